@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Install (as root, with apt) everything famfs needs to build and test.
+# Idempotent: when every package is present it only checks and exits.
+set -euo pipefail
+
+pkgs=(
+	build-essential gcc make pkg-config git
+	linux-image-amd64 linux-headers-amd64 linux-source-6.1
+	qemu-system-x86 busybox-static kmod cpio xz-utils
+	ndctl daxctl libndctl-dev libdaxctl-dev
+	sparse e2fsprogs util-linux libcmocka-dev
+	uuid-dev zlib1g-dev libjson-c-dev
+	dkms gnuplot-nox
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "setup-deps: missing packages: ${missing[*]}; run as root" >&2
+		exit 1
+	fi
+	echo "setup-deps: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The headers package must match an installed image; pick the newest pair.
+kver=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)
+if [ -z "$kver" ] || [ ! -e "/boot/vmlinuz-$kver" ]; then
+	echo "setup-deps: no matching linux-image/linux-headers pair installed" >&2
+	exit 1
+fi
+
+# checkpatch.pl and private dax headers come from the matching source package.
+src=/usr/src/linux-source-6.1
+if [ ! -d "$src" ] && [ -f "$src.tar.xz" ]; then
+	echo "setup-deps: unpacking $src.tar.xz (scripts/, drivers/dax/, fs/)"
+	tar -C /usr/src -xf "$src.tar.xz" \
+		linux-source-6.1/scripts linux-source-6.1/drivers/dax \
+		linux-source-6.1/fs/dax.c linux-source-6.1/fs/zonefs linux-source-6.1/fs/erofs \
+		linux-source-6.1/fs/ramfs linux-source-6.1/include linux-source-6.1/Documentation/dev-tools
+fi
+echo "setup-deps: ok (kernel $kver)"
