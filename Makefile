@@ -32,9 +32,11 @@ unit:
 	$(MAKE) -C tools/famfs-cli check
 
 check:
+	scripts/setup-deps.sh
 	scripts/check.sh
 
 demo:
+	scripts/setup-deps.sh
 	scripts/demo.sh
 
 bench:
