@@ -1,0 +1,83 @@
+#!/bin/sh
+# /init of the famfs test guest (busybox sh).  The host (run.sh) passes the
+# run parameters in /out/config over 9p: PROFILE HOST SUITES SUITE_TIMEOUT
+# INTERACTIVE.  Protocol lines go to /out/results.txt (via lib.sh), ended by
+# "END <profile>".  Exit: byte 0 to isa-debug-exit port 0xf4 (QEMU exits 1).
+export PATH=/sbin:/bin:/usr/sbin:/usr/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+exec </dev/console >/dev/console 2>&1
+
+qemu_exit() {	# $1: byte for the isa-debug-exit port
+	sync
+	printf "\\$(printf %03o "$1")" | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
+	poweroff -f
+}
+die() { echo "init: $*"; qemu_exit 2; }
+
+for m in virtio_pci 9pnet_virtio 9p; do modprobe $m || die "modprobe $m failed"; done
+p9="-t 9p -o trans=virtio,version=9p2000.L,msize=512000"
+mount $p9,ro src /src || die "cannot mount /src"
+mount $p9 out /out || die "cannot mount /out"
+mount $p9 sync /sync 2>/dev/null
+. /out/config || die "no /out/config"
+
+export FAMFS_SRC=/src FAMFS_OUT=/out FAMFS_SYNC=/sync FAMFS_PROFILE=$PROFILE FAMFS_HOST=${HOST:-a}
+export FAMFS_KO=/src/fs/famfs/famfs.ko FAMFS_SUITE=guest HOME=/tmp
+export PATH=$PATH:/src/tools/famfs-cli/build:/src/tests/qemu/build/bin
+hostname "famfs-$FAMFS_HOST"
+echo 30 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
+PROFILES=/src/tests/qemu/profiles
+. /src/tests/qemu/lib.sh || die "cannot source lib.sh"
+. "$PROFILES/$PROFILE.sh" || die "no profile $PROFILE"
+export FAMFS_DEV FAMFS_DEV_MODE
+: > /out/results.txt
+
+echo "init: profile $PROFILE host $FAMFS_HOST: device setup"
+if guest_setup && [ -e "$FAMFS_DEV" ]; then
+	t_pass setup
+else
+	t_fail setup "profile setup did not produce $FAMFS_DEV"
+fi
+if [ -f "$FAMFS_KO" ]; then
+	if out=$(insmod "$FAMFS_KO" 2>&1); then t_pass famfs-ko; else t_fail famfs-ko "insmod: $out"; fi
+else
+	echo "init: info: $FAMFS_KO not built, not loaded"
+fi
+
+if [ "$INTERACTIVE" = 1 ]; then
+	echo "init: interactive shell; suites are in /src/tests/qemu/suites; exit to power off"
+	setsid cttyhack sh -l
+	qemu_exit 0
+fi
+
+# Each suite runs in its own session so that a timeout kills all its processes.
+for s in $SUITES; do
+	f=/src/tests/qemu/suites/$s.sh
+	to=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$f" | head -n 1)
+	to=${to:-$SUITE_TIMEOUT}
+	before=$(wc -l < /out/results.txt)
+	echo "init: suite $s (timeout ${to}s)"
+	FAMFS_SUITE=$s setsid sh "$f" </dev/null &
+	pid=$! t=0
+	while kill -0 $pid 2>/dev/null && [ $t -lt $((to * 5)) ]; do sleep 0.2; t=$((t + 1)); done
+	if kill -0 $pid 2>/dev/null; then
+		kill -KILL -$pid 2>/dev/null
+		wait $pid
+		FAMFS_SUITE=$s t_fail timeout "suite killed after ${to}s"
+	else
+		wait $pid
+		rc=$?
+		[ $rc -eq 0 ] || FAMFS_SUITE=$s t_fail exit "suite exited with status $rc"
+	fi
+	[ "$(wc -l < /out/results.txt)" -gt "$before" ] || FAMFS_SUITE=$s t_fail results "suite reported nothing"
+done
+
+dmesg > /out/dmesg.txt
+echo "END $PROFILE $FAMFS_HOST" >> /out/results.txt
+echo "END $PROFILE $FAMFS_HOST"
+qemu_exit 0

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Build tests/qemu/build/initramfs.cpio: static busybox, /init (init.sh), the
+# Debian kernel modules the profiles need (closure over modules.dep), the
+# memory-device tools with their shared libraries, and the shared libraries of
+# tools/famfs-cli/build/famfs-cli if it exists (the binary itself is run from
+# /src over 9p).  Skips the work when a signature of all inputs is unchanged.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+KVER=${KVER:-$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)}
+moddir=/lib/modules/$KVER
+build=$here/build
+out=$build/initramfs.cpio
+
+modules="virtio_pci 9pnet_virtio 9p nd_e820 nfit libnvdimm nd_pmem nd_btt dax_pmem
+	device_dax kmem cxl_acpi cxl_pci cxl_mem cxl_pmem ext4 crc32c_generic crc32c-intel"
+tools="/usr/bin/ndctl /usr/bin/daxctl /usr/bin/cxl /usr/sbin/mkfs.ext4 /usr/sbin/e2fsck"
+cli=$repo/tools/famfs-cli/build/famfs-cli
+[ -x "$cli" ] && extra=$cli || extra=
+
+[ -d "$moddir" ] || { echo "mkinitramfs: no $moddir (KVER=$KVER)" >&2; exit 1; }
+
+# Signature: every input file's name, size and mtime, plus the cli's libraries.
+sig=$( { echo "$KVER $modules"; stat -c '%n %s %Y' "$0" "$here/init.sh" /bin/busybox \
+	$tools $moddir/modules.dep $extra; [ -z "$extra" ] || ldd "$extra"; } | md5sum)
+if [ -f "$out" ] && [ "$(cat "$out.sig" 2>/dev/null)" = "$sig" ]; then
+	exit 0
+fi
+
+stage=$build/initramfs.d
+rm -rf "$stage"
+mkdir -p "$stage"/{bin,sbin,etc,proc,sys,dev,tmp,src,out,sync,lib64,usr/bin,usr/sbin}
+cp /bin/busybox "$stage/bin/"
+for a in $(/bin/busybox --list); do
+	[ -e "$stage/bin/$a" ] || ln -s busybox "$stage/bin/$a"
+done
+for a in modprobe insmod rmmod lsmod depmod poweroff; do ln -sf ../bin/busybox "$stage/sbin/$a"; done
+install -m 0755 "$here/init.sh" "$stage/init"
+
+# Kernel modules: the requested ones plus everything modules.dep pulls in.
+mods=$(awk -v want=" $(echo $modules | tr '-' '_') " '
+	{ n = $1; sub(/:$/, "", n); m = n; sub(/.*\//, "", m); sub(/\.ko.*/, "", m); gsub("-", "_", m)
+	  if (index(want, " " m " ")) { print n; for (i = 2; i <= NF; i++) print $i } }' \
+	"$moddir/modules.dep" | sort -u)
+for m in $mods; do
+	mkdir -p "$stage$moddir/$(dirname "$m")"
+	cp "$moddir/$m" "$stage$moddir/$m"
+done
+cp "$moddir"/modules.{order,builtin,builtin.modinfo,softdep} "$stage$moddir/" 2>/dev/null || true
+depmod -b "$stage" "$KVER"
+
+# Dynamically linked tools and their libraries (plus the ASan/UBSan runtimes
+# and anything else ldd lists for famfs-cli).
+for t in $tools; do cp "$t" "$stage$t"; done
+for lib in $(ldd $tools $extra 2>/dev/null | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' | sort -u); do
+	mkdir -p "$stage$(dirname "$lib")"
+	cp -L "$lib" "$stage$lib"
+done
+# Debian's merged /usr: make /lib and /usr/lib paths both resolve.
+[ -d "$stage/usr/lib" ] || ln -s ../lib "$stage/usr/lib"
+echo "root:x:0:0:root:/root:/bin/sh" > "$stage/etc/passwd"
+
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$out.tmp"
+mv "$out.tmp" "$out"
+echo "$sig" > "$out.sig"
+echo "mkinitramfs: $out ($(du -h "$out" | cut -f1), $(echo "$mods" | wc -w) modules)"

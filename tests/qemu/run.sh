@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# Boot QEMU guests and run guest test suites; see usage() or run.sh --help.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+PROFILES=$here/profiles
+KVER=${KVER:-$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)}
+KERNEL=${FAMFS_KERNEL:-/boot/vmlinuz-$KVER}
+RESULTS=${FAMFS_RESULTS:-$repo/results}
+SLOTS=${FAMFS_QEMU_JOBS:-2}		# host cores: at most this many guests at once
+SUITE_TIMEOUT=${FAMFS_SUITE_TIMEOUT:-120}
+
+usage() {
+	cat <<EOF
+usage: tests/qemu/run.sh [-p PROFILE]... [-k] [SUITE...]
+       tests/qemu/run.sh -i -p PROFILE
+
+Runs guest suites (tests/qemu/suites/SUITE.sh) in QEMU, one boot per profile
+running all of that profile's suites.  A suite lists its profiles in a header
+line "# profiles: pmem nvdimm ..." (and may set "# timeout: SECONDS", default
+$SUITE_TIMEOUT).  No arguments: every suite on each of its profiles.
+  -p PROFILE  only these profiles (repeatable); with SUITEs, run those suites
+              on these profiles even if their header does not list them
+  -k          keep the work dir (memory backing files) in tests/qemu/work/
+  -i          interactive: boot PROFILE, set up the device, load famfs.ko and
+              give a shell on this terminal (exit the shell to power off)
+Profiles: $(cd "$PROFILES" && ls | sed 's/\.sh$//' | tr '\n' ' ')
+Prints PROTOCOL lines (tests/PROTOCOL.md) on stdout; exit status 1 if any FAIL.
+Keeps console logs and results in $RESULTS/<profile>/.
+Environment: KVER, FAMFS_BOOT_TIMEOUT (s, default 90 + sum of suite
+timeouts), FAMFS_SUITE_TIMEOUT, FAMFS_QEMU_JOBS (parallel guests, default 2),
+FAMFS_QEMU_SMP (guest CPUs, default 1), FAMFS_RESULTS.
+EOF
+}
+
+want_profiles=() keep=0 interactive=0 suites=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-p) want_profiles+=("$2"); shift 2 ;;
+	-k) keep=1; shift ;;
+	-i) interactive=1; shift ;;
+	-h|--help) usage; exit 0 ;;
+	-*) usage >&2; exit 2 ;;
+	*) s=${1##*/}; suites+=("${s%.sh}"); shift ;;
+	esac
+done
+for p in "${want_profiles[@]}"; do
+	[ -f "$PROFILES/$p.sh" ] || { echo "run.sh: unknown profile '$p'" >&2; exit 2; }
+done
+suite_profiles() { sed -n 's/^# profiles: *//p' "$here/suites/$1.sh" | head -n 1; }
+suite_timeout() { local t; t=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$here/suites/$1.sh" | head -n 1); echo "${t:-$SUITE_TIMEOUT}"; }
+has() { local x=$1; shift; for y; do [ "$x" = "$y" ] && return 0; done; return 1; }
+
+# plan[profile] = suites to run in that profile's boot.
+declare -A plan
+if [ ${#suites[@]} -eq 0 ]; then
+	for f in "$here"/suites/*.sh; do [ -e "$f" ] && suites+=("$(basename "$f" .sh)"); done
+	explicit=0
+else
+	explicit=1
+fi
+for p in "${want_profiles[@]}"; do plan[$p]=""; done
+for s in "${suites[@]}"; do
+	[ -f "$here/suites/$s.sh" ] || { echo "run.sh: no suite $here/suites/$s.sh" >&2; exit 2; }
+	for p in $(suite_profiles "$s"); do
+		[ ${#want_profiles[@]} -eq 0 ] || has "$p" "${want_profiles[@]}" || continue
+		plan[$p]+=" $s"
+	done
+	if [ $explicit = 1 ]; then	# -p given with explicit suites: run them there anyway
+		for p in "${want_profiles[@]}"; do [[ " ${plan[$p]} " == *" $s "* ]] || plan[$p]+=" $s"; done
+	fi
+done
+
+qarg() { QARGS+=("$@"); }
+# qemu_cmd GUESTDIR SYNCDIR: the QEMU command line for the sourced profile in QCMD.
+qemu_cmd() {
+	QARGS=()
+	host_args
+	QCMD=(qemu-system-x86_64 -accel tcg -cpu max -smp "${FAMFS_QEMU_SMP:-1}" -nodefaults -nic none
+		-display none -no-reboot -kernel "$KERNEL" -initrd "$here/build/initramfs.cpio"
+		-append "console=ttyS0 panic=-1 oops=panic $KARGS"
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04
+		-virtfs "local,path=$repo,mount_tag=src,security_model=none,readonly=on"
+		-virtfs "local,path=$1,mount_tag=out,security_model=none"
+		-virtfs "local,path=$2,mount_tag=sync,security_model=none"
+		"${QARGS[@]}")
+}
+
+# Kernel log lines (timestamped, so not user output) that fail a boot, unless
+# between the expect-trace markers of lib.sh.
+bad_kernel_line() {
+	awk '/famfs-test: expect-trace-begin/ { e = 1 } /famfs-test: expect-trace-end/ { e = 0 }
+	!e && /\[ *[0-9]+\.[0-9]+\].*(WARNING:|BUG:|Oops|general protection|possible circular locking|lockdep|Call Trace|Kernel panic|blocked for more than|soft lockup|rcu.*stall|UBSAN|KASAN)/ {
+		sub(/^.*\[ *[0-9]+\.[0-9]+\] */, ""); print substr($0, 1, 160); exit }' "$1"
+}
+
+# boot PROFILE SUITES...: one boot (two guests for two-hosts*); writes verdict.txt.
+boot() {
+	local p=$1; shift
+	local dir=$RESULTS/$p work=$here/work/$p.$$ t0=$SECONDS bt=90 s h g
+	for s; do bt=$((bt + $(suite_timeout "$s"))); done
+	bt=${FAMFS_BOOT_TIMEOUT:-$bt}
+	rm -rf "$dir" && mkdir -p "$dir/sync" "$work"
+	WORK=$work
+	# shellcheck source=/dev/null
+	. "$PROFILES/$p.sh"
+	host_prepare
+	local guests=${FAMFS_GUESTS:-a}
+	for h in $guests; do
+		g=$dir; [ "$guests" = a ] || g=$dir/$h
+		mkdir -p "$g"
+		printf 'PROFILE=%s\nHOST=%s\nSUITES="%s"\nSUITE_TIMEOUT=%s\nINTERACTIVE=0\n' \
+			"$p" "$h" "$*" "$SUITE_TIMEOUT" > "$g/config"
+		qemu_cmd "$g" "$dir/sync"
+		echo "${QCMD[*]}" > "$g/qemu-cmd.txt"
+		timeout -k 5 "$bt" "${QCMD[@]}" -serial "file:$g/console.log" </dev/null >"$g/qemu.log" 2>&1 &
+		eval "pid_$h=\$!"
+	done
+	for h in $guests; do
+		g=$dir; [ "$guests" = a ] || g=$dir/$h
+		eval "wait \$pid_$h"; echo $? > "$g/qemu.rc"
+	done
+	[ $keep = 1 ] || rm -rf "$work"
+	for h in $guests; do
+		g=$dir; local id=$p/guest/boot why=()
+		[ "$guests" = a ] || { g=$dir/$h; id=$p/guest/$h/boot; }
+		grep -E '^(PASS|FAIL|SKIP) ' "$g/results.txt" 2>/dev/null
+		local rc; rc=$(cat "$g/qemu.rc")
+		[ "$rc" = 124 ] || [ "$rc" = 137 ] && why+=("hard timeout after ${bt}s, QEMU killed")
+		grep -q "^END $p $h" "$g/results.txt" 2>/dev/null || why+=("no end marker")
+		[ "$rc" = 1 ] || [ "$rc" = 124 ] || [ "$rc" = 137 ] || why+=("QEMU exit status $rc, expected 1")
+		local bad; bad=$(bad_kernel_line "$g/console.log")
+		[ -z "$bad" ] || why+=("kernel log: $bad")
+		if [ ${#why[@]} -eq 0 ]; then echo "PASS $id"
+		else local msg; msg=$(printf '%s; ' "${why[@]}"); echo "FAIL $id: ${msg%; } (console: $g/console.log)"; fi
+	done > "$dir/verdict.txt"
+	echo "run.sh: $p: done in $((SECONDS - t0)) s: $(grep -c ^PASS "$dir/verdict.txt") passed," \
+		"$(grep -c ^FAIL "$dir/verdict.txt") failed" >&2
+}
+
+mkdir -p "$here/work" "$RESULTS"
+if [ $interactive = 0 ]; then	# one run at a time on this machine
+	exec 9>"$here/work/.run.lock"
+	flock -n 9 || { echo "run.sh: waiting for another run.sh to finish" >&2; flock 9; }
+fi
+
+# Build: test programs and the initramfs.  A failure is a FAIL line.
+status=0
+if ! out=$(make -s -C "$here" 2>&1); then
+	echo "FAIL build/tests-qemu-progs: $(echo "$out" | grep -m1 -E 'error|Error' || echo "$out" | tail -n 1)"
+	status=1
+fi
+if ! out=$("$here/mkinitramfs.sh" 2>&1); then
+	echo "FAIL build/initramfs: $(echo "$out" | tail -n 1)"; exit 1
+fi
+[ -z "$out" ] || echo "$out" >&2
+[ -r "$KERNEL" ] || { echo "FAIL build/kernel: no $KERNEL"; exit 1; }
+
+if [ $interactive = 1 ]; then
+	[ ${#want_profiles[@]} -eq 1 ] || { echo "run.sh: -i needs exactly one -p PROFILE" >&2; exit 2; }
+	p=${want_profiles[0]} dir=$RESULTS/interactive-${want_profiles[0]}
+	rm -rf "$dir" && mkdir -p "$dir/sync" "$here/work/$p.$$"
+	WORK=$here/work/$p.$$
+	. "$PROFILES/$p.sh"
+	[ -z "${FAMFS_GUESTS:-}" ] || { echo "run.sh: -i is for single-guest profiles" >&2; exit 2; }
+	host_prepare
+	printf 'PROFILE=%s\nHOST=a\nSUITES=\nINTERACTIVE=1\n' "$p" > "$dir/config"
+	qemu_cmd "$dir" "$dir/sync"
+	"${QCMD[@]}" -serial mon:stdio
+	[ $keep = 1 ] || rm -rf "$WORK"
+	exit 0
+fi
+
+# Schedule: two-guest profiles first (they need both slots), CXL (slowest) next.
+order=$(for p in "${!plan[@]}"; do
+	case $p in two-hosts*) k=0 ;; cxl*) k=1 ;; *) k=2 ;; esac; echo "$k $p"
+done | sort | cut -d' ' -f2)
+[ -n "$order" ] || { echo "run.sh: nothing to run" >&2; exit 2; }
+declare -A need
+used=0
+for p in $order; do
+	n=1; case $p in two-hosts*) n=2 ;; esac
+	[ $n -le "$SLOTS" ] || n=$SLOTS
+	while [ $((used + n)) -gt "$SLOTS" ]; do
+		wait -n -p done_pid; used=$((used - ${need[$done_pid]}))
+	done
+	echo "run.sh: $p: booting (suites:${plan[$p]:- none})" >&2
+	( boot "$p" ${plan[$p]} ) &
+	need[$!]=$n; used=$((used + n))
+done
+wait
+
+for p in $order; do
+	cat "$RESULTS/$p/verdict.txt" 2>/dev/null || echo "FAIL $p/guest/boot: runner produced no verdict"
+done | tee "$RESULTS/run-verdict.txt"
+grep -q '^FAIL ' "$RESULTS/run-verdict.txt" && status=1
+grep '^FAIL ' "$RESULTS/run-verdict.txt" | grep -o '(console: [^)]*)' | sort -u | sed 's/^/run.sh: see /' >&2
+exit $status

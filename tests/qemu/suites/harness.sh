@@ -1,0 +1,58 @@
+# profiles: pmem nvdimm nvdimm-devdax cxl two-hosts two-hosts-devdax
+# timeout: 120
+# Checks of the test harness itself: the profile's device is what the suites
+# expect, data goes through it, and famfs.ko is loaded when it was built.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+t_ok dev-exists test -e "$FAMFS_DEV"
+case $FAMFS_DEV_MODE in
+fsdax)
+	t_eq fsdax-dax-supported 1 "$(cat /sys/block/pmem0/queue/dax 2>&1)"
+	;;
+devdax)
+	t_ok devdax-sysfs test -d /sys/bus/dax/devices/dax0.0
+	t_eq devdax-align 2097152 "$(cat /sys/bus/dax/devices/dax0.0/align 2>&1)"
+	;;
+*)
+	t_fail dev-mode "unknown FAMFS_DEV_MODE '$FAMFS_DEV_MODE'"
+	;;
+esac
+t_ok out-writable touch "$FAMFS_OUT/.harness-$FAMFS_HOST"
+t_ok devpat-built test -x "$FAMFS_SRC/tests/qemu/build/bin/devpat"
+
+# Bytes written through the device read back (CXL: a dead window reads 0 and
+# loses writes; check the start, the middle and near the end).
+size=$(cat "/sys/block/pmem0/size" 2>/dev/null)	# 512-byte sectors
+[ -n "$size" ] && size=$((size * 512)) || size=$(cat /sys/bus/dax/devices/dax0.0/size 2>/dev/null)
+if [ -z "$size" ]; then
+	t_fail readback "cannot find the size of $FAMFS_DEV"
+else
+	n=0
+	for off in 0 $((size / 2 + 4096)) $((size - 2 * 1048576)); do
+		n=$((n + 1))
+		[ "$FAMFS_HOST" = b ] && continue	# b checks what a wrote, below
+		t_ok readback-$n sh -c "devpat write $FAMFS_DEV $off 64K h$off && devpat check $FAMFS_DEV $off 64K h$off"
+	done
+fi
+
+# Two hosts: a writes through the device (O_DIRECT or devdax mmap), b checks.
+case $FAMFS_PROFILE in two-hosts*)
+	if [ "$FAMFS_HOST" = a ]; then
+		t_ok shared-write devpat write "$FAMFS_DEV" 4M 1M shared-from-a
+		sync_post harness-written
+		sync_wait harness-checked 60 && t_pass shared-peer-checked
+	else
+		if sync_wait harness-written 60; then
+			t_ok shared-readback devpat check "$FAMFS_DEV" 4M 1M shared-from-a
+			t_not shared-other-seed devpat check "$FAMFS_DEV" 4M 4K not-written
+		fi
+		sync_post harness-checked
+	fi
+	;;
+esac
+
+if [ -f "$FAMFS_KO" ]; then
+	t_ok famfs-ko-loaded grep -q '^famfs ' /proc/modules
+else
+	t_skip famfs-ko-loaded "fs/famfs/famfs.ko is not built"
+fi
