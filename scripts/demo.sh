@@ -7,6 +7,7 @@ set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 out=${FAMFS_RESULTS:-$repo/results/demo}
+mkdir -p "$out"
 
 echo "demo: building famfs.ko, famfs-cli and the guest test programs"
 make -s all >/dev/null && make -s -C tests/qemu >/dev/null || {
