@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# make check: build everything, run host unit tests and every guest suite,
+# and summarize the PROTOCOL lines (tests/PROTOCOL.md).  Output is kept in
+# results/ (summary.txt, check-*.log); the last line is
+#   N passed, N failed[, N skipped]
+# Exit status is non-zero iff something failed or nothing ran.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+results=${FAMFS_RESULTS:-$repo/results}
+export FAMFS_RESULTS=$results
+mkdir -p "$results"
+summary=$results/summary.txt
+: > "$summary"
+t0=$SECONDS
+
+info() { echo "check: $*" >&2; }
+# record LINE...: a PROTOCOL line of check.sh itself.
+record() { echo "$*" | tee -a "$summary"; }
+# step NAME CMD...: run a build step; a failure is a FAIL build/NAME line.
+step() {
+	local name=$1 log=$results/check-build-$1.log; shift
+	if "$@" > "$log" 2>&1; then
+		record "PASS build/$name"
+	else
+		record "FAIL build/$name: '$*' failed: $(grep -m1 -E 'error:|Error [0-9]|No rule' "$log" ||
+			tail -n 1 "$log") (log: $log)"
+	fi
+}
+# runner NAME CMD...: run a test runner, keep its PROTOCOL lines; a runner
+# that fails without saying why adds a FAIL line of its own.
+runner() {
+	local name=$1 log=$results/check-$1.log rc; shift
+	"$@" 2>&1 | tee "$log" | grep --line-buffered -E '^(PASS|FAIL|SKIP) ' | tee -a "$summary"
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" -ne 0 ] && ! grep -qE '^FAIL ' "$log"; then
+		record "FAIL $name/runner: '$*' exited $rc without a FAIL line (log: $log)"
+	elif ! grep -qE '^(PASS|FAIL|SKIP) ' "$log"; then
+		record "FAIL $name/runner: '$*' reported nothing (log: $log)"
+	fi
+}
+
+# Build.  The module and the tool are optional until their sources exist.
+if ls fs/famfs/*.c >/dev/null 2>&1; then
+	step module make module
+else
+	info "no fs/famfs/*.c yet: module not built"
+fi
+if [ -f tools/famfs-cli/Makefile ]; then
+	step tools make tools
+else
+	info "no tools/famfs-cli/Makefile yet: tool not built"
+fi
+step tests-qemu make -C tests/qemu
+
+# Host unit tests (make -C tools/famfs-cli check prints PROTOCOL lines).
+if [ -f tools/famfs-cli/Makefile ] &&
+	! make -n -C tools/famfs-cli check 2>&1 | grep -q "No rule to make target 'check'"; then
+	runner unit make -s -C tools/famfs-cli check
+else
+	info "no 'check' target in tools/famfs-cli yet: host unit tests skipped"
+fi
+
+# Guest suites on every profile.  run.sh prints its progress on stderr.
+runner qemu tests/qemu/run.sh
+
+fails=$(grep -cE '^FAIL ' "$summary")
+passes=$(grep -cE '^PASS ' "$summary")
+skips=$(grep -cE '^SKIP ' "$summary")
+if [ $((fails + skips)) -gt 0 ]; then
+	echo
+	echo "check: FAIL and SKIP lines (all output in $results/):"
+	grep -E '^(FAIL|SKIP) ' "$summary"
+fi
+info "took $((SECONDS - t0)) s"
+line="$passes passed, $fails failed"
+[ "$skips" -eq 0 ] || line="$line, $skips skipped"
+echo "$line"
+[ "$fails" -eq 0 ] && [ "$passes" -gt 0 ]
