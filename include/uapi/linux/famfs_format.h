@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * famfs - the on-media format: superblock and metadata log
+ *
+ * Owned by user space (famfs-cli); the kernel never reads the memory on its
+ * own, but may include this header (e.g. for the sizes below).  Every field
+ * is little-endian and fixed-width; padding is explicit; reserved bytes are
+ * written as zero and must read as zero.
+ *
+ * Layout of a famfs memory device (all offsets in bytes):
+ *
+ *   [0, 2 MiB)                    superblock region; struct famfs_superblock
+ *                                 at offset 0, rest zero
+ *   [2 MiB, 2 MiB + log_len)      metadata log: struct famfs_log_header in
+ *                                 slot 0, then famfs_log_entry slots 1..
+ *   [2 MiB + log_len, dev size)   file data, allocated in 2 MiB units
+ *
+ * CRCs are CRC-32 (IEEE 802.3, reflected, poly 0xedb88320) as computed by
+ * zlib's crc32(0, buf, len) -- in the kernel: ~crc32_le(~0, buf, len) --
+ * over the whole structure with its crc field (and, for the log header,
+ * next_index) set to zero.
+ *
+ * Log appends (master only): the entry in slot next_index+1 is written with
+ * its CRC and flushed, then next_index is advanced by one aligned 8-byte
+ * store and flushed.  Entries at or beyond next_index are ignored; an entry
+ * whose CRC, sequence number or fs UUID is wrong is reported and skipped.
+ */
+#ifndef _UAPI_LINUX_FAMFS_FORMAT_H
+#define _UAPI_LINUX_FAMFS_FORMAT_H
+
+#include <linux/types.h>
+
+#ifdef __cplusplus
+#define FAMFS_FORMAT_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define FAMFS_FORMAT_ASSERT(cond, msg) _Static_assert(cond, msg)
+#endif
+
+#define FAMFS_FORMAT_VERSION	1
+
+#define FAMFS_ALLOC_UNIT_SHIFT	21			/* 2 MiB */
+#define FAMFS_ALLOC_UNIT	(1ULL << FAMFS_ALLOC_UNIT_SHIFT)
+
+#define FAMFS_SB_OFFSET		0ULL
+#define FAMFS_SB_REGION_LEN	FAMFS_ALLOC_UNIT	/* .meta/.superblock */
+#define FAMFS_LOG_OFFSET	FAMFS_ALLOC_UNIT	/* .meta/.log */
+
+/* --loglen: a power of two in [MIN, MAX]; default 8 MiB (8191 entries) */
+#define FAMFS_LOG_LEN_DEFAULT	(8ULL << 20)
+#define FAMFS_LOG_LEN_MIN	(2ULL << 20)		/* 2047 entries */
+#define FAMFS_LOG_LEN_MAX	(1ULL << 30)		/* 1048575 entries */
+
+/* Smallest device: superblock + log + one data unit. */
+#define FAMFS_MIN_DEV_SIZE(loglen) (FAMFS_LOG_OFFSET + (loglen) + FAMFS_ALLOC_UNIT)
+
+/* ------------------------------------------------------------------------ */
+/* Superblock (offset 0, 512 bytes)                                          */
+
+#define FAMFS_SB_MAGIC		0x31425353464d4146ULL	/* "FAMFSSB1" */
+#define FAMFS_SB_SIZE		512
+
+/* Features.  compat: ignorable; ro_compat: unknown ones allow read-only use
+ * only; incompat: a reader refuses any bit it does not know. */
+#define FAMFS_FEATURE_INCOMPAT_INTERLEAVE	(1U << 0) /* reserved: interleaved
+							   * extents in the log */
+#define FAMFS_FEATURE_COMPAT_SUPP	0U
+#define FAMFS_FEATURE_RO_COMPAT_SUPP	0U
+#define FAMFS_FEATURE_INCOMPAT_SUPP	0U
+
+struct famfs_superblock {
+	__le64	magic;			/*   0 FAMFS_SB_MAGIC */
+	__le32	version;		/*   8 FAMFS_FORMAT_VERSION */
+	__le32	crc;			/*  12 CRC-32 of the 512 bytes, crc = 0 */
+	__le32	feature_compat;		/*  16 */
+	__le32	feature_incompat;	/*  20 */
+	__le32	feature_ro_compat;	/*  24 */
+	__le32	alloc_unit_shift;	/*  28 FAMFS_ALLOC_UNIT_SHIFT */
+	__u8	fs_uuid[16];		/*  32 this file system */
+	__u8	master_uuid[16];	/*  48 host id of the master (mkfs host) */
+	__le64	device_size;		/*  64 bytes of the device at mkfs time */
+	__le64	log_offset;		/*  72 FAMFS_LOG_OFFSET */
+	__le64	log_len;		/*  80 power of two, see FAMFS_LOG_LEN_* */
+	__le64	ctime;			/*  88 mkfs time, seconds since the epoch */
+	__u8	reserved[416];		/*  96 zero */
+};
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_superblock) == FAMFS_SB_SIZE,
+		    "famfs_superblock must be 512 bytes");
+
+/* ------------------------------------------------------------------------ */
+/* Log: header in slot 0, then fixed-size entries                            */
+
+#define FAMFS_LOG_MAGIC		0x31474f4c534d4146ULL	/* "FAMSLOG1" */
+#define FAMFS_LOG_ENTRY_SIZE	1024
+#define FAMFS_LOG_HDR_SIZE	FAMFS_LOG_ENTRY_SIZE	/* occupies slot 0 */
+
+/* Entries a log of len bytes holds (slot 0 is the header). */
+#define FAMFS_LOG_CAPACITY(len)	((len) / FAMFS_LOG_ENTRY_SIZE - 1)
+
+struct famfs_log_header {
+	__le64	magic;			/*   0 FAMFS_LOG_MAGIC */
+	__le32	crc;			/*   8 CRC-32, crc = next_index = 0 */
+	__le32	entry_size;		/*  12 FAMFS_LOG_ENTRY_SIZE */
+	__le64	next_index;		/*  16 committed entries (8-byte store) */
+	__le64	capacity;		/*  24 FAMFS_LOG_CAPACITY(log_len) */
+	__le64	log_len;		/*  32 == superblock log_len */
+	__u8	fs_uuid[16];		/*  40 == superblock fs_uuid */
+	__u8	reserved[968];		/*  56 zero */
+};
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_log_header) == FAMFS_LOG_HDR_SIZE,
+		    "famfs_log_header must fill one log slot");
+
+/* famfs_log_entry.type */
+enum famfs_log_entry_type {
+	FAMFS_LOG_FILE  = 1,		/* create a file with an extent list */
+	FAMFS_LOG_MKDIR = 2,		/* create a directory */
+};
+
+/* famfs_log_fmeta.extent_type: how ext[] is to be read */
+enum famfs_log_extent_type {
+	FAMFS_LOG_EXT_SIMPLE      = 1,	/* nextents x famfs_log_simple_ext */
+	FAMFS_LOG_EXT_INTERLEAVED = 2,	/* reserved: nextents x (interleave
+					 * header + strips); needs
+					 * FAMFS_FEATURE_INCOMPAT_INTERLEAVE */
+};
+
+/* Paths are relative to the mount point, '/'-separated, no ".", ".." or
+ * empty components, NUL-terminated; longer ones are refused. */
+#define FAMFS_LOG_PATH_MAX	512	/* including the NUL: 511 bytes */
+#define FAMFS_LOG_EXT_AREA	256	/* bytes for the extent list */
+
+struct famfs_log_simple_ext {
+	__le64	offset;			/* device offset, 2 MiB aligned */
+	__le64	len;			/* bytes, multiple of 2 MiB */
+};
+#define FAMFS_LOG_MAX_SIMPLE_EXT \
+	(FAMFS_LOG_EXT_AREA / sizeof(struct famfs_log_simple_ext))	/* 16 */
+
+/* Reserved layout of one interleaved extent (seed 003): nstrips strips of
+ * chunk_size chunks; strips follow as famfs_log_simple_ext. */
+struct famfs_log_interleave_ext {
+	__le64	nstrips;
+	__le64	chunk_size;
+	__le64	nbytes;
+};
+
+struct famfs_log_fmeta {
+	__le64	size;			/*  32 file size (0 for a directory) */
+	__le64	ctime;			/*  40 seconds since the epoch */
+	__le32	mode;			/*  48 permission bits (07777) */
+	__le32	uid;			/*  52 */
+	__le32	gid;			/*  56 */
+	__le16	extent_type;		/*  60 famfs_log_extent_type, 0 for dirs */
+	__le16	nextents;		/*  62 */
+	union {				/*  64 */
+		struct famfs_log_simple_ext simple[FAMFS_LOG_MAX_SIMPLE_EXT];
+		__u8	raw[FAMFS_LOG_EXT_AREA];
+	} ext;
+	__le16	path_len;		/* 320 strlen(path) */
+	__u8	pad[6];			/* 322 zero */
+	char	path[FAMFS_LOG_PATH_MAX]; /* 328 NUL-terminated, NUL-padded */
+	__u8	reserved[184];		/* 840 zero */
+};
+
+struct famfs_log_entry {
+	__le64	seq;			/*   0 == the entry's index */
+	__le32	crc;			/*   8 CRC-32 of the entry, crc = 0 */
+	__le16	type;			/*  12 famfs_log_entry_type */
+	__le16	flags;			/*  14 zero */
+	__u8	fs_uuid[16];		/*  16 == superblock fs_uuid */
+	struct famfs_log_fmeta fm;	/*  32 FILE and MKDIR */
+};
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_log_entry) == FAMFS_LOG_ENTRY_SIZE,
+		    "famfs_log_entry must be FAMFS_LOG_ENTRY_SIZE bytes");
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_log_interleave_ext) == 24,
+		    "famfs_log_interleave_ext must be 24 bytes");
+
+#endif /* _UAPI_LINUX_FAMFS_FORMAT_H */

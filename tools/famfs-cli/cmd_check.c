@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/* famfs check: every file in a mount must be mapped. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "famfs.h"
+
+static const char usage[] =
+	"usage: famfs check [-v] MPT\n"
+	"\n"
+	"Walk the famfs mount MPT and report regular files that are present but\n"
+	"not mapped (e.g. created with a plain cp), and meta files of the wrong\n"
+	"type.  See also famfs fsck, which checks the log.\n"
+	"\n"
+	"  -v, --verbose   list every file checked\n"
+	"  -h, --help      this text\n"
+	"\n"
+	"Exit codes: 0 all mapped, 1 usage, 2 error, 3 unmapped files found\n";
+
+static unsigned long nfiles, nbad;
+static size_t root_len;
+
+static int visit(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	struct famfs_ioc_map map;
+	const char *rel = p + root_len + (p[root_len] == '/');
+	uint32_t want = FAMFS_REG;
+	int fd, rc;
+
+	(void)f;
+	if (flag != FTW_F || !S_ISREG(st->st_mode))
+		return 0;
+	nfiles++;
+	if (!strcmp(rel, FAMFS_META_SB))
+		want = FAMFS_SUPERBLOCK;
+	else if (!strcmp(rel, FAMFS_META_LOG))
+		want = FAMFS_LOG;
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		famfs_err("%s: %s", p, strerror(errno));
+		nbad++;
+		return 0;
+	}
+	rc = famfs_kernel->map_get(fd, &map);
+	close(fd);
+	if (rc) {
+		printf("%s: not mapped\n", p);
+		nbad++;
+	} else if (map.file_type != want) {
+		printf("%s: file type %u, expected %u\n", p, map.file_type, want);
+		nbad++;
+	} else if (famfs_verbose) {
+		printf("%s: ok (%llu bytes)\n", p, (unsigned long long)map.file_size);
+	}
+	return 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct famfs_fs fs;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'v': famfs_verbose++; break;
+		case 'h': return cmd_usage(usage, 0);
+		default: return cmd_usage(usage, 1);
+		}
+	}
+	if (argc - optind != 1)
+		return cmd_usage(usage, 1);
+	if (famfs_fs_open_mount(argv[optind], false, &fs))
+		return FAMFS_EXIT_ERROR;
+	root_len = strlen(fs.mpt);
+	if (nftw(fs.mpt, visit, 32, FTW_PHYS | FTW_MOUNT)) {
+		famfs_err("%s: walk failed: %s", fs.mpt, strerror(errno));
+		famfs_fs_close(&fs);
+		return FAMFS_EXIT_ERROR;
+	}
+	famfs_fs_close(&fs);
+	printf("famfs check: %s: %lu files, %lu not properly mapped\n",
+	       argv[optind], nfiles, nbad);
+	return nbad ? FAMFS_EXIT_PROBLEM : FAMFS_EXIT_OK;
+}

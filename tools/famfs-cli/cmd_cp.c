@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/* famfs cp: copy files and directories into a famfs mount (master only).
+ * Data goes through the file's DAX mapping, then msync. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "famfs.h"
+
+static const char usage[] =
+	"usage: famfs cp [-r] [-m MODE] [-u UID] [-g GID] SRC... DEST\n"
+	"\n"
+	"Copy files into a famfs mount: each is allocated, logged, created and\n"
+	"filled through its mapping.  With several SRCs, DEST must be an\n"
+	"existing directory; a SRC directory needs -r.  Existing files are not\n"
+	"overwritten.\n"
+	"\n"
+	"  -r, --recursive   copy directories and their contents\n"
+	"  -m, --mode MODE   octal mode of new files (default: the source's)\n"
+	"  -u, --uid UID     owner (default: the caller's)\n"
+	"  -g, --gid GID     group (default: the caller's)\n"
+	"  -v, --verbose     print each file copied\n"
+	"  -h, --help        this text\n"
+	"\n"
+	EXIT_CODES_HELP;
+
+struct cp_opts {
+	bool recursive;
+	int64_t mode;		/* -1: the source's */
+	uint32_t uid, gid;
+};
+
+static int rel_join(char *out, const char *dir, const char *name)
+{
+	int n = snprintf(out, FAMFS_LOG_PATH_MAX, "%s%s%s", dir, *dir ? "/" : "",
+			 name);
+
+	if (n < 0 || n >= FAMFS_LOG_PATH_MAX) {
+		famfs_err("%s/%s: path longer than %d bytes", dir, name,
+			  FAMFS_LOG_PATH_MAX - 1);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+static int copy_file(struct famfs_fs *fs, const char *src, const char *rel,
+		     const struct cp_opts *o)
+{
+	struct stat st;
+	char *a = NULL;
+	int in, out, rc = 0;
+
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0 || fstat(in, &st)) {
+		famfs_err("%s: %s", src, strerror(errno));
+		if (in >= 0)
+			close(in);
+		return -errno;
+	}
+	out = famfs_file_create(fs, rel, (uint64_t)st.st_size,
+				o->mode >= 0 ? (uint32_t)o->mode : st.st_mode & 07777,
+				o->uid, o->gid);
+	if (out < 0) {
+		close(in);
+		return out;
+	}
+	if (st.st_size) {
+		a = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
+			 MAP_SHARED, out, 0);
+		if (a == MAP_FAILED) {
+			famfs_err("%s/%s: mmap: %s", fs->mpt, rel, strerror(errno));
+			rc = -errno;
+			a = NULL;
+		}
+	}
+	for (off_t off = 0; a && off < st.st_size;) {
+		size_t chunk = (size_t)(st.st_size - off);
+		ssize_t n;
+
+		if (chunk > (1U << 20))
+			chunk = 1U << 20;
+		n = read(in, a + off, chunk);
+		if (n <= 0) {
+			famfs_err("%s: read: %s", src,
+				  n ? strerror(errno) : "file shrank while copying");
+			rc = -EIO;
+			break;
+		}
+		off += n;
+	}
+	if (a) {
+		if (!rc && msync(a, (size_t)st.st_size, MS_SYNC)) {
+			famfs_err("%s/%s: msync: %s", fs->mpt, rel, strerror(errno));
+			rc = -EIO;
+		}
+		munmap(a, (size_t)st.st_size);
+	}
+	if (!rc && famfs_verbose)
+		printf("%s -> %s/%s\n", src, fs->mpt, rel);
+	close(out);
+	close(in);
+	return rc;
+}
+
+static int copy_any(struct famfs_fs *fs, const char *src, const char *rel,
+		    const struct cp_opts *o);
+
+static int copy_dir(struct famfs_fs *fs, const char *src, const char *rel,
+		    const struct cp_opts *o, mode_t mode)
+{
+	struct dirent **names;
+	int n, rc = 0;
+
+	if (famfs_mkdir(fs, rel, mode & 07777, o->uid, o->gid, true))
+		return -EIO;
+	n = scandir(src, &names, NULL, alphasort);
+	if (n < 0) {
+		famfs_err("%s: %s", src, strerror(errno));
+		return -errno;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *nm = names[i]->d_name;
+		char s[PATH_MAX], r[FAMFS_LOG_PATH_MAX];
+
+		if (strcmp(nm, ".") && strcmp(nm, "..")) {
+			if (famfs_join(s, sizeof(s), src, nm) || rel_join(r, rel, nm) ||
+			    copy_any(fs, s, r, o))
+				rc = -EIO;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+static int copy_any(struct famfs_fs *fs, const char *src, const char *rel,
+		    const struct cp_opts *o)
+{
+	struct stat st;
+
+	if (lstat(src, &st)) {
+		famfs_err("%s: %s", src, strerror(errno));
+		return -errno;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (!o->recursive) {
+			famfs_err("%s: is a directory (use -r)", src);
+			return -EISDIR;
+		}
+		return copy_dir(fs, src, rel, o, st.st_mode);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		famfs_err("%s: not a regular file or directory; skipped", src);
+		return -EINVAL;
+	}
+	return copy_file(fs, src, rel, o);
+}
+
+int cmd_cp(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "recursive", no_argument, NULL, 'r' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "uid", required_argument, NULL, 'u' },
+		{ "gid", required_argument, NULL, 'g' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct cp_opts o = { .mode = -1, .uid = geteuid(), .gid = getegid() };
+	char drel[FAMFS_LOG_PATH_MAX];
+	struct famfs_fs fs;
+	const char *dest;
+	bool dest_dir;
+	struct stat st;
+	uint32_t m;
+	int c, nsrc, rc = FAMFS_EXIT_OK;
+
+	while ((c = getopt_long(argc, argv, "rRm:u:g:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': case 'R': o.recursive = true; break;
+		case 'm':
+			if (famfs_parse_u32(optarg, 8, &m) || m > 07777) {
+				famfs_err("--mode %s: not an octal mode", optarg);
+				return FAMFS_EXIT_USAGE;
+			}
+			o.mode = m;
+			break;
+		case 'u':
+		case 'g':
+			if (famfs_parse_u32(optarg, 10, c == 'u' ? &o.uid : &o.gid)) {
+				famfs_err("-%c %s: not a number", c, optarg);
+				return FAMFS_EXIT_USAGE;
+			}
+			break;
+		case 'v': famfs_verbose++; break;
+		case 'h': return cmd_usage(usage, 0);
+		default: return cmd_usage(usage, 1);
+		}
+	}
+	nsrc = argc - optind - 1;
+	if (nsrc < 1)
+		return cmd_usage(usage, 1);
+	dest = argv[argc - 1];
+	dest_dir = stat(dest, &st) == 0 && S_ISDIR(st.st_mode);
+	if (nsrc > 1 && !dest_dir) {
+		famfs_err("%s: not a directory (several sources)", dest);
+		return FAMFS_EXIT_ERROR;
+	}
+	if (cli_open_for(dest, dest_dir, true, &fs, drel))
+		return FAMFS_EXIT_ERROR;
+	if (famfs_fs_writable(&fs)) {
+		famfs_fs_close(&fs);
+		return FAMFS_EXIT_ERROR;
+	}
+	for (int i = optind; i < argc - 1; i++) {
+		char tmp[PATH_MAX], rel[FAMFS_LOG_PATH_MAX];
+		const char *src = argv[i];
+
+		if (dest_dir) {
+			snprintf(tmp, sizeof(tmp), "%s", src);
+			if (rel_join(rel, drel, basename(tmp))) {
+				rc = FAMFS_EXIT_ERROR;
+				continue;
+			}
+		} else {
+			memcpy(rel, drel, sizeof(rel));
+		}
+		if (copy_any(&fs, src, rel, &o))
+			rc = FAMFS_EXIT_ERROR;
+	}
+	famfs_fs_close(&fs);
+	return rc;
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/* famfs mkfs: write a superblock and an empty log. */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <string.h>
+#include <uuid/uuid.h>
+
+#include "famfs.h"
+
+static const char usage[] =
+	"usage: famfs mkfs [-f] [-k] [-l|--loglen N] DEV\n"
+	"\n"
+	"Create a famfs file system on DEV (/dev/pmemN, /dev/daxX.Y or a file).\n"
+	"This host becomes the master: the only host that can create files.\n"
+	"\n"
+	"  -f, --force        overwrite an existing famfs file system\n"
+	"  -k, --kill         destroy the superblock (and log header) of DEV\n"
+	"  -l, --loglen N     log size: a power of two from 2M to 1G, default 8M\n"
+	"                     (k/m/g suffixes; each entry takes 1 KiB)\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"DEV must hold at least 2 MiB (superblock) + the log + 2 MiB of data.\n"
+	EXIT_CODES_HELP;
+
+static int zero_and_flush(struct famfs_map *m, uint64_t len)
+{
+	memset(m->addr, 0, len);
+	return famfs_map_flush(m, m->addr, len);
+}
+
+static int do_mkfs(struct famfs_dev *d, uint64_t loglen, bool force, bool kill)
+{
+	struct famfs_map sbm, logm;
+	struct famfs_superblock *sb;
+	uint8_t fs_uuid[16], host[16];
+	char us[37], hs[37];
+	uint64_t size = d->size & ~(FAMFS_ALLOC_UNIT - 1);
+	int rc;
+
+	rc = famfs_dev_map(d, 0, FAMFS_SB_REGION_LEN, &sbm);
+	if (rc)
+		return rc;
+	sb = sbm.addr;
+	if (kill) {
+		uint64_t llen = famfs_sb_is_famfs(sb) ? le64toh(sb->log_len) : 0;
+
+		rc = zero_and_flush(&sbm, 4096);
+		if (!rc && famfs_loglen_valid(llen) &&
+		    !famfs_dev_map(d, FAMFS_LOG_OFFSET, FAMFS_ALLOC_UNIT, &logm)) {
+			rc = zero_and_flush(&logm, 4096);
+			famfs_map_unmap(&logm);
+		}
+		if (!rc)
+			printf("famfs mkfs: %s: superblock destroyed\n", d->path);
+		goto out;
+	}
+	if (famfs_sb_is_famfs(sb) && !force) {
+		famfs_uuid_str(sb->fs_uuid, us);
+		famfs_err("%s: already holds a famfs file system (uuid %s); use -f to overwrite it",
+			  d->path, us);
+		rc = -EEXIST;
+		goto out;
+	}
+	if (size < FAMFS_MIN_DEV_SIZE(loglen)) {
+		famfs_err("%s: device too small: %llu bytes, need at least %llu for a %llu-byte log",
+			  d->path, (unsigned long long)d->size,
+			  (unsigned long long)FAMFS_MIN_DEV_SIZE(loglen),
+			  (unsigned long long)loglen);
+		rc = -ENOSPC;
+		goto out;
+	}
+	rc = famfs_host_id(host);
+	if (rc)
+		goto out;
+	/* 1. no valid superblock while the log is rewritten */
+	rc = zero_and_flush(&sbm, 4096);
+	if (rc)
+		goto out;
+	/* 2. the log header (and the first entries, for tidiness) */
+	uuid_generate(fs_uuid);
+	rc = famfs_dev_map(d, FAMFS_LOG_OFFSET, FAMFS_ALLOC_UNIT, &logm);
+	if (rc)
+		goto out;
+	memset(logm.addr, 0, FAMFS_ALLOC_UNIT);
+	famfs_log_hdr_init(logm.addr, fs_uuid, loglen);
+	rc = famfs_map_flush(&logm, logm.addr, FAMFS_ALLOC_UNIT);
+	famfs_map_unmap(&logm);
+	if (rc)
+		goto out;
+	/* 3. the superblock last */
+	famfs_sb_init(sb, fs_uuid, host, size, loglen);
+	rc = famfs_map_flush(&sbm, sb, 4096);
+	if (rc)
+		goto out;
+	famfs_uuid_str(fs_uuid, us);
+	famfs_uuid_str(host, hs);
+	printf("famfs mkfs: %s: %llu bytes, log %llu bytes (%llu entries), data %llu bytes\n"
+	       "famfs mkfs: fs uuid %s, master uuid %s\n",
+	       d->path, (unsigned long long)size, (unsigned long long)loglen,
+	       (unsigned long long)FAMFS_LOG_CAPACITY(loglen),
+	       (unsigned long long)(size - FAMFS_LOG_OFFSET - loglen), us, hs);
+out:
+	famfs_map_unmap(&sbm);
+	return rc;
+}
+
+int cmd_mkfs(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		{ "kill", no_argument, NULL, 'k' },
+		{ "loglen", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	uint64_t loglen = FAMFS_LOG_LEN_DEFAULT;
+	bool force = false, kill = false;
+	struct famfs_dev d;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "fkl:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': force = true; break;
+		case 'k': kill = true; break;
+		case 'l':
+			if (famfs_parse_size(optarg, &loglen) ||
+			    !famfs_loglen_valid(loglen)) {
+				famfs_err("--loglen %s: must be a power of two from 2M to 1G",
+					  optarg);
+				return FAMFS_EXIT_USAGE;
+			}
+			break;
+		case 'h': return cmd_usage(usage, 0);
+		default: return cmd_usage(usage, 1);
+		}
+	}
+	if (argc - optind != 1)
+		return cmd_usage(usage, 1);
+	rc = famfs_dev_open(argv[optind], true, &d);
+	if (rc)
+		return FAMFS_EXIT_ERROR;
+	rc = do_mkfs(&d, loglen, force, kill);
+	famfs_dev_close(&d);
+	return rc ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
+}

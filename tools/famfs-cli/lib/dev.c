@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Device access.  Nothing another host must see goes through a page cache:
+ * - regular files (unit tests) and /dev/daxX.Y: mmap(MAP_SHARED) + msync;
+ * - block devices (/dev/pmemN): a bounce buffer read and written back with
+ *   O_DIRECT (the block device page cache would be per host).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "libfamfs.h"
+
+#define DIO_ALIGN 4096UL
+
+static int dax_size(const char *path, dev_t rdev, uint64_t *size)
+{
+	char p[256], buf[64];
+	const char *base = strrchr(path, '/');
+	FILE *f;
+	int ok;
+
+	snprintf(p, sizeof(p), "/sys/dev/char/%u:%u/size", major(rdev), minor(rdev));
+	f = fopen(p, "r");
+	if (!f) {
+		snprintf(p, sizeof(p), "/sys/bus/dax/devices/%s/size",
+			 base ? base + 1 : path);
+		f = fopen(p, "r");
+	}
+	if (!f)
+		return -errno;
+	ok = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!ok || famfs_parse_size(buf, size))
+		return -EINVAL;
+	return 0;
+}
+
+int famfs_dev_open(const char *path, bool rw, struct famfs_dev *d)
+{
+	struct stat st;
+	int flags = rw ? O_RDWR : O_RDONLY;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	d->rw = rw;
+	snprintf(d->path, sizeof(d->path), "%s", path);
+	if (stat(path, &st)) {
+		rc = -errno;
+		famfs_err("%s: %s", path, strerror(errno));
+		return rc;
+	}
+	if (S_ISBLK(st.st_mode)) {
+		d->kind = FAMFS_DEV_BLOCK;
+		flags |= O_DIRECT | O_EXCL;
+	} else if (S_ISCHR(st.st_mode)) {
+		d->kind = FAMFS_DEV_DAX;
+	} else if (S_ISREG(st.st_mode)) {
+		d->kind = FAMFS_DEV_FILE;
+	} else {
+		famfs_err("%s: not a block device, dax device or file", path);
+		return -ENODEV;
+	}
+	d->fd = open(path, flags | O_CLOEXEC);
+	if (d->fd < 0) {
+		rc = -errno;
+		if (rc == -EBUSY)
+			famfs_err("%s: device busy (mounted?)", path);
+		else
+			famfs_err("%s: cannot open: %s", path, strerror(errno));
+		return rc;
+	}
+	switch (d->kind) {
+	case FAMFS_DEV_BLOCK:
+		if (ioctl(d->fd, BLKGETSIZE64, &d->size)) {
+			rc = -errno;
+			famfs_err("%s: BLKGETSIZE64: %s", path, strerror(errno));
+			goto fail;
+		}
+		break;
+	case FAMFS_DEV_DAX:
+		rc = dax_size(path, st.st_rdev, &d->size);
+		if (rc) {
+			famfs_err("%s: cannot read the dax device size from sysfs: %s",
+				  path, strerror(-rc));
+			goto fail;
+		}
+		break;
+	case FAMFS_DEV_FILE:
+		d->size = (uint64_t)st.st_size;
+		break;
+	}
+	return 0;
+fail:
+	close(d->fd);
+	d->fd = -1;
+	return rc;
+}
+
+void famfs_dev_close(struct famfs_dev *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+}
+
+int famfs_fd_map(int fd, const char *name, uint64_t len, bool rw,
+		 struct famfs_map *m)
+{
+	void *a;
+
+	memset(m, 0, sizeof(*m));
+	a = mmap(NULL, len, PROT_READ | (rw ? PROT_WRITE : 0), MAP_SHARED, fd, 0);
+	if (a == MAP_FAILED) {
+		int rc = -errno;
+
+		famfs_err("%s: mmap of %llu bytes: %s", name,
+			  (unsigned long long)len, strerror(errno));
+		return rc;
+	}
+	m->addr = a;
+	m->len = len;
+	m->fd = fd;
+	m->rw = rw;
+	m->name = name;
+	return 0;
+}
+
+int famfs_dev_map(struct famfs_dev *d, uint64_t off, uint64_t len,
+		  struct famfs_map *m)
+{
+	memset(m, 0, sizeof(*m));
+	if (off > d->size || len > d->size - off) {
+		famfs_err("%s: range [%llu, +%llu) beyond the device (%llu bytes)",
+			  d->path, (unsigned long long)off,
+			  (unsigned long long)len, (unsigned long long)d->size);
+		return -ERANGE;
+	}
+	m->len = len;
+	m->dev_off = off;
+	m->fd = d->fd;
+	m->rw = d->rw;
+	m->name = d->path;
+	if (d->kind == FAMFS_DEV_BLOCK) {
+		ssize_t n;
+
+		if ((off | len) & (DIO_ALIGN - 1)) {
+			famfs_err("%s: unaligned direct I/O range", d->path);
+			return -EINVAL;
+		}
+		if (posix_memalign(&m->addr, DIO_ALIGN, len)) {
+			famfs_err("%s: out of memory", d->path);
+			return -ENOMEM;
+		}
+		m->bounce = true;
+		n = pread(d->fd, m->addr, len, (off_t)off);
+		if (n != (ssize_t)len) {
+			int rc = n < 0 ? -errno : -EIO;
+
+			famfs_err("%s: read at %llu: %s", d->path,
+				  (unsigned long long)off,
+				  n < 0 ? strerror(errno) : "short read");
+			free(m->addr);
+			m->addr = NULL;
+			return rc;
+		}
+		return 0;
+	}
+	m->addr = mmap(NULL, len, PROT_READ | (d->rw ? PROT_WRITE : 0),
+		       MAP_SHARED, d->fd, (off_t)off);
+	if (m->addr == MAP_FAILED) {
+		int rc = -errno;
+
+		m->addr = NULL;
+		famfs_err("%s: mmap [%llu, +%llu): %s", d->path,
+			  (unsigned long long)off, (unsigned long long)len,
+			  strerror(errno));
+		return rc;
+	}
+	return 0;
+}
+
+int famfs_map_flush(struct famfs_map *m, const void *addr, size_t len)
+{
+	uintptr_t base = (uintptr_t)m->addr;
+	uintptr_t s = (uintptr_t)addr, e = s + len;
+	unsigned long pg = (unsigned long)sysconf(_SC_PAGESIZE);
+
+	if (!m->rw)
+		return -EROFS;
+	if (s < base || e > base + m->len) {
+		famfs_err("%s: flush outside the mapping", m->name);
+		return -EINVAL;
+	}
+	if (m->bounce) {
+		uintptr_t as = base + ((s - base) & ~(DIO_ALIGN - 1));
+		uintptr_t ae = base + (((e - base) + DIO_ALIGN - 1) & ~(DIO_ALIGN - 1));
+		ssize_t n;
+
+		if (ae > base + m->len)
+			ae = base + m->len;
+		n = pwrite(m->fd, (void *)as, ae - as,
+			   (off_t)(m->dev_off + (as - base)));
+		if (n != (ssize_t)(ae - as)) {
+			famfs_err("%s: write at %llu: %s", m->name,
+				  (unsigned long long)(m->dev_off + (as - base)),
+				  n < 0 ? strerror(errno) : "short write");
+			return -EIO;
+		}
+		return 0;
+	}
+	s &= ~(pg - 1);
+	if (msync((void *)s, e - s, MS_SYNC)) {
+		int rc = -errno;
+
+		famfs_err("%s: msync: %s", m->name, strerror(errno));
+		return rc;
+	}
+	return 0;
+}
+
+void famfs_map_unmap(struct famfs_map *m)
+{
+	if (!m->addr)
+		return;
+	if (m->bounce)
+		free(m->addr);
+	else
+		munmap(m->addr, m->len);
+	m->addr = NULL;
+}

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Encode, decode and validate the on-media structures (famfs_format.h). */
+#define _DEFAULT_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <zlib.h>
+
+#include "libfamfs.h"
+
+#define REASON(...) do { if (reason) snprintf(reason, FAMFS_REASON_LEN, __VA_ARGS__); } while (0)
+
+uint32_t famfs_crc32(const void *buf, size_t len)
+{
+	return (uint32_t)crc32(0L, buf, (uInt)len);
+}
+
+static bool all_zero(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+bool famfs_loglen_valid(uint64_t len)
+{
+	return len >= FAMFS_LOG_LEN_MIN && len <= FAMFS_LOG_LEN_MAX &&
+	       (len & (len - 1)) == 0;
+}
+
+void famfs_sb_init(struct famfs_superblock *sb, const uint8_t fs_uuid[16],
+		   const uint8_t master_uuid[16], uint64_t dev_size,
+		   uint64_t log_len)
+{
+	memset(sb, 0, sizeof(*sb));
+	sb->magic = htole64(FAMFS_SB_MAGIC);
+	sb->version = htole32(FAMFS_FORMAT_VERSION);
+	sb->alloc_unit_shift = htole32(FAMFS_ALLOC_UNIT_SHIFT);
+	memcpy(sb->fs_uuid, fs_uuid, 16);
+	memcpy(sb->master_uuid, master_uuid, 16);
+	sb->device_size = htole64(dev_size);
+	sb->log_offset = htole64(FAMFS_LOG_OFFSET);
+	sb->log_len = htole64(log_len);
+	sb->ctime = htole64((uint64_t)time(NULL));
+	famfs_sb_set_crc(sb);
+}
+
+void famfs_sb_set_crc(struct famfs_superblock *sb)
+{
+	sb->crc = 0;
+	sb->crc = htole32(famfs_crc32(sb, sizeof(*sb)));
+}
+
+bool famfs_sb_is_famfs(const struct famfs_superblock *sb)
+{
+	return le64toh(sb->magic) == FAMFS_SB_MAGIC;
+}
+
+uint64_t famfs_sb_dev_size(const struct famfs_superblock *sb)
+{
+	return le64toh(sb->device_size);
+}
+
+uint64_t famfs_data_start(const struct famfs_superblock *sb)
+{
+	return le64toh(sb->log_offset) + le64toh(sb->log_len);
+}
+
+int famfs_sb_check(const struct famfs_superblock *sb, uint64_t dev_size,
+		   char *reason)
+{
+	struct famfs_superblock tmp;
+	uint32_t crc, v, f;
+	uint64_t size = le64toh(sb->device_size);
+	uint64_t loff = le64toh(sb->log_offset), llen = le64toh(sb->log_len);
+
+	if (le64toh(sb->magic) != FAMFS_SB_MAGIC) {
+		REASON("no famfs superblock (bad magic 0x%016llx)",
+		       (unsigned long long)le64toh(sb->magic));
+		return -EINVAL;
+	}
+	memcpy(&tmp, sb, sizeof(tmp));
+	tmp.crc = 0;
+	crc = famfs_crc32(&tmp, sizeof(tmp));
+	if (crc != le32toh(sb->crc)) {
+		REASON("superblock CRC mismatch (stored 0x%08x, computed 0x%08x)",
+		       le32toh(sb->crc), crc);
+		return -EBADMSG;
+	}
+	v = le32toh(sb->version);
+	if (v != FAMFS_FORMAT_VERSION) {
+		REASON("unsupported format version %u (this tool: %u)", v,
+		       FAMFS_FORMAT_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	f = le32toh(sb->feature_incompat) & ~FAMFS_FEATURE_INCOMPAT_SUPP;
+	if (f) {
+		REASON("unknown incompatible features 0x%x", f);
+		return -EPROTONOSUPPORT;
+	}
+	if (le32toh(sb->alloc_unit_shift) != FAMFS_ALLOC_UNIT_SHIFT) {
+		REASON("unsupported allocation unit shift %u",
+		       le32toh(sb->alloc_unit_shift));
+		return -EINVAL;
+	}
+	if (loff != FAMFS_LOG_OFFSET || !famfs_loglen_valid(llen)) {
+		REASON("bad log location (offset %llu, length %llu)",
+		       (unsigned long long)loff, (unsigned long long)llen);
+		return -EINVAL;
+	}
+	if (size < FAMFS_MIN_DEV_SIZE(llen)) {
+		REASON("device size %llu too small for its log",
+		       (unsigned long long)size);
+		return -EINVAL;
+	}
+	if (dev_size && size > dev_size) {
+		REASON("superblock device size %llu exceeds the device (%llu bytes)",
+		       (unsigned long long)size, (unsigned long long)dev_size);
+		return -EINVAL;
+	}
+	if (!all_zero(sb->reserved, sizeof(sb->reserved))) {
+		REASON("reserved superblock bytes are not zero");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void famfs_log_hdr_init(struct famfs_log_header *h, const uint8_t fs_uuid[16],
+			uint64_t log_len)
+{
+	memset(h, 0, sizeof(*h));
+	h->magic = htole64(FAMFS_LOG_MAGIC);
+	h->entry_size = htole32(FAMFS_LOG_ENTRY_SIZE);
+	h->capacity = htole64(FAMFS_LOG_CAPACITY(log_len));
+	h->log_len = htole64(log_len);
+	memcpy(h->fs_uuid, fs_uuid, 16);
+	famfs_log_hdr_set_crc(h);
+}
+
+static uint32_t log_hdr_crc(const struct famfs_log_header *h)
+{
+	struct famfs_log_header tmp;
+
+	memcpy(&tmp, h, sizeof(tmp));
+	tmp.crc = 0;
+	tmp.next_index = 0;
+	return famfs_crc32(&tmp, sizeof(tmp));
+}
+
+void famfs_log_hdr_set_crc(struct famfs_log_header *h)
+{
+	h->crc = htole32(log_hdr_crc(h));
+}
+
+int famfs_log_hdr_check(const struct famfs_log_header *h,
+			const struct famfs_superblock *sb, char *reason)
+{
+	uint64_t llen = le64toh(sb->log_len);
+	uint32_t crc;
+
+	if (le64toh(h->magic) != FAMFS_LOG_MAGIC) {
+		REASON("no famfs log header (bad magic 0x%016llx)",
+		       (unsigned long long)le64toh(h->magic));
+		return -EINVAL;
+	}
+	crc = log_hdr_crc(h);
+	if (crc != le32toh(h->crc)) {
+		REASON("log header CRC mismatch (stored 0x%08x, computed 0x%08x)",
+		       le32toh(h->crc), crc);
+		return -EBADMSG;
+	}
+	if (le32toh(h->entry_size) != FAMFS_LOG_ENTRY_SIZE ||
+	    le64toh(h->log_len) != llen ||
+	    le64toh(h->capacity) != FAMFS_LOG_CAPACITY(llen)) {
+		REASON("log header geometry (entry size %u, length %llu, capacity %llu) disagrees with the superblock",
+		       le32toh(h->entry_size),
+		       (unsigned long long)le64toh(h->log_len),
+		       (unsigned long long)le64toh(h->capacity));
+		return -EINVAL;
+	}
+	if (memcmp(h->fs_uuid, sb->fs_uuid, 16)) {
+		REASON("log header belongs to another file system (fs uuid differs)");
+		return -EINVAL;
+	}
+	if (le64toh(h->next_index) > le64toh(h->capacity)) {
+		REASON("log next index %llu beyond capacity %llu",
+		       (unsigned long long)le64toh(h->next_index),
+		       (unsigned long long)le64toh(h->capacity));
+		return -EINVAL;
+	}
+	if (!all_zero(h->reserved, sizeof(h->reserved))) {
+		REASON("reserved log header bytes are not zero");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void famfs_entry_set_crc(struct famfs_log_entry *e)
+{
+	e->crc = 0;
+	e->crc = htole32(famfs_crc32(e, sizeof(*e)));
+}
+
+static int check_path(const struct famfs_log_fmeta *fm, char *reason)
+{
+	char norm[FAMFS_LOG_PATH_MAX];
+	size_t n = strnlen(fm->path, sizeof(fm->path));
+
+	if (n == sizeof(fm->path) || n != le16toh(fm->path_len)) {
+		REASON("path not NUL-terminated or path_len mismatch");
+		return -EINVAL;
+	}
+	if (!all_zero(fm->path + n, sizeof(fm->path) - n)) {
+		REASON("bytes after the path are not zero");
+		return -EINVAL;
+	}
+	if (famfs_relpath_normalize(fm->path, norm, reason))
+		return -EINVAL;
+	if (strcmp(norm, fm->path)) {
+		REASON("path '%.100s' is not in normal form", fm->path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_extents(const struct famfs_log_fmeta *fm,
+			 const struct famfs_superblock *sb, char *reason)
+{
+	uint64_t dstart = famfs_data_start(sb), dsize = famfs_sb_dev_size(sb);
+	uint64_t total = 0, size = le64toh(fm->size);
+	unsigned n = le16toh(fm->nextents);
+
+	if (le16toh(fm->extent_type) != FAMFS_LOG_EXT_SIMPLE) {
+		REASON("unsupported extent type %u", le16toh(fm->extent_type));
+		return -EPROTONOSUPPORT;
+	}
+	if (n < 1 || n > FAMFS_MAX_EXTENTS) {
+		REASON("bad extent count %u (1..%u)", n, FAMFS_MAX_EXTENTS);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t off = le64toh(fm->ext.simple[i].offset);
+		uint64_t len = le64toh(fm->ext.simple[i].len);
+
+		if (!len || (off | len) & (FAMFS_ALLOC_UNIT - 1)) {
+			REASON("extent %u [%llu, +%llu) not 2 MiB aligned", i,
+			       (unsigned long long)off, (unsigned long long)len);
+			return -EINVAL;
+		}
+		if (off < dstart) {
+			REASON("extent %u [%llu, +%llu) overlaps the superblock or log",
+			       i, (unsigned long long)off, (unsigned long long)len);
+			return -EINVAL;
+		}
+		if (off > dsize || len > dsize - off) {
+			REASON("extent %u [%llu, +%llu) outside the device (%llu bytes)",
+			       i, (unsigned long long)off, (unsigned long long)len,
+			       (unsigned long long)dsize);
+			return -EINVAL;
+		}
+		total += len;
+	}
+	for (unsigned i = n; i < FAMFS_LOG_MAX_SIMPLE_EXT; i++)
+		if (fm->ext.simple[i].offset || fm->ext.simple[i].len) {
+			REASON("unused extent slots are not zero");
+			return -EINVAL;
+		}
+	if (total < size) {
+		REASON("extents (%llu bytes) smaller than the file (%llu bytes)",
+		       (unsigned long long)total, (unsigned long long)size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int famfs_entry_check(const struct famfs_log_entry *e, uint64_t index,
+		      const struct famfs_superblock *sb, char *reason)
+{
+	struct famfs_log_entry tmp;
+	const struct famfs_log_fmeta *fm = &e->fm;
+	uint32_t crc;
+	int rc;
+
+	memcpy(&tmp, e, sizeof(tmp));
+	tmp.crc = 0;
+	crc = famfs_crc32(&tmp, sizeof(tmp));
+	if (crc != le32toh(e->crc)) {
+		REASON("CRC mismatch (stored 0x%08x, computed 0x%08x)",
+		       le32toh(e->crc), crc);
+		return -EBADMSG;
+	}
+	if (le64toh(e->seq) != index) {
+		REASON("sequence number %llu at index %llu",
+		       (unsigned long long)le64toh(e->seq),
+		       (unsigned long long)index);
+		return -EINVAL;
+	}
+	if (memcmp(e->fs_uuid, sb->fs_uuid, 16)) {
+		REASON("entry belongs to another file system (fs uuid differs)");
+		return -EINVAL;
+	}
+	if (e->flags || fm->pad[0] || !all_zero(fm->pad, sizeof(fm->pad)) ||
+	    !all_zero(fm->reserved, sizeof(fm->reserved))) {
+		REASON("reserved entry bytes are not zero");
+		return -EINVAL;
+	}
+	if (le32toh(fm->mode) & ~07777U) {
+		REASON("bad mode 0%o", le32toh(fm->mode));
+		return -EINVAL;
+	}
+	rc = check_path(fm, reason);
+	if (rc)
+		return rc;
+	switch (le16toh(e->type)) {
+	case FAMFS_LOG_FILE:
+		return check_extents(fm, sb, reason);
+	case FAMFS_LOG_MKDIR:
+		if (fm->size || fm->extent_type || fm->nextents ||
+		    !all_zero(&fm->ext, sizeof(fm->ext))) {
+			REASON("directory entry with size or extents");
+			return -EINVAL;
+		}
+		return 0;
+	default:
+		REASON("unknown entry type %u", le16toh(e->type));
+		return -EINVAL;
+	}
+}

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Open a famfs file system: superblock + log, from a device or a mount. */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libfamfs.h"
+
+static void fs_init(struct famfs_fs *fs)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->dev.fd = fs->sb_fd = fs->log_fd = fs->lock_fd = -1;
+}
+
+static void set_role(struct famfs_fs *fs)
+{
+	int q = famfs_quiet;
+
+	famfs_quiet = 1;	/* reported by famfs_fs_writable when it matters */
+	fs->master = famfs_host_id(fs->host_uuid) == 0 &&
+		     !memcmp(fs->host_uuid, fs->sb->master_uuid, 16);
+	famfs_quiet = q;
+}
+
+static int check_sb(struct famfs_fs *fs, uint64_t dev_size)
+{
+	char reason[FAMFS_REASON_LEN];
+
+	if (famfs_sb_check(fs->sb, dev_size, reason)) {
+		famfs_err("%s: %s", fs->name, reason);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+static int check_log(struct famfs_fs *fs)
+{
+	char reason[FAMFS_REASON_LEN];
+
+	if (famfs_log_hdr_check(fs->log, fs->sb, reason)) {
+		famfs_err("%s: %s", fs->name, reason);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+int famfs_fs_open_dev(const char *path, bool want_rw, struct famfs_fs *fs)
+{
+	int rc;
+
+	fs_init(fs);
+	fs->name = path;
+	rc = famfs_dev_open(path, want_rw, &fs->dev);
+	if (rc)
+		return rc;
+	if (fs->dev.size < FAMFS_SB_REGION_LEN) {
+		famfs_err("%s: device too small to hold famfs (%llu bytes)", path,
+			  (unsigned long long)fs->dev.size);
+		rc = -EBADMSG;
+		goto fail;
+	}
+	rc = famfs_dev_map(&fs->dev, 0, FAMFS_SB_REGION_LEN, &fs->sbm);
+	if (rc)
+		goto fail;
+	fs->sb = fs->sbm.addr;
+	rc = check_sb(fs, fs->dev.size);
+	if (rc)
+		goto fail;
+	rc = famfs_dev_map(&fs->dev, le64toh(fs->sb->log_offset),
+			   le64toh(fs->sb->log_len), &fs->logm);
+	if (rc)
+		goto fail;
+	fs->log = fs->logm.addr;
+	rc = check_log(fs);
+	if (rc)
+		goto fail;
+	fs->lock_fd = fs->dev.fd;
+	fs->rw = want_rw;
+	set_role(fs);
+	return 0;
+fail:
+	famfs_fs_close(fs);
+	return rc;
+}
+
+static int open_meta(struct famfs_fs *fs, const char *rel, int flags)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	if (famfs_join(p, sizeof(p), fs->mpt, rel))
+		return -ENAMETOOLONG;
+	fd = open(p, flags | O_CLOEXEC);
+	if (fd < 0) {
+		int rc = -errno;
+
+		famfs_err("%s: %s", p, strerror(errno));
+		return rc;
+	}
+	return fd;
+}
+
+int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs)
+{
+	struct stat st;
+	char *r;
+	int rc;
+
+	fs_init(fs);
+	r = realpath(mpt, fs->mpt);
+	if (!r) {
+		rc = -errno;
+		famfs_err("%s: %s", mpt, strerror(errno));
+		return rc;
+	}
+	fs->name = fs->mpt;
+	rc = fs->sb_fd = open_meta(fs, FAMFS_META_SB, O_RDONLY);
+	if (rc < 0)
+		goto fail;
+	rc = famfs_fd_map(fs->sb_fd, FAMFS_META_SB, FAMFS_SB_REGION_LEN, false,
+			  &fs->sbm);
+	if (rc)
+		goto fail;
+	fs->sb = fs->sbm.addr;
+	rc = check_sb(fs, 0);
+	if (rc)
+		goto fail;
+	set_role(fs);
+	rc = fs->log_fd = open_meta(fs, FAMFS_META_LOG, O_RDONLY);
+	if (rc < 0)
+		goto fail;
+	if (fstat(fs->log_fd, &st)) {
+		rc = -errno;
+		goto fail;
+	}
+	/* a client or a read-only mount (-r) has a log without write bits */
+	if (want_rw && fs->master && (st.st_mode & 0222)) {
+		close(fs->log_fd);
+		rc = fs->log_fd = open_meta(fs, FAMFS_META_LOG, O_RDWR);
+		if (rc < 0)
+			goto fail;
+		fs->rw = true;
+	}
+	if ((uint64_t)st.st_size < le64toh(fs->sb->log_len)) {
+		famfs_err("%s/%s: %llu bytes, smaller than the log (%llu bytes)",
+			  fs->mpt, FAMFS_META_LOG, (unsigned long long)st.st_size,
+			  (unsigned long long)le64toh(fs->sb->log_len));
+		rc = -EBADMSG;
+		goto fail;
+	}
+	rc = famfs_fd_map(fs->log_fd, FAMFS_META_LOG, le64toh(fs->sb->log_len),
+			  fs->rw, &fs->logm);
+	if (rc)
+		goto fail;
+	fs->log = fs->logm.addr;
+	rc = check_log(fs);
+	if (rc)
+		goto fail;
+	fs->lock_fd = fs->log_fd;
+	return 0;
+fail:
+	famfs_fs_close(fs);
+	return rc;
+}
+
+void famfs_fs_close(struct famfs_fs *fs)
+{
+	famfs_map_unmap(&fs->logm);
+	famfs_map_unmap(&fs->sbm);
+	if (fs->sb_fd >= 0)
+		close(fs->sb_fd);
+	if (fs->log_fd >= 0)
+		close(fs->log_fd);
+	famfs_dev_close(&fs->dev);
+	fs->sb_fd = fs->log_fd = fs->lock_fd = -1;
+	fs->sb = NULL;
+	fs->log = NULL;
+}
+
+int famfs_fs_writable(struct famfs_fs *fs)
+{
+	char host[37], master[37];
+	uint32_t ro = le32toh(fs->sb->feature_ro_compat) &
+		      ~FAMFS_FEATURE_RO_COMPAT_SUPP;
+
+	famfs_uuid_str(fs->host_uuid, host);
+	famfs_uuid_str(fs->sb->master_uuid, master);
+	if (ro) {
+		famfs_err("%s: read-only: unknown read-only-compatible features 0x%x",
+			  fs->name, ro);
+		return -EROFS;
+	}
+	if (!fs->master) {
+		famfs_err("%s: this host (uuid %s) is a client; only the master (uuid %s) can create files",
+			  fs->name, host, master);
+		return -EPERM;
+	}
+	if (!fs->rw) {
+		famfs_err("%s: the log is read-only here (mounted with famfs mount -r?)",
+			  fs->name);
+		return -EROFS;
+	}
+	return 0;
+}
+
+int famfs_fs_lock(struct famfs_fs *fs)
+{
+	while (flock(fs->lock_fd, LOCK_EX)) {
+		if (errno == EINTR)
+			continue;
+		famfs_err("%s: cannot lock the log: %s", fs->name, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+void famfs_fs_unlock(struct famfs_fs *fs)
+{
+	flock(fs->lock_fd, LOCK_UN);
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsck: superblock and log header are checked when the fs is opened; here
+ * every committed entry (CRC, sequence, uuid, path, extents inside the
+ * device and outside sb/log), memory shared by two files, a path logged
+ * twice and a file where a directory belongs.
+ */
+#define _DEFAULT_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libfamfs.h"
+#include "pathset.h"
+
+struct fsck_ctx {
+	struct famfs_fs *fs;
+	struct famfs_fsck_result *r;
+	uint32_t *owner;	/* per unit: 1 + entry index, 0 free */
+	uint64_t nunits;
+	struct pathset ps;
+};
+
+static const char *entry_path(struct famfs_fs *fs, uint64_t idx)
+{
+	return famfs_log_slot(fs->log, idx)->fm.path;
+}
+
+static void problem(struct fsck_ctx *c, const char *fmt, const char *a,
+		    unsigned long long idx, const char *b)
+{
+	char msg[1600];
+
+	c->r->problems++;
+	snprintf(msg, sizeof(msg), fmt, a, idx, b);
+	famfs_err("%s: %s", c->fs->name, msg);
+}
+
+static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		      bool ok, const char *reason)
+{
+	struct fsck_ctx *c = arg;
+	const struct pathset_item *dup;
+	int type = le16toh(e->type);
+
+	c->r->entries++;
+	if (!ok) {
+		c->r->bad_entries++;
+		problem(c, "%slog entry %llu: %s", "", (unsigned long long)idx,
+			reason);
+		return 0;
+	}
+	if (famfs_verbose)
+		printf("entry %llu: %s %s size %llu mode 0%o\n",
+		       (unsigned long long)idx,
+		       type == FAMFS_LOG_FILE ? "file" : "dir", e->fm.path,
+		       (unsigned long long)le64toh(e->fm.size),
+		       le32toh(e->fm.mode));
+	if (type == FAMFS_LOG_MKDIR)
+		c->r->dirs++;
+	else
+		c->r->files++;
+	if (pathset_add(&c->ps, e->fm.path, idx, type, &dup) == -EEXIST) {
+		char m[64];
+
+		snprintf(m, sizeof(m), "entry %llu", (unsigned long long)dup->idx);
+		problem(c, "%s: logged twice (entry %llu and %s)", e->fm.path,
+			(unsigned long long)idx, m);
+	}
+	if (type != FAMFS_LOG_FILE)
+		return 0;
+	for (unsigned i = 0; i < le16toh(e->fm.nextents); i++) {
+		uint64_t u = le64toh(e->fm.ext.simple[i].offset) / FAMFS_ALLOC_UNIT;
+		uint64_t n = le64toh(e->fm.ext.simple[i].len) / FAMFS_ALLOC_UNIT;
+		uint32_t prev = 0;
+
+		for (uint64_t k = u; k < u + n && k < c->nunits; k++) {
+			if (c->owner[k] && c->owner[k] != idx + 1 && !prev) {
+				prev = c->owner[k];
+				problem(c, "%s (entry %llu) shares memory with %s",
+					e->fm.path, (unsigned long long)idx,
+					entry_path(c->fs, prev - 1));
+				continue;
+			}
+			if (!c->owner[k])
+				c->owner[k] = (uint32_t)(idx + 1);
+			c->r->used_bytes += FAMFS_ALLOC_UNIT;
+		}
+	}
+	return 0;
+}
+
+/* every proper ancestor of a logged path must not be a logged file */
+static void check_ancestors(struct fsck_ctx *c)
+{
+	for (size_t i = 0; i < c->ps.cap; i++) {
+		const struct pathset_item *it = &c->ps.slots[i];
+		const char *p = it->path, *s;
+
+		if (!p)
+			continue;
+		for (s = strchr(p, '/'); s; s = strchr(s + 1, '/')) {
+			const struct pathset_item *a =
+				pathset_lookup_n(&c->ps, p, (size_t)(s - p));
+
+			if (a && a->type == FAMFS_LOG_FILE)
+				problem(c, "%s (entry %llu): a file where a directory belongs (%s)",
+					a->path, (unsigned long long)a->idx, p);
+		}
+	}
+}
+
+int famfs_fsck(struct famfs_fs *fs, struct famfs_fsck_result *r)
+{
+	struct fsck_ctx c = { .fs = fs, .r = r };
+	uint64_t data = famfs_data_start(fs->sb);
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	c.nunits = famfs_sb_dev_size(fs->sb) / FAMFS_ALLOC_UNIT;
+	c.owner = calloc(c.nunits + 1, sizeof(*c.owner));
+	if (!c.owner || pathset_init(&c.ps, famfs_log_next(fs->log))) {
+		free(c.owner);
+		famfs_err("%s: out of memory", fs->name);
+		return -ENOMEM;
+	}
+	rc = famfs_log_walk(fs, fsck_entry, &c);
+	if (!rc)
+		check_ancestors(&c);
+	r->free_bytes = c.nunits * FAMFS_ALLOC_UNIT - data / FAMFS_ALLOC_UNIT *
+			FAMFS_ALLOC_UNIT - r->used_bytes;
+	pathset_free(&c.ps);
+	free(c.owner);
+	return rc;
+}

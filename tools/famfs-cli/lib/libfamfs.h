@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libfamfs: the library under famfs-cli.  Everything that touches the
+ * format, the allocator, the log, fsck, paths, devices and the kernel.
+ *
+ * Conventions: functions return 0 or a negative errno; on failure they have
+ * already printed one message naming the path or device and the reason
+ * (famfs_err), unless documented otherwise.  Format helpers (famfs_*_check)
+ * only fill a reason string: callers decide how to report.
+ */
+#ifndef LIBFAMFS_H
+#define LIBFAMFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <linux/famfs_ioctl.h>
+#include <linux/famfs_format.h>
+
+/* exit codes of every command (documented in famfs --help) */
+enum {
+	FAMFS_EXIT_OK      = 0,
+	FAMFS_EXIT_USAGE   = 1,
+	FAMFS_EXIT_ERROR   = 2,
+	FAMFS_EXIT_PROBLEM = 3,	/* ran to the end, found inconsistencies */
+};
+
+/* ---- err.c: messages, numbers ------------------------------------------ */
+extern int famfs_quiet;		/* unit tests: silence famfs_err/famfs_warn */
+extern int famfs_verbose;
+__attribute__((format(printf, 1, 2))) void famfs_err(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void famfs_warn(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void famfs_info(const char *fmt, ...);
+/* "123", "4k", "2M", "1g" (binary multiples) -> bytes; -EINVAL on junk */
+int famfs_parse_size(const char *s, uint64_t *out);
+int famfs_parse_u32(const char *s, int base, uint32_t *out);
+
+/* ---- format.c: CRC, superblock, log header and entry --------------------- */
+#define FAMFS_REASON_LEN 160
+uint32_t famfs_crc32(const void *buf, size_t len);
+void famfs_sb_init(struct famfs_superblock *sb, const uint8_t fs_uuid[16],
+		   const uint8_t master_uuid[16], uint64_t dev_size,
+		   uint64_t log_len);
+void famfs_sb_set_crc(struct famfs_superblock *sb);
+/* dev_size 0: not checked against a device. */
+int famfs_sb_check(const struct famfs_superblock *sb, uint64_t dev_size,
+		   char *reason);
+bool famfs_sb_is_famfs(const struct famfs_superblock *sb);  /* magic only */
+void famfs_log_hdr_init(struct famfs_log_header *h, const uint8_t fs_uuid[16],
+			uint64_t log_len);
+void famfs_log_hdr_set_crc(struct famfs_log_header *h);
+int famfs_log_hdr_check(const struct famfs_log_header *h,
+			const struct famfs_superblock *sb, char *reason);
+void famfs_entry_set_crc(struct famfs_log_entry *e);
+/* Full validation of a committed entry (crc, seq, uuid, type, path, extents
+ * inside the device data area). */
+int famfs_entry_check(const struct famfs_log_entry *e, uint64_t index,
+		      const struct famfs_superblock *sb, char *reason);
+bool famfs_loglen_valid(uint64_t len);
+uint64_t famfs_data_start(const struct famfs_superblock *sb);
+uint64_t famfs_sb_dev_size(const struct famfs_superblock *sb);
+
+/* ---- path.c -------------------------------------------------------------- */
+/* Normalize a path relative to the mount root: collapse "//" and "./",
+ * strip leading/trailing '/'.  Refuses "..", the empty path, ".meta/...",
+ * and paths longer than FAMFS_LOG_PATH_MAX - 1.  out has FAMFS_LOG_PATH_MAX. */
+int famfs_relpath_normalize(const char *in, char *out, char *reason);
+/* Find the famfs mount holding path (which need not exist): resolves the
+ * longest existing prefix and walks up to a directory holding .meta/.log.
+ * Fills mpt (PATH_MAX) and rel (FAMFS_LOG_PATH_MAX); rel is "" for the
+ * mount root itself when allow_root, else that is refused. */
+int famfs_locate(const char *path, bool allow_root, char *mpt, char *rel);
+/* out = a "/" b; -ENAMETOOLONG (message printed) if it does not fit */
+int famfs_join(char *out, size_t n, const char *a, const char *b);
+
+/* ---- dev.c: device and meta-file mappings -------------------------------- */
+enum famfs_dev_kind { FAMFS_DEV_FILE, FAMFS_DEV_BLOCK, FAMFS_DEV_DAX };
+struct famfs_dev {
+	char path[4096];
+	int fd;
+	enum famfs_dev_kind kind;
+	uint64_t size;
+	bool rw;
+};
+/* A window of a device or meta file: an mmap (flushed with msync) or, for a
+ * block device, a bounce buffer read and written back with O_DIRECT. */
+struct famfs_map {
+	void *addr;
+	uint64_t len;
+	uint64_t dev_off;
+	int fd;			/* not owned */
+	bool bounce;
+	bool rw;
+	const char *name;	/* for messages */
+};
+int famfs_dev_open(const char *path, bool rw, struct famfs_dev *d);
+void famfs_dev_close(struct famfs_dev *d);
+int famfs_dev_map(struct famfs_dev *d, uint64_t off, uint64_t len,
+		  struct famfs_map *m);
+int famfs_fd_map(int fd, const char *name, uint64_t len, bool rw,
+		 struct famfs_map *m);
+/* Make [addr, addr+len) of the map durable/visible to other hosts. */
+int famfs_map_flush(struct famfs_map *m, const void *addr, size_t len);
+void famfs_map_unmap(struct famfs_map *m);
+
+/* ---- kernel.c: the only place that talks to famfs.ko ---------------------- */
+struct famfs_kernel_ops {
+	int (*mount)(const char *dev, const char *mpt, unsigned long flags,
+		     const char *opts);
+	int (*umount)(const char *mpt);
+	int (*map_create)(int fd, const struct famfs_ioc_map *map);
+	/* fills map (and ext_list); -ENODATA/-EINVAL etc. when unmapped */
+	int (*map_get)(int fd, struct famfs_ioc_map *map);
+};
+extern const struct famfs_kernel_ops famfs_kernel_real;
+extern const struct famfs_kernel_ops *famfs_kernel;	/* tests swap it */
+
+/* ---- hostid.c ------------------------------------------------------------ */
+/* This host's persistent id: $FAMFS_HOST_ID_FILE, else /etc/famfs/host-uuid
+ * (created on first use), else /etc/machine-id. */
+int famfs_host_id(uint8_t uuid[16]);
+void famfs_uuid_str(const uint8_t uuid[16], char out[37]);
+
+/* ---- fs.c: an opened file system (superblock + log) ---------------------- */
+struct famfs_fs {
+	struct famfs_dev dev;		/* when opened from a device */
+	struct famfs_map sbm, logm;
+	int sb_fd, log_fd;		/* meta files when mounted, else -1 */
+	int lock_fd;			/* flock()ed around allocate+append */
+	char mpt[4096];			/* "" when opened from a device */
+	const char *name;		/* device or mount point, for messages */
+	struct famfs_superblock *sb;
+	struct famfs_log_header *log;
+	bool rw;			/* log writable */
+	bool master;			/* host id == sb master_uuid */
+	uint8_t host_uuid[16];
+};
+#define FAMFS_META_DIR	".meta"
+#define FAMFS_META_SB	".meta/.superblock"
+#define FAMFS_META_LOG	".meta/.log"
+
+/* Superblock and log header must pass the checks, else -EBADMSG (message
+ * printed).  want_rw: open the log writable if this host may write it. */
+int famfs_fs_open_dev(const char *path, bool want_rw, struct famfs_fs *fs);
+int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs);
+void famfs_fs_close(struct famfs_fs *fs);
+/* 0 if this process may append to the log; else prints why and -EPERM/-EROFS */
+int famfs_fs_writable(struct famfs_fs *fs);
+int famfs_fs_lock(struct famfs_fs *fs);
+void famfs_fs_unlock(struct famfs_fs *fs);
+static inline struct famfs_log_entry *famfs_log_slot(struct famfs_log_header *h,
+						     uint64_t i)
+{
+	return (struct famfs_log_entry *)((char *)h + FAMFS_LOG_HDR_SIZE +
+					  i * FAMFS_LOG_ENTRY_SIZE);
+}
+
+/* ---- log.c: append and scan ---------------------------------------------- */
+uint64_t famfs_log_next(const struct famfs_log_header *h);
+/* Fill seq/uuid/crc, write slot, flush, then advance next_index.  -ENOSPC
+ * when full (log unchanged). */
+int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e);
+/* Build a FILE or MKDIR entry (not yet sequenced). */
+int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
+		      uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
+		      const struct famfs_log_simple_ext *ext, unsigned next);
+/* Calls fn for each committed entry; bad ones come with a reason and ok=0. */
+typedef int (*famfs_entry_fn)(void *arg, uint64_t idx,
+			      const struct famfs_log_entry *e, bool ok,
+			      const char *reason);
+int famfs_log_walk(struct famfs_fs *fs, famfs_entry_fn fn, void *arg);
+
+/* ---- alloc.c: 2 MiB-unit bitmap, first fit ------------------------------- */
+struct famfs_bitmap {
+	uint64_t nunits;
+	uint64_t *bits;
+	uint64_t nfree;
+};
+int famfs_bitmap_init(struct famfs_bitmap *b, const struct famfs_superblock *sb);
+void famfs_bitmap_free(struct famfs_bitmap *b);
+bool famfs_bitmap_test(const struct famfs_bitmap *b, uint64_t unit);
+void famfs_bitmap_set(struct famfs_bitmap *b, uint64_t unit);
+/* Mark every valid entry's extents used: O(entries + units). */
+int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b);
+/* First fit, one contiguous extent of roundup(size, 2 MiB) (>= 1 unit);
+ * -ENOSPC if none. */
+int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
+		struct famfs_log_simple_ext *ext);
+
+/* ---- fsck.c -------------------------------------------------------------- */
+struct famfs_fsck_result {
+	unsigned long entries, files, dirs, bad_entries, problems;
+	uint64_t used_bytes, free_bytes;
+};
+int famfs_fsck(struct famfs_fs *fs, struct famfs_fsck_result *r);
+
+/* ---- ops.c: file system operations on a mounted file system --------------- */
+/* The v1 ioctl map of a FILE entry (REG, simple extents). */
+int famfs_map_from_entry(const struct famfs_log_entry *e,
+			 struct famfs_ioc_map *map);
+/* Create rel (relative to fs->mpt) with a fresh allocation, log it and
+ * MAP_CREATE it.  Returns an O_RDWR fd of the new file, or -errno. */
+int famfs_file_create(struct famfs_fs *fs, const char *rel, uint64_t size,
+		      uint32_t mode, uint32_t uid, uint32_t gid);
+/* mkdir rel and log it; parents: create missing parents too, no error if
+ * it exists as a directory. */
+int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
+		uint32_t uid, uint32_t gid, bool parents);
+
+/* ---- logplay.c ----------------------------------------------------------- */
+struct famfs_logplay_result {
+	unsigned long created_files, created_dirs, present, conflicts,
+		bad_entries, errors;
+};
+int famfs_logplay(struct famfs_fs *fs, bool dry_run,
+		  struct famfs_logplay_result *r);
+
+/* ---- pattern.c: seeded test pattern -------------------------------------- */
+void famfs_pattern_fill(void *buf, uint64_t len, uint64_t seed);
+/* returns -1 if equal, else the first differing byte offset */
+int64_t famfs_pattern_check(const void *buf, uint64_t len, uint64_t seed);
+
+#endif /* LIBFAMFS_H */

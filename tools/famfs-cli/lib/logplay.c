@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logplay: make the mounted namespace match the log.  Idempotent: creates
+ * what is missing, leaves what matches, reports conflicts (a file whose map
+ * differs from the log, a path logged twice, a file where a directory
+ * belongs) and skips corrupt entries.  On a client, and on a read-only
+ * mount, files are created without write permission.
+ */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libfamfs.h"
+#include "pathset.h"
+
+struct lp_ctx {
+	struct famfs_fs *fs;
+	struct famfs_logplay_result *r;
+	bool dry;
+	struct pathset ps;
+};
+
+#define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
+
+/* create missing ancestors of rel; -ENOTDIR if one is not a directory */
+static int ensure_parents(struct lp_ctx *c, const char *rel, uint64_t idx)
+{
+	char p[PATH_MAX];
+	size_t base = (size_t)snprintf(p, sizeof(p), "%s/", c->fs->mpt);
+	struct stat st;
+
+	for (const char *s = strchr(rel, '/'); s; s = strchr(s + 1, '/')) {
+		snprintf(p + base, sizeof(p) - base, "%.*s", (int)(s - rel), rel);
+		if (lstat(p, &st) == 0) {
+			if (S_ISDIR(st.st_mode))
+				continue;
+			CONFLICT(c, "%s: log entry %llu (%s): a file where a directory belongs",
+				 p, (unsigned long long)idx, rel);
+			return -ENOTDIR;
+		}
+		if (c->dry) {
+			printf("would create directory %s\n", p);
+			c->r->created_dirs++;
+			continue;
+		}
+		if (mkdir(p, 0755) && errno != EEXIST) {
+			c->r->errors++;
+			famfs_err("%s: mkdir: %s", p, strerror(errno));
+			return -errno;
+		}
+		c->r->created_dirs++;
+	}
+	return 0;
+}
+
+static bool map_equal(const struct famfs_ioc_map *a, const struct famfs_ioc_map *b)
+{
+	if (a->file_size != b->file_size || a->file_type != b->file_type ||
+	    a->ext_list_count != b->ext_list_count)
+		return false;
+	for (unsigned i = 0; i < a->ext_list_count && i < FAMFS_MAX_EXTENTS; i++)
+		if (a->ext_list[i].offset != b->ext_list[i].offset ||
+		    a->ext_list[i].len != b->ext_list[i].len)
+			return false;
+	return true;
+}
+
+static uint32_t file_mode(struct lp_ctx *c, uint32_t mode)
+{
+	return (c->fs->master && c->fs->rw) ? mode : mode & ~0222U;
+}
+
+static int play_file(struct lp_ctx *c, const char *p, uint64_t idx,
+		     const struct famfs_log_entry *e)
+{
+	struct famfs_ioc_map want, have;
+	uint32_t mode = file_mode(c, le32toh(e->fm.mode));
+	struct stat st;
+	int fd, rc;
+
+	famfs_map_from_entry(e, &want);
+	if (lstat(p, &st) == 0) {
+		if (!S_ISREG(st.st_mode)) {
+			CONFLICT(c, "%s: log entry %llu is a file, but a %s is there",
+				 p, (unsigned long long)idx,
+				 S_ISDIR(st.st_mode) ? "directory" : "non-file");
+			return 0;
+		}
+		fd = open(p, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			c->r->errors++;
+			famfs_err("%s: %s", p, strerror(errno));
+			return 0;
+		}
+		rc = famfs_kernel->map_get(fd, &have);
+		if (rc == 0) {
+			if (map_equal(&want, &have))
+				c->r->present++;
+			else
+				CONFLICT(c, "%s: its map differs from log entry %llu",
+					 p, (unsigned long long)idx);
+			close(fd);
+			return 0;
+		}
+		close(fd);
+		if (st.st_size != 0) {
+			CONFLICT(c, "%s: not a famfs-mapped file (log entry %llu)",
+				 p, (unsigned long long)idx);
+			return 0;
+		}
+		/* present but never mapped (e.g. MAP_CREATE failed): map it */
+	} else if (errno != ENOENT) {
+		c->r->errors++;
+		famfs_err("%s: %s", p, strerror(errno));
+		return 0;
+	}
+	if (c->dry) {
+		printf("would create file %s (%llu bytes)\n", p,
+		       (unsigned long long)want.file_size);
+		c->r->created_files++;
+		return 0;
+	}
+	fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		c->r->errors++;
+		famfs_err("%s: cannot create: %s", p, strerror(errno));
+		return 0;
+	}
+	if (fchown(fd, le32toh(e->fm.uid), le32toh(e->fm.gid)) && !geteuid())
+		famfs_warn("%s: chown: %s", p, strerror(errno));
+	rc = famfs_kernel->map_create(fd, &want);
+	if (rc) {
+		c->r->errors++;
+		famfs_err("%s: MAP_CREATE: %s", p, strerror(-rc));
+	} else {
+		c->r->created_files++;
+	}
+	if (fchmod(fd, mode))
+		famfs_warn("%s: chmod: %s", p, strerror(errno));
+	close(fd);
+	return 0;
+}
+
+static int play_dir(struct lp_ctx *c, const char *p, uint64_t idx,
+		    const struct famfs_log_entry *e)
+{
+	struct stat st;
+
+	if (lstat(p, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			c->r->present++;
+		else
+			CONFLICT(c, "%s: a file where a directory belongs (log entry %llu)",
+				 p, (unsigned long long)idx);
+		return 0;
+	}
+	if (c->dry) {
+		printf("would create directory %s\n", p);
+		c->r->created_dirs++;
+		return 0;
+	}
+	if (mkdir(p, le32toh(e->fm.mode) & 07777)) {
+		c->r->errors++;
+		famfs_err("%s: mkdir: %s", p, strerror(errno));
+		return 0;
+	}
+	if (chown(p, le32toh(e->fm.uid), le32toh(e->fm.gid)) && !geteuid())
+		famfs_warn("%s: chown: %s", p, strerror(errno));
+	if (chmod(p, le32toh(e->fm.mode) & 07777))
+		famfs_warn("%s: chmod: %s", p, strerror(errno));
+	c->r->created_dirs++;
+	return 0;
+}
+
+static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		bool ok, const char *reason)
+{
+	struct lp_ctx *c = arg;
+	const struct pathset_item *prev;
+	char p[PATH_MAX];
+	int type = le16toh(e->type), rc;
+
+	if (!ok) {
+		c->r->bad_entries++;
+		famfs_err("%s: log entry %llu skipped: %s", c->fs->name,
+			  (unsigned long long)idx, reason);
+		return 0;
+	}
+	rc = pathset_add(&c->ps, e->fm.path, idx, type, &prev);
+	if (rc == -EEXIST) {
+		/* a directory logged twice is harmless; anything else is not */
+		if (!(type == FAMFS_LOG_MKDIR && prev->type == FAMFS_LOG_MKDIR))
+			CONFLICT(c, "%s/%s: logged twice (entries %llu and %llu); entry %llu ignored",
+				 c->fs->mpt, e->fm.path,
+				 (unsigned long long)prev->idx,
+				 (unsigned long long)idx, (unsigned long long)idx);
+		return 0;
+	} else if (rc) {
+		famfs_err("out of memory");
+		return rc;
+	}
+	if (famfs_join(p, sizeof(p), c->fs->mpt, e->fm.path)) {
+		c->r->errors++;
+		return 0;
+	}
+	if (ensure_parents(c, e->fm.path, idx))
+		return 0;
+	return type == FAMFS_LOG_FILE ? play_file(c, p, idx, e)
+				      : play_dir(c, p, idx, e);
+}
+
+int famfs_logplay(struct famfs_fs *fs, bool dry_run,
+		  struct famfs_logplay_result *r)
+{
+	struct lp_ctx c = { .fs = fs, .r = r, .dry = dry_run };
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (!fs->mpt[0]) {
+		famfs_err("%s: logplay needs a mounted file system", fs->name);
+		return -EINVAL;
+	}
+	if (pathset_init(&c.ps, famfs_log_next(fs->log)))
+		return -ENOMEM;
+	rc = famfs_log_walk(fs, play, &c);
+	pathset_free(&c.ps);
+	return rc;
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Mutating operations on a mounted file system (master only). */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libfamfs.h"
+
+int famfs_map_from_entry(const struct famfs_log_entry *e,
+			 struct famfs_ioc_map *map)
+{
+	unsigned n = le16toh(e->fm.nextents);
+
+	memset(map, 0, sizeof(*map));
+	if (n > FAMFS_MAX_EXTENTS)
+		return -E2BIG;
+	map->extent_type = SIMPLE_DAX_EXTENT;
+	map->file_type = FAMFS_REG;
+	map->file_size = le64toh(e->fm.size);
+	map->ext_list_count = n;
+	for (unsigned i = 0; i < n; i++) {
+		map->ext_list[i].offset = le64toh(e->fm.ext.simple[i].offset);
+		map->ext_list[i].len = le64toh(e->fm.ext.simple[i].len);
+	}
+	return 0;
+}
+
+struct dup_ctx {
+	const char *rel;
+	uint64_t found;
+};
+
+static int find_path(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		     bool ok, const char *reason)
+{
+	struct dup_ctx *d = arg;
+
+	(void)reason;
+	if (ok && !strcmp(e->fm.path, d->rel)) {
+		d->found = idx + 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* 0 if rel is not in the log yet, else -EEXIST (message printed) */
+static int not_logged(struct famfs_fs *fs, const char *rel)
+{
+	struct dup_ctx d = { .rel = rel };
+
+	famfs_log_walk(fs, find_path, &d);
+	if (d.found) {
+		famfs_err("%s/%s: already in the log (entry %llu)", fs->mpt, rel,
+			  (unsigned long long)d.found - 1);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+static void set_owner(int fd, const char *p, uint32_t mode, uint32_t uid,
+		      uint32_t gid)
+{
+	if (fchown(fd, uid, gid) && (uid != getuid() || gid != getgid()))
+		famfs_warn("%s: chown %u:%u: %s", p, uid, gid, strerror(errno));
+	if (fchmod(fd, mode & 07777))
+		famfs_warn("%s: chmod 0%o: %s", p, mode, strerror(errno));
+}
+
+int famfs_file_create(struct famfs_fs *fs, const char *rel, uint64_t size,
+		      uint32_t mode, uint32_t uid, uint32_t gid)
+{
+	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN], p[PATH_MAX];
+	struct famfs_log_simple_ext ext;
+	struct famfs_log_entry e;
+	struct famfs_ioc_map map;
+	struct famfs_bitmap bm = { 0 };
+	int fd = -1, rc;
+
+	rc = famfs_fs_writable(fs);
+	if (rc)
+		return rc;
+	if (famfs_relpath_normalize(rel, norm, reason)) {
+		famfs_err("%s: %s", fs->mpt, reason);
+		return -EINVAL;
+	}
+	if (famfs_join(p, sizeof(p), fs->mpt, norm))
+		return -ENAMETOOLONG;
+	rc = famfs_fs_lock(fs);
+	if (rc)
+		return rc;
+	rc = not_logged(fs, norm);
+	if (rc)
+		goto out;
+	fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = -errno;
+		famfs_err("%s: cannot create: %s", p, strerror(errno));
+		goto out;
+	}
+	rc = famfs_bitmap_build(fs, &bm);
+	if (rc)
+		goto undo;
+	rc = famfs_alloc(&bm, size, &ext);
+	if (rc) {
+		famfs_err("%s: device full: no free run of %llu bytes (%llu bytes free in 2 MiB units)",
+			  p, (unsigned long long)((size + FAMFS_ALLOC_UNIT - 1) &
+						  ~(FAMFS_ALLOC_UNIT - 1)),
+			  (unsigned long long)(bm.nfree * FAMFS_ALLOC_UNIT));
+		goto undo;
+	}
+	rc = famfs_entry_build(&e, FAMFS_LOG_FILE, norm, size, mode, uid, gid,
+			       &ext, 1);
+	if (rc)
+		goto undo;
+	rc = famfs_log_append(fs, &e);
+	if (rc)
+		goto undo;
+	/* logged: from here on the file exists for every host */
+	set_owner(fd, p, mode, uid, gid);
+	famfs_map_from_entry(&e, &map);
+	rc = famfs_kernel->map_create(fd, &map);
+	if (rc) {
+		famfs_err("%s: MAP_CREATE: %s (logged; famfs logplay retries)",
+			  p, strerror(-rc));
+		close(fd);
+		fd = -1;
+		goto out;
+	}
+	famfs_bitmap_free(&bm);
+	famfs_fs_unlock(fs);
+	return fd;
+undo:
+	if (fd >= 0) {
+		close(fd);
+		unlink(p);
+	}
+out:
+	famfs_bitmap_free(&bm);
+	famfs_fs_unlock(fs);
+	return rc;
+}
+
+/* mkdir one directory and log it; -EEXIST if present as a directory */
+static int mkdir_one(struct famfs_fs *fs, const char *rel, uint32_t mode,
+		     uint32_t uid, uint32_t gid)
+{
+	char p[PATH_MAX];
+	struct famfs_log_entry e;
+	struct stat st;
+	int fd, rc;
+
+	if (famfs_join(p, sizeof(p), fs->mpt, rel))
+		return -ENAMETOOLONG;
+	if (lstat(p, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return -EEXIST;
+		famfs_err("%s: exists and is not a directory", p);
+		return -ENOTDIR;
+	}
+	rc = famfs_entry_build(&e, FAMFS_LOG_MKDIR, rel, 0, mode, uid, gid,
+			       NULL, 0);
+	if (rc)
+		return rc;
+	if (mkdir(p, 0700)) {
+		rc = -errno;
+		famfs_err("%s: mkdir: %s", p, strerror(errno));
+		return rc;
+	}
+	rc = famfs_log_append(fs, &e);
+	if (rc) {
+		rmdir(p);
+		return rc;
+	}
+	fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		set_owner(fd, p, mode, uid, gid);
+		close(fd);
+	}
+	return 0;
+}
+
+int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
+		uint32_t uid, uint32_t gid, bool parents)
+{
+	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN];
+	int rc;
+
+	rc = famfs_fs_writable(fs);
+	if (rc)
+		return rc;
+	if (famfs_relpath_normalize(rel, norm, reason)) {
+		famfs_err("%s: %s", fs->mpt, reason);
+		return -EINVAL;
+	}
+	rc = famfs_fs_lock(fs);
+	if (rc)
+		return rc;
+	if (parents) {
+		for (char *s = strchr(norm, '/'); s; s = strchr(s + 1, '/')) {
+			*s = '\0';
+			rc = mkdir_one(fs, norm, 0755, uid, gid);
+			*s = '/';
+			if (rc && rc != -EEXIST)
+				goto out;
+		}
+	}
+	rc = mkdir_one(fs, norm, mode, uid, gid);
+	if (rc == -EEXIST) {
+		if (parents)
+			rc = 0;
+		else
+			famfs_err("%s/%s: already exists", fs->mpt, norm);
+	}
+out:
+	famfs_fs_unlock(fs);
+	return rc;
+}
