@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * famfs - a file system for memory that several hosts share
+ *
+ * Internal definitions shared by the files of famfs.ko.
+ *
+ * famfs keeps no metadata of its own on the memory device: user space (which
+ * owns the metadata log) creates files and directories through the ordinary
+ * namespace calls and then gives each file its memory with the
+ * FAMFSIOC_MAP_CREATE ioctl.  The kernel keeps those maps in memory, resolves
+ * faults and read/write through them, and never reads or writes the shared
+ * memory itself except on behalf of a read(2)/write(2) of a mapped file.
+ */
+#ifndef _FS_FAMFS_FAMFS_H
+#define _FS_FAMFS_FAMFS_H
+
+#include <linux/fs.h>
+#include <linux/iomap.h>
+#include <linux/mutex.h>
+#include <linux/ratelimit.h>
+#include <linux/rbtree.h>
+#include <linux/sizes.h>
+#include <linux/types.h>
+#include <linux/famfs_ioctl.h>
+
+#define FAMFS_MAGIC		0x87b282ff
+#define FAMFS_DEFAULT_MODE	0755
+
+/*
+ * Every extent starts on a 2 MiB boundary of the device, and every extent
+ * but the last of a file is a whole number of 2 MiB: that is what lets a
+ * 2 MiB-aligned file be mapped with PMD entries, and it keeps the tail of
+ * one file's last extent from sharing a page with any other extent.
+ */
+#define FAMFS_EXTENT_ALIGN	SZ_2M
+
+/*
+ * The memory a mount is backed by.  Today that is a pmem block device in
+ * fsdax mode; a devdax backing (a dax-bus driver, no block device) will add
+ * another way to fill in the same fields, so nothing outside backing.c looks
+ * at @bdev except to print its name.
+ *
+ * Device offsets used everywhere else in famfs (extents, statfs, failure
+ * ranges) run from 0 to @size; famfs_backing_daddr() turns one into the
+ * dax_device offset that iomap wants.
+ */
+struct famfs_backing {
+	struct block_device	*bdev;		/* NULL for a devdax backing */
+	fmode_t			bdev_mode;
+	struct dax_device	*dax_dev;
+	u64			dax_start;	/* where the device starts in @dax_dev */
+	u64			size;		/* usable bytes */
+};
+
+static inline u64 famfs_backing_daddr(const struct famfs_backing *b, u64 off)
+{
+	return b->dax_start + off;
+}
+
+/* One extent of a mapped file, as the kernel keeps it. */
+struct famfs_kext {
+	u64			dev_off;	/* byte offset on the device */
+	u64			len;		/* bytes */
+	u64			file_off;	/* where it starts in the file */
+	struct rb_node		node;		/* in famfs_sb_info.ext_tree */
+	struct famfs_fmap	*fmap;		/* the map it belongs to */
+};
+
+/*
+ * The map of one file: set once by FAMFSIOC_MAP_CREATE and never changed
+ * until the inode is evicted, so readers need no lock once they have seen
+ * the pointer (published with smp_store_release(), read with
+ * famfs_inode_fmap()).
+ */
+struct famfs_fmap {
+	struct inode		*inode;		/* back pointer, for failures */
+	u32			file_type;	/* enum famfs_file_type */
+	u32			extent_type;	/* enum famfs_extent_type */
+	u64			file_size;
+	u64			alloc_size;	/* sum of the extent lengths */
+	u32			nr_extents;
+	struct famfs_kext	ext[];
+};
+
+/* famfs_sb_info.flags */
+enum {
+	FAMFS_SB_FAILED,	/* memory failure: every data access gets EIO */
+};
+
+struct famfs_sb_info {
+	struct super_block	*sb;
+	struct famfs_backing	backing;	/* set at mount, then read-only */
+	umode_t			root_mode;	/* mount option "mode" */
+	unsigned long		flags;		/* FAMFS_SB_*, atomic bitops */
+
+	/*
+	 * map_lock protects ext_tree and mapped_bytes.  Lock order:
+	 * famfs_holder_lock -> inode->i_rwsem -> map_lock.
+	 */
+	struct mutex		map_lock;
+	struct rb_root		ext_tree;	/* every mapped extent, by dev_off */
+	u64			mapped_bytes;	/* sum of their lengths */
+
+	struct ratelimit_state	msg_rs;		/* for famfs_err() and co */
+};
+
+struct famfs_inode_info {
+	/* NULL until MAP_CREATE; see struct famfs_fmap */
+	struct famfs_fmap	*fmap;
+	struct inode		vfs_inode;
+};
+
+static inline struct famfs_sb_info *FAMFS_SB(const struct super_block *sb)
+{
+	return sb->s_fs_info;
+}
+
+static inline struct famfs_inode_info *FAMFS_I(const struct inode *inode)
+{
+	return container_of(inode, struct famfs_inode_info, vfs_inode);
+}
+
+/* The file's map, or NULL if it has none yet. */
+static inline struct famfs_fmap *famfs_inode_fmap(const struct inode *inode)
+{
+	/* Pairs with smp_store_release() in famfs_ioc_map_create(). */
+	return smp_load_acquire(&FAMFS_I(inode)->fmap);
+}
+
+static inline bool famfs_sb_failed(const struct famfs_sb_info *fsi)
+{
+	return test_bit(FAMFS_SB_FAILED, &fsi->flags);
+}
+
+/*
+ * Per-mount log messages, prefixed with the device name and rate limited per
+ * mount, so one misbehaving mount cannot silence the others.
+ */
+static inline bool famfs_msg_ok(const struct super_block *sb)
+{
+	return __ratelimit(&FAMFS_SB(sb)->msg_rs);
+}
+
+#define famfs_log(prfn, sb, fmt, ...)					\
+do {									\
+	const struct super_block *__sb = (sb);				\
+									\
+	if (famfs_msg_ok(__sb))						\
+		prfn("famfs (%s): " fmt "\n", __sb->s_id, ##__VA_ARGS__);	\
+} while (0)
+
+#define famfs_err(sb, fmt, ...)		famfs_log(pr_err, sb, fmt, ##__VA_ARGS__)
+#define famfs_warn(sb, fmt, ...)	famfs_log(pr_warn, sb, fmt, ##__VA_ARGS__)
+#define famfs_info(sb, fmt, ...)	famfs_log(pr_info, sb, fmt, ##__VA_ARGS__)
+
+/* backing.c */
+struct fs_context;
+int famfs_backing_open_bdev(struct famfs_sb_info *fsi, struct fs_context *fc);
+void famfs_backing_close(struct famfs_sb_info *fsi);
+
+/* map.c */
+struct famfs_fmap *famfs_fmap_alloc(const struct famfs_ioc_map *imap);
+void famfs_fmap_free(struct famfs_fmap *fmap);
+int famfs_fmap_resolve(const struct famfs_fmap *fmap, u64 file_off,
+		       u64 *dev_off, u64 *len);
+int famfs_fmap_insert(struct famfs_sb_info *fsi, struct famfs_fmap *fmap,
+		      struct famfs_extent *clash);
+void famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
+const struct famfs_kext *
+famfs_ext_first_overlap(struct famfs_sb_info *fsi, u64 start, u64 end);
+
+/* inode.c */
+extern const struct inode_operations famfs_dir_inode_operations;
+extern const struct inode_operations famfs_file_inode_operations;
+struct inode *famfs_new_inode(struct super_block *sb, const struct inode *dir,
+			      umode_t mode);
+
+/* file.c */
+extern const struct file_operations famfs_file_operations;
+extern const struct address_space_operations famfs_dax_aops;
+extern const struct iomap_ops famfs_iomap_ops;
+
+/* ioctl.c */
+long famfs_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+#endif /* _FS_FAMFS_FAMFS_H */

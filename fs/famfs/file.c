@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * famfs - the data path: iomap, read/write, mmap and faults, fsync
+ *
+ * A mapped file's size is fixed by its map: reads past EOF return 0, a write
+ * is cut short at EOF and a write that starts at or past EOF fails with
+ * ENOSPC (as on a block device), so a write never extends a file.  A file
+ * without a map yet reads as empty, refuses writes the same way, and refuses
+ * mmap with ENODEV: there is no memory behind it.  fallocate is not
+ * implemented (EOPNOTSUPP from the VFS); size changes are refused in
+ * famfs_setattr().
+ *
+ * Maps never change while a file is open, so neither faults nor read/write
+ * need more than the usual i_rwsem around dax_iomap_rw().
+ */
+
+#include <linux/dax.h>
+#include <linux/fs.h>
+#include <linux/huge_mm.h>
+#include <linux/iomap.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/uio.h>
+#include <linux/writeback.h>
+#include "famfs.h"
+
+static int famfs_iomap_begin(struct inode *inode, loff_t offset, loff_t length,
+			     unsigned int flags, struct iomap *iomap,
+			     struct iomap *srcmap)
+{
+	struct famfs_sb_info *fsi = FAMFS_SB(inode->i_sb);
+	struct famfs_fmap *fmap = famfs_inode_fmap(inode);
+	u64 dev_off, len;
+
+	if (famfs_sb_failed(fsi))
+		return -EIO;
+	/* Only mapped files get here: read/write/mmap check first. */
+	if (WARN_ON_ONCE(!fmap))
+		return -EIO;
+
+	iomap->offset = offset;
+	iomap->dax_dev = fsi->backing.dax_dev;
+	iomap->bdev = fsi->backing.bdev;
+	iomap->flags = 0;
+
+	if (famfs_fmap_resolve(fmap, offset, &dev_off, &len)) {
+		/*
+		 * Past the end of the map, so past EOF: only a read that
+		 * straddles EOF asks, and dax stops it at i_size.  Writes are
+		 * cut at EOF and faults past EOF never get here.
+		 */
+		if (WARN_ON_ONCE(flags & (IOMAP_WRITE | IOMAP_FAULT)))
+			return -EIO;
+		iomap->type = IOMAP_HOLE;
+		iomap->addr = IOMAP_NULL_ADDR;
+		iomap->length = length;
+		return 0;
+	}
+
+	iomap->type = IOMAP_MAPPED;
+	iomap->addr = famfs_backing_daddr(&fsi->backing, dev_off);
+	iomap->length = min_t(u64, length, len);
+	return 0;
+}
+
+const struct iomap_ops famfs_iomap_ops = {
+	.iomap_begin	= famfs_iomap_begin,
+};
+
+static ssize_t famfs_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct inode *inode = file_inode(iocb->ki_filp);
+	ssize_t ret;
+
+	if (!iov_iter_count(to))
+		return 0;
+
+	if (iocb->ki_flags & IOCB_NOWAIT) {
+		if (!inode_trylock_shared(inode))
+			return -EAGAIN;
+	} else {
+		inode_lock_shared(inode);
+	}
+
+	if (!famfs_inode_fmap(inode) || iocb->ki_pos >= i_size_read(inode))
+		ret = 0;
+	else if (famfs_sb_failed(FAMFS_SB(inode->i_sb)))
+		ret = -EIO;
+	else
+		ret = dax_iomap_rw(iocb, to, &famfs_iomap_ops);
+
+	inode_unlock_shared(inode);
+	file_accessed(iocb->ki_filp);
+	return ret;
+}
+
+static ssize_t famfs_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct file *file = iocb->ki_filp;
+	struct inode *inode = file_inode(file);
+	loff_t size;
+	ssize_t ret;
+
+	if (iocb->ki_flags & IOCB_NOWAIT) {
+		if (!inode_trylock(inode))
+			return -EAGAIN;
+	} else {
+		inode_lock(inode);
+	}
+
+	ret = generic_write_checks(iocb, from);
+	if (ret <= 0)
+		goto out_unlock;
+
+	size = i_size_read(inode);
+	if (!famfs_inode_fmap(inode) || iocb->ki_pos >= size) {
+		ret = -ENOSPC;
+		goto out_unlock;
+	}
+	if (famfs_sb_failed(FAMFS_SB(inode->i_sb))) {
+		ret = -EIO;
+		goto out_unlock;
+	}
+	iov_iter_truncate(from, size - iocb->ki_pos);
+
+	ret = file_modified(file);
+	if (ret)
+		goto out_unlock;
+
+	ret = dax_iomap_rw(iocb, from, &famfs_iomap_ops);
+
+out_unlock:
+	inode_unlock(inode);
+	if (ret > 0)
+		ret = generic_write_sync(iocb, ret);
+	return ret;
+}
+
+static vm_fault_t famfs_dax_huge_fault(struct vm_fault *vmf,
+				       enum page_entry_size pe_size)
+{
+	struct file *file = vmf->vma->vm_file;
+	struct super_block *sb = file_inode(file)->i_sb;
+	/* A write to a MAP_PRIVATE mapping copies: it changes no file. */
+	bool write = (vmf->flags & FAULT_FLAG_WRITE) &&
+		     (vmf->vma->vm_flags & VM_SHARED);
+	vm_fault_t ret;
+	pfn_t pfn;
+
+	if (write) {
+		sb_start_pagefault(sb);
+		file_update_time(file);
+	}
+	ret = dax_iomap_fault(vmf, pe_size, &pfn, NULL, &famfs_iomap_ops);
+	if (write)
+		sb_end_pagefault(sb);
+	return ret;
+}
+
+static vm_fault_t famfs_dax_fault(struct vm_fault *vmf)
+{
+	return famfs_dax_huge_fault(vmf, PE_SIZE_PTE);
+}
+
+static const struct vm_operations_struct famfs_dax_vm_ops = {
+	.fault		= famfs_dax_fault,
+	.huge_fault	= famfs_dax_huge_fault,
+	.page_mkwrite	= famfs_dax_fault,
+	.pfn_mkwrite	= famfs_dax_fault,
+};
+
+static int famfs_file_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct inode *inode = file_inode(file);
+
+	if (!famfs_inode_fmap(inode))
+		return -ENODEV;
+	if (famfs_sb_failed(FAMFS_SB(inode->i_sb)))
+		return -EIO;
+
+	file_accessed(file);
+	vma->vm_ops = &famfs_dax_vm_ops;
+	vma->vm_flags |= VM_HUGEPAGE;
+	return 0;
+}
+
+static int famfs_file_fsync(struct file *file, loff_t start, loff_t end,
+			    int datasync)
+{
+	struct inode *inode = file_inode(file);
+
+	if (famfs_sb_failed(FAMFS_SB(inode->i_sb)))
+		return -EIO;
+	/* No metadata to write: flush the CPU caches of dirty DAX pages. */
+	return file_write_and_wait_range(file, start, end);
+}
+
+static int famfs_dax_writepages(struct address_space *mapping,
+				struct writeback_control *wbc)
+{
+	struct famfs_sb_info *fsi = FAMFS_SB(mapping->host->i_sb);
+
+	if (famfs_sb_failed(fsi))
+		return -EIO;
+	return dax_writeback_mapping_range(mapping, fsi->backing.dax_dev, wbc);
+}
+
+const struct address_space_operations famfs_dax_aops = {
+	.writepages	= famfs_dax_writepages,
+	.direct_IO	= noop_direct_IO,
+	.dirty_folio	= noop_dirty_folio,
+};
+
+const struct file_operations famfs_file_operations = {
+	.llseek			= generic_file_llseek,
+	.read_iter		= famfs_file_read_iter,
+	.write_iter		= famfs_file_write_iter,
+	.mmap			= famfs_file_mmap,
+	.get_unmapped_area	= thp_get_unmapped_area,
+	.fsync			= famfs_file_fsync,
+	.unlocked_ioctl		= famfs_file_ioctl,
+	.compat_ioctl		= compat_ptr_ioctl,
+	.splice_read		= generic_file_splice_read,
+	.splice_write		= iter_file_splice_write,
+};

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * famfs - mount, superblock, statfs, module init
+ *
+ *   mount -t famfs [-o mode=0755,dax=always] /dev/pmemN MPT
+ *
+ * A mount starts with an empty root directory; user space fills it in from
+ * the metadata log.  "mode" is the root directory's mode at mount time
+ * (ignored by remount); "dax=always" is accepted because it is what famfs
+ * always does, and any other dax value, or any other option, is refused.
+ */
+
+#include <linux/blkdev.h>
+#include <linux/dax.h>
+#include <linux/fs_context.h>
+#include <linux/fs_parser.h>
+#include <linux/module.h>
+#include <linux/pagemap.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/statfs.h>
+#include "famfs.h"
+
+static struct kmem_cache *famfs_inode_cachep;
+
+static struct inode *famfs_alloc_inode(struct super_block *sb)
+{
+	struct famfs_inode_info *fi;
+
+	fi = alloc_inode_sb(sb, famfs_inode_cachep, GFP_KERNEL);
+	if (!fi)
+		return NULL;
+	fi->fmap = NULL;
+	return &fi->vfs_inode;
+}
+
+static void famfs_free_inode(struct inode *inode)
+{
+	kmem_cache_free(famfs_inode_cachep, FAMFS_I(inode));
+}
+
+static void famfs_evict_inode(struct inode *inode)
+{
+	struct famfs_inode_info *fi = FAMFS_I(inode);
+
+	truncate_inode_pages_final(&inode->i_data);
+	clear_inode(inode);
+	if (fi->fmap) {
+		/* No file, mapping or fault can reach the map any more. */
+		famfs_fmap_remove(FAMFS_SB(inode->i_sb), fi->fmap);
+		famfs_fmap_free(fi->fmap);
+		fi->fmap = NULL;
+	}
+}
+
+static int famfs_statfs(struct dentry *dentry, struct kstatfs *buf)
+{
+	struct super_block *sb = dentry->d_sb;
+	struct famfs_sb_info *fsi = FAMFS_SB(sb);
+	u64 used;
+
+	mutex_lock(&fsi->map_lock);
+	used = fsi->mapped_bytes;
+	mutex_unlock(&fsi->map_lock);
+
+	buf->f_type = FAMFS_MAGIC;
+	buf->f_bsize = PAGE_SIZE;
+	buf->f_frsize = PAGE_SIZE;
+	buf->f_blocks = fsi->backing.size >> PAGE_SHIFT;
+	used = DIV_ROUND_UP(used, PAGE_SIZE);
+	buf->f_bfree = buf->f_blocks > used ? buf->f_blocks - used : 0;
+	buf->f_bavail = buf->f_bfree;
+	buf->f_namelen = NAME_MAX;
+	if (fsi->backing.bdev)
+		buf->f_fsid = u64_to_fsid(huge_encode_dev(fsi->backing.bdev->bd_dev));
+	return 0;
+}
+
+static int famfs_show_options(struct seq_file *m, struct dentry *root)
+{
+	struct famfs_sb_info *fsi = FAMFS_SB(root->d_sb);
+
+	seq_printf(m, ",mode=%o,dax=always", fsi->root_mode);
+	return 0;
+}
+
+static const struct super_operations famfs_super_ops = {
+	.alloc_inode	= famfs_alloc_inode,
+	.free_inode	= famfs_free_inode,
+	.evict_inode	= famfs_evict_inode,
+	.drop_inode	= generic_delete_inode,
+	.statfs		= famfs_statfs,
+	.show_options	= famfs_show_options,
+};
+
+/* Mount options, parsed into fc->fs_private before the superblock exists. */
+struct famfs_fs_context {
+	umode_t		mode;
+};
+
+enum famfs_param {
+	FAMFS_OPT_MODE,
+	FAMFS_OPT_DAX,
+};
+
+enum famfs_dax_mode {
+	FAMFS_DAX_ALWAYS,
+};
+
+static const struct constant_table famfs_dax_modes[] = {
+	{ "always",	FAMFS_DAX_ALWAYS },
+	{}
+};
+
+static const struct fs_parameter_spec famfs_fs_parameters[] = {
+	fsparam_u32oct("mode",		FAMFS_OPT_MODE),
+	fsparam_enum("dax",		FAMFS_OPT_DAX, famfs_dax_modes),
+	{}
+};
+
+static int famfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
+{
+	struct famfs_fs_context *ctx = fc->fs_private;
+	struct fs_parse_result result;
+	int opt;
+
+	/*
+	 * Unknown options come back as -ENOPARAM; the VFS then takes "source"
+	 * and refuses anything else with -EINVAL and a log line.
+	 */
+	opt = fs_parse(fc, famfs_fs_parameters, param, &result);
+	if (opt < 0)
+		return opt;
+
+	switch (opt) {
+	case FAMFS_OPT_MODE:
+		if (result.uint_32 & ~S_IALLUGO)
+			return invalfc(fc, "mode %o has bits other than permissions",
+				       result.uint_32);
+		ctx->mode = result.uint_32;
+		break;
+	case FAMFS_OPT_DAX:
+		/* "always" is the only value the table lets through. */
+		break;
+	}
+	return 0;
+}
+
+static int famfs_fill_super(struct super_block *sb, struct fs_context *fc)
+{
+	struct famfs_fs_context *ctx = fc->fs_private;
+	struct famfs_sb_info *fsi = FAMFS_SB(sb);
+	struct inode *root;
+	int rc;
+
+	fsi->sb = sb;
+	fsi->root_mode = ctx->mode;
+
+	sb->s_maxbytes = MAX_LFS_FILESIZE;
+	sb->s_blocksize = PAGE_SIZE;
+	sb->s_blocksize_bits = PAGE_SHIFT;
+	sb->s_magic = FAMFS_MAGIC;
+	sb->s_op = &famfs_super_ops;
+	sb->s_time_gran = 1;
+
+	rc = famfs_backing_open_bdev(fsi, fc);
+	if (rc)
+		return rc;
+	snprintf(sb->s_id, sizeof(sb->s_id), "%pg", fsi->backing.bdev);
+
+	/* A bdi that can write back, so fsync reaches dax writepages. */
+	rc = super_setup_bdi(sb);
+	if (rc)
+		return rc;
+
+	root = famfs_new_inode(sb, NULL, S_IFDIR | fsi->root_mode);
+	if (IS_ERR(root))
+		return PTR_ERR(root);
+	sb->s_root = d_make_root(root);
+	if (!sb->s_root)
+		return -ENOMEM;
+
+	famfs_info(sb, "mounted, %llu bytes of memory", fsi->backing.size);
+	return 0;
+}
+
+static int famfs_get_tree(struct fs_context *fc)
+{
+	struct famfs_sb_info *fsi;
+
+	fsi = kzalloc(sizeof(*fsi), GFP_KERNEL);
+	if (!fsi)
+		return -ENOMEM;
+	mutex_init(&fsi->map_lock);
+	fsi->ext_tree = RB_ROOT;
+	ratelimit_state_init(&fsi->msg_rs, DEFAULT_RATELIMIT_INTERVAL,
+			     DEFAULT_RATELIMIT_BURST);
+
+	/*
+	 * Every mount gets a superblock of its own; the exclusive open of the
+	 * device (holder: this fsi) is what refuses a second mount of it.
+	 * From here on the superblock owns fsi (famfs_kill_sb frees it).
+	 */
+	fc->s_fs_info = fsi;
+	return get_tree_nodev(fc, famfs_fill_super);
+}
+
+static int famfs_reconfigure(struct fs_context *fc)
+{
+	sync_filesystem(fc->root->d_sb);
+	return 0;
+}
+
+static void famfs_free_fc(struct fs_context *fc)
+{
+	/* fsi is still here only if get_tree failed before sget. */
+	kfree(fc->s_fs_info);
+	kfree(fc->fs_private);
+}
+
+static const struct fs_context_operations famfs_context_ops = {
+	.free		= famfs_free_fc,
+	.parse_param	= famfs_parse_param,
+	.get_tree	= famfs_get_tree,
+	.reconfigure	= famfs_reconfigure,
+};
+
+static int famfs_init_fs_context(struct fs_context *fc)
+{
+	struct famfs_fs_context *ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->mode = FAMFS_DEFAULT_MODE;
+	fc->fs_private = ctx;
+	fc->ops = &famfs_context_ops;
+	return 0;
+}
+
+static void famfs_kill_sb(struct super_block *sb)
+{
+	struct famfs_sb_info *fsi = FAMFS_SB(sb);
+
+	/* Evicts every inode, which gives every map's memory back. */
+	kill_anon_super(sb);
+	if (!fsi)
+		return;
+	WARN_ON_ONCE(!RB_EMPTY_ROOT(&fsi->ext_tree) || fsi->mapped_bytes);
+	famfs_backing_close(fsi);
+	kfree(fsi);
+}
+
+static struct file_system_type famfs_fs_type = {
+	.owner			= THIS_MODULE,
+	.name			= "famfs",
+	.init_fs_context	= famfs_init_fs_context,
+	.parameters		= famfs_fs_parameters,
+	.kill_sb		= famfs_kill_sb,
+};
+MODULE_ALIAS_FS("famfs");
+
+static void famfs_inode_init_once(void *obj)
+{
+	struct famfs_inode_info *fi = obj;
+
+	inode_init_once(&fi->vfs_inode);
+}
+
+/* The v1 ioctl ABI is frozen; compat_ptr_ioctl relies on this layout. */
+static void __init famfs_check_abi(void)
+{
+	BUILD_BUG_ON(sizeof(struct famfs_extent) != FAMFS_IOC_EXTENT_SIZE);
+	BUILD_BUG_ON(offsetof(struct famfs_extent, offset) != 0);
+	BUILD_BUG_ON(offsetof(struct famfs_extent, len) != 8);
+	BUILD_BUG_ON(sizeof(struct famfs_ioc_map) != FAMFS_IOC_MAP_SIZE);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_map, extent_type) != 0);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_map, file_type) != 4);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_map, file_size) != 8);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_map, ext_list_count) != 16);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_map, ext_list) != 24);
+	BUILD_BUG_ON(FAMFS_IOC_MAP_SIZE % 8);
+	BUILD_BUG_ON(_IOC_SIZE(FAMFSIOC_MAP_CREATE) != FAMFS_IOC_MAP_SIZE);
+	BUILD_BUG_ON(_IOC_SIZE(FAMFSIOC_MAP_GET) != FAMFS_IOC_MAP_SIZE);
+	BUILD_BUG_ON(_IOC_SIZE(FAMFSIOC_MAP_GETEXT) != FAMFS_IOC_EXTENT_SIZE);
+}
+
+static int __init famfs_init(void)
+{
+	int rc;
+
+	famfs_check_abi();
+
+	famfs_inode_cachep = kmem_cache_create("famfs_inode_cache",
+					       sizeof(struct famfs_inode_info),
+					       0, SLAB_RECLAIM_ACCOUNT |
+					       SLAB_MEM_SPREAD | SLAB_ACCOUNT,
+					       famfs_inode_init_once);
+	if (!famfs_inode_cachep)
+		return -ENOMEM;
+
+	rc = register_filesystem(&famfs_fs_type);
+	if (rc)
+		kmem_cache_destroy(famfs_inode_cachep);
+	return rc;
+}
+
+static void __exit famfs_exit(void)
+{
+	unregister_filesystem(&famfs_fs_type);
+	/* Inodes are freed after an RCU grace period. */
+	rcu_barrier();
+	kmem_cache_destroy(famfs_inode_cachep);
+}
+
+module_init(famfs_init);
+module_exit(famfs_exit);
+
+MODULE_DESCRIPTION("famfs: a file system for memory shared between hosts");
+MODULE_LICENSE("GPL");
