@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Unit-test helpers: a plain file stands for the device, a temporary
+ * directory for the mount, and a mock replaces famfs.ko. */
+#ifndef FAMFS_TH_H
+#define FAMFS_TH_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "libfamfs.h"
+
+#define MiB (1ULL << 20)
+
+struct th {
+	char dir[256];		/* scratch directory */
+	char img[300];		/* device image */
+	char mpt[300];		/* "mount point" */
+	char hostid[300];	/* FAMFS_HOST_ID_FILE */
+	struct famfs_fs fs;
+	bool open;
+};
+
+/* New scratch dir, a formatted image of size/loglen, this host = master,
+ * mock kernel installed, fs opened rw with mpt set. */
+struct th *th_new(uint64_t size, uint64_t loglen);
+void th_free(struct th *t);
+int th_reopen(struct th *t);
+/* Make this host a client (another uuid in the host id file) and reopen. */
+void th_become_client(struct th *t);
+/* Append a hand-made FILE entry (no allocation), returns its index. */
+uint64_t th_append_file(struct th *t, const char *path, uint64_t off,
+			uint64_t len, uint64_t size);
+uint64_t th_append_dir(struct th *t, const char *path);
+/* Write a path p (relative to mpt) as a plain file / directory. */
+void th_touch(struct th *t, const char *rel, const char *content);
+bool th_exists(struct th *t, const char *rel, bool dir);
+int th_setup(void **state);	/* 64 MiB, 2 MiB log */
+int th_teardown(void **state);
+
+/* mock famfs.ko: maps kept per (dev, ino) */
+extern const struct famfs_kernel_ops th_mock_kernel;
+void th_mock_reset(void);
+int th_mock_map_count(void);
+int th_mock_lookup(const char *path, struct famfs_ioc_map *map);
+
+#endif

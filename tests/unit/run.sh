@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Run cmocka unit-test binaries and print one protocol line per test
+# (tests/PROTOCOL.md): "PASS unit/<file>/<test>" or "FAIL unit/<file>/<test>:
+# reason".  A binary that crashes, or reports fewer results than its plan,
+# adds a FAIL line of its own: silence is never a pass.
+# Ends with "N passed, N failed"; exits non-zero if anything failed.
+set -u
+pass=0 fail=0 pending="" reason="" file=""
+
+flush() {
+	if [ -n "$pending" ]; then
+		echo "FAIL unit/$file/$pending: ${reason:-failed}"
+		fail=$((fail + 1)) seen=$((seen + 1))
+	fi
+	pending="" reason=""
+}
+
+for bin in "$@"; do
+	file=$(basename "$bin"); file=${file#test_}
+	out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$bin" 2>"$bin.stderr")
+	rc=$?
+	plan=0 seen=0
+	while IFS= read -r line; do
+		case "$line" in
+		"#"*)
+			[ -n "$pending" ] && reason="$reason${reason:+; }${line#\#}"
+			continue ;;
+		esac
+		flush
+		case "$line" in
+		1..*) plan=${line#1..} ;;
+		"ok "*)
+			name=${line#ok * - }; echo "PASS unit/$file/${name#test_}"
+			pass=$((pass + 1)) seen=$((seen + 1)) ;;
+		"not ok "*) pending=${line#not ok * - }; pending=${pending#test_} ;;
+		esac
+	done <<< "$out"
+	flush
+	if [ "$plan" = 0 ] || [ "$seen" -lt "$plan" ] || [ "$rc" -gt 127 ] ||
+	   { [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; }; then
+		msg=$(grep -m1 -E "ERROR|runtime error|Sanitizer" "$bin.stderr" | head -c 300)
+		echo "FAIL unit/$file/run: exited $rc after $seen of $plan tests${msg:+: $msg}"
+		fail=$((fail + 1))
+	fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

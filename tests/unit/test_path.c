@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Path handling: normal form, refusals, locating the mount. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "th.h"
+
+static void norm_ok(const char *in, const char *want)
+{
+	char out[FAMFS_LOG_PATH_MAX], why[FAMFS_REASON_LEN];
+
+	assert_int_equal(famfs_relpath_normalize(in, out, why), 0);
+	assert_string_equal(out, want);
+}
+
+static void norm_bad(const char *in, int err, const char *what)
+{
+	char out[FAMFS_LOG_PATH_MAX], why[FAMFS_REASON_LEN] = "";
+
+	assert_int_equal(famfs_relpath_normalize(in, out, why), err);
+	assert_non_null(strstr(why, what));
+}
+
+static void test_normalize(void **s)
+{
+	(void)s;
+	norm_ok("a", "a");
+	norm_ok("/a/b/", "a/b");
+	norm_ok("a//b///c", "a/b/c");
+	norm_ok("./a/./b/.", "a/b");
+	norm_ok("a/.b/..c", "a/.b/..c");
+	norm_ok(".metadata", ".metadata");
+}
+
+static void test_dotdot_refused(void **s)
+{
+	(void)s;
+	norm_bad("..", -EINVAL, "..");
+	norm_bad("a/../b", -EINVAL, "..");
+	norm_bad("a/..", -EINVAL, "..");
+}
+
+static void test_root_and_meta_refused(void **s)
+{
+	(void)s;
+	norm_bad("", -EINVAL, "root");
+	norm_bad("/./", -EINVAL, "root");
+	norm_bad(".meta", -EINVAL, ".meta");
+	norm_bad(".meta/.log", -EINVAL, ".meta");
+}
+
+static void test_too_long_refused(void **s)
+{
+	char p[FAMFS_LOG_PATH_MAX + 10];
+
+	(void)s;
+	memset(p, 'x', FAMFS_LOG_PATH_MAX - 1);		/* 511 bytes: fits */
+	p[FAMFS_LOG_PATH_MAX - 1] = '\0';
+	norm_ok(p, p);
+	memset(p, 'x', FAMFS_LOG_PATH_MAX);		/* 512: refused */
+	p[FAMFS_LOG_PATH_MAX] = '\0';
+	norm_bad(p, -ENAMETOOLONG, "longer");
+	/* long only before normalization is fine */
+	memset(p, '/', FAMFS_LOG_PATH_MAX + 5);
+	p[FAMFS_LOG_PATH_MAX + 5] = '\0';
+	p[3] = 'a';
+	norm_ok(p, "a");
+}
+
+static void test_locate(void **state)
+{
+	struct th *t = *state;
+	char mpt[PATH_MAX], rel[FAMFS_LOG_PATH_MAX], p[PATH_MAX], real[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/.meta", t->mpt);
+	assert_int_equal(mkdir(p, 0755), 0);
+	th_touch(t, ".meta/.log", "");
+	snprintf(p, sizeof(p), "%s/sub", t->mpt);
+	assert_int_equal(mkdir(p, 0755), 0);
+	assert_non_null(realpath(t->mpt, real));
+
+	snprintf(p, sizeof(p), "%s/sub/new", t->mpt);
+	assert_int_equal(famfs_locate(p, false, mpt, rel), 0);
+	assert_string_equal(mpt, real);
+	assert_string_equal(rel, "sub/new");
+	/* missing parents are kept as a tail */
+	snprintf(p, sizeof(p), "%s//sub/x/y/z", t->mpt);
+	assert_int_equal(famfs_locate(p, false, mpt, rel), 0);
+	assert_string_equal(rel, "sub/x/y/z");
+	/* the root itself */
+	assert_int_equal(famfs_locate(t->mpt, true, mpt, rel), 0);
+	assert_string_equal(rel, "");
+	assert_int_equal(famfs_locate(t->mpt, false, mpt, rel), -EINVAL);
+	/* .. that escapes the mount is resolved, then not found */
+	snprintf(p, sizeof(p), "%s/sub/../../elsewhere", t->mpt);
+	assert_int_equal(famfs_locate(p, false, mpt, rel), -ENOENT);
+	/* .. in the not-yet-existing tail is refused */
+	snprintf(p, sizeof(p), "%s/sub/x/../y", t->mpt);
+	assert_int_equal(famfs_locate(p, false, mpt, rel), -EINVAL);
+}
+
+static void test_locate_outside(void **state)
+{
+	char mpt[PATH_MAX], rel[FAMFS_LOG_PATH_MAX];
+
+	(void)state;
+	assert_int_equal(famfs_locate("/proc/self/none", false, mpt, rel), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_normalize),
+		cmocka_unit_test(test_dotdot_refused),
+		cmocka_unit_test(test_root_and_meta_refused),
+		cmocka_unit_test(test_too_long_refused),
+		cmocka_unit_test_setup_teardown(test_locate, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_locate_outside, th_setup, th_teardown),
+	};
+
+	return cmocka_run_group_tests_name("path", tests, NULL, NULL);
+}
