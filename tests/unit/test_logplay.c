@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/* logplay with a mocked famfs.ko: replay, idempotence, conflicts, corrupt
+ * entries, dry run, client permissions. */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "th.h"
+
+/* A fresh mount: empty directory, the mock forgets every map. */
+static void remount(struct th *t)
+{
+	char cmd[700];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir '%s'", t->mpt, t->mpt);
+	assert_int_equal(system(cmd), 0);
+	th_mock_reset();
+}
+
+static struct famfs_logplay_result play(struct th *t, bool dry)
+{
+	struct famfs_logplay_result r;
+
+	assert_int_equal(famfs_logplay(&t->fs, dry, &r), 0);
+	return r;
+}
+
+static void populate(struct th *t)
+{
+	int fd;
+
+	assert_int_equal(famfs_mkdir(&t->fs, "a/b", 0750, 0, 0, true), 0);
+	fd = famfs_file_create(&t->fs, "a/b/f1", 5 * MiB, 0640, 0, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	fd = famfs_file_create(&t->fs, "f2", 1000, 0644, 0, 0);
+	assert_true(fd >= 0);
+	close(fd);
+}
+
+static void test_replay_creates_all(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	struct famfs_ioc_map m;
+	char p[700];
+	struct stat st;
+
+	populate(t);
+	remount(t);
+	r = play(t, false);
+	assert_int_equal(r.created_files, 2);
+	assert_int_equal(r.created_dirs, 2);
+	assert_int_equal(r.conflicts + r.bad_entries + r.errors, 0);
+	assert_true(th_exists(t, "a/b", true));
+	snprintf(p, sizeof(p), "%s/a/b/f1", t->mpt);
+	assert_int_equal(th_mock_lookup(p, &m), 0);
+	assert_int_equal(m.file_size, 5 * MiB);
+	assert_int_equal(m.file_type, FAMFS_REG);
+	assert_int_equal(m.extent_type, SIMPLE_DAX_EXTENT);
+	assert_int_equal(m.ext_list_count, 1);
+	assert_int_equal(m.ext_list[0].offset, 4 * MiB);
+	assert_int_equal(m.ext_list[0].len, 6 * MiB);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	snprintf(p, sizeof(p), "%s/a/b", t->mpt);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0750);
+}
+
+static void test_idempotent(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+
+	populate(t);
+	r = play(t, false);		/* the master's own mount: all present */
+	assert_int_equal(r.created_files + r.created_dirs, 0);
+	assert_int_equal(r.present, 4);
+	remount(t);
+	play(t, false);
+	r = play(t, false);
+	assert_int_equal(r.created_files + r.created_dirs, 0);
+	assert_int_equal(r.present, 4);
+	assert_int_equal(r.conflicts, 0);
+}
+
+static void test_dry_run(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+
+	populate(t);
+	remount(t);
+	r = play(t, true);
+	assert_int_equal(r.created_files, 2);
+	assert_false(th_exists(t, "a", true));
+	assert_false(th_exists(t, "f2", false));
+	assert_int_equal(th_mock_map_count(), 0);
+}
+
+static void test_map_differs_conflict(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	struct famfs_ioc_map m = { .extent_type = SIMPLE_DAX_EXTENT,
+		.file_type = FAMFS_REG, .file_size = 1000, .ext_list_count = 1,
+		.ext_list = { { 40 * MiB, 2 * MiB } } };
+	char p[700];
+	int fd;
+
+	populate(t);
+	remount(t);
+	snprintf(p, sizeof(p), "%s/f2", t->mpt);
+	fd = open(p, O_RDWR | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(th_mock_kernel.map_create(fd, &m), 0);
+	close(fd);
+	r = play(t, false);
+	assert_int_equal(r.conflicts, 1);
+	assert_int_equal(r.created_files, 1);	/* a/b/f1 still replayed */
+}
+
+static void test_unmapped_file_gets_mapped(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	struct famfs_ioc_map m;
+	char p[700];
+
+	populate(t);
+	remount(t);
+	th_touch(t, "f2", "");		/* left empty by a failed MAP_CREATE */
+	r = play(t, false);
+	assert_int_equal(r.conflicts, 0);
+	assert_int_equal(r.created_files, 2);
+	snprintf(p, sizeof(p), "%s/f2", t->mpt);
+	assert_int_equal(th_mock_lookup(p, &m), 0);
+	assert_int_equal(m.file_size, 1000);
+}
+
+static void test_corrupt_entry_skipped(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+
+	populate(t);			/* entries: a, a/b, a/b/f1, f2 */
+	famfs_log_slot(t->fs.log, 2)->fm.mode ^= htole32(1);
+	remount(t);
+	r = play(t, false);
+	assert_int_equal(r.bad_entries, 1);
+	assert_int_equal(r.created_files, 1);
+	assert_int_equal(r.created_dirs, 2);
+	assert_false(th_exists(t, "a/b/f1", false));
+	assert_true(th_exists(t, "f2", false));
+}
+
+static void test_file_where_dir_belongs(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+
+	populate(t);
+	remount(t);
+	th_touch(t, "a", "not a directory");
+	r = play(t, false);
+	assert_true(r.conflicts >= 1);
+	assert_true(th_exists(t, "f2", false));	/* the rest still replays */
+}
+
+static void test_logged_twice(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+
+	th_append_file(t, "x", 4 * MiB, 2 * MiB, 1);
+	th_append_file(t, "x", 6 * MiB, 2 * MiB, 1);
+	r = play(t, false);
+	assert_int_equal(r.created_files, 1);
+	assert_int_equal(r.conflicts, 1);
+}
+
+static void test_client_readonly(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	char p[700];
+	struct stat st;
+
+	populate(t);
+	th_become_client(t);
+	remount(t);
+	r = play(t, false);
+	assert_int_equal(r.created_files, 2);
+	snprintf(p, sizeof(p), "%s/f2", t->mpt);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0444);
+	/* mutations refused with the reason */
+	assert_int_equal(famfs_file_create(&t->fs, "new", 1, 0644, 0, 0), -EPERM);
+	assert_int_equal(famfs_mkdir(&t->fs, "nd", 0755, 0, 0, false), -EPERM);
+	assert_false(th_exists(t, "new", false));
+	assert_int_equal(famfs_log_next(t->fs.log), 4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_replay_creates_all, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_idempotent, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_dry_run, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_map_differs_conflict, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_unmapped_file_gets_mapped, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_corrupt_entry_skipped, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_file_where_dir_belongs, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_logged_twice, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_client_readonly, th_setup, th_teardown),
+	};
+
+	return cmocka_run_group_tests_name("logplay", tests, NULL, NULL);
+}

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Operations: create, duplicate refusal, concurrent creators, pattern. */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "th.h"
+
+static void test_create_logs_and_maps(void **state)
+{
+	struct th *t = *state;
+	struct famfs_ioc_map m;
+	struct famfs_log_entry *e;
+	char p[700];
+	int fd;
+
+	fd = famfs_file_create(&t->fs, "/f//g/../h", 1, 0600, 0, 0);
+	assert_int_equal(fd, -EINVAL);		/* '..' refused */
+	fd = famfs_file_create(&t->fs, "f", 3 * MiB, 0600, 12, 34);
+	assert_true(fd >= 0);
+	close(fd);
+	e = famfs_log_slot(t->fs.log, 0);
+	assert_string_equal(e->fm.path, "f");
+	assert_int_equal(le32toh(e->fm.uid), 12);
+	assert_int_equal(le64toh(e->fm.size), 3 * MiB);
+	snprintf(p, sizeof(p), "%s/f", t->mpt);
+	assert_int_equal(th_mock_lookup(p, &m), 0);
+	assert_int_equal(m.ext_list[0].offset, 4 * MiB);
+	assert_int_equal(m.ext_list[0].len, 4 * MiB);
+	/* same path again: refused, log unchanged */
+	assert_int_equal(famfs_file_create(&t->fs, "f", 1, 0600, 0, 0), -EEXIST);
+	assert_int_equal(famfs_log_next(t->fs.log), 1);
+}
+
+static void test_mkdir_parents(void **state)
+{
+	struct th *t = *state;
+
+	assert_int_equal(famfs_mkdir(&t->fs, "a/b/c", 0755, 0, 0, false), -ENOENT);
+	assert_int_equal(famfs_mkdir(&t->fs, "a/b/c", 0755, 0, 0, true), 0);
+	assert_int_equal(famfs_log_next(t->fs.log), 3);
+	assert_int_equal(famfs_mkdir(&t->fs, "a/b/c", 0755, 0, 0, true), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "a/b", 0755, 0, 0, false), -EEXIST);
+	assert_int_equal(famfs_log_next(t->fs.log), 3);
+	assert_true(th_exists(t, "a/b/c", true));
+}
+
+#define PER_PROC 40
+
+static void creator(struct th *t, int who)
+{
+	struct famfs_fs fs;
+	int bad = 0;
+
+	/* a process of its own, with its own open of the device and lock */
+	if (famfs_fs_open_dev(t->img, true, &fs))
+		_exit(10);
+	snprintf(fs.mpt, sizeof(fs.mpt), "%s", t->mpt);
+	for (int i = 0; i < PER_PROC; i++) {
+		char p[32];
+		int fd;
+
+		snprintf(p, sizeof(p), "p%d-%d", who, i);
+		fd = famfs_file_create(&fs, p, 1, 0644, 0, 0);
+		if (fd < 0)
+			bad++;
+		else
+			close(fd);
+	}
+	famfs_fs_close(&fs);
+	_exit(bad ? 1 : 0);
+}
+
+static void test_concurrent_creators(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fsck_result r;
+	pid_t pid[2];
+	int st;
+
+	/* 64 MiB - 4 MiB = 30 units: use a bigger device */
+	th_free(t);
+	*state = t = th_new(256 * MiB, 2 * MiB);
+	for (int i = 0; i < 2; i++) {
+		pid[i] = fork();
+		assert_true(pid[i] >= 0);
+		if (!pid[i])
+			creator(t, i);
+	}
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(waitpid(pid[i], &st, 0), pid[i]);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 0);
+	}
+	assert_int_equal(famfs_log_next(t->fs.log), 2 * PER_PROC);
+	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
+	assert_int_equal(r.problems, 0);
+	assert_int_equal(r.files, 2 * PER_PROC);
+}
+
+static void test_pattern(void **s)
+{
+	uint8_t buf[1000];
+
+	(void)s;
+	famfs_pattern_fill(buf, sizeof(buf), 42);
+	assert_int_equal(famfs_pattern_check(buf, sizeof(buf), 42), -1);
+	assert_int_equal(famfs_pattern_check(buf, sizeof(buf), 43) >= 0, 1);
+	buf[997] ^= 1;
+	assert_int_equal(famfs_pattern_check(buf, sizeof(buf), 42), 997);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_create_logs_and_maps, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_mkdir_parents, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_creators, th_setup, th_teardown),
+		cmocka_unit_test(test_pattern),
+	};
+
+	return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
+}
