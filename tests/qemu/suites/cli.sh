@@ -1,0 +1,201 @@
+# profiles: pmem nvdimm
+# timeout: 400
+# famfs-cli end to end on one host: mkfs, mount, mkfile/cp/mkdir, remount
+# with the same tree and bytes, fsck/check/getmap/verify, device full, log
+# full, a bad superblock CRC refused by mount, a corrupt log entry reported
+# by fsck and skipped by logplay, client refusal, concurrent creators.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+DEV=$FAMFS_DEV
+M=/mnt/famfs
+SRC=/tmp/cli-src
+export FAMFS_HOST_ID_FILE=/tmp/cli-host-uuid
+mkdir -p $M
+
+# t_rc ID EXPECTED_RC CMD...: PASS iff CMD exits EXPECTED_RC; output in $OUT
+t_rc() {
+	_id=$1 _want=$2; shift 2
+	OUT=$("$@" 2>&1); _rc=$?
+	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
+	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
+}
+# t_has ID PATTERN: the last t_rc output matches PATTERN
+t_has() {
+	if echo "$OUT" | grep -q -- "$2"; then t_pass "$1"
+	else t_fail "$1" "output lacks '$2': $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
+}
+tree_sums() {	# path, size and md5 of every file under $M but .meta, sorted
+	(cd $M && find . -path ./.meta -prune -o -type f -print | sort |
+		while read -r f; do echo "$f $(stat -c %s "$f") $(md5sum < "$f" | cut -d' ' -f1)"; done
+	 find . -path ./.meta -prune -o -type d -print | sort)
+}
+poke() {	# poke OFFSET BYTE: one byte on the device, written through
+	printf "\\$(printf %03o "$2")" | dd of=$DEV bs=1 seek="$1" conv=notrunc,fsync 2>/dev/null
+}
+fresh() {	# fresh [mkfs args]: unmounted, new file system, mounted
+	umount $M 2>/dev/null
+	famfs mkfs -f "$@" $DEV >/dev/null && famfs mount $DEV $M
+}
+
+t_rc help-exit-codes 0 famfs --help
+t_has help-documents-codes "3  the command ran to the end"
+t_rc mkfile-help 0 famfs mkfile --help
+t_rc usage-error 1 famfs mkfile
+t_rc unknown-command 1 famfs frobnicate
+
+# ---- mkfs -------------------------------------------------------------------
+umount $M 2>/dev/null
+t_rc mkfs-kill 0 famfs mkfs -k $DEV
+t_rc mkfs 0 famfs mkfs $DEV
+t_has mkfs-prints-uuid "master uuid $(cat $FAMFS_HOST_ID_FILE)"
+t_rc mkfs-refuses-existing 2 famfs mkfs $DEV
+t_has mkfs-refusal-says-why "already holds a famfs"
+t_rc mkfs-loglen-not-pow2 1 famfs mkfs -f --loglen 3M $DEV
+t_rc fsck-fresh-dev 0 famfs fsck $DEV
+
+# ---- mount, populate ----------------------------------------------------------
+t_rc mount 0 famfs mount $DEV $M
+t_ok meta-files test -f $M/.meta/.superblock -a -f $M/.meta/.log
+t_rc getmap-log 0 famfs getmap $M/.meta/.log
+t_has getmap-log-type "type: log"
+t_rc mount-twice-refused 2 famfs mount $DEV $M
+
+rm -rf $SRC; mkdir -p $SRC/sub/deeper
+dd if=/dev/urandom of=$SRC/three-mib bs=1024 count=3072 2>/dev/null
+dd if=/dev/urandom of=$SRC/sub/odd bs=1 count=12345 2>/dev/null
+echo hello > $SRC/sub/deeper/hello
+: > $SRC/empty
+dd if=/dev/urandom of=/tmp/cli-a bs=4096 count=3 2>/dev/null
+dd if=/dev/urandom of=/tmp/cli-b bs=4096 count=5 2>/dev/null
+
+t_rc mkdir-p 0 famfs mkdir -p $M/d1/d2/d3
+t_rc mkdir-exists 2 famfs mkdir $M/d1
+t_rc mkfile-seed 0 famfs mkfile -s 5m -m 0640 -S 77 $M/d1/seeded
+t_rc creat-alias 0 famfs creat -s 4096 $M/d1/d2/small
+t_rc mkfile-exists 2 famfs mkfile -s 1 $M/d1/seeded
+t_rc mkfile-outside-famfs 2 famfs mkfile -s 1 /tmp/not-famfs
+t_rc mkfile-dotdot 2 famfs mkfile -s 1 $M/d1/nothere/../x
+t_eq mkfile-size 5242880 "$(stat -c %s $M/d1/seeded)"
+t_eq mkfile-mode 640 "$(stat -c %a $M/d1/seeded)"
+t_rc verify-seed 0 famfs verify -S 77 $M/d1/seeded
+t_rc verify-wrong-seed 3 famfs verify -S 78 $M/d1/seeded
+t_rc cp-recursive 0 famfs cp -r $SRC $M/tree
+t_rc cp-several 0 famfs cp /tmp/cli-a /tmp/cli-b $M/d1/d2
+t_rc cp-dir-without-r 2 famfs cp $SRC $M/tree2
+t_ok cp-bytes cmp $SRC/three-mib $M/tree/three-mib
+t_ok cp-bytes-odd cmp $SRC/sub/odd $M/tree/sub/odd
+t_ok cp-bytes-several cmp /tmp/cli-b $M/d1/d2/cli-b
+t_eq cp-empty 0 "$(stat -c %s $M/tree/empty)"
+t_rc getmap-file 0 famfs getmap $M/tree/three-mib
+t_has getmap-extent "0: offset 0x"
+t_rc check-clean 0 famfs check $M
+t_rc fsck-mounted-mpt 0 famfs fsck $M
+t_rc fsck-mounted-dev 0 famfs fsck $DEV
+before=$(tree_sums)
+
+# ---- remount: same tree, same bytes ------------------------------------------
+t_ok umount umount $M
+t_rc fsck-unmounted 0 famfs fsck -v $DEV
+t_rc remount 0 famfs mount $DEV $M
+after=$(tree_sums)
+if [ -n "$before" ] && [ "$before" = "$after" ]; then t_pass remount-same-tree
+else t_fail remount-same-tree "tree or checksums differ after remount"; fi
+t_rc remount-verify 0 famfs verify -S 77 $M/d1/seeded
+t_rc logplay-idempotent 0 famfs logplay $M
+t_rc logplay-dryrun 0 famfs logplay -n $M
+t_has logplay-dryrun-nothing "0 files and 0 directories to create"
+
+# ---- unmapped file found by check ---------------------------------------------
+if : > $M/plain 2>/dev/null; then
+	t_rc check-unmapped 3 famfs check $M
+	t_has check-names-file "$M/plain: not mapped"
+	rm -f $M/plain
+else
+	t_skip check-unmapped "this famfs mount does not allow plain file creation"
+fi
+
+# ---- client refusal -----------------------------------------------------------
+echo 11111111-2222-3333-4444-555555555555 > /tmp/cli-other-host
+t_rc client-mkfile-refused 2 env FAMFS_HOST_ID_FILE=/tmp/cli-other-host famfs mkfile -s 1 $M/client-file
+t_has client-says-why "is a client; only the master (uuid $(cat $FAMFS_HOST_ID_FILE)) can create files"
+t_rc client-mkdir-refused 2 env FAMFS_HOST_ID_FILE=/tmp/cli-other-host famfs mkdir $M/client-dir
+t_rc client-cp-refused 2 env FAMFS_HOST_ID_FILE=/tmp/cli-other-host famfs cp /tmp/cli-a $M/client-cp
+t_ok client-created-nothing test ! -e $M/client-file -a ! -e $M/client-dir -a ! -e $M/client-cp
+umount $M
+t_rc client-mount 0 env FAMFS_HOST_ID_FILE=/tmp/cli-other-host famfs mount $DEV $M
+t_eq client-files-readonly 440 "$(stat -c %a $M/d1/seeded)"
+t_eq client-log-readonly 444 "$(stat -c %a $M/.meta/.log)"
+t_rc client-verify 0 famfs verify -S 77 $M/d1/seeded
+t_rc master-on-client-mount-refused 2 famfs mkfile -s 1 $M/x
+t_has master-on-client-mount-says-why "read-only"
+umount $M
+t_rc mount-r 0 famfs mount -r $DEV $M
+t_rc mount-r-refuses-mkfile 2 famfs mkfile -s 1 $M/x
+umount $M; famfs mount $DEV $M
+
+# ---- concurrent creators lose nothing -------------------------------------------
+famfs mkdir $M/conc
+for w in a b; do
+	( for i in $(seq 1 25); do famfs mkfile -s 4096 $M/conc/$w$i || echo "FAILED $w$i"; done ) > /tmp/cli-conc-$w 2>&1 &
+done
+wait
+t_eq concurrent-no-failures "" "$(cat /tmp/cli-conc-a /tmp/cli-conc-b | grep FAILED)"
+t_eq concurrent-all-present 50 "$(ls $M/conc | wc -l)"
+t_rc concurrent-fsck 0 famfs fsck $M
+umount $M; famfs mount $DEV $M
+t_eq concurrent-after-remount 50 "$(ls $M/conc | wc -l)"
+
+# ---- device full --------------------------------------------------------------
+size=$(( $(cat /sys/block/$(basename $DEV)/size) * 512 ))
+n0=$(famfs fsck -v $M | grep -c '^entry ')
+t_rc device-full 2 famfs mkfile -s $size $M/too-big
+t_has device-full-says-so "device full"
+t_ok device-full-no-file test ! -e $M/too-big
+t_eq device-full-log-unchanged "$n0" "$(famfs fsck -v $M | grep -c '^entry ')"
+t_rc device-full-fsck-clean 0 famfs fsck $M
+t_rc device-still-usable 0 famfs mkfile -s 2m $M/after-full
+
+# ---- log full (2 MiB log: 2047 entries) ------------------------------------------
+if fresh --loglen 2m; then
+	dirs=$(seq 1 2048 | sed "s,^,$M/l,")
+	t_rc log-full 2 famfs mkdir $dirs
+	t_has log-full-says-so "log full"
+	t_eq log-full-entries 2047 "$(ls $M | grep -c '^l')"
+	t_rc log-full-fsck-clean 0 famfs fsck $M
+	t_rc log-full-mkfile-refused 2 famfs mkfile -s 1 $M/f
+	umount $M
+	t_rc log-full-remount 0 famfs mount $DEV $M
+	t_eq log-full-replayed 2047 "$(ls $M | grep -c '^l')"
+else
+	t_fail log-full "mkfs/mount with --loglen 2m failed"
+fi
+
+# ---- bad superblock CRC refused by mount ----------------------------------------
+fresh
+famfs mkfile -s 1m -S 5 $M/keep
+umount $M
+poke 200 1			# a reserved superblock byte: the CRC no longer matches
+t_rc mount-bad-sb-crc 2 famfs mount $DEV $M
+t_has mount-bad-sb-says-crc "CRC"
+t_rc fsck-bad-sb 3 famfs fsck $DEV
+poke 200 0
+t_rc mount-after-sb-repair 0 famfs mount $DEV $M
+t_rc sb-repair-data-intact 0 famfs verify -S 5 $M/keep
+
+# ---- corrupt log entry: fsck reports it, logplay skips it --------------------------
+fresh
+for i in 0 1 2 3 4; do famfs mkfile -s 1m -S $i $M/f$i; done
+umount $M
+# entry 2 sits at 2 MiB (log) + 1 KiB (header) + 2 KiB; its ctime is at +40
+poke $((2097152 + 1024 + 2 * 1024 + 40)) 255
+t_rc fsck-corrupt-entry 3 famfs fsck $DEV
+t_has fsck-names-entry "log entry 2"
+t_rc mount-with-corrupt-entry 0 famfs mount $DEV $M
+t_ok corrupt-entry-skipped test ! -e $M/f2
+ok=0; for i in 0 1 3 4; do famfs verify -S $i $M/f$i && ok=$((ok + 1)); done
+t_eq valid-entries-replayed 4 "$ok"
+t_rc logplay-reports-corrupt 3 famfs logplay $M
+t_has logplay-says-skipped "log entry 2 skipped"
+
+umount $M
+exit 0
