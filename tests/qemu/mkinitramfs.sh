@@ -19,10 +19,12 @@ cli=$repo/tools/famfs-cli/build/famfs-cli
 [ -x "$cli" ] && extra=$cli || extra=
 
 [ -d "$moddir" ] || { echo "mkinitramfs: no $moddir (KVER=$KVER)" >&2; exit 1; }
+mkdir -p "$build"
+exec 8>"$build/.initramfs.lock" && flock 8	# one builder at a time
 
 # Signature: every input file's name, size and mtime, plus the cli's libraries.
 sig=$( { echo "$KVER $modules"; stat -c '%n %s %Y' "$0" "$here/init.sh" /bin/busybox \
-	$tools $moddir/modules.dep $extra; [ -z "$extra" ] || ldd "$extra"; } | md5sum)
+	$tools $moddir/modules.dep $extra; [ -z "$extra" ] || ldd "$extra" | sed "s/ (0x.*//"; } | md5sum)
 if [ -f "$out" ] && [ "$(cat "$out.sig" 2>/dev/null)" = "$sig" ]; then
 	exit 0
 fi

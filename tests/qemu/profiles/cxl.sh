@@ -26,5 +26,5 @@ guest_setup() {
 	ndctl zero-labels nmem0 >/dev/null 2>&1	# also prints a count on stderr
 	cxl create-region -m -t pmem -d decoder0.0 -w 1 -g 256 mem0 >/dev/null || return 1
 	wait_for /sys/bus/nd/devices/region0 || return 1
-	ndctl create-namespace -r region0 -m "$FAMFS_DEV_MODE" >/dev/null && wait_for "$FAMFS_DEV"
+	ndctl create-namespace -r region0 -m "$FAMFS_DEV_MODE" --map=mem >/dev/null && wait_for "$FAMFS_DEV"
 }

@@ -6,6 +6,8 @@
  *   devpat [-m|-d|-b] check DEV OFFSET LEN SEED   exit 0 iff the bytes match it
  *   devpat [-m|-d|-b] fill  DEV OFFSET LEN BYTE   fill with one byte value
  *   devpat [-m|-d|-b] dump  DEV OFFSET LEN        hex dump to stdout
+ *   devpat [-m|-d|-b] copyin DEV OFFSET LEN FILE  read() FILE's bytes at OFFSET
+ *                                                 straight into DEV at OFFSET
  *
  * The pattern byte at absolute offset X depends only on SEED and X, so a
  * sub-range written by one host can be checked by another at any offset.
@@ -61,36 +63,35 @@ static uint8_t pattern(uint64_t seed, uint64_t x)
 	v *= 0xBF58476D1CE4E5B9ULL;
 	return (uint8_t)(v >> 32);
 }
+enum { WRITE, CHECK, FILL, DUMP, COPYIN };
+static const char *const ops[] = { "write", "check", "fill", "dump", "copyin", NULL };
 
 int main(int argc, char **argv)
 {
-	int mode = 0, fd, opt, dirty = 0, ret = 0;
+	int mode = 0, fd, src = -1, opt, op, ret = 0;
 	uint64_t off, len, seed = 0, lo, hi, i, bad = 0;
-	const char *op;
 	struct stat st;
 	uint8_t *base, *p;
 
 	while ((opt = getopt(argc, argv, "mdb")) != -1)
 		mode = opt;
-	if (argc - optind < 4 || argc - optind > 5)
+	if (argc - optind != 5 - (argc - optind > 0 && !strcmp(argv[optind], "dump")))
 		goto usage;
-	op = argv[optind];
-	if (strcmp(op, "write") && strcmp(op, "check") && strcmp(op, "fill") && strcmp(op, "dump"))
+	for (op = 0; ops[op] && strcmp(argv[optind], ops[op]); op++)
+		;
+	if (!ops[op])
 		goto usage;
 	off = num(argv[optind + 2]);
 	len = num(argv[optind + 3]);
-	if (strcmp(op, "dump")) {
-		if (argc - optind != 5)
-			goto usage;
+	if (op == WRITE || op == CHECK)
 		for (const char *s = argv[optind + 4]; *s; s++)	/* FNV-1a */
 			seed = (seed ^ (uint8_t)*s) * 0x100000001B3ULL;
-		if (!strcmp(op, "fill"))
-			seed = num(argv[optind + 4]) & 0xff;
-	}
+	if (op == FILL)
+		seed = num(argv[optind + 4]) & 0xff;
+	if (op == COPYIN && (src = open(argv[optind + 4], O_RDONLY)) < 0)
+		die(argv[optind + 4]);
 
-	fd = open(argv[optind + 1], O_RDWR);
-	if (fd < 0 && errno == EACCES)
-		fd = open(argv[optind + 1], O_RDONLY);
+	fd = open(argv[optind + 1], op == CHECK || op == DUMP ? O_RDONLY : O_RDWR);
 	if (fd < 0 || fstat(fd, &st))
 		die(argv[optind + 1]);
 	if (!mode)
@@ -101,8 +102,8 @@ int main(int argc, char **argv)
 	if (mode == 'm') {
 		lo = off & ~(ALIGN_MAP - 1);
 		hi = (off + len + ALIGN_MAP - 1) & ~(ALIGN_MAP - 1);
-		base = mmap(NULL, hi - lo, PROT_READ | (strcmp(op, "write") && strcmp(op, "fill") ?
-			    0 : PROT_WRITE), MAP_SHARED, fd, lo);
+		base = mmap(NULL, hi - lo, op == CHECK || op == DUMP ? PROT_READ :
+			    PROT_READ | PROT_WRITE, MAP_SHARED, fd, lo);
 		if (base == MAP_FAILED)
 			die("mmap");
 	} else {
@@ -115,42 +116,44 @@ int main(int argc, char **argv)
 	}
 	p = base + (off - lo);
 
-	for (i = 0; i < len; i++) {
-		uint8_t want = strcmp(op, "fill") ? pattern(seed, off + i) : (uint8_t)seed;
+	/* copyin: read() straight into the buffer (a DAX mapping with -m, so
+	 * the source file system pins device pages, e.g. 9p zero-copy). */
+	if (op == COPYIN && pread(src, p, len, off) != (ssize_t)len)
+		die("copyin read (short or failed)");
+	for (i = 0; i < len && op != COPYIN; i++) {
+		uint8_t want = op == FILL ? (uint8_t)seed : pattern(seed, off + i);
 
-		if (!strcmp(op, "write") || !strcmp(op, "fill")) {
+		if (op == WRITE || op == FILL) {
 			p[i] = want;
-			dirty = 1;
-		} else if (!strcmp(op, "check")) {
+		} else if (op == CHECK) {
 			if (p[i] != want && !bad++)
 				fprintf(stderr, "devpat: mismatch at 0x%llx: got 0x%02x, expected 0x%02x\n",
 					(unsigned long long)(off + i), p[i], want);
-		} else if (!strcmp(op, "dump")) {
+		} else {
 			if (i % 16 == 0)
 				printf("%s%08llx:", i ? "\n" : "", (unsigned long long)(off + i));
 			printf(" %02x", p[i]);
-		} else {
-			goto usage;
 		}
 	}
-	if (!strcmp(op, "dump") && len)
+	if (op == DUMP && len)
 		printf("\n");
 	if (bad) {
 		fprintf(stderr, "devpat: %llu of %llu bytes differ\n",
 			(unsigned long long)bad, (unsigned long long)len);
 		ret = 1;
 	}
+	if (op == CHECK || op == DUMP)
+		return ret;
 	/* device-dax has no fsync: msync fails with EINVAL there */
-	if (dirty && mode == 'm' && msync(base, hi - lo, MS_SYNC) &&
-	    !(S_ISCHR(st.st_mode) && errno == EINVAL))
+	if (mode == 'm' && msync(base, hi - lo, MS_SYNC) && !(S_ISCHR(st.st_mode) && errno == EINVAL))
 		die("msync");
-	if (dirty && mode != 'm' && pwrite(fd, base, hi - lo, lo) != (ssize_t)(hi - lo))
+	if (mode != 'm' && pwrite(fd, base, hi - lo, lo) != (ssize_t)(hi - lo))
 		die("pwrite (short or failed)");
-	if (dirty && mode == 'b' && fsync(fd))
+	if (mode == 'b' && fsync(fd))
 		die("fsync");
 	return ret;
 usage:
-	fprintf(stderr, "usage: devpat [-m|-d|-b] write|check|fill DEV OFFSET LEN SEED|BYTE\n"
+	fprintf(stderr, "usage: devpat [-m|-d|-b] write|check|fill|copyin DEV OFFSET LEN SEED|BYTE|FILE\n"
 		"       devpat [-m|-d|-b] dump DEV OFFSET LEN\n");
 	return 2;
 }

@@ -56,3 +56,17 @@ if [ -f "$FAMFS_KO" ]; then
 else
 	t_skip famfs-ko-loaded "fs/famfs/famfs.ko is not built"
 fi
+
+# read() from a 9p file straight into a devdax mapping: 9p zero-copy pins the
+# device pages (get_user_pages) and releases them.  On two hosts this breaks
+# if the struct pages live on the shared device (ndctl --map=dev): each
+# kernel overwrites the other's.  Both hosts do it after b has probed.
+if [ "$FAMFS_DEV_MODE" = devdax ]; then
+	[ "$FAMFS_HOST" = b ] && off=66M || off=64M
+	f=$FAMFS_OUT/pat.bin
+	t_ok gup-copyin sh -c "truncate -s 68M $f && devpat -b write $f $off 1M gup$FAMFS_HOST &&
+		devpat copyin $FAMFS_DEV $off 1M $f && devpat check $FAMFS_DEV $off 1M gup$FAMFS_HOST"
+fi
+
+# Struct pages must be in RAM (see profiles/nvdimm.sh); legacy pmem has none.
+[ "$FAMFS_PROFILE" = pmem ] || t_ok map-mem sh -c "ndctl list -N | grep -q '\"map\":\"mem\"'"
