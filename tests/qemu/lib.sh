@@ -42,6 +42,10 @@ sync_wait() {
 			t_fail "sync-$1" "timed out after ${2:-60}s waiting for '$1'"
 			return 1
 		fi
+		for _f in "$FAMFS_SYNC"/.exited-*; do	# posted by run.sh
+			[ -e "$_f" ] && [ ! -e "$FAMFS_SYNC/$1" ] && [ "$_f" != "$FAMFS_SYNC/.exited-$FAMFS_HOST" ] &&
+				{ t_fail "sync-$1" "host ${_f##*-} exited before posting '$1'"; return 1; }
+		done
 		sleep 0.1; _n=$((_n + 1))
 	done
 }

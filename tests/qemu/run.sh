@@ -111,6 +111,7 @@ boot() {
 	. "$PROFILES/$p.sh"
 	host_prepare
 	local guests=${FAMFS_GUESTS:-a}
+	local -A host_of
 	for h in $guests; do
 		g=$dir; [ "$guests" = a ] || g=$dir/$h
 		mkdir -p "$g"
@@ -119,11 +120,14 @@ boot() {
 		qemu_cmd "$g" "$dir/sync"
 		echo "${QCMD[*]}" > "$g/qemu-cmd.txt"
 		timeout -k 5 "$bt" "${QCMD[@]}" -serial "file:$g/console.log" </dev/null >"$g/qemu.log" 2>&1 &
-		eval "pid_$h=\$!"
+		host_of[$!]=$h
 	done
-	for h in $guests; do
-		g=$dir; [ "$guests" = a ] || g=$dir/$h
-		eval "wait \$pid_$h"; echo $? > "$g/qemu.rc"
+	# As each guest exits, tell the others (sync_wait then fails at once).
+	local n=${#host_of[@]} pid rc
+	while [ $n -gt 0 ]; do
+		wait -n -p pid; rc=$?
+		h=${host_of[$pid]} g=$dir; [ "$guests" = a ] || g=$dir/$h
+		echo $rc > "$g/qemu.rc"; touch "$dir/sync/.exited-$h"; n=$((n - 1))
 	done
 	[ $keep = 1 ] || rm -rf "$work"
 	for h in $guests; do

@@ -5,12 +5,16 @@
 #   FAMFS_SELFTEST_BREAK="fail warn oops hang exit" (any subset; 1 = "fail warn")
 # fail: a FAIL line; warn/oops: famfs_selftest.ko WARNs or oopses (panic: no
 # end marker); hang: the suite overruns its timeout; exit: it exits non-zero.
+# MODE-a / MODE-b: only on that host of a two-hosts profile (run.sh -p two-hosts
+# selftest harness with oops-a shows b's sync_wait failing at once).
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
+t_pass started
 modes=${FAMFS_SELFTEST_BREAK:-1}
 [ "$modes" = 1 ] && modes="fail warn"
 ko=$FAMFS_SRC/tests/qemu/selftest/famfs_selftest.ko
 for m in $modes; do
+	case $m in *-a|*-b) [ "${m##*-}" = "$FAMFS_HOST" ] || continue; m=${m%-?} ;; esac
 	case $m in
 	fail) t_fail deliberate "FAMFS_SELFTEST_BREAK: this check always fails" ;;
 	warn|oops)
