@@ -32,6 +32,8 @@ static const char usage[] =
 	"\n"
 	EXIT_CODES_HELP;
 
+#define CP_CHUNK (1U << 20)
+
 struct cp_opts {
 	bool recursive;
 	int64_t mode;		/* -1: the source's */
@@ -55,7 +57,7 @@ static int copy_file(struct famfs_fs *fs, const char *src, const char *rel,
 		     const struct cp_opts *o)
 {
 	struct stat st;
-	char *a = NULL;
+	char *a = NULL, *buf = NULL;
 	int in, out, rc = 0;
 
 	in = open(src, O_RDONLY | O_CLOEXEC);
@@ -81,21 +83,34 @@ static int copy_file(struct famfs_fs *fs, const char *src, const char *rel,
 			a = NULL;
 		}
 	}
-	for (off_t off = 0; a && off < st.st_size;) {
+	/*
+	 * read() into a bounce buffer, then memcpy into the mapping: a read()
+	 * straight into DAX pages lets the source file system pin them with
+	 * get_user_pages (9p's zero-copy path oopses on such pages).
+	 */
+	if (a && !(buf = malloc(CP_CHUNK))) {
+		famfs_err("%s: out of memory", src);
+		rc = -ENOMEM;
+	}
+	for (off_t off = 0; buf && !rc && off < st.st_size;) {
 		size_t chunk = (size_t)(st.st_size - off);
 		ssize_t n;
 
-		if (chunk > (1U << 20))
-			chunk = 1U << 20;
-		n = read(in, a + off, chunk);
+		if (chunk > CP_CHUNK)
+			chunk = CP_CHUNK;
+		n = read(in, buf, chunk);
 		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
 			famfs_err("%s: read: %s", src,
 				  n ? strerror(errno) : "file shrank while copying");
 			rc = -EIO;
 			break;
 		}
+		memcpy(a + off, buf, (size_t)n);
 		off += n;
 	}
+	free(buf);
 	if (a) {
 		if (!rc && msync(a, (size_t)st.st_size, MS_SYNC)) {
 			famfs_err("%s/%s: msync: %s", fs->mpt, rel, strerror(errno));

@@ -85,6 +85,9 @@ t_rc cp-dir-without-r 2 famfs cp $SRC $M/tree2
 t_ok cp-bytes cmp $SRC/three-mib $M/tree/three-mib
 t_ok cp-bytes-odd cmp $SRC/sub/odd $M/tree/sub/odd
 t_ok cp-bytes-several cmp /tmp/cli-b $M/d1/d2/cli-b
+# from 9p (a read() straight into DAX pages oopsed 9p's zero-copy path)
+t_rc cp-from-9p 0 famfs cp "$FAMFS_SRC/include/uapi/linux/famfs_format.h" $M/d1/format.h
+t_ok cp-from-9p-bytes cmp "$FAMFS_SRC/include/uapi/linux/famfs_format.h" $M/d1/format.h
 t_eq cp-empty 0 "$(stat -c %s $M/tree/empty)"
 t_rc getmap-file 0 famfs getmap $M/tree/three-mib
 t_has getmap-extent "0: offset 0x"
