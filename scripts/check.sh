@@ -31,7 +31,10 @@ step() {
 # that fails without saying why adds a FAIL line of its own.
 runner() {
 	local name=$1 log=$results/check-$1.log rc; shift
-	"$@" 2>&1 | tee "$log" | grep --line-buffered -E '^(PASS|FAIL|SKIP) ' | tee -a "$summary"
+	# PROTOCOL lines to stdout and the summary, progress lines to stderr.
+	"$@" 2>&1 | tee "$log" | awk -v sum="$summary" '
+		/^(PASS|FAIL|SKIP) / { print; print >> sum; fflush(); next }
+		/^(run\.sh|mkinitramfs): / { print > "/dev/stderr"; fflush("/dev/stderr") }'
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" -ne 0 ] && ! grep -qE '^FAIL ' "$log"; then
 		record "FAIL $name/runner: '$*' exited $rc without a FAIL line (log: $log)"

@@ -17,7 +17,7 @@ qemu_exit() {	# $1: byte for the isa-debug-exit port
 	printf "\\$(printf %03o "$1")" | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
 	poweroff -f
 }
-die() { echo "init: $*"; qemu_exit 2; }
+die() { echo "init: FATAL: $*"; qemu_exit 2; }
 
 for m in virtio_pci 9pnet_virtio 9p; do modprobe $m || die "modprobe $m failed"; done
 p9="-t 9p -o trans=virtio,version=9p2000.L,msize=512000"
@@ -45,6 +45,8 @@ else
 fi
 if [ -f "$FAMFS_KO" ]; then
 	if out=$(insmod "$FAMFS_KO" 2>&1); then t_pass famfs-ko; else t_fail famfs-ko "insmod: $out"; fi
+elif [ "$FAMFS_REQUIRE_KO" = 1 ]; then
+	t_fail famfs-ko "$FAMFS_KO is not built"
 else
 	echo "init: info: $FAMFS_KO not built, not loaded"
 fi
@@ -75,6 +77,7 @@ for s in $SUITES; do
 		[ $rc -eq 0 ] || FAMFS_SUITE=$s t_fail exit "suite exited with status $rc"
 	fi
 	[ "$(wc -l < /out/results.txt)" -gt "$before" ] || FAMFS_SUITE=$s t_fail results "suite reported nothing"
+	echo "init: suite $s took $((t / 5)) s" | tee -a /out/timings.txt
 done
 
 dmesg > /out/dmesg.txt

@@ -29,7 +29,9 @@ Prints PROTOCOL lines (tests/PROTOCOL.md) on stdout; exit status 1 if any FAIL.
 Keeps console logs and results in $RESULTS/<profile>/.
 Environment: KVER, FAMFS_BOOT_TIMEOUT (s, default 90 + sum of suite
 timeouts), FAMFS_SUITE_TIMEOUT, FAMFS_QEMU_JOBS (parallel guests, default 2),
-FAMFS_QEMU_SMP (guest CPUs, default 1), FAMFS_RESULTS.
+FAMFS_QEMU_SMP (guest CPUs, default 1), FAMFS_RESULTS, FAMFS_REQUIRE_KO=1
+(FAIL when fs/famfs/famfs.ko is not built), FAMFS_SELFTEST_BREAK (see
+suites/selftest.sh).
 EOF
 }
 
@@ -77,6 +79,11 @@ for s in "${suites[@]}"; do
 done
 
 qarg() { QARGS+=("$@"); }
+# Host environment passed on to the guest.
+passenv() {
+	printf 'export FAMFS_SELFTEST_BREAK="%s" FAMFS_REQUIRE_KO="%s"\n' \
+		"${FAMFS_SELFTEST_BREAK:-}" "${FAMFS_REQUIRE_KO:-}"
+}
 # qemu_cmd GUESTDIR SYNCDIR: the QEMU command line for the sourced profile in QCMD.
 qemu_cmd() {
 	QARGS=()
@@ -115,8 +122,9 @@ boot() {
 	for h in $guests; do
 		g=$dir; [ "$guests" = a ] || g=$dir/$h
 		mkdir -p "$g"
-		printf 'PROFILE=%s\nHOST=%s\nSUITES="%s"\nSUITE_TIMEOUT=%s\nINTERACTIVE=0\nexport FAMFS_SELFTEST_BREAK="%s"\n' \
-			"$p" "$h" "$*" "$SUITE_TIMEOUT" "${FAMFS_SELFTEST_BREAK:-}" > "$g/config"
+		printf 'PROFILE=%s\nHOST=%s\nSUITES="%s"\nSUITE_TIMEOUT=%s\nINTERACTIVE=0\n' \
+			"$p" "$h" "$*" "$SUITE_TIMEOUT" > "$g/config"
+		passenv >> "$g/config"
 		qemu_cmd "$g" "$dir/sync"
 		echo "${QCMD[*]}" > "$g/qemu-cmd.txt"
 		timeout -k 5 "$bt" "${QCMD[@]}" -serial "file:$g/console.log" </dev/null >"$g/qemu.log" 2>&1 &
@@ -137,6 +145,9 @@ boot() {
 		local rc; rc=$(cat "$g/qemu.rc")
 		[ "$rc" = 124 ] || [ "$rc" = 137 ] && why+=("hard timeout after ${bt}s, QEMU killed")
 		grep -q "^END $p $h" "$g/results.txt" 2>/dev/null || why+=("no end marker")
+		local fatal; fatal=$(grep -a -m1 -o 'init: FATAL: .*' "$g/console.log" | tr -d '\r')
+		[ -z "$fatal" ] || why+=("$fatal")
+		[ ! -s "$g/qemu.log" ] || why+=("qemu: $(tail -n 1 "$g/qemu.log")")
 		[ "$rc" = 1 ] || [ "$rc" = 124 ] || [ "$rc" = 137 ] || why+=("QEMU exit status $rc, expected 1")
 		local bad; bad=$(bad_kernel_line "$g/console.log")
 		[ -z "$bad" ] || why+=("kernel log: $bad")
@@ -178,6 +189,7 @@ if [ $interactive = 1 ]; then
 	[ -z "${FAMFS_GUESTS:-}" ] || { echo "run.sh: -i is for single-guest profiles" >&2; exit 2; }
 	host_prepare
 	printf 'PROFILE=%s\nHOST=a\nSUITES=\nINTERACTIVE=1\n' "$p" > "$dir/config"
+	passenv >> "$dir/config"
 	qemu_cmd "$dir" "$dir/sync"
 	"${QCMD[@]}" -serial mon:stdio
 	[ $keep = 1 ] || rm -rf "$WORK"
