@@ -85,8 +85,10 @@ static int copy_file(struct famfs_fs *fs, const char *src, const char *rel,
 	}
 	/*
 	 * read() into a bounce buffer, then memcpy into the mapping: a read()
-	 * straight into DAX pages lets the source file system pin them with
-	 * get_user_pages (9p's zero-copy path oopses on such pages).
+	 * straight into DAX pages lets the source file system pin them
+	 * (get_user_pages, e.g. 9p's zero-copy path), which depends on the
+	 * device's struct pages being sane -- it oopsed when two hosts shared
+	 * them (fsdax --map=dev).  The copy should not depend on that.
 	 */
 	if (a && !(buf = malloc(CP_CHUNK))) {
 		famfs_err("%s: out of memory", src);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Device access.  Nothing another host must see goes through a page cache:
- * - regular files (unit tests) and /dev/daxX.Y: mmap(MAP_SHARED) + msync;
+ * - regular files (unit tests): mmap(MAP_SHARED) + msync;
+ * - /dev/daxX.Y: mmap(MAP_SHARED) + CPU cache-line flushes (device-dax has
+ *   no fsync, so msync(MS_SYNC) fails with EINVAL there);
  * - block devices (/dev/pmemN): a bounce buffer read and written back with
  *   O_DIRECT (the block device page cache would be per host).
  */
@@ -177,6 +179,7 @@ int famfs_dev_map(struct famfs_dev *d, uint64_t off, uint64_t len,
 		}
 		return 0;
 	}
+	m->cpu_flush = d->kind == FAMFS_DEV_DAX;
 	m->addr = mmap(NULL, len, PROT_READ | (d->rw ? PROT_WRITE : 0),
 		       MAP_SHARED, d->fd, (off_t)off);
 	if (m->addr == MAP_FAILED) {
@@ -189,6 +192,25 @@ int famfs_dev_map(struct famfs_dev *d, uint64_t off, uint64_t len,
 		return rc;
 	}
 	return 0;
+}
+
+/* Write back (and evict) the cache lines of [s, e), then order the flushes
+ * before any later store (e.g. the log's next_index). */
+static void cpu_flush_range(uintptr_t s, uintptr_t e)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	for (uintptr_t p = s & ~(uintptr_t)63; p < e; p += 64)
+		__builtin_ia32_clflush((const void *)p);
+	__builtin_ia32_mfence();
+#elif defined(__aarch64__)
+	for (uintptr_t p = s & ~(uintptr_t)63; p < e; p += 64)
+		__asm__ volatile("dc civac, %0" : : "r"(p) : "memory");
+	__asm__ volatile("dsb sy" : : : "memory");
+#else
+	(void)s;
+	(void)e;
+	__sync_synchronize();
+#endif
 }
 
 int famfs_map_flush(struct famfs_map *m, const void *addr, size_t len)
@@ -218,6 +240,10 @@ int famfs_map_flush(struct famfs_map *m, const void *addr, size_t len)
 				  n < 0 ? strerror(errno) : "short write");
 			return -EIO;
 		}
+		return 0;
+	}
+	if (m->cpu_flush) {
+		cpu_flush_range(s, e);
 		return 0;
 	}
 	s &= ~(pg - 1);

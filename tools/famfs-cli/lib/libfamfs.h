@@ -84,14 +84,16 @@ struct famfs_dev {
 	uint64_t size;
 	bool rw;
 };
-/* A window of a device or meta file: an mmap (flushed with msync) or, for a
- * block device, a bounce buffer read and written back with O_DIRECT. */
+/* A window of a device or meta file: an mmap (flushed with msync; on
+ * device-dax, which has no fsync, with cache-line flushes) or, for a block
+ * device, a bounce buffer read and written back with O_DIRECT. */
 struct famfs_map {
 	void *addr;
 	uint64_t len;
 	uint64_t dev_off;
 	int fd;			/* not owned */
 	bool bounce;
+	bool cpu_flush;		/* device-dax: no fsync, flush CPU caches */
 	bool rw;
 	const char *name;	/* for messages */
 };

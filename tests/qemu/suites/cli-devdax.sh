@@ -1,0 +1,49 @@
+# profiles: nvdimm-devdax
+# timeout: 200
+# famfs-cli on a device-dax device (/dev/daxX.Y: mmap only, no read/write,
+# no fsync): mkfs and fsck through the tool's own mapping (cache-line
+# flushes), then the same through a famfs mount when famfs.ko mounts devdax.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+DEV=$FAMFS_DEV
+M=/mnt/famfs
+export FAMFS_HOST_ID_FILE=/tmp/cli-host-uuid
+mkdir -p $M
+
+t_rc() {	# t_rc ID EXPECTED_RC CMD...; output in $OUT
+	_id=$1 _want=$2; shift 2
+	OUT=$("$@" 2>&1); _rc=$?
+	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
+	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
+}
+t_has() {
+	if echo "$OUT" | grep -q -- "$2"; then t_pass "$1"
+	else t_fail "$1" "output lacks '$2': $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
+}
+
+size=$(cat /sys/bus/dax/devices/$(basename $DEV)/size)
+t_rc mkfs 0 famfs mkfs -f $DEV
+t_has mkfs-size-from-sysfs "$DEV: $size bytes"
+t_rc mkfs-refuses-existing 2 famfs mkfs $DEV
+t_rc fsck-dev 0 famfs fsck $DEV
+t_rc mkfs-kill 0 famfs mkfs -k $DEV
+t_rc fsck-killed 3 famfs fsck $DEV
+t_rc mkfs-loglen 0 famfs mkfs --loglen 16m $DEV
+t_has mkfs-loglen-entries "(16383 entries)"
+t_rc fsck-again 0 famfs fsck $DEV
+
+OUT=$(famfs mount $DEV $M 2>&1); rc=$?
+if [ $rc -ne 0 ] && echo "$OUT" | grep -q "Block device required"; then
+	t_skip mount "famfs.ko does not mount device-dax yet: $OUT"
+	exit 0
+fi
+t_eq mount 0 "$rc"
+t_rc mkfile 0 famfs mkfile -s 7m -S 3 $M/f
+t_rc cp 0 famfs cp "$FAMFS_SRC/include/uapi/linux/famfs_format.h" $M/h
+t_rc fsck-mounted 0 famfs fsck $DEV
+umount $M
+t_rc remount 0 famfs mount $DEV $M
+t_rc verify 0 famfs verify -S 3 $M/f
+t_ok cp-bytes cmp "$FAMFS_SRC/include/uapi/linux/famfs_format.h" $M/h
+umount $M
+exit 0
