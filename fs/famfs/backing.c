@@ -210,6 +210,20 @@ int famfs_backing_open_bdev(struct famfs_sb_info *fsi, struct fs_context *fc)
 		goto out_put;
 	}
 
+	/*
+	 * Buffered writes to the device made before the mount (e.g. by mkfs)
+	 * must reach the memory now, not be written back later over what the
+	 * files hold; and no cached copy may outlive the mount.
+	 */
+	rc = sync_blockdev(bdev);
+	if (rc) {
+		errorfc(fc, "%s: cannot flush the device's page cache: %pe",
+			fc->source, ERR_PTR(rc));
+		fs_put_dax(dax_dev, fsi);
+		goto out_put;
+	}
+	invalidate_bdev(bdev);
+
 	b->bdev = bdev;
 	b->bdev_mode = mode;
 	b->dax_dev = dax_dev;
@@ -240,6 +254,8 @@ void famfs_backing_close(struct famfs_sb_info *fsi)
 		b->dax_dev = NULL;
 	}
 	if (b->bdev) {
+		/* Let later buffered reads of the device see the files' data. */
+		invalidate_bdev(b->bdev);
 		blkdev_put(b->bdev, b->bdev_mode);
 		b->bdev = NULL;
 	}

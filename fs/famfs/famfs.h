@@ -78,6 +78,12 @@ struct famfs_fmap {
 	u32			extent_type;	/* enum famfs_extent_type */
 	u64			file_size;
 	u64			alloc_size;	/* sum of the extent lengths */
+	/*
+	 * Device bytes the map keeps from every other file: each extent
+	 * rounded up to FAMFS_EXTENT_ALIGN, since no other extent can start
+	 * in the rest of a 2 MiB block that a ragged last extent ends in.
+	 */
+	u64			claim_size;
 	u32			nr_extents;
 	struct famfs_kext	ext[];
 };
@@ -99,7 +105,7 @@ struct famfs_sb_info {
 	 */
 	struct mutex		map_lock;
 	struct rb_root		ext_tree;	/* every mapped extent, by dev_off */
-	u64			mapped_bytes;	/* sum of their lengths */
+	u64			mapped_bytes;	/* sum of the maps' claim_size */
 
 	struct ratelimit_state	msg_rs;		/* for famfs_err() and co */
 };

@@ -110,9 +110,18 @@ static int famfs_setattr(struct user_namespace *mnt_userns,
 	return 0;
 }
 
+/* Unlike simple_getattr(), keep i_blocks: the memory the map holds. */
+static int famfs_getattr(struct user_namespace *mnt_userns,
+			 const struct path *path, struct kstat *stat,
+			 u32 request_mask, unsigned int query_flags)
+{
+	generic_fillattr(mnt_userns, d_inode(path->dentry), stat);
+	return 0;
+}
+
 const struct inode_operations famfs_file_inode_operations = {
 	.setattr	= famfs_setattr,
-	.getattr	= simple_getattr,
+	.getattr	= famfs_getattr,
 };
 
 const struct inode_operations famfs_dir_inode_operations = {
@@ -124,5 +133,5 @@ const struct inode_operations famfs_dir_inode_operations = {
 	.rmdir		= simple_rmdir,
 	.rename		= simple_rename,
 	.setattr	= famfs_setattr,
-	.getattr	= simple_getattr,
+	.getattr	= famfs_getattr,
 };

@@ -187,7 +187,7 @@ static int famfs_ioc_map_create(struct file *file,
 	}
 
 	i_size_write(inode, fmap->file_size);
-	inode->i_blocks = fmap->alloc_size >> SECTOR_SHIFT;
+	inode->i_blocks = fmap->claim_size >> SECTOR_SHIFT;
 	inode->i_flags |= S_DAX;
 	inode->i_mtime = current_time(inode);
 	inode->i_ctime = inode->i_mtime;

@@ -48,6 +48,7 @@ struct famfs_fmap *famfs_fmap_alloc(const struct famfs_ioc_map *imap)
 		ext->fmap = fmap;
 		RB_CLEAR_NODE(&ext->node);
 		file_off += ext->len;
+		fmap->claim_size += round_up(ext->len, FAMFS_EXTENT_ALIGN);
 	}
 	fmap->alloc_size = file_off;
 	return fmap;
@@ -198,7 +199,7 @@ int famfs_fmap_insert(struct famfs_sb_info *fsi, struct famfs_fmap *fmap,
 			RB_CLEAR_NODE(&fmap->ext[j].node);
 		}
 	} else {
-		fsi->mapped_bytes += fmap->alloc_size;
+		fsi->mapped_bytes += fmap->claim_size;
 	}
 	mutex_unlock(&fsi->map_lock);
 	return rc;
@@ -218,7 +219,7 @@ void famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
 		rb_erase(&ext->node, &fsi->ext_tree);
 		RB_CLEAR_NODE(&ext->node);
 	}
-	if (!WARN_ON_ONCE(fsi->mapped_bytes < fmap->alloc_size))
-		fsi->mapped_bytes -= fmap->alloc_size;
+	if (!WARN_ON_ONCE(fsi->mapped_bytes < fmap->claim_size))
+		fsi->mapped_bytes -= fmap->claim_size;
 	mutex_unlock(&fsi->map_lock);
 }

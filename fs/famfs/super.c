@@ -242,8 +242,11 @@ static void famfs_kill_sb(struct super_block *sb)
 {
 	struct famfs_sb_info *fsi = FAMFS_SB(sb);
 
-	/* Evicts every inode, which gives every map's memory back. */
-	kill_anon_super(sb);
+	/*
+	 * Drops the dentries pinned at creation and evicts every inode, which
+	 * gives every map's memory back.
+	 */
+	kill_litter_super(sb);
 	if (!fsi)
 		return;
 	WARN_ON_ONCE(!RB_EMPTY_ROOT(&fsi->ext_tree) || fsi->mapped_bytes);

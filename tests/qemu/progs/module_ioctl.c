@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * module_ioctl MPT DEV: the v1 map ioctls of famfs.ko on a fresh mount of
+ * DEV at MPT: every invalid map gets its own errno, valid maps round-trip
+ * through MAP_GET/MAP_GETEXT, overlaps are refused, a failed MAP_CREATE
+ * leaves the file unmapped, and only CAP_SYS_ADMIN may create maps.
+ *
+ * Device layout used (the device must be at least 512 MiB):
+ *   0..2M superblock, 2M..10M log, 64M.. and up: test files.
+ */
+#include "module_test.h"
+#include <sys/wait.h>
+
+static const char *mpt;
+static unsigned long long devsz;
+static int nfile;
+
+static int newfile(void)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "f%d", nfile++);
+	return mkfile(mpt, name);
+}
+
+/* One invalid map on a new file: errno @want, and the file stays unmapped. */
+static void bad(const char *name, int want, struct famfs_ioc_map *m)
+{
+	char n2[128];
+	struct famfs_ioc_map got;
+	struct stat st;
+	int fd = newfile();
+
+	t_errno(name, ioctl(fd, FAMFSIOC_MAP_CREATE, m), want);
+	snprintf(n2, sizeof(n2), "%s-still-unmapped", name);
+	if (ioctl(fd, FAMFSIOC_MAP_GET, &got) == -1 && errno == ENODATA &&
+	    !fstat(fd, &st) && st.st_size == 0)
+		t_pass(n2);
+	else
+		t_fail(n2, "file has a map or a size after a refused MAP_CREATE");
+	close(fd);
+}
+
+static struct famfs_ioc_map mk(unsigned int ftype, unsigned long long size,
+			       unsigned long long n, unsigned long long off0,
+			       unsigned long long len0, unsigned long long off1,
+			       unsigned long long len1)
+{
+	struct famfs_ioc_map m;
+
+	memset(&m, 0, sizeof(m));
+	m.extent_type = SIMPLE_DAX_EXTENT;
+	m.file_type = ftype;
+	m.file_size = size;
+	m.ext_list_count = n;
+	m.ext_list[0].offset = off0;
+	m.ext_list[0].len = len0;
+	m.ext_list[1].offset = off1;
+	m.ext_list[1].len = len1;
+	return m;
+}
+
+static void test_validation(void)
+{
+	struct famfs_ioc_map m;
+	unsigned long long top = devsz & ~(TWO_MiB - 1);
+
+	m = mk(FAMFS_REG, TWO_MiB, 0, 64 * MiB, TWO_MiB, 0, 0);
+	bad("count-0", EINVAL, &m);
+	m = mk(FAMFS_REG, TWO_MiB, 3, 64 * MiB, TWO_MiB, 66 * MiB, TWO_MiB);
+	bad("count-3", E2BIG, &m);
+	m = mk(FAMFS_REG, TWO_MiB, 1ULL << 40, 64 * MiB, TWO_MiB, 0, 0);
+	bad("count-huge", E2BIG, &m);
+
+	m = mk(FAMFS_REG, TWO_MiB, 1, 64 * MiB, TWO_MiB, 0, 0);
+	m.extent_type = INVALID_EXTENT_TYPE;
+	bad("extent-type-invalid", EOPNOTSUPP, &m);
+	m.extent_type = 0;
+	bad("extent-type-0", EOPNOTSUPP, &m);
+	m = mk(FAMFS_LOG + 1, TWO_MiB, 1, 64 * MiB, TWO_MiB, 0, 0);
+	bad("file-type-unknown", EOPNOTSUPP, &m);
+	m = mk(0xffffffff, TWO_MiB, 1, 64 * MiB, TWO_MiB, 0, 0);
+	bad("file-type-ffffffff", EOPNOTSUPP, &m);
+
+	m = mk(FAMFS_REG, TWO_MiB, 1, 64 * MiB + 4096, TWO_MiB, 0, 0);
+	bad("offset-4k-aligned", EINVAL, &m);
+	m = mk(FAMFS_REG, TWO_MiB, 1, 64 * MiB + 1, TWO_MiB, 0, 0);
+	bad("offset-odd", EINVAL, &m);
+	m = mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB, 67 * MiB, TWO_MiB);
+	bad("offset-second-extent", EINVAL, &m);
+	m = mk(FAMFS_REG, 0, 1, 64 * MiB, 0, 0, 0);
+	bad("length-0", EINVAL, &m);
+	m = mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB + 4096, 68 * MiB,
+	       TWO_MiB);
+	bad("length-not-last-unaligned", EINVAL, &m);
+	m = mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB, 68 * MiB, 0);
+	bad("length-last-0", EINVAL, &m);
+
+	m = mk(FAMFS_REG, TWO_MiB, 1, ~(TWO_MiB - 1), 4 * MiB, 0, 0);
+	bad("offset-len-overflow", EOVERFLOW, &m);
+	m = mk(FAMFS_REG, TWO_MiB, 1, 64 * MiB, ~0ULL - 4 * MiB, 0, 0);
+	bad("len-overflow", EOVERFLOW, &m);
+	m = mk(FAMFS_REG, TWO_MiB, 1, top - TWO_MiB, 4 * MiB, 0, 0);
+	bad("past-device-end", ENXIO, &m);
+	m = mk(FAMFS_REG, TWO_MiB, 1, top, TWO_MiB, 0, 0);
+	bad("at-device-end", ENXIO, &m);
+	m = mk(FAMFS_REG, TWO_MiB, 1, 1ULL << 50, TWO_MiB, 0, 0);
+	bad("far-past-device-end", ENXIO, &m);
+	m = mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB, top, TWO_MiB);
+	bad("second-extent-past-end", ENXIO, &m);
+
+	m = mk(FAMFS_REG, TWO_MiB + 1, 1, 64 * MiB, TWO_MiB, 0, 0);
+	bad("size-larger-than-extents", EFBIG, &m);
+	m = mk(FAMFS_REG, 6 * MiB + 1, 2, 64 * MiB, TWO_MiB, 68 * MiB,
+	       4 * MiB);
+	bad("size-larger-than-2-extents", EFBIG, &m);
+
+	m = mk(FAMFS_REG, TWO_MiB, 1, 0, TWO_MiB, 0, 0);
+	bad("offset-0-regular", EINVAL, &m);
+	m = mk(FAMFS_LOG, TWO_MiB, 1, 0, TWO_MiB, 0, 0);
+	bad("offset-0-log", EINVAL, &m);
+	m = mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB, 0, TWO_MiB);
+	bad("offset-0-second-extent", EINVAL, &m);
+	m = mk(FAMFS_SUPERBLOCK, TWO_MiB, 1, TWO_MiB, TWO_MiB, 0, 0);
+	bad("superblock-not-at-0", EINVAL, &m);
+
+	m = mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, 4 * MiB, 66 * MiB, TWO_MiB);
+	bad("self-overlap", EADDRINUSE, &m);
+	m = mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB, 64 * MiB, TWO_MiB);
+	bad("self-same-extent", EADDRINUSE, &m);
+}
+
+static void test_efault_enotty(void)
+{
+	struct famfs_ioc_map got;
+	int fd = newfile();
+	int dfd;
+
+	t_errno("create-efault", ioctl(fd, FAMFSIOC_MAP_CREATE, (void *)8),
+		EFAULT);
+	t_errno("create-efault-unmapped-after", ioctl(fd, FAMFSIOC_MAP_GET,
+						      &got), ENODATA);
+	t_errno("unknown-ioctl", ioctl(fd, _IO(FAMFSIOC_MAGIC, 99)), ENOTTY);
+	t_errno("unknown-ioctl-other-magic", ioctl(fd, _IO('x', 1)), ENOTTY);
+	dfd = open(mpt, O_RDONLY | O_DIRECTORY);
+	t_errno("dir-nop", ioctl(dfd, FAMFSIOC_NOP), ENOTTY);
+	close(dfd);
+	close(fd);
+}
+
+static void test_unmapped(void)
+{
+	struct famfs_extent ext[FAMFS_MAX_EXTENTS];
+	struct famfs_ioc_map got;
+	int fd = newfile();
+
+	t_ok("nop", ioctl(fd, FAMFSIOC_NOP));
+	t_errno("get-unmapped", ioctl(fd, FAMFSIOC_MAP_GET, &got), ENODATA);
+	t_errno("getext-unmapped", ioctl(fd, FAMFSIOC_MAP_GETEXT, ext),
+		ENODATA);
+	close(fd);
+}
+
+static void test_meta_and_overlap(void)
+{
+	struct famfs_ioc_map m;
+	int fd, sb, log;
+
+	/* Superblock at 0 and log at 2M..10M, as famfs-cli lays them out. */
+	sb = newfile();
+	t_ok("superblock-at-0", map2(sb, FAMFS_SUPERBLOCK, 4096, 1, 0,
+				     TWO_MiB, 0, 0));
+	log = newfile();
+	t_ok("log-at-2M", map2(log, FAMFS_LOG, 8 * MiB, 1, TWO_MiB, 8 * MiB,
+			       0, 0));
+
+	m = mk(FAMFS_SUPERBLOCK, TWO_MiB, 1, 0, TWO_MiB, 0, 0);
+	bad("second-superblock", EADDRINUSE, &m);
+	m = mk(FAMFS_REG, TWO_MiB, 1, 4 * MiB, TWO_MiB, 0, 0);
+	bad("overlap-log", EADDRINUSE, &m);
+	m = mk(FAMFS_REG, 4 * MiB, 1, 8 * MiB, 4 * MiB, 0, 0);
+	bad("overlap-log-end", EADDRINUSE, &m);
+	m = mk(FAMFS_REG, 4 * MiB, 2, 80 * MiB, TWO_MiB, 8 * MiB, TWO_MiB);
+	bad("overlap-log-second-extent", EADDRINUSE, &m);
+
+	/* A at 100M..104M; B and C overlap it, D is adjacent. */
+	fd = newfile();
+	t_ok("file-a", map1(fd, 4 * MiB, 100 * MiB, 4 * MiB));
+	close(fd);
+	m = mk(FAMFS_REG, 4 * MiB, 1, 98 * MiB, 4 * MiB, 0, 0);
+	bad("overlap-start", EADDRINUSE, &m);
+	m = mk(FAMFS_REG, TWO_MiB, 1, 102 * MiB, TWO_MiB, 0, 0);
+	bad("overlap-inside", EADDRINUSE, &m);
+	m = mk(FAMFS_REG, 8 * MiB, 1, 98 * MiB, 8 * MiB, 0, 0);
+	bad("overlap-covering", EADDRINUSE, &m);
+	m = mk(FAMFS_REG, 4 * MiB, 1, 102 * MiB, 4 * MiB, 0, 0);
+	bad("overlap-end", EADDRINUSE, &m);
+	fd = newfile();
+	t_ok("adjacent-after", map1(fd, TWO_MiB, 104 * MiB, TWO_MiB));
+	close(fd);
+	fd = newfile();
+	t_ok("adjacent-before", map1(fd, TWO_MiB, 98 * MiB, TWO_MiB));
+	close(fd);
+
+	/* A refused map claims nothing: its free extent is still free. */
+	m = mk(FAMFS_REG, 4 * MiB, 2, 110 * MiB, TWO_MiB, 100 * MiB, TWO_MiB);
+	bad("overlap-rollback", EADDRINUSE, &m);
+	fd = newfile();
+	t_ok("rollback-freed", map1(fd, TWO_MiB, 110 * MiB, TWO_MiB));
+	close(fd);
+
+	/* A ragged last extent; the next 2M-aligned extent is still free. */
+	fd = newfile();
+	t_ok("last-extent-ragged", map2(fd, FAMFS_REG, 4 * MiB + 100, 2,
+					120 * MiB, TWO_MiB, 124 * MiB,
+					TWO_MiB + 100));
+	close(fd);
+	fd = newfile();
+	t_ok("after-ragged-free", map1(fd, TWO_MiB, 128 * MiB, TWO_MiB));
+	close(fd);
+
+	/* Unlinking a mapped file gives its memory back once closed. */
+	fd = mkfile(mpt, "gone");
+	t_ok("map-before-unlink", map1(fd, TWO_MiB, 130 * MiB, TWO_MiB));
+	{
+		char p[512];
+
+		snprintf(p, sizeof(p), "%s/gone", mpt);
+		unlink(p);
+	}
+	m = mk(FAMFS_REG, TWO_MiB, 1, 130 * MiB, TWO_MiB, 0, 0);
+	bad("unlinked-but-open-still-owns", EADDRINUSE, &m);
+	close(fd);
+	fd = newfile();
+	t_ok("unlinked-closed-freed", map1(fd, TWO_MiB, 130 * MiB, TWO_MiB));
+	close(fd);
+
+	close(sb);
+	close(log);
+}
+
+static void test_roundtrip(void)
+{
+	struct famfs_extent ext[FAMFS_MAX_EXTENTS + 1];
+	struct famfs_ioc_map got;
+	struct stat st;
+	struct statx stx;
+	int fd = newfile();
+
+	if (!statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS,
+		     &stx))
+		t_true("unmapped-not-dax", !(stx.stx_attributes & STATX_ATTR_DAX),
+		       "a new file has STATX_ATTR_DAX");
+	t_ok("create-2-extents", map2(fd, FAMFS_REG, 6 * MiB - 12345, 2,
+				      200 * MiB, 4 * MiB, 140 * MiB,
+				      TWO_MiB));
+	memset(&got, 0xa5, sizeof(got));
+	if (t_ok("get", ioctl(fd, FAMFSIOC_MAP_GET, &got))) {
+		t_equ("get-extent-type", SIMPLE_DAX_EXTENT, got.extent_type);
+		t_equ("get-file-type", FAMFS_REG, got.file_type);
+		t_equ("get-file-size", 6 * MiB - 12345, got.file_size);
+		t_equ("get-count", 2, got.ext_list_count);
+		t_equ("get-ext0-offset", 200 * MiB, got.ext_list[0].offset);
+		t_equ("get-ext0-len", 4 * MiB, got.ext_list[0].len);
+		t_equ("get-ext1-offset", 140 * MiB, got.ext_list[1].offset);
+		t_equ("get-ext1-len", TWO_MiB, got.ext_list[1].len);
+	}
+	memset(ext, 0xa5, sizeof(ext));
+	if (t_ok("getext", ioctl(fd, FAMFSIOC_MAP_GETEXT, ext))) {
+		t_equ("getext-0-offset", 200 * MiB, ext[0].offset);
+		t_equ("getext-0-len", 4 * MiB, ext[0].len);
+		t_equ("getext-1-offset", 140 * MiB, ext[1].offset);
+		t_equ("getext-1-len", TWO_MiB, ext[1].len);
+		t_equ("getext-writes-only-count", 0xa5a5a5a5a5a5a5a5ULL,
+		      ext[2].offset);
+	}
+	if (!fstat(fd, &st)) {
+		t_equ("size-after-create", 6 * MiB - 12345, st.st_size);
+		t_equ("blocks-after-create", 6 * MiB / 512, st.st_blocks);
+	}
+	if (!statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS,
+		     &stx))
+		t_true("mapped-is-dax", stx.stx_attributes & STATX_ATTR_DAX,
+		       "a mapped file lacks STATX_ATTR_DAX");
+	t_errno("get-efault", ioctl(fd, FAMFSIOC_MAP_GET, (void *)8), EFAULT);
+
+	/* A second MAP_CREATE, valid or not, is EEXIST. */
+	t_errno("second-create", map1(fd, TWO_MiB, 300 * MiB, TWO_MiB),
+		EEXIST);
+	t_errno("second-create-same", map2(fd, FAMFS_REG, 6 * MiB - 12345, 2,
+					   200 * MiB, 4 * MiB, 140 * MiB,
+					   TWO_MiB), EEXIST);
+	t_errno("second-create-invalid", map2(fd, FAMFS_REG, 0, 0, 0, 0, 0,
+					      0), EEXIST);
+	t_ok("nop-mapped", ioctl(fd, FAMFSIOC_NOP));
+	close(fd);
+
+	/* One extent: GETEXT writes one extent and nothing more. */
+	fd = newfile();
+	t_ok("create-1-extent", map1(fd, TWO_MiB, 150 * MiB, TWO_MiB));
+	memset(ext, 0xa5, sizeof(ext));
+	if (t_ok("getext-1", ioctl(fd, FAMFSIOC_MAP_GETEXT, ext))) {
+		t_equ("getext-1-offset", 150 * MiB, ext[0].offset);
+		t_equ("getext-1-untouched", 0xa5a5a5a5a5a5a5a5ULL,
+		      ext[1].offset);
+	}
+	close(fd);
+}
+
+static void test_nonroot(void)
+{
+	struct famfs_ioc_map got;
+	int fd = newfile();
+	int st;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		int rc;
+
+		if (setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(3);
+		rc = map1(fd, TWO_MiB, 160 * MiB, TWO_MiB);
+		_exit(rc == -1 && errno == EPERM ? 0 : rc == -1 ? 1 : 2);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		t_fail("nonroot-create-eperm", "child did not run");
+	else if (WEXITSTATUS(st) == 0)
+		t_pass("nonroot-create-eperm");
+	else
+		t_fail("nonroot-create-eperm", "child status %d (1: other errno, 2: succeeded, 3: setresuid)",
+		       WEXITSTATUS(st));
+	t_errno("nonroot-left-unmapped", ioctl(fd, FAMFSIOC_MAP_GET, &got),
+		ENODATA);
+
+	/* Reading a map needs no privilege. */
+	t_ok("root-create", map1(fd, TWO_MiB, 160 * MiB, TWO_MiB));
+	pid = fork();
+	if (pid == 0) {
+		if (setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(3);
+		_exit(ioctl(fd, FAMFSIOC_MAP_GET, &got) == 0 &&
+		      got.ext_list[0].offset == 160 * MiB ? 0 : 1);
+	}
+	if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	    WEXITSTATUS(st) == 0)
+		t_pass("nonroot-get");
+	else
+		t_fail("nonroot-get", "MAP_GET as nobody failed");
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: module_ioctl MPT DEV\n");
+		return 2;
+	}
+	mpt = argv[1];
+	devsz = dev_size(argv[2]);
+	if (devsz < 512 * MiB)
+		die("device smaller than 512 MiB");
+
+	test_unmapped();
+	test_validation();
+	test_efault_enotty();
+	test_meta_and_overlap();
+	test_roundtrip();
+	test_nonroot();
+	return t_failed;
+}

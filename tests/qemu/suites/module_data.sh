@@ -1,0 +1,60 @@
+# profiles: pmem nvdimm
+# timeout: 300
+# famfs.ko, the data path (progs/module_data.c): extent math checked on the
+# device itself, read/write, EOF rules, truncate/fallocate refused, MAP_PRIVATE
+# and MAP_SHARED, fsync, statfs, and 2 MiB (PMD) faults, counted both with
+# getrusage in the program and with the fs_dax:dax_pmd_fault_done tracepoint.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+# run_prog PROG ARGS...: the program's PASS/FAIL/SKIP lines become ours.
+run_prog() {
+	_p=$1
+	"$@" > /tmp/$_p.out 2>&1
+	_rc=$?
+	while IFS= read -r _l; do
+		case $_l in
+		"PASS "*) t_pass "${_l#PASS }" ;;
+		"FAIL "*) _l=${_l#FAIL }; t_fail "${_l%%: *}" "${_l#*: }" ;;
+		"SKIP "*) _l=${_l#SKIP }; t_skip "${_l%%: *}" "${_l#*: }" ;;
+		*) echo "$_p: $_l" ;;
+		esac
+	done < /tmp/$_p.out
+	[ $_rc -le 1 ] || t_fail "$_p-exit" "$_p exited with status $_rc"
+}
+
+if ! grep -q '^famfs ' /proc/modules; then
+	t_skip loaded "famfs.ko is not loaded"
+	exit 0
+fi
+MPT=/tmp/famfs-data
+mkdir -p $MPT
+if ! out=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
+	t_fail mount "$out"
+	exit 0
+fi
+t_pass mount
+run_prog module_data $MPT "$FAMFS_DEV"
+
+# 64 MiB written then read through 2 MiB-aligned mappings: 32 + 32 PMD faults.
+T=/sys/kernel/tracing
+ev=$T/events/fs_dax/dax_pmd_fault_done
+if [ -d $ev ]; then
+	echo 0 > $T/tracing_on
+	: > $T/trace
+	echo 1 > $ev/enable
+	echo 1 > $T/tracing_on
+	run_prog module_data $MPT "$FAMFS_DEV" pmd
+	echo 0 > $T/tracing_on
+	echo 0 > $ev/enable
+	nopage=$(grep -c 'dax_pmd_fault_done:.*NOPAGE' $T/trace)
+	fallback=$(grep -c 'dax_pmd_fault_done:.*FALLBACK' $T/trace)
+	echo "module_data: tracepoint: $nopage NOPAGE, $fallback FALLBACK"
+	t_eq pmd-trace-nopage 64 "$nopage"
+	t_eq pmd-trace-fallback 0 "$fallback"
+	: > $T/trace
+else
+	run_prog module_data $MPT "$FAMFS_DEV" pmd
+	t_skip pmd-trace "no fs_dax tracepoints in $T"
+fi
+
+t_ok umount umount $MPT

@@ -1,0 +1,45 @@
+# profiles: pmem nvdimm
+# timeout: 120
+# famfs.ko, the namespace (progs/module_ns.c): files and directories as in
+# ramfs; symlinks, device nodes, FIFOs and sockets refused with EPERM,
+# O_TMPFILE with EOPNOTSUPP; a mapped file keeps its map through rename.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+# run_prog PROG ARGS...: the program's PASS/FAIL/SKIP lines become ours.
+run_prog() {
+	_p=$1
+	"$@" > /tmp/$_p.out 2>&1
+	_rc=$?
+	while IFS= read -r _l; do
+		case $_l in
+		"PASS "*) t_pass "${_l#PASS }" ;;
+		"FAIL "*) _l=${_l#FAIL }; t_fail "${_l%%: *}" "${_l#*: }" ;;
+		"SKIP "*) _l=${_l#SKIP }; t_skip "${_l%%: *}" "${_l#*: }" ;;
+		*) echo "$_p: $_l" ;;
+		esac
+	done < /tmp/$_p.out
+	[ $_rc -le 1 ] || t_fail "$_p-exit" "$_p exited with status $_rc"
+}
+
+if ! grep -q '^famfs ' /proc/modules; then
+	t_skip loaded "famfs.ko is not loaded"
+	exit 0
+fi
+MPT=/tmp/famfs-ns
+mkdir -p $MPT
+if ! out=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
+	t_fail mount "$out"
+	exit 0
+fi
+t_pass mount
+run_prog module_ns $MPT
+
+# The same through busybox, as a user would type it.
+t_ok sh-mkdir-p mkdir -p $MPT/a/b/c
+t_ok sh-touch touch $MPT/a/b/c/file
+t_ok sh-mv mv $MPT/a/b/c/file $MPT/a/file2
+t_not sh-ln-s ln -s file2 $MPT/a/link
+t_not sh-mkfifo mkfifo $MPT/a/fifo
+t_ok sh-rm-r rm -r $MPT/a
+t_eq sh-empty "" "$(ls -A $MPT)"
+t_ok umount umount $MPT

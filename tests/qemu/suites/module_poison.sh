@@ -1,0 +1,53 @@
+# profiles: pmem nvdimm
+# timeout: 120
+# famfs.ko, memory failure (progs/module_poison.c): MADV_HWPOISON on a mapped
+# page fails the whole mount (SIGBUS, EIO), one log line says so, unmount
+# still works and a new mount of the device is healthy.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+# run_prog PROG ARGS...: the program's PASS/FAIL/SKIP lines become ours.
+run_prog() {
+	_p=$1
+	"$@" > /tmp/$_p.out 2>&1
+	_rc=$?
+	while IFS= read -r _l; do
+		case $_l in
+		"PASS "*) t_pass "${_l#PASS }" ;;
+		"FAIL "*) _l=${_l#FAIL }; t_fail "${_l%%: *}" "${_l#*: }" ;;
+		"SKIP "*) _l=${_l#SKIP }; t_skip "${_l%%: *}" "${_l#*: }" ;;
+		*) echo "$_p: $_l" ;;
+		esac
+	done < /tmp/$_p.out
+	[ $_rc -le 1 ] || t_fail "$_p-exit" "$_p exited with status $_rc"
+}
+
+if ! grep -q '^famfs ' /proc/modules; then
+	t_skip loaded "famfs.ko is not loaded"
+	exit 0
+fi
+MPT=/tmp/famfs-poison
+mkdir -p $MPT
+if ! out=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
+	t_fail mount "$out"
+	exit 0
+fi
+t_pass mount
+echo "famfs-test: poison begin" > /dev/kmsg
+run_prog module_poison $MPT
+log=$(dmesg | sed -n '/famfs-test: poison begin$/,$p')
+echo "$log" | grep -i 'famfs\|memory failure'
+if grep -q '^SKIP' /tmp/module_poison.out; then
+	umount $MPT
+	exit 0
+fi
+t_eq failure-logged-once 1 "$(echo "$log" | grep -c 'famfs (.*): memory failure at device bytes')"
+t_ok umount-after-failure umount $MPT
+
+# A new mount starts healthy (the failed page, 602M-, is not used again).
+if out=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
+	t_pass remount
+	run_prog module_poison $MPT healthy
+	t_ok umount-again umount $MPT
+else
+	t_fail remount "$out"
+fi
