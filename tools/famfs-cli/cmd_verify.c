@@ -70,6 +70,7 @@ int cmd_verify(int argc, char **argv)
 		famfs_err("%s: mmap: %s", path, strerror(errno));
 		return FAMFS_EXIT_ERROR;
 	}
+	famfs_cpu_flush(a, (size_t)st.st_size);	/* another host may have written it */
 	bad = famfs_pattern_check(a, (uint64_t)st.st_size, seed);
 	munmap(a, (size_t)st.st_size);
 	if (bad >= 0) {

@@ -104,6 +104,8 @@ after=$(tree_sums)
 if [ -n "$before" ] && [ "$before" = "$after" ]; then t_pass remount-same-tree
 else t_fail remount-same-tree "tree or checksums differ after remount"; fi
 t_rc remount-verify 0 famfs verify -S 77 $M/d1/seeded
+t_eq remount-mode-kept 640 "$(stat -c %a $M/d1/seeded)"
+t_rc remount-still-writable 0 famfs mkfile -s 1 $M/d1/after-remount
 t_rc logplay-idempotent 0 famfs logplay $M
 t_rc logplay-dryrun 0 famfs logplay -n $M
 t_has logplay-dryrun-nothing "0 files and 0 directories to create"

@@ -194,8 +194,15 @@ int famfs_dev_map(struct famfs_dev *d, uint64_t off, uint64_t len,
 	return 0;
 }
 
+static void cpu_flush_range(uintptr_t s, uintptr_t e);
+
 /* Write back (and evict) the cache lines of [s, e), then order the flushes
  * before any later store (e.g. the log's next_index). */
+void famfs_cpu_flush(const void *p, size_t len)
+{
+	cpu_flush_range((uintptr_t)p, (uintptr_t)p + len);
+}
+
 static void cpu_flush_range(uintptr_t s, uintptr_t e)
 {
 #if defined(__x86_64__) || defined(__i386__)

@@ -142,7 +142,8 @@ int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs)
 		goto fail;
 	}
 	/* a client or a read-only mount (-r) has a log without write bits */
-	if (want_rw && fs->master && (st.st_mode & 0222)) {
+	fs->ro_mount = !(st.st_mode & 0222);
+	if (want_rw && fs->master && !fs->ro_mount) {
 		close(fs->log_fd);
 		rc = fs->log_fd = open_meta(fs, FAMFS_META_LOG, O_RDWR);
 		if (rc < 0)
@@ -204,8 +205,8 @@ int famfs_fs_writable(struct famfs_fs *fs)
 		return -EPERM;
 	}
 	if (!fs->rw) {
-		famfs_err("%s: the log is read-only here (mounted with famfs mount -r?)",
-			  fs->name);
+		famfs_err("%s: the log is read-only here%s", fs->name,
+			  fs->ro_mount ? " (mounted with famfs mount -r)" : "");
 		return -EROFS;
 	}
 	return 0;

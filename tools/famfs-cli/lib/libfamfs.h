@@ -103,6 +103,9 @@ int famfs_dev_map(struct famfs_dev *d, uint64_t off, uint64_t len,
 		  struct famfs_map *m);
 int famfs_fd_map(int fd, const char *name, uint64_t len, bool rw,
 		 struct famfs_map *m);
+/* Write back and invalidate the CPU cache lines of [p, p+len): before
+ * reading what another host wrote, on memory that is not cache coherent. */
+void famfs_cpu_flush(const void *p, size_t len);
 /* Make [addr, addr+len) of the map durable/visible to other hosts. */
 int famfs_map_flush(struct famfs_map *m, const void *addr, size_t len);
 void famfs_map_unmap(struct famfs_map *m);
@@ -135,7 +138,9 @@ struct famfs_fs {
 	const char *name;		/* device or mount point, for messages */
 	struct famfs_superblock *sb;
 	struct famfs_log_header *log;
-	bool rw;			/* log writable */
+	bool rw;			/* log opened writable */
+	bool ro_mount;			/* log meta file without write bits:
+					 * a client's mount or famfs mount -r */
 	bool master;			/* host id == sb master_uuid */
 	uint8_t host_uuid[16];
 };

@@ -84,6 +84,15 @@ int famfs_log_walk(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
 
 	if (n > cap)
 		n = cap;
+	/* a client reads what the master wrote: drop stale cache lines */
+	if (!fs->master && !fs->logm.bounce) {
+		famfs_cpu_flush(fs->log, sizeof(*fs->log));
+		n = famfs_log_next(fs->log);
+		if (n > cap)
+			n = cap;
+		famfs_cpu_flush(famfs_log_slot(fs->log, 0),
+				n * FAMFS_LOG_ENTRY_SIZE);
+	}
 	for (uint64_t i = 0; i < n; i++) {
 		const struct famfs_log_entry *e = famfs_log_slot(fs->log, i);
 		struct famfs_log_entry copy;

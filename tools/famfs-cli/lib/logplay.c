@@ -73,7 +73,7 @@ static bool map_equal(const struct famfs_ioc_map *a, const struct famfs_ioc_map 
 
 static uint32_t file_mode(struct lp_ctx *c, uint32_t mode)
 {
-	return (c->fs->master && c->fs->rw) ? mode : mode & ~0222U;
+	return (c->fs->master && !c->fs->ro_mount) ? mode : mode & ~0222U;
 }
 
 static int play_file(struct lp_ctx *c, const char *p, uint64_t idx,
