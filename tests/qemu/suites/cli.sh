@@ -75,6 +75,9 @@ t_rc creat-alias 0 famfs creat -s 4096 $M/d1/d2/small
 t_rc mkfile-exists 2 famfs mkfile -s 1 $M/d1/seeded
 t_rc mkfile-outside-famfs 2 famfs mkfile -s 1 /tmp/not-famfs
 t_rc mkfile-dotdot 2 famfs mkfile -s 1 $M/d1/nothere/../x
+long=$(printf '%0200d' 0)
+t_rc mkfile-path-too-long 2 famfs mkfile -s 1 $M/$long/$long/$long
+t_has mkfile-path-too-long-says-so "longer than 511 bytes"
 t_eq mkfile-size 5242880 "$(stat -c %s $M/d1/seeded)"
 t_eq mkfile-mode 640 "$(stat -c %a $M/d1/seeded)"
 t_rc verify-seed 0 famfs verify -S 77 $M/d1/seeded
