@@ -9,6 +9,8 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 results=${FAMFS_RESULTS:-$repo/results}
 export FAMFS_RESULTS=$results
+# The module is part of every guest run now: a missing famfs.ko is a FAIL.
+export FAMFS_REQUIRE_KO=${FAMFS_REQUIRE_KO:-1}
 mkdir -p "$results"
 summary=$results/summary.txt
 : > "$summary"
