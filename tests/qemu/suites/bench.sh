@@ -1,0 +1,249 @@
+# timeout: 3000
+# Benchmarks, guest side; run by scripts/bench.sh on the bench and
+# bench-icount profiles (no "profiles" header on purpose: never part of
+# make check).  Needs three devices (profiles/bench.sh): $BENCH_DEVDAX raw
+# device-dax, $FAMFS_DEV for famfs, $BENCH_EXT4_DEV for ext4 -o dax.
+# Parameters come as kernel command line words that the kernel hands to /init
+# as environment (profiles/bench.sh puts $FAMFS_BENCH_ARGS there):
+#   BENCH_SIZE (1G)       mmap/fsync/rw file size
+#   BENCH_REPS (5)        repetitions of the alternating passes
+#   BENCH_PARTS           counts,mmap,rw,fsync,meta (default: all)
+#   BENCH_META_MKFILE (100) BENCH_META_CP (300) BENCH_META_LOG (1000,10000)
+# (lists comma-separated: the kernel command line splits at spaces)
+# Machine-readable lines (bench_dax.c and "BENCH meta ...") go to
+# $FAMFS_OUT/bench.txt; exact fault counts are also checked (PASS/FAIL).
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+SIZE=${BENCH_SIZE:-1G}
+REPS=${BENCH_REPS:-5}
+PARTS=$(echo "${BENCH_PARTS:-counts,mmap,rw,fsync,meta}" | tr , " ")
+N_MKFILE=${BENCH_META_MKFILE:-100}
+N_CP=${BENCH_META_CP:-300}
+N_LOG=$(echo "${BENCH_META_LOG:-1000,10000}" | tr , " ")
+OUT=$FAMFS_OUT/bench.txt
+M=/mnt/famfs
+E=/mnt/ext4
+MiB=1048576
+export FAMFS_HOST_ID_FILE=/tmp/bench-host-uuid
+: > "$OUT"
+mkdir -p $M $E /tmp/bin
+
+# The tool runs from tmpfs, not over 9p, so that exec costs what it would.
+cp "$FAMFS_SRC/tools/famfs-cli/build/famfs-cli" /tmp/bin/famfs 2>/dev/null ||
+	cp "$(command -v famfs)" /tmp/bin/famfs
+cp "$FAMFS_SRC/tests/qemu/build/bin/bench_dax" /tmp/bin/
+export PATH=/tmp/bin:$PATH
+
+log() { echo "$*" >> "$OUT"; echo "$*"; }
+now() { bench_dax now; }
+bytes() { bench_dax_size "$1"; }
+bench_dax_size() {	# SIZE with K/M/G -> bytes (busybox sh arithmetic)
+	case $1 in
+	*G) echo $((${1%G} * 1073741824)) ;; *M) echo $((${1%M} * MiB)) ;;
+	*K) echo $((${1%K} * 1024)) ;; *) echo "$1" ;;
+	esac
+}
+# run ID CMD...: run a bench_dax command, its BENCH lines to $OUT
+run() {
+	_id=$1; shift
+	if "$@" > /tmp/bench.out 2>&1; then
+		grep '^BENCH ' /tmp/bench.out >> "$OUT"
+		t_pass "$_id"
+	else
+		t_fail "$_id" "'$*' exited $?: $(tail -n 2 /tmp/bench.out | tr '\n' ' ')"
+	fi
+	cat /tmp/bench.out
+}
+# field FILE PATTERN KEY: KEY=value of the first line of FILE matching PATTERN
+field() { grep -- "$2" "$1" | head -n 1 | tr ' ' '\n' | sed -n "s/^$3=//p"; }
+
+BYTES=$(bytes "$SIZE")
+PMDS=$((BYTES / (2 * MiB)))
+clock=realtime
+[ "$FAMFS_PROFILE" = bench-icount ] && clock=icount
+log "BENCH config profile=$FAMFS_PROFILE clock=$clock size=$BYTES reps=$REPS parts=$(echo $PARTS | tr ' ' ,)" \
+	"devdax=$BENCH_DEVDAX famfs=$FAMFS_DEV ext4=$BENCH_EXT4_DEV kernel=$(uname -r)"
+
+# Quiet machine: no periodic writeback, one CPU.
+sysctl -qw vm.dirty_writeback_centisecs=0 2>/dev/null
+echo never > /sys/kernel/mm/transparent_hugepage/khugepaged/defrag 2>/dev/null
+
+# ---- set up the peers -------------------------------------------------------
+famfs_fresh() {	# famfs_fresh: new famfs with a 16 MiB log (room for 10k entries)
+	umount $M 2>/dev/null
+	famfs mkfs -f --loglen 16M "$FAMFS_DEV" > /dev/null && famfs mount "$FAMFS_DEV" $M
+}
+ext4_fresh() {
+	umount $E 2>/dev/null
+	mkfs.ext4 -q -F -b 4096 -O ^resize_inode -E stride=512,stripe_width=512 "$BENCH_EXT4_DEV" &&
+		mount -t ext4 -o dax "$BENCH_EXT4_DEV" $E
+}
+# ext4_file PATH SIZE: preallocated in whole 2 MiB units (with the stride
+# hint ext4 then places them 2 MiB-aligned, as famfs does), written, and cut to
+# SIZE (a size that is not a multiple of 2 MiB made ext4 start the extent
+# unaligned: every fault fell back to 4 KiB)
+ext4_file() {
+	fallocate -l $((($2 + 2 * MiB - 1) / (2 * MiB) * 2 * MiB)) "$1" &&
+		bench_dax prep -s "$2" "$1" && truncate -s "$2" "$1"
+}
+# famfs_file PATH SIZE: allocated by famfs mkfile, then written like ext4's
+famfs_file() { famfs mkfile -s "$2" "$1" && bench_dax prep -s "$2" "$1"; }
+
+t_ok famfs-mkfs famfs_fresh
+t_ok ext4-mkfs ext4_fresh
+t_ok ext4-dax-on sh -c "grep ' $E ext4 ' /proc/mounts | grep -q dax"
+log "BENCH setup devdax=\"$BENCH_DEVDAX: ndctl create-namespace -m devdax --align=2M --map=mem; mmap at offset 0\""
+log "BENCH setup famfs=\"$FAMFS_DEV: fsdax --align=2M --map=mem; famfs mkfs --loglen 16M; famfs mkfile -s SIZE, then written with pwrite\""
+log "BENCH setup ext4=\"$BENCH_EXT4_DEV: fsdax --align=2M --map=mem; mkfs.ext4 -b 4096 -O ^resize_inode -E stride=512,stripe_width=512; mount -o dax; fallocate -l SIZE, then written with pwrite\""
+
+DATA_PARTS=
+for p in $PARTS; do case $p in counts|mmap|rw|fsync) DATA_PARTS=1 ;; esac; done
+if [ -n "$DATA_PARTS" ]; then
+	t_ok famfs-file famfs_file $M/big "$BYTES"
+	t_ok ext4-file ext4_file $E/big "$BYTES"
+	# entries in both file systems' DAX mappings exist before any pass
+	bench_dax counts -W -s "$BYTES" f=$M/big > /dev/null
+	bench_dax counts -W -s "$BYTES" e=$E/big > /dev/null
+	T="devdax=$BENCH_DEVDAX famfs=$M/big ext4=$E/big"
+fi
+
+# ---- exact counts -------------------------------------------------------------
+# check_counts ID FILE TARGET SIZE KEY=VALUE...: the counts lines of TARGET
+check_counts() {
+	_id=$1 _f=$2 _t=$3 _s=$4; shift 4
+	for _kv in "$@"; do
+		_pass=${_kv%%:*} _kv=${_kv#*:}
+		_l="target=$_t size=$_s pass=$_pass "
+		t_eq "$_id-$_pass-${_kv%%=*}" "${_kv#*=}" "$(field "$_f" "$_l" "${_kv%%=*}")"
+	done
+}
+if echo " $PARTS " | grep -q ' counts '; then
+	for tgt in $T; do
+		run counts-${tgt%%=*} bench_dax counts -s "$BYTES" "$tgt"
+		grep '^BENCH counts' /tmp/bench.out > /tmp/counts-${tgt%%=*}
+	done
+	for t in devdax famfs ext4; do
+		c="cold-read:minflt=$PMDS warm-read:minflt=0 cold-write:minflt=$PMDS warm-write:minflt=0"
+		[ $t = devdax ] || c="$c cold-read:pmd_nopage=$PMDS cold-read:pmd_fallback=0 cold-read:pte=0
+			cold-write:pmd_nopage=$PMDS cold-write:pmd_fallback=0 cold-write:pte=0"
+		check_counts count-$t /tmp/counts-$t $t "$BYTES" $c
+	done
+	# Odd tails: the last 2 MiB of the file is only partly inside i_size, so
+	# its PMD fault falls back (once) and every 4 KiB page in it faults.
+	for odd in "64M-4K 31 1 511" "64M+4K 32 1 1"; do
+		set -- $odd
+		ob=$(bench_dax_size "${1%[-+]*}")
+		case $1 in *-4K) ob=$((ob - 4096)) ;; *) ob=$((ob + 4096)) ;; esac
+		flt=$(($2 + $4))
+		t_ok famfs-odd-$1 famfs mkfile -s "$ob" $M/odd$1
+		t_ok ext4-odd-$1 ext4_file $E/odd$1 "$ob"
+		for t in famfs:$M ext4:$E; do
+			n=${t%%:*}-odd
+			run counts-$n-$1 bench_dax counts -s "$ob" "$n=${t#*:}/odd$1"
+			grep '^BENCH counts' /tmp/bench.out > /tmp/counts-odd
+			check_counts count-$n$1 /tmp/counts-odd $n "$ob" \
+				cold-read:pmd_nopage=$2 cold-read:pmd_fallback=$3 cold-read:pte=$4 \
+				cold-read:minflt=$flt warm-read:minflt=0 cold-write:minflt=$flt warm-write:minflt=0
+		done
+	done
+	# 4 KiB mappings forced (madvise MADV_NOHUGEPAGE) for scale: 512 per 2 MiB
+	for t in famfs:$M ext4:$E; do
+		n=${t%%:*}-4k
+		run counts-$n bench_dax counts -4 -s "$BYTES" "$n=${t#*:}/big"
+		grep '^BENCH counts' /tmp/bench.out > /tmp/counts-4k
+		check_counts count-$n /tmp/counts-4k $n "$BYTES" \
+			cold-read:pte=$((BYTES / 4096)) cold-read:minflt=$((BYTES / 4096)) warm-read:minflt=0
+	done
+fi
+
+# ---- mmap passes, alternating targets every 8 MiB -------------------------
+if echo " $PARTS " | grep -q ' mmap '; then
+	run mmap bench_dax mmap -s "$BYTES" -r "$REPS" -k 8M $T
+fi
+
+# ---- read()/write() at 4 KiB, 64 KiB, 2 MiB: famfs vs ext4-dax -----------
+if echo " $PARTS " | grep -q ' rw '; then
+	for b in 4K 64K 2M; do
+		rws=$BYTES
+		[ $b = 4K ] && rws=$((BYTES / 4))	# 4 KiB requests: a quarter of the file
+		run rw-$b bench_dax rw -s "$rws" -b $b -r "$REPS" -k 8M famfs=$M/big ext4=$E/big
+	done
+fi
+
+# ---- fsync after dirtying the whole mapping --------------------------------
+if echo " $PARTS " | grep -q ' fsync '; then
+	run fsync bench_dax fsync -s "$BYTES" -r "$REPS" famfs=$M/big ext4=$E/big
+fi
+
+# ---- metadata ----------------------------------------------------------------
+# meta KEY N T0 T1 [k=v...]: one metadata figure
+meta() { log "BENCH meta what=$1 n=$2 ns=$(($4 - $3))${5:+ $5}"; }
+if echo " $PARTS " | grep -q ' meta '; then
+	umount $M; rm -f $E/big
+	t0=$(now); famfs mkfs -f --loglen 16M "$FAMFS_DEV" > /dev/null; t1=$(now)
+	meta famfs-mkfs 1 "$t0" "$t1"
+	t0=$(now); famfs mount "$FAMFS_DEV" $M; t1=$(now)
+	meta famfs-mount-empty 1 "$t0" "$t1" entries=0
+	famfs mkdir $M/mk $M/cp
+	# famfs mkfile one at a time (each file takes a 2 MiB unit)
+	t0=$(now)
+	i=0; while [ $i -lt "$N_MKFILE" ]; do famfs mkfile -s 4K $M/mk/f$i || break; i=$((i + 1)); done
+	t1=$(now)
+	t_eq meta-mkfile-all "$N_MKFILE" "$i"
+	meta famfs-mkfile "$i" "$t0" "$t1"
+	mkdir -p $E/mk $E/cp
+	t0=$(now)
+	i=0; while [ $i -lt "$N_MKFILE" ]; do fallocate -l 4096 $E/mk/f$i || break; i=$((i + 1)); done
+	t1=$(now)
+	meta ext4-fallocate "$i" "$t0" "$t1"
+	# famfs cp of many 4 KiB files, one invocation
+	rm -rf /tmp/cpsrc; mkdir /tmp/cpsrc
+	i=0; while [ $i -lt "$N_CP" ]; do head -c 4096 /dev/urandom > /tmp/cpsrc/s$i; i=$((i + 1)); done
+	t0=$(now); famfs cp /tmp/cpsrc/* $M/cp/; rc=$?; t1=$(now)
+	t_eq meta-cp-rc 0 $rc
+	t_eq meta-cp-all "$N_CP" "$(ls $M/cp | wc -l)"
+	meta famfs-cp "$N_CP" "$t0" "$t1"
+	t0=$(now); cp /tmp/cpsrc/* $E/cp/; t1=$(now)
+	meta ext4-cp "$N_CP" "$t0" "$t1"
+	# open+close of an existing file
+	run open bench_dax open -n 20000 -r "$REPS" famfs=$M/mk/f0 ext4=$E/mk/f0
+	entries=$((N_MKFILE + N_CP + 2))
+	t0=$(now); umount $M; t1=$(now)
+	meta famfs-umount 1 "$t0" "$t1" entries=$entries
+	t0=$(now); famfs mount "$FAMFS_DEV" $M; t1=$(now)
+	meta famfs-mount "$entries" "$t0" "$t1" entries=$entries files=$((N_MKFILE + N_CP))
+	t_eq meta-remount-files "$N_CP" "$(ls $M/cp | wc -l)"
+
+	# The log: fresh famfs, directory entries (a file takes 2 MiB, so 10k
+	# files do not fit; directories are log entries without data), in steps.
+	famfs_fresh
+	have=0 ndirs=0	# log entries, directories among them
+	for n in $N_LOG; do
+		t0=$(now)
+		while [ $have -lt $((n - 1)) ]; do
+			echo $M/d$ndirs; have=$((have + 1)); ndirs=$((ndirs + 1))
+		done | xargs famfs mkdir
+		t1=$(now)
+		meta famfs-mkdir-xargs $((n - 1 - have)) "$t0" "$t1" entries_before=$have
+		ndirs=$((ndirs + n - 1 - have)) have=$((n - 1))
+		t_eq meta-log-$n-dirs "$ndirs" "$(ls -d $M/d* | wc -l)"
+		# one file created alone with this many entries in the log
+		t0=$(now); famfs mkfile -s 4K $M/probe$n; t1=$(now)
+		meta famfs-mkfile-at 1 "$t0" "$t1" entries=$have
+		have=$((have + 1))
+		t0=$(now); famfs logplay $M > /dev/null; t1=$(now)
+		meta famfs-logplay-noop "$have" "$t0" "$t1" entries=$have
+		rm -rf $M/d* $M/probe*
+		t0=$(now); famfs logplay $M > /dev/null; rc=$?; t1=$(now)
+		t_eq meta-logplay-$n-rc 0 $rc
+		t_eq meta-logplay-$n-dirs "$ndirs" "$(ls -d $M/d* | wc -l)"
+		meta famfs-logplay "$have" "$t0" "$t1" entries=$have dirs=$ndirs
+		umount $M
+		t0=$(now); famfs mount "$FAMFS_DEV" $M; t1=$(now)
+		meta famfs-mount "$have" "$t0" "$t1" entries=$have dirs=$ndirs
+	done
+fi
+
+umount $M 2>/dev/null
+umount $E 2>/dev/null
+exit 0
