@@ -24,6 +24,7 @@
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include "famfs.h"
+#include "trace.h"
 
 /*
  * Serializes memory failure notifications with the release of the holder at
@@ -110,6 +111,7 @@ static int famfs_dax_notify_failure(struct dax_device *dax_dev, u64 offset,
 		rc = -EOPNOTSUPP;
 		goto out;
 	}
+	trace_famfs_notify_failure(fsi->sb, offset, len, mf_flags);
 
 	/* Clip the range to this mount's part of the dax_device. */
 	if (check_add_overflow(offset, len, &end))

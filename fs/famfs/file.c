@@ -23,6 +23,7 @@
 #include <linux/uio.h>
 #include <linux/writeback.h>
 #include "famfs.h"
+#include "trace.h"
 
 static int famfs_iomap_begin(struct inode *inode, loff_t offset, loff_t length,
 			     unsigned int flags, struct iomap *iomap,
@@ -54,12 +55,12 @@ static int famfs_iomap_begin(struct inode *inode, loff_t offset, loff_t length,
 		iomap->type = IOMAP_HOLE;
 		iomap->addr = IOMAP_NULL_ADDR;
 		iomap->length = length;
-		return 0;
+	} else {
+		iomap->type = IOMAP_MAPPED;
+		iomap->addr = famfs_backing_daddr(&fsi->backing, dev_off);
+		iomap->length = min_t(u64, length, len);
 	}
-
-	iomap->type = IOMAP_MAPPED;
-	iomap->addr = famfs_backing_daddr(&fsi->backing, dev_off);
-	iomap->length = min_t(u64, length, len);
+	trace_famfs_iomap_begin(inode, offset, length, flags, iomap);
 	return 0;
 }
 

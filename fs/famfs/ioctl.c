@@ -37,6 +37,7 @@
 #include <linux/overflow.h>
 #include <linux/uaccess.h>
 #include "famfs.h"
+#include "trace.h"
 
 /* Check a map from user space against itself and the device. */
 static int famfs_map_validate(struct super_block *sb,
@@ -200,6 +201,7 @@ out_unlock:
 	inode_unlock(inode);
 	mnt_drop_write_file(file);
 	famfs_fmap_free(fmap);
+	trace_famfs_map_create(inode, &imap, rc);
 	return rc;
 }
 

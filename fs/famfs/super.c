@@ -21,6 +21,9 @@
 #include <linux/statfs.h>
 #include "famfs.h"
 
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
 static struct kmem_cache *famfs_inode_cachep;
 
 static struct inode *famfs_alloc_inode(struct super_block *sb)

@@ -73,6 +73,11 @@ case $(grep " $MPT famfs " /proc/mounts) in
 esac
 umount $MPT
 run_prog module_mount try mount-dax-always 0 "$FAMFS_DEV" $MPT dax=always
+# Remount read-only and back: the namespace follows.
+t_ok remount-ro mount -o remount,ro $MPT
+t_not remount-ro-no-create touch $MPT/x
+t_ok remount-rw mount -o remount,rw $MPT
+t_ok remount-rw-create touch $MPT/x
 umount $MPT 2>/dev/null
 
 # Errors, each with its errno and one log line.

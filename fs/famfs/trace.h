@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * famfs tracepoints (events/famfs in tracefs).  Faults themselves are
+ * traced by the fs_dax events; these show what famfs decided.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM famfs
+
+#if !defined(_FS_FAMFS_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _FS_FAMFS_TRACE_H
+
+#include <linux/iomap.h>
+#include <linux/tracepoint.h>
+#include "famfs.h"
+
+TRACE_EVENT(famfs_map_create,
+	    TP_PROTO(struct inode *inode, const struct famfs_ioc_map *imap,
+		     int rc),
+	    TP_ARGS(inode, imap, rc),
+	    TP_STRUCT__entry(__field(dev_t, dev)
+			     __field(ino_t, ino)
+			     __field(u32, file_type)
+			     __field(u64, file_size)
+			     __field(u64, count)
+			     __field(u64, off0)
+			     __field(u64, len0)
+			     __field(int, rc)),
+	    TP_fast_assign(__entry->dev = inode->i_sb->s_dev;
+			   __entry->ino = inode->i_ino;
+			   __entry->file_type = imap->file_type;
+			   __entry->file_size = imap->file_size;
+			   __entry->count = imap->ext_list_count;
+			   __entry->off0 = imap->ext_list[0].offset;
+			   __entry->len0 = imap->ext_list[0].len;
+			   __entry->rc = rc;),
+	    TP_printk("dev %d:%d ino %#lx type %u size %llu extents %llu first %#llx+%#llx rc %d",
+		      MAJOR(__entry->dev), MINOR(__entry->dev),
+		      (unsigned long)__entry->ino, __entry->file_type,
+		      __entry->file_size, __entry->count, __entry->off0,
+		      __entry->len0, __entry->rc)
+);
+
+TRACE_EVENT(famfs_iomap_begin,
+	    TP_PROTO(struct inode *inode, loff_t pos, loff_t len,
+		     unsigned int flags, const struct iomap *iomap),
+	    TP_ARGS(inode, pos, len, flags, iomap),
+	    TP_STRUCT__entry(__field(dev_t, dev)
+			     __field(ino_t, ino)
+			     __field(loff_t, pos)
+			     __field(loff_t, len)
+			     __field(unsigned int, flags)
+			     __field(u64, addr)
+			     __field(u64, length)
+			     __field(u16, type)),
+	    TP_fast_assign(__entry->dev = inode->i_sb->s_dev;
+			   __entry->ino = inode->i_ino;
+			   __entry->pos = pos;
+			   __entry->len = len;
+			   __entry->flags = flags;
+			   __entry->addr = iomap->addr;
+			   __entry->length = iomap->length;
+			   __entry->type = iomap->type;),
+	    TP_printk("dev %d:%d ino %#lx pos %#llx len %#llx flags %#x -> type %u addr %#llx length %#llx",
+		      MAJOR(__entry->dev), MINOR(__entry->dev),
+		      (unsigned long)__entry->ino, __entry->pos, __entry->len,
+		      __entry->flags, __entry->type, __entry->addr,
+		      __entry->length)
+);
+
+TRACE_EVENT(famfs_notify_failure,
+	    TP_PROTO(struct super_block *sb, u64 off, u64 len, int mf_flags),
+	    TP_ARGS(sb, off, len, mf_flags),
+	    TP_STRUCT__entry(__field(dev_t, dev)
+			     __field(u64, off)
+			     __field(u64, len)
+			     __field(int, mf_flags)),
+	    TP_fast_assign(__entry->dev = sb->s_dev;
+			   __entry->off = off;
+			   __entry->len = len;
+			   __entry->mf_flags = mf_flags;),
+	    TP_printk("dev %d:%d dax bytes %#llx+%#llx mf_flags %#x",
+		      MAJOR(__entry->dev), MINOR(__entry->dev), __entry->off,
+		      __entry->len, __entry->mf_flags)
+);
+
+#endif /* _FS_FAMFS_TRACE_H */
+
+/* This part must be outside protection */
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE trace
+#include <trace/define_trace.h>
