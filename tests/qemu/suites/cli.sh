@@ -194,6 +194,9 @@ t_rc sb-repair-data-intact 0 famfs verify -S 5 $M/keep
 fresh
 for i in 0 1 2 3 4; do famfs mkfile -s 1m -S $i $M/f$i; done
 umount $M
+# a torn append: bytes in slot 5, past next_index (5): ignored
+poke $((2097152 + 1024 + 5 * 1024 + 100)) 7
+t_rc torn-entry-ignored 0 famfs fsck $DEV
 # entry 2 sits at 2 MiB (log) + 1 KiB (header) + 2 KiB; its ctime is at +40
 poke $((2097152 + 1024 + 2 * 1024 + 40)) 255
 t_rc fsck-corrupt-entry 3 famfs fsck $DEV
