@@ -25,7 +25,8 @@ static void set_role(struct famfs_fs *fs)
 	int q = famfs_quiet;
 
 	famfs_quiet = 1;	/* reported by famfs_fs_writable when it matters */
-	fs->master = famfs_host_id(fs->host_uuid) == 0 &&
+	fs->host_id_ok = famfs_host_id(fs->host_uuid) == 0;
+	fs->master = fs->host_id_ok &&
 		     !memcmp(fs->host_uuid, fs->sb->master_uuid, 16);
 	famfs_quiet = q;
 }
@@ -198,6 +199,12 @@ int famfs_fs_writable(struct famfs_fs *fs)
 		famfs_err("%s: read-only: unknown read-only-compatible features 0x%x",
 			  fs->name, ro);
 		return -EROFS;
+	}
+	if (!fs->host_id_ok) {
+		famfs_host_id(fs->host_uuid);	/* prints why */
+		famfs_err("%s: this host's id is unknown, so it cannot be the master (uuid %s)",
+			  fs->name, master);
+		return -EPERM;
 	}
 	if (!fs->master) {
 		famfs_err("%s: this host (uuid %s) is a client; only the master (uuid %s) can create files",

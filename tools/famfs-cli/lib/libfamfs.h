@@ -143,6 +143,7 @@ struct famfs_fs {
 					 * a client's mount or famfs mount -r */
 	bool master;			/* host id == sb master_uuid */
 	uint8_t host_uuid[16];
+	bool host_id_ok;		/* host_uuid could be read or created */
 };
 #define FAMFS_META_DIR	".meta"
 #define FAMFS_META_SB	".meta/.superblock"
