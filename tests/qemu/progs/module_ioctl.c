@@ -6,7 +6,7 @@
  * leaves the file unmapped, and only CAP_SYS_ADMIN may create maps.
  *
  * Device layout used (the device must be at least 512 MiB):
- *   0..2M superblock, 2M..10M log, 64M.. and up: test files.
+ *   0..2M superblock, 2M..10M log, 64M..330M: test files.
  */
 #include "module_test.h"
 #include <sys/wait.h>
@@ -352,6 +352,48 @@ static void test_nonroot(void)
 	close(fd);
 }
 
+/* Racing creators: exactly one of N wins, the others get @want. */
+static void race(const char *name, int same_file, int want)
+{
+	enum { N = 8 };
+	int fds[N], i, st, wins = 0, losses = 0, other = 0;
+	pid_t pids[N];
+
+	fds[0] = newfile();
+	for (i = 1; i < N; i++)
+		fds[i] = same_file ? fds[0] : newfile();
+	for (i = 0; i < N; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			/* Same file: different memory; else the same memory. */
+			unsigned long long off = same_file ?
+				(300 + 2 * i) * MiB : 290 * MiB;
+			int rc = map1(fds[i], TWO_MiB, off, TWO_MiB);
+
+			_exit(rc == 0 ? 0 : errno == want ? 1 : 2);
+		}
+	}
+	for (i = 0; i < N; i++) {
+		if (pids[i] < 0 || waitpid(pids[i], &st, 0) != pids[i] ||
+		    !WIFEXITED(st))
+			other++;
+		else if (WEXITSTATUS(st) == 0)
+			wins++;
+		else if (WEXITSTATUS(st) == 1)
+			losses++;
+		else
+			other++;
+	}
+	if (wins == 1 && losses == N - 1)
+		t_pass(name);
+	else
+		t_fail(name, "%d won, %d lost with %s, %d other", wins, losses,
+		       t_errname(want), other);
+	for (i = 0; i < N; i++)
+		if (!same_file || i == 0)
+			close(fds[i]);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -369,5 +411,7 @@ int main(int argc, char **argv)
 	test_meta_and_overlap();
 	test_roundtrip();
 	test_nonroot();
+	race("race-same-memory", 0, EADDRINUSE);
+	race("race-same-file", 1, EEXIST);
 	return t_failed;
 }

@@ -6,6 +6,8 @@
  *	mount SRC ("-" for none) on MPT; PASS NAME if the result is EXPECT
  *	("0" or an errno name such as EBUSY); a successful mount that was
  *	not expected is undone.
+ *   module_mount lazy SRC MPT
+ *	lazy unmount while a mapped file is open and mapped.
  *   module_mount cycles N SRC MPT
  *	N times: mount, create a directory and a file, map the file, write
  *	it through mmap, unmount.  PASS "cycles" if every step works.
@@ -75,14 +77,50 @@ static int cycles(int n, const char *src, const char *mpt)
 	return 0;
 }
 
+/*
+ * Lazy unmount with a mapped file open: the mapping keeps working, and the
+ * superblock (with the device and its dax holder) goes away at the last
+ * close, so the device mounts again right after.
+ */
+static int lazy(const char *src, const char *mpt)
+{
+	char path[512];
+	char *p;
+	int fd;
+
+	if (mount(src, mpt, "famfs", 0, NULL))
+		die("mount");
+	snprintf(path, sizeof(path), "%s/file", mpt);
+	fd = open(path, O_RDWR | O_CREAT, 0644);
+	if (fd < 0 || map1(fd, TWO_MiB, 64 * MiB, TWO_MiB))
+		die("create and map");
+	p = mmap(NULL, TWO_MiB, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	t_ok("lazy-umount", umount2(mpt, MNT_DETACH));
+	memset(p, 0x3c, TWO_MiB);
+	t_true("lazy-mapping-works", p[TWO_MiB - 1] == 0x3c,
+	       "mapping broken after lazy umount");
+	t_errno("lazy-device-still-busy", mount(src, mpt, "famfs", 0, NULL),
+		EBUSY);
+	munmap(p, TWO_MiB);
+	close(fd);
+	if (t_ok("lazy-mount-after-close", mount(src, mpt, "famfs", 0, NULL)))
+		umount(mpt);
+	return t_failed;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 6 && !strcmp(argv[1], "try"))
 		return try(argv[2], argv[3], argv[4], argv[5],
 			   argc > 6 ? argv[6] : NULL) | t_failed;
+	if (argc == 4 && !strcmp(argv[1], "lazy"))
+		return lazy(argv[2], argv[3]);
 	if (argc == 5 && !strcmp(argv[1], "cycles"))
 		return cycles(atoi(argv[2]), argv[3], argv[4]);
 	fprintf(stderr, "usage: module_mount try NAME EXPECT SRC MPT [OPTS]\n"
-		"       module_mount cycles N SRC MPT\n");
+		"       module_mount cycles N SRC MPT\n"
+		"       module_mount lazy SRC MPT\n");
 	return 2;
 }

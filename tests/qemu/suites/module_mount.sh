@@ -93,6 +93,8 @@ mount_err regular-file ENOTBLK /tmp/famfs-regular-file
 mount_err char-device ENOTBLK /dev/null
 mount_err no-source EINVAL -
 
+run_prog module_mount lazy "$FAMFS_DEV" $MPT
+
 # 100 cycles with a directory and a mapped, written file each time.
 klog_mark
 run_prog module_mount cycles 100 "$FAMFS_DEV" $MPT
