@@ -50,7 +50,8 @@ static void famfs_unmap_all(struct super_block *sb)
 		spin_unlock(&inode->i_lock);
 		spin_unlock(&sb->s_inode_list_lock);
 
-		unmap_mapping_range(inode->i_mapping, 0, 0, 1);
+		/* Private copies made by COW are not in famfs memory: keep. */
+		unmap_mapping_range(inode->i_mapping, 0, 0, 0);
 		iput(toput);
 		toput = inode;
 		cond_resched();
