@@ -5,7 +5,8 @@
 # device-dax, $FAMFS_DEV for famfs, $BENCH_EXT4_DEV for ext4 -o dax.
 # Parameters come as kernel command line words that the kernel hands to /init
 # as environment (profiles/bench.sh puts $FAMFS_BENCH_ARGS there):
-#   BENCH_SIZE (1G)       mmap/fsync/rw file size
+#   BENCH_SIZE (1G)       mmap/fsync file size
+#   BENCH_RW_SIZE (256M)  bytes per read()/write() pass
 #   BENCH_REPS (5)        repetitions of the alternating passes
 #   BENCH_PARTS           counts,mmap,rw,fsync,meta (default: all)
 #   BENCH_META_MKFILE (100) BENCH_META_CP (300) BENCH_META_LOG (1000,10000)
@@ -59,9 +60,14 @@ field() { grep -- "$2" "$1" | head -n 1 | tr ' ' '\n' | sed -n "s/^$3=//p"; }
 
 BYTES=$(bytes "$SIZE")
 PMDS=$((BYTES / (2 * MiB)))
-clock=realtime
-[ "$FAMFS_PROFILE" = bench-icount ] && clock=icount
-log "BENCH config profile=$FAMFS_PROFILE clock=$clock size=$BYTES reps=$REPS parts=$(echo $PARTS | tr ' ' ,)" \
+RW_BYTES=$(bytes "${BENCH_RW_SIZE:-256M}")
+[ "$RW_BYTES" -le "$BYTES" ] || RW_BYTES=$BYTES
+# Targets alternate every STEP bytes.  Under -icount every 2 MiB: a chunk is
+# one fault, and the per-chunk minimum over the repetitions drops the timer
+# ticks (one every 4M instructions at HZ=250) that land in a chunk.
+clock=realtime STEP=8M
+[ "$FAMFS_PROFILE" = bench-icount ] && clock=icount STEP=2M
+log "BENCH config profile=$FAMFS_PROFILE clock=$clock size=$BYTES rw_size=$RW_BYTES step=$STEP reps=$REPS parts=$(echo $PARTS | tr ' ' ,)" \
 	"devdax=$BENCH_DEVDAX famfs=$FAMFS_DEV ext4=$BENCH_EXT4_DEV kernel=$(uname -r)"
 
 # Quiet machine: no periodic writeback, one CPU.
@@ -158,15 +164,13 @@ fi
 
 # ---- mmap passes, alternating targets every 8 MiB -------------------------
 if echo " $PARTS " | grep -q ' mmap '; then
-	run mmap bench_dax mmap -s "$BYTES" -r "$REPS" -k 8M $T
+	run mmap bench_dax mmap ${BENCH_VERBOSE:+-v} -s "$BYTES" -r "$REPS" -k $STEP $T
 fi
 
 # ---- read()/write() at 4 KiB, 64 KiB, 2 MiB: famfs vs ext4-dax -----------
 if echo " $PARTS " | grep -q ' rw '; then
 	for b in 4K 64K 2M; do
-		rws=$BYTES
-		[ $b = 4K ] && rws=$((BYTES / 4))	# 4 KiB requests: a quarter of the file
-		run rw-$b bench_dax rw -s "$rws" -b $b -r "$REPS" -k 8M famfs=$M/big ext4=$E/big
+		run rw-$b bench_dax rw -s "$RW_BYTES" -b $b -r "$REPS" -k $STEP famfs=$M/big ext4=$E/big
 	done
 fi
 
