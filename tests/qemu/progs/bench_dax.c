@@ -15,6 +15,7 @@
  *       all targets at once, switching target every STEP bytes (default
  *       8 MiB; the target order rotates each repetition), so that host noise
  *       hits every target alike.  Time and faults per target and pass.
+ *       A target NAME ending in "-4k" is mapped with MADV_NOHUGEPAGE.
  *   bench_dax rw -s SIZE -b BS [-r REPS] [-k STEP] NAME=PATH...
  *       pread() then pwrite() of SIZE bytes in BS requests, alternating
  *       targets every STEP bytes.  The user buffer sits 4 KiB past a 2 MiB
@@ -291,12 +292,16 @@ static void parse_targets(int argc, char **argv, int flags)
 	}
 }
 
+/* A target whose NAME ends in "-4k" gets 4 KiB mappings only (MADV_NOHUGEPAGE). */
 static char *map_target(struct target *t, uint64_t len, int prot)
 {
 	char *m = mmap(NULL, len, prot, MAP_SHARED, t->fd, 0);
+	size_t n = strlen(t->name);
 
 	if (m == MAP_FAILED)
 		die(t->path);
+	if (n > 3 && !strcmp(t->name + n - 3, "-4k") && madvise(m, len, MADV_NOHUGEPAGE))
+		die("madvise");
 	return m;
 }
 

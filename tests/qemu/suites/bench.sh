@@ -8,6 +8,7 @@
 #   BENCH_SIZE (1G)       mmap/fsync file size
 #   BENCH_RW_SIZE (256M)  bytes per read()/write() pass
 #   BENCH_REPS (5)        repetitions of the alternating passes
+#   BENCH_REPS_ICOUNT     the same on the bench-icount profile (default BENCH_REPS)
 #   BENCH_PARTS           counts,mmap,rw,fsync,meta (default: all)
 #   BENCH_META_MKFILE (100) BENCH_META_CP (300) BENCH_META_LOG (1000,10000)
 # (lists comma-separated: the kernel command line splits at spaces)
@@ -66,7 +67,7 @@ RW_BYTES=$(bytes "${BENCH_RW_SIZE:-256M}")
 # one fault, and the per-chunk minimum over the repetitions drops the timer
 # ticks (one every 4M instructions at HZ=250) that land in a chunk.
 clock=realtime STEP=8M
-[ "$FAMFS_PROFILE" = bench-icount ] && clock=icount STEP=2M
+[ "$FAMFS_PROFILE" = bench-icount ] && clock=icount STEP=2M REPS=${BENCH_REPS_ICOUNT:-$REPS}
 log "BENCH config profile=$FAMFS_PROFILE clock=$clock size=$BYTES rw_size=$RW_BYTES step=$STEP reps=$REPS parts=$(echo $PARTS | tr ' ' ,)" \
 	"devdax=$BENCH_DEVDAX famfs=$FAMFS_DEV ext4=$BENCH_EXT4_DEV kernel=$(uname -r)"
 
@@ -100,7 +101,7 @@ t_ok ext4-mkfs ext4_fresh
 t_ok ext4-dax-on sh -c "grep ' $E ext4 ' /proc/mounts | grep -q dax"
 log "BENCH setup devdax=\"$BENCH_DEVDAX: ndctl create-namespace -m devdax --align=2M --map=mem; mmap at offset 0\""
 log "BENCH setup famfs=\"$FAMFS_DEV: fsdax --align=2M --map=mem; famfs mkfs --loglen 16M; famfs mkfile -s SIZE, then written with pwrite\""
-log "BENCH setup ext4=\"$BENCH_EXT4_DEV: fsdax --align=2M --map=mem; mkfs.ext4 -b 4096 -O ^resize_inode -E stride=512,stripe_width=512; mount -o dax; fallocate -l SIZE, then written with pwrite\""
+log "BENCH setup ext4=\"$BENCH_EXT4_DEV: fsdax --align=2M --map=mem; mkfs.ext4 -b 4096 -O ^resize_inode -E stride=512,stripe_width=512; mount -o dax; fallocate -l SIZE rounded up to 2 MiB, written with pwrite, truncated to SIZE\""
 
 DATA_PARTS=
 for p in $PARTS; do case $p in counts|mmap|rw|fsync) DATA_PARTS=1 ;; esac; done
@@ -164,7 +165,8 @@ fi
 
 # ---- mmap passes, alternating targets every 8 MiB -------------------------
 if echo " $PARTS " | grep -q ' mmap '; then
-	run mmap bench_dax mmap ${BENCH_VERBOSE:+-v} -s "$BYTES" -r "$REPS" -k $STEP $T
+	# famfs-4k: the famfs file again, with 4 KiB mappings forced, for scale
+	run mmap bench_dax mmap ${BENCH_VERBOSE:+-v} -s "$BYTES" -r "$REPS" -k $STEP $T famfs-4k=$M/big
 fi
 
 # ---- read()/write() at 4 KiB, 64 KiB, 2 MiB: famfs vs ext4-dax -----------

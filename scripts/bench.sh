@@ -1,0 +1,383 @@
+#!/usr/bin/env bash
+# make bench [QUICK=1]: famfs against raw device-dax (the physical limit) and
+# ext4 -o dax (the fs-dax peer), side by side in one guest with three QEMU
+# NVDIMMs (tests/qemu/profiles/bench.sh), in two boots:
+#   bench-icount  -icount shift=0,sleep=off -smp 1: guest time = instructions,
+#                 so path lengths (faults, syscalls, metadata) repeat exactly
+#   bench         ordinary TCG: real time, alternating targets every 8 MiB
+# The guest side is tests/qemu/suites/bench.sh (bench_dax.c does the passes).
+# Writes results/bench/: report.txt (tables and what they mean), chart.png,
+# raw/{icount,realtime}.txt (the machine-readable BENCH lines).
+#
+#   scripts/bench.sh            full run: 1 GiB files, 5 real-time and 3 icount
+#                               repetitions, metadata up to 10k log entries
+#   QUICK=1 scripts/bench.sh    256 MiB, 3 and 2 repetitions, 1k entries
+#   scripts/bench.sh --report   only rebuild the report from results/bench/boots
+# Environment: FAMFS_BENCH_OUT (results/bench), FAMFS_BENCH_SIZE,
+# FAMFS_BENCH_REPS, FAMFS_BENCH_ICOUNT_REPS, FAMFS_BENCH_PARTS (comma list of
+# counts,mmap,rw,fsync,meta), FAMFS_BENCH_PROFILES ("bench-icount bench").
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+out=${FAMFS_BENCH_OUT:-$repo/results/bench}
+boots=$out/boots
+t0=$SECONDS
+
+if [ -n "${QUICK:-}" ] && [ "${QUICK:-0}" != 0 ]; then
+	size=${FAMFS_BENCH_SIZE:-256M} reps=${FAMFS_BENCH_REPS:-3} ireps=${FAMFS_BENCH_ICOUNT_REPS:-2}
+	meta="BENCH_META_MKFILE=20 BENCH_META_CP=50 BENCH_META_LOG=1000"
+	mode=quick
+else
+	size=${FAMFS_BENCH_SIZE:-1G} reps=${FAMFS_BENCH_REPS:-5} ireps=${FAMFS_BENCH_ICOUNT_REPS:-3}
+	meta="BENCH_META_MKFILE=100 BENCH_META_CP=300 BENCH_META_LOG=1000,10000"
+	mode=full
+fi
+parts=${FAMFS_BENCH_PARTS:-counts,mmap,rw,fsync,meta}
+profiles=${FAMFS_BENCH_PROFILES:-bench-icount bench}
+
+info() { echo "bench: $*" >&2; }
+
+run_boots() {
+	info "building famfs.ko and famfs-cli"
+	if ! make -s module tools > "$out/build.log" 2>&1; then
+		info "build failed (see $out/build.log)"
+		return 1
+	fi
+	local p pargs=() rc
+	for p in $profiles; do pargs+=(-p "$p"); done
+	info "$mode run: $size files, $reps real-time and $ireps icount repetitions; profiles: $profiles"
+	info "guests run one at a time (each uses one host core); a full run takes about 15 minutes"
+	uptime > "$out/host-load.txt"
+	# One guest at a time: a second guest would steal host CPU from the
+	# real-time boot.  -smp 1 is what -icount needs.
+	FAMFS_QEMU_JOBS=1 FAMFS_QEMU_SMP=1 FAMFS_RESULTS=$boots \
+		FAMFS_BENCH_ARGS="BENCH_SIZE=$size BENCH_REPS=$reps BENCH_REPS_ICOUNT=$ireps BENCH_PARTS=$parts $meta" \
+		tests/qemu/run.sh "${pargs[@]}" bench > "$out/protocol.txt"
+	rc=$?
+	uptime >> "$out/host-load.txt"
+	grep -E '^FAIL ' "$out/protocol.txt" >&2
+	info "guest checks: $(grep -c '^PASS ' "$out/protocol.txt") passed, $(grep -c '^FAIL ' "$out/protocol.txt") failed (protocol: $out/protocol.txt)"
+	return $rc
+}
+
+# ---- the report ------------------------------------------------------------
+report() {
+	local ic=$boots/bench-icount/bench.txt rt=$boots/bench/bench.txt
+	mkdir -p "$out/raw"
+	[ -f "$ic" ] && cp "$ic" "$out/raw/icount.txt" || : > "$out/raw/icount.txt"
+	[ -f "$rt" ] && cp "$rt" "$out/raw/realtime.txt" || : > "$out/raw/realtime.txt"
+	{
+		echo "famfs benchmarks: famfs vs raw device-dax vs ext4 -o dax, in QEMU (TCG)"
+		echo "generated $(date -u '+%Y-%m-%d %H:%M UTC') by scripts/bench.sh ($mode_done);" \
+			"famfs $(git -C "$repo" describe --always --dirty 2>/dev/null)," \
+			"$(qemu-system-x86_64 --version | head -n 1)"
+		echo "host: $(nproc) CPUs; load before/after: $(sed 's/.*load average: //' "$out/host-load.txt" 2>/dev/null | tr '\n' ';')"
+		echo
+		: > "$out/chart.dat"
+		awk -v CHART="$out/chart.dat" -f "$out/report.awk" "$out/raw/icount.txt" "$out/raw/realtime.txt"
+		cat <<'EOF'
+
+What the figures mean under emulation
+- Exact counts are the kernel's own: getrusage() minor faults, and the
+  fs_dax:dax_pmd_fault_done tracepoint (NOPAGE = a 2 MiB mapping was
+  installed, FALLBACK = it fell back to 4 KiB pages) plus
+  fs_dax:dax_pte_fault_done (one per 4 KiB mapping).  They do not depend on
+  the host and are the same in both boots; bench-smoke checks them in make
+  check.  device-dax has no fs_dax tracepoint: its faults are getrusage only.
+- icount figures: QEMU runs one guest instruction per nanosecond of guest
+  time, so a CLOCK_MONOTONIC delta is an instruction count.  They measure
+  software path length (fault handlers, syscalls, the famfs tool) and repeat
+  to a few instructions; they say nothing about memory or TLB cost, so warm
+  passes are 1.000 by construction and a cold pass differs from a warm one
+  only by the fault handlers.  "Instructions per 2 MiB fault" is (cold pass -
+  warm pass) / faults.  Each figure is the sum over 2 MiB chunks of the
+  chunk's minimum over the repetitions, which drops timer ticks and the
+  harness's own wake-ups.
+- Real-time figures: TCG on a shared host; a guest memory access costs a
+  software TLB lookup, so bandwidths are far below hardware and differences
+  between 2 MiB and 4 KiB mappings show only in cold passes.  Targets
+  alternate every 8 MiB inside each pass so host noise hits them alike; the
+  median ratio over the repetitions is the figure to read, min..max its
+  spread.  A ratio between about 0.9 and 1.1 means "no difference visible
+  here", not a measured 5 % gain or loss.
+- Speed ratios are (baseline time) / (target time): 1.000 = as fast as the
+  baseline, below 1 = slower.  MB/s are 10^6 bytes per second of guest time.
+- Metadata: real time in ms (each famfs command is a process started from
+  tmpfs) and instructions under icount.  Every famfs file takes at least one
+  2 MiB allocation unit, so the log-size figures use directory entries
+  (famfs mkdir), which are log entries without data.
+EOF
+	} > "$out/report.txt"
+	chart
+	cat "$out/report.txt"
+	info "report: $out/report.txt, chart: $out/chart.png, raw: $out/raw/"
+}
+
+chart() {
+	command -v gnuplot > /dev/null || { info "no gnuplot: no chart"; return 0; }
+	[ -s "$out/chart.dat" ] || { info "no mmap data: no chart"; return 0; }
+	local term="png size 1000,900 font ',10'" rtplot=
+	# the real-time panel only when there are real-time figures
+	awk '$5 != "NaN" { f = 1 } END { exit !f }' "$out/chart.dat" && rtplot="set title 'Real time (TCG): median of the repetitions, bars = min..max'
+set style histogram errorbars gap 1 lw 1
+plot '$out/chart.dat' using 5:6:7:xtic(1) title 'famfs', '' using 8:9:10 title 'ext4-dax', '' using 11:12:13 title 'famfs, 4 KiB pages', 1 notitle lc rgb 'gray' dt 2"
+	gnuplot -e 'set terminal' 2>/dev/null | grep -q pngcairo && term="pngcairo size 1000,900 font ',10'"
+	gnuplot > "$out/gnuplot.log" 2>&1 <<EOF || info "gnuplot failed (see $out/gnuplot.log)"
+set terminal $term
+set output '$out/chart.png'
+set multiplot layout 2,1 title "famfs and ext4 -o dax relative to raw device-dax (1.0 = as fast as devdax)"
+set style data histogram
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set grid ytics
+set key outside right top vertical
+set yrange [0:1.15]
+set ylabel 'devdax time / target time'
+set title "Instruction counts (-icount): software path length, exact"
+set style histogram clustered gap 1
+plot '$out/chart.dat' using 2:xtic(1) title 'famfs', '' using 3 title 'ext4-dax', '' using 4 title 'famfs, 4 KiB pages', 1 notitle lc rgb 'gray' dt 2
+$rtplot
+unset multiplot
+EOF
+}
+
+write_awk() {
+	cat > "$out/report.awk" <<'EOF'
+# Turns the BENCH lines of the icount boot (first file) and the real-time boot
+# (second file) into the tables of report.txt, and chart.dat.
+function kv(    i, k) {
+	delete F
+	for (i = 3; i <= NF; i++) {
+		k = index($i, "=")
+		if (k) F[substr($i, 1, k - 1)] = substr($i, k + 1)
+	}
+}
+function sortn(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++) {
+		t = a[i]
+		for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]
+		a[j + 1] = t
+	}
+}
+function median(a, n) {
+	sortn(a, n)
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function hsize(b) {
+	if (b % 1073741824 == 0) return (b / 1073741824) " GiB"
+	if (b % 1048576 == 0) return (b / 1048576) " MiB"
+	if (b % 1048576 == 4096) return int(b / 1048576) " MiB+4 KiB"
+	if (b % 1048576 == 1048576 - 4096) return int(b / 1048576 + 1) " MiB-4 KiB"
+	if (b % 1024 == 0) return (b / 1024) " KiB"
+	return b " B"
+}
+function hbs(b) { return b >= 1048576 ? (b / 1048576) " MiB" : (b / 1024) " KiB" }
+function or_dash(v) { return v == "" ? "-" : v }
+function ratio(a, b) { return (a > 0 && b > 0) ? sprintf("%.3f", a / b) : "-" }
+function mbps(bytes, ns) { return ns > 0 ? sprintf("%.0f", bytes / ns * 1000) : "-" }
+FNR == 1 { src = (++nfile == 1) ? "ic" : "rt" }
+$1 != "BENCH" { next }
+$2 == "config" { kv(); cfg[src] = $0; reps[src] = F["reps"]; size = F["size"]; next }
+$2 == "setup" { l = substr($0, 13); if (!(l in seen)) { seen[l] = 1; setup[++nsetup] = l }; next }
+$2 == "counts" {
+	kv(); k = F["target"] SUBSEP F["size"] SUBSEP F["pass"]
+	v = F["minflt"] " " or_dash(F["pmd_nopage"]) " " or_dash(F["pmd_fallback"]) " " or_dash(F["pte"])
+	if (!(k in cnt)) { cnt[k] = v; corder[++ncnt] = k }
+	else if (cnt[k] != v) cdiff[k] = v
+	next
+}
+$2 == "mmap" {
+	kv(); t = F["target"]; p = F["pass"]
+	if (F["rep"] == 0) flt[src, t, p] = F["minflt"]
+	n = ++mn[src, t, p]; mv[src, t, p, n] = F["ns"]
+	next
+}
+$2 == "mmap-min" { kv(); mmin[src, F["target"], F["pass"]] = F["ns"]; next }
+$2 == "rw" {
+	kv(); k = src SUBSEP F["target"] SUBSEP F["bs"] SUBSEP F["op"]
+	n = ++rn[k]; rv[k, n] = F["ns"]; rops[k] = F["ops"]; rsize[src] = F["size"]
+	if (!((src, F["bs"]) in bseen)) { bseen[src, F["bs"]] = 1; bsl[src, ++nbs[src]] = F["bs"] }
+	next
+}
+$2 == "rw-min" { kv(); rmin[src, F["target"], F["bs"], F["op"]] = F["ns"]; next }
+$2 == "fsync" {
+	kv(); k = src SUBSEP F["target"]; n = ++fn[k]
+	fs[k, n] = F["fsync_ns"]; fs2[k, n] = F["fsync2_ns"]; fcl[k, n] = F["fsync_clean_ns"]
+	frf[k] = F["rewrite_minflt"]; fdf[k] = F["dirty_minflt"]; fsz = F["size"]
+	next
+}
+$2 == "open" { kv(); k = src SUBSEP F["target"]; n = ++on[k]; ov[k, n] = F["ns"] / F["ops"]; next }
+$2 == "meta" {
+	kv(); extra = $0; sub(/.* ns=[0-9]+ ?/, "", extra)
+	k = F["what"] SUBSEP F["n"] SUBSEP extra
+	if (!(k in mseen)) { mseen[k] = 1; morder[++nmeta] = k }
+	mns[src, k] = F["ns"]
+	next
+}
+END {
+	pass[1] = "cold-read"; pass[2] = "warm-read"; pass[3] = "cold-write"; pass[4] = "warm-write"
+	tg[1] = "devdax"; tg[2] = "famfs"; tg[3] = "ext4"; tg[4] = "famfs-4k"
+	print "Setup (three QEMU NVDIMMs in one guest, memfd-backed, share=on, prealloc=on; guest 1 CPU, 2 GiB RAM;"
+	print "vm.dirty_writeback_centisecs=0; the benchmark pinned to CPU 0; the same file size on every target):"
+	for (i = 1; i <= nsetup; i++) print "  " setup[i]
+	if ("ic" in cfg) { c = cfg["ic"]; sub(/^BENCH config /, "", c); print "  icount boot:    " c }
+	if ("rt" in cfg) { c = cfg["rt"]; sub(/^BENCH config /, "", c); print "  real-time boot: " c }
+
+	# ---- 1. exact counts
+	if (ncnt) {
+		print ""
+		print "1. Exact fault counts per pass (cold = first touch of a fresh shared mapping; warm = the same mapping again)"
+		printf "%-11s %-16s %-11s %10s %11s %9s %9s %11s\n", "target", "file size", "pass", "faults", "2MiB/NOPAGE", "FALLBACK", "4KiB/PTE", "faults/GiB"
+		for (i = 1; i <= ncnt; i++) {
+			split(corder[i], a, SUBSEP); split(cnt[corder[i]], cv, " ")
+			printf "%-11s %-16s %-11s %10d %11s %9s %9s %11.0f\n", a[1], hsize(a[2]), a[3], cv[1], cv[2], cv[3], cv[4], cv[1] * 1073741824 / a[2]
+		}
+		nd = 0; for (k in cdiff) nd++
+		if ("ic" in cfg && "rt" in cfg)
+			print (nd ? "  WARNING: " nd " count(s) differ between the two boots" : "  (identical in the icount and the real-time boot)")
+		print "  -odd: the file ends inside a 2 MiB unit: that unit's PMD fault falls back (the PMD would reach past"
+		print "  EOF) and each of its 4 KiB pages below EOF faults alone.  -4k: madvise(MADV_NOHUGEPAGE), for scale."
+		print "  ext4 -odd files are preallocated in whole 2 MiB units then truncated (else ext4 starts them unaligned)."
+	}
+
+	# ---- 2. icount
+	if (("ic", "devdax", "cold-read") in mmin) {
+		print ""
+		print "2. Instruction counts (-icount shift=0,sleep=off -smp 1), mmap passes over " hsize(size) ", " reps["ic"] " repetitions"
+		printf "%-11s %13s %13s %13s %13s   %-26s %10s\n", "", "instructions", "", "", "", "speed vs devdax", "speed"
+		printf "%-11s %13s %13s %13s %13s   %6s %8s %8s   %10s\n", "pass", "devdax", "famfs", "ext4-dax", "famfs-4k", "famfs", "ext4-dax", "famfs-4k", "famfs/ext4"
+		for (i = 1; i <= 4; i++) {
+			p = pass[i]; d = mmin["ic", "devdax", p]; f = mmin["ic", "famfs", p]; e = mmin["ic", "ext4", p]; k4 = mmin["ic", "famfs-4k", p]
+			printf "%-11s %13d %13d %13d %13s   %6s %8s %8s   %10s\n", p, d, f, e, or_dash(k4), ratio(d, f), ratio(d, e), ratio(d, k4), ratio(e, f)
+			icr[p, "famfs"] = ratio(d, f); icr[p, "ext4"] = ratio(d, e); icr[p, "famfs-4k"] = ratio(d, k4)
+		}
+		print "  (instructions per pass; speed = baseline instructions / target instructions; famfs-4k = the famfs"
+		print "  file mapped with MADV_NOHUGEPAGE, 4 KiB faults, for scale)"
+		print "  instructions per fault, (cold pass - warm pass) / faults:"
+		for (j = 1; j <= 4; j++) {
+			t = tg[j]
+			if (!flt["ic", t, "cold-read"]) continue
+			r = mmin["ic", t, "cold-read"] - mmin["ic", t, "warm-read"]
+			w = mmin["ic", t, "cold-write"] - mmin["ic", t, "warm-write"]
+			printf "    %-9s read %6.0f (%d faults), write %6.0f (%d faults)\n", t, r / flt["ic", t, "cold-read"], flt["ic", t, "cold-read"], w / flt["ic", t, "cold-write"], flt["ic", t, "cold-write"]
+		}
+	}
+	if (nbs["ic"]) {
+		print ""
+		print "   read()/write(), " hsize(rsize["ic"]) " per pass, famfs vs ext4-dax (instructions per request)"
+		printf "   %-7s %-6s %14s %14s %12s\n", "request", "op", "famfs", "ext4-dax", "famfs/ext4"
+		for (b = 1; b <= nbs["ic"]; b++) for (o = 0; o < 2; o++) {
+			bs = bsl["ic", b]; op = o ? "write" : "read"
+			f = rmin["ic", "famfs", bs, op] / rops["ic", "famfs", bs, op]; e = rmin["ic", "ext4", bs, op] / rops["ic", "ext4", bs, op]
+			printf "   %-7s %-6s %14.0f %14.0f %12s\n", hbs(bs), op, f, e, ratio(e, f)
+		}
+	}
+	if (fn["ic", "famfs"]) {
+		print ""
+		print "   fsync() after dirtying all of a " hsize(fsz) " shared mapping (instructions, min of " fn["ic", "famfs"] ")"
+		printf "   %-9s %14s %14s %16s %16s\n", "target", "fsync", "fsync (clean)", "faults to dirty", "faults to rewrite"
+		for (j = 2; j <= 3; j++) {
+			t = tg[j]; k = "ic" SUBSEP t; n = fn[k]
+			for (q = 1; q <= n; q++) a[q] = fs[k, q]; sortn(a, n); m1 = a[1]
+			for (q = 1; q <= n; q++) a[q] = fcl[k, q]; sortn(a, n); m2 = a[1]
+			printf "   %-9s %14d %14d %16d %16d\n", t, m1, m2, fdf[k], frf[k]
+			fsm[t] = m1
+		}
+		print "   famfs/ext4 fsync speed: " ratio(fsm["ext4"], fsm["famfs"]) "; fsync write-protects every 2 MiB entry, so the next write pass faults again."
+	}
+
+	# ---- 3. real time
+	if (("rt", "devdax", "cold-read") in mn) {
+		n = mn["rt", "devdax", "cold-read"]
+		print ""
+		print "3. Real time (TCG), mmap passes over " hsize(size) ", " n " repetitions, targets alternating every 8 MiB"
+		printf "%-11s %7s %7s %7s %7s   %-21s %-21s %-21s\n", "pass", "devdax", "famfs", "ext4", "famfs4k", "famfs/devdax", "ext4/devdax", "famfs-4k/devdax"
+		printf "%-11s %7s %7s %7s %7s   %-21s %-21s %-21s\n", "", "MB/s", "MB/s", "MB/s", "MB/s", "median [min..max]", "median [min..max]", "median [min..max]"
+		for (i = 1; i <= 4; i++) {
+			p = pass[i]; line = sprintf("%-11s", p)
+			for (j = 1; j <= 4; j++) {
+				t = tg[j]; m = mn["rt", t, p]
+				for (q = 1; q <= m; q++) a[q] = mv["rt", t, p, q]
+				line = line sprintf(" %7s", m ? mbps(size, median(a, m)) : "-")
+			}
+			line = line "  "
+			for (j = 2; j <= 4; j++) {
+				t = tg[j]; m = mn["rt", t, p]
+				if (!m) { line = line sprintf(" %-21s", "-"); continue }
+				for (q = 1; q <= m; q++) a[q] = mv["rt", "devdax", p, q] / mv["rt", t, p, q]
+				med = median(a, m)
+				line = line sprintf(" %-21s", sprintf("%.3f [%.3f..%.3f]", med, a[1], a[m]))
+				rtr[p, t] = sprintf("%.4f %.4f %.4f", med, a[1], a[m])
+			}
+			print line
+		}
+	}
+	# chart.dat: pass; icount famfs ext4 famfs-4k; real time (median min max) famfs, ext4, famfs-4k
+	for (i = 1; i <= 4; i++) {
+		p = pass[i]; l = p
+		for (j = 2; j <= 4; j++) l = l " " (((p, tg[j]) in icr && icr[p, tg[j]] != "-") ? icr[p, tg[j]] : "NaN")
+		for (j = 2; j <= 4; j++) l = l " " (((p, tg[j]) in rtr) ? rtr[p, tg[j]] : "NaN NaN NaN")
+		if ((("ic", "devdax", p) in mmin) || (("rt", "devdax", p) in mn)) print l > CHART
+	}
+	if (nbs["rt"]) {
+		print ""
+		print "   read()/write(), " hsize(rsize["rt"]) " per pass (median MB/s; famfs/ext4 speed median [min..max])"
+		printf "   %-7s %-6s %9s %9s   %s\n", "request", "op", "famfs", "ext4-dax", "famfs/ext4"
+		for (b = 1; b <= nbs["rt"]; b++) for (o = 0; o < 2; o++) {
+			bs = bsl["rt", b]; op = o ? "write" : "read"; kf = "rt" SUBSEP "famfs" SUBSEP bs SUBSEP op; ke = "rt" SUBSEP "ext4" SUBSEP bs SUBSEP op
+			n = rn[kf]
+			for (q = 1; q <= n; q++) a[q] = rv[kf, q]; mf = median(a, n)
+			for (q = 1; q <= n; q++) a[q] = rv[ke, q]; me = median(a, n)
+			for (q = 1; q <= n; q++) a[q] = rv[ke, q] / rv[kf, q]; med = median(a, n)
+			printf "   %-7s %-6s %9s %9s   %.3f [%.3f..%.3f]\n", hbs(bs), op, mbps(rsize["rt"], mf), mbps(rsize["rt"], me), med, a[1], a[n]
+		}
+	}
+	if (fn["rt", "famfs"]) {
+		print ""
+		printf "   fsync() after dirtying " hsize(fsz) ", ms median [min..max]:"
+		for (j = 2; j <= 3; j++) {
+			t = tg[j]; k = "rt" SUBSEP t; n = fn[k]
+			for (q = 1; q <= n; q++) a[q] = fs[k, q] / 1e6
+			printf "  %s %.2f [%.2f..%.2f];", t, median(a, n), a[1], a[n]
+		}
+		print ""
+	}
+
+	# ---- 4. metadata
+	if (nmeta || on["rt", "famfs"] || on["ic", "famfs"]) {
+		print ""
+		print "4. Metadata (famfs tool started from tmpfs for each command; ext4 lines use busybox for reference)"
+		printf "%-20s %6s %-28s %12s %10s %16s\n", "operation", "n", "detail", "real ms/op", "ops/s", "instructions/op"
+		for (i = 1; i <= nmeta; i++) {
+			split(morder[i], a, SUBSEP); n = a[2] + 0
+			r = mns["rt", morder[i]]; c = mns["ic", morder[i]]
+			printf "%-20s %6d %-28s %12s %10s %16s\n", a[1], n, a[3], (r != "" ? sprintf("%.3f", r / n / 1e6) : "-"), (r > 0 ? sprintf("%.0f", n / (r / 1e9)) : "-"), (c != "" ? sprintf("%.0f", c / n) : "-")
+		}
+		for (j = 2; j <= 3; j++) {
+			t = tg[j]; kr = "rt" SUBSEP t; kc = "ic" SUBSEP t; r = c = ""
+			if (on[kr]) { for (q = 1; q <= on[kr]; q++) a[q] = ov[kr, q]; r = median(a, on[kr]) }
+			if (on[kc]) { for (q = 1; q <= on[kc]; q++) a[q] = ov[kc, q]; sortn(a, on[kc]); c = a[1] }
+			printf "%-20s %6s %-28s %12s %10s %16s\n", t "-open+close", "20000", "O_RDONLY, median of reps", (r != "" ? sprintf("%.4f", r / 1e6) : "-"), (r != "" ? sprintf("%.0f", 1e9 / r) : "-"), (c != "" ? sprintf("%.0f", c) : "-")
+		}
+		print "  famfs-logplay: the entries' directories were removed locally, then famfs logplay re-created them;"
+		print "  famfs-logplay-noop: everything present.  famfs-mount includes the replay (every mount replays the log)."
+	}
+}
+EOF
+}
+
+mkdir -p "$out"
+rc=0
+if [ "${1:-}" = --report ]; then
+	mode_done=$(cat "$out/mode" 2>/dev/null || echo "?")
+else
+	[ $# -eq 0 ] || { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
+	rm -rf "$boots"
+	run_boots || rc=1
+	mode_done="$mode, $((SECONDS - t0)) s"
+	echo "$mode_done" > "$out/mode"
+fi
+write_awk
+report
+info "took $((SECONDS - t0)) s"
+exit $rc
