@@ -9,17 +9,24 @@
 
 #include "famfs.h"
 
-static const char usage[] =
-	"usage: famfs check [-v] MPT\n"
-	"\n"
-	"Walk the famfs mount MPT and report regular files that are present but\n"
-	"not mapped (e.g. created with a plain cp), and meta files of the wrong\n"
-	"type.  See also famfs fsck, which checks the log.\n"
-	"\n"
-	"  -v, --verbose   list every file checked\n"
-	"  -h, --help      this text\n"
-	"\n"
-	"Exit codes: 0 all mapped, 1 usage, 2 error, 3 unmapped files found\n";
+const struct cli_doc cli_doc_check = {
+	.page = "famfs-check", .prog = "famfs check",
+	.summary = "find files that are present but not mapped",
+	.synopsis = { "famfs check [-v] MPT" },
+	.description =
+		"Walk the famfs mount MPT and report regular files that are present but\n"
+		"not mapped (e.g. created with a plain cp), and meta files of the wrong\n"
+		"type.  See also famfs fsck, which checks the log.\n",
+	.opts = (const struct cli_opt[]){
+		{ 'v', "verbose", NULL, "list every file checked" },
+		{ 0 } },
+	.exits = (const struct cli_exit[]){
+		{ 0, "every file is mapped" }, CLI_EXIT_USAGE,
+		CLI_EXIT_ERROR("MPT is not a famfs mount or cannot be walked"),
+		{ 3, "unmapped files found" },
+		CLI_EXIT_END },
+	.see_also = "famfs(8), famfs-fsck(8), famfs-getmap(8)",
+};
 
 static unsigned long nfiles, nbad;
 static size_t root_len;
@@ -61,23 +68,18 @@ static int visit(const char *p, const struct stat *st, int flag, struct FTW *f)
 
 int cmd_check(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct famfs_fs fs;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_doc_check)) != -1) {
 		switch (c) {
 		case 'v': famfs_verbose++; break;
-		case 'h': return cmd_usage(usage, 0);
-		default: return cmd_usage(usage, 1);
+		case 'h': return cli_usage(&cli_doc_check, 0);
+		default: return cli_usage(&cli_doc_check, 1);
 		}
 	}
 	if (argc - optind != 1)
-		return cmd_usage(usage, 1);
+		return cli_usage(&cli_doc_check, 1);
 	if (famfs_fs_open_mount(argv[optind], false, &fs))
 		return FAMFS_EXIT_ERROR;
 	root_len = strlen(fs.mpt);

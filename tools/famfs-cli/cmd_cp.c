@@ -15,22 +15,31 @@
 
 #include "famfs.h"
 
-static const char usage[] =
-	"usage: famfs cp [-r] [-m MODE] [-u UID] [-g GID] SRC... DEST\n"
-	"\n"
-	"Copy files into a famfs mount: each is allocated, logged, created and\n"
-	"filled through its mapping.  With several SRCs, DEST must be an\n"
-	"existing directory; a SRC directory needs -r.  Existing files are not\n"
-	"overwritten.\n"
-	"\n"
-	"  -r, --recursive   copy directories and their contents\n"
-	"  -m, --mode MODE   octal mode of new files (default: the source's)\n"
-	"  -u, --uid UID     owner (default: the caller's)\n"
-	"  -g, --gid GID     group (default: the caller's)\n"
-	"  -v, --verbose     print each file copied\n"
-	"  -h, --help        this text\n"
-	"\n"
-	EXIT_CODES_HELP;
+const struct cli_doc cli_doc_cp = {
+	.page = "famfs-cp", .prog = "famfs cp",
+	.summary = "copy files and directories into famfs",
+	.synopsis = { "famfs cp [-r] [-m MODE] [-u UID] [-g GID] [-v] SRC... DEST" },
+	.description =
+		"Copy files into a famfs mount: each is allocated, logged, created and\n"
+		"filled through its mapping.  With several SRCs, DEST must be an\n"
+		"existing directory; a SRC directory needs -r.  Existing files are not\n"
+		"overwritten.  Only the master can do this.\n",
+	.opts = (const struct cli_opt[]){
+		{ 'r', "recursive", NULL, "copy directories and their contents" },
+		{ 'R', NULL, NULL, "the same as -r" },
+		{ 'm', "mode", "MODE", "octal mode of new files (default: the source's)" },
+		{ 'u', "uid", "UID", "owner (default: the caller's)" },
+		{ 'g', "gid", "GID", "group (default: the caller's)" },
+		{ 'v', "verbose", NULL, "print each file copied" },
+		{ 0 } },
+	.exits = (const struct cli_exit[]){
+		CLI_EXIT_OK, CLI_EXIT_USAGE,
+		CLI_EXIT_ERROR("a SRC could not be read or copied (the others are\n"
+			       "copied), DEST is not in a famfs mount, this host is a\n"
+			       "client, the device or the log is full"),
+		CLI_EXIT_END },
+	.see_also = "famfs(8), famfs-mkfile(8), famfs-mkdir(8)",
+};
 
 #define CP_CHUNK (1U << 20)
 
@@ -183,15 +192,6 @@ static int copy_any(struct famfs_fs *fs, const char *src, const char *rel,
 
 int cmd_cp(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "recursive", no_argument, NULL, 'r' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "uid", required_argument, NULL, 'u' },
-		{ "gid", required_argument, NULL, 'g' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct cp_opts o = { .mode = -1, .uid = geteuid(), .gid = getegid() };
 	char drel[FAMFS_LOG_PATH_MAX];
 	struct famfs_fs fs;
@@ -201,7 +201,7 @@ int cmd_cp(int argc, char **argv)
 	uint32_t m;
 	int c, nsrc, rc = FAMFS_EXIT_OK;
 
-	while ((c = getopt_long(argc, argv, "rRm:u:g:vh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_doc_cp)) != -1) {
 		switch (c) {
 		case 'r': case 'R': o.recursive = true; break;
 		case 'm':
@@ -219,13 +219,13 @@ int cmd_cp(int argc, char **argv)
 			}
 			break;
 		case 'v': famfs_verbose++; break;
-		case 'h': return cmd_usage(usage, 0);
-		default: return cmd_usage(usage, 1);
+		case 'h': return cli_usage(&cli_doc_cp, 0);
+		default: return cli_usage(&cli_doc_cp, 1);
 		}
 	}
 	nsrc = argc - optind - 1;
 	if (nsrc < 1)
-		return cmd_usage(usage, 1);
+		return cli_usage(&cli_doc_cp, 1);
 	dest = argv[argc - 1];
 	dest_dir = stat(dest, &st) == 0 && S_ISDIR(st.st_mode);
 	if (nsrc > 1 && !dest_dir) {

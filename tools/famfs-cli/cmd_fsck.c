@@ -3,105 +3,104 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
-#include <mntent.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "famfs.h"
 
-static const char usage[] =
-	"usage: famfs fsck [-v] DEV|MPT\n"
-	"\n"
-	"Check the superblock (magic, CRC, version, features, geometry), the log\n"
-	"header, and every log entry: CRC, sequence number, fs uuid, path, every\n"
-	"extent inside the device and outside the superblock and log, no two\n"
-	"files sharing memory, no path logged twice, no file where a directory\n"
-	"belongs.  DEV may be mounted: its mount's meta files are read then.\n"
-	"\n"
-	"  -v, --verbose   list every entry\n"
-	"  -h, --help      this text\n"
-	"\n"
-	"Exit codes: 0 clean, 1 usage, 2 error (cannot read), 3 problems found\n";
+const struct cli_doc cli_doc_fsck = {
+	.page = "famfs-fsck", .prog = "famfs fsck",
+	.summary = "check superblock, log and allocations",
+	.synopsis = { "famfs fsck [-v] [-j] DEV|MPT" },
+	.description =
+		"Check the superblock (magic, CRC, version, features, geometry), the log\n"
+		"header, and every log entry: CRC, sequence number, fs uuid, path, every\n"
+		"extent inside the device and outside the superblock and log, no two\n"
+		"files sharing memory, no path logged twice, no file where a directory\n"
+		"belongs.  DEV may be mounted: its mount's meta files are read then.\n"
+		"Each problem is reported on stderr with the entry and path it concerns.\n",
+	.opts = (const struct cli_opt[]){
+		{ 'v', "verbose", NULL, "list every entry (text output only)" },
+		{ 'j', "json", NULL, "print the result as JSON on stdout (see JSON)" },
+		{ 0 } },
+	.sections = (const struct cli_section[]){
+		{ "JSON",
+		  "One object: target, clean (true when no problem was found),\n"
+		  "superblock_valid, entries, files, directories, corrupt_entries,\n"
+		  "problems (a count), used and free (bytes), problem_list (the\n"
+		  "messages).  Example:\n"
+		  "  famfs fsck -j /dev/pmem0 | jq .clean\n", false },
+		{ 0 } },
+	.exits = (const struct cli_exit[]){
+		{ 0, "clean" }, CLI_EXIT_USAGE,
+		CLI_EXIT_ERROR("the device or mount cannot be read"),
+		{ 3, "problems found (also an invalid superblock or log header)" },
+		CLI_EXIT_END },
+	.see_also = "famfs(8), famfs-logplay(8), famfs-check(8), famfs-df(8)",
+};
 
-/* the mount point of a mounted device, from /proc/self/mounts */
-static int find_mount(const char *dev, char *mpt, size_t n)
+static void collect(void *arg, const char *msg)
 {
-	char rdev[PATH_MAX], rsrc[PATH_MAX];
-	struct mntent *m;
-	FILE *f;
-	int rc = -ENOENT;
-
-	if (!realpath(dev, rdev))
-		return -errno;
-	f = setmntent("/proc/self/mounts", "r");
-	if (!f)
-		return -errno;
-	while ((m = getmntent(f))) {
-		if (strcmp(m->mnt_type, "famfs") || !realpath(m->mnt_fsname, rsrc) ||
-		    strcmp(rsrc, rdev))
-			continue;
-		snprintf(mpt, n, "%s", m->mnt_dir);
-		rc = 0;
-		break;
-	}
-	endmntent(f);
-	return rc;
+	json_object_array_add(arg, json_object_new_string(msg));
 }
 
 int cmd_fsck(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
+	struct json_object *problems = NULL;
 	struct famfs_fsck_result r;
 	struct famfs_fs fs;
 	char mpt[PATH_MAX];
 	const char *target;
-	struct stat st;
+	bool json = false;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_doc_fsck)) != -1) {
 		switch (c) {
 		case 'v': famfs_verbose++; break;
-		case 'h': return cmd_usage(usage, 0);
-		default: return cmd_usage(usage, 1);
+		case 'j': json = true; break;
+		case 'h': return cli_usage(&cli_doc_fsck, 0);
+		default: return cli_usage(&cli_doc_fsck, 1);
 		}
 	}
 	if (argc - optind != 1)
-		return cmd_usage(usage, 1);
+		return cli_usage(&cli_doc_fsck, 1);
 	target = argv[optind];
-	if (stat(target, &st)) {
-		famfs_err("%s: %s", target, strerror(errno));
-		return FAMFS_EXIT_ERROR;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		rc = famfs_fs_open_mount(target, false, &fs);
-	} else {
-		int q = famfs_quiet;
-
-		famfs_quiet = S_ISBLK(st.st_mode);	/* EBUSY: try the mount */
-		rc = famfs_fs_open_dev(target, false, &fs);
-		famfs_quiet = q;
-		if (rc == -EBUSY && find_mount(target, mpt, sizeof(mpt)) == 0)
-			rc = famfs_fs_open_mount(mpt, false, &fs);
-		else if (rc && S_ISBLK(st.st_mode))
-			rc = famfs_fs_open_dev(target, false, &fs);
-	}
+	rc = cli_open_target(target, &fs, mpt, sizeof(mpt));
 	if (rc == -EBADMSG) {
-		printf("famfs fsck: %s: superblock or log header invalid\n", target);
+		memset(&r, 0, sizeof(r));
+		if (json) {
+			problems = json_object_new_array();
+			collect(problems, "superblock or log header invalid");
+			cli_json_print(famfs_json_fsck(target, false, &r, problems));
+		} else {
+			printf("famfs fsck: %s: superblock or log header invalid\n", target);
+		}
 		return FAMFS_EXIT_PROBLEM;
 	}
 	if (rc)
 		return FAMFS_EXIT_ERROR;
-	rc = famfs_fsck(&fs, &r);
+	if (json) {
+		problems = json_object_new_array();
+		if (!problems) {
+			famfs_fs_close(&fs);
+			famfs_err("%s: out of memory", target);
+			return FAMFS_EXIT_ERROR;
+		}
+		if (famfs_verbose)	/* stdout is for the JSON */
+			famfs_verbose = 0;
+	}
+	rc = famfs_fsck_cb(&fs, &r, json ? collect : NULL, problems);
 	famfs_fs_close(&fs);
-	if (rc)
+	if (rc) {
+		json_object_put(problems);
 		return FAMFS_EXIT_ERROR;
-	printf("famfs fsck: %s: %lu log entries (%lu files, %lu directories, %lu corrupt), %lu problems; %llu bytes used, %llu free\n",
-	       target, r.entries, r.files, r.dirs, r.bad_entries, r.problems,
-	       (unsigned long long)r.used_bytes, (unsigned long long)r.free_bytes);
+	}
+	if (json) {
+		if (cli_json_print(famfs_json_fsck(target, true, &r, problems)))
+			return FAMFS_EXIT_ERROR;
+	} else {
+		printf("famfs fsck: %s: %lu log entries (%lu files, %lu directories, %lu corrupt), %lu problems; %llu bytes used, %llu free\n",
+		       target, r.entries, r.files, r.dirs, r.bad_entries, r.problems,
+		       (unsigned long long)r.used_bytes, (unsigned long long)r.free_bytes);
+	}
 	return r.problems ? FAMFS_EXIT_PROBLEM : FAMFS_EXIT_OK;
 }

@@ -8,47 +8,48 @@
 
 #include "famfs.h"
 
-static const char usage[] =
-	"usage: famfs getmap [-q] FILE\n"
-	"\n"
-	"Print the map famfs.ko holds for FILE: file type, size and extents.\n"
-	"\n"
-	"  -q, --quiet   print nothing; the exit code tells\n"
-	"  -h, --help    this text\n"
-	"\n"
-	"Exit codes: 0 mapped, 1 usage, 2 error, not a famfs file or not mapped\n";
-
-static const char *ftype(uint32_t t)
-{
-	switch (t) {
-	case FAMFS_REG: return "regular";
-	case FAMFS_SUPERBLOCK: return "superblock";
-	case FAMFS_LOG: return "log";
-	default: return "unknown";
-	}
-}
+const struct cli_doc cli_doc_getmap = {
+	.page = "famfs-getmap", .prog = "famfs getmap",
+	.summary = "print the extent map of a file",
+	.synopsis = { "famfs getmap [-q] [-j] FILE" },
+	.description =
+		"Print the map famfs.ko holds for FILE: file type, size and extents\n"
+		"(offset and length on the device, in bytes).\n",
+	.opts = (const struct cli_opt[]){
+		{ 'q', "quiet", NULL, "print nothing; the exit code tells" },
+		{ 'j', "json", NULL, "print the map as JSON on stdout (see JSON)" },
+		{ 0 } },
+	.sections = (const struct cli_section[]){
+		{ "JSON",
+		  "One object: path, type (regular, superblock or log), size,\n"
+		  "extent_type (simple), extents (a list of {offset, length}).\n"
+		  "Example:\n"
+		  "  famfs getmap -j /mnt/famfs/f | jq '.extents[0].offset'\n", false },
+		{ 0 } },
+	.exits = (const struct cli_exit[]){
+		{ 0, "FILE is mapped" }, CLI_EXIT_USAGE,
+		CLI_EXIT_ERROR("FILE cannot be opened, is not a famfs file or is not mapped"),
+		CLI_EXIT_END },
+	.see_also = "famfs(8), famfs-check(8), famfs-mkfile(8)",
+};
 
 int cmd_getmap(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct famfs_ioc_map map;
 	const char *path;
-	bool quiet = false;
+	bool quiet = false, json = false;
 	int c, fd, rc;
 
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_doc_getmap)) != -1) {
 		switch (c) {
 		case 'q': quiet = true; break;
-		case 'h': return cmd_usage(usage, 0);
-		default: return cmd_usage(usage, 1);
+		case 'j': json = true; break;
+		case 'h': return cli_usage(&cli_doc_getmap, 0);
+		default: return cli_usage(&cli_doc_getmap, 1);
 		}
 	}
 	if (argc - optind != 1)
-		return cmd_usage(usage, 1);
+		return cli_usage(&cli_doc_getmap, 1);
 	path = argv[optind];
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -68,8 +69,12 @@ int cmd_getmap(int argc, char **argv)
 	}
 	if (quiet)
 		return FAMFS_EXIT_OK;
+	if (json)
+		return cli_json_print(famfs_json_map(path, &map)) ?
+			FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
 	printf("%s\n  type: %s\n  size: %llu\n  extent type: %s\n  extents: %llu\n",
-	       path, ftype(map.file_type), (unsigned long long)map.file_size,
+	       path, famfs_map_type_name(map.file_type),
+	       (unsigned long long)map.file_size,
 	       map.extent_type == SIMPLE_DAX_EXTENT ? "simple" : "unknown",
 	       (unsigned long long)map.ext_list_count);
 	for (unsigned i = 0; i < map.ext_list_count && i < FAMFS_MAX_EXTENTS; i++)

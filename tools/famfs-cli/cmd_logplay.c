@@ -2,44 +2,47 @@
 /* famfs logplay: create what the log has and the mount lacks. */
 #include "famfs.h"
 
-static const char usage[] =
-	"usage: famfs logplay [-n] [-v] MPT\n"
-	"\n"
-	"Replay the log of the famfs file system mounted at MPT: create the\n"
-	"files and directories it lacks (idempotent).  Reports conflicts: a\n"
-	"file whose map differs from the log, a path logged twice, a file where\n"
-	"a directory belongs.  Corrupt log entries are reported and skipped.\n"
-	"\n"
-	"  -n, --dryrun    only print what would be created\n"
-	"  -v, --verbose   print a summary\n"
-	"  -h, --help      this text\n"
-	"\n"
-	"Exit codes: 0 ok, 1 usage, 2 error (e.g. MAP_CREATE failed),\n"
-	"3 conflicts or corrupt entries found\n";
+const struct cli_doc cli_doc_logplay = {
+	.page = "famfs-logplay", .prog = "famfs logplay",
+	.summary = "create the files and directories of the log",
+	.synopsis = { "famfs logplay [-n] [-v] MPT" },
+	.description =
+		"Replay the log of the famfs file system mounted at MPT: create the\n"
+		"files and directories it lacks (idempotent).  Reports conflicts: a\n"
+		"file whose map differs from the log, a path logged twice, a file where\n"
+		"a directory belongs.  Corrupt log entries are reported and skipped.\n"
+		"famfs mount and mount.famfs replay the log already; a client runs\n"
+		"logplay to see what the master created since.\n",
+	.opts = (const struct cli_opt[]){
+		{ 'n', "dryrun", NULL, "only print what would be created" },
+		{ 'v', "verbose", NULL, "print a summary" },
+		{ 0 } },
+	.exits = (const struct cli_exit[]){
+		CLI_EXIT_OK, CLI_EXIT_USAGE,
+		CLI_EXIT_ERROR("MPT is not a famfs mount, or creating a file failed\n"
+			       "(e.g. MAP_CREATE)"),
+		{ 3, "conflicts or corrupt entries found" },
+		CLI_EXIT_END },
+	.see_also = "famfs(8), famfs-mount(8), famfs-fsck(8)",
+};
 
 int cmd_logplay(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "dryrun", no_argument, NULL, 'n' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct famfs_logplay_result r;
 	struct famfs_fs fs;
 	bool dry = false;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "nvh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_doc_logplay)) != -1) {
 		switch (c) {
 		case 'n': dry = true; break;
 		case 'v': famfs_verbose++; break;
-		case 'h': return cmd_usage(usage, 0);
-		default: return cmd_usage(usage, 1);
+		case 'h': return cli_usage(&cli_doc_logplay, 0);
+		default: return cli_usage(&cli_doc_logplay, 1);
 		}
 	}
 	if (argc - optind != 1)
-		return cmd_usage(usage, 1);
+		return cli_usage(&cli_doc_logplay, 1);
 	if (famfs_fs_open_mount(argv[optind], false, &fs))
 		return FAMFS_EXIT_ERROR;
 	rc = famfs_logplay(&fs, dry, &r);

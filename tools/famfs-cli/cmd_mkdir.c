@@ -5,35 +5,34 @@
 
 #include "famfs.h"
 
-static const char usage[] =
-	"usage: famfs mkdir [-p] [-m MODE] [-u UID] [-g GID] DIR...\n"
-	"\n"
-	"Create directories in a famfs mount and log them (master only).\n"
-	"\n"
-	"  -p, --parents     create missing parents; no error if DIR exists\n"
-	"  -m, --mode MODE   octal permission bits (default 0755)\n"
-	"  -u, --uid UID     owner (default: the caller's)\n"
-	"  -g, --gid GID     group (default: the caller's)\n"
-	"  -h, --help        this text\n"
-	"\n"
-	EXIT_CODES_HELP;
+const struct cli_doc cli_doc_mkdir = {
+	.page = "famfs-mkdir", .prog = "famfs mkdir",
+	.summary = "create a directory",
+	.synopsis = { "famfs mkdir [-p] [-m MODE] [-u UID] [-g GID] DIR..." },
+	.description =
+		"Create directories in a famfs mount and log them (master only).\n",
+	.opts = (const struct cli_opt[]){
+		{ 'p', "parents", NULL, "create missing parents; no error if DIR exists" },
+		{ 'm', "mode", "MODE", "octal permission bits (default 0755)" },
+		{ 'u', "uid", "UID", "owner (default: the caller's)" },
+		{ 'g', "gid", "GID", "group (default: the caller's)" },
+		{ 0 } },
+	.exits = (const struct cli_exit[]){
+		CLI_EXIT_OK, CLI_EXIT_USAGE,
+		CLI_EXIT_ERROR("a DIR exists (without -p) or is not in a famfs\n"
+			       "mount, this host is a client, or the log is full"),
+		CLI_EXIT_END },
+	.see_also = "famfs(8), famfs-cp(8), famfs-mkfile(8)",
+};
 
 int cmd_mkdir(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "parents", no_argument, NULL, 'p' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "uid", required_argument, NULL, 'u' },
-		{ "gid", required_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	uint32_t mode = 0755, uid = geteuid(), gid = getegid();
 	char rel[FAMFS_LOG_PATH_MAX];
 	bool parents = false;
 	int c, rc = FAMFS_EXIT_OK;
 
-	while ((c = getopt_long(argc, argv, "pm:u:g:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_doc_mkdir)) != -1) {
 		switch (c) {
 		case 'p': parents = true; break;
 		case 'm':
@@ -49,12 +48,12 @@ int cmd_mkdir(int argc, char **argv)
 				return FAMFS_EXIT_USAGE;
 			}
 			break;
-		case 'h': return cmd_usage(usage, 0);
-		default: return cmd_usage(usage, 1);
+		case 'h': return cli_usage(&cli_doc_mkdir, 0);
+		default: return cli_usage(&cli_doc_mkdir, 1);
 		}
 	}
 	if (argc - optind < 1)
-		return cmd_usage(usage, 1);
+		return cli_usage(&cli_doc_mkdir, 1);
 	for (int i = optind; i < argc; i++) {
 		struct famfs_fs fs;
 

@@ -9,35 +9,33 @@
 
 #include "famfs.h"
 
-static const char usage[] =
-	"usage: famfs mkfile -s SIZE [-m MODE] [-u UID] [-g GID] [-S SEED] FILE\n"
-	"       famfs creat  ... (same)\n"
-	"\n"
-	"Allocate SIZE bytes (rounded up to 2 MiB units, first fit), append the\n"
-	"file to the log and create FILE in a famfs mount, mapped to them.\n"
-	"Only the master can do this.  FILE must not exist.\n"
-	"\n"
-	"  -s, --size SIZE   bytes, with an optional k/m/g suffix (required)\n"
-	"  -m, --mode MODE   octal permission bits (default 0644)\n"
-	"  -u, --uid UID     owner (default: the caller's)\n"
-	"  -g, --gid GID     group (default: the caller's)\n"
-	"  -S, --seed SEED   fill the file with the pattern of SEED (famfs verify)\n"
-	"  -h, --help        this text\n"
-	"\n"
-	EXIT_CODES_HELP;
+const struct cli_doc cli_doc_mkfile = {
+	.page = "famfs-mkfile", .prog = "famfs mkfile",
+	.summary = "allocate and create a file",
+	.synopsis = { "famfs mkfile -s SIZE [-m MODE] [-u UID] [-g GID] [-S SEED] [-v] FILE",
+		      "famfs creat ... (the same)" },
+	.description =
+		"Allocate SIZE bytes (rounded up to 2 MiB units, first fit), append the\n"
+		"file to the log and create FILE in a famfs mount, mapped to them.\n"
+		"Only the master can do this.  FILE must not exist.\n",
+	.opts = (const struct cli_opt[]){
+		{ 's', "size", "SIZE", "bytes, with an optional k/m/g suffix (required)" },
+		{ 'm', "mode", "MODE", "octal permission bits (default 0644)" },
+		{ 'u', "uid", "UID", "owner (default: the caller's)" },
+		{ 'g', "gid", "GID", "group (default: the caller's)" },
+		{ 'S', "seed", "SEED", "fill the file with the pattern of SEED (famfs verify)" },
+		{ 'v', "verbose", NULL, "print more" },
+		{ 0 } },
+	.exits = (const struct cli_exit[]){
+		CLI_EXIT_OK, CLI_EXIT_USAGE,
+		CLI_EXIT_ERROR("FILE is not in a famfs mount or exists, this host\n"
+			       "is a client, the device or the log is full"),
+		CLI_EXIT_END },
+	.see_also = "famfs(8), famfs-cp(8), famfs-verify(8), famfs-getmap(8)",
+};
 
 int cmd_mkfile(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "size", required_argument, NULL, 's' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "uid", required_argument, NULL, 'u' },
-		{ "gid", required_argument, NULL, 'g' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	uint32_t mode = 0644, uid = geteuid(), gid = getegid();
 	uint64_t size = 0, seed = 0;
 	bool have_size = false, have_seed = false;
@@ -45,7 +43,7 @@ int cmd_mkfile(int argc, char **argv)
 	struct famfs_fs fs;
 	int c, fd, rc = FAMFS_EXIT_OK;
 
-	while ((c = getopt_long(argc, argv, "s:m:u:g:S:vh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_doc_mkfile)) != -1) {
 		switch (c) {
 		case 's':
 			if (famfs_parse_size(optarg, &size)) {
@@ -75,12 +73,12 @@ int cmd_mkfile(int argc, char **argv)
 			have_seed = true;
 			break;
 		case 'v': famfs_verbose++; break;
-		case 'h': return cmd_usage(usage, 0);
-		default: return cmd_usage(usage, 1);
+		case 'h': return cli_usage(&cli_doc_mkfile, 0);
+		default: return cli_usage(&cli_doc_mkfile, 1);
 		}
 	}
 	if (argc - optind != 1 || !have_size)
-		return cmd_usage(usage, 1);
+		return cli_usage(&cli_doc_mkfile, 1);
 	if (cli_open_for(argv[optind], false, true, &fs, rel))
 		return FAMFS_EXIT_ERROR;
 	fd = famfs_file_create(&fs, rel, size, mode, uid, gid);

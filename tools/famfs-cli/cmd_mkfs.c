@@ -8,20 +8,29 @@
 
 #include "famfs.h"
 
-static const char usage[] =
-	"usage: famfs mkfs [-f] [-k] [-l|--loglen N] DEV\n"
-	"\n"
-	"Create a famfs file system on DEV (/dev/pmemN, /dev/daxX.Y or a file).\n"
-	"This host becomes the master: the only host that can create files.\n"
-	"\n"
-	"  -f, --force        overwrite an existing famfs file system\n"
-	"  -k, --kill         destroy the superblock (and log header) of DEV\n"
-	"  -l, --loglen N     log size: a power of two from 2M to 1G, default 8M\n"
-	"                     (k/m/g suffixes; each entry takes 1 KiB)\n"
-	"  -h, --help         this text\n"
-	"\n"
-	"DEV must hold at least 2 MiB (superblock) + the log + 2 MiB of data.\n"
-	EXIT_CODES_HELP;
+const struct cli_doc cli_doc_mkfs = {
+	.page = "famfs-mkfs", .prog = "famfs mkfs",
+	.summary = "create a famfs file system on a memory device",
+	.synopsis = { "famfs mkfs [-f] [-k] [-l|--loglen N] DEV" },
+	.description =
+		"Create a famfs file system on DEV (/dev/pmemN, /dev/daxX.Y or a file).\n"
+		"This host becomes the master: the only host that can create files.\n"
+		"DEV must hold at least 2 MiB (superblock) + the log + 2 MiB of data.\n"
+		"An existing famfs file system is not overwritten without -f.\n",
+	.opts = (const struct cli_opt[]){
+		{ 'f', "force", NULL, "overwrite an existing famfs file system" },
+		{ 'k', "kill", NULL, "destroy the superblock (and log header) of DEV" },
+		{ 'l', "loglen", "N",
+		  "log size: a power of two from 2M to 1G, default 8M\n"
+		  "(k/m/g suffixes; each entry takes 1 KiB)" },
+		{ 0 } },
+	.exits = (const struct cli_exit[]){
+		CLI_EXIT_OK, CLI_EXIT_USAGE,
+		CLI_EXIT_ERROR("DEV cannot be opened or written, is too small, or\n"
+			       "already holds famfs (without -f)"),
+		CLI_EXIT_END },
+	.see_also = "famfs(8), famfs-mount(8), famfs-fsck(8)",
+};
 
 static int zero_and_flush(struct famfs_map *m, uint64_t len)
 {
@@ -107,19 +116,12 @@ out:
 
 int cmd_mkfs(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		{ "kill", no_argument, NULL, 'k' },
-		{ "loglen", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	uint64_t loglen = FAMFS_LOG_LEN_DEFAULT;
 	bool force = false, kill = false;
 	struct famfs_dev d;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "fkl:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_doc_mkfs)) != -1) {
 		switch (c) {
 		case 'f': force = true; break;
 		case 'k': kill = true; break;
@@ -131,12 +133,12 @@ int cmd_mkfs(int argc, char **argv)
 				return FAMFS_EXIT_USAGE;
 			}
 			break;
-		case 'h': return cmd_usage(usage, 0);
-		default: return cmd_usage(usage, 1);
+		case 'h': return cli_usage(&cli_doc_mkfs, 0);
+		default: return cli_usage(&cli_doc_mkfs, 1);
 		}
 	}
 	if (argc - optind != 1)
-		return cmd_usage(usage, 1);
+		return cli_usage(&cli_doc_mkfs, 1);
 	rc = famfs_dev_open(argv[optind], true, &d);
 	if (rc)
 		return FAMFS_EXIT_ERROR;

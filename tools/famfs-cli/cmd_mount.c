@@ -7,26 +7,46 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "famfs.h"
 
-static const char usage[] =
-	"usage: famfs mount [-r] [-o OPTS] DEV MPT\n"
-	"\n"
-	"Mount the famfs file system on DEV at MPT (mount -t famfs), create the\n"
-	"meta files .meta/.superblock and .meta/.log and replay the log.  On the\n"
-	"master the log is writable; on a client (or with -r) the log and every\n"
-	"replayed file are read-only.  A superblock or log header that fails its\n"
-	"checks (magic, CRC, version, unknown incompatible features) is refused.\n"
-	"\n"
-	"  -r, --read-only    map the log read-only even on the master\n"
-	"  -o, --options OPTS options for the kernel mount (e.g. mode=0755)\n"
-	"  -v, --verbose      print what logplay does\n"
-	"  -h, --help         this text\n"
-	"\n"
-	EXIT_CODES_HELP;
+const struct cli_doc cli_doc_mount = {
+	.page = "famfs-mount", .prog = "famfs mount",
+	.summary = "mount famfs, create the meta files, replay the log",
+	.synopsis = { "famfs mount [-r] [-v] [-o OPTS] DEV MPT" },
+	.description =
+		"Mount the famfs file system on DEV at MPT (mount -t famfs), create the\n"
+		"meta files .meta/.superblock and .meta/.log and replay the log.  On the\n"
+		"master the log is writable; on a client (or with -r) the log and every\n"
+		"replayed file are read-only.  A superblock or log header that fails its\n"
+		"checks (magic, CRC, version, unknown incompatible features) is refused\n"
+		"before anything is mounted.  Corrupt log entries and conflicts are\n"
+		"reported and skipped; run famfs fsck then.  umount MPT unmounts.\n"
+		"\n"
+		"mount -t famfs DEV MPT and fstab lines do the same through the helper\n"
+		"mount.famfs(8).\n",
+	.opts = (const struct cli_opt[]){
+		{ 'r', "read-only", NULL, "map the log read-only even on the master" },
+		{ 'o', "options", "OPTS",
+		  "mount options, comma-separated: ro (the log\n"
+		  "read-only, and the mount read-only once the log\n"
+		  "is replayed), rw, nosuid, nodev, noexec, noatime\n"
+		  "and the other generic flags of mount(8), and\n"
+		  "famfs.ko's mode=OCTAL (of the root directory)\n"
+		  "and dax=always" },
+		{ 'v', "verbose", NULL, "print what logplay does and a summary" },
+		{ 0 } },
+	.exits = (const struct cli_exit[]){
+		CLI_EXIT_OK, CLI_EXIT_USAGE,
+		CLI_EXIT_ERROR("MPT is not a directory, DEV holds no valid famfs,\n"
+			       "the mount failed (is famfs.ko loaded?), or the meta\n"
+			       "files could not be created"),
+		CLI_EXIT_END },
+	.see_also = "famfs(8), mount.famfs(8), famfs-logplay(8), famfs-fsck(8), umount(8)",
+};
 
 static int meta_file(const char *mpt, const char *rel, mode_t mode,
 		     uint32_t type, uint64_t off, uint64_t len)
@@ -80,40 +100,21 @@ static int mkmeta(const char *mpt, const struct famfs_superblock *sb, bool rw)
 			 le64toh(sb->log_offset), le64toh(sb->log_len));
 }
 
-int cmd_mount(int argc, char **argv)
+int cli_mount(const char *dev, const char *mpt,
+	      const struct famfs_mount_opts *o, bool log_ro)
 {
-	static const struct option opts[] = {
-		{ "read-only", no_argument, NULL, 'r' },
-		{ "options", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct famfs_superblock sb;
 	struct famfs_logplay_result r;
 	struct famfs_fs fs;
-	const char *dev, *mpt, *mopts = NULL;
-	bool ro = false, master;
+	bool master;
 	struct stat st;
-	int c, rc;
+	int rc;
 
-	while ((c = getopt_long(argc, argv, "ro:vh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r': ro = true; break;
-		case 'o': mopts = optarg; break;
-		case 'v': famfs_verbose++; break;
-		case 'h': return cmd_usage(usage, 0);
-		default: return cmd_usage(usage, 1);
-		}
-	}
-	if (argc - optind != 2)
-		return cmd_usage(usage, 1);
-	dev = argv[optind];
-	mpt = argv[optind + 1];
 	if (stat(mpt, &st) || !S_ISDIR(st.st_mode)) {
 		famfs_err("%s: mount point is not a directory", mpt);
 		return FAMFS_EXIT_ERROR;
 	}
+	log_ro = log_ro || o->ro;
 	/* 1. validate the device's superblock and log before mounting */
 	rc = famfs_fs_open_dev(dev, false, &fs);
 	if (rc)
@@ -122,15 +123,15 @@ int cmd_mount(int argc, char **argv)
 	master = fs.master;
 	famfs_fs_close(&fs);	/* /dev/pmemN: the mount holds it exclusively */
 
-	/* 2. the kernel mount */
-	rc = famfs_kernel->mount(dev, mpt, 0, mopts);
+	/* 2. the kernel mount: mount(2), never mount(8) (that would run us) */
+	rc = famfs_kernel->mount(dev, mpt, o->flags, o->data[0] ? o->data : NULL);
 	if (rc) {
 		famfs_err("%s: mount -t famfs on %s: %s%s", dev, mpt, strerror(-rc),
 			  rc == -ENODEV ? " (is famfs.ko loaded?)" : "");
 		return FAMFS_EXIT_ERROR;
 	}
 	/* 3. meta files, then check the superblock through them */
-	rc = mkmeta(mpt, &sb, master && !ro);
+	rc = mkmeta(mpt, &sb, master && !log_ro);
 	if (!rc)
 		rc = famfs_fs_open_mount(mpt, false, &fs);
 	if (!rc && memcmp(fs.sb, &sb, sizeof(sb))) {
@@ -146,6 +147,14 @@ int cmd_mount(int argc, char **argv)
 	/* 4. replay; a corrupt entry or a conflict is reported, not fatal */
 	rc = famfs_logplay(&fs, false, &r);
 	famfs_fs_close(&fs);
+	/* 5. -o ro: the mount itself read-only, keeping the other flags */
+	if (!rc && o->ro) {
+		rc = famfs_kernel->mount(dev, mpt, o->flags | MS_REMOUNT | MS_BIND |
+					 MS_RDONLY, NULL);
+		if (rc)
+			famfs_err("%s: cannot make the mount read-only: %s", mpt,
+				  strerror(-rc));
+	}
 	if (rc) {
 		famfs_kernel->umount(mpt);
 		return FAMFS_EXIT_ERROR;
@@ -154,8 +163,35 @@ int cmd_mount(int argc, char **argv)
 		famfs_warn("%s: log replayed with %lu corrupt entries skipped, %lu conflicts, %lu errors; run famfs fsck",
 			   mpt, r.bad_entries, r.conflicts, r.errors);
 	if (famfs_verbose)
-		printf("famfs mount: %s on %s (%s): %lu files, %lu directories\n",
-		       dev, mpt, master && !ro ? "master" : "client",
+		printf("famfs mount: %s on %s (%s%s): %lu files, %lu directories\n",
+		       dev, mpt, master ? "master" : "client",
+		       o->ro ? ", read-only" : log_ro ? ", read-only log" : "",
 		       r.created_files, r.created_dirs);
 	return FAMFS_EXIT_OK;
+}
+
+int cmd_mount(int argc, char **argv)
+{
+	char reason[FAMFS_REASON_LEN];
+	struct famfs_mount_opts o;
+	const char *mopts = NULL;
+	bool ro = false;
+	int c;
+
+	while ((c = cli_getopt(argc, argv, &cli_doc_mount)) != -1) {
+		switch (c) {
+		case 'r': ro = true; break;
+		case 'o': mopts = optarg; break;
+		case 'v': famfs_verbose++; break;
+		case 'h': return cli_usage(&cli_doc_mount, 0);
+		default: return cli_usage(&cli_doc_mount, 1);
+		}
+	}
+	if (argc - optind != 2)
+		return cli_usage(&cli_doc_mount, 1);
+	if (famfs_mount_opts_parse(mopts, false, &o, reason)) {
+		famfs_err("%s: -o %s: %s", argv[optind], mopts, reason);
+		return FAMFS_EXIT_USAGE;
+	}
+	return cli_mount(argv[optind], argv[optind + 1], &o, ro);
 }

@@ -10,25 +10,27 @@
 
 #include "famfs.h"
 
-static const char usage[] =
-	"usage: famfs verify -S SEED [-f] FILE\n"
-	"\n"
-	"Check that FILE holds the pattern famfs mkfile -S SEED wrote.\n"
-	"\n"
-	"  -S, --seed SEED      the seed given to mkfile -S\n"
-	"  -f, --filename FILE  the file (or as the last argument)\n"
-	"  -h, --help           this text\n"
-	"\n"
-	"Exit codes: 0 match, 1 usage, 2 error, 3 mismatch\n";
+const struct cli_doc cli_doc_verify = {
+	.page = "famfs-verify", .prog = "famfs verify",
+	.summary = "verify a file written by mkfile -S",
+	.synopsis = { "famfs verify -S SEED [-f] FILE" },
+	.description =
+		"Check that FILE holds the pattern famfs mkfile -S SEED wrote, e.g. on\n"
+		"another host that shares the memory.\n",
+	.opts = (const struct cli_opt[]){
+		{ 'S', "seed", "SEED", "the seed given to mkfile -S" },
+		{ 'f', "filename", "FILE", "the file (or as the last argument)" },
+		{ 0 } },
+	.exits = (const struct cli_exit[]){
+		{ 0, "the data match" }, CLI_EXIT_USAGE,
+		CLI_EXIT_ERROR("FILE cannot be opened or mapped"),
+		{ 3, "mismatch: the first differing byte is reported" },
+		CLI_EXIT_END },
+	.see_also = "famfs(8), famfs-mkfile(8)",
+};
 
 int cmd_verify(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "seed", required_argument, NULL, 'S' },
-		{ "filename", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	const char *path = NULL;
 	bool have_seed = false;
 	uint64_t seed = 0;
@@ -37,7 +39,7 @@ int cmd_verify(int argc, char **argv)
 	void *a;
 	int c, fd;
 
-	while ((c = getopt_long(argc, argv, "S:f:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, &cli_doc_verify)) != -1) {
 		switch (c) {
 		case 'S':
 			if (famfs_parse_size(optarg, &seed)) {
@@ -47,14 +49,14 @@ int cmd_verify(int argc, char **argv)
 			have_seed = true;
 			break;
 		case 'f': path = optarg; break;
-		case 'h': return cmd_usage(usage, 0);
-		default: return cmd_usage(usage, 1);
+		case 'h': return cli_usage(&cli_doc_verify, 0);
+		default: return cli_usage(&cli_doc_verify, 1);
 		}
 	}
 	if (!path && argc - optind == 1)
 		path = argv[optind++];
 	if (!path || !have_seed || optind != argc)
-		return cmd_usage(usage, 1);
+		return cli_usage(&cli_doc_verify, 1);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st)) {
 		famfs_err("%s: %s", path, strerror(errno));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * famfs (famfs-cli): the user-space tool that owns all famfs metadata.
- * One dispatcher, one file per subcommand, libfamfs underneath.
+ * One dispatcher, one file per subcommand, libfamfs underneath.  Run as
+ * mount.famfs (a link), it is mount(8)'s helper for "mount -t famfs".
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -10,47 +11,109 @@
 
 #include "famfs.h"
 
-#define FAMFS_CLI_VERSION "1.0"
-
 static const struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *summary;
+	const struct cli_doc *doc;
 } cmds[] = {
-	{ "mkfs",    cmd_mkfs,    "create a famfs file system on a memory device" },
-	{ "mount",   cmd_mount,   "mount famfs, create the meta files, replay the log" },
-	{ "logplay", cmd_logplay, "create the files and directories of the log" },
-	{ "mkfile",  cmd_mkfile,  "allocate and create a file" },
-	{ "creat",   cmd_mkfile,  "alias of mkfile" },
-	{ "cp",      cmd_cp,      "copy files and directories into famfs" },
-	{ "mkdir",   cmd_mkdir,   "create a directory" },
-	{ "fsck",    cmd_fsck,    "check superblock, log and allocations" },
-	{ "getmap",  cmd_getmap,  "print the extent map of a file" },
-	{ "check",   cmd_check,   "find files that are present but not mapped" },
-	{ "verify",  cmd_verify,  "verify a file written by mkfile -S" },
+#define CLI_ENTRY(n) { #n, cmd_##n, &cli_doc_##n },
+	CLI_COMMANDS(CLI_ENTRY)
+	{ "creat", cmd_mkfile, &cli_doc_mkfile },	/* alias */
+};
+#define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+const struct cli_doc *const cli_pages[] = {
+	&cli_doc_famfs,
+#define CLI_PAGE(n) &cli_doc_##n,
+	CLI_COMMANDS(CLI_PAGE)
+	&cli_doc_mount_helper,
+	NULL,
 };
 
-static int usage(FILE *f)
+static const struct cli_section famfs_sections[] = {
+	{ "ENVIRONMENT",
+	  "FAMFS_HOST_ID_FILE: the file holding this host's id (default\n"
+	  "/etc/famfs/host-uuid, created on first use; else /etc/machine-id)\n",
+	  false },
+	{ "FILES",
+	  "/etc/famfs/host-uuid is this host's id, created on first use (else\n"
+	  "/etc/machine-id is used).  The host that runs famfs mkfs is the\n"
+	  "master: only it can create files; every other host is a client.\n", true },
+	{ "MOUNTING",
+	  "famfs mount DEV MPT, or mount -t famfs DEV MPT through the helper\n"
+	  "mount.famfs, or an fstab line (see mount.famfs(8)):\n"
+	  "  /dev/pmem0  /mnt/famfs  famfs  defaults,noauto  0 0\n"
+	  "umount MPT unmounts.\n", false },
+	{ 0 }
+};
+
+const struct cli_doc cli_doc_famfs = {
+	.page = "famfs", .prog = "famfs",
+	.summary = "manage famfs, a file system for memory shared between hosts",
+	.synopsis = { "famfs [--version] [--help] COMMAND [ARGS]",
+		      "famfs COMMAND --help", "famfs help --man PAGE" },
+	.description =
+		"famfs lays out files in memory that several hosts share (CXL or\n"
+		"NVDIMM memory, /dev/pmemN or /dev/daxX.Y).  It keeps all metadata in\n"
+		"a log on the device; famfs.ko only maps each file to its memory.\n"
+		"The tool is also installed as famfs-cli.  Each command has its own\n"
+		"manual page, famfs-COMMAND(8), and --help.\n",
+	.opts = (const struct cli_opt[]){
+		{ 0, "version", NULL, "print the version and the on-media format version" },
+		{ 0 } },
+	.sections = famfs_sections,
+	.exits = (const struct cli_exit[]){
+		{ 0, "success" },
+		{ 1, "usage error (bad option or argument)" },
+		{ 2, "error: the operation failed (device, mount, I/O, permission,\n"
+		     "device or log full, this host is a client, ...)" },
+		{ 3, "the command ran to the end but found problems (fsck: an\n"
+		     "inconsistency; check: unmapped files; logplay: conflicts or\n"
+		     "skipped corrupt entries; verify: data mismatch)" },
+		CLI_EXIT_END },
+	.see_also = "famfs-mkfs(8), famfs-mount(8), famfs-logplay(8), famfs-mkfile(8),\n"
+		    "famfs-cp(8), famfs-mkdir(8), famfs-fsck(8), famfs-getmap(8),\n"
+		    "famfs-check(8), famfs-verify(8), famfs-df(8), mount.famfs(8)\n",
+	.list_commands = true,
+};
+
+static const struct cli_doc *find_page(const char *name)
 {
-	fprintf(f,
-		"usage: famfs [--version] [--help] <command> [args]\n"
-		"       famfs <command> --help\n\n"
-		"Commands:\n");
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].summary);
-	fprintf(f,
-		"\nExit codes (every command):\n"
-		"  0  success\n"
-		"  1  usage error (bad option or argument)\n"
-		"  2  error: the operation failed (device, mount, I/O, permission,\n"
-		"     device or log full, this host is a client, ...)\n"
-		"  3  the command ran to the end but found problems (fsck: an\n"
-		"     inconsistency; check: unmapped files; logplay: conflicts or\n"
-		"     skipped corrupt entries; verify: data mismatch)\n"
-		"\nEnvironment:\n"
-		"  FAMFS_HOST_ID_FILE  host id file (default /etc/famfs/host-uuid,\n"
-		"                      created on first use; else /etc/machine-id)\n");
-	return f == stdout ? FAMFS_EXIT_OK : FAMFS_EXIT_USAGE;
+	for (int i = 0; cli_pages[i]; i++)
+		if (!strcmp(name, cli_pages[i]->page))
+			return cli_pages[i];
+	for (size_t i = 0; i < NCMDS; i++)
+		if (!strcmp(name, cmds[i].name))
+			return cmds[i].doc;
+	return NULL;
+}
+
+/* famfs help [CMD] | --man PAGE | --man-pages */
+static int help(int argc, char **argv)
+{
+	const struct cli_doc *d;
+
+	if (argc == 2 && !strcmp(argv[1], "--man-pages")) {
+		for (int i = 0; cli_pages[i]; i++)
+			printf("%s\n", cli_pages[i]->page);
+		return FAMFS_EXIT_OK;
+	}
+	if (argc == 3 && !strcmp(argv[1], "--man")) {
+		d = find_page(argv[2]);
+		if (!d) {
+			famfs_err("help --man %s: no such page (famfs help --man-pages lists them)",
+				  argv[2]);
+			return FAMFS_EXIT_USAGE;
+		}
+		cli_man(stdout, d);
+		return fflush(stdout) ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
+	}
+	if (argc == 2 && (d = find_page(argv[1])))
+		return cli_usage(d, 0);
+	if (argc == 1)
+		return cli_usage(&cli_doc_famfs, 0);
+	famfs_err("help: usage: famfs help [COMMAND | --man PAGE | --man-pages]");
+	return FAMFS_EXIT_USAGE;
 }
 
 int cli_open_for(const char *path, bool allow_root, bool want_rw,
@@ -66,21 +129,26 @@ int cli_open_for(const char *path, bool allow_root, bool want_rw,
 
 int main(int argc, char **argv)
 {
-	const char *name;
+	const char *name, *base = strrchr(argv[0], '/');
 
+	base = base ? base + 1 : argv[0];
+	if (!strcmp(base, "mount.famfs"))
+		return cmd_mount_helper(argc, argv);
 	if (argc < 2)
-		return usage(stderr);
+		return cli_usage(&cli_doc_famfs, 1);
 	name = argv[1];
-	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help"))
-		return usage(stdout);
+	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
+		return cli_usage(&cli_doc_famfs, 0);
+	if (!strcmp(name, "help"))
+		return help(argc - 1, argv + 1);
 	if (!strcmp(name, "--version")) {
 		printf("famfs %s (format %d)\n", FAMFS_CLI_VERSION,
 		       FAMFS_FORMAT_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (size_t i = 0; i < NCMDS; i++)
 		if (!strcmp(name, cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "famfs: unknown command '%s'\n", name);
-	return usage(stderr);
+	famfs_err("unknown command '%s'", name);
+	return cli_usage(&cli_doc_famfs, 1);
 }

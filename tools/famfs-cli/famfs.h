@@ -5,33 +5,91 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <json-c/json.h>
 
 #include "libfamfs.h"
 
-int cmd_mkfs(int argc, char **argv);
-int cmd_mount(int argc, char **argv);
-int cmd_logplay(int argc, char **argv);
-int cmd_mkfile(int argc, char **argv);
-int cmd_cp(int argc, char **argv);
-int cmd_mkdir(int argc, char **argv);
-int cmd_fsck(int argc, char **argv);
-int cmd_getmap(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_verify(int argc, char **argv);
+#define FAMFS_CLI_VERSION "1.0"
 
-/* Common exit-code text appended to every command's --help. */
-#define EXIT_CODES_HELP \
-	"Exit codes: 0 ok, 1 usage error, 2 error, 3 problems found\n"
+/*
+ * One source for --help and the man pages: every command describes itself
+ * in a struct cli_doc.  cli_usage() prints --help from it, cli_man() the
+ * roff page (famfs help --man PAGE), and cli_getopt() builds getopt_long's
+ * tables from its options, so no option is accepted that is not documented.
+ * Text conventions: '\n' ends a line; an empty line starts a paragraph; a
+ * line that starts with two spaces is printed as is (an example).
+ */
+struct cli_opt {
+	char short_name;	/* 0: long only */
+	const char *long_name;	/* NULL: short only */
+	const char *arg;	/* NULL: a flag */
+	const char *help;
+};
+struct cli_exit {
+	int code;
+	const char *meaning;
+};
+struct cli_section {
+	const char *title;	/* upper case, e.g. "FSTAB" */
+	const char *text;
+	bool man_only;		/* not in --help */
+};
+struct cli_doc {
+	const char *page;		/* man page name: "famfs-mkfs" */
+	const char *prog;		/* "famfs mkfs", "mount.famfs" */
+	const char *summary;		/* one line, lower case */
+	const char *synopsis[4];	/* full lines: "famfs mkfs [-f] DEV" */
+	const char *description;
+	const struct cli_opt *opts;	/* {0}-terminated; -h/--help added */
+	const struct cli_section *sections;	/* {0}-terminated or NULL */
+	const struct cli_exit *exits;	/* {0, NULL}-terminated */
+	const char *see_also;		/* "famfs-mount(8), mount(8)" */
+	bool list_commands;		/* famfs: list the commands' summaries */
+};
 
-/* Print usage to stdout (help) or stderr (misuse) and return the exit code */
-static inline int cmd_usage(const char *usage, int misuse)
-{
-	fputs(usage, misuse ? stderr : stdout);
-	return misuse ? FAMFS_EXIT_USAGE : FAMFS_EXIT_OK;
-}
+/* the common exit codes of every command */
+#define CLI_EXIT_OK	{ FAMFS_EXIT_OK, "success" }
+#define CLI_EXIT_USAGE	{ FAMFS_EXIT_USAGE, "usage error: a bad option or argument" }
+#define CLI_EXIT_ERROR(what) { FAMFS_EXIT_ERROR, "error: " what }
+#define CLI_EXIT_END	{ 0, NULL }
+
+/* Print --help to stdout (misuse 0) or stderr, return the exit code. */
+int cli_usage(const struct cli_doc *d, int misuse);
+/* Write the roff man page of d to f. */
+void cli_man(FILE *f, const struct cli_doc *d);
+/* getopt_long over d's options (and -h/--help, returned as 'h'). */
+int cli_getopt(int argc, char **argv, const struct cli_doc *d);
+/* The docs of every page, NULL-terminated (famfs.c). */
+extern const struct cli_doc *const cli_pages[];
+
+#define CLI_COMMANDS(X) \
+	X(mkfs) X(mount) X(logplay) X(mkfile) X(cp) X(mkdir) X(fsck) \
+	X(getmap) X(check) X(verify) X(df)
+#define CLI_DECLARE(n) \
+	int cmd_##n(int argc, char **argv); \
+	extern const struct cli_doc cli_doc_##n;
+CLI_COMMANDS(CLI_DECLARE)
+int cmd_mount_helper(int argc, char **argv);
+extern const struct cli_doc cli_doc_mount_helper;
+extern const struct cli_doc cli_doc_famfs;
+
+/* The mount itself, shared by famfs mount and mount.famfs: validate DEV,
+ * mount(2), meta files, log replay; o->ro also makes the mount read-only.
+ * Returns FAMFS_EXIT_*. */
+int cli_mount(const char *dev, const char *mpt,
+	      const struct famfs_mount_opts *o, bool log_ro);
 
 /* Open the mounted file system that holds path; fills rel. */
 int cli_open_for(const char *path, bool allow_root, bool want_rw,
 		 struct famfs_fs *fs, char *rel);
+/* Open the file system on a device or at a mount point (a mounted block
+ * device through its mount's meta files); mpt gets the mount point or "".
+ * -EBADMSG: superblock or log header invalid (message printed). */
+int cli_open_target(const char *target, struct famfs_fs *fs, char *mpt,
+		    size_t n);
+/* The device of the famfs mount at mpt (from /proc/self/mounts). */
+int cli_mount_source(const char *mpt, char *dev, size_t n);
+/* Print a JSON object (pretty) on stdout and free it; -EIO on failure. */
+int cli_json_print(struct json_object *o);
 
 #endif

@@ -21,6 +21,8 @@ struct fsck_ctx {
 	uint32_t *owner;	/* per unit: 1 + entry index, 0 free */
 	uint64_t nunits;
 	struct pathset ps;
+	famfs_problem_fn fn;
+	void *arg;
 };
 
 static const char *entry_path(struct famfs_fs *fs, uint64_t idx)
@@ -36,6 +38,8 @@ static void problem(struct fsck_ctx *c, const char *fmt, const char *a,
 	c->r->problems++;
 	snprintf(msg, sizeof(msg), fmt, a, idx, b);
 	famfs_err("%s: %s", c->fs->name, msg);
+	if (c->fn)
+		c->fn(c->arg, msg);
 }
 
 static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
@@ -114,7 +118,13 @@ static void check_ancestors(struct fsck_ctx *c)
 
 int famfs_fsck(struct famfs_fs *fs, struct famfs_fsck_result *r)
 {
-	struct fsck_ctx c = { .fs = fs, .r = r };
+	return famfs_fsck_cb(fs, r, NULL, NULL);
+}
+
+int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
+		  famfs_problem_fn fn, void *arg)
+{
+	struct fsck_ctx c = { .fs = fs, .r = r, .fn = fn, .arg = arg };
 	uint64_t data = famfs_data_start(fs->sb);
 	int rc;
 

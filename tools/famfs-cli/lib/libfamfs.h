@@ -204,6 +204,51 @@ struct famfs_fsck_result {
 };
 int famfs_fsck(struct famfs_fs *fs, struct famfs_fsck_result *r);
 
+/* fsck, and each problem's message to fn (NULL: none) as it is reported */
+typedef void (*famfs_problem_fn)(void *arg, const char *msg);
+int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
+		  famfs_problem_fn fn, void *arg);
+
+/* ---- df.c: space and log usage ------------------------------------------- */
+struct famfs_df {
+	uint64_t size;		/* device (as the superblock records it) */
+	uint64_t reserved;	/* superblock and log */
+	uint64_t used;		/* allocated to files */
+	uint64_t free;
+	uint64_t log_len, log_entries, log_capacity;
+	unsigned long files, dirs, bad_entries;
+};
+int famfs_df(struct famfs_fs *fs, struct famfs_df *df);
+
+/* ---- json.c: the -j output of getmap, fsck and df (json-c) --------------- */
+struct json_object;
+const char *famfs_map_type_name(uint32_t file_type);
+struct json_object *famfs_json_map(const char *path,
+				   const struct famfs_ioc_map *map);
+/* problems: an array of messages (taken over), or NULL */
+struct json_object *famfs_json_fsck(const char *target, bool sb_valid,
+				    const struct famfs_fsck_result *r,
+				    struct json_object *problems);
+/* fs may be NULL; mpt and dev may be NULL or "" (unknown) */
+struct json_object *famfs_json_df(const char *target, const char *mpt,
+				  const char *dev, const struct famfs_fs *fs,
+				  const struct famfs_df *df);
+
+/* ---- mountopt.c: mount -o options ---------------------------------------- */
+struct famfs_mount_opts {
+	unsigned long flags;	/* MS_* flags for mount(2) */
+	bool ro;		/* "ro": read-only log; the mount is made
+				 * read-only once the log is replayed */
+	char data[512];		/* options for famfs.ko: mode=, dax= */
+};
+/* Split a mount(8)-style option string (NULL: none): generic options
+ * (nosuid, noexec, noatime, ...) become MS_* flags, fstab-only ones
+ * (defaults, auto, noauto, user, nofail, _netdev, x-*, comment=) are
+ * dropped, famfs.ko's (mode=, dax=) go to data.  Anything else is refused
+ * (-EINVAL, reason filled), or dropped with a warning when sloppy. */
+int famfs_mount_opts_parse(const char *in, bool sloppy,
+			   struct famfs_mount_opts *o, char *reason);
+
 /* ---- ops.c: file system operations on a mounted file system --------------- */
 /* The v1 ioctl map of a FILE entry (REG, simple extents). */
 int famfs_map_from_entry(const struct famfs_log_entry *e,

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/* -j output: getmap, fsck and df objects parse back with the documented
+ * keys and values; df's space and log accounting; fsck's problem list. */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <string.h>
+#include <unistd.h>
+#include <json-c/json.h>
+
+#include "th.h"
+
+/* serialize, parse back strictly, and return the parsed copy */
+static struct json_object *roundtrip(struct json_object *o)
+{
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *back;
+
+	assert_non_null(s);
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	back = json_tokener_parse_ex(tok, s, (int)strlen(s));
+	assert_non_null(back);
+	assert_int_equal(json_tokener_get_error(tok), json_tokener_success);
+	json_tokener_free(tok);
+	json_object_put(o);
+	return back;
+}
+
+static struct json_object *get(struct json_object *o, const char *k)
+{
+	struct json_object *v = NULL;
+
+	assert_true(json_object_object_get_ex(o, k, &v));
+	return v;
+}
+
+static uint64_t u64(struct json_object *o, const char *k)
+{
+	return json_object_get_uint64(get(o, k));
+}
+
+/* o has exactly these keys */
+static void keys(struct json_object *o, const char *const *want)
+{
+	size_t n = 0;
+
+	for (; want[n]; n++)
+		get(o, want[n]);
+	assert_int_equal(json_object_object_length(o), n);
+}
+
+static void test_map(void **state)
+{
+	static const char *const k[] = { "path", "type", "size", "extent_type",
+					  "extents", NULL };
+	struct famfs_ioc_map m = {
+		.extent_type = SIMPLE_DAX_EXTENT, .file_type = FAMFS_REG,
+		.file_size = 5 * MiB, .ext_list_count = 2,
+		.ext_list = { { 4 * MiB, 4 * MiB }, { 1ULL << 40, 2 * MiB } },
+	};
+	const char *path = "/mnt/f \"q\"\n\\ \xc3\xa9";
+	struct json_object *o, *e;
+
+	(void)state;
+	o = roundtrip(famfs_json_map(path, &m));
+	keys(o, k);
+	assert_string_equal(json_object_get_string(get(o, "path")), path);
+	assert_string_equal(json_object_get_string(get(o, "type")), "regular");
+	assert_string_equal(json_object_get_string(get(o, "extent_type")), "simple");
+	assert_int_equal(u64(o, "size"), 5 * MiB);
+	e = get(o, "extents");
+	assert_int_equal(json_object_array_length(e), 2);
+	assert_int_equal(u64(json_object_array_get_idx(e, 1), "offset"), 1ULL << 40);
+	assert_int_equal(u64(json_object_array_get_idx(e, 1), "length"), 2 * MiB);
+	json_object_put(o);
+	m.file_type = FAMFS_LOG;
+	m.ext_list_count = 0;
+	o = roundtrip(famfs_json_map("l", &m));
+	assert_string_equal(json_object_get_string(get(o, "type")), "log");
+	assert_int_equal(json_object_array_length(get(o, "extents")), 0);
+	json_object_put(o);
+}
+
+static void collect(void *arg, const char *msg)
+{
+	json_object_array_add(arg, json_object_new_string(msg));
+}
+
+static void test_fsck(void **state)
+{
+	static const char *const k[] = { "target", "clean", "superblock_valid",
+		"entries", "files", "directories", "corrupt_entries", "problems",
+		"used", "free", "problem_list", NULL };
+	struct th *t = *state;
+	struct famfs_fsck_result r;
+	struct json_object *p = json_object_new_array(), *o;
+	const char *msg;
+
+	th_append_file(t, "a", 4 * MiB, 4 * MiB, 1);
+	th_append_file(t, "b", 6 * MiB, 2 * MiB, 1);	/* inside a */
+	famfs_quiet = 1;
+	assert_int_equal(famfs_fsck_cb(&t->fs, &r, collect, p), 0);
+	famfs_quiet = 0;
+	o = roundtrip(famfs_json_fsck("/dev/x", true, &r, p));
+	keys(o, k);
+	assert_false(json_object_get_boolean(get(o, "clean")));
+	assert_true(json_object_get_boolean(get(o, "superblock_valid")));
+	assert_int_equal(u64(o, "problems"), 1);
+	assert_int_equal(u64(o, "files"), 2);
+	assert_int_equal(json_object_array_length(get(o, "problem_list")), 1);
+	msg = json_object_get_string(json_object_array_get_idx(get(o, "problem_list"), 0));
+	assert_non_null(strstr(msg, "b (entry 1) shares memory with a"));
+	json_object_put(o);
+
+	memset(&r, 0, sizeof(r));		/* superblock invalid */
+	o = roundtrip(famfs_json_fsck("/dev/x", false, &r, NULL));
+	assert_false(json_object_get_boolean(get(o, "clean")));
+	assert_int_equal(u64(o, "problems"), 1);
+	assert_int_equal(json_object_array_length(get(o, "problem_list")), 0);
+	json_object_put(o);
+}
+
+static void test_df(void **state)
+{
+	static const char *const k[] = { "target", "mount_point", "device",
+		"fs_uuid", "master_uuid", "role", "size", "reserved", "used", "free",
+		"alloc_unit", "log", "files", "directories", "corrupt_entries", NULL };
+	static const char *const kl[] = { "size", "entries", "capacity",
+					  "free_entries", NULL };
+	struct th *t = *state;
+	struct famfs_df df;
+	struct json_object *o;
+	char u[37];
+	int fd;
+
+	assert_int_equal(famfs_df(&t->fs, &df), 0);	/* empty */
+	assert_int_equal(df.size, 64 * MiB);
+	assert_int_equal(df.reserved, 4 * MiB);	/* 2 MiB sb + 2 MiB log */
+	assert_int_equal(df.used, 0);
+	assert_int_equal(df.free, 60 * MiB);
+	assert_int_equal(df.log_capacity, 2047);
+	assert_int_equal(df.log_entries, 0);
+
+	assert_int_equal(famfs_mkdir(&t->fs, "d/e", 0755, 0, 0, true), 0);
+	fd = famfs_file_create(&t->fs, "d/e/f", 3 * MiB, 0644, 0, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	fd = famfs_file_create(&t->fs, "g", 1, 0644, 0, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(famfs_df(&t->fs, &df), 0);
+	assert_int_equal(df.used, 6 * MiB);
+	assert_int_equal(df.free, 54 * MiB);
+	assert_int_equal(df.log_entries, 4);
+	assert_int_equal(df.files, 2);
+	assert_int_equal(df.dirs, 2);
+	assert_int_equal(df.bad_entries, 0);
+
+	o = roundtrip(famfs_json_df(t->mpt, t->mpt, "", &t->fs, &df));
+	keys(o, k);
+	keys(get(o, "log"), kl);
+	assert_true(json_object_is_type(get(o, "device"), json_type_null));
+	assert_string_equal(json_object_get_string(get(o, "role")), "master");
+	famfs_uuid_str(t->fs.sb->fs_uuid, u);
+	assert_string_equal(json_object_get_string(get(o, "fs_uuid")), u);
+	assert_int_equal(u64(o, "size"), 64 * MiB);
+	assert_int_equal(u64(o, "used") + u64(o, "free") + u64(o, "reserved"), 64 * MiB);
+	assert_int_equal(u64(o, "alloc_unit"), 2 * MiB);
+	assert_int_equal(u64(get(o, "log"), "entries"), 4);
+	assert_int_equal(u64(get(o, "log"), "free_entries"), 2043);
+	json_object_put(o);
+}
+
+static void test_df_corrupt_entry(void **state)
+{
+	struct th *t = *state;
+	struct famfs_df df;
+	uint64_t i;
+
+	th_append_file(t, "a", 4 * MiB, 2 * MiB, 1);
+	i = th_append_file(t, "b", 6 * MiB, 4 * MiB, 1);
+	famfs_log_slot(t->fs.log, i)->crc ^= htole32(1);	/* corrupt b */
+	famfs_quiet = 1;
+	assert_int_equal(famfs_df(&t->fs, &df), 0);
+	famfs_quiet = 0;
+	assert_int_equal(df.log_entries, 2);
+	assert_int_equal(df.files, 1);
+	assert_int_equal(df.bad_entries, 1);
+	assert_int_equal(df.used, 2 * MiB);		/* b's extents stay free */
+	assert_int_equal(df.free, 58 * MiB);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_map),
+		cmocka_unit_test_setup_teardown(test_fsck, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_df, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_df_corrupt_entry, th_setup, th_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

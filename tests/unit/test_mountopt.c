@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mount -o options: MS_* flags, fstab-only options dropped, famfs.ko's
+ * options passed on, unknown ones refused (or dropped when sloppy). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+
+#include "th.h"
+
+static struct famfs_mount_opts o;
+static char reason[FAMFS_REASON_LEN];
+
+static int parse(const char *s, bool sloppy)
+{
+	reason[0] = '\0';
+	return famfs_mount_opts_parse(s, sloppy, &o, reason);
+}
+
+static void test_none(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(NULL, false), 0);
+	assert_int_equal(o.flags, 0);
+	assert_false(o.ro);
+	assert_string_equal(o.data, "");
+	assert_int_equal(parse("", false), 0);
+	assert_int_equal(parse(",,", false), 0);
+	assert_string_equal(o.data, "");
+}
+
+static void test_fstab_only_dropped(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("defaults,auto,noauto,user,nouser,users,owner,group,"
+			       "nofail,_netdev,x-systemd.automount,comment=hi", false), 0);
+	assert_int_equal(o.flags, 0);
+	assert_string_equal(o.data, "");
+}
+
+static void test_ro_rw(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("ro", false), 0);
+	assert_true(o.ro);
+	assert_int_equal(o.flags & MS_RDONLY, 0);	/* made ro after replay */
+	assert_int_equal(parse("ro,rw", false), 0);
+	assert_false(o.ro);
+	assert_int_equal(parse("rw,ro", false), 0);
+	assert_true(o.ro);
+}
+
+static void test_flags(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("nosuid,nodev,noexec,noatime,sync,dirsync", false), 0);
+	assert_int_equal(o.flags, MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME |
+			 MS_SYNCHRONOUS | MS_DIRSYNC);
+	assert_string_equal(o.data, "");
+	assert_int_equal(parse("noexec,exec,nosuid,suid,relatime", false), 0);
+	assert_int_equal(o.flags, MS_RELATIME);
+}
+
+static void test_kernel_options_passed(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("mode=0750,noexec,dax=always,defaults", false), 0);
+	assert_string_equal(o.data, "mode=0750,dax=always");
+	assert_int_equal(o.flags, MS_NOEXEC);
+}
+
+static void test_unknown_refused(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("noexec,bogus=1", false), -EINVAL);
+	assert_non_null(strstr(reason, "'bogus=1'"));
+	assert_int_equal(parse("mode", false), -EINVAL);	/* needs a value */
+	assert_int_equal(parse("modex=1", false), -EINVAL);
+	assert_int_equal(parse("remount", false), -EINVAL);
+	assert_non_null(strstr(reason, "remount"));
+}
+
+static void test_sloppy_drops_unknown(void **state)
+{
+	(void)state;
+	famfs_quiet = 1;
+	assert_int_equal(parse("bogus,mode=0700,size=1G", true), 0);
+	famfs_quiet = 0;
+	assert_string_equal(o.data, "mode=0700");
+}
+
+static void test_too_long(void **state)
+{
+	char s[2048];
+	size_t n = 0;
+
+	(void)state;
+	while (n + 12 < sizeof(s))
+		n += (size_t)snprintf(s + n, sizeof(s) - n, "mode=0700,");
+	assert_int_equal(parse(s, false), -E2BIG);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_none),
+		cmocka_unit_test(test_fstab_only_dropped),
+		cmocka_unit_test(test_ro_rw),
+		cmocka_unit_test(test_flags),
+		cmocka_unit_test(test_kernel_options_passed),
+		cmocka_unit_test(test_unknown_refused),
+		cmocka_unit_test(test_sloppy_drops_unknown),
+		cmocka_unit_test(test_too_long),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

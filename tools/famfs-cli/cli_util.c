@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Shared by commands: a device or a mount point, /proc/self/mounts, JSON. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <mntent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "famfs.h"
+
+/* The famfs mount of dev (by_dev) or the device of the famfs mount at
+ * path, from /proc/self/mounts. */
+static int mounts_lookup(const char *path, bool by_dev, char *out, size_t n)
+{
+	char want[PATH_MAX], have[PATH_MAX];
+	struct mntent *m;
+	FILE *f;
+	int rc = -ENOENT;
+
+	if (!realpath(path, want))
+		return -errno;
+	f = setmntent("/proc/self/mounts", "r");
+	if (!f)
+		return -errno;
+	while ((m = getmntent(f))) {
+		const char *key = by_dev ? m->mnt_fsname : m->mnt_dir;
+
+		if (strcmp(m->mnt_type, "famfs") || !realpath(key, have) ||
+		    strcmp(have, want))
+			continue;
+		snprintf(out, n, "%s", by_dev ? m->mnt_dir : m->mnt_fsname);
+		rc = 0;
+		break;
+	}
+	endmntent(f);
+	return rc;
+}
+
+int cli_mount_source(const char *mpt, char *dev, size_t n)
+{
+	return mounts_lookup(mpt, false, dev, n);
+}
+
+int cli_open_target(const char *target, struct famfs_fs *fs, char *mpt,
+		    size_t n)
+{
+	struct stat st;
+	int rc;
+
+	mpt[0] = '\0';
+	if (stat(target, &st)) {
+		rc = -errno;
+		famfs_err("%s: %s", target, strerror(errno));
+		return rc;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		rc = famfs_fs_open_mount(target, false, fs);
+		if (!rc)
+			snprintf(mpt, n, "%s", fs->mpt);
+		return rc;
+	}
+	if (S_ISBLK(st.st_mode)) {
+		int q = famfs_quiet;
+
+		famfs_quiet = 1;	/* EBUSY: mounted, read it through the mount */
+		rc = famfs_fs_open_dev(target, false, fs);
+		famfs_quiet = q;
+		if (rc == -EBUSY && mounts_lookup(target, true, mpt, n) == 0) {
+			rc = famfs_fs_open_mount(mpt, false, fs);
+			if (rc)
+				mpt[0] = '\0';
+			return rc;
+		}
+		if (!rc)
+			return 0;
+	}
+	return famfs_fs_open_dev(target, false, fs);	/* reports why */
+}
+
+int cli_json_print(struct json_object *o)
+{
+	const char *s;
+	int rc = 0;
+
+	if (!o) {
+		famfs_err("out of memory building JSON");
+		return -ENOMEM;
+	}
+	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+					   JSON_C_TO_STRING_SPACED |
+					   JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!s || printf("%s\n", s) < 0 || fflush(stdout)) {
+		famfs_err("stdout: cannot write JSON: %s", strerror(errno));
+		rc = -EIO;
+	}
+	json_object_put(o);
+	return rc;
+}

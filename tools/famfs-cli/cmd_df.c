@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/* famfs df: space and log usage of a famfs file system. */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <string.h>
+
+#include "famfs.h"
+
+const struct cli_doc cli_doc_df = {
+	.page = "famfs-df", .prog = "famfs df",
+	.summary = "show space and log usage",
+	.synopsis = { "famfs df [-j] MPT|DEV" },
+	.description =
+		"Summarize the famfs file system mounted at MPT or on DEV (mounted or\n"
+		"not): device size, the space the superblock and log reserve, the\n"
+		"space allocated to files and the free space (in 2 MiB allocation\n"
+		"units, as the allocator sees the log), log entries used and the\n"
+		"log's capacity, the number of files and directories, and whether\n"
+		"this host is the master or a client.\n",
+	.opts = (const struct cli_opt[]){
+		{ 'j', "json", NULL, "print the summary as JSON on stdout (see JSON)" },
+		{ 0 } },
+	.sections = (const struct cli_section[]){
+		{ "JSON",
+		  "One object: target, mount_point and device (null when unknown),\n"
+		  "fs_uuid, master_uuid, role (master or client), size, reserved,\n"
+		  "used, free and alloc_unit (bytes), log {size, entries, capacity,\n"
+		  "free_entries}, files, directories, corrupt_entries.  Example:\n"
+		  "  famfs df -j /mnt/famfs | jq .log.free_entries\n", false },
+		{ 0 } },
+	.exits = (const struct cli_exit[]){
+		CLI_EXIT_OK, CLI_EXIT_USAGE,
+		CLI_EXIT_ERROR("the device or mount cannot be read, or its\n"
+			       "superblock or log header is invalid"),
+		CLI_EXIT_END },
+	.see_also = "famfs(8), famfs-fsck(8), df(1)",
+};
+
+static const char *human(uint64_t v, char *buf, size_t n)
+{
+	static const char u[] = "KMGTP";
+	double d = (double)v;
+	int i = -1;
+
+	while (d >= 1024 && i < 4) {
+		d /= 1024;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, n, "%llu B", (unsigned long long)v);
+	else
+		snprintf(buf, n, "%.1f %ciB", d, u[i]);
+	return buf;
+}
+
+int cmd_df(int argc, char **argv)
+{
+	char mpt[PATH_MAX], dev[PATH_MAX], h[32], us[37];
+	struct famfs_fs fs;
+	struct famfs_df df;
+	const char *target;
+	bool json = false;
+	int c, rc;
+
+	while ((c = cli_getopt(argc, argv, &cli_doc_df)) != -1) {
+		switch (c) {
+		case 'j': json = true; break;
+		case 'h': return cli_usage(&cli_doc_df, 0);
+		default: return cli_usage(&cli_doc_df, 1);
+		}
+	}
+	if (argc - optind != 1)
+		return cli_usage(&cli_doc_df, 1);
+	target = argv[optind];
+	if (cli_open_target(target, &fs, mpt, sizeof(mpt)))
+		return FAMFS_EXIT_ERROR;
+	if (fs.dev.fd >= 0)
+		snprintf(dev, sizeof(dev), "%s", fs.dev.path);
+	else if (cli_mount_source(mpt, dev, sizeof(dev)))
+		dev[0] = '\0';
+	rc = famfs_df(&fs, &df);
+	if (rc) {
+		famfs_fs_close(&fs);
+		return FAMFS_EXIT_ERROR;
+	}
+	if (json) {
+		rc = cli_json_print(famfs_json_df(target, mpt, dev, &fs, &df));
+		famfs_fs_close(&fs);
+		return rc ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
+	}
+	famfs_uuid_str(fs.sb->fs_uuid, us);
+	printf("famfs df: %s%s%s%s\n", *mpt ? mpt : dev, *mpt && *dev ? " (" : "",
+	       *mpt && *dev ? dev : "", *mpt && *dev ? ")" : "");
+	printf("  fs uuid      %s (%s here)\n", us, fs.master ? "master" : "client");
+	printf("  size         %llu (%s)\n", (unsigned long long)df.size,
+	       human(df.size, h, sizeof(h)));
+	printf("  reserved     %llu (%s, superblock and log)\n",
+	       (unsigned long long)df.reserved, human(df.reserved, h, sizeof(h)));
+	printf("  used         %llu (%s)\n", (unsigned long long)df.used,
+	       human(df.used, h, sizeof(h)));
+	printf("  free         %llu (%s)\n", (unsigned long long)df.free,
+	       human(df.free, h, sizeof(h)));
+	printf("  log entries  %llu of %llu (%llu free)\n",
+	       (unsigned long long)df.log_entries,
+	       (unsigned long long)df.log_capacity,
+	       (unsigned long long)(df.log_capacity - df.log_entries));
+	printf("  files        %lu\n  directories  %lu\n", df.files, df.dirs);
+	if (df.bad_entries)
+		printf("  corrupt log entries  %lu (run famfs fsck)\n", df.bad_entries);
+	famfs_fs_close(&fs);
+	return FAMFS_EXIT_OK;
+}

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/* df: device space (from the allocator's view of the log) and log usage. */
+#define _DEFAULT_SOURCE
+#include <endian.h>
+#include <string.h>
+
+#include "libfamfs.h"
+
+static int count(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		 bool ok, const char *reason)
+{
+	struct famfs_df *df = arg;
+
+	(void)idx;
+	(void)reason;
+	if (!ok)
+		df->bad_entries++;
+	else if (le16toh(e->type) == FAMFS_LOG_MKDIR)
+		df->dirs++;
+	else
+		df->files++;
+	return 0;
+}
+
+int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
+{
+	struct famfs_bitmap b;
+	uint64_t reserved_units;
+	int rc;
+
+	memset(df, 0, sizeof(*df));
+	df->size = famfs_sb_dev_size(fs->sb);
+	df->reserved = famfs_data_start(fs->sb);
+	df->log_len = le64toh(fs->sb->log_len);
+	df->log_capacity = FAMFS_LOG_CAPACITY(df->log_len);
+	rc = famfs_log_walk(fs, count, df);
+	if (rc)
+		return rc;
+	df->log_entries = df->files + df->dirs + df->bad_entries;
+	rc = famfs_bitmap_build(fs, &b);	/* corrupt entries: not counted */
+	if (rc)
+		return rc;
+	reserved_units = (df->reserved + FAMFS_ALLOC_UNIT - 1) / FAMFS_ALLOC_UNIT;
+	if (reserved_units > b.nunits)
+		reserved_units = b.nunits;
+	df->free = b.nfree * FAMFS_ALLOC_UNIT;
+	df->used = (b.nunits - b.nfree - reserved_units) * FAMFS_ALLOC_UNIT;
+	famfs_bitmap_free(&b);
+	return 0;
+}

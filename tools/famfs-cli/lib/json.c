@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JSON for scripts (famfs getmap|fsck|df -j), built with json-c as ndctl
+ * does.  Sizes and offsets are integers in bytes; names are documented in
+ * the man pages (famfs-getmap(8), famfs-fsck(8), famfs-df(8)).
+ */
+#include <json-c/json.h>
+
+#include "libfamfs.h"
+
+const char *famfs_map_type_name(uint32_t t)
+{
+	switch (t) {
+	case FAMFS_REG: return "regular";
+	case FAMFS_SUPERBLOCK: return "superblock";
+	case FAMFS_LOG: return "log";
+	default: return "unknown";
+	}
+}
+
+static void add_u64(struct json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static void add_str(struct json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, v && *v ? json_object_new_string(v) : NULL);
+}
+
+struct json_object *famfs_json_map(const char *path,
+				   const struct famfs_ioc_map *map)
+{
+	struct json_object *o = json_object_new_object(), *ext;
+
+	if (!o)
+		return NULL;
+	add_str(o, "path", path);
+	add_str(o, "type", famfs_map_type_name(map->file_type));
+	add_u64(o, "size", map->file_size);
+	add_str(o, "extent_type",
+		map->extent_type == SIMPLE_DAX_EXTENT ? "simple" : "unknown");
+	ext = json_object_new_array();
+	for (uint64_t i = 0; i < map->ext_list_count && i < FAMFS_MAX_EXTENTS; i++) {
+		struct json_object *e = json_object_new_object();
+
+		add_u64(e, "offset", map->ext_list[i].offset);
+		add_u64(e, "length", map->ext_list[i].len);
+		json_object_array_add(ext, e);
+	}
+	json_object_object_add(o, "extents", ext);
+	return o;
+}
+
+struct json_object *famfs_json_fsck(const char *target, bool sb_valid,
+				    const struct famfs_fsck_result *r,
+				    struct json_object *problems)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o) {
+		json_object_put(problems);
+		return NULL;
+	}
+	add_str(o, "target", target);
+	json_object_object_add(o, "clean",
+			       json_object_new_boolean(sb_valid && !r->problems));
+	json_object_object_add(o, "superblock_valid", json_object_new_boolean(sb_valid));
+	add_u64(o, "entries", r->entries);
+	add_u64(o, "files", r->files);
+	add_u64(o, "directories", r->dirs);
+	add_u64(o, "corrupt_entries", r->bad_entries);
+	add_u64(o, "problems", r->problems + !sb_valid);
+	add_u64(o, "used", r->used_bytes);
+	add_u64(o, "free", r->free_bytes);
+	json_object_object_add(o, "problem_list",
+			       problems ? problems : json_object_new_array());
+	return o;
+}
+
+struct json_object *famfs_json_df(const char *target, const char *mpt,
+				  const char *dev, const struct famfs_fs *fs,
+				  const struct famfs_df *df)
+{
+	struct json_object *o = json_object_new_object(), *log;
+	char u[37];
+
+	if (!o)
+		return NULL;
+	add_str(o, "target", target);
+	add_str(o, "mount_point", mpt);
+	add_str(o, "device", dev);
+	if (fs) {
+		famfs_uuid_str(fs->sb->fs_uuid, u);
+		add_str(o, "fs_uuid", u);
+		famfs_uuid_str(fs->sb->master_uuid, u);
+		add_str(o, "master_uuid", u);
+		add_str(o, "role", fs->master ? "master" : "client");
+	}
+	add_u64(o, "size", df->size);
+	add_u64(o, "reserved", df->reserved);
+	add_u64(o, "used", df->used);
+	add_u64(o, "free", df->free);
+	add_u64(o, "alloc_unit", FAMFS_ALLOC_UNIT);
+	log = json_object_new_object();
+	add_u64(log, "size", df->log_len);
+	add_u64(log, "entries", df->log_entries);
+	add_u64(log, "capacity", df->log_capacity);
+	add_u64(log, "free_entries", df->log_capacity - df->log_entries);
+	json_object_object_add(o, "log", log);
+	add_u64(o, "files", df->files);
+	add_u64(o, "directories", df->dirs);
+	add_u64(o, "corrupt_entries", df->bad_entries);
+	return o;
+}

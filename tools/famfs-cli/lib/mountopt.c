@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mount -o options: MS_* flags, fstab-only options, famfs.ko's options. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+
+#include "libfamfs.h"
+
+#define REASON(...) do { if (reason) snprintf(reason, FAMFS_REASON_LEN, __VA_ARGS__); } while (0)
+
+static const struct {
+	const char *name;
+	unsigned long set, clear;
+} flag_opts[] = {
+	{ "nosuid", MS_NOSUID, 0 },	{ "suid", 0, MS_NOSUID },
+	{ "nodev", MS_NODEV, 0 },	{ "dev", 0, MS_NODEV },
+	{ "noexec", MS_NOEXEC, 0 },	{ "exec", 0, MS_NOEXEC },
+	{ "sync", MS_SYNCHRONOUS, 0 },	{ "async", 0, MS_SYNCHRONOUS },
+	{ "dirsync", MS_DIRSYNC, 0 },
+	{ "noatime", MS_NOATIME, 0 },	{ "atime", 0, MS_NOATIME },
+	{ "nodiratime", MS_NODIRATIME, 0 }, { "diratime", 0, MS_NODIRATIME },
+	{ "relatime", MS_RELATIME, 0 },	{ "norelatime", 0, MS_RELATIME },
+	{ "strictatime", MS_STRICTATIME, 0 },
+	{ "lazytime", MS_LAZYTIME, 0 },	{ "nolazytime", 0, MS_LAZYTIME },
+	{ "silent", MS_SILENT, 0 },	{ "loud", 0, MS_SILENT },
+};
+
+/* options only fstab and mount(8) care about */
+static const char *const fstab_opts[] = {
+	"defaults", "auto", "noauto", "user", "nouser", "users", "owner",
+	"group", "nofail", "_netdev", NULL,
+};
+
+/* famfs.ko's options (fs/famfs/super.c), all name=value */
+static const char *const kernel_opts[] = { "mode", "dax", NULL };
+
+static bool in_list(const char *const *l, const char *s, size_t n)
+{
+	for (; *l; l++)
+		if (strlen(*l) == n && !strncmp(*l, s, n))
+			return true;
+	return false;
+}
+
+static int add_data(struct famfs_mount_opts *o, const char *s, size_t n,
+		    char *reason)
+{
+	size_t have = strlen(o->data);
+
+	if (have + !!have + n >= sizeof(o->data)) {
+		REASON("options for famfs.ko longer than %zu bytes",
+		       sizeof(o->data) - 1);
+		return -E2BIG;
+	}
+	if (have)
+		o->data[have++] = ',';
+	memcpy(o->data + have, s, n);
+	o->data[have + n] = '\0';
+	return 0;
+}
+
+static int one(const char *s, size_t n, bool sloppy, struct famfs_mount_opts *o,
+	       char *reason)
+{
+	size_t key = strcspn(s, "=");
+
+	if (key > n)
+		key = n;
+	if (n == 2 && !strncmp(s, "ro", 2)) {
+		o->ro = true;
+		return 0;
+	}
+	if (n == 2 && !strncmp(s, "rw", 2)) {
+		o->ro = false;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(flag_opts) / sizeof(flag_opts[0]); i++) {
+		if (strlen(flag_opts[i].name) == n && !strncmp(flag_opts[i].name, s, n)) {
+			o->flags = (o->flags & ~flag_opts[i].clear) | flag_opts[i].set;
+			return 0;
+		}
+	}
+	if (in_list(fstab_opts, s, n) || !strncmp(s, "x-", 2) ||
+	    (key == 7 && !strncmp(s, "comment", 7)))
+		return 0;
+	if (in_list(kernel_opts, s, key) && key < n)
+		return add_data(o, s, n, reason);
+	if (n == 7 && !strncmp(s, "remount", 7)) {
+		REASON("remount is not supported: umount and mount again");
+		return -EINVAL;
+	}
+	if (sloppy) {
+		famfs_warn("mount option '%.*s' ignored (sloppy)", (int)n, s);
+		return 0;
+	}
+	REASON("unknown mount option '%.*s' (famfs.ko takes mode=OCTAL and dax=always)",
+	       (int)n, s);
+	return -EINVAL;
+}
+
+int famfs_mount_opts_parse(const char *in, bool sloppy,
+			   struct famfs_mount_opts *o, char *reason)
+{
+	const char *p = in ? in : "";
+
+	memset(o, 0, sizeof(*o));
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		int rc = n ? one(p, n, sloppy, o, reason) : 0;
+
+		if (rc)
+			return rc;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
