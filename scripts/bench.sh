@@ -145,11 +145,13 @@ write_awk() {
 	cat > "$out/report.awk" <<'EOF'
 # Turns the BENCH lines of the icount boot (first file) and the real-time boot
 # (second file) into the tables of report.txt, and chart.dat.
-function kv(    i, k) {
+function kv(    i, k, v) {
 	delete F
 	for (i = 3; i <= NF; i++) {
 		k = index($i, "=")
-		if (k) F[substr($i, 1, k - 1)] = substr($i, k + 1)
+		if (!k) continue
+		v = substr($i, k + 1)
+		F[substr($i, 1, k - 1)] = (v ~ /^[0-9]+$/) ? v + 0 : v
 	}
 }
 function sortn(a, n,    i, j, t) {
@@ -171,7 +173,7 @@ function hsize(b) {
 	if (b % 1024 == 0) return (b / 1024) " KiB"
 	return b " B"
 }
-function hbs(b) { return b >= 1048576 ? (b / 1048576) " MiB" : (b / 1024) " KiB" }
+function hbs(b) { b += 0; return (b >= 1048576) ? (b / 1048576) " MiB" : (b / 1024) " KiB" }
 function or_dash(v) { return v == "" ? "-" : v }
 function ratio(a, b) { return (a > 0 && b > 0) ? sprintf("%.3f", a / b) : "-" }
 function mbps(bytes, ns) { return ns > 0 ? sprintf("%.0f", bytes / ns * 1000) : "-" }
@@ -227,17 +229,31 @@ END {
 	if (ncnt) {
 		print ""
 		print "1. Exact fault counts per pass (cold = first touch of a fresh shared mapping; warm = the same mapping again)"
-		printf "%-11s %-16s %-11s %10s %11s %9s %9s %11s\n", "target", "file size", "pass", "faults", "2MiB/NOPAGE", "FALLBACK", "4KiB/PTE", "faults/GiB"
+		print "   faults = getrusage minor faults; (2M/fb/4K) = fs_dax tracepoints: PMD NOPAGE / PMD FALLBACK / PTE faults"
+		printf "%-10s %-13s %-21s %-7s %-21s %-7s %10s\n", "target", "file size", "cold read", "warm", "cold write", "warm", "cold"
+		printf "%-10s %-13s %-21s %-7s %-21s %-7s %10s\n", "", "", "faults (2M/fb/4K)", "read", "faults (2M/fb/4K)", "write", "faults/GiB"
 		for (i = 1; i <= ncnt; i++) {
-			split(corder[i], a, SUBSEP); split(cnt[corder[i]], cv, " ")
-			printf "%-11s %-16s %-11s %10d %11s %9s %9s %11.0f\n", a[1], hsize(a[2]), a[3], cv[1], cv[2], cv[3], cv[4], cv[1] * 1073741824 / a[2]
+			split(corder[i], a, SUBSEP)
+			if (a[3] != "cold-read") continue
+			k = a[1] SUBSEP a[2] SUBSEP
+			line = sprintf("%-10s %-13s", a[1], hsize(a[2]))
+			split("cold-read warm-read cold-write warm-write", pp, " ")
+			for (j = 1; j <= 4; j++) {
+				split(cnt[k pp[j]], cv, " ")
+				if (j % 2) line = line sprintf(" %-21s", cv[1] (cv[2] == "-" ? "" : " (" cv[2] "/" cv[3] "/" cv[4] ")"))
+				else line = line sprintf(" %-7s", cv[1])
+			}
+			split(cnt[k "cold-read"], cv, " ")
+			print line sprintf(" %10s", (a[1] ~ /-odd$/) ? "-" : sprintf("%.0f", cv[1] * 1073741824 / a[2]))
 		}
 		nd = 0; for (k in cdiff) nd++
-		if ("ic" in cfg && "rt" in cfg)
+		if (("ic" in cfg) && ("rt" in cfg))
 			print (nd ? "  WARNING: " nd " count(s) differ between the two boots" : "  (identical in the icount and the real-time boot)")
 		print "  -odd: the file ends inside a 2 MiB unit: that unit's PMD fault falls back (the PMD would reach past"
-		print "  EOF) and each of its 4 KiB pages below EOF faults alone.  -4k: madvise(MADV_NOHUGEPAGE), for scale."
-		print "  ext4 -odd files are preallocated in whole 2 MiB units then truncated (else ext4 starts them unaligned)."
+		print "  EOF) and each of its 4 KiB pages below EOF then faults alone (64 MiB-4 KiB: 511 pages; +4 KiB: 1)."
+		print "  -4k: the same file with madvise(MADV_NOHUGEPAGE), for scale.  ext4 -odd files are preallocated in"
+		print "  whole 2 MiB units, then truncated (allocated at their own size, ext4 started them unaligned and every"
+		print "  fault fell back to 4 KiB)."
 	}
 
 	# ---- 2. icount
@@ -347,20 +363,23 @@ END {
 	if (nmeta || on["rt", "famfs"] || on["ic", "famfs"]) {
 		print ""
 		print "4. Metadata (famfs tool started from tmpfs for each command; ext4 lines use busybox for reference)"
-		printf "%-20s %6s %-28s %12s %10s %16s\n", "operation", "n", "detail", "real ms/op", "ops/s", "instructions/op"
+		printf "%-19s %6s %-24s %11s %11s %9s %13s %12s\n", "operation", "items", "detail", "real ms", "real us/it", "items/s", "instructions", "instr/item"
 		for (i = 1; i <= nmeta; i++) {
 			split(morder[i], a, SUBSEP); n = a[2] + 0
 			r = mns["rt", morder[i]]; c = mns["ic", morder[i]]
-			printf "%-20s %6d %-28s %12s %10s %16s\n", a[1], n, a[3], (r != "" ? sprintf("%.3f", r / n / 1e6) : "-"), (r > 0 ? sprintf("%.0f", n / (r / 1e9)) : "-"), (c != "" ? sprintf("%.0f", c / n) : "-")
+			printf "%-19s %6d %-24s %11s %11s %9s %13s %12s\n", a[1], n, a[3], (r != "" ? sprintf("%.1f", r / 1e6) : "-"), (r != "" ? sprintf("%.1f", r / n / 1e3) : "-"), (r > 0 ? sprintf("%.0f", n / (r / 1e9)) : "-"), (c != "" ? c : "-"), (c != "" ? sprintf("%.0f", c / n) : "-")
 		}
 		for (j = 2; j <= 3; j++) {
 			t = tg[j]; kr = "rt" SUBSEP t; kc = "ic" SUBSEP t; r = c = ""
 			if (on[kr]) { for (q = 1; q <= on[kr]; q++) a[q] = ov[kr, q]; r = median(a, on[kr]) }
 			if (on[kc]) { for (q = 1; q <= on[kc]; q++) a[q] = ov[kc, q]; sortn(a, on[kc]); c = a[1] }
-			printf "%-20s %6s %-28s %12s %10s %16s\n", t "-open+close", "20000", "O_RDONLY, median of reps", (r != "" ? sprintf("%.4f", r / 1e6) : "-"), (r != "" ? sprintf("%.0f", 1e9 / r) : "-"), (c != "" ? sprintf("%.0f", c) : "-")
+			printf "%-19s %6s %-24s %11s %11s %9s %13s %12s\n", t "-open+close", "20000", "median of reps", "-", (r != "" ? sprintf("%.1f", r / 1e3) : "-"), (r != "" ? sprintf("%.0f", 1e9 / r) : "-"), "-", (c != "" ? sprintf("%.0f", c) : "-")
 		}
-		print "  famfs-logplay: the entries' directories were removed locally, then famfs logplay re-created them;"
-		print "  famfs-logplay-noop: everything present.  famfs-mount includes the replay (every mount replays the log)."
+		print "  items: files, directories or log entries handled by the one command (mount/logplay: log entries)."
+		print "  famfs-mkfile: one famfs process per file; famfs-cp: one process for all files; famfs-mkdir-xargs:"
+		print "  directories via xargs famfs mkdir; famfs-mkfile-at: one more file created when the log holds that many"
+		print "  entries; famfs-logplay: the directories were removed locally, then famfs logplay re-created them all;"
+		print "  famfs-logplay-noop: everything present; famfs-mount includes the replay (every mount replays the log)."
 	}
 }
 EOF

@@ -13,8 +13,8 @@
  *   bench_dax mmap -s SIZE [-r REPS] [-k STEP] NAME=PATH...
  *       REPS times: cold read, warm read, cold write, warm write passes over
  *       all targets at once, switching target every STEP bytes (default
- *       8 MiB; the target order rotates each repetition), so that host noise
- *       hits every target alike.  Time and faults per target and pass.
+ *       8 MiB; which target goes first rotates with every chunk and
+ *       repetition), so that host noise hits every target alike.  Time and faults per target and pass.
  *       A target NAME ending in "-4k" is mapped with MADV_NOHUGEPAGE.
  *   bench_dax rw -s SIZE -b BS [-r REPS] [-k STEP] NAME=PATH...
  *       pread() then pwrite() of SIZE bytes in BS requests, alternating
@@ -416,7 +416,7 @@ static int cmd_mmap(int argc, char **argv)
 				uint64_t len = size - off < step ? size - off : step;
 
 				for (int j = 0; j < ntg; j++) {
-					struct target *t = &tg[(r + j) % ntg];
+					struct target *t = &tg[(r + j + off / step) % ntg];
 					uint64_t f0 = minflt(), t0 = now(), t1;
 
 					if (write)
@@ -491,7 +491,7 @@ static int cmd_rw(int argc, char **argv)
 				uint64_t end = off + step < size ? off + step : size;
 
 				for (int j = 0; j < ntg; j++) {
-					struct target *t = &tg[(r + j) % ntg];
+					struct target *t = &tg[(r + j + off / step) % ntg];
 					uint64_t t0 = now();
 
 					for (uint64_t o = off; o < end; o += bs) {
@@ -602,7 +602,7 @@ static int cmd_open(int argc, char **argv)
 			tg[i].ns = tg[i].ops = 0;
 		for (uint64_t k = 0; k < n; k += 500) {
 			for (int j = 0; j < ntg; j++) {
-				struct target *t = &tg[(r + j) % ntg];
+				struct target *t = &tg[(r + j + k / 500) % ntg];
 				uint64_t t0 = now();
 
 				for (uint64_t q = k; q < k + 500 && q < n; q++) {
