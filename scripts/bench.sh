@@ -74,7 +74,7 @@ report() {
 		echo "host: $(nproc) CPUs; load before/after: $(sed 's/.*load average: //' "$out/host-load.txt" 2>/dev/null | tr '\n' ';')"
 		echo
 		: > "$out/chart.dat"
-		awk -v CHART="$out/chart.dat" -f "$out/report.awk" "$out/raw/icount.txt" "$out/raw/realtime.txt"
+		awk -v CHART="$out/chart.dat" -v ICF="$out/raw/icount.txt" -f "$out/report.awk" "$out/raw/icount.txt" "$out/raw/realtime.txt"
 		cat <<'EOF'
 
 What the figures mean under emulation
@@ -177,7 +177,7 @@ function hbs(b) { b += 0; return (b >= 1048576) ? (b / 1048576) " MiB" : (b / 10
 function or_dash(v) { return v == "" ? "-" : v }
 function ratio(a, b) { return (a > 0 && b > 0) ? sprintf("%.3f", a / b) : "-" }
 function mbps(bytes, ns) { return ns > 0 ? sprintf("%.0f", bytes / ns * 1000) : "-" }
-FNR == 1 { src = (++nfile == 1) ? "ic" : "rt" }
+FNR == 1 { src = (FILENAME == ICF) ? "ic" : "rt" }
 $1 != "BENCH" { next }
 $2 == "config" { kv(); cfg[src] = $0; reps[src] = F["reps"]; size = F["size"]; next }
 $2 == "setup" { l = substr($0, 13); if (!(l in seen)) { seen[l] = 1; setup[++nsetup] = l }; next }
