@@ -2,10 +2,12 @@
 /*
  * famfs - the memory behind a mount: opening it, holding it, its failures
  *
- * A mount opens its pmem block device exclusively (so a second mount of the
- * same device, or a mount of a device some other file system holds, fails
- * with EBUSY) and becomes the holder of the device's dax_device, which is how
- * it hears about memory failures.
+ * A mount's memory is a pmem block device in fsdax mode, opened exclusively
+ * (so a second mount of the same device, or a mount of a device some other
+ * file system holds, fails with EBUSY), whose dax_device the mount holds to
+ * hear about memory failures; or a /dev/daxX.Y bound to famfs's dax-bus
+ * driver (devdax.c), which the mount claims the same way and which tells
+ * the mount about failures itself.
  *
  * Memory failure policy: the whole mount fails.  famfs cannot tell which
  * other host wrote what where, a failure report may cover metadata (the
@@ -16,25 +18,54 @@
  * every existing mapping of every file is torn down, and unmount still works.
  * The metadata (names, maps) stays readable so user space can see what was
  * lost.
+ *
+ * Removal of the device while mounted (namespace disabled, devdax unbound):
+ * the mount fails the same way, except that nobody is sent SIGBUS before it
+ * touches the memory, and every file also drops its DAX entries before the
+ * device's pages go away, so nothing (eviction at unmount included) looks at
+ * them afterwards.
  */
 
 #include <linux/blkdev.h>
 #include <linux/dax.h>
 #include <linux/fs_context.h>
 #include <linux/mm.h>
+#include <linux/mount.h>
+#include <linux/namei.h>
 #include <linux/pagemap.h>
+#include <linux/wait_bit.h>
 #include "famfs.h"
 #include "trace.h"
 
 /*
  * Serializes memory failure notifications with the release of the holder at
  * unmount: a notification either sees the mount's famfs_sb_info as holder and
- * finishes with it before unmount frees it, or sees no holder at all.
+ * finishes with it before unmount frees it, or sees no holder at all.  Also
+ * protects famfs_backings and famfs_backing_ids.
  */
-static DEFINE_MUTEX(famfs_holder_lock);
+DEFINE_MUTEX(famfs_holder_lock);
 
-/* Tear down every user mapping of every file so the next access faults. */
-static void famfs_unmap_all(struct super_block *sb)
+/* Every open backing, by id: what removal waits on while an unmount runs. */
+static LIST_HEAD(famfs_backings);
+static u64 famfs_backing_ids;
+static DECLARE_WAIT_QUEUE_HEAD(famfs_backing_wq);
+
+static bool famfs_backing_is_open(u64 id)
+{
+	struct famfs_backing *b;
+	bool open = false;
+
+	mutex_lock(&famfs_holder_lock);
+	list_for_each_entry(b, &famfs_backings, live)
+		if (b->id == id)
+			open = true;
+	mutex_unlock(&famfs_holder_lock);
+	return open;
+}
+
+/* Call @fn on every inode of @sb that has a map, holding a reference. */
+static void famfs_apply_mapped(struct super_block *sb,
+			       void (*fn)(struct inode *inode))
 {
 	struct inode *inode, *toput = NULL;
 
@@ -50,8 +81,7 @@ static void famfs_unmap_all(struct super_block *sb)
 		spin_unlock(&inode->i_lock);
 		spin_unlock(&sb->s_inode_list_lock);
 
-		/* Private copies made by COW are not in famfs memory: keep. */
-		unmap_mapping_range(inode->i_mapping, 0, 0, 0);
+		fn(inode);
 		iput(toput);
 		toput = inode;
 		cond_resched();
@@ -60,6 +90,37 @@ static void famfs_unmap_all(struct super_block *sb)
 	}
 	spin_unlock(&sb->s_inode_list_lock);
 	iput(toput);
+}
+
+/* Tear down every user mapping of a file so the next access faults. */
+static void famfs_unmap_inode(struct inode *inode)
+{
+	/* Private copies made by COW are not in famfs memory: keep. */
+	unmap_mapping_range(inode->i_mapping, 0, 0, 0);
+}
+
+/*
+ * The memory behind a file is going away: drop its mappings and its DAX
+ * entries (each names a page of the device).  New faults fail already (the
+ * mount has failed, and the dax_device is dead or about to be); a page that
+ * is pinned, e.g. by O_DIRECT in flight, is waited for, as truncate on any
+ * fs-dax file system does.
+ */
+static void famfs_drop_inode(struct inode *inode)
+{
+	struct address_space *mapping = inode->i_mapping;
+	struct page *page;
+
+	while ((page = dax_layout_busy_page(mapping))) {
+		if (wait_var_event_killable(&page->_refcount,
+					    page_ref_count(page) == 1)) {
+			famfs_err(inode->i_sb, "inode %lu: gave up waiting for a pinned page",
+				  inode->i_ino);
+			break;
+		}
+	}
+	unmap_mapping_range(mapping, 0, 0, 0);
+	truncate_inode_pages(mapping, 0);
 }
 
 /* Send SIGBUS to whoever maps the failed range of each file it hits. */
@@ -99,33 +160,14 @@ static void famfs_kill_range(struct famfs_sb_info *fsi, u64 start, u64 end,
 	}
 }
 
-static int famfs_dax_notify_failure(struct dax_device *dax_dev, u64 offset,
-				    u64 len, int mf_flags)
+/*
+ * Fail the mount for a memory failure in device bytes [@start, @end), and
+ * kill whoever maps them.  Context: famfs_holder_lock held.
+ */
+static void famfs_fail_range(struct famfs_sb_info *fsi, u64 start, u64 end,
+			     int mf_flags)
 {
-	struct famfs_sb_info *fsi;
-	u64 start, end;
-	int rc = 0;
-
-	mutex_lock(&famfs_holder_lock);
-	fsi = dax_holder(dax_dev);
-	if (!fsi) {
-		rc = -EOPNOTSUPP;
-		goto out;
-	}
-	trace_famfs_notify_failure(fsi->sb, offset, len, mf_flags);
-
-	/* Clip the range to this mount's part of the dax_device. */
-	if (check_add_overflow(offset, len, &end))
-		end = U64_MAX;
-	start = max(offset, fsi->backing.dax_start);
-	end = min(end, fsi->backing.dax_start + fsi->backing.size);
-	if (start >= end) {
-		rc = -ENXIO;
-		goto out;
-	}
-	start -= fsi->backing.dax_start;
-	end -= fsi->backing.dax_start;
-
+	lockdep_assert_held(&famfs_holder_lock);
 	if (!test_and_set_bit(FAMFS_SB_FAILED, &fsi->flags))
 		famfs_err(fsi->sb, "memory failure at device bytes %llu..%llu: all data access on this mount now fails with EIO",
 			  start, end - 1);
@@ -137,11 +179,96 @@ static int famfs_dax_notify_failure(struct dax_device *dax_dev, u64 offset,
 	if (down_read_trylock(&fsi->sb->s_umount)) {
 		if (fsi->sb->s_root) {
 			famfs_kill_range(fsi, start, end, mf_flags);
-			famfs_unmap_all(fsi->sb);
+			famfs_apply_mapped(fsi->sb, famfs_unmap_inode);
 		}
 		up_read(&fsi->sb->s_umount);
 	}
-out:
+}
+
+/*
+ * The device behind a mount is going away: fail the mount and drop every DAX
+ * entry of every file (see famfs_drop_inode()) before this returns, so the
+ * caller can let the device's pages go.  The mount is the holder of @dax_dev
+ * (pmem) or of @fdd (devdax); there may be none.
+ *
+ * famfs_holder_lock is dropped before waiting for s_umount, which unmount
+ * holds while it waits for famfs_holder_lock; an active reference keeps the
+ * mount alive meanwhile.  If there is none left, an unmount is evicting
+ * every inode (and so every DAX entry) right now: wait for it to let go of
+ * the device.
+ */
+static void famfs_backing_gone(struct dax_device *dax_dev,
+			       struct famfs_daxdev *fdd)
+{
+	struct famfs_sb_info *fsi;
+	struct super_block *sb;
+	u64 id;
+
+	mutex_lock(&famfs_holder_lock);
+	fsi = fdd ? fdd->holder : dax_holder(dax_dev);
+	if (!fsi) {
+		mutex_unlock(&famfs_holder_lock);
+		return;
+	}
+	sb = fsi->sb;
+	id = fsi->backing.id;
+	trace_famfs_notify_failure(sb, 0, U64_MAX, 0);
+	if (!test_and_set_bit(FAMFS_SB_FAILED, &fsi->flags))
+		famfs_err(sb, "the device is going away: all data access on this mount now fails with EIO");
+	/* Pairs with smp_mb() in famfs_iomap_begin(). */
+	smp_mb__after_atomic();
+	if (!atomic_inc_not_zero(&sb->s_active)) {
+		mutex_unlock(&famfs_holder_lock);
+		wait_event(famfs_backing_wq, !famfs_backing_is_open(id));
+		return;
+	}
+	mutex_unlock(&famfs_holder_lock);
+
+	down_read(&sb->s_umount);
+	if (sb->s_root)
+		famfs_apply_mapped(sb, famfs_drop_inode);
+	up_read(&sb->s_umount);
+	deactivate_super(sb);
+}
+
+/* Clip a dax_device range to the mount's part of it; false if outside. */
+static bool famfs_clip(struct famfs_sb_info *fsi, u64 offset, u64 len,
+		       u64 *start, u64 *end)
+{
+	if (check_add_overflow(offset, len, end))
+		*end = U64_MAX;
+	*start = max(offset, fsi->backing.dax_start);
+	*end = min(*end, fsi->backing.dax_start + fsi->backing.size);
+	if (*start >= *end)
+		return false;
+	*start -= fsi->backing.dax_start;
+	*end -= fsi->backing.dax_start;
+	return true;
+}
+
+static int famfs_dax_notify_failure(struct dax_device *dax_dev, u64 offset,
+				    u64 len, int mf_flags)
+{
+	struct famfs_sb_info *fsi;
+	u64 start, end;
+	int rc = -EOPNOTSUPP;
+
+	/* kill_dax(): the pmem device is being removed. */
+	if (offset == 0 && len == U64_MAX) {
+		famfs_backing_gone(dax_dev, NULL);
+		return 0;
+	}
+
+	mutex_lock(&famfs_holder_lock);
+	fsi = dax_holder(dax_dev);
+	if (fsi) {
+		trace_famfs_notify_failure(fsi->sb, offset, len, mf_flags);
+		rc = -ENXIO;
+		if (famfs_clip(fsi, offset, len, &start, &end)) {
+			famfs_fail_range(fsi, start, end, mf_flags);
+			rc = 0;
+		}
+	}
 	mutex_unlock(&famfs_holder_lock);
 	return rc;
 }
@@ -151,17 +278,42 @@ static const struct dax_holder_operations famfs_dax_holder_ops = {
 };
 
 /**
- * famfs_backing_open_bdev() - open the mount's pmem device and hold its dax
- * @fsi: the new mount (the holder of both the block and the dax device)
- * @fc: its context; fc->source is the device path
+ * famfs_backing_devdax_failure() - a memory failure in a devdax backing
+ * @fdd: the device
+ * @offset: first failed byte of the device
+ * @len: bytes
+ * @mf_flags: memory failure flags
  *
- * Every failure gets its own errno and one kernel log line.
- *
- * Return: 0, -ENOENT (no such path), -ENOTBLK (not a block device), -EBUSY
- * (already mounted, or held by someone else), -EOPNOTSUPP (no DAX, e.g. a
- * raw-mode namespace), -EINVAL, or another error from opening the device.
+ * Return: 0 if a mount was told, -EOPNOTSUPP if the device is not mounted.
  */
-int famfs_backing_open_bdev(struct famfs_sb_info *fsi, struct fs_context *fc)
+int famfs_backing_devdax_failure(struct famfs_daxdev *fdd, u64 offset,
+				 u64 len, int mf_flags)
+{
+	struct famfs_sb_info *fsi;
+	u64 start, end;
+	int rc = -EOPNOTSUPP;
+
+	mutex_lock(&famfs_holder_lock);
+	fsi = fdd->holder;
+	if (fsi) {
+		trace_famfs_notify_failure(fsi->sb, offset, len, mf_flags);
+		if (famfs_clip(fsi, offset, len, &start, &end))
+			famfs_fail_range(fsi, start, end, mf_flags);
+		rc = 0;
+	}
+	mutex_unlock(&famfs_holder_lock);
+	return rc;
+}
+
+/* A devdax backing is being unbound: see famfs_backing_gone(). */
+void famfs_backing_devdax_gone(struct famfs_daxdev *fdd)
+{
+	famfs_backing_gone(NULL, fdd);
+}
+
+/* Buffered writes to @bdev (e.g. by mkfs) reach memory; no cached copy stays. */
+static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
+				   struct fs_context *fc)
 {
 	struct famfs_backing *b = &fsi->backing;
 	fmode_t mode = FMODE_READ | FMODE_EXCL;
@@ -170,8 +322,6 @@ int famfs_backing_open_bdev(struct famfs_sb_info *fsi, struct fs_context *fc)
 	u64 start_off = 0;
 	int rc;
 
-	if (!fc->source || !*fc->source)
-		return invalfc(fc, "no source device given");
 	if (!(fc->sb_flags & SB_RDONLY))
 		mode |= FMODE_WRITE;
 
@@ -204,8 +354,10 @@ int famfs_backing_open_bdev(struct famfs_sb_info *fsi, struct fs_context *fc)
 		goto out_put;
 	}
 
+	mutex_lock(&famfs_holder_lock);
 	dax_dev = fs_dax_get_by_bdev(bdev, &start_off, fsi,
 				     &famfs_dax_holder_ops);
+	mutex_unlock(&famfs_holder_lock);
 	if (!dax_dev) {
 		errorfc(fc, "%s: its dax device is held by someone else",
 			fc->source);
@@ -222,7 +374,9 @@ int famfs_backing_open_bdev(struct famfs_sb_info *fsi, struct fs_context *fc)
 	if (rc) {
 		errorfc(fc, "%s: cannot flush the device's page cache: %pe",
 			fc->source, ERR_PTR(rc));
+		mutex_lock(&famfs_holder_lock);
 		fs_put_dax(dax_dev, fsi);
+		mutex_unlock(&famfs_holder_lock);
 		goto out_put;
 	}
 	invalidate_bdev(bdev);
@@ -232,12 +386,6 @@ int famfs_backing_open_bdev(struct famfs_sb_info *fsi, struct fs_context *fc)
 	b->dax_dev = dax_dev;
 	b->dax_start = start_off;
 	b->size = bdev_nr_bytes(bdev);
-	if (b->size < FAMFS_EXTENT_ALIGN) {
-		errorfc(fc, "%s: device too small (%llu bytes)", fc->source,
-			b->size);
-		famfs_backing_close(fsi);
-		return -EINVAL;
-	}
 	return 0;
 
 out_put:
@@ -245,21 +393,118 @@ out_put:
 	return rc;
 }
 
-/* Undo famfs_backing_open_bdev(); fine on a backing that was never opened. */
+static int famfs_backing_open_devdax(struct famfs_sb_info *fsi,
+				     struct fs_context *fc, dev_t devt)
+{
+	struct famfs_backing *b = &fsi->backing;
+	struct famfs_daxdev *fdd;
+
+	mutex_lock(&famfs_holder_lock);
+	fdd = famfs_daxdev_claim(devt, fc->source, fsi, fc);
+	mutex_unlock(&famfs_holder_lock);
+	if (IS_ERR(fdd))
+		return PTR_ERR(fdd);
+	b->daxdev = fdd;
+	b->dax_dev = fdd->dax_dev;
+	b->dax_start = 0;
+	b->size = fdd->size;
+	return 0;
+}
+
+/**
+ * famfs_backing_open() - open the mount's memory and hold it
+ * @fsi: the new mount (the holder of the device)
+ * @fc: its context; fc->source is the device path
+ *
+ * fc->source names a pmem block device (fsdax mode) or a /dev/daxX.Y bound to
+ * famfs.  Every failure gets its own errno and one kernel log line.
+ *
+ * Return: 0, -ENOENT (no such path), -ENOTBLK (neither a block device nor a
+ * dax device), -EACCES (device node on a nodev mount), -EBUSY (already
+ * mounted, held by someone else, or a dax device that is open), -EOPNOTSUPP
+ * (no DAX: a raw-mode namespace, or a dax device not bound to famfs), -EINVAL,
+ * or another error from opening the device.
+ */
+int famfs_backing_open(struct famfs_sb_info *fsi, struct fs_context *fc)
+{
+	struct famfs_backing *b = &fsi->backing;
+	struct inode *inode;
+	struct path path;
+	umode_t mode;
+	dev_t rdev;
+	int rc;
+
+	if (!fc->source || !*fc->source)
+		return invalfc(fc, "no source device given");
+
+	rc = kern_path(fc->source, LOOKUP_FOLLOW, &path);
+	if (rc) {
+		errorfc(fc, "%s: no such device: %pe", fc->source, ERR_PTR(rc));
+		return rc;
+	}
+	inode = d_backing_inode(path.dentry);
+	mode = inode->i_mode;
+	rdev = inode->i_rdev;
+	if ((S_ISCHR(mode) || S_ISBLK(mode)) &&
+	    ((path.mnt->mnt_flags & MNT_NODEV) ||
+	     (path.mnt->mnt_sb->s_iflags & SB_I_NODEV))) {
+		path_put(&path);
+		errorfc(fc, "%s: device node on a nodev mount", fc->source);
+		return -EACCES;
+	}
+	path_put(&path);
+
+	if (S_ISCHR(mode) && !IS_ENABLED(CONFIG_FAMFS_DEVDAX)) {
+		errorfc(fc,
+			"%s: not a block device (famfs.ko was built without /dev/daxX.Y support)",
+			fc->source);
+		return -ENOTBLK;
+	}
+	if (S_ISCHR(mode))
+		rc = famfs_backing_open_devdax(fsi, fc, rdev);
+	else
+		rc = famfs_backing_open_bdev(fsi, fc);
+	if (rc)
+		return rc;
+
+	mutex_lock(&famfs_holder_lock);
+	b->id = ++famfs_backing_ids;
+	list_add(&b->live, &famfs_backings);
+	mutex_unlock(&famfs_holder_lock);
+
+	if (b->size < FAMFS_EXTENT_ALIGN) {
+		errorfc(fc, "%s: device too small (%llu bytes)", fc->source,
+			b->size);
+		famfs_backing_close(fsi);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Undo famfs_backing_open(); fine on a backing that was never opened. */
 void famfs_backing_close(struct famfs_sb_info *fsi)
 {
 	struct famfs_backing *b = &fsi->backing;
 
-	if (b->dax_dev) {
-		mutex_lock(&famfs_holder_lock);
+	mutex_lock(&famfs_holder_lock);
+	if (b->daxdev) {
+		famfs_daxdev_unclaim(b->daxdev);
+		b->daxdev = NULL;
+	} else if (b->dax_dev) {
 		fs_put_dax(b->dax_dev, fsi);
-		mutex_unlock(&famfs_holder_lock);
-		b->dax_dev = NULL;
 	}
+	b->dax_dev = NULL;
+	if (b->id)
+		list_del(&b->live);
+	mutex_unlock(&famfs_holder_lock);
 	if (b->bdev) {
 		/* Let later buffered reads of the device see the files' data. */
 		invalidate_bdev(b->bdev);
 		blkdev_put(b->bdev, b->bdev_mode);
 		b->bdev = NULL;
+	}
+	if (b->id) {
+		b->id = 0;
+		wake_up_all(&famfs_backing_wq);
 	}
 }

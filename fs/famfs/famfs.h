@@ -16,6 +16,8 @@
 
 #include <linux/fs.h>
 #include <linux/iomap.h>
+#include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
 #include <linux/rbtree.h>
@@ -35,10 +37,10 @@
 #define FAMFS_EXTENT_ALIGN	SZ_2M
 
 /*
- * The memory a mount is backed by.  Today that is a pmem block device in
- * fsdax mode; a devdax backing (a dax-bus driver, no block device) will add
- * another way to fill in the same fields, so nothing outside backing.c looks
- * at @bdev except to print its name.
+ * The memory a mount is backed by: a pmem block device in fsdax mode
+ * (@bdev), or a /dev/daxX.Y bound to famfs's own dax-bus driver (@daxdev,
+ * devdax.c).  Nothing outside backing.c looks at either except to print its
+ * name; everything else uses @dax_dev, @dax_start and @size.
  *
  * Device offsets used everywhere else in famfs (extents, statfs, failure
  * ranges) run from 0 to @size; famfs_backing_daddr() turns one into the
@@ -47,9 +49,12 @@
 struct famfs_backing {
 	struct block_device	*bdev;		/* NULL for a devdax backing */
 	fmode_t			bdev_mode;
+	struct famfs_daxdev	*daxdev;	/* NULL for a pmem backing */
 	struct dax_device	*dax_dev;
 	u64			dax_start;	/* where the device starts in @dax_dev */
 	u64			size;		/* usable bytes */
+	u64			id;		/* unique per mount, see backing.c */
+	struct list_head	live;		/* famfs_backings, see backing.c */
 };
 
 static inline u64 famfs_backing_daddr(const struct famfs_backing *b, u64 off)
@@ -159,10 +164,73 @@ do {									\
 #define famfs_warn(sb, fmt, ...)	famfs_log(pr_warn, sb, fmt, ##__VA_ARGS__)
 #define famfs_info(sb, fmt, ...)	famfs_log(pr_info, sb, fmt, ##__VA_ARGS__)
 
+/*
+ * A /dev/daxX.Y bound to the "famfs" dax-bus driver (devdax.c).  The binding,
+ * each open file of the character device and each mount hold a reference, so
+ * a mount or an open file can outlive an unbind: every access then fails, and
+ * nothing touches freed memory.
+ */
+struct dev_dax;
+struct dev_pagemap;
+
+struct famfs_daxdev {
+	struct kref		kref;
+	struct list_head	list;		/* famfs_daxdevs, while bound */
+	char			name[32];	/* "daxX.Y" */
+	dev_t			devt;		/* of /dev/daxX.Y */
+	phys_addr_t		phys;		/* the device's one memory range */
+	u64			size;
+	struct dax_device	*dax_dev;	/* ours, with dax_operations */
+	struct dev_dax		*dev_dax;	/* only while bound */
+	struct dev_pagemap	*pgmap;		/* only while bound */
+	struct inode		*cdev_inode;	/* dax inode of /dev/daxX.Y */
+	atomic_t		nr_poison;	/* pages we marked HWPoison */
+	/*
+	 * @opens and @holder are written under famfs_dax_lock; @holder also
+	 * under famfs_holder_lock, so either lock is enough to read it.
+	 */
+	int			opens;		/* open files of /dev/daxX.Y */
+	struct famfs_sb_info	*holder;	/* the mount, or NULL */
+};
+
 /* backing.c */
 struct fs_context;
-int famfs_backing_open_bdev(struct famfs_sb_info *fsi, struct fs_context *fc);
+extern struct mutex famfs_holder_lock;
+int famfs_backing_open(struct famfs_sb_info *fsi, struct fs_context *fc);
 void famfs_backing_close(struct famfs_sb_info *fsi);
+int famfs_backing_devdax_failure(struct famfs_daxdev *fdd, u64 offset,
+				 u64 len, int mf_flags);
+void famfs_backing_devdax_gone(struct famfs_daxdev *fdd);
+
+/* devdax.c (stubs without CONFIG_FAMFS_DEVDAX) */
+#ifdef CONFIG_FAMFS_DEVDAX
+int famfs_devdax_init(void);
+void famfs_devdax_exit(void);
+struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
+					struct famfs_sb_info *fsi,
+					struct fs_context *fc);
+void famfs_daxdev_unclaim(struct famfs_daxdev *fdd);
+#else
+static inline int famfs_devdax_init(void)
+{
+	return 0;
+}
+
+static inline void famfs_devdax_exit(void)
+{
+}
+
+static inline struct famfs_daxdev *
+famfs_daxdev_claim(dev_t devt, const char *path, struct famfs_sb_info *fsi,
+		   struct fs_context *fc)
+{
+	return ERR_PTR(-ENOTBLK);
+}
+
+static inline void famfs_daxdev_unclaim(struct famfs_daxdev *fdd)
+{
+}
+#endif
 
 /* map.c */
 struct famfs_fmap *famfs_fmap_alloc(const struct famfs_ioc_map *imap);

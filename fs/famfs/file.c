@@ -33,6 +33,15 @@ static int famfs_iomap_begin(struct inode *inode, loff_t offset, loff_t length,
 	struct famfs_fmap *fmap = famfs_inode_fmap(inode);
 	u64 dev_off, len;
 
+	if (flags & IOMAP_FAULT) {
+		/*
+		 * A fault has locked its DAX entry by now.  Either it sees
+		 * the mount failed, or famfs_backing_gone() (which sets the
+		 * flag, then smp_mb__after_atomic()) sees the entry and waits
+		 * for the fault to finish.
+		 */
+		smp_mb();
+	}
 	if (famfs_sb_failed(fsi))
 		return -EIO;
 	/* Only mapped files get here: read/write/mmap check first. */

@@ -2,7 +2,7 @@
 /*
  * famfs - mount, superblock, statfs, module init
  *
- *   mount -t famfs [-o mode=0755,dax=always] /dev/pmemN MPT
+ *   mount -t famfs [-o mode=0755,dax=always] /dev/pmemN|/dev/daxX.Y MPT
  *
  * A mount starts with an empty root directory; user space fills it in from
  * the metadata log.  "mode" is the root directory's mode at mount time
@@ -76,6 +76,8 @@ static int famfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 	buf->f_namelen = NAME_MAX;
 	if (fsi->backing.bdev)
 		buf->f_fsid = u64_to_fsid(huge_encode_dev(fsi->backing.bdev->bd_dev));
+	else if (fsi->backing.daxdev)
+		buf->f_fsid = u64_to_fsid(huge_encode_dev(fsi->backing.daxdev->devt));
 	return 0;
 }
 
@@ -166,10 +168,13 @@ static int famfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_op = &famfs_super_ops;
 	sb->s_time_gran = 1;
 
-	rc = famfs_backing_open_bdev(fsi, fc);
+	rc = famfs_backing_open(fsi, fc);
 	if (rc)
 		return rc;
-	snprintf(sb->s_id, sizeof(sb->s_id), "%pg", fsi->backing.bdev);
+	if (fsi->backing.bdev)
+		snprintf(sb->s_id, sizeof(sb->s_id), "%pg", fsi->backing.bdev);
+	else
+		strscpy(sb->s_id, fsi->backing.daxdev->name, sizeof(sb->s_id));
 
 	/* A bdi that can write back, so fsync reaches dax writepages. */
 	rc = super_setup_bdi(sb);
@@ -307,12 +312,23 @@ static int __init famfs_init(void)
 
 	rc = register_filesystem(&famfs_fs_type);
 	if (rc)
-		kmem_cache_destroy(famfs_inode_cachep);
+		goto out_cache;
+	/* The dax-bus driver for /dev/daxX.Y (devdax.c). */
+	rc = famfs_devdax_init();
+	if (rc)
+		goto out_fs;
+	return 0;
+
+out_fs:
+	unregister_filesystem(&famfs_fs_type);
+out_cache:
+	kmem_cache_destroy(famfs_inode_cachep);
 	return rc;
 }
 
 static void __exit famfs_exit(void)
 {
+	famfs_devdax_exit();
 	unregister_filesystem(&famfs_fs_type);
 	/* Inodes are freed after an RCU grace period. */
 	rcu_barrier();
