@@ -411,6 +411,52 @@ static void test_next_index_at_garbage(void **state)
 	assert_int_equal(w.bad, 0);
 }
 
+/* famfs.ko refusing one map (e.g. EADDRINUSE: the entry's memory is taken
+ * by an earlier, overlapping entry): logplay must not leave behind an empty,
+ * unmapped file it created for that entry. */
+static const struct famfs_kernel_ops *real_mock;
+static const char *refuse_name;
+
+static int refusing_map_create(int fd, const struct famfs_ioc_map *map)
+{
+	char link[64], p[700];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, p, sizeof(p) - 1);
+	if (n > 0) {
+		p[n] = '\0';
+		if (!strcmp(strrchr(p, '/') + 1, refuse_name))
+			return -EADDRINUSE;
+	}
+	return real_mock->map_create(fd, map);
+}
+
+static void test_logplay_refused_map_leaves_no_file(void **state)
+{
+	struct th *t = *state;
+	struct famfs_kernel_ops ops = th_mock_kernel;
+	struct famfs_logplay_result r;
+
+	populate(t);
+	remount(t);
+	real_mock = &th_mock_kernel;
+	ops.map_create = refusing_map_create;
+	refuse_name = "c";
+	famfs_kernel = &ops;
+	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
+	famfs_kernel = &th_mock_kernel;
+	assert_int_equal(r.errors, 1);
+	assert_int_equal(r.created_files, 3);
+	if (th_exists(t, "c", false))
+		fail_msg("logplay left an empty, unmapped file 'c' behind after MAP_CREATE failed");
+	assert_true(th_exists(t, "e", false));
+	/* the next logplay tries again (and here succeeds) */
+	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
+	assert_int_equal(r.created_files, 1);
+	assert_true(th_exists(t, "c", false));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -422,6 +468,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_entry_mutations_crc_fixed, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_sb_mutations_crc_fixed, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_next_index_at_garbage, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_logplay_refused_map_leaves_no_file, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
