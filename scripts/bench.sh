@@ -46,7 +46,7 @@ run_boots() {
 	local p pargs=() rc
 	for p in $profiles; do pargs+=(-p "$p"); done
 	info "$mode run: $size files, $reps real-time and $ireps icount repetitions; profiles: $profiles"
-	info "guests run one at a time (each uses one host core); a full run takes about 15 minutes"
+	info "guests run one at a time (each uses one host core); about 7 minutes (QUICK=1: 3) on an idle host"
 	uptime > "$out/host-load.txt"
 	# One guest at a time: a second guest would steal host CPU from the
 	# real-time boot.  -smp 1 is what -icount needs.
@@ -116,7 +116,9 @@ EOF
 chart() {
 	command -v gnuplot > /dev/null || { info "no gnuplot: no chart"; return 0; }
 	[ -s "$out/chart.dat" ] || { info "no mmap data: no chart"; return 0; }
-	local term="png size 1000,900 font ',10'" rtplot=
+	local term="png size 1000,900 font ',10'" rtplot= sz
+	sz=$(sed -n 's/^BENCH config .* size=\([0-9]*\) .*/\1/p' "$out"/raw/*.txt | head -n 1)
+	sz=$(( ${sz:-0} >> 20 )) && sz="$sz MiB" && [ "$sz" != "1024 MiB" ] || sz="1 GiB"
 	# the real-time panel only when there are real-time figures
 	awk '$5 != "NaN" { f = 1 } END { exit !f }' "$out/chart.dat" && rtplot="set title 'Real time (TCG): median of the repetitions, bars = min..max'
 set style histogram errorbars gap 1 lw 1
@@ -125,7 +127,7 @@ plot '$out/chart.dat' using 5:6:7:xtic(1) title 'famfs', '' using 8:9:10 title '
 	gnuplot > "$out/gnuplot.log" 2>&1 <<EOF || info "gnuplot failed (see $out/gnuplot.log)"
 set terminal $term
 set output '$out/chart.png'
-set multiplot layout 2,1 title "famfs and ext4 -o dax relative to raw device-dax (1.0 = as fast as devdax)"
+set multiplot layout 2,1 title "mmap passes over a $sz file: famfs and ext4 -o dax relative to raw device-dax (1.0 = as fast as devdax)"
 set style data histogram
 set style fill solid 0.8 border -1
 set boxwidth 0.9
