@@ -8,6 +8,13 @@
 #                   is "N passed, N failed[, N skipped]"
 #   make demo       the two-host demo on emulated shared memory
 #   make bench      benchmarks (see scripts/bench.sh)
+#   make install    famfs-cli, famfs, /sbin/mount.famfs and the man pages
+#                   (DESTDIR, PREFIX=/usr/local, SBINDIR=/sbin), the module
+#                   source in DESTDIR/usr/src/famfs-VERSION (dkms.conf) and,
+#                   without DESTDIR, the module through DKMS (dkms add, then
+#                   dkms install for KVER; DKMS=no skips it)
+#   make uninstall  removes what make install installed (dkms remove --all)
+#   make man        regenerates man/*.8 from the tool's --help tables
 #
 # The kernel is the newest Debian linux-headers-*-amd64 installed, never the
 # running kernel: modules are only ever loaded inside QEMU guests.
@@ -17,7 +24,17 @@ KVER ?= $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | \
 KDIR ?= /usr/src/linux-headers-$(KVER)
 export KVER KDIR
 
-.PHONY: all module tools unit check guest demo bench clean checkpatch sparse
+# make install: the module's source as DKMS builds it (see dkms.conf)
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+PREFIX  ?= /usr/local
+DKMS    ?= $(if $(DESTDIR),no,yes)
+DKMS_SRC = $(DESTDIR)/usr/src/famfs-$(VERSION)
+MOD_SRC := dkms.conf Kbuild fs/famfs/Kbuild $(wildcard fs/famfs/*.h) \
+	   $(filter-out %.mod.c,$(wildcard fs/famfs/*.c)) \
+	   $(wildcard include/uapi/linux/famfs_*.h)
+
+.PHONY: all module tools unit check guest demo bench clean checkpatch sparse \
+	install uninstall man
 
 all: module tools
 
@@ -41,6 +58,25 @@ demo:
 
 bench:
 	scripts/bench.sh
+
+man:
+	$(MAKE) -C tools/famfs-cli man
+
+install: tools
+	$(MAKE) -C tools/famfs-cli install PREFIX=$(PREFIX)
+	install -d $(DKMS_SRC)
+	for f in $(MOD_SRC); do install -D -m 0644 $$f $(DKMS_SRC)/$$f; done
+ifeq ($(DKMS),yes)
+	dkms status -m famfs -v $(VERSION) | grep -q . || dkms add -m famfs -v $(VERSION)
+	dkms install -m famfs -v $(VERSION) -k $(KVER)
+endif
+
+uninstall:
+ifeq ($(DKMS),yes)
+	-dkms remove -m famfs -v $(VERSION) --all
+endif
+	rm -rf $(DKMS_SRC)
+	$(MAKE) -C tools/famfs-cli uninstall PREFIX=$(PREFIX)
 
 checkpatch:
 	scripts/checkpatch.sh

@@ -66,6 +66,12 @@ else
 	info "no 'check' target in tools/famfs-cli yet: host unit tests skipped"
 fi
 
+# make install into build/stage (and a DKMS build in a private tree): host
+# checks, and the stage the guest suite "install" uses.
+if [ -x tests/install/run.sh ]; then
+	runner install tests/install/run.sh
+fi
+
 # Guest suites on every profile.  run.sh prints its progress on stderr.
 runner qemu tests/qemu/run.sh
 

@@ -11,6 +11,7 @@ pkgs=(
 	sparse e2fsprogs util-linux libcmocka-dev
 	uuid-dev zlib1g-dev libjson-c-dev
 	dkms gnuplot-nox
+	man-db groff-base bsdextrautils openssl
 )
 
 missing=()

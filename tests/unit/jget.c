@@ -9,29 +9,32 @@
  * Prints strings raw, numbers, true/false/null, objects and arrays as
  * compact JSON; -t the type (object array string int double boolean null),
  * -k an object's keys one per line, -n an array's length.
+ * A JSON null prints "null" (-t: null).
  * Exit: 0 found, 1 usage or invalid JSON, 2 no such path or wrong type.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
 
-static struct json_object *walk(struct json_object *o, const char *p)
+/* The value at p: *out (NULL for a JSON null); false if there is none. */
+static bool walk(struct json_object *o, const char *p, struct json_object **out)
 {
 	char key[256];
 
-	while (o && *p) {
+	while (*p) {
 		if (*p == '.') {
 			size_t n = strcspn(++p, ".[");
 
 			if (!n)
 				continue;
 			if (n >= sizeof(key) || !json_object_is_type(o, json_type_object))
-				return NULL;
+				return false;
 			memcpy(key, p, n);
 			key[n] = '\0';
 			if (!json_object_object_get_ex(o, key, &o))
-				return NULL;
+				return false;
 			p += n;
 		} else if (*p == '[') {
 			char *end;
@@ -39,14 +42,15 @@ static struct json_object *walk(struct json_object *o, const char *p)
 
 			if (*end != ']' || i < 0 || !json_object_is_type(o, json_type_array) ||
 			    (size_t)i >= json_object_array_length(o))
-				return NULL;
+				return false;
 			o = json_object_array_get_idx(o, (size_t)i);
 			p = end + 1;
 		} else {
-			return NULL;
+			return false;
 		}
 	}
-	return o;
+	*out = o;
+	return true;
 }
 
 int main(int argc, char **argv)
@@ -74,13 +78,12 @@ int main(int argc, char **argv)
 			json_tokener_error_desc(json_tokener_get_error(tok)));
 		return 1;
 	}
-	o = walk(doc, path);
-	if (!o && strcmp(mode, "-t")) {
+	if (!walk(doc, path, &o)) {
 		fprintf(stderr, "jget: %s: no such path\n", path);
 		return 2;
 	}
 	if (!strcmp(mode, "-t")) {
-		printf("%s\n", o ? json_type_to_name(json_object_get_type(o)) : "null");
+		printf("%s\n", json_type_to_name(json_object_get_type(o)));
 	} else if (!strcmp(mode, "-k")) {
 		if (!json_object_is_type(o, json_type_object))
 			return 2;

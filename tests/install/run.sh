@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Host checks of "make install" (tests/PROTOCOL.md lines, ids install/...):
+#  - man/*.8 are what famfs-cli generates (famfs-cli help --man PAGE), render
+#    with man -l without warnings, and carry every option, synopsis line and
+#    exit code of the matching --help;
+#  - make install DESTDIR=build/stage puts the tools, the mount.famfs link,
+#    the man pages and the module source (dkms.conf) where they belong, and
+#    make uninstall removes all of it;
+#  - DKMS builds famfs.ko from the installed source for KVER, in a private
+#    DKMS tree (--dkmstree/--sourcetree under build/, throwaway signing key):
+#    nothing under /var/lib/dkms, /usr/src or /lib/modules changes, and no
+#    module is ever loaded here.  The module lands where dkms install puts
+#    it on Debian, build/stage/lib/modules/KVER/updates/dkms/famfs.ko, for
+#    the guest suite tests/qemu/suites/install.sh, which uses build/stage.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+KVER=${KVER:-$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)}
+B=$repo/tools/famfs-cli/build
+STAGE=$repo/build/stage
+work=$repo/build/install-test
+fails=0
+
+pass() { echo "PASS install/$1"; }
+fail() { echo "FAIL install/$1: $2"; fails=$((fails + 1)); }
+skip() { echo "SKIP install/$1: $2"; }
+check() {	# check ID CMD...: PASS iff CMD succeeds
+	local id=$1 o; shift
+	if o=$("$@" 2>&1); then pass "$id"
+	else fail "$id" "'$*' failed${o:+: $(echo "$o" | tail -n 2 | tr '\n' ' ')}"; fi
+}
+# host state DKMS must leave alone
+host_state() {
+	find /var/lib/dkms /usr/src -maxdepth 2 2>/dev/null | sort
+	ls -la "/lib/modules/$KVER/" 2>/dev/null
+	find "/lib/modules/$KVER/updates" "/lib/modules/$KVER/extra" 2>/dev/null | sort
+	md5sum "/lib/modules/$KVER/modules.dep" 2>/dev/null
+}
+
+rm -rf "$work" && mkdir -p "$work"
+before=$(host_state)
+if ! out=$(make -s -C tools/famfs-cli 2>&1); then
+	fail build "make -C tools/famfs-cli: $(echo "$out" | tail -n 1)"; exit 1
+fi
+ln -sf "$B/famfs-cli" "$work/mount.famfs"
+
+# ---- man pages ------------------------------------------------------------------
+pages=$("$B/famfs-cli" help --man-pages)
+want="famfs famfs-mkfs famfs-mount famfs-logplay famfs-mkfile famfs-cp famfs-mkdir
+famfs-fsck famfs-getmap famfs-check famfs-verify famfs-df mount.famfs"
+missing=$(for p in $want; do echo "$pages" | grep -qx "$p" || echo "$p"; done)
+check man-pages-listed test -z "$missing"
+have_man=0; command -v man >/dev/null && have_man=1
+for p in $pages; do
+	"$B/famfs-cli" help --man "$p" > "$work/$p.8"
+	if cmp -s "$work/$p.8" "man/$p.8"; then pass "man-up-to-date/$p"
+	else fail "man-up-to-date/$p" "man/$p.8 differs from 'famfs-cli help --man $p' (run make man)"; fi
+	case $p in
+	famfs) help=$("$B/famfs-cli" --help) ;;
+	mount.famfs) help=$("$work/mount.famfs" --help) ;;
+	*) help=$("$B/famfs-cli" "${p#famfs-}" --help) ;;
+	esac
+	[ -n "$help" ] || fail "help/$p" "no --help output"
+	if [ $have_man = 0 ]; then
+		skip "man-renders/$p" "man(1) not installed (scripts/setup-deps.sh installs man-db)"
+		continue
+	fi
+	warn=$(LC_ALL=C MANWIDTH=80 man --warnings -l "$work/$p.8" 2>&1 >/dev/null)
+	if [ -z "$warn" ]; then pass "man-renders/$p"
+	else fail "man-renders/$p" "man -l warns: $(echo "$warn" | head -n 2 | tr '\n' ' ')"; fi
+	text=$(LC_ALL=C MANWIDTH=200 man -l "$work/$p.8" 2>/dev/null | col -b)
+	bad=()
+	# every option label of --help ("-l, --loglen N") starts a line of the page
+	while IFS= read -r label; do
+		echo "$text" | awk -v l="       $label" 'index($0, l) == 1 {
+			r = substr($0, length(l) + 1); if (r == "" || r ~ /^  /) f = 1 }
+			END { exit !f }' || bad+=("option '$label'")
+	done < <(echo "$help" | sed -n '/^Options:/,/^$/p' | grep -E '^  +-' |
+		sed -E 's/^ +//; s/  .*//')
+	# every synopsis line, whitespace-normalized, is in SYNOPSIS
+	syn=$(echo "$text" | sed -n '/^SYNOPSIS/,/^[A-Z]/p' | tr -s ' \n' ' ')
+	while IFS= read -r line; do
+		echo "$syn" | grep -qF -- "$line" || bad+=("synopsis '$line'")
+	done < <(echo "$help" | sed -n 's/^\(usage:\|      \) \([a-z].*\)/\2/p' | tr -s ' ')
+	# every exit code
+	while IFS= read -r code; do
+		echo "$text" | sed -n '/^EXIT STATUS/,/^[A-Z]/p' | grep -qE "^ +$code +[^ ]" ||
+			bad+=("exit code $code")
+	done < <(echo "$help" | sed -n '/^Exit codes/,$p' | sed -nE 's/^  ([0-9]+) .*/\1/p')
+	if [ ${#bad[@]} -eq 0 ]; then pass "man-matches-help/$p"
+	else fail "man-matches-help/$p" "the man page lacks: ${bad[*]}"; fi
+done
+
+# ---- make install / uninstall into staging trees ------------------------------------
+if ! out=$(make -s install DESTDIR="$work/u" 2>&1); then
+	fail install-uninstall-dir "make install DESTDIR=$work/u: $(echo "$out" | tail -n 1)"
+else
+	make -s uninstall DESTDIR="$work/u" > "$work/uninstall.log" 2>&1
+	left=$(find "$work/u" -type f -o -type l)
+	if [ -z "$left" ]; then pass uninstall-removes-all
+	else fail uninstall-removes-all "left behind: $(echo "$left" | head -n 3 | tr '\n' ' ')"; fi
+fi
+rm -rf "$STAGE"
+if ! out=$(make -s install DESTDIR="$STAGE" 2>&1); then
+	fail make-install "make install DESTDIR=$STAGE: $(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	exit 1
+fi
+pass make-install
+ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+src=$STAGE/usr/src/famfs-$ver
+check installed-famfs-cli test -x "$STAGE/usr/local/bin/famfs-cli"
+check installed-famfs-link test "$(readlink "$STAGE/usr/local/bin/famfs")" = famfs-cli
+check installed-mount-helper test "$(readlink "$STAGE/sbin/mount.famfs")" = /usr/local/bin/famfs-cli
+check installed-binary-is-built cmp -s "$STAGE/usr/local/bin/famfs-cli" "$B/famfs-cli"
+n=$(ls "$STAGE/usr/local/share/man/man8/"*.8 2>/dev/null | wc -l)
+check installed-man-pages test "$n" = "$(echo "$pages" | wc -l)"
+check installed-runs "$STAGE/usr/local/bin/famfs-cli" --version
+check installed-version-matches-dkms sh -c "'$STAGE/usr/local/bin/famfs-cli' --version | grep -q '^famfs $ver '"
+check installed-module-source test -f "$src/dkms.conf" -a -f "$src/Kbuild" -a -f "$src/fs/famfs/Kbuild" \
+	-a -f "$src/fs/famfs/super.c" -a -f "$src/include/uapi/linux/famfs_ioctl.h"
+check installed-no-build-artifacts test -z "$(find "$src" -name '*.o' -o -name '*.ko' -o -name '*.mod*')"
+conf_ok=1
+for kv in 'PACKAGE_NAME="famfs"' 'BUILT_MODULE_NAME\[0\]="famfs"' 'BUILT_MODULE_LOCATION\[0\]="fs/famfs/"' \
+	'DEST_MODULE_LOCATION\[0\]="/(extra|kernel/fs/famfs|updates)"' 'AUTOINSTALL="yes"' 'MAKE\[0\]=.*M=\$\{dkms_tree\}'; do
+	grep -qE "^$kv" dkms.conf || { conf_ok=0; fail dkms-conf "dkms.conf lacks $kv"; }
+done
+[ $conf_ok = 0 ] || pass dkms-conf
+
+# ---- DKMS build in a private tree ----------------------------------------------------
+if ! command -v dkms >/dev/null; then
+	fail dkms-build "dkms not installed (scripts/setup-deps.sh installs it)"
+else
+	tree=$work/dkms
+	mkdir -p "$tree/keys" "$tree/tree"
+	# signing: a throwaway key here, not /var/lib/dkms/mok.key
+	dk() { mok_signing_key=$tree/keys/mok.key mok_certificate=$tree/keys/mok.pub \
+		dkms "$@" --dkmstree "$tree/tree" --sourcetree "$STAGE/usr/src" >> "$work/dkms.log" 2>&1; }
+	ko=$tree/tree/famfs/$ver/$KVER/x86_64/module/famfs.ko
+	if dk add -m famfs -v "$ver" && dk build -m famfs -v "$ver" -k "$KVER" && [ -f "$ko" ]; then
+		pass dkms-build
+		check dkms-vermagic sh -c "modinfo -F vermagic '$ko' | grep -q '^$KVER '"
+		check dkms-module-name test "$(modinfo -F name "$ko")" = famfs
+		install -D -m 0644 "$ko" "$STAGE/lib/modules/$KVER/updates/dkms/famfs.ko"
+		check dkms-status sh -c "dkms status -m famfs -v '$ver' --dkmstree '$tree/tree' --sourcetree '$STAGE/usr/src' | grep -q 'built'"
+		dk remove -m famfs -v "$ver" --all
+		check dkms-remove-all test -z "$(ls -A "$tree/tree" 2>/dev/null)"
+	else
+		fail dkms-build "dkms add/build failed: $(grep -m1 -iE 'error|failed' "$work/dkms.log") (log: $work/dkms.log)"
+	fi
+fi
+
+after=$(host_state)
+if [ "$before" = "$after" ]; then pass host-untouched
+else fail host-untouched "/var/lib/dkms, /usr/src or /lib/modules/$KVER changed: $(diff <(echo "$before") <(echo "$after") | head -n 4 | tr '\n' ' ')"; fi
+check no-famfs-loaded-on-host test ! -e /sys/module/famfs
+echo "install: stage for the guest suite: $STAGE" >&2
+[ $fails -eq 0 ]

@@ -1,0 +1,139 @@
+# profiles: pmem nvdimm-devdax
+# timeout: 150
+# famfs df, fsck and getmap -j: the output is one valid JSON document
+# (checked strictly by jget, tools/famfs-cli/build/jget: json-c, no trailing
+# bytes) with the documented keys, and its numbers agree with the device,
+# the text output and each other; errors print no JSON and exit 2/3.
+# On nvdimm-devdax (no famfs mount) only the device-level checks run.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+DEV=$FAMFS_DEV
+M=/mnt/famfs
+MiB=1048576
+export FAMFS_HOST_ID_FILE=/tmp/json-host-uuid
+mkdir -p $M
+
+t_rc() {	# t_rc ID EXPECTED_RC CMD...: stdout in $OUT, stderr in $ERR
+	_id=$1 _want=$2; shift 2
+	OUT=$("$@" 2>/tmp/json-err); _rc=$?; ERR=$(cat /tmp/json-err)
+	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
+	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$ERR" | tail -n 2 | tr '\n' ' ')"; fi
+}
+j() { echo "$OUT" | jget "$@"; }	# j [-t|-k|-n] PATH: from the last t_rc
+t_json() {	# t_json ID: the last output is one valid JSON object
+	if [ "$(j -t .)" = object ]; then t_pass "$1"
+	else t_fail "$1" "not one JSON object: $(echo "$OUT" | head -c 200 | tr '\n' ' ')"; fi
+}
+t_keys() {	# t_keys ID PATH KEY...: exactly these keys, in any order
+	_id=$1 _p=$2; shift 2
+	_have=$(j -k "$_p" | sort | tr '\n' ' ')
+	_want=$(for k; do echo "$k"; done | sort | tr '\n' ' ')
+	t_eq "$_id" "$_want" "$_have"
+}
+poke() {	# poke OFFSET BYTE: one byte of the device, written through
+	printf "\\$(printf %03o "$2")" | dd of=$DEV bs=1 seek="$1" conv=notrunc,fsync 2>/dev/null
+}
+
+umount $M 2>/dev/null
+t_rc mkfs 0 famfs mkfs -f --loglen 4m $DEV
+bytes=$(echo "$OUT" | sed -n "s,^famfs mkfs: $DEV: \([0-9]*\) bytes.*,\1,p")
+
+# ---- df on the device ----------------------------------------------------------------
+t_rc df-dev 0 famfs df -j $DEV
+t_json df-dev-json
+t_keys df-keys . target mount_point device fs_uuid master_uuid role size reserved \
+	used free alloc_unit log files directories corrupt_entries
+t_keys df-log-keys .log size entries capacity free_entries
+t_eq df-size-is-mkfs-size "$bytes" "$(j .size)"
+t_eq df-reserved "$((2 * MiB + 4 * MiB))" "$(j .reserved)"
+t_eq df-empty-used 0 "$(j .used)"
+t_eq df-free "$((bytes - 6 * MiB))" "$(j .free)"
+t_eq df-log-capacity 4095 "$(j .log.capacity)"
+t_eq df-log-entries 0 "$(j .log.entries)"
+t_eq df-role master "$(j .role)"
+t_eq df-device "$DEV" "$(j .device)"
+t_eq df-unmounted-no-mpt null "$(j .mount_point)"
+t_eq df-uuid-is-host-master "$(cat $FAMFS_HOST_ID_FILE)" "$(j .master_uuid)"
+t_rc fsck-dev 0 famfs fsck -j $DEV
+t_json fsck-dev-json
+t_keys fsck-keys . target clean superblock_valid entries files directories \
+	corrupt_entries problems used free problem_list
+t_eq fsck-clean true "$(j .clean)"
+t_eq fsck-no-problems 0 "$(j -n .problem_list)"
+t_rc df-missing 2 famfs df -j /nonexistent
+t_eq df-missing-no-json "" "$OUT"
+t_ok df-missing-named sh -c 'echo "$1" | grep -q "/nonexistent: No such file"' - "$ERR"
+
+if [ "$FAMFS_DEV_MODE" = devdax ]; then
+	t_rc mkfs-kill 0 famfs mkfs -k $DEV
+	t_rc fsck-killed-dev 3 famfs fsck -j $DEV
+	t_json fsck-killed-json
+	t_eq fsck-killed-sb-invalid false "$(j .superblock_valid)"
+	exit 0
+fi
+
+# ---- a populated mount -----------------------------------------------------------------
+t_rc mount 0 famfs mount $DEV $M
+famfs mkdir -p $M/d
+famfs mkfile -s 3m $M/d/f
+famfs mkfile -s 1 "$M/we\"ird \\ name"
+t_rc df-mpt 0 famfs df -j $M
+t_json df-mpt-json
+t_eq df-mpt-mount-point $M "$(j .mount_point)"
+t_eq df-mpt-device $DEV "$(j .device)"
+t_eq df-entries 3 "$(j .log.entries)"
+t_eq df-free-entries 4092 "$(j .log.free_entries)"
+t_eq df-files 2 "$(j .files)"
+t_eq df-dirs 1 "$(j .directories)"
+t_eq df-used "$((6 * MiB))" "$(j .used)"
+t_eq df-adds-up "$bytes" "$(($(j .used) + $(j .free) + $(j .reserved)))"
+df_mpt=$OUT
+t_rc df-mounted-dev 0 famfs df -j $DEV	# through the mount
+t_eq df-dev-equals-mpt "$(echo "$df_mpt" | jget .used) $(echo "$df_mpt" | jget .log)" \
+	"$(j .used) $(j .log)"
+t_rc df-text 0 famfs df $M
+t_ok df-text-entries sh -c "echo \"\$1\" | grep -q 'log entries  3 of 4095'" - "$OUT"
+
+t_rc fsck-mpt 0 famfs fsck -j $M
+t_eq fsck-mpt-entries "3 2 1" "$(j .entries) $(j .files) $(j .directories)"
+t_eq fsck-used-as-df "$(echo "$df_mpt" | jget .used)" "$(j .used)"
+
+t_rc getmap 0 famfs getmap -j $M/d/f
+t_json getmap-json
+t_keys getmap-keys . path type size extent_type extents
+t_eq getmap-type regular "$(j .type)"
+t_eq getmap-size "$((3 * MiB))" "$(j .size)"
+t_eq getmap-extents 1 "$(j -n .extents)"
+t_eq getmap-extent-length "$((4 * MiB))" "$(j '.extents[0].length')"
+off=$(famfs getmap $M/d/f | sed -n 's/.*0: offset \(0x[0-9a-f]*\) .*/\1/p')
+t_eq getmap-offset-as-text "$((off))" "$(j '.extents[0].offset')"
+t_rc getmap-odd-path 0 famfs getmap -j "$M/we\"ird \\ name"
+t_eq getmap-odd-path-roundtrip "$M/we\"ird \\ name" "$(j .path)"
+t_rc getmap-log 0 famfs getmap -j $M/.meta/.log
+t_eq getmap-log-type log "$(j .type)"
+t_eq getmap-log-extent "$((2 * MiB)) $((4 * MiB))" "$(j '.extents[0].offset') $(j '.extents[0].length')"
+echo plain > /tmp/json-plain
+t_rc getmap-not-famfs 2 famfs getmap -j /tmp/json-plain
+t_eq getmap-not-famfs-no-json "" "$OUT"
+
+# ---- a corrupt log entry (entry 1: 2 MiB + 1 KiB header + 1 KiB, ctime +40) -------------
+umount $M
+poke $((2 * MiB + 1024 + 1024 + 40)) 255
+t_rc fsck-corrupt 3 famfs fsck -j $DEV
+t_json fsck-corrupt-json
+t_eq fsck-corrupt-not-clean false "$(j .clean)"
+t_eq fsck-corrupt-counted "1 1" "$(j .corrupt_entries) $(j .problems)"
+t_ok fsck-corrupt-listed sh -c "echo \"\$1\" | jget '.problem_list[0]' | grep -q 'log entry 1'" - "$OUT"
+t_rc df-corrupt 0 famfs df -j $DEV
+t_eq df-corrupt-counted 1 "$(j .corrupt_entries)"
+t_eq df-corrupt-extents-free "$((2 * MiB))" "$(j .used)"
+
+# ---- an invalid superblock: still JSON, exit 3 ------------------------------------------
+poke 200 1
+t_rc fsck-bad-sb 3 famfs fsck -j $DEV
+t_json fsck-bad-sb-json
+t_eq fsck-bad-sb-invalid "false false" "$(j .superblock_valid) $(j .clean)"
+t_rc df-bad-sb 2 famfs df -j $DEV
+t_eq df-bad-sb-no-json "" "$OUT"
+poke 200 0
+exit 0
