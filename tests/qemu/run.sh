@@ -31,7 +31,8 @@ Environment: KVER, FAMFS_BOOT_TIMEOUT (s, default 90 + sum of suite
 timeouts), FAMFS_SUITE_TIMEOUT, FAMFS_QEMU_JOBS (parallel guests, default 2),
 FAMFS_QEMU_SMP (guest CPUs, default 1), FAMFS_RESULTS, FAMFS_REQUIRE_KO=1
 (FAIL when fs/famfs/famfs.ko is not built), FAMFS_SELFTEST_BREAK (see
-suites/selftest.sh).
+suites/selftest.sh), FAMFS_FUZZ_LONG / FAMFS_FUZZ_SEED / FAMFS_FUZZ_ITER
+(see suites/hostile_fuzz.sh).
 EOF
 }
 
@@ -83,6 +84,9 @@ qarg() { QARGS+=("$@"); }
 passenv() {
 	printf 'export FAMFS_SELFTEST_BREAK="%s" FAMFS_REQUIRE_KO="%s"\n' \
 		"${FAMFS_SELFTEST_BREAK:-}" "${FAMFS_REQUIRE_KO:-}"
+	# hostile suites: long fuzzing, repeating a seed
+	printf 'export FAMFS_FUZZ_LONG="%s" FAMFS_FUZZ_SEED="%s" FAMFS_FUZZ_ITER="%s"\n' \
+		"${FAMFS_FUZZ_LONG:-}" "${FAMFS_FUZZ_SEED:-}" "${FAMFS_FUZZ_ITER:-}"
 }
 # qemu_cmd GUESTDIR SYNCDIR: the QEMU command line for the sourced profile in QCMD.
 qemu_cmd() {

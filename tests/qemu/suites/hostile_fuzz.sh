@@ -1,0 +1,132 @@
+# profiles: pmem nvdimm nvdimm-devdax
+# timeout: 400
+# Hostile input to famfs.ko's map ioctls (progs/hostile_fuzz.c, seeded and
+# reproducible; the seed is printed): on a famfs-cli mount holding files with
+# known bytes, one process with an exact model of the mount, then 4 at once
+# racing for the same memory while the tree is scanned, then a read-only
+# remount (EROFS), then a bare kernel mount (no .meta files).  Afterwards the
+# files still hold their bytes, fsck is clean and a remount replays them.
+# CI: 60000 calls in one process, 4 x 15000 at once, 5000 read-only, 10000
+# bare (about 25 s).  FAMFS_FUZZ_LONG=1 tests/qemu/run.sh -p pmem hostile_fuzz:
+# 400000 in one process, 4 x 100000, ... (about 4 min, within the timeout).
+# FAMFS_FUZZ_SEED, FAMFS_FUZZ_ITER (calls of the single process): repeat a run.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+# run_prog PROG ARGS...: the program's PASS/FAIL/SKIP lines become ours.
+run_prog() {
+	_p=$1
+	"$@" > /tmp/$_p.out 2>&1
+	_rc=$?
+	while IFS= read -r _l; do
+		case $_l in
+		"PASS "*) t_pass "${_l#PASS }" ;;
+		"FAIL "*) _l=${_l#FAIL }; t_fail "${_l%%: *}" "${_l#*: }" ;;
+		"SKIP "*) _l=${_l#SKIP }; t_skip "${_l%%: *}" "${_l#*: }" ;;
+		*) echo "$_p: $_l" ;;
+		esac
+	done < /tmp/$_p.out
+	[ $_rc -le 1 ] || t_fail "$_p-exit" "$_p exited with status $_rc"
+}
+# t_rc ID EXPECTED_RC CMD...
+t_rc() {
+	_id=$1 _want=$2; shift 2
+	OUT=$("$@" 2>&1); _rc=$?
+	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
+	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
+}
+
+if ! grep -q '^famfs ' /proc/modules; then
+	t_skip loaded "famfs.ko is not loaded"
+	exit 0
+fi
+DEV=$FAMFS_DEV
+M=/tmp/hostile-fuzz
+# devdax: famfs mounts a dax device bound to its own dax-bus driver
+rebind=
+if [ "$FAMFS_DEV_MODE" = devdax ]; then
+	N=$(basename $DEV)
+	if [ ! -d /sys/bus/dax/drivers/famfs ]; then
+		t_skip devdax "this famfs.ko has no dax-bus driver"
+		exit 0
+	fi
+	if [ ! -e /sys/bus/dax/drivers/famfs/$N ]; then
+		echo $N > /sys/bus/dax/drivers/device_dax/unbind 2>/dev/null
+		echo $N > /sys/bus/dax/drivers/famfs/new_id
+		rebind=1
+	fi
+	t_ok devdax-bound test -e /sys/bus/dax/drivers/famfs/$N
+fi
+export FAMFS_HOST_ID_FILE=/tmp/hostile-host-uuid
+mkdir -p $M
+umount $M 2>/dev/null
+
+# Every ioctl number famfs_ioctl.h defines: the fuzzer must model each.
+nrs=$(sed -n 's/.*_IO[RW]*(FAMFSIOC_MAGIC, *\([0-9][0-9]*\).*/\1/p' \
+	"$FAMFS_SRC/include/uapi/linux/famfs_ioctl.h" | tr '\n' ',' | sed 's/,$//')
+echo "hostile_fuzz: ioctl numbers in famfs_ioctl.h: $nrs"
+seed=${FAMFS_FUZZ_SEED:-$(date +%s)}
+if [ "${FAMFS_FUZZ_LONG:-0}" != 0 ]; then n=${FAMFS_FUZZ_ITER:-400000}
+else n=${FAMFS_FUZZ_ITER:-60000}; fi
+echo "hostile_fuzz: seed $seed, $n calls per process (FAMFS_FUZZ_SEED=$seed FAMFS_FUZZ_ITER=$n repeats it)"
+
+# A file system with files whose bytes are known.
+famfs mkfs -f $DEV >/dev/null
+t_rc setup-mount 0 famfs mount $DEV $M
+famfs mkdir -p $M/keep/deep >/dev/null
+i=0
+for spec in keep/a:1m keep/deep/b:3m keep/c:4097 d:2m e:7m; do
+	famfs mkfile -s "${spec#*:}" -S $((100 + i)) "$M/${spec%%:*}" >/dev/null ||
+		t_fail setup-mkfile "mkfile $spec failed"
+	i=$((i + 1))
+done
+verify_all() {	# verify_all ID: every kept file holds its bytes
+	_ok=0 _i=0
+	for _s in keep/a keep/deep/b keep/c d e; do
+		famfs verify -S $((100 + _i)) "$M/$_s" >/dev/null 2>&1 && _ok=$((_ok + 1))
+		_i=$((_i + 1))
+	done
+	t_eq "$1" 5 "$_ok"
+}
+verify_all setup-files
+
+t0=$(date +%s)
+run_prog hostile_fuzz -s "$seed" -n "$n" -k "$nrs" -l single $M
+t1=$(date +%s)
+run_prog hostile_fuzz -s $((seed + 1)) -n $((n / 4)) -j 4 -l conc -q $M
+t2=$(date +%s)
+echo "hostile_fuzz: one process: $((t1 - t0)) s; four at once: $((t2 - t1)) s"
+verify_all files-intact-after-fuzz
+t_rc fsck-after-fuzz 0 famfs fsck $M
+t_rc check-after-fuzz 0 famfs check $M
+
+# Read-only: MAP_CREATE refused with EROFS; maps still read back.
+for k in 1 2 3 4 5 6; do : > $M/ro-empty-$k; done
+if mount -o remount,ro $M; then
+	run_prog hostile_fuzz -s $((seed + 2)) -n $((n / 12)) -r -l ro -q $M
+	mount -o remount,rw $M
+else
+	t_fail ro-remount "mount -o remount,ro failed"
+fi
+rm -f $M/ro-empty-*
+
+t_rc umount-after-fuzz 0 umount $M
+t_rc remount-after-fuzz 0 famfs mount $DEV $M
+verify_all files-intact-after-remount
+t_rc fsck-after-remount 0 famfs fsck $M
+umount $M
+
+# A bare kernel mount: no .meta files, so a superblock map at 0 can exist.
+if mount -t famfs $DEV $M; then
+	run_prog hostile_fuzz -s $((seed + 3)) -n $((n / 6)) -l bare -P -q $M
+	t_ok bare-umount umount $M
+else
+	t_fail bare-mount "mount -t famfs failed"
+fi
+t_rc files-survive-bare-mount 0 famfs mount $DEV $M
+verify_all files-intact-at-end
+umount $M
+if [ -n "$rebind" ]; then
+	echo $N > /sys/bus/dax/drivers/famfs/unbind
+	echo $N > /sys/bus/dax/drivers/device_dax/bind
+fi
+exit 0
