@@ -1,0 +1,253 @@
+# profiles: pmem
+# timeout: 180
+# Corrupted metadata on the real device (progs/hostile_corrupt.c, O_DIRECT
+# on the unmounted device): bit flips and wrong values (CRC made right again)
+# in the superblock, the log header, the first, a middle and the last log
+# entry, entries that contradict each other, and torn appends (bytes past
+# next_index, next_index at a garbage or half-written slot, next_index past
+# capacity).  famfs fsck, famfs mount and famfs logplay must name what is
+# wrong (message checked), exit 2 or 3 as documented (never a signal), never
+# create a file from a corrupt entry, and keep every valid file with its
+# bytes.  The same combinatorics, every bit, run on the host in
+# tests/unit/test_hostile.c.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+DEV=$FAMFS_DEV
+M=/tmp/hostile-meta
+IMG=/tmp/hostile-meta.img
+SUMS=/tmp/hostile-meta.sums
+export FAMFS_HOST_ID_FILE=/tmp/hostile-host-uuid
+mkdir -p $M
+umount $M 2>/dev/null
+
+# t_rc ID EXPECTED_RC CMD...: PASS iff CMD exits EXPECTED_RC; output in $OUT
+t_rc() {
+	_id=$1 _want=$2; shift 2
+	OUT=$("$@" 2>&1); _rc=$?
+	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
+	elif [ "$_rc" -gt 128 ]; then t_fail "$_id" "'$*' killed by signal $((_rc - 128))"
+	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
+}
+# t_has ID PATTERN: the last t_rc output matches PATTERN
+t_has() {
+	if echo "$OUT" | grep -q -- "$2"; then t_pass "$1"
+	else t_fail "$1" "output lacks '$2': $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
+}
+C() { hostile_corrupt $DEV "$@" || t_fail corrupt-tool "hostile_corrupt $*"; }
+HDR=2097152
+E() { echo $((HDR + 1024 + $1 * 1024)); }	# log entry $1 (slot $1 + 1)
+
+# ---- a file system to damage -------------------------------------------------
+# entries: 0 f0, 1 d1, 2 d1/f1, 3 d1/d2, 4 d1/d2/f2, 5 f3, 6 f4, 7 f5
+famfs mkfs -f --loglen 2m $DEV >/dev/null
+famfs mount $DEV $M
+famfs mkfile -s 1m -S 10 $M/f0 >/dev/null
+famfs mkdir $M/d1 >/dev/null
+famfs mkfile -s 3145733 -S 11 $M/d1/f1 >/dev/null
+famfs mkdir $M/d1/d2 >/dev/null
+famfs mkfile -s 4096 -S 12 $M/d1/d2/f2 >/dev/null
+famfs mkfile -s 2m -S 13 $M/f3 >/dev/null
+famfs mkfile -s 2097153 -S 14 $M/f4 >/dev/null
+famfs mkfile -s 100 -S 15 $M/f5 >/dev/null
+(cd $M && md5sum f0 d1/f1 d1/d2/f2 f3 f4 f5) > $SUMS
+t_eq setup-entries "0 f0 1 d1 2 d1/f1 3 d1/d2 4 d1/d2/f2 5 f3 6 f4 7 f5" \
+	"$(famfs fsck -v $M | sed -n 's/^entry \([0-9]*\): [a-z]* \([^ ]*\) .*/\1 \2/p' | tr '\n' ' ' | sed 's/ $//')"
+umount $M
+C save 0 4m $IMG
+DEVSIZE=$(( $(cat /sys/block/$(basename $DEV)/size) * 512 ))
+F3_OFF=$(hostile_corrupt $DEV get $(( $(E 5) + 64 )) 8)
+ncases=0
+
+restore() { C restore 0 $IMG; ncases=$((ncases + 1)); }
+not_mounted() { ! grep -q " $M famfs " /proc/mounts; }
+
+# bad_meta ID PATTERN: superblock or log header damaged: fsck 3 and mount 2,
+# both saying PATTERN; nothing stays mounted.
+bad_meta() {
+	t_rc "$1-fsck" 3 famfs fsck $DEV
+	t_has "$1-fsck-says" "$2"
+	t_rc "$1-mount-refused" 2 famfs mount $DEV $M
+	t_has "$1-mount-says" "$2"
+	not_mounted || { t_fail "$1-left-mounted" "famfs mount failed but $M is mounted"; umount $M; }
+}
+
+# files_ok ID LOST...: mounted; every file but LOST has its bytes, LOST and
+# nothing else is missing.
+files_ok() {
+	_id=$1; shift
+	_sums=$(cat $SUMS)
+	for _l in "$@"; do
+		_sums=$(echo "$_sums" | grep -v "  $_l\$")
+		[ -e "$M/$_l" ] && t_fail "$_id-no-file-from-corrupt-entry" "$M/$_l exists"
+	done
+	if _o=$(cd $M && echo "$_sums" | md5sum -c 2>&1); then t_pass "$_id-valid-files-intact"
+	else t_fail "$_id-valid-files-intact" "$(echo "$_o" | grep -v ': OK' | head -n 3 | tr '\n' ' ')"; fi
+	_n=$(cd $M && find . -path ./.meta -prune -o -type f -print | wc -l)
+	t_eq "$_id-file-count" "$(echo "$_sums" | grep -c .)" "$_n"
+}
+
+# bad_entry ID IDX PATTERN LOST: log entry IDX is corrupt: fsck 3 names it,
+# mount works and skips it, logplay 3 names it, LOST is missing, the rest
+# intact.
+bad_entry() {
+	t_rc "$1-fsck" 3 famfs fsck $DEV
+	t_has "$1-fsck-says" "log entry $2: .*$3"
+	t_rc "$1-mount" 0 famfs mount $DEV $M
+	t_has "$1-mount-warns" "corrupt entries skipped"
+	t_rc "$1-logplay" 3 famfs logplay $M
+	t_has "$1-logplay-says" "log entry $2 skipped: .*$3"
+	files_ok "$1" $4
+	umount $M
+}
+
+# ---- superblock ------------------------------------------------------------
+restore; C flip 0 0;		bad_meta sb-magic-bit "bad magic"
+restore; C flip 12 3;		bad_meta sb-crc-bit "superblock CRC mismatch"
+restore; C flip 40 0;		bad_meta sb-uuid-bit "superblock CRC mismatch"
+restore; C flip 66 1;		bad_meta sb-devsize-bit "superblock CRC mismatch"
+restore; C set 8 4 2; C crc sb;	bad_meta sb-version "unsupported format version 2"
+restore; C set 20 4 1; C crc sb; bad_meta sb-incompat "unknown incompatible features 0x1"
+restore; C set 28 4 20; C crc sb; bad_meta sb-alloc-shift "unsupported allocation unit shift 20"
+restore; C set 72 8 4194304; C crc sb; bad_meta sb-log-offset "bad log location"
+restore; C set 80 8 3145728; C crc sb; bad_meta sb-log-len "bad log location"
+restore; C set 64 8 $((DEVSIZE * 2)); C crc sb; bad_meta sb-devsize-big "exceeds the device"
+restore; C set 64 8 4194304; C crc sb; bad_meta sb-devsize-small "too small for its log"
+restore; C set 200 1 1; C crc sb; bad_meta sb-reserved "reserved superblock bytes"
+restore; C fill 0 512 0;	bad_meta sb-zeroed "bad magic"
+restore; C random 0 512 7;	bad_meta sb-random "bad magic"
+# an unknown read-only-compatible feature: readable, but nothing is created
+restore; C set 24 4 1; C crc sb
+t_rc sb-ro-compat-fsck 0 famfs fsck $DEV
+t_rc sb-ro-compat-mount 0 famfs mount $DEV $M
+t_rc sb-ro-compat-mkfile-refused 2 famfs mkfile -s 1 $M/new
+t_has sb-ro-compat-says "unknown read-only-compatible features 0x1"
+files_ok sb-ro-compat
+umount $M
+
+# ---- log header --------------------------------------------------------------
+restore; C flip $HDR 0;		bad_meta hdr-magic-bit "no famfs log header"
+restore; C flip $((HDR + 8)) 0;	bad_meta hdr-crc-bit "log header CRC mismatch"
+restore; C flip $((HDR + 40)) 2; bad_meta hdr-uuid-bit "log header CRC mismatch"
+restore; C set $((HDR + 12)) 4 512; C crc hdr; bad_meta hdr-entry-size "log header geometry"
+restore; C set $((HDR + 24)) 8 4095; C crc hdr; bad_meta hdr-capacity "log header geometry"
+restore; C set $((HDR + 32)) 8 4194304; C crc hdr; bad_meta hdr-log-len "log header geometry"
+restore; C flip $((HDR + 40)) 0; C crc hdr; bad_meta hdr-uuid "belongs to another file system"
+restore; C set $((HDR + 100)) 1 1; C crc hdr; bad_meta hdr-reserved "reserved log header bytes"
+restore; C set $((HDR + 16)) 8 2048; bad_meta hdr-next-past-capacity "next index 2048 beyond capacity 2047"
+restore; C fill $HDR 1024 0;	bad_meta hdr-zeroed "no famfs log header"
+
+# ---- one bit of the first, a middle and the last entry -------------------------
+restore; C flip $(E 0) 0;		bad_entry first-seq-bit 0 "CRC mismatch" f0
+restore; C flip $(( $(E 0) + 330 )) 5;	bad_entry first-path-bit 0 "CRC mismatch" f0
+restore; C flip $(( $(E 0) + 67 )) 4;	bad_entry first-extent-bit 0 "CRC mismatch" f0
+restore; C flip $(( $(E 5) + 12 )) 0;	bad_entry middle-type-bit 5 "CRC mismatch" f3
+restore; C flip $(( $(E 5) + 33 )) 7;	bad_entry middle-size-bit 5 "CRC mismatch" f3
+restore; C flip $(( $(E 5) + 900 )) 1;	bad_entry middle-reserved-bit 5 "CRC mismatch" f3
+restore; C random $(E 5) 1024 5;	bad_entry middle-random 5 "CRC mismatch" f3
+restore; C flip $(( $(E 7) + 8 )) 6;	bad_entry last-crc-bit 7 "CRC mismatch" f5
+restore; C flip $(( $(E 7) + 48 )) 2;	bad_entry last-mode-bit 7 "CRC mismatch" f5
+restore; C flip $(( $(E 7) + 1023 )) 7;	bad_entry last-final-byte-bit 7 "CRC mismatch" f5
+
+# ---- wrong values with a right CRC (entry 5, f3) -----------------------------
+E5=$(E 5)
+mid() { restore; "$@"; C crc 5; }
+mid C set $E5 8 9;			bad_entry seq 5 "sequence number 9 at index 5" f3
+mid C flip $((E5 + 16)) 0;		bad_entry fs-uuid 5 "another file system" f3
+mid C set $((E5 + 12)) 2 3;		bad_entry type-unknown 5 "unknown entry type 3" f3
+mid C set $((E5 + 12)) 2 2;		bad_entry file-as-dir 5 "directory entry with size or extents" f3
+mid C set $((E5 + 14)) 2 1;		bad_entry flags 5 "reserved entry bytes" f3
+mid C set $((E5 + 48)) 4 33188;		bad_entry mode-type-bits 5 "bad mode" f3
+path5() { C str $((E5 + 328)) 512 "$1"; C set $((E5 + 320)) 2 ${#1}; }
+mid path5 ../f3;			bad_entry path-dotdot 5 "'..' is not allowed" f3
+mid path5 .meta/.log;			bad_entry path-meta 5 "reserved .meta directory" f3
+mid path5 d1//f3;			bad_entry path-not-normal 5 "not in normal form" f3
+mid C set $((E5 + 320)) 2 7;		bad_entry path-len 5 "path_len mismatch" f3
+mid C fill $((E5 + 328)) 512 97;	bad_entry path-no-nul 5 "not NUL-terminated" f3
+mid C set $((E5 + 428)) 1 65;		bad_entry path-tail-bytes 5 "bytes after the path" f3
+mid C set $((E5 + 64)) 8 $((F3_OFF + 4096)); bad_entry extent-unaligned 5 "not 2 MiB aligned" f3
+mid C set $((E5 + 64)) 8 0;		bad_entry extent-in-superblock 5 "overlaps the superblock or log" f3
+mid C set $((E5 + 64)) 8 2097152;	bad_entry extent-in-log 5 "overlaps the superblock or log" f3
+mid C set $((E5 + 64)) 8 $DEVSIZE;	bad_entry extent-past-device 5 "outside the device" f3
+mid C set $((E5 + 72)) 8 0xffffffffffe00000; bad_entry extent-len-wraps 5 "outside the device" f3
+mid C set $((E5 + 62)) 2 0;		bad_entry extent-count-0 5 "bad extent count 0" f3
+mid C set $((E5 + 62)) 2 3;		bad_entry extent-count-3 5 "bad extent count 3" f3
+mid C set $((E5 + 62)) 2 65535;		bad_entry extent-count-huge 5 "bad extent count 65535" f3
+mid C set $((E5 + 60)) 2 2;		bad_entry extent-type-interleaved 5 "unsupported extent type 2" f3
+mid C set $((E5 + 88)) 8 2097152;	bad_entry extent-unused-slot 5 "unused extent slots are not zero" f3
+mid C set $((E5 + 32)) 8 2097153;	bad_entry size-past-extents 5 "smaller than the file" f3
+
+# ---- entries that contradict each other (each valid alone) --------------------
+# f3's extent moved onto d1/f1's memory: fsck reports the sharing; the first
+# logged file keeps its memory and bytes, f3 gets none.
+mid C copy $(( $(E 2) + 64 )) $((E5 + 64)) 16
+t_rc overlap-fsck 3 famfs fsck $DEV
+t_has overlap-fsck-says "f3 (entry 5) shares memory with d1/f1"
+t_rc overlap-mount 0 famfs mount $DEV $M
+t_rc overlap-logplay-reports 2 famfs logplay $M
+t_has overlap-logplay-says "f3: MAP_CREATE: Address already in use"
+files_ok overlap f3
+umount $M
+# f3 logged under f0's name: the first entry wins
+mid path5 f0
+t_rc dup-fsck 3 famfs fsck $DEV
+t_has dup-fsck-says "f0: logged twice (entry 5 and entry 0)"
+t_rc dup-mount 0 famfs mount $DEV $M
+t_rc dup-logplay 3 famfs logplay $M
+t_has dup-logplay-says "logged twice (entries 0 and 5); entry 5 ignored"
+files_ok dup f3
+umount $M
+# a file under a file
+mid path5 f0/x
+t_rc under-file-fsck 3 famfs fsck $DEV
+t_has under-file-fsck-says "a file where a directory belongs"
+t_rc under-file-mount 0 famfs mount $DEV $M
+t_rc under-file-logplay 3 famfs logplay $M
+t_has under-file-logplay-says "a file where a directory belongs"
+files_ok under-file f3
+umount $M
+
+# ---- torn appends ---------------------------------------------------------------
+# bytes in slot 8, past next_index (8): ignored
+restore; C random $(E 8) 700 3
+t_rc torn-past-next-fsck 0 famfs fsck $DEV
+t_rc torn-past-next-mount 0 famfs mount $DEV $M
+files_ok torn-past-next
+umount $M
+# a whole valid entry in slot 8, never committed: no file
+restore; C copy $E5 $(E 8) 1024; C set $(E 8) 8 8
+C str $(( $(E 8) + 328 )) 512 ghost; C set $(( $(E 8) + 320 )) 2 5; C crc 8
+t_rc uncommitted-fsck 0 famfs fsck $DEV
+t_rc uncommitted-mount 0 famfs mount $DEV $M
+t_ok uncommitted-no-file test ! -e $M/ghost
+files_ok uncommitted
+umount $M
+# next_index one past the last entry, at a zeroed slot / a half-written one
+restore; C set $((HDR + 16)) 8 9;	bad_entry next-at-zeroes 8 "CRC mismatch"
+restore; C copy $E5 $(E 8) 512; C set $(E 8) 8 8; C set $((HDR + 16)) 8 9
+bad_entry next-at-half-entry 8 "CRC mismatch"
+# next_index short of the last entry: f5 was never committed
+restore; C set $((HDR + 16)) 8 7
+t_rc next-short-fsck 0 famfs fsck $DEV
+t_rc next-short-mount 0 famfs mount $DEV $M
+files_ok next-short f5
+umount $M
+# next_index at capacity: 2039 slots of zeroes, each reported, files kept
+restore; C set $((HDR + 16)) 8 2047
+t_rc next-at-capacity-fsck 3 famfs fsck $DEV
+t_has next-at-capacity-counts "2047 log entries (6 files, 2 directories, 2039 corrupt)"
+t_rc next-at-capacity-mount 0 famfs mount $DEV $M
+t_has next-at-capacity-mount-warns "2039 corrupt entries skipped"
+files_ok next-at-capacity
+umount $M
+
+restore
+t_rc restored-fsck-clean 0 famfs fsck $DEV
+t_rc restored-mount 0 famfs mount $DEV $M
+files_ok restored
+umount $M
+
+# what was tried, what survived
+nfail=$(grep -c "^FAIL $FAMFS_PROFILE/$FAMFS_SUITE/" "$FAMFS_OUT/results.txt")
+npass=$(grep -c "^PASS $FAMFS_PROFILE/$FAMFS_SUITE/" "$FAMFS_OUT/results.txt")
+echo "hostile_meta: $ncases corruptions tried (superblock 15, log header 10, entry bit flips 10, wrong values with a right CRC 23, contradicting entries 3, torn appends 6); $npass checks held, $nfail failed"
+exit 0
