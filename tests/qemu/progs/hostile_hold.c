@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hostile_hold: keep a famfs file busy, or poison it, for the lifetime
+ * suite (suites/hostile_life.sh).
+ *
+ *   hostile_hold hold FILE READY
+ *	open FILE, map it shared and touch its first byte, then create READY
+ *	and wait until killed (keeps the mount busy through a mapping).
+ *   hostile_hold poison MPT
+ *	on a bare kernel mount at MPT: files "victim" (device 600M..602M, the
+ *	page module_poison poisons too, so no other memory of the boot is
+ *	burned) and "bystander" (640M..644M) with known bytes; MADV_HWPOISON
+ *	on victim's page at file offset 8K.  PASS lines: the poisoning
+ *	process gets SIGBUS (BUS_MCEERR_*); read() of the victim (any page)
+ *	and of the bystander get EIO; maps and names stay readable.
+ *   hostile_hold healthy MPT
+ *	after umount, rmmod, insmod and a new mount: map both files again;
+ *	the bystander has its bytes.
+ */
+#include "module_test.h"
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/mman.h>
+
+static sigjmp_buf jb;
+static volatile sig_atomic_t sigbus_code, sigbus_hit;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	sigbus_code = si->si_code;
+	sigbus_hit = 1;
+	siglongjmp(jb, 1);
+}
+
+static int hold(const char *file, const char *ready)
+{
+	volatile char *p;
+	int fd = open(file, O_RDONLY);
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st))
+		die(file);
+	p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	(void)p[0];
+	if (close(open(ready, O_CREAT | O_WRONLY, 0644)))
+		die(ready);
+	for (;;)
+		pause();
+}
+
+static const unsigned long long VICTIM = 600 * MiB, BYSTANDER = 640 * MiB;
+
+static int files(const char *mpt, int create, int *v, int *b)
+{
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/victim", mpt);
+	*v = open(p, O_RDWR | (create ? O_CREAT | O_EXCL : 0), 0644);
+	snprintf(p, sizeof(p), "%s/bystander", mpt);
+	*b = open(p, O_RDWR | (create ? O_CREAT | O_EXCL : 0), 0644);
+	if (*v < 0 || *b < 0)
+		die("open");
+	if (map1(*v, TWO_MiB, VICTIM, TWO_MiB) ||
+	    map1(*b, 4 * MiB, BYSTANDER, 4 * MiB))
+		die("MAP_CREATE");
+	return 0;
+}
+
+static int poison(const char *mpt)
+{
+	static char buf[4 * MiB];
+	struct famfs_ioc_map got;
+	struct sigaction sa;
+	char *pv;
+	int v, b, rc, e;
+
+	files(mpt, 1, &v, &b);
+	fill(buf, 77, 0, 4 * MiB);
+	if (pwrite(b, buf, 4 * MiB, 0) != (ssize_t)(4 * MiB) ||
+	    pwrite(v, buf, TWO_MiB, 0) != (ssize_t)TWO_MiB)
+		die("pwrite");
+	pv = mmap(NULL, TWO_MiB, PROT_READ | PROT_WRITE, MAP_SHARED, v, 0);
+	if (pv == MAP_FAILED)
+		die("mmap");
+	pv[8192] = 1;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigaction(SIGBUS, &sa, NULL);
+	if (sigsetjmp(jb, 1) == 0) {
+		rc = madvise(pv + 8192, 4096, MADV_HWPOISON);
+		e = errno;
+		if (rc) {
+			t_skip("poison", "madvise(MADV_HWPOISON): %s",
+			       t_errname(e));
+			return 0;
+		}
+	}
+	t_true("poison-sigbus", sigbus_hit, "the poisoning process got no SIGBUS");
+	t_true("poison-sigbus-mceerr", sigbus_code == BUS_MCEERR_AR ||
+	       sigbus_code == BUS_MCEERR_AO, "SIGBUS without BUS_MCEERR_*");
+	t_errno("read-poisoned-page-eio", pread(v, buf, 4096, 8192), EIO);
+	t_errno("read-victim-other-page-eio", pread(v, buf, 4096, 0), EIO);
+	t_errno("read-bystander-eio", pread(b, buf, 4096, 0), EIO);
+	t_ok("map-get-victim", ioctl(v, FAMFSIOC_MAP_GET, &got));
+	t_equ("map-get-victim-offset", VICTIM, got.ext_list[0].offset);
+	munmap(pv, TWO_MiB);
+	close(v);
+	close(b);
+	return t_failed;
+}
+
+static int healthy(const char *mpt)
+{
+	static char buf[4 * MiB];
+	int v, b;
+
+	files(mpt, 1, &v, &b);
+	t_equ("healthy-read-bystander", 4 * MiB, pread(b, buf, 4 * MiB, 0));
+	t_true("healthy-bystander-bytes", check(buf, 77, 0, 4 * MiB) < 0,
+	       "the bystander lost its bytes");
+	if (pread(v, buf, TWO_MiB, 0) == (ssize_t)TWO_MiB)
+		printf("info: victim readable again; bytes %s (the page was poisoned by software only)\n",
+		       check(buf, 77, 0, TWO_MiB) < 0 ? "intact" : "changed");
+	else
+		printf("info: victim read: %s\n", t_errname(errno));
+	close(v);
+	close(b);
+	return t_failed;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "hold"))
+		return hold(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "poison"))
+		return poison(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "healthy"))
+		return healthy(argv[2]);
+	fprintf(stderr, "usage: hostile_hold hold FILE READY | poison MPT | healthy MPT\n");
+	return 2;
+}

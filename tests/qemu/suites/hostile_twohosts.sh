@@ -1,0 +1,83 @@
+# profiles: two-hosts
+# timeout: 180
+# A client replaying the log while the master appends to it: host a (the
+# master) creates files and directories in a loop; host b runs famfs logplay
+# (and now and then fsck and check) on its own mount of the same memory as
+# fast as it can.  b must never see a half-written entry (no corrupt entry,
+# no conflict, no error, ever), and must end with exactly a's tree: the same
+# paths, sizes and bytes.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+DEV=$FAMFS_DEV
+M=/tmp/hostile-2h
+export FAMFS_HOST_ID_FILE=/tmp/hostile-host-uuid
+mkdir -p $M
+S=$FAMFS_SYNC
+
+t_rc() {	# t_rc ID EXPECTED_RC CMD...; output in $OUT
+	_id=$1 _want=$2; shift 2
+	OUT=$("$@" 2>&1); _rc=$?
+	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
+	elif [ "$_rc" -gt 128 ]; then t_fail "$_id" "'$*' killed by signal $((_rc - 128))"
+	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
+}
+listing() {	# every path (dirs too), with size and md5 for files
+	(cd $M && find . -path ./.meta -prune -o -print | sed -n 's,^\./,,p' | sort |
+		while read -r p; do
+			if [ -f "$p" ]; then echo "$p $(stat -c %s "$p") $(md5sum < "$p" | cut -d' ' -f1)"
+			else echo "$p/"; fi
+		done)
+}
+N=60
+
+if [ "$FAMFS_HOST" = a ]; then
+	t_rc mkfs 0 famfs mkfs -f $DEV
+	t_rc mount 0 famfs mount $DEV $M
+	sync_post h2-ready
+	sync_wait h2-b-mounted 120 || exit 0
+	fails=0
+	for i in $(seq 1 $N); do
+		case $((i % 6)) in
+		0) famfs mkdir -p $M/d$((i / 6))/sub >/dev/null || fails=$((fails + 1)) ;;
+		*) famfs mkfile -s $((i * 37000 + 1)) -S $i $M/f$i >/dev/null || fails=$((fails + 1)) ;;
+		esac
+	done
+	t_eq appends-all-worked 0 "$fails"
+	listing > "$S/h2-a-tree"
+	sync_post h2-a-done
+	sync_wait h2-b-done 120
+	t_rc fsck-end 0 famfs fsck $M
+	umount $M
+	exit 0
+fi
+
+# host b: the client, replaying while a appends
+sync_wait h2-ready 180 || exit 0
+t_rc client-mount 0 famfs mount $DEV $M
+sync_post h2-b-mounted
+runs=0 bad=0 first=
+while [ ! -e "$S/h2-a-done" ]; do
+	out=$(famfs logplay -v $M 2>&1); rc=$?
+	runs=$((runs + 1))
+	if [ $rc != 0 ] || echo "$out" | grep -q 'log entry'; then
+		bad=$((bad + 1)); [ -n "$first" ] || first="logplay run $runs: rc $rc: $out"
+	fi
+	if [ $((runs % 4)) = 0 ]; then
+		out=$(famfs fsck $M 2>&1) ||
+			{ bad=$((bad + 1)); [ -n "$first" ] || first="fsck during appends: $out"; }
+		out=$(famfs check $M 2>&1) ||
+			{ bad=$((bad + 1)); [ -n "$first" ] || first="check during appends: $out"; }
+	fi
+	for f in /sync/.exited-a; do [ -e "$f" ] && break 2; done
+done
+echo "hostile_twohosts: b replayed the log $runs times while a appended $N entries"
+t_ok replays-ran [ "$runs" -ge 3 ]
+t_eq never-a-half-entry "0" "$bad${first:+: $first}"
+t_rc final-logplay 0 famfs logplay $M
+t_rc final-fsck 0 famfs fsck $M
+t_rc final-check 0 famfs check $M
+t_eq same-tree-as-master "$(cat "$S/h2-a-tree")" "$(listing)"
+t_eq tree-size $((N + N / 6)) "$(listing | grep -c .)"
+umount $M
+sync_post h2-b-done
+exit 0
