@@ -392,7 +392,11 @@ rc=0
 if [ "${1:-}" = --report ]; then
 	mode_done=$(cat "$out/mode" 2>/dev/null || echo "?")
 else
-	[ $# -eq 0 ] || { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
+	case ${1:-} in
+	'') ;;
+	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+	esac
 	rm -rf "$boots"
 	run_boots || rc=1
 	mode_done="$mode, $((SECONDS - t0)) s"
