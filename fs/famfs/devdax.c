@@ -22,8 +22,9 @@
  * mmap with 4 KiB page faults, nothing else (no read/write, no fsync, no
  * private mappings).  Those faults insert the pfn without claiming the page
  * (page->mapping stays NULL), so they never conflict with fs-dax.  A mount
- * and open files of the character device exclude each other (EBUSY either
- * way), as an exclusive open of a pmem block device would.
+ * and a writable open of the character device exclude each other (EBUSY
+ * either way), as an exclusive open of a pmem block device would; read-only
+ * opens are always let in.
  *
  * Unbind (or removal of the namespace) while mounted: the mount fails as on
  * a memory failure (EIO, SIGBUS on the next access), every mapping and every
@@ -61,7 +62,7 @@
 #error "dax_abi.h does not vouch for the private drivers/dax headers"
 #endif
 
-/* The bound devices, their @opens and @holder.  Inside famfs_holder_lock. */
+/* The bound devices, their @writers and @holder.  Inside famfs_holder_lock. */
 static DEFINE_MUTEX(famfs_dax_lock);
 static LIST_HEAD(famfs_daxdevs);
 
@@ -233,6 +234,8 @@ static int famfs_cdev_mmap(struct file *filp, struct vm_area_struct *vma)
 {
 	struct famfs_daxdev *fdd = filp->private_data;
 	u64 npages = fdd->size >> PAGE_SHIFT;
+	bool alive;
+	int id;
 
 	if (!(vma->vm_flags & VM_MAYSHARE)) {
 		pr_info_ratelimited("famfs: %s: private mapping by %s refused\n",
@@ -241,12 +244,24 @@ static int famfs_cdev_mmap(struct file *filp, struct vm_area_struct *vma)
 	}
 	if (vma->vm_pgoff >= npages || vma_pages(vma) > npages - vma->vm_pgoff)
 		return -ENXIO;
+	id = dax_read_lock();
+	alive = dax_alive(fdd->dax_dev);
+	dax_read_unlock(id);
+	if (!alive)	/* unbound since it was opened */
+		return -ENXIO;
 	vma->vm_ops = &famfs_cdev_vm_ops;
 	return 0;
 }
 
+/*
+ * A mount and a writer exclude each other, as an exclusive open of a pmem
+ * device would: famfs mkfs opens for writing, so it cannot overwrite a
+ * mounted file system, and the mount cannot start under it.  Readers (famfs
+ * fsck, famfs mount checking the superblock) are always let in.
+ */
 static int famfs_cdev_open(struct inode *inode, struct file *filp)
 {
+	bool writer = filp->f_mode & FMODE_WRITE;
 	struct famfs_daxdev *fdd;
 	int rc = 0;
 
@@ -254,12 +269,13 @@ static int famfs_cdev_open(struct inode *inode, struct file *filp)
 	fdd = famfs_daxdev_find(inode->i_rdev);
 	if (!fdd) {
 		rc = -ENXIO;
-	} else if (fdd->holder) {
-		pr_info_ratelimited("famfs: %s: open by %s refused: the device is mounted\n",
+	} else if (writer && fdd->holder) {
+		pr_info_ratelimited("famfs: %s: write open by %s refused: the device is mounted\n",
 				    fdd->name, current->comm);
 		rc = -EBUSY;
 	} else {
-		fdd->opens++;
+		if (writer)
+			fdd->writers++;
 		kref_get(&fdd->kref);
 	}
 	mutex_unlock(&famfs_dax_lock);
@@ -281,9 +297,11 @@ static int famfs_cdev_release(struct inode *inode, struct file *filp)
 {
 	struct famfs_daxdev *fdd = filp->private_data;
 
-	mutex_lock(&famfs_dax_lock);
-	fdd->opens--;
-	mutex_unlock(&famfs_dax_lock);
+	if (filp->f_mode & FMODE_WRITE) {
+		mutex_lock(&famfs_dax_lock);
+		fdd->writers--;
+		mutex_unlock(&famfs_dax_lock);
+	}
 	famfs_daxdev_put(fdd);
 	return 0;
 }
@@ -348,7 +366,7 @@ static int famfs_daxdev_explain(dev_t devt, const char *path,
  *
  * Context: famfs_holder_lock held.
  * Return: the device, with a reference for the mount; ERR_PTR(-EBUSY) if it
- * is mounted or open, ERR_PTR(-EOPNOTSUPP) if it is a dax device not bound to
+ * is mounted or open for writing, ERR_PTR(-EOPNOTSUPP) if it is a dax device not bound to
  * famfs (the log line says what to run), ERR_PTR(-ENOTBLK) if it is neither.
  */
 struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
@@ -366,9 +384,9 @@ struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
 	} else if (fdd->holder) {
 		errorfc(fc, "%s: device is busy (already mounted?)", path);
 		rc = -EBUSY;
-	} else if (fdd->opens) {
+	} else if (fdd->writers) {
 		errorfc(fc,
-			"%s: device is open (famfs mkfs or fsck running?); unmap and close it first",
+			"%s: device is open for writing (famfs mkfs running?); close it first",
 			path);
 		rc = -EBUSY;
 	} else {
@@ -588,19 +606,15 @@ static int famfs_dax_probe(struct dev_dax *dev_dax)
 static void famfs_dax_remove(struct dev_dax *dev_dax)
 {
 	struct famfs_daxdev *fdd = dev_get_drvdata(&dev_dax->dev);
-	int opens;
 
 	mutex_lock(&famfs_dax_lock);
 	list_del_init(&fdd->list);
-	opens = fdd->opens;
 	mutex_unlock(&famfs_dax_lock);
 
 	kill_dax(fdd->dax_dev);
 	famfs_backing_devdax_gone(fdd);
+	/* Mappings of /dev/daxX.Y get SIGBUS from here on. */
 	kill_dev_dax(dev_dax);
-	if (opens)
-		dev_info(&dev_dax->dev, "unbound while open %d times: the device's mappings get SIGBUS\n",
-			 opens);
 }
 
 static struct dax_device_driver famfs_dax_driver = {

@@ -186,10 +186,10 @@ struct famfs_daxdev {
 	struct inode		*cdev_inode;	/* dax inode of /dev/daxX.Y */
 	atomic_t		nr_poison;	/* pages we marked HWPoison */
 	/*
-	 * @opens and @holder are written under famfs_dax_lock; @holder also
+	 * @writers and @holder are written under famfs_dax_lock; @holder also
 	 * under famfs_holder_lock, so either lock is enough to read it.
 	 */
-	int			opens;		/* open files of /dev/daxX.Y */
+	int			writers;	/* writable opens of /dev/daxX.Y */
 	struct famfs_sb_info	*holder;	/* the mount, or NULL */
 };
 

@@ -1,0 +1,167 @@
+# profiles: nvdimm-devdax
+# timeout: 300
+# famfs.ko on /dev/daxX.Y: the "famfs" dax-bus driver (fs/famfs/devdax.c).
+# Binding (refused mounts say what to run), the character device while bound
+# (mkfs/fsck), mount, the data path (extent math against the device, mmap vs
+# read, 2 MiB faults), exclusion of mounts and writers, memory failure on a
+# mounted file and on the character device.  Unbind/removal: devdax-unplug.sh.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+DEV=$FAMFS_DEV
+N=$(basename "$DEV")
+M=/mnt/famfs
+T=/sys/kernel/tracing
+mkdir -p $M
+export FAMFS_HOST_ID_FILE=/tmp/devdax-host-uuid
+
+# run_prog PROG ARGS...: the program's PASS/FAIL/SKIP lines become ours.
+run_prog() {
+	_p=$1
+	"$@" > /tmp/$_p.out 2>&1
+	_rc=$?
+	while IFS= read -r _l; do
+		case $_l in
+		"PASS "*) t_pass "${_l#PASS }" ;;
+		"FAIL "*) _l=${_l#FAIL }; t_fail "${_l%%: *}" "${_l#*: }" ;;
+		"SKIP "*) _l=${_l#SKIP }; t_skip "${_l%%: *}" "${_l#*: }" ;;
+		*) echo "$_p: $_l" ;;
+		esac
+	done < /tmp/$_p.out
+	[ $_rc -le 1 ] || t_fail "$_p-exit" "$_p exited with status $_rc"
+}
+driver() { basename "$(readlink /sys/bus/dax/devices/$N/driver 2>/dev/null)" 2>/dev/null; }
+klog_mark() { dmesg | wc -l > /tmp/devdax.klog; }
+klog_since() { dmesg | tail -n +$(($(cat /tmp/devdax.klog) + 1)); }
+# mount_err ID ERRNO: mount -t famfs fails with ERRNO (mount(2) through busybox).
+mount_err() {
+	if _o=$(mount -t famfs "$DEV" $M 2>&1); then
+		umount $M
+		t_fail "$1" "mount succeeded, expected $2"
+	elif echo "$_o" | grep -qi "$3"; then
+		t_pass "$1"
+	else
+		t_fail "$1" "expected '$3' ($2): $_o"
+	fi
+}
+bind_famfs() {
+	[ "$(driver)" = famfs ] && return 0
+	[ -n "$(driver)" ] && echo "$N" > /sys/bus/dax/devices/$N/driver/unbind
+	echo "$N" > /sys/bus/dax/drivers/famfs/new_id
+	[ "$(driver)" = famfs ]
+}
+
+if ! grep -q '^famfs ' /proc/modules; then
+	t_skip loaded "famfs.ko is not loaded"
+	exit 0
+fi
+t_ok driver-registered test -d /sys/bus/dax/drivers/famfs
+t_eq starts-on-device_dax device_dax "$(driver)"
+
+# Bound to device_dax: the tool works on the device, a mount is refused with
+# the command to run.
+t_ok mkfs-device_dax famfs mkfs -f "$DEV"
+klog_mark
+mount_err refused-on-device_dax EOPNOTSUPP "not supported"
+if klog_since | grep -q "famfs: $DEV: $N is bound to device_dax, not to famfs; run: famfs bind $DEV"; then
+	t_pass refused-log-line
+else
+	t_fail refused-log-line "$(klog_since | tail -n 2 | tr '\n' ' ')"
+fi
+
+# Bind.
+klog_mark
+t_ok bind bind_famfs
+t_eq bound famfs "$(driver)"
+t_ok bind-log-line sh -c "dmesg | tail -n 5 | grep -q 'famfs $N: bound, '"
+t_ok fsck-after-bind famfs fsck "$DEV"
+
+# The character device while bound (not mounted): 900M..902M.
+run_prog devdax_test cdev "$DEV" 900M
+
+# mkfs and mount through the famfs driver.
+t_ok mkfs famfs mkfs -f "$DEV"
+t_ok mount famfs mount "$DEV" $M
+t_eq mount-source "$DEV $M famfs" "$(grep " $M " /proc/mounts | cut -d' ' -f1-3)"
+size=$(cat /sys/bus/dax/devices/$N/size)
+t_eq statfs-size $((size / 4096)) "$(stat -f -c %b $M)"
+t_ok mkdir famfs mkdir -p $M/d/e
+t_ok mkfile famfs mkfile -s 7m -S 3 $M/d/f
+t_ok cp famfs cp "$FAMFS_SRC/include/uapi/linux/famfs_ioctl.h" $M/d/e/h
+t_ok cp-bytes cmp "$FAMFS_SRC/include/uapi/linux/famfs_ioctl.h" $M/d/e/h
+t_ok verify famfs verify -S 3 $M/d/f
+run_prog devdax_test cmp $M/d/e/h
+t_ok mkfile-extent famfs mkfile -s 5m $M/d/x
+run_prog devdax_test extent $M/d/x "$DEV"
+
+# Exclusion: a mount and a writer of the device; readers are fine.
+klog_mark
+mount_err second-mount EBUSY "busy"
+t_not mkfs-while-mounted famfs mkfs -f "$DEV"
+t_ok fsck-while-mounted famfs fsck "$DEV"
+t_ok no-warnings-yet sh -c "! dmesg | grep -q 'WARNING\|BUG'"
+
+# 2 MiB faults: a 64 MiB file, 2 MiB aligned extents, 32 PMD faults.
+t_ok mkfile-pmd famfs mkfile -s 64m $M/pmd
+ev=$T/events/fs_dax/dax_pmd_fault_done
+if [ -d $ev ]; then
+	echo 0 > $T/tracing_on
+	: > $T/trace
+	echo 1 > $ev/enable
+	echo 1 > $T/tracing_on
+	run_prog devdax_test touch $M/pmd
+	echo 0 > $T/tracing_on
+	echo 0 > $ev/enable
+	nopage=$(grep -c 'dax_pmd_fault_done:.*NOPAGE' $T/trace)
+	fallback=$(grep -c 'dax_pmd_fault_done:.*FALLBACK' $T/trace)
+	echo "devdax: $nopage NOPAGE, $fallback FALLBACK"
+	t_eq pmd-nopage 32 "$nopage"
+	t_eq pmd-fallback 0 "$fallback"
+	: > $T/trace
+else
+	t_skip pmd "no fs_dax tracepoints in $T"
+fi
+
+t_ok umount umount $M
+t_ok fsck-after-umount famfs fsck "$DEV"
+
+# A writer keeps the mount out.
+rm -rf /tmp/w && mkdir -p /tmp/w
+devdax_test writer "$DEV" /tmp/w > /tmp/writer.out 2>&1 &
+wp=$!
+wait_for /tmp/w/ready 10
+mount_err mount-while-writer EBUSY "busy"
+touch /tmp/w/go
+wait $wp
+t_ok remount famfs mount "$DEV" $M
+t_ok verify-after-remount famfs verify -S 3 $M/d/f
+
+# Memory failure in a mounted file: module_poison uses device 600M..612M.
+t_ok umount-for-poison umount $M
+MPT=/tmp/famfs-poison
+mkdir -p $MPT
+if out=$(mount -t famfs "$DEV" $MPT 2>&1); then
+	klog_mark
+	run_prog module_poison $MPT
+	t_eq failure-logged-once 1 "$(klog_since | grep -c 'famfs (.*): memory failure at device bytes')"
+	t_ok umount-after-failure umount $MPT
+	if out=$(mount -t famfs "$DEV" $MPT 2>&1); then
+		run_prog module_poison $MPT healthy
+		# The page module_poison poisoned (600M + 8K) stays poisoned.
+		run_prog devdax_test poisoned $MPT 600M 8K
+		t_ok umount-healthy umount $MPT
+	else
+		t_fail remount-after-failure "$out"
+	fi
+else
+	t_fail mount-for-poison "$out"
+fi
+
+# Memory failure in a mapping of the character device (not mounted).
+run_prog devdax_test cdev-poison "$DEV" 950M
+
+# The file system survived all of it.
+t_ok fsck-at-end famfs fsck "$DEV"
+t_ok mount-at-end famfs mount "$DEV" $M
+t_ok verify-at-end famfs verify -S 3 $M/d/f
+t_ok umount-at-end umount $M
+exit 0
