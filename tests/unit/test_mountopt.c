@@ -77,8 +77,18 @@ static void test_unknown_refused(void **state)
 	assert_non_null(strstr(reason, "'bogus=1'"));
 	assert_int_equal(parse("mode", false), -EINVAL);	/* needs a value */
 	assert_int_equal(parse("modex=1", false), -EINVAL);
-	assert_int_equal(parse("remount", false), -EINVAL);
-	assert_non_null(strstr(reason, "remount"));
+}
+
+static void test_remount(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("rw,noatime,mode=0755,remount,ro", false), 0);
+	assert_true(o.remount);
+	assert_true(o.ro);
+	assert_int_equal(o.flags, MS_NOATIME);
+	assert_string_equal(o.data, "mode=0755");
+	assert_int_equal(parse("noatime", false), 0);
+	assert_false(o.remount);
 }
 
 static void test_sloppy_drops_unknown(void **state)
@@ -110,6 +120,7 @@ int main(void)
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_kernel_options_passed),
 		cmocka_unit_test(test_unknown_refused),
+		cmocka_unit_test(test_remount),
 		cmocka_unit_test(test_sloppy_drops_unknown),
 		cmocka_unit_test(test_too_long),
 	};

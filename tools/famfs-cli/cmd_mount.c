@@ -36,7 +36,8 @@ const struct cli_doc cli_doc_mount = {
 		  "is replayed), rw, nosuid, nodev, noexec, noatime\n"
 		  "and the other generic flags of mount(8), and\n"
 		  "famfs.ko's mode=OCTAL (of the root directory)\n"
-		  "and dax=always" },
+		  "and dax=always; remount: only change the flags\n"
+		  "of the famfs mount at MPT (ro: read-only)" },
 		{ 'v', "verbose", NULL, "print what logplay does and a summary" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
@@ -113,6 +114,21 @@ int cli_mount(const char *dev, const char *mpt,
 	if (stat(mpt, &st) || !S_ISDIR(st.st_mode)) {
 		famfs_err("%s: mount point is not a directory", mpt);
 		return FAMFS_EXIT_ERROR;
+	}
+	if (o->remount) {	/* new flags for a famfs mount: no meta, no replay */
+		char src[PATH_MAX];
+
+		if (cli_mount_source(mpt, src, sizeof(src))) {
+			famfs_err("%s: remount: not a famfs mount point", mpt);
+			return FAMFS_EXIT_ERROR;
+		}
+		rc = famfs_kernel->mount(dev, mpt, MS_REMOUNT | o->flags |
+					 (o->ro ? MS_RDONLY : 0),
+					 o->data[0] ? o->data : NULL);
+		if (rc)
+			famfs_err("%s: remount%s: %s", mpt, o->ro ? " read-only" : "",
+				  strerror(-rc));
+		return rc ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
 	}
 	log_ro = log_ro || o->ro;
 	/* 1. validate the device's superblock and log before mounting */

@@ -43,9 +43,10 @@ const struct cli_doc cli_doc_mount_helper = {
 		  "once the log is replayed; rw; nosuid, nodev,\n"
 		  "noexec, noatime and the other generic flags;\n"
 		  "famfs.ko's mode=OCTAL (root directory) and\n"
-		  "dax=always.  defaults, auto, noauto, user,\n"
-		  "nofail, _netdev, x-* and comment= are for\n"
-		  "mount(8) and ignored here" },
+		  "dax=always; remount (mount -o remount,ro MPT):\n"
+		  "only change the flags of the mount.  defaults,\n"
+		  "auto, noauto, user, nofail, _netdev, x-* and\n"
+		  "comment= are for mount(8) and ignored here" },
 		{ 's', "sloppy", NULL, "ignore unknown options instead of failing" },
 		{ 'f', "fake", NULL, "check DEV's superblock and log, mount nothing" },
 		{ 'n', "no-mtab", NULL, "accepted for mount(8); famfs writes no mtab" },

@@ -121,9 +121,19 @@ t_rc helper-not-a-dir 32 /sbin/mount.famfs $DEV /etc/passwd
 t_has helper-not-a-dir-named "/etc/passwd: mount point is not a directory"
 t_rc mount8-passes-helper-error 1 /usr/bin/mount -t famfs -o bogus $DEV $M
 t_has mount8-shows-helper-message "bogus"
-t_rc helper-remount-refused 1 /sbin/mount.famfs $DEV $M -o remount
 t_rc helper-once 0 /sbin/mount.famfs $DEV $M
 t_rc helper-twice 32 /sbin/mount.famfs $DEV $M
+
+# ---- mount -o remount: flags only ----------------------------------------------------------
+t_rc remount-ro 0 /usr/bin/mount -o remount,ro $M
+t_ok remount-ro-is-ro sh -c "echo ',$(mnt_opts),' | grep -q ',ro,'"
+t_rc remount-ro-mkfile-refused 2 $FAMFS mkfile -s 1m $M/r
+t_rc remount-rw 0 /usr/bin/mount -o remount,rw $M
+t_ok remount-rw-is-rw sh -c "echo ',$(mnt_opts),' | grep -q ',rw,'"
+t_rc remount-rw-mkfile 0 $FAMFS mkfile -s 1m $M/r
+t_rc helper-remount-ro 0 /sbin/mount.famfs $DEV $M -o remount,ro
+t_ok helper-remount-ro-is-ro sh -c "echo ',$(mnt_opts),' | grep -q ',ro,'"
+t_rc helper-remount-not-mounted 32 /sbin/mount.famfs $DEV /tmp -o remount
 cleanup
 t_rc kill 0 $FAMFS mkfs -k $DEV
 t_rc helper-no-famfs 32 /sbin/mount.famfs $DEV $M

@@ -239,13 +239,15 @@ struct famfs_mount_opts {
 	unsigned long flags;	/* MS_* flags for mount(2) */
 	bool ro;		/* "ro": read-only log; the mount is made
 				 * read-only once the log is replayed */
+	bool remount;		/* "remount": change the flags of a mount */
 	char data[512];		/* options for famfs.ko: mode=, dax= */
 };
 /* Split a mount(8)-style option string (NULL: none): generic options
  * (nosuid, noexec, noatime, ...) become MS_* flags, fstab-only ones
  * (defaults, auto, noauto, user, nofail, _netdev, x-*, comment=) are
  * dropped, famfs.ko's (mode=, dax=) go to data.  Anything else is refused
- * (-EINVAL, reason filled), or dropped with a warning when sloppy. */
+ * (-EINVAL, reason filled), or dropped with a warning when sloppy.
+ * "remount" sets remount; "ro" then means MS_RDONLY. */
 int famfs_mount_opts_parse(const char *in, bool sloppy,
 			   struct famfs_mount_opts *o, char *reason);
 

@@ -88,8 +88,8 @@ static int one(const char *s, size_t n, bool sloppy, struct famfs_mount_opts *o,
 	if (in_list(kernel_opts, s, key) && key < n)
 		return add_data(o, s, n, reason);
 	if (n == 7 && !strncmp(s, "remount", 7)) {
-		REASON("remount is not supported: umount and mount again");
-		return -EINVAL;
+		o->remount = true;
+		return 0;
 	}
 	if (sloppy) {
 		famfs_warn("mount option '%.*s' ignored (sloppy)", (int)n, s);
