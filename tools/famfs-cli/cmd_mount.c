@@ -142,8 +142,12 @@ int cli_mount(const char *dev, const char *mpt,
 	/* 2. the kernel mount: mount(2), never mount(8) (that would run us) */
 	rc = famfs_kernel->mount(dev, mpt, o->flags, o->data[0] ? o->data : NULL);
 	if (rc) {
+		bool dax = stat(dev, &st) == 0 && S_ISCHR(st.st_mode);
+
 		famfs_err("%s: mount -t famfs on %s: %s%s", dev, mpt, strerror(-rc),
-			  rc == -ENODEV ? " (is famfs.ko loaded?)" : "");
+			  rc == -ENODEV ? " (is famfs.ko loaded?)" :
+			  rc == -EOPNOTSUPP && dax ?
+			  " (a device-dax instance must be bound to famfs first: famfs bind DEV)" : "");
 		return FAMFS_EXIT_ERROR;
 	}
 	/* 3. meta files, then check the superblock through them */
