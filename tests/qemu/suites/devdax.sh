@@ -43,12 +43,6 @@ mount_err() {
 		t_fail "$1" "expected '$3' ($2): $_o"
 	fi
 }
-bind_famfs() {
-	[ "$(driver)" = famfs ] && return 0
-	[ -n "$(driver)" ] && echo "$N" > /sys/bus/dax/devices/$N/driver/unbind
-	echo "$N" > /sys/bus/dax/drivers/famfs/new_id
-	[ "$(driver)" = famfs ]
-}
 
 if ! grep -q '^famfs ' /proc/modules; then
 	t_skip loaded "famfs.ko is not loaded"
@@ -68,10 +62,11 @@ else
 	t_fail refused-log-line "$(klog_since | tail -n 2 | tr '\n' ' ')"
 fi
 
-# Bind.
+# Bind: famfs bind (the sysfs way is in devdax-unplug.sh).
 klog_mark
-t_ok bind bind_famfs
+t_ok bind famfs bind "$DEV"
 t_eq bound famfs "$(driver)"
+t_ok bind-again famfs bind "$DEV"
 t_ok bind-log-line sh -c "dmesg | tail -n 5 | grep -q 'famfs $N: bound, '"
 t_ok fsck-after-bind famfs fsck "$DEV"
 
@@ -98,6 +93,8 @@ klog_mark
 mount_err second-mount EBUSY "busy"
 t_not mkfs-while-mounted famfs mkfs -f "$DEV"
 t_ok fsck-while-mounted famfs fsck "$DEV"
+t_not unbind-while-mounted famfs bind -u "$DEV"
+t_eq still-bound famfs "$(driver)"
 t_ok no-warnings-yet sh -c "! dmesg | grep -q 'WARNING\|BUG'"
 
 # 2 MiB faults: a 64 MiB file, 2 MiB aligned extents, 32 PMD faults.
@@ -164,4 +161,12 @@ t_ok fsck-at-end famfs fsck "$DEV"
 t_ok mount-at-end famfs mount "$DEV" $M
 t_ok verify-at-end famfs verify -S 3 $M/d/f
 t_ok umount-at-end umount $M
+
+# Back to device_dax and again, by name.
+t_ok unbind famfs bind -u "$DEV"
+t_eq device_dax-again device_dax "$(driver)"
+t_ok fsck-on-device_dax famfs fsck "$DEV"
+t_ok bind-by-name famfs bind "$N"
+t_eq bound-by-name famfs "$(driver)"
+t_not bind-not-dax famfs bind /dev/null
 exit 0
