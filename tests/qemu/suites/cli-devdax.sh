@@ -2,7 +2,7 @@
 # timeout: 200
 # famfs-cli on a device-dax device (/dev/daxX.Y: mmap only, no read/write,
 # no fsync): mkfs and fsck through the tool's own mapping (cache-line
-# flushes), then the same through a famfs mount when famfs.ko mounts devdax.
+# flushes), then bound to famfs.ko (famfs bind) the same through a mount.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 DEV=$FAMFS_DEV
@@ -32,6 +32,12 @@ t_rc mkfs-loglen 0 famfs mkfs --loglen 16m $DEV
 t_has mkfs-loglen-entries "(16383 entries)"
 t_rc fsck-again 0 famfs fsck $DEV
 
+# A device-dax instance is mounted once bound to famfs.ko's dax driver.
+if [ -d /sys/bus/dax/drivers/famfs ]; then
+	t_rc mount-unbound-refused 2 famfs mount $DEV $M
+	t_has mount-unbound-says-bind "famfs bind"
+	t_rc bind 0 famfs bind $DEV
+fi
 OUT=$(famfs mount $DEV $M 2>&1); rc=$?
 if [ $rc -ne 0 ] && echo "$OUT" | grep -q "Block device required"; then
 	t_skip mount "famfs.ko does not mount device-dax yet: $OUT"
@@ -46,4 +52,9 @@ t_rc remount 0 famfs mount $DEV $M
 t_rc verify 0 famfs verify -S 3 $M/f
 t_ok cp-bytes cmp "$FAMFS_SRC/include/uapi/linux/famfs_format.h" $M/h
 umount $M
+if [ -d /sys/bus/dax/drivers/famfs ]; then
+	t_rc unbind 0 famfs bind -u $DEV
+	t_eq unbind-back-to-device_dax device_dax \
+		"$(basename "$(readlink /sys/bus/dax/devices/$(basename $DEV)/driver)")"
+fi
 exit 0
