@@ -29,8 +29,9 @@ VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 PREFIX  ?= /usr/local
 DKMS    ?= $(if $(DESTDIR),no,yes)
 DKMS_SRC = $(DESTDIR)/usr/src/famfs-$(VERSION)
-MOD_SRC := dkms.conf Kbuild fs/famfs/Kbuild $(wildcard fs/famfs/*.h) \
-	   $(filter-out %.mod.c,$(wildcard fs/famfs/*.c)) \
+# (not what the build generates: *.mod.c, dax_abi.h)
+MOD_SRC := dkms.conf Kbuild fs/famfs/Kbuild \
+	   $(filter-out %.mod.c fs/famfs/dax_abi.h,$(wildcard fs/famfs/*.[ch])) \
 	   $(wildcard include/uapi/linux/famfs_*.h)
 
 .PHONY: all module tools unit check guest demo bench clean checkpatch sparse \

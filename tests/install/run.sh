@@ -118,7 +118,8 @@ check installed-runs "$STAGE/usr/local/bin/famfs-cli" --version
 check installed-version-matches-dkms sh -c "'$STAGE/usr/local/bin/famfs-cli' --version | grep -q '^famfs $ver '"
 check installed-module-source test -f "$src/dkms.conf" -a -f "$src/Kbuild" -a -f "$src/fs/famfs/Kbuild" \
 	-a -f "$src/fs/famfs/super.c" -a -f "$src/include/uapi/linux/famfs_ioctl.h"
-check installed-no-build-artifacts test -z "$(find "$src" -name '*.o' -o -name '*.ko' -o -name '*.mod*')"
+check installed-no-build-artifacts test -z "$(find "$src" -name '*.o' -o -name '*.ko' -o -name '*.mod*' \
+	-o -name '.*.cmd' -o -name dax_abi.h -o -name modules.order)"
 conf_ok=1
 for kv in 'PACKAGE_NAME="famfs"' 'BUILT_MODULE_NAME\[0\]="famfs"' 'BUILT_MODULE_LOCATION\[0\]="fs/famfs/"' \
 	'DEST_MODULE_LOCATION\[0\]="/(extra|kernel/fs/famfs|updates)"' 'AUTOINSTALL="yes"' 'MAKE\[0\]=.*M=\$\{dkms_tree\}'; do
