@@ -29,6 +29,15 @@
  *   devdax_test hold-cdev DEV DIR     the same with a mapping of DEV
  *   devdax_test writer DEV DIR        open DEV for writing, create DIR/ready,
  *                                     wait for DIR/go
+ *   devdax_test fill FILE SEED        write FILE whole with pattern SEED, fsync
+ *   devdax_test check FILE SEED       FILE holds pattern SEED, through read(2)
+ *                                     and through a mapping
+ *   devdax_test watch FILE DIR S1 S2  map FILE, check pattern S1 through the
+ *                                     mapping, create DIR/ready, wait for
+ *                                     DIR/go, then the same mapping (no new
+ *                                     fault needed) holds pattern S2
+ *   devdax_test nobody-write FILE     as uid 65534, opening FILE for writing
+ *                                     fails with EACCES
  */
 #include "module_test.h"
 #include <setjmp.h>
@@ -455,6 +464,106 @@ static int test_writer(const char *dev, const char *dir)
 	return 0;
 }
 
+static int test_fill(const char *file, uint64_t seed)
+{
+	int fd = open(file, O_RDWR);
+	unsigned char *buf;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st))
+		die(file);
+	buf = malloc(st.st_size ? st.st_size : 1);
+	if (!buf)
+		die("malloc");
+	patfill(buf, st.st_size, seed, 0);
+	t_equ("fill-write", st.st_size, pwrite(fd, buf, st.st_size, 0));
+	t_ok("fill-fsync", fsync(fd));
+	free(buf);
+	close(fd);
+	return 0;
+}
+
+/* FILE holds pattern @seed: @name-read through read(2), @name-map mapped. */
+static void check_pattern(const char *name, int fd, const unsigned char *p,
+			  size_t len, uint64_t seed)
+{
+	unsigned char *buf = malloc(len ? len : 1);
+	char id[64];
+	long long bad;
+
+	if (!buf)
+		die("malloc");
+	snprintf(id, sizeof(id), "%s-read", name);
+	if (pread(fd, buf, len, 0) != (ssize_t)len) {
+		t_fail(id, "pread: %s", t_errname(errno));
+	} else {
+		bad = patcheck(buf, len, seed, 0);
+		if (bad < 0)
+			t_pass(id);
+		else
+			t_fail(id, "byte %lld differs from pattern %llu", bad,
+			       (unsigned long long)seed);
+	}
+	free(buf);
+	snprintf(id, sizeof(id), "%s-map", name);
+	bad = patcheck(p, len, seed, 0);
+	if (bad < 0)
+		t_pass(id);
+	else
+		t_fail(id, "byte %lld differs from pattern %llu", bad,
+		       (unsigned long long)seed);
+}
+
+static int test_check(const char *file, uint64_t seed)
+{
+	int fd = open(file, O_RDONLY);
+	struct stat st;
+	unsigned char *p;
+
+	if (fd < 0 || fstat(fd, &st))
+		die(file);
+	p = map(fd, st.st_size, PROT_READ, MAP_SHARED, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	check_pattern("check", fd, p, st.st_size, seed);
+	munmap(p, st.st_size);
+	close(fd);
+	return 0;
+}
+
+static int test_watch(const char *file, const char *dir, uint64_t s1,
+		      uint64_t s2)
+{
+	int fd = open(file, O_RDONLY);
+	struct stat st;
+	unsigned char *p;
+
+	if (fd < 0 || fstat(fd, &st))
+		die(file);
+	catch_sigbus();
+	p = map(fd, st.st_size, PROT_READ, MAP_SHARED, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	check_pattern("watch-before", fd, p, st.st_size, s1);
+	post_file(dir, "ready");
+	wait_file(dir, "go");
+	t_true("watch-no-sigbus", !faults((volatile char *)p) &&
+	       !faults((volatile char *)p + st.st_size - 1),
+	       "the mapping faults");
+	check_pattern("watch-after", fd, p, st.st_size, s2);
+	munmap(p, st.st_size);
+	close(fd);
+	return 0;
+}
+
+static int test_nobody_write(const char *file)
+{
+	if (setgid(65534) || setuid(65534))
+		die("setuid 65534");
+	t_errno("nobody-write-eacces", open(file, O_WRONLY), EACCES);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *t = argc > 1 ? argv[1] : "";
@@ -478,6 +587,14 @@ int main(int argc, char **argv)
 		test_hold(argv[2], argv[3], 1);
 	else if (argc == 4 && !strcmp(t, "writer"))
 		test_writer(argv[2], argv[3]);
+	else if (argc == 4 && !strcmp(t, "fill"))
+		test_fill(argv[2], num(argv[3]));
+	else if (argc == 4 && !strcmp(t, "check"))
+		test_check(argv[2], num(argv[3]));
+	else if (argc == 6 && !strcmp(t, "watch"))
+		test_watch(argv[2], argv[3], num(argv[4]), num(argv[5]));
+	else if (argc == 3 && !strcmp(t, "nobody-write"))
+		test_nobody_write(argv[2]);
 	else {
 		fprintf(stderr, "usage: see the comment at the top of devdax_test.c\n");
 		return 2;

@@ -1,4 +1,4 @@
-# profiles: two-hosts
+# profiles: two-hosts two-hosts-devdax
 # timeout: 300
 # famfs-cli across two hosts on one memory: a is the master (mkfs), b a
 # client.  Each host has its own host id (/etc/famfs/host-uuid, created on
@@ -9,6 +9,8 @@
 DEV=$FAMFS_DEV
 M=/mnt/famfs
 mkdir -p $M
+# devdax: famfs mounts /dev/daxX.Y only while it is bound to famfs.ko.
+[ "$FAMFS_DEV_MODE" = devdax ] && famfs bind "$DEV"
 
 t_rc() {	# t_rc ID EXPECTED_RC CMD...; output in $OUT
 	_id=$1 _want=$2; shift 2
