@@ -60,11 +60,18 @@ static void test_too_long_refused(void **s)
 
 	(void)s;
 	memset(p, 'x', FAMFS_LOG_PATH_MAX - 1);		/* 511 bytes: fits */
+	p[200] = p[400] = '/';				/* names <= 255 bytes */
 	p[FAMFS_LOG_PATH_MAX - 1] = '\0';
 	norm_ok(p, p);
 	memset(p, 'x', FAMFS_LOG_PATH_MAX);		/* 512: refused */
+	p[200] = p[400] = '/';
 	p[FAMFS_LOG_PATH_MAX] = '\0';
-	norm_bad(p, -ENAMETOOLONG, "longer");
+	norm_bad(p, -ENAMETOOLONG, "longer than 511");
+	memset(p, 'x', 256);				/* a 256-byte name */
+	p[256] = '\0';
+	norm_bad(p, -ENAMETOOLONG, "longer than 255");
+	p[255] = '\0';					/* 255: fits */
+	norm_ok(p, p);
 	/* long only before normalization is fine */
 	memset(p, '/', FAMFS_LOG_PATH_MAX + 5);
 	p[FAMFS_LOG_PATH_MAX + 5] = '\0';

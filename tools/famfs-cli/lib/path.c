@@ -37,6 +37,12 @@ int famfs_relpath_normalize(const char *in, char *out, char *reason)
 			REASON("path '%s': '..' is not allowed", in);
 			return -EINVAL;
 		}
+		/* no host could create it: a log entry with one is corrupt */
+		if (n > NAME_MAX) {
+			REASON("path '%.40s...': a name is longer than %d bytes",
+			       in, NAME_MAX);
+			return -ENAMETOOLONG;
+		}
 		if (o + (o ? 1 : 0) + n >= FAMFS_LOG_PATH_MAX) {
 			REASON("path '%.40s...' is longer than %d bytes", in,
 			       FAMFS_LOG_PATH_MAX - 1);
