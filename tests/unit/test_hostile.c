@@ -411,6 +411,34 @@ static void test_next_index_at_garbage(void **state)
 	assert_int_equal(w.bad, 0);
 }
 
+/* A name longer than NAME_MAX (255) can exist on no host: an entry with one
+ * is corrupt (fsck says so, logplay skips it), not a file to retry forever. */
+static void test_name_longer_than_255_is_corrupt(void **state)
+{
+	struct th *t = *state;
+	char name[300], reason[FAMFS_REASON_LEN], norm[FAMFS_LOG_PATH_MAX];
+	struct famfs_log_entry *e;
+	struct walk_res w;
+
+	populate(t);
+	memset(name, 'n', 256);
+	name[256] = '\0';
+	assert_int_not_equal(famfs_relpath_normalize(name, norm, reason), 0);
+	name[255] = '\0';
+	assert_int_equal(famfs_relpath_normalize(name, norm, reason), 0);
+	/* entry 3 ("c") renamed to d/<256 n>, CRC right */
+	e = famfs_log_slot(t->fs.log, 3);
+	memset(e->fm.path, 0, sizeof(e->fm.path));
+	memcpy(e->fm.path, "d/", 2);
+	memset(e->fm.path + 2, 'n', 256);
+	e->fm.path_len = htole16(258);
+	famfs_entry_set_crc(e);
+	w = walk(&t->fs);
+	if (w.bad != 1 || w.first_bad != 3)
+		fail_msg("an entry with a 256-byte name passes the checks (%d bad)",
+			 w.bad);
+}
+
 /* famfs.ko refusing one map (e.g. EADDRINUSE: the entry's memory is taken
  * by an earlier, overlapping entry): logplay must not leave behind an empty,
  * unmapped file it created for that entry. */
@@ -469,6 +497,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sb_mutations_crc_fixed, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_next_index_at_garbage, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_logplay_refused_map_leaves_no_file, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_name_longer_than_255_is_corrupt, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

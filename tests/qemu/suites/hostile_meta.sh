@@ -161,6 +161,7 @@ path5() { C str $((E5 + 328)) 512 "$1"; C set $((E5 + 320)) 2 ${#1}; }
 mid path5 ../f3;			bad_entry path-dotdot 5 "'..' is not allowed" f3
 mid path5 .meta/.log;			bad_entry path-meta 5 "reserved .meta directory" f3
 mid path5 d1//f3;			bad_entry path-not-normal 5 "not in normal form" f3
+mid path5 d1/$(printf '%0256d' 0);	bad_entry path-name-256 5 "a name is longer than 255 bytes" f3
 mid C set $((E5 + 320)) 2 7;		bad_entry path-len 5 "path_len mismatch" f3
 mid C fill $((E5 + 328)) 512 97;	bad_entry path-no-nul 5 "not NUL-terminated" f3
 mid C set $((E5 + 428)) 1 65;		bad_entry path-tail-bytes 5 "bytes after the path" f3
@@ -249,5 +250,5 @@ umount $M
 # what was tried, what survived
 nfail=$(grep -c "^FAIL $FAMFS_PROFILE/$FAMFS_SUITE/" "$FAMFS_OUT/results.txt")
 npass=$(grep -c "^PASS $FAMFS_PROFILE/$FAMFS_SUITE/" "$FAMFS_OUT/results.txt")
-echo "hostile_meta: $ncases corruptions tried (superblock 15, log header 10, entry bit flips 10, wrong values with a right CRC 23, contradicting entries 3, torn appends 6); $npass checks held, $nfail failed"
+echo "hostile_meta: $ncases corruptions tried (superblock 15, log header 10, entry bit flips 10, wrong values with a right CRC 24, contradicting entries 3, torn appends 6); $npass checks held, $nfail failed"
 exit 0

@@ -1,4 +1,4 @@
-# profiles: two-hosts
+# profiles: two-hosts two-hosts-devdax
 # timeout: 180
 # A client replaying the log while the master appends to it: host a (the
 # master) creates files and directories in a loop; host b runs famfs logplay
@@ -29,6 +29,14 @@ listing() {	# every path (dirs too), with size and md5 for files
 		done)
 }
 N=60
+
+# devdax: each host binds its /dev/daxX.Y to famfs's dax-bus driver
+if [ "$FAMFS_DEV_MODE" = devdax ]; then
+	dd=$(basename $DEV) D=/sys/bus/dax/drivers
+	[ -e $D/device_dax/$dd ] && echo $dd > $D/device_dax/unbind
+	[ -e $D/famfs/$dd ] || echo $dd > $D/famfs/new_id
+	t_ok devdax-bound test -e $D/famfs/$dd
+fi
 
 if [ "$FAMFS_HOST" = a ]; then
 	t_rc mkfs 0 famfs mkfs -f $DEV
