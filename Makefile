@@ -58,6 +58,7 @@ demo:
 	scripts/demo.sh
 
 bench:
+	scripts/setup-deps.sh
 	scripts/bench.sh
 
 man:
