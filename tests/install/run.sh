@@ -12,14 +12,19 @@
 #    module is ever loaded here.  The module lands where dkms install puts
 #    it on Debian, build/stage/lib/modules/KVER/updates/dkms/famfs.ko, for
 #    the guest suite tests/qemu/suites/install.sh, which uses build/stage.
+# Runs may overlap (several people's make check): each works in its own
+# directories, and build/stage is a symlink switched atomically to a
+# complete stage; the previous stage is kept for a guest still reading it.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 KVER=${KVER:-$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)}
 B=$repo/tools/famfs-cli/build
-STAGE=$repo/build/stage
-work=$repo/build/install-test
+LINK=$repo/build/stage
+STAGE=$repo/build/stage.$$		# published as build/stage when complete
+work=$repo/build/install-test.$$
 fails=0
+trap '[ $fails -eq 0 ] && rm -rf "$work"' EXIT	# kept (logs) on failure
 
 pass() { echo "PASS install/$1"; }
 fail() { echo "FAIL install/$1: $2"; fails=$((fails + 1)); }
@@ -37,7 +42,7 @@ host_state() {
 	md5sum "/lib/modules/$KVER/modules.dep" 2>/dev/null
 }
 
-rm -rf "$work" && mkdir -p "$work"
+mkdir -p "$work"
 before=$(host_state)
 if ! out=$(make -s -C tools/famfs-cli 2>&1); then
 	fail build "make -C tools/famfs-cli: $(echo "$out" | tail -n 1)"; exit 1
@@ -100,9 +105,9 @@ else
 	if [ -z "$left" ]; then pass uninstall-removes-all
 	else fail uninstall-removes-all "left behind: $(echo "$left" | head -n 3 | tr '\n' ' ')"; fi
 fi
-rm -rf "$STAGE"
 if ! out=$(make -s install DESTDIR="$STAGE" 2>&1); then
 	fail make-install "make install DESTDIR=$STAGE: $(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	rm -rf "$STAGE"
 	exit 1
 fi
 pass make-install
@@ -150,9 +155,17 @@ else
 	fi
 fi
 
+# publish: build/stage -> stage.$$ (rename(2) of a symlink), keep one older
+[ -L "$LINK" ] || rm -rf "$LINK"
+prev=$(readlink "$LINK" 2>/dev/null)
+ln -sfn "stage.$$" "$LINK.lnk.$$" && mv -T "$LINK.lnk.$$" "$LINK"
+for d in "$repo"/build/stage.*; do
+	case ${d##*/} in "stage.$$"|"$prev") ;; *) [ -d "$d" ] && rm -rf "$d" ;; esac
+done
+
 after=$(host_state)
 if [ "$before" = "$after" ]; then pass host-untouched
 else fail host-untouched "/var/lib/dkms, /usr/src or /lib/modules/$KVER changed: $(diff <(echo "$before") <(echo "$after") | head -n 4 | tr '\n' ' ')"; fi
 check no-famfs-loaded-on-host test ! -e /sys/module/famfs
-echo "install: stage for the guest suite: $STAGE" >&2
+echo "install: stage for the guest suite: $LINK -> stage.$$" >&2
 [ $fails -eq 0 ]
