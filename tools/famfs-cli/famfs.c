@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "famfs.h"
@@ -33,12 +34,42 @@ const struct cli_doc *const cli_pages[] = {
 static const struct cli_section famfs_sections[] = {
 	{ "ENVIRONMENT",
 	  "FAMFS_HOST_ID_FILE: the file holding this host's id (default\n"
-	  "/etc/famfs/host-uuid, created on first use; else /etc/machine-id)\n",
+	  "/etc/famfs/host-uuid, created on first use; else /etc/machine-id)\n"
+	  "FAMFS_DEBUG_FLUSH=1: at exit, print on stderr how the command flushed\n"
+	  "the metadata it wrote (msync calls, O_DIRECT writes, cache-line\n"
+	  "flushes) and refreshed what it read (invalidations, CRC retries)\n",
 	  false },
 	{ "FILES",
 	  "/etc/famfs/host-uuid is this host's id, created on first use (else\n"
 	  "/etc/machine-id is used).  The host that runs famfs mkfs is the\n"
 	  "master: only it can create files; every other host is a client.\n", true },
+	{ "SHARING DATA BETWEEN HOSTS",
+	  "The hosts share the memory, not their CPU caches: a byte one host\n"
+	  "stored may sit in its cache, and another host may hold an old copy of\n"
+	  "it in its own.  So a writer publishes: write(2) is published when it\n"
+	  "returns (famfs.ko copies with cache-bypassing stores); stores through a\n"
+	  "mapping are published by msync(2) with MS_SYNC, fsync(2) or\n"
+	  "fdatasync(2) on the file, which write back the cache lines the caller\n"
+	  "dirtied.  Then it tells the readers (e.g. through a flag it publishes\n"
+	  "the same way).  A reader on another host that may have read the bytes\n"
+	  "before drops its cached copies first: clflush or clflushopt of the\n"
+	  "lines through its mapping, then a fence, then it reads.\n"
+	  "\n"
+	  "  p = mmap(NULL, len, PROT_READ|PROT_WRITE, MAP_SHARED, fd, 0);\n"
+	  "  memcpy(p, buf, len);                    /* writer, host A */\n"
+	  "  msync(p, len, MS_SYNC);                 /* published */\n"
+	  "\n"
+	  "  for (off = 0; off < len; off += 64)     /* reader, host B */\n"
+	  "          _mm_clflushopt(p + off);\n"
+	  "  _mm_mfence();\n"
+	  "  memcpy(buf, p, len);\n"
+	  "\n"
+	  "The tool does the same with its metadata: the superblock, every log\n"
+	  "entry and the log header are flushed before anyone can see them\n"
+	  "(an entry before the header's next index that commits it), and a\n"
+	  "reader that finds a bad CRC drops its cached copy and checks once\n"
+	  "more before reporting it.  famfs logplay --follow keeps a client's\n"
+	  "mount up to date with the master's log.\n", true },
 	{ "MOUNTING",
 	  "famfs mount DEV MPT, or mount -t famfs DEV MPT through the helper\n"
 	  "mount.famfs, or an fstab line (see mount.famfs(8)):\n"
@@ -128,11 +159,19 @@ int cli_open_for(const char *path, bool allow_root, bool want_rw,
 	return famfs_fs_open_mount(mpt, want_rw, fs);
 }
 
+static void print_flush_stats(void)
+{
+	famfs_flush_stats_print(stderr);
+}
+
 int main(int argc, char **argv)
 {
 	const char *name, *base = strrchr(argv[0], '/');
 
 	base = base ? base + 1 : argv[0];
+	if (getenv("FAMFS_DEBUG_FLUSH") && *getenv("FAMFS_DEBUG_FLUSH") &&
+	    strcmp(getenv("FAMFS_DEBUG_FLUSH"), "0"))
+		atexit(print_flush_stats);
 	if (!strcmp(base, "mount.famfs"))
 		return cmd_mount_helper(argc, argv);
 	if (argc < 2)

@@ -196,11 +196,67 @@ int famfs_dev_map(struct famfs_dev *d, uint64_t off, uint64_t len,
 
 static void cpu_flush_range(uintptr_t s, uintptr_t e);
 
+struct famfs_flush_stats famfs_flush_stats;
+void (*famfs_flush_hook)(const struct famfs_map *m, const void *addr,
+			 size_t len);
+void (*famfs_refresh_hook)(struct famfs_map *m, void *addr, size_t len);
+
 /* Write back (and evict) the cache lines of [s, e), then order the flushes
  * before any later store (e.g. the log's next_index). */
 void famfs_cpu_flush(const void *p, size_t len)
 {
+	famfs_flush_stats.invalidates++;
 	cpu_flush_range((uintptr_t)p, (uintptr_t)p + len);
+}
+
+void famfs_flush_stats_print(FILE *f)
+{
+	const struct famfs_flush_stats *s = &famfs_flush_stats;
+
+	fprintf(f, "famfs: flush: msync=%lu dio_writes=%lu cpu_flushes=%lu cpu_lines=%lu invalidates=%lu refreshes=%lu crc_retries=%lu\n",
+		s->msyncs, s->dio_writes, s->cpu_flushes, s->cpu_lines,
+		s->invalidates, s->refreshes, s->crc_retries);
+}
+
+int famfs_map_refresh(struct famfs_map *m, void *addr, size_t len)
+{
+	uintptr_t base = (uintptr_t)m->addr;
+	uintptr_t s = (uintptr_t)addr, e = s + len;
+
+	if (s < base || e > base + m->len) {
+		famfs_err("%s: refresh outside the mapping", m->name);
+		return -EINVAL;
+	}
+	famfs_flush_stats.refreshes++;
+	if (m->bounce) {
+		/* our copy is a buffer: read the device again */
+		uintptr_t as = base + ((s - base) & ~(DIO_ALIGN - 1));
+		uintptr_t ae = base + (((e - base) + DIO_ALIGN - 1) & ~(DIO_ALIGN - 1));
+		ssize_t n;
+
+		if (ae > base + m->len)
+			ae = base + m->len;
+		n = pread(m->fd, (void *)as, ae - as,
+			  (off_t)(m->dev_off + (as - base)));
+		if (n != (ssize_t)(ae - as)) {
+			famfs_err("%s: read at %llu: %s", m->name,
+				  (unsigned long long)(m->dev_off + (as - base)),
+				  n < 0 ? strerror(errno) : "short read");
+			return -EIO;
+		}
+	} else {
+		/* a mapping of the memory: drop the lines this CPU holds */
+		cpu_flush_range(s, e);
+	}
+	if (famfs_refresh_hook)
+		famfs_refresh_hook(m, addr, len);
+	return 0;
+}
+
+void famfs_map_invalidate(struct famfs_map *m, const void *addr, size_t len)
+{
+	if (!m->bounce && m->addr)
+		famfs_cpu_flush(addr, len);
 }
 
 static void cpu_flush_range(uintptr_t s, uintptr_t e)
@@ -239,6 +295,9 @@ int famfs_map_flush(struct famfs_map *m, const void *addr, size_t len)
 
 		if (ae > base + m->len)
 			ae = base + m->len;
+		famfs_flush_stats.dio_writes++;
+		if (famfs_flush_hook)
+			famfs_flush_hook(m, addr, len);
 		n = pwrite(m->fd, (void *)as, ae - as,
 			   (off_t)(m->dev_off + (as - base)));
 		if (n != (ssize_t)(ae - as)) {
@@ -249,11 +308,16 @@ int famfs_map_flush(struct famfs_map *m, const void *addr, size_t len)
 		}
 		return 0;
 	}
+	if (famfs_flush_hook)
+		famfs_flush_hook(m, addr, len);
 	if (m->cpu_flush) {
+		famfs_flush_stats.cpu_flushes++;
+		famfs_flush_stats.cpu_lines += ((e + 63) / 64) - (s / 64);
 		cpu_flush_range(s, e);
 		return 0;
 	}
 	s &= ~(pg - 1);
+	famfs_flush_stats.msyncs++;
 	if (msync((void *)s, e - s, MS_SYNC)) {
 		int rc = -errno;
 

@@ -31,11 +31,25 @@ static void set_role(struct famfs_fs *fs)
 	famfs_quiet = q;
 }
 
+/*
+ * The superblock and the log header were written (and flushed) by another
+ * host, maybe while this CPU held lines of them: drop those first.  A bad
+ * CRC may still be a stale line that came back (or a bounce buffer read
+ * while the writer was at it): refresh and check once more before judging.
+ */
 static int check_sb(struct famfs_fs *fs, uint64_t dev_size)
 {
 	char reason[FAMFS_REASON_LEN];
+	int rc;
 
-	if (famfs_sb_check(fs->sb, dev_size, reason)) {
+	famfs_map_invalidate(&fs->sbm, fs->sb, sizeof(*fs->sb));
+	rc = famfs_sb_check(fs->sb, dev_size, reason);
+	if (rc == -EBADMSG &&
+	    !famfs_map_refresh(&fs->sbm, fs->sb, sizeof(*fs->sb))) {
+		famfs_flush_stats.crc_retries++;
+		rc = famfs_sb_check(fs->sb, dev_size, reason);
+	}
+	if (rc) {
 		famfs_err("%s: %s", fs->name, reason);
 		return -EBADMSG;
 	}
@@ -45,8 +59,16 @@ static int check_sb(struct famfs_fs *fs, uint64_t dev_size)
 static int check_log(struct famfs_fs *fs)
 {
 	char reason[FAMFS_REASON_LEN];
+	int rc;
 
-	if (famfs_log_hdr_check(fs->log, fs->sb, reason)) {
+	famfs_map_invalidate(&fs->logm, fs->log, sizeof(*fs->log));
+	rc = famfs_log_hdr_check(fs->log, fs->sb, reason);
+	if (rc == -EBADMSG &&
+	    !famfs_map_refresh(&fs->logm, fs->log, sizeof(*fs->log))) {
+		famfs_flush_stats.crc_retries++;
+		rc = famfs_log_hdr_check(fs->log, fs->sb, reason);
+	}
+	if (rc) {
 		famfs_err("%s: %s", fs->name, reason);
 		return -EBADMSG;
 	}

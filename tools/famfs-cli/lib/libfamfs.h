@@ -13,7 +13,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include <linux/famfs_ioctl.h>
@@ -106,8 +108,38 @@ int famfs_fd_map(int fd, const char *name, uint64_t len, bool rw,
 /* Write back and invalidate the CPU cache lines of [p, p+len): before
  * reading what another host wrote, on memory that is not cache coherent. */
 void famfs_cpu_flush(const void *p, size_t len);
-/* Make [addr, addr+len) of the map durable/visible to other hosts. */
+/* Make [addr, addr+len) of the map durable/visible to other hosts:
+ * msync(MS_SYNC) of a mapping (famfs.ko and the pmem driver write the CPU
+ * cache lines back), cache-line flushes on device-dax, O_DIRECT write of a
+ * bounce buffer (the pmem driver copies with cache-bypassing stores). */
 int famfs_map_flush(struct famfs_map *m, const void *addr, size_t len);
+/* A reader about to look at what another host wrote: drop this CPU's cached
+ * lines of [addr, addr+len) of a mapping (a bounce buffer was just read:
+ * nothing to do). */
+void famfs_map_invalidate(struct famfs_map *m, const void *addr, size_t len);
+/* A reader found a bad CRC: get a fresh copy of [addr, addr+len) before
+ * judging -- flush the cache lines of a mapping (they may be stale: the
+ * other host's write reached memory, not this CPU's cache), re-read a
+ * bounce buffer.  Callers retry their check once after it. */
+int famfs_map_refresh(struct famfs_map *m, void *addr, size_t len);
+/* What the tool did to publish and to refresh metadata, for tests and
+ * FAMFS_DEBUG_FLUSH=1 (printed at exit by famfs-cli). */
+struct famfs_flush_stats {
+	unsigned long msyncs;		/* famfs_map_flush: msync(MS_SYNC) */
+	unsigned long dio_writes;	/* famfs_map_flush: O_DIRECT write-back */
+	unsigned long cpu_flushes;	/* famfs_map_flush: cache-line flushes */
+	unsigned long cpu_lines;	/* ... lines flushed by those */
+	unsigned long invalidates;	/* famfs_cpu_flush (reader side too) */
+	unsigned long refreshes;	/* famfs_map_refresh */
+	unsigned long crc_retries;	/* checks redone after a refresh */
+};
+extern struct famfs_flush_stats famfs_flush_stats;
+void famfs_flush_stats_print(FILE *f);
+/* Unit tests: called by every famfs_map_flush (before it writes back) and
+ * after every famfs_map_refresh (to stand for what memory holds). */
+extern void (*famfs_flush_hook)(const struct famfs_map *m, const void *addr,
+				size_t len);
+extern void (*famfs_refresh_hook)(struct famfs_map *m, void *addr, size_t len);
 void famfs_map_unmap(struct famfs_map *m);
 
 /* ---- kernel.c: the only place that talks to famfs.ko ---------------------- */
@@ -174,11 +206,20 @@ int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e);
 int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
 		      uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
 		      const struct famfs_log_simple_ext *ext, unsigned next);
-/* Calls fn for each committed entry; bad ones come with a reason and ok=0. */
+/* Calls fn for each committed entry; bad ones come with a reason and ok=0.
+ * An entry whose CRC fails is refreshed (famfs_map_refresh) and checked
+ * once more first.  A non-zero return of fn stops the walk and is returned. */
 typedef int (*famfs_entry_fn)(void *arg, uint64_t idx,
 			      const struct famfs_log_entry *e, bool ok,
 			      const char *reason);
 int famfs_log_walk(struct famfs_fs *fs, famfs_entry_fn fn, void *arg);
+/* The same for the committed entries in [start, end) (end may be past the
+ * log's next index: it is cut there). */
+int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
+			 famfs_entry_fn fn, void *arg);
+/* The log's next index as memory holds it now: on a client the header's
+ * cache line is refreshed first.  Cut to the capacity (with a message). */
+uint64_t famfs_log_refresh_next(struct famfs_fs *fs);
 
 /* ---- alloc.c: 2 MiB-unit bitmap, first fit ------------------------------- */
 struct famfs_bitmap {
@@ -271,6 +312,61 @@ struct famfs_logplay_result {
 };
 int famfs_logplay(struct famfs_fs *fs, bool dry_run,
 		  struct famfs_logplay_result *r);
+/* Replay in rounds (famfs logplay --follow): the paths seen so far are kept
+ * between rounds, so a path logged twice is still a conflict.  Each round
+ * plays the committed entries from famfs_logplay_next() on, adding to r
+ * (not cleared); stop (may be NULL) is asked before each entry, and true
+ * ends the round there (0 returned).  fs may be another opening of the same
+ * mount each round. */
+struct famfs_logplay;
+struct famfs_logplay *famfs_logplay_new(uint64_t expect);
+void famfs_logplay_free(struct famfs_logplay *lp);
+uint64_t famfs_logplay_next(const struct famfs_logplay *lp);
+int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
+		       bool dry_run, struct famfs_logplay_result *r,
+		       bool (*stop)(void *arg), void *stop_arg);
+
+/* ---- follow.c: famfs logplay --follow ----------------------------------- */
+struct famfs_follow;
+/* What the follow loop asks of the world (unit tests bring their own). */
+struct famfs_follow_ops {
+	/* wait up to ms; 1 if the mount went away meanwhile, else 0 (also
+	 * when a signal cut the wait short) */
+	int (*wait)(struct famfs_follow *f, unsigned ms);
+	/* 1 if MPT is no longer the mount being followed, else 0 */
+	int (*gone)(struct famfs_follow *f);
+	/* true once a stop was asked (checked between entries) */
+	bool (*stop)(struct famfs_follow *f);
+};
+struct famfs_follow {
+	char mpt[4096];
+	unsigned interval_ms;
+	const struct famfs_follow_ops *ops;
+	void *arg;			/* for ops */
+	volatile sig_atomic_t *stop_flag; /* the real stop(): *stop_flag != 0 */
+	/* state */
+	struct famfs_logplay *lp;
+	struct famfs_logplay_result r;	/* summed over the rounds */
+	uint64_t played;		/* entries played (any outcome) */
+	uint64_t capacity;		/* of the log, as last seen */
+	unsigned long rounds;		/* rounds that opened the mount */
+	uint8_t fs_uuid[16];
+	bool have_uuid, full_reported, unmounted;
+	int ino_fd;			/* inotify on MPT, or -1 */
+	dev_t dev;
+	ino_t ino;
+};
+enum { FAMFS_FOLLOW_UNMOUNTED = 1, FAMFS_FOLLOW_STOPPED = 2 };
+/* ops NULL: the real ones (inotify, stat, *stop_flag). */
+int famfs_follow_init(struct famfs_follow *f, const char *mpt,
+		      unsigned interval_ms, const struct famfs_follow_ops *ops);
+void famfs_follow_fini(struct famfs_follow *f);
+/* One round: open the mount, replay what is new, close.  0 (played set),
+ * FAMFS_FOLLOW_UNMOUNTED, or -errno (message printed). */
+int famfs_follow_round(struct famfs_follow *f, uint64_t *played);
+/* Rounds every interval_ms until FAMFS_FOLLOW_UNMOUNTED,
+ * FAMFS_FOLLOW_STOPPED or an error (-errno). */
+int famfs_follow(struct famfs_follow *f);
 
 /* ---- pattern.c: seeded test pattern -------------------------------------- */
 void famfs_pattern_fill(void *buf, uint64_t len, uint64_t seed);

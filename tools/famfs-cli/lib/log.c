@@ -77,24 +77,39 @@ int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 	return famfs_map_flush(&fs->logm, h, sizeof(*h));
 }
 
-int famfs_log_walk(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
+uint64_t famfs_log_refresh_next(struct famfs_fs *fs)
 {
-	uint64_t n = famfs_log_next(fs->log), cap = le64toh(fs->log->capacity);
+	uint64_t n, cap = le64toh(fs->log->capacity);
+
+	/* the master wrote it itself; anyone else may hold a stale line */
+	if (!fs->master)
+		famfs_map_refresh(&fs->logm, fs->log, sizeof(*fs->log));
+	n = famfs_log_next(fs->log);
+	if (n > cap) {
+		famfs_err("%s: log next index %llu beyond capacity %llu; using %llu",
+			  fs->name, (unsigned long long)n,
+			  (unsigned long long)cap, (unsigned long long)cap);
+		n = cap;
+	}
+	return n;
+}
+
+int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
+			 famfs_entry_fn fn, void *arg)
+{
+	uint64_t n = famfs_log_refresh_next(fs);
 	char reason[FAMFS_REASON_LEN];
 
-	if (n > cap)
-		n = cap;
+	if (end > n)
+		end = n;
+	if (start >= end)
+		return 0;
 	/* a client reads what the master wrote: drop stale cache lines */
-	if (!fs->master && !fs->logm.bounce) {
-		famfs_cpu_flush(fs->log, sizeof(*fs->log));
-		n = famfs_log_next(fs->log);
-		if (n > cap)
-			n = cap;
-		famfs_cpu_flush(famfs_log_slot(fs->log, 0),
-				n * FAMFS_LOG_ENTRY_SIZE);
-	}
-	for (uint64_t i = 0; i < n; i++) {
-		const struct famfs_log_entry *e = famfs_log_slot(fs->log, i);
+	if (!fs->master)
+		famfs_map_invalidate(&fs->logm, famfs_log_slot(fs->log, start),
+				     (end - start) * FAMFS_LOG_ENTRY_SIZE);
+	for (uint64_t i = start; i < end; i++) {
+		struct famfs_log_entry *e = famfs_log_slot(fs->log, i);
 		struct famfs_log_entry copy;
 		bool ok;
 		int rc;
@@ -102,10 +117,24 @@ int famfs_log_walk(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
 		/* validate a private copy: the mapping may be shared */
 		memcpy(&copy, e, sizeof(copy));
 		reason[0] = '\0';
-		ok = famfs_entry_check(&copy, i, fs->sb, reason) == 0;
+		rc = famfs_entry_check(&copy, i, fs->sb, reason);
+		if (rc == -EBADMSG &&
+		    !famfs_map_refresh(&fs->logm, e, sizeof(*e))) {
+			/* a stale line of this CPU's, or torn by a bounce read */
+			famfs_flush_stats.crc_retries++;
+			memcpy(&copy, e, sizeof(copy));
+			reason[0] = '\0';
+			rc = famfs_entry_check(&copy, i, fs->sb, reason);
+		}
+		ok = rc == 0;
 		rc = fn(arg, i, &copy, ok, reason);
 		if (rc)
 			return rc;
 	}
 	return 0;
+}
+
+int famfs_log_walk(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
+{
+	return famfs_log_walk_range(fs, 0, UINT64_MAX, fn, arg);
 }

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,11 +20,15 @@
 #include "libfamfs.h"
 #include "pathset.h"
 
+/* struct famfs_logplay: the state kept between rounds of --follow */
 struct lp_ctx {
 	struct famfs_fs *fs;
 	struct famfs_logplay_result *r;
 	bool dry;
 	struct pathset ps;
+	bool (*stop)(void *arg);	/* asked between entries */
+	void *stop_arg;
+	uint64_t next;			/* first entry not played yet */
 };
 
 #define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
@@ -198,6 +203,9 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	char p[PATH_MAX];
 	int type = le16toh(e->type), rc;
 
+	if (c->stop && c->stop(c->stop_arg))
+		return 1;		/* stopped before this entry */
+	c->next = idx + 1;
 	if (!ok) {
 		c->r->bad_entries++;
 		famfs_err("%s: log entry %llu skipped: %s", c->fs->name,
@@ -227,10 +235,59 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 				      : play_dir(c, p, idx, e);
 }
 
+struct famfs_logplay *famfs_logplay_new(uint64_t expect)
+{
+	struct lp_ctx *c = calloc(1, sizeof(*c));
+
+	if (!c || pathset_init(&c->ps, expect)) {
+		free(c);
+		famfs_err("out of memory");
+		return NULL;
+	}
+	return (struct famfs_logplay *)c;
+}
+
+void famfs_logplay_free(struct famfs_logplay *lp)
+{
+	struct lp_ctx *c = (struct lp_ctx *)lp;
+
+	if (!c)
+		return;
+	pathset_free(&c->ps);
+	free(c);
+}
+
+uint64_t famfs_logplay_next(const struct famfs_logplay *lp)
+{
+	return ((const struct lp_ctx *)lp)->next;
+}
+
+int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
+		       bool dry_run, struct famfs_logplay_result *r,
+		       bool (*stop)(void *arg), void *stop_arg)
+{
+	struct lp_ctx *c = (struct lp_ctx *)lp;
+	int rc;
+
+	if (!fs->mpt[0]) {
+		famfs_err("%s: logplay needs a mounted file system", fs->name);
+		return -EINVAL;
+	}
+	c->fs = fs;
+	c->r = r;
+	c->dry = dry_run;
+	c->stop = stop;
+	c->stop_arg = stop_arg;
+	rc = famfs_log_walk_range(fs, c->next, UINT64_MAX, play, c);
+	c->fs = NULL;
+	c->r = NULL;
+	return rc == 1 ? 0 : rc;
+}
+
 int famfs_logplay(struct famfs_fs *fs, bool dry_run,
 		  struct famfs_logplay_result *r)
 {
-	struct lp_ctx c = { .fs = fs, .r = r, .dry = dry_run };
+	struct famfs_logplay *lp;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -238,9 +295,10 @@ int famfs_logplay(struct famfs_fs *fs, bool dry_run,
 		famfs_err("%s: logplay needs a mounted file system", fs->name);
 		return -EINVAL;
 	}
-	if (pathset_init(&c.ps, famfs_log_next(fs->log)))
+	lp = famfs_logplay_new(famfs_log_next(fs->log));
+	if (!lp)
 		return -ENOMEM;
-	rc = famfs_log_walk(fs, play, &c);
-	pathset_free(&c.ps);
+	rc = famfs_logplay_more(lp, fs, dry_run, r, NULL, NULL);
+	famfs_logplay_free(lp);
 	return rc;
 }

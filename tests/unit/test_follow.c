@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0
+/* famfs logplay --follow: the follow loop with a mock clock.  The mount is
+ * a directory with .meta/.superblock and .meta/.log files; the "master" is a
+ * second opening of the same meta files that appends entries while the
+ * follower waits (each wait is one tick of the clock). */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "th.h"
+
+#define DEV_SIZE (512 * MiB)
+
+struct fx {
+	struct th *t;
+	struct famfs_fs m;		/* the master's opening of the mount */
+	/* the mock world */
+	int ticks;			/* waits so far */
+	int files_per_tick, files_total, appended;
+	int gone_at;			/* tick at which the mount goes away */
+	int stop_after;			/* stop() true after this many calls */
+	int stop_calls;
+	bool check_latency;		/* each file replayed one tick later */
+	int late;			/* files not there one tick later */
+};
+
+static void copy_range(int from, const char *to, uint64_t off, uint64_t len)
+{
+	char *buf = malloc(len);
+	int fd = open(to, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	assert_non_null(buf);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(from, buf, len, (off_t)off), (ssize_t)len);
+	assert_int_equal(pwrite(fd, buf, len, 0), (ssize_t)len);
+	close(fd);
+	free(buf);
+}
+
+/* the image's superblock and log become the mount's meta files */
+static void make_meta(struct th *t)
+{
+	char p[700];
+	int fd = open(t->img, O_RDONLY);
+
+	assert_true(fd >= 0);
+	snprintf(p, sizeof(p), "%s/.meta", t->mpt);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/.meta/.superblock", t->mpt);
+	copy_range(fd, p, 0, FAMFS_SB_REGION_LEN);
+	snprintf(p, sizeof(p), "%s/.meta/.log", t->mpt);
+	copy_range(fd, p, FAMFS_LOG_OFFSET, 2 * MiB);
+	close(fd);
+}
+
+static int fx_setup(void **state)
+{
+	struct fx *x = calloc(1, sizeof(*x));
+
+	assert_non_null(x);
+	x->t = th_new(DEV_SIZE, 2 * MiB);
+	make_meta(x->t);
+	assert_int_equal(famfs_fs_open_mount(x->t->mpt, true, &x->m), 0);
+	assert_true(x->m.rw);
+	x->gone_at = -1;
+	x->stop_after = -1;
+	*state = x;
+	return 0;
+}
+
+static int fx_teardown(void **state)
+{
+	struct fx *x = *state;
+
+	famfs_fs_close(&x->m);
+	th_free(x->t);
+	free(x);
+	return 0;
+}
+
+static uint64_t unit_off(int i)
+{
+	return FAMFS_LOG_OFFSET + 2 * MiB + (uint64_t)i * 2 * MiB;
+}
+
+static void file_name(char *p, size_t n, int i)
+{
+	snprintf(p, n, "dir%d/f%03d", i / 10, i);
+}
+
+/* the master logs file i (and its directory first, every tenth file) */
+static void master_append(struct fx *x, int i)
+{
+	struct famfs_log_simple_ext ext = { htole64(unit_off(i)), htole64(2 * MiB) };
+	struct famfs_log_entry e;
+	char p[64];
+
+	if (i % 10 == 0) {
+		snprintf(p, sizeof(p), "dir%d", i / 10);
+		assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_MKDIR, p, 0,
+						   0755, 0, 0, NULL, 0), 0);
+		assert_int_equal(famfs_log_append(&x->m, &e), 0);
+	}
+	file_name(p, sizeof(p), i);
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_FILE, p, 1000 + i,
+					   0644, 0, 0, &ext, 1), 0);
+	assert_int_equal(famfs_log_append(&x->m, &e), 0);
+}
+
+static bool file_ok(struct fx *x, int i)
+{
+	struct famfs_ioc_map m;
+	char rel[64], p[700];
+
+	file_name(rel, sizeof(rel), i);
+	snprintf(p, sizeof(p), "%s/%s", x->t->mpt, rel);
+	if (th_mock_lookup(p, &m))
+		return false;
+	return m.file_size == 1000 + (uint64_t)i && m.ext_list_count == 1 &&
+	       m.ext_list[0].offset == unit_off(i) && m.ext_list[0].len == 2 * MiB;
+}
+
+static int m_wait(struct famfs_follow *f, unsigned ms)
+{
+	struct fx *x = f->arg;
+
+	assert_int_equal(ms, f->interval_ms);
+	if (x->check_latency && x->appended && !file_ok(x, x->appended - 1))
+		x->late++;
+	x->ticks++;
+	if (x->ticks == x->gone_at)
+		return 1;
+	for (int k = 0; k < x->files_per_tick && x->appended < x->files_total; k++)
+		master_append(x, x->appended++);
+	return 0;
+}
+
+static int m_gone(struct famfs_follow *f)
+{
+	struct fx *x = f->arg;
+
+	return x->gone_at >= 0 && x->ticks >= x->gone_at;
+}
+
+static bool m_stop(struct famfs_follow *f)
+{
+	struct fx *x = f->arg;
+
+	x->stop_calls++;
+	return x->stop_after >= 0 && x->stop_calls > x->stop_after;
+}
+
+static const struct famfs_follow_ops mock_ops = {
+	.wait = m_wait, .gone = m_gone, .stop = m_stop,
+};
+
+static void follower(struct fx *x, struct famfs_follow *f)
+{
+	assert_int_equal(famfs_follow_init(f, x->t->mpt, 200, &mock_ops), 0);
+	f->arg = x;
+}
+
+static void test_follow_creates_each_file_by_the_next_tick(void **state)
+{
+	struct fx *x = *state;
+	struct famfs_follow f;
+
+	x->files_per_tick = 1;
+	x->files_total = 100;
+	x->gone_at = 102;
+	x->check_latency = true;
+	follower(x, &f);
+	assert_int_equal(famfs_follow(&f), FAMFS_FOLLOW_UNMOUNTED);
+	assert_int_equal(x->late, 0);
+	assert_int_equal(f.r.created_files, 100);
+	assert_int_equal(f.r.created_dirs, 10);
+	assert_int_equal(f.r.conflicts + f.r.bad_entries + f.r.errors, 0);
+	assert_int_equal(f.played, 110);
+	assert_int_equal(f.rounds, 102);
+	for (int i = 0; i < 100; i++)
+		assert_true(file_ok(x, i));
+	assert_int_equal(th_mock_map_count(), 100);
+	famfs_follow_fini(&f);
+}
+
+static void test_follow_killed_and_restarted(void **state)
+{
+	struct fx *x = *state;
+	struct famfs_follow f, g;
+	struct famfs_logplay_result r;
+
+	x->files_per_tick = 3;
+	x->files_total = 100;
+	x->gone_at = 15;		/* "SIGKILL": the first follower just ends */
+	follower(x, &f);
+	assert_int_equal(famfs_follow(&f), FAMFS_FOLLOW_UNMOUNTED);
+	famfs_follow_fini(&f);
+	assert_true(f.r.created_files > 30 && f.r.created_files < 100);
+
+	x->gone_at = 60;		/* a new follower, and the master goes on */
+	follower(x, &g);
+	assert_int_equal(famfs_follow(&g), FAMFS_FOLLOW_UNMOUNTED);
+	/* everything the first one made is present, the rest created once */
+	assert_int_equal(g.r.present, f.r.created_files + f.r.created_dirs);
+	assert_int_equal(f.r.created_files + g.r.created_files, 100);
+	assert_int_equal(g.r.conflicts + g.r.bad_entries + g.r.errors, 0);
+	assert_int_equal(th_mock_map_count(), 100);
+	famfs_follow_fini(&g);
+	/* a plain logplay afterwards finds nothing to do */
+	assert_int_equal(famfs_logplay(&x->m, true, &r), 0);
+	assert_int_equal(r.created_files + r.created_dirs, 0);
+	assert_int_equal(r.present, 110);
+}
+
+static void test_follow_stops_between_entries(void **state)
+{
+	struct fx *x = *state;
+	struct famfs_follow f;
+
+	for (int i = 1; i <= 9; i++)	/* nine files, no directory entry */
+		master_append(x, i);
+	x->stop_after = 4;		/* a signal while the 5th is replayed */
+	x->gone_at = 100;
+	follower(x, &f);
+	assert_int_equal(famfs_follow(&f), FAMFS_FOLLOW_STOPPED);
+	assert_int_equal(f.played, 4);
+	assert_int_equal(f.r.created_files, 4);
+	for (int i = 1; i <= 9; i++)
+		assert_int_equal(file_ok(x, i), i <= 4);
+	assert_int_equal(x->ticks, 0);	/* it did not wait again */
+	famfs_follow_fini(&f);
+}
+
+static void test_follow_log_full_reported_once_and_goes_on(void **state)
+{
+	struct fx *x = *state;
+	uint64_t cap = le64toh(x->m.log->capacity);
+	struct famfs_log_entry e;
+	struct famfs_follow f;
+	uint64_t played;
+
+	for (uint64_t i = 0; i < cap; i++) {
+		char p[32];
+
+		snprintf(p, sizeof(p), "d%llu", (unsigned long long)i);
+		assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_MKDIR, p, 0,
+						   0755, 0, 0, NULL, 0), 0);
+		assert_int_equal(famfs_log_append(&x->m, &e), 0);
+	}
+	x->gone_at = 5;
+	follower(x, &f);
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	assert_int_equal(played, cap);
+	assert_true(f.full_reported);
+	assert_int_equal(famfs_follow(&f), FAMFS_FOLLOW_UNMOUNTED);
+	assert_int_equal(f.rounds, 6);	/* kept going while full */
+	assert_int_equal(f.r.created_dirs, cap);
+	assert_int_equal(f.played, cap);
+	famfs_follow_fini(&f);
+}
+
+static void test_follow_conflict_reported_not_rewritten(void **state)
+{
+	struct fx *x = *state;
+	struct famfs_ioc_map m = { .extent_type = SIMPLE_DAX_EXTENT,
+		.file_type = FAMFS_REG, .file_size = 7, .ext_list_count = 1,
+		.ext_list = { { 300 * MiB, 2 * MiB } } };
+	struct famfs_ioc_map have;
+	struct famfs_follow f;
+	char p[700];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/dir0", x->t->mpt);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/dir0/f003", x->t->mpt);
+	fd = open(p, O_RDWR | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(th_mock_kernel.map_create(fd, &m), 0);
+	close(fd);
+	x->files_per_tick = 2;
+	x->files_total = 6;
+	x->gone_at = 5;
+	follower(x, &f);
+	assert_int_equal(famfs_follow(&f), FAMFS_FOLLOW_UNMOUNTED);
+	assert_int_equal(f.r.conflicts, 1);
+	assert_int_equal(f.r.created_files, 5);
+	assert_int_equal(f.r.present, 1);	/* dir0 was there */
+	assert_int_equal(th_mock_lookup(p, &have), 0);
+	assert_int_equal(have.file_size, 7);
+	assert_int_equal(have.ext_list[0].offset, 300 * MiB);
+	famfs_follow_fini(&f);
+}
+
+static void test_follow_path_logged_twice_across_rounds(void **state)
+{
+	struct fx *x = *state;
+	struct famfs_follow f;
+	uint64_t played;
+
+	master_append(x, 1);
+	follower(x, &f);
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	assert_int_equal(played, 1);
+	master_append(x, 1);		/* the same path again, later */
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	assert_int_equal(played, 1);
+	assert_int_equal(f.r.conflicts, 1);
+	assert_int_equal(f.r.created_files, 1);
+	famfs_follow_fini(&f);
+}
+
+static void test_follow_real_gone_when_meta_goes(void **state)
+{
+	struct fx *x = *state;
+	struct famfs_follow f;
+	char p[700], q[700];
+	uint64_t played;
+
+	master_append(x, 1);
+	assert_int_equal(famfs_follow_init(&f, x->t->mpt, 10, NULL), 0);
+	assert_int_equal(f.ops->gone(&f), 0);
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	assert_int_equal(played, 1);
+	snprintf(p, sizeof(p), "%s/.meta/.log", x->t->mpt);
+	snprintf(q, sizeof(q), "%s/.meta/.log.away", x->t->mpt);
+	assert_int_equal(rename(p, q), 0);
+	assert_int_equal(f.ops->gone(&f), 1);
+	assert_int_equal(famfs_follow_round(&f, &played), FAMFS_FOLLOW_UNMOUNTED);
+	assert_int_equal(famfs_follow(&f), FAMFS_FOLLOW_UNMOUNTED);
+	assert_int_equal(rename(q, p), 0);
+	famfs_follow_fini(&f);
+}
+
+static void test_follow_real_stop_flag(void **state)
+{
+	struct fx *x = *state;
+	volatile sig_atomic_t flag = 0;
+	struct famfs_follow f;
+	uint64_t played;
+
+	master_append(x, 1);
+	master_append(x, 2);
+	assert_int_equal(famfs_follow_init(&f, x->t->mpt, 10, NULL), 0);
+	f.stop_flag = &flag;
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	assert_int_equal(played, 2);
+	master_append(x, 3);
+	flag = SIGTERM;
+	assert_int_equal(famfs_follow(&f), FAMFS_FOLLOW_STOPPED);
+	assert_int_equal(f.played, 2);	/* stopped before entry 2 */
+	assert_false(file_ok(x, 3));
+	famfs_follow_fini(&f);
+}
+
+static void test_follow_real_wait_times_out(void **state)
+{
+	struct fx *x = *state;
+	struct famfs_follow f;
+
+	assert_int_equal(famfs_follow_init(&f, x->t->mpt, 10, NULL), 0);
+	assert_true(f.ino_fd >= 0);
+	assert_int_equal(f.ops->wait(&f, 20), 0);
+	famfs_follow_fini(&f);
+}
+
+static void test_follow_another_fs_replayed_from_start(void **state)
+{
+	struct fx *x = *state;
+	struct famfs_follow f;
+	uint64_t played;
+	char p[700];
+	int fd;
+
+	master_append(x, 1);
+	master_append(x, 2);
+	follower(x, &f);
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	assert_int_equal(played, 2);
+	/* another file system appears at MPT: a new uuid, one entry */
+	famfs_fs_close(&x->m);
+	th_mock_reset();
+	snprintf(p, sizeof(p), "rm -rf '%s'/dir0 '%s'/.meta", x->t->mpt, x->t->mpt);
+	assert_int_equal(system(p), 0);
+	fd = open(x->t->img, O_RDWR);
+	assert_true(fd >= 0);
+	{
+		struct famfs_superblock sb;
+		struct famfs_log_header h;
+		uint8_t id[16] = { 1, 2, 3 }, master[16];
+
+		assert_int_equal(pread(fd, &sb, sizeof(sb), 0), (ssize_t)sizeof(sb));
+		memcpy(master, sb.master_uuid, 16);
+		famfs_sb_init(&sb, id, master, DEV_SIZE, 2 * MiB);
+		famfs_log_hdr_init(&h, id, 2 * MiB);
+		assert_int_equal(pwrite(fd, &sb, sizeof(sb), 0), (ssize_t)sizeof(sb));
+		assert_int_equal(pwrite(fd, &h, sizeof(h), FAMFS_LOG_OFFSET),
+				 (ssize_t)sizeof(h));
+	}
+	close(fd);
+	make_meta(x->t);
+	assert_int_equal(famfs_fs_open_mount(x->t->mpt, true, &x->m), 0);
+	master_append(x, 5);
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	assert_int_equal(played, 1);
+	assert_true(file_ok(x, 5));
+	assert_int_equal(f.r.created_files, 3);
+	famfs_follow_fini(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_follow_creates_each_file_by_the_next_tick, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_follow_killed_and_restarted, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_follow_stops_between_entries, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_follow_log_full_reported_once_and_goes_on, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_follow_conflict_reported_not_rewritten, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_follow_path_logged_twice_across_rounds, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_follow_real_gone_when_meta_goes, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_follow_real_stop_flag, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_follow_real_wait_times_out, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_follow_another_fs_replayed_from_start, fx_setup, fx_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
