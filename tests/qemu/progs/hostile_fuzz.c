@@ -37,7 +37,7 @@
  *    exactly the mapped memory; once the fuzz files are removed, it is back
  *    to what it was.
  *
- * -n ITER  calls per process (default 20000; -L or FAMFS_FUZZ_LONG=1: 400000)
+ * -n ITER  calls per process (default 20000; -L or FAMFS_FUZZ_LONG=1: 1500000)
  * -s SEED  seed (default: from the clock); always printed, with the command
  *          line that repeats the run
  * -j PROCS processes fuzzing at once (default 1: exact model of the mount)
@@ -1473,7 +1473,7 @@ int main(int argc, char **argv)
 	}
 	if (optind + 1 != argc || nproc < 1 || nproc > 16)
 		goto usage;
-	iters = iters_set ? iters_set : lng ? 400000 : iters;
+	iters = iters_set ? iters_set : lng ? 1500000 : iters;
 	mpt = argv[optind];
 	multi = nproc > 1;
 	setvbuf(stdout, NULL, _IOLBF, 0);

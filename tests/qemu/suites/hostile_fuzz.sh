@@ -8,7 +8,7 @@
 # files still hold their bytes, fsck is clean and a remount replays them.
 # CI: 60000 calls in one process, 4 x 15000 at once, 5000 read-only, 10000
 # bare (about 25 s).  FAMFS_FUZZ_LONG=1 tests/qemu/run.sh -p pmem hostile_fuzz:
-# 400000 in one process, 4 x 100000, ... (about 4 min, within the timeout).
+# 1500000 in one process, 4 x 375000, ... (3.5 million, about 4 min).
 # FAMFS_FUZZ_SEED, FAMFS_FUZZ_ITER (calls of the single process): repeat a run.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
@@ -69,7 +69,7 @@ nrs=$(sed -n 's/.*_IO[RW]*(FAMFSIOC_MAGIC, *\([0-9][0-9]*\).*/\1/p' \
 	"$FAMFS_SRC/include/uapi/linux/famfs_ioctl.h" | tr '\n' ',' | sed 's/,$//')
 echo "hostile_fuzz: ioctl numbers in famfs_ioctl.h: $nrs"
 seed=${FAMFS_FUZZ_SEED:-$(date +%s)}
-if [ "${FAMFS_FUZZ_LONG:-0}" != 0 ]; then n=${FAMFS_FUZZ_ITER:-400000}
+if [ "${FAMFS_FUZZ_LONG:-0}" != 0 ]; then n=${FAMFS_FUZZ_ITER:-1500000}
 else n=${FAMFS_FUZZ_ITER:-60000}; fi
 echo "hostile_fuzz: seed $seed, $n calls per process (FAMFS_FUZZ_SEED=$seed FAMFS_FUZZ_ITER=$n repeats it)"
 

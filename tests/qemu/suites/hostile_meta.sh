@@ -1,4 +1,4 @@
-# profiles: pmem
+# profiles: pmem nvdimm-devdax
 # timeout: 180
 # Corrupted metadata on the real device (progs/hostile_corrupt.c, O_DIRECT
 # on the unmounted device): bit flips and wrong values (CRC made right again)
@@ -19,6 +19,17 @@ SUMS=/tmp/hostile-meta.sums
 export FAMFS_HOST_ID_FILE=/tmp/hostile-host-uuid
 mkdir -p $M
 umount $M 2>/dev/null
+# devdax: the device bound to famfs's dax-bus driver (the tool then reads
+# and writes metadata through a mapping instead of O_DIRECT)
+if [ "$FAMFS_DEV_MODE" = devdax ]; then
+	dd=$(basename $DEV) D=/sys/bus/dax/drivers
+	[ -e $D/device_dax/$dd ] && echo $dd > $D/device_dax/unbind
+	[ -e $D/famfs/$dd ] || echo $dd > $D/famfs/bind 2>/dev/null || echo $dd > $D/famfs/new_id
+	t_ok devdax-bound test -e $D/famfs/$dd
+	DEVSIZE=$(cat /sys/bus/dax/devices/$dd/size)
+else
+	DEVSIZE=$(( $(cat /sys/block/$(basename $DEV)/size) * 512 ))
+fi
 
 # t_rc ID EXPECTED_RC CMD...: PASS iff CMD exits EXPECTED_RC; output in $OUT
 t_rc() {
@@ -54,7 +65,6 @@ t_eq setup-entries "0 f0 1 d1 2 d1/f1 3 d1/d2 4 d1/d2/f2 5 f3 6 f4 7 f5" \
 	"$(famfs fsck -v $M | sed -n 's/^entry \([0-9]*\): [a-z]* \([^ ]*\) .*/\1 \2/p' | tr '\n' ' ' | sed 's/ $//')"
 umount $M
 C save 0 4m $IMG
-DEVSIZE=$(( $(cat /sys/block/$(basename $DEV)/size) * 512 ))
 F3_OFF=$(hostile_corrupt $DEV get $(( $(E 5) + 64 )) 8)
 ncases=0
 
