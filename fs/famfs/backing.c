@@ -402,6 +402,8 @@ static int famfs_backing_open_devdax(struct famfs_sb_info *fsi,
 	mutex_lock(&famfs_holder_lock);
 	fdd = famfs_daxdev_claim(devt, fc->source, fsi, fc);
 	mutex_unlock(&famfs_holder_lock);
+	if (PTR_ERR_OR_ZERO(fdd) == -ENODEV)
+		return famfs_daxdev_explain(devt, fc->source, fc);
 	if (IS_ERR(fdd))
 		return PTR_ERR(fdd);
 	b->daxdev = fdd;

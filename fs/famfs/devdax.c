@@ -323,13 +323,18 @@ static int famfs_match_devt(struct device *dev, const void *data)
 	return dev->devt == *(const dev_t *)data;
 }
 
-/*
- * Why a device that is not bound to famfs cannot be mounted, and what to run.
- * Return: -EOPNOTSUPP for a dax device in another mode, as for a pmem device
- * in raw mode; -ENOTBLK for any other character device.
+/**
+ * famfs_daxdev_explain() - why a device not bound to famfs cannot be mounted
+ * @devt: its dev_t
+ * @path: its path, for the message
+ * @fc: the mount's context, for the message
+ *
+ * Logs what to run.  Context: no famfs lock held (takes the device lock,
+ * which unbind holds while it waits for famfs_holder_lock).
+ * Return: -EOPNOTSUPP for a dax device in another mode, as for a pmem
+ * device in raw mode; -ENOTBLK for any other character device.
  */
-static int famfs_daxdev_explain(dev_t devt, const char *path,
-				struct fs_context *fc)
+int famfs_daxdev_explain(dev_t devt, const char *path, struct fs_context *fc)
 {
 	const char *drv = NULL;
 	struct device *dev;
@@ -366,8 +371,8 @@ static int famfs_daxdev_explain(dev_t devt, const char *path,
  *
  * Context: famfs_holder_lock held.
  * Return: the device, with a reference for the mount; ERR_PTR(-EBUSY) if it
- * is mounted or open for writing, ERR_PTR(-EOPNOTSUPP) if it is a dax device not bound to
- * famfs (the log line says what to run), ERR_PTR(-ENOTBLK) if it is neither.
+ * is mounted or open for writing, ERR_PTR(-ENODEV) if no device with @devt
+ * is bound to famfs (see famfs_daxdev_explain()).
  */
 struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
 					struct famfs_sb_info *fsi,
@@ -394,9 +399,6 @@ struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
 		kref_get(&fdd->kref);
 	}
 	mutex_unlock(&famfs_dax_lock);
-
-	if (rc == -ENODEV)
-		rc = famfs_daxdev_explain(devt, path, fc);
 	return rc ? ERR_PTR(rc) : fdd;
 }
 
@@ -442,11 +444,6 @@ static void famfs_dax_kill_action(void *dax_dev)
 static void famfs_dax_cdev_del(void *cdev)
 {
 	cdev_del(cdev);
-}
-
-static void famfs_dax_kill_dev_dax(void *dev_dax)
-{
-	kill_dev_dax(dev_dax);
 }
 
 /* Set up the device's page map: order-0 fs-dax pages, our failure handler. */
@@ -577,17 +574,18 @@ static int famfs_dax_probe(struct dev_dax *dev_dax)
 	if (rc)
 		return rc;
 
-	/* The bus's dax_device is alive while a driver is bound. */
-	run_dax(dev_dax->dax_dev);
-	rc = devm_add_action_or_reset(dev, famfs_dax_kill_dev_dax, dev_dax);
-	if (rc)
-		return rc;
-
+	/*
+	 * Unlike device_dax, leave the bus's dax_device dead: a mapping of
+	 * /dev/daxX.Y that a process kept from device_dax's time then gets
+	 * SIGBUS, instead of device_dax mapping (and claiming) our pages.
+	 */
 	dev_set_drvdata(dev, fdd);
 	mutex_lock(&famfs_dax_lock);
 	list_add_tail(&fdd->list, &famfs_daxdevs);
 	mutex_unlock(&famfs_dax_lock);
 
+	if (pgmap_altmap(fdd->pgmap))
+		dev_warn(dev, "the device holds its own struct pages (namespace with --map=dev): never share it between hosts, each would overwrite the others' (recreate it with --map=mem)\n");
 	if (!IS_ALIGNED(fdd->phys, FAMFS_EXTENT_ALIGN))
 		dev_info(dev, "memory at %pa is not 2 MiB aligned: files get 4 KiB page faults only\n",
 			 &fdd->phys);
@@ -598,10 +596,9 @@ static int famfs_dax_probe(struct dev_dax *dev_dax)
 
 /*
  * Unbind: no new opens or mounts, no new accesses through our dax_device,
- * then the mount (if any) lets go of every page before devm unmaps them:
- * the character device's mappings (kill_dev_dax), its cdev, the pages, the
- * page map's ops, the memory region and the binding's reference, in that
- * order.
+ * the mount (if any) lets go of every page, the character device's mappings
+ * are zapped; then devm undoes the rest: the dax_device, the cdev, the
+ * pages, the page map's ops, the memory region and the binding's reference.
  */
 static void famfs_dax_remove(struct dev_dax *dev_dax)
 {
@@ -613,7 +610,7 @@ static void famfs_dax_remove(struct dev_dax *dev_dax)
 
 	kill_dax(fdd->dax_dev);
 	famfs_backing_devdax_gone(fdd);
-	/* Mappings of /dev/daxX.Y get SIGBUS from here on. */
+	/* Zap the mappings of /dev/daxX.Y: SIGBUS from here on. */
 	kill_dev_dax(dev_dax);
 }
 

@@ -210,6 +210,7 @@ struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
 					struct famfs_sb_info *fsi,
 					struct fs_context *fc);
 void famfs_daxdev_unclaim(struct famfs_daxdev *fdd);
+int famfs_daxdev_explain(dev_t devt, const char *path, struct fs_context *fc);
 #else
 static inline int famfs_devdax_init(void)
 {
@@ -229,6 +230,12 @@ famfs_daxdev_claim(dev_t devt, const char *path, struct famfs_sb_info *fsi,
 
 static inline void famfs_daxdev_unclaim(struct famfs_daxdev *fdd)
 {
+}
+
+static inline int famfs_daxdev_explain(dev_t devt, const char *path,
+				       struct fs_context *fc)
+{
+	return -ENOTBLK;
 }
 #endif
 

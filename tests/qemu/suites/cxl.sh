@@ -71,4 +71,11 @@ if [ -z "$N" ]; then
 fi
 t_ok bind famfs bind "$N"
 famfs_on /dev/$N devdax-
+t_ok unbind famfs bind -u "$N"
+
+# Leave the namespace as the profile made it, for the suites after this one.
+if [ "$FAMFS_DEV_MODE" = fsdax ]; then
+	t_ok fsdax-again ndctl create-namespace -f -e "$ns" -m fsdax --map=mem
+	t_ok pmem-again wait_for /dev/pmem0 10
+fi
 exit 0

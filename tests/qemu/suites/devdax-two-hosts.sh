@@ -64,6 +64,7 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_rc fsck-end 0 famfs fsck $M
 	t_ok umount umount $M
 	t_ok no-warnings no_warnings
+	[ "$FAMFS_DEV_MODE" = devdax ] && t_ok unbind famfs bind -u "$DEV"
 	exit 0
 fi
 
@@ -111,5 +112,6 @@ PFX=client-x2- run_prog devdax_test check $M/data/x 102
 t_rc client-logplay-again 0 famfs logplay -n $M
 t_ok client-umount umount $M
 t_ok client-no-warnings no_warnings
+[ "$FAMFS_DEV_MODE" = devdax ] && t_ok client-unbind famfs bind -u "$DEV"
 sync_post share-b-done
 exit 0

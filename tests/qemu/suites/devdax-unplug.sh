@@ -148,4 +148,5 @@ t_ok mount-after-enable famfs mount "$DEV" $M
 t_ok data-after-enable famfs verify -S 9 $M/g
 t_ok umount-at-end umount $M
 t_ok no-warnings-at-end no_warnings
+[ "$FAMFS_DEV_MODE" = devdax ] && t_ok leave-on-device_dax famfs bind -u "$DEV"
 exit 0

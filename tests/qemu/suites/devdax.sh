@@ -49,6 +49,8 @@ if ! grep -q '^famfs ' /proc/modules; then
 	exit 0
 fi
 t_ok driver-registered test -d /sys/bus/dax/drivers/famfs
+# Start (and end) as the profile leaves the device: with device_dax.
+[ "$(driver)" = famfs ] && famfs bind -u "$DEV"
 t_eq starts-on-device_dax device_dax "$(driver)"
 
 # Bound to device_dax: the tool works on the device, a mount is refused with
@@ -169,4 +171,5 @@ t_ok fsck-on-device_dax famfs fsck "$DEV"
 t_ok bind-by-name famfs bind "$N"
 t_eq bound-by-name famfs "$(driver)"
 t_not bind-not-dax famfs bind /dev/null
+t_ok leave-on-device_dax famfs bind -u "$DEV"
 exit 0
