@@ -91,6 +91,22 @@ static void test_remount(void **state)
 	assert_false(o.remount);
 }
 
+static void test_follow(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("noatime,follow", false), 0);
+	assert_true(o.follow);
+	assert_string_equal(o.data, "");	/* not for famfs.ko */
+	assert_int_equal(parse("noatime", false), 0);
+	assert_false(o.follow);
+	/* follow creates files: a read-only mount cannot, a remount is none */
+	assert_int_equal(parse("follow,ro", false), -EINVAL);
+	assert_non_null(strstr(reason, "ro"));
+	assert_int_equal(parse("follow,ro,rw", false), 0);
+	assert_int_equal(parse("remount,follow", false), -EINVAL);
+	assert_non_null(strstr(reason, "remount"));
+}
+
 static void test_sloppy_drops_unknown(void **state)
 {
 	(void)state;
@@ -121,6 +137,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_options_passed),
 		cmocka_unit_test(test_unknown_refused),
 		cmocka_unit_test(test_remount),
+		cmocka_unit_test(test_follow),
 		cmocka_unit_test(test_sloppy_drops_unknown),
 		cmocka_unit_test(test_too_long),
 	};

@@ -92,7 +92,7 @@ static int exit_code(const struct famfs_logplay_result *r)
 	return (r->conflicts || r->bad_entries) ? FAMFS_EXIT_PROBLEM : FAMFS_EXIT_OK;
 }
 
-static int follow(const char *mpt, unsigned interval)
+int cli_follow(const char *mpt, unsigned interval)
 {
 	struct sigaction sa;
 	struct famfs_follow f;
@@ -170,7 +170,7 @@ int cmd_logplay(int argc, char **argv)
 		return FAMFS_EXIT_USAGE;
 	}
 	if (follow_opt)
-		return follow(argv[optind], interval);
+		return cli_follow(argv[optind], interval);
 	if (famfs_fs_open_mount(argv[optind], false, &fs))
 		return FAMFS_EXIT_ERROR;
 	rc = famfs_logplay(&fs, dry, &r);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "famfs.h"
@@ -37,7 +38,10 @@ const struct cli_doc cli_doc_mount = {
 		  "and the other generic flags of mount(8), and\n"
 		  "famfs.ko's mode=OCTAL (of the root directory)\n"
 		  "and dax=always; remount: only change the flags\n"
-		  "of the famfs mount at MPT (ro: read-only)" },
+		  "of the famfs mount at MPT (ro: read-only);\n"
+		  "follow: keep the mount up to date with the log\n"
+		  "until it is unmounted (famfs logplay --follow in\n"
+		  "the background, messages in the kernel log)" },
 		{ 'v', "verbose", NULL, "print what logplay does and a summary" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
@@ -187,7 +191,67 @@ int cli_mount(const char *dev, const char *mpt,
 		       dev, mpt, master ? "master" : "client",
 		       o->ro ? ", read-only" : log_ro ? ", read-only log" : "",
 		       r.created_files, r.created_dirs);
+	if (o->follow) {
+		if (cli_follow_daemon(mpt))
+			return FAMFS_EXIT_ERROR;	/* mounted, not followed */
+		if (famfs_verbose)
+			printf("famfs mount: %s: following the log (famfs logplay --follow, messages in the kernel log) until umount\n",
+			       mpt);
+	}
 	return FAMFS_EXIT_OK;
+}
+
+int cli_follow_daemon(const char *mpt)
+{
+	char abs[PATH_MAX];
+	pid_t pid;
+	int st, fd;
+
+	if (!realpath(mpt, abs)) {
+		famfs_err("%s: %s", mpt, strerror(errno));
+		return -errno;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		int rc = -errno;
+
+		famfs_err("%s: cannot start the follower: %s", abs, strerror(errno));
+		return rc;
+	}
+	if (pid > 0) {		/* the first child exits once it forked again */
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+			famfs_err("%s: cannot start the follower", abs);
+			return -ECHILD;
+		}
+		return 0;
+	}
+	if (setsid() < 0)
+		_exit(1);
+	pid = fork();
+	if (pid < 0)
+		_exit(1);
+	if (pid > 0)
+		_exit(0);
+	/* the daemon: nothing held, output to the kernel log */
+	if (chdir("/"))
+		_exit(1);
+	fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (fd >= 0)
+		dup2(fd, 0);
+	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(fd);
+	}
+	setvbuf(stderr, NULL, _IOLBF, 0);	/* one kernel log record a line */
+	_exit(cli_follow(abs, 200));
 }
 
 int cmd_mount(int argc, char **argv)

@@ -44,7 +44,10 @@ const struct cli_doc cli_doc_mount_helper = {
 		  "noexec, noatime and the other generic flags;\n"
 		  "famfs.ko's mode=OCTAL (root directory) and\n"
 		  "dax=always; remount (mount -o remount,ro MPT):\n"
-		  "only change the flags of the mount.  defaults,\n"
+		  "only change the flags of the mount; follow:\n"
+		  "keep the mount up to date with the log until it\n"
+		  "is unmounted (famfs logplay --follow in the\n"
+		  "background, messages in the kernel log).  defaults,\n"
 		  "auto, noauto, user, nofail, _netdev, x-* and\n"
 		  "comment= are for mount(8) and ignored here" },
 		{ 's', "sloppy", NULL, "ignore unknown options instead of failing" },

@@ -79,6 +79,13 @@ extern const struct cli_doc cli_doc_famfs;
 int cli_mount(const char *dev, const char *mpt,
 	      const struct famfs_mount_opts *o, bool log_ro);
 
+/* famfs logplay --follow MPT: until MPT is unmounted or SIGINT/SIGTERM;
+ * returns FAMFS_EXIT_*. */
+int cli_follow(const char *mpt, unsigned interval_ms);
+/* Start cli_follow(mpt) as a daemon (mount -o follow): detached, in its
+ * own session, messages to the kernel log.  0, or -errno (message printed). */
+int cli_follow_daemon(const char *mpt);
+
 /* Open the mounted file system that holds path; fills rel. */
 int cli_open_for(const char *path, bool allow_root, bool want_rw,
 		 struct famfs_fs *fs, char *rel);

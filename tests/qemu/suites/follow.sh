@@ -6,7 +6,8 @@
 # new one started while a goes on: b ends with exactly a's tree (paths,
 # sizes, maps, content checksums), nothing created twice, no conflict.  A
 # file a creates last shows up on b within a second or two (TCG).  The
-# follower exits 0 when b unmounts, on SIGTERM and on SIGINT.
+# follower exits 0 when b unmounts, on SIGTERM and on SIGINT.  famfs mount
+# -o follow starts one that lasts until umount.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 DEV=$FAMFS_DEV
@@ -96,6 +97,9 @@ if [ "$FAMFS_HOST" = a ]; then
 	sync_wait fol-b-caught-up 120 || exit 0
 	sync_post fol-a-late
 	t_rc mkfile-late 0 famfs mkfile -s 1m -S 7 $M/late
+	sync_wait fol-b-auto 120 || exit 0
+	t_rc mkfile-auto 0 famfs mkfile -s 1m -S 8 $M/auto
+	sync_post fol-a-auto
 	sync_wait fol-b-done 180
 	t_rc fsck-end 0 famfs fsck $M
 	t_ok umount umount $M
@@ -176,6 +180,23 @@ for sig in TERM INT; do
 	t_ok follower-says-stopped-$sig grep -q 'stopped by' /tmp/f-$sig.out
 done
 t_ok client-umount umount_retry
+
+# famfs mount -o follow: the same, started by the mount, until umount
+daemon() { ps -o pid,args | grep 'famfs mount -o follow' | grep -v grep | sed 's/^ *\([0-9]*\).*/\1/'; }
+t_rc client-mount-follow 0 famfs mount -o follow "$DEV" $M
+dp=$(daemon)
+t_ok follow-daemon-running test -n "$dp"
+sync_post fol-b-auto
+sync_wait fol-a-auto 120 || exit 0
+n=0
+while [ ! -e $M/auto ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+t_rc client-auto-bytes 0 famfs verify -S 8 $M/auto
+t_ok client-umount-follow umount_retry
+n=0
+while [ -n "$(daemon)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+t_eq follow-daemon-exits-on-umount "" "$(daemon)"
+t_ok follow-daemon-logged sh -c "dmesg | grep -q 'famfs logplay: $M was unmounted'"
+dmesg | grep 'famfs logplay' | tail -n 4
 t_ok client-no-warnings no_warnings
 sync_post fol-b-done
 exit 0

@@ -281,6 +281,8 @@ struct famfs_mount_opts {
 	bool ro;		/* "ro": read-only log; the mount is made
 				 * read-only once the log is replayed */
 	bool remount;		/* "remount": change the flags of a mount */
+	bool follow;		/* "follow": famfs logplay --follow in the
+				 * background after the mount */
 	char data[512];		/* options for famfs.ko: mode=, dax= */
 };
 /* Split a mount(8)-style option string (NULL: none): generic options
@@ -288,7 +290,8 @@ struct famfs_mount_opts {
  * (defaults, auto, noauto, user, nofail, _netdev, x-*, comment=) are
  * dropped, famfs.ko's (mode=, dax=) go to data.  Anything else is refused
  * (-EINVAL, reason filled), or dropped with a warning when sloppy.
- * "remount" sets remount; "ro" then means MS_RDONLY. */
+ * "remount" sets remount; "ro" then means MS_RDONLY.  "follow" sets
+ * follow (refused with remount or ro). */
 int famfs_mount_opts_parse(const char *in, bool sloppy,
 			   struct famfs_mount_opts *o, char *reason);
 

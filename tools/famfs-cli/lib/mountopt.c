@@ -91,6 +91,10 @@ static int one(const char *s, size_t n, bool sloppy, struct famfs_mount_opts *o,
 		o->remount = true;
 		return 0;
 	}
+	if (n == 6 && !strncmp(s, "follow", 6)) {
+		o->follow = true;
+		return 0;
+	}
 	if (sloppy) {
 		famfs_warn("mount option '%.*s' ignored (sloppy)", (int)n, s);
 		return 0;
@@ -98,6 +102,19 @@ static int one(const char *s, size_t n, bool sloppy, struct famfs_mount_opts *o,
 	REASON("unknown mount option '%.*s' (famfs.ko takes mode=OCTAL and dax=always)",
 	       (int)n, s);
 	return -EINVAL;
+}
+
+static int check(struct famfs_mount_opts *o, char *reason)
+{
+	if (o->follow && o->remount) {
+		REASON("follow is for a new mount, not with remount");
+		return -EINVAL;
+	}
+	if (o->follow && o->ro) {
+		REASON("follow creates files: not with ro");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int famfs_mount_opts_parse(const char *in, bool sloppy,
@@ -114,5 +131,5 @@ int famfs_mount_opts_parse(const char *in, bool sloppy,
 			return rc;
 		p += n + (p[n] == ',');
 	}
-	return 0;
+	return check(o, reason);
 }
