@@ -3,7 +3,7 @@
  * hostile_fuzz: a seeded, reproducible fuzzer for the famfs.ko file ioctls.
  *
  *   hostile_fuzz [-n ITER] [-s SEED] [-j PROCS] [-l LABEL] [-k NRS] [-r]
- *                [-L] [-K] [-P] [-q] MPT
+ *                [-L] [-K] [-P] [-F] [-q] MPT
  *
  * Throws ITER calls per process at files in MPT/hostile-fuzz.<label>.<i>/
  * of a mounted famfs: FAMFSIOC_MAP_CREATE with valid maps and maps with one
@@ -37,7 +37,7 @@
  *    exactly the mapped memory; once the fuzz files are removed, it is back
  *    to what it was.
  *
- * -n ITER  calls per process (default 20000; -L or FAMFS_FUZZ_LONG=1: 1500000)
+ * -n ITER  calls per process (default 20000; -L or FAMFS_FUZZ_LONG=1: 1000000)
  * -s SEED  seed (default: from the clock); always printed, with the command
  *          line that repeats the run
  * -j PROCS processes fuzzing at once (default 1: exact model of the mount)
@@ -47,6 +47,8 @@
  * -r       the mount is read-only: MAP_CREATE must fail (EROFS); uses the
  *          unmapped files already there (no new files)
  * -K       keep the fuzz files (default: remove them, check statfs)
+ * -F       a memory failure is injected meanwhile: from then on MAP_CREATE
+ *          may get EIO, read/write EIO; pattern bytes and mmap go unchecked
  * -P       write no pattern bytes (on a mount whose maps the fuzzer cannot
  *          see, e.g. a bare kernel mount over a famfs with files)
  * -q       fewer info lines
@@ -98,6 +100,7 @@ static char mydir[PATH_MAX - 64];
 static uint64_t devsz, seed0, myseed;
 static long iters = 20000;
 static int nproc = 1, myid, ro, keep, quiet, nonroot, compat_ok, nopat;
+static int failing;	/* -F: a memory failure may fail the mount meanwhile */
 static int multi;		/* other processes map memory too */
 static uint64_t hot_unit;	/* the window everybody races for */
 
@@ -465,7 +468,8 @@ static void pat_write(struct ffile *f)
 	for (int i = 0; i < n; i++) {
 		pat_fill(f->pat, spot[i], b, sizeof(b));
 		ncheck[C_DATA]++;
-		if (pwrite(f->fd, b, sizeof(b), (off_t)spot[i]) != sizeof(b))
+		if (pwrite(f->fd, b, sizeof(b), (off_t)spot[i]) != sizeof(b) &&
+		    !(failing && errno == EIO))
 			bad(C_DATA, "%s: pwrite at %llu: %s", f->path,
 			    (unsigned long long)spot[i], t_errname(errno));
 	}
@@ -480,10 +484,11 @@ static void pat_check(struct ffile *f)
 	for (int i = 0; i < n; i++) {
 		pat_fill(f->pat, spot[i], w, sizeof(w));
 		ncheck[C_DATA]++;
-		if (pread(f->fd, b, sizeof(b), (off_t)spot[i]) != sizeof(b))
-			bad(C_DATA, "%s: pread at %llu: %s", f->path,
-			    (unsigned long long)spot[i], t_errname(errno));
-		else if (memcmp(b, w, sizeof(b)))
+		if (pread(f->fd, b, sizeof(b), (off_t)spot[i]) != sizeof(b)) {
+			if (!(failing && errno == EIO))
+				bad(C_DATA, "%s: pread at %llu: %s", f->path,
+				    (unsigned long long)spot[i], t_errname(errno));
+		} else if (memcmp(b, w, sizeof(b)) && !failing)
 			bad(C_DATA, "%s: bytes at %llu changed (another map wrote them?)",
 			    f->path, (unsigned long long)spot[i]);
 	}
@@ -795,6 +800,13 @@ static void do_create(struct ffile *f, int valid_only)
 	ncheck[br ? C_EFAULT : via32 ? C_COMPAT : C_CREATE]++;
 	if (nonroot)
 		ncheck[C_EPERM]++;
+	/* -F: after the failure every create gets EIO (or what comes first:
+	 * EPERM, EFAULT, EROFS, EEXIST) */
+	if (failing && !br && !nonroot && rc == -1 && e == EIO) {
+		if (!f->mapped)
+			check_unmapped(f);
+		return;
+	}
 	if (set) {
 		if (rc == 0) {
 			set_str(set, es, sizeof(es));
@@ -1038,7 +1050,7 @@ static void do_size(struct ffile *f)
 				    p != MAP_FAILED ? "mapped" : t_errname(e));
 			if (p != MAP_FAILED)
 				munmap(p, TWO_MiB);
-		} else if (f->map.file_size >= 64 && f->haspat) {
+		} else if (f->map.file_size >= 64 && f->haspat && !failing) {
 			/* the pattern through a mapping */
 			uint8_t w[64];
 			uint8_t *p = mmap(NULL, f->map.file_size, PROT_READ,
@@ -1456,7 +1468,7 @@ int main(int argc, char **argv)
 	time_t t0 = time(NULL);
 
 	seed0 = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
-	while ((opt = getopt(argc, argv, "n:s:j:l:k:rLKPq")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:j:l:k:rLKPFq")) != -1) {
 		switch (opt) {
 		case 'n': iters_set = strtol(optarg, NULL, 0); break;
 		case 's': seed0 = strtoull(optarg, NULL, 0); break;
@@ -1467,13 +1479,14 @@ int main(int argc, char **argv)
 		case 'L': lng = 1; break;
 		case 'K': keep = 1; break;
 		case 'P': nopat = 1; break;
+		case 'F': failing = 1; break;
 		case 'q': quiet = 1; break;
 		default: goto usage;
 		}
 	}
 	if (optind + 1 != argc || nproc < 1 || nproc > 16)
 		goto usage;
-	iters = iters_set ? iters_set : lng ? 1500000 : iters;
+	iters = iters_set ? iters_set : lng ? 1000000 : iters;
 	mpt = argv[optind];
 	multi = nproc > 1;
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1580,6 +1593,6 @@ int main(int argc, char **argv)
 	printf("info: %s: done in %ld s\n", label, (long)(time(NULL) - t0));
 	return t_failed;
 usage:
-	fprintf(stderr, "usage: hostile_fuzz [-n ITER] [-s SEED] [-j PROCS] [-l LABEL] [-k NRS] [-r] [-L] [-K] [-P] [-q] MPT\n");
+	fprintf(stderr, "usage: hostile_fuzz [-n ITER] [-s SEED] [-j PROCS] [-l LABEL] [-k NRS] [-r] [-L] [-K] [-P] [-F] [-q] MPT\n");
 	return 2;
 }

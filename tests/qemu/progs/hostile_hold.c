@@ -11,6 +11,15 @@
  *	mapping alone keeps the device open), touch it, create READY, wait.
  *   hostile_hold touch FILE READY
  *	map FILE and read its first byte every 20 ms; exit 7 on SIGBUS.
+ *   hostile_hold poisonat MPT READY DELAY_MS
+ *	on a mount at MPT: file "victim" at device 600M..602M (the page
+ *	module_poison poisons), then READY, then after DELAY_MS the failure:
+ *	MADV_HWPOISON on its page at 8K (PASS fault-sigbus), while other
+ *	processes keep working on the mount.
+ *   hostile_hold floodpoison MPT
+ *	the known rate-limit bug in two steps: 20 refused MAP_CREATEs (each
+ *	logged, rate limited per mount), then a memory failure at once (as
+ *	poisonat with no delay); the suite then looks for the failure line.
  *   hostile_hold poison MPT
  *	on a bare kernel mount at MPT: files "victim" (device 600M..602M, the
  *	page module_poison poisons too, so no other memory of the boot is
@@ -121,6 +130,48 @@ static int files(const char *mpt, int create, int *v, int *b)
 	return 0;
 }
 
+static void on_sigbus_setup(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+static int poisonat(const char *mpt, const char *ready, int delay_ms)
+{
+	char p[512], *pv;
+	int v, rc, e;
+
+	snprintf(p, sizeof(p), "%s/victim", mpt);
+	v = open(p, O_RDWR | O_CREAT | O_EXCL, 0644);
+	if (v < 0 || map1(v, TWO_MiB, VICTIM, TWO_MiB))
+		die("victim");
+	pv = mmap(NULL, TWO_MiB, PROT_READ | PROT_WRITE, MAP_SHARED, v, 0);
+	if (pv == MAP_FAILED)
+		die("mmap");
+	pv[8192] = 1;
+	if (close(open(ready, O_CREAT | O_WRONLY, 0644)))
+		die(ready);
+	usleep(delay_ms * 1000);
+	on_sigbus_setup();
+	if (sigsetjmp(jb, 1) == 0) {
+		rc = madvise(pv + 8192, 4096, MADV_HWPOISON);
+		e = errno;
+		if (rc) {
+			t_skip("fault", "madvise(MADV_HWPOISON): %s", t_errname(e));
+			return 0;
+		}
+	}
+	t_true("fault-sigbus", sigbus_hit, "the poisoning process got no SIGBUS");
+	t_errno("fault-read-eio", pread(v, p, 64, 0), EIO);
+	munmap(pv, TWO_MiB);
+	close(v);
+	return t_failed;
+}
+
 static int poison(const char *mpt)
 {
 	static char buf[4 * MiB];
@@ -199,11 +250,27 @@ int main(int argc, char **argv)
 		return mapdev(argv[2], strtoull(argv[3], NULL, 0), argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "touch"))
 		return touch(argv[2], argv[3]);
+	if (argc == 5 && !strcmp(argv[1], "poisonat"))
+		return poisonat(argv[2], argv[3], atoi(argv[4]));
+	if (argc == 3 && !strcmp(argv[1], "floodpoison")) {
+		char p[512];
+		int fd, i;
+
+		snprintf(p, sizeof(p), "%s/flood", argv[2]);
+		fd = open(p, O_RDWR | O_CREAT | O_EXCL, 0644);
+		if (fd < 0)
+			die(p);
+		for (i = 0; i < 20; i++)
+			map1(fd, TWO_MiB, 1, TWO_MiB);	/* EINVAL, logged */
+		close(fd);
+		snprintf(p, sizeof(p), "%s/flood-ready", argv[2]);
+		return poisonat(argv[2], p, 0);
+	}
 	if (argc == 3 && !strcmp(argv[1], "poison"))
 		return poison(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "healthy"))
 		return healthy(argv[2]);
 	fprintf(stderr, "usage: hostile_hold hold FILE READY | mapdev DEV LEN READY | touch FILE READY |\n"
-		"       poison MPT | healthy MPT\n");
+		"       poisonat MPT READY DELAY_MS | poison MPT | healthy MPT\n");
 	return 2;
 }
