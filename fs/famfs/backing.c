@@ -168,9 +168,10 @@ static void famfs_fail_range(struct famfs_sb_info *fsi, u64 start, u64 end,
 			     int mf_flags)
 {
 	lockdep_assert_held(&famfs_holder_lock);
+	/* Once per mount: not subject to the mount's message rate limit. */
 	if (!test_and_set_bit(FAMFS_SB_FAILED, &fsi->flags))
-		famfs_err(fsi->sb, "memory failure at device bytes %llu..%llu: all data access on this mount now fails with EIO",
-			  start, end - 1);
+		pr_err("famfs (%s): memory failure at device bytes %llu..%llu: all data access on this mount now fails with EIO\n",
+		       fsi->sb->s_id, start, end - 1);
 	/*
 	 * Unmount (which holds s_umount while it waits for famfs_holder_lock)
 	 * must not meet inode references taken here; if it or a remount is
@@ -214,7 +215,8 @@ static void famfs_backing_gone(struct dax_device *dax_dev,
 	id = fsi->backing.id;
 	trace_famfs_notify_failure(sb, 0, U64_MAX, 0);
 	if (!test_and_set_bit(FAMFS_SB_FAILED, &fsi->flags))
-		famfs_err(sb, "the device is going away: all data access on this mount now fails with EIO");
+		pr_err("famfs (%s): the device is going away: all data access on this mount now fails with EIO\n",
+		       sb->s_id);
 	/* Pairs with smp_mb() in famfs_iomap_begin(). */
 	smp_mb__after_atomic();
 	if (!atomic_inc_not_zero(&sb->s_active)) {
