@@ -17,6 +17,8 @@
  *                                             log entry IDX (famfs_format.h)
  *   hostile_corrupt DEV get OFF WIDTH         print a little-endian value
  *
+ * DEV may also be a mounted famfs's .meta/.log (on the master): set
+ * HOSTILE_LOG_BASE=0 so that crc hdr|IDX find the log at offset 0.
  * Numbers take 0x hex and K/M/G suffixes.  Block devices and files are
  * read and written with O_DIRECT (4 KiB read-modify-write: no page cache
  * between this and the next mount), character devices (devdax) through a
@@ -38,6 +40,7 @@
 #define ALIGN_MAP	(2ULL << 20)
 
 static int fd, chr;
+static uint64_t log_base = FAMFS_LOG_OFFSET;
 
 static void die(const char *what)
 {
@@ -148,11 +151,11 @@ static void fix_crc(const char *what)
 		len = FAMFS_SB_SIZE;
 		crc_at = 12;
 	} else if (!strcmp(what, "hdr")) {
-		off = FAMFS_LOG_OFFSET;
+		off = log_base;
 		len = FAMFS_LOG_HDR_SIZE;
 		crc_at = 8;
 	} else {
-		off = FAMFS_LOG_OFFSET + FAMFS_LOG_HDR_SIZE +
+		off = log_base + FAMFS_LOG_HDR_SIZE +
 		      num(what) * FAMFS_LOG_ENTRY_SIZE;
 		len = FAMFS_LOG_ENTRY_SIZE;
 		crc_at = 8;
@@ -180,6 +183,8 @@ int main(int argc, char **argv)
 
 	if (argc < 3)
 		goto usage;
+	if (getenv("HOSTILE_LOG_BASE"))
+		log_base = num(getenv("HOSTILE_LOG_BASE"));
 	cmd = argv[2];
 	if (stat(argv[1], &st))
 		die(argv[1]);

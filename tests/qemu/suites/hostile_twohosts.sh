@@ -5,7 +5,11 @@
 # (and now and then fsck and check) on its own mount of the same memory as
 # fast as it can.  b must never see a half-written entry (no corrupt entry,
 # no conflict, no error, ever), and must end with exactly a's tree: the same
-# paths, sizes and bytes.
+# paths, sizes and bytes.  Then b follows the log (famfs logplay --follow)
+# while a commits a corrupt entry (garbage named "ghost", written through
+# its .meta/.log, next_index advanced) and then a valid file: the follower
+# reports the entry, skips it, goes on, creates the valid file and never
+# "ghost"; fsck on both hosts names the entry.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 DEV=$FAMFS_DEV
@@ -53,8 +57,27 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_eq appends-all-worked 0 "$fails"
 	listing > "$S/h2-a-tree"
 	sync_post h2-a-done
-	sync_wait h2-b-done 120
+	sync_wait h2-b-done 120 || exit 0
 	t_rc fsck-end 0 famfs fsck $M
+
+	# a committed corrupt entry while b follows, then a valid file
+	sync_wait h2-b-following 60 || exit 0
+	L=$M/.meta/.log
+	n=$(hostile_corrupt $L get 16 8)
+	e() { echo $((1024 + $1 * 1024)); }
+	hostile_corrupt $L copy $(e $((n - 1))) $(e $n) 1024 &&
+		hostile_corrupt $L set $(e $n) 8 $n &&
+		hostile_corrupt $L str $(( $(e $n) + 328 )) 512 ghost &&
+		hostile_corrupt $L set 16 8 $((n + 1)) ||
+		t_fail corrupt-entry "could not write the corrupt entry through $L"
+	echo $n > "$S/h2-ghost-index"
+	t_rc mkfile-after-corrupt-entry 0 famfs mkfile -s 3m -S 303 $M/after-ghost
+	listing > "$S/h2-a-tree2"
+	sync_post h2-a-done2
+	sync_wait h2-b-done2 120
+	t_rc fsck-names-corrupt-entry 3 famfs fsck $M
+	case $OUT in *"log entry $n: CRC mismatch"*) t_pass fsck-says-crc ;;
+	*) t_fail fsck-says-crc "$(echo "$OUT" | head -n 3 | tr '\n' ' ')" ;; esac
 	umount $M
 	exit 0
 fi
@@ -86,6 +109,33 @@ t_rc final-fsck 0 famfs fsck $M
 t_rc final-check 0 famfs check $M
 t_eq same-tree-as-master "$(cat "$S/h2-a-tree")" "$(listing)"
 t_eq tree-size $((N + N / 6)) "$(listing | grep -c .)"
-umount $M
 sync_post h2-b-done
+
+# follow while a commits a corrupt entry and then a valid file
+famfs logplay --follow -i 100 $M > /tmp/hostile-follow.out 2>&1 & FP=$!
+n=0
+until grep -q '^famfs logplay: following' /tmp/hostile-follow.out; do
+	[ $n -ge 100 ] && break; sleep 0.1; n=$((n + 1))
+done
+sync_post h2-b-following
+sync_wait h2-a-done2 120
+n=0
+while [ ! -e $M/after-ghost ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+t_ok follower-created-later-file test -e $M/after-ghost
+sleep 0.5	# the follower's round that created it may still be mapping it
+t_rc follower-later-file-bytes 0 famfs verify -S 303 $M/after-ghost
+t_ok follower-no-ghost test ! -e $M/ghost
+t_ok follower-still-running kill -0 $FP
+gi=$(cat "$S/h2-ghost-index")
+t_eq follower-same-tree-as-master "$(cat "$S/h2-a-tree2")" "$(listing)"
+n=0; until umount $M 2>/dev/null; do [ $n -ge 50 ] && break; sleep 0.1; n=$((n + 1)); done
+n=0; while kill -0 $FP 2>/dev/null && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+wait $FP; rc=$?
+t_eq follower-exit-corrupt-seen 3 "$rc"
+if grep -q "log entry $gi skipped: CRC mismatch" /tmp/hostile-follow.out; then
+	t_pass follower-reports-entry
+else
+	t_fail follower-reports-entry "$(tail -n 3 /tmp/hostile-follow.out | tr '\n' ' ')"
+fi
+sync_post h2-b-done2
 exit 0
