@@ -78,7 +78,8 @@ int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b)
 int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
 		struct famfs_log_simple_ext *ext)
 {
-	uint64_t want = (size + UNIT - 1) / UNIT, run = 0;
+	/* not (size + UNIT - 1) / UNIT: that wraps for sizes near 2^64 */
+	uint64_t want = size / UNIT + (size % UNIT != 0), run = 0;
 
 	if (!want)
 		want = 1;

@@ -109,8 +109,7 @@ int famfs_file_create(struct famfs_fs *fs, const char *rel, uint64_t size,
 	rc = famfs_alloc(&bm, size, &ext);
 	if (rc) {
 		famfs_err("%s: device full: no free run of %llu bytes (%llu bytes free in 2 MiB units)",
-			  p, (unsigned long long)((size + FAMFS_ALLOC_UNIT - 1) &
-						  ~(FAMFS_ALLOC_UNIT - 1)),
+			  p, (unsigned long long)size,
 			  (unsigned long long)(bm.nfree * FAMFS_ALLOC_UNIT));
 		goto undo;
 	}
