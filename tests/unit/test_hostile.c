@@ -439,6 +439,35 @@ static void test_name_longer_than_255_is_corrupt(void **state)
 			 w.bad);
 }
 
+/* A size near 2^64 must not wrap in the allocator: "device full", the log
+ * untouched, no file -- not a 2 MiB file logged with a size of 2^64-1 (a
+ * corrupt entry the master itself commits). */
+static void test_huge_size_refused(void **state)
+{
+	static const uint64_t sizes[] = {
+		~0ULL, ~0ULL - 2 * MiB + 2, ~0ULL - 2 * MiB + 1, 1ULL << 63,
+		64 * MiB + 1,
+	};
+	struct th *t = *state;
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		uint64_t n0 = famfs_log_next(t->fs.log);
+		char name[32];
+		int fd;
+
+		snprintf(name, sizeof(name), "huge%zu", i);
+		fd = famfs_file_create(&t->fs, name, sizes[i], 0644, 0, 0);
+		if (fd >= 0 || famfs_log_next(t->fs.log) != n0)
+			fail_msg("size %#llx: created (fd %d), log %llu -> %llu entries",
+				 (unsigned long long)sizes[i], fd,
+				 (unsigned long long)n0,
+				 (unsigned long long)famfs_log_next(t->fs.log));
+		assert_int_equal(fd, -ENOSPC);
+		assert_false(th_exists(t, name, false));
+	}
+	assert_int_equal(walk(&t->fs).bad, 0);
+}
+
 /* famfs.ko refusing one map (e.g. EADDRINUSE: the entry's memory is taken
  * by an earlier, overlapping entry): logplay must not leave behind an empty,
  * unmapped file it created for that entry. */
@@ -498,6 +527,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_next_index_at_garbage, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_logplay_refused_map_leaves_no_file, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_name_longer_than_255_is_corrupt, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_huge_size_refused, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
