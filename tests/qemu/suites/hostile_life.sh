@@ -147,6 +147,16 @@ t_eq path-log-has-3-more $((n0 + 3)) "$(logged | wc -l)"
 t_rc path-fsck 0 famfs fsck $M
 t_rc path-check 0 famfs check $M
 
+# ---- sizes near 2^64 (wrapped in the allocator once: a corrupt entry) ----------------
+n0=$(logged | wc -l)
+for sz in 18446744073709551615 18446744073709549570 9223372036854775808; do
+	t_rc size-$sz-refused 2 famfs mkfile -s $sz $M/huge
+	t_has size-$sz-says "device full"
+done
+t_ok size-huge-no-file test ! -e $M/huge
+t_eq size-huge-log-unchanged "$n0" "$(logged | wc -l)"
+t_rc size-huge-fsck 0 famfs fsck $M
+
 # ---- the log filled by racing creators --------------------------------------------
 if fresh --loglen 2m; then
 	famfs mkdir $(seq 1 2017 | sed "s,^,$M/p,") >/dev/null	# 2017 of 2047
@@ -250,5 +260,5 @@ fi
 # what was tried, what survived
 nfail=$(grep -c "^FAIL $FAMFS_PROFILE/$FAMFS_SUITE/" "$FAMFS_OUT/results.txt")
 npass=$(grep -c "^PASS $FAMFS_PROFILE/$FAMFS_SUITE/" "$FAMFS_OUT/results.txt")
-echo "hostile_life: tried 4 racing creators (53 entries), 15 famfs mount cycles, umount of a mount busy 3 ways, rmmod while mounted and while lazily unmounted, paths of 511/512 bytes and a 256-byte name, a log and a device filled by 4 racing creators, a memory failure then umount/rmmod/insmod; $npass checks held, $nfail failed"
+echo "hostile_life: tried 4 racing creators (53 entries), 15 famfs mount cycles, umount of a mount busy 3 ways, rmmod while mounted and while lazily unmounted, paths of 511/512 bytes and a 256-byte name, sizes near 2^64, a log and a device filled by 4 racing creators, a memory failure then umount/rmmod/insmod; $npass checks held, $nfail failed"
 exit 0
