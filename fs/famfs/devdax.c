@@ -559,6 +559,8 @@ static int famfs_dax_probe(struct dev_dax *dev_dax)
 	set_dax_nocache(dax_dev);
 	set_dax_nomc(dax_dev);
 	dax_write_cache(dax_dev, true);
+	/* A cache flush reaches the memory itself: MAP_SYNC is sound. */
+	set_dax_synchronous(dax_dev);
 	rc = devm_add_action_or_reset(dev, famfs_dax_kill_action, dax_dev);
 	if (rc)
 		return rc;

@@ -19,6 +19,7 @@
 #include <linux/huge_mm.h>
 #include <linux/iomap.h>
 #include <linux/mm.h>
+#include <linux/mman.h>
 #include <linux/pagemap.h>
 #include <linux/uio.h>
 #include <linux/writeback.h>
@@ -138,6 +139,8 @@ static ssize_t famfs_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		goto out_unlock;
 
 	ret = dax_iomap_rw(iocb, from, &famfs_iomap_ops);
+	/* Order the cache-bypassing copy before anything that announces it. */
+	wmb();
 
 out_unlock:
 	inode_unlock(inode);
@@ -162,6 +165,12 @@ static vm_fault_t famfs_dax_huge_fault(struct vm_fault *vmf,
 		file_update_time(file);
 	}
 	ret = dax_iomap_fault(vmf, pe_size, &pfn, NULL, &famfs_iomap_ops);
+	/*
+	 * famfs never dirties metadata in a fault (maps are fixed), so a
+	 * MAP_SYNC fault never needs a sync; handled for correctness anyway.
+	 */
+	if (ret & VM_FAULT_NEEDDSYNC)
+		ret = dax_finish_sync_fault(vmf, pe_size, pfn);
 	if (write)
 		sb_end_pagefault(sb);
 	return ret;
@@ -187,6 +196,9 @@ static int famfs_file_mmap(struct file *file, struct vm_area_struct *vma)
 		return -ENODEV;
 	if (famfs_sb_failed(FAMFS_SB(inode->i_sb)))
 		return -EIO;
+	/* MAP_SYNC only where a CPU cache flush reaches the memory. */
+	if (!daxdev_mapping_supported(vma, FAMFS_SB(inode->i_sb)->backing.dax_dev))
+		return -EOPNOTSUPP;
 
 	file_accessed(file);
 	vma->vm_ops = &famfs_dax_vm_ops;
@@ -226,6 +238,7 @@ const struct file_operations famfs_file_operations = {
 	.read_iter		= famfs_file_read_iter,
 	.write_iter		= famfs_file_write_iter,
 	.mmap			= famfs_file_mmap,
+	.mmap_supported_flags	= MAP_SYNC,
 	.get_unmapped_area	= thp_get_unmapped_area,
 	.fsync			= famfs_file_fsync,
 	.unlocked_ioctl		= famfs_file_ioctl,
