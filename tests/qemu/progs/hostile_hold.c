@@ -17,7 +17,7 @@
  *	MADV_HWPOISON on its page at 8K (PASS fault-sigbus), while other
  *	processes keep working on the mount.
  *   hostile_hold floodpoison MPT
- *	the known rate-limit bug in two steps: 20 refused MAP_CREATEs (each
+ *	the rate-limit case (fixed in 418e492): 20 refused MAP_CREATEs (each
  *	logged, rate limited per mount), then a memory failure at once (as
  *	poisonat with no delay); the suite then looks for the failure line.
  *   hostile_hold poison MPT
