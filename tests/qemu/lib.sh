@@ -32,6 +32,24 @@ t_eq() {
 	if [ "$2" = "$3" ]; then t_pass "$1"; else t_fail "$1" "expected '$2', got '$3'"; fi
 }
 
+# run_prog PROG ARGS...: run a test program that prints PROTOCOL lines with
+# bare test names; they become this suite's lines (prefixed with $PFX if the
+# suite sets it).  Other output is echoed; an exit status above 1 is a FAIL.
+run_prog() {
+	_p=$1
+	"$@" > /tmp/$_p.out 2>&1
+	_rc=$?
+	while IFS= read -r _l; do
+		case $_l in
+		"PASS "*) t_pass "${PFX:-}${_l#PASS }" ;;
+		"FAIL "*) _l=${_l#FAIL }; t_fail "${PFX:-}${_l%%: *}" "${_l#*: }" ;;
+		"SKIP "*) _l=${_l#SKIP }; t_skip "${PFX:-}${_l%%: *}" "${_l#*: }" ;;
+		*) echo "$_p: $_l" ;;
+		esac
+	done < /tmp/$_p.out
+	[ $_rc -le 1 ] || t_fail "${PFX:-}$_p-exit" "$_p exited with status $_rc"
+}
+
 # Two-hosts signalling through the shared 9p folder $FAMFS_SYNC.
 sync_post() { echo "$FAMFS_HOST" > "$FAMFS_SYNC/$1.tmp" && mv "$FAMFS_SYNC/$1.tmp" "$FAMFS_SYNC/$1"; }
 # sync_wait NAME [TIMEOUT_S]: returns 1 (and prints a FAIL line) on timeout.

@@ -15,20 +15,6 @@ T=/sys/kernel/tracing
 mkdir -p $M
 export FAMFS_HOST_ID_FILE=/tmp/dynamic-host-uuid
 
-run_prog() {
-	_p=$1
-	"$@" > /tmp/$_p.out 2>&1
-	_rc=$?
-	while IFS= read -r _l; do
-		case $_l in
-		"PASS "*) t_pass "$PFX${_l#PASS }" ;;
-		"FAIL "*) _l=${_l#FAIL }; t_fail "$PFX${_l%%: *}" "${_l#*: }" ;;
-		"SKIP "*) _l=${_l#SKIP }; t_skip "$PFX${_l%%: *}" "${_l#*: }" ;;
-		*) echo "$_p: $_l" ;;
-		esac
-	done < /tmp/$_p.out
-	[ $_rc -le 1 ] || t_fail "$PFX$_p-exit" "$_p exited with status $_rc"
-}
 driver() { basename "$(readlink /sys/bus/dax/devices/$1/driver 2>/dev/null)" 2>/dev/null; }
 no_warnings() { ! dmesg | grep -q 'WARNING\|BUG\|Call Trace\|pre-populated'; }
 

@@ -14,20 +14,6 @@ M=/mnt/famfs
 S=$FAMFS_SYNC
 mkdir -p $M
 
-run_prog() {
-	_p=$1
-	"$@" > /tmp/$_p.out 2>&1
-	_rc=$?
-	while IFS= read -r _l; do
-		case $_l in
-		"PASS "*) t_pass "$PFX${_l#PASS }" ;;
-		"FAIL "*) _l=${_l#FAIL }; t_fail "$PFX${_l%%: *}" "${_l#*: }" ;;
-		"SKIP "*) _l=${_l#SKIP }; t_skip "$PFX${_l%%: *}" "${_l#*: }" ;;
-		*) echo "$_p: $_l" ;;
-		esac
-	done < /tmp/$_p.out
-	[ $_rc -le 1 ] || t_fail "$PFX$_p-exit" "$_p exited with status $_rc"
-}
 t_rc() {	# t_rc ID EXPECTED_RC CMD...; output in $OUT
 	_id=$1 _want=$2; shift 2
 	OUT=$("$@" 2>&1); _rc=$?

@@ -15,20 +15,6 @@ M=/mnt/famfs
 mkdir -p $M
 export FAMFS_HOST_ID_FILE=/tmp/unplug-host-uuid
 
-run_prog() {
-	_p=$1
-	"$@" > /tmp/$_p.out 2>&1
-	_rc=$?
-	while IFS= read -r _l; do
-		case $_l in
-		"PASS "*) t_pass "${_l#PASS }" ;;
-		"FAIL "*) _l=${_l#FAIL }; t_fail "${_l%%: *}" "${_l#*: }" ;;
-		"SKIP "*) _l=${_l#SKIP }; t_skip "${_l%%: *}" "${_l#*: }" ;;
-		*) echo "$_p: $_l" ;;
-		esac
-	done < /tmp/$_p.out
-	[ $_rc -le 1 ] || t_fail "$_p-exit" "$_p exited with status $_rc"
-}
 driver() { basename "$(readlink /sys/bus/dax/devices/$N/driver 2>/dev/null)" 2>/dev/null; }
 bind_famfs() {
 	[ "$(driver)" = famfs ] && return 0

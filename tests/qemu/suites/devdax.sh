@@ -14,21 +14,6 @@ T=/sys/kernel/tracing
 mkdir -p $M
 export FAMFS_HOST_ID_FILE=/tmp/devdax-host-uuid
 
-# run_prog PROG ARGS...: the program's PASS/FAIL/SKIP lines become ours.
-run_prog() {
-	_p=$1
-	"$@" > /tmp/$_p.out 2>&1
-	_rc=$?
-	while IFS= read -r _l; do
-		case $_l in
-		"PASS "*) t_pass "${_l#PASS }" ;;
-		"FAIL "*) _l=${_l#FAIL }; t_fail "${_l%%: *}" "${_l#*: }" ;;
-		"SKIP "*) _l=${_l#SKIP }; t_skip "${_l%%: *}" "${_l#*: }" ;;
-		*) echo "$_p: $_l" ;;
-		esac
-	done < /tmp/$_p.out
-	[ $_rc -le 1 ] || t_fail "$_p-exit" "$_p exited with status $_rc"
-}
 driver() { basename "$(readlink /sys/bus/dax/devices/$N/driver 2>/dev/null)" 2>/dev/null; }
 klog_mark() { dmesg | wc -l > /tmp/devdax.klog; }
 klog_since() { dmesg | tail -n +$(($(cat /tmp/devdax.klog) + 1)); }

@@ -6,22 +6,6 @@
 # getrusage in the program and with the fs_dax:dax_pmd_fault_done tracepoint.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
-# run_prog PROG ARGS...: the program's PASS/FAIL/SKIP lines become ours.
-run_prog() {
-	_p=$1
-	"$@" > /tmp/$_p.out 2>&1
-	_rc=$?
-	while IFS= read -r _l; do
-		case $_l in
-		"PASS "*) t_pass "${_l#PASS }" ;;
-		"FAIL "*) _l=${_l#FAIL }; t_fail "${_l%%: *}" "${_l#*: }" ;;
-		"SKIP "*) _l=${_l#SKIP }; t_skip "${_l%%: *}" "${_l#*: }" ;;
-		*) echo "$_p: $_l" ;;
-		esac
-	done < /tmp/$_p.out
-	[ $_rc -le 1 ] || t_fail "$_p-exit" "$_p exited with status $_rc"
-}
-
 if ! grep -q '^famfs ' /proc/modules; then
 	t_skip loaded "famfs.ko is not loaded"
 	exit 0

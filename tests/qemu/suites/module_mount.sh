@@ -5,22 +5,6 @@
 # nothing, rmmod after unmount, and a device without DAX (progs/module_mount.c).
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
-# run_prog PROG ARGS...: the program's PASS/FAIL/SKIP lines become ours.
-run_prog() {
-	_p=$1
-	"$@" > /tmp/$_p.out 2>&1
-	_rc=$?
-	while IFS= read -r _l; do
-		case $_l in
-		"PASS "*) t_pass "${_l#PASS }" ;;
-		"FAIL "*) _l=${_l#FAIL }; t_fail "${_l%%: *}" "${_l#*: }" ;;
-		"SKIP "*) _l=${_l#SKIP }; t_skip "${_l%%: *}" "${_l#*: }" ;;
-		*) echo "$_p: $_l" ;;
-		esac
-	done < /tmp/$_p.out
-	[ $_rc -le 1 ] || t_fail "$_p-exit" "$_p exited with status $_rc"
-}
-
 # Kernel log lines since the last mark.
 n_mark=0
 klog_mark() { n_mark=$((n_mark + 1)); echo "famfs-test: mark $n_mark" > /dev/kmsg; }
