@@ -38,20 +38,6 @@ bind_famfs() {	# from device_dax (or nothing) to famfs
 	bound || echo $N > $D/famfs/bind 2>/dev/null || echo $N > $D/famfs/new_id
 	bound
 }
-run_prog() {
-	_p=$1
-	"$@" > /tmp/$_p.out 2>&1
-	_rc=$?
-	while IFS= read -r _l; do
-		case $_l in
-		"PASS "*) t_pass "${_l#PASS }" ;;
-		"FAIL "*) _l=${_l#FAIL }; t_fail "${_l%%: *}" "${_l#*: }" ;;
-		"SKIP "*) _l=${_l#SKIP }; t_skip "${_l%%: *}" "${_l#*: }" ;;
-		*) echo "$_p: $_l" ;;
-		esac
-	done < /tmp/$_p.out
-	[ $_rc -le 1 ] || t_fail "$_p-exit" "$_p exited with status $_rc"
-}
 ready() { rm -f /tmp/hostile-ready; "$@" & HOLDER=$!; wait_for /tmp/hostile-ready 10; }
 
 if [ ! -d $D/famfs ]; then
