@@ -288,3 +288,18 @@ int cli_getopt(int argc, char **argv, const struct cli_doc *d)
 	}
 	return getopt_long(argc, argv, so, lo, NULL);
 }
+
+int cli_owner_opt(int c, const char *arg, uint32_t *mode, uint32_t *uid,
+		  uint32_t *gid)
+{
+	if (c == 'm') {
+		if (famfs_parse_u32(arg, 8, mode) || *mode > 07777) {
+			famfs_err("--mode %s: not an octal mode", arg);
+			return FAMFS_EXIT_USAGE;
+		}
+	} else if (famfs_parse_u32(arg, 10, c == 'u' ? uid : gid)) {
+		famfs_err("-%c %s: not a number", c, arg);
+		return FAMFS_EXIT_USAGE;
+	}
+	return FAMFS_EXIT_OK;
+}

@@ -205,18 +205,12 @@ int cmd_cp(int argc, char **argv)
 		switch (c) {
 		case 'r': case 'R': o.recursive = true; break;
 		case 'm':
-			if (famfs_parse_u32(optarg, 8, &m) || m > 07777) {
-				famfs_err("--mode %s: not an octal mode", optarg);
-				return FAMFS_EXIT_USAGE;
-			}
-			o.mode = m;
-			break;
 		case 'u':
 		case 'g':
-			if (famfs_parse_u32(optarg, 10, c == 'u' ? &o.uid : &o.gid)) {
-				famfs_err("-%c %s: not a number", c, optarg);
+			if (cli_owner_opt(c, optarg, &m, &o.uid, &o.gid))
 				return FAMFS_EXIT_USAGE;
-			}
+			if (c == 'm')
+				o.mode = m;
 			break;
 		case 'v': famfs_verbose++; break;
 		case 'h': return cli_usage(&cli_doc_cp, 0);

@@ -36,17 +36,10 @@ int cmd_mkdir(int argc, char **argv)
 		switch (c) {
 		case 'p': parents = true; break;
 		case 'm':
-			if (famfs_parse_u32(optarg, 8, &mode) || mode > 07777) {
-				famfs_err("--mode %s: not an octal mode", optarg);
-				return FAMFS_EXIT_USAGE;
-			}
-			break;
 		case 'u':
 		case 'g':
-			if (famfs_parse_u32(optarg, 10, c == 'u' ? &uid : &gid)) {
-				famfs_err("-%c %s: not a number", c, optarg);
+			if (cli_owner_opt(c, optarg, &mode, &uid, &gid))
 				return FAMFS_EXIT_USAGE;
-			}
 			break;
 		case 'h': return cli_usage(&cli_doc_mkdir, 0);
 		default: return cli_usage(&cli_doc_mkdir, 1);

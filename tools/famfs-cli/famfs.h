@@ -59,6 +59,13 @@ int cli_usage(const struct cli_doc *d, int misuse);
 void cli_man(FILE *f, const struct cli_doc *d);
 /* getopt_long over d's options (and -h/--help, returned as 'h'). */
 int cli_getopt(int argc, char **argv, const struct cli_doc *d);
+/*
+ * The ownership options that mkfile, mkdir and cp share: -m MODE (octal,
+ * at most 07777), -u UID, -g GID.  Stores the value for option c and returns
+ * FAMFS_EXIT_OK, or names the bad argument and returns FAMFS_EXIT_USAGE.
+ */
+int cli_owner_opt(int c, const char *arg, uint32_t *mode, uint32_t *uid,
+		  uint32_t *gid);
 /* The docs of every page, NULL-terminated (famfs.c). */
 extern const struct cli_doc *const cli_pages[];
 
