@@ -4,7 +4,7 @@
 set -euo pipefail
 
 pkgs=(
-	build-essential gcc make pkg-config git
+	build-essential gcc gcc-multilib make pkg-config git
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	qemu-system-x86 busybox-static kmod cpio xz-utils
 	ndctl daxctl libndctl-dev libdaxctl-dev
