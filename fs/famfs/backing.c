@@ -142,20 +142,27 @@ static void famfs_kill_range(struct famfs_sb_info *fsi, u64 start, u64 end,
 		}
 		s = max(cursor, ext->dev_off);
 		e = min(end, ext->dev_off + ext->len);
-		/* Translate to file pages. */
-		s = s - ext->dev_off + ext->file_off;
-		e = e - ext->dev_off + ext->file_off;
 		cursor = ext->dev_off + ext->len;
+		/* The map (and @ext) lives as long as the inode. */
 		inode = igrab(ext->fmap->inode);
 		mutex_unlock(&fsi->map_lock);
 
 		if (!inode)
 			continue;
-		famfs_err(fsi->sb, "memory failure hits inode %lu, file bytes %llu..%llu",
-			  inode->i_ino, s, e - 1);
-		mf_dax_kill_procs(inode->i_mapping, s >> PAGE_SHIFT,
-				  DIV_ROUND_UP(e, PAGE_SIZE) - (s >> PAGE_SHIFT),
-				  mf_flags);
+		/* A strip: one run of file bytes per chunk. */
+		while (s < e) {
+			u64 run_end, fs, fe;
+
+			fs = famfs_kext_file_off(ext, s, &run_end);
+			run_end = min(run_end, e);
+			fe = fs + (run_end - s);
+			s = run_end;
+			famfs_err(fsi->sb, "memory failure hits inode %lu, file bytes %llu..%llu",
+				  inode->i_ino, fs, fe - 1);
+			mf_dax_kill_procs(inode->i_mapping, fs >> PAGE_SHIFT,
+					  DIV_ROUND_UP(fe, PAGE_SIZE) -
+					  (fs >> PAGE_SHIFT), mf_flags);
+		}
 		iput(inode);
 	}
 }

@@ -24,6 +24,7 @@
 #include <linux/sizes.h>
 #include <linux/types.h>
 #include <linux/famfs_ioctl.h>
+#include <linux/famfs_interleave.h>
 
 #define FAMFS_MAGIC		0x87b282ff
 #define FAMFS_DEFAULT_MODE	0755
@@ -62,35 +63,80 @@ static inline u64 famfs_backing_daddr(const struct famfs_backing *b, u64 off)
 	return b->dax_start + off;
 }
 
-/* One extent of a mapped file, as the kernel keeps it. */
+/*
+ * One contiguous range of device memory a mapped file uses: a simple extent,
+ * or one strip of an interleaved extent.  Every one of them is a node in the
+ * per-mount tree of mapped memory (map.c).
+ */
 struct famfs_kext {
 	u64			dev_off;	/* byte offset on the device */
 	u64			len;		/* bytes */
-	u64			file_off;	/* where it starts in the file */
+	/* simple: where it starts in the file; strip: where its extent does */
+	u64			file_off;
 	struct rb_node		node;		/* in famfs_sb_info.ext_tree */
 	struct famfs_fmap	*fmap;		/* the map it belongs to */
+	/* a strip: its interleaved extent and its index there; else NULL */
+	struct famfs_kiext	*iext;
+	u32			strip;
 };
 
 /*
- * The map of one file: set once by FAMFSIOC_MAP_CREATE and never changed
- * until the inode is evicted, so readers need no lock once they have seen
- * the pointer (published with smp_store_release(), read with
+ * An interleaved extent: @nbytes of the file from @file_off on, striped in
+ * @chunk_size chunks over @nstrips strips (<linux/famfs_interleave.h>).
+ */
+struct famfs_kiext {
+	u64			file_off;
+	u64			nbytes;
+	u64			chunk_size;
+	u32			nstrips;
+	struct famfs_kext	*strips;	/* nstrips entries of fmap->ext */
+};
+
+/*
+ * The map of one file: set once by FAMFSIOC_MAP_CREATE(_V2) and never
+ * changed until the inode is evicted, so readers need no lock once they have
+ * seen the pointer (published with smp_store_release(), read with
  * famfs_inode_fmap()).
+ *
+ * A simple map has @nr_extents extents in file order in @ext (at most
+ * FAMFS_IOC_MAX_EXTENTS_V2); an interleaved map has @nr_iext interleaved
+ * extents in file order in @iext, and all their strips, in order, in @ext.
  */
 struct famfs_fmap {
 	struct inode		*inode;		/* back pointer, for failures */
 	u32			file_type;	/* enum famfs_file_type */
-	u32			extent_type;	/* enum famfs_extent_type */
+	u32			extent_type;	/* SIMPLE_ or INTERLEAVED_ */
 	u64			file_size;
-	u64			alloc_size;	/* sum of the extent lengths */
+	u64			alloc_size;	/* file bytes the extents hold */
 	/*
 	 * Device bytes the map keeps from every other file: each extent
 	 * rounded up to FAMFS_EXTENT_ALIGN, since no other extent can start
 	 * in the rest of a 2 MiB block that a ragged last extent ends in.
 	 */
 	u64			claim_size;
-	u32			nr_extents;
+	u32			nr_iext;
+	struct famfs_kiext	*iext;		/* NULL for a simple map */
+	u32			nr_extents;	/* entries in @ext */
 	struct famfs_kext	ext[];
+};
+
+static inline bool famfs_fmap_interleaved(const struct famfs_fmap *fmap)
+{
+	return fmap->extent_type == FAMFS_INTERLEAVED_EXTENT;
+}
+
+/*
+ * A map as MAP_CREATE and MAP_CREATE_V2 both give it, once the ioctl has
+ * read it from user space: ioctl.c validates it, map.c builds the fmap.
+ * @count entries at @ext (simple) or @iext (interleaved).
+ */
+struct famfs_map_req {
+	u32				extent_type;
+	u32				file_type;
+	u64				file_size;
+	u64				count;
+	const struct famfs_extent	*ext;
+	const struct famfs_ioc_iext	*iext;
 };
 
 /* famfs_sb_info.flags */
@@ -240,15 +286,17 @@ static inline int famfs_daxdev_explain(dev_t devt, const char *path,
 #endif
 
 /* map.c */
-struct famfs_fmap *famfs_fmap_alloc(const struct famfs_ioc_map *imap);
+struct famfs_fmap *famfs_fmap_alloc(const struct famfs_map_req *req);
 void famfs_fmap_free(struct famfs_fmap *fmap);
 int famfs_fmap_resolve(const struct famfs_fmap *fmap, u64 file_off,
 		       u64 *dev_off, u64 *len);
 int famfs_fmap_insert(struct famfs_sb_info *fsi, struct famfs_fmap *fmap,
-		      struct famfs_extent *clash);
+		      struct famfs_extent *clash, u32 *index);
 void famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
 const struct famfs_kext *
 famfs_ext_first_overlap(struct famfs_sb_info *fsi, u64 start, u64 end);
+u64 famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
+			u64 *dev_end);
 
 /* inode.c */
 extern const struct inode_operations famfs_dir_inode_operations;

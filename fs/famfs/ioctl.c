@@ -1,146 +1,378 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * famfs - the v1 file ioctls (include/uapi/linux/famfs_ioctl.h)
+ * famfs - the file ioctls (include/uapi/linux/famfs_ioctl.h)
  *
  * FAMFSIOC_NOP		0; tells a famfs file from any other.
- * FAMFSIOC_MAP_CREATE	give an empty file its memory (CAP_SYS_ADMIN).
+ * FAMFSIOC_MAP_CREATE	give an empty file its memory (CAP_SYS_ADMIN), v1:
+ *			up to FAMFS_MAX_EXTENTS simple extents.
  * FAMFSIOC_MAP_GET	the map: header and ext_list[0..ext_list_count).
  * FAMFSIOC_MAP_GETEXT	the extents alone: writes ext_list_count (as from
  *			MAP_GET, at most FAMFS_MAX_EXTENTS) struct
  *			famfs_extent to the argument, as the seed ABI did.
+ * FAMFSIOC_MAP_CREATE_V2  the same as MAP_CREATE with a separately counted
+ *			list: up to FAMFS_IOC_MAX_EXTENTS_V2 simple extents, or
+ *			up to FAMFS_IOC_MAX_IEXTENTS interleaved extents.
+ * FAMFSIOC_MAP_GET_V2	the map of any file, see below.
  *
- * MAP_CREATE errors, each logged once (rate limited) with the reason:
+ * Both MAP_CREATEs turn their argument into one struct famfs_map_req and go
+ * through the same checks.  The first failing check wins, in this order;
+ * each failure but EPERM, EFAULT (header) and EROFS is logged (rate limited
+ * per mount), naming the inode and the extent (and strip):
  *
- *   EPERM	caller lacks CAP_SYS_ADMIN (not logged)
- *   EFAULT	the argument cannot be read
+ *   EPERM	caller lacks CAP_SYS_ADMIN
+ *   EFAULT	the argument (header) cannot be read
  *   EROFS	read-only mount
  *   EEXIST	the file already has a map
  *   EIO	the mount had a memory failure
- *   EOPNOTSUPP	unknown extent_type or file_type
- *   EINVAL	ext_list_count is 0; an extent has length 0; an offset is not
- *		2 MiB aligned; a length other than the last is not a multiple
- *		of 2 MiB; a file other than the superblock uses device offset 0;
- *		the superblock file does not start at device offset 0
- *   E2BIG	ext_list_count > FAMFS_MAX_EXTENTS
- *   EOVERFLOW	offset + len of an extent overflows 64 bits
- *   ENXIO	an extent ends past the end of the device
- *   EFBIG	file_size is larger than the extents
- *   EADDRINUSE	an extent overlaps memory another file (or another extent
- *		of this map) is mapped to: see map.c for why that is refused
+ *   EINVAL	v2: flags or reserved[] of the header are not 0
+ *   EOPNOTSUPP	unknown extent_type or file_type (v1 knows only simple
+ *		extents); an interleaved file that is not FAMFS_REG
+ *   EINVAL	no extents (ext_list_count / ext_count is 0)
+ *   E2BIG	more than FAMFS_MAX_EXTENTS (v1), FAMFS_IOC_MAX_EXTENTS_V2
+ *		(v2 simple) or FAMFS_IOC_MAX_IEXTENTS (interleaved) extents
+ *   EFAULT	v2: the list at ext_list cannot be read
+ *   then each simple extent in order:
+ *   EINVAL	length 0; offset not 2 MiB aligned; a length other than the
+ *		last is not a multiple of 2 MiB
+ *   EOVERFLOW	offset + length overflows 64 bits
+ *   ENXIO	the extent ends past the end of the device
+ *   EINVAL	a file other than the superblock uses device offset 0
+ *   and after them EINVAL if the superblock does not start at offset 0;
+ *   or each interleaved extent in order:
+ *   EINVAL	reserved is not 0, or strips[nstrips..] are not all 0
+ *   EINVAL	nstrips is 0
+ *   E2BIG	nstrips > FAMFS_IOC_MAX_STRIPS
+ *   EINVAL	chunk_size is 0 or not a multiple of 2 MiB
+ *   EOVERFLOW	chunk_size * nstrips overflows 64 bits
+ *   EINVAL	nbytes is 0; nbytes of an extent but the last is not a
+ *		multiple of 2 MiB
+ *   then each of its strips in order:
+ *   EINVAL	length 0; offset not 2 MiB aligned; length not a multiple of
+ *		2 MiB; device offset 0
+ *   EOVERFLOW	offset + length overflows 64 bits
+ *   ENXIO	the strip ends past the end of the device
+ *   EFBIG	the strip holds fewer whole chunks than the extent puts on it
+ *		(famfs_interleave_strip_chunks())
+ *   then for the whole map:
+ *   EOVERFLOW	the sum of the lengths (nbytes) overflows 64 bits
+ *   EFBIG	file_size is larger than the extents hold
+ *   EADDRINUSE	an extent or strip overlaps memory another file (or another
+ *		extent or strip of this map) is mapped to: see map.c for why
+ *		that is refused
  *
- * MAP_GET and MAP_GETEXT fail with ENODATA on a file that has no map.
+ * A refused MAP_CREATE leaves the file unmapped and claims no memory.
+ *
+ * MAP_GET and MAP_GETEXT fail with ENODATA on a file that has no map and
+ * with EOVERFLOW on a map the v1 structure cannot hold (interleaved, or more
+ * than FAMFS_MAX_EXTENTS extents): never a silently truncated map.
+ *
+ * MAP_GET_V2: ENODATA on a file that has no map; EFAULT if the header cannot
+ * be read or written or the list cannot be written; EINVAL if flags or
+ * reserved[] are not 0.  With ext_count 0 it writes the header only (with
+ * ext_count set to the map's count) and returns 0; with ext_count non-zero
+ * but less than the map's count it writes that header, copies nothing and
+ * fails with E2BIG; else it writes the list and the header and returns 0.
  */
 
 #include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/mount.h>
 #include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include "famfs.h"
 #include "trace.h"
 
-/* Check a map from user space against itself and the device. */
-static int famfs_map_validate(struct super_block *sb,
-			      const struct famfs_ioc_map *imap)
-{
-	u64 dev_size = FAMFS_SB(sb)->backing.size;
-	u64 total = 0;
-	u64 i, n;
+/* Who is being refused what: for the log lines. */
+struct famfs_mc {
+	struct super_block	*sb;
+	unsigned long		ino;
+	const char		*op;
+};
 
-	if (imap->extent_type != SIMPLE_DAX_EXTENT) {
-		famfs_err(sb, "MAP_CREATE: unknown extent type %u",
-			  imap->extent_type);
+#define famfs_mc_err(mc, fmt, ...)					\
+do {									\
+	const struct famfs_mc *__mc = (mc);				\
+									\
+	famfs_err(__mc->sb, "%s: inode %lu: " fmt, __mc->op, __mc->ino,	\
+		  ##__VA_ARGS__);					\
+} while (0)
+
+/* The header checks that come before the list is read. */
+static int famfs_map_check_header(const struct famfs_mc *mc,
+				  const struct famfs_map_req *req, bool v2)
+{
+	bool il = false;
+	u64 max;
+
+	switch (req->extent_type) {
+	case SIMPLE_DAX_EXTENT:
+		break;
+	case FAMFS_INTERLEAVED_EXTENT:
+		if (v2) {
+			il = true;
+			break;
+		}
+		fallthrough;
+	default:
+		famfs_mc_err(mc, "unknown extent type %u", req->extent_type);
 		return -EOPNOTSUPP;
 	}
-	switch (imap->file_type) {
+	switch (req->file_type) {
 	case FAMFS_REG:
+		break;
 	case FAMFS_SUPERBLOCK:
 	case FAMFS_LOG:
-		break;
+		if (!il)
+			break;
+		famfs_mc_err(mc, "file type %u cannot be interleaved",
+			     req->file_type);
+		return -EOPNOTSUPP;
 	default:
-		famfs_err(sb, "MAP_CREATE: unknown file type %u",
-			  imap->file_type);
+		famfs_mc_err(mc, "unknown file type %u", req->file_type);
 		return -EOPNOTSUPP;
 	}
 
-	n = imap->ext_list_count;
-	if (n == 0) {
-		famfs_err(sb, "MAP_CREATE: no extents");
+	if (req->count == 0) {
+		famfs_mc_err(mc, "no extents");
 		return -EINVAL;
 	}
-	if (n > FAMFS_MAX_EXTENTS) {
-		famfs_err(sb, "MAP_CREATE: %llu extents, at most %d allowed",
-			  n, FAMFS_MAX_EXTENTS);
+	max = !v2 ? FAMFS_MAX_EXTENTS :
+	      il ? FAMFS_IOC_MAX_IEXTENTS : FAMFS_IOC_MAX_EXTENTS_V2;
+	if (req->count > max) {
+		famfs_mc_err(mc, "%llu %sextents, at most %llu allowed",
+			     req->count, il ? "interleaved " : "", max);
 		return -E2BIG;
 	}
+	return 0;
+}
 
-	for (i = 0; i < n; i++) {
-		u64 off = imap->ext_list[i].offset;
-		u64 len = imap->ext_list[i].len;
-		u64 end;
+/* The v1 rules for simple extent @i (of @n). */
+static int famfs_check_simple(const struct famfs_mc *mc,
+			      const struct famfs_map_req *req, u64 i,
+			      u64 dev_size)
+{
+	u64 off = req->ext[i].offset;
+	u64 len = req->ext[i].len;
+	u64 end;
 
-		if (len == 0) {
-			famfs_err(sb, "MAP_CREATE: extent %llu has length 0", i);
-			return -EINVAL;
-		}
-		if (!IS_ALIGNED(off, FAMFS_EXTENT_ALIGN)) {
-			famfs_err(sb, "MAP_CREATE: extent %llu offset %#llx is not 2 MiB aligned",
-				  i, off);
-			return -EINVAL;
-		}
-		if (i < n - 1 && !IS_ALIGNED(len, FAMFS_EXTENT_ALIGN)) {
-			famfs_err(sb, "MAP_CREATE: extent %llu length %#llx is not a multiple of 2 MiB",
-				  i, len);
-			return -EINVAL;
-		}
-		if (check_add_overflow(off, len, &end)) {
-			famfs_err(sb, "MAP_CREATE: extent %llu offset %#llx + length %#llx overflows",
-				  i, off, len);
-			return -EOVERFLOW;
-		}
-		if (end > dev_size) {
-			famfs_err(sb, "MAP_CREATE: extent %llu (%#llx+%#llx) ends past the device (%#llx bytes)",
-				  i, off, len, dev_size);
-			return -ENXIO;
-		}
-		if (off == 0 && imap->file_type != FAMFS_SUPERBLOCK) {
-			famfs_err(sb, "MAP_CREATE: extent %llu: device offset 0 belongs to the superblock",
-				  i);
-			return -EINVAL;
-		}
-		/* Extents are disjoint and on the device, but say so. */
-		if (check_add_overflow(total, len, &total))
-			return -EOVERFLOW;
-	}
-
-	if (imap->file_type == FAMFS_SUPERBLOCK &&
-	    imap->ext_list[0].offset != 0) {
-		famfs_err(sb, "MAP_CREATE: the superblock must start at device offset 0");
+	if (len == 0) {
+		famfs_mc_err(mc, "extent %llu has length 0", i);
 		return -EINVAL;
 	}
-	if (imap->file_size > total) {
-		famfs_err(sb, "MAP_CREATE: file size %llu is larger than its extents (%llu bytes)",
-			  (u64)imap->file_size, total);
+	if (!IS_ALIGNED(off, FAMFS_EXTENT_ALIGN)) {
+		famfs_mc_err(mc, "extent %llu offset %#llx is not 2 MiB aligned",
+			     i, off);
+		return -EINVAL;
+	}
+	if (i < req->count - 1 && !IS_ALIGNED(len, FAMFS_EXTENT_ALIGN)) {
+		famfs_mc_err(mc, "extent %llu length %#llx is not a multiple of 2 MiB",
+			     i, len);
+		return -EINVAL;
+	}
+	if (check_add_overflow(off, len, &end)) {
+		famfs_mc_err(mc, "extent %llu offset %#llx + length %#llx overflows",
+			     i, off, len);
+		return -EOVERFLOW;
+	}
+	if (end > dev_size) {
+		famfs_mc_err(mc, "extent %llu (%#llx+%#llx) ends past the device (%#llx bytes)",
+			     i, off, len, dev_size);
+		return -ENXIO;
+	}
+	if (off == 0 && req->file_type != FAMFS_SUPERBLOCK) {
+		famfs_mc_err(mc, "extent %llu: device offset 0 belongs to the superblock",
+			     i);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Strip @j of interleaved extent @i. */
+static int famfs_check_strip(const struct famfs_mc *mc,
+			     const struct famfs_ioc_iext *ie, u64 i, u32 j,
+			     u64 dev_size)
+{
+	u64 off = ie->strips[j].offset;
+	u64 len = ie->strips[j].len;
+	u64 end, need;
+
+	if (len == 0) {
+		famfs_mc_err(mc, "extent %llu strip %u has length 0", i, j);
+		return -EINVAL;
+	}
+	if (!IS_ALIGNED(off, FAMFS_EXTENT_ALIGN)) {
+		famfs_mc_err(mc, "extent %llu strip %u offset %#llx is not 2 MiB aligned",
+			     i, j, off);
+		return -EINVAL;
+	}
+	if (!IS_ALIGNED(len, FAMFS_EXTENT_ALIGN)) {
+		famfs_mc_err(mc, "extent %llu strip %u length %#llx is not a multiple of 2 MiB",
+			     i, j, len);
+		return -EINVAL;
+	}
+	if (off == 0) {
+		famfs_mc_err(mc, "extent %llu strip %u: device offset 0 belongs to the superblock",
+			     i, j);
+		return -EINVAL;
+	}
+	if (check_add_overflow(off, len, &end)) {
+		famfs_mc_err(mc, "extent %llu strip %u offset %#llx + length %#llx overflows",
+			     i, j, off, len);
+		return -EOVERFLOW;
+	}
+	if (end > dev_size) {
+		famfs_mc_err(mc, "extent %llu strip %u (%#llx+%#llx) ends past the device (%#llx bytes)",
+			     i, j, off, len, dev_size);
+		return -ENXIO;
+	}
+	need = famfs_interleave_strip_chunks(ie->nbytes, ie->chunk_size,
+					     ie->nstrips, j);
+	if (div64_u64(len, ie->chunk_size) < need) {
+		famfs_mc_err(mc, "extent %llu strip %u (%#llx bytes) holds fewer than its %llu chunks of %#llx bytes",
+			     i, j, len, need, (u64)ie->chunk_size);
 		return -EFBIG;
 	}
 	return 0;
 }
 
-static int famfs_ioc_map_create(struct file *file,
-				struct famfs_ioc_map __user *uarg)
+/* Interleaved extent @i and its strips. */
+static int famfs_check_iext(const struct famfs_mc *mc,
+			    const struct famfs_map_req *req, u64 i,
+			    u64 dev_size)
+{
+	const struct famfs_ioc_iext *ie = &req->iext[i];
+	u64 width;
+	u32 j;
+	int rc;
+
+	for (j = min_t(u32, ie->nstrips, FAMFS_IOC_MAX_STRIPS);
+	     j < FAMFS_IOC_MAX_STRIPS; j++)
+		if (ie->strips[j].offset || ie->strips[j].len)
+			break;
+	if (ie->reserved || j < FAMFS_IOC_MAX_STRIPS) {
+		famfs_mc_err(mc, "extent %llu: reserved field or unused strip %u is not 0",
+			     i, j);
+		return -EINVAL;
+	}
+	if (ie->nstrips == 0) {
+		famfs_mc_err(mc, "extent %llu has no strips", i);
+		return -EINVAL;
+	}
+	if (ie->nstrips > FAMFS_IOC_MAX_STRIPS) {
+		famfs_mc_err(mc, "extent %llu has %u strips, at most %d allowed",
+			     i, ie->nstrips, FAMFS_IOC_MAX_STRIPS);
+		return -E2BIG;
+	}
+	if (!ie->chunk_size || !IS_ALIGNED(ie->chunk_size, FAMFS_EXTENT_ALIGN)) {
+		famfs_mc_err(mc, "extent %llu chunk size %#llx is not a non-zero multiple of 2 MiB",
+			     i, (u64)ie->chunk_size);
+		return -EINVAL;
+	}
+	if (check_mul_overflow((u64)ie->chunk_size, (u64)ie->nstrips,
+			       &width)) {
+		famfs_mc_err(mc, "extent %llu chunk size %#llx x %u strips overflows",
+			     i, (u64)ie->chunk_size, ie->nstrips);
+		return -EOVERFLOW;
+	}
+	if (ie->nbytes == 0) {
+		famfs_mc_err(mc, "extent %llu holds 0 bytes", i);
+		return -EINVAL;
+	}
+	if (i < req->count - 1 && !IS_ALIGNED(ie->nbytes, FAMFS_EXTENT_ALIGN)) {
+		famfs_mc_err(mc, "extent %llu size %#llx is not a multiple of 2 MiB",
+			     i, (u64)ie->nbytes);
+		return -EINVAL;
+	}
+	for (j = 0; j < ie->nstrips; j++) {
+		rc = famfs_check_strip(mc, ie, i, j, dev_size);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Check a map whose header passed famfs_map_check_header(). */
+static int famfs_map_validate(const struct famfs_mc *mc,
+			      const struct famfs_map_req *req)
+{
+	u64 dev_size = FAMFS_SB(mc->sb)->backing.size;
+	bool il = req->extent_type == FAMFS_INTERLEAVED_EXTENT;
+	u64 total = 0;
+	u64 i;
+	int rc;
+
+	for (i = 0; i < req->count; i++) {
+		rc = il ? famfs_check_iext(mc, req, i, dev_size) :
+			  famfs_check_simple(mc, req, i, dev_size);
+		if (rc)
+			return rc;
+	}
+	if (req->file_type == FAMFS_SUPERBLOCK && req->ext[0].offset != 0) {
+		famfs_mc_err(mc, "the superblock must start at device offset 0");
+		return -EINVAL;
+	}
+	for (i = 0; i < req->count; i++) {
+		u64 n = il ? req->iext[i].nbytes : req->ext[i].len;
+
+		if (check_add_overflow(total, n, &total)) {
+			famfs_mc_err(mc, "the extents' sizes overflow 64 bits");
+			return -EOVERFLOW;
+		}
+	}
+	if (req->file_size > total) {
+		famfs_mc_err(mc, "file size %llu is larger than its extents (%llu bytes)",
+			     req->file_size, total);
+		return -EFBIG;
+	}
+	return 0;
+}
+
+/* v2: read the list at @ulist into a buffer that req then points to. */
+static void *famfs_map_read_list(const struct famfs_mc *mc,
+				 struct famfs_map_req *req, u64 ulist)
+{
+	bool il = req->extent_type == FAMFS_INTERLEAVED_EXTENT;
+	size_t esz = il ? sizeof(*req->iext) : sizeof(*req->ext);
+	void *buf;
+
+	/* count was checked against the maximum: at most 4.5 KiB. */
+	buf = memdup_user(u64_to_user_ptr(ulist), req->count * esz);
+	if (IS_ERR(buf)) {
+		if (PTR_ERR(buf) == -EFAULT)
+			famfs_mc_err(mc, "cannot read the list of %llu extents at %#llx",
+				     req->count, ulist);
+		return buf;
+	}
+	if (il)
+		req->iext = buf;
+	else
+		req->ext = buf;
+	return buf;
+}
+
+/*
+ * MAP_CREATE and MAP_CREATE_V2 after reading the header.  @v2 is the v2
+ * header (NULL for v1, whose extents req already points to).
+ */
+static int famfs_map_create(struct file *file, struct famfs_map_req *req,
+			    const struct famfs_ioc_map_v2 *v2)
 {
 	struct inode *inode = file_inode(file);
 	struct super_block *sb = inode->i_sb;
 	struct famfs_sb_info *fsi = FAMFS_SB(sb);
+	struct famfs_mc mc = {
+		.sb = sb,
+		.ino = inode->i_ino,
+		.op = v2 ? "MAP_CREATE_V2" : "MAP_CREATE",
+	};
 	struct famfs_fmap *fmap = NULL;
-	struct famfs_ioc_map imap;
 	struct famfs_extent clash;
+	void *list = NULL;
+	u32 idx = 0;
 	int rc;
-
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	if (copy_from_user(&imap, uarg, sizeof(imap)))
-		return -EFAULT;
 
 	rc = mnt_want_write_file(file);
 	if (rc)
@@ -148,12 +380,12 @@ static int famfs_ioc_map_create(struct file *file,
 	inode_lock(inode);
 
 	if (famfs_inode_fmap(inode)) {
-		famfs_err(sb, "MAP_CREATE: inode %lu already has a map",
-			  inode->i_ino);
+		famfs_mc_err(&mc, "already has a map");
 		rc = -EEXIST;
 		goto out_unlock;
 	}
 	if (famfs_sb_failed(fsi)) {
+		famfs_mc_err(&mc, "the mount had a memory failure");
 		rc = -EIO;
 		goto out_unlock;
 	}
@@ -162,12 +394,29 @@ static int famfs_ioc_map_create(struct file *file,
 		rc = -EIO;
 		goto out_unlock;
 	}
-
-	rc = famfs_map_validate(sb, &imap);
+	if (v2 && (v2->flags || memchr_inv(v2->reserved, 0,
+					   sizeof(v2->reserved)))) {
+		famfs_mc_err(&mc, "flags %#x or reserved fields are not 0",
+			     v2->flags);
+		rc = -EINVAL;
+		goto out_unlock;
+	}
+	rc = famfs_map_check_header(&mc, req, v2);
+	if (rc)
+		goto out_unlock;
+	if (v2) {
+		list = famfs_map_read_list(&mc, req, v2->ext_list);
+		if (IS_ERR(list)) {
+			rc = PTR_ERR(list);
+			list = NULL;
+			goto out_unlock;
+		}
+	}
+	rc = famfs_map_validate(&mc, req);
 	if (rc)
 		goto out_unlock;
 
-	fmap = famfs_fmap_alloc(&imap);
+	fmap = famfs_fmap_alloc(req);
 	if (IS_ERR(fmap)) {
 		rc = PTR_ERR(fmap);
 		fmap = NULL;
@@ -175,15 +424,23 @@ static int famfs_ioc_map_create(struct file *file,
 	}
 	fmap->inode = inode;
 
-	rc = famfs_fmap_insert(fsi, fmap, &clash);
+	rc = famfs_fmap_insert(fsi, fmap, &clash, &idx);
 	if (rc) {
-		if (clash.len)
-			famfs_err(sb, "MAP_CREATE: inode %lu: an extent overlaps mapped memory %#llx+%#llx",
-				  inode->i_ino, (u64)clash.offset,
-				  (u64)clash.len);
+		const struct famfs_kext *e = &fmap->ext[idx];
+		char what[48];
+
+		if (e->iext)
+			snprintf(what, sizeof(what), "extent %td strip %u",
+				 e->iext - fmap->iext, e->strip);
 		else
-			famfs_err(sb, "MAP_CREATE: inode %lu: its extents overlap each other",
-				  inode->i_ino);
+			snprintf(what, sizeof(what), "extent %u", idx);
+		if (clash.len)
+			famfs_mc_err(&mc, "%s (%#llx+%#llx) overlaps mapped memory %#llx+%#llx",
+				     what, e->dev_off, e->len,
+				     (u64)clash.offset, (u64)clash.len);
+		else
+			famfs_mc_err(&mc, "%s (%#llx+%#llx) overlaps another extent of the map",
+				     what, e->dev_off, e->len);
 		goto out_unlock;
 	}
 
@@ -201,24 +458,75 @@ out_unlock:
 	inode_unlock(inode);
 	mnt_drop_write_file(file);
 	famfs_fmap_free(fmap);
-	trace_famfs_map_create(inode, &imap, rc);
+	trace_famfs_map_create(inode, req, rc);
+	kfree(list);
 	return rc;
 }
 
-static void famfs_fmap_to_user(const struct famfs_fmap *fmap,
-			       struct famfs_ioc_map *imap)
+static int famfs_ioc_map_create(struct file *file,
+				struct famfs_ioc_map __user *uarg)
 {
+	struct famfs_ioc_map imap;
+	struct famfs_map_req req;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (copy_from_user(&imap, uarg, sizeof(imap)))
+		return -EFAULT;
+	req = (struct famfs_map_req) {
+		.extent_type = imap.extent_type,
+		.file_type = imap.file_type,
+		.file_size = imap.file_size,
+		.count = imap.ext_list_count,
+		.ext = imap.ext_list,
+	};
+	return famfs_map_create(file, &req, NULL);
+}
+
+static int famfs_ioc_map_create_v2(struct file *file,
+				   struct famfs_ioc_map_v2 __user *uarg)
+{
+	struct famfs_ioc_map_v2 hdr;
+	struct famfs_map_req req;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (copy_from_user(&hdr, uarg, sizeof(hdr)))
+		return -EFAULT;
+	req = (struct famfs_map_req) {
+		.extent_type = hdr.extent_type,
+		.file_type = hdr.file_type,
+		.file_size = hdr.file_size,
+		.count = hdr.ext_count,
+	};
+	return famfs_map_create(file, &req, &hdr);
+}
+
+/* The map in the v1 structure, if it fits. */
+static int famfs_fmap_to_v1(struct file *file, const struct famfs_fmap *fmap,
+			    struct famfs_ioc_map *imap, const char *op)
+{
+	struct inode *inode = file_inode(file);
 	u32 i;
 
+	if (famfs_fmap_interleaved(fmap) ||
+	    fmap->nr_extents > FAMFS_MAX_EXTENTS) {
+		famfs_err(inode->i_sb, "%s: inode %lu: the v1 ABI cannot express its map (%s, %u extents); use MAP_GET_V2",
+			  op, inode->i_ino,
+			  famfs_fmap_interleaved(fmap) ? "interleaved" :
+			  "simple", fmap->nr_extents);
+		return -EOVERFLOW;
+	}
 	memset(imap, 0, sizeof(*imap));
 	imap->extent_type = fmap->extent_type;
 	imap->file_type = fmap->file_type;
 	imap->file_size = fmap->file_size;
 	imap->ext_list_count = fmap->nr_extents;
-	for (i = 0; i < fmap->nr_extents && i < FAMFS_MAX_EXTENTS; i++) {
+	for (i = 0; i < fmap->nr_extents; i++) {
 		imap->ext_list[i].offset = fmap->ext[i].dev_off;
 		imap->ext_list[i].len = fmap->ext[i].len;
 	}
+	return 0;
 }
 
 static int famfs_ioc_map_get(struct file *file,
@@ -226,10 +534,13 @@ static int famfs_ioc_map_get(struct file *file,
 {
 	struct famfs_fmap *fmap = famfs_inode_fmap(file_inode(file));
 	struct famfs_ioc_map imap;
+	int rc;
 
 	if (!fmap)
 		return -ENODATA;
-	famfs_fmap_to_user(fmap, &imap);
+	rc = famfs_fmap_to_v1(file, fmap, &imap, "MAP_GET");
+	if (rc)
+		return rc;
 	if (copy_to_user(uarg, &imap, sizeof(imap)))
 		return -EFAULT;
 	return 0;
@@ -240,15 +551,95 @@ static int famfs_ioc_map_getext(struct file *file,
 {
 	struct famfs_fmap *fmap = famfs_inode_fmap(file_inode(file));
 	struct famfs_ioc_map imap;
+	int rc;
 
 	if (!fmap)
 		return -ENODATA;
-	famfs_fmap_to_user(fmap, &imap);
+	rc = famfs_fmap_to_v1(file, fmap, &imap, "MAP_GETEXT");
+	if (rc)
+		return rc;
 	if (copy_to_user(uarg, imap.ext_list,
-			 min_t(u64, imap.ext_list_count, FAMFS_MAX_EXTENTS) *
-			 sizeof(imap.ext_list[0])))
+			 imap.ext_list_count * sizeof(imap.ext_list[0])))
 		return -EFAULT;
 	return 0;
+}
+
+/* The entries of a map in the v2 list format; kfree() the result. */
+static void *famfs_fmap_list_v2(const struct famfs_fmap *fmap, size_t *size)
+{
+	struct famfs_ioc_iext *iext;
+	struct famfs_extent *ext;
+	u32 i, j;
+
+	if (!famfs_fmap_interleaved(fmap)) {
+		*size = fmap->nr_extents * sizeof(*ext);
+		ext = kcalloc(fmap->nr_extents, sizeof(*ext), GFP_KERNEL);
+		if (!ext)
+			return NULL;
+		for (i = 0; i < fmap->nr_extents; i++) {
+			ext[i].offset = fmap->ext[i].dev_off;
+			ext[i].len = fmap->ext[i].len;
+		}
+		return ext;
+	}
+	*size = fmap->nr_iext * sizeof(*iext);
+	iext = kcalloc(fmap->nr_iext, sizeof(*iext), GFP_KERNEL);
+	if (!iext)
+		return NULL;
+	for (i = 0; i < fmap->nr_iext; i++) {
+		const struct famfs_kiext *ie = &fmap->iext[i];
+
+		iext[i].nstrips = ie->nstrips;
+		iext[i].chunk_size = ie->chunk_size;
+		iext[i].nbytes = ie->nbytes;
+		for (j = 0; j < ie->nstrips; j++) {
+			iext[i].strips[j].offset = ie->strips[j].dev_off;
+			iext[i].strips[j].len = ie->strips[j].len;
+		}
+	}
+	return iext;
+}
+
+static int famfs_ioc_map_get_v2(struct file *file,
+				struct famfs_ioc_map_v2 __user *uarg)
+{
+	struct famfs_fmap *fmap = famfs_inode_fmap(file_inode(file));
+	struct famfs_ioc_map_v2 hdr;
+	u32 room, count;
+	size_t size;
+	void *list;
+	int rc = 0;
+
+	if (!fmap)
+		return -ENODATA;
+	if (copy_from_user(&hdr, uarg, sizeof(hdr)))
+		return -EFAULT;
+	if (hdr.flags || memchr_inv(hdr.reserved, 0, sizeof(hdr.reserved)))
+		return -EINVAL;
+
+	room = hdr.ext_count;
+	count = famfs_fmap_interleaved(fmap) ? fmap->nr_iext :
+		fmap->nr_extents;
+	hdr.extent_type = fmap->extent_type;
+	hdr.file_type = fmap->file_type;
+	hdr.file_size = fmap->file_size;
+	hdr.ext_count = count;
+
+	if (room && room < count) {
+		rc = -E2BIG;
+	} else if (room) {
+		list = famfs_fmap_list_v2(fmap, &size);
+		if (!list)
+			return -ENOMEM;
+		if (copy_to_user(u64_to_user_ptr(hdr.ext_list), list, size))
+			rc = -EFAULT;
+		kfree(list);
+		if (rc)
+			return rc;
+	}
+	if (copy_to_user(uarg, &hdr, sizeof(hdr)))
+		return -EFAULT;
+	return rc;
 }
 
 long famfs_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -264,6 +655,10 @@ long famfs_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return famfs_ioc_map_get(file, argp);
 	case FAMFSIOC_MAP_GETEXT:
 		return famfs_ioc_map_getext(file, argp);
+	case FAMFSIOC_MAP_CREATE_V2:
+		return famfs_ioc_map_create_v2(file, argp);
+	case FAMFSIOC_MAP_GET_V2:
+		return famfs_ioc_map_get_v2(file, argp);
 	default:
 		return -ENOTTY;
 	}

@@ -2,9 +2,10 @@
 /*
  * famfs - file maps: offset translation and the per-mount extent tree
  *
- * A file's map is a list of extents; famfs_fmap_resolve() turns a file offset
- * into a device offset.  It is the only place that knows the list format, so
- * other formats (e.g. interleaved extents) only add a case there.
+ * A file's map is a list of simple extents, or a list of interleaved extents
+ * each striped over up to 16 strips; famfs_fmap_resolve() turns a file
+ * offset into a device offset (O(log n), never a walk over chunks).  It and
+ * famfs_kext_file_off() are the only places that know the formats.
  *
  * Every mount keeps all extents of all its mapped files in one rbtree ordered
  * by device offset.  The kernel is the last line of defence against two files
@@ -12,43 +13,95 @@
  * two hosts' logs diverging): once two files share memory, writes through one
  * silently corrupt the other and nothing can tell afterwards.  So an extent
  * that overlaps any mapped extent (including the superblock and log files,
- * which are mapped files too) is refused.  The extents in the tree never
- * overlap, which makes the overlap test a single O(log n) descent.
+ * which are mapped files too) is refused.  Every simple extent and every
+ * strip of an interleaved extent is a node of the tree.  The extents in the
+ * tree never overlap, which makes the overlap test a single O(log n) descent.
  */
 
+#include <linux/bsearch.h>
 #include <linux/slab.h>
 #include "famfs.h"
 
-struct famfs_fmap *famfs_fmap_alloc(const struct famfs_ioc_map *imap)
+static void famfs_kext_init(struct famfs_fmap *fmap, struct famfs_kext *ext,
+			    const struct famfs_extent *uext, u64 file_off)
 {
+	ext->dev_off = uext->offset;
+	ext->len = uext->len;
+	ext->file_off = file_off;
+	ext->fmap = fmap;
+	RB_CLEAR_NODE(&ext->node);
+	fmap->claim_size += round_up(ext->len, FAMFS_EXTENT_ALIGN);
+}
+
+/**
+ * famfs_fmap_alloc() - build the in-kernel map of a validated request
+ * @req: the map, validated by ioctl.c (counts, strips, sizes)
+ *
+ * Return: the map, its extents not yet in the mount's tree, or an ERR_PTR.
+ */
+struct famfs_fmap *famfs_fmap_alloc(const struct famfs_map_req *req)
+{
+	bool il = req->extent_type == FAMFS_INTERLEAVED_EXTENT;
 	struct famfs_fmap *fmap;
-	u64 file_off = 0;
-	u32 i;
+	u64 file_off = 0, nr = 0;
+	u32 i, j, k;
 
-	/* The caller has validated imap, including ext_list_count. */
-	if (WARN_ON_ONCE(!imap->ext_list_count ||
-			 imap->ext_list_count > FAMFS_MAX_EXTENTS))
+	if (WARN_ON_ONCE(!req->count ||
+			 req->count > (il ? FAMFS_IOC_MAX_IEXTENTS :
+				       FAMFS_IOC_MAX_EXTENTS_V2)))
 		return ERR_PTR(-EINVAL);
+	if (il) {
+		for (i = 0; i < req->count; i++) {
+			if (WARN_ON_ONCE(!req->iext[i].nstrips ||
+					 req->iext[i].nstrips >
+					 FAMFS_IOC_MAX_STRIPS))
+				return ERR_PTR(-EINVAL);
+			nr += req->iext[i].nstrips;
+		}
+	} else {
+		nr = req->count;
+	}
 
-	fmap = kzalloc(struct_size(fmap, ext, imap->ext_list_count),
-		       GFP_KERNEL);
+	fmap = kvzalloc(struct_size(fmap, ext, nr), GFP_KERNEL);
 	if (!fmap)
 		return ERR_PTR(-ENOMEM);
+	fmap->file_type = req->file_type;
+	fmap->extent_type = req->extent_type;
+	fmap->file_size = req->file_size;
+	fmap->nr_extents = nr;
 
-	fmap->file_type = imap->file_type;
-	fmap->extent_type = imap->extent_type;
-	fmap->file_size = imap->file_size;
-	fmap->nr_extents = imap->ext_list_count;
-	for (i = 0; i < fmap->nr_extents; i++) {
-		struct famfs_kext *ext = &fmap->ext[i];
+	if (!il) {
+		for (i = 0; i < nr; i++) {
+			famfs_kext_init(fmap, &fmap->ext[i], &req->ext[i],
+					file_off);
+			file_off += req->ext[i].len;
+		}
+		fmap->alloc_size = file_off;
+		return fmap;
+	}
 
-		ext->dev_off = imap->ext_list[i].offset;
-		ext->len = imap->ext_list[i].len;
-		ext->file_off = file_off;
-		ext->fmap = fmap;
-		RB_CLEAR_NODE(&ext->node);
-		file_off += ext->len;
-		fmap->claim_size += round_up(ext->len, FAMFS_EXTENT_ALIGN);
+	fmap->iext = kcalloc(req->count, sizeof(*fmap->iext), GFP_KERNEL);
+	if (!fmap->iext) {
+		kvfree(fmap);
+		return ERR_PTR(-ENOMEM);
+	}
+	fmap->nr_iext = req->count;
+	for (i = 0, k = 0; i < req->count; i++) {
+		const struct famfs_ioc_iext *uie = &req->iext[i];
+		struct famfs_kiext *ie = &fmap->iext[i];
+
+		ie->file_off = file_off;
+		ie->nbytes = uie->nbytes;
+		ie->chunk_size = uie->chunk_size;
+		ie->nstrips = uie->nstrips;
+		ie->strips = &fmap->ext[k];
+		for (j = 0; j < uie->nstrips; j++, k++) {
+			famfs_kext_init(fmap, &fmap->ext[k], &uie->strips[j],
+					file_off);
+			fmap->ext[k].iext = ie;
+			fmap->ext[k].strip = j;
+		}
+		file_off += uie->nbytes;
 	}
 	fmap->alloc_size = file_off;
 	return fmap;
@@ -56,7 +109,30 @@ struct famfs_fmap *famfs_fmap_alloc(const struct famfs_ioc_map *imap)
 
 void famfs_fmap_free(struct famfs_fmap *fmap)
 {
-	kfree(fmap);
+	if (!fmap)
+		return;
+	kfree(fmap->iext);
+	kvfree(fmap);
+}
+
+static int famfs_kext_cmp(const void *key, const void *elt)
+{
+	u64 off = *(const u64 *)key;
+	const struct famfs_kext *ext = elt;
+
+	if (off < ext->file_off)
+		return -1;
+	return off - ext->file_off < ext->len ? 0 : 1;
+}
+
+static int famfs_kiext_cmp(const void *key, const void *elt)
+{
+	u64 off = *(const u64 *)key;
+	const struct famfs_kiext *ie = elt;
+
+	if (off < ie->file_off)
+		return -1;
+	return off - ie->file_off < ie->nbytes ? 0 : 1;
 }
 
 /**
@@ -67,26 +143,71 @@ void famfs_fmap_free(struct famfs_fmap *fmap)
  * @len: returns how many bytes from there on are contiguous on the device,
  *	 rounded up to a page: the tail of a file's last extent is never
  *	 shared with another extent, since every extent starts 2 MiB aligned.
+ *	 In an interleaved extent that is the rest of the chunk, at most to
+ *	 the end of the extent (rounded up to a page).
+ *
+ * O(log n) in the number of extents: a binary search on the file offset
+ * (extents follow each other in the file), then, in an interleaved extent,
+ * famfs_interleave_pos().
  *
  * Return: 0, or -ENXIO if @file_off is past the end of the map.
  */
 int famfs_fmap_resolve(const struct famfs_fmap *fmap, u64 file_off,
 		       u64 *dev_off, u64 *len)
 {
-	u32 i;
+	const struct famfs_kiext *ie;
+	const struct famfs_kext *ext;
+	struct famfs_ipos pos;
+	u64 rel;
 
-	for (i = 0; i < fmap->nr_extents; i++) {
-		const struct famfs_kext *ext = &fmap->ext[i];
-		u64 rel;
-
-		if (file_off >= ext->file_off + ext->len)
-			continue;
+	if (!famfs_fmap_interleaved(fmap)) {
+		ext = bsearch(&file_off, fmap->ext, fmap->nr_extents,
+			      sizeof(*ext), famfs_kext_cmp);
+		if (!ext)
+			return -ENXIO;
 		rel = file_off - ext->file_off;
 		*dev_off = ext->dev_off + rel;
 		*len = round_up(ext->len, PAGE_SIZE) - rel;
 		return 0;
 	}
-	return -ENXIO;
+
+	ie = bsearch(&file_off, fmap->iext, fmap->nr_iext, sizeof(*ie),
+		     famfs_kiext_cmp);
+	if (!ie)
+		return -ENXIO;
+	rel = file_off - ie->file_off;
+	pos = famfs_interleave_pos(rel, ie->chunk_size, ie->nstrips);
+	/* Validation made every strip hold all of its chunks. */
+	*dev_off = ie->strips[pos.strip].dev_off + pos.strip_off;
+	*len = min(pos.chunk_left, round_up(ie->nbytes, PAGE_SIZE) - rel);
+	return 0;
+}
+
+/**
+ * famfs_kext_file_off() - the file offset a device offset of an extent holds
+ * @ext: a simple extent or a strip
+ * @dev_off: a device offset in @ext
+ * @dev_end: returns where the run of device bytes that are contiguous in
+ *	     the file from @dev_off on ends (the end of the chunk in a strip)
+ *
+ * For memory failures: the inverse of famfs_fmap_resolve().  The result may
+ * be past the end of the file (the unused tail of a strip's last chunk).
+ */
+u64 famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
+			u64 *dev_end)
+{
+	const struct famfs_kiext *ie = ext->iext;
+	u64 rel = dev_off - ext->dev_off, stripe, in_chunk;
+
+	if (!ie) {
+		*dev_end = ext->dev_off + ext->len;
+		return ext->file_off + rel;
+	}
+	stripe = div64_u64_rem(rel, ie->chunk_size, &in_chunk);
+	*dev_end = min(dev_off - in_chunk + ie->chunk_size,
+		       ext->dev_off + ext->len);
+	return ie->file_off + (stripe * ie->nstrips + ext->strip) *
+	       ie->chunk_size + in_chunk;
 }
 
 static struct famfs_kext *famfs_ext_of(struct rb_node *n)
@@ -163,13 +284,15 @@ static void famfs_ext_link(struct famfs_sb_info *fsi, struct famfs_kext *new)
  * @fmap: a validated map whose extents are not yet in the tree
  * @clash: on -EADDRINUSE, a copy of the mapped extent that was in the way;
  *	   its length is 0 if two extents of @fmap overlap each other
+ * @index: on -EADDRINUSE, the index in @fmap->ext of the extent (or strip)
+ *	   that overlaps
  *
  * All or nothing: either every extent of @fmap goes into the tree, or none.
  *
  * Return: 0, or -EADDRINUSE if any extent overlaps a mapped extent.
  */
 int famfs_fmap_insert(struct famfs_sb_info *fsi, struct famfs_fmap *fmap,
-		      struct famfs_extent *clash)
+		      struct famfs_extent *clash, u32 *index)
 {
 	u32 i, j;
 	int rc = 0;
@@ -188,6 +311,7 @@ int famfs_fmap_insert(struct famfs_sb_info *fsi, struct famfs_fmap *fmap,
 				clash->offset = other->dev_off;
 				clash->len = other->len;
 			}
+			*index = i;
 			rc = -EADDRINUSE;
 			break;
 		}

@@ -278,7 +278,7 @@ static void famfs_inode_init_once(void *obj)
 	inode_init_once(&fi->vfs_inode);
 }
 
-/* The v1 ioctl ABI is frozen; compat_ptr_ioctl relies on this layout. */
+/* The ioctl ABI is frozen; compat_ptr_ioctl relies on this layout. */
 static void __init famfs_check_abi(void)
 {
 	BUILD_BUG_ON(sizeof(struct famfs_extent) != FAMFS_IOC_EXTENT_SIZE);
@@ -294,6 +294,33 @@ static void __init famfs_check_abi(void)
 	BUILD_BUG_ON(_IOC_SIZE(FAMFSIOC_MAP_CREATE) != FAMFS_IOC_MAP_SIZE);
 	BUILD_BUG_ON(_IOC_SIZE(FAMFSIOC_MAP_GET) != FAMFS_IOC_MAP_SIZE);
 	BUILD_BUG_ON(_IOC_SIZE(FAMFSIOC_MAP_GETEXT) != FAMFS_IOC_EXTENT_SIZE);
+
+	/* v2: fixed-width fields, explicit padding, a __u64 pointer. */
+	BUILD_BUG_ON(sizeof(struct famfs_ioc_iext) != FAMFS_IOC_IEXT_SIZE);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_iext, nstrips) != 0);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_iext, reserved) != 4);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_iext, chunk_size) != 8);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_iext, nbytes) != 16);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_iext, strips) != 24);
+	BUILD_BUG_ON(FAMFS_IOC_IEXT_SIZE !=
+		     24 + FAMFS_IOC_MAX_STRIPS * FAMFS_IOC_EXTENT_SIZE);
+	BUILD_BUG_ON(sizeof(struct famfs_ioc_map_v2) != FAMFS_IOC_MAP_V2_SIZE);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_map_v2, extent_type) != 0);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_map_v2, file_type) != 4);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_map_v2, file_size) != 8);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_map_v2, ext_count) != 16);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_map_v2, flags) != 20);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_map_v2, ext_list) != 24);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_map_v2, reserved) != 32);
+	BUILD_BUG_ON(FAMFS_IOC_IEXT_SIZE % 8 || FAMFS_IOC_MAP_V2_SIZE % 8);
+	BUILD_BUG_ON(_IOC_SIZE(FAMFSIOC_MAP_CREATE_V2) != FAMFS_IOC_MAP_V2_SIZE);
+	BUILD_BUG_ON(_IOC_SIZE(FAMFSIOC_MAP_GET_V2) != FAMFS_IOC_MAP_V2_SIZE);
+	BUILD_BUG_ON(_IOC_NR(FAMFSIOC_MAP_CREATE_V2) != 5 ||
+		     _IOC_DIR(FAMFSIOC_MAP_CREATE_V2) != _IOC_WRITE);
+	BUILD_BUG_ON(_IOC_NR(FAMFSIOC_MAP_GET_V2) != 6 ||
+		     _IOC_DIR(FAMFSIOC_MAP_GET_V2) != (_IOC_READ | _IOC_WRITE));
+	/* famfs_interleave_pos() returns its strip index as a __u32. */
+	BUILD_BUG_ON(sizeof(struct famfs_ipos) != 24);
 }
 
 static int __init famfs_init(void)

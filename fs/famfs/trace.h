@@ -13,31 +13,53 @@
 #include <linux/tracepoint.h>
 #include "famfs.h"
 
+#ifndef FAMFS_TRACE_HELPERS
+#define FAMFS_TRACE_HELPERS
+/* The first extent (or strip) of a map request, if it has been read. */
+static inline struct famfs_extent
+famfs_trace_first(const struct famfs_map_req *req)
+{
+	struct famfs_extent none = { 0, 0 };
+
+	if (!req->count)
+		return none;
+	if (req->extent_type == FAMFS_INTERLEAVED_EXTENT)
+		return req->iext ? req->iext[0].strips[0] : none;
+	return req->ext ? req->ext[0] : none;
+}
+#endif
+
+/* MAP_CREATE and MAP_CREATE_V2; off0/len0: the first extent or strip. */
 TRACE_EVENT(famfs_map_create,
-	    TP_PROTO(struct inode *inode, const struct famfs_ioc_map *imap,
+	    TP_PROTO(struct inode *inode, const struct famfs_map_req *req,
 		     int rc),
-	    TP_ARGS(inode, imap, rc),
+	    TP_ARGS(inode, req, rc),
 	    TP_STRUCT__entry(__field(dev_t, dev)
 			     __field(ino_t, ino)
+			     __field(u32, extent_type)
 			     __field(u32, file_type)
 			     __field(u64, file_size)
 			     __field(u64, count)
 			     __field(u64, off0)
 			     __field(u64, len0)
 			     __field(int, rc)),
-	    TP_fast_assign(__entry->dev = inode->i_sb->s_dev;
+	    TP_fast_assign(struct famfs_extent first = famfs_trace_first(req);
+
+			   __entry->dev = inode->i_sb->s_dev;
 			   __entry->ino = inode->i_ino;
-			   __entry->file_type = imap->file_type;
-			   __entry->file_size = imap->file_size;
-			   __entry->count = imap->ext_list_count;
-			   __entry->off0 = imap->ext_list[0].offset;
-			   __entry->len0 = imap->ext_list[0].len;
+			   __entry->extent_type = req->extent_type;
+			   __entry->file_type = req->file_type;
+			   __entry->file_size = req->file_size;
+			   __entry->count = req->count;
+			   __entry->off0 = first.offset;
+			   __entry->len0 = first.len;
 			   __entry->rc = rc;),
-	    TP_printk("dev %d:%d ino %#lx type %u size %llu extents %llu first %#llx+%#llx rc %d",
+	    TP_printk("dev %d:%d ino %#lx type %u extent_type %u size %llu extents %llu first %#llx+%#llx rc %d",
 		      MAJOR(__entry->dev), MINOR(__entry->dev),
 		      (unsigned long)__entry->ino, __entry->file_type,
-		      __entry->file_size, __entry->count, __entry->off0,
-		      __entry->len0, __entry->rc)
+		      __entry->extent_type, __entry->file_size,
+		      __entry->count, __entry->off0, __entry->len0,
+		      __entry->rc)
 );
 
 TRACE_EVENT(famfs_iomap_begin,

@@ -55,4 +55,75 @@ struct famfs_ioc_map {
 #define FAMFS_IOC_EXTENT_SIZE	16
 #define FAMFS_IOC_MAP_SIZE	56
 
+/*
+ * Version 2 (numbers 5 and 6): long extent lists and interleaved extents.
+ *
+ * The map header carries a user pointer to a separately counted list, either
+ * of up to FAMFS_IOC_MAX_EXTENTS_V2 simple extents (struct famfs_extent, the
+ * same rules as v1), or of up to FAMFS_IOC_MAX_IEXTENTS interleaved extents.
+ * Every field is fixed-width, every structure a multiple of 8 bytes with its
+ * padding spelled out, and the pointer a __u64: the layout is the same for
+ * 32- and 64-bit callers.  Reserved fields and unused strips must be zero
+ * (EINVAL otherwise), so that they can be given a meaning later.
+ *
+ * An interleaved extent (seed 003) holds nbytes of the file, striped in
+ * chunk_size pieces over nstrips strips; each strip is a simple extent of the
+ * device.  Chunk c of the extent is chunk c / nstrips of strip c % nstrips:
+ *
+ *   chunk  = off / chunk_size          strip     = chunk % nstrips
+ *   stripe = chunk / nstrips           strip_off = stripe * chunk_size +
+ *                                                  off % chunk_size
+ *
+ * famfs_interleave.h has that arithmetic as inline functions.  The extents
+ * of a map follow each other in the file: extent i starts where extent i-1
+ * ends.  Rules MAP_CREATE_V2 enforces (the module's ioctl.c lists the errno
+ * of each): chunk_size is a non-zero multiple of 2 MiB; every strip starts
+ * 2 MiB aligned, is a non-zero multiple of 2 MiB long, lies inside the
+ * device and holds every chunk that falls on it (whole chunks); nbytes of
+ * every extent but the last is a multiple of 2 MiB; the extents hold at
+ * least file_size bytes; no strip overlaps another or any mapped memory.
+ * Only FAMFS_REG files can be interleaved.
+ */
+#define FAMFS_INTERLEAVED_EXTENT	15	/* famfs_ioc_map_v2.extent_type */
+
+#define FAMFS_IOC_MAX_EXTENTS_V2	256	/* simple extents per v2 map */
+#define FAMFS_IOC_MAX_IEXTENTS		16	/* interleaved extents per map */
+#define FAMFS_IOC_MAX_STRIPS		16	/* strips per interleaved extent */
+
+struct famfs_ioc_iext {
+	__u32 nstrips;			/* 1..FAMFS_IOC_MAX_STRIPS */
+	__u32 reserved;			/* 0 */
+	__u64 chunk_size;		/* bytes, multiple of 2 MiB */
+	__u64 nbytes;			/* file bytes this extent holds */
+	struct famfs_extent strips[FAMFS_IOC_MAX_STRIPS]; /* [nstrips..) 0 */
+};
+
+struct famfs_ioc_map_v2 {
+	__u32 extent_type;		/* SIMPLE_DAX_EXTENT or
+					 * FAMFS_INTERLEAVED_EXTENT */
+	__u32 file_type;		/* enum famfs_file_type */
+	__u64 file_size;
+	__u32 ext_count;		/* entries at ext_list, see below */
+	__u32 flags;			/* 0 */
+	__u64 ext_list;			/* user address of ext_count
+					 * struct famfs_extent (simple) or
+					 * struct famfs_ioc_iext (interleaved) */
+	__u64 reserved[4];		/* 0 */
+};
+
+/*
+ * MAP_CREATE_V2 reads the header and ext_count entries at ext_list.
+ *
+ * MAP_GET_V2: the caller sets ext_list and ext_count to the room it has
+ * (flags and reserved 0).  The module fills in the header, with ext_count
+ * set to the number of entries the map has, and copies the entries; with
+ * ext_count 0 it only fills in the header.  If the room is non-zero but too
+ * small, it fills in the header, copies nothing and fails with E2BIG.
+ */
+#define FAMFSIOC_MAP_CREATE_V2	_IOW(FAMFSIOC_MAGIC, 5, struct famfs_ioc_map_v2)
+#define FAMFSIOC_MAP_GET_V2	_IOWR(FAMFSIOC_MAGIC, 6, struct famfs_ioc_map_v2)
+
+#define FAMFS_IOC_IEXT_SIZE	280
+#define FAMFS_IOC_MAP_V2_SIZE	64
+
 #endif /* _UAPI_LINUX_FAMFS_IOCTL_H */
