@@ -1,6 +1,6 @@
 # profiles: pmem nvdimm nvdimm-devdax
 # timeout: 400
-# Hostile input to famfs.ko's map ioctls (progs/hostile_fuzz.c, seeded and
+# Hostile input to famfs.ko's map ioctls (progs/hostile_fuzz/, seeded and
 # reproducible; the seed is printed): on a famfs-cli mount holding files with
 # known bytes, one process with an exact model of the mount, then 4 at once
 # racing for the same memory while the tree is scanned, then a read-only

@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hostile_fuzz: the calls, and the loop that mixes them
+ */
+#include "fuzz.h"
+
+/* ---- the calls ----------------------------------------------------------- */
+long nc_create, nc_accept, nc_get, nc_getext, nc_nop, nc_unknown,
+	nc_dir, nc_efault, nc_size, nc_free, nc_compat, nc_mmap;
+long nerr[NDOC + 1];
+
+static void count_errno(long rc, int e)
+{
+	int i;
+
+	if (rc == 0)
+		return;
+	for (i = 0; i < NDOC && documented[i] != e; i++)
+		;
+	nerr[i]++;
+}
+
+/* After a refused MAP_CREATE on an unmapped file: still unmapped, empty. */
+static void check_unmapped(struct ffile *f)
+{
+	struct famfs_ioc_map got;
+	struct stat st;
+
+	ncheck[C_UNMAPPED_AFTER]++;
+	if (ioctl(f->fd, FAMFSIOC_MAP_GET, &got) != -1 || errno != ENODATA)
+		bad(C_UNMAPPED_AFTER, "%s: MAP_GET after a refused MAP_CREATE: %s",
+		    f->path, errno == ENODATA ? "0" : t_errname(errno));
+	else if (fstat(f->fd, &st) || st.st_size || st.st_blocks)
+		bad(C_UNMAPPED_AFTER, "%s: size %lld blocks %lld after a refused MAP_CREATE",
+		    f->path, (long long)st.st_size, (long long)st.st_blocks);
+}
+
+static void accepted(struct ffile *f, const struct famfs_ioc_map *m)
+{
+	struct famfs_ioc_map got;
+	struct famfs_extent ext[FAMFS_MAX_EXTENTS + 1];
+	struct stat st;
+	char s1[200], s2[200], w[160];
+
+	nc_accept++;
+	f->mapped = 1;
+	f->map = *m;
+	f->pat = rnd();
+	ncheck[C_ACCEPTED]++;
+	map_str(m, s1, sizeof(s1));
+	if (!map_sane(m, w, sizeof(w)))
+		bad(C_ACCEPTED, "accepted an invalid map %s: %s", s1, w);
+	memset(&got, 0xa5, sizeof(got));
+	if (ioctl(f->fd, FAMFSIOC_MAP_GET, &got)) {
+		bad(C_ACCEPTED, "MAP_GET after accepting %s: %s", s1,
+		    t_errname(errno));
+	} else if (!map_eq(m, &got)) {
+		map_str(&got, s2, sizeof(s2));
+		bad(C_ACCEPTED, "sent %s, MAP_GET returned %s", s1, s2);
+	}
+	memset(ext, 0xa5, sizeof(ext));
+	if (ioctl(f->fd, FAMFSIOC_MAP_GETEXT, ext))
+		bad(C_ACCEPTED, "MAP_GETEXT after accepting %s: %s", s1,
+		    t_errname(errno));
+	else if (memcmp(ext, m->ext_list, m->ext_list_count * sizeof(ext[0])) ||
+		 ext[m->ext_list_count].offset != 0xa5a5a5a5a5a5a5a5ULL)
+		bad(C_ACCEPTED, "MAP_GETEXT of %s differs or wrote past %llu extents",
+		    s1, (unsigned long long)m->ext_list_count);
+	if (fstat(f->fd, &st) || (uint64_t)st.st_size != m->file_size ||
+	    (uint64_t)st.st_blocks != claim(m) / 512)
+		bad(C_ACCEPTED, "%s: st_size %lld st_blocks %lld for %s",
+		    f->path, (long long)st.st_size, (long long)st.st_blocks, s1);
+	pat_write(f);
+}
+
+void do_create(struct ffile *f, int valid_only)
+{
+	struct famfs_ioc_map m, *arg;
+	int overlap, br, bw, e, via32 = 0;
+	enum ptr_kind k = P_OK;
+	unsigned set;
+	char s[200], es[120];
+	long rc;
+
+	valid_map(&m);
+	if (!valid_only && chance(55))
+		mutate(&m);
+	if (chance(6))
+		k = P_MISALIGNED;
+	else if (chance(7))
+		k = (enum ptr_kind)(P_NULL + below(P_NKINDS - P_NULL));
+	arg = place(k, sizeof(m), &br, &bw);
+	if (k == P_RDONLY)
+		mprotect(ro_page, pg, PROT_READ | PROT_WRITE);
+	if (!br)
+		memcpy(arg, &m, sizeof(m));
+	if (k == P_RDONLY)
+		mprotect(ro_page, pg, PROT_READ);
+	if (k == P_STRADDLE)	/* the bytes that fit */
+		memcpy(arg, &m, (size_t)(arena + pg - (char *)arg));
+	set = br ? (nonroot ? bit(EPERM) : bit(EFAULT)) :
+		   predict(&m, f->mapped, &overlap);
+	if (br)
+		overlap = 0, nc_efault++;
+	nc_create++;
+	if (compat_ok && !br && chance(4)) {
+		memcpy(arena32, &m, sizeof(m));
+		via32 = 1;
+		nc_compat++;
+		rc = ioctl32(f->fd, FAMFSIOC_MAP_CREATE, (uint32_t)(uintptr_t)arena32);
+	} else {
+		rc = ioctl(f->fd, FAMFSIOC_MAP_CREATE, arg);
+	}
+	e = errno;
+	count_errno(rc, e);
+	map_str(&m, s, sizeof(s));
+	ncheck[br ? C_EFAULT : via32 ? C_COMPAT : C_CREATE]++;
+	if (nonroot)
+		ncheck[C_EPERM]++;
+	/* -F: after the failure every create gets EIO (or what comes first:
+	 * EPERM, EFAULT, EROFS, EEXIST) */
+	if (failing && !br && !nonroot && rc == -1 && e == EIO) {
+		if (!f->mapped)
+			check_unmapped(f);
+		return;
+	}
+	if (set) {
+		if (rc == 0) {
+			set_str(set, es, sizeof(es));
+			bad(nonroot ? C_EPERM : br ? C_EFAULT : C_CREATE,
+			    "MAP_CREATE %s (ptr kind %d) succeeded, expected %s",
+			    s, k, es);
+			if (!f->mapped)
+				accepted(f, &m);
+		} else if (!(bit(e) & set)) {
+			set_str(set, es, sizeof(es));
+			bad(nonroot ? C_EPERM : br ? C_EFAULT : via32 ? C_COMPAT :
+			    C_CREATE, "MAP_CREATE %s%s (ptr kind %d): %s, expected %s",
+			    s, via32 ? " via int80" : "", k, t_errname(e), es);
+		} else if (!f->mapped) {
+			check_unmapped(f);
+		}
+		return;
+	}
+	if (rc == 0) {
+		if (overlap)
+			bad(via32 ? C_COMPAT : C_CREATE,
+			    "MAP_CREATE %s: accepted, but it overlaps a known map",
+			    s);
+		accepted(f, &m);
+		return;
+	}
+	if (e == EADDRINUSE && (overlap || multi)) {
+		check_unmapped(f);
+		return;
+	}
+	bad(via32 ? C_COMPAT : C_CREATE, "MAP_CREATE %s%s: %s, expected %s",
+	    s, via32 ? " via int80" : "", t_errname(e),
+	    overlap ? "EADDRINUSE" : "success");
+	if (!f->mapped)
+		check_unmapped(f);
+}
+
+void do_get(struct ffile *f)
+{
+	enum ptr_kind k = chance(80) ? P_OK : (enum ptr_kind)below(P_NKINDS);
+	int br, bw, e, via32 = 0;
+	struct famfs_ioc_map *arg = place(k, sizeof(*arg), &br, &bw), got;
+	char s1[200], s2[200];
+	long rc;
+
+	nc_get++;
+	if (!bw)
+		memset(arg, 0x5a, sizeof(*arg));
+	if (compat_ok && !bw && chance(5)) {
+		via32 = 1;
+		nc_compat++;
+		rc = ioctl32(f->fd, FAMFSIOC_MAP_GET, (uint32_t)(uintptr_t)arena32);
+		arg = (void *)arena32;
+	} else {
+		rc = ioctl(f->fd, FAMFSIOC_MAP_GET, arg);
+	}
+	e = errno;
+	ncheck[bw && f->mapped ? C_EFAULT : via32 ? C_COMPAT : C_GET]++;
+	if (!f->mapped) {
+		if (rc != -1 || e != ENODATA)
+			bad(via32 ? C_COMPAT : C_GET, "MAP_GET on an unmapped file: %s, expected ENODATA",
+			    rc ? t_errname(e) : "0");
+		return;
+	}
+	if (bw) {
+		nc_efault++;
+		if (rc != -1 || e != EFAULT)
+			bad(C_EFAULT, "MAP_GET to a bad pointer (kind %d): %s, expected EFAULT",
+			    k, rc ? t_errname(e) : "0");
+		return;
+	}
+	memcpy(&got, arg, sizeof(got));
+	if (rc) {
+		bad(via32 ? C_COMPAT : C_GET, "MAP_GET: %s", t_errname(e));
+	} else if (!map_eq(&got, &f->map)) {
+		map_str(&f->map, s1, sizeof(s1));
+		map_str(&got, s2, sizeof(s2));
+		bad(via32 ? C_COMPAT : C_GET, "MAP_GET%s: %s, model has %s",
+		    via32 ? " via int80" : "", s2, s1);
+	}
+}
+
+static void do_getext(struct ffile *f)
+{
+	size_t need = f->mapped ? f->map.ext_list_count * 16 : 0;
+	enum ptr_kind k = chance(80) ? P_OK : (enum ptr_kind)below(P_NKINDS);
+	int br, bw, e;
+	char *arg = place(k, need, &br, &bw);
+	long rc;
+
+	nc_getext++;
+	if (k == P_OK || k == P_MISALIGNED)
+		memset(arg, 0x5a, need + 16);
+	rc = ioctl(f->fd, FAMFSIOC_MAP_GETEXT, arg);
+	e = errno;
+	ncheck[bw && f->mapped ? C_EFAULT : C_GETEXT]++;
+	if (!f->mapped) {
+		if (rc != -1 || e != ENODATA)
+			bad(C_GETEXT, "MAP_GETEXT on an unmapped file: %s, expected ENODATA",
+			    rc ? t_errname(e) : "0");
+		return;
+	}
+	if (bw) {
+		nc_efault++;
+		if (rc != -1 || e != EFAULT)
+			bad(C_EFAULT, "MAP_GETEXT of %zu bytes to a bad pointer (kind %d): %s, expected EFAULT",
+			    need, k, rc ? t_errname(e) : "0");
+		return;
+	}
+	if (rc)
+		bad(C_GETEXT, "MAP_GETEXT: %s", t_errname(e));
+	else if (memcmp(arg, f->map.ext_list, need))
+		bad(C_GETEXT, "MAP_GETEXT returned other extents than the model's");
+	else if ((k == P_OK || k == P_MISALIGNED) &&
+		 memcmp(arg + need, "\x5a\x5a\x5a\x5a\x5a\x5a\x5a\x5a", 8))
+		bad(C_GETEXT, "MAP_GETEXT wrote past %zu bytes", need);
+}
+
+static void do_nop(struct ffile *f)
+{
+	long rc;
+
+	nc_nop++;
+	ncheck[C_NOP]++;
+	if (compat_ok && chance(20)) {
+		nc_compat++;
+		rc = ioctl32(f->fd, FAMFSIOC_NOP, 0);
+	} else {
+		rc = ioctl(f->fd, FAMFSIOC_NOP, rnd());
+	}
+	if (rc)
+		bad(C_NOP, "NOP: %s", t_errname(errno));
+}
+
+const unsigned int known_cmds[NKNOWN] = {
+	FAMFSIOC_MAP_CREATE, FAMFSIOC_MAP_GET, FAMFSIOC_MAP_GETEXT,
+	FAMFSIOC_NOP,
+};
+int skip_nr[256];	/* in famfs_ioctl.h but not modelled here */
+
+static int is_known(unsigned int cmd)
+{
+	for (size_t i = 0; i < sizeof(known_cmds) / sizeof(known_cmds[0]); i++)
+		if (known_cmds[i] == cmd)
+			return 1;
+	return 0;
+}
+
+static unsigned int unknown_cmd(void)
+{
+	unsigned int cmd;
+
+	do {
+		unsigned int nr = chance(50) ? 1 + (unsigned int)below(8) :
+					       (unsigned int)below(256);
+		unsigned int size;
+
+		switch (below(4)) {
+		case 0: size = FAMFS_IOC_MAP_SIZE + (unsigned int)below(17) - 8; break;
+		case 1: size = FAMFS_IOC_EXTENT_SIZE * (unsigned int)below(4); break;
+		case 2: size = (unsigned int)below(1 << _IOC_SIZEBITS); break;
+		default: size = 0; break;
+		}
+		cmd = _IOC((unsigned int)below(4), FAMFSIOC_MAGIC, nr, size);
+		if (skip_nr[nr])
+			cmd = known_cmds[0];
+	} while (is_known(cmd));
+	return cmd;
+}
+
+static void do_unknown(struct ffile *f, int dirfd)
+{
+	unsigned int cmd = dirfd >= 0 && chance(50) ?
+		known_cmds[below(4)] : unknown_cmd();
+	void *arg = chance(50) ? (void *)arena : (void *)(uintptr_t)rnd();
+	int fd = dirfd >= 0 ? dirfd : f->fd;
+	long rc;
+
+	if (dirfd >= 0)
+		nc_dir++;
+	else
+		nc_unknown++;
+	ncheck[C_ENOTTY]++;
+	rc = ioctl(fd, cmd, arg);
+	if (rc != -1 || errno != ENOTTY)
+		bad(C_ENOTTY, "ioctl %#x on a %s: %s, expected ENOTTY", cmd,
+		    dirfd >= 0 ? "directory" : "file",
+		    rc ? t_errname(errno) : "0");
+}
+
+/* truncate / write / fallocate / mmap must never give a file a size. */
+static void do_size(struct ffile *f)
+{
+	uint64_t sz = f->mapped ? f->map.file_size : 0;
+	char b[16] = "hostile";
+	long rc;
+	int e;
+
+	nc_size++;
+	ncheck[C_SIZE]++;
+	switch (below(5)) {
+	case 0: {
+		static const uint64_t v[] = { 0, 1, 4096, TWO_MiB, 1ULL << 40 };
+		uint64_t to = chance(30) ? sz : chance(30) ? sz + 1 :
+			      v[below(5)];
+
+		rc = ftruncate(f->fd, (off_t)to);
+		e = errno;
+		if (to == sz ? rc != 0 : (rc != -1 || e != EPERM))
+			bad(C_SIZE, "ftruncate(%llu) of a %s file of %llu bytes: %s",
+			    (unsigned long long)to, f->mapped ? "mapped" : "unmapped",
+			    (unsigned long long)sz, rc ? t_errname(e) : "0");
+		break;
+	}
+	case 1: {
+		uint64_t at = chance(50) ? sz : sz + below(1ULL << 30);
+
+		rc = pwrite(f->fd, b, sizeof(b), (off_t)at);
+		e = errno;
+		if (rc != -1 || e != ENOSPC)
+			bad(C_SIZE, "pwrite at %llu of a file of %llu bytes: %s, expected ENOSPC",
+			    (unsigned long long)at, (unsigned long long)sz,
+			    rc < 0 ? t_errname(e) : "wrote");
+		break;
+	}
+	case 2:
+		rc = fallocate(f->fd, 0, 0, TWO_MiB);
+		e = errno;
+		if (rc != -1 || e != EOPNOTSUPP)
+			bad(C_SIZE, "fallocate: %s, expected EOPNOTSUPP",
+			    rc ? t_errname(e) : "0");
+		break;
+	case 3:
+		if (!f->mapped) {
+			void *p = mmap(NULL, TWO_MiB, PROT_READ, MAP_SHARED,
+				       f->fd, 0);
+
+			e = errno;
+			if (p != MAP_FAILED || e != ENODEV)
+				bad(C_SIZE, "mmap of an unmapped file: %s, expected ENODEV",
+				    p != MAP_FAILED ? "mapped" : t_errname(e));
+			if (p != MAP_FAILED)
+				munmap(p, TWO_MiB);
+		} else if (f->map.file_size >= 64 && f->haspat && !failing) {
+			/* the pattern through a mapping */
+			uint8_t w[64];
+			uint8_t *p = mmap(NULL, f->map.file_size, PROT_READ,
+					  MAP_SHARED, f->fd, 0);
+
+			nc_mmap++;
+			ncheck[C_DATA]++;
+			pat_fill(f->pat, 0, w, sizeof(w));
+			if (p == MAP_FAILED)
+				bad(C_DATA, "mmap of a mapped file: %s",
+				    t_errname(errno));
+			else if (memcmp(p, w, sizeof(w)))
+				bad(C_DATA, "%s: pattern differs through mmap",
+				    f->path);
+			if (p != MAP_FAILED)
+				munmap(p, f->map.file_size);
+		}
+		break;
+	default: {
+		struct stat st;
+
+		if (fstat(f->fd, &st) || (uint64_t)st.st_size != sz)
+			bad(C_SIZE, "%s: size %lld, model %llu", f->path,
+			    (long long)st.st_size, (unsigned long long)sz);
+		break;
+	}
+	}
+}
+
+/* Give memory back: unlink (and close now, or later: a zombie). */
+static void do_free(void)
+{
+	struct ffile *f = pick(1, 1);
+
+	if (!f)
+		return;
+	nc_free++;
+	if (!f->unlinked) {
+		pat_check(f);
+		if (unlink(f->path))
+			bad(C_DATA, "unlink %s: %s", f->path, t_errname(errno));
+		f->unlinked = 1;
+		if (chance(60))
+			return;	/* still open: still owns its memory */
+	}
+	close_file(f);
+}
+
+void fuzz_loop(long n, int dirfd)
+{
+	for (iter_now = 0; iter_now < n; iter_now++) {
+		int r = (int)below(100);
+		struct ffile *f;
+
+		/* keep a pool of unmapped files; keep the mapped ones few */
+		while (!ro && !nonroot && count(0) < POOL && (f = new_file()))
+			;
+		if (!ro && !nonroot && (count(1) > MAXMAPPED || r >= 95)) {
+			do_free();
+			continue;
+		}
+		if (r < 45) {
+			f = pick(ro || nonroot ? -1 : 0, 0);
+			if (f)
+				do_create(f, 0);
+		} else if (r < 50) {
+			f = pick(-1, 1);
+			if (f)
+				do_create(f, chance(50));
+		} else if (r < 62) {
+			f = pick(chance(80) ? 1 : 0, 1);
+			if (f)
+				do_get(f);
+		} else if (r < 72) {
+			f = pick(chance(80) ? 1 : 0, 1);
+			if (f)
+				do_getext(f);
+		} else if (r < 76) {
+			f = pick(-1, 1);
+			if (f)
+				do_nop(f);
+		} else if (r < 84) {
+			f = pick(-1, 1);
+			if (f)
+				do_unknown(f, -1);
+		} else if (r < 87) {
+			do_unknown(NULL, dirfd);
+		} else if (r < 92) {
+			f = pick(-1, 1);
+			if (f && !ro && !nonroot)
+				do_size(f);
+		} else {
+			f = pick(1, 1);
+			if (f)
+				pat_check(f);
+		}
+	}
+}
+
+void print_stats(void)
+{
+	char s[600];
+	size_t o = 0;
+
+	for (int i = 0; i <= NDOC; i++)
+		if (nerr[i])
+			o += snprintf(s + o, sizeof(s) - o, " %s %ld",
+				      i < NDOC ? t_errname(documented[i]) :
+						 "other", nerr[i]);
+	printf("info: %s[%d]%s: %ld calls: MAP_CREATE %ld (accepted %ld; refused:%s), MAP_GET %ld, MAP_GETEXT %ld, NOP %ld, unknown numbers %ld, on a directory %ld, bad pointers %ld, int80 %ld, size changes %ld, mmap %ld, unlink/close %ld\n",
+	       label, myid, nonroot ? " (uid 65534)" : "", iter_now, nc_create,
+	       nc_accept, o ? s : " none", nc_get, nc_getext, nc_nop,
+	       nc_unknown, nc_dir, nc_efault, nc_compat, nc_size, nc_mmap,
+	       nc_free);
+	fflush(stdout);
+}
+
