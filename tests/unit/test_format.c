@@ -112,10 +112,15 @@ static void test_sb_unknown_incompat(void **s)
 	famfs_sb_set_crc(&sb);
 	assert_int_equal(famfs_sb_check(&sb, DEV, why), -EPROTONOSUPPORT);
 	assert_non_null(strstr(why, "incompatible"));
-	/* interleave is reserved, not yet supported by this reader */
+	assert_non_null(strstr(why, "0x80"));	/* names the bits */
+	/* interleave is supported now; the next bit is not */
 	sb.feature_incompat = htole32(FAMFS_FEATURE_INCOMPAT_INTERLEAVE);
 	famfs_sb_set_crc(&sb);
+	assert_int_equal(famfs_sb_check(&sb, DEV, why), 0);
+	sb.feature_incompat = htole32(FAMFS_FEATURE_INCOMPAT_INTERLEAVE | 1U << 1);
+	famfs_sb_set_crc(&sb);
 	assert_int_equal(famfs_sb_check(&sb, DEV, why), -EPROTONOSUPPORT);
+	assert_non_null(strstr(why, "0x2"));
 }
 
 static void test_sb_unknown_compat_ok(void **s)
@@ -240,9 +245,16 @@ static void test_entry_rejects(void **s)
 	assert_int_equal(famfs_entry_check(&e, 3, &sb, why), -EINVAL);
 	assert_non_null(strstr(why, "type"));
 	mkentry(&e, 10 * MiB, 2 * MiB, 1);
-	e.fm.extent_type = htole16(FAMFS_LOG_EXT_INTERLEAVED);
+	e.fm.extent_type = htole16(3);		/* unknown extent type */
 	famfs_entry_set_crc(&e);
 	assert_int_equal(famfs_entry_check(&e, 3, &sb, why), -EPROTONOSUPPORT);
+	assert_non_null(strstr(why, "extent type 3"));
+	/* interleaved, but the superblock lacks the feature: corrupt */
+	mkentry(&e, 10 * MiB, 2 * MiB, 1);
+	e.fm.extent_type = htole16(FAMFS_LOG_EXT_INTERLEAVED);
+	famfs_entry_set_crc(&e);
+	assert_int_equal(famfs_entry_check(&e, 3, &sb, why), -EINVAL);
+	assert_non_null(strstr(why, "interleave feature"));
 }
 
 static void test_entry_bad_extents(void **s)

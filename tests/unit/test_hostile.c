@@ -366,7 +366,8 @@ static void test_sb_mutations_crc_fixed(void **state)
 		llen = le64toh(sb.log_len);
 		assert_int_equal(le64toh(sb.magic), FAMFS_SB_MAGIC);
 		assert_int_equal(le32toh(sb.version), FAMFS_FORMAT_VERSION);
-		assert_int_equal(sb.feature_incompat, 0);
+		assert_int_equal(le32toh(sb.feature_incompat) &
+				 ~FAMFS_FEATURE_INCOMPAT_SUPP, 0);
 		assert_int_equal(le32toh(sb.alloc_unit_shift), FAMFS_ALLOC_UNIT_SHIFT);
 		assert_int_equal(le64toh(sb.log_offset), FAMFS_LOG_OFFSET);
 		assert_true(famfs_loglen_valid(llen));

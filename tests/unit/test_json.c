@@ -53,15 +53,17 @@ static void test_map(void **state)
 {
 	static const char *const k[] = { "path", "type", "size", "extent_type",
 					  "extents", NULL };
-	struct famfs_ioc_map m = {
+	struct famfs_ioc_map v1 = {
 		.extent_type = SIMPLE_DAX_EXTENT, .file_type = FAMFS_REG,
 		.file_size = 5 * MiB, .ext_list_count = 2,
 		.ext_list = { { 4 * MiB, 4 * MiB }, { 1ULL << 40, 2 * MiB } },
 	};
+	static struct famfs_fmap m;
 	const char *path = "/mnt/f \"q\"\n\\ \xc3\xa9";
 	struct json_object *o, *e;
 
 	(void)state;
+	famfs_fmap_from_v1(&m, &v1);
 	o = roundtrip(famfs_json_map(path, &m));
 	keys(o, k);
 	assert_string_equal(json_object_get_string(get(o, "path")), path);
@@ -74,10 +76,50 @@ static void test_map(void **state)
 	assert_int_equal(u64(json_object_array_get_idx(e, 1), "length"), 2 * MiB);
 	json_object_put(o);
 	m.file_type = FAMFS_LOG;
-	m.ext_list_count = 0;
+	m.count = 0;
 	o = roundtrip(famfs_json_map("l", &m));
 	assert_string_equal(json_object_get_string(get(o, "type")), "log");
 	assert_int_equal(json_object_array_length(get(o, "extents")), 0);
+	json_object_put(o);
+}
+
+/* interleaved: the same keys; each extent has length, nstrips, chunk_size
+ * and strips [{offset, length}] */
+static void test_map_interleaved(void **state)
+{
+	static const char *const k[] = { "path", "type", "size", "extent_type",
+					  "extents", NULL };
+	static const char *const xk[] = { "length", "nstrips", "chunk_size",
+					   "strips", NULL };
+	static struct famfs_fmap m;
+	struct json_object *o, *x, *st;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.extent_type = FAMFS_INTERLEAVED_EXTENT;
+	m.file_type = FAMFS_REG;
+	m.file_size = 24 * MiB;
+	m.count = 1;
+	m.iext[0].nstrips = 4;
+	m.iext[0].chunk_size = 2 * MiB;
+	m.iext[0].nbytes = 24 * MiB;
+	for (unsigned i = 0; i < 4; i++)
+		m.iext[0].strips[i] = (struct famfs_extent){ (20 + 10 * i) * MiB,
+							     6 * MiB };
+	o = roundtrip(famfs_json_map("/mnt/s", &m));
+	keys(o, k);
+	assert_string_equal(json_object_get_string(get(o, "extent_type")),
+			    "interleaved");
+	assert_int_equal(json_object_array_length(get(o, "extents")), 1);
+	x = json_object_array_get_idx(get(o, "extents"), 0);
+	keys(x, xk);
+	assert_int_equal(u64(x, "length"), 24 * MiB);
+	assert_int_equal(u64(x, "nstrips"), 4);
+	assert_int_equal(u64(x, "chunk_size"), 2 * MiB);
+	st = get(x, "strips");
+	assert_int_equal(json_object_array_length(st), 4);
+	assert_int_equal(u64(json_object_array_get_idx(st, 3), "offset"), 50 * MiB);
+	assert_int_equal(u64(json_object_array_get_idx(st, 3), "length"), 6 * MiB);
 	json_object_put(o);
 }
 
@@ -194,6 +236,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map),
+		cmocka_unit_test(test_map_interleaved),
 		cmocka_unit_test_setup_teardown(test_fsck, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_df, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_df_corrupt_entry, th_setup, th_teardown),

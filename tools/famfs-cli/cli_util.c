@@ -98,3 +98,41 @@ int cli_json_print(struct json_object *o)
 	json_object_put(o);
 	return rc;
 }
+
+int cli_layout_opt(int c, const char *arg, struct cli_layout *l)
+{
+	uint64_t v;
+
+	if (c == 'N') {
+		uint32_t n;
+
+		if (famfs_parse_u32(arg, 10, &n) || n < 1 ||
+		    n > FAMFS_LOG_MAX_STRIPS) {
+			famfs_err("-N (--nstrips) %s: the strip count must be a number from 1 to %u",
+				  arg, FAMFS_LOG_MAX_STRIPS);
+			return FAMFS_EXIT_USAGE;
+		}
+		l->lay.nstrips = n;
+		l->have_n = true;
+		return FAMFS_EXIT_OK;
+	}
+	if (famfs_parse_size(arg, &v) || !v || v % FAMFS_ALLOC_UNIT) {
+		famfs_err("-C (--chunksize) %s: the chunk size must be a non-zero multiple of 2 MiB (2M, 4M, 6M, ..., 1G)",
+			  arg);
+		return FAMFS_EXIT_USAGE;
+	}
+	l->lay.chunk = v;
+	l->have_c = true;
+	return FAMFS_EXIT_OK;
+}
+
+int cli_layout_done(struct cli_layout *l)
+{
+	if (l->have_c && !l->have_n) {
+		famfs_err("-C (--chunksize) needs -N (--nstrips): only interleaved files have chunks");
+		return FAMFS_EXIT_USAGE;
+	}
+	if (l->have_n && !l->have_c)
+		l->lay.chunk = CLI_CHUNK_DEFAULT;
+	return FAMFS_EXIT_OK;
+}

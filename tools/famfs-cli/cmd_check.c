@@ -33,7 +33,7 @@ static size_t root_len;
 
 static int visit(const char *p, const struct stat *st, int flag, struct FTW *f)
 {
-	struct famfs_ioc_map map;
+	static struct famfs_fmap map;	/* 4 KiB: not on nftw's stack */
 	const char *rel = p + root_len + (p[root_len] == '/');
 	uint32_t want = FAMFS_REG;
 	int fd, rc;
@@ -52,7 +52,7 @@ static int visit(const char *p, const struct stat *st, int flag, struct FTW *f)
 		nbad++;
 		return 0;
 	}
-	rc = famfs_kernel->map_get(fd, &map);
+	rc = famfs_fmap_get(fd, &map);
 	close(fd);
 	if (rc) {
 		printf("%s: not mapped\n", p);
@@ -60,8 +60,15 @@ static int visit(const char *p, const struct stat *st, int flag, struct FTW *f)
 	} else if (map.file_type != want) {
 		printf("%s: file type %u, expected %u\n", p, map.file_type, want);
 		nbad++;
+	} else if (map.file_size != (uint64_t)st->st_size) {
+		printf("%s: map of %llu bytes, file of %llu\n", p,
+		       (unsigned long long)map.file_size,
+		       (unsigned long long)st->st_size);
+		nbad++;
 	} else if (famfs_verbose) {
-		printf("%s: ok (%llu bytes)\n", p, (unsigned long long)map.file_size);
+		printf("%s: ok (%llu bytes, %s)\n", p,
+		       (unsigned long long)map.file_size,
+		       famfs_extent_type_name(map.extent_type));
 	}
 	return 0;
 }

@@ -18,18 +18,21 @@
 const struct cli_doc cli_doc_cp = {
 	.page = "famfs-cp", .prog = "famfs cp",
 	.summary = "copy files and directories into famfs",
-	.synopsis = { "famfs cp [-r] [-m MODE] [-u UID] [-g GID] [-v] SRC... DEST" },
+	.synopsis = { "famfs cp [-r] [-N NSTRIPS [-C CHUNK]] [-m MODE] [-u UID] [-g GID] [-v] SRC... DEST" },
 	.description =
 		"Copy files into a famfs mount: each is allocated, logged, created and\n"
 		"filled through its mapping.  With several SRCs, DEST must be an\n"
 		"existing directory; a SRC directory needs -r.  Existing files are not\n"
-		"overwritten.  Only the master can do this.\n",
+		"overwritten.  Only the master can do this.  With -N, every file\n"
+		"copied is interleaved as famfs mkfile -N makes it.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'r', "recursive", NULL, "copy directories and their contents" },
 		{ 'R', NULL, NULL, "the same as -r" },
 		{ 'm', "mode", "MODE", "octal mode of new files (default: the source's)" },
 		{ 'u', "uid", "UID", "owner (default: the caller's)" },
 		{ 'g', "gid", "GID", "group (default: the caller's)" },
+		CLI_OPT_NSTRIPS,
+		CLI_OPT_CHUNK,
 		{ 'v', "verbose", NULL, "print each file copied" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
@@ -47,6 +50,7 @@ struct cp_opts {
 	bool recursive;
 	int64_t mode;		/* -1: the source's */
 	uint32_t uid, gid;
+	struct cli_layout lay;	/* -N, -C */
 };
 
 static int rel_join(char *out, const char *dir, const char *name)
@@ -76,9 +80,10 @@ static int copy_file(struct famfs_fs *fs, const char *src, const char *rel,
 			close(in);
 		return -errno;
 	}
-	out = famfs_file_create(fs, rel, (uint64_t)st.st_size,
-				o->mode >= 0 ? (uint32_t)o->mode : st.st_mode & 07777,
-				o->uid, o->gid);
+	out = famfs_file_create_layout(fs, rel, (uint64_t)st.st_size,
+				       o->mode >= 0 ? (uint32_t)o->mode :
+						      st.st_mode & 07777,
+				       o->uid, o->gid, &o->lay.lay);
 	if (out < 0) {
 		close(in);
 		return out;
@@ -212,6 +217,11 @@ int cmd_cp(int argc, char **argv)
 			if (c == 'm')
 				o.mode = m;
 			break;
+		case 'N':
+		case 'C':
+			if (cli_layout_opt(c, optarg, &o.lay))
+				return FAMFS_EXIT_USAGE;
+			break;
 		case 'v': famfs_verbose++; break;
 		case 'h': return cli_usage(&cli_doc_cp, 0);
 		default: return cli_usage(&cli_doc_cp, 1);
@@ -220,6 +230,8 @@ int cmd_cp(int argc, char **argv)
 	nsrc = argc - optind - 1;
 	if (nsrc < 1)
 		return cli_usage(&cli_doc_cp, 1);
+	if (cli_layout_done(&o.lay))
+		return FAMFS_EXIT_USAGE;
 	dest = argv[argc - 1];
 	dest_dir = stat(dest, &st) == 0 && S_ISDIR(st.st_mode);
 	if (nsrc > 1 && !dest_dir) {

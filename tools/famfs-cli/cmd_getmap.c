@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* famfs getmap: print a file's map (MAP_GET, MAP_GETEXT). */
+/* famfs getmap: print a file's map (MAP_GET_V2, or v1 MAP_GET/MAP_GETEXT). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,7 +15,10 @@ const struct cli_doc cli_doc_getmap = {
 	.synopsis = { "famfs getmap [-q] [-j] FILE" },
 	.description =
 		"Print the map famfs.ko holds for FILE: file type, size and extents\n"
-		"(offset and length on the device, in bytes).\n",
+		"(offset and length on the device, in bytes).  An interleaved file\n"
+		"(famfs mkfile -N) has interleaved extents: the file bytes each holds,\n"
+		"its strip count and chunk size, and its strips (offset and length on\n"
+		"the device); chunk c of the extent is in strip c % nstrips.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'q', "quiet", NULL, "print nothing; the exit code tells" },
 		{ 'j', "json", NULL, "print the map as JSON on stdout (see JSON)" },
@@ -22,9 +26,12 @@ const struct cli_doc cli_doc_getmap = {
 	.sections = (const struct cli_section[]){
 		{ "JSON",
 		  "One object: path, type (regular, superblock or log), size,\n"
-		  "extent_type (simple), extents (a list of {offset, length}).\n"
-		  "Example:\n"
-		  "  famfs getmap -j /mnt/famfs/f | jq '.extents[0].offset'\n", false },
+		  "extent_type (simple or interleaved), extents: for simple, a list\n"
+		  "of {offset, length}; for interleaved, a list of {length (file\n"
+		  "bytes held), nstrips, chunk_size, strips (a list of {offset,\n"
+		  "length})}.  Example:\n"
+		  "  famfs getmap -j /mnt/famfs/f | jq '.extents[0].offset'\n"
+		  "  famfs getmap -j /mnt/famfs/s | jq '.extents[0].strips[1].offset'\n", false },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		{ 0, "FILE is mapped" }, CLI_EXIT_USAGE,
@@ -33,9 +40,35 @@ const struct cli_doc cli_doc_getmap = {
 	.see_also = "famfs(8), famfs-check(8), famfs-mkfile(8)",
 };
 
+static int print_map(const char *path, const struct famfs_fmap *m)
+{
+	bool il = m->extent_type == FAMFS_INTERLEAVED_EXTENT;
+
+	printf("%s\n  type: %s\n  size: %llu\n  extent type: %s\n  extents: %u\n",
+	       path, famfs_map_type_name(m->file_type),
+	       (unsigned long long)m->file_size,
+	       famfs_extent_type_name(m->extent_type), m->count);
+	for (uint32_t i = 0; !il && i < m->count && i < FAMFS_IOC_MAX_EXTENTS_V2; i++)
+		printf("    %u: offset 0x%llx len 0x%llx\n", i,
+		       (unsigned long long)m->ext[i].offset,
+		       (unsigned long long)m->ext[i].len);
+	for (uint32_t i = 0; il && i < m->count && i < FAMFS_IOC_MAX_IEXTENTS; i++) {
+		const struct famfs_ioc_iext *x = &m->iext[i];
+
+		printf("    %u: interleaved, %llu bytes, %u strips, chunk size 0x%llx\n",
+		       i, (unsigned long long)x->nbytes, x->nstrips,
+		       (unsigned long long)x->chunk_size);
+		for (uint32_t k = 0; k < x->nstrips && k < FAMFS_IOC_MAX_STRIPS; k++)
+			printf("      strip %u: offset 0x%llx len 0x%llx\n", k,
+			       (unsigned long long)x->strips[k].offset,
+			       (unsigned long long)x->strips[k].len);
+	}
+	return FAMFS_EXIT_OK;
+}
+
 int cmd_getmap(int argc, char **argv)
 {
-	struct famfs_ioc_map map;
+	struct famfs_fmap *map;
 	const char *path;
 	bool quiet = false, json = false;
 	int c, fd, rc;
@@ -57,29 +90,31 @@ int cmd_getmap(int argc, char **argv)
 			famfs_err("%s: %s", path, strerror(errno));
 		return FAMFS_EXIT_ERROR;
 	}
-	rc = famfs_kernel->map_get(fd, &map);
+	map = malloc(sizeof(*map));
+	if (!map) {
+		close(fd);
+		famfs_err("%s: out of memory", path);
+		return FAMFS_EXIT_ERROR;
+	}
+	rc = famfs_fmap_get(fd, map);
 	close(fd);
 	if (rc) {
 		if (!quiet)
 			famfs_err("%s: %s", path,
 				  rc == -ENOTTY ? "not a famfs file" :
-				  rc == -EBADE ? "MAP_GET and MAP_GETEXT disagree" :
+				  rc == -EBADE ? "the map changed between two MAP_GET calls" :
+				  rc == -EPROTO ? "a map of a type this tool does not know" :
 				  "not mapped (MAP_GET failed)");
+		free(map);
 		return FAMFS_EXIT_ERROR;
 	}
 	if (quiet)
-		return FAMFS_EXIT_OK;
-	if (json)
-		return cli_json_print(famfs_json_map(path, &map)) ?
+		rc = FAMFS_EXIT_OK;
+	else if (json)
+		rc = cli_json_print(famfs_json_map(path, map)) ?
 			FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
-	printf("%s\n  type: %s\n  size: %llu\n  extent type: %s\n  extents: %llu\n",
-	       path, famfs_map_type_name(map.file_type),
-	       (unsigned long long)map.file_size,
-	       map.extent_type == SIMPLE_DAX_EXTENT ? "simple" : "unknown",
-	       (unsigned long long)map.ext_list_count);
-	for (unsigned i = 0; i < map.ext_list_count && i < FAMFS_MAX_EXTENTS; i++)
-		printf("    %u: offset 0x%llx len 0x%llx\n", i,
-		       (unsigned long long)map.ext_list[i].offset,
-		       (unsigned long long)map.ext_list[i].len);
-	return FAMFS_EXIT_OK;
+	else
+		rc = print_map(path, map);
+	free(map);
+	return rc;
 }

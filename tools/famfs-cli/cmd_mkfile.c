@@ -12,18 +12,27 @@
 const struct cli_doc cli_doc_mkfile = {
 	.page = "famfs-mkfile", .prog = "famfs mkfile",
 	.summary = "allocate and create a file",
-	.synopsis = { "famfs mkfile -s SIZE [-m MODE] [-u UID] [-g GID] [-S SEED] [-v] FILE",
+	.synopsis = { "famfs mkfile -s SIZE [-N NSTRIPS [-C CHUNK]] [-m MODE] [-u UID] [-g GID] [-S SEED] [-v] FILE",
 		      "famfs creat ... (the same)" },
 	.description =
 		"Allocate SIZE bytes (rounded up to 2 MiB units, first fit), append the\n"
 		"file to the log and create FILE in a famfs mount, mapped to them.\n"
-		"Only the master can do this.  FILE must not exist.\n",
+		"Only the master can do this.  FILE must not exist.\n"
+		"\n"
+		"With -N, the file is interleaved (striped): NSTRIPS strips of equal\n"
+		"length, each contiguous and anywhere on the device, hold the file in\n"
+		"CHUNK-sized pieces taken in turn (chunk 0 on strip 0, chunk 1 on\n"
+		"strip 1, ...).  Each strip holds ceil(SIZE / (NSTRIPS * CHUNK))\n"
+		"chunks.  The first interleaved file sets the interleave feature in\n"
+		"the superblock (tools without it refuse the file system).\n",
 	.opts = (const struct cli_opt[]){
 		{ 's', "size", "SIZE", "bytes, with an optional k/m/g suffix (required)" },
 		{ 'm', "mode", "MODE", "octal permission bits (default 0644)" },
 		{ 'u', "uid", "UID", "owner (default: the caller's)" },
 		{ 'g', "gid", "GID", "group (default: the caller's)" },
 		{ 'S', "seed", "SEED", "fill the file with the pattern of SEED (famfs verify)" },
+		CLI_OPT_NSTRIPS,
+		CLI_OPT_CHUNK,
 		{ 'v', "verbose", NULL, "print more" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
@@ -31,6 +40,11 @@ const struct cli_doc cli_doc_mkfile = {
 		CLI_EXIT_ERROR("FILE is not in a famfs mount or exists, this host\n"
 			       "is a client, the device or the log is full"),
 		CLI_EXIT_END },
+	.sections = (const struct cli_section[]){
+		{ "EXAMPLES",
+		  "  famfs creat -N 4 -C 2M -s 24M /mnt/famfs/striped\n"
+		  "  famfs getmap /mnt/famfs/striped\n", false },
+		{ 0 } },
 	.see_also = "famfs(8), famfs-cp(8), famfs-verify(8), famfs-getmap(8)",
 };
 
@@ -40,6 +54,7 @@ int cmd_mkfile(int argc, char **argv)
 	uint64_t size = 0, seed = 0;
 	bool have_size = false, have_seed = false;
 	char rel[FAMFS_LOG_PATH_MAX];
+	struct cli_layout lay = { 0 };
 	struct famfs_fs fs;
 	int c, fd, rc = FAMFS_EXIT_OK;
 
@@ -65,6 +80,11 @@ int cmd_mkfile(int argc, char **argv)
 			}
 			have_seed = true;
 			break;
+		case 'N':
+		case 'C':
+			if (cli_layout_opt(c, optarg, &lay))
+				return FAMFS_EXIT_USAGE;
+			break;
 		case 'v': famfs_verbose++; break;
 		case 'h': return cli_usage(&cli_doc_mkfile, 0);
 		default: return cli_usage(&cli_doc_mkfile, 1);
@@ -72,9 +92,11 @@ int cmd_mkfile(int argc, char **argv)
 	}
 	if (argc - optind != 1 || !have_size)
 		return cli_usage(&cli_doc_mkfile, 1);
+	if (cli_layout_done(&lay))
+		return FAMFS_EXIT_USAGE;
 	if (cli_open_for(argv[optind], false, true, &fs, rel))
 		return FAMFS_EXIT_ERROR;
-	fd = famfs_file_create(&fs, rel, size, mode, uid, gid);
+	fd = famfs_file_create_layout(&fs, rel, size, mode, uid, gid, &lay.lay);
 	famfs_fs_close(&fs);
 	if (fd < 0)
 		return FAMFS_EXIT_ERROR;

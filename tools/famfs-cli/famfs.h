@@ -66,6 +66,29 @@ int cli_getopt(int argc, char **argv, const struct cli_doc *d);
  */
 int cli_owner_opt(int c, const char *arg, uint32_t *mode, uint32_t *uid,
 		  uint32_t *gid);
+/*
+ * The interleave options of mkfile and cp: -N NSTRIPS (1..16; given, even
+ * as 1, the file is interleaved) and -C CHUNK (a size, a non-zero multiple
+ * of 2 MiB; default 2 MiB; only with -N).  cli_layout_opt() takes one
+ * option, cli_layout_done() checks the pair after getopt; both name what is
+ * wrong and return FAMFS_EXIT_USAGE, else FAMFS_EXIT_OK.
+ */
+#define CLI_CHUNK_DEFAULT	(2ULL << 20)
+struct cli_layout {
+	struct famfs_layout lay;	/* nstrips 0: not interleaved */
+	bool have_n, have_c;
+};
+int cli_layout_opt(int c, const char *arg, struct cli_layout *l);
+int cli_layout_done(struct cli_layout *l);
+#define CLI_OPT_NSTRIPS { 'N', "nstrips", "NSTRIPS", \
+	"interleave the file over NSTRIPS strips (1..16), each\n" \
+	"a contiguous piece of the device; chunk c of the file\n" \
+	"is in strip c % NSTRIPS (even -N 1 makes the file\n" \
+	"interleaved)" }
+#define CLI_OPT_CHUNK { 'C', "chunksize", "CHUNK", \
+	"the interleave chunk: a size with k/m/g suffix, a\n" \
+	"non-zero multiple of 2 MiB (default 2M); needs -N" }
+
 /* The docs of every page, NULL-terminated (famfs.c). */
 extern const struct cli_doc *const cli_pages[];
 

@@ -61,11 +61,13 @@
 
 /* Features.  compat: ignorable; ro_compat: unknown ones allow read-only use
  * only; incompat: a reader refuses any bit it does not know. */
-#define FAMFS_FEATURE_INCOMPAT_INTERLEAVE	(1U << 0) /* reserved: interleaved
-							   * extents in the log */
+#define FAMFS_FEATURE_INCOMPAT_INTERLEAVE	(1U << 0) /* the log has (or may
+							   * have) interleaved
+							   * files; set by the
+							   * first one */
 #define FAMFS_FEATURE_COMPAT_SUPP	0U
 #define FAMFS_FEATURE_RO_COMPAT_SUPP	0U
-#define FAMFS_FEATURE_INCOMPAT_SUPP	0U
+#define FAMFS_FEATURE_INCOMPAT_SUPP	FAMFS_FEATURE_INCOMPAT_INTERLEAVE
 
 struct famfs_superblock {
 	__le64	magic;			/*   0 FAMFS_SB_MAGIC */
@@ -118,8 +120,9 @@ enum famfs_log_entry_type {
 /* famfs_log_fmeta.extent_type: how ext[] is to be read */
 enum famfs_log_extent_type {
 	FAMFS_LOG_EXT_SIMPLE      = 1,	/* nextents x famfs_log_simple_ext */
-	FAMFS_LOG_EXT_INTERLEAVED = 2,	/* reserved: nextents x (interleave
-					 * header + strips); needs
+	FAMFS_LOG_EXT_INTERLEAVED = 2,	/* nextents == 1, one
+					 * famfs_log_interleave_ext; only in a
+					 * log whose superblock has
 					 * FAMFS_FEATURE_INCOMPAT_INTERLEAVE */
 };
 
@@ -135,12 +138,19 @@ struct famfs_log_simple_ext {
 #define FAMFS_LOG_MAX_SIMPLE_EXT \
 	(FAMFS_LOG_EXT_AREA / sizeof(struct famfs_log_simple_ext))	/* 16 */
 
-/* Reserved layout of one interleaved extent (seed 003): nstrips strips of
- * chunk_size chunks; strips follow as famfs_log_simple_ext. */
+/* An interleaved file (seed 003, <linux/famfs_interleave.h>): nstrips strips
+ * of strip_len bytes each, striped in chunk_size chunks.  It holds
+ * nstrips * strip_len bytes, at least the file's size.  strip_len is a
+ * non-zero multiple of chunk_size, chunk_size a non-zero multiple of 2 MiB,
+ * every strip_off 2 MiB aligned; strip_off[nstrips..] are zero. */
+#define FAMFS_LOG_MAX_STRIPS	16
+
 struct famfs_log_interleave_ext {
-	__le64	nstrips;
-	__le64	chunk_size;
-	__le64	nbytes;
+	__le32	nstrips;		/*   0 1..FAMFS_LOG_MAX_STRIPS */
+	__le32	reserved;		/*   4 zero */
+	__le64	chunk_size;		/*   8 bytes */
+	__le64	strip_len;		/*  16 bytes of every strip */
+	__le64	strip_off[FAMFS_LOG_MAX_STRIPS]; /* 24 device offsets */
 };
 
 struct famfs_log_fmeta {
@@ -153,6 +163,7 @@ struct famfs_log_fmeta {
 	__le16	nextents;		/*  62 */
 	union {				/*  64 */
 		struct famfs_log_simple_ext simple[FAMFS_LOG_MAX_SIMPLE_EXT];
+		struct famfs_log_interleave_ext interleave;
 		__u8	raw[FAMFS_LOG_EXT_AREA];
 	} ext;
 	__le16	path_len;		/* 320 strlen(path) */
@@ -171,7 +182,7 @@ struct famfs_log_entry {
 };
 FAMFS_FORMAT_ASSERT(sizeof(struct famfs_log_entry) == FAMFS_LOG_ENTRY_SIZE,
 		    "famfs_log_entry must be FAMFS_LOG_ENTRY_SIZE bytes");
-FAMFS_FORMAT_ASSERT(sizeof(struct famfs_log_interleave_ext) == 24,
-		    "famfs_log_interleave_ext must be 24 bytes");
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_log_interleave_ext) == 152,
+		    "famfs_log_interleave_ext must be 152 bytes");
 
 #endif /* _UAPI_LINUX_FAMFS_FORMAT_H */

@@ -17,13 +17,15 @@
 static struct mock_map {
 	dev_t dev;
 	ino_t ino;
-	struct famfs_ioc_map map;
+	struct famfs_fmap map;
 } mock[MOCK_MAX];
 static int nmock;
+unsigned long th_mock_v1_creates, th_mock_v2_creates, th_mock_v2_gets;
 
 void th_mock_reset(void)
 {
 	nmock = 0;
+	th_mock_v1_creates = th_mock_v2_creates = th_mock_v2_gets = 0;
 }
 
 int th_mock_map_count(void)
@@ -55,7 +57,7 @@ static int m_umount(const char *m)
 	return 0;
 }
 
-static int m_map_create(int fd, const struct famfs_ioc_map *map)
+static int mock_add(int fd, const struct famfs_fmap *map)
 {
 	struct stat st;
 
@@ -63,7 +65,7 @@ static int m_map_create(int fd, const struct famfs_ioc_map *map)
 		return -errno;
 	if (st.st_size || mock_find(fd))
 		return -EEXIST;		/* the module wants an empty, unmapped file */
-	if (nmock == MOCK_MAX || map->ext_list_count > FAMFS_MAX_EXTENTS)
+	if (nmock == MOCK_MAX)
 		return -EINVAL;
 	mock[nmock].dev = st.st_dev;
 	mock[nmock].ino = st.st_ino;
@@ -74,17 +76,183 @@ static int m_map_create(int fd, const struct famfs_ioc_map *map)
 	return 0;
 }
 
+static int m_map_create(int fd, const struct famfs_ioc_map *map)
+{
+	struct famfs_fmap *m;
+	int rc;
+
+	if (map->ext_list_count > FAMFS_MAX_EXTENTS)
+		return -EINVAL;
+	m = malloc(sizeof(*m));
+	assert_non_null(m);
+	famfs_fmap_from_v1(m, map);
+	rc = mock_add(fd, m);
+	free(m);
+	if (!rc)
+		th_mock_v1_creates++;
+	return rc;
+}
+
 static int m_map_get(int fd, struct famfs_ioc_map *map)
 {
 	struct mock_map *m = mock_find(fd);
 
 	if (!m)
 		return -ENODATA;
-	*map = m->map;
+	/* v1 cannot express it: no silent truncation */
+	if (m->map.extent_type != SIMPLE_DAX_EXTENT ||
+	    m->map.count > FAMFS_MAX_EXTENTS)
+		return -EOVERFLOW;
+	memset(map, 0, sizeof(*map));
+	map->extent_type = m->map.extent_type;
+	map->file_type = m->map.file_type;
+	map->file_size = m->map.file_size;
+	map->ext_list_count = m->map.count;
+	for (uint32_t i = 0; i < m->map.count; i++)
+		map->ext_list[i] = m->map.ext[i];
+	return 0;
+}
+
+static bool v2_hdr_clean(const struct famfs_ioc_map_v2 *h)
+{
+	return !h->flags && !h->reserved[0] && !h->reserved[1] &&
+	       !h->reserved[2] && !h->reserved[3];
+}
+
+/* the interleaved rules of MAP_CREATE_V2 (famfs_ioctl.h), in its order */
+static int iext_check(const struct famfs_ioc_iext *x, bool last)
+{
+	uint64_t stripe;
+
+	if (x->reserved)
+		return -EINVAL;
+	for (uint32_t k = x->nstrips; k < FAMFS_IOC_MAX_STRIPS; k++)
+		if (x->strips[k].offset || x->strips[k].len)
+			return -EINVAL;
+	if (!x->nstrips)
+		return -EINVAL;
+	if (x->nstrips > FAMFS_IOC_MAX_STRIPS)
+		return -E2BIG;
+	if (!x->chunk_size || x->chunk_size % FAMFS_ALLOC_UNIT)
+		return -EINVAL;
+	if (__builtin_mul_overflow(x->chunk_size, (uint64_t)x->nstrips, &stripe))
+		return -EOVERFLOW;
+	if (!x->nbytes || (!last && x->nbytes % FAMFS_ALLOC_UNIT))
+		return -EINVAL;
+	for (uint32_t k = 0; k < x->nstrips; k++) {
+		const struct famfs_extent *s = &x->strips[k];
+
+		if (!s->len || s->offset % FAMFS_ALLOC_UNIT ||
+		    s->len % FAMFS_ALLOC_UNIT || !s->offset)
+			return -EINVAL;
+		if (s->offset + s->len < s->offset)
+			return -EOVERFLOW;
+		if (s->len / x->chunk_size <
+		    famfs_interleave_strip_chunks(x->nbytes, x->chunk_size,
+						  x->nstrips, k))
+			return -EFBIG;
+	}
+	return 0;
+}
+
+static int m_map_create_v2(int fd, const struct famfs_ioc_map_v2 *h)
+{
+	struct famfs_fmap *m;
+	uint64_t total = 0;
+	int rc;
+
+	if (mock_find(fd))
+		return -EEXIST;
+	if (!v2_hdr_clean(h))
+		return -EINVAL;
+	if ((h->extent_type != SIMPLE_DAX_EXTENT &&
+	     h->extent_type != FAMFS_INTERLEAVED_EXTENT) ||
+	    h->file_type > FAMFS_LOG ||
+	    (h->extent_type == FAMFS_INTERLEAVED_EXTENT && h->file_type != FAMFS_REG))
+		return -EOPNOTSUPP;
+	if (!h->ext_count)
+		return -EINVAL;
+	if (h->ext_count > (h->extent_type == SIMPLE_DAX_EXTENT ?
+			    FAMFS_IOC_MAX_EXTENTS_V2 : FAMFS_IOC_MAX_IEXTENTS))
+		return -E2BIG;
+	if (!h->ext_list)
+		return -EFAULT;
+	m = calloc(1, sizeof(*m));
+	assert_non_null(m);
+	m->extent_type = h->extent_type;
+	m->file_type = h->file_type;
+	m->file_size = h->file_size;
+	m->count = h->ext_count;
+	if (h->extent_type == SIMPLE_DAX_EXTENT)
+		memcpy(m->ext, (const void *)(uintptr_t)h->ext_list,
+		       h->ext_count * sizeof(m->ext[0]));
+	else
+		memcpy(m->iext, (const void *)(uintptr_t)h->ext_list,
+		       h->ext_count * sizeof(m->iext[0]));
+	rc = 0;
+	for (uint32_t i = 0; !rc && i < m->count; i++) {
+		if (h->extent_type == SIMPLE_DAX_EXTENT) {
+			if (!m->ext[i].len || m->ext[i].offset % FAMFS_ALLOC_UNIT)
+				rc = -EINVAL;
+			total += m->ext[i].len;
+		} else {
+			rc = iext_check(&m->iext[i], i + 1 == m->count);
+			total += m->iext[i].nbytes;
+		}
+	}
+	if (!rc && h->file_size > total)
+		rc = -EFBIG;
+	if (!rc)
+		rc = mock_add(fd, m);
+	if (!rc)
+		th_mock_v2_creates++;
+	free(m);
+	return rc;
+}
+
+static int m_map_get_v2(int fd, struct famfs_ioc_map_v2 *h)
+{
+	struct mock_map *m = mock_find(fd);
+	uint32_t room = h->ext_count;
+	uint64_t list = h->ext_list;
+
+	th_mock_v2_gets++;
+	if (!m)
+		return -ENODATA;
+	if (!v2_hdr_clean(h))
+		return -EINVAL;
+	memset(h, 0, sizeof(*h));
+	h->extent_type = m->map.extent_type;
+	h->file_type = m->map.file_type;
+	h->file_size = m->map.file_size;
+	h->ext_count = m->map.count;
+	h->ext_list = list;
+	if (!room)
+		return 0;
+	if (room < m->map.count)
+		return -E2BIG;
+	if (!list)
+		return -EFAULT;
+	if (m->map.extent_type == SIMPLE_DAX_EXTENT)
+		memcpy((void *)(uintptr_t)list, m->map.ext,
+		       m->map.count * sizeof(m->map.ext[0]));
+	else
+		memcpy((void *)(uintptr_t)list, m->map.iext,
+		       m->map.count * sizeof(m->map.iext[0]));
 	return 0;
 }
 
 const struct famfs_kernel_ops th_mock_kernel = {
+	.mount = m_mount,
+	.umount = m_umount,
+	.map_create = m_map_create,
+	.map_get = m_map_get,
+	.map_create_v2 = m_map_create_v2,
+	.map_get_v2 = m_map_get_v2,
+};
+
+/* the same without v2: an older famfs.ko */
+const struct famfs_kernel_ops th_mock_kernel_v1 = {
 	.mount = m_mount,
 	.umount = m_umount,
 	.map_create = m_map_create,
@@ -100,6 +268,21 @@ int th_mock_lookup(const char *path, struct famfs_ioc_map *map)
 	rc = m_map_get(fd, map);
 	close(fd);
 	return rc;
+}
+
+int th_mock_lookup_fmap(const char *path, struct famfs_fmap *map)
+{
+	int fd = open(path, O_RDONLY);
+	struct mock_map *m;
+
+	if (fd < 0)
+		return -errno;
+	m = mock_find(fd);
+	close(fd);
+	if (!m)
+		return -ENODATA;
+	*map = m->map;
+	return 0;
 }
 
 /* ---- images -------------------------------------------------------------- */

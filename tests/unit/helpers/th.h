@@ -42,8 +42,12 @@ int th_teardown(void **state);
 
 /* mock famfs.ko: maps kept per (dev, ino) */
 extern const struct famfs_kernel_ops th_mock_kernel;
+extern const struct famfs_kernel_ops th_mock_kernel_v1;	/* no v2 ioctls */
+extern unsigned long th_mock_v1_creates, th_mock_v2_creates, th_mock_v2_gets;
 void th_mock_reset(void);
 int th_mock_map_count(void);
+/* the v1 view (-EOVERFLOW for a map v1 cannot express) */
 int th_mock_lookup(const char *path, struct famfs_ioc_map *map);
+int th_mock_lookup_fmap(const char *path, struct famfs_fmap *map);
 
 #endif

@@ -23,6 +23,14 @@ void famfs_bitmap_set(struct famfs_bitmap *b, uint64_t u)
 	}
 }
 
+void famfs_bitmap_clear(struct famfs_bitmap *b, uint64_t u)
+{
+	if (famfs_bitmap_test(b, u)) {
+		b->bits[u / 64] &= ~(1ULL << (u % 64));
+		b->nfree++;
+	}
+}
+
 int famfs_bitmap_init(struct famfs_bitmap *b, const struct famfs_superblock *sb)
 {
 	uint64_t reserved = famfs_data_start(sb) / UNIT;
@@ -49,15 +57,18 @@ void famfs_bitmap_free(struct famfs_bitmap *b)
 static int mark_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
 {
+	struct famfs_extent r[FAMFS_ENTRY_MAX_RANGES];
 	struct famfs_bitmap *b = arg;
+	unsigned nr;
 
 	(void)idx;
 	(void)reason;
-	if (!ok || le16toh(e->type) != FAMFS_LOG_FILE)
+	if (!ok)
 		return 0;
-	for (unsigned i = 0; i < le16toh(e->fm.nextents); i++) {
-		uint64_t u = le64toh(e->fm.ext.simple[i].offset) / UNIT;
-		uint64_t n = le64toh(e->fm.ext.simple[i].len) / UNIT;
+	nr = famfs_entry_ranges(e, r);	/* extents or strips */
+	for (unsigned i = 0; i < nr; i++) {
+		uint64_t u = r[i].offset / UNIT;
+		uint64_t n = r[i].len / UNIT;
 
 		for (uint64_t k = 0; k < n && u + k < b->nunits; k++)
 			famfs_bitmap_set(b, u + k);
@@ -75,28 +86,71 @@ int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b)
 	return famfs_log_walk(fs, mark_entry, b);
 }
 
-int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
-		struct famfs_log_simple_ext *ext)
+/* First fit of want units: marks them used, returns the first */
+static int alloc_run(struct famfs_bitmap *b, uint64_t want, uint64_t *first)
 {
-	/* not (size + UNIT - 1) / UNIT: that wraps for sizes near 2^64 */
-	uint64_t want = size / UNIT + (size % UNIT != 0), run = 0;
+	uint64_t run = 0;
 
-	if (!want)
-		want = 1;
 	for (uint64_t u = 0; u < b->nunits; u++) {
 		if (famfs_bitmap_test(b, u)) {
 			run = 0;
 			continue;
 		}
 		if (++run == want) {
-			uint64_t first = u + 1 - want;
-
-			for (uint64_t k = first; k <= u; k++)
+			*first = u + 1 - want;
+			for (uint64_t k = *first; k <= u; k++)
 				famfs_bitmap_set(b, k);
-			ext->offset = htole64(first * UNIT);
-			ext->len = htole64(want * UNIT);
 			return 0;
 		}
 	}
 	return -ENOSPC;
+}
+
+int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
+		struct famfs_log_simple_ext *ext)
+{
+	/* not (size + UNIT - 1) / UNIT: that wraps for sizes near 2^64 */
+	uint64_t want = size / UNIT + (size % UNIT != 0), first;
+
+	if (!want)
+		want = 1;
+	if (alloc_run(b, want, &first))
+		return -ENOSPC;
+	ext->offset = htole64(first * UNIT);
+	ext->len = htole64(want * UNIT);
+	return 0;
+}
+
+int famfs_alloc_strips(struct famfs_bitmap *b, uint64_t size, uint32_t nstrips,
+		       uint64_t chunk, struct famfs_log_interleave_ext *ie)
+{
+	uint64_t stripe, nstripes, slen, first[FAMFS_LOG_MAX_STRIPS];
+
+	if (!nstrips || nstrips > FAMFS_LOG_MAX_STRIPS || !chunk ||
+	    chunk % UNIT)
+		return -EINVAL;
+	/* a stripe (one chunk on every strip) too big to count: no room */
+	if (__builtin_mul_overflow(chunk, (uint64_t)nstrips, &stripe))
+		return -ENOSPC;
+	nstripes = size / stripe + (size % stripe != 0);
+	if (!nstripes)
+		nstripes = 1;
+	if (__builtin_mul_overflow(nstripes, chunk, &slen))
+		return -ENOSPC;
+	for (uint32_t i = 0; i < nstrips; i++) {
+		if (alloc_run(b, slen / UNIT, &first[i])) {
+			/* all or nothing: give back the strips taken so far */
+			for (uint32_t j = 0; j < i; j++)
+				for (uint64_t k = 0; k < slen / UNIT; k++)
+					famfs_bitmap_clear(b, first[j] + k);
+			return -ENOSPC;
+		}
+	}
+	memset(ie, 0, sizeof(*ie));
+	ie->nstrips = htole32(nstrips);
+	ie->chunk_size = htole64(chunk);
+	ie->strip_len = htole64(slen);
+	for (uint32_t i = 0; i < nstrips; i++)
+		ie->strip_off[i] = htole64(first[i] * UNIT);
+	return 0;
 }

@@ -100,7 +100,8 @@ int famfs_sb_check(const struct famfs_superblock *sb, uint64_t dev_size,
 	}
 	f = le32toh(sb->feature_incompat) & ~FAMFS_FEATURE_INCOMPAT_SUPP;
 	if (f) {
-		REASON("unknown incompatible features 0x%x", f);
+		REASON("unknown incompatible features 0x%x (this tool knows 0x%x): refused",
+		       f, FAMFS_FEATURE_INCOMPAT_SUPP);
 		return -EPROTONOSUPPORT;
 	}
 	if (le32toh(sb->alloc_unit_shift) != FAMFS_ALLOC_UNIT_SHIFT) {
@@ -228,17 +229,39 @@ static int check_path(const struct famfs_log_fmeta *fm, char *reason)
 	return 0;
 }
 
-static int check_extents(const struct famfs_log_fmeta *fm,
-			 const struct famfs_superblock *sb, char *reason)
+/* [off, off+len) a 2 MiB-aligned range of the data area; what names it */
+static int check_range(const char *what, unsigned i, uint64_t off,
+		       uint64_t len, const struct famfs_superblock *sb,
+		       char *reason)
 {
 	uint64_t dstart = famfs_data_start(sb), dsize = famfs_sb_dev_size(sb);
+
+	if (!len || (off | len) & (FAMFS_ALLOC_UNIT - 1)) {
+		REASON("%s %u [%llu, +%llu) not 2 MiB aligned", what, i,
+		       (unsigned long long)off, (unsigned long long)len);
+		return -EINVAL;
+	}
+	if (off < dstart) {
+		REASON("%s %u [%llu, +%llu) overlaps the superblock or log",
+		       what, i, (unsigned long long)off, (unsigned long long)len);
+		return -EINVAL;
+	}
+	if (off > dsize || len > dsize - off) {
+		REASON("%s %u [%llu, +%llu) outside the device (%llu bytes)",
+		       what, i, (unsigned long long)off, (unsigned long long)len,
+		       (unsigned long long)dsize);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_simple(const struct famfs_log_fmeta *fm,
+			const struct famfs_superblock *sb, char *reason)
+{
 	uint64_t total = 0, size = le64toh(fm->size);
 	unsigned n = le16toh(fm->nextents);
+	int rc;
 
-	if (le16toh(fm->extent_type) != FAMFS_LOG_EXT_SIMPLE) {
-		REASON("unsupported extent type %u", le16toh(fm->extent_type));
-		return -EPROTONOSUPPORT;
-	}
 	if (n < 1 || n > FAMFS_MAX_EXTENTS) {
 		REASON("bad extent count %u (1..%u)", n, FAMFS_MAX_EXTENTS);
 		return -EINVAL;
@@ -247,22 +270,9 @@ static int check_extents(const struct famfs_log_fmeta *fm,
 		uint64_t off = le64toh(fm->ext.simple[i].offset);
 		uint64_t len = le64toh(fm->ext.simple[i].len);
 
-		if (!len || (off | len) & (FAMFS_ALLOC_UNIT - 1)) {
-			REASON("extent %u [%llu, +%llu) not 2 MiB aligned", i,
-			       (unsigned long long)off, (unsigned long long)len);
-			return -EINVAL;
-		}
-		if (off < dstart) {
-			REASON("extent %u [%llu, +%llu) overlaps the superblock or log",
-			       i, (unsigned long long)off, (unsigned long long)len);
-			return -EINVAL;
-		}
-		if (off > dsize || len > dsize - off) {
-			REASON("extent %u [%llu, +%llu) outside the device (%llu bytes)",
-			       i, (unsigned long long)off, (unsigned long long)len,
-			       (unsigned long long)dsize);
-			return -EINVAL;
-		}
+		rc = check_range("extent", i, off, len, sb, reason);
+		if (rc)
+			return rc;
 		total += len;
 	}
 	for (unsigned i = n; i < FAMFS_LOG_MAX_SIMPLE_EXT; i++)
@@ -276,6 +286,120 @@ static int check_extents(const struct famfs_log_fmeta *fm,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int check_interleaved(const struct famfs_log_fmeta *fm,
+			     const struct famfs_superblock *sb, char *reason)
+{
+	const struct famfs_log_interleave_ext *ie = &fm->ext.interleave;
+	uint64_t size = le64toh(fm->size), chunk = le64toh(ie->chunk_size);
+	uint64_t slen = le64toh(ie->strip_len), total;
+	uint32_t ns = le32toh(ie->nstrips);
+	unsigned n = le16toh(fm->nextents);
+	int rc;
+
+	if (!(le32toh(sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_INTERLEAVE)) {
+		REASON("interleaved file in a log without the interleave feature (superblock incompat bit 0x%x clear)",
+		       FAMFS_FEATURE_INCOMPAT_INTERLEAVE);
+		return -EINVAL;
+	}
+	if (n != 1) {
+		REASON("bad interleaved extent count %u (must be 1)", n);
+		return -EINVAL;
+	}
+	if (ie->reserved ||
+	    !all_zero(fm->ext.raw + sizeof(*ie), sizeof(fm->ext) - sizeof(*ie))) {
+		REASON("reserved interleaved extent bytes are not zero");
+		return -EINVAL;
+	}
+	if (ns < 1 || ns > FAMFS_LOG_MAX_STRIPS) {
+		REASON("bad strip count %u (1..%u)", ns, FAMFS_LOG_MAX_STRIPS);
+		return -EINVAL;
+	}
+	for (unsigned i = ns; i < FAMFS_LOG_MAX_STRIPS; i++)
+		if (ie->strip_off[i]) {
+			REASON("unused strip slot %u is not zero", i);
+			return -EINVAL;
+		}
+	if (!chunk || chunk % FAMFS_ALLOC_UNIT) {
+		REASON("chunk size %llu is not a non-zero multiple of 2 MiB",
+		       (unsigned long long)chunk);
+		return -EINVAL;
+	}
+	if (!slen || slen % chunk) {
+		REASON("strip length %llu is not a non-zero multiple of the chunk size %llu",
+		       (unsigned long long)slen, (unsigned long long)chunk);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < ns; i++) {
+		uint64_t off = le64toh(ie->strip_off[i]);
+
+		rc = check_range("strip", i, off, slen, sb, reason);
+		if (rc)
+			return rc;
+		for (unsigned j = 0; j < i; j++) {
+			uint64_t o = le64toh(ie->strip_off[j]);
+
+			if (off < o + slen && o < off + slen) {
+				REASON("strips %u and %u overlap (offsets %llu and %llu, %llu bytes each)",
+				       j, i, (unsigned long long)o,
+				       (unsigned long long)off,
+				       (unsigned long long)slen);
+				return -EINVAL;
+			}
+		}
+	}
+	if (__builtin_mul_overflow(slen, (uint64_t)ns, &total) || total < size) {
+		REASON("%u strips of %llu bytes smaller than the file (%llu bytes)",
+		       ns, (unsigned long long)slen, (unsigned long long)size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_extents(const struct famfs_log_fmeta *fm,
+			 const struct famfs_superblock *sb, char *reason)
+{
+	switch (le16toh(fm->extent_type)) {
+	case FAMFS_LOG_EXT_SIMPLE:
+		return check_simple(fm, sb, reason);
+	case FAMFS_LOG_EXT_INTERLEAVED:
+		return check_interleaved(fm, sb, reason);
+	default:
+		REASON("unsupported extent type %u", le16toh(fm->extent_type));
+		return -EPROTONOSUPPORT;
+	}
+}
+
+bool famfs_entry_interleaved(const struct famfs_log_entry *e)
+{
+	return le16toh(e->type) == FAMFS_LOG_FILE &&
+	       le16toh(e->fm.extent_type) == FAMFS_LOG_EXT_INTERLEAVED;
+}
+
+unsigned famfs_entry_ranges(const struct famfs_log_entry *e,
+			    struct famfs_extent out[FAMFS_ENTRY_MAX_RANGES])
+{
+	const struct famfs_log_fmeta *fm = &e->fm;
+	unsigned n = 0;
+
+	if (le16toh(e->type) != FAMFS_LOG_FILE)
+		return 0;
+	if (famfs_entry_interleaved(e)) {
+		uint32_t ns = le32toh(fm->ext.interleave.nstrips);
+
+		for (; n < ns && n < FAMFS_ENTRY_MAX_RANGES; n++) {
+			out[n].offset = le64toh(fm->ext.interleave.strip_off[n]);
+			out[n].len = le64toh(fm->ext.interleave.strip_len);
+		}
+		return n;
+	}
+	for (; n < le16toh(fm->nextents) && n < FAMFS_LOG_MAX_SIMPLE_EXT &&
+	       n < FAMFS_ENTRY_MAX_RANGES; n++) {
+		out[n].offset = le64toh(fm->ext.simple[n].offset);
+		out[n].len = le64toh(fm->ext.simple[n].len);
+	}
+	return n;
 }
 
 int famfs_entry_check(const struct famfs_log_entry *e, uint64_t index,

@@ -256,3 +256,50 @@ void famfs_fs_unlock(struct famfs_fs *fs)
 {
 	flock(fs->lock_fd, LOCK_UN);
 }
+
+int famfs_fs_set_incompat(struct famfs_fs *fs, uint32_t bit)
+{
+	struct famfs_map m = { 0 };
+	struct famfs_superblock *sb;
+	char p[PATH_MAX];
+	int fd = -1, rc;
+
+	if (le32toh(fs->sb->feature_incompat) & bit)
+		return 0;
+	if (!fs->rw)
+		return -EROFS;
+	if (fs->sb_fd >= 0) {
+		/* mounted: .meta/.superblock is read-only for everyone but
+		 * the master's root, and mapped read-only in fs->sbm */
+		if (famfs_join(p, sizeof(p), fs->mpt, FAMFS_META_SB))
+			return -ENAMETOOLONG;
+		fd = open(p, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			rc = -errno;
+			famfs_err("%s: cannot open for writing (to set incompat feature 0x%x): %s",
+				  p, bit, strerror(errno));
+			return rc;
+		}
+		rc = famfs_fd_map(fd, FAMFS_META_SB, FAMFS_SB_REGION_LEN, true, &m);
+		if (rc) {
+			close(fd);
+			return rc;
+		}
+		sb = m.addr;
+	} else {
+		if (!fs->sbm.rw)
+			return -EROFS;
+		sb = fs->sb;
+	}
+	sb->feature_incompat = htole32(le32toh(sb->feature_incompat) | bit);
+	famfs_sb_set_crc(sb);
+	rc = famfs_map_flush(fd >= 0 ? &m : &fs->sbm, sb, sizeof(*sb));
+	if (rc)
+		famfs_err("%s: superblock: cannot flush incompat feature 0x%x: %s",
+			  fs->name, bit, strerror(-rc));
+	if (fd >= 0) {
+		famfs_map_unmap(&m);
+		close(fd);
+	}
+	return rc;
+}

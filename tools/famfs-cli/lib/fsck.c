@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fsck: superblock and log header are checked when the fs is opened; here
- * every committed entry (CRC, sequence, uuid, path, extents inside the
- * device and outside sb/log), memory shared by two files, a path logged
- * twice and a file where a directory belongs.
+ * every committed entry (CRC, sequence, uuid, path, extents or strips
+ * inside the device and outside sb/log, an interleaved geometry that holds
+ * the file, strips of one file apart, the superblock's interleave feature),
+ * memory shared by two files, a path logged twice and a file where a
+ * directory belongs.
  */
 #define _DEFAULT_SOURCE
 #include <endian.h>
@@ -46,8 +48,10 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
 {
 	struct fsck_ctx *c = arg;
+	struct famfs_extent rg[FAMFS_ENTRY_MAX_RANGES];
 	const struct pathset_item *dup;
 	int type = le16toh(e->type);
+	unsigned nr;
 
 	c->r->entries++;
 	if (!ok) {
@@ -56,7 +60,15 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 			reason);
 		return 0;
 	}
-	if (famfs_verbose)
+	if (famfs_verbose && famfs_entry_interleaved(e))
+		printf("entry %llu: file %s size %llu mode 0%o interleaved: %u strips of %llu bytes, chunk %llu\n",
+		       (unsigned long long)idx, e->fm.path,
+		       (unsigned long long)le64toh(e->fm.size),
+		       le32toh(e->fm.mode),
+		       le32toh(e->fm.ext.interleave.nstrips),
+		       (unsigned long long)le64toh(e->fm.ext.interleave.strip_len),
+		       (unsigned long long)le64toh(e->fm.ext.interleave.chunk_size));
+	else if (famfs_verbose)
 		printf("entry %llu: %s %s size %llu mode 0%o\n",
 		       (unsigned long long)idx,
 		       type == FAMFS_LOG_FILE ? "file" : "dir", e->fm.path,
@@ -75,9 +87,10 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	}
 	if (type != FAMFS_LOG_FILE)
 		return 0;
-	for (unsigned i = 0; i < le16toh(e->fm.nextents); i++) {
-		uint64_t u = le64toh(e->fm.ext.simple[i].offset) / FAMFS_ALLOC_UNIT;
-		uint64_t n = le64toh(e->fm.ext.simple[i].len) / FAMFS_ALLOC_UNIT;
+	nr = famfs_entry_ranges(e, rg);		/* extents, or strips */
+	for (unsigned i = 0; i < nr; i++) {
+		uint64_t u = rg[i].offset / FAMFS_ALLOC_UNIT;
+		uint64_t n = rg[i].len / FAMFS_ALLOC_UNIT;
 		uint32_t prev = 0;
 
 		for (uint64_t k = u; k < u + n && k < c->nunits; k++) {

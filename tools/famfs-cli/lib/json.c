@@ -28,24 +28,58 @@ static void add_str(struct json_object *o, const char *k, const char *v)
 	json_object_object_add(o, k, v && *v ? json_object_new_string(v) : NULL);
 }
 
+const char *famfs_extent_type_name(uint32_t t)
+{
+	switch (t) {
+	case SIMPLE_DAX_EXTENT: return "simple";
+	case FAMFS_INTERLEAVED_EXTENT: return "interleaved";
+	default: return "unknown";
+	}
+}
+
+static struct json_object *json_extent(uint64_t off, uint64_t len)
+{
+	struct json_object *e = json_object_new_object();
+
+	add_u64(e, "offset", off);
+	add_u64(e, "length", len);
+	return e;
+}
+
+/*
+ * simple: extents [{offset, length}]; interleaved: extents [{length (the
+ * file bytes it holds), nstrips, chunk_size, strips [{offset, length}]}]
+ */
 struct json_object *famfs_json_map(const char *path,
-				   const struct famfs_ioc_map *map)
+				   const struct famfs_fmap *map)
 {
 	struct json_object *o = json_object_new_object(), *ext;
+	bool il = map->extent_type == FAMFS_INTERLEAVED_EXTENT;
 
 	if (!o)
 		return NULL;
 	add_str(o, "path", path);
 	add_str(o, "type", famfs_map_type_name(map->file_type));
 	add_u64(o, "size", map->file_size);
-	add_str(o, "extent_type",
-		map->extent_type == SIMPLE_DAX_EXTENT ? "simple" : "unknown");
+	add_str(o, "extent_type", famfs_extent_type_name(map->extent_type));
 	ext = json_object_new_array();
-	for (uint64_t i = 0; i < map->ext_list_count && i < FAMFS_MAX_EXTENTS; i++) {
+	for (uint32_t i = 0; !il && i < map->count &&
+	     i < FAMFS_IOC_MAX_EXTENTS_V2; i++)
+		json_object_array_add(ext, json_extent(map->ext[i].offset,
+						       map->ext[i].len));
+	for (uint32_t i = 0; il && i < map->count && i < FAMFS_IOC_MAX_IEXTENTS;
+	     i++) {
+		const struct famfs_ioc_iext *x = &map->iext[i];
 		struct json_object *e = json_object_new_object();
+		struct json_object *st = json_object_new_array();
 
-		add_u64(e, "offset", map->ext_list[i].offset);
-		add_u64(e, "length", map->ext_list[i].len);
+		add_u64(e, "length", x->nbytes);
+		add_u64(e, "nstrips", x->nstrips);
+		add_u64(e, "chunk_size", x->chunk_size);
+		for (uint32_t k = 0; k < x->nstrips && k < FAMFS_IOC_MAX_STRIPS; k++)
+			json_object_array_add(st, json_extent(x->strips[k].offset,
+							      x->strips[k].len));
+		json_object_object_add(e, "strips", st);
 		json_object_array_add(ext, e);
 	}
 	json_object_object_add(o, "extents", ext);

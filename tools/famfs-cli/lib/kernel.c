@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The only code that talks to famfs.ko: mount(2) and the v1 ioctls.
- * Unit tests replace famfs_kernel with a mock. */
+/* The only code that talks to famfs.ko: mount(2) and the ioctls (v1 and
+ * v2).  Unit tests replace famfs_kernel with a mock. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -42,11 +43,128 @@ static int real_map_get(int fd, struct famfs_ioc_map *map)
 	return 0;
 }
 
+static int real_map_create_v2(int fd, const struct famfs_ioc_map_v2 *map)
+{
+	return ioctl(fd, FAMFSIOC_MAP_CREATE_V2, map) ? -errno : 0;
+}
+
+static int real_map_get_v2(int fd, struct famfs_ioc_map_v2 *map)
+{
+	return ioctl(fd, FAMFSIOC_MAP_GET_V2, map) ? -errno : 0;
+}
+
 const struct famfs_kernel_ops famfs_kernel_real = {
 	.mount = real_mount,
 	.umount = real_umount,
 	.map_create = real_map_create,
 	.map_get = real_map_get,
+	.map_create_v2 = real_map_create_v2,
+	.map_get_v2 = real_map_get_v2,
 };
 
 const struct famfs_kernel_ops *famfs_kernel = &famfs_kernel_real;
+
+void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1)
+{
+	memset(m, 0, sizeof(*m));
+	m->extent_type = v1->extent_type;
+	m->file_type = v1->file_type;
+	m->file_size = v1->file_size;
+	m->count = (uint32_t)(v1->ext_list_count > FAMFS_MAX_EXTENTS ?
+			      FAMFS_MAX_EXTENTS : v1->ext_list_count);
+	for (uint32_t i = 0; i < m->count; i++)
+		m->ext[i] = v1->ext_list[i];
+}
+
+int famfs_fmap_create(int fd, const struct famfs_fmap *m)
+{
+	struct famfs_ioc_map_v2 v2;
+
+	if (m->extent_type == SIMPLE_DAX_EXTENT && m->count <= FAMFS_MAX_EXTENTS) {
+		struct famfs_ioc_map v1;
+
+		/* v1 stays the way for what it can express */
+		memset(&v1, 0, sizeof(v1));
+		v1.extent_type = m->extent_type;
+		v1.file_type = m->file_type;
+		v1.file_size = m->file_size;
+		v1.ext_list_count = m->count;
+		for (uint32_t i = 0; i < m->count; i++)
+			v1.ext_list[i] = m->ext[i];
+		return famfs_kernel->map_create(fd, &v1);
+	}
+	if (!famfs_kernel->map_create_v2)
+		return -ENOTTY;
+	memset(&v2, 0, sizeof(v2));
+	v2.extent_type = m->extent_type;
+	v2.file_type = m->file_type;
+	v2.file_size = m->file_size;
+	v2.ext_count = m->count;
+	v2.ext_list = (uint64_t)(uintptr_t)(m->extent_type == FAMFS_INTERLEAVED_EXTENT ?
+					    (const void *)m->iext :
+					    (const void *)m->ext);
+	return famfs_kernel->map_create_v2(fd, &v2);
+}
+
+int famfs_fmap_get(int fd, struct famfs_fmap *m)
+{
+	struct famfs_ioc_map_v2 v2;
+	uint32_t room;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	memset(&v2, 0, sizeof(v2));
+	rc = famfs_kernel->map_get_v2 ? famfs_kernel->map_get_v2(fd, &v2) :
+					-ENOTTY;
+	if (rc == -ENOTTY) {		/* a module without v2 */
+		struct famfs_ioc_map v1;
+
+		rc = famfs_kernel->map_get(fd, &v1);
+		if (!rc)
+			famfs_fmap_from_v1(m, &v1);
+		return rc;
+	}
+	if (rc)
+		return rc;
+	switch (v2.extent_type) {
+	case SIMPLE_DAX_EXTENT:
+		room = FAMFS_IOC_MAX_EXTENTS_V2;
+		break;
+	case FAMFS_INTERLEAVED_EXTENT:
+		room = FAMFS_IOC_MAX_IEXTENTS;
+		break;
+	default:
+		return -EPROTO;		/* a map this tool cannot read */
+	}
+	if (v2.ext_count > room)
+		return -E2BIG;
+	m->extent_type = v2.extent_type;
+	m->file_type = v2.file_type;
+	m->file_size = v2.file_size;
+	m->count = v2.ext_count;
+	if (!v2.ext_count)
+		return 0;
+	memset(&v2, 0, sizeof(v2));
+	v2.ext_count = m->count;
+	v2.ext_list = (uint64_t)(uintptr_t)(m->extent_type == FAMFS_INTERLEAVED_EXTENT ?
+					    (void *)m->iext : (void *)m->ext);
+	rc = famfs_kernel->map_get_v2(fd, &v2);
+	if (rc)
+		return rc;
+	if (v2.extent_type != m->extent_type || v2.ext_count != m->count ||
+	    v2.file_size != m->file_size || v2.file_type != m->file_type)
+		return -EBADE;		/* the two calls disagree */
+	return 0;
+}
+
+bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b)
+{
+	if (a->extent_type != b->extent_type || a->file_type != b->file_type ||
+	    a->file_size != b->file_size || a->count != b->count)
+		return false;
+	if (a->extent_type == FAMFS_INTERLEAVED_EXTENT)
+		return a->count <= FAMFS_IOC_MAX_IEXTENTS &&
+		       !memcmp(a->iext, b->iext, a->count * sizeof(a->iext[0]));
+	return a->count <= FAMFS_IOC_MAX_EXTENTS_V2 &&
+	       !memcmp(a->ext, b->ext, a->count * sizeof(a->ext[0]));
+}

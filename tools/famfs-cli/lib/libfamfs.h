@@ -20,6 +20,7 @@
 
 #include <linux/famfs_ioctl.h>
 #include <linux/famfs_format.h>
+#include <linux/famfs_interleave.h>
 
 /* exit codes of every command (documented in famfs --help) */
 enum {
@@ -61,6 +62,13 @@ void famfs_entry_set_crc(struct famfs_log_entry *e);
 int famfs_entry_check(const struct famfs_log_entry *e, uint64_t index,
 		      const struct famfs_superblock *sb, char *reason);
 bool famfs_loglen_valid(uint64_t len);
+/* The device ranges (host byte order) a FILE entry that passed
+ * famfs_entry_check occupies: its simple extents, or the strips of an
+ * interleaved one.  Returns how many (<= FAMFS_ENTRY_MAX_RANGES). */
+#define FAMFS_ENTRY_MAX_RANGES	16
+unsigned famfs_entry_ranges(const struct famfs_log_entry *e,
+			    struct famfs_extent out[FAMFS_ENTRY_MAX_RANGES]);
+bool famfs_entry_interleaved(const struct famfs_log_entry *e);
 uint64_t famfs_data_start(const struct famfs_superblock *sb);
 uint64_t famfs_sb_dev_size(const struct famfs_superblock *sb);
 
@@ -150,9 +158,35 @@ struct famfs_kernel_ops {
 	int (*map_create)(int fd, const struct famfs_ioc_map *map);
 	/* fills map (and ext_list); -ENODATA/-EINVAL etc. when unmapped */
 	int (*map_get)(int fd, struct famfs_ioc_map *map);
+	/* the v2 ioctls as they are (NULL: -ENOTTY, an older module) */
+	int (*map_create_v2)(int fd, const struct famfs_ioc_map_v2 *map);
+	int (*map_get_v2)(int fd, struct famfs_ioc_map_v2 *map);
 };
 extern const struct famfs_kernel_ops famfs_kernel_real;
 extern const struct famfs_kernel_ops *famfs_kernel;	/* tests swap it */
+
+/* A file's map in any shape the module knows: count simple extents
+ * (ext[]) or interleaved extents (iext[]). */
+struct famfs_fmap {
+	uint32_t extent_type;		/* SIMPLE_DAX_EXTENT or
+					 * FAMFS_INTERLEAVED_EXTENT */
+	uint32_t file_type;		/* enum famfs_file_type */
+	uint64_t file_size;
+	uint32_t count;
+	union {
+		struct famfs_extent ext[FAMFS_IOC_MAX_EXTENTS_V2];
+		struct famfs_ioc_iext iext[FAMFS_IOC_MAX_IEXTENTS];
+	};
+};
+/* Give the module a file's map: MAP_CREATE (v1) for up to
+ * FAMFS_MAX_EXTENTS simple extents, MAP_CREATE_V2 otherwise. */
+int famfs_fmap_create(int fd, const struct famfs_fmap *m);
+/* Read a file's map: MAP_GET_V2 (the count, then the list), or v1
+ * MAP_GET/MAP_GETEXT if the module has no v2 (-ENOTTY). */
+int famfs_fmap_get(int fd, struct famfs_fmap *m);
+bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b);
+/* The v1 map as an fmap */
+void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1);
 
 /* ---- hostid.c ------------------------------------------------------------ */
 /* This host's persistent id: $FAMFS_HOST_ID_FILE, else /etc/famfs/host-uuid
@@ -189,6 +223,10 @@ void famfs_fs_close(struct famfs_fs *fs);
 /* 0 if this process may append to the log; else prints why and -EPERM/-EROFS */
 int famfs_fs_writable(struct famfs_fs *fs);
 int famfs_fs_lock(struct famfs_fs *fs);
+/* Set an incompat feature bit in the superblock (new CRC, flushed) unless
+ * it is set already.  The master, under the log lock, before it appends
+ * the first entry that needs the feature. */
+int famfs_fs_set_incompat(struct famfs_fs *fs, uint32_t bit);
 void famfs_fs_unlock(struct famfs_fs *fs);
 static inline struct famfs_log_entry *famfs_log_slot(struct famfs_log_header *h,
 						     uint64_t i)
@@ -206,6 +244,12 @@ int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e);
 int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
 		      uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
 		      const struct famfs_log_simple_ext *ext, unsigned next);
+/* Build an interleaved FILE entry (not yet sequenced); ie is copied as is
+ * (little-endian, as famfs_alloc_strips fills it). */
+int famfs_entry_build_interleaved(struct famfs_log_entry *e, const char *rel,
+				  uint64_t size, uint32_t mode, uint32_t uid,
+				  uint32_t gid,
+				  const struct famfs_log_interleave_ext *ie);
 /* Calls fn for each committed entry; bad ones come with a reason and ok=0.
  * An entry whose CRC fails is refreshed (famfs_map_refresh) and checked
  * once more first.  A non-zero return of fn stops the walk and is returned. */
@@ -237,6 +281,14 @@ int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b);
  * -ENOSPC if none. */
 int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
 		struct famfs_log_simple_ext *ext);
+void famfs_bitmap_clear(struct famfs_bitmap *b, uint64_t unit);
+/* An interleaved layout for size bytes: nstrips (1..16) strips of
+ * strip_len = ceil(size / (nstrips * chunk)) * chunk bytes (at least one
+ * chunk), each one contiguous, first fit.  chunk: a non-zero multiple of
+ * 2 MiB.  Fills ie (little-endian, unused strips zero).  All or nothing:
+ * -ENOSPC leaves the bitmap as it was; -EINVAL for a bad geometry. */
+int famfs_alloc_strips(struct famfs_bitmap *b, uint64_t size, uint32_t nstrips,
+		       uint64_t chunk, struct famfs_log_interleave_ext *ie);
 
 /* ---- fsck.c -------------------------------------------------------------- */
 struct famfs_fsck_result {
@@ -264,8 +316,9 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df);
 /* ---- json.c: the -j output of getmap, fsck and df (json-c) --------------- */
 struct json_object;
 const char *famfs_map_type_name(uint32_t file_type);
+const char *famfs_extent_type_name(uint32_t extent_type);
 struct json_object *famfs_json_map(const char *path,
-				   const struct famfs_ioc_map *map);
+				   const struct famfs_fmap *map);
 /* problems: an array of messages (taken over), or NULL */
 struct json_object *famfs_json_fsck(const char *target, bool sb_valid,
 				    const struct famfs_fsck_result *r,
@@ -296,13 +349,28 @@ int famfs_mount_opts_parse(const char *in, bool sloppy,
 			   struct famfs_mount_opts *o, char *reason);
 
 /* ---- ops.c: file system operations on a mounted file system --------------- */
-/* The v1 ioctl map of a FILE entry (REG, simple extents). */
+/* The v1 ioctl map of a FILE entry (REG, simple extents; -EOVERFLOW for
+ * an interleaved one). */
 int famfs_map_from_entry(const struct famfs_log_entry *e,
 			 struct famfs_ioc_map *map);
+/* The map of a (valid) FILE entry, simple or interleaved. */
+void famfs_fmap_from_entry(const struct famfs_log_entry *e,
+			   struct famfs_fmap *m);
 /* Create rel (relative to fs->mpt) with a fresh allocation, log it and
  * MAP_CREATE it.  Returns an O_RDWR fd of the new file, or -errno. */
 int famfs_file_create(struct famfs_fs *fs, const char *rel, uint64_t size,
 		      uint32_t mode, uint32_t uid, uint32_t gid);
+/* The layout of a new file: nstrips 0 for one simple extent, else
+ * interleaved over nstrips (1..16) strips of chunk bytes chunks. */
+struct famfs_layout {
+	uint32_t nstrips;
+	uint64_t chunk;
+};
+int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
+			     uint64_t size, uint32_t mode, uint32_t uid,
+			     uint32_t gid, const struct famfs_layout *lay);
+/* The geometry -N/-C may ask for: 0, or -EINVAL with reason filled. */
+int famfs_layout_check(const struct famfs_layout *lay, char *reason);
 /* mkdir rel and log it; parents: create missing parents too, no error if
  * it exists as a directory. */
 int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,

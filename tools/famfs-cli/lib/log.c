@@ -48,6 +48,31 @@ int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
 	return 0;
 }
 
+int famfs_entry_build_interleaved(struct famfs_log_entry *e, const char *rel,
+				  uint64_t size, uint32_t mode, uint32_t uid,
+				  uint32_t gid,
+				  const struct famfs_log_interleave_ext *ie)
+{
+	struct famfs_log_simple_ext none = { 0, 0 };
+	int rc;
+
+	/* the common fields as for a one-extent file, then the extent area */
+	rc = famfs_entry_build(e, FAMFS_LOG_FILE, rel, size, mode, uid, gid,
+			       &none, 1);
+	if (rc)
+		return rc;
+	if (!le32toh(ie->nstrips) || le32toh(ie->nstrips) > FAMFS_LOG_MAX_STRIPS) {
+		famfs_err("%s: bad strip count %u (1..%u)", e->fm.path,
+			  le32toh(ie->nstrips), FAMFS_LOG_MAX_STRIPS);
+		return -EINVAL;
+	}
+	e->fm.extent_type = htole16(FAMFS_LOG_EXT_INTERLEAVED);
+	e->fm.nextents = htole16(1);
+	memset(&e->fm.ext, 0, sizeof(e->fm.ext));
+	e->fm.ext.interleave = *ie;
+	return 0;
+}
+
 int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 {
 	struct famfs_log_header *h = fs->log;

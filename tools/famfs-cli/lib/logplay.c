@@ -64,18 +64,6 @@ static int ensure_parents(struct lp_ctx *c, const char *rel, uint64_t idx)
 	return 0;
 }
 
-static bool map_equal(const struct famfs_ioc_map *a, const struct famfs_ioc_map *b)
-{
-	if (a->file_size != b->file_size || a->file_type != b->file_type ||
-	    a->ext_list_count != b->ext_list_count)
-		return false;
-	for (unsigned i = 0; i < a->ext_list_count && i < FAMFS_MAX_EXTENTS; i++)
-		if (a->ext_list[i].offset != b->ext_list[i].offset ||
-		    a->ext_list[i].len != b->ext_list[i].len)
-			return false;
-	return true;
-}
-
 static uint32_t file_mode(struct lp_ctx *c, uint32_t mode)
 {
 	return (c->fs->master && !c->fs->ro_mount) ? mode : mode & ~0222U;
@@ -84,13 +72,15 @@ static uint32_t file_mode(struct lp_ctx *c, uint32_t mode)
 static int play_file(struct lp_ctx *c, const char *p, uint64_t idx,
 		     const struct famfs_log_entry *e)
 {
-	struct famfs_ioc_map want, have;
+	struct famfs_fmap want, have;
 	uint32_t mode = file_mode(c, le32toh(e->fm.mode));
+	const char *ioc = famfs_entry_interleaved(e) ? "MAP_CREATE_V2" :
+						       "MAP_CREATE";
 	struct stat st;
 	bool existed = false;
 	int fd, rc;
 
-	famfs_map_from_entry(e, &want);
+	famfs_fmap_from_entry(e, &want);
 	if (lstat(p, &st) == 0) {
 		existed = true;
 		if (!S_ISREG(st.st_mode)) {
@@ -105,9 +95,9 @@ static int play_file(struct lp_ctx *c, const char *p, uint64_t idx,
 			famfs_err("%s: %s", p, strerror(errno));
 			return 0;
 		}
-		rc = famfs_kernel->map_get(fd, &have);
+		rc = famfs_fmap_get(fd, &have);
 		if (rc == 0) {
-			if (map_equal(&want, &have))
+			if (famfs_fmap_equal(&want, &have))
 				c->r->present++;
 			else
 				CONFLICT(c, "%s: its map differs from log entry %llu",
@@ -142,17 +132,17 @@ static int play_file(struct lp_ctx *c, const char *p, uint64_t idx,
 	}
 	if (fchown(fd, le32toh(e->fm.uid), le32toh(e->fm.gid)) && !geteuid())
 		famfs_warn("%s: chown: %s", p, strerror(errno));
-	rc = famfs_kernel->map_create(fd, &want);
+	rc = famfs_fmap_create(fd, &want);
 	if (rc) {
 		c->r->errors++;
 		/* no empty, unmapped file for an entry that got no memory
 		 * (its memory taken by an earlier entry, a failed mount...);
 		 * the next logplay creates it again */
 		if (!existed && unlink(p) == 0)
-			famfs_err("%s: MAP_CREATE: %s (log entry %llu; not created)",
-				  p, strerror(-rc), (unsigned long long)idx);
+			famfs_err("%s: %s: %s (log entry %llu; not created)",
+				  p, ioc, strerror(-rc), (unsigned long long)idx);
 		else
-			famfs_err("%s: MAP_CREATE: %s", p, strerror(-rc));
+			famfs_err("%s: %s: %s", p, ioc, strerror(-rc));
 		close(fd);
 		return 0;
 	} else {

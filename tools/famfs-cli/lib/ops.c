@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,8 +19,8 @@ int famfs_map_from_entry(const struct famfs_log_entry *e,
 	unsigned n = le16toh(e->fm.nextents);
 
 	memset(map, 0, sizeof(*map));
-	if (n > FAMFS_MAX_EXTENTS)
-		return -E2BIG;
+	if (famfs_entry_interleaved(e) || n > FAMFS_MAX_EXTENTS)
+		return -EOVERFLOW;	/* v1 cannot express it */
 	map->extent_type = SIMPLE_DAX_EXTENT;
 	map->file_type = FAMFS_REG;
 	map->file_size = le64toh(e->fm.size);
@@ -27,6 +28,60 @@ int famfs_map_from_entry(const struct famfs_log_entry *e,
 	for (unsigned i = 0; i < n; i++) {
 		map->ext_list[i].offset = le64toh(e->fm.ext.simple[i].offset);
 		map->ext_list[i].len = le64toh(e->fm.ext.simple[i].len);
+	}
+	return 0;
+}
+
+void famfs_fmap_from_entry(const struct famfs_log_entry *e,
+			   struct famfs_fmap *m)
+{
+	const struct famfs_log_interleave_ext *ie = &e->fm.ext.interleave;
+
+	memset(m, 0, sizeof(*m));
+	m->file_type = FAMFS_REG;
+	m->file_size = le64toh(e->fm.size);
+	if (famfs_entry_interleaved(e)) {
+		struct famfs_ioc_iext *x = &m->iext[0];
+		uint32_t ns = le32toh(ie->nstrips);
+
+		m->extent_type = FAMFS_INTERLEAVED_EXTENT;
+		m->count = 1;
+		x->nstrips = ns;
+		x->chunk_size = le64toh(ie->chunk_size);
+		x->nbytes = (uint64_t)ns * le64toh(ie->strip_len);
+		for (uint32_t i = 0; i < ns && i < FAMFS_IOC_MAX_STRIPS; i++) {
+			x->strips[i].offset = le64toh(ie->strip_off[i]);
+			x->strips[i].len = le64toh(ie->strip_len);
+		}
+		return;
+	}
+	m->extent_type = SIMPLE_DAX_EXTENT;
+	m->count = le16toh(e->fm.nextents);
+	if (m->count > FAMFS_LOG_MAX_SIMPLE_EXT)
+		m->count = FAMFS_LOG_MAX_SIMPLE_EXT;
+	for (uint32_t i = 0; i < m->count; i++) {
+		m->ext[i].offset = le64toh(e->fm.ext.simple[i].offset);
+		m->ext[i].len = le64toh(e->fm.ext.simple[i].len);
+	}
+}
+
+int famfs_layout_check(const struct famfs_layout *lay, char *reason)
+{
+	if (!lay || !lay->nstrips)
+		return 0;
+	if (lay->nstrips > FAMFS_LOG_MAX_STRIPS) {
+		if (reason)
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "%u strips: the strip count must be 1..%u",
+				 lay->nstrips, FAMFS_LOG_MAX_STRIPS);
+		return -EINVAL;
+	}
+	if (!lay->chunk || lay->chunk % FAMFS_ALLOC_UNIT) {
+		if (reason)
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "chunk size %llu: must be a non-zero multiple of 2 MiB (2M, 4M, ...)",
+				 (unsigned long long)lay->chunk);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -75,16 +130,69 @@ static void set_owner(int fd, const char *p, uint32_t mode, uint32_t uid,
 int famfs_file_create(struct famfs_fs *fs, const char *rel, uint64_t size,
 		      uint32_t mode, uint32_t uid, uint32_t gid)
 {
-	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN], p[PATH_MAX];
+	return famfs_file_create_layout(fs, rel, size, mode, uid, gid, NULL);
+}
+
+/* allocate and build the entry of a new file */
+static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
+		       uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
+		       const struct famfs_layout *lay, struct famfs_log_entry *e)
+{
+	struct famfs_log_interleave_ext ie;
 	struct famfs_log_simple_ext ext;
-	struct famfs_log_entry e;
-	struct famfs_ioc_map map;
 	struct famfs_bitmap bm = { 0 };
+	int rc;
+
+	rc = famfs_bitmap_build(fs, &bm);
+	if (rc)
+		goto out;
+	if (lay && lay->nstrips)
+		rc = famfs_alloc_strips(&bm, size, lay->nstrips, lay->chunk, &ie);
+	else
+		rc = famfs_alloc(&bm, size, &ext);
+	if (rc) {
+		if (lay && lay->nstrips)
+			famfs_err("%s: device full: no room for %u strips of %llu-byte chunks holding %llu bytes (%llu bytes free in 2 MiB units)",
+				  p, lay->nstrips, (unsigned long long)lay->chunk,
+				  (unsigned long long)size,
+				  (unsigned long long)(bm.nfree * FAMFS_ALLOC_UNIT));
+		else
+			famfs_err("%s: device full: no free run of %llu bytes (%llu bytes free in 2 MiB units)",
+				  p, (unsigned long long)size,
+				  (unsigned long long)(bm.nfree * FAMFS_ALLOC_UNIT));
+		goto out;
+	}
+	if (lay && lay->nstrips) {
+		rc = famfs_entry_build_interleaved(e, norm, size, mode, uid, gid,
+						   &ie);
+		/* the superblock says so before the first such entry */
+		if (!rc)
+			rc = famfs_fs_set_incompat(fs, FAMFS_FEATURE_INCOMPAT_INTERLEAVE);
+	} else {
+		rc = famfs_entry_build(e, FAMFS_LOG_FILE, norm, size, mode, uid,
+				       gid, &ext, 1);
+	}
+out:
+	famfs_bitmap_free(&bm);
+	return rc;
+}
+
+int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
+			     uint64_t size, uint32_t mode, uint32_t uid,
+			     uint32_t gid, const struct famfs_layout *lay)
+{
+	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN], p[PATH_MAX];
+	struct famfs_log_entry e;
+	struct famfs_fmap *map = NULL;
 	int fd = -1, rc;
 
 	rc = famfs_fs_writable(fs);
 	if (rc)
 		return rc;
+	if (famfs_layout_check(lay, reason)) {
+		famfs_err("%s/%s: %s", fs->mpt, rel, reason);
+		return -EINVAL;
+	}
 	if (famfs_relpath_normalize(rel, norm, reason)) {
 		famfs_err("%s: %s", fs->mpt, reason);
 		return -EINVAL;
@@ -103,35 +211,32 @@ int famfs_file_create(struct famfs_fs *fs, const char *rel, uint64_t size,
 		famfs_err("%s: cannot create: %s", p, strerror(errno));
 		goto out;
 	}
-	rc = famfs_bitmap_build(fs, &bm);
+	rc = alloc_entry(fs, p, norm, size, mode, uid, gid, lay, &e);
 	if (rc)
 		goto undo;
-	rc = famfs_alloc(&bm, size, &ext);
-	if (rc) {
-		famfs_err("%s: device full: no free run of %llu bytes (%llu bytes free in 2 MiB units)",
-			  p, (unsigned long long)size,
-			  (unsigned long long)(bm.nfree * FAMFS_ALLOC_UNIT));
+	map = malloc(sizeof(*map));
+	if (!map) {
+		famfs_err("%s: out of memory", p);
+		rc = -ENOMEM;
 		goto undo;
 	}
-	rc = famfs_entry_build(&e, FAMFS_LOG_FILE, norm, size, mode, uid, gid,
-			       &ext, 1);
-	if (rc)
-		goto undo;
 	rc = famfs_log_append(fs, &e);
 	if (rc)
 		goto undo;
 	/* logged: from here on the file exists for every host */
 	set_owner(fd, p, mode, uid, gid);
-	famfs_map_from_entry(&e, &map);
-	rc = famfs_kernel->map_create(fd, &map);
+	famfs_fmap_from_entry(&e, map);
+	rc = famfs_fmap_create(fd, map);
 	if (rc) {
-		famfs_err("%s: MAP_CREATE: %s (logged; famfs logplay retries)",
-			  p, strerror(-rc));
+		famfs_err("%s: %s: %s%s (logged; famfs logplay retries)", p,
+			  map->extent_type == FAMFS_INTERLEAVED_EXTENT ?
+			  "MAP_CREATE_V2" : "MAP_CREATE", strerror(-rc),
+			  rc == -ENOTTY ? ": this famfs.ko has no interleaved files" : "");
 		close(fd);
 		fd = -1;
 		goto out;
 	}
-	famfs_bitmap_free(&bm);
+	free(map);
 	famfs_fs_unlock(fs);
 	return fd;
 undo:
@@ -140,7 +245,7 @@ undo:
 		unlink(p);
 	}
 out:
-	famfs_bitmap_free(&bm);
+	free(map);
 	famfs_fs_unlock(fs);
 	return rc;
 }
