@@ -19,7 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/types.h>
 #include <linux/fs.h>
 #include <linux/famfs_ioctl.h>
@@ -206,6 +209,143 @@ T_API long long check(const void *buf, uint64_t seed, uint64_t off,
 		if (p[i] != pat(seed, off + 8 * i))
 			return off + 8 * i;
 	return -1;
+}
+
+/* FAMFSIOC_MAP_CREATE_V2 of @count entries at @list. */
+T_API int mapv2(int fd, unsigned int etype, unsigned int ftype,
+		unsigned long long size, unsigned int count, const void *list)
+{
+	struct famfs_ioc_map_v2 m;
+
+	memset(&m, 0, sizeof(m));
+	m.extent_type = etype;
+	m.file_type = ftype;
+	m.file_size = size;
+	m.ext_count = count;
+	m.ext_list = (uintptr_t)list;
+	return ioctl(fd, FAMFSIOC_MAP_CREATE_V2, &m);
+}
+
+/*
+ * An interleaved extent of @nbytes over @nstrips strips of @strip_len bytes
+ * at the device offsets @offs.
+ */
+T_API struct famfs_ioc_iext iext_mk(unsigned int nstrips,
+				    unsigned long long chunk,
+				    unsigned long long nbytes,
+				    unsigned long long strip_len,
+				    const unsigned long long *offs)
+{
+	struct famfs_ioc_iext ie;
+	unsigned int j;
+
+	memset(&ie, 0, sizeof(ie));
+	ie.nstrips = nstrips;
+	ie.chunk_size = chunk;
+	ie.nbytes = nbytes;
+	for (j = 0; j < nstrips && j < FAMFS_IOC_MAX_STRIPS; j++) {
+		ie.strips[j].offset = offs[j];
+		ie.strips[j].len = strip_len;
+	}
+	return ie;
+}
+
+/* Free 4 KiB blocks of the mount at @mpt. */
+T_API unsigned long long t_bfree(const char *mpt)
+{
+	struct statfs s;
+
+	if (statfs(mpt, &s))
+		die("statfs");
+	return s.f_bfree;
+}
+
+/*
+ * The device, read with O_DIRECT (the mount holds a pmem device
+ * exclusively, which only keeps other exclusive openers out): the same
+ * memory the DAX mappings of the files write.
+ */
+#define T_DBUF	(4 * MiB)
+
+struct t_dev {
+	int	fd;
+	void	*buf;		/* T_DBUF, aligned for O_DIRECT */
+};
+
+T_API void t_dev_open(struct t_dev *d, const char *dev, int flags)
+{
+	d->fd = open(dev, flags | O_DIRECT);
+	if (d->fd < 0)
+		die("open the device O_DIRECT (no O_EXCL)");
+	if (posix_memalign(&d->buf, 4096, T_DBUF))
+		die("posix_memalign");
+}
+
+/* Checks that device bytes [@off, @off+@len) hold pattern @seed from @foff. */
+T_API int t_devcheck(struct t_dev *d, const char *name,
+		     unsigned long long off, unsigned long long len,
+		     uint64_t seed, uint64_t foff)
+{
+	unsigned long long done;
+
+	for (done = 0; done < len; done += T_DBUF) {
+		size_t n = len - done < T_DBUF ? len - done : T_DBUF;
+		long long bad;
+
+		if (pread(d->fd, d->buf, n, off + done) != (ssize_t)n) {
+			t_fail(name, "cannot read the device at %#llx: %s",
+			       off + done, t_errname(errno));
+			return 0;
+		}
+		bad = check(d->buf, seed, foff + done, n);
+		if (bad >= 0) {
+			t_fail(name, "file offset %#llx (device %#llx) does not hold the pattern",
+			       bad, off + (bad - foff));
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Writes pattern @seed from @foff to device bytes [@off, @off+@len). */
+T_API int t_devfill(struct t_dev *d, unsigned long long off,
+		    unsigned long long len, uint64_t seed, uint64_t foff)
+{
+	unsigned long long done;
+
+	for (done = 0; done < len; done += T_DBUF) {
+		size_t n = len - done < T_DBUF ? len - done : T_DBUF;
+
+		fill(d->buf, seed, foff + done, n);
+		if (pwrite(d->fd, d->buf, n, off + done) != (ssize_t)n)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Minor faults taken by touching one byte of every 4 KiB page of
+ * [@p, @p+@len): a write if @write, else a read (whose sum goes to
+ * *@sum so the reads cannot be optimised away).
+ */
+T_API long t_touch_faults(volatile char *p, unsigned long long len, int write,
+			  unsigned long *sum)
+{
+	struct rusage r0, r1;
+	unsigned long long off;
+	unsigned long s = 0;
+
+	getrusage(RUSAGE_SELF, &r0);
+	for (off = 0; off < len; off += 4096) {
+		if (write)
+			p[off] = (char)(off >> 12);
+		else
+			s += (unsigned char)p[off];
+	}
+	getrusage(RUSAGE_SELF, &r1);
+	if (sum)
+		*sum = s;
+	return r1.ru_minflt - r0.ru_minflt;
 }
 
 #endif /* MODULE_TEST_H */

@@ -1,8 +1,10 @@
 # profiles: pmem nvdimm
 # timeout: 120
-# famfs.ko, the v1 map ioctls: every invalid map gets its own errno and leaves
+# famfs.ko, the map ioctls: every invalid map gets its own errno and leaves
 # the file unmapped, maps round-trip through MAP_GET/GETEXT, overlapping maps
-# are refused, only CAP_SYS_ADMIN creates maps (progs/module_ioctl.c).
+# are refused, only CAP_SYS_ADMIN creates maps (progs/module_ioctl.c); the
+# same for v2, one check per row of the errno contract, interleaved maps,
+# 256 extents, 16 x 16 strips (progs/module_ioctl_v2.c, on the same mount).
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 if ! grep -q '^famfs ' /proc/modules; then
@@ -17,4 +19,18 @@ if ! out=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
 fi
 t_pass mount
 run_prog module_ioctl $MPT "$FAMFS_DEV"
+run_prog module_ioctl_v2 $MPT "$FAMFS_DEV"
 t_ok umount umount $MPT
+
+# A refusal is logged with the inode, the extent and the strip (on a new
+# mount: the message rate limit is per mount).
+t_ok v2-mount-again mount -t famfs "$FAMFS_DEV" $MPT
+echo "famfs-test: v2 logline" > /dev/kmsg
+run_prog module_ioctl_v2 $MPT "$FAMFS_DEV" logline
+log=$(dmesg | sed -n '/famfs-test: v2 logline$/,$p')
+if echo "$log" | grep -q 'MAP_CREATE_V2: inode [0-9]*: extent 0 strip 2 has length 0'; then
+	t_pass v2-log-names-strip
+else
+	t_fail v2-log-names-strip "not in the kernel log: $(echo "$log" | tail -n 2 | tr '\n' ' ')"
+fi
+t_ok v2-umount umount $MPT
