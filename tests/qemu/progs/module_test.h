@@ -290,9 +290,11 @@ T_API int t_devcheck(struct t_dev *d, const char *name,
 
 	for (done = 0; done < len; done += T_DBUF) {
 		size_t n = len - done < T_DBUF ? len - done : T_DBUF;
+		/* O_DIRECT reads whole blocks; T_DBUF is a multiple. */
+		size_t rn = (n + 4095) & ~(size_t)4095;
 		long long bad;
 
-		if (pread(d->fd, d->buf, n, off + done) != (ssize_t)n) {
+		if (pread(d->fd, d->buf, rn, off + done) != (ssize_t)rn) {
 			t_fail(name, "cannot read the device at %#llx: %s",
 			       off + done, t_errname(errno));
 			return 0;
@@ -307,7 +309,10 @@ T_API int t_devcheck(struct t_dev *d, const char *name,
 	return 1;
 }
 
-/* Writes pattern @seed from @foff to device bytes [@off, @off+@len). */
+/*
+ * Writes pattern @seed from @foff to device bytes [@off, @off+@len); @off
+ * and @len are multiples of 4 KiB (O_DIRECT).
+ */
 T_API int t_devfill(struct t_dev *d, unsigned long long off,
 		    unsigned long long len, uint64_t seed, uint64_t foff)
 {
