@@ -381,6 +381,92 @@ static void test_build_rejects(void **s)
 			 -EINVAL);
 }
 
+static uint64_t boundary(void)
+{
+	static const uint64_t v[] = { 0, 1, 2 * MiB - 1, 2 * MiB, 2 * MiB + 1,
+		4 * MiB, 6 * MiB, 10 * MiB, DEV - 2 * MiB, DEV, DEV + 2 * MiB,
+		1ULL << 32, 1ULL << 63, UINT64_MAX - 2 * MiB + 1, UINT64_MAX };
+
+	return rnd64() % 4 ? v[rnd64() % (sizeof(v) / sizeof(v[0]))] :
+			     (rnd64() % 128) * 2 * MiB;
+}
+
+/* what an accepted interleaved entry must obey, checked on its own */
+static void obeys_rules(const struct famfs_log_entry *e)
+{
+	const struct famfs_log_interleave_ext *x = &e->fm.ext.interleave;
+	uint32_t ns = le32toh(x->nstrips);
+	uint64_t chunk = le64toh(x->chunk_size), slen = le64toh(x->strip_len);
+	unsigned __int128 total = (unsigned __int128)ns * slen;
+
+	assert_int_equal(le16toh(e->fm.nextents), 1);
+	assert_int_equal(x->reserved, 0);
+	assert_true(ns >= 1 && ns <= 16);
+	assert_true(chunk && chunk % (2 * MiB) == 0);
+	assert_true(slen && slen % chunk == 0);
+	assert_true(total >= le64toh(e->fm.size));
+	for (unsigned i = 0; i < 16; i++) {
+		uint64_t o = le64toh(x->strip_off[i]);
+
+		if (i >= ns) {
+			assert_int_equal(o, 0);
+			continue;
+		}
+		assert_int_equal(o % (2 * MiB), 0);
+		assert_true(o >= 10 * MiB && o <= DEV && slen <= DEV - o);
+		for (unsigned j = 0; j < i; j++) {
+			uint64_t p = le64toh(x->strip_off[j]);
+
+			assert_true(o + slen <= p || p + slen <= o);
+		}
+	}
+	for (size_t i = sizeof(*x); i < sizeof(e->fm.ext); i++)
+		assert_int_equal(e->fm.ext.raw[i], 0);
+}
+
+/* 30000 entries with one or two fields set to boundary values, CRC fixed:
+ * every accepted one obeys the rules */
+static void test_entry_mutations(void **s)
+{
+	struct famfs_log_interleave_ext ie;
+	struct famfs_superblock sb;
+	unsigned accepted = 0;
+
+	(void)s;
+	rs = 0x17e5ULL;
+	mksb(&sb, true);
+	mkie(&ie);
+	for (int it = 0; it < 30000; it++) {
+		struct famfs_log_entry e;
+		struct famfs_log_interleave_ext *x = &e.fm.ext.interleave;
+		char why[FAMFS_REASON_LEN];
+
+		mkentry(&e, 24 * MiB, &ie);
+		for (int m = 0; m < 1 + (int)(rnd64() % 2); m++) {
+			switch (rnd64() % 8) {
+			case 0: x->nstrips = htole32((uint32_t)(rnd64() % 20)); break;
+			case 1: x->chunk_size = htole64(boundary()); break;
+			case 2: x->strip_len = htole64(boundary()); break;
+			case 3: x->strip_off[rnd64() % 16] = htole64(boundary()); break;
+			case 4: e.fm.size = htole64(boundary()); break;
+			case 5: e.fm.nextents = htole16((uint16_t)(rnd64() % 3)); break;
+			case 6: x->reserved = htole32((uint32_t)(rnd64() % 2)); break;
+			default: e.fm.ext.raw[sizeof(*x) + rnd64() % 104] = 1; break;
+			}
+		}
+		seal(&e);
+		if (famfs_entry_check(&e, 5, &sb, why) == 0) {
+			accepted++;
+			obeys_rules(&e);
+		} else {
+			assert_true(why[0] != '\0');
+		}
+	}
+	print_message("# %u of 30000 mutated entries accepted, each obeying the rules\n",
+		      accepted);
+	assert_true(accepted > 100);
+}
+
 /* a simple entry's ranges are its extents */
 static void test_simple_ranges(void **s)
 {
@@ -411,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_entry_roundtrip),
 		cmocka_unit_test(test_entry_rejects),
 		cmocka_unit_test(test_build_rejects),
+		cmocka_unit_test(test_entry_mutations),
 		cmocka_unit_test(test_simple_ranges),
 	};
 

@@ -271,6 +271,34 @@ static void test_replay_conflict(void **state)
 	assert_int_equal(r.conflicts, 1);
 }
 
+/* logplay --follow: rounds pick up interleaved entries as they come */
+static void test_follow_rounds(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r = { 0 };
+	struct famfs_logplay *lp;
+	int fd;
+
+	fd = famfs_file_create_layout(&t->fs, "one", 5 * MiB, 0644, 0, 0, &L4);
+	assert_true(fd >= 0);
+	close(fd);
+	remount(t);
+	lp = famfs_logplay_new(16);
+	assert_non_null(lp);
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	assert_int_equal(r.created_files, 1);
+	assert_int_equal(famfs_logplay_next(lp), 1);
+	fd = famfs_file_create_layout(&t->fs, "two", 9 * MiB, 0644, 0, 0, &L4);
+	assert_true(fd >= 0);	/* created here too: the round finds it present */
+	close(fd);
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	assert_int_equal(r.created_files, 1);
+	assert_int_equal(r.present, 1);
+	assert_int_equal(r.conflicts + r.errors + r.bad_entries, 0);
+	assert_int_equal(famfs_logplay_next(lp), 2);
+	famfs_logplay_free(lp);
+}
+
 /* fsck: strips that overlap another file, outside the device, a missing
  * feature bit; df and fsck count strips */
 static void raw_il(struct th *t, const char *path, uint64_t size,
@@ -362,6 +390,7 @@ int main(void)
 		T(test_fmap_get),
 		T(test_replay_client),
 		T(test_replay_conflict),
+		T(test_follow_rounds),
 		T(test_fsck),
 		T(test_fsck_clean),
 	};

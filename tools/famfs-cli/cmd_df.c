@@ -13,10 +13,10 @@ const struct cli_doc cli_doc_df = {
 	.description =
 		"Summarize the famfs file system mounted at MPT or on DEV (mounted or\n"
 		"not): device size, the space the superblock and log reserve, the\n"
-		"space allocated to files and the free space (in 2 MiB allocation\n"
-		"units, as the allocator sees the log), log entries used and the\n"
-		"log's capacity, the number of files and directories, and whether\n"
-		"this host is the master or a client.\n",
+		"space allocated to files (every strip of an interleaved file) and the\n"
+		"free space (in 2 MiB allocation units, as the allocator sees the log),\n"
+		"log entries used and the log's capacity, the number of files and\n"
+		"directories, and whether this host is the master or a client.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'j', "json", NULL, "print the summary as JSON on stdout (see JSON)" },
 		{ 0 } },

@@ -14,9 +14,12 @@ const struct cli_doc cli_doc_fsck = {
 	.description =
 		"Check the superblock (magic, CRC, version, features, geometry), the log\n"
 		"header, and every log entry: CRC, sequence number, fs uuid, path, every\n"
-		"extent inside the device and outside the superblock and log, no two\n"
-		"files sharing memory, no path logged twice, no file where a directory\n"
-		"belongs.  DEV may be mounted: its mount's meta files are read then.\n"
+		"extent or strip inside the device and outside the superblock and log,\n"
+		"the geometry of an interleaved file (strip count, chunk size, strips\n"
+		"apart and large enough, the superblock's interleave feature set), no\n"
+		"two files sharing memory, no path logged twice, no file where a\n"
+		"directory belongs.  DEV may be mounted: its mount's meta files are read\n"
+		"then.\n"
 		"Each problem is reported on stderr with the entry and path it concerns.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'v', "verbose", NULL, "list every entry (text output only)" },
