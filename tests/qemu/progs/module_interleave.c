@@ -3,7 +3,8 @@
  * module_interleave MPT DEV [TEST...]: interleaved (striped) files of
  * famfs.ko on a fresh mount of DEV at MPT, created directly with
  * FAMFSIOC_MAP_CREATE_V2.  Tests: seed ragged order two rw reverse (default:
- * all of them) and pmd (run separately, so the suite can trace the faults).
+ * all of them), pmd (run separately, so the suite can trace the faults) and
+ * poison (last: a memory failure in a strip fails the mount).
  *
  * Each file gets a pattern written through a MAP_SHARED mapping (then
  * msync), and the device is checked to hold every chunk at its strip's
@@ -23,9 +24,13 @@
  *   two      3 strips x 4M at 180M 184M 188M         2M chunks, 12 MiB, then
  *            2 strips at 200M (8M) 210M (4M)         4M chunks, 8M+100
  *   rw       2 strips x 4M at 220M 230M, then 1 strip at 240M (2M)
+ *   reverse  as two, at 400M..
  *   pmd      4 strips x 16M at 256M 288M 272M 304M   2M chunks, 64 MiB
+ *   poison   4 strips x 4M at 700M 710M 720M 730M    2M chunks, 16 MiB
  */
 #include "module_test.h"
+#include <setjmp.h>
+#include <signal.h>
 #include <sys/sysmacros.h>
 
 static const char *mpt;
@@ -395,6 +400,69 @@ out:
 	ifile_close(&f);
 }
 
+static sigjmp_buf jb;
+static volatile sig_atomic_t sigbus_hit;
+static void *volatile sigbus_addr;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	sigbus_addr = si->si_addr;
+	sigbus_hit = 1;
+	siglongjmp(jb, 1);
+}
+
+/*
+ * MADV_HWPOISON of file page 6M+8K: chunk 3, so strip 3 (730M) at 8K.  The
+ * module finds the file offset from the strip (the suite checks its log
+ * line); the SIGBUS names the address of that page; the mount has failed.
+ */
+static void test_poison(void)
+{
+	static const unsigned long long o[] = { 700 * MiB, 710 * MiB,
+						720 * MiB, 730 * MiB };
+	struct ifile f = { .name = "poison", .size = 16 * MiB, .n = 1 };
+	struct famfs_extent e = { 740 * MiB, TWO_MiB };
+	struct sigaction sa;
+	char *page;
+	volatile int rc = 0, err = 0;
+	int fd;
+
+	if (cdev) {
+		t_skip("poison", "memory failure is tested on fsdax only");
+		return;
+	}
+	strips(&f.ie[0], 4, TWO_MiB, 16 * MiB, 4 * MiB, o);
+	if (!ifile_create(&f))
+		goto out;
+	fill(f.p, 0x9999, 0, f.size);
+	page = f.p + 6 * MiB + 8192;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigaction(SIGBUS, &sa, NULL);
+	if (sigsetjmp(jb, 1) == 0) {
+		rc = madvise(page, 4096, MADV_HWPOISON);
+		err = errno;
+	}
+	if (!sigbus_hit && rc) {
+		t_skip("poison", "madvise(MADV_HWPOISON): %s", t_errname(err));
+		goto out;
+	}
+	t_true("poison-sigbus", sigbus_hit, "no SIGBUS");
+	printf("info: SIGBUS at file offset %#llx\n",
+	       (unsigned long long)((char *)sigbus_addr - f.p));
+	t_equ("poison-sigbus-addr", 6 * MiB + 8192,
+	      (unsigned long long)((char *)sigbus_addr - f.p));
+	fd = mkfile(mpt, "after-poison");
+	t_errno("poison-create-v2-eio", mapv2(fd, SIMPLE_DAX_EXTENT, FAMFS_REG,
+					      TWO_MiB, 1, &e), EIO);
+	close(fd);
+out:
+	ifile_close(&f);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -406,6 +474,7 @@ static const struct {
 	{ "rw", test_rw },
 	{ "reverse", test_reverse },
 	{ "pmd", test_pmd },
+	{ "poison", test_poison },
 };
 
 static unsigned long long dax_size(const char *path)
@@ -458,7 +527,8 @@ int main(int argc, char **argv)
 		die("device smaller than 512 MiB");
 
 	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		int run = argc == 3 && strcmp(tests[i].name, "pmd");
+		int run = argc == 3 && strcmp(tests[i].name, "pmd") &&
+			  strcmp(tests[i].name, "poison");
 
 		for (a = 3; a < argc; a++)
 			run |= !strcmp(argv[a], tests[i].name);

@@ -6,7 +6,8 @@
 # the module's arithmetic), and the reverse; read/write across chunk and
 # extent boundaries; 2 MiB (PMD) faults on a striped file, counted with
 # getrusage and the fs_dax:dax_pmd_fault_done tracepoint; the
-# famfs_map_create and famfs_iomap_begin tracepoints show the striping.
+# famfs_map_create and famfs_iomap_begin tracepoints show the striping; last,
+# a memory failure in a strip is traced back to the file bytes it holds.
 # On nvdimm-devdax the device is bound to famfs for the mount (and given
 # back to device_dax after), and only read (mapped) while mounted.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
@@ -79,6 +80,22 @@ if [ -d $ev ]; then
 else
 	run_prog module_interleave $MPT "$FAMFS_DEV" pmd
 	t_skip pmd-trace "no fs_dax tracepoints in $T"
+fi
+
+# Last: a memory failure in a strip (fsdax only) is traced back to the file
+# bytes it holds: file 'poison', page 6M+8K (strip 3, 730M + 8K).
+if [ "$FAMFS_DEV_MODE" = fsdax ]; then
+	echo "famfs-test: interleave poison begin" > /dev/kmsg
+	run_prog module_interleave $MPT "$FAMFS_DEV" poison
+	log=$(dmesg | sed -n '/famfs-test: interleave poison begin$/,$p')
+	echo "$log" | grep 'famfs'
+	if ! grep -q '^SKIP' /tmp/module_interleave.out; then
+		if echo "$log" | grep -q 'memory failure hits inode [0-9]*, file bytes 6299648\.\.6303743$'; then
+			t_pass poison-log-file-bytes
+		else
+			t_fail poison-log-file-bytes "no 'file bytes 6299648..6303743' in the kernel log"
+		fi
+	fi
 fi
 
 t_ok umount umount $MPT
