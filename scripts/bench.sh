@@ -15,7 +15,7 @@
 #   scripts/bench.sh --report   only rebuild the report from results/bench/boots
 # Environment: FAMFS_BENCH_OUT (results/bench), FAMFS_BENCH_SIZE,
 # FAMFS_BENCH_REPS, FAMFS_BENCH_ICOUNT_REPS, FAMFS_BENCH_PARTS (comma list of
-# counts,mmap,rw,fsync,meta), FAMFS_BENCH_PROFILES ("bench-icount bench").
+# counts,mmap,rw,fsync,meta,stripe), FAMFS_BENCH_PROFILES ("bench-icount bench").
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -32,7 +32,7 @@ else
 	meta="BENCH_META_MKFILE=100 BENCH_META_CP=300 BENCH_META_LOG=1000,10000"
 	mode=full
 fi
-parts=${FAMFS_BENCH_PARTS:-counts,mmap,rw,fsync,meta}
+parts=${FAMFS_BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe}
 profiles=${FAMFS_BENCH_PROFILES:-bench-icount bench}
 
 info() { echo "bench: $*" >&2; }
@@ -74,7 +74,8 @@ report() {
 		echo "host: $(nproc) CPUs; load before/after: $(sed 's/.*load average: //' "$out/host-load.txt" 2>/dev/null | tr '\n' ';')"
 		echo
 		: > "$out/chart.dat"
-		awk -v CHART="$out/chart.dat" -v ICF="$out/raw/icount.txt" -f "$out/report.awk" "$out/raw/icount.txt" "$out/raw/realtime.txt"
+		awk -v CHART="$out/chart.dat" -v ICF="$out/raw/icount.txt" -f "$out/report.awk" "$out/raw/icount.txt" "$out/raw/realtime.txt" ||
+			{ echo "bench: report.awk failed: the report is incomplete" | tee /dev/stderr; rc=1; }
 		cat <<'EOF'
 
 What the figures mean under emulation
@@ -204,6 +205,14 @@ $2 == "rw" {
 	next
 }
 $2 == "rw-min" { kv(); rmin[src, F["target"], F["bs"], F["op"]] = F["ns"]; next }
+$2 == "stripe-mmap" { kv(); n = ++smn[src, F["target"], F["pass"]]; smv[src, F["target"], F["pass"], n] = F["ns"]; next }
+$2 == "stripe-mmap-min" { kv(); smin[src, F["target"], F["pass"]] = F["ns"]; ssize = F["size"]; next }
+$2 == "stripe-rw-min" {
+	kv(); k = src SUBSEP F["target"] SUBSEP F["bs"] SUBSEP F["op"]; srmin[k] = F["ns"]; srops[k] = F["ops"]
+	if (!((src, F["bs"]) in sbseen)) { sbseen[src, F["bs"]] = 1; sbsl[src, ++snbs[src]] = F["bs"] }
+	next
+}
+$2 ~ /^stripe-/ { next }
 $2 == "fsync" {
 	kv(); k = src SUBSEP F["target"]; n = ++fn[k]
 	fs[k, n] = F["fsync_ns"]; fs2[k, n] = F["fsync2_ns"]; fcl[k, n] = F["fsync_clean_ns"]
@@ -382,6 +391,35 @@ END {
 		print "  directories via xargs famfs mkdir; famfs-mkfile-at: one more file created when the log holds that many"
 		print "  entries; famfs-logplay: the directories were removed locally, then famfs logplay re-created them all;"
 		print "  famfs-logplay-noop: everything present; famfs-mount includes the replay (every mount replays the log)."
+	}
+
+	# ---- 5. interleaved files
+	if ((("ic", "simple", "cold-read") in smin) || (("rt", "simple", "cold-read") in smn)) {
+		print ""
+		print "5. Interleaved against simple famfs files, " hsize(ssize) " each: simple = one extent (famfs mkfile),"
+		print "   striped16 = 16 strips of 2 MiB chunks (famfs creat -N 16 -C 2M); speed = simple / striped16"
+		printf "   %-11s %14s %14s %8s   %-26s\n", "mmap pass", "icount simple", "striped16", "speed", "real time: speed median [min..max]"
+		for (i = 1; i <= 4; i++) {
+			p = pass[i]; s1 = smin["ic", "simple", p]; s2 = smin["ic", "striped16", p]; rtl = "-"
+			m = smn["rt", "simple", p]
+			if (m && smn["rt", "striped16", p] == m) {
+				for (q = 1; q <= m; q++) a[q] = smv["rt", "simple", p, q] / smv["rt", "striped16", p, q]
+				med = median(a, m); rtl = sprintf("%.3f [%.3f..%.3f]", med, a[1], a[m])
+			}
+			printf "   %-11s %14s %14s %8s   %s\n", p, or_dash(s1), or_dash(s2), ratio(s1, s2), rtl
+		}
+		if (snbs["ic"]) {
+			printf "   %-7s %-6s %18s %14s %8s\n", "request", "op", "instr/req simple", "striped16", "speed"
+			for (b = 1; b <= snbs["ic"]; b++) for (o = 0; o < 2; o++) {
+				bs = sbsl["ic", b]; op = o ? "write" : "read"
+				k1 = "ic" SUBSEP "simple" SUBSEP bs SUBSEP op; k2 = "ic" SUBSEP "striped16" SUBSEP bs SUBSEP op
+				if (!srops[k1] || !srops[k2]) continue
+				r1 = srmin[k1] / srops[k1]; r2 = srmin[k2] / srops[k2]
+				printf "   %-7s %-6s %18.0f %14.0f %8s\n", hbs(bs), op, r1, r2, ratio(r1, r2)
+			}
+		}
+		print "  Both files fault 2 MiB at a time (section 1: simple, striped16).  A striped offset costs a binary"
+		print "  search over the file's extents and one division by the chunk and strip count (O(1) per fault/request)."
 	}
 }
 EOF

@@ -9,7 +9,7 @@
 #   BENCH_RW_SIZE (256M)  bytes per read()/write() pass
 #   BENCH_REPS (5)        repetitions of the alternating passes
 #   BENCH_REPS_ICOUNT     the same on the bench-icount profile (default BENCH_REPS)
-#   BENCH_PARTS           counts,mmap,rw,fsync,meta (default: all)
+#   BENCH_PARTS           counts,mmap,rw,fsync,meta,stripe (default: all)
 #   BENCH_META_MKFILE (100) BENCH_META_CP (300) BENCH_META_LOG (1000,10000)
 # (lists comma-separated: the kernel command line splits at spaces)
 # Machine-readable lines (bench_dax.c and "BENCH meta ...") go to
@@ -18,7 +18,7 @@
 
 SIZE=${BENCH_SIZE:-1G}
 REPS=${BENCH_REPS:-5}
-PARTS=$(echo "${BENCH_PARTS:-counts,mmap,rw,fsync,meta}" | tr , " ")
+PARTS=$(echo "${BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe}" | tr , " ")
 N_MKFILE=${BENCH_META_MKFILE:-100}
 N_CP=${BENCH_META_CP:-300}
 N_LOG=$(echo "${BENCH_META_LOG:-1000,10000}" | tr , " ")
@@ -45,11 +45,12 @@ bench_dax_size() {	# SIZE with K/M/G -> bytes (busybox sh arithmetic)
 	*K) echo $((${1%K} * 1024)) ;; *) echo "$1" ;;
 	esac
 }
-# run ID CMD...: run a bench_dax command, its BENCH lines to $OUT
+# run ID CMD...: run a bench_dax command, its BENCH lines to $OUT (as
+# "BENCH $TAG<what> ..." when TAG is set, so that the report can tell parts apart)
 run() {
 	_id=$1; shift
 	if "$@" > /tmp/bench.out 2>&1; then
-		grep '^BENCH ' /tmp/bench.out >> "$OUT"
+		grep '^BENCH ' /tmp/bench.out | sed "s/^BENCH /BENCH ${TAG:-}/" >> "$OUT"
 		t_pass "$_id"
 	else
 		t_fail "$_id" "'$*' exited $?: $(tail -n 2 /tmp/bench.out | tr '\n' ' ')"
@@ -247,6 +248,34 @@ if echo " $PARTS " | grep -q ' meta '; then
 		umount $M
 		t0=$(now); famfs mount "$FAMFS_DEV" $M; t1=$(now)
 		meta famfs-mount "$have" "$t0" "$t1" entries=$have dirs=$ndirs
+	done
+fi
+
+# ---- interleaved against simple famfs files -------------------------------
+# The same size twice on a fresh famfs: one simple extent, and 16 strips of
+# 2 MiB chunks (famfs creat -N 16 -C 2M).  Faults must stay 2 MiB (checked);
+# the passes show what resolving a striped offset costs per fault and per
+# read()/write() (ratios in the report's section 5).
+if echo " $PARTS " | grep -q ' stripe '; then
+	SB=$BYTES; [ "$SB" -le $((512 * MiB)) ] || SB=$((512 * MiB))
+	SRW=$RW_BYTES; [ "$SRW" -le "$SB" ] || SRW=$SB
+	t_ok stripe-mkfs famfs_fresh
+	t_ok stripe-simple-file famfs_file $M/simple "$SB"
+	t_ok stripe-striped-file sh -c "famfs creat -N 16 -C 2M -s $SB $M/striped && bench_dax prep -s $SB $M/striped"
+	log "BENCH setup stripe=\"famfs mkfs --loglen 16M; simple: famfs mkfile -s SIZE; striped16: famfs creat -N 16 -C 2M -s SIZE; both written with pwrite\""
+	S="simple=$M/simple striped16=$M/striped"
+	for tgt in $S; do
+		bench_dax counts -W -s "$SB" "$tgt" > /dev/null
+		run counts-${tgt%%=*} bench_dax counts -s "$SB" "$tgt"
+		grep '^BENCH counts' /tmp/bench.out > /tmp/counts-s
+		n=$((SB / (2 * MiB)))
+		check_counts count-${tgt%%=*} /tmp/counts-s ${tgt%%=*} "$SB" \
+			cold-read:minflt=$n cold-read:pmd_nopage=$n cold-read:pmd_fallback=0 cold-read:pte=0 \
+			cold-write:minflt=$n cold-write:pmd_nopage=$n cold-write:pmd_fallback=0 warm-read:minflt=0
+	done
+	TAG=stripe- run stripe-mmap bench_dax mmap -s "$SB" -r "$REPS" -k $STEP $S
+	for b in 4K 2M; do
+		TAG=stripe- run stripe-rw-$b bench_dax rw -s "$SRW" -b $b -r "$REPS" -k $STEP $S
 	done
 fi
 
