@@ -1,9 +1,11 @@
 # profiles: pmem nvdimm nvdimm-devdax
 # timeout: 400
-# Hostile input to famfs.ko's map ioctls (progs/hostile_fuzz/, seeded and
-# reproducible; the seed is printed): on a famfs-cli mount holding files with
-# known bytes, one process with an exact model of the mount, then 4 at once
-# racing for the same memory while the tree is scanned, then a read-only
+# Hostile input to famfs.ko's map ioctls, v1 and v2 (MAP_CREATE_V2 and
+# MAP_GET_V2: long extent lists, interleaved extents, the errno of the first
+# failing check of the contract, where striped bytes land) (progs/hostile_fuzz/,
+# seeded and reproducible; the seed is printed): on a famfs-cli mount holding
+# files with known bytes, one process with an exact model of the mount, then
+# 4 at once racing for the same memory while the tree is scanned, then a read-only
 # remount (EROFS), then a bare kernel mount (no .meta files).  Afterwards the
 # files still hold their bytes, fsck is clean and a remount replays them.
 # Last, a memory failure injected while 4 processes fuzz a bare mount.

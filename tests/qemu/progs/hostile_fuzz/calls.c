@@ -9,7 +9,7 @@ long nc_create, nc_accept, nc_get, nc_getext, nc_nop, nc_unknown,
 	nc_dir, nc_efault, nc_size, nc_free, nc_compat, nc_mmap;
 long nerr[NDOC + 1];
 
-static void count_errno(long rc, int e)
+void count_errno(long *tab, long rc, int e)
 {
 	int i;
 
@@ -17,11 +17,11 @@ static void count_errno(long rc, int e)
 		return;
 	for (i = 0; i < NDOC && documented[i] != e; i++)
 		;
-	nerr[i]++;
+	tab[i]++;
 }
 
 /* After a refused MAP_CREATE on an unmapped file: still unmapped, empty. */
-static void check_unmapped(struct ffile *f)
+void check_unmapped(struct ffile *f)
 {
 	struct famfs_ioc_map got;
 	struct stat st;
@@ -41,10 +41,11 @@ static void accepted(struct ffile *f, const struct famfs_ioc_map *m)
 	struct famfs_extent ext[FAMFS_MAX_EXTENTS + 1];
 	struct stat st;
 	char s1[200], s2[200], w[160];
+	struct vmap vm;
 
 	nc_accept++;
-	f->mapped = 1;
-	f->map = *m;
+	vm_from_v1(&vm, m);
+	model_map(f, &vm, 0);
 	f->pat = rnd();
 	ncheck[C_ACCEPTED]++;
 	map_str(m, s1, sizeof(s1));
@@ -91,11 +92,11 @@ void do_create(struct ffile *f, int valid_only)
 		k = (enum ptr_kind)(P_NULL + below(P_NKINDS - P_NULL));
 	arg = place(k, sizeof(m), &br, &bw);
 	if (k == P_RDONLY)
-		mprotect(ro_page, pg, PROT_READ | PROT_WRITE);
+		mprotect(ro_page, 2 * pg, PROT_READ | PROT_WRITE);
 	if (!br)
 		memcpy(arg, &m, sizeof(m));
 	if (k == P_RDONLY)
-		mprotect(ro_page, pg, PROT_READ);
+		mprotect(ro_page, 2 * pg, PROT_READ);
 	if (k == P_STRADDLE)	/* the bytes that fit */
 		memcpy(arg, &m, (size_t)(arena + pg - (char *)arg));
 	set = br ? (nonroot ? bit(EPERM) : bit(EFAULT)) :
@@ -112,7 +113,7 @@ void do_create(struct ffile *f, int valid_only)
 		rc = ioctl(f->fd, FAMFSIOC_MAP_CREATE, arg);
 	}
 	e = errno;
-	count_errno(rc, e);
+	count_errno(nerr, rc, e);
 	map_str(&m, s, sizeof(s));
 	ncheck[br ? C_EFAULT : via32 ? C_COMPAT : C_CREATE]++;
 	if (nonroot)
@@ -181,6 +182,14 @@ void do_get(struct ffile *f)
 		rc = ioctl(f->fd, FAMFSIOC_MAP_GET, arg);
 	}
 	e = errno;
+	if (f->mapped && !f->v1ok) {	/* a v2 map v1 cannot express */
+		nc_v1ovf++;
+		ncheck[C_V1_EOVERFLOW]++;
+		if (rc != -1 || e != EOVERFLOW)
+			bad(C_V1_EOVERFLOW, "MAP_GET%s of a map v1 cannot express (ptr kind %d): %s, expected EOVERFLOW",
+			    via32 ? " via int80" : "", k, rc ? t_errname(e) : "0");
+		return;
+	}
 	ncheck[bw && f->mapped ? C_EFAULT : via32 ? C_COMPAT : C_GET]++;
 	if (!f->mapped) {
 		if (rc != -1 || e != ENODATA)
@@ -208,7 +217,7 @@ void do_get(struct ffile *f)
 
 static void do_getext(struct ffile *f)
 {
-	size_t need = f->mapped ? f->map.ext_list_count * 16 : 0;
+	size_t need = f->mapped && f->v1ok ? f->map.ext_list_count * 16 : 0;
 	enum ptr_kind k = chance(80) ? P_OK : (enum ptr_kind)below(P_NKINDS);
 	int br, bw, e;
 	char *arg = place(k, need, &br, &bw);
@@ -219,6 +228,14 @@ static void do_getext(struct ffile *f)
 		memset(arg, 0x5a, need + 16);
 	rc = ioctl(f->fd, FAMFSIOC_MAP_GETEXT, arg);
 	e = errno;
+	if (f->mapped && !f->v1ok) {	/* a v2 map v1 cannot express */
+		nc_v1ovf++;
+		ncheck[C_V1_EOVERFLOW]++;
+		if (rc != -1 || e != EOVERFLOW)
+			bad(C_V1_EOVERFLOW, "MAP_GETEXT of a map v1 cannot express (ptr kind %d): %s, expected EOVERFLOW",
+			    k, rc ? t_errname(e) : "0");
+		return;
+	}
 	ncheck[bw && f->mapped ? C_EFAULT : C_GETEXT]++;
 	if (!f->mapped) {
 		if (rc != -1 || e != ENODATA)
@@ -260,7 +277,7 @@ static void do_nop(struct ffile *f)
 
 const unsigned int known_cmds[NKNOWN] = {
 	FAMFSIOC_MAP_CREATE, FAMFSIOC_MAP_GET, FAMFSIOC_MAP_GETEXT,
-	FAMFSIOC_NOP,
+	FAMFSIOC_NOP, FAMFSIOC_MAP_CREATE_V2, FAMFSIOC_MAP_GET_V2,
 };
 int skip_nr[256];	/* in famfs_ioctl.h but not modelled here */
 
@@ -297,7 +314,7 @@ static unsigned int unknown_cmd(void)
 static void do_unknown(struct ffile *f, int dirfd)
 {
 	unsigned int cmd = dirfd >= 0 && chance(50) ?
-		known_cmds[below(4)] : unknown_cmd();
+		known_cmds[below(NKNOWN)] : unknown_cmd();
 	void *arg = chance(50) ? (void *)arena : (void *)(uintptr_t)rnd();
 	int fd = dirfd >= 0 ? dirfd : f->fd;
 	long rc;
@@ -405,6 +422,8 @@ static void do_free(void)
 	if (!f)
 		return;
 	nc_free++;
+	if (!f->unlinked && remap_check(f))
+		return;
 	if (!f->unlinked) {
 		pat_check(f);
 		if (unlink(f->path))
@@ -425,22 +444,33 @@ void fuzz_loop(long n, int dirfd)
 		/* keep a pool of unmapped files; keep the mapped ones few */
 		while (!ro && !nonroot && count(0) < POOL && (f = new_file()))
 			;
-		if (!ro && !nonroot && (count(1) > MAXMAPPED || r >= 95)) {
+		if (!ro && !nonroot && (count(1) > MAXMAPPED || r >= 95 ||
+					(r >= 90 && units_free() < nunits / 4))) {
 			do_free();
 			continue;
 		}
-		if (r < 45) {
+		if (r < 24) {
 			f = pick(ro || nonroot ? -1 : 0, 0);
 			if (f)
 				do_create(f, 0);
+		} else if (r < 45) {
+			f = pick(ro || nonroot ? -1 : 0, 0);
+			if (f)
+				do_create_v2(f, 0);
 		} else if (r < 50) {
 			f = pick(-1, 1);
-			if (f)
+			if (f && chance(50))
 				do_create(f, chance(50));
-		} else if (r < 62) {
+			else if (f)
+				do_create_v2(f, chance(50));
+		} else if (r < 56) {
 			f = pick(chance(80) ? 1 : 0, 1);
 			if (f)
 				do_get(f);
+		} else if (r < 64) {
+			f = pick(chance(85) ? 1 : 0, 1);
+			if (f)
+				do_get_v2(f);
 		} else if (r < 72) {
 			f = pick(chance(80) ? 1 : 0, 1);
 			if (f)
@@ -469,19 +499,25 @@ void fuzz_loop(long n, int dirfd)
 
 void print_stats(void)
 {
-	char s[600];
-	size_t o = 0;
+	char s[600], s2[600];
+	size_t o = 0, o2 = 0;
 
 	for (int i = 0; i <= NDOC; i++)
 		if (nerr[i])
 			o += snprintf(s + o, sizeof(s) - o, " %s %ld",
 				      i < NDOC ? t_errname(documented[i]) :
 						 "other", nerr[i]);
-	printf("info: %s[%d]%s: %ld calls: MAP_CREATE %ld (accepted %ld; refused:%s), MAP_GET %ld, MAP_GETEXT %ld, NOP %ld, unknown numbers %ld, on a directory %ld, bad pointers %ld, int80 %ld, size changes %ld, mmap %ld, unlink/close %ld\n",
+	for (int i = 0; i <= NDOC; i++)
+		if (nerr2[i])
+			o2 += snprintf(s2 + o2, sizeof(s2) - o2, " %s %ld",
+				       i < NDOC ? t_errname(documented[i]) :
+						  "other", nerr2[i]);
+	printf("info: %s[%d]%s: %ld calls: MAP_CREATE %ld (accepted %ld; refused:%s), MAP_CREATE_V2 %ld (accepted %ld, interleaved %ld; refused:%s), MAP_GET %ld, MAP_GET_V2 %ld, MAP_GETEXT %ld, v1 get of a v2 map %ld, NOP %ld, unknown numbers %ld, on a directory %ld, bad pointers %ld, int80 %ld, size changes %ld, mmap %ld, unlink/close %ld, remapped %ld\n",
 	       label, myid, nonroot ? " (uid 65534)" : "", iter_now, nc_create,
-	       nc_accept, o ? s : " none", nc_get, nc_getext, nc_nop,
+	       nc_accept, o ? s : " none", nc_create2, nc_accept2, nc_il2,
+	       o2 ? s2 : " none", nc_get, nc_get2, nc_getext, nc_v1ovf, nc_nop,
 	       nc_unknown, nc_dir, nc_efault, nc_compat, nc_size, nc_mmap,
-	       nc_free);
+	       nc_free, nc_remap);
 	fflush(stdout);
 }
 

@@ -10,6 +10,12 @@
  *            pointers (good and bad), the ia32 compat entry
  *   calls.c  the calls: MAP_CREATE, MAP_GET, MAP_GETEXT, NOP, unknown
  *            numbers, size changes, unlink/close; the loop that mixes them
+ *   model2.c the v2 maps (MAP_CREATE_V2 / MAP_GET_V2): the errno MAP_CREATE_V2
+ *            must return (first failing check of the contract wins), the
+ *            memory every map holds, a naive chunk walk
+ *   gen2.c   valid and broken v2 maps, list pointers
+ *   calls2.c MAP_CREATE_V2, MAP_GET_V2, pattern bytes through pwrite and
+ *            mmap, and where they land on the device (remap check)
  */
 #ifndef HOSTILE_FUZZ_H
 #define HOSTILE_FUZZ_H
@@ -66,7 +72,8 @@ extern uint64_t hot_unit;	/* the window everybody races for */
 enum {
 	C_CREATE, C_ACCEPTED, C_UNMAPPED_AFTER, C_GET, C_GETEXT, C_NOP,
 	C_ENOTTY, C_EFAULT, C_SIZE, C_DATA, C_EPERM, C_COMPAT, C_SCAN,
-	C_STATFS, C_KNOWN_NRS, NCHECK
+	C_STATFS, C_KNOWN_NRS, C_CREATE2, C_ACCEPTED2, C_GET2, C_V1_EOVERFLOW,
+	C_PLACE, NCHECK
 };
 extern long ncheck[NCHECK], nbad[NCHECK];
 extern long iter_now;
@@ -85,12 +92,30 @@ struct ext { uint64_t off, len; };
 extern struct ext stat_ext[MAXSTATIC];	/* maps found at start */
 extern int nstat;
 
+/* A map as MAP_GET_V2 shows it (h.ext_list unused): every mapped file has
+ * one, whichever call made it. */
+struct vmap {
+	struct famfs_ioc_map_v2 h;
+	union {
+		struct famfs_extent se[FAMFS_IOC_MAX_EXTENTS_V2];
+		struct famfs_ioc_iext ie[FAMFS_IOC_MAX_IEXTENTS];
+	} u;
+};
+#define MAXRANGES	FAMFS_IOC_MAX_EXTENTS_V2	/* = 16 x 16 strips */
+#define NSPOT		8
+
 struct ffile {
 	int used, fd, mapped, unlinked;
 	char path[PATH_MAX];
-	struct famfs_ioc_map map;
+	struct famfs_ioc_map map;	/* v1 view: valid if v1ok (file_size
+					 * and ext_list[0] always) */
+	int v1ok;		/* v1 MAP_GET can express the map */
+	int v2;			/* made by MAP_CREATE_V2 */
+	struct vmap vm;		/* the map */
 	uint64_t pat;		/* pattern seed of its bytes */
 	int haspat;		/* pattern written (not an adopted file) */
+	int nspot;		/* file offsets of 64 pattern bytes */
+	uint64_t spot[NSPOT];
 };
 extern struct ffile ff[MAXF];
 
@@ -109,10 +134,32 @@ int map_eq(const struct famfs_ioc_map *a, const struct famfs_ioc_map *b);
 void map_str(const struct famfs_ioc_map *m, char *out, size_t n);
 int map_sane(const struct famfs_ioc_map *m, char *why_, size_t n);
 
+/* ---- v2 maps (model2.c) ------------------------------------------------- */
+extern uint64_t nunits;		/* 2 MiB units of the device */
+int is_il(const struct vmap *m);
+size_t esize(uint32_t extent_type);
+int vm_ranges(const struct vmap *m, struct ext *out);
+uint64_t vm_claim(const struct vmap *m);
+void vm_from_v1(struct vmap *vm, const struct famfs_ioc_map *m);
+int vm_v1(const struct vmap *vm, struct famfs_ioc_map *m);
+void units_add(const struct ext *r, int n, int d);
+int units_busy(uint64_t off, uint64_t len);
+uint64_t units_free(void);
+void model_map(struct ffile *f, const struct vmap *m, int v2);
+int predict_v2(const struct famfs_ioc_map_v2 *h, int hdr_bad, int list_bad,
+	       int mapped, int *overlap, struct vmap *read);
+int vm_sane(const struct vmap *m, char *why_, size_t n);
+void vm_str(const struct vmap *m, char *out, size_t n);
+uint64_t walk(const struct vmap *m, uint64_t x);
+uint64_t strip_need(uint64_t nbytes, uint64_t chunk, uint32_t ns, uint32_t s);
+
 /* ---- generators and user pointers (gen.c) ------------------------------- */
 extern char *arena;		/* RW page, then a PROT_NONE page */
-extern char *ro_page;		/* a read-only page */
-extern char *arena32;		/* RW page below 4 GiB, for int $0x80 */
+extern char *ro_page;		/* two read-only pages */
+extern char *arena32;		/* RW pages below 4 GiB, for int $0x80 */
+extern char *larena;		/* LARENA RW bytes, then a PROT_NONE page */
+#define LARENA		(4 * 4096)
+#define ARENA32		(4 * 4096)
 extern size_t pg;
 
 enum ptr_kind { P_OK, P_MISALIGNED, P_NULL, P_LOW, P_KERNEL, P_UNMAPPED,
@@ -123,17 +170,42 @@ long ioctl32(int fd, unsigned int cmd, uint32_t arg);
 int compat_probe(void);
 void valid_map(struct famfs_ioc_map *m);
 void mutate(struct famfs_ioc_map *m);
+uint64_t boundary64(void);
+uint32_t boundary32(void);
+
+/* ---- v2 generators (gen2.c) --------------------------------------------- */
+enum list_kind { L_OK, L_MISALIGNED, L_NULL, L_LOW, L_KERNEL, L_NONCANON,
+		 L_PROTNONE, L_STRADDLE, L_RDONLY, L_NKINDS };
+
+uint64_t free_unit(uint64_t k, int keep_pct);
+void valid_v2(struct vmap *m, int il);
+void mutate_v2(struct vmap *m);
+char *place_list(enum list_kind k, size_t need, int *bad_read,
+		 int *bad_write);
+enum list_kind pick_list_kind(void);
 
 /* ---- the calls (calls.c) ------------------------------------------------ */
 extern long nc_create, nc_accept, nc_get, nc_getext, nc_nop, nc_unknown,
 	nc_dir, nc_efault, nc_size, nc_free, nc_compat, nc_mmap;
 extern long nerr[NDOC + 1];
-#define NKNOWN	4
+#define NKNOWN	6
 extern const unsigned int known_cmds[NKNOWN];
 extern int skip_nr[256];	/* in famfs_ioctl.h but not modelled here */
 
 void do_create(struct ffile *f, int valid_only);
 void do_get(struct ffile *f);
+void model_unmap(struct ffile *f);
+void check_unmapped(struct ffile *f);
+void count_errno(long *tab, long rc, int e);
+
+/* ---- v2 calls (calls2.c) ------------------------------------------------ */
+extern long nc_create2, nc_accept2, nc_il2, nc_get2, nc_v1ovf, nc_remap;
+extern long nerr2[NDOC + 1];
+void do_create_v2(struct ffile *f, int valid_only);
+void do_get_v2(struct ffile *f);
+void accepted_v2(struct ffile *f, const struct vmap *m);
+void pat_write_v2(struct ffile *f);
+int remap_check(struct ffile *f);
 void fuzz_loop(long n, int dirfd);
 void print_stats(void);
 

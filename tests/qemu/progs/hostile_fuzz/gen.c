@@ -90,7 +90,7 @@ static uint64_t units(void)
 	return devsz / TWO_MiB;
 }
 
-static uint64_t boundary64(void)
+uint64_t boundary64(void)
 {
 	static const uint64_t fixed[] = {
 		0, 1, TWO_MiB - 1, TWO_MiB, TWO_MiB + 1, 4096, 2 * TWO_MiB,
@@ -130,7 +130,7 @@ static uint64_t boundary64(void)
 	}
 }
 
-static uint32_t boundary32(void)
+uint32_t boundary32(void)
 {
 	static const uint32_t fixed[] = {
 		0, 1, 2, 3, 4, 12, 13, 14, 0x7fffffff, 0x80000000, 0xffffffff,

@@ -18,6 +18,17 @@
  * and mmap of unmapped files; unlink and close of mapped files (memory given
  * back), writes and reads of a pattern in every accepted map.
  *
+ * And the v2 calls: MAP_CREATE_V2 with valid maps (simple lists of 1..256
+ * extents; 1..16 interleaved extents of 1..16 strips, chunks of 2..16 MiB)
+ * and maps broken in one or two fields (flags and reserved bits, extent
+ * and file types, counts that lie up to 300 / 20 and 2^32-1, nstrips 0 and
+ * 17..2^32-1, chunk sizes 0, not 2 MiB multiples and near 2^64, nbytes 0,
+ * odd or huge, strips that overlap, lie past the device end or at 0, short
+ * of a chunk, unused strips not zero), their lists at NULL, low, kernel and
+ * non-canonical addresses, on a PROT_NONE page, straddling the end of a
+ * mapping, read-only or misaligned; MAP_GET_V2 with room 0, too little,
+ * exactly enough and more, bad header and list pointers, flags set.
+ *
  * Checks, against a model of every map on the mount (the files found at
  * start plus the ones this process made):
  *  - a refused call returns one of the errnos that ioctl.c documents for
@@ -28,6 +39,15 @@
  *    (which writes exactly ext_list_count extents), has 2 MiB aligned
  *    offsets, lies inside the device, overlaps no other map, file size <=
  *    extents, st_size and st_blocks match, and keeps its pattern bytes;
+ *  - MAP_CREATE_V2 returns exactly the errno of the first check of the
+ *    v2 contract that fails (model2.c: predict_v2), or succeeds; MAP_GET_V2
+ *    returns the map (header, entries, nothing written past them) or
+ *    ENODATA / EFAULT / EINVAL / E2BIG (header only) as the contract says;
+ *    v1 MAP_GET and MAP_GETEXT of a map v1 cannot express fail EOVERFLOW;
+ *  - pattern bytes written through pwrite or a shared mapping at random
+ *    offsets of a v2 file are, once it is freed and its memory mapped to a
+ *    new file as plain extents, where a chunk-by-chunk walk of the map puts
+ *    them (single process only: nobody else may take the memory);
  *  - unknown numbers get ENOTTY, a directory ENOTTY, a bad pointer EFAULT;
  *  - a non-root process (uid 65534) gets EPERM for every MAP_CREATE and
  *    reads maps like root;
@@ -56,7 +76,7 @@
  * Output: "PASS name", "FAIL name: why", "info: ..." lines; exit 1 if any
  * check failed.
  *
- * The parts: fuzz.h.
+ * The parts: see fuzz.h.
  */
 #include "fuzz.h"
 
@@ -76,6 +96,8 @@ static const char *const cname[NCHECK] = {
 	"get", "getext", "nop", "unknown-enotty", "bad-pointer-efault",
 	"size-change-refused", "data-intact", "nonroot-eperm", "compat-ia32",
 	"scan-no-overlap", "statfs-accounting", "knows-every-ioctl",
+	"create-v2-errno", "create-v2-accepted-map", "get-v2",
+	"v1-get-of-v2-map-eoverflow", "data-placement",
 };
 long ncheck[NCHECK], nbad[NCHECK];
 static char why[NCHECK][400];
@@ -145,12 +167,34 @@ static void __attribute__((format(printf, 1, 2))) scan_fail(const char *fmt, ...
 	va_end(ap);
 }
 
+/* The map of @fd, through MAP_GET_V2 (v1 MAP_GET if the kernel has no
+ * v2): 0, or the errno. */
+static int get_any(int fd, struct vmap *vm)
+{
+	struct famfs_ioc_map m;
+
+	memset(vm, 0, sizeof(*vm));
+	vm->h.ext_count = FAMFS_IOC_MAX_EXTENTS_V2;
+	vm->h.ext_list = (uintptr_t)&vm->u;
+	if (!ioctl(fd, FAMFSIOC_MAP_GET_V2, &vm->h)) {
+		vm->h.ext_list = 0;
+		return 0;
+	}
+	if (errno != ENOTTY)
+		return errno;
+	if (ioctl(fd, FAMFSIOC_MAP_GET, &m))
+		return errno;
+	vm_from_v1(vm, &m);
+	return 0;
+}
+
 static int scan_one(const char *p, const struct stat *st, int type,
 		    struct FTW *ftw)
 {
-	struct famfs_ioc_map m;
+	static struct vmap m;
+	struct ext r[MAXRANGES];
 	char w[160];
-	int fd;
+	int fd, e, n;
 
 	(void)ftw;
 	if (type != FTW_F || !S_ISREG(st->st_mode))
@@ -158,31 +202,32 @@ static int scan_one(const char *p, const struct stat *st, int type,
 	fd = open(p, O_RDONLY);
 	if (fd < 0)
 		return 0;	/* raced with an unlink */
-	if (ioctl(fd, FAMFSIOC_MAP_GET, &m)) {
-		if (errno != ENODATA)
-			scan_fail("%s: MAP_GET: %s", p, t_errname(errno));
-		close(fd);
+	e = get_any(fd, &m);
+	close(fd);
+	if (e) {
+		if (e != ENODATA)
+			scan_fail("%s: MAP_GET_V2: %s", p, t_errname(e));
 		return 0;
 	}
-	close(fd);
-	if (!map_sane(&m, w, sizeof(w)))
+	if (!vm_sane(&m, w, sizeof(w)))
 		scan_fail("%s: %s", p, w);
 	if (nspath == capspath) {
 		capspath = capspath ? 2 * capspath : 256;
 		spath = realloc(spath, capspath * sizeof(*spath));
 	}
 	snprintf(spath[nspath], sizeof(spath[0]), "%s", p);
-	for (uint64_t i = 0; i < m.ext_list_count && i < FAMFS_MAX_EXTENTS; i++) {
+	n = vm_ranges(&m, r);
+	for (int i = 0; i < n; i++) {
 		if (nsx == capsx) {
 			capsx = capsx ? 2 * capsx : 1024;
 			sx = realloc(sx, capsx * sizeof(*sx));
 		}
-		sx[nsx].off = m.ext_list[i].offset;
-		sx[nsx].len = m.ext_list[i].len;
+		sx[nsx].off = r[i].off;
+		sx[nsx].len = r[i].len;
 		sx[nsx].file = nspath;
 		nsx++;
 	}
-	sclaim += claim(&m);
+	sclaim += vm_claim(&m);
 	nspath++;
 	return 0;
 }
@@ -200,7 +245,8 @@ static uint64_t scan(int check_overlap)
 	nsx = nspath = 0;
 	sclaim = 0;
 	nftw(mpt, scan_one, 32, FTW_PHYS | FTW_MOUNT);
-	qsort(sx, nsx, sizeof(*sx), sext_cmp);
+	if (nsx)
+		qsort(sx, nsx, sizeof(*sx), sext_cmp);
 	for (int i = 1; check_overlap && i < nsx; i++)
 		if (sx[i - 1].off + sx[i - 1].len > sx[i].off)
 			scan_fail("%s [%#llx+%#llx] overlaps %s [%#llx+%#llx]",
@@ -245,6 +291,7 @@ static void static_maps(void)
 		stat_ext[i].len = sx[i].len;
 	}
 	nstat = nsx;
+	units_add(stat_ext, nstat, 1);
 }
 
 static void setup_arena(void)
@@ -252,16 +299,19 @@ static void setup_arena(void)
 	pg = (size_t)sysconf(_SC_PAGESIZE);
 	arena = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ro_page = mmap(NULL, pg, PROT_READ | PROT_WRITE,
+	ro_page = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	arena32 = mmap(NULL, pg, PROT_READ | PROT_WRITE,
+	arena32 = mmap(NULL, ARENA32, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	larena = mmap(NULL, LARENA + pg, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (arena == MAP_FAILED || ro_page == MAP_FAILED ||
-	    arena32 == MAP_FAILED)
+	    arena32 == MAP_FAILED || larena == MAP_FAILED)
 		die("mmap");
-	memset(ro_page, 0, pg);
+	memset(ro_page, 0, 2 * pg);
 	if (mprotect(arena + pg, pg, PROT_NONE) ||
-	    mprotect(ro_page, pg, PROT_READ))
+	    mprotect(larena + LARENA, pg, PROT_NONE) ||
+	    mprotect(ro_page, 2 * pg, PROT_READ))
 		die("mprotect");
 }
 
@@ -269,7 +319,7 @@ static void setup_arena(void)
 static int adopt_one(const char *p, const struct stat *st, int type,
 		     struct FTW *ftw)
 {
-	struct famfs_ioc_map m;
+	static struct vmap m;
 	int fd;
 
 	(void)ftw;
@@ -287,10 +337,8 @@ static int adopt_one(const char *p, const struct stat *st, int type,
 		f->used = 1;
 		f->fd = fd;
 		snprintf(f->path, sizeof(f->path), "%s", p);
-		if (!ioctl(fd, FAMFSIOC_MAP_GET, &m)) {
-			f->mapped = 1;
-			f->map = m;
-		}
+		if (!get_any(fd, &m))
+			model_map(f, &m, 1);
 		return 0;
 	}
 	close(fd);
@@ -324,6 +372,7 @@ static int fuzz_proc(int id)
 			continue;
 		iter_now = -1;
 		do_get(f);
+		do_get_v2(f);
 		pat_check(f);
 	}
 
@@ -342,7 +391,10 @@ static int fuzz_proc(int id)
 			nc_create = nc_accept = nc_get = nc_getext = nc_nop = 0;
 			nc_unknown = nc_dir = nc_efault = nc_size = nc_free = 0;
 			nc_compat = nc_mmap = 0;
+			nc_create2 = nc_accept2 = nc_il2 = nc_get2 = 0;
+			nc_v1ovf = nc_remap = 0;
 			memset(nerr, 0, sizeof(nerr));
+			memset(nerr2, 0, sizeof(nerr2));
 			memset(ncheck, 0, sizeof(ncheck));
 			memset(nbad, 0, sizeof(nbad));
 			for (int c = 0; c < NCHECK; c++)
@@ -353,14 +405,19 @@ static int fuzz_proc(int id)
 
 				if (!f)
 					break;
-				if (chance(70))
+				if (chance(35))
 					do_create(f, chance(30));
-				else
+				else if (chance(55))
+					do_create_v2(f, chance(30));
+				else if (chance(50))
 					do_get(f);
+				else
+					do_get_v2(f);
 			}
 			print_stats();
 			/* as nobody, every create went to nonroot-eperm */
 			ncheck[C_CREATE] = ncheck[C_EFAULT] = ncheck[C_COMPAT] = 0;
+			ncheck[C_CREATE2] = 0;
 			{
 				char prefix[80];
 

@@ -44,23 +44,12 @@ int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 	return a < b + blen && b < a + alen;
 }
 
-/* Does [off, off+len) meet a known map (the file @skip's aside)? */
+/* Does [off, off+len) meet a known map?  (@off 2 MiB aligned: see
+ * units_busy) */
 int known_overlap(uint64_t off, uint64_t len, const struct ffile *skip)
 {
-	for (int i = 0; i < nstat; i++)
-		if (overlaps(off, len, stat_ext[i].off, stat_ext[i].len))
-			return 1;
-	for (int i = 0; i < MAXF; i++) {
-		const struct ffile *f = &ff[i];
-
-		if (!f->used || !f->mapped || f == skip)
-			continue;
-		for (uint64_t k = 0; k < f->map.ext_list_count; k++)
-			if (overlaps(off, len, f->map.ext_list[k].offset,
-				     f->map.ext_list[k].len))
-				return 1;
-	}
-	return 0;
+	(void)skip;
+	return units_busy(off, len);
 }
 
 uint64_t claim(const struct famfs_ioc_map *m)
@@ -182,9 +171,12 @@ struct ffile *pick(int mapped, int with_zombies)
 	return n ? &ff[idx[below(n)]] : NULL;
 }
 
+/* The last close of an unlinked file gives its memory back. */
 void close_file(struct ffile *f)
 {
 	close(f->fd);
+	if (f->mapped)
+		model_unmap(f);
 	f->used = 0;
 }
 
@@ -196,7 +188,7 @@ void pat_fill(uint64_t s, uint64_t off, uint8_t *b, size_t n)
 }
 
 /* file offsets that get pattern bytes: start, end, extent boundaries */
-static int pat_spots(const struct ffile *f, uint64_t spot[4])
+static int pat_spots(const struct ffile *f, uint64_t spot[NSPOT])
 {
 	uint64_t sz = f->map.file_size;
 	int n = 0;
@@ -212,11 +204,12 @@ static int pat_spots(const struct ffile *f, uint64_t spot[4])
 
 void pat_write(struct ffile *f)
 {
-	uint64_t spot[4];
+	uint64_t *spot = f->spot;
 	uint8_t b[64];
 	int n = nopat ? 0 : pat_spots(f, spot);
 
 	f->haspat = !nopat;
+	f->nspot = n;
 	for (int i = 0; i < n; i++) {
 		pat_fill(f->pat, spot[i], b, sizeof(b));
 		ncheck[C_DATA]++;
@@ -229,9 +222,9 @@ void pat_write(struct ffile *f)
 
 void pat_check(struct ffile *f)
 {
-	uint64_t spot[4];
+	const uint64_t *spot = f->spot;
 	uint8_t b[64], w[64];
-	int n = nopat || !f->haspat ? 0 : pat_spots(f, spot);
+	int n = nopat || !f->haspat ? 0 : f->nspot;
 
 	for (int i = 0; i < n; i++) {
 		pat_fill(f->pat, spot[i], w, sizeof(w));
