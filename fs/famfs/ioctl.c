@@ -252,9 +252,14 @@ static int famfs_check_iext(const struct famfs_mc *mc,
 	     j < FAMFS_IOC_MAX_STRIPS; j++)
 		if (ie->strips[j].offset || ie->strips[j].len)
 			break;
-	if (ie->reserved || j < FAMFS_IOC_MAX_STRIPS) {
-		famfs_mc_err(mc, "extent %llu: reserved field or unused strip %u is not 0",
-			     i, j);
+	if (ie->reserved) {
+		famfs_mc_err(mc, "extent %llu: reserved field %#x is not 0",
+			     i, ie->reserved);
+		return -EINVAL;
+	}
+	if (j < FAMFS_IOC_MAX_STRIPS) {
+		famfs_mc_err(mc, "extent %llu: unused strip %u (of %u) is not 0",
+			     i, j, ie->nstrips);
 		return -EINVAL;
 	}
 	if (ie->nstrips == 0) {
