@@ -11,8 +11,8 @@
 # Last, a memory failure injected while 4 processes fuzz a bare mount.
 # CI: 60000 calls in one process, 4 x 15000 at once, 5000 read-only, 10000
 # bare, 4 x 15000 through the failure, 10000 as uid 65534 (205000 calls,
-# about 25 s).  FAMFS_FUZZ_LONG=1 tests/qemu/run.sh -p pmem hostile_fuzz:
-# 1000000 in one process, 4 x 250000, ... (3.4 million calls, about 3 min).
+# about 35 s).  FAMFS_FUZZ_LONG=1 tests/qemu/run.sh -p pmem hostile_fuzz:
+# 1000000 in one process, 4 x 250000, ... (3.4 million calls, about 5 min).
 # FAMFS_FUZZ_SEED, FAMFS_FUZZ_ITER (calls of the single process): repeat a run.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 

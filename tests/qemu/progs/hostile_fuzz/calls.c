@@ -445,7 +445,7 @@ void fuzz_loop(long n, int dirfd)
 		while (!ro && !nonroot && count(0) < POOL && (f = new_file()))
 			;
 		if (!ro && !nonroot && (count(1) > MAXMAPPED || r >= 95 ||
-					(r >= 90 && units_free() < nunits / 4))) {
+					(units_free() < nunits / 3 && chance(15)))) {
 			do_free();
 			continue;
 		}
@@ -518,6 +518,8 @@ void print_stats(void)
 	       o2 ? s2 : " none", nc_get, nc_get2, nc_getext, nc_v1ovf, nc_nop,
 	       nc_unknown, nc_dir, nc_efault, nc_compat, nc_size, nc_mmap,
 	       nc_free, nc_remap);
+	if (!quiet && !nonroot)
+		print_tally();
 	fflush(stdout);
 }
 

@@ -13,9 +13,47 @@
 long nc_create2, nc_accept2, nc_il2, nc_get2, nc_v1ovf, nc_remap;
 long nerr2[NDOC + 1];
 
+/* How often each check of the contract decided a MAP_CREATE_V2. */
+static struct { const char *why; long n; } tally[48];
+
+static void tally_add(const char *why)
+{
+	for (size_t i = 0; i < sizeof(tally) / sizeof(tally[0]); i++) {
+		if (tally[i].why && strcmp(tally[i].why, why))
+			continue;
+		tally[i].why = why;
+		tally[i].n++;
+		return;
+	}
+}
+
+void print_tally(void)
+{
+	char s[1200];
+	size_t o = 0;
+
+	for (size_t i = 0; i < sizeof(tally) / sizeof(tally[0]) &&
+	     tally[i].why && o < sizeof(s); i++)
+		o += (size_t)snprintf(s + o, sizeof(s) - o, "%s%s %ld",
+				      i ? ", " : "", tally[i].why, tally[i].n);
+	if (o)
+		printf("info: %s[%d]: MAP_CREATE_V2 decided by: %s\n", label,
+		       myid, s);
+}
+
 static const char *res(long rc, int e)
 {
 	return rc ? t_errname(e) : "0";
+}
+
+/* Bytes statfs says are mapped (-1 when others map memory meanwhile). */
+static int64_t used_now(void)
+{
+	struct statfs sf;
+
+	if (multi || failing || statfs(mpt, &sf))
+		return -1;
+	return (int64_t)((sf.f_blocks - sf.f_bfree) * sf.f_bsize);
 }
 
 /* Copy to user memory that may be the read-only pages. */
@@ -169,6 +207,7 @@ void do_create_v2(struct ffile *f, int valid_only)
 	enum list_kind lk = pick_list_kind();
 	int il = chance(45), br, bw, lbr, lbw, overlap, want, e, c, early;
 	int via32 = compat_ok && chance(4);
+	int64_t used0;
 	size_t built, need, maxc;
 	char *list, s[600];
 	long rc;
@@ -208,8 +247,10 @@ void do_create_v2(struct ffile *f, int valid_only)
 		via32 = 0;
 
 	want = predict_v2(&m.h, br, lbr, f->mapped, &overlap, &rd);
+	tally_add(v2_why);
 	nc_create2++;
 	nc_efault += br || (want == EFAULT);
+	used0 = used_now();
 	if (via32) {
 		memcpy(arena32, &m.h, sizeof(m.h));
 		nc_compat++;
@@ -219,6 +260,18 @@ void do_create_v2(struct ffile *f, int valid_only)
 		rc = ioctl(f->fd, FAMFSIOC_MAP_CREATE_V2, hp);
 	}
 	e = errno;
+	/* a refused map claims nothing, an accepted one exactly its memory */
+	if (used0 >= 0) {
+		int64_t d = used_now() - used0, exp = 0;
+
+		if (!rc)
+			exp = (int64_t)vm_claim(want ? &m : &rd);
+		ncheck[rc ? C_UNMAPPED_AFTER : C_ACCEPTED2]++;
+		if (d != exp)
+			bad(rc ? C_UNMAPPED_AFTER : C_ACCEPTED2,
+			    "MAP_CREATE_V2 (%s): statfs used grew by %lld bytes, expected %lld",
+			    res(rc, e), (long long)d, (long long)exp);
+	}
 	count_errno(nerr2, rc, e);
 	vm_str(&m, s, sizeof(s));
 	c = nonroot ? C_EPERM : br ? C_EFAULT : via32 ? C_COMPAT : C_CREATE2;
@@ -425,7 +478,7 @@ int remap_check(struct ffile *f)
 	uint8_t *p;
 
 	if (!f->v2 || !f->haspat || !ns || multi || failing || nopat || ro ||
-	    nonroot || !chance(60))
+	    nonroot || !chance(30))
 		return 0;
 	pat_check(f);
 	fm = f->vm;
@@ -472,10 +525,15 @@ int remap_check(struct ffile *f)
 			uint8_t b[64];
 			int j;
 
+			uint64_t at = 0;
+
 			pat_fill(fpat, spot[i], b, sizeof(b));
 			for (j = 0; j < 64; j++) {
-				uint64_t at = walk(&fm, spot[i] + j);
-
+				/* maps change course at 2 MiB boundaries only */
+				if (!j || (spot[i] + j) % TWO_MiB == 0)
+					at = walk(&fm, spot[i] + j);
+				else
+					at++;
 				if (at >= r.h.file_size || p[at] != b[j])
 					break;
 			}

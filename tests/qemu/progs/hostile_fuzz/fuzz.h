@@ -201,6 +201,8 @@ void count_errno(long *tab, long rc, int e);
 /* ---- v2 calls (calls2.c) ------------------------------------------------ */
 extern long nc_create2, nc_accept2, nc_il2, nc_get2, nc_v1ovf, nc_remap;
 extern long nerr2[NDOC + 1];
+extern const char *v2_why;	/* the check predict_v2() found failing */
+void print_tally(void);
 void do_create_v2(struct ffile *f, int valid_only);
 void do_get_v2(struct ffile *f);
 void accepted_v2(struct ffile *f, const struct vmap *m);

@@ -8,21 +8,23 @@
 
 char *larena;
 
-/* The first of @k free units (sometimes in the hot window; with
- * @keep_pct % per try, a clash is kept). */
+/* The first of @k free units from a random start on (in the hot window
+ * for 30 % of the ranges when several processes race; anywhere, free or
+ * not, for @keep_pct %). */
 uint64_t free_unit(uint64_t k, int keep_pct)
 {
-	uint64_t nu = devsz / TWO_MiB, u = 1;
+	uint64_t nu = devsz / TWO_MiB, span = nu > k + 1 ? nu - k - 1 : 1;
+	uint64_t u = 1 + below(span);
 
-	for (int tries = 0; tries < 12; tries++) {
-		if (multi && chance(30))
-			u = hot_unit + below(8);
-		else
-			u = 1 + below(nu > k + 1 ? nu - k - 1 : 1);
-		if (!units_busy(u * TWO_MiB, k * TWO_MiB))
-			break;
-		if (chance(keep_pct))
-			break;
+	if (multi && chance(30))
+		return hot_unit + below(8);
+	if (chance(keep_pct))
+		return u;
+	for (uint64_t i = 0; i < span; i++) {
+		uint64_t c = 1 + (u - 1 + i) % span;
+
+		if (!units_busy(c * TWO_MiB, k * TWO_MiB))
+			return c;
 	}
 	return u;
 }
@@ -58,7 +60,7 @@ static void valid_simple(struct vmap *m, struct ext *got, int *ng,
 		if (i + 1 == n && chance(40))
 			len -= 1 + below(TWO_MiB - 1);
 		m->u.se[i].len = len;
-		m->u.se[i].offset = take(got, ng, len, n > 8 ? 1 : 15);
+		m->u.se[i].offset = take(got, ng, len, 0);
 		*total += len;
 	}
 	if (m->h.file_type == FAMFS_SUPERBLOCK)
@@ -99,7 +101,7 @@ static void valid_iexts(struct vmap *m, struct ext *got, int *ng,
 			if (!len || chance(10))	/* room to spare */
 				len += TWO_MiB * (1 + below(2));
 			ie->strips[s].len = len;
-			ie->strips[s].offset = take(got, ng, len, 2);
+			ie->strips[s].offset = take(got, ng, len, 0);
 		}
 		*total += ie->nbytes;
 	}
@@ -121,6 +123,22 @@ void valid_v2(struct vmap *m, int il)
 	else
 		valid_simple(m, got, &ng, &total);
 	units_add(got, ng, -1);
+	if (chance(8) && ng) {	/* one range on memory that is mapped */
+		struct ffile *f = pick(1, 1);
+		uint64_t busy = nstat && (!f || chance(50)) ?
+			stat_ext[below(nstat)].off : f ? f->map.ext_list[0].offset :
+			TWO_MiB;
+		int i = (int)below(ng);
+
+		if (il) {
+			for (uint32_t x = 0; x < m->h.ext_count; x++)
+				for (uint32_t y = 0; y < m->u.ie[x].nstrips; y++)
+					if (i-- == 0)
+						m->u.ie[x].strips[y].offset = busy;
+		} else if (m->h.file_type != FAMFS_SUPERBLOCK || i) {
+			m->u.se[i].offset = busy;
+		}
+	}
 	switch (below(5)) {
 	case 0: m->h.file_size = 0; break;
 	case 1: m->h.file_size = total; break;
@@ -160,8 +178,9 @@ static void mutate_strip(struct vmap *m, uint32_t n)
 	case 2:
 		st->offset = chance(50) ? 0 : boundary64();
 		break;
-	case 3:
-		st->len = chance(50) ? st->len - TWO_MiB : boundary64();
+	case 3:	/* short, wrapping past 2^64, anything */
+		st->len = chance(40) ? st->len - TWO_MiB :
+			  chance(50) ? U64_MAX - TWO_MiB + 1 : boundary64();
 		break;
 	case 4:	/* one chunk short, or a half chunk more */
 		st->len = chance(50) ? st->len - ie->chunk_size :
@@ -198,6 +217,8 @@ static void mutate_iext(struct vmap *m, uint32_t n)
 
 		ie->nstrips = chance(30) ? ie->nstrips + (uint32_t)below(3) - 1 :
 			      chance(80) ? v[below(6)] : boundary32();
+		if (!ie->nstrips && chance(50))	/* and no strips at all */
+			memset(ie->strips, 0, sizeof(ie->strips));
 		break;
 	}
 	case 2:

@@ -15,6 +15,8 @@
 uint64_t nunits;
 static uint16_t *ucnt;		/* known ranges touching each unit */
 static uint32_t *stamp, stamp_gen;	/* ranges of one map, during a check */
+const char *v2_why;		/* the check predict_v2() found failing */
+#define WHY(e, what)	(v2_why = (what), (e))
 
 int is_il(const struct vmap *m)
 {
@@ -170,19 +172,19 @@ static int check_simple(const struct famfs_ioc_map_v2 *h,
 		uint64_t off = se[i].offset, len = se[i].len;
 
 		if (!len || off % TWO_MiB || (i + 1 < n && len % TWO_MiB))
-			return EINVAL;
+			return WHY(EINVAL, "extent len 0/offset/len");
 		if (off + len < off)
-			return EOVERFLOW;
+			return WHY(EOVERFLOW, "extent off+len wraps");
 		if (off + len > devsz)
-			return ENXIO;
+			return WHY(ENXIO, "extent past device end");
 		if (off == 0 && !sb)
-			return EINVAL;
+			return WHY(EINVAL, "extent at offset 0");
 	}
 	if (sb && se[0].offset != 0)
-		return EINVAL;
+		return WHY(EINVAL, "superblock not at 0");
 	for (uint32_t i = 0; i < n; i++) {
 		if (*total + se[i].len < *total)
-			return EOVERFLOW;
+			return WHY(EOVERFLOW, "extent lengths sum wraps");
 		*total += se[i].len;
 	}
 	return 0;
@@ -202,32 +204,32 @@ static int check_iext(const struct famfs_ioc_iext *ie, int last)
 	uint32_t ns = ie->nstrips;
 
 	if (ie->reserved)
-		return EINVAL;
+		return WHY(EINVAL, "iext reserved");
 	for (uint32_t s = ns; s < FAMFS_IOC_MAX_STRIPS; s++)
 		if (ie->strips[s].offset || ie->strips[s].len)
-			return EINVAL;
+			return WHY(EINVAL, "iext unused strip");
 	if (!ns)
-		return EINVAL;
+		return WHY(EINVAL, "nstrips 0");
 	if (ns > FAMFS_IOC_MAX_STRIPS)
-		return E2BIG;
+		return WHY(E2BIG, "nstrips > 16");
 	if (!ie->chunk_size || ie->chunk_size % TWO_MiB)
-		return EINVAL;
+		return WHY(EINVAL, "chunk_size");
 	if (ie->chunk_size * ns / ns != ie->chunk_size)
-		return EOVERFLOW;
+		return WHY(EOVERFLOW, "chunk_size*nstrips wraps");
 	if (!ie->nbytes || (!last && ie->nbytes % TWO_MiB))
-		return EINVAL;
+		return WHY(EINVAL, "nbytes");
 	for (uint32_t s = 0; s < ns; s++) {
 		uint64_t off = ie->strips[s].offset, len = ie->strips[s].len;
 
 		if (!len || off % TWO_MiB || len % TWO_MiB || !off)
-			return EINVAL;
+			return WHY(EINVAL, "strip len 0/offset/len");
 		if (off + len < off)
-			return EOVERFLOW;
+			return WHY(EOVERFLOW, "strip off+len wraps");
 		if (off + len > devsz)
-			return ENXIO;
+			return WHY(ENXIO, "strip past device end");
 		if (len / ie->chunk_size <
 		    strip_need(ie->nbytes, ie->chunk_size, ns, s))
-			return EFBIG;
+			return WHY(EFBIG, "strip short of chunks");
 	}
 	return 0;
 }
@@ -272,27 +274,28 @@ int predict_v2(const struct famfs_ioc_map_v2 *h, int hdr_bad, int list_bad,
 	uint64_t total = 0;
 
 	*overlap = 0;
+	v2_why = "valid";
 	if (nonroot)
-		return EPERM;
+		return WHY(EPERM, "not root");
 	if (hdr_bad)
-		return EFAULT;
+		return WHY(EFAULT, "header unreadable");
 	if (ro)
-		return EROFS;
+		return WHY(EROFS, "read-only");
 	if (mapped)
-		return EEXIST;
+		return WHY(EEXIST, "already mapped");
 	if (h->flags || h->reserved[0] || h->reserved[1] || h->reserved[2] ||
 	    h->reserved[3])
-		return EINVAL;
+		return WHY(EINVAL, "flags/reserved");
 	if ((!il && h->extent_type != SIMPLE_DAX_EXTENT) ||
 	    h->file_type > FAMFS_LOG || (il && h->file_type != FAMFS_REG))
-		return EOPNOTSUPP;
+		return WHY(EOPNOTSUPP, "extent/file type");
 	if (!h->ext_count)
-		return EINVAL;
+		return WHY(EINVAL, "ext_count 0");
 	if (h->ext_count > (il ? FAMFS_IOC_MAX_IEXTENTS :
 				 FAMFS_IOC_MAX_EXTENTS_V2))
-		return E2BIG;
+		return WHY(E2BIG, "ext_count too big");
 	if (list_bad)
-		return EFAULT;
+		return WHY(EFAULT, "list unreadable");
 	memset(&scratch, 0, sizeof(scratch));
 	scratch.h = *h;
 	memcpy(&scratch.u, (const void *)(uintptr_t)h->ext_list,
@@ -307,15 +310,17 @@ int predict_v2(const struct famfs_ioc_map_v2 *h, int hdr_bad, int list_bad,
 			e = check_iext(&scratch.u.ie[i], i + 1 == h->ext_count);
 		for (uint32_t i = 0; i < h->ext_count && !e; i++) {
 			if (total + scratch.u.ie[i].nbytes < total)
-				e = EOVERFLOW;
+				e = WHY(EOVERFLOW, "nbytes sum wraps");
 			total += scratch.u.ie[i].nbytes;
 		}
 	}
 	if (e)
 		return e;
 	if (h->file_size > total)
-		return EFBIG;
+		return WHY(EFBIG, "file_size > extents");
 	*overlap = map_overlap(&scratch);
+	if (*overlap)
+		v2_why = "overlap";
 	return 0;
 }
 
