@@ -1,11 +1,12 @@
-# profiles: pmem nvdimm-devdax two-hosts
+# profiles: pmem nvdimm-devdax two-hosts two-hosts-devdax
 # timeout: 400
 # Interleaved (striped) files through famfs-cli: creat/cp -N NSTRIPS -C CHUNK,
 # getmap (text and JSON), data written through a mapping and every chunk
 # found on the device at its strip's offset (stripe_check, which walks the
 # chunks itself), fsck/check/df, a remount (log replay) with the same map
 # and bytes, bad -N/-C values refused as usage errors.  On two-hosts, a
-# creates and b replays (mount, then logplay) and reads the same bytes.
+# creates and b replays (mount, logplay, logplay --follow) and reads the
+# same bytes.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 DEV=$FAMFS_DEV
@@ -51,13 +52,21 @@ mkdir -p $SRC/tree/sub
 dd if=/dev/urandom of=$SRC/tree/a bs=65536 count=70 2>/dev/null
 dd if=/dev/urandom of=$SRC/tree/sub/b bs=4096 count=3 2>/dev/null
 
-if [ "$FAMFS_PROFILE" != two-hosts ]; then
+case $FAMFS_PROFILE in two-hosts*) two=1 ;; *) two=0 ;; esac
+if [ $two = 0 ]; then
 	export FAMFS_HOST_ID_FILE=/tmp/ci-host-uuid
 	t_rc mkfs 0 famfs mkfs -f $DEV
 	t_rc mount 0 famfs mount $DEV $M
 
+	# superblock feature_incompat (offset 20): set by the first interleaved
+	# file (read with O_DIRECT from the memory; not on device-dax, which is
+	# bound to famfs.ko while mounted)
+	incompat() { devpat -d dump $DEV 20 4 | cut -d' ' -f2-; }
+	[ "$FAMFS_DEV_MODE" = fsdax ] && t_eq sb-incompat-before "00 00 00 00" "$(incompat)"
+
 	# -- the seed's example: 4 strips of 2 MiB chunks, 24 MiB ----------------
 	t_rc creat 0 famfs creat -N 4 -C 2M -s 24M $M/s
+	[ "$FAMFS_DEV_MODE" = fsdax ] && t_eq sb-incompat-interleave "01 00 00 00" "$(incompat)"
 	t_rc getmap-json 0 famfs getmap -j $M/s
 	MAP=$OUT
 	t_eq json-extent-type interleaved "$(j .extent_type)"
