@@ -1,5 +1,5 @@
 # profiles: pmem nvdimm nvdimm-devdax
-# timeout: 400
+# timeout: 600
 # Hostile input to famfs.ko's map ioctls, v1 and v2 (MAP_CREATE_V2 and
 # MAP_GET_V2: long extent lists, interleaved extents, the errno of the first
 # failing check of the contract, where striped bytes land) (progs/hostile_fuzz/,
@@ -12,7 +12,7 @@
 # CI: 60000 calls in one process, 4 x 15000 at once, 5000 read-only, 10000
 # bare, 4 x 15000 through the failure, 10000 as uid 65534 (205000 calls,
 # about 35 s).  FAMFS_FUZZ_LONG=1 tests/qemu/run.sh -p pmem hostile_fuzz:
-# 1000000 in one process, 4 x 250000, ... (3.4 million calls, about 5 min).
+# 1000000 in one process, 4 x 250000, ... (3.4 million calls, about 5.5 min).
 # FAMFS_FUZZ_SEED, FAMFS_FUZZ_ITER (calls of the single process): repeat a run.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
