@@ -20,21 +20,7 @@ _Static_assert(sizeof(void *) == 4, "compat32 must be built with -m32");
 
 #define BASE	(64 * MiB)
 
-static const char *dev;
-
-/* Read @len bytes of the device at @off (O_DIRECT: not the page cache). */
-static void *dev_read(unsigned long long off, size_t len)
-{
-	void *buf;
-	int fd = open(dev, O_RDONLY | O_DIRECT);
-
-	if (fd < 0 || posix_memalign(&buf, 4096, len))
-		die(dev);
-	if (pread(fd, buf, len, off) != (ssize_t)len)
-		die("pread device");
-	close(fd);
-	return buf;
-}
+static struct t_dev dev;	/* read with O_DIRECT: not the page cache */
 
 static void test_v1(const char *mpt)
 {
@@ -47,15 +33,8 @@ static void test_v1(const char *mpt)
 			       BASE + 4 * MiB, TWO_MiB));
 	memset(&g, 0xa5, sizeof(g));
 	if (t_ok("v1/get", ioctl(fd, FAMFSIOC_MAP_GET, &g))) {
-		memset(&m, 0, sizeof(m));
-		m.extent_type = SIMPLE_DAX_EXTENT;
-		m.file_type = FAMFS_REG;
-		m.file_size = 3 * MiB;
-		m.ext_list_count = 2;
-		m.ext_list[0].offset = BASE;
-		m.ext_list[0].len = TWO_MiB;
-		m.ext_list[1].offset = BASE + 4 * MiB;
-		m.ext_list[1].len = TWO_MiB;
+		m = map_mk(FAMFS_REG, 3 * MiB, 2, BASE, TWO_MiB,
+			   BASE + 4 * MiB, TWO_MiB);
 		t_true("v1/get-same", !memcmp(&m, &g, sizeof(m)),
 		       "MAP_GET differs from the map created");
 	}
@@ -64,20 +43,6 @@ static void test_v1(const char *mpt)
 		       ext[1].offset == BASE + 4 * MiB && ext[1].len == TWO_MiB,
 		       "MAP_GETEXT differs from the map created");
 	close(fd);
-}
-
-static int map_v2(int fd, unsigned int etype, unsigned long long size,
-		  const void *list, unsigned int n)
-{
-	struct famfs_ioc_map_v2 m;
-
-	memset(&m, 0, sizeof(m));
-	m.extent_type = etype;
-	m.file_type = FAMFS_REG;
-	m.file_size = size;
-	m.ext_count = n;
-	m.ext_list = (uintptr_t)list;
-	return ioctl(fd, FAMFSIOC_MAP_CREATE_V2, &m);
 }
 
 static void test_v2_simple(const char *mpt)
@@ -90,19 +55,16 @@ static void test_v2_simple(const char *mpt)
 	struct famfs_ioc_map_v2 g;
 	int fd = mkfile(mpt, "v2-simple");
 
-	t_ok("v2-simple/create", map_v2(fd, SIMPLE_DAX_EXTENT, 6 * MiB, ext, 3));
+	t_ok("v2-simple/create", mapv2(fd, SIMPLE_DAX_EXTENT, FAMFS_REG,
+				       6 * MiB, 3, ext));
 
-	memset(&g, 0, sizeof(g));
-	g.ext_list = (uintptr_t)back;
-	g.ext_count = 1;
+	g = mapv2_mk(0, 0, 0, 1, back);
 	t_errno("v2-simple/get-small-room",
 		ioctl(fd, FAMFSIOC_MAP_GET_V2, &g), E2BIG);
 	t_equ("v2-simple/get-small-room-count", 3, g.ext_count);
 
-	memset(&g, 0, sizeof(g));
 	memset(back, 0, sizeof(back));
-	g.ext_list = (uintptr_t)back;
-	g.ext_count = 3;
+	g = mapv2_mk(0, 0, 0, 3, back);
 	if (t_ok("v2-simple/get", ioctl(fd, FAMFSIOC_MAP_GET_V2, &g)))
 		t_true("v2-simple/get-same",
 		       g.extent_type == SIMPLE_DAX_EXTENT &&
@@ -110,9 +72,8 @@ static void test_v2_simple(const char *mpt)
 		       !memcmp(ext, back, sizeof(ext)),
 		       "MAP_GET_V2 differs from the map created");
 
-	memset(&g, 0, sizeof(g));
-	g.ext_list = 0xfffff000u;	/* unmapped in a 32-bit process */
-	g.ext_count = 3;
+	/* A list pointer unmapped in a 32-bit process. */
+	g = mapv2_mk(0, 0, 0, 3, (const void *)0xfffff000u);
 	t_errno("v2-simple/get-efault", ioctl(fd, FAMFSIOC_MAP_GET_V2, &g),
 		EFAULT);
 	close(fd);
@@ -122,28 +83,23 @@ static void test_v2_simple(const char *mpt)
 static void test_v2_interleaved(const char *mpt)
 {
 	const unsigned long long chunk = TWO_MiB, size = 8 * MiB;
+	const unsigned long long strips[] = {
+		BASE + 40 * MiB, BASE + 32 * MiB	/* out of device order */
+	};
 	struct famfs_ioc_iext ie, back;
 	struct famfs_ioc_map_v2 g;
 	unsigned long long off;
+	const void *dbuf;
 	void *buf;
 	int fd = mkfile(mpt, "v2-interleaved"), bad = 0;
 
-	memset(&ie, 0, sizeof(ie));
-	ie.nstrips = 2;
-	ie.chunk_size = chunk;
-	ie.nbytes = size;
-	ie.strips[0].offset = BASE + 40 * MiB;	/* out of device order */
-	ie.strips[0].len = 4 * MiB;
-	ie.strips[1].offset = BASE + 32 * MiB;
-	ie.strips[1].len = 4 * MiB;
+	ie = iext_mk(2, chunk, size, 4 * MiB, strips);
 	if (!t_ok("v2-interleaved/create",
-		  map_v2(fd, FAMFS_INTERLEAVED_EXTENT, size, &ie, 1)))
+		  mapv2(fd, FAMFS_INTERLEAVED_EXTENT, FAMFS_REG, size, 1, &ie)))
 		goto out;
 
-	memset(&g, 0, sizeof(g));
 	memset(&back, 0, sizeof(back));
-	g.ext_list = (uintptr_t)&back;
-	g.ext_count = 1;
+	g = mapv2_mk(0, 0, 0, 1, &back);
 	if (t_ok("v2-interleaved/get", ioctl(fd, FAMFSIOC_MAP_GET_V2, &g)))
 		t_true("v2-interleaved/get-same",
 		       g.extent_type == FAMFS_INTERLEAVED_EXTENT &&
@@ -164,12 +120,13 @@ static void test_v2_interleaved(const char *mpt)
 		unsigned long long c = off / chunk;
 		unsigned long long d = ie.strips[c % 2].offset + c / 2 * chunk;
 
-		buf = dev_read(d, chunk);
-		if (check(buf, 32, off, chunk) != -1 && !bad++)
+		dbuf = t_devread(&dev, d, chunk);
+		if (!dbuf)
+			die("pread device");
+		if (check(dbuf, 32, off, chunk) != -1 && !bad++)
 			t_fail("v2-interleaved/on-device",
 			       "file chunk %llu is not at device offset %#llx",
 			       c, d);
-		free(buf);
 	}
 	if (!bad)
 		t_pass("v2-interleaved/on-device");
@@ -183,9 +140,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: compat32 MOUNTPOINT DEVICE\n");
 		return 2;
 	}
-	dev = argv[2];
-	if (dev_size(dev) < BASE + 96 * MiB) {
-		t_skip("device", "%s is smaller than %llu MiB", dev,
+	t_dev_open(&dev, argv[2], O_RDONLY);
+	if (dev.size < BASE + 96 * MiB) {
+		t_skip("device", "%s is smaller than %llu MiB", argv[2],
 		       (BASE + 96 * MiB) / MiB);
 		return 0;
 	}

@@ -40,45 +40,6 @@
  *                                     fails with EACCES
  */
 #include "module_test.h"
-#include <setjmp.h>
-#include <signal.h>
-#include <sys/mman.h>
-#include <sys/sysmacros.h>
-
-#ifndef MADV_HWPOISON
-#define MADV_HWPOISON 100
-#endif
-
-static sigjmp_buf jb;
-static volatile sig_atomic_t sigbus_hit, sigbus_code;
-
-static void on_sigbus(int sig, siginfo_t *si, void *uc)
-{
-	(void)sig;
-	(void)uc;
-	sigbus_code = si->si_code;
-	sigbus_hit = 1;
-	siglongjmp(jb, 1);
-}
-
-static void catch_sigbus(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sigbus;
-	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-	sigaction(SIGBUS, &sa, NULL);
-}
-
-/* 1 if reading *p raises SIGBUS. */
-static int faults(volatile char *p)
-{
-	sigbus_hit = 0;
-	if (sigsetjmp(jb, 1) == 0)
-		(void)*p;
-	return sigbus_hit;
-}
 
 static unsigned long long num(const char *s)
 {
@@ -131,25 +92,6 @@ static void patfill(unsigned char *p, size_t len, uint64_t seed, uint64_t base)
 		p[i] = dpatb(seed, base + i);
 }
 
-/* The size of a dax device, from sysfs. */
-static unsigned long long dax_size(const char *dev)
-{
-	char p[256];
-	struct stat st;
-	unsigned long long sz = 0;
-	FILE *f;
-
-	if (stat(dev, &st))
-		die(dev);
-	snprintf(p, sizeof(p), "/sys/dev/char/%u:%u/size", major(st.st_rdev),
-		 minor(st.st_rdev));
-	f = fopen(p, "r");
-	if (!f || fscanf(f, "%llu", &sz) != 1)
-		die(p);
-	fclose(f);
-	return sz;
-}
-
 static void *map(int fd, size_t len, int prot, int flags, off_t off)
 {
 	return mmap(NULL, len, prot, flags, fd, off);
@@ -157,7 +99,7 @@ static void *map(int fd, size_t len, int prot, int flags, off_t off)
 
 static int test_cdev(const char *dev, unsigned long long off)
 {
-	unsigned long long sz = dax_size(dev);
+	unsigned long long sz = t_dax_size(dev);
 	int fd = open(dev, O_RDWR), rfd;
 	unsigned char *a, *b, buf[64];
 	long long bad;
@@ -340,7 +282,7 @@ static int test_cdev_poison(const char *dev, unsigned long long off)
 
 	if (fd < 0)
 		die(dev);
-	catch_sigbus();
+	t_catch_sigbus();
 	p = map(fd, TWO_MiB, PROT_READ | PROT_WRITE, MAP_SHARED, off);
 	if (p == MAP_FAILED)
 		die("mmap");
@@ -348,12 +290,14 @@ static int test_cdev_poison(const char *dev, unsigned long long off)
 	p[4096] = 2;
 	if (!t_ok("cdev-poison-inject", madvise((void *)p, 4096, MADV_HWPOISON)))
 		return 1;
-	t_true("cdev-poison-sigbus", faults(p), "no SIGBUS on the poisoned page");
-	t_equ("cdev-poison-code", BUS_MCEERR_AR, sigbus_code);
-	t_true("cdev-poison-next-page-ok", !faults(p + 4096) && p[4096] == 2,
+	t_true("cdev-poison-sigbus", t_sigbus_at(p),
+	       "no SIGBUS on the poisoned page");
+	t_equ("cdev-poison-code", BUS_MCEERR_AR, t_sigbus_code);
+	t_true("cdev-poison-next-page-ok",
+	       !t_sigbus_at(p + 4096) && p[4096] == 2,
 	       "the next page is gone too");
 	q = map(fd, TWO_MiB, PROT_READ, MAP_SHARED, off);
-	t_true("cdev-poison-new-map-sigbus", q != MAP_FAILED && faults(q),
+	t_true("cdev-poison-new-map-sigbus", q != MAP_FAILED && t_sigbus_at(q),
 	       "a new mapping of the poisoned page reads");
 	close(fd);
 	return 0;
@@ -372,7 +316,7 @@ static int test_poisoned(const char *mpt, unsigned long long off,
 	volatile char *p;
 	int fd;
 
-	catch_sigbus();
+	t_catch_sigbus();
 	snprintf(path, sizeof(path), "%s/poisoned", mpt);
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0644);
 	if (fd < 0 || ioctl(fd, FAMFSIOC_MAP_CREATE, &m))
@@ -389,9 +333,9 @@ static int test_poisoned(const char *mpt, unsigned long long off,
 	p = map(fd, TWO_MiB, PROT_READ, MAP_SHARED, 0);
 	if (p == MAP_FAILED)
 		die("mmap");
-	t_true("poisoned-fault-sigbus", faults(p + bad),
+	t_true("poisoned-fault-sigbus", t_sigbus_at(p + bad),
 	       "the poisoned page maps");
-	t_true("poisoned-good-page-maps", !faults(p + good),
+	t_true("poisoned-good-page-maps", !t_sigbus_at(p + good),
 	       "a good page of the file does not map");
 	close(fd);
 	return 0;
@@ -412,16 +356,13 @@ static void wait_file(const char *dir, const char *name)
 	}
 }
 
+/* Creates DIR/NAME. */
 static void post_file(const char *dir, const char *name)
 {
 	char p[512];
-	int fd;
 
 	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	fd = open(p, O_WRONLY | O_CREAT, 0644);
-	if (fd < 0)
-		die(p);
-	close(fd);
+	t_post(p);
 }
 
 static int test_hold(const char *file, const char *dir, int cdev)
@@ -432,15 +373,15 @@ static int test_hold(const char *file, const char *dir, int cdev)
 
 	if (fd < 0)
 		die(file);
-	catch_sigbus();
+	t_catch_sigbus();
 	p = map(fd, TWO_MiB, PROT_READ, MAP_SHARED, 0);
 	if (p == MAP_FAILED)
 		die("mmap");
-	t_true("hold-before", !faults(p) && !faults(p + TWO_MiB - 1),
+	t_true("hold-before", !t_sigbus_at(p) && !t_sigbus_at(p + TWO_MiB - 1),
 	       "the mapping faults before unbind");
 	post_file(dir, "ready");
 	wait_file(dir, "go");
-	t_true("hold-sigbus-after", faults(p) && faults(p + 4096),
+	t_true("hold-sigbus-after", t_sigbus_at(p) && t_sigbus_at(p + 4096),
 	       "the mapping still reads after unbind");
 	if (!cdev)
 		t_errno("hold-read-eio", pread(fd, buf, sizeof(buf), 0), EIO);
@@ -540,15 +481,15 @@ static int test_watch(const char *file, const char *dir, uint64_t s1,
 
 	if (fd < 0 || fstat(fd, &st))
 		die(file);
-	catch_sigbus();
+	t_catch_sigbus();
 	p = map(fd, st.st_size, PROT_READ, MAP_SHARED, 0);
 	if (p == MAP_FAILED)
 		die("mmap");
 	check_pattern("watch-before", fd, p, st.st_size, s1);
 	post_file(dir, "ready");
 	wait_file(dir, "go");
-	t_true("watch-no-sigbus", !faults((volatile char *)p) &&
-	       !faults((volatile char *)p + st.st_size - 1),
+	t_true("watch-no-sigbus", !t_sigbus_at((volatile char *)p) &&
+	       !t_sigbus_at((volatile char *)p + st.st_size - 1),
 	       "the mapping faults");
 	check_pattern("watch-after", fd, p, st.st_size, s2);
 	munmap(p, st.st_size);

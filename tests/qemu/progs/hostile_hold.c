@@ -33,23 +33,9 @@
  *	the failed one.
  */
 #include "module_test.h"
-#include <setjmp.h>
-#include <signal.h>
-#include <sys/mman.h>
 
-static sigjmp_buf jb;
-static volatile sig_atomic_t sigbus_code, sigbus_hit;
-
-static void on_sigbus(int sig, siginfo_t *si, void *uc)
-{
-	(void)sig;
-	(void)uc;
-	sigbus_code = si->si_code;
-	sigbus_hit = 1;
-	siglongjmp(jb, 1);
-}
-
-static int hold(const char *file, const char *ready)
+/* Maps @file (all of it, shared, read-only) and reads its first byte. */
+static volatile char *map_file(const char *file)
 {
 	volatile char *p;
 	int fd = open(file, O_RDONLY);
@@ -61,8 +47,14 @@ static int hold(const char *file, const char *ready)
 	if (p == MAP_FAILED)
 		die("mmap");
 	(void)p[0];
-	if (close(open(ready, O_CREAT | O_WRONLY, 0644)))
-		die(ready);
+	return p;
+}
+
+static __attribute__((noreturn)) void hold(const char *file,
+					     const char *ready)
+{
+	map_file(file);
+	t_post(ready);
 	for (;;)
 		pause();
 }
@@ -79,8 +71,7 @@ static int mapdev(const char *dev, unsigned long long len, const char *ready)
 		die("mmap");
 	close(fd);
 	(void)p[0];
-	if (close(open(ready, O_CREAT | O_WRONLY, 0644)))
-		die(ready);
+	t_post(ready);
 	for (;;)
 		pause();
 }
@@ -91,21 +82,14 @@ static void sigbus_exit(int sig)
 	_exit(7);
 }
 
-static int touch(const char *file, const char *ready)
+static __attribute__((noreturn)) void touch(const char *file,
+					      const char *ready)
 {
 	volatile char *p;
-	int fd = open(file, O_RDONLY);
-	struct stat st;
 
 	signal(SIGBUS, sigbus_exit);
-	if (fd < 0 || fstat(fd, &st))
-		die(file);
-	p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		die("mmap");
-	(void)p[0];
-	if (close(open(ready, O_CREAT | O_WRONLY, 0644)))
-		die(ready);
+	p = map_file(file);
+	t_post(ready);
 	for (;;) {
 		(void)p[0];
 		usleep(20000);
@@ -130,42 +114,34 @@ static int files(const char *mpt, int create, int *v, int *b)
 	return 0;
 }
 
-static void on_sigbus_setup(void)
+/* The victim mapped, its page at 8K (the one to poison) written. */
+static char *map_victim(int v)
 {
-	struct sigaction sa;
+	char *pv = mmap(NULL, TWO_MiB, PROT_READ | PROT_WRITE, MAP_SHARED, v,
+			0);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sigbus;
-	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-	sigaction(SIGBUS, &sa, NULL);
+	if (pv == MAP_FAILED)
+		die("mmap");
+	pv[8192] = 1;
+	return pv;
 }
 
 static int poisonat(const char *mpt, const char *ready, int delay_ms)
 {
 	char p[512], *pv;
-	int v, rc, e;
+	int v;
 
 	snprintf(p, sizeof(p), "%s/victim", mpt);
 	v = open(p, O_RDWR | O_CREAT | O_EXCL, 0644);
 	if (v < 0 || map1(v, TWO_MiB, VICTIM, TWO_MiB))
 		die("victim");
-	pv = mmap(NULL, TWO_MiB, PROT_READ | PROT_WRITE, MAP_SHARED, v, 0);
-	if (pv == MAP_FAILED)
-		die("mmap");
-	pv[8192] = 1;
-	if (close(open(ready, O_CREAT | O_WRONLY, 0644)))
-		die(ready);
+	pv = map_victim(v);
+	t_post(ready);
 	usleep(delay_ms * 1000);
-	on_sigbus_setup();
-	if (sigsetjmp(jb, 1) == 0) {
-		rc = madvise(pv + 8192, 4096, MADV_HWPOISON);
-		e = errno;
-		if (rc) {
-			t_skip("fault", "madvise(MADV_HWPOISON): %s", t_errname(e));
-			return 0;
-		}
-	}
-	t_true("fault-sigbus", sigbus_hit, "the poisoning process got no SIGBUS");
+	if (!t_hwpoison("fault", pv + 8192))
+		return 0;
+	t_true("fault-sigbus", t_sigbus_hit,
+	       "the poisoning process got no SIGBUS");
 	t_errno("fault-read-eio", pread(v, p, 64, 0), EIO);
 	munmap(pv, TWO_MiB);
 	close(v);
@@ -176,36 +152,22 @@ static int poison(const char *mpt)
 {
 	static char buf[4 * MiB];
 	struct famfs_ioc_map got;
-	struct sigaction sa;
 	char *pv;
-	int v, b, rc, e;
+	int v, b;
 
 	files(mpt, 1, &v, &b);
 	fill(buf, 77, 0, 4 * MiB);
 	if (pwrite(b, buf, 4 * MiB, 0) != (ssize_t)(4 * MiB) ||
 	    pwrite(v, buf, TWO_MiB, 0) != (ssize_t)TWO_MiB)
 		die("pwrite");
-	pv = mmap(NULL, TWO_MiB, PROT_READ | PROT_WRITE, MAP_SHARED, v, 0);
-	if (pv == MAP_FAILED)
-		die("mmap");
-	pv[8192] = 1;
+	pv = map_victim(v);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sigbus;
-	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-	sigaction(SIGBUS, &sa, NULL);
-	if (sigsetjmp(jb, 1) == 0) {
-		rc = madvise(pv + 8192, 4096, MADV_HWPOISON);
-		e = errno;
-		if (rc) {
-			t_skip("poison", "madvise(MADV_HWPOISON): %s",
-			       t_errname(e));
-			return 0;
-		}
-	}
-	t_true("poison-sigbus", sigbus_hit, "the poisoning process got no SIGBUS");
-	t_true("poison-sigbus-mceerr", sigbus_code == BUS_MCEERR_AR ||
-	       sigbus_code == BUS_MCEERR_AO, "SIGBUS without BUS_MCEERR_*");
+	if (!t_hwpoison("poison", pv + 8192))
+		return 0;
+	t_true("poison-sigbus", t_sigbus_hit,
+	       "the poisoning process got no SIGBUS");
+	t_true("poison-sigbus-mceerr", t_sigbus_code == BUS_MCEERR_AR ||
+	       t_sigbus_code == BUS_MCEERR_AO, "SIGBUS without BUS_MCEERR_*");
 	t_errno("read-poisoned-page-eio", pread(v, buf, 4096, 8192), EIO);
 	t_errno("read-victim-other-page-eio", pread(v, buf, 4096, 0), EIO);
 	t_errno("read-bystander-eio", pread(b, buf, 4096, 0), EIO);
@@ -245,11 +207,11 @@ static int healthy(const char *mpt)
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "hold"))
-		return hold(argv[2], argv[3]);
+		hold(argv[2], argv[3]);
 	if (argc == 5 && !strcmp(argv[1], "mapdev"))
 		return mapdev(argv[2], strtoull(argv[3], NULL, 0), argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "touch"))
-		return touch(argv[2], argv[3]);
+		touch(argv[2], argv[3]);
 	if (argc == 5 && !strcmp(argv[1], "poisonat"))
 		return poisonat(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 3 && !strcmp(argv[1], "floodpoison")) {

@@ -21,85 +21,9 @@
  *   unmapped  no memory
  */
 #include "module_test.h"
-#include <setjmp.h>
-#include <signal.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
-#include <sys/statfs.h>
 
-static const char *mpt, *dev;
-static unsigned long long devsz;
-static int devfd = -1;
-static void *dbuf;		/* O_DIRECT buffer, 4 MiB */
-
-#define DBUF	(4 * MiB)
-
-/* Reads @len bytes of the device at @off into dbuf; @len <= DBUF. */
-static int devread(unsigned long long off, size_t len)
-{
-	ssize_t n = pread(devfd, dbuf, len, off);
-
-	if (n != (ssize_t)len) {
-		printf("devread %#llx+%#zx: %zd %s\n", off, len, n,
-		       t_errname(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* Checks that device bytes [@off, @off+@len) hold pattern @seed from @foff. */
-static int devcheck(const char *name, unsigned long long off, size_t len,
-		    uint64_t seed, uint64_t foff)
-{
-	size_t done;
-
-	for (done = 0; done < len; done += DBUF) {
-		size_t n = len - done < DBUF ? len - done : DBUF;
-		long long bad;
-
-		if (devread(off + done, n)) {
-			t_fail(name, "cannot read the device");
-			return 0;
-		}
-		bad = check(dbuf, seed, foff + done, n);
-		if (bad >= 0) {
-			t_fail(name, "file offset %#llx (device %#llx) does not hold the pattern",
-			       bad, off + (bad - foff));
-			return 0;
-		}
-	}
-	t_pass(name);
-	return 1;
-}
-
-static sigjmp_buf jb;
-static volatile sig_atomic_t sigbus_code;
-
-static void on_sigbus(int sig, siginfo_t *si, void *uc)
-{
-	(void)sig;
-	(void)uc;
-	sigbus_code = si->si_code;
-	siglongjmp(jb, 1);
-}
-
-/* 1 if reading *p raises SIGBUS. */
-static int faults(volatile char *p)
-{
-	struct sigaction sa, old;
-	int hit = 0;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sigbus;
-	sa.sa_flags = SA_SIGINFO;
-	sigaction(SIGBUS, &sa, &old);
-	if (sigsetjmp(jb, 1) == 0)
-		(void)*p;
-	else
-		hit = 1;
-	sigaction(SIGBUS, &old, NULL);
-	return hit;
-}
+static const char *mpt;
+static struct t_dev dev;
 
 static void test_extents(void)
 {
@@ -120,8 +44,8 @@ static void test_extents(void)
 	}
 	fill(p, seed, 0, size);
 	t_ok("extents-msync", msync(p, size, MS_SYNC));
-	devcheck("extents-dev-ext0", 128 * MiB, 32 * MiB, seed, 0);
-	devcheck("extents-dev-ext1", 64 * MiB, 32 * MiB, seed, 32 * MiB);
+	t_devpass(&dev, "extents-dev-ext0", 128 * MiB, 32 * MiB, seed, 0);
+	t_devpass(&dev, "extents-dev-ext1", 64 * MiB, 32 * MiB, seed, 32 * MiB);
 
 	/* read() goes through the same map. */
 	buf = malloc(size);
@@ -136,10 +60,10 @@ static void test_extents(void)
 	fill(buf, 0x2222, 32 * MiB - 8192, 16384);
 	t_equ("extents-write-across", 16384,
 	      pwrite(fd, buf, 16384, 32 * MiB - 8192));
-	devcheck("extents-write-across-ext0", 160 * MiB - 8192, 8192, 0x2222,
-		 32 * MiB - 8192);
-	devcheck("extents-write-across-ext1", 64 * MiB, 8192, 0x2222,
-		 32 * MiB);
+	t_devpass(&dev, "extents-write-across-ext0", 160 * MiB - 8192, 8192,
+		  0x2222, 32 * MiB - 8192);
+	t_devpass(&dev, "extents-write-across-ext1", 64 * MiB, 8192, 0x2222,
+		  32 * MiB);
 	t_true("extents-write-seen-by-mmap",
 	       check(p + 32 * MiB - 8192, 0x2222, 32 * MiB - 8192, 16384) < 0,
 	       "mapping does not show what write() wrote");
@@ -227,9 +151,9 @@ static void test_eof(void)
 		t_fail("eof-mmap", "%s", t_errname(errno));
 		goto out;
 	}
-	t_true("eof-mmap-last-page", !faults(p + size + 10),
+	t_true("eof-mmap-last-page", !t_sigbus_at(p + size + 10),
 	       "SIGBUS in the page that holds EOF");
-	t_true("eof-mmap-past-eof-sigbus", faults(p + 4 * MiB),
+	t_true("eof-mmap-past-eof-sigbus", t_sigbus_at(p + 4 * MiB),
 	       "no SIGBUS past EOF");
 	munmap(p, 8 * MiB);
 out:
@@ -283,7 +207,7 @@ static void test_private(void)
 	pread(fd, buf, size, 0);
 	t_true("private-file-unchanged", check(buf, 0xaaaa, 0, size) < 0,
 	       "private writes reached the file");
-	devcheck("private-device-unchanged", 384 * MiB, size, 0xaaaa, 0);
+	t_devpass(&dev, "private-device-unchanged", 384 * MiB, size, 0xaaaa, 0);
 	munmap(p, size);
 	p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
 	t_true("private-shared-after", p != MAP_FAILED &&
@@ -325,7 +249,7 @@ static void test_shared(void)
 	t_ok("fsync", fsync(fd));
 	t_ok("fdatasync", fdatasync(fd));
 	t_ok("syncfs", syncfs(fd));
-	devcheck("shared-on-device", 460 * MiB, MiB, 0xcccc, 0);
+	t_devpass(&dev, "shared-on-device", 460 * MiB, MiB, 0xcccc, 0);
 	munmap(p, size);
 	munmap(q, size);
 	close(fd2);
@@ -337,6 +261,7 @@ static void test_tail(void)
 {
 	const unsigned long long size = TWO_MiB + 100;
 	unsigned char buf[200], *p;
+	const unsigned char *dp;
 	int fd = mkfile(mpt, "tail"), i, ok = 1;
 
 	if (!t_ok("tail-map", map1(fd, size, 400 * MiB, size)))
@@ -349,9 +274,10 @@ static void test_tail(void)
 	for (i = 0; i < 100; i++)
 		p[TWO_MiB + i] = (unsigned char)(i + 1);
 	munmap(p, size);
-	if (devread(400 * MiB + TWO_MiB, 4096) == 0) {
+	dp = t_devread(&dev, 400 * MiB + TWO_MiB, 4096);
+	if (dp) {
 		for (i = 0; i < 100; i++)
-			if (((unsigned char *)dbuf)[i] != i + 1)
+			if (dp[i] != i + 1)
 				ok = 0;
 		t_true("tail-on-device", ok, "the last 100 bytes are not on the device");
 	} else {
@@ -374,7 +300,7 @@ static void test_statfs(void)
 		return;
 	t_equ("statfs-type", 0x87b282ff, (unsigned long)s0.f_type);
 	t_equ("statfs-bsize", 4096, s0.f_bsize);
-	t_equ("statfs-size", devsz, (unsigned long long)s0.f_blocks *
+	t_equ("statfs-size", dev.size, (unsigned long long)s0.f_blocks *
 	      s0.f_bsize);
 	t_equ("statfs-bavail", s0.f_bfree, s0.f_bavail);
 
@@ -399,12 +325,13 @@ static void test_statfs(void)
 	t_equ("statfs-freed", s0.f_bfree, s3.f_bfree);
 }
 
+/* 64 MiB of 2 MiB aligned mappings: 32 PMD faults writing, 32 reading. */
 static void test_pmd(void)
 {
 	const unsigned long long size = 64 * MiB;
-	struct rusage r0, r1;
 	volatile char *p;
 	unsigned long long off;
+	unsigned long sum;
 	long n;
 	int fd = mkfile(mpt, "pmd");
 
@@ -418,18 +345,11 @@ static void test_pmd(void)
 	}
 	t_true("pmd-mmap-aligned", ((uintptr_t)p & (TWO_MiB - 1)) == 0,
 	       "mmap did not return a 2 MiB aligned address");
-	getrusage(RUSAGE_SELF, &r0);
-	for (off = 0; off < size; off += 4096)
-		p[off] = (char)off;
-	getrusage(RUSAGE_SELF, &r1);
-	n = r1.ru_minflt - r0.ru_minflt;
+	n = t_touch_faults(p, size, 1, NULL);
 	printf("info: %ld minor faults writing 64 MiB through MAP_SHARED\n",
 	       n);
-	if (n >= 32 && n <= 40)
-		t_pass("pmd-write-faults");
-	else
-		t_fail("pmd-write-faults", "%ld faults for 64 MiB, expected 32 (16384 means 4 KiB faults)",
-		       n);
+	t_between("pmd-write-faults", 32, 40, n,
+		  "faults for 64 MiB (16384 means 4 KiB faults)");
 	munmap((void *)p, size);
 
 	/* Read faults, through a private mapping this time. */
@@ -438,67 +358,42 @@ static void test_pmd(void)
 		t_fail("pmd-mmap-private", "%s", t_errname(errno));
 		goto out;
 	}
-	getrusage(RUSAGE_SELF, &r0);
+	n = t_touch_faults(p, size, 0, &sum);
 	for (off = 0; off < size; off += 4096)
-		if (p[off] != (char)off)
+		if (p[off] != (char)(off >> 12))
 			break;
-	getrusage(RUSAGE_SELF, &r1);
 	t_equ("pmd-read-data", size, off);
-	n = r1.ru_minflt - r0.ru_minflt;
 	printf("info: %ld minor faults reading 64 MiB through MAP_PRIVATE\n",
 	       n);
-	if (n >= 32 && n <= 40)
-		t_pass("pmd-read-faults");
-	else
-		t_fail("pmd-read-faults", "%ld faults for 64 MiB, expected 32",
-		       n);
+	t_between("pmd-read-faults", 32, 40, n, "faults for 64 MiB");
 	munmap((void *)p, size);
 out:
 	close(fd);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
-	{ "extents", test_extents },
-	{ "rw", test_rw },
-	{ "eof", test_eof },
-	{ "unmapped", test_unmapped },
-	{ "private", test_private },
-	{ "shared", test_shared },
-	{ "tail", test_tail },
-	{ "statfs", test_statfs },
-	{ "pmd", test_pmd },
+static const struct t_test tests[] = {
+	{ "extents", test_extents, 0 },
+	{ "rw", test_rw, 0 },
+	{ "eof", test_eof, 0 },
+	{ "unmapped", test_unmapped, 0 },
+	{ "private", test_private, 0 },
+	{ "shared", test_shared, 0 },
+	{ "tail", test_tail, 0 },
+	{ "statfs", test_statfs, 0 },
+	{ "pmd", test_pmd, 1 },
 };
 
 int main(int argc, char **argv)
 {
-	size_t i;
-	int a;
-
 	if (argc < 3) {
 		fprintf(stderr, "usage: module_data MPT DEV [TEST...]\n");
 		return 2;
 	}
 	mpt = argv[1];
-	dev = argv[2];
-	devsz = dev_size(dev);
-	if (devsz < 512 * MiB)
+	t_dev_open(&dev, argv[2], O_RDONLY);
+	if (dev.size < 512 * MiB)
 		die("device smaller than 512 MiB");
-	devfd = open(dev, O_RDONLY | O_DIRECT);
-	if (devfd < 0)
-		die("open the device O_DIRECT (no O_EXCL)");
-	if (posix_memalign(&dbuf, 4096, DBUF))
-		die("posix_memalign");
 
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		int run = argc == 3 && strcmp(tests[i].name, "pmd");
-
-		for (a = 3; a < argc; a++)
-			run |= !strcmp(argv[a], tests[i].name);
-		if (run)
-			tests[i].fn();
-	}
+	t_run(tests, sizeof(tests) / sizeof(tests[0]), argc - 3, argv + 3);
 	return t_failed;
 }

@@ -29,15 +29,10 @@
  *   poison   4 strips x 4M at 700M 710M 720M 730M    2M chunks, 16 MiB
  */
 #include "module_test.h"
-#include <setjmp.h>
-#include <signal.h>
-#include <sys/sysmacros.h>
 
 static const char *mpt;
-static unsigned long long devsz;
 static int cdev;		/* DEV is a /dev/daxX.Y */
-static struct t_dev dev;	/* pmem */
-static const unsigned char *dmap;	/* devdax: the device, read-only */
+static struct t_dev dev;
 
 /* A striped file: its extents as given to MAP_CREATE_V2. */
 struct ifile {
@@ -74,30 +69,6 @@ static void ifile_close(struct ifile *f)
 	if (f->p != MAP_FAILED)
 		munmap(f->p, f->size);
 	close(f->fd);
-}
-
-/* Device bytes [@off, @off+@len) hold pattern @seed from file offset @foff. */
-static int devchk(const char *name, unsigned long long off,
-		  unsigned long long len, uint64_t seed, uint64_t foff)
-{
-	long long bad;
-
-	if (!cdev)
-		return t_devcheck(&dev, name, off, len, seed, foff);
-	bad = check(dmap + off, seed, foff, len);
-	if (bad >= 0) {
-		t_fail(name, "file offset %#llx (device %#llx) does not hold the pattern",
-		       bad, off + (bad - foff));
-		return 0;
-	}
-	return 1;
-}
-
-static void devpass(const char *name, unsigned long long off,
-		    unsigned long long len, uint64_t seed, uint64_t foff)
-{
-	if (devchk(name, off, len, seed, foff))
-		t_pass(name);
 }
 
 /*
@@ -146,7 +117,7 @@ static int chk_chunk(const struct ifile *f, unsigned long long foff,
 
 	snprintf(n, sizeof(n), "%s-dev-chunk@%#llx", f->name, foff);
 	/* Whole 8-byte words only: the ragged tail is checked by check(). */
-	return devchk(n, doff, len & ~7ULL, *(uint64_t *)arg, foff);
+	return t_devcheck(&dev, n, doff, len & ~7ULL, *(uint64_t *)arg, foff);
 }
 
 /* Every chunk of @f is at its place on the device. */
@@ -205,10 +176,11 @@ static void test_seed(void)
 	if (ifile_create(&f)) {
 		write_map(&f, seed);
 		/* The seed examples, by hand. */
-		devpass("seed-offset-0", 64 * MiB, 4096, seed, 0);
-		devpass("seed-offset-4M", 80 * MiB, 4096, seed, 4 * MiB);
-		devpass("seed-offset-15M", 88 * MiB + 3 * MiB, 4096, seed,
-			15 * MiB);
+		t_devpass(&dev, "seed-offset-0", 64 * MiB, 4096, seed, 0);
+		t_devpass(&dev, "seed-offset-4M", 80 * MiB, 4096, seed,
+			  4 * MiB);
+		t_devpass(&dev, "seed-offset-15M", 88 * MiB + 3 * MiB, 4096,
+			  seed, 15 * MiB);
 		read_all(&f, "read", seed);
 	}
 	ifile_close(&f);
@@ -252,7 +224,8 @@ static void test_order(void)
 	if (ifile_create(&f)) {
 		write_map(&f, 0x0bde);
 		/* Chunk 3 (file 6M) is the first chunk of the 4th strip. */
-		devpass("order-chunk-3", 140 * MiB, 4096, 0x0bde, 6 * MiB);
+		t_devpass(&dev, "order-chunk-3", 140 * MiB, 4096, 0x0bde,
+			  6 * MiB);
 		read_all(&f, "read", 0x0bde);
 	}
 	ifile_close(&f);
@@ -385,8 +358,8 @@ static void test_pmd(void)
 	nf = t_touch_faults(f.p, f.size, 1, NULL);
 	printf("info: %ld minor faults writing 64 MiB through MAP_SHARED\n",
 	       nf);
-	t_true("pmd-write-faults", nf >= 32 && nf <= 40,
-	       "expected 32 faults (16384 means 4 KiB faults)");
+	t_between("pmd-write-faults", 32, 40, nf,
+		  "faults for 64 MiB (16384 means 4 KiB faults)");
 	p = mmap(NULL, f.size, PROT_READ, MAP_SHARED, f.fd, 0);
 	if (p == MAP_FAILED) {
 		t_fail("pmd-mmap-read", "%s", t_errname(errno));
@@ -394,23 +367,10 @@ static void test_pmd(void)
 	}
 	nf = t_touch_faults(p, f.size, 0, &sum);
 	printf("info: %ld minor faults reading 64 MiB, sum %lu\n", nf, sum);
-	t_true("pmd-read-faults", nf >= 32 && nf <= 40, "expected 32 faults");
+	t_between("pmd-read-faults", 32, 40, nf, "faults for 64 MiB");
 	munmap(p, f.size);
 out:
 	ifile_close(&f);
-}
-
-static sigjmp_buf jb;
-static volatile sig_atomic_t sigbus_hit;
-static void *volatile sigbus_addr;
-
-static void on_sigbus(int sig, siginfo_t *si, void *uc)
-{
-	(void)sig;
-	(void)uc;
-	sigbus_addr = si->si_addr;
-	sigbus_hit = 1;
-	siglongjmp(jb, 1);
 }
 
 /*
@@ -424,9 +384,6 @@ static void test_poison(void)
 						720 * MiB, 730 * MiB };
 	struct ifile f = { .name = "poison", .size = 16 * MiB, .n = 1 };
 	struct famfs_extent e = { 740 * MiB, TWO_MiB };
-	struct sigaction sa;
-	char *page;
-	volatile int rc = 0, err = 0;
 	int fd;
 
 	if (cdev) {
@@ -437,24 +394,13 @@ static void test_poison(void)
 	if (!ifile_create(&f))
 		goto out;
 	fill(f.p, 0x9999, 0, f.size);
-	page = f.p + 6 * MiB + 8192;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sigbus;
-	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-	sigaction(SIGBUS, &sa, NULL);
-	if (sigsetjmp(jb, 1) == 0) {
-		rc = madvise(page, 4096, MADV_HWPOISON);
-		err = errno;
-	}
-	if (!sigbus_hit && rc) {
-		t_skip("poison", "madvise(MADV_HWPOISON): %s", t_errname(err));
+	if (!t_hwpoison("poison", f.p + 6 * MiB + 8192))
 		goto out;
-	}
-	t_true("poison-sigbus", sigbus_hit, "no SIGBUS");
+	t_true("poison-sigbus", t_sigbus_hit, "no SIGBUS");
 	printf("info: SIGBUS at file offset %#llx\n",
-	       (unsigned long long)((char *)sigbus_addr - f.p));
+	       (unsigned long long)((char *)t_sigbus_addr - f.p));
 	t_equ("poison-sigbus-addr", 6 * MiB + 8192,
-	      (unsigned long long)((char *)sigbus_addr - f.p));
+	      (unsigned long long)((char *)t_sigbus_addr - f.p));
 	fd = mkfile(mpt, "after-poison");
 	t_errno("poison-create-v2-eio", mapv2(fd, SIMPLE_DAX_EXTENT, FAMFS_REG,
 					      TWO_MiB, 1, &e), EIO);
@@ -463,77 +409,29 @@ out:
 	ifile_close(&f);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
-	{ "seed", test_seed },
-	{ "ragged", test_ragged },
-	{ "order", test_order },
-	{ "two", test_two },
-	{ "rw", test_rw },
-	{ "reverse", test_reverse },
-	{ "pmd", test_pmd },
-	{ "poison", test_poison },
+static const struct t_test tests[] = {
+	{ "seed", test_seed, 0 },
+	{ "ragged", test_ragged, 0 },
+	{ "order", test_order, 0 },
+	{ "two", test_two, 0 },
+	{ "rw", test_rw, 0 },
+	{ "reverse", test_reverse, 0 },
+	{ "pmd", test_pmd, 1 },
+	{ "poison", test_poison, 1 },
 };
-
-static unsigned long long dax_size(const char *path)
-{
-	char p[256];
-	struct stat st;
-	unsigned long long sz = 0;
-	FILE *f;
-
-	if (stat(path, &st))
-		die(path);
-	snprintf(p, sizeof(p), "/sys/dev/char/%u:%u/size", major(st.st_rdev),
-		 minor(st.st_rdev));
-	f = fopen(p, "r");
-	if (!f || fscanf(f, "%llu", &sz) != 1)
-		die(p);
-	fclose(f);
-	return sz;
-}
 
 int main(int argc, char **argv)
 {
-	struct stat st;
-	size_t i;
-	int a;
-
 	if (argc < 3) {
 		fprintf(stderr, "usage: module_interleave MPT DEV [TEST...]\n");
 		return 2;
 	}
 	mpt = argv[1];
-	if (stat(argv[2], &st))
-		die(argv[2]);
-	cdev = S_ISCHR(st.st_mode);
-	if (cdev) {
-		int fd = open(argv[2], O_RDONLY);
-
-		devsz = dax_size(argv[2]);
-		if (fd < 0)
-			die("open the devdax device read-only");
-		dmap = mmap(NULL, devsz, PROT_READ, MAP_SHARED, fd, 0);
-		if (dmap == MAP_FAILED)
-			die("mmap the devdax device read-only");
-		close(fd);
-	} else {
-		devsz = dev_size(argv[2]);
-		t_dev_open(&dev, argv[2], O_RDWR);
-	}
-	if (devsz < 512 * MiB)
+	t_dev_open(&dev, argv[2], O_RDWR);
+	cdev = dev.map != NULL;
+	if (dev.size < 512 * MiB)
 		die("device smaller than 512 MiB");
 
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		int run = argc == 3 && strcmp(tests[i].name, "pmd") &&
-			  strcmp(tests[i].name, "poison");
-
-		for (a = 3; a < argc; a++)
-			run |= !strcmp(argv[a], tests[i].name);
-		if (run)
-			tests[i].fn();
-	}
+	t_run(tests, sizeof(tests) / sizeof(tests[0]), argc - 3, argv + 3);
 	return t_failed;
 }

@@ -41,92 +41,73 @@ static void bad(const char *name, int want, struct famfs_ioc_map *m)
 	close(fd);
 }
 
-static struct famfs_ioc_map mk(unsigned int ftype, unsigned long long size,
-			       unsigned long long n, unsigned long long off0,
-			       unsigned long long len0, unsigned long long off1,
-			       unsigned long long len1)
-{
-	struct famfs_ioc_map m;
-
-	memset(&m, 0, sizeof(m));
-	m.extent_type = SIMPLE_DAX_EXTENT;
-	m.file_type = ftype;
-	m.file_size = size;
-	m.ext_list_count = n;
-	m.ext_list[0].offset = off0;
-	m.ext_list[0].len = len0;
-	m.ext_list[1].offset = off1;
-	m.ext_list[1].len = len1;
-	return m;
-}
-
 static void test_validation(void)
 {
 	struct famfs_ioc_map m;
 	unsigned long long top = devsz & ~(TWO_MiB - 1);
 
-	m = mk(FAMFS_REG, TWO_MiB, 0, 64 * MiB, TWO_MiB, 0, 0);
+	m = map_mk(FAMFS_REG, TWO_MiB, 0, 64 * MiB, TWO_MiB, 0, 0);
 	bad("count-0", EINVAL, &m);
-	m = mk(FAMFS_REG, TWO_MiB, 3, 64 * MiB, TWO_MiB, 66 * MiB, TWO_MiB);
+	m = map_mk(FAMFS_REG, TWO_MiB, 3, 64 * MiB, TWO_MiB, 66 * MiB, TWO_MiB);
 	bad("count-3", E2BIG, &m);
-	m = mk(FAMFS_REG, TWO_MiB, 1ULL << 40, 64 * MiB, TWO_MiB, 0, 0);
+	m = map_mk(FAMFS_REG, TWO_MiB, 1ULL << 40, 64 * MiB, TWO_MiB, 0, 0);
 	bad("count-huge", E2BIG, &m);
 
-	m = mk(FAMFS_REG, TWO_MiB, 1, 64 * MiB, TWO_MiB, 0, 0);
+	m = map_mk(FAMFS_REG, TWO_MiB, 1, 64 * MiB, TWO_MiB, 0, 0);
 	m.extent_type = INVALID_EXTENT_TYPE;
 	bad("extent-type-invalid", EOPNOTSUPP, &m);
 	m.extent_type = 0;
 	bad("extent-type-0", EOPNOTSUPP, &m);
-	m = mk(FAMFS_LOG + 1, TWO_MiB, 1, 64 * MiB, TWO_MiB, 0, 0);
+	m = map_mk(FAMFS_LOG + 1, TWO_MiB, 1, 64 * MiB, TWO_MiB, 0, 0);
 	bad("file-type-unknown", EOPNOTSUPP, &m);
-	m = mk(0xffffffff, TWO_MiB, 1, 64 * MiB, TWO_MiB, 0, 0);
+	m = map_mk(0xffffffff, TWO_MiB, 1, 64 * MiB, TWO_MiB, 0, 0);
 	bad("file-type-ffffffff", EOPNOTSUPP, &m);
 
-	m = mk(FAMFS_REG, TWO_MiB, 1, 64 * MiB + 4096, TWO_MiB, 0, 0);
+	m = map_mk(FAMFS_REG, TWO_MiB, 1, 64 * MiB + 4096, TWO_MiB, 0, 0);
 	bad("offset-4k-aligned", EINVAL, &m);
-	m = mk(FAMFS_REG, TWO_MiB, 1, 64 * MiB + 1, TWO_MiB, 0, 0);
+	m = map_mk(FAMFS_REG, TWO_MiB, 1, 64 * MiB + 1, TWO_MiB, 0, 0);
 	bad("offset-odd", EINVAL, &m);
-	m = mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB, 67 * MiB, TWO_MiB);
+	m = map_mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB, 67 * MiB, TWO_MiB);
 	bad("offset-second-extent", EINVAL, &m);
-	m = mk(FAMFS_REG, 0, 1, 64 * MiB, 0, 0, 0);
+	m = map_mk(FAMFS_REG, 0, 1, 64 * MiB, 0, 0, 0);
 	bad("length-0", EINVAL, &m);
-	m = mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB + 4096, 68 * MiB,
+	m = map_mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB + 4096, 68 * MiB,
 	       TWO_MiB);
 	bad("length-not-last-unaligned", EINVAL, &m);
-	m = mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB, 68 * MiB, 0);
+	m = map_mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB, 68 * MiB, 0);
 	bad("length-last-0", EINVAL, &m);
 
-	m = mk(FAMFS_REG, TWO_MiB, 1, ~(TWO_MiB - 1), 4 * MiB, 0, 0);
+	m = map_mk(FAMFS_REG, TWO_MiB, 1, ~(TWO_MiB - 1), 4 * MiB, 0, 0);
 	bad("offset-len-overflow", EOVERFLOW, &m);
-	m = mk(FAMFS_REG, TWO_MiB, 1, 64 * MiB, ~0ULL - 4 * MiB, 0, 0);
+	m = map_mk(FAMFS_REG, TWO_MiB, 1, 64 * MiB, ~0ULL - 4 * MiB, 0, 0);
 	bad("len-overflow", EOVERFLOW, &m);
-	m = mk(FAMFS_REG, TWO_MiB, 1, top - TWO_MiB, 4 * MiB, 0, 0);
+	m = map_mk(FAMFS_REG, TWO_MiB, 1, top - TWO_MiB, 4 * MiB, 0, 0);
 	bad("past-device-end", ENXIO, &m);
-	m = mk(FAMFS_REG, TWO_MiB, 1, top, TWO_MiB, 0, 0);
+	m = map_mk(FAMFS_REG, TWO_MiB, 1, top, TWO_MiB, 0, 0);
 	bad("at-device-end", ENXIO, &m);
-	m = mk(FAMFS_REG, TWO_MiB, 1, 1ULL << 50, TWO_MiB, 0, 0);
+	m = map_mk(FAMFS_REG, TWO_MiB, 1, 1ULL << 50, TWO_MiB, 0, 0);
 	bad("far-past-device-end", ENXIO, &m);
-	m = mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB, top, TWO_MiB);
+	m = map_mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB, top, TWO_MiB);
 	bad("second-extent-past-end", ENXIO, &m);
 
-	m = mk(FAMFS_REG, TWO_MiB + 1, 1, 64 * MiB, TWO_MiB, 0, 0);
+	m = map_mk(FAMFS_REG, TWO_MiB + 1, 1, 64 * MiB, TWO_MiB, 0, 0);
 	bad("size-larger-than-extents", EFBIG, &m);
-	m = mk(FAMFS_REG, 6 * MiB + 1, 2, 64 * MiB, TWO_MiB, 68 * MiB,
+	m = map_mk(FAMFS_REG, 6 * MiB + 1, 2, 64 * MiB, TWO_MiB, 68 * MiB,
 	       4 * MiB);
 	bad("size-larger-than-2-extents", EFBIG, &m);
 
-	m = mk(FAMFS_REG, TWO_MiB, 1, 0, TWO_MiB, 0, 0);
+	m = map_mk(FAMFS_REG, TWO_MiB, 1, 0, TWO_MiB, 0, 0);
 	bad("offset-0-regular", EINVAL, &m);
-	m = mk(FAMFS_LOG, TWO_MiB, 1, 0, TWO_MiB, 0, 0);
+	m = map_mk(FAMFS_LOG, TWO_MiB, 1, 0, TWO_MiB, 0, 0);
 	bad("offset-0-log", EINVAL, &m);
-	m = mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB, 0, TWO_MiB);
+	m = map_mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB, 0, TWO_MiB);
 	bad("offset-0-second-extent", EINVAL, &m);
-	m = mk(FAMFS_SUPERBLOCK, TWO_MiB, 1, TWO_MiB, TWO_MiB, 0, 0);
+	m = map_mk(FAMFS_SUPERBLOCK, TWO_MiB, 1, TWO_MiB, TWO_MiB, 0, 0);
 	bad("superblock-not-at-0", EINVAL, &m);
 
-	m = mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, 4 * MiB, 66 * MiB, TWO_MiB);
+	m = map_mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, 4 * MiB, 66 * MiB, TWO_MiB);
 	bad("self-overlap", EADDRINUSE, &m);
-	m = mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB, 64 * MiB, TWO_MiB);
+	m = map_mk(FAMFS_REG, 4 * MiB, 2, 64 * MiB, TWO_MiB, 64 * MiB, TWO_MiB);
 	bad("self-same-extent", EADDRINUSE, &m);
 }
 
@@ -174,26 +155,26 @@ static void test_meta_and_overlap(void)
 	t_ok("log-at-2M", map2(log, FAMFS_LOG, 8 * MiB, 1, TWO_MiB, 8 * MiB,
 			       0, 0));
 
-	m = mk(FAMFS_SUPERBLOCK, TWO_MiB, 1, 0, TWO_MiB, 0, 0);
+	m = map_mk(FAMFS_SUPERBLOCK, TWO_MiB, 1, 0, TWO_MiB, 0, 0);
 	bad("second-superblock", EADDRINUSE, &m);
-	m = mk(FAMFS_REG, TWO_MiB, 1, 4 * MiB, TWO_MiB, 0, 0);
+	m = map_mk(FAMFS_REG, TWO_MiB, 1, 4 * MiB, TWO_MiB, 0, 0);
 	bad("overlap-log", EADDRINUSE, &m);
-	m = mk(FAMFS_REG, 4 * MiB, 1, 8 * MiB, 4 * MiB, 0, 0);
+	m = map_mk(FAMFS_REG, 4 * MiB, 1, 8 * MiB, 4 * MiB, 0, 0);
 	bad("overlap-log-end", EADDRINUSE, &m);
-	m = mk(FAMFS_REG, 4 * MiB, 2, 80 * MiB, TWO_MiB, 8 * MiB, TWO_MiB);
+	m = map_mk(FAMFS_REG, 4 * MiB, 2, 80 * MiB, TWO_MiB, 8 * MiB, TWO_MiB);
 	bad("overlap-log-second-extent", EADDRINUSE, &m);
 
 	/* A at 100M..104M; B and C overlap it, D is adjacent. */
 	fd = newfile();
 	t_ok("file-a", map1(fd, 4 * MiB, 100 * MiB, 4 * MiB));
 	close(fd);
-	m = mk(FAMFS_REG, 4 * MiB, 1, 98 * MiB, 4 * MiB, 0, 0);
+	m = map_mk(FAMFS_REG, 4 * MiB, 1, 98 * MiB, 4 * MiB, 0, 0);
 	bad("overlap-start", EADDRINUSE, &m);
-	m = mk(FAMFS_REG, TWO_MiB, 1, 102 * MiB, TWO_MiB, 0, 0);
+	m = map_mk(FAMFS_REG, TWO_MiB, 1, 102 * MiB, TWO_MiB, 0, 0);
 	bad("overlap-inside", EADDRINUSE, &m);
-	m = mk(FAMFS_REG, 8 * MiB, 1, 98 * MiB, 8 * MiB, 0, 0);
+	m = map_mk(FAMFS_REG, 8 * MiB, 1, 98 * MiB, 8 * MiB, 0, 0);
 	bad("overlap-covering", EADDRINUSE, &m);
-	m = mk(FAMFS_REG, 4 * MiB, 1, 102 * MiB, 4 * MiB, 0, 0);
+	m = map_mk(FAMFS_REG, 4 * MiB, 1, 102 * MiB, 4 * MiB, 0, 0);
 	bad("overlap-end", EADDRINUSE, &m);
 	fd = newfile();
 	t_ok("adjacent-after", map1(fd, TWO_MiB, 104 * MiB, TWO_MiB));
@@ -203,7 +184,8 @@ static void test_meta_and_overlap(void)
 	close(fd);
 
 	/* A refused map claims nothing: its free extent is still free. */
-	m = mk(FAMFS_REG, 4 * MiB, 2, 110 * MiB, TWO_MiB, 100 * MiB, TWO_MiB);
+	m = map_mk(FAMFS_REG, 4 * MiB, 2, 110 * MiB, TWO_MiB, 100 * MiB,
+		   TWO_MiB);
 	bad("overlap-rollback", EADDRINUSE, &m);
 	fd = newfile();
 	t_ok("rollback-freed", map1(fd, TWO_MiB, 110 * MiB, TWO_MiB));
@@ -228,7 +210,7 @@ static void test_meta_and_overlap(void)
 		snprintf(p, sizeof(p), "%s/gone", mpt);
 		unlink(p);
 	}
-	m = mk(FAMFS_REG, TWO_MiB, 1, 130 * MiB, TWO_MiB, 0, 0);
+	m = map_mk(FAMFS_REG, TWO_MiB, 1, 130 * MiB, TWO_MiB, 0, 0);
 	bad("unlinked-but-open-still-owns", EADDRINUSE, &m);
 	close(fd);
 	fd = newfile();
@@ -401,9 +383,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mpt = argv[1];
-	devsz = dev_size(argv[2]);
-	if (devsz < 512 * MiB)
-		die("device smaller than 512 MiB");
+	devsz = dev_size_min(argv[2], 512 * MiB);
 
 	test_unmapped();
 	test_validation();

@@ -34,25 +34,10 @@ static int newfile(void)
 #define V2B	(340 * MiB)	/* v2 test files */
 #define BIG	(400 * MiB)	/* the big maps */
 
-static struct famfs_ioc_map_v2 hdr2(unsigned int etype, unsigned int ftype,
-				    unsigned long long size,
-				    unsigned int count, const void *list)
-{
-	struct famfs_ioc_map_v2 m;
-
-	memset(&m, 0, sizeof(m));
-	m.extent_type = etype;
-	m.file_type = ftype;
-	m.file_size = size;
-	m.ext_count = count;
-	m.ext_list = (uintptr_t)list;
-	return m;
-}
-
 /* Nothing mapped, no size, nothing claimed after a refused create. */
 static void unmapped2(const char *name, int fd, unsigned long long bfree)
 {
-	struct famfs_ioc_map_v2 g = hdr2(0, 0, 0, 0, NULL);
+	struct famfs_ioc_map_v2 g = mapv2_mk(0, 0, 0, 0, NULL);
 	struct famfs_ioc_map got;
 	char n2[160];
 	struct stat st;
@@ -80,7 +65,7 @@ static void bad2(const char *name, int want, unsigned int etype,
 		 unsigned int ftype, unsigned long long size,
 		 unsigned int count, const void *list)
 {
-	struct famfs_ioc_map_v2 m = hdr2(etype, ftype, size, count, list);
+	struct famfs_ioc_map_v2 m = mapv2_mk(etype, ftype, size, count, list);
 
 	bad2h(name, want, &m);
 }
@@ -115,7 +100,7 @@ static void test_v2_header(void)
 	unmapped2("v2-create-efault", fd, t_bfree(mpt));
 	close(fd);
 
-	m = hdr2(SIMPLE_DAX_EXTENT, FAMFS_REG, TWO_MiB, 1, e);
+	m = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, TWO_MiB, 1, e);
 	m.flags = 1;
 	bad2h("v2-flags", EINVAL, &m);
 	m.flags = 0x80000000;
@@ -332,7 +317,7 @@ static void get2(const char *pfx, int fd, unsigned int etype,
 #define N(x) (snprintf(name, sizeof(name), "%s-%s", pfx, x), name)
 	memset(canary, 0xa5, room);
 	memcpy(buf, canary, room);
-	g = hdr2(0, 0, 0, 0, buf);
+	g = mapv2_mk(0, 0, 0, 0, buf);
 	if (t_ok(N("get-count-0"), ioctl(fd, FAMFSIOC_MAP_GET_V2, &g))) {
 		t_equ(N("get-count-0-count"), n, g.ext_count);
 		t_equ(N("get-count-0-type"), etype, g.extent_type);
@@ -342,14 +327,14 @@ static void get2(const char *pfx, int fd, unsigned int etype,
 		       !memcmp(buf, canary, room), "list written");
 	}
 	if (n > 1) {
-		g = hdr2(0, 0, 0, n - 1, buf);
+		g = mapv2_mk(0, 0, 0, n - 1, buf);
 		t_errno(N("get-room-short"), ioctl(fd, FAMFSIOC_MAP_GET_V2, &g),
 			E2BIG);
 		t_equ(N("get-room-short-count"), n, g.ext_count);
 		t_true(N("get-room-short-untouched"),
 		       !memcmp(buf, canary, room), "list written");
 	}
-	g = hdr2(0, 0, 0, n + 1, buf);
+	g = mapv2_mk(0, 0, 0, n + 1, buf);
 	if (t_ok(N("get-room-more"), ioctl(fd, FAMFSIOC_MAP_GET_V2, &g))) {
 		t_equ(N("get-count"), n, g.ext_count);
 		t_equ(N("get-file-type"), FAMFS_REG, g.file_type);
@@ -360,12 +345,12 @@ static void get2(const char *pfx, int fd, unsigned int etype,
 		       !memcmp(buf + n * esz, canary, esz),
 		       "wrote past ext_count entries");
 	}
-	g = hdr2(0, 0, 0, n, (void *)8);
+	g = mapv2_mk(0, 0, 0, n, (void *)8);
 	t_errno(N("get-list-efault"), ioctl(fd, FAMFSIOC_MAP_GET_V2, &g),
 		EFAULT);
 	t_errno(N("get-hdr-efault"), ioctl(fd, FAMFSIOC_MAP_GET_V2,
 					   (void *)8), EFAULT);
-	g = hdr2(0, 0, 0, n, buf);
+	g = mapv2_mk(0, 0, 0, n, buf);
 	g.flags = 4;
 	t_errno(N("get-flags-einval"), ioctl(fd, FAMFSIOC_MAP_GET_V2, &g),
 		EINVAL);
@@ -388,7 +373,7 @@ static void test_v2_get(void)
 	struct famfs_ioc_iext ie[2];
 	struct famfs_ioc_map v1;
 	struct famfs_extent x[4];
-	struct famfs_ioc_map_v2 g = hdr2(0, 0, 0, 0, NULL);
+	struct famfs_ioc_map_v2 g = mapv2_mk(0, 0, 0, 0, NULL);
 	unsigned long long b0;
 	struct stat st;
 	int fd;
@@ -410,7 +395,7 @@ static void test_v2_get(void)
 		ioctl(fd, FAMFSIOC_MAP_GETEXT, x), EOVERFLOW);
 	t_errno("v2-create-after-map", mapv2(fd, SIMPLE_DAX_EXTENT, FAMFS_REG,
 					     TWO_MiB, 1, e), EEXIST);
-	g = hdr2(SIMPLE_DAX_EXTENT, FAMFS_REG, TWO_MiB, 1, e);
+	g = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, TWO_MiB, 1, e);
 	g.flags = 1;
 	t_errno("v2-eexist-before-flags", ioctl(fd, FAMFSIOC_MAP_CREATE_V2,
 						&g), EEXIST);
@@ -481,7 +466,7 @@ static void big(const char *name, unsigned int etype, unsigned int n,
 	if (t_ok(name, mapv2(fd, etype, FAMFS_REG, size, n, list))) {
 		snprintf(n2, sizeof(n2), "%s-statfs", name);
 		t_equ(n2, b0 - claim / 4096, t_bfree(mpt));
-		g = hdr2(0, 0, 0, n, buf);
+		g = mapv2_mk(0, 0, 0, n, buf);
 		snprintf(n2, sizeof(n2), "%s-get", name);
 		t_true(n2, !ioctl(fd, FAMFSIOC_MAP_GET_V2, &g) &&
 		       g.ext_count == n && !memcmp(buf, list, n * esz),
@@ -575,7 +560,7 @@ static void test_v2_access(void)
 	pid = fork();
 	if (pid == 0) {
 		struct famfs_extent got;
-		struct famfs_ioc_map_v2 g = hdr2(0, 0, 0, 1, &got);
+		struct famfs_ioc_map_v2 g = mapv2_mk(0, 0, 0, 1, &got);
 
 		if (setresgid(65534, 65534, 65534) ||
 		    setresuid(65534, 65534, 65534))
@@ -597,9 +582,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mpt = argv[1];
-	devsz = dev_size(argv[2]);
-	if (devsz < 512 * MiB)
-		die("device smaller than 512 MiB");
+	devsz = dev_size_min(argv[2], 512 * MiB);
 	if (argc == 4) {	/* one refusal, for the suite to find in dmesg */
 		struct famfs_ioc_iext ie = ie4();
 

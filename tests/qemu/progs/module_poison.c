@@ -10,41 +10,7 @@
  * Uses device 600M..602M (the poisoned file) and 610M..612M.
  */
 #include "module_test.h"
-#include <setjmp.h>
-#include <signal.h>
-#include <sys/mman.h>
 #include <sys/statfs.h>
-
-static sigjmp_buf jb;
-static volatile sig_atomic_t sigbus_code, sigbus_hit;
-
-static void on_sigbus(int sig, siginfo_t *si, void *uc)
-{
-	(void)sig;
-	(void)uc;
-	sigbus_code = si->si_code;
-	sigbus_hit = 1;
-	siglongjmp(jb, 1);
-}
-
-static void catch_sigbus(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sigbus;
-	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-	sigaction(SIGBUS, &sa, NULL);
-}
-
-/* 1 if reading *p raises SIGBUS. */
-static int faults(volatile char *p)
-{
-	sigbus_hit = 0;
-	if (sigsetjmp(jb, 1) == 0)
-		(void)*p;
-	return sigbus_hit;
-}
 
 /* After a remount: maps, writes and reads work again. */
 static int healthy(const char *mpt)
@@ -67,7 +33,7 @@ int main(int argc, char **argv)
 	struct famfs_ioc_map got;
 	struct statfs sfs;
 	char *pf, *pg, buf[4096];
-	int f, g, h, rc, e;
+	int f, g, h;
 
 	if (argc == 3 && !strcmp(argv[2], "healthy"))
 		return healthy(argv[1]);
@@ -76,7 +42,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mpt = argv[1];
-	catch_sigbus();
+	t_catch_sigbus();
 
 	f = mkfile(mpt, "poisoned");
 	g = mkfile(mpt, "bystander");
@@ -91,27 +57,19 @@ int main(int argc, char **argv)
 	memset(pg, 0x6b, TWO_MiB);
 	t_equ("before-read", sizeof(buf), pread(g, buf, sizeof(buf), 0));
 
-	sigbus_hit = 0;
-	if (sigsetjmp(jb, 1) == 0) {
-		rc = madvise(pf + 8192, 4096, MADV_HWPOISON);
-		e = errno;
-		if (rc) {
-			t_skip("poison", "madvise(MADV_HWPOISON): %s",
-			       t_errname(e));
-			return 0;
-		}
-	}
-	printf("info: SIGBUS %s, si_code %d\n", sigbus_hit ? "yes" : "no",
-	       (int)sigbus_code);
-	t_true("poison-sigbus", sigbus_hit,
+	if (!t_hwpoison("poison", pf + 8192))
+		return 0;
+	printf("info: SIGBUS %s, si_code %d\n", t_sigbus_hit ? "yes" : "no",
+	       (int)t_sigbus_code);
+	t_true("poison-sigbus", t_sigbus_hit,
 	       "the poisoning process got no SIGBUS");
-	t_true("poison-sigbus-mceerr", sigbus_code == BUS_MCEERR_AR ||
-	       sigbus_code == BUS_MCEERR_AO, "SIGBUS without BUS_MCEERR_*");
+	t_true("poison-sigbus-mceerr", t_sigbus_code == BUS_MCEERR_AR ||
+	       t_sigbus_code == BUS_MCEERR_AO, "SIGBUS without BUS_MCEERR_*");
 
 	/* The whole mount has failed. */
-	t_true("bystander-mapping-sigbus", faults(pg + 4096),
+	t_true("bystander-mapping-sigbus", t_sigbus_at(pg + 4096),
 	       "the other file's old mapping still works");
-	t_true("poisoned-mapping-sigbus", faults(pf),
+	t_true("poisoned-mapping-sigbus", t_sigbus_at(pf),
 	       "the poisoned file's mapping still works");
 	t_errno("read-eio", pread(g, buf, sizeof(buf), 0), EIO);
 	t_errno("write-eio", pwrite(g, buf, sizeof(buf), 0), EIO);

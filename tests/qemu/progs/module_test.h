@@ -5,6 +5,7 @@
  * A program prints one line per check: "PASS name", "FAIL name: why" or
  * "SKIP name: why"; the suite (suites/module*.sh) turns them into PROTOCOL
  * lines with its own prefix.  The exit status is 1 if anything failed.
+ * Also used by devdax_test, hostile_hold and compat32 (built with -m32).
  */
 #ifndef MODULE_TEST_H
 #define MODULE_TEST_H
@@ -12,6 +13,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,9 +26,14 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <linux/fs.h>
 #include <linux/famfs_ioctl.h>
+
+#ifndef MADV_HWPOISON
+#define MADV_HWPOISON	100
+#endif
 
 #define MiB		(1ULL << 20)
 #define TWO_MiB		(2 * MiB)
@@ -35,17 +43,24 @@
 
 T_API int t_failed;
 
+/* Prints "KIND name: why". */
+T_API void t_vline(const char *kind, const char *name, const char *fmt,
+		   va_list ap)
+{
+	printf("%s %s: ", kind, name);
+	vprintf(fmt, ap);
+	printf("\n");
+	fflush(stdout);
+}
+
 T_API void __attribute__((format(printf, 2, 3)))
 t_fail(const char *name, const char *fmt, ...)
 {
 	va_list ap;
 
-	printf("FAIL %s: ", name);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	t_vline("FAIL", name, fmt, ap);
 	va_end(ap);
-	printf("\n");
-	fflush(stdout);
 	t_failed = 1;
 }
 
@@ -60,12 +75,9 @@ t_skip(const char *name, const char *fmt, ...)
 {
 	va_list ap;
 
-	printf("SKIP %s: ", name);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	t_vline("SKIP", name, fmt, ap);
 	va_end(ap);
-	printf("\n");
-	fflush(stdout);
 }
 
 T_API const char *t_errname(int e)
@@ -117,6 +129,18 @@ T_API int t_equ(const char *name, unsigned long long want,
 	return 0;
 }
 
+/* PASS iff @lo <= @got <= @hi; @what says what @got counts. */
+T_API int t_between(const char *name, long long lo, long long hi,
+		    long long got, const char *what)
+{
+	if (got >= lo && got <= hi) {
+		t_pass(name);
+		return 1;
+	}
+	t_fail(name, "%lld %s, expected %lld..%lld", got, what, lo, hi);
+	return 0;
+}
+
 T_API int t_true(const char *name, int cond, const char *what)
 {
 	if (cond) {
@@ -144,6 +168,48 @@ T_API unsigned long long dev_size(const char *dev)
 	return sz;
 }
 
+/* The size of block device @dev, which must be at least @min bytes. */
+T_API unsigned long long dev_size_min(const char *dev, unsigned long long min)
+{
+	unsigned long long sz = dev_size(dev);
+
+	if (sz < min) {
+		printf("FAIL setup: %s: %llu bytes, smaller than %llu MiB\n",
+		       dev, sz, min / MiB);
+		exit(1);
+	}
+	return sz;
+}
+
+/* The size of a dax character device (/dev/daxX.Y), from sysfs. */
+T_API unsigned long long t_dax_size(const char *dev)
+{
+	char p[256];
+	struct stat st;
+	unsigned long long sz = 0;
+	FILE *f;
+
+	if (stat(dev, &st))
+		die(dev);
+	snprintf(p, sizeof(p), "/sys/dev/char/%u:%u/size", major(st.st_rdev),
+		 minor(st.st_rdev));
+	f = fopen(p, "r");
+	if (!f || fscanf(f, "%llu", &sz) != 1)
+		die(p);
+	fclose(f);
+	return sz;
+}
+
+/* Creates the empty file @path (a "ready" or "go" flag); dies on failure. */
+T_API void t_post(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT, 0644);
+
+	if (fd < 0)
+		die(path);
+	close(fd);
+}
+
 /* A new empty file MPT/name opened read-write. */
 T_API int mkfile(const char *mpt, const char *name)
 {
@@ -157,11 +223,14 @@ T_API int mkfile(const char *mpt, const char *name)
 	return fd;
 }
 
-/* FAMFSIOC_MAP_CREATE with up to two extents; returns the ioctl result. */
-T_API int map2(int fd, unsigned int ftype, unsigned long long size,
-		unsigned long long n, unsigned long long off0,
-		unsigned long long len0, unsigned long long off1,
-		unsigned long long len1)
+/* A FAMFSIOC_MAP_CREATE argument with up to two extents (@n: the count). */
+T_API struct famfs_ioc_map map_mk(unsigned int ftype,
+				    unsigned long long size,
+				    unsigned long long n,
+				    unsigned long long off0,
+				    unsigned long long len0,
+				    unsigned long long off1,
+				    unsigned long long len1)
 {
 	struct famfs_ioc_map m;
 
@@ -174,6 +243,18 @@ T_API int map2(int fd, unsigned int ftype, unsigned long long size,
 	m.ext_list[0].len = len0;
 	m.ext_list[1].offset = off1;
 	m.ext_list[1].len = len1;
+	return m;
+}
+
+/* FAMFSIOC_MAP_CREATE with up to two extents; returns the ioctl result. */
+T_API int map2(int fd, unsigned int ftype, unsigned long long size,
+		unsigned long long n, unsigned long long off0,
+		unsigned long long len0, unsigned long long off1,
+		unsigned long long len1)
+{
+	struct famfs_ioc_map m = map_mk(ftype, size, n, off0, len0, off1,
+					  len1);
+
 	return ioctl(fd, FAMFSIOC_MAP_CREATE, &m);
 }
 
@@ -211,9 +292,11 @@ T_API long long check(const void *buf, uint64_t seed, uint64_t off,
 	return -1;
 }
 
-/* FAMFSIOC_MAP_CREATE_V2 of @count entries at @list. */
-T_API int mapv2(int fd, unsigned int etype, unsigned int ftype,
-		unsigned long long size, unsigned int count, const void *list)
+/* A v2 header (MAP_CREATE_V2 / MAP_GET_V2) of @count entries at @list. */
+T_API struct famfs_ioc_map_v2 mapv2_mk(unsigned int etype,
+					 unsigned int ftype,
+					 unsigned long long size,
+					 unsigned int count, const void *list)
 {
 	struct famfs_ioc_map_v2 m;
 
@@ -223,6 +306,16 @@ T_API int mapv2(int fd, unsigned int etype, unsigned int ftype,
 	m.file_size = size;
 	m.ext_count = count;
 	m.ext_list = (uintptr_t)list;
+	return m;
+}
+
+/* FAMFSIOC_MAP_CREATE_V2 of @count entries at @list. */
+T_API int mapv2(int fd, unsigned int etype, unsigned int ftype,
+		unsigned long long size, unsigned int count, const void *list)
+{
+	struct famfs_ioc_map_v2 m = mapv2_mk(etype, ftype, size, count,
+					       list);
+
 	return ioctl(fd, FAMFSIOC_MAP_CREATE_V2, &m);
 }
 
@@ -261,24 +354,68 @@ T_API unsigned long long t_bfree(const char *mpt)
 }
 
 /*
- * The device, read with O_DIRECT (the mount holds a pmem device
- * exclusively, which only keeps other exclusive openers out): the same
- * memory the DAX mappings of the files write.
+ * The device under a mount, to check what the files' DAX mappings wrote: a
+ * pmem device read (and written) with O_DIRECT, which reaches the same
+ * memory (the mount holds it exclusively, which only keeps other exclusive
+ * openers out), or a /dev/daxX.Y bound to famfs, which while mounted can
+ * only be mapped read-only.
  */
 #define T_DBUF	(4 * MiB)
 
 struct t_dev {
-	int	fd;
-	void	*buf;		/* T_DBUF, aligned for O_DIRECT */
+	int			fd;
+	unsigned long long	size;
+	void			*buf;	/* T_DBUF, O_DIRECT aligned */
+	const unsigned char	*map;	/* devdax: all, read-only */
 };
 
+/* Opens @dev: a block device O_DIRECT with @flags, a dax device mapped. */
 T_API void t_dev_open(struct t_dev *d, const char *dev, int flags)
 {
+	struct stat st;
+
+	memset(d, 0, sizeof(*d));
+	if (stat(dev, &st))
+		die(dev);
+	if (S_ISCHR(st.st_mode)) {
+		d->size = t_dax_size(dev);
+		d->fd = open(dev, O_RDONLY);
+		if (d->fd < 0)
+			die("open the devdax device read-only");
+		d->map = mmap(NULL, d->size, PROT_READ, MAP_SHARED, d->fd, 0);
+		if (d->map == MAP_FAILED)
+			die("mmap the devdax device read-only");
+		close(d->fd);
+		d->fd = -1;
+		return;
+	}
+	d->size = dev_size(dev);
 	d->fd = open(dev, flags | O_DIRECT);
 	if (d->fd < 0)
 		die("open the device O_DIRECT (no O_EXCL)");
 	if (posix_memalign(&d->buf, 4096, T_DBUF))
 		die("posix_memalign");
+}
+
+/*
+ * Device bytes [@off, @off+@len) (@len <= T_DBUF): read into d->buf (whole
+ * 4 KiB blocks, as O_DIRECT wants) or in the mapping.  NULL (errno set) if
+ * they cannot be read.
+ */
+T_API const void *t_devread(struct t_dev *d, unsigned long long off,
+			    size_t len)
+{
+	size_t rn = (len + 4095) & ~(size_t)4095;
+	ssize_t n;
+
+	if (d->map)
+		return d->map + off;
+	n = pread(d->fd, d->buf, rn, off);
+	if (n == (ssize_t)rn)
+		return d->buf;
+	if (n >= 0)
+		errno = EIO;	/* short */
+	return NULL;
 }
 
 /* Checks that device bytes [@off, @off+@len) hold pattern @seed from @foff. */
@@ -290,16 +427,15 @@ T_API int t_devcheck(struct t_dev *d, const char *name,
 
 	for (done = 0; done < len; done += T_DBUF) {
 		size_t n = len - done < T_DBUF ? len - done : T_DBUF;
-		/* O_DIRECT reads whole blocks; T_DBUF is a multiple. */
-		size_t rn = (n + 4095) & ~(size_t)4095;
+		const void *p = t_devread(d, off + done, n);
 		long long bad;
 
-		if (pread(d->fd, d->buf, rn, off + done) != (ssize_t)rn) {
+		if (!p) {
 			t_fail(name, "cannot read the device at %#llx: %s",
 			       off + done, t_errname(errno));
 			return 0;
 		}
-		bad = check(d->buf, seed, foff + done, n);
+		bad = check(p, seed, foff + done, n);
 		if (bad >= 0) {
 			t_fail(name, "file offset %#llx (device %#llx) does not hold the pattern",
 			       bad, off + (bad - foff));
@@ -309,14 +445,31 @@ T_API int t_devcheck(struct t_dev *d, const char *name,
 	return 1;
 }
 
+/* t_devcheck(), and PASS @name if it holds. */
+T_API int t_devpass(struct t_dev *d, const char *name,
+		    unsigned long long off, unsigned long long len,
+		    uint64_t seed, uint64_t foff)
+{
+	if (!t_devcheck(d, name, off, len, seed, foff))
+		return 0;
+	t_pass(name);
+	return 1;
+}
+
 /*
  * Writes pattern @seed from @foff to device bytes [@off, @off+@len); @off
- * and @len are multiples of 4 KiB (O_DIRECT).
+ * and @len are multiples of 4 KiB (O_DIRECT).  A dax device cannot be
+ * written (EROFS).
  */
 T_API int t_devfill(struct t_dev *d, unsigned long long off,
 		    unsigned long long len, uint64_t seed, uint64_t foff)
 {
 	unsigned long long done;
+
+	if (d->map) {
+		errno = EROFS;
+		return -1;
+	}
 
 	for (done = 0; done < len; done += T_DBUF) {
 		size_t n = len - done < T_DBUF ? len - done : T_DBUF;
@@ -351,6 +504,92 @@ T_API long t_touch_faults(volatile char *p, unsigned long long len, int write,
 	if (sum)
 		*sum = s;
 	return r1.ru_minflt - r0.ru_minflt;
+}
+
+/* A test of a program that runs a chosen few of its tests. */
+struct t_test {
+	const char	*name;
+	void		(*fn)(void);
+	int		named_only;	/* run only when named */
+};
+
+/*
+ * Runs the tests of @t (@nt of them) named in @names (@n of them), or if
+ * none is named, every one that is not named_only.
+ */
+T_API void t_run(const struct t_test *t, size_t nt, int n, char **names)
+{
+	size_t i;
+	int a;
+
+	for (i = 0; i < nt; i++) {
+		int run = !n && !t[i].named_only;
+
+		for (a = 0; a < n; a++)
+			run |= !strcmp(names[a], t[i].name);
+		if (run)
+			t[i].fn();
+	}
+}
+
+/*
+ * SIGBUS caught: t_sigbus_at() and t_hwpoison() jump back from the handler
+ * and say what the signal was (t_sigbus_code, t_sigbus_addr).
+ */
+T_API sigjmp_buf t_sigbus_jb;
+T_API volatile sig_atomic_t t_sigbus_hit, t_sigbus_code;
+T_API void *volatile t_sigbus_addr;
+
+T_API void t_on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	t_sigbus_code = si->si_code;
+	t_sigbus_addr = si->si_addr;
+	t_sigbus_hit = 1;
+	siglongjmp(t_sigbus_jb, 1);
+}
+
+/* From now on SIGBUS goes to t_on_sigbus(). */
+T_API void t_catch_sigbus(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = t_on_sigbus;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+/* 1 if reading *@p raises SIGBUS. */
+T_API int t_sigbus_at(volatile char *p)
+{
+	t_catch_sigbus();
+	t_sigbus_hit = 0;
+	if (sigsetjmp(t_sigbus_jb, 1) == 0)
+		(void)*p;
+	return t_sigbus_hit;
+}
+
+/*
+ * MADV_HWPOISON of the 4 KiB page at @p (a memory failure there), catching
+ * the SIGBUS it raises (t_sigbus_hit).  0 after SKIP @name if madvise
+ * failed without a SIGBUS (no memory failure injection in this kernel).
+ */
+T_API int t_hwpoison(const char *name, void *p)
+{
+	volatile int err = 0;
+
+	t_catch_sigbus();
+	t_sigbus_hit = 0;
+	if (sigsetjmp(t_sigbus_jb, 1) == 0 &&
+	    madvise(p, 4096, MADV_HWPOISON))
+		err = errno;
+	if (err && !t_sigbus_hit) {
+		t_skip(name, "madvise(MADV_HWPOISON): %s", t_errname(err));
+		return 0;
+	}
+	return 1;
 }
 
 #endif /* MODULE_TEST_H */
