@@ -18,42 +18,7 @@
  * OFFSET and LEN accept 0x hex and K/M/G suffixes.
  * Exit: 0 ok, 1 check mismatch, 2 usage or I/O error.
  */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#define ALIGN_IO  4096ULL
-#define ALIGN_MAP (2ULL << 20)
-
-static void die(const char *what)
-{
-	fprintf(stderr, "devpat: %s: %s\n", what, strerror(errno));
-	exit(2);
-}
-
-static uint64_t num(const char *s)
-{
-	char *end;
-	uint64_t v = strtoull(s, &end, 0);
-
-	switch (*end) {
-	case 'G': case 'g': v <<= 10; /* fall through */
-	case 'M': case 'm': v <<= 10; /* fall through */
-	case 'K': case 'k': v <<= 10; end++; break;
-	}
-	if (*end || end == s) {
-		fprintf(stderr, "devpat: bad number '%s'\n", s);
-		exit(2);
-	}
-	return v;
-}
+#include "dev_test.h"
 
 static uint8_t pattern(uint64_t seed, uint64_t x)
 {
@@ -69,9 +34,10 @@ static const char *const ops[] = { "write", "check", "fill", "dump", "copyin", N
 int main(int argc, char **argv)
 {
 	int mode = 0, fd, src = -1, opt, op, ret = 0;
-	uint64_t off, len, seed = 0, lo, hi, i, bad = 0;
+	uint64_t off, len, seed = 0, i, bad = 0;
+	struct dt_span sp;
 	struct stat st;
-	uint8_t *base, *p;
+	uint8_t *p;
 
 	while ((opt = getopt(argc, argv, "mdb")) != -1)
 		mode = opt;
@@ -99,22 +65,9 @@ int main(int argc, char **argv)
 	if (mode == 'd' && fcntl(fd, F_SETFL, O_DIRECT))
 		die("O_DIRECT");
 
-	if (mode == 'm') {
-		lo = off & ~(ALIGN_MAP - 1);
-		hi = (off + len + ALIGN_MAP - 1) & ~(ALIGN_MAP - 1);
-		base = mmap(NULL, hi - lo, op == CHECK || op == DUMP ? PROT_READ :
-			    PROT_READ | PROT_WRITE, MAP_SHARED, fd, lo);
-		if (base == MAP_FAILED)
-			die("mmap");
-	} else {
-		lo = mode == 'd' ? off & ~(ALIGN_IO - 1) : off;
-		hi = mode == 'd' ? (off + len + ALIGN_IO - 1) & ~(ALIGN_IO - 1) : off + len;
-		if (posix_memalign((void **)&base, ALIGN_IO, hi - lo + 1))
-			die("malloc");
-		if (pread(fd, base, hi - lo, lo) != (ssize_t)(hi - lo))
-			die("pread (short or failed)");
-	}
-	p = base + (off - lo);
+	dt_get(&sp, fd, mode == 'm', op == CHECK || op == DUMP ? PROT_READ :
+	       PROT_READ | PROT_WRITE, mode == 'd' ? ALIGN_IO : 1, off, len);
+	p = sp.p;
 
 	/* copyin: read() straight into the buffer (a DAX mapping with -m, so
 	 * the source file system pins device pages, e.g. 9p zero-copy). */
@@ -142,15 +95,7 @@ int main(int argc, char **argv)
 			(unsigned long long)bad, (unsigned long long)len);
 		ret = 1;
 	}
-	if (op == CHECK || op == DUMP)
-		return ret;
-	/* device-dax has no fsync: msync fails with EINVAL there */
-	if (mode == 'm' && msync(base, hi - lo, MS_SYNC) && !(S_ISCHR(st.st_mode) && errno == EINVAL))
-		die("msync");
-	if (mode != 'm' && pwrite(fd, base, hi - lo, lo) != (ssize_t)(hi - lo))
-		die("pwrite (short or failed)");
-	if (mode == 'b' && fsync(fd))
-		die("fsync");
+	dt_put(&sp, fd, op != CHECK && op != DUMP, mode == 'b');
 	return ret;
 usage:
 	fprintf(stderr, "usage: devpat [-m|-d|-b] write|check|fill|copyin DEV OFFSET LEN SEED|BYTE|FILE\n"

@@ -24,85 +24,25 @@
  * between this and the next mount), character devices (devdax) through a
  * shared mapping.  Exit 0 ok, 2 usage or I/O error.
  */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "dev_test.h"
 #include <linux/famfs_format.h>
-
-#define ALIGN_IO	4096ULL
-#define ALIGN_MAP	(2ULL << 20)
 
 static int fd, chr;
 static uint64_t log_base = FAMFS_LOG_OFFSET;
 
-static void die(const char *what)
-{
-	fprintf(stderr, "hostile_corrupt: %s: %s\n", what, strerror(errno));
-	exit(2);
-}
-
-static uint64_t num(const char *s)
-{
-	char *end;
-	uint64_t v = strtoull(s, &end, 0);
-
-	switch (*end) {
-	case 'G': case 'g': v <<= 10; /* fall through */
-	case 'M': case 'm': v <<= 10; /* fall through */
-	case 'K': case 'k': v <<= 10; end++; break;
-	}
-	if (*end || end == s) {
-		fprintf(stderr, "hostile_corrupt: bad number '%s'\n", s);
-		exit(2);
-	}
-	return v;
-}
-
 /* Read (write = 0) or write [off, off+len) of the device. */
 static void io(int write, uint64_t off, void *buf, uint64_t len)
 {
-	uint64_t lo, hi;
-	uint8_t *b;
+	struct dt_span s;
 
 	if (!len)
 		return;
-	if (chr) {
-		lo = off & ~(ALIGN_MAP - 1);
-		hi = (off + len + ALIGN_MAP - 1) & ~(ALIGN_MAP - 1);
-		b = mmap(NULL, hi - lo, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-			 (off_t)lo);
-		if (b == MAP_FAILED)
-			die("mmap");
-		if (write)
-			memcpy(b + (off - lo), buf, len);
-		else
-			memcpy(buf, b + (off - lo), len);
-		munmap(b, hi - lo);
-		return;
-	}
-	lo = off & ~(ALIGN_IO - 1);
-	hi = (off + len + ALIGN_IO - 1) & ~(ALIGN_IO - 1);
-	if (posix_memalign((void **)&b, ALIGN_IO, hi - lo))
-		die("memory");
-	if (pread(fd, b, hi - lo, (off_t)lo) != (ssize_t)(hi - lo))
-		die("read");
-	if (write) {
-		memcpy(b + (off - lo), buf, len);
-		if (pwrite(fd, b, hi - lo, (off_t)lo) != (ssize_t)(hi - lo))
-			die("write");
-		if (fsync(fd))
-			die("fsync");
-	} else {
-		memcpy(buf, b + (off - lo), len);
-	}
-	free(b);
+	dt_get(&s, fd, chr, PROT_READ | PROT_WRITE, ALIGN_IO, off, len);
+	if (write)
+		memcpy(s.p, buf, len);
+	else
+		memcpy(buf, s.p, len);
+	dt_put(&s, fd, write, 1);
 }
 
 /* CRC-32 (IEEE, reflected), as zlib's crc32(0, buf, len). */
