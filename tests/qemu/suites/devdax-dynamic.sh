@@ -11,17 +11,11 @@
 DEV=$FAMFS_DEV
 N=$(basename "$DEV")
 M=/mnt/famfs
-T=/sys/kernel/tracing
 mkdir -p $M
 export FAMFS_HOST_ID_FILE=/tmp/dynamic-host-uuid
 
-driver() { basename "$(readlink /sys/bus/dax/devices/$1/driver 2>/dev/null)" 2>/dev/null; }
-no_warnings() { ! dmesg | grep -q 'WARNING\|BUG\|Call Trace\|pre-populated'; }
 
-if ! grep -q '^famfs ' /proc/modules; then
-	t_skip loaded "famfs.ko is not loaded"
-	exit 0
-fi
+famfs_loaded || exit 0
 R=$(readlink -f /sys/bus/dax/devices/$N/..)/dax_region
 t_ok dynamic-region test -e $R/create
 echo "dynamic: $R, $(cat $R/size) bytes, $N $(cat /sys/bus/dax/devices/$N/size) bytes"
@@ -35,16 +29,13 @@ t_ok cp famfs cp "$FAMFS_SRC/include/uapi/linux/famfs_ioctl.h" $M/h
 t_ok cp-bytes cmp "$FAMFS_SRC/include/uapi/linux/famfs_ioctl.h" $M/h
 t_ok mkfile-x famfs mkfile -s 4m $M/x
 run_prog devdax_test extent $M/x "$DEV"
-ev=$T/events/fs_dax/dax_pmd_fault_done
-if [ -d $ev ]; then
-	: > $T/trace
-	echo 1 > $ev/enable
-	echo 1 > $T/tracing_on
+ev=fs_dax/dax_pmd_fault_done
+if trace_have $ev; then
+	trace_on $ev
 	run_prog devdax_test touch $M/f
-	echo 0 > $T/tracing_on
-	echo 0 > $ev/enable
-	t_eq pmd-nopage 4 "$(grep -c 'dax_pmd_fault_done:.*NOPAGE' $T/trace)"
-	: > $T/trace
+	trace_off $ev
+	t_eq pmd-nopage 4 "$(grep -c 'dax_pmd_fault_done:.*NOPAGE' $TRACE/trace)"
+	: > $TRACE/trace
 fi
 t_ok umount umount $M
 
@@ -53,7 +44,7 @@ i=0
 while [ $i -lt 3 ]; do
 	i=$((i + 1))
 	t_ok cycle$i-unbind famfs bind -u "$DEV"
-	t_eq cycle$i-device_dax device_dax "$(driver $N)"
+	t_eq cycle$i-device_dax device_dax "$(dax_driver $N)"
 	t_ok cycle$i-fsck famfs fsck "$DEV"
 	t_ok cycle$i-bind famfs bind "$DEV"
 	t_ok cycle$i-mount famfs mount "$DEV" $M
@@ -70,7 +61,7 @@ t_ok bind-after-unbind famfs bind "$DEV"
 t_ok mount-after-unbind famfs mount "$DEV" $M
 t_ok verify-after-unbind famfs verify -S 4 $M/f
 t_ok umount-2 umount $M
-t_ok no-warnings no_warnings
+t_ok no-warnings no_warnings pre-populated
 
 # Two ranges: shrink dax0.0 to 256M, give 128M to a new device, grow dax0.0
 # back to 384M: its third quarter is not next to the first half.
@@ -87,7 +78,7 @@ dmesg -c > /dev/null
 t_rc_out=$(famfs bind "$DEV" 2>&1); rc=$?
 t_eq two-ranges-refused 2 "$rc"
 t_ok two-ranges-says-why sh -c "dmesg | grep -q 'famfs $N: the device has 2 memory ranges; famfs needs exactly one'"
-t_eq two-ranges-restored device_dax "$(driver $N)"
+t_eq two-ranges-restored device_dax "$(dax_driver $N)"
 echo "$t_rc_out"
 
 # The one-range device next to it works.
@@ -102,7 +93,7 @@ t_ok umount-second umount $M
 # Online as system RAM: refused, and the mount says what to run.
 t_ok unbind-second famfs bind -u "/dev/$N2"
 if daxctl reconfigure-device -m system-ram "$N2" > /tmp/kmem.out 2>&1; then
-	t_eq kmem-bound kmem "$(driver $N2)"
+	t_eq kmem-bound kmem "$(dax_driver $N2)"
 	t_not bind-kmem-refused famfs bind "/dev/$N2"
 	dmesg -c > /dev/null
 	t_not mount-kmem-refused mount -t famfs "/dev/$N2" $M
@@ -110,5 +101,5 @@ if daxctl reconfigure-device -m system-ram "$N2" > /tmp/kmem.out 2>&1; then
 else
 	t_skip kmem "daxctl reconfigure-device -m system-ram: $(tail -n 1 /tmp/kmem.out)"
 fi
-t_ok no-warnings-at-end no_warnings
+t_ok no-warnings-at-end no_warnings pre-populated
 exit 0

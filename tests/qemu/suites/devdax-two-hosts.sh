@@ -14,18 +14,8 @@ M=/mnt/famfs
 S=$FAMFS_SYNC
 mkdir -p $M
 
-t_rc() {	# t_rc ID EXPECTED_RC CMD...; output in $OUT
-	_id=$1 _want=$2; shift 2
-	OUT=$("$@" 2>&1); _rc=$?
-	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
-	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
-no_warnings() { ! dmesg | grep -q 'WARNING\|BUG\|Call Trace'; }
 
-if ! grep -q '^famfs ' /proc/modules; then
-	t_skip loaded "famfs.ko is not loaded"
-	exit 0
-fi
+famfs_loaded || exit 0
 # Each host binds its own view of the device.
 [ "$FAMFS_DEV_MODE" = devdax ] && t_ok bind famfs bind "$DEV"
 
@@ -87,13 +77,7 @@ PFX=client-y- run_prog devdax_test cmp $M/data/more/y
 t_ok client-z-bytes cmp "$FAMFS_SRC/include/uapi/linux/famfs_format.h" $M/data/more/z
 touch /tmp/watch/go
 wait $wp
-while IFS= read -r _l; do
-	case $_l in
-	"PASS "*) t_pass "client-${_l#PASS }" ;;
-	"FAIL "*) _l=${_l#FAIL }; t_fail "client-${_l%%: *}" "${_l#*: }" ;;
-	*) echo "devdax_test: $_l" ;;
-	esac
-done < /tmp/watch.out
+PFX=client- t_lines devdax_test /tmp/watch.out
 PFX=client-x2- run_prog devdax_test check $M/data/x 102
 t_rc client-logplay-again 0 famfs logplay -n $M
 t_ok client-umount umount $M

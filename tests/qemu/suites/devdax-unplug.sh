@@ -15,16 +15,15 @@ M=/mnt/famfs
 mkdir -p $M
 export FAMFS_HOST_ID_FILE=/tmp/unplug-host-uuid
 
-driver() { basename "$(readlink /sys/bus/dax/devices/$N/driver 2>/dev/null)" 2>/dev/null; }
+driver() { dax_driver $N; }
 bind_famfs() {
 	[ "$(driver)" = famfs ] && return 0
 	[ -n "$(driver)" ] && echo "$N" > /sys/bus/dax/devices/$N/driver/unbind
 	echo "$N" > /sys/bus/dax/drivers/famfs/new_id
 	[ "$(driver)" = famfs ]
 }
-klog_mark() { dmesg | wc -l > /tmp/unplug.klog; }
-klog_since() { dmesg | tail -n +$(($(cat /tmp/unplug.klog) + 1)); }
-no_warnings() { ! klog_since | grep -q 'WARNING\|BUG\|Call Trace\|refcount'; }
+# no_new_warnings: none since klog_mark (refcount warnings included)
+no_new_warnings() { ! klog_since | grep -q 'WARNING\|BUG\|Call Trace\|refcount'; }
 
 # hold PREFIX PROG-ARGS... -- UNPLUG-CMD...: run devdax_test hold in the
 # background, unplug once it has its mapping, let it check, collect it.
@@ -45,19 +44,10 @@ hold() {
 	t_ok "$_id" "$@"
 	touch /tmp/h/go
 	wait $_hp
-	while IFS= read -r _l; do
-		case $_l in
-		"PASS "*) t_pass "$_id-${_l#PASS }" ;;
-		"FAIL "*) _l=${_l#FAIL }; t_fail "$_id-${_l%%: *}" "${_l#*: }" ;;
-		*) echo "devdax_test: $_l" ;;
-		esac
-	done < /tmp/devdax_test.out
+	PFX=$_id- t_lines devdax_test /tmp/devdax_test.out
 }
 
-if ! grep -q '^famfs ' /proc/modules; then
-	t_skip loaded "famfs.ko is not loaded"
-	exit 0
-fi
+famfs_loaded || exit 0
 
 ns=namespace0.0
 if [ "$FAMFS_DEV_MODE" = devdax ]; then
@@ -74,7 +64,7 @@ if [ "$FAMFS_DEV_MODE" = devdax ]; then
 	t_ok names-still-there test -e $M/f
 	t_not read-eio cat $M/f
 	t_ok umount-after-unbind umount $M
-	t_ok unbind-no-warnings no_warnings
+	t_ok unbind-no-warnings no_new_warnings
 
 	t_ok rebind bind_famfs
 	t_ok mount-after-rebind famfs mount "$DEV" $M
@@ -90,7 +80,7 @@ if [ "$FAMFS_DEV_MODE" = devdax ]; then
 	# Unbind with the character device mapped.
 	klog_mark
 	hold unbind-cdev hold-cdev "$DEV" -- sh -c "echo $N > /sys/bus/dax/drivers/famfs/unbind"
-	t_ok unbind-cdev-no-warnings no_warnings
+	t_ok unbind-cdev-no-warnings no_new_warnings
 	t_ok rebind-after-cdev bind_famfs
 
 	# rmmod unbinds; device_dax can have the device back.
@@ -101,7 +91,7 @@ if [ "$FAMFS_DEV_MODE" = devdax ]; then
 	t_eq device_dax-again device_dax "$(driver)"
 	t_ok fsck-on-device_dax famfs fsck "$DEV"
 	t_ok insmod insmod "$FAMFS_KO"
-	t_ok rmmod-clean no_warnings
+	t_ok rmmod-clean no_new_warnings
 	t_ok bind-after-insmod bind_famfs
 fi
 
@@ -126,13 +116,13 @@ t_ok disable-logged sh -c "dmesg | grep -q 'famfs (.*): the device is going away
 t_ok names-after-disable test -e $M/g
 t_not read-eio-after-disable cat $M/g
 t_ok umount-after-disable umount $M
-t_ok disable-no-warnings no_warnings
+t_ok disable-no-warnings no_new_warnings
 t_ok enable sh -c "$replug"
 t_ok device-back wait_for "$DEV" 10
 [ "$FAMFS_DEV_MODE" = devdax ] && t_ok bind-after-enable bind_famfs
 t_ok mount-after-enable famfs mount "$DEV" $M
 t_ok data-after-enable famfs verify -S 9 $M/g
 t_ok umount-at-end umount $M
-t_ok no-warnings-at-end no_warnings
+t_ok no-warnings-at-end no_new_warnings
 [ "$FAMFS_DEV_MODE" = devdax ] && t_ok leave-on-device_dax famfs bind -u "$DEV"
 exit 0

@@ -10,13 +10,10 @@
 DEV=$FAMFS_DEV
 N=$(basename "$DEV")
 M=/mnt/famfs
-T=/sys/kernel/tracing
 mkdir -p $M
 export FAMFS_HOST_ID_FILE=/tmp/devdax-host-uuid
 
-driver() { basename "$(readlink /sys/bus/dax/devices/$N/driver 2>/dev/null)" 2>/dev/null; }
-klog_mark() { dmesg | wc -l > /tmp/devdax.klog; }
-klog_since() { dmesg | tail -n +$(($(cat /tmp/devdax.klog) + 1)); }
+driver() { dax_driver $N; }
 # mount_err ID ERRNO: mount -t famfs fails with ERRNO (mount(2) through busybox).
 mount_err() {
 	if _o=$(mount -t famfs "$DEV" $M 2>&1); then
@@ -29,10 +26,7 @@ mount_err() {
 	fi
 }
 
-if ! grep -q '^famfs ' /proc/modules; then
-	t_skip loaded "famfs.ko is not loaded"
-	exit 0
-fi
+famfs_loaded || exit 0
 t_ok driver-registered test -d /sys/bus/dax/drivers/famfs
 # Start (and end) as the profile leaves the device: with device_dax.
 [ "$(driver)" = famfs ] && famfs bind -u "$DEV"
@@ -86,24 +80,7 @@ t_ok no-warnings-yet sh -c "! dmesg | grep -q 'WARNING\|BUG'"
 
 # 2 MiB faults: a 64 MiB file, 2 MiB aligned extents, 32 PMD faults.
 t_ok mkfile-pmd famfs mkfile -s 64m $M/pmd
-ev=$T/events/fs_dax/dax_pmd_fault_done
-if [ -d $ev ]; then
-	echo 0 > $T/tracing_on
-	: > $T/trace
-	echo 1 > $ev/enable
-	echo 1 > $T/tracing_on
-	run_prog devdax_test touch $M/pmd
-	echo 0 > $T/tracing_on
-	echo 0 > $ev/enable
-	nopage=$(grep -c 'dax_pmd_fault_done:.*NOPAGE' $T/trace)
-	fallback=$(grep -c 'dax_pmd_fault_done:.*FALLBACK' $T/trace)
-	echo "devdax: $nopage NOPAGE, $fallback FALLBACK"
-	t_eq pmd-nopage 32 "$nopage"
-	t_eq pmd-fallback 0 "$fallback"
-	: > $T/trace
-else
-	t_skip pmd "no fs_dax tracepoints in $T"
-fi
+pmd_faults pmd 32 run_prog devdax_test touch $M/pmd
 
 t_ok umount umount $M
 t_ok fsck-after-umount famfs fsck "$DEV"

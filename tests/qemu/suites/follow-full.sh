@@ -14,19 +14,9 @@ CAP=2047
 DEPTH=50
 mkdir -p $M
 
-t_rc() {	# t_rc ID EXPECTED_RC CMD...; output in $OUT
-	_id=$1 _want=$2; shift 2
-	OUT=$("$@" 2>&1); _rc=$?
-	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
-	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
-no_warnings() { ! dmesg | grep -q 'WARNING\|BUG\|Call Trace'; }
 ndirs() { find $M -path $M/.meta -prune -o -type d -print | grep -vc "^$M\$"; }
 
-if ! grep -q '^famfs ' /proc/modules; then
-	t_skip loaded "famfs.ko is not loaded"
-	exit 0
-fi
+famfs_loaded || exit 0
 [ "$FAMFS_DEV_MODE" = devdax ] && t_ok bind famfs bind "$DEV"
 
 if [ "$FAMFS_HOST" = a ]; then

@@ -16,13 +16,6 @@ S=$FAMFS_SYNC
 N=100
 mkdir -p $M
 
-t_rc() {	# t_rc ID EXPECTED_RC CMD...; output in $OUT
-	_id=$1 _want=$2; shift 2
-	OUT=$("$@" 2>&1); _rc=$?
-	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
-	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
-no_warnings() { ! dmesg | grep -q 'WARNING\|BUG\|Call Trace'; }
 # one line per path under $M (not .meta): type, size, md5 and map of files
 tree_sig() {
 	( cd $M && find . -path ./.meta -prune -o -print | sort | while IFS= read -r p; do
@@ -68,10 +61,7 @@ umount_retry() {
 	return 0
 }
 
-if ! grep -q '^famfs ' /proc/modules; then
-	t_skip loaded "famfs.ko is not loaded"
-	exit 0
-fi
+famfs_loaded || exit 0
 [ "$FAMFS_DEV_MODE" = devdax ] && t_ok bind famfs bind "$DEV"
 
 if [ "$FAMFS_HOST" = a ]; then

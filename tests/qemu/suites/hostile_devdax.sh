@@ -21,23 +21,8 @@ export FAMFS_HOST_ID_FILE=/tmp/hostile-host-uuid
 mkdir -p $M
 umount $M 2>/dev/null
 
-t_rc() {	# t_rc ID EXPECTED_RC CMD...; output in $OUT
-	_id=$1 _want=$2; shift 2
-	OUT=$("$@" 2>&1); _rc=$?
-	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
-	elif [ "$_rc" -gt 128 ]; then t_fail "$_id" "'$*' killed by signal $((_rc - 128))"
-	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
-t_has() {
-	if echo "$OUT" | grep -q -- "$2"; then t_pass "$1"
-	else t_fail "$1" "output lacks '$2': $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
 bound() { [ -e $D/famfs/$N ]; }
-bind_famfs() {	# from device_dax (or nothing) to famfs
-	[ -e $D/device_dax/$N ] && echo $N > $D/device_dax/unbind
-	bound || echo $N > $D/famfs/bind 2>/dev/null || echo $N > $D/famfs/new_id
-	bound
-}
+bind_famfs() { dax_bind_famfs $N; }
 ready() { rm -f /tmp/hostile-ready; "$@" & HOLDER=$!; wait_for /tmp/hostile-ready 10; }
 
 if [ ! -d $D/famfs ]; then

@@ -21,17 +21,6 @@ export FAMFS_HOST_ID_FILE=/tmp/hostile-host-uuid
 mkdir -p $M
 umount $M 2>/dev/null
 
-t_rc() {	# t_rc ID EXPECTED_RC CMD...; output in $OUT
-	_id=$1 _want=$2; shift 2
-	OUT=$("$@" 2>&1); _rc=$?
-	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
-	elif [ "$_rc" -gt 128 ]; then t_fail "$_id" "'$*' killed by signal $((_rc - 128))"
-	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
-t_has() {
-	if echo "$OUT" | grep -q -- "$2"; then t_pass "$1"
-	else t_fail "$1" "output lacks '$2': $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
 fresh() {	# fresh [mkfs args]: new file system, mounted
 	umount $M 2>/dev/null
 	famfs mkfs -f "$@" $DEV >/dev/null && famfs mount $DEV $M
@@ -44,10 +33,7 @@ tree() {	# paths in the mount but .meta, sorted
 }
 mounted() { grep -q " $M famfs " /proc/mounts; }
 
-if ! grep -q '^famfs ' /proc/modules; then
-	t_skip loaded "famfs.ko is not loaded"
-	exit 0
-fi
+famfs_loaded || exit 0
 
 # ---- 4 creators at once ---------------------------------------------------------
 fresh
@@ -213,26 +199,13 @@ umount $M
 # ---- memory failure, then umount and rmmod --------------------------------------------
 mount -t famfs $DEV $M || t_fail poison-mount "mount -t famfs failed"
 hostile_hold poison $M > /tmp/hostile-poison.out 2>&1
-while IFS= read -r l; do
-	case $l in
-	"PASS "*) t_pass "${l#PASS }" ;;
-	"FAIL "*) l=${l#FAIL }; t_fail "${l%%: *}" "${l#*: }" ;;
-	"SKIP "*) l=${l#SKIP }; t_skip "${l%%: *}" "${l#*: }" ;;
-	*) echo "hostile_hold: $l" ;;
-	esac
-done < /tmp/hostile-poison.out
+t_lines hostile_hold /tmp/hostile-poison.out
 t_ok poison-umount umount $M
 t_ok poison-rmmod rmmod famfs
 t_ok poison-insmod insmod "$FAMFS_KO"
 if mount -t famfs $DEV $M; then
 	hostile_hold healthy $M > /tmp/hostile-poison.out 2>&1
-	while IFS= read -r l; do
-		case $l in
-		"PASS "*) t_pass "poison-${l#PASS }" ;;
-		"FAIL "*) l=${l#FAIL }; t_fail "poison-${l%%: *}" "${l#*: }" ;;
-		*) echo "hostile_hold: $l" ;;
-		esac
-	done < /tmp/hostile-poison.out
+	PFX=poison- t_lines hostile_hold /tmp/hostile-poison.out
 	t_ok poison-umount-healthy umount $M
 else
 	t_fail poison-remount "mount after rmmod/insmod failed"

@@ -22,28 +22,13 @@ umount $M 2>/dev/null
 # devdax: the device bound to famfs's dax-bus driver (the tool then reads
 # and writes metadata through a mapping instead of O_DIRECT)
 if [ "$FAMFS_DEV_MODE" = devdax ]; then
-	dd=$(basename $DEV) D=/sys/bus/dax/drivers
-	[ -e $D/device_dax/$dd ] && echo $dd > $D/device_dax/unbind
-	[ -e $D/famfs/$dd ] || echo $dd > $D/famfs/bind 2>/dev/null || echo $dd > $D/famfs/new_id
-	t_ok devdax-bound test -e $D/famfs/$dd
+	dd=$(basename $DEV)
+	t_ok devdax-bound dax_bind_famfs $dd
 	DEVSIZE=$(cat /sys/bus/dax/devices/$dd/size)
 else
 	DEVSIZE=$(( $(cat /sys/block/$(basename $DEV)/size) * 512 ))
 fi
 
-# t_rc ID EXPECTED_RC CMD...: PASS iff CMD exits EXPECTED_RC; output in $OUT
-t_rc() {
-	_id=$1 _want=$2; shift 2
-	OUT=$("$@" 2>&1); _rc=$?
-	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
-	elif [ "$_rc" -gt 128 ]; then t_fail "$_id" "'$*' killed by signal $((_rc - 128))"
-	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
-# t_has ID PATTERN: the last t_rc output matches PATTERN
-t_has() {
-	if echo "$OUT" | grep -q -- "$2"; then t_pass "$1"
-	else t_fail "$1" "output lacks '$2': $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
 C() { hostile_corrupt $DEV "$@" || t_fail corrupt-tool "hostile_corrupt $*"; }
 HDR=2097152
 E() { echo $((HDR + 1024 + $1 * 1024)); }	# log entry $1 (slot $1 + 1)

@@ -18,13 +18,6 @@ export FAMFS_HOST_ID_FILE=/tmp/hostile-host-uuid
 mkdir -p $M
 S=$FAMFS_SYNC
 
-t_rc() {	# t_rc ID EXPECTED_RC CMD...; output in $OUT
-	_id=$1 _want=$2; shift 2
-	OUT=$("$@" 2>&1); _rc=$?
-	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
-	elif [ "$_rc" -gt 128 ]; then t_fail "$_id" "'$*' killed by signal $((_rc - 128))"
-	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
 listing() {	# every path (dirs too), with size and md5 for files
 	(cd $M && find . -path ./.meta -prune -o -print | sed -n 's,^\./,,p' | sort |
 		while read -r p; do
@@ -36,10 +29,7 @@ N=60
 
 # devdax: each host binds its /dev/daxX.Y to famfs's dax-bus driver
 if [ "$FAMFS_DEV_MODE" = devdax ]; then
-	dd=$(basename $DEV) D=/sys/bus/dax/drivers
-	[ -e $D/device_dax/$dd ] && echo $dd > $D/device_dax/unbind
-	[ -e $D/famfs/$dd ] || echo $dd > $D/famfs/new_id
-	t_ok devdax-bound test -e $D/famfs/$dd
+	t_ok devdax-bound dax_bind_famfs "$(basename $DEV)"
 fi
 
 if [ "$FAMFS_HOST" = a ]; then

@@ -7,17 +7,8 @@
 # 256 extents, 16 x 16 strips (progs/module_ioctl_v2.c, on the same mount).
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
-if ! grep -q '^famfs ' /proc/modules; then
-	t_skip loaded "famfs.ko is not loaded"
-	exit 0
-fi
 MPT=/tmp/famfs-ioctl
-mkdir -p $MPT
-if ! out=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
-	t_fail mount "$out"
-	exit 0
-fi
-t_pass mount
+famfs_raw_mount $MPT || exit 0
 run_prog module_ioctl $MPT "$FAMFS_DEV"
 run_prog module_ioctl_v2 $MPT "$FAMFS_DEV"
 t_ok umount umount $MPT

@@ -19,10 +19,7 @@ mount_err() {
 	t_eq "$1-one-log-line" 1 "$(echo "$_log" | grep -c 'famfs')"
 }
 
-if ! grep -q '^famfs ' /proc/modules; then
-	t_skip loaded "famfs.ko is not loaded"
-	exit 0
-fi
+famfs_loaded || exit 0
 MPT=/tmp/famfs-mnt MPT2=/tmp/famfs-mnt2
 mkdir -p $MPT $MPT2
 

@@ -5,17 +5,8 @@
 # O_TMPFILE with EOPNOTSUPP; a mapped file keeps its map through rename.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
-if ! grep -q '^famfs ' /proc/modules; then
-	t_skip loaded "famfs.ko is not loaded"
-	exit 0
-fi
 MPT=/tmp/famfs-ns
-mkdir -p $MPT
-if ! out=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
-	t_fail mount "$out"
-	exit 0
-fi
-t_pass mount
+famfs_raw_mount $MPT || exit 0
 run_prog module_ns $MPT
 
 # The same through busybox, as a user would type it.

@@ -5,17 +5,8 @@
 # still works and a new mount of the device is healthy.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
-if ! grep -q '^famfs ' /proc/modules; then
-	t_skip loaded "famfs.ko is not loaded"
-	exit 0
-fi
 MPT=/tmp/famfs-poison
-mkdir -p $MPT
-if ! out=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
-	t_fail mount "$out"
-	exit 0
-fi
-t_pass mount
+famfs_raw_mount $MPT || exit 0
 echo "famfs-test: poison begin" > /dev/kmsg
 run_prog module_poison $MPT
 log=$(dmesg | sed -n '/famfs-test: poison begin$/,$p')

@@ -18,38 +18,22 @@
 DEV=$FAMFS_DEV
 M=/mnt/famfs
 S=$FAMFS_SYNC
-T=/sys/kernel/tracing
-WB=$T/events/fs_dax/dax_writeback_one
-WR=$T/events/fs_dax/dax_writeback_range
+T=$TRACE
+EV="fs_dax/dax_writeback_one fs_dax/dax_writeback_range"
 mkdir -p $M
 
-t_rc() {	# t_rc ID EXPECTED_RC CMD...; output in $OUT
-	_id=$1 _want=$2; shift 2
-	OUT=$("$@" 2>&1); _rc=$?
-	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
-	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
 # flush_stat NAME: the count NAME=N from FAMFS_DEBUG_FLUSH's line in $OUT
 flush_stat() { echo "$OUT" | sed -n "s/.*famfs: flush:.* $1=\([0-9]*\).*/\1/p; s/.*famfs: flush: $1=\([0-9]*\).*/\1/p" | head -n 1; }
 t_ge() {	# t_ge ID MIN ACTUAL
 	if [ -n "$3" ] && [ "$3" -ge "$2" ]; then t_pass "$1"
 	else t_fail "$1" "expected at least $2, got '$3'"; fi
 }
-no_warnings() { ! dmesg | grep -q 'WARNING\|BUG\|Call Trace'; }
 
 have_trace=0
-[ -d $WB ] && [ -d $WR ] && have_trace=1
-trace_start() {
-	echo 0 > $T/tracing_on
-	: > $T/trace
-	echo 1 > $WB/enable
-	echo 1 > $WR/enable
-	echo 1 > $T/tracing_on
-}
+trace_have $EV && have_trace=1
+trace_start() { trace_on $EV; }
 trace_stop() {	# events of inode $1 in /tmp/ev
-	echo 0 > $T/tracing_on
-	echo 0 > $WB/enable
-	echo 0 > $WR/enable
+	trace_off $EV
 	grep "ino $(printf '%#x' "$1") " $T/trace > /tmp/ev
 	: > $T/trace
 }
@@ -64,10 +48,7 @@ pages_one() {
 	echo $_s
 }
 
-if ! grep -q '^famfs ' /proc/modules; then
-	t_skip loaded "famfs.ko is not loaded"
-	exit 0
-fi
+famfs_loaded || exit 0
 [ "$FAMFS_DEV_MODE" = devdax ] && t_ok bind famfs bind "$DEV"
 
 if [ "$FAMFS_HOST" = a ]; then
@@ -136,19 +117,14 @@ if [ "$FAMFS_HOST" = a ]; then
 	sync_wait pub-b-42 120 || exit 0
 
 	# write(2): flushing copies, nothing left for fsync
-	KP=$T/events/kprobes/famfs_flushcopy
+	KP=kprobes/famfs_flushcopy
 	if echo 'p:famfs_flushcopy __copy_user_flushcache' >> $T/kprobe_events 2>/dev/null; then
-		echo 0 > $T/tracing_on
-		: > $T/trace
-		echo 1 > $KP/enable
-		[ $have_trace = 1 ] && { echo 1 > $WB/enable; echo 1 > $WR/enable; }
-		echo 1 > $T/tracing_on
+		if [ $have_trace = 1 ]; then trace_on $KP $EV; else trace_on $KP; fi
 		t_rc write-syscall 0 publish_test pwrite $M/pub 43
 		n=$(grep -c 'famfs_flushcopy:' $T/trace)
 		: > $T/trace
 		t_rc fsync-after-write 0 publish_test dirty $M/pub fsync
-		echo 0 > $T/tracing_on
-		echo 0 > $KP/enable
+		trace_off $KP
 		echo "publish: write(2) of 8 MiB: $n __copy_user_flushcache calls"
 		t_ge write-flushcache-copies 1 "$n"
 		if [ $have_trace = 1 ]; then
