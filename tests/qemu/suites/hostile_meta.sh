@@ -101,7 +101,7 @@ restore; C flip 12 3;		bad_meta sb-crc-bit "superblock CRC mismatch"
 restore; C flip 40 0;		bad_meta sb-uuid-bit "superblock CRC mismatch"
 restore; C flip 66 1;		bad_meta sb-devsize-bit "superblock CRC mismatch"
 restore; C set 8 4 2; C crc sb;	bad_meta sb-version "unsupported format version 2"
-restore; C set 20 4 1; C crc sb; bad_meta sb-incompat "unknown incompatible features 0x1"
+restore; C set 20 4 2; C crc sb; bad_meta sb-incompat "unknown incompatible features 0x2"
 restore; C set 28 4 20; C crc sb; bad_meta sb-alloc-shift "unsupported allocation unit shift 20"
 restore; C set 72 8 4194304; C crc sb; bad_meta sb-log-offset "bad log location"
 restore; C set 80 8 3145728; C crc sb; bad_meta sb-log-len "bad log location"
@@ -166,9 +166,10 @@ mid C set $((E5 + 64)) 8 2097152;	bad_entry extent-in-log 5 "overlaps the superb
 mid C set $((E5 + 64)) 8 $DEVSIZE;	bad_entry extent-past-device 5 "outside the device" f3
 mid C set $((E5 + 72)) 8 0xffffffffffe00000; bad_entry extent-len-wraps 5 "outside the device" f3
 mid C set $((E5 + 62)) 2 0;		bad_entry extent-count-0 5 "bad extent count 0" f3
-mid C set $((E5 + 62)) 2 3;		bad_entry extent-count-3 5 "bad extent count 3" f3
+mid C set $((E5 + 62)) 2 17;		bad_entry extent-count-17 5 "bad extent count 17" f3
 mid C set $((E5 + 62)) 2 65535;		bad_entry extent-count-huge 5 "bad extent count 65535" f3
-mid C set $((E5 + 60)) 2 2;		bad_entry extent-type-interleaved 5 "unsupported extent type 2" f3
+mid C set $((E5 + 60)) 2 2;		bad_entry extent-type-interleaved 5 "without the interleave feature" f3
+mid C set $((E5 + 60)) 2 3;		bad_entry extent-type-unknown 5 "unsupported extent type 3" f3
 mid C set $((E5 + 88)) 8 2097152;	bad_entry extent-unused-slot 5 "unused extent slots are not zero" f3
 mid C set $((E5 + 32)) 8 2097153;	bad_entry size-past-extents 5 "smaller than the file" f3
 
