@@ -255,10 +255,18 @@ static void entry_obeys_rules(const struct famfs_log_entry *e, uint64_t idx,
 	}
 	assert_int_equal(le16toh(e->type), FAMFS_LOG_FILE);
 	assert_int_equal(le16toh(fm->extent_type), FAMFS_LOG_EXT_SIMPLE);
-	assert_true(fm->nextents && le16toh(fm->nextents) <= FAMFS_MAX_EXTENTS);
+	assert_true(fm->nextents &&
+		    le16toh(fm->nextents) <= FAMFS_LOG_MAX_SIMPLE_EXT);
 	for (unsigned i = 0; i < le16toh(fm->nextents); i++) {
 		uint64_t off = le64toh(fm->ext.simple[i].offset);
 		uint64_t len = le64toh(fm->ext.simple[i].len);
+
+		for (unsigned j = 0; j < i; j++) {	/* apart */
+			uint64_t o = le64toh(fm->ext.simple[j].offset);
+			uint64_t l = le64toh(fm->ext.simple[j].len);
+
+			assert_true(off >= o + l || o >= off + len);
+		}
 
 		assert_int_equal(off % (2 * MiB), 0);
 		assert_int_equal(len % (2 * MiB), 0);

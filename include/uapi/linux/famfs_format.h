@@ -119,7 +119,9 @@ enum famfs_log_entry_type {
 
 /* famfs_log_fmeta.extent_type: how ext[] is to be read */
 enum famfs_log_extent_type {
-	FAMFS_LOG_EXT_SIMPLE      = 1,	/* nextents x famfs_log_simple_ext */
+	FAMFS_LOG_EXT_SIMPLE      = 1,	/* nextents (1..FAMFS_LOG_MAX_SIMPLE_EXT)
+					 * x famfs_log_simple_ext, in file
+					 * order, not overlapping each other */
 	FAMFS_LOG_EXT_INTERLEAVED = 2,	/* nextents == 1, one
 					 * famfs_log_interleave_ext; only in a
 					 * log whose superblock has

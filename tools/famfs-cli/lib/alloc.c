@@ -121,6 +121,129 @@ int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
 	return 0;
 }
 
+/* A free run of units [first, first + len) */
+struct run {
+	uint64_t first, len;
+};
+
+/* Calls fn for every maximal free run, in address order */
+static void for_each_run(const struct famfs_bitmap *b,
+			 void (*fn)(void *arg, struct run r), void *arg)
+{
+	uint64_t start = 0, len = 0;
+
+	for (uint64_t u = 0; u < b->nunits; u++) {
+		if (!famfs_bitmap_test(b, u)) {
+			if (!len++)
+				start = u;
+			continue;
+		}
+		if (len)
+			fn(arg, (struct run){ start, len });
+		len = 0;
+	}
+	if (len)
+		fn(arg, (struct run){ start, len });
+}
+
+/* The max longest runs, longest first (ties: lower address first) */
+struct top_runs {
+	struct run r[FAMFS_LOG_MAX_SIMPLE_EXT];
+	unsigned n, max;
+};
+
+static void top_add(void *arg, struct run r)
+{
+	struct top_runs *t = arg;
+	unsigned i;
+
+	if (t->n == t->max && t->r[t->n - 1].len >= r.len)
+		return;
+	if (t->n < t->max)
+		t->n++;
+	/* runs come in address order: a tie goes after the earlier one */
+	for (i = t->n - 1; i > 0 && t->r[i - 1].len < r.len; i--)
+		t->r[i] = t->r[i - 1];
+	t->r[i] = r;
+}
+
+/* The shortest run of at least want units that is not one of skip[0..n)
+ * (ties: the lowest address) */
+struct best_fit {
+	uint64_t want;
+	const struct run *skip;
+	unsigned nskip;
+	struct run best;
+};
+
+static void best_add(void *arg, struct run r)
+{
+	struct best_fit *f = arg;
+
+	if (r.len < f->want || (f->best.len && r.len >= f->best.len))
+		return;
+	for (unsigned i = 0; i < f->nskip; i++)
+		if (f->skip[i].first == r.first)
+			return;
+	f->best = r;
+}
+
+static int cmp_ext(const void *a, const void *b)
+{
+	uint64_t x = le64toh(((const struct famfs_log_simple_ext *)a)->offset);
+	uint64_t y = le64toh(((const struct famfs_log_simple_ext *)b)->offset);
+
+	return x < y ? -1 : x > y;
+}
+
+int famfs_alloc_extents(struct famfs_bitmap *b, uint64_t size,
+			unsigned max_ext, struct famfs_log_simple_ext *ext,
+			unsigned *next)
+{
+	uint64_t want = size / UNIT + (size % UNIT != 0), sum = 0, first;
+	struct top_runs top = { .max = max_ext };
+	struct best_fit fit = { 0 };
+	unsigned k;
+
+	*next = 0;
+	if (!want)
+		want = 1;
+	if (!max_ext || max_ext > FAMFS_LOG_MAX_SIMPLE_EXT)
+		return -EINVAL;
+	/* the common case, as it always was: one run, first fit */
+	if (!alloc_run(b, want, &first)) {
+		ext[0].offset = htole64(first * UNIT);
+		ext[0].len = htole64(want * UNIT);
+		*next = 1;
+		return 0;
+	}
+	if (max_ext == 1)
+		return -ENOSPC;
+	/* fewest extents: the longest runs, as many as it takes */
+	for_each_run(b, top_add, &top);
+	for (k = 0; k < top.n && sum < want; k++)
+		sum += top.r[k].len;
+	if (sum < want)
+		return -ENOSPC;
+	/* all of the k - 1 longest, the rest from the shortest run holding
+	 * it (the k-th longest does): big runs stay whole for later files */
+	fit.want = want - (sum - top.r[k - 1].len);
+	fit.skip = top.r;
+	fit.nskip = k - 1;
+	for_each_run(b, best_add, &fit);
+	top.r[k - 1] = (struct run){ fit.best.first, fit.want };
+	for (unsigned i = 0; i < k; i++) {
+		for (uint64_t u = 0; u < top.r[i].len; u++)
+			famfs_bitmap_set(b, top.r[i].first + u);
+		ext[i].offset = htole64(top.r[i].first * UNIT);
+		ext[i].len = htole64(top.r[i].len * UNIT);
+	}
+	/* in device order: every length is whole units, any order is valid */
+	qsort(ext, k, sizeof(*ext), cmp_ext);
+	*next = k;
+	return 0;
+}
+
 int famfs_alloc_strips(struct famfs_bitmap *b, uint64_t size, uint32_t nstrips,
 		       uint64_t chunk, struct famfs_log_interleave_ext *ie)
 {

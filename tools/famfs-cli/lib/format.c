@@ -262,8 +262,9 @@ static int check_simple(const struct famfs_log_fmeta *fm,
 	unsigned n = le16toh(fm->nextents);
 	int rc;
 
-	if (n < 1 || n > FAMFS_MAX_EXTENTS) {
-		REASON("bad extent count %u (1..%u)", n, FAMFS_MAX_EXTENTS);
+	if (n < 1 || n > FAMFS_LOG_MAX_SIMPLE_EXT) {
+		REASON("bad extent count %u (1..%u)", n,
+		       (unsigned)FAMFS_LOG_MAX_SIMPLE_EXT);
 		return -EINVAL;
 	}
 	for (unsigned i = 0; i < n; i++) {
@@ -273,6 +274,20 @@ static int check_simple(const struct famfs_log_fmeta *fm,
 		rc = check_range("extent", i, off, len, sb, reason);
 		if (rc)
 			return rc;
+		/* in range: off + len cannot wrap, nor can the sum of 16 */
+		for (unsigned j = 0; j < i; j++) {
+			uint64_t o = le64toh(fm->ext.simple[j].offset);
+			uint64_t l = le64toh(fm->ext.simple[j].len);
+
+			if (off < o + l && o < off + len) {
+				REASON("extents %u and %u overlap ([%llu, +%llu) and [%llu, +%llu))",
+				       j, i, (unsigned long long)o,
+				       (unsigned long long)l,
+				       (unsigned long long)off,
+				       (unsigned long long)len);
+				return -EINVAL;
+			}
+		}
 		total += len;
 	}
 	for (unsigned i = n; i < FAMFS_LOG_MAX_SIMPLE_EXT; i++)

@@ -282,6 +282,16 @@ int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b);
 int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
 		struct famfs_log_simple_ext *ext);
 void famfs_bitmap_clear(struct famfs_bitmap *b, uint64_t unit);
+/* A simple file of size bytes in at most max_ext (1..16) extents: one
+ * contiguous run, first fit, when one is free; else, when free space is
+ * fragmented, the fewest runs that hold it: the longest free runs whole,
+ * and the rest at the start of the shortest remaining run that holds it
+ * (so the big runs stay whole).  Every extent whole 2 MiB units, sorted
+ * by device offset.  -ENOSPC (bitmap unchanged) if the max_ext longest
+ * runs together are too small. */
+int famfs_alloc_extents(struct famfs_bitmap *b, uint64_t size,
+			unsigned max_ext, struct famfs_log_simple_ext *ext,
+			unsigned *next);
 /* An interleaved layout for size bytes: nstrips (1..16) strips of
  * strip_len = ceil(size / (nstrips * chunk)) * chunk bytes (at least one
  * chunk), each one contiguous, first fit.  chunk: a non-zero multiple of

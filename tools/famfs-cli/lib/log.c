@@ -27,7 +27,7 @@ int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
 		famfs_err("%s", reason);
 		return rc;
 	}
-	if (next > FAMFS_MAX_EXTENTS || (type == FAMFS_LOG_FILE && !next)) {
+	if (next > FAMFS_LOG_MAX_SIMPLE_EXT || (type == FAMFS_LOG_FILE && !next)) {
 		famfs_err("%s: bad extent count %u", norm, next);
 		return -EINVAL;
 	}

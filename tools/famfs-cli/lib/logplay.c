@@ -74,8 +74,9 @@ static int play_file(struct lp_ctx *c, const char *p, uint64_t idx,
 {
 	struct famfs_fmap want, have;
 	uint32_t mode = file_mode(c, le32toh(e->fm.mode));
-	const char *ioc = famfs_entry_interleaved(e) ? "MAP_CREATE_V2" :
-						       "MAP_CREATE";
+	const char *ioc = famfs_entry_interleaved(e) ||
+			  le16toh(e->fm.nextents) > FAMFS_MAX_EXTENTS ?
+			  "MAP_CREATE_V2" : "MAP_CREATE";
 	struct stat st;
 	bool existed = false;
 	int fd, rc;

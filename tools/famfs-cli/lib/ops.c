@@ -139,8 +139,9 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 		       const struct famfs_layout *lay, struct famfs_log_entry *e)
 {
 	struct famfs_log_interleave_ext ie;
-	struct famfs_log_simple_ext ext;
+	struct famfs_log_simple_ext ext[FAMFS_LOG_MAX_SIMPLE_EXT];
 	struct famfs_bitmap bm = { 0 };
+	unsigned next = 0;
 	int rc;
 
 	rc = famfs_bitmap_build(fs, &bm);
@@ -149,7 +150,8 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 	if (lay && lay->nstrips)
 		rc = famfs_alloc_strips(&bm, size, lay->nstrips, lay->chunk, &ie);
 	else
-		rc = famfs_alloc(&bm, size, &ext);
+		rc = famfs_alloc_extents(&bm, size, FAMFS_LOG_MAX_SIMPLE_EXT,
+					 ext, &next);
 	if (rc) {
 		if (lay && lay->nstrips)
 			famfs_err("%s: device full: no room for %u strips of %llu-byte chunks holding %llu bytes (%llu bytes free in 2 MiB units)",
@@ -157,8 +159,9 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 				  (unsigned long long)size,
 				  (unsigned long long)(bm.nfree * FAMFS_ALLOC_UNIT));
 		else
-			famfs_err("%s: device full: no free run of %llu bytes (%llu bytes free in 2 MiB units)",
+			famfs_err("%s: device full: %llu bytes fit neither in one free run nor in the %u longest ones together (%llu bytes free in 2 MiB units)",
 				  p, (unsigned long long)size,
+				  (unsigned)FAMFS_LOG_MAX_SIMPLE_EXT,
 				  (unsigned long long)(bm.nfree * FAMFS_ALLOC_UNIT));
 		goto out;
 	}
@@ -170,7 +173,7 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 			rc = famfs_fs_set_incompat(fs, FAMFS_FEATURE_INCOMPAT_INTERLEAVE);
 	} else {
 		rc = famfs_entry_build(e, FAMFS_LOG_FILE, norm, size, mode, uid,
-				       gid, &ext, 1);
+				       gid, ext, next);
 	}
 out:
 	famfs_bitmap_free(&bm);
@@ -228,10 +231,14 @@ int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 	famfs_fmap_from_entry(&e, map);
 	rc = famfs_fmap_create(fd, map);
 	if (rc) {
+		bool v2 = map->extent_type == FAMFS_INTERLEAVED_EXTENT ||
+			  map->count > FAMFS_MAX_EXTENTS;
+
 		famfs_err("%s: %s: %s%s (logged; famfs logplay retries)", p,
-			  map->extent_type == FAMFS_INTERLEAVED_EXTENT ?
-			  "MAP_CREATE_V2" : "MAP_CREATE", strerror(-rc),
-			  rc == -ENOTTY ? ": this famfs.ko has no interleaved files" : "");
+			  v2 ? "MAP_CREATE_V2" : "MAP_CREATE", strerror(-rc),
+			  rc == -ENOTTY ? (map->extent_type == FAMFS_INTERLEAVED_EXTENT ?
+					   ": this famfs.ko has no interleaved files" :
+					   ": this famfs.ko takes at most 2 extents per file") : "");
 		close(fd);
 		fd = -1;
 		goto out;
