@@ -153,6 +153,24 @@ t_rc concurrent-fsck 0 famfs fsck $M
 umount $M; famfs mount $DEV $M
 t_eq concurrent-after-remount 50 "$(ls $M/conc | wc -l)"
 
+# ---- logplay on the master's own mount while it creates files ------------------
+# logplay holds the log lock shared, mkfile exclusively from its append to
+# its MAP_CREATE: logplay never maps a file mkfile is still creating.
+famfs mkdir $M/race
+rm -f /tmp/cli-race-done
+( for i in $(seq 1 60); do famfs mkfile -s 4096 $M/race/f$i || echo "FAILED f$i"; done
+  touch /tmp/cli-race-done ) > /tmp/cli-race-mk 2>&1 &
+( n=0; while [ ! -e /tmp/cli-race-done ]; do
+	famfs logplay $M > /tmp/cli-race-lp1 2>&1 || { echo "LOGPLAY FAILED:"; cat /tmp/cli-race-lp1; }
+	n=$((n + 1)); done; echo "$n rounds" > /tmp/cli-race-rounds ) > /tmp/cli-race-lp 2>&1 &
+wait
+t_eq race-mkfile-all-ok "" "$(grep FAILED /tmp/cli-race-mk)"
+t_eq race-logplay-all-ok "" "$(cat /tmp/cli-race-lp)"
+echo "race: logplay $(cat /tmp/cli-race-rounds) during 60 creates"
+t_eq race-all-present 60 "$(ls $M/race | wc -l)"
+t_rc race-fsck 0 famfs fsck $M
+t_rc race-check 0 famfs check $M
+
 # ---- device full --------------------------------------------------------------
 size=$(( $(cat /sys/block/$(basename $DEV)/size) * 512 ))
 n0=$(famfs fsck -v $M | grep -c '^entry ')

@@ -252,6 +252,18 @@ int famfs_fs_lock(struct famfs_fs *fs)
 	return 0;
 }
 
+int famfs_fs_lock_shared(struct famfs_fs *fs)
+{
+	while (flock(fs->lock_fd, LOCK_SH)) {
+		if (errno == EINTR)
+			continue;
+		famfs_err("%s: cannot lock the log (shared): %s", fs->name,
+			  strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
 void famfs_fs_unlock(struct famfs_fs *fs)
 {
 	flock(fs->lock_fd, LOCK_UN);

@@ -222,7 +222,12 @@ int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs);
 void famfs_fs_close(struct famfs_fs *fs);
 /* 0 if this process may append to the log; else prints why and -EPERM/-EROFS */
 int famfs_fs_writable(struct famfs_fs *fs);
+/* The log lock: flock() of the log meta file (of the device when opened
+ * from one), so it is per host.  Exclusive: whoever appends, from the
+ * allocation to the file's MAP_CREATE.  Shared: logplay, so that it never
+ * sees an entry whose file the master is still creating and mapping. */
 int famfs_fs_lock(struct famfs_fs *fs);
+int famfs_fs_lock_shared(struct famfs_fs *fs);
 /* Set an incompat feature bit in the superblock (new CRC, flushed) unless
  * it is set already.  The master, under the log lock, before it appends
  * the first entry that needs the feature. */

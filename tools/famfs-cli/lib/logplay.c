@@ -4,7 +4,8 @@
  * what is missing, leaves what matches, reports conflicts (a file whose map
  * differs from the log, a path logged twice, a file where a directory
  * belongs) and skips corrupt entries.  On a client, and on a read-only
- * mount, files are created without write permission.
+ * mount, files are created without write permission.  It holds the log
+ * lock shared (famfs_fs_lock_shared) while it plays.
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -269,7 +270,19 @@ int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 	c->dry = dry_run;
 	c->stop = stop;
 	c->stop_arg = stop_arg;
+	/*
+	 * The master's mkfile appends the entry and then maps the file, under
+	 * the log lock.  Without it, a logplay on the master's own mount could
+	 * run in between, find the new entry with its empty file, map that
+	 * itself and make mkfile's MAP_CREATE fail (EEXIST).  A shared lock
+	 * waits for such a create to finish (on a client the lock is local
+	 * and never contended by the master).
+	 */
+	rc = famfs_fs_lock_shared(fs);
+	if (rc)
+		return rc;
 	rc = famfs_log_walk_range(fs, c->next, UINT64_MAX, play, c);
+	famfs_fs_unlock(fs);
 	c->fs = NULL;
 	c->r = NULL;
 	return rc == 1 ? 0 : rc;
