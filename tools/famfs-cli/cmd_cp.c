@@ -24,7 +24,15 @@ const struct cli_doc cli_doc_cp = {
 		"filled through its mapping.  With several SRCs, DEST must be an\n"
 		"existing directory; a SRC directory needs -r.  Existing files are not\n"
 		"overwritten.  Only the master can do this.  With -N, every file\n"
-		"copied is interleaved as famfs mkfile -N makes it.\n",
+		"copied is interleaved as famfs mkfile -N makes it.\n"
+		"\n"
+		"A famfs file cannot grow after it is created, so its size must be known\n"
+		"first.  A source that reports 0 bytes but has data (files in /proc or\n"
+		"/sys), and a FIFO or character device named as a SRC, is read into\n"
+		"memory to its end first, up to 64 MiB, and the file gets the size\n"
+		"read; a larger one is not copied (exit 2, the message names it).\n"
+		"Symbolic links named as a SRC are followed; inside a directory\n"
+		"copied with -r, links, FIFOs and devices are skipped with a message.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'r', "recursive", NULL, "copy directories and their contents" },
 		{ 'R', NULL, NULL, "the same as -r" },
@@ -43,8 +51,6 @@ const struct cli_doc cli_doc_cp = {
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-mkfile(8), famfs-mkdir(8)",
 };
-
-#define CP_CHUNK (1U << 20)
 
 struct cp_opts {
 	bool recursive;
@@ -69,80 +75,24 @@ static int rel_join(char *out, const char *dir, const char *name)
 static int copy_file(struct famfs_fs *fs, const char *src, const char *rel,
 		     const struct cp_opts *o)
 {
-	struct stat st;
-	char *a = NULL, *buf = NULL;
-	int in, out, rc = 0;
+	int in, rc;
 
 	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0 || fstat(in, &st)) {
+	if (in < 0) {
+		rc = -errno;
 		famfs_err("%s: %s", src, strerror(errno));
-		if (in >= 0)
-			close(in);
-		return -errno;
+		return rc;
 	}
-	out = famfs_file_create_layout(fs, rel, (uint64_t)st.st_size,
-				       o->mode >= 0 ? (uint32_t)o->mode :
-						      st.st_mode & 07777,
-				       o->uid, o->gid, &o->lay.lay);
-	if (out < 0) {
-		close(in);
-		return out;
-	}
-	if (st.st_size) {
-		a = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
-			 MAP_SHARED, out, 0);
-		if (a == MAP_FAILED) {
-			famfs_err("%s/%s: mmap: %s", fs->mpt, rel, strerror(errno));
-			rc = -errno;
-			a = NULL;
-		}
-	}
-	/*
-	 * read() into a bounce buffer, then memcpy into the mapping: a read()
-	 * straight into DAX pages lets the source file system pin them
-	 * (get_user_pages, e.g. 9p's zero-copy path), which depends on the
-	 * device's struct pages being sane -- it oopsed when two hosts shared
-	 * them (fsdax --map=dev).  The copy should not depend on that.
-	 */
-	if (a && !(buf = malloc(CP_CHUNK))) {
-		famfs_err("%s: out of memory", src);
-		rc = -ENOMEM;
-	}
-	for (off_t off = 0; buf && !rc && off < st.st_size;) {
-		size_t chunk = (size_t)(st.st_size - off);
-		ssize_t n;
-
-		if (chunk > CP_CHUNK)
-			chunk = CP_CHUNK;
-		n = read(in, buf, chunk);
-		if (n <= 0) {
-			if (n < 0 && errno == EINTR)
-				continue;
-			famfs_err("%s: read: %s", src,
-				  n ? strerror(errno) : "file shrank while copying");
-			rc = -EIO;
-			break;
-		}
-		memcpy(a + off, buf, (size_t)n);
-		off += n;
-	}
-	free(buf);
-	if (a) {
-		if (!rc && msync(a, (size_t)st.st_size, MS_SYNC)) {
-			famfs_err("%s/%s: msync: %s", fs->mpt, rel, strerror(errno));
-			rc = -EIO;
-		}
-		munmap(a, (size_t)st.st_size);
-	}
+	rc = famfs_copy_fd(fs, in, src, rel, o->mode, o->uid, o->gid,
+			   &o->lay.lay);
+	close(in);
 	if (!rc && famfs_verbose)
 		printf("%s -> %s/%s\n", src, fs->mpt, rel);
-	close(out);
-	close(in);
 	return rc;
 }
 
 static int copy_any(struct famfs_fs *fs, const char *src, const char *rel,
-		    const struct cp_opts *o);
+		    const struct cp_opts *o, bool top);
 
 static int copy_dir(struct famfs_fs *fs, const char *src, const char *rel,
 		    const struct cp_opts *o, mode_t mode)
@@ -163,7 +113,7 @@ static int copy_dir(struct famfs_fs *fs, const char *src, const char *rel,
 
 		if (strcmp(nm, ".") && strcmp(nm, "..")) {
 			if (famfs_join(s, sizeof(s), src, nm) || rel_join(r, rel, nm) ||
-			    copy_any(fs, s, r, o))
+			    copy_any(fs, s, r, o, false))
 				rc = -EIO;
 		}
 		free(names[i]);
@@ -172,12 +122,15 @@ static int copy_dir(struct famfs_fs *fs, const char *src, const char *rel,
 	return rc;
 }
 
+/* top: a SRC named on the command line (symbolic links followed, FIFOs and
+ * character devices read); else found by -r (links, FIFOs, devices
+ * skipped: reading them could block or never end) */
 static int copy_any(struct famfs_fs *fs, const char *src, const char *rel,
-		    const struct cp_opts *o)
+		    const struct cp_opts *o, bool top)
 {
 	struct stat st;
 
-	if (lstat(src, &st)) {
+	if (top ? stat(src, &st) : lstat(src, &st)) {
 		famfs_err("%s: %s", src, strerror(errno));
 		return -errno;
 	}
@@ -188,8 +141,15 @@ static int copy_any(struct famfs_fs *fs, const char *src, const char *rel,
 		}
 		return copy_dir(fs, src, rel, o, st.st_mode);
 	}
-	if (!S_ISREG(st.st_mode)) {
-		famfs_err("%s: not a regular file or directory; skipped", src);
+	if (!S_ISREG(st.st_mode) &&
+	    !(top && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))) {
+		famfs_err("%s: %s; skipped (famfs cp copies regular files, and FIFOs and character devices named as a SRC)",
+			  src, S_ISLNK(st.st_mode) ? "a symbolic link" :
+			  S_ISFIFO(st.st_mode) ? "a FIFO" :
+			  S_ISCHR(st.st_mode) ? "a character device" :
+			  S_ISBLK(st.st_mode) ? "a block device" :
+			  S_ISSOCK(st.st_mode) ? "a socket" :
+			  "not a regular file or directory");
 		return -EINVAL;
 	}
 	return copy_file(fs, src, rel, o);
@@ -257,7 +217,7 @@ int cmd_cp(int argc, char **argv)
 		} else {
 			memcpy(rel, drel, sizeof(rel));
 		}
-		if (copy_any(&fs, src, rel, &o))
+		if (copy_any(&fs, src, rel, &o, true))
 			rc = FAMFS_EXIT_ERROR;
 	}
 	famfs_fs_close(&fs);

@@ -171,6 +171,30 @@ t_eq race-all-present 60 "$(ls $M/race | wc -l)"
 t_rc race-fsck 0 famfs fsck $M
 t_rc race-check 0 famfs check $M
 
+# ---- cp of sources of unknown size ------------------------------------------------
+# A famfs file cannot grow: a source reporting 0 bytes (/proc), a FIFO, a
+# character device is read to its end first (up to 64 MiB).
+t_eq proc-cpuinfo-says-0 0 "$(stat -c %s /proc/cpuinfo)"
+t_rc cp-proc 0 famfs cp /proc/cpuinfo $M/cpuinfo
+grep -v MHz /proc/cpuinfo > /tmp/cli-cpuinfo
+t_ok cp-proc-not-empty test -s $M/cpuinfo
+t_ok cp-proc-bytes sh -c "grep -v MHz $M/cpuinfo | cmp - /tmp/cli-cpuinfo"
+t_rc cp-proc-version 0 famfs cp /proc/version $M/version
+t_ok cp-proc-version-bytes cmp /proc/version $M/version
+rm -f /tmp/cli-fifo; mkfifo /tmp/cli-fifo
+head -c 3000001 /dev/urandom > /tmp/cli-fifo-data
+cat /tmp/cli-fifo-data > /tmp/cli-fifo &
+t_rc cp-fifo 0 famfs cp /tmp/cli-fifo $M/fifo
+wait
+t_ok cp-fifo-bytes cmp /tmp/cli-fifo-data $M/fifo
+t_rc cp-dev-zero-refused 2 famfs cp /dev/zero $M/zero
+t_has cp-dev-zero-says-why "/dev/zero: a character device with more than 67108864 bytes"
+t_ok cp-dev-zero-nothing test ! -e $M/zero
+rm -rf /tmp/cli-fdir; mkdir /tmp/cli-fdir; mkfifo /tmp/cli-fdir/p; echo x > /tmp/cli-fdir/a
+t_rc cp-r-skips-fifo 2 famfs cp -r /tmp/cli-fdir $M/fdir
+t_has cp-r-skips-fifo-says-why "/tmp/cli-fdir/p: a FIFO; skipped"
+t_ok cp-r-copied-the-rest cmp /tmp/cli-fdir/a $M/fdir/a
+
 # ---- device full --------------------------------------------------------------
 size=$(( $(cat /sys/block/$(basename $DEV)/size) * 512 ))
 n0=$(famfs fsck -v $M | grep -c '^entry ')

@@ -391,6 +391,19 @@ int famfs_layout_check(const struct famfs_layout *lay, char *reason);
 int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
 		uint32_t uid, uint32_t gid, bool parents);
 
+/* ---- copy.c: famfs cp of one source ---------------------------------------- */
+/* Copy the open source in (named src in messages) to a new file rel (mode
+ * -1: the source's permission bits).  A regular file of known size is
+ * streamed; one that reports 0 bytes (/proc, /sys), a FIFO or a character
+ * device is read to EOF into memory first, at most famfs_copy_unsized_max
+ * bytes (-EFBIG beyond, nothing created), and the file gets the size read.
+ * Other kinds: -EINVAL.  Messages printed. */
+#define FAMFS_COPY_UNSIZED_MAX	(64ULL << 20)
+extern uint64_t famfs_copy_unsized_max;		/* unit tests lower it */
+int famfs_copy_fd(struct famfs_fs *fs, int in, const char *src,
+		  const char *rel, int64_t mode, uint32_t uid, uint32_t gid,
+		  const struct famfs_layout *lay);
+
 /* ---- logplay.c ----------------------------------------------------------- */
 struct famfs_logplay_result {
 	unsigned long created_files, created_dirs, present, conflicts,

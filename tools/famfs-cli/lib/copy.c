@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * famfs cp's copy of one source into a new famfs file.  A famfs file gets
+ * its size at creation and cannot grow, so a source whose size is not
+ * known up front -- a regular file that says 0 bytes but has data (/proc,
+ * /sys, some FUSE files), a FIFO, a character device -- is read into
+ * memory first, up to famfs_copy_unsized_max bytes, and the file is made
+ * as large as what was read.  More than that is refused, naming the
+ * source and the limit.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libfamfs.h"
+
+#define CP_CHUNK (1U << 20)
+
+uint64_t famfs_copy_unsized_max = FAMFS_COPY_UNSIZED_MAX;
+
+static const char *kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
+	       "a file that reports 0 bytes";
+}
+
+/* Read in to EOF; more than max bytes: -EFBIG (message printed) */
+static int slurp(int in, const char *src, mode_t m, uint64_t max,
+		 char **out, uint64_t *len)
+{
+	uint64_t cap = 0, n = 0;
+	char *buf = NULL;
+
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			uint64_t ncap = cap ? cap * 2 : 64 * 1024;
+			char *nb;
+
+			if (ncap > max + 1)
+				ncap = max + 1;
+			if (ncap <= cap) {	/* n == max + 1 */
+				famfs_err("%s: %s with more than %llu bytes: a famfs file cannot grow after it is created, so such a source is read into memory first, up to %llu bytes; not copied",
+					  src, kind(m), (unsigned long long)max,
+					  (unsigned long long)max);
+				free(buf);
+				return -EFBIG;
+			}
+			nb = realloc(buf, ncap);
+			if (!nb) {
+				famfs_err("%s: out of memory reading %s", src,
+					  kind(m));
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		r = read(in, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int rc = -errno;
+
+			famfs_err("%s: read: %s", src, strerror(errno));
+			free(buf);
+			return rc;
+		}
+		if (!r)
+			break;
+		n += (uint64_t)r;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+/* the data into the new file's mapping, then msync */
+static int fill(struct famfs_fs *fs, const char *rel, int out, int in,
+		const char *src, const char *data, uint64_t size)
+{
+	char *a, *buf = NULL;
+	int rc = 0;
+
+	if (!size)
+		return 0;
+	a = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, out, 0);
+	if (a == MAP_FAILED) {
+		rc = -errno;
+		famfs_err("%s/%s: mmap: %s", fs->mpt, rel, strerror(errno));
+		return rc;
+	}
+	if (data) {
+		memcpy(a, data, size);
+		goto sync;
+	}
+	/*
+	 * read() into a bounce buffer, then memcpy into the mapping: a read()
+	 * straight into DAX pages lets the source file system pin them
+	 * (get_user_pages, e.g. 9p's zero-copy path), which depends on the
+	 * device's struct pages being sane -- it oopsed when two hosts shared
+	 * them (fsdax --map=dev).  The copy should not depend on that.
+	 */
+	buf = malloc(CP_CHUNK);
+	if (!buf) {
+		famfs_err("%s: out of memory", src);
+		rc = -ENOMEM;
+	}
+	for (uint64_t off = 0; buf && !rc && off < size;) {
+		size_t chunk = size - off > CP_CHUNK ? CP_CHUNK :
+						       (size_t)(size - off);
+		ssize_t n = read(in, buf, chunk);
+
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			famfs_err("%s: read: %s", src,
+				  n ? strerror(errno) : "file shrank while copying");
+			rc = -EIO;
+			break;
+		}
+		memcpy(a + off, buf, (size_t)n);
+		off += (uint64_t)n;
+	}
+	free(buf);
+sync:
+	if (!rc && msync(a, size, MS_SYNC)) {
+		famfs_err("%s/%s: msync: %s", fs->mpt, rel, strerror(errno));
+		rc = -EIO;
+	}
+	munmap(a, size);
+	return rc;
+}
+
+int famfs_copy_fd(struct famfs_fs *fs, int in, const char *src,
+		  const char *rel, int64_t mode, uint32_t uid, uint32_t gid,
+		  const struct famfs_layout *lay)
+{
+	char *data = NULL;
+	struct stat st;
+	uint64_t size = 0;
+	int out, rc;
+
+	if (fstat(in, &st)) {
+		rc = -errno;
+		famfs_err("%s: %s", src, strerror(errno));
+		return rc;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		size = (uint64_t)st.st_size;
+	} else if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) ||
+		   S_ISCHR(st.st_mode)) {
+		/* the size is what a read to EOF gets */
+		rc = slurp(in, src, st.st_mode, famfs_copy_unsized_max, &data,
+			   &size);
+		if (rc)
+			return rc;
+	} else {
+		famfs_err("%s: %s: not copied (famfs cp copies regular files, and FIFOs and character devices of up to %llu bytes)",
+			  src, S_ISBLK(st.st_mode) ? "a block device" :
+			  S_ISSOCK(st.st_mode) ? "a socket" :
+			  S_ISDIR(st.st_mode) ? "a directory" : "not a regular file",
+			  (unsigned long long)famfs_copy_unsized_max);
+		return -EINVAL;
+	}
+	out = famfs_file_create_layout(fs, rel, size,
+				       mode >= 0 ? (uint32_t)mode :
+						   st.st_mode & 07777,
+				       uid, gid, lay);
+	if (out < 0) {
+		free(data);
+		return out;
+	}
+	rc = fill(fs, rel, out, in, src, data, size);
+	free(data);
+	close(out);
+	return rc;
+}
