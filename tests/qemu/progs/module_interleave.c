@@ -4,7 +4,8 @@
  * famfs.ko on a fresh mount of DEV at MPT, created directly with
  * FAMFSIOC_MAP_CREATE_V2.  Tests: seed ragged order two rw reverse (default:
  * all of them), pmd (run separately, so the suite can trace the faults) and
- * poison (last: a memory failure in a strip fails the mount).
+ * poison (last: a memory failure in a strip fails the mount); prefill (on a
+ * /dev/daxX.Y only, before the mount: see below).
  *
  * Each file gets a pattern written through a MAP_SHARED mapping (then
  * msync), and the device is checked to hold every chunk at its strip's
@@ -14,8 +15,10 @@
  *
  * DEV is a pmem block device (read and written with O_DIRECT, no O_EXCL:
  * the same memory the DAX mappings use) or a /dev/daxX.Y bound to famfs,
- * which while mounted can only be mapped read-only: there "reverse" is
- * skipped.
+ * which while mounted can only be mapped read-only: there the device write
+ * of "reverse" is done before the mount by "prefill" (same layout, same
+ * pattern, reported as reverse-dev-write), which maps DEV read-write, and
+ * the mounted "reverse" only reads the file and compares.
  *
  * Device layout (at least 512 MiB):
  *   seed     4 strips x 6M at 64M 72M 80M 88M        2M chunks, 24 MiB
@@ -313,31 +316,64 @@ static int fill_chunk(const struct ifile *f, unsigned long long foff,
 	return !t_devfill(&dev, doff, len, *(uint64_t *)arg, foff);
 }
 
-/* The device written chunk by chunk; read(2) and the mapping see it. */
-static void test_reverse(void)
-{
-	struct ifile f;
-	uint64_t seed = 0x7e7e;
+/* The pattern of "reverse" (and of "prefill"). */
+static const uint64_t reverse_seed = 0x7e7e;
 
-	if (cdev) {
-		t_skip("reverse", "a mounted /dev/daxX.Y cannot be written");
-		return;
-	}
-	mk_two(&f, "reverse", 400 * MiB);
-	f.size = 20 * MiB;	/* whole 4 KiB blocks for O_DIRECT */
-	f.ie[1].nbytes = 8 * MiB;
-	if (!ifile_create(&f))
-		goto out;
-	if (!walk(&f, fill_chunk, &seed)) {
+static void mk_reverse(struct ifile *f)
+{
+	mk_two(f, "reverse", 400 * MiB);
+	f->size = 20 * MiB;	/* whole 4 KiB blocks for O_DIRECT */
+	f->ie[1].nbytes = 8 * MiB;
+}
+
+/* Writes the pattern of "reverse" on the device, chunk by chunk. */
+static int reverse_dev_write(const struct ifile *f)
+{
+	uint64_t seed = reverse_seed;
+
+	if (!walk(f, fill_chunk, &seed)) {
 		t_fail("reverse-dev-write", "%s", t_errname(errno));
-		goto out;
+		return 0;
 	}
 	t_pass("reverse-dev-write");
+	return 1;
+}
+
+/*
+ * The device written chunk by chunk (on a /dev/daxX.Y by "prefill", before
+ * the mount); read(2) and the mapping see it.
+ */
+static void test_reverse(void)
+{
+	uint64_t seed = reverse_seed;
+	struct ifile f;
+
+	mk_reverse(&f);
+	if (!ifile_create(&f))
+		goto out;
+	if (!cdev && !reverse_dev_write(&f))
+		goto out;
 	read_all(&f, "read", seed);
 	t_true("reverse-mmap", check(f.p, seed, 0, f.size) < 0,
 	       "the mapping does not show the device");
 out:
 	ifile_close(&f);
+}
+
+/*
+ * A /dev/daxX.Y, not mounted, mapped read-write: the device write of
+ * "reverse", which runs once it is mounted.
+ */
+static void test_prefill(void)
+{
+	struct ifile f;
+
+	if (!cdev) {
+		t_skip("prefill", "for a /dev/daxX.Y (a pmem device is written while mounted)");
+		return;
+	}
+	mk_reverse(&f);
+	reverse_dev_write(&f);
 }
 
 /* 64 MiB of 2 MiB chunks: 32 PMD faults writing, 32 reading. */
@@ -418,16 +454,28 @@ static const struct t_test tests[] = {
 	{ "reverse", test_reverse, 0 },
 	{ "pmd", test_pmd, 1 },
 	{ "poison", test_poison, 1 },
+	{ "prefill", test_prefill, 1 },
 };
 
 int main(int argc, char **argv)
 {
+	struct stat st;
+
 	if (argc < 3) {
 		fprintf(stderr, "usage: module_interleave MPT DEV [TEST...]\n");
 		return 2;
 	}
 	mpt = argv[1];
-	t_dev_open(&dev, argv[2], O_RDWR);
+	/*
+	 * A pmem device is written while mounted; a mounted /dev/daxX.Y
+	 * cannot be opened for writing: only "prefill" (alone, before the
+	 * mount) asks for it.
+	 */
+	if (stat(argv[2], &st))
+		die(argv[2]);
+	t_dev_open(&dev, argv[2], !S_ISCHR(st.st_mode) ||
+		   (argc == 4 && !strcmp(argv[3], "prefill")) ?
+		   O_RDWR : O_RDONLY);
 	cdev = dev.map != NULL;
 	if (dev.size < 512 * MiB)
 		die("device smaller than 512 MiB");

@@ -358,7 +358,8 @@ T_API unsigned long long t_bfree(const char *mpt)
  * pmem device read (and written) with O_DIRECT, which reaches the same
  * memory (the mount holds it exclusively, which only keeps other exclusive
  * openers out), or a /dev/daxX.Y bound to famfs, which while mounted can
- * only be mapped read-only.
+ * only be mapped read-only (famfs refuses a writable open with EBUSY): it
+ * is mapped read-write only when opened O_RDWR, before the mount.
  */
 #define T_DBUF	(4 * MiB)
 
@@ -366,10 +367,14 @@ struct t_dev {
 	int			fd;
 	unsigned long long	size;
 	void			*buf;	/* T_DBUF, O_DIRECT aligned */
-	const unsigned char	*map;	/* devdax: all, read-only */
+	const unsigned char	*map;	/* devdax: all */
+	unsigned char		*wmap;	/* devdax O_RDWR: map, writable */
 };
 
-/* Opens @dev: a block device O_DIRECT with @flags, a dax device mapped. */
+/*
+ * Opens @dev: a block device O_DIRECT with @flags, a dax device mapped
+ * (read-write if @flags is O_RDWR, else read-only).
+ */
 T_API void t_dev_open(struct t_dev *d, const char *dev, int flags)
 {
 	struct stat st;
@@ -378,13 +383,22 @@ T_API void t_dev_open(struct t_dev *d, const char *dev, int flags)
 	if (stat(dev, &st))
 		die(dev);
 	if (S_ISCHR(st.st_mode)) {
+		int rw = (flags & O_ACCMODE) == O_RDWR;
+		void *m;
+
 		d->size = t_dax_size(dev);
-		d->fd = open(dev, O_RDONLY);
+		d->fd = open(dev, rw ? O_RDWR : O_RDONLY);
 		if (d->fd < 0)
-			die("open the devdax device read-only");
-		d->map = mmap(NULL, d->size, PROT_READ, MAP_SHARED, d->fd, 0);
-		if (d->map == MAP_FAILED)
-			die("mmap the devdax device read-only");
+			die(rw ? "open the devdax device read-write (mounted?)"
+			       : "open the devdax device read-only");
+		m = mmap(NULL, d->size, PROT_READ | (rw ? PROT_WRITE : 0),
+			 MAP_SHARED, d->fd, 0);
+		if (m == MAP_FAILED)
+			die(rw ? "mmap the devdax device read-write"
+			       : "mmap the devdax device read-only");
+		d->map = m;
+		if (rw)
+			d->wmap = m;
 		close(d->fd);
 		d->fd = -1;
 		return;
@@ -458,8 +472,8 @@ T_API int t_devpass(struct t_dev *d, const char *name,
 
 /*
  * Writes pattern @seed from @foff to device bytes [@off, @off+@len); @off
- * and @len are multiples of 4 KiB (O_DIRECT).  A dax device cannot be
- * written (EROFS).
+ * and @len are multiples of 4 KiB (O_DIRECT).  A dax device is written
+ * through its mapping, if opened O_RDWR (else EROFS).
  */
 T_API int t_devfill(struct t_dev *d, unsigned long long off,
 		    unsigned long long len, uint64_t seed, uint64_t foff)
@@ -467,8 +481,16 @@ T_API int t_devfill(struct t_dev *d, unsigned long long off,
 	unsigned long long done;
 
 	if (d->map) {
-		errno = EROFS;
-		return -1;
+		if (!d->wmap) {
+			errno = EROFS;
+			return -1;
+		}
+		if (off > d->size || len > d->size - off) {
+			errno = ENXIO;
+			return -1;
+		}
+		fill(d->wmap + off, seed, foff, len);
+		return 0;
 	}
 
 	for (done = 0; done < len; done += T_DBUF) {

@@ -9,7 +9,9 @@
 # famfs_map_create and famfs_iomap_begin tracepoints show the striping; last,
 # a memory failure in a strip is traced back to the file bytes it holds.
 # On nvdimm-devdax the device is bound to famfs for the mount (and given
-# back to device_dax after), and only read (mapped) while mounted.
+# back to device_dax after), and only read (mapped) while mounted: the
+# device write of the "reverse" test is done before the mount ("prefill",
+# /dev/daxX.Y mapped read-write), the mounted "reverse" reads and compares.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 famfs_loaded || exit 0
@@ -19,6 +21,7 @@ if [ "$FAMFS_DEV_MODE" = devdax ] && [ "$(dax_driver "$(basename "$FAMFS_DEV")")
 	t_ok bind famfs bind "$FAMFS_DEV"
 	rebind=1
 fi
+[ "$FAMFS_DEV_MODE" != devdax ] || run_prog module_interleave $MPT "$FAMFS_DEV" prefill
 if ! famfs_raw_mount $MPT; then
 	[ $rebind = 0 ] || famfs bind -u "$FAMFS_DEV"
 	exit 0
