@@ -54,18 +54,11 @@ void famfs_bitmap_free(struct famfs_bitmap *b)
 	b->bits = NULL;
 }
 
-static int mark_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
-		      bool ok, const char *reason)
+void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e)
 {
 	struct famfs_extent r[FAMFS_ENTRY_MAX_RANGES];
-	struct famfs_bitmap *b = arg;
-	unsigned nr;
+	unsigned nr = famfs_entry_ranges(e, r);	/* extents or strips */
 
-	(void)idx;
-	(void)reason;
-	if (!ok)
-		return 0;
-	nr = famfs_entry_ranges(e, r);	/* extents or strips */
 	for (unsigned i = 0; i < nr; i++) {
 		uint64_t u = r[i].offset / UNIT;
 		uint64_t n = r[i].len / UNIT;
@@ -73,6 +66,15 @@ static int mark_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		for (uint64_t k = 0; k < n && u + k < b->nunits; k++)
 			famfs_bitmap_set(b, u + k);
 	}
+}
+
+static int mark_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		      bool ok, const char *reason)
+{
+	(void)idx;
+	(void)reason;
+	if (ok)
+		famfs_bitmap_mark(arg, e);
 	return 0;
 }
 

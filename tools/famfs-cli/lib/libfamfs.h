@@ -97,6 +97,8 @@ struct famfs_dev {
 /* A window of a device or meta file: an mmap (flushed with msync; on
  * device-dax, which has no fsync, with cache-line flushes) or, for a block
  * device, a bounce buffer read and written back with O_DIRECT. */
+struct famfs_bitmap;
+struct pathset;
 struct famfs_map {
 	void *addr;
 	uint64_t len;
@@ -210,6 +212,12 @@ struct famfs_fs {
 	bool master;			/* host id == sb master_uuid */
 	uint8_t host_uuid[16];
 	bool host_id_ok;		/* host_uuid could be read or created */
+	/* kept between the creates of this opening (ops.c), used and
+	 * brought up to date under the log lock: the allocation bitmap and
+	 * the logged paths of the entries [0, cache_next) */
+	struct famfs_bitmap *cache_bm;
+	struct pathset *cache_paths;
+	uint64_t cache_next;
 };
 #define FAMFS_META_DIR	".meta"
 #define FAMFS_META_SB	".meta/.superblock"
@@ -282,6 +290,8 @@ bool famfs_bitmap_test(const struct famfs_bitmap *b, uint64_t unit);
 void famfs_bitmap_set(struct famfs_bitmap *b, uint64_t unit);
 /* Mark every valid entry's extents used: O(entries + units). */
 int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b);
+/* Mark the extents or strips of one valid entry used */
+void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e);
 /* First fit, one contiguous extent of roundup(size, 2 MiB) (>= 1 unit);
  * -ENOSPC if none. */
 int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
@@ -386,6 +396,11 @@ int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 			     uint32_t gid, const struct famfs_layout *lay);
 /* The geometry -N/-C may ask for: 0, or -EINVAL with reason filled. */
 int famfs_layout_check(const struct famfs_layout *lay, char *reason);
+/* Bring fs's create cache (bitmap, logged paths) up to the log's end:
+ * only the entries appended since the last call are read.  Under the log
+ * lock.  famfs_fs_cache_drop forgets it (the next update reads it all). */
+int famfs_fs_cache_update(struct famfs_fs *fs);
+void famfs_fs_cache_drop(struct famfs_fs *fs);
 /* mkdir rel and log it; parents: create missing parents too, no error if
  * it exists as a directory. */
 int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,

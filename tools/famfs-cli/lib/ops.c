@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "libfamfs.h"
+#include "pathset.h"
 
 int famfs_map_from_entry(const struct famfs_log_entry *e,
 			 struct famfs_ioc_map *map)
@@ -86,33 +87,85 @@ int famfs_layout_check(const struct famfs_layout *lay, char *reason)
 	return 0;
 }
 
-struct dup_ctx {
-	const char *rel;
-	uint64_t found;
-};
-
-static int find_path(void *arg, uint64_t idx, const struct famfs_log_entry *e,
-		     bool ok, const char *reason)
+/*
+ * The create cache.  Every create used to rebuild the bitmap and look for
+ * its path in the whole log: O(entries) each, so famfs cp of N files was
+ * O(N^2).  Now an opening keeps both, built from the entries [0,
+ * cache_next), and each create (under the log lock, so no entry is half
+ * written) reads only what was appended since -- by itself, by mkdir or by
+ * another process.  What this process allocates but does not log drops it.
+ */
+void famfs_fs_cache_drop(struct famfs_fs *fs)
 {
-	struct dup_ctx *d = arg;
+	if (fs->cache_bm)
+		famfs_bitmap_free(fs->cache_bm);
+	free(fs->cache_bm);
+	if (fs->cache_paths)
+		pathset_free(fs->cache_paths);
+	free(fs->cache_paths);
+	fs->cache_bm = NULL;
+	fs->cache_paths = NULL;
+	fs->cache_next = 0;
+}
+
+static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		       bool ok, const char *reason)
+{
+	struct famfs_fs *fs = arg;
+	int rc;
 
 	(void)reason;
-	if (ok && !strcmp(e->fm.path, d->rel)) {
-		d->found = idx + 1;
-		return 1;
+	fs->cache_next = idx + 1;
+	if (!ok)	/* corrupt: its memory is free, its path not logged */
+		return 0;
+	famfs_bitmap_mark(fs->cache_bm, e);
+	/* a path logged twice: the first entry is the one that counts */
+	rc = pathset_add(fs->cache_paths, e->fm.path, idx, le16toh(e->type),
+			 NULL);
+	return rc == -EEXIST ? 0 : rc;
+}
+
+int famfs_fs_cache_update(struct famfs_fs *fs)
+{
+	uint64_t next = famfs_log_next(fs->log);
+	int rc;
+
+	if (fs->cache_bm && next < fs->cache_next)
+		famfs_fs_cache_drop(fs);	/* a log that shrank: start over */
+	if (!fs->cache_bm) {
+		fs->cache_bm = calloc(1, sizeof(*fs->cache_bm));
+		fs->cache_paths = calloc(1, sizeof(*fs->cache_paths));
+		if (!fs->cache_bm || !fs->cache_paths ||
+		    pathset_init(fs->cache_paths, next + 64)) {
+			famfs_fs_cache_drop(fs);
+			famfs_err("%s: out of memory", fs->name);
+			return -ENOMEM;
+		}
+		rc = famfs_bitmap_init(fs->cache_bm, fs->sb);
+		if (rc) {
+			free(fs->cache_bm);
+			fs->cache_bm = NULL;
+			famfs_fs_cache_drop(fs);
+			return rc;
+		}
+		fs->cache_next = 0;
 	}
-	return 0;
+	rc = famfs_log_walk_range(fs, fs->cache_next, UINT64_MAX, cache_entry, fs);
+	if (rc) {
+		famfs_err("%s: out of memory", fs->name);
+		famfs_fs_cache_drop(fs);
+	}
+	return rc;
 }
 
 /* 0 if rel is not in the log yet, else -EEXIST (message printed) */
 static int not_logged(struct famfs_fs *fs, const char *rel)
 {
-	struct dup_ctx d = { .rel = rel };
+	const struct pathset_item *it = pathset_lookup(fs->cache_paths, rel);
 
-	famfs_log_walk(fs, find_path, &d);
-	if (d.found) {
+	if (it) {
 		famfs_err("%s/%s: already in the log (entry %llu)", fs->mpt, rel,
-			  (unsigned long long)d.found - 1);
+			  (unsigned long long)it->idx);
 		return -EEXIST;
 	}
 	return 0;
@@ -140,30 +193,28 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 {
 	struct famfs_log_interleave_ext ie;
 	struct famfs_log_simple_ext ext[FAMFS_LOG_MAX_SIMPLE_EXT];
-	struct famfs_bitmap bm = { 0 };
+	struct famfs_bitmap *bm = fs->cache_bm;	/* up to date */
 	unsigned next = 0;
 	int rc;
 
-	rc = famfs_bitmap_build(fs, &bm);
-	if (rc)
-		goto out;
+	/* all or nothing: ENOSPC leaves the bitmap as it was */
 	if (lay && lay->nstrips)
-		rc = famfs_alloc_strips(&bm, size, lay->nstrips, lay->chunk, &ie);
+		rc = famfs_alloc_strips(bm, size, lay->nstrips, lay->chunk, &ie);
 	else
-		rc = famfs_alloc_extents(&bm, size, FAMFS_LOG_MAX_SIMPLE_EXT,
+		rc = famfs_alloc_extents(bm, size, FAMFS_LOG_MAX_SIMPLE_EXT,
 					 ext, &next);
 	if (rc) {
 		if (lay && lay->nstrips)
 			famfs_err("%s: device full: no room for %u strips of %llu-byte chunks holding %llu bytes (%llu bytes free in 2 MiB units)",
 				  p, lay->nstrips, (unsigned long long)lay->chunk,
 				  (unsigned long long)size,
-				  (unsigned long long)(bm.nfree * FAMFS_ALLOC_UNIT));
+				  (unsigned long long)(bm->nfree * FAMFS_ALLOC_UNIT));
 		else
 			famfs_err("%s: device full: %llu bytes fit neither in one free run nor in the %u longest ones together (%llu bytes free in 2 MiB units)",
 				  p, (unsigned long long)size,
 				  (unsigned)FAMFS_LOG_MAX_SIMPLE_EXT,
-				  (unsigned long long)(bm.nfree * FAMFS_ALLOC_UNIT));
-		goto out;
+				  (unsigned long long)(bm->nfree * FAMFS_ALLOC_UNIT));
+		return rc;
 	}
 	if (lay && lay->nstrips) {
 		rc = famfs_entry_build_interleaved(e, norm, size, mode, uid, gid,
@@ -175,8 +226,9 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 		rc = famfs_entry_build(e, FAMFS_LOG_FILE, norm, size, mode, uid,
 				       gid, ext, next);
 	}
-out:
-	famfs_bitmap_free(&bm);
+	/* allocated in the cache, but not to be logged */
+	if (rc)
+		famfs_fs_cache_drop(fs);
 	return rc;
 }
 
@@ -205,6 +257,9 @@ int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 	rc = famfs_fs_lock(fs);
 	if (rc)
 		return rc;
+	rc = famfs_fs_cache_update(fs);
+	if (rc)
+		goto out;
 	rc = not_logged(fs, norm);
 	if (rc)
 		goto out;
@@ -220,12 +275,22 @@ int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 	map = malloc(sizeof(*map));
 	if (!map) {
 		famfs_err("%s: out of memory", p);
+		famfs_fs_cache_drop(fs);	/* allocated, not logged */
 		rc = -ENOMEM;
 		goto undo;
 	}
 	rc = famfs_log_append(fs, &e);
-	if (rc)
+	if (rc) {
+		famfs_fs_cache_drop(fs);	/* allocated, not logged */
 		goto undo;
+	}
+	/* the cache knows the allocation; now the entry and its path too */
+	if (fs->cache_next + 1 == famfs_log_next(fs->log) &&
+	    !pathset_add(fs->cache_paths, norm, fs->cache_next, FAMFS_LOG_FILE,
+			 NULL))
+		fs->cache_next++;
+	else
+		famfs_fs_cache_drop(fs);
 	/* logged: from here on the file exists for every host */
 	set_owner(fd, p, mode, uid, gid);
 	famfs_fmap_from_entry(&e, map);

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The create cache of an opening (bitmap + logged paths, ops.c): each
+ * create reads only the entries appended since the last one, including
+ * those of another opening (another process), and equals a rebuild. */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "th.h"
+
+static void create_ok(struct famfs_fs *fs, const char *rel, uint64_t size)
+{
+	int fd = famfs_file_create(fs, rel, size, 0644, 0, 0);
+
+	assert_true(fd >= 0);
+	close(fd);
+}
+
+/* the cache of fs equals a bitmap rebuilt from the whole log */
+static void cache_is_rebuild(struct th *t, struct famfs_fs *fs)
+{
+	struct famfs_bitmap b;
+
+	assert_non_null(fs->cache_bm);
+	assert_int_equal(fs->cache_next, famfs_log_next(t->fs.log));
+	assert_int_equal(famfs_bitmap_build(&t->fs, &b), 0);
+	assert_int_equal(b.nfree, fs->cache_bm->nfree);
+	assert_memory_equal(b.bits, fs->cache_bm->bits, (b.nunits + 63) / 64 * 8);
+	famfs_bitmap_free(&b);
+}
+
+static void test_incremental(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fsck_result r;
+	struct famfs_fs other;
+
+	assert_null(t->fs.cache_bm);
+	create_ok(&t->fs, "f1", 3 * MiB);
+	assert_int_equal(t->fs.cache_next, 1);
+	cache_is_rebuild(t, &t->fs);
+	/* another opening (as another process would) appends meanwhile */
+	assert_int_equal(famfs_fs_open_dev(t->img, true, &other), 0);
+	snprintf(other.mpt, sizeof(other.mpt), "%s", t->mpt);
+	create_ok(&other, "o1", 5 * MiB);
+	assert_int_equal(famfs_mkdir(&other, "d", 0755, 0, 0, false), 0);
+	create_ok(&other, "d/o2", 1);
+	assert_int_equal(t->fs.cache_next, 1);		/* not read yet */
+	/* t's next create reads those three and allocates around them */
+	create_ok(&t->fs, "f2", 2 * MiB);
+	assert_int_equal(t->fs.cache_next, 5);
+	cache_is_rebuild(t, &t->fs);
+	/* a path the other logged is refused by t, from the cache */
+	create_ok(&other, "o3", 1);
+	assert_int_equal(famfs_file_create(&t->fs, "o3", 1, 0644, 0, 0), -EEXIST);
+	assert_int_equal(famfs_file_create(&t->fs, "d/o2", 1, 0644, 0, 0), -EEXIST);
+	assert_int_equal(famfs_file_create(&t->fs, "f1", 1, 0644, 0, 0), -EEXIST);
+	assert_int_equal(famfs_log_next(t->fs.log), 6);
+	cache_is_rebuild(t, &t->fs);
+	/* and the other way round */
+	create_ok(&t->fs, "f3", 4 * MiB);
+	create_ok(&other, "o4", 4 * MiB);
+	cache_is_rebuild(t, &other);
+	famfs_fs_close(&other);
+	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
+	assert_int_equal(r.problems, 0);
+	assert_int_equal(r.files, 7);
+}
+
+/* ENOSPC keeps the cache (nothing allocated); an allocation that is not
+ * logged (log full) drops it */
+static void test_drop(void **state)
+{
+	struct th *t = *state;
+	uint64_t cap = le64toh(t->fs.log->capacity);
+
+	create_ok(&t->fs, "f1", 1);
+	assert_int_equal(famfs_file_create(&t->fs, "huge", 1ULL << 40, 0644, 0, 0),
+			 -ENOSPC);
+	assert_non_null(t->fs.cache_bm);
+	cache_is_rebuild(t, &t->fs);
+	while (famfs_log_next(t->fs.log) < cap)
+		th_append_dir(t, "x");		/* duplicates: fine here */
+	assert_int_equal(famfs_file_create(&t->fs, "g", 1, 0644, 0, 0), -ENOSPC);
+	assert_null(t->fs.cache_bm);		/* the allocation was dropped */
+	assert_int_equal(famfs_fs_cache_update(&t->fs), 0);
+	cache_is_rebuild(t, &t->fs);
+}
+
+/* a corrupt entry: its memory free, its path not logged, in the cache as
+ * in a rebuild */
+static void test_corrupt_entry(void **state)
+{
+	struct th *t = *state;
+
+	create_ok(&t->fs, "a", 2 * MiB);
+	create_ok(&t->fs, "b", 2 * MiB);
+	famfs_log_slot(t->fs.log, 0)->fm.ctime ^= 1;	/* a is corrupt */
+	famfs_fs_cache_drop(&t->fs);
+	assert_int_equal(famfs_fs_cache_update(&t->fs), 0);
+	cache_is_rebuild(t, &t->fs);
+	assert_false(famfs_bitmap_test(t->fs.cache_bm, 2));
+	{
+		char p[700];
+
+		/* "a" is not (validly) logged: a new one may be */
+		snprintf(p, sizeof(p), "%s/a", t->mpt);
+		assert_int_equal(unlink(p), 0);
+		th_mock_reset();
+		create_ok(&t->fs, "a", 2 * MiB);
+		assert_int_equal(famfs_log_next(t->fs.log), 3);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_incremental, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_drop, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_corrupt_entry, th_setup, th_teardown),
+	};
+
+	return cmocka_run_group_tests_name("cache", tests, NULL, NULL);
+}
