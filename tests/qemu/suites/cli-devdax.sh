@@ -10,16 +10,6 @@ M=/mnt/famfs
 export FAMFS_HOST_ID_FILE=/tmp/cli-host-uuid
 mkdir -p $M
 
-t_rc() {	# t_rc ID EXPECTED_RC CMD...; output in $OUT
-	_id=$1 _want=$2; shift 2
-	OUT=$("$@" 2>&1); _rc=$?
-	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
-	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
-t_has() {
-	if echo "$OUT" | grep -q -- "$2"; then t_pass "$1"
-	else t_fail "$1" "output lacks '$2': $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
 
 size=$(cat /sys/bus/dax/devices/$(basename $DEV)/size)
 t_rc mkfs 0 famfs mkfs -f $DEV

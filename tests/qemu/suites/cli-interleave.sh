@@ -15,16 +15,6 @@ SRC=/tmp/ci-src
 MiB=1048576
 mkdir -p $M $SRC
 
-t_rc() {	# t_rc ID EXPECTED_RC CMD...; output in $OUT
-	_id=$1 _want=$2; shift 2
-	OUT=$("$@" 2>&1); _rc=$?
-	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
-	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
-t_has() {
-	if echo "$OUT" | grep -q -- "$2"; then t_pass "$1"
-	else t_fail "$1" "output lacks '$2': $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
 j() { echo "$OUT" | jget "$@"; }	# j [-t|-k|-n] PATH: from the last t_rc
 strips() {	# strips FILE: the strip offsets of its map, space-separated
 	_m=$(famfs getmap -j "$1") || return 1

@@ -12,18 +12,6 @@ SRC=/tmp/cli-src
 export FAMFS_HOST_ID_FILE=/tmp/cli-host-uuid
 mkdir -p $M
 
-# t_rc ID EXPECTED_RC CMD...: PASS iff CMD exits EXPECTED_RC; output in $OUT
-t_rc() {
-	_id=$1 _want=$2; shift 2
-	OUT=$("$@" 2>&1); _rc=$?
-	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
-	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
-# t_has ID PATTERN: the last t_rc output matches PATTERN
-t_has() {
-	if echo "$OUT" | grep -q -- "$2"; then t_pass "$1"
-	else t_fail "$1" "output lacks '$2': $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
 tree_sums() {	# path, size and md5 of every file under $M but .meta, sorted
 	(cd $M && find . -path ./.meta -prune -o -type f -print | sort |
 		while read -r f; do echo "$f $(stat -c %s "$f") $(md5sum < "$f" | cut -d' ' -f1)"; done

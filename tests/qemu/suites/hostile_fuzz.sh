@@ -16,37 +16,16 @@
 # FAMFS_FUZZ_SEED, FAMFS_FUZZ_ITER (calls of the single process): repeat a run.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
-# run_prog PROG ARGS...: the program's PASS/FAIL/SKIP lines become ours.
 calls=0
-run_prog() {
-	_p=$1
-	"$@" > /tmp/$_p.out 2>&1
-	_rc=$?
-	for _c in $(sed -n 's/^info: .*\]\( (uid 65534)\)*: \([0-9]*\) calls: .*/\2/p' /tmp/$_p.out); do
+# fuzz ARGS...: run_prog hostile_fuzz, adding its calls to $calls
+fuzz() {
+	run_prog hostile_fuzz "$@"
+	for _c in $(sed -n 's/^info: .*\]\( (uid 65534)\)*: \([0-9]*\) calls: .*/\2/p' /tmp/hostile_fuzz.out); do
 		calls=$((calls + _c))
 	done
-	while IFS= read -r _l; do
-		case $_l in
-		"PASS "*) t_pass "${_l#PASS }" ;;
-		"FAIL "*) _l=${_l#FAIL }; t_fail "${_l%%: *}" "${_l#*: }" ;;
-		"SKIP "*) _l=${_l#SKIP }; t_skip "${_l%%: *}" "${_l#*: }" ;;
-		*) echo "$_p: $_l" ;;
-		esac
-	done < /tmp/$_p.out
-	[ $_rc -le 1 ] || t_fail "$_p-exit" "$_p exited with status $_rc"
-}
-# t_rc ID EXPECTED_RC CMD...
-t_rc() {
-	_id=$1 _want=$2; shift 2
-	OUT=$("$@" 2>&1); _rc=$?
-	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
-	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
 }
 
-if ! grep -q '^famfs ' /proc/modules; then
-	t_skip loaded "famfs.ko is not loaded"
-	exit 0
-fi
+famfs_loaded || exit 0
 DEV=$FAMFS_DEV
 M=/tmp/hostile-fuzz
 # devdax: famfs mounts a dax device bound to its own dax-bus driver
@@ -98,9 +77,9 @@ verify_all() {	# verify_all ID: every kept file holds its bytes
 verify_all setup-files
 
 t0=$(date +%s)
-run_prog hostile_fuzz -s "$seed" -n "$n" -k "$nrs" -l single $M
+fuzz -s "$seed" -n "$n" -k "$nrs" -l single $M
 t1=$(date +%s)
-run_prog hostile_fuzz -s $((seed + 1)) -n $((n / 4)) -j 4 -l conc -q $M
+fuzz -s $((seed + 1)) -n $((n / 4)) -j 4 -l conc -q $M
 t2=$(date +%s)
 echo "hostile_fuzz: one process: $((t1 - t0)) s; four at once: $((t2 - t1)) s"
 verify_all files-intact-after-fuzz
@@ -110,7 +89,7 @@ t_rc check-after-fuzz 0 famfs check $M
 # Read-only: MAP_CREATE refused with EROFS; maps still read back.
 for k in 1 2 3 4 5 6; do : > $M/ro-empty-$k; done
 if mount -o remount,ro $M; then
-	run_prog hostile_fuzz -s $((seed + 2)) -n $((n / 12)) -r -l ro -q $M
+	fuzz -s $((seed + 2)) -n $((n / 12)) -r -l ro -q $M
 	mount -o remount,rw $M
 else
 	t_fail ro-remount "mount -o remount,ro failed"
@@ -125,7 +104,7 @@ umount $M
 
 # A bare kernel mount: no .meta files, so a superblock map at 0 can exist.
 if mount -t famfs $DEV $M; then
-	run_prog hostile_fuzz -s $((seed + 3)) -n $((n / 6)) -l bare -P -q $M
+	fuzz -s $((seed + 3)) -n $((n / 6)) -l bare -P -q $M
 	t_ok bare-umount umount $M
 else
 	t_fail bare-mount "mount -t famfs failed"
@@ -140,7 +119,7 @@ if mount -t famfs $DEV $M; then
 	rm -f /tmp/hostile-ready
 	hostile_hold poisonat $M /tmp/hostile-ready 1500 > /tmp/hostile-fault.out 2>&1 & P=$!
 	wait_for /tmp/hostile-ready 10
-	run_prog hostile_fuzz -s $((seed + 4)) -n $((n / 4)) -j 4 -F -l fault -q $M
+	fuzz -s $((seed + 4)) -n $((n / 4)) -j 4 -F -l fault -q $M
 	wait $P
 	while IFS= read -r l; do
 		case $l in

@@ -15,16 +15,6 @@ UMOUNT=/usr/bin/umount
 export FAMFS_HOST_ID_FILE=/tmp/install-host-uuid
 mkdir -p $M
 
-t_rc() {	# t_rc ID EXPECTED_RC CMD...: output in $OUT
-	_id=$1 _want=$2; shift 2
-	OUT=$("$@" 2>&1); _rc=$?
-	if [ "$_rc" = "$_want" ]; then t_pass "$_id"
-	else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
-t_has() {	# t_has ID PATTERN: the last t_rc output matches
-	if echo "$OUT" | grep -q -- "$2"; then t_pass "$1"
-	else t_fail "$1" "output lacks '$2': $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
-}
 mounted() { grep -q " $M famfs " /proc/mounts; }
 mnt_opts() { awk -v m=$M '$2 == m && $3 == "famfs" { print $4 }' /proc/mounts; }
 cleanup() { while mounted; do $UMOUNT $M 2>/dev/null || umount $M; done; }
