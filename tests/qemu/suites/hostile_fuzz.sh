@@ -121,14 +121,7 @@ if mount -t famfs $DEV $M; then
 	wait_for /tmp/hostile-ready 10
 	fuzz -s $((seed + 4)) -n $((n / 4)) -j 4 -F -l fault -q $M
 	wait $P
-	while IFS= read -r l; do
-		case $l in
-		"PASS "*) t_pass "${l#PASS }" ;;
-		"FAIL "*) l=${l#FAIL }; t_fail "${l%%: *}" "${l#*: }" ;;
-		"SKIP "*) l=${l#SKIP }; t_skip "${l%%: *}" "${l#*: }" ;;
-		*) echo "hostile_hold: $l" ;;
-		esac
-	done < /tmp/hostile-fault.out
+	t_lines hostile_hold /tmp/hostile-fault.out
 	# The mount's one failure line is not rate limited (it once was, and
 	# the fuzzers' refused MAP_CREATEs had used the limit up: 418e492).
 	if dmesg | grep -q 'famfs (.*): memory failure at device bytes'; then

@@ -218,6 +218,18 @@ void famfs_flush_stats_print(FILE *f)
 		s->invalidates, s->refreshes, s->crc_retries);
 }
 
+/* [s, e) of a bounce buffer widened to whole O_DIRECT blocks, inside it */
+static void bounce_span(const struct famfs_map *m, uintptr_t s, uintptr_t e,
+			uintptr_t *as, uintptr_t *ae)
+{
+	uintptr_t base = (uintptr_t)m->addr;
+
+	*as = base + ((s - base) & ~(DIO_ALIGN - 1));
+	*ae = base + (((e - base) + DIO_ALIGN - 1) & ~(DIO_ALIGN - 1));
+	if (*ae > base + m->len)
+		*ae = base + m->len;
+}
+
 int famfs_map_refresh(struct famfs_map *m, void *addr, size_t len)
 {
 	uintptr_t base = (uintptr_t)m->addr;
@@ -230,12 +242,10 @@ int famfs_map_refresh(struct famfs_map *m, void *addr, size_t len)
 	famfs_flush_stats.refreshes++;
 	if (m->bounce) {
 		/* our copy is a buffer: read the device again */
-		uintptr_t as = base + ((s - base) & ~(DIO_ALIGN - 1));
-		uintptr_t ae = base + (((e - base) + DIO_ALIGN - 1) & ~(DIO_ALIGN - 1));
+		uintptr_t as, ae;
 		ssize_t n;
 
-		if (ae > base + m->len)
-			ae = base + m->len;
+		bounce_span(m, s, e, &as, &ae);
 		n = pread(m->fd, (void *)as, ae - as,
 			  (off_t)(m->dev_off + (as - base)));
 		if (n != (ssize_t)(ae - as)) {
@@ -289,12 +299,10 @@ int famfs_map_flush(struct famfs_map *m, const void *addr, size_t len)
 		return -EINVAL;
 	}
 	if (m->bounce) {
-		uintptr_t as = base + ((s - base) & ~(DIO_ALIGN - 1));
-		uintptr_t ae = base + (((e - base) + DIO_ALIGN - 1) & ~(DIO_ALIGN - 1));
+		uintptr_t as, ae;
 		ssize_t n;
 
-		if (ae > base + m->len)
-			ae = base + m->len;
+		bounce_span(m, s, e, &as, &ae);
 		famfs_flush_stats.dio_writes++;
 		if (famfs_flush_hook)
 			famfs_flush_hook(m, addr, len);
