@@ -24,6 +24,111 @@
  * its CRC and flushed, then next_index is advanced by one aligned 8-byte
  * store and flushed.  Entries at or beyond next_index are ignored; an entry
  * whose CRC, sequence number or fs UUID is wrong is reported and skipped.
+ *
+ * ------------------------------------------------------------------------
+ * Format revision 2026-12 ("rev 2"): one plan for integrity (issue 15),
+ * several devices (16), scale (17) and non-coherent memory (18)
+ * ------------------------------------------------------------------------
+ * FAMFS_FORMAT_VERSION stays 1.  Everything below is gated by a feature bit,
+ * so a file system that uses none of it stays byte-identical on the media and
+ * tools that predate a bit refuse (incompat) or only read (ro_compat) what
+ * they do not understand.  A bit is set by the master, under the log lock,
+ * in the superblock (new CRC, flushed) *before* the first thing that needs it
+ * is written, and is never cleared while such a thing may exist.
+ *
+ * Reader rules (every tool, every host):
+ *  R1  An unknown incompat bit: refuse the file system.  An unknown ro_compat
+ *      bit: mount and replay read-only, never append.  Unknown compat bits
+ *      are ignored.
+ *  R2  Every entry type and every extent kind beyond FILE/MKDIR with 1..2
+ *      simple extents comes with an incompat bit (INTERLEAVE, MULTI_EXTENT,
+ *      COMPACT_LOG, MULTIDEV).  A CRC-valid entry of a type or kind whose bit
+ *      is clear, or that this tool does not know, is *corrupt*, not ignorable.
+ *  R3  Memory is never given to two files.  The extents of every entry whose
+ *      extent list can still be parsed (CRC-valid, extents in bounds and
+ *      aligned) stay allocated even if the rest of the entry is refused
+ *      (bad path, duplicate path, bad mode).  If some committed slot cannot
+ *      be parsed at all (bad CRC, wrong seq/uuid, torn), the master refuses
+ *      to allocate until fsck has been run and the log repaired or the
+ *      entry overridden: it cannot know what that entry owned.  Clients
+ *      report and skip such an entry (they never allocate).
+ *  R4  next_index is not trusted alone.  Readers also scan the slots past
+ *      next_index: a CRC-valid entry there with the right seq and fs uuid is
+ *      reported by fsck ("committed entry past next_index"); the allocator
+ *      treats its extents as used.  The slot next_index+1 may legitimately
+ *      hold an uncommitted append (a crash between the two flushes): its
+ *      memory stays reserved until that slot is overwritten by the next
+ *      append.  A valid entry at next_index+2 or beyond means the header is
+ *      damaged: the master refuses to append until fsck says otherwise.
+ *
+ * Feature bits of this revision:
+ *  INCOMPAT_INTERLEAVE   (1<<0) interleaved files (since issue 6).
+ *  INCOMPAT_MULTI_EXTENT (1<<1) FILE entries with 3..16 simple extents.
+ *  INCOMPAT_COMPACT_LOG  (1<<2) the log is made of 256-byte slots holding
+ *                               variable-size entries (below); mkfs chooses.
+ *  INCOMPAT_MULTIDEV     (1<<3) member devices; implies COMPACT_LOG (only
+ *                               compact extents name a device).
+ *  INCOMPAT_NONCOHERENT  (1<<4) the memory is not cache-coherent between
+ *                               hosts; every host's mount must honour it
+ *                               (tools that predate it must not mount).
+ *  RO_COMPAT_MASTER_REC  (1<<0) a master record lives at FAMFS_MREC_OFFSET;
+ *                               a tool that does not check it must not
+ *                               append (it could be a second master).
+ *
+ * Master record (issue 15.2; struct famfs_master_record, 256 bytes at
+ * FAMFS_MREC_OFFSET in the superblock region, its own CRC so that refreshing
+ * it never rewrites the superblock):
+ *  - The superblock's master_uuid names the *host* allowed to be master; the
+ *    record names the *running instance* that holds the role: host uuid,
+ *    boot id (/proc/sys/kernel/random/boot_id), a generation bumped at every
+ *    claim, the claim time and the host name (for messages only).
+ *  - A host's uuid lives in /etc/famfs/host-uuid, random (uuid_generate) on
+ *    first use; it is never derived from /etc/machine-id.  Cloned images may
+ *    share it; their boot ids differ.
+ *  - Before every append, under the log lock, the master invalidates and
+ *    re-reads the record: (host, boot, generation) must be its own,
+ *    otherwise it refuses ("another master holds the log: host H, boot B,
+ *    claimed at T").  So of two instances with the same host uuid only the
+ *    one holding the record appends; the other is told before it writes.
+ *  - The record is claimed when the master mounts with write access: free
+ *    record, or one naming this host whose boot id and generation match the
+ *    local claim file /var/lib/famfs/<fs uuid>.claim (this host before a
+ *    reboot) -> claim (generation + 1).  Anything else: refuse and say
+ *    `famfs master claim`.  There is no atomic compare-and-swap between
+ *    hosts: the check narrows the window to one append, it does not close
+ *    it; the README says so.
+ *  - `famfs master MPT|DEV` shows the superblock master and the record;
+ *    `famfs master claim` takes over a role whose holder is gone (-f);
+ *    `famfs master set HOST-UUID` hands the role to another host (new
+ *    master_uuid, record freed), run on the current master.
+ *
+ * Compact log (issue 17; INCOMPAT_COMPACT_LOG): log header as today in the
+ * first 1 KiB (entry_size = FAMFS_CLOG_SLOT = 256; capacity in slots), slots
+ * 4.. hold entries.  An entry is struct famfs_clog_hdr (32 bytes) + body and
+ * takes nslots (1..4) consecutive slots; next_index is the first free slot.
+ * Its crc is crc32 over (fs_uuid, entry with crc = 0), so an entry of an
+ * earlier file system on the same memory fails its CRC without storing the
+ * uuid, and its seq is the slot number of its first slot.  A typical file
+ * (path < 100 bytes, 1-2 extents) takes one slot: 4x today's entries per MiB.
+ * Compact extents are 16 bytes: offset (2 MiB aligned), length in 2 MiB units
+ * (le32) and a device index (u8, 0 = primary).  Log growth: the last 4 slots
+ * of every log segment are reserved for a LOG_EXTEND entry naming the next
+ * segment (2 MiB aligned, allocated from free space, mapped as .meta/.logN);
+ * clients that replay it map the segment and go on.
+ *
+ * Several devices (issue 16; INCOMPAT_MULTIDEV): the primary holds the
+ * superblock and the log.  Each member device holds at offset 0 a
+ * struct famfs_member_sb (fs uuid, device uuid, index 1..FAMFS_MAX_DEVS-1,
+ * size, CRC) in its own 2 MiB reserved unit, and is added by a DEVADD entry
+ * (index, device uuid, size).  Hosts find members by device uuid, never by
+ * name.  Overlap and bounds rules are per device.
+ *
+ * Non-coherent memory (issue 18; INCOMPAT_NONCOHERENT): the bit is the
+ * property; mkfs --noncoherent sets it, `famfs master` tools flip it (master
+ * only).  Mounts pass it to the kernel as -o noncoherent.
+ *
+ * Implementation status is tracked in the issues; what is not implemented
+ * yet is not in FAMFS_FEATURE_*_SUPP, so tools refuse it (R1).
  */
 #ifndef _UAPI_LINUX_FAMFS_FORMAT_H
 #define _UAPI_LINUX_FAMFS_FORMAT_H
@@ -65,6 +170,13 @@
 							   * have) interleaved
 							   * files; set by the
 							   * first one */
+/* Reserved by format rev 2 (see the top of this file); a bit joins the
+ * *_SUPP masks only when its implementation lands. */
+#define FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT	(1U << 1)
+#define FAMFS_FEATURE_INCOMPAT_COMPACT_LOG	(1U << 2)
+#define FAMFS_FEATURE_INCOMPAT_MULTIDEV		(1U << 3)
+#define FAMFS_FEATURE_INCOMPAT_NONCOHERENT	(1U << 4)
+#define FAMFS_FEATURE_RO_COMPAT_MASTER_REC	(1U << 0)
 #define FAMFS_FEATURE_COMPAT_SUPP	0U
 #define FAMFS_FEATURE_RO_COMPAT_SUPP	0U
 #define FAMFS_FEATURE_INCOMPAT_SUPP	FAMFS_FEATURE_INCOMPAT_INTERLEAVE
@@ -87,6 +199,29 @@ struct famfs_superblock {
 };
 FAMFS_FORMAT_ASSERT(sizeof(struct famfs_superblock) == FAMFS_SB_SIZE,
 		    "famfs_superblock must be 512 bytes");
+
+/* ------------------------------------------------------------------------ */
+/* Master record (RO_COMPAT_MASTER_REC): who holds the master role now        */
+
+#define FAMFS_MREC_OFFSET	4096ULL		/* in the superblock region */
+#define FAMFS_MREC_MAGIC	0x31434552534d4146ULL	/* "FAMSREC1" */
+#define FAMFS_MREC_SIZE		256
+
+struct famfs_master_record {
+	__le64	magic;			/*   0 FAMFS_MREC_MAGIC, 0 = never claimed */
+	__le32	crc;			/*   8 CRC-32 of the 256 bytes, crc = 0 */
+	__le32	flags;			/*  12 FAMFS_MREC_HELD or 0 (released) */
+	__le64	generation;		/*  16 bumped by every claim */
+	__u8	fs_uuid[16];		/*  24 == superblock fs_uuid */
+	__u8	host_uuid[16];		/*  40 holder's /etc/famfs/host-uuid */
+	__u8	boot_id[16];		/*  56 holder's boot id */
+	__le64	claim_time;		/*  72 seconds since the epoch */
+	char	hostname[64];		/*  80 for messages only, NUL-padded */
+	__u8	reserved[112];		/* 144 zero */
+};
+#define FAMFS_MREC_HELD		(1U << 0)
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_master_record) == FAMFS_MREC_SIZE,
+		    "famfs_master_record must be 256 bytes");
 
 /* ------------------------------------------------------------------------ */
 /* Log: header in slot 0, then fixed-size entries                            */
