@@ -1,4 +1,4 @@
-# profiles: pmem nvdimm nvdimm-devdax cxl two-hosts two-hosts-devdax
+# profiles: pmem nvdimm nvdimm-devdax cxl two-hosts two-hosts-devdax two-hosts-cxl two-hosts-cxl-devdax
 # timeout: 120
 # Checks of the test harness itself: the profile's device is what the suites
 # expect, data goes through it, and famfs.ko is loaded when it was built.
