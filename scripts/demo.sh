@@ -12,7 +12,7 @@
 # the mapped write on a, the mapped check on b).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-cd "$repo"
+cd "$repo" || exit 1
 case ${1:-${DEMO:-cxl}} in
 cxl) profile=two-hosts-cxl what="one emulated CXL memory device (cxl-type3)" ;;
 nvdimm) profile=two-hosts what="one emulated NVDIMM" ;;

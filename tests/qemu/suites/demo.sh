@@ -24,8 +24,8 @@ t_run() {
 	"$@" > /tmp/demo.out 2>&1
 	_rc=$?
 	sed "s/^/demo[$FAMFS_HOST]:   /" /tmp/demo.out
-	[ $_rc = 0 ] && t_pass "$_id" ||
-		t_fail "$_id" "'$*' exited $_rc: $(tail -n 2 /tmp/demo.out | tr '\n' ' ')"
+	if [ $_rc = 0 ]; then t_pass "$_id"
+	else t_fail "$_id" "'$*' exited $_rc: $(tail -n 2 /tmp/demo.out | tr '\n' ' ')"; fi
 }
 # The mount is famfs's, made through the helper: it created the meta files.
 mounted_famfs() { grep -q " $MPT famfs " /proc/mounts && test -f $MPT/.meta/.log; }
