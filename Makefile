@@ -6,7 +6,8 @@
 #   make            module + tools
 #   make check      host unit tests and every guest suite (QEMU); last line
 #                   is "N passed, N failed[, N skipped]"
-#   make demo       the two-host demo on emulated shared memory
+#   make demo       the two-host demo on emulated CXL memory (DEMO=nvdimm:
+#                   on an emulated NVDIMM)
 #   make bench      benchmarks (see scripts/bench.sh)
 #   make install    famfs-cli, famfs, /sbin/mount.famfs and the man pages
 #                   (DESTDIR, PREFIX=/usr/local, SBINDIR=/sbin), the module
@@ -55,7 +56,7 @@ check:
 
 demo:
 	scripts/setup-deps.sh
-	scripts/demo.sh
+	scripts/demo.sh $(DEMO)
 
 bench:
 	scripts/setup-deps.sh

@@ -32,7 +32,8 @@ timeouts), FAMFS_SUITE_TIMEOUT, FAMFS_QEMU_JOBS (parallel guests, default 2),
 FAMFS_QEMU_SMP (guest CPUs, default 1), FAMFS_RESULTS, FAMFS_REQUIRE_KO=1
 (FAIL when fs/famfs/famfs.ko is not built), FAMFS_SELFTEST_BREAK (see
 suites/selftest.sh), FAMFS_FUZZ_LONG / FAMFS_FUZZ_SEED / FAMFS_FUZZ_ITER
-(see suites/hostile_fuzz.sh).
+(see suites/hostile_fuzz.sh), FAMFS_STAGE (the staged install suites/demo.sh
+uses, relative to the repo; default build/stage).
 EOF
 }
 
@@ -84,11 +85,14 @@ qarg() { QARGS+=("$@"); }
 passenv() {
 	printf 'export FAMFS_SELFTEST_BREAK="%s" FAMFS_REQUIRE_KO="%s"\n' \
 		"${FAMFS_SELFTEST_BREAK:-}" "${FAMFS_REQUIRE_KO:-}"
+	# suites/demo.sh: the staged "make install" tree, relative to the repo
+	printf 'export FAMFS_STAGE="%s"\n' "${FAMFS_STAGE:-}"
 	# hostile suites: long fuzzing, repeating a seed
 	printf 'export FAMFS_FUZZ_LONG="%s" FAMFS_FUZZ_SEED="%s" FAMFS_FUZZ_ITER="%s"\n' \
 		"${FAMFS_FUZZ_LONG:-}" "${FAMFS_FUZZ_SEED:-}" "${FAMFS_FUZZ_ITER:-}"
 }
-# qemu_cmd GUESTDIR SYNCDIR: the QEMU command line for the sourced profile in QCMD.
+# GUEST=HOST qemu_cmd GUESTDIR SYNCDIR: the QEMU command line for the sourced
+# profile in QCMD (its host_args sees GUEST: a, or b on two-hosts profiles).
 qemu_cmd() {
 	QARGS=()
 	host_args
@@ -129,7 +133,7 @@ boot() {
 		printf 'PROFILE=%s\nHOST=%s\nSUITES="%s"\nSUITE_TIMEOUT=%s\nINTERACTIVE=0\n' \
 			"$p" "$h" "$*" "$SUITE_TIMEOUT" > "$g/config"
 		passenv >> "$g/config"
-		qemu_cmd "$g" "$dir/sync"
+		GUEST=$h qemu_cmd "$g" "$dir/sync"
 		echo "${QCMD[*]}" > "$g/qemu-cmd.txt"
 		timeout -k 5 "$bt" "${QCMD[@]}" -serial "file:$g/console.log" </dev/null >"$g/qemu.log" 2>&1 &
 		host_of[$!]=$h
@@ -194,7 +198,7 @@ if [ $interactive = 1 ]; then
 	host_prepare
 	printf 'PROFILE=%s\nHOST=a\nSUITES=\nINTERACTIVE=1\n' "$p" > "$dir/config"
 	passenv >> "$dir/config"
-	qemu_cmd "$dir" "$dir/sync"
+	GUEST=a qemu_cmd "$dir" "$dir/sync"
 	"${QCMD[@]}" -serial mon:stdio
 	[ $keep = 1 ] || rm -rf "$WORK"
 	exit 0

@@ -1,4 +1,4 @@
-# profiles: two-hosts two-hosts-devdax
+# profiles: two-hosts two-hosts-devdax two-hosts-cxl two-hosts-cxl-devdax
 # timeout: 300
 # famfs-cli across two hosts on one memory: a is the master (mkfs), b a
 # client.  Each host has its own host id (/etc/famfs/host-uuid, created on

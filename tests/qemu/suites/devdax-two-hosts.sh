@@ -1,4 +1,4 @@
-# profiles: two-hosts two-hosts-devdax
+# profiles: two-hosts two-hosts-devdax two-hosts-cxl two-hosts-cxl-devdax
 # timeout: 300
 # Sharing between hosts, on fsdax (/dev/pmem0) and on devdax (/dev/dax0.0
 # bound to famfs on each host): a is the master, b a client of the same

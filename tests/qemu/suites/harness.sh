@@ -1,4 +1,4 @@
-# profiles: pmem nvdimm nvdimm-devdax cxl two-hosts two-hosts-devdax
+# profiles: pmem nvdimm nvdimm-devdax cxl two-hosts two-hosts-devdax two-hosts-cxl two-hosts-cxl-devdax
 # timeout: 120
 # Checks of the test harness itself: the profile's device is what the suites
 # expect, data goes through it, and famfs.ko is loaded when it was built.
@@ -61,7 +61,11 @@ fi
 # device pages (get_user_pages) and releases them.  On two hosts this breaks
 # if the struct pages live on the shared device (ndctl --map=dev): each
 # kernel overwrites the other's.  Both hosts do it after b has probed.
-if [ "$FAMFS_DEV_MODE" = devdax ]; then
+# Not on CXL: QEMU 7.2 emulates the CXL window as MMIO, and virtio-9p's DMA
+# into it never completes (the guest's read hangs, unkillable).
+if [ "$FAMFS_DEV_MODE" = devdax ] && [ -d /sys/bus/cxl/devices/region0 ]; then
+	t_skip gup-copyin "QEMU 7.2 cannot DMA (virtio-9p) into the MMIO-emulated CXL window"
+elif [ "$FAMFS_DEV_MODE" = devdax ]; then
 	[ "$FAMFS_HOST" = b ] && off=66M || off=64M
 	f=$FAMFS_OUT/pat.bin
 	t_ok gup-copyin sh -c "truncate -s 68M $f && devpat -b write $f $off 1M gup$FAMFS_HOST &&
