@@ -50,16 +50,21 @@ tools:
 unit:
 	$(MAKE) -C tools/famfs-cli check
 
+# check, demo and bench run the set-up step first (tests/fresh replaces it
+# with a stub through FAMFS_SETUP_DEPS); FAMFS_BUILD_ONLY=1 stops each of them
+# after its build (tests/fresh/run.sh).
+FAMFS_SETUP_DEPS ?= scripts/setup-deps.sh
+
 check:
-	scripts/setup-deps.sh
+	$(FAMFS_SETUP_DEPS)
 	scripts/check.sh
 
 demo:
-	scripts/setup-deps.sh
+	$(FAMFS_SETUP_DEPS)
 	scripts/demo.sh $(DEMO)
 
 bench:
-	scripts/setup-deps.sh
+	$(FAMFS_SETUP_DEPS)
 	scripts/bench.sh
 
 man:
