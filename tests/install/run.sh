@@ -18,7 +18,7 @@
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
-KVER=${KVER:-$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)}
+KVER=${KVER:-$("$repo/scripts/kver.sh")}
 B=$repo/tools/famfs-cli/build
 LINK=$repo/build/stage
 STAGE=$repo/build/stage.$$		# published as build/stage when complete

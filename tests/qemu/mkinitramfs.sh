@@ -7,7 +7,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-KVER=${KVER:-$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)}
+KVER=${KVER:-$("$repo/scripts/kver.sh")}
 moddir=/lib/modules/$KVER
 build=$here/build
 out=$build/initramfs.cpio

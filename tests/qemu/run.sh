@@ -4,7 +4,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 PROFILES=$here/profiles
-KVER=${KVER:-$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)}
+KVER=${KVER:-$("$repo/scripts/kver.sh")}
 KERNEL=${FAMFS_KERNEL:-/boot/vmlinuz-$KVER}
 RESULTS=${FAMFS_RESULTS:-$repo/results}
 SLOTS=${FAMFS_QEMU_JOBS:-2}		# host cores: at most this many guests at once
