@@ -3,9 +3,9 @@
 #  - man/*.8 are what famfs-cli generates (famfs-cli help --man PAGE), render
 #    with man -l without warnings, and carry every option, synopsis line and
 #    exit code of the matching --help;
-#  - make install DESTDIR=build/stage puts the tools, the mount.famfs link,
-#    the man pages and the module source (dkms.conf) where they belong, and
-#    make uninstall removes all of it;
+#  - make install DESTDIR=build/stage puts the tools, the mount.famfs,
+#    mkfs.famfs and fsck.famfs links, the man pages and the module source
+#    (dkms.conf) where they belong, and make uninstall removes all of it;
 #  - DKMS builds famfs.ko from the installed source for KVER, in a private
 #    DKMS tree (--dkmstree/--sourcetree under build/, throwaway signing key):
 #    nothing under /var/lib/dkms, /usr/src or /lib/modules changes, and no
@@ -47,12 +47,12 @@ before=$(host_state)
 if ! out=$(make -s -C tools/famfs-cli 2>&1); then
 	fail build "make -C tools/famfs-cli: $(echo "$out" | tail -n 1)"; exit 1
 fi
-ln -sf "$B/famfs-cli" "$work/mount.famfs"
+for h in mount.famfs mkfs.famfs fsck.famfs; do ln -sf "$B/famfs-cli" "$work/$h"; done
 
 # ---- man pages ------------------------------------------------------------------
 pages=$("$B/famfs-cli" help --man-pages)
 want="famfs famfs-mkfs famfs-mount famfs-logplay famfs-mkfile famfs-cp famfs-mkdir
-famfs-fsck famfs-getmap famfs-check famfs-verify famfs-df mount.famfs"
+famfs-fsck famfs-getmap famfs-check famfs-verify famfs-df mount.famfs mkfs.famfs fsck.famfs"
 missing=$(for p in $want; do echo "$pages" | grep -qx "$p" || echo "$p"; done)
 check man-pages-listed test -z "$missing"
 have_man=0; command -v man >/dev/null && have_man=1
@@ -62,7 +62,7 @@ for p in $pages; do
 	else fail "man-up-to-date/$p" "man/$p.8 differs from 'famfs-cli help --man $p' (run make man)"; fi
 	case $p in
 	famfs) help=$("$B/famfs-cli" --help) ;;
-	mount.famfs) help=$("$work/mount.famfs" --help) ;;
+	*.famfs) help=$("$work/$p" --help) ;;
 	*) help=$("$B/famfs-cli" "${p#famfs-}" --help) ;;
 	esac
 	[ -n "$help" ] || fail "help/$p" "no --help output"
@@ -115,7 +115,9 @@ ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 src=$STAGE/usr/src/famfs-$ver
 check installed-famfs-cli test -x "$STAGE/usr/local/bin/famfs-cli"
 check installed-famfs-link test "$(readlink "$STAGE/usr/local/bin/famfs")" = famfs-cli
-check installed-mount-helper test "$(readlink "$STAGE/sbin/mount.famfs")" = /usr/local/bin/famfs-cli
+for h in mount mkfs fsck; do
+	check installed-$h-helper test "$(readlink "$STAGE/sbin/$h.famfs")" = /usr/local/bin/famfs-cli
+done
 check installed-binary-is-built cmp -s "$STAGE/usr/local/bin/famfs-cli" "$B/famfs-cli"
 n=$(ls "$STAGE/usr/local/share/man/man8/"*.8 2>/dev/null | wc -l)
 check installed-man-pages test "$n" = "$(echo "$pages" | wc -l)"
