@@ -134,6 +134,36 @@ for kv in 'PACKAGE_NAME="famfs"' 'BUILT_MODULE_NAME\[0\]="famfs"' 'BUILT_MODULE_
 done
 [ $conf_ok = 0 ] || pass dkms-conf
 
+# ---- util-linux mkfs -t famfs / fsck -t famfs on a file, through the links -------------
+# (the guest suite "install" does the same on a real device).  mkfs(8) and
+# fsck(8) look in /sbin before PATH: a host with its own /sbin/*.famfs is
+# not this tree's.  fsck(8) exits 0 when it finds no helper, so the helper's
+# own output is checked too.
+h8() {	# h8 ID RC PATTERN CMD...: exit code RC and PATTERN (grep -E) in the output
+	local id=$1 want=$2 pat=$3 o rc; shift 3
+	o=$(PATH="$work:$PATH" FAMFS_HOST_ID_FILE=$work/host-uuid "$@" 2>&1); rc=$?
+	if [ "$rc" = "$want" ] && echo "$o" | grep -qE -- "$pat"; then pass "$id"
+	else fail "$id" "'$*' exited $rc (want $want, output matching '$pat'): $(echo "$o" | tail -n 2 | tr '\n' ' ')"; fi
+}
+if [ -e /sbin/mkfs.famfs ] || [ -e /sbin/fsck.famfs ]; then
+	skip mkfs8-fsck8-host "this host has its own /sbin/mkfs.famfs or /sbin/fsck.famfs (make uninstall removes them)"
+elif ! command -v mkfs >/dev/null || ! command -v fsck >/dev/null; then
+	fail mkfs8-fsck8-host "util-linux mkfs/fsck not installed (scripts/setup-deps.sh installs util-linux)"
+else
+	img=$work/fs8.img
+	truncate -s 64M "$img"
+	h8 mkfs8-host 0 "famfs mkfs: $img: .*log 4194304 bytes" mkfs -t famfs -l 4m "$img"
+	h8 mkfs8-host-existing 1 "already holds a famfs" mkfs -t famfs "$img"
+	h8 mkfs8-host-size 1 "size argument '99' refused" mkfs -t famfs -f "$img" 99
+	h8 fsck8-host-clean 0 "fsck.famfs: $img: 0 log entries .* 0 problems" fsck -t famfs "$img"
+	h8 fsck8-host-n 0 "fsck.famfs: $img: .* 0 problems" fsck -t famfs -n "$img"
+	h8 fsck8-host-y 0 "-y: famfs fsck does not repair" fsck -t famfs -y "$img"
+	h8 fsck8-host-usage 16 "only one of -n, -y, -a/-p" fsck -t famfs -n -a "$img"
+	h8 mkfs8-host-kill 0 "superblock destroyed" mkfs -t famfs -k "$img"
+	h8 fsck8-host-no-fs 4 "fsck.famfs: $img: superblock or log header invalid" fsck -t famfs -p "$img"
+	h8 fsck8-host-no-file 8 "$work/none" fsck.famfs "$work/none"
+fi
+
 # ---- DKMS build in a private tree ----------------------------------------------------
 if ! command -v dkms >/dev/null; then
 	fail dkms-build "dkms not installed (scripts/setup-deps.sh installs it)"
