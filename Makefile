@@ -19,11 +19,19 @@
 #
 # The kernel is the newest Debian linux-headers-*-amd64 installed, never the
 # running kernel: modules are only ever loaded inside QEMU guests.
-
-KVER ?= $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | \
-	  sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)
-KDIR ?= /usr/src/linux-headers-$(KVER)
-export KVER KDIR
+# KVER and KDIR are expanded only where a recipe uses them (module, clean,
+# install), never while the Makefile is parsed, and are not exported: check,
+# demo and bench install the headers first (scripts/setup-deps.sh), and every
+# make and script they run finds the kernel itself (scripts/kver.sh), after
+# that.  KVER=/KDIR= given on the command line or in the environment win.
+ifeq ($(strip $(KVER)),)
+KVER = $(shell $(CURDIR)/scripts/kver.sh)
+unexport KVER
+endif
+ifeq ($(strip $(KDIR)),)
+KDIR = /usr/src/linux-headers-$(KVER)
+unexport KDIR
+endif
 
 # make install: the module's source as DKMS builds it (see dkms.conf)
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
@@ -50,16 +58,21 @@ tools:
 unit:
 	$(MAKE) -C tools/famfs-cli check
 
+# check, demo and bench run the set-up step first (tests/fresh replaces it
+# with a stub through FAMFS_SETUP_DEPS); FAMFS_BUILD_ONLY=1 stops each of them
+# after its build (tests/fresh/run.sh).
+FAMFS_SETUP_DEPS ?= scripts/setup-deps.sh
+
 check:
-	scripts/setup-deps.sh
+	$(FAMFS_SETUP_DEPS)
 	scripts/check.sh
 
 demo:
-	scripts/setup-deps.sh
+	$(FAMFS_SETUP_DEPS)
 	scripts/demo.sh $(DEMO)
 
 bench:
-	scripts/setup-deps.sh
+	$(FAMFS_SETUP_DEPS)
 	scripts/bench.sh
 
 man:

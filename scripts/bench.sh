@@ -15,7 +15,8 @@
 #   scripts/bench.sh --report   only rebuild the report from results/bench/boots
 # Environment: FAMFS_BENCH_OUT (results/bench), FAMFS_BENCH_SIZE,
 # FAMFS_BENCH_REPS, FAMFS_BENCH_ICOUNT_REPS, FAMFS_BENCH_PARTS (comma list of
-# counts,mmap,rw,fsync,meta,stripe), FAMFS_BENCH_PROFILES ("bench-icount bench").
+# counts,mmap,rw,fsync,meta,stripe), FAMFS_BENCH_PROFILES ("bench-icount bench"),
+# FAMFS_BUILD_ONLY=1 (build what the boots need, boot nothing: tests/fresh).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -45,6 +46,10 @@ run_boots() {
 	fi
 	local p pargs=() rc
 	for p in $profiles; do pargs+=(-p "$p"); done
+	if [ "${FAMFS_BUILD_ONLY:-0}" != 0 ]; then
+		info "FAMFS_BUILD_ONLY: preparing the guests' build, booting nothing"
+		exec tests/qemu/run.sh -b "${pargs[@]}" bench
+	fi
 	info "$mode run: $size files, $reps real-time and $ireps icount repetitions; profiles: $profiles"
 	info "guests run one at a time (each uses one host core); about 7 minutes (QUICK=1: 3) on an idle host"
 	uptime > "$out/host-load.txt"

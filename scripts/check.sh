@@ -4,6 +4,8 @@
 # results/ (summary.txt, check-*.log); the last line is
 #   N passed, N failed[, N skipped]
 # Exit status is non-zero iff something failed or nothing ran.
+# FAMFS_BUILD_ONLY=1: stop after the build (module, tools, test programs and
+# what tests/qemu/run.sh -b prepares); tests/fresh/run.sh uses it.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -58,12 +60,42 @@ else
 fi
 step tests-qemu make -C tests/qemu
 
+# finish: repeat the FAIL and SKIP lines, print the last line, exit.
+finish() {
+	local fails passes skips line
+	fails=$(grep -cE '^FAIL ' "$summary")
+	passes=$(grep -cE '^PASS ' "$summary")
+	skips=$(grep -cE '^SKIP ' "$summary")
+	if [ $((fails + skips)) -gt 0 ]; then
+		echo
+		echo "check: FAIL and SKIP lines (all output in $results/):"
+		grep -E '^(FAIL|SKIP) ' "$summary"
+	fi
+	info "took $((SECONDS - t0)) s"
+	line="$passes passed, $fails failed"
+	[ "$skips" -eq 0 ] || line="$line, $skips skipped"
+	echo "$line"
+	[ "$fails" -eq 0 ] && [ "$passes" -gt 0 ]
+	exit
+}
+if [ "${FAMFS_BUILD_ONLY:-0}" != 0 ]; then
+	step guest-build tests/qemu/run.sh -b
+	info "FAMFS_BUILD_ONLY: built; no tests run"
+	finish
+fi
+
 # Host unit tests (make -C tools/famfs-cli check prints PROTOCOL lines).
 if [ -f tools/famfs-cli/Makefile ] &&
 	! make -n -C tools/famfs-cli check 2>&1 | grep -q "No rule to make target 'check'"; then
 	runner unit make -s -C tools/famfs-cli check
 else
 	info "no 'check' target in tools/famfs-cli yet: host unit tests skipped"
+fi
+
+# The README's commands on a fresh machine: /usr/src hidden until the
+# set-up step has run (tests/fresh/run.sh).
+if [ -x tests/fresh/run.sh ]; then
+	runner fresh tests/fresh/run.sh
 fi
 
 # make install into build/stage (and a DKMS build in a private tree): host
@@ -75,16 +107,4 @@ fi
 # Guest suites on every profile.  run.sh prints its progress on stderr.
 runner qemu tests/qemu/run.sh
 
-fails=$(grep -cE '^FAIL ' "$summary")
-passes=$(grep -cE '^PASS ' "$summary")
-skips=$(grep -cE '^SKIP ' "$summary")
-if [ $((fails + skips)) -gt 0 ]; then
-	echo
-	echo "check: FAIL and SKIP lines (all output in $results/):"
-	grep -E '^(FAIL|SKIP) ' "$summary"
-fi
-info "took $((SECONDS - t0)) s"
-line="$passes passed, $fails failed"
-[ "$skips" -eq 0 ] || line="$line, $skips skipped"
-echo "$line"
-[ "$fails" -eq 0 ] && [ "$passes" -gt 0 ]
+finish

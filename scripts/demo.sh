@@ -10,6 +10,7 @@
 # The story is tests/qemu/suites/demo.sh.  Exit 0 iff every check of both
 # hosts passed and each host ran its own key checks (mount -t famfs on both,
 # the mapped write on a, the mapped check on b).
+# FAMFS_BUILD_ONLY=1: build what the demo needs, boot nothing (tests/fresh).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
@@ -29,6 +30,10 @@ make -s all >/dev/null && make -s -C tests/qemu >/dev/null &&
 	echo "demo: build failed; run 'make' to see why" >&2
 	exit 1
 }
+if [ "${FAMFS_BUILD_ONLY:-0}" != 0 ]; then
+	echo "demo: FAMFS_BUILD_ONLY: preparing the guests' build, booting nothing"
+	FAMFS_STAGE=$stage FAMFS_RESULTS=$out exec tests/qemu/run.sh -b -p "$profile" demo
+fi
 echo "demo: booting hosts a and b (QEMU, two guests sharing $what)..."
 FAMFS_STAGE=$stage FAMFS_RESULTS=$out tests/qemu/run.sh -p "$profile" demo > "$out.protocol" 2>&1
 rc=$?

@@ -32,7 +32,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # The headers package must match an installed image; pick the newest pair.
-kver=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)
+kver=$("$(dirname "$0")/kver.sh")
 if [ -z "$kver" ] || [ ! -e "/boot/vmlinuz-$kver" ]; then
 	echo "setup-deps: no matching linux-image/linux-headers pair installed" >&2
 	exit 1

@@ -3,9 +3,9 @@
 #  - man/*.8 are what famfs-cli generates (famfs-cli help --man PAGE), render
 #    with man -l without warnings, and carry every option, synopsis line and
 #    exit code of the matching --help;
-#  - make install DESTDIR=build/stage puts the tools, the mount.famfs link,
-#    the man pages and the module source (dkms.conf) where they belong, and
-#    make uninstall removes all of it;
+#  - make install DESTDIR=build/stage puts the tools, the mount.famfs,
+#    mkfs.famfs and fsck.famfs links, the man pages and the module source
+#    (dkms.conf) where they belong, and make uninstall removes all of it;
 #  - DKMS builds famfs.ko from the installed source for KVER, in a private
 #    DKMS tree (--dkmstree/--sourcetree under build/, throwaway signing key):
 #    nothing under /var/lib/dkms, /usr/src or /lib/modules changes, and no
@@ -18,7 +18,7 @@
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
-KVER=${KVER:-$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)}
+KVER=${KVER:-$("$repo/scripts/kver.sh")}
 B=$repo/tools/famfs-cli/build
 LINK=$repo/build/stage
 STAGE=$repo/build/stage.$$		# published as build/stage when complete
@@ -47,12 +47,12 @@ before=$(host_state)
 if ! out=$(make -s -C tools/famfs-cli 2>&1); then
 	fail build "make -C tools/famfs-cli: $(echo "$out" | tail -n 1)"; exit 1
 fi
-ln -sf "$B/famfs-cli" "$work/mount.famfs"
+for h in mount.famfs mkfs.famfs fsck.famfs; do ln -sf "$B/famfs-cli" "$work/$h"; done
 
 # ---- man pages ------------------------------------------------------------------
 pages=$("$B/famfs-cli" help --man-pages)
 want="famfs famfs-mkfs famfs-mount famfs-logplay famfs-mkfile famfs-cp famfs-mkdir
-famfs-fsck famfs-getmap famfs-check famfs-verify famfs-df mount.famfs"
+famfs-fsck famfs-getmap famfs-check famfs-verify famfs-df mount.famfs mkfs.famfs fsck.famfs"
 missing=$(for p in $want; do echo "$pages" | grep -qx "$p" || echo "$p"; done)
 check man-pages-listed test -z "$missing"
 have_man=0; command -v man >/dev/null && have_man=1
@@ -62,7 +62,7 @@ for p in $pages; do
 	else fail "man-up-to-date/$p" "man/$p.8 differs from 'famfs-cli help --man $p' (run make man)"; fi
 	case $p in
 	famfs) help=$("$B/famfs-cli" --help) ;;
-	mount.famfs) help=$("$work/mount.famfs" --help) ;;
+	*.famfs) help=$("$work/$p" --help) ;;
 	*) help=$("$B/famfs-cli" "${p#famfs-}" --help) ;;
 	esac
 	[ -n "$help" ] || fail "help/$p" "no --help output"
@@ -115,7 +115,9 @@ ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 src=$STAGE/usr/src/famfs-$ver
 check installed-famfs-cli test -x "$STAGE/usr/local/bin/famfs-cli"
 check installed-famfs-link test "$(readlink "$STAGE/usr/local/bin/famfs")" = famfs-cli
-check installed-mount-helper test "$(readlink "$STAGE/sbin/mount.famfs")" = /usr/local/bin/famfs-cli
+for h in mount mkfs fsck; do
+	check installed-$h-helper test "$(readlink "$STAGE/sbin/$h.famfs")" = /usr/local/bin/famfs-cli
+done
 check installed-binary-is-built cmp -s "$STAGE/usr/local/bin/famfs-cli" "$B/famfs-cli"
 n=$(ls "$STAGE/usr/local/share/man/man8/"*.8 2>/dev/null | wc -l)
 check installed-man-pages test "$n" = "$(echo "$pages" | wc -l)"
@@ -131,6 +133,36 @@ for kv in 'PACKAGE_NAME="famfs"' 'BUILT_MODULE_NAME\[0\]="famfs"' 'BUILT_MODULE_
 	grep -qE "^$kv" dkms.conf || { conf_ok=0; fail dkms-conf "dkms.conf lacks $kv"; }
 done
 [ $conf_ok = 0 ] || pass dkms-conf
+
+# ---- util-linux mkfs -t famfs / fsck -t famfs on a file, through the links -------------
+# (the guest suite "install" does the same on a real device).  mkfs(8) and
+# fsck(8) look in /sbin before PATH: a host with its own /sbin/*.famfs is
+# not this tree's.  fsck(8) exits 0 when it finds no helper, so the helper's
+# own output is checked too.
+h8() {	# h8 ID RC PATTERN CMD...: exit code RC and PATTERN (grep -E) in the output
+	local id=$1 want=$2 pat=$3 o rc; shift 3
+	o=$(PATH="$work:$PATH" FAMFS_HOST_ID_FILE=$work/host-uuid "$@" 2>&1); rc=$?
+	if [ "$rc" = "$want" ] && echo "$o" | grep -qE -- "$pat"; then pass "$id"
+	else fail "$id" "'$*' exited $rc (want $want, output matching '$pat'): $(echo "$o" | tail -n 2 | tr '\n' ' ')"; fi
+}
+if [ -e /sbin/mkfs.famfs ] || [ -e /sbin/fsck.famfs ]; then
+	skip mkfs8-fsck8-host "this host has its own /sbin/mkfs.famfs or /sbin/fsck.famfs (make uninstall removes them)"
+elif ! command -v mkfs >/dev/null || ! command -v fsck >/dev/null; then
+	fail mkfs8-fsck8-host "util-linux mkfs/fsck not installed (scripts/setup-deps.sh installs util-linux)"
+else
+	img=$work/fs8.img
+	truncate -s 64M "$img"
+	h8 mkfs8-host 0 "famfs mkfs: $img: .*log 4194304 bytes" mkfs -t famfs -l 4m "$img"
+	h8 mkfs8-host-existing 1 "already holds a famfs" mkfs -t famfs "$img"
+	h8 mkfs8-host-size 1 "size argument '99' refused" mkfs -t famfs -f "$img" 99
+	h8 fsck8-host-clean 0 "fsck.famfs: $img: 0 log entries .* 0 problems" fsck -t famfs "$img"
+	h8 fsck8-host-n 0 "fsck.famfs: $img: .* 0 problems" fsck -t famfs -n "$img"
+	h8 fsck8-host-y 0 "-y: famfs fsck does not repair" fsck -t famfs -y "$img"
+	h8 fsck8-host-usage 16 "only one of -n, -y, -a/-p" fsck -t famfs -n -a "$img"
+	h8 mkfs8-host-kill 0 "superblock destroyed" mkfs -t famfs -k "$img"
+	h8 fsck8-host-no-fs 4 "fsck.famfs: $img: superblock or log header invalid" fsck -t famfs -p "$img"
+	h8 fsck8-host-no-file 8 "$work/none" fsck.famfs "$work/none"
+fi
 
 # ---- DKMS build in a private tree ----------------------------------------------------
 if ! command -v dkms >/dev/null; then

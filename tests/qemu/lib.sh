@@ -128,6 +128,11 @@ t_has() {
 	else t_fail "$1" "output lacks '$2': $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
 }
 
+# poke OFFSET BYTE [DEV]: one byte on DEV (default $FAMFS_DEV), written through
+poke() {
+	printf "\\$(printf %03o "$2")" | dd of="${3:-$FAMFS_DEV}" bs=1 seek="$1" conv=notrunc,fsync 2>/dev/null
+}
+
 # no_warnings [PATTERN]: 0 iff the kernel log has no WARNING, BUG, Call
 # Trace (nor PATTERN, a grep basic regex).
 no_warnings() {

@@ -7,7 +7,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-KVER=${KVER:-$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)}
+KVER=${KVER:-$("$repo/scripts/kver.sh")}
 moddir=/lib/modules/$KVER
 build=$here/build
 out=$build/initramfs.cpio
@@ -19,6 +19,10 @@ tools="/usr/bin/ndctl /usr/bin/daxctl /usr/bin/cxl /usr/sbin/mkfs.ext4 /usr/sbin
 # PATH): the install suite checks mount -t famfs runs /sbin/mount.famfs,
 # which busybox mount only does when mount(2) fails.
 tools="$tools /usr/bin/mount /usr/bin/umount"
+# util-linux mkfs and fsck as /usr/sbin/{mkfs,fsck}: the install suite checks
+# that mkfs -t famfs and fsck -t famfs run /sbin/{mkfs,fsck}.famfs.  This
+# busybox has no mkfs or fsck applet; the suite calls them by full path.
+tools="$tools /usr/sbin/mkfs /usr/sbin/fsck"
 cli=$repo/tools/famfs-cli/build/famfs-cli
 [ -x "$cli" ] && extra=$cli || extra=
 

@@ -4,7 +4,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 PROFILES=$here/profiles
-KVER=${KVER:-$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)}
+KVER=${KVER:-$("$repo/scripts/kver.sh")}
 KERNEL=${FAMFS_KERNEL:-/boot/vmlinuz-$KVER}
 RESULTS=${FAMFS_RESULTS:-$repo/results}
 SLOTS=${FAMFS_QEMU_JOBS:-2}		# host cores: at most this many guests at once
@@ -12,7 +12,7 @@ SUITE_TIMEOUT=${FAMFS_SUITE_TIMEOUT:-120}
 
 usage() {
 	cat <<EOF
-usage: tests/qemu/run.sh [-p PROFILE]... [-k] [SUITE...]
+usage: tests/qemu/run.sh [-p PROFILE]... [-k] [-b] [SUITE...]
        tests/qemu/run.sh -i -p PROFILE
 
 Runs guest suites (tests/qemu/suites/SUITE.sh) in QEMU, one boot per profile
@@ -22,6 +22,8 @@ $SUITE_TIMEOUT).  No arguments: every suite on each of its profiles.
   -p PROFILE  only these profiles (repeatable); with SUITEs, run those suites
               on these profiles even if their header does not list them
   -k          keep the work dir (memory backing files) in tests/qemu/work/
+  -b          build only: what the run needs (test programs, initramfs,
+              kernel, selftest module), then exit without booting
   -i          interactive: boot PROFILE, set up the device, load famfs.ko and
               give a shell on this terminal (exit the shell to power off)
 Profiles: $(cd "$PROFILES" && ls | sed 's/\.sh$//' | tr '\n' ' ')
@@ -37,11 +39,12 @@ uses, relative to the repo; default build/stage).
 EOF
 }
 
-want_profiles=() keep=0 interactive=0 suites=()
+want_profiles=() keep=0 interactive=0 build_only=0 suites=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	-p) want_profiles+=("$2"); shift 2 ;;
 	-k) keep=1; shift ;;
+	-b) build_only=1; shift ;;
 	-i) interactive=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	-*) usage >&2; exit 2 ;;
@@ -167,7 +170,7 @@ boot() {
 }
 
 mkdir -p "$here/work" "$RESULTS"
-if [ $interactive = 0 ]; then	# one run at a time on this machine
+if [ $interactive = 0 ] && [ $build_only = 0 ]; then	# one run at a time on this machine
 	exec 9>"$here/work/.run.lock"
 	flock -n 9 || { echo "run.sh: waiting for another run.sh to finish" >&2; flock 9; }
 fi
@@ -186,6 +189,10 @@ fi
 if [[ " ${plan[*]} " == *" selftest "* ]] &&
 	! out=$(make -s -C "${KDIR:-/usr/src/linux-headers-$KVER}" M="$here/selftest" modules 2>&1); then
 	echo "FAIL build/selftest-module: $(echo "$out" | tail -n 1)"; status=1
+fi
+if [ $build_only = 1 ]; then
+	echo "run.sh: -b: built for profiles: ${!plan[*]}; kernel $KERNEL; nothing booted" >&2
+	exit $status
 fi
 
 if [ $interactive = 1 ]; then

@@ -46,27 +46,14 @@ static void collect(void *arg, const char *msg)
 	json_object_array_add(arg, json_object_new_string(msg));
 }
 
-int cmd_fsck(int argc, char **argv)
+int cli_fsck_run(const char *prog, const char *target, bool json)
 {
 	struct json_object *problems = NULL;
 	struct famfs_fsck_result r;
 	struct famfs_fs fs;
 	char mpt[PATH_MAX];
-	const char *target;
-	bool json = false;
-	int c, rc;
+	int rc;
 
-	while ((c = cli_getopt(argc, argv, &cli_doc_fsck)) != -1) {
-		switch (c) {
-		case 'v': famfs_verbose++; break;
-		case 'j': json = true; break;
-		case 'h': return cli_usage(&cli_doc_fsck, 0);
-		default: return cli_usage(&cli_doc_fsck, 1);
-		}
-	}
-	if (argc - optind != 1)
-		return cli_usage(&cli_doc_fsck, 1);
-	target = argv[optind];
 	rc = cli_open_target(target, &fs, mpt, sizeof(mpt));
 	if (rc == -EBADMSG) {
 		memset(&r, 0, sizeof(r));
@@ -75,7 +62,7 @@ int cmd_fsck(int argc, char **argv)
 			collect(problems, "superblock or log header invalid");
 			cli_json_print(famfs_json_fsck(target, false, &r, problems));
 		} else {
-			printf("famfs fsck: %s: superblock or log header invalid\n", target);
+			printf("%s: %s: superblock or log header invalid\n", prog, target);
 		}
 		return FAMFS_EXIT_PROBLEM;
 	}
@@ -101,9 +88,27 @@ int cmd_fsck(int argc, char **argv)
 		if (cli_json_print(famfs_json_fsck(target, true, &r, problems)))
 			return FAMFS_EXIT_ERROR;
 	} else {
-		printf("famfs fsck: %s: %lu log entries (%lu files, %lu directories, %lu corrupt), %lu problems; %llu bytes used, %llu free\n",
-		       target, r.entries, r.files, r.dirs, r.bad_entries, r.problems,
+		printf("%s: %s: %lu log entries (%lu files, %lu directories, %lu corrupt), %lu problems; %llu bytes used, %llu free\n",
+		       prog, target, r.entries, r.files, r.dirs, r.bad_entries, r.problems,
 		       (unsigned long long)r.used_bytes, (unsigned long long)r.free_bytes);
 	}
 	return r.problems ? FAMFS_EXIT_PROBLEM : FAMFS_EXIT_OK;
+}
+
+int cmd_fsck(int argc, char **argv)
+{
+	bool json = false;
+	int c;
+
+	while ((c = cli_getopt(argc, argv, &cli_doc_fsck)) != -1) {
+		switch (c) {
+		case 'v': famfs_verbose++; break;
+		case 'j': json = true; break;
+		case 'h': return cli_usage(&cli_doc_fsck, 0);
+		default: return cli_usage(&cli_doc_fsck, 1);
+		}
+	}
+	if (argc - optind != 1)
+		return cli_usage(&cli_doc_fsck, 1);
+	return cli_fsck_run("famfs fsck", argv[optind], json);
 }

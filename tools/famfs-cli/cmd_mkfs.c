@@ -114,24 +114,41 @@ out:
 	return rc;
 }
 
+int cli_loglen_opt(const char *arg, uint64_t *loglen)
+{
+	if (famfs_parse_size(arg, loglen) || !famfs_loglen_valid(*loglen)) {
+		famfs_err("--loglen %s: must be a power of two from 2M to 1G", arg);
+		return FAMFS_EXIT_USAGE;
+	}
+	return FAMFS_EXIT_OK;
+}
+
+int cli_mkfs_run(const char *dev, uint64_t loglen, bool force, bool kill)
+{
+	struct famfs_dev d;
+	int rc;
+
+	rc = famfs_dev_open(dev, true, &d);
+	if (rc)
+		return FAMFS_EXIT_ERROR;
+	rc = do_mkfs(&d, loglen, force, kill);
+	famfs_dev_close(&d);
+	return rc ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
+}
+
 int cmd_mkfs(int argc, char **argv)
 {
 	uint64_t loglen = FAMFS_LOG_LEN_DEFAULT;
 	bool force = false, kill = false;
-	struct famfs_dev d;
-	int c, rc;
+	int c;
 
 	while ((c = cli_getopt(argc, argv, &cli_doc_mkfs)) != -1) {
 		switch (c) {
 		case 'f': force = true; break;
 		case 'k': kill = true; break;
 		case 'l':
-			if (famfs_parse_size(optarg, &loglen) ||
-			    !famfs_loglen_valid(loglen)) {
-				famfs_err("--loglen %s: must be a power of two from 2M to 1G",
-					  optarg);
+			if (cli_loglen_opt(optarg, &loglen))
 				return FAMFS_EXIT_USAGE;
-			}
 			break;
 		case 'h': return cli_usage(&cli_doc_mkfs, 0);
 		default: return cli_usage(&cli_doc_mkfs, 1);
@@ -139,10 +156,5 @@ int cmd_mkfs(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		return cli_usage(&cli_doc_mkfs, 1);
-	rc = famfs_dev_open(argv[optind], true, &d);
-	if (rc)
-		return FAMFS_EXIT_ERROR;
-	rc = do_mkfs(&d, loglen, force, kill);
-	famfs_dev_close(&d);
-	return rc ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
+	return cli_mkfs_run(argv[optind], loglen, force, kill);
 }

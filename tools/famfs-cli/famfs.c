@@ -2,7 +2,8 @@
 /*
  * famfs (famfs-cli): the user-space tool that owns all famfs metadata.
  * One dispatcher, one file per subcommand, libfamfs underneath.  Run as
- * mount.famfs (a link), it is mount(8)'s helper for "mount -t famfs".
+ * mount.famfs, mkfs.famfs or fsck.famfs (links), it is the helper of
+ * mount(8), mkfs(8) or fsck(8) for "-t famfs".
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -28,6 +29,8 @@ const struct cli_doc *const cli_pages[] = {
 #define CLI_PAGE(n) &cli_doc_##n,
 	CLI_COMMANDS(CLI_PAGE)
 	&cli_doc_mount_helper,
+	&cli_doc_mkfs_helper,
+	&cli_doc_fsck_helper,
 	NULL,
 };
 
@@ -105,7 +108,7 @@ const struct cli_doc cli_doc_famfs = {
 	.see_also = "famfs-mkfs(8), famfs-mount(8), famfs-logplay(8), famfs-mkfile(8),\n"
 		    "famfs-cp(8), famfs-mkdir(8), famfs-fsck(8), famfs-getmap(8),\n"
 		    "famfs-check(8), famfs-verify(8), famfs-df(8), famfs-bind(8),\n"
-		    "mount.famfs(8)\n",
+		    "mount.famfs(8), mkfs.famfs(8), fsck.famfs(8)\n",
 	.list_commands = true,
 };
 
@@ -174,6 +177,10 @@ int main(int argc, char **argv)
 		atexit(print_flush_stats);
 	if (!strcmp(base, "mount.famfs"))
 		return cmd_mount_helper(argc, argv);
+	if (!strcmp(base, "mkfs.famfs"))
+		return cmd_mkfs_helper(argc, argv);
+	if (!strcmp(base, "fsck.famfs"))
+		return cmd_fsck_helper(argc, argv);
 	if (argc < 2)
 		return cli_usage(&cli_doc_famfs, 1);
 	name = argv[1];

@@ -101,6 +101,18 @@ extern const struct cli_doc *const cli_pages[];
 CLI_COMMANDS(CLI_DECLARE)
 int cmd_mount_helper(int argc, char **argv);
 extern const struct cli_doc cli_doc_mount_helper;
+/* mkfs.famfs and fsck.famfs: mkfs(8)'s and fsck(8)'s helpers (cmd_fs8.c) */
+int cmd_mkfs_helper(int argc, char **argv);
+int cmd_fsck_helper(int argc, char **argv);
+extern const struct cli_doc cli_doc_mkfs_helper, cli_doc_fsck_helper;
+
+/* famfs mkfs on dev (cmd_mkfs.c); returns FAMFS_EXIT_* */
+int cli_mkfs_run(const char *dev, uint64_t loglen, bool force, bool kill);
+/* -l/--loglen ARG: FAMFS_EXIT_OK, or FAMFS_EXIT_USAGE (message printed) */
+int cli_loglen_opt(const char *arg, uint64_t *loglen);
+/* famfs fsck of a device or mount point, messages prefixed with prog
+ * (cmd_fsck.c); returns FAMFS_EXIT_* */
+int cli_fsck_run(const char *prog, const char *target, bool json);
 extern const struct cli_doc cli_doc_famfs;
 
 /* The mount itself, shared by famfs mount and mount.famfs: validate DEV,

@@ -17,9 +17,6 @@ tree_sums() {	# path, size and md5 of every file under $M but .meta, sorted
 		while read -r f; do echo "$f $(stat -c %s "$f") $(md5sum < "$f" | cut -d' ' -f1)"; done
 	 find . -path ./.meta -prune -o -type d -print | sort)
 }
-poke() {	# poke OFFSET BYTE: one byte on the device, written through
-	printf "\\$(printf %03o "$2")" | dd of=$DEV bs=1 seek="$1" conv=notrunc,fsync 2>/dev/null
-}
 fresh() {	# fresh [mkfs args]: unmounted, new file system, mounted
 	umount $M 2>/dev/null
 	famfs mkfs -f "$@" $DEV >/dev/null && famfs mount $DEV $M

@@ -5,7 +5,8 @@
 # DKMS built) is copied into this guest's root; then the DKMS module is
 # loaded by modprobe, and util-linux mount(8) runs /sbin/mount.famfs for
 # mount -t famfs and for an fstab line; mount options; umount; the helper
-# invoked the way mount(8) and busybox call it; its errors and exit codes.
+# invoked the way mount(8) and busybox call it; its errors and exit codes;
+# mkfs -t famfs and fsck -t famfs through util-linux mkfs(8) and fsck(8).
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 DEV=$FAMFS_DEV
@@ -139,6 +140,55 @@ else
 	t_fail busybox-mount-skips-helper "busybox mount -t famfs failed"
 fi
 cleanup
+
+# ---- mkfs -t famfs, fsck -t famfs: util-linux runs /sbin/{mkfs,fsck}.famfs --------------
+# fsck(8) exits 0 without checking when it finds no helper: every fsck below
+# also checks fsck.famfs's own output.
+MKFS=/usr/sbin/mkfs FSCK=/usr/sbin/fsck
+t_ok installed-mkfs-helper test -x /sbin/mkfs.famfs
+t_ok installed-fsck-helper test -x /sbin/fsck.famfs
+t_rc mkfs8-existing-refused 1 $MKFS -t famfs $DEV
+t_has mkfs8-existing-named "$DEV: already holds a famfs file system"
+t_rc mkfs8 0 $MKFS -t famfs -f -l 4m $DEV
+t_has mkfs8-ran-helper "famfs mkfs: $DEV: .*log 4194304 bytes"
+t_rc mkfs8-size-refused 1 $MKFS -t famfs -f $DEV 1024
+t_has mkfs8-size-named "size argument '1024' refused"
+t_rc mkfs8-bad-option 1 $MKFS -t famfs -Q $DEV
+t_has mkfs8-bad-option-helper-usage "usage: mkfs.famfs"
+t_rc mkfs-helper-verbose 0 /sbin/mkfs.famfs -V -f $DEV
+t_has mkfs-helper-verbose-says "mkfs.famfs (famfs .*): famfs mkfs -f --loglen 8388608 $DEV"
+t_rc fsck8-clean 0 $FSCK -t famfs $DEV
+t_has fsck8-ran-helper "fsck.famfs: $DEV: 0 log entries .* 0 problems"
+t_rc fsck8-n 0 $FSCK -t famfs -n $DEV
+t_has fsck8-n-ran-helper "fsck.famfs: $DEV: .* 0 problems"
+t_rc fsck8-y-clean 0 $FSCK -t famfs -y $DEV
+t_has fsck8-y-says-check-only "fsck.famfs: $DEV: -y: famfs fsck does not repair; checking only"
+t_rc fsck8-a-clean 0 $FSCK -t famfs -a -f $DEV
+t_has fsck8-a-says-check-only "-a: famfs fsck does not repair"
+t_rc fsck8-two-modes 16 $FSCK -t famfs -n -y $DEV
+t_has fsck8-two-modes-named "only one of -n, -y, -a/-p"
+t_rc fsck8-bad-option 16 $FSCK -t famfs -Z $DEV
+t_has fsck8-bad-option-helper-usage "usage: fsck.famfs"
+t_rc fsck-helper-no-device 8 /sbin/fsck.famfs /dev/no-such-device
+t_has fsck-helper-no-device-named "/dev/no-such-device"
+t_rc fsck-helper-version 0 /sbin/fsck.famfs -V
+t_has fsck-helper-version-says "fsck.famfs (famfs "
+# a corrupted log entry (entry 2's ctime): found, left uncorrected, with -y too
+/usr/bin/mount -t famfs $DEV $M
+for i in 0 1 2 3; do $FAMFS mkfile -s 1m -S $i $M/f$i; done
+cleanup
+t_rc fsck8-before-corruption 0 $FSCK -t famfs $DEV
+poke $((2097152 + 1024 + 2 * 1024 + 40)) 255 $DEV
+t_rc fsck8-corrupt 4 $FSCK -t famfs $DEV
+t_has fsck8-corrupt-names-entry "log entry 2"
+t_rc fsck8-corrupt-n 4 $FSCK -t famfs -n $DEV
+sum=$(head -c 4194304 $DEV | md5sum)
+t_rc fsck8-corrupt-y 4 $FSCK -t famfs -y $DEV
+t_eq fsck8-y-changed-nothing "$sum" "$(head -c 4194304 $DEV | md5sum)"
+t_rc fsck8-corrupt-p 4 $FSCK -t famfs -p $DEV
+$FAMFS mkfs -k $DEV >/dev/null
+t_rc fsck8-no-superblock 4 $FSCK -t famfs $DEV
+t_has fsck8-no-superblock-says "fsck.famfs: $DEV: superblock or log header invalid"
 
 # back to the tree's module for the suites that follow
 rmmod famfs && insmod "$FAMFS_KO"

@@ -30,9 +30,6 @@ t_keys() {	# t_keys ID PATH KEY...: exactly these keys, in any order
 	_want=$(for k; do echo "$k"; done | sort | tr '\n' ' ')
 	t_eq "$_id" "$_want" "$_have"
 }
-poke() {	# poke OFFSET BYTE: one byte of the device, written through
-	printf "\\$(printf %03o "$2")" | dd of=$DEV bs=1 seek="$1" conv=notrunc,fsync 2>/dev/null
-}
 
 umount $M 2>/dev/null
 t_rc mkfs 0 famfs mkfs -f --loglen 4m $DEV

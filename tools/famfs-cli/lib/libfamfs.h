@@ -373,6 +373,32 @@ struct famfs_mount_opts {
 int famfs_mount_opts_parse(const char *in, bool sloppy,
 			   struct famfs_mount_opts *o, char *reason);
 
+/* ---- fsck8.c: fsck(8)'s conventions for fsck.famfs ---------------------- */
+/* fsck(8)'s exit codes: a bit mask */
+enum {
+	FSCK_EX_OK = 0, FSCK_EX_CORRECTED = 1, FSCK_EX_REBOOT = 2,
+	FSCK_EX_UNCORRECTED = 4, FSCK_EX_ERROR = 8, FSCK_EX_USAGE = 16,
+	FSCK_EX_CANCELED = 32, FSCK_EX_LIBRARY = 128,
+};
+enum famfs_fsck8_mode {
+	FAMFS_FSCK8_CHECK,	/* no mode option */
+	FAMFS_FSCK8_NO,		/* -n: open read-only, answer no */
+	FAMFS_FSCK8_YES,	/* -y: repair, answer yes */
+	FAMFS_FSCK8_AUTO,	/* -a, -p: repair what is safe, no questions */
+};
+struct famfs_fsck8 {		/* zeroed: check only */
+	enum famfs_fsck8_mode mode;
+	char mode_opt;		/* the option that set mode: 'n', 'y', 'a', 'p' */
+	bool force;		/* -f: accepted, famfs always checks everything */
+	int verbose;		/* -v */
+};
+/* Take option c of fsck.famfs (n y a p f v): 0, or -EINVAL with reason
+ * filled for an unknown option or a second, different mode (-n with -y). */
+int famfs_fsck8_opt(struct famfs_fsck8 *o, int c, char *reason);
+/* The fsck(8) exit code of a famfs fsck result (FAMFS_EXIT_*): clean 0,
+ * problems 4 (famfs fsck corrects nothing), usage 16, anything else 8. */
+int famfs_fsck8_exit(int famfs_exit);
+
 /* ---- ops.c: file system operations on a mounted file system --------------- */
 /* The v1 ioctl map of a FILE entry (REG, simple extents; -EOVERFLOW for
  * an interleaved one). */

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The README's commands on a fresh machine (PROTOCOL lines, ids fresh/...).
+# A fresh clone of this tree (git ls-files: committed and untracked files, no
+# build output) under build/fresh.PID; then, for each of make demo, make
+# check and make bench, a private mount namespace (unshare -m, private
+# propagation) in which empty tmpfs mounts hide /usr/src (kernel headers, the
+# unpacked linux-source), /boot and /lib/modules, as on a machine where
+# nothing is installed yet.  The target runs as a new user would run it: a
+# clean environment, no stdin, CI=true; its set-up step is
+# FAMFS_SETUP_DEPS=tests/fresh/setup-stub.sh, which "installs" the packages by
+# unmounting the tmpfs mounts and then runs the real scripts/setup-deps.sh;
+# FAMFS_BUILD_ONLY=1 makes the target stop after its build (module, tools,
+# guest programs, initramfs, kernel: tests/qemu/run.sh -b), booting nothing.
+# Anything the Makefile or the scripts evaluate before the set-up step sees
+# an empty /usr/src and breaks the build, as it did on the first make demo
+# of a new machine (issue 14).  make demo runs first, on the fresh clone
+# (a full build); check and bench follow on the same clone.  The host's
+# /usr/src, /boot and /lib/modules are only hidden, never written.
+# Needs root (mount namespaces); logs in $FAMFS_RESULTS/fresh/.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+HIDE="/usr/src /boot /lib/modules"
+TAG=famfs-fresh			# the tmpfs source name; setup-stub.sh checks it
+
+# ---- inside the namespace: run.sh --inside DIR TARGET ---------------------------------
+if [ "${1:-}" = --inside ]; then
+	dir=$2 target=$3
+	for d in $HIDE; do
+		mount -t tmpfs -o size=1m,mode=0755 "$TAG" "$d" || exit 90
+	done
+	for d in $HIDE; do
+		[ -z "$(ls -A "$d")" ] || { echo "fresh: $d is not empty in the namespace" >&2; exit 91; }
+	done
+	echo "fresh: $HIDE hidden; make $target in $dir" >&2
+	# what a user's login shell has, and nothing of this make check
+	exec env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME="${HOME:-/root}" LANG=C.UTF-8 TERM=dumb CI=true \
+		FAMFS_SETUP_DEPS="$dir/tests/fresh/setup-stub.sh" FAMFS_FRESH_HIDDEN="$HIDE" \
+		FAMFS_BUILD_ONLY=1 make -C "$dir" "$target" </dev/null
+fi
+
+results=${FAMFS_RESULTS:-$repo/results}/fresh
+mkdir -p "$results"
+fails=0
+pass() { echo "PASS fresh/$1"; }
+fail() { echo "FAIL fresh/$1: $2"; fails=$((fails + 1)); }
+skip() { echo "SKIP fresh/$1: $2"; }
+hidden_state() { for d in $HIDE; do echo "$d: $(ls -A "$d" | md5sum)"; done; findmnt -rn -S "$TAG"; }
+
+if [ "$(id -u)" != 0 ]; then
+	skip make-demo "needs root for a private mount namespace (unshare -m)"; exit 0
+fi
+command -v unshare >/dev/null || { fail make-demo "unshare (util-linux) not installed"; exit 1; }
+if ! git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	skip make-demo "not a git checkout: cannot make a fresh clone of it"; exit 0
+fi
+
+# ---- the fresh clone: the tree's files as git sees them, no build output -------------------
+work=$repo/build/fresh.$$
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work"
+(cd "$repo" && git ls-files -z --cached --others --exclude-standard |
+	while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+	tar --null -T - -cf -) | tar -xf - -C "$work" ||
+	{ fail copy "copying the tree to $work failed"; exit 1; }
+before=$(hidden_state)
+
+for target in demo check bench; do
+	log=$results/make-$target.log
+	t0=$SECONDS
+	unshare -m --propagation private "$here/run.sh" --inside "$work" "$target" > "$log" 2>&1
+	rc=$?
+	dt=$((SECONDS - t0))
+	echo "fresh: make $target: exit $rc in $dt s (log: $log)" >&2
+	if [ $rc = 90 ] || [ $rc = 91 ]; then
+		fail "make-$target" "could not hide $HIDE in a mount namespace: $(tail -n 1 "$log")"
+		continue
+	fi
+	if [ "$(grep -c '^setup-stub: ' "$log")" != 1 ]; then
+		fail "make-$target-setup-ran" "the set-up step (FAMFS_SETUP_DEPS stub) did not run once (log: $log)"
+	else
+		pass "make-$target-setup-ran"
+	fi
+	if [ $rc = 0 ]; then
+		pass "make-$target"
+	else
+		fail "make-$target" "exit $rc on a fresh machine: $(grep -m1 -E 'no kernel headers|error|Error|FAIL ' "$log" ||
+			tail -n 1 "$log") (log: $log)"
+		continue
+	fi
+	missing=()
+	for f in fs/famfs/famfs.ko tools/famfs-cli/build/famfs-cli tests/qemu/build/initramfs.cpio; do
+		[ -s "$work/$f" ] || missing+=("$f")
+	done
+	if [ ${#missing[@]} = 0 ]; then pass "make-$target-built"
+	else fail "make-$target-built" "make $target did not build ${missing[*]} (log: $log)"; fi
+done
+
+after=$(hidden_state)
+if [ "$before" = "$after" ]; then pass host-untouched
+else fail host-untouched "$HIDE changed on the host: $(diff <(echo "$before") <(echo "$after") | tr '\n' ' ')"; fi
+[ $fails = 0 ] || trap - EXIT		# keep the clone to look at
+exit $((fails > 0))
