@@ -21,6 +21,7 @@
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
 #include <linux/rbtree.h>
+#include <linux/rwsem.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
 #include <linux/famfs_ioctl.h>
@@ -169,6 +170,8 @@ struct famfs_sb_info {
 	struct rb_root		ext_tree;	/* every mapped extent, by dev_off */
 	u64			mapped_bytes;	/* sum of the maps' claim_size */
 	struct list_head	zombies;	/* maps of evicted files, pins.c */
+	/* Read while eviction looks at the device's pages, see pins.c. */
+	struct rw_semaphore	pages_rwsem;
 
 	struct ratelimit_state	msg_rs;		/* for famfs_err() and co */
 };

@@ -40,11 +40,20 @@
  * page, which is right where the blocks are freed at once; ours stay
  * reserved.
  *
- * Locking: the zombie list is under fsi->map_lock.  The waits hold no famfs
- * lock: unmount's holds s_umount (as unmount always does); the removal's
- * holds the device lock and, for pmem, kill_dax()'s dax_srcu read section
- * (kill_dax() is the only notice pmem gives, and its pages go as soon as it
- * returns); nothing that releases a page takes either.
+ * Locking.  The zombie list is under fsi->map_lock.  fsi->pages_rwsem is
+ * held for read while an eviction looks at the device's pages, and for
+ * write by device removal when it declares them gone (FAMFS_SB_PAGES_GONE),
+ * after it waited for every page; a fault that fails after that can leave
+ * an empty DAX entry, whose eviction must not look at any page.  Order:
+ * s_umount -> pages_rwsem -> map_lock.
+ *
+ * The waits hold no famfs mutex.  Unmount's holds s_umount (as unmount
+ * always does).  The removal's holds the device lock and, for pmem,
+ * kill_dax()'s dax_srcu read section (kill_dax() is the only notice pmem
+ * gives, and its pages go as soon as it returns).  Eviction waits only if
+ * a writeback failed, with pages_rwsem held for read, which removal takes
+ * for write only after its own wait for the same pages.  Nothing that
+ * releases a page takes any of these.
  */
 
 #include <linux/dax.h>
@@ -183,22 +192,33 @@ static int famfs_note_busy(struct famfs_fmap *fmap, unsigned long pfn)
  */
 bool famfs_pins_evict(struct inode *inode)
 {
+	struct famfs_sb_info *fsi = FAMFS_SB(inode->i_sb);
 	struct famfs_fmap *fmap = FAMFS_I(inode)->fmap;
 	pgoff_t index = 0;
 	struct page *page;
 
-	/* Files whose pages were never mapped, and the device gone. */
+	/* Files whose pages were never mapped. */
 	if (mapping_empty(inode->i_mapping))
 		return false;
+	/*
+	 * Once the device is gone its entries are all gone too, but a fault
+	 * that failed since may have left an empty one: no page to look at,
+	 * and none must be looked at (famfs_zombies_gone()).
+	 */
+	down_read(&fsi->pages_rwsem);
+	if (test_bit(FAMFS_SB_PAGES_GONE, &fsi->flags)) {
+		up_read(&fsi->pages_rwsem);
+		return false;
+	}
 	while ((page = famfs_next_busy(inode, &index))) {
 		if (famfs_note_busy(fmap, page_to_pfn(page)))
 			famfs_wait_page_idle(page, inode->i_sb->s_id);
 		index++;
 	}
-	if (!fmap->nr_busy)
-		return false;
-	famfs_detach_entries(inode);
-	return true;
+	if (fmap->nr_busy)
+		famfs_detach_entries(inode);
+	up_read(&fsi->pages_rwsem);
+	return fmap->nr_busy;
 }
 
 /* Free the zombies whose pages are all idle.  Context: map_lock held. */
@@ -286,10 +306,13 @@ void famfs_zombies_wait(struct famfs_sb_info *fsi)
  */
 void famfs_zombies_gone(struct famfs_sb_info *fsi)
 {
+	/* Waits for evictions looking at pages (famfs_pins_evict()). */
+	down_write(&fsi->pages_rwsem);
 	mutex_lock(&fsi->map_lock);
 	set_bit(FAMFS_SB_PAGES_GONE, &fsi->flags);
 	famfs_zombies_reap(fsi);
 	mutex_unlock(&fsi->map_lock);
+	up_write(&fsi->pages_rwsem);
 }
 
 /**

@@ -215,6 +215,7 @@ static int famfs_get_tree(struct fs_context *fc)
 	mutex_init(&fsi->map_lock);
 	fsi->ext_tree = RB_ROOT;
 	INIT_LIST_HEAD(&fsi->zombies);
+	init_rwsem(&fsi->pages_rwsem);
 	ratelimit_state_init(&fsi->msg_rs, DEFAULT_RATELIMIT_INTERVAL,
 			     DEFAULT_RATELIMIT_BURST);
 

@@ -203,17 +203,42 @@ static int do_fill(const char *mpt, const char *name, unsigned long long off)
 	return 0;
 }
 
+/* A byte count: digits with an optional K, M or G suffix. */
+static unsigned long long num(const char *s)
+{
+	char *end;
+	unsigned long long n = strtoull(s, &end, 10);
+
+	switch (*end) {
+	case 'G':
+		n <<= 10;
+		/* fall through */
+	case 'M':
+		n <<= 10;
+		/* fall through */
+	case 'K':
+		n <<= 10;
+		end++;
+		break;
+	}
+	if (end == s || *end) {
+		printf("FAIL setup: bad size '%s'\n", s);
+		exit(1);
+	}
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "unlink"))
-		return do_unlink(argv[2], strtoull(argv[3], NULL, 0));
+		return do_unlink(argv[2], num(argv[3]));
 	if (argc == 6 && !strcmp(argv[1], "hold"))
-		return do_hold(argv[2], argv[3], strtoull(argv[4], NULL, 0),
+		return do_hold(argv[2], argv[3], num(argv[4]),
 			       argv[5]);
 	if (argc == 4 && !strcmp(argv[1], "holddev"))
 		return do_holddev(argv[2], argv[3]);
 	if (argc == 5 && !strcmp(argv[1], "fill"))
-		return do_fill(argv[2], argv[3], strtoull(argv[4], NULL, 0));
+		return do_fill(argv[2], argv[3], num(argv[4]));
 	fprintf(stderr, "usage: hostile_pins unlink MPT OFF | hold MPT NAME OFF DIR |\n"
 		"       holddev DEV DIR | fill MPT NAME OFF\n");
 	return 2;
