@@ -7,7 +7,8 @@
 #   pipe is drained the memory is free again;
 # - umount: waits until the pipe lets go (a new mount of the device is
 #   refused meanwhile), then completes; a memory failure while it waits is
-#   not reported as recovered;
+#   not reported as recovered; the device removed meanwhile waits for the
+#   unmount, then for the page;
 # - the device removed (nd_pmem or the namespace, famfs unbind), also with
 #   the unbinding process SIGKILLed, and a page of /dev/daxX.Y in a pipe:
 #   the removal waits until the pipe is drained, no Oops.
@@ -56,6 +57,16 @@ famfs_loaded || exit 0
 if [ "$FAMFS_DEV_MODE" = devdax ]; then
 	t_ok bind dax_bind_famfs "$N" || exit 0
 fi
+# How the device goes away on this profile (none on legacy pmem).
+unplug=
+if [ "$FAMFS_PROFILE" = nvdimm ]; then
+	nd=$(basename "$(readlink -f /sys/block/$N/device)")
+	unplug="echo $nd > /sys/bus/nd/drivers/nd_pmem/unbind"
+	replug="echo $nd > /sys/bus/nd/drivers/nd_pmem/bind"
+elif [ "$FAMFS_DEV_MODE" = devdax ]; then
+	unplug="echo $N > /sys/bus/dax/drivers/famfs/unbind"
+	replug="true"
+fi
 
 # ---- unlink: the memory stays reserved ---------------------------------------------
 klog_mark
@@ -91,9 +102,21 @@ if [ -n "$pfn" ] && [ -e /sys/devices/system/memory/hard_offline_page ]; then
 else
 	t_fail umount-failure "no pfn from hostile_pins ($pfn) or no hard_offline_page"
 fi
+# The device removed while unmount waits: removal waits for the unmount,
+# then for the pages.
+if [ -n "$unplug" ]; then
+	sh -c "$unplug" & UP=$!
+	blocked umount-unplug-waits $UP "$unplug"
+fi
 release umount
 wait $UM
 t_eq umount-completes 0 $?
+if [ -n "$unplug" ]; then
+	wait $UP
+	t_ok umount-unplug-replug sh -c "$replug"
+	t_ok umount-unplug-device-back wait_for "$DEV" 10
+	[ "$FAMFS_DEV_MODE" = devdax ] && t_ok umount-unplug-rebind dax_bind_famfs "$N"
+fi
 t_ok umount-no-warnings no_new_warnings
 
 # ---- the device goes away under a mount -----------------------------------------------
@@ -121,14 +144,9 @@ unplug_cycle() {	# unplug_cycle ID KILL: unplug while a page is in a pipe
 	[ "$FAMFS_DEV_MODE" = devdax ] && t_ok "$1-rebind" dax_bind_famfs "$N"
 }
 if [ "$FAMFS_PROFILE" = nvdimm ]; then
-	nd=$(basename "$(readlink -f /sys/block/$N/device)")
-	unplug="echo $nd > /sys/bus/nd/drivers/nd_pmem/unbind"
-	replug="echo $nd > /sys/bus/nd/drivers/nd_pmem/bind"
 	unplug_cycle unplug-pmem
 	unplug_cycle unplug-pmem-sigkill kill
 elif [ "$FAMFS_DEV_MODE" = devdax ]; then
-	unplug="echo $N > /sys/bus/dax/drivers/famfs/unbind"
-	replug="true"
 	unplug_cycle unbind
 	unplug_cycle unbind-sigkill kill
 
