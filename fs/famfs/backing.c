@@ -23,7 +23,8 @@
  * the mount fails the same way, except that nobody is sent SIGBUS before it
  * touches the memory, and every file also drops its DAX entries before the
  * device's pages go away, so nothing (eviction at unmount included) looks at
- * them afterwards.
+ * them afterwards; and the removal waits until no page of the device is
+ * referenced (pins.c).
  */
 
 #include <linux/blkdev.h>
@@ -33,6 +34,7 @@
 #include <linux/mount.h>
 #include <linux/namei.h>
 #include <linux/pagemap.h>
+#include <linux/pfn_t.h>
 #include <linux/wait_bit.h>
 #include "famfs.h"
 #include "trace.h"
@@ -61,6 +63,22 @@ static bool famfs_backing_is_open(u64 id)
 			open = true;
 	mutex_unlock(&famfs_holder_lock);
 	return open;
+}
+
+/*
+ * Wait until the backing @id is closed (famfs_backing_close() wakes us).
+ * famfs_backing_is_open() takes a mutex, so it cannot be a wait_event()
+ * condition (evaluated in TASK_UNINTERRUPTIBLE); wait_woken() lets it run
+ * in TASK_RUNNING without missing the wakeup.
+ */
+static void famfs_wait_backing_closed(u64 id)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+
+	add_wait_queue(&famfs_backing_wq, &wait);
+	while (famfs_backing_is_open(id))
+		wait_woken(&wait, TASK_UNINTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT);
+	remove_wait_queue(&famfs_backing_wq, &wait);
 }
 
 /* Call @fn on every inode of @sb that has a map, holding a reference. */
@@ -102,25 +120,45 @@ static void famfs_unmap_inode(struct inode *inode)
 /*
  * The memory behind a file is going away: drop its mappings and its DAX
  * entries (each names a page of the device).  New faults fail already (the
- * mount has failed, and the dax_device is dead or about to be); a page that
- * is pinned, e.g. by O_DIRECT in flight, is waited for, as truncate on any
- * fs-dax file system does.
+ * mount has failed); truncation waits for a fault still in flight from
+ * before, and the second zap takes away the entry it may have installed.
+ * Pages still referenced (a pipe, O_DIRECT) are not waited for here, under
+ * s_umount: famfs_backing_gone() waits for every page of the device after.
  */
 static void famfs_drop_inode(struct inode *inode)
 {
 	struct address_space *mapping = inode->i_mapping;
-	struct page *page;
 
-	while ((page = dax_layout_busy_page(mapping))) {
-		if (wait_var_event_killable(&page->_refcount,
-					    page_ref_count(page) == 1)) {
-			famfs_err(inode->i_sb, "inode %lu: gave up waiting for a pinned page",
-				  inode->i_ino);
-			break;
-		}
-	}
 	unmap_mapping_range(mapping, 0, 0, 0);
+	famfs_detach_entries(inode);
 	truncate_inode_pages(mapping, 0);
+	unmap_mapping_range(mapping, 0, 0, 0);
+}
+
+/*
+ * Inodes being evicted are skipped by famfs_apply_mapped(), but their DAX
+ * entries name pages of the device too: wait until each has dropped them
+ * (famfs_evict_inode() does, waiting for nothing this caller holds).
+ */
+static void famfs_wait_evictions(struct super_block *sb)
+{
+	struct inode *inode;
+	bool busy;
+
+	do {
+		busy = false;
+		spin_lock(&sb->s_inode_list_lock);
+		list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
+			if ((READ_ONCE(inode->i_state) & (I_FREEING | I_WILL_FREE)) &&
+			    !mapping_empty(&inode->i_data)) {
+				busy = true;
+				break;
+			}
+		}
+		spin_unlock(&sb->s_inode_list_lock);
+		if (busy)
+			schedule_timeout_uninterruptible(1);
+	} while (busy);
 }
 
 /* Send SIGBUS to whoever maps the failed range of each file it hits. */
@@ -143,8 +181,11 @@ static void famfs_kill_range(struct famfs_sb_info *fsi, u64 start, u64 end,
 		s = max(cursor, ext->dev_off);
 		e = min(end, ext->dev_off + ext->len);
 		cursor = ext->dev_off + ext->len;
-		/* The map (and @ext) lives as long as the inode. */
-		inode = igrab(ext->fmap->inode);
+		/*
+		 * The map (and @ext) lives as long as the inode; a deleted
+		 * file's map kept for its referenced pages has none (pins.c).
+		 */
+		inode = ext->fmap->inode ? igrab(ext->fmap->inode) : NULL;
 		mutex_unlock(&fsi->map_lock);
 
 		if (!inode)
@@ -169,47 +210,73 @@ static void famfs_kill_range(struct famfs_sb_info *fsi, u64 start, u64 end,
 
 /*
  * Fail the mount for a memory failure in device bytes [@start, @end), and
- * kill whoever maps them.  Context: famfs_holder_lock held.
+ * kill whoever maps them.
+ *
+ * Context: called with famfs_holder_lock held, returns with it released.
+ * Lock order: s_umount -> famfs_holder_lock (unmount holds s_umount while
+ * famfs_backing_close() waits for famfs_holder_lock), so s_umount is taken
+ * only once famfs_holder_lock is dropped, with an active reference keeping
+ * the mount alive meanwhile; a remount in progress is waited for (and if
+ * the mount is unmounted meanwhile, that unmount completes here).
+ *
+ * Return: 0, or -EBUSY if the mount is being unmounted: it has no open file
+ * left to kill through, and its pages may be in the middle of eviction.  The
+ * caller then lets the kernel's generic handler have the failure (it finds
+ * the page's file itself, under the DAX entry lock), rather than report it
+ * as recovered.
  */
-static void famfs_fail_range(struct famfs_sb_info *fsi, u64 start, u64 end,
-			     int mf_flags)
+static int famfs_fail_range(struct famfs_sb_info *fsi, u64 start, u64 end,
+			    int mf_flags)
 {
+	struct super_block *sb = fsi->sb;
+
 	lockdep_assert_held(&famfs_holder_lock);
 	/* Once per mount: not subject to the mount's message rate limit. */
 	if (!test_and_set_bit(FAMFS_SB_FAILED, &fsi->flags))
 		pr_err("famfs (%s): memory failure at device bytes %llu..%llu: all data access on this mount now fails with EIO\n",
-		       fsi->sb->s_id, start, end - 1);
-	/*
-	 * Unmount (which holds s_umount while it waits for famfs_holder_lock)
-	 * must not meet inode references taken here; if it or a remount is
-	 * under way, the failed flag alone has to do.
-	 */
-	if (down_read_trylock(&fsi->sb->s_umount)) {
-		if (fsi->sb->s_root) {
-			famfs_kill_range(fsi, start, end, mf_flags);
-			famfs_apply_mapped(fsi->sb, famfs_unmap_inode);
-		}
-		up_read(&fsi->sb->s_umount);
+		       sb->s_id, start, end - 1);
+	if (!atomic_inc_not_zero(&sb->s_active)) {
+		mutex_unlock(&famfs_holder_lock);
+		pr_err("famfs (%s): memory failure at device bytes %llu..%llu while the mount is going away: left to the kernel's handler\n",
+		       sb->s_id, start, end - 1);
+		return -EBUSY;
 	}
+	mutex_unlock(&famfs_holder_lock);
+
+	down_read(&sb->s_umount);
+	if (sb->s_root) {
+		famfs_kill_range(fsi, start, end, mf_flags);
+		famfs_apply_mapped(sb, famfs_unmap_inode);
+	}
+	up_read(&sb->s_umount);
+	deactivate_super(sb);
+	return 0;
 }
 
 /*
- * The device behind a mount is going away: fail the mount and drop every DAX
- * entry of every file (see famfs_drop_inode()) before this returns, so the
- * caller can let the device's pages go.  The mount is the holder of @dax_dev
+ * The device behind a mount is going away: fail the mount, drop every DAX
+ * entry of every file (see famfs_drop_inode()), and wait until no page of
+ * the mount's memory is referenced any more, before this returns and the
+ * caller lets the device's pages go.  The mount is the holder of @dax_dev
  * (pmem) or of @fdd (devdax); there may be none.
  *
  * famfs_holder_lock is dropped before waiting for s_umount, which unmount
  * holds while it waits for famfs_holder_lock; an active reference keeps the
  * mount alive meanwhile.  If there is none left, an unmount is evicting
- * every inode (and so every DAX entry) right now: wait for it to let go of
- * the device.
+ * every inode and waiting for deleted files' referenced pages (pins.c):
+ * wait for it to let go of the device, then for the pages.
+ *
+ * The wait for the pages holds no famfs lock and not s_umount; for pmem it
+ * runs inside kill_dax()'s dax_srcu read section (see pins.c).  It does not
+ * give up, not even on SIGKILL: the pages would be freed while in use.
  */
 static void famfs_backing_gone(struct dax_device *dax_dev,
 			       struct famfs_daxdev *fdd)
 {
 	struct famfs_sb_info *fsi;
 	struct super_block *sb;
+	unsigned long pfn, nr;
+	char name[sizeof(sb->s_id)];
 	u64 id;
 
 	mutex_lock(&famfs_holder_lock);
@@ -220,6 +287,9 @@ static void famfs_backing_gone(struct dax_device *dax_dev,
 	}
 	sb = fsi->sb;
 	id = fsi->backing.id;
+	pfn = fsi->backing.pfn;
+	nr = fsi->backing.size >> PAGE_SHIFT;
+	strscpy(name, sb->s_id, sizeof(name));
 	trace_famfs_notify_failure(sb, 0, U64_MAX, 0);
 	if (!test_and_set_bit(FAMFS_SB_FAILED, &fsi->flags))
 		pr_err("famfs (%s): the device is going away: all data access on this mount now fails with EIO\n",
@@ -228,15 +298,20 @@ static void famfs_backing_gone(struct dax_device *dax_dev,
 	smp_mb__after_atomic();
 	if (!atomic_inc_not_zero(&sb->s_active)) {
 		mutex_unlock(&famfs_holder_lock);
-		wait_event(famfs_backing_wq, !famfs_backing_is_open(id));
+		famfs_wait_backing_closed(id);
+		famfs_wait_range_idle(name, pfn, nr);
 		return;
 	}
 	mutex_unlock(&famfs_holder_lock);
 
 	down_read(&sb->s_umount);
-	if (sb->s_root)
+	if (sb->s_root) {
 		famfs_apply_mapped(sb, famfs_drop_inode);
+		famfs_wait_evictions(sb);
+	}
 	up_read(&sb->s_umount);
+	famfs_wait_range_idle(name, pfn, nr);
+	famfs_zombies_gone(fsi);
 	deactivate_super(sb);
 }
 
@@ -270,14 +345,17 @@ static int famfs_dax_notify_failure(struct dax_device *dax_dev, u64 offset,
 
 	mutex_lock(&famfs_holder_lock);
 	fsi = dax_holder(dax_dev);
-	if (fsi) {
-		trace_famfs_notify_failure(fsi->sb, offset, len, mf_flags);
-		rc = -ENXIO;
-		if (famfs_clip(fsi, offset, len, &start, &end)) {
-			famfs_fail_range(fsi, start, end, mf_flags);
-			rc = 0;
-		}
-	}
+	if (!fsi)
+		goto out_unlock;
+	trace_famfs_notify_failure(fsi->sb, offset, len, mf_flags);
+	rc = -ENXIO;
+	if (!famfs_clip(fsi, offset, len, &start, &end))
+		goto out_unlock;
+	/* Unmounting: memory_failure()'s generic handler then runs. */
+	rc = famfs_fail_range(fsi, start, end, mf_flags);
+	return rc == -EBUSY ? -EOPNOTSUPP : rc;
+
+out_unlock:
 	mutex_unlock(&famfs_holder_lock);
 	return rc;
 }
@@ -293,25 +371,27 @@ static const struct dax_holder_operations famfs_dax_holder_ops = {
  * @len: bytes
  * @mf_flags: memory failure flags
  *
- * Return: 0 if a mount was told, -EOPNOTSUPP if the device is not mounted.
+ * Return: 0 if a mount was told, -EOPNOTSUPP if the device is not mounted,
+ * -EBUSY if its mount is being unmounted (see famfs_fail_range()).
  */
 int famfs_backing_devdax_failure(struct famfs_daxdev *fdd, u64 offset,
 				 u64 len, int mf_flags)
 {
 	struct famfs_sb_info *fsi;
 	u64 start, end;
-	int rc = -EOPNOTSUPP;
 
 	mutex_lock(&famfs_holder_lock);
 	fsi = fdd->holder;
-	if (fsi) {
-		trace_famfs_notify_failure(fsi->sb, offset, len, mf_flags);
-		if (famfs_clip(fsi, offset, len, &start, &end))
-			famfs_fail_range(fsi, start, end, mf_flags);
-		rc = 0;
+	if (!fsi) {
+		mutex_unlock(&famfs_holder_lock);
+		return -EOPNOTSUPP;
 	}
-	mutex_unlock(&famfs_holder_lock);
-	return rc;
+	trace_famfs_notify_failure(fsi->sb, offset, len, mf_flags);
+	if (!famfs_clip(fsi, offset, len, &start, &end)) {
+		mutex_unlock(&famfs_holder_lock);
+		return 0;
+	}
+	return famfs_fail_range(fsi, start, end, mf_flags);
 }
 
 /* A devdax backing is being unbound: see famfs_backing_gone(). */
@@ -329,7 +409,9 @@ static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
 	struct block_device *bdev;
 	struct dax_device *dax_dev;
 	u64 start_off = 0;
-	int rc;
+	pfn_t pfn;
+	long nr;
+	int rc, id;
 
 	if (!(fc->sb_flags & SB_RDONLY))
 		mode |= FMODE_WRITE;
@@ -374,6 +456,17 @@ static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
 		goto out_put;
 	}
 
+	/* The pages, to wait for their references (pins.c). */
+	id = dax_read_lock();
+	nr = dax_direct_access(dax_dev, PHYS_PFN(start_off), 1,
+			       DAX_RECOVERY_WRITE, NULL, &pfn);
+	dax_read_unlock(id);
+	if (nr < 1 || !pfn_t_has_page(pfn)) {
+		errorfc(fc, "%s: device memory without struct pages", fc->source);
+		rc = -EOPNOTSUPP;
+		goto out_put_dax;
+	}
+
 	/*
 	 * Buffered writes to the device made before the mount (e.g. by mkfs)
 	 * must reach the memory now, not be written back later over what the
@@ -383,10 +476,7 @@ static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
 	if (rc) {
 		errorfc(fc, "%s: cannot flush the device's page cache: %pe",
 			fc->source, ERR_PTR(rc));
-		mutex_lock(&famfs_holder_lock);
-		fs_put_dax(dax_dev, fsi);
-		mutex_unlock(&famfs_holder_lock);
-		goto out_put;
+		goto out_put_dax;
 	}
 	invalidate_bdev(bdev);
 
@@ -395,8 +485,13 @@ static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
 	b->dax_dev = dax_dev;
 	b->dax_start = start_off;
 	b->size = bdev_nr_bytes(bdev);
+	b->pfn = pfn_t_to_pfn(pfn);
 	return 0;
 
+out_put_dax:
+	mutex_lock(&famfs_holder_lock);
+	fs_put_dax(dax_dev, fsi);
+	mutex_unlock(&famfs_holder_lock);
 out_put:
 	blkdev_put(bdev, mode);
 	return rc;
@@ -419,6 +514,7 @@ static int famfs_backing_open_devdax(struct famfs_sb_info *fsi,
 	b->dax_dev = fdd->dax_dev;
 	b->dax_start = 0;
 	b->size = fdd->size;
+	b->pfn = PHYS_PFN(fdd->phys);
 	return 0;
 }
 

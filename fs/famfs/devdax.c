@@ -29,7 +29,8 @@
  * Unbind (or removal of the namespace) while mounted: the mount fails as on
  * a memory failure (EIO, SIGBUS on the next access), every mapping and every
  * DAX entry of every file goes before the memory does, and unmount still
- * works.  Pinned pages (e.g. O_DIRECT in flight) are waited for.
+ * works.  Unbind waits until no page of the device is referenced (a page in
+ * a pipe, O_DIRECT in flight), whether mounted or not, SIGKILL or not.
  *
  * struct dev_dax and struct dax_device_driver are private to drivers/dax;
  * they come from the kernel source package, and the build checks that they
@@ -192,7 +193,13 @@ static int famfs_dax_memory_failure(struct dev_pagemap *pgmap,
 
 	pr_err_ratelimited("famfs: %s: memory failure at device bytes %llu..%llu\n",
 			   fdd->name, off, off + len - 1);
-	famfs_backing_devdax_failure(fdd, off, len, mf_flags);
+	/*
+	 * A mount being unmounted cannot kill through its files: let the
+	 * generic handler (which finds the page's file itself) do it, rather
+	 * than report the failure as recovered.
+	 */
+	if (famfs_backing_devdax_failure(fdd, off, len, mf_flags) == -EBUSY)
+		return -EOPNOTSUPP;
 	return 0;
 }
 
@@ -597,10 +604,13 @@ static int famfs_dax_probe(struct dev_dax *dev_dax)
 }
 
 /*
- * Unbind: no new opens or mounts, no new accesses through our dax_device,
- * the mount (if any) lets go of every page, the character device's mappings
- * are zapped; then devm undoes the rest: the dax_device, the cdev, the
- * pages, the page map's ops, the memory region and the binding's reference.
+ * Unbind: no new opens or mounts, no new accesses through our dax_device
+ * (kill_dax() waits for faults of /dev/daxX.Y in flight), the character
+ * device's mappings are zapped, the mount (if any) lets go of every page,
+ * and every page is waited for until nothing references it (a page of a
+ * file or of /dev/daxX.Y in a pipe, O_DIRECT in flight; see pins.c); then
+ * devm undoes the rest: the dax_device, the cdev, the pages, the page map's
+ * ops, the memory region and the binding's reference.
  */
 static void famfs_dax_remove(struct dev_dax *dev_dax)
 {
@@ -611,9 +621,11 @@ static void famfs_dax_remove(struct dev_dax *dev_dax)
 	mutex_unlock(&famfs_dax_lock);
 
 	kill_dax(fdd->dax_dev);
-	famfs_backing_devdax_gone(fdd);
 	/* Zap the mappings of /dev/daxX.Y: SIGBUS from here on. */
 	kill_dev_dax(dev_dax);
+	famfs_backing_devdax_gone(fdd);
+	famfs_wait_range_idle(fdd->name, PHYS_PFN(fdd->phys),
+			      fdd->size >> PAGE_SHIFT);
 }
 
 static struct dax_device_driver famfs_dax_driver = {

@@ -21,6 +21,7 @@
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
 #include <linux/rbtree.h>
+#include <linux/rwsem.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
 #include <linux/famfs_ioctl.h>
@@ -54,6 +55,7 @@ struct famfs_backing {
 	struct dax_device	*dax_dev;
 	u64			dax_start;	/* where the device starts in @dax_dev */
 	u64			size;		/* usable bytes */
+	unsigned long		pfn;		/* page frame of device offset 0 */
 	u64			id;		/* unique per mount, see backing.c */
 	struct list_head	live;		/* famfs_backings, see backing.c */
 };
@@ -116,6 +118,15 @@ struct famfs_fmap {
 	u64			claim_size;
 	u32			nr_iext;
 	struct famfs_kiext	*iext;		/* NULL for a simple map */
+	/*
+	 * Evicted while some of its pages were still referenced (pins.c):
+	 * in fsi->zombies, @inode NULL, the pages in @busy_pfns; under
+	 * fsi->map_lock.
+	 */
+	struct list_head	zombie;
+	unsigned long		*busy_pfns;
+	unsigned int		nr_busy;
+	unsigned int		max_busy;
 	u32			nr_extents;	/* entries in @ext */
 	struct famfs_kext	ext[];
 };
@@ -142,6 +153,7 @@ struct famfs_map_req {
 /* famfs_sb_info.flags */
 enum {
 	FAMFS_SB_FAILED,	/* memory failure: every data access gets EIO */
+	FAMFS_SB_PAGES_GONE,	/* the device's pages are gone (pins.c) */
 };
 
 struct famfs_sb_info {
@@ -151,12 +163,15 @@ struct famfs_sb_info {
 	unsigned long		flags;		/* FAMFS_SB_*, atomic bitops */
 
 	/*
-	 * map_lock protects ext_tree and mapped_bytes.  Lock order:
+	 * map_lock protects ext_tree, mapped_bytes and zombies.  Lock order:
 	 * famfs_holder_lock -> inode->i_rwsem -> map_lock.
 	 */
 	struct mutex		map_lock;
 	struct rb_root		ext_tree;	/* every mapped extent, by dev_off */
 	u64			mapped_bytes;	/* sum of the maps' claim_size */
+	struct list_head	zombies;	/* maps of evicted files, pins.c */
+	/* Read while eviction looks at the device's pages, see pins.c. */
+	struct rw_semaphore	pages_rwsem;
 
 	struct ratelimit_state	msg_rs;		/* for famfs_err() and co */
 };
@@ -293,10 +308,21 @@ int famfs_fmap_resolve(const struct famfs_fmap *fmap, u64 file_off,
 int famfs_fmap_insert(struct famfs_sb_info *fsi, struct famfs_fmap *fmap,
 		      struct famfs_extent *clash, u32 *index);
 void famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
+void __famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
 const struct famfs_kext *
 famfs_ext_first_overlap(struct famfs_sb_info *fsi, u64 start, u64 end);
 u64 famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
 			u64 *dev_end);
+
+/* pins.c */
+void famfs_detach_entries(struct inode *inode);
+bool famfs_pins_evict(struct inode *inode);
+void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
+void famfs_zombies_reap(struct famfs_sb_info *fsi);
+void famfs_zombies_wait(struct famfs_sb_info *fsi);
+void famfs_zombies_gone(struct famfs_sb_info *fsi);
+void famfs_wait_range_idle(const char *who, unsigned long pfn,
+			   unsigned long nr);
 
 /* inode.c */
 extern const struct inode_operations famfs_dir_inode_operations;

@@ -299,6 +299,8 @@ int famfs_fmap_insert(struct famfs_sb_info *fsi, struct famfs_fmap *fmap,
 
 	memset(clash, 0, sizeof(*clash));
 	mutex_lock(&fsi->map_lock);
+	/* Memory of evicted files whose pages were referenced (pins.c). */
+	famfs_zombies_reap(fsi);
 	for (i = 0; i < fmap->nr_extents; i++) {
 		struct famfs_kext *ext = &fmap->ext[i];
 		const struct famfs_kext *other;
@@ -332,9 +334,17 @@ int famfs_fmap_insert(struct famfs_sb_info *fsi, struct famfs_fmap *fmap,
 /* Give the memory of a map back; the map must have been inserted. */
 void famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
 {
+	mutex_lock(&fsi->map_lock);
+	__famfs_fmap_remove(fsi, fmap);
+	mutex_unlock(&fsi->map_lock);
+}
+
+/* famfs_fmap_remove() with fsi->map_lock held. */
+void __famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
+{
 	u32 i;
 
-	mutex_lock(&fsi->map_lock);
+	lockdep_assert_held(&fsi->map_lock);
 	for (i = 0; i < fmap->nr_extents; i++) {
 		struct famfs_kext *ext = &fmap->ext[i];
 
@@ -345,5 +355,4 @@ void famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
 	}
 	if (!WARN_ON_ONCE(fsi->mapped_bytes < fmap->claim_size))
 		fsi->mapped_bytes -= fmap->claim_size;
-	mutex_unlock(&fsi->map_lock);
 }

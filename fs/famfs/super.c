@@ -45,14 +45,26 @@ static void famfs_free_inode(struct inode *inode)
 static void famfs_evict_inode(struct inode *inode)
 {
 	struct famfs_inode_info *fi = FAMFS_I(inode);
+	struct famfs_fmap *fmap = fi->fmap;
+	bool pinned = false;
 
+	/*
+	 * Pages still referenced (a pipe, O_DIRECT) keep the memory reserved
+	 * after the file is gone (pins.c); their DAX entries go here.
+	 */
+	if (fmap)
+		pinned = famfs_pins_evict(inode);
 	truncate_inode_pages_final(&inode->i_data);
 	clear_inode(inode);
-	if (fi->fmap) {
+	if (fmap) {
 		/* No file, mapping or fault can reach the map any more. */
-		famfs_fmap_remove(FAMFS_SB(inode->i_sb), fi->fmap);
-		famfs_fmap_free(fi->fmap);
 		fi->fmap = NULL;
+		if (pinned) {
+			famfs_zombie_add(FAMFS_SB(inode->i_sb), fmap);
+		} else {
+			famfs_fmap_remove(FAMFS_SB(inode->i_sb), fmap);
+			famfs_fmap_free(fmap);
+		}
 	}
 }
 
@@ -63,6 +75,7 @@ static int famfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 	u64 used;
 
 	mutex_lock(&fsi->map_lock);
+	famfs_zombies_reap(fsi);
 	used = fsi->mapped_bytes;
 	mutex_unlock(&fsi->map_lock);
 
@@ -201,6 +214,8 @@ static int famfs_get_tree(struct fs_context *fc)
 		return -ENOMEM;
 	mutex_init(&fsi->map_lock);
 	fsi->ext_tree = RB_ROOT;
+	INIT_LIST_HEAD(&fsi->zombies);
+	init_rwsem(&fsi->pages_rwsem);
 	ratelimit_state_init(&fsi->msg_rs, DEFAULT_RATELIMIT_INTERVAL,
 			     DEFAULT_RATELIMIT_BURST);
 
@@ -257,6 +272,8 @@ static void famfs_kill_sb(struct super_block *sb)
 	kill_litter_super(sb);
 	if (!fsi)
 		return;
+	/* Deleted files' pages still referenced: the memory is not free yet. */
+	famfs_zombies_wait(fsi);
 	WARN_ON_ONCE(!RB_EMPTY_ROOT(&fsi->ext_tree) || fsi->mapped_bytes);
 	famfs_backing_close(fsi);
 	kfree(fsi);
@@ -337,17 +354,20 @@ static int __init famfs_init(void)
 	if (!famfs_inode_cachep)
 		return -ENOMEM;
 
-	rc = register_filesystem(&famfs_fs_type);
-	if (rc)
-		goto out_cache;
-	/* The dax-bus driver for /dev/daxX.Y (devdax.c). */
+	/*
+	 * The dax-bus driver for /dev/daxX.Y (devdax.c) first: a mount of a
+	 * /dev/daxX.Y may come as soon as the file system is registered.
+	 */
 	rc = famfs_devdax_init();
 	if (rc)
-		goto out_fs;
+		goto out_cache;
+	rc = register_filesystem(&famfs_fs_type);
+	if (rc)
+		goto out_devdax;
 	return 0;
 
-out_fs:
-	unregister_filesystem(&famfs_fs_type);
+out_devdax:
+	famfs_devdax_exit();
 out_cache:
 	kmem_cache_destroy(famfs_inode_cachep);
 	return rc;
@@ -355,8 +375,9 @@ out_cache:
 
 static void __exit famfs_exit(void)
 {
-	famfs_devdax_exit();
+	/* No mount can exist (each pins the module): no new one either. */
 	unregister_filesystem(&famfs_fs_type);
+	famfs_devdax_exit();
 	/* Inodes are freed after an RCU grace period. */
 	rcu_barrier();
 	kmem_cache_destroy(famfs_inode_cachep);

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * famfs - pages still referenced when their memory is let go
+ *
+ * A page of a famfs file can be referenced by more than the file's
+ * mappings: get_user_pages() on a mapping (vmsplice into a pipe, O_DIRECT to
+ * or from a mapped buffer, process_vm_readv, ...) takes a reference that
+ * outlives munmap, close and unlink.  An fs-dax page is idle at refcount 1,
+ * and put_page() wakes the waiters on page->_refcount when it gets back
+ * there (mm/memremap.c).  A mapping holds no reference of its own (6.1), so
+ * "every page idle" covers every holder but the mappings, which famfs zaps.
+ *
+ * Two rules: no page is shown to anyone after its memory went to another
+ * file, and no page is referenced when the device's struct pages go away.
+ *
+ * Eviction (the last name and the last open file gone): a file whose pages
+ * are all idle gives its memory back at once.  Otherwise its extents stay in
+ * the mount's extent tree as a "zombie": counted as used by statfs, refused
+ * to MAP_CREATE with EADDRINUSE, until the last recorded reference is
+ * dropped.  Eviction does not wait: the holder can be any process that could
+ * read the file, a pipe can hold a page for ever, and rm or close must not
+ * hang on that.  No new reference can appear once a file is evicted (nothing
+ * maps it and its DAX entries are gone), so the recorded pages only become
+ * idle; zombies are reaped lazily by MAP_CREATE and statfs, which look at the
+ * recorded pages only.  mainline (6.15, dax_break_layout_final()) instead
+ * waits in evict; famfs has no blocks to free, so it need not.
+ *
+ * Unmount waits for the zombies: the device is released when unmount
+ * returns, and a new mount would hand the memory out again.  Removal of the
+ * device waits until every page of it is idle (famfs_wait_range_idle()).
+ * Both waits are uninterruptible, since neither unmount nor device removal
+ * can fail and giving up means reuse or use-after-free; they log what they
+ * wait for, and again every 10 s (the wakeups also keep the hung task
+ * detector quiet).  Whoever holds the page ends the wait by letting go of
+ * it; root can kill it.
+ *
+ * The DAX entries of a file with referenced pages are dropped with
+ * invalidate_inode_pages2() after a writeback (invalidation skips dirty
+ * entries), not truncated: fs/dax.c WARNs when truncation meets a referenced
+ * page, which is right where the blocks are freed at once; ours stay
+ * reserved.
+ *
+ * Locking.  The zombie list is under fsi->map_lock.  fsi->pages_rwsem is
+ * held for read while an eviction looks at the device's pages, and for
+ * write by device removal when it declares them gone (FAMFS_SB_PAGES_GONE),
+ * after it waited for every page; a fault that fails after that can leave
+ * an empty DAX entry, whose eviction must not look at any page.  Order:
+ * s_umount -> pages_rwsem -> map_lock.
+ *
+ * The waits hold no famfs mutex.  Unmount's holds s_umount (as unmount
+ * always does).  The removal's holds the device lock and, for pmem,
+ * kill_dax()'s dax_srcu read section (kill_dax() is the only notice pmem
+ * gives, and its pages go as soon as it returns).  Eviction waits only if
+ * a writeback failed, with pages_rwsem held for read, which removal takes
+ * for write only after its own wait for the same pages.  Nothing that
+ * releases a page takes any of these.
+ */
+
+#include <linux/dax.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/wait_bit.h>
+#include <linux/writeback.h>
+#include <linux/xarray.h>
+#include "famfs.h"
+
+#define FAMFS_PIN_LOG_INTERVAL	(10 * HZ)
+
+static bool famfs_page_busy(struct page *page)
+{
+	return page_ref_count(page) > 1;
+}
+
+/* Wait until nobody but its owner holds @page; @who names the waiter. */
+static void famfs_wait_page_idle(struct page *page, const char *who)
+{
+	unsigned long secs = 0;
+
+	while (!wait_var_event_timeout(&page->_refcount, !famfs_page_busy(page),
+				       FAMFS_PIN_LOG_INTERVAL)) {
+		secs += FAMFS_PIN_LOG_INTERVAL / HZ;
+		pr_warn("famfs (%s): still waiting after %lus for page %#lx (%d references)\n",
+			who, secs, page_to_pfn(page), page_ref_count(page) - 1);
+	}
+}
+
+/*
+ * The first referenced page that a DAX entry of @inode names, at or after
+ * file page *@index; NULL if none, else *@index is its file page.  The page
+ * is found through the file's map: the entries' format is fs/dax.c's own.
+ */
+static struct page *famfs_next_busy(struct inode *inode, pgoff_t *index)
+{
+	struct famfs_sb_info *fsi = FAMFS_SB(inode->i_sb);
+	const struct famfs_fmap *fmap = FAMFS_I(inode)->fmap;
+	XA_STATE(xas, &inode->i_mapping->i_pages, *index);
+	struct page *found = NULL;
+	void *entry;
+
+	rcu_read_lock();
+	xas_for_each(&xas, entry, ULONG_MAX) {
+		pgoff_t base, nr, i;
+
+		if (xas_retry(&xas, entry) || !xa_is_value(entry))
+			continue;
+		/* A PMD entry covers 2 MiB of the file. */
+		nr = 1UL << xa_get_order(xas.xa, xas.xa_index);
+		base = round_down(xas.xa_index, nr);
+		for (i = max(base, *index); i < base + nr; i++) {
+			u64 dev_off, len;
+			struct page *page;
+
+			if (famfs_fmap_resolve(fmap, (u64)i << PAGE_SHIFT,
+					       &dev_off, &len))
+				break;
+			page = pfn_to_page(fsi->backing.pfn +
+					   (dev_off >> PAGE_SHIFT));
+			if (famfs_page_busy(page)) {
+				*index = i;
+				found = page;
+				goto out;
+			}
+		}
+		if (need_resched()) {
+			xas_pause(&xas);
+			cond_resched_rcu();
+		}
+	}
+out:
+	rcu_read_unlock();
+	return found;
+}
+
+/**
+ * famfs_detach_entries() - drop a file's DAX entries, referenced or not
+ * @inode: a file with a map
+ *
+ * Writes the entries back (invalidation skips dirty ones), invalidates them,
+ * and waits for the pages of any entry still there (its writeback failed)
+ * before the caller truncates it.  No mapping may be left (zap them first).
+ */
+void famfs_detach_entries(struct inode *inode)
+{
+	struct famfs_sb_info *fsi = FAMFS_SB(inode->i_sb);
+	struct address_space *mapping = inode->i_mapping;
+	struct writeback_control wbc = {
+		.sync_mode	= WB_SYNC_ALL,
+		.nr_to_write	= LONG_MAX,
+		.range_end	= LLONG_MAX,
+	};
+	pgoff_t index = 0;
+	struct page *page;
+
+	if (mapping_empty(mapping))
+		return;
+	dax_writeback_mapping_range(mapping, fsi->backing.dax_dev, &wbc);
+	invalidate_inode_pages2(mapping);
+	while ((page = famfs_next_busy(inode, &index)))
+		famfs_wait_page_idle(page, inode->i_sb->s_id);
+}
+
+/* Remember @pfn as referenced in @fmap; -ENOMEM if there is no room. */
+static int famfs_note_busy(struct famfs_fmap *fmap, unsigned long pfn)
+{
+	if (fmap->nr_busy == fmap->max_busy) {
+		unsigned int max = max(16U, 2 * fmap->max_busy);
+		unsigned long *p;
+
+		if (max <= fmap->max_busy)
+			return -ENOMEM;
+		p = kvrealloc(fmap->busy_pfns, fmap->max_busy * sizeof(*p),
+			      max * sizeof(*p), GFP_KERNEL);
+		if (!p)
+			return -ENOMEM;
+		fmap->busy_pfns = p;
+		fmap->max_busy = max;
+	}
+	fmap->busy_pfns[fmap->nr_busy++] = pfn;
+	return 0;
+}
+
+/**
+ * famfs_pins_evict() - see which pages of a file being evicted are in use
+ * @inode: the file, with a map; nothing maps it any more
+ *
+ * Records the referenced pages in the map and drops the DAX entries without
+ * truncate's WARN.  If the record cannot grow, that page is waited for.
+ *
+ * Return: true if the map must stay reserved (famfs_zombie_add()).
+ */
+bool famfs_pins_evict(struct inode *inode)
+{
+	struct famfs_sb_info *fsi = FAMFS_SB(inode->i_sb);
+	struct famfs_fmap *fmap = FAMFS_I(inode)->fmap;
+	pgoff_t index = 0;
+	struct page *page;
+
+	/* Files whose pages were never mapped. */
+	if (mapping_empty(inode->i_mapping))
+		return false;
+	/*
+	 * Once the device is gone its entries are all gone too, but a fault
+	 * that failed since may have left an empty one: no page to look at,
+	 * and none must be looked at (famfs_zombies_gone()).
+	 */
+	down_read(&fsi->pages_rwsem);
+	if (test_bit(FAMFS_SB_PAGES_GONE, &fsi->flags)) {
+		up_read(&fsi->pages_rwsem);
+		return false;
+	}
+	while ((page = famfs_next_busy(inode, &index))) {
+		if (famfs_note_busy(fmap, page_to_pfn(page)))
+			famfs_wait_page_idle(page, inode->i_sb->s_id);
+		index++;
+	}
+	if (fmap->nr_busy)
+		famfs_detach_entries(inode);
+	up_read(&fsi->pages_rwsem);
+	return fmap->nr_busy;
+}
+
+/* Free the zombies whose pages are all idle.  Context: map_lock held. */
+void famfs_zombies_reap(struct famfs_sb_info *fsi)
+{
+	bool gone = test_bit(FAMFS_SB_PAGES_GONE, &fsi->flags);
+	struct famfs_fmap *fmap, *tmp;
+
+	lockdep_assert_held(&fsi->map_lock);
+	list_for_each_entry_safe(fmap, tmp, &fsi->zombies, zombie) {
+		/* An idle page stays idle: drop it from the record. */
+		while (fmap->nr_busy) {
+			unsigned long pfn = fmap->busy_pfns[fmap->nr_busy - 1];
+
+			if (!gone && famfs_page_busy(pfn_to_page(pfn)))
+				break;
+			fmap->nr_busy--;
+		}
+		if (fmap->nr_busy)
+			continue;
+		list_del(&fmap->zombie);
+		__famfs_fmap_remove(fsi, fmap);
+		kvfree(fmap->busy_pfns);
+		famfs_fmap_free(fmap);
+	}
+}
+
+/**
+ * famfs_zombie_add() - keep an evicted file's memory until its pages are idle
+ * @fsi: the mount
+ * @fmap: the file's map, in the extent tree, with its referenced pages
+ *	  recorded by famfs_pins_evict()
+ */
+void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
+{
+	mutex_lock(&fsi->map_lock);
+	/* Memory failures find no file to kill through (famfs_kill_range()). */
+	fmap->inode = NULL;
+	list_add_tail(&fmap->zombie, &fsi->zombies);
+	/* The device may be gone already: then it waited for the pages. */
+	famfs_zombies_reap(fsi);
+	mutex_unlock(&fsi->map_lock);
+}
+
+/**
+ * famfs_zombies_wait() - unmount: wait until no zombie is left
+ * @fsi: the mount, every inode evicted
+ *
+ * The backing is still open, so the pages are there to look at; device
+ * removal meanwhile waits for the backing to be closed.
+ */
+void famfs_zombies_wait(struct famfs_sb_info *fsi)
+{
+	bool logged = false;
+
+	for (;;) {
+		struct famfs_fmap *fmap;
+		struct page *page = NULL;
+		unsigned long n = 0;
+
+		mutex_lock(&fsi->map_lock);
+		famfs_zombies_reap(fsi);
+		list_for_each_entry(fmap, &fsi->zombies, zombie) {
+			n += fmap->nr_busy;
+			if (!page)
+				page = pfn_to_page(fmap->busy_pfns[fmap->nr_busy - 1]);
+		}
+		mutex_unlock(&fsi->map_lock);
+		if (!page)
+			return;
+		if (!logged)
+			pr_warn("famfs (%s): unmount waiting for %lu referenced pages of deleted files (held by a pipe, O_DIRECT or another pin)\n",
+				fsi->sb->s_id, n);
+		logged = true;
+		famfs_wait_page_idle(page, fsi->sb->s_id);
+	}
+}
+
+/**
+ * famfs_zombies_gone() - the device is gone: forget the zombies
+ * @fsi: the mount
+ *
+ * The caller waited for every page of the device (famfs_wait_range_idle());
+ * from now on no page of it may be looked at.
+ */
+void famfs_zombies_gone(struct famfs_sb_info *fsi)
+{
+	/* Waits for evictions looking at pages (famfs_pins_evict()). */
+	down_write(&fsi->pages_rwsem);
+	mutex_lock(&fsi->map_lock);
+	set_bit(FAMFS_SB_PAGES_GONE, &fsi->flags);
+	famfs_zombies_reap(fsi);
+	mutex_unlock(&fsi->map_lock);
+	up_write(&fsi->pages_rwsem);
+}
+
+/**
+ * famfs_wait_range_idle() - wait until no page of a device is referenced
+ * @who: the device, for messages
+ * @pfn: its first page
+ * @nr: its pages
+ *
+ * For removal of the device, once nothing can map its pages any more (every
+ * mapping zapped, faults failing): then a page found idle stays idle, but
+ * the scan is repeated anyway until a whole pass finds every page idle.
+ * Linear in the size of the device; removal is rare.
+ */
+void famfs_wait_range_idle(const char *who, unsigned long pfn,
+			   unsigned long nr)
+{
+	unsigned long i, busy;
+
+	do {
+		busy = 0;
+		for (i = 0; i < nr; i++) {
+			struct page *page = pfn_to_page(pfn + i);
+
+			if (famfs_page_busy(page)) {
+				if (!busy++)
+					pr_warn("famfs (%s): removal waiting for referenced pages (held by a pipe, O_DIRECT or another pin), the first at %#lx\n",
+						who, pfn + i);
+				famfs_wait_page_idle(page, who);
+			}
+			if (!(i % 4096))
+				cond_resched();
+		}
+	} while (busy);
+}
