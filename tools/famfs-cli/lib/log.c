@@ -101,17 +101,19 @@ int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
 	uint64_t n = famfs_log_refresh_next(fs), cap = le64toh(fs->log->capacity);
 	char reason[FAMFS_REASON_LEN];
 
-	if (n < cap && !fs->master)
-		famfs_map_invalidate(&fs->logm, famfs_log_slot(fs->log, n),
-				     (cap - n) * FAMFS_LOG_ENTRY_SIZE);
 	for (uint64_t i = n; i < cap; i++) {
 		struct famfs_log_entry *e = famfs_log_slot(fs->log, i);
 		struct famfs_log_entry copy;
 		int rc;
 
+		/* a client: fresh lines, the first one only for most slots */
+		if (!fs->master)
+			famfs_map_invalidate(&fs->logm, e, 32);
 		if (le64toh(e->seq) != i ||
 		    memcmp(e->fs_uuid, fs->sb->fs_uuid, 16))
 			continue;
+		if (!fs->master)
+			famfs_map_invalidate(&fs->logm, e, sizeof(*e));
 		memcpy(&copy, e, sizeof(copy));
 		if (!famfs_entry_written(&copy, i, fs->sb))
 			continue;
