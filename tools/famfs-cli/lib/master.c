@@ -194,11 +194,12 @@ int famfs_claim_write(const uint8_t fs_uuid[16], const struct famfs_claim *c)
 
 	if (famfs_claim_path(fs_uuid, p, sizeof(p)))
 		return -ENAMETOOLONG;
+	/* /var/lib/famfs (and what is missing above it) on first use */
 	snprintf(tmp, sizeof(tmp), "%s", p);
-	slash = strrchr(tmp, '/');
-	if (slash) {
+	for (slash = strchr(tmp + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
-		mkdir(tmp, 0755);	/* /var/lib/famfs on first use */
+		mkdir(tmp, 0755);
+		*slash = '/';
 	}
 	snprintf(tmp, sizeof(tmp), "%s.%d", p, (int)getpid());
 	famfs_uuid_str(c->host, host);
