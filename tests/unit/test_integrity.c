@@ -214,6 +214,26 @@ static void test_next_index_down_fsck_reports(void **state)
 	assert_int_equal(r.used_bytes, 8 * MiB);
 }
 
+/* a whole entry at next_index that was never committed, over c's memory:
+ * reserved, no problem (hostile_meta's "uncommitted" case) */
+static void test_uncommitted_append_no_problem(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fsck_result r;
+	struct famfs_log_entry *e;
+	struct probs p = { 0 };
+
+	three_files(t);
+	e = famfs_log_slot(t->fs.log, 3);
+	*e = *famfs_log_slot(t->fs.log, 2);
+	e->seq = htole64(3);
+	famfs_entry_set_crc(e);
+	assert_int_equal(famfs_fsck_cb(&t->fs, &r, on_problem, &p), 0);
+	if (r.problems)
+		fail_msg("an uncommitted append is reported: %s", p.first);
+	assert_int_equal(r.used_bytes, 8 * MiB);
+}
+
 static void test_next_index_down_master_refuses(void **state)
 {
 	struct th *t = *state;
@@ -257,6 +277,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unknown_type_stops_allocation, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_multi_extent_sets_feature, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_next_index_down_fsck_reports, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_uncommitted_append_no_problem, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_next_index_down_master_refuses, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_next_index_one_short_reserves, th_setup, th_teardown),
 	};

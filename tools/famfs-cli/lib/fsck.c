@@ -45,7 +45,7 @@ static void problem(struct fsck_ctx *c, const char *fmt, const char *a,
 }
 
 static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
-		       uint64_t idx);
+		       uint64_t idx, bool report);
 
 static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
@@ -67,7 +67,7 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 			famfs_err("%s: log entry %llu cannot be parsed: the master allocates nothing until the log is repaired",
 				  c->fs->name, (unsigned long long)idx);
 		if (!unknown)
-			mark_units(c, e, idx);
+			mark_units(c, e, idx, true);
 		return 0;
 	}
 	if (famfs_verbose && famfs_entry_interleaved(e))
@@ -96,7 +96,7 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 			(unsigned long long)idx, m);
 	}
 	if (type == FAMFS_LOG_FILE)
-		mark_units(c, e, idx);
+		mark_units(c, e, idx, true);
 	return 0;
 }
 
@@ -109,8 +109,10 @@ static int fsck_past(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	char m[64];
 
 	(void)reason;
+	/* an uncommitted append is no file: its memory is reserved, but
+	 * sharing with a committed file is not a problem of the log */
 	if (ok || !famfs_entry_owned(e, idx, c->fs->sb, NULL))
-		mark_units(c, e, idx);
+		mark_units(c, e, idx, idx != next);
 	if (idx == next) {
 		/* a crash between writing it and committing it */
 		if (famfs_verbose)
@@ -124,9 +126,9 @@ static int fsck_past(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	return 0;
 }
 
-/* the units of an entry's extents or strips: owner and sharing */
+/* the units of an entry's extents or strips: owner and (report) sharing */
 static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
-		       uint64_t idx)
+		       uint64_t idx, bool report)
 {
 	struct famfs_extent rg[FAMFS_ENTRY_MAX_RANGES];
 	unsigned nr;
@@ -138,6 +140,13 @@ static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
 		uint32_t prev = 0;
 
 		for (uint64_t k = u; k < u + n && k < c->nunits; k++) {
+			if (!report) {	/* reserved: only what nobody owns */
+				if (!c->owner[k]) {
+					c->owner[k] = (uint32_t)(idx + 1);
+					c->r->used_bytes += FAMFS_ALLOC_UNIT;
+				}
+				continue;
+			}
 			if (c->owner[k] && c->owner[k] != idx + 1 && !prev) {
 				prev = c->owner[k];
 				problem(c, "%s (entry %llu) shares memory with %s",
