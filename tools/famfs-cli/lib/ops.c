@@ -199,6 +199,9 @@ int famfs_fs_cache_update(struct famfs_fs *fs)
 		rc = famfs_log_walk_past(fs, cache_past, fs);
 		if (rc)
 			goto fail;
+		/* the append under this lock need not scan the tail again */
+		if (fs->cache_past == UINT64_MAX)
+			fs->tail_checked = true;
 	}
 	rc = famfs_log_walk_range(fs, fs->cache_next, UINT64_MAX, cache_entry, fs);
 fail:
