@@ -57,15 +57,16 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	c->r->entries++;
 	if (!ok) {
 		bool unknown = famfs_entry_owned(e, idx, c->fs->sb, NULL) != 0;
+		char why[FAMFS_REASON_LEN + 96];
+
+		snprintf(why, sizeof(why), "%s (cannot be parsed: the master allocates nothing until the log is repaired)",
+			 reason);
 
 		c->r->bad_entries++;
 		/* R3: what it owns stays used; if that is unknown, the
 		 * master allocates nothing until the log is repaired */
 		problem(c, "%slog entry %llu: %s", "", (unsigned long long)idx,
-			reason);
-		if (unknown)
-			famfs_err("%s: log entry %llu cannot be parsed: the master allocates nothing until the log is repaired",
-				  c->fs->name, (unsigned long long)idx);
+			unknown ? why : reason);
 		if (!unknown)
 			mark_units(c, e, idx, true);
 		return 0;
