@@ -113,14 +113,15 @@ static void test_sb_unknown_incompat(void **s)
 	assert_int_equal(famfs_sb_check(&sb, DEV, why), -EPROTONOSUPPORT);
 	assert_non_null(strstr(why, "incompatible"));
 	assert_non_null(strstr(why, "0x80"));	/* names the bits */
-	/* interleave is supported now; the next bit is not */
-	sb.feature_incompat = htole32(FAMFS_FEATURE_INCOMPAT_INTERLEAVE);
+	/* interleave and multi-extent are supported now; bit 30 is not */
+	sb.feature_incompat = htole32(FAMFS_FEATURE_INCOMPAT_INTERLEAVE |
+				      FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT);
 	famfs_sb_set_crc(&sb);
 	assert_int_equal(famfs_sb_check(&sb, DEV, why), 0);
-	sb.feature_incompat = htole32(FAMFS_FEATURE_INCOMPAT_INTERLEAVE | 1U << 1);
+	sb.feature_incompat = htole32(FAMFS_FEATURE_INCOMPAT_INTERLEAVE | 1U << 30);
 	famfs_sb_set_crc(&sb);
 	assert_int_equal(famfs_sb_check(&sb, DEV, why), -EPROTONOSUPPORT);
-	assert_non_null(strstr(why, "0x2"));
+	assert_non_null(strstr(why, "0x40000000"));
 }
 
 static void test_sb_unknown_compat_ok(void **s)

@@ -18,8 +18,11 @@ const struct cli_doc cli_doc_fsck = {
 		"the geometry of an interleaved file (strip count, chunk size, strips\n"
 		"apart and large enough, the superblock's interleave feature set), no\n"
 		"two files sharing memory, no path logged twice, no file where a\n"
-		"directory belongs.  DEV may be mounted: its mount's meta files are read\n"
-		"then.\n"
+		"directory belongs, no valid entry past the log's next index (a damaged\n"
+		"header: the master appends nothing then).  A corrupt entry whose extents\n"
+		"can still be read keeps its memory (counted as used); one that cannot\n"
+		"be read stops the master from creating files until the log is\n"
+		"repaired.  DEV may be mounted: its mount's meta files are read then.\n"
 		"Each problem is reported on stderr with the entry and path it concerns.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'v', "verbose", NULL, "list every entry (text output only)" },

@@ -14,7 +14,8 @@ const struct cli_doc cli_doc_mkfs = {
 	.synopsis = { "famfs mkfs [-f] [-k] [-l|--loglen N] DEV" },
 	.description =
 		"Create a famfs file system on DEV (/dev/pmemN, /dev/daxX.Y or a file).\n"
-		"This host becomes the master: the only host that can create files.\n"
+		"This host becomes the master: the only host that can create files\n"
+		"(famfs-master(8); it claims the role when it mounts).\n"
 		"DEV must hold at least 2 MiB (superblock) + the log + 2 MiB of data.\n"
 		"An existing famfs file system is not overwritten without -f.\n",
 	.opts = (const struct cli_opt[]){
@@ -82,8 +83,9 @@ static int do_mkfs(struct famfs_dev *d, uint64_t loglen, bool force, bool kill)
 	rc = famfs_host_id(host);
 	if (rc)
 		goto out;
-	/* 1. no valid superblock while the log is rewritten */
-	rc = zero_and_flush(&sbm, 4096);
+	/* 1. no valid superblock while the log is rewritten; the master
+	 * record (after it) never claimed */
+	rc = zero_and_flush(&sbm, FAMFS_MREC_OFFSET + FAMFS_MREC_SIZE);
 	if (rc)
 		goto out;
 	/* 2. the log header (and the first entries, for tidiness) */
@@ -99,6 +101,9 @@ static int do_mkfs(struct famfs_dev *d, uint64_t loglen, bool force, bool kill)
 		goto out;
 	/* 3. the superblock last */
 	famfs_sb_init(sb, fs_uuid, host, size, loglen);
+	/* checked before every append (famfs-master(8)) */
+	sb->feature_ro_compat = htole32(FAMFS_FEATURE_RO_COMPAT_MASTER_REC);
+	famfs_sb_set_crc(sb);
 	rc = famfs_map_flush(&sbm, sb, 4096);
 	if (rc)
 		goto out;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "famfs.h"
+#include "master.h"
 
 const struct cli_doc cli_doc_mount = {
 	.page = "famfs-mount", .prog = "famfs mount",
@@ -26,6 +27,11 @@ const struct cli_doc cli_doc_mount = {
 		"checks (magic, CRC, version, unknown incompatible features) is refused\n"
 		"before anything is mounted.  Corrupt log entries and conflicts are\n"
 		"reported and skipped; run famfs fsck then.  umount MPT unmounts.\n"
+		"\n"
+		"On the master host the mount claims the master record (see\n"
+		"famfs-master(8)).  If another instance holds it (a clone of this\n"
+		"host, or this host's role was taken over), the mount still succeeds\n"
+		"with a warning, but this instance creates nothing.\n"
 		"\n"
 		"mount -t famfs DEV MPT and fstab lines do the same through the helper\n"
 		"mount.famfs(8).\n",
@@ -170,8 +176,16 @@ int cli_mount(const char *dev, const char *mpt,
 	}
 	/* 4. replay; a corrupt entry or a conflict is reported, not fatal */
 	rc = famfs_logplay(&fs, false, &r);
+	/* 5. the master claims its role (the master record); if another
+	 * instance holds it, this one stays mounted but never appends */
+	if (!rc && master && !log_ro && !famfs_fs_lock(&fs)) {
+		if (famfs_master_claim(&fs, false))
+			famfs_warn("%s: mounted, but this host will not create files while another instance holds the master role (famfs master %s)",
+				   mpt, mpt);
+		famfs_fs_unlock(&fs);
+	}
 	famfs_fs_close(&fs);
-	/* 5. -o ro: the mount itself read-only, keeping the other flags */
+	/* 6. -o ro: the mount itself read-only, keeping the other flags */
 	if (!rc && o->ro) {
 		rc = famfs_kernel->mount(dev, mpt, o->flags | MS_REMOUNT | MS_BIND |
 					 MS_RDONLY, NULL);

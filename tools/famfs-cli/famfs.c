@@ -37,15 +37,21 @@ const struct cli_doc *const cli_pages[] = {
 static const struct cli_section famfs_sections[] = {
 	{ "ENVIRONMENT",
 	  "FAMFS_HOST_ID_FILE: the file holding this host's id (default\n"
-	  "/etc/famfs/host-uuid, created on first use; else /etc/machine-id)\n"
+	  "/etc/famfs/host-uuid, created on first use)\n"
+	  "FAMFS_BOOT_ID_FILE: the file holding this boot's id (default\n"
+	  "/proc/sys/kernel/random/boot_id; for tests)\n"
+	  "FAMFS_CLAIM_DIR: where this host's claims of the master role are\n"
+	  "kept (default /var/lib/famfs; for tests)\n"
 	  "FAMFS_DEBUG_FLUSH=1: at exit, print on stderr how the command flushed\n"
 	  "the metadata it wrote (msync calls, O_DIRECT writes, cache-line\n"
 	  "flushes) and refreshed what it read (invalidations, CRC retries)\n",
 	  false },
 	{ "FILES",
-	  "/etc/famfs/host-uuid is this host's id, created on first use (else\n"
-	  "/etc/machine-id is used).  The host that runs famfs mkfs is the\n"
-	  "master: only it can create files; every other host is a client.\n", true },
+	  "/etc/famfs/host-uuid is this host's id: random, created on first\n"
+	  "use, never derived from /etc/machine-id.  The host that runs famfs\n"
+	  "mkfs is the master: only it can create files; every other host is a\n"
+	  "client.  /var/lib/famfs/FS-UUID.claim remembers that this host holds\n"
+	  "the master role of file system FS-UUID (famfs-master(8)).\n", true },
 	{ "SHARING DATA BETWEEN HOSTS",
 	  "The hosts share the memory, not their CPU caches: a byte one host\n"
 	  "stored may sit in its cache, and another host may hold an old copy of\n"
@@ -108,7 +114,7 @@ const struct cli_doc cli_doc_famfs = {
 	.see_also = "famfs-mkfs(8), famfs-mount(8), famfs-logplay(8), famfs-mkfile(8),\n"
 		    "famfs-cp(8), famfs-mkdir(8), famfs-fsck(8), famfs-getmap(8),\n"
 		    "famfs-check(8), famfs-verify(8), famfs-df(8), famfs-bind(8),\n"
-		    "mount.famfs(8), mkfs.famfs(8), fsck.famfs(8)\n",
+		    "famfs-master(8), mount.famfs(8), mkfs.famfs(8), fsck.famfs(8)\n",
 	.list_commands = true,
 };
 

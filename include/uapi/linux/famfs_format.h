@@ -48,18 +48,22 @@
  *      extent list can still be parsed (CRC-valid, extents in bounds and
  *      aligned) stay allocated even if the rest of the entry is refused
  *      (bad path, duplicate path, bad mode).  If some committed slot cannot
- *      be parsed at all (bad CRC, wrong seq/uuid, torn), the master refuses
- *      to allocate until fsck has been run and the log repaired or the
- *      entry overridden: it cannot know what that entry owned.  Clients
- *      report and skip such an entry (they never allocate).
+ *      be parsed at all (bad CRC, wrong seq/uuid, torn, or corrupt by R2:
+ *      a type or kind it does not know or whose bit is clear), the master
+ *      refuses to allocate until fsck has been run and the log repaired or
+ *      the entry overridden: it cannot know what that entry owned.  Entries
+ *      that take no memory (MKDIR) may still be appended.  Clients report
+ *      and skip such an entry (they never allocate).
  *  R4  next_index is not trusted alone.  Readers also scan the slots past
- *      next_index: a CRC-valid entry there with the right seq and fs uuid is
- *      reported by fsck ("committed entry past next_index"); the allocator
- *      treats its extents as used.  The slot next_index+1 may legitimately
- *      hold an uncommitted append (a crash between the two flushes): its
- *      memory stays reserved until that slot is overwritten by the next
- *      append.  A valid entry at next_index+2 or beyond means the header is
- *      damaged: the master refuses to append until fsck says otherwise.
+ *      next_index: a CRC-valid entry there with the right seq and fs uuid
+ *      keeps its extents used by the allocator.  The slot next_index+1
+ *      (entry index next_index) may legitimately hold an uncommitted append
+ *      (a crash between the two flushes): its memory stays reserved until
+ *      that slot is overwritten by the next append, and fsck does not count
+ *      it as a problem.  A valid entry in slot next_index+2 or beyond
+ *      (entry index next_index+1 or beyond) means the header is damaged:
+ *      fsck reports it ("committed entry past next_index") and the master
+ *      refuses to append (any entry, MKDIR too) until it is repaired.
  *
  * Feature bits of this revision:
  *  INCOMPAT_INTERLEAVE   (1<<0) interleaved files (since issue 6).
@@ -94,7 +98,13 @@
  *    record, or one naming this host whose boot id and generation match the
  *    local claim file /var/lib/famfs/<fs uuid>.claim (this host before a
  *    reboot) -> claim (generation + 1).  Anything else: refuse and say
- *    `famfs master claim`.  There is no atomic compare-and-swap between
+ *    `famfs master claim` (the mount itself succeeds, with a warning; that
+ *    instance never appends).  The same claim is made at the first append
+ *    if the mount did not make it (an older tool mounted, or the role was
+ *    just handed over).  An all-zero record is "never claimed"; with
+ *    RO_COMPAT_MASTER_REC clear the bytes are ignored (an older mkfs did
+ *    not zero them) and the first claim writes the record, then sets the
+ *    bit.  There is no atomic compare-and-swap between
  *    hosts: the check narrows the window to one append, it does not close
  *    it; the README says so.
  *  - `famfs master MPT|DEV` shows the superblock master and the record;
@@ -171,15 +181,17 @@
 							   * files; set by the
 							   * first one */
 /* Reserved by format rev 2 (see the top of this file); a bit joins the
- * *_SUPP masks only when its implementation lands. */
+ * *_SUPP masks only when its implementation lands (MULTI_EXTENT and
+ * MASTER_REC have: issue 15). */
 #define FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT	(1U << 1)
 #define FAMFS_FEATURE_INCOMPAT_COMPACT_LOG	(1U << 2)
 #define FAMFS_FEATURE_INCOMPAT_MULTIDEV		(1U << 3)
 #define FAMFS_FEATURE_INCOMPAT_NONCOHERENT	(1U << 4)
 #define FAMFS_FEATURE_RO_COMPAT_MASTER_REC	(1U << 0)
 #define FAMFS_FEATURE_COMPAT_SUPP	0U
-#define FAMFS_FEATURE_RO_COMPAT_SUPP	0U
-#define FAMFS_FEATURE_INCOMPAT_SUPP	FAMFS_FEATURE_INCOMPAT_INTERLEAVE
+#define FAMFS_FEATURE_RO_COMPAT_SUPP	FAMFS_FEATURE_RO_COMPAT_MASTER_REC
+#define FAMFS_FEATURE_INCOMPAT_SUPP	(FAMFS_FEATURE_INCOMPAT_INTERLEAVE | \
+					 FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT)
 
 struct famfs_superblock {
 	__le64	magic;			/*   0 FAMFS_SB_MAGIC */

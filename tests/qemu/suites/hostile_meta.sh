@@ -101,7 +101,8 @@ restore; C flip 12 3;		bad_meta sb-crc-bit "superblock CRC mismatch"
 restore; C flip 40 0;		bad_meta sb-uuid-bit "superblock CRC mismatch"
 restore; C flip 66 1;		bad_meta sb-devsize-bit "superblock CRC mismatch"
 restore; C set 8 4 2; C crc sb;	bad_meta sb-version "unsupported format version 2"
-restore; C set 20 4 2; C crc sb; bad_meta sb-incompat "unknown incompatible features 0x2"
+# a still unknown incompat bit (0x1 interleave and 0x2 multi-extent are known)
+restore; C set 20 4 0x80000000; C crc sb; bad_meta sb-incompat "unknown incompatible features 0x80000000"
 restore; C set 28 4 20; C crc sb; bad_meta sb-alloc-shift "unsupported allocation unit shift 20"
 restore; C set 72 8 4194304; C crc sb; bad_meta sb-log-offset "bad log location"
 restore; C set 80 8 3145728; C crc sb; bad_meta sb-log-len "bad log location"
@@ -110,12 +111,13 @@ restore; C set 64 8 4194304; C crc sb; bad_meta sb-devsize-small "too small for 
 restore; C set 200 1 1; C crc sb; bad_meta sb-reserved "reserved superblock bytes"
 restore; C fill 0 512 0;	bad_meta sb-zeroed "bad magic"
 restore; C random 0 512 7;	bad_meta sb-random "bad magic"
-# an unknown read-only-compatible feature: readable, but nothing is created
-restore; C set 24 4 1; C crc sb
+# an unknown read-only-compatible feature (0x1, the master record, is known):
+# readable, but nothing is created
+restore; C set 24 4 0x80000001; C crc sb
 t_rc sb-ro-compat-fsck 0 famfs fsck $DEV
 t_rc sb-ro-compat-mount 0 famfs mount $DEV $M
 t_rc sb-ro-compat-mkfile-refused 2 famfs mkfile -s 1 $M/new
-t_has sb-ro-compat-says "unknown read-only-compatible features 0x1"
+t_has sb-ro-compat-says "unknown read-only-compatible features 0x80000000"
 files_ok sb-ro-compat
 umount $M
 
@@ -171,7 +173,49 @@ mid C set $((E5 + 62)) 2 65535;		bad_entry extent-count-huge 5 "bad extent count
 mid C set $((E5 + 60)) 2 2;		bad_entry extent-type-interleaved 5 "without the interleave feature" f3
 mid C set $((E5 + 60)) 2 3;		bad_entry extent-type-unknown 5 "unsupported extent type 3" f3
 mid C set $((E5 + 88)) 8 2097152;	bad_entry extent-unused-slot 5 "unused extent slots are not zero" f3
+mid C set $((E5 + 62)) 2 3;		bad_entry extent-count-3-no-feature 5 "3 extents in a log without the multi-extent feature" f3
 mid C set $((E5 + 32)) 8 2097153;	bad_entry size-past-extents 5 "smaller than the file" f3
+
+# ---- memory of a corrupt entry is never handed out (R3, issue 15.1) -----------
+NEXT() { hostile_corrupt $DEV get $((HDR + 16)) 8; }
+# f3's entry with a bad CRC: what it owned is unknown, so the master
+# allocates nothing (a directory takes no memory: still fine)
+restore; C flip $(( $(E 5) + 400 )) 3
+t_rc r3-unparsed-mount 0 famfs mount $DEV $M
+t_rc r3-unparsed-mkfile-refused 2 famfs mkfile -s 2m $M/new
+t_has r3-unparsed-says "log entry 5 cannot be parsed"
+t_has r3-unparsed-says-fsck "run famfs fsck"
+t_ok r3-unparsed-no-file test ! -e $M/new
+t_rc r3-unparsed-mkdir 0 famfs mkdir $M/newdir
+umount $M
+t_eq r3-unparsed-one-entry-added 9 "$(NEXT)"
+# f3's entry refused for its mode, CRC right: its extent still parses, so
+# f3's memory stays taken (first fit would hand it out: it is the first hole)
+mid C set $((E5 + 48)) 4 33188
+t_rc r3-refused-mount 0 famfs mount $DEV $M
+t_rc r3-refused-mkfile 0 famfs mkfile -s 2m -S 21 $M/new
+t_rc r3-refused-getmap 0 famfs getmap -j $M/new
+off=$(echo "$OUT" | jget .extents[0].offset)
+t_ok r3-refused-offset-read [ -n "$off" ] && [ -n "$F3_OFF" ]
+t_not r3-refused-not-f3-memory [ "$off" = "$F3_OFF" ]
+umount $M
+
+# ---- next_index damaged downward (R4, issue 15.3) -------------------------------
+# next_index 5: entry 5 may be an uncommitted append (kept, not reported),
+# 6 and 7 are committed entries past it: fsck names them, the master appends
+# nothing, f3..f5 keep their memory
+restore; C set $((HDR + 16)) 8 5
+t_rc r4-fsck 3 famfs fsck $DEV
+t_has r4-fsck-says-6 "log entry 6: committed entry past next_index 5"
+t_has r4-fsck-says-7 "log entry 7: committed entry past next_index 5"
+t_rc r4-mount 0 famfs mount $DEV $M
+t_rc r4-mkfile-refused 2 famfs mkfile -s 2m $M/new
+t_has r4-mkfile-says "log entry 6 is a valid committed entry past next_index 5"
+t_rc r4-mkdir-refused 2 famfs mkdir $M/newdir
+t_has r4-mkdir-says "past next_index 5"
+files_ok r4 f3 f4 f5
+umount $M
+t_eq r4-log-unchanged 5 "$(NEXT)"
 
 # ---- entries that contradict each other (each valid alone) --------------------
 # f3's extent moved onto d1/f1's memory: fsck reports the sharing; the first
@@ -246,5 +290,5 @@ umount $M
 # what was tried, what survived
 nfail=$(grep -c "^FAIL $FAMFS_PROFILE/$FAMFS_SUITE/" "$FAMFS_OUT/results.txt")
 npass=$(grep -c "^PASS $FAMFS_PROFILE/$FAMFS_SUITE/" "$FAMFS_OUT/results.txt")
-echo "hostile_meta: $ncases corruptions tried (superblock 15, log header 10, entry bit flips 10, wrong values with a right CRC 24, contradicting entries 3, torn appends 6); $npass checks held, $nfail failed"
+echo "hostile_meta: $ncases corruptions tried (superblock 15, log header 10, entry bit flips 10, wrong values with a right CRC 25, memory of corrupt entries 2, next_index damaged down 1, contradicting entries 3, torn appends 6); $npass checks held, $nfail failed"
 exit 0

@@ -286,7 +286,7 @@ int th_mock_lookup_fmap(const char *path, struct famfs_fmap *map)
 }
 
 /* ---- images -------------------------------------------------------------- */
-static void write_id(const char *path, uint8_t uuid[16])
+void th_write_id(const char *path, const uint8_t uuid[16])
 {
 	char s[37];
 	FILE *f = fopen(path, "w");
@@ -302,7 +302,7 @@ struct th *th_new(uint64_t size, uint64_t loglen)
 	struct th *t = calloc(1, sizeof(*t));
 	struct famfs_superblock sb;
 	struct famfs_log_header h;
-	uint8_t fsid[16], host[16];
+	uint8_t fsid[16], host[16], boot[16];
 	int fd;
 
 	assert_non_null(t);
@@ -313,8 +313,15 @@ struct th *th_new(uint64_t size, uint64_t loglen)
 	snprintf(t->hostid, sizeof(t->hostid), "%s/host-uuid", t->dir);
 	assert_int_equal(mkdir(t->mpt, 0755), 0);
 	uuid_generate(host);
-	write_id(t->hostid, host);
+	th_write_id(t->hostid, host);
 	setenv("FAMFS_HOST_ID_FILE", t->hostid, 1);
+	/* this boot, and the local claim of the master role (master.c) */
+	snprintf(t->bootid, sizeof(t->bootid), "%s/boot-id", t->dir);
+	snprintf(t->claimdir, sizeof(t->claimdir), "%s/claims", t->dir);
+	uuid_generate(boot);
+	th_write_id(t->bootid, boot);
+	setenv("FAMFS_BOOT_ID_FILE", t->bootid, 1);
+	setenv("FAMFS_CLAIM_DIR", t->claimdir, 1);
 
 	uuid_generate(fsid);
 	famfs_sb_init(&sb, fsid, host, size, loglen);
@@ -354,7 +361,7 @@ void th_become_client(struct th *t)
 	uint8_t other[16];
 
 	uuid_generate(other);
-	write_id(t->hostid, other);
+	th_write_id(t->hostid, other);
 	assert_int_equal(th_reopen(t), 0);
 	assert_false(t->fs.master);
 }

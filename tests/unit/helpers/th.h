@@ -19,6 +19,8 @@ struct th {
 	char img[300];		/* device image */
 	char mpt[300];		/* "mount point" */
 	char hostid[300];	/* FAMFS_HOST_ID_FILE */
+	char bootid[300];	/* FAMFS_BOOT_ID_FILE */
+	char claimdir[300];	/* FAMFS_CLAIM_DIR */
 	struct famfs_fs fs;
 	bool open;
 };
@@ -30,6 +32,8 @@ void th_free(struct th *t);
 int th_reopen(struct th *t);
 /* Make this host a client (another uuid in the host id file) and reopen. */
 void th_become_client(struct th *t);
+/* Write a uuid (text) to path: a host id or boot id file */
+void th_write_id(const char *path, const uint8_t uuid[16]);
 /* Append a hand-made FILE entry (no allocation), returns its index. */
 uint64_t th_append_file(struct th *t, const char *path, uint64_t off,
 			uint64_t len, uint64_t size);

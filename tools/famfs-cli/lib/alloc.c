@@ -68,24 +68,39 @@ void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e)
 	}
 }
 
+struct mark_ctx {
+	struct famfs_bitmap *b;
+	const struct famfs_superblock *sb;
+};
+
 static int mark_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
 {
-	(void)idx;
+	struct mark_ctx *c = arg;
+
 	(void)reason;
-	if (ok)
-		famfs_bitmap_mark(arg, e);
+	/* R3: a refused entry whose extents parse keeps them */
+	if (ok || !famfs_entry_owned(e, idx, c->sb, NULL))
+		famfs_bitmap_mark(c->b, e);
 	return 0;
 }
 
 int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b)
 {
+	struct mark_ctx c = { b, fs->sb };
 	int rc = famfs_bitmap_init(b, fs->sb);
 
 	if (rc)
 		return rc;
-	/* a corrupt entry's extents stay free: it is never replayed either */
-	return famfs_log_walk(fs, mark_entry, b);
+	/* an entry that cannot be parsed owns nothing we could mark (the
+	 * master refuses to allocate then, ops.c); entries past next_index
+	 * keep their memory (R4) */
+	rc = famfs_log_walk(fs, mark_entry, &c);
+	if (!rc)
+		rc = famfs_log_walk_past(fs, mark_entry, &c);
+	if (rc)
+		famfs_bitmap_free(b);
+	return rc;
 }
 
 /* First fit of want units: marks them used, returns the first */

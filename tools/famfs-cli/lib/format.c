@@ -255,6 +255,24 @@ static int check_range(const char *what, unsigned i, uint64_t off,
 	return 0;
 }
 
+/* 1..16 simple extents; more than 2 only with INCOMPAT_MULTI_EXTENT (R2) */
+static int simple_count_ok(unsigned n, const struct famfs_superblock *sb,
+			   char *reason)
+{
+	if (n < 1 || n > FAMFS_LOG_MAX_SIMPLE_EXT) {
+		REASON("bad extent count %u (1..%u)", n,
+		       (unsigned)FAMFS_LOG_MAX_SIMPLE_EXT);
+		return -EINVAL;
+	}
+	if (n > FAMFS_LOG_SIMPLE_EXT_BASE &&
+	    !(le32toh(sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT)) {
+		REASON("%u extents in a log without the multi-extent feature (superblock incompat bit 0x%x clear)",
+		       n, FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_simple(const struct famfs_log_fmeta *fm,
 			const struct famfs_superblock *sb, char *reason)
 {
@@ -262,11 +280,9 @@ static int check_simple(const struct famfs_log_fmeta *fm,
 	unsigned n = le16toh(fm->nextents);
 	int rc;
 
-	if (n < 1 || n > FAMFS_LOG_MAX_SIMPLE_EXT) {
-		REASON("bad extent count %u (1..%u)", n,
-		       (unsigned)FAMFS_LOG_MAX_SIMPLE_EXT);
-		return -EINVAL;
-	}
+	rc = simple_count_ok(n, sb, reason);
+	if (rc)
+		return rc;
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t off = le64toh(fm->ext.simple[i].offset);
 		uint64_t len = le64toh(fm->ext.simple[i].len);
@@ -417,13 +433,13 @@ unsigned famfs_entry_ranges(const struct famfs_log_entry *e,
 	return n;
 }
 
-int famfs_entry_check(const struct famfs_log_entry *e, uint64_t index,
-		      const struct famfs_superblock *sb, char *reason)
+/* CRC, sequence number and fs uuid: was this entry written, whole, by
+ * this file system's master for this slot? */
+static int entry_written_check(const struct famfs_log_entry *e, uint64_t index,
+			       const struct famfs_superblock *sb, char *reason)
 {
 	struct famfs_log_entry tmp;
-	const struct famfs_log_fmeta *fm = &e->fm;
 	uint32_t crc;
-	int rc;
 
 	memcpy(&tmp, e, sizeof(tmp));
 	tmp.crc = 0;
@@ -443,6 +459,82 @@ int famfs_entry_check(const struct famfs_log_entry *e, uint64_t index,
 		REASON("entry belongs to another file system (fs uuid differs)");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+bool famfs_entry_written(const struct famfs_log_entry *e, uint64_t index,
+			 const struct famfs_superblock *sb)
+{
+	/* cheap first: most slots past next_index are zero or another fs's */
+	if (le64toh(e->seq) != index || memcmp(e->fs_uuid, sb->fs_uuid, 16))
+		return false;
+	return entry_written_check(e, index, sb, NULL) == 0;
+}
+
+int famfs_entry_owned(const struct famfs_log_entry *e, uint64_t index,
+		      const struct famfs_superblock *sb, char *reason)
+{
+	const struct famfs_log_fmeta *fm = &e->fm;
+	uint32_t incompat = le32toh(sb->feature_incompat);
+	int rc = entry_written_check(e, index, sb, reason);
+
+	if (rc)
+		return rc;
+	switch (le16toh(e->type)) {
+	case FAMFS_LOG_MKDIR:
+		if (fm->extent_type || fm->nextents ||
+		    !all_zero(&fm->ext, sizeof(fm->ext))) {
+			REASON("directory entry with extents (what it owns is unknown)");
+			return -EINVAL;
+		}
+		return 0;
+	case FAMFS_LOG_FILE:
+		break;
+	default:
+		REASON("unknown entry type %u", le16toh(e->type));
+		return -EPROTONOSUPPORT;
+	}
+	if (le16toh(fm->extent_type) == FAMFS_LOG_EXT_SIMPLE) {
+		unsigned n = le16toh(fm->nextents);
+
+		rc = simple_count_ok(n, sb, reason);
+		for (unsigned i = 0; !rc && i < n; i++)
+			rc = check_range("extent", i,
+					 le64toh(fm->ext.simple[i].offset),
+					 le64toh(fm->ext.simple[i].len), sb,
+					 reason);
+		return rc;
+	}
+	if (le16toh(fm->extent_type) == FAMFS_LOG_EXT_INTERLEAVED) {
+		const struct famfs_log_interleave_ext *ie = &fm->ext.interleave;
+		uint32_t ns = le32toh(ie->nstrips);
+
+		if (!(incompat & FAMFS_FEATURE_INCOMPAT_INTERLEAVE)) {
+			REASON("interleaved file in a log without the interleave feature (superblock incompat bit 0x%x clear)",
+			       FAMFS_FEATURE_INCOMPAT_INTERLEAVE);
+			return -EINVAL;
+		}
+		if (ns < 1 || ns > FAMFS_LOG_MAX_STRIPS || le16toh(fm->nextents) != 1) {
+			REASON("bad strip count %u (1..%u)", ns, FAMFS_LOG_MAX_STRIPS);
+			return -EINVAL;
+		}
+		for (unsigned i = 0; !rc && i < ns; i++)
+			rc = check_range("strip", i, le64toh(ie->strip_off[i]),
+					 le64toh(ie->strip_len), sb, reason);
+		return rc;
+	}
+	REASON("unsupported extent type %u", le16toh(fm->extent_type));
+	return -EPROTONOSUPPORT;
+}
+
+int famfs_entry_check(const struct famfs_log_entry *e, uint64_t index,
+		      const struct famfs_superblock *sb, char *reason)
+{
+	const struct famfs_log_fmeta *fm = &e->fm;
+	int rc = entry_written_check(e, index, sb, reason);
+
+	if (rc)
+		return rc;
 	if (e->flags || fm->pad[0] || !all_zero(fm->pad, sizeof(fm->pad)) ||
 	    !all_zero(fm->reserved, sizeof(fm->reserved))) {
 		REASON("reserved entry bytes are not zero");

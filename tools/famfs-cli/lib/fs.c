@@ -18,6 +18,7 @@ static void fs_init(struct famfs_fs *fs)
 {
 	memset(fs, 0, sizeof(*fs));
 	fs->dev.fd = fs->sb_fd = fs->log_fd = fs->lock_fd = -1;
+	fs->cache_unparsed = fs->cache_past = UINT64_MAX;
 }
 
 static void set_role(struct famfs_fs *fs)
@@ -270,49 +271,90 @@ void famfs_fs_unlock(struct famfs_fs *fs)
 	flock(fs->lock_fd, LOCK_UN);
 }
 
+int famfs_fs_sb_get(struct famfs_fs *fs, struct famfs_sbw *w, const char *why)
+{
+	char p[PATH_MAX];
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	if (fs->sb_fd < 0) {
+		if (!fs->sbm.rw) {
+			famfs_err("%s: opened read-only: cannot %s", fs->name, why);
+			return -EROFS;
+		}
+		w->map = &fs->sbm;
+		w->base = fs->sbm.addr;
+		return 0;
+	}
+	/* mounted: .meta/.superblock is read-only for everyone but the
+	 * master's root, and mapped read-only in fs->sbm */
+	if (famfs_join(p, sizeof(p), fs->mpt, FAMFS_META_SB))
+		return -ENAMETOOLONG;
+	w->fd = open(p, O_RDWR | O_CLOEXEC);
+	if (w->fd < 0) {
+		rc = -errno;
+		famfs_err("%s: cannot open for writing (to %s): %s", p, why,
+			  strerror(errno));
+		return rc;
+	}
+	rc = famfs_fd_map(w->fd, FAMFS_META_SB, FAMFS_SB_REGION_LEN, true, &w->m);
+	if (rc) {
+		close(w->fd);
+		w->fd = -1;
+		return rc;
+	}
+	w->map = &w->m;
+	w->base = w->m.addr;
+	return 0;
+}
+
+void famfs_fs_sb_put(struct famfs_sbw *w)
+{
+	if (w->fd >= 0) {
+		famfs_map_unmap(&w->m);
+		close(w->fd);
+	}
+	w->fd = -1;
+	w->map = NULL;
+	w->base = NULL;
+}
+
+int famfs_fs_set_feature(struct famfs_fs *fs, int word, uint32_t bit)
+{
+	struct famfs_superblock *sb;
+	struct famfs_sbw w;
+	__le32 *f;
+	char why[64];
+	int rc;
+
+	f = word == 2 ? &fs->sb->feature_incompat :
+	    word == 1 ? &fs->sb->feature_ro_compat : &fs->sb->feature_compat;
+	if (le32toh(*f) & bit)
+		return 0;
+	snprintf(why, sizeof(why), "set %s feature 0x%x",
+		 word == 2 ? "incompat" : word == 1 ? "ro_compat" : "compat", bit);
+	rc = famfs_fs_sb_get(fs, &w, why);
+	if (rc)
+		return rc;
+	sb = w.base;
+	f = word == 2 ? &sb->feature_incompat :
+	    word == 1 ? &sb->feature_ro_compat : &sb->feature_compat;
+	*f = htole32(le32toh(*f) | bit);
+	famfs_sb_set_crc(sb);
+	rc = famfs_map_flush(w.map, sb, sizeof(*sb));
+	if (rc)
+		famfs_err("%s: superblock: cannot flush (to %s): %s", fs->name,
+			  why, strerror(-rc));
+	famfs_fs_sb_put(&w);
+	return rc;
+}
+
 int famfs_fs_set_incompat(struct famfs_fs *fs, uint32_t bit)
 {
-	struct famfs_map m = { 0 };
-	struct famfs_superblock *sb;
-	char p[PATH_MAX];
-	int fd = -1, rc;
-
 	if (le32toh(fs->sb->feature_incompat) & bit)
 		return 0;
 	if (!fs->rw)
 		return -EROFS;
-	if (fs->sb_fd >= 0) {
-		/* mounted: .meta/.superblock is read-only for everyone but
-		 * the master's root, and mapped read-only in fs->sbm */
-		if (famfs_join(p, sizeof(p), fs->mpt, FAMFS_META_SB))
-			return -ENAMETOOLONG;
-		fd = open(p, O_RDWR | O_CLOEXEC);
-		if (fd < 0) {
-			rc = -errno;
-			famfs_err("%s: cannot open for writing (to set incompat feature 0x%x): %s",
-				  p, bit, strerror(errno));
-			return rc;
-		}
-		rc = famfs_fd_map(fd, FAMFS_META_SB, FAMFS_SB_REGION_LEN, true, &m);
-		if (rc) {
-			close(fd);
-			return rc;
-		}
-		sb = m.addr;
-	} else {
-		if (!fs->sbm.rw)
-			return -EROFS;
-		sb = fs->sb;
-	}
-	sb->feature_incompat = htole32(le32toh(sb->feature_incompat) | bit);
-	famfs_sb_set_crc(sb);
-	rc = famfs_map_flush(fd >= 0 ? &m : &fs->sbm, sb, sizeof(*sb));
-	if (rc)
-		famfs_err("%s: superblock: cannot flush incompat feature 0x%x: %s",
-			  fs->name, bit, strerror(-rc));
-	if (fd >= 0) {
-		famfs_map_unmap(&m);
-		close(fd);
-	}
-	return rc;
+	return famfs_fs_set_feature(fs, 2, bit);
 }

@@ -44,20 +44,31 @@ static void problem(struct fsck_ctx *c, const char *fmt, const char *a,
 		c->fn(c->arg, msg);
 }
 
+static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
+		       uint64_t idx, bool report);
+
 static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
 {
 	struct fsck_ctx *c = arg;
-	struct famfs_extent rg[FAMFS_ENTRY_MAX_RANGES];
 	const struct pathset_item *dup;
 	int type = le16toh(e->type);
-	unsigned nr;
 
 	c->r->entries++;
 	if (!ok) {
+		bool unknown = famfs_entry_owned(e, idx, c->fs->sb, NULL) != 0;
+		char why[FAMFS_REASON_LEN + 96];
+
+		snprintf(why, sizeof(why), "%s (cannot be parsed: the master allocates nothing until the log is repaired)",
+			 reason);
+
 		c->r->bad_entries++;
+		/* R3: what it owns stays used; if that is unknown, the
+		 * master allocates nothing until the log is repaired */
 		problem(c, "%slog entry %llu: %s", "", (unsigned long long)idx,
-			reason);
+			unknown ? why : reason);
+		if (!unknown)
+			mark_units(c, e, idx, true);
 		return 0;
 	}
 	if (famfs_verbose && famfs_entry_interleaved(e))
@@ -85,8 +96,44 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		problem(c, "%s: logged twice (entry %llu and %s)", e->fm.path,
 			(unsigned long long)idx, m);
 	}
-	if (type != FAMFS_LOG_FILE)
+	if (type == FAMFS_LOG_FILE)
+		mark_units(c, e, idx, true);
+	return 0;
+}
+
+/* R4: a written entry past next_index */
+static int fsck_past(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		     bool ok, const char *reason)
+{
+	struct fsck_ctx *c = arg;
+	uint64_t next = famfs_log_next(c->fs->log);
+	char m[64];
+
+	(void)reason;
+	/* an uncommitted append is no file: its memory is reserved, but
+	 * sharing with a committed file is not a problem of the log */
+	if (ok || !famfs_entry_owned(e, idx, c->fs->sb, NULL))
+		mark_units(c, e, idx, idx != next);
+	if (idx == next) {
+		/* a crash between writing it and committing it */
+		if (famfs_verbose)
+			printf("past next_index: entry %llu, an uncommitted append (or next_index one short): its memory stays reserved until the next append\n",
+			       (unsigned long long)idx);
 		return 0;
+	}
+	snprintf(m, sizeof(m), "%llu", (unsigned long long)next);
+	problem(c, "%slog entry %llu: committed entry past next_index %s (the log header is damaged; the master will not append)",
+		"", (unsigned long long)idx, m);
+	return 0;
+}
+
+/* the units of an entry's extents or strips: owner and (report) sharing */
+static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
+		       uint64_t idx, bool report)
+{
+	struct famfs_extent rg[FAMFS_ENTRY_MAX_RANGES];
+	unsigned nr;
+
 	nr = famfs_entry_ranges(e, rg);		/* extents, or strips */
 	for (unsigned i = 0; i < nr; i++) {
 		uint64_t u = rg[i].offset / FAMFS_ALLOC_UNIT;
@@ -94,6 +141,13 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		uint32_t prev = 0;
 
 		for (uint64_t k = u; k < u + n && k < c->nunits; k++) {
+			if (!report) {	/* reserved: only what nobody owns */
+				if (!c->owner[k]) {
+					c->owner[k] = (uint32_t)(idx + 1);
+					c->r->used_bytes += FAMFS_ALLOC_UNIT;
+				}
+				continue;
+			}
 			if (c->owner[k] && c->owner[k] != idx + 1 && !prev) {
 				prev = c->owner[k];
 				problem(c, "%s (entry %llu) shares memory with %s",
@@ -106,7 +160,6 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 			c->r->used_bytes += FAMFS_ALLOC_UNIT;
 		}
 	}
-	return 0;
 }
 
 /* every proper ancestor of a logged path must not be a logged file */
@@ -150,6 +203,8 @@ int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
 		return -ENOMEM;
 	}
 	rc = famfs_log_walk(fs, fsck_entry, &c);
+	if (!rc)
+		rc = famfs_log_walk_past(fs, fsck_past, &c);
 	if (!rc)
 		check_ancestors(&c);
 	r->free_bytes = c.nunits * FAMFS_ALLOC_UNIT - data / FAMFS_ALLOC_UNIT *

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* This host's persistent id, compared with the superblock's master uuid. */
+/* This host's persistent id, compared with the superblock's master uuid:
+ * random, created on first use, never derived from /etc/machine-id. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -97,11 +98,9 @@ int famfs_host_id(uint8_t uuid[16])
 		mkdir(HOST_ID_DIR, 0755);
 		rc = create_id(HOST_ID_FILE, uuid);
 	}
-	if (!rc)
-		return 0;
-	rc = read_id("/etc/machine-id", uuid);
+	/* never /etc/machine-id: cloned images share it (issue 15.2) */
 	if (rc)
-		famfs_err("%s: cannot read or create a host id, and no /etc/machine-id",
-			  HOST_ID_FILE);
+		famfs_err("%s: cannot read or create this host's id: %s",
+			  HOST_ID_FILE, strerror(-rc));
 	return rc;
 }

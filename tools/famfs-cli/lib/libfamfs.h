@@ -61,6 +61,19 @@ void famfs_entry_set_crc(struct famfs_log_entry *e);
  * inside the device data area). */
 int famfs_entry_check(const struct famfs_log_entry *e, uint64_t index,
 		      const struct famfs_superblock *sb, char *reason);
+/* R3 (famfs_format.h): 0 if the memory of a committed entry is known even
+ * if famfs_entry_check refuses it -- CRC, seq and uuid right, a known type
+ * and extent kind whose feature bit is set, every extent or strip aligned
+ * and in the data area; famfs_entry_ranges then lists it.  Else the entry
+ * cannot be parsed (reason filled): the master must not allocate. */
+int famfs_entry_owned(const struct famfs_log_entry *e, uint64_t index,
+		      const struct famfs_superblock *sb, char *reason);
+/* R4: CRC, seq == index and fs uuid right (a slot past next_index that
+ * holds this fs's entry for it) */
+bool famfs_entry_written(const struct famfs_log_entry *e, uint64_t index,
+			 const struct famfs_superblock *sb);
+/* Simple extents a FILE entry may have without INCOMPAT_MULTI_EXTENT */
+#define FAMFS_LOG_SIMPLE_EXT_BASE	2
 bool famfs_loglen_valid(uint64_t len);
 /* The device ranges (host byte order) a FILE entry that passed
  * famfs_entry_check occupies: its simple extents, or the strips of an
@@ -191,8 +204,8 @@ bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b);
 void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1);
 
 /* ---- hostid.c ------------------------------------------------------------ */
-/* This host's persistent id: $FAMFS_HOST_ID_FILE, else /etc/famfs/host-uuid
- * (created on first use), else /etc/machine-id. */
+/* This host's persistent id: $FAMFS_HOST_ID_FILE, else /etc/famfs/host-uuid;
+ * random (uuid_generate), created on first use; never /etc/machine-id. */
 int famfs_host_id(uint8_t uuid[16]);
 void famfs_uuid_str(const uint8_t uuid[16], char out[37]);
 
@@ -218,6 +231,12 @@ struct famfs_fs {
 	struct famfs_bitmap *cache_bm;
 	struct pathset *cache_paths;
 	uint64_t cache_next;
+	/* found by the cache update (R3, R4); UINT64_MAX: none */
+	uint64_t cache_unparsed;	/* first committed entry that cannot
+					 * be parsed: no allocation */
+	char cache_unparsed_why[FAMFS_REASON_LEN];
+	uint64_t cache_past;		/* first valid entry past next + 1 */
+	bool tail_checked;		/* log.c: slots past next_index seen */
 };
 #define FAMFS_META_DIR	".meta"
 #define FAMFS_META_SB	".meta/.superblock"
@@ -241,6 +260,18 @@ int famfs_fs_lock_shared(struct famfs_fs *fs);
  * the first entry that needs the feature. */
 int famfs_fs_set_incompat(struct famfs_fs *fs, uint32_t bit);
 void famfs_fs_unlock(struct famfs_fs *fs);
+/* Set a feature bit (word 0 compat, 1 ro_compat, 2 incompat), whoever asks */
+int famfs_fs_set_feature(struct famfs_fs *fs, int word, uint32_t bit);
+/* A writable view of the superblock region (FAMFS_SB_REGION_LEN bytes at
+ * base, flushed through map): fs->sbm when it is writable (a device opened
+ * rw), else .meta/.superblock opened O_RDWR and mapped. */
+struct famfs_sbw {
+	struct famfs_map m, *map;
+	void *base;
+	int fd;
+};
+int famfs_fs_sb_get(struct famfs_fs *fs, struct famfs_sbw *w, const char *why);
+void famfs_fs_sb_put(struct famfs_sbw *w);
 static inline struct famfs_log_entry *famfs_log_slot(struct famfs_log_header *h,
 						     uint64_t i)
 {
@@ -274,6 +305,11 @@ int famfs_log_walk(struct famfs_fs *fs, famfs_entry_fn fn, void *arg);
  * log's next index: it is cut there). */
 int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 			 famfs_entry_fn fn, void *arg);
+/* R4: calls fn for each slot in [next_index, capacity) that holds a
+ * written entry of this fs (CRC, seq, uuid right; famfs_entry_written), ok
+ * as famfs_entry_check says.  The one at next_index may be an uncommitted
+ * append; any further one means the header lost committed entries. */
+int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg);
 /* The log's next index as memory holds it now: on a client the header's
  * cache line is refreshed first.  Cut to the capacity (with a message). */
 uint64_t famfs_log_refresh_next(struct famfs_fs *fs);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "libfamfs.h"
+#include "master.h"
 
 uint64_t famfs_log_next(const struct famfs_log_header *h)
 {
@@ -73,6 +74,58 @@ int famfs_entry_build_interleaved(struct famfs_log_entry *e, const char *rel,
 	return 0;
 }
 
+/* R4: a valid entry at next_index + 1 or beyond means the header lost
+ * committed entries; appending would overwrite one.  The first append of an
+ * opening looks at every slot, later ones at next_index + 1 only (only the
+ * master writes the log, and it writes at next_index). */
+static int tail_check(struct famfs_fs *fs, uint64_t idx, uint64_t cap)
+{
+	uint64_t to = cap;
+
+	if (fs->tail_checked && idx + 2 < cap)
+		to = idx + 2;
+	for (uint64_t i = idx + 1; i < to; i++) {
+		if (!famfs_entry_written(famfs_log_slot(fs->log, i), i, fs->sb))
+			continue;
+		famfs_err("%s: log entry %llu is a valid committed entry past next_index %llu: the log header is damaged; nothing was written (run famfs fsck)",
+			  fs->name, (unsigned long long)i,
+			  (unsigned long long)idx);
+		return -EUCLEAN;
+	}
+	fs->tail_checked = true;
+	return 0;
+}
+
+int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
+{
+	uint64_t n = famfs_log_refresh_next(fs), cap = le64toh(fs->log->capacity);
+	char reason[FAMFS_REASON_LEN];
+
+	for (uint64_t i = n; i < cap; i++) {
+		struct famfs_log_entry *e = famfs_log_slot(fs->log, i);
+		struct famfs_log_entry copy;
+		int rc;
+
+		/* a client: fresh lines, the first one only for most slots */
+		if (!fs->master)
+			famfs_map_invalidate(&fs->logm, e, 32);
+		if (le64toh(e->seq) != i ||
+		    memcmp(e->fs_uuid, fs->sb->fs_uuid, 16))
+			continue;
+		if (!fs->master)
+			famfs_map_invalidate(&fs->logm, e, sizeof(*e));
+		memcpy(&copy, e, sizeof(copy));
+		if (!famfs_entry_written(&copy, i, fs->sb))
+			continue;
+		reason[0] = '\0';
+		rc = famfs_entry_check(&copy, i, fs->sb, reason);
+		rc = fn(arg, i, &copy, rc == 0, reason);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 {
 	struct famfs_log_header *h = fs->log;
@@ -82,6 +135,13 @@ int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 
 	if (!fs->rw)
 		return -EROFS;
+	/* the master record: this instance must hold the role (R: master) */
+	rc = famfs_master_check(fs);
+	if (rc)
+		return rc;
+	rc = tail_check(fs, idx, cap);
+	if (rc)
+		return rc;
 	if (idx >= cap) {
 		famfs_err("%s: log full (%llu of %llu entries used); nothing was written",
 			  fs->name, (unsigned long long)idx,

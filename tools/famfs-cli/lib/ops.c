@@ -106,23 +106,68 @@ void famfs_fs_cache_drop(struct famfs_fs *fs)
 	fs->cache_bm = NULL;
 	fs->cache_paths = NULL;
 	fs->cache_next = 0;
+	fs->cache_unparsed = fs->cache_past = UINT64_MAX;
 }
 
 static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		       bool ok, const char *reason)
 {
 	struct famfs_fs *fs = arg;
+	char why[FAMFS_REASON_LEN];
 	int rc;
 
 	(void)reason;
 	fs->cache_next = idx + 1;
-	if (!ok)	/* corrupt: its memory is free, its path not logged */
+	/* R3: refused, but what it owns is known: that stays used, and its
+	 * path (if it is one) taken; not even that: no allocation at all */
+	if (!ok && famfs_entry_owned(e, idx, fs->sb, why)) {
+		if (fs->cache_unparsed == UINT64_MAX) {
+			fs->cache_unparsed = idx;
+			snprintf(fs->cache_unparsed_why,
+				 sizeof(fs->cache_unparsed_why), "%s", why);
+		}
 		return 0;
+	}
 	famfs_bitmap_mark(fs->cache_bm, e);
+	if (strnlen(e->fm.path, sizeof(e->fm.path)) == sizeof(e->fm.path))
+		return 0;
 	/* a path logged twice: the first entry is the one that counts */
 	rc = pathset_add(fs->cache_paths, e->fm.path, idx, le16toh(e->type),
 			 NULL);
 	return rc == -EEXIST ? 0 : rc;
+}
+
+/* R4: the entries past next_index keep their memory; one past next + 1
+ * stops the master */
+static int cache_past(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		      bool ok, const char *reason)
+{
+	struct famfs_fs *fs = arg;
+
+	(void)reason;
+	if (idx > famfs_log_next(fs->log) && fs->cache_past == UINT64_MAX)
+		fs->cache_past = idx;
+	if (ok || !famfs_entry_owned(e, idx, fs->sb, NULL))
+		famfs_bitmap_mark(fs->cache_bm, e);
+	return 0;
+}
+
+/* 0 if the master may allocate from the cache, else -EUCLEAN (printed) */
+static int cache_usable(struct famfs_fs *fs, const char *p)
+{
+	if (fs->cache_unparsed != UINT64_MAX) {
+		famfs_err("%s: not created: log entry %llu cannot be parsed (%s), so the memory it owns is unknown; nothing is allocated until the log is repaired (run famfs fsck %s)",
+			  p, (unsigned long long)fs->cache_unparsed,
+			  fs->cache_unparsed_why, fs->mpt);
+		return -EUCLEAN;
+	}
+	if (fs->cache_past != UINT64_MAX) {
+		famfs_err("%s: not created: log entry %llu is a valid committed entry past next_index %llu: the log header is damaged (run famfs fsck %s)",
+			  p, (unsigned long long)fs->cache_past,
+			  (unsigned long long)famfs_log_next(fs->log), fs->mpt);
+		return -EUCLEAN;
+	}
+	return 0;
 }
 
 int famfs_fs_cache_update(struct famfs_fs *fs)
@@ -149,8 +194,17 @@ int famfs_fs_cache_update(struct famfs_fs *fs)
 			return rc;
 		}
 		fs->cache_next = 0;
+		fs->cache_unparsed = fs->cache_past = UINT64_MAX;
+		/* once per build: what lies past next_index (R4) */
+		rc = famfs_log_walk_past(fs, cache_past, fs);
+		if (rc)
+			goto fail;
+		/* the append under this lock need not scan the tail again */
+		if (fs->cache_past == UINT64_MAX)
+			fs->tail_checked = true;
 	}
 	rc = famfs_log_walk_range(fs, fs->cache_next, UINT64_MAX, cache_entry, fs);
+fail:
 	if (rc) {
 		famfs_err("%s: out of memory", fs->name);
 		famfs_fs_cache_drop(fs);
@@ -225,6 +279,9 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 	} else {
 		rc = famfs_entry_build(e, FAMFS_LOG_FILE, norm, size, mode, uid,
 				       gid, ext, next);
+		/* more than 2 extents: the superblock says so first (R2) */
+		if (!rc && next > FAMFS_LOG_SIMPLE_EXT_BASE)
+			rc = famfs_fs_set_incompat(fs, FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT);
 	}
 	/* allocated in the cache, but not to be logged */
 	if (rc)
@@ -261,6 +318,8 @@ int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 	if (rc)
 		goto out;
 	rc = not_logged(fs, norm);
+	if (!rc)
+		rc = cache_usable(fs, p);
 	if (rc)
 		goto out;
 	fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

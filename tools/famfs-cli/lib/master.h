@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The master record (famfs_format.h, RO_COMPAT_MASTER_REC): which running
+ * instance holds the master role.  The superblock's master_uuid names the
+ * host allowed to be master; the record names the instance (host uuid, boot
+ * id, generation) that holds the role now, and the local claim file
+ * (/var/lib/famfs/<fs uuid>.claim) remembers what this host claimed.
+ * famfs_log_append checks it before every append, under the log lock.
+ */
+#ifndef FAMFS_MASTER_H
+#define FAMFS_MASTER_H
+
+#include "libfamfs.h"
+
+/* reason buffers of this file: a holder's description is long */
+#define FAMFS_MREC_REASON_LEN	512
+
+/* This running instance: host uuid and boot id */
+struct famfs_me {
+	uint8_t host[16], boot[16];
+};
+
+/* The local claim file; present false when there is none */
+struct famfs_claim {
+	bool present;
+	uint8_t host[16], boot[16];
+	uint64_t generation;
+};
+
+enum famfs_mrec_state {
+	FAMFS_MREC_MINE,	/* held by this instance: it may append */
+	FAMFS_MREC_FREE,	/* never claimed, released, or a file system
+				 * without RO_COMPAT_MASTER_REC: claimable */
+	FAMFS_MREC_REBOOT,	/* held by this host before a reboot (its
+				 * claim file matches): claimable */
+	FAMFS_MREC_OTHER,	/* held by another instance */
+	FAMFS_MREC_BAD,		/* corrupt, or flags of a newer tool */
+};
+
+/* The decision, from what the record, the superblock, this instance and
+ * its claim file say.  reason (FAMFS_MREC_REASON_LEN) says why for OTHER and
+ * BAD: who holds the role, or what is wrong. */
+enum famfs_mrec_state famfs_mrec_decide(const struct famfs_superblock *sb,
+					const struct famfs_master_record *r,
+					const struct famfs_me *me,
+					const struct famfs_claim *c,
+					char *reason);
+void famfs_mrec_set_crc(struct famfs_master_record *r);
+/* "host H (name N), boot B, generation G, claimed at T" */
+void famfs_mrec_describe(const struct famfs_master_record *r, char *out,
+			 size_t n);
+
+/* /proc/sys/kernel/random/boot_id, or $FAMFS_BOOT_ID_FILE (tests) */
+int famfs_boot_id(uint8_t boot[16]);
+/* $FAMFS_CLAIM_DIR (tests) or /var/lib/famfs, then <fs uuid>.claim */
+int famfs_claim_path(const uint8_t fs_uuid[16], char *out, size_t n);
+int famfs_claim_read(const uint8_t fs_uuid[16], struct famfs_claim *c);
+int famfs_claim_write(const uint8_t fs_uuid[16], const struct famfs_claim *c);
+
+/* The record of an open fs, refreshed from memory first */
+struct famfs_master_record *famfs_mrec_refresh(struct famfs_fs *fs);
+/* This instance (-EPERM/-EIO, message printed, if unknown) */
+int famfs_me_get(struct famfs_fs *fs, struct famfs_me *me);
+/* The state for this instance, with its reason; -errno on failure */
+int famfs_master_state(struct famfs_fs *fs, enum famfs_mrec_state *st,
+		       char *reason);
+/* Before every append, under the log lock: 0 if this instance holds the
+ * role (a free record, or this host's from before a reboot, is claimed
+ * first); else a message and -EPERM (another holder) or -EUCLEAN. */
+int famfs_master_check(struct famfs_fs *fs);
+/* Claim the role (at mount, famfs master claim): a free record or this
+ * host's from before a reboot; force: any record, and this host becomes
+ * the superblock's master too.  Under the log lock. */
+int famfs_master_claim(struct famfs_fs *fs, bool force);
+/* Hand the role over: the superblock's master becomes host, the record is
+ * released.  Only by the instance that holds it (or may claim it). */
+int famfs_master_set(struct famfs_fs *fs, const uint8_t host[16]);
+
+#endif
