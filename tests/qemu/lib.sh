@@ -21,15 +21,17 @@ t_ok() {
 	if _o=$("$@" 2>&1); then t_pass "$_id"
 	else _rc=$?; t_fail "$_id" "'$*' exited $_rc: $(echo "$_o" | tail -n 3 | tr '\n' ' ')"; fi
 }
-# t_not ID CMD...: PASS iff CMD fails (exits 1..128; killed by a signal is
-# a FAIL).  Where a tool refuses with a documented code and message, use
-# t_err instead.
+# t_signal RC: 0 iff exit status RC is a death by a signal (128 + 1..64;
+# not 255, busybox mount's plain failure).
+t_signal() { [ "$1" -gt 128 ] && [ "$1" -le 192 ]; }
+# t_not ID CMD...: PASS iff CMD fails; killed by a signal (a crash) is a
+# FAIL.  Where a tool refuses with a documented code and message, use t_err.
 t_not() {
 	_id=$1; shift
 	if _o=$("$@" 2>&1); then t_fail "$_id" "'$*' succeeded but should fail"
 	else
 		_rc=$?
-		if [ $_rc -gt 128 ]; then t_fail "$_id" "'$*' killed by signal $((_rc - 128))"
+		if t_signal $_rc; then t_fail "$_id" "'$*' killed by signal $((_rc - 128))"
 		else t_pass "$_id"; fi
 	fi
 }
@@ -40,7 +42,7 @@ t_err() {
 	_id=$1 _want=$2 _pat=$3; shift 3
 	OUT=$("$@" 2>&1); _rc=$?
 	if [ "$_rc" != "$_want" ]; then
-		if [ "$_rc" -gt 128 ]; then t_fail "$_id" "'$*' killed by signal $((_rc - 128))"
+		if t_signal "$_rc"; then t_fail "$_id" "'$*' killed by signal $((_rc - 128))"
 		else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
 	elif echo "$OUT" | grep -q -- "$_pat"; then t_pass "$_id"
 	else t_fail "$_id" "'$*' exited $_rc but its output lacks '$_pat': $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
@@ -70,7 +72,7 @@ t_lines() {
 # stopped before its end, and its later checks never ran.
 t_prog() {
 	t_lines "$1" "$2"
-	if [ "$3" -gt 128 ]; then t_fail "${PFX:-}$1-exit" "$1 killed by signal $(($3 - 128))"
+	if t_signal "$3"; then t_fail "${PFX:-}$1-exit" "$1 killed by signal $(($3 - 128))"
 	elif [ "$3" -gt 1 ]; then t_fail "${PFX:-}$1-exit" "$1 exited with status $3"
 	elif ! grep -qx "DONE $1" "$2"; then t_fail "${PFX:-}$1-done" "$1 (status $3) stopped before its end: no 'DONE $1' line"
 	fi
@@ -83,10 +85,10 @@ run_prog() {
 	t_prog $_p /tmp/$_p.out $?
 }
 # bg_prog PROG ARGS...: run a test program in the background (pid in
-# $BG_PID, output in /tmp/PROG.out); bg_verdict PROG (after making it end)
-# waits for it and takes its verdict (t_prog).
-bg_prog() { "$@" > /tmp/$1.out 2>&1 & BG_PID=$!; }
-bg_verdict() { wait $BG_PID; t_prog "$1" /tmp/$1.out $?; }
+# $BG_PID, output in /tmp/PROG.bg.out); bg_verdict PROG (after making it
+# end) waits for it and takes its verdict (t_prog).
+bg_prog() { "$@" > /tmp/$1.bg.out 2>&1 & BG_PID=$!; }
+bg_verdict() { wait $BG_PID; t_prog "$1" /tmp/$1.bg.out $?; }
 
 # Two-hosts signalling through the shared 9p folder $FAMFS_SYNC.
 sync_post() { echo "${2:-$FAMFS_HOST}" > "$FAMFS_SYNC/$1.tmp" && mv "$FAMFS_SYNC/$1.tmp" "$FAMFS_SYNC/$1"; }
