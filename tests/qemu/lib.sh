@@ -237,6 +237,17 @@ dax_bind_famfs() {
 # disabled (the trace is kept for grep in $TRACE/trace).
 TRACE=/sys/kernel/tracing
 trace_have() { for _e; do [ -d $TRACE/events/$_e ] || return 1; done; }
+# trace_missing ID WHAT: kernel tracing (WHAT: events, kprobes) is not there.
+# A SKIP only on a kernel without tracing; on the Debian kernel (built with
+# CONFIG_FTRACE, CONFIG_KPROBE_EVENTS, CONFIG_FS_DAX) or with tracefs
+# mounted, the checks it would carry are missing: a FAIL.
+trace_missing() {
+	if grep -q Debian /proc/version || [ -d $TRACE/events ]; then
+		t_fail "$1" "$2 missing on a kernel that has tracing: $(uname -r)"
+	else
+		t_skip "$1" "$2 missing: no kernel tracing in $(uname -r)"
+	fi
+}
 trace_on() {
 	echo 0 > $TRACE/tracing_on
 	: > $TRACE/trace
@@ -249,12 +260,12 @@ trace_off() {
 }
 # pmd_faults ID NOPAGE CMD...: run CMD with the PMD faults of fs_dax traced:
 # ID-nopage is NOPAGE, ID-fallback 0.  Without the tracepoint CMD still
-# runs and ID is a SKIP.
+# runs and ID is a trace_missing SKIP (FAIL on a kernel with tracing).
 pmd_faults() {
 	_id=$1 _want=$2; shift 2
 	if ! trace_have fs_dax/dax_pmd_fault_done; then
 		"$@"
-		t_skip "$_id" "no fs_dax tracepoints in $TRACE"
+		trace_missing "$_id" "the fs_dax tracepoints in $TRACE"
 		return
 	fi
 	trace_on fs_dax/dax_pmd_fault_done

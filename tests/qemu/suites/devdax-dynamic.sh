@@ -37,7 +37,7 @@ if trace_have $ev; then
 	t_eq pmd-nopage 4 "$(grep -c 'dax_pmd_fault_done:.*NOPAGE' $TRACE/trace)"
 	: > $TRACE/trace
 else
-	t_skip pmd-nopage "no $ev tracepoint in $TRACE"
+	trace_missing pmd-nopage "the $ev tracepoint"
 fi
 t_ok umount umount $M
 

@@ -42,7 +42,7 @@ if trace_have $ev; then
 	: > $TRACE/trace
 else
 	run_prog module_interleave $MPT "$FAMFS_DEV"
-	t_skip trace "no famfs tracepoints in $TRACE"
+	trace_missing trace "the famfs tracepoints"
 fi
 
 # 64 MiB striped in 2 MiB chunks, written then read: 32 + 32 PMD faults.
