@@ -57,7 +57,7 @@ done
 # Unbind while mounted (-f): the mount fails, the next probe is clean.
 t_ok mount-for-unbind famfs mount "$DEV" $M
 t_ok unbind-mounted famfs bind -u -f "$DEV"
-t_not read-after-unbind cat $M/h
+t_err read-after-unbind 1 "Input/output error" cat $M/h
 t_ok umount-after-unbind umount $M
 t_ok bind-after-unbind famfs bind "$DEV"
 t_ok mount-after-unbind famfs mount "$DEV" $M
