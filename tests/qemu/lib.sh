@@ -21,11 +21,31 @@ t_ok() {
 	if _o=$("$@" 2>&1); then t_pass "$_id"
 	else _rc=$?; t_fail "$_id" "'$*' exited $_rc: $(echo "$_o" | tail -n 3 | tr '\n' ' ')"; fi
 }
-# t_not ID CMD...: PASS iff CMD fails.
+# t_signal RC: 0 iff exit status RC is a death by a signal (128 + 1..64;
+# not 255, busybox mount's plain failure).
+t_signal() { [ "$1" -gt 128 ] && [ "$1" -le 192 ]; }
+# t_not ID CMD...: PASS iff CMD fails; killed by a signal (a crash) is a
+# FAIL.  Where a tool refuses with a documented code and message, use t_err.
 t_not() {
 	_id=$1; shift
 	if _o=$("$@" 2>&1); then t_fail "$_id" "'$*' succeeded but should fail"
-	else t_pass "$_id"; fi
+	else
+		_rc=$?
+		if t_signal $_rc; then t_fail "$_id" "'$*' killed by signal $((_rc - 128))"
+		else t_pass "$_id"; fi
+	fi
+}
+# t_err ID RC PATTERN CMD...: PASS iff CMD exits RC and its output matches
+# PATTERN (grep basic regex): a refusal with its documented exit code and
+# message (e.g. 'Input/output error' for EIO).  Output in $OUT.
+t_err() {
+	_id=$1 _want=$2 _pat=$3; shift 3
+	OUT=$("$@" 2>&1); _rc=$?
+	if [ "$_rc" != "$_want" ]; then
+		if t_signal "$_rc"; then t_fail "$_id" "'$*' killed by signal $((_rc - 128))"
+		else t_fail "$_id" "'$*' exited $_rc, expected $_want: $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
+	elif echo "$OUT" | grep -q -- "$_pat"; then t_pass "$_id"
+	else t_fail "$_id" "'$*' exited $_rc but its output lacks '$_pat': $(echo "$OUT" | tail -n 3 | tr '\n' ' ')"; fi
 }
 # t_eq ID EXPECTED ACTUAL
 t_eq() {
@@ -45,18 +65,33 @@ t_lines() {
 		esac
 	done < "$2"
 }
-# run_prog PROG ARGS...: run a test program, its lines as t_lines says (its
-# output is kept in /tmp/PROG.out); an exit status above 1 is a FAIL.
+# t_prog PROG FILE RC: the verdict of a test program that wrote FILE and
+# exited RC: its lines as t_lines says; then a FAIL PROG-exit if RC is above 1
+# (a crash, a signal, a usage error), else a FAIL PROG-done if FILE lacks the
+# line "DONE PROG" every program prints last (module_test.h's t_done()): it
+# stopped before its end, and its later checks never ran.
+t_prog() {
+	t_lines "$1" "$2"
+	if t_signal "$3"; then t_fail "${PFX:-}$1-exit" "$1 killed by signal $(($3 - 128))"
+	elif [ "$3" -gt 1 ]; then t_fail "${PFX:-}$1-exit" "$1 exited with status $3"
+	elif ! grep -qx "DONE $1" "$2"; then t_fail "${PFX:-}$1-done" "$1 (status $3) stopped before its end: no 'DONE $1' line"
+	fi
+}
+# run_prog PROG ARGS...: run a test program (its output is kept in
+# /tmp/PROG.out) and take its verdict (t_prog).
 run_prog() {
 	_p=$1
 	"$@" > /tmp/$_p.out 2>&1
-	_rc=$?
-	t_lines $_p /tmp/$_p.out
-	[ $_rc -le 1 ] || t_fail "${PFX:-}$_p-exit" "$_p exited with status $_rc"
+	t_prog $_p /tmp/$_p.out $?
 }
+# bg_prog PROG ARGS...: run a test program in the background (pid in
+# $BG_PID, output in /tmp/PROG.bg.out); bg_verdict PROG (after making it
+# end) waits for it and takes its verdict (t_prog).
+bg_prog() { "$@" > /tmp/$1.bg.out 2>&1 & BG_PID=$!; }
+bg_verdict() { wait $BG_PID; t_prog "$1" /tmp/$1.bg.out $?; }
 
 # Two-hosts signalling through the shared 9p folder $FAMFS_SYNC.
-sync_post() { echo "$FAMFS_HOST" > "$FAMFS_SYNC/$1.tmp" && mv "$FAMFS_SYNC/$1.tmp" "$FAMFS_SYNC/$1"; }
+sync_post() { echo "${2:-$FAMFS_HOST}" > "$FAMFS_SYNC/$1.tmp" && mv "$FAMFS_SYNC/$1.tmp" "$FAMFS_SYNC/$1"; }
 # sync_wait NAME [TIMEOUT_S]: returns 1 (and prints a FAIL line) on timeout.
 sync_wait() {
 	_n=0
@@ -71,6 +106,21 @@ sync_wait() {
 		done
 		sleep 0.1; _n=$((_n + 1))
 	done
+}
+
+# sync_post_verdict NAME: post NAME with this host's verdict of this suite
+# so far ("PASSED FAILED" counts), for the peer's t_peer.
+sync_post_verdict() {
+	sync_post "$1" "$(grep -c "^PASS $(t_id '')" "$FAMFS_OUT/results.txt") $(grep -c "^FAIL $(t_id '')" "$FAMFS_OUT/results.txt")"
+}
+# t_peer ID NAME [TIMEOUT_S]: wait for the peer's sync_post_verdict NAME;
+# PASS iff the peer's checks passed (some PASS, no FAIL), else FAIL (also on
+# timeout, as sync_wait).  The peer's own lines say which check failed.
+t_peer() {
+	sync_wait "$2" "${3:-60}" || return 1
+	read -r _np _nf < "$FAMFS_SYNC/$2"
+	if [ "${_nf:-x}" = 0 ] && [ "${_np:-0}" -gt 0 ] 2>/dev/null; then t_pass "$1"
+	else t_fail "$1" "the peer's checks: '${_np:-?}' passed, '${_nf:-?}' failed (posted '$(cat "$FAMFS_SYNC/$2")')"; fi
 }
 
 # Kernel traces that a test provokes on purpose: the host ignores WARNING/Call
@@ -140,9 +190,35 @@ no_warnings() {
 	[ -n "${1:-}" ] && _p="$_p\\|$1"
 	! dmesg | grep -q "$_p"
 }
-# klog_mark, then klog_since: the kernel log lines since the mark.
-klog_mark() { dmesg | wc -l > "/tmp/$FAMFS_SUITE.klog"; }
-klog_since() { dmesg | tail -n +$(($(cat "/tmp/$FAMFS_SUITE.klog") + 1)); }
+# klog_mark, then klog_since: the kernel log lines since the mark (a unique
+# line written to /dev/kmsg: robust to dmesg -c and a wrapped ring buffer;
+# klog_since prints nothing if the mark is gone).  t_klog ID PATTERN: PASS
+# iff a line since the mark matches PATTERN (grep basic regex).  Never grep
+# all of dmesg for a message: an earlier suite of the boot may have logged it.
+klog_mark() {
+	KLOG_MARK="famfs-test: mark $FAMFS_SUITE $$ $(cat /proc/sys/kernel/random/uuid)"
+	echo "$KLOG_MARK" > /dev/kmsg
+}
+klog_since() {
+	dmesg | awk -v m="$KLOG_MARK" 'p { print } index($0, m) { p = 1 }'
+}
+t_klog() {
+	if klog_since | grep -q -- "$2"; then t_pass "$1"
+	else t_fail "$1" "no kernel log line since the mark matches '$2': $(klog_since | tail -n 3 | tr '\n' '|')"; fi
+}
+# wait_holds PID PATH [TIMEOUT_S]: wait until process PID holds PATH open
+# (one of /proc/PID/fd/*) or as its cwd: a background holder started with
+# '&' may not have opened it yet.  0 when it does; else a message and 1.
+wait_holds() {
+	_n=0 _want=$(readlink -f "$2")
+	while :; do
+		for _f in /proc/$1/fd/* /proc/$1/cwd; do
+			[ "$(readlink "$_f" 2>/dev/null)" = "$_want" ] && return 0
+		done
+		[ $_n -ge $((${3:-10} * 10)) ] && { echo "wait_holds: process $1 does not hold $2" >&2; return 1; }
+		sleep 0.1; _n=$((_n + 1))
+	done
+}
 
 # dax_driver NAME: the driver /dev/NAME (daxX.Y) is bound to, or nothing.
 dax_driver() { basename "$(readlink /sys/bus/dax/devices/$1/driver 2>/dev/null)" 2>/dev/null; }
@@ -161,6 +237,17 @@ dax_bind_famfs() {
 # disabled (the trace is kept for grep in $TRACE/trace).
 TRACE=/sys/kernel/tracing
 trace_have() { for _e; do [ -d $TRACE/events/$_e ] || return 1; done; }
+# trace_missing ID WHAT: kernel tracing (WHAT: events, kprobes) is not there.
+# A SKIP only on a kernel without tracing; on the Debian kernel (built with
+# CONFIG_FTRACE, CONFIG_KPROBE_EVENTS, CONFIG_FS_DAX) or with tracefs
+# mounted, the checks it would carry are missing: a FAIL.
+trace_missing() {
+	if grep -q Debian /proc/version || [ -d $TRACE/events ]; then
+		t_fail "$1" "$2 missing on a kernel that has tracing: $(uname -r)"
+	else
+		t_skip "$1" "$2 missing: no kernel tracing in $(uname -r)"
+	fi
+}
 trace_on() {
 	echo 0 > $TRACE/tracing_on
 	: > $TRACE/trace
@@ -173,12 +260,12 @@ trace_off() {
 }
 # pmd_faults ID NOPAGE CMD...: run CMD with the PMD faults of fs_dax traced:
 # ID-nopage is NOPAGE, ID-fallback 0.  Without the tracepoint CMD still
-# runs and ID is a SKIP.
+# runs and ID is a trace_missing SKIP (FAIL on a kernel with tracing).
 pmd_faults() {
 	_id=$1 _want=$2; shift 2
 	if ! trace_have fs_dax/dax_pmd_fault_done; then
 		"$@"
-		t_skip "$_id" "no fs_dax tracepoints in $TRACE"
+		trace_missing "$_id" "the fs_dax tracepoints in $TRACE"
 		return
 	fi
 	trace_on fs_dax/dax_pmd_fault_done

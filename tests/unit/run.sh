@@ -19,7 +19,7 @@ for bin in "$@"; do
 	file=$(basename "$bin"); file=${file#test_}
 	out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$bin" 2>"$bin.stderr")
 	rc=$?
-	plan=0 seen=0
+	plan=0 seen=0 fail0=$fail	# this binary's FAILs: fail - fail0
 	while IFS= read -r line; do
 		case "$line" in
 		"#"*)
@@ -37,7 +37,7 @@ for bin in "$@"; do
 	done <<< "$out"
 	flush
 	if [ "$plan" = 0 ] || [ "$seen" -lt "$plan" ] || [ "$rc" -gt 127 ] ||
-	   { [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; }; then
+	   { [ "$rc" -ne 0 ] && [ "$fail" -eq "$fail0" ]; }; then
 		msg=$(grep -m1 -E "ERROR|runtime error|Sanitizer" "$bin.stderr" | head -c 300)
 		echo "FAIL unit/$file/run: exited $rc after $seen of $plan tests${msg:+: $msg}"
 		fail=$((fail + 1))

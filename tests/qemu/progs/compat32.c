@@ -144,10 +144,10 @@ int main(int argc, char **argv)
 	if (dev.size < BASE + 96 * MiB) {
 		t_skip("device", "%s is smaller than %llu MiB", argv[2],
 		       (BASE + 96 * MiB) / MiB);
-		return 0;
+		return t_done(0);
 	}
 	test_v1(argv[1]);
 	test_v2_simple(argv[1]);
 	test_v2_interleaved(argv[1]);
-	return t_failed;
+	return t_done(0);
 }

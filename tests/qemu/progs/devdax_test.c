@@ -270,8 +270,9 @@ static int test_touch(const char *file)
 	       ((uintptr_t)p & (TWO_MiB - 1)) ? "not" : "");
 	for (o = 0; o < st.st_size; o += 4096)
 		sum += p[o];
+	/* No check of its own: the suite counts the faults (pmd_faults) and
+	 * run_prog the exit status and the DONE line. */
 	printf("touch: %lld bytes, sum %lu\n", (long long)st.st_size, sum);
-	t_pass("touch");
 	return 0;
 }
 
@@ -282,6 +283,8 @@ static int test_cdev_poison(const char *dev, unsigned long long off)
 
 	if (fd < 0)
 		die(dev);
+	if (!t_hwpoison_available("cdev-poison"))
+		return 0;
 	t_catch_sigbus();
 	p = map(fd, TWO_MiB, PROT_READ | PROT_WRITE, MAP_SHARED, off);
 	if (p == MAP_FAILED)
@@ -540,5 +543,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: see the comment at the top of devdax_test.c\n");
 		return 2;
 	}
-	return t_failed;
+	return t_done(0);
 }

@@ -395,5 +395,5 @@ int main(int argc, char **argv)
 		die("device smaller than 512 MiB");
 
 	t_run(tests, sizeof(tests) / sizeof(tests[0]), argc - 3, argv + 3);
-	return t_failed;
+	return t_done(0);
 }

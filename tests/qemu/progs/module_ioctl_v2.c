@@ -588,7 +588,7 @@ int main(int argc, char **argv)
 
 		ie.strips[2].len = 0;
 		badi("v2-logline-strip-len-0", EINVAL, TWO_MiB, ie);
-		return t_failed;
+		return t_done(0);
 	}
 	fd = newfile();
 	if (map1(fd, TWO_MiB, VICTIM, TWO_MiB))
@@ -601,5 +601,5 @@ int main(int argc, char **argv)
 	test_v2_get();
 	test_v2_big();
 	test_v2_access();
-	return t_failed;
+	return t_done(0);
 }

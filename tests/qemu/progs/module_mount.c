@@ -113,12 +113,12 @@ static int lazy(const char *src, const char *mpt)
 int main(int argc, char **argv)
 {
 	if (argc >= 6 && !strcmp(argv[1], "try"))
-		return try(argv[2], argv[3], argv[4], argv[5],
-			   argc > 6 ? argv[6] : NULL) | t_failed;
+		return t_done(try(argv[2], argv[3], argv[4], argv[5],
+				  argc > 6 ? argv[6] : NULL));
 	if (argc == 4 && !strcmp(argv[1], "lazy"))
-		return lazy(argv[2], argv[3]);
+		return t_done(lazy(argv[2], argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "cycles"))
-		return cycles(atoi(argv[2]), argv[3], argv[4]);
+		return t_done(cycles(atoi(argv[2]), argv[3], argv[4]));
 	fprintf(stderr, "usage: module_mount try NAME EXPECT SRC MPT [OPTS]\n"
 		"       module_mount cycles N SRC MPT\n"
 		"       module_mount lazy SRC MPT\n");

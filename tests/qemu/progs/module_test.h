@@ -5,6 +5,8 @@
  * A program prints one line per check: "PASS name", "FAIL name: why" or
  * "SKIP name: why"; the suite (suites/module*.sh) turns them into PROTOCOL
  * lines with its own prefix.  The exit status is 1 if anything failed.
+ * Its last line is "DONE <program>" (t_done()): the suite's run_prog FAILs
+ * a program without it, which stopped before its end.
  * Also used by devdax_test, hostile_hold and compat32 (built with -m32).
  */
 #ifndef MODULE_TEST_H
@@ -78,6 +80,18 @@ t_skip(const char *name, const char *fmt, ...)
 	va_start(ap, fmt);
 	t_vline("SKIP", name, fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * The end of a program that ran to its end: "DONE <program>" (lib.sh's
+ * t_prog FAILs without it); returns the exit status, @rc or 1 if a check
+ * failed.  Not from a forked child: only the program's own end says DONE.
+ */
+T_API int t_done(int rc)
+{
+	printf("DONE %s\n", program_invocation_short_name);
+	fflush(stdout);
+	return rc ? rc : t_failed;
 }
 
 T_API const char *t_errname(int e)
@@ -594,9 +608,28 @@ T_API int t_sigbus_at(volatile char *p)
 }
 
 /*
+ * 1 if this kernel can inject memory failures: CONFIG_MEMORY_FAILURE (its
+ * sysctl vm.memory_failure_early_kill exists; without it madvise() says
+ * EINVAL to MADV_HWPOISON) and CAP_SYS_ADMIN (root).  Else SKIP @name, 0.
+ */
+T_API int t_hwpoison_available(const char *name)
+{
+	if (access("/proc/sys/vm/memory_failure_early_kill", F_OK)) {
+		t_skip(name, "no memory failure injection: this kernel lacks CONFIG_MEMORY_FAILURE");
+		return 0;
+	}
+	if (geteuid()) {
+		t_skip(name, "MADV_HWPOISON needs root");
+		return 0;
+	}
+	return 1;
+}
+
+/*
  * MADV_HWPOISON of the 4 KiB page at @p (a memory failure there), catching
- * the SIGBUS it raises (t_sigbus_hit).  0 after SKIP @name if madvise
- * failed without a SIGBUS (no memory failure injection in this kernel).
+ * the SIGBUS it raises (t_sigbus_hit).  Call t_hwpoison_available() before
+ * setting up: with injection available, madvise failing without a SIGBUS is
+ * a FAIL @name (0), e.g. a memory_failure path that refused the page.
  */
 T_API int t_hwpoison(const char *name, void *p)
 {
@@ -608,7 +641,8 @@ T_API int t_hwpoison(const char *name, void *p)
 	    madvise(p, 4096, MADV_HWPOISON))
 		err = errno;
 	if (err && !t_sigbus_hit) {
-		t_skip(name, "madvise(MADV_HWPOISON): %s", t_errname(err));
+		t_fail(name, "madvise(MADV_HWPOISON) failed with %s and raised no SIGBUS",
+		       t_errname(err));
 		return 0;
 	}
 	return 1;

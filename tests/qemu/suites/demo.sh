@@ -64,7 +64,7 @@ if [ "$FAMFS_HOST" = a ]; then
 	run famfs getmap $MPT/greeting
 	echo "$msg" > "$FAMFS_SYNC/demo-msg"
 	sync_post demo-a-ready
-	sync_wait demo-b-done 150
+	t_peer peer-done demo-b-done 150	# b posts its verdict
 	t_run fsck famfs fsck $MPT
 	t_ok umount umount $MPT
 else
@@ -80,9 +80,9 @@ else
 	t_run mmap-check demo_mmap check $MPT/greeting "$msg"
 	t_ok same-bytes-copy cmp "$FAMFS_SRC/README.md" $MPT/docs/README.md
 	say "\$ famfs mkfile -s 2m $MPT/from-b   (only the master creates files)"
-	t_rc client-refused 2 famfs mkfile -s 2m $MPT/from-b
+	t_err client-refused 2 'is a client' famfs mkfile -s 2m $MPT/from-b
 	echo "$OUT" | sed "s/^/demo[b]:   /"
 	t_ok umount umount $MPT
-	sync_post demo-b-done
+	sync_post_verdict demo-b-done
 fi
 exit 0

@@ -61,12 +61,12 @@ PFX=client- run_prog devdax_test nobody-write $M/data/x
 
 # Hold a mapping of x while a adds files and rewrites x.
 rm -rf /tmp/watch && mkdir -p /tmp/watch
-devdax_test watch $M/data/x /tmp/watch 101 102 > /tmp/watch.out 2>&1 &
-wp=$!
+bg_prog devdax_test watch $M/data/x /tmp/watch 101 102
+wp=$BG_PID
 if wait_for /tmp/watch/ready 20; then
 	t_pass client-mapped
 else
-	t_fail client-mapped "$(cat /tmp/watch.out)"
+	t_fail client-mapped "$(cat /tmp/devdax_test.bg.out)"
 fi
 sync_post share-b-mapped
 sync_wait share-a-more 120 || { kill $wp; sync_post share-b-done; exit 0; }
@@ -76,8 +76,7 @@ t_rc client-sees-more 0 famfs verify -S 77 $M/data/more/y
 PFX=client-y- run_prog devdax_test cmp $M/data/more/y
 t_ok client-z-bytes cmp "$FAMFS_SRC/include/uapi/linux/famfs_format.h" $M/data/more/z
 touch /tmp/watch/go
-wait $wp
-PFX=client- t_lines devdax_test /tmp/watch.out
+PFX=client- bg_verdict devdax_test
 PFX=client-x2- run_prog devdax_test check $M/data/x 102
 t_rc client-logplay-again 0 famfs logplay -n $M
 t_ok client-umount umount $M

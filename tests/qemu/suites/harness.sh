@@ -40,13 +40,13 @@ case $FAMFS_PROFILE in two-hosts*)
 	if [ "$FAMFS_HOST" = a ]; then
 		t_ok shared-write devpat write "$FAMFS_DEV" 4M 1M shared-from-a
 		sync_post harness-written
-		sync_wait harness-checked 60 && t_pass shared-peer-checked
+		t_peer shared-peer-checked harness-checked 60
 	else
 		if sync_wait harness-written 60; then
 			t_ok shared-readback devpat check "$FAMFS_DEV" 4M 1M shared-from-a
 			t_not shared-other-seed devpat check "$FAMFS_DEV" 4M 4K not-written
 		fi
-		sync_post harness-checked
+		sync_post_verdict harness-checked
 	fi
 	;;
 esac

@@ -23,7 +23,10 @@ umount $M 2>/dev/null
 
 bound() { [ -e $D/famfs/$N ]; }
 bind_famfs() { dax_bind_famfs $N; }
-ready() { rm -f /tmp/hostile-ready; "$@" & HOLDER=$!; wait_for /tmp/hostile-ready 10; }
+ready() {
+	rm -f /tmp/hostile-ready; "$@" & HOLDER=$!
+	wait_for /tmp/hostile-ready 10 || t_fail "$2-ready" "'$*' did not get ready"
+}
 
 if [ ! -d $D/famfs ]; then
 	t_skip devdax "this famfs.ko has no dax-bus driver"
@@ -55,7 +58,7 @@ t_not unbound bound
 n=0; while kill -0 $HOLDER 2>/dev/null && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 wait $HOLDER; rc=$?
 t_eq unbind-toucher-got-sigbus 7 "$rc"
-t_not unbind-read-fails cat $M/b
+t_err unbind-read-fails 1 "Input/output error" cat $M/b
 t_ok unbind-names-readable test -f $M/a
 t_ok unbind-umount umount $M
 t_ok rebind bind_famfs
@@ -67,7 +70,7 @@ umount $M
 
 # ---- rmmod while the character device is open, and while merely bound ---------------
 sleep 1000 < $DEV & HOLDER=$!
-sleep 0.3
+wait_holds $HOLDER $DEV || t_fail device-open-holder "the holder did not open $DEV"
 t_not rmmod-while-device-open rmmod famfs
 kill $HOLDER; wait $HOLDER 2>/dev/null
 t_ok rmmod-while-bound rmmod famfs

@@ -92,21 +92,24 @@ busy() {	# busy ID: umount refused (EBUSY), nothing lost; $! holds it
 	t_ok "$1-umount-after" umount $M
 	famfs mount $DEV $M >/dev/null
 }
+# holding ID: the holder $HOLDER started (ready, or wait_holds), else FAIL
+holding() { [ $? = 0 ] || t_fail "$1-holder" "the holder did not take hold of the mount"; }
 rm -f /tmp/hostile-ready
 hostile_hold hold $M/c/w1/f1 /tmp/hostile-ready & HOLDER=$!
-wait_for /tmp/hostile-ready 10
+wait_for /tmp/hostile-ready 10; holding busy-mapping
 busy busy-mapping
 sleep 1000 < $M/c/w1/f4 & HOLDER=$!
+wait_holds $HOLDER $M/c/w1/f4; holding busy-open-file
 busy busy-open-file
 (cd $M/c/w2 && exec sleep 1000) & HOLDER=$!
-sleep 0.3
+wait_holds $HOLDER $M/c/w2; holding busy-cwd
 busy busy-cwd
 
 # ---- rmmod while mounted, and while a lazy unmount has a live mapping -------------------
 t_not rmmod-while-mounted rmmod famfs
 rm -f /tmp/hostile-ready
 hostile_hold hold $M/c/w1/f1 /tmp/hostile-ready & HOLDER=$!
-wait_for /tmp/hostile-ready 10
+wait_for /tmp/hostile-ready 10; holding lazy
 t_ok lazy-umount umount -l $M
 t_not lazy-no-longer-listed mounted
 t_not rmmod-while-lazy-mapping rmmod famfs
@@ -198,14 +201,12 @@ umount $M
 
 # ---- memory failure, then umount and rmmod --------------------------------------------
 mount -t famfs $DEV $M || t_fail poison-mount "mount -t famfs failed"
-hostile_hold poison $M > /tmp/hostile-poison.out 2>&1
-t_lines hostile_hold /tmp/hostile-poison.out
+run_prog hostile_hold poison $M
 t_ok poison-umount umount $M
 t_ok poison-rmmod rmmod famfs
 t_ok poison-insmod insmod "$FAMFS_KO"
 if mount -t famfs $DEV $M; then
-	hostile_hold healthy $M > /tmp/hostile-poison.out 2>&1
-	PFX=poison- t_lines hostile_hold /tmp/hostile-poison.out
+	PFX=poison- run_prog hostile_hold healthy $M
 	t_ok poison-umount-healthy umount $M
 else
 	t_fail poison-remount "mount after rmmod/insmod failed"
@@ -214,14 +215,12 @@ fi
 # 20 refused MAP_CREATEs use up the mount's message rate limit; the memory
 # failure that follows must still be logged (it was not before 418e492).
 if mount -t famfs $DEV $M; then
-	echo "famfs-test: flood mark" > /dev/kmsg
-	hostile_hold floodpoison $M > /tmp/hostile-flood.out 2>&1
-	grep -q '^PASS fault-sigbus' /tmp/hostile-flood.out || t_fail flood-poison "$(cat /tmp/hostile-flood.out)"
-	log=$(dmesg | sed -n '/famfs-test: flood mark$/,$p')
-	if echo "$log" | grep -q 'famfs (.*): memory failure at device bytes'; then
+	klog_mark
+	PFX=flood- run_prog hostile_hold floodpoison $M
+	if klog_since | grep -q 'famfs (.*): memory failure at device bytes'; then
 		t_pass flood-then-failure-logged
 	else
-		t_fail flood-then-failure-logged "not logged after $(echo "$log" | grep -c 'MAP_CREATE') MAP_CREATE lines: $(echo "$log" | tail -n 3 | tr '\n' '|')"
+		t_fail flood-then-failure-logged "not logged after $(klog_since | grep -c 'MAP_CREATE') MAP_CREATE lines: $(klog_since | tail -n 3 | tr '\n' '|')"
 	fi
 	umount $M
 fi

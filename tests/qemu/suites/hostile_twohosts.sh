@@ -116,9 +116,9 @@ done
 sync_post h2-b-following
 sync_wait h2-a-done2 120
 n=0
-while [ ! -e $M/after-ghost ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+# mapped, not only created: the follower makes the file, then maps it
+while ! famfs getmap -q $M/after-ghost 2>/dev/null && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
 t_ok follower-created-later-file test -e $M/after-ghost
-sleep 0.5	# the follower's round that created it may still be mapping it
 t_rc follower-later-file-bytes 0 famfs verify -S 303 $M/after-ghost
 t_ok follower-no-ghost test ! -e $M/ghost
 t_ok follower-still-running kill -0 $FP

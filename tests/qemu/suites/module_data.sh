@@ -26,7 +26,7 @@ if trace_have $ev; then
 	: > $TRACE/trace
 else
 	run_prog module_data $MPT "$FAMFS_DEV"
-	t_skip fsync-writes-back "no fs_dax or famfs tracepoints in $TRACE"
+	trace_missing fsync-writes-back "the fs_dax or famfs tracepoints"
 fi
 
 # 64 MiB written then read through 2 MiB-aligned mappings: 32 + 32 PMD faults.

@@ -42,7 +42,7 @@ if trace_have $ev; then
 	: > $TRACE/trace
 else
 	run_prog module_interleave $MPT "$FAMFS_DEV"
-	t_skip trace "no famfs tracepoints in $TRACE"
+	trace_missing trace "the famfs tracepoints"
 fi
 
 # 64 MiB striped in 2 MiB chunks, written then read: 32 + 32 PMD faults.
@@ -51,11 +51,11 @@ pmd_faults pmd-trace 64 run_prog module_interleave $MPT "$FAMFS_DEV" pmd
 # Last: a memory failure in a strip (fsdax only) is traced back to the file
 # bytes it holds: file 'poison', page 6M+8K (strip 3, 730M + 8K).
 if [ "$FAMFS_DEV_MODE" = fsdax ]; then
-	echo "famfs-test: interleave poison begin" > /dev/kmsg
+	klog_mark
 	run_prog module_interleave $MPT "$FAMFS_DEV" poison
-	log=$(dmesg | sed -n '/famfs-test: interleave poison begin$/,$p')
+	log=$(klog_since)
 	echo "$log" | grep 'famfs'
-	if ! grep -q '^SKIP' /tmp/module_interleave.out; then
+	if ! grep -q '^SKIP poison' /tmp/module_interleave.out; then	# no injection
 		if echo "$log" | grep -q 'memory failure hits inode [0-9]*, file bytes 6299648\.\.6303743$'; then
 			t_pass poison-log-file-bytes
 		else

@@ -16,9 +16,9 @@ t_ok umount umount $MPT
 # A refusal is logged with the inode, the extent and the strip (on a new
 # mount: the message rate limit is per mount).
 t_ok v2-mount-again mount -t famfs "$FAMFS_DEV" $MPT
-echo "famfs-test: v2 logline" > /dev/kmsg
+klog_mark
 run_prog module_ioctl_v2 $MPT "$FAMFS_DEV" logline
-log=$(dmesg | sed -n '/famfs-test: v2 logline$/,$p')
+log=$(klog_since)
 if echo "$log" | grep -q 'MAP_CREATE_V2: inode [0-9]*: extent 0 strip 2 has length 0'; then
 	t_pass v2-log-names-strip
 else

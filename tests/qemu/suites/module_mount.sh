@@ -5,11 +5,6 @@
 # nothing, rmmod after unmount, and a device without DAX (progs/module_mount.c).
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
-# Kernel log lines since the last mark.
-n_mark=0
-klog_mark() { n_mark=$((n_mark + 1)); echo "famfs-test: mark $n_mark" > /dev/kmsg; }
-klog_since() { dmesg | sed -n "/famfs-test: mark $n_mark\$/,\$p" | grep -v 'famfs-test: mark'; }
-
 # mount_err NAME ERRNO SRC [OPTS]: the mount fails with ERRNO and logs one line.
 mount_err() {
 	klog_mark

@@ -604,7 +604,7 @@ int main(int argc, char **argv)
 			ncheck[c] = nbad[c] = 0;
 	report(prefix);
 	printf("info: %s: done in %ld s\n", label, (long)(time(NULL) - t0));
-	return t_failed;
+	return t_done(0);
 usage:
 	fprintf(stderr, "usage: hostile_fuzz [-n ITER] [-s SEED] [-j PROCS] [-l LABEL] [-k NRS] [-r] [-L] [-K] [-P] [-F] [-q] MPT\n");
 	return 2;
