@@ -56,6 +56,9 @@ if ! git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	skip make-demo "not a git checkout: cannot make a fresh clone of it"; exit 0
 fi
 
+# ---- which kernel scripts/kver.sh picks (two kernels, headers newer than the image, flavours)
+"$here/kver.sh" || fails=$((fails + 1))
+
 # ---- the fresh clone: the tree's files as git sees them, no build output -------------------
 work=$repo/build/fresh.$$
 trap 'rm -rf "$work"' EXIT
