@@ -21,22 +21,55 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 HIDE="/usr/src /boot /lib/modules"
+# What else scripts/setup-deps.sh installs and a build or a script could
+# look for before the set-up step: programs (each covered by a bind mount of
+# a script that says it is not installed, exit 127) and development headers
+# (directories: empty tmpfs; files: an empty file).  Only those present on
+# this host are covered (a missing one is missing in the namespace too).
+HIDE_PROGS="/usr/bin/qemu-system-x86_64 /usr/bin/busybox /usr/bin/ndctl /usr/bin/daxctl
+	/usr/bin/cxl /usr/bin/sparse /usr/sbin/dkms /usr/bin/pkg-config /usr/bin/gnuplot /usr/bin/cpio"
+HIDE_DIRS="/usr/include/ndctl /usr/include/daxctl /usr/include/json-c /usr/include/uuid"
+HIDE_FILES="/usr/include/cmocka.h /usr/include/zlib.h /usr/include/libkmod.h"
 TAG=famfs-fresh			# the tmpfs source name; setup-stub.sh checks it
 
 # ---- inside the namespace: run.sh --inside DIR TARGET ---------------------------------
 if [ "${1:-}" = --inside ]; then
 	dir=$2 target=$3
+	hidden=$HIDE
 	for d in $HIDE; do
 		mount -t tmpfs -o size=1m,mode=0755 "$TAG" "$d" || exit 90
 	done
 	for d in $HIDE; do
 		[ -z "$(ls -A "$d")" ] || { echo "fresh: $d is not empty in the namespace" >&2; exit 91; }
 	done
-	echo "fresh: $HIDE hidden; make $target in $dir" >&2
+	# the stand-ins: names setup-stub.sh recognizes (FSROOT of the bind mount)
+	stubs=$dir/build/fresh-stubs
+	mkdir -p "$stubs/famfs-fresh-dir"
+	printf '#!/bin/sh\necho "$0: command not found (not installed yet: tests/fresh)" >&2\nexit 127\n' \
+		> "$stubs/famfs-fresh-absent" && chmod 0755 "$stubs/famfs-fresh-absent"
+	: > "$stubs/famfs-fresh-empty"
+	for f in $HIDE_PROGS; do
+		[ -e "$f" ] || continue
+		mount --bind "$stubs/famfs-fresh-absent" "$f" || exit 90
+		! "$f" --version >/dev/null 2>&1 || { echo "fresh: $f still runs in the namespace" >&2; exit 91; }
+		hidden="$hidden $f"
+	done
+	for d in $HIDE_DIRS; do
+		[ -d "$d" ] || continue
+		mount -t tmpfs -o size=1m,mode=0755 "$TAG" "$d" || exit 90
+		hidden="$hidden $d"
+	done
+	for f in $HIDE_FILES; do
+		[ -e "$f" ] || continue
+		mount --bind "$stubs/famfs-fresh-empty" "$f" || exit 90
+		[ ! -s "$f" ] || { echo "fresh: $f is not empty in the namespace" >&2; exit 91; }
+		hidden="$hidden $f"
+	done
+	echo "fresh: hidden: $hidden; make $target in $dir" >&2
 	# what a user's login shell has, and nothing of this make check
 	exec env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME="${HOME:-/root}" LANG=C.UTF-8 TERM=dumb CI=true \
-		FAMFS_SETUP_DEPS="$dir/tests/fresh/setup-stub.sh" FAMFS_FRESH_HIDDEN="$HIDE" \
+		FAMFS_SETUP_DEPS="$dir/tests/fresh/setup-stub.sh" FAMFS_FRESH_HIDDEN="$hidden" \
 		FAMFS_BUILD_ONLY=1 make -C "$dir" "$target" </dev/null
 fi
 
@@ -46,7 +79,12 @@ fails=0
 pass() { echo "PASS fresh/$1"; }
 fail() { echo "FAIL fresh/$1: $2"; fails=$((fails + 1)); }
 skip() { echo "SKIP fresh/$1: $2"; }
-hidden_state() { for d in $HIDE; do echo "$d: $(ls -A "$d" | md5sum)"; done; findmnt -rn -S "$TAG"; }
+hidden_state() {
+	local d
+	for d in $HIDE $HIDE_DIRS; do [ ! -d "$d" ] || echo "$d: $(ls -A "$d" | md5sum)"; done
+	for d in $HIDE_PROGS $HIDE_FILES; do [ ! -e "$d" ] || stat -c '%n %s %Y' "$d"; done
+	findmnt -rn -S "$TAG"
+}
 
 if [ "$(id -u)" != 0 ]; then
 	skip make-demo "needs root for a private mount namespace (unshare -m)"; exit 0
@@ -72,6 +110,9 @@ before=$(hidden_state)
 for target in demo check bench; do
 	log=$results/make-$target.log
 	t0=$SECONDS
+	# each target must build these itself, not find what the one before built
+	built="fs/famfs/famfs.ko tools/famfs-cli/build/famfs-cli tests/qemu/build/initramfs.cpio"
+	for f in $built; do rm -f "$work/$f"; done
 	unshare -m --propagation private "$here/run.sh" --inside "$work" "$target" > "$log" 2>&1
 	rc=$?
 	dt=$((SECONDS - t0))
@@ -93,7 +134,7 @@ for target in demo check bench; do
 		continue
 	fi
 	missing=()
-	for f in fs/famfs/famfs.ko tools/famfs-cli/build/famfs-cli tests/qemu/build/initramfs.cpio; do
+	for f in $built; do
 		[ -s "$work/$f" ] || missing+=("$f")
 	done
 	if [ ${#missing[@]} = 0 ]; then pass "make-$target-built"
