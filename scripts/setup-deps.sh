@@ -22,7 +22,7 @@ done
 
 if [ ${#missing[@]} -gt 0 ]; then
 	if [ "$(id -u)" -ne 0 ]; then
-		echo "setup-deps: missing packages: ${missing[*]}; run as root" >&2
+		echo "setup-deps: missing packages: ${missing[*]}; run as root: sudo $0" >&2
 		exit 1
 	fi
 	echo "setup-deps: installing ${missing[*]}"
