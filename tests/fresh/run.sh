@@ -96,6 +96,8 @@ fi
 
 # ---- which kernel scripts/kver.sh picks (two kernels, headers newer than the image, flavours)
 "$here/kver.sh" || fails=$((fails + 1))
+# ---- an interrupted unpack of linux-source is finished by the next set-up
+"$here/unpack.sh" || fails=$((fails + 1))
 
 # ---- the fresh clone: the tree's files as git sees them, no build output -------------------
 work=$repo/build/fresh.$$
