@@ -100,13 +100,17 @@ fi
 "$here/unpack.sh" || fails=$((fails + 1))
 
 # ---- the fresh clone: the tree's files as git sees them, no build output -------------------
+# clone DIR: the tree's files into DIR
+clone() {
+	(cd "$repo" && git ls-files -z --cached --others --exclude-standard |
+		while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+		tar --null -T - -cf -) | tar -xf - -C "$1"
+}
 work=$repo/build/fresh.$$
-trap 'rm -rf "$work"' EXIT
+nonroot=			# the clone make demo runs in as a user (below)
+trap 'rm -rf "$work" ${nonroot:+"$nonroot"}' EXIT
 mkdir -p "$work"
-(cd "$repo" && git ls-files -z --cached --others --exclude-standard |
-	while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-	tar --null -T - -cf -) | tar -xf - -C "$work" ||
-	{ fail copy "copying the tree to $work failed"; exit 1; }
+clone "$work" || { fail copy "copying the tree to $work failed"; exit 1; }
 before=$(hidden_state)
 
 for target in demo check bench; do
@@ -142,6 +146,32 @@ for target in demo check bench; do
 	if [ ${#missing[@]} = 0 ]; then pass "make-$target-built"
 	else fail "make-$target-built" "make $target did not build ${missing[*]} (log: $log)"; fi
 done
+
+# ---- make demo as a user other than root, once the packages are installed -------------
+# (README: both commands work for any user then).  A clone owned by that user,
+# the PATH Debian gives a user (no /usr/sbin, /sbin), the real set-up step
+# (it only checks); build only, as above.
+user=nobody
+if ! id "$user" >/dev/null 2>&1 || ! command -v runuser >/dev/null; then
+	skip make-demo-nonroot "no user '$user' or no runuser (util-linux) on this host"
+else
+	nonroot=$(mktemp -d /tmp/famfs-fresh-nonroot.XXXXXX)
+	chmod 0755 "$nonroot"
+	log=$results/make-demo-nonroot.log
+	if ! clone "$nonroot" || ! chown -R "$user:" "$nonroot"; then
+		fail make-demo-nonroot "copying the tree to $nonroot failed"
+	elif runuser -u "$user" -- env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$nonroot" \
+		LANG=C.UTF-8 TERM=dumb CI=true FAMFS_BUILD_ONLY=1 make -C "$nonroot" demo \
+		</dev/null > "$log" 2>&1; then
+		missing=()
+		for f in $built; do [ -s "$nonroot/$f" ] || missing+=("$f"); done
+		if [ ${#missing[@]} = 0 ]; then pass make-demo-nonroot
+		else fail make-demo-nonroot "make demo as $user did not build ${missing[*]} (log: $log)"; fi
+	else
+		fail make-demo-nonroot "make demo as $user (packages installed) failed: $(grep -m1 -E 'not found|FAIL |error|Error' "$log" ||
+			tail -n 1 "$log") (log: $log)"
+	fi
+fi
 
 after=$(hidden_state)
 if [ "$before" = "$after" ]; then pass host-untouched
