@@ -33,6 +33,10 @@ KDIR = /usr/src/linux-headers-$(KVER)
 unexport KDIR
 endif
 
+# depmod, dkms, mkfs, fsck live in /usr/sbin, which a user's PATH on Debian
+# lacks: make demo and make check as a user other than root find them.
+export PATH := $(PATH):/usr/sbin:/sbin
+
 # make install: the module's source as DKMS builds it (see dkms.conf)
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 PREFIX  ?= /usr/local

@@ -22,7 +22,7 @@ done
 
 if [ ${#missing[@]} -gt 0 ]; then
 	if [ "$(id -u)" -ne 0 ]; then
-		echo "setup-deps: missing packages: ${missing[*]}; run as root" >&2
+		echo "setup-deps: missing packages: ${missing[*]}; run as root: sudo $0" >&2
 		exit 1
 	fi
 	echo "setup-deps: installing ${missing[*]}"
@@ -39,12 +39,20 @@ if [ -z "$kver" ] || [ ! -e "/boot/vmlinuz-$kver" ]; then
 fi
 
 # checkpatch.pl and private dax headers come from the matching source package.
+# Unpacked into a temporary directory and renamed into place, so that an
+# interrupted run (Ctrl-C, a CI timeout) never leaves a partial tree that a
+# later run would take for a complete one; a tree without checkpatch.pl or
+# drivers/dax (what such a run left before) is unpacked again.
 src=/usr/src/linux-source-6.1
-if [ ! -d "$src" ] && [ -f "$src.tar.xz" ]; then
+if [ -f "$src.tar.xz" ] && { [ ! -f "$src/scripts/checkpatch.pl" ] || [ ! -d "$src/drivers/dax" ]; }; then
 	echo "setup-deps: unpacking $src.tar.xz (scripts/, drivers/dax/, fs/)"
-	tar -C /usr/src -xf "$src.tar.xz" \
+	tmp=$(mktemp -d /usr/src/.linux-source-6.1.unpack.XXXXXX)
+	trap 'rm -rf "$tmp"' EXIT
+	tar -C "$tmp" -xf "$src.tar.xz" \
 		linux-source-6.1/scripts linux-source-6.1/drivers/dax \
 		linux-source-6.1/fs/dax.c linux-source-6.1/fs/zonefs linux-source-6.1/fs/erofs \
 		linux-source-6.1/fs/ramfs linux-source-6.1/include linux-source-6.1/Documentation/dev-tools
+	rm -rf "$src"
+	mv "$tmp/linux-source-6.1" "$src"
 fi
 echo "setup-deps: ok (kernel $kver)"

@@ -16,6 +16,7 @@
 # directories, and build/stage is a symlink switched atomically to a
 # complete stage; the previous stage is kept for a guest still reading it.
 set -uo pipefail
+PATH=$PATH:/usr/sbin:/sbin	# dkms, mkfs, fsck, blkid: not in a user's PATH on Debian
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 KVER=${KVER:-$("$repo/scripts/kver.sh")}

@@ -5,6 +5,9 @@
 # tools/famfs-cli/build/famfs-cli if it exists (the binary itself is run from
 # /src over 9p).  Skips the work when a signature of all inputs is unchanged.
 set -euo pipefail
+# depmod is in /usr/sbin, which a user's PATH on Debian lacks (make demo as a
+# user other than root: tests/fresh make-demo-nonroot)
+PATH=$PATH:/usr/sbin:/sbin
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 KVER=${KVER:-$("$repo/scripts/kver.sh")}
