@@ -334,7 +334,7 @@ static void test_parse_size_leading_zero(void **s)
 	assert_int_equal(famfs_parse_size("0x10", &v), 0);	/* hex stays */
 	assert_int_equal(v, 16);
 	assert_int_equal(famfs_parse_size("0X1k", &v), 0);
-	assert_int_equal(v, 4096);
+	assert_int_equal(v, 1024);
 	assert_int_equal(famfs_parse_size(" 5", &v), -EINVAL);
 	assert_int_equal(famfs_parse_size("+5", &v), -EINVAL);
 }

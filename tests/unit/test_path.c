@@ -165,6 +165,20 @@ static void test_open_mount_copy_refused(void **state)
 	assert_int_equal(system(p), 0);
 }
 
+/* issue 15.15: cp -r refuses a destination inside its source */
+static void test_path_within(void **state)
+{
+	(void)state;
+	assert_true(famfs_path_within("/m/d", "/m/d"));
+	assert_true(famfs_path_within("/m/d/sub", "/m/d"));
+	assert_true(famfs_path_within("/m/d/sub/x", "/m/d"));
+	assert_false(famfs_path_within("/m/d2", "/m/d"));
+	assert_false(famfs_path_within("/m/d2/sub", "/m/d"));
+	assert_false(famfs_path_within("/m", "/m/d"));
+	assert_true(famfs_path_within("/anything", "/"));
+	assert_true(famfs_path_within("/", "/"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +190,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_locate_outside, th_setup, th_teardown),
 		cmocka_unit_test(test_locate_plain_dir_refused),
 		cmocka_unit_test(test_open_mount_copy_refused),
+		cmocka_unit_test(test_path_within),
 	};
 
 	return cmocka_run_group_tests_name("path", tests, NULL, NULL);

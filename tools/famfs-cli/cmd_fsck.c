@@ -46,7 +46,7 @@ const struct cli_doc cli_doc_fsck = {
 
 static void collect(void *arg, const char *msg)
 {
-	json_object_array_add(arg, json_object_new_string(msg));
+	json_object_array_add(arg, famfs_json_string(msg));
 }
 
 int cli_fsck_run(const char *prog, const char *target, bool json)
