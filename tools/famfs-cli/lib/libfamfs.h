@@ -178,6 +178,12 @@ extern void (*famfs_flush_hook)(const struct famfs_map *m, const void *addr,
 extern void (*famfs_refresh_hook)(struct famfs_map *m, void *addr, size_t len);
 void famfs_map_unmap(struct famfs_map *m);
 
+/* ---- probe.c: other signatures on a device (libblkid) --------------------- */
+/* 1 and what (n bytes) filled ("ext4 file system labelled 'x'", "a gpt
+ * partition table") if libblkid knows what d holds, 0 if nothing it knows
+ * (famfs is not among them), -errno (message printed) if it cannot tell. */
+int famfs_dev_probe(struct famfs_dev *d, char *what, size_t n);
+
 /* ---- kernel.c: the only place that talks to famfs.ko ---------------------- */
 struct famfs_kernel_ops {
 	int (*mount)(const char *dev, const char *mpt, unsigned long flags,
