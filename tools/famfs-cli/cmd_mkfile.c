@@ -14,8 +14,8 @@ const struct cli_doc cli_doc_mkfile = {
 	.synopsis = { "famfs mkfile -s SIZE [-N NSTRIPS [-C CHUNK]] [-m MODE] [-u UID] [-g GID] [-S SEED] [-Z] [-v] FILE",
 		      "famfs creat ... (the same)" },
 	.description =
-		"Allocate SIZE bytes (rounded up to 2 MiB units, first fit), append the\n"
-		"file to the log and create FILE in a famfs mount, mapped to them.\n"
+		"Allocate SIZE bytes (rounded up to 2 MiB units, first fit), create FILE\n"
+		"in a famfs mount, mapped to them, and append it to the log.\n"
 		"Only the master can do this.  FILE must not exist.\n"
 		"\n"
 		"A file is one contiguous extent when a free run that long exists.  When\n"
@@ -37,7 +37,8 @@ const struct cli_doc cli_doc_mkfile = {
 		"before any other host can map it.  This writes the whole file once;\n"
 		"-Z (--nozero) skips it.\n",
 	.opts = (const struct cli_opt[]){
-		{ 's', "size", "SIZE", "bytes, with an optional k/m/g suffix (required)" },
+		{ 's', "size", "SIZE", "bytes, decimal (010 is ten) or hex after 0x, with\n"
+		  "an optional k/m/g suffix (required)" },
 		{ 'm', "mode", "MODE", "octal permission bits (default 0644)" },
 		{ 'u', "uid", "UID", "owner (default: the caller's)" },
 		{ 'g', "gid", "GID", "group (default: the caller's)" },
