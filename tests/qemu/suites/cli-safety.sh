@@ -50,6 +50,25 @@ t_ok cp-small-bytes cmp /tmp/safety-5000 $M/small
 t_rc mkfile-nozero 0 famfs mkfile --nozero -s 2M $M/nozero
 t_eq mkfile-nozero-size 2097152 "$(stat -c %s $M/nozero)"
 
+# ---- 5 (tool side): a file made at a logged path before the replay ------------
+# The log holds pub/victim; here it was removed locally, and a user who can
+# write pub creates the path and keeps it open.  logplay must not give that
+# file the victim's memory (it used to map it: the user's descriptor then
+# read the victim's bytes).
+famfs mkdir -m 0777 $M/pub && famfs mkfile -s 2M -S 77 $M/pub/victim && rm $M/pub/victim
+rm -f /tmp/pc-ready /tmp/pc-go
+precreate $M/pub/victim /tmp/pc-ready /tmp/pc-go > /tmp/pc.out 2>&1 &
+pc=$!
+if wait_for /tmp/pc-ready 30; then
+	t_rc logplay-precreated-not-adopted 3 famfs logplay $M
+	t_has logplay-precreated-says-why "not given the memory"
+else
+	t_fail logplay-precreated-not-adopted "precreate did not start: $(cat /tmp/pc.out)"
+fi
+touch /tmp/pc-go
+wait $pc
+t_lines precreate /tmp/pc.out
+
 # ---- 17: a size with a leading zero is decimal ------------------------------
 t_rc mkfile-010M 0 famfs mkfile -s 010M $M/ten
 t_eq mkfile-010M-is-10MiB 10485760 "$(stat -c %s $M/ten)"
