@@ -139,9 +139,11 @@ static int do_mkfs(struct famfs_dev *d, uint64_t loglen, bool force, bool kill)
 	rc = famfs_host_id(host);
 	if (rc)
 		goto out;
-	/* 1. no valid superblock while the log is rewritten; the master
-	 * record (after it) never claimed */
-	rc = zero_and_flush(&sbm, FAMFS_MREC_OFFSET + FAMFS_MREC_SIZE);
+	/* 1. no valid superblock while the log is rewritten, the master
+	 * record (after it) never claimed; and the whole superblock region
+	 * zeroed: no other file system's signature (btrfs at 64 KiB,
+	 * iso9660 at 32 KiB...) is left for blkid to find */
+	rc = zero_and_flush(&sbm, FAMFS_SB_REGION_LEN);
 	if (rc)
 		goto out;
 	/* 2. the log header (and the first entries, for tidiness) */
