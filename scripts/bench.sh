@@ -392,7 +392,9 @@ END {
 			printf "%-19s %6s %-24s %11s %11s %9s %13s %12s\n", t "-open+close", "20000", "median of reps", "-", (r != "" ? sprintf("%.1f", r / 1e3) : "-"), (r != "" ? sprintf("%.0f", 1e9 / r) : "-"), "-", (c != "" ? sprintf("%.0f", c) : "-")
 		}
 		print "  items: files, directories or log entries handled by the one command (mount/logplay: log entries)."
-		print "  famfs-mkfile: one famfs process per file; famfs-cp: one process for all files; famfs-mkdir-xargs:"
+		print "  famfs-mkfile: one famfs process per file; famfs-mkfile-32M zeroed=yes|no: 32 MiB files, zeroed before"
+		print "  they are logged (the default) or not (-Z): the difference is the cost of zeroing;"
+		print "  famfs-cp: one process for all files; famfs-mkdir-xargs:"
 		print "  directories via xargs famfs mkdir; famfs-mkfile-at: one more file created when the log holds that many"
 		print "  entries; famfs-logplay: the directories were removed locally, then famfs logplay re-created them all;"
 		print "  famfs-logplay-noop: everything present; famfs-mount includes the replay (every mount replays the log)."

@@ -9,7 +9,7 @@ pkgs=(
 	qemu-system-x86 busybox-static kmod cpio xz-utils
 	ndctl daxctl libndctl-dev libdaxctl-dev
 	sparse e2fsprogs util-linux libcmocka-dev
-	uuid-dev zlib1g-dev libjson-c-dev
+	uuid-dev zlib1g-dev libjson-c-dev libblkid-dev
 	dkms gnuplot-nox
 	man-db groff-base bsdextrautils openssl
 )

@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	path = argv[argc - 1];
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
 	doc = json_tokener_parse_ex(tok, buf, (int)len);
 	if (!doc || json_tokener_get_error(tok) != json_tokener_success ||
 	    strspn(buf + json_tokener_get_parse_end(tok), " \t\r\n") !=

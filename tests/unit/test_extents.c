@@ -206,8 +206,9 @@ static void test_create_v2_and_replay(void **state)
 	assert_int_equal(lr.created_files, 0);
 }
 
-/* an older famfs.ko (no v2): a 3-extent file is logged, its MAP_CREATE
- * fails with ENOTTY, and the message says so */
+/* an older famfs.ko (no v2): a 3-extent file's MAP_CREATE fails with
+ * ENOTTY, the message says so, and nothing is logged (the file is mapped
+ * before it is logged, issue 15.9; it used to be logged all the same) */
 static void test_old_module(void **state)
 {
 	struct th *t = *state;
@@ -217,7 +218,7 @@ static void test_old_module(void **state)
 	assert_int_equal(famfs_file_create(&t->fs, "big", 13 * MiB, 0600, 0, 0),
 			 -ENOTTY);
 	famfs_kernel = &th_mock_kernel;
-	assert_int_equal(famfs_log_next(t->fs.log), 5);	/* logged */
+	assert_int_equal(famfs_log_next(t->fs.log), 4);	/* not logged */
 }
 
 int main(void)

@@ -319,6 +319,26 @@ static void test_parse_size(void **s)
 	assert_int_equal(famfs_parse_size("", &v), -EINVAL);
 }
 
+/* issue 15.17: a leading zero is decimal ("010M" is 10 MiB, not octal 8) */
+static void test_parse_size_leading_zero(void **s)
+{
+	uint64_t v;
+
+	(void)s;
+	assert_int_equal(famfs_parse_size("010M", &v), 0);
+	assert_int_equal(v, 10 * MiB);
+	assert_int_equal(famfs_parse_size("08", &v), 0);
+	assert_int_equal(v, 8);
+	assert_int_equal(famfs_parse_size("0", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(famfs_parse_size("0x10", &v), 0);	/* hex stays */
+	assert_int_equal(v, 16);
+	assert_int_equal(famfs_parse_size("0X1k", &v), 0);
+	assert_int_equal(v, 1024);
+	assert_int_equal(famfs_parse_size(" 5", &v), -EINVAL);
+	assert_int_equal(famfs_parse_size("+5", &v), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_entry_bad_extents),
 		cmocka_unit_test(test_entry_build_refuses),
 		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_parse_size_leading_zero),
 	};
 
 	return cmocka_run_group_tests_name("format", tests, NULL, NULL);

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -158,9 +159,43 @@ static void test_file_where_dir_belongs(void **state)
 	one_problem(t, "a (entry 0): a file where a directory belongs (a/b)");
 }
 
+/* issue 15.17: memory shared by files is counted once; free never wraps */
+static void test_shared_used_counted_once(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fsck_result r;
+
+	th_append_file(t, "a", 10 * MiB, 4 * MiB, 1);
+	th_append_file(t, "b", 10 * MiB, 4 * MiB, 1);	/* the same memory */
+	r = run(t);
+	assert_int_equal(r.problems, 1);
+	assert_int_equal(r.used_bytes, 4 * MiB);
+	assert_int_equal(r.free_bytes, 60 * MiB - 4 * MiB);
+}
+
+static void test_shared_free_no_wrap(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fsck_result r;
+
+	/* 30 files over the whole 60 MiB data area: 30x what there is */
+	for (int i = 0; i < 30; i++) {
+		char p[16];
+
+		snprintf(p, sizeof(p), "f%d", i);
+		th_append_file(t, p, 4 * MiB, 60 * MiB, 1);
+	}
+	r = run(t);
+	assert_int_equal(r.problems, 29);
+	assert_int_equal(r.used_bytes, 60 * MiB);
+	assert_int_equal(r.free_bytes, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_shared_used_counted_once, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_shared_free_no_wrap, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_clean, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_overlap, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_out_of_device, th_setup, th_teardown),

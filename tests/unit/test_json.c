@@ -17,7 +17,8 @@ static struct json_object *roundtrip(struct json_object *o)
 	struct json_object *back;
 
 	assert_non_null(s);
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+			       JSON_TOKENER_VALIDATE_UTF8);
 	back = json_tokener_parse_ex(tok, s, (int)strlen(s));
 	assert_non_null(back);
 	assert_int_equal(json_tokener_get_error(tok), json_tokener_success);
@@ -232,11 +233,32 @@ static void test_df_corrupt_entry(void **state)
 	assert_int_equal(df.free, 58 * MiB);
 }
 
+/* issue 15.17: a name that is not UTF-8 still gives valid JSON: each byte
+ * of an invalid sequence becomes U+00XX; valid UTF-8 is kept as it is */
+static void test_non_utf8_name(void **state)
+{
+	struct famfs_fmap m = { .extent_type = SIMPLE_DAX_EXTENT,
+				.file_type = FAMFS_REG, .file_size = 1,
+				.count = 1, .ext = { { 4 * MiB, 2 * MiB } } };
+	struct famfs_fsck_result r = { 0 };
+	struct json_object *o;
+
+	(void)state;
+	o = roundtrip(famfs_json_map("/m/bad\xff\xfe-\xc3\xa9-\xc3-\xe2\x82", &m));
+	assert_string_equal(json_object_get_string(get(o, "path")),
+			    "/m/bad\xc3\xbf\xc3\xbe-\xc3\xa9-\xc3\x83-\xc3\xa2\xc2\x82");
+	json_object_put(o);
+	o = roundtrip(famfs_json_fsck("/m/\x80", true, &r, NULL));
+	assert_string_equal(json_object_get_string(get(o, "target")), "/m/\xc2\x80");
+	json_object_put(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map),
 		cmocka_unit_test(test_map_interleaved),
+		cmocka_unit_test(test_non_utf8_name),
 		cmocka_unit_test_setup_teardown(test_fsck, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_df, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_df_corrupt_entry, th_setup, th_teardown),

@@ -9,6 +9,8 @@
 
 #include "th.h"
 
+#define NOSUID_NODEV (MS_NOSUID | MS_NODEV)
+
 static struct famfs_mount_opts o;
 static char reason[FAMFS_REASON_LEN];
 
@@ -22,7 +24,7 @@ static void test_none(void **state)
 {
 	(void)state;
 	assert_int_equal(parse(NULL, false), 0);
-	assert_int_equal(o.flags, 0);
+	assert_int_equal(o.flags, NOSUID_NODEV);	/* the default */
 	assert_false(o.ro);
 	assert_string_equal(o.data, "");
 	assert_int_equal(parse("", false), 0);
@@ -35,7 +37,7 @@ static void test_fstab_only_dropped(void **state)
 	(void)state;
 	assert_int_equal(parse("defaults,auto,noauto,user,nouser,users,owner,group,"
 			       "nofail,_netdev,x-systemd.automount,comment=hi", false), 0);
-	assert_int_equal(o.flags, 0);
+	assert_int_equal(o.flags, NOSUID_NODEV);
 	assert_string_equal(o.data, "");
 }
 
@@ -59,7 +61,7 @@ static void test_flags(void **state)
 			 MS_SYNCHRONOUS | MS_DIRSYNC);
 	assert_string_equal(o.data, "");
 	assert_int_equal(parse("noexec,exec,nosuid,suid,relatime", false), 0);
-	assert_int_equal(o.flags, MS_RELATIME);
+	assert_int_equal(o.flags, MS_RELATIME | MS_NODEV);
 }
 
 static void test_kernel_options_passed(void **state)
@@ -67,7 +69,7 @@ static void test_kernel_options_passed(void **state)
 	(void)state;
 	assert_int_equal(parse("mode=0750,noexec,dax=always,defaults", false), 0);
 	assert_string_equal(o.data, "mode=0750,dax=always");
-	assert_int_equal(o.flags, MS_NOEXEC);
+	assert_int_equal(o.flags, MS_NOEXEC | NOSUID_NODEV);
 }
 
 static void test_unknown_refused(void **state)
@@ -85,7 +87,7 @@ static void test_remount(void **state)
 	assert_int_equal(parse("rw,noatime,mode=0755,remount,ro", false), 0);
 	assert_true(o.remount);
 	assert_true(o.ro);
-	assert_int_equal(o.flags, MS_NOATIME);
+	assert_int_equal(o.flags, MS_NOATIME | NOSUID_NODEV);
 	assert_string_equal(o.data, "mode=0755");
 	assert_int_equal(parse("noatime", false), 0);
 	assert_false(o.remount);
@@ -127,10 +129,32 @@ static void test_too_long(void **state)
 	assert_int_equal(parse(s, false), -E2BIG);
 }
 
+/* issue 15.10: set-uid files and device nodes from another host do not
+ * count unless asked for: nosuid,nodev unless suid or dev is given */
+static void test_nosuid_nodev_default(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("defaults", false), 0);
+	assert_int_equal(o.flags & NOSUID_NODEV, NOSUID_NODEV);
+	assert_int_equal(parse("follow", false), 0);
+	assert_int_equal(o.flags & NOSUID_NODEV, NOSUID_NODEV);
+	assert_int_equal(parse("remount,ro", false), 0);
+	assert_int_equal(o.flags & NOSUID_NODEV, NOSUID_NODEV);
+	assert_int_equal(parse("suid", false), 0);
+	assert_int_equal(o.flags & NOSUID_NODEV, MS_NODEV);
+	assert_int_equal(parse("dev", false), 0);
+	assert_int_equal(o.flags & NOSUID_NODEV, MS_NOSUID);
+	assert_int_equal(parse("suid,dev", false), 0);
+	assert_int_equal(o.flags & NOSUID_NODEV, 0);
+	assert_int_equal(parse("suid,dev,nosuid", false), 0);	/* last wins */
+	assert_int_equal(o.flags & NOSUID_NODEV, MS_NOSUID);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_none),
+		cmocka_unit_test(test_nosuid_nodev_default),
 		cmocka_unit_test(test_fstab_only_dropped),
 		cmocka_unit_test(test_ro_rw),
 		cmocka_unit_test(test_flags),

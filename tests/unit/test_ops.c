@@ -115,6 +115,65 @@ static void test_pattern(void **s)
 	assert_int_equal(famfs_pattern_check(buf, sizeof(buf), 42), 997);
 }
 
+/* issue 15.9: a new file reads as zeros, not as the old memory, and it is
+ * so before its entry is in the log (when other hosts can map it) */
+static struct th *zt;
+static bool zeroed_before_log = true;
+static int log_flushes;
+
+static bool file_is_zero(const char *p, uint64_t size)
+{
+	char buf[4096];
+	FILE *f = fopen(p, "r");
+	size_t n;
+	uint64_t total = 0;
+
+	assert_non_null(f);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		for (size_t i = 0; i < n; i++)
+			if (buf[i]) {
+				fclose(f);
+				return false;
+			}
+		total += n;
+	}
+	fclose(f);
+	return total == size;
+}
+
+static void zero_hook(const struct famfs_map *m, const void *addr, size_t len)
+{
+	char p[700];
+
+	(void)addr;
+	(void)len;
+	if (m != &zt->fs.logm)
+		return;
+	log_flushes++;
+	snprintf(p, sizeof(p), "%s/z", zt->mpt);
+	if (!file_is_zero(p, 3 * MiB + 5))
+		zeroed_before_log = false;
+}
+
+static void test_new_file_reads_zero(void **state)
+{
+	struct th *t = *state;
+	char p[700];
+	int fd;
+
+	th_mock_stale = true;
+	zt = t;
+	famfs_flush_hook = zero_hook;
+	fd = famfs_file_create(&t->fs, "z", 3 * MiB + 5, 0644, 0, 0);
+	famfs_flush_hook = NULL;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_true(log_flushes > 0);
+	assert_true(zeroed_before_log);
+	snprintf(p, sizeof(p), "%s/z", t->mpt);
+	assert_true(file_is_zero(p, 3 * MiB + 5));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +181,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mkdir_parents, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_creators, th_setup, th_teardown),
 		cmocka_unit_test(test_pattern),
+		cmocka_unit_test_setup_teardown(test_new_file_reads_zero, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests_name("ops", tests, NULL, NULL);

@@ -119,6 +119,66 @@ static void test_locate_outside(void **state)
 	assert_int_equal(famfs_locate("/proc/self/none", false, mpt, rel), -ENOENT);
 }
 
+/* issue 15.16: a directory holding .meta/.log is not a famfs root unless
+ * it is a famfs mount's root (statfs magic, the root of its mount) */
+static void test_locate_plain_dir_refused(void **state)
+{
+	char d[] = "/tmp/famfs-unit-fake-XXXXXX", p[PATH_MAX];
+	char mpt[PATH_MAX], rel[FAMFS_LOG_PATH_MAX];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(d));
+	snprintf(p, sizeof(p), "%s/.meta", d);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/.meta/.log", d);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/new", d);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_locate(p, false, mpt, rel), -ENOENT);
+	famfs_quiet = 0;
+	snprintf(p, sizeof(p), "rm -rf '%s'", d);
+	assert_int_equal(system(p), 0);
+}
+
+/* ... and a copy of the meta files is not opened as a mount */
+static void test_open_mount_copy_refused(void **state)
+{
+	char d[] = "/tmp/famfs-unit-copy-XXXXXX", p[PATH_MAX], cmd[2 * PATH_MAX];
+	struct famfs_fs fs;
+	struct th *t = th_new(64 * MiB, 2 * MiB);
+
+	(void)state;
+	assert_non_null(mkdtemp(d));
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir '%s/.meta' && dd if='%s' of='%s/.meta/.superblock' bs=2M count=1 2>/dev/null &&"
+		 " dd if='%s' of='%s/.meta/.log' bs=2M skip=1 count=1 2>/dev/null",
+		 d, t->img, d, t->img, d);
+	assert_int_equal(system(cmd), 0);
+	th_free(t);		/* the real checks again */
+	famfs_quiet = 1;
+	assert_true(famfs_fs_open_mount(d, true, &fs) < 0);
+	famfs_quiet = 0;
+	snprintf(p, sizeof(p), "rm -rf '%s'", d);
+	assert_int_equal(system(p), 0);
+}
+
+/* issue 15.15: cp -r refuses a destination inside its source */
+static void test_path_within(void **state)
+{
+	(void)state;
+	assert_true(famfs_path_within("/m/d", "/m/d"));
+	assert_true(famfs_path_within("/m/d/sub", "/m/d"));
+	assert_true(famfs_path_within("/m/d/sub/x", "/m/d"));
+	assert_false(famfs_path_within("/m/d2", "/m/d"));
+	assert_false(famfs_path_within("/m/d2/sub", "/m/d"));
+	assert_false(famfs_path_within("/m", "/m/d"));
+	assert_true(famfs_path_within("/anything", "/"));
+	assert_true(famfs_path_within("/", "/"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -128,6 +188,9 @@ int main(void)
 		cmocka_unit_test(test_too_long_refused),
 		cmocka_unit_test_setup_teardown(test_locate, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_locate_outside, th_setup, th_teardown),
+		cmocka_unit_test(test_locate_plain_dir_refused),
+		cmocka_unit_test(test_open_mount_copy_refused),
+		cmocka_unit_test(test_path_within),
 	};
 
 	return cmocka_run_group_tests_name("path", tests, NULL, NULL);

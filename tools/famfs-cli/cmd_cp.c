@@ -32,7 +32,13 @@ const struct cli_doc cli_doc_cp = {
 		"memory to its end first, up to 64 MiB, and the file gets the size\n"
 		"read; a larger one is not copied (exit 2, the message names it).\n"
 		"Symbolic links named as a SRC are followed; inside a directory\n"
-		"copied with -r, links, FIFOs and devices are skipped with a message.\n",
+		"copied with -r, links, FIFOs and devices are skipped with a message.\n"
+		"A directory is not copied into itself (famfs cp -r d d/sub): refused\n"
+		"with exit 2, as cp(1) does.\n"
+		"\n"
+		"Each file's bytes are copied in before it is logged (under the log\n"
+		"lock, so other creators on this host wait); the rest of its last page\n"
+		"is zeroed: no host ever sees the memory's old contents in it.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'r', "recursive", NULL, "copy directories and their contents" },
 		{ 'R', NULL, NULL, "the same as -r" },
@@ -46,8 +52,9 @@ const struct cli_doc cli_doc_cp = {
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
 		CLI_EXIT_ERROR("a SRC could not be read or copied (the others are\n"
-			       "copied), DEST is not in a famfs mount, this host is a\n"
-			       "client, the device or the log is full"),
+			       "copied), a directory would be copied into itself, DEST\n"
+			       "is not in a famfs mount, this host is a client, the\n"
+			       "device or the log is full"),
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-mkfile(8), famfs-mkdir(8)",
 };
@@ -155,6 +162,24 @@ static int copy_any(struct famfs_fs *fs, const char *src, const char *rel,
 	return copy_file(fs, src, rel, o);
 }
 
+/* -EINVAL (message printed) if SRC is a directory and rel (the copy, in
+ * fs) is SRC or inside it: the copy would copy itself until the path
+ * limit, and nothing can be deleted (cp(1) refuses it too) */
+static int into_itself(struct famfs_fs *fs, const char *src, const char *rel)
+{
+	char s[PATH_MAX], d[PATH_MAX];
+	struct stat st;
+
+	if (stat(src, &st) || !S_ISDIR(st.st_mode) || !realpath(src, s))
+		return 0;	/* copy_any reports what is wrong */
+	if (famfs_join(d, sizeof(d), fs->mpt, rel))
+		return -ENAMETOOLONG;
+	if (!famfs_path_within(d, s))
+		return 0;
+	famfs_err("cannot copy a directory, '%s', into itself, '%s'", src, d);
+	return -EINVAL;
+}
+
 int cmd_cp(int argc, char **argv)
 {
 	struct cp_opts o = { .mode = -1, .uid = geteuid(), .gid = getegid() };
@@ -217,7 +242,7 @@ int cmd_cp(int argc, char **argv)
 		} else {
 			memcpy(rel, drel, sizeof(rel));
 		}
-		if (copy_any(&fs, src, rel, &o, true))
+		if (into_itself(&fs, src, rel) || copy_any(&fs, src, rel, &o, true))
 			rc = FAMFS_EXIT_ERROR;
 	}
 	famfs_fs_close(&fs);

@@ -32,8 +32,11 @@ const struct cli_doc cli_doc_fsck = {
 		{ "JSON",
 		  "One object: target, clean (true when no problem was found),\n"
 		  "superblock_valid, entries, files, directories, corrupt_entries,\n"
-		  "problems (a count), used and free (bytes), problem_list (the\n"
-		  "messages).  Example:\n"
+		  "problems (a count), used and free (bytes; memory that several\n"
+		  "files share counts once), problem_list (the messages).  Always\n"
+		  "valid UTF-8: a byte of a name that is not part of a valid UTF-8\n"
+		  "sequence is given as the character U+00XX (byte 0xff as \\u00ff).\n"
+		  "Example:\n"
 		  "  famfs fsck -j /dev/pmem0 | jq .clean\n", false },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
@@ -46,7 +49,7 @@ const struct cli_doc cli_doc_fsck = {
 
 static void collect(void *arg, const char *msg)
 {
-	json_object_array_add(arg, json_object_new_string(msg));
+	json_object_array_add(arg, famfs_json_string(msg));
 }
 
 int cli_fsck_run(const char *prog, const char *target, bool json)

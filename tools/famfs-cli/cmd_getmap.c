@@ -29,7 +29,9 @@ const struct cli_doc cli_doc_getmap = {
 		  "extent_type (simple or interleaved), extents: for simple, a list\n"
 		  "of {offset, length}; for interleaved, a list of {length (file\n"
 		  "bytes held), nstrips, chunk_size, strips (a list of {offset,\n"
-		  "length})}.  Example:\n"
+		  "length})}.  Always valid UTF-8: a byte of the path that is not\n"
+		  "part of a valid UTF-8 sequence is given as the character U+00XX\n"
+		  "(byte 0xff as \\u00ff).  Example:\n"
 		  "  famfs getmap -j /mnt/famfs/f | jq '.extents[0].offset'\n"
 		  "  famfs getmap -j /mnt/famfs/s | jq '.extents[0].strips[1].offset'\n", false },
 		{ 0 } },

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "famfs.h"
@@ -12,11 +11,11 @@
 const struct cli_doc cli_doc_mkfile = {
 	.page = "famfs-mkfile", .prog = "famfs mkfile",
 	.summary = "allocate and create a file",
-	.synopsis = { "famfs mkfile -s SIZE [-N NSTRIPS [-C CHUNK]] [-m MODE] [-u UID] [-g GID] [-S SEED] [-v] FILE",
+	.synopsis = { "famfs mkfile -s SIZE [-N NSTRIPS [-C CHUNK]] [-m MODE] [-u UID] [-g GID] [-S SEED] [-Z] [-v] FILE",
 		      "famfs creat ... (the same)" },
 	.description =
-		"Allocate SIZE bytes (rounded up to 2 MiB units, first fit), append the\n"
-		"file to the log and create FILE in a famfs mount, mapped to them.\n"
+		"Allocate SIZE bytes (rounded up to 2 MiB units, first fit), create FILE\n"
+		"in a famfs mount, mapped to them, and append it to the log.\n"
 		"Only the master can do this.  FILE must not exist.\n"
 		"\n"
 		"A file is one contiguous extent when a free run that long exists.  When\n"
@@ -31,13 +30,24 @@ const struct cli_doc cli_doc_mkfile = {
 		"CHUNK-sized pieces taken in turn (chunk 0 on strip 0, chunk 1 on\n"
 		"strip 1, ...).  Each strip holds ceil(SIZE / (NSTRIPS * CHUNK))\n"
 		"chunks.  The first interleaved file sets the interleave feature in\n"
-		"the superblock (tools without it refuse the file system).\n",
+		"the superblock (tools without it refuse the file system).\n"
+		"\n"
+		"The file reads as zeros (with -S, as the pattern) on every host: it is\n"
+		"zeroed through its mapping and flushed before it is logged, that is\n"
+		"before any other host can map it.  This writes the whole file once;\n"
+		"-Z (--nozero) skips it.\n",
 	.opts = (const struct cli_opt[]){
-		{ 's', "size", "SIZE", "bytes, with an optional k/m/g suffix (required)" },
+		{ 's', "size", "SIZE", "bytes, decimal (010 is ten) or hex after 0x, with\n"
+		  "an optional k/m/g suffix (required)" },
 		{ 'm', "mode", "MODE", "octal permission bits (default 0644)" },
 		{ 'u', "uid", "UID", "owner (default: the caller's)" },
 		{ 'g', "gid", "GID", "group (default: the caller's)" },
 		{ 'S', "seed", "SEED", "fill the file with the pattern of SEED (famfs verify)" },
+		{ 'Z', "nozero", NULL,
+		  "do not zero the new file: it may then show what\n"
+		  "the memory held before (another file's or an\n"
+		  "earlier file system's data); for callers that\n"
+		  "overwrite all of it at once" },
 		CLI_OPT_NSTRIPS,
 		CLI_OPT_CHUNK,
 		{ 'v', "verbose", NULL, "print more" },
@@ -55,6 +65,12 @@ const struct cli_doc cli_doc_mkfile = {
 	.see_also = "famfs(8), famfs-cp(8), famfs-verify(8), famfs-getmap(8)",
 };
 
+static int fill_pattern(void *arg, char *a, uint64_t size)
+{
+	famfs_pattern_fill(a, size, *(const uint64_t *)arg);
+	return 0;
+}
+
 int cmd_mkfile(int argc, char **argv)
 {
 	uint32_t mode = 0644, uid = geteuid(), gid = getegid();
@@ -62,8 +78,9 @@ int cmd_mkfile(int argc, char **argv)
 	bool have_size = false, have_seed = false;
 	char rel[FAMFS_LOG_PATH_MAX];
 	struct cli_layout lay = { 0 };
+	struct famfs_fill fill = { 0 };
 	struct famfs_fs fs;
-	int c, fd, rc = FAMFS_EXIT_OK;
+	int c, fd;
 
 	while ((c = cli_getopt(argc, argv, &cli_doc_mkfile)) != -1) {
 		switch (c) {
@@ -87,6 +104,7 @@ int cmd_mkfile(int argc, char **argv)
 			}
 			have_seed = true;
 			break;
+		case 'Z': fill.nozero = true; break;
 		case 'N':
 		case 'C':
 			if (cli_layout_opt(c, optarg, &lay))
@@ -103,25 +121,15 @@ int cmd_mkfile(int argc, char **argv)
 		return FAMFS_EXIT_USAGE;
 	if (cli_open_for(argv[optind], false, true, &fs, rel))
 		return FAMFS_EXIT_ERROR;
-	fd = famfs_file_create_layout(&fs, rel, size, mode, uid, gid, &lay.lay);
+	if (have_seed) {	/* the pattern is in before the file is logged */
+		fill.fn = fill_pattern;
+		fill.arg = &seed;
+	}
+	fd = famfs_file_create_fill(&fs, rel, size, mode, uid, gid, &lay.lay,
+				    &fill);
 	famfs_fs_close(&fs);
 	if (fd < 0)
 		return FAMFS_EXIT_ERROR;
-	if (have_seed && size) {
-		void *a = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-
-		if (a == MAP_FAILED) {
-			famfs_err("%s: mmap: %s", argv[optind], strerror(errno));
-			rc = FAMFS_EXIT_ERROR;
-		} else {
-			famfs_pattern_fill(a, size, seed);
-			if (msync(a, size, MS_SYNC)) {
-				famfs_err("%s: msync: %s", argv[optind], strerror(errno));
-				rc = FAMFS_EXIT_ERROR;
-			}
-			munmap(a, size);
-		}
-	}
 	close(fd);
-	return rc;
+	return FAMFS_EXIT_OK;
 }

@@ -17,10 +17,20 @@ const struct cli_doc cli_doc_mkfs = {
 		"This host becomes the master: the only host that can create files\n"
 		"(famfs-master(8); it claims the role when it mounts).\n"
 		"DEV must hold at least 2 MiB (superblock) + the log + 2 MiB of data.\n"
-		"An existing famfs file system is not overwritten without -f.\n",
+		"\n"
+		"Nothing is overwritten without -f: neither an existing famfs file\n"
+		"system nor anything libblkid recognizes (another file system, a RAID\n"
+		"or LVM member, swap, a partition table), as mkfs.xfs and mkfs.ext4\n"
+		"refuse; the message names what is there.  -k destroys a famfs\n"
+		"superblock, but not another file system without -f.  With -f over a\n"
+		"famfs file system whose master is another host, a warning says so:\n"
+		"if that host still has it mounted, its files and the new ones will\n"
+		"share memory.  The data area is not cleared: every new file is zeroed\n"
+		"when it is created (famfs mkfile).\n",
 	.opts = (const struct cli_opt[]){
-		{ 'f', "force", NULL, "overwrite an existing famfs file system" },
-		{ 'k', "kill", NULL, "destroy the superblock (and log header) of DEV" },
+		{ 'f', "force", NULL, "overwrite an existing famfs file system, or\n"
+		  "whatever else DEV holds" },
+		{ 'k', "kill", NULL, "destroy the famfs superblock (and log header) of DEV" },
 		{ 'l', "loglen", "N",
 		  "log size: a power of two from 2M to 1G, default 8M\n"
 		  "(k/m/g suffixes; each entry takes 1 KiB)" },
@@ -28,7 +38,8 @@ const struct cli_doc cli_doc_mkfs = {
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
 		CLI_EXIT_ERROR("DEV cannot be opened or written, is too small, or\n"
-			       "already holds famfs (without -f)"),
+			       "already holds famfs or another known signature\n"
+			       "(without -f)"),
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-mount(8), famfs-fsck(8)",
 };
@@ -37,6 +48,48 @@ static int zero_and_flush(struct famfs_map *m, uint64_t len)
 {
 	memset(m->addr, 0, len);
 	return famfs_map_flush(m, m->addr, len);
+}
+
+/*
+ * What DEV holds besides famfs: refused without force (naming it), said
+ * with force.  And a famfs whose master is another host: said with force
+ * (without it, the famfs check below refuses anyway).
+ */
+static int check_other(struct famfs_dev *d, const struct famfs_superblock *sb,
+		       bool force)
+{
+	char what[256], us[37], ms[37], hs[37];
+	uint8_t host[16];
+	int rc;
+
+	rc = famfs_dev_probe(d, what, sizeof(what));
+	if (rc < 0)
+		return rc;
+	if (rc > 0 && !force) {
+		famfs_err("%s: holds %s, which famfs mkfs would destroy; use -f to overwrite it",
+			  d->path, what);
+		return -EEXIST;
+	}
+	if (rc > 0)
+		famfs_warn("%s: overwriting %s (-f)", d->path, what);
+	if (force && famfs_sb_is_famfs(sb)) {
+		int q = famfs_quiet;
+
+		famfs_quiet = 1;
+		rc = famfs_host_id(host);
+		famfs_quiet = q;
+		if (rc || memcmp(host, sb->master_uuid, 16)) {
+			famfs_uuid_str(sb->fs_uuid, us);
+			famfs_uuid_str(sb->master_uuid, ms);
+			if (rc)
+				snprintf(hs, sizeof(hs), "unknown");
+			else
+				famfs_uuid_str(host, hs);
+			famfs_warn("%s: overwriting famfs file system %s, whose master is another host (master uuid %s, this host %s): if that host still has it mounted, its files and the new ones will share memory",
+				   d->path, us, ms, hs);
+		}
+	}
+	return 0;
 }
 
 static int do_mkfs(struct famfs_dev *d, uint64_t loglen, bool force, bool kill)
@@ -52,6 +105,9 @@ static int do_mkfs(struct famfs_dev *d, uint64_t loglen, bool force, bool kill)
 	if (rc)
 		return rc;
 	sb = sbm.addr;
+	rc = check_other(d, sb, force);
+	if (rc)
+		goto out;
 	if (kill) {
 		uint64_t llen = famfs_sb_is_famfs(sb) ? le64toh(sb->log_len) : 0;
 
@@ -83,9 +139,11 @@ static int do_mkfs(struct famfs_dev *d, uint64_t loglen, bool force, bool kill)
 	rc = famfs_host_id(host);
 	if (rc)
 		goto out;
-	/* 1. no valid superblock while the log is rewritten; the master
-	 * record (after it) never claimed */
-	rc = zero_and_flush(&sbm, FAMFS_MREC_OFFSET + FAMFS_MREC_SIZE);
+	/* 1. no valid superblock while the log is rewritten, the master
+	 * record (after it) never claimed; and the whole superblock region
+	 * zeroed: no other file system's signature (btrfs at 64 KiB,
+	 * iso9660 at 32 KiB...) is left for blkid to find */
+	rc = zero_and_flush(&sbm, FAMFS_SB_REGION_LEN);
 	if (rc)
 		goto out;
 	/* 2. the log header (and the first entries, for tidiness) */

@@ -34,14 +34,19 @@ const struct cli_doc cli_doc_mount = {
 		"with a warning, but this instance creates nothing.\n"
 		"\n"
 		"mount -t famfs DEV MPT and fstab lines do the same through the helper\n"
-		"mount.famfs(8).\n",
+		"mount.famfs(8).\n"
+		"\n"
+		"The mount is nosuid,nodev unless -o suid or -o dev asks otherwise:\n"
+		"files and device nodes come from another host's log.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'r', "read-only", NULL, "map the log read-only even on the master" },
 		{ 'o', "options", "OPTS",
 		  "mount options, comma-separated: ro (the log\n"
 		  "read-only, and the mount read-only once the log\n"
-		  "is replayed), rw, nosuid, nodev, noexec, noatime\n"
-		  "and the other generic flags of mount(8), and\n"
+		  "is replayed), rw, nosuid, nodev (both the\n"
+		  "default: suid and dev turn them off), noexec,\n"
+		  "noatime and the other generic flags of mount(8),\n"
+		  "and\n"
 		  "famfs.ko's mode=OCTAL (of the root directory)\n"
 		  "and dax=always; remount: only change the flags\n"
 		  "of the famfs mount at MPT (ro: read-only);\n"

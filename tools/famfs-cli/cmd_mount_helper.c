@@ -35,12 +35,16 @@ const struct cli_doc cli_doc_mount_helper = {
 		"busybox mount is not enough: it calls mount(2) first and runs a helper\n"
 		"only when that fails, so with famfs.ko loaded it would mount famfs\n"
 		"without the meta files and the log replay.  Use util-linux mount(8),\n"
-		"famfs mount, or run mount.famfs DEV MPT directly.\n",
+		"famfs mount, or run mount.famfs DEV MPT directly.\n"
+		"\n"
+		"The mount is nosuid,nodev unless suid or dev is given (-o suid,dev):\n"
+		"files and device nodes come from another host's log.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'o', "options", "OPTS",
 		  "mount options as in fstab, comma-separated:\n"
 		  "ro: the log read-only, and the mount read-only\n"
-		  "once the log is replayed; rw; nosuid, nodev,\n"
+		  "once the log is replayed; rw; nosuid, nodev\n"
+		  "(both the default: suid and dev turn them off),\n"
 		  "noexec, noatime and the other generic flags;\n"
 		  "famfs.ko's mode=OCTAL (root directory) and\n"
 		  "dax=always; remount (mount -o remount,ro MPT):\n"

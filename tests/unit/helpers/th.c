@@ -21,11 +21,15 @@ static struct mock_map {
 } mock[MOCK_MAX];
 static int nmock;
 unsigned long th_mock_v1_creates, th_mock_v2_creates, th_mock_v2_gets;
+bool th_mock_stale;
+void (*th_mock_before_create)(int fd, const struct famfs_fmap *m);
 
 void th_mock_reset(void)
 {
 	nmock = 0;
 	th_mock_v1_creates = th_mock_v2_creates = th_mock_v2_gets = 0;
+	th_mock_stale = false;
+	th_mock_before_create = NULL;
 }
 
 int th_mock_map_count(void)
@@ -73,7 +77,21 @@ static int mock_add(int fd, const struct famfs_fmap *map)
 	nmock++;
 	if (ftruncate(fd, (off_t)map->file_size))
 		return -errno;
+	if (th_mock_stale) {	/* what an earlier user left in the memory */
+		char junk[4096];
+
+		memset(junk, 0xa5, sizeof(junk));
+		for (uint64_t o = 0; o < map->file_size; o += sizeof(junk))
+			if (pwrite(fd, junk, map->file_size - o < sizeof(junk) ?
+				   map->file_size - o : sizeof(junk), (off_t)o) < 0)
+				return -errno;
+	}
 	return 0;
+}
+
+int th_mock_add(int fd, const struct famfs_fmap *m)
+{
+	return mock_add(fd, m);
 }
 
 static int m_map_create(int fd, const struct famfs_ioc_map *map)
@@ -86,6 +104,8 @@ static int m_map_create(int fd, const struct famfs_ioc_map *map)
 	m = malloc(sizeof(*m));
 	assert_non_null(m);
 	famfs_fmap_from_v1(m, map);
+	if (th_mock_before_create)
+		th_mock_before_create(fd, m);
 	rc = mock_add(fd, m);
 	free(m);
 	if (!rc)
@@ -202,6 +222,8 @@ static int m_map_create_v2(int fd, const struct famfs_ioc_map_v2 *h)
 	}
 	if (!rc && h->file_size > total)
 		rc = -EFBIG;
+	if (!rc && th_mock_before_create)
+		th_mock_before_create(fd, m);
 	if (!rc)
 		rc = mock_add(fd, m);
 	if (!rc)
@@ -297,6 +319,14 @@ void th_write_id(const char *path, const uint8_t uuid[16])
 	fclose(f);
 }
 
+/* the scratch "mount" is a plain directory: any directory will do */
+static int th_any_root(const char *dir, char *reason)
+{
+	(void)dir;
+	(void)reason;
+	return 0;
+}
+
 struct th *th_new(uint64_t size, uint64_t loglen)
 {
 	struct th *t = calloc(1, sizeof(*t));
@@ -336,6 +366,7 @@ struct th *th_new(uint64_t size, uint64_t loglen)
 
 	famfs_quiet = getenv("FAMFS_UNIT_VERBOSE") ? 0 : 1;
 	famfs_kernel = &th_mock_kernel;
+	famfs_mount_root_check = th_any_root;
 	th_mock_reset();
 	assert_int_equal(th_reopen(t), 0);
 	return t;
@@ -374,6 +405,7 @@ void th_free(struct th *t)
 		return;
 	if (t->open)
 		famfs_fs_close(&t->fs);
+	famfs_mount_root_check = famfs_is_mount_root;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->dir);
 	assert_int_equal(system(cmd), 0);
 	free(t);

@@ -49,6 +49,12 @@ extern const struct famfs_kernel_ops th_mock_kernel;
 extern const struct famfs_kernel_ops th_mock_kernel_v1;	/* no v2 ioctls */
 extern unsigned long th_mock_v1_creates, th_mock_v2_creates, th_mock_v2_gets;
 void th_mock_reset(void);
+/* stale: a new map shows 0xa5 bytes (old memory), not zeros */
+extern bool th_mock_stale;
+/* called first by every MAP_CREATE(_V2) of the mock (NULL: none) */
+extern void (*th_mock_before_create)(int fd, const struct famfs_fmap *m);
+/* map fd as MAP_CREATE would (-EEXIST if mapped or not empty) */
+int th_mock_add(int fd, const struct famfs_fmap *m);
 int th_mock_map_count(void);
 /* the v1 view (-EOVERFLOW for a map v1 cannot express) */
 int th_mock_lookup(const char *path, struct famfs_ioc_map *map);

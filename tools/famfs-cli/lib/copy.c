@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -80,24 +79,22 @@ static int slurp(int in, const char *src, mode_t m, uint64_t max,
 	return 0;
 }
 
-/* the data into the new file's mapping, then msync */
-static int fill(struct famfs_fs *fs, const char *rel, int out, int in,
-		const char *src, const char *data, uint64_t size)
+struct copy_src {
+	int in;
+	const char *src;
+	const char *data;	/* read already (slurp), or NULL */
+};
+
+/* famfs_fill's fn: the source's bytes into the new file's mapping a */
+static int fill(void *arg, char *a, uint64_t size)
 {
-	char *a, *buf = NULL;
+	const struct copy_src *cs = arg;
+	char *buf;
 	int rc = 0;
 
-	if (!size)
+	if (cs->data) {
+		memcpy(a, cs->data, size);
 		return 0;
-	a = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, out, 0);
-	if (a == MAP_FAILED) {
-		rc = -errno;
-		famfs_err("%s/%s: mmap: %s", fs->mpt, rel, strerror(errno));
-		return rc;
-	}
-	if (data) {
-		memcpy(a, data, size);
-		goto sync;
 	}
 	/*
 	 * read() into a bounce buffer, then memcpy into the mapping: a read()
@@ -108,18 +105,18 @@ static int fill(struct famfs_fs *fs, const char *rel, int out, int in,
 	 */
 	buf = malloc(CP_CHUNK);
 	if (!buf) {
-		famfs_err("%s: out of memory", src);
-		rc = -ENOMEM;
+		famfs_err("%s: out of memory", cs->src);
+		return -ENOMEM;
 	}
-	for (uint64_t off = 0; buf && !rc && off < size;) {
+	for (uint64_t off = 0; off < size;) {
 		size_t chunk = size - off > CP_CHUNK ? CP_CHUNK :
 						       (size_t)(size - off);
-		ssize_t n = read(in, buf, chunk);
+		ssize_t n = read(cs->in, buf, chunk);
 
 		if (n <= 0) {
 			if (n < 0 && errno == EINTR)
 				continue;
-			famfs_err("%s: read: %s", src,
+			famfs_err("%s: read: %s", cs->src,
 				  n ? strerror(errno) : "file shrank while copying");
 			rc = -EIO;
 			break;
@@ -128,12 +125,6 @@ static int fill(struct famfs_fs *fs, const char *rel, int out, int in,
 		off += (uint64_t)n;
 	}
 	free(buf);
-sync:
-	if (!rc && msync(a, size, MS_SYNC)) {
-		famfs_err("%s/%s: msync: %s", fs->mpt, rel, strerror(errno));
-		rc = -EIO;
-	}
-	munmap(a, size);
 	return rc;
 }
 
@@ -141,6 +132,8 @@ int famfs_copy_fd(struct famfs_fs *fs, int in, const char *src,
 		  const char *rel, int64_t mode, uint32_t uid, uint32_t gid,
 		  const struct famfs_layout *lay)
 {
+	struct copy_src cs;
+	struct famfs_fill f = { .fn = fill, .arg = &cs };
 	char *data = NULL;
 	struct stat st;
 	uint64_t size = 0;
@@ -168,16 +161,18 @@ int famfs_copy_fd(struct famfs_fs *fs, int in, const char *src,
 			  (unsigned long long)famfs_copy_unsized_max);
 		return -EINVAL;
 	}
-	out = famfs_file_create_layout(fs, rel, size,
-				       mode >= 0 ? (uint32_t)mode :
-						   st.st_mode & 07777,
-				       uid, gid, lay);
-	if (out < 0) {
-		free(data);
-		return out;
-	}
-	rc = fill(fs, rel, out, in, src, data, size);
+	/* the bytes go in before the file is logged: no host ever sees the
+	 * memory's old contents in it (the rest of its last page is zeroed) */
+	cs.in = in;
+	cs.src = src;
+	cs.data = data;
+	out = famfs_file_create_fill(fs, rel, size,
+				     mode >= 0 ? (uint32_t)mode :
+						 st.st_mode & 07777,
+				     uid, gid, lay, &f);
 	free(data);
+	if (out < 0)
+		return out;
 	close(out);
-	return rc;
+	return 0;
 }

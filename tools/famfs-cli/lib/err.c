@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Messages and number parsing shared by every command. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -56,12 +57,19 @@ int famfs_parse_size(const char *s, uint64_t *out)
 	char *end;
 	unsigned long long v;
 	unsigned shift = 0;
+	bool hex;
 
-	if (!s || !*s || *s == '-')
+	/* decimal, or hex after 0x: a leading zero is not octal ("010M" is
+	 * 10 MiB); no sign, no blanks (strtoull would skip them) */
+	if (!s)
+		return -EINVAL;
+	hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	if (!isxdigit((unsigned char)s[hex ? 2 : 0]) ||
+	    (!hex && !isdigit((unsigned char)s[0])))
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s)
+	v = strtoull(s + (hex ? 2 : 0), &end, hex ? 16 : 10);
+	if (errno)
 		return -EINVAL;
 	switch (*end) {
 	case '\0': break;

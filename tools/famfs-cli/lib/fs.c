@@ -134,6 +134,7 @@ static int open_meta(struct famfs_fs *fs, const char *rel, int flags)
 
 int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs)
 {
+	char reason[FAMFS_REASON_LEN] = "";
 	struct stat st;
 	char *r;
 	int rc;
@@ -146,6 +147,12 @@ int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs)
 		return rc;
 	}
 	fs->name = fs->mpt;
+	/* meta files elsewhere (a copy) are not a file system to write to */
+	rc = famfs_mount_root_check(fs->mpt, reason);
+	if (rc) {
+		famfs_err("%s", reason);
+		goto fail;
+	}
 	rc = fs->sb_fd = open_meta(fs, FAMFS_META_SB, O_RDONLY);
 	if (rc < 0)
 		goto fail;

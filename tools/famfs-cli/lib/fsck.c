@@ -153,10 +153,11 @@ static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
 				problem(c, "%s (entry %llu) shares memory with %s",
 					e->fm.path, (unsigned long long)idx,
 					entry_path(c->fs, prev - 1));
-				continue;
 			}
-			if (!c->owner[k])
-				c->owner[k] = (uint32_t)(idx + 1);
+			/* a unit counts once, however many files claim it */
+			if (c->owner[k])
+				continue;
+			c->owner[k] = (uint32_t)(idx + 1);
 			c->r->used_bytes += FAMFS_ALLOC_UNIT;
 		}
 	}
@@ -191,7 +192,7 @@ int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
 		  famfs_problem_fn fn, void *arg)
 {
 	struct fsck_ctx c = { .fs = fs, .r = r, .fn = fn, .arg = arg };
-	uint64_t data = famfs_data_start(fs->sb);
+	uint64_t data = famfs_data_start(fs->sb), area;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -207,8 +208,11 @@ int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
 		rc = famfs_log_walk_past(fs, fsck_past, &c);
 	if (!rc)
 		check_ancestors(&c);
-	r->free_bytes = c.nunits * FAMFS_ALLOC_UNIT - data / FAMFS_ALLOC_UNIT *
-			FAMFS_ALLOC_UNIT - r->used_bytes;
+	/* used: distinct units, inside the data area (famfs_entry_check), so
+	 * this cannot wrap; clamped all the same */
+	area = c.nunits * FAMFS_ALLOC_UNIT - data / FAMFS_ALLOC_UNIT *
+	       FAMFS_ALLOC_UNIT;
+	r->free_bytes = r->used_bytes < area ? area - r->used_bytes : 0;
 	pathset_free(&c.ps);
 	free(c.owner);
 	return rc;

@@ -2,8 +2,13 @@
 /*
  * JSON for scripts (famfs getmap|fsck|df -j), built with json-c as ndctl
  * does.  Sizes and offsets are integers in bytes; names are documented in
- * the man pages (famfs-getmap(8), famfs-fsck(8), famfs-df(8)).
+ * the man pages (famfs-getmap(8), famfs-fsck(8), famfs-df(8)).  Output is
+ * always valid UTF-8: a byte of a name that is not part of a valid UTF-8
+ * sequence is given as the character U+00XX (0xff as "\u00ff", that is
+ * "ÿ"), as famfs_json_string documents.
  */
+#include <stdlib.h>
+#include <string.h>
 #include <json-c/json.h>
 
 #include "libfamfs.h"
@@ -23,9 +28,73 @@ static void add_u64(struct json_object *o, const char *k, uint64_t v)
 	json_object_object_add(o, k, json_object_new_uint64(v));
 }
 
+/* the length of the valid UTF-8 sequence at s (1..4), 0 if none starts there
+ * (no overlong forms, no surrogates, nothing above U+10FFFF) */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	size_t n;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+struct json_object *famfs_json_string(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	struct json_object *o;
+	size_t len = strlen(s), o_len = 0, n, k;
+	char *buf;
+
+	for (n = 0; n < len; n += k) {
+		k = utf8_len(p + n);
+		if (!k)
+			break;
+	}
+	if (n >= len)
+		return json_object_new_string(s);
+	/* each byte of an invalid sequence: the character U+00XX (2 bytes) */
+	buf = malloc(2 * len + 1);
+	if (!buf)
+		return NULL;
+	for (n = 0; n < len;) {
+		k = utf8_len(p + n);
+		if (k) {
+			memcpy(buf + o_len, p + n, k);
+			o_len += k;
+			n += k;
+			continue;
+		}
+		buf[o_len++] = (char)(0xc0 | p[n] >> 6);
+		buf[o_len++] = (char)(0x80 | (p[n] & 0x3f));
+		n++;
+	}
+	o = json_object_new_string_len(buf, (int)o_len);
+	free(buf);
+	return o;
+}
+
 static void add_str(struct json_object *o, const char *k, const char *v)
 {
-	json_object_object_add(o, k, v && *v ? json_object_new_string(v) : NULL);
+	json_object_object_add(o, k, v && *v ? famfs_json_string(v) : NULL);
 }
 
 const char *famfs_extent_type_name(uint32_t t)

@@ -36,7 +36,8 @@ extern int famfs_verbose;
 __attribute__((format(printf, 1, 2))) void famfs_err(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void famfs_warn(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void famfs_info(const char *fmt, ...);
-/* "123", "4k", "2M", "1g" (binary multiples) -> bytes; -EINVAL on junk */
+/* "123", "4k", "2M", "1g" (binary multiples) -> bytes; decimal, or hex
+ * after 0x ("010" is ten, never octal); -EINVAL on junk */
 int famfs_parse_size(const char *s, uint64_t *out);
 int famfs_parse_u32(const char *s, int base, uint32_t *out);
 
@@ -91,10 +92,22 @@ uint64_t famfs_sb_dev_size(const struct famfs_superblock *sb);
  * and paths longer than FAMFS_LOG_PATH_MAX - 1.  out has FAMFS_LOG_PATH_MAX. */
 int famfs_relpath_normalize(const char *in, char *out, char *reason);
 /* Find the famfs mount holding path (which need not exist): resolves the
- * longest existing prefix and walks up to a directory holding .meta/.log.
+ * longest existing prefix and walks up to a directory holding .meta/.log
+ * that is the root of a famfs mount (famfs_mount_root_check).
  * Fills mpt (PATH_MAX) and rel (FAMFS_LOG_PATH_MAX); rel is "" for the
  * mount root itself when allow_root, else that is refused. */
 int famfs_locate(const char *path, bool allow_root, char *mpt, char *rel);
+/* statfs f_type of a famfs mount (FAMFS_MAGIC of fs/famfs/famfs.h) */
+#define FAMFS_SUPER_MAGIC	0x87b282ffU
+/* 0 if dir is the root of a famfs mount (statfs type, its parent on
+ * another device), else -errno and reason (may be NULL) filled */
+int famfs_is_mount_root(const char *dir, char *reason);
+/* what famfs_locate and famfs_fs_open_mount ask (unit tests, whose
+ * "mounts" are plain directories, put their own) */
+extern int (*famfs_mount_root_check)(const char *dir, char *reason);
+/* true if path is dir or inside it (both absolute, normalized: no "//",
+ * "." or ".."; dir "/" holds everything) */
+bool famfs_path_within(const char *path, const char *dir);
 /* out = a "/" b; -ENAMETOOLONG (message printed) if it does not fit */
 int famfs_join(char *out, size_t n, const char *a, const char *b);
 
@@ -164,6 +177,12 @@ extern void (*famfs_flush_hook)(const struct famfs_map *m, const void *addr,
 				size_t len);
 extern void (*famfs_refresh_hook)(struct famfs_map *m, void *addr, size_t len);
 void famfs_map_unmap(struct famfs_map *m);
+
+/* ---- probe.c: other signatures on a device (libblkid) --------------------- */
+/* 1 and what (n bytes) filled ("ext4 file system labelled 'x'", "a gpt
+ * partition table") if libblkid knows what d holds, 0 if nothing it knows
+ * (famfs is not among them), -errno (message printed) if it cannot tell. */
+int famfs_dev_probe(struct famfs_dev *d, char *what, size_t n);
 
 /* ---- kernel.c: the only place that talks to famfs.ko ---------------------- */
 struct famfs_kernel_ops {
@@ -251,8 +270,8 @@ void famfs_fs_close(struct famfs_fs *fs);
 int famfs_fs_writable(struct famfs_fs *fs);
 /* The log lock: flock() of the log meta file (of the device when opened
  * from one), so it is per host.  Exclusive: whoever appends, from the
- * allocation to the file's MAP_CREATE.  Shared: logplay, so that it never
- * sees an entry whose file the master is still creating and mapping. */
+ * allocation to the file's MAP_CREATE, and logplay (one replayer at a time,
+ * never beside a create).  Shared: readers that change nothing. */
 int famfs_fs_lock(struct famfs_fs *fs);
 int famfs_fs_lock_shared(struct famfs_fs *fs);
 /* Set an incompat feature bit in the superblock (new CRC, flushed) unless
@@ -376,6 +395,11 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df);
 
 /* ---- json.c: the -j output of getmap, fsck and df (json-c) --------------- */
 struct json_object;
+/* A JSON string of s, which need not be UTF-8 (file names are bytes): valid
+ * UTF-8 is kept, each other byte 0xXX becomes the character U+00XX, so the
+ * output is always valid JSON.  (Names are told apart from real U+0080..
+ * U+00FF characters only by their original bytes.) */
+struct json_object *famfs_json_string(const char *s);
 const char *famfs_map_type_name(uint32_t file_type);
 const char *famfs_extent_type_name(uint32_t extent_type);
 struct json_object *famfs_json_map(const char *path,
@@ -400,7 +424,8 @@ struct famfs_mount_opts {
 	char data[512];		/* options for famfs.ko: mode=, dax= */
 };
 /* Split a mount(8)-style option string (NULL: none): generic options
- * (nosuid, noexec, noatime, ...) become MS_* flags, fstab-only ones
+ * (nosuid, noexec, noatime, ...) become MS_* flags (nosuid and nodev are
+ * the default: suid and dev turn them off), fstab-only ones
  * (defaults, auto, noauto, user, nofail, _netdev, x-*, comment=) are
  * dropped, famfs.ko's (mode=, dax=) go to data.  Anything else is refused
  * (-EINVAL, reason filled), or dropped with a warning when sloppy.
@@ -443,8 +468,10 @@ int famfs_map_from_entry(const struct famfs_log_entry *e,
 /* The map of a (valid) FILE entry, simple or interleaved. */
 void famfs_fmap_from_entry(const struct famfs_log_entry *e,
 			   struct famfs_fmap *m);
-/* Create rel (relative to fs->mpt) with a fresh allocation, log it and
- * MAP_CREATE it.  Returns an O_RDWR fd of the new file, or -errno. */
+/* Create rel (relative to fs->mpt) with a fresh allocation: the file is
+ * created, given its owner and mode, mapped (MAP_CREATE) and zeroed, then
+ * logged.  Returns an O_RDWR fd of the new file, or -errno (nothing logged,
+ * no file left). */
 int famfs_file_create(struct famfs_fs *fs, const char *rel, uint64_t size,
 		      uint32_t mode, uint32_t uid, uint32_t gid);
 /* The layout of a new file: nstrips 0 for one simple extent, else
@@ -456,6 +483,23 @@ struct famfs_layout {
 int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 			     uint64_t size, uint32_t mode, uint32_t uid,
 			     uint32_t gid, const struct famfs_layout *lay);
+/* What a new file holds when it is logged (when other hosts can first map
+ * it).  fn (may be NULL) writes [0, size) through addr, the file's shared
+ * writable mapping, and returns 0 or -errno (message printed); the tool
+ * zeroes the rest of the last page.  Without fn the file is zeroed.
+ * nozero: no zeroing at all (the file may show what the memory held
+ * before: another file's or an earlier file system's data).  fn runs under
+ * the log lock.  NULL: zeros. */
+struct famfs_fill {
+	int (*fn)(void *arg, char *addr, uint64_t size);
+	void *arg;
+	bool nozero;
+};
+/* famfs_file_create_layout with the file's bytes given by fill */
+int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
+			   uint64_t size, uint32_t mode, uint32_t uid,
+			   uint32_t gid, const struct famfs_layout *lay,
+			   const struct famfs_fill *fill);
 /* The geometry -N/-C may ask for: 0, or -EINVAL with reason filled. */
 int famfs_layout_check(const struct famfs_layout *lay, char *reason);
 /* Bring fs's create cache (bitmap, logged paths) up to the log's end:
@@ -474,7 +518,9 @@ int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
  * streamed; one that reports 0 bytes (/proc, /sys), a FIFO or a character
  * device is read to EOF into memory first, at most famfs_copy_unsized_max
  * bytes (-EFBIG beyond, nothing created), and the file gets the size read.
- * Other kinds: -EINVAL.  Messages printed. */
+ * The bytes are in the file before it is logged (under the log lock), the
+ * rest of its last page zeroed; a read error leaves no file, nothing
+ * logged.  Other kinds: -EINVAL.  Messages printed. */
 #define FAMFS_COPY_UNSIZED_MAX	(64ULL << 20)
 extern uint64_t famfs_copy_unsized_max;		/* unit tests lower it */
 int famfs_copy_fd(struct famfs_fs *fs, int in, const char *src,

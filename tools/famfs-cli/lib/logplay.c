@@ -5,7 +5,8 @@
  * differs from the log, a path logged twice, a file where a directory
  * belongs) and skips corrupt entries.  On a client, and on a read-only
  * mount, files are created without write permission.  It holds the log
- * lock shared (famfs_fs_lock_shared) while it plays.
+ * lock exclusively (famfs_fs_lock) while it plays, so replayers and the
+ * master's creates on this host never act on one file at once.
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -70,50 +71,72 @@ static uint32_t file_mode(struct lp_ctx *c, uint32_t mode)
 	return (c->fs->master && !c->fs->ro_mount) ? mode : mode & ~0222U;
 }
 
+/* fd's map (if it has one) against the logged one: 1 if it has the logged
+ * map, 0 if it has none, -1 if another one (reported) */
+static int check_map(struct lp_ctx *c, int fd, const char *p, uint64_t idx,
+		     const struct famfs_fmap *want)
+{
+	struct famfs_fmap *have = malloc(sizeof(*have));
+	int rc;
+
+	if (!have) {
+		c->r->errors++;
+		famfs_err("%s: out of memory", p);
+		return -1;
+	}
+	rc = famfs_fmap_get(fd, have);
+	if (rc) {
+		free(have);
+		return 0;
+	}
+	rc = famfs_fmap_equal(want, have) ? 1 : -1;
+	free(have);
+	if (rc < 0)
+		CONFLICT(c, "%s: its map differs from log entry %llu",
+			 p, (unsigned long long)idx);
+	return rc;
+}
+
+/*
+ * The file of a FILE entry.  A file already there is left alone: counted
+ * if it has the logged map, else a conflict -- also when it has no map at
+ * all: whoever made it may hold it open and would reach the memory once it
+ * is mapped, so it is never adopted.  A new file is created here (O_EXCL),
+ * gets its owner and mode, and only then its memory.
+ */
 static int play_file(struct lp_ctx *c, const char *p, uint64_t idx,
 		     const struct famfs_log_entry *e)
 {
-	struct famfs_fmap want, have;
+	struct famfs_fmap want;
 	uint32_t mode = file_mode(c, le32toh(e->fm.mode));
 	const char *ioc = famfs_entry_interleaved(e) ||
 			  le16toh(e->fm.nextents) > FAMFS_MAX_EXTENTS ?
 			  "MAP_CREATE_V2" : "MAP_CREATE";
 	struct stat st;
-	bool existed = false;
 	int fd, rc;
 
 	famfs_fmap_from_entry(e, &want);
 	if (lstat(p, &st) == 0) {
-		existed = true;
 		if (!S_ISREG(st.st_mode)) {
 			CONFLICT(c, "%s: log entry %llu is a file, but a %s is there",
 				 p, (unsigned long long)idx,
 				 S_ISDIR(st.st_mode) ? "directory" : "non-file");
 			return 0;
 		}
-		fd = open(p, O_RDONLY | O_CLOEXEC);
+		fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 		if (fd < 0) {
 			c->r->errors++;
 			famfs_err("%s: %s", p, strerror(errno));
 			return 0;
 		}
-		rc = famfs_fmap_get(fd, &have);
-		if (rc == 0) {
-			if (famfs_fmap_equal(&want, &have))
-				c->r->present++;
-			else
-				CONFLICT(c, "%s: its map differs from log entry %llu",
-					 p, (unsigned long long)idx);
-			close(fd);
-			return 0;
-		}
+		rc = check_map(c, fd, p, idx, &want);
 		close(fd);
-		if (st.st_size != 0) {
-			CONFLICT(c, "%s: not a famfs-mapped file (log entry %llu)",
+		if (rc > 0)
+			c->r->present++;
+		else if (rc == 0)
+			CONFLICT(c, "%s: a file without a famfs map is already there (log entry %llu); not given the memory, since whoever made it may hold it open: remove it and run famfs logplay again",
 				 p, (unsigned long long)idx);
-			return 0;
-		}
-		/* present but never mapped (e.g. MAP_CREATE failed): map it */
+		return 0;
 	} else if (errno != ENOENT) {
 		c->r->errors++;
 		famfs_err("%s: %s", p, strerror(errno));
@@ -125,33 +148,49 @@ static int play_file(struct lp_ctx *c, const char *p, uint64_t idx,
 		c->r->created_files++;
 		return 0;
 	}
-	/* O_EXCL: what is unlinked below is the file this run created */
-	fd = open(p, O_RDWR | O_CREAT | (existed ? 0 : O_EXCL) | O_CLOEXEC, 0600);
+	/* O_EXCL: the file is this run's, and what is unlinked below */
+	fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		c->r->errors++;
 		famfs_err("%s: cannot create: %s", p, strerror(errno));
 		return 0;
 	}
+	/* owner and mode before the memory: no moment with the wrong ones */
 	if (fchown(fd, le32toh(e->fm.uid), le32toh(e->fm.gid)) && !geteuid())
 		famfs_warn("%s: chown: %s", p, strerror(errno));
-	rc = famfs_fmap_create(fd, &want);
-	if (rc) {
-		c->r->errors++;
-		/* no empty, unmapped file for an entry that got no memory
-		 * (its memory taken by an earlier entry, a failed mount...);
-		 * the next logplay creates it again */
-		if (!existed && unlink(p) == 0)
-			famfs_err("%s: %s: %s (log entry %llu; not created)",
-				  p, ioc, strerror(-rc), (unsigned long long)idx);
-		else
-			famfs_err("%s: %s: %s", p, ioc, strerror(-rc));
-		close(fd);
-		return 0;
-	} else {
-		c->r->created_files++;
-	}
 	if (fchmod(fd, mode))
 		famfs_warn("%s: chmod: %s", p, strerror(errno));
+	rc = famfs_fmap_create(fd, &want);
+	if (rc == 0) {
+		c->r->created_files++;
+		close(fd);
+		return 0;
+	}
+	/*
+	 * Not mapped by this call.  If the file has a map anyway, someone else
+	 * (a replayer without the lock: an older tool) mapped it meanwhile:
+	 * keep it, whatever happens -- it may be in use.
+	 */
+	switch (check_map(c, fd, p, idx, &want)) {
+	case 1:
+		c->r->present++;
+		close(fd);
+		return 0;
+	case -1:
+		close(fd);
+		return 0;
+	}
+	c->r->errors++;
+	/* no empty, unmapped file for an entry that got no memory (its memory
+	 * taken by an earlier entry, a failed mount...): the next logplay
+	 * creates it again */
+	if (unlink(p) == 0)
+		famfs_err("%s: %s: %s%s (log entry %llu; not created)", p, ioc,
+			  strerror(-rc), rc == -EBUSY ?
+			  ": another process opened the new file before it was mapped (famfs.ko maps a file only for its only opener); run famfs logplay again" : "",
+			  (unsigned long long)idx);
+	else
+		famfs_err("%s: %s: %s", p, ioc, strerror(-rc));
 	close(fd);
 	return 0;
 }
@@ -271,14 +310,13 @@ int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 	c->stop = stop;
 	c->stop_arg = stop_arg;
 	/*
-	 * The master's mkfile appends the entry and then maps the file, under
-	 * the log lock.  Without it, a logplay on the master's own mount could
-	 * run in between, find the new entry with its empty file, map that
-	 * itself and make mkfile's MAP_CREATE fail (EEXIST).  A shared lock
-	 * waits for such a create to finish (on a client the lock is local
-	 * and never contended by the master).
+	 * The log lock, exclusive: a create (mkfile, cp) on the master's own
+	 * mount and another replayer (mount -o follow beside a manual famfs
+	 * logplay) could otherwise act on the same new file in between: both
+	 * create it, one maps it, the other's MAP_CREATE fails.  (On a client
+	 * the lock is local and never contended by the master.)
 	 */
-	rc = famfs_fs_lock_shared(fs);
+	rc = famfs_fs_lock(fs);
 	if (rc)
 		return rc;
 	rc = famfs_log_walk_range(fs, c->next, UINT64_MAX, play, c);

@@ -123,6 +123,9 @@ int famfs_mount_opts_parse(const char *in, bool sloppy,
 	const char *p = in ? in : "";
 
 	memset(o, 0, sizeof(*o));
+	/* set-uid files and device nodes come from another host's log: they
+	 * count only with suid / dev (and the last of nosuid/suid wins) */
+	o->flags = MS_NOSUID | MS_NODEV;
 	while (*p) {
 		size_t n = strcspn(p, ",");
 		int rc = n ? one(p, n, sloppy, o, reason) : 0;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -289,9 +290,64 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 	return rc;
 }
 
+/*
+ * The new file's bytes, before it is logged (before any other host can map
+ * it): fill->fn's, or zeros, and the rest of the last page zeroed (a mmap
+ * of the file reaches up to the page end; nothing past it can be reached
+ * through the file: famfs.ko maps no page past the end).  Written through
+ * the file's own mapping, then msync (famfs.ko writes the CPU cache lines
+ * back), as famfs cp always did.
+ */
+static int populate(int fd, const char *p, uint64_t size,
+		    const struct famfs_fill *fill)
+{
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t len = (size + pg - 1) / pg * pg;
+	bool nozero = fill && fill->nozero;
+	char *a;
+	int rc = 0;
+
+	if (!size || (nozero && !(fill && fill->fn)))
+		return 0;
+	a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (a == MAP_FAILED) {
+		rc = -errno;
+		famfs_err("%s: mmap: %s", p, strerror(errno));
+		return rc;
+	}
+	if (fill && fill->fn) {
+		rc = fill->fn(fill->arg, a, size);
+		if (!rc && !nozero)
+			memset(a + size, 0, len - size);
+	} else {
+		memset(a, 0, len);
+	}
+	if (!rc && msync(a, len, MS_SYNC)) {
+		rc = -errno;
+		famfs_err("%s: msync: %s", p, strerror(errno));
+	}
+	munmap(a, len);
+	return rc;
+}
+
 int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 			     uint64_t size, uint32_t mode, uint32_t uid,
 			     uint32_t gid, const struct famfs_layout *lay)
+{
+	return famfs_file_create_fill(fs, rel, size, mode, uid, gid, lay, NULL);
+}
+
+/*
+ * Under the log lock: allocate, create the file (O_EXCL), give it its
+ * owner and mode, its memory (MAP_CREATE), its bytes (populate), and only
+ * then log it.  Once logged, every host can map it, so it must never show
+ * what the memory held before.  Until then nothing is visible to other
+ * hosts: a failure unlinks the file and the allocation is forgotten.
+ */
+int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
+			   uint64_t size, uint32_t mode, uint32_t uid,
+			   uint32_t gid, const struct famfs_layout *lay,
+			   const struct famfs_fill *fill)
 {
 	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN], p[PATH_MAX];
 	struct famfs_log_entry e;
@@ -331,26 +387,14 @@ int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 	rc = alloc_entry(fs, p, norm, size, mode, uid, gid, lay, &e);
 	if (rc)
 		goto undo;
+	/* from here on the cache holds an allocation not logged yet: a
+	 * failure drops the cache (the next create reads the log again) */
 	map = malloc(sizeof(*map));
 	if (!map) {
 		famfs_err("%s: out of memory", p);
-		famfs_fs_cache_drop(fs);	/* allocated, not logged */
 		rc = -ENOMEM;
-		goto undo;
+		goto unalloc;
 	}
-	rc = famfs_log_append(fs, &e);
-	if (rc) {
-		famfs_fs_cache_drop(fs);	/* allocated, not logged */
-		goto undo;
-	}
-	/* the cache knows the allocation; now the entry and its path too */
-	if (fs->cache_next + 1 == famfs_log_next(fs->log) &&
-	    !pathset_add(fs->cache_paths, norm, fs->cache_next, FAMFS_LOG_FILE,
-			 NULL))
-		fs->cache_next++;
-	else
-		famfs_fs_cache_drop(fs);
-	/* logged: from here on the file exists for every host */
 	set_owner(fd, p, mode, uid, gid);
 	famfs_fmap_from_entry(&e, map);
 	rc = famfs_fmap_create(fd, map);
@@ -358,23 +402,35 @@ int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 		bool v2 = map->extent_type == FAMFS_INTERLEAVED_EXTENT ||
 			  map->count > FAMFS_MAX_EXTENTS;
 
-		famfs_err("%s: %s: %s%s (logged; famfs logplay retries)", p,
+		famfs_err("%s: %s: %s%s (not created)", p,
 			  v2 ? "MAP_CREATE_V2" : "MAP_CREATE", strerror(-rc),
 			  rc == -ENOTTY ? (map->extent_type == FAMFS_INTERLEAVED_EXTENT ?
 					   ": this famfs.ko has no interleaved files" :
-					   ": this famfs.ko takes at most 2 extents per file") : "");
-		close(fd);
-		fd = -1;
-		goto out;
+					   ": this famfs.ko takes at most 2 extents per file") :
+			  rc == -EBUSY ? ": another process opened the new file before it was mapped" : "");
+		goto unalloc;
 	}
+	rc = populate(fd, p, size, fill);
+	if (rc)
+		goto unalloc;
+	rc = famfs_log_append(fs, &e);
+	if (rc)
+		goto unalloc;
+	/* the cache knows the allocation; now the entry and its path too */
+	if (fs->cache_next + 1 == famfs_log_next(fs->log) &&
+	    !pathset_add(fs->cache_paths, norm, fs->cache_next, FAMFS_LOG_FILE,
+			 NULL))
+		fs->cache_next++;
+	else
+		famfs_fs_cache_drop(fs);
 	free(map);
 	famfs_fs_unlock(fs);
 	return fd;
+unalloc:
+	famfs_fs_cache_drop(fs);	/* allocated, not logged */
 undo:
-	if (fd >= 0) {
-		close(fd);
-		unlink(p);
-	}
+	close(fd);
+	unlink(p);
 out:
 	free(map);
 	famfs_fs_unlock(fs);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "libfamfs.h"
@@ -78,7 +79,44 @@ int famfs_join(char *out, size_t n, const char *a, const char *b)
 	return 0;
 }
 
-static bool is_famfs_root(const char *dir)
+int famfs_is_mount_root(const char *dir, char *reason)
+{
+	char parent[PATH_MAX];
+	struct statfs sf;
+	struct stat st, pst;
+
+	if (statfs(dir, &sf) || stat(dir, &st)) {
+		REASON("%s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	if ((uint32_t)sf.f_type != FAMFS_SUPER_MAGIC) {
+		REASON("%s: not a famfs mount (file system type 0x%llx, famfs is 0x%x)",
+		       dir, (unsigned long long)sf.f_type, FAMFS_SUPER_MAGIC);
+		return -ENOENT;
+	}
+	/* the root of a mount: its parent is on another device (or it is
+	 * "/" itself) */
+	if (snprintf(parent, sizeof(parent), "%s/..", dir) >= (int)sizeof(parent)) {
+		REASON("%.60s: path too long", dir);
+		return -ENAMETOOLONG;
+	}
+	if (stat(parent, &pst)) {
+		REASON("%.100s: %s", parent, strerror(errno));
+		return -errno;
+	}
+	if (pst.st_dev == st.st_dev && pst.st_ino != st.st_ino) {
+		REASON("%s: a directory inside a famfs mount, not its root", dir);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int (*famfs_mount_root_check)(const char *dir, char *reason) =
+	famfs_is_mount_root;
+
+/* dir holds .meta/.log: 1 if it is a famfs mount root, 0 if not a
+ * candidate, -1 if it holds one but is no mount root (reason filled) */
+static int is_famfs_root(const char *dir, char *reason)
 {
 	char p[PATH_MAX];
 	struct stat st;
@@ -86,14 +124,17 @@ static bool is_famfs_root(const char *dir)
 	int k = snprintf(p, sizeof(p), "%s/%s", dir, FAMFS_META_LOG);
 
 	if (k < 0 || k >= (int)sizeof(p))
-		return false;
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+		return 0;
+	if (stat(p, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	return famfs_mount_root_check(dir, reason) ? -1 : 1;
 }
 
 int famfs_locate(const char *path, bool allow_root, char *mpt, char *rel)
 {
 	char cur[PATH_MAX], res[PATH_MAX], full[PATH_MAX * 2];
 	char tail[PATH_MAX] = "", reason[FAMFS_REASON_LEN];
+	char why[FAMFS_REASON_LEN] = "";
 	struct stat st;
 	size_t len;
 	int rc;
@@ -142,12 +183,15 @@ int famfs_locate(const char *path, bool allow_root, char *mpt, char *rel)
 
 		if (!*mpt)
 			strcpy(mpt, "/");
-		if (is_famfs_root(mpt))
+		/* a .meta/.log elsewhere (a copy, one made inside a famfs
+		 * directory) is not a file system: keep looking above it */
+		rc = is_famfs_root(mpt, why[0] ? NULL : why);
+		if (rc > 0)
 			break;
 		d = strrchr(mpt, '/');
 		if (!d || mpt[1] == '\0') {
-			famfs_err("%s: not in a famfs file system (no %s above it)",
-				  path, FAMFS_META_LOG);
+			famfs_err("%s: not in a famfs file system (no famfs mount with %s above it%s%s)",
+				  path, FAMFS_META_LOG, why[0] ? "; " : "", why);
 			return -ENOENT;
 		}
 		if (d == mpt)
@@ -166,4 +210,13 @@ int famfs_locate(const char *path, bool allow_root, char *mpt, char *rel)
 		return rc;
 	}
 	return 0;
+}
+
+bool famfs_path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/';
+	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
 }

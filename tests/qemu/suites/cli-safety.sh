@@ -1,0 +1,122 @@
+# profiles: pmem
+# timeout: 400
+# Tool safety (issue 15): mkfs refuses to destroy another file system, new
+# files read as zeros, cp -r refuses to copy a directory into itself, only a
+# real famfs mount root is used, famfs mounts are nosuid,nodev unless asked,
+# a size with a leading zero is decimal.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+famfs_loaded || exit 0
+
+DEV=$FAMFS_DEV
+M=/mnt/famfs-safety
+export FAMFS_HOST_ID_FILE=/tmp/safety-host-uuid
+mkdir -p $M
+umount $M 2>/dev/null
+
+# mount_opts MPT: the options field of MPT's line in /proc/mounts
+mount_opts() {
+	awk -v m="$1" '$2 == m && $3 == "famfs" { print $4 }' /proc/mounts
+}
+has_opt() {	# has_opt OPTS NAME
+	case ",$1," in *",$2,"*) return 0 ;; esac
+	return 1
+}
+
+# ---- 14: mkfs and another file system ------------------------------------
+t_ok ext4-made mkfs.ext4 -q -F $DEV
+t_rc mkfs-over-ext4-refused 2 famfs mkfs $DEV
+t_has mkfs-over-ext4-names-it "ext4"
+t_rc mkfs-kill-over-ext4-refused 2 famfs mkfs -k $DEV
+t_ok ext4-intact e2fsck -n $DEV
+t_rc mkfs-force-over-ext4 0 famfs mkfs -f $DEV
+# -f over a famfs whose master is another host: said so
+export FAMFS_HOST_ID_FILE=/tmp/safety-other-uuid
+t_rc mkfs-force-other-master 0 famfs mkfs -f $DEV
+export FAMFS_HOST_ID_FILE=/tmp/safety-host-uuid
+t_rc mkfs-force-over-other-master 0 famfs mkfs -f $DEV
+t_has mkfs-force-other-master-said "master is another host"
+
+# ---- 9: a new file reads as zeros, not as what the memory held ----------------
+# the first 64 MiB (superblock, log, the first files) full of random bytes
+dd if=/dev/urandom of=$DEV bs=1M count=64 conv=fsync 2>/dev/null
+t_not junk-on-device cmp -n 4194304 /dev/zero $DEV
+t_rc mkfs-after-junk 0 famfs mkfs -f $DEV
+t_rc mount 0 famfs mount $DEV $M
+t_rc mkfile-4m 0 famfs mkfile -s 4M $M/new
+t_ok mkfile-reads-zero cmp -n 4194304 $M/new /dev/zero
+head -c 5000 /dev/urandom > /tmp/safety-5000
+t_rc cp-small 0 famfs cp /tmp/safety-5000 $M/small
+t_ok cp-small-bytes cmp /tmp/safety-5000 $M/small
+t_rc mkfile-nozero 0 famfs mkfile --nozero -s 2M $M/nozero
+t_eq mkfile-nozero-size 2097152 "$(stat -c %s $M/nozero)"
+
+# ---- 5 (tool side): a file made at a logged path before the replay ------------
+# The log holds pub/victim; here it was removed locally, and a user who can
+# write pub creates the path and keeps it open.  logplay must not give that
+# file the victim's memory (it used to map it: the user's descriptor then
+# read the victim's bytes).
+famfs mkdir -m 0777 $M/pub && famfs mkfile -s 2M -S 77 $M/pub/victim && rm $M/pub/victim
+rm -f /tmp/pc-ready /tmp/pc-go
+precreate $M/pub/victim /tmp/pc-ready /tmp/pc-go > /tmp/pc.out 2>&1 &
+pc=$!
+if wait_for /tmp/pc-ready 30; then
+	t_rc logplay-precreated-not-adopted 3 famfs logplay $M
+	t_has logplay-precreated-says-why "not given the memory"
+else
+	t_fail logplay-precreated-not-adopted "precreate did not start: $(cat /tmp/pc.out)"
+fi
+touch /tmp/pc-go
+wait $pc
+t_lines precreate /tmp/pc.out
+
+# ---- 17: a size with a leading zero is decimal ------------------------------
+t_rc mkfile-010M 0 famfs mkfile -s 010M $M/ten
+t_eq mkfile-010M-is-10MiB 10485760 "$(stat -c %s $M/ten)"
+
+# ---- 15: cp -r of a directory into itself ------------------------------------
+famfs mkdir $M/d && famfs cp /tmp/safety-5000 $M/d/x
+t_rc cp-into-itself-refused 2 famfs cp -r $M/d $M/d/sub
+t_has cp-into-itself-says-why "into itself"
+t_not cp-into-itself-nothing-copied test -e $M/d/sub
+t_rc cp-into-itself-same-refused 2 famfs cp -r $M/d $M
+t_rc cp-into-own-dir-refused 2 famfs cp -r $M/d $M/d
+t_not cp-into-own-dir-nothing-copied test -e $M/d/d
+t_rc cp-sibling-ok 0 famfs cp -r $M/d $M/d2
+t_ok cp-sibling-copied cmp /tmp/safety-5000 $M/d2/x
+
+# ---- 16: only a famfs mount's root holds the log ---------------------------------
+before=$(famfs df -j $M | jget .log.entries)
+rm -rf /tmp/fake; mkdir -p /tmp/fake/.meta
+cp $M/.meta/.superblock $M/.meta/.log /tmp/fake/.meta/
+t_rc fake-root-refused 2 famfs mkfile -s 2M /tmp/fake/x
+t_not fake-root-nothing-created test -e /tmp/fake/x
+t_rc fake-root-fsck-refused 2 famfs fsck /tmp/fake
+famfs mkdir $M/nest && mkdir $M/nest/.meta && : > $M/nest/.meta/.log
+t_rc nested-meta-not-a-root 0 famfs mkfile -s 2M $M/nest/y
+t_rc nested-file-logged 0 famfs getmap $M/nest/y
+t_eq log-grew-by-mkfiles-only $((before + 2)) "$(famfs df -j $M | jget .log.entries)"
+
+# ---- 10: nosuid,nodev unless asked for ---------------------------------------
+o=$(mount_opts $M)
+t_ok mount-nosuid has_opt "$o" nosuid
+t_ok mount-nodev has_opt "$o" nodev
+umount $M
+t_rc mount-suid-dev 0 famfs mount -o suid,dev $DEV $M
+o=$(mount_opts $M)
+t_not mount-suid-not-nosuid has_opt "$o" nosuid
+t_not mount-dev-not-nodev has_opt "$o" nodev
+umount $M
+mkdir -p /tmp/safety-bin && ln -sf "$(command -v famfs-cli)" /tmp/safety-bin/mount.famfs
+t_rc mount-helper 0 /tmp/safety-bin/mount.famfs $DEV $M
+o=$(mount_opts $M)
+t_ok mount-helper-nosuid has_opt "$o" nosuid
+t_ok mount-helper-nodev has_opt "$o" nodev
+t_rc remount-ro 0 famfs mount -o remount,ro $DEV $M
+o=$(mount_opts $M)
+t_ok remount-keeps-nosuid has_opt "$o" nosuid
+umount $M
+t_rc mount-follow 0 famfs mount -o follow $DEV $M
+o=$(mount_opts $M)
+t_ok mount-follow-nosuid has_opt "$o" nosuid
+t_ok mount-follow-nodev has_opt "$o" nodev
+umount $M
