@@ -47,7 +47,8 @@ const struct cli_doc cli_doc_cp = {
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
 		CLI_EXIT_ERROR("a SRC could not be read or copied (the others are\n"
 			       "copied), DEST is not in a famfs mount, this host is a\n"
-			       "client, the device or the log is full"),
+			       "client, the device or the log is full, or famfs.ko\n"
+			       "lacks the v2 ioctls a file needs (see famfs-mkfile(8))"),
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-mkfile(8), famfs-mkdir(8)",
 };

@@ -75,14 +75,14 @@ static int play_file(struct lp_ctx *c, const char *p, uint64_t idx,
 {
 	struct famfs_fmap want, have;
 	uint32_t mode = file_mode(c, le32toh(e->fm.mode));
-	const char *ioc = famfs_entry_interleaved(e) ||
-			  le16toh(e->fm.nextents) > FAMFS_MAX_EXTENTS ?
-			  "MAP_CREATE_V2" : "MAP_CREATE";
+	const char *ioc, *why;
 	struct stat st;
 	bool existed = false;
 	int fd, rc;
 
 	famfs_fmap_from_entry(e, &want);
+	why = famfs_fmap_needs_v2(&want);
+	ioc = why ? "MAP_CREATE_V2" : "MAP_CREATE";
 	if (lstat(p, &st) == 0) {
 		existed = true;
 		if (!S_ISREG(st.st_mode)) {
@@ -135,6 +135,15 @@ static int play_file(struct lp_ctx *c, const char *p, uint64_t idx,
 	if (fchown(fd, le32toh(e->fm.uid), le32toh(e->fm.gid)) && !geteuid())
 		famfs_warn("%s: chown: %s", p, strerror(errno));
 	rc = famfs_fmap_create(fd, &want);
+	if (rc == -ENOTTY && why) {
+		c->r->errors++;
+		if (!existed)
+			unlink(p);
+		famfs_err("%s: log entry %llu is %s, and " FAMFS_NO_V2_MSG "; not created",
+			  p, (unsigned long long)idx, why);
+		close(fd);
+		return 0;
+	}
 	if (rc) {
 		c->r->errors++;
 		/* no empty, unmapped file for an entry that got no memory

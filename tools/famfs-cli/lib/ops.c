@@ -296,7 +296,7 @@ int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN], p[PATH_MAX];
 	struct famfs_log_entry e;
 	struct famfs_fmap *map = NULL;
-	int fd = -1, rc;
+	int fd = -1, rc, v2;
 
 	rc = famfs_fs_writable(fs);
 	if (rc)
@@ -328,6 +328,14 @@ int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 		famfs_err("%s: cannot create: %s", p, strerror(errno));
 		goto out;
 	}
+	/* a module without v2: refuse what it cannot map before it is logged */
+	v2 = famfs_kernel_v2(fd);
+	if (!v2 && lay && lay->nstrips) {
+		famfs_err("%s: " FAMFS_NO_V2_MSG ": it cannot map an interleaved file (-N); nothing logged",
+			  p);
+		rc = -EOPNOTSUPP;
+		goto undo;
+	}
 	rc = alloc_entry(fs, p, norm, size, mode, uid, gid, lay, &e);
 	if (rc)
 		goto undo;
@@ -336,6 +344,15 @@ int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 		famfs_err("%s: out of memory", p);
 		famfs_fs_cache_drop(fs);	/* allocated, not logged */
 		rc = -ENOMEM;
+		goto undo;
+	}
+	famfs_fmap_from_entry(&e, map);
+	if (!v2 && famfs_fmap_needs_v2(map)) {
+		famfs_err("%s: free space is fragmented: %llu bytes need %u extents, and " FAMFS_NO_V2_MSG ", which map at most %u; nothing logged",
+			  p, (unsigned long long)size, map->count,
+			  (unsigned)FAMFS_MAX_EXTENTS);
+		famfs_fs_cache_drop(fs);	/* allocated, not logged */
+		rc = -EOPNOTSUPP;
 		goto undo;
 	}
 	rc = famfs_log_append(fs, &e);
@@ -352,17 +369,13 @@ int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 		famfs_fs_cache_drop(fs);
 	/* logged: from here on the file exists for every host */
 	set_owner(fd, p, mode, uid, gid);
-	famfs_fmap_from_entry(&e, map);
 	rc = famfs_fmap_create(fd, map);
 	if (rc) {
-		bool v2 = map->extent_type == FAMFS_INTERLEAVED_EXTENT ||
-			  map->count > FAMFS_MAX_EXTENTS;
+		const char *why = famfs_fmap_needs_v2(map);
 
 		famfs_err("%s: %s: %s%s (logged; famfs logplay retries)", p,
-			  v2 ? "MAP_CREATE_V2" : "MAP_CREATE", strerror(-rc),
-			  rc == -ENOTTY ? (map->extent_type == FAMFS_INTERLEAVED_EXTENT ?
-					   ": this famfs.ko has no interleaved files" :
-					   ": this famfs.ko takes at most 2 extents per file") : "");
+			  why ? "MAP_CREATE_V2" : "MAP_CREATE", strerror(-rc),
+			  rc == -ENOTTY && why ? ": " FAMFS_NO_V2_MSG : "");
 		close(fd);
 		fd = -1;
 		goto out;
