@@ -24,7 +24,7 @@ mkdir -p $M $SRC
 j() { echo "$OUT" | jget "$@"; }	# j [-n] PATH: from the last t_rc
 entries() { famfs fsck -j $M | jget .entries; }
 # the log header's next_index (bytes 16..23 of .meta/.log), not through the tool
-next_index() { devpat dump $M/.meta/.log 16 8 | cut -d' ' -f2-; }
+next_index() { devpat -b dump $M/.meta/.log 16 8 | cut -d' ' -f2-; }
 # poke_entry I: corrupt log entry I (a byte of its ctime) through .meta/.log
 poke_entry() {
 	printf '\377' | dd of=$M/.meta/.log bs=1 seek=$((1024 + $1 * 1024 + 40)) \
@@ -91,6 +91,7 @@ t_rc remount-logplay 0 famfs logplay $M
 
 # ---- interleaved: refused before it is logged ---------------------------------
 n=$(entries) ni=$(next_index)
+t_ok next-index-readable test -n "$ni" -a -n "$n"
 t_rc creat-n2 2 famfs creat -N 2 -s 4m $M/striped
 t_has creat-n2-says-v2 "lacks the v2 ioctls"
 t_rc cp-n2 2 famfs cp -N 2 $SRC/hello $M/striped-cp
