@@ -196,6 +196,7 @@ static void test_refuse_fragmented(void **state)
 	assert_int_equal(famfs_log_next(t->fs.log), 4);
 	assert_false(th_exists(t, "big", false));
 	assert_int_equal(th_mock_v1_creates + th_mock_v2_creates, 0);
+	assert_int_equal(le32toh(t->fs.sb->feature_incompat), 0);	/* untouched */
 	/* the same space is there: 4 units in one run, then 2 in 2 holes */
 	fd = famfs_file_create(&t->fs, "one", 8 * MiB, 0644, 0, 0);
 	assert_true(fd >= 0);

@@ -240,10 +240,12 @@ int famfs_file_create(struct famfs_fs *fs, const char *rel, uint64_t size,
 	return famfs_file_create_layout(fs, rel, size, mode, uid, gid, NULL);
 }
 
-/* allocate and build the entry of a new file */
+/* allocate and build the entry of a new file; v1_only: refuse more than
+ * FAMFS_MAX_EXTENTS extents (a famfs.ko without MAP_CREATE_V2) */
 static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 		       uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
-		       const struct famfs_layout *lay, struct famfs_log_entry *e)
+		       const struct famfs_layout *lay, bool v1_only,
+		       struct famfs_log_entry *e)
 {
 	struct famfs_log_interleave_ext ie;
 	struct famfs_log_simple_ext ext[FAMFS_LOG_MAX_SIMPLE_EXT];
@@ -276,6 +278,12 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 		/* the superblock says so before the first such entry */
 		if (!rc)
 			rc = famfs_fs_set_incompat(fs, FAMFS_FEATURE_INCOMPAT_INTERLEAVE);
+	} else if (v1_only && next > FAMFS_MAX_EXTENTS) {
+		/* before the superblock's feature or the log is touched */
+		famfs_err("%s: free space is fragmented: %llu bytes need %u extents, and " FAMFS_NO_V2_MSG ", which map at most %u; nothing logged",
+			  p, (unsigned long long)size, next,
+			  (unsigned)FAMFS_MAX_EXTENTS);
+		rc = -EOPNOTSUPP;
 	} else {
 		rc = famfs_entry_build(e, FAMFS_LOG_FILE, norm, size, mode, uid,
 				       gid, ext, next);
@@ -336,7 +344,7 @@ int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 		rc = -EOPNOTSUPP;
 		goto undo;
 	}
-	rc = alloc_entry(fs, p, norm, size, mode, uid, gid, lay, &e);
+	rc = alloc_entry(fs, p, norm, size, mode, uid, gid, lay, v2 == 0, &e);
 	if (rc)
 		goto undo;
 	map = malloc(sizeof(*map));
@@ -347,14 +355,6 @@ int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 		goto undo;
 	}
 	famfs_fmap_from_entry(&e, map);
-	if (!v2 && famfs_fmap_needs_v2(map)) {
-		famfs_err("%s: free space is fragmented: %llu bytes need %u extents, and " FAMFS_NO_V2_MSG ", which map at most %u; nothing logged",
-			  p, (unsigned long long)size, map->count,
-			  (unsigned)FAMFS_MAX_EXTENTS);
-		famfs_fs_cache_drop(fs);	/* allocated, not logged */
-		rc = -EOPNOTSUPP;
-		goto undo;
-	}
 	rc = famfs_log_append(fs, &e);
 	if (rc) {
 		famfs_fs_cache_drop(fs);	/* allocated, not logged */
