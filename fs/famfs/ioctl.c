@@ -647,9 +647,54 @@ static int famfs_ioc_map_get_v2(struct file *file,
 	return rc;
 }
 
+/*
+ * CONFIG_FAMFS_LEGACY_ABI (Kbuild: FAMFS_LEGACY_ABI=y) builds a test module
+ * that answers as the 2024 famfs RFC module did, so that the tool can be
+ * tested against that ABI (tests/qemu/suites/legacy-abi.sh); never for real
+ * use.  That module had numbers 1..4 only (ENOTTY for the rest); its MAP_GET
+ * filled in file_size and ext_list_count alone, with extent_type, file_type
+ * and ext_list left 0; the extents came only from MAP_GETEXT; and a file
+ * without a map got EINVAL from both.  MAP_CREATE and NOP are the same.
+ */
+static long famfs_legacy_ioctl(struct file *file, unsigned int cmd,
+			       void __user *argp)
+{
+	struct famfs_fmap *fmap = famfs_inode_fmap(file_inode(file));
+	struct famfs_ioc_map imap;
+	int rc;
+
+	switch (cmd) {
+	case FAMFSIOC_NOP:
+		return 0;
+	case FAMFSIOC_MAP_CREATE:
+		return famfs_ioc_map_create(file, argp);
+	case FAMFSIOC_MAP_GET:
+	case FAMFSIOC_MAP_GETEXT:
+		break;
+	default:
+		return -ENOTTY;
+	}
+	if (!fmap)
+		return -EINVAL;
+	rc = famfs_fmap_to_v1(file, fmap, &imap, cmd == FAMFSIOC_MAP_GET ?
+			      "MAP_GET" : "MAP_GETEXT");
+	if (rc)
+		return rc;
+	if (cmd == FAMFSIOC_MAP_GETEXT)
+		return copy_to_user(argp, imap.ext_list, imap.ext_list_count *
+				    sizeof(imap.ext_list[0])) ? -EFAULT : 0;
+	imap.extent_type = 0;
+	imap.file_type = 0;
+	memset(imap.ext_list, 0, sizeof(imap.ext_list));
+	return copy_to_user(argp, &imap, sizeof(imap)) ? -EFAULT : 0;
+}
+
 long famfs_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	void __user *argp = (void __user *)arg;
+
+	if (IS_ENABLED(CONFIG_FAMFS_LEGACY_ABI))
+		return famfs_legacy_ioctl(file, cmd, argp);
 
 	switch (cmd) {
 	case FAMFSIOC_NOP:

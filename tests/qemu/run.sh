@@ -195,6 +195,11 @@ if [ $build_only = 1 ]; then
 	exit $status
 fi
 
+if [[ " ${plan[*]} " == *" legacy-abi "* ]] &&
+	! out=$(make -s -C "$here" legacy KDIR="${KDIR:-/usr/src/linux-headers-$KVER}" 2>&1); then
+	echo "FAIL build/legacy-module: $(echo "$out" | grep -m1 -E 'error|Error' || echo "$out" | tail -n 1)"; status=1
+fi
+
 if [ $interactive = 1 ]; then
 	[ ${#want_profiles[@]} -eq 1 ] || { echo "run.sh: -i needs exactly one -p PROFILE" >&2; exit 2; }
 	p=${want_profiles[0]} dir=$RESULTS/interactive-${want_profiles[0]}

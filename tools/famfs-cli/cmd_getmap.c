@@ -25,7 +25,8 @@ const struct cli_doc cli_doc_getmap = {
 		{ 0 } },
 	.sections = (const struct cli_section[]){
 		{ "JSON",
-		  "One object: path, type (regular, superblock or log), size,\n"
+		  "One object: path, type (regular, superblock or log; unknown from\n"
+		  "a famfs.ko without MAP_GET_V2, whose MAP_GET does not say), size,\n"
 		  "extent_type (simple or interleaved), extents: for simple, a list\n"
 		  "of {offset, length}; for interleaved, a list of {length (file\n"
 		  "bytes held), nstrips, chunk_size, strips (a list of {offset,\n"
@@ -47,7 +48,9 @@ static int print_map(const char *path, const struct famfs_fmap *m)
 	bool il = m->extent_type == FAMFS_INTERLEAVED_EXTENT;
 
 	printf("%s\n  type: %s\n  size: %llu\n  extent type: %s\n  extents: %u\n",
-	       path, famfs_map_type_name(m->file_type),
+	       path, m->file_type_unknown ?
+	       "unknown (a famfs.ko without MAP_GET_V2 does not say)" :
+	       famfs_map_type_name(m->file_type),
 	       (unsigned long long)m->file_size,
 	       famfs_extent_type_name(m->extent_type), m->count);
 	for (uint32_t i = 0; !il && i < m->count && i < FAMFS_IOC_MAX_EXTENTS_V2; i++)
@@ -104,9 +107,10 @@ int cmd_getmap(int argc, char **argv)
 		if (!quiet)
 			famfs_err("%s: %s", path,
 				  rc == -ENOTTY ? "not a famfs file" :
-				  rc == -EBADE ? "the map changed between two MAP_GET calls" :
+				  rc == -ENODATA ? "not mapped" :
+				  rc == -EBADE ? "famfs.ko gave two different maps (MAP_GET_V2 twice, or MAP_GET and MAP_GETEXT)" :
 				  rc == -EPROTO ? "a map of a type this tool does not know" :
-				  "not mapped (MAP_GET failed)");
+				  strerror(-rc));
 		free(map);
 		return FAMFS_EXIT_ERROR;
 	}

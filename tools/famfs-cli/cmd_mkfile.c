@@ -23,7 +23,10 @@ const struct cli_doc cli_doc_mkfile = {
 		"extents: the longest free runs, the last one cut from the shortest run\n"
 		"that holds the rest.  If the 16 longest runs together are too small,\n"
 		"the device is full for this file (exit 2), however much is free.\n"
-		"Files of more than 2 extents need a famfs.ko with MAP_CREATE_V2.\n"
+		"Files of more than 2 extents, and interleaved files, need a famfs.ko\n"
+		"with the v2 ioctls (MAP_CREATE_V2, MAP_GET_V2); with an older one\n"
+		"(numbers 1..4 only, as the 2024 module had) such a file is refused\n"
+		"before anything is logged (exit 2).\n"
 		"\n"
 		"With -N, the file is interleaved (striped): NSTRIPS strips of equal\n"
 		"length, each contiguous and anywhere on the device, hold the file in\n"
@@ -55,7 +58,8 @@ const struct cli_doc cli_doc_mkfile = {
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
 		CLI_EXIT_ERROR("FILE is not in a famfs mount or exists, this host\n"
-			       "is a client, the device or the log is full"),
+			       "is a client, the device or the log is full, or\n"
+			       "famfs.ko lacks the v2 ioctls the file needs"),
 		CLI_EXIT_END },
 	.sections = (const struct cli_section[]){
 		{ "EXAMPLES",

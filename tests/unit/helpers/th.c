@@ -133,6 +133,40 @@ static int m_map_get(int fd, struct famfs_ioc_map *map)
 	return 0;
 }
 
+static int m_map_getext(int fd, struct famfs_extent ext[FAMFS_MAX_EXTENTS])
+{
+	struct famfs_ioc_map map;
+	int rc = m_map_get(fd, &map);
+
+	if (!rc)
+		memcpy(ext, map.ext_list,
+		       map.ext_list_count * sizeof(map.ext_list[0]));
+	return rc;
+}
+
+/* the 2024 module: MAP_GET says file_size and ext_list_count only, EINVAL
+ * without a map */
+static int m_map_get_2024(int fd, struct famfs_ioc_map *map)
+{
+	int rc = m_map_get(fd, map);
+
+	if (rc == -ENODATA)
+		return -EINVAL;
+	if (rc)
+		return rc;
+	map->extent_type = 0;
+	map->file_type = 0;
+	memset(map->ext_list, 0, sizeof(map->ext_list));
+	return 0;
+}
+
+static int m_map_getext_2024(int fd, struct famfs_extent ext[FAMFS_MAX_EXTENTS])
+{
+	int rc = m_map_getext(fd, ext);
+
+	return rc == -ENODATA ? -EINVAL : rc;
+}
+
 static bool v2_hdr_clean(const struct famfs_ioc_map_v2 *h)
 {
 	return !h->flags && !h->reserved[0] && !h->reserved[1] &&
@@ -269,6 +303,7 @@ const struct famfs_kernel_ops th_mock_kernel = {
 	.umount = m_umount,
 	.map_create = m_map_create,
 	.map_get = m_map_get,
+	.map_getext = m_map_getext,
 	.map_create_v2 = m_map_create_v2,
 	.map_get_v2 = m_map_get_v2,
 };
@@ -279,6 +314,15 @@ const struct famfs_kernel_ops th_mock_kernel_v1 = {
 	.umount = m_umount,
 	.map_create = m_map_create,
 	.map_get = m_map_get,
+	.map_getext = m_map_getext,
+};
+
+const struct famfs_kernel_ops th_mock_kernel_2024 = {
+	.mount = m_mount,
+	.umount = m_umount,
+	.map_create = m_map_create,
+	.map_get = m_map_get_2024,
+	.map_getext = m_map_getext_2024,
 };
 
 int th_mock_lookup(const char *path, struct famfs_ioc_map *map)

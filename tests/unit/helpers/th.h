@@ -47,6 +47,9 @@ int th_teardown(void **state);
 /* mock famfs.ko: maps kept per (dev, ino) */
 extern const struct famfs_kernel_ops th_mock_kernel;
 extern const struct famfs_kernel_ops th_mock_kernel_v1;	/* no v2 ioctls */
+/* no v2, and MAP_GET as the 2024 module answered it: file_size and
+ * ext_list_count only (extents through MAP_GETEXT), EINVAL when unmapped */
+extern const struct famfs_kernel_ops th_mock_kernel_2024;
 extern unsigned long th_mock_v1_creates, th_mock_v2_creates, th_mock_v2_gets;
 void th_mock_reset(void);
 /* stale: a new map shows 0xa5 bytes (old memory), not zeros */

@@ -128,7 +128,8 @@ struct json_object *famfs_json_map(const char *path,
 	if (!o)
 		return NULL;
 	add_str(o, "path", path);
-	add_str(o, "type", famfs_map_type_name(map->file_type));
+	add_str(o, "type", map->file_type_unknown ? "unknown" :
+			   famfs_map_type_name(map->file_type));
 	add_u64(o, "size", map->file_size);
 	add_str(o, "extent_type", famfs_extent_type_name(map->extent_type));
 	ext = json_object_new_array();

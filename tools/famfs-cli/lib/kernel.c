@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The only code that talks to famfs.ko: mount(2) and the ioctls (v1 and
- * v2).  Unit tests replace famfs_kernel with a mock. */
+ * v2).  Unit tests replace famfs_kernel with a mock.
+ *
+ * A famfs.ko without the v2 ioctls (the 2024 module: numbers 1..4) is
+ * found once per process (famfs_kernel_v2).  Its MAP_GET filled in
+ * file_size and ext_list_count only -- extent_type, file_type and ext_list
+ * stayed 0 -- and a file without a map got EINVAL; the extents come from
+ * MAP_GETEXT.  What v1 cannot express (interleaved, more than
+ * FAMFS_MAX_EXTENTS extents) is refused by the callers before they log it. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdint.h>
@@ -28,19 +35,13 @@ static int real_map_create(int fd, const struct famfs_ioc_map *map)
 
 static int real_map_get(int fd, struct famfs_ioc_map *map)
 {
-	struct famfs_extent ext[FAMFS_MAX_EXTENTS];
-
 	memset(map, 0, sizeof(*map));
-	if (ioctl(fd, FAMFSIOC_MAP_GET, map))
-		return -errno;
-	if (map->ext_list_count > FAMFS_MAX_EXTENTS)
-		return -E2BIG;
-	/* MAP_GETEXT copies ext_list_count extents to the array */
-	memset(ext, 0, sizeof(ext));
-	if (map->ext_list_count && ioctl(fd, FAMFSIOC_MAP_GETEXT, ext) == 0 &&
-	    memcmp(ext, map->ext_list, map->ext_list_count * sizeof(ext[0])))
-		return -EBADE;	/* MAP_GET and MAP_GETEXT disagree */
-	return 0;
+	return ioctl(fd, FAMFSIOC_MAP_GET, map) ? -errno : 0;
+}
+
+static int real_map_getext(int fd, struct famfs_extent ext[FAMFS_MAX_EXTENTS])
+{
+	return ioctl(fd, FAMFSIOC_MAP_GETEXT, ext) ? -errno : 0;
 }
 
 static int real_map_create_v2(int fd, const struct famfs_ioc_map_v2 *map)
@@ -58,6 +59,7 @@ const struct famfs_kernel_ops famfs_kernel_real = {
 	.umount = real_umount,
 	.map_create = real_map_create,
 	.map_get = real_map_get,
+	.map_getext = real_map_getext,
 	.map_create_v2 = real_map_create_v2,
 	.map_get_v2 = real_map_get_v2,
 };
@@ -106,6 +108,83 @@ int famfs_fmap_create(int fd, const struct famfs_fmap *m)
 	return famfs_kernel->map_create_v2(fd, &v2);
 }
 
+/* Set by the first famfs_kernel_v2 that learnt something, for the
+ * famfs_kernel it asked (a unit test that swaps famfs_kernel asks again). */
+static const struct famfs_kernel_ops *probed_ops;
+static bool probed_v2;
+
+int famfs_kernel_v2(int fd)
+{
+	struct famfs_ioc_map_v2 h;
+	struct famfs_ioc_map v1;
+	int rc;
+
+	if (probed_ops == famfs_kernel)
+		return probed_v2;
+	/* ext_count 0: the header only; any answer but ENOTTY is v2's */
+	memset(&h, 0, sizeof(h));
+	rc = famfs_kernel->map_get_v2 ? famfs_kernel->map_get_v2(fd, &h) :
+					-ENOTTY;
+	if (rc != -ENOTTY) {
+		probed_v2 = true;
+	} else {
+		/* ENOTTY from v1 too: fd is no famfs file, nothing learnt */
+		if (famfs_kernel->map_get(fd, &v1) == -ENOTTY)
+			return -ENOTTY;
+		probed_v2 = false;
+	}
+	probed_ops = famfs_kernel;
+	return probed_v2;
+}
+
+const char *famfs_fmap_needs_v2(const struct famfs_fmap *m)
+{
+	if (m->extent_type == FAMFS_INTERLEAVED_EXTENT)
+		return "an interleaved file";
+	if (m->count > FAMFS_MAX_EXTENTS)
+		return "more than 2 extents";
+	return NULL;
+}
+
+/* The map through v1: MAP_GET, then the extents from MAP_GETEXT. */
+static int fmap_get_v1(int fd, struct famfs_fmap *m)
+{
+	static const struct famfs_extent zero[FAMFS_MAX_EXTENTS];
+	struct famfs_extent ext[FAMFS_MAX_EXTENTS];
+	struct famfs_ioc_map v1;
+	uint32_t n;
+	int rc;
+
+	rc = famfs_kernel->map_get(fd, &v1);
+	if (rc == -EINVAL)
+		return -ENODATA;	/* the 2024 module: no map */
+	if (rc)
+		return rc;
+	/* the only kind v1 maps; 0: not said */
+	if (v1.extent_type && v1.extent_type != SIMPLE_DAX_EXTENT)
+		return -EPROTO;
+	if (v1.ext_list_count > FAMFS_MAX_EXTENTS)
+		return -E2BIG;
+	n = (uint32_t)v1.ext_list_count;
+	memset(ext, 0, sizeof(ext));
+	if (n) {
+		rc = famfs_kernel->map_getext(fd, ext);
+		if (rc)
+			return rc;
+	}
+	/* a module that fills ext_list in as well must agree with itself */
+	if (memcmp(v1.ext_list, zero, sizeof(zero)) &&
+	    memcmp(v1.ext_list, ext, sizeof(ext)))
+		return -EBADE;
+	m->extent_type = SIMPLE_DAX_EXTENT;
+	m->file_type = v1.file_type;
+	m->file_type_unknown = v1.file_type == FAMFS_REG;
+	m->file_size = v1.file_size;
+	m->count = n;
+	memcpy(m->ext, ext, n * sizeof(ext[0]));
+	return 0;
+}
+
 int famfs_fmap_get(int fd, struct famfs_fmap *m)
 {
 	struct famfs_ioc_map_v2 v2;
@@ -113,17 +192,13 @@ int famfs_fmap_get(int fd, struct famfs_fmap *m)
 	int rc;
 
 	memset(m, 0, sizeof(*m));
-	memset(&v2, 0, sizeof(v2));
-	rc = famfs_kernel->map_get_v2 ? famfs_kernel->map_get_v2(fd, &v2) :
-					-ENOTTY;
-	if (rc == -ENOTTY) {		/* a module without v2 */
-		struct famfs_ioc_map v1;
-
-		rc = famfs_kernel->map_get(fd, &v1);
-		if (!rc)
-			famfs_fmap_from_v1(m, &v1);
+	rc = famfs_kernel_v2(fd);
+	if (rc < 0)
 		return rc;
-	}
+	if (!rc)
+		return fmap_get_v1(fd, m);
+	memset(&v2, 0, sizeof(v2));
+	rc = famfs_kernel->map_get_v2(fd, &v2);
 	if (rc)
 		return rc;
 	switch (v2.extent_type) {

@@ -190,8 +190,12 @@ struct famfs_kernel_ops {
 		     const char *opts);
 	int (*umount)(const char *mpt);
 	int (*map_create)(int fd, const struct famfs_ioc_map *map);
-	/* fills map (and ext_list); -ENODATA/-EINVAL etc. when unmapped */
+	/* MAP_GET as the module answers it: this project's fills in the
+	 * whole map (-ENODATA when unmapped), the 2024 module's only
+	 * file_size and ext_list_count (-EINVAL when unmapped) */
 	int (*map_get)(int fd, struct famfs_ioc_map *map);
+	/* MAP_GETEXT: the ext_list_count extents (at most 2) to ext */
+	int (*map_getext)(int fd, struct famfs_extent ext[FAMFS_MAX_EXTENTS]);
 	/* the v2 ioctls as they are (NULL: -ENOTTY, an older module) */
 	int (*map_create_v2)(int fd, const struct famfs_ioc_map_v2 *map);
 	int (*map_get_v2)(int fd, struct famfs_ioc_map_v2 *map);
@@ -205,6 +209,9 @@ struct famfs_fmap {
 	uint32_t extent_type;		/* SIMPLE_DAX_EXTENT or
 					 * FAMFS_INTERLEAVED_EXTENT */
 	uint32_t file_type;		/* enum famfs_file_type */
+	bool file_type_unknown;		/* read through v1, which said
+					 * file_type 0: FAMFS_REG, or not
+					 * said (the 2024 module never did) */
 	uint64_t file_size;
 	uint32_t count;
 	union {
@@ -215,9 +222,21 @@ struct famfs_fmap {
 /* Give the module a file's map: MAP_CREATE (v1) for up to
  * FAMFS_MAX_EXTENTS simple extents, MAP_CREATE_V2 otherwise. */
 int famfs_fmap_create(int fd, const struct famfs_fmap *m);
-/* Read a file's map: MAP_GET_V2 (the count, then the list), or v1
- * MAP_GET/MAP_GETEXT if the module has no v2 (-ENOTTY). */
+/* Read a file's map: MAP_GET_V2 (the count, then the list), or, from a
+ * module without v2, MAP_GET (size, count) and MAP_GETEXT (extents).
+ * -ENODATA: not mapped; -ENOTTY: not a famfs file; -EBADE: the module gave
+ * two different answers; -EPROTO: a map this tool cannot read. */
 int famfs_fmap_get(int fd, struct famfs_fmap *m);
+/* 1 if famfs.ko has the v2 ioctls, 0 if it has numbers 1..4 only (the
+ * 2024 module), -ENOTTY if fd is no famfs file.  Asked of the first famfs
+ * file fd it is given, then remembered for the process. */
+int famfs_kernel_v2(int fd);
+/* What v1 cannot express about m ("an interleaved file", "more than 2
+ * extents"), or NULL */
+const char *famfs_fmap_needs_v2(const struct famfs_fmap *m);
+/* The reason in every message about it */
+#define FAMFS_NO_V2_MSG \
+	"this famfs.ko lacks the v2 ioctls (MAP_CREATE_V2, MAP_GET_V2)"
 bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b);
 /* The v1 map as an fmap */
 void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1);

@@ -109,13 +109,13 @@ static int play_file(struct lp_ctx *c, const char *p, uint64_t idx,
 {
 	struct famfs_fmap want;
 	uint32_t mode = file_mode(c, le32toh(e->fm.mode));
-	const char *ioc = famfs_entry_interleaved(e) ||
-			  le16toh(e->fm.nextents) > FAMFS_MAX_EXTENTS ?
-			  "MAP_CREATE_V2" : "MAP_CREATE";
+	const char *ioc, *why;
 	struct stat st;
 	int fd, rc;
 
 	famfs_fmap_from_entry(e, &want);
+	why = famfs_fmap_needs_v2(&want);
+	ioc = why ? "MAP_CREATE_V2" : "MAP_CREATE";
 	if (lstat(p, &st) == 0) {
 		if (!S_ISREG(st.st_mode)) {
 			CONFLICT(c, "%s: log entry %llu is a file, but a %s is there",
@@ -163,6 +163,14 @@ static int play_file(struct lp_ctx *c, const char *p, uint64_t idx,
 	rc = famfs_fmap_create(fd, &want);
 	if (rc == 0) {
 		c->r->created_files++;
+		close(fd);
+		return 0;
+	}
+	if (rc == -ENOTTY && why) {
+		c->r->errors++;
+		unlink(p);
+		famfs_err("%s: log entry %llu is %s, and " FAMFS_NO_V2_MSG "; not created",
+			  p, (unsigned long long)idx, why);
 		close(fd);
 		return 0;
 	}

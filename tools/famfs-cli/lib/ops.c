@@ -241,10 +241,12 @@ int famfs_file_create(struct famfs_fs *fs, const char *rel, uint64_t size,
 	return famfs_file_create_layout(fs, rel, size, mode, uid, gid, NULL);
 }
 
-/* allocate and build the entry of a new file */
+/* allocate and build the entry of a new file; v1_only: refuse more than
+ * FAMFS_MAX_EXTENTS extents (a famfs.ko without MAP_CREATE_V2) */
 static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 		       uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
-		       const struct famfs_layout *lay, struct famfs_log_entry *e)
+		       const struct famfs_layout *lay, bool v1_only,
+		       struct famfs_log_entry *e)
 {
 	struct famfs_log_interleave_ext ie;
 	struct famfs_log_simple_ext ext[FAMFS_LOG_MAX_SIMPLE_EXT];
@@ -277,6 +279,12 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 		/* the superblock says so before the first such entry */
 		if (!rc)
 			rc = famfs_fs_set_incompat(fs, FAMFS_FEATURE_INCOMPAT_INTERLEAVE);
+	} else if (v1_only && next > FAMFS_MAX_EXTENTS) {
+		/* before the superblock's feature or the log is touched */
+		famfs_err("%s: free space is fragmented: %llu bytes need %u extents, and " FAMFS_NO_V2_MSG ", which map at most %u; nothing logged",
+			  p, (unsigned long long)size, next,
+			  (unsigned)FAMFS_MAX_EXTENTS);
+		rc = -EOPNOTSUPP;
 	} else {
 		rc = famfs_entry_build(e, FAMFS_LOG_FILE, norm, size, mode, uid,
 				       gid, ext, next);
@@ -352,7 +360,7 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN], p[PATH_MAX];
 	struct famfs_log_entry e;
 	struct famfs_fmap *map = NULL;
-	int fd = -1, rc;
+	int fd = -1, rc, v2;
 
 	rc = famfs_fs_writable(fs);
 	if (rc)
@@ -384,7 +392,15 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 		famfs_err("%s: cannot create: %s", p, strerror(errno));
 		goto out;
 	}
-	rc = alloc_entry(fs, p, norm, size, mode, uid, gid, lay, &e);
+	/* a module without v2: refuse what it cannot map before it is logged */
+	v2 = famfs_kernel_v2(fd);
+	if (!v2 && lay && lay->nstrips) {
+		famfs_err("%s: " FAMFS_NO_V2_MSG ": it cannot map an interleaved file (-N); nothing logged",
+			  p);
+		rc = -EOPNOTSUPP;
+		goto undo;
+	}
+	rc = alloc_entry(fs, p, norm, size, mode, uid, gid, lay, v2 == 0, &e);
 	if (rc)
 		goto undo;
 	/* from here on the cache holds an allocation not logged yet: a
@@ -395,18 +411,15 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 		rc = -ENOMEM;
 		goto unalloc;
 	}
-	set_owner(fd, p, mode, uid, gid);
 	famfs_fmap_from_entry(&e, map);
+	set_owner(fd, p, mode, uid, gid);
 	rc = famfs_fmap_create(fd, map);
 	if (rc) {
-		bool v2 = map->extent_type == FAMFS_INTERLEAVED_EXTENT ||
-			  map->count > FAMFS_MAX_EXTENTS;
+		const char *why = famfs_fmap_needs_v2(map);
 
 		famfs_err("%s: %s: %s%s (not created)", p,
-			  v2 ? "MAP_CREATE_V2" : "MAP_CREATE", strerror(-rc),
-			  rc == -ENOTTY ? (map->extent_type == FAMFS_INTERLEAVED_EXTENT ?
-					   ": this famfs.ko has no interleaved files" :
-					   ": this famfs.ko takes at most 2 extents per file") :
+			  why ? "MAP_CREATE_V2" : "MAP_CREATE", strerror(-rc),
+			  rc == -ENOTTY && why ? ": " FAMFS_NO_V2_MSG :
 			  rc == -EBUSY ? ": another process opened the new file before it was mapped" : "");
 		goto unalloc;
 	}
