@@ -231,14 +231,14 @@ static unsigned long long num(const char *s)
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "unlink"))
-		return do_unlink(argv[2], num(argv[3]));
+		return t_done(do_unlink(argv[2], num(argv[3])));
 	if (argc == 6 && !strcmp(argv[1], "hold"))
-		return do_hold(argv[2], argv[3], num(argv[4]),
-			       argv[5]);
+		return t_done(do_hold(argv[2], argv[3], num(argv[4]),
+				      argv[5]));
 	if (argc == 4 && !strcmp(argv[1], "holddev"))
-		return do_holddev(argv[2], argv[3]);
+		return t_done(do_holddev(argv[2], argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "fill"))
-		return do_fill(argv[2], argv[3], num(argv[4]));
+		return t_done(do_fill(argv[2], argv[3], num(argv[4])));
 	fprintf(stderr, "usage: hostile_pins unlink MPT OFF | hold MPT NAME OFF DIR |\n"
 		"       holddev DEV DIR | fill MPT NAME OFF\n");
 	return 2;

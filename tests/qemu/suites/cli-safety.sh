@@ -67,7 +67,7 @@ else
 fi
 touch /tmp/pc-go
 wait $pc
-t_lines precreate /tmp/pc.out
+t_prog precreate /tmp/pc.out $?
 
 # ---- 17: a size with a leading zero is decimal ------------------------------
 t_rc mkfile-010M 0 famfs mkfile -s 010M $M/ten

@@ -50,7 +50,18 @@ hold() {
 release() {	# release ID: let the holder check its pipe, collect it
 	touch $H/go
 	wait $HP
-	PFX=$1- t_lines hostile_pins /tmp/hostile-pins.out
+	PFX=$1- t_prog hostile_pins /tmp/hostile-pins.out $?
+}
+# kill_pending PID: until PID has a SIGKILL pending (delivered, not acted
+# on: it waits uninterruptibly) or is gone; at most 10 s.
+kill_pending() {
+	_n=0
+	while alive "$1" && [ $_n -lt 100 ]; do
+		for _p in $(sed -n 's/^\(SigPnd\|ShdPnd\):[[:space:]]*//p' /proc/$1/status 2>/dev/null); do
+			[ $((0x$_p & 256)) -ne 0 ] && return 0
+		done
+		sleep 0.1; _n=$((_n + 1))
+	done
 }
 
 famfs_loaded || exit 0
@@ -72,7 +83,7 @@ fi
 klog_mark
 famfs_raw_mount $M || exit 0
 hostile_pins unlink $M 700M > /tmp/hostile-pins.out 2>&1
-PFX=unlink- t_lines hostile_pins /tmp/hostile-pins.out
+PFX=unlink- t_prog hostile_pins /tmp/hostile-pins.out $?
 t_ok unlink-no-warnings no_new_warnings
 
 # ---- umount waits for the pipe ------------------------------------------------------
@@ -98,7 +109,7 @@ if [ -n "$pfn" ] && [ -e /sys/devices/system/memory/hard_offline_page ]; then
 	else
 		t_pass umount-failure-not-recovered
 	fi
-	t_ok umount-failure-logged sh -c "dmesg | grep -q 'famfs (.*): memory failure .* while the mount is going away'"
+	t_klog umount-failure-logged 'famfs (.*): memory failure .* while the mount is going away'
 else
 	t_fail umount-failure "no pfn from hostile_pins ($pfn) or no hard_offline_page"
 fi
@@ -131,8 +142,9 @@ unplug_cycle() {	# unplug_cycle ID KILL: unplug while a page is in a pipe
 	blocked "$1-waits" $UP "$unplug"
 	if [ "$2" = kill ]; then
 		kill -9 $UP
-		# The page stays in use: a SIGKILL must not end the wait.
-		sleep 0.5
+		# The page stays in use: a SIGKILL must not end the wait.  Wait
+		# until the kill is delivered, not for a while.
+		kill_pending $UP
 		blocked "$1-killed-still-waits" $UP "$unplug (SIGKILLed)"
 	fi
 	release "$1"
