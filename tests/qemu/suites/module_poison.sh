@@ -26,3 +26,20 @@ if out=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
 else
 	t_fail remount "$out"
 fi
+
+# Interleaved files: a failure in strip memory that holds no file bytes
+# kills nobody (it once went to another extent's file pages), and is logged
+# as such; one in a used chunk names the file bytes it holds.
+modprobe hwpoison_inject 2>/dev/null
+if mount -t famfs "$FAMFS_DEV" $MPT; then
+	klog_mark
+	run_prog module_poison $MPT unused
+	log=$(klog_since | grep famfs)
+	echo "$log"
+	t_eq unused-not-attributed 0 "$(echo "$log" | grep -c 'file bytes 4202496\.\.')"
+	t_eq unused-logged-as-unused 2 "$(echo "$log" | grep -c 'holds no file bytes')"
+	t_eq used-file-bytes-logged 1 "$(echo "$log" | grep -c 'hits inode [0-9]*, file bytes 10493952\.\.10498047$')"
+	t_ok umount-after-unused umount $MPT
+else
+	t_fail mount-for-unused "mount -t famfs failed"
+fi
