@@ -9,7 +9,7 @@
  *
  * Uses device 600M..602M (the poisoned file) and 610M..612M.
  *
- * module_poison MPT unused (on a fresh mount, device 640M..686M): a memory
+ * module_poison MPT unused WHICH (on a fresh mount, device 640M..686M): a memory
  * failure in the part of a strip that holds no file bytes (strip space past
  * its last chunk, the unused end of an extent's last chunk) kills nobody,
  * while one in a used chunk kills whoever maps that file page.  Injected
@@ -84,8 +84,12 @@ static int inject(const char *name, uint64_t pfn)
  * Device 642M+8K (E0 strip 0, past its chunk) would be file 4M+8K if the
  * chunks went on, and 672M+8K (E1 strip 1, the unused end of the last
  * chunk) file 10M+8K: those file pages are E1's and E2's, healthy.
+ * @which: past-chunk (642M+8K), end-of-chunk (672M+8K) or used (680M+8K,
+ * the control: file 10M+8K gets its SIGBUS).  One per mount: the first
+ * failure fails the mount and tears every mapping down, and only a process
+ * with the page mapped gets the signal.
  */
-static int unused(const char *mpt)
+static int unused(const char *mpt, const char *which)
 {
 	static const unsigned long long s0[] = { 640 * MiB, 650 * MiB };
 	static const unsigned long long s1[] = { 660 * MiB, 670 * MiB };
@@ -113,23 +117,21 @@ static int unused(const char *mpt)
 	}
 	printf("info: device 640M+8K is pfn %#llx\n", (unsigned long long)pfn0);
 
-	if (inject("unused-past-chunk", pfn0 + TWO_MiB / 4096)) {
-		if (t_sigbus_hit)
-			printf("info: SIGBUS at file offset %#llx\n",
-			       (unsigned long long)((char *)t_sigbus_addr - p));
-		t_true("unused-past-chunk-no-sigbus", !t_sigbus_hit,
-		       "SIGBUS for strip space that holds no file bytes");
-	}
-	if (inject("unused-end-of-chunk",
-		   pfn0 + (30 * MiB + TWO_MiB) / 4096)) {
-		if (t_sigbus_hit)
-			printf("info: SIGBUS at file offset %#llx\n",
-			       (unsigned long long)((char *)t_sigbus_addr - p));
-		t_true("unused-end-of-chunk-no-sigbus", !t_sigbus_hit,
-		       "SIGBUS for the unused end of a chunk");
-	}
-	/* the control: E2's first page, device 680M+8K, is file 10M+8K */
-	if (inject("used-chunk", pfn0 + 40 * MiB / 4096)) {
+	if (!strcmp(which, "past-chunk") || !strcmp(which, "end-of-chunk")) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "unused-%s", which);
+		if (inject(name, pfn0 + (which[0] == 'p' ? TWO_MiB :
+					 32 * MiB) / 4096)) {
+			if (t_sigbus_hit)
+				printf("info: SIGBUS at file offset %#llx\n",
+				       (unsigned long long)((char *)t_sigbus_addr - p));
+			snprintf(name, sizeof(name), "unused-%s-no-sigbus", which);
+			t_true(name, !t_sigbus_hit,
+			       "SIGBUS for strip memory that holds no file bytes");
+		}
+	} else if (inject("used-chunk", pfn0 + 40 * MiB / 4096)) {
+		/* E2's first page, device 680M+8K, is file 10M+8K */
 		t_true("used-chunk-sigbus", t_sigbus_hit,
 		       "no SIGBUS for a mapped file page");
 		t_equ("used-chunk-sigbus-addr", 10 * MiB + 8192,
@@ -150,10 +152,10 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[2], "healthy"))
 		return t_done(healthy(argv[1]));
-	if (argc == 3 && !strcmp(argv[2], "unused"))
-		return t_done(unused(argv[1]));
+	if (argc == 4 && !strcmp(argv[2], "unused"))
+		return t_done(unused(argv[1], argv[3]));
 	if (argc != 2) {
-		fprintf(stderr, "usage: module_poison MPT [healthy|unused]\n");
+		fprintf(stderr, "usage: module_poison MPT [healthy|unused past-chunk|end-of-chunk|used]\n");
 		return 2;
 	}
 	mpt = argv[1];
