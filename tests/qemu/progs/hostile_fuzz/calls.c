@@ -443,7 +443,9 @@ void fuzz_loop(long n, int dirfd)
 		int r = (int)below(100);
 		struct ffile *f;
 
-		if (remounts && !multi && !nonroot && below(1000) < 3) {
+		/* -R: read-only for ~30 calls every ~300 */
+		if (remounts && !multi && !nonroot &&
+		    below(1000) < (ro ? 30 : 3)) {
 			do_remount();
 			continue;
 		}
