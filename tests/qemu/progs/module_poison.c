@@ -96,14 +96,15 @@ static int unused(const char *mpt, const char *which)
 	static const unsigned long long s2[] = { 680 * MiB };
 	struct famfs_ioc_iext ie[3];
 	uint64_t pfn0;
-	char *p;
+	char *p, name[64];
 	int fd = mkfile(mpt, "striped");
 
 	ie[0] = iext_mk(2, TWO_MiB, 4 * MiB, 4 * MiB, s0);
 	ie[1] = iext_mk(2, 4 * MiB, 6 * MiB, 4 * MiB, s1);
 	ie[2] = iext_mk(1, TWO_MiB, 6 * MiB, 6 * MiB, s2);
-	if (!t_ok("unused-map", mapv2(fd, FAMFS_INTERLEAVED_EXTENT, FAMFS_REG,
-				      16 * MiB, 3, ie)))
+	snprintf(name, sizeof(name), "%s-map", which);
+	if (!t_ok(name, mapv2(fd, FAMFS_INTERLEAVED_EXTENT, FAMFS_REG,
+			      16 * MiB, 3, ie)))
 		return t_failed;
 	p = mmap(NULL, 16 * MiB, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
@@ -118,8 +119,6 @@ static int unused(const char *mpt, const char *which)
 	printf("info: device 640M+8K is pfn %#llx\n", (unsigned long long)pfn0);
 
 	if (!strcmp(which, "past-chunk") || !strcmp(which, "end-of-chunk")) {
-		char name[64];
-
 		snprintf(name, sizeof(name), "unused-%s", which);
 		if (inject(name, pfn0 + (which[0] == 'p' ? TWO_MiB :
 					 32 * MiB) / 4096)) {
