@@ -190,12 +190,18 @@ static void famfs_kill_range(struct famfs_sb_info *fsi, u64 start, u64 end,
 
 		if (!inode)
 			continue;
-		/* A strip: one run of file bytes per chunk. */
+		/* A strip: one run of file bytes per chunk, unused space none. */
 		while (s < e) {
 			u64 run_end, fs, fe;
+			bool used = famfs_kext_file_off(ext, s, &fs, &run_end);
 
-			fs = famfs_kext_file_off(ext, s, &run_end);
 			run_end = min(run_end, e);
+			if (!used) {
+				famfs_err(fsi->sb, "memory failure in strip memory of inode %lu that holds no file bytes (device bytes %llu..%llu)",
+					  inode->i_ino, s, run_end - 1);
+				s = run_end;
+				continue;
+			}
 			fe = fs + (run_end - s);
 			s = run_end;
 			famfs_err(fsi->sb, "memory failure hits inode %lu, file bytes %llu..%llu",
@@ -614,4 +620,28 @@ void famfs_backing_close(struct famfs_sb_info *fsi)
 		b->id = 0;
 		wake_up_all(&famfs_backing_wq);
 	}
+}
+
+/*
+ * Is the memory read-only?  A pmem block device can be (blockdev --setro, a
+ * read-only region); a /dev/daxX.Y has no such state on this kernel.
+ */
+bool famfs_backing_read_only(const struct famfs_backing *b)
+{
+	return b->bdev && bdev_read_only(b->bdev);
+}
+
+/*
+ * Make what reached the memory durable, as fsync on ext4 or xfs does: on
+ * pmem an empty REQ_PREFLUSH bio, which the pmem driver turns into
+ * nvdimm_flush() (the region's flush hints: a write to each DIMM's flush
+ * address, where the platform needs it; a virtio-pmem host flush).  The
+ * caller has written the CPU caches back first.  device-dax has no such
+ * flush (nor has device_dax itself): nothing to do there.
+ */
+int famfs_backing_flush(const struct famfs_backing *b)
+{
+	if (!b->bdev)
+		return 0;
+	return blkdev_issue_flush(b->bdev);
 }

@@ -179,6 +179,12 @@ struct famfs_sb_info {
 struct famfs_inode_info {
 	/* NULL until MAP_CREATE; see struct famfs_fmap */
 	struct famfs_fmap	*fmap;
+	/*
+	 * Open files (struct file) of the inode made while it had no map:
+	 * raised under i_rwsem in famfs_file_open(), lowered at their release.
+	 * MAP_CREATE (under i_rwsem) needs it to be 1, the caller's own.
+	 */
+	atomic_t		unmapped_opens;
 	struct inode		vfs_inode;
 };
 
@@ -262,6 +268,8 @@ void famfs_backing_close(struct famfs_sb_info *fsi);
 int famfs_backing_devdax_failure(struct famfs_daxdev *fdd, u64 offset,
 				 u64 len, int mf_flags);
 void famfs_backing_devdax_gone(struct famfs_daxdev *fdd);
+bool famfs_backing_read_only(const struct famfs_backing *b);
+int famfs_backing_flush(const struct famfs_backing *b);
 
 /* devdax.c (stubs without CONFIG_FAMFS_DEVDAX) */
 #ifdef CONFIG_FAMFS_DEVDAX
@@ -311,8 +319,8 @@ void famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
 void __famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
 const struct famfs_kext *
 famfs_ext_first_overlap(struct famfs_sb_info *fsi, u64 start, u64 end);
-u64 famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
-			u64 *dev_end);
+bool famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
+			 u64 *file_off, u64 *dev_end);
 
 /* pins.c */
 void famfs_detach_entries(struct inode *inode);

@@ -12,6 +12,10 @@
  *
  * Maps never change while a file is open, so neither faults nor read/write
  * need more than the usual i_rwsem around dax_iomap_rw().
+ *
+ * Opens of a file without a map are counted, so that MAP_CREATE can give
+ * memory only to a file nobody else holds open (ioctl.c); fsync and msync
+ * write the CPU caches back and then flush the device (pmem).
  */
 
 #include <linux/dax.h>
@@ -206,15 +210,52 @@ static int famfs_file_mmap(struct file *file, struct vm_area_struct *vma)
 	return 0;
 }
 
+/*
+ * Count the opens of a file that has no map yet (famfs_inode_info), under
+ * i_rwsem: MAP_CREATE holds it from its check of the count until the map is
+ * in place, so an open either is counted before that check or comes after
+ * the map, as an open of a mapped file (which is not counted).
+ * private_data marks a counted file for famfs_file_release().  O_PATH opens
+ * do not get here (and reach no data).
+ */
+static int famfs_file_open(struct inode *inode, struct file *file)
+{
+	struct famfs_inode_info *fi = FAMFS_I(inode);
+
+	if (famfs_inode_fmap(inode))
+		return 0;
+	inode_lock(inode);
+	if (!famfs_inode_fmap(inode)) {
+		atomic_inc(&fi->unmapped_opens);
+		file->private_data = fi;
+	}
+	inode_unlock(inode);
+	return 0;
+}
+
+static int famfs_file_release(struct inode *inode, struct file *file)
+{
+	/* Lowering it without the lock can only make MAP_CREATE stricter. */
+	if (file->private_data)
+		atomic_dec(&FAMFS_I(inode)->unmapped_opens);
+	return 0;
+}
+
 static int famfs_file_fsync(struct file *file, loff_t start, loff_t end,
 			    int datasync)
 {
 	struct inode *inode = file_inode(file);
+	struct famfs_sb_info *fsi = FAMFS_SB(inode->i_sb);
+	int rc;
 
-	if (famfs_sb_failed(FAMFS_SB(inode->i_sb)))
+	if (famfs_sb_failed(fsi))
 		return -EIO;
-	/* No metadata to write: flush the CPU caches of dirty DAX pages. */
-	return file_write_and_wait_range(file, start, end);
+	/* No metadata to write: flush the CPU caches of dirty DAX pages... */
+	rc = file_write_and_wait_range(file, start, end);
+	if (rc)
+		return rc;
+	/* ...then the device, as ext4 and xfs do (nvdimm_flush()). */
+	return famfs_backing_flush(&fsi->backing);
 }
 
 static int famfs_dax_writepages(struct address_space *mapping,
@@ -234,6 +275,8 @@ const struct address_space_operations famfs_dax_aops = {
 };
 
 const struct file_operations famfs_file_operations = {
+	.open			= famfs_file_open,
+	.release		= famfs_file_release,
 	.llseek			= generic_file_llseek,
 	.read_iter		= famfs_file_read_iter,
 	.write_iter		= famfs_file_write_iter,

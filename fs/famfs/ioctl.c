@@ -15,63 +15,10 @@
  * FAMFSIOC_MAP_GET_V2	the map of any file, see below.
  *
  * Both MAP_CREATEs turn their argument into one struct famfs_map_req and go
- * through the same checks.  The first failing check wins, in this order;
- * each failure but EPERM, EFAULT (header) and EROFS is logged (rate limited
- * per mount), naming the inode and the extent (and strip):
- *
- *   EPERM	caller lacks CAP_SYS_ADMIN
- *   EFAULT	the argument (header) cannot be read
- *   EROFS	read-only mount
- *   EEXIST	the file already has a map
- *   EIO	the mount had a memory failure
- *   EINVAL	v2: flags or reserved[] of the header are not 0
- *   EOPNOTSUPP	unknown extent_type or file_type (v1 knows only simple
- *		extents); an interleaved file that is not FAMFS_REG
- *   EINVAL	no extents (ext_list_count / ext_count is 0)
- *   E2BIG	more than FAMFS_MAX_EXTENTS (v1), FAMFS_IOC_MAX_EXTENTS_V2
- *		(v2 simple) or FAMFS_IOC_MAX_IEXTENTS (interleaved) extents
- *   EFAULT	v2: the list at ext_list cannot be read
- *   then each simple extent in order:
- *   EINVAL	length 0; offset not 2 MiB aligned; a length other than the
- *		last is not a multiple of 2 MiB
- *   EOVERFLOW	offset + length overflows 64 bits
- *   ENXIO	the extent ends past the end of the device
- *   EINVAL	a file other than the superblock uses device offset 0
- *   and after them EINVAL if the superblock does not start at offset 0;
- *   or each interleaved extent in order:
- *   EINVAL	reserved is not 0, or strips[nstrips..] are not all 0
- *   EINVAL	nstrips is 0
- *   E2BIG	nstrips > FAMFS_IOC_MAX_STRIPS
- *   EINVAL	chunk_size is 0 or not a multiple of 2 MiB
- *   EOVERFLOW	chunk_size * nstrips overflows 64 bits
- *   EINVAL	nbytes is 0; nbytes of an extent but the last is not a
- *		multiple of 2 MiB
- *   then each of its strips in order:
- *   EINVAL	length 0; offset not 2 MiB aligned; length not a multiple of
- *		2 MiB; device offset 0
- *   EOVERFLOW	offset + length overflows 64 bits
- *   ENXIO	the strip ends past the end of the device
- *   EFBIG	the strip holds fewer whole chunks than the extent puts on it
- *		(famfs_interleave_strip_chunks())
- *   then for the whole map:
- *   EOVERFLOW	the sum of the lengths (nbytes) overflows 64 bits
- *   EFBIG	file_size is larger than the extents hold
- *   EADDRINUSE	an extent or strip overlaps memory another file (or another
- *		extent or strip of this map) is mapped to: see map.c for why
- *		that is refused
- *
- * A refused MAP_CREATE leaves the file unmapped and claims no memory.
- *
- * MAP_GET and MAP_GETEXT fail with ENODATA on a file that has no map and
- * with EOVERFLOW on a map the v1 structure cannot hold (interleaved, or more
- * than FAMFS_MAX_EXTENTS extents): never a silently truncated map.
- *
- * MAP_GET_V2: ENODATA on a file that has no map; EFAULT if the header cannot
- * be read or written or the list cannot be written; EINVAL if flags or
- * reserved[] are not 0.  With ext_count 0 it writes the header only (with
- * ext_count set to the map's count) and returns 0; with ext_count non-zero
- * but less than the map's count it writes that header, copies nothing and
- * fails with E2BIG; else it writes the list and the header and returns 0.
+ * through the same checks.  The contract (which check gives which errno, in
+ * which order) is in include/uapi/linux/famfs_ioctl.h; each refusal but
+ * EPERM, EFAULT (header) and EROFS is one log line (rate limited per
+ * mount) naming the inode and the check that failed.
  */
 
 #include <linux/capability.h>
@@ -377,7 +324,7 @@ static int famfs_map_create(struct file *file, struct famfs_map_req *req,
 	struct famfs_extent clash;
 	void *list = NULL;
 	u32 idx = 0;
-	int rc;
+	int rc, opens;
 
 	rc = mnt_want_write_file(file);
 	if (rc)
@@ -387,6 +334,18 @@ static int famfs_map_create(struct file *file, struct famfs_map_req *req,
 	if (famfs_inode_fmap(inode)) {
 		famfs_mc_err(&mc, "already has a map");
 		rc = -EEXIST;
+		goto out_unlock;
+	}
+	/*
+	 * Memory only for a file the caller alone reaches.  i_rwsem, held from
+	 * here until the map is in place, keeps new opens out of the count
+	 * (famfs_file_open()); a name added meanwhile would need it too.
+	 */
+	opens = atomic_read(&FAMFS_I(inode)->unmapped_opens);
+	if (opens > 1 || inode->i_nlink > 1) {
+		famfs_mc_err(&mc, "another open file or name reaches it (%d open files, %u names)",
+			     opens, inode->i_nlink);
+		rc = -EBUSY;
 		goto out_unlock;
 	}
 	if (famfs_sb_failed(fsi)) {

@@ -187,27 +187,41 @@ int famfs_fmap_resolve(const struct famfs_fmap *fmap, u64 file_off,
  * famfs_kext_file_off() - the file offset a device offset of an extent holds
  * @ext: a simple extent or a strip
  * @dev_off: a device offset in @ext
- * @dev_end: returns where the run of device bytes that are contiguous in
- *	     the file from @dev_off on ends (the end of the chunk in a strip)
+ * @file_off: returns the file offset (if there is one)
+ * @dev_end: returns where the run of device bytes from @dev_off on ends that
+ *	     hold consecutive file bytes (in a strip: at most to the end of
+ *	     the chunk and of the extent's bytes); or, if @dev_off holds no
+ *	     file bytes, the end of @ext
  *
- * For memory failures: the inverse of famfs_fmap_resolve().  The result may
- * be past the end of the file (the unused tail of a strip's last chunk).
+ * For memory failures: the inverse of famfs_fmap_resolve().  A strip may be
+ * longer than the chunks it holds, and the last chunk of an extent may be
+ * partly used: those device bytes belong to no file offset, in particular
+ * not to the offsets of the next extent that the chunk arithmetic would run
+ * on into.
+ *
+ * Return: true if @dev_off holds a byte of the file, false if it (and the
+ * rest of @ext) holds none.
  */
-u64 famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
-			u64 *dev_end)
+bool famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
+			 u64 *file_off, u64 *dev_end)
 {
 	const struct famfs_kiext *ie = ext->iext;
-	u64 rel = dev_off - ext->dev_off, stripe, in_chunk;
+	u64 rel = dev_off - ext->dev_off, off, run;
 
 	if (!ie) {
+		*file_off = ext->file_off + rel;
 		*dev_end = ext->dev_off + ext->len;
-		return ext->file_off + rel;
+		return true;
 	}
-	stripe = div64_u64_rem(rel, ie->chunk_size, &in_chunk);
-	*dev_end = min(dev_off - in_chunk + ie->chunk_size,
-		       ext->dev_off + ext->len);
-	return ie->file_off + (stripe * ie->nstrips + ext->strip) *
-	       ie->chunk_size + in_chunk;
+	off = famfs_interleave_strip_off(rel, ie->chunk_size, ie->nstrips,
+					 ext->strip, ie->nbytes, &run);
+	if (!run) {
+		*dev_end = ext->dev_off + ext->len;
+		return false;
+	}
+	*file_off = ie->file_off + off;
+	*dev_end = dev_off + run;
+	return true;
 }
 
 static struct famfs_kext *famfs_ext_of(struct rb_node *n)

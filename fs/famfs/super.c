@@ -8,6 +8,13 @@
  * the metadata log.  "mode" is the root directory's mode at mount time
  * (ignored by remount); "dax=always" is accepted because it is what famfs
  * always does, and any other dax value, or any other option, is refused.
+ *
+ * A read-only pmem device (blockdev --setro) mounts read-only only, and
+ * remount,rw of it fails with EROFS: the VFS checks that only for file
+ * systems with an s_bdev, which get_tree_nodev() does not set.  A mount
+ * warns once when the device's dax write cache is off: dax_flush() then
+ * writes no CPU cache back, so fsync and msync publish nothing to the memory
+ * other hosts read.
  */
 
 #include <linux/blkdev.h>
@@ -34,6 +41,7 @@ static struct inode *famfs_alloc_inode(struct super_block *sb)
 	if (!fi)
 		return NULL;
 	fi->fmap = NULL;
+	atomic_set(&fi->unmapped_opens, 0);
 	return &fi->vfs_inode;
 }
 
@@ -94,6 +102,16 @@ static int famfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 	return 0;
 }
 
+/* sync(2), syncfs(2): the device flush that fsync does (file.c). */
+static int famfs_sync_fs(struct super_block *sb, int wait)
+{
+	struct famfs_sb_info *fsi = FAMFS_SB(sb);
+
+	if (!wait || famfs_sb_failed(fsi))
+		return 0;
+	return famfs_backing_flush(&fsi->backing);
+}
+
 static int famfs_show_options(struct seq_file *m, struct dentry *root)
 {
 	struct famfs_sb_info *fsi = FAMFS_SB(root->d_sb);
@@ -108,6 +126,7 @@ static const struct super_operations famfs_super_ops = {
 	.evict_inode	= famfs_evict_inode,
 	.drop_inode	= generic_delete_inode,
 	.statfs		= famfs_statfs,
+	.sync_fs	= famfs_sync_fs,
 	.show_options	= famfs_show_options,
 };
 
@@ -201,6 +220,8 @@ static int famfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (!sb->s_root)
 		return -ENOMEM;
 
+	if (!dax_write_cache_enabled(fsi->backing.dax_dev))
+		famfs_warn(sb, "the device's dax write cache is off: fsync and msync write no CPU cache back, so other hosts may not see data written through mappings");
 	famfs_info(sb, "mounted, %llu bytes of memory", fsi->backing.size);
 	return 0;
 }
@@ -230,7 +251,15 @@ static int famfs_get_tree(struct fs_context *fc)
 
 static int famfs_reconfigure(struct fs_context *fc)
 {
-	sync_filesystem(fc->root->d_sb);
+	struct super_block *sb = fc->root->d_sb;
+
+	/* What reconfigure_super() checks only when s_bdev is set. */
+	if ((fc->sb_flags_mask & SB_RDONLY) && !(fc->sb_flags & SB_RDONLY) &&
+	    famfs_backing_read_only(&FAMFS_SB(sb)->backing)) {
+		errorfc(fc, "%s: the device is read-only", sb->s_id);
+		return -EROFS;
+	}
+	sync_filesystem(sb);
 	return 0;
 }
 

@@ -173,6 +173,102 @@ static void test_large_offsets(void **s)
 			 (UINT64_MAX - 1) / (2 * MiB) + 1);
 }
 
+/*
+ * famfs_interleave_strip_off(), the inverse the kernel uses to trace a
+ * memory failure in a strip back to the file: every byte of every strip
+ * (and a few chunks past what the strip needs) of small geometries, against
+ * a table filled by dealing the extent's bytes out chunk by chunk.  Strip
+ * bytes that no extent byte lands on (past the strip's chunks, the unused
+ * end of the last chunk) must say so: run 0.
+ */
+static void test_strip_off_inverse(void **s)
+{
+	enum { MAXB = 16 * 40 * 5 };
+	static int64_t at[FAMFS_IOC_MAX_STRIPS][MAXB];
+	uint64_t cases = 0;
+
+	(void)s;
+	for (uint64_t chunk = 1; chunk <= 4; chunk++)
+	for (uint32_t ns = 1; ns <= 5; ns++)
+	for (uint64_t nbytes = 1; nbytes <= 40; nbytes++) {
+		uint64_t slen = (nbytes / chunk / ns + 3) * chunk;
+
+		for (uint32_t k = 0; k < ns; k++)
+			for (uint64_t o = 0; o < slen; o++)
+				at[k][o] = -1;
+		for (uint64_t x = 0; x < nbytes; x++) {	/* deal the bytes */
+			uint64_t c = x / chunk;
+
+			at[c % ns][c / ns * chunk + x % chunk] = (int64_t)x;
+		}
+		for (uint32_t k = 0; k < ns; k++) {
+			for (uint64_t o = 0; o < slen; o++) {
+				__u64 run, want_run = 0, got;
+
+				got = famfs_interleave_strip_off(o, chunk, ns, k,
+								 nbytes, &run);
+				while (o + want_run < slen &&
+				       (o + want_run) / chunk == o / chunk &&
+				       at[k][o + want_run] >= 0 &&
+				       at[k][o + want_run] == at[k][o] +
+				       (int64_t)want_run)
+					want_run++;
+				if (at[k][o] < 0 ? run != 0 || got != nbytes :
+				    got != (uint64_t)at[k][o] || run != want_run)
+					fail_msg("chunk %llu nstrips %u nbytes %llu: strip %u offset %llu: got %llu run %llu, want %lld run %llu",
+						 (unsigned long long)chunk, ns,
+						 (unsigned long long)nbytes, k,
+						 (unsigned long long)o,
+						 (unsigned long long)got,
+						 (unsigned long long)run,
+						 (long long)at[k][o],
+						 (unsigned long long)want_run);
+				cases++;
+			}
+		}
+	}
+	print_message("# %llu strip bytes\n", (unsigned long long)cases);
+	assert_true(cases > 10000);
+}
+
+#define KiB (1ULL << 10)
+
+/* the worked example of famfs_interleave.h, and the failures of issue 15 */
+static void test_strip_off_examples(void **s)
+{
+	__u64 run;
+
+	(void)s;
+	/* 2 strips, 2 MiB chunks, 3 MiB */
+	assert_int_equal(famfs_interleave_strip_off(512 * KiB, 2 * MiB, 2, 1,
+						    3 * MiB, &run), 2 * MiB + 512 * KiB);
+	assert_int_equal(run, 512 * KiB);
+	assert_int_equal(famfs_interleave_strip_off(1 * MiB, 2 * MiB, 2, 1,
+						    3 * MiB, &run), 3 * MiB);
+	assert_int_equal(run, 0);
+	assert_int_equal(famfs_interleave_strip_off(2 * MiB, 2 * MiB, 2, 0,
+						    3 * MiB, &run), 3 * MiB);
+	assert_int_equal(run, 0);
+	/* module_poison unused: E0 (2 x 2M chunks, 4 MiB) strip 0 at 2M+8K
+	 * held no byte (once: file 4M+8K, the next extent's); E1 (4M chunks,
+	 * 6 MiB) strip 1 at 2M+8K neither (once: 10M+8K) */
+	famfs_interleave_strip_off(2 * MiB + 8192, 2 * MiB, 2, 0, 4 * MiB, &run);
+	assert_int_equal(run, 0);
+	famfs_interleave_strip_off(2 * MiB + 8192, 4 * MiB, 2, 1, 6 * MiB, &run);
+	assert_int_equal(run, 0);
+	assert_int_equal(famfs_interleave_strip_off(8192, 4 * MiB, 2, 1, 6 * MiB,
+						    &run), 4 * MiB + 8192);
+	assert_int_equal(run, 2 * MiB - 8192);
+	/* huge strips, huge offsets: no overflow */
+	famfs_interleave_strip_off(UINT64_MAX - 4095, 2 * MiB, 16, 15, 64 * MiB,
+				   &run);
+	assert_int_equal(run, 0);
+	assert_int_equal(famfs_interleave_strip_off((1ULL << 40) + 5, 1ULL << 30, 16,
+						    3, 1ULL << 62, &run),
+			 (((1ULL << 10) * 16 + 3) << 30) + 5);
+	assert_int_equal(run, (1ULL << 30) - 5);
+}
+
 /* ---- the log entry ------------------------------------------------------- */
 
 static const uint8_t FSID[16] = { 9, 8, 7, 6, 5, 4, 3, 2, 1 };
@@ -493,6 +589,8 @@ int main(void)
 		cmocka_unit_test(test_seed_examples),
 		cmocka_unit_test(test_random_vs_reference),
 		cmocka_unit_test(test_large_offsets),
+		cmocka_unit_test(test_strip_off_inverse),
+		cmocka_unit_test(test_strip_off_examples),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_entry_roundtrip),
 		cmocka_unit_test(test_entry_rejects),

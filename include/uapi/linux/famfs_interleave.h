@@ -70,4 +70,42 @@ static inline __u64 famfs_interleave_strip_chunks(__u64 nbytes,
 	return full + (strip < nchunks - full * nstrips ? 1 : 0);
 }
 
+/*
+ * famfs_interleave_strip_off() - the byte of the extent that a byte of a
+ * strip holds: the inverse of famfs_interleave_pos()
+ * @strip_off: byte offset in strip @strip
+ * @nbytes: the extent's size
+ * @run: returns how many bytes from @strip_off on hold consecutive bytes of
+ *	 the extent (to the end of the chunk, or of the extent); 0 if the byte
+ *	 holds none: it lies past the strip's last chunk, or in the unused end
+ *	 of the extent's last chunk, and so does every later byte of the strip
+ *
+ * E.g. 2 strips of 2 MiB chunks, nbytes 3 MiB: strip 1 offset 512 KiB is
+ * extent offset 2.5 MiB (run 512 KiB); strip 1 offset 1 MiB and strip 0
+ * offset 2 MiB hold nothing.  nbytes + chunk_size must fit in 64 bits.
+ *
+ * Return: the offset from the start of the extent, or @nbytes if *@run is 0.
+ */
+static inline __u64 famfs_interleave_strip_off(__u64 strip_off,
+					       __u64 chunk_size,
+					       __u32 nstrips, __u32 strip,
+					       __u64 nbytes, __u64 *run)
+{
+	__u64 stripe = famfs_div64(strip_off, chunk_size);
+	__u64 in_chunk = strip_off - stripe * chunk_size;
+	__u64 off, left;
+
+	*run = 0;
+	/* past the chunks the strip holds: no multiplication can overflow */
+	if (stripe >= famfs_interleave_strip_chunks(nbytes, chunk_size,
+						    nstrips, strip))
+		return nbytes;
+	off = (stripe * nstrips + strip) * chunk_size + in_chunk;
+	if (off >= nbytes)
+		return nbytes;
+	left = nbytes - off;
+	*run = chunk_size - in_chunk < left ? chunk_size - in_chunk : left;
+	return off;
+}
+
 #endif /* _UAPI_LINUX_FAMFS_INTERLEAVE_H */

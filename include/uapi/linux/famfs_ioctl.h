@@ -76,8 +76,8 @@ struct famfs_ioc_map {
  *
  * famfs_interleave.h has that arithmetic as inline functions.  The extents
  * of a map follow each other in the file: extent i starts where extent i-1
- * ends.  Rules MAP_CREATE_V2 enforces (the module's ioctl.c lists the errno
- * of each): chunk_size is a non-zero multiple of 2 MiB; every strip starts
+ * ends.  Rules MAP_CREATE_V2 enforces (the errors of the map ioctls, below,
+ * give the errno of each): chunk_size is a non-zero multiple of 2 MiB; every strip starts
  * 2 MiB aligned, is a non-zero multiple of 2 MiB long, lies inside the
  * device and holds every chunk that falls on it (whole chunks); nbytes of
  * every extent but the last is a multiple of 2 MiB; the extents hold at
@@ -122,6 +122,78 @@ struct famfs_ioc_map_v2 {
  */
 #define FAMFSIOC_MAP_CREATE_V2	_IOW(FAMFSIOC_MAGIC, 5, struct famfs_ioc_map_v2)
 #define FAMFSIOC_MAP_GET_V2	_IOWR(FAMFSIOC_MAGIC, 6, struct famfs_ioc_map_v2)
+
+/*
+ * The errors of the map ioctls.
+ *
+ * MAP_CREATE and MAP_CREATE_V2 go through the same checks.  The first
+ * failing check wins, in this order (famfs.ko logs each failure but EPERM,
+ * EFAULT (header) and EROFS, naming the inode and the extent and strip):
+ *
+ *   EPERM	caller lacks CAP_SYS_ADMIN
+ *   EFAULT	the argument (header) cannot be read
+ *   EROFS	read-only mount
+ *   EEXIST	the file already has a map
+ *   EBUSY	another open file of the file exists (an open by any process,
+ *		in any mode, of any of its names) besides the caller's, or it
+ *		has more than one name (a hard link): memory goes only to a
+ *		file the caller alone reaches, so that a file someone else
+ *		created and holds open cannot be given another user's memory.
+ *		Descriptors that share the caller's open file (dup, fork,
+ *		SCM_RIGHTS) are the caller's; O_PATH handles reach no data and
+ *		do not count.  The check and the map are atomic against new
+ *		opens; an open that comes after the map is an open of a mapped
+ *		file like any other.
+ *   EIO	the mount had a memory failure
+ *   EINVAL	v2: flags or reserved[] of the header are not 0
+ *   EOPNOTSUPP	unknown extent_type or file_type (v1 knows only simple
+ *		extents); an interleaved file that is not FAMFS_REG
+ *   EINVAL	no extents (ext_list_count / ext_count is 0)
+ *   E2BIG	more than FAMFS_MAX_EXTENTS (v1), FAMFS_IOC_MAX_EXTENTS_V2
+ *		(v2 simple) or FAMFS_IOC_MAX_IEXTENTS (interleaved) extents
+ *   EFAULT	v2: the list at ext_list cannot be read
+ *   then each simple extent in order:
+ *   EINVAL	length 0; offset not 2 MiB aligned; a length other than the
+ *		last is not a multiple of 2 MiB
+ *   EOVERFLOW	offset + length overflows 64 bits
+ *   ENXIO	the extent ends past the end of the device
+ *   EINVAL	a file other than the superblock uses device offset 0
+ *   and after them EINVAL if the superblock does not start at offset 0;
+ *   or each interleaved extent in order:
+ *   EINVAL	reserved is not 0, or strips[nstrips..] are not all 0
+ *   EINVAL	nstrips is 0
+ *   E2BIG	nstrips > FAMFS_IOC_MAX_STRIPS
+ *   EINVAL	chunk_size is 0 or not a multiple of 2 MiB
+ *   EOVERFLOW	chunk_size * nstrips overflows 64 bits
+ *   EINVAL	nbytes is 0; nbytes of an extent but the last is not a
+ *		multiple of 2 MiB
+ *   then each of its strips in order:
+ *   EINVAL	length 0; offset not 2 MiB aligned; length not a multiple of
+ *		2 MiB; device offset 0
+ *   EOVERFLOW	offset + length overflows 64 bits
+ *   ENXIO	the strip ends past the end of the device
+ *   EFBIG	the strip holds fewer whole chunks than the extent puts on it
+ *		(famfs_interleave_strip_chunks())
+ *   then for the whole map:
+ *   EOVERFLOW	the sum of the lengths (nbytes) overflows 64 bits
+ *   EFBIG	file_size is larger than the extents hold
+ *   EADDRINUSE	an extent or strip overlaps memory another file (or another
+ *		extent or strip of this map) is mapped to (fs/famfs/map.c
+ *		says why that is refused)
+ *
+ * A refused MAP_CREATE leaves the file unmapped and claims no memory.
+ *
+ * MAP_GET and MAP_GETEXT fail with ENODATA on a file that has no map and
+ * with EOVERFLOW on a map the v1 structure cannot hold (interleaved, or more
+ * than FAMFS_MAX_EXTENTS extents): never a silently truncated map.
+ *
+ * MAP_GET_V2: ENODATA on a file that has no map; EFAULT if the header cannot
+ * be read or written or the list cannot be written; EINVAL if flags or
+ * reserved[] are not 0.  With ext_count 0 it writes the header only (with
+ * ext_count set to the map's count) and returns 0; with ext_count non-zero
+ * but less than the map's count it writes that header, copies nothing and
+ * fails with E2BIG; else it writes the list and the header and returns 0.
+ */
 
 #define FAMFS_IOC_IEXT_SIZE	280
 #define FAMFS_IOC_MAP_V2_SIZE	64

@@ -7,6 +7,9 @@
  *
  * Device layout used (the device must be at least 512 MiB):
  *   0..2M superblock, 2M..10M log, 64M..330M: test files.
+ *
+ * module_ioctl MPT DEV openers (on a mount of its own, 64M..80M): MAP_CREATE
+ * refuses a file that another open file or another name reaches (EBUSY).
  */
 #include "module_test.h"
 #include <sys/wait.h>
@@ -381,10 +384,123 @@ static void race(const char *name, int same_file, int want)
 			close(fds[i]);
 }
 
+/* MAP_CREATE of @fd at @off: EBUSY (@busy) or success, each its own test. */
+static void create_as(const char *name, int fd, int busy,
+		      unsigned long long off)
+{
+	char n2[128];
+	struct famfs_ioc_map got;
+
+	if (!busy) {
+		t_ok(name, map1(fd, TWO_MiB, off, TWO_MiB));
+		return;
+	}
+	t_errno(name, map1(fd, TWO_MiB, off, TWO_MiB), EBUSY);
+	snprintf(n2, sizeof(n2), "%s-left-unmapped", name);
+	t_errno(n2, ioctl(fd, FAMFSIOC_MAP_GET, &got), ENODATA);
+}
+
+/*
+ * Memory only for a file the caller alone reaches: another open file of it
+ * (any process, any mode) or another name makes MAP_CREATE fail with EBUSY;
+ * descriptors that share the caller's open file (dup, fork) and O_PATH
+ * handles (no data access) do not count.  The scenario: a user pre-creates
+ * the path logplay will map and keeps an fd to read the victim's memory.
+ */
+static void test_openers(void)
+{
+	char path[512], path2[512], c = 0;
+	int fd, fd2, st, up[2], down[2];
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/o-second-open", mpt);
+	fd = mkfile(mpt, "o-second-open");
+	fd2 = open(path, O_RDONLY);
+	create_as("openers-second-open-ebusy", fd, 1, 64 * MiB);
+	close(fd2);
+	create_as("openers-second-closed-ok", fd, 0, 64 * MiB);
+	close(fd);
+
+	/* the attack: another user pre-created it and holds it open */
+	snprintf(path, sizeof(path), "%s/o-other-user", mpt);
+	fd = mkfile(mpt, "o-other-user");
+	if (fchmod(fd, 0666) || pipe(up) || pipe(down))
+		die("setup");
+	pid = fork();
+	if (pid == 0) {
+		int h;
+
+		if (setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(3);
+		h = open(path, O_RDWR);
+		c = h >= 0 ? 'y' : 'n';
+		if (write(up[1], &c, 1) != 1 || read(down[0], &c, 1) != 1)
+			_exit(4);
+		_exit(h >= 0 ? 0 : 1);
+	}
+	if (pid < 0 || read(up[0], &c, 1) != 1 || c != 'y') {
+		t_fail("openers-other-user-ebusy", "uid 65534 could not open the file");
+	} else {
+		create_as("openers-other-user-ebusy", fd, 1, 66 * MiB);
+		/* the holder leaves: its file is released before waitpid */
+		if (write(down[1], &c, 1) != 1 || waitpid(pid, &st, 0) != pid)
+			die("child");
+		create_as("openers-other-user-gone-ok", fd, 0, 66 * MiB);
+	}
+	close(up[0]);
+	close(up[1]);
+	close(down[0]);
+	close(down[1]);
+	close(fd);
+
+	/* dup and fork share the caller's open file: the caller's own */
+	fd = mkfile(mpt, "o-dup");
+	fd2 = dup(fd);
+	pid = fork();
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	create_as("openers-dup-and-fork-ok", fd, 0, 68 * MiB);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	close(fd2);
+	close(fd);
+
+	/* O_PATH reaches no data; a later open through it is an open */
+	snprintf(path, sizeof(path), "%s/o-path", mpt);
+	fd = mkfile(mpt, "o-path");
+	fd2 = open(path, O_PATH);
+	create_as("openers-opath-ok", fd, 0, 70 * MiB);
+	close(fd2);
+	close(fd);
+
+	/* a second name */
+	snprintf(path, sizeof(path), "%s/o-link", mpt);
+	snprintf(path2, sizeof(path2), "%s/o-link-2", mpt);
+	fd = mkfile(mpt, "o-link");
+	t_ok("openers-link", link(path, path2));
+	create_as("openers-hardlink-ebusy", fd, 1, 72 * MiB);
+	t_ok("openers-unlink-2", unlink(path2));
+	create_as("openers-hardlink-gone-ok", fd, 0, 72 * MiB);
+	close(fd);
+
+	/* a mapped file is open to everyone the permissions let in */
+	fd2 = open(path, O_RDONLY);
+	t_true("openers-mapped-open-ok", fd2 >= 0, "open of a mapped file failed");
+	close(fd2);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[3], "openers")) {
+		mpt = argv[1];
+		test_openers();
+		return t_done(0);
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: module_ioctl MPT DEV\n");
+		fprintf(stderr, "usage: module_ioctl MPT DEV [openers]\n");
 		return 2;
 	}
 	mpt = argv[1];

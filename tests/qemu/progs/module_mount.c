@@ -6,6 +6,11 @@
  *	mount SRC ("-" for none) on MPT; PASS NAME if the result is EXPECT
  *	("0" or an errno name such as EBUSY); a successful mount that was
  *	not expected is undone.
+ *   module_mount try-ro NAME EXPECT SRC MPT
+ *	the same, read-only (MS_RDONLY)
+ *   module_mount remount NAME EXPECT MPT ro|rw
+ *	mount(2) MS_REMOUNT of MPT, read-only or read-write: PASS NAME if
+ *	the result is EXPECT
  *   module_mount lazy SRC MPT
  *	lazy unmount while a mapped file is open and mapped.
  *   module_mount cycles N SRC MPT
@@ -17,9 +22,10 @@
 #include <sys/mount.h>
 
 static int try(const char *name, const char *expect, const char *src,
-	       const char *mpt, const char *opts)
+	       const char *mpt, const char *opts, unsigned long flags)
 {
-	int rc = mount(strcmp(src, "-") ? src : NULL, mpt, "famfs", 0, opts);
+	int rc = mount(strcmp(src, "-") ? src : NULL, mpt, "famfs", flags,
+		       opts);
 	const char *got = rc ? t_errname(errno) : "0";
 
 	if (!rc && strcmp(expect, "0"))
@@ -29,6 +35,21 @@ static int try(const char *name, const char *expect, const char *src,
 	else
 		t_fail(name, "mount %s %s -o '%s': expected %s, got %s", src,
 		       mpt, opts ? opts : "", expect, got);
+	return 0;
+}
+
+static int remount(const char *name, const char *expect, const char *mpt,
+		   const char *how)
+{
+	unsigned long flags = MS_REMOUNT | (strcmp(how, "ro") ? 0 : MS_RDONLY);
+	int rc = mount(NULL, mpt, NULL, flags, NULL);
+	const char *got = rc ? t_errname(errno) : "0";
+
+	if (!strcmp(got, expect))
+		t_pass(name);
+	else
+		t_fail(name, "remount,%s %s: expected %s, got %s", how, mpt,
+		       expect, got);
 	return 0;
 }
 
@@ -114,12 +135,19 @@ int main(int argc, char **argv)
 {
 	if (argc >= 6 && !strcmp(argv[1], "try"))
 		return t_done(try(argv[2], argv[3], argv[4], argv[5],
-				  argc > 6 ? argv[6] : NULL));
+				  argc > 6 ? argv[6] : NULL, 0));
+	if (argc == 6 && !strcmp(argv[1], "try-ro"))
+		return t_done(try(argv[2], argv[3], argv[4], argv[5], NULL,
+				  MS_RDONLY));
+	if (argc == 6 && !strcmp(argv[1], "remount"))
+		return t_done(remount(argv[2], argv[3], argv[4], argv[5]));
 	if (argc == 4 && !strcmp(argv[1], "lazy"))
 		return t_done(lazy(argv[2], argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "cycles"))
 		return t_done(cycles(atoi(argv[2]), argv[3], argv[4]));
 	fprintf(stderr, "usage: module_mount try NAME EXPECT SRC MPT [OPTS]\n"
+		"       module_mount try-ro NAME EXPECT SRC MPT\n"
+		"       module_mount remount NAME EXPECT MPT ro|rw\n"
 		"       module_mount cycles N SRC MPT\n"
 		"       module_mount lazy SRC MPT\n");
 	return 2;

@@ -8,6 +8,13 @@
  * MAP_CREATE get EIO, while names and maps stay readable.
  *
  * Uses device 600M..602M (the poisoned file) and 610M..612M.
+ *
+ * module_poison MPT unused WHICH (on a fresh mount, device 640M..686M): a memory
+ * failure in the part of a strip that holds no file bytes (strip space past
+ * its last chunk, the unused end of an extent's last chunk) kills nobody,
+ * while one in a used chunk kills whoever maps that file page.  Injected
+ * by pfn (/sys/kernel/debug/hwpoison/corrupt-pfn: nothing maps unused strip
+ * space), the pfn found through /proc/self/pagemap.
  */
 #include "module_test.h"
 #include <sys/statfs.h>
@@ -27,6 +34,113 @@ static int healthy(const char *mpt)
 	return t_failed;
 }
 
+/* The pfn behind the mapped page at @p, or 0. */
+static uint64_t pfn_of(void *p)
+{
+	uint64_t e = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0 || pread(fd, &e, 8, (off_t)((uintptr_t)p / 4096) * 8) != 8)
+		e = 0;
+	if (fd >= 0)
+		close(fd);
+	return e >> 63 ? e & ((1ULL << 55) - 1) : 0;
+}
+
+/* memory_failure() of @pfn through hwpoison_inject, SIGBUS caught. */
+static int inject(const char *name, uint64_t pfn)
+{
+	volatile int err = 0;
+	char b[32];
+	int fd = open("/sys/kernel/debug/hwpoison/corrupt-pfn", O_WRONLY);
+
+	if (fd < 0) {
+		t_skip(name, "no /sys/kernel/debug/hwpoison/corrupt-pfn: %s",
+		       t_errname(errno));
+		return 0;
+	}
+	snprintf(b, sizeof(b), "%#llx", (unsigned long long)pfn);
+	t_catch_sigbus();
+	t_sigbus_hit = 0;
+	if (sigsetjmp(t_sigbus_jb, 1) == 0 &&
+	    write(fd, b, strlen(b)) != (ssize_t)strlen(b))
+		err = errno;
+	close(fd);
+	if (err) {
+		t_fail(name, "corrupt-pfn %s: %s", b, t_errname(err));
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * One interleaved file of three extents, every page touched through a shared
+ * mapping:
+ *   E0 file 0..4M    2 strips x 4M (640M, 650M), 2M chunks: each strip holds
+ *                    one chunk, its second 2M holds nothing
+ *   E1 file 4M..10M  2 strips x 4M (660M, 670M), 4M chunks: strip 1 holds
+ *                    the last 2M of the extent in its first half
+ *   E2 file 10M..16M 1 strip of 6M (680M)
+ * Device 642M+8K (E0 strip 0, past its chunk) would be file 4M+8K if the
+ * chunks went on, and 672M+8K (E1 strip 1, the unused end of the last
+ * chunk) file 10M+8K: those file pages are E1's and E2's, healthy.
+ * @which: past-chunk (642M+8K), end-of-chunk (672M+8K) or used (680M+8K,
+ * the control: file 10M+8K gets its SIGBUS).  One per mount: the first
+ * failure fails the mount and tears every mapping down, and only a process
+ * with the page mapped gets the signal.
+ */
+static int unused(const char *mpt, const char *which)
+{
+	static const unsigned long long s0[] = { 640 * MiB, 650 * MiB };
+	static const unsigned long long s1[] = { 660 * MiB, 670 * MiB };
+	static const unsigned long long s2[] = { 680 * MiB };
+	struct famfs_ioc_iext ie[3];
+	uint64_t pfn0;
+	char *p, name[64];
+	int fd = mkfile(mpt, "striped");
+
+	ie[0] = iext_mk(2, TWO_MiB, 4 * MiB, 4 * MiB, s0);
+	ie[1] = iext_mk(2, 4 * MiB, 6 * MiB, 4 * MiB, s1);
+	ie[2] = iext_mk(1, TWO_MiB, 6 * MiB, 6 * MiB, s2);
+	snprintf(name, sizeof(name), "%s-map", which);
+	if (!t_ok(name, mapv2(fd, FAMFS_INTERLEAVED_EXTENT, FAMFS_REG,
+			      16 * MiB, 3, ie)))
+		return t_failed;
+	p = mmap(NULL, 16 * MiB, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	memset(p, 0x3e, 16 * MiB);
+	/* file 8K is E0 chunk 0: strip 0 (640M) at 8K */
+	pfn0 = pfn_of(p + 8192);
+	if (!pfn0) {
+		t_fail("unused-pfn", "no pfn for the mapped page in /proc/self/pagemap");
+		return t_failed;
+	}
+	printf("info: device 640M+8K is pfn %#llx\n", (unsigned long long)pfn0);
+
+	if (!strcmp(which, "past-chunk") || !strcmp(which, "end-of-chunk")) {
+		snprintf(name, sizeof(name), "unused-%s", which);
+		if (inject(name, pfn0 + (which[0] == 'p' ? TWO_MiB :
+					 32 * MiB) / 4096)) {
+			if (t_sigbus_hit)
+				printf("info: SIGBUS at file offset %#llx\n",
+				       (unsigned long long)((char *)t_sigbus_addr - p));
+			snprintf(name, sizeof(name), "unused-%s-no-sigbus", which);
+			t_true(name, !t_sigbus_hit,
+			       "SIGBUS for strip memory that holds no file bytes");
+		}
+	} else if (inject("used-chunk", pfn0 + 40 * MiB / 4096)) {
+		/* E2's first page, device 680M+8K, is file 10M+8K */
+		t_true("used-chunk-sigbus", t_sigbus_hit,
+		       "no SIGBUS for a mapped file page");
+		t_equ("used-chunk-sigbus-addr", 10 * MiB + 8192,
+		      (unsigned long long)((char *)t_sigbus_addr - p));
+	}
+	munmap(p, 16 * MiB);
+	close(fd);
+	return t_failed;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mpt;
@@ -37,8 +151,10 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[2], "healthy"))
 		return t_done(healthy(argv[1]));
+	if (argc == 4 && !strcmp(argv[2], "unused"))
+		return t_done(unused(argv[1], argv[3]));
 	if (argc != 2) {
-		fprintf(stderr, "usage: module_poison MPT [healthy]\n");
+		fprintf(stderr, "usage: module_poison MPT [healthy|unused past-chunk|end-of-chunk|used]\n");
 		return 2;
 	}
 	mpt = argv[1];

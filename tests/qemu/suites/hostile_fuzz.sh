@@ -4,7 +4,8 @@
 # MAP_GET_V2: long extent lists, interleaved extents, the errno of the first
 # failing check of the contract, where striped bytes land) (progs/hostile_fuzz/,
 # seeded and reproducible; the seed is printed): on a famfs-cli mount holding
-# files with known bytes, one process with an exact model of the mount, then
+# files with known bytes, one process with an exact model of the mount (with
+# files that others hold open, and remounts between the calls), then
 # 4 at once racing for the same memory while the tree is scanned, then a read-only
 # remount (EROFS), then a bare kernel mount (no .meta files).  Afterwards the
 # files still hold their bytes, fsck is clean and a remount replays them.
@@ -77,7 +78,12 @@ verify_all() {	# verify_all ID: every kept file holds its bytes
 verify_all setup-files
 
 t0=$(date +%s)
-fuzz -s "$seed" -n "$n" -k "$nrs" -l single $M
+# one process: also MAP_CREATE on files another open file or name reaches
+# (EBUSY), and read-only/read-write remounts between the calls (on pmem the
+# device itself goes read-only now and then: remount,rw gets EROFS)
+devopt=
+[ "$FAMFS_DEV_MODE" != fsdax ] || devopt="-D $DEV"
+fuzz -s "$seed" -n "$n" -k "$nrs" -l single -R $devopt $M
 t1=$(date +%s)
 fuzz -s $((seed + 1)) -n $((n / 4)) -j 4 -l conc -q $M
 t2=$(date +%s)

@@ -25,3 +25,13 @@ else
 	t_fail v2-log-names-strip "not in the kernel log: $(echo "$log" | tail -n 2 | tr '\n' ' ')"
 fi
 t_ok v2-umount umount $MPT
+
+# MAP_CREATE only on a file nobody else reaches: another open file (of any
+# process) or another name gets EBUSY, and the refusal is one log line.
+t_ok openers-mount mount -t famfs "$FAMFS_DEV" $MPT
+echo "famfs-test: openers" > /dev/kmsg
+run_prog module_ioctl $MPT "$FAMFS_DEV" openers
+log=$(dmesg | sed -n '/famfs-test: openers$/,$p')
+echo "$log" | grep famfs
+t_eq openers-one-line-per-refusal 3 "$(echo "$log" | grep -c 'MAP_CREATE: inode [0-9]*: .*\(open\|name\)')"
+t_ok openers-umount umount $MPT

@@ -56,6 +56,33 @@ t_ok remount-rw mount -o remount,rw $MPT
 t_ok remount-rw-create touch $MPT/x
 umount $MPT 2>/dev/null
 
+# A read-only device (blockdev --setro): a read-write mount is refused, a
+# read-only one works, and neither remount,rw of it nor of a read-write mount
+# whose device went read-only since gets past the device (EROFS); remount,ro
+# does.  get_tree_nodev leaves s_bdev NULL, so the VFS does not check this.
+if [ "$FAMFS_DEV_MODE" = fsdax ]; then
+	t_ok setro blockdev --setro "$FAMFS_DEV"
+	run_prog module_mount try rw-mount-of-ro-device EACCES "$FAMFS_DEV" $MPT
+	run_prog module_mount try-ro ro-mount-of-ro-device 0 "$FAMFS_DEV" $MPT
+	klog_mark
+	run_prog module_mount remount ro-device-remount-rw EROFS $MPT rw
+	t_eq ro-device-remount-rw-one-line 1 "$(klog_since | grep -c 'famfs')"
+	case $(grep " $MPT famfs " /proc/mounts) in
+	*" famfs ro,"*) t_pass ro-device-still-ro ;;
+	*) t_fail ro-device-still-ro "$(grep " $MPT famfs " /proc/mounts)" ;;
+	esac
+	t_not ro-device-no-create touch $MPT/x
+	t_ok setrw blockdev --setrw "$FAMFS_DEV"
+	run_prog module_mount remount rw-device-remount-rw 0 $MPT rw
+	t_ok rw-device-create touch $MPT/x
+	t_ok setro-mounted blockdev --setro "$FAMFS_DEV"
+	run_prog module_mount remount went-ro-remount-rw EROFS $MPT rw
+	run_prog module_mount remount went-ro-remount-ro 0 $MPT ro
+	run_prog module_mount remount went-ro-remount-rw-again EROFS $MPT rw
+	blockdev --setrw "$FAMFS_DEV"
+	umount $MPT 2>/dev/null
+fi
+
 # Errors, each with its errno and one log line.
 mount_err unknown-option EINVAL "$FAMFS_DEV" bogus=1
 mount_err unknown-flag-option EINVAL "$FAMFS_DEV" bogus

@@ -26,3 +26,25 @@ if out=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
 else
 	t_fail remount "$out"
 fi
+
+# Interleaved files: a failure in strip memory that holds no file bytes
+# kills nobody (it once went to another extent's file pages), and is logged
+# as such; one in a used chunk names the file bytes it holds.
+modprobe hwpoison_inject 2>/dev/null
+for c in past-chunk end-of-chunk used; do
+	if ! mount -t famfs "$FAMFS_DEV" $MPT; then
+		t_fail mount-for-$c "mount -t famfs failed"
+		continue
+	fi
+	klog_mark
+	run_prog module_poison $MPT unused $c
+	log=$(klog_since | grep famfs)
+	echo "$log"
+	if [ $c = used ]; then
+		t_eq used-file-bytes-logged 1 "$(echo "$log" | grep -c 'hits inode [0-9]*, file bytes 10493952\.\.10498047$')"
+	else
+		t_eq unused-$c-not-attributed 0 "$(echo "$log" | grep -c 'hits inode')"
+		t_eq unused-$c-logged-as-unused 1 "$(echo "$log" | grep -c 'holds no file bytes')"
+	fi
+	t_ok umount-after-$c umount $MPT
+done

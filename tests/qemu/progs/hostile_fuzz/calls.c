@@ -100,7 +100,7 @@ void do_create(struct ffile *f, int valid_only)
 	if (k == P_STRADDLE)	/* the bytes that fit */
 		memcpy(arg, &m, (size_t)(arena + pg - (char *)arg));
 	set = br ? (nonroot ? bit(EPERM) : bit(EFAULT)) :
-		   predict(&m, f->mapped, &overlap);
+		   predict(&m, f->mapped, f->others, &overlap);
 	if (br)
 		overlap = 0, nc_efault++;
 	nc_create++;
@@ -125,6 +125,8 @@ void do_create(struct ffile *f, int valid_only)
 			check_unmapped(f);
 		return;
 	}
+	if (!br && scanner_busy(f, rc, e))
+		return;
 	if (set) {
 		if (rc == 0) {
 			set_str(set, es, sizeof(es));
@@ -441,6 +443,12 @@ void fuzz_loop(long n, int dirfd)
 		int r = (int)below(100);
 		struct ffile *f;
 
+		/* -R: read-only for ~30 calls every ~300 */
+		if (remounts && !multi && !nonroot &&
+		    below(1000) < (ro ? 30 : 3)) {
+			do_remount();
+			continue;
+		}
 		/* keep a pool of unmapped files; keep the mapped ones few */
 		while (!ro && !nonroot && count(0) < POOL && (f = new_file()))
 			;
@@ -458,6 +466,11 @@ void fuzz_loop(long n, int dirfd)
 			if (f)
 				do_create_v2(f, 0);
 		} else if (r < 50) {
+			f = !ro && !nonroot && chance(40) ? pick(0, 0) : NULL;
+			if (f) {
+				do_opener(f);
+				continue;
+			}
 			f = pick(-1, 1);
 			if (f && chance(50))
 				do_create(f, chance(50));
@@ -512,12 +525,12 @@ void print_stats(void)
 			o2 += snprintf(s2 + o2, sizeof(s2) - o2, " %s %ld",
 				       i < NDOC ? t_errname(documented[i]) :
 						  "other", nerr2[i]);
-	printf("info: %s[%d]%s: %ld calls: MAP_CREATE %ld (accepted %ld; refused:%s), MAP_CREATE_V2 %ld (accepted %ld, interleaved %ld; refused:%s), MAP_GET %ld, MAP_GET_V2 %ld, MAP_GETEXT %ld, v1 get of a v2 map %ld, NOP %ld, unknown numbers %ld, on a directory %ld, bad pointers %ld, int80 %ld, size changes %ld, mmap %ld, unlink/close %ld, remapped %ld\n",
+	printf("info: %s[%d]%s: %ld calls: MAP_CREATE %ld (accepted %ld; refused:%s), MAP_CREATE_V2 %ld (accepted %ld, interleaved %ld; refused:%s), MAP_GET %ld, MAP_GET_V2 %ld, MAP_GETEXT %ld, v1 get of a v2 map %ld, NOP %ld, unknown numbers %ld, on a directory %ld, bad pointers %ld, int80 %ld, size changes %ld, mmap %ld, unlink/close %ld, remapped %ld, with another opener %ld, remounts %ld\n",
 	       label, myid, nonroot ? " (uid 65534)" : "", iter_now, nc_create,
 	       nc_accept, o ? s : " none", nc_create2, nc_accept2, nc_il2,
 	       o2 ? s2 : " none", nc_get, nc_get2, nc_getext, nc_v1ovf, nc_nop,
 	       nc_unknown, nc_dir, nc_efault, nc_compat, nc_size, nc_mmap,
-	       nc_free, nc_remap);
+	       nc_free, nc_remap, nc_opener, nc_remount);
 	if (!quiet && !nonroot)
 		print_tally();
 	fflush(stdout);

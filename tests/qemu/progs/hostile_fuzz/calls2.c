@@ -246,7 +246,7 @@ void do_create_v2(struct ffile *f, int valid_only)
 	if (br)
 		via32 = 0;
 
-	want = predict_v2(&m.h, br, lbr, f->mapped, &overlap, &rd);
+	want = predict_v2(&m.h, br, lbr, f->mapped, f->others, &overlap, &rd);
 	tally_add(v2_why);
 	nc_create2++;
 	nc_efault += br || (want == EFAULT);
@@ -283,6 +283,8 @@ void do_create_v2(struct ffile *f, int valid_only)
 			check_unmapped(f);
 		return;
 	}
+	if (!br && scanner_busy(f, rc, e))
+		return;
 	if (want) {
 		if (rc == 0) {
 			bad(c, "MAP_CREATE_V2 %s (hdr kind %d, list kind %d) succeeded, expected %s",
@@ -502,7 +504,7 @@ int remap_check(struct ffile *f)
 	}
 	r.h.ext_list = (uintptr_t)&r.u;
 	vm_str(&fm, s, sizeof(s));
-	want = predict_v2(&r.h, 0, 0, 0, &overlap, NULL);
+	want = predict_v2(&r.h, 0, 0, 0, 0, &overlap, NULL);
 	ncheck[C_PLACE]++;
 	if (want || overlap) {
 		bad(C_PLACE, "the model finds the memory of %s not free (%s)",

@@ -16,6 +16,9 @@
  *   gen2.c   valid and broken v2 maps, list pointers
  *   calls2.c MAP_CREATE_V2, MAP_GET_V2, pattern bytes through pwrite and
  *            mmap, and where they land on the device (remap check)
+ *   calls3.c MAP_CREATE on a file that another open file or name reaches
+ *            (EBUSY), read-only / read-write remounts between the calls
+ *            (and a read-only device: EROFS)
  */
 #ifndef HOSTILE_FUZZ_H
 #define HOSTILE_FUZZ_H
@@ -65,6 +68,8 @@ extern uint64_t devsz, seed0, myseed;
 extern long iters;
 extern int nproc, myid, ro, keep, quiet, nonroot, compat_ok, nopat;
 extern int failing;	/* -F: a memory failure may fail the mount meanwhile */
+extern int remounts;	/* -R: remount ro and rw between the calls */
+extern const char *blkdev;	/* -D: the mount's block device (BLKROSET) */
 extern int multi;	/* other processes map memory too */
 extern uint64_t hot_unit;	/* the window everybody races for */
 
@@ -73,7 +78,7 @@ enum {
 	C_CREATE, C_ACCEPTED, C_UNMAPPED_AFTER, C_GET, C_GETEXT, C_NOP,
 	C_ENOTTY, C_EFAULT, C_SIZE, C_DATA, C_EPERM, C_COMPAT, C_SCAN,
 	C_STATFS, C_KNOWN_NRS, C_CREATE2, C_ACCEPTED2, C_GET2, C_V1_EOVERFLOW,
-	C_PLACE, NCHECK
+	C_PLACE, C_OPENERS, C_REMOUNT, NCHECK
 };
 extern long ncheck[NCHECK], nbad[NCHECK];
 extern long iter_now;
@@ -81,7 +86,7 @@ extern long iter_now;
 void __attribute__((format(printf, 2, 3))) bad(int c, const char *fmt, ...);
 
 /* ---- errno sets (model.c) ----------------------------------------------- */
-#define NDOC	12	/* documented[] */
+#define NDOC	13	/* documented[] */
 extern const int documented[NDOC];
 unsigned int bit(int e);
 void set_str(unsigned int set, char *out, size_t n);
@@ -106,6 +111,7 @@ struct vmap {
 
 struct ffile {
 	int used, fd, mapped, unlinked;
+	int others;		/* another open file or name reaches it */
 	char path[PATH_MAX];
 	struct famfs_ioc_map map;	/* v1 view: valid if v1ok (file_size
 					 * and ext_list[0] always) */
@@ -122,7 +128,8 @@ extern struct ffile ff[MAXF];
 int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen);
 int known_overlap(uint64_t off, uint64_t len, const struct ffile *skip);
 uint64_t claim(const struct famfs_ioc_map *m);
-unsigned int predict(const struct famfs_ioc_map *m, int mapped, int *overlap);
+unsigned int predict(const struct famfs_ioc_map *m, int mapped, int busy,
+		     int *overlap);
 struct ffile *new_file(void);
 int count(int mapped);
 struct ffile *pick(int mapped, int with_zombies);
@@ -147,7 +154,7 @@ int units_busy(uint64_t off, uint64_t len);
 uint64_t units_free(void);
 void model_map(struct ffile *f, const struct vmap *m, int v2);
 int predict_v2(const struct famfs_ioc_map_v2 *h, int hdr_bad, int list_bad,
-	       int mapped, int *overlap, struct vmap *read);
+	       int mapped, int busy, int *overlap, struct vmap *read);
 int vm_sane(const struct vmap *m, char *why_, size_t n);
 void vm_str(const struct vmap *m, char *out, size_t n);
 uint64_t walk(const struct vmap *m, uint64_t x);
@@ -210,5 +217,12 @@ void pat_write_v2(struct ffile *f);
 int remap_check(struct ffile *f);
 void fuzz_loop(long n, int dirfd);
 void print_stats(void);
+
+/* ---- other openers, remounts (calls3.c) --------------------------------- */
+extern long nc_opener, nc_remount;
+int scanner_busy(const struct ffile *f, long rc, int e);
+void do_opener(struct ffile *f);
+void do_remount(void);
+void remount_end(void);
 
 #endif /* HOSTILE_FUZZ_H */

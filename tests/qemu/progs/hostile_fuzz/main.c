@@ -3,7 +3,7 @@
  * hostile_fuzz: a seeded, reproducible fuzzer for the famfs.ko file ioctls.
  *
  *   hostile_fuzz [-n ITER] [-s SEED] [-j PROCS] [-l LABEL] [-k NRS] [-r]
- *                [-L] [-K] [-P] [-F] [-q] MPT
+ *                [-R [-D DEV]] [-L] [-K] [-P] [-F] [-q] MPT
  *
  * Throws ITER calls per process at files in MPT/hostile-fuzz.<label>.<i>/
  * of a mounted famfs: FAMFSIOC_MAP_CREATE with valid maps and maps with one
@@ -14,7 +14,9 @@
  * other number in the 'u' space, the known numbers with the wrong size or
  * direction, any of them on a directory; NULL, unmapped, kernel, read-only
  * and page-straddling user pointers (EFAULT) and misaligned ones; the ia32
- * compat path (int $0x80) when the kernel has it; truncate, write, fallocate
+ * compat path (int $0x80) when the kernel has it; MAP_CREATE(_V2) of a file
+ * that a second open file (of this process or of uid 65534) or a hard link
+ * reaches (EBUSY), or a dup() or O_PATH (accepted); truncate, write, fallocate
  * and mmap of unmapped files; unlink and close of mapped files (memory given
  * back), writes and reads of a pattern in every accepted map.
  *
@@ -49,6 +51,7 @@
  *    new file as plain extents, where a chunk-by-chunk walk of the map puts
  *    them (single process only: nobody else may take the memory);
  *  - unknown numbers get ENOTTY, a directory ENOTTY, a bad pointer EFAULT;
+ *  - with -R, remounts give the errno the model expects (calls3.c);
  *  - a non-root process (uid 65534) gets EPERM for every MAP_CREATE and
  *    reads maps like root;
  *  - at the end (after PROCS processes fuzzed at once, racing for the same
@@ -66,6 +69,11 @@
  *          suite greps them): a number this fuzzer does not model is a FAIL
  * -r       the mount is read-only: MAP_CREATE must fail (EROFS); uses the
  *          unmapped files already there (no new files)
+ * -R       remount read-only and read-write between the calls (one process
+ *          only): EBUSY while files are open for writing, EROFS from
+ *          MAP_CREATE meanwhile (calls3.c)
+ * -D DEV   with -R: DEV is the mount's pmem block device; set it read-only
+ *          (BLKROSET) now and then: remount,rw must fail with EROFS
  * -K       keep the fuzz files (default: remove them, check statfs)
  * -F       a memory failure is injected meanwhile: from then on MAP_CREATE
  *          may get EIO, read/write EIO; pattern bytes and mmap go unchecked
@@ -98,6 +106,7 @@ static const char *const cname[NCHECK] = {
 	"scan-no-overlap", "statfs-accounting", "knows-every-ioctl",
 	"create-v2-errno", "create-v2-accepted-map", "get-v2",
 	"v1-get-of-v2-map-eoverflow", "data-placement",
+	"create-with-other-opener", "remount",
 };
 long ncheck[NCHECK], nbad[NCHECK];
 static char why[NCHECK][400];
@@ -362,6 +371,7 @@ static int fuzz_proc(int id)
 	if (ro)
 		nftw(mpt, adopt_one, 32, FTW_PHYS | FTW_MOUNT);
 	fuzz_loop(iters, dirfd);
+	remount_end();
 	print_stats();
 
 	/* The model is still right: every map reads back, every byte is there. */
@@ -392,7 +402,7 @@ static int fuzz_proc(int id)
 			nc_unknown = nc_dir = nc_efault = nc_size = nc_free = 0;
 			nc_compat = nc_mmap = 0;
 			nc_create2 = nc_accept2 = nc_il2 = nc_get2 = 0;
-			nc_v1ovf = nc_remap = 0;
+			nc_v1ovf = nc_remap = nc_opener = nc_remount = 0;
 			memset(nerr, 0, sizeof(nerr));
 			memset(nerr2, 0, sizeof(nerr2));
 			memset(ncheck, 0, sizeof(ncheck));
@@ -481,7 +491,7 @@ int main(int argc, char **argv)
 	time_t t0 = time(NULL);
 
 	seed0 = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
-	while ((opt = getopt(argc, argv, "n:s:j:l:k:rLKPFq")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:j:l:k:rRD:LKPFq")) != -1) {
 		switch (opt) {
 		case 'n': iters_set = strtol(optarg, NULL, 0); break;
 		case 's': seed0 = strtoull(optarg, NULL, 0); break;
@@ -489,6 +499,8 @@ int main(int argc, char **argv)
 		case 'l': label = optarg; break;
 		case 'k': nrs = optarg; break;
 		case 'r': ro = 1; break;
+		case 'R': remounts = 1; break;
+		case 'D': blkdev = optarg; break;
 		case 'L': lng = 1; break;
 		case 'K': keep = 1; break;
 		case 'P': nopat = 1; break;
@@ -606,6 +618,6 @@ int main(int argc, char **argv)
 	printf("info: %s: done in %ld s\n", label, (long)(time(NULL) - t0));
 	return t_done(0);
 usage:
-	fprintf(stderr, "usage: hostile_fuzz [-n ITER] [-s SEED] [-j PROCS] [-l LABEL] [-k NRS] [-r] [-L] [-K] [-P] [-F] [-q] MPT\n");
+	fprintf(stderr, "usage: hostile_fuzz [-n ITER] [-s SEED] [-j PROCS] [-l LABEL] [-k NRS] [-r] [-R [-D DEV]] [-L] [-K] [-P] [-F] [-q] MPT\n");
 	return 2;
 }

@@ -8,7 +8,7 @@
 /* ---- errno sets --------------------------------------------------------- */
 const int documented[NDOC] = {
 	EPERM, EFAULT, EROFS, EEXIST, EIO, EOPNOTSUPP, EINVAL, E2BIG,
-	EOVERFLOW, ENXIO, EFBIG, EADDRINUSE,
+	EOVERFLOW, ENXIO, EFBIG, EADDRINUSE, EBUSY,
 };
 
 unsigned bit(int e)
@@ -62,12 +62,12 @@ uint64_t claim(const struct famfs_ioc_map *m)
 }
 
 /*
- * Everything wrong with MAP_CREATE of @m on a file (mapped or not), by the
- * table in fs/famfs/ioctl.c.  *overlap is set when the map is otherwise
+ * Everything wrong with MAP_CREATE of @m on a file (mapped or not; @busy:
+ * another open file or name reaches it), by the table in famfs_ioctl.h.  *overlap is set when the map is otherwise
  * valid and meets known memory (or itself).
  */
-unsigned predict(const struct famfs_ioc_map *m, int mapped,
-			int *overlap)
+unsigned predict(const struct famfs_ioc_map *m, int mapped, int busy,
+		 int *overlap)
 {
 	unsigned set = 0;
 	uint64_t n = m->ext_list_count, total = 0;
@@ -80,6 +80,8 @@ unsigned predict(const struct famfs_ioc_map *m, int mapped,
 		set |= bit(EROFS);
 	if (mapped)
 		set |= bit(EEXIST);
+	if (busy && !mapped)
+		set |= bit(EBUSY);
 	if (m->extent_type != SIMPLE_DAX_EXTENT)
 		set |= bit(EOPNOTSUPP);
 	if (m->file_type > FAMFS_LOG)

@@ -263,12 +263,13 @@ static struct vmap scratch;
  * The errno MAP_CREATE_V2 of header @h must fail with, or 0.  @hdr_bad: the
  * header cannot be read; @list_bad: the ext_count entries at h->ext_list
  * cannot be (else they are read from there, as the kernel reads them).
+ * @busy: another open file or name reaches the file.
  * *overlap: the map is valid but meets known memory or itself.  EIO (a
  * failed mount) is the caller's business.  @read (if not NULL): the map as
  * the kernel reads it (once it gets to read the list).
  */
 int predict_v2(const struct famfs_ioc_map_v2 *h, int hdr_bad, int list_bad,
-	       int mapped, int *overlap, struct vmap *read)
+	       int mapped, int busy, int *overlap, struct vmap *read)
 {
 	int il = h->extent_type == FAMFS_INTERLEAVED_EXTENT, e = 0;
 	uint64_t total = 0;
@@ -283,6 +284,8 @@ int predict_v2(const struct famfs_ioc_map_v2 *h, int hdr_bad, int list_bad,
 		return WHY(EROFS, "read-only");
 	if (mapped)
 		return WHY(EEXIST, "already mapped");
+	if (busy)
+		return WHY(EBUSY, "another opener or name");
 	if (h->flags || h->reserved[0] || h->reserved[1] || h->reserved[2] ||
 	    h->reserved[3])
 		return WHY(EINVAL, "flags/reserved");
