@@ -398,7 +398,11 @@ struct famfs_mount_opts {
 	bool follow;		/* "follow": famfs logplay --follow in the
 				 * background after the mount */
 	char data[512];		/* options for famfs.ko: mode=, dax= */
+	int coherency;		/* FAMFS_COHERENCY_*: -o coherent|noncoherent */
 };
+#define FAMFS_COHERENCY_UNSET		0
+#define FAMFS_COHERENCY_COHERENT	1
+#define FAMFS_COHERENCY_NONCOHERENT	2
 /* Split a mount(8)-style option string (NULL: none): generic options
  * (nosuid, noexec, noatime, ...) become MS_* flags, fstab-only ones
  * (defaults, auto, noauto, user, nofail, _netdev, x-*, comment=) are
@@ -408,6 +412,14 @@ struct famfs_mount_opts {
  * follow (refused with remount or ro). */
 int famfs_mount_opts_parse(const char *in, bool sloppy,
 			   struct famfs_mount_opts *o, char *reason);
+/* The cache-coherence mode of a mount (issue 18): the user's -o coherent or
+ * -o noncoherent if given, else the superblock's INCOMPAT_NONCOHERENT bit
+ * (sb NULL, a remount: only the user's).  Appends "noncoherent" or
+ * "coherent" to o->data when famfs.ko must be told.  Returns 1 when the
+ * user's option overrides the superblock (note gets one line saying so),
+ * 0 otherwise, -E2BIG when data is full (note says so). */
+int famfs_mount_opts_coherency(struct famfs_mount_opts *o,
+			       const struct famfs_superblock *sb, char *note);
 
 /* ---- fsck8.c: fsck(8)'s conventions for fsck.famfs ---------------------- */
 /* fsck(8)'s exit codes: a bit mask */
