@@ -37,7 +37,8 @@ const struct cli_doc cli_doc_mkfile = {
 		{ 'm', "mode", "MODE", "octal permission bits (default 0644)" },
 		{ 'u', "uid", "UID", "owner (default: the caller's)" },
 		{ 'g', "gid", "GID", "group (default: the caller's)" },
-		{ 'S', "seed", "SEED", "fill the file with the pattern of SEED (famfs verify)" },
+		{ 'S', "seed", "SEED", "fill the file with the pattern of SEED (famfs\n"
+		  "verify), then write it back as famfs flush does" },
 		CLI_OPT_NSTRIPS,
 		CLI_OPT_CHUNK,
 		{ 'v', "verbose", NULL, "print more" },
@@ -120,6 +121,8 @@ int cmd_mkfile(int argc, char **argv)
 				rc = FAMFS_EXIT_ERROR;
 			}
 			munmap(a, size);
+			if (!rc && famfs_data_written(fd, NULL, argv[optind]))
+				rc = FAMFS_EXIT_ERROR;
 		}
 	}
 	close(fd);

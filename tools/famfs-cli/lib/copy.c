@@ -80,7 +80,19 @@ static int slurp(int in, const char *src, mode_t m, uint64_t max,
 	return 0;
 }
 
-/* the data into the new file's mapping, then msync */
+int famfs_data_written(int fd, const char *dir, const char *name)
+{
+	int rc = famfs_file_cache(fd, false);
+
+	if (rc == -ENOTTY)	/* a module without FAMFSIOC_CACHE: coherent */
+		return 0;
+	if (rc)
+		famfs_err("%s%s%s: write back (FAMFSIOC_CACHE): %s", dir ? dir : "",
+			  dir ? "/" : "", name, strerror(-rc));
+	return rc;
+}
+
+/* the data into the new file's mapping, then msync, then FAMFSIOC_CACHE */
 static int fill(struct famfs_fs *fs, const char *rel, int out, int in,
 		const char *src, const char *data, uint64_t size)
 {
@@ -134,6 +146,8 @@ sync:
 		rc = -EIO;
 	}
 	munmap(a, size);
+	if (!rc)
+		rc = famfs_data_written(out, fs->mpt, rel);
 	return rc;
 }
 
