@@ -160,6 +160,7 @@ struct famfs_sb_info {
 	struct super_block	*sb;
 	struct famfs_backing	backing;	/* set at mount, then read-only */
 	umode_t			root_mode;	/* mount option "mode" */
+	bool			noncoherent;	/* "noncoherent", see cache.c */
 	unsigned long		flags;		/* FAMFS_SB_*, atomic bitops */
 
 	/*
@@ -203,6 +204,12 @@ static inline struct famfs_fmap *famfs_inode_fmap(const struct inode *inode)
 {
 	/* Pairs with smp_store_release() in famfs_ioc_map_create(). */
 	return smp_load_acquire(&FAMFS_I(inode)->fmap);
+}
+
+/* Remount may change it: read once per call. */
+static inline bool famfs_noncoherent(const struct famfs_sb_info *fsi)
+{
+	return READ_ONCE(fsi->noncoherent);
 }
 
 static inline bool famfs_sb_failed(const struct famfs_sb_info *fsi)
@@ -331,6 +338,11 @@ void famfs_zombies_wait(struct famfs_sb_info *fsi);
 void famfs_zombies_gone(struct famfs_sb_info *fsi);
 void famfs_wait_range_idle(const char *who, unsigned long pfn,
 			   unsigned long nr);
+
+/* cache.c */
+int famfs_cache_range(struct inode *inode, const char *why, unsigned int op,
+		      u64 pos, u64 len);
+int famfs_ioc_cache(struct file *file, struct famfs_ioc_cache __user *uarg);
 
 /* inode.c */
 extern const struct inode_operations famfs_dir_inode_operations;

@@ -82,6 +82,24 @@ const struct iomap_ops famfs_iomap_ops = {
 	.iomap_begin	= famfs_iomap_begin,
 };
 
+static ssize_t famfs_dax_read(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct inode *inode = file_inode(iocb->ki_filp);
+	struct famfs_sb_info *fsi = FAMFS_SB(inode->i_sb);
+	int rc;
+
+	if (famfs_sb_failed(fsi))
+		return -EIO;
+	/* Not coherent: the copy must read the memory, not this CPU's cache. */
+	if (famfs_noncoherent(fsi)) {
+		rc = famfs_cache_range(inode, "read", FAMFS_CACHE_INVALIDATE,
+				       iocb->ki_pos, iov_iter_count(to));
+		if (rc)
+			return rc;
+	}
+	return dax_iomap_rw(iocb, to, &famfs_iomap_ops);
+}
+
 static ssize_t famfs_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct inode *inode = file_inode(iocb->ki_filp);
@@ -99,10 +117,8 @@ static ssize_t famfs_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 
 	if (!famfs_inode_fmap(inode) || iocb->ki_pos >= i_size_read(inode))
 		ret = 0;
-	else if (famfs_sb_failed(FAMFS_SB(inode->i_sb)))
-		ret = -EIO;
 	else
-		ret = dax_iomap_rw(iocb, to, &famfs_iomap_ops);
+		ret = famfs_dax_read(iocb, to);
 
 	inode_unlock_shared(inode);
 	file_accessed(iocb->ki_filp);
@@ -143,6 +159,13 @@ static ssize_t famfs_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		goto out_unlock;
 
 	ret = dax_iomap_rw(iocb, from, &famfs_iomap_ops);
+	if (ret > 0 && famfs_noncoherent(FAMFS_SB(inode->i_sb))) {
+		int rc = famfs_cache_range(inode, "write", FAMFS_CACHE_WRITEBACK,
+					   iocb->ki_pos - ret, ret);
+
+		if (rc)
+			ret = rc;
+	}
 	/* Order the cache-bypassing copy before anything that announces it. */
 	wmb();
 
@@ -252,6 +275,14 @@ static int famfs_file_fsync(struct file *file, loff_t start, loff_t end,
 		return -EIO;
 	/* No metadata to write: flush the CPU caches of dirty DAX pages... */
 	rc = file_write_and_wait_range(file, start, end);
+	/*
+	 * Not coherent: also drop what this CPU cached of the range, so that
+	 * the next loads (through any mapping) read what other hosts wrote.
+	 */
+	if (!rc && famfs_noncoherent(fsi) && famfs_inode_fmap(inode) &&
+	    start <= end)
+		rc = famfs_cache_range(inode, "fsync", FAMFS_CACHE_INVALIDATE,
+				       start, (u64)end - start + 1);
 	if (rc)
 		return rc;
 	/* ...then the device, as ext4 and xfs do (nvdimm_flush()). */

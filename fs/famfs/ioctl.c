@@ -668,6 +668,8 @@ long famfs_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return famfs_ioc_map_create_v2(file, argp);
 	case FAMFSIOC_MAP_GET_V2:
 		return famfs_ioc_map_get_v2(file, argp);
+	case FAMFSIOC_CACHE:
+		return famfs_ioc_cache(file, argp);
 	default:
 		return -ENOTTY;
 	}

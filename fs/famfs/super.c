@@ -117,6 +117,8 @@ static int famfs_show_options(struct seq_file *m, struct dentry *root)
 	struct famfs_sb_info *fsi = FAMFS_SB(root->d_sb);
 
 	seq_printf(m, ",mode=%o,dax=always", fsi->root_mode);
+	if (famfs_noncoherent(fsi))
+		seq_puts(m, ",noncoherent");
 	return 0;
 }
 
@@ -133,11 +135,14 @@ static const struct super_operations famfs_super_ops = {
 /* Mount options, parsed into fc->fs_private before the superblock exists. */
 struct famfs_fs_context {
 	umode_t		mode;
+	int		noncoherent;	/* -1: not given, else 0 or 1 */
 };
 
 enum famfs_param {
 	FAMFS_OPT_MODE,
 	FAMFS_OPT_DAX,
+	FAMFS_OPT_COHERENT,
+	FAMFS_OPT_NONCOHERENT,
 };
 
 enum famfs_dax_mode {
@@ -152,6 +157,8 @@ static const struct constant_table famfs_dax_modes[] = {
 static const struct fs_parameter_spec famfs_fs_parameters[] = {
 	fsparam_u32oct("mode",		FAMFS_OPT_MODE),
 	fsparam_enum("dax",		FAMFS_OPT_DAX, famfs_dax_modes),
+	fsparam_flag("coherent",	FAMFS_OPT_COHERENT),
+	fsparam_flag("noncoherent",	FAMFS_OPT_NONCOHERENT),
 	{}
 };
 
@@ -179,6 +186,10 @@ static int famfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 	case FAMFS_OPT_DAX:
 		/* "always" is the only value the table lets through. */
 		break;
+	case FAMFS_OPT_COHERENT:
+	case FAMFS_OPT_NONCOHERENT:
+		ctx->noncoherent = opt == FAMFS_OPT_NONCOHERENT;
+		break;
 	}
 	return 0;
 }
@@ -192,6 +203,7 @@ static int famfs_fill_super(struct super_block *sb, struct fs_context *fc)
 
 	fsi->sb = sb;
 	fsi->root_mode = ctx->mode;
+	fsi->noncoherent = ctx->noncoherent > 0;
 
 	sb->s_maxbytes = MAX_LFS_FILESIZE;
 	sb->s_blocksize = PAGE_SIZE;
@@ -222,7 +234,8 @@ static int famfs_fill_super(struct super_block *sb, struct fs_context *fc)
 
 	if (!dax_write_cache_enabled(fsi->backing.dax_dev))
 		famfs_warn(sb, "the device's dax write cache is off: fsync and msync write no CPU cache back, so other hosts may not see data written through mappings");
-	famfs_info(sb, "mounted, %llu bytes of memory", fsi->backing.size);
+	famfs_info(sb, "mounted, %llu bytes of memory%s", fsi->backing.size,
+		   fsi->noncoherent ? ", not cache-coherent" : "");
 	return 0;
 }
 
@@ -251,15 +264,23 @@ static int famfs_get_tree(struct fs_context *fc)
 
 static int famfs_reconfigure(struct fs_context *fc)
 {
+	struct famfs_fs_context *ctx = fc->fs_private;
 	struct super_block *sb = fc->root->d_sb;
+	struct famfs_sb_info *fsi = FAMFS_SB(sb);
 
 	/* What reconfigure_super() checks only when s_bdev is set. */
 	if ((fc->sb_flags_mask & SB_RDONLY) && !(fc->sb_flags & SB_RDONLY) &&
-	    famfs_backing_read_only(&FAMFS_SB(sb)->backing)) {
+	    famfs_backing_read_only(&fsi->backing)) {
 		errorfc(fc, "%s: the device is read-only", sb->s_id);
 		return -EROFS;
 	}
 	sync_filesystem(sb);
+	if (ctx->noncoherent >= 0 &&
+	    ctx->noncoherent != famfs_noncoherent(fsi)) {
+		WRITE_ONCE(fsi->noncoherent, ctx->noncoherent);
+		famfs_info(sb, "now %s", ctx->noncoherent ?
+			   "not cache-coherent" : "cache-coherent");
+	}
 	return 0;
 }
 
@@ -285,6 +306,7 @@ static int famfs_init_fs_context(struct fs_context *fc)
 	if (!ctx)
 		return -ENOMEM;
 	ctx->mode = FAMFS_DEFAULT_MODE;
+	ctx->noncoherent = -1;
 	fc->fs_private = ctx;
 	fc->ops = &famfs_context_ops;
 	return 0;
@@ -328,6 +350,7 @@ static void famfs_inode_init_once(void *obj)
 static void __init famfs_check_abi(void)
 {
 	BUILD_BUG_ON(sizeof(struct famfs_extent) != FAMFS_IOC_EXTENT_SIZE);
+	BUILD_BUG_ON(sizeof(struct famfs_ioc_cache) != FAMFS_IOC_CACHE_SIZE);
 	BUILD_BUG_ON(offsetof(struct famfs_extent, offset) != 0);
 	BUILD_BUG_ON(offsetof(struct famfs_extent, len) != 8);
 	BUILD_BUG_ON(sizeof(struct famfs_ioc_map) != FAMFS_IOC_MAP_SIZE);

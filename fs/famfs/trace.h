@@ -89,6 +89,34 @@ TRACE_EVENT(famfs_iomap_begin,
 		      __entry->length)
 );
 
+/*
+ * famfs_cache: CPU cache maintenance a non-coherent mount did (cache.c):
+ * @why is what asked for it, @op FAMFS_CACHE_WRITEBACK or _INVALIDATE;
+ * @len bytes of the file from @pos.  Guest suites sum @len per @why/@op.
+ */
+TRACE_EVENT(famfs_cache,
+	    TP_PROTO(struct inode *inode, const char *why, unsigned int op,
+		     u64 pos, u64 len),
+	    TP_ARGS(inode, why, op, pos, len),
+	    TP_STRUCT__entry(__field(dev_t, dev)
+			     __field(ino_t, ino)
+			     __string(why, why)
+			     __field(unsigned int, op)
+			     __field(u64, pos)
+			     __field(u64, len)),
+	    TP_fast_assign(__entry->dev = inode->i_sb->s_dev;
+			   __entry->ino = inode->i_ino;
+			   __assign_str(why, why);
+			   __entry->op = op;
+			   __entry->pos = pos;
+			   __entry->len = len;),
+	    TP_printk("dev %d:%d ino %#lx %s %s pos %#llx len %llu",
+		      MAJOR(__entry->dev), MINOR(__entry->dev),
+		      (unsigned long)__entry->ino, __get_str(why),
+		      __entry->op == FAMFS_CACHE_INVALIDATE ? "invalidate" :
+		      "writeback", __entry->pos, __entry->len)
+);
+
 TRACE_EVENT(famfs_notify_failure,
 	    TP_PROTO(struct super_block *sb, u64 off, u64 len, int mf_flags),
 	    TP_ARGS(sb, off, len, mf_flags),

@@ -258,6 +258,25 @@ trace_off() {
 	echo 0 > $TRACE/tracing_on
 	for _e; do echo 0 > $TRACE/events/$_e/enable; done
 }
+# cache_counts: the bytes of the famfs:famfs_cache events in the trace, summed
+# per why/op, as "why/op=N ..." sorted ("" for none), e.g.
+# "ioctl/writeback=4096 read/invalidate=8192".
+cache_counts() {
+	awk '/famfs_cache:/ { for (i = 1; i < NF; i++) if ($i == "len") n[$(i - 4) "/" $(i - 3)] += $(i + 1) }
+		END { for (k in n) printf "%s=%d\n", k, n[k] }' $TRACE/trace | sort | tr '\n' ' ' | sed 's/ $//'
+}
+# umount_retry [MPT]: umount MPT (default $M), retrying for 2 s while a
+# follower's round holds it for a moment
+umount_retry() {
+	_n=0
+	until umount "${1:-$M}" 2>/tmp/umount.err; do
+		_n=$((_n + 1))
+		[ $_n -ge 20 ] && { cat /tmp/umount.err; return 1; }
+		sleep 0.1
+	done
+	[ $_n -gt 0 ] && echo "umount ${1:-$M}: busy $_n time(s)"
+	return 0
+}
 # pmd_faults ID NOPAGE CMD...: run CMD with the PMD faults of fs_dax traced:
 # ID-nopage is NOPAGE, ID-fallback 0.  Without the tracepoint CMD still
 # runs and ID is a trace_missing SKIP (FAIL on a kernel with tracing).

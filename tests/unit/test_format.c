@@ -124,6 +124,23 @@ static void test_sb_unknown_incompat(void **s)
 	assert_non_null(strstr(why, "0x40000000"));
 }
 
+/* issue 18: the non-coherent bit is supported, alone and with interleave */
+static void test_sb_noncoherent_supported(void **s)
+{
+	struct famfs_superblock sb;
+	char why[FAMFS_REASON_LEN];
+
+	(void)s;
+	mksb(&sb);
+	sb.feature_incompat = htole32(FAMFS_FEATURE_INCOMPAT_NONCOHERENT);
+	famfs_sb_set_crc(&sb);
+	assert_int_equal(famfs_sb_check(&sb, DEV, why), 0);
+	sb.feature_incompat = htole32(FAMFS_FEATURE_INCOMPAT_NONCOHERENT |
+				      FAMFS_FEATURE_INCOMPAT_INTERLEAVE);
+	famfs_sb_set_crc(&sb);
+	assert_int_equal(famfs_sb_check(&sb, DEV, why), 0);
+}
+
 static void test_sb_unknown_compat_ok(void **s)
 {
 	struct famfs_superblock sb;
@@ -349,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_sb_bad_crc),
 		cmocka_unit_test(test_sb_bad_version),
 		cmocka_unit_test(test_sb_unknown_incompat),
+		cmocka_unit_test(test_sb_noncoherent_supported),
 		cmocka_unit_test(test_sb_unknown_compat_ok),
 		cmocka_unit_test(test_sb_geometry),
 		cmocka_unit_test(test_loglen_limits),

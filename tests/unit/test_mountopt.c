@@ -2,6 +2,7 @@
 /* mount -o options: MS_* flags, fstab-only options dropped, famfs.ko's
  * options passed on, unknown ones refused (or dropped when sloppy). */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -150,6 +151,71 @@ static void test_nosuid_nodev_default(void **state)
 	assert_int_equal(o.flags & NOSUID_NODEV, MS_NOSUID);
 }
 
+/* issue 18: coherent / noncoherent are famfs.ko options, kept aside until
+ * the superblock is known */
+static void test_coherency_parsed(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("noatime,noncoherent", false), 0);
+	assert_int_equal(o.coherency, FAMFS_COHERENCY_NONCOHERENT);
+	assert_string_equal(o.data, "");
+	assert_int_equal(parse("noncoherent,coherent", false), 0);	/* last wins */
+	assert_int_equal(o.coherency, FAMFS_COHERENCY_COHERENT);
+	assert_int_equal(parse("noatime", false), 0);
+	assert_int_equal(o.coherency, FAMFS_COHERENCY_UNSET);
+	assert_int_equal(parse("noncoherent=1", false), -EINVAL);	/* a flag */
+}
+
+static struct famfs_superblock sb;
+static char note[FAMFS_REASON_LEN];
+
+static int merge(const char *opts, bool sb_bit, bool with_sb)
+{
+	assert_int_equal(parse(opts, false), 0);
+	memset(&sb, 0, sizeof(sb));
+	if (sb_bit)
+		sb.feature_incompat = htole32(FAMFS_FEATURE_INCOMPAT_NONCOHERENT);
+	note[0] = '\0';
+	return famfs_mount_opts_coherency(&o, with_sb ? &sb : NULL, note);
+}
+
+static void test_coherency_from_superblock(void **state)
+{
+	(void)state;
+	assert_int_equal(merge("mode=0700", true, true), 0);
+	assert_string_equal(o.data, "mode=0700,noncoherent");
+	assert_string_equal(note, "");
+	assert_int_equal(merge("mode=0700", false, true), 0);
+	assert_string_equal(o.data, "mode=0700");
+	assert_int_equal(merge("noncoherent", true, true), 0);	/* agrees */
+	assert_string_equal(o.data, "noncoherent");
+	assert_string_equal(note, "");
+	assert_int_equal(merge("coherent", false, true), 0);
+	assert_string_equal(o.data, "coherent");
+}
+
+static void test_coherency_override(void **state)
+{
+	(void)state;
+	assert_int_equal(merge("coherent", true, true), 1);
+	assert_string_equal(o.data, "coherent");
+	assert_non_null(strstr(note, "-o coherent overrides"));
+	assert_non_null(strstr(note, "not cache-coherent"));
+	assert_int_equal(merge("noatime,noncoherent", false, true), 1);
+	assert_string_equal(o.data, "noncoherent");
+	assert_non_null(strstr(note, "-o noncoherent overrides"));
+}
+
+static void test_coherency_remount(void **state)
+{
+	(void)state;
+	/* no superblock (remount): only what the user asked for */
+	assert_int_equal(merge("remount,noncoherent", true, false), 0);
+	assert_string_equal(o.data, "noncoherent");
+	assert_int_equal(merge("remount", true, false), 0);
+	assert_string_equal(o.data, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +230,10 @@ int main(void)
 		cmocka_unit_test(test_follow),
 		cmocka_unit_test(test_sloppy_drops_unknown),
 		cmocka_unit_test(test_too_long),
+		cmocka_unit_test(test_coherency_parsed),
+		cmocka_unit_test(test_coherency_from_superblock),
+		cmocka_unit_test(test_coherency_override),
+		cmocka_unit_test(test_coherency_remount),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

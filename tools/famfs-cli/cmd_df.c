@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* famfs df: space and log usage of a famfs file system. */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "famfs.h"
@@ -16,7 +18,10 @@ const struct cli_doc cli_doc_df = {
 		"space allocated to files (every strip of an interleaved file) and the\n"
 		"free space (in 2 MiB allocation units, as the allocator sees the log),\n"
 		"log entries used and the log's capacity, the number of files and\n"
-		"directories, and whether this host is the master or a client.\n",
+		"directories, whether this host is the master or a client, and whether\n"
+		"the memory is cache-coherent: as the superblock records it (famfs\n"
+		"mkfs --noncoherent, famfs tune) and, when mounted, as this host's\n"
+		"mount runs (-o coherent / -o noncoherent override the superblock).\n",
 	.opts = (const struct cli_opt[]){
 		{ 'j', "json", NULL, "print the summary as JSON on stdout (see JSON)" },
 		{ 0 } },
@@ -25,7 +30,9 @@ const struct cli_doc cli_doc_df = {
 		  "One object: target, mount_point and device (null when unknown),\n"
 		  "fs_uuid, master_uuid, role (master or client), size, reserved,\n"
 		  "used, free and alloc_unit (bytes), log {size, entries, capacity,\n"
-		  "free_entries}, files, directories, corrupt_entries.  Example:\n"
+		  "free_entries}, files, directories, corrupt_entries, coherence\n"
+		  "(coherent or noncoherent, the superblock's) and mount_coherence\n"
+		  "(this host's mount; null when not mounted).  Example:\n"
 		  "  famfs df -j /mnt/famfs | jq .log.free_entries\n", false },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
@@ -53,12 +60,36 @@ static const char *human(uint64_t v, char *buf, size_t n)
 	return buf;
 }
 
+/* "noncoherent" or "coherent" as /proc/self/mounts shows the famfs mount
+ * at mpt, NULL when it is not there */
+static const char *mount_mode(const char *mpt)
+{
+	char line[4096], m[PATH_MAX], opts[2048];
+	const char *mode = NULL;
+	FILE *f;
+
+	if (!*mpt || !(f = fopen("/proc/self/mounts", "re")))
+		return NULL;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %4095s famfs %2047s", m, opts) == 2 &&
+		    !strcmp(m, mpt)) {
+			size_t n = strlen(opts);
+
+			mode = strstr(opts, ",noncoherent") &&
+			       (strstr(opts, ",noncoherent,") ||
+				!strcmp(opts + n - 12, ",noncoherent")) ?
+			       "noncoherent" : "coherent";
+		}
+	fclose(f);
+	return mode;
+}
+
 int cmd_df(int argc, char **argv)
 {
 	char mpt[PATH_MAX], dev[PATH_MAX], h[32], us[37];
 	struct famfs_fs fs;
 	struct famfs_df df;
-	const char *target;
+	const char *target, *sbmode, *mmode;
 	bool json = false;
 	int c, rc;
 
@@ -83,8 +114,19 @@ int cmd_df(int argc, char **argv)
 		famfs_fs_close(&fs);
 		return FAMFS_EXIT_ERROR;
 	}
+	sbmode = le32toh(fs.sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_NONCOHERENT ?
+		 "noncoherent" : "coherent";
+	mmode = mount_mode(mpt);
 	if (json) {
-		rc = cli_json_print(famfs_json_df(target, mpt, dev, &fs, &df));
+		struct json_object *o = famfs_json_df(target, mpt, dev, &fs, &df);
+
+		if (o) {
+			json_object_object_add(o, "coherence",
+					       json_object_new_string(sbmode));
+			json_object_object_add(o, "mount_coherence", mmode ?
+					       json_object_new_string(mmode) : NULL);
+		}
+		rc = cli_json_print(o);
 		famfs_fs_close(&fs);
 		return rc ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
 	}
@@ -105,6 +147,11 @@ int cmd_df(int argc, char **argv)
 	       (unsigned long long)df.log_capacity,
 	       (unsigned long long)(df.log_capacity - df.log_entries));
 	printf("  files        %lu\n  directories  %lu\n", df.files, df.dirs);
+	printf("  coherence    %s (superblock)", sbmode);
+	if (mmode)
+		printf(", this mount %s%s", mmode,
+		       strcmp(mmode, sbmode) ? " (overridden)" : "");
+	printf("\n");
 	if (df.bad_entries)
 		printf("  corrupt log entries  %lu (run famfs fsck)\n", df.bad_entries);
 	famfs_fs_close(&fs);

@@ -125,7 +125,7 @@ int cmd_mkfs_helper(int argc, char **argv)
 		printf("mkfs.famfs (famfs %s, format %d): famfs mkfs%s%s --loglen %llu %s\n",
 		       FAMFS_CLI_VERSION, FAMFS_FORMAT_VERSION, force ? " -f" : "",
 		       kill ? " -k" : "", (unsigned long long)loglen, argv[optind]);
-	return cli_mkfs_run(argv[optind], loglen, force, kill) ? MKFS_EX_FAIL : MKFS_EX_OK;
+	return cli_mkfs_run(argv[optind], loglen, force, kill, false) ? MKFS_EX_FAIL : MKFS_EX_OK;
 }
 
 int cmd_fsck_helper(int argc, char **argv)

@@ -45,7 +45,8 @@ const struct cli_doc cli_doc_mkfile = {
 		{ 'm', "mode", "MODE", "octal permission bits (default 0644)" },
 		{ 'u', "uid", "UID", "owner (default: the caller's)" },
 		{ 'g', "gid", "GID", "group (default: the caller's)" },
-		{ 'S', "seed", "SEED", "fill the file with the pattern of SEED (famfs verify)" },
+		{ 'S', "seed", "SEED", "fill the file with the pattern of SEED (famfs\n"
+		  "verify), then write it back as famfs flush does" },
 		{ 'Z', "nozero", NULL,
 		  "do not zero the new file: it may then show what\n"
 		  "the memory held before (another file's or an\n"

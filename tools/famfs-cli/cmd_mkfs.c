@@ -11,7 +11,7 @@
 const struct cli_doc cli_doc_mkfs = {
 	.page = "famfs-mkfs", .prog = "famfs mkfs",
 	.summary = "create a famfs file system on a memory device",
-	.synopsis = { "famfs mkfs [-f] [-k] [-l|--loglen N] DEV" },
+	.synopsis = { "famfs mkfs [-f] [-k] [-l|--loglen N] [--noncoherent] DEV" },
 	.description =
 		"Create a famfs file system on DEV (/dev/pmemN, /dev/daxX.Y or a file).\n"
 		"This host becomes the master: the only host that can create files\n"
@@ -34,6 +34,11 @@ const struct cli_doc cli_doc_mkfs = {
 		{ 'l', "loglen", "N",
 		  "log size: a power of two from 2M to 1G, default 8M\n"
 		  "(k/m/g suffixes; each entry takes 1 KiB)" },
+		{ 0, "noncoherent", NULL,
+		  "the memory is not cache-coherent between hosts:\n"
+		  "record it in the superblock, so that every host's\n"
+		  "famfs mount passes noncoherent to famfs.ko (see\n"
+		  "famfs-tune(8) to change it later)" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
@@ -49,6 +54,8 @@ static int zero_and_flush(struct famfs_map *m, uint64_t len)
 	memset(m->addr, 0, len);
 	return famfs_map_flush(m, m->addr, len);
 }
+
+#define OPT_NONCOHERENT	(256 + 3)	/* cli_getopt: 256 + index of a long-only option */
 
 /*
  * What DEV holds besides famfs: refused without force (naming it), said
@@ -92,7 +99,8 @@ static int check_other(struct famfs_dev *d, const struct famfs_superblock *sb,
 	return 0;
 }
 
-static int do_mkfs(struct famfs_dev *d, uint64_t loglen, bool force, bool kill)
+static int do_mkfs(struct famfs_dev *d, uint64_t loglen, bool force, bool kill,
+		   bool noncoherent)
 {
 	struct famfs_map sbm, logm;
 	struct famfs_superblock *sb;
@@ -162,16 +170,21 @@ static int do_mkfs(struct famfs_dev *d, uint64_t loglen, bool force, bool kill)
 	/* checked before every append (famfs-master(8)) */
 	sb->feature_ro_compat = htole32(FAMFS_FEATURE_RO_COMPAT_MASTER_REC);
 	famfs_sb_set_crc(sb);
+	if (noncoherent) {
+		sb->feature_incompat = htole32(FAMFS_FEATURE_INCOMPAT_NONCOHERENT);
+		famfs_sb_set_crc(sb);
+	}
 	rc = famfs_map_flush(&sbm, sb, 4096);
 	if (rc)
 		goto out;
 	famfs_uuid_str(fs_uuid, us);
 	famfs_uuid_str(host, hs);
 	printf("famfs mkfs: %s: %llu bytes, log %llu bytes (%llu entries), data %llu bytes\n"
-	       "famfs mkfs: fs uuid %s, master uuid %s\n",
+	       "famfs mkfs: fs uuid %s, master uuid %s%s\n",
 	       d->path, (unsigned long long)size, (unsigned long long)loglen,
 	       (unsigned long long)FAMFS_LOG_CAPACITY(loglen),
-	       (unsigned long long)(size - FAMFS_LOG_OFFSET - loglen), us, hs);
+	       (unsigned long long)(size - FAMFS_LOG_OFFSET - loglen), us, hs,
+	       noncoherent ? "\nfamfs mkfs: memory not cache-coherent (mounts use -o noncoherent)" : "");
 out:
 	famfs_map_unmap(&sbm);
 	return rc;
@@ -186,7 +199,8 @@ int cli_loglen_opt(const char *arg, uint64_t *loglen)
 	return FAMFS_EXIT_OK;
 }
 
-int cli_mkfs_run(const char *dev, uint64_t loglen, bool force, bool kill)
+int cli_mkfs_run(const char *dev, uint64_t loglen, bool force, bool kill,
+		 bool noncoherent)
 {
 	struct famfs_dev d;
 	int rc;
@@ -194,7 +208,7 @@ int cli_mkfs_run(const char *dev, uint64_t loglen, bool force, bool kill)
 	rc = famfs_dev_open(dev, true, &d);
 	if (rc)
 		return FAMFS_EXIT_ERROR;
-	rc = do_mkfs(&d, loglen, force, kill);
+	rc = do_mkfs(&d, loglen, force, kill, noncoherent);
 	famfs_dev_close(&d);
 	return rc ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
 }
@@ -202,7 +216,7 @@ int cli_mkfs_run(const char *dev, uint64_t loglen, bool force, bool kill)
 int cmd_mkfs(int argc, char **argv)
 {
 	uint64_t loglen = FAMFS_LOG_LEN_DEFAULT;
-	bool force = false, kill = false;
+	bool force = false, kill = false, noncoherent = false;
 	int c;
 
 	while ((c = cli_getopt(argc, argv, &cli_doc_mkfs)) != -1) {
@@ -213,11 +227,12 @@ int cmd_mkfs(int argc, char **argv)
 			if (cli_loglen_opt(optarg, &loglen))
 				return FAMFS_EXIT_USAGE;
 			break;
+		case OPT_NONCOHERENT: noncoherent = true; break;
 		case 'h': return cli_usage(&cli_doc_mkfs, 0);
 		default: return cli_usage(&cli_doc_mkfs, 1);
 		}
 	}
 	if (argc - optind != 1)
 		return cli_usage(&cli_doc_mkfs, 1);
-	return cli_mkfs_run(argv[optind], loglen, force, kill);
+	return cli_mkfs_run(argv[optind], loglen, force, kill, noncoherent);
 }

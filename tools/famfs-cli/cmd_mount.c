@@ -48,8 +48,14 @@ const struct cli_doc cli_doc_mount = {
 		  "noatime and the other generic flags of mount(8),\n"
 		  "and\n"
 		  "famfs.ko's mode=OCTAL (of the root directory)\n"
-		  "and dax=always; remount: only change the flags\n"
-		  "of the famfs mount at MPT (ro: read-only);\n"
+		  "and dax=always; coherent or noncoherent: the\n"
+		  "memory's cache coherence for this mount,\n"
+		  "overriding the superblock's (famfs mkfs\n"
+		  "--noncoherent, famfs tune; the override is\n"
+		  "logged on stderr and in the kernel log);\n"
+		  "remount: only change the flags\n"
+		  "of the famfs mount at MPT (ro: read-only;\n"
+		  "coherent/noncoherent: switch the mode);\n"
 		  "follow: keep the mount up to date with the log\n"
 		  "until it is unmounted (famfs logplay --follow in\n"
 		  "the background, messages in the kernel log)" },
@@ -116,9 +122,29 @@ static int mkmeta(const char *mpt, const struct famfs_superblock *sb, bool rw)
 			 le64toh(sb->log_offset), le64toh(sb->log_len));
 }
 
-int cli_mount(const char *dev, const char *mpt,
-	      const struct famfs_mount_opts *o, bool log_ro)
+/* The user's -o coherent|noncoherent overrode the superblock: say so on
+ * stderr and, as one line, in the kernel log (where famfs.ko logs the mount). */
+static void log_override(const char *dev, const char *mpt, const char *note)
 {
+	char line[FAMFS_REASON_LEN + 2 * PATH_MAX];
+	int fd, n;
+
+	famfs_warn("%s on %s: %s", dev, mpt, note);
+	n = snprintf(line, sizeof(line), "<5>famfs: %s on %s: %s\n", dev, mpt, note);
+	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (n > 0 && write(fd, line, (size_t)n < sizeof(line) ? (size_t)n :
+			   sizeof(line) - 1) < 0)
+		famfs_warn("/dev/kmsg: %s", strerror(errno));
+	close(fd);
+}
+
+int cli_mount(const char *dev, const char *mpt,
+	      const struct famfs_mount_opts *in, bool log_ro)
+{
+	char note[FAMFS_REASON_LEN];
+	struct famfs_mount_opts opts = *in, *o = &opts;
 	struct famfs_superblock sb;
 	struct famfs_logplay_result r;
 	struct famfs_fs fs;
@@ -137,6 +163,10 @@ int cli_mount(const char *dev, const char *mpt,
 			famfs_err("%s: remount: not a famfs mount point", mpt);
 			return FAMFS_EXIT_ERROR;
 		}
+		if (famfs_mount_opts_coherency(o, NULL, note) < 0) {
+			famfs_err("%s: remount: %s", mpt, note);
+			return FAMFS_EXIT_USAGE;
+		}
 		rc = famfs_kernel->mount(dev, mpt, MS_REMOUNT | o->flags |
 					 (o->ro ? MS_RDONLY : 0),
 					 o->data[0] ? o->data : NULL);
@@ -153,6 +183,13 @@ int cli_mount(const char *dev, const char *mpt,
 	memcpy(&sb, fs.sb, sizeof(sb));
 	master = fs.master;
 	famfs_fs_close(&fs);	/* /dev/pmemN: the mount holds it exclusively */
+	rc = famfs_mount_opts_coherency(o, &sb, note);
+	if (rc < 0) {
+		famfs_err("%s: %s", dev, note);
+		return FAMFS_EXIT_USAGE;
+	}
+	if (rc > 0)
+		log_override(dev, mpt, note);
 
 	/* 2. the kernel mount: mount(2), never mount(8) (that would run us) */
 	rc = famfs_kernel->mount(dev, mpt, o->flags, o->data[0] ? o->data : NULL);

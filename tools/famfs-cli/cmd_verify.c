@@ -16,7 +16,9 @@ const struct cli_doc cli_doc_verify = {
 	.synopsis = { "famfs verify -S SEED [-f] FILE" },
 	.description =
 		"Check that FILE holds the pattern famfs mkfile -S SEED wrote, e.g. on\n"
-		"another host that shares the memory.\n",
+		"another host that shares the memory.  Before it reads, this host's\n"
+		"cached lines of FILE are dropped (famfs flush -i; famfs.ko does it on\n"
+		"a non-coherent mount), so it reads memory, not stale lines.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'S', "seed", "SEED", "the seed given to mkfile -S" },
 		{ 'f', "filename", "FILE", "the file (or as the last argument)" },
@@ -37,7 +39,7 @@ int cmd_verify(int argc, char **argv)
 	struct stat st;
 	int64_t bad;
 	void *a;
-	int c, fd;
+	int c, fd, rc;
 
 	while ((c = cli_getopt(argc, argv, &cli_doc_verify)) != -1) {
 		switch (c) {
@@ -66,13 +68,21 @@ int cmd_verify(int argc, char **argv)
 		close(fd);
 		return FAMFS_EXIT_OK;
 	}
+	/* another host may have written it: drop this host's cached lines,
+	 * through famfs.ko on a non-coherent mount (issue 18) */
+	rc = famfs_file_cache(fd, true);
+	if (rc && rc != -ENOTTY) {
+		famfs_err("%s: invalidate (FAMFSIOC_CACHE): %s", path, strerror(-rc));
+		close(fd);
+		return FAMFS_EXIT_ERROR;
+	}
 	a = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);
 	if (a == MAP_FAILED) {
 		famfs_err("%s: mmap: %s", path, strerror(errno));
 		return FAMFS_EXIT_ERROR;
 	}
-	famfs_cpu_flush(a, (size_t)st.st_size);	/* another host may have written it */
+	famfs_cpu_flush(a, (size_t)st.st_size);	/* and by hand, for any mount */
 	bad = famfs_pattern_check(a, (uint64_t)st.st_size, seed);
 	munmap(a, (size_t)st.st_size);
 	if (bad >= 0) {

@@ -114,7 +114,8 @@ const struct cli_doc cli_doc_famfs = {
 	.see_also = "famfs-mkfs(8), famfs-mount(8), famfs-logplay(8), famfs-mkfile(8),\n"
 		    "famfs-cp(8), famfs-mkdir(8), famfs-fsck(8), famfs-getmap(8),\n"
 		    "famfs-check(8), famfs-verify(8), famfs-df(8), famfs-bind(8),\n"
-		    "famfs-master(8), mount.famfs(8), mkfs.famfs(8), fsck.famfs(8)\n",
+		    "famfs-master(8), famfs-flush(8), famfs-tune(8), mount.famfs(8),\n"
+		    "mkfs.famfs(8), fsck.famfs(8)\n",
 	.list_commands = true,
 };
 

@@ -94,7 +94,7 @@ extern const struct cli_doc *const cli_pages[];
 
 #define CLI_COMMANDS(X) \
 	X(mkfs) X(mount) X(logplay) X(mkfile) X(cp) X(mkdir) X(fsck) \
-	X(getmap) X(check) X(verify) X(df) X(bind) X(master)
+	X(getmap) X(check) X(verify) X(df) X(bind) X(master) X(flush) X(tune)
 #define CLI_DECLARE(n) \
 	int cmd_##n(int argc, char **argv); \
 	extern const struct cli_doc cli_doc_##n;
@@ -107,7 +107,8 @@ int cmd_fsck_helper(int argc, char **argv);
 extern const struct cli_doc cli_doc_mkfs_helper, cli_doc_fsck_helper;
 
 /* famfs mkfs on dev (cmd_mkfs.c); returns FAMFS_EXIT_* */
-int cli_mkfs_run(const char *dev, uint64_t loglen, bool force, bool kill);
+int cli_mkfs_run(const char *dev, uint64_t loglen, bool force, bool kill,
+		 bool noncoherent);
 /* -l/--loglen ARG: FAMFS_EXIT_OK, or FAMFS_EXIT_USAGE (message printed) */
 int cli_loglen_opt(const char *arg, uint64_t *loglen);
 /* famfs fsck of a device or mount point, messages prefixed with prog

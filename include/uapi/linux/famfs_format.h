@@ -134,8 +134,9 @@
  * name.  Overlap and bounds rules are per device.
  *
  * Non-coherent memory (issue 18; INCOMPAT_NONCOHERENT): the bit is the
- * property; mkfs --noncoherent sets it, `famfs master` tools flip it (master
- * only).  Mounts pass it to the kernel as -o noncoherent.
+ * property; mkfs --noncoherent sets it, `famfs tune --noncoherent|--coherent`
+ * flips it (master only).  Mounts pass it to the kernel as -o noncoherent;
+ * the user's -o coherent / -o noncoherent overrides it (logged).
  *
  * Implementation status is tracked in the issues; what is not implemented
  * yet is not in FAMFS_FEATURE_*_SUPP, so tools refuse it (R1).
@@ -191,7 +192,8 @@
 #define FAMFS_FEATURE_COMPAT_SUPP	0U
 #define FAMFS_FEATURE_RO_COMPAT_SUPP	FAMFS_FEATURE_RO_COMPAT_MASTER_REC
 #define FAMFS_FEATURE_INCOMPAT_SUPP	(FAMFS_FEATURE_INCOMPAT_INTERLEAVE | \
-					 FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT)
+					 FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT | \
+					 FAMFS_FEATURE_INCOMPAT_NONCOHERENT)
 
 struct famfs_superblock {
 	__le64	magic;			/*   0 FAMFS_SB_MAGIC */

@@ -198,4 +198,33 @@ struct famfs_ioc_map_v2 {
 #define FAMFS_IOC_IEXT_SIZE	280
 #define FAMFS_IOC_MAP_V2_SIZE	64
 
+/*
+ * FAMFSIOC_CACHE: write back (FAMFS_CACHE_WRITEBACK) or write back and
+ * invalidate (FAMFS_CACHE_INVALIDATE) this host's CPU cache lines that hold
+ * bytes [offset, offset + length) of a mapped file, for applications that
+ * share a mapping over memory that is not cache-coherent between hosts: the
+ * writer writes back after its stores, the reader invalidates before its
+ * loads.  On a mount in coherent mode (the default; see "noncoherent" in
+ * README.md) there is nothing to do: the call is validated the same way and
+ * returns 0.  Any open file descriptor of the file will do.
+ *
+ * Errors, in the order they are checked: EFAULT the argument cannot be
+ * read; EINVAL flags is 0 or has an unknown bit, or reserved is not 0;
+ * ENODEV the file has no map yet; EINVAL length is 0 or the range does not
+ * lie within the file (offset + length > file size, or wraps); EIO the
+ * mount has failed (memory failure, device gone) or part of the range is
+ * poisoned.
+ */
+#define FAMFS_CACHE_WRITEBACK	(1U << 0)	/* write dirty lines back */
+#define FAMFS_CACHE_INVALIDATE	(1U << 1)	/* write back, then drop */
+
+struct famfs_ioc_cache {
+	__u64 offset;			/* file offset */
+	__u64 length;			/* bytes, > 0 */
+	__u32 flags;			/* FAMFS_CACHE_* */
+	__u32 reserved;			/* 0 */
+};
+#define FAMFSIOC_CACHE		_IOW(FAMFSIOC_MAGIC, 7, struct famfs_ioc_cache)
+#define FAMFS_IOC_CACHE_SIZE	24
+
 #endif /* _UAPI_LINUX_FAMFS_IOCTL_H */

@@ -49,17 +49,6 @@ start_follower() {
 		sleep 0.1; _n=$((_n + 1))
 	done
 }
-# umount_retry: a follower's round may hold the mount for a moment
-umount_retry() {
-	_n=0
-	until umount $M 2>/tmp/umount.err; do
-		_n=$((_n + 1))
-		[ $_n -ge 20 ] && { cat /tmp/umount.err; return 1; }
-		sleep 0.1
-	done
-	[ $_n -gt 0 ] && echo "follow: umount busy $_n time(s)"
-	return 0
-}
 
 famfs_loaded || exit 0
 [ "$FAMFS_DEV_MODE" = devdax ] && t_ok bind famfs bind "$DEV"

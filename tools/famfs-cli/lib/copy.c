@@ -79,6 +79,18 @@ static int slurp(int in, const char *src, mode_t m, uint64_t max,
 	return 0;
 }
 
+int famfs_data_written(int fd, const char *dir, const char *name)
+{
+	int rc = famfs_file_cache(fd, false);
+
+	if (rc == -ENOTTY)	/* a module without FAMFSIOC_CACHE: coherent */
+		return 0;
+	if (rc)
+		famfs_err("%s%s%s: write back (FAMFSIOC_CACHE): %s", dir ? dir : "",
+			  dir ? "/" : "", name, strerror(-rc));
+	return rc;
+}
+
 struct copy_src {
 	int in;
 	const char *src;

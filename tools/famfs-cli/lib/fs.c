@@ -365,3 +365,25 @@ int famfs_fs_set_incompat(struct famfs_fs *fs, uint32_t bit)
 		return -EROFS;
 	return famfs_fs_set_feature(fs, 2, bit);
 }
+
+int famfs_fs_change_incompat(struct famfs_fs *fs, uint32_t set, uint32_t clear)
+{
+	struct famfs_superblock *sb;
+	struct famfs_sbw w;
+	char why[64];
+	int rc;
+
+	snprintf(why, sizeof(why), "change incompat feature 0x%x", set | clear);
+	rc = famfs_fs_sb_get(fs, &w, why);
+	if (rc)
+		return rc;
+	sb = w.base;
+	sb->feature_incompat = htole32((le32toh(sb->feature_incompat) & ~clear) | set);
+	famfs_sb_set_crc(sb);
+	rc = famfs_map_flush(w.map, sb, sizeof(*sb));
+	if (rc)
+		famfs_err("%s: superblock: cannot flush (to %s): %s", fs->name,
+			  why, strerror(-rc));
+	famfs_fs_sb_put(&w);
+	return rc;
+}

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 
 #include "libfamfs.h"
 
@@ -54,6 +55,28 @@ static int real_map_get_v2(int fd, struct famfs_ioc_map_v2 *map)
 	return ioctl(fd, FAMFSIOC_MAP_GET_V2, map) ? -errno : 0;
 }
 
+static int real_cache(int fd, const struct famfs_ioc_cache *c)
+{
+	return ioctl(fd, FAMFSIOC_CACHE, c) ? -errno : 0;
+}
+
+int famfs_file_cache(int fd, bool invalidate)
+{
+	struct famfs_ioc_cache c = {
+		.flags = invalidate ? FAMFS_CACHE_INVALIDATE : FAMFS_CACHE_WRITEBACK,
+	};
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (st.st_size <= 0)
+		return 0;
+	if (!famfs_kernel->cache)
+		return -ENOTTY;
+	c.length = (uint64_t)st.st_size;
+	return famfs_kernel->cache(fd, &c);
+}
+
 const struct famfs_kernel_ops famfs_kernel_real = {
 	.mount = real_mount,
 	.umount = real_umount,
@@ -62,6 +85,7 @@ const struct famfs_kernel_ops famfs_kernel_real = {
 	.map_getext = real_map_getext,
 	.map_create_v2 = real_map_create_v2,
 	.map_get_v2 = real_map_get_v2,
+	.cache = real_cache,
 };
 
 const struct famfs_kernel_ops *famfs_kernel = &famfs_kernel_real;

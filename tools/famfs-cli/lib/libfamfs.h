@@ -199,6 +199,8 @@ struct famfs_kernel_ops {
 	/* the v2 ioctls as they are (NULL: -ENOTTY, an older module) */
 	int (*map_create_v2)(int fd, const struct famfs_ioc_map_v2 *map);
 	int (*map_get_v2)(int fd, struct famfs_ioc_map_v2 *map);
+	/* FAMFSIOC_CACHE as it is (NULL: -ENOTTY, an older module) */
+	int (*cache)(int fd, const struct famfs_ioc_cache *c);
 };
 extern const struct famfs_kernel_ops famfs_kernel_real;
 extern const struct famfs_kernel_ops *famfs_kernel;	/* tests swap it */
@@ -238,6 +240,15 @@ const char *famfs_fmap_needs_v2(const struct famfs_fmap *m);
 #define FAMFS_NO_V2_MSG \
 	"this famfs.ko lacks the v2 ioctls (MAP_CREATE_V2, MAP_GET_V2)"
 bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b);
+/* Write back (invalidate false) or write back and invalidate this host's
+ * cache lines of the whole file open at fd (FAMFSIOC_CACHE; a no-op in
+ * the kernel on a coherent mount).  An empty file: 0, nothing to do.
+ * -errno of fstat or the ioctl (-ENOTTY: the module has no FAMFSIOC_CACHE). */
+int famfs_file_cache(int fd, bool invalidate);
+/* After the tool wrote a file's data (cp, mkfile -S): famfs_file_cache(fd,
+ * false); -ENOTTY (an older module) is 0; else the error, printed with
+ * dir/name (dir may be NULL). */
+int famfs_data_written(int fd, const char *dir, const char *name);
 /* The v1 map as an fmap */
 void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1);
 
@@ -297,6 +308,11 @@ int famfs_fs_lock_shared(struct famfs_fs *fs);
  * it is set already.  The master, under the log lock, before it appends
  * the first entry that needs the feature. */
 int famfs_fs_set_incompat(struct famfs_fs *fs, uint32_t bit);
+/* Set the incompat bits set and clear those in clear in the superblock,
+ * re-CRC and flush it: through a writable mapping of .meta/.superblock when
+ * mounted (root on the master), else through the device (opened writable).
+ * No role check: the caller decides who may.  0 or -errno (printed). */
+int famfs_fs_change_incompat(struct famfs_fs *fs, uint32_t set, uint32_t clear);
 void famfs_fs_unlock(struct famfs_fs *fs);
 /* Set a feature bit (word 0 compat, 1 ro_compat, 2 incompat), whoever asks */
 int famfs_fs_set_feature(struct famfs_fs *fs, int word, uint32_t bit);
@@ -441,7 +457,11 @@ struct famfs_mount_opts {
 	bool follow;		/* "follow": famfs logplay --follow in the
 				 * background after the mount */
 	char data[512];		/* options for famfs.ko: mode=, dax= */
+	int coherency;		/* FAMFS_COHERENCY_*: -o coherent|noncoherent */
 };
+#define FAMFS_COHERENCY_UNSET		0
+#define FAMFS_COHERENCY_COHERENT	1
+#define FAMFS_COHERENCY_NONCOHERENT	2
 /* Split a mount(8)-style option string (NULL: none): generic options
  * (nosuid, noexec, noatime, ...) become MS_* flags (nosuid and nodev are
  * the default: suid and dev turn them off), fstab-only ones
@@ -452,6 +472,14 @@ struct famfs_mount_opts {
  * follow (refused with remount or ro). */
 int famfs_mount_opts_parse(const char *in, bool sloppy,
 			   struct famfs_mount_opts *o, char *reason);
+/* The cache-coherence mode of a mount (issue 18): the user's -o coherent or
+ * -o noncoherent if given, else the superblock's INCOMPAT_NONCOHERENT bit
+ * (sb NULL, a remount: only the user's).  Appends "noncoherent" or
+ * "coherent" to o->data when famfs.ko must be told.  Returns 1 when the
+ * user's option overrides the superblock (note gets one line saying so),
+ * 0 otherwise, -E2BIG when data is full (note says so). */
+int famfs_mount_opts_coherency(struct famfs_mount_opts *o,
+			       const struct famfs_superblock *sb, char *note);
 
 /* ---- fsck8.c: fsck(8)'s conventions for fsck.famfs ---------------------- */
 /* fsck(8)'s exit codes: a bit mask */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mount -o options: MS_* flags, fstab-only options, famfs.ko's options. */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -91,6 +92,14 @@ static int one(const char *s, size_t n, bool sloppy, struct famfs_mount_opts *o,
 		o->remount = true;
 		return 0;
 	}
+	if (n == 8 && !strncmp(s, "coherent", 8)) {
+		o->coherency = FAMFS_COHERENCY_COHERENT;
+		return 0;
+	}
+	if (n == 11 && !strncmp(s, "noncoherent", 11)) {
+		o->coherency = FAMFS_COHERENCY_NONCOHERENT;
+		return 0;
+	}
 	if (n == 6 && !strncmp(s, "follow", 6)) {
 		o->follow = true;
 		return 0;
@@ -99,7 +108,7 @@ static int one(const char *s, size_t n, bool sloppy, struct famfs_mount_opts *o,
 		famfs_warn("mount option '%.*s' ignored (sloppy)", (int)n, s);
 		return 0;
 	}
-	REASON("unknown mount option '%.*s' (famfs.ko takes mode=OCTAL and dax=always)",
+	REASON("unknown mount option '%.*s' (famfs.ko takes mode=OCTAL, dax=always, coherent and noncoherent)",
 	       (int)n, s);
 	return -EINVAL;
 }
@@ -135,4 +144,29 @@ int famfs_mount_opts_parse(const char *in, bool sloppy,
 		p += n + (p[n] == ',');
 	}
 	return check(o, reason);
+}
+
+int famfs_mount_opts_coherency(struct famfs_mount_opts *o,
+			       const struct famfs_superblock *sb, char *note)
+{
+	char *reason = note;
+	bool sb_nc = sb && (le32toh(sb->feature_incompat) &
+			    FAMFS_FEATURE_INCOMPAT_NONCOHERENT);
+	bool want_nc = o->coherency == FAMFS_COHERENCY_UNSET ? sb_nc :
+		       o->coherency == FAMFS_COHERENCY_NONCOHERENT;
+	const char *opt = want_nc ? "noncoherent" : "coherent";
+	int rc;
+
+	if (note)
+		note[0] = '\0';
+	if (o->coherency == FAMFS_COHERENCY_UNSET && !want_nc)
+		return 0;	/* famfs.ko's default */
+	rc = add_data(o, opt, strlen(opt), note);
+	if (rc)
+		return rc;
+	if (!sb || o->coherency == FAMFS_COHERENCY_UNSET || want_nc == sb_nc)
+		return 0;
+	REASON("the superblock says the memory is %s; -o %s overrides it for this mount",
+	       sb_nc ? "not cache-coherent" : "cache-coherent", opt);
+	return 1;
 }

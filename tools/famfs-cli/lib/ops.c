@@ -335,6 +335,9 @@ static int populate(int fd, const char *p, uint64_t size,
 		famfs_err("%s: msync: %s", p, strerror(errno));
 	}
 	munmap(a, len);
+	/* a non-coherent mount: the bytes written back for every host */
+	if (!rc && fill && fill->fn)
+		rc = famfs_data_written(fd, NULL, p);
 	return rc;
 }
 

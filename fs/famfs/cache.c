@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * famfs - CPU cache maintenance for memory that is not cache-coherent
+ * between hosts (mount option "noncoherent", see README.md)
+ *
+ * Another host's stores do not invalidate this CPU's cache lines, and this
+ * CPU's dirty lines are invisible to other hosts until written back.  On a
+ * non-coherent mount famfs therefore
+ *   - invalidates the lines a read(2) is about to copy, so the copy reads
+ *     the memory and not what this CPU cached before;
+ *   - writes back the lines a write(2) stored (the copy already bypasses
+ *     the cache; the write-back makes that a property of the mount, not of
+ *     the backing's copy routine);
+ *   - on fsync/fdatasync/msync(MS_SYNC), after the dirty DAX pages are
+ *     written back, writes back and invalidates the range, so the next
+ *     loads through a mapping read the memory;
+ *   - does what FAMFSIOC_CACHE asks, for applications that manage their own
+ *     mappings.
+ * A coherent mount (the default) does none of it, at the cost of one flag
+ * test per call.
+ *
+ * "Invalidate" is always write back and invalidate (clflush): dropping a
+ * dirty line without writing it back would lose this host's stores.
+ */
+
+#include <linux/dax.h>
+#include <linux/fs.h>
+#include <linux/libnvdimm.h>
+#include <linux/sched.h>
+#include "famfs.h"
+#include "trace.h"
+
+/* Device bytes [dev_off, dev_off + len), at most one extent's worth. */
+static int famfs_cache_dev(struct famfs_sb_info *fsi, u64 dev_off, u64 len,
+			   unsigned int op)
+{
+	u64 daddr = famfs_backing_daddr(&fsi->backing, dev_off);
+	int id, rc = 0;
+
+	while (len) {
+		u64 in_page = daddr & ~PAGE_MASK, n;
+		/* at most 2 MiB per srcu section: kill_dax() waits for it */
+		long nr = min_t(u64, DIV_ROUND_UP(in_page + len, PAGE_SIZE),
+				SZ_2M >> PAGE_SHIFT);
+		void *kaddr;
+		long avail;
+
+		id = dax_read_lock();
+		avail = dax_direct_access(fsi->backing.dax_dev,
+					  daddr >> PAGE_SHIFT, nr, DAX_ACCESS,
+					  &kaddr, NULL);
+		if (avail <= 0) {
+			dax_read_unlock(id);
+			rc = avail ? (int)avail : -EIO;
+			break;
+		}
+		n = min_t(u64, len, ((u64)avail << PAGE_SHIFT) - in_page);
+		if (op == FAMFS_CACHE_INVALIDATE)
+			arch_invalidate_pmem(kaddr + in_page, n);
+		else
+			arch_wb_cache_pmem(kaddr + in_page, n);
+		dax_read_unlock(id);
+		daddr += n;
+		len -= n;
+		cond_resched();
+	}
+	return rc;
+}
+
+/**
+ * famfs_cache_range - cache maintenance over bytes of a mapped file
+ * @inode: the file; its map must be set and must not change meanwhile
+ * @why:   for the tracepoint: "read", "write", "fsync" or "ioctl"
+ * @op:    FAMFS_CACHE_WRITEBACK or FAMFS_CACHE_INVALIDATE
+ * @pos:   file offset
+ * @len:   bytes; the range is cut at the end of the map
+ *
+ * Returns 0, or -EIO when the mount has failed or a page is poisoned.
+ */
+int famfs_cache_range(struct inode *inode, const char *why, unsigned int op,
+		      u64 pos, u64 len)
+{
+	struct famfs_sb_info *fsi = FAMFS_SB(inode->i_sb);
+	const struct famfs_fmap *fmap = famfs_inode_fmap(inode);
+	u64 end, done = 0;
+	int rc = 0;
+
+	if (WARN_ON_ONCE(!fmap))
+		return -EIO;
+	end = min_t(u64, i_size_read(inode), pos + min(len, U64_MAX - pos));
+	while (pos + done < end) {
+		u64 dev_off, n;
+
+		if (famfs_sb_failed(fsi)) {
+			rc = -EIO;
+			break;
+		}
+		if (famfs_fmap_resolve(fmap, pos + done, &dev_off, &n)) {
+			rc = -EIO;
+			break;
+		}
+		n = min(n, end - pos - done);
+		rc = famfs_cache_dev(fsi, dev_off, n, op);
+		if (rc)
+			break;
+		done += n;
+	}
+	if (done)
+		trace_famfs_cache(inode, why, op, pos, done);
+	return rc;
+}
+
+/* FAMFSIOC_CACHE; the contract is in <linux/famfs_ioctl.h>. */
+int famfs_ioc_cache(struct file *file, struct famfs_ioc_cache __user *uarg)
+{
+	struct inode *inode = file_inode(file);
+	struct famfs_sb_info *fsi = FAMFS_SB(inode->i_sb);
+	struct famfs_ioc_cache arg;
+	const char *why = NULL;
+
+	if (copy_from_user(&arg, uarg, sizeof(arg)))
+		return -EFAULT;
+	if (!arg.flags ||
+	    arg.flags & ~(FAMFS_CACHE_WRITEBACK | FAMFS_CACHE_INVALIDATE))
+		why = "flags";
+	else if (arg.reserved)
+		why = "reserved";
+	else if (!famfs_inode_fmap(inode))
+		return -ENODEV;
+	else if (!arg.length || arg.offset + arg.length < arg.offset ||
+		 arg.offset + arg.length > (u64)i_size_read(inode))
+		why = "range";
+	if (why) {
+		famfs_err(inode->i_sb, "ino %lu: FAMFSIOC_CACHE: bad %s",
+			  inode->i_ino, why);
+		return -EINVAL;
+	}
+	if (famfs_sb_failed(fsi))
+		return -EIO;
+	if (!famfs_noncoherent(fsi))
+		return 0;
+	return famfs_cache_range(inode, "ioctl",
+				 arg.flags & FAMFS_CACHE_INVALIDATE ?
+				 FAMFS_CACHE_INVALIDATE : FAMFS_CACHE_WRITEBACK,
+				 arg.offset, arg.length);
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cache_test: one cache-maintenance step of famfs.ko per call, for
+ * suites/noncoherent.sh, which counts what the famfs:famfs_cache tracepoint
+ * says each step did (the expected byte counts are the suite's).
+ *
+ *   cache_test MPT setup DEVOFF     file MPT/nc (NC_SIZE bytes, one extent
+ *                                   at DEVOFF) written with pattern SEED,
+ *                                   and MPT/unmapped (no map)
+ *   cache_test MPT attach DEVOFF    the same file, mapped only (a second host)
+ *   cache_test MPT read LEN OFF     pread, bytes checked against the pattern
+ *   cache_test MPT write LEN OFF    pwrite of the pattern
+ *   cache_test MPT fsync|fdatasync
+ *   cache_test MPT msync OFF LEN    a store through a shared mapping, then
+ *                                   msync(MS_SYNC) of [OFF, OFF + LEN)
+ *   cache_test MPT ioctl wb|inv|both OFF LEN   FAMFSIOC_CACHE
+ *   cache_test MPT bad              every refusal of FAMFSIOC_CACHE
+ *   cache_test MPT loop LEN N       N preads of LEN (for the bench)
+ *
+ * Prints PASS/FAIL lines and "DONE cache_test" last; exit 1 on a FAIL.
+ */
+#include "module_test.h"
+
+#define NC_SIZE		(5 * MiB + 4096)	/* ragged: the last unit is short */
+#define NC_ALLOC	(6 * MiB)
+#define SEED		0x5eedcafeULL
+
+static const char *mpt;
+
+static int open_nc(const char *name, int flags)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", mpt, name);
+	fd = open(path, flags);
+	if (fd < 0)
+		die(path);
+	return fd;
+}
+
+static unsigned long long num(const char *s)
+{
+	return strtoull(s, NULL, 0);
+}
+
+static void do_setup(unsigned long long devoff, int write)
+{
+	int fd = mkfile(mpt, "nc");
+	char *buf = malloc(NC_SIZE);
+
+	if (!buf)
+		die("malloc");
+	if (t_ok("setup-map", map1(fd, NC_SIZE, devoff, NC_ALLOC)) && write) {
+		fill(buf, SEED, 0, NC_SIZE);
+		t_equ("setup-write", NC_SIZE, pwrite(fd, buf, NC_SIZE, 0));
+	}
+	close(mkfile(mpt, "unmapped"));
+	close(fd);
+	free(buf);
+}
+
+static void do_read(size_t len, unsigned long long off)
+{
+	int fd = open_nc("nc", O_RDONLY);
+	size_t want = off >= NC_SIZE ? 0 :
+		      len < NC_SIZE - off ? len : NC_SIZE - off;
+	char *buf = malloc(len + 8);
+	ssize_t n;
+
+	if (!buf)
+		die("malloc");
+	n = pread(fd, buf, len, off);
+	if (t_equ("read-len", want, n) && check(buf, SEED, off, n) >= 0)
+		t_fail("read-data", "bytes at %lld are not the pattern",
+		       check(buf, SEED, off, n));
+	else if (n == (ssize_t)want)
+		t_pass("read-data");
+	free(buf);
+	close(fd);
+}
+
+static void do_write(size_t len, unsigned long long off)
+{
+	int fd = open_nc("nc", O_RDWR);
+	char *buf = malloc(len);
+
+	if (!buf)
+		die("malloc");
+	fill(buf, SEED, off, len);
+	t_equ("write-len", len, pwrite(fd, buf, len, off));
+	free(buf);
+	close(fd);
+}
+
+static void do_msync(size_t off, size_t len)
+{
+	int fd = open_nc("nc", O_RDWR);
+	char *p = mmap(NULL, NC_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       fd, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	/* the same byte back: the pattern stays, the page gets dirty */
+	p[off] = p[off];
+	t_ok("msync", msync(p + off, len, MS_SYNC));
+	munmap(p, NC_SIZE);
+	close(fd);
+}
+
+static int cache(int fd, const void *arg)
+{
+	return ioctl(fd, FAMFSIOC_CACHE, arg);
+}
+
+static struct famfs_ioc_cache cache_arg(unsigned int flags, unsigned long long off,
+				   unsigned long long len)
+{
+	struct famfs_ioc_cache c = {
+		.offset = off, .length = len, .flags = flags,
+	};
+
+	return c;
+}
+
+static void do_ioctl(const char *how, unsigned long long off,
+		     unsigned long long len)
+{
+	unsigned int flags = !strcmp(how, "wb") ? FAMFS_CACHE_WRITEBACK :
+			     !strcmp(how, "inv") ? FAMFS_CACHE_INVALIDATE :
+			     FAMFS_CACHE_WRITEBACK | FAMFS_CACHE_INVALIDATE;
+	int fd = open_nc("nc", O_RDONLY);	/* any fd will do */
+	struct famfs_ioc_cache c = cache_arg(flags, off, len);
+
+	t_ok("ioctl", cache(fd, &c));
+	close(fd);
+}
+
+static void do_bad(void)
+{
+	int fd = open_nc("nc", O_RDONLY), ufd = open_nc("unmapped", O_RDONLY);
+	const unsigned int wb = FAMFS_CACHE_WRITEBACK;
+	struct famfs_ioc_cache c;
+	void *none = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+
+	c = cache_arg(0, 0, 4096);
+	t_errno("bad-flags-0", cache(fd, &c), EINVAL);
+	c = cache_arg(4, 0, 4096);
+	t_errno("bad-flags-unknown", cache(fd, &c), EINVAL);
+	c = cache_arg(wb, 0, 4096);
+	c.reserved = 1;
+	t_errno("bad-reserved", cache(fd, &c), EINVAL);
+	c = cache_arg(wb, 0, 0);
+	t_errno("bad-length-0", cache(fd, &c), EINVAL);
+	c = cache_arg(wb, NC_SIZE - 4096, 4097);
+	t_errno("bad-past-eof", cache(fd, &c), EINVAL);
+	c = cache_arg(wb, NC_SIZE + 4096, 1);
+	t_errno("bad-offset-past-eof", cache(fd, &c), EINVAL);
+	c = cache_arg(wb, 4096, ~0ULL);
+	t_errno("bad-wraps", cache(fd, &c), EINVAL);
+	c = cache_arg(wb, 0, 4096);
+	t_errno("bad-unmapped", cache(ufd, &c), ENODEV);
+	t_errno("bad-null", cache(fd, NULL), EFAULT);
+	t_errno("bad-prot-none", cache(fd, none), EFAULT);
+	c = cache_arg(wb, NC_SIZE - 1, 1);
+	t_ok("last-byte-ok", cache(fd, &c));
+	munmap(none, 4096);
+	close(ufd);
+	close(fd);
+}
+
+static void do_loop(size_t len, unsigned long n)
+{
+	int fd = open_nc("nc", O_RDONLY);
+	char *buf = malloc(len);
+	unsigned long i, bad = 0;
+
+	if (!buf)
+		die("malloc");
+	for (i = 0; i < n; i++)
+		bad += pread(fd, buf, len, 0) != (ssize_t)len;
+	t_equ("loop-reads-short", 0, bad);
+	free(buf);
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 2 ? argv[2] : "";
+
+	if (argc < 3)
+		goto usage;
+	mpt = argv[1];
+	if (!strcmp(cmd, "setup") && argc == 4)
+		do_setup(num(argv[3]), 1);
+	else if (!strcmp(cmd, "attach") && argc == 4)
+		do_setup(num(argv[3]), 0);
+	else if (!strcmp(cmd, "read") && argc == 5)
+		do_read(num(argv[3]), num(argv[4]));
+	else if (!strcmp(cmd, "write") && argc == 5)
+		do_write(num(argv[3]), num(argv[4]));
+	else if (!strcmp(cmd, "fsync") || !strcmp(cmd, "fdatasync")) {
+		int fd = open_nc("nc", O_RDWR);
+
+		t_ok(cmd, *cmd == 'f' && cmd[1] == 's' ? fsync(fd) :
+		     fdatasync(fd));
+		close(fd);
+	} else if (!strcmp(cmd, "msync") && argc == 5)
+		do_msync(num(argv[3]), num(argv[4]));
+	else if (!strcmp(cmd, "ioctl") && argc == 6)
+		do_ioctl(argv[3], num(argv[4]), num(argv[5]));
+	else if (!strcmp(cmd, "bad"))
+		do_bad();
+	else if (!strcmp(cmd, "loop") && argc == 5)
+		do_loop(num(argv[3]), num(argv[4]));
+	else
+		goto usage;
+	printf("DONE cache_test\n");
+	return t_failed;
+usage:
+	fprintf(stderr, "usage: see the head of cache_test.c\n");
+	return 2;
+}

@@ -1,0 +1,118 @@
+# profiles: pmem nvdimm-devdax two-hosts
+# timeout: 240
+# famfs.ko's cache maintenance for memory that is not cache-coherent between
+# hosts (fs/famfs/cache.c).  TCG models no CPU cache, so staleness itself
+# cannot be produced here: the suite checks the mechanism instead, as exact
+# byte counts from the famfs:famfs_cache tracepoint for read(2), write(2),
+# fsync, fdatasync, msync(MS_SYNC) and FAMFSIOC_CACHE, in both modes (all
+# zero when coherent), across remounts, and on two hosts (the client's reads
+# invalidate, the master's writes write back).  progs/cache_test.c does one
+# step per call; the expected counts are here.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+MPT=/tmp/famfs-nc
+EV=famfs/famfs_cache
+DEVOFF=$((64 << 20))
+SIZE=$(((5 << 20) + 4096))	# cache_test's NC_SIZE
+famfs_loaded || exit 0
+if ! trace_have $EV; then
+	t_fail tracepoint "no $EV in $TRACE: famfs.ko without tracepoints?"
+	exit 0
+fi
+
+# counted ID EXPECTED ARGS...: cache_test MPT ARGS with the tracepoint on;
+# ID is PASS iff the sums of famfs_cache's len per "why/op" are EXPECTED
+# (e.g. "read/invalidate=4096", "" for none).
+counted() {
+	_id=$1 _want=$2; shift 2
+	trace_on $EV
+	PFX="$_id-" run_prog cache_test $MPT "$@"
+	trace_off $EV
+	t_eq "$_id" "$_want" "$(cache_counts)"
+}
+# opt_shown ID yes|no: /proc/mounts shows noncoherent for MPT, or not.
+opt_shown() {
+	_o=$(awk -v m=$MPT '$2 == m { print $4 }' /proc/mounts)
+	case ",$_o," in *,noncoherent,*) _s=yes ;; *) _s=no ;; esac
+	t_eq "$1" "$2" "$_s"
+}
+
+mkdir -p $MPT
+rebind=0
+if [ "$FAMFS_DEV_MODE" = devdax ] && [ "$(dax_driver "$(basename "$FAMFS_DEV")")" != famfs ]; then
+	t_ok bind famfs bind "$FAMFS_DEV"
+	rebind=1
+fi
+case $FAMFS_PROFILE in two-hosts*) two=$FAMFS_HOST ;; *) two= ;; esac
+if [ "$two" = b ]; then
+	# Client: maps what a wrote; its reads invalidate, and see a's bytes.
+	sync_wait nc-written 120 || exit 0
+	t_ok b-mount mount -t famfs -o noncoherent "$FAMFS_DEV" $MPT
+	grep -q " $MPT famfs " /proc/mounts || { sync_post nc-b-done; exit 0; }
+	PFX=b-attach- run_prog cache_test $MPT attach $DEVOFF
+	counted b-read-4k "read/invalidate=4096" read 4096 0
+	counted b-read-all "read/invalidate=$SIZE" read $((8 << 20)) 0
+	counted b-fsync "fsync/invalidate=$SIZE" fsync	# nothing dirty; the range is dropped all the same
+	t_ok b-umount umount $MPT
+	sync_post nc-b-done
+	exit 0
+fi
+
+klog_mark
+t_ok mount-noncoherent mount -t famfs -o noncoherent "$FAMFS_DEV" $MPT
+grep -q " $MPT famfs " /proc/mounts || exit 0
+opt_shown shown-noncoherent yes
+OUT=$(klog_since); t_has mount-logged 'mounted, .* not cache-coherent' 
+PFX=setup- run_prog cache_test $MPT setup $DEVOFF
+
+if [ "$two" = a ]; then
+	counted a-write "write/writeback=65536" write 65536 8192
+	sync_post nc-written
+	sync_wait nc-b-done 180
+	t_ok a-umount umount $MPT
+	exit 0
+fi
+
+# Non-coherent: every path counts exactly the bytes it touches.
+counted nc-read-4k "read/invalidate=4096" read 4096 0
+counted nc-read-64k "read/invalidate=65536" read 65536 4096
+counted nc-read-2m "read/invalidate=2097152" read 2097152 2097152
+counted nc-read-eof "read/invalidate=$((SIZE - (4 << 20)))" read 2097152 $((4 << 20))
+counted nc-read-past-eof "" read 4096 $((SIZE + 4096))
+counted nc-write "write/writeback=65536" write 65536 8192
+counted nc-fsync "fsync/invalidate=$SIZE" fsync
+counted nc-fdatasync "fsync/invalidate=$SIZE" fdatasync
+counted nc-msync "fsync/invalidate=65536" msync 2097152 65536
+counted nc-ioctl-wb "ioctl/writeback=8192" ioctl wb 4096 8192
+counted nc-ioctl-inv "ioctl/invalidate=4096" ioctl inv 0 4096
+counted nc-ioctl-both "ioctl/invalidate=1048576" ioctl both 1048576 1048576
+counted nc-bad "ioctl/writeback=1" bad
+
+# Coherent (remount): the same calls do no cache maintenance at all.
+klog_mark
+t_ok remount-coherent mount -o remount,coherent $MPT
+opt_shown shown-coherent no
+OUT=$(klog_since); t_has remount-logged 'now cache-coherent' 
+counted co-read-4k "" read 4096 0
+counted co-read-2m "" read 2097152 2097152
+counted co-write "" write 65536 8192
+counted co-fsync "" fsync
+counted co-msync "" msync 2097152 65536
+counted co-ioctl "" ioctl both 0 4096
+counted co-bad "" bad
+
+# ... and back: remount flips it again; a remount without the option keeps it.
+t_ok remount-noncoherent mount -o remount,noncoherent $MPT
+counted nc2-read-4k "read/invalidate=4096" read 4096 0
+t_ok remount-plain mount -o remount $MPT
+opt_shown kept-noncoherent yes
+counted nc3-read-4k "read/invalidate=4096" read 4096 0
+t_ok umount umount $MPT
+
+# A mount without the option is coherent.
+t_ok mount-default mount -t famfs "$FAMFS_DEV" $MPT
+opt_shown shown-default no
+PFX=setup2- run_prog cache_test $MPT setup $DEVOFF
+counted default-read "" read 65536 0
+t_ok umount-default umount $MPT
+[ $rebind = 0 ] || t_ok unbind famfs bind -u "$FAMFS_DEV"
