@@ -265,6 +265,35 @@ static void test_clone_refused_before_append(void **state)
 	setenv("FAMFS_CLAIM_DIR", t->claimdir, 1);
 }
 
+/* a clone must be refused before it writes anything to the shared memory:
+ * not only the log, the superblock too (a file that needs a feature bit --
+ * interleaved, or more than 2 extents -- sets it before its entry is
+ * appended) */
+static void test_clone_writes_no_superblock(void **state)
+{
+	struct th *t = *state;
+	struct famfs_layout lay = { .nstrips = 2, .chunk = 2 * MiB };
+	struct famfs_superblock before;
+	uint64_t n;
+	int fd;
+
+	th_append_dir(t, "d");			/* a holds the role */
+	snprintf(t->claimdir, sizeof(t->claimdir), "%s/claims-b", t->dir);
+	setenv("FAMFS_CLAIM_DIR", t->claimdir, 1);
+	new_boot(t);
+	assert_int_equal(th_reopen(t), 0);
+	memcpy(&before, t->fs.sb, sizeof(before));
+	n = famfs_log_next(t->fs.log);
+	fd = famfs_file_create_layout(&t->fs, "i", 4 * MiB, 0644, 0, 0, &lay);
+	if (fd >= 0)
+		fail_msg("a clone of the master created an interleaved file");
+	assert_int_equal(famfs_log_next(t->fs.log), n);
+	if (memcmp(t->fs.sb, &before, sizeof(before)))
+		fail_msg("a clone that does not hold the master role rewrote the superblock (incompat 0x%x -> 0x%x) before it was refused",
+			 le32toh(before.feature_incompat),
+			 le32toh(t->fs.sb->feature_incompat));
+}
+
 /* this host after a reboot: its claim file matches, it claims again */
 static void test_reboot_reclaims(void **state)
 {
@@ -324,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_decide_future_flags),
 		cmocka_unit_test_setup_teardown(test_first_append_claims, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_clone_refused_before_append, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_clone_writes_no_superblock, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reboot_reclaims, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_record_refused, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_claim_force_other_host, th_setup, th_teardown),
