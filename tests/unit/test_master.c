@@ -169,6 +169,26 @@ static void test_decide_future_flags(void **s)
 	assert_non_null(strstr(w.why, "unknown flags 0x10"));
 }
 
+/* the host name is another host's bytes: messages show no control
+ * characters from it (a newline, a terminal escape) */
+static void test_describe_sanitizes_hostname(void **s)
+{
+	struct world w;
+
+	(void)s;
+	world(&w);
+	uuid_generate(w.r.host_uuid);
+	memset(w.r.hostname, 0, sizeof(w.r.hostname));
+	memcpy(w.r.hostname, "evil\n\x1b[2Jx\x7f", 12);
+	famfs_mrec_set_crc(&w.r);
+	assert_int_equal(decide(&w), FAMFS_MREC_OTHER);
+	for (const char *p = w.why; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			fail_msg("control character 0x%02x from the record's host name in: %s",
+				 (unsigned char)*p, w.why);
+	assert_non_null(strstr(w.why, "evil"));
+}
+
 /* ---- through opened file systems ------------------------------------------------- */
 static const struct famfs_master_record *rec(struct th *t)
 {
@@ -351,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_decide_free),
 		cmocka_unit_test(test_decide_corrupt),
 		cmocka_unit_test(test_decide_future_flags),
+		cmocka_unit_test(test_describe_sanitizes_hostname),
 		cmocka_unit_test_setup_teardown(test_first_append_claims, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_clone_refused_before_append, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_clone_writes_no_superblock, th_setup, th_teardown),

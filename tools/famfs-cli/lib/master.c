@@ -52,6 +52,10 @@ void famfs_mrec_describe(const struct famfs_master_record *r, char *out,
 	famfs_uuid_str(r->boot_id, boot);
 	memcpy(name, r->hostname, sizeof(r->hostname));
 	name[sizeof(r->hostname)] = '\0';
+	/* another host's bytes: no control characters in messages */
+	for (char *p = name; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	if (gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	snprintf(out, n, "host %s (%s), boot %s, generation %llu, claimed at %s",
