@@ -189,6 +189,31 @@ static void test_describe_sanitizes_hostname(void **s)
 	assert_non_null(strstr(w.why, "evil"));
 }
 
+/* famfs master shows a corrupt record as corrupt, never as "never claimed"
+ * or as a holder read from garbage */
+static void test_show_corrupt_record(void **s)
+{
+	char out[FAMFS_MREC_REASON_LEN + 64];
+	struct world w;
+
+	(void)s;
+	world(&w);
+	famfs_mrec_show(&w.sb, &w.r, out, sizeof(out));
+	assert_non_null(strstr(out, "held: host "));
+	w.r.magic = htole64(0x58585858);	/* bytes written over it */
+	famfs_mrec_show(&w.sb, &w.r, out, sizeof(out));
+	if (strncmp(out, "corrupt: ", 9))
+		fail_msg("a record with a bad magic shown as: %s", out);
+	world(&w);
+	w.r.generation ^= htole64(8);		/* CRC not redone */
+	famfs_mrec_show(&w.sb, &w.r, out, sizeof(out));
+	if (strncmp(out, "corrupt: ", 9))
+		fail_msg("a record with a bad CRC shown as: %s", out);
+	memset(&w.r, 0, sizeof(w.r));
+	famfs_mrec_show(&w.sb, &w.r, out, sizeof(out));
+	assert_string_equal(out, "never claimed");
+}
+
 /* ---- through opened file systems ------------------------------------------------- */
 static const struct famfs_master_record *rec(struct th *t)
 {
@@ -372,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_decide_corrupt),
 		cmocka_unit_test(test_decide_future_flags),
 		cmocka_unit_test(test_describe_sanitizes_hostname),
+		cmocka_unit_test(test_show_corrupt_record),
 		cmocka_unit_test_setup_teardown(test_first_append_claims, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_clone_refused_before_append, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_clone_writes_no_superblock, th_setup, th_teardown),
