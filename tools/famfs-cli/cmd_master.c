@@ -143,6 +143,11 @@ int cmd_master(int argc, char **argv)
 		famfs_err("master set %s: not a uuid", argv[optind]);
 		return FAMFS_EXIT_USAGE;
 	}
+	/* no host has the nil uuid: nobody could claim the role */
+	if (want == 2 && uuid_is_null(host)) {
+		famfs_err("master set %s: the nil uuid names no host", argv[optind]);
+		return FAMFS_EXIT_USAGE;
+	}
 	target = argv[argc - 1];
 	if (!sub) {
 		if (cli_open_target(target, &fs, mpt, sizeof(mpt)))
