@@ -298,6 +298,24 @@ static void test_next_index_one_short_not_overwritten(void **state)
 				 (unsigned long long)i);
 }
 
+/* the same through a mkdir first (no allocation: rolled forward, then
+ * appended after it), in a process whose create cache exists */
+static void test_next_index_one_short_mkdir_rolls(void **state)
+{
+	struct th *t = *state;
+
+	three_files(t);
+	t->fs.log->next_index = htole64(2);
+	assert_int_equal(famfs_mkdir(&t->fs, "x", 0755, 0, 0, false), 0);
+	assert_string_equal(famfs_log_slot(t->fs.log, 2)->fm.path, "c");
+	assert_string_equal(famfs_log_slot(t->fs.log, 3)->fm.path, "x");
+	assert_int_equal(famfs_log_next(t->fs.log), 4);
+	assert_int_equal(create(t, "e", 2 * MiB), 0);
+	assert_string_equal(famfs_log_slot(t->fs.log, 4)->fm.path, "e");
+	if (ext_off(t, 4, 0) == 10 * MiB)
+		fail_msg("e got c's memory");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +329,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_next_index_down_master_refuses, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_next_index_one_short_reserves, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_next_index_one_short_not_overwritten, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_next_index_one_short_mkdir_rolls, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -169,8 +169,12 @@ int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 	if (rc < 0)
 		return rc;
 	if (rc) {
-		if (fs->cache_bm) {
-			/* the create cache did not see it: start over */
+		/* a file's memory came from a create cache that did not see
+		 * it (cache_update rolls forward under this lock, so only a
+		 * race with another host gets here): start over.  A
+		 * directory owns no memory, and the cache's next update
+		 * walks the rolled entry as any other. */
+		if (fs->cache_bm && le16toh(e->type) != FAMFS_LOG_MKDIR) {
 			famfs_fs_cache_drop(fs);
 			famfs_err("%s: nothing was written; try again", fs->name);
 			return -EAGAIN;
