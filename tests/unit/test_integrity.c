@@ -250,7 +250,8 @@ static void test_next_index_down_master_refuses(void **state)
 }
 
 /* next_index one short: entry 2 may be an uncommitted append; its memory
- * stays reserved until the next append overwrites it */
+ * stays reserved, and the next append commits it (rolls it forward) rather
+ * than overwriting it */
 static void test_next_index_one_short_reserves(void **state)
 {
 	struct th *t = *state;
@@ -264,8 +265,55 @@ static void test_next_index_one_short_reserves(void **state)
 		fail_msg("the memory of the valid entry at next_index (c, unit 5) is free");
 	famfs_bitmap_free(&b);
 	assert_int_equal(create(t, "d", 2 * MiB), 0);
-	if (ext_off(t, 2, 0) == 10 * MiB)
+	assert_string_equal(famfs_log_slot(t->fs.log, 3)->fm.path, "d");
+	if (ext_off(t, 3, 0) == 10 * MiB)
 		fail_msg("d got c's memory");
+}
+
+/* next_index one short (bit 0 of an odd next_index flipped): c is committed
+ * and clients map it.  Overwriting its slot with the next append loses c's
+ * entry, and the next opening gives c's memory to another file.  A whole,
+ * valid entry at next_index must be kept (rolled forward), never
+ * overwritten. */
+static void test_next_index_one_short_not_overwritten(void **state)
+{
+	struct th *t = *state;
+
+	three_files(t);
+	t->fs.log->next_index = htole64(2);	/* c (unit 5) at next_index */
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(create(t, "d", 2 * MiB), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "x", 0755, 0, 0, false), 0);
+	if (strcmp(famfs_log_slot(t->fs.log, 2)->fm.path, "c"))
+		fail_msg("c's entry (slot 2, at next_index) was overwritten by '%s'",
+			 famfs_log_slot(t->fs.log, 2)->fm.path);
+	/* a later opening: c's memory is still c's */
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(create(t, "e", 2 * MiB), 0);
+	for (uint64_t i = 3; i < famfs_log_next(t->fs.log); i++)
+		if (famfs_log_slot(t->fs.log, i)->type == htole16(FAMFS_LOG_FILE) &&
+		    ext_off(t, i, 0) == 10 * MiB)
+			fail_msg("%s (entry %llu) got c's memory (10 MiB)",
+				 famfs_log_slot(t->fs.log, i)->fm.path,
+				 (unsigned long long)i);
+}
+
+/* the same through a mkdir first (no allocation: rolled forward, then
+ * appended after it), in a process whose create cache exists */
+static void test_next_index_one_short_mkdir_rolls(void **state)
+{
+	struct th *t = *state;
+
+	three_files(t);
+	t->fs.log->next_index = htole64(2);
+	assert_int_equal(famfs_mkdir(&t->fs, "x", 0755, 0, 0, false), 0);
+	assert_string_equal(famfs_log_slot(t->fs.log, 2)->fm.path, "c");
+	assert_string_equal(famfs_log_slot(t->fs.log, 3)->fm.path, "x");
+	assert_int_equal(famfs_log_next(t->fs.log), 4);
+	assert_int_equal(create(t, "e", 2 * MiB), 0);
+	assert_string_equal(famfs_log_slot(t->fs.log, 4)->fm.path, "e");
+	if (ext_off(t, 4, 0) == 10 * MiB)
+		fail_msg("e got c's memory");
 }
 
 int main(void)
@@ -280,6 +328,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_uncommitted_append_no_problem, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_next_index_down_master_refuses, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_next_index_one_short_reserves, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_next_index_one_short_not_overwritten, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_next_index_one_short_mkdir_rolls, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

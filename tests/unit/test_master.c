@@ -169,6 +169,51 @@ static void test_decide_future_flags(void **s)
 	assert_non_null(strstr(w.why, "unknown flags 0x10"));
 }
 
+/* the host name is another host's bytes: messages show no control
+ * characters from it (a newline, a terminal escape) */
+static void test_describe_sanitizes_hostname(void **s)
+{
+	struct world w;
+
+	(void)s;
+	world(&w);
+	uuid_generate(w.r.host_uuid);
+	memset(w.r.hostname, 0, sizeof(w.r.hostname));
+	memcpy(w.r.hostname, "evil\n\x1b[2Jx\x7f", 12);
+	famfs_mrec_set_crc(&w.r);
+	assert_int_equal(decide(&w), FAMFS_MREC_OTHER);
+	for (const char *p = w.why; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			fail_msg("control character 0x%02x from the record's host name in: %s",
+				 (unsigned char)*p, w.why);
+	assert_non_null(strstr(w.why, "evil"));
+}
+
+/* famfs master shows a corrupt record as corrupt, never as "never claimed"
+ * or as a holder read from garbage */
+static void test_show_corrupt_record(void **s)
+{
+	char out[FAMFS_MREC_REASON_LEN + 64];
+	struct world w;
+
+	(void)s;
+	world(&w);
+	famfs_mrec_show(&w.sb, &w.r, out, sizeof(out));
+	assert_non_null(strstr(out, "held: host "));
+	w.r.magic = htole64(0x58585858);	/* bytes written over it */
+	famfs_mrec_show(&w.sb, &w.r, out, sizeof(out));
+	if (strncmp(out, "corrupt: ", 9))
+		fail_msg("a record with a bad magic shown as: %s", out);
+	world(&w);
+	w.r.generation ^= htole64(8);		/* CRC not redone */
+	famfs_mrec_show(&w.sb, &w.r, out, sizeof(out));
+	if (strncmp(out, "corrupt: ", 9))
+		fail_msg("a record with a bad CRC shown as: %s", out);
+	memset(&w.r, 0, sizeof(w.r));
+	famfs_mrec_show(&w.sb, &w.r, out, sizeof(out));
+	assert_string_equal(out, "never claimed");
+}
+
 /* ---- through opened file systems ------------------------------------------------- */
 static const struct famfs_master_record *rec(struct th *t)
 {
@@ -265,6 +310,35 @@ static void test_clone_refused_before_append(void **state)
 	setenv("FAMFS_CLAIM_DIR", t->claimdir, 1);
 }
 
+/* a clone must be refused before it writes anything to the shared memory:
+ * not only the log, the superblock too (a file that needs a feature bit --
+ * interleaved, or more than 2 extents -- sets it before its entry is
+ * appended) */
+static void test_clone_writes_no_superblock(void **state)
+{
+	struct th *t = *state;
+	struct famfs_layout lay = { .nstrips = 2, .chunk = 2 * MiB };
+	struct famfs_superblock before;
+	uint64_t n;
+	int fd;
+
+	th_append_dir(t, "d");			/* a holds the role */
+	snprintf(t->claimdir, sizeof(t->claimdir), "%s/claims-b", t->dir);
+	setenv("FAMFS_CLAIM_DIR", t->claimdir, 1);
+	new_boot(t);
+	assert_int_equal(th_reopen(t), 0);
+	memcpy(&before, t->fs.sb, sizeof(before));
+	n = famfs_log_next(t->fs.log);
+	fd = famfs_file_create_layout(&t->fs, "i", 4 * MiB, 0644, 0, 0, &lay);
+	if (fd >= 0)
+		fail_msg("a clone of the master created an interleaved file");
+	assert_int_equal(famfs_log_next(t->fs.log), n);
+	if (memcmp(t->fs.sb, &before, sizeof(before)))
+		fail_msg("a clone that does not hold the master role rewrote the superblock (incompat 0x%x -> 0x%x) before it was refused",
+			 le32toh(before.feature_incompat),
+			 le32toh(t->fs.sb->feature_incompat));
+}
+
 /* this host after a reboot: its claim file matches, it claims again */
 static void test_reboot_reclaims(void **state)
 {
@@ -322,8 +396,11 @@ int main(void)
 		cmocka_unit_test(test_decide_free),
 		cmocka_unit_test(test_decide_corrupt),
 		cmocka_unit_test(test_decide_future_flags),
+		cmocka_unit_test(test_describe_sanitizes_hostname),
+		cmocka_unit_test(test_show_corrupt_record),
 		cmocka_unit_test_setup_teardown(test_first_append_claims, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_clone_refused_before_append, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_clone_writes_no_superblock, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reboot_reclaims, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_record_refused, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_claim_force_other_host, th_setup, th_teardown),

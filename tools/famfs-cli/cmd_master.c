@@ -75,9 +75,7 @@ static const char *state_name(enum famfs_mrec_state st)
 static int show(struct famfs_fs *fs)
 {
 	const struct famfs_master_record *r = famfs_mrec_refresh(fs);
-	char reason[FAMFS_MREC_REASON_LEN], s[37], desc[400];
-	bool bit = le32toh(fs->sb->feature_ro_compat) &
-		   FAMFS_FEATURE_RO_COMPAT_MASTER_REC;
+	char reason[FAMFS_MREC_REASON_LEN], s[37], desc[FAMFS_MREC_REASON_LEN + 16];
 	enum famfs_mrec_state st;
 	uint8_t boot[16];
 	int rc;
@@ -93,16 +91,8 @@ static int show(struct famfs_fs *fs)
 		}
 		printf("\n");
 	}
-	if (!bit) {
-		printf("master record:     none yet (made before master records; the master writes one at mount)\n");
-	} else if (le64toh(r->magic) != FAMFS_MREC_MAGIC) {
-		printf("master record:     never claimed\n");
-	} else {
-		famfs_mrec_describe(r, desc, sizeof(desc));
-		printf("master record:     %s: %s\n",
-		       le32toh(r->flags) & FAMFS_MREC_HELD ? "held" : "released",
-		       desc);
-	}
+	famfs_mrec_show(fs->sb, r, desc, sizeof(desc));
+	printf("master record:     %s\n", desc);
 	rc = famfs_master_state(fs, &st, reason);
 	if (rc)
 		return FAMFS_EXIT_ERROR;
@@ -151,6 +141,11 @@ int cmd_master(int argc, char **argv)
 		return cli_usage(&cli_doc_master, 1);
 	if (want == 2 && uuid_parse(argv[optind], host)) {
 		famfs_err("master set %s: not a uuid", argv[optind]);
+		return FAMFS_EXIT_USAGE;
+	}
+	/* no host has the nil uuid: nobody could claim the role */
+	if (want == 2 && uuid_is_null(host)) {
+		famfs_err("master set %s: the nil uuid names no host", argv[optind]);
 		return FAMFS_EXIT_USAGE;
 	}
 	target = argv[argc - 1];

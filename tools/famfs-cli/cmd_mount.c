@@ -222,7 +222,7 @@ int cli_mount(const char *dev, const char *mpt,
 	 * instance holds it, this one stays mounted but never appends */
 	if (!rc && master && !log_ro && !famfs_fs_lock(&fs)) {
 		if (famfs_master_claim(&fs, false))
-			famfs_warn("%s: mounted, but this host will not create files while another instance holds the master role (famfs master %s)",
+			famfs_warn("%s: mounted, but this instance does not hold the master role (see above) and will not create files (famfs master %s)",
 				   mpt, mpt);
 		famfs_fs_unlock(&fs);
 	}

@@ -58,9 +58,12 @@
  *      next_index: a CRC-valid entry there with the right seq and fs uuid
  *      keeps its extents used by the allocator.  The slot next_index+1
  *      (entry index next_index) may legitimately hold an uncommitted append
- *      (a crash between the two flushes): its memory stays reserved until
- *      that slot is overwritten by the next append, and fsck does not count
- *      it as a problem.  A valid entry in slot next_index+2 or beyond
+ *      (a crash between the two flushes): its memory stays reserved, fsck
+ *      does not count it as a problem, and the master's next append
+ *      commits it first (rolls it forward: next_index + 1) instead of
+ *      overwriting it -- it cannot tell it from a committed entry whose
+ *      next_index lost one (bit 0 of an odd index flipped), which clients
+ *      may map.  A valid entry in slot next_index+2 or beyond
  *      (entry index next_index+1 or beyond) means the header is damaged:
  *      fsck reports it ("committed entry past next_index") and the master
  *      refuses to append (any entry, MKDIR too) until it is repaired.

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "libfamfs.h"
+#include "master.h"
 
 static void fs_init(struct famfs_fs *fs)
 {
@@ -359,10 +360,18 @@ int famfs_fs_set_feature(struct famfs_fs *fs, int word, uint32_t bit)
 
 int famfs_fs_set_incompat(struct famfs_fs *fs, uint32_t bit)
 {
+	int rc;
+
 	if (le32toh(fs->sb->feature_incompat) & bit)
 		return 0;
 	if (!fs->rw)
 		return -EROFS;
+	/* the superblock is shared memory: an instance that does not hold
+	 * the master role (a clone) is refused before it writes it, as
+	 * famfs_log_append refuses it before it writes the log */
+	rc = famfs_master_check(fs);
+	if (rc)
+		return rc;
 	return famfs_fs_set_feature(fs, 2, bit);
 }
 

@@ -117,7 +117,7 @@ static int fsck_past(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	if (idx == next) {
 		/* a crash between writing it and committing it */
 		if (famfs_verbose)
-			printf("past next_index: entry %llu, an uncommitted append (or next_index one short): its memory stays reserved until the next append\n",
+			printf("past next_index: entry %llu, an uncommitted append (or next_index one short): its memory stays reserved; the master's next append commits it\n",
 			       (unsigned long long)idx);
 		return 0;
 	}

@@ -364,6 +364,12 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
  * as famfs_entry_check says.  The one at next_index may be an uncommitted
  * append; any further one means the header lost committed entries. */
 int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg);
+/* R4: a whole entry of this fs at next_index (an append that crashed
+ * between its two flushes, or next_index one short: the two look the same,
+ * and clients may map the latter) is committed, never overwritten.  Master
+ * with the log open rw, under the log lock; 1 if it committed one, 0 if
+ * there was none, -errno (printed). */
+int famfs_log_roll_forward(struct famfs_fs *fs);
 /* The log's next index as memory holds it now: on a client the header's
  * cache line is refreshed first.  Cut to the capacity (with a message). */
 uint64_t famfs_log_refresh_next(struct famfs_fs *fs);

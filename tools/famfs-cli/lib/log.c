@@ -126,6 +126,31 @@ int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
 	return 0;
 }
 
+int famfs_log_roll_forward(struct famfs_fs *fs)
+{
+	struct famfs_log_header *h = fs->log;
+	uint64_t idx = famfs_log_next(h), cap = le64toh(h->capacity);
+	int rc;
+
+	if (!fs->rw || idx >= cap ||
+	    !famfs_entry_written(famfs_log_slot(h, idx), idx, fs->sb))
+		return 0;
+	/* more than one: the header is damaged worse; the append is refused
+	 * (tail_check) until it is repaired */
+	if (idx + 1 < cap &&
+	    famfs_entry_written(famfs_log_slot(h, idx + 1), idx + 1, fs->sb))
+		return 0;
+	/* it writes the header: only the instance that holds the role */
+	rc = famfs_master_check(fs);
+	if (rc)
+		return rc;
+	famfs_warn("%s: log entry %llu at next_index is whole but not committed (a crash between the two flushes of an append, or next_index one short): committed now, never overwritten",
+		   fs->name, (unsigned long long)idx);
+	__atomic_store_n(&h->next_index, htole64(idx + 1), __ATOMIC_RELEASE);
+	rc = famfs_map_flush(&fs->logm, h, sizeof(*h));
+	return rc ? rc : 1;
+}
+
 int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 {
 	struct famfs_log_header *h = fs->log;
@@ -139,6 +164,23 @@ int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 	rc = famfs_master_check(fs);
 	if (rc)
 		return rc;
+	/* R4: a whole entry at next_index is committed, not overwritten */
+	rc = famfs_log_roll_forward(fs);
+	if (rc < 0)
+		return rc;
+	if (rc) {
+		/* a file's memory came from a create cache that did not see
+		 * it (cache_update rolls forward under this lock, so only a
+		 * race with another host gets here): start over.  A
+		 * directory owns no memory, and the cache's next update
+		 * walks the rolled entry as any other. */
+		if (fs->cache_bm && le16toh(e->type) != FAMFS_LOG_MKDIR) {
+			famfs_fs_cache_drop(fs);
+			famfs_err("%s: nothing was written; try again", fs->name);
+			return -EAGAIN;
+		}
+		idx++;
+	}
 	rc = tail_check(fs, idx, cap);
 	if (rc)
 		return rc;

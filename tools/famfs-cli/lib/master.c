@@ -52,6 +52,10 @@ void famfs_mrec_describe(const struct famfs_master_record *r, char *out,
 	famfs_uuid_str(r->boot_id, boot);
 	memcpy(name, r->hostname, sizeof(r->hostname));
 	name[sizeof(r->hostname)] = '\0';
+	/* another host's bytes: no control characters in messages */
+	for (char *p = name; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	if (gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	snprintf(out, n, "host %s (%s), boot %s, generation %llu, claimed at %s",
@@ -119,6 +123,30 @@ enum famfs_mrec_state famfs_mrec_decide(const struct famfs_superblock *sb,
 	    who);
 	return FAMFS_MREC_OTHER;
 #undef WHY
+}
+
+void famfs_mrec_show(const struct famfs_superblock *sb,
+		     const struct famfs_master_record *r, char *out, size_t n)
+{
+	static const struct famfs_me nobody;
+	char why[FAMFS_MREC_REASON_LEN], desc[400];
+
+	if (!(le32toh(sb->feature_ro_compat) & FAMFS_FEATURE_RO_COMPAT_MASTER_REC)) {
+		snprintf(out, n, "none yet (made before master records; the master writes one at mount)");
+		return;
+	}
+	if (zero(r, sizeof(*r))) {
+		snprintf(out, n, "never claimed");
+		return;
+	}
+	/* nobody's view: FREE (released), OTHER (held) or BAD */
+	if (famfs_mrec_decide(sb, r, &nobody, NULL, why) == FAMFS_MREC_BAD) {
+		snprintf(out, n, "corrupt: %s", why);
+		return;
+	}
+	famfs_mrec_describe(r, desc, sizeof(desc));
+	snprintf(out, n, "%s: %s",
+		 le32toh(r->flags) & FAMFS_MREC_HELD ? "held" : "released", desc);
 }
 
 /* a uuid from the first line of a file */

@@ -50,6 +50,11 @@ void famfs_mrec_set_crc(struct famfs_master_record *r);
 void famfs_mrec_describe(const struct famfs_master_record *r, char *out,
 			 size_t n);
 
+/* The record as famfs master shows it: "none yet (...)", "never claimed",
+ * "corrupt: WHY", "held: DESC" or "released: DESC" */
+void famfs_mrec_show(const struct famfs_superblock *sb,
+		     const struct famfs_master_record *r, char *out, size_t n);
+
 /* /proc/sys/kernel/random/boot_id, or $FAMFS_BOOT_ID_FILE (tests) */
 int famfs_boot_id(uint8_t boot[16]);
 /* $FAMFS_CLAIM_DIR (tests) or /var/lib/famfs, then <fs uuid>.claim */

@@ -173,8 +173,15 @@ static int cache_usable(struct famfs_fs *fs, const char *p)
 
 int famfs_fs_cache_update(struct famfs_fs *fs)
 {
-	uint64_t next = famfs_log_next(fs->log);
+	uint64_t next;
 	int rc;
+
+	/* R4: an entry at next_index is committed first, so that the walk
+	 * below takes its memory and path as any other's */
+	rc = famfs_log_roll_forward(fs);
+	if (rc < 0)
+		return rc;
+	next = famfs_log_next(fs->log);
 
 	if (fs->cache_bm && next < fs->cache_next)
 		famfs_fs_cache_drop(fs);	/* a log that shrank: start over */
