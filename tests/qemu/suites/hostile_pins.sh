@@ -212,8 +212,29 @@ if rmmod famfs 2>/dev/null; then
 else
 	t_pass umount-killed-module-held
 fi
+# The device removed meanwhile: removal waits (in famfs) for the worker
+# that holds the device.
+if [ -n "$unplug" ]; then
+	sh -c "$unplug" & UP=$!
+	_n=0
+	while alive $UP && ! grep -q "famfs_" /proc/$UP/stack 2>/dev/null &&
+		[ $_n -lt 100 ]; do
+		sleep 0.1; _n=$((_n + 1))
+	done
+	if grep -q "famfs_" /proc/$UP/stack 2>/dev/null; then
+		t_pass umount-killed-unplug-waits
+	else
+		t_fail umount-killed-unplug-waits "$unplug does not wait for the device to be let go: $(cat /proc/$UP/stack 2>/dev/null | head -n 3 | tr '\n' '|')"
+	fi
+fi
 release umount-kill
 wait $UM
+if [ -n "$unplug" ]; then
+	wait $UP
+	t_ok umount-killed-replug sh -c "$replug"
+	t_ok umount-killed-device-back wait_for "$DEV" 10
+	[ "$FAMFS_DEV_MODE" = devdax ] && t_ok umount-killed-rebind dax_bind_famfs "$N"
+fi
 device_freed umount-killed-device-freed
 t_ok umount-killed-no-warnings no_new_warnings
 
