@@ -44,6 +44,21 @@ blocked() {
 		t_fail "$1" "$3 did not wait for the page in the pipe: $(klog_since | grep famfs | tail -n 2 | tr '\n' '|')"
 	fi
 }
+# in_famfs ID PID WHAT: PASS iff PID comes to sleep inside famfs (its kernel
+# stack has a famfs_ frame) within 10 s: a removal waiting for the device
+# or its pages, before famfs logs anything.
+in_famfs() {
+	_n=0
+	while alive "$2" && ! grep -q "famfs_" /proc/$2/stack 2>/dev/null &&
+		[ $_n -lt 100 ]; do
+		sleep 0.1; _n=$((_n + 1))
+	done
+	if grep -q "famfs_" /proc/$2/stack 2>/dev/null; then
+		t_pass "$1"
+	else
+		t_fail "$1" "$3 does not wait in famfs: $(head -n 3 /proc/$2/stack 2>/dev/null | tr '\n' '|')"
+	fi
+}
 # hold NAME OFF: a file with its page in a pipe, held by hostile_pins in
 # the background ($HP) until go
 hold() {
@@ -110,7 +125,7 @@ fi
 # then for the pages.
 if [ -n "$unplug" ]; then
 	sh -c "$unplug" & UP=$!
-	blocked umount-unplug-waits $UP "$unplug"
+	in_famfs umount-unplug-waits $UP "$unplug"
 fi
 release umount
 wait $UM
@@ -216,16 +231,7 @@ fi
 # that holds the device.
 if [ -n "$unplug" ]; then
 	sh -c "$unplug" & UP=$!
-	_n=0
-	while alive $UP && ! grep -q "famfs_" /proc/$UP/stack 2>/dev/null &&
-		[ $_n -lt 100 ]; do
-		sleep 0.1; _n=$((_n + 1))
-	done
-	if grep -q "famfs_" /proc/$UP/stack 2>/dev/null; then
-		t_pass umount-killed-unplug-waits
-	else
-		t_fail umount-killed-unplug-waits "$unplug does not wait for the device to be let go: $(cat /proc/$UP/stack 2>/dev/null | head -n 3 | tr '\n' '|')"
-	fi
+	in_famfs umount-killed-unplug-waits $UP "$unplug"
 fi
 release umount-kill
 wait $UM
