@@ -69,15 +69,23 @@ static bool famfs_backing_is_open(u64 id)
  * Wait until the backing @id is closed (famfs_backing_close() wakes us).
  * famfs_backing_is_open() takes a mutex, so it cannot be a wait_event()
  * condition (evaluated in TASK_UNINTERRUPTIBLE); wait_woken() lets it run
- * in TASK_RUNNING without missing the wakeup.
+ * in TASK_RUNNING without missing the wakeup.  The unmount may wait for
+ * pages held by user space for as long as it likes (pins.c): log every 10 s,
+ * which also keeps the hung task detector quiet, as the page waits do.
  */
-static void famfs_wait_backing_closed(u64 id)
+static void famfs_wait_backing_closed(u64 id, const char *who)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	unsigned long secs = 0;
 
 	add_wait_queue(&famfs_backing_wq, &wait);
-	while (famfs_backing_is_open(id))
-		wait_woken(&wait, TASK_UNINTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT);
+	while (famfs_backing_is_open(id)) {
+		if (wait_woken(&wait, TASK_UNINTERRUPTIBLE, 10 * HZ))
+			continue;
+		secs += 10;
+		pr_warn("famfs (%s): removal still waiting after %lus for the unmount to let go of the device\n",
+			who, secs);
+	}
 	remove_wait_queue(&famfs_backing_wq, &wait);
 }
 
@@ -301,7 +309,7 @@ static void famfs_backing_gone(struct dax_device *dax_dev,
 	smp_mb__after_atomic();
 	if (!sb || !atomic_inc_not_zero(&sb->s_active)) {
 		mutex_unlock(&famfs_holder_lock);
-		famfs_wait_backing_closed(id);
+		famfs_wait_backing_closed(id, name);
 		famfs_wait_range_idle(name, pfn, nr);
 		return;
 	}
