@@ -69,15 +69,23 @@ static bool famfs_backing_is_open(u64 id)
  * Wait until the backing @id is closed (famfs_backing_close() wakes us).
  * famfs_backing_is_open() takes a mutex, so it cannot be a wait_event()
  * condition (evaluated in TASK_UNINTERRUPTIBLE); wait_woken() lets it run
- * in TASK_RUNNING without missing the wakeup.
+ * in TASK_RUNNING without missing the wakeup.  The unmount may wait for
+ * pages held by user space for as long as it likes (pins.c): log every 10 s,
+ * which also keeps the hung task detector quiet, as the page waits do.
  */
-static void famfs_wait_backing_closed(u64 id)
+static void famfs_wait_backing_closed(u64 id, const char *who)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	unsigned long secs = 0;
 
 	add_wait_queue(&famfs_backing_wq, &wait);
-	while (famfs_backing_is_open(id))
-		wait_woken(&wait, TASK_UNINTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT);
+	while (famfs_backing_is_open(id)) {
+		if (wait_woken(&wait, TASK_UNINTERRUPTIBLE, 10 * HZ))
+			continue;
+		secs += 10;
+		pr_warn("famfs (%s): removal still waiting after %lus for the unmount to let go of the device\n",
+			who, secs);
+	}
 	remove_wait_queue(&famfs_backing_wq, &wait);
 }
 
@@ -240,11 +248,13 @@ static int famfs_fail_range(struct famfs_sb_info *fsi, u64 start, u64 end,
 	/* Once per mount: not subject to the mount's message rate limit. */
 	if (!test_and_set_bit(FAMFS_SB_FAILED, &fsi->flags))
 		pr_err("famfs (%s): memory failure at device bytes %llu..%llu: all data access on this mount now fails with EIO\n",
-		       sb->s_id, start, end - 1);
-	if (!atomic_inc_not_zero(&sb->s_active)) {
-		mutex_unlock(&famfs_holder_lock);
+		       sb ? sb->s_id : fsi->id, start, end - 1);
+	/* No super block: an unmount left it to a worker (pins.c). */
+	if (!sb || !atomic_inc_not_zero(&sb->s_active)) {
+		/* Before the unlock: then @fsi and @sb may go. */
 		pr_err("famfs (%s): memory failure at device bytes %llu..%llu while the mount is going away: left to the kernel's handler\n",
-		       sb->s_id, start, end - 1);
+		       sb ? sb->s_id : fsi->id, start, end - 1);
+		mutex_unlock(&famfs_holder_lock);
 		return -EBUSY;
 	}
 	mutex_unlock(&famfs_holder_lock);
@@ -291,20 +301,21 @@ static void famfs_backing_gone(struct dax_device *dax_dev,
 		mutex_unlock(&famfs_holder_lock);
 		return;
 	}
+	/* NULL if an unmount left @fsi to a worker (pins.c). */
 	sb = fsi->sb;
 	id = fsi->backing.id;
 	pfn = fsi->backing.pfn;
 	nr = fsi->backing.size >> PAGE_SHIFT;
-	strscpy(name, sb->s_id, sizeof(name));
+	strscpy(name, sb ? sb->s_id : fsi->id, sizeof(name));
 	trace_famfs_notify_failure(sb, 0, U64_MAX, 0);
 	if (!test_and_set_bit(FAMFS_SB_FAILED, &fsi->flags))
 		pr_err("famfs (%s): the device is going away: all data access on this mount now fails with EIO\n",
-		       sb->s_id);
+		       name);
 	/* Pairs with smp_mb() in famfs_iomap_begin(). */
 	smp_mb__after_atomic();
-	if (!atomic_inc_not_zero(&sb->s_active)) {
+	if (!sb || !atomic_inc_not_zero(&sb->s_active)) {
 		mutex_unlock(&famfs_holder_lock);
-		famfs_wait_backing_closed(id);
+		famfs_wait_backing_closed(id, name);
 		famfs_wait_range_idle(name, pfn, nr);
 		return;
 	}

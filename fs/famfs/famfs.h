@@ -24,6 +24,7 @@
 #include <linux/rwsem.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <linux/famfs_ioctl.h>
 #include <linux/famfs_interleave.h>
 
@@ -173,6 +174,12 @@ struct famfs_sb_info {
 	struct list_head	zombies;	/* maps of evicted files, pins.c */
 	/* Read while eviction looks at the device's pages, see pins.c. */
 	struct rw_semaphore	pages_rwsem;
+	/*
+	 * An unmount that could not wait for its zombies hands the rest to
+	 * a worker (pins.c); @sb is NULL from then on, @id names the mount.
+	 */
+	struct work_struct	zombie_work;
+	char			id[32];
 
 	struct ratelimit_state	msg_rs;		/* for famfs_err() and co */
 };
@@ -334,7 +341,9 @@ void famfs_detach_entries(struct inode *inode);
 bool famfs_pins_evict(struct inode *inode);
 void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
 void famfs_zombies_reap(struct famfs_sb_info *fsi);
-void famfs_zombies_wait(struct famfs_sb_info *fsi);
+bool famfs_zombies_unmount(struct famfs_sb_info *fsi);
+int famfs_pins_init(void);
+void famfs_pins_exit(void);
 void famfs_zombies_gone(struct famfs_sb_info *fsi);
 void famfs_wait_range_idle(const char *who, unsigned long pfn,
 			   unsigned long nr);

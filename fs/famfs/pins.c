@@ -26,10 +26,13 @@
  * waits in evict; famfs has no blocks to free, so it need not.
  *
  * Unmount waits for the zombies: the device is released when unmount
- * returns, and a new mount would hand the memory out again.  Removal of the
- * device waits until every page of it is idle (famfs_wait_range_idle()).
- * Both waits are uninterruptible, since neither unmount nor device removal
- * can fail and giving up means reuse or use-after-free; they log what they
+ * returns, and a new mount would hand the memory out again.  That wait ends
+ * on SIGKILL, and a task that exits or a kernel thread does not wait at all
+ * (the pipe may be the exiting task's own): then a worker waits instead and
+ * keeps the device (and the module) held until the pages are released
+ * (famfs_zombies_unmount()).  Removal of the device waits until every page
+ * of it is idle (famfs_wait_range_idle()), uninterruptibly, since removal
+ * cannot fail and giving up means use-after-free.  The waits log what they
  * wait for, and again every 10 s (the wakeups also keep the hung task
  * detector quiet).  Whoever holds the page ends the wait by letting go of
  * it; root can kill it.
@@ -58,10 +61,12 @@
 
 #include <linux/dax.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/pagemap.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
+#include <linux/workqueue.h>
 #include <linux/writeback.h>
 #include <linux/xarray.h>
 #include "famfs.h"
@@ -73,17 +78,27 @@ static bool famfs_page_busy(struct page *page)
 	return page_ref_count(page) > 1;
 }
 
-/* Wait until nobody but its owner holds @page; @who names the waiter. */
-static void famfs_wait_page_idle(struct page *page, const char *who)
+/*
+ * Wait until nobody but its owner holds @page; @who names the waiter.  If
+ * @killable, a fatal signal ends the wait: -EINTR.
+ */
+static int famfs_wait_page_idle(struct page *page, const char *who,
+				bool killable)
 {
+	unsigned int state = killable ? TASK_KILLABLE : TASK_UNINTERRUPTIBLE;
 	unsigned long secs = 0;
+	long rc;
 
-	while (!wait_var_event_timeout(&page->_refcount, !famfs_page_busy(page),
-				       FAMFS_PIN_LOG_INTERVAL)) {
+	/* wait_var_event_timeout(), in @state: > 0 idle, 0 timeout, < 0 killed */
+	while (!(rc = ___wait_var_event(&page->_refcount,
+					___wait_cond_timeout(!famfs_page_busy(page)),
+					state, 0, FAMFS_PIN_LOG_INTERVAL,
+					__ret = schedule_timeout(__ret)))) {
 		secs += FAMFS_PIN_LOG_INTERVAL / HZ;
 		pr_warn("famfs (%s): still waiting after %lus for page %#lx (%d references)\n",
 			who, secs, page_to_pfn(page), page_ref_count(page) - 1);
 	}
+	return rc < 0 ? -EINTR : 0;
 }
 
 /*
@@ -158,7 +173,7 @@ void famfs_detach_entries(struct inode *inode)
 	dax_writeback_mapping_range(mapping, fsi->backing.dax_dev, &wbc);
 	invalidate_inode_pages2(mapping);
 	while ((page = famfs_next_busy(inode, &index)))
-		famfs_wait_page_idle(page, inode->i_sb->s_id);
+		famfs_wait_page_idle(page, inode->i_sb->s_id, false);
 }
 
 /* Remember @pfn as referenced in @fmap; -ENOMEM if there is no room. */
@@ -212,7 +227,7 @@ bool famfs_pins_evict(struct inode *inode)
 	}
 	while ((page = famfs_next_busy(inode, &index))) {
 		if (famfs_note_busy(fmap, page_to_pfn(page)))
-			famfs_wait_page_idle(page, inode->i_sb->s_id);
+			famfs_wait_page_idle(page, inode->i_sb->s_id, false);
 		index++;
 	}
 	if (fmap->nr_busy)
@@ -263,14 +278,12 @@ void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
 	mutex_unlock(&fsi->map_lock);
 }
 
-/**
- * famfs_zombies_wait() - unmount: wait until no zombie is left
- * @fsi: the mount, every inode evicted
- *
- * The backing is still open, so the pages are there to look at; device
- * removal meanwhile waits for the backing to be closed.
+/*
+ * Wait until no zombie is left.  With @may_stop, a task that must not wait
+ * (see famfs_zombies_unmount()) does not, and a fatal signal ends the wait:
+ * -EINTR, and zombies are left.
  */
-void famfs_zombies_wait(struct famfs_sb_info *fsi)
+static int famfs_zombies_wait(struct famfs_sb_info *fsi, bool may_stop)
 {
 	bool logged = false;
 
@@ -288,13 +301,93 @@ void famfs_zombies_wait(struct famfs_sb_info *fsi)
 		}
 		mutex_unlock(&fsi->map_lock);
 		if (!page)
-			return;
+			return 0;
+		if (may_stop && (fatal_signal_pending(current) ||
+				 (current->flags & (PF_EXITING | PF_KTHREAD))))
+			return -EINTR;
 		if (!logged)
 			pr_warn("famfs (%s): unmount waiting for %lu referenced pages of deleted files (held by a pipe, O_DIRECT or another pin)\n",
-				fsi->sb->s_id, n);
+				fsi->id, n);
 		logged = true;
-		famfs_wait_page_idle(page, fsi->sb->s_id);
+		if (famfs_wait_page_idle(page, fsi->id, may_stop))
+			return -EINTR;
 	}
+}
+
+static struct workqueue_struct *famfs_pins_wq;
+
+/* An unmount that could not wait for its zombies: see famfs_zombies_unmount(). */
+static void famfs_zombies_work(struct work_struct *work)
+{
+	struct famfs_sb_info *fsi = container_of(work, struct famfs_sb_info,
+						 zombie_work);
+
+	famfs_zombies_wait(fsi, false);
+	pr_info("famfs (%s): the last referenced page of the unmounted file system was released: the device is free\n",
+		fsi->id);
+	WARN_ON_ONCE(!RB_EMPTY_ROOT(&fsi->ext_tree) || fsi->mapped_bytes);
+	famfs_backing_close(fsi);
+	kfree(fsi);
+	/* famfs_pins_exit() waits for the rest of this function. */
+	module_put(THIS_MODULE);
+}
+
+/**
+ * famfs_zombies_unmount() - unmount: wait until no zombie is left
+ * @fsi: the mount, every inode evicted; its super block is going away
+ *
+ * The backing is still open, so the pages are there to look at; device
+ * removal meanwhile waits for the backing to be closed.
+ *
+ * The wait ends on SIGKILL, and a task that is exiting or a kernel thread
+ * does not wait at all: the page may be held by the exiting task's own pipe,
+ * closed only after this (the last mntput() and the last fput() of an exit
+ * both run as task work, the later one first), and a kworker (lazy unmount)
+ * must not be blocked for as long as user space likes.  Then @fsi outlives
+ * its super block: a worker waits for the pages and closes the backing, so
+ * the device stays held (a new mount of it gets EBUSY) and the module
+ * loaded until the pages are released.
+ *
+ * Return: true if @fsi is the caller's to close and free, false if the
+ * worker has it.
+ */
+bool famfs_zombies_unmount(struct famfs_sb_info *fsi)
+{
+	unsigned long n = 0;
+	struct famfs_fmap *fmap;
+
+	strscpy(fsi->id, fsi->sb->s_id, sizeof(fsi->id));
+	if (!famfs_zombies_wait(fsi, true))
+		return true;
+
+	mutex_lock(&fsi->map_lock);
+	list_for_each_entry(fmap, &fsi->zombies, zombie)
+		n += fmap->nr_busy;
+	mutex_unlock(&fsi->map_lock);
+	pr_warn("famfs (%s): unmount not waiting (%s): the device stays held until %lu referenced pages of deleted files are released\n",
+		fsi->id, current->flags & PF_KTHREAD ? "kernel thread" :
+		current->flags & PF_EXITING ? "task exiting" : "killed", n);
+	/* The super block goes now (famfs_backing_gone(), famfs_fail_range()). */
+	mutex_lock(&famfs_holder_lock);
+	fsi->sb = NULL;
+	mutex_unlock(&famfs_holder_lock);
+	/* Still held by the unmount, through the file system type. */
+	__module_get(THIS_MODULE);
+	INIT_WORK(&fsi->zombie_work, famfs_zombies_work);
+	queue_work(famfs_pins_wq, &fsi->zombie_work);
+	return false;
+}
+
+int famfs_pins_init(void)
+{
+	famfs_pins_wq = alloc_workqueue("famfs_pins", WQ_UNBOUND, 0);
+	return famfs_pins_wq ? 0 : -ENOMEM;
+}
+
+/* Every worker has dropped its module reference, maybe not returned yet. */
+void famfs_pins_exit(void)
+{
+	destroy_workqueue(famfs_pins_wq);
 }
 
 /**
@@ -340,7 +433,7 @@ void famfs_wait_range_idle(const char *who, unsigned long pfn,
 				if (!busy++)
 					pr_warn("famfs (%s): removal waiting for referenced pages (held by a pipe, O_DIRECT or another pin), the first at %#lx\n",
 						who, pfn + i);
-				famfs_wait_page_idle(page, who);
+				famfs_wait_page_idle(page, who, false);
 			}
 			if (!(i % 4096))
 				cond_resched();

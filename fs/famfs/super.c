@@ -323,8 +323,12 @@ static void famfs_kill_sb(struct super_block *sb)
 	kill_litter_super(sb);
 	if (!fsi)
 		return;
-	/* Deleted files' pages still referenced: the memory is not free yet. */
-	famfs_zombies_wait(fsi);
+	/*
+	 * Deleted files' pages still referenced: the memory is not free yet.
+	 * If this task cannot wait for them, a worker does (pins.c).
+	 */
+	if (!famfs_zombies_unmount(fsi))
+		return;
 	WARN_ON_ONCE(!RB_EMPTY_ROOT(&fsi->ext_tree) || fsi->mapped_bytes);
 	famfs_backing_close(fsi);
 	kfree(fsi);
@@ -410,9 +414,12 @@ static int __init famfs_init(void)
 	 * The dax-bus driver for /dev/daxX.Y (devdax.c) first: a mount of a
 	 * /dev/daxX.Y may come as soon as the file system is registered.
 	 */
-	rc = famfs_devdax_init();
+	rc = famfs_pins_init();
 	if (rc)
 		goto out_cache;
+	rc = famfs_devdax_init();
+	if (rc)
+		goto out_pins;
 	rc = register_filesystem(&famfs_fs_type);
 	if (rc)
 		goto out_devdax;
@@ -420,6 +427,8 @@ static int __init famfs_init(void)
 
 out_devdax:
 	famfs_devdax_exit();
+out_pins:
+	famfs_pins_exit();
 out_cache:
 	kmem_cache_destroy(famfs_inode_cachep);
 	return rc;
@@ -430,6 +439,7 @@ static void __exit famfs_exit(void)
 	/* No mount can exist (each pins the module): no new one either. */
 	unregister_filesystem(&famfs_fs_type);
 	famfs_devdax_exit();
+	famfs_pins_exit();
 	/* Inodes are freed after an RCU grace period. */
 	rcu_barrier();
 	kmem_cache_destroy(famfs_inode_cachep);

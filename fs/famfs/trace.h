@@ -124,7 +124,7 @@ TRACE_EVENT(famfs_notify_failure,
 			     __field(u64, off)
 			     __field(u64, len)
 			     __field(int, mf_flags)),
-	    TP_fast_assign(__entry->dev = sb->s_dev;
+	    TP_fast_assign(__entry->dev = sb ? sb->s_dev : 0;
 			   __entry->off = off;
 			   __entry->len = len;
 			   __entry->mf_flags = mf_flags;),

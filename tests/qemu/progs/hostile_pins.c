@@ -17,6 +17,10 @@
  *	mapping and descriptor dropped (the file stays); creates DIR/ready,
  *	waits for DIR/go, then checks that the pipe reads NAME's bytes.
  *	Prints "info: pinned pfn N" (the page's frame) first.
+ *   hostile_pins holdexit MPT NAME OFF DIR
+ *	the same, from MPT as working directory (keeping a lazily unmounted
+ *	mount alive), but on DIR/go it exits with the page still in the
+ *	pipe: the exit drops the mount before the pipe.
  *   hostile_pins holddev DEV DIR
  *	the same through a MAP_SHARED mapping of /dev/daxX.Y (bound to famfs)
  *	at device offset 64M, written with seed 55.
@@ -25,6 +29,7 @@
  *	file would put in memory that a pipe still shows.
  */
 #include "module_test.h"
+#include <stdbool.h>
 #include <sys/uio.h>
 
 #define PAGE		4096
@@ -134,11 +139,13 @@ static int do_unlink(const char *mpt, unsigned long long off)
 }
 
 static int do_hold(const char *mpt, const char *name, unsigned long long off,
-		   const char *dir)
+		   const char *dir, bool drain)
 {
 	char path[512];
 	int pipefd[2], fd, err;
 
+	if (!drain && chdir(mpt))
+		die(mpt);
 	fd = newfile(mpt, name, off, &err);
 	if (err)
 		die("MAP_CREATE");
@@ -149,7 +156,8 @@ static int do_hold(const char *mpt, const char *name, unsigned long long off,
 	snprintf(path, sizeof(path), "%s/go", dir);
 	while (access(path, F_OK))
 		usleep(20000);
-	check_pipe("pipe-keeps-pinned-bytes", pipefd, 33, 0);
+	if (drain)
+		check_pipe("pipe-keeps-pinned-bytes", pipefd, 33, 0);
 	return t_failed;
 }
 
@@ -234,12 +242,15 @@ int main(int argc, char **argv)
 		return t_done(do_unlink(argv[2], num(argv[3])));
 	if (argc == 6 && !strcmp(argv[1], "hold"))
 		return t_done(do_hold(argv[2], argv[3], num(argv[4]),
-				      argv[5]));
+				      argv[5], true));
+	if (argc == 6 && !strcmp(argv[1], "holdexit"))
+		return t_done(do_hold(argv[2], argv[3], num(argv[4]),
+				      argv[5], false));
 	if (argc == 4 && !strcmp(argv[1], "holddev"))
 		return t_done(do_holddev(argv[2], argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "fill"))
 		return t_done(do_fill(argv[2], argv[3], num(argv[4])));
 	fprintf(stderr, "usage: hostile_pins unlink MPT OFF | hold MPT NAME OFF DIR |\n"
-		"       holddev DEV DIR | fill MPT NAME OFF\n");
+		"       holdexit MPT NAME OFF DIR | holddev DEV DIR | fill MPT NAME OFF\n");
 	return 2;
 }

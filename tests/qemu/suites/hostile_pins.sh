@@ -11,7 +11,11 @@
 #   unmount, then for the page;
 # - the device removed (nd_pmem or the namespace, famfs unbind), also with
 #   the unbinding process SIGKILLed, and a page of /dev/daxX.Y in a pipe:
-#   the removal waits until the pipe is drained, no Oops.
+#   the removal waits until the pipe is drained, no Oops;
+# - umount SIGKILLed while it waits, and a lazily unmounted mount whose last
+#   user exits with the page in its pipe: neither hangs; the device stays
+#   held (no new mount, no module unload) until the pipe lets go, then is
+#   free again.
 # Programs: progs/hostile_pins.c.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
@@ -38,6 +42,21 @@ blocked() {
 		t_pass "$1"
 	else
 		t_fail "$1" "$3 did not wait for the page in the pipe: $(klog_since | grep famfs | tail -n 2 | tr '\n' '|')"
+	fi
+}
+# in_famfs ID PID WHAT: PASS iff PID comes to sleep inside famfs (its kernel
+# stack has a famfs_ frame) within 10 s: a removal waiting for the device
+# or its pages, before famfs logs anything.
+in_famfs() {
+	_n=0
+	while alive "$2" && ! grep -q "famfs_" /proc/$2/stack 2>/dev/null &&
+		[ $_n -lt 100 ]; do
+		sleep 0.1; _n=$((_n + 1))
+	done
+	if grep -q "famfs_" /proc/$2/stack 2>/dev/null; then
+		t_pass "$1"
+	else
+		t_fail "$1" "$3 does not wait in famfs: $(head -n 3 /proc/$2/stack 2>/dev/null | tr '\n' '|')"
 	fi
 }
 # hold NAME OFF: a file with its page in a pipe, held by hostile_pins in
@@ -117,7 +136,7 @@ fi
 # then for the pages.
 if [ -n "$unplug" ]; then
 	sh -c "$unplug" & UP=$!
-	blocked umount-unplug-waits $UP "$unplug"
+	in_famfs umount-unplug-waits $UP "$unplug"
 fi
 release umount
 wait $UM
@@ -173,6 +192,82 @@ elif [ "$FAMFS_DEV_MODE" = devdax ]; then
 	wait $UP
 	t_ok cdev-no-warnings no_new_warnings
 	t_ok cdev-rebind dax_bind_famfs "$N"
-	t_ok leave-on-device_dax famfs bind -u "$DEV"
 fi
+
+# ---- unmount that cannot wait: SIGKILLed, or the exit of the last user ---------------
+# gone_within ID PID: PASS iff PID has exited (or is a zombie) within 10 s.
+gone_within() {
+	_n=0
+	while alive "$2" && [ $_n -lt 100 ]; do sleep 0.1; _n=$((_n + 1)); done
+	if alive "$2"; then
+		t_fail "$1" "$3 (wchan $(cat /proc/$2/wchan 2>/dev/null))"
+		return 1
+	fi
+	t_pass "$1"
+}
+# device_held ID: PASS iff the device cannot be mounted (still held).
+device_held() {
+	if mount -t famfs $DEV $M2 2>/dev/null; then
+		umount $M2
+		t_fail "$1" "a new mount of $DEV succeeded while a pipe holds a page of the old one"
+	else
+		t_pass "$1"
+	fi
+}
+# device_freed ID: PASS iff the device can be mounted again within 10 s.
+device_freed() {
+	_n=0
+	until mount -t famfs $DEV $M2 2>/dev/null; do
+		[ $_n -ge 100 ] && { t_fail "$1" "$DEV still held after the pipe let go"; return 1; }
+		sleep 0.1; _n=$((_n + 1))
+	done
+	umount $M2
+	t_pass "$1"
+}
+
+klog_mark
+t_ok kill-mount mount -t famfs $DEV $M
+hold k 712M
+umount $M & UM=$!
+blocked umount-kill-waits $UM umount
+kill -9 $UM
+gone_within umount-killed-returns $UM "a SIGKILLed umount waiting for a page in a pipe still blocks"
+device_held umount-killed-device-held
+if rmmod famfs 2>/dev/null; then
+	t_fail umount-killed-module-held "famfs.ko unloaded while it still holds $DEV for a page in a pipe"
+	insmod "$FAMFS_KO"
+else
+	t_pass umount-killed-module-held
+fi
+# The device removed meanwhile: removal waits (in famfs) for the worker
+# that holds the device.
+if [ -n "$unplug" ]; then
+	sh -c "$unplug" & UP=$!
+	in_famfs umount-killed-unplug-waits $UP "$unplug"
+fi
+release umount-kill
+wait $UM
+if [ -n "$unplug" ]; then
+	wait $UP
+	t_ok umount-killed-replug sh -c "$replug"
+	t_ok umount-killed-device-back wait_for "$DEV" 10
+	[ "$FAMFS_DEV_MODE" = devdax ] && t_ok umount-killed-rebind dax_bind_famfs "$N"
+fi
+device_freed umount-killed-device-freed
+t_ok umount-killed-no-warnings no_new_warnings
+
+# Last: on a kernel without the fix, the exit below never ends.
+klog_mark
+t_ok exit-mount mount -t famfs $DEV $M
+rm -rf $H && mkdir -p $H
+hostile_pins holdexit $M e 716M $H > /tmp/hostile-pins.out 2>&1 & HP=$!
+wait_for $H/ready 20 || t_fail holdexit-ready "$(cat /tmp/hostile-pins.out)"
+t_ok exit-lazy-umount umount -l $M
+touch $H/go
+if gone_within lazy-umount-exit-returns $HP "the last user of a lazily unmounted mount, exiting with a page of it in a pipe, hangs"; then
+	wait $HP
+	device_freed lazy-umount-exit-device-freed
+fi
+t_ok lazy-umount-exit-no-warnings no_new_warnings
+[ "$FAMFS_DEV_MODE" = devdax ] && t_ok leave-on-device_dax famfs bind -u "$DEV"
 exit 0
