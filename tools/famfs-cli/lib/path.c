@@ -171,6 +171,8 @@ int famfs_is_mount_root(const char *dir, char *reason)
 	}
 	/* a bind mount of a famfs directory passes both checks above */
 	mi = fopen("/proc/self/mountinfo", "re");
+	if (!mi && errno == ENOENT)
+		return 0;	/* no /proc (early boot): the checks above only */
 	if (!mi) {
 		REASON("/proc/self/mountinfo: %s", strerror(errno));
 		return -errno;
