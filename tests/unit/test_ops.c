@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -174,6 +175,44 @@ static void test_new_file_reads_zero(void **state)
 	assert_true(file_is_zero(p, 3 * MiB + 5));
 }
 
+/* review of issue 15.9: while the new file's bytes go in (after MAP_CREATE,
+ * before its last page is zeroed) it is mapped and in the namespace; no one
+ * but its creator may open it then, or another user reads the old memory */
+static mode_t fill_mode;
+static uid_t fill_uid;
+
+static int mode_fill(void *arg, char *a, uint64_t size)
+{
+	struct stat st;
+
+	assert_int_equal(stat((const char *)arg, &st), 0);
+	fill_mode = st.st_mode & 07777;
+	fill_uid = st.st_uid;
+	memset(a, 'x', size);
+	return 0;
+}
+
+static void test_private_until_filled(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fill f = { .fn = mode_fill };
+	char p[700];
+	struct stat st;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/priv", t->mpt);
+	f.arg = p;
+	th_mock_stale = true;
+	fd = famfs_file_create_fill(&t->fs, "priv", MiB + 3, 0644, getuid(),
+				    getgid(), NULL, &f);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(fill_mode & 077, 0);	/* not group/other readable */
+	assert_int_equal(fill_uid, geteuid());
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);	/* its mode once filled */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,6 +221,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_concurrent_creators, th_setup, th_teardown),
 		cmocka_unit_test(test_pattern),
 		cmocka_unit_test_setup_teardown(test_new_file_reads_zero, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_private_until_filled, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests_name("ops", tests, NULL, NULL);

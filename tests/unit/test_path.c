@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "th.h"
 
@@ -179,6 +180,43 @@ static void test_path_within(void **state)
 	assert_true(famfs_path_within("/", "/"));
 }
 
+static int mi_check(const char *mi, const char *path, dev_t dev, char *reason)
+{
+	FILE *f = fmemopen((void *)mi, strlen(mi), "r");
+	int rc;
+
+	assert_non_null(f);
+	rc = famfs_mountinfo_root(f, path, dev, reason);
+	fclose(f);
+	return rc;
+}
+
+/* review of issue 15.16: a bind mount of a famfs directory is on famfs and
+ * its parent is on another device, yet it is no famfs root; mountinfo's
+ * root field tells (the last mount listed at a path is the one seen) */
+static void test_mountinfo_bind_refused(void **state)
+{
+	const char *mi =
+		"22 1 8:1 / / rw - ext4 /dev/sda1 rw\n"
+		"40 22 0:50 / /mnt/famfs rw,nosuid,nodev - famfs /dev/dax0.0 rw\n"
+		"41 22 0:50 /d /mnt/x rw - famfs /dev/dax0.0 rw\n"
+		"42 22 0:50 / /mnt/with\\040space rw - famfs /dev/dax0.0 rw\n"
+		"43 22 0:51 / /mnt/stack rw - famfs /dev/dax1.0 rw\n"
+		"44 22 0:50 /d /mnt/stack rw - famfs /dev/dax0.0 rw\n";
+	char reason[FAMFS_REASON_LEN];
+
+	(void)state;
+#define MI(path, maj, min) mi_check(mi, path, makedev(maj, min), reason)
+	assert_int_equal(MI("/mnt/famfs", 0, 50), 0);
+	assert_int_equal(MI("/mnt/with space", 0, 50), 0);
+	assert_int_equal(MI("/mnt/x", 0, 50), -ENOENT);
+	assert_non_null(strstr(reason, "/d"));
+	assert_int_equal(MI("/mnt/stack", 0, 50), -ENOENT);
+	assert_int_equal(MI("/mnt/stack", 0, 51), -ENOENT);
+	assert_int_equal(MI("/mnt/none", 0, 50), -ENOENT);
+#undef MI
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_locate_plain_dir_refused),
 		cmocka_unit_test(test_open_mount_copy_refused),
 		cmocka_unit_test(test_path_within),
+		cmocka_unit_test(test_mountinfo_bind_refused),
 	};
 
 	return cmocka_run_group_tests_name("path", tests, NULL, NULL);

@@ -48,11 +48,29 @@ static void test_ext4_found(void **state)
 	assert_non_null(strstr(what, "unitlabel"));
 }
 
+/* review of issue 15.14: two signatures at once (blkid -p: "ambivalent
+ * result"): mkfs names everything it would destroy, not the first only */
+static void test_ambivalent_found(void **state)
+{
+	struct th *t = *state;
+	char cmd[1400], what[256];
+
+	snprintf(cmd, sizeof(cmd),
+		 "PATH=$PATH:/sbin:/usr/sbin mkfs.ext4 -q -F '%s' >/dev/null 2>&1 && "
+		 "printf '\\001CD001' | dd of='%s' bs=1 seek=32768 conv=notrunc 2>/dev/null",
+		 t->img, t->img);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(probe(t->img, what, sizeof(what)), 1);
+	assert_non_null(strstr(what, "ext4 file system"));
+	assert_non_null(strstr(what, "iso9660"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_blank_and_famfs, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_ext4_found, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_ambivalent_found, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests_name("probe", tests, NULL, NULL);

@@ -102,6 +102,11 @@ int famfs_locate(const char *path, bool allow_root, char *mpt, char *rel);
 /* 0 if dir is the root of a famfs mount (statfs type, its parent on
  * another device), else -errno and reason (may be NULL) filled */
 int famfs_is_mount_root(const char *dir, char *reason);
+/* mountinfo text in f (/proc/self/mountinfo): 0 if the mount seen at mpt
+ * (the last one listed there) is device dev's and shows its file system's
+ * root ("/": not a bind mount of a directory in it), else -ENOENT with
+ * reason filled */
+int famfs_mountinfo_root(FILE *f, const char *mpt, dev_t dev, char *reason);
 /* what famfs_locate and famfs_fs_open_mount ask (unit tests, whose
  * "mounts" are plain directories, put their own) */
 extern int (*famfs_mount_root_check)(const char *dir, char *reason);

@@ -356,9 +356,9 @@ int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 }
 
 /*
- * Under the log lock: allocate, create the file (O_EXCL), give it its
- * owner and mode, its memory (MAP_CREATE), its bytes (populate), and only
- * then log it.  Once logged, every host can map it, so it must never show
+ * Under the log lock: allocate, create the file (O_EXCL, 0600), give it
+ * its memory (MAP_CREATE), its bytes (populate), then its owner and mode,
+ * and only then log it.  Once logged, every host can map it, so it must never show
  * what the memory held before.  Until then nothing is visible to other
  * hosts: a failure unlinks the file and the allocation is forgotten.
  */
@@ -421,8 +421,9 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 		rc = -ENOMEM;
 		goto unalloc;
 	}
+	/* the file stays 0600 and the creator's until its bytes are in: once
+	 * mapped, whoever may open it reads the memory, old contents too */
 	famfs_fmap_from_entry(&e, map);
-	set_owner(fd, p, mode, uid, gid);
 	rc = famfs_fmap_create(fd, map);
 	if (rc) {
 		const char *why = famfs_fmap_needs_v2(map);
@@ -436,6 +437,7 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	rc = populate(fd, p, size, fill);
 	if (rc)
 		goto unalloc;
+	set_owner(fd, p, mode, uid, gid);
 	rc = famfs_log_append(fs, &e);
 	if (rc)
 		goto unalloc;

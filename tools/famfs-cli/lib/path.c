@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -79,11 +80,71 @@ int famfs_join(char *out, size_t n, const char *a, const char *b)
 	return 0;
 }
 
+/* mountinfo's octal escapes (\040 for a space...) undone in place */
+static void unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++, o++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*o = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 3;
+		} else {
+			*o = *s;
+		}
+	}
+	*o = '\0';
+}
+
+int famfs_mountinfo_root(FILE *f, const char *mpt, dev_t dev, char *reason)
+{
+	char *line = NULL, root[PATH_MAX] = "";
+	unsigned int maj = 0, min = 0;
+	size_t cap = 0;
+	bool found = false;
+
+	while (getline(&line, &cap, f) > 0) {
+		char *sv, *tok[5];
+		int n = 0;
+
+		for (char *t = strtok_r(line, " \n", &sv); t && n < 5;
+		     t = strtok_r(NULL, " \n", &sv))
+			tok[n++] = t;
+		if (n < 5)
+			continue;
+		unescape(tok[4]);
+		if (strcmp(tok[4], mpt))
+			continue;
+		/* the last mount at mpt is the one on top */
+		found = sscanf(tok[2], "%u:%u", &maj, &min) == 2;
+		unescape(tok[3]);
+		snprintf(root, sizeof(root), "%s", tok[3]);
+	}
+	free(line);
+	if (!found) {
+		REASON("%.100s: not a mount point (not in /proc/self/mountinfo)", mpt);
+		return -ENOENT;
+	}
+	if (makedev(maj, min) != dev) {
+		REASON("%.100s: another file system is mounted over it", mpt);
+		return -ENOENT;
+	}
+	if (strcmp(root, "/")) {
+		REASON("%.50s: a bind mount of '%.50s' in a famfs, not a famfs root",
+		       mpt, root);
+		return -ENOENT;
+	}
+	return 0;
+}
+
 int famfs_is_mount_root(const char *dir, char *reason)
 {
 	char parent[PATH_MAX];
 	struct statfs sf;
 	struct stat st, pst;
+	FILE *mi;
+	int rc;
 
 	if (statfs(dir, &sf) || stat(dir, &st)) {
 		REASON("%s: %s", dir, strerror(errno));
@@ -108,7 +169,17 @@ int famfs_is_mount_root(const char *dir, char *reason)
 		REASON("%s: a directory inside a famfs mount, not its root", dir);
 		return -ENOENT;
 	}
-	return 0;
+	/* a bind mount of a famfs directory passes both checks above */
+	mi = fopen("/proc/self/mountinfo", "re");
+	if (!mi && errno == ENOENT)
+		return 0;	/* no /proc (early boot): the checks above only */
+	if (!mi) {
+		REASON("/proc/self/mountinfo: %s", strerror(errno));
+		return -errno;
+	}
+	rc = famfs_mountinfo_root(mi, dir, st.st_dev, reason);
+	fclose(mi);
+	return rc;
 }
 
 int (*famfs_mount_root_check)(const char *dir, char *reason) =

@@ -53,7 +53,6 @@ int famfs_dev_probe(struct famfs_dev *d, char *what, size_t n)
 {
 	uint64_t head = d->size < PROBE_HEAD ? d->size : PROBE_HEAD;
 	uint64_t tail_off = 0, tail_len = 0;
-	const char *type = NULL, *usage = NULL, *label = NULL, *pttype = NULL;
 	blkid_probe pr = NULL;
 	char s[256];
 	int fd, rc;
@@ -86,34 +85,36 @@ int famfs_dev_probe(struct famfs_dev *d, char *what, size_t n)
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE |
 					  BLKID_SUBLKS_USAGE | BLKID_SUBLKS_LABEL);
 	blkid_probe_enable_partitions(pr, 1);
-	rc = blkid_do_fullprobe(pr);
+	/* every signature, as wipefs lists them (blkid_do_fullprobe stops at
+	 * the first: ext4 with an iso9660 in it was named "ext4" only) */
+	while ((rc = blkid_do_probe(pr)) == 0) {
+		const char *type = NULL, *usage = NULL, *label = NULL;
+		const char *pttype = NULL;
+
+		blkid_probe_lookup_value(pr, "TYPE", &type, NULL);
+		blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+		blkid_probe_lookup_value(pr, "LABEL", &label, NULL);
+		blkid_probe_lookup_value(pr, "PTTYPE", &pttype, NULL);
+		if (type) {
+			snprintf(s, sizeof(s), "%s %s%s%s%s", type,
+				 usage && !strcmp(usage, "filesystem") ? "file system" :
+				 usage && !strcmp(usage, "raid") ? "RAID member" :
+				 usage && !strcmp(usage, "crypto") ? "encrypted volume" :
+				 "signature",
+				 label ? " labelled '" : "", label ? label : "",
+				 label ? "'" : "");
+			append(what, n, s);
+		}
+		if (pttype) {
+			snprintf(s, sizeof(s), "a %s partition table", pttype);
+			append(what, n, s);
+		}
+	}
 	if (rc < 0) {
 		famfs_err("%s: probing for other file systems: libblkid failed",
 			  d->path);
 		rc = -EIO;
 		goto out;
-	}
-	if (rc == 1) {		/* nothing known */
-		rc = 0;
-		goto out;
-	}
-	blkid_probe_lookup_value(pr, "TYPE", &type, NULL);
-	blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
-	blkid_probe_lookup_value(pr, "LABEL", &label, NULL);
-	blkid_probe_lookup_value(pr, "PTTYPE", &pttype, NULL);
-	if (type) {
-		snprintf(s, sizeof(s), "%s %s%s%s%s", type,
-			 usage && !strcmp(usage, "filesystem") ? "file system" :
-			 usage && !strcmp(usage, "raid") ? "RAID member" :
-			 usage && !strcmp(usage, "crypto") ? "encrypted volume" :
-			 usage && !strcmp(usage, "other") ? "signature" : "signature",
-			 label ? " labelled '" : "", label ? label : "",
-			 label ? "'" : "");
-		append(what, n, s);
-	}
-	if (pttype) {
-		snprintf(s, sizeof(s), "a %s partition table", pttype);
-		append(what, n, s);
 	}
 	rc = what[0] ? 1 : 0;
 out:
