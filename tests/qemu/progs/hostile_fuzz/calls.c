@@ -277,9 +277,64 @@ static void do_nop(struct ffile *f)
 		bad(C_NOP, "NOP: %s", t_errname(errno));
 }
 
+/*
+ * FAMFSIOC_CACHE, as famfs_ioctl.h orders its errors (the fuzzer's mount
+ * is coherent: a valid call does nothing and returns 0).
+ */
+static void do_cache(struct ffile *f)
+{
+	static const unsigned int flags[] = {
+		FAMFS_CACHE_WRITEBACK, FAMFS_CACHE_INVALIDATE,
+		FAMFS_CACHE_WRITEBACK | FAMFS_CACHE_INVALIDATE, 0, 4, 1U << 31,
+	};
+	uint64_t sz = f->mapped ? f->map.file_size : 0;
+	const uint64_t offs[] = { 0, sz / 2, sz ? sz - 1 : 0, sz, sz + 1, rnd() };
+	struct famfs_ioc_cache c = { 0 };
+	int null = chance(8), want;
+	long rc;
+	int e;
+
+	ncheck[C_CACHE]++;
+	c.flags = flags[below(6)];
+	c.reserved = chance(8);
+	c.offset = offs[below(6)];
+	switch (below(6)) {
+	case 0: c.length = 0; break;
+	case 1: c.length = 1; break;
+	case 2: c.length = sz - c.offset; break;
+	case 3: c.length = sz - c.offset + 1; break;
+	case 4: c.length = ~0ULL; break;
+	default: c.length = rnd(); break;
+	}
+	if (null)
+		want = EFAULT;
+	else if (!c.flags ||
+		 (c.flags & ~(FAMFS_CACHE_WRITEBACK | FAMFS_CACHE_INVALIDATE)))
+		want = EINVAL;
+	else if (c.reserved)
+		want = EINVAL;
+	else if (!f->mapped)
+		want = ENODEV;
+	else if (!c.length || c.offset + c.length < c.offset ||
+		 c.offset + c.length > sz)
+		want = EINVAL;
+	else
+		want = 0;
+	rc = ioctl(f->fd, FAMFSIOC_CACHE, null ? NULL : &c);
+	e = rc ? errno : 0;
+	if (failing && want == 0 && e == EIO)
+		return;
+	if (e != want)
+		bad(C_CACHE, "CACHE flags %#x reserved %u off %llu len %llu on a %s file of %llu bytes: %s, expected %s",
+		    c.flags, c.reserved, (unsigned long long)c.offset,
+		    (unsigned long long)c.length, f->mapped ? "mapped" : "unmapped",
+		    (unsigned long long)sz, t_errname(e), t_errname(want));
+}
+
 const unsigned int known_cmds[NKNOWN] = {
 	FAMFSIOC_MAP_CREATE, FAMFSIOC_MAP_GET, FAMFSIOC_MAP_GETEXT,
 	FAMFSIOC_NOP, FAMFSIOC_MAP_CREATE_V2, FAMFSIOC_MAP_GET_V2,
+	FAMFSIOC_CACHE,
 };
 int skip_nr[256];	/* in famfs_ioctl.h but not modelled here */
 
@@ -488,10 +543,14 @@ void fuzz_loop(long n, int dirfd)
 			f = pick(chance(80) ? 1 : 0, 1);
 			if (f)
 				do_getext(f);
-		} else if (r < 76) {
+		} else if (r < 74) {
 			f = pick(-1, 1);
 			if (f)
 				do_nop(f);
+		} else if (r < 76) {
+			f = pick(-1, 1);
+			if (f)
+				do_cache(f);
 		} else if (r < 84) {
 			f = pick(-1, 1);
 			if (f)

@@ -78,7 +78,7 @@ enum {
 	C_CREATE, C_ACCEPTED, C_UNMAPPED_AFTER, C_GET, C_GETEXT, C_NOP,
 	C_ENOTTY, C_EFAULT, C_SIZE, C_DATA, C_EPERM, C_COMPAT, C_SCAN,
 	C_STATFS, C_KNOWN_NRS, C_CREATE2, C_ACCEPTED2, C_GET2, C_V1_EOVERFLOW,
-	C_PLACE, C_OPENERS, C_REMOUNT, NCHECK
+	C_PLACE, C_OPENERS, C_REMOUNT, C_CACHE, NCHECK
 };
 extern long ncheck[NCHECK], nbad[NCHECK];
 extern long iter_now;
@@ -195,7 +195,7 @@ enum list_kind pick_list_kind(void);
 extern long nc_create, nc_accept, nc_get, nc_getext, nc_nop, nc_unknown,
 	nc_dir, nc_efault, nc_size, nc_free, nc_compat, nc_mmap;
 extern long nerr[NDOC + 1];
-#define NKNOWN	6
+#define NKNOWN	7
 extern const unsigned int known_cmds[NKNOWN];
 extern int skip_nr[256];	/* in famfs_ioctl.h but not modelled here */
 

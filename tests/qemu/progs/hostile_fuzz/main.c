@@ -106,7 +106,7 @@ static const char *const cname[NCHECK] = {
 	"scan-no-overlap", "statfs-accounting", "knows-every-ioctl",
 	"create-v2-errno", "create-v2-accepted-map", "get-v2",
 	"v1-get-of-v2-map-eoverflow", "data-placement",
-	"create-with-other-opener", "remount",
+	"create-with-other-opener", "remount", "cache-errno",
 };
 long ncheck[NCHECK], nbad[NCHECK];
 static char why[NCHECK][400];
