@@ -91,6 +91,8 @@ if [ -n "${FAMFS_DEVS:-}" ]; then
 		esac
 	done
 	t_eq devs-count 2 "$i"
+	[ "$FAMFS_PROFILE" = cxl2 ] && t_eq cxl2-regions 2 \
+		"$(ls /sys/bus/cxl/devices 2>/dev/null | grep -c '^region')"
 	if [ "$FAMFS_HOST" = a ]; then
 		i=0
 		for d in $FAMFS_DEVS; do
