@@ -274,6 +274,8 @@ static void test_scan_finds_by_uuid(void **s)
 	fake_member(f, "pmem7", FSID2, DU3, 1);	/* another file system */
 	fake_member(f, "notes", FSID, DU3, 3);	/* not a candidate name */
 	fake_member(f, "pmem0p1", FSID, DU3, 3);	/* a partition: not scanned */
+	fake_member(f, "pmem0s", FSID, DU3, 3);	/* btt (no DAX): not scanned */
+	fake_member(f, "pmem2.1", FSID, DU3, 4);	/* 2nd namespace of region 2 */
 	fake_file(f, "pmem4", NULL, 0);		/* zeros */
 	fake_file(f, "dax0.1", "junk", 4);
 	assert_int_equal(famfs_devtab_scan(FSID, NULL, 0, &t), 0);
@@ -286,7 +288,9 @@ static void test_scan_finds_by_uuid(void **s)
 	assert_string_equal(base(t.dev[2].path), "pmem0");
 	assert_memory_equal(t.dev[2].dev_uuid, DU2, 16);
 	assert_false(t.dev[3].present);
-	assert_int_equal(t.nfound, 3);
+	assert_true(t.dev[4].present);
+	assert_string_equal(base(t.dev[4].path), "pmem2.1");
+	assert_int_equal(t.nfound, 4);
 	/* the other file system's view */
 	assert_int_equal(famfs_devtab_scan(FSID2, NULL, 0, &t), 0);
 	assert_false(t.dev[0].present);

@@ -27,9 +27,11 @@ const struct cli_doc cli_doc_devices = {
 		"its own device uuid and its index.  Device names differ between\n"
 		"hosts (/dev/pmem0 on one may be /dev/pmem1 on another), so a host\n"
 		"finds the devices by what they hold: it reads the start of every\n"
-		"/dev/pmemN and /dev/daxX.Y (the -d hints first), bypassing its caches,\n"
-		"and keeps those of the file system.  Two devices that claim the same\n"
-		"index or the same device uuid are an error: nothing is guessed.\n"
+		"/dev/pmemN, /dev/pmemN.M and /dev/daxX.Y (the -d hints first),\n"
+		"bypassing its caches, never opening one exclusively (a mounted\n"
+		"device is read too), and keeps those of the file system.  Two\n"
+		"devices that claim the same index or the same device uuid are an\n"
+		"error: nothing is guessed.\n"
 		"\n"
 		"famfs devices FS-UUID|PRIMARY lists the devices of the file system\n"
 		"FS-UUID (or the one whose superblock is on PRIMARY) found on this\n"
@@ -47,7 +49,7 @@ const struct cli_doc cli_doc_devices = {
 	.opts = (const struct cli_opt[]){
 		{ 'd', "device", "DEVICE",
 		  "read DEVICE first (repeatable): a device outside\n"
-		  "/dev/pmemN and /dev/daxX.Y" },
+		  "/dev/pmemN[.M] and /dev/daxX.Y" },
 		{ 'e', "expect", "INDEX:DEV-UUID",
 		  "member INDEX must be found with device uuid DEV-UUID\n"
 		  "(repeatable)" },

@@ -208,7 +208,7 @@ int famfs_dev_read_head(const char *path, void *buf, size_t n, uint64_t *size);
  * does not fit the device). */
 int famfs_member_write(const char *path, const struct famfs_member_sb *m);
 
-/* Candidates a scan reads: SCAN_ROOT/pmemN (block) and SCAN_ROOT/daxX.Y
+/* Candidates a scan reads: SCAN_ROOT/pmemN[.M] (block), SCAN_ROOT/daxX.Y
  * (char); plain files of those names count too (unit tests). */
 extern const char *famfs_scan_root;		/* "/dev" */
 struct famfs_found_dev {

@@ -3,7 +3,7 @@
  * Member devices (issue 16): the member superblock (famfs_format.h) and
  * finding the devices of a file system on this host by uuid.  A device's
  * name says nothing: /dev/pmem0 on one host may be /dev/pmem1 on another,
- * so every candidate (/dev/pmemN, /dev/daxX.Y and the -d hints) is read and
+ * so every candidate (/dev/pmemN[.M], /dev/daxX.Y and the -d hints) is read and
  * only what its superblock says counts.
  */
 #define _GNU_SOURCE
@@ -254,31 +254,34 @@ struct scan {
 	char fsu[37];
 };
 
-/* pmemN, daxX.Y: nothing else (no partitions, no btt "pmemNs") */
+/* skip a run of digits (at least one); NULL if there is none */
+static const char *digits(const char *p)
+{
+	if (!isdigit((unsigned char)*p))
+		return NULL;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* pmemN, pmemN.M (another namespace of region N), daxX.Y: nothing else
+ * (no partitions "pmemNpK", no btt "pmemNs": no DAX there) */
 static bool candidate_name(const char *n)
 {
 	const char *p;
+	bool pmem = !strncmp(n, "pmem", 4);
 
-	if (!strncmp(n, "pmem", 4)) {
-		p = n + 4;
-		if (!isdigit((unsigned char)*p))
-			return false;
-		while (isdigit((unsigned char)*p))
-			p++;
-		return *p == '\0';
-	}
-	if (strncmp(n, "dax", 3))
+	if (!pmem && strncmp(n, "dax", 3))
 		return false;
-	p = n + 3;
-	if (!isdigit((unsigned char)*p))
+	p = digits(n + (pmem ? 4 : 3));
+	if (!p)
 		return false;
-	while (isdigit((unsigned char)*p))
-		p++;
-	if (*p++ != '.' || !isdigit((unsigned char)*p))
+	if (pmem && *p == '\0')
+		return true;
+	if (*p++ != '.')
 		return false;
-	while (isdigit((unsigned char)*p))
-		p++;
-	return *p == '\0';
+	p = digits(p);
+	return p && *p == '\0';
 }
 
 /* false if this device was read already (a hint and the scan) */
