@@ -42,6 +42,8 @@ static const struct cli_section famfs_sections[] = {
 	  "/proc/sys/kernel/random/boot_id; for tests)\n"
 	  "FAMFS_CLAIM_DIR: where this host's claims of the master role are\n"
 	  "kept (default /var/lib/famfs; for tests)\n"
+	  "FAMFS_SCAN_ROOT: the directory whose pmemN and daxX.Y entries are\n"
+	  "read to find a file system's devices (default /dev; for tests)\n"
 	  "FAMFS_DEBUG_FLUSH=1: at exit, print on stderr how the command flushed\n"
 	  "the metadata it wrote (msync calls, O_DIRECT writes, cache-line\n"
 	  "flushes) and refreshed what it read (invalidations, CRC retries)\n",
@@ -114,8 +116,8 @@ const struct cli_doc cli_doc_famfs = {
 	.see_also = "famfs-mkfs(8), famfs-mount(8), famfs-logplay(8), famfs-mkfile(8),\n"
 		    "famfs-cp(8), famfs-mkdir(8), famfs-fsck(8), famfs-getmap(8),\n"
 		    "famfs-check(8), famfs-verify(8), famfs-df(8), famfs-bind(8),\n"
-		    "famfs-master(8), famfs-flush(8), famfs-tune(8), mount.famfs(8),\n"
-		    "mkfs.famfs(8), fsck.famfs(8)\n",
+		    "famfs-master(8), famfs-flush(8), famfs-tune(8), famfs-devices(8),\n"
+		    "mount.famfs(8), mkfs.famfs(8), fsck.famfs(8)\n",
 	.list_commands = true,
 };
 

@@ -94,7 +94,8 @@ extern const struct cli_doc *const cli_pages[];
 
 #define CLI_COMMANDS(X) \
 	X(mkfs) X(mount) X(logplay) X(mkfile) X(cp) X(mkdir) X(fsck) \
-	X(getmap) X(check) X(verify) X(df) X(bind) X(master) X(flush) X(tune)
+	X(getmap) X(check) X(verify) X(df) X(bind) X(master) X(flush) X(tune) \
+	X(devices)
 #define CLI_DECLARE(n) \
 	int cmd_##n(int argc, char **argv); \
 	extern const struct cli_doc cli_doc_##n;

@@ -339,4 +339,50 @@ FAMFS_FORMAT_ASSERT(sizeof(struct famfs_log_entry) == FAMFS_LOG_ENTRY_SIZE,
 FAMFS_FORMAT_ASSERT(sizeof(struct famfs_log_interleave_ext) == 152,
 		    "famfs_log_interleave_ext must be 152 bytes");
 
+/* ------------------------------------------------------------------------ */
+/* Member device superblock (INCOMPAT_MULTIDEV, issue 16)                    */
+/*
+ * Offset 0 of every member device (never of the primary), in the member's
+ * own reserved first allocation unit [0, 2 MiB): the rest of that unit is
+ * zero and never allocated; file data on a member starts at 2 MiB.
+ * A host finds member N by scanning its pmem and dax devices for this
+ * structure with the file system's fs_uuid and index N, and checks
+ * dev_uuid against the DEVADD entry of the log: never by device name.
+ * fs_ctime binds the member to one mkfs of the file system (a copy of the
+ * primary's superblock ctime), in case an fs uuid is ever reused.
+ * Written once (mkfs or devadd), flushed, and never rewritten.  CRC as the
+ * superblock's: crc32 of the 512 bytes with crc = 0.  A reader refuses an
+ * unknown version, any incompat bit (none is defined), an index outside
+ * 1..FAMFS_MAX_DEVS-1, a nil uuid, nonzero reserved bytes, and a
+ * device_size larger than the device.
+ */
+#define FAMFS_MAX_DEVS		16	/* device indexes 0 (primary) .. 15 */
+#define FAMFS_MEMBER_MAGIC	0x3142454d534d4146ULL	/* "FAMSMEB1" */
+#define FAMFS_MEMBER_VERSION	1
+#define FAMFS_MEMBER_SB_SIZE	512
+#define FAMFS_MEMBER_SB_OFFSET	0ULL
+#define FAMFS_MEMBER_DATA_OFFSET FAMFS_ALLOC_UNIT	/* first data unit */
+/* Smallest member: its reserved unit + one data unit. */
+#define FAMFS_MEMBER_MIN_SIZE	(2 * FAMFS_ALLOC_UNIT)
+
+struct famfs_member_sb {
+	__le64	magic;			/*   0 FAMFS_MEMBER_MAGIC */
+	__le32	version;		/*   8 FAMFS_MEMBER_VERSION */
+	__le32	crc;			/*  12 CRC-32 of the 512 bytes, crc = 0 */
+	__le32	feature_incompat;	/*  16 zero (none defined: refuse any) */
+	__le32	index;			/*  20 1..FAMFS_MAX_DEVS-1 */
+	__u8	fs_uuid[16];		/*  24 == primary superblock fs_uuid */
+	__u8	dev_uuid[16];		/*  40 this member, == its DEVADD entry */
+	__le64	fs_ctime;		/*  56 == primary superblock ctime */
+	__le64	device_size;		/*  64 bytes of the device when written */
+	__le64	ctime;			/*  72 when written, seconds since epoch */
+	__le32	alloc_unit_shift;	/*  80 FAMFS_ALLOC_UNIT_SHIFT */
+	__u8	pad[4];			/*  84 zero */
+	__u8	reserved[424];		/*  88 zero */
+};
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_member_sb) == FAMFS_MEMBER_SB_SIZE,
+		    "famfs_member_sb must be 512 bytes");
+FAMFS_FORMAT_ASSERT(FAMFS_MAX_DEVS >= 9 && FAMFS_MAX_DEVS <= 256,
+		    "a primary + at least 8 members; compact extents index by u8");
+
 #endif /* _UAPI_LINUX_FAMFS_FORMAT_H */

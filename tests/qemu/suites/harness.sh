@@ -1,4 +1,4 @@
-# profiles: pmem nvdimm nvdimm-devdax cxl two-hosts two-hosts-devdax two-hosts-cxl two-hosts-cxl-devdax
+# profiles: pmem nvdimm nvdimm-devdax cxl two-hosts two-hosts-devdax two-hosts-cxl two-hosts-cxl-devdax cxl2 two-hosts-rev mixed
 # timeout: 120
 # Checks of the test harness itself: the profile's device is what the suites
 # expect, data goes through it, and famfs.ko is loaded when it was built.
@@ -74,3 +74,56 @@ fi
 
 # Struct pages must be in RAM (see profiles/nvdimm.sh); legacy pmem has none.
 [ "$FAMFS_PROFILE" = pmem ] || t_ok map-mem sh -c "ndctl list -N | grep -q '\"map\":\"mem\"'"
+
+# Several devices (FAMFS_DEVS: cxl2, two-hosts-rev, mixed): each is there, of
+# its kind, and is its own memory: what is written on one is on no other.
+# On two hosts, a writes and b checks that its i-th device (the same backing
+# file) holds what a wrote on a's i-th, whatever its name.
+if [ -n "${FAMFS_DEVS:-}" ]; then
+	i=0
+	for d in $FAMFS_DEVS; do
+		i=$((i + 1)) n=${d#/dev/}
+		t_ok devs-$i-exists test -e "$d"
+		case $n in
+		pmem*) t_eq devs-$i-fsdax-dax 1 "$(cat /sys/block/$n/queue/dax 2>&1)" ;;
+		dax*) t_eq devs-$i-devdax-align 2097152 "$(cat /sys/bus/dax/devices/$n/align 2>&1)" ;;
+		*) t_fail devs-$i-kind "$d: neither /dev/pmemN nor /dev/daxX.Y" ;;
+		esac
+	done
+	t_eq devs-count 2 "$i"
+	[ "$FAMFS_PROFILE" = cxl2 ] && t_eq cxl2-regions 2 \
+		"$(ls /sys/bus/cxl/devices 2>/dev/null | grep -c '^region')"
+	if [ "$FAMFS_HOST" = a ]; then
+		i=0
+		for d in $FAMFS_DEVS; do
+			i=$((i + 1))
+			t_ok devs-$i-write devpat write "$d" 8M 64K devs-$i
+		done
+		[ "$FAMFS_PROFILE" = two-hosts-rev ] && sync_post devs-written
+	elif sync_wait devs-written 60; then
+		# b's /dev/pmem0 is a's /dev/pmem1 and the other way round
+		t_ok rev-pmem0-is-peer-pmem1 devpat check /dev/pmem0 8M 64K devs-2
+		t_ok rev-pmem1-is-peer-pmem0 devpat check /dev/pmem1 8M 64K devs-1
+	fi
+	i=0
+	for d in $FAMFS_DEVS; do
+		i=$((i + 1)) j=0
+		t_ok devs-$i-readback devpat check "$d" 8M 64K devs-$i
+		for o in $FAMFS_DEVS; do
+			j=$((j + 1))
+			[ $j = $i ] || t_not devs-$i-not-on-$j devpat check "$o" 8M 64K devs-$i
+		done
+	done
+	[ "$FAMFS_PROFILE" = two-hosts-rev ] && [ "$FAMFS_HOST" = b ] && sync_post_verdict devs-checked
+	[ "$FAMFS_PROFILE" = two-hosts-rev ] && [ "$FAMFS_HOST" = a ] &&
+		t_peer devs-peer-checked devs-checked 60
+fi
+
+# mixed: its devdax device binds to famfs's dax driver and stays readable.
+if [ "$FAMFS_PROFILE" = mixed ] && grep -q '^famfs ' /proc/modules; then
+	t_ok mixed-bind-famfs dax_bind_famfs dax1.0
+	t_eq mixed-driver famfs "$(dax_driver dax1.0)"
+	t_ok mixed-readback-bound devpat check /dev/dax1.0 8M 64K devs-2
+	t_ok mixed-unbind famfs bind -u /dev/dax1.0
+	t_eq mixed-driver-back device_dax "$(dax_driver dax1.0)"
+fi

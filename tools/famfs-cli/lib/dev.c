@@ -24,7 +24,7 @@
 
 #define DIO_ALIGN 4096UL
 
-static int dax_size(const char *path, dev_t rdev, uint64_t *size)
+int famfs_dax_size(const char *path, dev_t rdev, uint64_t *size)
 {
 	char p[256], buf[64];
 	const char *base = strrchr(path, '/');
@@ -92,7 +92,7 @@ int famfs_dev_open(const char *path, bool rw, struct famfs_dev *d)
 		}
 		break;
 	case FAMFS_DEV_DAX:
-		rc = dax_size(path, st.st_rdev, &d->size);
+		rc = famfs_dax_size(path, st.st_rdev, &d->size);
 		if (rc) {
 			famfs_err("%s: cannot read the dax device size from sysfs: %s",
 				  path, strerror(-rc));

@@ -141,6 +141,8 @@ struct famfs_map {
 	const char *name;	/* for messages */
 };
 int famfs_dev_open(const char *path, bool rw, struct famfs_dev *d);
+/* the size of /dev/daxX.Y (rdev: its device number), from sysfs */
+int famfs_dax_size(const char *path, dev_t rdev, uint64_t *size);
 void famfs_dev_close(struct famfs_dev *d);
 int famfs_dev_map(struct famfs_dev *d, uint64_t off, uint64_t len,
 		  struct famfs_map *m);
@@ -182,6 +184,64 @@ extern void (*famfs_flush_hook)(const struct famfs_map *m, const void *addr,
 				size_t len);
 extern void (*famfs_refresh_hook)(struct famfs_map *m, void *addr, size_t len);
 void famfs_map_unmap(struct famfs_map *m);
+
+/* ---- member.c: member device superblocks, finding devices (issue 16) ---- */
+/* A member superblock for device index (1..FAMFS_MAX_DEVS-1), CRC set. */
+void famfs_member_init(struct famfs_member_sb *m, const uint8_t fs_uuid[16],
+		       const uint8_t dev_uuid[16], uint32_t index,
+		       uint64_t fs_ctime, uint64_t dev_size);
+void famfs_member_set_crc(struct famfs_member_sb *m);
+bool famfs_member_is_member(const struct famfs_member_sb *m); /* magic only */
+/* 0, or fills reason and returns -EINVAL (no member superblock, bad field),
+ * -EBADMSG (CRC: corrupt or torn), -EPROTONOSUPPORT (a later version, an
+ * incompat bit), -ESTALE (a member of another file system).  fs_uuid NULL:
+ * any file system; dev_size 0: not checked against a device. */
+int famfs_member_check(const struct famfs_member_sb *m,
+		       const uint8_t fs_uuid[16], uint64_t dev_size,
+		       char *reason);
+/* The first n (<= 4096) bytes of a device or file, as memory holds them
+ * now: O_DIRECT on a block device, CPU cache lines dropped on a dax
+ * mapping; never opened exclusively (a mounted device can be read).  size:
+ * the device's size.  -errno, no message (a scan skips what it cannot read). */
+int famfs_dev_read_head(const char *path, void *buf, size_t n, uint64_t *size);
+/* Write m at offset 0 of path and flush it (checked first: refused if it
+ * does not fit the device). */
+int famfs_member_write(const char *path, const struct famfs_member_sb *m);
+
+/* Candidates a scan reads: SCAN_ROOT/pmemN[.M] (block), SCAN_ROOT/daxX.Y
+ * (char); plain files of those names count too (unit tests). */
+extern const char *famfs_scan_root;		/* "/dev" */
+struct famfs_found_dev {
+	bool present;
+	char path[4096];
+	uint8_t dev_uuid[16];	/* member's; nil for the primary */
+	uint64_t size;		/* as recorded in its superblock */
+	uint64_t fs_ctime;	/* the primary's ctime */
+};
+/* dev[0] the primary (a famfs superblock with this fs uuid), dev[i] member
+ * i; nfound present entries; ndamaged devices that look like they belong
+ * to this file system but were refused (reported: bad CRC, stale). */
+struct famfs_devtab {
+	uint8_t fs_uuid[16];
+	struct famfs_found_dev dev[FAMFS_MAX_DEVS];
+	int nfound;
+	int ndamaged;
+};
+/* Fill t for fs_uuid from the hints (read first, in order; a hint that
+ * cannot be read is a warning) then the scan root.  The same device seen
+ * twice counts once.  -EEXIST, naming both devices, if two devices claim
+ * the same index or the same device uuid (or two primaries). */
+int famfs_devtab_scan(const uint8_t fs_uuid[16], const char *const *hints,
+		      int nhints, struct famfs_devtab *t);
+struct famfs_member_want {
+	uint32_t index;
+	uint8_t dev_uuid[16];
+};
+/* Every wanted member found with its device uuid: 0.  Else one message per
+ * missing member, naming its index and device uuid (or the device found at
+ * that index with another uuid), and -ENODEV. */
+int famfs_devtab_require(const struct famfs_devtab *t,
+			 const struct famfs_member_want *want, int n);
 
 /* ---- probe.c: other signatures on a device (libblkid) --------------------- */
 /* 1 and what (n bytes) filled ("ext4 file system labelled 'x'", "a gpt

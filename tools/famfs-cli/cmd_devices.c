@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * famfs devices: the devices of a file system found on this host, by uuid
+ * (issue 16).  A debugging command until mkfs and mount use several devices:
+ * it shows what the discovery of lib/member.c finds, and "label" writes a
+ * member superblock so that guests can test it.
+ */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <uuid/uuid.h>
+
+#include "famfs.h"
+
+const struct cli_doc cli_doc_devices = {
+	.page = "famfs-devices", .prog = "famfs devices",
+	.summary = "find the devices of a file system on this host (debugging)",
+	.synopsis = { "famfs devices [-d DEVICE]... [-e INDEX:DEV-UUID]... FS-UUID|PRIMARY",
+		      "famfs devices label -i INDEX [-u DEV-UUID] [-f] PRIMARY DEVICE" },
+	.description =
+		"A file system may span several memory devices: the primary (the\n"
+		"superblock and the log, index 0) and members (index 1 to 15), each\n"
+		"with a member superblock at its offset 0 naming the file system uuid,\n"
+		"its own device uuid and its index.  Device names differ between\n"
+		"hosts (/dev/pmem0 on one may be /dev/pmem1 on another), so a host\n"
+		"finds the devices by what they hold: it reads the start of every\n"
+		"/dev/pmemN, /dev/pmemN.M and /dev/daxX.Y (the -d hints first),\n"
+		"bypassing its caches, never opening one exclusively (a mounted\n"
+		"device is read too), and keeps those of the file system.  Two\n"
+		"devices that claim the same index or the same device uuid are an\n"
+		"error: nothing is guessed.\n"
+		"\n"
+		"famfs devices FS-UUID|PRIMARY lists the devices of the file system\n"
+		"FS-UUID (or the one whose superblock is on PRIMARY) found on this\n"
+		"host, one line each:\n"
+		"  index 0 primary /dev/pmem1 size 1073741824\n"
+		"  index 1 member /dev/pmem0 size 1073741824 dev-uuid 5f0c...\n"
+		"Each -e INDEX:DEV-UUID names a member that must be found; one that is\n"
+		"not is reported by its device uuid.\n"
+		"\n"
+		"famfs devices label writes the member superblock of member INDEX of\n"
+		"the file system on PRIMARY to DEVICE (device uuid DEV-UUID, random by\n"
+		"default; printed).  This is a debugging aid: the file system's log\n"
+		"does not record the member, and no file uses it.  DEVICE must not\n"
+		"hold a famfs superblock or member superblock unless -f is given.\n",
+	.opts = (const struct cli_opt[]){
+		{ 'd', "device", "DEVICE",
+		  "read DEVICE first (repeatable): a device outside\n"
+		  "/dev/pmemN[.M] and /dev/daxX.Y" },
+		{ 'e', "expect", "INDEX:DEV-UUID",
+		  "member INDEX must be found with device uuid DEV-UUID\n"
+		  "(repeatable)" },
+		{ 'i', "index", "INDEX", "label: the member index, 1..15" },
+		{ 'u', "uuid", "DEV-UUID", "label: the member's device uuid (default random)" },
+		{ 'f', "force", NULL, "label: overwrite a famfs or member superblock" },
+		{ 0 } },
+	.exits = (const struct cli_exit[]){
+		{ FAMFS_EXIT_OK, "success: every device found (and every -e member)" },
+		CLI_EXIT_USAGE,
+		CLI_EXIT_ERROR("PRIMARY or DEVICE cannot be read or written or\n"
+			       "holds no valid superblock, two devices claim the\n"
+			       "same index or device uuid, or label refused to\n"
+			       "overwrite a superblock"),
+		{ FAMFS_EXIT_PROBLEM, "an -e member is missing, or a device of this file\n"
+				      "system holds a damaged or stale superblock" },
+		CLI_EXIT_END },
+	.see_also = "famfs(8), famfs-mkfs(8), famfs-mount(8)",
+};
+
+#define MAX_HINTS 64
+
+/* the superblock on path, checked: its fs uuid and ctime */
+static int read_primary(const char *path, struct famfs_superblock *sb)
+{
+	char why[FAMFS_REASON_LEN];
+	uint64_t size;
+	int rc = famfs_dev_read_head(path, sb, sizeof(*sb), &size);
+
+	if (rc) {
+		famfs_err("%s: cannot read: %s", path, strerror(-rc));
+		return rc;
+	}
+	rc = famfs_sb_check(sb, size, why);
+	if (rc)
+		famfs_err("%s: not the primary device of a famfs file system: %s",
+			  path, why);
+	return rc;
+}
+
+static int parse_expect(const char *arg, struct famfs_member_want *w)
+{
+	char *end;
+	unsigned long i = strtoul(arg, &end, 10);
+
+	if (end == arg || *end != ':' || i < 1 || i >= FAMFS_MAX_DEVS ||
+	    uuid_parse(end + 1, w->dev_uuid)) {
+		famfs_err("--expect %s: want INDEX:DEV-UUID, INDEX 1..%u",
+			  arg, FAMFS_MAX_DEVS - 1);
+		return -EINVAL;
+	}
+	w->index = (uint32_t)i;
+	return 0;
+}
+
+static int list(const char *target, const char **hints, int nhints,
+		const struct famfs_member_want *want, int nwant)
+{
+	struct famfs_superblock sb;
+	struct famfs_devtab *t;
+	uint8_t fsu[16];
+	char u[37];
+	int rc, ret = FAMFS_EXIT_OK;
+
+	if (uuid_parse(target, fsu)) {
+		if (read_primary(target, &sb))
+			return FAMFS_EXIT_ERROR;
+		memcpy(fsu, sb.fs_uuid, 16);
+		hints[nhints++] = target;	/* room kept by the caller */
+	}
+	t = malloc(sizeof(*t));
+	if (!t) {
+		famfs_err("devices: out of memory");
+		return FAMFS_EXIT_ERROR;
+	}
+	rc = famfs_devtab_scan(fsu, hints, nhints, t);
+	famfs_uuid_str(fsu, u);
+	printf("file system %s: %d device(s) found on this host\n", u, t->nfound);
+	for (int i = 0; i < FAMFS_MAX_DEVS; i++) {
+		const struct famfs_found_dev *d = &t->dev[i];
+
+		if (!d->present)
+			continue;
+		printf("index %d %s %s size %llu", i, i ? "member" : "primary",
+		       d->path, (unsigned long long)d->size);
+		if (i) {
+			famfs_uuid_str(d->dev_uuid, u);
+			printf(" dev-uuid %s", u);
+		}
+		printf("\n");
+	}
+	if (rc)
+		ret = FAMFS_EXIT_ERROR;
+	else if (famfs_devtab_require(t, want, nwant) || t->ndamaged)
+		ret = FAMFS_EXIT_PROBLEM;
+	free(t);
+	return ret;
+}
+
+static int label(const char *primary, const char *dev, uint32_t index,
+		 const uint8_t *dev_uuid, bool force)
+{
+	union {
+		struct famfs_superblock sb;
+		struct famfs_member_sb m;
+	} h;
+	struct famfs_superblock sb;
+	struct famfs_member_sb m;
+	struct stat a, b;
+	uint8_t du[16];
+	uint64_t size;
+	char u[37];
+	int rc;
+
+	if (read_primary(primary, &sb))
+		return FAMFS_EXIT_ERROR;
+	if (!stat(primary, &a) && !stat(dev, &b) &&
+	    ((S_ISREG(a.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino) ||
+	     (!S_ISREG(a.st_mode) && a.st_rdev == b.st_rdev))) {
+		famfs_err("%s: is the primary device %s itself", dev, primary);
+		return FAMFS_EXIT_ERROR;
+	}
+	rc = famfs_dev_read_head(dev, &h, sizeof(h), &size);
+	if (rc) {
+		famfs_err("%s: cannot read: %s", dev, strerror(-rc));
+		return FAMFS_EXIT_ERROR;
+	}
+	if (!force && (famfs_sb_is_famfs(&h.sb) || famfs_member_is_member(&h.m))) {
+		famfs_err("%s: holds a famfs %s superblock; -f overwrites it", dev,
+			  famfs_sb_is_famfs(&h.sb) ? "file system" : "member");
+		return FAMFS_EXIT_ERROR;
+	}
+	if (dev_uuid)
+		memcpy(du, dev_uuid, 16);
+	else
+		uuid_generate(du);
+	famfs_member_init(&m, sb.fs_uuid, du, index, le64toh(sb.ctime), size);
+	if (famfs_member_write(dev, &m))
+		return FAMFS_EXIT_ERROR;
+	famfs_uuid_str(du, u);
+	printf("%s: member %u, dev-uuid %s", dev, index, u);
+	famfs_uuid_str(sb.fs_uuid, u);
+	printf(", of file system %s\n", u);
+	return FAMFS_EXIT_OK;
+}
+
+int cmd_devices(int argc, char **argv)
+{
+	const char *hints[MAX_HINTS + 1];
+	struct famfs_member_want want[FAMFS_MAX_DEVS];
+	uint8_t du[16];
+	bool force = false, have_u = false, is_label;
+	unsigned long idx = 0;
+	char *end;
+	int c, nhints = 0, nwant = 0;
+
+	if (getenv("FAMFS_SCAN_ROOT"))
+		famfs_scan_root = getenv("FAMFS_SCAN_ROOT");
+
+	while ((c = cli_getopt(argc, argv, &cli_doc_devices)) != -1) {
+		switch (c) {
+		case 'd':
+			if (nhints == MAX_HINTS) {
+				famfs_err("devices: at most %d -d hints", MAX_HINTS);
+				return FAMFS_EXIT_USAGE;
+			}
+			hints[nhints++] = optarg;
+			break;
+		case 'e':
+			if (nwant == FAMFS_MAX_DEVS) {
+				famfs_err("devices: at most %d -e", FAMFS_MAX_DEVS);
+				return FAMFS_EXIT_USAGE;
+			}
+			if (parse_expect(optarg, &want[nwant++]))
+				return FAMFS_EXIT_USAGE;
+			break;
+		case 'i':
+			idx = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || idx < 1 || idx >= FAMFS_MAX_DEVS) {
+				famfs_err("--index %s: want 1..%u", optarg, FAMFS_MAX_DEVS - 1);
+				return FAMFS_EXIT_USAGE;
+			}
+			break;
+		case 'u':
+			if (uuid_parse(optarg, du) || uuid_is_null(du)) {
+				famfs_err("--uuid %s: not a uuid, or the nil uuid", optarg);
+				return FAMFS_EXIT_USAGE;
+			}
+			have_u = true;
+			break;
+		case 'f': force = true; break;
+		case 'h': return cli_usage(&cli_doc_devices, 0);
+		default: return cli_usage(&cli_doc_devices, 1);
+		}
+	}
+	is_label = optind < argc && !strcmp(argv[optind], "label");
+	if (is_label) {
+		optind++;
+		if (argc - optind != 2 || !idx || nhints || nwant) {
+			famfs_err("devices label: want -i INDEX PRIMARY DEVICE (no -d, -e)");
+			return FAMFS_EXIT_USAGE;
+		}
+		return label(argv[optind], argv[optind + 1], (uint32_t)idx,
+			     have_u ? du : NULL, force);
+	}
+	if (argc - optind != 1 || idx || have_u || force) {
+		famfs_err("devices: want FS-UUID|PRIMARY (-i, -u, -f are for label)");
+		return FAMFS_EXIT_USAGE;
+	}
+	return list(argv[optind], hints, nhints, want, nwant);
+}
