@@ -1,7 +1,8 @@
 # profiles: pmem two-hosts
 # timeout: 300
 # famfs-cli and memory that is not cache-coherent (issue 18): mkfs
-# --noncoherent records it in the superblock, every famfs mount / mount.famfs
+# --noncoherent (famfs mkfs and mkfs.famfs) records it in the superblock,
+# every famfs mount / mount.famfs
 # (also -o follow) passes noncoherent to famfs.ko, /proc/mounts and df show
 # it, it survives umount/mount and a client that mounts later sees it;
 # -o coherent / -o noncoherent override it (stderr + kernel log); famfs tune
@@ -65,6 +66,19 @@ if [ "${FAMFS_HOST:-}" = b ]; then
 fi
 
 umount $M 2>/dev/null
+# mkfs.famfs (mkfs -t famfs's helper: famfs called mkfs.famfs) passes
+# --noncoherent through like famfs mkfs
+ln -sf "$(command -v famfs)" /tmp/mkfs.famfs
+t_rc mkfs8-help 0 /tmp/mkfs.famfs --help
+t_has mkfs8-help-option "--noncoherent"
+t_rc mkfs8-noncoherent 0 /tmp/mkfs.famfs -V -f --noncoherent $DEV
+t_has mkfs8-verbose-says "famfs mkfs -f --noncoherent --loglen 8388608 $DEV"
+t_has mkfs8-says-noncoherent "not cache-coherent"
+t_rc mkfs8-sb 0 famfs tune $DEV
+t_has mkfs8-sb-noncoherent ": noncoherent"
+t_rc mkfs8-coherent 0 /tmp/mkfs.famfs -f $DEV
+t_rc mkfs8-coherent-sb 0 famfs tune $DEV
+t_has mkfs8-coherent-sb-says ": coherent"
 t_rc mkfs-help 0 famfs mkfs --help
 t_has mkfs-help-option "--noncoherent"
 t_rc mkfs-noncoherent 0 famfs mkfs -f --noncoherent $DEV
