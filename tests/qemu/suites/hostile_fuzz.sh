@@ -12,9 +12,9 @@
 # there; its bytes are checked against the famfs:famfs_cache tracepoint).  Afterwards the
 # files still hold their bytes, fsck is clean and a remount replays them.
 # Last, a memory failure injected while 4 processes fuzz a bare mount.
-# CI: 60000 calls in one process, 4 x 15000 at once, 5000 read-only, 10000
-# bare, 4 x 15000 through the failure, 10000 as uid 65534 (205000 calls,
-# about 35 s).  FAMFS_FUZZ_LONG=1 tests/qemu/run.sh -p pmem hostile_fuzz:
+# CI: 60000 calls in one process, 4 x 15000 at once, 10000 and 4 x 7500
+# noncoherent, 5000 read-only, 10000 bare, 4 x 15000 through the failure,
+# 10000 as uid 65534 (245000 calls, about 45 s).  FAMFS_FUZZ_LONG=1 tests/qemu/run.sh -p pmem hostile_fuzz:
 # 1000000 in one process, 4 x 250000, ... (3.4 million calls, about 5.5 min).
 # FAMFS_FUZZ_SEED, FAMFS_FUZZ_ITER (calls of the single process): repeat a run.
 . "$FAMFS_SRC/tests/qemu/lib.sh"

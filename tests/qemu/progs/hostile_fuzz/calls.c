@@ -312,6 +312,15 @@ static void do_cache(struct ffile *f)
 	case 4: c.length = ~0ULL; break;
 	default: c.length = rnd(); break;
 	}
+	/* -N: a third of the calls are valid, so that the flushes and
+	 * invalidations really run (random fields rarely make a valid one) */
+	if (noncoherent && f->mapped && sz && chance(33)) {
+		null = 0;
+		c.flags = flags[below(3)];
+		c.reserved = 0;
+		c.offset = below(sz);
+		c.length = 1 + below(sz - c.offset);
+	}
 	if (null)
 		want = EFAULT;
 	else if (!c.flags ||

@@ -539,11 +539,11 @@ int main(int argc, char **argv)
 		printf("info: %d maps on the mount at start, %llu bytes mapped\n",
 		       nspath, (unsigned long long)used0);
 	snprintf(prefix, sizeof(prefix), "%s-", label);
-	check_coherence("at start");
 	if (ncheck[C_KNOWN_NRS]) {
 		report(prefix);
 		ncheck[C_KNOWN_NRS] = nbad[C_KNOWN_NRS] = 0;
 	}
+	check_coherence("at start");
 	fflush(stdout);
 
 	if (!multi) {
