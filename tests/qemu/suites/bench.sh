@@ -341,7 +341,7 @@ if echo " $PARTS " | grep -q ' nc '; then
 	nc_mode coherent
 	if [ -f "$BASE_KO" ]; then
 		# the same file, the same reads, under the famfs.ko before issue 18
-		log "BENCH setup nc-base=\"$(modinfo -F srcversion "$BASE_KO" 2>/dev/null) $(cat "${BASE_KO%.ko}.rev" 2>/dev/null)\""
+		log "BENCH setup nc-base=\"the famfs.ko of main before issue 18: $(cat "${BASE_KO%.ko}.rev" 2>/dev/null)\""
 		umount $M
 		if rmmod famfs && insmod "$BASE_KO"; then
 			t_ok nc-base-mount famfs mount "$FAMFS_DEV" $M
