@@ -36,8 +36,8 @@ const struct cli_doc cli_doc_tune = {
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
 		CLI_EXIT_ERROR("the device or mount cannot be read or written, its\n"
 			       "superblock is invalid, this host is a client or\n"
-			       "does not hold the master role, or the remount\n"
-			       "failed"),
+			       "a clone that does not hold the master role, or\n"
+			       "the remount failed"),
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-mkfs(8), famfs-mount(8), famfs-flush(8), famfs-df(8), famfs-master(8)",
 };

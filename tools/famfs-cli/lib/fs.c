@@ -215,6 +215,7 @@ void famfs_fs_close(struct famfs_fs *fs)
 		close(fs->log_fd);
 	famfs_dev_close(&fs->dev);
 	fs->sb_fd = fs->log_fd = fs->lock_fd = -1;
+	fs->locked = false;
 	fs->sb = NULL;
 	fs->log = NULL;
 }
