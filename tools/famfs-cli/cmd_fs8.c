@@ -35,8 +35,8 @@ const struct cli_doc cli_doc_mkfs_helper = {
 		  "(k/m/g suffixes; each entry takes 1 KiB)" },
 		{ 0, "noncoherent", NULL,
 		  "the memory is not cache-coherent between hosts:\n"
-		  "record it in the superblock, as famfs mkfs\n"
-		  "--noncoherent does (famfs-tune(8) changes it later)" },
+		  "record it in the superblock, like the same option\n"
+		  "of famfs mkfs (famfs-tune(8) changes it later)" },
 		{ 0 } },
 	.sections = (const struct cli_section[]){
 		{ "FILES",
