@@ -15,8 +15,11 @@
 #   scripts/bench.sh --report   only rebuild the report from results/bench/boots
 # Environment: FAMFS_BENCH_OUT (results/bench), FAMFS_BENCH_SIZE,
 # FAMFS_BENCH_REPS, FAMFS_BENCH_ICOUNT_REPS, FAMFS_BENCH_PARTS (comma list of
-# counts,mmap,rw,fsync,meta,stripe), FAMFS_BENCH_PROFILES ("bench-icount bench"),
-# FAMFS_BUILD_ONLY=1 (build what the boots need, boot nothing: tests/fresh).
+# counts,mmap,rw,fsync,meta,stripe,nc), FAMFS_BENCH_PROFILES ("bench-icount bench"),
+# FAMFS_BENCH_BASE (the commit whose famfs.ko the nc part measures as "before
+# issue 18"; default: main's parent of the merge that added fs/famfs/cache.c;
+# "none": skip), FAMFS_BUILD_ONLY=1 (build what the boots need, boot nothing:
+# tests/fresh).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -33,10 +36,38 @@ else
 	meta="BENCH_META_MKFILE=100 BENCH_META_CP=300 BENCH_META_LOG=1000,10000"
 	mode=full
 fi
-parts=${FAMFS_BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe}
+parts=${FAMFS_BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,nc}
 profiles=${FAMFS_BENCH_PROFILES:-bench-icount bench}
 
 info() { echo "bench: $*" >&2; }
+
+# The famfs.ko of main before issue 18 (no cache code), for the nc part's
+# "coherent costs nothing extra" column: build/bench-base/famfs.ko (+ .rev),
+# built from git archive of that commit.  Failing to build it only leaves
+# the column empty.
+build_base() {
+	local rev dir=$repo/build/bench-base
+	rm -rf "$dir"
+	case ,$parts, in *,nc,*) ;; *) return 0 ;; esac
+	[ "${FAMFS_BENCH_BASE:-}" = none ] && return 0
+	if [ -n "${FAMFS_BENCH_BASE:-}" ]; then
+		rev=$(git -C "$repo" rev-parse --verify -q "$FAMFS_BENCH_BASE^{commit}")
+	else
+		rev=$(git -C "$repo" log --first-parent --diff-filter=A --format=%H -- fs/famfs/cache.c 2>/dev/null | tail -n 1)
+		[ -n "$rev" ] && rev=$(git -C "$repo" rev-parse --verify -q "$rev^1")
+	fi
+	[ -n "$rev" ] || { info "no commit for the baseline famfs.ko (FAMFS_BENCH_BASE): its column stays empty"; return 0; }
+	mkdir -p "$dir/src"
+	if git -C "$repo" archive "$rev" | tar -x -C "$dir/src" &&
+		make -s -C "$dir/src" module > "$out/build-base.log" 2>&1; then
+		cp "$dir/src/fs/famfs/famfs.ko" "$dir/famfs.ko"
+		echo "rev $(git -C "$repo" log -1 --format='%h %s' "$rev" | cut -c1-100)" > "$dir/famfs.rev"
+		info "baseline famfs.ko: $(cat "$dir/famfs.rev")"
+	else
+		info "the baseline famfs.ko ($rev) did not build (see $out/build-base.log): its column stays empty"
+	fi
+	rm -rf "$dir/src"
+}
 
 run_boots() {
 	info "building famfs.ko and famfs-cli"
@@ -44,6 +75,7 @@ run_boots() {
 		info "build failed (see $out/build.log)"
 		return 1
 	fi
+	build_base
 	local p pargs=() rc
 	for p in $profiles; do pargs+=(-p "$p"); done
 	if [ "${FAMFS_BUILD_ONLY:-0}" != 0 ]; then
@@ -210,6 +242,13 @@ $2 == "rw" {
 	next
 }
 $2 == "rw-min" { kv(); rmin[src, F["target"], F["bs"], F["op"]] = F["ns"]; next }
+$2 ~ /^nc-(coherent|noncoherent|base)-rw-min$/ {
+	kv(); m = $2; sub(/^nc-/, "", m); sub(/-rw-min$/, "", m)
+	if (F["op"] != "read" || !F["ops"]) next
+	ncm[src, m, F["bs"]] = F["ns"] / F["ops"]; ncsz[src] = F["size"]; ncrep[src] = F["reps"]
+	if (!((src, F["bs"]) in ncbseen)) { ncbseen[src, F["bs"]] = 1; ncbs[src, ++nncbs[src]] = F["bs"] }
+	next
+}
 $2 == "stripe-mmap" { kv(); n = ++smn[src, F["target"], F["pass"]]; smv[src, F["target"], F["pass"], n] = F["ns"]; next }
 $2 == "stripe-mmap-min" { kv(); smin[src, F["target"], F["pass"]] = F["ns"]; ssize = F["size"]; next }
 $2 == "stripe-rw-min" {
@@ -427,6 +466,35 @@ END {
 		}
 		print "  Both files fault 2 MiB at a time (section 1: simple, striped16).  A striped offset costs a binary"
 		print "  search over the file's extents and one division by the chunk and strip count (O(1) per fault/request)."
+	}
+
+	# ---- 6. noncoherent read()
+	for (q = 1; q <= 2; q++) {
+		s = q == 1 ? "ic" : "rt"
+		if (!nncbs[s]) continue
+		print ""
+		if (s == "ic") {
+			print "6. read() on a noncoherent famfs mount against a coherent one (issue 18): instructions per read()"
+			print "   (-icount), one famfs file of " hsize(ncsz[s]) " read with pread(), min over " ncrep[s] " repetitions per 2 MiB chunk"
+		} else {
+			print "   The same in real time (TCG, noisy: ns per read(), min over " ncrep[s] " repetitions per 8 MiB chunk)"
+		}
+		printf "   %-7s %12s %12s %9s %11s   %16s %12s %9s\n", "request", "coherent", "noncoherent", "nc/coh", "nc extra", "before issue 18", "coherent", "coh/base"
+		for (b = 1; b <= nncbs[s]; b++) {
+			bs = ncbs[s, b]; c = ncm[s, "coherent", bs]; n = ncm[s, "noncoherent", bs]; bb = ncm[s, "base", bs]
+			printf "   %-7s %12.0f %12.0f %9s %+11.0f   %16s %12.0f %9s\n", hbs(bs), c, n,
+				(c > 0 ? sprintf("%.3f", n / c) : "-"), n - c,
+				(bb > 0 ? sprintf("%.0f", bb) : "-"), c, (bb > 0 ? sprintf("%.4f", c / bb) : "-")
+		}
+		if (s == "ic") {
+			print "   nc/coh: instructions of a noncoherent read() / a coherent one (1.000 = no cost); nc extra: the"
+			print "   difference per read(): the invalidation of the bytes about to be copied (one clflush per 64-byte line"
+			print "   and its loop; icount counts a clflush as one instruction, so on hardware, where a flushed line must"
+			print "   come from memory, the real cost is larger).  before issue 18: the same reads of the same file under the"
+			print "   famfs.ko of main before issue 18 (no cache code), loaded in the same boot; coh/base = 1.000 means the"
+			print "   coherent mode costs nothing measurable (\"-\": that module was not built).  The famfs:famfs_cache"
+			print "   tracepoint counts the whole file in noncoherent mode and nothing in coherent mode (PASS nc-*-traced)."
+		}
 	}
 }
 EOF

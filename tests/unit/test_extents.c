@@ -42,8 +42,8 @@ static void test_format(void **state)
 	assert_int_equal(famfs_entry_check(&e, 0, t->fs.sb, why), -EINVAL);
 	assert_non_null(strstr(why, "without the multi-extent feature"));
 	assert_int_not_equal(famfs_entry_owned(&e, 0, t->fs.sb, why), 0);
-	assert_int_equal(famfs_fs_set_feature(&t->fs, 2,
-					      FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT), 0);
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
+						 FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT, 0), 0);
 	for (unsigned n = 1; n <= FAMFS_LOG_MAX_SIMPLE_EXT; n++) {
 		mkentry(t, &e, n, 2, 1 + (n & 1));
 		assert_int_equal(famfs_entry_check(&e, 0, t->fs.sb, why), 0);

@@ -336,7 +336,7 @@ static void test_fsck(void **state)
 	assert_int_equal(r.bad_entries, 1);
 	assert_int_equal(r.problems, 1);
 	assert_int_equal(r.used_bytes, 0);
-	assert_int_equal(famfs_fs_set_incompat(&t->fs, FAMFS_FEATURE_INCOMPAT_INTERLEAVE), 0);
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, FAMFS_FEATURE_INCOMPAT_INTERLEAVE, 0), 0);
 	/* ... and fine once the superblock has it */
 	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
 	assert_int_equal(r.problems, 0);

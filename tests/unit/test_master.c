@@ -387,6 +387,62 @@ static void test_claim_force_other_host(void **state)
 	th_append_dir(t, "e");
 }
 
+/* famfs tune changes the superblock's feature bits: refused, before any
+ * byte of the superblock is written, on a clone that does not hold the
+ * master record and on a client (issue 18) */
+static void test_clone_tune_writes_no_superblock(void **state)
+{
+	struct th *t = *state;
+	struct famfs_superblock before;
+
+	th_append_dir(t, "d");			/* a holds the role */
+	snprintf(t->claimdir, sizeof(t->claimdir), "%s/claims-b", t->dir);
+	setenv("FAMFS_CLAIM_DIR", t->claimdir, 1);
+	new_boot(t);
+	assert_int_equal(th_reopen(t), 0);
+	assert_true(t->fs.master);		/* by its host uuid */
+	memcpy(&before, t->fs.sb, sizeof(before));
+	if (famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, FAMFS_FEATURE_INCOMPAT_NONCOHERENT, 0) != -EPERM)
+		fail_msg("a clone that does not hold the master role was not refused (-EPERM) by famfs tune's superblock write");
+	if (memcmp(t->fs.sb, &before, sizeof(before)))
+		fail_msg("a clone that does not hold the master role rewrote the superblock (incompat 0x%x -> 0x%x)",
+			 le32toh(before.feature_incompat),
+			 le32toh(t->fs.sb->feature_incompat));
+}
+
+static void test_client_tune_writes_no_superblock(void **state)
+{
+	struct th *t = *state;
+	struct famfs_superblock before;
+
+	th_append_dir(t, "d");
+	th_become_client(t);
+	memcpy(&before, t->fs.sb, sizeof(before));
+	if (famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, FAMFS_FEATURE_INCOMPAT_NONCOHERENT, 0) != -EPERM)
+		fail_msg("a client was not refused (-EPERM) by famfs tune's superblock write");
+	if (memcmp(t->fs.sb, &before, sizeof(before)))
+		fail_msg("a client rewrote the superblock (incompat 0x%x -> 0x%x)",
+			 le32toh(before.feature_incompat),
+			 le32toh(t->fs.sb->feature_incompat));
+}
+
+/* the master that holds the role: set, unchanged, clear */
+static void test_master_tune_changes_superblock(void **state)
+{
+	struct th *t = *state;
+	const uint32_t nc = FAMFS_FEATURE_INCOMPAT_NONCOHERENT;
+	char why[FAMFS_REASON_LEN];
+
+	th_append_dir(t, "d");
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, nc, 0), 0);
+	assert_int_not_equal(le32toh(t->fs.sb->feature_incompat) & nc, 0);
+	assert_int_equal(famfs_sb_check(t->fs.sb, 64 * MiB, why), 0);
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, nc, 0), 0);
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, 0, nc), 0);
+	assert_int_equal(le32toh(t->fs.sb->feature_incompat) & nc, 0);
+	assert_int_equal(famfs_sb_check(t->fs.sb, 64 * MiB, why), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +457,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_first_append_claims, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_clone_refused_before_append, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_clone_writes_no_superblock, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_clone_tune_writes_no_superblock, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_client_tune_writes_no_superblock, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_master_tune_changes_superblock, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reboot_reclaims, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_record_refused, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_claim_force_other_host, th_setup, th_teardown),

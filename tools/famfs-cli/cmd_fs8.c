@@ -13,12 +13,13 @@
 
 /* mkfs(8): 0 success, 1 failure */
 enum { MKFS_EX_OK = 0, MKFS_EX_FAIL = 1 };
+#define MKFS_OPT_NONCOHERENT	(256 + 4)	/* cli_getopt: 256 + option index */
 
 const struct cli_doc cli_doc_mkfs_helper = {
 	.page = "mkfs.famfs", .prog = "mkfs.famfs",
 	.summary = "create a famfs file system: the helper of mkfs -t famfs",
-	.synopsis = { "mkfs.famfs [-V] [-f] [-k] [-l|--loglen N] DEV",
-		      "mkfs -t famfs [-V] [-f] [-k] [-l N] DEV" },
+	.synopsis = { "mkfs.famfs [-V] [-f] [-k] [-l|--loglen N] [--noncoherent] DEV",
+		      "mkfs -t famfs [-V] [-f] [-k] [-l N] [--noncoherent] DEV" },
 	.description =
 		"mkfs(8) runs mkfs.famfs for mkfs -t famfs DEV, passing on the options\n"
 		"that follow the type.  It does what famfs mkfs does (see famfs-mkfs(8)):\n"
@@ -32,6 +33,10 @@ const struct cli_doc cli_doc_mkfs_helper = {
 		{ 'l', "loglen", "N",
 		  "log size: a power of two from 2M to 1G, default 8M\n"
 		  "(k/m/g suffixes; each entry takes 1 KiB)" },
+		{ 0, "noncoherent", NULL,
+		  "the memory is not cache-coherent between hosts:\n"
+		  "record it in the superblock, like the same option\n"
+		  "of famfs mkfs (famfs-tune(8) changes it later)" },
 		{ 0 } },
 	.sections = (const struct cli_section[]){
 		{ "FILES",
@@ -96,12 +101,13 @@ const struct cli_doc cli_doc_fsck_helper = {
 int cmd_mkfs_helper(int argc, char **argv)
 {
 	uint64_t loglen = FAMFS_LOG_LEN_DEFAULT;
-	bool force = false, kill = false, verbose = false;
+	bool force = false, kill = false, verbose = false, nc = false;
 	int c;
 
 	while ((c = cli_getopt(argc, argv, &cli_doc_mkfs_helper)) != -1) {
 		switch (c) {
 		case 'V': verbose = true; break;
+		case MKFS_OPT_NONCOHERENT: nc = true; break;
 		case 'f': force = true; break;
 		case 'k': kill = true; break;
 		case 'l':
@@ -122,10 +128,11 @@ int cmd_mkfs_helper(int argc, char **argv)
 		return MKFS_EX_FAIL;
 	}
 	if (verbose)
-		printf("mkfs.famfs (famfs %s, format %d): famfs mkfs%s%s --loglen %llu %s\n",
+		printf("mkfs.famfs (famfs %s, format %d): famfs mkfs%s%s%s --loglen %llu %s\n",
 		       FAMFS_CLI_VERSION, FAMFS_FORMAT_VERSION, force ? " -f" : "",
-		       kill ? " -k" : "", (unsigned long long)loglen, argv[optind]);
-	return cli_mkfs_run(argv[optind], loglen, force, kill, false) ? MKFS_EX_FAIL : MKFS_EX_OK;
+		       kill ? " -k" : "", nc ? " --noncoherent" : "",
+		       (unsigned long long)loglen, argv[optind]);
+	return cli_mkfs_run(argv[optind], loglen, force, kill, nc) ? MKFS_EX_FAIL : MKFS_EX_OK;
 }
 
 int cmd_fsck_helper(int argc, char **argv)

@@ -24,7 +24,10 @@ const struct cli_doc cli_doc_tune = {
 		"the mount says -o coherent.  When MPT (or a mounted DEV) is given,\n"
 		"this host's mount is remounted in the new mode at once; other hosts\n"
 		"see it at their next mount (or mount -o remount,noncoherent).\n"
-		"Without an option, print the recorded mode.\n",
+		"Without an option, print the recorded mode.  A clone of the master\n"
+		"(the same host uuid, but not the instance that holds the master\n"
+		"record, see famfs-master(8)) is refused like a client, naming the\n"
+		"instance that holds the role; nothing is written.\n",
 	.opts = (const struct cli_opt[]){
 		{ 0, "noncoherent", NULL, "the memory is not cache-coherent between hosts" },
 		{ 0, "coherent", NULL, "the memory is cache-coherent (the mkfs default)" },
@@ -32,10 +35,11 @@ const struct cli_doc cli_doc_tune = {
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
 		CLI_EXIT_ERROR("the device or mount cannot be read or written, its\n"
-			       "superblock is invalid, this host is a client, or\n"
+			       "superblock is invalid, this host is a client or\n"
+			       "a clone that does not hold the master role, or\n"
 			       "the remount failed"),
 		CLI_EXIT_END },
-	.see_also = "famfs(8), famfs-mkfs(8), famfs-mount(8), famfs-flush(8), famfs-df(8)",
+	.see_also = "famfs(8), famfs-mkfs(8), famfs-mount(8), famfs-flush(8), famfs-df(8), famfs-master(8)",
 };
 
 #define OPT_NONCOHERENT	(256 + 0)	/* cli_getopt: 256 + option index */
@@ -113,7 +117,7 @@ int cmd_tune(int argc, char **argv)
 	}
 	rc = 0;
 	if ((bool)want != nc)
-		rc = famfs_fs_change_incompat(&fs,
+		rc = famfs_fs_change_feature(&fs, FAMFS_FEAT_INCOMPAT,
 			want ? FAMFS_FEATURE_INCOMPAT_NONCOHERENT : 0,
 			want ? 0 : FAMFS_FEATURE_INCOMPAT_NONCOHERENT);
 	famfs_fs_close(&fs);

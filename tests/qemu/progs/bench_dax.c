@@ -16,9 +16,10 @@
  *       8 MiB; which target goes first rotates with every chunk and
  *       repetition), so that host noise hits every target alike.  Time and faults per target and pass.
  *       A target NAME ending in "-4k" is mapped with MADV_NOHUGEPAGE.
- *   bench_dax rw -s SIZE -b BS [-r REPS] [-k STEP] NAME=PATH...
+ *   bench_dax rw [-R] -s SIZE -b BS [-r REPS] [-k STEP] NAME=PATH...
  *       pread() then pwrite() of SIZE bytes in BS requests, alternating
- *       targets every STEP bytes.  The user buffer sits 4 KiB past a 2 MiB
+ *       targets every STEP bytes.  -R: pread() only (files opened
+ *       read-only).  The user buffer sits 4 KiB past a 2 MiB
  *       boundary (a 2 MiB-aligned buffer is ~15x slower under TCG).
  *   bench_dax fsync -s SIZE [-r REPS] NAME=PATH...
  *       per target: dirty a fresh mapping (write pass), fsync() it (timed),
@@ -457,11 +458,12 @@ static int cmd_mmap(int argc, char **argv)
 
 static int cmd_rw(int argc, char **argv)
 {
-	int opt;
+	int opt, nw = 2;
 	char *raw, *buf;
 
-	while ((opt = getopt(argc, argv, "s:b:r:k:")) != -1) {
+	while ((opt = getopt(argc, argv, "Rs:b:r:k:")) != -1) {
 		switch (opt) {
+		case 'R': nw = 1; break;
 		case 's': size = num(optarg); break;
 		case 'b': bs = num(optarg); break;
 		case 'r': reps = (int)num(optarg); break;
@@ -473,7 +475,7 @@ static int cmd_rw(int argc, char **argv)
 		return 2;
 	if (step < bs)
 		step = bs;
-	parse_targets(argc - optind, argv + optind, O_RDWR);
+	parse_targets(argc - optind, argv + optind, nw == 1 ? O_RDONLY : O_RDWR);
 	pin();
 	nchunks = (size + step - 1) / step;
 	cmin_init(2 * MAX_T * nchunks);
@@ -484,7 +486,7 @@ static int cmd_rw(int argc, char **argv)
 	buf = (char *)(((uintptr_t)raw + PMD_SZ - 1) & ~(uintptr_t)(PMD_SZ - 1)) + 4096;
 	memset(buf, 0x5a, bs);
 	for (int r = 0; r < reps; r++) {
-		for (int w = 0; w < 2; w++) {
+		for (int w = 0; w < nw; w++) {
 			for (int i = 0; i < ntg; i++)
 				tg[i].ns = tg[i].ops = 0;
 			for (uint64_t off = 0; off < size; off += step) {
@@ -515,7 +517,7 @@ static int cmd_rw(int argc, char **argv)
 			fflush(stdout);
 		}
 	}
-	for (int w = 0; w < 2; w++)
+	for (int w = 0; w < nw; w++)
 		for (int i = 0; i < ntg; i++)
 			printf("BENCH rw-min target=%s size=%llu bs=%llu reps=%d op=%s ns=%llu ops=%llu\n",
 			       tg[i].name, (unsigned long long)size, (unsigned long long)bs, reps,

@@ -6,7 +6,11 @@
 # 2 MiB fault (fs_dax:dax_pmd_fault_done NOPAGE) per 2 MiB and no 4 KiB fault;
 # a warm pass takes none.  A file whose size ends inside a 2 MiB unit falls
 # back to 4 KiB pages there: one FALLBACK, then one 4 KiB fault per page of
-# the tail.  scripts/bench.sh has the full benchmark.
+# the tail.  The nc part's path too (issue 18): pread() through bench_dax rw
+# -R after mount -o remount,coherent|noncoherent, with the exact
+# famfs:famfs_cache counts of each mode (the whole file invalidated when
+# noncoherent, nothing when coherent) and the BENCH lines the report reads.
+# scripts/bench.sh has the full benchmark.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 DEV=$FAMFS_DEV
@@ -55,6 +59,32 @@ check() {
 check aligned-64m $((64 * MiB)) 32 0 0
 check tail-short-4096 $((64 * MiB - 4096)) 31 1 511
 check tail-long-4096 $((64 * MiB + 4096)) 32 1 1
+
+# nc: 4 MiB read at 4 KiB, 64 KiB and 2 MiB in each mode
+if trace_have famfs/famfs_cache; then
+	t_ok nc-mkfile famfs mkfile -s 4M $M/nc
+	for mode in coherent noncoherent; do
+		t_ok nc-$mode-remount mount -o remount,$mode $M
+		_o=$(awk -v m=$M '$2 == m { print $4 }' /proc/mounts)
+		case ",$_o,:$mode" in
+		*,noncoherent,*:noncoherent|*:coherent) t_pass nc-$mode-shown ;;
+		*) t_fail nc-$mode-shown "/proc/mounts says '$_o' after remount,$mode" ;;
+		esac
+		want=; [ $mode = coherent ] || want="read/invalidate=$((4 * MiB))"
+		for b in 4K:4096 64K:65536 2M:$((2 * MiB)); do
+			trace_on famfs/famfs_cache
+			bench_dax rw -R -s 4M -b ${b%:*} famfs=$M/nc > /tmp/bench-smoke.out 2>&1
+			_rc=$?
+			trace_off famfs/famfs_cache
+			t_eq nc-$mode-${b%:*}-rc 0 $_rc
+			t_eq nc-$mode-${b%:*}-traced "$want" "$(cache_counts)"
+			t_ok nc-$mode-${b%:*}-line grep -q "^BENCH rw-min target=famfs size=$((4 * MiB)) bs=${b#*:} reps=1 op=read ns=[0-9]* ops=$((4 * MiB / ${b#*:}))\$" /tmp/bench-smoke.out
+			t_ok nc-$mode-${b%:*}-reads-only sh -c "! grep -q 'op=write' /tmp/bench-smoke.out"
+		done
+	done
+else
+	trace_missing nc-traced "the famfs:famfs_cache tracepoint"
+fi
 
 umount $M
 famfs mkfs -k "$DEV" > /dev/null 2>&1	# leave no file system behind

@@ -9,7 +9,9 @@
 #   BENCH_RW_SIZE (256M)  bytes per read()/write() pass
 #   BENCH_REPS (5)        repetitions of the alternating passes
 #   BENCH_REPS_ICOUNT     the same on the bench-icount profile (default BENCH_REPS)
-#   BENCH_PARTS           counts,mmap,rw,fsync,meta,stripe (default: all)
+#   BENCH_PARTS           counts,mmap,rw,fsync,meta,stripe,nc (default: all)
+#   BENCH_NC_SIZE (64M)   bytes per read() pass of the nc part (at most
+#                         BENCH_RW_SIZE)
 #   BENCH_META_MKFILE (100) BENCH_META_CP (300) BENCH_META_LOG (1000,10000)
 # (lists comma-separated: the kernel command line splits at spaces)
 # Machine-readable lines (bench_dax.c and "BENCH meta ...") go to
@@ -18,7 +20,7 @@
 
 SIZE=${BENCH_SIZE:-1G}
 REPS=${BENCH_REPS:-5}
-PARTS=$(echo "${BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe}" | tr , " ")
+PARTS=$(echo "${BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,nc}" | tr , " ")
 N_MKFILE=${BENCH_META_MKFILE:-100}
 N_CP=${BENCH_META_CP:-300}
 N_LOG=$(echo "${BENCH_META_LOG:-1000,10000}" | tr , " ")
@@ -292,6 +294,67 @@ if echo " $PARTS " | grep -q ' stripe '; then
 	for b in 4K 2M; do
 		TAG=stripe- run stripe-rw-$b bench_dax rw -s "$SRW" -b $b -r "$REPS" -k $STEP $S
 	done
+fi
+
+# ---- read() on a noncoherent mount against a coherent one (issue 18) ------
+# One famfs file, read with pread() at 4 KiB, 64 KiB and 2 MiB in each mode,
+# the mode switched by remount (mount -o remount,coherent|noncoherent) right
+# before each measurement.  Under -icount the figures are instructions, so
+# the noncoherent cost is the invalidation's path length (one clflush per
+# 64-byte line plus the loop), not what a flush costs on real hardware.
+# Baseline for "coherent costs nothing extra": the same reads with the
+# famfs.ko of main before issue 18 (no cache code at all), if scripts/bench.sh
+# built it ($FAMFS_SRC/build/bench-base/famfs.ko, see there).
+# The famfs:famfs_cache tracepoint proves each mode did what it says: one
+# more pass of the 2 MiB request size counts the whole file as read
+# invalidations in noncoherent mode and nothing in coherent mode.
+BASE_KO=$FAMFS_SRC/build/bench-base/famfs.ko
+nc_mode() {	# nc_mode MODE: remount famfs in MODE, checked in /proc/mounts
+	mount -o remount,$1 $M || return 1
+	case ",$(awk -v m=$M '$2 == m { print $4 }' /proc/mounts)," in
+	*,noncoherent,*) [ $1 = noncoherent ] ;; *) [ $1 = coherent ] ;;
+	esac
+}
+if echo " $PARTS " | grep -q ' nc '; then
+	NB=$(bytes "${BENCH_NC_SIZE:-64M}"); [ "$NB" -le "$RW_BYTES" ] || NB=$RW_BYTES
+	t_ok nc-mkfs famfs_fresh
+	t_ok nc-file famfs_file $M/nc "$NB"
+	log "BENCH setup nc=\"famfs mkfs --loglen 16M; famfs mkfile -Z -s SIZE, written with pwrite; read with pread, mount -o remount,coherent|noncoherent before each size\""
+	for b in 4K 64K 2M; do
+		for mode in coherent noncoherent; do
+			t_ok nc-$mode-$b-remount nc_mode $mode
+			TAG=nc-$mode- run nc-$mode-$b bench_dax rw -R -s "$NB" -b $b -r "$REPS" -k $STEP famfs=$M/nc
+		done
+	done
+	if trace_have famfs/famfs_cache; then
+		for mode in coherent noncoherent; do
+			want=; [ $mode = coherent ] || want="read/invalidate=$NB"
+			nc_mode $mode
+			trace_on famfs/famfs_cache
+			bench_dax rw -R -s "$NB" -b 2M famfs=$M/nc > /dev/null
+			trace_off famfs/famfs_cache
+			t_eq nc-$mode-traced "$want" "$(cache_counts)"
+		done
+	else
+		trace_missing nc-traced "the famfs:famfs_cache tracepoint"
+	fi
+	nc_mode coherent
+	if [ -f "$BASE_KO" ]; then
+		# the same file, the same reads, under the famfs.ko before issue 18
+		log "BENCH setup nc-base=\"the famfs.ko of main before issue 18: $(cat "${BASE_KO%.ko}.rev" 2>/dev/null)\""
+		umount $M
+		if rmmod famfs && insmod "$BASE_KO"; then
+			t_ok nc-base-mount famfs mount "$FAMFS_DEV" $M
+			for b in 4K 64K 2M; do
+				TAG=nc-base- run nc-base-$b bench_dax rw -R -s "$NB" -b $b -r "$REPS" -k $STEP famfs=$M/nc
+			done
+			umount $M
+		else
+			t_fail nc-base-insmod "the baseline famfs.ko did not load"
+		fi
+		rmmod famfs 2>/dev/null
+		t_ok nc-famfs-ko-back insmod "$FAMFS_KO"
+	fi
 fi
 
 umount $M 2>/dev/null

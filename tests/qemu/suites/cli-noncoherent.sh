@@ -1,7 +1,8 @@
 # profiles: pmem two-hosts
 # timeout: 300
 # famfs-cli and memory that is not cache-coherent (issue 18): mkfs
-# --noncoherent records it in the superblock, every famfs mount / mount.famfs
+# --noncoherent (famfs mkfs and mkfs.famfs) records it in the superblock,
+# every famfs mount / mount.famfs
 # (also -o follow) passes noncoherent to famfs.ko, /proc/mounts and df show
 # it, it survives umount/mount and a client that mounts later sees it;
 # -o coherent / -o noncoherent override it (stderr + kernel log); famfs tune
@@ -65,6 +66,19 @@ if [ "${FAMFS_HOST:-}" = b ]; then
 fi
 
 umount $M 2>/dev/null
+# mkfs.famfs (mkfs -t famfs's helper: famfs called mkfs.famfs) passes
+# --noncoherent through like famfs mkfs
+ln -sf "$(command -v famfs)" /tmp/mkfs.famfs
+t_rc mkfs8-help 0 /tmp/mkfs.famfs --help
+t_has mkfs8-help-option "--noncoherent"
+t_rc mkfs8-noncoherent 0 /tmp/mkfs.famfs -V -f --noncoherent $DEV
+t_has mkfs8-verbose-says "famfs mkfs -f --noncoherent --loglen 8388608 $DEV"
+t_has mkfs8-says-noncoherent "not cache-coherent"
+t_rc mkfs8-sb 0 famfs tune $DEV
+t_has mkfs8-sb-noncoherent ": noncoherent"
+t_rc mkfs8-coherent 0 /tmp/mkfs.famfs -f $DEV
+t_rc mkfs8-coherent-sb 0 famfs tune $DEV
+t_has mkfs8-coherent-sb-says ": coherent"
 t_rc mkfs-help 0 famfs mkfs --help
 t_has mkfs-help-option "--noncoherent"
 t_rc mkfs-noncoherent 0 famfs mkfs -f --noncoherent $DEV
@@ -148,6 +162,19 @@ t_rc mount-for-tune 0 famfs mount $DEV $M
 t_rc tune-client-refused 2 env FAMFS_HOST_ID_FILE=/tmp/ncli-other-host famfs tune --coherent $M
 t_has tune-client-why "is a client; only the master"
 shown tune-refused-unchanged yes
+# a clone of the master: its host uuid, another boot, no claim of the
+# master record (master_twohosts.sh): refused before the superblock is
+# written, naming the mount and the instance that holds the role
+cat /proc/sys/kernel/random/uuid > /tmp/ncli-clone-boot
+rm -rf /tmp/ncli-clone-claims
+clone() { env FAMFS_BOOT_ID_FILE=/tmp/ncli-clone-boot FAMFS_CLAIM_DIR=/tmp/ncli-clone-claims "$@"; }
+holder=$(cat "${FAMFS_HOST_ID_FILE:-/etc/famfs/host-uuid}" 2>/dev/null)
+t_rc tune-clone-refused 2 clone famfs tune --coherent $M
+t_has tune-clone-names-mount "$M: another master holds the log: host $holder"
+t_has tune-clone-nothing-written "nothing was written"
+shown tune-clone-unchanged yes
+t_rc tune-clone-sb-unchanged 0 famfs tune $M
+t_has tune-clone-sb-still-noncoherent ": noncoherent"
 t_rc tune-coherent 0 famfs tune --coherent $M
 t_has tune-remounted "coherent, remounted here"
 shown tune-remounted-coherent no
@@ -158,6 +185,10 @@ t_rc umount5 0 umount $M
 t_rc mount-after-tune 0 famfs mount $DEV $M
 shown mount-after-tune-coherent no
 t_rc umount6 0 umount $M
+t_rc tune-dev-clone-refused 2 clone famfs tune --noncoherent $DEV
+t_has tune-dev-clone-names-dev "$DEV: another master holds the log: host $holder"
+t_rc tune-dev-clone-unchanged 0 famfs tune $DEV
+t_has tune-dev-clone-still-coherent ": coherent"
 t_rc tune-dev-noncoherent 0 famfs tune --noncoherent $DEV
 klog_mark
 t_rc override-noncoherent 0 famfs mount -o noncoherent $DEV $M

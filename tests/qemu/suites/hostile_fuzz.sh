@@ -7,12 +7,14 @@
 # files with known bytes, one process with an exact model of the mount (with
 # files that others hold open, and remounts between the calls), then
 # 4 at once racing for the same memory while the tree is scanned, then a read-only
-# remount (EROFS), then a bare kernel mount (no .meta files).  Afterwards the
+# remount (EROFS), then a bare kernel mount (no .meta files).  The main
+# phases run again on a noncoherent mount (FAMFSIOC_CACHE really flushes
+# there; its bytes are checked against the famfs:famfs_cache tracepoint).  Afterwards the
 # files still hold their bytes, fsck is clean and a remount replays them.
 # Last, a memory failure injected while 4 processes fuzz a bare mount.
-# CI: 60000 calls in one process, 4 x 15000 at once, 5000 read-only, 10000
-# bare, 4 x 15000 through the failure, 10000 as uid 65534 (205000 calls,
-# about 35 s).  FAMFS_FUZZ_LONG=1 tests/qemu/run.sh -p pmem hostile_fuzz:
+# CI: 60000 calls in one process, 4 x 15000 at once, 10000 and 4 x 7500
+# noncoherent, 5000 read-only, 10000 bare, 4 x 15000 through the failure,
+# 10000 as uid 65534 (245000 calls, about 45 s).  FAMFS_FUZZ_LONG=1 tests/qemu/run.sh -p pmem hostile_fuzz:
 # 1000000 in one process, 4 x 250000, ... (3.4 million calls, about 5.5 min).
 # FAMFS_FUZZ_SEED, FAMFS_FUZZ_ITER (calls of the single process): repeat a run.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
@@ -91,6 +93,38 @@ echo "hostile_fuzz: one process: $((t1 - t0)) s; four at once: $((t2 - t1)) s"
 verify_all files-intact-after-fuzz
 t_rc fsck-after-fuzz 0 famfs fsck $M
 t_rc check-after-fuzz 0 famfs check $M
+
+# The same on a noncoherent mount (famfs tune remounts it so; remounts keep
+# it): the same errno for every call, and now each valid FAMFSIOC_CACHE call
+# really writes back or invalidates.  The famfs:famfs_cache tracepoint
+# (ioctl events only) must count exactly the bytes the fuzzer's valid calls
+# asked for; then 4 at once, and back to coherent.
+EV=famfs/famfs_cache
+t_rc tune-noncoherent 0 famfs tune --noncoherent $M
+if trace_have $EV; then
+	echo 'why == "ioctl"' > $TRACE/events/$EV/filter
+	trace_on $EV
+	fuzz -s $((seed + 5)) -n $((n / 6)) -l noncoherent -N -R $devopt -q $M
+	trace_off $EV
+	echo 0 > $TRACE/events/$EV/filter
+	set -- $(sed -n 's/^info: noncoherent: cache: \([0-9]*\) valid calls, \([0-9]*\) bytes written back, \([0-9]*\) invalidated.*/\1 \2 \3/p' /tmp/hostile_fuzz.out)
+	if [ $# -ne 3 ] || [ "$1" -eq 0 ]; then
+		t_fail noncoherent-cache-calls "the fuzzer made no valid FAMFSIOC_CACHE call (or printed no count): ${1:-none}"
+	else
+		want=
+		[ "$3" -eq 0 ] || want="ioctl/invalidate=$3"
+		[ "$2" -eq 0 ] || want="${want:+$want }ioctl/writeback=$2"
+		echo "hostile_fuzz: noncoherent: $1 valid FAMFSIOC_CACHE calls: $want"
+		t_eq noncoherent-cache-traced "$want" "$(cache_counts)"
+	fi
+else
+	trace_missing noncoherent-cache-traced "the famfs:famfs_cache tracepoint"
+	fuzz -s $((seed + 5)) -n $((n / 6)) -l noncoherent -N -R $devopt -q $M
+fi
+fuzz -s $((seed + 6)) -n $((n / 8)) -j 4 -l noncoherent-conc -N -q $M
+t_rc tune-coherent 0 famfs tune --coherent $M
+verify_all files-intact-after-noncoherent-fuzz
+t_rc fsck-after-noncoherent-fuzz 0 famfs fsck $M
 
 # Read-only: MAP_CREATE refused with EROFS; maps still read back.
 for k in 1 2 3 4 5 6; do : > $M/ro-empty-$k; done

@@ -215,6 +215,7 @@ void famfs_fs_close(struct famfs_fs *fs)
 		close(fs->log_fd);
 	famfs_dev_close(&fs->dev);
 	fs->sb_fd = fs->log_fd = fs->lock_fd = -1;
+	fs->locked = false;
 	fs->sb = NULL;
 	fs->log = NULL;
 }
@@ -259,6 +260,7 @@ int famfs_fs_lock(struct famfs_fs *fs)
 		famfs_err("%s: cannot lock the log: %s", fs->name, strerror(errno));
 		return -errno;
 	}
+	fs->locked = true;
 	return 0;
 }
 
@@ -277,6 +279,7 @@ int famfs_fs_lock_shared(struct famfs_fs *fs)
 void famfs_fs_unlock(struct famfs_fs *fs)
 {
 	flock(fs->lock_fd, LOCK_UN);
+	fs->locked = false;
 }
 
 int famfs_fs_sb_get(struct famfs_fs *fs, struct famfs_sbw *w, const char *why)
@@ -328,71 +331,62 @@ void famfs_fs_sb_put(struct famfs_sbw *w)
 	w->base = NULL;
 }
 
-int famfs_fs_set_feature(struct famfs_fs *fs, int word, uint32_t bit)
+static __le32 *feature_word(struct famfs_superblock *sb, int word)
 {
+	return word == FAMFS_FEAT_INCOMPAT ? &sb->feature_incompat :
+	       word == FAMFS_FEAT_RO_COMPAT ? &sb->feature_ro_compat :
+	       &sb->feature_compat;
+}
+
+int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
+			    uint32_t clear)
+{
+	static const char *const wname[] = { "compat", "ro_compat", "incompat" };
 	struct famfs_superblock *sb;
 	struct famfs_sbw w;
+	bool took = false;
+	uint32_t old;
+	char why[80];
 	__le32 *f;
-	char why[64];
 	int rc;
 
-	f = word == 2 ? &fs->sb->feature_incompat :
-	    word == 1 ? &fs->sb->feature_ro_compat : &fs->sb->feature_compat;
-	if (le32toh(*f) & bit)
-		return 0;
-	snprintf(why, sizeof(why), "set %s feature 0x%x",
-		 word == 2 ? "incompat" : word == 1 ? "ro_compat" : "compat", bit);
+	if (word < FAMFS_FEAT_COMPAT || word > FAMFS_FEAT_INCOMPAT ||
+	    (set & clear))
+		return -EINVAL;
+	old = le32toh(*feature_word(fs->sb, word));
+	if (((old & ~clear) | set) == old)
+		return 0;			/* nothing to write */
+	snprintf(why, sizeof(why), "change %s features (set 0x%x, clear 0x%x)",
+		 wname[word], set, clear);
+	/* the superblock is shared memory: only the instance that holds the
+	 * master role writes it, as only it appends to the log; a client, a
+	 * clone of the master or a corrupt master record is refused here,
+	 * with the holder named, before a byte is written */
+	if (!fs->locked) {
+		rc = famfs_fs_lock(fs);
+		if (rc)
+			return rc;
+		took = true;
+	}
+	rc = famfs_master_check(fs);	/* refreshes fs->sb */
+	if (rc)
+		goto out;
 	rc = famfs_fs_sb_get(fs, &w, why);
 	if (rc)
-		return rc;
+		goto out;
 	sb = w.base;
-	f = word == 2 ? &sb->feature_incompat :
-	    word == 1 ? &sb->feature_ro_compat : &sb->feature_compat;
-	*f = htole32(le32toh(*f) | bit);
+	f = feature_word(sb, word);
+	*f = htole32((le32toh(*f) & ~clear) | set);
 	famfs_sb_set_crc(sb);
 	rc = famfs_map_flush(w.map, sb, sizeof(*sb));
 	if (rc)
 		famfs_err("%s: superblock: cannot flush (to %s): %s", fs->name,
 			  why, strerror(-rc));
 	famfs_fs_sb_put(&w);
-	return rc;
-}
-
-int famfs_fs_set_incompat(struct famfs_fs *fs, uint32_t bit)
-{
-	int rc;
-
-	if (le32toh(fs->sb->feature_incompat) & bit)
-		return 0;
-	if (!fs->rw)
-		return -EROFS;
-	/* the superblock is shared memory: an instance that does not hold
-	 * the master role (a clone) is refused before it writes it, as
-	 * famfs_log_append refuses it before it writes the log */
-	rc = famfs_master_check(fs);
-	if (rc)
-		return rc;
-	return famfs_fs_set_feature(fs, 2, bit);
-}
-
-int famfs_fs_change_incompat(struct famfs_fs *fs, uint32_t set, uint32_t clear)
-{
-	struct famfs_superblock *sb;
-	struct famfs_sbw w;
-	char why[64];
-	int rc;
-
-	snprintf(why, sizeof(why), "change incompat feature 0x%x", set | clear);
-	rc = famfs_fs_sb_get(fs, &w, why);
-	if (rc)
-		return rc;
-	sb = w.base;
-	sb->feature_incompat = htole32((le32toh(sb->feature_incompat) & ~clear) | set);
-	famfs_sb_set_crc(sb);
-	rc = famfs_map_flush(w.map, sb, sizeof(*sb));
-	if (rc)
-		famfs_err("%s: superblock: cannot flush (to %s): %s", fs->name,
-			  why, strerror(-rc));
-	famfs_fs_sb_put(&w);
+	/* fs->sb is a read-only view when mounted: see the new bytes */
+	famfs_map_refresh(&fs->sbm, fs->sb, sizeof(*fs->sb));
+out:
+	if (took)
+		famfs_fs_unlock(fs);
 	return rc;
 }

@@ -329,6 +329,7 @@ struct famfs_fs {
 	struct famfs_map sbm, logm;
 	int sb_fd, log_fd;		/* meta files when mounted, else -1 */
 	int lock_fd;			/* flock()ed around allocate+append */
+	bool locked;			/* this process holds it exclusively */
 	char mpt[4096];			/* "" when opened from a device */
 	const char *name;		/* device or mount point, for messages */
 	struct famfs_superblock *sb;
@@ -369,18 +370,19 @@ int famfs_fs_writable(struct famfs_fs *fs);
  * never beside a create).  Shared: readers that change nothing. */
 int famfs_fs_lock(struct famfs_fs *fs);
 int famfs_fs_lock_shared(struct famfs_fs *fs);
-/* Set an incompat feature bit in the superblock (new CRC, flushed) unless
- * it is set already.  The master, under the log lock, before it appends
- * the first entry that needs the feature. */
-int famfs_fs_set_incompat(struct famfs_fs *fs, uint32_t bit);
-/* Set the incompat bits set and clear those in clear in the superblock,
- * re-CRC and flush it: through a writable mapping of .meta/.superblock when
- * mounted (root on the master), else through the device (opened writable).
- * No role check: the caller decides who may.  0 or -errno (printed). */
-int famfs_fs_change_incompat(struct famfs_fs *fs, uint32_t set, uint32_t clear);
 void famfs_fs_unlock(struct famfs_fs *fs);
-/* Set a feature bit (word 0 compat, 1 ro_compat, 2 incompat), whoever asks */
-int famfs_fs_set_feature(struct famfs_fs *fs, int word, uint32_t bit);
+/* The one writer of the superblock's feature words: set the bits of set and
+ * clear those of clear in word (FAMFS_FEAT_*).  Nothing is written when
+ * nothing changes.  Else, under the log lock (taken here unless this process
+ * holds it), this instance must hold the master role (famfs_master_check: a
+ * client, a clone of the master or a corrupt master record is refused with
+ * a message naming the file system and the holder, -EPERM/-EUCLEAN, before
+ * a byte is written); then the superblock is written through its writable
+ * view (famfs_fs_sb_get: .meta/.superblock when mounted, else the device
+ * opened writable), re-CRCed and flushed.  0 or -errno (printed). */
+enum { FAMFS_FEAT_COMPAT, FAMFS_FEAT_RO_COMPAT, FAMFS_FEAT_INCOMPAT };
+int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
+			    uint32_t clear);
 /* A writable view of the superblock region (FAMFS_SB_REGION_LEN bytes at
  * base, flushed through map): fs->sbm when it is writable (a device opened
  * rw), else .meta/.superblock opened O_RDWR and mapped. */

@@ -285,7 +285,8 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 						   &ie);
 		/* the superblock says so before the first such entry */
 		if (!rc)
-			rc = famfs_fs_set_incompat(fs, FAMFS_FEATURE_INCOMPAT_INTERLEAVE);
+			rc = famfs_fs_change_feature(fs, FAMFS_FEAT_INCOMPAT,
+						     FAMFS_FEATURE_INCOMPAT_INTERLEAVE, 0);
 	} else if (v1_only && next > FAMFS_MAX_EXTENTS) {
 		/* before the superblock's feature or the log is touched */
 		famfs_err("%s: free space is fragmented: %llu bytes need %u extents, and " FAMFS_NO_V2_MSG ", which map at most %u; nothing logged",
@@ -297,7 +298,8 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 				       gid, ext, next);
 		/* more than 2 extents: the superblock says so first (R2) */
 		if (!rc && next > FAMFS_LOG_SIMPLE_EXT_BASE)
-			rc = famfs_fs_set_incompat(fs, FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT);
+			rc = famfs_fs_change_feature(fs, FAMFS_FEAT_INCOMPAT,
+						     FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT, 0);
 	}
 	/* allocated in the cache, but not to be logged */
 	if (rc)

@@ -278,9 +278,15 @@ static void do_nop(struct ffile *f)
 }
 
 /*
- * FAMFSIOC_CACHE, as famfs_ioctl.h orders its errors (the fuzzer's mount
- * is coherent: a valid call does nothing and returns 0).
+ * FAMFSIOC_CACHE, as famfs_ioctl.h orders its errors.  The errno is the same
+ * in both modes: on a coherent mount a valid call does nothing and returns
+ * 0; on a noncoherent one (-N) it writes back or invalidates the range and
+ * returns 0, and its bytes are counted (nc_cache_*) for the suite to compare
+ * with the famfs:famfs_cache tracepoint.
  */
+long nc_cache_ok;
+uint64_t nc_cache_wb, nc_cache_inv;
+
 static void do_cache(struct ffile *f)
 {
 	static const unsigned int flags[] = {
@@ -306,6 +312,15 @@ static void do_cache(struct ffile *f)
 	case 4: c.length = ~0ULL; break;
 	default: c.length = rnd(); break;
 	}
+	/* -N: a third of the calls are valid, so that the flushes and
+	 * invalidations really run (random fields rarely make a valid one) */
+	if (noncoherent && f->mapped && sz && chance(33)) {
+		null = 0;
+		c.flags = flags[below(3)];
+		c.reserved = 0;
+		c.offset = below(sz);
+		c.length = 1 + below(sz - c.offset);
+	}
 	if (null)
 		want = EFAULT;
 	else if (!c.flags ||
@@ -324,6 +339,13 @@ static void do_cache(struct ffile *f)
 	e = rc ? errno : 0;
 	if (failing && want == 0 && e == EIO)
 		return;
+	if (!e && !want) {
+		nc_cache_ok++;
+		if (c.flags & FAMFS_CACHE_INVALIDATE)
+			nc_cache_inv += c.length;
+		else
+			nc_cache_wb += c.length;
+	}
 	if (e != want)
 		bad(C_CACHE, "CACHE flags %#x reserved %u off %llu len %llu on a %s file of %llu bytes: %s, expected %s",
 		    c.flags, c.reserved, (unsigned long long)c.offset,

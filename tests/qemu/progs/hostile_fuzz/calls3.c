@@ -17,7 +17,8 @@
  * goes back), and read-write again after.  Meanwhile MAP_CREATE must fail
  * with EROFS.  With -D (a pmem block device), the device is sometimes set
  * read-only (BLKROSET) while the mount is: remount,rw must then fail with
- * EROFS, and work once the device is writable again.
+ * EROFS, and work once the device is writable again.  A remount keeps the
+ * mount's cache mode (coherent, or noncoherent with -N): checked after each.
  */
 #include "fuzz.h"
 #include <linux/fs.h>
@@ -25,7 +26,7 @@
 #include <sys/statvfs.h>
 
 long nc_opener, nc_remount;
-int remounts;
+int remounts, noncoherent;
 const char *blkdev;
 static int dev_ro;	/* -D: the device is read-only now */
 
@@ -147,6 +148,35 @@ void do_opener(struct ffile *f)
 	}
 }
 
+/* ---- the cache mode ------------------------------------------------------ */
+void check_coherence(const char *when)
+{
+	FILE *f = fopen("/proc/self/mounts", "r");
+	char dev[256], dir[PATH_MAX], type[64], opts[1024], o[1030];
+	int found = 0, nc = 0;
+
+	if (!f)
+		die("/proc/self/mounts");
+	/* the last line for mpt is the mount on top */
+	while (fscanf(f, "%255s %4095s %63s %1023s %*d %*d", dev, dir, type,
+		      opts) == 4) {
+		if (strcmp(dir, mpt) || strcmp(type, "famfs"))
+			continue;
+		snprintf(o, sizeof(o), ",%s,", opts);
+		found = 1;
+		nc = strstr(o, ",noncoherent,") != NULL;
+	}
+	fclose(f);
+	ncheck[C_COHERENCE]++;
+	if (!found)
+		bad(C_COHERENCE, "%s: no famfs mount on %s in /proc/self/mounts",
+		    when, mpt);
+	else if (nc != noncoherent)
+		bad(C_COHERENCE, "%s: %s is mounted %s, expected %s", when, mpt,
+		    nc ? "noncoherent" : "coherent",
+		    noncoherent ? "noncoherent (-N)" : "coherent");
+}
+
 /* ---- remounts ----------------------------------------------------------- */
 static unsigned long keep_flags(void)
 {
@@ -208,6 +238,8 @@ static void check_remount(const char *what, int got, int want)
 	if (got != want)
 		bad(C_REMOUNT, "%s: %s, expected %s", what, t_errname(got),
 		    t_errname(want));
+	if (!got)
+		check_coherence(what);
 }
 
 void do_remount(void)

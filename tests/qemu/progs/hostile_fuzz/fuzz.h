@@ -78,7 +78,7 @@ enum {
 	C_CREATE, C_ACCEPTED, C_UNMAPPED_AFTER, C_GET, C_GETEXT, C_NOP,
 	C_ENOTTY, C_EFAULT, C_SIZE, C_DATA, C_EPERM, C_COMPAT, C_SCAN,
 	C_STATFS, C_KNOWN_NRS, C_CREATE2, C_ACCEPTED2, C_GET2, C_V1_EOVERFLOW,
-	C_PLACE, C_OPENERS, C_REMOUNT, C_CACHE, NCHECK
+	C_PLACE, C_OPENERS, C_REMOUNT, C_CACHE, C_COHERENCE, NCHECK
 };
 extern long ncheck[NCHECK], nbad[NCHECK];
 extern long iter_now;
@@ -224,5 +224,13 @@ int scanner_busy(const struct ffile *f, long rc, int e);
 void do_opener(struct ffile *f);
 void do_remount(void);
 void remount_end(void);
+/* -N: the mount is noncoherent (else coherent): FAMFSIOC_CACHE's valid
+ * calls really write back or invalidate; their bytes are counted here for
+ * the suite to compare with the famfs:famfs_cache tracepoint */
+extern int noncoherent;
+extern long nc_cache_ok;
+extern uint64_t nc_cache_wb, nc_cache_inv;
+/* the mount's mode (/proc/self/mounts) is what -N says (check "coherence") */
+void check_coherence(const char *when);
 
 #endif /* HOSTILE_FUZZ_H */

@@ -106,7 +106,7 @@ static const char *const cname[NCHECK] = {
 	"scan-no-overlap", "statfs-accounting", "knows-every-ioctl",
 	"create-v2-errno", "create-v2-accepted-map", "get-v2",
 	"v1-get-of-v2-map-eoverflow", "data-placement",
-	"create-with-other-opener", "remount", "cache-errno",
+	"create-with-other-opener", "remount", "cache-errno", "coherence",
 };
 long ncheck[NCHECK], nbad[NCHECK];
 static char why[NCHECK][400];
@@ -491,7 +491,7 @@ int main(int argc, char **argv)
 	time_t t0 = time(NULL);
 
 	seed0 = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
-	while ((opt = getopt(argc, argv, "n:s:j:l:k:rRD:LKPFq")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:j:l:k:rRD:LKPFNq")) != -1) {
 		switch (opt) {
 		case 'n': iters_set = strtol(optarg, NULL, 0); break;
 		case 's': seed0 = strtoull(optarg, NULL, 0); break;
@@ -505,6 +505,7 @@ int main(int argc, char **argv)
 		case 'K': keep = 1; break;
 		case 'P': nopat = 1; break;
 		case 'F': failing = 1; break;
+		case 'N': noncoherent = 1; break;
 		case 'q': quiet = 1; break;
 		default: goto usage;
 		}
@@ -542,10 +543,16 @@ int main(int argc, char **argv)
 		report(prefix);
 		ncheck[C_KNOWN_NRS] = nbad[C_KNOWN_NRS] = 0;
 	}
+	check_coherence("at start");
 	fflush(stdout);
 
 	if (!multi) {
 		fuzz_proc(0);
+		/* the suite compares these with the famfs:famfs_cache trace */
+		printf("info: %s: cache: %ld valid calls, %llu bytes written back, %llu invalidated (%s mount)\n",
+		       label, nc_cache_ok, (unsigned long long)nc_cache_wb,
+		       (unsigned long long)nc_cache_inv,
+		       noncoherent ? "noncoherent" : "coherent");
 		report(prefix);
 	} else {
 		/* Children fuzz at once; the parent scans the tree meanwhile. */
@@ -618,6 +625,6 @@ int main(int argc, char **argv)
 	printf("info: %s: done in %ld s\n", label, (long)(time(NULL) - t0));
 	return t_done(0);
 usage:
-	fprintf(stderr, "usage: hostile_fuzz [-n ITER] [-s SEED] [-j PROCS] [-l LABEL] [-k NRS] [-r] [-R [-D DEV]] [-L] [-K] [-P] [-F] [-q] MPT\n");
+	fprintf(stderr, "usage: hostile_fuzz [-n ITER] [-s SEED] [-j PROCS] [-l LABEL] [-k NRS] [-r] [-R [-D DEV]] [-L] [-K] [-P] [-F] [-N] [-q] MPT\n");
 	return 2;
 }
