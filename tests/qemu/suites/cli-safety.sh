@@ -50,6 +50,52 @@ t_ok cp-small-bytes cmp /tmp/safety-5000 $M/small
 t_rc mkfile-nozero 0 famfs mkfile --nozero -s 2M $M/nozero
 t_eq mkfile-nozero-size 2097152 "$(stat -c %s $M/nozero)"
 
+# ---- 9: every byte of a new file's 2 MiB units is zero or its own data --------
+# The memory a file gets is whole 2 MiB units (and, interleaved, whole
+# strips); only the bytes up to the page past EOF are reached through the
+# file, the rest through the device (or a later file system's file over the
+# same memory).  An earlier file system's bytes (0xa5 here) must be gone
+# from all of it before the file is visible.
+# unit_dump NAME OFF LEN: the device bytes [OFF, OFF+LEN) into /tmp/unit-NAME
+unit_dump() { hostile_corrupt $DEV save "$2" "$3" /tmp/unit-$1; }
+# unit_zero ID NAME OFF LEN: PASS iff the device bytes are all zero
+unit_zero() {
+	if unit_dump "$2" "$3" "$4" && cmp -n "$4" /tmp/unit-$2 /dev/zero >/dev/null; then
+		t_pass "$1"
+	else
+		t_fail "$1" "device bytes $3+$4 of $2 are not all zero: $(od -An -tx1 /tmp/unit-$2 | grep -v ' 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00' | head -n 2 | tr '\n' ' ')"
+	fi
+}
+umount $M
+devpat fill $DEV 0 64M 165
+t_rc unit-mkfs 0 famfs mkfs -f $DEV
+t_rc unit-mount 0 famfs mount $DEV $M
+t_rc mkfile-4k 0 famfs mkfile -s 4k $M/u4k
+t_rc cp-5000 0 famfs cp /tmp/safety-5000 $M/u5000
+t_rc mkfile-interleaved 0 famfs mkfile -N 2 -C 2M -s 5M $M/uil
+t_rc unit-getmap-4k 0 famfs getmap -j $M/u4k
+o4k=$(echo "$OUT" | jget .extents[0].offset); l4k=$(echo "$OUT" | jget .extents[0].length)
+t_rc unit-getmap-5000 0 famfs getmap -j $M/u5000
+o5k=$(echo "$OUT" | jget .extents[0].offset); l5k=$(echo "$OUT" | jget .extents[0].length)
+t_rc unit-getmap-il 0 famfs getmap -j $M/uil
+il=$OUT
+umount $M
+t_eq mkfile-4k-unit-is-2m 2097152 "$l4k"
+unit_zero mkfile-4k-unit-zero u4k "$o4k" "$l4k"
+{ cat /tmp/safety-5000; head -c $((l5k - 5000)) /dev/zero; } > /tmp/unit-5000-want
+if unit_dump u5000 "$o5k" "$l5k" && cmp /tmp/unit-u5000 /tmp/unit-5000-want >/dev/null; then
+	t_pass cp-5000-unit-data-then-zero
+else
+	t_fail cp-5000-unit-data-then-zero "device bytes $o5k+$l5k: not the 5000 copied bytes then zeros"
+fi
+t_eq mkfile-interleaved-2-strips 2 "$(echo "$il" | jget .extents[0].nstrips)"
+for i in 0 1; do
+	unit_zero mkfile-interleaved-strip$i-zero uil$i \
+		"$(echo "$il" | jget .extents[0].strips[$i].offset)" \
+		"$(echo "$il" | jget .extents[0].strips[$i].length)"
+done
+t_rc unit-remount 0 famfs mount $DEV $M
+
 # ---- 5 (tool side): a file made at a logged path before the replay ------------
 # The log holds pub/victim; here it was removed locally, and a user who can
 # write pub creates the path and keeps it open.  logplay must not give that

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <endian.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 static struct mock_map {
 	dev_t dev;
 	ino_t ino;
+	char path[512];		/* its name when mapped */
 	struct famfs_fmap map;
 } mock[MOCK_MAX];
 static int nmock;
@@ -43,9 +45,20 @@ static struct mock_map *mock_find(int fd)
 
 	if (fstat(fd, &st))
 		return NULL;
-	for (int i = 0; i < nmock; i++)
-		if (mock[i].dev == st.st_dev && mock[i].ino == st.st_ino)
-			return &mock[i];
+	for (int i = 0; i < nmock; i++) {
+		struct stat now;
+
+		if (mock[i].dev != st.st_dev || mock[i].ino != st.st_ino)
+			continue;
+		/* unlinked (evicted) and its inode number reused: gone */
+		if (mock[i].path[0] && (stat(mock[i].path, &now) ||
+					now.st_dev != st.st_dev ||
+					now.st_ino != st.st_ino)) {
+			mock[i--] = mock[--nmock];
+			continue;
+		}
+		return &mock[i];
+	}
 	return NULL;
 }
 
@@ -73,6 +86,14 @@ static int mock_add(int fd, const struct famfs_fmap *map)
 		return -EINVAL;
 	mock[nmock].dev = st.st_dev;
 	mock[nmock].ino = st.st_ino;
+	{
+		char l[64];
+		ssize_t n;
+
+		snprintf(l, sizeof(l), "/proc/self/fd/%d", fd);
+		n = readlink(l, mock[nmock].path, sizeof(mock[nmock].path) - 1);
+		mock[nmock].path[n > 0 ? n : 0] = '\0';
+	}
 	mock[nmock].map = *map;
 	nmock++;
 	if (ftruncate(fd, (off_t)map->file_size))
@@ -351,6 +372,20 @@ int th_mock_lookup_fmap(const char *path, struct famfs_fmap *map)
 	return 0;
 }
 
+int th_count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
 /* ---- images -------------------------------------------------------------- */
 void th_write_id(const char *path, const uint8_t uuid[16])
 {
@@ -377,6 +412,7 @@ struct th *th_new(uint64_t size, uint64_t loglen)
 	struct famfs_superblock sb;
 	struct famfs_log_header h;
 	uint8_t fsid[16], host[16], boot[16];
+	char meta[320];
 	int fd;
 
 	assert_non_null(t);
@@ -386,6 +422,8 @@ struct th *th_new(uint64_t size, uint64_t loglen)
 	snprintf(t->mpt, sizeof(t->mpt), "%s/mnt", t->dir);
 	snprintf(t->hostid, sizeof(t->hostid), "%s/host-uuid", t->dir);
 	assert_int_equal(mkdir(t->mpt, 0755), 0);
+	snprintf(meta, sizeof(meta), "%s/.meta", t->mpt);
+	assert_int_equal(mkdir(meta, 0755), 0);
 	uuid_generate(host);
 	th_write_id(t->hostid, host);
 	setenv("FAMFS_HOST_ID_FILE", t->hostid, 1);

@@ -613,6 +613,15 @@ struct famfs_fill {
 	void *arg;
 	bool nozero;
 };
+/* The bytes of a map's extents (or strips): its whole allocation. */
+uint64_t famfs_fmap_alloc_bytes(const struct famfs_fmap *m);
+/* Before p is mapped: every byte of map's memory, through a scratch file
+ * (.meta/.new-PID) mapped over all of it: fill's bytes for [0,
+ * map->file_size), zeros after (fill NULL: all zeros; nozero without fn:
+ * nothing), written back; the scratch file is gone on return. */
+int famfs_fill_units(struct famfs_fs *fs, const char *p,
+		     const struct famfs_fmap *map,
+		     const struct famfs_fill *fill);
 /* famfs_file_create_layout with the file's bytes given by fill */
 int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 			   uint64_t size, uint32_t mode, uint32_t uid,
