@@ -19,6 +19,8 @@ static struct mock_map {
 	dev_t dev;
 	ino_t ino;
 	char path[512];		/* its name when mapped */
+	int keep;		/* a scratch file's (.meta/.new-PID) open
+				 * copy: its "memory" outlives its unlink */
 	struct famfs_fmap map;
 } mock[MOCK_MAX];
 static int nmock;
@@ -26,9 +28,17 @@ unsigned long th_mock_v1_creates, th_mock_v2_creates, th_mock_v2_gets;
 bool th_mock_stale;
 void (*th_mock_before_create)(int fd, const struct famfs_fmap *m);
 
+static void mock_drop(int i)
+{
+	if (mock[i].keep >= 0)
+		close(mock[i].keep);
+	mock[i] = mock[--nmock];
+}
+
 void th_mock_reset(void)
 {
-	nmock = 0;
+	while (nmock)
+		mock_drop(nmock - 1);
 	th_mock_v1_creates = th_mock_v2_creates = th_mock_v2_gets = 0;
 	th_mock_stale = false;
 	th_mock_before_create = NULL;
@@ -54,7 +64,7 @@ static struct mock_map *mock_find(int fd)
 		if (mock[i].path[0] && (stat(mock[i].path, &now) ||
 					now.st_dev != st.st_dev ||
 					now.st_ino != st.st_ino)) {
-			mock[i--] = mock[--nmock];
+			mock_drop(i--);
 			continue;
 		}
 		return &mock[i];
@@ -74,9 +84,50 @@ static int m_umount(const char *m)
 	return 0;
 }
 
+static bool mock_is_scratch(const char *path)
+{
+	return strstr(path, "/.meta/.new-") != NULL;
+}
+
+/* the same memory: the same extents or strips, whatever the file size */
+static bool same_memory(const struct famfs_fmap *a, const struct famfs_fmap *b)
+{
+	struct famfs_fmap x = *a;
+
+	x.file_size = b->file_size;
+	return !memcmp(&x, b, sizeof(x));
+}
+
+/* famfs writes a new file's memory through a scratch file with its map,
+ * unlinked before the file's own MAP_CREATE (fill.c): what was written
+ * shows in the file, as it would through the device */
+static void mock_carry(int fd, const struct famfs_fmap *map)
+{
+	for (int i = 0; i < nmock; i++) {
+		struct mock_map *m = &mock[i];
+		struct stat now;
+		char buf[65536];
+
+		if (m->keep < 0 || !stat(m->path, &now))
+			continue;	/* not a scratch file, or still there */
+		for (uint64_t o = 0; same_memory(&m->map, map) &&
+				     o < map->file_size; o += sizeof(buf)) {
+			size_t n = map->file_size - o < sizeof(buf) ?
+				   map->file_size - o : sizeof(buf);
+
+			assert_int_equal(pread(m->keep, buf, n, (off_t)o), n);
+			assert_int_equal(pwrite(fd, buf, n, (off_t)o), n);
+		}
+		mock_drop(i--);
+	}
+}
+
 static int mock_add(int fd, const struct famfs_fmap *map)
 {
+	struct mock_map nm = { .keep = -1, .map = *map };
+	char l[64];
 	struct stat st;
+	ssize_t n;
 
 	if (fstat(fd, &st))
 		return -errno;
@@ -84,18 +135,11 @@ static int mock_add(int fd, const struct famfs_fmap *map)
 		return -EEXIST;		/* the module wants an empty, unmapped file */
 	if (nmock == MOCK_MAX)
 		return -EINVAL;
-	mock[nmock].dev = st.st_dev;
-	mock[nmock].ino = st.st_ino;
-	{
-		char l[64];
-		ssize_t n;
-
-		snprintf(l, sizeof(l), "/proc/self/fd/%d", fd);
-		n = readlink(l, mock[nmock].path, sizeof(mock[nmock].path) - 1);
-		mock[nmock].path[n > 0 ? n : 0] = '\0';
-	}
-	mock[nmock].map = *map;
-	nmock++;
+	nm.dev = st.st_dev;
+	nm.ino = st.st_ino;
+	snprintf(l, sizeof(l), "/proc/self/fd/%d", fd);
+	n = readlink(l, nm.path, sizeof(nm.path) - 1);
+	nm.path[n > 0 ? n : 0] = '\0';
 	if (ftruncate(fd, (off_t)map->file_size))
 		return -errno;
 	if (th_mock_stale) {	/* what an earlier user left in the memory */
@@ -107,6 +151,10 @@ static int mock_add(int fd, const struct famfs_fmap *map)
 				   map->file_size - o : sizeof(junk), (off_t)o) < 0)
 				return -errno;
 	}
+	mock_carry(fd, map);
+	if (mock_is_scratch(nm.path))
+		nm.keep = dup(fd);
+	mock[nmock++] = nm;
 	return 0;
 }
 
@@ -129,7 +177,7 @@ static int m_map_create(int fd, const struct famfs_ioc_map *map)
 		th_mock_before_create(fd, m);
 	rc = mock_add(fd, m);
 	free(m);
-	if (!rc)
+	if (!rc && !mock_is_scratch(mock[nmock - 1].path))
 		th_mock_v1_creates++;
 	return rc;
 }
@@ -281,7 +329,7 @@ static int m_map_create_v2(int fd, const struct famfs_ioc_map_v2 *h)
 		th_mock_before_create(fd, m);
 	if (!rc)
 		rc = mock_add(fd, m);
-	if (!rc)
+	if (!rc && !mock_is_scratch(mock[nmock - 1].path))
 		th_mock_v2_creates++;
 	free(m);
 	return rc;
