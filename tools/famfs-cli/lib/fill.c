@@ -101,8 +101,9 @@ int famfs_fill_units(struct famfs_fs *fs, const char *p,
 	whole.file_size = len;
 	rc = famfs_fmap_create(fd, &whole);
 	if (rc)
-		famfs_err("%s: MAP_CREATE of %s over its memory: %s (not created)",
-			  p, sp, strerror(-rc));
+		famfs_err("%s: MAP_CREATE of %s over its memory: %s%s (not created)",
+			  p, sp, strerror(-rc),
+			  rc == -EADDRINUSE ? ": " FAMFS_ADDRINUSE_MSG : "");
 	else
 		rc = write_units(fd, p, map->file_size, len, fill);
 	close(fd);

@@ -613,6 +613,8 @@ struct famfs_fill {
 	void *arg;
 	bool nozero;
 };
+/* What MAP_CREATE's EADDRINUSE means for a new file's memory */
+#define FAMFS_ADDRINUSE_MSG "its memory, free in the log, is still mapped by a file in this mount that is not in the log (a creator killed before it logged its file, or a page of a removed file still referenced); famfs check lists such files; the memory is free again once they are removed, and on a remount"
 /* The bytes of a map's extents (or strips): its whole allocation. */
 uint64_t famfs_fmap_alloc_bytes(const struct famfs_fmap *m);
 /* Before p is mapped: every byte of map's memory, through a scratch file

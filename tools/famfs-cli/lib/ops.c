@@ -417,7 +417,7 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 			  why ? "MAP_CREATE_V2" : "MAP_CREATE", strerror(-rc),
 			  rc == -ENOTTY && why ? ": " FAMFS_NO_V2_MSG :
 			  rc == -EBUSY ? ": another process opened the new file before it was mapped" :
-			  rc == -EADDRINUSE ? ": its memory, free in the log, is still mapped by a file in this mount that is not in the log (a creator killed before it logged its file, or a page of a removed file still referenced); famfs check lists such files; the memory is free again after they are gone and on a remount" : "");
+			  rc == -EADDRINUSE ? ": " FAMFS_ADDRINUSE_MSG : "");
 		goto unalloc;
 	}
 	set_owner(fd, p, mode, uid, gid);
