@@ -145,6 +145,14 @@ t_not cp-into-itself-nothing-copied test -e $M/d/sub
 t_rc cp-into-itself-same-refused 2 famfs cp -r $M/d $M
 t_rc cp-into-own-dir-refused 2 famfs cp -r $M/d $M/d
 t_not cp-into-own-dir-nothing-copied test -e $M/d/d
+# the same directory through a bind mount (another path, same dev/ino)
+mkdir -p /tmp/safety-bind && mount --bind $M/d /tmp/safety-bind
+t_rc cp-into-itself-bind-refused 2 famfs cp -r /tmp/safety-bind $M/d/sub
+t_has cp-into-itself-bind-says-why "into itself"
+t_not cp-into-itself-bind-nothing-copied test -e $M/d/sub
+t_rc cp-into-itself-bind-dest-refused 2 famfs cp -r $M/d /tmp/safety-bind/sub
+t_not cp-into-itself-bind-dest-nothing-copied test -e $M/d/sub
+umount /tmp/safety-bind
 t_rc cp-sibling-ok 0 famfs cp -r $M/d $M/d2
 t_ok cp-sibling-copied cmp /tmp/safety-5000 $M/d2/x
 
