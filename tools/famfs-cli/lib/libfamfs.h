@@ -494,8 +494,11 @@ struct famfs_df {
 	uint64_t reserved;	/* superblock and log */
 	uint64_t used;		/* allocated to files */
 	uint64_t free;
+	uint64_t unknown;	/* not free: entries that cannot be parsed
+				 * (R3) may own it; free is then 0 */
 	uint64_t log_len, log_entries, log_capacity;
 	unsigned long files, dirs, bad_entries;
+	unsigned long unparsed_entries;	/* of bad_entries: memory unknown */
 };
 int famfs_df(struct famfs_fs *fs, struct famfs_df *df);
 
