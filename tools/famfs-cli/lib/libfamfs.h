@@ -321,6 +321,9 @@ void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1);
 /* This host's persistent id: $FAMFS_HOST_ID_FILE, else /etc/famfs/host-uuid;
  * random (uuid_generate), created on first use; never /etc/machine-id. */
 int famfs_host_id(uint8_t uuid[16]);
+/* The uuid on the first line of an id file (a host id, boot_id): the
+ * usual text form, or 32 hex digits (machine-id style); -errno, -EINVAL */
+int famfs_read_id(const char *path, uint8_t uuid[16]);
 void famfs_uuid_str(const uint8_t uuid[16], char out[37]);
 
 /* ---- fs.c: an opened file system (superblock + log) ---------------------- */
