@@ -77,7 +77,7 @@ static void fake_meta(struct th *t, mode_t logmode)
 	int fd;
 
 	snprintf(p, sizeof(p), "%s/.meta", t->mpt);
-	assert_int_equal(mkdir(p, 0755), 0);
+	assert_true(!mkdir(p, 0755) || errno == EEXIST);	/* th_new made it */
 	snprintf(p, sizeof(p), "%s/.meta/.superblock", t->mpt);
 	fd = open(p, O_RDWR | O_CREAT, 0444);
 	assert_true(fd >= 0);

@@ -190,7 +190,7 @@ static void test_create_v2_and_replay(void **state)
 	assert_int_equal(r.problems, 0);
 	assert_int_equal(r.free_bytes, 0);
 	/* a client replays it: the same map, with MAP_CREATE_V2 */
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir '%s'", t->mpt, t->mpt);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s/.meta'", t->mpt, t->mpt);
 	assert_int_equal(system(cmd), 0);
 	th_mock_reset();
 	th_become_client(t);

@@ -316,6 +316,29 @@ static void test_next_index_one_short_mkdir_rolls(void **state)
 		fail_msg("e got c's memory");
 }
 
+/* R3 and df: the memory of an entry that cannot be parsed is unknown, not
+ * free; df says so (free 0, the rest unknown) instead of promising it */
+static void test_df_unparsed_not_free(void **state)
+{
+	struct th *t = *state;
+	struct famfs_df df;
+	uint64_t free0;
+
+	assert_int_equal(create(t, "a", 4 * MiB), 0);
+	assert_int_equal(create(t, "b", 2 * MiB), 0);
+	assert_int_equal(famfs_df(&t->fs, &df), 0);
+	free0 = df.free;
+	assert_int_equal(df.used, 6 * MiB);
+	assert_int_equal(df.unknown, 0);
+	flip(famfs_log_slot(t->fs.log, 0), 8 * 400 + 3);	/* a's CRC */
+	assert_int_equal(famfs_df(&t->fs, &df), 0);
+	assert_int_equal(df.bad_entries, 1);
+	assert_int_equal(df.unparsed_entries, 1);
+	assert_int_equal(df.free, 0);
+	assert_int_equal(df.used, 2 * MiB);	/* b's, known */
+	assert_int_equal(df.unknown, free0 + 4 * MiB);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +353,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_next_index_one_short_reserves, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_next_index_one_short_not_overwritten, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_next_index_one_short_mkdir_rolls, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_df_unparsed_not_free, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -210,7 +210,7 @@ static void remount(struct th *t)
 {
 	char cmd[700];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir '%s'", t->mpt, t->mpt);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s/.meta'", t->mpt, t->mpt);
 	assert_int_equal(system(cmd), 0);
 	th_mock_reset();
 }

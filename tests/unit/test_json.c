@@ -166,7 +166,7 @@ static void test_fsck(void **state)
 static void test_df(void **state)
 {
 	static const char *const k[] = { "target", "mount_point", "device",
-		"fs_uuid", "master_uuid", "role", "size", "reserved", "used", "free",
+		"fs_uuid", "master_uuid", "role", "size", "reserved", "used", "free", "unknown",
 		"alloc_unit", "log", "files", "directories", "corrupt_entries", NULL };
 	static const char *const kl[] = { "size", "entries", "capacity",
 					  "free_entries", NULL };
@@ -229,8 +229,11 @@ static void test_df_corrupt_entry(void **state)
 	assert_int_equal(df.log_entries, 2);
 	assert_int_equal(df.files, 1);
 	assert_int_equal(df.bad_entries, 1);
-	assert_int_equal(df.used, 2 * MiB);		/* b's extents stay free */
-	assert_int_equal(df.free, 58 * MiB);
+	assert_int_equal(df.used, 2 * MiB);		/* a's */
+	/* R3: b cannot be parsed, so what it owns is unknown: not free */
+	assert_int_equal(df.unparsed_entries, 1);
+	assert_int_equal(df.free, 0);
+	assert_int_equal(df.unknown, 58 * MiB);
 }
 
 /* issue 15.17: a name that is not UTF-8 still gives valid JSON: each byte

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,6 +214,139 @@ static void test_private_until_filled(void **state)
 	assert_int_equal(st.st_mode & 07777, 0644);	/* its mode once filled */
 }
 
+/* issue 15.9: every byte of the new file's 2 MiB units (every strip of an
+ * interleaved file) is its own data or zero before it is mapped: written
+ * through a map of the whole allocation with the file's layout */
+static int whole_fd = -1;
+static struct famfs_fmap whole_map;
+
+static uint64_t alloc_bytes(const struct famfs_fmap *m)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < m->count; i++)
+		n += m->extent_type == FAMFS_INTERLEAVED_EXTENT ?
+		     m->iext[i].nbytes : m->ext[i].len;
+	return n;
+}
+
+static void whole_hook(int fd, const struct famfs_fmap *m)
+{
+	if (whole_fd < 0 && m->file_size == alloc_bytes(m)) {
+		whole_fd = dup(fd);	/* read after its unlink */
+		whole_map = *m;
+	}
+}
+
+static int x_fill(void *arg, char *a, uint64_t size)
+{
+	(void)arg;
+	memset(a, 'x', size);
+	return 0;
+}
+
+/* the new file rel (size bytes, data bytes 'x' then zeros): its whole
+ * allocation was written through whole_fd, with the file's own extents */
+static void check_whole(struct th *t, const char *rel, uint64_t size,
+			uint64_t data)
+{
+	struct famfs_fmap real;
+	char p[700], buf[4096];
+	uint64_t len, off;
+
+	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
+	assert_int_equal(th_mock_lookup_fmap(p, &real), 0);
+	assert_int_equal(real.file_size, size);
+	assert_true(whole_fd >= 0);
+	len = alloc_bytes(&real);
+	assert_int_equal(whole_map.file_size, len);
+	assert_true(len > size);
+	whole_map.file_size = real.file_size;
+	assert_memory_equal(&whole_map, &real, sizeof(real));
+	for (off = 0; off < len; off += sizeof(buf)) {
+		assert_int_equal(pread(whole_fd, buf, sizeof(buf), (off_t)off),
+				 sizeof(buf));
+		for (size_t i = 0; i < sizeof(buf); i++)
+			if (buf[i] != (off + i < data ? 'x' : 0))
+				fail_msg("%s: byte %llu of its memory is %#x", rel,
+					 (unsigned long long)(off + i),
+					 (unsigned char)buf[i]);
+	}
+	close(whole_fd);
+	whole_fd = -1;
+	/* and the scratch file is gone */
+	snprintf(p, sizeof(p), "%s/.meta", t->mpt);
+	assert_int_equal(th_count_entries(p), 0);
+}
+
+static void test_new_alloc_reads_zero(void **state)
+{
+	struct th *t = *state;
+	struct famfs_layout lay = { .nstrips = 2, .chunk = 2 * MiB };
+	struct famfs_fill f = { .fn = x_fill };
+	int fd;
+
+	th_mock_stale = true;
+	th_mock_before_create = whole_hook;
+	fd = famfs_file_create(&t->fs, "u4k", 4096, 0644, 0, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	check_whole(t, "u4k", 4096, 0);
+	fd = famfs_file_create_fill(&t->fs, "u5000", 5000, 0644, 0, 0, NULL, &f);
+	assert_true(fd >= 0);
+	close(fd);
+	check_whole(t, "u5000", 5000, 5000);
+	fd = famfs_file_create_fill(&t->fs, "uil", 5 * MiB, 0644, 0, 0, &lay, &f);
+	assert_true(fd >= 0);
+	close(fd);
+	check_whole(t, "uil", 5 * MiB, 5 * MiB);
+	th_mock_before_create = NULL;
+}
+
+/* issue 15: a creator killed between the MAP_CREATEs and the log append
+ * leaves a mapped file not in the log; SIGTERM (and the like) raised
+ * meanwhile arrives only once the entry is in the log */
+static struct th *sig_th;
+static volatile sig_atomic_t term_at = -1;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	term_at = (sig_atomic_t)famfs_log_next(sig_th->fs.log);
+}
+
+static int term_fill(void *arg, char *a, uint64_t size)
+{
+	(void)arg;
+	raise(SIGTERM);
+	raise(SIGINT);
+	memset(a, 't', size);
+	return 0;
+}
+
+static void test_signals_held_until_logged(void **state)
+{
+	struct th *t = *state;
+	struct sigaction sa = { .sa_handler = on_term }, oterm, oint;
+	struct famfs_fill f = { .fn = term_fill };
+	sigset_t now;
+	int fd;
+
+	sig_th = t;
+	assert_int_equal(sigaction(SIGTERM, &sa, &oterm), 0);
+	assert_int_equal(sigaction(SIGINT, &sa, &oint), 0);
+	fd = famfs_file_create_fill(&t->fs, "sig", 4096, 0644, 0, 0, NULL, &f);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(term_at, 1);	/* delivered after the append */
+	/* and the mask is the caller's again */
+	assert_int_equal(sigprocmask(SIG_BLOCK, NULL, &now), 0);
+	assert_false(sigismember(&now, SIGTERM));
+	assert_false(sigismember(&now, SIGINT));
+	sigaction(SIGTERM, &oterm, NULL);
+	sigaction(SIGINT, &oint, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +356,8 @@ int main(void)
 		cmocka_unit_test(test_pattern),
 		cmocka_unit_test_setup_teardown(test_new_file_reads_zero, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_private_until_filled, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_new_alloc_reads_zero, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_signals_held_until_logged, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests_name("ops", tests, NULL, NULL);

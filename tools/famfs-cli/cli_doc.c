@@ -55,6 +55,13 @@ static void put_indented(FILE *f, const char *text, int ind)
 	}
 }
 
+int cli_helper_usage(const struct cli_doc *d, int misuse, int ok_rc,
+		     int usage_rc)
+{
+	cli_usage(d, misuse);
+	return misuse ? usage_rc : ok_rc;
+}
+
 int cli_usage(const struct cli_doc *d, int misuse)
 {
 	FILE *f = misuse ? stderr : stdout;

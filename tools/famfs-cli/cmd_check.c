@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* famfs check: every file in a mount must be mapped. */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "famfs.h"
+#include "pathset.h"
 
 const struct cli_doc cli_doc_check = {
 	.page = "famfs-check", .prog = "famfs check",
@@ -15,20 +17,42 @@ const struct cli_doc cli_doc_check = {
 	.synopsis = { "famfs check [-v] MPT" },
 	.description =
 		"Walk the famfs mount MPT and report regular files that are present but\n"
-		"not mapped (e.g. created with a plain cp), and meta files of the wrong\n"
-		"type.  See also famfs fsck, which checks the log.\n",
+		"not mapped (e.g. created with a plain cp), meta files of the wrong\n"
+		"type, and files that are mapped but not in the log.  The last hold\n"
+		"memory the log says is free, in this mount only: a creator killed\n"
+		"between giving a new file its memory and logging it leaves one (a\n"
+		"file, or its scratch file .meta/.new-PID).  New files that would get\n"
+		"that memory are refused (MAP_CREATE: Address already in use) until it\n"
+		"is removed (rm; no other host has it) or the mount is remounted.\n"
+		"See also famfs fsck, which checks the log.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'v', "verbose", NULL, "list every file checked" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		{ 0, "every file is mapped" }, CLI_EXIT_USAGE,
 		CLI_EXIT_ERROR("MPT is not a famfs mount or cannot be walked"),
-		{ 3, "unmapped files found" },
+		{ 3, "unmapped files, or mapped files not in the log, found" },
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-fsck(8), famfs-getmap(8)",
 };
 
-static unsigned long nfiles, nbad, nuntyped;
+static unsigned long nfiles, nbad, nuntyped, nunlogged;
+static struct pathset logged;	/* the paths of the log's file entries */
+
+static int add_logged(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		      bool ok, const char *reason)
+{
+	int rc;
+
+	(void)arg;
+	(void)ok;	/* refused, still the entry of its path */
+	(void)reason;
+	if (le16toh(e->type) != FAMFS_LOG_FILE ||
+	    strnlen(e->fm.path, sizeof(e->fm.path)) == sizeof(e->fm.path))
+		return 0;
+	rc = pathset_add(&logged, e->fm.path, idx, FAMFS_LOG_FILE, NULL);
+	return rc == -EEXIST ? 0 : rc;
+}
 static size_t root_len;
 
 static int visit(const char *p, const struct stat *st, int flag, struct FTW *f)
@@ -70,6 +94,11 @@ static int visit(const char *p, const struct stat *st, int flag, struct FTW *f)
 		       (unsigned long long)map.file_size,
 		       (unsigned long long)st->st_size);
 		nbad++;
+	} else if (want == FAMFS_REG && !pathset_lookup(&logged, rel)) {
+		printf("%s: mapped but not in the log: it holds %llu bytes of memory the log says are free, in this mount only (a creator killed before it logged the file?); rm it to free them\n",
+		       p, (unsigned long long)famfs_fmap_alloc_bytes(&map));
+		nunlogged++;
+		nbad++;
 	} else if (famfs_verbose) {
 		printf("%s: ok (%llu bytes, %s)\n", p,
 		       (unsigned long long)map.file_size,
@@ -95,14 +124,23 @@ int cmd_check(int argc, char **argv)
 	if (famfs_fs_open_mount(argv[optind], false, &fs))
 		return FAMFS_EXIT_ERROR;
 	root_len = strlen(fs.mpt);
+	if (pathset_init(&logged, famfs_log_next(fs.log) + 16) ||
+	    famfs_log_walk(&fs, add_logged, NULL)) {
+		famfs_err("%s: cannot read the log: out of memory", fs.mpt);
+		pathset_free(&logged);
+		famfs_fs_close(&fs);
+		return FAMFS_EXIT_ERROR;
+	}
 	if (nftw(fs.mpt, visit, 32, FTW_PHYS | FTW_MOUNT)) {
 		famfs_err("%s: walk failed: %s", fs.mpt, strerror(errno));
+		pathset_free(&logged);
 		famfs_fs_close(&fs);
 		return FAMFS_EXIT_ERROR;
 	}
 	famfs_fs_close(&fs);
-	printf("famfs check: %s: %lu files, %lu not properly mapped\n",
-	       argv[optind], nfiles, nbad);
+	pathset_free(&logged);
+	printf("famfs check: %s: %lu files, %lu not properly mapped (%lu mapped but not in the log)\n",
+	       argv[optind], nfiles, nbad, nunlogged);
 	if (nuntyped)
 		printf("famfs check: %s: the file types of the meta files were not checked: this famfs.ko lacks MAP_GET_V2, and its MAP_GET does not say\n",
 		       argv[optind]);

@@ -35,12 +35,14 @@ const struct cli_doc cli_doc_cp = {
 		"read; a larger one is not copied (exit 2, the message names it).\n"
 		"Symbolic links named as a SRC are followed; inside a directory\n"
 		"copied with -r, links, FIFOs and devices are skipped with a message.\n"
-		"A directory is not copied into itself (famfs cp -r d d/sub): refused\n"
-		"with exit 2, as cp(1) does.\n"
+		"A directory is not copied into itself (famfs cp -r d d/sub), also when\n"
+		"SRC names it through a bind mount or another path (the same device\n"
+		"and inode): refused with exit 2, as cp(1) does.\n"
 		"\n"
 		"Each file's bytes are copied in before it is logged (under the log\n"
-		"lock, so other creators on this host wait); the rest of its last page\n"
-		"is zeroed: no host ever sees the memory's old contents in it.\n",
+		"lock, so other creators on this host wait); the rest of its memory\n"
+		"(of its last 2 MiB unit, of every strip) is zeroed: nobody ever sees\n"
+		"the memory's old contents, through the file or the device.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'r', "recursive", NULL, "copy directories and their contents" },
 		{ 'R', NULL, NULL, "the same as -r" },
@@ -167,20 +169,39 @@ static int copy_any(struct famfs_fs *fs, const char *src, const char *rel,
 
 /* -EINVAL (message printed) if SRC is a directory and rel (the copy, in
  * fs) is SRC or inside it: the copy would copy itself until the path
- * limit, and nothing can be deleted (cp(1) refuses it too) */
+ * limit, and nothing can be deleted (cp(1) refuses it too).  By device and
+ * inode, not by name: a bind mount or any other path may name SRC. */
 static int into_itself(struct famfs_fs *fs, const char *src, const char *rel)
 {
-	char s[PATH_MAX], d[PATH_MAX];
-	struct stat st;
+	char d[PATH_MAX];
+	struct stat s, st;
+	size_t root = strlen(fs->mpt);
 
-	if (stat(src, &st) || !S_ISDIR(st.st_mode) || !realpath(src, s))
+	if (stat(src, &s) || !S_ISDIR(s.st_mode))
 		return 0;	/* copy_any reports what is wrong */
 	if (famfs_join(d, sizeof(d), fs->mpt, rel))
 		return -ENAMETOOLONG;
-	if (!famfs_path_within(d, s))
-		return 0;
-	famfs_err("cannot copy a directory, '%s', into itself, '%s'", src, d);
-	return -EINVAL;
+	/* the copy, then each directory above it up to the mount root */
+	for (size_t n = strlen(d);;) {
+		char *slash;
+
+		if (!stat(d, &st) && st.st_dev == s.st_dev &&
+		    st.st_ino == s.st_ino) {
+			char c[PATH_MAX];
+
+			famfs_join(c, sizeof(c), fs->mpt, rel);
+			famfs_err("cannot copy a directory, '%s', into itself, '%s' ('%s' is '%s')",
+				  src, c, d, src);
+			return -EINVAL;
+		}
+		if (n <= root)
+			return 0;
+		slash = strrchr(d, '/');
+		if (!slash || (size_t)(slash - d) < root)
+			return 0;
+		n = (size_t)(slash - d) > root ? (size_t)(slash - d) : root;
+		d[n] = '\0';
+	}
 }
 
 int cmd_cp(int argc, char **argv)

@@ -21,7 +21,12 @@ const struct cli_doc cli_doc_df = {
 		"directories, whether this host is the master or a client, and whether\n"
 		"the memory is cache-coherent: as the superblock records it (famfs\n"
 		"mkfs --noncoherent, famfs tune) and, when mounted, as this host's\n"
-		"mount runs (-o coherent / -o noncoherent override the superblock).\n",
+		"mount runs (-o coherent / -o noncoherent override the superblock).\n"
+		"\n"
+		"A log entry that cannot be parsed at all (famfs fsck names it) may own\n"
+		"any memory the other entries leave: then nothing is free (the master\n"
+		"allocates nothing until the log is repaired), and that memory is shown\n"
+		"as unknown, with a warning.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'j', "json", NULL, "print the summary as JSON on stdout (see JSON)" },
 		{ 0 } },
@@ -29,8 +34,9 @@ const struct cli_doc cli_doc_df = {
 		{ "JSON",
 		  "One object: target, mount_point and device (null when unknown),\n"
 		  "fs_uuid, master_uuid, role (master or client), size, reserved,\n"
-		  "used, free and alloc_unit (bytes), log {size, entries, capacity,\n"
-		  "free_entries}, files, directories, corrupt_entries, coherence\n"
+		  "used, free, unknown (memory entries that cannot be parsed may own)\n"
+		  "and alloc_unit (bytes), log {size, entries, capacity, free_entries},\n"
+		  "files, directories, corrupt_entries, coherence\n"
 		  "(coherent or noncoherent, the superblock's) and mount_coherence\n"
 		  "(this host's mount; null when not mounted).  Example:\n"
 		  "  famfs df -j /mnt/famfs | jq .log.free_entries\n", false },
@@ -142,6 +148,14 @@ int cmd_df(int argc, char **argv)
 	       human(df.used, h, sizeof(h)));
 	printf("  free         %llu (%s)\n", (unsigned long long)df.free,
 	       human(df.free, h, sizeof(h)));
+	if (df.unparsed_entries) {
+		printf("  unknown      %llu (%s, may be owned by log entries that cannot be parsed)\n",
+		       (unsigned long long)df.unknown,
+		       human(df.unknown, h, sizeof(h)));
+		famfs_warn("%s: %lu log entries cannot be parsed: the %llu bytes they may own are not counted as free, and nothing is allocated until the log is repaired (run famfs fsck)",
+			   *mpt ? mpt : dev, df.unparsed_entries,
+			   (unsigned long long)df.unknown);
+	}
 	printf("  log entries  %llu of %llu (%llu free)\n",
 	       (unsigned long long)df.log_entries,
 	       (unsigned long long)df.log_capacity,

@@ -98,6 +98,18 @@ const struct cli_doc cli_doc_fsck_helper = {
 	.see_also = "famfs-fsck(8), mkfs.famfs(8), mount.famfs(8), fsck(8)",
 };
 
+static int mkfs_usage(int misuse)
+{
+	return cli_helper_usage(&cli_doc_mkfs_helper, misuse, MKFS_EX_OK,
+				MKFS_EX_FAIL);
+}
+
+static int fsck_usage(int misuse)
+{
+	return cli_helper_usage(&cli_doc_fsck_helper, misuse, FSCK_EX_OK,
+				FSCK_EX_USAGE);
+}
+
 int cmd_mkfs_helper(int argc, char **argv)
 {
 	uint64_t loglen = FAMFS_LOG_LEN_DEFAULT;
@@ -114,8 +126,8 @@ int cmd_mkfs_helper(int argc, char **argv)
 			if (cli_loglen_opt(optarg, &loglen))
 				return MKFS_EX_FAIL;
 			break;
-		case 'h': cli_usage(&cli_doc_mkfs_helper, 0); return MKFS_EX_OK;
-		default: cli_usage(&cli_doc_mkfs_helper, 1); return MKFS_EX_FAIL;
+		case 'h': return mkfs_usage(0);
+		default: return mkfs_usage(1);
 		}
 	}
 	if (argc - optind == 2) {
@@ -123,10 +135,8 @@ int cmd_mkfs_helper(int argc, char **argv)
 			  argv[optind], argv[optind + 1]);
 		return MKFS_EX_FAIL;
 	}
-	if (argc - optind != 1) {
-		cli_usage(&cli_doc_mkfs_helper, 1);
-		return MKFS_EX_FAIL;
-	}
+	if (argc - optind != 1)
+		return mkfs_usage(1);
 	if (verbose)
 		printf("mkfs.famfs (famfs %s, format %d): famfs mkfs%s%s%s --loglen %llu %s\n",
 		       FAMFS_CLI_VERSION, FAMFS_FORMAT_VERSION, force ? " -f" : "",
@@ -143,12 +153,12 @@ int cmd_fsck_helper(int argc, char **argv)
 
 	while ((c = cli_getopt(argc, argv, &cli_doc_fsck_helper)) != -1) {
 		switch (c) {
-		case 'h': cli_usage(&cli_doc_fsck_helper, 0); return FSCK_EX_OK;
+		case 'h': return fsck_usage(0);
 		case 'V':
 			printf("fsck.famfs (famfs %s, format %d)\n", FAMFS_CLI_VERSION,
 			       FAMFS_FORMAT_VERSION);
 			return FSCK_EX_OK;
-		case '?': cli_usage(&cli_doc_fsck_helper, 1); return FSCK_EX_USAGE;
+		case '?': return fsck_usage(1);
 		default:
 			if (famfs_fsck8_opt(&o, c, reason)) {
 				famfs_err("fsck.famfs: %s", reason);
@@ -156,10 +166,8 @@ int cmd_fsck_helper(int argc, char **argv)
 			}
 		}
 	}
-	if (argc - optind != 1) {
-		cli_usage(&cli_doc_fsck_helper, 1);
-		return FSCK_EX_USAGE;
-	}
+	if (argc - optind != 1)
+		return fsck_usage(1);
 	famfs_verbose += o.verbose;
 	if (o.mode == FAMFS_FSCK8_YES || o.mode == FAMFS_FSCK8_AUTO)
 		fprintf(stderr, "fsck.famfs: %s: -%c: famfs fsck does not repair; checking only (problems found are left uncorrected: exit 4)\n",

@@ -35,9 +35,11 @@ const struct cli_doc cli_doc_mkfile = {
 		"chunks.  The first interleaved file sets the interleave feature in\n"
 		"the superblock (tools without it refuse the file system).\n"
 		"\n"
-		"The file reads as zeros (with -S, as the pattern) on every host: it is\n"
-		"zeroed through its mapping and flushed before it is logged, that is\n"
-		"before any other host can map it.  This writes the whole file once;\n"
+		"The file reads as zeros (with -S, as the pattern) on every host: all\n"
+		"of its memory, the rest of its last 2 MiB unit and every strip\n"
+		"included, is written through a scratch file (.meta/.new-PID, mapped\n"
+		"over it) and flushed before the file is mapped and logged, that is\n"
+		"before anyone else can read it.  This writes the whole allocation once;\n"
 		"-Z (--nozero) skips it.\n",
 	.opts = (const struct cli_opt[]){
 		{ 's', "size", "SIZE", "bytes, decimal (010 is ten) or hex after 0x, with\n"

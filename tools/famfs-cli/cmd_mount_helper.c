@@ -106,6 +106,12 @@ static int enter_ns(const char *ns)
 	return 0;
 }
 
+static int mount_usage(int misuse)
+{
+	return cli_helper_usage(&cli_doc_mount_helper, misuse, MNT_EX_SUCCESS,
+				MNT_EX_USAGE);
+}
+
 int cmd_mount_helper(int argc, char **argv)
 {
 	char reason[FAMFS_REASON_LEN];
@@ -128,12 +134,12 @@ int cmd_mount_helper(int argc, char **argv)
 				return MNT_EX_USAGE;
 			}
 			break;
-		case 'h': return cli_usage(&cli_doc_mount_helper, 0);
-		default: return cli_usage(&cli_doc_mount_helper, 1);
+		case 'h': return mount_usage(0);
+		default: return mount_usage(1);
 		}
 	}
 	if (argc - optind != 2)
-		return cli_usage(&cli_doc_mount_helper, 1);
+		return mount_usage(1);
 	dev = argv[optind];
 	mpt = argv[optind + 1];
 	if (famfs_mount_opts_parse(mopts, sloppy, &o, reason)) {

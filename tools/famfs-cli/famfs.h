@@ -55,6 +55,10 @@ struct cli_doc {
 
 /* Print --help to stdout (misuse 0) or stderr, return the exit code. */
 int cli_usage(const struct cli_doc *d, int misuse);
+/* The same for the helpers of mount(8), mkfs(8) and fsck(8), whose exit
+ * codes are their callers': ok_rc for --help, usage_rc for a misuse. */
+int cli_helper_usage(const struct cli_doc *d, int misuse, int ok_rc,
+		     int usage_rc);
 /* Write the roff man page of d to f. */
 void cli_man(FILE *f, const struct cli_doc *d);
 /* getopt_long over d's options (and -h/--help, returned as 'h'). */

@@ -27,6 +27,10 @@
  *	on victim's page at file offset 8K.  PASS lines: the poisoning
  *	process gets SIGBUS (BUS_MCEERR_*); read() of the victim (any page)
  *	and of the bystander get EIO; maps and names stay readable.
+ *   hostile_hold mapat FILE OFFSET LEN
+ *	create FILE (O_EXCL) and MAP_CREATE it to LEN bytes at device OFFSET,
+ *	then exit without logging it: what a creator killed between its
+ *	MAP_CREATE and its log append leaves (issue 15, cli-safety).
  *   hostile_hold healthy MPT
  *	after umount, rmmod, insmod and a new mount: map both files again;
  *	the bystander has its bytes, and so has every page of the victim but
@@ -236,9 +240,20 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "poison"))
 		return t_done(poison(argv[2]));
+	if (argc == 5 && !strcmp(argv[1], "mapat")) {
+		unsigned long long len = strtoull(argv[4], NULL, 0);
+		int fd = open(argv[2], O_RDWR | O_CREAT | O_EXCL, 0600);
+
+		if (fd < 0)
+			die(argv[2]);
+		if (map1(fd, len, strtoull(argv[3], NULL, 0), len))
+			die("MAP_CREATE");
+		return 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "healthy"))
 		return t_done(healthy(argv[2]));
 	fprintf(stderr, "usage: hostile_hold hold FILE READY | mapdev DEV LEN READY | touch FILE READY |\n"
-		"       poisonat MPT READY DELAY_MS | poison MPT | healthy MPT\n");
+		"       poisonat MPT READY DELAY_MS | poison MPT | healthy MPT |\n"
+		"       mapat FILE OFFSET LEN\n");
 	return 2;
 }

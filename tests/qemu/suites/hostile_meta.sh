@@ -187,6 +187,11 @@ t_has r3-unparsed-says "log entry 5 cannot be parsed"
 t_has r3-unparsed-says-fsck "run famfs fsck"
 t_ok r3-unparsed-no-file test ! -e $M/new
 t_rc r3-unparsed-mkdir 0 famfs mkdir $M/newdir
+# df: what that entry may own is unknown, not free (and it says so)
+t_rc r3-unparsed-df 0 famfs df $M
+t_has r3-unparsed-df-warns "cannot be parsed"
+t_eq r3-unparsed-df-free-0 0 "$(famfs df -j $M | jget .free)"
+t_ok r3-unparsed-df-unknown [ "$(famfs df -j $M | jget .unknown)" -gt 0 ]
 umount $M
 t_eq r3-unparsed-one-entry-added 9 "$(NEXT)"
 # f3's entry refused for its mode, CRC right: its extent still parses, so

@@ -39,7 +39,7 @@ bytes=$(echo "$OUT" | sed -n "s,^famfs mkfs: $DEV: \([0-9]*\) bytes.*,\1,p")
 t_rc df-dev 0 famfs df -j $DEV
 t_json df-dev-json
 t_keys df-keys . target mount_point device fs_uuid master_uuid role size reserved \
-	used free alloc_unit log files directories corrupt_entries coherence mount_coherence
+	used free unknown alloc_unit log files directories corrupt_entries coherence mount_coherence
 t_keys df-log-keys .log size entries capacity free_entries
 t_eq df-size-is-mkfs-size "$bytes" "$(j .size)"
 t_eq df-reserved "$((2 * MiB + 4 * MiB))" "$(j .reserved)"

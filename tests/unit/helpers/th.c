@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <endian.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,6 +18,9 @@
 static struct mock_map {
 	dev_t dev;
 	ino_t ino;
+	char path[512];		/* its name when mapped */
+	int keep;		/* a scratch file's (.meta/.new-PID) open
+				 * copy: its "memory" outlives its unlink */
 	struct famfs_fmap map;
 } mock[MOCK_MAX];
 static int nmock;
@@ -24,9 +28,17 @@ unsigned long th_mock_v1_creates, th_mock_v2_creates, th_mock_v2_gets;
 bool th_mock_stale;
 void (*th_mock_before_create)(int fd, const struct famfs_fmap *m);
 
+static void mock_drop(int i)
+{
+	if (mock[i].keep >= 0)
+		close(mock[i].keep);
+	mock[i] = mock[--nmock];
+}
+
 void th_mock_reset(void)
 {
-	nmock = 0;
+	while (nmock)
+		mock_drop(nmock - 1);
 	th_mock_v1_creates = th_mock_v2_creates = th_mock_v2_gets = 0;
 	th_mock_stale = false;
 	th_mock_before_create = NULL;
@@ -43,9 +55,20 @@ static struct mock_map *mock_find(int fd)
 
 	if (fstat(fd, &st))
 		return NULL;
-	for (int i = 0; i < nmock; i++)
-		if (mock[i].dev == st.st_dev && mock[i].ino == st.st_ino)
-			return &mock[i];
+	for (int i = 0; i < nmock; i++) {
+		struct stat now;
+
+		if (mock[i].dev != st.st_dev || mock[i].ino != st.st_ino)
+			continue;
+		/* unlinked (evicted) and its inode number reused: gone */
+		if (mock[i].path[0] && (stat(mock[i].path, &now) ||
+					now.st_dev != st.st_dev ||
+					now.st_ino != st.st_ino)) {
+			mock_drop(i--);
+			continue;
+		}
+		return &mock[i];
+	}
 	return NULL;
 }
 
@@ -61,9 +84,50 @@ static int m_umount(const char *m)
 	return 0;
 }
 
+static bool mock_is_scratch(const char *path)
+{
+	return strstr(path, "/.meta/.new-") != NULL;
+}
+
+/* the same memory: the same extents or strips, whatever the file size */
+static bool same_memory(const struct famfs_fmap *a, const struct famfs_fmap *b)
+{
+	struct famfs_fmap x = *a;
+
+	x.file_size = b->file_size;
+	return !memcmp(&x, b, sizeof(x));
+}
+
+/* famfs writes a new file's memory through a scratch file with its map,
+ * unlinked before the file's own MAP_CREATE (fill.c): what was written
+ * shows in the file, as it would through the device */
+static void mock_carry(int fd, const struct famfs_fmap *map)
+{
+	for (int i = 0; i < nmock; i++) {
+		struct mock_map *m = &mock[i];
+		struct stat now;
+		char buf[65536];
+
+		if (m->keep < 0 || !stat(m->path, &now))
+			continue;	/* not a scratch file, or still there */
+		for (uint64_t o = 0; same_memory(&m->map, map) &&
+				     o < map->file_size; o += sizeof(buf)) {
+			size_t n = map->file_size - o < sizeof(buf) ?
+				   map->file_size - o : sizeof(buf);
+
+			assert_int_equal(pread(m->keep, buf, n, (off_t)o), n);
+			assert_int_equal(pwrite(fd, buf, n, (off_t)o), n);
+		}
+		mock_drop(i--);
+	}
+}
+
 static int mock_add(int fd, const struct famfs_fmap *map)
 {
+	struct mock_map nm = { .keep = -1, .map = *map };
+	char l[64];
 	struct stat st;
+	ssize_t n;
 
 	if (fstat(fd, &st))
 		return -errno;
@@ -71,10 +135,11 @@ static int mock_add(int fd, const struct famfs_fmap *map)
 		return -EEXIST;		/* the module wants an empty, unmapped file */
 	if (nmock == MOCK_MAX)
 		return -EINVAL;
-	mock[nmock].dev = st.st_dev;
-	mock[nmock].ino = st.st_ino;
-	mock[nmock].map = *map;
-	nmock++;
+	nm.dev = st.st_dev;
+	nm.ino = st.st_ino;
+	snprintf(l, sizeof(l), "/proc/self/fd/%d", fd);
+	n = readlink(l, nm.path, sizeof(nm.path) - 1);
+	nm.path[n > 0 ? n : 0] = '\0';
 	if (ftruncate(fd, (off_t)map->file_size))
 		return -errno;
 	if (th_mock_stale) {	/* what an earlier user left in the memory */
@@ -86,6 +151,10 @@ static int mock_add(int fd, const struct famfs_fmap *map)
 				   map->file_size - o : sizeof(junk), (off_t)o) < 0)
 				return -errno;
 	}
+	mock_carry(fd, map);
+	if (mock_is_scratch(nm.path))
+		nm.keep = dup(fd);
+	mock[nmock++] = nm;
 	return 0;
 }
 
@@ -108,7 +177,7 @@ static int m_map_create(int fd, const struct famfs_ioc_map *map)
 		th_mock_before_create(fd, m);
 	rc = mock_add(fd, m);
 	free(m);
-	if (!rc)
+	if (!rc && !mock_is_scratch(mock[nmock - 1].path))
 		th_mock_v1_creates++;
 	return rc;
 }
@@ -260,7 +329,7 @@ static int m_map_create_v2(int fd, const struct famfs_ioc_map_v2 *h)
 		th_mock_before_create(fd, m);
 	if (!rc)
 		rc = mock_add(fd, m);
-	if (!rc)
+	if (!rc && !mock_is_scratch(mock[nmock - 1].path))
 		th_mock_v2_creates++;
 	free(m);
 	return rc;
@@ -351,6 +420,20 @@ int th_mock_lookup_fmap(const char *path, struct famfs_fmap *map)
 	return 0;
 }
 
+int th_count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
 /* ---- images -------------------------------------------------------------- */
 void th_write_id(const char *path, const uint8_t uuid[16])
 {
@@ -377,6 +460,7 @@ struct th *th_new(uint64_t size, uint64_t loglen)
 	struct famfs_superblock sb;
 	struct famfs_log_header h;
 	uint8_t fsid[16], host[16], boot[16];
+	char meta[320];
 	int fd;
 
 	assert_non_null(t);
@@ -386,6 +470,8 @@ struct th *th_new(uint64_t size, uint64_t loglen)
 	snprintf(t->mpt, sizeof(t->mpt), "%s/mnt", t->dir);
 	snprintf(t->hostid, sizeof(t->hostid), "%s/host-uuid", t->dir);
 	assert_int_equal(mkdir(t->mpt, 0755), 0);
+	snprintf(meta, sizeof(meta), "%s/.meta", t->mpt);
+	assert_int_equal(mkdir(meta, 0755), 0);
 	uuid_generate(host);
 	th_write_id(t->hostid, host);
 	setenv("FAMFS_HOST_ID_FILE", t->hostid, 1);

@@ -40,6 +40,8 @@ uint64_t th_append_file(struct th *t, const char *path, uint64_t off,
 uint64_t th_append_dir(struct th *t, const char *path);
 /* Write a path p (relative to mpt) as a plain file / directory. */
 void th_touch(struct th *t, const char *rel, const char *content);
+/* the entries of a directory, without . and .. */
+int th_count_entries(const char *dir);
 bool th_exists(struct th *t, const char *rel, bool dir);
 int th_setup(void **state);	/* 64 MiB, 2 MiB log */
 int th_teardown(void **state);

@@ -174,7 +174,7 @@ int famfs_copy_fd(struct famfs_fs *fs, int in, const char *src,
 		return -EINVAL;
 	}
 	/* the bytes go in before the file is logged: no host ever sees the
-	 * memory's old contents in it (the rest of its last page is zeroed) */
+	 * memory's old contents (the rest of its memory is zeroed: fill.c) */
 	cs.in = in;
 	cs.src = src;
 	cs.data = data;

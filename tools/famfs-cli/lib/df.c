@@ -6,19 +6,28 @@
 
 #include "libfamfs.h"
 
+struct df_ctx {
+	struct famfs_df *df;
+	const struct famfs_superblock *sb;
+};
+
 static int count(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		 bool ok, const char *reason)
 {
-	struct famfs_df *df = arg;
+	struct df_ctx *c = arg;
+	struct famfs_df *df = c->df;
 
-	(void)idx;
 	(void)reason;
-	if (!ok)
+	if (!ok) {
 		df->bad_entries++;
-	else if (le16toh(e->type) == FAMFS_LOG_MKDIR)
+		/* R3: what it owns is not known, not even that */
+		if (famfs_entry_owned(e, idx, c->sb, NULL))
+			df->unparsed_entries++;
+	} else if (le16toh(e->type) == FAMFS_LOG_MKDIR) {
 		df->dirs++;
-	else
+	} else {
 		df->files++;
+	}
 	return 0;
 }
 
@@ -33,17 +42,25 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 	df->reserved = famfs_data_start(fs->sb);
 	df->log_len = le64toh(fs->sb->log_len);
 	df->log_capacity = FAMFS_LOG_CAPACITY(df->log_len);
-	rc = famfs_log_walk(fs, count, df);
+	struct df_ctx c = { df, fs->sb };
+
+	rc = famfs_log_walk(fs, count, &c);
 	if (rc)
 		return rc;
 	df->log_entries = df->files + df->dirs + df->bad_entries;
-	rc = famfs_bitmap_build(fs, &b);	/* corrupt entries: not counted */
+	rc = famfs_bitmap_build(fs, &b);	/* unparsable entries: unmarked */
 	if (rc)
 		return rc;
 	reserved_units = (df->reserved + FAMFS_ALLOC_UNIT - 1) / FAMFS_ALLOC_UNIT;
 	if (reserved_units > b.nunits)
 		reserved_units = b.nunits;
 	df->free = b.nfree * FAMFS_ALLOC_UNIT;
+	/* R3: an entry that cannot be parsed may own any of it: not free
+	 * (the master allocates nothing until the log is repaired) */
+	if (df->unparsed_entries) {
+		df->unknown = df->free;
+		df->free = 0;
+	}
 	df->used = (b.nunits - b.nfree - reserved_units) * FAMFS_ALLOC_UNIT;
 	famfs_bitmap_free(&b);
 	return 0;

@@ -21,7 +21,7 @@ void famfs_uuid_str(const uint8_t uuid[16], char out[37])
 	uuid_unparse_lower(uuid, out);
 }
 
-static int read_id(const char *path, uint8_t uuid[16])
+int famfs_read_id(const char *path, uint8_t uuid[16])
 {
 	char buf[80], hex[33];
 	FILE *f = fopen(path, "r");
@@ -73,7 +73,7 @@ static int create_id(const char *path, uint8_t uuid[16])
 		int rc = -errno;
 
 		unlink(tmp);
-		return rc == -EEXIST ? read_id(path, uuid) : rc;
+		return rc == -EEXIST ? famfs_read_id(path, uuid) : rc;
 	}
 	unlink(tmp);
 	return 0;
@@ -85,7 +85,7 @@ int famfs_host_id(uint8_t uuid[16])
 	int rc;
 
 	if (env && *env) {
-		rc = read_id(env, uuid);
+		rc = famfs_read_id(env, uuid);
 		if (rc == -ENOENT)
 			rc = create_id(env, uuid);
 		if (rc)
@@ -93,7 +93,7 @@ int famfs_host_id(uint8_t uuid[16])
 				  env, strerror(-rc));
 		return rc;
 	}
-	rc = read_id(HOST_ID_FILE, uuid);
+	rc = famfs_read_id(HOST_ID_FILE, uuid);
 	if (rc == -ENOENT) {
 		mkdir(HOST_ID_DIR, 0755);
 		rc = create_id(HOST_ID_FILE, uuid);

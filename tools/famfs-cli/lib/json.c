@@ -205,6 +205,7 @@ struct json_object *famfs_json_df(const char *target, const char *mpt,
 	add_u64(o, "reserved", df->reserved);
 	add_u64(o, "used", df->used);
 	add_u64(o, "free", df->free);
+	add_u64(o, "unknown", df->unknown);
 	add_u64(o, "alloc_unit", FAMFS_ALLOC_UNIT);
 	log = json_object_new_object();
 	add_u64(log, "size", df->log_len);

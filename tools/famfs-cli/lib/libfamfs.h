@@ -321,6 +321,9 @@ void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1);
 /* This host's persistent id: $FAMFS_HOST_ID_FILE, else /etc/famfs/host-uuid;
  * random (uuid_generate), created on first use; never /etc/machine-id. */
 int famfs_host_id(uint8_t uuid[16]);
+/* The uuid on the first line of an id file (a host id, boot_id): the
+ * usual text form, or 32 hex digits (machine-id style); -errno, -EINVAL */
+int famfs_read_id(const char *path, uint8_t uuid[16]);
 void famfs_uuid_str(const uint8_t uuid[16], char out[37]);
 
 /* ---- fs.c: an opened file system (superblock + log) ---------------------- */
@@ -496,8 +499,11 @@ struct famfs_df {
 	uint64_t reserved;	/* superblock and log */
 	uint64_t used;		/* allocated to files */
 	uint64_t free;
+	uint64_t unknown;	/* not free: entries that cannot be parsed
+				 * (R3) may own it; free is then 0 */
 	uint64_t log_len, log_entries, log_capacity;
 	unsigned long files, dirs, bad_entries;
+	unsigned long unparsed_entries;	/* of bad_entries: memory unknown */
 };
 int famfs_df(struct famfs_fs *fs, struct famfs_df *df);
 
@@ -615,6 +621,17 @@ struct famfs_fill {
 	void *arg;
 	bool nozero;
 };
+/* What MAP_CREATE's EADDRINUSE means for a new file's memory */
+#define FAMFS_ADDRINUSE_MSG "its memory, free in the log, is still mapped by a file in this mount that is not in the log (a creator killed before it logged its file, or a page of a removed file still referenced); famfs check lists such files; the memory is free again once they are removed, and on a remount"
+/* The bytes of a map's extents (or strips): its whole allocation. */
+uint64_t famfs_fmap_alloc_bytes(const struct famfs_fmap *m);
+/* Before p is mapped: every byte of map's memory, through a scratch file
+ * (.meta/.new-PID) mapped over all of it: fill's bytes for [0,
+ * map->file_size), zeros after (fill NULL: all zeros; nozero without fn:
+ * nothing), written back; the scratch file is gone on return. */
+int famfs_fill_units(struct famfs_fs *fs, const char *p,
+		     const struct famfs_fmap *map,
+		     const struct famfs_fill *fill);
 /* famfs_file_create_layout with the file's bytes given by fill */
 int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 			   uint64_t size, uint32_t mode, uint32_t uid,

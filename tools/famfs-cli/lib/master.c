@@ -149,28 +149,11 @@ void famfs_mrec_show(const struct famfs_superblock *sb,
 		 le32toh(r->flags) & FAMFS_MREC_HELD ? "held" : "released", desc);
 }
 
-/* a uuid from the first line of a file */
-static int read_uuid_file(const char *path, uint8_t out[16])
-{
-	char buf[80];
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return -EINVAL;
-	}
-	fclose(f);
-	buf[strcspn(buf, " \r\n")] = '\0';
-	return uuid_parse(buf, out) ? -EINVAL : 0;
-}
-
 int famfs_boot_id(uint8_t boot[16])
 {
 	const char *env = getenv("FAMFS_BOOT_ID_FILE");
 	const char *p = env && *env ? env : BOOT_ID_FILE;
-	int rc = read_uuid_file(p, boot);
+	int rc = famfs_read_id(p, boot);
 
 	if (rc)
 		famfs_err("%s%s: cannot read this boot's id: %s", p,

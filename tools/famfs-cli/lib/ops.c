@@ -5,10 +5,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -307,49 +307,6 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 	return rc;
 }
 
-/*
- * The new file's bytes, before it is logged (before any other host can map
- * it): fill->fn's, or zeros, and the rest of the last page zeroed (a mmap
- * of the file reaches up to the page end; nothing past it can be reached
- * through the file: famfs.ko maps no page past the end).  Written through
- * the file's own mapping, then msync (famfs.ko writes the CPU cache lines
- * back), as famfs cp always did.
- */
-static int populate(int fd, const char *p, uint64_t size,
-		    const struct famfs_fill *fill)
-{
-	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t len = (size + pg - 1) / pg * pg;
-	bool nozero = fill && fill->nozero;
-	char *a;
-	int rc = 0;
-
-	if (!size || (nozero && !(fill && fill->fn)))
-		return 0;
-	a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (a == MAP_FAILED) {
-		rc = -errno;
-		famfs_err("%s: mmap: %s", p, strerror(errno));
-		return rc;
-	}
-	if (fill && fill->fn) {
-		rc = fill->fn(fill->arg, a, size);
-		if (!rc && !nozero)
-			memset(a + size, 0, len - size);
-	} else {
-		memset(a, 0, len);
-	}
-	if (!rc && msync(a, len, MS_SYNC)) {
-		rc = -errno;
-		famfs_err("%s: msync: %s", p, strerror(errno));
-	}
-	munmap(a, len);
-	/* a non-coherent mount: the bytes written back for every host */
-	if (!rc && fill && fill->fn)
-		rc = famfs_data_written(fd, NULL, p);
-	return rc;
-}
-
 int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 			     uint64_t size, uint32_t mode, uint32_t uid,
 			     uint32_t gid, const struct famfs_layout *lay)
@@ -358,12 +315,33 @@ int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 }
 
 /*
- * Under the log lock: allocate, create the file (O_EXCL, 0600), give it
- * its memory (MAP_CREATE), its bytes (populate), then its owner and mode,
- * and only then log it.  Once logged, every host can map it, so it must never show
- * what the memory held before.  Until then nothing is visible to other
- * hosts: a failure unlinks the file and the allocation is forgotten.
+ * Under the log lock: allocate, create the file (O_EXCL, 0600), write all
+ * its memory (famfs_fill_units: its bytes, zeros up to the end of its last
+ * unit and of every strip), give it that memory (MAP_CREATE), then its
+ * owner and mode, and only then log it.  Once logged, every host can map
+ * it, so it must never show what the memory held before.  Until then
+ * nothing is visible to other hosts: a failure unlinks the file and the
+ * allocation is forgotten.
+ *
+ * From the scratch file's MAP_CREATE to the log append, a creator that
+ * dies leaves a mapped file that is not in the log: its memory is held in
+ * this mount until remount (famfs check lists it).  The signals that end
+ * a process by default and can be blocked are held back meanwhile, and
+ * delivered when the entry is in the log (or the create failed).
  */
+static void block_fatal(sigset_t *old)
+{
+	static const int sig[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE,
+				   SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ,
+				   SIGVTALRM, SIGPROF, SIGIO };
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(sig) / sizeof(sig[0]); i++)
+		sigaddset(&set, sig[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
 int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 			   uint64_t size, uint32_t mode, uint32_t uid,
 			   uint32_t gid, const struct famfs_layout *lay,
@@ -372,6 +350,8 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN], p[PATH_MAX];
 	struct famfs_log_entry e;
 	struct famfs_fmap *map = NULL;
+	sigset_t oldmask;
+	bool blocked = false;
 	int fd = -1, rc, v2;
 
 	rc = famfs_fs_writable(fs);
@@ -426,6 +406,11 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	/* the file stays 0600 and the creator's until its bytes are in: once
 	 * mapped, whoever may open it reads the memory, old contents too */
 	famfs_fmap_from_entry(&e, map);
+	block_fatal(&oldmask);
+	blocked = true;
+	rc = famfs_fill_units(fs, p, map, fill);
+	if (rc)
+		goto unalloc;
 	rc = famfs_fmap_create(fd, map);
 	if (rc) {
 		const char *why = famfs_fmap_needs_v2(map);
@@ -433,16 +418,15 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 		famfs_err("%s: %s: %s%s (not created)", p,
 			  why ? "MAP_CREATE_V2" : "MAP_CREATE", strerror(-rc),
 			  rc == -ENOTTY && why ? ": " FAMFS_NO_V2_MSG :
-			  rc == -EBUSY ? ": another process opened the new file before it was mapped" : "");
+			  rc == -EBUSY ? ": another process opened the new file before it was mapped" :
+			  rc == -EADDRINUSE ? ": " FAMFS_ADDRINUSE_MSG : "");
 		goto unalloc;
 	}
-	rc = populate(fd, p, size, fill);
-	if (rc)
-		goto unalloc;
 	set_owner(fd, p, mode, uid, gid);
 	rc = famfs_log_append(fs, &e);
 	if (rc)
 		goto unalloc;
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	/* the cache knows the allocation; now the entry and its path too */
 	if (fs->cache_next + 1 == famfs_log_next(fs->log) &&
 	    !pathset_add(fs->cache_paths, norm, fs->cache_next, FAMFS_LOG_FILE,
@@ -458,6 +442,8 @@ unalloc:
 undo:
 	close(fd);
 	unlink(p);
+	if (blocked)
+		sigprocmask(SIG_SETMASK, &oldmask, NULL);
 out:
 	free(map);
 	famfs_fs_unlock(fs);

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bytes of a new file's memory, before the file is mapped and logged.
+ *
+ * A file gets whole 2 MiB units (an interleaved file whole strips), but
+ * only its bytes up to the end of the page past EOF can be reached through
+ * it: famfs.ko maps nothing past that.  The rest of the last unit, and the
+ * unused tail of every strip, would keep what the memory held before --
+ * another file's data, or an earlier file system's -- for anyone who reads
+ * the device, or a later file system's file over the same memory.  So
+ * every byte of the allocation is written: the file's own bytes, zeros
+ * after them.
+ *
+ * It is written through a scratch file, .meta/.new-PID, mapped over the
+ * whole allocation with the file's own layout (the same extents or
+ * strips, so its offsets are the file's offsets) but the allocation's
+ * size: filled, zeroed, msync'ed and written back (a non-coherent mount),
+ * unmapped, closed and unlinked.  The last close and the unlink evict it,
+ * and the kernel takes its extents out of the mount's tree (no page of it
+ * is referenced any more), so the file's own MAP_CREATE over the same
+ * memory is not refused as an overlap.  The scratch file is root's, 0600,
+ * in .meta: nobody else sees the old bytes while it exists.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "libfamfs.h"
+
+uint64_t famfs_fmap_alloc_bytes(const struct famfs_fmap *m)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < m->count; i++)
+		n += m->extent_type == FAMFS_INTERLEAVED_EXTENT ?
+		     m->iext[i].nbytes : m->ext[i].len;
+	return n;
+}
+
+/* The scratch file's bytes: fill->fn's for [0, size), zeros after */
+static int write_units(int fd, const char *p, uint64_t size, uint64_t len,
+		       const struct famfs_fill *fill)
+{
+	bool nozero = fill && fill->nozero;
+	char *a;
+	int rc = 0;
+
+	a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (a == MAP_FAILED) {
+		rc = -errno;
+		famfs_err("%s: mmap of its %llu bytes of memory: %s", p,
+			  (unsigned long long)len, strerror(errno));
+		return rc;
+	}
+	if (fill && fill->fn) {
+		rc = fill->fn(fill->arg, a, size);
+		if (!rc && !nozero)
+			memset(a + size, 0, len - size);
+	} else {
+		memset(a, 0, len);
+	}
+	if (!rc && msync(a, len, MS_SYNC)) {
+		rc = -errno;
+		famfs_err("%s: msync: %s", p, strerror(errno));
+	}
+	munmap(a, len);
+	/* a non-coherent mount: the bytes written back for every host */
+	if (!rc)
+		rc = famfs_data_written(fd, NULL, p);
+	return rc;
+}
+
+int famfs_fill_units(struct famfs_fs *fs, const char *p,
+		     const struct famfs_fmap *map, const struct famfs_fill *fill)
+{
+	char sp[PATH_MAX];
+	struct famfs_fmap whole;
+	uint64_t len = famfs_fmap_alloc_bytes(map);
+	int fd, rc, n;
+
+	if (!len || (fill && fill->nozero && !fill->fn))
+		return 0;
+	n = snprintf(sp, sizeof(sp), "%s/%s/.new-%ld", fs->mpt, FAMFS_META_DIR,
+		     (long)getpid());
+	if (n < 0 || (size_t)n >= sizeof(sp))
+		return -ENAMETOOLONG;
+	fd = open(sp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = -errno;
+		famfs_err("%s: cannot create %s, through which its memory is zeroed: %s%s (not created)",
+			  p, sp, strerror(errno),
+			  errno == EEXIST ? ": left by a creator that died (famfs check lists it; remount to free its memory)" : "");
+		return rc;
+	}
+	whole = *map;
+	whole.file_size = len;
+	rc = famfs_fmap_create(fd, &whole);
+	if (rc)
+		famfs_err("%s: MAP_CREATE of %s over its memory: %s%s (not created)",
+			  p, sp, strerror(-rc),
+			  rc == -EADDRINUSE ? ": " FAMFS_ADDRINUSE_MSG : "");
+	else
+		rc = write_units(fd, p, map->file_size, len, fill);
+	close(fd);
+	if (unlink(sp) && !rc) {
+		rc = -errno;
+		famfs_err("%s: unlink %s: %s (not created)", p, sp,
+			  strerror(errno));
+	}
+	return rc;
+}
