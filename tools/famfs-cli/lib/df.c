@@ -32,7 +32,9 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 	df->size = famfs_sb_dev_size(fs->sb);
 	df->reserved = famfs_data_start(fs->sb);
 	df->log_len = le64toh(fs->sb->log_len);
-	df->log_capacity = FAMFS_LOG_CAPACITY(df->log_len);
+	df->log_capacity = famfs_log_capacity_of(df->log_len,
+						 famfs_fs_compact(fs));
+	df->log_used = famfs_log_refresh_next(fs);
 	rc = famfs_log_walk(fs, count, df);
 	if (rc)
 		return rc;
