@@ -221,6 +221,12 @@ static void test_capacity_three_times(void **state)
 	 * extents each */
 	t = th_new_fmt(64 * MiB, 2 * MiB, true);
 	assert_int_equal(le64toh(t->fs.log->capacity), FAMFS_CLOG_CAPACITY(2 * MiB));
+	{
+		struct famfs_df df;
+
+		assert_int_equal(famfs_df(&t->fs, &df), 0);
+		assert_int_equal(famfs_df_log_warn("x", &df), 0);
+	}
 	assert_int_equal(le32toh(t->fs.log->entry_size), FAMFS_CLOG_SLOT);
 	for (;; n++) {
 		gen_path(p, 99, (unsigned)n);
@@ -228,6 +234,16 @@ static void test_capacity_three_times(void **state)
 		rc = famfs_log_append(&t->fs, &e);
 		if (rc)
 			break;
+		/* df warns from 90% on, not before */
+		if (n + 1 == FAMFS_CLOG_CAPACITY(2 * MiB) * 9 / 10 - 1 ||
+		    n + 1 == (FAMFS_CLOG_CAPACITY(2 * MiB) * 9 + 9) / 10) {
+			struct famfs_df df;
+
+			assert_int_equal(famfs_df(&t->fs, &df), 0);
+			assert_int_equal(df.log_used, n + 1);
+			assert_int_equal(famfs_df_log_warn("x", &df),
+					 (n + 1) * 10 >= df.log_capacity * 9);
+		}
 	}
 	assert_int_equal(rc, -ENOSPC);
 	assert_true(n >= 3 * v1);
@@ -241,6 +257,7 @@ static void test_capacity_three_times(void **state)
 		assert_int_equal(df.files, n);
 		assert_int_equal(df.log_capacity, FAMFS_CLOG_CAPACITY(2 * MiB));
 		assert_int_equal(df.log_used, n);
+		assert_int_equal(famfs_df_log_warn("x", &df), 1);
 	}
 	th_free(t);
 }

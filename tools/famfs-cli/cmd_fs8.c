@@ -17,7 +17,7 @@ enum { MKFS_EX_OK = 0, MKFS_EX_FAIL = 1 };
 const struct cli_doc cli_doc_mkfs_helper = {
 	.page = "mkfs.famfs", .prog = "mkfs.famfs",
 	.summary = "create a famfs file system: the helper of mkfs -t famfs",
-	.synopsis = { "mkfs.famfs [-V] [-f] [-k] [-l|--loglen N] DEV",
+	.synopsis = { "mkfs.famfs [-V] [-f] [-k] [-l|--loglen N] [--log-format FMT] DEV",
 		      "mkfs -t famfs [-V] [-f] [-k] [-l N] DEV" },
 	.description =
 		"mkfs(8) runs mkfs.famfs for mkfs -t famfs DEV, passing on the options\n"
@@ -31,7 +31,9 @@ const struct cli_doc cli_doc_mkfs_helper = {
 		{ 'k', "kill", NULL, "destroy the superblock (and log header) of DEV" },
 		{ 'l', "loglen", "N",
 		  "log size: a power of two from 2M to 1G, default 8M\n"
-		  "(k/m/g suffixes; each entry takes 1 KiB)" },
+		  "(k/m/g suffixes)" },
+		{ 0, "log-format", "FMT",
+		  "compact (the default) or v1, as for famfs mkfs" },
 		{ 0 } },
 	.sections = (const struct cli_section[]){
 		{ "FILES",
@@ -96,7 +98,7 @@ const struct cli_doc cli_doc_fsck_helper = {
 int cmd_mkfs_helper(int argc, char **argv)
 {
 	uint64_t loglen = FAMFS_LOG_LEN_DEFAULT;
-	bool force = false, kill = false, verbose = false;
+	bool force = false, kill = false, verbose = false, compact = true;
 	int c;
 
 	while ((c = cli_getopt(argc, argv, &cli_doc_mkfs_helper)) != -1) {
@@ -106,6 +108,10 @@ int cmd_mkfs_helper(int argc, char **argv)
 		case 'k': kill = true; break;
 		case 'l':
 			if (cli_loglen_opt(optarg, &loglen))
+				return MKFS_EX_FAIL;
+			break;
+		case 256 + 4:	/* --log-format (cli_getopt: 256 + its index) */
+			if (cli_log_format_opt(optarg, &compact))
 				return MKFS_EX_FAIL;
 			break;
 		case 'h': cli_usage(&cli_doc_mkfs_helper, 0); return MKFS_EX_OK;
@@ -122,10 +128,12 @@ int cmd_mkfs_helper(int argc, char **argv)
 		return MKFS_EX_FAIL;
 	}
 	if (verbose)
-		printf("mkfs.famfs (famfs %s, format %d): famfs mkfs%s%s --loglen %llu %s\n",
+		printf("mkfs.famfs (famfs %s, format %d): famfs mkfs%s%s --loglen %llu --log-format %s %s\n",
 		       FAMFS_CLI_VERSION, FAMFS_FORMAT_VERSION, force ? " -f" : "",
-		       kill ? " -k" : "", (unsigned long long)loglen, argv[optind]);
-	return cli_mkfs_run(argv[optind], loglen, force, kill, false) ? MKFS_EX_FAIL : MKFS_EX_OK;
+		       kill ? " -k" : "", (unsigned long long)loglen,
+		       compact ? "compact" : "v1", argv[optind]);
+	return cli_mkfs_run(argv[optind], loglen, force, kill, false, compact) ?
+	       MKFS_EX_FAIL : MKFS_EX_OK;
 }
 
 int cmd_fsck_helper(int argc, char **argv)

@@ -35,6 +35,7 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 	df->log_capacity = famfs_log_capacity_of(df->log_len,
 						 famfs_fs_compact(fs));
 	df->log_used = famfs_log_refresh_next(fs);
+	df->log_compact = famfs_fs_compact(fs);
 	rc = famfs_log_walk(fs, count, df);
 	if (rc)
 		return rc;
@@ -49,4 +50,18 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 	df->used = (b.nunits - b.nfree - reserved_units) * FAMFS_ALLOC_UNIT;
 	famfs_bitmap_free(&b);
 	return 0;
+}
+
+int famfs_df_log_warn(const char *name, const struct famfs_df *df)
+{
+	if (!df->log_capacity ||
+	    df->log_used * 100 < df->log_capacity * FAMFS_LOG_WARN_PCT)
+		return 0;
+	famfs_warn("%s: the log is %llu%% full (%llu of %llu %s used): new files and directories fail when it is full. " FAMFS_LOG_FULL_HINT,
+		   name,
+		   (unsigned long long)(df->log_used * 100 / df->log_capacity),
+		   (unsigned long long)df->log_used,
+		   (unsigned long long)df->log_capacity,
+		   df->log_compact ? "256-byte slots" : "entries");
+	return 1;
 }

@@ -550,10 +550,14 @@ struct famfs_df {
 	uint64_t log_len, log_entries;
 	uint64_t log_capacity;	/* entries (v1) or slots (compact) */
 	uint64_t log_used;	/* of those: next_index */
+	bool log_compact;	/* INCOMPAT_COMPACT_LOG */
 	unsigned long files, dirs, bad_entries;
 };
 /* A log this full (log_used of log_capacity, in percent) is warned about */
 #define FAMFS_LOG_WARN_PCT	90
+/* 1 (message printed: name, how full, what to do) if df's log is at least
+ * FAMFS_LOG_WARN_PCT full, else 0 */
+int famfs_df_log_warn(const char *name, const struct famfs_df *df);
 int famfs_df(struct famfs_fs *fs, struct famfs_df *df);
 
 /* ---- json.c: the -j output of getmap, fsck and df (json-c) --------------- */
