@@ -353,6 +353,33 @@ static void test_earlier_fs_entries_ignored(void **state)
 	assert_int_equal(s.bad, 0);
 }
 
+/* every bit of a committed 3-slot entry flipped: that entry, and only it,
+ * is reported corrupt; the entries before and after it still read */
+static void test_every_bit_flip(void **state)
+{
+	struct th *t = *state;
+	struct famfs_log_entry e;
+
+	th_append_file(t, "a", 4 * MiB, 2 * MiB, 1);
+	build(&e, 450, 1, 3);
+	assert_int_equal(famfs_log_append(&t->fs, &e), 0);
+	th_append_file(t, "b", 8 * MiB, 2 * MiB, 1);
+	assert_int_equal(famfs_log_next(t->fs.log), 5);
+	for (size_t bit = 0; bit < 3 * FAMFS_CLOG_SLOT * 8; bit++) {
+		uint8_t *b = slot(t, 1) + bit / 8;
+		struct seen s = { 0 };
+
+		*b ^= (uint8_t)(1 << (bit % 8));
+		assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+		if (s.n != 3 || s.bad != 1 || !s.ok[0] || s.ok[1] || !s.ok[2] ||
+		    s.idx[2] != 4)
+			fail_msg("bit %zu: %llu entries, %llu bad", bit,
+				 (unsigned long long)s.n,
+				 (unsigned long long)s.bad);
+		*b ^= (uint8_t)(1 << (bit % 8));
+	}
+}
+
 /* the master's creates through the library: allocation, cache, log */
 static void test_creates_through_cache(void **state)
 {
@@ -394,6 +421,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_r4_scan_bound, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_earlier_fs_entries_ignored, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_creates_through_cache, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_every_bit_flip, setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
