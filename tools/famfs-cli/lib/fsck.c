@@ -120,8 +120,10 @@ static int fsck_past(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	/* an uncommitted append is no file: its memory is reserved, but
 	 * sharing with a committed file is not a problem of the log */
 	if (ok || !famfs_entry_owned(e, idx, c->fs->sb, NULL))
-		mark_units(c, e, idx, idx != next);
-	if (idx == next) {
+		mark_units(c, e, idx, idx > next);
+	/* idx < next: committed since the scan began (a client's fsck while
+	 * the master appends), as the append it was then */
+	if (idx <= next) {
 		/* a crash between writing it and committing it */
 		if (famfs_verbose)
 			printf("past next_index: entry %llu, an uncommitted append (or next_index one short): its memory stays reserved; the master's next append commits it\n",
