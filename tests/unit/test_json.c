@@ -169,7 +169,8 @@ static void test_df(void **state)
 		"fs_uuid", "master_uuid", "role", "size", "reserved", "used", "free", "unknown",
 		"alloc_unit", "log", "files", "directories", "corrupt_entries", NULL };
 	static const char *const kl[] = { "size", "entries", "capacity",
-					  "free_entries", NULL };
+					  "free_entries", "format", "slot_size",
+					  "used", NULL };
 	struct th *t = *state;
 	struct famfs_df df;
 	struct json_object *o;
@@ -210,6 +211,10 @@ static void test_df(void **state)
 	assert_int_equal(u64(o, "used") + u64(o, "free") + u64(o, "reserved"), 64 * MiB);
 	assert_int_equal(u64(o, "alloc_unit"), 2 * MiB);
 	assert_int_equal(u64(get(o, "log"), "entries"), 4);
+	assert_string_equal(json_object_get_string(get(get(o, "log"), "format")),
+			    "v1");
+	assert_int_equal(u64(get(o, "log"), "slot_size"), 1024);
+	assert_int_equal(u64(get(o, "log"), "used"), 4);
 	assert_int_equal(u64(get(o, "log"), "free_entries"), 2043);
 	json_object_put(o);
 }

@@ -17,7 +17,9 @@ const struct cli_doc cli_doc_df = {
 		"not): device size, the space the superblock and log reserve, the\n"
 		"space allocated to files (every strip of an interleaved file) and the\n"
 		"free space (in 2 MiB allocation units, as the allocator sees the log),\n"
-		"log entries used and the log's capacity, the number of files and\n"
+		"log entries used and the log's capacity (in a compact log: 256-byte\n"
+		"slots, one per small file, up to four for long paths or many\n"
+		"extents), the number of files and\n"
 		"directories, whether this host is the master or a client, and whether\n"
 		"the memory is cache-coherent: as the superblock records it (famfs\n"
 		"mkfs --noncoherent, famfs tune) and, when mounted, as this host's\n"
@@ -26,7 +28,9 @@ const struct cli_doc cli_doc_df = {
 		"A log entry that cannot be parsed at all (famfs fsck names it) may own\n"
 		"any memory the other entries leave: then nothing is free (the master\n"
 		"allocates nothing until the log is repaired), and that memory is shown\n"
-		"as unknown, with a warning.\n",
+		"as unknown, with a warning.\n"
+		"A log at least 90% full is warned about on stderr: when it is full,\n"
+		"new files and directories fail.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'j', "json", NULL, "print the summary as JSON on stdout (see JSON)" },
 		{ 0 } },
@@ -35,8 +39,10 @@ const struct cli_doc cli_doc_df = {
 		  "One object: target, mount_point and device (null when unknown),\n"
 		  "fs_uuid, master_uuid, role (master or client), size, reserved,\n"
 		  "used, free, unknown (memory entries that cannot be parsed may own)\n"
-		  "and alloc_unit (bytes), log {size, entries, capacity, free_entries},\n"
-		  "files, directories, corrupt_entries, coherence\n"
+		  "and alloc_unit (bytes), log {size, entries, capacity, free_entries,\n"
+		  "format, slot_size, used} (format v1 or compact; capacity, used and\n"
+		  "free_entries count slot_size slots), files, directories,\n"
+		  "corrupt_entries, coherence\n"
 		  "(coherent or noncoherent, the superblock's) and mount_coherence\n"
 		  "(this host's mount; null when not mounted).  Example:\n"
 		  "  famfs df -j /mnt/famfs | jq .log.free_entries\n", false },
@@ -133,6 +139,7 @@ int cmd_df(int argc, char **argv)
 					       json_object_new_string(mmode) : NULL);
 		}
 		rc = cli_json_print(o);
+		famfs_df_log_warn(*mpt ? mpt : dev, &df);
 		famfs_fs_close(&fs);
 		return rc ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
 	}
@@ -156,10 +163,17 @@ int cmd_df(int argc, char **argv)
 			   *mpt ? mpt : dev, df.unparsed_entries,
 			   (unsigned long long)df.unknown);
 	}
-	printf("  log entries  %llu of %llu (%llu free)\n",
-	       (unsigned long long)df.log_entries,
-	       (unsigned long long)df.log_capacity,
-	       (unsigned long long)(df.log_capacity - df.log_entries));
+	if (df.log_compact)
+		printf("  log entries  %llu in %llu of %llu slots (%llu free, compact log: a small file takes one slot)\n",
+		       (unsigned long long)df.log_entries,
+		       (unsigned long long)df.log_used,
+		       (unsigned long long)df.log_capacity,
+		       (unsigned long long)(df.log_capacity - df.log_used));
+	else
+		printf("  log entries  %llu of %llu (%llu free)\n",
+		       (unsigned long long)df.log_entries,
+		       (unsigned long long)df.log_capacity,
+		       (unsigned long long)(df.log_capacity - df.log_entries));
 	printf("  files        %lu\n  directories  %lu\n", df.files, df.dirs);
 	printf("  coherence    %s (superblock)", sbmode);
 	if (mmode)
@@ -168,6 +182,7 @@ int cmd_df(int argc, char **argv)
 	printf("\n");
 	if (df.bad_entries)
 		printf("  corrupt log entries  %lu (run famfs fsck)\n", df.bad_entries);
+	famfs_df_log_warn(*mpt ? mpt : dev, &df);
 	famfs_fs_close(&fs);
 	return FAMFS_EXIT_OK;
 }

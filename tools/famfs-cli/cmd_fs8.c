@@ -13,13 +13,15 @@
 
 /* mkfs(8): 0 success, 1 failure */
 enum { MKFS_EX_OK = 0, MKFS_EX_FAIL = 1 };
-#define MKFS_OPT_NONCOHERENT	(256 + 4)	/* cli_getopt: 256 + option index */
+/* cli_getopt returns 256 + the option's index for long-only options */
+#define MKFS_OPT_LOG_FORMAT	(256 + 4)
+#define MKFS_OPT_NONCOHERENT	(256 + 5)
 
 const struct cli_doc cli_doc_mkfs_helper = {
 	.page = "mkfs.famfs", .prog = "mkfs.famfs",
 	.summary = "create a famfs file system: the helper of mkfs -t famfs",
-	.synopsis = { "mkfs.famfs [-V] [-f] [-k] [-l|--loglen N] [--noncoherent] DEV",
-		      "mkfs -t famfs [-V] [-f] [-k] [-l N] [--noncoherent] DEV" },
+	.synopsis = { "mkfs.famfs [-V] [-f] [-k] [-l|--loglen N] [--log-format FMT] [--noncoherent] DEV",
+		      "mkfs -t famfs [-V] [-f] [-k] [-l N] [--log-format FMT] [--noncoherent] DEV" },
 	.description =
 		"mkfs(8) runs mkfs.famfs for mkfs -t famfs DEV, passing on the options\n"
 		"that follow the type.  It does what famfs mkfs does (see famfs-mkfs(8)):\n"
@@ -32,7 +34,9 @@ const struct cli_doc cli_doc_mkfs_helper = {
 		{ 'k', "kill", NULL, "destroy the superblock (and log header) of DEV" },
 		{ 'l', "loglen", "N",
 		  "log size: a power of two from 2M to 1G, default 8M\n"
-		  "(k/m/g suffixes; each entry takes 1 KiB)" },
+		  "(k/m/g suffixes)" },
+		{ 0, "log-format", "FMT",
+		  "compact (the default) or v1, as for famfs mkfs" },
 		{ 0, "noncoherent", NULL,
 		  "the memory is not cache-coherent between hosts:\n"
 		  "record it in the superblock, like the same option\n"
@@ -114,6 +118,7 @@ int cmd_mkfs_helper(int argc, char **argv)
 {
 	uint64_t loglen = FAMFS_LOG_LEN_DEFAULT;
 	bool force = false, kill = false, verbose = false, nc = false;
+	bool compact = true;
 	int c;
 
 	while ((c = cli_getopt(argc, argv, &cli_doc_mkfs_helper)) != -1) {
@@ -124,6 +129,10 @@ int cmd_mkfs_helper(int argc, char **argv)
 		case 'k': kill = true; break;
 		case 'l':
 			if (cli_loglen_opt(optarg, &loglen))
+				return MKFS_EX_FAIL;
+			break;
+		case MKFS_OPT_LOG_FORMAT:
+			if (cli_log_format_opt(optarg, &compact))
 				return MKFS_EX_FAIL;
 			break;
 		case 'h': return mkfs_usage(0);
@@ -138,11 +147,13 @@ int cmd_mkfs_helper(int argc, char **argv)
 	if (argc - optind != 1)
 		return mkfs_usage(1);
 	if (verbose)
-		printf("mkfs.famfs (famfs %s, format %d): famfs mkfs%s%s%s --loglen %llu %s\n",
+		printf("mkfs.famfs (famfs %s, format %d): famfs mkfs%s%s%s --loglen %llu --log-format %s %s\n",
 		       FAMFS_CLI_VERSION, FAMFS_FORMAT_VERSION, force ? " -f" : "",
 		       kill ? " -k" : "", nc ? " --noncoherent" : "",
-		       (unsigned long long)loglen, argv[optind]);
-	return cli_mkfs_run(argv[optind], loglen, force, kill, nc) ? MKFS_EX_FAIL : MKFS_EX_OK;
+		       (unsigned long long)loglen, compact ? "compact" : "v1",
+		       argv[optind]);
+	return cli_mkfs_run(argv[optind], loglen, force, kill, nc, compact) ?
+	       MKFS_EX_FAIL : MKFS_EX_OK;
 }
 
 int cmd_fsck_helper(int argc, char **argv)

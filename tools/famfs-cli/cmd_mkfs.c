@@ -11,7 +11,7 @@
 const struct cli_doc cli_doc_mkfs = {
 	.page = "famfs-mkfs", .prog = "famfs mkfs",
 	.summary = "create a famfs file system on a memory device",
-	.synopsis = { "famfs mkfs [-f] [-k] [-l|--loglen N] [--noncoherent] DEV" },
+	.synopsis = { "famfs mkfs [-f] [-k] [-l|--loglen N] [--log-format FMT] [--noncoherent] DEV" },
 	.description =
 		"Create a famfs file system on DEV (/dev/pmemN, /dev/daxX.Y or a file).\n"
 		"This host becomes the master: the only host that can create files\n"
@@ -33,12 +33,19 @@ const struct cli_doc cli_doc_mkfs = {
 		{ 'k', "kill", NULL, "destroy the famfs superblock (and log header) of DEV" },
 		{ 'l', "loglen", "N",
 		  "log size: a power of two from 2M to 1G, default 8M\n"
-		  "(k/m/g suffixes; each entry takes 1 KiB)" },
+		  "(k/m/g suffixes)" },
 		{ 0, "noncoherent", NULL,
 		  "the memory is not cache-coherent between hosts:\n"
 		  "record it in the superblock, so that every host's\n"
 		  "famfs mount passes noncoherent to famfs.ko (see\n"
 		  "famfs-tune(8) to change it later)" },
+		{ 0, "log-format", "FMT",
+		  "compact (the default): 256-byte slots, a small\n"
+		  "file's entry takes one (an 8M log holds 32764),\n"
+		  "long paths or many extents up to four; tools that\n"
+		  "predate it refuse the file system.  v1: every\n"
+		  "entry takes 1 KiB (an 8M log holds 8191), readable\n"
+		  "by every famfs tool" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
@@ -56,6 +63,7 @@ static int zero_and_flush(struct famfs_map *m, uint64_t len)
 }
 
 #define OPT_NONCOHERENT	(256 + 3)	/* cli_getopt: 256 + index of a long-only option */
+#define OPT_LOG_FORMAT	(256 + 4)
 
 /*
  * What DEV holds besides famfs: refused without force (naming it), said
@@ -100,7 +108,7 @@ static int check_other(struct famfs_dev *d, const struct famfs_superblock *sb,
 }
 
 static int do_mkfs(struct famfs_dev *d, uint64_t loglen, bool force, bool kill,
-		   bool noncoherent)
+		   bool noncoherent, bool compact)
 {
 	struct famfs_map sbm, logm;
 	struct famfs_superblock *sb;
@@ -160,7 +168,7 @@ static int do_mkfs(struct famfs_dev *d, uint64_t loglen, bool force, bool kill,
 	if (rc)
 		goto out;
 	memset(logm.addr, 0, FAMFS_ALLOC_UNIT);
-	famfs_log_hdr_init(logm.addr, fs_uuid, loglen);
+	famfs_log_hdr_init_fmt(logm.addr, fs_uuid, loglen, compact);
 	rc = famfs_map_flush(&logm, logm.addr, FAMFS_ALLOC_UNIT);
 	famfs_map_unmap(&logm);
 	if (rc)
@@ -170,19 +178,22 @@ static int do_mkfs(struct famfs_dev *d, uint64_t loglen, bool force, bool kill,
 	/* checked before every append (famfs-master(8)) */
 	sb->feature_ro_compat = htole32(FAMFS_FEATURE_RO_COMPAT_MASTER_REC);
 	famfs_sb_set_crc(sb);
-	if (noncoherent) {
-		sb->feature_incompat = htole32(FAMFS_FEATURE_INCOMPAT_NONCOHERENT);
-		famfs_sb_set_crc(sb);
-	}
+	sb->feature_incompat = htole32((noncoherent ?
+					FAMFS_FEATURE_INCOMPAT_NONCOHERENT : 0) |
+				       (compact ?
+					FAMFS_FEATURE_INCOMPAT_COMPACT_LOG : 0));
+	famfs_sb_set_crc(sb);
 	rc = famfs_map_flush(&sbm, sb, 4096);
 	if (rc)
 		goto out;
 	famfs_uuid_str(fs_uuid, us);
 	famfs_uuid_str(host, hs);
-	printf("famfs mkfs: %s: %llu bytes, log %llu bytes (%llu entries), data %llu bytes\n"
+	printf("famfs mkfs: %s: %llu bytes, log %llu bytes (%llu %s), data %llu bytes\n"
 	       "famfs mkfs: fs uuid %s, master uuid %s%s\n",
 	       d->path, (unsigned long long)size, (unsigned long long)loglen,
-	       (unsigned long long)FAMFS_LOG_CAPACITY(loglen),
+	       (unsigned long long)famfs_log_capacity_of(loglen, compact),
+	       compact ? "slots of 256 bytes, compact: one per small file" :
+	       "entries",
 	       (unsigned long long)(size - FAMFS_LOG_OFFSET - loglen), us, hs,
 	       noncoherent ? "\nfamfs mkfs: memory not cache-coherent (mounts use -o noncoherent)" : "");
 out:
@@ -199,8 +210,21 @@ int cli_loglen_opt(const char *arg, uint64_t *loglen)
 	return FAMFS_EXIT_OK;
 }
 
+int cli_log_format_opt(const char *arg, bool *compact)
+{
+	if (!strcmp(arg, "compact"))
+		*compact = true;
+	else if (!strcmp(arg, "v1"))
+		*compact = false;
+	else {
+		famfs_err("--log-format %s: must be compact or v1", arg);
+		return FAMFS_EXIT_USAGE;
+	}
+	return FAMFS_EXIT_OK;
+}
+
 int cli_mkfs_run(const char *dev, uint64_t loglen, bool force, bool kill,
-		 bool noncoherent)
+		 bool noncoherent, bool compact)
 {
 	struct famfs_dev d;
 	int rc;
@@ -208,7 +232,7 @@ int cli_mkfs_run(const char *dev, uint64_t loglen, bool force, bool kill,
 	rc = famfs_dev_open(dev, true, &d);
 	if (rc)
 		return FAMFS_EXIT_ERROR;
-	rc = do_mkfs(&d, loglen, force, kill, noncoherent);
+	rc = do_mkfs(&d, loglen, force, kill, noncoherent, compact);
 	famfs_dev_close(&d);
 	return rc ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
 }
@@ -216,7 +240,7 @@ int cli_mkfs_run(const char *dev, uint64_t loglen, bool force, bool kill,
 int cmd_mkfs(int argc, char **argv)
 {
 	uint64_t loglen = FAMFS_LOG_LEN_DEFAULT;
-	bool force = false, kill = false, noncoherent = false;
+	bool force = false, kill = false, noncoherent = false, compact = true;
 	int c;
 
 	while ((c = cli_getopt(argc, argv, &cli_doc_mkfs)) != -1) {
@@ -228,11 +252,16 @@ int cmd_mkfs(int argc, char **argv)
 				return FAMFS_EXIT_USAGE;
 			break;
 		case OPT_NONCOHERENT: noncoherent = true; break;
+		case OPT_LOG_FORMAT:
+			if (cli_log_format_opt(optarg, &compact))
+				return FAMFS_EXIT_USAGE;
+			break;
 		case 'h': return cli_usage(&cli_doc_mkfs, 0);
 		default: return cli_usage(&cli_doc_mkfs, 1);
 		}
 	}
 	if (argc - optind != 1)
 		return cli_usage(&cli_doc_mkfs, 1);
-	return cli_mkfs_run(argv[optind], loglen, force, kill, noncoherent);
+	return cli_mkfs_run(argv[optind], loglen, force, kill, noncoherent,
+			    compact);
 }

@@ -115,19 +115,48 @@
  *    `famfs master set HOST-UUID` hands the role to another host (new
  *    master_uuid, record freed), run on the current master.
  *
- * Compact log (issue 17; INCOMPAT_COMPACT_LOG): log header as today in the
- * first 1 KiB (entry_size = FAMFS_CLOG_SLOT = 256; capacity in slots), slots
- * 4.. hold entries.  An entry is struct famfs_clog_hdr (32 bytes) + body and
- * takes nslots (1..4) consecutive slots; next_index is the first free slot.
- * Its crc is crc32 over (fs_uuid, entry with crc = 0), so an entry of an
- * earlier file system on the same memory fails its CRC without storing the
- * uuid, and its seq is the slot number of its first slot.  A typical file
- * (path < 100 bytes, 1-2 extents) takes one slot: 4x today's entries per MiB.
- * Compact extents are 16 bytes: offset (2 MiB aligned), length in 2 MiB units
- * (le32) and a device index (u8, 0 = primary).  Log growth: the last 4 slots
- * of every log segment are reserved for a LOG_EXTEND entry naming the next
- * segment (2 MiB aligned, allocated from free space, mapped as .meta/.logN);
- * clients that replay it map the segment and go on.
+ * Compact log (issue 17; INCOMPAT_COMPACT_LOG; mkfs makes it unless told
+ * --log-format=v1): the log header is struct famfs_log_header as in v1, in
+ * the first 1 KiB, with entry_size = FAMFS_CLOG_SLOT (256) and capacity =
+ * FAMFS_CLOG_CAPACITY(log_len) slots.  Slot i is the 256 bytes at log
+ * offset 1 KiB + 256 * i (i = 0.. after the header).  An entry takes
+ * nslots (1..FAMFS_CLOG_MAX_SLOTS) consecutive slots: struct
+ * famfs_clog_hdr (16 bytes), a body, zero up to nslots * 256 bytes.  Its
+ * seq is the number of its first slot; next_index is the first free slot
+ * (an append of k slots at i advances it from i to i + k, with the same
+ * two flushes as v1); an entry never crosses the end of the log.  Its crc
+ * is crc32 over (fs_uuid, the nslots * 256 bytes with crc = 0) -- zlib:
+ * crc32(crc32(0, fs_uuid, 16), entry, nslots * 256) -- so an entry of an
+ * earlier file system on the same memory fails its CRC although the entry
+ * does not store the uuid.
+ *   FILE and MKDIR body: struct famfs_clog_fmeta (32 bytes: size, ctime,
+ * mode, uid, gid, extent_type, nextents, path_len), then nextents x struct
+ * famfs_clog_ext (simple extents, in file order), or for an interleaved
+ * file a struct famfs_clog_ilv (chunk size) and nextents = nstrips x
+ * famfs_clog_ext (the strips: all of one length), then the path: path_len
+ * (1..FAMFS_LOG_PATH_MAX - 1) bytes and a NUL.  A compact extent is 16
+ * bytes: offset (bytes, 2 MiB aligned), length in 2 MiB units (le32),
+ * devindex (u8): 0, the primary device, is the only one until
+ * INCOMPAT_MULTIDEV is implemented -- any other value makes the entry
+ * unparseable (R2, R3).  A file with a path under 100 bytes and 1-2
+ * extents takes one slot (16 + 32 + 32 + 101 <= 256): a quarter of a v1
+ * entry, so the default 8 MiB log holds 32,764 such files (v1: 8,191);
+ * the largest entry (16 extents or strips, a 511-byte path) takes 4.
+ * Semantics are those of v1: a compact entry decodes to exactly the v1
+ * entry it stands for (what v1 could not say, it cannot say either) and
+ * is checked by the same rules.  A committed slot whose header does not
+ * verify (torn, CRC, seq) is one corrupt entry together with the slots up
+ * to the next one that starts a verifying entry (R3: the master then
+ * refuses to allocate).
+ *   R4 for a compact log is bounded: readers scan the slots past
+ * next_index only until FAMFS_CLOG_SCAN consecutive slots (256 KiB) hold
+ * no verifying entry of this file system.  The master writes entries back
+ * to back, so a damaged next_index leaves a run of valid entries starting
+ * at it, which the scan follows whole; a huge empty log costs at most
+ * FAMFS_CLOG_SCAN slot headers.  (v1 logs keep the full scan.)
+ *   Log growth is not implemented yet: the log has the size mkfs gave it
+ * (--loglen up to 1 GiB: 4,194,300 slots).  A full log refuses appends
+ * with a message that says so and what to do.
  *
  * Several devices (issue 16; INCOMPAT_MULTIDEV): the primary holds the
  * superblock and the log.  Each member device holds at offset 0 a
@@ -186,7 +215,7 @@
 							   * first one */
 /* Reserved by format rev 2 (see the top of this file); a bit joins the
  * *_SUPP masks only when its implementation lands (MULTI_EXTENT and
- * MASTER_REC have: issue 15). */
+ * MASTER_REC have: issue 15; COMPACT_LOG: issue 17). */
 #define FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT	(1U << 1)
 #define FAMFS_FEATURE_INCOMPAT_COMPACT_LOG	(1U << 2)
 #define FAMFS_FEATURE_INCOMPAT_MULTIDEV		(1U << 3)
@@ -196,6 +225,7 @@
 #define FAMFS_FEATURE_RO_COMPAT_SUPP	FAMFS_FEATURE_RO_COMPAT_MASTER_REC
 #define FAMFS_FEATURE_INCOMPAT_SUPP	(FAMFS_FEATURE_INCOMPAT_INTERLEAVE | \
 					 FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT | \
+					 FAMFS_FEATURE_INCOMPAT_COMPACT_LOG | \
 					 FAMFS_FEATURE_INCOMPAT_NONCOHERENT)
 
 struct famfs_superblock {
@@ -384,5 +414,71 @@ FAMFS_FORMAT_ASSERT(sizeof(struct famfs_member_sb) == FAMFS_MEMBER_SB_SIZE,
 		    "famfs_member_sb must be 512 bytes");
 FAMFS_FORMAT_ASSERT(FAMFS_MAX_DEVS >= 9 && FAMFS_MAX_DEVS <= 256,
 		    "a primary + at least 8 members; compact extents index by u8");
+
+/* ------------------------------------------------------------------------ */
+/* Compact log (INCOMPAT_COMPACT_LOG): 256-byte slots, entries of 1..4 slots */
+
+#define FAMFS_CLOG_SLOT		256
+#define FAMFS_CLOG_HDR_SLOTS	(FAMFS_LOG_HDR_SIZE / FAMFS_CLOG_SLOT)	/* 4 */
+#define FAMFS_CLOG_MAX_SLOTS	4
+#define FAMFS_CLOG_MAX_ENTRY	(FAMFS_CLOG_MAX_SLOTS * FAMFS_CLOG_SLOT)
+/* Slots a compact log of len bytes holds (the header takes the first 4). */
+#define FAMFS_CLOG_CAPACITY(len) ((len) / FAMFS_CLOG_SLOT - FAMFS_CLOG_HDR_SLOTS)
+/* R4: slots past next_index scanned beyond the last valid entry found */
+#define FAMFS_CLOG_SCAN		1024
+
+struct famfs_clog_hdr {
+	__le64	seq;			/*   0 number of the entry's first slot */
+	__le32	crc;			/*   8 crc32(fs_uuid, entry with crc = 0) */
+	__le16	type;			/*  12 famfs_log_entry_type */
+	__u8	nslots;			/*  14 1..FAMFS_CLOG_MAX_SLOTS */
+	__u8	flags;			/*  15 zero */
+};
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_hdr) == 16,
+		    "famfs_clog_hdr must be 16 bytes");
+
+struct famfs_clog_ext {
+	__le64	offset;			/*   0 device offset, 2 MiB aligned */
+	__le32	len;			/*   8 2 MiB units, >= 1 */
+	__u8	devindex;		/*  12 0: the primary device */
+	__u8	reserved[3];		/*  13 zero */
+};
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_ext) == 16,
+		    "famfs_clog_ext must be 16 bytes");
+
+struct famfs_clog_ilv {
+	__le32	chunk;			/*   0 chunk size, 2 MiB units, >= 1 */
+	__le32	reserved;		/*   4 zero */
+};
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_ilv) == 8,
+		    "famfs_clog_ilv must be 8 bytes");
+
+/* FILE and MKDIR: after the famfs_clog_hdr */
+struct famfs_clog_fmeta {
+	__le64	size;			/*  16 file size (0 for a directory) */
+	__le64	ctime;			/*  24 seconds since the epoch */
+	__le32	mode;			/*  32 permission bits (07777) */
+	__le32	uid;			/*  36 */
+	__le32	gid;			/*  40 */
+	__u8	extent_type;		/*  44 famfs_log_extent_type, 0 for dirs */
+	__u8	nextents;		/*  45 extents or strips, 0 for dirs */
+	__le16	path_len;		/*  46 strlen(path) */
+	/* 48: [famfs_clog_ilv] nextents x famfs_clog_ext, path, NUL, zeros */
+};
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_fmeta) == 32,
+		    "famfs_clog_fmeta must be 32 bytes");
+/* a path of 100 bytes and 2 extents fit one slot; every v1 entry fits 4 */
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_hdr) +
+		    sizeof(struct famfs_clog_fmeta) +
+		    2 * sizeof(struct famfs_clog_ext) + 100 + 1 <= FAMFS_CLOG_SLOT,
+		    "a typical compact entry must fit one slot");
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_hdr) +
+		    sizeof(struct famfs_clog_fmeta) +
+		    sizeof(struct famfs_clog_ilv) +
+		    FAMFS_LOG_MAX_SIMPLE_EXT * sizeof(struct famfs_clog_ext) +
+		    FAMFS_LOG_PATH_MAX <= FAMFS_CLOG_MAX_ENTRY,
+		    "the largest compact entry must fit FAMFS_CLOG_MAX_SLOTS");
+FAMFS_FORMAT_ASSERT(FAMFS_LOG_MAX_STRIPS == FAMFS_LOG_MAX_SIMPLE_EXT,
+		    "strips and extents share the compact extent area");
 
 #endif /* _UAPI_LINUX_FAMFS_FORMAT_H */

@@ -194,8 +194,8 @@ t_eq device-full-log-unchanged "$n0" "$(famfs fsck -v $M | grep -c '^entry ')"
 t_rc device-full-fsck-clean 0 famfs fsck $M
 t_rc device-still-usable 0 famfs mkfile -s 2m $M/after-full
 
-# ---- log full (2 MiB log: 2047 entries) ------------------------------------------
-if fresh --loglen 2m; then
+# ---- log full (2 MiB v1 log: 2047 entries) ---------------------------------------
+if fresh --loglen 2m --log-format=v1; then
 	dirs=$(seq 1 2048 | sed "s,^,$M/l,")
 	t_rc log-full 2 famfs mkdir $dirs
 	t_has log-full-says-so "log full"
@@ -207,6 +207,27 @@ if fresh --loglen 2m; then
 	t_eq log-full-replayed 2047 "$(ls $M | grep -c '^l')"
 else
 	t_fail log-full "mkfs/mount with --loglen 2m failed"
+fi
+
+# ---- log full, compact (the default; 2 MiB: 8188 slots, one per directory) -------
+umount $M 2>/dev/null
+t_rc clog-mkfs 0 famfs mkfs -f --loglen 2m $DEV
+t_has clog-mkfs-says-slots "8188 slots of 256 bytes"
+if famfs mount $DEV $M; then
+	dirs=$(seq 1 8189 | sed "s,^,$M/c,")
+	t_rc clog-full 2 famfs mkdir $dirs
+	t_has clog-full-says-so "log full"
+	t_has clog-full-says-what-to-do "larger --loglen"
+	t_eq clog-full-entries 8188 "$(ls $M | grep -c '^c')"
+	t_rc clog-full-fsck-clean 0 famfs fsck $M
+	t_rc clog-full-df-warns 0 famfs df $M
+	t_has clog-full-df-says-full "the log is 100% full"
+	t_rc clog-full-mkfile-refused 2 famfs mkfile -s 1 $M/f
+	umount $M
+	t_rc clog-full-remount 0 famfs mount $DEV $M
+	t_eq clog-full-replayed 8188 "$(ls $M | grep -c '^c')"
+else
+	t_fail clog-full "mount of a 2m compact log failed"
 fi
 
 # ---- bad superblock CRC refused by mount ----------------------------------------
@@ -221,8 +242,8 @@ poke 200 0
 t_rc mount-after-sb-repair 0 famfs mount $DEV $M
 t_rc sb-repair-data-intact 0 famfs verify -S 5 $M/keep
 
-# ---- corrupt log entry: fsck reports it, logplay skips it --------------------------
-fresh
+# ---- corrupt log entry: fsck reports it, logplay skips it (v1 log) ----------------
+fresh --log-format=v1
 for i in 0 1 2 3 4; do famfs mkfile -s 1m -S $i $M/f$i; done
 umount $M
 # a torn append: bytes in slot 5, past next_index (5): ignored
@@ -239,13 +260,32 @@ t_eq valid-entries-replayed 4 "$ok"
 t_rc logplay-reports-corrupt 3 famfs logplay $M
 t_has logplay-says-skipped "log entry 2 skipped"
 
+# ---- the same in a compact log: entry N of one slot each at 2 MiB + 1 KiB + N * 256 -
+fresh
+for i in 0 1 2 3 4; do famfs mkfile -s 1m -S $i $M/f$i; done
+umount $M
+# a torn append: bytes in slot 5, past next_index (5): ignored
+poke $((2097152 + 1024 + 5 * 256 + 100)) 7
+t_rc clog-torn-entry-ignored 0 famfs fsck $DEV
+# entry 2's ctime is at +24
+poke $((2097152 + 1024 + 2 * 256 + 24)) 255
+t_rc clog-fsck-corrupt-entry 3 famfs fsck $DEV
+t_has clog-fsck-names-entry "log entry 2"
+t_rc clog-mount-with-corrupt-entry 0 famfs mount $DEV $M
+t_ok clog-corrupt-entry-skipped test ! -e $M/f2
+ok=0; for i in 0 1 3 4; do famfs verify -S $i $M/f$i && ok=$((ok + 1)); done
+t_eq clog-valid-entries-replayed 4 "$ok"
+t_rc clog-mkfile-refused-unparsed 2 famfs mkfile -s 1m $M/new
+t_has clog-refusal-says-fsck "cannot be parsed"
+t_rc clog-mkdir-still-works 0 famfs mkdir $M/newdir
+
 # ---- fragmented free space: a file in several extents ------------------------
 # famfs has no delete, and a corrupt entry never frees memory (issue 15.1),
 # so ten 2 MiB files are made, and entries 1, 3 and 5 rewritten (CRC right)
 # as directories, which own no memory: three one-unit holes; the tail
 # filled: a 5 MiB file can only be 3 extents (MAP_CREATE_V2), and the
-# superblock gets the multi-extent feature first.
-fresh
+# superblock gets the multi-extent feature first.  (v1 entries edited here.)
+fresh --log-format=v1
 for i in 0 1 2 3 4 5 6 7 8 9; do famfs mkfile -s 2m -S $i $M/f$i; done
 umount $M
 for i in 1 3 5; do

@@ -1,16 +1,17 @@
 # profiles: two-hosts two-hosts-devdax
 # timeout: 180
 # famfs logplay --follow while the master fills the log (issue 9): a makes a
-# file system with the smallest log (2 MiB: 2047 entries) and fills it with
+# file system with the smallest log (2 MiB, compact: 8188 slots, one per
+# directory here: paths of at most 100 bytes) and fills it with
 # directories (famfs mkdir -p, 50 levels at a time) while b follows.  The
-# master's next mkdir fails (log full); b's follower replays all 2047
+# master's next mkdir fails (log full); b's follower replays all 8188
 # entries, reports the full log exactly once, keeps running, and exits 0
 # when b unmounts.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 DEV=$FAMFS_DEV
 M=/mnt/famfs
-CAP=2047
+CAP=8188
 DEPTH=50
 mkdir -p $M
 

@@ -7,7 +7,8 @@
 # sizes, maps, content checksums), nothing created twice, no conflict.  A
 # file a creates last shows up on b within a second or two (TCG).  The
 # follower exits 0 when b unmounts, on SIGTERM and on SIGINT.  famfs mount
-# -o follow starts one that lasts until umount.
+# -o follow starts one that lasts until umount.  Long directory and file
+# names make entries of 1..3 slots of the compact log (the default).
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 DEV=$FAMFS_DEV
@@ -60,15 +61,23 @@ if [ "$FAMFS_HOST" = a ]; then
 	sync_wait fol-b-following 120 || exit 0
 	bad=0 i=1
 	while [ $i -le $N ]; do
+		# odd directories and every third file have long names: log
+		# entries of 1, 2 and 3 compact slots, followed across rounds
 		d=$M/d$(((i - 1) / 10))
+		[ $((((i - 1) / 10) % 2)) = 1 ] && d=${d}_$(printf '%0190d' 0)
+		f=f$i
+		[ $((i % 3)) = 0 ] && f=f${i}_$(printf '%0240d' 0)
 		if [ $((i % 10)) = 1 ]; then
 			famfs mkdir $d || bad=$((bad + 1))
 		fi
-		famfs mkfile -s $((i * 3))k -S $i $d/f$i || bad=$((bad + 1))
+		famfs mkfile -s $((i * 3))k -S $i $d/$f || bad=$((bad + 1))
 		[ $i = 40 ] && sync_post fol-a-40
 		i=$((i + 1))
 	done
 	t_eq create-all 0 $bad
+	used=$(famfs df -j $M | jget .log.used) ents=$(famfs df -j $M | jget .log.entries)
+	t_eq compact-log compact "$(famfs df -j $M | jget .log.format)"
+	t_ok multi-slot-entries [ "$used" -gt "$ents" ]
 	tree_sig > /tmp/tree
 	cp /tmp/tree "$S/fol-a-tree"
 	t_eq master-files $N "$(nfiles)"

@@ -148,7 +148,7 @@ t_rc size-huge-fsck 0 famfs fsck $M
 
 # ---- the log filled by racing creators --------------------------------------------
 if fresh --loglen 2m; then
-	famfs mkdir $(seq 1 2017 | sed "s,^,$M/p,") >/dev/null	# 2017 of 2047
+	famfs mkdir $(seq 1 8158 | sed "s,^,$M/p,") >/dev/null	# 8158 of 8188 slots
 	for w in 1 2 3 4; do
 		( for i in $(seq 1 10); do
 			famfs mkfile -s 4096 $M/w$w-$i >/dev/null 2>>/tmp/hostile-logfull.err && echo "w$w-$i"
@@ -158,7 +158,7 @@ if fresh --loglen 2m; then
 	made=$(cat /tmp/hostile-logfull-[1-4] | sort)
 	t_eq log-full-exactly-capacity 30 "$(echo "$made" | grep -c .)"
 	t_eq log-full-refusals-say-so 10 "$(grep -c 'log full' /tmp/hostile-logfull.err)"
-	t_eq log-full-entries 2047 "$(logged | wc -l)"
+	t_eq log-full-entries 8188 "$(logged | wc -l)"
 	t_eq log-full-files-are-logged "$made" "$(logged | grep '^w')"
 	t_eq log-full-no-stray-files "$made" "$(ls $M | grep '^w' | sort)"
 	t_rc log-full-fsck 0 famfs fsck $M

@@ -9,7 +9,8 @@
 # wrong (message checked), exit 2 or 3 as documented (never a signal), never
 # create a file from a corrupt entry, and keep every valid file with its
 # bytes.  The same combinatorics, every bit, run on the host in
-# tests/unit/test_hostile.c.
+# tests/unit/test_hostile.c.  The log is a v1 log (1 KiB entries: the byte
+# offsets below); compact logs: tests/unit/test_clog*.c and cli.sh.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 DEV=$FAMFS_DEV
@@ -35,7 +36,7 @@ E() { echo $((HDR + 1024 + $1 * 1024)); }	# log entry $1 (slot $1 + 1)
 
 # ---- a file system to damage -------------------------------------------------
 # entries: 0 f0, 1 d1, 2 d1/f1, 3 d1/d2, 4 d1/d2/f2, 5 f3, 6 f4, 7 f5
-famfs mkfs -f --loglen 2m $DEV >/dev/null
+famfs mkfs -f --loglen 2m --log-format=v1 $DEV >/dev/null
 famfs mount $DEV $M
 famfs mkfile -s 1m -S 10 $M/f0 >/dev/null
 famfs mkdir $M/d1 >/dev/null

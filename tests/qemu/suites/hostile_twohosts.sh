@@ -36,7 +36,7 @@ if [ "$FAMFS_DEV_MODE" = devdax ]; then
 fi
 
 if [ "$FAMFS_HOST" = a ]; then
-	t_rc mkfs 0 famfs mkfs -f $DEV
+	t_rc mkfs 0 famfs mkfs -f --log-format=v1 $DEV	# v1 entries edited below
 	t_rc mount 0 famfs mount $DEV $M
 	sync_post h2-ready
 	sync_wait h2-b-mounted 120 || exit 0

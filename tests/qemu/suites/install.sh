@@ -156,7 +156,7 @@ t_has mkfs8-size-named "size argument '1024' refused"
 t_rc mkfs8-bad-option 1 $MKFS -t famfs -Q $DEV
 t_has mkfs8-bad-option-helper-usage "usage: mkfs.famfs"
 t_rc mkfs-helper-verbose 0 /sbin/mkfs.famfs -V -f $DEV
-t_has mkfs-helper-verbose-says "mkfs.famfs (famfs .*): famfs mkfs -f --loglen 8388608 $DEV"
+t_has mkfs-helper-verbose-says "mkfs.famfs (famfs .*): famfs mkfs -f --loglen 8388608 --log-format compact $DEV"
 t_rc fsck8-clean 0 $FSCK -t famfs $DEV
 t_has fsck8-ran-helper "fsck.famfs: $DEV: 0 log entries .* 0 problems"
 t_rc fsck8-n 0 $FSCK -t famfs -n $DEV
@@ -178,7 +178,7 @@ t_has fsck-helper-version-says "fsck.famfs (famfs "
 for i in 0 1 2 3; do $FAMFS mkfile -s 1m -S $i $M/f$i; done
 cleanup
 t_rc fsck8-before-corruption 0 $FSCK -t famfs $DEV
-poke $((2097152 + 1024 + 2 * 1024 + 40)) 255 $DEV
+poke $((2097152 + 1024 + 2 * 256 + 24)) 255 $DEV	# compact: entry 2 ctime
 t_rc fsck8-corrupt 4 $FSCK -t famfs $DEV
 t_has fsck8-corrupt-names-entry "log entry 2"
 t_rc fsck8-corrupt-n 4 $FSCK -t famfs -n $DEV

@@ -40,12 +40,12 @@ t_rc df-dev 0 famfs df -j $DEV
 t_json df-dev-json
 t_keys df-keys . target mount_point device fs_uuid master_uuid role size reserved \
 	used free unknown alloc_unit log files directories corrupt_entries coherence mount_coherence
-t_keys df-log-keys .log size entries capacity free_entries
+t_keys df-log-keys .log size entries capacity free_entries format slot_size used
 t_eq df-size-is-mkfs-size "$bytes" "$(j .size)"
 t_eq df-reserved "$((2 * MiB + 4 * MiB))" "$(j .reserved)"
 t_eq df-empty-used 0 "$(j .used)"
 t_eq df-free "$((bytes - 6 * MiB))" "$(j .free)"
-t_eq df-log-capacity 4095 "$(j .log.capacity)"
+t_eq df-log-capacity 16380 "$(j .log.capacity)"	# 4 MiB of 256-byte slots, the header's 4 off
 t_eq df-log-entries 0 "$(j .log.entries)"
 t_eq df-role master "$(j .role)"
 t_eq df-device "$DEV" "$(j .device)"
@@ -79,7 +79,9 @@ t_json df-mpt-json
 t_eq df-mpt-mount-point $M "$(j .mount_point)"
 t_eq df-mpt-device $DEV "$(j .device)"
 t_eq df-entries 3 "$(j .log.entries)"
-t_eq df-free-entries 4092 "$(j .log.free_entries)"
+# a compact log (the default): 4 MiB = 16380 slots, one per entry here
+t_eq df-log-format "compact 256 3" "$(j .log.format) $(j .log.slot_size) $(j .log.used)"
+t_eq df-free-entries 16377 "$(j .log.free_entries)"
 t_eq df-files 2 "$(j .files)"
 t_eq df-dirs 1 "$(j .directories)"
 t_eq df-used "$((6 * MiB))" "$(j .used)"
@@ -89,7 +91,7 @@ t_rc df-mounted-dev 0 famfs df -j $DEV	# through the mount
 t_eq df-dev-equals-mpt "$(echo "$df_mpt" | jget .used) $(echo "$df_mpt" | jget .log)" \
 	"$(j .used) $(j .log)"
 t_rc df-text 0 famfs df $M
-t_ok df-text-entries sh -c "echo \"\$1\" | grep -q 'log entries  3 of 4095'" - "$OUT"
+t_ok df-text-entries sh -c "echo \"\$1\" | grep -q 'log entries  3 in 3 of 16380 slots'" - "$OUT"
 
 t_rc fsck-mpt 0 famfs fsck -j $M
 t_eq fsck-mpt-entries "3 2 1" "$(j .entries) $(j .files) $(j .directories)"
@@ -113,9 +115,9 @@ echo plain > /tmp/json-plain
 t_rc getmap-not-famfs 2 famfs getmap -j /tmp/json-plain
 t_eq getmap-not-famfs-no-json "" "$OUT"
 
-# ---- a corrupt log entry (entry 1: 2 MiB + 1 KiB header + 1 KiB, ctime +40) -------------
+# ---- a corrupt log entry (entry 1: 2 MiB + 1 KiB header + 256, ctime +24) --------------
 umount $M
-poke $((2 * MiB + 1024 + 1024 + 40)) 255
+poke $((2 * MiB + 1024 + 256 + 24)) 255
 t_rc fsck-corrupt 3 famfs fsck -j $DEV
 t_json fsck-corrupt-json
 t_eq fsck-corrupt-not-clean false "$(j .clean)"

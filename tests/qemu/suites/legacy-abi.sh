@@ -45,7 +45,7 @@ load() {
 }
 fresh() {	# new file system, mounted
 	umount $M 2>/dev/null
-	famfs mkfs -f $DEV >/dev/null && famfs mount $DEV $M
+	famfs mkfs -f --log-format=v1 $DEV >/dev/null && famfs mount $DEV $M
 }
 
 famfs_loaded || exit 0

@@ -456,6 +456,11 @@ static int th_any_root(const char *dir, char *reason)
 
 struct th *th_new(uint64_t size, uint64_t loglen)
 {
+	return th_new_fmt(size, loglen, false);
+}
+
+struct th *th_new_fmt(uint64_t size, uint64_t loglen, bool compact)
+{
 	struct th *t = calloc(1, sizeof(*t));
 	struct famfs_superblock sb;
 	struct famfs_log_header h;
@@ -485,7 +490,11 @@ struct th *th_new(uint64_t size, uint64_t loglen)
 
 	uuid_generate(fsid);
 	famfs_sb_init(&sb, fsid, host, size, loglen);
-	famfs_log_hdr_init(&h, fsid, loglen);
+	if (compact) {
+		sb.feature_incompat = htole32(FAMFS_FEATURE_INCOMPAT_COMPACT_LOG);
+		famfs_sb_set_crc(&sb);
+	}
+	famfs_log_hdr_init_fmt(&h, fsid, loglen, compact);
 	fd = open(t->img, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	assert_true(fd >= 0);
 	assert_int_equal(ftruncate(fd, (off_t)size), 0);

@@ -28,6 +28,8 @@ struct th {
 /* New scratch dir, a formatted image of size/loglen, this host = master,
  * mock kernel installed, fs opened rw with mpt set. */
 struct th *th_new(uint64_t size, uint64_t loglen);
+/* the same with a compact log (INCOMPAT_COMPACT_LOG) when compact */
+struct th *th_new_fmt(uint64_t size, uint64_t loglen, bool compact);
 void th_free(struct th *t);
 int th_reopen(struct th *t);
 /* Make this host a client (another uuid in the host id file) and reopen. */

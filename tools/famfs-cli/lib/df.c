@@ -41,7 +41,10 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 	df->size = famfs_sb_dev_size(fs->sb);
 	df->reserved = famfs_data_start(fs->sb);
 	df->log_len = le64toh(fs->sb->log_len);
-	df->log_capacity = FAMFS_LOG_CAPACITY(df->log_len);
+	df->log_capacity = famfs_log_capacity_of(df->log_len,
+						 famfs_fs_compact(fs));
+	df->log_used = famfs_log_refresh_next(fs);
+	df->log_compact = famfs_fs_compact(fs);
 	struct df_ctx c = { df, fs->sb };
 
 	rc = famfs_log_walk(fs, count, &c);
@@ -64,4 +67,18 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 	df->used = (b.nunits - b.nfree - reserved_units) * FAMFS_ALLOC_UNIT;
 	famfs_bitmap_free(&b);
 	return 0;
+}
+
+int famfs_df_log_warn(const char *name, const struct famfs_df *df)
+{
+	if (!df->log_capacity ||
+	    df->log_used * 100 < df->log_capacity * FAMFS_LOG_WARN_PCT)
+		return 0;
+	famfs_warn("%s: the log is %llu%% full (%llu of %llu %s used): new files and directories fail when it is full. " FAMFS_LOG_FULL_HINT,
+		   name,
+		   (unsigned long long)(df->log_used * 100 / df->log_capacity),
+		   (unsigned long long)df->log_used,
+		   (unsigned long long)df->log_capacity,
+		   df->log_compact ? "256-byte slots" : "entries");
+	return 1;
 }

@@ -131,13 +131,30 @@ int famfs_sb_check(const struct famfs_superblock *sb, uint64_t dev_size,
 	return 0;
 }
 
+bool famfs_sb_compact(const struct famfs_superblock *sb)
+{
+	return le32toh(sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_COMPACT_LOG;
+}
+
+uint64_t famfs_log_capacity_of(uint64_t len, bool compact)
+{
+	return compact ? FAMFS_CLOG_CAPACITY(len) : FAMFS_LOG_CAPACITY(len);
+}
+
 void famfs_log_hdr_init(struct famfs_log_header *h, const uint8_t fs_uuid[16],
 			uint64_t log_len)
 {
+	famfs_log_hdr_init_fmt(h, fs_uuid, log_len, false);
+}
+
+void famfs_log_hdr_init_fmt(struct famfs_log_header *h,
+			    const uint8_t fs_uuid[16], uint64_t log_len,
+			    bool compact)
+{
 	memset(h, 0, sizeof(*h));
 	h->magic = htole64(FAMFS_LOG_MAGIC);
-	h->entry_size = htole32(FAMFS_LOG_ENTRY_SIZE);
-	h->capacity = htole64(FAMFS_LOG_CAPACITY(log_len));
+	h->entry_size = htole32(compact ? FAMFS_CLOG_SLOT : FAMFS_LOG_ENTRY_SIZE);
+	h->capacity = htole64(famfs_log_capacity_of(log_len, compact));
 	h->log_len = htole64(log_len);
 	memcpy(h->fs_uuid, fs_uuid, 16);
 	famfs_log_hdr_set_crc(h);
@@ -162,6 +179,7 @@ int famfs_log_hdr_check(const struct famfs_log_header *h,
 			const struct famfs_superblock *sb, char *reason)
 {
 	uint64_t llen = le64toh(sb->log_len);
+	bool compact = famfs_sb_compact(sb);
 	uint32_t crc;
 
 	if (le64toh(h->magic) != FAMFS_LOG_MAGIC) {
@@ -175,9 +193,10 @@ int famfs_log_hdr_check(const struct famfs_log_header *h,
 		       le32toh(h->crc), crc);
 		return -EBADMSG;
 	}
-	if (le32toh(h->entry_size) != FAMFS_LOG_ENTRY_SIZE ||
+	if (le32toh(h->entry_size) !=
+	    (compact ? FAMFS_CLOG_SLOT : FAMFS_LOG_ENTRY_SIZE) ||
 	    le64toh(h->log_len) != llen ||
-	    le64toh(h->capacity) != FAMFS_LOG_CAPACITY(llen)) {
+	    le64toh(h->capacity) != famfs_log_capacity_of(llen, compact)) {
 		REASON("log header geometry (entry size %u, length %llu, capacity %llu) disagrees with the superblock",
 		       le32toh(h->entry_size),
 		       (unsigned long long)le64toh(h->log_len),

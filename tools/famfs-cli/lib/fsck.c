@@ -27,9 +27,16 @@ struct fsck_ctx {
 	void *arg;
 };
 
-static const char *entry_path(struct famfs_fs *fs, uint64_t idx)
+/* the path of the entry at idx (out: FAMFS_LOG_PATH_MAX) */
+static const char *entry_path(struct famfs_fs *fs, uint64_t idx, char *out)
 {
-	return famfs_log_slot(fs->log, idx)->fm.path;
+	struct famfs_log_entry e;
+
+	if (famfs_log_entry_at(fs, idx, &e))
+		return "(unreadable entry)";
+	snprintf(out, FAMFS_LOG_PATH_MAX, "%.*s", FAMFS_LOG_PATH_MAX - 1,
+		 e.fm.path);
+	return out;
 }
 
 static void problem(struct fsck_ctx *c, const char *fmt, const char *a,
@@ -113,8 +120,10 @@ static int fsck_past(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	/* an uncommitted append is no file: its memory is reserved, but
 	 * sharing with a committed file is not a problem of the log */
 	if (ok || !famfs_entry_owned(e, idx, c->fs->sb, NULL))
-		mark_units(c, e, idx, idx != next);
-	if (idx == next) {
+		mark_units(c, e, idx, idx > next);
+	/* idx < next: committed since the scan began (a client's fsck while
+	 * the master appends), as the append it was then */
+	if (idx <= next) {
 		/* a crash between writing it and committing it */
 		if (famfs_verbose)
 			printf("past next_index: entry %llu, an uncommitted append (or next_index one short): its memory stays reserved; the master's next append commits it\n",
@@ -132,6 +141,7 @@ static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
 		       uint64_t idx, bool report)
 {
 	struct famfs_extent rg[FAMFS_ENTRY_MAX_RANGES];
+	char other[FAMFS_LOG_PATH_MAX];
 	unsigned nr;
 
 	nr = famfs_entry_ranges(e, rg);		/* extents, or strips */
@@ -152,7 +162,7 @@ static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
 				prev = c->owner[k];
 				problem(c, "%s (entry %llu) shares memory with %s",
 					e->fm.path, (unsigned long long)idx,
-					entry_path(c->fs, prev - 1));
+					entry_path(c->fs, prev - 1, other));
 			}
 			/* a unit counts once, however many files claim it */
 			if (c->owner[k])

@@ -211,7 +211,11 @@ struct json_object *famfs_json_df(const char *target, const char *mpt,
 	add_u64(log, "size", df->log_len);
 	add_u64(log, "entries", df->log_entries);
 	add_u64(log, "capacity", df->log_capacity);
-	add_u64(log, "free_entries", df->log_capacity - df->log_entries);
+	add_u64(log, "free_entries", df->log_capacity - df->log_used);
+	add_str(log, "format", df->log_compact ? "compact" : "v1");
+	add_u64(log, "slot_size", df->log_compact ? FAMFS_CLOG_SLOT :
+		FAMFS_LOG_ENTRY_SIZE);
+	add_u64(log, "used", df->log_used);
 	json_object_object_add(o, "log", log);
 	add_u64(o, "files", df->files);
 	add_u64(o, "directories", df->dirs);

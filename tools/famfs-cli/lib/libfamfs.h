@@ -52,8 +52,15 @@ void famfs_sb_set_crc(struct famfs_superblock *sb);
 int famfs_sb_check(const struct famfs_superblock *sb, uint64_t dev_size,
 		   char *reason);
 bool famfs_sb_is_famfs(const struct famfs_superblock *sb);  /* magic only */
+/* A v1 log header (1 KiB entries) */
 void famfs_log_hdr_init(struct famfs_log_header *h, const uint8_t fs_uuid[16],
 			uint64_t log_len);
+/* compact: a compact log's header (256-byte slots, INCOMPAT_COMPACT_LOG) */
+void famfs_log_hdr_init_fmt(struct famfs_log_header *h,
+			    const uint8_t fs_uuid[16], uint64_t log_len,
+			    bool compact);
+/* Entries (v1) or slots (compact) a log of len bytes holds */
+uint64_t famfs_log_capacity_of(uint64_t len, bool compact);
 void famfs_log_hdr_set_crc(struct famfs_log_header *h);
 int famfs_log_hdr_check(const struct famfs_log_header *h,
 			const struct famfs_superblock *sb, char *reason);
@@ -84,6 +91,31 @@ unsigned famfs_entry_ranges(const struct famfs_log_entry *e,
 			    struct famfs_extent out[FAMFS_ENTRY_MAX_RANGES]);
 bool famfs_entry_interleaved(const struct famfs_log_entry *e);
 uint64_t famfs_data_start(const struct famfs_superblock *sb);
+bool famfs_sb_compact(const struct famfs_superblock *sb);
+
+/* ---- clog.c: the compact log entry (INCOMPAT_COMPACT_LOG) ---------------- */
+/* crc32(fs_uuid, the nslots slots of entry with crc = 0) */
+uint32_t famfs_clog_crc(const void *entry, unsigned nslots,
+			const uint8_t fs_uuid[16]);
+/* The compact form of the v1-shaped entry e (type, fmeta; seq, uuid and
+ * crc of e are not read) for slot, in out (zero-padded): its slot count
+ * (1..4), or -EINVAL with reason filled if it has none. */
+int famfs_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
+		      const uint8_t fs_uuid[16],
+		      uint8_t out[FAMFS_CLOG_MAX_ENTRY], char *reason);
+/* Does the entry at entry (avail slots of it readable) verify as this
+ * fs's entry for slot: seq, slot count, CRC?  Its slot count, or -errno
+ * (-EBADMSG: CRC) with reason filled. */
+int famfs_clog_verify(const void *entry, uint64_t slot, uint64_t avail,
+		      const uint8_t fs_uuid[16], char *reason);
+/* The v1 form of a verified compact entry, seq, uuid and v1 crc filled (so
+ * famfs_entry_check and famfs_entry_owned judge it as any v1 entry).
+ * 0; -EINVAL (reason): decoded, but refused (reserved bytes, bad path),
+ * its memory known; -EPROTO (reason): it has no v1 form (unknown type, a
+ * device index, strips of different lengths), its memory unknown. */
+int famfs_clog_decode(const void *entry, uint64_t slot,
+		      const uint8_t fs_uuid[16], struct famfs_log_entry *e,
+		      char *reason);
 uint64_t famfs_sb_dev_size(const struct famfs_superblock *sb);
 
 /* ---- path.c -------------------------------------------------------------- */
@@ -355,7 +387,18 @@ struct famfs_fs {
 	char cache_unparsed_why[FAMFS_REASON_LEN];
 	uint64_t cache_past;		/* first valid entry past next + 1 */
 	bool tail_checked;		/* log.c: slots past next_index seen */
+	/* log.c: during a walk, the index just past the entry given to the
+	 * callback (idx + 1 in a v1 log, idx + its slots in a compact one);
+	 * after an append, the index of the entry appended */
+	uint64_t walk_next;
+	uint64_t last_append;
 };
+/* INCOMPAT_COMPACT_LOG: log indexes are 256-byte slots, an entry takes
+ * 1..4 of them (famfs_format.h) */
+static inline bool famfs_fs_compact(const struct famfs_fs *fs)
+{
+	return famfs_sb_compact(fs->sb);
+}
 #define FAMFS_META_DIR	".meta"
 #define FAMFS_META_SB	".meta/.superblock"
 #define FAMFS_META_LOG	".meta/.log"
@@ -418,7 +461,17 @@ int famfs_entry_build_interleaved(struct famfs_log_entry *e, const char *rel,
 				  uint64_t size, uint32_t mode, uint32_t uid,
 				  uint32_t gid,
 				  const struct famfs_log_interleave_ext *ie);
+/* What a full log's message tells the user */
+#define FAMFS_LOG_FULL_HINT \
+	"The log cannot grow: make a new file system with a larger --loglen (up to 1G) and copy the files to it"
+/* The entry (v1 form) that starts at index idx: 0, or -EINVAL if none
+ * verifies there (compact; a v1 slot is copied as it is) */
+int famfs_log_entry_at(struct famfs_fs *fs, uint64_t idx,
+		       struct famfs_log_entry *e);
 /* Calls fn for each committed entry; bad ones come with a reason and ok=0.
+ * Indexes: v1, entry numbers; compact, the slot an entry starts at (the
+ * next entry's is fs->walk_next during the call), and a run of slots where
+ * no entry verifies (torn, CRC) is one bad entry whose e is zero.
  * An entry whose CRC fails is refreshed (famfs_map_refresh) and checked
  * once more first.  A non-zero return of fn stops the walk and is returned. */
 typedef int (*famfs_entry_fn)(void *arg, uint64_t idx,
@@ -501,10 +554,18 @@ struct famfs_df {
 	uint64_t free;
 	uint64_t unknown;	/* not free: entries that cannot be parsed
 				 * (R3) may own it; free is then 0 */
-	uint64_t log_len, log_entries, log_capacity;
+	uint64_t log_len, log_entries;
+	uint64_t log_capacity;	/* entries (v1) or slots (compact) */
+	uint64_t log_used;	/* of those: next_index */
+	bool log_compact;	/* INCOMPAT_COMPACT_LOG */
 	unsigned long files, dirs, bad_entries;
 	unsigned long unparsed_entries;	/* of bad_entries: memory unknown */
 };
+/* A log this full (log_used of log_capacity, in percent) is warned about */
+#define FAMFS_LOG_WARN_PCT	90
+/* 1 (message printed: name, how full, what to do) if df's log is at least
+ * FAMFS_LOG_WARN_PCT full, else 0 */
+int famfs_df_log_warn(const char *name, const struct famfs_df *df);
 int famfs_df(struct famfs_fs *fs, struct famfs_df *df);
 
 /* ---- json.c: the -j output of getmap, fsck and df (json-c) --------------- */

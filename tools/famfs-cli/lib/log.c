@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE
 #include <endian.h>
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -74,6 +75,107 @@ int famfs_entry_build_interleaved(struct famfs_log_entry *e, const char *rel,
 	return 0;
 }
 
+/* ---- compact log (famfs_format.h, clog.c) ---- */
+static uint8_t *clog_slot(struct famfs_log_header *h, uint64_t i)
+{
+	return (uint8_t *)h + FAMFS_LOG_HDR_SIZE + i * FAMFS_CLOG_SLOT;
+}
+
+/*
+ * The entry at slot i of a compact log, which must end by slot end: its
+ * v1 form in *e, *ok as famfs_entry_check says.  Returns its slot count,
+ * or -errno (reason filled) if no entry of this fs verifies there (torn,
+ * CRC, seq).  refresh: re-read once on a CRC mismatch (a stale line).
+ */
+static int clog_read(struct famfs_fs *fs, uint64_t i, uint64_t end,
+		     struct famfs_log_entry *e, bool *ok, char *reason,
+		     bool refresh)
+{
+	uint8_t buf[FAMFS_CLOG_MAX_ENTRY];
+	uint8_t *s = clog_slot(fs->log, i);
+	uint64_t avail = end - i < FAMFS_CLOG_MAX_SLOTS ? end - i :
+			 FAMFS_CLOG_MAX_SLOTS;
+	int n, rc;
+
+	for (int pass = 0;; pass++) {
+		unsigned k = s[offsetof(struct famfs_clog_hdr, nslots)];
+
+		/* a private copy: the mapping may be shared */
+		memcpy(buf, s, (k >= 1 && k <= avail ? k : 1) * FAMFS_CLOG_SLOT);
+		n = famfs_clog_verify(buf, i, avail, fs->sb->fs_uuid, reason);
+		if (n != -EBADMSG || !refresh || pass ||
+		    famfs_map_refresh(&fs->logm, s, avail * FAMFS_CLOG_SLOT))
+			break;
+		famfs_flush_stats.crc_retries++;
+	}
+	if (n < 0)
+		return n;
+	rc = famfs_clog_decode(buf, i, fs->sb->fs_uuid, e, reason);
+	if (!rc)
+		rc = famfs_entry_check(e, i, fs->sb, reason);
+	*ok = rc == 0;
+	return n;
+}
+
+/* the slot count of a verifying entry of this fs at slot i, else 0 */
+static unsigned clog_written(struct famfs_fs *fs, uint64_t i, uint64_t end)
+{
+	const struct famfs_clog_hdr *h = (const void *)clog_slot(fs->log, i);
+	struct famfs_log_entry e;
+	bool ok;
+	int n;
+
+	if (i >= end)
+		return 0;
+	/* a client: fresh lines, the first one only for most slots */
+	if (!fs->master)
+		famfs_map_invalidate(&fs->logm, h, sizeof(*h));
+	if (le64toh(h->seq) != i)	/* cheap first: most slots are not */
+		return 0;
+	if (!fs->master)
+		famfs_map_invalidate(&fs->logm, h, FAMFS_CLOG_MAX_ENTRY);
+	n = clog_read(fs, i, end, &e, &ok, NULL, false);
+	return n > 0 ? (unsigned)n : 0;
+}
+
+/*
+ * R4, bounded: the first slot in [from, cap) that starts a verifying entry
+ * of this fs, looking no further than bound slots past from or past the
+ * end of the last one found; UINT64_MAX if none.  fn (may be NULL) is
+ * called for each one found, and then the scan goes on (a non-zero return
+ * of fn stops it and is put in *rc).
+ */
+static uint64_t clog_scan(struct famfs_fs *fs, uint64_t from, uint64_t cap,
+			  uint64_t bound, famfs_entry_fn fn, void *arg, int *rc)
+{
+	uint64_t first = UINT64_MAX, last = from;
+	char reason[FAMFS_REASON_LEN];
+
+	for (uint64_t i = from; i < cap && i - last < bound;) {
+		struct famfs_log_entry e;
+		unsigned n = clog_written(fs, i, cap);
+		bool ok;
+
+		if (!n) {
+			i++;
+			continue;
+		}
+		if (first == UINT64_MAX)
+			first = i;
+		if (!fn)
+			return first;
+		reason[0] = '\0';
+		clog_read(fs, i, cap, &e, &ok, reason, false);
+		fs->walk_next = i + n;
+		*rc = fn(arg, i, &e, ok, reason);
+		if (*rc)
+			break;
+		i += n;
+		last = i;
+	}
+	return first;
+}
+
 /* R4: a valid entry at next_index + 1 or beyond means the header lost
  * committed entries; appending would overwrite one.  The first append of an
  * opening looks at every slot, later ones at next_index + 1 only (only the
@@ -81,6 +183,23 @@ int famfs_entry_build_interleaved(struct famfs_log_entry *e, const char *rel,
 static int tail_check(struct famfs_fs *fs, uint64_t idx, uint64_t cap)
 {
 	uint64_t to = cap;
+
+	if (famfs_fs_compact(fs)) {
+		/* the first append: the bounded R4 scan; later ones: the
+		 * slots an entry at idx could take */
+		uint64_t i = clog_scan(fs, idx + 1, cap,
+				       fs->tail_checked ? FAMFS_CLOG_MAX_SLOTS :
+				       FAMFS_CLOG_SCAN, NULL, NULL, NULL);
+
+		if (i != UINT64_MAX) {
+			famfs_err("%s: log slot %llu holds a valid committed entry past next_index %llu: the log header is damaged; nothing was written (run famfs fsck)",
+				  fs->name, (unsigned long long)i,
+				  (unsigned long long)idx);
+			return -EUCLEAN;
+		}
+		fs->tail_checked = true;
+		return 0;
+	}
 
 	if (fs->tail_checked && idx + 2 < cap)
 		to = idx + 2;
@@ -101,6 +220,12 @@ int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
 	uint64_t n = famfs_log_refresh_next(fs), cap = le64toh(fs->log->capacity);
 	char reason[FAMFS_REASON_LEN];
 
+	if (famfs_fs_compact(fs)) {
+		int rc = 0;
+
+		clog_scan(fs, n, cap, FAMFS_CLOG_SCAN, fn, arg, &rc);
+		return rc;
+	}
 	for (uint64_t i = n; i < cap; i++) {
 		struct famfs_log_entry *e = famfs_log_slot(fs->log, i);
 		struct famfs_log_entry copy;
@@ -119,6 +244,7 @@ int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
 			continue;
 		reason[0] = '\0';
 		rc = famfs_entry_check(&copy, i, fs->sb, reason);
+		fs->walk_next = i + 1;
 		rc = fn(arg, i, &copy, rc == 0, reason);
 		if (rc)
 			return rc;
@@ -130,33 +256,66 @@ int famfs_log_roll_forward(struct famfs_fs *fs)
 {
 	struct famfs_log_header *h = fs->log;
 	uint64_t idx = famfs_log_next(h), cap = le64toh(h->capacity);
+	unsigned k = 1;
 	int rc;
 
-	if (!fs->rw || idx >= cap ||
-	    !famfs_entry_written(famfs_log_slot(h, idx), idx, fs->sb))
+	if (!fs->rw || idx >= cap)
+		return 0;
+	if (famfs_fs_compact(fs)) {
+		k = clog_written(fs, idx, cap);
+		if (!k || clog_written(fs, idx + k, cap))
+			return 0;	/* none; or more: as below */
+	} else if (!famfs_entry_written(famfs_log_slot(h, idx), idx, fs->sb)) {
 		return 0;
 	/* more than one: the header is damaged worse; the append is refused
 	 * (tail_check) until it is repaired */
-	if (idx + 1 < cap &&
-	    famfs_entry_written(famfs_log_slot(h, idx + 1), idx + 1, fs->sb))
+	} else if (idx + 1 < cap &&
+		   famfs_entry_written(famfs_log_slot(h, idx + 1), idx + 1, fs->sb)) {
 		return 0;
+	}
 	/* it writes the header: only the instance that holds the role */
 	rc = famfs_master_check(fs);
 	if (rc)
 		return rc;
 	famfs_warn("%s: log entry %llu at next_index is whole but not committed (a crash between the two flushes of an append, or next_index one short): committed now, never overwritten",
 		   fs->name, (unsigned long long)idx);
-	__atomic_store_n(&h->next_index, htole64(idx + 1), __ATOMIC_RELEASE);
+	__atomic_store_n(&h->next_index, htole64(idx + k), __ATOMIC_RELEASE);
 	rc = famfs_map_flush(&fs->logm, h, sizeof(*h));
 	return rc ? rc : 1;
+}
+
+/* The entry (v1 form, seq/uuid/crc filled) in compact form at slot idx:
+ * its slot count, or -errno (printed) */
+static int clog_write(struct famfs_fs *fs, struct famfs_log_entry *e,
+		      uint64_t idx, uint64_t cap)
+{
+	uint8_t buf[FAMFS_CLOG_MAX_ENTRY];
+	char reason[FAMFS_REASON_LEN];
+	int n = famfs_clog_encode(e, idx, fs->sb->fs_uuid, buf, reason);
+	int rc;
+
+	if (n < 0) {
+		famfs_err("%s: %s: %s; nothing was written", fs->name,
+			  e->fm.path, reason);
+		return n;
+	}
+	if (idx + (unsigned)n > cap) {
+		famfs_err("%s: log full (%llu of %llu slots used, this entry needs %d); nothing was written. " FAMFS_LOG_FULL_HINT,
+			  fs->name, (unsigned long long)idx,
+			  (unsigned long long)cap, n);
+		return -ENOSPC;
+	}
+	memcpy(clog_slot(fs->log, idx), buf, (size_t)n * FAMFS_CLOG_SLOT);
+	rc = famfs_map_flush(&fs->logm, clog_slot(fs->log, idx),
+			     (size_t)n * FAMFS_CLOG_SLOT);
+	return rc ? rc : n;
 }
 
 int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 {
 	struct famfs_log_header *h = fs->log;
 	uint64_t idx = famfs_log_next(h), cap = le64toh(h->capacity);
-	struct famfs_log_entry *slot;
-	int rc;
+	int rc, n = 1;
 
 	if (!fs->rw)
 		return -EROFS;
@@ -179,28 +338,38 @@ int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 			famfs_err("%s: nothing was written; try again", fs->name);
 			return -EAGAIN;
 		}
-		idx++;
+		idx = famfs_log_next(h);
 	}
 	rc = tail_check(fs, idx, cap);
 	if (rc)
 		return rc;
 	if (idx >= cap) {
-		famfs_err("%s: log full (%llu of %llu entries used); nothing was written",
+		famfs_err("%s: log full (%llu of %llu %s used); nothing was written. " FAMFS_LOG_FULL_HINT,
 			  fs->name, (unsigned long long)idx,
-			  (unsigned long long)cap);
+			  (unsigned long long)cap,
+			  famfs_fs_compact(fs) ? "slots" : "entries");
 		return -ENOSPC;
 	}
 	e->seq = htole64(idx);
 	memcpy(e->fs_uuid, fs->sb->fs_uuid, 16);
 	famfs_entry_set_crc(e);
-	slot = famfs_log_slot(h, idx);
 	/* 1. the entry, durable before it is referenced */
-	memcpy(slot, e, sizeof(*e));
-	rc = famfs_map_flush(&fs->logm, slot, sizeof(*slot));
-	if (rc)
-		return rc;
+	if (famfs_fs_compact(fs)) {
+		n = clog_write(fs, e, idx, cap);
+		if (n < 0)
+			return n;
+	} else {
+		struct famfs_log_entry *slot = famfs_log_slot(h, idx);
+
+		memcpy(slot, e, sizeof(*e));
+		rc = famfs_map_flush(&fs->logm, slot, sizeof(*slot));
+		if (rc)
+			return rc;
+	}
+	fs->last_append = idx;
 	/* 2. commit: one aligned 8-byte store, then flush */
-	__atomic_store_n(&h->next_index, htole64(idx + 1), __ATOMIC_RELEASE);
+	__atomic_store_n(&h->next_index, htole64(idx + (unsigned)n),
+			 __ATOMIC_RELEASE);
 	return famfs_map_flush(&fs->logm, h, sizeof(*h));
 }
 
@@ -221,6 +390,42 @@ uint64_t famfs_log_refresh_next(struct famfs_fs *fs)
 	return n;
 }
 
+/* The committed slots [start, end) of a compact log (an entry boundary,
+ * end cut to next_index) */
+static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
+		     famfs_entry_fn fn, void *arg)
+{
+	char reason[FAMFS_REASON_LEN];
+
+	if (!fs->master)
+		famfs_map_invalidate(&fs->logm, clog_slot(fs->log, start),
+				     (end - start) * FAMFS_CLOG_SLOT);
+	for (uint64_t i = start, j; i < end; i = fs->walk_next) {
+		struct famfs_log_entry e;
+		bool ok;
+		int n, rc;
+
+		reason[0] = '\0';
+		n = clog_read(fs, i, end, &e, &ok, reason, true);
+		if (n > 0) {
+			fs->walk_next = i + (unsigned)n;
+		} else {
+			/* no entry verifies here: one corrupt entry up to
+			 * the next slot where one does (R3: unparseable) */
+			for (j = i + 1; j < end && !clog_written(fs, j, end); j++)
+				;
+			memset(&e, 0, sizeof(e));
+			e.seq = htole64(i);
+			ok = false;
+			fs->walk_next = j;
+		}
+		rc = fn(arg, i, &e, ok, reason);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 			 famfs_entry_fn fn, void *arg)
 {
@@ -231,6 +436,8 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 		end = n;
 	if (start >= end)
 		return 0;
+	if (famfs_fs_compact(fs))
+		return clog_walk(fs, start, end, fn, arg);
 	/* a client reads what the master wrote: drop stale cache lines */
 	if (!fs->master)
 		famfs_map_invalidate(&fs->logm, famfs_log_slot(fs->log, start),
@@ -254,11 +461,27 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 			rc = famfs_entry_check(&copy, i, fs->sb, reason);
 		}
 		ok = rc == 0;
+		fs->walk_next = i + 1;
 		rc = fn(arg, i, &copy, ok, reason);
 		if (rc)
 			return rc;
 	}
 	return 0;
+}
+
+int famfs_log_entry_at(struct famfs_fs *fs, uint64_t idx,
+		       struct famfs_log_entry *e)
+{
+	uint64_t cap = le64toh(fs->log->capacity);
+	bool ok;
+
+	if (idx >= cap)
+		return -EINVAL;
+	if (!famfs_fs_compact(fs)) {
+		memcpy(e, famfs_log_slot(fs->log, idx), sizeof(*e));
+		return 0;
+	}
+	return clog_read(fs, idx, cap, e, &ok, NULL, false) > 0 ? 0 : -EINVAL;
 }
 
 int famfs_log_walk(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)

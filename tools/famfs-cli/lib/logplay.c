@@ -244,7 +244,7 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 
 	if (c->stop && c->stop(c->stop_arg))
 		return 1;		/* stopped before this entry */
-	c->next = idx + 1;
+	c->next = c->fs->walk_next;
 	if (!ok) {
 		c->r->bad_entries++;
 		famfs_err("%s: log entry %llu skipped: %s", c->fs->name,

@@ -117,15 +117,17 @@ static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	char why[FAMFS_REASON_LEN];
 	int rc;
 
-	(void)reason;
-	fs->cache_next = idx + 1;
+	fs->cache_next = fs->walk_next;
 	/* R3: refused, but what it owns is known: that stays used, and its
 	 * path (if it is one) taken; not even that: no allocation at all */
 	if (!ok && famfs_entry_owned(e, idx, fs->sb, why)) {
 		if (fs->cache_unparsed == UINT64_MAX) {
 			fs->cache_unparsed = idx;
+			/* a compact run that does not verify comes as a
+			 * zero entry: the walk's reason says what it is */
 			snprintf(fs->cache_unparsed_why,
-				 sizeof(fs->cache_unparsed_why), "%s", why);
+				 sizeof(fs->cache_unparsed_why), "%s",
+				 famfs_fs_compact(fs) && reason[0] ? reason : why);
 		}
 		return 0;
 	}
@@ -428,10 +430,10 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 		goto unalloc;
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	/* the cache knows the allocation; now the entry and its path too */
-	if (fs->cache_next + 1 == famfs_log_next(fs->log) &&
+	if (fs->last_append == fs->cache_next &&
 	    !pathset_add(fs->cache_paths, norm, fs->cache_next, FAMFS_LOG_FILE,
 			 NULL))
-		fs->cache_next++;
+		fs->cache_next = famfs_log_next(fs->log);
 	else
 		famfs_fs_cache_drop(fs);
 	free(map);
