@@ -126,11 +126,12 @@ static struct page *famfs_next_busy(struct inode *inode, pgoff_t *index)
 		for (i = max(base, *index); i < base + nr; i++) {
 			u64 dev_off, len;
 			struct page *page;
+			u32 dev;
 
 			if (famfs_fmap_resolve(fmap, (u64)i << PAGE_SHIFT,
-					       &dev_off, &len))
+					       &dev, &dev_off, &len))
 				break;
-			page = pfn_to_page(fsi->backing.pfn +
+			page = pfn_to_page(famfs_dev(fsi, dev)->pfn +
 					   (dev_off >> PAGE_SHIFT));
 			if (famfs_page_busy(page)) {
 				*index = i;
@@ -170,7 +171,7 @@ void famfs_detach_entries(struct inode *inode)
 
 	if (mapping_empty(mapping))
 		return;
-	dax_writeback_mapping_range(mapping, fsi->backing.dax_dev, &wbc);
+	dax_writeback_mapping_range(mapping, famfs_wb_dax_dev(fsi), &wbc);
 	invalidate_inode_pages2(mapping);
 	while ((page = famfs_next_busy(inode, &index)))
 		famfs_wait_page_idle(page, inode->i_sb->s_id, false);

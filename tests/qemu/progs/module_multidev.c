@@ -473,13 +473,17 @@ static void add_with_files(const char *id)
 	fill(buf, 0x3333, 0, 4 * MiB);
 	f = v3file("r0", 0, 320 * MiB, 4 * MiB, &rc);
 	snprintf(n, sizeof(n), "%s-r0", id);
-	if (t_ok(n, rc))
-		t_equ("r0-write", 4 * MiB, pwrite(f, buf, 4 * MiB, 0));
+	if (t_ok(n, rc)) {
+		snprintf(n, sizeof(n), "%s-r0-write", id);
+		t_equ(n, 4 * MiB, pwrite(f, buf, 4 * MiB, 0));
+	}
 	close(f);
 	f = v3file("r1", 1, 320 * MiB, 4 * MiB, &rc);
 	snprintf(n, sizeof(n), "%s-r1", id);
-	if (t_ok(n, rc))
-		t_equ("r1-write", 4 * MiB, pwrite(f, buf, 4 * MiB, 0));
+	if (t_ok(n, rc)) {
+		snprintf(n, sizeof(n), "%s-r1-write", id);
+		t_equ(n, 4 * MiB, pwrite(f, buf, 4 * MiB, 0));
+	}
 	close(f);
 	free(buf);
 }
