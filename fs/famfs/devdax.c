@@ -324,13 +324,14 @@ static const struct file_operations famfs_cdev_fops = {
 /* Mounts (backing.c calls these with famfs_holder_lock held) */
 
 /* To the mount's context, or (no context: DEV_ADD) to the kernel log. */
-#define famfs_claim_err(fc, fmt, ...)					\
-do {									\
-	if (fc)								\
-		errorfc(fc, fmt, ##__VA_ARGS__);			\
-	else								\
-		pr_err_ratelimited("famfs: " fmt "\n", ##__VA_ARGS__);	\
-} while (0)
+static void famfs_claim_err(struct fs_context *fc, const char *path,
+			    const char *why)
+{
+	if (fc)
+		errorfc(fc, "%s: %s", path, why);
+	else
+		pr_err_ratelimited("famfs: %s: %s\n", path, why);
+}
 
 static struct dax_device_driver famfs_dax_driver;
 
@@ -404,13 +405,11 @@ struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
 	if (!fdd) {
 		rc = -ENODEV;
 	} else if (fdd->holder) {
-		famfs_claim_err(fc, "%s: device is busy (already mounted?)",
-				path);
+		famfs_claim_err(fc, path, "device is busy (already mounted?)");
 		rc = -EBUSY;
 	} else if (fdd->writers) {
-		famfs_claim_err(fc,
-				"%s: device is open for writing (famfs mkfs running?); close it first",
-				path);
+		famfs_claim_err(fc, path,
+				"device is open for writing (famfs mkfs running?); close it first");
 		rc = -EBUSY;
 	} else {
 		fdd->holder = b;

@@ -179,7 +179,7 @@ struct famfs_sb_info {
 	 * dev_lock and stay until the unmount (famfs_dev() reads them).
 	 */
 	struct famfs_backing	*devs[FAMFS_MAX_DEVS];
-	struct mutex		dev_lock;
+	struct mutex		dev_lock;	/* serializes DEV_ADD */
 	umode_t			root_mode;	/* mount option "mode" */
 	bool			noncoherent;	/* "noncoherent", see cache.c */
 	unsigned long		flags;		/* FAMFS_SB_*, atomic bitops */

@@ -9,10 +9,11 @@
  *
  * Every mount keeps all extents of all its mapped files in one rbtree ordered
  * by device index, then device offset (a mount may have several devices,
- * members.c; the same offset on two devices is not an overlap).  The kernel is the last line of defence against two files
- * aliasing the same memory (a bug or a race in the user-space allocator, or
- * two hosts' logs diverging): once two files share memory, writes through one
- * silently corrupt the other and nothing can tell afterwards.  So an extent
+ * members.c; the same offset on two devices is not an overlap).  The kernel
+ * is the last line of defence against two files aliasing the same memory
+ * (a bug or a race in the user-space allocator, or two hosts' logs
+ * diverging): once two files share memory, writes through one silently
+ * corrupt the other and nothing can tell afterwards.  So an extent
  * that overlaps any mapped extent (including the superblock and log files,
  * which are mapped files too) is refused.  Every simple extent and every
  * strip of an interleaved extent is a node of the tree.  The extents in the
