@@ -39,7 +39,6 @@ run_prog module_multidev $MPT "$FAMFS_DEV" "$D1" add-removal
 if [ "$FAMFS_DEV1_MODE" = devdax ]; then
 	N=$(basename "$D1")
 	unplug="echo $N > /sys/bus/dax/drivers/famfs/unbind"
-	replug="dax_bind_famfs $N"
 else
 	nd=$(basename "$(readlink -f /sys/block/$(basename "$D1")/device)")
 	unplug="echo $nd > /sys/bus/nd/drivers/nd_pmem/unbind"
@@ -52,7 +51,11 @@ t_ok removal-names test -e $MPT/r1
 t_err removal-member-file-eio 1 'Input/output error' cat $MPT/r1
 t_err removal-primary-file-eio 1 'Input/output error' cat $MPT/r0
 t_ok removal-umount umount $MPT
-t_ok replug sh -c "$replug"
+if [ "$FAMFS_DEV1_MODE" = devdax ]; then
+	t_ok replug dax_bind_famfs "$N"
+else
+	t_ok replug sh -c "$replug"
+fi
 t_ok replug-device wait_for "$D1" 10
 
 # Last: a memory failure in a page of the member fails the mount (fsdax).
