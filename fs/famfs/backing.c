@@ -347,7 +347,7 @@ static void famfs_backing_gone(struct dax_device *dax_dev,
 	}
 	up_read(&sb->s_umount);
 	famfs_wait_range_idle(name, pfn, nr);
-	famfs_zombies_gone(fsi);
+	famfs_zombies_gone(fsi, b);
 	deactivate_super(sb);
 }
 

@@ -66,6 +66,8 @@ struct famfs_backing {
 	u64			size;		/* usable bytes */
 	unsigned long		pfn;		/* page frame of device offset 0 */
 	u64			id;		/* unique per mount, see backing.c */
+	/* Removed: its pages are gone (pins.c); under fsi->pages_rwsem. */
+	bool			pages_gone;
 	struct list_head	live;		/* famfs_backings, see backing.c */
 };
 
@@ -168,7 +170,6 @@ struct famfs_map_req {
 /* famfs_sb_info.flags */
 enum {
 	FAMFS_SB_FAILED,	/* memory failure: every data access gets EIO */
-	FAMFS_SB_PAGES_GONE,	/* the device's pages are gone (pins.c) */
 };
 
 struct famfs_sb_info {
@@ -390,7 +391,7 @@ void famfs_zombies_reap(struct famfs_sb_info *fsi);
 bool famfs_zombies_unmount(struct famfs_sb_info *fsi);
 int famfs_pins_init(void);
 void famfs_pins_exit(void);
-void famfs_zombies_gone(struct famfs_sb_info *fsi);
+void famfs_zombies_gone(struct famfs_sb_info *fsi, struct famfs_backing *b);
 void famfs_wait_range_idle(const char *who, unsigned long pfn,
 			   unsigned long nr);
 
