@@ -331,8 +331,9 @@ struct famfs_ioc_iext_v3 {
 /*
  * FAMFSIOC_DEV_GET: what device @index of the mount is.  Set index (the
  * rest 0); the module fills in the rest.  Any file or directory of the
- * mount, no capability needed.  Errors: EFAULT; EINVAL reserved fields not
- * 0 or index >= FAMFS_MAX_DEVS; ENXIO nothing attached at index.
+ * mount, no capability needed.  Errors, in this order: EFAULT; EINVAL a
+ * field other than index is not 0, or index >= FAMFS_MAX_DEVS; ENXIO
+ * nothing attached at index; EFAULT the answer cannot be written.
  */
 #define FAMFS_DEV_DEVDAX	(1U << 0)	/* a /dev/daxX.Y, else pmem */
 #define FAMFS_DEV_FAILED	(1U << 1)	/* the mount has failed */
