@@ -237,6 +237,28 @@ static uint32_t to_v3(const struct vmap *m, union v3list *l)
 	return n;
 }
 
+/* Back: what the kernel reads of the list (the header may lie over it). */
+static void from_v3(const union v3list *l, struct vmap *m, uint32_t n)
+{
+	int il = is_il(m);
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (!il) {
+			m->u.se[i].offset = l->se[i].offset;
+			m->u.se[i].len = l->se[i].len;
+			continue;
+		}
+		m->u.ie[i].nstrips = l->ie[i].nstrips;
+		m->u.ie[i].reserved = l->ie[i].reserved;
+		m->u.ie[i].chunk_size = l->ie[i].chunk_size;
+		m->u.ie[i].nbytes = l->ie[i].nbytes;
+		for (uint32_t s = 0; s < FAMFS_IOC_MAX_STRIPS; s++) {
+			m->u.ie[i].strips[s].offset = l->ie[i].strips[s].offset;
+			m->u.ie[i].strips[s].len = l->ie[i].strips[s].len;
+		}
+	}
+}
+
 static uint32_t bad_devindex(void)
 {
 	static const uint32_t v[] = { FAMFS_MAX_DEVS, 255, 256, 0xffffffffu };
@@ -352,6 +374,11 @@ static void do_create_v3(struct ffile *f, int valid_only)
 	hp = place(k, sizeof(m.h), &br, &bw);
 	if (!br)
 		put4(hp, &m.h, sizeof(m.h));
+	/* Both on the read-only pages: the header may overwrite the list. */
+	if (!lbr && need) {
+		memcpy(&l, list, need);
+		from_v3(&l, &m, n);
+	}
 
 	hv2 = m.h;
 	hv2.ext_list = (uintptr_t)&m.u;
