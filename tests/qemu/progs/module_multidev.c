@@ -17,7 +17,7 @@
  * system records"), so that bounds are per device: an extent that ends
  * past SIZE1 is refused on device 1 and fits device 0.
  *
- * Device layout (both devices at least 900 MiB):
+ * Device layout (both devices at least 480 MiB):
  *   member   dev1 64M (8M)                               simple
  *   overlap  dev0 64M (8M), probes at 66M..96M           simple
  *   stripe   dev0 128M + dev1 128M (16M each), 2M chunks 32 MiB
@@ -555,8 +555,8 @@ int main(int argc, char **argv)
 	if (stat(dev1, &st))
 		die(dev1);
 	cdev1 = S_ISCHR(st.st_mode);
-	size0 = dev_size_min(dev0, 900 * MiB);
-	devsize1 = cdev1 ? t_dax_size(dev1) : dev_size_min(dev1, 900 * MiB);
+	size0 = dev_size_min(dev0, 480 * MiB);
+	devsize1 = cdev1 ? t_dax_size(dev1) : dev_size_min(dev1, 480 * MiB);
 	size1 = (devsize1 - 64 * MiB) & ~(TWO_MiB - 1);
 	t_dev_open(&raw0, dev0, O_RDONLY);
 	t_dev_open(&raw1, dev1, O_RDONLY);

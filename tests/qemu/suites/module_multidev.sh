@@ -1,21 +1,28 @@
-# profiles: nvdimm2 nvdimm2-mixed
+# profiles: nvdimm2 mixed
 # timeout: 240
 # famfs.ko over two memory devices (issue 16), driven with the ioctls
-# (progs/module_multidev.c): FAMFSIOC_DEV_ADD attaches $FAMFS_DEV1 as
-# member 1 of a mount of $FAMFS_DEV (every refusal with its errno), files on
+# (progs/module_multidev.c): FAMFSIOC_DEV_ADD attaches the second device of
+# $FAMFS_DEVS as member 1 of a mount of $FAMFS_DEV (every refusal with its errno), files on
 # the member and striped over both devices land on the raw devices where
 # their maps (MAP_CREATE_V3) say, overlap and bounds are per device, statfs
 # sums both; 2 MiB (PMD) faults on a file striped over both devices; the
 # removal of the member under a mount fails the mount and umount still
 # works and releases it; a memory failure in a member page (fsdax).
-# On nvdimm2-mixed the member is a /dev/daxX.Y bound to famfs for the suite.
+# On mixed the member is a /dev/daxX.Y bound to famfs for the suite.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 famfs_loaded || exit 0
 MPT=/tmp/famfs-multidev
-D1=$FAMFS_DEV1
+# shellcheck disable=SC2086
+set -- $FAMFS_DEVS
+D1=${2:-}
+if [ -z "$D1" ]; then
+	t_fail devices "profile $FAMFS_PROFILE has no second device in FAMFS_DEVS"
+	exit 0
+fi
+[ -c "$D1" ] && DEV1_MODE=devdax || DEV1_MODE=fsdax
 rebind=0
-if [ "$FAMFS_DEV1_MODE" = devdax ] && [ "$(dax_driver "$(basename "$D1")")" != famfs ]; then
+if [ "$DEV1_MODE" = devdax ] && [ "$(dax_driver "$(basename "$D1")")" != famfs ]; then
 	t_ok bind dax_bind_famfs "$(basename "$D1")"
 	rebind=1
 fi
@@ -36,7 +43,7 @@ t_ok member-released-umount umount /tmp/famfs-member
 # devdax: the member is unbound from famfs.
 t_ok removal-mount mount -t famfs "$FAMFS_DEV" $MPT
 run_prog module_multidev $MPT "$FAMFS_DEV" "$D1" add-removal
-if [ "$FAMFS_DEV1_MODE" = devdax ]; then
+if [ "$DEV1_MODE" = devdax ]; then
 	N=$(basename "$D1")
 	unplug="echo $N > /sys/bus/dax/drivers/famfs/unbind"
 else
@@ -51,7 +58,7 @@ t_ok removal-names test -e $MPT/r1
 t_err removal-member-file-eio 1 'Input/output error' cat $MPT/r1
 t_err removal-primary-file-eio 1 'Input/output error' cat $MPT/r0
 t_ok removal-umount umount $MPT
-if [ "$FAMFS_DEV1_MODE" = devdax ]; then
+if [ "$DEV1_MODE" = devdax ]; then
 	t_ok replug dax_bind_famfs "$N"
 else
 	t_ok replug sh -c "$replug"
