@@ -9,7 +9,10 @@
  * driver (devdax.c), which the mount claims the same way and which tells
  * the mount about failures itself.
  *
- * Memory failure policy: the whole mount fails.  famfs cannot tell which
+ * A mount may have several devices (members.c): each is held the same way,
+ * as its own holder (struct famfs_backing), and what follows holds for each.
+ *
+ * Memory failure policy: the whole mount fails, whichever device failed.  famfs cannot tell which
  * other host wrote what where, a failure report may cover metadata (the
  * superblock or log files) as well as data, and the application data sets
  * famfs is for are consumed whole; so after the first failure every data
@@ -170,8 +173,8 @@ static void famfs_wait_evictions(struct super_block *sb)
 }
 
 /* Send SIGBUS to whoever maps the failed range of each file it hits. */
-static void famfs_kill_range(struct famfs_sb_info *fsi, u64 start, u64 end,
-			     int mf_flags)
+static void famfs_kill_range(struct famfs_sb_info *fsi, u32 dev, u64 start,
+			     u64 end, int mf_flags)
 {
 	u64 cursor = start;
 
@@ -181,7 +184,7 @@ static void famfs_kill_range(struct famfs_sb_info *fsi, u64 start, u64 end,
 		u64 s, e;
 
 		mutex_lock(&fsi->map_lock);
-		ext = famfs_ext_first_overlap(fsi, cursor, end);
+		ext = famfs_ext_first_overlap(fsi, dev, cursor, end);
 		if (!ext) {
 			mutex_unlock(&fsi->map_lock);
 			break;
@@ -222,9 +225,19 @@ static void famfs_kill_range(struct famfs_sb_info *fsi, u64 start, u64 end,
 	}
 }
 
+/* " (member device N)" for a member's messages, "" for the primary's. */
+static const char *famfs_which(const struct famfs_backing *b, char *buf,
+			       size_t size)
+{
+	if (!b->index)
+		return "";
+	snprintf(buf, size, " (member device %u)", b->index);
+	return buf;
+}
+
 /*
- * Fail the mount for a memory failure in device bytes [@start, @end), and
- * kill whoever maps them.
+ * Fail the mount for a memory failure in bytes [@start, @end) of device @b,
+ * and kill whoever maps them.
  *
  * Context: called with famfs_holder_lock held, returns with it released.
  * Lock order: s_umount -> famfs_holder_lock (unmount holds s_umount while
@@ -239,21 +252,25 @@ static void famfs_kill_range(struct famfs_sb_info *fsi, u64 start, u64 end,
  * the page's file itself, under the DAX entry lock), rather than report it
  * as recovered.
  */
-static int famfs_fail_range(struct famfs_sb_info *fsi, u64 start, u64 end,
+static int famfs_fail_range(struct famfs_backing *b, u64 start, u64 end,
 			    int mf_flags)
 {
+	struct famfs_sb_info *fsi = b->fsi;
 	struct super_block *sb = fsi->sb;
+	char buf[32];
 
 	lockdep_assert_held(&famfs_holder_lock);
 	/* Once per mount: not subject to the mount's message rate limit. */
 	if (!test_and_set_bit(FAMFS_SB_FAILED, &fsi->flags))
-		pr_err("famfs (%s): memory failure at device bytes %llu..%llu: all data access on this mount now fails with EIO\n",
-		       sb ? sb->s_id : fsi->id, start, end - 1);
+		pr_err("famfs (%s): memory failure at device bytes %llu..%llu%s: all data access on this mount now fails with EIO\n",
+		       sb ? sb->s_id : fsi->id, start, end - 1,
+		       famfs_which(b, buf, sizeof(buf)));
 	/* No super block: an unmount left it to a worker (pins.c). */
 	if (!sb || !atomic_inc_not_zero(&sb->s_active)) {
 		/* Before the unlock: then @fsi and @sb may go. */
-		pr_err("famfs (%s): memory failure at device bytes %llu..%llu while the mount is going away: left to the kernel's handler\n",
-		       sb ? sb->s_id : fsi->id, start, end - 1);
+		pr_err("famfs (%s): memory failure at device bytes %llu..%llu%s while the mount is going away: left to the kernel's handler\n",
+		       sb ? sb->s_id : fsi->id, start, end - 1,
+		       famfs_which(b, buf, sizeof(buf)));
 		mutex_unlock(&famfs_holder_lock);
 		return -EBUSY;
 	}
@@ -261,7 +278,7 @@ static int famfs_fail_range(struct famfs_sb_info *fsi, u64 start, u64 end,
 
 	down_read(&sb->s_umount);
 	if (sb->s_root) {
-		famfs_kill_range(fsi, start, end, mf_flags);
+		famfs_kill_range(fsi, b->index, start, end, mf_flags);
 		famfs_apply_mapped(sb, famfs_unmap_inode);
 	}
 	up_read(&sb->s_umount);
@@ -273,8 +290,8 @@ static int famfs_fail_range(struct famfs_sb_info *fsi, u64 start, u64 end,
  * The device behind a mount is going away: fail the mount, drop every DAX
  * entry of every file (see famfs_drop_inode()), and wait until no page of
  * the mount's memory is referenced any more, before this returns and the
- * caller lets the device's pages go.  The mount is the holder of @dax_dev
- * (pmem) or of @fdd (devdax); there may be none.
+ * caller lets the device's pages go.  One of the mount's devices is the
+ * holder of @dax_dev (pmem) or of @fdd (devdax); there may be none.
  *
  * famfs_holder_lock is dropped before waiting for s_umount, which unmount
  * holds while it waits for famfs_holder_lock; an active reference keeps the
@@ -290,27 +307,29 @@ static void famfs_backing_gone(struct dax_device *dax_dev,
 			       struct famfs_daxdev *fdd)
 {
 	struct famfs_sb_info *fsi;
+	struct famfs_backing *b;
 	struct super_block *sb;
 	unsigned long pfn, nr;
-	char name[sizeof(sb->s_id)];
+	char name[sizeof(sb->s_id)], buf[32];
 	u64 id;
 
 	mutex_lock(&famfs_holder_lock);
-	fsi = fdd ? fdd->holder : dax_holder(dax_dev);
-	if (!fsi) {
+	b = fdd ? fdd->holder : dax_holder(dax_dev);
+	if (!b) {
 		mutex_unlock(&famfs_holder_lock);
 		return;
 	}
+	fsi = b->fsi;
 	/* NULL if an unmount left @fsi to a worker (pins.c). */
 	sb = fsi->sb;
-	id = fsi->backing.id;
-	pfn = fsi->backing.pfn;
-	nr = fsi->backing.size >> PAGE_SHIFT;
+	id = b->id;
+	pfn = b->pfn;
+	nr = b->size >> PAGE_SHIFT;
 	strscpy(name, sb ? sb->s_id : fsi->id, sizeof(name));
 	trace_famfs_notify_failure(sb, 0, U64_MAX, 0);
 	if (!test_and_set_bit(FAMFS_SB_FAILED, &fsi->flags))
-		pr_err("famfs (%s): the device is going away: all data access on this mount now fails with EIO\n",
-		       name);
+		pr_err("famfs (%s): the device%s is going away: all data access on this mount now fails with EIO\n",
+		       name, famfs_which(b, buf, sizeof(buf)));
 	/* Pairs with smp_mb() in famfs_iomap_begin(). */
 	smp_mb__after_atomic();
 	if (!sb || !atomic_inc_not_zero(&sb->s_active)) {
@@ -328,29 +347,29 @@ static void famfs_backing_gone(struct dax_device *dax_dev,
 	}
 	up_read(&sb->s_umount);
 	famfs_wait_range_idle(name, pfn, nr);
-	famfs_zombies_gone(fsi);
+	famfs_zombies_gone(fsi, b);
 	deactivate_super(sb);
 }
 
-/* Clip a dax_device range to the mount's part of it; false if outside. */
-static bool famfs_clip(struct famfs_sb_info *fsi, u64 offset, u64 len,
+/* Clip a dax_device range to the device's part of it; false if outside. */
+static bool famfs_clip(const struct famfs_backing *b, u64 offset, u64 len,
 		       u64 *start, u64 *end)
 {
 	if (check_add_overflow(offset, len, end))
 		*end = U64_MAX;
-	*start = max(offset, fsi->backing.dax_start);
-	*end = min(*end, fsi->backing.dax_start + fsi->backing.size);
+	*start = max(offset, b->dax_start);
+	*end = min(*end, b->dax_start + b->size);
 	if (*start >= *end)
 		return false;
-	*start -= fsi->backing.dax_start;
-	*end -= fsi->backing.dax_start;
+	*start -= b->dax_start;
+	*end -= b->dax_start;
 	return true;
 }
 
 static int famfs_dax_notify_failure(struct dax_device *dax_dev, u64 offset,
 				    u64 len, int mf_flags)
 {
-	struct famfs_sb_info *fsi;
+	struct famfs_backing *b;
 	u64 start, end;
 	int rc = -EOPNOTSUPP;
 
@@ -361,15 +380,15 @@ static int famfs_dax_notify_failure(struct dax_device *dax_dev, u64 offset,
 	}
 
 	mutex_lock(&famfs_holder_lock);
-	fsi = dax_holder(dax_dev);
-	if (!fsi)
+	b = dax_holder(dax_dev);
+	if (!b)
 		goto out_unlock;
-	trace_famfs_notify_failure(fsi->sb, offset, len, mf_flags);
+	trace_famfs_notify_failure(b->fsi->sb, offset, len, mf_flags);
 	rc = -ENXIO;
-	if (!famfs_clip(fsi, offset, len, &start, &end))
+	if (!famfs_clip(b, offset, len, &start, &end))
 		goto out_unlock;
 	/* Unmounting: memory_failure()'s generic handler then runs. */
-	rc = famfs_fail_range(fsi, start, end, mf_flags);
+	rc = famfs_fail_range(b, start, end, mf_flags);
 	return rc == -EBUSY ? -EOPNOTSUPP : rc;
 
 out_unlock:
@@ -377,7 +396,7 @@ out_unlock:
 	return rc;
 }
 
-static const struct dax_holder_operations famfs_dax_holder_ops = {
+const struct dax_holder_operations famfs_dax_holder_ops = {
 	.notify_failure		= famfs_dax_notify_failure,
 };
 
@@ -394,21 +413,21 @@ static const struct dax_holder_operations famfs_dax_holder_ops = {
 int famfs_backing_devdax_failure(struct famfs_daxdev *fdd, u64 offset,
 				 u64 len, int mf_flags)
 {
-	struct famfs_sb_info *fsi;
+	struct famfs_backing *b;
 	u64 start, end;
 
 	mutex_lock(&famfs_holder_lock);
-	fsi = fdd->holder;
-	if (!fsi) {
+	b = fdd->holder;
+	if (!b) {
 		mutex_unlock(&famfs_holder_lock);
 		return -EOPNOTSUPP;
 	}
-	trace_famfs_notify_failure(fsi->sb, offset, len, mf_flags);
-	if (!famfs_clip(fsi, offset, len, &start, &end)) {
+	trace_famfs_notify_failure(b->fsi->sb, offset, len, mf_flags);
+	if (!famfs_clip(b, offset, len, &start, &end)) {
 		mutex_unlock(&famfs_holder_lock);
 		return 0;
 	}
-	return famfs_fail_range(fsi, start, end, mf_flags);
+	return famfs_fail_range(b, start, end, mf_flags);
 }
 
 /* A devdax backing is being unbound: see famfs_backing_gone(). */
@@ -433,7 +452,7 @@ static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
 	if (!(fc->sb_flags & SB_RDONLY))
 		mode |= FMODE_WRITE;
 
-	bdev = blkdev_get_by_path(fc->source, mode, fsi);
+	bdev = blkdev_get_by_path(fc->source, mode, b);
 	if (IS_ERR(bdev)) {
 		rc = PTR_ERR(bdev);
 		switch (rc) {
@@ -463,7 +482,7 @@ static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
 	}
 
 	mutex_lock(&famfs_holder_lock);
-	dax_dev = fs_dax_get_by_bdev(bdev, &start_off, fsi,
+	dax_dev = fs_dax_get_by_bdev(bdev, &start_off, b,
 				     &famfs_dax_holder_ops);
 	mutex_unlock(&famfs_holder_lock);
 	if (!dax_dev) {
@@ -498,6 +517,7 @@ static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
 	invalidate_bdev(bdev);
 
 	b->bdev = bdev;
+	b->devt = bdev->bd_dev;
 	b->bdev_mode = mode;
 	b->dax_dev = dax_dev;
 	b->dax_start = start_off;
@@ -507,7 +527,7 @@ static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
 
 out_put_dax:
 	mutex_lock(&famfs_holder_lock);
-	fs_put_dax(dax_dev, fsi);
+	fs_put_dax(dax_dev, b);
 	mutex_unlock(&famfs_holder_lock);
 out_put:
 	blkdev_put(bdev, mode);
@@ -521,13 +541,14 @@ static int famfs_backing_open_devdax(struct famfs_sb_info *fsi,
 	struct famfs_daxdev *fdd;
 
 	mutex_lock(&famfs_holder_lock);
-	fdd = famfs_daxdev_claim(devt, fc->source, fsi, fc);
+	fdd = famfs_daxdev_claim(devt, fc->source, b, fc);
 	mutex_unlock(&famfs_holder_lock);
 	if (PTR_ERR_OR_ZERO(fdd) == -ENODEV)
 		return famfs_daxdev_explain(devt, fc->source, fc);
 	if (IS_ERR(fdd))
 		return PTR_ERR(fdd);
 	b->daxdev = fdd;
+	b->devt = fdd->devt;
 	b->dax_dev = fdd->dax_dev;
 	b->dax_start = 0;
 	b->size = fdd->size;
@@ -560,6 +581,8 @@ int famfs_backing_open(struct famfs_sb_info *fsi, struct fs_context *fc)
 
 	if (!fc->source || !*fc->source)
 		return invalfc(fc, "no source device given");
+	b->fsi = fsi;
+	b->index = 0;
 
 	rc = kern_path(fc->source, LOOKUP_FOLLOW, &path);
 	if (rc) {
@@ -591,11 +614,7 @@ int famfs_backing_open(struct famfs_sb_info *fsi, struct fs_context *fc)
 	if (rc)
 		return rc;
 
-	mutex_lock(&famfs_holder_lock);
-	b->id = ++famfs_backing_ids;
-	list_add(&b->live, &famfs_backings);
-	mutex_unlock(&famfs_holder_lock);
-
+	famfs_backing_register(b);
 	if (b->size < FAMFS_EXTENT_ALIGN) {
 		errorfc(fc, "%s: device too small (%llu bytes)", fc->source,
 			b->size);
@@ -605,17 +624,27 @@ int famfs_backing_open(struct famfs_sb_info *fsi, struct fs_context *fc)
 	return 0;
 }
 
-/* Undo famfs_backing_open(); fine on a backing that was never opened. */
-void famfs_backing_close(struct famfs_sb_info *fsi)
+/* A device is open and held: removal may wait for it to be closed. */
+void famfs_backing_register(struct famfs_backing *b)
 {
-	struct famfs_backing *b = &fsi->backing;
+	mutex_lock(&famfs_holder_lock);
+	b->id = ++famfs_backing_ids;
+	list_add(&b->live, &famfs_backings);
+	mutex_unlock(&famfs_holder_lock);
+}
 
+/*
+ * Undo famfs_backing_open() (or a member's open); fine on a backing that
+ * was never opened.
+ */
+void famfs_backing_close_one(struct famfs_backing *b)
+{
 	mutex_lock(&famfs_holder_lock);
 	if (b->daxdev) {
 		famfs_daxdev_unclaim(b->daxdev);
 		b->daxdev = NULL;
 	} else if (b->dax_dev) {
-		fs_put_dax(b->dax_dev, fsi);
+		fs_put_dax(b->dax_dev, b);
 	}
 	b->dax_dev = NULL;
 	if (b->id)
@@ -631,6 +660,23 @@ void famfs_backing_close(struct famfs_sb_info *fsi)
 		b->id = 0;
 		wake_up_all(&famfs_backing_wq);
 	}
+}
+
+/* Close every device of the mount, members first, and free the members. */
+void famfs_backing_close(struct famfs_sb_info *fsi)
+{
+	u32 i;
+
+	for (i = FAMFS_MAX_DEVS - 1; i > 0; i--) {
+		struct famfs_backing *b = fsi->devs[i];
+
+		if (!b)
+			continue;
+		famfs_backing_close_one(b);
+		WRITE_ONCE(fsi->devs[i], NULL);
+		kfree(b);
+	}
+	famfs_backing_close_one(&fsi->backing);
 }
 
 /*
@@ -655,4 +701,22 @@ int famfs_backing_flush(const struct famfs_backing *b)
 	if (!b->bdev)
 		return 0;
 	return blkdev_issue_flush(b->bdev);
+}
+
+/* famfs_backing_flush() of every device of the mount; the first error. */
+int famfs_flush_devs(struct famfs_sb_info *fsi)
+{
+	int rc = 0, err;
+	u32 i;
+
+	for (i = 0; i < FAMFS_MAX_DEVS; i++) {
+		struct famfs_backing *b = famfs_dev(fsi, i);
+
+		if (!b)
+			continue;
+		err = famfs_backing_flush(b);
+		if (!rc)
+			rc = err;
+	}
+	return rc;
 }

@@ -30,11 +30,11 @@
 #include "famfs.h"
 #include "trace.h"
 
-/* Device bytes [dev_off, dev_off + len), at most one extent's worth. */
-static int famfs_cache_dev(struct famfs_sb_info *fsi, u64 dev_off, u64 len,
-			   unsigned int op)
+/* Bytes [dev_off, dev_off + len) of @b, at most one extent's worth. */
+static int famfs_cache_dev(const struct famfs_backing *b, u64 dev_off,
+			   u64 len, unsigned int op)
 {
-	u64 daddr = famfs_backing_daddr(&fsi->backing, dev_off);
+	u64 daddr = famfs_backing_daddr(b, dev_off);
 	int id, rc = 0;
 
 	while (len) {
@@ -46,7 +46,7 @@ static int famfs_cache_dev(struct famfs_sb_info *fsi, u64 dev_off, u64 len,
 		long avail;
 
 		id = dax_read_lock();
-		avail = dax_direct_access(fsi->backing.dax_dev,
+		avail = dax_direct_access(b->dax_dev,
 					  daddr >> PAGE_SHIFT, nr, DAX_ACCESS,
 					  &kaddr, NULL);
 		if (avail <= 0) {
@@ -90,17 +90,18 @@ int famfs_cache_range(struct inode *inode, const char *why, unsigned int op,
 	end = min_t(u64, i_size_read(inode), pos + min(len, U64_MAX - pos));
 	while (pos + done < end) {
 		u64 dev_off, n;
+		u32 dev;
 
 		if (famfs_sb_failed(fsi)) {
 			rc = -EIO;
 			break;
 		}
-		if (famfs_fmap_resolve(fmap, pos + done, &dev_off, &n)) {
+		if (famfs_fmap_resolve(fmap, pos + done, &dev, &dev_off, &n)) {
 			rc = -EIO;
 			break;
 		}
 		n = min(n, end - pos - done);
-		rc = famfs_cache_dev(fsi, dev_off, n, op);
+		rc = famfs_cache_dev(famfs_dev(fsi, dev), dev_off, n, op);
 		if (rc)
 			break;
 		done += n;

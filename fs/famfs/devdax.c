@@ -323,6 +323,16 @@ static const struct file_operations famfs_cdev_fops = {
 
 /* Mounts (backing.c calls these with famfs_holder_lock held) */
 
+/* To the mount's context, or (no context: DEV_ADD) to the kernel log. */
+static void famfs_claim_err(struct fs_context *fc, const char *path,
+			    const char *why)
+{
+	if (fc)
+		errorfc(fc, "%s: %s", path, why);
+	else
+		pr_err_ratelimited("famfs: %s: %s\n", path, why);
+}
+
 static struct dax_device_driver famfs_dax_driver;
 
 static int famfs_match_devt(struct device *dev, const void *data)
@@ -373,8 +383,9 @@ int famfs_daxdev_explain(dev_t devt, const char *path, struct fs_context *fc)
  * famfs_daxdev_claim() - make a bound devdax device the memory of a mount
  * @devt: dev_t of the /dev/daxX.Y the mount names
  * @path: that path, for messages
- * @fsi: the mount
- * @fc: its context, for messages
+ * @b: the mount's device that claims it (the holder)
+ * @fc: the mount's context, for messages; NULL for a member that
+ *	FAMFSIOC_DEV_ADD attaches (messages then go to the kernel log)
  *
  * Context: famfs_holder_lock held.
  * Return: the device, with a reference for the mount; ERR_PTR(-EBUSY) if it
@@ -382,7 +393,7 @@ int famfs_daxdev_explain(dev_t devt, const char *path, struct fs_context *fc)
  * is bound to famfs (see famfs_daxdev_explain()).
  */
 struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
-					struct famfs_sb_info *fsi,
+					struct famfs_backing *b,
 					struct fs_context *fc)
 {
 	struct famfs_daxdev *fdd;
@@ -394,15 +405,14 @@ struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
 	if (!fdd) {
 		rc = -ENODEV;
 	} else if (fdd->holder) {
-		errorfc(fc, "%s: device is busy (already mounted?)", path);
+		famfs_claim_err(fc, path, "device is busy (already mounted?)");
 		rc = -EBUSY;
 	} else if (fdd->writers) {
-		errorfc(fc,
-			"%s: device is open for writing (famfs mkfs running?); close it first",
-			path);
+		famfs_claim_err(fc, path,
+				"device is open for writing (famfs mkfs running?); close it first");
 		rc = -EBUSY;
 	} else {
-		fdd->holder = fsi;
+		fdd->holder = b;
 		kref_get(&fdd->kref);
 	}
 	mutex_unlock(&famfs_dax_lock);

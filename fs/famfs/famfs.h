@@ -48,8 +48,16 @@
  * Device offsets used everywhere else in famfs (extents, statfs, failure
  * ranges) run from 0 to @size; famfs_backing_daddr() turns one into the
  * dax_device offset that iomap wants.
+ *
+ * A mount has up to FAMFS_MAX_DEVS of them (members.c): device 0, the
+ * primary (famfs_sb_info.backing), and members that FAMFSIOC_DEV_ADD
+ * attaches.  Each is the holder of its block device, dax_device or devdax
+ * claim, so a failure report names the device; @fsi finds the mount.
  */
 struct famfs_backing {
+	struct famfs_sb_info	*fsi;
+	u32			index;		/* 0: primary */
+	dev_t			devt;		/* of the device node */
 	struct block_device	*bdev;		/* NULL for a devdax backing */
 	fmode_t			bdev_mode;
 	struct famfs_daxdev	*daxdev;	/* NULL for a pmem backing */
@@ -58,6 +66,8 @@ struct famfs_backing {
 	u64			size;		/* usable bytes */
 	unsigned long		pfn;		/* page frame of device offset 0 */
 	u64			id;		/* unique per mount, see backing.c */
+	/* Removed: its pages are gone (pins.c); under fsi->pages_rwsem. */
+	bool			pages_gone;
 	struct list_head	live;		/* famfs_backings, see backing.c */
 };
 
@@ -76,11 +86,13 @@ struct famfs_kext {
 	u64			len;		/* bytes */
 	/* simple: where it starts in the file; strip: where its extent does */
 	u64			file_off;
+	/* in famfs_sb_info.ext_tree, ordered by (@dev, @dev_off) */
 	struct rb_node		node;		/* in famfs_sb_info.ext_tree */
 	struct famfs_fmap	*fmap;		/* the map it belongs to */
 	/* a strip: its interleaved extent and its index there; else NULL */
 	struct famfs_kiext	*iext;
 	u32			strip;
+	u32			dev;		/* device index, < FAMFS_MAX_DEVS */
 };
 
 /*
@@ -138,10 +150,13 @@ static inline bool famfs_fmap_interleaved(const struct famfs_fmap *fmap)
 }
 
 /*
- * A map as MAP_CREATE and MAP_CREATE_V2 both give it, once the ioctl has
- * read it from user space: ioctl.c validates it, map.c builds the fmap.
- * @count entries at @ext (simple) or @iext (interleaved).
+ * A map as MAP_CREATE, MAP_CREATE_V2 and MAP_CREATE_V3 give it, once the
+ * ioctl has read it from user space: ioctl.c validates it, map.c builds the
+ * fmap.  @count entries at @ext (simple) or @iext (interleaved); the device
+ * of simple extent i is @devs[i], of strip j of interleaved extent i
+ * @devs[FAMFS_DEVS_IDX(i, j)] (all 0 but for MAP_CREATE_V3).
  */
+#define FAMFS_DEVS_IDX(i, j)	((i) * FAMFS_IOC_MAX_STRIPS + (j))
 struct famfs_map_req {
 	u32				extent_type;
 	u32				file_type;
@@ -149,17 +164,23 @@ struct famfs_map_req {
 	u64				count;
 	const struct famfs_extent	*ext;
 	const struct famfs_ioc_iext	*iext;
+	u8				devs[FAMFS_IOC_MAX_EXTENTS_V2];
 };
 
 /* famfs_sb_info.flags */
 enum {
 	FAMFS_SB_FAILED,	/* memory failure: every data access gets EIO */
-	FAMFS_SB_PAGES_GONE,	/* the device's pages are gone (pins.c) */
 };
 
 struct famfs_sb_info {
 	struct super_block	*sb;
 	struct famfs_backing	backing;	/* set at mount, then read-only */
+	/*
+	 * Every device: [0] is &backing, members are added by DEV_ADD under
+	 * dev_lock and stay until the unmount (famfs_dev() reads them).
+	 */
+	struct famfs_backing	*devs[FAMFS_MAX_DEVS];
+	struct mutex		dev_lock;	/* serializes DEV_ADD */
 	umode_t			root_mode;	/* mount option "mode" */
 	bool			noncoherent;	/* "noncoherent", see cache.c */
 	unsigned long		flags;		/* FAMFS_SB_*, atomic bitops */
@@ -199,6 +220,20 @@ struct famfs_inode_info {
 static inline struct famfs_sb_info *FAMFS_SB(const struct super_block *sb)
 {
 	return sb->s_fs_info;
+}
+
+/*
+ * Device @i of a mount, or NULL if none is attached there.  A map names
+ * only attached devices, and they stay until the unmount: the data path
+ * may use the result of famfs_dev() for a device its map names unchecked.
+ */
+static inline struct famfs_backing *famfs_dev(const struct famfs_sb_info *fsi,
+					      u32 i)
+{
+	if (i >= FAMFS_MAX_DEVS)
+		return NULL;
+	/* Pairs with smp_store_release() in famfs_ioc_dev_add(). */
+	return smp_load_acquire(&fsi->devs[i]);
 }
 
 static inline struct famfs_inode_info *FAMFS_I(const struct inode *inode)
@@ -271,7 +306,7 @@ struct famfs_daxdev {
 	 * under famfs_holder_lock, so either lock is enough to read it.
 	 */
 	int			writers;	/* writable opens of /dev/daxX.Y */
-	struct famfs_sb_info	*holder;	/* the mount, or NULL */
+	struct famfs_backing	*holder;	/* the mount's device, or NULL */
 };
 
 /* backing.c */
@@ -284,13 +319,24 @@ int famfs_backing_devdax_failure(struct famfs_daxdev *fdd, u64 offset,
 void famfs_backing_devdax_gone(struct famfs_daxdev *fdd);
 bool famfs_backing_read_only(const struct famfs_backing *b);
 int famfs_backing_flush(const struct famfs_backing *b);
+int famfs_flush_devs(struct famfs_sb_info *fsi);
+void famfs_backing_register(struct famfs_backing *b);
+void famfs_backing_close_one(struct famfs_backing *b);
+extern const struct dax_holder_operations famfs_dax_holder_ops;
+
+/* members.c */
+int famfs_ioc_dev_add(struct file *file, struct famfs_ioc_dev_add __user *uarg);
+int famfs_ioc_dev_get(struct file *file, struct famfs_ioc_dev_info __user *uarg);
+long famfs_dir_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+extern const struct file_operations famfs_dir_operations;
+struct dax_device *famfs_wb_dax_dev(struct famfs_sb_info *fsi);
 
 /* devdax.c (stubs without CONFIG_FAMFS_DEVDAX) */
 #ifdef CONFIG_FAMFS_DEVDAX
 int famfs_devdax_init(void);
 void famfs_devdax_exit(void);
 struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
-					struct famfs_sb_info *fsi,
+					struct famfs_backing *b,
 					struct fs_context *fc);
 void famfs_daxdev_unclaim(struct famfs_daxdev *fdd);
 int famfs_daxdev_explain(dev_t devt, const char *path, struct fs_context *fc);
@@ -305,7 +351,7 @@ static inline void famfs_devdax_exit(void)
 }
 
 static inline struct famfs_daxdev *
-famfs_daxdev_claim(dev_t devt, const char *path, struct famfs_sb_info *fsi,
+famfs_daxdev_claim(dev_t devt, const char *path, struct famfs_backing *b,
 		   struct fs_context *fc)
 {
 	return ERR_PTR(-ENOTBLK);
@@ -326,13 +372,14 @@ static inline int famfs_daxdev_explain(dev_t devt, const char *path,
 struct famfs_fmap *famfs_fmap_alloc(const struct famfs_map_req *req);
 void famfs_fmap_free(struct famfs_fmap *fmap);
 int famfs_fmap_resolve(const struct famfs_fmap *fmap, u64 file_off,
-		       u64 *dev_off, u64 *len);
+		       u32 *dev, u64 *dev_off, u64 *len);
 int famfs_fmap_insert(struct famfs_sb_info *fsi, struct famfs_fmap *fmap,
 		      struct famfs_extent *clash, u32 *index);
 void famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
 void __famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
 const struct famfs_kext *
-famfs_ext_first_overlap(struct famfs_sb_info *fsi, u64 start, u64 end);
+famfs_ext_first_overlap(struct famfs_sb_info *fsi, u32 dev, u64 start,
+			u64 end);
 bool famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
 			 u64 *file_off, u64 *dev_end);
 
@@ -344,7 +391,7 @@ void famfs_zombies_reap(struct famfs_sb_info *fsi);
 bool famfs_zombies_unmount(struct famfs_sb_info *fsi);
 int famfs_pins_init(void);
 void famfs_pins_exit(void);
-void famfs_zombies_gone(struct famfs_sb_info *fsi);
+void famfs_zombies_gone(struct famfs_sb_info *fsi, struct famfs_backing *b);
 void famfs_wait_range_idle(const char *who, unsigned long pfn,
 			   unsigned long nr);
 
@@ -364,7 +411,33 @@ extern const struct file_operations famfs_file_operations;
 extern const struct address_space_operations famfs_dax_aops;
 extern const struct iomap_ops famfs_iomap_ops;
 
+/* Who is being refused what: for the log lines of the map ioctls. */
+struct famfs_mc {
+	struct super_block	*sb;
+	unsigned long		ino;
+	const char		*op;
+};
+
+#define famfs_mc_err(mc, fmt, ...)					\
+do {									\
+	const struct famfs_mc *__mc = (mc);				\
+									\
+	famfs_err(__mc->sb, "%s: inode %lu: " fmt, __mc->op, __mc->ino,	\
+		  ##__VA_ARGS__);					\
+} while (0)
+
 /* ioctl.c */
 long famfs_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+int famfs_map_create(struct file *file, struct famfs_map_req *req,
+		     const struct famfs_ioc_map_v2 *v2, int version);
+
+/* ioctl_v3.c */
+int famfs_ioc_map_create_v3(struct file *file,
+			    struct famfs_ioc_map_v2 __user *uarg);
+int famfs_ioc_map_get_v3(struct file *file,
+			 struct famfs_ioc_map_v2 __user *uarg);
+bool famfs_fmap_single_dev(const struct famfs_fmap *fmap);
+void *famfs_map_v3_convert(const struct famfs_mc *mc,
+			   struct famfs_map_req *req, void *v3);
 
 #endif /* _FS_FAMFS_FAMFS_H */

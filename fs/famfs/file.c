@@ -36,7 +36,9 @@ static int famfs_iomap_begin(struct inode *inode, loff_t offset, loff_t length,
 {
 	struct famfs_sb_info *fsi = FAMFS_SB(inode->i_sb);
 	struct famfs_fmap *fmap = famfs_inode_fmap(inode);
+	struct famfs_backing *b;
 	u64 dev_off, len;
+	u32 dev;
 
 	if (flags & IOMAP_FAULT) {
 		/*
@@ -58,7 +60,7 @@ static int famfs_iomap_begin(struct inode *inode, loff_t offset, loff_t length,
 	iomap->bdev = fsi->backing.bdev;
 	iomap->flags = 0;
 
-	if (famfs_fmap_resolve(fmap, offset, &dev_off, &len)) {
+	if (famfs_fmap_resolve(fmap, offset, &dev, &dev_off, &len)) {
 		/*
 		 * Past the end of the map, so past EOF: only a read that
 		 * straddles EOF asks, and dax stops it at i_size.  Writes are
@@ -70,8 +72,12 @@ static int famfs_iomap_begin(struct inode *inode, loff_t offset, loff_t length,
 		iomap->addr = IOMAP_NULL_ADDR;
 		iomap->length = length;
 	} else {
+		/* Its map names only attached devices (famfs_dev()). */
+		b = famfs_dev(fsi, dev);
 		iomap->type = IOMAP_MAPPED;
-		iomap->addr = famfs_backing_daddr(&fsi->backing, dev_off);
+		iomap->dax_dev = b->dax_dev;
+		iomap->bdev = b->bdev;
+		iomap->addr = famfs_backing_daddr(b, dev_off);
 		iomap->length = min_t(u64, length, len);
 	}
 	trace_famfs_iomap_begin(inode, offset, length, flags, iomap);
@@ -215,6 +221,21 @@ static const struct vm_operations_struct famfs_dax_vm_ops = {
 	.pfn_mkwrite	= famfs_dax_fault,
 };
 
+/* daxdev_mapping_supported() for every device of the mount. */
+static bool famfs_mapping_supported(struct vm_area_struct *vma,
+				    struct famfs_sb_info *fsi)
+{
+	u32 i;
+
+	for (i = 0; i < FAMFS_MAX_DEVS; i++) {
+		struct famfs_backing *b = famfs_dev(fsi, i);
+
+		if (b && !daxdev_mapping_supported(vma, b->dax_dev))
+			return false;
+	}
+	return true;
+}
+
 static int famfs_file_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct inode *inode = file_inode(file);
@@ -224,7 +245,7 @@ static int famfs_file_mmap(struct file *file, struct vm_area_struct *vma)
 	if (famfs_sb_failed(FAMFS_SB(inode->i_sb)))
 		return -EIO;
 	/* MAP_SYNC only where a CPU cache flush reaches the memory. */
-	if (!daxdev_mapping_supported(vma, FAMFS_SB(inode->i_sb)->backing.dax_dev))
+	if (!famfs_mapping_supported(vma, FAMFS_SB(inode->i_sb)))
 		return -EOPNOTSUPP;
 
 	file_accessed(file);
@@ -285,8 +306,8 @@ static int famfs_file_fsync(struct file *file, loff_t start, loff_t end,
 				       start, (u64)end - start + 1);
 	if (rc)
 		return rc;
-	/* ...then the device, as ext4 and xfs do (nvdimm_flush()). */
-	return famfs_backing_flush(&fsi->backing);
+	/* ...then the devices, as ext4 and xfs do (nvdimm_flush()). */
+	return famfs_flush_devs(fsi);
 }
 
 static int famfs_dax_writepages(struct address_space *mapping,
@@ -296,7 +317,7 @@ static int famfs_dax_writepages(struct address_space *mapping,
 
 	if (famfs_sb_failed(fsi))
 		return -EIO;
-	return dax_writeback_mapping_range(mapping, fsi->backing.dax_dev, wbc);
+	return dax_writeback_mapping_range(mapping, famfs_wb_dax_dev(fsi), wbc);
 }
 
 const struct address_space_operations famfs_dax_aops = {

@@ -47,7 +47,7 @@ struct inode *famfs_new_inode(struct super_block *sb, const struct inode *dir,
 		inode->i_mapping->a_ops = &famfs_dax_aops;
 	} else {
 		inode->i_op = &famfs_dir_inode_operations;
-		inode->i_fop = &simple_dir_operations;
+		inode->i_fop = &famfs_dir_operations;
 		/* "." */
 		inc_nlink(inode);
 	}

@@ -13,6 +13,9 @@
  *			list: up to FAMFS_IOC_MAX_EXTENTS_V2 simple extents, or
  *			up to FAMFS_IOC_MAX_IEXTENTS interleaved extents.
  * FAMFSIOC_MAP_GET_V2	the map of any file, see below.
+ * FAMFSIOC_DEV_ADD, FAMFSIOC_DEV_GET  the devices of the mount (members.c).
+ * FAMFSIOC_MAP_CREATE_V3, FAMFSIOC_MAP_GET_V3  maps that name devices
+ *			(ioctl_v3.c).
  *
  * Both MAP_CREATEs turn their argument into one struct famfs_map_req and go
  * through the same checks.  The contract (which check gives which errno, in
@@ -31,21 +34,6 @@
 #include <linux/uaccess.h>
 #include "famfs.h"
 #include "trace.h"
-
-/* Who is being refused what: for the log lines. */
-struct famfs_mc {
-	struct super_block	*sb;
-	unsigned long		ino;
-	const char		*op;
-};
-
-#define famfs_mc_err(mc, fmt, ...)					\
-do {									\
-	const struct famfs_mc *__mc = (mc);				\
-									\
-	famfs_err(__mc->sb, "%s: inode %lu: " fmt, __mc->op, __mc->ino,	\
-		  ##__VA_ARGS__);					\
-} while (0)
 
 /* The header checks that come before the list is read. */
 static int famfs_map_check_header(const struct famfs_mc *mc,
@@ -187,9 +175,9 @@ static int famfs_check_strip(const struct famfs_mc *mc,
 
 /* Interleaved extent @i and its strips. */
 static int famfs_check_iext(const struct famfs_mc *mc,
-			    const struct famfs_map_req *req, u64 i,
-			    u64 dev_size)
+			    const struct famfs_map_req *req, u64 i)
 {
+	struct famfs_sb_info *fsi = FAMFS_SB(mc->sb);
 	const struct famfs_ioc_iext *ie = &req->iext[i];
 	u64 width;
 	u32 j;
@@ -239,26 +227,33 @@ static int famfs_check_iext(const struct famfs_mc *mc,
 		return -EINVAL;
 	}
 	for (j = 0; j < ie->nstrips; j++) {
-		rc = famfs_check_strip(mc, ie, i, j, dev_size);
+		u32 dev = req->devs[FAMFS_DEVS_IDX(i, j)];
+
+		rc = famfs_check_strip(mc, ie, i, j, famfs_dev(fsi, dev)->size);
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
 
-/* Check a map whose header passed famfs_map_check_header(). */
+/*
+ * Check a map whose header passed famfs_map_check_header(), and whose device
+ * indexes (MAP_CREATE_V3) name attached devices: each extent and strip is
+ * checked against its own device.
+ */
 static int famfs_map_validate(const struct famfs_mc *mc,
 			      const struct famfs_map_req *req)
 {
-	u64 dev_size = FAMFS_SB(mc->sb)->backing.size;
+	struct famfs_sb_info *fsi = FAMFS_SB(mc->sb);
 	bool il = req->extent_type == FAMFS_INTERLEAVED_EXTENT;
 	u64 total = 0;
 	u64 i;
 	int rc;
 
 	for (i = 0; i < req->count; i++) {
-		rc = il ? famfs_check_iext(mc, req, i, dev_size) :
-			  famfs_check_simple(mc, req, i, dev_size);
+		rc = il ? famfs_check_iext(mc, req, i) :
+			  famfs_check_simple(mc, req, i,
+					     famfs_dev(fsi, req->devs[i])->size);
 		if (rc)
 			return rc;
 	}
@@ -282,15 +277,22 @@ static int famfs_map_validate(const struct famfs_mc *mc,
 	return 0;
 }
 
-/* v2: read the list at @ulist into a buffer that req then points to. */
+/*
+ * v2, v3: read the list at @ulist into a buffer that req then points to
+ * (v3: converted to the v2 entries and req->devs, ioctl_v3.c).
+ */
 static void *famfs_map_read_list(const struct famfs_mc *mc,
-				 struct famfs_map_req *req, u64 ulist)
+				 struct famfs_map_req *req, u64 ulist,
+				 int version)
 {
 	bool il = req->extent_type == FAMFS_INTERLEAVED_EXTENT;
 	size_t esz = il ? sizeof(*req->iext) : sizeof(*req->ext);
 	void *buf;
 
-	/* count was checked against the maximum: at most 4.5 KiB. */
+	if (version == 3)
+		esz = il ? sizeof(struct famfs_ioc_iext_v3) :
+			   sizeof(struct famfs_ioc_dext);
+	/* count was checked against the maximum: at most 6.4 KiB. */
 	buf = memdup_user(u64_to_user_ptr(ulist), req->count * esz);
 	if (IS_ERR(buf)) {
 		if (PTR_ERR(buf) == -EFAULT)
@@ -298,6 +300,8 @@ static void *famfs_map_read_list(const struct famfs_mc *mc,
 				     req->count, ulist);
 		return buf;
 	}
+	if (version == 3)
+		return famfs_map_v3_convert(mc, req, buf);
 	if (il)
 		req->iext = buf;
 	else
@@ -306,19 +310,23 @@ static void *famfs_map_read_list(const struct famfs_mc *mc,
 }
 
 /*
- * MAP_CREATE and MAP_CREATE_V2 after reading the header.  @v2 is the v2
- * header (NULL for v1, whose extents req already points to).
+ * MAP_CREATE, MAP_CREATE_V2 and MAP_CREATE_V3 (@version) after reading the
+ * header.  @v2 is the v2 header (NULL for v1, whose extents req already
+ * points to), which v3 shares.
  */
-static int famfs_map_create(struct file *file, struct famfs_map_req *req,
-			    const struct famfs_ioc_map_v2 *v2)
+int famfs_map_create(struct file *file, struct famfs_map_req *req,
+		     const struct famfs_ioc_map_v2 *v2, int version)
 {
+	static const char * const ops[] = {
+		"MAP_CREATE", "MAP_CREATE_V2", "MAP_CREATE_V3",
+	};
 	struct inode *inode = file_inode(file);
 	struct super_block *sb = inode->i_sb;
 	struct famfs_sb_info *fsi = FAMFS_SB(sb);
 	struct famfs_mc mc = {
 		.sb = sb,
 		.ino = inode->i_ino,
-		.op = v2 ? "MAP_CREATE_V2" : "MAP_CREATE",
+		.op = ops[clamp(version, 1, 3) - 1],
 	};
 	struct famfs_fmap *fmap = NULL;
 	struct famfs_extent clash;
@@ -369,7 +377,7 @@ static int famfs_map_create(struct file *file, struct famfs_map_req *req,
 	if (rc)
 		goto out_unlock;
 	if (v2) {
-		list = famfs_map_read_list(&mc, req, v2->ext_list);
+		list = famfs_map_read_list(&mc, req, v2->ext_list, version);
 		if (IS_ERR(list)) {
 			rc = PTR_ERR(list);
 			list = NULL;
@@ -444,7 +452,7 @@ static int famfs_ioc_map_create(struct file *file,
 		.count = imap.ext_list_count,
 		.ext = imap.ext_list,
 	};
-	return famfs_map_create(file, &req, NULL);
+	return famfs_map_create(file, &req, NULL, 1);
 }
 
 static int famfs_ioc_map_create_v2(struct file *file,
@@ -463,7 +471,7 @@ static int famfs_ioc_map_create_v2(struct file *file,
 		.file_size = hdr.file_size,
 		.count = hdr.ext_count,
 	};
-	return famfs_map_create(file, &req, &hdr);
+	return famfs_map_create(file, &req, &hdr, 2);
 }
 
 /* The map in the v1 structure, if it fits. */
@@ -479,6 +487,11 @@ static int famfs_fmap_to_v1(struct file *file, const struct famfs_fmap *fmap,
 			  op, inode->i_ino,
 			  famfs_fmap_interleaved(fmap) ? "interleaved" :
 			  "simple", fmap->nr_extents);
+		return -EOVERFLOW;
+	}
+	if (!famfs_fmap_single_dev(fmap)) {
+		famfs_err(inode->i_sb, "%s: inode %lu: the v1 ABI cannot express a map on member devices; use MAP_GET_V3",
+			  op, inode->i_ino);
 		return -EOVERFLOW;
 	}
 	memset(imap, 0, sizeof(*imap));
@@ -580,6 +593,11 @@ static int famfs_ioc_map_get_v2(struct file *file,
 		return -EFAULT;
 	if (hdr.flags || memchr_inv(hdr.reserved, 0, sizeof(hdr.reserved)))
 		return -EINVAL;
+	if (!famfs_fmap_single_dev(fmap)) {
+		famfs_err(file_inode(file)->i_sb, "MAP_GET_V2: inode %lu: the v2 ABI cannot express a map on member devices; use MAP_GET_V3",
+			  file_inode(file)->i_ino);
+		return -EOVERFLOW;
+	}
 
 	room = hdr.ext_count;
 	count = famfs_fmap_interleaved(fmap) ? fmap->nr_iext :
@@ -670,6 +688,14 @@ long famfs_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return famfs_ioc_map_get_v2(file, argp);
 	case FAMFSIOC_CACHE:
 		return famfs_ioc_cache(file, argp);
+	case FAMFSIOC_DEV_ADD:
+		return famfs_ioc_dev_add(file, argp);
+	case FAMFSIOC_MAP_CREATE_V3:
+		return famfs_ioc_map_create_v3(file, argp);
+	case FAMFSIOC_MAP_GET_V3:
+		return famfs_ioc_map_get_v3(file, argp);
+	case FAMFSIOC_DEV_GET:
+		return famfs_ioc_dev_get(file, argp);
 	default:
 		return -ENOTTY;
 	}

@@ -8,10 +8,12 @@
  * famfs_kext_file_off() are the only places that know the formats.
  *
  * Every mount keeps all extents of all its mapped files in one rbtree ordered
- * by device offset.  The kernel is the last line of defence against two files
- * aliasing the same memory (a bug or a race in the user-space allocator, or
- * two hosts' logs diverging): once two files share memory, writes through one
- * silently corrupt the other and nothing can tell afterwards.  So an extent
+ * by device index, then device offset (a mount may have several devices,
+ * members.c; the same offset on two devices is not an overlap).  The kernel
+ * is the last line of defence against two files aliasing the same memory
+ * (a bug or a race in the user-space allocator, or two hosts' logs
+ * diverging): once two files share memory, writes through one silently
+ * corrupt the other and nothing can tell afterwards.  So an extent
  * that overlaps any mapped extent (including the superblock and log files,
  * which are mapped files too) is refused.  Every simple extent and every
  * strip of an interleaved extent is a node of the tree.  The extents in the
@@ -23,8 +25,10 @@
 #include "famfs.h"
 
 static void famfs_kext_init(struct famfs_fmap *fmap, struct famfs_kext *ext,
-			    const struct famfs_extent *uext, u64 file_off)
+			    const struct famfs_extent *uext, u64 file_off,
+			    u32 dev)
 {
+	ext->dev = dev;
 	ext->dev_off = uext->offset;
 	ext->len = uext->len;
 	ext->file_off = file_off;
@@ -73,7 +77,7 @@ struct famfs_fmap *famfs_fmap_alloc(const struct famfs_map_req *req)
 	if (!il) {
 		for (i = 0; i < nr; i++) {
 			famfs_kext_init(fmap, &fmap->ext[i], &req->ext[i],
-					file_off);
+					file_off, req->devs[i]);
 			file_off += req->ext[i].len;
 		}
 		fmap->alloc_size = file_off;
@@ -97,7 +101,8 @@ struct famfs_fmap *famfs_fmap_alloc(const struct famfs_map_req *req)
 		ie->strips = &fmap->ext[k];
 		for (j = 0; j < uie->nstrips; j++, k++) {
 			famfs_kext_init(fmap, &fmap->ext[k], &uie->strips[j],
-					file_off);
+					file_off,
+					req->devs[FAMFS_DEVS_IDX(i, j)]);
 			fmap->ext[k].iext = ie;
 			fmap->ext[k].strip = j;
 		}
@@ -139,6 +144,7 @@ static int famfs_kiext_cmp(const void *key, const void *elt)
  * famfs_fmap_resolve() - translate a file offset into a device offset
  * @fmap: the file's map
  * @file_off: byte offset in the file
+ * @dev: returns the index of the device that holds it
  * @dev_off: returns the device offset that holds @file_off
  * @len: returns how many bytes from there on are contiguous on the device,
  *	 rounded up to a page: the tail of a file's last extent is never
@@ -153,7 +159,7 @@ static int famfs_kiext_cmp(const void *key, const void *elt)
  * Return: 0, or -ENXIO if @file_off is past the end of the map.
  */
 int famfs_fmap_resolve(const struct famfs_fmap *fmap, u64 file_off,
-		       u64 *dev_off, u64 *len)
+		       u32 *dev, u64 *dev_off, u64 *len)
 {
 	const struct famfs_kiext *ie;
 	const struct famfs_kext *ext;
@@ -166,6 +172,7 @@ int famfs_fmap_resolve(const struct famfs_fmap *fmap, u64 file_off,
 		if (!ext)
 			return -ENXIO;
 		rel = file_off - ext->file_off;
+		*dev = ext->dev;
 		*dev_off = ext->dev_off + rel;
 		*len = round_up(ext->len, PAGE_SIZE) - rel;
 		return 0;
@@ -178,6 +185,7 @@ int famfs_fmap_resolve(const struct famfs_fmap *fmap, u64 file_off,
 	rel = file_off - ie->file_off;
 	pos = famfs_interleave_pos(rel, ie->chunk_size, ie->nstrips);
 	/* Validation made every strip hold all of its chunks. */
+	*dev = ie->strips[pos.strip].dev;
 	*dev_off = ie->strips[pos.strip].dev_off + pos.strip_off;
 	*len = min(pos.chunk_left, round_up(ie->nbytes, PAGE_SIZE) - rel);
 	return 0;
@@ -229,9 +237,18 @@ static struct famfs_kext *famfs_ext_of(struct rb_node *n)
 	return rb_entry(n, struct famfs_kext, node);
 }
 
-/* The extent in the tree with the largest dev_off below @end, or NULL. */
+/* The tree's order: is (@d1, @o1) before (@d2, @o2)? */
+static bool famfs_key_lt(u32 d1, u64 o1, u32 d2, u64 o2)
+{
+	return d1 < d2 || (d1 == d2 && o1 < o2);
+}
+
+/*
+ * The extent of device @dev in the tree with the largest dev_off below
+ * @end, or NULL.
+ */
 static struct famfs_kext *famfs_ext_last_before(struct famfs_sb_info *fsi,
-						u64 end)
+						u32 dev, u64 end)
 {
 	struct rb_node *n = fsi->ext_tree.rb_node;
 	struct famfs_kext *cand = NULL;
@@ -239,7 +256,7 @@ static struct famfs_kext *famfs_ext_last_before(struct famfs_sb_info *fsi,
 	while (n) {
 		struct famfs_kext *ext = famfs_ext_of(n);
 
-		if (ext->dev_off < end) {
+		if (famfs_key_lt(ext->dev, ext->dev_off, dev, end)) {
 			cand = ext;
 			n = n->rb_right;
 		} else {
@@ -252,6 +269,7 @@ static struct famfs_kext *famfs_ext_last_before(struct famfs_sb_info *fsi,
 /**
  * famfs_ext_first_overlap() - the lowest mapped extent that meets a range
  * @fsi: the mount
+ * @dev: the device
  * @start: first byte of the range (device offset)
  * @end: one past its last byte
  *
@@ -260,7 +278,8 @@ static struct famfs_kext *famfs_ext_last_before(struct famfs_sb_info *fsi,
  * Return: the extent, or NULL if no mapped extent meets [@start, @end).
  */
 const struct famfs_kext *
-famfs_ext_first_overlap(struct famfs_sb_info *fsi, u64 start, u64 end)
+famfs_ext_first_overlap(struct famfs_sb_info *fsi, u32 dev, u64 start,
+			u64 end)
 {
 	struct famfs_kext *ext, *first = NULL;
 	struct rb_node *n;
@@ -268,8 +287,8 @@ famfs_ext_first_overlap(struct famfs_sb_info *fsi, u64 start, u64 end)
 	lockdep_assert_held(&fsi->map_lock);
 
 	/* Extents in the tree are disjoint: walk down from the last one. */
-	ext = famfs_ext_last_before(fsi, end);
-	while (ext && ext->dev_off + ext->len > start) {
+	ext = famfs_ext_last_before(fsi, dev, end);
+	while (ext && ext->dev == dev && ext->dev_off + ext->len > start) {
 		first = ext;
 		n = rb_prev(&ext->node);
 		ext = n ? famfs_ext_of(n) : NULL;
@@ -283,7 +302,9 @@ static void famfs_ext_link(struct famfs_sb_info *fsi, struct famfs_kext *new)
 
 	while (*p) {
 		parent = *p;
-		if (new->dev_off < famfs_ext_of(parent)->dev_off)
+		if (famfs_key_lt(new->dev, new->dev_off,
+				 famfs_ext_of(parent)->dev,
+				 famfs_ext_of(parent)->dev_off))
 			p = &parent->rb_left;
 		else
 			p = &parent->rb_right;
@@ -320,7 +341,7 @@ int famfs_fmap_insert(struct famfs_sb_info *fsi, struct famfs_fmap *fmap,
 		const struct famfs_kext *other;
 
 		/* The map's own extents already inserted are checked too. */
-		other = famfs_ext_first_overlap(fsi, ext->dev_off,
+		other = famfs_ext_first_overlap(fsi, ext->dev, ext->dev_off,
 						ext->dev_off + ext->len);
 		if (other) {
 			if (other->fmap != fmap) {

@@ -45,9 +45,10 @@
  *
  * Locking.  The zombie list is under fsi->map_lock.  fsi->pages_rwsem is
  * held for read while an eviction looks at the device's pages, and for
- * write by device removal when it declares them gone (FAMFS_SB_PAGES_GONE),
- * after it waited for every page; a fault that fails after that can leave
- * an empty DAX entry, whose eviction must not look at any page.  Order:
+ * write by device removal when it declares them gone (famfs_backing's
+ * pages_gone: one device of the mount, see members.c), after it waited for
+ * every page; a fault that fails after that can leave an empty DAX entry,
+ * whose eviction must not look at any page of that device.  Order:
  * s_umount -> pages_rwsem -> map_lock.
  *
  * The waits hold no famfs mutex.  Unmount's holds s_umount (as unmount
@@ -126,12 +127,18 @@ static struct page *famfs_next_busy(struct inode *inode, pgoff_t *index)
 		for (i = max(base, *index); i < base + nr; i++) {
 			u64 dev_off, len;
 			struct page *page;
+			u32 dev;
+
+			struct famfs_backing *b;
 
 			if (famfs_fmap_resolve(fmap, (u64)i << PAGE_SHIFT,
-					       &dev_off, &len))
+					       &dev, &dev_off, &len))
 				break;
-			page = pfn_to_page(fsi->backing.pfn +
-					   (dev_off >> PAGE_SHIFT));
+			b = famfs_dev(fsi, dev);
+			/* Gone: none of its pages may be looked at. */
+			if (READ_ONCE(b->pages_gone))
+				continue;
+			page = pfn_to_page(b->pfn + (dev_off >> PAGE_SHIFT));
 			if (famfs_page_busy(page)) {
 				*index = i;
 				found = page;
@@ -170,7 +177,7 @@ void famfs_detach_entries(struct inode *inode)
 
 	if (mapping_empty(mapping))
 		return;
-	dax_writeback_mapping_range(mapping, fsi->backing.dax_dev, &wbc);
+	dax_writeback_mapping_range(mapping, famfs_wb_dax_dev(fsi), &wbc);
 	invalidate_inode_pages2(mapping);
 	while ((page = famfs_next_busy(inode, &index)))
 		famfs_wait_page_idle(page, inode->i_sb->s_id, false);
@@ -216,15 +223,12 @@ bool famfs_pins_evict(struct inode *inode)
 	if (mapping_empty(inode->i_mapping))
 		return false;
 	/*
-	 * Once the device is gone its entries are all gone too, but a fault
-	 * that failed since may have left an empty one: no page to look at,
-	 * and none must be looked at (famfs_zombies_gone()).
+	 * Once a device is gone its entries are all gone too, but a fault
+	 * that failed since may have left an empty one: no page of it to look
+	 * at, and none must be looked at (famfs_zombies_gone(),
+	 * famfs_next_busy() skips them).
 	 */
 	down_read(&fsi->pages_rwsem);
-	if (test_bit(FAMFS_SB_PAGES_GONE, &fsi->flags)) {
-		up_read(&fsi->pages_rwsem);
-		return false;
-	}
 	while ((page = famfs_next_busy(inode, &index))) {
 		if (famfs_note_busy(fmap, page_to_pfn(page)))
 			famfs_wait_page_idle(page, inode->i_sb->s_id, false);
@@ -236,10 +240,24 @@ bool famfs_pins_evict(struct inode *inode)
 	return fmap->nr_busy;
 }
 
+/* Is @pfn a page of a device of @fsi that is gone?  Under map_lock. */
+static bool famfs_pfn_gone(struct famfs_sb_info *fsi, unsigned long pfn)
+{
+	u32 i;
+
+	for (i = 0; i < FAMFS_MAX_DEVS; i++) {
+		struct famfs_backing *b = famfs_dev(fsi, i);
+
+		if (b && b->pages_gone && pfn >= b->pfn &&
+		    pfn - b->pfn < (b->size >> PAGE_SHIFT))
+			return true;
+	}
+	return false;
+}
+
 /* Free the zombies whose pages are all idle.  Context: map_lock held. */
 void famfs_zombies_reap(struct famfs_sb_info *fsi)
 {
-	bool gone = test_bit(FAMFS_SB_PAGES_GONE, &fsi->flags);
 	struct famfs_fmap *fmap, *tmp;
 
 	lockdep_assert_held(&fsi->map_lock);
@@ -248,7 +266,8 @@ void famfs_zombies_reap(struct famfs_sb_info *fsi)
 		while (fmap->nr_busy) {
 			unsigned long pfn = fmap->busy_pfns[fmap->nr_busy - 1];
 
-			if (!gone && famfs_page_busy(pfn_to_page(pfn)))
+			if (!famfs_pfn_gone(fsi, pfn) &&
+			    famfs_page_busy(pfn_to_page(pfn)))
 				break;
 			fmap->nr_busy--;
 		}
@@ -391,18 +410,20 @@ void famfs_pins_exit(void)
 }
 
 /**
- * famfs_zombies_gone() - the device is gone: forget the zombies
+ * famfs_zombies_gone() - a device is gone: forget the zombies' pages on it
  * @fsi: the mount
+ * @b: the device (the primary or a member)
  *
  * The caller waited for every page of the device (famfs_wait_range_idle());
- * from now on no page of it may be looked at.
+ * from now on no page of it may be looked at.  Pages of the mount's other
+ * devices are still waited for.
  */
-void famfs_zombies_gone(struct famfs_sb_info *fsi)
+void famfs_zombies_gone(struct famfs_sb_info *fsi, struct famfs_backing *b)
 {
 	/* Waits for evictions looking at pages (famfs_pins_evict()). */
 	down_write(&fsi->pages_rwsem);
 	mutex_lock(&fsi->map_lock);
-	set_bit(FAMFS_SB_PAGES_GONE, &fsi->flags);
+	WRITE_ONCE(b->pages_gone, true);
 	famfs_zombies_reap(fsi);
 	mutex_unlock(&fsi->map_lock);
 	up_write(&fsi->pages_rwsem);

@@ -80,8 +80,16 @@ static int famfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 {
 	struct super_block *sb = dentry->d_sb;
 	struct famfs_sb_info *fsi = FAMFS_SB(sb);
-	u64 used;
+	u64 used, size = 0;
+	u32 i;
 
+	/* Every device of the mount: the primary and the attached members. */
+	for (i = 0; i < FAMFS_MAX_DEVS; i++) {
+		struct famfs_backing *b = famfs_dev(fsi, i);
+
+		if (b)
+			size += b->size;
+	}
 	mutex_lock(&fsi->map_lock);
 	famfs_zombies_reap(fsi);
 	used = fsi->mapped_bytes;
@@ -90,7 +98,7 @@ static int famfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 	buf->f_type = FAMFS_MAGIC;
 	buf->f_bsize = PAGE_SIZE;
 	buf->f_frsize = PAGE_SIZE;
-	buf->f_blocks = fsi->backing.size >> PAGE_SHIFT;
+	buf->f_blocks = size >> PAGE_SHIFT;
 	used = DIV_ROUND_UP(used, PAGE_SIZE);
 	buf->f_bfree = buf->f_blocks > used ? buf->f_blocks - used : 0;
 	buf->f_bavail = buf->f_bfree;
@@ -109,7 +117,7 @@ static int famfs_sync_fs(struct super_block *sb, int wait)
 
 	if (!wait || famfs_sb_failed(fsi))
 		return 0;
-	return famfs_backing_flush(&fsi->backing);
+	return famfs_flush_devs(fsi);
 }
 
 static int famfs_show_options(struct seq_file *m, struct dentry *root)
@@ -247,6 +255,8 @@ static int famfs_get_tree(struct fs_context *fc)
 	if (!fsi)
 		return -ENOMEM;
 	mutex_init(&fsi->map_lock);
+	mutex_init(&fsi->dev_lock);
+	fsi->devs[0] = &fsi->backing;
 	fsi->ext_tree = RB_ROOT;
 	INIT_LIST_HEAD(&fsi->zombies);
 	init_rwsem(&fsi->pages_rwsem);
@@ -392,6 +402,29 @@ static void __init famfs_check_abi(void)
 		     _IOC_DIR(FAMFSIOC_MAP_CREATE_V2) != _IOC_WRITE);
 	BUILD_BUG_ON(_IOC_NR(FAMFSIOC_MAP_GET_V2) != 6 ||
 		     _IOC_DIR(FAMFSIOC_MAP_GET_V2) != (_IOC_READ | _IOC_WRITE));
+	/* v3 (issue 16): several devices; map lists with device indexes. */
+	BUILD_BUG_ON(sizeof(struct famfs_ioc_dev_add) != FAMFS_IOC_DEV_ADD_SIZE);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_dev_add, fd) != 0);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_dev_add, index) != 4);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_dev_add, size) != 8);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_dev_add, flags) != 16);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_dev_add, reserved2) != 24);
+	BUILD_BUG_ON(sizeof(struct famfs_ioc_dext) != FAMFS_IOC_DEXT_SIZE);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_dext, devindex) != 16);
+	BUILD_BUG_ON(sizeof(struct famfs_ioc_iext_v3) != FAMFS_IOC_IEXT_V3_SIZE);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_iext_v3, strips) != 24);
+	BUILD_BUG_ON(sizeof(struct famfs_ioc_dev_info) != FAMFS_IOC_DEV_INFO_SIZE);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_dev_info, size) != 8);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_dev_info, reserved) != 24);
+	BUILD_BUG_ON(_IOC_NR(FAMFSIOC_DEV_ADD) != 8 ||
+		     _IOC_SIZE(FAMFSIOC_DEV_ADD) != FAMFS_IOC_DEV_ADD_SIZE);
+	BUILD_BUG_ON(_IOC_NR(FAMFSIOC_MAP_CREATE_V3) != 9 ||
+		     _IOC_NR(FAMFSIOC_MAP_GET_V3) != 10 ||
+		     _IOC_NR(FAMFSIOC_DEV_GET) != 11);
+	/* famfs_map_req.devs: a u8 per simple extent or strip. */
+	BUILD_BUG_ON(FAMFS_MAX_DEVS > 256 ||
+		     FAMFS_IOC_MAX_IEXTENTS * FAMFS_IOC_MAX_STRIPS >
+		     FAMFS_IOC_MAX_EXTENTS_V2);
 	/* famfs_interleave_pos() returns its strip index as a __u32. */
 	BUILD_BUG_ON(sizeof(struct famfs_ipos) != 24);
 }

@@ -227,4 +227,126 @@ struct famfs_ioc_cache {
 #define FAMFSIOC_CACHE		_IOW(FAMFSIOC_MAGIC, 7, struct famfs_ioc_cache)
 #define FAMFS_IOC_CACHE_SIZE	24
 
+/*
+ * Version 3 (numbers 8..11): one mount over several memory devices (issue
+ * 16).  Device 0 is the primary, the device mount(2) named (superblock and
+ * log); devices 1..FAMFS_MAX_DEVS-1 are members that FAMFSIOC_DEV_ADD
+ * attaches to the mounted file system.  A member stays attached until the
+ * unmount, which releases every member.  Numbers 1..7 and their structures
+ * are unchanged: they only ever name device 0, and MAP_GET, MAP_GETEXT and
+ * MAP_GET_V2 fail with EOVERFLOW on a map that uses another device.
+ *
+ * A member is held like the primary: a pmem block device (fsdax) is opened
+ * exclusively and its dax_device held (holder ops: memory failures and
+ * removal reach the mount); a /dev/daxX.Y must be bound to famfs's dax-bus
+ * driver and is claimed (a writable open of it is refused while attached).
+ *
+ * Failure policy (the same as the primary's, see fs/famfs/backing.c): a
+ * memory failure in any device, or the removal of any device (namespace
+ * disabled, devdax unbound), fails the WHOLE mount: every data access on
+ * every file gets EIO or SIGBUS, whichever device the file is on, because a
+ * file striped over devices, the log and the metadata cannot be told apart
+ * from what they depend on.  Names and maps stay readable, and unmount
+ * still works and releases every device (a removal waits for it).
+ */
+#ifndef FAMFS_MAX_DEVS
+#define FAMFS_MAX_DEVS		16	/* devices per mount, primary included */
+#endif
+
+/*
+ * FAMFSIOC_DEV_ADD: attach the device open at @fd as member @index, of
+ * @size bytes (what the file system records; the device may be larger, the
+ * rest stays unused).  Issued on any file or directory of the mount (the
+ * mount root included); CAP_SYS_ADMIN.  Pass a /dev/daxX.Y opened
+ * read-only: a writable open of it makes it busy.  Errors, in the order
+ * they are checked (each but EPERM and EFAULT is one log line):
+ *
+ *   EPERM	caller lacks CAP_SYS_ADMIN
+ *   EFAULT	the argument cannot be read
+ *   EINVAL	flags or reserved fields are not 0
+ *   EINVAL	index is 0 (the primary) or >= FAMFS_MAX_DEVS
+ *   EINVAL	size is 0 or not a multiple of 2 MiB
+ *   EBADF	fd is not an open file descriptor (O_PATH ones are not)
+ *   ENOTBLK	fd is neither a block device nor a character device
+ *   EIO	the mount has failed (memory failure, device removal)
+ *   EEXIST	member index is attached already
+ *   EALREADY	the device is this mount's primary, or attached already as
+ *		another member
+ *   EOPNOTSUPP	a block device without DAX (raw mode); a character device
+ *		that is not a dax device bound to famfs
+ *   EBUSY	the device is held elsewhere: another mount, an exclusive
+ *		opener, another dax holder, or (devdax) a writable open
+ *   EROFS	a read-only block device on a read-write mount
+ *   ENOSPC	the device is smaller than size
+ */
+struct famfs_ioc_dev_add {
+	__s32 fd;			/* open /dev/pmemN or /dev/daxX.Y */
+	__u32 index;			/* 1..FAMFS_MAX_DEVS-1 */
+	__u64 size;			/* bytes, multiple of 2 MiB */
+	__u32 flags;			/* 0 */
+	__u32 reserved;			/* 0 */
+	__u64 reserved2[3];		/* 0 */
+};
+#define FAMFSIOC_DEV_ADD	_IOW(FAMFSIOC_MAGIC, 8, struct famfs_ioc_dev_add)
+#define FAMFS_IOC_DEV_ADD_SIZE	48
+
+/*
+ * Maps that name devices: FAMFSIOC_MAP_CREATE_V3 and FAMFSIOC_MAP_GET_V3
+ * take the v2 header (struct famfs_ioc_map_v2, same fields, same rules),
+ * but ext_list points to struct famfs_ioc_dext (simple) or struct
+ * famfs_ioc_iext_v3 (interleaved) entries, whose extents and strips each
+ * carry a device index.  MAP_GET_V3 works on every map (v1 and v2 maps show
+ * device 0).  MAP_CREATE_V3 makes the checks of MAP_CREATE_V2, in the same
+ * order, with two more that come first for each extent or strip:
+ *
+ *   EINVAL	reserved of the extent (strip) is not 0
+ *   ENODEV	devindex >= FAMFS_MAX_DEVS or no device attached there
+ *
+ * and every other check is per device: the extent must lie inside its own
+ * device (ENXIO), offset 0 of every device is reserved (for its superblock:
+ * EINVAL for any file but FAMFS_SUPERBLOCK), and only extents on the same
+ * device can overlap (EADDRINUSE): the same offset on two devices is not an
+ * overlap.  Unused strips ([nstrips..)) must be all 0, devindex included.
+ */
+struct famfs_ioc_dext {
+	__u64 offset;			/* bytes on device devindex */
+	__u64 len;
+	__u32 devindex;			/* 0 = primary, < FAMFS_MAX_DEVS */
+	__u32 reserved;			/* 0 */
+};
+
+struct famfs_ioc_iext_v3 {
+	__u32 nstrips;			/* 1..FAMFS_IOC_MAX_STRIPS */
+	__u32 reserved;			/* 0 */
+	__u64 chunk_size;		/* bytes, multiple of 2 MiB */
+	__u64 nbytes;			/* file bytes this extent holds */
+	struct famfs_ioc_dext strips[FAMFS_IOC_MAX_STRIPS]; /* [nstrips..) 0 */
+};
+
+#define FAMFSIOC_MAP_CREATE_V3	_IOW(FAMFSIOC_MAGIC, 9, struct famfs_ioc_map_v2)
+#define FAMFSIOC_MAP_GET_V3	_IOWR(FAMFSIOC_MAGIC, 10, struct famfs_ioc_map_v2)
+#define FAMFS_IOC_DEXT_SIZE	24
+#define FAMFS_IOC_IEXT_V3_SIZE	408
+
+/*
+ * FAMFSIOC_DEV_GET: what device @index of the mount is.  Set index (the
+ * rest 0); the module fills in the rest.  Any file or directory of the
+ * mount, no capability needed.  Errors, in this order: EFAULT; EINVAL a
+ * field other than index is not 0, or index >= FAMFS_MAX_DEVS; ENXIO
+ * nothing attached at index; EFAULT the answer cannot be written.
+ */
+#define FAMFS_DEV_DEVDAX	(1U << 0)	/* a /dev/daxX.Y, else pmem */
+#define FAMFS_DEV_FAILED	(1U << 1)	/* the mount has failed */
+
+struct famfs_ioc_dev_info {
+	__u32 index;			/* in: 0..FAMFS_MAX_DEVS-1 */
+	__u32 flags;			/* out: FAMFS_DEV_* */
+	__u64 size;			/* out: bytes the mount uses */
+	__u32 major;			/* out: of the device node */
+	__u32 minor;
+	__u64 reserved[2];		/* 0 */
+};
+#define FAMFSIOC_DEV_GET	_IOWR(FAMFSIOC_MAGIC, 11, struct famfs_ioc_dev_info)
+#define FAMFS_IOC_DEV_INFO_SIZE	40
+
 #endif /* _UAPI_LINUX_FAMFS_IOCTL_H */

@@ -356,7 +356,8 @@ static void do_cache(struct ffile *f)
 const unsigned int known_cmds[NKNOWN] = {
 	FAMFSIOC_MAP_CREATE, FAMFSIOC_MAP_GET, FAMFSIOC_MAP_GETEXT,
 	FAMFSIOC_NOP, FAMFSIOC_MAP_CREATE_V2, FAMFSIOC_MAP_GET_V2,
-	FAMFSIOC_CACHE,
+	FAMFSIOC_CACHE, FAMFSIOC_DEV_ADD, FAMFSIOC_MAP_CREATE_V3,
+	FAMFSIOC_MAP_GET_V3, FAMFSIOC_DEV_GET,
 };
 int skip_nr[256];	/* in famfs_ioctl.h but not modelled here */
 
@@ -394,6 +395,10 @@ static void do_unknown(struct ffile *f, int dirfd)
 {
 	unsigned int cmd = dirfd >= 0 && chance(50) ?
 		known_cmds[below(NKNOWN)] : unknown_cmd();
+
+	/* A directory answers the device ioctls (calls4.c). */
+	while (dirfd >= 0 && is_dev_cmd(cmd))
+		cmd = known_cmds[below(NKNOWN)];
 	void *arg = chance(50) ? (void *)arena : (void *)(uintptr_t)rnd();
 	int fd = dirfd >= 0 ? dirfd : f->fd;
 	long rc;
@@ -534,7 +539,9 @@ void fuzz_loop(long n, int dirfd)
 			do_free();
 			continue;
 		}
-		if (r < 24) {
+		if (chance(8)) {
+			do_multidev(dirfd);
+		} else if (r < 24) {
 			f = pick(ro || nonroot ? -1 : 0, 0);
 			if (f)
 				do_create(f, 0);
@@ -612,6 +619,8 @@ void print_stats(void)
 	       o2 ? s2 : " none", nc_get, nc_get2, nc_getext, nc_v1ovf, nc_nop,
 	       nc_unknown, nc_dir, nc_efault, nc_compat, nc_size, nc_mmap,
 	       nc_free, nc_remap, nc_opener, nc_remount);
+	printf("info: %s[%d]: several devices: DEV_ADD/DEV_GET %ld, MAP_CREATE_V3 %ld, MAP_GET_V3 %ld\n",
+	       label, myid, nc_dev, nc_create3, nc_get3);
 	if (!quiet && !nonroot)
 		print_tally();
 	fflush(stdout);

@@ -19,6 +19,7 @@
  *   calls3.c MAP_CREATE on a file that another open file or name reaches
  *            (EBUSY), read-only / read-write remounts between the calls
  *            (and a read-only device: EROFS)
+ *   calls4.c several devices: DEV_ADD, DEV_GET, MAP_CREATE_V3, MAP_GET_V3
  */
 #ifndef HOSTILE_FUZZ_H
 #define HOSTILE_FUZZ_H
@@ -78,7 +79,9 @@ enum {
 	C_CREATE, C_ACCEPTED, C_UNMAPPED_AFTER, C_GET, C_GETEXT, C_NOP,
 	C_ENOTTY, C_EFAULT, C_SIZE, C_DATA, C_EPERM, C_COMPAT, C_SCAN,
 	C_STATFS, C_KNOWN_NRS, C_CREATE2, C_ACCEPTED2, C_GET2, C_V1_EOVERFLOW,
-	C_PLACE, C_OPENERS, C_REMOUNT, C_CACHE, C_COHERENCE, NCHECK
+	C_PLACE, C_OPENERS, C_REMOUNT, C_CACHE, C_COHERENCE,
+	C_DEV, C_CREATE3, C_GET3,	/* several devices (calls4.c) */
+	NCHECK
 };
 extern long ncheck[NCHECK], nbad[NCHECK];
 extern long iter_now;
@@ -195,7 +198,7 @@ enum list_kind pick_list_kind(void);
 extern long nc_create, nc_accept, nc_get, nc_getext, nc_nop, nc_unknown,
 	nc_dir, nc_efault, nc_size, nc_free, nc_compat, nc_mmap;
 extern long nerr[NDOC + 1];
-#define NKNOWN	7
+#define NKNOWN	11
 extern const unsigned int known_cmds[NKNOWN];
 extern int skip_nr[256];	/* in famfs_ioctl.h but not modelled here */
 
@@ -211,6 +214,7 @@ extern long nerr2[NDOC + 1];
 extern const char *v2_why;	/* the check predict_v2() found failing */
 void print_tally(void);
 void do_create_v2(struct ffile *f, int valid_only);
+void learn(struct ffile *f);
 void do_get_v2(struct ffile *f);
 void accepted_v2(struct ffile *f, const struct vmap *m);
 void pat_write_v2(struct ffile *f);
@@ -232,5 +236,11 @@ extern long nc_cache_ok;
 extern uint64_t nc_cache_wb, nc_cache_inv;
 /* the mount's mode (/proc/self/mounts) is what -N says (check "coherence") */
 void check_coherence(const char *when);
+
+/* ---- several devices (calls4.c) ----------------------------------------- */
+extern long nc_dev, nc_create3, nc_get3;
+void multidev_init(int dirfd);
+void do_multidev(int dirfd);
+int is_dev_cmd(unsigned int cmd);
 
 #endif /* HOSTILE_FUZZ_H */

@@ -107,6 +107,7 @@ static const char *const cname[NCHECK] = {
 	"create-v2-errno", "create-v2-accepted-map", "get-v2",
 	"v1-get-of-v2-map-eoverflow", "data-placement",
 	"create-with-other-opener", "remount", "cache-errno", "coherence",
+	"dev-errno", "create-v3-errno", "get-v3",
 };
 long ncheck[NCHECK], nbad[NCHECK];
 static char why[NCHECK][400];
@@ -370,6 +371,7 @@ static int fuzz_proc(int id)
 		die(mydir);
 	if (ro)
 		nftw(mpt, adopt_one, 32, FTW_PHYS | FTW_MOUNT);
+	multidev_init(dirfd);
 	fuzz_loop(iters, dirfd);
 	remount_end();
 	print_stats();
@@ -403,6 +405,7 @@ static int fuzz_proc(int id)
 			nc_compat = nc_mmap = 0;
 			nc_create2 = nc_accept2 = nc_il2 = nc_get2 = 0;
 			nc_v1ovf = nc_remap = nc_opener = nc_remount = 0;
+			nc_dev = nc_create3 = nc_get3 = 0;
 			memset(nerr, 0, sizeof(nerr));
 			memset(nerr2, 0, sizeof(nerr2));
 			memset(ncheck, 0, sizeof(ncheck));
@@ -415,7 +418,9 @@ static int fuzz_proc(int id)
 
 				if (!f)
 					break;
-				if (chance(35))
+				if (chance(10))
+					do_multidev(dirfd);
+				else if (chance(35))
 					do_create(f, chance(30));
 				else if (chance(55))
 					do_create_v2(f, chance(30));

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * famfs - several memory devices under one mount: FAMFSIOC_DEV_ADD, DEV_GET
+ *
+ * Device 0 of a mount is the primary, the device mount(2) named.  User
+ * space, which owns the metadata (and knows which local device is member N
+ * from the member's superblock), attaches members 1..FAMFS_MAX_DEVS-1 with
+ * FAMFSIOC_DEV_ADD, on any file or directory of the mount, before it maps
+ * files on them (FAMFSIOC_MAP_CREATE_V3, ioctl_v3.c).
+ *
+ * A member is held exactly like the primary (backing.c): a pmem block
+ * device is opened exclusively and its dax_device held with famfs's holder
+ * operations; a /dev/daxX.Y bound to famfs is claimed (devdax.c).  The
+ * holder is the member's own struct famfs_backing, so memory failures and
+ * removal name the device; the policy is the primary's: the whole mount
+ * fails (EIO, SIGBUS), because a file striped over devices, the log and the
+ * metadata cannot be told apart from what they depend on; unmount still
+ * works and releases every member (famfs_backing_close()).
+ *
+ * Members are never detached while mounted: a map may name them, and the
+ * data path uses famfs_dev() without a lock.  fsi->dev_lock serializes
+ * DEV_ADD; a member is published (smp_store_release()) only once it is
+ * completely set up.  The errors, in the order they are checked, are in
+ * <linux/famfs_ioctl.h>.
+ */
+
+#include <linux/blkdev.h>
+#include <linux/capability.h>
+#include <linux/dax.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/pfn_t.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include "famfs.h"
+
+#define famfs_dev_err(sb, idx, file, fmt, ...)				\
+	famfs_err(sb, "DEV_ADD: device %u (%pD): " fmt, idx, file,	\
+		  ##__VA_ARGS__)
+
+/* A pmem block device (fsdax) as member @b, opened exclusively. */
+static int famfs_member_open_bdev(struct super_block *sb,
+				  struct famfs_backing *b, struct file *file,
+				  u64 size)
+{
+	struct block_device *fbdev = I_BDEV(file->f_mapping->host);
+	fmode_t mode = FMODE_READ | FMODE_EXCL;
+	struct block_device *bdev;
+	struct dax_device *dax_dev;
+	u64 start_off = 0;
+	pfn_t pfn;
+	long nr;
+	int rc, id;
+
+	if (!blk_queue_dax(bdev_get_queue(fbdev))) {
+		famfs_dev_err(sb, b->index, file, "device does not support DAX (raw-mode namespace?)");
+		return -EOPNOTSUPP;
+	}
+	if (!sb_rdonly(sb))
+		mode |= FMODE_WRITE;
+	bdev = blkdev_get_by_dev(fbdev->bd_dev, mode, b);
+	if (IS_ERR(bdev)) {
+		famfs_dev_err(sb, b->index, file, "cannot open the device exclusively: %pe",
+			      bdev);
+		return PTR_ERR(bdev);
+	}
+	mutex_lock(&famfs_holder_lock);
+	dax_dev = fs_dax_get_by_bdev(bdev, &start_off, b,
+				     &famfs_dax_holder_ops);
+	mutex_unlock(&famfs_holder_lock);
+	if (!dax_dev) {
+		famfs_dev_err(sb, b->index, file, "its dax device is held by someone else");
+		rc = -EBUSY;
+		goto out_put;
+	}
+	if (!sb_rdonly(sb) && bdev_read_only(bdev)) {
+		famfs_dev_err(sb, b->index, file, "the device is read-only and the mount is not");
+		rc = -EROFS;
+		goto out_put_dax;
+	}
+	id = dax_read_lock();
+	nr = dax_direct_access(dax_dev, PHYS_PFN(start_off), 1,
+			       DAX_RECOVERY_WRITE, NULL, &pfn);
+	dax_read_unlock(id);
+	if (nr < 1 || !pfn_t_has_page(pfn)) {
+		famfs_dev_err(sb, b->index, file, "device memory without struct pages");
+		rc = -EOPNOTSUPP;
+		goto out_put_dax;
+	}
+	if (bdev_nr_bytes(bdev) < size) {
+		famfs_dev_err(sb, b->index, file, "the device has %llu bytes, fewer than the %llu the file system records",
+			      bdev_nr_bytes(bdev), size);
+		rc = -ENOSPC;
+		goto out_put_dax;
+	}
+	/* As at mount: earlier buffered writes reach memory, none stay. */
+	rc = sync_blockdev(bdev);
+	if (rc) {
+		famfs_dev_err(sb, b->index, file, "cannot flush the device's page cache: %pe",
+			      ERR_PTR(rc));
+		goto out_put_dax;
+	}
+	invalidate_bdev(bdev);
+
+	b->bdev = bdev;
+	b->devt = bdev->bd_dev;
+	b->bdev_mode = mode;
+	b->dax_dev = dax_dev;
+	b->dax_start = start_off;
+	b->size = size;
+	b->pfn = pfn_t_to_pfn(pfn);
+	return 0;
+
+out_put_dax:
+	mutex_lock(&famfs_holder_lock);
+	fs_put_dax(dax_dev, b);
+	mutex_unlock(&famfs_holder_lock);
+out_put:
+	blkdev_put(bdev, mode);
+	return rc;
+}
+
+/* A /dev/daxX.Y bound to famfs as member @b. */
+static int famfs_member_open_devdax(struct super_block *sb,
+				    struct famfs_backing *b, struct file *file,
+				    u64 size)
+{
+	dev_t devt = file_inode(file)->i_rdev;
+	struct famfs_daxdev *fdd;
+
+	if (!IS_ENABLED(CONFIG_FAMFS_DEVDAX)) {
+		famfs_dev_err(sb, b->index, file, "famfs.ko was built without /dev/daxX.Y support");
+		return -EOPNOTSUPP;
+	}
+	mutex_lock(&famfs_holder_lock);
+	fdd = famfs_daxdev_claim(devt, file->f_path.dentry->d_name.name, b,
+				 NULL);
+	mutex_unlock(&famfs_holder_lock);
+	if (PTR_ERR_OR_ZERO(fdd) == -ENODEV) {
+		famfs_dev_err(sb, b->index, file, "not a dax device bound to famfs (famfs bind DEVICE)");
+		return -EOPNOTSUPP;
+	}
+	if (IS_ERR(fdd)) {
+		famfs_dev_err(sb, b->index, file, "device is busy: %pe", fdd);
+		return PTR_ERR(fdd);
+	}
+	if (fdd->size < size) {
+		famfs_dev_err(sb, b->index, file, "the device has %llu bytes, fewer than the %llu the file system records",
+			      fdd->size, size);
+		mutex_lock(&famfs_holder_lock);
+		famfs_daxdev_unclaim(fdd);
+		mutex_unlock(&famfs_holder_lock);
+		return -ENOSPC;
+	}
+	b->daxdev = fdd;
+	b->devt = fdd->devt;
+	b->dax_dev = fdd->dax_dev;
+	b->dax_start = 0;
+	b->size = size;
+	b->pfn = PHYS_PFN(fdd->phys);
+	return 0;
+}
+
+/* The header checks: reserved fields, index, size. */
+static int famfs_dev_add_check(struct super_block *sb,
+			       const struct famfs_ioc_dev_add *arg)
+{
+	if (arg->flags || arg->reserved ||
+	    memchr_inv(arg->reserved2, 0, sizeof(arg->reserved2))) {
+		famfs_err(sb, "DEV_ADD: flags %#x or reserved fields are not 0",
+			  arg->flags);
+		return -EINVAL;
+	}
+	if (!arg->index || arg->index >= FAMFS_MAX_DEVS) {
+		famfs_err(sb, "DEV_ADD: index %u is not a member index (1..%d)",
+			  arg->index, FAMFS_MAX_DEVS - 1);
+		return -EINVAL;
+	}
+	if (!arg->size || !IS_ALIGNED(arg->size, FAMFS_EXTENT_ALIGN)) {
+		famfs_err(sb, "DEV_ADD: device %u: size %#llx is not a non-zero multiple of 2 MiB",
+			  arg->index, arg->size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* FAMFSIOC_DEV_ADD; the contract is in <linux/famfs_ioctl.h>. */
+int famfs_ioc_dev_add(struct file *file, struct famfs_ioc_dev_add __user *uarg)
+{
+	struct super_block *sb = file_inode(file)->i_sb;
+	struct famfs_sb_info *fsi = FAMFS_SB(sb);
+	struct famfs_ioc_dev_add arg;
+	struct famfs_backing *b;
+	struct inode *dinode;
+	struct fd f;
+	u32 i;
+	int rc;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (copy_from_user(&arg, uarg, sizeof(arg)))
+		return -EFAULT;
+	rc = famfs_dev_add_check(sb, &arg);
+	if (rc)
+		return rc;
+	/* fdget() refuses O_PATH descriptors. */
+	f = fdget(arg.fd);
+	if (!f.file) {
+		famfs_err(sb, "DEV_ADD: device %u: fd %d is not open",
+			  arg.index, arg.fd);
+		return -EBADF;
+	}
+	dinode = file_inode(f.file);
+	if (!S_ISBLK(dinode->i_mode) && !S_ISCHR(dinode->i_mode)) {
+		famfs_dev_err(sb, arg.index, f.file, "neither a block device nor a dax device");
+		rc = -ENOTBLK;
+		goto out_fdput;
+	}
+
+	mutex_lock(&fsi->dev_lock);
+	if (famfs_sb_failed(fsi)) {
+		famfs_dev_err(sb, arg.index, f.file, "the mount has failed");
+		rc = -EIO;
+		goto out_unlock;
+	}
+	if (famfs_dev(fsi, arg.index)) {
+		famfs_dev_err(sb, arg.index, f.file, "device %u is attached already",
+			      arg.index);
+		rc = -EEXIST;
+		goto out_unlock;
+	}
+	for (i = 0; i < FAMFS_MAX_DEVS; i++) {
+		b = famfs_dev(fsi, i);
+		if (b && b->devt == dinode->i_rdev) {
+			famfs_dev_err(sb, arg.index, f.file, "the device is %s of this mount already",
+				      i ? "a member" : "the primary");
+			rc = -EALREADY;
+			goto out_unlock;
+		}
+	}
+
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b) {
+		rc = -ENOMEM;
+		goto out_unlock;
+	}
+	b->fsi = fsi;
+	b->index = arg.index;
+	if (S_ISBLK(dinode->i_mode))
+		rc = famfs_member_open_bdev(sb, b, f.file, arg.size);
+	else
+		rc = famfs_member_open_devdax(sb, b, f.file, arg.size);
+	if (rc) {
+		kfree(b);
+		goto out_unlock;
+	}
+	famfs_backing_register(b);
+	if (!IS_ALIGNED(PFN_PHYS(b->pfn), FAMFS_EXTENT_ALIGN))
+		famfs_warn(sb, "device %u: memory not 2 MiB aligned: its files get 4 KiB page faults only",
+			   arg.index);
+	/* Pairs with smp_load_acquire() in famfs_dev(). */
+	smp_store_release(&fsi->devs[arg.index], b);
+	famfs_info(sb, "device %u (%pD) attached, %llu bytes", arg.index,
+		   f.file, b->size);
+
+out_unlock:
+	mutex_unlock(&fsi->dev_lock);
+out_fdput:
+	fdput(f);
+	return rc;
+}
+
+/* FAMFSIOC_DEV_GET; the contract is in <linux/famfs_ioctl.h>. */
+int famfs_ioc_dev_get(struct file *file, struct famfs_ioc_dev_info __user *uarg)
+{
+	struct famfs_sb_info *fsi = FAMFS_SB(file_inode(file)->i_sb);
+	struct famfs_ioc_dev_info info;
+	struct famfs_backing *b;
+
+	if (copy_from_user(&info, uarg, sizeof(info)))
+		return -EFAULT;
+	if (info.flags || info.size || info.major || info.minor ||
+	    memchr_inv(info.reserved, 0, sizeof(info.reserved)) ||
+	    info.index >= FAMFS_MAX_DEVS)
+		return -EINVAL;
+	b = famfs_dev(fsi, info.index);
+	if (!b)
+		return -ENXIO;
+	info.flags = (b->daxdev ? FAMFS_DEV_DEVDAX : 0) |
+		     (famfs_sb_failed(fsi) ? FAMFS_DEV_FAILED : 0);
+	info.size = b->size;
+	info.major = MAJOR(b->devt);
+	info.minor = MINOR(b->devt);
+	if (copy_to_user(uarg, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * The dax_device for writing a file's dirty DAX entries back: the first
+ * device with a write cache (dax_flush() flushes nothing for the others),
+ * so every device's CPU cache lines are written back when any needs it.
+ */
+struct dax_device *famfs_wb_dax_dev(struct famfs_sb_info *fsi)
+{
+	u32 i;
+
+	for (i = 0; i < FAMFS_MAX_DEVS; i++) {
+		struct famfs_backing *b = famfs_dev(fsi, i);
+
+		if (b && b->dax_dev && dax_write_cache_enabled(b->dax_dev))
+			return b->dax_dev;
+	}
+	return fsi->backing.dax_dev;
+}
+
+/*
+ * Directories answer the device ioctls only (ENOTTY for the rest, as
+ * before); the legacy-ABI test module has none of them.
+ */
+long famfs_dir_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	void __user *argp = (void __user *)arg;
+
+	if (IS_ENABLED(CONFIG_FAMFS_LEGACY_ABI))
+		return -ENOTTY;
+	switch (cmd) {
+	case FAMFSIOC_DEV_ADD:
+		return famfs_ioc_dev_add(file, argp);
+	case FAMFSIOC_DEV_GET:
+		return famfs_ioc_dev_get(file, argp);
+	default:
+		return -ENOTTY;
+	}
+}
+
+/* simple_dir_operations, and the device ioctls. */
+const struct file_operations famfs_dir_operations = {
+	.open		= dcache_dir_open,
+	.release	= dcache_dir_close,
+	.llseek		= dcache_dir_lseek,
+	.read		= generic_read_dir,
+	.iterate_shared	= dcache_readdir,
+	.fsync		= noop_fsync,
+	.unlocked_ioctl	= famfs_dir_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+};

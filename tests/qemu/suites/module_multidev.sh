@@ -1,0 +1,77 @@
+# profiles: nvdimm2 mixed
+# timeout: 240
+# famfs.ko over two memory devices (issue 16), driven with the ioctls
+# (progs/module_multidev.c): FAMFSIOC_DEV_ADD attaches the second device of
+# $FAMFS_DEVS as member 1 of a mount of $FAMFS_DEV (every refusal with its errno), files on
+# the member and striped over both devices land on the raw devices where
+# their maps (MAP_CREATE_V3) say, overlap and bounds are per device, statfs
+# sums both; 2 MiB (PMD) faults on a file striped over both devices; the
+# removal of the member under a mount fails the mount and umount still
+# works and releases it; a memory failure in a member page (fsdax).
+# On mixed the member is a /dev/daxX.Y bound to famfs for the suite.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+famfs_loaded || exit 0
+MPT=/tmp/famfs-multidev
+# shellcheck disable=SC2086
+set -- $FAMFS_DEVS
+D1=${2:-}
+if [ -z "$D1" ]; then
+	t_fail devices "profile $FAMFS_PROFILE has no second device in FAMFS_DEVS"
+	exit 0
+fi
+[ -c "$D1" ] && DEV1_MODE=devdax || DEV1_MODE=fsdax
+rebind=0
+if [ "$DEV1_MODE" = devdax ] && [ "$(dax_driver "$(basename "$D1")")" != famfs ]; then
+	t_ok bind dax_bind_famfs "$(basename "$D1")"
+	rebind=1
+fi
+famfs_raw_mount $MPT || exit 0
+run_prog module_multidev $MPT "$FAMFS_DEV" "$D1"
+# 64 MiB striped over both devices in 2 MiB chunks: 32 + 32 PMD faults.
+pmd_faults pmd-trace 64 run_prog module_multidev $MPT "$FAMFS_DEV" "$D1" pmd
+t_ok umount umount $MPT
+
+# The unmount released the member: it mounts on its own.
+mkdir -p /tmp/famfs-member
+t_ok member-released mount -t famfs "$D1" /tmp/famfs-member
+t_ok member-released-umount umount /tmp/famfs-member
+
+# The member goes away under a mount: the whole mount fails (EIO on files
+# of either device), names stay, umount works.  fsdax: nd_pmem is unbound
+# from the member's pfn device (ndctl refuses to disable a held namespace);
+# devdax: the member is unbound from famfs.
+t_ok removal-mount mount -t famfs "$FAMFS_DEV" $MPT
+run_prog module_multidev $MPT "$FAMFS_DEV" "$D1" add-removal
+if [ "$DEV1_MODE" = devdax ]; then
+	N=$(basename "$D1")
+	unplug="echo $N > /sys/bus/dax/drivers/famfs/unbind"
+else
+	nd=$(basename "$(readlink -f /sys/block/$(basename "$D1")/device)")
+	unplug="echo $nd > /sys/bus/nd/drivers/nd_pmem/unbind"
+	replug="echo $nd > /sys/bus/nd/drivers/nd_pmem/bind"
+fi
+klog_mark
+t_ok removal sh -c "$unplug"
+t_klog removal-logged 'famfs (.*): the device (member device 1) is going away'
+t_ok removal-names test -e $MPT/r1
+t_err removal-member-file-eio 1 'Input/output error' cat $MPT/r1
+t_err removal-primary-file-eio 1 'Input/output error' cat $MPT/r0
+t_ok removal-umount umount $MPT
+if [ "$DEV1_MODE" = devdax ]; then
+	t_ok replug dax_bind_famfs "$N"
+else
+	t_ok replug sh -c "$replug"
+fi
+t_ok replug-device wait_for "$D1" 10
+
+# Last: a memory failure in a page of the member fails the mount (fsdax).
+t_ok poison-mount mount -t famfs "$FAMFS_DEV" $MPT
+klog_mark
+run_prog module_multidev $MPT "$FAMFS_DEV" "$D1" add-poison
+if ! grep -q '^SKIP poison' /tmp/module_multidev.out; then
+	t_klog poison-logged 'memory failure at device bytes .* (member device 1): all data access'
+fi
+t_ok poison-umount umount $MPT
+[ $rebind = 0 ] || t_ok unbind sh -c "echo $(basename "$D1") > /sys/bus/dax/drivers/famfs/unbind"
+exit 0
