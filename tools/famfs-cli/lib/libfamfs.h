@@ -445,10 +445,24 @@ int famfs_log_roll_forward(struct famfs_fs *fs);
 uint64_t famfs_log_refresh_next(struct famfs_fs *fs);
 
 /* ---- alloc.c: 2 MiB-unit bitmap, first fit ------------------------------- */
+/* One node of the search index: free units at the start, at the end, and
+ * the longest free run, of the 64-unit words under it. */
+struct famfs_bm_node {
+	uint64_t pre, suf, best;
+};
 struct famfs_bitmap {
 	uint64_t nunits;
 	uint64_t *bits;
 	uint64_t nfree;
+	/* work done by the searches (bitmap words and index nodes looked
+	 * at): what the unit tests count instead of timing */
+	uint64_t work;
+	/* the search index: a binary tree over the bitmap's words (leaves
+	 * nleaves..2*nleaves-1), built at the first allocation and kept up
+	 * to date after it, so a first fit costs O(log(device)), whatever
+	 * the fullness */
+	struct famfs_bm_node *tree;
+	uint64_t nwords, nleaves;
 };
 int famfs_bitmap_init(struct famfs_bitmap *b, const struct famfs_superblock *sb);
 void famfs_bitmap_free(struct famfs_bitmap *b);
