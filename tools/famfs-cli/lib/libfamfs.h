@@ -129,7 +129,7 @@ struct famfs_dev {
  * device-dax, which has no fsync, with cache-line flushes) or, for a block
  * device, a bounce buffer read and written back with O_DIRECT. */
 struct famfs_bitmap;
-struct pathset;
+struct famfs_summary;
 struct famfs_map {
 	void *addr;
 	uint64_t len;
@@ -347,7 +347,7 @@ struct famfs_fs {
 	 * brought up to date under the log lock: the allocation bitmap and
 	 * the logged paths of the entries [0, cache_next) */
 	struct famfs_bitmap *cache_bm;
-	struct pathset *cache_paths;
+	struct famfs_summary *cache_sum;	/* summary.h: the paths */
 	uint64_t cache_next;
 	/* found by the cache update (R3, R4); UINT64_MAX: none */
 	uint64_t cache_unparsed;	/* first committed entry that cannot
