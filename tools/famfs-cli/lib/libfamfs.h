@@ -44,6 +44,8 @@ int famfs_parse_u32(const char *s, int base, uint32_t *out);
 /* ---- format.c: CRC, superblock, log header and entry --------------------- */
 #define FAMFS_REASON_LEN 160
 uint32_t famfs_crc32(const void *buf, size_t len);
+/* true when famfs_crc32 uses carry-less multiplication (crc32.c) */
+bool famfs_crc32_fast(void);
 void famfs_sb_init(struct famfs_superblock *sb, const uint8_t fs_uuid[16],
 		   const uint8_t master_uuid[16], uint64_t dev_size,
 		   uint64_t log_len);
