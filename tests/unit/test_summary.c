@@ -385,6 +385,40 @@ static void test_entry_damaged_since(void **state)
 		    a_unit + 1);
 }
 
+/* famfs mkdir keeps a trusted summary current (the next create reads no
+ * tail), and makes none when there is none */
+static uint64_t hdr_next(struct th *t)
+{
+	char p[PATH_MAX];
+	struct hdr_view h;
+	int fd;
+
+	sum_path(t, p);
+	fd = open(p, O_RDONLY);
+	if (fd < 0)
+		return UINT64_MAX;
+	assert_int_equal(pread(fd, &h, sizeof(h), 0), (ssize_t)sizeof(h));
+	close(fd);
+	return h.next;
+}
+
+static void test_mkdir_follows(void **state)
+{
+	struct th *t = *state;
+
+	assert_int_equal(famfs_mkdir(&t->fs, "before", 0755, 0, 0, false), 0);
+	assert_int_equal(hdr_next(t), UINT64_MAX);	/* none made */
+	populate(t);
+	new_process(t);
+	assert_int_equal(famfs_mkdir(&t->fs, "e", 0755, 0, 0, false), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "e/f/g", 0755, 0, 0, true), 0);
+	assert_int_equal(hdr_next(t), famfs_log_next(t->fs.log));
+	assert_int_equal(famfs_summary_stats.rebuilds, 0);
+	new_process(t);
+	assert_int_equal(famfs_file_create(&t->fs, "e/f", 1, 0644, 0, 0), -EEXIST);
+	check_after(t, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -398,6 +432,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_damaged_table_page, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_grows, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_entry_damaged_since, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_mkdir_follows, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

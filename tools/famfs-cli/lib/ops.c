@@ -515,6 +515,32 @@ out:
 	return rc;
 }
 
+/* After famfs mkdir appended: the master's summary follows, if there is a
+ * trusted one (never a rebuild from the log here: mkdir needs no cache),
+ * so that the next create does not read those entries again */
+static void cache_follow(struct famfs_fs *fs)
+{
+	if (!fs->rw || !fs->master)
+		return;
+	if (!fs->cache_bm) {
+		fs->cache_bm = calloc(1, sizeof(*fs->cache_bm));
+		if (!fs->cache_bm)
+			return;
+		fs->cache_unparsed = fs->cache_past = UINT64_MAX;
+		if (!cache_from_summary(fs)) {
+			free(fs->cache_bm);
+			fs->cache_bm = NULL;
+			fs->cache_next = 0;
+			return;
+		}
+	}
+	if (famfs_log_walk_range(fs, fs->cache_next, UINT64_MAX, cache_entry, fs)) {
+		famfs_fs_cache_drop(fs);
+		return;
+	}
+	cache_save(fs);
+}
+
 /* mkdir one directory and log it; -EEXIST if present as a directory */
 static int mkdir_one(struct famfs_fs *fs, const char *rel, uint32_t mode,
 		     uint32_t uid, uint32_t gid)
@@ -587,6 +613,7 @@ int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
 			famfs_err("%s/%s: already exists", fs->mpt, norm);
 	}
 out:
+	cache_follow(fs);
 	famfs_fs_unlock(fs);
 	return rc;
 }
