@@ -357,6 +357,13 @@ struct famfs_fs {
 	char cache_unparsed_why[FAMFS_REASON_LEN];
 	uint64_t cache_past;		/* first valid entry past next + 1 */
 	bool tail_checked;		/* log.c: slots past next_index seen */
+	/* master.c: the role as the last check found it held by this
+	 * instance (record, superblock master, where the boot id and claim
+	 * come from): an append that finds the same skips re-reading the
+	 * boot id and the claim file */
+	bool mine_seen;
+	uint8_t mine_rec[256], mine_master[16];
+	char mine_env[512];
 };
 #define FAMFS_META_DIR	".meta"
 #define FAMFS_META_SB	".meta/.superblock"

@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <uuid/uuid.h>
-#include <zlib.h>
 
 #include "libfamfs.h"
 #include "master.h"
@@ -52,6 +51,7 @@ struct famfs_summary {
 	struct sum_page **pg;		/* NULL: not read yet */
 	uint8_t *dirty;
 	bool hdr_dirty;
+	bool boot_ok;			/* h.boot is this boot's */
 };
 
 struct famfs_summary_stats famfs_summary_stats;
@@ -84,15 +84,22 @@ static uint32_t page_crc(const struct sum_page *p)
 	return famfs_crc32(p, offsetof(struct sum_page, crc));
 }
 
+/* the CRC of the header (crc 0) followed by the bitmap; 0 and no
+ * memory: never a summary's (the load then fails) */
 static uint32_t hdr_crc(const struct sum_hdr *h, const uint64_t *bits)
 {
-	struct sum_hdr c = *h;
-	uLong crc;
+	size_t n = sizeof(*h) + h->nwords * 8;
+	struct sum_hdr *c = malloc(n);
+	uint32_t crc;
 
-	c.crc = 0;
-	crc = crc32(0L, (const Bytef *)&c, sizeof(c));
-	crc = crc32(crc, (const Bytef *)bits, (uInt)(h->nwords * 8));
-	return (uint32_t)crc;
+	if (!c)
+		return 0;
+	*c = *h;
+	c->crc = 0;
+	memcpy(c + 1, bits, h->nwords * 8);
+	crc = famfs_crc32(c, n);
+	free(c);
+	return crc ? crc : 1;
 }
 
 static uint64_t table_off(uint64_t nwords)
@@ -294,6 +301,7 @@ int famfs_summary_load(struct famfs_fs *fs, struct famfs_summary **out,
 		rc = fail(reason, -ENOMEM, "%s", "out of memory");
 		goto bad_bm;
 	}
+	s->boot_ok = true;	/* checked above */
 	*next = s->h.next;
 	*out = s;
 	return 0;
@@ -505,10 +513,11 @@ int famfs_summary_save(struct famfs_summary *s, struct famfs_fs *fs,
 		famfs_summary_stats.pages_written++;
 		s->dirty[i] = 0;
 	}
-	if (famfs_boot_id(s->h.boot)) {
+	if (!s->boot_ok && famfs_boot_id(s->h.boot)) {
 		rc = -EIO;
 		goto out;
 	}
+	s->boot_ok = true;
 	/* the superblock as it is now (the append may have claimed the
 	 * master role or set a feature bit since the cache was built) */
 	s->h.sb_crc = le32toh(fs->sb->crc);
