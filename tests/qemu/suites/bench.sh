@@ -186,8 +186,8 @@ if echo " $PARTS " | grep -q ' fsync '; then
 fi
 
 # ---- metadata ----------------------------------------------------------------
-# meta KEY N T0 T1 [k=v...]: one metadata figure
-meta() { log "BENCH meta what=$1 n=$2 ns=$(($4 - $3))${5:+ $5}"; }
+# meta KEY N T0 T1 [k=v...]: one metadata figure (every k=v printed)
+meta() { _w=$1 _n=$2 _ns=$(($4 - $3)); shift 4; log "BENCH meta what=$_w n=$_n ns=$_ns${*:+ $*}"; }
 if echo " $PARTS " | grep -q ' meta '; then
 	umount $M; rm -f $E/big
 	t0=$(now); famfs mkfs -f --loglen 16M "$FAMFS_DEV" > /dev/null; t1=$(now)
