@@ -351,6 +351,8 @@ struct famfs_fs {
 	struct famfs_bitmap *cache_bm;
 	struct famfs_summary *cache_sum;	/* summary.h: the paths */
 	uint64_t cache_next;
+	bool cache_unsaved;		/* the summary file is behind */
+	uint32_t cache_last_crc;	/* CRC field of entry cache_next - 1 */
 	/* found by the cache update (R3, R4); UINT64_MAX: none */
 	uint64_t cache_unparsed;	/* first committed entry that cannot
 					 * be parsed: no allocation */
@@ -667,6 +669,10 @@ int famfs_layout_check(const struct famfs_layout *lay, char *reason);
  * lock.  famfs_fs_cache_drop forgets it (the next update reads it all). */
 int famfs_fs_cache_update(struct famfs_fs *fs);
 void famfs_fs_cache_drop(struct famfs_fs *fs);
+/* Write the master's summary (summary.h) if this opening's creates or
+ * mkdirs changed it: once, at famfs_fs_close, not after every append (a
+ * process that dies first only leaves more of the log to the next one) */
+void famfs_fs_cache_flush(struct famfs_fs *fs);
 /* mkdir rel and log it; parents: create missing parents too, no error if
  * it exists as a directory. */
 int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,

@@ -110,6 +110,7 @@ void famfs_fs_cache_drop(struct famfs_fs *fs)
 	fs->cache_bm = NULL;
 	fs->cache_sum = NULL;
 	fs->cache_next = 0;
+	fs->cache_unsaved = false;
 	fs->cache_unparsed = fs->cache_past = UINT64_MAX;
 }
 
@@ -121,6 +122,7 @@ static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 
 	(void)reason;
 	fs->cache_next = idx + 1;
+	fs->cache_last_crc = le32toh(e->crc);
 	/* R3: refused, but what it owns is known: that stays used, and its
 	 * path (if it is one) taken; not even that: no allocation at all */
 	if (!ok && famfs_entry_owned(e, idx, fs->sb, why)) {
@@ -190,6 +192,7 @@ static bool cache_from_summary(struct famfs_fs *fs)
 		return false;
 	}
 	fs->cache_next = next;
+	fs->cache_last_crc = famfs_summary_last_crc(fs->cache_sum);
 	fs->tail_checked = true;
 	return true;
 }
@@ -286,15 +289,28 @@ static int not_logged(struct famfs_fs *fs, const char *rel)
 	}
 }
 
-/* After an append of this process: the summary file says so (only if the
- * log holds nothing the cache has not seen, and nothing stops creates) */
+/* After an append of this process: the summary file is to say so, when
+ * the opening closes (famfs_fs_cache_flush) */
 static void cache_save(struct famfs_fs *fs)
 {
-	if (fs->cache_sum && fs->master &&
-	    fs->cache_next == famfs_log_next(fs->log) &&
-	    fs->cache_unparsed == UINT64_MAX && fs->cache_past == UINT64_MAX)
+	if (fs->cache_sum && fs->master)
+		fs->cache_unsaved = true;
+}
+
+/* as of cache_next (the log may be further on by then: the next load
+ * replays the rest), only if nothing stops creates; under the log lock */
+void famfs_fs_cache_flush(struct famfs_fs *fs)
+{
+	if (!fs->cache_unsaved || !fs->cache_sum || !fs->cache_bm)
+		return;
+	fs->cache_unsaved = false;
+	if (fs->cache_unparsed != UINT64_MAX || fs->cache_past != UINT64_MAX ||
+	    famfs_fs_lock(fs))
+		return;
+	if (fs->cache_next <= famfs_log_next(fs->log))
 		famfs_summary_save(fs->cache_sum, fs, fs->cache_bm,
-				   fs->cache_next);
+				   fs->cache_next, fs->cache_last_crc);
+	famfs_fs_unlock(fs);
 }
 
 static void set_owner(int fd, const char *p, uint32_t mode, uint32_t uid,
@@ -495,6 +511,7 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	if (fs->cache_next + 1 == famfs_log_next(fs->log) &&
 	    !famfs_summary_add(fs->cache_sum, fs, norm, fs->cache_next)) {
 		fs->cache_next++;
+		fs->cache_last_crc = le32toh(e.crc);
 		cache_save(fs);
 	} else {
 		famfs_fs_cache_drop(fs);

@@ -477,17 +477,29 @@ static int sum_open(struct famfs_summary *s, struct famfs_fs *fs)
 	return s->fd < 0 ? -errno : 0;
 }
 
-int famfs_summary_save(struct famfs_summary *s, struct famfs_fs *fs,
-		       const struct famfs_bitmap *bm, uint64_t next)
+uint32_t famfs_summary_last_crc(const struct famfs_summary *s)
 {
-	int rc = sum_open(s, fs);
+	return s->h.last_crc;
+}
 
-	if (rc)
-		goto out;
+int famfs_summary_save(struct famfs_summary *s, struct famfs_fs *fs,
+		       const struct famfs_bitmap *bm, uint64_t next,
+		       uint32_t last_crc)
+{
+	int rc;
+
 	if (next > famfs_log_next(fs->log) || bm->nwords != s->h.nwords) {
 		rc = -EINVAL;
 		goto out;
 	}
+	/* the entries it covers are those that were read */
+	if (next && le32toh(famfs_log_slot(fs->log, next - 1)->crc) != last_crc) {
+		rc = -ESTALE;
+		goto out;
+	}
+	rc = sum_open(s, fs);
+	if (rc)
+		goto out;
 	if (s->hdr_dirty &&
 	    ftruncate(s->fd, (off_t)(s->h.table_off + s->h.npages * SUM_PAGE))) {
 		rc = -errno;
@@ -522,8 +534,7 @@ int famfs_summary_save(struct famfs_summary *s, struct famfs_fs *fs,
 	 * master role or set a feature bit since the cache was built) */
 	s->h.sb_crc = le32toh(fs->sb->crc);
 	s->h.next = next;
-	s->h.last_crc = next ?
-		le32toh(famfs_log_slot(fs->log, next - 1)->crc) : 0;
+	s->h.last_crc = next ? last_crc : 0;
 	s->h.nfree = bm->nfree;
 	s->h.crc = hdr_crc(&s->h, bm->bits);
 	if (pwrite(s->fd, bm->bits, s->h.nwords * 8, sizeof(s->h)) !=

@@ -45,10 +45,14 @@ int famfs_summary_find(struct famfs_summary *s, struct famfs_fs *fs,
 int famfs_summary_add(struct famfs_summary *s, struct famfs_fs *fs,
 		      const char *path, uint64_t idx);
 /* Write what changed (pages of the table, then header and bitmap) as of
- * log index next.  Failure to write is not an error for the caller (the
+ * log index next, whose last entry had CRC last_crc when it was read
+ * (-ESTALE, nothing written, if the log holds another one now).  Failure to write is not an error for the caller (the
  * next process rebuilds): 0 or -errno, never printed except with -v. */
 int famfs_summary_save(struct famfs_summary *s, struct famfs_fs *fs,
-		       const struct famfs_bitmap *bm, uint64_t next);
+		       const struct famfs_bitmap *bm, uint64_t next,
+		       uint32_t last_crc);
+/* the CRC field of the last entry a loaded summary covers */
+uint32_t famfs_summary_last_crc(const struct famfs_summary *s);
 /* Remove the file (a damaged one, or a log this process cannot summarize) */
 void famfs_summary_remove(struct famfs_fs *fs);
 /* $FAMFS_CLAIM_DIR or /var/lib/famfs, then <fs uuid>.summary */
