@@ -425,6 +425,34 @@ static void test_mkdir_follows(void **state)
 	check_after(t, 0);
 }
 
+/* famfs mount makes the summary again from the log: an entry damaged
+ * while unmounted then stops creates (R3), as without a summary */
+static void remake(struct th *t)
+{
+	assert_int_equal(famfs_fs_lock(&t->fs), 0);
+	famfs_fs_cache_remake(&t->fs);
+	famfs_fs_unlock(&t->fs);
+}
+
+static void test_mount_remakes(void **state)
+{
+	struct th *t = *state;
+	char p[PATH_MAX];
+
+	populate(t);
+	remake(t);
+	sum_path(t, p);
+	assert_true(file_size(p) > 0);
+	check_after(t, 0);
+	famfs_log_slot(t->fs.log, 0)->fm.ctime ^= 1;	/* a: bad CRC */
+	new_process(t);
+	remake(t);
+	assert_true(file_size(p) < 0);			/* none made */
+	new_process(t);
+	assert_int_equal(famfs_file_create(&t->fs, "n", 1, 0644, 0, 0), -EUCLEAN);
+	assert_int_equal(famfs_summary_stats.rebuilds, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +467,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_grows, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_entry_damaged_since, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mkdir_follows, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_mount_remakes, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

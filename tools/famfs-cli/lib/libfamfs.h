@@ -673,6 +673,10 @@ void famfs_fs_cache_drop(struct famfs_fs *fs);
  * mkdirs changed it: once, at famfs_fs_close, not after every append (a
  * process that dies first only leaves more of the log to the next one) */
 void famfs_fs_cache_flush(struct famfs_fs *fs);
+/* famfs mount, the master, under the log lock: the summary made again from
+ * the whole log (what was damaged while unmounted is seen: R3, R4), or
+ * none when the log stops creates */
+void famfs_fs_cache_remake(struct famfs_fs *fs);
 /* mkdir rel and log it; parents: create missing parents too, no error if
  * it exists as a directory. */
 int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,

@@ -299,6 +299,13 @@ static void cache_save(struct famfs_fs *fs)
 
 /* as of cache_next (the log may be further on by then: the next load
  * replays the rest), only if nothing stops creates; under the log lock */
+static void save_locked(struct famfs_fs *fs)
+{
+	if (fs->cache_next <= famfs_log_next(fs->log))
+		famfs_summary_save(fs->cache_sum, fs, fs->cache_bm,
+				   fs->cache_next, fs->cache_last_crc);
+}
+
 void famfs_fs_cache_flush(struct famfs_fs *fs)
 {
 	if (!fs->cache_unsaved || !fs->cache_sum || !fs->cache_bm)
@@ -307,10 +314,20 @@ void famfs_fs_cache_flush(struct famfs_fs *fs)
 	if (fs->cache_unparsed != UINT64_MAX || fs->cache_past != UINT64_MAX ||
 	    famfs_fs_lock(fs))
 		return;
-	if (fs->cache_next <= famfs_log_next(fs->log))
-		famfs_summary_save(fs->cache_sum, fs, fs->cache_bm,
-				   fs->cache_next, fs->cache_last_crc);
+	save_locked(fs);
 	famfs_fs_unlock(fs);
+}
+
+void famfs_fs_cache_remake(struct famfs_fs *fs)
+{
+	famfs_summary_remove(fs);
+	famfs_fs_cache_drop(fs);
+	if (!fs->master || famfs_fs_cache_update(fs))
+		goto out;
+	if (fs->cache_unparsed == UINT64_MAX && fs->cache_past == UINT64_MAX)
+		save_locked(fs);
+out:
+	famfs_fs_cache_drop(fs);
 }
 
 static void set_owner(int fd, const char *p, uint32_t mode, uint32_t uid,
