@@ -195,13 +195,13 @@ function yn(ok) { return ok ? "met" : "NOT met" }
 function goals17(    i, L, e0, a, m, per, emp, lp, ls, bm, bl, cpf, ext) {
 	if (!(("ic", "famfs-mkfile-at", 0) in G)) return
 	print ""
-	print "4b. Issue 17 goals (icount: guest instructions, kernel included; main = before issue 17, docs/benchmarks.md)"
+	print "4b. Issue 17 goals (icount: guest instructions, kernel included; main = 2b32b32 in the same setup, * = an older main, docs/benchmarks.md)"
 	printf "  %-38s %9s %16s %-34s %-26s %s\n", "figure", "entries", "main", "now", "goal", "met"
 	e0 = G["ic", "famfs-mkfile-at", 0]
-	g17("mkfile, new process, empty log", 0, "3.54 M", fm(e0), "-", "")
-	bm[1000] = "15.4 M"; bm[10000] = "109 M"; bm[100000] = "~1.2 G (extrap.)"
-	bl[1000] = "24.0 k"; bl[10000] = "20.0 k"
-	mm[1000] = "110.8 k"; mm[10000] = "54.3 k"
+	g17("mkfile, new process, empty log", 0, "7.14 M", fm(e0), "-", "")
+	bm[1000] = "18.9 M"; bm[10000] = "109 M *"; bm[100000] = "~1.2 G (extrap.)"
+	bl[1000] = "25.4 k"; bl[10000] = "20.0 k *"
+	mm[1000] = "112.9 k"; mm[10000] = "54.3 k *"
 	split("1000 10000 100000", L, " ")
 	for (i = 1; i <= 3; i++) {
 		n = L[i] + 0
@@ -234,8 +234,8 @@ function goals17(    i, L, e0, a, m, per, emp, lp, ls, bm, bl, cpf, ext) {
 	if (("ic", "famfs-cp") in CP) {
 		cpf = CP["ic", "famfs-cp"] / CPN["ic", "famfs-cp"]
 		ext = (("ic", "ext4-cp") in CP) ? CP["ic", "ext4-cp"] / CPN["ic", "ext4-cp"] : ""
-		g17("famfs cp, per 4 KiB file", CPN["ic", "famfs-cp"] " files", "0.47 M", fm(cpf), "<= 0.2 M", yn(cpf <= 200000))
-		if (ext != "") g17("(busybox cp to ext4 -o dax, per file)", CPN["ic", "ext4-cp"] " files", "0.15 M", fm(ext), "reference", "")
+		g17("famfs cp, per 4 KiB file", CPN["ic", "famfs-cp"] " files", "2.94 M", fm(cpf), "<= 0.2 M", yn(cpf <= 200000))
+		if (ext != "") g17("(busybox cp to ext4 -o dax, per file)", CPN["ic", "ext4-cp"] " files", "0.152 M", fm(ext), "reference", "")
 	}
 	print "  mount per entry: the whole mount divided by the entries (in brackets: above an empty mount of the same"
 	print "  log size; mount reads the whole log area). mkfile at N: N-1 directories made by famfs mkdir, then one file."
