@@ -10,8 +10,8 @@
 # raw/{icount,realtime}.txt (the machine-readable BENCH lines).
 #
 #   scripts/bench.sh            full run: 1 GiB files, 5 real-time and 3 icount
-#                               repetitions, metadata up to 10k log entries
-#   QUICK=1 scripts/bench.sh    256 MiB, 3 and 2 repetitions, 1k entries
+#                               repetitions, metadata up to 100k log entries
+#   QUICK=1 scripts/bench.sh    256 MiB, 3 and 2 repetitions, 1k and 10k entries
 #   scripts/bench.sh --report   only rebuild the report from results/bench/boots
 # Environment: FAMFS_BENCH_OUT (results/bench), FAMFS_BENCH_SIZE,
 # FAMFS_BENCH_REPS, FAMFS_BENCH_ICOUNT_REPS, FAMFS_BENCH_PARTS (comma list of
@@ -29,11 +29,11 @@ t0=$SECONDS
 
 if [ -n "${QUICK:-}" ] && [ "${QUICK:-0}" != 0 ]; then
 	size=${FAMFS_BENCH_SIZE:-256M} reps=${FAMFS_BENCH_REPS:-3} ireps=${FAMFS_BENCH_ICOUNT_REPS:-2}
-	meta="BENCH_META_MKFILE=20 BENCH_META_CP=50 BENCH_META_LOG=1000"
+	meta="BENCH_META_MKFILE=20 BENCH_META_CP=50 BENCH_META_LOG=1000,10000"
 	mode=quick
 else
 	size=${FAMFS_BENCH_SIZE:-1G} reps=${FAMFS_BENCH_REPS:-5} ireps=${FAMFS_BENCH_ICOUNT_REPS:-3}
-	meta="BENCH_META_MKFILE=100 BENCH_META_CP=300 BENCH_META_LOG=1000,10000"
+	meta="BENCH_META_MKFILE=100 BENCH_META_CP=300 BENCH_META_LOG=1000,10000,100000"
 	mode=full
 fi
 parts=${FAMFS_BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,nc}
@@ -185,6 +185,61 @@ write_awk() {
 	cat > "$out/report.awk" <<'EOF'
 # Turns the BENCH lines of the icount boot (first file) and the real-time boot
 # (second file) into the tables of report.txt, and chart.dat.
+function g17(what, n, before, after, goal, met) {
+	printf "  %-38s %9s %16s %-34s %-26s %s\n", what, n, before, after, goal, met
+}
+function fm(x) { return x == "" ? "-" : (x >= 1e6 ? sprintf("%.2f M", x / 1e6) : sprintf("%.1f k", x / 1e3)) }
+function yn(ok) { return ok ? "met" : "NOT met" }
+# Issue 17: the cost of metadata operations against the log size, from the
+# icount boot; "main" is what docs/benchmarks.md recorded before issue 17.
+function goals17(    i, L, e0, a, m, per, emp, lp, ls, bm, bl, cpf, ext) {
+	if (!(("ic", "famfs-mkfile-at", 0) in G)) return
+	print ""
+	print "4b. Issue 17 goals (icount: guest instructions, kernel included; main = 2b32b32 in the same setup, * = an older main, docs/benchmarks.md)"
+	printf "  %-38s %9s %16s %-34s %-26s %s\n", "figure", "entries", "main", "now", "goal", "met"
+	e0 = G["ic", "famfs-mkfile-at", 0]
+	g17("mkfile, new process, empty log", 0, "7.14 M", fm(e0), "-", "")
+	bm[1000] = "18.9 M"; bm[10000] = "109 M *"; bm[100000] = "~1.2 G (extrap.)"
+	bl[1000] = "25.4 k"; bl[10000] = "20.0 k *"
+	mm[1000] = "112.9 k"; mm[10000] = "54.3 k *"
+	split("1000 10000 100000", L, " ")
+	for (i = 1; i <= 3; i++) {
+		n = L[i] + 0
+		if ((("ic", "famfs-mkfile-at", n - 1) in G)) {
+			a = G["ic", "famfs-mkfile-at", n - 1]
+			g17("mkfile, new process, at N", n - 1, bm[n], fm(a) sprintf(" (%.2fx)", a / e0), "<= 2x empty (" fm(2 * e0) ")", yn(a <= 2 * e0))
+		}
+	}
+	for (i = 1; i <= 3; i++) {
+		n = L[i] + 0
+		if (!(("ic", "famfs-mount", n) in G)) continue
+		m = G["ic", "famfs-mount", n]; per = m / n
+		emp = G["ic", "empty", LL["ic", "famfs-mount", n]]
+		g17("mount per entry (" LL["ic", "famfs-mount", n] " log)", n, (n in mm ? mm[n] : "-"), fm(per) (emp != "" ? " (" fm((m - emp) / n) " over empty)" : ""), "<= 30 k", yn(per <= 30000))
+	}
+	for (i = 1; i <= 3; i++) {
+		n = L[i] + 0
+		if (!(("ic", "famfs-logplay-noop", n) in G)) continue
+		per = G["ic", "famfs-logplay-noop", n] / n
+		g17("logplay nothing to do, per entry", n, (n in bl ? bl[n] : "-"), fm(per), "<= 10 k", yn(per <= 10000))
+	}
+	if ((("ic", "famfs-mount", 100000) in G) && (("ic", "famfs-mount", 10000) in G)) {
+		lp = G["ic", "famfs-mount", 100000] / G["ic", "famfs-mount", 10000]
+		g17("mount time 100k / 10k", "-", "-", sprintf("%.2fx", lp), "<= 11x (linear)", yn(lp <= 11))
+	}
+	if ((("ic", "famfs-logplay", 100000) in G) && (("ic", "famfs-logplay", 10000) in G)) {
+		ls = G["ic", "famfs-logplay", 100000] / G["ic", "famfs-logplay", 10000]
+		g17("logplay (re-create) 100k / 10k", "-", "-", sprintf("%.2fx", ls), "<= 11x (linear)", "(info)")
+	}
+	if (("ic", "famfs-cp") in CP) {
+		cpf = CP["ic", "famfs-cp"] / CPN["ic", "famfs-cp"]
+		ext = (("ic", "ext4-cp") in CP) ? CP["ic", "ext4-cp"] / CPN["ic", "ext4-cp"] : ""
+		g17("famfs cp, per 4 KiB file", CPN["ic", "famfs-cp"] " files", "2.94 M", fm(cpf), "<= 0.2 M", yn(cpf <= 200000))
+		if (ext != "") g17("(busybox cp to ext4 -o dax, per file)", CPN["ic", "ext4-cp"] " files", "0.152 M", fm(ext), "reference", "")
+	}
+	print "  mount per entry: the whole mount divided by the entries (in brackets: above an empty mount of the same"
+	print "  log size; mount reads the whole log area). mkfile at N: N-1 directories made by famfs mkdir, then one file."
+}
 function kv(    i, k, v) {
 	delete F
 	for (i = 3; i <= NF; i++) {
@@ -266,6 +321,11 @@ $2 == "fsync" {
 $2 == "open" { kv(); k = src SUBSEP F["target"]; n = ++on[k]; ov[k, n] = F["ns"] / F["ops"]; next }
 $2 == "meta" {
 	kv(); extra = $0; sub(/.* ns=[0-9]+ ?/, "", extra)
+	# issue 17's figures: by operation and log entries; cp per file
+	if ("entries" in F) G[src, F["what"], F["entries"] + 0] = F["ns"]
+	if ("entries" in F && F["what"] == "famfs-mount-empty") G[src, "empty", F["loglen"]] = F["ns"]
+	if ("loglen" in F) LL[src, F["what"], F["entries"] + 0] = F["loglen"]
+	if (F["what"] ~ /^(famfs|ext4)-cp$/) { CP[src, F["what"]] = F["ns"]; CPN[src, F["what"]] = F["n"] }
 	k = F["what"] SUBSEP F["n"] SUBSEP extra
 	if (!(k in mseen)) { mseen[k] = 1; morder[++nmeta] = k }
 	mns[src, k] = F["ns"]
@@ -438,6 +498,8 @@ END {
 		print "  entries; famfs-logplay: the directories were removed locally, then famfs logplay re-created them all;"
 		print "  famfs-logplay-noop: everything present; famfs-mount includes the replay (every mount replays the log)."
 	}
+
+	goals17()
 
 	# ---- 5. interleaved files
 	if ((("ic", "simple", "cold-read") in smin) || (("rt", "simple", "cold-read") in smn)) {

@@ -29,6 +29,9 @@ tools="$tools /usr/bin/mount /usr/bin/umount"
 tools="$tools /usr/sbin/mkfs /usr/sbin/fsck"
 cli=$repo/tools/famfs-cli/build/famfs-cli
 [ -x "$cli" ] && extra=$cli || extra=
+# libraries famfs-cli loads at run time (dlopen), which ldd does not list:
+# libblkid for famfs mkfs's probe (lib/probe.c)
+dlopened=$(ldconfig -p 2>/dev/null | awk '$1 == "libblkid.so.1" && /x86-64/ { print $NF; exit }')
 
 [ -d "$moddir" ] || { echo "mkinitramfs: no $moddir (KVER=$KVER)" >&2; exit 1; }
 mkdir -p "$build"
@@ -36,7 +39,7 @@ exec 8>"$build/.initramfs.lock" && flock 8	# one builder at a time
 
 # Signature: every input file's name, size and mtime, plus the cli's libraries.
 sig=$( { echo "$KVER $modules"; stat -c '%n %s %Y' "$0" "$here/init.sh" /bin/busybox \
-	$tools $moddir/modules.dep $extra; [ -z "$extra" ] || ldd "$extra" | sed "s/ (0x.*//"; } | md5sum)
+	$tools $moddir/modules.dep $extra $dlopened; [ -z "$extra" ] || ldd "$extra" | sed "s/ (0x.*//"; } | md5sum)
 if [ -f "$out" ] && [ "$(cat "$out.sig" 2>/dev/null)" = "$sig" ]; then
 	exit 0
 fi
@@ -66,7 +69,8 @@ depmod -b "$stage" "$KVER"
 # Dynamically linked tools and their libraries (plus the ASan/UBSan runtimes
 # and anything else ldd lists for famfs-cli).
 for t in $tools; do cp "$t" "$stage$t"; done
-for lib in $(ldd $tools $extra 2>/dev/null | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' | sort -u); do
+for lib in $( (ldd $tools $extra $dlopened 2>/dev/null | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}'
+		echo $dlopened) | sort -u); do
 	mkdir -p "$stage$(dirname "$lib")"
 	cp -L "$lib" "$stage$lib"
 done

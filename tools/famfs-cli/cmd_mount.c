@@ -224,6 +224,8 @@ int cli_mount(const char *dev, const char *mpt,
 		if (famfs_master_claim(&fs, false))
 			famfs_warn("%s: mounted, but this instance does not hold the master role (see above) and will not create files (famfs master %s)",
 				   mpt, mpt);
+		/* the master's create summary, from the log as it is now */
+		famfs_fs_cache_remake(&fs);
 		famfs_fs_unlock(&fs);
 	}
 	famfs_fs_close(&fs);

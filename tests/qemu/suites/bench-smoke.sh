@@ -86,6 +86,25 @@ else
 	trace_missing nc-traced "the famfs:famfs_cache tracepoint"
 fi
 
+# The metadata path of the bench (issue 17) at a small N: directories via
+# xargs famfs mkdir, one file after them (the master's create summary is
+# used and kept), logplay with nothing to do, and a remount that replays it.
+_ls() { ls -d $M/sd* 2>/dev/null | wc -l; }
+i=0; while [ $i -lt 40 ]; do echo $M/sd$i; i=$((i + 1)); done | xargs famfs mkdir
+t_eq meta-dirs 40 "$(_ls)"
+t_ok meta-mkfile famfs mkfile -s 4K $M/probe
+t_ok meta-summary-kept sh -c 'ls /var/lib/famfs/*.summary'
+t_ok meta-mkfile-after famfs mkfile -s 4K $M/probe2
+if famfs mkfile -s 4K $M/sd7 > /dev/null 2>&1; then
+	t_fail meta-logged-path-refused "famfs mkfile over a logged directory succeeded"
+else
+	t_pass meta-logged-path-refused
+fi
+t_ok meta-logplay-noop famfs logplay $M
+umount $M
+t_ok meta-remount famfs mount "$DEV" $M
+t_eq meta-remount-dirs 40 "$(_ls)"
+
 umount $M
 famfs mkfs -k "$DEV" > /dev/null 2>&1	# leave no file system behind
 exit 0

@@ -186,8 +186,8 @@ if echo " $PARTS " | grep -q ' fsync '; then
 fi
 
 # ---- metadata ----------------------------------------------------------------
-# meta KEY N T0 T1 [k=v...]: one metadata figure
-meta() { log "BENCH meta what=$1 n=$2 ns=$(($4 - $3))${5:+ $5}"; }
+# meta KEY N T0 T1 [k=v...]: one metadata figure (every k=v printed)
+meta() { _w=$1 _n=$2 _ns=$(($4 - $3)); shift 4; log "BENCH meta what=$_w n=$_n ns=$_ns${*:+ $*}"; }
 if echo " $PARTS " | grep -q ' meta '; then
 	umount $M; rm -f $E/big
 	t0=$(now); famfs mkfs -f --loglen 16M "$FAMFS_DEV" > /dev/null; t1=$(now)
@@ -240,9 +240,26 @@ if echo " $PARTS " | grep -q ' meta '; then
 
 	# The log: fresh famfs, directory entries (a file takes 2 MiB, so 10k
 	# files do not fit; directories are log entries without data), in steps.
-	famfs_fresh
-	have=0 ndirs=0	# log entries, directories among them
+	# A 16 MiB log holds 16k entries: a step past that starts over on a
+	# 128 MiB log (mount reads the whole log area, so each size has its own
+	# empty-mount figure).  famfs-mkfile-at entries=0 is the create at an
+	# empty log that the issue 17 goals compare with.
+	log_fresh() {	# log_fresh LOGLEN
+		loglen=$1
+		umount $M 2>/dev/null
+		famfs mkfs -f --loglen "$loglen" "$FAMFS_DEV" > /dev/null || return 1
+		t0=$(now); famfs mount "$FAMFS_DEV" $M; t1=$(now)
+		meta famfs-mount-empty 1 "$t0" "$t1" entries=0 loglen=$loglen
+		have=0 ndirs=0	# log entries, directories among them
+	}
+	log_fresh 16M
+	t0=$(now); famfs mkfile -s 4K $M/probe0; t1=$(now)
+	meta famfs-mkfile-at 1 "$t0" "$t1" entries=0 loglen=$loglen
+	have=1
 	for n in $N_LOG; do
+		if [ "$n" -gt 16000 ] && [ "$loglen" = 16M ]; then
+			log_fresh 128M
+		fi
 		t0=$(now)
 		while [ $have -lt $((n - 1)) ]; do
 			echo $M/d$ndirs; have=$((have + 1)); ndirs=$((ndirs + 1))
@@ -253,18 +270,18 @@ if echo " $PARTS " | grep -q ' meta '; then
 		t_eq meta-log-$n-dirs "$ndirs" "$(ls -d $M/d* | wc -l)"
 		# one file created alone with this many entries in the log
 		t0=$(now); famfs mkfile -s 4K $M/probe$n; t1=$(now)
-		meta famfs-mkfile-at 1 "$t0" "$t1" entries=$have
+		meta famfs-mkfile-at 1 "$t0" "$t1" entries=$have loglen=$loglen
 		have=$((have + 1))
 		t0=$(now); famfs logplay $M > /dev/null; t1=$(now)
-		meta famfs-logplay-noop "$have" "$t0" "$t1" entries=$have
+		meta famfs-logplay-noop "$have" "$t0" "$t1" entries=$have loglen=$loglen
 		rm -rf $M/d* $M/probe*
 		t0=$(now); famfs logplay $M > /dev/null; rc=$?; t1=$(now)
 		t_eq meta-logplay-$n-rc 0 $rc
 		t_eq meta-logplay-$n-dirs "$ndirs" "$(ls -d $M/d* | wc -l)"
-		meta famfs-logplay "$have" "$t0" "$t1" entries=$have dirs=$ndirs
+		meta famfs-logplay "$have" "$t0" "$t1" entries=$have dirs=$ndirs loglen=$loglen
 		umount $M
 		t0=$(now); famfs mount "$FAMFS_DEV" $M; t1=$(now)
-		meta famfs-mount "$have" "$t0" "$t1" entries=$have dirs=$ndirs
+		meta famfs-mount "$have" "$t0" "$t1" entries=$have dirs=$ndirs loglen=$loglen
 	done
 fi
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Allocator: a bitmap of 2 MiB units rebuilt from the log, first fit. */
+/* Allocator: a bitmap of 2 MiB units rebuilt from the log, first fit through
+ * an index of free runs (cost O(log(device)), not O(device)). */
 #define _DEFAULT_SOURCE
 #include <endian.h>
 #include <errno.h>
@@ -15,43 +16,158 @@ bool famfs_bitmap_test(const struct famfs_bitmap *b, uint64_t u)
 	return (b->bits[u / 64] >> (u % 64)) & 1;
 }
 
+/*
+ * The search index.  Leaf i describes word i of the bitmap (units past
+ * nunits, and leaves past the last word, count as used); an inner node
+ * combines its two children.  Built at the first allocation (marking the
+ * log's entries before that sets bits only), then updated with every bit
+ * that changes.
+ */
+static uint64_t word_free(const struct famfs_bitmap *b, uint64_t w)
+{
+	uint64_t f = ~b->bits[w];
+	uint64_t past = b->nunits - w * 64;	/* units of this word in use */
+
+	if (past < 64)
+		f &= (1ULL << past) - 1;
+	return f;
+}
+
+static struct famfs_bm_node leaf_of(uint64_t f)
+{
+	struct famfs_bm_node n;
+	unsigned best = 0;
+
+	if (f == ~0ULL)
+		return (struct famfs_bm_node){ 64, 64, 64 };
+	n.pre = (uint64_t)__builtin_ctzll(~f);
+	n.suf = (uint64_t)__builtin_clzll(~f);
+	/* the longest run of ones: each step shortens every run by one */
+	for (uint64_t x = f; x; x &= x >> 1)
+		best++;
+	n.best = best;
+	return n;
+}
+
+static void combine(struct famfs_bm_node *t, uint64_t i, uint64_t span)
+{
+	const struct famfs_bm_node *l = &t[2 * i], *r = &t[2 * i + 1];
+	uint64_t half = span / 2, mid = l->suf + r->pre;
+
+	t[i].pre = l->pre == half ? half + r->pre : l->pre;
+	t[i].suf = r->suf == half ? half + l->suf : r->suf;
+	t[i].best = l->best > r->best ? l->best : r->best;
+	if (mid > t[i].best)
+		t[i].best = mid;
+}
+
+/* Recompute the leaves of words [w0, w1] and every node above them */
+static void tree_update(struct famfs_bitmap *b, uint64_t w0, uint64_t w1)
+{
+	uint64_t lo = w0 + b->nleaves, hi = w1 + b->nleaves, span = 64;
+
+	if (!b->tree)
+		return;
+	for (uint64_t w = w0; w <= w1; w++)
+		b->tree[w + b->nleaves] = leaf_of(word_free(b, w));
+	while (lo > 1) {
+		struct famfs_bm_node was = b->tree[lo / 2];
+
+		lo /= 2;
+		hi /= 2;
+		span *= 2;
+		for (uint64_t i = lo; i <= hi; i++)
+			combine(b->tree, i, span);
+		/* one node left that did not change: nor will those above */
+		if (lo == hi && !memcmp(&was, &b->tree[lo], sizeof(was)))
+			break;
+	}
+}
+
+static int tree_build(struct famfs_bitmap *b)
+{
+	uint64_t span = 64;
+
+	b->tree = calloc(2 * b->nleaves, sizeof(*b->tree));
+	if (!b->tree) {
+		famfs_err("out of memory for the allocation index of %llu units",
+			  (unsigned long long)b->nunits);
+		return -ENOMEM;
+	}
+	for (uint64_t w = 0; w < b->nwords; w++)
+		b->tree[w + b->nleaves] = leaf_of(word_free(b, w));
+	for (uint64_t lo = b->nleaves / 2; lo; lo /= 2) {
+		span *= 2;
+		for (uint64_t i = lo; i < 2 * lo; i++)
+			combine(b->tree, i, span);
+	}
+	return 0;
+}
+
+/* Set (used) or clear units [u, u + n) (inside the device), one word at
+ * a time; nfree and the index follow */
+static void range_set(struct famfs_bitmap *b, uint64_t u, uint64_t n, bool used)
+{
+	uint64_t end = u + n, w0 = u / 64, w1 = (end - 1) / 64;
+
+	if (!n)
+		return;
+	for (uint64_t w = w0; w <= w1; w++) {
+		uint64_t lo = w == w0 ? u % 64 : 0;
+		uint64_t hi = w == w1 ? (end - 1) % 64 : 63;
+		uint64_t m = (hi == 63 ? ~0ULL : (1ULL << (hi + 1)) - 1) &
+			     ~((1ULL << lo) - 1);
+		uint64_t old = b->bits[w];
+
+		if (used) {
+			b->bits[w] |= m;
+			b->nfree -= (uint64_t)__builtin_popcountll(m & ~old);
+		} else {
+			b->bits[w] &= ~m;
+			b->nfree += (uint64_t)__builtin_popcountll(m & old);
+		}
+	}
+	tree_update(b, w0, w1);
+}
+
 void famfs_bitmap_set(struct famfs_bitmap *b, uint64_t u)
 {
-	if (!famfs_bitmap_test(b, u)) {
-		b->bits[u / 64] |= 1ULL << (u % 64);
-		b->nfree--;
-	}
+	if (u < b->nunits)
+		range_set(b, u, 1, true);
 }
 
 void famfs_bitmap_clear(struct famfs_bitmap *b, uint64_t u)
 {
-	if (famfs_bitmap_test(b, u)) {
-		b->bits[u / 64] &= ~(1ULL << (u % 64));
-		b->nfree++;
-	}
+	if (u < b->nunits)
+		range_set(b, u, 1, false);
 }
 
 int famfs_bitmap_init(struct famfs_bitmap *b, const struct famfs_superblock *sb)
 {
 	uint64_t reserved = famfs_data_start(sb) / UNIT;
 
+	memset(b, 0, sizeof(*b));
 	b->nunits = famfs_sb_dev_size(sb) / UNIT;
 	b->nfree = b->nunits;
-	b->bits = calloc((b->nunits + 63) / 64 + 1, sizeof(uint64_t));
+	b->nwords = (b->nunits + 63) / 64;
+	for (b->nleaves = 1; b->nleaves < b->nwords; b->nleaves *= 2)
+		;
+	b->bits = calloc(b->nwords + 1, sizeof(uint64_t));
 	if (!b->bits) {
 		famfs_err("out of memory for a bitmap of %llu units",
 			  (unsigned long long)b->nunits);
 		return -ENOMEM;
 	}
-	for (uint64_t u = 0; u < reserved && u < b->nunits; u++)
-		famfs_bitmap_set(b, u);
+	range_set(b, 0, reserved < b->nunits ? reserved : b->nunits, true);
 	return 0;
 }
 
 void famfs_bitmap_free(struct famfs_bitmap *b)
 {
 	free(b->bits);
+	free(b->tree);
 	b->bits = NULL;
+	b->tree = NULL;
 }
 
 void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e)
@@ -63,8 +179,11 @@ void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e)
 		uint64_t u = r[i].offset / UNIT;
 		uint64_t n = r[i].len / UNIT;
 
-		for (uint64_t k = 0; k < n && u + k < b->nunits; k++)
-			famfs_bitmap_set(b, u + k);
+		if (u >= b->nunits)
+			continue;
+		if (n > b->nunits - u)
+			n = b->nunits - u;
+		range_set(b, u, n, true);
 	}
 }
 
@@ -103,24 +222,51 @@ int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b)
 	return rc;
 }
 
-/* First fit of want units: marks them used, returns the first */
+/* The first free run of want (1..64) units inside word w, which has one */
+static uint64_t word_fit(struct famfs_bitmap *b, uint64_t w, uint64_t want)
+{
+	uint64_t f = word_free(b, w), x = f;
+
+	b->work++;
+	/* bit i of x: a free run of want units starts at unit i */
+	for (uint64_t k = 1; k < want; k++)
+		x &= f >> k;
+	return w * 64 + (uint64_t)__builtin_ctzll(x);
+}
+
+/* First fit of want units: marks them used, returns the first.  Down the
+ * index from the root: the left child if it holds such a run, else one
+ * that spans both children, else the right child. */
 static int alloc_run(struct famfs_bitmap *b, uint64_t want, uint64_t *first)
 {
-	uint64_t run = 0;
+	uint64_t i = 1, lo = 0, span = b->nleaves * 64;
 
-	for (uint64_t u = 0; u < b->nunits; u++) {
-		if (famfs_bitmap_test(b, u)) {
-			run = 0;
-			continue;
-		}
-		if (++run == want) {
-			*first = u + 1 - want;
-			for (uint64_t k = *first; k <= u; k++)
-				famfs_bitmap_set(b, k);
-			return 0;
+	if (!want || want > b->nfree)
+		return -ENOSPC;
+	if (!b->tree && tree_build(b))
+		return -ENOSPC;
+	b->work++;
+	if (b->tree[1].best < want)
+		return -ENOSPC;
+	while (i < b->nleaves) {
+		const struct famfs_bm_node *l = &b->tree[2 * i];
+
+		b->work++;
+		span /= 2;
+		if (l->best >= want) {
+			i = 2 * i;
+		} else if (l->suf + b->tree[2 * i + 1].pre >= want) {
+			*first = lo + span - l->suf;
+			goto found;
+		} else {
+			i = 2 * i + 1;
+			lo += span;
 		}
 	}
-	return -ENOSPC;
+	*first = word_fit(b, i - b->nleaves, want);
+found:
+	range_set(b, *first, want, true);
+	return 0;
 }
 
 int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
@@ -143,21 +289,36 @@ struct run {
 	uint64_t first, len;
 };
 
-/* Calls fn for every maximal free run, in address order */
+/* Calls fn for every maximal free run, in address order: a word at a
+ * time, used words skipped whole */
 static void for_each_run(const struct famfs_bitmap *b,
 			 void (*fn)(void *arg, struct run r), void *arg)
 {
 	uint64_t start = 0, len = 0;
 
-	for (uint64_t u = 0; u < b->nunits; u++) {
-		if (!famfs_bitmap_test(b, u)) {
+	for (uint64_t w = 0; w < b->nwords; w++) {
+		uint64_t f = word_free(b, w);
+
+		if (!f && !len)
+			continue;
+		if (f == ~0ULL) {
 			if (!len++)
-				start = u;
+				start = w * 64;
+			len += 63;
 			continue;
 		}
-		if (len)
-			fn(arg, (struct run){ start, len });
-		len = 0;
+		for (uint64_t k = 0; k < 64; k++) {
+			if ((f >> k) & 1) {
+				if (!len++)
+					start = w * 64 + k;
+				continue;
+			}
+			if (len)
+				fn(arg, (struct run){ start, len });
+			len = 0;
+			if (!(f >> k))
+				break;
+		}
 	}
 	if (len)
 		fn(arg, (struct run){ start, len });
@@ -250,8 +411,7 @@ int famfs_alloc_extents(struct famfs_bitmap *b, uint64_t size,
 	for_each_run(b, best_add, &fit);
 	top.r[k - 1] = (struct run){ fit.best.first, fit.want };
 	for (unsigned i = 0; i < k; i++) {
-		for (uint64_t u = 0; u < top.r[i].len; u++)
-			famfs_bitmap_set(b, top.r[i].first + u);
+		range_set(b, top.r[i].first, top.r[i].len, true);
 		ext[i].offset = htole64(top.r[i].first * UNIT);
 		ext[i].len = htole64(top.r[i].len * UNIT);
 	}
@@ -281,8 +441,7 @@ int famfs_alloc_strips(struct famfs_bitmap *b, uint64_t size, uint32_t nstrips,
 		if (alloc_run(b, slen / UNIT, &first[i])) {
 			/* all or nothing: give back the strips taken so far */
 			for (uint32_t j = 0; j < i; j++)
-				for (uint64_t k = 0; k < slen / UNIT; k++)
-					famfs_bitmap_clear(b, first[j] + k);
+				range_set(b, first[j], slen / UNIT, false);
 			return -ENOSPC;
 		}
 	}

@@ -206,6 +206,7 @@ fail:
 
 void famfs_fs_close(struct famfs_fs *fs)
 {
+	famfs_fs_cache_flush(fs);
 	famfs_fs_cache_drop(fs);
 	famfs_map_unmap(&fs->logm);
 	famfs_map_unmap(&fs->sbm);

@@ -44,6 +44,8 @@ int famfs_parse_u32(const char *s, int base, uint32_t *out);
 /* ---- format.c: CRC, superblock, log header and entry --------------------- */
 #define FAMFS_REASON_LEN 160
 uint32_t famfs_crc32(const void *buf, size_t len);
+/* true when famfs_crc32 uses carry-less multiplication (crc32.c) */
+bool famfs_crc32_fast(void);
 void famfs_sb_init(struct famfs_superblock *sb, const uint8_t fs_uuid[16],
 		   const uint8_t master_uuid[16], uint64_t dev_size,
 		   uint64_t log_len);
@@ -161,7 +163,7 @@ struct famfs_dev {
  * device-dax, which has no fsync, with cache-line flushes) or, for a block
  * device, a bounce buffer read and written back with O_DIRECT. */
 struct famfs_bitmap;
-struct pathset;
+struct famfs_summary;
 struct famfs_map {
 	void *addr;
 	uint64_t len;
@@ -379,8 +381,13 @@ struct famfs_fs {
 	 * brought up to date under the log lock: the allocation bitmap and
 	 * the logged paths of the entries [0, cache_next) */
 	struct famfs_bitmap *cache_bm;
-	struct pathset *cache_paths;
+	struct famfs_summary *cache_sum;	/* summary.h: the paths */
 	uint64_t cache_next;
+	bool cache_unsaved;		/* the summary file is behind */
+	/* the last entry of [0, cache_next): where it starts, and the CRC
+	 * of its (v1 form) entry as famfs_log_entry_span gives it */
+	uint64_t cache_last_idx;
+	uint32_t cache_last_crc;
 	/* found by the cache update (R3, R4); UINT64_MAX: none */
 	uint64_t cache_unparsed;	/* first committed entry that cannot
 					 * be parsed: no allocation */
@@ -392,6 +399,13 @@ struct famfs_fs {
 	 * after an append, the index of the entry appended */
 	uint64_t walk_next;
 	uint64_t last_append;
+	/* master.c: the role as the last check found it held by this
+	 * instance (record, superblock master, where the boot id and claim
+	 * come from): an append that finds the same skips re-reading the
+	 * boot id and the claim file */
+	bool mine_seen;
+	uint8_t mine_rec[256], mine_master[16];
+	char mine_env[512];
 };
 /* INCOMPAT_COMPACT_LOG: log indexes are 256-byte slots, an entry takes
  * 1..4 of them (famfs_format.h) */
@@ -468,6 +482,9 @@ int famfs_entry_build_interleaved(struct famfs_log_entry *e, const char *rel,
  * verifies there (compact; a v1 slot is copied as it is) */
 int famfs_log_entry_at(struct famfs_fs *fs, uint64_t idx,
 		       struct famfs_log_entry *e);
+/* The same, returning the slots the entry takes (1 in a v1 log) */
+int famfs_log_entry_span(struct famfs_fs *fs, uint64_t idx,
+			 struct famfs_log_entry *e);
 /* Calls fn for each committed entry; bad ones come with a reason and ok=0.
  * Indexes: v1, entry numbers; compact, the slot an entry starts at (the
  * next entry's is fs->walk_next during the call), and a run of slots where
@@ -498,10 +515,24 @@ int famfs_log_roll_forward(struct famfs_fs *fs);
 uint64_t famfs_log_refresh_next(struct famfs_fs *fs);
 
 /* ---- alloc.c: 2 MiB-unit bitmap, first fit ------------------------------- */
+/* One node of the search index: free units at the start, at the end, and
+ * the longest free run, of the 64-unit words under it. */
+struct famfs_bm_node {
+	uint64_t pre, suf, best;
+};
 struct famfs_bitmap {
 	uint64_t nunits;
 	uint64_t *bits;
 	uint64_t nfree;
+	/* work done by the searches (bitmap words and index nodes looked
+	 * at): what the unit tests count instead of timing */
+	uint64_t work;
+	/* the search index: a binary tree over the bitmap's words (leaves
+	 * nleaves..2*nleaves-1), built at the first allocation and kept up
+	 * to date after it, so a first fit costs O(log(device)), whatever
+	 * the fullness */
+	struct famfs_bm_node *tree;
+	uint64_t nwords, nleaves;
 };
 int famfs_bitmap_init(struct famfs_bitmap *b, const struct famfs_superblock *sb);
 void famfs_bitmap_free(struct famfs_bitmap *b);
@@ -705,6 +736,14 @@ int famfs_layout_check(const struct famfs_layout *lay, char *reason);
  * lock.  famfs_fs_cache_drop forgets it (the next update reads it all). */
 int famfs_fs_cache_update(struct famfs_fs *fs);
 void famfs_fs_cache_drop(struct famfs_fs *fs);
+/* Write the master's summary (summary.h) if this opening's creates or
+ * mkdirs changed it: once, at famfs_fs_close, not after every append (a
+ * process that dies first only leaves more of the log to the next one) */
+void famfs_fs_cache_flush(struct famfs_fs *fs);
+/* famfs mount, the master, under the log lock: the summary made again from
+ * the whole log (what was damaged while unmounted is seen: R3, R4), or
+ * none when the log stops creates */
+void famfs_fs_cache_remake(struct famfs_fs *fs);
 /* mkdir rel and log it; parents: create missing parents too, no error if
  * it exists as a directory. */
 int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,

@@ -469,19 +469,29 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 	return 0;
 }
 
-int famfs_log_entry_at(struct famfs_fs *fs, uint64_t idx,
-		       struct famfs_log_entry *e)
+int famfs_log_entry_span(struct famfs_fs *fs, uint64_t idx,
+			 struct famfs_log_entry *e)
 {
 	uint64_t cap = le64toh(fs->log->capacity);
 	bool ok;
+	int n;
 
 	if (idx >= cap)
 		return -EINVAL;
 	if (!famfs_fs_compact(fs)) {
 		memcpy(e, famfs_log_slot(fs->log, idx), sizeof(*e));
-		return 0;
+		return 1;
 	}
-	return clog_read(fs, idx, cap, e, &ok, NULL, false) > 0 ? 0 : -EINVAL;
+	n = clog_read(fs, idx, cap, e, &ok, NULL, false);
+	return n > 0 ? n : -EINVAL;
+}
+
+int famfs_log_entry_at(struct famfs_fs *fs, uint64_t idx,
+		       struct famfs_log_entry *e)
+{
+	int n = famfs_log_entry_span(fs, idx, e);
+
+	return n > 0 ? 0 : n;
 }
 
 int famfs_log_walk(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)

@@ -376,22 +376,66 @@ int famfs_master_claim(struct famfs_fs *fs, bool force)
 	return write_role(fs, &me, true, me.host);
 }
 
+/* where this instance's boot id and claim come from (tests change them) */
+static void mine_env(char *out, size_t n)
+{
+	const char *b = getenv("FAMFS_BOOT_ID_FILE"), *c = getenv("FAMFS_CLAIM_DIR");
+
+	snprintf(out, n, "%s\n%s", b ? b : "", c ? c : "");
+}
+
+/* the role found held by this instance: remembered for the next append */
+static void mine_remember(struct famfs_fs *fs)
+{
+	_Static_assert(sizeof(fs->mine_rec) == sizeof(struct famfs_master_record),
+		       "mine_rec holds a master record");
+	memcpy(fs->mine_rec, mrec_of(fs->sbm.addr), sizeof(fs->mine_rec));
+	memcpy(fs->mine_master, fs->sb->master_uuid, 16);
+	mine_env(fs->mine_env, sizeof(fs->mine_env));
+	fs->mine_seen = true;
+}
+
+/* the record and the superblock as the last check found them, this
+ * instance's boot id and claim from the same place: still mine (neither
+ * changes while this process runs; another host's claim changes the
+ * record) */
+static bool mine_still(struct famfs_fs *fs)
+{
+	char env[sizeof(fs->mine_env)];
+
+	if (!fs->mine_seen)
+		return false;
+	famfs_mrec_refresh(fs);
+	mine_env(env, sizeof(env));
+	return !memcmp(fs->mine_rec, mrec_of(fs->sbm.addr), sizeof(fs->mine_rec)) &&
+	       !memcmp(fs->mine_master, fs->sb->master_uuid, 16) &&
+	       !strcmp(env, fs->mine_env);
+}
+
 int famfs_master_check(struct famfs_fs *fs)
 {
 	char reason[FAMFS_MREC_REASON_LEN];
 	enum famfs_mrec_state st;
-	int rc = famfs_master_state(fs, &st, reason);
+	int rc;
 
+	if (mine_still(fs))
+		return 0;
+	fs->mine_seen = false;
+	rc = famfs_master_state(fs, &st, reason);
 	if (rc)
 		return rc;
 	switch (st) {
 	case FAMFS_MREC_MINE:
+		mine_remember(fs);
 		return 0;
 	case FAMFS_MREC_FREE:
 	case FAMFS_MREC_REBOOT:
 		/* not claimed at mount (an older tool mounted it, or the
 		 * role was just handed over): claim it now */
-		return famfs_master_claim(fs, false);
+		rc = famfs_master_claim(fs, false);
+		if (!rc)
+			mine_remember(fs);
+		return rc;
 	default:
 		famfs_err("%s: %s; nothing was written (famfs master claim -f %s takes the role over if that master is gone)",
 			  fs->name, reason, fs->mpt[0] ? fs->mpt : fs->name);

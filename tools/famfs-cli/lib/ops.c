@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "libfamfs.h"
-#include "pathset.h"
+#include "summary.h"
 
 int famfs_map_from_entry(const struct famfs_log_entry *e,
 			 struct famfs_ioc_map *map)
@@ -95,18 +95,22 @@ int famfs_layout_check(const struct famfs_layout *lay, char *reason)
  * cache_next), and each create (under the log lock, so no entry is half
  * written) reads only what was appended since -- by itself, by mkdir or by
  * another process.  What this process allocates but does not log drops it.
+ *
+ * Between processes the master keeps the same in its summary file
+ * (summary.c): a new process loads it when it can be trusted and reads
+ * only the entries appended since it was written; else it is rebuilt from
+ * the whole log, and written again after the create.
  */
 void famfs_fs_cache_drop(struct famfs_fs *fs)
 {
 	if (fs->cache_bm)
 		famfs_bitmap_free(fs->cache_bm);
 	free(fs->cache_bm);
-	if (fs->cache_paths)
-		pathset_free(fs->cache_paths);
-	free(fs->cache_paths);
+	famfs_summary_free(fs->cache_sum);
 	fs->cache_bm = NULL;
-	fs->cache_paths = NULL;
+	fs->cache_sum = NULL;
 	fs->cache_next = 0;
+	fs->cache_unsaved = false;
 	fs->cache_unparsed = fs->cache_past = UINT64_MAX;
 }
 
@@ -115,9 +119,10 @@ static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 {
 	struct famfs_fs *fs = arg;
 	char why[FAMFS_REASON_LEN];
-	int rc;
 
 	fs->cache_next = fs->walk_next;
+	fs->cache_last_idx = idx;
+	fs->cache_last_crc = le32toh(e->crc);
 	/* R3: refused, but what it owns is known: that stays used, and its
 	 * path (if it is one) taken; not even that: no allocation at all */
 	if (!ok && famfs_entry_owned(e, idx, fs->sb, why)) {
@@ -135,9 +140,7 @@ static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	if (strnlen(e->fm.path, sizeof(e->fm.path)) == sizeof(e->fm.path))
 		return 0;
 	/* a path logged twice: the first entry is the one that counts */
-	rc = pathset_add(fs->cache_paths, e->fm.path, idx, le16toh(e->type),
-			 NULL);
-	return rc == -EEXIST ? 0 : rc;
+	return famfs_summary_add(fs->cache_sum, fs, e->fm.path, idx);
 }
 
 /* R4: the entries past next_index keep their memory; one past next + 1
@@ -173,8 +176,35 @@ static int cache_usable(struct famfs_fs *fs, const char *p)
 	return 0;
 }
 
+/* The master's summary, if it can be trusted: bitmap and paths as of its
+ * index, the rest read from the log by the caller.  The slots past
+ * next_index were looked at when it was built (R4); since then only the
+ * master wrote, at next_index, and roll_forward and the append's tail
+ * check see a header that lost entries. */
+static bool cache_from_summary(struct famfs_fs *fs)
+{
+	char why[FAMFS_REASON_LEN];
+	uint64_t next;
+
+	if (!fs->rw || !fs->master ||
+	    famfs_summary_load(fs, &fs->cache_sum, fs->cache_bm, &next, why)) {
+		famfs_summary_stats.rebuilds++;
+		snprintf(famfs_summary_stats.last_reason,
+			 sizeof(famfs_summary_stats.last_reason), "%s",
+			 fs->rw && fs->master ? why : "not the master");
+		return false;
+	}
+	fs->cache_next = next;
+	fs->cache_last_crc = famfs_summary_last_crc(fs->cache_sum);
+	fs->cache_last_idx = famfs_summary_last(fs->cache_sum);
+	fs->tail_checked = true;
+	return true;
+}
+
 int famfs_fs_cache_update(struct famfs_fs *fs)
 {
+	static bool rebuilding;
+	bool from_summary = false;
 	uint64_t next;
 	int rc;
 
@@ -188,51 +218,121 @@ int famfs_fs_cache_update(struct famfs_fs *fs)
 	if (fs->cache_bm && next < fs->cache_next)
 		famfs_fs_cache_drop(fs);	/* a log that shrank: start over */
 	if (!fs->cache_bm) {
+		fs->cache_next = 0;
+		fs->cache_unparsed = fs->cache_past = UINT64_MAX;
 		fs->cache_bm = calloc(1, sizeof(*fs->cache_bm));
-		fs->cache_paths = calloc(1, sizeof(*fs->cache_paths));
-		if (!fs->cache_bm || !fs->cache_paths ||
-		    pathset_init(fs->cache_paths, next + 64)) {
-			famfs_fs_cache_drop(fs);
+		if (!fs->cache_bm) {
 			famfs_err("%s: out of memory", fs->name);
 			return -ENOMEM;
 		}
-		rc = famfs_bitmap_init(fs->cache_bm, fs->sb);
-		if (rc) {
-			free(fs->cache_bm);
-			fs->cache_bm = NULL;
-			famfs_fs_cache_drop(fs);
-			return rc;
+		from_summary = cache_from_summary(fs);
+		if (!from_summary) {
+			fs->cache_sum = famfs_summary_new(fs, next);
+			rc = fs->cache_sum ? famfs_bitmap_init(fs->cache_bm, fs->sb)
+					   : -ENOMEM;
+			if (rc) {
+				free(fs->cache_bm);
+				fs->cache_bm = NULL;
+				famfs_fs_cache_drop(fs);
+				return rc;
+			}
+			/* once per build: what lies past next_index (R4) */
+			rc = famfs_log_walk_past(fs, cache_past, fs);
+			if (rc)
+				goto fail;
+			/* the append under this lock need not scan the tail
+			 * again */
+			if (fs->cache_past == UINT64_MAX)
+				fs->tail_checked = true;
 		}
-		fs->cache_next = 0;
-		fs->cache_unparsed = fs->cache_past = UINT64_MAX;
-		/* once per build: what lies past next_index (R4) */
-		rc = famfs_log_walk_past(fs, cache_past, fs);
-		if (rc)
-			goto fail;
-		/* the append under this lock need not scan the tail again */
-		if (fs->cache_past == UINT64_MAX)
-			fs->tail_checked = true;
 	}
 	rc = famfs_log_walk_range(fs, fs->cache_next, UINT64_MAX, cache_entry, fs);
+	if (rc == -EBADMSG && from_summary && !rebuilding) {
+		/* a damaged page of the summary (removed): from the log */
+		famfs_fs_cache_drop(fs);
+		rebuilding = true;
+		rc = famfs_fs_cache_update(fs);
+		rebuilding = false;
+		return rc;
+	}
 fail:
 	if (rc) {
-		famfs_err("%s: out of memory", fs->name);
+		famfs_err("%s: %s", fs->name, rc == -ENOMEM ? "out of memory" :
+			  "the create cache's path table is damaged");
 		famfs_fs_cache_drop(fs);
 	}
 	return rc;
 }
 
-/* 0 if rel is not in the log yet, else -EEXIST (message printed) */
+/* 0 if rel is not in the log yet, else -EEXIST (message printed).  A page
+ * of the summary found damaged: it is removed, and the cache rebuilt from
+ * the log, once. */
 static int not_logged(struct famfs_fs *fs, const char *rel)
 {
-	const struct pathset_item *it = pathset_lookup(fs->cache_paths, rel);
+	uint64_t idx;
+	int rc;
 
-	if (it) {
-		famfs_err("%s/%s: already in the log (entry %llu)", fs->mpt, rel,
-			  (unsigned long long)it->idx);
-		return -EEXIST;
+	for (int tries = 0;; tries++) {
+		rc = famfs_summary_find(fs->cache_sum, fs, rel, &idx);
+		if (rc > 0) {
+			famfs_err("%s/%s: already in the log (entry %llu)",
+				  fs->mpt, rel, (unsigned long long)idx);
+			return -EEXIST;
+		}
+		if (!rc)
+			return 0;
+		famfs_fs_cache_drop(fs);
+		if (tries) {
+			famfs_err("%s/%s: the path table of the create cache is damaged",
+				  fs->mpt, rel);
+			return rc;
+		}
+		rc = famfs_fs_cache_update(fs);
+		if (rc)
+			return rc;
 	}
-	return 0;
+}
+
+/* After an append of this process: the summary file is to say so, when
+ * the opening closes (famfs_fs_cache_flush) */
+static void cache_save(struct famfs_fs *fs)
+{
+	if (fs->cache_sum && fs->master)
+		fs->cache_unsaved = true;
+}
+
+/* as of cache_next (the log may be further on by then: the next load
+ * replays the rest), only if nothing stops creates; under the log lock */
+static void save_locked(struct famfs_fs *fs)
+{
+	if (fs->cache_next <= famfs_log_next(fs->log))
+		famfs_summary_save(fs->cache_sum, fs, fs->cache_bm,
+				   fs->cache_next, fs->cache_last_idx,
+				   fs->cache_last_crc);
+}
+
+void famfs_fs_cache_flush(struct famfs_fs *fs)
+{
+	if (!fs->cache_unsaved || !fs->cache_sum || !fs->cache_bm)
+		return;
+	fs->cache_unsaved = false;
+	if (fs->cache_unparsed != UINT64_MAX || fs->cache_past != UINT64_MAX ||
+	    famfs_fs_lock(fs))
+		return;
+	save_locked(fs);
+	famfs_fs_unlock(fs);
+}
+
+void famfs_fs_cache_remake(struct famfs_fs *fs)
+{
+	famfs_summary_remove(fs);
+	famfs_fs_cache_drop(fs);
+	if (!fs->master || famfs_fs_cache_update(fs))
+		goto out;
+	if (fs->cache_unparsed == UINT64_MAX && fs->cache_past == UINT64_MAX)
+		save_locked(fs);
+out:
+	famfs_fs_cache_drop(fs);
 }
 
 static void set_owner(int fd, const char *p, uint32_t mode, uint32_t uid,
@@ -431,11 +531,21 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	/* the cache knows the allocation; now the entry and its path too */
 	if (fs->last_append == fs->cache_next &&
-	    !pathset_add(fs->cache_paths, norm, fs->cache_next, FAMFS_LOG_FILE,
-			 NULL))
+	    !famfs_summary_add(fs->cache_sum, fs, norm, fs->cache_next)) {
+		struct famfs_log_entry le;
+
+		fs->cache_last_idx = fs->cache_next;
 		fs->cache_next = famfs_log_next(fs->log);
-	else
+		/* what the summary's check reads back (compact: decoded) */
+		if (famfs_log_entry_at(fs, fs->cache_last_idx, &le) == 0) {
+			fs->cache_last_crc = le32toh(le.crc);
+			cache_save(fs);
+		} else {
+			famfs_fs_cache_drop(fs);
+		}
+	} else {
 		famfs_fs_cache_drop(fs);
+	}
 	free(map);
 	famfs_fs_unlock(fs);
 	return fd;
@@ -450,6 +560,32 @@ out:
 	free(map);
 	famfs_fs_unlock(fs);
 	return rc;
+}
+
+/* After famfs mkdir appended: the master's summary follows, if there is a
+ * trusted one (never a rebuild from the log here: mkdir needs no cache),
+ * so that the next create does not read those entries again */
+static void cache_follow(struct famfs_fs *fs)
+{
+	if (!fs->rw || !fs->master)
+		return;
+	if (!fs->cache_bm) {
+		fs->cache_bm = calloc(1, sizeof(*fs->cache_bm));
+		if (!fs->cache_bm)
+			return;
+		fs->cache_unparsed = fs->cache_past = UINT64_MAX;
+		if (!cache_from_summary(fs)) {
+			free(fs->cache_bm);
+			fs->cache_bm = NULL;
+			fs->cache_next = 0;
+			return;
+		}
+	}
+	if (famfs_log_walk_range(fs, fs->cache_next, UINT64_MAX, cache_entry, fs)) {
+		famfs_fs_cache_drop(fs);
+		return;
+	}
+	cache_save(fs);
 }
 
 /* mkdir one directory and log it; -EEXIST if present as a directory */
@@ -524,6 +660,7 @@ int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
 			famfs_err("%s/%s: already exists", fs->mpt, norm);
 	}
 out:
+	cache_follow(fs);
 	famfs_fs_unlock(fs);
 	return rc;
 }
