@@ -153,6 +153,16 @@ t_not cp-into-itself-bind-nothing-copied test -e $M/d/sub
 t_rc cp-into-itself-bind-dest-refused 2 famfs cp -r $M/d /tmp/safety-bind/sub
 t_not cp-into-itself-bind-dest-nothing-copied test -e $M/d/sub
 umount /tmp/safety-bind
+# a directory found by -r that is the copy or above it (a bind mount of the
+# destination inside SRC): each level would create the next one to copy,
+# until the path limit, allocating memory for every file at every level
+famfs mkdir $M/bd
+rm -rf /tmp/safety-src && mkdir -p /tmp/safety-src/x && cp /tmp/safety-5000 /tmp/safety-src/a
+mount --bind $M/bd /tmp/safety-src/x
+t_rc cp-into-itself-nested-bind-refused 2 famfs cp -r /tmp/safety-src $M/bd
+t_has cp-into-itself-nested-bind-says-why "into itself"
+t_not cp-into-itself-nested-bind-no-loop test -e $M/bd/safety-src/x/safety-src
+umount /tmp/safety-src/x
 t_rc cp-sibling-ok 0 famfs cp -r $M/d $M/d2
 t_ok cp-sibling-copied cmp /tmp/safety-5000 $M/d2/x
 
