@@ -113,6 +113,15 @@ t_not mkfile-over-orphan-nothing-left test -e $M/after
 t_ok orphan-removed rm $M/orphan
 t_rc mkfile-after-orphan-removed 0 famfs mkfile -s 2M $M/after
 t_rc check-clean-again 0 famfs check $M
+# a creator killed while its scratch file (.meta/.new-PID) was mapped: the
+# next creator holds the log lock, which every creator holds from its
+# scratch file's creation to its unlink, so a scratch file it finds is a
+# dead creator's: it is removed, and its memory is free again
+t_ok scratch-orphan-made hostile_hold mapat $M/.meta/.new-99999 $((next + 2097152)) 2097152
+t_rc check-lists-scratch-orphan 3 famfs check $M
+t_rc mkfile-over-scratch-orphan 0 famfs mkfile -s 2M $M/after2
+t_not scratch-orphan-removed test -e $M/.meta/.new-99999
+t_rc check-clean-after-scratch 0 famfs check $M
 
 # ---- 5 (tool side): a file made at a logged path before the replay ------------
 # The log holds pub/victim; here it was removed locally, and a user who can
