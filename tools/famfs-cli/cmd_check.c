@@ -23,7 +23,8 @@ const struct cli_doc cli_doc_check = {
 		"between giving a new file its memory and logging it leaves one (a\n"
 		"file, or its scratch file .meta/.new-PID).  New files that would get\n"
 		"that memory are refused (MAP_CREATE: Address already in use) until it\n"
-		"is removed (rm; no other host has it) or the mount is remounted.\n"
+		"is removed (rm; no other host has it) or the mount is remounted;\n"
+		"the next create removes a scratch file left that way itself.\n"
 		"See also famfs fsck, which checks the log.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'v', "verbose", NULL, "list every file checked" },

@@ -37,7 +37,9 @@ const struct cli_doc cli_doc_cp = {
 		"copied with -r, links, FIFOs and devices are skipped with a message.\n"
 		"A directory is not copied into itself (famfs cp -r d d/sub), also when\n"
 		"SRC names it through a bind mount or another path (the same device\n"
-		"and inode): refused with exit 2, as cp(1) does.\n"
+		"and inode): refused with exit 2, as cp(1) does.  A directory found\n"
+		"inside SRC by -r that is the copy or above it (a bind mount) is\n"
+		"refused the same way, and the rest is still copied.\n"
 		"\n"
 		"Each file's bytes are copied in before it is logged (under the log\n"
 		"lock, so other creators on this host wait); the rest of its memory\n"
@@ -105,6 +107,7 @@ static int copy_file(struct famfs_fs *fs, const char *src, const char *rel,
 
 static int copy_any(struct famfs_fs *fs, const char *src, const char *rel,
 		    const struct cp_opts *o, bool top);
+static int into_itself(struct famfs_fs *fs, const char *src, const char *rel);
 
 static int copy_dir(struct famfs_fs *fs, const char *src, const char *rel,
 		    const struct cp_opts *o, mode_t mode)
@@ -151,6 +154,11 @@ static int copy_any(struct famfs_fs *fs, const char *src, const char *rel,
 			famfs_err("%s: is a directory (use -r)", src);
 			return -EISDIR;
 		}
+		/* found by -r: a bind mount of the copy (or of a directory
+		 * above it) inside SRC would make each level create the
+		 * next one to copy, until the path limit */
+		if (!top && into_itself(fs, src, rel))
+			return -EINVAL;
 		return copy_dir(fs, src, rel, o, st.st_mode);
 	}
 	if (!S_ISREG(st.st_mode) &&

@@ -113,6 +113,15 @@ t_not mkfile-over-orphan-nothing-left test -e $M/after
 t_ok orphan-removed rm $M/orphan
 t_rc mkfile-after-orphan-removed 0 famfs mkfile -s 2M $M/after
 t_rc check-clean-again 0 famfs check $M
+# a creator killed while its scratch file (.meta/.new-PID) was mapped: the
+# next creator holds the log lock, which every creator holds from its
+# scratch file's creation to its unlink, so a scratch file it finds is a
+# dead creator's: it is removed, and its memory is free again
+t_ok scratch-orphan-made hostile_hold mapat $M/.meta/.new-99999 $((next + 2097152)) 2097152
+t_rc check-lists-scratch-orphan 3 famfs check $M
+t_rc mkfile-over-scratch-orphan 0 famfs mkfile -s 2M $M/after2
+t_not scratch-orphan-removed test -e $M/.meta/.new-99999
+t_rc check-clean-after-scratch 0 famfs check $M
 
 # ---- 5 (tool side): a file made at a logged path before the replay ------------
 # The log holds pub/victim; here it was removed locally, and a user who can
@@ -153,6 +162,16 @@ t_not cp-into-itself-bind-nothing-copied test -e $M/d/sub
 t_rc cp-into-itself-bind-dest-refused 2 famfs cp -r $M/d /tmp/safety-bind/sub
 t_not cp-into-itself-bind-dest-nothing-copied test -e $M/d/sub
 umount /tmp/safety-bind
+# a directory found by -r that is the copy or above it (a bind mount of the
+# destination inside SRC): each level would create the next one to copy,
+# until the path limit, allocating memory for every file at every level
+famfs mkdir $M/bd
+rm -rf /tmp/safety-src && mkdir -p /tmp/safety-src/x && cp /tmp/safety-5000 /tmp/safety-src/a
+mount --bind $M/bd /tmp/safety-src/x
+t_rc cp-into-itself-nested-bind-refused 2 famfs cp -r /tmp/safety-src $M/bd
+t_has cp-into-itself-nested-bind-says-why "into itself"
+t_not cp-into-itself-nested-bind-no-loop test -e $M/bd/safety-src/x/safety-src
+umount /tmp/safety-src/x
 t_rc cp-sibling-ok 0 famfs cp -r $M/d $M/d2
 t_ok cp-sibling-copied cmp /tmp/safety-5000 $M/d2/x
 

@@ -22,6 +22,7 @@
  * in .meta: nobody else sees the old bytes while it exists.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -75,6 +76,40 @@ static int write_units(int fd, const char *p, uint64_t size, uint64_t len,
 	return rc;
 }
 
+/*
+ * Every creator holds the log lock (exclusive) from its scratch file's
+ * creation to its unlink, and so does the caller: a scratch file found
+ * now is a dead creator's (killed before it unlinked it).  Mapped, it
+ * holds memory the log says is free, and every create that is given that
+ * memory would be refused (EADDRINUSE) until someone removed it: remove
+ * it (closed by its dead creator, so the unlink frees its memory).
+ */
+static void remove_dead_scratch(struct famfs_fs *fs)
+{
+	char d[PATH_MAX];
+	struct dirent *de;
+	DIR *dir;
+	int dfd;
+
+	if (!fs->locked || famfs_join(d, sizeof(d), fs->mpt, FAMFS_META_DIR))
+		return;
+	dir = opendir(d);
+	if (!dir)
+		return;
+	dfd = dirfd(dir);
+	while ((de = readdir(dir))) {
+		if (strncmp(de->d_name, ".new-", 5))
+			continue;
+		if (unlinkat(dfd, de->d_name, 0))
+			famfs_err("%s/%s: a dead creator's scratch file: cannot remove it: %s",
+				  d, de->d_name, strerror(errno));
+		else
+			famfs_warn("%s/%s: removed a dead creator's scratch file (its memory is free again)",
+				d, de->d_name);
+	}
+	closedir(dir);
+}
+
 int famfs_fill_units(struct famfs_fs *fs, const char *p,
 		     const struct famfs_fmap *map, const struct famfs_fill *fill)
 {
@@ -85,6 +120,7 @@ int famfs_fill_units(struct famfs_fs *fs, const char *p,
 
 	if (!len || (fill && fill->nozero && !fill->fn))
 		return 0;
+	remove_dead_scratch(fs);
 	n = snprintf(sp, sizeof(sp), "%s/%s/.new-%ld", fs->mpt, FAMFS_META_DIR,
 		     (long)getpid());
 	if (n < 0 || (size_t)n >= sizeof(sp))
