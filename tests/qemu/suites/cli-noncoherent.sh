@@ -72,7 +72,7 @@ ln -sf "$(command -v famfs)" /tmp/mkfs.famfs
 t_rc mkfs8-help 0 /tmp/mkfs.famfs --help
 t_has mkfs8-help-option "--noncoherent"
 t_rc mkfs8-noncoherent 0 /tmp/mkfs.famfs -V -f --noncoherent $DEV
-t_has mkfs8-verbose-says "famfs mkfs -f --noncoherent --loglen 8388608 $DEV"
+t_has mkfs8-verbose-says "famfs mkfs -f --noncoherent --loglen 8388608 --log-format compact $DEV"
 t_has mkfs8-says-noncoherent "not cache-coherent"
 t_rc mkfs8-sb 0 famfs tune $DEV
 t_has mkfs8-sb-noncoherent ": noncoherent"
