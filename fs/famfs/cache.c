@@ -19,8 +19,9 @@
  * A coherent mount (the default) does none of it, at the cost of one flag
  * test per call.
  *
- * "Invalidate" is always write back and invalidate (clflush): dropping a
- * dirty line without writing it back would lose this host's stores.
+ * "Invalidate" is always write back and invalidate: dropping a dirty line
+ * without writing it back would lose this host's stores (an unprivileged
+ * reader's read(2) or FAMFSIOC_CACHE must never do that to a writer).
  */
 
 #include <linux/dax.h>
@@ -50,15 +51,21 @@ static int famfs_cache_dev(const struct famfs_backing *b, u64 dev_off,
 					  daddr >> PAGE_SHIFT, nr, DAX_ACCESS,
 					  &kaddr, NULL);
 		if (avail <= 0) {
+			/* poisoned, or the device is going away (-ENXIO) */
 			dax_read_unlock(id);
-			rc = avail ? (int)avail : -EIO;
+			rc = -EIO;
 			break;
 		}
 		n = min_t(u64, len, ((u64)avail << PAGE_SHIFT) - in_page);
+		/*
+		 * x86's arch_invalidate_pmem() is clflush(opt): write back and
+		 * invalidate.  Elsewhere (arm64: dc ivac) it may drop a dirty
+		 * line, i.e. this host's stores: write back first there.
+		 */
+		if (op != FAMFS_CACHE_INVALIDATE || !IS_ENABLED(CONFIG_X86))
+			arch_wb_cache_pmem(kaddr + in_page, n);
 		if (op == FAMFS_CACHE_INVALIDATE)
 			arch_invalidate_pmem(kaddr + in_page, n);
-		else
-			arch_wb_cache_pmem(kaddr + in_page, n);
 		dax_read_unlock(id);
 		daddr += n;
 		len -= n;
@@ -105,6 +112,15 @@ int famfs_cache_range(struct inode *inode, const char *why, unsigned int op,
 		if (rc)
 			break;
 		done += n;
+	}
+	if (op == FAMFS_CACHE_WRITEBACK && done) {
+		/*
+		 * clwb is not ordered with later stores (arch_invalidate_pmem()
+		 * fences, arch_wb_cache_pmem() does not): without this, the
+		 * caller's next store ("the data is ready") could reach the
+		 * memory before the lines written back here.
+		 */
+		wmb();
 	}
 	if (done)
 		trace_famfs_cache(inode, why, op, pos, done);

@@ -88,7 +88,9 @@ static void do_write(size_t len, unsigned long long off)
 	if (!buf)
 		die("malloc");
 	fill(buf, SEED, off, len);
-	t_equ("write-len", len, pwrite(fd, buf, len, off));
+	/* cut at EOF: famfs never extends a file */
+	t_equ("write-len", off >= NC_SIZE ? 0 : len < NC_SIZE - off ? len :
+	      NC_SIZE - off, pwrite(fd, buf, len, off));
 	free(buf);
 	close(fd);
 }

@@ -72,7 +72,7 @@ ln -sf "$(command -v famfs)" /tmp/mkfs.famfs
 t_rc mkfs8-help 0 /tmp/mkfs.famfs --help
 t_has mkfs8-help-option "--noncoherent"
 t_rc mkfs8-noncoherent 0 /tmp/mkfs.famfs -V -f --noncoherent $DEV
-t_has mkfs8-verbose-says "famfs mkfs -f --noncoherent --loglen 8388608 $DEV"
+t_has mkfs8-verbose-says "famfs mkfs -f --noncoherent --loglen 8388608 --log-format compact $DEV"
 t_has mkfs8-says-noncoherent "not cache-coherent"
 t_rc mkfs8-sb 0 famfs tune $DEV
 t_has mkfs8-sb-noncoherent ": noncoherent"
@@ -153,6 +153,22 @@ t_has override-on-stderr "-o coherent overrides it"
 shown override-wins no
 OUT=$(klog_since)
 t_has override-in-klog "famfs: $DEV on $M: the superblock says the memory is not cache-coherent; -o coherent overrides it"
+# a mount that fails (the device is mounted already) overrode nothing: no
+# "overrides it" line, neither on stderr nor in the kernel log
+mkdir -p /tmp/ncli-m2
+klog_mark
+t_rc override-failed-mount 2 famfs mount -o coherent $DEV /tmp/ncli-m2
+if echo "$OUT" | grep -q "overrides it"; then
+	t_fail override-failed-not-on-stderr "a failed mount said it overrode the superblock: $(echo "$OUT" | grep "overrides it")"
+else
+	t_pass override-failed-not-on-stderr
+fi
+OUT=$(klog_since)
+if echo "$OUT" | grep -q "ncli-m2: .*overrides it"; then
+	t_fail override-failed-not-logged "a failed mount was logged as an override: $(echo "$OUT" | grep "overrides it")"
+else
+	t_pass override-failed-not-logged
+fi
 t_rc df-overridden 0 famfs df $M
 t_has df-says-overridden "noncoherent (superblock), this mount coherent (overridden)"
 traced flush-coherent 0 "" famfs flush -i $M/seeded

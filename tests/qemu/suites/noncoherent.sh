@@ -80,6 +80,7 @@ counted nc-read-2m "read/invalidate=2097152" read 2097152 2097152
 counted nc-read-eof "read/invalidate=$((SIZE - (4 << 20)))" read 2097152 $((4 << 20))
 counted nc-read-past-eof "" read 4096 $((SIZE + 4096))
 counted nc-write "write/writeback=65536" write 65536 8192
+counted nc-write-eof "write/writeback=4096" write 65536 $((SIZE - 4096))
 counted nc-fsync "fsync/invalidate=$SIZE" fsync
 counted nc-fdatasync "fsync/invalidate=$SIZE" fdatasync
 counted nc-msync "fsync/invalidate=65536" msync 2097152 65536
