@@ -48,15 +48,16 @@ if [ $two = 0 ]; then
 	t_rc mkfs 0 famfs mkfs -f $DEV
 	t_rc mount 0 famfs mount $DEV $M
 
-	# superblock feature_incompat (offset 20): set by the first interleaved
-	# file (read with O_DIRECT from the memory; not on device-dax, which is
-	# bound to famfs.ko while mounted)
+	# superblock feature_incompat (offset 20): INTERLEAVE (0x01) is set by
+	# the first interleaved file; COMPACT_LOG (0x04) by mkfs (the default
+	# log format).  Read with O_DIRECT from the memory; not on device-dax,
+	# which is bound to famfs.ko while mounted.
 	incompat() { devpat -d dump $DEV 20 4 | cut -d' ' -f2-; }
-	[ "$FAMFS_DEV_MODE" = fsdax ] && t_eq sb-incompat-before "00 00 00 00" "$(incompat)"
+	[ "$FAMFS_DEV_MODE" = fsdax ] && t_eq sb-incompat-before "04 00 00 00" "$(incompat)"
 
 	# -- the seed's example: 4 strips of 2 MiB chunks, 24 MiB ----------------
 	t_rc creat 0 famfs creat -N 4 -C 2M -s 24M $M/s
-	[ "$FAMFS_DEV_MODE" = fsdax ] && t_eq sb-incompat-interleave "01 00 00 00" "$(incompat)"
+	[ "$FAMFS_DEV_MODE" = fsdax ] && t_eq sb-incompat-interleave "05 00 00 00" "$(incompat)"
 	t_rc getmap-json 0 famfs getmap -j $M/s
 	MAP=$OUT
 	t_eq json-extent-type interleaved "$(j .extent_type)"
