@@ -187,7 +187,23 @@ static int tail_check(struct famfs_fs *fs, uint64_t idx, uint64_t cap)
 	if (famfs_fs_compact(fs)) {
 		/* the first append: the bounded R4 scan; later ones: the
 		 * slots an entry at idx could take */
-		uint64_t i = clog_scan(fs, idx + 1, cap,
+		uint64_t i;
+
+		/* a committed entry that next_index cuts (points into its
+		 * middle): the append would overwrite its tail */
+		for (i = idx - 1; idx && i + FAMFS_CLOG_MAX_SLOTS > idx; i--) {
+			unsigned k = clog_written(fs, i, cap);
+
+			if (k && i + k > idx) {
+				famfs_err("%s: the entry at log slot %llu takes %u slots, but next_index %llu points into it: the log header is damaged; nothing was written (run famfs fsck)",
+					  fs->name, (unsigned long long)i, k,
+					  (unsigned long long)idx);
+				return -EUCLEAN;
+			}
+			if (!i)
+				break;
+		}
+		i = clog_scan(fs, idx + 1, cap,
 				       fs->tail_checked ? FAMFS_CLOG_MAX_SLOTS :
 				       FAMFS_CLOG_SCAN, NULL, NULL, NULL);
 
