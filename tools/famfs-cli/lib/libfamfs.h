@@ -192,7 +192,7 @@ void famfs_cpu_flush(const void *p, size_t len);
 int famfs_map_flush(struct famfs_map *m, const void *addr, size_t len);
 /* A reader about to look at what another host wrote: drop this CPU's cached
  * lines of [addr, addr+len) of a mapping (a bounce buffer was just read:
- * nothing to do). */
+ * nothing to do).  Only the part inside the mapping. */
 void famfs_map_invalidate(struct famfs_map *m, const void *addr, size_t len);
 /* A reader found a bad CRC: get a fresh copy of [addr, addr+len) before
  * judging -- flush the cache lines of a mapping (they may be stale: the

@@ -132,8 +132,11 @@ static unsigned clog_written(struct famfs_fs *fs, uint64_t i, uint64_t end)
 		famfs_map_invalidate(&fs->logm, h, sizeof(*h));
 	if (le64toh(h->seq) != i)	/* cheap first: most slots are not */
 		return 0;
+	/* (no further than the log's end: the mapping ends there) */
 	if (!fs->master)
-		famfs_map_invalidate(&fs->logm, h, FAMFS_CLOG_MAX_ENTRY);
+		famfs_map_invalidate(&fs->logm, h, FAMFS_CLOG_SLOT *
+				     (end - i < FAMFS_CLOG_MAX_SLOTS ?
+				      end - i : FAMFS_CLOG_MAX_SLOTS));
 	n = clog_read(fs, i, end, &e, &ok, NULL, false);
 	return n > 0 ? (unsigned)n : 0;
 }
