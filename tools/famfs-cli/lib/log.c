@@ -85,7 +85,7 @@ static uint8_t *clog_slot(struct famfs_log_header *h, uint64_t i)
  * The entry at slot i of a compact log, which must end by slot end: its
  * v1 form in *e, *ok as famfs_entry_check says.  Returns its slot count,
  * or -errno (reason filled) if no entry of this fs verifies there (torn,
- * CRC, seq).  refresh: re-read once on a CRC mismatch (a stale line).
+ * CRC, seq).  refresh: re-read once if none does (a stale line).
  */
 static int clog_read(struct famfs_fs *fs, uint64_t i, uint64_t end,
 		     struct famfs_log_entry *e, bool *ok, char *reason,
@@ -103,7 +103,9 @@ static int clog_read(struct famfs_fs *fs, uint64_t i, uint64_t end,
 		/* a private copy: the mapping may be shared */
 		memcpy(buf, s, (k >= 1 && k <= avail ? k : 1) * FAMFS_CLOG_SLOT);
 		n = famfs_clog_verify(buf, i, avail, fs->sb->fs_uuid, reason);
-		if (n != -EBADMSG || !refresh || pass ||
+		/* a stale line may hold anything (zeros: a wrong seq, not
+		 * only a CRC mismatch as in v1): any failure is retried */
+		if (n >= 0 || !refresh || pass ||
 		    famfs_map_refresh(&fs->logm, s, avail * FAMFS_CLOG_SLOT))
 			break;
 		famfs_flush_stats.crc_retries++;
