@@ -236,6 +236,12 @@ static int tail_check(struct famfs_fs *fs, uint64_t idx, uint64_t cap)
 	return 0;
 }
 
+int famfs_log_tail_check(struct famfs_fs *fs)
+{
+	return tail_check(fs, famfs_log_next(fs->log),
+			  le64toh(fs->log->capacity));
+}
+
 int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
 {
 	uint64_t n = famfs_log_refresh_next(fs), cap = le64toh(fs->log->capacity);
