@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <unistd.h>
 #include <uuid/uuid.h>
@@ -380,6 +381,79 @@ static void test_every_bit_flip(void **state)
 	}
 }
 
+/* next_index points into the middle of a committed multi-slot entry (a
+ * damaged header): the entry must not be overwritten by the next append --
+ * not even a directory's, which R3 would otherwise let through -- and fsck
+ * reports it */
+static void test_next_index_mid_entry(void **state)
+{
+	struct th *t = *state;
+	struct famfs_log_entry e;
+	struct famfs_fsck_result r;
+	uint8_t keep[3 * FAMFS_CLOG_SLOT];
+
+	th_append_file(t, "a", 4 * MiB, 2 * MiB, 1);
+	build(&e, 450, 1, 3);			/* 3 slots: 1..3 */
+	assert_int_equal(famfs_log_append(&t->fs, &e), 0);
+	assert_int_equal(famfs_log_next(t->fs.log), 4);
+	memcpy(keep, slot(t, 1), sizeof(keep));
+	set_next(t, 2);
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
+	assert_true(r.problems >= 1);
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_MKDIR, "x", 0, 0755, 0,
+					   0, NULL, 0), 0);
+	assert_int_equal(famfs_log_append(&t->fs, &e), -EUCLEAN);
+	assert_memory_equal(slot(t, 1), keep, sizeof(keep));
+	assert_int_equal(famfs_log_next(t->fs.log), 2);
+	/* one short of the end of it, and one slot into it */
+	set_next(t, 3);
+	assert_int_equal(famfs_log_append(&t->fs, &e), -EUCLEAN);
+	set_next(t, 1 + 1);
+	assert_int_equal(famfs_log_append(&t->fs, &e), -EUCLEAN);
+	assert_memory_equal(slot(t, 1), keep, sizeof(keep));
+	/* repaired: appends go on after it */
+	set_next(t, 4);
+	assert_int_equal(famfs_log_append(&t->fs, &e), 0);
+	assert_int_equal(t->fs.last_append, 4);
+}
+
+/* A client reads a full log whose last slot holds an entry past next_index
+ * (an append to the last slot that crashed before its commit): dropping
+ * its cache lines must stay inside the log's mapping (an unmapped page
+ * right after it: a fault otherwise) */
+static void test_client_last_slot(void **state)
+{
+	struct th *t = *state;
+	struct famfs_log_entry e;
+	struct famfs_fsck_result r;
+	struct seen s = { 0 };
+	uint64_t cap, len;
+	uint8_t *res;
+	void *mv;
+
+	th_become_client(t);
+	cap = le64toh(t->fs.log->capacity);
+	len = t->fs.logm.len;
+	build(&e, 20, 1, 5);
+	assert_int_equal(put_raw(t, &e, cap - 1), 1);
+	set_next(t, cap - 1);
+	/* the log mapping moved in front of a page that is not mapped */
+	res = mmap(NULL, len + 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		   -1, 0);
+	assert_true(res != MAP_FAILED);
+	mv = mremap(t->fs.logm.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED,
+		    res);
+	assert_true(mv == res);
+	t->fs.logm.addr = mv;
+	t->fs.log = mv;
+	assert_int_equal(famfs_log_walk_past(&t->fs, collect, &s), 0);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.idx[0], cap - 1);
+	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
+	munmap(res + len, 4096);
+}
+
 /* the master's creates through the library: allocation, cache, log */
 static void test_creates_through_cache(void **state)
 {
@@ -418,6 +492,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_torn_partial_not_committed, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_torn_committed, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_next_index_lost_many, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_next_index_mid_entry, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_client_last_slot, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_r4_scan_bound, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_earlier_fs_entries_ignored, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_creates_through_cache, setup, th_teardown),

@@ -226,6 +226,45 @@ static void test_logplay_uses_the_refreshed_entry(void **state)
 	assert_true(th_exists(t, "f", false));
 }
 
+/* the same on a compact log: entry 1's cached copy is what the line held
+ * before the master wrote it (zeros: its sequence number is wrong, not
+ * only its CRC).  The reader refreshes it once and reads it. */
+static void test_compact_stale_entry_refreshed(void **state)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	struct famfs_logplay_result r;
+	struct seen s = { 0 };
+	uint8_t *slot;
+
+	(void)state;
+	th_append_dir(t, "a");
+	th_append_file(t, "f", 4 * MiB, 2 * MiB, 10);
+	th_append_dir(t, "b");
+	assert_int_equal(famfs_log_next(t->fs.log), 3);
+	slot = (uint8_t *)t->fs.log + FAMFS_LOG_HDR_SIZE + FAMFS_CLOG_SLOT;
+	rf.img = t->img;
+	rf.dev_off = FAMFS_LOG_OFFSET + FAMFS_LOG_HDR_SIZE + FAMFS_CLOG_SLOT;
+	rf.len = FAMFS_CLOG_SLOT;
+	memcpy(rf.good, slot, FAMFS_CLOG_SLOT);
+	rf.repair = true;
+	memset(slot, 0, FAMFS_CLOG_SLOT);
+	famfs_refresh_hook = refresh_mock;
+	memset(&famfs_flush_stats, 0, sizeof(famfs_flush_stats));
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	if (s.bad)
+		fail_msg("stale entry not refreshed: %s", s.reason);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(rf.calls_at, 1);
+	assert_int_equal(famfs_flush_stats.crc_retries, 1);
+	/* and logplay creates the file */
+	memset(slot, 0, FAMFS_CLOG_SLOT);
+	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
+	assert_int_equal(r.bad_entries, 0);
+	assert_int_equal(r.created_files, 1);
+	famfs_refresh_hook = NULL;
+	th_free(t);
+}
+
 static void test_other_failures_not_retried(void **state)
 {
 	struct th *t = *state;
@@ -369,6 +408,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_entry_still_bad_after_one_retry, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_logplay_uses_the_refreshed_entry, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_failures_not_retried, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compact_stale_entry_refreshed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sb_bad_crc_refreshed_then_good, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sb_still_bad_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_log_header_bad_crc_refreshed_then_good, setup, teardown),

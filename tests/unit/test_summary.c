@@ -487,6 +487,54 @@ static void test_mount_remakes(void **state)
 	assert_int_equal(famfs_summary_stats.rebuilds, 1);
 }
 
+/* the memory of units [lost_lo, lost_hi): what the lost entries own */
+static uint64_t lost_lo, lost_hi;
+static unsigned lost_maps;
+
+static void lost_create(int fd, const struct famfs_fmap *m)
+{
+	(void)fd;
+	for (uint32_t i = 0; i < m->count && i < FAMFS_LOG_MAX_SIMPLE_EXT; i++) {
+		uint64_t u = m->ext[i].offset / FAMFS_ALLOC_UNIT;
+		uint64_t n = m->ext[i].len / FAMFS_ALLOC_UNIT;
+
+		if (u < lost_hi && lost_lo < u + n)
+			lost_maps++;
+	}
+}
+
+/* next_index lost two committed entries (a damaged header) after the
+ * summary was written: the summary is still consistent with the log, but
+ * those files' memory must not be given (and written: famfs_fill_units)
+ * to a new file before the append finds the damage */
+static void test_lost_entries_not_reused(void **state)
+{
+	struct th *t = *state;
+	uint64_t n;
+	int fd;
+
+	populate(t);
+	n = famfs_log_next(t->fs.log);
+	/* a: units 2-3, d/b: unit 4; these two: units 5 and 6 */
+	th_append_file(t, "p1", 10 * MiB, 2 * MiB, 1);
+	th_append_file(t, "p2", 12 * MiB, 2 * MiB, 1);
+	t->fs.log->next_index = htole64(n);
+	new_process(t);
+	lost_lo = 5;
+	lost_hi = 7;
+	lost_maps = 0;
+	th_mock_before_create = lost_create;
+	fd = famfs_file_create(&t->fs, "c", 2 * MiB, 0644, 0, 0);
+	th_mock_before_create = NULL;
+	if (fd >= 0)
+		close(fd);
+	assert_int_equal(fd, -EUCLEAN);
+	if (lost_maps)
+		fail_msg("a committed file's memory was mapped to the new file (%u extents) before the append was refused",
+			 lost_maps);
+	assert_int_equal(famfs_log_next(t->fs.log), n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -502,6 +550,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_entry_damaged_since, sum_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mkdir_follows, sum_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mount_remakes, sum_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_lost_entries_not_reused, sum_setup, th_teardown),
 	};
 
 	enum { N = sizeof(tests) / sizeof(tests[0]) };

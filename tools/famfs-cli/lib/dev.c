@@ -265,8 +265,14 @@ int famfs_map_refresh(struct famfs_map *m, void *addr, size_t len)
 
 void famfs_map_invalidate(struct famfs_map *m, const void *addr, size_t len)
 {
-	if (!m->bounce && m->addr)
-		famfs_cpu_flush(addr, len);
+	uintptr_t base = (uintptr_t)m->addr, s = (uintptr_t)addr;
+
+	if (m->bounce || !m->addr || s < base || s >= base + m->len)
+		return;
+	/* never past the mapping: the line after it may not be mapped */
+	if (len > base + m->len - s)
+		len = base + m->len - s;
+	famfs_cpu_flush(addr, len);
 }
 
 static void cpu_flush_range(uintptr_t s, uintptr_t e)

@@ -192,7 +192,7 @@ void famfs_cpu_flush(const void *p, size_t len);
 int famfs_map_flush(struct famfs_map *m, const void *addr, size_t len);
 /* A reader about to look at what another host wrote: drop this CPU's cached
  * lines of [addr, addr+len) of a mapping (a bounce buffer was just read:
- * nothing to do). */
+ * nothing to do).  Only the part inside the mapping. */
 void famfs_map_invalidate(struct famfs_map *m, const void *addr, size_t len);
 /* A reader found a bad CRC: get a fresh copy of [addr, addr+len) before
  * judging -- flush the cache lines of a mapping (they may be stale: the
@@ -510,6 +510,11 @@ int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg);
  * with the log open rw, under the log lock; 1 if it committed one, 0 if
  * there was none, -errno (printed). */
 int famfs_log_roll_forward(struct famfs_fs *fs);
+/* R4, what the master's append checks before it writes (a committed entry
+ * past next_index, or one that next_index cuts): 0, or -EUCLEAN (printed).
+ * A create calls it before it allocates and writes memory, since a create
+ * cache loaded from the summary did not scan the tail itself. */
+int famfs_log_tail_check(struct famfs_fs *fs);
 /* The log's next index as memory holds it now: on a client the header's
  * cache line is refreshed first.  Cut to the capacity (with a message). */
 uint64_t famfs_log_refresh_next(struct famfs_fs *fs);

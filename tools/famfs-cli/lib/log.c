@@ -85,7 +85,7 @@ static uint8_t *clog_slot(struct famfs_log_header *h, uint64_t i)
  * The entry at slot i of a compact log, which must end by slot end: its
  * v1 form in *e, *ok as famfs_entry_check says.  Returns its slot count,
  * or -errno (reason filled) if no entry of this fs verifies there (torn,
- * CRC, seq).  refresh: re-read once on a CRC mismatch (a stale line).
+ * CRC, seq).  refresh: re-read once if none does (a stale line).
  */
 static int clog_read(struct famfs_fs *fs, uint64_t i, uint64_t end,
 		     struct famfs_log_entry *e, bool *ok, char *reason,
@@ -103,7 +103,9 @@ static int clog_read(struct famfs_fs *fs, uint64_t i, uint64_t end,
 		/* a private copy: the mapping may be shared */
 		memcpy(buf, s, (k >= 1 && k <= avail ? k : 1) * FAMFS_CLOG_SLOT);
 		n = famfs_clog_verify(buf, i, avail, fs->sb->fs_uuid, reason);
-		if (n != -EBADMSG || !refresh || pass ||
+		/* a stale line may hold anything (zeros: a wrong seq, not
+		 * only a CRC mismatch as in v1): any failure is retried */
+		if (n >= 0 || !refresh || pass ||
 		    famfs_map_refresh(&fs->logm, s, avail * FAMFS_CLOG_SLOT))
 			break;
 		famfs_flush_stats.crc_retries++;
@@ -132,8 +134,11 @@ static unsigned clog_written(struct famfs_fs *fs, uint64_t i, uint64_t end)
 		famfs_map_invalidate(&fs->logm, h, sizeof(*h));
 	if (le64toh(h->seq) != i)	/* cheap first: most slots are not */
 		return 0;
+	/* (no further than the log's end: the mapping ends there) */
 	if (!fs->master)
-		famfs_map_invalidate(&fs->logm, h, FAMFS_CLOG_MAX_ENTRY);
+		famfs_map_invalidate(&fs->logm, h, FAMFS_CLOG_SLOT *
+				     (end - i < FAMFS_CLOG_MAX_SLOTS ?
+				      end - i : FAMFS_CLOG_MAX_SLOTS));
 	n = clog_read(fs, i, end, &e, &ok, NULL, false);
 	return n > 0 ? (unsigned)n : 0;
 }
@@ -187,7 +192,23 @@ static int tail_check(struct famfs_fs *fs, uint64_t idx, uint64_t cap)
 	if (famfs_fs_compact(fs)) {
 		/* the first append: the bounded R4 scan; later ones: the
 		 * slots an entry at idx could take */
-		uint64_t i = clog_scan(fs, idx + 1, cap,
+		uint64_t i;
+
+		/* a committed entry that next_index cuts (points into its
+		 * middle): the append would overwrite its tail */
+		for (i = idx - 1; idx && i + FAMFS_CLOG_MAX_SLOTS > idx; i--) {
+			unsigned k = clog_written(fs, i, cap);
+
+			if (k && i + k > idx) {
+				famfs_err("%s: the entry at log slot %llu takes %u slots, but next_index %llu points into it: the log header is damaged; nothing was written (run famfs fsck)",
+					  fs->name, (unsigned long long)i, k,
+					  (unsigned long long)idx);
+				return -EUCLEAN;
+			}
+			if (!i)
+				break;
+		}
+		i = clog_scan(fs, idx + 1, cap,
 				       fs->tail_checked ? FAMFS_CLOG_MAX_SLOTS :
 				       FAMFS_CLOG_SCAN, NULL, NULL, NULL);
 
@@ -213,6 +234,12 @@ static int tail_check(struct famfs_fs *fs, uint64_t idx, uint64_t cap)
 	}
 	fs->tail_checked = true;
 	return 0;
+}
+
+int famfs_log_tail_check(struct famfs_fs *fs)
+{
+	return tail_check(fs, famfs_log_next(fs->log),
+			  le64toh(fs->log->capacity));
 }
 
 int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)

@@ -478,6 +478,10 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	rc = not_logged(fs, norm);
 	if (!rc)
 		rc = cache_usable(fs, p);
+	/* R4 before any memory is taken and written: a cache from the
+	 * summary did not look past next_index */
+	if (!rc)
+		rc = famfs_log_tail_check(fs);
 	if (rc)
 		goto out;
 	fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The allocator's index of free runs against a naive model: random marks,
+ * frees and allocations (one run, several extents, strips) on devices of
+ * odd sizes; after every step the bitmap, the free count and every node of
+ * the index must equal what the model says, and first fit must be first. */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "th.h"
+
+static const uint8_t uuid_a[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+
+static uint64_t rs = 0x2545f4914f6cdd1dULL;
+
+static uint64_t rnd(void)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 7;
+	rs ^= rs << 17;
+	return rs;
+}
+
+struct model {
+	uint64_t n;
+	bool used[8192];
+};
+
+/* pre, suf, best of the model's units [lo, lo + span) (past n: used) */
+static struct famfs_bm_node model_node(const struct model *m, uint64_t lo,
+				       uint64_t span)
+{
+	struct famfs_bm_node r = { 0, 0, 0 };
+	uint64_t run = 0;
+	bool head = true;
+
+	for (uint64_t u = lo; u < lo + span; u++) {
+		bool f = u < m->n && !m->used[u];
+
+		if (f) {
+			run++;
+			if (run > r.best)
+				r.best = run;
+			if (head)
+				r.pre++;
+		} else {
+			run = 0;
+			head = false;
+		}
+	}
+	r.suf = run;
+	return r;
+}
+
+static uint64_t model_first_fit(const struct model *m, uint64_t want)
+{
+	uint64_t run = 0;
+
+	for (uint64_t u = 0; u < m->n; u++) {
+		run = m->used[u] ? 0 : run + 1;
+		if (run == want)
+			return u + 1 - want;
+	}
+	return UINT64_MAX;
+}
+
+static void model_take(struct model *m, uint64_t off, uint64_t len)
+{
+	uint64_t u = off / (2 * MiB), n = len / (2 * MiB);
+
+	assert_true(off % (2 * MiB) == 0 && len % (2 * MiB) == 0 && n);
+	assert_true(u + n <= m->n);
+	for (uint64_t i = u; i < u + n; i++) {
+		if (m->used[i])
+			fail_msg("unit %llu given twice", (unsigned long long)i);
+		m->used[i] = true;
+	}
+}
+
+static void compare(const struct famfs_bitmap *b, const struct model *m,
+		    unsigned step)
+{
+	uint64_t nfree = 0;
+
+	for (uint64_t u = 0; u < m->n; u++) {
+		nfree += !m->used[u];
+		if (famfs_bitmap_test(b, u) != m->used[u])
+			fail_msg("step %u: unit %llu: bitmap %d, model %d", step,
+				 (unsigned long long)u, famfs_bitmap_test(b, u),
+				 m->used[u]);
+	}
+	if (b->nfree != nfree)
+		fail_msg("step %u: nfree %llu, model %llu", step,
+			 (unsigned long long)b->nfree, (unsigned long long)nfree);
+	if (!b->tree)
+		return;
+	for (uint64_t i = 1, span = b->nleaves * 64; i < 2 * b->nleaves; i++) {
+		uint64_t depth = 63 - (uint64_t)__builtin_clzll(i);
+		uint64_t sp = span >> depth, lo = (i - (1ULL << depth)) * sp;
+		struct famfs_bm_node want = model_node(m, lo, sp);
+
+		if (memcmp(&want, &b->tree[i], sizeof(want)))
+			fail_msg("step %u: index node %llu [%llu, +%llu): pre %llu suf %llu best %llu, model %llu %llu %llu",
+				 step, (unsigned long long)i,
+				 (unsigned long long)lo, (unsigned long long)sp,
+				 (unsigned long long)b->tree[i].pre,
+				 (unsigned long long)b->tree[i].suf,
+				 (unsigned long long)b->tree[i].best,
+				 (unsigned long long)want.pre,
+				 (unsigned long long)want.suf,
+				 (unsigned long long)want.best);
+	}
+}
+
+static void one_device(uint64_t units, unsigned steps)
+{
+	struct famfs_superblock sb;
+	struct famfs_bitmap b;
+	struct model *m = calloc(1, sizeof(*m));
+	uint64_t reserved;
+
+	assert_non_null(m);
+	assert_true(units <= 8192);
+	famfs_sb_init(&sb, uuid_a, uuid_a, units * 2 * MiB, 2 * MiB);
+	assert_int_equal(famfs_bitmap_init(&b, &sb), 0);
+	m->n = units;
+	reserved = famfs_data_start(&sb) / (2 * MiB);
+	for (uint64_t u = 0; u < reserved && u < units; u++)
+		m->used[u] = true;
+	compare(&b, m, 0);
+	for (unsigned step = 1; step <= steps; step++) {
+		uint64_t r = rnd() % 100, u = rnd() % (units + 3);
+
+		if (r < 25) {		/* a unit freed (not a reserved one) */
+			if (u >= reserved) {
+				famfs_bitmap_clear(&b, u);
+				if (u < units)
+					m->used[u] = false;
+			}
+		} else if (r < 40) {	/* a unit marked */
+			famfs_bitmap_set(&b, u);
+			if (u < units)
+				m->used[u] = true;
+		} else if (r < 50) {	/* a range freed, as a failed create */
+			uint64_t n = 1 + rnd() % 200;
+
+			for (uint64_t i = u; i < u + n && i < units; i++)
+				if (i >= reserved) {
+					famfs_bitmap_clear(&b, i);
+					m->used[i] = false;
+				}
+		} else if (r < 60) {	/* an entry's extents marked */
+			struct famfs_log_entry e;
+			struct famfs_log_simple_ext x[2];
+			uint64_t n = 1 + rnd() % 150;
+
+			x[0].offset = htole64(u * 2 * MiB);
+			x[0].len = htole64(n * 2 * MiB);
+			x[1].offset = htole64(((u + n + rnd() % 70) % (units + 5)) * 2 * MiB);
+			x[1].len = htole64((1 + rnd() % 3) * 2 * MiB);
+			assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_FILE, "f",
+							   1, 0644, 0, 0, x, 2), 0);
+			famfs_bitmap_mark(&b, &e);
+			for (unsigned k = 0; k < 2; k++)
+				for (uint64_t i = le64toh(x[k].offset) / (2 * MiB),
+				     j = le64toh(x[k].len) / (2 * MiB); j && i < units;
+				     i++, j--)
+					m->used[i] = true;
+		} else if (r < 80) {	/* one run, first fit */
+			struct famfs_log_simple_ext x;
+			uint64_t want = 1 + (rnd() % 4 ? rnd() % 70 : rnd() % 600);
+			uint64_t ff = model_first_fit(m, want);
+			int rc = famfs_alloc(&b, want * 2 * MiB - rnd() % 1000, &x);
+
+			if (ff == UINT64_MAX) {
+				if (rc != -ENOSPC)
+					fail_msg("step %u: %llu units allocated, the model has no run", step,
+						 (unsigned long long)want);
+			} else {
+				if (rc || le64toh(x.offset) != ff * 2 * MiB)
+					fail_msg("step %u: first fit of %llu: rc %d at unit %llu, model %llu",
+						 step, (unsigned long long)want, rc,
+						 (unsigned long long)(le64toh(x.offset) / (2 * MiB)),
+						 (unsigned long long)ff);
+				model_take(m, le64toh(x.offset), le64toh(x.len));
+			}
+		} else if (r < 90) {	/* several extents */
+			struct famfs_log_simple_ext x[FAMFS_LOG_MAX_SIMPLE_EXT];
+			unsigned max = 1 + (unsigned)(rnd() % 16), n = 0;
+			uint64_t want = 1 + rnd() % 300, sum = 0;
+			int rc = famfs_alloc_extents(&b, want * 2 * MiB, max, x, &n);
+
+			if (!rc) {
+				assert_true(n >= 1 && n <= max);
+				for (unsigned k = 0; k < n; k++) {
+					model_take(m, le64toh(x[k].offset),
+						   le64toh(x[k].len));
+					sum += le64toh(x[k].len) / (2 * MiB);
+				}
+				assert_int_equal(sum, want);
+			} else {
+				assert_int_equal(rc, -ENOSPC);
+			}
+		} else {		/* strips */
+			struct famfs_log_interleave_ext ie;
+			uint32_t ns = 1 + (uint32_t)(rnd() % 16);
+			uint64_t chunk = (1 + rnd() % 3) * 2 * MiB;
+			int rc = famfs_alloc_strips(&b, (rnd() % 200) * 2 * MiB,
+						    ns, chunk, &ie);
+
+			if (!rc)
+				for (uint32_t k = 0; k < ns; k++)
+					model_take(m, le64toh(ie.strip_off[k]),
+						   le64toh(ie.strip_len));
+			else
+				assert_int_equal(rc, -ENOSPC);
+		}
+		compare(&b, m, step);
+	}
+	/* the index was built and checked, and allocations happened */
+	if (units > 8)
+		assert_non_null(b.tree);
+	print_message("%llu units: %llu free at the end\n",
+		      (unsigned long long)units, (unsigned long long)b.nfree);
+	famfs_bitmap_free(&b);
+	free(m);
+}
+
+static void test_index_matches_model(void **state)
+{
+	static const uint64_t sizes[] = { 2, 3, 5, 63, 64, 65, 127, 129, 200,
+					  1000, 1024, 1500, 4095, 4097, 8192 };
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		one_device(sizes[i], sizes[i] > 2000 ? 1500 : 4000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_index_matches_model),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
