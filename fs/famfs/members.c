@@ -19,7 +19,9 @@
  *
  * Members are never detached while mounted: a map may name them, and the
  * data path uses famfs_dev() without a lock.  fsi->dev_lock serializes
- * DEV_ADD; a member is published (smp_store_release()) only once it is
+ * DEV_ADD, which holds s_umount for read so that a remount does not change
+ * sb_rdonly() under it (lock order: s_umount -> dev_lock ->
+ * famfs_holder_lock); a member is published (smp_store_release()) only once it is
  * completely set up.  The errors, in the order they are checked, are in
  * <linux/famfs_ioctl.h>.
  */
@@ -217,6 +219,12 @@ int famfs_ioc_dev_add(struct file *file, struct famfs_ioc_dev_add __user *uarg)
 		goto out_fdput;
 	}
 
+	/*
+	 * s_umount for read: a remount (s_umount for write) does not switch
+	 * to read-write between the read-only check of the open and the
+	 * publication (famfs_reconfigure() checks the attached members).
+	 */
+	down_read(&sb->s_umount);
 	mutex_lock(&fsi->dev_lock);
 	if (famfs_sb_failed(fsi)) {
 		famfs_dev_err(sb, arg.index, f.file, "the mount has failed");
@@ -265,6 +273,7 @@ int famfs_ioc_dev_add(struct file *file, struct famfs_ioc_dev_add __user *uarg)
 
 out_unlock:
 	mutex_unlock(&fsi->dev_lock);
+	up_read(&sb->s_umount);
 out_fdput:
 	fdput(f);
 	return rc;

@@ -277,12 +277,28 @@ static int famfs_reconfigure(struct fs_context *fc)
 	struct famfs_fs_context *ctx = fc->fs_private;
 	struct super_block *sb = fc->root->d_sb;
 	struct famfs_sb_info *fsi = FAMFS_SB(sb);
+	u32 i;
 
-	/* What reconfigure_super() checks only when s_bdev is set. */
-	if ((fc->sb_flags_mask & SB_RDONLY) && !(fc->sb_flags & SB_RDONLY) &&
-	    famfs_backing_read_only(&fsi->backing)) {
-		errorfc(fc, "%s: the device is read-only", sb->s_id);
-		return -EROFS;
+	/*
+	 * What reconfigure_super() checks only when s_bdev is set, for every
+	 * device: a member attached to a read-only mount was not checked
+	 * (members.c).  DEV_ADD holds s_umount for read, this runs under it
+	 * for write: no member is attached while the mount changes.
+	 */
+	if ((fc->sb_flags_mask & SB_RDONLY) && !(fc->sb_flags & SB_RDONLY)) {
+		for (i = 0; i < FAMFS_MAX_DEVS; i++) {
+			struct famfs_backing *b = famfs_dev(fsi, i);
+
+			if (!b || !famfs_backing_read_only(b))
+				continue;
+			if (i)
+				errorfc(fc, "%s: member device %u (%pg) is read-only",
+					sb->s_id, i, b->bdev);
+			else
+				errorfc(fc, "%s: the device is read-only",
+					sb->s_id);
+			return -EROFS;
+		}
 	}
 	sync_filesystem(sb);
 	if (ctx->noncoherent >= 0 &&

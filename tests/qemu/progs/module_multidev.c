@@ -11,7 +11,8 @@
  * others need "attach"); pmd (64 MiB striped over both devices, run alone
  * so the suite can trace the faults); add-removal and add-poison (on fresh
  * mounts: attach member 1 and make a file on each device, for the suite to
- * remove the member under them; poison: a memory failure in a member page).
+ * remove the member under them; poison: a memory failure in a member page);
+ * add-only (attach member 1, nothing else: the read-only member checks).
  *
  * Member 1 is attached with SIZE1 = its size - 64 MiB (the size "the file
  * system records"), so that bounds are per device: an extent that ends
@@ -530,6 +531,16 @@ out:
 	close(fd);
 }
 
+/* Attach member 1 only (a read-only mount takes no maps): see the suite. */
+static void test_add_only(void)
+{
+	int root = root_fd(), fd = open_dev1();
+
+	t_ok("add-only", dev_add(root, fd, 1, size1));
+	close(fd);
+	close(root);
+}
+
 static const struct t_test tests[] = {
 	{ "attach", test_attach, 0 },
 	{ "member", test_member, 0 },
@@ -539,6 +550,7 @@ static const struct t_test tests[] = {
 	{ "pmd", test_pmd, 1 },
 	{ "add-removal", test_add_removal, 1 },
 	{ "add-poison", test_add_poison, 1 },
+	{ "add-only", test_add_only, 1 },
 };
 
 int main(int argc, char **argv)

@@ -65,6 +65,32 @@ else
 fi
 t_ok replug-device wait_for "$D1" 10
 
+# A read-only member (blockdev --setro) keeps the mount read-only, as a
+# read-only primary does (module_mount): remount,rw of a read-only mount
+# with it attached, and of a read-write mount whose member went read-only
+# since, are refused with EROFS (one log line naming the member).
+if [ "$DEV1_MODE" = fsdax ]; then
+	t_ok ro-member-mount mount -o ro -t famfs "$FAMFS_DEV" $MPT
+	t_ok ro-member-setro blockdev --setro "$D1"
+	run_prog module_multidev $MPT "$FAMFS_DEV" "$D1" add-only
+	klog_mark
+	run_prog module_mount remount ro-member-remount-rw EROFS $MPT rw
+	t_klog ro-member-remount-rw-logged 'member device 1 .*is read-only'
+	case $(grep " $MPT famfs " /proc/mounts) in
+	*" famfs ro,"*) t_pass ro-member-still-ro ;;
+	*) t_fail ro-member-still-ro "$(grep " $MPT famfs " /proc/mounts)" ;;
+	esac
+	t_ok ro-member-umount umount $MPT
+	t_ok ro-member-setrw blockdev --setrw "$D1"
+	t_ok went-ro-mount mount -t famfs "$FAMFS_DEV" $MPT
+	run_prog module_multidev $MPT "$FAMFS_DEV" "$D1" add-only
+	t_ok went-ro-setro blockdev --setro "$D1"
+	run_prog module_mount remount went-ro-member-remount-ro 0 $MPT ro
+	run_prog module_mount remount went-ro-member-remount-rw EROFS $MPT rw
+	t_ok went-ro-umount umount $MPT
+	t_ok went-ro-setrw blockdev --setrw "$D1"
+fi
+
 # Last: a memory failure in a page of the member fails the mount (fsdax).
 t_ok poison-mount mount -t famfs "$FAMFS_DEV" $MPT
 klog_mark
