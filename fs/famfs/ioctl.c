@@ -577,8 +577,9 @@ static void *famfs_fmap_list_v2(const struct famfs_fmap *fmap, size_t *size)
 	return iext;
 }
 
-static int famfs_ioc_map_get_v2(struct file *file,
-				struct famfs_ioc_map_v2 __user *uarg)
+/* MAP_GET_V2 and MAP_GET_V3: one header, the list in v2 or v3 entries */
+static int famfs_ioc_map_get_list(struct file *file,
+				  struct famfs_ioc_map_v2 __user *uarg, bool v3)
 {
 	struct famfs_fmap *fmap = famfs_inode_fmap(file_inode(file));
 	struct famfs_ioc_map_v2 hdr;
@@ -593,7 +594,7 @@ static int famfs_ioc_map_get_v2(struct file *file,
 		return -EFAULT;
 	if (hdr.flags || memchr_inv(hdr.reserved, 0, sizeof(hdr.reserved)))
 		return -EINVAL;
-	if (!famfs_fmap_single_dev(fmap)) {
+	if (!v3 && !famfs_fmap_single_dev(fmap)) {
 		famfs_err(file_inode(file)->i_sb, "MAP_GET_V2: inode %lu: the v2 ABI cannot express a map on member devices; use MAP_GET_V3",
 			  file_inode(file)->i_ino);
 		return -EOVERFLOW;
@@ -610,7 +611,8 @@ static int famfs_ioc_map_get_v2(struct file *file,
 	if (room && room < count) {
 		rc = -E2BIG;
 	} else if (room) {
-		list = famfs_fmap_list_v2(fmap, &size);
+		list = v3 ? famfs_fmap_list_v3(fmap, &size) :
+			    famfs_fmap_list_v2(fmap, &size);
 		if (!list)
 			return -ENOMEM;
 		if (copy_to_user(u64_to_user_ptr(hdr.ext_list), list, size))
@@ -685,7 +687,7 @@ long famfs_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case FAMFSIOC_MAP_CREATE_V2:
 		return famfs_ioc_map_create_v2(file, argp);
 	case FAMFSIOC_MAP_GET_V2:
-		return famfs_ioc_map_get_v2(file, argp);
+		return famfs_ioc_map_get_list(file, argp, false);
 	case FAMFSIOC_CACHE:
 		return famfs_ioc_cache(file, argp);
 	case FAMFSIOC_DEV_ADD:
@@ -693,7 +695,7 @@ long famfs_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case FAMFSIOC_MAP_CREATE_V3:
 		return famfs_ioc_map_create_v3(file, argp);
 	case FAMFSIOC_MAP_GET_V3:
-		return famfs_ioc_map_get_v3(file, argp);
+		return famfs_ioc_map_get_list(file, argp, true);
 	case FAMFSIOC_DEV_GET:
 		return famfs_ioc_dev_get(file, argp);
 	default:

@@ -161,7 +161,7 @@ static void famfs_kext_to_dext(struct famfs_ioc_dext *d,
 }
 
 /* The entries of a map in the v3 list format; kfree() the result. */
-static void *famfs_fmap_list_v3(const struct famfs_fmap *fmap, size_t *size)
+void *famfs_fmap_list_v3(const struct famfs_fmap *fmap, size_t *size)
 {
 	struct famfs_ioc_iext_v3 *iext;
 	struct famfs_ioc_dext *ext;
@@ -190,47 +190,4 @@ static void *famfs_fmap_list_v3(const struct famfs_fmap *fmap, size_t *size)
 			famfs_kext_to_dext(&iext[i].strips[j], &ie->strips[j]);
 	}
 	return iext;
-}
-
-/* MAP_GET_V2's rules, v3 entries. */
-int famfs_ioc_map_get_v3(struct file *file,
-			 struct famfs_ioc_map_v2 __user *uarg)
-{
-	struct famfs_fmap *fmap = famfs_inode_fmap(file_inode(file));
-	struct famfs_ioc_map_v2 hdr;
-	u32 room, count;
-	size_t size;
-	void *list;
-	int rc = 0;
-
-	if (!fmap)
-		return -ENODATA;
-	if (copy_from_user(&hdr, uarg, sizeof(hdr)))
-		return -EFAULT;
-	if (hdr.flags || memchr_inv(hdr.reserved, 0, sizeof(hdr.reserved)))
-		return -EINVAL;
-
-	room = hdr.ext_count;
-	count = famfs_fmap_interleaved(fmap) ? fmap->nr_iext :
-		fmap->nr_extents;
-	hdr.extent_type = fmap->extent_type;
-	hdr.file_type = fmap->file_type;
-	hdr.file_size = fmap->file_size;
-	hdr.ext_count = count;
-
-	if (room && room < count) {
-		rc = -E2BIG;
-	} else if (room) {
-		list = famfs_fmap_list_v3(fmap, &size);
-		if (!list)
-			return -ENOMEM;
-		if (copy_to_user(u64_to_user_ptr(hdr.ext_list), list, size))
-			rc = -EFAULT;
-		kfree(list);
-		if (rc)
-			return rc;
-	}
-	if (copy_to_user(uarg, &hdr, sizeof(hdr)))
-		return -EFAULT;
-	return rc;
 }
