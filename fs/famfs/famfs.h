@@ -432,8 +432,6 @@ int famfs_map_create(struct file *file, struct famfs_map_req *req,
 		     const struct famfs_ioc_map_v2 *v2, int version);
 
 /* ioctl_v3.c */
-int famfs_ioc_map_create_v3(struct file *file,
-			    struct famfs_ioc_map_v2 __user *uarg);
 void *famfs_fmap_list_v3(const struct famfs_fmap *fmap, size_t *size);
 bool famfs_fmap_single_dev(const struct famfs_fmap *fmap);
 void *famfs_map_v3_convert(const struct famfs_mc *mc,

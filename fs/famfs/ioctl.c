@@ -455,8 +455,10 @@ static int famfs_ioc_map_create(struct file *file,
 	return famfs_map_create(file, &req, NULL, 1);
 }
 
-static int famfs_ioc_map_create_v2(struct file *file,
-				   struct famfs_ioc_map_v2 __user *uarg)
+/* MAP_CREATE_V2 and MAP_CREATE_V3: one header, v2 or v3 list entries */
+static int famfs_ioc_map_create_hdr(struct file *file,
+				    struct famfs_ioc_map_v2 __user *uarg,
+				    int version)
 {
 	struct famfs_ioc_map_v2 hdr;
 	struct famfs_map_req req;
@@ -471,7 +473,7 @@ static int famfs_ioc_map_create_v2(struct file *file,
 		.file_size = hdr.file_size,
 		.count = hdr.ext_count,
 	};
-	return famfs_map_create(file, &req, &hdr, 2);
+	return famfs_map_create(file, &req, &hdr, version);
 }
 
 /* The map in the v1 structure, if it fits. */
@@ -685,7 +687,7 @@ long famfs_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case FAMFSIOC_MAP_GETEXT:
 		return famfs_ioc_map_getext(file, argp);
 	case FAMFSIOC_MAP_CREATE_V2:
-		return famfs_ioc_map_create_v2(file, argp);
+		return famfs_ioc_map_create_hdr(file, argp, 2);
 	case FAMFSIOC_MAP_GET_V2:
 		return famfs_ioc_map_get_list(file, argp, false);
 	case FAMFSIOC_CACHE:
@@ -693,7 +695,7 @@ long famfs_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case FAMFSIOC_DEV_ADD:
 		return famfs_ioc_dev_add(file, argp);
 	case FAMFSIOC_MAP_CREATE_V3:
-		return famfs_ioc_map_create_v3(file, argp);
+		return famfs_ioc_map_create_hdr(file, argp, 3);
 	case FAMFSIOC_MAP_GET_V3:
 		return famfs_ioc_map_get_list(file, argp, true);
 	case FAMFSIOC_DEV_GET:

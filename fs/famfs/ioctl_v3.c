@@ -122,25 +122,6 @@ out:
 	return out;
 }
 
-int famfs_ioc_map_create_v3(struct file *file,
-			    struct famfs_ioc_map_v2 __user *uarg)
-{
-	struct famfs_ioc_map_v2 hdr;
-	struct famfs_map_req req;
-
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	if (copy_from_user(&hdr, uarg, sizeof(hdr)))
-		return -EFAULT;
-	req = (struct famfs_map_req) {
-		.extent_type = hdr.extent_type,
-		.file_type = hdr.file_type,
-		.file_size = hdr.file_size,
-		.count = hdr.ext_count,
-	};
-	return famfs_map_create(file, &req, &hdr, 3);
-}
-
 /* Does every extent and strip of @fmap lie on the primary? */
 bool famfs_fmap_single_dev(const struct famfs_fmap *fmap)
 {
