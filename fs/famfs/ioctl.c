@@ -257,6 +257,14 @@ static int famfs_map_validate(const struct famfs_mc *mc,
 		if (rc)
 			return rc;
 	}
+	/* .meta files (never interleaved) live on the primary */
+	for (i = 0; req->file_type != FAMFS_REG && i < req->count; i++) {
+		if (req->devs[i]) {
+			famfs_mc_err(mc, "extent %llu: a superblock or log file must be on device 0",
+				     i);
+			return -EINVAL;
+		}
+	}
 	if (req->file_type == FAMFS_SUPERBLOCK && req->ext[0].offset != 0) {
 		famfs_mc_err(mc, "the superblock must start at device offset 0");
 		return -EINVAL;

@@ -295,6 +295,13 @@ static void test_overlap(void)
 	t_errno("v3-reserved", mapv3(fd, TWO_MiB, 1, d), EINVAL);
 	d[0] = dext(1, 0, TWO_MiB);
 	t_errno("v3-dev1-offset-0", mapv3(fd, TWO_MiB, 1, d), EINVAL);
+	/* .meta files live on the primary: not over a member's superblock */
+	m = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_SUPERBLOCK, TWO_MiB, 1, d);
+	t_errno("v3-superblock-on-dev1", ioctl(fd, FAMFSIOC_MAP_CREATE_V3, &m),
+		EINVAL);
+	d[0] = dext(1, 96 * MiB, TWO_MiB);
+	m = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_LOG, TWO_MiB, 1, d);
+	t_errno("v3-log-on-dev1", ioctl(fd, FAMFSIOC_MAP_CREATE_V3, &m), EINVAL);
 	d[0] = dext(1, 96 * MiB + 4096, TWO_MiB);
 	t_errno("v3-dev1-unaligned", mapv3(fd, TWO_MiB, 1, d), EINVAL);
 	d[0] = dext(1, size1 - TWO_MiB, 4 * MiB);
