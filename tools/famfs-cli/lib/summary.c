@@ -150,6 +150,15 @@ static int table_alloc(struct famfs_summary *s, uint64_t npages)
 	return 0;
 }
 
+/* random: seeds the page CRCs of one table layout */
+static void new_file_id(struct famfs_summary *s)
+{
+	uuid_t id;
+
+	uuid_generate(id);
+	memcpy(&s->h.file_id, id, 8);
+}
+
 static uint64_t pages_for(uint64_t paths)
 {
 	/* at most half full */
@@ -173,7 +182,6 @@ static void hdr_fill(struct sum_hdr *h, struct famfs_fs *fs)
 struct famfs_summary *famfs_summary_new(struct famfs_fs *fs, uint64_t expect)
 {
 	struct famfs_summary *s = calloc(1, sizeof(*s));
-	uuid_t id;
 
 	if (!s) {
 		famfs_err("%s: out of memory", fs->name);
@@ -181,8 +189,7 @@ struct famfs_summary *famfs_summary_new(struct famfs_fs *fs, uint64_t expect)
 	}
 	s->fd = -1;
 	hdr_fill(&s->h, fs);
-	uuid_generate(id);
-	memcpy(&s->h.file_id, id, 8);
+	new_file_id(s);
 	s->hdr_dirty = true;
 	if (table_alloc(s, pages_for(expect))) {
 		famfs_summary_free(s);
@@ -438,6 +445,9 @@ static int grow(struct famfs_summary *s)
 		}
 	}
 	sum_free_pages(&old);
+	/* a new id: pages of the new layout written before the header must
+	 * not pass for pages of the old one (a crash in between) */
+	new_file_id(s);
 	s->hdr_dirty = true;
 	return 0;
 }
@@ -529,7 +539,8 @@ int famfs_summary_save(struct famfs_summary *s, struct famfs_fs *fs,
 	}
 	/* the table pages first: a crash before the header leaves pages that
 	 * hold more than the header's index says, which replaying the log
-	 * from there adds again (nothing lost); the header's CRC covers the
+	 * from there adds again (nothing lost; a grown table has a new
+	 * file id, so its pages do not pass under the old header); the header's CRC covers the
 	 * bitmap, written with it */
 	for (uint64_t i = 0; i < s->h.npages; i++) {
 		struct sum_page *p = s->pg[i];
