@@ -249,8 +249,10 @@ umount $M
 # a torn append: bytes in slot 5, past next_index (5): ignored
 poke $((2097152 + 1024 + 5 * 1024 + 100)) 7
 t_rc torn-entry-ignored 0 famfs fsck $DEV
-# entry 2 sits at 2 MiB (log) + 1 KiB (header) + 2 KiB; its ctime is at +40
-poke $((2097152 + 1024 + 2 * 1024 + 40)) 255
+# entry 2 sits at 2 MiB (log) + 1 KiB (header) + 2 KiB; its ctime (le64) is
+# at +40: its byte 4 is 0 until 2106, so writing 255 there always changes it
+# (the low byte is the current time's and was 255 one run in 256)
+poke $((2097152 + 1024 + 2 * 1024 + 44)) 255
 t_rc fsck-corrupt-entry 3 famfs fsck $DEV
 t_has fsck-names-entry "log entry 2"
 t_rc mount-with-corrupt-entry 0 famfs mount $DEV $M
