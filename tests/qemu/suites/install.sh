@@ -178,7 +178,7 @@ t_has fsck-helper-version-says "fsck.famfs (famfs "
 for i in 0 1 2 3; do $FAMFS mkfile -s 1m -S $i $M/f$i; done
 cleanup
 t_rc fsck8-before-corruption 0 $FSCK -t famfs $DEV
-poke $((2097152 + 1024 + 2 * 256 + 24)) 255 $DEV	# compact: entry 2 ctime
+poke $((2097152 + 1024 + 2 * 256 + 28)) 255 $DEV	# compact: byte 4 of entry 2 ctime (0 until 2106)
 t_rc fsck8-corrupt 4 $FSCK -t famfs $DEV
 t_has fsck8-corrupt-names-entry "log entry 2"
 t_rc fsck8-corrupt-n 4 $FSCK -t famfs -n $DEV

@@ -115,9 +115,9 @@ echo plain > /tmp/json-plain
 t_rc getmap-not-famfs 2 famfs getmap -j /tmp/json-plain
 t_eq getmap-not-famfs-no-json "" "$OUT"
 
-# ---- a corrupt log entry (entry 1: 2 MiB + 1 KiB header + 256, ctime +24) --------------
+# ---- a corrupt log entry (entry 1 at 2 MiB + 1 KiB header + 256; byte 4 of its ctime) --
 umount $M
-poke $((2 * MiB + 1024 + 256 + 24)) 255
+poke $((2 * MiB + 1024 + 256 + 28)) 255
 t_rc fsck-corrupt 3 famfs fsck -j $DEV
 t_json fsck-corrupt-json
 t_eq fsck-corrupt-not-clean false "$(j .clean)"
