@@ -16,6 +16,7 @@
 # Environment: FAMFS_BENCH_OUT (results/bench), FAMFS_BENCH_SIZE,
 # FAMFS_BENCH_REPS, FAMFS_BENCH_ICOUNT_REPS, FAMFS_BENCH_PARTS (comma list of
 # counts,mmap,rw,fsync,meta,stripe,nc), FAMFS_BENCH_PROFILES ("bench-icount bench"),
+# FAMFS_BENCH_LOGFMT (the meta part's mkfs --log-format: compact or v1),
 # FAMFS_BENCH_BASE (the commit whose famfs.ko the nc part measures as "before
 # issue 18"; default: main's parent of the merge that added fs/famfs/cache.c;
 # "none": skip), FAMFS_BUILD_ONLY=1 (build what the boots need, boot nothing:
@@ -88,7 +89,7 @@ run_boots() {
 	# One guest at a time: a second guest would steal host CPU from the
 	# real-time boot.  -smp 1 is what -icount needs.
 	FAMFS_QEMU_JOBS=1 FAMFS_QEMU_SMP=1 FAMFS_RESULTS=$boots \
-		FAMFS_BENCH_ARGS="BENCH_SIZE=$size BENCH_REPS=$reps BENCH_REPS_ICOUNT=$ireps BENCH_PARTS=$parts $meta" \
+		FAMFS_BENCH_ARGS="BENCH_SIZE=$size BENCH_REPS=$reps BENCH_REPS_ICOUNT=$ireps BENCH_PARTS=$parts $meta${FAMFS_BENCH_LOGFMT:+ BENCH_META_LOGFMT=$FAMFS_BENCH_LOGFMT}" \
 		tests/qemu/run.sh "${pargs[@]}" bench > "$out/protocol.txt"
 	rc=$?
 	uptime >> "$out/host-load.txt"

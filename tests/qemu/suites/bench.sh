@@ -13,6 +13,8 @@
 #   BENCH_NC_SIZE (64M)   bytes per read() pass of the nc part (at most
 #                         BENCH_RW_SIZE)
 #   BENCH_META_MKFILE (100) BENCH_META_CP (300) BENCH_META_LOG (1000,10000)
+#   BENCH_META_LOGFMT     famfs mkfs --log-format of the meta part (compact
+#                         or v1; default: mkfs's default), printed as logfmt=
 # (lists comma-separated: the kernel command line splits at spaces)
 # Machine-readable lines (bench_dax.c and "BENCH meta ...") go to
 # $FAMFS_OUT/bench.txt; exact fault counts are also checked (PASS/FAIL).
@@ -24,6 +26,7 @@ PARTS=$(echo "${BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,nc}" | tr , " ")
 N_MKFILE=${BENCH_META_MKFILE:-100}
 N_CP=${BENCH_META_CP:-300}
 N_LOG=$(echo "${BENCH_META_LOG:-1000,10000}" | tr , " ")
+LOGFMT=${BENCH_META_LOGFMT:-}
 OUT=$FAMFS_OUT/bench.txt
 M=/mnt/famfs
 E=/mnt/ext4
@@ -187,10 +190,10 @@ fi
 
 # ---- metadata ----------------------------------------------------------------
 # meta KEY N T0 T1 [k=v...]: one metadata figure (every k=v printed)
-meta() { _w=$1 _n=$2 _ns=$(($4 - $3)); shift 4; log "BENCH meta what=$_w n=$_n ns=$_ns${*:+ $*}"; }
+meta() { _w=$1 _n=$2 _ns=$(($4 - $3)); shift 4; log "BENCH meta what=$_w n=$_n ns=$_ns${*:+ $*}${LOGFMT:+ logfmt=$LOGFMT}"; }
 if echo " $PARTS " | grep -q ' meta '; then
 	umount $M; rm -f $E/big
-	t0=$(now); famfs mkfs -f --loglen 16M "$FAMFS_DEV" > /dev/null; t1=$(now)
+	t0=$(now); famfs mkfs -f ${LOGFMT:+--log-format $LOGFMT} --loglen 16M "$FAMFS_DEV" > /dev/null; t1=$(now)
 	meta famfs-mkfs 1 "$t0" "$t1"
 	t0=$(now); famfs mount "$FAMFS_DEV" $M; t1=$(now)
 	meta famfs-mount-empty 1 "$t0" "$t1" entries=0
@@ -207,7 +210,7 @@ if echo " $PARTS " | grep -q ' meta '; then
 	done
 	t_ok meta-mkfile-zeroed-reads-zero cmp -n 33554432 $M/z/yes0 /dev/zero
 	umount $M	# the rest on a fresh file system, as before
-	famfs mkfs -f --loglen 16M "$FAMFS_DEV" > /dev/null && famfs mount "$FAMFS_DEV" $M
+	famfs mkfs -f ${LOGFMT:+--log-format $LOGFMT} --loglen 16M "$FAMFS_DEV" > /dev/null && famfs mount "$FAMFS_DEV" $M
 	famfs mkdir $M/mk $M/cp
 	# famfs mkfile one at a time (each file takes a 2 MiB unit)
 	t0=$(now)
@@ -247,7 +250,7 @@ if echo " $PARTS " | grep -q ' meta '; then
 	log_fresh() {	# log_fresh LOGLEN
 		loglen=$1
 		umount $M 2>/dev/null
-		famfs mkfs -f --loglen "$loglen" "$FAMFS_DEV" > /dev/null || return 1
+		famfs mkfs -f ${LOGFMT:+--log-format $LOGFMT} --loglen "$loglen" "$FAMFS_DEV" > /dev/null || return 1
 		t0=$(now); famfs mount "$FAMFS_DEV" $M; t1=$(now)
 		meta famfs-mount-empty 1 "$t0" "$t1" entries=0 loglen=$loglen
 		have=0 ndirs=0	# log entries, directories among them
