@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <uuid/uuid.h>
@@ -262,6 +263,49 @@ static void test_capacity_three_times(void **state)
 	th_free(t);
 }
 
+/*
+ * The race of a reader with another host's writer: the reader reads the
+ * slot count from the shared log (k), the writer changes the entry, the
+ * reader copies.  Every byte verify's CRC covers (the copy's own count)
+ * must be copied, never the reader's stack (poisoned here).
+ */
+static void test_copy_count_changed(void **state)
+{
+	uint8_t shared[FAMFS_CLOG_MAX_ENTRY], buf[FAMFS_CLOG_MAX_ENTRY];
+	struct famfs_log_entry e;
+	char why[FAMFS_REASON_LEN], p[FAMFS_LOG_PATH_MAX];
+	int n;
+
+	(void)state;
+	gen_path(p, 500, 3);
+	build_file(&e, p, 1, 64 * MiB);
+	n = famfs_clog_encode(&e, 9, uuid_a, shared, why);
+	assert_int_equal(n, 3);
+	/* k = 1 read before the writer made it a 3-slot entry */
+	memset(buf, 0xa5, sizeof(buf));
+	assert_int_equal(famfs_clog_copy(buf, shared, 1, 4), 3 * FAMFS_CLOG_SLOT);
+	assert_memory_equal(buf, shared, 3 * FAMFS_CLOG_SLOT);
+	assert_int_equal(famfs_clog_verify(buf, 9, 4, uuid_a, why), 3);
+	/* a count past what may be read: nothing past avail is copied, and
+	 * verify refuses the count before its CRC reads anything */
+	memset(buf, 0xa5, sizeof(buf));
+	assert_int_equal(famfs_clog_copy(buf, shared, 1, 2), FAMFS_CLOG_SLOT);
+	assert_int_equal(buf[FAMFS_CLOG_SLOT], 0xa5);
+	assert_int_equal(famfs_clog_verify(buf, 9, 2, uuid_a, why), -EINVAL);
+	/* k = 4, then a 1-slot entry: more copied than needed, fine */
+	gen_path(p, 20, 4);
+	build_file(&e, p, 1, 64 * MiB);
+	memset(shared, 0, sizeof(shared));
+	assert_int_equal(famfs_clog_encode(&e, 9, uuid_a, shared, why), 1);
+	assert_int_equal(famfs_clog_copy(buf, shared, 4, 4), 4 * FAMFS_CLOG_SLOT);
+	assert_int_equal(famfs_clog_verify(buf, 9, 4, uuid_a, why), 1);
+	/* k out of range (a torn or zero slot read): one slot, then the rest */
+	memset(buf, 0xa5, sizeof(buf));
+	shared[offsetof(struct famfs_clog_hdr, nslots)] = 3;
+	assert_int_equal(famfs_clog_copy(buf, shared, 0, 4), 3 * FAMFS_CLOG_SLOT);
+	assert_memory_equal(buf, shared, 3 * FAMFS_CLOG_SLOT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_crc_seeded_by_uuid),
 		cmocka_unit_test(test_decode_refusals),
 		cmocka_unit_test(test_capacity_three_times),
+		cmocka_unit_test(test_copy_count_changed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #define _DEFAULT_SOURCE
 #include <endian.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
@@ -134,6 +135,24 @@ int famfs_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
 	memcpy(p, fm->path, plen);
 	h->crc = htole32(famfs_clog_crc(out, nslots, fs_uuid));
 	return (int)nslots;
+}
+
+size_t famfs_clog_copy(uint8_t buf[FAMFS_CLOG_MAX_ENTRY], const uint8_t *s,
+		       unsigned k, unsigned avail)
+{
+	size_t done = (k >= 1 && k <= avail ? k : 1) * FAMFS_CLOG_SLOT;
+	unsigned c;
+
+	memcpy(buf, s, done);
+	/* the count in the copy is the one verify trusts: if another host
+	 * changed it since k was read, copy the rest of what it claims (a
+	 * mix of two writes fails the CRC; stack bytes are never read) */
+	c = buf[offsetof(struct famfs_clog_hdr, nslots)];
+	if (c <= avail && c * FAMFS_CLOG_SLOT > done) {
+		memcpy(buf + done, s + done, c * FAMFS_CLOG_SLOT - done);
+		done = c * FAMFS_CLOG_SLOT;
+	}
+	return done;
 }
 
 int famfs_clog_verify(const void *entry, uint64_t slot, uint64_t avail,

@@ -105,6 +105,15 @@ uint32_t famfs_clog_crc(const void *entry, unsigned nslots,
 int famfs_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
 		      const uint8_t fs_uuid[16],
 		      uint8_t out[FAMFS_CLOG_MAX_ENTRY], char *reason);
+/*
+ * A private copy of the entry at s, in a mapping another host may write:
+ * k is its slot count as read from s beforehand (it may have changed
+ * since).  Copies k slots (1 if k is not in 1..avail), then the rest of
+ * what the copied header claims (up to avail), so that verify, which
+ * trusts the copy's count, reads only copied bytes.  Returns bytes copied.
+ */
+size_t famfs_clog_copy(uint8_t buf[FAMFS_CLOG_MAX_ENTRY], const uint8_t *s,
+		       unsigned k, unsigned avail);
 /* Does the entry at entry (avail slots of it readable) verify as this
  * fs's entry for slot: seq, slot count, CRC?  Its slot count, or -errno
  * (-EBADMSG: CRC) with reason filled. */

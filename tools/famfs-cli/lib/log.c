@@ -98,10 +98,11 @@ static int clog_read(struct famfs_fs *fs, uint64_t i, uint64_t end,
 	int n, rc;
 
 	for (int pass = 0;; pass++) {
-		unsigned k = s[offsetof(struct famfs_clog_hdr, nslots)];
+		unsigned k = __atomic_load_n(&s[offsetof(struct famfs_clog_hdr, nslots)],
+					     __ATOMIC_RELAXED);
 
 		/* a private copy: the mapping may be shared */
-		memcpy(buf, s, (k >= 1 && k <= avail ? k : 1) * FAMFS_CLOG_SLOT);
+		famfs_clog_copy(buf, s, k, (unsigned)avail);
 		n = famfs_clog_verify(buf, i, avail, fs->sb->fs_uuid, reason);
 		/* a stale line may hold anything (zeros: a wrong seq, not
 		 * only a CRC mismatch as in v1): any failure is retried */
