@@ -61,9 +61,9 @@ static int write_units(int fd, const char *p, uint64_t size, uint64_t len,
 	if (fill && fill->fn) {
 		rc = fill->fn(fill->arg, a, size);
 		if (!rc && !nozero)
-			memset(a + size, 0, len - size);
+			famfs_zero(a + size, len - size);
 	} else {
-		memset(a, 0, len);
+		famfs_zero(a, len);
 	}
 	if (!rc && msync(a, len, MS_SYNC)) {
 		rc = -errno;

@@ -731,6 +731,9 @@ struct famfs_fill {
 #define FAMFS_ADDRINUSE_MSG "its memory, free in the log, is still mapped by a file in this mount that is not in the log (a creator killed before it logged its file, or a page of a removed file still referenced); famfs check lists such files; the memory is free again once they are removed, and on a remount"
 /* The bytes of a map's extents (or strips): its whole allocation. */
 uint64_t famfs_fmap_alloc_bytes(const struct famfs_fmap *m);
+/* zero.c: memset(buf, 0, n) for large n, with non-temporal wide stores
+ * where the CPU has them (ordered by an sfence before it returns) */
+void famfs_zero(void *buf, size_t n);
 /* Before p is mapped: every byte of map's memory, through a scratch file
  * (.meta/.new-PID) mapped over all of it: fill's bytes for [0,
  * map->file_size), zeros after (fill NULL: all zeros; nozero without fn:

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/* famfs_zero: every byte of the range zero, not one byte around it, at
+ * every alignment and a range of lengths (head, wide-store body, tail). */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "th.h"
+
+static void test_zero_ranges(void **state)
+{
+	const size_t cap = 3 * 4096 + 1024;
+	uint8_t *b = malloc(cap);
+	static const size_t lens[] = { 0, 1, 255, 256, 511, 512, 513, 1000,
+				       4096, 4097, 8191, 3 * 4096 };
+
+	(void)state;
+	assert_non_null(b);
+	for (size_t off = 0; off < 300; off += 7) {
+		for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+			size_t n = lens[k];
+
+			if (off + n + 64 > cap)
+				continue;
+			memset(b, 0x5a, cap);
+			famfs_zero(b + off, n);
+			for (size_t i = 0; i < cap; i++)
+				assert_int_equal(b[i], i >= off && i < off + n ?
+						 0 : 0x5a);
+		}
+	}
+	free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zero_ranges),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
