@@ -11,7 +11,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "libfamfs.h"
 
@@ -26,13 +25,12 @@ uint32_t famfs_clog_crc(const void *entry, unsigned nslots,
 {
 	const struct famfs_clog_hdr *h = entry;
 	struct famfs_clog_hdr tmp = *h;
-	uLong crc = crc32(0L, fs_uuid, 16);
+	uint32_t crc = famfs_crc32_update(0, fs_uuid, 16);
 
 	tmp.crc = 0;
-	crc = crc32(crc, (const Bytef *)&tmp, HDR_LEN);
-	crc = crc32(crc, (const Bytef *)entry + HDR_LEN,
-		    (uInt)(nslots * FAMFS_CLOG_SLOT - HDR_LEN));
-	return (uint32_t)crc;
+	crc = famfs_crc32_update(crc, &tmp, HDR_LEN);
+	return famfs_crc32_update(crc, (const uint8_t *)entry + HDR_LEN,
+				  nslots * FAMFS_CLOG_SLOT - HDR_LEN);
 }
 
 /* the bytes an entry of this shape needs, path NUL included */
@@ -183,14 +181,6 @@ int famfs_clog_verify(const void *entry, uint64_t slot, uint64_t avail,
 	return (int)n;
 }
 
-static bool zero(const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i])
-			return false;
-	return true;
-}
-
 /* x[0..n) as v1 extents or strips; -EPROTO if they cannot be */
 static int get_exts(const struct famfs_clog_ext *x, unsigned n, bool strips,
 		    struct famfs_log_fmeta *fm, bool *dirty, char *reason)
@@ -204,7 +194,7 @@ static int get_exts(const struct famfs_clog_ext *x, unsigned n, bool strips,
 			       i, x[i].devindex);
 			return -EPROTO;
 		}
-		if (!zero(x[i].reserved, sizeof(x[i].reserved)))
+		if (!famfs_all_zero(x[i].reserved, sizeof(x[i].reserved)))
 			*dirty = true;
 		if (!strips) {
 			fm->ext.simple[i].offset = htole64(off);
@@ -288,7 +278,7 @@ int famfs_clog_decode(const void *entry, uint64_t slot,
 	memcpy(fm->path, b + poff, plen);
 	fm->path_len = htole16((uint16_t)plen);
 	famfs_entry_set_crc(e);
-	if (dirty || !zero(b + poff + plen + 1, len - poff - plen - 1)) {
+	if (dirty || !famfs_all_zero(b + poff + plen + 1, len - poff - plen - 1)) {
 		REASON("reserved entry bytes are not zero");
 		return -EINVAL;
 	}

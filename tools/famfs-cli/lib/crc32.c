@@ -91,21 +91,31 @@ bool famfs_crc32_fast(void)
 	return have;
 }
 
-uint32_t famfs_crc32(const void *buf, size_t len)
+uint32_t famfs_crc32_update(uint32_t crc, const void *buf, size_t len)
 {
 	size_t n = len & ~(size_t)15;
 	uint32_t c;
 
 	if (len < 64 || !famfs_crc32_fast())
-		return (uint32_t)crc32(0L, buf, (uInt)len);
-	c = crc_clmul(~0U, buf, n);
+		return (uint32_t)crc32(crc, buf, (uInt)len);
+	c = crc_clmul(~crc, buf, n);
 	/* zlib goes on from the CRC so far (its state inverted) */
 	return (uint32_t)crc32(~c, (const uint8_t *)buf + n, (uInt)(len - n));
+}
+
+uint32_t famfs_crc32(const void *buf, size_t len)
+{
+	return famfs_crc32_update(0, buf, len);
 }
 #else
 bool famfs_crc32_fast(void)
 {
 	return false;
+}
+
+uint32_t famfs_crc32_update(uint32_t crc, const void *buf, size_t len)
+{
+	return (uint32_t)crc32(crc, buf, (uInt)len);
 }
 
 uint32_t famfs_crc32(const void *buf, size_t len)

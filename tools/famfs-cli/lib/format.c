@@ -14,7 +14,7 @@
 
 /* famfs_crc32: crc32.c */
 
-static bool all_zero(const void *p, size_t n)
+bool famfs_all_zero(const void *p, size_t n)
 {
 	const uint8_t *b = p;
 	uint64_t w;
@@ -128,7 +128,7 @@ int famfs_sb_check(const struct famfs_superblock *sb, uint64_t dev_size,
 		       (unsigned long long)size, (unsigned long long)dev_size);
 		return -EINVAL;
 	}
-	if (!all_zero(sb->reserved, sizeof(sb->reserved))) {
+	if (!famfs_all_zero(sb->reserved, sizeof(sb->reserved))) {
 		REASON("reserved superblock bytes are not zero");
 		return -EINVAL;
 	}
@@ -217,7 +217,7 @@ int famfs_log_hdr_check(const struct famfs_log_header *h,
 		       (unsigned long long)le64toh(h->capacity));
 		return -EINVAL;
 	}
-	if (!all_zero(h->reserved, sizeof(h->reserved))) {
+	if (!famfs_all_zero(h->reserved, sizeof(h->reserved))) {
 		REASON("reserved log header bytes are not zero");
 		return -EINVAL;
 	}
@@ -239,7 +239,7 @@ static int check_path(const struct famfs_log_fmeta *fm, char *reason)
 		REASON("path not NUL-terminated or path_len mismatch");
 		return -EINVAL;
 	}
-	if (!all_zero(fm->path + n, sizeof(fm->path) - n)) {
+	if (!famfs_all_zero(fm->path + n, sizeof(fm->path) - n)) {
 		REASON("bytes after the path are not zero");
 		return -EINVAL;
 	}
@@ -362,7 +362,7 @@ static int check_interleaved(const struct famfs_log_fmeta *fm,
 		return -EINVAL;
 	}
 	if (ie->reserved ||
-	    !all_zero(fm->ext.raw + sizeof(*ie), sizeof(fm->ext) - sizeof(*ie))) {
+	    !famfs_all_zero(fm->ext.raw + sizeof(*ie), sizeof(fm->ext) - sizeof(*ie))) {
 		REASON("reserved interleaved extent bytes are not zero");
 		return -EINVAL;
 	}
@@ -506,7 +506,7 @@ int famfs_entry_owned(const struct famfs_log_entry *e, uint64_t index,
 	switch (le16toh(e->type)) {
 	case FAMFS_LOG_MKDIR:
 		if (fm->extent_type || fm->nextents ||
-		    !all_zero(&fm->ext, sizeof(fm->ext))) {
+		    !famfs_all_zero(&fm->ext, sizeof(fm->ext))) {
 			REASON("directory entry with extents (what it owns is unknown)");
 			return -EINVAL;
 		}
@@ -553,13 +553,19 @@ int famfs_entry_owned(const struct famfs_log_entry *e, uint64_t index,
 int famfs_entry_check(const struct famfs_log_entry *e, uint64_t index,
 		      const struct famfs_superblock *sb, char *reason)
 {
-	const struct famfs_log_fmeta *fm = &e->fm;
 	int rc = entry_written_check(e, index, sb, reason);
 
-	if (rc)
-		return rc;
-	if (e->flags || fm->pad[0] || !all_zero(fm->pad, sizeof(fm->pad)) ||
-	    !all_zero(fm->reserved, sizeof(fm->reserved))) {
+	return rc ? rc : famfs_entry_check_fields(e, sb, reason);
+}
+
+int famfs_entry_check_fields(const struct famfs_log_entry *e,
+			     const struct famfs_superblock *sb, char *reason)
+{
+	const struct famfs_log_fmeta *fm = &e->fm;
+	int rc;
+
+	if (e->flags || fm->pad[0] || !famfs_all_zero(fm->pad, sizeof(fm->pad)) ||
+	    !famfs_all_zero(fm->reserved, sizeof(fm->reserved))) {
 		REASON("reserved entry bytes are not zero");
 		return -EINVAL;
 	}
@@ -575,7 +581,7 @@ int famfs_entry_check(const struct famfs_log_entry *e, uint64_t index,
 		return check_extents(fm, sb, reason);
 	case FAMFS_LOG_MKDIR:
 		if (fm->size || fm->extent_type || fm->nextents ||
-		    !all_zero(&fm->ext, sizeof(fm->ext))) {
+		    !famfs_all_zero(&fm->ext, sizeof(fm->ext))) {
 			REASON("directory entry with size or extents");
 			return -EINVAL;
 		}

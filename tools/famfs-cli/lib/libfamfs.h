@@ -43,7 +43,11 @@ int famfs_parse_u32(const char *s, int base, uint32_t *out);
 
 /* ---- format.c: CRC, superblock, log header and entry --------------------- */
 #define FAMFS_REASON_LEN 160
+/* every byte of [p, p + n) zero? (a word at a time) */
+bool famfs_all_zero(const void *p, size_t n);
 uint32_t famfs_crc32(const void *buf, size_t len);
+/* zlib's crc32(crc, buf, len): the CRC of what crc covered, then buf */
+uint32_t famfs_crc32_update(uint32_t crc, const void *buf, size_t len);
 /* true when famfs_crc32 uses carry-less multiplication (crc32.c) */
 bool famfs_crc32_fast(void);
 void famfs_sb_init(struct famfs_superblock *sb, const uint8_t fs_uuid[16],
@@ -71,6 +75,10 @@ void famfs_entry_set_crc(struct famfs_log_entry *e);
  * inside the device data area). */
 int famfs_entry_check(const struct famfs_log_entry *e, uint64_t index,
 		      const struct famfs_superblock *sb, char *reason);
+/* famfs_entry_check without its CRC, seq and fs uuid checks: for an entry
+ * whose v1 form was decoded (and those filled) from a verified compact one */
+int famfs_entry_check_fields(const struct famfs_log_entry *e,
+			     const struct famfs_superblock *sb, char *reason);
 /* R3 (famfs_format.h): 0 if the memory of a committed entry is known even
  * if famfs_entry_check refuses it -- CRC, seq and uuid right, a known type
  * and extent kind whose feature bit is set, every extent or strip aligned

@@ -114,8 +114,10 @@ static int clog_read(struct famfs_fs *fs, uint64_t i, uint64_t end,
 	if (n < 0)
 		return n;
 	rc = famfs_clog_decode(buf, i, fs->sb->fs_uuid, e, reason);
+	/* (its seq, uuid and v1 CRC are decode's own: the compact CRC,
+	 * seq and slot count were verified above) */
 	if (!rc)
-		rc = famfs_entry_check(e, i, fs->sb, reason);
+		rc = famfs_entry_check_fields(e, fs->sb, reason);
 	*ok = rc == 0;
 	return n;
 }

@@ -9,6 +9,7 @@
  * master's creates on this host never act on one file at once.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dirset.h"
 #include "libfamfs.h"
 #include "pathset.h"
 
@@ -31,20 +33,60 @@ struct lp_ctx {
 	bool (*stop)(void *arg);	/* asked between entries */
 	void *stop_arg;
 	uint64_t next;			/* first entry not played yet */
+	/* one round (famfs_logplay_more): */
+	int rootfd;			/* the mount root, -1 if not open */
+	bool ds_ok;			/* ds usable */
+	struct dirset ds;		/* the names seen (dirset.h) */
+	mode_t umask;			/* the process's, for mkdir/open */
+	uid_t euid;
+	gid_t egid;
 };
 
+#define T_OTHER 255	/* lstat: neither a file nor a directory */
+
 #define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
+
+/*
+ * What is at rel[0..len): a d_type from the names read (dirset.h), 0 if
+ * nothing, -1 if unknown (look with lstat); *psgid: its directory has
+ * S_ISGID (only when >= 0).
+ */
+static int known_type(struct lp_ctx *c, const char *rel, size_t len,
+		      bool *psgid)
+{
+	int t;
+
+	if (!c->ds_ok)
+		return -1;
+	t = dirset_type(&c->ds, rel, len, psgid);
+	return t < 0 ? -1 : t;
+}
+
+/* rel[0..len) as a string in out (PATH_MAX) */
+static const char *prefix(char *out, const char *rel, size_t len)
+{
+	memcpy(out, rel, len);
+	out[len] = '\0';
+	return out;
+}
 
 /* create missing ancestors of rel; -ENOTDIR if one is not a directory */
 static int ensure_parents(struct lp_ctx *c, const char *rel, uint64_t idx)
 {
-	char p[PATH_MAX];
-	size_t base = (size_t)snprintf(p, sizeof(p), "%s/", c->fs->mpt);
+	char p[PATH_MAX], r[PATH_MAX];
 	struct stat st;
+	bool psgid;
 
 	for (const char *s = strchr(rel, '/'); s; s = strchr(s + 1, '/')) {
-		snprintf(p + base, sizeof(p) - base, "%.*s", (int)(s - rel), rel);
-		if (lstat(p, &st) == 0) {
+		size_t n = (size_t)(s - rel);
+		int t = known_type(c, rel, n, &psgid);
+
+		if (t == DT_DIR)
+			continue;
+		prefix(r, rel, n);
+		if (famfs_join(p, sizeof(p), c->fs->mpt, r))
+			return -ENAMETOOLONG;
+		if (t != 0 && fstatat(c->rootfd, r, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 			if (S_ISDIR(st.st_mode))
 				continue;
 			CONFLICT(c, "%s: log entry %llu (%s): a file where a directory belongs",
@@ -56,14 +98,34 @@ static int ensure_parents(struct lp_ctx *c, const char *rel, uint64_t idx)
 			c->r->created_dirs++;
 			continue;
 		}
-		if (mkdir(p, 0755) && errno != EEXIST) {
+		if (mkdirat(c->rootfd, r, 0755)) {
+			if (errno == EEXIST)
+				continue;	/* made meanwhile */
 			c->r->errors++;
 			famfs_err("%s: mkdir: %s", p, strerror(errno));
 			return -errno;
 		}
+		if (t == 0 && c->ds_ok)	/* empty; S_ISGID from its parent */
+			dirset_note(&c->ds, r, DT_DIR, true, psgid);
 		c->r->created_dirs++;
 	}
 	return 0;
+}
+
+/* mkdir/open gave the owner and mode wanted (no chown, no chmod needed)?
+ * The creator's ids, no bits the umask takes or mkdir drops, and a
+ * parent without S_ISGID (which gives its group, and S_ISGID to a
+ * directory) */
+static bool owner_right(struct lp_ctx *c, const struct famfs_log_entry *e,
+			bool psgid)
+{
+	return !psgid && le32toh(e->fm.uid) == c->euid &&
+	       le32toh(e->fm.gid) == c->egid;
+}
+
+static bool mode_right(struct lp_ctx *c, uint32_t mode, bool psgid)
+{
+	return !psgid && !(mode & (S_ISUID | S_ISGID)) && !(mode & c->umask);
 }
 
 static uint32_t file_mode(struct lp_ctx *c, uint32_t mode)
@@ -97,6 +159,27 @@ static int check_map(struct lp_ctx *c, int fd, const char *p, uint64_t idx,
 	return rc;
 }
 
+/* an existing regular file rel: counted if it has the logged map */
+static void file_there(struct lp_ctx *c, const char *p, const char *rel,
+		       uint64_t idx, const struct famfs_fmap *want)
+{
+	int fd = openat(c->rootfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int rc;
+
+	if (fd < 0) {
+		c->r->errors++;
+		famfs_err("%s: %s", p, strerror(errno));
+		return;
+	}
+	rc = check_map(c, fd, p, idx, want);
+	close(fd);
+	if (rc > 0)
+		c->r->present++;
+	else if (rc == 0)
+		CONFLICT(c, "%s: a file without a famfs map is already there (log entry %llu); not given the memory, since whoever made it may hold it open: remove it and run famfs logplay again",
+			 p, (unsigned long long)idx);
+}
+
 /*
  * The file of a FILE entry.  A file already there is left alone: counted
  * if it has the logged map, else a conflict -- also when it has no map at
@@ -104,42 +187,36 @@ static int check_map(struct lp_ctx *c, int fd, const char *p, uint64_t idx,
  * is mapped, so it is never adopted.  A new file is created here (O_EXCL),
  * gets its owner and mode, and only then its memory.
  */
-static int play_file(struct lp_ctx *c, const char *p, uint64_t idx,
-		     const struct famfs_log_entry *e)
+static int play_file(struct lp_ctx *c, const char *p, const char *rel,
+		     uint64_t idx, const struct famfs_log_entry *e)
 {
 	struct famfs_fmap want;
 	uint32_t mode = file_mode(c, le32toh(e->fm.mode));
 	const char *ioc, *why;
+	bool psgid, own, mod;
 	struct stat st;
-	int fd, rc;
+	int fd, rc, t;
 
 	famfs_fmap_from_entry(e, &want);
 	why = famfs_fmap_needs_v2(&want);
 	ioc = why ? "MAP_CREATE_V2" : "MAP_CREATE";
-	if (lstat(p, &st) == 0) {
-		if (!S_ISREG(st.st_mode)) {
-			CONFLICT(c, "%s: log entry %llu is a file, but a %s is there",
-				 p, (unsigned long long)idx,
-				 S_ISDIR(st.st_mode) ? "directory" : "non-file");
-			return 0;
-		}
-		fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-		if (fd < 0) {
-			c->r->errors++;
-			famfs_err("%s: %s", p, strerror(errno));
-			return 0;
-		}
-		rc = check_map(c, fd, p, idx, &want);
-		close(fd);
-		if (rc > 0)
-			c->r->present++;
-		else if (rc == 0)
-			CONFLICT(c, "%s: a file without a famfs map is already there (log entry %llu); not given the memory, since whoever made it may hold it open: remove it and run famfs logplay again",
-				 p, (unsigned long long)idx);
-		return 0;
-	} else if (errno != ENOENT) {
+	t = known_type(c, rel, strlen(rel), &psgid);
+again:
+	if (t < 0 && fstatat(c->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		t = S_ISREG(st.st_mode) ? DT_REG : S_ISDIR(st.st_mode) ? DT_DIR : T_OTHER;
+	else if (t < 0 && errno != ENOENT) {
 		c->r->errors++;
 		famfs_err("%s: %s", p, strerror(errno));
+		return 0;
+	}
+	if (t == DT_REG) {
+		file_there(c, p, rel, idx, &want);
+		return 0;
+	}
+	if (t > 0) {
+		CONFLICT(c, "%s: log entry %llu is a file, but a %s is there",
+			 p, (unsigned long long)idx,
+			 t == DT_DIR ? "directory" : "non-file");
 		return 0;
 	}
 	if (c->dry) {
@@ -148,17 +225,26 @@ static int play_file(struct lp_ctx *c, const char *p, uint64_t idx,
 		c->r->created_files++;
 		return 0;
 	}
+	/* (t < 0 here: lstat found nothing, so the parent's S_ISGID is not
+	 * known: chown and chmod as always) */
+	own = t == 0 && owner_right(c, e, psgid);
+	mod = own && mode_right(c, mode, psgid);
 	/* O_EXCL: the file is this run's, and what is unlinked below */
-	fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = openat(c->rootfd, rel, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
+		    mod ? mode : 0600);
+	if (fd < 0 && errno == EEXIST && t == 0) {
+		t = -1;		/* made meanwhile: look at it */
+		goto again;
+	}
 	if (fd < 0) {
 		c->r->errors++;
 		famfs_err("%s: cannot create: %s", p, strerror(errno));
 		return 0;
 	}
 	/* owner and mode before the memory: no moment with the wrong ones */
-	if (fchown(fd, le32toh(e->fm.uid), le32toh(e->fm.gid)) && !geteuid())
+	if (!own && fchown(fd, le32toh(e->fm.uid), le32toh(e->fm.gid)) && !geteuid())
 		famfs_warn("%s: chown: %s", p, strerror(errno));
-	if (fchmod(fd, mode))
+	if (!mod && fchmod(fd, mode))
 		famfs_warn("%s: chmod: %s", p, strerror(errno));
 	rc = famfs_fmap_create(fd, &want);
 	if (rc == 0) {
@@ -203,13 +289,19 @@ static int play_file(struct lp_ctx *c, const char *p, uint64_t idx,
 	return 0;
 }
 
-static int play_dir(struct lp_ctx *c, const char *p, uint64_t idx,
-		    const struct famfs_log_entry *e)
+static int play_dir(struct lp_ctx *c, const char *p, const char *rel,
+		    uint64_t idx, const struct famfs_log_entry *e)
 {
+	uint32_t mode = le32toh(e->fm.mode) & 07777;
+	bool psgid, own, mod;
 	struct stat st;
+	int t = known_type(c, rel, strlen(rel), &psgid);
 
-	if (lstat(p, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
+again:
+	if (t < 0 && fstatat(c->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		t = S_ISDIR(st.st_mode) ? DT_DIR : T_OTHER;
+	if (t > 0) {
+		if (t == DT_DIR)
 			c->r->present++;
 		else
 			CONFLICT(c, "%s: a file where a directory belongs (log entry %llu)",
@@ -221,15 +313,27 @@ static int play_dir(struct lp_ctx *c, const char *p, uint64_t idx,
 		c->r->created_dirs++;
 		return 0;
 	}
-	if (mkdir(p, le32toh(e->fm.mode) & 07777)) {
+	if (mkdirat(c->rootfd, rel, mode)) {
+		if (errno == EEXIST && t == 0) {
+			t = -1;		/* made meanwhile: look at it */
+			goto again;
+		}
 		c->r->errors++;
 		famfs_err("%s: mkdir: %s", p, strerror(errno));
 		return 0;
 	}
-	if (chown(p, le32toh(e->fm.uid), le32toh(e->fm.gid)) && !geteuid())
+	/* (t < 0: the parent's S_ISGID is not known: chown and chmod) */
+	own = t == 0 && owner_right(c, e, psgid);
+	mod = t == 0 && mode_right(c, mode, psgid);
+	if (!own && fchownat(c->rootfd, rel, le32toh(e->fm.uid),
+			     le32toh(e->fm.gid), AT_SYMLINK_NOFOLLOW) && !geteuid())
 		famfs_warn("%s: chown: %s", p, strerror(errno));
-	if (chmod(p, le32toh(e->fm.mode) & 07777))
+	if (!mod && fchmodat(c->rootfd, rel, mode, 0)) {
 		famfs_warn("%s: chmod: %s", p, strerror(errno));
+		return 0;
+	}
+	if (t == 0)	/* new and empty; S_ISGID as its mode says now */
+		dirset_note(&c->ds, rel, DT_DIR, true, mode & S_ISGID);
 	c->r->created_dirs++;
 	return 0;
 }
@@ -270,8 +374,40 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	}
 	if (ensure_parents(c, e->fm.path, idx))
 		return 0;
-	return type == FAMFS_LOG_FILE ? play_file(c, p, idx, e)
-				      : play_dir(c, p, idx, e);
+	return type == FAMFS_LOG_FILE ? play_file(c, p, e->fm.path, idx, e)
+				      : play_dir(c, p, e->fm.path, idx, e);
+}
+
+/*
+ * A round's view of the namespace: the mount root (paths are opened
+ * relative to it) and the names read from it (dirset.h), fresh each
+ * round: under --follow others change the tree between rounds.
+ */
+static int round_start(struct lp_ctx *c)
+{
+	c->rootfd = open(c->fs->mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (c->rootfd < 0) {
+		int rc = -errno;
+
+		famfs_err("%s: %s", c->fs->mpt, strerror(errno));
+		return rc;
+	}
+	c->ds_ok = !dirset_init(&c->ds, c->rootfd);
+	c->umask = umask(022);
+	umask(c->umask);
+	c->euid = geteuid();
+	c->egid = getegid();
+	return 0;
+}
+
+static void round_end(struct lp_ctx *c)
+{
+	if (c->ds_ok)
+		dirset_free(&c->ds);
+	c->ds_ok = false;
+	if (c->rootfd >= 0)
+		close(c->rootfd);
+	c->rootfd = -1;
 }
 
 struct famfs_logplay *famfs_logplay_new(uint64_t expect)
@@ -327,7 +463,10 @@ int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 	rc = famfs_fs_lock(fs);
 	if (rc)
 		return rc;
-	rc = famfs_log_walk_range(fs, c->next, UINT64_MAX, play, c);
+	rc = round_start(c);
+	if (!rc)
+		rc = famfs_log_walk_range(fs, c->next, UINT64_MAX, play, c);
+	round_end(c);
 	famfs_fs_unlock(fs);
 	c->fs = NULL;
 	c->r = NULL;

@@ -71,12 +71,16 @@ int famfs_relpath_normalize(const char *in, char *out, char *reason)
 
 int famfs_join(char *out, size_t n, const char *a, const char *b)
 {
-	int k = snprintf(out, n, "%s/%s", a, b);
+	size_t la = strlen(a), lb = strlen(b);
 
-	if (k < 0 || (size_t)k >= n) {
+	/* no snprintf: logplay joins every entry's path (issue 17) */
+	if (la + 1 + lb >= n) {
 		famfs_err("%s/%s: path too long", a, b);
 		return -ENAMETOOLONG;
 	}
+	memmove(out, a, la);
+	out[la] = '/';
+	memmove(out + la + 1, b, lb + 1);
 	return 0;
 }
 

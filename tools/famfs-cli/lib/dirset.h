@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef FAMFS_DIRSET_H
+#define FAMFS_DIRSET_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pathset.h"
+
+/*
+ * What a replay knows of the mounted namespace: the names of each
+ * directory it has looked into, read once with getdents (one syscall per
+ * few hundred names instead of an lstat per log entry), by path relative
+ * to the mount root ("" is the root).  A name's d_type is the kernel's
+ * (famfs's readdir gives the inode's type).  It is a hint for one round
+ * of a replay, which holds the log lock: "there, a directory" or "not
+ * there"; anything else is looked at with lstat as before.
+ */
+struct dirset {
+	struct pathset ps;	/* type: DT_*; idx: DIRSET_* flags */
+	int rootfd;
+};
+#define DIRSET_LISTED	1	/* a directory whose names are all here */
+#define DIRSET_SGID	2	/* (listed) its mode has S_ISGID */
+
+int dirset_init(struct dirset *ds, int rootfd);
+void dirset_free(struct dirset *ds);
+/* rel's d_type (DT_DIR, DT_REG...), 0 if its directory has no such name,
+ * -errno if that directory cannot be listed; *sgid: the directory's
+ * S_ISGID. Lists the directory the first time. */
+int dirset_type(struct dirset *ds, const char *rel, size_t len, bool *sgid);
+/* rel was made by this replay: a type, and for a new directory whether
+ * it is known to be empty with that S_ISGID */
+void dirset_note(struct dirset *ds, const char *rel, unsigned type,
+		 bool empty, bool sgid);
+#endif
