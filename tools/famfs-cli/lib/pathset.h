@@ -5,13 +5,18 @@
 #include <stdint.h>
 
 struct pathset_item {
-	char *path;
+	char *path;		/* NULL: a free slot */
 	uint64_t idx;
+	uint64_t hash;
+	size_t len;
 	int type;
 };
 struct pathset {
 	struct pathset_item *slots;
 	size_t cap, count;
+	/* the paths' bytes, in chunks (no malloc per path: issue 17) */
+	char *chunk;		/* the newest; its first word links the older */
+	size_t used, room;
 };
 int pathset_init(struct pathset *ps, size_t expect);
 void pathset_free(struct pathset *ps);
