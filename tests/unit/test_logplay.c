@@ -318,6 +318,73 @@ static void test_client_readonly(void **state)
 	assert_int_equal(famfs_log_next(t->fs.log), 4);
 }
 
+/*
+ * Replay skips chown/chmod only when mkdir/open already gave the logged
+ * owner and mode: every owner and mode comes out as logged, whatever the
+ * umask takes, S_ISGID bits, and a S_ISGID parent (its group and S_ISGID
+ * passed on by the kernel).
+ */
+static void check_mode(struct th *t, const char *rel, mode_t mode, uid_t u,
+		       gid_t g)
+{
+	char p[700];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
+	assert_int_equal(lstat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, mode);
+	assert_int_equal(st.st_uid, u);
+	assert_int_equal(st.st_gid, g);
+}
+
+static void test_owner_mode_as_logged(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	uid_t u = geteuid();
+	gid_t g = getegid();
+	gid_t sg = u ? g : 5678;	/* root: another group than its own */
+	mode_t old = umask(027);
+	int fd;
+
+	assert_int_equal(famfs_mkdir(&t->fs, "m", 0775, u, g, false), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "s", 02755, u, sg, false), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "s/in", 0755, u, g, false), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "v", 0700, u, g, false), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "k", 01777, u, g, false), 0);
+	fd = famfs_file_create(&t->fs, "v/f", 1000, 0640, u, g);
+	assert_true(fd >= 0);
+	close(fd);
+	fd = famfs_file_create(&t->fs, "s/f", 1000, 0600, u, g);
+	assert_true(fd >= 0);
+	close(fd);
+	fd = famfs_file_create(&t->fs, "m/f", 1000, 0664, u, g);
+	assert_true(fd >= 0);
+	close(fd);
+	if (!u) {
+		fd = famfs_file_create(&t->fs, "v/o", 1000, 0644, 1234, 5678);
+		assert_true(fd >= 0);
+		close(fd);
+	}
+	remount(t);
+	r = play(t, false);
+	umask(old);
+	assert_int_equal(r.errors, 0);
+	assert_int_equal(r.conflicts, 0);
+	check_mode(t, "m", 0775, u, g);
+	check_mode(t, "s", 02755, u, sg);
+	check_mode(t, "s/in", 0755, u, g);
+	check_mode(t, "v", 0700, u, g);
+	check_mode(t, "k", 01777, u, g);
+	check_mode(t, "v/f", 0640, u, g);
+	check_mode(t, "s/f", 0600, u, g);
+	check_mode(t, "m/f", 0664, u, g);
+	if (!u)
+		check_mode(t, "v/o", 0644, 1234, 5678);
+	r = play(t, false);
+	assert_int_equal(r.present, u ? 8 : 9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +400,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_file_where_dir_belongs, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_logged_twice, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_client_readonly, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_owner_mode_as_logged, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests_name("logplay", tests, NULL, NULL);
