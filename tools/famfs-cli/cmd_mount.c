@@ -177,7 +177,7 @@ int cli_mount(const char *dev, const char *mpt,
 	}
 	log_ro = log_ro || o->ro;
 	/* 1. validate the device's superblock and log before mounting */
-	rc = famfs_fs_open_dev(dev, false, &fs);
+	rc = famfs_fs_open_dev_head(dev, &fs);
 	if (rc)
 		return FAMFS_EXIT_ERROR;
 	memcpy(&sb, fs.sb, sizeof(sb));

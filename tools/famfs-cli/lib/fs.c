@@ -77,8 +77,11 @@ static int check_log(struct famfs_fs *fs)
 	return 0;
 }
 
-int famfs_fs_open_dev(const char *path, bool want_rw, struct famfs_fs *fs)
+/* head: the log's header only (famfs_fs_open_dev_head) */
+static int open_dev(const char *path, bool want_rw, bool head,
+		    struct famfs_fs *fs)
 {
+	uint64_t llen;
 	int rc;
 
 	fs_init(fs);
@@ -99,8 +102,13 @@ int famfs_fs_open_dev(const char *path, bool want_rw, struct famfs_fs *fs)
 	rc = check_sb(fs, fs->dev.size);
 	if (rc)
 		goto fail;
-	rc = famfs_dev_map(&fs->dev, le64toh(fs->sb->log_offset),
-			   le64toh(fs->sb->log_len), &fs->logm);
+	llen = le64toh(fs->sb->log_len);
+	/* (a block device's map is a copy, read whole; a mapping costs
+	 * nothing until touched, and device-dax maps whole 2 MiB only) */
+	if (head && fs->dev.kind == FAMFS_DEV_BLOCK && llen > 4096)
+		llen = 4096;
+	rc = famfs_dev_map(&fs->dev, le64toh(fs->sb->log_offset), llen,
+			   &fs->logm);
 	if (rc)
 		goto fail;
 	fs->log = fs->logm.addr;
@@ -114,6 +122,16 @@ int famfs_fs_open_dev(const char *path, bool want_rw, struct famfs_fs *fs)
 fail:
 	famfs_fs_close(fs);
 	return rc;
+}
+
+int famfs_fs_open_dev(const char *path, bool want_rw, struct famfs_fs *fs)
+{
+	return open_dev(path, want_rw, false, fs);
+}
+
+int famfs_fs_open_dev_head(const char *path, struct famfs_fs *fs)
+{
+	return open_dev(path, false, true, fs);
 }
 
 static int open_meta(struct famfs_fs *fs, const char *rel, int flags)
