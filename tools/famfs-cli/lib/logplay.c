@@ -328,11 +328,9 @@ again:
 	if (!own && fchownat(c->rootfd, rel, le32toh(e->fm.uid),
 			     le32toh(e->fm.gid), AT_SYMLINK_NOFOLLOW) && !geteuid())
 		famfs_warn("%s: chown: %s", p, strerror(errno));
-	if (!mod && fchmodat(c->rootfd, rel, mode, 0)) {
+	if (!mod && fchmodat(c->rootfd, rel, mode, 0))
 		famfs_warn("%s: chmod: %s", p, strerror(errno));
-		return 0;
-	}
-	if (t == 0)	/* new and empty; S_ISGID as its mode says now */
+	else if (t == 0)	/* new and empty; S_ISGID as its mode says */
 		dirset_note(&c->ds, rel, DT_DIR, true, mode & S_ISGID);
 	c->r->created_dirs++;
 	return 0;
