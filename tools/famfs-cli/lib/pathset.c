@@ -106,11 +106,12 @@ const struct pathset_item *pathset_lookup(const struct pathset *ps,
 static int grow(struct pathset *ps)
 {
 	struct pathset_item *old = ps->slots;
-	size_t cap = ps->cap;
+	size_t cap = ps->cap, count = ps->count;
 
 	if (table_init(ps, cap)) {
 		ps->slots = old;
 		ps->cap = cap;
+		ps->count = count;
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < cap; i++)
