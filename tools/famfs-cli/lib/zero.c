@@ -57,8 +57,10 @@ void famfs_zero(void *buf, size_t n)
 	p += head;
 	n -= head;
 	body = n - n % CHUNK;
-	if (avx2 < 0)
+	if (avx2 < 0) {
+		__builtin_cpu_init();
 		avx2 = __builtin_cpu_supports("avx2");
+	}
 	if (avx2)
 		zero_avx2(p, body);
 	else
