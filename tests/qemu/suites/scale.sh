@@ -1,5 +1,5 @@
 # profiles: two-hosts
-# timeout: 420
+# timeout: 600
 # timeout-long: 5400
 # Metadata at scale (issue 17): host a (the master) makes a famfs with a log
 # large enough and creates N log entries in batches, one command per batch
