@@ -313,6 +313,8 @@ function scale17(    i, st, w, t, c0, cs, r, m10, m100) {
 		r = (m10 != "" && m100 != "") ? sprintf("%.2fx", m100 / m10) : "-"
 		printf "    mount (whole replay) at 100k / at 10k entries, %s: %s (goal <= 11x, linear)\n", w, r
 	}
+	if (sc17("mkdir-xargs", "after", 0) != "")
+		printf "  famfs mkdir of 200 directories through xargs, per directory: %s; famfs mkfile of 20 files in one command, per file: %s (one process per file: the create above)\n", ba(per17("mkdir-xargs", "before", 0, "n"), per17("mkdir-xargs", "after", 0, "n")), fm(per17("mkfile-batch", "after", 0, "n"))
 	if (sc17("mkdir-batch", "after", STEP[nsteps]) != "")
 		printf "  famfs mkdir through xargs (2000 per command), per directory, last step: %s\n", fm(per17("mkdir-batch", "after", STEP[nsteps], "n"))
 	print "  mount: umount, then famfs mount (a whole replay) divided by the entries; cp: one famfs cp of the files."

@@ -408,6 +408,18 @@ if echo " $PARTS " | grep -q ' scale '; then
 		t_eq scale-create-empty-$w 0 $rc
 		sc create $w 1 "$t0" "$t1"; have=$((have + 1))
 	done
+	# many paths per command: 200 directories through xargs with each tool
+	# (before: one opening per directory), 20 files in one famfs mkfile
+	for w in $tools; do
+		t0=$(now)
+		seq 0 199 | sed "s|^|$M/x$w|" | xargs $(tool $w) mkdir
+		rc=$?; t1=$(now)
+		t_eq scale-mkdir-xargs-$w 0 $rc
+		sc mkdir-xargs $w 200 "$t0" "$t1"; have=$((have + 200))
+	done
+	t0=$(now); famfs mkfile -s 4K $(seq 0 19 | sed "s|^|$M/mb|"); rc=$?; t1=$(now)
+	t_eq scale-mkfile-batch 0 $rc
+	sc mkfile-batch after 20 "$t0" "$t1"; have=$((have + 20))
 	for n in $STEPS; do
 		step=$n
 		# directories up to n entries, 2000 to a command
