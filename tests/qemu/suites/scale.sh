@@ -115,13 +115,18 @@ done
 t_ok follower-started grep -q '^famfs logplay: following' /tmp/follow.out
 sync_post scale-b-following
 sync_wait scale-a-done $(( (N / 1000 + 1) * 25 )) || { kill $FP; exit 0; }
-# the follower catches up: the tree listed as a's, within a bound
-t0=$(now) n=0 limit=$(( (N / 1000 + 1) * 10 ))
-until tree_list > /tmp/tree && cmp -s /tmp/tree "$S/scale-a-tree"; do
-	[ $n -ge $limit ] && break
+# the follower catches up: cp/ (a's last command) complete, within a
+# bound; then the tree listed as a's (the last file may still be mapping)
+t0=$(now) n=0 limit=$(( (N / 1000 + 1) * 20 ))
+until [ "$(ls $M/cp 2>/dev/null | wc -l)" = $NCP ] || [ $n -ge $limit ]; do
 	sleep 1; n=$((n + 1))
 done
 phase follow-catch-up $t0
+t_eq follow-cp-files $NCP "$(ls $M/cp 2>/dev/null | wc -l)"
+n=0
+until tree_list > /tmp/tree && cmp -s /tmp/tree "$S/scale-a-tree" || [ $n -ge 5 ]; do
+	sleep 1; n=$((n + 1))
+done
 if cmp -s /tmp/tree "$S/scale-a-tree"; then
 	t_pass follow-same-tree
 else
