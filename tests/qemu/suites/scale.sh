@@ -40,6 +40,10 @@ phase() {	# phase NAME T0: print the time since T0
 tree_list() {
 	ls -lnR $M | awk '/^total /{next} /:$/{print; next} NF>=9{print $1, $2, $3, $4, $5, $9}'
 }
+tree_diff() {	# tree_diff ID: FAIL ID-same-tree with the first lines that differ
+	cp /tmp/tree "$S/scale-b-tree-$1"
+	t_fail "$1-same-tree" "$(diff "$S/scale-a-tree" /tmp/tree | grep '^[-+][^-+]' | head -n 4 | tr '\n' ' ')"
+}
 # the directories: t<i> (parents) and t<i>/s<j>, 100 to a parent
 dir_list() {
 	awk -v n=$NDIR -v m=$M 'BEGIN { for (k = 0; k < n; k++)
@@ -130,7 +134,7 @@ done
 if cmp -s /tmp/tree "$S/scale-a-tree"; then
 	t_pass follow-same-tree
 else
-	t_fail follow-same-tree "$(diff "$S/scale-a-tree" /tmp/tree | head -n 6 | tr '\n' ' ')"
+	tree_diff follow
 fi
 check_data() {	# check_data ID: the copied files' md5, seeded files verified
 	(cd $M/cp && md5sum *) > /tmp/md5
@@ -158,7 +162,7 @@ tree_list > /tmp/tree
 if cmp -s /tmp/tree "$S/scale-a-tree"; then
 	t_pass remount-same-tree
 else
-	t_fail remount-same-tree "$(diff "$S/scale-a-tree" /tmp/tree | head -n 6 | tr '\n' ' ')"
+	tree_diff remount
 fi
 check_data remount
 t0=$(now)
