@@ -36,9 +36,12 @@ phase() {	# phase NAME T0: print the time since T0
 	echo "scale: N=$N $1 $(secs $((_t - $2))) s"
 }
 # every path under $M but .meta: mode, links, owner, group, size, name
-# (ls -lnR: one process for the whole tree; dates left out)
+# (ls -lnR: one process for the whole tree; dates left out).  A client's
+# files are read-only (logplay drops their write bits), so files are
+# listed without them on both hosts.
 tree_list() {
-	ls -lnR $M | awk '/^total /{next} /:$/{print; next} NF>=9{print $1, $2, $3, $4, $5, $9}'
+	ls -lnR $M | awk '/^total /{next} /:$/{print; next}
+		NF>=9{m = $1; if (m ~ /^-/) gsub(/w/, "-", m); print m, $2, $3, $4, $5, $9}'
 }
 tree_diff() {	# tree_diff ID: FAIL ID-same-tree with the first lines that differ
 	cp /tmp/tree "$S/scale-b-tree-$1"
