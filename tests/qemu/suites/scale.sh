@@ -12,7 +12,7 @@
 # verify).  b then unmounts and mounts again (a replay of the whole log)
 # and compares once more.  A file takes at least one 2 MiB unit, so on the
 # 1 GiB device about 330 entries are files and the rest directories.
-# N = 10000 (make check: 105 s in the guest, 132 s the whole boot);
+# N = 10000 (make check: 48 s in the guest, 62 s the whole boot);
 # FAMFS_LONG=1 (tests/qemu/README.md): N = 100000 on a 32 MiB log, with
 # the "timeout-long" above.  FAMFS_SCALE_N
 # sets another N.  Phase times (s) are printed as "scale: ..." lines.
