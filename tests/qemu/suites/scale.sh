@@ -1,6 +1,6 @@
 # profiles: two-hosts
 # timeout: 300
-# timeout-long: 5400
+# timeout-long: 900
 # Metadata at scale (issue 17): host a (the master) makes a famfs with a log
 # large enough and creates N log entries in batches, one command per batch
 # through xargs: famfs mkdir -p of many directories, famfs mkfile -S of many
@@ -14,7 +14,7 @@
 # 1 GiB device about 330 entries are files and the rest directories.
 # N = 10000 (make check: 48 s in the guest, 62 s the whole boot);
 # FAMFS_LONG=1 (tests/qemu/README.md): N = 100000 on a 32 MiB log, with
-# the "timeout-long" above.  FAMFS_SCALE_N
+# the "timeout-long" above (280 s in the guest, 310 s the boot).  FAMFS_SCALE_N
 # sets another N.  Phase times (s) are printed as "scale: ..." lines.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
