@@ -15,8 +15,12 @@
 #   scripts/bench.sh --report   only rebuild the report from results/bench/boots
 # Environment: FAMFS_BENCH_OUT (results/bench), FAMFS_BENCH_SIZE,
 # FAMFS_BENCH_REPS, FAMFS_BENCH_ICOUNT_REPS, FAMFS_BENCH_PARTS (comma list of
-# counts,mmap,rw,fsync,meta,stripe,nc), FAMFS_BENCH_PROFILES ("bench-icount bench"),
+# counts,mmap,rw,fsync,meta,stripe,nc,scale), FAMFS_BENCH_PROFILES ("bench-icount bench"),
 # FAMFS_BENCH_LOGFMT (the meta part's mkfs --log-format: compact or v1),
+# FAMFS_BENCH_SCALE (the scale part's steps in log entries: 1000,10000,100000;
+# QUICK: 1000,10000), FAMFS_BENCH_TOOL_BASE (the commit whose famfs-cli the
+# scale part runs as "before", in the same boot; default 69a5698, main when
+# issue 17's batch and speed work began; "none": skip),
 # FAMFS_BENCH_BASE (the commit whose famfs.ko the nc part measures as "before
 # issue 18"; default: main's parent of the merge that added fs/famfs/cache.c;
 # "none": skip), FAMFS_BUILD_ONLY=1 (build what the boots need, boot nothing:
@@ -31,13 +35,16 @@ t0=$SECONDS
 if [ -n "${QUICK:-}" ] && [ "${QUICK:-0}" != 0 ]; then
 	size=${FAMFS_BENCH_SIZE:-256M} reps=${FAMFS_BENCH_REPS:-3} ireps=${FAMFS_BENCH_ICOUNT_REPS:-2}
 	meta="BENCH_META_MKFILE=20 BENCH_META_CP=50 BENCH_META_LOG=1000,10000"
+	scale=${FAMFS_BENCH_SCALE:-1000,10000}
 	mode=quick
 else
 	size=${FAMFS_BENCH_SIZE:-1G} reps=${FAMFS_BENCH_REPS:-5} ireps=${FAMFS_BENCH_ICOUNT_REPS:-3}
 	meta="BENCH_META_MKFILE=100 BENCH_META_CP=300 BENCH_META_LOG=1000,10000,100000"
+	scale=${FAMFS_BENCH_SCALE:-1000,10000,100000}
 	mode=full
 fi
-parts=${FAMFS_BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,nc}
+parts=${FAMFS_BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,nc,scale}
+meta="$meta BENCH_SCALE=$scale"
 profiles=${FAMFS_BENCH_PROFILES:-bench-icount bench}
 
 info() { echo "bench: $*" >&2; }
@@ -70,6 +77,28 @@ build_base() {
 	rm -rf "$dir/src"
 }
 
+# The famfs-cli of an earlier main for the scale part's "before" column:
+# build/bench-base/famfs-cli (+ famfs-cli.rev), built from git archive of
+# FAMFS_BENCH_TOOL_BASE.  Failing to build it only leaves the column empty.
+build_tool_base() {
+	local rev dir=$repo/build/bench-base
+	rm -f "$dir/famfs-cli" "$dir/famfs-cli.rev"
+	case ,$parts, in *,scale,*) ;; *) return 0 ;; esac
+	[ "${FAMFS_BENCH_TOOL_BASE:-}" = none ] && return 0
+	rev=$(git -C "$repo" rev-parse --verify -q "${FAMFS_BENCH_TOOL_BASE:-69a5698}^{commit}")
+	[ -n "$rev" ] || { info "no commit for the baseline famfs-cli (FAMFS_BENCH_TOOL_BASE): its column stays empty"; return 0; }
+	rm -rf "$dir/tsrc"; mkdir -p "$dir/tsrc"
+	if git -C "$repo" archive "$rev" | tar -x -C "$dir/tsrc" &&
+		make -s -C "$dir/tsrc/tools/famfs-cli" build/famfs-cli > "$out/build-tool-base.log" 2>&1; then
+		cp "$dir/tsrc/tools/famfs-cli/build/famfs-cli" "$dir/famfs-cli"
+		git -C "$repo" log -1 --format='%h %s' "$rev" | cut -c1-80 > "$dir/famfs-cli.rev"
+		info "baseline famfs-cli: $(cat "$dir/famfs-cli.rev")"
+	else
+		info "the baseline famfs-cli ($rev) did not build (see $out/build-tool-base.log): its column stays empty"
+	fi
+	rm -rf "$dir/tsrc"
+}
+
 run_boots() {
 	info "building famfs.ko and famfs-cli"
 	if ! make -s module tools > "$out/build.log" 2>&1; then
@@ -77,6 +106,7 @@ run_boots() {
 		return 1
 	fi
 	build_base
+	build_tool_base
 	local p pargs=() rc
 	for p in $profiles; do pargs+=(-p "$p"); done
 	if [ "${FAMFS_BUILD_ONLY:-0}" != 0 ]; then
@@ -241,6 +271,55 @@ function goals17(    i, L, e0, a, m, per, emp, lp, ls, bm, bl, cpf, ext) {
 	print "  mount per entry: the whole mount divided by the entries (in brackets: above an empty mount of the same"
 	print "  log size; mount reads the whole log area). mkfile at N: N-1 directories made by famfs mkdir, then one file."
 }
+# Issue 17 at scale (the scale part): before -> after, from the icount boot.
+# SC[what, tool, step] = ns, SE[...] = entries in the log then, SN[...] = items
+function sc17(what, tool, step) { return ((what, tool, step) in SC) ? SC[what, tool, step] : "" }
+function ba(b, a) { return sprintf("%s -> %s", fm(b), fm(a)) }
+function per17(what, tool, step, by,    v) {
+	v = sc17(what, tool, step)
+	if (v == "") return ""
+	return v / (by == "n" ? SN[what, tool, step] : SE[what, tool, step])
+}
+function scale17(    i, st, w, t, c0, cs, r, m10, m100) {
+	if (!nsteps) return
+	print ""
+	print "4c. Issue 17 at scale: before -> after (icount: guest instructions, kernel included; one famfs with a"
+	print "    32 MiB log, entries = directories made by famfs mkdir batches + the files below; before = " (SCB != "" ? SCB : "not built")
+	printf "  %9s  %-26s %-26s %-26s %-26s\n", "entries", "create, new process", "mount, per entry", "logplay no-op, per entry", "cp, per 4 KiB file"
+	for (i = 0; i <= nsteps; i++) {
+		st = (i == 0) ? 0 : STEP[i]
+		if (i == 0) {
+			printf "  %9s  %-26s\n", "empty", ba(sc17("create", "before", 0), sc17("create", "after", 0))
+			continue
+		}
+		printf "  %9s  %-26s %-26s %-26s %-26s\n", st,
+			ba(sc17("create", "before", st), sc17("create", "after", st)),
+			ba(per17("mount", "before", st, "e"), per17("mount", "after", st, "e")),
+			ba(per17("logplay-noop", "before", st, "e"), per17("logplay-noop", "after", st, "e")),
+			ba(per17("cp", "before", st, "n"), per17("cp", "after", st, "n"))
+	}
+	print "  ratios (before -> after; goal):"
+	for (i = 1; i <= nsteps; i++) {
+		st = STEP[i]; r = ""
+		for (t = 1; t <= 2; t++) {
+			w = t == 1 ? "before" : "after"
+			c0 = sc17("create", w, 0); cs = sc17("create", w, st)
+			r = r (t == 2 ? " -> " : "") (c0 != "" && cs != "" ? sprintf("%.2fx", cs / c0) : "-")
+		}
+		printf "    create at %s entries / create at an empty log: %s (goal <= 2x)\n", st, r
+	}
+	for (t = 1; t <= 2; t++) {
+		w = t == 1 ? "before" : "after"
+		m10 = sc17("mount", w, 10000); m100 = sc17("mount", w, 100000)
+		r = (m10 != "" && m100 != "") ? sprintf("%.2fx", m100 / m10) : "-"
+		printf "    mount (whole replay) at 100k / at 10k entries, %s: %s (goal <= 11x, linear)\n", w, r
+	}
+	if (sc17("mkdir-xargs", "after", 0) != "")
+		printf "  famfs mkdir of 200 directories through xargs, per directory: %s; famfs mkfile of 20 files in one command, per file: %s (one process per file: the create above)\n", ba(per17("mkdir-xargs", "before", 0, "n"), per17("mkdir-xargs", "after", 0, "n")), fm(per17("mkfile-batch", "after", 0, "n"))
+	if (sc17("mkdir-batch", "after", STEP[nsteps]) != "")
+		printf "  famfs mkdir through xargs (2000 per command), per directory, last step: %s\n", fm(per17("mkdir-batch", "after", STEP[nsteps], "n"))
+	print "  mount: umount, then famfs mount (a whole replay) divided by the entries; cp: one famfs cp of the files."
+}
 function kv(    i, k, v) {
 	delete F
 	for (i = 3; i <= NF; i++) {
@@ -319,6 +398,14 @@ $2 == "fsync" {
 	frf[k] = F["rewrite_minflt"]; fdf[k] = F["dirty_minflt"]; fsz = F["size"]
 	next
 }
+$2 == "scale-setup" && src == "ic" { SCB = $0; sub(/.* before="/, "", SCB); sub(/"$/, "", SCB); next }
+$2 == "scale" && src == "ic" {
+	kv(); k = F["what"] SUBSEP F["tool"] SUBSEP F["step"]
+	SC[k] = F["ns"]; SE[k] = F["entries"]; SN[k] = F["n"]
+	if (F["step"] > 0 && !(F["step"] in stepseen)) { stepseen[F["step"]] = 1; STEP[++nsteps] = F["step"] }
+	next
+}
+$2 == "scale" || $2 == "scale-setup" { next }
 $2 == "open" { kv(); k = src SUBSEP F["target"]; n = ++on[k]; ov[k, n] = F["ns"] / F["ops"]; next }
 $2 == "meta" {
 	kv(); extra = $0; sub(/.* ns=[0-9]+ ?/, "", extra)
@@ -501,6 +588,7 @@ END {
 	}
 
 	goals17()
+	scale17()
 
 	# ---- 5. interleaved files
 	if ((("ic", "simple", "cold-read") in smin) || (("rt", "simple", "cold-read") in smn)) {

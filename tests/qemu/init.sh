@@ -60,7 +60,9 @@ fi
 # Each suite runs in its own session so that a timeout kills all its processes.
 for s in $SUITES; do
 	f=/src/tests/qemu/suites/$s.sh
-	to=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$f" | head -n 1)
+	to=""
+	[ "${FAMFS_LONG:-0}" != 0 ] && to=$(sed -n 's/^# timeout-long: *\([0-9]*\).*/\1/p' "$f" | head -n 1)
+	[ -n "$to" ] || to=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$f" | head -n 1)
 	to=${to:-$SUITE_TIMEOUT}
 	before=$(wc -l < /out/results.txt)
 	echo "init: suite $s (timeout ${to}s)"

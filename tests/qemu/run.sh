@@ -34,7 +34,8 @@ timeouts), FAMFS_SUITE_TIMEOUT, FAMFS_QEMU_JOBS (parallel guests, default 2),
 FAMFS_QEMU_SMP (guest CPUs, default 1), FAMFS_RESULTS, FAMFS_REQUIRE_KO=1
 (FAIL when fs/famfs/famfs.ko is not built), FAMFS_SELFTEST_BREAK (see
 suites/selftest.sh), FAMFS_FUZZ_LONG / FAMFS_FUZZ_SEED / FAMFS_FUZZ_ITER
-(see suites/hostile_fuzz.sh), FAMFS_STAGE (the staged install suites/demo.sh
+(see suites/hostile_fuzz.sh), FAMFS_LONG=1 (long modes: a suite's
+"# timeout-long:" header, suites/scale.sh's 100k entries), FAMFS_SCALE_N, FAMFS_STAGE (the staged install suites/demo.sh
 uses, relative to the repo; default build/stage).
 EOF
 }
@@ -55,7 +56,13 @@ for p in "${want_profiles[@]}"; do
 	[ -f "$PROFILES/$p.sh" ] || { echo "run.sh: unknown profile '$p'" >&2; exit 2; }
 done
 suite_profiles() { sed -n 's/^# profiles: *//p' "$here/suites/$1.sh" | head -n 1; }
-suite_timeout() { local t; t=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$here/suites/$1.sh" | head -n 1); echo "${t:-$SUITE_TIMEOUT}"; }
+suite_timeout() {
+	local t=""
+	# FAMFS_LONG: a suite's long mode has its own timeout
+	[ "${FAMFS_LONG:-0}" != 0 ] && t=$(sed -n 's/^# timeout-long: *\([0-9]*\).*/\1/p' "$here/suites/$1.sh" | head -n 1)
+	[ -n "$t" ] || t=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$here/suites/$1.sh" | head -n 1)
+	echo "${t:-$SUITE_TIMEOUT}"
+}
 has() { local x=$1; shift; for y; do [ "$x" = "$y" ] && return 0; done; return 1; }
 
 # plan[profile] = suites to run in that profile's boot.
@@ -93,6 +100,9 @@ passenv() {
 	# hostile suites: long fuzzing, repeating a seed
 	printf 'export FAMFS_FUZZ_LONG="%s" FAMFS_FUZZ_SEED="%s" FAMFS_FUZZ_ITER="%s"\n' \
 		"${FAMFS_FUZZ_LONG:-}" "${FAMFS_FUZZ_SEED:-}" "${FAMFS_FUZZ_ITER:-}"
+	# long modes (suites/scale.sh: 100k entries), and its N
+	printf 'export FAMFS_LONG="%s" FAMFS_SCALE_N="%s"\n' \
+		"${FAMFS_LONG:-}" "${FAMFS_SCALE_N:-}"
 }
 # GUEST=HOST qemu_cmd GUESTDIR SYNCDIR: the QEMU command line for the sourced
 # profile in QCMD (its host_args sees GUEST: a, or b on two-hosts profiles).

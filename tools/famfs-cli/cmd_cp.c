@@ -42,7 +42,8 @@ const struct cli_doc cli_doc_cp = {
 		"refused the same way, and the rest is still copied.\n"
 		"\n"
 		"Each file's bytes are copied in before it is logged (under the log\n"
-		"lock, so other creators on this host wait); the rest of its memory\n"
+		"lock, taken once for the whole command, so other creators and logplay\n"
+		"on this host wait until it ends); the rest of its memory\n"
 		"(of its last 2 MiB unit, of every strip) is zeroed: nobody ever sees\n"
 		"the memory's old contents, through the file or the device.\n",
 	.opts = (const struct cli_opt[]){
@@ -257,7 +258,8 @@ int cmd_cp(int argc, char **argv)
 	}
 	if (cli_open_for(dest, dest_dir, true, &fs, drel))
 		return FAMFS_EXIT_ERROR;
-	if (famfs_fs_writable(&fs)) {
+	/* the log lock once for the whole copy, not once per file */
+	if (famfs_fs_writable(&fs) || famfs_fs_hold(&fs)) {
 		famfs_fs_close(&fs);
 		return FAMFS_EXIT_ERROR;
 	}

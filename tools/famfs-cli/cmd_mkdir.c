@@ -10,7 +10,12 @@ const struct cli_doc cli_doc_mkdir = {
 	.summary = "create a directory",
 	.synopsis = { "famfs mkdir [-p] [-m MODE] [-u UID] [-g GID] DIR..." },
 	.description =
-		"Create directories in a famfs mount and log them (master only).\n",
+		"Create directories in a famfs mount and log them (master only).\n"
+		"Each DIR is created in the order given (with -p, its missing parents\n"
+		"first); one that fails (its message names it) does not stop the\n"
+		"others, and the exit status is then 2.  The mount is opened once and\n"
+		"the log lock taken once for all the DIRs of one mount: feed long lists\n"
+		"through xargs(1).\n",
 	.opts = (const struct cli_opt[]){
 		{ 'p', "parents", NULL, "create missing parents; no error if DIR exists" },
 		{ 'm', "mode", "MODE", "octal permission bits (default 0755)" },
@@ -29,6 +34,7 @@ int cmd_mkdir(int argc, char **argv)
 {
 	uint32_t mode = 0755, uid = geteuid(), gid = getegid();
 	char rel[FAMFS_LOG_PATH_MAX];
+	struct cli_batch b = { .open = false };
 	bool parents = false;
 	int c, rc = FAMFS_EXIT_OK;
 
@@ -48,15 +54,10 @@ int cmd_mkdir(int argc, char **argv)
 	if (argc - optind < 1)
 		return cli_usage(&cli_doc_mkdir, 1);
 	for (int i = optind; i < argc; i++) {
-		struct famfs_fs fs;
-
-		if (cli_open_for(argv[i], false, true, &fs, rel)) {
+		if (cli_batch_open(&b, argv[i], rel) ||
+		    famfs_mkdir(&b.fs, rel, mode, uid, gid, parents))
 			rc = FAMFS_EXIT_ERROR;
-			continue;
-		}
-		if (famfs_mkdir(&fs, rel, mode, uid, gid, parents))
-			rc = FAMFS_EXIT_ERROR;
-		famfs_fs_close(&fs);
 	}
+	cli_batch_close(&b);
 	return rc;
 }

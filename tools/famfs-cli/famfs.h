@@ -139,6 +139,16 @@ int cli_follow_daemon(const char *mpt);
 /* Open the mounted file system that holds path; fills rel. */
 int cli_open_for(const char *path, bool allow_root, bool want_rw,
 		 struct famfs_fs *fs, char *rel);
+/* Many paths in one command (famfs mkfile, mkdir): the mount of each path
+ * is opened once, with the log lock held (famfs_fs_hold) until the next
+ * path names another mount or cli_batch_close.  0, or -errno (message
+ * printed: the path and why). */
+struct cli_batch {
+	struct famfs_fs fs;
+	bool open;
+};
+int cli_batch_open(struct cli_batch *b, const char *path, char *rel);
+void cli_batch_close(struct cli_batch *b);
 /* Open the file system on a device or at a mount point (a mounted block
  * device through its mount's meta files); mpt gets the mount point or "".
  * -EBADMSG: superblock or log header invalid (message printed). */

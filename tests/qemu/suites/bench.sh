@@ -15,6 +15,8 @@
 #   BENCH_META_MKFILE (100) BENCH_META_CP (300) BENCH_META_LOG (1000,10000)
 #   BENCH_META_LOGFMT     famfs mkfs --log-format of the meta part (compact
 #                         or v1; default: mkfs's default), printed as logfmt=
+#   BENCH_SCALE (1000,10000,100000) BENCH_SCALE_CP (20): the scale part's
+#                         steps (log entries) and files copied per step
 # (lists comma-separated: the kernel command line splits at spaces)
 # Machine-readable lines (bench_dax.c and "BENCH meta ...") go to
 # $FAMFS_OUT/bench.txt; exact fault counts are also checked (PASS/FAIL).
@@ -22,7 +24,7 @@
 
 SIZE=${BENCH_SIZE:-1G}
 REPS=${BENCH_REPS:-5}
-PARTS=$(echo "${BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,nc}" | tr , " ")
+PARTS=$(echo "${BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,nc,scale}" | tr , " ")
 N_MKFILE=${BENCH_META_MKFILE:-100}
 N_CP=${BENCH_META_CP:-300}
 N_LOG=$(echo "${BENCH_META_LOG:-1000,10000}" | tr , " ")
@@ -39,6 +41,8 @@ mkdir -p $M $E /tmp/bin
 cp "$FAMFS_SRC/tools/famfs-cli/build/famfs-cli" /tmp/bin/famfs 2>/dev/null ||
 	cp "$(command -v famfs)" /tmp/bin/famfs
 cp "$FAMFS_SRC/tests/qemu/build/bin/bench_dax" /tmp/bin/
+# the scale part's "before": the tool of an earlier main (scripts/bench.sh)
+cp "$FAMFS_SRC/build/bench-base/famfs-cli" /tmp/bin/famfs-before 2>/dev/null
 export PATH=/tmp/bin:$PATH
 
 log() { echo "$*" >> "$OUT"; echo "$*"; }
@@ -375,6 +379,79 @@ if echo " $PARTS " | grep -q ' nc '; then
 		rmmod famfs 2>/dev/null
 		t_ok nc-famfs-ko-back insmod "$FAMFS_KO"
 	fi
+fi
+
+# ---- scale (issue 17): before -> after at 1k, 10k, 100k log entries ---------
+# One famfs with a 32 MiB log (room for 100k short entries; mount reads the
+# whole log area, so every step has the same log size).  Entries are
+# directories (famfs mkdir, many per command through xargs; a file takes a
+# 2 MiB unit), plus the files below.  At each step, with the tool of this
+# tree (after) and the tool of an earlier main (before, when
+# build/bench-base/famfs-cli was built; same boot, same log): one famfs
+# mkfile in a new process, famfs logplay with nothing to do, famfs mount
+# (after umount: a whole replay), famfs cp of BENCH_SCALE_CP 4 KiB files.
+# Lines: "BENCH scale what=... tool=before|after step=S entries=E n=ITEMS
+# ns=..." (E: the entries in the log when it ran).
+if echo " $PARTS " | grep -q ' scale '; then
+	STEPS=$(echo "${BENCH_SCALE:-1000,10000,100000}" | tr , " ")
+	SCP=${BENCH_SCALE_CP:-20}
+	# sc WHAT TOOL N T0 T1: one figure at $have entries
+	sc() { log "BENCH scale what=$1 tool=$2 step=$step entries=$have n=$3 ns=$(($5 - $4))"; }
+	tools=after; [ -x /tmp/bin/famfs-before ] && tools="before after"
+	log "BENCH scale-setup tools=\"$tools\" before=\"$(cat "$FAMFS_SRC/build/bench-base/famfs-cli.rev" 2>/dev/null)\""
+	tool() { [ "$1" = before ] && echo famfs-before || echo famfs; }
+	umount $M 2>/dev/null
+	t_ok scale-mkfs sh -c "famfs mkfs -f --loglen 32M $FAMFS_DEV > /dev/null"
+	t_ok scale-mount famfs mount "$FAMFS_DEV" $M
+	rm -rf /tmp/scsrc; mkdir /tmp/scsrc
+	i=0; while [ $i -lt "$SCP" ]; do head -c 4096 /dev/urandom > /tmp/scsrc/s$i; i=$((i + 1)); done
+	have=0 ndirs=0 step=0
+	for w in $tools; do	# at an empty log
+		t0=$(now); $(tool $w) mkfile -s 4K $M/e-$w; rc=$?; t1=$(now)
+		t_eq scale-create-empty-$w 0 $rc
+		sc create $w 1 "$t0" "$t1"; have=$((have + 1))
+	done
+	# many paths per command: 200 directories through xargs with each tool
+	# (before: one opening per directory), 20 files in one famfs mkfile
+	for w in $tools; do
+		t0=$(now)
+		seq 0 199 | sed "s|^|$M/x$w|" | xargs $(tool $w) mkdir
+		rc=$?; t1=$(now)
+		t_eq scale-mkdir-xargs-$w 0 $rc
+		sc mkdir-xargs $w 200 "$t0" "$t1"; have=$((have + 200))
+	done
+	t0=$(now); famfs mkfile -s 4K $(seq 0 19 | sed "s|^|$M/mb|"); rc=$?; t1=$(now)
+	t_eq scale-mkfile-batch 0 $rc
+	sc mkfile-batch after 20 "$t0" "$t1"; have=$((have + 20))
+	for n in $STEPS; do
+		step=$n
+		# directories up to n entries, 2000 to a command
+		t0=$(now)
+		seq $ndirs $((ndirs + n - have - 1)) | sed "s|^|$M/d|" | xargs -n 2000 famfs mkdir
+		rc=$?; t1=$(now)
+		t_eq scale-$n-mkdir 0 $rc
+		sc mkdir-batch after $((n - have)) "$t0" "$t1"
+		ndirs=$((ndirs + n - have)) have=$n
+		t_eq scale-$n-entries $n "$(famfs df -j $M | jget .log.entries)"
+		for w in $tools; do
+			f=$(tool $w)
+			t0=$(now); $f mkfile -s 4K $M/c$n-$w; rc=$?; t1=$(now)
+			t_eq scale-$n-create-$w 0 $rc
+			sc create $w 1 "$t0" "$t1"; have=$((have + 1))
+			t0=$(now); $f logplay $M > /dev/null; rc=$?; t1=$(now)
+			t_eq scale-$n-logplay-noop-$w 0 $rc
+			sc logplay-noop $w $have "$t0" "$t1"
+			umount $M
+			t0=$(now); $f mount "$FAMFS_DEV" $M; rc=$?; t1=$(now)
+			t_eq scale-$n-mount-$w 0 $rc
+			sc mount $w $have "$t0" "$t1"
+			famfs mkdir $M/cp$n-$w; have=$((have + 1))
+			t0=$(now); $f cp /tmp/scsrc/* $M/cp$n-$w/; rc=$?; t1=$(now)
+			t_eq scale-$n-cp-$w "0 $SCP" "$rc $(ls $M/cp$n-$w | wc -l)"
+			sc cp $w "$SCP" "$t0" "$t1"; have=$((have + SCP))
+		done
+	done
+	umount $M
 fi
 
 umount $M 2>/dev/null

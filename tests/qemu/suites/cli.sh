@@ -138,6 +138,36 @@ t_rc concurrent-fsck 0 famfs fsck $M
 umount $M; famfs mount $DEV $M
 t_eq concurrent-after-remount 50 "$(ls $M/conc | wc -l)"
 
+# ---- batches: many paths in one command (issue 17) --------------------------------
+# Each path is created as if alone, with the same options; one that fails is
+# named and does not stop the others (exit 2); options are checked first.
+famfs mkdir $M/batch
+t_rc batch-mkfile-some-fail 2 famfs mkfile -s 4096 -m 0600 -S 3 $M/batch/b1 \
+	$M/d1/seeded $M/batch/b2 /tmp/not-famfs $M/batch/b3
+t_has batch-names-existing "d1/seeded: already"
+t_has batch-names-outside "/tmp/not-famfs"
+t_eq batch-others-created "b1 b2 b3" "$(ls $M/batch | tr '\n' ' ' | sed 's/ $//')"
+t_eq batch-same-mode "600 600 600" "$(stat -c %a $M/batch/b1 $M/batch/b2 $M/batch/b3 | tr '\n' ' ' | sed 's/ $//')"
+t_rc batch-verify 0 famfs verify -S 3 $M/batch/b3
+t_rc batch-bad-size 1 famfs mkfile -s 12q $M/batch/x1 $M/batch/x2
+t_has batch-bad-size-says "12q"
+t_eq batch-bad-size-nothing 3 "$(ls $M/batch | wc -l)"
+t_rc batch-mkdir 0 famfs mkdir -p $M/batch/d1/e $M/batch/d2 $M/batch/d1/f
+t_rc batch-mkdir-some-exist 2 famfs mkdir $M/batch/d3 $M/batch/d2 $M/batch/d4
+t_has batch-mkdir-names "batch/d2: already exists"
+t_ok batch-mkdir-others [ -d $M/batch/d3 -a -d $M/batch/d4 -a -d $M/batch/d1/f ]
+# two batches at once: one waits for the other's lock; nothing lost
+( seq 1 20 | sed "s|^|$M/batch/p|" | xargs famfs mkfile -s 4096 ) > /tmp/cli-batch-p 2>&1 &
+( seq 1 20 | sed "s|^|$M/batch/q|" | xargs famfs mkfile -s 4096 ) > /tmp/cli-batch-q 2>&1 &
+wait
+t_eq batch-concurrent-quiet "" "$(cat /tmp/cli-batch-p /tmp/cli-batch-q)"
+t_eq batch-concurrent-all 40 "$(ls $M/batch | grep -c '^[pq]')"
+t_rc batch-fsck 0 famfs fsck $M
+umount $M; famfs mount $DEV $M
+t_eq batch-after-remount 47 "$(ls $M/batch | wc -l)"
+rm -rf $M/batch; famfs logplay $M > /dev/null
+t_eq batch-logplay 47 "$(ls $M/batch | wc -l)"
+
 # ---- logplay on the master's own mount while it creates files ------------------
 # logplay holds the log lock shared, mkfile exclusively from its append to
 # its MAP_CREATE: logplay never maps a file mkfile is still creating.

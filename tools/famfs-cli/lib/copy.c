@@ -160,11 +160,19 @@ int famfs_copy_fd(struct famfs_fs *fs, int in, const char *src,
 		size = (uint64_t)st.st_size;
 	} else if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) ||
 		   S_ISCHR(st.st_mode)) {
-		/* the size is what a read to EOF gets */
+		bool held = fs->held;
+
+		/* the size is what a read to EOF gets; a batch (famfs cp of
+		 * many) does not keep the log lock while a FIFO blocks */
+		famfs_fs_release(fs);
 		rc = slurp(in, src, st.st_mode, famfs_copy_unsized_max, &data,
 			   &size);
-		if (rc)
+		if (held && !rc)
+			rc = famfs_fs_hold(fs);
+		if (rc) {
+			free(data);
 			return rc;
+		}
 	} else {
 		famfs_err("%s: %s: not copied (famfs cp copies regular files, and FIFOs and character devices of up to %llu bytes)",
 			  src, S_ISBLK(st.st_mode) ? "a block device" :

@@ -234,7 +234,7 @@ void famfs_fs_close(struct famfs_fs *fs)
 		close(fs->log_fd);
 	famfs_dev_close(&fs->dev);
 	fs->sb_fd = fs->log_fd = fs->lock_fd = -1;
-	fs->locked = false;
+	fs->locked = fs->held = false;
 	fs->sb = NULL;
 	fs->log = NULL;
 }
@@ -273,6 +273,8 @@ int famfs_fs_writable(struct famfs_fs *fs)
 
 int famfs_fs_lock(struct famfs_fs *fs)
 {
+	if (fs->held)
+		return 0;
 	while (flock(fs->lock_fd, LOCK_EX)) {
 		if (errno == EINTR)
 			continue;
@@ -285,6 +287,8 @@ int famfs_fs_lock(struct famfs_fs *fs)
 
 int famfs_fs_lock_shared(struct famfs_fs *fs)
 {
+	if (fs->held)	/* exclusive already: never downgraded */
+		return 0;
 	while (flock(fs->lock_fd, LOCK_SH)) {
 		if (errno == EINTR)
 			continue;
@@ -297,6 +301,8 @@ int famfs_fs_lock_shared(struct famfs_fs *fs)
 
 void famfs_fs_unlock(struct famfs_fs *fs)
 {
+	if (fs->held)
+		return;
 	flock(fs->lock_fd, LOCK_UN);
 	fs->locked = false;
 }
@@ -408,4 +414,24 @@ out:
 	if (took)
 		famfs_fs_unlock(fs);
 	return rc;
+}
+
+int famfs_fs_hold(struct famfs_fs *fs)
+{
+	int rc;
+
+	if (fs->held)
+		return 0;
+	rc = famfs_fs_lock(fs);
+	if (!rc)
+		fs->held = true;
+	return rc;
+}
+
+void famfs_fs_release(struct famfs_fs *fs)
+{
+	if (!fs->held)
+		return;
+	fs->held = false;
+	famfs_fs_unlock(fs);
 }

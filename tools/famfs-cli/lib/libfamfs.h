@@ -384,6 +384,7 @@ struct famfs_fs {
 	int sb_fd, log_fd;		/* meta files when mounted, else -1 */
 	int lock_fd;			/* flock()ed around allocate+append */
 	bool locked;			/* this process holds it exclusively */
+	bool held;			/* famfs_fs_hold: kept until release */
 	char mpt[4096];			/* "" when opened from a device */
 	const char *name;		/* device or mount point, for messages */
 	struct famfs_superblock *sb;
@@ -454,6 +455,14 @@ int famfs_fs_writable(struct famfs_fs *fs);
 int famfs_fs_lock(struct famfs_fs *fs);
 int famfs_fs_lock_shared(struct famfs_fs *fs);
 void famfs_fs_unlock(struct famfs_fs *fs);
+/* A batch (famfs mkfile/mkdir/cp of many paths): the log lock taken once,
+ * exclusively, and kept until famfs_fs_release (or famfs_fs_close); the
+ * lock and unlock of every create or mkdir in between do nothing.  Each
+ * create still fills its memory and maps it before it logs it, under the
+ * lock as before; other creators and logplay on this host wait for the
+ * whole batch. */
+int famfs_fs_hold(struct famfs_fs *fs);
+void famfs_fs_release(struct famfs_fs *fs);
 /* The one writer of the superblock's feature words: set the bits of set and
  * clear those of clear in word (FAMFS_FEAT_*).  Nothing is written when
  * nothing changes.  Else, under the log lock (taken here unless this process
