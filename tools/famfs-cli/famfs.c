@@ -116,7 +116,7 @@ const struct cli_doc cli_doc_famfs = {
 	.see_also = "famfs-mkfs(8), famfs-mount(8), famfs-logplay(8), famfs-mkfile(8),\n"
 		    "famfs-cp(8), famfs-mkdir(8), famfs-fsck(8), famfs-getmap(8),\n"
 		    "famfs-check(8), famfs-verify(8), famfs-df(8), famfs-bind(8),\n"
-		    "famfs-master(8), famfs-flush(8), famfs-tune(8), famfs-devices(8),\n"
+		    "famfs-master(8), famfs-flush(8), famfs-tune(8), famfs-loggrow(8), famfs-devices(8),\n"
 		    "mount.famfs(8), mkfs.famfs(8), fsck.famfs(8)\n",
 	.list_commands = true,
 };

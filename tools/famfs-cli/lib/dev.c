@@ -120,10 +120,17 @@ void famfs_dev_close(struct famfs_dev *d)
 int famfs_fd_map(int fd, const char *name, uint64_t len, bool rw,
 		 struct famfs_map *m)
 {
+	return famfs_fd_map_at(fd, name, len, rw, NULL, m);
+}
+
+int famfs_fd_map_at(int fd, const char *name, uint64_t len, bool rw,
+		    void *at, struct famfs_map *m)
+{
 	void *a;
 
 	memset(m, 0, sizeof(*m));
-	a = mmap(NULL, len, PROT_READ | (rw ? PROT_WRITE : 0), MAP_SHARED, fd, 0);
+	a = mmap(at, len, PROT_READ | (rw ? PROT_WRITE : 0),
+		 MAP_SHARED | (at ? MAP_FIXED : 0), fd, 0);
 	if (a == MAP_FAILED) {
 		int rc = -errno;
 
@@ -136,11 +143,18 @@ int famfs_fd_map(int fd, const char *name, uint64_t len, bool rw,
 	m->fd = fd;
 	m->rw = rw;
 	m->name = name;
+	m->fixed = at != NULL;
 	return 0;
 }
 
 int famfs_dev_map(struct famfs_dev *d, uint64_t off, uint64_t len,
 		  struct famfs_map *m)
+{
+	return famfs_dev_map_at(d, off, len, NULL, m);
+}
+
+int famfs_dev_map_at(struct famfs_dev *d, uint64_t off, uint64_t len,
+		     void *at, struct famfs_map *m)
 {
 	memset(m, 0, sizeof(*m));
 	if (off > d->size || len > d->size - off) {
@@ -161,7 +175,17 @@ int famfs_dev_map(struct famfs_dev *d, uint64_t off, uint64_t len,
 			famfs_err("%s: unaligned direct I/O range", d->path);
 			return -EINVAL;
 		}
-		if (posix_memalign(&m->addr, DIO_ALIGN, len)) {
+		if (at) {
+			m->addr = mmap(at, len, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+				       -1, 0);
+			if (m->addr == MAP_FAILED)
+				m->addr = NULL;
+			m->fixed = true;
+		} else if (posix_memalign(&m->addr, DIO_ALIGN, len)) {
+			m->addr = NULL;
+		}
+		if (!m->addr) {
 			famfs_err("%s: out of memory", d->path);
 			return -ENOMEM;
 		}
@@ -173,15 +197,15 @@ int famfs_dev_map(struct famfs_dev *d, uint64_t off, uint64_t len,
 			famfs_err("%s: read at %llu: %s", d->path,
 				  (unsigned long long)off,
 				  n < 0 ? strerror(errno) : "short read");
-			free(m->addr);
-			m->addr = NULL;
+			famfs_map_unmap(m);
 			return rc;
 		}
 		return 0;
 	}
 	m->cpu_flush = d->kind == FAMFS_DEV_DAX;
-	m->addr = mmap(NULL, len, PROT_READ | (d->rw ? PROT_WRITE : 0),
-		       MAP_SHARED, d->fd, (off_t)off);
+	m->fixed = at != NULL;
+	m->addr = mmap(at, len, PROT_READ | (d->rw ? PROT_WRITE : 0),
+		       MAP_SHARED | (at ? MAP_FIXED : 0), d->fd, (off_t)off);
 	if (m->addr == MAP_FAILED) {
 		int rc = -errno;
 
@@ -345,7 +369,10 @@ void famfs_map_unmap(struct famfs_map *m)
 {
 	if (!m->addr)
 		return;
-	if (m->bounce)
+	if (m->fixed)	/* back to the reservation it was mapped into */
+		mmap(m->addr, m->len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+		     MAP_NORESERVE | MAP_FIXED, -1, 0);
+	else if (m->bounce)
 		free(m->addr);
 	else
 		munmap(m->addr, m->len);

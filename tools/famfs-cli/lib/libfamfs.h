@@ -172,6 +172,9 @@ struct famfs_map {
 	bool bounce;
 	bool cpu_flush;		/* device-dax: no fsync, flush CPU caches */
 	bool rw;
+	bool fixed;		/* mapped at a given address of a reservation
+				 * (the log's view): unmapping reserves it
+				 * again */
 	const char *name;	/* for messages */
 };
 int famfs_dev_open(const char *path, bool rw, struct famfs_dev *d);
@@ -182,6 +185,12 @@ int famfs_dev_map(struct famfs_dev *d, uint64_t off, uint64_t len,
 		  struct famfs_map *m);
 int famfs_fd_map(int fd, const char *name, uint64_t len, bool rw,
 		 struct famfs_map *m);
+/* The same at address at (NULL: anywhere) of a PROT_NONE reservation
+ * (MAP_FIXED; a bounce buffer is anonymous memory there) */
+int famfs_dev_map_at(struct famfs_dev *d, uint64_t off, uint64_t len,
+		     void *at, struct famfs_map *m);
+int famfs_fd_map_at(int fd, const char *name, uint64_t len, bool rw,
+		    void *at, struct famfs_map *m);
 /* Write back and invalidate the CPU cache lines of [p, p+len): before
  * reading what another host wrote, on memory that is not cache coherent. */
 void famfs_cpu_flush(const void *p, size_t len);
@@ -361,6 +370,18 @@ int famfs_read_id(const char *path, uint8_t uuid[16]);
 void famfs_uuid_str(const uint8_t uuid[16], char out[37]);
 
 /* ---- fs.c: an opened file system (superblock + log) ---------------------- */
+/* A log segment (INCOMPAT_LOG_EXTEND): segment 0 is mkfs's log (its map is
+ * fs->logm), k >= 1 were added by EXTEND entries */
+struct famfs_logseg {
+	uint64_t first, nslots;		/* its slots [first, first + nslots) */
+	uint64_t dev_off, len;		/* on device 0; dev_off UINT64_MAX:
+					 * not known (a .meta file found
+					 * before its EXTEND entry was read) */
+	struct famfs_map m;		/* k >= 1: in the log's view */
+	int fd;				/* .meta/.logK when mounted, else -1 */
+	bool logged;			/* its EXTEND entry was read (or
+					 * written by this process) */
+};
 struct famfs_fs {
 	struct famfs_dev dev;		/* when opened from a device */
 	struct famfs_map sbm, logm;
@@ -406,6 +427,15 @@ struct famfs_fs {
 	bool mine_seen;
 	uint8_t mine_rec[256], mine_master[16];
 	char mine_env[512];
+	/* logseg.c: a compact log is one view, a PROT_NONE reservation of
+	 * FAMFS_LOG_TOTAL_MAX bytes at fs->log into which every segment is
+	 * mapped in order, so slot i is at the same address arithmetic in
+	 * every segment and an entry that spans two is contiguous */
+	void *view;
+	struct famfs_logseg seg[FAMFS_LOG_MAX_SEGS];
+	unsigned nsegs;			/* mapped: 1 + segments 1.. */
+	uint64_t log_cap;		/* their slots (v1: the header's) */
+	bool grow_said;			/* automatic growth was reported */
 };
 /* INCOMPAT_COMPACT_LOG: log indexes are 256-byte slots, an entry takes
  * 1..4 of them (famfs_format.h) */
@@ -460,6 +490,56 @@ static inline struct famfs_log_entry *famfs_log_slot(struct famfs_log_header *h,
 					  i * FAMFS_LOG_ENTRY_SIZE);
 }
 
+/* ---- logseg.c: log segments, growth (INCOMPAT_LOG_EXTEND) --------------- */
+#define FAMFS_META_LOGSEG	".meta/.log%u"
+/* The slots a reader can reach now: the header's capacity for v1, the
+ * mapped segments' for a compact log */
+static inline uint64_t famfs_log_cap(const struct famfs_fs *fs)
+{
+	return fs->log_cap;
+}
+/* fs.c: reserve the view (compact logs; fs->view stays NULL for v1) and
+ * after segment 0 is mapped there, the segments of .meta/.log1.. of a
+ * mount; famfs_logview_fini undoes both */
+int famfs_logview_init(struct famfs_fs *fs);
+int famfs_logview_attach(struct famfs_fs *fs);
+void famfs_logview_fini(struct famfs_fs *fs);
+/* An EXTEND entry (v1 form, famfs_entry_check passed) read at slot idx:
+ * its segment is mapped (on a mount through .meta/.logK, created if
+ * missing), or compared with the one already known.  0; -EINVAL with
+ * reason filled if it is refused (wrong segment number, overlap, size),
+ * so the entry is corrupt; another -errno (printed) if it cannot be
+ * mapped here. */
+int famfs_logseg_add(struct famfs_fs *fs, const struct famfs_log_entry *e,
+		     uint64_t idx, char *reason);
+/* The v1 form of an EXTEND entry: segment k over [off, off + len) */
+void famfs_entry_build_extend(struct famfs_log_entry *e, uint32_t k,
+			      uint64_t off, uint64_t len);
+/* The master, under the log lock: grow the log by len bytes (0: double
+ * it) into free memory of device 0 -- INCOMPAT_LOG_EXTEND set, the range
+ * taken from the create cache, mapped as .meta/.logK, zeroed, and its
+ * EXTEND entry appended.  0, or -errno (printed: -ENOSPC names the size
+ * it looked for and the largest free run). */
+int famfs_log_grow(struct famfs_fs *fs, uint64_t len);
+/* Cache maintenance of [addr, addr + len) of the view, each part through
+ * its segment's map (famfs_map_flush, _invalidate, _refresh) */
+int famfs_log_flush(struct famfs_fs *fs, const void *addr, size_t len);
+void famfs_log_invalidate(struct famfs_fs *fs, const void *addr, size_t len);
+int famfs_log_refresh(struct famfs_fs *fs, void *addr, size_t len);
+/* A meta file of the mount at mpt: created (O_EXCL, mode), mapped by
+ * MAP_CREATE as type over [off, off + len) of device 0.  0 or -errno
+ * (printed; the file is removed again if it could not be mapped). */
+int famfs_meta_create(const char *mpt, const char *rel, mode_t mode,
+		      uint32_t type, uint64_t off, uint64_t len);
+/* loggrow.c's steps: segment k (== fs->nsegs) over [off, +len) mapped
+ * (and .meta/.logK made, an unfinished growth's removed first) before its
+ * EXTEND entry is written; undone if that fails */
+int famfs_logseg_map_new(struct famfs_fs *fs, unsigned k, uint64_t off,
+			 uint64_t len, char *reason);
+void famfs_logseg_unmap_new(struct famfs_fs *fs, unsigned k);
+/* FAMFS_LOG_AUTOGROW=0 in the environment: a full log is not grown */
+bool famfs_log_autogrow(void);
+
 /* ---- log.c: append and scan ---------------------------------------------- */
 uint64_t famfs_log_next(const struct famfs_log_header *h);
 /* Fill seq/uuid/crc, write slot, flush, then advance next_index.  -ENOSPC
@@ -477,7 +557,7 @@ int famfs_entry_build_interleaved(struct famfs_log_entry *e, const char *rel,
 				  const struct famfs_log_interleave_ext *ie);
 /* What a full log's message tells the user */
 #define FAMFS_LOG_FULL_HINT \
-	"The log cannot grow: make a new file system with a larger --loglen (up to 1G) and copy the files to it"
+	"Grow it with famfs loggrow MPT (it needs free space), or make a new file system with a larger --loglen (up to 1G) and copy the files to it"
 /* The entry (v1 form) that starts at index idx: 0, or -EINVAL if none
  * verifies there (compact; a v1 slot is copied as it is) */
 int famfs_log_entry_at(struct famfs_fs *fs, uint64_t idx,
@@ -594,6 +674,8 @@ struct famfs_df {
 	uint64_t log_capacity;	/* entries (v1) or slots (compact) */
 	uint64_t log_used;	/* of those: next_index */
 	bool log_compact;	/* INCOMPAT_COMPACT_LOG */
+	uint64_t log_segments;	/* EXTEND entries: log_len and capacity are
+				 * the totals of every segment */
 	unsigned long files, dirs, bad_entries;
 	unsigned long unparsed_entries;	/* of bad_entries: memory unknown */
 };
