@@ -46,7 +46,9 @@ static const struct cli_section famfs_sections[] = {
 	  "read to find a file system's devices (default /dev; for tests)\n"
 	  "FAMFS_DEBUG_FLUSH=1: at exit, print on stderr how the command flushed\n"
 	  "the metadata it wrote (msync calls, O_DIRECT writes, cache-line\n"
-	  "flushes) and refreshed what it read (invalidations, CRC retries)\n",
+	  "flushes) and refreshed what it read (invalidations, CRC retries)\n"
+	  "FAMFS_LOG_AUTOGROW=0: the master does not grow a full compact log by\n"
+	  "itself (famfs-loggrow(8)); creates then fail with \"log full\"\n",
 	  false },
 	{ "FILES",
 	  "/etc/famfs/host-uuid is this host's id: random, created on first\n"
