@@ -394,6 +394,44 @@ static void test_no_room(void **state)
 	assert_int_equal(t->fs.nsegs, 1);
 }
 
+/* bytes read from the device (bounce buffers, as on /dev/pmemN) by an
+ * opening, 100 appends, a new opening, a walk, fsck and a create */
+static uint64_t cost(uint64_t loglen)
+{
+	struct th *t;
+	struct seen s = { 0 };
+	uint64_t c;
+	int fd;
+
+	famfs_dev_bounce_files = true;
+	famfs_bounce_bytes = 0;
+	t = th_new_fmt(loglen + 64 * MiB, loglen, true);
+	fill_to(t, 100);
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(fsck_problems(t), 0);
+	fd = famfs_file_create(&t->fs, "f", 2 * MiB, 0644, 0, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	c = famfs_bounce_bytes;
+	th_free(t);
+	famfs_dev_bounce_files = false;
+	return c;
+}
+
+/* at least 1M entries without slowing a small file system down: a 1 GiB
+ * log (4,194,300 slots) costs what an 8 MiB one does */
+static void test_big_log_same_cost(void **state)
+{
+	uint64_t small = cost(8 * MiB), big = cost(1ULL << 30);
+
+	(void)state;
+	assert_int_equal(FAMFS_CLOG_CAPACITY(1ULL << 30), 4194300);
+	assert_int_equal(big, small);
+	assert_true(small <= 8 * MiB);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -404,6 +442,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_alloc_and_summary, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_autogrow, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_no_room, setup, th_teardown),
+		cmocka_unit_test(test_big_log_same_cost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,6 +23,48 @@
 #include "libfamfs.h"
 
 #define DIO_ALIGN 4096UL
+/* a bounce buffer in a view (a compact log): read this much at first, the
+ * rest as it is needed (famfs_map_load), at least this much at a time */
+#define BOUNCE_FIRST	(2UL << 20)
+#define BOUNCE_STEP	(1UL << 20)
+
+bool famfs_dev_bounce_files;
+uint64_t famfs_bounce_bytes;
+
+/* [m->loaded, upto) of a bounce buffer from the device */
+static int bounce_read(struct famfs_map *m, uint64_t upto)
+{
+	uint64_t from = m->loaded;
+	ssize_t n;
+
+	if (upto > m->len)
+		upto = m->len;
+	if (upto <= from)
+		return 0;
+	n = pread(m->fd, (char *)m->addr + from, upto - from,
+		  (off_t)(m->dev_off + from));
+	if (n != (ssize_t)(upto - from)) {
+		famfs_err("%s: read at %llu: %s", m->name,
+			  (unsigned long long)(m->dev_off + from),
+			  n < 0 ? strerror(errno) : "short read");
+		return n < 0 ? -errno : -EIO;
+	}
+	famfs_bounce_bytes += upto - from;
+	m->loaded = upto;
+	return 0;
+}
+
+int famfs_map_load(struct famfs_map *m, const void *addr, size_t len)
+{
+	uint64_t upto = (uint64_t)((uintptr_t)addr + len - (uintptr_t)m->addr);
+
+	if (!m->bounce || upto <= m->loaded)
+		return 0;
+	upto = (upto + DIO_ALIGN - 1) & ~(DIO_ALIGN - 1);
+	if (upto < m->loaded + BOUNCE_STEP)
+		upto = m->loaded + BOUNCE_STEP;
+	return bounce_read(m, upto);
+}
 
 int famfs_dax_size(const char *path, dev_t rdev, uint64_t *size)
 {
@@ -168,8 +210,9 @@ int famfs_dev_map_at(struct famfs_dev *d, uint64_t off, uint64_t len,
 	m->fd = d->fd;
 	m->rw = d->rw;
 	m->name = d->path;
-	if (d->kind == FAMFS_DEV_BLOCK) {
-		ssize_t n;
+	if (d->kind == FAMFS_DEV_BLOCK ||
+	    (famfs_dev_bounce_files && d->kind == FAMFS_DEV_FILE)) {
+		int rc;
 
 		if ((off | len) & (DIO_ALIGN - 1)) {
 			famfs_err("%s: unaligned direct I/O range", d->path);
@@ -190,17 +233,12 @@ int famfs_dev_map_at(struct famfs_dev *d, uint64_t off, uint64_t len,
 			return -ENOMEM;
 		}
 		m->bounce = true;
-		n = pread(d->fd, m->addr, len, (off_t)off);
-		if (n != (ssize_t)len) {
-			int rc = n < 0 ? -errno : -EIO;
-
-			famfs_err("%s: read at %llu: %s", d->path,
-				  (unsigned long long)off,
-				  n < 0 ? strerror(errno) : "short read");
+		/* in a view, the rest as it is needed: a 1 GiB log costs
+		 * what an 8 MiB one does */
+		rc = bounce_read(m, at ? BOUNCE_FIRST : len);
+		if (rc)
 			famfs_map_unmap(m);
-			return rc;
-		}
-		return 0;
+		return rc;
 	}
 	m->cpu_flush = d->kind == FAMFS_DEV_DAX;
 	m->fixed = at != NULL;

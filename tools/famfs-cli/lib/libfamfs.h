@@ -172,6 +172,7 @@ struct famfs_map {
 	bool bounce;
 	bool cpu_flush;		/* device-dax: no fsync, flush CPU caches */
 	bool rw;
+	uint64_t loaded;	/* bounce: bytes [0, loaded) read so far */
 	bool fixed;		/* mapped at a given address of a reservation
 				 * (the log's view): unmapping reserves it
 				 * again */
@@ -191,6 +192,14 @@ int famfs_dev_map_at(struct famfs_dev *d, uint64_t off, uint64_t len,
 		     void *at, struct famfs_map *m);
 int famfs_fd_map_at(int fd, const char *name, uint64_t len, bool rw,
 		    void *at, struct famfs_map *m);
+/* A bounce buffer mapped at an address (a compact log's view) is read from
+ * the device as it is needed: [addr, addr + len) before it is read or
+ * written.  0 or -errno (printed); nothing to do for a mapping. */
+int famfs_map_load(struct famfs_map *m, const void *addr, size_t len);
+/* unit tests: regular files go through bounce buffers as block devices do */
+extern bool famfs_dev_bounce_files;
+/* bytes read into bounce buffers (what a log's size costs an opening) */
+extern uint64_t famfs_bounce_bytes;
 /* Write back and invalidate the CPU cache lines of [p, p+len): before
  * reading what another host wrote, on memory that is not cache coherent. */
 void famfs_cpu_flush(const void *p, size_t len);
@@ -525,6 +534,8 @@ int famfs_log_grow(struct famfs_fs *fs, uint64_t len);
  * its segment's map (famfs_map_flush, _invalidate, _refresh) */
 int famfs_log_flush(struct famfs_fs *fs, const void *addr, size_t len);
 void famfs_log_invalidate(struct famfs_fs *fs, const void *addr, size_t len);
+/* famfs_map_load of each part: before slots are read or written */
+int famfs_log_load(struct famfs_fs *fs, const void *addr, size_t len);
 int famfs_log_refresh(struct famfs_fs *fs, void *addr, size_t len);
 /* A meta file of the mount at mpt: created (O_EXCL, mode), mapped by
  * MAP_CREATE as type over [off, off + len) of device 0.  0 or -errno

@@ -97,6 +97,9 @@ static int clog_read(struct famfs_fs *fs, uint64_t i, uint64_t end,
 			 FAMFS_CLOG_MAX_SLOTS;
 	int n, rc;
 
+	rc = famfs_log_load(fs, s, avail * FAMFS_CLOG_SLOT);
+	if (rc)
+		return rc;
 	for (int pass = 0;; pass++) {
 		unsigned k = s[offsetof(struct famfs_clog_hdr, nslots)];
 
@@ -127,7 +130,9 @@ static unsigned clog_written(struct famfs_fs *fs, uint64_t i, uint64_t end)
 	bool ok;
 	int n;
 
-	if (i >= end)
+	if (i >= end || famfs_log_load(fs, h, FAMFS_CLOG_SLOT *
+				       (end - i < FAMFS_CLOG_MAX_SLOTS ?
+					end - i : FAMFS_CLOG_MAX_SLOTS)))
 		return 0;
 	/* a client: fresh lines, the first one only for most slots */
 	if (!fs->master)
@@ -352,6 +357,11 @@ static int clog_write(struct famfs_fs *fs, struct famfs_log_entry *e,
 			  e->fm.path, reason);
 		return n;
 	}
+	/* a bounce buffer: the device's bytes around it first */
+	rc = famfs_log_load(fs, clog_slot(fs->log, idx),
+			    (size_t)n * FAMFS_CLOG_SLOT);
+	if (rc)
+		return rc;
 	memcpy(clog_slot(fs->log, idx), buf, (size_t)n * FAMFS_CLOG_SLOT);
 	rc = famfs_log_flush(fs, clog_slot(fs->log, idx),
 			     (size_t)n * FAMFS_CLOG_SLOT);

@@ -89,6 +89,7 @@ int famfs_log_grow(struct famfs_fs *fs, uint64_t len)
 	}
 	/* R4 never meets old bytes there */
 	memset(fs->seg[k].m.addr, 0, len);
+	fs->seg[k].m.loaded = len;	/* a bounce buffer: all of it */
 	rc = famfs_map_flush(&fs->seg[k].m, fs->seg[k].m.addr, len);
 	if (rc)
 		goto unmap;

@@ -383,6 +383,16 @@ void famfs_log_invalidate(struct famfs_fs *fs, const void *addr, size_t len)
 	each_seg(fs, addr, len, op_inval);
 }
 
+static int op_load(struct famfs_map *m, void *a, size_t n)
+{
+	return famfs_map_load(m, a, n);
+}
+
+int famfs_log_load(struct famfs_fs *fs, const void *addr, size_t len)
+{
+	return each_seg(fs, addr, len, op_load);
+}
+
 int famfs_log_refresh(struct famfs_fs *fs, void *addr, size_t len)
 {
 	return each_seg(fs, addr, len, famfs_map_refresh);
