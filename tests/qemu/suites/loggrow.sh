@@ -42,6 +42,8 @@ grow_and_fill() {
 	t_ok meta-log2 test -f $M/.meta/.log2
 	t_rc mkfile-after 0 famfs mkfile -s 4096 $M/file-after
 	t_rc fsck 0 famfs fsck $M
+	t_rc check 0 famfs check $M
+	t_rc df-after 0 famfs df $M
 }
 
 if [ "$FAMFS_PROFILE" = pmem ] || [ -z "$FAMFS_HOST" ]; then
