@@ -234,6 +234,47 @@ static void test_extend_refusals(void **state)
 	famfs_quiet = 0;
 }
 
+/* the compact form of an EXTEND entry: one slot, round trip, refusals */
+static void test_extend_codec(void **state)
+{
+	struct th *t = *state;
+	const uint8_t *u = t->fs.sb->fs_uuid;
+	struct famfs_log_entry e, d;
+	struct famfs_clog_hdr *h;
+	struct famfs_clog_extend *x;
+	uint8_t buf[FAMFS_CLOG_MAX_ENTRY];
+	char why[FAMFS_REASON_LEN];
+
+	famfs_entry_build_extend(&e, 3, 40 * MiB, 6 * MiB);
+	assert_int_equal(famfs_clog_encode(&e, 77, u, buf, why), 1);
+	h = (void *)buf;
+	x = (void *)(buf + sizeof(*h));
+	assert_int_equal(le16toh(h->type), FAMFS_LOG_EXTEND);
+	assert_int_equal(le64toh(x->offset), 40 * MiB);
+	assert_int_equal(le64toh(x->len), 6 * MiB);
+	assert_int_equal(le32toh(x->segment), 3);
+	assert_int_equal(famfs_clog_verify(buf, 77, 4, u, why), 1);
+	assert_int_equal(famfs_clog_decode(buf, 77, u, &d, why), 0);
+	assert_int_equal(le64toh(d.fm.size), 3);
+	assert_int_equal(le64toh(d.fm.ext.simple[0].offset), 40 * MiB);
+	assert_int_equal(le64toh(d.fm.ext.simple[0].len), 6 * MiB);
+	/* a reserved byte: decoded (its memory known), refused */
+	x->pad[3] = 1;
+	h->crc = htole32(famfs_clog_crc(buf, 1, u));
+	assert_int_equal(famfs_clog_decode(buf, 77, u, &d, why), -EINVAL);
+	assert_int_equal(le64toh(d.fm.ext.simple[0].offset), 40 * MiB);
+	x->pad[3] = 0;
+	buf[200] = 1;		/* past the body */
+	h->crc = htole32(famfs_clog_crc(buf, 1, u));
+	assert_int_equal(famfs_clog_decode(buf, 77, u, &d, why), -EINVAL);
+	buf[200] = 0;
+	/* two slots: no such EXTEND entry, its memory unknown */
+	h->nslots = 2;
+	h->crc = htole32(famfs_clog_crc(buf, 2, u));
+	assert_int_equal(famfs_clog_verify(buf, 77, 4, u, why), 2);
+	assert_int_equal(famfs_clog_decode(buf, 77, u, &d, why), -EPROTO);
+}
+
 /* ---- a growth torn at every flush ---- */
 static jmp_buf crash;
 static int crash_at, flushes;
@@ -438,6 +479,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_slot_mapping, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_span_boundary, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_extend_refusals, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_extend_codec, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_torn_growth, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_and_summary, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_autogrow, setup, th_teardown),
