@@ -503,7 +503,7 @@ static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
 	char reason[FAMFS_REASON_LEN];
 	uint64_t cap = famfs_log_cap(fs);
 
-	if (!fs->master)
+	if (!fs->master && start < cap)
 		famfs_log_invalidate(fs, clog_slot(fs->log, start),
 				     ((end < cap ? end : cap) - start) *
 				     FAMFS_CLOG_SLOT);
