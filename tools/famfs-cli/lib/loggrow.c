@@ -101,6 +101,10 @@ int famfs_log_grow(struct famfs_fs *fs, uint64_t len)
 	return 0;
 unmap:
 	famfs_logseg_unmap_new(fs, k);
+	/* the entry may be at next_index (R4: its memory used): the cache
+	 * is read again from the log */
+	famfs_fs_cache_drop(fs);
+	return rc;
 unalloc:
 	u0 = off / FAMFS_ALLOC_UNIT;
 	for (n = 0; n < len / FAMFS_ALLOC_UNIT; n++)
