@@ -116,6 +116,9 @@ static void test_slot_mapping(void **state)
 	assert_int_equal(famfs_log_cap(&t->fs), C0 + 4 * MiB / 256);
 	assert_ptr_equal(t->fs.seg[1].m.addr,
 			 (uint8_t *)t->fs.log + FAMFS_LOG_HDR_SIZE + C0 * 256);
+	/* device-dax maps only at its alignment */
+	assert_int_equal((uintptr_t)t->fs.log % (2 * MiB), 0);
+	assert_int_equal((uintptr_t)t->fs.seg[1].m.addr % (2 * MiB), 0);
 	off = t->fs.seg[1].dev_off;
 	assert_true(off >= famfs_data_start(t->fs.sb) && off % (2 * MiB) == 0);
 	/* the EXTEND entry: slot 0, one slot */

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ int famfs_logview_init(struct famfs_fs *fs)
 	uint64_t llen = le64toh(fs->sb->log_len);
 	struct famfs_logseg *s = &fs->seg[0];
 	bool compact = famfs_fs_compact(fs);
+	uintptr_t head;
 	void *v;
 
 	s->first = 0;
@@ -46,7 +48,10 @@ int famfs_logview_init(struct famfs_fs *fs)
 	fs->log_cap = s->nslots;
 	if (!compact)
 		return 0;
-	v = mmap(NULL, FAMFS_LOG_TOTAL_MAX, PROT_NONE,
+	/* 2 MiB aligned: device-dax maps only at its alignment, and famfs
+	 * files fault 2 MiB pages there (every segment starts at a multiple
+	 * of 2 MiB from the base) */
+	v = mmap(NULL, FAMFS_LOG_TOTAL_MAX + FAMFS_ALLOC_UNIT, PROT_NONE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (v == MAP_FAILED) {
 		int rc = -errno;
@@ -55,7 +60,11 @@ int famfs_logview_init(struct famfs_fs *fs)
 			  fs->name, strerror(errno));
 		return rc;
 	}
-	fs->view = v;
+	head = (-(uintptr_t)v) & (FAMFS_ALLOC_UNIT - 1);
+	if (head)
+		munmap(v, head);
+	munmap((char *)v + head + FAMFS_LOG_TOTAL_MAX, FAMFS_ALLOC_UNIT - head);
+	fs->view = (char *)v + head;
 	return 0;
 }
 
