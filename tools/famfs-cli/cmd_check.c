@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -61,6 +62,8 @@ static int visit(const char *p, const struct stat *st, int flag, struct FTW *f)
 	static struct famfs_fmap map;	/* 4 KiB: not on nftw's stack */
 	const char *rel = p + root_len + (p[root_len] == '/');
 	uint32_t want = FAMFS_REG;
+	unsigned seg;
+	char extra;
 	int fd, rc;
 
 	(void)f;
@@ -69,7 +72,9 @@ static int visit(const char *p, const struct stat *st, int flag, struct FTW *f)
 	nfiles++;
 	if (!strcmp(rel, FAMFS_META_SB))
 		want = FAMFS_SUPERBLOCK;
-	else if (!strcmp(rel, FAMFS_META_LOG))
+	else if (!strcmp(rel, FAMFS_META_LOG) ||
+		 (sscanf(rel, FAMFS_META_LOGSEG "%c", &seg, &extra) == 1 &&
+		  seg >= 1))	/* a log segment, .meta/.logK */
 		want = FAMFS_LOG;
 	fd = open(p, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {

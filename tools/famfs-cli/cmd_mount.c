@@ -70,38 +70,6 @@ const struct cli_doc cli_doc_mount = {
 	.see_also = "famfs(8), mount.famfs(8), famfs-logplay(8), famfs-fsck(8), umount(8)",
 };
 
-static int meta_file(const char *mpt, const char *rel, mode_t mode,
-		     uint32_t type, uint64_t off, uint64_t len)
-{
-	struct famfs_ioc_map map = {
-		.extent_type = SIMPLE_DAX_EXTENT,
-		.file_type = type,
-		.file_size = len,
-		.ext_list_count = 1,
-		.ext_list = { { .offset = off, .len = len } },
-	};
-	char p[PATH_MAX];
-	int fd, rc;
-
-	if (famfs_join(p, sizeof(p), mpt, rel))
-		return -ENAMETOOLONG;
-	fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-	if (fd < 0) {
-		rc = -errno;
-		famfs_err("%s: cannot create: %s", p, strerror(errno));
-		return rc;
-	}
-	rc = famfs_kernel->map_create(fd, &map);
-	if (rc)
-		famfs_err("%s: MAP_CREATE (%s): %s", p,
-			  type == FAMFS_SUPERBLOCK ? "superblock" : "log",
-			  strerror(-rc));
-	else if (fchmod(fd, mode))
-		famfs_warn("%s: chmod: %s", p, strerror(errno));
-	close(fd);
-	return rc;
-}
-
 static int mkmeta(const char *mpt, const struct famfs_superblock *sb, bool rw)
 {
 	char p[PATH_MAX];
@@ -114,12 +82,13 @@ static int mkmeta(const char *mpt, const struct famfs_superblock *sb, bool rw)
 		famfs_err("%s: mkdir: %s", p, strerror(errno));
 		return rc;
 	}
-	rc = meta_file(mpt, FAMFS_META_SB, 0444, FAMFS_SUPERBLOCK, 0,
-		       FAMFS_SB_REGION_LEN);
+	rc = famfs_meta_create(mpt, FAMFS_META_SB, 0444, FAMFS_SUPERBLOCK, 0,
+			       FAMFS_SB_REGION_LEN);
 	if (rc)
 		return rc;
-	return meta_file(mpt, FAMFS_META_LOG, rw ? 0644 : 0444, FAMFS_LOG,
-			 le64toh(sb->log_offset), le64toh(sb->log_len));
+	return famfs_meta_create(mpt, FAMFS_META_LOG, rw ? 0644 : 0444,
+				 FAMFS_LOG, le64toh(sb->log_offset),
+				 le64toh(sb->log_len));
 }
 
 /* The user's -o coherent|noncoherent overrode the superblock: say so on

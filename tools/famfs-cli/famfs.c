@@ -46,7 +46,9 @@ static const struct cli_section famfs_sections[] = {
 	  "read to find a file system's devices (default /dev; for tests)\n"
 	  "FAMFS_DEBUG_FLUSH=1: at exit, print on stderr how the command flushed\n"
 	  "the metadata it wrote (msync calls, O_DIRECT writes, cache-line\n"
-	  "flushes) and refreshed what it read (invalidations, CRC retries)\n",
+	  "flushes) and refreshed what it read (invalidations, CRC retries)\n"
+	  "FAMFS_LOG_AUTOGROW=0: the master does not grow a full compact log by\n"
+	  "itself (famfs-loggrow(8)); creates then fail with \"log full\"\n",
 	  false },
 	{ "FILES",
 	  "/etc/famfs/host-uuid is this host's id: random, created on first\n"
@@ -116,7 +118,7 @@ const struct cli_doc cli_doc_famfs = {
 	.see_also = "famfs-mkfs(8), famfs-mount(8), famfs-logplay(8), famfs-mkfile(8),\n"
 		    "famfs-cp(8), famfs-mkdir(8), famfs-fsck(8), famfs-getmap(8),\n"
 		    "famfs-check(8), famfs-verify(8), famfs-df(8), famfs-bind(8),\n"
-		    "famfs-master(8), famfs-flush(8), famfs-tune(8), famfs-devices(8),\n"
+		    "famfs-master(8), famfs-flush(8), famfs-tune(8), famfs-loggrow(8), famfs-devices(8),\n"
 		    "mount.famfs(8), mkfs.famfs(8), fsck.famfs(8)\n",
 	.list_commands = true,
 };

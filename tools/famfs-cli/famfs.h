@@ -98,7 +98,7 @@ extern const struct cli_doc *const cli_pages[];
 
 #define CLI_COMMANDS(X) \
 	X(mkfs) X(mount) X(logplay) X(mkfile) X(cp) X(mkdir) X(fsck) \
-	X(getmap) X(check) X(verify) X(df) X(bind) X(master) X(flush) X(tune) \
+	X(getmap) X(check) X(verify) X(df) X(bind) X(master) X(flush) X(tune) X(loggrow) \
 	X(devices)
 #define CLI_DECLARE(n) \
 	int cmd_##n(int argc, char **argv); \

@@ -78,6 +78,8 @@
  *  INCOMPAT_NONCOHERENT  (1<<4) the memory is not cache-coherent between
  *                               hosts; every host's mount must honour it
  *                               (tools that predate it must not mount).
+ *  INCOMPAT_LOG_EXTEND   (1<<5) the compact log has grown: EXTEND entries
+ *                               add log segments (below).
  *  RO_COMPAT_MASTER_REC  (1<<0) a master record lives at FAMFS_MREC_OFFSET;
  *                               a tool that does not check it must not
  *                               append (it could be a second master).
@@ -154,9 +156,41 @@
  * to back, so a damaged next_index leaves a run of valid entries starting
  * at it, which the scan follows whole; a huge empty log costs at most
  * FAMFS_CLOG_SCAN slot headers.  (v1 logs keep the full scan.)
- *   Log growth is not implemented yet: the log has the size mkfs gave it
- * (--loglen up to 1 GiB: 4,194,300 slots).  A full log refuses appends
- * with a message that says so and what to do.
+ *   Log growth (INCOMPAT_LOG_EXTEND, compact logs only): the master
+ * grows the log online into free data memory of device 0.  The log is
+ * then the concatenation of segments in one slot numbering: segment 0 is
+ * the log mkfs made (slots 0..C0-1, C0 = header capacity), segment k >= 1
+ * holds the next len_k / 256 slots, in the order of k.  next_index in
+ * segment 0's header stays the single commit point, capacity in it stays
+ * C0.  Segment k is added by an EXTEND entry (type FAMFS_LOG_EXTEND, one
+ * slot, body struct famfs_clog_extend: offset and len of the segment,
+ * 2 MiB aligned, in the data area, overlapping neither the log nor an
+ * earlier segment; segment == k; at most FAMFS_LOG_MAX_SEGS segments and
+ * FAMFS_LOG_TOTAL_MAX bytes in all).  An EXTEND entry for k is committed
+ * before any slot of segment k is written, so a reader that walks the log
+ * in order knows a segment before it reaches it; an entry may span a
+ * segment boundary (its slots are gathered slot by slot).  A segment's
+ * memory is owned by the log (R3: the allocator keeps it used) from the
+ * moment its EXTEND entry verifies, also as R4's uncommitted entry at
+ * next_index.  An EXTEND entry whose bit is clear, or with a wrong
+ * segment number, an overlap or a range out of bounds, is corrupt (R2,
+ * R3: if its range is aligned and in the data area it stays owned).
+ *   The master's growth, under the log lock: set INCOMPAT_LOG_EXTEND
+ * (superblock CRC, flushed); take a free range; map it as .meta/.logK on
+ * its own mount (famfs.ko refuses memory still mapped by a file); zero it
+ * whole and flush, so R4 never meets old bytes there; append the EXTEND
+ * entry as any entry (two flushes).  A crash before the entry leaves only
+ * an unlogged .meta/.logK, which the next growth removes (memory free in
+ * the log); after it, R4 as for any append.  Appends other than EXTEND
+ * never take the last slot of the log, so a full log can always record
+ * its growth.  Every host maps segment k through its own .meta/.logK,
+ * created (MAP_CREATE, type FAMFS_LOG, the mode of .meta/.log) when its
+ * replay or follower meets the EXTEND entry; the bounded R4 scan
+ * (FAMFS_CLOG_SCAN) and the torn-append rules apply across segments.
+ * mkfs zeroes only the first 2 MiB of the log (header, R4 window): slots
+ * past next_index of an earlier file system never verify, their CRC being
+ * seeded with its fs uuid, so a 1 GiB log costs a small file system
+ * nothing more than an 8 MiB one.
  *
  * Several devices (issue 16; INCOMPAT_MULTIDEV): the primary holds the
  * superblock and the log.  Each member device holds at offset 0 a
@@ -220,13 +254,16 @@
 #define FAMFS_FEATURE_INCOMPAT_COMPACT_LOG	(1U << 2)
 #define FAMFS_FEATURE_INCOMPAT_MULTIDEV		(1U << 3)
 #define FAMFS_FEATURE_INCOMPAT_NONCOHERENT	(1U << 4)
+/* issue 17, log growth: EXTEND entries (compact log only) */
+#define FAMFS_FEATURE_INCOMPAT_LOG_EXTEND	(1U << 5)
 #define FAMFS_FEATURE_RO_COMPAT_MASTER_REC	(1U << 0)
 #define FAMFS_FEATURE_COMPAT_SUPP	0U
 #define FAMFS_FEATURE_RO_COMPAT_SUPP	FAMFS_FEATURE_RO_COMPAT_MASTER_REC
 #define FAMFS_FEATURE_INCOMPAT_SUPP	(FAMFS_FEATURE_INCOMPAT_INTERLEAVE | \
 					 FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT | \
 					 FAMFS_FEATURE_INCOMPAT_COMPACT_LOG | \
-					 FAMFS_FEATURE_INCOMPAT_NONCOHERENT)
+					 FAMFS_FEATURE_INCOMPAT_NONCOHERENT | \
+					 FAMFS_FEATURE_INCOMPAT_LOG_EXTEND)
 
 struct famfs_superblock {
 	__le64	magic;			/*   0 FAMFS_SB_MAGIC */
@@ -480,5 +517,29 @@ FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_hdr) +
 		    "the largest compact entry must fit FAMFS_CLOG_MAX_SLOTS");
 FAMFS_FORMAT_ASSERT(FAMFS_LOG_MAX_STRIPS == FAMFS_LOG_MAX_SIMPLE_EXT,
 		    "strips and extents share the compact extent area");
+
+/* ------------------------------------------------------------------------ */
+/* Log growth (INCOMPAT_LOG_EXTEND): EXTEND entries, log segments            */
+
+/* famfs_clog_hdr.type of an EXTEND entry (3 is DEVADD, issue 16) */
+#define FAMFS_LOG_EXTEND	4
+/* segments 0 (mkfs's log) .. FAMFS_LOG_MAX_SEGS - 1 */
+#define FAMFS_LOG_MAX_SEGS	64
+/* all segments together: 256 M slots */
+#define FAMFS_LOG_TOTAL_MAX	(64ULL << 30)
+
+/* EXTEND: after the famfs_clog_hdr (nslots 1), the rest of the slot zero */
+struct famfs_clog_extend {
+	__le64	offset;			/*  16 device 0 offset, 2 MiB aligned */
+	__le64	len;			/*  24 bytes, a multiple of 2 MiB */
+	__le32	segment;		/*  32 1..FAMFS_LOG_MAX_SEGS - 1 */
+	__le32	reserved;		/*  36 zero */
+	__u8	pad[8];			/*  40 zero */
+};
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_extend) == 32,
+		    "famfs_clog_extend must be 32 bytes");
+FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
+		    FAMFS_LOG_TOTAL_MAX >= 2 * FAMFS_LOG_LEN_MAX,
+		    "a grown log holds at least twice the largest mkfs log");
 
 #endif /* _UAPI_LINUX_FAMFS_FORMAT_H */

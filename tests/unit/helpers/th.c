@@ -131,6 +131,12 @@ static int mock_add(int fd, const struct famfs_fmap *map)
 
 	if (fstat(fd, &st))
 		return -errno;
+	/* an unlinked file's map is gone; its inode number may come back for
+	 * a new, empty file (a mapped one has its size) */
+	for (int i = 0; !st.st_size && i < nmock; i++)
+		if (mock[i].keep < 0 && mock[i].ino == st.st_ino &&
+		    mock[i].dev == st.st_dev)
+			mock_drop(i--);
 	if (st.st_size || mock_find(fd))
 		return -EEXIST;		/* the module wants an empty, unmapped file */
 	if (nmock == MOCK_MAX)

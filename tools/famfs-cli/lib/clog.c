@@ -33,6 +33,14 @@ uint32_t famfs_clog_crc(const void *entry, unsigned nslots,
 				  nslots * FAMFS_CLOG_SLOT - HDR_LEN);
 }
 
+static bool zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
 /* the bytes an entry of this shape needs, path NUL included */
 static size_t body_end(unsigned ext_type, unsigned next, size_t path_len)
 {
@@ -54,6 +62,41 @@ static int put_ext(struct famfs_clog_ext *x, uint64_t off, uint64_t len,
 	return 0;
 }
 
+/* EXTEND (log growth): one slot, struct famfs_clog_extend */
+static int extend_encode(const struct famfs_log_entry *e, uint64_t slot,
+			 const uint8_t fs_uuid[16],
+			 uint8_t out[FAMFS_CLOG_MAX_ENTRY])
+{
+	struct famfs_clog_hdr *h = (struct famfs_clog_hdr *)out;
+	struct famfs_clog_extend *x = (struct famfs_clog_extend *)(out + HDR_LEN);
+
+	h->seq = htole64(slot);
+	h->type = htole16(FAMFS_LOG_EXTEND);
+	h->nslots = 1;
+	x->offset = e->fm.ext.simple[0].offset;
+	x->len = e->fm.ext.simple[0].len;
+	x->segment = htole32((uint32_t)le64toh(e->fm.size));
+	h->crc = htole32(famfs_clog_crc(out, 1, fs_uuid));
+	return 1;
+}
+
+static int extend_decode(const uint8_t *b, struct famfs_log_entry *e,
+			 char *reason)
+{
+	const struct famfs_clog_hdr *h = (const void *)b;
+	const struct famfs_clog_extend *x = (const void *)(b + HDR_LEN);
+
+	if (h->nslots != 1) {
+		REASON("log EXTEND entry of %u slots (1)", h->nslots);
+		return -EPROTO;
+	}
+	famfs_entry_build_extend(e, le32toh(x->segment), le64toh(x->offset),
+				 le64toh(x->len));
+	return h->flags || x->reserved || !zero(x->pad, sizeof(x->pad)) ||
+	       !zero(b + HDR_LEN + sizeof(*x),
+		     FAMFS_CLOG_SLOT - HDR_LEN - sizeof(*x)) ? -EINVAL : 0;
+}
+
 int famfs_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
 		      const uint8_t fs_uuid[16],
 		      uint8_t out[FAMFS_CLOG_MAX_ENTRY], char *reason)
@@ -69,6 +112,8 @@ int famfs_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
 	int rc;
 
 	memset(out, 0, FAMFS_CLOG_MAX_ENTRY);
+	if (le16toh(e->type) == FAMFS_LOG_EXTEND)
+		return extend_encode(e, slot, fs_uuid, out);
 	if (plen == sizeof(fm->path) || plen != le16toh(fm->path_len) || !plen) {
 		REASON("path not NUL-terminated, empty or path_len mismatch");
 		return -EINVAL;
@@ -226,6 +271,15 @@ int famfs_clog_decode(const void *entry, uint64_t slot,
 	int rc;
 
 	memset(e, 0, sizeof(*e));
+	if (le16toh(h->type) == FAMFS_LOG_EXTEND) {
+		rc = extend_decode(b, e, reason);
+		e->seq = htole64(slot);
+		memcpy(e->fs_uuid, fs_uuid, 16);
+		famfs_entry_set_crc(e);
+		if (rc == -EINVAL)
+			REASON("reserved entry bytes are not zero");
+		return rc;
+	}
 	e->seq = htole64(slot);
 	memcpy(e->fs_uuid, fs_uuid, 16);
 	e->type = h->type;

@@ -23,6 +23,48 @@
 #include "libfamfs.h"
 
 #define DIO_ALIGN 4096UL
+/* a bounce buffer in a view (a compact log): read this much at first, the
+ * rest as it is needed (famfs_map_load), at least this much at a time */
+#define BOUNCE_FIRST	(2UL << 20)
+#define BOUNCE_STEP	(1UL << 20)
+
+bool famfs_dev_bounce_files;
+uint64_t famfs_bounce_bytes;
+
+/* [m->loaded, upto) of a bounce buffer from the device */
+static int bounce_read(struct famfs_map *m, uint64_t upto)
+{
+	uint64_t from = m->loaded;
+	ssize_t n;
+
+	if (upto > m->len)
+		upto = m->len;
+	if (upto <= from)
+		return 0;
+	n = pread(m->fd, (char *)m->addr + from, upto - from,
+		  (off_t)(m->dev_off + from));
+	if (n != (ssize_t)(upto - from)) {
+		famfs_err("%s: read at %llu: %s", m->name,
+			  (unsigned long long)(m->dev_off + from),
+			  n < 0 ? strerror(errno) : "short read");
+		return n < 0 ? -errno : -EIO;
+	}
+	famfs_bounce_bytes += upto - from;
+	m->loaded = upto;
+	return 0;
+}
+
+int famfs_map_load(struct famfs_map *m, const void *addr, size_t len)
+{
+	uint64_t upto = (uint64_t)((uintptr_t)addr + len - (uintptr_t)m->addr);
+
+	if (!m->bounce || upto <= m->loaded)
+		return 0;
+	upto = (upto + DIO_ALIGN - 1) & ~(DIO_ALIGN - 1);
+	if (upto < m->loaded + BOUNCE_STEP)
+		upto = m->loaded + BOUNCE_STEP;
+	return bounce_read(m, upto);
+}
 
 int famfs_dax_size(const char *path, dev_t rdev, uint64_t *size)
 {
@@ -120,10 +162,17 @@ void famfs_dev_close(struct famfs_dev *d)
 int famfs_fd_map(int fd, const char *name, uint64_t len, bool rw,
 		 struct famfs_map *m)
 {
+	return famfs_fd_map_at(fd, name, len, rw, NULL, m);
+}
+
+int famfs_fd_map_at(int fd, const char *name, uint64_t len, bool rw,
+		    void *at, struct famfs_map *m)
+{
 	void *a;
 
 	memset(m, 0, sizeof(*m));
-	a = mmap(NULL, len, PROT_READ | (rw ? PROT_WRITE : 0), MAP_SHARED, fd, 0);
+	a = mmap(at, len, PROT_READ | (rw ? PROT_WRITE : 0),
+		 MAP_SHARED | (at ? MAP_FIXED : 0), fd, 0);
 	if (a == MAP_FAILED) {
 		int rc = -errno;
 
@@ -136,11 +185,18 @@ int famfs_fd_map(int fd, const char *name, uint64_t len, bool rw,
 	m->fd = fd;
 	m->rw = rw;
 	m->name = name;
+	m->fixed = at != NULL;
 	return 0;
 }
 
 int famfs_dev_map(struct famfs_dev *d, uint64_t off, uint64_t len,
 		  struct famfs_map *m)
+{
+	return famfs_dev_map_at(d, off, len, NULL, m);
+}
+
+int famfs_dev_map_at(struct famfs_dev *d, uint64_t off, uint64_t len,
+		     void *at, struct famfs_map *m)
 {
 	memset(m, 0, sizeof(*m));
 	if (off > d->size || len > d->size - off) {
@@ -154,34 +210,40 @@ int famfs_dev_map(struct famfs_dev *d, uint64_t off, uint64_t len,
 	m->fd = d->fd;
 	m->rw = d->rw;
 	m->name = d->path;
-	if (d->kind == FAMFS_DEV_BLOCK) {
-		ssize_t n;
+	if (d->kind == FAMFS_DEV_BLOCK ||
+	    (famfs_dev_bounce_files && d->kind == FAMFS_DEV_FILE)) {
+		int rc;
 
 		if ((off | len) & (DIO_ALIGN - 1)) {
 			famfs_err("%s: unaligned direct I/O range", d->path);
 			return -EINVAL;
 		}
-		if (posix_memalign(&m->addr, DIO_ALIGN, len)) {
+		if (at) {
+			m->addr = mmap(at, len, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+				       -1, 0);
+			if (m->addr == MAP_FAILED)
+				m->addr = NULL;
+			m->fixed = true;
+		} else if (posix_memalign(&m->addr, DIO_ALIGN, len)) {
+			m->addr = NULL;
+		}
+		if (!m->addr) {
 			famfs_err("%s: out of memory", d->path);
 			return -ENOMEM;
 		}
 		m->bounce = true;
-		n = pread(d->fd, m->addr, len, (off_t)off);
-		if (n != (ssize_t)len) {
-			int rc = n < 0 ? -errno : -EIO;
-
-			famfs_err("%s: read at %llu: %s", d->path,
-				  (unsigned long long)off,
-				  n < 0 ? strerror(errno) : "short read");
-			free(m->addr);
-			m->addr = NULL;
-			return rc;
-		}
-		return 0;
+		/* in a view, the rest as it is needed: a 1 GiB log costs
+		 * what an 8 MiB one does */
+		rc = bounce_read(m, at ? BOUNCE_FIRST : len);
+		if (rc)
+			famfs_map_unmap(m);
+		return rc;
 	}
 	m->cpu_flush = d->kind == FAMFS_DEV_DAX;
-	m->addr = mmap(NULL, len, PROT_READ | (d->rw ? PROT_WRITE : 0),
-		       MAP_SHARED, d->fd, (off_t)off);
+	m->fixed = at != NULL;
+	m->addr = mmap(at, len, PROT_READ | (d->rw ? PROT_WRITE : 0),
+		       MAP_SHARED | (at ? MAP_FIXED : 0), d->fd, (off_t)off);
 	if (m->addr == MAP_FAILED) {
 		int rc = -errno;
 
@@ -345,7 +407,10 @@ void famfs_map_unmap(struct famfs_map *m)
 {
 	if (!m->addr)
 		return;
-	if (m->bounce)
+	if (m->fixed)	/* back to the reservation it was mapped into */
+		mmap(m->addr, m->len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+		     MAP_NORESERVE | MAP_FIXED, -1, 0);
+	else if (m->bounce)
 		free(m->addr);
 	else
 		munmap(m->addr, m->len);

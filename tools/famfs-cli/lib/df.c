@@ -23,6 +23,9 @@ static int count(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		/* R3: what it owns is not known, not even that */
 		if (famfs_entry_owned(e, idx, c->sb, NULL))
 			df->unparsed_entries++;
+	} else if (le16toh(e->type) == FAMFS_LOG_EXTEND) {
+		df->log_segments++;	/* its memory: reserved, below */
+		df->log_len += le64toh(e->fm.ext.simple[0].len);
 	} else if (le16toh(e->type) == FAMFS_LOG_MKDIR) {
 		df->dirs++;
 	} else {
@@ -50,11 +53,16 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 	rc = famfs_log_walk(fs, count, &c);
 	if (rc)
 		return rc;
-	df->log_entries = df->files + df->dirs + df->bad_entries;
+	df->log_entries = df->files + df->dirs + df->bad_entries +
+			  df->log_segments;
+	/* a grown log: every segment read by the walk, capacity the total */
+	df->log_capacity = famfs_log_cap(fs);
+	df->reserved += df->log_len - le64toh(fs->sb->log_len);
 	rc = famfs_bitmap_build(fs, &b);	/* unparsable entries: unmarked */
 	if (rc)
 		return rc;
 	reserved_units = (df->reserved + FAMFS_ALLOC_UNIT - 1) / FAMFS_ALLOC_UNIT;
+	/* (segments are marked used by their EXTEND entries) */
 	if (reserved_units > b.nunits)
 		reserved_units = b.nunits;
 	df->free = b.nfree * FAMFS_ALLOC_UNIT;
@@ -74,7 +82,7 @@ int famfs_df_log_warn(const char *name, const struct famfs_df *df)
 	if (!df->log_capacity ||
 	    df->log_used * 100 < df->log_capacity * FAMFS_LOG_WARN_PCT)
 		return 0;
-	famfs_warn("%s: the log is %llu%% full (%llu of %llu %s used): new files and directories fail when it is full. " FAMFS_LOG_FULL_HINT,
+	famfs_warn("%s: the log is %llu%% full (%llu of %llu %s used): new files and directories fail when it is full unless the master grows it (automatically when free space allows). " FAMFS_LOG_FULL_HINT,
 		   name,
 		   (unsigned long long)(df->log_used * 100 / df->log_capacity),
 		   (unsigned long long)df->log_used,

@@ -171,8 +171,6 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 	}
 	memcpy(f->fs_uuid, fs.sb->fs_uuid, 16);
 	f->have_uuid = true;
-	cap = le64toh(fs.log->capacity);
-	f->capacity = cap;
 	n = famfs_log_refresh_next(&fs);
 	before = famfs_logplay_next(f->lp);
 	rc = 0;
@@ -191,9 +189,17 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 				   f->r.bad_entries - r0.bad_entries,
 				   f->r.errors - r0.errors);
 	}
+	/* the segments the replay met are mapped now; a compact log keeps
+	 * its last slot for the entry that records a growth */
+	cap = famfs_log_cap(&fs);
+	if (cap > f->capacity)
+		f->full_reported = false;	/* it grew */
+	f->capacity = cap;
+	if (famfs_fs_compact(&fs))
+		cap--;
 	if (!rc && n >= cap && famfs_logplay_next(f->lp) >= cap &&
 	    !f->full_reported) {
-		famfs_warn("%s: the log is full (%llu of %llu entries): the master cannot create more; still following",
+		famfs_warn("%s: the log is full (%llu of %llu entries): the master cannot create more until it grows the log; still following",
 			   f->mpt, (unsigned long long)n, (unsigned long long)cap);
 		f->full_reported = true;
 	}

@@ -211,7 +211,10 @@ int famfs_log_hdr_check(const struct famfs_log_header *h,
 		REASON("log header belongs to another file system (fs uuid differs)");
 		return -EINVAL;
 	}
-	if (le64toh(h->next_index) > le64toh(h->capacity)) {
+	if (le64toh(h->next_index) > le64toh(h->capacity) &&
+	    (!compact || !(le32toh(sb->feature_incompat) &
+			   FAMFS_FEATURE_INCOMPAT_LOG_EXTEND) ||
+	     le64toh(h->next_index) > FAMFS_CLOG_CAPACITY(FAMFS_LOG_TOTAL_MAX))) {
 		REASON("log next index %llu beyond capacity %llu",
 		       (unsigned long long)le64toh(h->next_index),
 		       (unsigned long long)le64toh(h->capacity));
@@ -425,6 +428,49 @@ static int check_extents(const struct famfs_log_fmeta *fm,
 	}
 }
 
+/* R2: EXTEND entries only in a compact log with INCOMPAT_LOG_EXTEND */
+static int extend_bit(const struct famfs_superblock *sb, char *reason)
+{
+	if (!famfs_sb_compact(sb) ||
+	    !(le32toh(sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_LOG_EXTEND)) {
+		REASON("log EXTEND entry in a log without the log-extend feature (superblock incompat bit 0x%x clear, or not a compact log)",
+		       FAMFS_FEATURE_INCOMPAT_LOG_EXTEND);
+		return -EPROTONOSUPPORT;
+	}
+	return 0;
+}
+
+/* The v1 form of an EXTEND entry (logseg.c): segment number in size, its
+ * range in ext.simple[0], everything else zero */
+static int check_extend(const struct famfs_log_entry *e,
+			const struct famfs_superblock *sb, char *reason)
+{
+	const struct famfs_log_fmeta *fm = &e->fm;
+	uint64_t k = le64toh(fm->size);
+	int rc = extend_bit(sb, reason);
+
+	if (rc)
+		return rc;
+	if (e->flags || fm->ctime || fm->mode || fm->uid || fm->gid ||
+	    le16toh(fm->extent_type) != FAMFS_LOG_EXT_SIMPLE ||
+	    le16toh(fm->nextents) != 1 || fm->path_len ||
+	    !famfs_all_zero(&fm->ext.simple[1], sizeof(fm->ext) - sizeof(fm->ext.simple[0])) ||
+	    !famfs_all_zero(fm->pad, sizeof(fm->pad)) ||
+	    !famfs_all_zero(fm->path, sizeof(fm->path)) ||
+	    !famfs_all_zero(fm->reserved, sizeof(fm->reserved))) {
+		REASON("reserved bytes of a log EXTEND entry are not zero");
+		return -EINVAL;
+	}
+	if (k < 1 || k >= FAMFS_LOG_MAX_SEGS) {
+		REASON("log EXTEND entry for segment %llu (1..%u)",
+		       (unsigned long long)k, FAMFS_LOG_MAX_SEGS - 1);
+		return -EINVAL;
+	}
+	return check_range("log segment", (unsigned)k,
+			   le64toh(fm->ext.simple[0].offset),
+			   le64toh(fm->ext.simple[0].len), sb, reason);
+}
+
 bool famfs_entry_interleaved(const struct famfs_log_entry *e)
 {
 	return le16toh(e->type) == FAMFS_LOG_FILE &&
@@ -437,6 +483,11 @@ unsigned famfs_entry_ranges(const struct famfs_log_entry *e,
 	const struct famfs_log_fmeta *fm = &e->fm;
 	unsigned n = 0;
 
+	if (le16toh(e->type) == FAMFS_LOG_EXTEND) {	/* a log segment */
+		out[0].offset = le64toh(fm->ext.simple[0].offset);
+		out[0].len = le64toh(fm->ext.simple[0].len);
+		return 1;
+	}
 	if (le16toh(e->type) != FAMFS_LOG_FILE)
 		return 0;
 	if (famfs_entry_interleaved(e)) {
@@ -513,6 +564,12 @@ int famfs_entry_owned(const struct famfs_log_entry *e, uint64_t index,
 		return 0;
 	case FAMFS_LOG_FILE:
 		break;
+	case FAMFS_LOG_EXTEND:
+		rc = extend_bit(sb, reason);
+		return rc ? rc : check_range("log segment", 0,
+					     le64toh(fm->ext.simple[0].offset),
+					     le64toh(fm->ext.simple[0].len),
+					     sb, reason);
 	default:
 		REASON("unknown entry type %u", le16toh(e->type));
 		return -EPROTONOSUPPORT;
@@ -564,6 +621,8 @@ int famfs_entry_check_fields(const struct famfs_log_entry *e,
 	const struct famfs_log_fmeta *fm = &e->fm;
 	int rc;
 
+	if (le16toh(e->type) == FAMFS_LOG_EXTEND)
+		return check_extend(e, sb, reason);
 	if (e->flags || fm->pad[0] || !famfs_all_zero(fm->pad, sizeof(fm->pad)) ||
 	    !famfs_all_zero(fm->reserved, sizeof(fm->reserved))) {
 		REASON("reserved entry bytes are not zero");

@@ -19,6 +19,8 @@ static void fs_init(struct famfs_fs *fs)
 {
 	memset(fs, 0, sizeof(*fs));
 	fs->dev.fd = fs->sb_fd = fs->log_fd = fs->lock_fd = -1;
+	for (unsigned k = 0; k < FAMFS_LOG_MAX_SEGS; k++)
+		fs->seg[k].fd = -1;
 	fs->cache_unparsed = fs->cache_past = UINT64_MAX;
 }
 
@@ -102,13 +104,16 @@ static int open_dev(const char *path, bool want_rw, bool head,
 	rc = check_sb(fs, fs->dev.size);
 	if (rc)
 		goto fail;
+	rc = famfs_logview_init(fs);
+	if (rc)
+		goto fail;
 	llen = le64toh(fs->sb->log_len);
 	/* (a block device's map is a copy, read whole; a mapping costs
 	 * nothing until touched, and device-dax maps whole 2 MiB only) */
 	if (head && fs->dev.kind == FAMFS_DEV_BLOCK && llen > 4096)
 		llen = 4096;
-	rc = famfs_dev_map(&fs->dev, le64toh(fs->sb->log_offset), llen,
-			   &fs->logm);
+	rc = famfs_dev_map_at(&fs->dev, le64toh(fs->sb->log_offset), llen,
+			      fs->view, &fs->logm);
 	if (rc)
 		goto fail;
 	fs->log = fs->logm.addr;
@@ -207,12 +212,19 @@ int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs)
 		rc = -EBADMSG;
 		goto fail;
 	}
-	rc = famfs_fd_map(fs->log_fd, FAMFS_META_LOG, le64toh(fs->sb->log_len),
-			  fs->rw, &fs->logm);
+	rc = famfs_logview_init(fs);
+	if (rc)
+		goto fail;
+	rc = famfs_fd_map_at(fs->log_fd, FAMFS_META_LOG, le64toh(fs->sb->log_len),
+			     fs->rw, fs->view, &fs->logm);
 	if (rc)
 		goto fail;
 	fs->log = fs->logm.addr;
 	rc = check_log(fs);
+	if (rc)
+		goto fail;
+	/* the segments this mount has met (.meta/.log1..) */
+	rc = famfs_logview_attach(fs);
 	if (rc)
 		goto fail;
 	fs->lock_fd = fs->log_fd;
@@ -227,6 +239,7 @@ void famfs_fs_close(struct famfs_fs *fs)
 	famfs_fs_cache_flush(fs);
 	famfs_fs_cache_drop(fs);
 	famfs_map_unmap(&fs->logm);
+	famfs_logview_fini(fs);
 	famfs_map_unmap(&fs->sbm);
 	if (fs->sb_fd >= 0)
 		close(fs->sb_fd);

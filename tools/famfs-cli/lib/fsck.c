@@ -34,6 +34,8 @@ static const char *entry_path(struct famfs_fs *fs, uint64_t idx, char *out)
 
 	if (famfs_log_entry_at(fs, idx, &e))
 		return "(unreadable entry)";
+	if (le16toh(e.type) == FAMFS_LOG_EXTEND)
+		return "a log segment";
 	snprintf(out, FAMFS_LOG_PATH_MAX, "%.*s", FAMFS_LOG_PATH_MAX - 1,
 		 e.fm.path);
 	return out;
@@ -76,6 +78,16 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 			unknown ? why : reason);
 		if (!unknown)
 			mark_units(c, e, idx, true);
+		return 0;
+	}
+	if (type == FAMFS_LOG_EXTEND) {		/* a log segment */
+		if (famfs_verbose)
+			printf("entry %llu: log segment %llu at %llu, %llu bytes\n",
+			       (unsigned long long)idx,
+			       (unsigned long long)le64toh(e->fm.size),
+			       (unsigned long long)le64toh(e->fm.ext.simple[0].offset),
+			       (unsigned long long)le64toh(e->fm.ext.simple[0].len));
+		mark_units(c, e, idx, true);
 		return 0;
 	}
 	if (famfs_verbose && famfs_entry_interleaved(e))
@@ -161,7 +173,9 @@ static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
 			if (c->owner[k] && c->owner[k] != idx + 1 && !prev) {
 				prev = c->owner[k];
 				problem(c, "%s (entry %llu) shares memory with %s",
-					e->fm.path, (unsigned long long)idx,
+					le16toh(e->type) == FAMFS_LOG_EXTEND ?
+					"a log segment" : e->fm.path,
+					(unsigned long long)idx,
 					entry_path(c->fs, prev - 1, other));
 			}
 			/* a unit counts once, however many files claim it */

@@ -189,6 +189,10 @@ struct famfs_map {
 	bool bounce;
 	bool cpu_flush;		/* device-dax: no fsync, flush CPU caches */
 	bool rw;
+	uint64_t loaded;	/* bounce: bytes [0, loaded) read so far */
+	bool fixed;		/* mapped at a given address of a reservation
+				 * (the log's view): unmapping reserves it
+				 * again */
 	const char *name;	/* for messages */
 };
 int famfs_dev_open(const char *path, bool rw, struct famfs_dev *d);
@@ -199,6 +203,20 @@ int famfs_dev_map(struct famfs_dev *d, uint64_t off, uint64_t len,
 		  struct famfs_map *m);
 int famfs_fd_map(int fd, const char *name, uint64_t len, bool rw,
 		 struct famfs_map *m);
+/* The same at address at (NULL: anywhere) of a PROT_NONE reservation
+ * (MAP_FIXED; a bounce buffer is anonymous memory there) */
+int famfs_dev_map_at(struct famfs_dev *d, uint64_t off, uint64_t len,
+		     void *at, struct famfs_map *m);
+int famfs_fd_map_at(int fd, const char *name, uint64_t len, bool rw,
+		    void *at, struct famfs_map *m);
+/* A bounce buffer mapped at an address (a compact log's view) is read from
+ * the device as it is needed: [addr, addr + len) before it is read or
+ * written.  0 or -errno (printed); nothing to do for a mapping. */
+int famfs_map_load(struct famfs_map *m, const void *addr, size_t len);
+/* unit tests: regular files go through bounce buffers as block devices do */
+extern bool famfs_dev_bounce_files;
+/* bytes read into bounce buffers (what a log's size costs an opening) */
+extern uint64_t famfs_bounce_bytes;
 /* Write back and invalidate the CPU cache lines of [p, p+len): before
  * reading what another host wrote, on memory that is not cache coherent. */
 void famfs_cpu_flush(const void *p, size_t len);
@@ -378,6 +396,18 @@ int famfs_read_id(const char *path, uint8_t uuid[16]);
 void famfs_uuid_str(const uint8_t uuid[16], char out[37]);
 
 /* ---- fs.c: an opened file system (superblock + log) ---------------------- */
+/* A log segment (INCOMPAT_LOG_EXTEND): segment 0 is mkfs's log (its map is
+ * fs->logm), k >= 1 were added by EXTEND entries */
+struct famfs_logseg {
+	uint64_t first, nslots;		/* its slots [first, first + nslots) */
+	uint64_t dev_off, len;		/* on device 0; dev_off UINT64_MAX:
+					 * not known (a .meta file found
+					 * before its EXTEND entry was read) */
+	struct famfs_map m;		/* k >= 1: in the log's view */
+	int fd;				/* .meta/.logK when mounted, else -1 */
+	bool logged;			/* its EXTEND entry was read (or
+					 * written by this process) */
+};
 struct famfs_fs {
 	struct famfs_dev dev;		/* when opened from a device */
 	struct famfs_map sbm, logm;
@@ -424,6 +454,15 @@ struct famfs_fs {
 	bool mine_seen;
 	uint8_t mine_rec[256], mine_master[16];
 	char mine_env[512];
+	/* logseg.c: a compact log is one view, a PROT_NONE reservation of
+	 * FAMFS_LOG_TOTAL_MAX bytes at fs->log into which every segment is
+	 * mapped in order, so slot i is at the same address arithmetic in
+	 * every segment and an entry that spans two is contiguous */
+	void *view;
+	struct famfs_logseg seg[FAMFS_LOG_MAX_SEGS];
+	unsigned nsegs;			/* mapped: 1 + segments 1.. */
+	uint64_t log_cap;		/* their slots (v1: the header's) */
+	bool grow_said;			/* automatic growth was reported */
 };
 /* INCOMPAT_COMPACT_LOG: log indexes are 256-byte slots, an entry takes
  * 1..4 of them (famfs_format.h) */
@@ -492,6 +531,9 @@ static inline struct famfs_log_entry *famfs_log_slot(struct famfs_log_header *h,
 					  i * FAMFS_LOG_ENTRY_SIZE);
 }
 
+/* logseg.c, loggrow.c: log segments and growth */
+#include "logseg.h"
+
 /* ---- log.c: append and scan ---------------------------------------------- */
 uint64_t famfs_log_next(const struct famfs_log_header *h);
 /* Fill seq/uuid/crc, write slot, flush, then advance next_index.  -ENOSPC
@@ -509,7 +551,7 @@ int famfs_entry_build_interleaved(struct famfs_log_entry *e, const char *rel,
 				  const struct famfs_log_interleave_ext *ie);
 /* What a full log's message tells the user */
 #define FAMFS_LOG_FULL_HINT \
-	"The log cannot grow: make a new file system with a larger --loglen (up to 1G) and copy the files to it"
+	"Grow it with famfs loggrow MPT (it needs free space), or make a new file system with a larger --loglen (up to 1G) and copy the files to it"
 /* The entry (v1 form) that starts at index idx: 0, or -EINVAL if none
  * verifies there (compact; a v1 slot is copied as it is) */
 int famfs_log_entry_at(struct famfs_fs *fs, uint64_t idx,
@@ -626,6 +668,8 @@ struct famfs_df {
 	uint64_t log_capacity;	/* entries (v1) or slots (compact) */
 	uint64_t log_used;	/* of those: next_index */
 	bool log_compact;	/* INCOMPAT_COMPACT_LOG */
+	uint64_t log_segments;	/* EXTEND entries: log_len and capacity are
+				 * the totals of every segment */
 	unsigned long files, dirs, bad_entries;
 	unsigned long unparsed_entries;	/* of bad_entries: memory unknown */
 };

@@ -97,6 +97,9 @@ static int clog_read(struct famfs_fs *fs, uint64_t i, uint64_t end,
 			 FAMFS_CLOG_MAX_SLOTS;
 	int n, rc;
 
+	rc = famfs_log_load(fs, s, avail * FAMFS_CLOG_SLOT);
+	if (rc)
+		return rc;
 	for (int pass = 0;; pass++) {
 		unsigned k = __atomic_load_n(&s[offsetof(struct famfs_clog_hdr, nslots)],
 					     __ATOMIC_RELAXED);
@@ -107,7 +110,7 @@ static int clog_read(struct famfs_fs *fs, uint64_t i, uint64_t end,
 		/* a stale line may hold anything (zeros: a wrong seq, not
 		 * only a CRC mismatch as in v1): any failure is retried */
 		if (n >= 0 || !refresh || pass ||
-		    famfs_map_refresh(&fs->logm, s, avail * FAMFS_CLOG_SLOT))
+		    famfs_log_refresh(fs, s, avail * FAMFS_CLOG_SLOT))
 			break;
 		famfs_flush_stats.crc_retries++;
 	}
@@ -130,16 +133,18 @@ static unsigned clog_written(struct famfs_fs *fs, uint64_t i, uint64_t end)
 	bool ok;
 	int n;
 
-	if (i >= end)
+	if (i >= end || famfs_log_load(fs, h, FAMFS_CLOG_SLOT *
+				       (end - i < FAMFS_CLOG_MAX_SLOTS ?
+					end - i : FAMFS_CLOG_MAX_SLOTS)))
 		return 0;
 	/* a client: fresh lines, the first one only for most slots */
 	if (!fs->master)
-		famfs_map_invalidate(&fs->logm, h, sizeof(*h));
+		famfs_log_invalidate(fs, h, sizeof(*h));
 	if (le64toh(h->seq) != i)	/* cheap first: most slots are not */
 		return 0;
 	/* (no further than the log's end: the mapping ends there) */
 	if (!fs->master)
-		famfs_map_invalidate(&fs->logm, h, FAMFS_CLOG_SLOT *
+		famfs_log_invalidate(fs, h, FAMFS_CLOG_SLOT *
 				     (end - i < FAMFS_CLOG_MAX_SLOTS ?
 				      end - i : FAMFS_CLOG_MAX_SLOTS));
 	n = clog_read(fs, i, end, &e, &ok, NULL, false);
@@ -182,6 +187,28 @@ static uint64_t clog_scan(struct famfs_fs *fs, uint64_t from, uint64_t cap,
 		last = i;
 	}
 	return first;
+}
+
+static int no_op(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		 bool ok, const char *reason)
+{
+	(void)arg, (void)idx, (void)e, (void)ok, (void)reason;
+	return 0;
+}
+
+/* A grown log whose segments are not all mapped yet (opened from a device,
+ * or a mount whose replay has not reached an EXTEND entry): read the log,
+ * which maps each segment as its EXTEND entry goes by.  The cap then. */
+static uint64_t log_discover(struct famfs_fs *fs)
+{
+	uint64_t wn = fs->walk_next;
+
+	if (fs->view && famfs_log_next(fs->log) > famfs_log_cap(fs) &&
+	    le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_LOG_EXTEND) {
+		famfs_log_walk(fs, no_op, NULL);
+		fs->walk_next = wn;
+	}
+	return famfs_log_cap(fs);
 }
 
 /* R4: a valid entry at next_index + 1 or beyond means the header lost
@@ -241,13 +268,14 @@ static int tail_check(struct famfs_fs *fs, uint64_t idx, uint64_t cap)
 
 int famfs_log_tail_check(struct famfs_fs *fs)
 {
-	return tail_check(fs, famfs_log_next(fs->log),
-			  le64toh(fs->log->capacity));
+	uint64_t cap = log_discover(fs);
+
+	return tail_check(fs, famfs_log_next(fs->log), cap);
 }
 
 int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
 {
-	uint64_t n = famfs_log_refresh_next(fs), cap = le64toh(fs->log->capacity);
+	uint64_t n = famfs_log_refresh_next(fs), cap = log_discover(fs);
 	char reason[FAMFS_REASON_LEN];
 
 	if (famfs_fs_compact(fs)) {
@@ -285,11 +313,14 @@ int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
 int famfs_log_roll_forward(struct famfs_fs *fs)
 {
 	struct famfs_log_header *h = fs->log;
-	uint64_t idx = famfs_log_next(h), cap = le64toh(h->capacity);
+	uint64_t idx = famfs_log_next(h), cap;
 	unsigned k = 1;
 	int rc;
 
-	if (!fs->rw || idx >= cap)
+	if (!fs->rw)
+		return 0;
+	cap = log_discover(fs);
+	if (idx >= cap)
 		return 0;
 	if (famfs_fs_compact(fs)) {
 		k = clog_written(fs, idx, cap);
@@ -317,7 +348,7 @@ int famfs_log_roll_forward(struct famfs_fs *fs)
 /* The entry (v1 form, seq/uuid/crc filled) in compact form at slot idx:
  * its slot count, or -errno (printed) */
 static int clog_write(struct famfs_fs *fs, struct famfs_log_entry *e,
-		      uint64_t idx, uint64_t cap)
+		      uint64_t idx)
 {
 	uint8_t buf[FAMFS_CLOG_MAX_ENTRY];
 	char reason[FAMFS_REASON_LEN];
@@ -329,22 +360,60 @@ static int clog_write(struct famfs_fs *fs, struct famfs_log_entry *e,
 			  e->fm.path, reason);
 		return n;
 	}
-	if (idx + (unsigned)n > cap) {
-		famfs_err("%s: log full (%llu of %llu slots used, this entry needs %d); nothing was written. " FAMFS_LOG_FULL_HINT,
-			  fs->name, (unsigned long long)idx,
-			  (unsigned long long)cap, n);
-		return -ENOSPC;
-	}
+	/* a bounce buffer: the device's bytes around it first */
+	rc = famfs_log_load(fs, clog_slot(fs->log, idx),
+			    (size_t)n * FAMFS_CLOG_SLOT);
+	if (rc)
+		return rc;
 	memcpy(clog_slot(fs->log, idx), buf, (size_t)n * FAMFS_CLOG_SLOT);
-	rc = famfs_map_flush(&fs->logm, clog_slot(fs->log, idx),
+	rc = famfs_log_flush(fs, clog_slot(fs->log, idx),
 			     (size_t)n * FAMFS_CLOG_SLOT);
 	return rc ? rc : n;
+}
+
+/*
+ * A compact log: room for an entry of e's size at idx?  Appends other than
+ * EXTEND leave the last slot free, for the entry that records a growth.
+ * A full log is grown (the master, automatically, FAMFS_LOG_AUTOGROW
+ * unless 0) when it can be: *idx is then the new next index.  0, or
+ * -errno (printed).
+ */
+static int clog_room(struct famfs_fs *fs, const struct famfs_log_entry *e,
+		     uint64_t *idx)
+{
+	uint8_t buf[FAMFS_CLOG_MAX_ENTRY];
+	char reason[FAMFS_REASON_LEN];
+	bool ext = le16toh(e->type) == FAMFS_LOG_EXTEND;
+	uint64_t cap = famfs_log_cap(fs), total;
+	int n = famfs_clog_encode(e, *idx, fs->sb->fs_uuid, buf, reason);
+
+	if (n < 0) {
+		famfs_err("%s: %s: %s; nothing was written", fs->name,
+			  e->fm.path, reason);
+		return n;
+	}
+	if (*idx + (unsigned)n + !ext <= cap)
+		return 0;
+	total = FAMFS_LOG_HDR_SIZE + cap * FAMFS_CLOG_SLOT;
+	if (!ext && famfs_log_autogrow() && fs->locked) {
+		famfs_warn("%s: the log is full (%llu of %llu slots used): growing it by %llu bytes into free space (famfs loggrow; FAMFS_LOG_AUTOGROW=0 turns this off)",
+			   fs->name, (unsigned long long)*idx,
+			   (unsigned long long)cap, (unsigned long long)total);
+		if (!famfs_log_grow(fs, 0)) {
+			*idx = famfs_log_next(fs->log);
+			return 0;
+		}
+	}
+	famfs_err("%s: log full (%llu of %llu slots used, this entry needs %d%s); nothing was written. " FAMFS_LOG_FULL_HINT,
+		  fs->name, (unsigned long long)*idx, (unsigned long long)cap,
+		  n, ext ? "" : " and the last slot is kept for a growth");
+	return -ENOSPC;
 }
 
 int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 {
 	struct famfs_log_header *h = fs->log;
-	uint64_t idx = famfs_log_next(h), cap = le64toh(h->capacity);
+	uint64_t idx = famfs_log_next(h), cap;
 	int rc, n = 1;
 
 	if (!fs->rw)
@@ -370,10 +439,15 @@ int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 		}
 		idx = famfs_log_next(h);
 	}
+	cap = log_discover(fs);
 	rc = tail_check(fs, idx, cap);
 	if (rc)
 		return rc;
-	if (idx >= cap) {
+	if (famfs_fs_compact(fs)) {
+		rc = clog_room(fs, e, &idx);
+		if (rc)
+			return rc;
+	} else if (idx >= cap) {
 		famfs_err("%s: log full (%llu of %llu %s used); nothing was written. " FAMFS_LOG_FULL_HINT,
 			  fs->name, (unsigned long long)idx,
 			  (unsigned long long)cap,
@@ -385,7 +459,7 @@ int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 	famfs_entry_set_crc(e);
 	/* 1. the entry, durable before it is referenced */
 	if (famfs_fs_compact(fs)) {
-		n = clog_write(fs, e, idx, cap);
+		n = clog_write(fs, e, idx);
 		if (n < 0)
 			return n;
 	} else {
@@ -407,6 +481,10 @@ uint64_t famfs_log_refresh_next(struct famfs_fs *fs)
 {
 	uint64_t n, cap = le64toh(fs->log->capacity);
 
+	/* a grown log: segments may come that are not mapped yet */
+	if (le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_LOG_EXTEND)
+		cap = FAMFS_CLOG_CAPACITY(FAMFS_LOG_TOTAL_MAX);
+
 	/* the master wrote it itself; anyone else may hold a stale line */
 	if (!fs->master)
 		famfs_map_refresh(&fs->logm, fs->log, sizeof(*fs->log));
@@ -426,23 +504,36 @@ static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
 		     famfs_entry_fn fn, void *arg)
 {
 	char reason[FAMFS_REASON_LEN];
+	uint64_t cap = famfs_log_cap(fs);
 
-	if (!fs->master)
-		famfs_map_invalidate(&fs->logm, clog_slot(fs->log, start),
-				     (end - start) * FAMFS_CLOG_SLOT);
+	if (!fs->master && start < cap)
+		famfs_log_invalidate(fs, clog_slot(fs->log, start),
+				     ((end < cap ? end : cap) - start) *
+				     FAMFS_CLOG_SLOT);
 	for (uint64_t i = start, j; i < end; i = fs->walk_next) {
+		uint64_t lim = end < famfs_log_cap(fs) ? end : famfs_log_cap(fs);
 		struct famfs_log_entry e;
 		bool ok;
 		int n, rc;
 
+		if (i >= lim) {
+			famfs_err("%s: log slots %llu..%llu are in a log segment that is not mapped here (its EXTEND entry was not read, or its .meta/.logN could not be made: see above)",
+				  fs->name, (unsigned long long)i,
+				  (unsigned long long)end - 1);
+			return -ENXIO;
+		}
 		reason[0] = '\0';
-		n = clog_read(fs, i, end, &e, &ok, reason, true);
+		n = clog_read(fs, i, lim, &e, &ok, reason, true);
 		if (n > 0) {
 			fs->walk_next = i + (unsigned)n;
+			/* a new segment, mapped before the walk reaches it */
+			if (ok && le16toh(e.type) == FAMFS_LOG_EXTEND &&
+			    famfs_logseg_add(fs, &e, i, reason) == -EINVAL)
+				ok = false;
 		} else {
 			/* no entry verifies here: one corrupt entry up to
 			 * the next slot where one does (R3: unparseable) */
-			for (j = i + 1; j < end && !clog_written(fs, j, end); j++)
+			for (j = i + 1; j < lim && !clog_written(fs, j, lim); j++)
 				;
 			memset(&e, 0, sizeof(e));
 			e.seq = htole64(i);
@@ -502,10 +593,12 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 int famfs_log_entry_span(struct famfs_fs *fs, uint64_t idx,
 			 struct famfs_log_entry *e)
 {
-	uint64_t cap = le64toh(fs->log->capacity);
+	uint64_t cap = famfs_log_cap(fs);
 	bool ok;
 	int n;
 
+	if (idx >= cap && famfs_fs_compact(fs))
+		cap = log_discover(fs);
 	if (idx >= cap)
 		return -EINVAL;
 	if (!famfs_fs_compact(fs)) {

@@ -353,6 +353,8 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 			  (unsigned long long)idx, reason);
 		return 0;
 	}
+	if (type == FAMFS_LOG_EXTEND)	/* a log segment, mapped by the walk */
+		return 0;
 	rc = pathset_add(&c->ps, e->fm.path, idx, type, &prev);
 	if (rc == -EEXIST) {
 		/* a directory logged twice is harmless; anything else is not */

@@ -137,7 +137,8 @@ static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		return 0;
 	}
 	famfs_bitmap_mark(fs->cache_bm, e);
-	if (strnlen(e->fm.path, sizeof(e->fm.path)) == sizeof(e->fm.path))
+	if (strnlen(e->fm.path, sizeof(e->fm.path)) == sizeof(e->fm.path) ||
+	    le16toh(e->type) == FAMFS_LOG_EXTEND)	/* a log segment */
 		return 0;
 	/* a path logged twice: the first entry is the one that counts */
 	return famfs_summary_add(fs->cache_sum, fs, e->fm.path, idx);

@@ -1,0 +1,92 @@
+# profiles: pmem two-hosts
+# timeout: 600
+# Log growth (issue 17): on pmem, a 2 MiB compact log grown by famfs loggrow
+# and by itself when full; files made after the growth are there after a
+# remount and fsck is clean.  On two-hosts, b follows with famfs logplay
+# --follow while a grows the log; b's tree then matches a's.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+DEV=$FAMFS_DEV
+M=/mnt/famfs
+mkdir -p $M
+famfs_loaded || exit 0
+
+tree() { ( cd $M && find . -path ./.meta -prune -o -print | sort ); }
+
+# mkdir n directories (one slot each) named $2-1..n, in batches
+mkdirs() {
+	local i=1
+	while [ $i -le "$1" ]; do
+		famfs mkdir $(seq $i $((i + 499 > $1 ? $1 : i + 499)) | sed "s,^,$M/$2-,") >/dev/null 2>>/tmp/lg.err || return 1
+		i=$((i + 500))
+	done
+}
+
+setup() {
+	t_rc mkfs 0 famfs mkfs -f --loglen 2m "$DEV"
+	t_rc mount 0 famfs mount "$DEV" $M
+}
+
+grow_and_fill() {
+	t_rc loggrow-too-big 2 famfs loggrow -s 64g $M
+	t_has loggrow-too-big-says "no free run"
+	t_rc loggrow 0 famfs loggrow -s 4m $M
+	t_has loggrow-says-segment "log segment 1"
+	t_ok meta-log1 test -f $M/.meta/.log1
+	t_rc df 0 famfs df -j $M
+	t_has df-capacity "\"capacity\": $((8188 + 16384))"
+	# fill segment 0 and 1 (24571 usable slots), then one more: automatic
+	mkdirs 24570 a || t_fail fill "$(tail -3 /tmp/lg.err)"
+	t_rc autogrow 0 famfs mkdir $M/after-full
+	t_has autogrow-says "growing it by"
+	t_ok meta-log2 test -f $M/.meta/.log2
+	t_rc mkfile-after 0 famfs mkfile -s 4096 $M/file-after
+	t_rc fsck 0 famfs fsck $M
+	t_rc check 0 famfs check $M
+	t_rc df-after 0 famfs df $M
+}
+
+if [ "$FAMFS_PROFILE" = pmem ] || [ -z "$FAMFS_HOST" ]; then
+	setup
+	grow_and_fill
+	before=$(tree)
+	umount $M
+	t_rc remount 0 famfs mount "$DEV" $M
+	t_eq remount-tree "$before" "$(tree)"
+	t_ok remount-after-full test -d $M/after-full
+	t_rc remount-fsck 0 famfs fsck $M
+	umount $M
+	exit 0
+fi
+
+S=$FAMFS_SYNC
+if [ "$FAMFS_HOST" = a ]; then
+	setup
+	sync_post lg-a-ready
+	sync_wait lg-b-following 120 || exit 0
+	grow_and_fill
+	tree > $S/lg-a-tree
+	sync_post lg-a-done
+	sync_wait lg-b-done 600
+	umount $M
+else
+	sync_wait lg-a-ready 180 || exit 0
+	t_rc mount 0 famfs mount "$DEV" $M
+	famfs logplay --follow -i 100 $M > /tmp/lgf.out 2>&1 &
+	fp=$!
+	sync_post lg-b-following
+	sync_wait lg-a-done 900 || { kill $fp; exit 0; }
+	n=0
+	until [ "$(tree)" = "$(cat $S/lg-a-tree)" ] || [ $n -ge 300 ]; do
+		sleep 1; n=$((n + 1))
+	done
+	t_eq b-tree-matches "$(cat $S/lg-a-tree)" "$(tree)"
+	t_ok b-meta-log1 test -f $M/.meta/.log1
+	t_ok b-meta-log2 test -f $M/.meta/.log2
+	kill $fp; wait $fp
+	# (every round's line counts conflicts, corrupt entries and errors)
+	t_eq b-follow-no-conflict "" \
+	     "$(grep -E ' [1-9][0-9]* (conflicts|corrupt|errors)' /tmp/lgf.out)"
+	umount $M
+	sync_post lg-b-done
+fi
