@@ -94,6 +94,14 @@ unsigned famfs_entry_ranges(const struct famfs_log_entry *e,
 bool famfs_entry_interleaved(const struct famfs_log_entry *e);
 uint64_t famfs_data_start(const struct famfs_superblock *sb);
 bool famfs_sb_compact(const struct famfs_superblock *sb);
+/* (i16-alloc's stand-in for i16-core's devs.c: the device index of extent
+ * or strip i of an entry's v1 form, carried in fm.reserved[i]; zero on
+ * media in a v1 log) */
+static inline unsigned famfs_entry_devindex(const struct famfs_log_entry *e,
+					    unsigned i)
+{
+	return e->fm.reserved[i];
+}
 
 /* ---- clog.c: the compact log entry (INCOMPAT_COMPACT_LOG) ---------------- */
 /* crc32(fs_uuid, the nslots slots of entry with crc = 0) */
