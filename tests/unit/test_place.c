@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One allocator per device (issue 16): each device's own range, marks on
+ * the device an extent names, where simple and interleaved files go,
+ * --device checks. */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <string.h>
+
+#include "th.h"
+
+#define UNIT FAMFS_ALLOC_UNIT
+
+/* primary: 64 MiB, 8 MiB log -> units 0..4 reserved (sb + log), 5..31
+ * free (27); member 1: 32 MiB (1..15 free: 15); member 2: 128 MiB (63) */
+static void three(struct famfs_alloc *a, unsigned n)
+{
+	struct famfs_superblock sb;
+	uint8_t u[16] = { 1, 2, 3 };
+
+	famfs_sb_init(&sb, u, u, 64 * MiB, 8 * MiB);
+	assert_int_equal(famfs_alloc_init(a, &sb), 0);
+	if (n > 1)
+		assert_int_equal(famfs_alloc_add_dev(a, 1, FAMFS_MEMBER_DATA_OFFSET,
+						     32 * MiB), 0);
+	if (n > 2)
+		assert_int_equal(famfs_alloc_add_dev(a, 2, FAMFS_MEMBER_DATA_OFFSET,
+						     128 * MiB), 0);
+}
+
+static void test_each_device_its_range(void **state)
+{
+	struct famfs_alloc a;
+	uint64_t first;
+
+	(void)state;
+	three(&a, 3);
+	assert_int_equal(a.ndevs, 3);
+	assert_int_equal(a.dev[0].nfree, 27);
+	assert_int_equal(a.dev[1].nunits, 16);
+	assert_int_equal(a.dev[1].nfree, 15);	/* unit 0: its superblock */
+	assert_int_equal(a.dev[2].nfree, 63);
+	assert_int_equal(famfs_alloc_nfree(&a), 27 + 15 + 63);
+	assert_true(famfs_bitmap_test(&a.dev[1], 0));
+	assert_false(famfs_bitmap_test(&a.dev[1], 1));
+	/* a member's first data unit is at 2 MiB, the primary's after the log */
+	assert_int_equal(famfs_bitmap_take(&a.dev[1], 1, &first), 0);
+	assert_int_equal(first, 1);
+	assert_int_equal(famfs_bitmap_take(&a.dev[0], 1, &first), 0);
+	assert_int_equal(first, 5);
+	/* out of order, or past the table */
+	assert_int_equal(famfs_alloc_add_dev(&a, 5, UNIT, 8 * MiB), -EINVAL);
+	famfs_alloc_free(&a);
+	assert_int_equal(a.ndevs, 0);
+}
+
+static struct famfs_log_entry entry2(unsigned d0, uint64_t o0, unsigned d1,
+				     uint64_t o1)
+{
+	struct famfs_log_entry e;
+	struct famfs_log_simple_ext x[2] = {
+		{ htole64(o0), htole64(2 * UNIT) },
+		{ htole64(o1), htole64(UNIT) },
+	};
+
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_FILE, "f", 3 * UNIT,
+					   0644, 0, 0, x, 2), 0);
+	e.fm.reserved[0] = (uint8_t)d0;
+	e.fm.reserved[1] = (uint8_t)d1;
+	return e;
+}
+
+/* the same offsets on two devices are two allocations, not an overlap;
+ * an extent marks only the device it names */
+static void test_mark_per_device(void **state)
+{
+	struct famfs_alloc a;
+	struct famfs_log_entry e = entry2(1, 4 * MiB, 2, 4 * MiB);
+
+	(void)state;
+	three(&a, 3);
+	famfs_alloc_mark(&a, &e);
+	assert_int_equal(a.dev[0].nfree, 27);
+	assert_int_equal(a.dev[1].nfree, 13);
+	assert_int_equal(a.dev[2].nfree, 62);
+	assert_true(famfs_bitmap_test(&a.dev[1], 2));
+	assert_true(famfs_bitmap_test(&a.dev[1], 3));
+	assert_false(famfs_bitmap_test(&a.dev[1], 4));
+	assert_true(famfs_bitmap_test(&a.dev[2], 2));
+	assert_false(famfs_bitmap_test(&a.dev[2], 3));
+	assert_false(famfs_bitmap_test(&a.dev[0], 2 + 5));
+	/* the same entry again on the primary: its own units, the members'
+	 * stay as they are */
+	e = entry2(0, 20 * MiB, 0, 24 * MiB);
+	famfs_alloc_mark(&a, &e);
+	assert_int_equal(a.dev[0].nfree, 24);
+	assert_int_equal(a.dev[1].nfree, 13);
+	/* a device the set does not have (yet): nothing marked anywhere */
+	e = entry2(3, 10 * MiB, 0, 40 * MiB);
+	famfs_alloc_mark(&a, &e);
+	assert_int_equal(a.dev[0].nfree, 23);
+	assert_int_equal(famfs_alloc_nfree(&a), 23 + 13 + 62);
+	famfs_alloc_free(&a);
+}
+
+/* a simple file: the device with the most free space; the next one when
+ * that cannot hold it; --device wins */
+static void test_place_most_free(void **state)
+{
+	struct famfs_alloc a;
+	struct famfs_log_simple_ext x[FAMFS_LOG_MAX_SIMPLE_EXT];
+	struct famfs_place pl = { 0 };
+	unsigned next, dev = 99;
+
+	(void)state;
+	three(&a, 3);
+	assert_int_equal(famfs_alloc_place(&a, NULL, UNIT, 16, x, &next, &dev), 0);
+	assert_int_equal(dev, 2);		/* 63 free */
+	assert_int_equal(le64toh(x[0].offset), UNIT);
+	/* 40 units: only device 2 (62 left) */
+	assert_int_equal(famfs_alloc_place(&a, &pl, 40 * UNIT, 1, x, &next, &dev), 0);
+	assert_int_equal(dev, 2);
+	/* now 22 on device 2, 27 on the primary: the primary */
+	assert_int_equal(famfs_alloc_place(&a, NULL, UNIT, 16, x, &next, &dev), 0);
+	assert_int_equal(dev, 0);
+	assert_int_equal(le64toh(x[0].offset), 5 * UNIT);
+	/* 24 units: the primary has 26 but device 2 is next with 22: the
+	 * primary holds it */
+	assert_int_equal(famfs_alloc_place(&a, NULL, 24 * UNIT, 1, x, &next, &dev), 0);
+	assert_int_equal(dev, 0);
+	/* 20: device 2 (22) is the most free now, then device 1 (15) */
+	assert_int_equal(famfs_alloc_place(&a, NULL, 20 * UNIT, 1, x, &next, &dev), 0);
+	assert_int_equal(dev, 2);
+	/* 10: device 1 (15) is the most free */
+	assert_int_equal(famfs_alloc_place(&a, NULL, 10 * UNIT, 1, x, &next, &dev), 0);
+	assert_int_equal(dev, 1);
+	/* --device 0: only it, even with less free */
+	pl.has_dev = true;
+	pl.dev = 0;
+	assert_int_equal(famfs_alloc_place(&a, &pl, UNIT, 1, x, &next, &dev), 0);
+	assert_int_equal(dev, 0);
+	assert_int_equal(famfs_alloc_place(&a, &pl, 4 * UNIT, 1, x, &next, &dev),
+			 -ENOSPC);		/* 1 left there; 5 on device 1 */
+	famfs_alloc_free(&a);
+}
+
+/* a single device: every file where it always went */
+static void test_place_one_device(void **state)
+{
+	struct famfs_alloc a;
+	struct famfs_log_simple_ext x[FAMFS_LOG_MAX_SIMPLE_EXT];
+	struct famfs_log_interleave_ext ie;
+	uint8_t devs[FAMFS_LOG_MAX_STRIPS];
+	unsigned next, dev;
+	bool shared;
+
+	(void)state;
+	three(&a, 1);
+	assert_int_equal(famfs_alloc_place(&a, NULL, UNIT, 16, x, &next, &dev), 0);
+	assert_int_equal(dev, 0);
+	assert_int_equal(le64toh(x[0].offset), 5 * UNIT);
+	assert_int_equal(famfs_alloc_place_strips(&a, NULL, 4 * UNIT, 2, UNIT,
+						  &ie, devs, &shared), 0);
+	assert_true(shared);
+	assert_int_equal(devs[0], 0);
+	assert_int_equal(devs[1], 0);
+	assert_int_equal(le64toh(ie.strip_off[0]), 6 * UNIT);
+	assert_int_equal(le64toh(ie.strip_off[1]), 8 * UNIT);
+	famfs_alloc_free(&a);
+}
+
+static void test_device_check(void **state)
+{
+	struct famfs_alloc a;
+	struct famfs_place pl = { .has_dev = true, .dev = 3 };
+	char why[FAMFS_REASON_LEN] = "";
+	struct famfs_log_simple_ext x[1];
+	unsigned next, dev;
+
+	(void)state;
+	three(&a, 3);
+	assert_int_equal(famfs_place_check(&a, &pl, why), -ENODEV);
+	assert_non_null(strstr(why, "device 3: no such device"));
+	assert_non_null(strstr(why, "0-2"));
+	assert_int_equal(famfs_alloc_place(&a, &pl, UNIT, 1, x, &next, &dev),
+			 -ENODEV);
+	pl.dev = 2;
+	assert_int_equal(famfs_place_check(&a, &pl, why), 0);
+	assert_int_equal(famfs_place_check(&a, NULL, why), 0);
+	famfs_alloc_free(&a);
+	three(&a, 1);
+	pl.dev = 1;
+	assert_int_equal(famfs_place_check(&a, &pl, why), -ENODEV);
+	assert_non_null(strstr(why, "one device: 0"));
+	famfs_alloc_free(&a);
+}
+
+/* -N k over at least k devices: every strip on another device */
+static void test_strips_distinct(void **state)
+{
+	struct famfs_alloc a;
+	struct famfs_log_interleave_ext ie;
+	uint8_t devs[FAMFS_LOG_MAX_STRIPS];
+	bool shared = true;
+
+	(void)state;
+	three(&a, 3);
+	assert_int_equal(famfs_alloc_place_strips(&a, NULL, 6 * UNIT, 3, UNIT,
+						  &ie, devs, &shared), 0);
+	assert_false(shared);
+	assert_int_equal(devs[0], 0);
+	assert_int_equal(devs[1], 1);
+	assert_int_equal(devs[2], 2);
+	assert_int_equal(le64toh(ie.strip_len), 2 * UNIT);
+	assert_int_equal(le64toh(ie.strip_off[0]), 5 * UNIT);
+	assert_int_equal(le64toh(ie.strip_off[1]), 1 * UNIT);
+	assert_int_equal(le64toh(ie.strip_off[2]), 1 * UNIT);
+	assert_int_equal(a.dev[1].nfree, 13);
+	/* -N 2 of 3 devices: the two with the most free (2: 61, 0: 25), in
+	 * index order */
+	assert_int_equal(famfs_alloc_place_strips(&a, NULL, 2 * UNIT, 2, UNIT,
+						  &ie, devs, &shared), 0);
+	assert_false(shared);
+	assert_int_equal(devs[0], 0);
+	assert_int_equal(devs[1], 2);
+	/* --device 1: all on it */
+	struct famfs_place pl = { .has_dev = true, .dev = 1 };
+
+	assert_int_equal(famfs_alloc_place_strips(&a, &pl, 4 * UNIT, 2, UNIT,
+						  &ie, devs, &shared), 0);
+	assert_int_equal(devs[0], 1);
+	assert_int_equal(devs[1], 1);
+	assert_int_equal(le64toh(ie.strip_off[0]) + 2 * UNIT,
+			 le64toh(ie.strip_off[1]));
+	famfs_alloc_free(&a);
+}
+
+/* -N k over fewer devices: strip i on device i % ndevs, said so; all or
+ * nothing when one device has no room */
+static void test_strips_fewer(void **state)
+{
+	struct famfs_alloc a;
+	struct famfs_log_interleave_ext ie;
+	uint8_t devs[FAMFS_LOG_MAX_STRIPS];
+	bool shared = false;
+
+	(void)state;
+	three(&a, 2);
+	assert_int_equal(famfs_alloc_place_strips(&a, NULL, 4 * UNIT, 4, UNIT,
+						  &ie, devs, &shared), 0);
+	assert_true(shared);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(devs[i], i % 2);
+	assert_int_equal(le64toh(ie.strip_off[0]), 5 * UNIT);
+	assert_int_equal(le64toh(ie.strip_off[1]), 1 * UNIT);
+	assert_int_equal(le64toh(ie.strip_off[2]), 6 * UNIT);
+	assert_int_equal(le64toh(ie.strip_off[3]), 2 * UNIT);
+	/* strips of 8 units: device 1 (13 left) holds one, not two */
+	uint64_t f0 = a.dev[0].nfree, f1 = a.dev[1].nfree;
+
+	assert_int_equal(famfs_alloc_place_strips(&a, NULL, 32 * UNIT, 4,
+						  UNIT * 8, &ie, devs, &shared),
+			 -ENOSPC);
+	assert_int_equal(a.dev[0].nfree, f0);
+	assert_int_equal(a.dev[1].nfree, f1);
+	famfs_alloc_free(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_each_device_its_range),
+		cmocka_unit_test(test_mark_per_device),
+		cmocka_unit_test(test_place_most_free),
+		cmocka_unit_test(test_place_one_device),
+		cmocka_unit_test(test_device_check),
+		cmocka_unit_test(test_strips_distinct),
+		cmocka_unit_test(test_strips_fewer),
+	};
+
+	famfs_quiet = 1;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
