@@ -6,6 +6,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "th.h"
 
@@ -266,6 +267,33 @@ static void test_strips_fewer(void **state)
 	famfs_alloc_free(&a);
 }
 
+/* through a create: --device of a device the file system lacks is
+ * refused before anything is taken or logged; device 0 is fine, and the
+ * entry's device bytes stay zero (the v1 form of a one-device file) */
+static void test_create_device(void **state)
+{
+	struct th *t = th_new(64 * MiB, 2 * MiB);
+	struct famfs_layout lay = { .place = { .has_dev = true, .dev = 1 } };
+	struct famfs_log_entry e;
+	uint64_t next = famfs_log_next(t->fs.log);
+	int fd;
+
+	(void)state;
+	assert_int_equal(famfs_file_create_layout(&t->fs, "x", 1, 0644, 0, 0,
+						  &lay), -ENODEV);
+	assert_int_equal(famfs_log_next(t->fs.log), next);
+	assert_false(th_exists(t, "x", false));
+	lay.place.dev = 0;
+	fd = famfs_file_create_layout(&t->fs, "x", 1, 0644, 0, 0, &lay);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(famfs_log_next(t->fs.log), next + 1);
+	assert_int_equal(famfs_log_entry_at(&t->fs, next, &e), 0);
+	for (unsigned i = 0; i < sizeof(e.fm.reserved); i++)
+		assert_int_equal(e.fm.reserved[i], 0);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_device_check),
 		cmocka_unit_test(test_strips_distinct),
 		cmocka_unit_test(test_strips_fewer),
+		cmocka_unit_test(test_create_device),
 	};
 
 	famfs_quiet = 1;

@@ -75,7 +75,9 @@ int cli_owner_opt(int c, const char *arg, uint32_t *mode, uint32_t *uid,
  * as 1, the file is interleaved) and -C CHUNK (a size, a non-zero multiple
  * of 2 MiB; default 2 MiB; only with -N).  cli_layout_opt() takes one
  * option, cli_layout_done() checks the pair after getopt; both name what is
- * wrong and return FAMFS_EXIT_USAGE, else FAMFS_EXIT_OK.
+ * wrong and return FAMFS_EXIT_USAGE, else FAMFS_EXIT_OK.  They also take
+ * -D N (--device N, 0..FAMFS_MAX_DEVS-1; whether the file system has it is
+ * checked when the file is allocated).
  */
 #define CLI_CHUNK_DEFAULT	(2ULL << 20)
 struct cli_layout {
@@ -92,6 +94,13 @@ int cli_layout_done(struct cli_layout *l);
 #define CLI_OPT_CHUNK { 'C', "chunksize", "CHUNK", \
 	"the interleave chunk: a size with k/m/g suffix, a\n" \
 	"non-zero multiple of 2 MiB (default 2M); needs -N" }
+#define CLI_OPT_DEVICE { 'D', "device", "N", \
+	"put the file (every strip, with -N) on device N\n" \
+	"of the file system (0: the primary; famfs df lists\n" \
+	"them); default: a simple file on the device with\n" \
+	"the most free space, the strips of -N k on k\n" \
+	"different devices when there are k (else strip i\n" \
+	"on device i % devices, said on stderr)" }
 
 /* The docs of every page, NULL-terminated (famfs.c). */
 extern const struct cli_doc *const cli_pages[];

@@ -171,6 +171,7 @@ struct famfs_dev {
  * device-dax, which has no fsync, with cache-line flushes) or, for a block
  * device, a bounce buffer read and written back with O_DIRECT. */
 struct famfs_bitmap;
+struct famfs_alloc;
 struct famfs_summary;
 struct famfs_map {
 	void *addr;
@@ -388,7 +389,7 @@ struct famfs_fs {
 	/* kept between the creates of this opening (ops.c), used and
 	 * brought up to date under the log lock: the allocation bitmap and
 	 * the logged paths of the entries [0, cache_next) */
-	struct famfs_bitmap *cache_bm;
+	struct famfs_alloc *cache_alloc;	/* one bitmap per device */
 	struct famfs_summary *cache_sum;	/* summary.h: the paths */
 	uint64_t cache_next;
 	bool cache_unsaved;		/* the summary file is behind */
@@ -421,6 +422,8 @@ static inline bool famfs_fs_compact(const struct famfs_fs *fs)
 {
 	return famfs_sb_compact(fs->sb);
 }
+/* INCOMPAT_MULTIDEV: member devices (famfs_format.h; place.c) */
+bool famfs_fs_multidev(const struct famfs_fs *fs);
 #define FAMFS_META_DIR	".meta"
 #define FAMFS_META_SB	".meta/.superblock"
 #define FAMFS_META_LOG	".meta/.log"
@@ -771,6 +774,7 @@ int famfs_file_create(struct famfs_fs *fs, const char *rel, uint64_t size,
 struct famfs_layout {
 	uint32_t nstrips;
 	uint64_t chunk;
+	struct famfs_place place;	/* --device N, else the policy's */
 };
 int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 			     uint64_t size, uint32_t mode, uint32_t uid,

@@ -360,7 +360,7 @@ int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 		 * race with another host gets here): start over.  A
 		 * directory owns no memory, and the cache's next update
 		 * walks the rolled entry as any other. */
-		if (fs->cache_bm && le16toh(e->type) != FAMFS_LOG_MKDIR) {
+		if (fs->cache_alloc && le16toh(e->type) != FAMFS_LOG_MKDIR) {
 			famfs_fs_cache_drop(fs);
 			famfs_err("%s: nothing was written; try again", fs->name);
 			return -EAGAIN;

@@ -12,6 +12,12 @@
 
 #define UNIT FAMFS_ALLOC_UNIT
 
+bool famfs_fs_multidev(const struct famfs_fs *fs)
+{
+	return le32toh(fs->sb->feature_incompat) &
+	       FAMFS_FEATURE_INCOMPAT_MULTIDEV;
+}
+
 int famfs_alloc_init(struct famfs_alloc *a, const struct famfs_superblock *sb)
 {
 	int rc;
