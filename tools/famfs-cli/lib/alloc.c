@@ -192,7 +192,9 @@ void famfs_bitmap_mark_range(struct famfs_bitmap *b, uint64_t off,
 void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e)
 {
 	struct famfs_extent r[FAMFS_ENTRY_MAX_RANGES];
-	unsigned nr = famfs_entry_ranges(e, r);	/* extents or strips */
+	/* extents or strips on the primary: members have their own
+	 * allocators (issue 16) */
+	unsigned nr = famfs_entry_ranges_on(e, 0, r);
 
 	for (unsigned i = 0; i < nr; i++)
 		famfs_bitmap_mark_range(b, r[i].offset, r[i].len);
@@ -201,6 +203,7 @@ void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e)
 struct mark_ctx {
 	struct famfs_bitmap *b;
 	const struct famfs_superblock *sb;
+	const struct famfs_logdevs *devs;
 };
 
 static int mark_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
@@ -210,14 +213,14 @@ static int mark_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 
 	(void)reason;
 	/* R3: a refused entry whose extents parse keeps them */
-	if (ok || !famfs_entry_owned(e, idx, c->sb, NULL))
+	if (ok || !famfs_entry_owned_devs(e, idx, c->sb, c->devs, NULL))
 		famfs_bitmap_mark(c->b, e);
 	return 0;
 }
 
 int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b)
 {
-	struct mark_ctx c = { b, fs->sb };
+	struct mark_ctx c = { b, fs->sb, &fs->devs };
 	int rc = famfs_bitmap_init(b, fs->sb);
 
 	if (rc)

@@ -21,7 +21,9 @@ int famfs_map_from_entry(const struct famfs_log_entry *e,
 	unsigned n = le16toh(e->fm.nextents);
 
 	memset(map, 0, sizeof(*map));
-	if (famfs_entry_interleaved(e) || n > FAMFS_MAX_EXTENTS)
+	if (famfs_entry_interleaved(e) || n > FAMFS_MAX_EXTENTS ||
+	    (n && famfs_entry_devindex(e, 0)) ||
+	    (n > 1 && famfs_entry_devindex(e, 1)))
 		return -EOVERFLOW;	/* v1 cannot express it */
 	map->extent_type = SIMPLE_DAX_EXTENT;
 	map->file_type = FAMFS_REG;
@@ -54,6 +56,7 @@ void famfs_fmap_from_entry(const struct famfs_log_entry *e,
 		for (uint32_t i = 0; i < ns && i < FAMFS_IOC_MAX_STRIPS; i++) {
 			x->strips[i].offset = le64toh(ie->strip_off[i]);
 			x->strips[i].len = le64toh(ie->strip_len);
+			m->dev[i] = (uint8_t)famfs_entry_devindex(e, i);
 		}
 		return;
 	}
@@ -64,6 +67,7 @@ void famfs_fmap_from_entry(const struct famfs_log_entry *e,
 	for (uint32_t i = 0; i < m->count; i++) {
 		m->ext[i].offset = le64toh(e->fm.ext.simple[i].offset);
 		m->ext[i].len = le64toh(e->fm.ext.simple[i].len);
+		m->dev[i] = (uint8_t)famfs_entry_devindex(e, i);
 	}
 }
 
@@ -119,13 +123,14 @@ static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 {
 	struct famfs_fs *fs = arg;
 	char why[FAMFS_REASON_LEN];
+	int rc;
 
 	fs->cache_next = fs->walk_next;
 	fs->cache_last_idx = idx;
 	fs->cache_last_crc = le32toh(e->crc);
 	/* R3: refused, but what it owns is known: that stays used, and its
 	 * path (if it is one) taken; not even that: no allocation at all */
-	if (!ok && famfs_entry_owned(e, idx, fs->sb, why)) {
+	if (!ok && famfs_entry_owned_devs(e, idx, fs->sb, &fs->devs, why)) {
 		if (fs->cache_unparsed == UINT64_MAX) {
 			fs->cache_unparsed = idx;
 			/* a compact run that does not verify comes as a
@@ -136,8 +141,12 @@ static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		}
 		return 0;
 	}
+	rc = famfs_alloc_sync(fs->cache_alloc, &fs->devs);
+	if (rc)
+		return rc;
 	famfs_alloc_mark(fs->cache_alloc, e);
-	if (strnlen(e->fm.path, sizeof(e->fm.path)) == sizeof(e->fm.path))
+	if (strnlen(e->fm.path, sizeof(e->fm.path)) == sizeof(e->fm.path) ||
+	    le16toh(e->type) == FAMFS_LOG_DEVADD)	/* no path */
 		return 0;
 	/* a path logged twice: the first entry is the one that counts */
 	return famfs_summary_add(fs->cache_sum, fs, e->fm.path, idx);
@@ -153,7 +162,9 @@ static int cache_past(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	(void)reason;
 	if (idx > famfs_log_next(fs->log) && fs->cache_past == UINT64_MAX)
 		fs->cache_past = idx;
-	if (ok || !famfs_entry_owned(e, idx, fs->sb, NULL))
+	if (famfs_alloc_sync(fs->cache_alloc, &fs->devs))
+		return -ENOMEM;
+	if (ok || !famfs_entry_owned_devs(e, idx, fs->sb, &fs->devs, NULL))
 		famfs_alloc_mark(fs->cache_alloc, e);
 	return 0;
 }

@@ -42,6 +42,17 @@ int famfs_alloc_add_dev(struct famfs_alloc *a, unsigned dev,
 	return rc;
 }
 
+int famfs_alloc_sync(struct famfs_alloc *a, const struct famfs_logdevs *t)
+{
+	int rc = 0;
+
+	while (!rc && a->ndevs < t->ndevs)
+		rc = famfs_alloc_add_dev(a, a->ndevs,
+					 t->dev[a->ndevs].data_start,
+					 t->dev[a->ndevs].size);
+	return rc;
+}
+
 void famfs_alloc_free(struct famfs_alloc *a)
 {
 	for (unsigned i = 0; i < a->ndevs; i++)
