@@ -294,6 +294,98 @@ static void test_create_device(void **state)
 	th_free(t);
 }
 
+static const uint8_t U1[16] = { 0xd1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+static const uint8_t U2[16] = { 0xd2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2 };
+
+/* a compact fs (64 MiB, 2 MiB log: units 0, 1 reserved) with MULTIDEV
+ * and members 1 (32 MiB) and 2 (64 MiB) in the log */
+static struct th *with_members(void)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	struct famfs_log_entry e;
+
+	t->fs.sb->feature_incompat |= htole32(FAMFS_FEATURE_INCOMPAT_MULTIDEV);
+	famfs_sb_set_crc(t->fs.sb);
+	famfs_entry_build_devadd(&e, 1, U1, 32 * MiB);
+	assert_int_equal(famfs_log_append(&t->fs, &e), 0);
+	famfs_entry_build_devadd(&e, 2, U2, 64 * MiB);
+	assert_int_equal(famfs_log_append(&t->fs, &e), 0);
+	return t;
+}
+
+static void append_on(struct th *t, const char *path, unsigned dev,
+		      uint64_t off, uint64_t len)
+{
+	struct famfs_log_entry e;
+	struct famfs_log_simple_ext x = { htole64(off), htole64(len) };
+
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_FILE, path, len, 0644,
+					   0, 0, &x, 1), 0);
+	e.fm.reserved[0] = (uint8_t)dev;
+	assert_int_equal(famfs_log_append(&t->fs, &e), 0);
+}
+
+/* the replay: each device's allocator marks its own extents (the same
+ * offsets on three devices); df per device and the sums */
+static void test_build_and_df(void **state)
+{
+	struct th *t = with_members();
+	struct famfs_alloc a;
+	struct famfs_df df;
+
+	(void)state;
+	append_on(t, "on1", 1, 4 * MiB, 4 * MiB);
+	append_on(t, "on2", 2, 4 * MiB, 4 * MiB);
+	append_on(t, "on0", 0, 4 * MiB, 2 * MiB);
+	assert_int_equal(famfs_alloc_build(&t->fs, &a), 0);
+	assert_int_equal(a.ndevs, 3);
+	assert_int_equal(a.dev[0].nfree, 32 - 2 - 1);
+	assert_int_equal(a.dev[1].nfree, 16 - 1 - 2);
+	assert_int_equal(a.dev[2].nfree, 32 - 1 - 2);
+	assert_true(famfs_bitmap_test(&a.dev[1], 2));
+	assert_true(famfs_bitmap_test(&a.dev[2], 3));
+	assert_false(famfs_bitmap_test(&a.dev[0], 3));
+	famfs_alloc_free(&a);
+	assert_int_equal(famfs_df(&t->fs, &df), 0);
+	assert_int_equal(df.ndevs, 3);
+	assert_int_equal(df.dev[0].size, 64 * MiB);
+	assert_int_equal(df.dev[0].reserved, 4 * MiB);
+	assert_int_equal(df.dev[0].used, 2 * MiB);
+	assert_int_equal(df.dev[0].free, 58 * MiB);
+	assert_int_equal(df.dev[1].size, 32 * MiB);
+	assert_int_equal(df.dev[1].reserved, 2 * MiB);
+	assert_int_equal(df.dev[1].used, 4 * MiB);
+	assert_int_equal(df.dev[1].free, 26 * MiB);
+	assert_int_equal(df.dev[2].used, 4 * MiB);
+	assert_int_equal(df.dev[2].free, 58 * MiB);
+	assert_int_equal(df.size, 160 * MiB);
+	assert_int_equal(df.reserved, 8 * MiB);
+	assert_int_equal(df.used, 10 * MiB);
+	assert_int_equal(df.free, 142 * MiB);
+	assert_int_equal(df.files, 3);
+	th_free(t);
+}
+
+/* the create cache of a master with members: files go where the policy
+ * says, and their extents name that device */
+static void test_cache_places(void **state)
+{
+	struct th *t = with_members();
+	struct famfs_alloc *a;
+
+	(void)state;
+	append_on(t, "on2", 2, 4 * MiB, 8 * MiB);	/* 2: 27 free */
+	assert_int_equal(famfs_fs_cache_update(&t->fs), 0);
+	a = t->fs.cache_alloc;
+	assert_non_null(a);
+	assert_int_equal(a->ndevs, 3);
+	assert_int_equal(a->dev[0].nfree, 30);
+	assert_int_equal(a->dev[1].nfree, 15);
+	assert_int_equal(a->dev[2].nfree, 27);
+	famfs_fs_cache_drop(&t->fs);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +397,8 @@ int main(void)
 		cmocka_unit_test(test_strips_distinct),
 		cmocka_unit_test(test_strips_fewer),
 		cmocka_unit_test(test_create_device),
+		cmocka_unit_test(test_build_and_df),
+		cmocka_unit_test(test_cache_places),
 	};
 
 	famfs_quiet = 1;

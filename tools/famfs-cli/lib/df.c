@@ -36,13 +36,10 @@ static int count(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 
 int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 {
-	struct famfs_bitmap b;
-	uint64_t reserved_units;
+	struct famfs_alloc a;
 	int rc;
 
 	memset(df, 0, sizeof(*df));
-	df->size = famfs_sb_dev_size(fs->sb);
-	df->reserved = famfs_data_start(fs->sb);
 	df->log_len = le64toh(fs->sb->log_len);
 	df->log_capacity = famfs_log_capacity_of(df->log_len,
 						 famfs_fs_compact(fs));
@@ -54,21 +51,40 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 	if (rc)
 		return rc;
 	df->log_entries = df->files + df->dirs + df->bad_entries;
-	rc = famfs_bitmap_build(fs, &b);	/* unparsable entries: unmarked */
+	rc = famfs_alloc_build(fs, &a);	/* unparsable entries: unmarked */
 	if (rc)
 		return rc;
-	reserved_units = (df->reserved + FAMFS_ALLOC_UNIT - 1) / FAMFS_ALLOC_UNIT;
-	if (reserved_units > b.nunits)
-		reserved_units = b.nunits;
-	df->free = b.nfree * FAMFS_ALLOC_UNIT;
-	/* R3: an entry that cannot be parsed may own any of it: not free
-	 * (the master allocates nothing until the log is repaired) */
-	if (df->unparsed_entries) {
-		df->unknown = df->free;
-		df->free = 0;
+	df->size = df->reserved = 0;
+	df->ndevs = a.ndevs;
+	for (unsigned i = 0; i < a.ndevs; i++) {
+		const struct famfs_bitmap *b = &a.dev[i];
+		const struct famfs_logdev *ld = famfs_logdevs_get(&fs->devs, i);
+		struct famfs_df_dev *d = &df->dev[i];
+		uint64_t start = ld ? ld->data_start : famfs_data_start(fs->sb);
+		uint64_t reserved_units = (start + FAMFS_ALLOC_UNIT - 1) /
+					  FAMFS_ALLOC_UNIT;
+
+		if (reserved_units > b->nunits)
+			reserved_units = b->nunits;
+		d->size = ld ? ld->size : famfs_sb_dev_size(fs->sb);
+		d->reserved = start;
+		d->free = b->nfree * FAMFS_ALLOC_UNIT;
+		/* R3: an entry that cannot be parsed may own any of it: not
+		 * free (the master allocates nothing until the log is
+		 * repaired) */
+		if (df->unparsed_entries) {
+			d->unknown = d->free;
+			d->free = 0;
+		}
+		d->used = (b->nunits - b->nfree - reserved_units) *
+			  FAMFS_ALLOC_UNIT;
+		df->size += d->size;
+		df->reserved += d->reserved;
+		df->used += d->used;
+		df->free += d->free;
+		df->unknown += d->unknown;
 	}
-	df->used = (b.nunits - b.nfree - reserved_units) * FAMFS_ALLOC_UNIT;
-	famfs_bitmap_free(&b);
+	famfs_alloc_free(&a);
 	return 0;
 }
 

@@ -182,6 +182,38 @@ struct json_object *famfs_json_fsck(const char *target, bool sb_valid,
 	return o;
 }
 
+/* df's devices: index, role, uuid (members), this host's node when known,
+ * and the space of each */
+static struct json_object *json_df_devices(const struct famfs_fs *fs,
+					   const struct famfs_df *df)
+{
+	struct json_object *a = json_object_new_array();
+	char u[37];
+
+	for (unsigned i = 0; a && i < df->ndevs; i++) {
+		const struct famfs_logdev *ld =
+			fs ? famfs_logdevs_get(&fs->devs, i) : NULL;
+		struct json_object *d = json_object_new_object();
+
+		if (!d)
+			break;
+		add_u64(d, "index", i);
+		add_str(d, "role", i ? "member" : "primary");
+		if (i && ld) {
+			famfs_uuid_str(ld->dev_uuid, u);
+			add_str(d, "dev_uuid", u);
+		}
+		add_str(d, "path", ld ? ld->path : NULL);
+		add_u64(d, "size", df->dev[i].size);
+		add_u64(d, "reserved", df->dev[i].reserved);
+		add_u64(d, "used", df->dev[i].used);
+		add_u64(d, "free", df->dev[i].free);
+		add_u64(d, "unknown", df->dev[i].unknown);
+		json_object_array_add(a, d);
+	}
+	return a;
+}
+
 struct json_object *famfs_json_df(const char *target, const char *mpt,
 				  const char *dev, const struct famfs_fs *fs,
 				  const struct famfs_df *df)
@@ -220,5 +252,6 @@ struct json_object *famfs_json_df(const char *target, const char *mpt,
 	add_u64(o, "files", df->files);
 	add_u64(o, "directories", df->dirs);
 	add_u64(o, "corrupt_entries", df->bad_entries);
+	json_object_object_add(o, "devices", json_df_devices(fs, df));
 	return o;
 }

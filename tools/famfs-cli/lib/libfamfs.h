@@ -736,6 +736,9 @@ int famfs_alloc_init(struct famfs_alloc *a, const struct famfs_superblock *sb);
  * [data_start, size); -EINVAL out of order, -ENOMEM */
 int famfs_alloc_add_dev(struct famfs_alloc *a, unsigned dev,
 			uint64_t data_start, uint64_t size);
+/* Every device's allocator from the whole log (famfs_bitmap_build for
+ * each device) */
+int famfs_alloc_build(struct famfs_fs *fs, struct famfs_alloc *a);
 /* Add the devices of t that a lacks (the log's DEVADD entries) */
 int famfs_alloc_sync(struct famfs_alloc *a, const struct famfs_logdevs *t);
 void famfs_alloc_free(struct famfs_alloc *a);
@@ -796,6 +799,12 @@ struct famfs_df {
 	bool log_compact;	/* INCOMPAT_COMPACT_LOG */
 	unsigned long files, dirs, bad_entries;
 	unsigned long unparsed_entries;	/* of bad_entries: memory unknown */
+	/* per device (issue 16; size..unknown above are their sums): 0 the
+	 * primary, i the member a DEVADD added */
+	unsigned ndevs;
+	struct famfs_df_dev {
+		uint64_t size, reserved, used, free, unknown;
+	} dev[FAMFS_MAX_DEVS];
 };
 /* A log this full (log_used of log_capacity, in percent) is warned about */
 #define FAMFS_LOG_WARN_PCT	90
