@@ -133,7 +133,7 @@ static void test_fsck(void **state)
 {
 	static const char *const k[] = { "target", "clean", "superblock_valid",
 		"entries", "files", "directories", "corrupt_entries", "problems",
-		"used", "free", "problem_list", NULL };
+		"used", "free", "problem_list", "devices", NULL };
 	struct th *t = *state;
 	struct famfs_fsck_result r;
 	struct json_object *p = json_object_new_array(), *o;

@@ -5,6 +5,9 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -386,6 +389,80 @@ static void test_cache_places(void **state)
 	th_free(t);
 }
 
+/* a member superblock for index in file root/name (a plain file of the
+ * member's size stands for the device) */
+static void member_file(struct th *t, const char *root, const char *name,
+			const uint8_t du[16], uint32_t index, uint64_t size)
+{
+	struct famfs_member_sb m;
+	char p[600];
+	int fd;
+
+	famfs_member_init(&m, t->fs.sb->fs_uuid, du, index,
+			  le64toh(t->fs.sb->ctime), size);
+	snprintf(p, sizeof(p), "%s/%s", root, name);
+	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)size), 0);
+	assert_int_equal(pwrite(fd, &m, sizeof(m), 0), (ssize_t)sizeof(m));
+	close(fd);
+}
+
+/* fsck: overlap per device; every member must be here with its
+ * superblock */
+static void test_fsck_members(void **state)
+{
+	struct th *t = with_members();
+	struct famfs_fsck_result r;
+	char root[64] = "/tmp/famfs-ut-place-XXXXXX", p[600];
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	famfs_scan_root = root;
+	append_on(t, "a1", 1, 4 * MiB, 4 * MiB);
+	append_on(t, "a2", 2, 4 * MiB, 4 * MiB);	/* same offset: fine */
+	append_on(t, "a0", 0, 4 * MiB, 4 * MiB);
+	/* no member on this host */
+	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
+	assert_int_equal(r.ndevs, 3);
+	assert_int_equal(r.members_bad, 2);
+	assert_int_equal(r.problems, 2);
+	assert_int_equal(r.used_bytes, 12 * MiB);
+	assert_int_equal(r.free_bytes, (60 + 30 + 62) * MiB - 12 * MiB);
+	/* both here */
+	member_file(t, root, "pmem1", U1, 1, 32 * MiB);
+	member_file(t, root, "dax3.0", U2, 2, 64 * MiB);
+	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
+	assert_int_equal(r.problems, 0);
+	assert_true(r.dev_ok[1] && r.dev_ok[2]);
+	assert_non_null(strstr(r.dev_path[2], "dax3.0"));
+	/* member 2's superblock damaged (a reserved byte): refused, missing */
+	snprintf(p, sizeof(p), "%s/dax3.0", root);
+	fd = open(p, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "x", 1, 300), 1);
+	close(fd);
+	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
+	assert_int_equal(r.members_bad, 1);
+	assert_false(r.dev_ok[2]);
+	assert_true(r.dev_ok[1]);
+	/* a member superblock smaller than the log says */
+	member_file(t, root, "dax3.0", U2, 2, 32 * MiB);
+	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
+	assert_int_equal(r.members_bad, 1);
+	/* an overlap on device 1 is one */
+	member_file(t, root, "dax3.0", U2, 2, 64 * MiB);
+	append_on(t, "b1", 1, 6 * MiB, 2 * MiB);
+	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
+	assert_int_equal(r.members_bad, 0);
+	assert_int_equal(r.problems, 1);
+	snprintf(p, sizeof(p), "rm -rf '%s'", root);
+	assert_int_equal(system(p), 0);
+	famfs_scan_root = "/dev";
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -399,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_create_device),
 		cmocka_unit_test(test_build_and_df),
 		cmocka_unit_test(test_cache_places),
+		cmocka_unit_test(test_fsck_members),
 	};
 
 	famfs_quiet = 1;

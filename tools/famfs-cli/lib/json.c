@@ -156,6 +156,26 @@ struct json_object *famfs_json_map(const char *path,
 	return o;
 }
 
+/* fsck's devices: the primary, and each member the log added with ok
+ * (found here with its superblock) and path */
+static struct json_object *json_fsck_devices(const struct famfs_fsck_result *r)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; a && i < (r->ndevs ? r->ndevs : 1); i++) {
+		struct json_object *d = json_object_new_object();
+
+		if (!d)
+			break;
+		add_u64(d, "index", i);
+		add_str(d, "role", i ? "member" : "primary");
+		add_str(d, "path", i ? r->dev_path[i] : NULL);
+		json_object_object_add(d, "ok", json_object_new_boolean(!i || r->dev_ok[i]));
+		json_object_array_add(a, d);
+	}
+	return a;
+}
+
 struct json_object *famfs_json_fsck(const char *target, bool sb_valid,
 				    const struct famfs_fsck_result *r,
 				    struct json_object *problems)
@@ -179,6 +199,7 @@ struct json_object *famfs_json_fsck(const char *target, bool sb_valid,
 	add_u64(o, "free", r->free_bytes);
 	json_object_object_add(o, "problem_list",
 			       problems ? problems : json_object_new_array());
+	json_object_object_add(o, "devices", json_fsck_devices(r));
 	return o;
 }
 

@@ -776,7 +776,12 @@ int famfs_alloc_place_strips(struct famfs_alloc *a,
 /* ---- fsck.c -------------------------------------------------------------- */
 struct famfs_fsck_result {
 	unsigned long entries, files, dirs, bad_entries, problems;
-	uint64_t used_bytes, free_bytes;
+	uint64_t used_bytes, free_bytes;	/* every device's */
+	/* devices the log adds (issue 16): member i found on this host with
+	 * its superblock (dev_ok[i], at dev_path[i]), or a problem */
+	unsigned ndevs, members_bad;
+	bool dev_ok[FAMFS_MAX_DEVS];
+	char dev_path[FAMFS_MAX_DEVS][256];
 };
 int famfs_fsck(struct famfs_fs *fs, struct famfs_fsck_result *r);
 
