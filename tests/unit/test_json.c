@@ -169,7 +169,8 @@ static void test_df(void **state)
 		"fs_uuid", "master_uuid", "role", "size", "reserved", "used", "free", "unknown",
 		"alloc_unit", "log", "files", "directories", "corrupt_entries",
 		"devices", NULL };
-	static const char *const kd[] = { "index", "role", "path", "size",
+	static const char *const kd[] = { "index", "role", "path", "attached",
+					  "failed", "size",
 					  "reserved", "used", "free", "unknown",
 					  NULL };
 	static const char *const kl[] = { "size", "entries", "capacity",

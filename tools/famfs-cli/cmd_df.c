@@ -47,7 +47,10 @@ const struct cli_doc cli_doc_df = {
 		  "free_entries count slot_size slots), files, directories,\n"
 		  "corrupt_entries, devices (an array, one object per device:\n"
 		  "index, role primary or member, dev_uuid (members), path (this\n"
-		  "host's node, null when not known), size, reserved, used, free,\n"
+		  "host's node, null when not known), attached and failed (as\n"
+		  "famfs.ko has the device: failed when it was removed or poisoned,\n"
+		  "which fails the whole mount; null when not mounted), size,\n"
+		  "reserved, used, free,\n"
 		  "unknown; the top-level size..unknown are their sums), coherence\n"
 		  "(coherent or noncoherent, the superblock's) and mount_coherence\n"
 		  "(this host's mount; null when not mounted).  Example:\n"
@@ -115,7 +118,7 @@ static void print_devices(const struct famfs_fs *fs, const struct famfs_df *df)
 
 		if (i && ld)
 			famfs_uuid_str(ld->dev_uuid, u);
-		printf("    %2u %-7s  %llu (%s)  used %llu (%s)  free %llu (%s)  %s%s%s\n",
+		printf("    %2u %-7s  %llu (%s)  used %llu (%s)  free %llu (%s)  %s%s%s%s\n",
 		       i, i ? "member" : "primary",
 		       (unsigned long long)df->dev[i].size,
 		       human(df->dev[i].size, hs, sizeof(hs)),
@@ -123,8 +126,11 @@ static void print_devices(const struct famfs_fs *fs, const struct famfs_df *df)
 		       human(df->dev[i].used, hu, sizeof(hu)),
 		       (unsigned long long)df->dev[i].free,
 		       human(df->dev[i].free, hf, sizeof(hf)),
-		       i && ld ? u : "", i && ld && ld->path[0] ? " " : "",
-		       ld && i ? ld->path : "");
+		       i && ld ? u : "", df->dev[i].path[0] ? " " : "",
+		       df->dev[i].path,
+		       !df->dev[i].asked ? "" :
+		       !df->dev[i].attached ? " (not attached to this mount)" :
+		       df->dev[i].failed ? " (FAILED: removed or poisoned; the mount fails with EIO)" : "");
 	}
 }
 
@@ -158,6 +164,7 @@ int cmd_df(int argc, char **argv)
 		famfs_fs_close(&fs);
 		return FAMFS_EXIT_ERROR;
 	}
+	famfs_df_mount_devs(mpt, &df);
 	sbmode = le32toh(fs.sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_NONCOHERENT ?
 		 "noncoherent" : "coherent";
 	mmode = mount_mode(mpt);

@@ -2,7 +2,13 @@
 /* df: device space (from the allocator's view of the log) and log usage. */
 #define _DEFAULT_SOURCE
 #include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "libfamfs.h"
 
@@ -86,6 +92,38 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 	}
 	famfs_alloc_free(&a);
 	return 0;
+}
+
+void famfs_df_mount_devs(const char *mpt, struct famfs_df *df)
+{
+	int fd;
+
+	if (!famfs_kernel->dev_get || !*mpt)
+		return;
+	fd = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	for (unsigned i = 0; i < df->ndevs; i++) {
+		struct famfs_ioc_dev_info info = { .index = i };
+		struct famfs_df_dev *d = &df->dev[i];
+		char sys[96], real[PATH_MAX];
+		int rc = famfs_kernel->dev_get(fd, &info);
+
+		if (rc && rc != -ENXIO)
+			break;		/* an older module: not asked */
+		d->asked = true;
+		d->attached = !rc;
+		d->failed = !rc && (info.flags & FAMFS_DEV_FAILED);
+		if (rc)
+			continue;
+		snprintf(sys, sizeof(sys), "/sys/dev/%s/%u:%u",
+			 info.flags & FAMFS_DEV_DEVDAX ? "char" : "block",
+			 info.major, info.minor);
+		if (realpath(sys, real))
+			snprintf(d->path, sizeof(d->path), "/dev/%.58s",
+				 strrchr(real, '/') + 1);
+	}
+	close(fd);
 }
 
 int famfs_df_log_warn(const char *name, const struct famfs_df *df)

@@ -233,7 +233,13 @@ static struct json_object *json_df_devices(const struct famfs_fs *fs,
 			famfs_uuid_str(ld->dev_uuid, u);
 			add_str(d, "dev_uuid", u);
 		}
-		add_str(d, "path", ld ? ld->path : NULL);
+		add_str(d, "path", df->dev[i].path[0] ? df->dev[i].path :
+				   ld ? ld->path : NULL);
+		/* null: not asked (not mounted, or an older famfs.ko) */
+		json_object_object_add(d, "attached", df->dev[i].asked ?
+				       json_object_new_boolean(df->dev[i].attached) : NULL);
+		json_object_object_add(d, "failed", df->dev[i].asked ?
+				       json_object_new_boolean(df->dev[i].failed) : NULL);
 		add_u64(d, "size", df->dev[i].size);
 		add_u64(d, "reserved", df->dev[i].reserved);
 		add_u64(d, "used", df->dev[i].used);
