@@ -173,7 +173,9 @@ void famfs_bitmap_free(struct famfs_bitmap *b)
 void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e)
 {
 	struct famfs_extent r[FAMFS_ENTRY_MAX_RANGES];
-	unsigned nr = famfs_entry_ranges(e, r);	/* extents or strips */
+	/* extents or strips on the primary: members have their own
+	 * allocators (issue 16) */
+	unsigned nr = famfs_entry_ranges_on(e, 0, r);
 
 	for (unsigned i = 0; i < nr; i++) {
 		uint64_t u = r[i].offset / UNIT;
@@ -190,6 +192,7 @@ void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e)
 struct mark_ctx {
 	struct famfs_bitmap *b;
 	const struct famfs_superblock *sb;
+	const struct famfs_logdevs *devs;
 };
 
 static int mark_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
@@ -199,14 +202,14 @@ static int mark_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 
 	(void)reason;
 	/* R3: a refused entry whose extents parse keeps them */
-	if (ok || !famfs_entry_owned(e, idx, c->sb, NULL))
+	if (ok || !famfs_entry_owned_devs(e, idx, c->sb, c->devs, NULL))
 		famfs_bitmap_mark(c->b, e);
 	return 0;
 }
 
 int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b)
 {
-	struct mark_ctx c = { b, fs->sb };
+	struct mark_ctx c = { b, fs->sb, &fs->devs };
 	int rc = famfs_bitmap_init(b, fs->sb);
 
 	if (rc)

@@ -9,6 +9,7 @@
 struct df_ctx {
 	struct famfs_df *df;
 	const struct famfs_superblock *sb;
+	const struct famfs_logdevs *devs;
 };
 
 static int count(void *arg, uint64_t idx, const struct famfs_log_entry *e,
@@ -21,10 +22,12 @@ static int count(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	if (!ok) {
 		df->bad_entries++;
 		/* R3: what it owns is not known, not even that */
-		if (famfs_entry_owned(e, idx, c->sb, NULL))
+		if (famfs_entry_owned_devs(e, idx, c->sb, c->devs, NULL))
 			df->unparsed_entries++;
 	} else if (le16toh(e->type) == FAMFS_LOG_MKDIR) {
 		df->dirs++;
+	} else if (le16toh(e->type) == FAMFS_LOG_DEVADD) {
+		/* a device, not a file */
 	} else {
 		df->files++;
 	}
@@ -45,7 +48,7 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 						 famfs_fs_compact(fs));
 	df->log_used = famfs_log_refresh_next(fs);
 	df->log_compact = famfs_fs_compact(fs);
-	struct df_ctx c = { df, fs->sb };
+	struct df_ctx c = { df, fs->sb, &fs->devs };
 
 	rc = famfs_log_walk(fs, count, &c);
 	if (rc)

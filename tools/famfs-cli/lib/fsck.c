@@ -63,7 +63,7 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 
 	c->r->entries++;
 	if (!ok) {
-		bool unknown = famfs_entry_owned(e, idx, c->fs->sb, NULL) != 0;
+		bool unknown = famfs_entry_owned_devs(e, idx, c->fs->sb, &c->fs->devs, NULL) != 0;
 		char why[FAMFS_REASON_LEN + 96];
 
 		snprintf(why, sizeof(why), "%s (cannot be parsed: the master allocates nothing until the log is repaired)",
@@ -92,6 +92,8 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		       type == FAMFS_LOG_FILE ? "file" : "dir", e->fm.path,
 		       (unsigned long long)le64toh(e->fm.size),
 		       le32toh(e->fm.mode));
+	if (type == FAMFS_LOG_DEVADD)	/* no path, no memory */
+		return 0;
 	if (type == FAMFS_LOG_MKDIR)
 		c->r->dirs++;
 	else
@@ -119,7 +121,7 @@ static int fsck_past(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	(void)reason;
 	/* an uncommitted append is no file: its memory is reserved, but
 	 * sharing with a committed file is not a problem of the log */
-	if (ok || !famfs_entry_owned(e, idx, c->fs->sb, NULL))
+	if (ok || !famfs_entry_owned_devs(e, idx, c->fs->sb, &c->fs->devs, NULL))
 		mark_units(c, e, idx, idx > next);
 	/* idx < next: committed since the scan began (a client's fsck while
 	 * the master appends), as the append it was then */
@@ -144,7 +146,8 @@ static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
 	char other[FAMFS_LOG_PATH_MAX];
 	unsigned nr;
 
-	nr = famfs_entry_ranges(e, rg);		/* extents, or strips */
+	/* extents, or strips; members: issue 16's per-device fsck */
+	nr = famfs_entry_ranges_on(e, 0, rg);
 	for (unsigned i = 0; i < nr; i++) {
 		uint64_t u = rg[i].offset / FAMFS_ALLOC_UNIT;
 		uint64_t n = rg[i].len / FAMFS_ALLOC_UNIT;

@@ -71,6 +71,16 @@ void famfs_entry_set_crc(struct famfs_log_entry *e);
  * inside the device data area). */
 int famfs_entry_check(const struct famfs_log_entry *e, uint64_t index,
 		      const struct famfs_superblock *sb, char *reason);
+/* The same two with the device table (devs.c) the entry is judged by:
+ * without one (NULL, as the two above) an extent on a member is
+ * unparseable */
+struct famfs_logdevs;
+int famfs_entry_check_devs(const struct famfs_log_entry *e, uint64_t index,
+			   const struct famfs_superblock *sb,
+			   const struct famfs_logdevs *devs, char *reason);
+int famfs_entry_owned_devs(const struct famfs_log_entry *e, uint64_t index,
+			   const struct famfs_superblock *sb,
+			   const struct famfs_logdevs *devs, char *reason);
 /* R3 (famfs_format.h): 0 if the memory of a committed entry is known even
  * if famfs_entry_check refuses it -- CRC, seq and uuid right, a known type
  * and extent kind whose feature bit is set, every extent or strip aligned
@@ -91,9 +101,80 @@ bool famfs_loglen_valid(uint64_t len);
 #define FAMFS_ENTRY_MAX_RANGES	16
 unsigned famfs_entry_ranges(const struct famfs_log_entry *e,
 			    struct famfs_extent out[FAMFS_ENTRY_MAX_RANGES]);
+/* Only those on device dev (famfs_entry_devindex): what one device's
+ * allocator, df and fsck count.  famfs_entry_ranges gives all of them. */
+unsigned famfs_entry_ranges_on(const struct famfs_log_entry *e, unsigned dev,
+			       struct famfs_extent out[FAMFS_ENTRY_MAX_RANGES]);
 bool famfs_entry_interleaved(const struct famfs_log_entry *e);
 uint64_t famfs_data_start(const struct famfs_superblock *sb);
 bool famfs_sb_compact(const struct famfs_superblock *sb);
+
+/* ---- devs.c: the devices of a file system as its log adds them (#16) ---- */
+/*
+ * The v1 form (struct famfs_log_entry) is what the whole tool works on.  For
+ * a compact entry that names member devices it carries extent (or strip)
+ * i's device index in fm.reserved[i] (famfs_entry_devindex): a v1 log never
+ * has them (MULTIDEV implies COMPACT_LOG), so on media those stay reserved
+ * zero bytes.  A DEVADD entry's v1 form has no path and its struct
+ * famfs_clog_devadd at fm.ext.raw (famfs_entry_devadd).
+ */
+static inline unsigned famfs_entry_devindex(const struct famfs_log_entry *e,
+					    unsigned i)
+{
+	return e->fm.reserved[i];
+}
+static inline const struct famfs_clog_devadd *
+famfs_entry_devadd(const struct famfs_log_entry *e)
+{
+	return (const struct famfs_clog_devadd *)e->fm.ext.raw;
+}
+/* A DEVADD entry (not yet sequenced) for member index */
+void famfs_entry_build_devadd(struct famfs_log_entry *e, uint32_t index,
+			      const uint8_t dev_uuid[16], uint64_t size);
+/*
+ * The device table a log replay builds: index -> device uuid, size and the
+ * log index of the DEVADD that added it; the local node when a mount or
+ * scan found it.  dev[0] is the primary (from the superblock), always
+ * there.  Kept in struct famfs_fs (fs->devs), brought up to the log's
+ * committed end by famfs_fs_devs_update (every walk does it first).
+ */
+struct famfs_logdev {
+	bool added;		/* index 0: always; else a valid DEVADD */
+	uint8_t dev_uuid[16];	/* nil for the primary */
+	uint64_t size;		/* bytes the file system uses */
+	uint64_t data_start;	/* first byte files may use */
+	uint64_t log_idx;	/* where its DEVADD starts (0: primary) */
+	char path[256];		/* this host's node, "" when not known */
+};
+struct famfs_logdevs {
+	unsigned ndevs;		/* indexes 0..ndevs-1 are added */
+	uint64_t next;		/* log indexes below next were read */
+	struct famfs_logdev dev[FAMFS_MAX_DEVS];
+};
+/* Only the primary, nothing read yet */
+void famfs_logdevs_init(struct famfs_logdevs *t,
+			const struct famfs_superblock *sb);
+/* The DEVADD entry e (v1 form) at log index: its body, the MULTIDEV bit
+ * (R2) and, with t (may be NULL: not checked), the order rules against the
+ * devices t has from before index (the next index, no duplicate uuid).
+ * 0, or -EINVAL with reason filled. */
+int famfs_devadd_check(const struct famfs_log_entry *e, uint64_t index,
+		       const struct famfs_superblock *sb,
+		       const struct famfs_logdevs *t, char *reason);
+/* Add the device of a DEVADD entry that passed famfs_devadd_check */
+void famfs_logdevs_add(struct famfs_logdevs *t, const struct famfs_log_entry *e,
+		       uint64_t index);
+/* The data area [*start, *end) of device dev for an entry at log index:
+ * 0; -EPROTO (reason filled) when dev is no device a DEVADD before index
+ * added (or t is NULL, or MULTIDEV is clear: R2) -- the entry is then
+ * unparseable (R3) */
+int famfs_logdevs_area(const struct famfs_logdevs *t,
+		       const struct famfs_superblock *sb, unsigned dev,
+		       uint64_t index, uint64_t *start, uint64_t *end,
+		       char *reason);
+/* The table entry of device index dev if it is added, else NULL */
+const struct famfs_logdev *famfs_logdevs_get(const struct famfs_logdevs *t,
+					     unsigned dev);
 
 /* ---- clog.c: the compact log entry (INCOMPAT_COMPACT_LOG) ---------------- */
 /* crc32(fs_uuid, the nslots slots of entry with crc = 0) */
@@ -113,8 +194,10 @@ int famfs_clog_verify(const void *entry, uint64_t slot, uint64_t avail,
 /* The v1 form of a verified compact entry, seq, uuid and v1 crc filled (so
  * famfs_entry_check and famfs_entry_owned judge it as any v1 entry).
  * 0; -EINVAL (reason): decoded, but refused (reserved bytes, bad path),
- * its memory known; -EPROTO (reason): it has no v1 form (unknown type, a
- * device index, strips of different lengths), its memory unknown. */
+ * its memory known; -EPROTO (reason): it has no v1 form (unknown type,
+ * strips of different lengths), its memory unknown.  Device indexes go to
+ * fm.reserved (famfs_entry_devindex), a DEVADD body to fm.ext.raw: whether
+ * they are allowed is famfs_entry_check_devs's to say. */
 int famfs_clog_decode(const void *entry, uint64_t slot,
 		      const uint8_t fs_uuid[16], struct famfs_log_entry *e,
 		      char *reason);
@@ -399,6 +482,9 @@ struct famfs_fs {
 	 * after an append, the index of the entry appended */
 	uint64_t walk_next;
 	uint64_t last_append;
+	/* devs.c: the devices the log added (INCOMPAT_MULTIDEV), up to
+	 * devs.next; dev[0] the primary.  famfs_fs_devs_update */
+	struct famfs_logdevs devs;
 	/* master.c: the role as the last check found it held by this
 	 * instance (record, superblock master, where the boot id and claim
 	 * come from): an append that finds the same skips re-reading the
@@ -461,6 +547,11 @@ static inline struct famfs_log_entry *famfs_log_slot(struct famfs_log_header *h,
 }
 
 /* ---- log.c: append and scan ---------------------------------------------- */
+/* Bring fs->devs up to the log's committed end: the DEVADD entries of
+ * [devs.next, next_index) are added (a MULTIDEV file system; else only the
+ * primary is there).  Every walk does it first, so an entry is judged with
+ * the devices the log added before it.  0 or -errno. */
+int famfs_fs_devs_update(struct famfs_fs *fs);
 uint64_t famfs_log_next(const struct famfs_log_header *h);
 /* Fill seq/uuid/crc, write slot, flush, then advance next_index.  -ENOSPC
  * when full (log unchanged). */

@@ -125,7 +125,7 @@ static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	fs->cache_last_crc = le32toh(e->crc);
 	/* R3: refused, but what it owns is known: that stays used, and its
 	 * path (if it is one) taken; not even that: no allocation at all */
-	if (!ok && famfs_entry_owned(e, idx, fs->sb, why)) {
+	if (!ok && famfs_entry_owned_devs(e, idx, fs->sb, &fs->devs, why)) {
 		if (fs->cache_unparsed == UINT64_MAX) {
 			fs->cache_unparsed = idx;
 			/* a compact run that does not verify comes as a
@@ -137,7 +137,8 @@ static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		return 0;
 	}
 	famfs_bitmap_mark(fs->cache_bm, e);
-	if (strnlen(e->fm.path, sizeof(e->fm.path)) == sizeof(e->fm.path))
+	if (strnlen(e->fm.path, sizeof(e->fm.path)) == sizeof(e->fm.path) ||
+	    le16toh(e->type) == FAMFS_LOG_DEVADD)	/* no path */
 		return 0;
 	/* a path logged twice: the first entry is the one that counts */
 	return famfs_summary_add(fs->cache_sum, fs, e->fm.path, idx);
@@ -153,7 +154,7 @@ static int cache_past(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	(void)reason;
 	if (idx > famfs_log_next(fs->log) && fs->cache_past == UINT64_MAX)
 		fs->cache_past = idx;
-	if (ok || !famfs_entry_owned(e, idx, fs->sb, NULL))
+	if (ok || !famfs_entry_owned_devs(e, idx, fs->sb, &fs->devs, NULL))
 		famfs_bitmap_mark(fs->cache_bm, e);
 	return 0;
 }
