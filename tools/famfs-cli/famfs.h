@@ -114,7 +114,8 @@ extern const struct cli_doc cli_doc_mkfs_helper, cli_doc_fsck_helper;
 /* famfs mkfs on dev (cmd_mkfs.c); returns FAMFS_EXIT_* */
 /* --log-format compact|v1: 0, or FAMFS_EXIT_USAGE (printed) */
 int cli_log_format_opt(const char *arg, bool *compact);
-int cli_mkfs_run(const char *dev, uint64_t loglen, bool force, bool kill,
+int cli_mkfs_run(const char *dev, const char *const *members, int nmembers,
+		 uint64_t loglen, bool force, bool kill,
 		 bool noncoherent, bool compact);
 /* -l/--loglen ARG: FAMFS_EXIT_OK, or FAMFS_EXIT_USAGE (message printed) */
 int cli_loglen_opt(const char *arg, uint64_t *loglen);

@@ -325,6 +325,20 @@ int famfs_dev_read_head(const char *path, void *buf, size_t n, uint64_t *size);
  * does not fit the device). */
 int famfs_member_write(const char *path, const struct famfs_member_sb *m);
 
+/* memberdev.c: true if a and b are the same device (or file) */
+bool famfs_same_device(const char *a, const char *b);
+/* May path become a member of the file system on primary?  Not the
+ * primary, at least FAMFS_MEMBER_MIN_SIZE, and -- unless force -- holding
+ * no famfs superblock, no member superblock and nothing libblkid knows
+ * (mkfs's rules).  0 and *size (the device's, whole 2 MiB units), or
+ * -errno (printed: the device and why). */
+int famfs_member_vet(const char *path, const char *primary, bool force,
+		     uint64_t *size);
+/* Write member index's superblock (a new device uuid, to dev_uuid) of the
+ * file system of sb on path, size bytes, flushed. */
+int famfs_member_make(const char *path, const struct famfs_superblock *sb,
+		      uint32_t index, uint64_t size, uint8_t dev_uuid[16]);
+
 /* Candidates a scan reads: SCAN_ROOT/pmemN[.M] (block), SCAN_ROOT/daxX.Y
  * (char); plain files of those names count too (unit tests). */
 extern const char *famfs_scan_root;		/* "/dev" */
