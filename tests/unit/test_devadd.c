@@ -44,8 +44,7 @@ static void set_incompat(struct th *t, uint32_t bits)
 	famfs_sb_set_crc(t->fs.sb);
 }
 
-/* a compact fs with MULTIDEV set (not reopened: the bit is not in SUPP
- * until the tool handles it end to end) */
+/* a compact fs with MULTIDEV set */
 static int setup(void **state)
 {
 	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);

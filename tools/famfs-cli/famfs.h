@@ -99,7 +99,7 @@ extern const struct cli_doc *const cli_pages[];
 #define CLI_COMMANDS(X) \
 	X(mkfs) X(mount) X(logplay) X(mkfile) X(cp) X(mkdir) X(fsck) \
 	X(getmap) X(check) X(verify) X(df) X(bind) X(master) X(flush) X(tune) \
-	X(devices)
+	X(devices) X(devadd)
 #define CLI_DECLARE(n) \
 	int cmd_##n(int argc, char **argv); \
 	extern const struct cli_doc cli_doc_##n;
@@ -128,7 +128,10 @@ extern const struct cli_doc cli_doc_famfs;
  * mount(2), meta files, log replay; o->ro also makes the mount read-only.
  * Returns FAMFS_EXIT_*. */
 int cli_mount(const char *dev, const char *mpt,
-	      const struct famfs_mount_opts *o, bool log_ro);
+	      const struct famfs_mount_opts *o, bool log_ro,
+	      const char *const *hints, int nhints);
+/* famfs mount's exit code when a member is not on this host */
+#define CLI_EXIT_NOMEMBER	4
 
 /* famfs logplay --follow MPT: until MPT is unmounted or SIGINT/SIGTERM;
  * returns FAMFS_EXIT_*. */

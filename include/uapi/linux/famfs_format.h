@@ -238,7 +238,8 @@
 							   * first one */
 /* Reserved by format rev 2 (see the top of this file); a bit joins the
  * *_SUPP masks only when its implementation lands (MULTI_EXTENT and
- * MASTER_REC have: issue 15; COMPACT_LOG: issue 17). */
+ * MASTER_REC have: issue 15; COMPACT_LOG: issue 17; MULTIDEV: issue 16,
+ * mkfs with members, devadd, mount and logplay attaching them). */
 #define FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT	(1U << 1)
 #define FAMFS_FEATURE_INCOMPAT_COMPACT_LOG	(1U << 2)
 #define FAMFS_FEATURE_INCOMPAT_MULTIDEV		(1U << 3)
@@ -249,6 +250,7 @@
 #define FAMFS_FEATURE_INCOMPAT_SUPP	(FAMFS_FEATURE_INCOMPAT_INTERLEAVE | \
 					 FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT | \
 					 FAMFS_FEATURE_INCOMPAT_COMPACT_LOG | \
+					 FAMFS_FEATURE_INCOMPAT_MULTIDEV | \
 					 FAMFS_FEATURE_INCOMPAT_NONCOHERENT)
 
 struct famfs_superblock {

@@ -374,6 +374,23 @@ struct famfs_member_want {
 int famfs_devtab_require(const struct famfs_devtab *t,
 			 const struct famfs_member_want *want, int n);
 
+/* ---- attach.c: members into the mount (FAMFSIOC_DEV_ADD) ---------------- */
+/* 1 if famfs.ko has a device at index in the mount at mpt, 0 if not,
+ * -errno (-ENOTTY: a module without DEV_GET) */
+int famfs_mount_dev_attached(const char *mpt, unsigned index);
+/* FAMFSIOC_DEV_ADD of path as member index of size bytes (printed) */
+int famfs_mount_dev_add(const char *mpt, const char *path, unsigned index,
+			uint64_t size);
+/* Attach every device the log added (fs->devs, brought up to date) that
+ * the mount at fs->mpt does not have yet: found by device uuid among the
+ * hints and the scan root (famfs_devtab_scan), its member superblock at
+ * least the size its DEVADD says; fs->devs.dev[i].path filled.  0;
+ * -ENODEV when one is not on this host (one message per missing member,
+ * naming its index and device uuid); -errno (printed). */
+struct famfs_fs;
+int famfs_fs_attach_members(struct famfs_fs *fs, const char *const *hints,
+			    int nhints);
+
 /* ---- probe.c: other signatures on a device (libblkid) --------------------- */
 /* 1 and what (n bytes) filled ("ext4 file system labelled 'x'", "a gpt
  * partition table") if libblkid knows what d holds, 0 if nothing it knows
@@ -397,6 +414,11 @@ struct famfs_kernel_ops {
 	int (*map_get_v2)(int fd, struct famfs_ioc_map_v2 *map);
 	/* FAMFSIOC_CACHE as it is (NULL: -ENOTTY, an older module) */
 	int (*cache)(int fd, const struct famfs_ioc_cache *c);
+	/* the v3 ioctls (issue 16) as they are (NULL: -ENOTTY) */
+	int (*dev_add)(int fd, const struct famfs_ioc_dev_add *a);
+	int (*dev_get)(int fd, struct famfs_ioc_dev_info *i);
+	int (*map_create_v3)(int fd, const struct famfs_ioc_map_v2 *map);
+	int (*map_get_v3)(int fd, struct famfs_ioc_map_v2 *map);
 };
 extern const struct famfs_kernel_ops famfs_kernel_real;
 extern const struct famfs_kernel_ops *famfs_kernel;	/* tests swap it */
@@ -416,12 +438,19 @@ struct famfs_fmap {
 		struct famfs_extent ext[FAMFS_IOC_MAX_EXTENTS_V2];
 		struct famfs_ioc_iext iext[FAMFS_IOC_MAX_IEXTENTS];
 	};
+	/* the device of ext[i], or of strip s of iext[x] at
+	 * dev[x * FAMFS_IOC_MAX_STRIPS + s]; all 0: one device (v1/v2) */
+	uint8_t dev[FAMFS_IOC_MAX_EXTENTS_V2];
 };
-/* Give the module a file's map: MAP_CREATE (v1) for up to
- * FAMFS_MAX_EXTENTS simple extents, MAP_CREATE_V2 otherwise. */
+/* true if some extent or strip of m is on a member (MAP_CREATE_V3) */
+bool famfs_fmap_multidev(const struct famfs_fmap *m);
+/* Give the module a file's map: MAP_CREATE_V3 when it uses a member,
+ * else MAP_CREATE (v1) for up to FAMFS_MAX_EXTENTS simple extents,
+ * MAP_CREATE_V2 otherwise. */
 int famfs_fmap_create(int fd, const struct famfs_fmap *m);
-/* Read a file's map: MAP_GET_V2 (the count, then the list), or, from a
- * module without v2, MAP_GET (size, count) and MAP_GETEXT (extents).
+/* Read a file's map: MAP_GET_V2 (the count, then the list) -- MAP_GET_V3
+ * when v2 says EOVERFLOW (a map on a member) -- or, from a module without
+ * v2, MAP_GET (size, count) and MAP_GETEXT (extents).
  * -ENODATA: not mapped; -ENOTTY: not a famfs file; -EBADE: the module gave
  * two different answers; -EPROTO: a map this tool cannot read. */
 int famfs_fmap_get(int fd, struct famfs_fmap *m);

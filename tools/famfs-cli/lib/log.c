@@ -540,7 +540,7 @@ static int devs_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 
 int famfs_fs_devs_update(struct famfs_fs *fs)
 {
-	uint64_t n;
+	uint64_t n, saved;
 	int rc;
 
 	if (!(le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_MULTIDEV))
@@ -548,8 +548,11 @@ int famfs_fs_devs_update(struct famfs_fs *fs)
 	n = famfs_log_refresh_next(fs);
 	if (fs->devs.next >= n)
 		return 0;
-	/* entries are judged with the devices added before them: in order */
+	/* entries are judged with the devices added before them: in order;
+	 * (from a walk's callback too: its position is kept) */
+	saved = fs->walk_next;
 	rc = clog_walk(fs, fs->devs.next, n, devs_entry, fs);
+	fs->walk_next = saved;
 	if (!rc)
 		fs->devs.next = n;
 	return rc;

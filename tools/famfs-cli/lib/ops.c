@@ -21,7 +21,9 @@ int famfs_map_from_entry(const struct famfs_log_entry *e,
 	unsigned n = le16toh(e->fm.nextents);
 
 	memset(map, 0, sizeof(*map));
-	if (famfs_entry_interleaved(e) || n > FAMFS_MAX_EXTENTS)
+	if (famfs_entry_interleaved(e) || n > FAMFS_MAX_EXTENTS ||
+	    (n && famfs_entry_devindex(e, 0)) ||
+	    (n > 1 && famfs_entry_devindex(e, 1)))
 		return -EOVERFLOW;	/* v1 cannot express it */
 	map->extent_type = SIMPLE_DAX_EXTENT;
 	map->file_type = FAMFS_REG;
@@ -54,6 +56,7 @@ void famfs_fmap_from_entry(const struct famfs_log_entry *e,
 		for (uint32_t i = 0; i < ns && i < FAMFS_IOC_MAX_STRIPS; i++) {
 			x->strips[i].offset = le64toh(ie->strip_off[i]);
 			x->strips[i].len = le64toh(ie->strip_len);
+			m->dev[i] = (uint8_t)famfs_entry_devindex(e, i);
 		}
 		return;
 	}
@@ -64,6 +67,7 @@ void famfs_fmap_from_entry(const struct famfs_log_entry *e,
 	for (uint32_t i = 0; i < m->count; i++) {
 		m->ext[i].offset = le64toh(e->fm.ext.simple[i].offset);
 		m->ext[i].len = le64toh(e->fm.ext.simple[i].len);
+		m->dev[i] = (uint8_t)famfs_entry_devindex(e, i);
 	}
 }
 
