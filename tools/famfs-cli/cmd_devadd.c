@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "famfs.h"
 #include "master.h"
@@ -17,7 +18,8 @@ const struct cli_doc cli_doc_devadd = {
 		"Make DEVICE (/dev/pmemN or /dev/daxX.Y, bound to famfs) the next\n"
 		"member of the famfs file system mounted at MPT, online, on the master:\n"
 		"its member superblock is written (a new device uuid), the device is\n"
-		"attached to this mount, then a device entry is appended to the log.\n"
+		"attached to this mount (a /dev/daxX.Y is bound to famfs for it, as\n"
+		"famfs bind does), then a device entry is appended to the log.\n"
 		"Clients attach it when they replay that entry (famfs logplay, a\n"
 		"following mount), finding it by its uuid whatever its name there.\n"
 		"\n"
@@ -67,6 +69,7 @@ static int devadd(struct famfs_fs *fs, const char *primary, const char *path,
 		  bool force)
 {
 	struct famfs_log_entry e;
+	struct stat st;
 	uint8_t u[16];
 	char us[37];
 	uint64_t size;
@@ -106,7 +109,13 @@ static int devadd(struct famfs_fs *fs, const char *primary, const char *path,
 	rc = famfs_member_make(path, fs->sb, index, size, u);
 	if (rc)
 		return rc;
-	/* 2. the master's own mount has it before any file can use it */
+	/* 2. the master's own mount has it before any file can use it (a
+	 * /dev/daxX.Y written through device_dax goes to famfs's driver) */
+	if (!stat(path, &st) && S_ISCHR(st.st_mode)) {
+		rc = cli_dax_bind_famfs(path);
+		if (rc)
+			return rc;
+	}
 	rc = famfs_mount_dev_add(fs->mpt, path, index, size);
 	if (rc)
 		return rc;

@@ -130,6 +130,10 @@ extern const struct cli_doc cli_doc_famfs;
 int cli_mount(const char *dev, const char *mpt,
 	      const struct famfs_mount_opts *o, bool log_ro,
 	      const char *const *hints, int nhints);
+/* famfs bind DEV (cmd_bind.c): /dev/daxX.Y to famfs's dax driver */
+int cli_dax_bind_famfs(const char *dev);
+/* famfs devices place MPT FILE INDEX OFFSET SIZE (cmd_devices_place.c) */
+int cli_devices_place(int argc, char **argv);
 /* famfs mount's exit code when a member is not on this host */
 #define CLI_EXIT_NOMEMBER	4
 

@@ -117,13 +117,15 @@ static struct json_object *json_extent(uint64_t off, uint64_t len)
 
 /*
  * simple: extents [{offset, length}]; interleaved: extents [{length (the
- * file bytes it holds), nstrips, chunk_size, strips [{offset, length}]}]
+ * file bytes it holds), nstrips, chunk_size, strips [{offset, length}]}];
+ * a map that uses a member has "device" in every extent and strip
  */
 struct json_object *famfs_json_map(const char *path,
 				   const struct famfs_fmap *map)
 {
-	struct json_object *o = json_object_new_object(), *ext;
+	struct json_object *o = json_object_new_object(), *ext, *x1;
 	bool il = map->extent_type == FAMFS_INTERLEAVED_EXTENT;
+	bool md = famfs_fmap_multidev(map);	/* "device" when on members */
 
 	if (!o)
 		return NULL;
@@ -134,9 +136,12 @@ struct json_object *famfs_json_map(const char *path,
 	add_str(o, "extent_type", famfs_extent_type_name(map->extent_type));
 	ext = json_object_new_array();
 	for (uint32_t i = 0; !il && i < map->count &&
-	     i < FAMFS_IOC_MAX_EXTENTS_V2; i++)
-		json_object_array_add(ext, json_extent(map->ext[i].offset,
-						       map->ext[i].len));
+	     i < FAMFS_IOC_MAX_EXTENTS_V2; i++) {
+		x1 = json_extent(map->ext[i].offset, map->ext[i].len);
+		if (md)
+			add_u64(x1, "device", map->dev[i]);
+		json_object_array_add(ext, x1);
+	}
 	for (uint32_t i = 0; il && i < map->count && i < FAMFS_IOC_MAX_IEXTENTS;
 	     i++) {
 		const struct famfs_ioc_iext *x = &map->iext[i];
@@ -146,9 +151,13 @@ struct json_object *famfs_json_map(const char *path,
 		add_u64(e, "length", x->nbytes);
 		add_u64(e, "nstrips", x->nstrips);
 		add_u64(e, "chunk_size", x->chunk_size);
-		for (uint32_t k = 0; k < x->nstrips && k < FAMFS_IOC_MAX_STRIPS; k++)
-			json_object_array_add(st, json_extent(x->strips[k].offset,
-							      x->strips[k].len));
+		for (uint32_t k = 0; k < x->nstrips && k < FAMFS_IOC_MAX_STRIPS; k++) {
+			x1 = json_extent(x->strips[k].offset, x->strips[k].len);
+			if (md)
+				add_u64(x1, "device",
+					map->dev[i * FAMFS_IOC_MAX_STRIPS + k]);
+			json_object_array_add(st, x1);
+		}
 		json_object_object_add(e, "strips", st);
 		json_object_array_add(ext, e);
 	}
