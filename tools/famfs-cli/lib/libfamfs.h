@@ -36,6 +36,9 @@ extern int famfs_verbose;
 __attribute__((format(printf, 1, 2))) void famfs_err(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void famfs_warn(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void famfs_info(const char *fmt, ...);
+/* what the tool did that the user did not ask for exactly ("famfs: ..."
+ * on stderr, always; famfs_info: only with -v) */
+__attribute__((format(printf, 1, 2))) void famfs_note(const char *fmt, ...);
 /* "123", "4k", "2M", "1g" (binary multiples) -> bytes; decimal, or hex
  * after 0x ("010" is ten, never octal); -EINVAL on junk */
 int famfs_parse_size(const char *s, uint64_t *out);

@@ -410,7 +410,7 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 	/* fewer devices than strips: said once, when there is more than one
 	 * device to speak of */
 	if (shared && a->ndevs > 1)
-		famfs_info("%s: %u strips over %u devices: strip i is on device i %% %u, so strips share devices",
+		famfs_note("%s: %u strips over %u devices: strip i is on device i %% %u, so strips share devices",
 			   p, lay->nstrips, a->ndevs, a->ndevs);
 	if (lay && lay->nstrips) {
 		rc = famfs_entry_build_interleaved(e, norm, size, mode, uid, gid,
