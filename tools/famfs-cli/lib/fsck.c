@@ -42,7 +42,7 @@ static const char *entry_path(struct famfs_fs *fs, uint64_t idx, char *out)
 	return out;
 }
 
-static void report(struct fsck_ctx *c, const char *msg)
+static void problem_msg(struct fsck_ctx *c, const char *msg)
 {
 	c->r->problems++;
 	famfs_err("%s: %s", c->fs->name, msg);
@@ -56,7 +56,7 @@ static void problem(struct fsck_ctx *c, const char *fmt, const char *a,
 	char msg[1600];
 
 	snprintf(msg, sizeof(msg), fmt, a, idx, b);
-	report(c, msg);
+	problem_msg(c, msg);
 }
 
 static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
@@ -278,7 +278,7 @@ static void check_members(struct fsck_ctx *c)
 			continue;
 		}
 		c->r->members_bad++;
-		report(c, m);
+		problem_msg(c, m);
 	}
 	free(t);
 }
