@@ -110,7 +110,6 @@ if [ -z "$DAX" ]; then
 	replug="echo $nd > /sys/bus/nd/drivers/nd_pmem/bind"
 else
 	unplug="echo $DAX > /sys/bus/dax/drivers/famfs/unbind"
-	replug="dax_bind_famfs $DAX"
 fi
 t_ok unplug sh -c "$unplug"
 t_err unplugged-read-eio 1 'Input/output error' cat $M/s2
@@ -130,7 +129,7 @@ case "$rc:$OUT" in
 *) t_fail unplugged-fsck "exit $rc: $(echo "$OUT" | tail -n 2 | tr '\n' ' ')" ;;
 esac
 t_ok unplugged-umount umount $M
-t_ok replug sh -c "$replug"
+if [ -z "$DAX" ]; then t_ok replug sh -c "$replug"; else t_ok replug dax_bind_famfs "$DAX"; fi
 t_ok replug-device wait_for "$MEM" 10
 
 # -- a damaged member superblock: fsck names the member ----------------------
