@@ -26,11 +26,11 @@ static void cache_is_rebuild(struct th *t, struct famfs_fs *fs)
 {
 	struct famfs_bitmap b;
 
-	assert_non_null(fs->cache_bm);
+	assert_non_null(fs->cache_alloc);
 	assert_int_equal(fs->cache_next, famfs_log_next(t->fs.log));
 	assert_int_equal(famfs_bitmap_build(&t->fs, &b), 0);
-	assert_int_equal(b.nfree, fs->cache_bm->nfree);
-	assert_memory_equal(b.bits, fs->cache_bm->bits, (b.nunits + 63) / 64 * 8);
+	assert_int_equal(b.nfree, fs->cache_alloc->dev[0].nfree);
+	assert_memory_equal(b.bits, fs->cache_alloc->dev[0].bits, (b.nunits + 63) / 64 * 8);
 	famfs_bitmap_free(&b);
 }
 
@@ -40,7 +40,7 @@ static void test_incremental(void **state)
 	struct famfs_fsck_result r;
 	struct famfs_fs other;
 
-	assert_null(t->fs.cache_bm);
+	assert_null(t->fs.cache_alloc);
 	create_ok(&t->fs, "f1", 3 * MiB);
 	assert_int_equal(t->fs.cache_next, 1);
 	cache_is_rebuild(t, &t->fs);
@@ -82,12 +82,12 @@ static void test_drop(void **state)
 	create_ok(&t->fs, "f1", 1);
 	assert_int_equal(famfs_file_create(&t->fs, "huge", 1ULL << 40, 0644, 0, 0),
 			 -ENOSPC);
-	assert_non_null(t->fs.cache_bm);
+	assert_non_null(t->fs.cache_alloc);
 	cache_is_rebuild(t, &t->fs);
 	while (famfs_log_next(t->fs.log) < cap)
 		th_append_dir(t, "x");		/* duplicates: fine here */
 	assert_int_equal(famfs_file_create(&t->fs, "g", 1, 0644, 0, 0), -ENOSPC);
-	assert_null(t->fs.cache_bm);		/* the allocation was dropped */
+	assert_null(t->fs.cache_alloc);		/* the allocation was dropped */
 	assert_int_equal(famfs_fs_cache_update(&t->fs), 0);
 	cache_is_rebuild(t, &t->fs);
 }

@@ -159,12 +159,15 @@ static void test_decode_refusals(void **state)
 	assert_int_equal(famfs_clog_encode(&e, 0, uuid_a, good, why), 1);
 	assert_int_equal(le64toh(x[1].offset), 68 * MiB);
 	assert_int_equal(le32toh(x[1].len), 1);
-	/* a device index: no v1 form, memory unknown (R2, R3) */
+	/* a device index: decoded (famfs_entry_devindex), but without
+	 * MULTIDEV and a DEVADD before it, memory unknown (R2, R3) */
 	memcpy(buf, good, sizeof(buf));
 	((struct famfs_clog_ext *)(buf + 48))[1].devindex = 1;
 	recrc(buf);
 	assert_int_equal(famfs_clog_verify(buf, 0, 4, uuid_a, why), 1);
-	assert_int_equal(famfs_clog_decode(buf, 0, uuid_a, &d, why), -EPROTO);
+	assert_int_equal(famfs_clog_decode(buf, 0, uuid_a, &d, why), 0);
+	assert_int_equal(famfs_entry_devindex(&d, 1), 1);
+	assert_int_not_equal(famfs_entry_check(&d, 0, &sb, why), 0);
 	assert_non_null(strstr(why, "device 1"));
 	assert_int_not_equal(famfs_entry_owned(&d, 0, &sb, NULL), 0);
 	/* an unknown type: no v1 form either */

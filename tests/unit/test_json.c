@@ -133,7 +133,7 @@ static void test_fsck(void **state)
 {
 	static const char *const k[] = { "target", "clean", "superblock_valid",
 		"entries", "files", "directories", "corrupt_entries", "problems",
-		"used", "free", "problem_list", NULL };
+		"used", "free", "problem_list", "devices", NULL };
 	struct th *t = *state;
 	struct famfs_fsck_result r;
 	struct json_object *p = json_object_new_array(), *o;
@@ -167,7 +167,12 @@ static void test_df(void **state)
 {
 	static const char *const k[] = { "target", "mount_point", "device",
 		"fs_uuid", "master_uuid", "role", "size", "reserved", "used", "free", "unknown",
-		"alloc_unit", "log", "files", "directories", "corrupt_entries", NULL };
+		"alloc_unit", "log", "files", "directories", "corrupt_entries",
+		"devices", NULL };
+	static const char *const kd[] = { "index", "role", "path", "attached",
+					  "failed", "size",
+					  "reserved", "used", "free", "unknown",
+					  NULL };
 	static const char *const kl[] = { "size", "entries", "capacity",
 					  "free_entries", "format", "slot_size",
 					  "used", NULL };
@@ -203,6 +208,17 @@ static void test_df(void **state)
 	o = roundtrip(famfs_json_df(t->mpt, t->mpt, "", &t->fs, &df));
 	keys(o, k);
 	keys(get(o, "log"), kl);
+	/* one device: the primary, the same figures as the sums */
+	assert_int_equal(json_object_array_length(get(o, "devices")), 1);
+	{
+		struct json_object *d = json_object_array_get_idx(get(o, "devices"), 0);
+
+		keys(d, kd);
+		assert_string_equal(json_object_get_string(get(d, "role")), "primary");
+		assert_int_equal(u64(d, "size"), 64 * MiB);
+		assert_int_equal(u64(d, "used"), 6 * MiB);
+		assert_int_equal(u64(d, "free"), 54 * MiB);
+	}
 	assert_true(json_object_is_type(get(o, "device"), json_type_null));
 	assert_string_equal(json_object_get_string(get(o, "role")), "master");
 	famfs_uuid_str(t->fs.sb->fs_uuid, u);

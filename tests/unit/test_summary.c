@@ -52,11 +52,11 @@ static void cache_is_rebuild(struct th *t)
 	struct famfs_fsck_result r;
 	struct famfs_bitmap b;
 
-	assert_non_null(t->fs.cache_bm);
+	assert_non_null(t->fs.cache_alloc);
 	assert_int_equal(t->fs.cache_next, famfs_log_next(t->fs.log));
 	assert_int_equal(famfs_bitmap_build(&t->fs, &b), 0);
-	assert_int_equal(b.nfree, t->fs.cache_bm->nfree);
-	assert_memory_equal(b.bits, t->fs.cache_bm->bits, (b.nunits + 63) / 64 * 8);
+	assert_int_equal(b.nfree, t->fs.cache_alloc->dev[0].nfree);
+	assert_memory_equal(b.bits, t->fs.cache_alloc->dev[0].bits, (b.nunits + 63) / 64 * 8);
 	famfs_bitmap_free(&b);
 	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
 	assert_int_equal(r.problems, 0);
@@ -442,8 +442,8 @@ static void test_entry_damaged_since(void **state)
 	new_process(t);
 	create_ok(&t->fs, "c", 40 * MiB);
 	assert_int_equal(famfs_summary_stats.rebuilds, 0);
-	assert_true(famfs_bitmap_test(t->fs.cache_bm, a_unit));
-	assert_true(famfs_bitmap_test(t->fs.cache_bm, a_unit + 1));
+	assert_true(famfs_bitmap_test(&t->fs.cache_alloc->dev[0], a_unit));
+	assert_true(famfs_bitmap_test(&t->fs.cache_alloc->dev[0], a_unit + 1));
 	/* v1: the path is read from the slot as it is; compact: a's entry no
 	 * longer decodes, the lookup drops the summary and the rebuild finds
 	 * an entry that cannot be parsed (R3): no create at all */

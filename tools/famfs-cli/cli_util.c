@@ -103,6 +103,18 @@ int cli_layout_opt(int c, const char *arg, struct cli_layout *l)
 {
 	uint64_t v;
 
+	if (c == 'D') {
+		uint32_t n;
+
+		if (famfs_parse_u32(arg, 10, &n) || n >= FAMFS_MAX_DEVS) {
+			famfs_err("-D (--device) %s: the device index must be a number from 0 to %u",
+				  arg, FAMFS_MAX_DEVS - 1);
+			return FAMFS_EXIT_USAGE;
+		}
+		l->lay.place.has_dev = true;
+		l->lay.place.dev = n;
+		return FAMFS_EXIT_OK;
+	}
 	if (c == 'N') {
 		uint32_t n;
 

@@ -184,6 +184,15 @@ restore:
 	return -EIO;
 }
 
+int cli_dax_bind_famfs(const char *dev)
+{
+	char name[64];
+
+	if (dax_name(dev, name, sizeof(name)))
+		return -EINVAL;
+	return bind_famfs(name);
+}
+
 static int unbind_famfs(const char *name, bool force)
 {
 	char drv[64];

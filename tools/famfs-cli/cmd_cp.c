@@ -18,7 +18,7 @@
 const struct cli_doc cli_doc_cp = {
 	.page = "famfs-cp", .prog = "famfs cp",
 	.summary = "copy files and directories into famfs",
-	.synopsis = { "famfs cp [-r] [-N NSTRIPS [-C CHUNK]] [-m MODE] [-u UID] [-g GID] [-v] SRC... DEST" },
+	.synopsis = { "famfs cp [-r] [-N NSTRIPS [-C CHUNK]] [-D N] [-m MODE] [-u UID] [-g GID] [-v] SRC... DEST" },
 	.description =
 		"Copy files into a famfs mount: each is allocated, logged, created and\n"
 		"filled through its mapping.  With several SRCs, DEST must be an\n"
@@ -54,6 +54,7 @@ const struct cli_doc cli_doc_cp = {
 		{ 'g', "gid", "GID", "group (default: the caller's)" },
 		CLI_OPT_NSTRIPS,
 		CLI_OPT_CHUNK,
+		CLI_OPT_DEVICE,
 		{ 'v', "verbose", NULL, "print each file copied" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
@@ -237,6 +238,7 @@ int cmd_cp(int argc, char **argv)
 			break;
 		case 'N':
 		case 'C':
+		case 'D':
 			if (cli_layout_opt(c, optarg, &o.lay))
 				return FAMFS_EXIT_USAGE;
 			break;

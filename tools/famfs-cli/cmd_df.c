@@ -24,6 +24,9 @@ const struct cli_doc cli_doc_df = {
 		"the memory is cache-coherent: as the superblock records it (famfs\n"
 		"mkfs --noncoherent, famfs tune) and, when mounted, as this host's\n"
 		"mount runs (-o coherent / -o noncoherent override the superblock).\n"
+		"A file system with member devices (famfs mkfs PRIMARY MEMBER...,\n"
+		"famfs devadd) also shows each device's size, used and free space on\n"
+		"a line of its own; size, reserved, used and free are then the sums.\n"
 		"\n"
 		"A log entry that cannot be parsed at all (famfs fsck names it) may own\n"
 		"any memory the other entries leave: then nothing is free (the master\n"
@@ -42,7 +45,13 @@ const struct cli_doc cli_doc_df = {
 		  "and alloc_unit (bytes), log {size, entries, capacity, free_entries,\n"
 		  "format, slot_size, used} (format v1 or compact; capacity, used and\n"
 		  "free_entries count slot_size slots), files, directories,\n"
-		  "corrupt_entries, coherence\n"
+		  "corrupt_entries, devices (an array, one object per device:\n"
+		  "index, role primary or member, dev_uuid (members), path (this\n"
+		  "host's node, null when not known), attached and failed (as\n"
+		  "famfs.ko has the device: failed when it was removed or poisoned,\n"
+		  "which fails the whole mount; null when not mounted), size,\n"
+		  "reserved, used, free,\n"
+		  "unknown; the top-level size..unknown are their sums), coherence\n"
 		  "(coherent or noncoherent, the superblock's) and mount_coherence\n"
 		  "(this host's mount; null when not mounted).  Example:\n"
 		  "  famfs df -j /mnt/famfs | jq .log.free_entries\n", false },
@@ -96,6 +105,35 @@ static const char *mount_mode(const char *mpt)
 	return mode;
 }
 
+/* one line per device, when there is more than the primary (one device:
+ * the output is as it always was) */
+static void print_devices(const struct famfs_fs *fs, const struct famfs_df *df)
+{
+	char hs[32], hu[32], hf[32], u[37];
+
+	printf("  devices      %u (size, used, free each; the lines above are their sums)\n",
+	       df->ndevs);
+	for (unsigned i = 0; i < df->ndevs; i++) {
+		const struct famfs_logdev *ld = famfs_logdevs_get(&fs->devs, i);
+
+		if (i && ld)
+			famfs_uuid_str(ld->dev_uuid, u);
+		printf("    %2u %-7s  %llu (%s)  used %llu (%s)  free %llu (%s)  %s%s%s%s\n",
+		       i, i ? "member" : "primary",
+		       (unsigned long long)df->dev[i].size,
+		       human(df->dev[i].size, hs, sizeof(hs)),
+		       (unsigned long long)df->dev[i].used,
+		       human(df->dev[i].used, hu, sizeof(hu)),
+		       (unsigned long long)df->dev[i].free,
+		       human(df->dev[i].free, hf, sizeof(hf)),
+		       i && ld ? u : "", df->dev[i].path[0] ? " " : "",
+		       df->dev[i].path,
+		       !df->dev[i].asked ? "" :
+		       !df->dev[i].attached ? " (not attached to this mount)" :
+		       df->dev[i].failed ? " (FAILED: removed or poisoned; the mount fails with EIO)" : "");
+	}
+}
+
 int cmd_df(int argc, char **argv)
 {
 	char mpt[PATH_MAX], dev[PATH_MAX], h[32], us[37];
@@ -126,6 +164,7 @@ int cmd_df(int argc, char **argv)
 		famfs_fs_close(&fs);
 		return FAMFS_EXIT_ERROR;
 	}
+	famfs_df_mount_devs(mpt, &df);
 	sbmode = le32toh(fs.sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_NONCOHERENT ?
 		 "noncoherent" : "coherent";
 	mmode = mount_mode(mpt);
@@ -155,6 +194,8 @@ int cmd_df(int argc, char **argv)
 	       human(df.used, h, sizeof(h)));
 	printf("  free         %llu (%s)\n", (unsigned long long)df.free,
 	       human(df.free, h, sizeof(h)));
+	if (df.ndevs > 1)
+		print_devices(&fs, &df);
 	if (df.unparsed_entries) {
 		printf("  unknown      %llu (%s, may be owned by log entries that cannot be parsed)\n",
 		       (unsigned long long)df.unknown,

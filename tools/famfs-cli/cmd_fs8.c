@@ -20,14 +20,15 @@ enum { MKFS_EX_OK = 0, MKFS_EX_FAIL = 1 };
 const struct cli_doc cli_doc_mkfs_helper = {
 	.page = "mkfs.famfs", .prog = "mkfs.famfs",
 	.summary = "create a famfs file system: the helper of mkfs -t famfs",
-	.synopsis = { "mkfs.famfs [-V] [-f] [-k] [-l|--loglen N] [--log-format FMT] [--noncoherent] DEV",
-		      "mkfs -t famfs [-V] [-f] [-k] [-l N] [--log-format FMT] [--noncoherent] DEV" },
+	.synopsis = { "mkfs.famfs [-V] [-f] [-k] [-l|--loglen N] [--log-format FMT] [--noncoherent] DEV [MEMBER...]",
+		      "mkfs -t famfs [-V] [-f] [-k] [-l N] [--log-format FMT] [--noncoherent] DEV [MEMBER...]" },
 	.description =
 		"mkfs(8) runs mkfs.famfs for mkfs -t famfs DEV, passing on the options\n"
 		"that follow the type.  It does what famfs mkfs does (see famfs-mkfs(8)):\n"
 		"a superblock and an empty log on DEV (/dev/pmemN, /dev/daxX.Y or a\n"
 		"file), and this host becomes the master.  famfs uses the whole\n"
-		"device: mkfs(8)'s optional SIZE argument is refused.\n",
+		"device: mkfs(8)'s optional SIZE argument is refused (a number after DEV);\n"
+		"other arguments after DEV are member devices, as for famfs mkfs.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'V', "verbose", NULL, "say what is done (and the famfs version) first" },
 		{ 'f', "force", NULL, "overwrite an existing famfs file system" },
@@ -116,7 +117,7 @@ static int fsck_usage(int misuse)
 
 int cmd_mkfs_helper(int argc, char **argv)
 {
-	uint64_t loglen = FAMFS_LOG_LEN_DEFAULT;
+	uint64_t loglen = FAMFS_LOG_LEN_DEFAULT, size;
 	bool force = false, kill = false, verbose = false, nc = false;
 	bool compact = true;
 	int c;
@@ -139,12 +140,13 @@ int cmd_mkfs_helper(int argc, char **argv)
 		default: return mkfs_usage(1);
 		}
 	}
-	if (argc - optind == 2) {
+	/* mkfs(8)'s DEV SIZE; anything else after DEV is a member */
+	if (argc - optind == 2 && !famfs_parse_size(argv[optind + 1], &size)) {
 		famfs_err("%s: size argument '%s' refused: famfs uses the whole device",
 			  argv[optind], argv[optind + 1]);
 		return MKFS_EX_FAIL;
 	}
-	if (argc - optind != 1)
+	if (argc - optind < 1)
 		return mkfs_usage(1);
 	if (verbose)
 		printf("mkfs.famfs (famfs %s, format %d): famfs mkfs%s%s%s --loglen %llu --log-format %s %s\n",
@@ -152,7 +154,9 @@ int cmd_mkfs_helper(int argc, char **argv)
 		       kill ? " -k" : "", nc ? " --noncoherent" : "",
 		       (unsigned long long)loglen, compact ? "compact" : "v1",
 		       argv[optind]);
-	return cli_mkfs_run(argv[optind], loglen, force, kill, nc, compact) ?
+	return cli_mkfs_run(argv[optind], (const char *const *)argv + optind + 1,
+			    argc - optind - 1, loglen, force, kill, nc,
+			    compact) ?
 	       MKFS_EX_FAIL : MKFS_EX_OK;
 }
 

@@ -23,6 +23,11 @@ const struct cli_doc cli_doc_fsck = {
 		"can still be read keeps its memory (counted as used); one that cannot\n"
 		"be read stops the master from creating files until the log is\n"
 		"repaired.  DEV may be mounted: its mount's meta files are read then.\n"
+		"With member devices, overlap is judged per device (the same offset on\n"
+		"two devices is no overlap), and every member the log added must be on\n"
+		"this host with its member superblock (found by device uuid, as mount\n"
+		"finds it, and no smaller than the log says): a missing or damaged one\n"
+		"is a problem, named by index and device uuid.\n"
 		"Each problem is reported on stderr with the entry and path it concerns.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'v', "verbose", NULL, "list every entry (text output only)" },
@@ -33,7 +38,9 @@ const struct cli_doc cli_doc_fsck = {
 		  "One object: target, clean (true when no problem was found),\n"
 		  "superblock_valid, entries, files, directories, corrupt_entries,\n"
 		  "problems (a count), used and free (bytes; memory that several\n"
-		  "files share counts once), problem_list (the messages).  Always\n"
+		  "files share counts once), problem_list (the messages), devices\n"
+		  "(index, role primary or member, path: where this host found the\n"
+		  "member, ok: found with its superblock as the log added it).  Always\n"
 		  "valid UTF-8: a byte of a name that is not part of a valid UTF-8\n"
 		  "sequence is given as the character U+00XX (byte 0xff as \\u00ff).\n"
 		  "Example:\n"

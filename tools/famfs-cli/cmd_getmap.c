@@ -46,6 +46,8 @@ const struct cli_doc cli_doc_getmap = {
 static int print_map(const char *path, const struct famfs_fmap *m)
 {
 	bool il = m->extent_type == FAMFS_INTERLEAVED_EXTENT;
+	bool md = famfs_fmap_multidev(m);	/* on members: say the device */
+	char dv[32] = "";
 
 	printf("%s\n  type: %s\n  size: %llu\n  extent type: %s\n  extents: %u\n",
 	       path, m->file_type_unknown ?
@@ -53,20 +55,27 @@ static int print_map(const char *path, const struct famfs_fmap *m)
 	       famfs_map_type_name(m->file_type),
 	       (unsigned long long)m->file_size,
 	       famfs_extent_type_name(m->extent_type), m->count);
-	for (uint32_t i = 0; !il && i < m->count && i < FAMFS_IOC_MAX_EXTENTS_V2; i++)
-		printf("    %u: offset 0x%llx len 0x%llx\n", i,
+	for (uint32_t i = 0; !il && i < m->count && i < FAMFS_IOC_MAX_EXTENTS_V2; i++) {
+		if (md)
+			snprintf(dv, sizeof(dv), " device %u", m->dev[i]);
+		printf("    %u: offset 0x%llx len 0x%llx%s\n", i,
 		       (unsigned long long)m->ext[i].offset,
-		       (unsigned long long)m->ext[i].len);
+		       (unsigned long long)m->ext[i].len, dv);
+	}
 	for (uint32_t i = 0; il && i < m->count && i < FAMFS_IOC_MAX_IEXTENTS; i++) {
 		const struct famfs_ioc_iext *x = &m->iext[i];
 
 		printf("    %u: interleaved, %llu bytes, %u strips, chunk size 0x%llx\n",
 		       i, (unsigned long long)x->nbytes, x->nstrips,
 		       (unsigned long long)x->chunk_size);
-		for (uint32_t k = 0; k < x->nstrips && k < FAMFS_IOC_MAX_STRIPS; k++)
-			printf("      strip %u: offset 0x%llx len 0x%llx\n", k,
+		for (uint32_t k = 0; k < x->nstrips && k < FAMFS_IOC_MAX_STRIPS; k++) {
+			if (md)
+				snprintf(dv, sizeof(dv), " device %u",
+					 m->dev[i * FAMFS_IOC_MAX_STRIPS + k]);
+			printf("      strip %u: offset 0x%llx len 0x%llx%s\n", k,
 			       (unsigned long long)x->strips[k].offset,
-			       (unsigned long long)x->strips[k].len);
+			       (unsigned long long)x->strips[k].len, dv);
+		}
 	}
 	return FAMFS_EXIT_OK;
 }

@@ -11,7 +11,7 @@
 const struct cli_doc cli_doc_mkfile = {
 	.page = "famfs-mkfile", .prog = "famfs mkfile",
 	.summary = "allocate and create a file",
-	.synopsis = { "famfs mkfile -s SIZE [-N NSTRIPS [-C CHUNK]] [-m MODE] [-u UID] [-g GID] [-S SEED] [-Z] [-v] FILE...",
+	.synopsis = { "famfs mkfile -s SIZE [-N NSTRIPS [-C CHUNK]] [-D N] [-m MODE] [-u UID] [-g GID] [-S SEED] [-Z] [-v] FILE...",
 		      "famfs creat ... (the same)" },
 	.description =
 		"Allocate SIZE bytes (rounded up to 2 MiB units, first fit), create FILE\n"
@@ -66,6 +66,7 @@ const struct cli_doc cli_doc_mkfile = {
 		  "overwrite all of it at once" },
 		CLI_OPT_NSTRIPS,
 		CLI_OPT_CHUNK,
+		CLI_OPT_DEVICE,
 		{ 'v', "verbose", NULL, "print more" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
@@ -127,6 +128,7 @@ int cmd_mkfile(int argc, char **argv)
 		case 'Z': fill.nozero = true; break;
 		case 'N':
 		case 'C':
+		case 'D':
 			if (cli_layout_opt(c, optarg, &lay))
 				return FAMFS_EXIT_USAGE;
 			break;

@@ -11,7 +11,7 @@
 const struct cli_doc cli_doc_mkfs = {
 	.page = "famfs-mkfs", .prog = "famfs mkfs",
 	.summary = "create a famfs file system on a memory device",
-	.synopsis = { "famfs mkfs [-f] [-k] [-l|--loglen N] [--log-format FMT] [--noncoherent] DEV" },
+	.synopsis = { "famfs mkfs [-f] [-k] [-l|--loglen N] [--log-format FMT] [--noncoherent] DEV [MEMBER...]" },
 	.description =
 		"Create a famfs file system on DEV (/dev/pmemN, /dev/daxX.Y or a file).\n"
 		"This host becomes the master: the only host that can create files\n"
@@ -26,7 +26,16 @@ const struct cli_doc cli_doc_mkfs = {
 		"famfs file system whose master is another host, a warning says so:\n"
 		"if that host still has it mounted, its files and the new ones will\n"
 		"share memory.  The data area is not cleared: every new file is zeroed\n"
-		"when it is created (famfs mkfile).\n",
+		"when it is created (famfs mkfile).\n"
+		"\n"
+		"Several devices: each MEMBER (/dev/pmemN or /dev/daxX.Y) becomes\n"
+		"member 1, 2, ... of the file system: it gets a member superblock (fs\n"
+		"uuid, its own device uuid, index, size) and the log records it (a\n"
+		"device entry), so that every host finds it by uuid, whatever its name\n"
+		"there.  The same rules as for DEV apply to each MEMBER (-f); a MEMBER\n"
+		"that is DEV, is given twice, or is smaller than 4 MiB is refused.\n"
+		"Members need the compact log (not --log-format=v1).  famfs devadd\n"
+		"adds one later, online.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'f', "force", NULL, "overwrite an existing famfs file system, or\n"
 		  "whatever else DEV holds" },
@@ -49,9 +58,10 @@ const struct cli_doc cli_doc_mkfs = {
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
-		CLI_EXIT_ERROR("DEV cannot be opened or written, is too small, or\n"
-			       "already holds famfs or another known signature\n"
-			       "(without -f)"),
+		CLI_EXIT_ERROR("DEV or a MEMBER cannot be opened or written, is\n"
+			       "too small, or already holds famfs (a file\n"
+			       "system or a member) or another known signature\n"
+			       "(without -f); a MEMBER is DEV or given twice"),
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-mount(8), famfs-fsck(8)",
 };
@@ -107,9 +117,65 @@ static int check_other(struct famfs_dev *d, const struct famfs_superblock *sb,
 	return 0;
 }
 
-static int do_mkfs(struct famfs_dev *d, uint64_t loglen, bool force, bool kill,
-		   bool noncoherent, bool compact)
+/* The members: vetted before anything is written, then their superblocks
+ * and their DEVADD entries (slots 0.., next_index after them), before the
+ * primary's superblock makes the file system valid. */
+struct mkfs_members {
+	const char *const *path;
+	int n;
+	uint64_t size[FAMFS_MAX_DEVS];
+};
+
+static int vet_members(const char *primary, struct mkfs_members *mm, bool force)
 {
+	if (mm->n > FAMFS_MAX_DEVS - 1) {
+		famfs_err("%d members: at most %d", mm->n, FAMFS_MAX_DEVS - 1);
+		return -E2BIG;
+	}
+	for (int i = 0; i < mm->n; i++) {
+		for (int j = 0; j < i; j++)
+			if (famfs_same_device(mm->path[i], mm->path[j])) {
+				famfs_err("%s: given twice as a member (also as %s)",
+					  mm->path[i], mm->path[j]);
+				return -EINVAL;
+			}
+		if (famfs_member_vet(mm->path[i], primary, force, &mm->size[i]))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int write_members(const struct famfs_superblock *sb,
+			 const struct mkfs_members *mm, void *log)
+{
+	uint8_t buf[FAMFS_CLOG_MAX_ENTRY], u[16];
+	struct famfs_log_header *h = log;
+	struct famfs_log_entry e;
+	char us[37];
+
+	for (int i = 0; i < mm->n; i++) {
+		uint32_t index = (uint32_t)i + 1;
+
+		if (famfs_member_make(mm->path[i], sb, index, mm->size[i], u))
+			return -EIO;
+		famfs_entry_build_devadd(&e, index, u, mm->size[i]);
+		if (famfs_clog_encode(&e, (uint64_t)i, sb->fs_uuid, buf, NULL) != 1)
+			return -EINVAL;
+		memcpy((uint8_t *)log + FAMFS_LOG_HDR_SIZE + i * FAMFS_CLOG_SLOT,
+		       buf, FAMFS_CLOG_SLOT);
+		famfs_uuid_str(u, us);
+		printf("famfs mkfs: member %u: %s, %llu bytes, device uuid %s\n",
+		       index, mm->path[i], (unsigned long long)mm->size[i], us);
+	}
+	h->next_index = htole64((uint64_t)mm->n);
+	return 0;
+}
+
+static int do_mkfs(struct famfs_dev *d, const struct mkfs_members *mm,
+		   uint64_t loglen, bool force, bool kill, bool noncoherent,
+		   bool compact)
+{
+	struct famfs_superblock nsb;
 	struct famfs_map sbm, logm;
 	struct famfs_superblock *sb;
 	uint8_t fs_uuid[16], host[16];
@@ -162,26 +228,32 @@ static int do_mkfs(struct famfs_dev *d, uint64_t loglen, bool force, bool kill,
 	rc = zero_and_flush(&sbm, FAMFS_SB_REGION_LEN);
 	if (rc)
 		goto out;
-	/* 2. the log header (and the first entries, for tidiness) */
+	/* 2. the log header (and the first entries, for tidiness); the
+	 * members' superblocks and DEVADD entries */
 	uuid_generate(fs_uuid);
+	famfs_sb_init(&nsb, fs_uuid, host, size, loglen);
 	rc = famfs_dev_map(d, FAMFS_LOG_OFFSET, FAMFS_ALLOC_UNIT, &logm);
 	if (rc)
 		goto out;
 	memset(logm.addr, 0, FAMFS_ALLOC_UNIT);
 	famfs_log_hdr_init_fmt(logm.addr, fs_uuid, loglen, compact);
-	rc = famfs_map_flush(&logm, logm.addr, FAMFS_ALLOC_UNIT);
+	rc = write_members(&nsb, mm, logm.addr);
+	if (!rc)
+		rc = famfs_map_flush(&logm, logm.addr, FAMFS_ALLOC_UNIT);
 	famfs_map_unmap(&logm);
 	if (rc)
 		goto out;
 	/* 3. the superblock last */
-	famfs_sb_init(sb, fs_uuid, host, size, loglen);
+	memcpy(sb, &nsb, sizeof(nsb));
 	/* checked before every append (famfs-master(8)) */
 	sb->feature_ro_compat = htole32(FAMFS_FEATURE_RO_COMPAT_MASTER_REC);
 	famfs_sb_set_crc(sb);
 	sb->feature_incompat = htole32((noncoherent ?
 					FAMFS_FEATURE_INCOMPAT_NONCOHERENT : 0) |
 				       (compact ?
-					FAMFS_FEATURE_INCOMPAT_COMPACT_LOG : 0));
+					FAMFS_FEATURE_INCOMPAT_COMPACT_LOG : 0) |
+				       (mm->n ?
+					FAMFS_FEATURE_INCOMPAT_MULTIDEV : 0));
 	famfs_sb_set_crc(sb);
 	rc = famfs_map_flush(&sbm, sb, 4096);
 	if (rc)
@@ -223,16 +295,25 @@ int cli_log_format_opt(const char *arg, bool *compact)
 	return FAMFS_EXIT_OK;
 }
 
-int cli_mkfs_run(const char *dev, uint64_t loglen, bool force, bool kill,
-		 bool noncoherent, bool compact)
+int cli_mkfs_run(const char *dev, const char *const *members, int nmembers,
+		 uint64_t loglen, bool force, bool kill, bool noncoherent,
+		 bool compact)
 {
+	struct mkfs_members mm = { members, nmembers, { 0 } };
 	struct famfs_dev d;
 	int rc;
 
+	if (nmembers && (kill || !compact)) {
+		famfs_err("%s: members need the compact log (not --log-format=v1: only compact entries name a device), and -k takes no members",
+			  dev);
+		return FAMFS_EXIT_USAGE;
+	}
+	if (vet_members(dev, &mm, force))
+		return FAMFS_EXIT_ERROR;
 	rc = famfs_dev_open(dev, true, &d);
 	if (rc)
 		return FAMFS_EXIT_ERROR;
-	rc = do_mkfs(&d, loglen, force, kill, noncoherent, compact);
+	rc = do_mkfs(&d, &mm, loglen, force, kill, noncoherent, compact);
 	famfs_dev_close(&d);
 	return rc ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
 }
@@ -260,8 +341,9 @@ int cmd_mkfs(int argc, char **argv)
 		default: return cli_usage(&cli_doc_mkfs, 1);
 		}
 	}
-	if (argc - optind != 1)
+	if (argc - optind < 1)
 		return cli_usage(&cli_doc_mkfs, 1);
-	return cli_mkfs_run(argv[optind], loglen, force, kill, noncoherent,
+	return cli_mkfs_run(argv[optind], (const char *const *)argv + optind + 1,
+			    argc - optind - 1, loglen, force, kill, noncoherent,
 			    compact);
 }

@@ -18,7 +18,7 @@
 const struct cli_doc cli_doc_mount = {
 	.page = "famfs-mount", .prog = "famfs mount",
 	.summary = "mount famfs, create the meta files, replay the log",
-	.synopsis = { "famfs mount [-r] [-v] [-o OPTS] DEV MPT" },
+	.synopsis = { "famfs mount [-r] [-v] [-o OPTS] [-d MEMBER]... DEV MPT" },
 	.description =
 		"Mount the famfs file system on DEV at MPT (mount -t famfs), create the\n"
 		"meta files .meta/.superblock and .meta/.log and replay the log.  On the\n"
@@ -35,6 +35,14 @@ const struct cli_doc cli_doc_mount = {
 		"\n"
 		"mount -t famfs DEV MPT and fstab lines do the same through the helper\n"
 		"mount.famfs(8).\n"
+		"\n"
+		"Several devices: before the replay every member the log names\n"
+		"(famfs mkfs DEV MEMBER..., famfs devadd) is found on this host by its\n"
+		"member superblock -- by device uuid, whatever its name here -- among\n"
+		"the -d hints, /dev/pmem* and /dev/dax*.*, and attached to the mount\n"
+		"(a /dev/daxX.Y must be bound to famfs: famfs bind).  If one is\n"
+		"missing, the mount is undone and the message names its index and\n"
+		"device uuid (exit 4).\n"
 		"\n"
 		"The mount is nosuid,nodev unless -o suid or -o dev asks otherwise:\n"
 		"files and device nodes come from another host's log.\n",
@@ -60,12 +68,17 @@ const struct cli_doc cli_doc_mount = {
 		  "until it is unmounted (famfs logplay --follow in\n"
 		  "the background, messages in the kernel log)" },
 		{ 'v', "verbose", NULL, "print what logplay does and a summary" },
+		{ 'd', "device", "MEMBER", "look at MEMBER first when finding the\n"
+		  "members (repeatable; they are found by uuid anyway)" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
 		CLI_EXIT_ERROR("MPT is not a directory, DEV holds no valid famfs,\n"
 			       "the mount failed (is famfs.ko loaded?), or the meta\n"
-			       "files could not be created"),
+			       "files could not be created, or a member could not\n"
+			       "be attached"),
+		{ CLI_EXIT_NOMEMBER, "a member device of the file system is not on\n"
+		  "this host (its index and device uuid are named)" },
 		CLI_EXIT_END },
 	.see_also = "famfs(8), mount.famfs(8), famfs-logplay(8), famfs-fsck(8), umount(8)",
 };
@@ -110,7 +123,8 @@ static void log_override(const char *dev, const char *mpt, const char *note)
 }
 
 int cli_mount(const char *dev, const char *mpt,
-	      const struct famfs_mount_opts *in, bool log_ro)
+	      const struct famfs_mount_opts *in, bool log_ro,
+	      const char *const *hints, int nhints)
 {
 	char note[FAMFS_REASON_LEN];
 	struct famfs_mount_opts opts = *in, *o = &opts;
@@ -181,9 +195,15 @@ int cli_mount(const char *dev, const char *mpt,
 		famfs_fs_close(&fs);
 		rc = -EIO;
 	}
+	/* 3b. the members the log names, before any file uses one */
+	if (!rc) {
+		rc = famfs_fs_attach_members(&fs, hints, nhints);
+		if (rc)
+			famfs_fs_close(&fs);
+	}
 	if (rc) {
 		famfs_kernel->umount(mpt);
-		return FAMFS_EXIT_ERROR;
+		return rc == -ENODEV ? CLI_EXIT_NOMEMBER : FAMFS_EXIT_ERROR;
 	}
 	/* 4. replay; a corrupt entry or a conflict is reported, not fatal */
 	rc = famfs_logplay(&fs, false, &r);
@@ -285,15 +305,22 @@ int cmd_mount(int argc, char **argv)
 {
 	char reason[FAMFS_REASON_LEN];
 	struct famfs_mount_opts o;
-	const char *mopts = NULL;
+	const char *mopts = NULL, *hints[FAMFS_MAX_DEVS * 2];
 	bool ro = false;
-	int c;
+	int c, nhints = 0;
 
 	while ((c = cli_getopt(argc, argv, &cli_doc_mount)) != -1) {
 		switch (c) {
 		case 'r': ro = true; break;
 		case 'o': mopts = optarg; break;
 		case 'v': famfs_verbose++; break;
+		case 'd':
+			if (nhints == (int)(sizeof(hints) / sizeof(hints[0]))) {
+				famfs_err("-d %s: at most %d hints", optarg, nhints);
+				return FAMFS_EXIT_USAGE;
+			}
+			hints[nhints++] = optarg;
+			break;
 		case 'h': return cli_usage(&cli_doc_mount, 0);
 		default: return cli_usage(&cli_doc_mount, 1);
 		}
@@ -304,5 +331,5 @@ int cmd_mount(int argc, char **argv)
 		famfs_err("%s: -o %s: %s", argv[optind], mopts, reason);
 		return FAMFS_EXIT_USAGE;
 	}
-	return cli_mount(argv[optind], argv[optind + 1], &o, ro);
+	return cli_mount(argv[optind], argv[optind + 1], &o, ro, hints, nhints);
 }

@@ -159,7 +159,7 @@ int cmd_mount_helper(int argc, char **argv)
 			       dev, mpt);
 		return MNT_EX_SUCCESS;
 	}
-	rc = cli_mount(dev, mpt, &o, false);
+	rc = cli_mount(dev, mpt, &o, false, NULL, 0);
 	if (rc == FAMFS_EXIT_USAGE)
 		return MNT_EX_USAGE;
 	return rc ? MNT_EX_FAIL : MNT_EX_SUCCESS;

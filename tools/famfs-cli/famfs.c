@@ -119,6 +119,7 @@ const struct cli_doc cli_doc_famfs = {
 		    "famfs-cp(8), famfs-mkdir(8), famfs-fsck(8), famfs-getmap(8),\n"
 		    "famfs-check(8), famfs-verify(8), famfs-df(8), famfs-bind(8),\n"
 		    "famfs-master(8), famfs-flush(8), famfs-tune(8), famfs-loggrow(8), famfs-devices(8),\n"
+		    "famfs-devadd(8), "
 		    "mount.famfs(8), mkfs.famfs(8), fsck.famfs(8)\n",
 	.list_commands = true,
 };

@@ -75,7 +75,9 @@ int cli_owner_opt(int c, const char *arg, uint32_t *mode, uint32_t *uid,
  * as 1, the file is interleaved) and -C CHUNK (a size, a non-zero multiple
  * of 2 MiB; default 2 MiB; only with -N).  cli_layout_opt() takes one
  * option, cli_layout_done() checks the pair after getopt; both name what is
- * wrong and return FAMFS_EXIT_USAGE, else FAMFS_EXIT_OK.
+ * wrong and return FAMFS_EXIT_USAGE, else FAMFS_EXIT_OK.  They also take
+ * -D N (--device N, 0..FAMFS_MAX_DEVS-1; whether the file system has it is
+ * checked when the file is allocated).
  */
 #define CLI_CHUNK_DEFAULT	(2ULL << 20)
 struct cli_layout {
@@ -92,6 +94,13 @@ int cli_layout_done(struct cli_layout *l);
 #define CLI_OPT_CHUNK { 'C', "chunksize", "CHUNK", \
 	"the interleave chunk: a size with k/m/g suffix, a\n" \
 	"non-zero multiple of 2 MiB (default 2M); needs -N" }
+#define CLI_OPT_DEVICE { 'D', "device", "N", \
+	"put the file (every strip, with -N) on device N\n" \
+	"of the file system (0: the primary; famfs df lists\n" \
+	"them); default: a simple file on the device with\n" \
+	"the most free space, the strips of -N k on k\n" \
+	"different devices when there are k (else strip i\n" \
+	"on device i % devices, said on stderr)" }
 
 /* The docs of every page, NULL-terminated (famfs.c). */
 extern const struct cli_doc *const cli_pages[];
@@ -99,7 +108,7 @@ extern const struct cli_doc *const cli_pages[];
 #define CLI_COMMANDS(X) \
 	X(mkfs) X(mount) X(logplay) X(mkfile) X(cp) X(mkdir) X(fsck) \
 	X(getmap) X(check) X(verify) X(df) X(bind) X(master) X(flush) X(tune) X(loggrow) \
-	X(devices)
+	X(devices) X(devadd)
 #define CLI_DECLARE(n) \
 	int cmd_##n(int argc, char **argv); \
 	extern const struct cli_doc cli_doc_##n;
@@ -114,7 +123,8 @@ extern const struct cli_doc cli_doc_mkfs_helper, cli_doc_fsck_helper;
 /* famfs mkfs on dev (cmd_mkfs.c); returns FAMFS_EXIT_* */
 /* --log-format compact|v1: 0, or FAMFS_EXIT_USAGE (printed) */
 int cli_log_format_opt(const char *arg, bool *compact);
-int cli_mkfs_run(const char *dev, uint64_t loglen, bool force, bool kill,
+int cli_mkfs_run(const char *dev, const char *const *members, int nmembers,
+		 uint64_t loglen, bool force, bool kill,
 		 bool noncoherent, bool compact);
 /* -l/--loglen ARG: FAMFS_EXIT_OK, or FAMFS_EXIT_USAGE (message printed) */
 int cli_loglen_opt(const char *arg, uint64_t *loglen);
@@ -127,7 +137,14 @@ extern const struct cli_doc cli_doc_famfs;
  * mount(2), meta files, log replay; o->ro also makes the mount read-only.
  * Returns FAMFS_EXIT_*. */
 int cli_mount(const char *dev, const char *mpt,
-	      const struct famfs_mount_opts *o, bool log_ro);
+	      const struct famfs_mount_opts *o, bool log_ro,
+	      const char *const *hints, int nhints);
+/* famfs bind DEV (cmd_bind.c): /dev/daxX.Y to famfs's dax driver */
+int cli_dax_bind_famfs(const char *dev);
+/* famfs devices place MPT FILE INDEX OFFSET SIZE (cmd_devices_place.c) */
+int cli_devices_place(int argc, char **argv);
+/* famfs mount's exit code when a member is not on this host */
+#define CLI_EXIT_NOMEMBER	4
 
 /* famfs logplay --follow MPT: until MPT is unmounted or SIGINT/SIGTERM;
  * returns FAMFS_EXIT_*. */

@@ -138,9 +138,9 @@
  * famfs_clog_ext (the strips: all of one length), then the path: path_len
  * (1..FAMFS_LOG_PATH_MAX - 1) bytes and a NUL.  A compact extent is 16
  * bytes: offset (bytes, 2 MiB aligned), length in 2 MiB units (le32),
- * devindex (u8): 0, the primary device, is the only one until
- * INCOMPAT_MULTIDEV is implemented -- any other value makes the entry
- * unparseable (R2, R3).  A file with a path under 100 bytes and 1-2
+ * devindex (u8): 0, the primary device; another one only with
+ * INCOMPAT_MULTIDEV and a DEVADD earlier in the log (below) -- else the
+ * entry is unparseable (R2, R3).  A file with a path under 100 bytes and 1-2
  * extents takes one slot (16 + 32 + 32 + 101 <= 256): a quarter of a v1
  * entry, so the default 8 MiB log holds 32,764 such files (v1: 8,191);
  * the largest entry (16 extents or strips, a 511-byte path) takes 4.
@@ -198,6 +198,29 @@
  * size, CRC) in its own 2 MiB reserved unit, and is added by a DEVADD entry
  * (index, device uuid, size).  Hosts find members by device uuid, never by
  * name.  Overlap and bounds rules are per device.
+ *   MULTIDEV implies COMPACT_LOG (a superblock with MULTIDEV and without
+ * COMPACT_LOG is refused; mkfs --log-format=v1 with members is refused).
+ *   DEVADD (entry type FAMFS_LOG_DEVADD = 3, compact log only, R2: only
+ * with MULTIDEV set, else the entry is corrupt): after its famfs_clog_hdr,
+ * a struct famfs_clog_devadd (index, device uuid, device size, ctime), the
+ * rest of its one slot zero.  Indexes are added in order 1, 2, 3, ...: a
+ * DEVADD whose index is not one more than the last one added before it in
+ * the log, or whose device uuid an earlier DEVADD added, or whose size is
+ * not a non-zero multiple of 2 MiB of at least FAMFS_MEMBER_MIN_SIZE, is
+ * corrupt (R3: unparseable; it owns no memory, but the extents that name
+ * its index cannot be judged).  mkfs logs one DEVADD per member as the
+ * first entries; `famfs devadd` appends one later.  Ordering of devadd: the
+ * member superblock is written and flushed, then the device is attached to
+ * the master's mount (FAMFSIOC_DEV_ADD), then DEVADD is appended: a member
+ * superblock with no DEVADD (a crash in between) is not a member, and a
+ * later devadd of that device rewrites its superblock.  The member's size
+ * in DEVADD is at most its member superblock's device_size; the device's
+ * data is [FAMFS_MEMBER_DATA_OFFSET, size).
+ *   A compact extent or strip whose devindex is not 0 names the member
+ * that a DEVADD entry *earlier in the log* (at a lower slot) added, and
+ * lies in [FAMFS_MEMBER_DATA_OFFSET, that DEVADD's device_size); otherwise
+ * the entry is unparseable (R2, R3).  Extents on different devices never
+ * overlap each other.  v1 entries (1 KiB slots) never name a member.
  *
  * Non-coherent memory (issue 18; INCOMPAT_NONCOHERENT): the bit is the
  * property; mkfs --noncoherent sets it, `famfs tune --noncoherent|--coherent`
@@ -249,7 +272,8 @@
 							   * first one */
 /* Reserved by format rev 2 (see the top of this file); a bit joins the
  * *_SUPP masks only when its implementation lands (MULTI_EXTENT and
- * MASTER_REC have: issue 15; COMPACT_LOG: issue 17). */
+ * MASTER_REC have: issue 15; COMPACT_LOG: issue 17; MULTIDEV: issue 16,
+ * mkfs with members, devadd, mount and logplay attaching them). */
 #define FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT	(1U << 1)
 #define FAMFS_FEATURE_INCOMPAT_COMPACT_LOG	(1U << 2)
 #define FAMFS_FEATURE_INCOMPAT_MULTIDEV		(1U << 3)
@@ -262,6 +286,7 @@
 #define FAMFS_FEATURE_INCOMPAT_SUPP	(FAMFS_FEATURE_INCOMPAT_INTERLEAVE | \
 					 FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT | \
 					 FAMFS_FEATURE_INCOMPAT_COMPACT_LOG | \
+					 FAMFS_FEATURE_INCOMPAT_MULTIDEV | \
 					 FAMFS_FEATURE_INCOMPAT_NONCOHERENT | \
 					 FAMFS_FEATURE_INCOMPAT_LOG_EXTEND)
 
@@ -334,6 +359,8 @@ FAMFS_FORMAT_ASSERT(sizeof(struct famfs_log_header) == FAMFS_LOG_HDR_SIZE,
 enum famfs_log_entry_type {
 	FAMFS_LOG_FILE  = 1,		/* create a file with an extent list */
 	FAMFS_LOG_MKDIR = 2,		/* create a directory */
+	FAMFS_LOG_DEVADD = 3,		/* add a member device (compact log,
+					 * INCOMPAT_MULTIDEV only) */
 };
 
 /* famfs_log_fmeta.extent_type: how ext[] is to be read */
@@ -477,7 +504,8 @@ FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_hdr) == 16,
 struct famfs_clog_ext {
 	__le64	offset;			/*   0 device offset, 2 MiB aligned */
 	__le32	len;			/*   8 2 MiB units, >= 1 */
-	__u8	devindex;		/*  12 0: the primary device */
+	__u8	devindex;		/*  12 0: the primary device; else a
+					 *     member an earlier DEVADD added */
 	__u8	reserved[3];		/*  13 zero */
 };
 FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_ext) == 16,
@@ -517,6 +545,23 @@ FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_hdr) +
 		    "the largest compact entry must fit FAMFS_CLOG_MAX_SLOTS");
 FAMFS_FORMAT_ASSERT(FAMFS_LOG_MAX_STRIPS == FAMFS_LOG_MAX_SIMPLE_EXT,
 		    "strips and extents share the compact extent area");
+
+/* ------------------------------------------------------------------------ */
+/* DEVADD (INCOMPAT_MULTIDEV, issue 16): after the famfs_clog_hdr, one slot */
+
+struct famfs_clog_devadd {
+	__le32	index;			/*  16 1..FAMFS_MAX_DEVS-1, in order */
+	__le32	reserved;		/*  20 zero */
+	__u8	dev_uuid[16];		/*  24 == the member sb's dev_uuid */
+	__le64	device_size;		/*  40 bytes, multiple of 2 MiB,
+					 *     <= the member sb's device_size */
+	__le64	ctime;			/*  48 seconds since the epoch */
+};
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_devadd) == 40,
+		    "famfs_clog_devadd must be 40 bytes");
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_hdr) +
+		    sizeof(struct famfs_clog_devadd) <= FAMFS_CLOG_SLOT,
+		    "a DEVADD entry must fit one slot");
 
 /* ------------------------------------------------------------------------ */
 /* Log growth (INCOMPAT_LOG_EXTEND): EXTEND entries, log segments            */

@@ -39,8 +39,17 @@ bytes=$(echo "$OUT" | sed -n "s,^famfs mkfs: $DEV: \([0-9]*\) bytes.*,\1,p")
 t_rc df-dev 0 famfs df -j $DEV
 t_json df-dev-json
 t_keys df-keys . target mount_point device fs_uuid master_uuid role size reserved \
-	used free unknown alloc_unit log files directories corrupt_entries coherence mount_coherence
+	used free unknown alloc_unit log files directories corrupt_entries devices \
+	coherence mount_coherence
 t_keys df-log-keys .log size entries capacity free_entries format slot_size used
+# one device: the primary alone, its figures the same as the sums; not
+# mounted: attached/failed null
+t_eq df-one-device 1 "$(j -n .devices)"
+t_keys df-device-keys .devices[0] index role path attached failed size reserved \
+	used free unknown
+t_eq df-device0-primary primary "$(j .devices[0].role)"
+t_eq df-device0-size-is-size "$(j .size)" "$(j .devices[0].size)"
+t_eq df-device0-unmounted-attached null "$(j .devices[0].attached)"
 t_eq df-size-is-mkfs-size "$bytes" "$(j .size)"
 t_eq df-reserved "$((2 * MiB + 4 * MiB))" "$(j .reserved)"
 t_eq df-empty-used 0 "$(j .used)"
@@ -54,7 +63,9 @@ t_eq df-uuid-is-host-master "$(cat $FAMFS_HOST_ID_FILE)" "$(j .master_uuid)"
 t_rc fsck-dev 0 famfs fsck -j $DEV
 t_json fsck-dev-json
 t_keys fsck-keys . target clean superblock_valid entries files directories \
-	corrupt_entries problems used free problem_list
+	corrupt_entries problems used free problem_list devices
+t_eq fsck-one-device 1 "$(j -n .devices)"
+t_eq fsck-device0-ok true "$(j .devices[0].ok)"
 t_eq fsck-clean true "$(j .clean)"
 t_eq fsck-no-problems 0 "$(j -n .problem_list)"
 t_rc df-missing 2 famfs df -j /nonexistent

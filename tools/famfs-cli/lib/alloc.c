@@ -142,12 +142,13 @@ void famfs_bitmap_clear(struct famfs_bitmap *b, uint64_t u)
 		range_set(b, u, 1, false);
 }
 
-int famfs_bitmap_init(struct famfs_bitmap *b, const struct famfs_superblock *sb)
+int famfs_bitmap_init_dev(struct famfs_bitmap *b, uint64_t data_start,
+			  uint64_t size)
 {
-	uint64_t reserved = famfs_data_start(sb) / UNIT;
+	uint64_t reserved = data_start / UNIT + (data_start % UNIT != 0);
 
 	memset(b, 0, sizeof(*b));
-	b->nunits = famfs_sb_dev_size(sb) / UNIT;
+	b->nunits = size / UNIT;
 	b->nfree = b->nunits;
 	b->nwords = (b->nunits + 63) / 64;
 	for (b->nleaves = 1; b->nleaves < b->nwords; b->nleaves *= 2)
@@ -162,6 +163,12 @@ int famfs_bitmap_init(struct famfs_bitmap *b, const struct famfs_superblock *sb)
 	return 0;
 }
 
+int famfs_bitmap_init(struct famfs_bitmap *b, const struct famfs_superblock *sb)
+{
+	return famfs_bitmap_init_dev(b, famfs_data_start(sb),
+				     famfs_sb_dev_size(sb));
+}
+
 void famfs_bitmap_free(struct famfs_bitmap *b)
 {
 	free(b->bits);
@@ -170,26 +177,33 @@ void famfs_bitmap_free(struct famfs_bitmap *b)
 	b->tree = NULL;
 }
 
+void famfs_bitmap_mark_range(struct famfs_bitmap *b, uint64_t off,
+			     uint64_t len)
+{
+	uint64_t u = off / UNIT, n = len / UNIT;
+
+	if (u >= b->nunits)
+		return;
+	if (n > b->nunits - u)
+		n = b->nunits - u;
+	range_set(b, u, n, true);
+}
+
 void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e)
 {
 	struct famfs_extent r[FAMFS_ENTRY_MAX_RANGES];
-	unsigned nr = famfs_entry_ranges(e, r);	/* extents or strips */
+	/* extents or strips on the primary: members have their own
+	 * allocators (issue 16) */
+	unsigned nr = famfs_entry_ranges_on(e, 0, r);
 
-	for (unsigned i = 0; i < nr; i++) {
-		uint64_t u = r[i].offset / UNIT;
-		uint64_t n = r[i].len / UNIT;
-
-		if (u >= b->nunits)
-			continue;
-		if (n > b->nunits - u)
-			n = b->nunits - u;
-		range_set(b, u, n, true);
-	}
+	for (unsigned i = 0; i < nr; i++)
+		famfs_bitmap_mark_range(b, r[i].offset, r[i].len);
 }
 
 struct mark_ctx {
 	struct famfs_bitmap *b;
 	const struct famfs_superblock *sb;
+	const struct famfs_logdevs *devs;
 };
 
 static int mark_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
@@ -199,14 +213,14 @@ static int mark_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 
 	(void)reason;
 	/* R3: a refused entry whose extents parse keeps them */
-	if (ok || !famfs_entry_owned(e, idx, c->sb, NULL))
+	if (ok || !famfs_entry_owned_devs(e, idx, c->sb, c->devs, NULL))
 		famfs_bitmap_mark(c->b, e);
 	return 0;
 }
 
 int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b)
 {
-	struct mark_ctx c = { b, fs->sb };
+	struct mark_ctx c = { b, fs->sb, &fs->devs };
 	int rc = famfs_bitmap_init(b, fs->sb);
 
 	if (rc)
@@ -267,6 +281,17 @@ static int alloc_run(struct famfs_bitmap *b, uint64_t want, uint64_t *first)
 found:
 	range_set(b, *first, want, true);
 	return 0;
+}
+
+int famfs_bitmap_take(struct famfs_bitmap *b, uint64_t units, uint64_t *first)
+{
+	return alloc_run(b, units, first);
+}
+
+void famfs_bitmap_give(struct famfs_bitmap *b, uint64_t first, uint64_t units)
+{
+	if (first < b->nunits && units <= b->nunits - first)
+		range_set(b, first, units, false);
 }
 
 int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
@@ -421,10 +446,10 @@ int famfs_alloc_extents(struct famfs_bitmap *b, uint64_t size,
 	return 0;
 }
 
-int famfs_alloc_strips(struct famfs_bitmap *b, uint64_t size, uint32_t nstrips,
-		       uint64_t chunk, struct famfs_log_interleave_ext *ie)
+int famfs_strip_len(uint64_t size, uint32_t nstrips, uint64_t chunk,
+		    uint64_t *slen)
 {
-	uint64_t stripe, nstripes, slen, first[FAMFS_LOG_MAX_STRIPS];
+	uint64_t stripe, nstripes;
 
 	if (!nstrips || nstrips > FAMFS_LOG_MAX_STRIPS || !chunk ||
 	    chunk % UNIT)
@@ -435,8 +460,19 @@ int famfs_alloc_strips(struct famfs_bitmap *b, uint64_t size, uint32_t nstrips,
 	nstripes = size / stripe + (size % stripe != 0);
 	if (!nstripes)
 		nstripes = 1;
-	if (__builtin_mul_overflow(nstripes, chunk, &slen))
+	if (__builtin_mul_overflow(nstripes, chunk, slen))
 		return -ENOSPC;
+	return 0;
+}
+
+int famfs_alloc_strips(struct famfs_bitmap *b, uint64_t size, uint32_t nstrips,
+		       uint64_t chunk, struct famfs_log_interleave_ext *ie)
+{
+	uint64_t slen, first[FAMFS_LOG_MAX_STRIPS];
+	int rc = famfs_strip_len(size, nstrips, chunk, &slen);
+
+	if (rc)
+		return rc;
 	for (uint32_t i = 0; i < nstrips; i++) {
 		if (alloc_run(b, slen / UNIT, &first[i])) {
 			/* all or nothing: give back the strips taken so far */

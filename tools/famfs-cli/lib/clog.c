@@ -33,14 +33,6 @@ uint32_t famfs_clog_crc(const void *entry, unsigned nslots,
 				  nslots * FAMFS_CLOG_SLOT - HDR_LEN);
 }
 
-static bool zero(const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i])
-			return false;
-	return true;
-}
-
 /* the bytes an entry of this shape needs, path NUL included */
 static size_t body_end(unsigned ext_type, unsigned next, size_t path_len)
 {
@@ -50,7 +42,7 @@ static size_t body_end(unsigned ext_type, unsigned next, size_t path_len)
 }
 
 static int put_ext(struct famfs_clog_ext *x, uint64_t off, uint64_t len,
-		   char *reason)
+		   unsigned dev, char *reason)
 {
 	if (len % FAMFS_ALLOC_UNIT || len / FAMFS_ALLOC_UNIT > UINT32_MAX) {
 		REASON("extent length %llu is not a multiple of 2 MiB below 8 PiB",
@@ -59,6 +51,7 @@ static int put_ext(struct famfs_clog_ext *x, uint64_t off, uint64_t len,
 	}
 	x->offset = htole64(off);
 	x->len = htole32((uint32_t)(len / FAMFS_ALLOC_UNIT));
+	x->devindex = (uint8_t)dev;
 	return 0;
 }
 
@@ -80,6 +73,21 @@ static int extend_encode(const struct famfs_log_entry *e, uint64_t slot,
 	return 1;
 }
 
+/* DEVADD (issue 16): the header and struct famfs_clog_devadd, one slot */
+static int devadd_encode(const struct famfs_log_entry *e, uint64_t slot,
+			 const uint8_t fs_uuid[16], uint8_t *out)
+{
+	struct famfs_clog_hdr *h = (struct famfs_clog_hdr *)out;
+
+	h->seq = htole64(slot);
+	h->type = e->type;
+	h->nslots = 1;
+	memcpy(out + HDR_LEN, famfs_entry_devadd(e),
+	       sizeof(struct famfs_clog_devadd));
+	h->crc = htole32(famfs_clog_crc(out, 1, fs_uuid));
+	return 1;
+}
+
 static int extend_decode(const uint8_t *b, struct famfs_log_entry *e,
 			 char *reason)
 {
@@ -92,8 +100,8 @@ static int extend_decode(const uint8_t *b, struct famfs_log_entry *e,
 	}
 	famfs_entry_build_extend(e, le32toh(x->segment), le64toh(x->offset),
 				 le64toh(x->len));
-	return h->flags || x->reserved || !zero(x->pad, sizeof(x->pad)) ||
-	       !zero(b + HDR_LEN + sizeof(*x),
+	return h->flags || x->reserved || !famfs_all_zero(x->pad, sizeof(x->pad)) ||
+	       !famfs_all_zero(b + HDR_LEN + sizeof(*x),
 		     FAMFS_CLOG_SLOT - HDR_LEN - sizeof(*x)) ? -EINVAL : 0;
 }
 
@@ -114,6 +122,8 @@ int famfs_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
 	memset(out, 0, FAMFS_CLOG_MAX_ENTRY);
 	if (le16toh(e->type) == FAMFS_LOG_EXTEND)
 		return extend_encode(e, slot, fs_uuid, out);
+	if (le16toh(e->type) == FAMFS_LOG_DEVADD)
+		return devadd_encode(e, slot, fs_uuid, out);
 	if (plen == sizeof(fm->path) || plen != le16toh(fm->path_len) || !plen) {
 		REASON("path not NUL-terminated, empty or path_len mismatch");
 		return -EINVAL;
@@ -161,7 +171,8 @@ int famfs_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
 		x = (struct famfs_clog_ext *)p;
 		for (unsigned i = 0; i < next; i++) {
 			rc = put_ext(&x[i], le64toh(ie->strip_off[i]),
-				     le64toh(ie->strip_len), reason);
+				     le64toh(ie->strip_len),
+				     famfs_entry_devindex(e, i), reason);
 			if (rc)
 				return rc;
 		}
@@ -169,7 +180,8 @@ int famfs_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
 		x = (struct famfs_clog_ext *)p;
 		for (unsigned i = 0; i < next; i++) {
 			rc = put_ext(&x[i], le64toh(fm->ext.simple[i].offset),
-				     le64toh(fm->ext.simple[i].len), reason);
+				     le64toh(fm->ext.simple[i].len),
+				     famfs_entry_devindex(e, i), reason);
 			if (rc)
 				return rc;
 		}
@@ -234,11 +246,8 @@ static int get_exts(const struct famfs_clog_ext *x, unsigned n, bool strips,
 		uint64_t off = le64toh(x[i].offset);
 		uint64_t len = (uint64_t)le32toh(x[i].len) << FAMFS_ALLOC_UNIT_SHIFT;
 
-		if (x[i].devindex) {
-			REASON("extent %u on device %u (several devices are not supported)",
-			       i, x[i].devindex);
-			return -EPROTO;
-		}
+		/* whether the device may be named: famfs_entry_check */
+		fm->reserved[i] = x[i].devindex;
 		if (!famfs_all_zero(x[i].reserved, sizeof(x[i].reserved)))
 			*dirty = true;
 		if (!strips) {
@@ -283,6 +292,17 @@ int famfs_clog_decode(const void *entry, uint64_t slot,
 	e->seq = htole64(slot);
 	memcpy(e->fs_uuid, fs_uuid, 16);
 	e->type = h->type;
+	if (le16toh(h->type) == FAMFS_LOG_DEVADD) {
+		/* its rules (and R2): famfs_devadd_check */
+		memcpy(fm->ext.raw, b + HDR_LEN, sizeof(struct famfs_clog_devadd));
+		famfs_entry_set_crc(e);
+		if (dirty || !famfs_all_zero(b + HDR_LEN + sizeof(struct famfs_clog_devadd),
+				   len - HDR_LEN - sizeof(struct famfs_clog_devadd))) {
+			REASON("reserved device entry bytes are not zero");
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (le16toh(h->type) != FAMFS_LOG_FILE &&
 	    le16toh(h->type) != FAMFS_LOG_MKDIR) {
 		REASON("unknown entry type %u", le16toh(h->type));

@@ -40,6 +40,17 @@ void famfs_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+void famfs_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (famfs_quiet)
+		return;
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
 void famfs_info(const char *fmt, ...)
 {
 	va_list ap;

@@ -102,6 +102,14 @@ int famfs_sb_check(const struct famfs_superblock *sb, uint64_t dev_size,
 		       FAMFS_FORMAT_VERSION);
 		return -EPROTONOSUPPORT;
 	}
+	f = le32toh(sb->feature_incompat);
+	if ((f & FAMFS_FEATURE_INCOMPAT_MULTIDEV) &&
+	    !(f & FAMFS_FEATURE_INCOMPAT_COMPACT_LOG)) {
+		REASON("the multi-device feature (incompat 0x%x) without a compact log (0x%x)",
+		       FAMFS_FEATURE_INCOMPAT_MULTIDEV,
+		       FAMFS_FEATURE_INCOMPAT_COMPACT_LOG);
+		return -EINVAL;
+	}
 	f = le32toh(sb->feature_incompat) & ~FAMFS_FEATURE_INCOMPAT_SUPP;
 	if (f) {
 		REASON("unknown incompatible features 0x%x (this tool knows 0x%x): refused",
@@ -255,27 +263,48 @@ static int check_path(const struct famfs_log_fmeta *fm, char *reason)
 	return 0;
 }
 
-/* [off, off+len) a 2 MiB-aligned range of the data area; what names it */
+/* Who judges an entry: its superblock, and the devices (devs.c) it may
+ * name, as of its log index */
+struct judge {
+	const struct famfs_superblock *sb;
+	const struct famfs_logdevs *devs;
+	uint64_t index;
+};
+
+/* [off, off+len) a 2 MiB-aligned range of device dev's data area; what
+ * names it.  -EPROTO: no such device (the entry is unparseable, R3). */
 static int check_range(const char *what, unsigned i, uint64_t off,
-		       uint64_t len, const struct famfs_superblock *sb,
+		       uint64_t len, unsigned dev, const struct judge *j,
 		       char *reason)
 {
-	uint64_t dstart = famfs_data_start(sb), dsize = famfs_sb_dev_size(sb);
+	uint64_t dstart, dsize;
+	int rc = famfs_logdevs_area(j->devs, j->sb, dev, j->index, &dstart,
+				    &dsize, reason);
 
+	if (rc)
+		return rc;
 	if (!len || (off | len) & (FAMFS_ALLOC_UNIT - 1)) {
 		REASON("%s %u [%llu, +%llu) not 2 MiB aligned", what, i,
 		       (unsigned long long)off, (unsigned long long)len);
 		return -EINVAL;
 	}
 	if (off < dstart) {
-		REASON("%s %u [%llu, +%llu) overlaps the superblock or log",
-		       what, i, (unsigned long long)off, (unsigned long long)len);
+		REASON("%s %u [%llu, +%llu) overlaps the %s", what, i,
+		       (unsigned long long)off, (unsigned long long)len,
+		       dev ? "member superblock" : "superblock or log");
 		return -EINVAL;
 	}
 	if (off > dsize || len > dsize - off) {
-		REASON("%s %u [%llu, +%llu) outside the device (%llu bytes)",
-		       what, i, (unsigned long long)off, (unsigned long long)len,
-		       (unsigned long long)dsize);
+		if (dev)
+			REASON("%s %u [%llu, +%llu) outside device %u (%llu bytes)",
+			       what, i, (unsigned long long)off,
+			       (unsigned long long)len, dev,
+			       (unsigned long long)dsize);
+		else
+			REASON("%s %u [%llu, +%llu) outside the device (%llu bytes)",
+			       what, i, (unsigned long long)off,
+			       (unsigned long long)len,
+			       (unsigned long long)dsize);
 		return -EINVAL;
 	}
 	return 0;
@@ -299,9 +328,15 @@ static int simple_count_ok(unsigned n, const struct famfs_superblock *sb,
 	return 0;
 }
 
-static int check_simple(const struct famfs_log_fmeta *fm,
-			const struct famfs_superblock *sb, char *reason)
+static unsigned dev_of(const struct famfs_log_fmeta *fm, unsigned i)
 {
+	return fm->reserved[i];
+}
+
+static int check_simple(const struct famfs_log_fmeta *fm,
+			const struct judge *jd, char *reason)
+{
+	const struct famfs_superblock *sb = jd->sb;
 	uint64_t total = 0, size = le64toh(fm->size);
 	unsigned n = le16toh(fm->nextents);
 	int rc;
@@ -313,7 +348,8 @@ static int check_simple(const struct famfs_log_fmeta *fm,
 		uint64_t off = le64toh(fm->ext.simple[i].offset);
 		uint64_t len = le64toh(fm->ext.simple[i].len);
 
-		rc = check_range("extent", i, off, len, sb, reason);
+		rc = check_range("extent", i, off, len, dev_of(fm, i), jd,
+				 reason);
 		if (rc)
 			return rc;
 		/* in range: off + len cannot wrap, nor can the sum of 16 */
@@ -321,7 +357,8 @@ static int check_simple(const struct famfs_log_fmeta *fm,
 			uint64_t o = le64toh(fm->ext.simple[j].offset);
 			uint64_t l = le64toh(fm->ext.simple[j].len);
 
-			if (off < o + l && o < off + len) {
+			if (dev_of(fm, j) == dev_of(fm, i) &&
+			    off < o + l && o < off + len) {
 				REASON("extents %u and %u overlap ([%llu, +%llu) and [%llu, +%llu))",
 				       j, i, (unsigned long long)o,
 				       (unsigned long long)l,
@@ -346,8 +383,9 @@ static int check_simple(const struct famfs_log_fmeta *fm,
 }
 
 static int check_interleaved(const struct famfs_log_fmeta *fm,
-			     const struct famfs_superblock *sb, char *reason)
+			     const struct judge *jd, char *reason)
 {
+	const struct famfs_superblock *sb = jd->sb;
 	const struct famfs_log_interleave_ext *ie = &fm->ext.interleave;
 	uint64_t size = le64toh(fm->size), chunk = le64toh(ie->chunk_size);
 	uint64_t slen = le64toh(ie->strip_len), total;
@@ -391,13 +429,15 @@ static int check_interleaved(const struct famfs_log_fmeta *fm,
 	for (unsigned i = 0; i < ns; i++) {
 		uint64_t off = le64toh(ie->strip_off[i]);
 
-		rc = check_range("strip", i, off, slen, sb, reason);
+		rc = check_range("strip", i, off, slen, dev_of(fm, i), jd,
+				 reason);
 		if (rc)
 			return rc;
 		for (unsigned j = 0; j < i; j++) {
 			uint64_t o = le64toh(ie->strip_off[j]);
 
-			if (off < o + slen && o < off + slen) {
+			if (dev_of(fm, j) == dev_of(fm, i) &&
+			    off < o + slen && o < off + slen) {
 				REASON("strips %u and %u overlap (offsets %llu and %llu, %llu bytes each)",
 				       j, i, (unsigned long long)o,
 				       (unsigned long long)off,
@@ -415,13 +455,13 @@ static int check_interleaved(const struct famfs_log_fmeta *fm,
 }
 
 static int check_extents(const struct famfs_log_fmeta *fm,
-			 const struct famfs_superblock *sb, char *reason)
+			 const struct judge *jd, char *reason)
 {
 	switch (le16toh(fm->extent_type)) {
 	case FAMFS_LOG_EXT_SIMPLE:
-		return check_simple(fm, sb, reason);
+		return check_simple(fm, jd, reason);
 	case FAMFS_LOG_EXT_INTERLEAVED:
-		return check_interleaved(fm, sb, reason);
+		return check_interleaved(fm, jd, reason);
 	default:
 		REASON("unsupported extent type %u", le16toh(fm->extent_type));
 		return -EPROTONOSUPPORT;
@@ -443,11 +483,11 @@ static int extend_bit(const struct famfs_superblock *sb, char *reason)
 /* The v1 form of an EXTEND entry (logseg.c): segment number in size, its
  * range in ext.simple[0], everything else zero */
 static int check_extend(const struct famfs_log_entry *e,
-			const struct famfs_superblock *sb, char *reason)
+			const struct judge *jd, char *reason)
 {
 	const struct famfs_log_fmeta *fm = &e->fm;
 	uint64_t k = le64toh(fm->size);
-	int rc = extend_bit(sb, reason);
+	int rc = extend_bit(jd->sb, reason);
 
 	if (rc)
 		return rc;
@@ -468,7 +508,7 @@ static int check_extend(const struct famfs_log_entry *e,
 	}
 	return check_range("log segment", (unsigned)k,
 			   le64toh(fm->ext.simple[0].offset),
-			   le64toh(fm->ext.simple[0].len), sb, reason);
+			   le64toh(fm->ext.simple[0].len), 0, jd, reason);
 }
 
 bool famfs_entry_interleaved(const struct famfs_log_entry *e)
@@ -477,13 +517,16 @@ bool famfs_entry_interleaved(const struct famfs_log_entry *e)
 	       le16toh(e->fm.extent_type) == FAMFS_LOG_EXT_INTERLEAVED;
 }
 
-unsigned famfs_entry_ranges(const struct famfs_log_entry *e,
-			    struct famfs_extent out[FAMFS_ENTRY_MAX_RANGES])
+/* dev: only the ranges on that device; -1: all */
+static unsigned entry_ranges(const struct famfs_log_entry *e, int dev,
+			     struct famfs_extent out[FAMFS_ENTRY_MAX_RANGES])
 {
 	const struct famfs_log_fmeta *fm = &e->fm;
-	unsigned n = 0;
+	unsigned n = 0, i;
 
 	if (le16toh(e->type) == FAMFS_LOG_EXTEND) {	/* a log segment */
+		if (dev > 0)
+			return 0;
 		out[0].offset = le64toh(fm->ext.simple[0].offset);
 		out[0].len = le64toh(fm->ext.simple[0].len);
 		return 1;
@@ -493,18 +536,34 @@ unsigned famfs_entry_ranges(const struct famfs_log_entry *e,
 	if (famfs_entry_interleaved(e)) {
 		uint32_t ns = le32toh(fm->ext.interleave.nstrips);
 
-		for (; n < ns && n < FAMFS_ENTRY_MAX_RANGES; n++) {
-			out[n].offset = le64toh(fm->ext.interleave.strip_off[n]);
-			out[n].len = le64toh(fm->ext.interleave.strip_len);
+		for (i = 0; i < ns && i < FAMFS_ENTRY_MAX_RANGES; i++) {
+			if (dev >= 0 && dev_of(fm, i) != (unsigned)dev)
+				continue;
+			out[n].offset = le64toh(fm->ext.interleave.strip_off[i]);
+			out[n++].len = le64toh(fm->ext.interleave.strip_len);
 		}
 		return n;
 	}
-	for (; n < le16toh(fm->nextents) && n < FAMFS_LOG_MAX_SIMPLE_EXT &&
-	       n < FAMFS_ENTRY_MAX_RANGES; n++) {
-		out[n].offset = le64toh(fm->ext.simple[n].offset);
-		out[n].len = le64toh(fm->ext.simple[n].len);
+	for (i = 0; i < le16toh(fm->nextents) && i < FAMFS_LOG_MAX_SIMPLE_EXT &&
+	     i < FAMFS_ENTRY_MAX_RANGES; i++) {
+		if (dev >= 0 && dev_of(fm, i) != (unsigned)dev)
+			continue;
+		out[n].offset = le64toh(fm->ext.simple[i].offset);
+		out[n++].len = le64toh(fm->ext.simple[i].len);
 	}
 	return n;
+}
+
+unsigned famfs_entry_ranges(const struct famfs_log_entry *e,
+			    struct famfs_extent out[FAMFS_ENTRY_MAX_RANGES])
+{
+	return entry_ranges(e, -1, out);
+}
+
+unsigned famfs_entry_ranges_on(const struct famfs_log_entry *e, unsigned dev,
+			       struct famfs_extent out[FAMFS_ENTRY_MAX_RANGES])
+{
+	return entry_ranges(e, (int)dev, out);
 }
 
 /* CRC, sequence number and fs uuid: was this entry written, whole, by
@@ -548,13 +607,25 @@ bool famfs_entry_written(const struct famfs_log_entry *e, uint64_t index,
 int famfs_entry_owned(const struct famfs_log_entry *e, uint64_t index,
 		      const struct famfs_superblock *sb, char *reason)
 {
+	return famfs_entry_owned_devs(e, index, sb, NULL, reason);
+}
+
+int famfs_entry_owned_devs(const struct famfs_log_entry *e, uint64_t index,
+			   const struct famfs_superblock *sb,
+			   const struct famfs_logdevs *devs, char *reason)
+{
 	const struct famfs_log_fmeta *fm = &e->fm;
 	uint32_t incompat = le32toh(sb->feature_incompat);
+	struct judge jd = { sb, devs, index };
 	int rc = entry_written_check(e, index, sb, reason);
 
 	if (rc)
 		return rc;
 	switch (le16toh(e->type)) {
+	case FAMFS_LOG_DEVADD:
+		/* owns no memory; one that breaks the rules makes the
+		 * extents naming its index unparseable instead */
+		return famfs_devadd_check(e, index, sb, devs, reason);
 	case FAMFS_LOG_MKDIR:
 		if (fm->extent_type || fm->nextents ||
 		    !famfs_all_zero(&fm->ext, sizeof(fm->ext))) {
@@ -569,7 +640,7 @@ int famfs_entry_owned(const struct famfs_log_entry *e, uint64_t index,
 		return rc ? rc : check_range("log segment", 0,
 					     le64toh(fm->ext.simple[0].offset),
 					     le64toh(fm->ext.simple[0].len),
-					     sb, reason);
+					     0, &jd, reason);
 	default:
 		REASON("unknown entry type %u", le16toh(e->type));
 		return -EPROTONOSUPPORT;
@@ -581,8 +652,8 @@ int famfs_entry_owned(const struct famfs_log_entry *e, uint64_t index,
 		for (unsigned i = 0; !rc && i < n; i++)
 			rc = check_range("extent", i,
 					 le64toh(fm->ext.simple[i].offset),
-					 le64toh(fm->ext.simple[i].len), sb,
-					 reason);
+					 le64toh(fm->ext.simple[i].len),
+					 dev_of(fm, i), &jd, reason);
 		return rc;
 	}
 	if (le16toh(fm->extent_type) == FAMFS_LOG_EXT_INTERLEAVED) {
@@ -600,7 +671,8 @@ int famfs_entry_owned(const struct famfs_log_entry *e, uint64_t index,
 		}
 		for (unsigned i = 0; !rc && i < ns; i++)
 			rc = check_range("strip", i, le64toh(ie->strip_off[i]),
-					 le64toh(ie->strip_len), sb, reason);
+					 le64toh(ie->strip_len), dev_of(fm, i),
+					 &jd, reason);
 		return rc;
 	}
 	REASON("unsupported extent type %u", le16toh(fm->extent_type));
@@ -610,21 +682,45 @@ int famfs_entry_owned(const struct famfs_log_entry *e, uint64_t index,
 int famfs_entry_check(const struct famfs_log_entry *e, uint64_t index,
 		      const struct famfs_superblock *sb, char *reason)
 {
-	int rc = entry_written_check(e, index, sb, reason);
-
-	return rc ? rc : famfs_entry_check_fields(e, sb, reason);
+	return famfs_entry_check_devs(e, index, sb, NULL, reason);
 }
 
-int famfs_entry_check_fields(const struct famfs_log_entry *e,
-			     const struct famfs_superblock *sb, char *reason)
+int famfs_entry_check_devs(const struct famfs_log_entry *e, uint64_t index,
+			   const struct famfs_superblock *sb,
+			   const struct famfs_logdevs *devs, char *reason)
+{
+	int rc = entry_written_check(e, index, sb, reason);
+
+	return rc ? rc : famfs_entry_check_fields(e, index, sb, devs, reason);
+}
+
+/* the device indexes of the extents in use (famfs_entry_devindex); the
+ * rest of fm.reserved zero */
+static bool reserved_ok(const struct famfs_log_fmeta *fm)
+{
+	unsigned n = le16toh(fm->nextents);
+
+	if (le16toh(fm->extent_type) == FAMFS_LOG_EXT_INTERLEAVED)
+		n = le32toh(fm->ext.interleave.nstrips);
+	if (n > FAMFS_LOG_MAX_SIMPLE_EXT)
+		n = 0;
+	return famfs_all_zero(fm->reserved + n, sizeof(fm->reserved) - n);
+}
+
+int famfs_entry_check_fields(const struct famfs_log_entry *e, uint64_t index,
+			     const struct famfs_superblock *sb,
+			     const struct famfs_logdevs *devs, char *reason)
 {
 	const struct famfs_log_fmeta *fm = &e->fm;
+	struct judge jd = { sb, devs, index };
 	int rc;
 
 	if (le16toh(e->type) == FAMFS_LOG_EXTEND)
-		return check_extend(e, sb, reason);
+		return check_extend(e, &jd, reason);
+	if (le16toh(e->type) == FAMFS_LOG_DEVADD)
+		return famfs_devadd_check(e, index, sb, devs, reason);
 	if (e->flags || fm->pad[0] || !famfs_all_zero(fm->pad, sizeof(fm->pad)) ||
-	    !famfs_all_zero(fm->reserved, sizeof(fm->reserved))) {
+	    !reserved_ok(fm)) {
 		REASON("reserved entry bytes are not zero");
 		return -EINVAL;
 	}
@@ -637,7 +733,7 @@ int famfs_entry_check_fields(const struct famfs_log_entry *e,
 		return rc;
 	switch (le16toh(e->type)) {
 	case FAMFS_LOG_FILE:
-		return check_extents(fm, sb, reason);
+		return check_extents(fm, &jd, reason);
 	case FAMFS_LOG_MKDIR:
 		if (fm->size || fm->extent_type || fm->nextents ||
 		    !famfs_all_zero(&fm->ext, sizeof(fm->ext))) {

@@ -76,6 +76,7 @@ static int check_log(struct famfs_fs *fs)
 		famfs_err("%s: %s", fs->name, reason);
 		return -EBADMSG;
 	}
+	famfs_logdevs_init(&fs->devs, fs->sb);
 	return 0;
 }
 

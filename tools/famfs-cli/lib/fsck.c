@@ -20,8 +20,11 @@
 struct fsck_ctx {
 	struct famfs_fs *fs;
 	struct famfs_fsck_result *r;
-	uint32_t *owner;	/* per unit: 1 + entry index, 0 free */
-	uint64_t nunits;
+	/* per device, per unit: 1 + entry index, 0 free (a member's made
+	 * when its first extent is seen: the walk has its DEVADD by then) */
+	uint32_t *owner[FAMFS_MAX_DEVS];
+	uint64_t nunits[FAMFS_MAX_DEVS];
+	bool nomem;
 	struct pathset ps;
 	famfs_problem_fn fn;
 	void *arg;
@@ -41,16 +44,21 @@ static const char *entry_path(struct famfs_fs *fs, uint64_t idx, char *out)
 	return out;
 }
 
+static void problem_msg(struct fsck_ctx *c, const char *msg)
+{
+	c->r->problems++;
+	famfs_err("%s: %s", c->fs->name, msg);
+	if (c->fn)
+		c->fn(c->arg, msg);
+}
+
 static void problem(struct fsck_ctx *c, const char *fmt, const char *a,
 		    unsigned long long idx, const char *b)
 {
 	char msg[1600];
 
-	c->r->problems++;
 	snprintf(msg, sizeof(msg), fmt, a, idx, b);
-	famfs_err("%s: %s", c->fs->name, msg);
-	if (c->fn)
-		c->fn(c->arg, msg);
+	problem_msg(c, msg);
 }
 
 static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
@@ -65,7 +73,7 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 
 	c->r->entries++;
 	if (!ok) {
-		bool unknown = famfs_entry_owned(e, idx, c->fs->sb, NULL) != 0;
+		bool unknown = famfs_entry_owned_devs(e, idx, c->fs->sb, &c->fs->devs, NULL) != 0;
 		char why[FAMFS_REASON_LEN + 96];
 
 		snprintf(why, sizeof(why), "%s (cannot be parsed: the master allocates nothing until the log is repaired)",
@@ -104,6 +112,8 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		       type == FAMFS_LOG_FILE ? "file" : "dir", e->fm.path,
 		       (unsigned long long)le64toh(e->fm.size),
 		       le32toh(e->fm.mode));
+	if (type == FAMFS_LOG_DEVADD)	/* no path, no memory */
+		return 0;
 	if (type == FAMFS_LOG_MKDIR)
 		c->r->dirs++;
 	else
@@ -131,7 +141,7 @@ static int fsck_past(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	(void)reason;
 	/* an uncommitted append is no file: its memory is reserved, but
 	 * sharing with a committed file is not a problem of the log */
-	if (ok || !famfs_entry_owned(e, idx, c->fs->sb, NULL))
+	if (ok || !famfs_entry_owned_devs(e, idx, c->fs->sb, &c->fs->devs, NULL))
 		mark_units(c, e, idx, idx > next);
 	/* idx < next: committed since the scan began (a client's fsck while
 	 * the master appends), as the append it was then */
@@ -148,6 +158,57 @@ static int fsck_past(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	return 0;
 }
 
+/* the owner map of a member (the primary's is made first) */
+static void owner_map(struct fsck_ctx *c, unsigned dev)
+{
+	const struct famfs_logdev *d = famfs_logdevs_get(&c->fs->devs, dev);
+
+	if (!d)		/* an entry that names it did not parse */
+		return;
+	c->nunits[dev] = d->size / FAMFS_ALLOC_UNIT;
+	c->owner[dev] = calloc(c->nunits[dev] + 1, sizeof(uint32_t));
+	c->nomem |= !c->owner[dev];
+}
+
+static void mark_range(struct fsck_ctx *c, const struct famfs_log_entry *e,
+		       uint64_t idx, bool report, unsigned dev,
+		       const struct famfs_extent *rg, char *other)
+{
+	uint32_t *owner = c->owner[dev];
+	uint64_t u = rg->offset / FAMFS_ALLOC_UNIT;
+	uint64_t n = rg->len / FAMFS_ALLOC_UNIT;
+	uint32_t prev = 0;
+	char on[40] = "";
+
+	if (dev)
+		snprintf(on, sizeof(on), " on device %u", dev);
+	for (uint64_t k = u; k < u + n && k < c->nunits[dev]; k++) {
+		if (!report) {	/* reserved: only what nobody owns */
+			if (!owner[k]) {
+				owner[k] = (uint32_t)(idx + 1);
+				c->r->used_bytes += FAMFS_ALLOC_UNIT;
+			}
+			continue;
+		}
+		if (owner[k] && owner[k] != idx + 1 && !prev) {
+			char with[FAMFS_LOG_PATH_MAX + 40];
+
+			prev = owner[k];
+			snprintf(with, sizeof(with), "%s%s",
+				 entry_path(c->fs, prev - 1, other), on);
+			problem(c, "%s (entry %llu) shares memory with %s",
+				le16toh(e->type) == FAMFS_LOG_EXTEND ?
+				"a log segment" : e->fm.path,
+				(unsigned long long)idx, with);
+		}
+		/* a unit counts once, however many files claim it */
+		if (owner[k])
+			continue;
+		owner[k] = (uint32_t)(idx + 1);
+		c->r->used_bytes += FAMFS_ALLOC_UNIT;
+	}
+}
+
 /* the units of an entry's extents or strips: owner and (report) sharing */
 static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
 		       uint64_t idx, bool report)
@@ -156,34 +217,13 @@ static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
 	char other[FAMFS_LOG_PATH_MAX];
 	unsigned nr;
 
-	nr = famfs_entry_ranges(e, rg);		/* extents, or strips */
-	for (unsigned i = 0; i < nr; i++) {
-		uint64_t u = rg[i].offset / FAMFS_ALLOC_UNIT;
-		uint64_t n = rg[i].len / FAMFS_ALLOC_UNIT;
-		uint32_t prev = 0;
-
-		for (uint64_t k = u; k < u + n && k < c->nunits; k++) {
-			if (!report) {	/* reserved: only what nobody owns */
-				if (!c->owner[k]) {
-					c->owner[k] = (uint32_t)(idx + 1);
-					c->r->used_bytes += FAMFS_ALLOC_UNIT;
-				}
-				continue;
-			}
-			if (c->owner[k] && c->owner[k] != idx + 1 && !prev) {
-				prev = c->owner[k];
-				problem(c, "%s (entry %llu) shares memory with %s",
-					le16toh(e->type) == FAMFS_LOG_EXTEND ?
-					"a log segment" : e->fm.path,
-					(unsigned long long)idx,
-					entry_path(c->fs, prev - 1, other));
-			}
-			/* a unit counts once, however many files claim it */
-			if (c->owner[k])
-				continue;
-			c->owner[k] = (uint32_t)(idx + 1);
-			c->r->used_bytes += FAMFS_ALLOC_UNIT;
-		}
+	for (unsigned dev = 0; dev < FAMFS_MAX_DEVS; dev++) {
+		/* extents, or strips, on this device: overlap is per device */
+		nr = famfs_entry_ranges_on(e, dev, rg);
+		if (nr && !c->owner[dev])
+			owner_map(c, dev);
+		for (unsigned i = 0; i < nr && c->owner[dev]; i++)
+			mark_range(c, e, idx, report, dev, &rg[i], other);
 	}
 }
 
@@ -207,6 +247,56 @@ static void check_ancestors(struct fsck_ctx *c)
 	}
 }
 
+/* Every member the log added must be on this host with its superblock:
+ * found by device uuid as a mount finds it (a damaged one is refused by
+ * the scan, which names it), no smaller than its DEVADD says */
+static void check_members(struct fsck_ctx *c)
+{
+	struct famfs_fs *fs = c->fs;
+	struct famfs_devtab *t;
+	char u[37], m[600];
+
+	c->r->ndevs = fs->devs.ndevs;
+	if (fs->devs.ndevs < 2)
+		return;
+	/* a scan that fails (two devices claim one index) has said why:
+	 * nothing it found is trusted then */
+	t = malloc(sizeof(*t));
+	if (t && famfs_devtab_scan(fs->sb->fs_uuid, NULL, 0, t)) {
+		free(t);
+		t = NULL;
+	}
+	for (unsigned i = 1; i < fs->devs.ndevs; i++) {
+		const struct famfs_logdev *d = &fs->devs.dev[i];
+		const struct famfs_found_dev *f = t ? &t->dev[i] : NULL;
+
+		famfs_uuid_str(d->dev_uuid, u);
+		if (!f || !f->present) {
+			snprintf(m, sizeof(m), "member %u (device uuid %s, %llu bytes): no device on this host has its superblock%s",
+				 i, u, (unsigned long long)d->size,
+				 t && t->ndamaged ? " (a damaged or stale member superblock of this file system was refused: see above)" : "");
+		} else if (memcmp(f->dev_uuid, d->dev_uuid, 16)) {
+			char fu[37];
+
+			famfs_uuid_str(f->dev_uuid, fu);
+			snprintf(m, sizeof(m), "member %u: %s has device uuid %s, the log added %s",
+				 i, f->path, fu, u);
+		} else if (f->size < d->size) {
+			snprintf(m, sizeof(m), "member %u: %s is %llu bytes by its superblock, the log added it with %llu",
+				 i, f->path, (unsigned long long)f->size,
+				 (unsigned long long)d->size);
+		} else {
+			snprintf(c->r->dev_path[i], sizeof(c->r->dev_path[i]),
+				 "%s", f->path);
+			c->r->dev_ok[i] = true;
+			continue;
+		}
+		c->r->members_bad++;
+		problem_msg(c, m);
+	}
+	free(t);
+}
+
 int famfs_fsck(struct famfs_fs *fs, struct famfs_fsck_result *r)
 {
 	return famfs_fsck_cb(fs, r, NULL, NULL);
@@ -220,24 +310,33 @@ int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	c.nunits = famfs_sb_dev_size(fs->sb) / FAMFS_ALLOC_UNIT;
-	c.owner = calloc(c.nunits + 1, sizeof(*c.owner));
-	if (!c.owner || pathset_init(&c.ps, famfs_log_next(fs->log))) {
-		free(c.owner);
+	c.nunits[0] = famfs_sb_dev_size(fs->sb) / FAMFS_ALLOC_UNIT;
+	c.owner[0] = calloc(c.nunits[0] + 1, sizeof(*c.owner[0]));
+	if (!c.owner[0] || pathset_init(&c.ps, famfs_log_next(fs->log))) {
+		free(c.owner[0]);
 		famfs_err("%s: out of memory", fs->name);
 		return -ENOMEM;
 	}
 	rc = famfs_log_walk(fs, fsck_entry, &c);
 	if (!rc)
 		rc = famfs_log_walk_past(fs, fsck_past, &c);
+	if (!rc && c.nomem) {
+		famfs_err("%s: out of memory for a member's unit map", fs->name);
+		rc = -ENOMEM;
+	}
 	if (!rc)
 		check_ancestors(&c);
-	/* used: distinct units, inside the data area (famfs_entry_check), so
-	 * this cannot wrap; clamped all the same */
-	area = c.nunits * FAMFS_ALLOC_UNIT - data / FAMFS_ALLOC_UNIT *
+	if (!rc)
+		check_members(&c);
+	/* used: distinct units, inside the data areas (famfs_entry_check),
+	 * so this cannot wrap; clamped all the same */
+	area = c.nunits[0] * FAMFS_ALLOC_UNIT - data / FAMFS_ALLOC_UNIT *
 	       FAMFS_ALLOC_UNIT;
+	for (unsigned i = 1; i < fs->devs.ndevs; i++)
+		area += fs->devs.dev[i].size - fs->devs.dev[i].data_start;
 	r->free_bytes = r->used_bytes < area ? area - r->used_bytes : 0;
 	pathset_free(&c.ps);
-	free(c.owner);
+	for (unsigned i = 0; i < FAMFS_MAX_DEVS; i++)
+		free(c.owner[i]);
 	return rc;
 }

@@ -117,13 +117,15 @@ static struct json_object *json_extent(uint64_t off, uint64_t len)
 
 /*
  * simple: extents [{offset, length}]; interleaved: extents [{length (the
- * file bytes it holds), nstrips, chunk_size, strips [{offset, length}]}]
+ * file bytes it holds), nstrips, chunk_size, strips [{offset, length}]}];
+ * a map that uses a member has "device" in every extent and strip
  */
 struct json_object *famfs_json_map(const char *path,
 				   const struct famfs_fmap *map)
 {
-	struct json_object *o = json_object_new_object(), *ext;
+	struct json_object *o = json_object_new_object(), *ext, *x1;
 	bool il = map->extent_type == FAMFS_INTERLEAVED_EXTENT;
+	bool md = famfs_fmap_multidev(map);	/* "device" when on members */
 
 	if (!o)
 		return NULL;
@@ -134,9 +136,12 @@ struct json_object *famfs_json_map(const char *path,
 	add_str(o, "extent_type", famfs_extent_type_name(map->extent_type));
 	ext = json_object_new_array();
 	for (uint32_t i = 0; !il && i < map->count &&
-	     i < FAMFS_IOC_MAX_EXTENTS_V2; i++)
-		json_object_array_add(ext, json_extent(map->ext[i].offset,
-						       map->ext[i].len));
+	     i < FAMFS_IOC_MAX_EXTENTS_V2; i++) {
+		x1 = json_extent(map->ext[i].offset, map->ext[i].len);
+		if (md)
+			add_u64(x1, "device", map->dev[i]);
+		json_object_array_add(ext, x1);
+	}
 	for (uint32_t i = 0; il && i < map->count && i < FAMFS_IOC_MAX_IEXTENTS;
 	     i++) {
 		const struct famfs_ioc_iext *x = &map->iext[i];
@@ -146,14 +151,38 @@ struct json_object *famfs_json_map(const char *path,
 		add_u64(e, "length", x->nbytes);
 		add_u64(e, "nstrips", x->nstrips);
 		add_u64(e, "chunk_size", x->chunk_size);
-		for (uint32_t k = 0; k < x->nstrips && k < FAMFS_IOC_MAX_STRIPS; k++)
-			json_object_array_add(st, json_extent(x->strips[k].offset,
-							      x->strips[k].len));
+		for (uint32_t k = 0; k < x->nstrips && k < FAMFS_IOC_MAX_STRIPS; k++) {
+			x1 = json_extent(x->strips[k].offset, x->strips[k].len);
+			if (md)
+				add_u64(x1, "device",
+					map->dev[i * FAMFS_IOC_MAX_STRIPS + k]);
+			json_object_array_add(st, x1);
+		}
 		json_object_object_add(e, "strips", st);
 		json_object_array_add(ext, e);
 	}
 	json_object_object_add(o, "extents", ext);
 	return o;
+}
+
+/* fsck's devices: the primary, and each member the log added with ok
+ * (found here with its superblock) and path */
+static struct json_object *json_fsck_devices(const struct famfs_fsck_result *r)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; a && i < (r->ndevs ? r->ndevs : 1); i++) {
+		struct json_object *d = json_object_new_object();
+
+		if (!d)
+			break;
+		add_u64(d, "index", i);
+		add_str(d, "role", i ? "member" : "primary");
+		add_str(d, "path", i ? r->dev_path[i] : NULL);
+		json_object_object_add(d, "ok", json_object_new_boolean(!i || r->dev_ok[i]));
+		json_object_array_add(a, d);
+	}
+	return a;
 }
 
 struct json_object *famfs_json_fsck(const char *target, bool sb_valid,
@@ -179,7 +208,46 @@ struct json_object *famfs_json_fsck(const char *target, bool sb_valid,
 	add_u64(o, "free", r->free_bytes);
 	json_object_object_add(o, "problem_list",
 			       problems ? problems : json_object_new_array());
+	json_object_object_add(o, "devices", json_fsck_devices(r));
 	return o;
+}
+
+/* df's devices: index, role, uuid (members), this host's node when known,
+ * and the space of each */
+static struct json_object *json_df_devices(const struct famfs_fs *fs,
+					   const struct famfs_df *df)
+{
+	struct json_object *a = json_object_new_array();
+	char u[37];
+
+	for (unsigned i = 0; a && i < df->ndevs; i++) {
+		const struct famfs_logdev *ld =
+			fs ? famfs_logdevs_get(&fs->devs, i) : NULL;
+		struct json_object *d = json_object_new_object();
+
+		if (!d)
+			break;
+		add_u64(d, "index", i);
+		add_str(d, "role", i ? "member" : "primary");
+		if (i && ld) {
+			famfs_uuid_str(ld->dev_uuid, u);
+			add_str(d, "dev_uuid", u);
+		}
+		add_str(d, "path", df->dev[i].path[0] ? df->dev[i].path :
+				   ld ? ld->path : NULL);
+		/* null: not asked (not mounted, or an older famfs.ko) */
+		json_object_object_add(d, "attached", df->dev[i].asked ?
+				       json_object_new_boolean(df->dev[i].attached) : NULL);
+		json_object_object_add(d, "failed", df->dev[i].asked ?
+				       json_object_new_boolean(df->dev[i].failed) : NULL);
+		add_u64(d, "size", df->dev[i].size);
+		add_u64(d, "reserved", df->dev[i].reserved);
+		add_u64(d, "used", df->dev[i].used);
+		add_u64(d, "free", df->dev[i].free);
+		add_u64(d, "unknown", df->dev[i].unknown);
+		json_object_array_add(a, d);
+	}
+	return a;
 }
 
 struct json_object *famfs_json_df(const char *target, const char *mpt,
@@ -220,5 +288,6 @@ struct json_object *famfs_json_df(const char *target, const char *mpt,
 	add_u64(o, "files", df->files);
 	add_u64(o, "directories", df->dirs);
 	add_u64(o, "corrupt_entries", df->bad_entries);
+	json_object_object_add(o, "devices", json_df_devices(fs, df));
 	return o;
 }

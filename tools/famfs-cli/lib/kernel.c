@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -77,6 +78,26 @@ int famfs_file_cache(int fd, bool invalidate)
 	return famfs_kernel->cache(fd, &c);
 }
 
+static int real_dev_add(int fd, const struct famfs_ioc_dev_add *a)
+{
+	return ioctl(fd, FAMFSIOC_DEV_ADD, a) ? -errno : 0;
+}
+
+static int real_dev_get(int fd, struct famfs_ioc_dev_info *i)
+{
+	return ioctl(fd, FAMFSIOC_DEV_GET, i) ? -errno : 0;
+}
+
+static int real_map_create_v3(int fd, const struct famfs_ioc_map_v2 *map)
+{
+	return ioctl(fd, FAMFSIOC_MAP_CREATE_V3, map) ? -errno : 0;
+}
+
+static int real_map_get_v3(int fd, struct famfs_ioc_map_v2 *map)
+{
+	return ioctl(fd, FAMFSIOC_MAP_GET_V3, map) ? -errno : 0;
+}
+
 const struct famfs_kernel_ops famfs_kernel_real = {
 	.mount = real_mount,
 	.umount = real_umount,
@@ -86,6 +107,10 @@ const struct famfs_kernel_ops famfs_kernel_real = {
 	.map_create_v2 = real_map_create_v2,
 	.map_get_v2 = real_map_get_v2,
 	.cache = real_cache,
+	.dev_add = real_dev_add,
+	.dev_get = real_dev_get,
+	.map_create_v3 = real_map_create_v3,
+	.map_get_v3 = real_map_get_v3,
 };
 
 const struct famfs_kernel_ops *famfs_kernel = &famfs_kernel_real;
@@ -102,10 +127,132 @@ void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1)
 		m->ext[i] = v1->ext_list[i];
 }
 
+/* ---- v3: maps whose extents and strips name a device (issue 16) ---- */
+union v3_list {
+	struct famfs_ioc_dext d[FAMFS_IOC_MAX_EXTENTS_V2];
+	struct famfs_ioc_iext_v3 x[FAMFS_IOC_MAX_IEXTENTS];
+};
+
+static void v3_hdr(struct famfs_ioc_map_v2 *h, const struct famfs_fmap *m,
+		   union v3_list *l)
+{
+	memset(h, 0, sizeof(*h));
+	h->extent_type = m->extent_type;
+	h->file_type = m->file_type;
+	h->file_size = m->file_size;
+	h->ext_count = m->count;
+	h->ext_list = (uint64_t)(uintptr_t)l;
+}
+
+static int fmap_create_v3(int fd, const struct famfs_fmap *m)
+{
+	struct famfs_ioc_map_v2 h;
+	union v3_list *l;
+	int rc;
+
+	if (!famfs_kernel->map_create_v3)
+		return -ENOTTY;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	v3_hdr(&h, m, l);
+	for (uint32_t i = 0; i < m->count; i++) {
+		if (m->extent_type != FAMFS_INTERLEAVED_EXTENT) {
+			if (i >= FAMFS_IOC_MAX_EXTENTS_V2)
+				break;
+			l->d[i].offset = m->ext[i].offset;
+			l->d[i].len = m->ext[i].len;
+			l->d[i].devindex = m->dev[i];
+			continue;
+		}
+		if (i >= FAMFS_IOC_MAX_IEXTENTS)
+			break;
+		l->x[i].nstrips = m->iext[i].nstrips;
+		l->x[i].chunk_size = m->iext[i].chunk_size;
+		l->x[i].nbytes = m->iext[i].nbytes;
+		for (uint32_t s = 0; s < m->iext[i].nstrips &&
+		     s < FAMFS_IOC_MAX_STRIPS; s++) {
+			l->x[i].strips[s].offset = m->iext[i].strips[s].offset;
+			l->x[i].strips[s].len = m->iext[i].strips[s].len;
+			l->x[i].strips[s].devindex =
+				m->dev[i * FAMFS_IOC_MAX_STRIPS + s];
+		}
+	}
+	rc = famfs_kernel->map_create_v3(fd, &h);
+	free(l);
+	return rc;
+}
+
+/* MAP_GET_V3 into m (m's header fields from a v2 answer are replaced) */
+static int fmap_get_v3(int fd, struct famfs_fmap *m)
+{
+	struct famfs_ioc_map_v2 h;
+	union v3_list *l;
+	uint32_t room;
+	int rc;
+
+	if (!famfs_kernel->map_get_v3)
+		return -EOVERFLOW;
+	memset(m, 0, sizeof(*m));
+	memset(&h, 0, sizeof(h));
+	rc = famfs_kernel->map_get_v3(fd, &h);
+	if (rc)
+		return rc;
+	room = h.extent_type == FAMFS_INTERLEAVED_EXTENT ?
+	       FAMFS_IOC_MAX_IEXTENTS : FAMFS_IOC_MAX_EXTENTS_V2;
+	if ((h.extent_type != SIMPLE_DAX_EXTENT &&
+	     h.extent_type != FAMFS_INTERLEAVED_EXTENT))
+		return -EPROTO;
+	if (h.ext_count > room)
+		return -E2BIG;
+	m->extent_type = h.extent_type;
+	m->file_type = h.file_type;
+	m->file_size = h.file_size;
+	m->count = h.ext_count;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	v3_hdr(&h, m, l);
+	rc = famfs_kernel->map_get_v3(fd, &h);
+	if (!rc && (h.extent_type != m->extent_type || h.ext_count != m->count ||
+		    h.file_size != m->file_size || h.file_type != m->file_type))
+		rc = -EBADE;		/* the two calls disagree */
+	for (uint32_t i = 0; !rc && i < m->count; i++) {
+		if (m->extent_type != FAMFS_INTERLEAVED_EXTENT) {
+			m->ext[i].offset = l->d[i].offset;
+			m->ext[i].len = l->d[i].len;
+			m->dev[i] = (uint8_t)l->d[i].devindex;
+			continue;
+		}
+		m->iext[i].nstrips = l->x[i].nstrips;
+		m->iext[i].chunk_size = l->x[i].chunk_size;
+		m->iext[i].nbytes = l->x[i].nbytes;
+		for (uint32_t s = 0; s < l->x[i].nstrips &&
+		     s < FAMFS_IOC_MAX_STRIPS; s++) {
+			m->iext[i].strips[s].offset = l->x[i].strips[s].offset;
+			m->iext[i].strips[s].len = l->x[i].strips[s].len;
+			m->dev[i * FAMFS_IOC_MAX_STRIPS + s] =
+				(uint8_t)l->x[i].strips[s].devindex;
+		}
+	}
+	free(l);
+	return rc;
+}
+
+bool famfs_fmap_multidev(const struct famfs_fmap *m)
+{
+	for (unsigned i = 0; i < FAMFS_IOC_MAX_EXTENTS_V2; i++)
+		if (m->dev[i])
+			return true;
+	return false;
+}
+
 int famfs_fmap_create(int fd, const struct famfs_fmap *m)
 {
 	struct famfs_ioc_map_v2 v2;
 
+	if (famfs_fmap_multidev(m))
+		return fmap_create_v3(fd, m);
 	if (m->extent_type == SIMPLE_DAX_EXTENT && m->count <= FAMFS_MAX_EXTENTS) {
 		struct famfs_ioc_map v1;
 
@@ -223,6 +370,8 @@ int famfs_fmap_get(int fd, struct famfs_fmap *m)
 		return fmap_get_v1(fd, m);
 	memset(&v2, 0, sizeof(v2));
 	rc = famfs_kernel->map_get_v2(fd, &v2);
+	if (rc == -EOVERFLOW)		/* a map on a member */
+		return fmap_get_v3(fd, m);
 	if (rc)
 		return rc;
 	switch (v2.extent_type) {
@@ -259,7 +408,8 @@ int famfs_fmap_get(int fd, struct famfs_fmap *m)
 bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b)
 {
 	if (a->extent_type != b->extent_type || a->file_type != b->file_type ||
-	    a->file_size != b->file_size || a->count != b->count)
+	    a->file_size != b->file_size || a->count != b->count ||
+	    memcmp(a->dev, b->dev, sizeof(a->dev)))
 		return false;
 	if (a->extent_type == FAMFS_INTERLEAVED_EXTENT)
 		return a->count <= FAMFS_IOC_MAX_IEXTENTS &&

@@ -36,6 +36,9 @@ extern int famfs_verbose;
 __attribute__((format(printf, 1, 2))) void famfs_err(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void famfs_warn(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void famfs_info(const char *fmt, ...);
+/* what the tool did that the user did not ask for exactly ("famfs: ..."
+ * on stderr, always; famfs_info: only with -v) */
+__attribute__((format(printf, 1, 2))) void famfs_note(const char *fmt, ...);
 /* "123", "4k", "2M", "1g" (binary multiples) -> bytes; decimal, or hex
  * after 0x ("010" is ten, never octal); -EINVAL on junk */
 int famfs_parse_size(const char *s, uint64_t *out);
@@ -75,10 +78,22 @@ void famfs_entry_set_crc(struct famfs_log_entry *e);
  * inside the device data area). */
 int famfs_entry_check(const struct famfs_log_entry *e, uint64_t index,
 		      const struct famfs_superblock *sb, char *reason);
-/* famfs_entry_check without its CRC, seq and fs uuid checks: for an entry
- * whose v1 form was decoded (and those filled) from a verified compact one */
-int famfs_entry_check_fields(const struct famfs_log_entry *e,
-			     const struct famfs_superblock *sb, char *reason);
+/* The same two with the device table (devs.c) the entry is judged by:
+ * without one (NULL, as the two above) an extent on a member is
+ * unparseable */
+struct famfs_logdevs;
+int famfs_entry_check_devs(const struct famfs_log_entry *e, uint64_t index,
+			   const struct famfs_superblock *sb,
+			   const struct famfs_logdevs *devs, char *reason);
+int famfs_entry_owned_devs(const struct famfs_log_entry *e, uint64_t index,
+			   const struct famfs_superblock *sb,
+			   const struct famfs_logdevs *devs, char *reason);
+/* famfs_entry_check_devs without its CRC, seq and fs uuid checks: for an
+ * entry whose v1 form was decoded (and those filled) from a verified
+ * compact one */
+int famfs_entry_check_fields(const struct famfs_log_entry *e, uint64_t index,
+			     const struct famfs_superblock *sb,
+			     const struct famfs_logdevs *devs, char *reason);
 /* R3 (famfs_format.h): 0 if the memory of a committed entry is known even
  * if famfs_entry_check refuses it -- CRC, seq and uuid right, a known type
  * and extent kind whose feature bit is set, every extent or strip aligned
@@ -99,9 +114,80 @@ bool famfs_loglen_valid(uint64_t len);
 #define FAMFS_ENTRY_MAX_RANGES	16
 unsigned famfs_entry_ranges(const struct famfs_log_entry *e,
 			    struct famfs_extent out[FAMFS_ENTRY_MAX_RANGES]);
+/* Only those on device dev (famfs_entry_devindex): what one device's
+ * allocator, df and fsck count.  famfs_entry_ranges gives all of them. */
+unsigned famfs_entry_ranges_on(const struct famfs_log_entry *e, unsigned dev,
+			       struct famfs_extent out[FAMFS_ENTRY_MAX_RANGES]);
 bool famfs_entry_interleaved(const struct famfs_log_entry *e);
 uint64_t famfs_data_start(const struct famfs_superblock *sb);
 bool famfs_sb_compact(const struct famfs_superblock *sb);
+
+/* ---- devs.c: the devices of a file system as its log adds them (#16) ---- */
+/*
+ * The v1 form (struct famfs_log_entry) is what the whole tool works on.  For
+ * a compact entry that names member devices it carries extent (or strip)
+ * i's device index in fm.reserved[i] (famfs_entry_devindex): a v1 log never
+ * has them (MULTIDEV implies COMPACT_LOG), so on media those stay reserved
+ * zero bytes.  A DEVADD entry's v1 form has no path and its struct
+ * famfs_clog_devadd at fm.ext.raw (famfs_entry_devadd).
+ */
+static inline unsigned famfs_entry_devindex(const struct famfs_log_entry *e,
+					    unsigned i)
+{
+	return e->fm.reserved[i];
+}
+static inline const struct famfs_clog_devadd *
+famfs_entry_devadd(const struct famfs_log_entry *e)
+{
+	return (const struct famfs_clog_devadd *)e->fm.ext.raw;
+}
+/* A DEVADD entry (not yet sequenced) for member index */
+void famfs_entry_build_devadd(struct famfs_log_entry *e, uint32_t index,
+			      const uint8_t dev_uuid[16], uint64_t size);
+/*
+ * The device table a log replay builds: index -> device uuid, size and the
+ * log index of the DEVADD that added it; the local node when a mount or
+ * scan found it.  dev[0] is the primary (from the superblock), always
+ * there.  Kept in struct famfs_fs (fs->devs), brought up to the log's
+ * committed end by famfs_fs_devs_update (every walk does it first).
+ */
+struct famfs_logdev {
+	bool added;		/* index 0: always; else a valid DEVADD */
+	uint8_t dev_uuid[16];	/* nil for the primary */
+	uint64_t size;		/* bytes the file system uses */
+	uint64_t data_start;	/* first byte files may use */
+	uint64_t log_idx;	/* where its DEVADD starts (0: primary) */
+	char path[256];		/* this host's node, "" when not known */
+};
+struct famfs_logdevs {
+	unsigned ndevs;		/* indexes 0..ndevs-1 are added */
+	uint64_t next;		/* log indexes below next were read */
+	struct famfs_logdev dev[FAMFS_MAX_DEVS];
+};
+/* Only the primary, nothing read yet */
+void famfs_logdevs_init(struct famfs_logdevs *t,
+			const struct famfs_superblock *sb);
+/* The DEVADD entry e (v1 form) at log index: its body, the MULTIDEV bit
+ * (R2) and, with t (may be NULL: not checked), the order rules against the
+ * devices t has from before index (the next index, no duplicate uuid).
+ * 0, or -EINVAL with reason filled. */
+int famfs_devadd_check(const struct famfs_log_entry *e, uint64_t index,
+		       const struct famfs_superblock *sb,
+		       const struct famfs_logdevs *t, char *reason);
+/* Add the device of a DEVADD entry that passed famfs_devadd_check */
+void famfs_logdevs_add(struct famfs_logdevs *t, const struct famfs_log_entry *e,
+		       uint64_t index);
+/* The data area [*start, *end) of device dev for an entry at log index:
+ * 0; -EPROTO (reason filled) when dev is no device a DEVADD before index
+ * added (or t is NULL, or MULTIDEV is clear: R2) -- the entry is then
+ * unparseable (R3) */
+int famfs_logdevs_area(const struct famfs_logdevs *t,
+		       const struct famfs_superblock *sb, unsigned dev,
+		       uint64_t index, uint64_t *start, uint64_t *end,
+		       char *reason);
+/* The table entry of device index dev if it is added, else NULL */
+const struct famfs_logdev *famfs_logdevs_get(const struct famfs_logdevs *t,
+					     unsigned dev);
 
 /* ---- clog.c: the compact log entry (INCOMPAT_COMPACT_LOG) ---------------- */
 /* crc32(fs_uuid, the nslots slots of entry with crc = 0) */
@@ -130,8 +216,10 @@ int famfs_clog_verify(const void *entry, uint64_t slot, uint64_t avail,
 /* The v1 form of a verified compact entry, seq, uuid and v1 crc filled (so
  * famfs_entry_check and famfs_entry_owned judge it as any v1 entry).
  * 0; -EINVAL (reason): decoded, but refused (reserved bytes, bad path),
- * its memory known; -EPROTO (reason): it has no v1 form (unknown type, a
- * device index, strips of different lengths), its memory unknown. */
+ * its memory known; -EPROTO (reason): it has no v1 form (unknown type,
+ * strips of different lengths), its memory unknown.  Device indexes go to
+ * fm.reserved (famfs_entry_devindex), a DEVADD body to fm.ext.raw: whether
+ * they are allowed is famfs_entry_check_devs's to say. */
 int famfs_clog_decode(const void *entry, uint64_t slot,
 		      const uint8_t fs_uuid[16], struct famfs_log_entry *e,
 		      char *reason);
@@ -180,6 +268,7 @@ struct famfs_dev {
  * device-dax, which has no fsync, with cache-line flushes) or, for a block
  * device, a bounce buffer read and written back with O_DIRECT. */
 struct famfs_bitmap;
+struct famfs_alloc;
 struct famfs_summary;
 struct famfs_map {
 	void *addr;
@@ -277,6 +366,20 @@ int famfs_dev_read_head(const char *path, void *buf, size_t n, uint64_t *size);
  * does not fit the device). */
 int famfs_member_write(const char *path, const struct famfs_member_sb *m);
 
+/* memberdev.c: true if a and b are the same device (or file) */
+bool famfs_same_device(const char *a, const char *b);
+/* May path become a member of the file system on primary?  Not the
+ * primary, at least FAMFS_MEMBER_MIN_SIZE, and -- unless force -- holding
+ * no famfs superblock, no member superblock and nothing libblkid knows
+ * (mkfs's rules).  0 and *size (the device's, whole 2 MiB units), or
+ * -errno (printed: the device and why). */
+int famfs_member_vet(const char *path, const char *primary, bool force,
+		     uint64_t *size);
+/* Write member index's superblock (a new device uuid, to dev_uuid) of the
+ * file system of sb on path, size bytes, flushed. */
+int famfs_member_make(const char *path, const struct famfs_superblock *sb,
+		      uint32_t index, uint64_t size, uint8_t dev_uuid[16]);
+
 /* Candidates a scan reads: SCAN_ROOT/pmemN[.M] (block), SCAN_ROOT/daxX.Y
  * (char); plain files of those names count too (unit tests). */
 extern const char *famfs_scan_root;		/* "/dev" */
@@ -312,6 +415,23 @@ struct famfs_member_want {
 int famfs_devtab_require(const struct famfs_devtab *t,
 			 const struct famfs_member_want *want, int n);
 
+/* ---- attach.c: members into the mount (FAMFSIOC_DEV_ADD) ---------------- */
+/* 1 if famfs.ko has a device at index in the mount at mpt, 0 if not,
+ * -errno (-ENOTTY: a module without DEV_GET) */
+int famfs_mount_dev_attached(const char *mpt, unsigned index);
+/* FAMFSIOC_DEV_ADD of path as member index of size bytes (printed) */
+int famfs_mount_dev_add(const char *mpt, const char *path, unsigned index,
+			uint64_t size);
+/* Attach every device the log added (fs->devs, brought up to date) that
+ * the mount at fs->mpt does not have yet: found by device uuid among the
+ * hints and the scan root (famfs_devtab_scan), its member superblock at
+ * least the size its DEVADD says; fs->devs.dev[i].path filled.  0;
+ * -ENODEV when one is not on this host (one message per missing member,
+ * naming its index and device uuid); -errno (printed). */
+struct famfs_fs;
+int famfs_fs_attach_members(struct famfs_fs *fs, const char *const *hints,
+			    int nhints);
+
 /* ---- probe.c: other signatures on a device (libblkid) --------------------- */
 /* 1 and what (n bytes) filled ("ext4 file system labelled 'x'", "a gpt
  * partition table") if libblkid knows what d holds, 0 if nothing it knows
@@ -335,6 +455,11 @@ struct famfs_kernel_ops {
 	int (*map_get_v2)(int fd, struct famfs_ioc_map_v2 *map);
 	/* FAMFSIOC_CACHE as it is (NULL: -ENOTTY, an older module) */
 	int (*cache)(int fd, const struct famfs_ioc_cache *c);
+	/* the v3 ioctls (issue 16) as they are (NULL: -ENOTTY) */
+	int (*dev_add)(int fd, const struct famfs_ioc_dev_add *a);
+	int (*dev_get)(int fd, struct famfs_ioc_dev_info *i);
+	int (*map_create_v3)(int fd, const struct famfs_ioc_map_v2 *map);
+	int (*map_get_v3)(int fd, struct famfs_ioc_map_v2 *map);
 };
 extern const struct famfs_kernel_ops famfs_kernel_real;
 extern const struct famfs_kernel_ops *famfs_kernel;	/* tests swap it */
@@ -354,12 +479,19 @@ struct famfs_fmap {
 		struct famfs_extent ext[FAMFS_IOC_MAX_EXTENTS_V2];
 		struct famfs_ioc_iext iext[FAMFS_IOC_MAX_IEXTENTS];
 	};
+	/* the device of ext[i], or of strip s of iext[x] at
+	 * dev[x * FAMFS_IOC_MAX_STRIPS + s]; all 0: one device (v1/v2) */
+	uint8_t dev[FAMFS_IOC_MAX_EXTENTS_V2];
 };
-/* Give the module a file's map: MAP_CREATE (v1) for up to
- * FAMFS_MAX_EXTENTS simple extents, MAP_CREATE_V2 otherwise. */
+/* true if some extent or strip of m is on a member (MAP_CREATE_V3) */
+bool famfs_fmap_multidev(const struct famfs_fmap *m);
+/* Give the module a file's map: MAP_CREATE_V3 when it uses a member,
+ * else MAP_CREATE (v1) for up to FAMFS_MAX_EXTENTS simple extents,
+ * MAP_CREATE_V2 otherwise. */
 int famfs_fmap_create(int fd, const struct famfs_fmap *m);
-/* Read a file's map: MAP_GET_V2 (the count, then the list), or, from a
- * module without v2, MAP_GET (size, count) and MAP_GETEXT (extents).
+/* Read a file's map: MAP_GET_V2 (the count, then the list) -- MAP_GET_V3
+ * when v2 says EOVERFLOW (a map on a member) -- or, from a module without
+ * v2, MAP_GET (size, count) and MAP_GETEXT (extents).
  * -ENODATA: not mapped; -ENOTTY: not a famfs file; -EBADE: the module gave
  * two different answers; -EPROTO: a map this tool cannot read. */
 int famfs_fmap_get(int fd, struct famfs_fmap *m);
@@ -428,7 +560,7 @@ struct famfs_fs {
 	/* kept between the creates of this opening (ops.c), used and
 	 * brought up to date under the log lock: the allocation bitmap and
 	 * the logged paths of the entries [0, cache_next) */
-	struct famfs_bitmap *cache_bm;
+	struct famfs_alloc *cache_alloc;	/* one bitmap per device */
 	struct famfs_summary *cache_sum;	/* summary.h: the paths */
 	uint64_t cache_next;
 	bool cache_unsaved;		/* the summary file is behind */
@@ -447,6 +579,9 @@ struct famfs_fs {
 	 * after an append, the index of the entry appended */
 	uint64_t walk_next;
 	uint64_t last_append;
+	/* devs.c: the devices the log added (INCOMPAT_MULTIDEV), up to
+	 * devs.next; dev[0] the primary.  famfs_fs_devs_update */
+	struct famfs_logdevs devs;
 	/* master.c: the role as the last check found it held by this
 	 * instance (record, superblock master, where the boot id and claim
 	 * come from): an append that finds the same skips re-reading the
@@ -470,6 +605,8 @@ static inline bool famfs_fs_compact(const struct famfs_fs *fs)
 {
 	return famfs_sb_compact(fs->sb);
 }
+/* INCOMPAT_MULTIDEV: member devices (famfs_format.h; place.c) */
+bool famfs_fs_multidev(const struct famfs_fs *fs);
 #define FAMFS_META_DIR	".meta"
 #define FAMFS_META_SB	".meta/.superblock"
 #define FAMFS_META_LOG	".meta/.log"
@@ -535,6 +672,11 @@ static inline struct famfs_log_entry *famfs_log_slot(struct famfs_log_header *h,
 #include "logseg.h"
 
 /* ---- log.c: append and scan ---------------------------------------------- */
+/* Bring fs->devs up to the log's committed end: the DEVADD entries of
+ * [devs.next, next_index) are added (a MULTIDEV file system; else only the
+ * primary is there).  Every walk does it first, so an entry is judged with
+ * the devices the log added before it.  0 or -errno. */
+int famfs_fs_devs_update(struct famfs_fs *fs);
 uint64_t famfs_log_next(const struct famfs_log_header *h);
 /* Fill seq/uuid/crc, write slot, flush, then advance next_index.  -ENOSPC
  * when full (log unchanged). */
@@ -614,6 +756,21 @@ struct famfs_bitmap {
 	uint64_t nwords, nleaves;
 };
 int famfs_bitmap_init(struct famfs_bitmap *b, const struct famfs_superblock *sb);
+/* One device's allocator: units [data_start, size) free, those below used
+ * (the primary's superblock and log, a member's superblock unit) */
+int famfs_bitmap_init_dev(struct famfs_bitmap *b, uint64_t data_start,
+			  uint64_t size);
+/* Mark [off, off + len) used (bytes; the part inside the device) */
+void famfs_bitmap_mark_range(struct famfs_bitmap *b, uint64_t off,
+			     uint64_t len);
+/* First fit of units units: marked used, *first its first; -ENOSPC */
+int famfs_bitmap_take(struct famfs_bitmap *b, uint64_t units, uint64_t *first);
+/* Give back what famfs_bitmap_take took */
+void famfs_bitmap_give(struct famfs_bitmap *b, uint64_t first, uint64_t units);
+/* The strip length of an interleaved layout (famfs_alloc_strips): 0,
+ * -EINVAL (bad geometry), -ENOSPC (too big to count) */
+int famfs_strip_len(uint64_t size, uint32_t nstrips, uint64_t chunk,
+		    uint64_t *slen);
 void famfs_bitmap_free(struct famfs_bitmap *b);
 bool famfs_bitmap_test(const struct famfs_bitmap *b, uint64_t unit);
 void famfs_bitmap_set(struct famfs_bitmap *b, uint64_t unit);
@@ -644,10 +801,18 @@ int famfs_alloc_extents(struct famfs_bitmap *b, uint64_t size,
 int famfs_alloc_strips(struct famfs_bitmap *b, uint64_t size, uint32_t nstrips,
 		       uint64_t chunk, struct famfs_log_interleave_ext *ie);
 
+/* ---- place.c: one allocator per device, placement (issue 16) ---------- */
+#include "place.h"
+
 /* ---- fsck.c -------------------------------------------------------------- */
 struct famfs_fsck_result {
 	unsigned long entries, files, dirs, bad_entries, problems;
-	uint64_t used_bytes, free_bytes;
+	uint64_t used_bytes, free_bytes;	/* every device's */
+	/* devices the log adds (issue 16): member i found on this host with
+	 * its superblock (dev_ok[i], at dev_path[i]), or a problem */
+	unsigned ndevs, members_bad;
+	bool dev_ok[FAMFS_MAX_DEVS];
+	char dev_path[FAMFS_MAX_DEVS][256];
 };
 int famfs_fsck(struct famfs_fs *fs, struct famfs_fsck_result *r);
 
@@ -672,7 +837,20 @@ struct famfs_df {
 				 * the totals of every segment */
 	unsigned long files, dirs, bad_entries;
 	unsigned long unparsed_entries;	/* of bad_entries: memory unknown */
+	/* per device (issue 16; size..unknown above are their sums): 0 the
+	 * primary, i the member a DEVADD added */
+	unsigned ndevs;
+	struct famfs_df_dev {
+		uint64_t size, reserved, used, free, unknown;
+		/* famfs_df_mount_devs: as famfs.ko has it (DEV_GET) */
+		bool asked, attached, failed;
+		char path[64];		/* "" when not known */
+	} dev[FAMFS_MAX_DEVS];
 };
+/* Ask famfs.ko about each device of df on the mount at mpt (DEV_GET):
+ * attached, failed (removed or poisoned: the whole mount fails), and the
+ * node (/dev/NAME of its major:minor).  An older module: nothing asked. */
+void famfs_df_mount_devs(const char *mpt, struct famfs_df *df);
 /* A log this full (log_used of log_capacity, in percent) is warned about */
 #define FAMFS_LOG_WARN_PCT	90
 /* 1 (message printed: name, how full, what to do) if df's log is at least
@@ -778,6 +956,7 @@ int famfs_file_create(struct famfs_fs *fs, const char *rel, uint64_t size,
 struct famfs_layout {
 	uint32_t nstrips;
 	uint64_t chunk;
+	struct famfs_place place;	/* --device N, else the policy's */
 };
 int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 			     uint64_t size, uint32_t mode, uint32_t uid,

@@ -120,7 +120,7 @@ static int clog_read(struct famfs_fs *fs, uint64_t i, uint64_t end,
 	/* (its seq, uuid and v1 CRC are decode's own: the compact CRC,
 	 * seq and slot count were verified above) */
 	if (!rc)
-		rc = famfs_entry_check_fields(e, fs->sb, reason);
+		rc = famfs_entry_check_fields(e, i, fs->sb, &fs->devs, reason);
 	*ok = rc == 0;
 	return n;
 }
@@ -279,7 +279,10 @@ int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
 	char reason[FAMFS_REASON_LEN];
 
 	if (famfs_fs_compact(fs)) {
-		int rc = 0;
+		int rc = famfs_fs_devs_update(fs);
+
+		if (rc)
+			return rc;
 
 		clog_scan(fs, n, cap, FAMFS_CLOG_SCAN, fn, arg, &rc);
 		return rc;
@@ -432,7 +435,7 @@ int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 		 * race with another host gets here): start over.  A
 		 * directory owns no memory, and the cache's next update
 		 * walks the rolled entry as any other. */
-		if (fs->cache_bm && le16toh(e->type) != FAMFS_LOG_MKDIR) {
+		if (fs->cache_alloc && le16toh(e->type) != FAMFS_LOG_MKDIR) {
 			famfs_fs_cache_drop(fs);
 			famfs_err("%s: nothing was written; try again", fs->name);
 			return -EAGAIN;
@@ -557,8 +560,11 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 		end = n;
 	if (start >= end)
 		return 0;
-	if (famfs_fs_compact(fs))
-		return clog_walk(fs, start, end, fn, arg);
+	if (famfs_fs_compact(fs)) {
+		int rc = famfs_fs_devs_update(fs);
+
+		return rc ? rc : clog_walk(fs, start, end, fn, arg);
+	}
 	/* a client reads what the master wrote: drop stale cache lines */
 	if (!fs->master)
 		famfs_map_invalidate(&fs->logm, famfs_log_slot(fs->log, start),
@@ -615,6 +621,37 @@ int famfs_log_entry_at(struct famfs_fs *fs, uint64_t idx,
 	int n = famfs_log_entry_span(fs, idx, e);
 
 	return n > 0 ? 0 : n;
+}
+
+static int devs_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		      bool ok, const char *reason)
+{
+	struct famfs_fs *fs = arg;
+
+	(void)reason;
+	if (ok && le16toh(e->type) == FAMFS_LOG_DEVADD)
+		famfs_logdevs_add(&fs->devs, e, idx);
+	return 0;
+}
+
+int famfs_fs_devs_update(struct famfs_fs *fs)
+{
+	uint64_t n, saved;
+	int rc;
+
+	if (!(le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_MULTIDEV))
+		return 0;
+	n = famfs_log_refresh_next(fs);
+	if (fs->devs.next >= n)
+		return 0;
+	/* entries are judged with the devices added before them: in order;
+	 * (from a walk's callback too: its position is kept) */
+	saved = fs->walk_next;
+	rc = clog_walk(fs, fs->devs.next, n, devs_entry, fs);
+	fs->walk_next = saved;
+	if (!rc)
+		fs->devs.next = n;
+	return rc;
 }
 
 int famfs_log_walk(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)

@@ -30,6 +30,7 @@ int famfs_log_grow(struct famfs_fs *fs, uint64_t len)
 	char reason[FAMFS_REASON_LEN];
 	struct famfs_log_simple_ext x;
 	struct famfs_log_entry e;
+	struct famfs_bitmap *b;
 	unsigned k = fs->nsegs;
 	uint64_t total = FAMFS_LOG_HDR_SIZE + famfs_log_cap(fs) * FAMFS_CLOG_SLOT;
 	uint64_t off, u0, n, next;
@@ -52,7 +53,7 @@ int famfs_log_grow(struct famfs_fs *fs, uint64_t len)
 			  fs->name, (unsigned long long)len);
 		return -EINVAL;
 	}
-	if (!fs->cache_bm) {
+	if (!fs->cache_alloc) {
 		rc = famfs_fs_cache_update(fs);
 		if (rc)
 			return rc;
@@ -69,11 +70,12 @@ int famfs_log_grow(struct famfs_fs *fs, uint64_t len)
 			  fs->name);
 		return -ENOSPC;
 	}
-	rc = famfs_alloc(fs->cache_bm, len, &x);
+	b = &fs->cache_alloc->dev[0];	/* segments: on the primary */
+	rc = famfs_alloc(b, len, &x);
 	if (rc) {
 		famfs_err("%s: cannot grow the log by %llu bytes: no free run of that size on the device (the longest is %llu bytes; famfs loggrow --size SIZE asks for less)",
 			  fs->name, (unsigned long long)len,
-			  (unsigned long long)longest_free(fs->cache_bm));
+			  (unsigned long long)longest_free(b));
 		return -ENOSPC;
 	}
 	off = le64toh(x.offset);
@@ -108,6 +110,6 @@ unmap:
 unalloc:
 	u0 = off / FAMFS_ALLOC_UNIT;
 	for (n = 0; n < len / FAMFS_ALLOC_UNIT; n++)
-		famfs_bitmap_clear(fs->cache_bm, u0 + n);
+		famfs_bitmap_clear(b, u0 + n);
 	return rc;
 }

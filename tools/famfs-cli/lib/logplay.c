@@ -199,7 +199,8 @@ static int play_file(struct lp_ctx *c, const char *p, const char *rel,
 
 	famfs_fmap_from_entry(e, &want);
 	why = famfs_fmap_needs_v2(&want);
-	ioc = why ? "MAP_CREATE_V2" : "MAP_CREATE";
+	ioc = famfs_fmap_multidev(&want) ? "MAP_CREATE_V3" :
+	      why ? "MAP_CREATE_V2" : "MAP_CREATE";
 	t = known_type(c, rel, strlen(rel), &psgid);
 again:
 	if (t < 0 && fstatat(c->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0)
@@ -281,7 +282,9 @@ again:
 	if (unlink(p) == 0)
 		famfs_err("%s: %s: %s%s (log entry %llu; not created)", p, ioc,
 			  strerror(-rc), rc == -EBUSY ?
-			  ": another process opened the new file before it was mapped (famfs.ko maps a file only for its only opener); run famfs logplay again" : "",
+			  ": another process opened the new file before it was mapped (famfs.ko maps a file only for its only opener); run famfs logplay again" :
+			  rc == -ENODEV ?
+			  ": a member device it uses is not attached to this mount (see famfs mount -d)" : "",
 			  (unsigned long long)idx);
 	else
 		famfs_err("%s: %s: %s", p, ioc, strerror(-rc));
@@ -336,6 +339,33 @@ again:
 	return 0;
 }
 
+/* A member the master added: attached before the entries after it (the
+ * files on it) are played.  Not on this host: said (its uuid), and the
+ * files on it fail to map (ENODEV) until a later logplay finds it. */
+static int play_devadd(struct lp_ctx *c, uint64_t idx,
+		       const struct famfs_log_entry *e)
+{
+	const struct famfs_clog_devadd *d = famfs_entry_devadd(e);
+	char u[37];
+	int rc;
+
+	if (c->dry) {
+		famfs_uuid_str(d->dev_uuid, u);
+		printf("would attach member %u (device uuid %s)\n",
+		       le32toh(d->index), u);
+		return 0;
+	}
+	rc = famfs_fs_attach_members(c->fs, NULL, 0);
+	if (rc) {
+		c->r->errors++;
+		famfs_uuid_str(d->dev_uuid, u);
+		famfs_err("%s: log entry %llu adds member %u (device uuid %s), which cannot be attached here; files on it are not created",
+			  c->fs->mpt, (unsigned long long)idx,
+			  le32toh(d->index), u);
+	}
+	return 0;
+}
+
 static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		bool ok, const char *reason)
 {
@@ -355,6 +385,8 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	}
 	if (type == FAMFS_LOG_EXTEND)	/* a log segment, mapped by the walk */
 		return 0;
+	if (type == FAMFS_LOG_DEVADD)
+		return play_devadd(c, idx, e);
 	rc = pathset_add(&c->ps, e->fm.path, idx, type, &prev);
 	if (rc == -EEXIST) {
 		/* a directory logged twice is harmless; anything else is not */

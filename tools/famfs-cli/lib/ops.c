@@ -21,7 +21,9 @@ int famfs_map_from_entry(const struct famfs_log_entry *e,
 	unsigned n = le16toh(e->fm.nextents);
 
 	memset(map, 0, sizeof(*map));
-	if (famfs_entry_interleaved(e) || n > FAMFS_MAX_EXTENTS)
+	if (famfs_entry_interleaved(e) || n > FAMFS_MAX_EXTENTS ||
+	    (n && famfs_entry_devindex(e, 0)) ||
+	    (n > 1 && famfs_entry_devindex(e, 1)))
 		return -EOVERFLOW;	/* v1 cannot express it */
 	map->extent_type = SIMPLE_DAX_EXTENT;
 	map->file_type = FAMFS_REG;
@@ -54,6 +56,7 @@ void famfs_fmap_from_entry(const struct famfs_log_entry *e,
 		for (uint32_t i = 0; i < ns && i < FAMFS_IOC_MAX_STRIPS; i++) {
 			x->strips[i].offset = le64toh(ie->strip_off[i]);
 			x->strips[i].len = le64toh(ie->strip_len);
+			m->dev[i] = (uint8_t)famfs_entry_devindex(e, i);
 		}
 		return;
 	}
@@ -64,6 +67,7 @@ void famfs_fmap_from_entry(const struct famfs_log_entry *e,
 	for (uint32_t i = 0; i < m->count; i++) {
 		m->ext[i].offset = le64toh(e->fm.ext.simple[i].offset);
 		m->ext[i].len = le64toh(e->fm.ext.simple[i].len);
+		m->dev[i] = (uint8_t)famfs_entry_devindex(e, i);
 	}
 }
 
@@ -103,11 +107,11 @@ int famfs_layout_check(const struct famfs_layout *lay, char *reason)
  */
 void famfs_fs_cache_drop(struct famfs_fs *fs)
 {
-	if (fs->cache_bm)
-		famfs_bitmap_free(fs->cache_bm);
-	free(fs->cache_bm);
+	if (fs->cache_alloc)
+		famfs_alloc_free(fs->cache_alloc);
+	free(fs->cache_alloc);
 	famfs_summary_free(fs->cache_sum);
-	fs->cache_bm = NULL;
+	fs->cache_alloc = NULL;
 	fs->cache_sum = NULL;
 	fs->cache_next = 0;
 	fs->cache_unsaved = false;
@@ -119,13 +123,14 @@ static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 {
 	struct famfs_fs *fs = arg;
 	char why[FAMFS_REASON_LEN];
+	int rc;
 
 	fs->cache_next = fs->walk_next;
 	fs->cache_last_idx = idx;
 	fs->cache_last_crc = le32toh(e->crc);
 	/* R3: refused, but what it owns is known: that stays used, and its
 	 * path (if it is one) taken; not even that: no allocation at all */
-	if (!ok && famfs_entry_owned(e, idx, fs->sb, why)) {
+	if (!ok && famfs_entry_owned_devs(e, idx, fs->sb, &fs->devs, why)) {
 		if (fs->cache_unparsed == UINT64_MAX) {
 			fs->cache_unparsed = idx;
 			/* a compact run that does not verify comes as a
@@ -136,9 +141,13 @@ static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		}
 		return 0;
 	}
-	famfs_bitmap_mark(fs->cache_bm, e);
+	rc = famfs_alloc_sync(fs->cache_alloc, &fs->devs);
+	if (rc)
+		return rc;
+	famfs_alloc_mark(fs->cache_alloc, e);
 	if (strnlen(e->fm.path, sizeof(e->fm.path)) == sizeof(e->fm.path) ||
-	    le16toh(e->type) == FAMFS_LOG_EXTEND)	/* a log segment */
+	    le16toh(e->type) == FAMFS_LOG_DEVADD ||
+	    le16toh(e->type) == FAMFS_LOG_EXTEND)	/* no path */
 		return 0;
 	/* a path logged twice: the first entry is the one that counts */
 	return famfs_summary_add(fs->cache_sum, fs, e->fm.path, idx);
@@ -154,8 +163,10 @@ static int cache_past(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	(void)reason;
 	if (idx > famfs_log_next(fs->log) && fs->cache_past == UINT64_MAX)
 		fs->cache_past = idx;
-	if (ok || !famfs_entry_owned(e, idx, fs->sb, NULL))
-		famfs_bitmap_mark(fs->cache_bm, e);
+	if (famfs_alloc_sync(fs->cache_alloc, &fs->devs))
+		return -ENOMEM;
+	if (ok || !famfs_entry_owned_devs(e, idx, fs->sb, &fs->devs, NULL))
+		famfs_alloc_mark(fs->cache_alloc, e);
 	return 0;
 }
 
@@ -187,14 +198,18 @@ static bool cache_from_summary(struct famfs_fs *fs)
 	char why[FAMFS_REASON_LEN];
 	uint64_t next;
 
-	if (!fs->rw || !fs->master ||
-	    famfs_summary_load(fs, &fs->cache_sum, fs->cache_bm, &next, why)) {
+	snprintf(why, sizeof(why), "%s", fs->rw && fs->master ?
+		 "a file system with member devices (the summary holds one device's bitmap)" :
+		 "not the master");
+	if (!fs->rw || !fs->master || famfs_fs_multidev(fs) ||
+	    famfs_summary_load(fs, &fs->cache_sum, &fs->cache_alloc->dev[0],
+			       &next, why)) {
 		famfs_summary_stats.rebuilds++;
 		snprintf(famfs_summary_stats.last_reason,
-			 sizeof(famfs_summary_stats.last_reason), "%s",
-			 fs->rw && fs->master ? why : "not the master");
+			 sizeof(famfs_summary_stats.last_reason), "%s", why);
 		return false;
 	}
+	fs->cache_alloc->ndevs = 1;
 	fs->cache_next = next;
 	fs->cache_last_crc = famfs_summary_last_crc(fs->cache_sum);
 	fs->cache_last_idx = famfs_summary_last(fs->cache_sum);
@@ -216,24 +231,24 @@ int famfs_fs_cache_update(struct famfs_fs *fs)
 		return rc;
 	next = famfs_log_next(fs->log);
 
-	if (fs->cache_bm && next < fs->cache_next)
+	if (fs->cache_alloc && next < fs->cache_next)
 		famfs_fs_cache_drop(fs);	/* a log that shrank: start over */
-	if (!fs->cache_bm) {
+	if (!fs->cache_alloc) {
 		fs->cache_next = 0;
 		fs->cache_unparsed = fs->cache_past = UINT64_MAX;
-		fs->cache_bm = calloc(1, sizeof(*fs->cache_bm));
-		if (!fs->cache_bm) {
+		fs->cache_alloc = calloc(1, sizeof(*fs->cache_alloc));
+		if (!fs->cache_alloc) {
 			famfs_err("%s: out of memory", fs->name);
 			return -ENOMEM;
 		}
 		from_summary = cache_from_summary(fs);
 		if (!from_summary) {
 			fs->cache_sum = famfs_summary_new(fs, next);
-			rc = fs->cache_sum ? famfs_bitmap_init(fs->cache_bm, fs->sb)
+			rc = fs->cache_sum ? famfs_alloc_init(fs->cache_alloc, fs->sb)
 					   : -ENOMEM;
 			if (rc) {
-				free(fs->cache_bm);
-				fs->cache_bm = NULL;
+				free(fs->cache_alloc);
+				fs->cache_alloc = NULL;
 				famfs_fs_cache_drop(fs);
 				return rc;
 			}
@@ -307,14 +322,15 @@ static void cache_save(struct famfs_fs *fs)
 static void save_locked(struct famfs_fs *fs)
 {
 	if (fs->cache_next <= famfs_log_next(fs->log))
-		famfs_summary_save(fs->cache_sum, fs, fs->cache_bm,
+		famfs_summary_save(fs->cache_sum, fs, &fs->cache_alloc->dev[0],
 				   fs->cache_next, fs->cache_last_idx,
 				   fs->cache_last_crc);
 }
 
 void famfs_fs_cache_flush(struct famfs_fs *fs)
 {
-	if (!fs->cache_unsaved || !fs->cache_sum || !fs->cache_bm)
+	if (!fs->cache_unsaved || !fs->cache_sum || !fs->cache_alloc ||
+	    famfs_fs_multidev(fs))
 		return;
 	fs->cache_unsaved = false;
 	if (fs->cache_unparsed != UINT64_MAX || fs->cache_past != UINT64_MAX ||
@@ -360,29 +376,43 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 {
 	struct famfs_log_interleave_ext ie;
 	struct famfs_log_simple_ext ext[FAMFS_LOG_MAX_SIMPLE_EXT];
-	struct famfs_bitmap *bm = fs->cache_bm;	/* up to date */
-	unsigned next = 0;
+	struct famfs_alloc *a = fs->cache_alloc;	/* up to date */
+	const struct famfs_place *pl = lay ? &lay->place : NULL;
+	char why[FAMFS_REASON_LEN];
+	uint8_t devs[FAMFS_LOG_MAX_STRIPS] = { 0 };
+	unsigned next = 0, dev = 0;
+	bool shared = false;
 	int rc;
 
-	/* all or nothing: ENOSPC leaves the bitmap as it was */
+	if (famfs_place_check(a, pl, why)) {
+		famfs_err("%s: --device: %s", p, why);
+		return -ENODEV;
+	}
+	/* all or nothing: ENOSPC leaves the bitmaps as they were */
 	if (lay && lay->nstrips)
-		rc = famfs_alloc_strips(bm, size, lay->nstrips, lay->chunk, &ie);
+		rc = famfs_alloc_place_strips(a, pl, size, lay->nstrips,
+					      lay->chunk, &ie, devs, &shared);
 	else
-		rc = famfs_alloc_extents(bm, size, FAMFS_LOG_MAX_SIMPLE_EXT,
-					 ext, &next);
+		rc = famfs_alloc_place(a, pl, size, FAMFS_LOG_MAX_SIMPLE_EXT,
+				       ext, &next, &dev);
 	if (rc) {
 		if (lay && lay->nstrips)
 			famfs_err("%s: device full: no room for %u strips of %llu-byte chunks holding %llu bytes (%llu bytes free in 2 MiB units)",
 				  p, lay->nstrips, (unsigned long long)lay->chunk,
 				  (unsigned long long)size,
-				  (unsigned long long)(bm->nfree * FAMFS_ALLOC_UNIT));
+				  (unsigned long long)(famfs_alloc_nfree(a) * FAMFS_ALLOC_UNIT));
 		else
 			famfs_err("%s: device full: %llu bytes fit neither in one free run nor in the %u longest ones together (%llu bytes free in 2 MiB units)",
 				  p, (unsigned long long)size,
 				  (unsigned)FAMFS_LOG_MAX_SIMPLE_EXT,
-				  (unsigned long long)(bm->nfree * FAMFS_ALLOC_UNIT));
+				  (unsigned long long)(famfs_alloc_nfree(a) * FAMFS_ALLOC_UNIT));
 		return rc;
 	}
+	/* fewer devices than strips: said once, when there is more than one
+	 * device to speak of */
+	if (shared && a->ndevs > 1)
+		famfs_note("%s: %u strips over %u devices: strip i is on device i %% %u, so strips share devices",
+			   p, lay->nstrips, a->ndevs, a->ndevs);
 	if (lay && lay->nstrips) {
 		rc = famfs_entry_build_interleaved(e, norm, size, mode, uid, gid,
 						   &ie);
@@ -399,11 +429,17 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 	} else {
 		rc = famfs_entry_build(e, FAMFS_LOG_FILE, norm, size, mode, uid,
 				       gid, ext, next);
+		for (unsigned i = 0; i < next; i++)
+			devs[i] = (uint8_t)dev;
 		/* more than 2 extents: the superblock says so first (R2) */
 		if (!rc && next > FAMFS_LOG_SIMPLE_EXT_BASE)
 			rc = famfs_fs_change_feature(fs, FAMFS_FEAT_INCOMPAT,
 						     FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT, 0);
 	}
+	/* the device of every extent or strip (v1 form: fm.reserved[i]) */
+	if (!rc)
+		for (unsigned i = 0; i < FAMFS_LOG_MAX_STRIPS; i++)
+			e->fm.reserved[i] = devs[i];
 	/* allocated in the cache, but not to be logged */
 	if (rc)
 		famfs_fs_cache_drop(fs);
@@ -574,14 +610,14 @@ static void cache_follow(struct famfs_fs *fs)
 {
 	if (!fs->rw || !fs->master)
 		return;
-	if (!fs->cache_bm) {
-		fs->cache_bm = calloc(1, sizeof(*fs->cache_bm));
-		if (!fs->cache_bm)
+	if (!fs->cache_alloc) {
+		fs->cache_alloc = calloc(1, sizeof(*fs->cache_alloc));
+		if (!fs->cache_alloc)
 			return;
 		fs->cache_unparsed = fs->cache_past = UINT64_MAX;
 		if (!cache_from_summary(fs)) {
-			free(fs->cache_bm);
-			fs->cache_bm = NULL;
+			free(fs->cache_alloc);
+			fs->cache_alloc = NULL;
 			fs->cache_next = 0;
 			return;
 		}

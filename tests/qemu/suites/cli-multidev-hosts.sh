@@ -1,0 +1,63 @@
+# profiles: two-hosts-rev
+# timeout: 300
+# One famfs over two devices shared by two hosts that see the devices in
+# the opposite order (issue 16): a makes it over its /dev/pmem0 (primary)
+# and /dev/pmem1 (member 1) and puts a file on the member; b mounts it as a
+# client from its /dev/pmem1, finds member 1 at its /dev/pmem0 by uuid,
+# and reads the file's bytes, which are on b's raw /dev/pmem0 where getmap
+# says.  Then a makes it again without a member, b follows the log (mount
+# -o follow), a adds the member online (famfs devadd) and a file on it: b's
+# follower attaches the member and creates the file, whose bytes b reads.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+famfs_loaded || exit 0
+M=/mnt/famfs-mdh
+mkdir -p $M
+# shellcheck disable=SC2086
+set -- $FAMFS_DEVS
+P=$1 MEM=$2
+bytes() { devpat $4 dump "$1" "$2" "$3" | cut -d' ' -f2-; }
+
+if [ "$FAMFS_HOST" = b ]; then
+	sync_wait mdh-made 200 || exit 0
+	t_rc b-mount 0 famfs mount -v "$P" $M
+	t_has b-member-found-by-uuid "member 1 is $MEM"
+	t_rc b-getmap 0 famfs getmap $M/f1
+	t_has b-getmap-device "0: offset 0x400000 len 0x400000 device 1"
+	t_ok b-bytes devpat -m check $M/f1 0 4M 77
+	t_eq b-raw-member "$(bytes "$MEM" 4M 64K)" "$(bytes $M/f1 0 64K -m)"
+	t_ok b-umount umount $M
+	sync_post_verdict mdh-b-read
+	# devadd while b follows
+	sync_wait mdh-single 200 || exit 0
+	t_ok b-mount-follow famfs mount -o follow "$P" $M
+	sync_post mdh-following
+	sync_wait mdh-added 200 || exit 0
+	t_ok b-follower-created wait_for $M/f2 20
+	t_rc b-getmap-f2 0 famfs getmap $M/f2
+	t_has b-getmap-f2-device "device 1"
+	t_ok b-f2-bytes devpat -m check $M/f2 0 2M 79
+	t_ok b-umount-2 umount $M
+	sync_post_verdict mdh-b-followed
+	exit 0
+fi
+
+t_ok mkfs famfs mkfs -f --loglen 2m "$P" "$MEM"
+t_ok mount famfs mount "$P" $M
+t_ok place famfs devices place $M f1 1 4M 4M
+t_ok write devpat -m write $M/f1 0 4M 77
+sync_post mdh-made
+t_peer b-read mdh-b-read 300
+t_ok umount umount $M
+
+t_ok mkfs-single famfs mkfs -f --loglen 2m "$P"
+t_ok mount-single famfs mount "$P" $M
+sync_post mdh-single
+sync_wait mdh-following 200 || exit 0
+t_rc devadd 0 famfs devadd -f $M "$MEM"
+t_has devadd-said "member 1 is $MEM"
+t_ok place-f2 famfs devices place $M f2 1 6M 2M
+t_ok write-f2 devpat -m write $M/f2 0 2M 79
+sync_post mdh-added
+t_peer b-followed mdh-b-followed 300
+t_ok umount-2 umount $M

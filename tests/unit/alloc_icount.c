@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * alloc_icount: the allocations that scripts/alloc-icount.sh counts the
+ * instructions of (callgrind, --toggle-collect=famfs_alloc).
+ *
+ *   alloc_icount GIB FULL WANT N
+ *
+ * A device of GIB GiB (emulated: a superblock and a bitmap), empty (FULL 0)
+ * or 95 % full (FULL 1) with the free space scattered in single units and
+ * a few runs of 8 units in the last 1 % (as tests/unit/test_alloc_scale.c);
+ * one allocation of 1 unit (the first: it builds the search index), then N
+ * of WANT units.  Exit 0, or 1 if an allocation found no room.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "libfamfs.h"
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+int main(int argc, char **argv)
+{
+	struct famfs_superblock sb;
+	struct famfs_bitmap b;
+	struct famfs_log_simple_ext x;
+	uint8_t u[16] = { 1, 2, 3, 4 };
+	uint64_t s = 42, size;
+	int full, want, n;
+
+	if (argc != 5)
+		return 2;
+	size = strtoull(argv[1], NULL, 0) << 30;
+	full = atoi(argv[2]);
+	want = atoi(argv[3]);
+	n = atoi(argv[4]);
+	famfs_sb_init(&sb, u, u, size, 8ULL << 20);
+	if (famfs_bitmap_init(&b, &sb))
+		return 2;
+	if (full) {
+		for (uint64_t i = 0; i < b.nunits; i++)
+			famfs_bitmap_set(&b, i);
+		for (uint64_t i = 8; i + 1 < b.nunits * 99 / 100; i += 2)
+			if (rnd(&s) % 10 == 0)
+				famfs_bitmap_clear(&b, i);
+		for (unsigned r = 0; r < 8; r++) {
+			uint64_t at = b.nunits - 1 - 8 * (2 * r + 1) - 8;
+
+			for (unsigned k = 0; k < 8; k++)
+				famfs_bitmap_clear(&b, at + k);
+		}
+	}
+	if (famfs_alloc(&b, FAMFS_ALLOC_UNIT, &x))
+		return 1;
+	for (int i = 0; i < n; i++)
+		if (famfs_alloc(&b, (uint64_t)want * FAMFS_ALLOC_UNIT, &x))
+			return 1;
+	famfs_bitmap_free(&b);
+	return 0;
+}

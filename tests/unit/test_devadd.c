@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Several devices in the log (issue 16): DEVADD entries (encode, decode,
+ * order rules, R2), extents that name a member (added earlier in the log,
+ * in its bounds, else unparseable), the device table a walk builds, and a
+ * torn DEVADD append. */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "th.h"
+
+static const uint8_t U1[16] = { 0xd1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+static const uint8_t U2[16] = { 0xd2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2 };
+#define MSIZE (32 * MiB)
+
+struct seen {
+	unsigned n, bad;
+	uint64_t idx[16];
+	bool ok[16];
+	char why[16][FAMFS_REASON_LEN];
+};
+
+static int collect(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		   bool ok, const char *reason)
+{
+	struct seen *s = arg;
+
+	(void)e;
+	if (s->n < 16) {
+		s->idx[s->n] = idx;
+		s->ok[s->n] = ok;
+		snprintf(s->why[s->n], FAMFS_REASON_LEN, "%s", reason);
+	}
+	s->n++;
+	s->bad += !ok;
+	return 0;
+}
+
+static void set_incompat(struct th *t, uint32_t bits)
+{
+	t->fs.sb->feature_incompat = htole32(le32toh(t->fs.sb->feature_incompat) | bits);
+	famfs_sb_set_crc(t->fs.sb);
+}
+
+/* a compact fs with MULTIDEV set */
+static int setup(void **state)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+
+	set_incompat(t, FAMFS_FEATURE_INCOMPAT_MULTIDEV);
+	*state = t;
+	return 0;
+}
+
+static int append_devadd(struct th *t, uint32_t index, const uint8_t *u,
+			 uint64_t size)
+{
+	struct famfs_log_entry e;
+
+	famfs_entry_build_devadd(&e, index, u, size);
+	return famfs_log_append(&t->fs, &e);
+}
+
+/* a FILE entry of one extent on device dev */
+static void build_on(struct famfs_log_entry *e, const char *path,
+		     unsigned dev, uint64_t off, uint64_t len)
+{
+	struct famfs_log_simple_ext x = { htole64(off), htole64(len) };
+
+	assert_int_equal(famfs_entry_build(e, FAMFS_LOG_FILE, path, len, 0644,
+					   0, 0, &x, 1), 0);
+	e->fm.reserved[0] = (uint8_t)dev;
+}
+
+static int append_on(struct th *t, const char *path, unsigned dev,
+		     uint64_t off, uint64_t len)
+{
+	struct famfs_log_entry e;
+
+	build_on(&e, path, dev, off, len);
+	return famfs_log_append(&t->fs, &e);
+}
+
+static void test_devadd_roundtrip(void **state)
+{
+	struct th *t = *state;
+	struct famfs_log_entry e, d;
+	uint8_t buf[FAMFS_CLOG_MAX_ENTRY];
+	char why[FAMFS_REASON_LEN];
+	const struct famfs_clog_devadd *b;
+
+	famfs_entry_build_devadd(&e, 1, U1, MSIZE);
+	assert_int_equal(famfs_clog_encode(&e, 7, t->fs.sb->fs_uuid, buf, why), 1);
+	b = (const void *)(buf + sizeof(struct famfs_clog_hdr));
+	assert_int_equal(le16toh(((struct famfs_clog_hdr *)buf)->type),
+			 FAMFS_LOG_DEVADD);
+	assert_int_equal(le32toh(b->index), 1);
+	assert_memory_equal(b->dev_uuid, U1, 16);
+	assert_int_equal(le64toh(b->device_size), MSIZE);
+	assert_int_equal(famfs_clog_verify(buf, 7, 1, t->fs.sb->fs_uuid, why), 1);
+	assert_int_equal(famfs_clog_decode(buf, 7, t->fs.sb->fs_uuid, &d, why), 0);
+	assert_int_equal(famfs_entry_check_devs(&d, 7, t->fs.sb, NULL, why), 0);
+	assert_memory_equal(famfs_entry_devadd(&d), b, sizeof(*b));
+	/* a reserved byte of the body set: refused */
+	buf[sizeof(struct famfs_clog_hdr) + 4] = 1;
+	((struct famfs_clog_hdr *)buf)->crc =
+		htole32(famfs_clog_crc(buf, 1, t->fs.sb->fs_uuid));
+	assert_int_equal(famfs_clog_decode(buf, 7, t->fs.sb->fs_uuid, &d, why), 0);
+	assert_int_not_equal(famfs_entry_check_devs(&d, 7, t->fs.sb, NULL, why), 0);
+	/* a byte after the body: refused by the decoder */
+	buf[sizeof(struct famfs_clog_hdr) + 4] = 0;
+	buf[200] = 1;
+	((struct famfs_clog_hdr *)buf)->crc =
+		htole32(famfs_clog_crc(buf, 1, t->fs.sb->fs_uuid));
+	assert_int_equal(famfs_clog_decode(buf, 7, t->fs.sb->fs_uuid, &d, why),
+			 -EINVAL);
+}
+
+/* R2: without MULTIDEV a DEVADD is corrupt, and so is an extent on a
+ * member; the master then allocates nothing (R3) */
+static void test_devadd_needs_bit(void **state)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	struct seen s = { 0 };
+	char why[FAMFS_REASON_LEN];
+	struct famfs_log_entry e;
+
+	(void)state;
+	assert_int_equal(append_devadd(t, 1, U1, MSIZE), 0);
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	assert_int_equal(s.n, 1);
+	assert_false(s.ok[0]);
+	assert_non_null(strstr(s.why[0], "multi-device"));
+	famfs_entry_build_devadd(&e, 1, U1, MSIZE);
+	assert_int_not_equal(famfs_entry_owned(&e, 0, t->fs.sb, why), 0);
+	/* an extent on device 1: unparseable, no allocation */
+	assert_int_equal(append_on(t, "f", 1, 2 * MiB, 2 * MiB), 0);
+	assert_int_equal(famfs_file_create(&t->fs, "g", 100, 0644, 0, 0),
+			 -EUCLEAN);
+	th_free(t);
+}
+
+static void test_devadd_table(void **state)
+{
+	struct th *t = *state;
+	const struct famfs_logdev *d;
+	struct famfs_bitmap b;
+	struct famfs_fsck_result r;
+	struct seen s = { 0 };
+
+	assert_int_equal(append_devadd(t, 1, U1, MSIZE), 0);
+	assert_int_equal(append_devadd(t, 2, U2, 2 * MSIZE), 0);
+	/* the same offset on two devices is no overlap */
+	assert_int_equal(append_on(t, "on1", 1, 4 * MiB, 4 * MiB), 0);
+	assert_int_equal(append_on(t, "on2", 2, 4 * MiB, 4 * MiB), 0);
+	assert_int_equal(append_on(t, "on0", 0, 4 * MiB, 2 * MiB), 0);
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	assert_int_equal(s.n, 5);
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(t->fs.devs.ndevs, 3);
+	d = famfs_logdevs_get(&t->fs.devs, 2);
+	assert_non_null(d);
+	assert_memory_equal(d->dev_uuid, U2, 16);
+	assert_int_equal(d->size, 2 * MSIZE);
+	assert_int_equal(d->data_start, FAMFS_MEMBER_DATA_OFFSET);
+	assert_int_equal(d->log_idx, 1);
+	assert_null(famfs_logdevs_get(&t->fs.devs, 3));
+	/* device 0's allocator sees only device 0's extents */
+	assert_int_equal(famfs_bitmap_build(&t->fs, &b), 0);
+	assert_true(famfs_bitmap_test(&b, 2));
+	assert_false(famfs_bitmap_test(&b, 3));
+	famfs_bitmap_free(&b);
+	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
+	/* no overlap; the only problems: the two members are not on this
+	 * host (test_place fsck_members has them) */
+	assert_int_equal(r.members_bad, 2);
+	assert_int_equal(r.problems, 2);
+	assert_int_equal(r.files, 3);
+	/* a new file still lands on device 0, and is not over "on0" */
+	{
+		int fd = famfs_file_create(&t->fs, "new", 100, 0644, 0, 0);
+		struct famfs_log_entry e;
+
+		assert_true(fd >= 0);
+		close(fd);
+		assert_int_equal(famfs_log_entry_at(&t->fs, t->fs.last_append, &e), 0);
+		assert_int_equal(famfs_entry_devindex(&e, 0), 0);
+		assert_int_not_equal(le64toh(e.fm.ext.simple[0].offset), 4 * MiB);
+	}
+}
+
+/* DEVADD order: the next index only, no duplicate device uuid */
+static void test_devadd_order(void **state)
+{
+	struct th *t = *state;
+	struct seen s = { 0 };
+
+	assert_int_equal(append_devadd(t, 2, U2, MSIZE), 0);	/* skips 1 */
+	assert_int_equal(append_devadd(t, 1, U1, MSIZE), 0);
+	assert_int_equal(append_devadd(t, 2, U1, MSIZE), 0);	/* uuid again */
+	assert_int_equal(append_devadd(t, 2, U2, MSIZE), 0);
+	assert_int_equal(append_devadd(t, 3, U2, MSIZE), 0);	/* uuid again */
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	assert_int_equal(s.n, 5);
+	assert_false(s.ok[0]);
+	assert_non_null(strstr(s.why[0], "next index is 1"));
+	assert_true(s.ok[1]);
+	assert_false(s.ok[2]);
+	assert_non_null(strstr(s.why[2], "added as index 1"));
+	assert_true(s.ok[3]);
+	assert_false(s.ok[4]);
+	assert_int_equal(t->fs.devs.ndevs, 3);
+	assert_memory_equal(t->fs.devs.dev[2].dev_uuid, U2, 16);
+	assert_int_equal(t->fs.devs.dev[2].log_idx, 3);
+}
+
+/* an extent on a device no DEVADD *before it* added, or outside the
+ * member's data area: unparseable (R3: the master allocates nothing) */
+static void test_devindex_unknown(void **state)
+{
+	struct th *t = *state;
+	struct seen s = { 0 };
+	char why[FAMFS_REASON_LEN];
+	struct famfs_log_entry e;
+
+	assert_int_equal(append_on(t, "early", 1, 4 * MiB, 2 * MiB), 0);
+	assert_int_equal(append_devadd(t, 1, U1, MSIZE), 0);
+	assert_int_equal(append_on(t, "late", 1, 4 * MiB, 2 * MiB), 0);
+	assert_int_equal(append_on(t, "unknown", 5, 4 * MiB, 2 * MiB), 0);
+	assert_int_equal(append_on(t, "sb", 1, 0, 2 * MiB), 0);
+	assert_int_equal(append_on(t, "past", 1, MSIZE - 2 * MiB, 4 * MiB), 0);
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	assert_int_equal(s.n, 6);
+	assert_false(s.ok[0]);
+	assert_non_null(strstr(s.why[0], "no device entry before it"));
+	assert_true(s.ok[2]);
+	assert_false(s.ok[3]);
+	assert_false(s.ok[4]);
+	assert_non_null(strstr(s.why[4], "member superblock"));
+	assert_false(s.ok[5]);
+	assert_non_null(strstr(s.why[5], "outside device 1"));
+	/* each one is unparseable, not only refused */
+	for (unsigned i = 0; i < 6; i++) {
+		if (s.ok[i])
+			continue;
+		assert_int_equal(famfs_log_entry_at(&t->fs, s.idx[i], &e), 0);
+		assert_int_not_equal(famfs_entry_owned_devs(&e, s.idx[i], t->fs.sb,
+							    &t->fs.devs, why), 0);
+	}
+	assert_int_equal(famfs_file_create(&t->fs, "g", 100, 0644, 0, 0),
+			 -EUCLEAN);
+}
+
+/* a DEVADD written but not committed (a crash between the two flushes)
+ * adds nothing; the next append commits it first, and then it counts */
+static void test_torn_devadd(void **state)
+{
+	struct th *t = *state;
+	struct famfs_log_entry e;
+	uint8_t buf[FAMFS_CLOG_MAX_ENTRY];
+	uint8_t *slot1 = (uint8_t *)t->fs.log + FAMFS_LOG_HDR_SIZE;
+
+	th_append_dir(t, "d");
+	famfs_entry_build_devadd(&e, 1, U1, MSIZE);
+	assert_int_equal(famfs_clog_encode(&e, 1, t->fs.sb->fs_uuid, buf, NULL), 1);
+	memcpy(slot1 + FAMFS_CLOG_SLOT, buf, FAMFS_CLOG_SLOT);
+	assert_int_equal(famfs_fs_devs_update(&t->fs), 0);
+	assert_int_equal(t->fs.devs.ndevs, 1);
+	/* an extent on it now would be unparseable; a directory rolls it
+	 * forward */
+	th_append_dir(t, "e");
+	assert_int_equal(famfs_log_next(t->fs.log), 3);
+	assert_int_equal(famfs_fs_devs_update(&t->fs), 0);
+	assert_int_equal(t->fs.devs.ndevs, 2);
+	assert_int_equal(append_on(t, "f", 1, 4 * MiB, 2 * MiB), 0);
+	{
+		struct seen s = { 0 };
+
+		assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+		assert_int_equal(s.bad, 0);
+		assert_int_equal(s.n, 4);
+	}
+	/* only its first bytes written: nothing verifies, nothing added */
+	famfs_entry_build_devadd(&e, 2, U2, MSIZE);
+	assert_int_equal(famfs_clog_encode(&e, 4, t->fs.sb->fs_uuid, buf, NULL), 1);
+	memcpy(slot1 + 4 * FAMFS_CLOG_SLOT, buf, 24);
+	th_append_dir(t, "g");
+	assert_int_equal(t->fs.last_append, 4);
+	assert_int_equal(famfs_fs_devs_update(&t->fs), 0);
+	assert_int_equal(t->fs.devs.ndevs, 2);
+}
+
+/* a v1 log never names a member: nonzero bytes there are unparseable */
+static void test_v1_no_devindex(void **state)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, false);
+	struct famfs_log_entry e;
+	char why[FAMFS_REASON_LEN];
+
+	(void)state;
+	build_on(&e, "x", 1, 4 * MiB, 2 * MiB);
+	e.seq = 0;
+	memcpy(e.fs_uuid, t->fs.sb->fs_uuid, 16);
+	famfs_entry_set_crc(&e);
+	assert_int_not_equal(famfs_entry_check(&e, 0, t->fs.sb, why), 0);
+	assert_int_not_equal(famfs_entry_owned(&e, 0, t->fs.sb, why), 0);
+	/* MULTIDEV without a compact log is refused */
+	set_incompat(t, FAMFS_FEATURE_INCOMPAT_MULTIDEV);
+	assert_int_equal(famfs_sb_check(t->fs.sb, 0, why), -EINVAL);
+	assert_non_null(strstr(why, "compact"));
+	th_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_devadd_roundtrip, setup, th_teardown),
+		cmocka_unit_test(test_devadd_needs_bit),
+		cmocka_unit_test_setup_teardown(test_devadd_table, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_devadd_order, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_devindex_unknown, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_torn_devadd, setup, th_teardown),
+		cmocka_unit_test(test_v1_no_devindex),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

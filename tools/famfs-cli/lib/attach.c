@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Attaching a file system's members to its mount (issue 16): every device
+ * the log added (fs->devs) that famfs.ko does not have yet is found on this
+ * host by its member superblock (device uuid, never its name) and handed
+ * over with FAMFSIOC_DEV_ADD -- by famfs mount before the replay, by
+ * logplay when it meets a DEVADD, by famfs devadd for the new one.
+ */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libfamfs.h"
+
+int famfs_mount_dev_attached(const char *mpt, unsigned index)
+{
+	struct famfs_ioc_dev_info i;
+	int fd, rc;
+
+	if (!famfs_kernel->dev_get)
+		return -ENOTTY;
+	fd = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	memset(&i, 0, sizeof(i));
+	i.index = index;
+	rc = famfs_kernel->dev_get(fd, &i);
+	close(fd);
+	if (rc == -ENXIO)
+		return 0;
+	return rc ? rc : 1;
+}
+
+int famfs_mount_dev_add(const char *mpt, const char *path, unsigned index,
+			uint64_t size)
+{
+	struct famfs_ioc_dev_add a;
+	int mfd, dfd, rc;
+
+	if (!famfs_kernel->dev_add) {
+		famfs_err("%s: this famfs.ko cannot attach member devices (no FAMFSIOC_DEV_ADD)",
+			  mpt);
+		return -ENOTTY;
+	}
+	mfd = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (mfd < 0) {
+		rc = -errno;
+		famfs_err("%s: %s", mpt, strerror(errno));
+		return rc;
+	}
+	/* read-only: a writable open of a /dev/daxX.Y makes it busy */
+	dfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (dfd < 0) {
+		rc = -errno;
+		famfs_err("%s: %s", path, strerror(errno));
+		close(mfd);
+		return rc;
+	}
+	memset(&a, 0, sizeof(a));
+	a.fd = dfd;
+	a.index = index;
+	a.size = size;
+	rc = famfs_kernel->dev_add(mfd, &a);
+	if (rc)
+		famfs_err("%s: cannot attach %s as member %u (%llu bytes): %s%s",
+			  mpt, path, index, (unsigned long long)size,
+			  strerror(-rc), rc == -EOPNOTSUPP ?
+			  " (a device-dax instance must be bound to famfs first: famfs bind DEV)" :
+			  rc == -EBUSY ? " (held by another mount or opener)" : "");
+	close(dfd);
+	close(mfd);
+	return rc;
+}
+
+int famfs_fs_attach_members(struct famfs_fs *fs, const char *const *hints,
+			    int nhints)
+{
+	struct famfs_member_want want[FAMFS_MAX_DEVS];
+	struct famfs_devtab *t = NULL;
+	int n = 0, rc;
+
+	rc = famfs_fs_devs_update(fs);
+	if (rc)
+		return rc;
+	for (unsigned i = 1; i < fs->devs.ndevs; i++) {
+		const struct famfs_logdev *d = famfs_logdevs_get(&fs->devs, i);
+
+		if (!d)
+			continue;
+		rc = famfs_mount_dev_attached(fs->mpt, i);
+		if (rc < 0) {
+			famfs_err("%s: cannot ask famfs.ko about member %u: %s",
+				  fs->mpt, i, strerror(-rc));
+			return rc;
+		}
+		if (rc)
+			continue;
+		want[n].index = i;
+		memcpy(want[n++].dev_uuid, d->dev_uuid, 16);
+	}
+	if (!n)
+		return 0;
+	t = malloc(sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	rc = famfs_devtab_scan(fs->sb->fs_uuid, hints, nhints, t);
+	if (!rc)
+		rc = famfs_devtab_require(t, want, n);
+	for (int k = 0; !rc && k < n; k++) {
+		struct famfs_logdev *d = &fs->devs.dev[want[k].index];
+		const struct famfs_found_dev *f = &t->dev[want[k].index];
+
+		if (f->size < d->size) {
+			famfs_err("%s: member %u is %llu bytes by its superblock, but the log added it with %llu",
+				  f->path, want[k].index,
+				  (unsigned long long)f->size,
+				  (unsigned long long)d->size);
+			rc = -EINVAL;
+			break;
+		}
+		rc = famfs_mount_dev_add(fs->mpt, f->path, want[k].index,
+					 d->size);
+		if (!rc)
+			snprintf(d->path, sizeof(d->path), "%s", f->path);
+		if (!rc && famfs_verbose)
+			printf("%s: member %u is %s\n", fs->mpt, want[k].index,
+			       f->path);
+	}
+	free(t);
+	return rc;
+}
