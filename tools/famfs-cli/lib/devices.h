@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* libfamfs (included by libfamfs.h where it stands): Member devices of a file system (issue 16). */
+/* libfamfs (included by libfamfs.h where it stands): member devices of a
+ * file system (issue 16). */
 #ifndef FAMFS_DEVICES_H
 #define FAMFS_DEVICES_H
 
