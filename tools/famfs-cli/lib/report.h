@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* libfamfs (included by libfamfs.h where it stands): fsck, df, their JSON and fsck(8). */
+/* libfamfs (included by libfamfs.h where it stands): fsck, df, their JSON
+ * and fsck(8). */
 #ifndef FAMFS_REPORT_H
 #define FAMFS_REPORT_H
 
