@@ -61,3 +61,5 @@ t_ok write-f2 devpat -m write $M/f2 0 2M 79
 sync_post mdh-added
 t_peer b-followed mdh-b-followed 300
 t_ok umount-2 umount $M
+# leave no member superblock behind for the next suite of the boot
+t_ok wipe-member devpat fill "$MEM" 0 4K 0
