@@ -151,7 +151,10 @@ E5=$(E 5)
 mid() { restore; "$@"; C crc 5; }
 mid C set $E5 8 9;			bad_entry seq 5 "sequence number 9 at index 5" f3
 mid C flip $((E5 + 16)) 0;		bad_entry fs-uuid 5 "another file system" f3
-mid C set $((E5 + 12)) 2 3;		bad_entry type-unknown 5 "unknown entry type 3" f3
+mid C set $((E5 + 12)) 2 9;		bad_entry type-unknown 5 "unknown entry type 9" f3
+# types 3 (DEVADD) and 4 (EXTEND) need their feature bits
+mid C set $((E5 + 12)) 2 3;		bad_entry type-devadd-no-bit 5 "without the multi-device feature" f3
+mid C set $((E5 + 12)) 2 4;		bad_entry type-extend-no-bit 5 "without the log-extend feature" f3
 mid C set $((E5 + 12)) 2 2;		bad_entry file-as-dir 5 "directory entry with size or extents" f3
 mid C set $((E5 + 14)) 2 1;		bad_entry flags 5 "reserved entry bytes" f3
 mid C set $((E5 + 48)) 4 33188;		bad_entry mode-type-bits 5 "bad mode" f3
