@@ -1,4 +1,4 @@
-# profiles: pmem nvdimm
+# profiles: pmem
 # timeout: 400
 # famfs-cli end to end on one host: mkfs, mount, mkfile/cp/mkdir, remount
 # with the same tree and bytes, fsck/check/getmap/verify, device full, log

@@ -1,4 +1,4 @@
-# profiles: two-hosts two-hosts-devdax
+# profiles: two-hosts
 # timeout: 180
 # famfs logplay --follow while the master fills the log (issue 9): a makes a
 # file system with the smallest log (2 MiB, compact: 8187 of its 8188 slots, one per

@@ -1,4 +1,4 @@
-# profiles: pmem nvdimm nvdimm-devdax
+# profiles: pmem nvdimm-devdax
 # timeout: 600
 # Hostile input to famfs.ko's map ioctls, v1 and v2 (MAP_CREATE_V2 and
 # MAP_GET_V2: long extent lists, interleaved extents, the errno of the first

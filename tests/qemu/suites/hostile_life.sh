@@ -1,4 +1,4 @@
-# profiles: pmem nvdimm
+# profiles: pmem
 # timeout: 240
 # Concurrency, lifetime, bounds and faults, through famfs-cli and famfs.ko:
 # - 4 creators at once on the master: every success is one log entry and
