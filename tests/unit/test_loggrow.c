@@ -476,6 +476,102 @@ static void test_big_log_same_cost(void **state)
 	assert_true(small <= 8 * MiB);
 }
 
+/* ---- a mount's .meta/.logK ---- */
+/* meta files of a mount as plain copies of the superblock region and of
+ * segment 0 (the mock kernel maps nothing: reads go to the files) */
+static void fake_meta(struct th *t)
+{
+	char p[400];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/.meta/.superblock", t->mpt);
+	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0444);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, t->fs.sbm.addr, 2 * MiB), (ssize_t)(2 * MiB));
+	close(fd);
+	snprintf(p, sizeof(p), "%s/.meta/.log", t->mpt);
+	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, t->fs.logm.addr, 2 * MiB), (ssize_t)(2 * MiB));
+	close(fd);
+}
+
+static bool meta_exists(struct th *t, const char *rel)
+{
+	char p[400];
+
+	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
+	return access(p, F_OK) == 0;
+}
+
+/* the growth's zeroing (a flush of the whole new segment) */
+static void crash_at_zero(const struct famfs_map *m, const void *a, size_t n)
+{
+	(void)m, (void)a;
+	if (n == 4 * MiB)
+		longjmp(crash, 1);
+}
+
+/* A growth killed before its EXTEND entry leaves no .meta/.logK that a
+ * later opening of the mount takes for a logged segment: the master
+ * would write entries into it, or log the next growth as segment 2 */
+static void test_mount_unfinished_growth(void **state)
+{
+	struct th *volatile t = *state;
+	struct famfs_fs fs;
+	struct seen s = { 0 };
+
+	fill_to(t, 3);
+	famfs_flush_hook = crash_at_zero;
+	famfs_quiet = 1;
+	if (!setjmp(crash)) {
+		grow(t, 4 * MiB);
+		fail_msg("the growth did not reach its zeroing");
+	}
+	famfs_flush_hook = NULL;
+	famfs_quiet = 0;
+	famfs_fs_unlock(&t->fs);
+	t->fs.locked = false;
+	assert_int_equal(famfs_log_next(t->fs.log), 3);
+	assert_false(meta_exists(t, ".meta/.log1"));
+	/* the mount: one segment; its growth is segment 1 */
+	fake_meta(t);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	assert_int_equal(fs.nsegs, 1);
+	assert_int_equal(famfs_fs_lock(&fs), 0);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_grow(&fs, 4 * MiB), 0);
+	famfs_quiet = 0;
+	famfs_fs_unlock(&fs);
+	assert_int_equal(fs.nsegs, 2);
+	famfs_fs_close(&fs);
+	assert_true(meta_exists(t, ".meta/.log1"));
+	assert_false(meta_exists(t, ".meta/.log1.new"));
+	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
+	assert_int_equal(famfs_log_walk(&fs, collect, &s), 0);
+	famfs_fs_close(&fs);
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(s.ext, 1);
+	/* killed after the commit, before the rename: the next walk that
+	 * meets the EXTEND entry takes .meta/.log1.new as its segment */
+	{
+		char a[400], b[400];
+
+		snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
+		snprintf(b, sizeof(b), "%s/.meta/.log1.new", t->mpt);
+		assert_int_equal(rename(a, b), 0);
+	}
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
+	assert_int_equal(fs.nsegs, 1);
+	assert_int_equal(famfs_log_walk(&fs, collect, &s), 0);
+	assert_int_equal(fs.nsegs, 2);
+	famfs_fs_close(&fs);
+	assert_int_equal(s.bad, 0);
+	assert_true(meta_exists(t, ".meta/.log1"));
+	assert_false(meta_exists(t, ".meta/.log1.new"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,6 +584,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_autogrow, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_no_room, setup, th_teardown),
 		cmocka_unit_test(test_big_log_same_cost),
+		cmocka_unit_test_setup_teardown(test_mount_unfinished_growth, setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -247,6 +247,42 @@ static mode_t log_mode(struct famfs_fs *fs)
 	return fs->rw ? 0644 : 0444;
 }
 
+/* p (rel) + ".new": the grower's name of .meta/.logK until its EXTEND
+ * entry is committed (famfs_logseg_publish) */
+static int new_name(char *out, size_t n, const char *p)
+{
+	int w = snprintf(out, n, "%s.new", p);
+
+	return w < 0 || (size_t)w >= n ? -ENAMETOOLONG : 0;
+}
+
+/* A committed EXTEND entry for segment k and no .meta/.logK: a grower
+ * that died after the commit left .meta/.logK.new; renamed to .meta/.logK
+ * if it maps [off, +len) (errno ENOENT kept otherwise), else removed */
+static void adopt_new(struct famfs_fs *fs, unsigned k, uint64_t off,
+		      uint64_t len, const char *p)
+{
+	char q[PATH_MAX];
+	int fd;
+
+	if (new_name(q, sizeof(q), p))
+		goto out;
+	fd = open(q, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto out;
+	if (seg_file_off(fd, len) == off && !rename(q, p)) {
+		close(fd);
+		return;
+	}
+	close(fd);
+	if (!unlink(q))
+		famfs_warn("%s: removed: it does not map log segment %u as its EXTEND entry says",
+			   q, k);
+out:
+	(void)fs;
+	errno = ENOENT;
+}
+
 /* .meta/.logK of a mount, created over [off, +len) if missing: an open fd */
 static int seg_file(struct famfs_fs *fs, unsigned k, uint64_t off,
 		    uint64_t len)
@@ -258,6 +294,10 @@ static int seg_file(struct famfs_fs *fs, unsigned k, uint64_t off,
 	if (famfs_join(p, sizeof(p), fs->mpt, rel))
 		return -ENAMETOOLONG;
 	fd = open(p, (fs->rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		adopt_new(fs, k, off, len, p);
+	if (fd < 0 && errno == ENOENT)
+		fd = open(p, (fs->rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT) {
 		rc = famfs_meta_create(fs->mpt, rel, log_mode(fs), FAMFS_LOG,
 				       off, len);
@@ -426,6 +466,13 @@ int famfs_logseg_map_new(struct famfs_fs *fs, unsigned k, uint64_t off,
 			return -ENAMETOOLONG;
 		if (unlink(p) == 0)
 			famfs_warn("%s: removed: a log growth that did not finish", p);
+		/* .meta/.logK.new until the EXTEND entry is committed: a
+		 * later opening of the mount never takes it for a segment */
+		strcat(rel, ".new");
+		if (famfs_join(p, sizeof(p), fs->mpt, rel))
+			return -ENAMETOOLONG;
+		if (unlink(p) == 0)
+			famfs_warn("%s: removed: a log growth that did not finish", p);
 		rc = famfs_meta_create(fs->mpt, rel, log_mode(fs), FAMFS_LOG,
 				       off, len);
 		if (rc)
@@ -448,15 +495,34 @@ int famfs_logseg_map_new(struct famfs_fs *fs, unsigned k, uint64_t off,
 
 void famfs_logseg_unmap_new(struct famfs_fs *fs, unsigned k)
 {
-	char p[PATH_MAX];
+	char p[PATH_MAX], q[PATH_MAX];
 
 	if (k != fs->nsegs - 1 || !k)
 		return;
 	fs->log_cap -= fs->seg[k].nslots;
 	seg_drop(fs, k);
 	fs->nsegs = k;
-	if (fs->mpt[0] && !seg_name(fs, k, p, sizeof(p)))
+	if (fs->mpt[0] && !seg_name(fs, k, q, sizeof(q)) &&
+	    !new_name(p, sizeof(p), q))
 		unlink(p);
+}
+
+int famfs_logseg_publish(struct famfs_fs *fs, unsigned k)
+{
+	char p[PATH_MAX], q[PATH_MAX];
+
+	if (!fs->mpt[0])
+		return 0;
+	if (seg_name(fs, k, p, sizeof(p)) || new_name(q, sizeof(q), p))
+		return -ENAMETOOLONG;
+	if (rename(q, p)) {
+		int rc = -errno;
+
+		famfs_warn("%s: cannot rename to %s: %s (the next replay does)",
+			   q, p, strerror(errno));
+		return rc;
+	}
+	return 0;
 }
 
 bool famfs_log_autogrow(void)

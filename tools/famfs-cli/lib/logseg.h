@@ -48,11 +48,14 @@ int famfs_log_refresh(struct famfs_fs *fs, void *addr, size_t len);
 int famfs_meta_create(const char *mpt, const char *rel, mode_t mode,
 		      uint32_t type, uint64_t off, uint64_t len);
 /* loggrow.c's steps: segment k (== fs->nsegs) over [off, +len) mapped
- * (and .meta/.logK made, an unfinished growth's removed first) before its
- * EXTEND entry is written; undone if that fails */
+ * (and .meta/.logK.new made, an unfinished growth's removed first) before
+ * its EXTEND entry is written; undone if that fails */
 int famfs_logseg_map_new(struct famfs_fs *fs, unsigned k, uint64_t off,
 			 uint64_t len, char *reason);
 void famfs_logseg_unmap_new(struct famfs_fs *fs, unsigned k);
+/* Its EXTEND entry committed: .meta/.logK.new becomes .meta/.logK (a
+ * replay that meets the entry renames it if this does not happen) */
+int famfs_logseg_publish(struct famfs_fs *fs, unsigned k);
 /* FAMFS_LOG_AUTOGROW=0 in the environment: a full log is not grown */
 bool famfs_log_autogrow(void);
 
