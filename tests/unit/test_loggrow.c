@@ -572,6 +572,98 @@ static void test_mount_unfinished_growth(void **state)
 	assert_false(meta_exists(t, ".meta/.log1.new"));
 }
 
+static unsigned nsaid;
+static char said[4][FAMFS_REASON_LEN];
+
+static void note(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "check: %s\n", msg);
+	if (nsaid < 4)
+		snprintf(said[nsaid], sizeof(said[0]), "%s", msg);
+	nsaid++;
+}
+
+static bool said_has(const char *what)
+{
+	for (unsigned i = 0; i < nsaid && i < 4; i++)
+		if (strstr(said[i], what))
+			return true;
+	return false;
+}
+
+/* .meta/.logK against its EXTEND entry: famfs fsck on a mount (and
+ * famfs check, through famfs_logseg_check_files) say when it maps other
+ * memory, is missing, or is not in the log; a walk never reads the log
+ * through a file that maps other memory, and does not blame the entry */
+static void test_mount_segment_files(void **state)
+{
+	struct th *t = *state;
+	uint64_t ds = famfs_data_start(t->fs.sb), off;
+	struct famfs_fsck_result r;
+	struct famfs_log_entry e;
+	struct famfs_fs fs;
+	struct seen s = { 0 };
+	char a[400];
+
+	fill_to(t, 3);
+	assert_int_equal(grow(t, 4 * MiB), 0);
+	off = t->fs.seg[1].dev_off;
+	fill_to(t, 6);
+	fake_meta(t);
+	assert_true(meta_exists(t, ".meta/.log1"));
+	/* all as the log says: no problem */
+	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
+	nsaid = 0;
+	assert_int_equal(famfs_fsck_cb(&fs, &r, note, NULL), 0);
+	famfs_fs_close(&fs);
+	assert_int_equal(r.problems, 0);
+	/* .meta/.log1 replaced by one over other memory */
+	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
+					   FAMFS_LOG, ds + 40 * MiB, 4 * MiB), 0);
+	assert_int_not_equal(off, ds + 40 * MiB);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_walk(&fs, collect, &s), 0);
+	famfs_quiet = 0;
+	assert_int_equal(s.bad, 0);		/* the entry is right */
+	assert_int_equal(fs.nsegs, 1);		/* the file not read */
+	nsaid = 0;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_fsck_cb(&fs, &r, note, NULL), 0);
+	famfs_quiet = 0;
+	famfs_fs_close(&fs);
+	assert_int_equal(r.problems, 1);
+	assert_true(said_has(".meta/.log1: maps ["));
+	/* a stray .meta/.log2 and an unfinished growth's .meta/.log2.new */
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log2", 0644,
+					   FAMFS_LOG, ds + 40 * MiB, 2 * MiB), 0);
+	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log2.new", 0644,
+					   FAMFS_LOG, ds + 50 * MiB, 2 * MiB), 0);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
+	nsaid = 0;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_fsck_cb(&fs, &r, note, NULL), 0);
+	famfs_quiet = 0;
+	/* (.meta/.log1 was made again by the walk, as a replay does) */
+	assert_int_equal(r.problems, 2);
+	assert_true(meta_exists(t, ".meta/.log1"));
+	assert_true(said_has(".meta/.log2: not in the log"));
+	assert_true(said_has(".meta/.log2.new: left by a log growth"));
+	famfs_fs_close(&fs);
+	/* a second EXTEND entry for segment 1, same range: corrupt */
+	famfs_entry_build_extend(&e, 1, off, 4 * MiB);
+	assert_int_equal(famfs_log_append(&t->fs, &e), 0);
+	assert_int_equal(th_reopen(t), 0);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	assert_int_equal(s.bad, 1);
+	assert_non_null(strstr(s.why, "added twice"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -585,6 +677,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_no_room, setup, th_teardown),
 		cmocka_unit_test(test_big_log_same_cost),
 		cmocka_unit_test_setup_teardown(test_mount_unfinished_growth, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_mount_segment_files, setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,6 +26,8 @@ const struct cli_doc cli_doc_check = {
 		"that memory are refused (MAP_CREATE: Address already in use) until it\n"
 		"is removed (rm; no other host has it) or the mount is remounted;\n"
 		"the next create removes a scratch file left that way itself.\n"
+		"Log segments (.meta/.log1..) must map what their EXTEND entries\n"
+		"say; a .meta/.logK.new is a log growth that did not finish.\n"
 		"See also famfs fsck, which checks the log.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'v', "verbose", NULL, "list every file checked" },
@@ -40,6 +42,9 @@ const struct cli_doc cli_doc_check = {
 
 static unsigned long nfiles, nbad, nuntyped, nunlogged;
 static struct pathset logged;	/* the paths of the log's file entries */
+/* the log's segments by their EXTEND entries (1..nseg-1) */
+static struct famfs_extent seg[FAMFS_LOG_MAX_SEGS];
+static unsigned nseg = 1;
 
 static int add_logged(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
@@ -49,6 +54,11 @@ static int add_logged(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	(void)arg;
 	(void)ok;	/* refused, still the entry of its path */
 	(void)reason;
+	if (ok && le16toh(e->type) == FAMFS_LOG_EXTEND &&
+	    le64toh(e->fm.size) == nseg && nseg < FAMFS_LOG_MAX_SEGS) {
+		seg[nseg].offset = le64toh(e->fm.ext.simple[0].offset);
+		seg[nseg++].len = le64toh(e->fm.ext.simple[0].len);
+	}
 	if (le16toh(e->type) != FAMFS_LOG_FILE ||
 	    strnlen(e->fm.path, sizeof(e->fm.path)) == sizeof(e->fm.path))
 		return 0;
@@ -62,7 +72,8 @@ static int visit(const char *p, const struct stat *st, int flag, struct FTW *f)
 	static struct famfs_fmap map;	/* 4 KiB: not on nftw's stack */
 	const char *rel = p + root_len + (p[root_len] == '/');
 	uint32_t want = FAMFS_REG;
-	unsigned seg;
+	unsigned k;
+	int end = 0;
 	char extra;
 	int fd, rc;
 
@@ -73,9 +84,9 @@ static int visit(const char *p, const struct stat *st, int flag, struct FTW *f)
 	if (!strcmp(rel, FAMFS_META_SB))
 		want = FAMFS_SUPERBLOCK;
 	else if (!strcmp(rel, FAMFS_META_LOG) ||
-		 (sscanf(rel, FAMFS_META_LOGSEG "%c", &seg, &extra) == 1 &&
-		  seg >= 1))	/* a log segment, .meta/.logK */
-		want = FAMFS_LOG;
+		 (sscanf(rel, FAMFS_META_LOGSEG "%n%c", &k, &end, &extra) >= 1 &&
+		  k >= 1 && (!rel[end] || !strcmp(rel + end, ".new"))))
+		want = FAMFS_LOG;	/* a log segment, .meta/.logK(.new) */
 	fd = open(p, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		famfs_err("%s: %s", p, strerror(errno));
@@ -113,6 +124,12 @@ static int visit(const char *p, const struct stat *st, int flag, struct FTW *f)
 	return 0;
 }
 
+static void say(void *arg, const char *msg)
+{
+	(void)arg;
+	printf("%s\n", msg);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct famfs_fs fs;
@@ -143,6 +160,8 @@ int cmd_check(int argc, char **argv)
 		famfs_fs_close(&fs);
 		return FAMFS_EXIT_ERROR;
 	}
+	/* .meta/.log1.. as the EXTEND entries say */
+	nbad += famfs_logseg_check_files(&fs, seg, nseg, say, NULL);
 	famfs_fs_close(&fs);
 	pathset_free(&logged);
 	printf("famfs check: %s: %lu files, %lu not properly mapped (%lu mapped but not in the log)\n",

@@ -176,12 +176,17 @@
  * segment number, an overlap or a range out of bounds, is corrupt (R2,
  * R3: if its range is aligned and in the data area it stays owned).
  *   The master's growth, under the log lock: set INCOMPAT_LOG_EXTEND
- * (superblock CRC, flushed); take a free range; map it as .meta/.logK on
- * its own mount (famfs.ko refuses memory still mapped by a file); zero it
- * whole and flush, so R4 never meets old bytes there; append the EXTEND
- * entry as any entry (two flushes).  A crash before the entry leaves only
- * an unlogged .meta/.logK, which the next growth removes (memory free in
- * the log); after it, R4 as for any append.  Appends other than EXTEND
+ * (superblock CRC, flushed); take a free range; map it as .meta/.logK.new
+ * on its own mount (famfs.ko refuses memory still mapped by a file); zero
+ * it whole and flush, so R4 never meets old bytes there; append the EXTEND
+ * entry as any entry (two flushes); rename .meta/.logK.new to .meta/.logK.
+ * A crash before the entry leaves only an unlogged .meta/.logK.new, which
+ * the next growth removes (memory free in the log) and which no opening
+ * of the mount takes for a segment; after it, R4 as for any append, and
+ * the first reader that meets the entry renames a .new that maps the
+ * segment.  A .meta/.logK that maps other memory than its EXTEND entry
+ * says is not read through (the entry is not corrupt); famfs check and
+ * fsck on a mount report it, a .new, and a .meta/.logK of no segment.  Appends other than EXTEND
  * never take the last slot of the log, so a full log can always record
  * its growth.  Every host maps segment k through its own .meta/.logK,
  * created (MAP_CREATE, type FAMFS_LOG, the mode of .meta/.log) when its

@@ -64,6 +64,18 @@ static struct mock_map *mock_find(int fd)
 		if (mock[i].path[0] && (stat(mock[i].path, &now) ||
 					now.st_dev != st.st_dev ||
 					now.st_ino != st.st_ino)) {
+			char l[64], q[sizeof(mock[i].path)];
+			ssize_t n;
+
+			/* renamed (famfs.ko keeps the map): its new name */
+			snprintf(l, sizeof(l), "/proc/self/fd/%d", fd);
+			n = readlink(l, q, sizeof(q) - 1);
+			q[n > 0 ? n : 0] = '\0';
+			if (n > 0 && !stat(q, &now) && now.st_dev == st.st_dev &&
+			    now.st_ino == st.st_ino) {
+				memcpy(mock[i].path, q, sizeof(q));
+				return &mock[i];
+			}
 			mock_drop(i--);
 			continue;
 		}

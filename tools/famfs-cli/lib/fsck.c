@@ -28,6 +28,9 @@ struct fsck_ctx {
 	struct pathset ps;
 	famfs_problem_fn fn;
 	void *arg;
+	/* the log's segments by their EXTEND entries (1..nseg-1) */
+	struct famfs_extent seg[FAMFS_LOG_MAX_SEGS];
+	unsigned nseg;
 };
 
 /* the path of the entry at idx (out: FAMFS_LOG_PATH_MAX) */
@@ -50,6 +53,11 @@ static void problem_msg(struct fsck_ctx *c, const char *msg)
 	famfs_err("%s: %s", c->fs->name, msg);
 	if (c->fn)
 		c->fn(c->arg, msg);
+}
+
+static void say_problem(void *arg, const char *msg)
+{
+	problem_msg(arg, msg);
 }
 
 static void problem(struct fsck_ctx *c, const char *fmt, const char *a,
@@ -96,6 +104,10 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 			       (unsigned long long)le64toh(e->fm.ext.simple[0].offset),
 			       (unsigned long long)le64toh(e->fm.ext.simple[0].len));
 		mark_units(c, e, idx, true);
+		if (le64toh(e->fm.size) == c->nseg && c->nseg < FAMFS_LOG_MAX_SEGS) {
+			c->seg[c->nseg].offset = le64toh(e->fm.ext.simple[0].offset);
+			c->seg[c->nseg++].len = le64toh(e->fm.ext.simple[0].len);
+		}
 		return 0;
 	}
 	if (famfs_verbose && famfs_entry_interleaved(e))
@@ -305,7 +317,8 @@ int famfs_fsck(struct famfs_fs *fs, struct famfs_fsck_result *r)
 int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
 		  famfs_problem_fn fn, void *arg)
 {
-	struct fsck_ctx c = { .fs = fs, .r = r, .fn = fn, .arg = arg };
+	struct fsck_ctx c = { .fs = fs, .r = r, .fn = fn, .arg = arg,
+			      .nseg = 1 };
 	uint64_t data = famfs_data_start(fs->sb), area;
 	int rc;
 
@@ -328,6 +341,9 @@ int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
 		check_ancestors(&c);
 	if (!rc)
 		check_members(&c);
+	/* a mount: .meta/.log1.. as the EXTEND entries say */
+	if (!rc)
+		famfs_logseg_check_files(fs, c.seg, c.nseg, say_problem, &c);
 	/* used: distinct units, inside the data areas (famfs_entry_check),
 	 * so this cannot wrap; clamped all the same */
 	area = c.nunits[0] * FAMFS_ALLOC_UNIT - data / FAMFS_ALLOC_UNIT *

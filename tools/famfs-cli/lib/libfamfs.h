@@ -387,6 +387,7 @@ struct famfs_logseg {
 	int fd;				/* .meta/.logK when mounted, else -1 */
 	bool logged;			/* its EXTEND entry was read (or
 					 * written by this process) */
+	uint64_t ext_idx;		/* that entry's slot (logged) */
 };
 struct famfs_fs {
 	struct famfs_dev dev;		/* when opened from a device */

@@ -100,6 +100,7 @@ int famfs_log_grow(struct famfs_fs *fs, uint64_t len)
 	if (rc)
 		goto unmap;
 	fs->seg[k].logged = true;
+	fs->seg[k].ext_idx = fs->last_append;
 	famfs_logseg_publish(fs, k);	/* warned; a replay renames it */
 	return 0;
 unmap:

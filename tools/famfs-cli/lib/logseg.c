@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,19 +324,37 @@ int famfs_logseg_add(struct famfs_fs *fs, const struct famfs_log_entry *e,
 	struct famfs_logseg *s;
 	int fd = -1, rc;
 
+	if (k && k < fs->nsegs && fs->seg[k].logged) {
+		s = &fs->seg[k];
+		if (s->ext_idx == idx)	/* the same entry, read again */
+			return 0;
+		REASON("EXTEND entry at slot %llu adds log segment %u, added twice (also by the entry at slot %llu)",
+		       (unsigned long long)idx, k,
+		       (unsigned long long)s->ext_idx);
+		return -EINVAL;
+	}
 	if (k && k < fs->nsegs) {	/* mapped already (.meta/.logK) */
 		s = &fs->seg[k];
-		if (s->len != len ||
-		    (s->dev_off != UINT64_MAX && s->dev_off != off)) {
-			REASON("EXTEND entry at slot %llu says log segment %u is [%llu, +%llu), but it is mapped at [%llu, +%llu) here",
-			       (unsigned long long)idx, k,
-			       (unsigned long long)off, (unsigned long long)len,
-			       (unsigned long long)s->dev_off,
-			       (unsigned long long)s->len);
-			return -EINVAL;
+		if (s->len != len || s->dev_off != off) {
+			char p[PATH_MAX];
+
+			/* the file is wrong, not the entry: not read
+			 * through (famfs check and fsck say so too) */
+			seg_name(fs, k, p, sizeof(p));
+			famfs_err("%s: maps [%llu, +%llu), but log segment %u is [%llu, +%llu) by its EXTEND entry at slot %llu: the log is not read through it (remount, or remove it and run famfs logplay)",
+				  p, (unsigned long long)s->dev_off,
+				  (unsigned long long)s->len, k,
+				  (unsigned long long)off,
+				  (unsigned long long)len,
+				  (unsigned long long)idx);
+			while (fs->nsegs > k) {
+				fs->log_cap -= fs->seg[fs->nsegs - 1].nslots;
+				seg_drop(fs, --fs->nsegs);
+			}
+			return -EIO;
 		}
-		s->dev_off = off;
 		s->logged = true;
+		s->ext_idx = idx;
 		return 0;
 	}
 	if (k != fs->nsegs) {
@@ -369,6 +388,7 @@ int famfs_logseg_add(struct famfs_fs *fs, const struct famfs_log_entry *e,
 	if (rc)
 		return rc == -EINVAL ? -EIO : rc;
 	fs->seg[k].logged = true;
+	fs->seg[k].ext_idx = idx;
 	/* a client: what it may hold of this memory is stale */
 	if (!fs->master)
 		famfs_map_invalidate(&fs->seg[k].m, fs->seg[k].m.addr,
@@ -530,4 +550,79 @@ bool famfs_log_autogrow(void)
 	const char *v = getenv("FAMFS_LOG_AUTOGROW");
 
 	return !v || strcmp(v, "0");
+}
+
+/* famfs check and fsck on a mount: .meta/.log1.. against the EXTEND
+ * entries (ext[k], k = 1..n-1: segment k by the log) */
+static unsigned say_file(void (*fn)(void *, const char *), void *arg,
+			 const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static unsigned say_file(void (*fn)(void *, const char *), void *arg,
+			 const char *fmt, ...)
+{
+	char msg[PATH_MAX + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fn(arg, msg);
+	return 1;
+}
+
+unsigned famfs_logseg_check_files(struct famfs_fs *fs,
+				  const struct famfs_extent *ext, unsigned n,
+				  void (*fn)(void *arg, const char *msg),
+				  void *arg)
+{
+	char p[PATH_MAX], q[PATH_MAX];
+	unsigned bad = 0;
+
+	if (!fs->mpt[0] || fs->dev.fd >= 0)	/* a mount's files only */
+		return 0;
+	for (unsigned k = 1; k < FAMFS_LOG_MAX_SEGS; k++) {
+		uint64_t len = k < n ? ext[k].len : 0, off;
+		struct stat st;
+		int fd;
+
+		if (seg_name(fs, k, p, sizeof(p)) || new_name(q, sizeof(q), p))
+			break;
+		if (!lstat(q, &st))
+			bad += say_file(fn, arg, "%s: left by a log growth that did not finish (or a file in its place): the next famfs loggrow on the master removes it; its memory is free in the log",
+					q);
+		fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0 && k >= n) {
+			if (errno == ENOENT)
+				continue;
+		}
+		if (fd < 0) {
+			bad += say_file(fn, arg, "%s: missing or unreadable (%s): log segment %u [%llu, +%llu) has no meta file here",
+					p, strerror(errno), k,
+					(unsigned long long)ext[k].offset,
+					(unsigned long long)len);
+			continue;
+		}
+		if (k >= n) {
+			bad += say_file(fn, arg, "%s: not in the log (it adds %u log segments): a meta file of no segment",
+					p, n ? n - 1 : 0);
+			close(fd);
+			continue;
+		}
+		off = fstat(fd, &st) || (uint64_t)st.st_size != len ?
+		      UINT64_MAX : seg_file_off(fd, len);
+		close(fd);
+		if (off == UINT64_MAX)
+			bad += say_file(fn, arg, "%s: not one extent of %llu bytes, but log segment %u is [%llu, +%llu) by its EXTEND entry",
+					p, (unsigned long long)len, k,
+					(unsigned long long)ext[k].offset,
+					(unsigned long long)len);
+		else if (off != ext[k].offset)
+			bad += say_file(fn, arg, "%s: maps [%llu, +%llu), but log segment %u is [%llu, +%llu) by its EXTEND entry",
+					p, (unsigned long long)off,
+					(unsigned long long)len, k,
+					(unsigned long long)ext[k].offset,
+					(unsigned long long)len);
+	}
+	return bad;
 }

@@ -56,6 +56,14 @@ void famfs_logseg_unmap_new(struct famfs_fs *fs, unsigned k);
 /* Its EXTEND entry committed: .meta/.logK.new becomes .meta/.logK (a
  * replay that meets the entry renames it if this does not happen) */
 int famfs_logseg_publish(struct famfs_fs *fs, unsigned k);
+/* famfs check, fsck on a mount: .meta/.logK (and .meta/.logK.new) against
+ * the log's segments, ext[k] for k = 1..n-1 (ext[0] unused): each one
+ * that is missing, maps other memory, or is not in the log is said
+ * through fn.  The number said. */
+unsigned famfs_logseg_check_files(struct famfs_fs *fs,
+				  const struct famfs_extent *ext, unsigned n,
+				  void (*fn)(void *arg, const char *msg),
+				  void *arg);
 /* FAMFS_LOG_AUTOGROW=0 in the environment: a full log is not grown */
 bool famfs_log_autogrow(void);
 
