@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,6 +245,49 @@ static void test_concurrent_batches(void **state)
 	assert_int_equal(runs, 2);
 }
 
+/* famfs cp of a FIFO in a batch: the lock is let go while the FIFO is
+ * read (a writer that waits for the lock before it writes would block
+ * the batch for ever otherwise), and held again for the create */
+static void test_cp_fifo_lets_lock_go(void **state)
+{
+	struct th *t = *state;
+	char p[400], got[4] = "";
+	int pp[2], st, fd;
+	pid_t pid;
+
+	assert_int_equal(famfs_fs_hold(&t->fs), 0);
+	assert_int_equal(pipe(pp), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		char c = 'N';
+
+		close(pp[0]);
+		for (int i = 0; i < 30 && c == 'N'; i++) {
+			if (lock_free(t, false))
+				c = 'Y';
+			else
+				usleep(100000);
+		}
+		_exit(write(pp[1], &c, 1) == 1 ? 0 : 1);
+	}
+	close(pp[1]);
+	assert_int_equal(famfs_copy_fd(&t->fs, pp[0], "a FIFO", "fifo", 0644,
+				       0, 0, NULL), 0);
+	close(pp[0]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && !WEXITSTATUS(st));
+	assert_true(t->fs.held);
+	assert_int_equal(lock_free(t, false), 0);	/* held again */
+	famfs_fs_release(&t->fs);
+	snprintf(p, sizeof(p), "%s/fifo", t->mpt);
+	fd = open(p, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, got, sizeof(got)), 1);
+	close(fd);
+	assert_int_equal(got[0], 'Y');	/* free while the FIFO was read */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +295,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_batch_creates, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_batch_creates_compact, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_batches, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_cp_fifo_lets_lock_go, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests_name("batch", tests, NULL, NULL);

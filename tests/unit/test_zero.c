@@ -7,14 +7,13 @@
 
 #include "th.h"
 
-static void test_zero_ranges(void **state)
+static void zero_ranges(void)
 {
 	const size_t cap = 3 * 4096 + 1024;
 	uint8_t *b = malloc(cap);
 	static const size_t lens[] = { 0, 1, 255, 256, 511, 512, 513, 1000,
 				       4096, 4097, 8191, 3 * 4096 };
 
-	(void)state;
 	assert_non_null(b);
 	for (size_t off = 0; off < 300; off += 7) {
 		for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
@@ -32,10 +31,28 @@ static void test_zero_ranges(void **state)
 	free(b);
 }
 
+/* whatever this CPU has (AVX2 on most hosts) */
+static void test_zero_ranges(void **state)
+{
+	(void)state;
+	famfs_zero_avx2 = -1;
+	zero_ranges();
+}
+
+/* the SSE2 path, as on a CPU without AVX2 */
+static void test_zero_ranges_sse2(void **state)
+{
+	(void)state;
+	famfs_zero_avx2 = 0;
+	zero_ranges();
+	famfs_zero_avx2 = -1;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_zero_ranges),
+		cmocka_unit_test(test_zero_ranges_sse2),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -698,6 +698,8 @@ uint64_t famfs_fmap_alloc_bytes(const struct famfs_fmap *m);
 /* zero.c: memset(buf, 0, n) for large n, with non-temporal wide stores
  * where the CPU has them (ordered by an sfence before it returns) */
 void famfs_zero(void *buf, size_t n);
+/* zero.c's choice on x86-64: 1 AVX2, 0 SSE2, -1 not asked yet (tests) */
+extern int famfs_zero_avx2;
 /* Before p is mapped: every byte of map's memory, through a scratch file
  * (.meta/.new-PID) mapped over all of it: fill's bytes for [0,
  * map->file_size), zeros after (fill NULL: all zeros; nozero without fn:

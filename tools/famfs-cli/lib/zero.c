@@ -43,9 +43,11 @@ static void zero_sse2(uint8_t *p, size_t n)
 			_mm_stream_si128((__m128i *)(p + i), z);
 }
 
+int famfs_zero_avx2 = -1;	/* -1: ask the CPU; tests set 0 (SSE2) */
+
 void famfs_zero(void *buf, size_t n)
 {
-	static int avx2 = -1;
+	int avx2 = famfs_zero_avx2;
 	uint8_t *p = buf;
 	size_t head = (size_t)(-(uintptr_t)p % CHUNK), body;
 
@@ -59,7 +61,7 @@ void famfs_zero(void *buf, size_t n)
 	body = n - n % CHUNK;
 	if (avx2 < 0) {
 		__builtin_cpu_init();
-		avx2 = __builtin_cpu_supports("avx2");
+		avx2 = famfs_zero_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
 	}
 	if (avx2)
 		zero_avx2(p, body);
@@ -69,6 +71,8 @@ void famfs_zero(void *buf, size_t n)
 	memset(p + body, 0, n - body);
 }
 #else
+int famfs_zero_avx2;
+
 void famfs_zero(void *buf, size_t n)
 {
 	memset(buf, 0, n);
