@@ -31,10 +31,33 @@ static void test_equals_zlib(void **state)
 		      famfs_crc32_fast() ? "yes" : "no (zlib)");
 }
 
+/* from a CRC so far (a compact entry's: seeded with the fs uuid), as
+ * zlib's crc32(crc, buf, len) goes on */
+static void test_update_equals_zlib(void **state)
+{
+	static uint8_t buf[4096 + 16];
+	uint64_t s = 7;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(buf); i++) {
+		s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+		buf[i] = (uint8_t)(s >> 56);
+	}
+	for (size_t len = 0; len <= 4096; len += len < 300 ? 7 : 253) {
+		uint32_t seed = (uint32_t)crc32(0L, buf + 4096, 16);
+
+		assert_int_equal(famfs_crc32_update(seed, buf + (len & 7), len),
+				 (uint32_t)crc32(seed, buf + (len & 7), (uInt)len));
+		assert_int_equal(famfs_crc32_update(0xdeadbeef, buf, len),
+				 (uint32_t)crc32(0xdeadbeef, buf, (uInt)len));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_equals_zlib),
+		cmocka_unit_test(test_update_equals_zlib),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
