@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <uuid/uuid.h>
 
 #include "th.h"
 #include "summary.h"
@@ -664,6 +665,43 @@ static void test_mount_segment_files(void **state)
 	assert_non_null(strstr(s.why, "added twice"));
 }
 
+/* A reader whose copy of the superblock predates the growth (bounce
+ * buffers, or a non-coherent CPU's lines): the EXTEND entry it meets
+ * needs a bit its copy lacks.  The bit was set before the entry was
+ * written, so the reader looks at the superblock again before it calls
+ * the entry corrupt -- else a follower skips it for good, and stops at
+ * the segment it never maps. */
+static void test_reader_sb_older_than_growth(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fs r;
+	struct seen s = { 0 };
+
+	uint8_t me[16], other[16];
+
+	fill_to(t, 3);
+	/* r: another host (a client), reading through bounce buffers */
+	memcpy(me, t->fs.sb->master_uuid, 16);
+	uuid_generate(other);
+	th_write_id(t->hostid, other);
+	famfs_dev_bounce_files = true;
+	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
+	famfs_dev_bounce_files = false;
+	th_write_id(t->hostid, me);
+	assert_false(r.master);
+	assert_false(le32toh(r.sb->feature_incompat) &
+		     FAMFS_FEATURE_INCOMPAT_LOG_EXTEND);
+	assert_int_equal(grow(t, 4 * MiB), 0);
+	fill_to(t, 6);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_walk(&r, collect, &s), 0);
+	famfs_quiet = 0;
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(s.ext, 1);
+	assert_int_equal(r.nsegs, 2);
+	famfs_fs_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -678,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_big_log_same_cost),
 		cmocka_unit_test_setup_teardown(test_mount_unfinished_growth, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mount_segment_files, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_reader_sb_older_than_growth, setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,6 +55,14 @@ if [ "$FAMFS_PROFILE" = pmem ] || [ -z "$FAMFS_HOST" ]; then
 	t_eq remount-tree "$before" "$(tree)"
 	t_ok remount-after-full test -d $M/after-full
 	t_rc remount-fsck 0 famfs fsck $M
+	t_rc remount-check 0 famfs check $M
+	# .meta/.log1 that maps other memory than its EXTEND entry says:
+	# famfs check names it (its memory: file-after's, one extent)
+	rm $M/.meta/.log1
+	umount $M
+	t_rc remount-2 0 famfs mount "$DEV" $M
+	t_ok remount-remade-log1 test -f $M/.meta/.log1
+	t_rc check-after-remount 0 famfs check $M
 	umount $M
 	exit 0
 fi

@@ -501,6 +501,21 @@ uint64_t famfs_log_refresh_next(struct famfs_fs *fs)
 	return n;
 }
 
+/* An entry refused by a reader whose copy of the superblock may predate
+ * a feature bit the master set before it wrote the entry (bounce buffers,
+ * a non-coherent CPU's lines): the superblock read again; true if its
+ * features changed (and it still verifies), so the entry is judged again */
+static bool sb_features_changed(struct famfs_fs *fs)
+{
+	uint32_t inc = fs->sb->feature_incompat, ro = fs->sb->feature_ro_compat;
+
+	if (famfs_map_refresh(&fs->sbm, fs->sb, sizeof(*fs->sb)) ||
+	    famfs_sb_check(fs->sb, 0, NULL))
+		return false;
+	return fs->sb->feature_incompat != inc ||
+	       fs->sb->feature_ro_compat != ro;
+}
+
 /* The committed slots [start, end) of a compact log (an entry boundary,
  * end cut to next_index) */
 static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
@@ -527,6 +542,10 @@ static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
 		}
 		reason[0] = '\0';
 		n = clog_read(fs, i, lim, &e, &ok, reason, true);
+		if (n > 0 && !ok && sb_features_changed(fs)) {
+			reason[0] = '\0';
+			n = clog_read(fs, i, lim, &e, &ok, reason, true);
+		}
 		if (n > 0) {
 			fs->walk_next = i + (unsigned)n;
 			/* a new segment, mapped before the walk reaches it */
@@ -584,6 +603,10 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 			/* a stale line of this CPU's, or torn by a bounce read */
 			famfs_flush_stats.crc_retries++;
 			memcpy(&copy, e, sizeof(copy));
+			reason[0] = '\0';
+			rc = famfs_entry_check(&copy, i, fs->sb, reason);
+		}
+		if (rc && rc != -EBADMSG && sb_features_changed(fs)) {
 			reason[0] = '\0';
 			rc = famfs_entry_check(&copy, i, fs->sb, reason);
 		}
