@@ -702,6 +702,59 @@ static void test_reader_sb_older_than_growth(void **state)
 	famfs_fs_close(&r);
 }
 
+/* entries in segment 1, read on a mount: through a .meta/.log1 that maps
+ * the segment, all good; through one that maps other memory, the walk
+ * stops at segment 1 (nothing read from the wrong memory) and fsck names
+ * the file */
+static void test_mount_segment_file_in_use(void **state)
+{
+	struct th *t = *state;
+	uint64_t ds = famfs_data_start(t->fs.sb), off;
+	struct famfs_fsck_result r;
+	struct famfs_fs fs;
+	struct seen s = { 0 };
+	char a[400], *buf = malloc(4 * MiB);
+	int img, fd;
+
+	assert_non_null(buf);
+	assert_int_equal(grow(t, 4 * MiB), 0);
+	off = t->fs.seg[1].dev_off;
+	fill_to(t, C0 + 10);
+	fake_meta(t);
+	/* the mock maps nothing: segment 1's bytes into .meta/.log1 */
+	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
+	img = open(t->img, O_RDONLY);
+	fd = open(a, O_RDWR);
+	assert_true(img >= 0 && fd >= 0);
+	assert_int_equal(pread(img, buf, 4 * MiB, (off_t)off), (ssize_t)(4 * MiB));
+	assert_int_equal(pwrite(fd, buf, 4 * MiB, 0), (ssize_t)(4 * MiB));
+	close(fd);
+	close(img);
+	free(buf);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
+	assert_int_equal(famfs_log_walk(&fs, collect, &s), 0);
+	famfs_fs_close(&fs);
+	assert_int_equal(s.bad, 0);
+	assert_true(s.last >= C0);
+	/* .meta/.log1 over other memory */
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
+					   FAMFS_LOG, ds + 40 * MiB, 4 * MiB), 0);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
+	memset(&s, 0, sizeof(s));
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_walk(&fs, collect, &s), -ENXIO);
+	famfs_quiet = 0;
+	assert_int_equal(s.bad, 0);
+	assert_true(s.last < C0);
+	nsaid = 0;
+	famfs_quiet = 1;
+	assert_int_not_equal(famfs_fsck_cb(&fs, &r, note, NULL), 0);
+	famfs_quiet = 0;
+	famfs_fs_close(&fs);
+	assert_true(said_has(".meta/.log1: maps ["));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -717,6 +770,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mount_unfinished_growth, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mount_segment_files, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reader_sb_older_than_growth, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_mount_segment_file_in_use, setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -147,9 +147,17 @@ int cmd_check(int argc, char **argv)
 	if (famfs_fs_open_mount(argv[optind], false, &fs))
 		return FAMFS_EXIT_ERROR;
 	root_len = strlen(fs.mpt);
-	if (pathset_init(&logged, famfs_log_next(fs.log) + 16) ||
-	    famfs_log_walk(&fs, add_logged, NULL)) {
+	if (pathset_init(&logged, famfs_log_next(fs.log) + 16)) {
 		famfs_err("%s: cannot read the log: out of memory", fs.mpt);
+		famfs_fs_close(&fs);
+		return FAMFS_EXIT_ERROR;
+	}
+	c = famfs_log_walk(&fs, add_logged, NULL);
+	if (c) {
+		famfs_err("%s: cannot read the log: %s", fs.mpt, strerror(-c));
+		/* a segment file that maps other memory stops the walk:
+		 * name it */
+		famfs_logseg_check_files(&fs, seg, nseg, say, NULL);
 		pathset_free(&logged);
 		famfs_fs_close(&fs);
 		return FAMFS_EXIT_ERROR;

@@ -341,9 +341,9 @@ int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
 		check_ancestors(&c);
 	if (!rc)
 		check_members(&c);
-	/* a mount: .meta/.log1.. as the EXTEND entries say */
-	if (!rc)
-		famfs_logseg_check_files(fs, c.seg, c.nseg, say_problem, &c);
+	/* a mount: .meta/.log1.. as the EXTEND entries say (also when the
+	 * walk stopped: one that maps other memory stops it) */
+	famfs_logseg_check_files(fs, c.seg, c.nseg, say_problem, &c);
 	/* used: distinct units, inside the data areas (famfs_entry_check),
 	 * so this cannot wrap; clamped all the same */
 	area = c.nunits[0] * FAMFS_ALLOC_UNIT - data / FAMFS_ALLOC_UNIT *

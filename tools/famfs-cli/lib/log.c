@@ -504,12 +504,14 @@ uint64_t famfs_log_refresh_next(struct famfs_fs *fs)
 /* An entry refused by a reader whose copy of the superblock may predate
  * a feature bit the master set before it wrote the entry (bounce buffers,
  * a non-coherent CPU's lines): the superblock read again; true if its
- * features changed (and it still verifies), so the entry is judged again */
+ * features changed (and it still verifies), so the entry is judged again.
+ * Not on the master, which sets them itself. */
 static bool sb_features_changed(struct famfs_fs *fs)
 {
 	uint32_t inc = fs->sb->feature_incompat, ro = fs->sb->feature_ro_compat;
 
-	if (famfs_map_refresh(&fs->sbm, fs->sb, sizeof(*fs->sb)) ||
+	if (fs->master ||	/* it sets them itself */
+	    famfs_map_refresh(&fs->sbm, fs->sb, sizeof(*fs->sb)) ||
 	    famfs_sb_check(fs->sb, 0, NULL))
 		return false;
 	return fs->sb->feature_incompat != inc ||
@@ -606,7 +608,7 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 			reason[0] = '\0';
 			rc = famfs_entry_check(&copy, i, fs->sb, reason);
 		}
-		if (rc && rc != -EBADMSG && sb_features_changed(fs)) {
+		if (rc == -EPROTONOSUPPORT && sb_features_changed(fs)) {
 			reason[0] = '\0';
 			rc = famfs_entry_check(&copy, i, fs->sb, reason);
 		}

@@ -260,8 +260,7 @@ static int new_name(char *out, size_t n, const char *p)
 /* A committed EXTEND entry for segment k and no .meta/.logK: a grower
  * that died after the commit left .meta/.logK.new; renamed to .meta/.logK
  * if it maps [off, +len) (errno ENOENT kept otherwise), else removed */
-static void adopt_new(struct famfs_fs *fs, unsigned k, uint64_t off,
-		      uint64_t len, const char *p)
+static void adopt_new(unsigned k, uint64_t off, uint64_t len, const char *p)
 {
 	char q[PATH_MAX];
 	int fd;
@@ -280,7 +279,6 @@ static void adopt_new(struct famfs_fs *fs, unsigned k, uint64_t off,
 		famfs_warn("%s: removed: it does not map log segment %u as its EXTEND entry says",
 			   q, k);
 out:
-	(void)fs;
 	errno = ENOENT;
 }
 
@@ -296,7 +294,7 @@ static int seg_file(struct famfs_fs *fs, unsigned k, uint64_t off,
 		return -ENAMETOOLONG;
 	fd = open(p, (fs->rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT)
-		adopt_new(fs, k, off, len, p);
+		adopt_new(k, off, len, p);
 	if (fd < 0 && errno == ENOENT)
 		fd = open(p, (fs->rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT) {
@@ -310,6 +308,14 @@ static int seg_file(struct famfs_fs *fs, unsigned k, uint64_t off,
 		rc = -errno;
 		famfs_err("%s: %s", p, strerror(errno));
 		return rc;
+	}
+	/* the log is never read through other memory */
+	if (seg_file_off(fd, len) != off) {
+		famfs_err("%s: does not map log segment %u [%llu, +%llu) as its EXTEND entry says: the log is not read through it (famfs check; remount, or remove it and run famfs logplay)",
+			  p, k, (unsigned long long)off,
+			  (unsigned long long)len);
+		close(fd);
+		return -EIO;
 	}
 	return fd;
 }
@@ -530,19 +536,21 @@ void famfs_logseg_unmap_new(struct famfs_fs *fs, unsigned k)
 int famfs_logseg_publish(struct famfs_fs *fs, unsigned k)
 {
 	char p[PATH_MAX], q[PATH_MAX];
+	int rc;
 
 	if (!fs->mpt[0])
 		return 0;
 	if (seg_name(fs, k, p, sizeof(p)) || new_name(q, sizeof(q), p))
 		return -ENAMETOOLONG;
-	if (rename(q, p)) {
-		int rc = -errno;
-
-		famfs_warn("%s: cannot rename to %s: %s (the next replay does)",
-			   q, p, strerror(errno));
-		return rc;
-	}
-	return 0;
+	if (!rename(q, p))
+		return 0;
+	rc = -errno;
+	/* a reader without the lock met the entry first and renamed it */
+	if (rc == -ENOENT && !access(p, F_OK))
+		return 0;
+	famfs_warn("%s: cannot rename to %s: %s (the next replay does)", q, p,
+		   strerror(-rc));
+	return rc;
 }
 
 bool famfs_log_autogrow(void)
