@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Log growth (INCOMPAT_LOG_EXTEND) as a mount and other hosts see it:
+ * .meta/.logK (made under the name .meta/.logK.new until its EXTEND entry
+ * is committed) against its entry, famfs check and fsck on it, and a
+ * reader whose superblock predates the growth. */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <uuid/uuid.h>
+
+#include "th.h"
+
+#define C0 FAMFS_CLOG_CAPACITY(2 * MiB)		/* 8188 */
+
+static int setup(void **state)
+{
+	*state = th_new_fmt(64 * MiB, 2 * MiB, true);
+	return 0;
+}
+
+static int grow(struct th *t, uint64_t len)
+{
+	int rc;
+
+	assert_int_equal(famfs_fs_lock(&t->fs), 0);
+	rc = famfs_log_grow(&t->fs, len);
+	famfs_fs_unlock(&t->fs);
+	return rc;
+}
+
+/* a MKDIR entry "d<i>" padded to take nslots slots */
+static void build_dir(struct famfs_log_entry *e, unsigned i, unsigned nslots)
+{
+	char p[FAMFS_LOG_PATH_MAX];
+	size_t len = nslots == 1 ? 20 : nslots == 4 ? 500 :
+		     256 * (nslots - 1) - 20;
+	int n = snprintf(p, sizeof(p), "d%u", i);
+
+	memset(p + n, 'x', len - (size_t)n);
+	for (size_t k = 100; k < len - 1; k += 100)
+		p[k] = '/';	/* components of at most 255 bytes */
+	p[len] = '\0';
+	assert_int_equal(famfs_entry_build(e, FAMFS_LOG_MKDIR, p, 0, 0755, 0, 0,
+					   NULL, 0), 0);
+}
+
+/* append 1-slot dirs until next_index is at */
+static void fill_to(struct th *t, uint64_t at)
+{
+	static unsigned i = 100000;	/* never the same path twice */
+	struct famfs_log_entry e;
+
+	/* 4-slot entries while they fit: a quarter of the appends */
+	while (famfs_log_next(t->fs.log) < at) {
+		build_dir(&e, i++, famfs_log_next(t->fs.log) + 4 <= at ? 4 : 1);
+		assert_int_equal(famfs_log_append(&t->fs, &e), 0);
+	}
+}
+
+struct seen {
+	uint64_t n, bad, ext, last;
+	char why[FAMFS_REASON_LEN];
+};
+
+static int collect(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		   bool ok, const char *reason)
+{
+	struct seen *s = arg;
+
+	s->n++;
+	s->last = idx;
+	if (!ok) {
+		s->bad++;
+		snprintf(s->why, sizeof(s->why), "%s", reason);
+	}
+	s->ext += ok && le16toh(e->type) == FAMFS_LOG_EXTEND;
+	return 0;
+}
+
+static jmp_buf crash;
+
+/* meta files of a mount as plain copies of the superblock region and of
+ * segment 0 (the mock kernel maps nothing: reads go to the files) */
+static void fake_meta(struct th *t)
+{
+	char p[400];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/.meta/.superblock", t->mpt);
+	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0444);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, t->fs.sbm.addr, 2 * MiB), (ssize_t)(2 * MiB));
+	close(fd);
+	snprintf(p, sizeof(p), "%s/.meta/.log", t->mpt);
+	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, t->fs.logm.addr, 2 * MiB), (ssize_t)(2 * MiB));
+	close(fd);
+}
+
+static bool meta_exists(struct th *t, const char *rel)
+{
+	char p[400];
+
+	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
+	return access(p, F_OK) == 0;
+}
+
+/* the growth's zeroing (a flush of the whole new segment) */
+static void crash_at_zero(const struct famfs_map *m, const void *a, size_t n)
+{
+	(void)m, (void)a;
+	if (n == 4 * MiB)
+		longjmp(crash, 1);
+}
+
+/* A growth killed before its EXTEND entry leaves no .meta/.logK that a
+ * later opening of the mount takes for a logged segment: the master
+ * would write entries into it, or log the next growth as segment 2 */
+static void test_mount_unfinished_growth(void **state)
+{
+	struct th *volatile t = *state;
+	struct famfs_fs fs;
+	struct seen s = { 0 };
+
+	fill_to(t, 3);
+	famfs_flush_hook = crash_at_zero;
+	famfs_quiet = 1;
+	if (!setjmp(crash)) {
+		grow(t, 4 * MiB);
+		fail_msg("the growth did not reach its zeroing");
+	}
+	famfs_flush_hook = NULL;
+	famfs_quiet = 0;
+	famfs_fs_unlock(&t->fs);
+	t->fs.locked = false;
+	assert_int_equal(famfs_log_next(t->fs.log), 3);
+	assert_false(meta_exists(t, ".meta/.log1"));
+	/* the mount: one segment; its growth is segment 1 */
+	fake_meta(t);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	assert_int_equal(fs.nsegs, 1);
+	assert_int_equal(famfs_fs_lock(&fs), 0);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_grow(&fs, 4 * MiB), 0);
+	famfs_quiet = 0;
+	famfs_fs_unlock(&fs);
+	assert_int_equal(fs.nsegs, 2);
+	famfs_fs_close(&fs);
+	assert_true(meta_exists(t, ".meta/.log1"));
+	assert_false(meta_exists(t, ".meta/.log1.new"));
+	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
+	assert_int_equal(famfs_log_walk(&fs, collect, &s), 0);
+	famfs_fs_close(&fs);
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(s.ext, 1);
+	/* killed after the commit, before the rename: the next walk that
+	 * meets the EXTEND entry takes .meta/.log1.new as its segment */
+	{
+		char a[400], b[400];
+
+		snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
+		snprintf(b, sizeof(b), "%s/.meta/.log1.new", t->mpt);
+		assert_int_equal(rename(a, b), 0);
+	}
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
+	assert_int_equal(fs.nsegs, 1);
+	assert_int_equal(famfs_log_walk(&fs, collect, &s), 0);
+	assert_int_equal(fs.nsegs, 2);
+	famfs_fs_close(&fs);
+	assert_int_equal(s.bad, 0);
+	assert_true(meta_exists(t, ".meta/.log1"));
+	assert_false(meta_exists(t, ".meta/.log1.new"));
+}
+
+static unsigned nsaid;
+static char said[4][FAMFS_REASON_LEN];
+
+static void note(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "check: %s\n", msg);
+	if (nsaid < 4)
+		snprintf(said[nsaid], sizeof(said[0]), "%s", msg);
+	nsaid++;
+}
+
+static bool said_has(const char *what)
+{
+	for (unsigned i = 0; i < nsaid && i < 4; i++)
+		if (strstr(said[i], what))
+			return true;
+	return false;
+}
+
+/* .meta/.logK against its EXTEND entry: famfs fsck on a mount (and
+ * famfs check, through famfs_logseg_check_files) say when it maps other
+ * memory, is missing, or is not in the log; a walk never reads the log
+ * through a file that maps other memory, and does not blame the entry */
+static void test_mount_segment_files(void **state)
+{
+	struct th *t = *state;
+	uint64_t ds = famfs_data_start(t->fs.sb), off;
+	struct famfs_fsck_result r;
+	struct famfs_log_entry e;
+	struct famfs_fs fs;
+	struct seen s = { 0 };
+	char a[400];
+
+	fill_to(t, 3);
+	assert_int_equal(grow(t, 4 * MiB), 0);
+	off = t->fs.seg[1].dev_off;
+	fill_to(t, 6);
+	fake_meta(t);
+	assert_true(meta_exists(t, ".meta/.log1"));
+	/* all as the log says: no problem */
+	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
+	nsaid = 0;
+	assert_int_equal(famfs_fsck_cb(&fs, &r, note, NULL), 0);
+	famfs_fs_close(&fs);
+	assert_int_equal(r.problems, 0);
+	/* .meta/.log1 replaced by one over other memory */
+	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
+					   FAMFS_LOG, ds + 40 * MiB, 4 * MiB), 0);
+	assert_int_not_equal(off, ds + 40 * MiB);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_walk(&fs, collect, &s), 0);
+	famfs_quiet = 0;
+	assert_int_equal(s.bad, 0);		/* the entry is right */
+	assert_int_equal(fs.nsegs, 1);		/* the file not read */
+	nsaid = 0;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_fsck_cb(&fs, &r, note, NULL), 0);
+	famfs_quiet = 0;
+	famfs_fs_close(&fs);
+	assert_int_equal(r.problems, 1);
+	assert_true(said_has(".meta/.log1: maps ["));
+	/* a stray .meta/.log2 and an unfinished growth's .meta/.log2.new */
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log2", 0644,
+					   FAMFS_LOG, ds + 40 * MiB, 2 * MiB), 0);
+	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log2.new", 0644,
+					   FAMFS_LOG, ds + 50 * MiB, 2 * MiB), 0);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
+	nsaid = 0;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_fsck_cb(&fs, &r, note, NULL), 0);
+	famfs_quiet = 0;
+	/* (.meta/.log1 was made again by the walk, as a replay does) */
+	assert_int_equal(r.problems, 2);
+	assert_true(meta_exists(t, ".meta/.log1"));
+	assert_true(said_has(".meta/.log2: not in the log"));
+	assert_true(said_has(".meta/.log2.new: left by a log growth"));
+	famfs_fs_close(&fs);
+	/* a second EXTEND entry for segment 1, same range: corrupt */
+	famfs_entry_build_extend(&e, 1, off, 4 * MiB);
+	assert_int_equal(famfs_log_append(&t->fs, &e), 0);
+	assert_int_equal(th_reopen(t), 0);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	assert_int_equal(s.bad, 1);
+	assert_non_null(strstr(s.why, "added twice"));
+}
+
+/* A reader whose copy of the superblock predates the growth (bounce
+ * buffers, or a non-coherent CPU's lines): the EXTEND entry it meets
+ * needs a bit its copy lacks.  The bit was set before the entry was
+ * written, so the reader looks at the superblock again before it calls
+ * the entry corrupt -- else a follower skips it for good, and stops at
+ * the segment it never maps. */
+static void test_reader_sb_older_than_growth(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fs r;
+	struct seen s = { 0 };
+
+	uint8_t me[16], other[16];
+
+	fill_to(t, 3);
+	/* r: another host (a client), reading through bounce buffers */
+	memcpy(me, t->fs.sb->master_uuid, 16);
+	uuid_generate(other);
+	th_write_id(t->hostid, other);
+	famfs_dev_bounce_files = true;
+	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
+	famfs_dev_bounce_files = false;
+	th_write_id(t->hostid, me);
+	assert_false(r.master);
+	assert_false(le32toh(r.sb->feature_incompat) &
+		     FAMFS_FEATURE_INCOMPAT_LOG_EXTEND);
+	assert_int_equal(grow(t, 4 * MiB), 0);
+	fill_to(t, 6);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_walk(&r, collect, &s), 0);
+	famfs_quiet = 0;
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(s.ext, 1);
+	assert_int_equal(r.nsegs, 2);
+	famfs_fs_close(&r);
+}
+
+/* entries in segment 1, read on a mount: through a .meta/.log1 that maps
+ * the segment, all good; through one that maps other memory, the walk
+ * stops at segment 1 (nothing read from the wrong memory) and fsck names
+ * the file */
+static void test_mount_segment_file_in_use(void **state)
+{
+	struct th *t = *state;
+	uint64_t ds = famfs_data_start(t->fs.sb), off;
+	struct famfs_fsck_result r;
+	struct famfs_fs fs;
+	struct seen s = { 0 };
+	char a[400], *buf = malloc(4 * MiB);
+	int img, fd;
+
+	assert_non_null(buf);
+	assert_int_equal(grow(t, 4 * MiB), 0);
+	off = t->fs.seg[1].dev_off;
+	fill_to(t, C0 + 10);
+	fake_meta(t);
+	/* the mock maps nothing: segment 1's bytes into .meta/.log1 */
+	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
+	img = open(t->img, O_RDONLY);
+	fd = open(a, O_RDWR);
+	assert_true(img >= 0 && fd >= 0);
+	assert_int_equal(pread(img, buf, 4 * MiB, (off_t)off), (ssize_t)(4 * MiB));
+	assert_int_equal(pwrite(fd, buf, 4 * MiB, 0), (ssize_t)(4 * MiB));
+	close(fd);
+	close(img);
+	free(buf);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
+	assert_int_equal(famfs_log_walk(&fs, collect, &s), 0);
+	famfs_fs_close(&fs);
+	assert_int_equal(s.bad, 0);
+	assert_true(s.last >= C0);
+	/* .meta/.log1 over other memory */
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
+					   FAMFS_LOG, ds + 40 * MiB, 4 * MiB), 0);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
+	memset(&s, 0, sizeof(s));
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_walk(&fs, collect, &s), -ENXIO);
+	famfs_quiet = 0;
+	assert_int_equal(s.bad, 0);
+	assert_true(s.last < C0);
+	nsaid = 0;
+	famfs_quiet = 1;
+	assert_int_not_equal(famfs_fsck_cb(&fs, &r, note, NULL), 0);
+	famfs_quiet = 0;
+	famfs_fs_close(&fs);
+	assert_true(said_has(".meta/.log1: maps ["));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_mount_unfinished_growth, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_mount_segment_files, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_reader_sb_older_than_growth, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_mount_segment_file_in_use, setup, th_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
