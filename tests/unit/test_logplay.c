@@ -383,6 +383,36 @@ static void test_owner_mode_as_logged(void **state)
 		check_mode(t, "v/o", 0644, 1234, 5678);
 	r = play(t, false);
 	assert_int_equal(r.present, u ? 8 : 9);
+	/* a later round under the S_ISGID directory it did not make in
+	 * that round (its mode read from the mount) and under the root
+	 * made S_ISGID outside the log: the group and mode as logged, no
+	 * S_ISGID inherited */
+	assert_int_equal(chmod(t->mpt, 02755), 0);
+	if (!u)
+		assert_int_equal(chown(t->mpt, 0, 5678), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "s/later", 0755, u, g, false), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "top", 0700, u, g, false), 0);
+	fd = famfs_file_create(&t->fs, "s/g", 1000, 0644, u, g);
+	assert_true(fd >= 0);
+	close(fd);
+	fd = famfs_file_create(&t->fs, "topf", 1000, 0644, u, g);
+	assert_true(fd >= 0);
+	close(fd);
+	{	/* made by the creates: gone, for the replay to make */
+		char cmd[900];
+
+		snprintf(cmd, sizeof(cmd), "cd '%s' && rm -rf s/later top s/g topf",
+			 t->mpt);
+		assert_int_equal(system(cmd), 0);
+	}
+	old = umask(022);
+	r = play(t, false);
+	umask(old);
+	assert_int_equal(r.errors, 0);
+	check_mode(t, "s/later", 0755, u, g);
+	check_mode(t, "top", 0700, u, g);
+	check_mode(t, "s/g", 0644, u, g);
+	check_mode(t, "topf", 0644, u, g);
 }
 
 int main(void)
