@@ -133,7 +133,7 @@ static void say(void *arg, const char *msg)
 int cmd_check(int argc, char **argv)
 {
 	struct famfs_fs fs;
-	int c;
+	int c, rc;
 
 	while ((c = cli_getopt(argc, argv, &cli_doc_check)) != -1) {
 		switch (c) {
@@ -152,9 +152,9 @@ int cmd_check(int argc, char **argv)
 		famfs_fs_close(&fs);
 		return FAMFS_EXIT_ERROR;
 	}
-	c = famfs_log_walk(&fs, add_logged, NULL);
-	if (c) {
-		famfs_err("%s: cannot read the log: %s", fs.mpt, strerror(-c));
+	rc = famfs_log_walk(&fs, add_logged, NULL);
+	if (rc) {
+		famfs_err("%s: cannot read the log: %s", fs.mpt, strerror(-rc));
 		/* a segment file that maps other memory stops the walk:
 		 * name it */
 		famfs_logseg_check_files(&fs, seg, nseg, say, NULL);
