@@ -17,9 +17,9 @@
 
 #include "libfamfs.h"
 
-int famfs_mount_dev_attached(const char *mpt, unsigned index)
+int famfs_mount_dev_get(const char *mpt, unsigned index,
+			struct famfs_ioc_dev_info *i)
 {
-	struct famfs_ioc_dev_info i;
 	int fd, rc;
 
 	if (!famfs_kernel->dev_get)
@@ -27,10 +27,18 @@ int famfs_mount_dev_attached(const char *mpt, unsigned index)
 	fd = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	memset(&i, 0, sizeof(i));
-	i.index = index;
-	rc = famfs_kernel->dev_get(fd, &i);
+	memset(i, 0, sizeof(*i));
+	i->index = index;
+	rc = famfs_kernel->dev_get(fd, i);
 	close(fd);
+	return rc;
+}
+
+int famfs_mount_dev_attached(const char *mpt, unsigned index)
+{
+	struct famfs_ioc_dev_info i;
+	int rc = famfs_mount_dev_get(mpt, index, &i);
+
 	if (rc == -ENXIO)
 		return 0;
 	return rc ? rc : 1;
