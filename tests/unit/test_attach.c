@@ -131,6 +131,19 @@ static void test_copied_member_refused(void **state)
 	assert_false(th_mock_devs[1].on);
 }
 
+/* A CRC-valid member superblock whose index contradicts the log (the
+ * log's device uuid, another index): refused, nothing attached */
+static void test_contradicting_index_refused(void **state)
+{
+	struct ax *x = *state;
+
+	member_file(x, "pmem3", U1, 2);
+	log_devadd(&x->t->fs, 1, U1);
+	assert_int_equal(famfs_fs_attach_members(&x->t->fs, NULL, 0), -ENODEV);
+	assert_false(th_mock_devs[1].on);
+	assert_false(th_mock_devs[2].on);
+}
+
 /* Member 2 is not on this host: member 1 is attached all the same (its
  * files can be mapped), and the call says -ENODEV. */
 static void test_partial_attach(void **state)
@@ -255,6 +268,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_orphan_index_resolved_by_uuid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copied_member_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_contradicting_index_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_partial_attach, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fsck_orphan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_follower_attaches_late_member, setup, teardown),
