@@ -32,9 +32,10 @@ const struct cli_doc cli_doc_devadd = {
 		"devadd overwrites it.  If the append fails after the attach, the\n"
 		"device stays attached to this mount (until it is unmounted) but is\n"
 		"not a member: famfs devadd of the same device again finishes it (no\n"
-		"other device can be added before).  The first member of a file system made without any\n"
-		"sets its multi-device feature: tools that predate it refuse the file\n"
-		"system from then on.  A file system with a v1 log cannot have members.\n",
+		"other device can be added before).  The first member of a file\n"
+		"system made without any sets its multi-device feature: tools that\n"
+		"predate it refuse the file system from then on.  A file system with\n"
+		"a v1 log cannot have members.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'f', "force", NULL, "overwrite whatever DEVICE holds" },
 		{ 0 } },
