@@ -62,3 +62,6 @@ t_rc getmap-r1 0 famfs getmap $M/r1
 t_has getmap-r1-on-member "device 1"
 t_rc fsck-roll 0 famfs fsck $M
 t_ok umount-4 umount $M
+# leave no member superblock behind for the next suite of the boot
+member_raw
+t_ok wipe-member devpat fill "$MEM" 0 4K 0
