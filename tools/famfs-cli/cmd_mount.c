@@ -216,19 +216,6 @@ int cli_mount(const char *dev, const char *mpt,
 		/* the master's create summary, from the log as it is now */
 		famfs_fs_cache_remake(&fs);
 		famfs_fs_unlock(&fs);
-		/* 5b. the remake commits an entry left at next_index (R4);
-		 * a DEVADD (a devadd that crashed between its two flushes)
-		 * names a member 3b did not attach: attach it, or creates
-		 * placed on it would fail */
-		if (famfs_fs_multidev(&fs)) {
-			rc = famfs_fs_attach_members(&fs, hints, nhints);
-			if (rc) {
-				famfs_fs_close(&fs);
-				famfs_kernel->umount(mpt);
-				return rc == -ENODEV ? CLI_EXIT_NOMEMBER :
-						       FAMFS_EXIT_ERROR;
-			}
-		}
 	}
 	famfs_fs_close(&fs);
 	/* 6. -o ro: the mount itself read-only, keeping the other flags */

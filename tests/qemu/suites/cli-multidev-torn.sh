@@ -5,8 +5,8 @@
 # master's mount at the next index with no DEVADD naming it.  devadd of the
 # same device again finishes it (same index, the superblock it wrote); the
 # member then works like any other and survives a remount.  A DEVADD
-# left uncommitted is rolled forward by the master's mount, which then
-# attaches that member as well.
+# left uncommitted is rolled forward by the master's next append, which
+# then attaches that member as well.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 famfs_loaded || exit 0
@@ -44,9 +44,9 @@ t_ok f1-after-remount devpat -m check $M/f1 0 2M 91
 t_ok umount-2 umount $M
 
 # A devadd whose entry is written but not committed (a crash between the
-# two flushes: next_index put back by hand): the master's mount commits it
-# (R4 roll-forward), and must then attach that member too, or every create
-# the allocator places on it fails
+# two flushes: next_index put back by hand): the master's next append
+# commits it (R4 roll-forward; the mount does not), and must then attach
+# that member too, or every create placed on it fails (ENODEV)
 member_raw
 t_ok mkfs-2 famfs mkfs -f --loglen 2m "$P"
 t_ok mount-3 famfs mount "$P" $M
@@ -55,9 +55,9 @@ t_ok umount-3 umount $M
 # next_index (log header at 2 MiB, +16): 1 -> 0; not in the header CRC
 poke $((2 * 1024 * 1024 + 16)) 0 "$P"
 member_famfs
-t_rc mount-rolls-forward 0 famfs mount -v "$P" $M
-t_has mount-rolled "committed now"
-t_ok mkfile-after-roll famfs mkfile --device 1 -s 2M $M/r1
+t_rc mount-uncommitted 0 famfs mount "$P" $M
+t_rc mkfile-after-roll 0 famfs mkfile --device 1 -s 2M $M/r1
+t_has mkfile-rolled "committed now"
 t_rc getmap-r1 0 famfs getmap $M/r1
 t_has getmap-r1-on-member "device 1"
 t_rc fsck-roll 0 famfs fsck $M
