@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "famfs.h"
 #include "master.h"
@@ -29,10 +30,12 @@ const struct cli_doc cli_doc_devadd = {
 		"signature).  A member superblock of this file system that no log entry\n"
 		"names (a devadd that crashed before its log entry) is not a member:\n"
 		"devadd overwrites it.  If the append fails after the attach, the\n"
-		"device stays attached to this mount until it is unmounted, but it is\n"
-		"not a member.  The first member of a file system made without any\n"
-		"sets its multi-device feature: tools that predate it refuse the file\n"
-		"system from then on.  A file system with a v1 log cannot have members.\n",
+		"device stays attached to this mount (until it is unmounted) but is\n"
+		"not a member: famfs devadd of the same device again finishes it (no\n"
+		"other device can be added before).  The first member of a file\n"
+		"system made without any sets its multi-device feature: tools that\n"
+		"predate it refuse the file system from then on.  A file system with\n"
+		"a v1 log cannot have members.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'f', "force", NULL, "overwrite whatever DEVICE holds" },
 		{ 0 } },
@@ -64,6 +67,60 @@ static int already_member(struct famfs_fs *fs, const char *path)
 	return 0;
 }
 
+/*
+ * A devadd of this mount whose append failed after its attach left a
+ * device attached at index with no DEVADD naming it.  0: nothing there.
+ * 1: it is path, holding the member superblock that devadd wrote: its
+ * device uuid and the attached size to u and *size, only the append is
+ * left to do.  -EBUSY: another device is there (said, with what to do).
+ */
+static int unfinished(struct famfs_fs *fs, const char *path, unsigned index,
+		      uint8_t u[16], uint64_t *size)
+{
+	struct famfs_ioc_dev_info i;
+	struct famfs_member_sb m;
+	char why[FAMFS_REASON_LEN] = "";
+	struct stat st;
+	uint64_t dsize;
+	int rc;
+
+	rc = famfs_mount_dev_get(fs->mpt, index, &i);
+	if (rc == -ENXIO || rc == -ENOTTY)
+		return 0;
+	if (rc) {
+		famfs_err("%s: cannot ask famfs.ko about member %u: %s",
+			  fs->mpt, index, strerror(-rc));
+		return rc;
+	}
+	if (stat(path, &st) || !(S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)) ||
+	    st.st_rdev != makedev(i.major, i.minor)) {
+		famfs_err("%s: member index %u of this mount holds device %u:%u, left by a devadd whose log entry was not written; run famfs devadd %s on that device again to finish it, or unmount and mount again",
+			  fs->mpt, index, i.major, i.minor, fs->mpt);
+		return -EBUSY;
+	}
+	rc = famfs_dev_read_head(path, &m, sizeof(m), &dsize);
+	if (!rc)
+		rc = famfs_member_check(&m, fs->sb->fs_uuid, dsize, why);
+	if (!rc && (le32toh(m.index) != index ||
+		    le64toh(m.device_size) != i.size)) {
+		snprintf(why, sizeof(why), "its member superblock says index %u, %llu bytes",
+			 le32toh(m.index),
+			 (unsigned long long)le64toh(m.device_size));
+		rc = -EINVAL;
+	}
+	if (rc) {
+		famfs_err("%s: attached to this mount as member %u (%llu bytes) by a devadd whose log entry was not written, but %s; unmount and mount again",
+			  path, index, (unsigned long long)i.size,
+			  why[0] ? why : strerror(-rc));
+		return -EBUSY;
+	}
+	memcpy(u, m.dev_uuid, 16);
+	*size = i.size;
+	famfs_warn("%s: attached as member %u by an earlier devadd whose log entry was not written: finishing it",
+		   path, index);
+	return 1;
+}
+
 /* Under the log lock, as the master: index, superblock, attach, append */
 static int devadd(struct famfs_fs *fs, const char *primary, const char *path,
 		  bool force)
@@ -93,6 +150,11 @@ static int devadd(struct famfs_fs *fs, const char *primary, const char *path,
 		famfs_err("%s: is member %d of this file system already", path, rc);
 		return -EEXIST;
 	}
+	rc = unfinished(fs, path, index, u, &size);
+	if (rc < 0)
+		return rc;
+	if (rc)
+		goto append;
 	/* a member superblock of this fs that the log does not name is an
 	 * interrupted devadd's: not a member, overwritten */
 	{
@@ -119,6 +181,7 @@ static int devadd(struct famfs_fs *fs, const char *primary, const char *path,
 	rc = famfs_mount_dev_add(fs->mpt, path, index, size);
 	if (rc)
 		return rc;
+append:
 	/* 3. the log: from now on it is a member */
 	if (!(le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_MULTIDEV)) {
 		rc = famfs_fs_change_feature(fs, FAMFS_FEAT_INCOMPAT,
@@ -129,8 +192,8 @@ static int devadd(struct famfs_fs *fs, const char *primary, const char *path,
 	famfs_entry_build_devadd(&e, index, u, size);
 	rc = famfs_log_append(fs, &e);
 	if (rc) {
-		famfs_err("%s: %s is attached to this mount until it is unmounted, but it is not a member (no log entry)",
-			  fs->mpt, path);
+		famfs_err("%s: %s is attached to this mount until it is unmounted, but it is not a member (no log entry); famfs devadd %s %s again finishes it",
+			  fs->mpt, path, fs->mpt, path);
 		return rc;
 	}
 	famfs_uuid_str(u, us);

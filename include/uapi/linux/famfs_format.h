@@ -218,7 +218,12 @@
  * member superblock is written and flushed, then the device is attached to
  * the master's mount (FAMFSIOC_DEV_ADD), then DEVADD is appended: a member
  * superblock with no DEVADD (a crash in between) is not a member, and a
- * later devadd of that device rewrites its superblock.  The member's size
+ * later devadd of that device rewrites its superblock.  Such an orphan may
+ * carry an index that a later devadd gave another device: hosts take a
+ * member superblock only if a DEVADD names its device uuid *and* index
+ * (an orphan is ignored, a contradiction refused).  If the append fails
+ * after the attach, devadd of the same device again appends the DEVADD
+ * for the superblock and index it left.  The member's size
  * in DEVADD is at most its member superblock's device_size; the device's
  * data is [FAMFS_MEMBER_DATA_OFFSET, size).
  *   A compact extent or strip whose devindex is not 0 names the member

@@ -42,6 +42,7 @@ void th_mock_reset(void)
 	th_mock_v1_creates = th_mock_v2_creates = th_mock_v2_gets = 0;
 	th_mock_stale = false;
 	th_mock_before_create = NULL;
+	th_mock_devs_reset();
 }
 
 int th_mock_map_count(void)
@@ -393,6 +394,9 @@ const struct famfs_kernel_ops th_mock_kernel = {
 	.map_getext = m_map_getext,
 	.map_create_v2 = m_map_create_v2,
 	.map_get_v2 = m_map_get_v2,
+	.dev_add = th_mock_dev_add,
+	.dev_get = th_mock_dev_get,
+	.map_create_v3 = th_mock_map_create_v3,
 };
 
 /* the same without v2: an older famfs.ko */

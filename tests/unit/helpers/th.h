@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <cmocka.h>
 
 #include "libfamfs.h"
@@ -66,5 +67,20 @@ int th_mock_map_count(void);
 /* the v1 view (-EOVERFLOW for a map v1 cannot express) */
 int th_mock_lookup(const char *path, struct famfs_ioc_map *map);
 int th_mock_lookup_fmap(const char *path, struct famfs_fmap *map);
+
+/* th_dev.c: member devices of the mock (in th_mock_kernel): attached
+ * index -> the plain file (dev, ino) and size; reset by th_mock_reset */
+struct th_mock_dev {
+	bool on;
+	dev_t dev;
+	ino_t ino;
+	uint64_t size;
+};
+extern struct th_mock_dev th_mock_devs[FAMFS_MAX_DEVS];
+extern unsigned long th_mock_dev_adds, th_mock_v3_creates;
+void th_mock_devs_reset(void);
+int th_mock_dev_add(int fd, const struct famfs_ioc_dev_add *a);
+int th_mock_dev_get(int fd, struct famfs_ioc_dev_info *i);
+int th_mock_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h);
 
 #endif

@@ -17,9 +17,9 @@
 
 #include "libfamfs.h"
 
-int famfs_mount_dev_attached(const char *mpt, unsigned index)
+int famfs_mount_dev_get(const char *mpt, unsigned index,
+			struct famfs_ioc_dev_info *i)
 {
-	struct famfs_ioc_dev_info i;
 	int fd, rc;
 
 	if (!famfs_kernel->dev_get)
@@ -27,10 +27,18 @@ int famfs_mount_dev_attached(const char *mpt, unsigned index)
 	fd = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	memset(&i, 0, sizeof(i));
-	i.index = index;
-	rc = famfs_kernel->dev_get(fd, &i);
+	memset(i, 0, sizeof(*i));
+	i->index = index;
+	rc = famfs_kernel->dev_get(fd, i);
 	close(fd);
+	return rc;
+}
+
+int famfs_mount_dev_attached(const char *mpt, unsigned index)
+{
+	struct famfs_ioc_dev_info i;
+	int rc = famfs_mount_dev_get(mpt, index, &i);
+
 	if (rc == -ENXIO)
 		return 0;
 	return rc ? rc : 1;
@@ -77,13 +85,14 @@ int famfs_mount_dev_add(const char *mpt, const char *path, unsigned index,
 	return rc;
 }
 
-int famfs_fs_attach_members(struct famfs_fs *fs, const char *const *hints,
-			    int nhints)
+/* The log's members into all[] (index, device uuid), those famfs.ko does
+ * not have yet into want[]: their counts, or -errno (printed) */
+static int log_members(struct famfs_fs *fs, struct famfs_member_want *all,
+		       int *nall, struct famfs_member_want *want, int *nwant)
 {
-	struct famfs_member_want want[FAMFS_MAX_DEVS];
-	struct famfs_devtab *t = NULL;
-	int n = 0, rc;
+	int rc;
 
+	*nall = *nwant = 0;
 	rc = famfs_fs_devs_update(fs);
 	if (rc)
 		return rc;
@@ -92,45 +101,78 @@ int famfs_fs_attach_members(struct famfs_fs *fs, const char *const *hints,
 
 		if (!d)
 			continue;
+		all[*nall].index = i;
+		memcpy(all[(*nall)++].dev_uuid, d->dev_uuid, 16);
 		rc = famfs_mount_dev_attached(fs->mpt, i);
 		if (rc < 0) {
 			famfs_err("%s: cannot ask famfs.ko about member %u: %s",
 				  fs->mpt, i, strerror(-rc));
 			return rc;
 		}
-		if (rc)
-			continue;
-		want[n].index = i;
-		memcpy(want[n++].dev_uuid, d->dev_uuid, 16);
+		if (!rc)
+			want[(*nwant)++] = all[*nall - 1];
 	}
-	if (!n)
-		return 0;
+	return 0;
+}
+
+int famfs_fs_members_missing(struct famfs_fs *fs)
+{
+	struct famfs_member_want all[FAMFS_MAX_DEVS], want[FAMFS_MAX_DEVS];
+	int nall, n, rc;
+
+	rc = log_members(fs, all, &nall, want, &n);
+	return rc ? rc : n;
+}
+
+int famfs_fs_attach_members(struct famfs_fs *fs, const char *const *hints,
+			    int nhints)
+{
+	struct famfs_member_want all[FAMFS_MAX_DEVS], want[FAMFS_MAX_DEVS];
+	struct famfs_devtab *t;
+	int nall, n, rc, missing;
+
+	rc = log_members(fs, all, &nall, want, &n);
+	if (rc || !n)
+		return rc;
 	t = malloc(sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	rc = famfs_devtab_scan(fs->sb->fs_uuid, hints, nhints, t);
-	if (!rc)
-		rc = famfs_devtab_require(t, want, n);
-	for (int k = 0; !rc && k < n; k++) {
+	/* by the log's device uuids: an orphan member superblock (a devadd
+	 * that crashed before its entry) may carry a member's index */
+	rc = famfs_devtab_find(fs->sb->fs_uuid, hints, nhints, all, nall, t);
+	if (rc) {
+		free(t);
+		return rc;
+	}
+	/* the members found are attached even if another one is missing:
+	 * a replay can then map the files on them */
+	missing = famfs_devtab_require(t, want, n);
+	for (int k = 0; k < n; k++) {
 		struct famfs_logdev *d = &fs->devs.dev[want[k].index];
 		const struct famfs_found_dev *f = &t->dev[want[k].index];
+		int r;
 
+		if (!f->present || memcmp(f->dev_uuid, want[k].dev_uuid, 16))
+			continue;
 		if (f->size < d->size) {
 			famfs_err("%s: member %u is %llu bytes by its superblock, but the log added it with %llu",
 				  f->path, want[k].index,
 				  (unsigned long long)f->size,
 				  (unsigned long long)d->size);
-			rc = -EINVAL;
-			break;
+			r = -EINVAL;
+		} else {
+			r = famfs_mount_dev_add(fs->mpt, f->path,
+						want[k].index, d->size);
 		}
-		rc = famfs_mount_dev_add(fs->mpt, f->path, want[k].index,
-					 d->size);
-		if (!rc)
-			snprintf(d->path, sizeof(d->path), "%s", f->path);
-		if (!rc && famfs_verbose)
+		if (r) {
+			rc = rc ? rc : r;
+			continue;
+		}
+		snprintf(d->path, sizeof(d->path), "%s", f->path);
+		if (famfs_verbose)
 			printf("%s: member %u is %s\n", fs->mpt, want[k].index,
 			       f->path);
 	}
 	free(t);
-	return rc;
+	return rc ? rc : missing;
 }

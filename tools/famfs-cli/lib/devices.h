@@ -127,16 +127,23 @@ struct famfs_devtab {
 	int nfound;
 	int ndamaged;
 };
+struct famfs_member_want {
+	uint32_t index;
+	uint8_t dev_uuid[16];
+};
 /* Fill t for fs_uuid from the hints (read first, in order; a hint that
  * cannot be read is a warning) then the scan root.  The same device seen
  * twice counts once.  -EEXIST, naming both devices, if two devices claim
  * the same index or the same device uuid (or two primaries). */
 int famfs_devtab_scan(const uint8_t fs_uuid[16], const char *const *hints,
 		      int nhints, struct famfs_devtab *t);
-struct famfs_member_want {
-	uint32_t index;
-	uint8_t dev_uuid[16];
-};
+/* The same, taking only the members want names (the log's: index and
+ * device uuid): a member superblock of this fs that want does not name
+ * (an interrupted devadd's, maybe at an index reused since) is ignored,
+ * one naming a wanted uuid at another index is refused (ndamaged). */
+int famfs_devtab_find(const uint8_t fs_uuid[16], const char *const *hints,
+		      int nhints, const struct famfs_member_want *want,
+		      int nwant, struct famfs_devtab *t);
 /* Every wanted member found with its device uuid: 0.  Else one message per
  * missing member, naming its index and device uuid (or the device found at
  * that index with another uuid), and -ENODEV. */
@@ -147,17 +154,26 @@ int famfs_devtab_require(const struct famfs_devtab *t,
 /* 1 if famfs.ko has a device at index in the mount at mpt, 0 if not,
  * -errno (-ENOTTY: a module without DEV_GET) */
 int famfs_mount_dev_attached(const char *mpt, unsigned index);
+/* FAMFSIOC_DEV_GET of index in the mount at mpt: 0 and *i filled, -ENXIO
+ * (nothing attached there), -errno (-ENOTTY: no DEV_GET) */
+int famfs_mount_dev_get(const char *mpt, unsigned index,
+			struct famfs_ioc_dev_info *i);
 /* FAMFSIOC_DEV_ADD of path as member index of size bytes (printed) */
 int famfs_mount_dev_add(const char *mpt, const char *path, unsigned index,
 			uint64_t size);
 /* Attach every device the log added (fs->devs, brought up to date) that
  * the mount at fs->mpt does not have yet: found by device uuid among the
- * hints and the scan root (famfs_devtab_scan), its member superblock at
- * least the size its DEVADD says; fs->devs.dev[i].path filled.  0;
+ * hints and the scan root (famfs_devtab_find with the log's members), its
+ * member superblock at least the size its DEVADD says; fs->devs.dev[i].path
+ * filled.  Those found are attached even when another is missing.  0;
  * -ENODEV when one is not on this host (one message per missing member,
  * naming its index and device uuid); -errno (printed). */
 struct famfs_fs;
 int famfs_fs_attach_members(struct famfs_fs *fs, const char *const *hints,
 			    int nhints);
+/* How many members the log added (fs->devs, brought up to date) that the
+ * mount does not have attached: 0.., or -errno (printed; -ENOTTY: a
+ * module without DEV_GET) */
+int famfs_fs_members_missing(struct famfs_fs *fs);
 
 #endif /* FAMFS_DEVICES_H */

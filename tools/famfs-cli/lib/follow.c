@@ -137,6 +137,30 @@ static bool stop_cb(void *arg)
 	return f->ops->stop(f);
 }
 
+/* Members the log added that this mount lacks: look for them again
+ * (quietly: the replay that met their DEVADD said which are missing).
+ * true if one was attached, so the files on it can now be created. */
+static bool members_came(struct famfs_follow *f, struct famfs_fs *fs)
+{
+	int q = famfs_quiet, before, after;
+
+	before = famfs_fs_members_missing(fs);
+	if (before <= 0) {
+		f->member_wait = false;
+		return false;
+	}
+	famfs_quiet = 1;
+	(void)famfs_fs_attach_members(fs, NULL, 0);
+	famfs_quiet = q;
+	after = famfs_fs_members_missing(fs);
+	f->member_wait = after != 0;
+	if (after < 0 || after >= before)
+		return false;
+	famfs_warn("%s: %d missing member device(s) attached now; replaying the log from its start for the files on them",
+		   f->mpt, before - after);
+	return true;
+}
+
 int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 {
 	struct famfs_fs fs;
@@ -171,6 +195,14 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 	}
 	memcpy(f->fs_uuid, fs.sb->fs_uuid, 16);
 	f->have_uuid = true;
+	if (f->member_wait && members_came(f, &fs)) {
+		famfs_logplay_free(f->lp);
+		f->lp = famfs_logplay_new(64);
+		if (!f->lp) {
+			famfs_fs_close(&fs);
+			return -ENOMEM;
+		}
+	}
 	n = famfs_log_refresh_next(&fs);
 	before = famfs_logplay_next(f->lp);
 	rc = 0;
@@ -188,6 +220,9 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 				   f->r.conflicts - r0.conflicts,
 				   f->r.bad_entries - r0.bad_entries,
 				   f->r.errors - r0.errors);
+		/* a DEVADD whose device is not here: look again each round */
+		if (!f->member_wait && famfs_fs_members_missing(&fs) > 0)
+			f->member_wait = true;
 	}
 	/* the segments the replay met are mapped now; a compact log keeps
 	 * its last slot for the entry that records a growth */

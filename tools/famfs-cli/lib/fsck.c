@@ -264,17 +264,24 @@ static void check_ancestors(struct fsck_ctx *c)
  * the scan, which names it), no smaller than its DEVADD says */
 static void check_members(struct fsck_ctx *c)
 {
+	struct famfs_member_want want[FAMFS_MAX_DEVS];
 	struct famfs_fs *fs = c->fs;
 	struct famfs_devtab *t;
 	char u[37], m[600];
+	int n = 0;
 
 	c->r->ndevs = fs->devs.ndevs;
 	if (fs->devs.ndevs < 2)
 		return;
-	/* a scan that fails (two devices claim one index) has said why:
-	 * nothing it found is trusted then */
+	for (unsigned i = 1; i < fs->devs.ndevs; i++) {
+		want[n].index = i;
+		memcpy(want[n++].dev_uuid, fs->devs.dev[i].dev_uuid, 16);
+	}
+	/* a scan that fails (two devices claim one member) has said why:
+	 * nothing it found is trusted then; a member superblock that no
+	 * DEVADD names (an interrupted devadd) is no problem */
 	t = malloc(sizeof(*t));
-	if (t && famfs_devtab_scan(fs->sb->fs_uuid, NULL, 0, t)) {
+	if (t && famfs_devtab_find(fs->sb->fs_uuid, NULL, 0, want, n, t)) {
 		free(t);
 		t = NULL;
 	}

@@ -345,7 +345,14 @@ int famfs_log_roll_forward(struct famfs_fs *fs)
 		   fs->name, (unsigned long long)idx);
 	__atomic_store_n(&h->next_index, htole64(idx + k), __ATOMIC_RELEASE);
 	rc = famfs_map_flush(&fs->logm, h, sizeof(*h));
-	return rc ? rc : 1;
+	if (rc)
+		return rc;
+	/* a DEVADD committed so (a devadd that crashed between its two
+	 * flushes): this mount must have that member before a create is
+	 * placed on it; one not on this host is said (its files fail) */
+	if (famfs_fs_multidev(fs) && fs->mpt[0])
+		(void)famfs_fs_attach_members(fs, NULL, 0);
+	return 1;
 }
 
 /* The entry (v1 form, seq/uuid/crc filled) in compact form at slot idx:

@@ -341,7 +341,8 @@ again:
 
 /* A member the master added: attached before the entries after it (the
  * files on it) are played.  Not on this host: said (its uuid), and the
- * files on it fail to map (ENODEV) until a later logplay finds it. */
+ * files on it fail to map (ENODEV) until a later logplay finds it (a
+ * follower looks for it every round: follow.c). */
 static int play_devadd(struct lp_ctx *c, uint64_t idx,
 		       const struct famfs_log_entry *e)
 {
@@ -355,7 +356,11 @@ static int play_devadd(struct lp_ctx *c, uint64_t idx,
 		       le32toh(d->index), u);
 		return 0;
 	}
+	/* attaches every member found (a later one missing does not keep
+	 * this one out): only this entry's own member counts here */
 	rc = famfs_fs_attach_members(c->fs, NULL, 0);
+	if (rc && famfs_mount_dev_attached(c->fs->mpt, le32toh(d->index)) == 1)
+		rc = 0;
 	if (rc) {
 		c->r->errors++;
 		famfs_uuid_str(d->dev_uuid, u);

@@ -248,6 +248,8 @@ struct seen {
 struct scan {
 	const uint8_t *fs_uuid;
 	struct famfs_devtab *t;
+	const struct famfs_member_want *want;	/* NULL: any member */
+	int nwant;
 	struct seen *seen;
 	size_t nseen;
 	int rc;
@@ -332,6 +334,32 @@ static void take(struct scan *s, uint32_t idx, const char *path,
 	s->t->nfound++;
 }
 
+/* With the log's members (s->want): is m one of them?  A member
+ * superblock whose device uuid no DEVADD names is an interrupted devadd's
+ * (its index may be another device's now): not a member, ignored.  One
+ * whose index differs from its DEVADD's contradicts the log: refused. */
+static bool wanted(struct scan *s, const char *path,
+		   const struct famfs_member_sb *m)
+{
+	uint32_t idx = le32toh(m->index);
+	char u[37];
+
+	famfs_uuid_str(m->dev_uuid, u);
+	for (int i = 0; i < s->nwant; i++) {
+		if (memcmp(s->want[i].dev_uuid, m->dev_uuid, 16))
+			continue;
+		if (s->want[i].index == idx)
+			return true;
+		famfs_warn("%s: member superblock of file system %s says index %u, but the log added device uuid %s as member %u: refused",
+			   path, s->fsu, idx, u, s->want[i].index);
+		s->t->ndamaged++;
+		return false;
+	}
+	famfs_info("%s: member superblock of file system %s (index %u, device uuid %s) that its log does not name (an interrupted famfs devadd): not a member, ignored",
+		   path, s->fsu, idx, u);
+	return false;
+}
+
 static void consider(struct scan *s, const char *path, bool hint)
 {
 	union {
@@ -379,6 +407,8 @@ static void consider(struct scan *s, const char *path, bool hint)
 		s->t->ndamaged++;
 		return;
 	}
+	if (s->want && !wanted(s, path, &h.m))
+		return;
 	take(s, le32toh(h.m.index), path, h.m.dev_uuid,
 	     le64toh(h.m.device_size), le64toh(h.m.fs_ctime));
 }
@@ -408,7 +438,15 @@ static void scan_root(struct scan *s)
 int famfs_devtab_scan(const uint8_t fs_uuid[16], const char *const *hints,
 		      int nhints, struct famfs_devtab *t)
 {
-	struct scan s = { .fs_uuid = fs_uuid, .t = t };
+	return famfs_devtab_find(fs_uuid, hints, nhints, NULL, 0, t);
+}
+
+int famfs_devtab_find(const uint8_t fs_uuid[16], const char *const *hints,
+		      int nhints, const struct famfs_member_want *want,
+		      int nwant, struct famfs_devtab *t)
+{
+	struct scan s = { .fs_uuid = fs_uuid, .t = t, .want = want,
+			  .nwant = nwant };
 	struct famfs_found_dev *p = &t->dev[0];
 
 	memset(t, 0, sizeof(*t));

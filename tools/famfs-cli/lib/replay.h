@@ -50,6 +50,10 @@ struct famfs_follow {
 	unsigned long rounds;		/* rounds that opened the mount */
 	uint8_t fs_uuid[16];
 	bool have_uuid, full_reported, unmounted;
+	/* a member the log added is not attached here (not on this host
+	 * yet): every round looks for it; once one comes, the log is
+	 * replayed from its start, creating the files on it */
+	bool member_wait;
 	int ino_fd;			/* inotify on MPT, or -1 */
 	dev_t dev;
 	ino_t ino;

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit-test helpers: the member-device ioctls of the mock famfs.ko
+ * (FAMFSIOC_DEV_ADD, DEV_GET, MAP_CREATE_V3) with the errors
+ * famfs_ioctl.h lists that a plain-file world can reach.  Plain files
+ * stand for devices (the real module wants block or dax devices). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "th.h"
+
+struct th_mock_dev th_mock_devs[FAMFS_MAX_DEVS];
+unsigned long th_mock_dev_adds, th_mock_v3_creates;
+
+void th_mock_devs_reset(void)
+{
+	memset(th_mock_devs, 0, sizeof(th_mock_devs));
+	th_mock_dev_adds = th_mock_v3_creates = 0;
+}
+
+int th_mock_dev_add(int fd, const struct famfs_ioc_dev_add *a)
+{
+	struct stat st;
+
+	(void)fd;
+	if (a->flags || a->reserved || a->reserved2[0] || a->reserved2[1] ||
+	    a->reserved2[2])
+		return -EINVAL;
+	if (!a->index || a->index >= FAMFS_MAX_DEVS)
+		return -EINVAL;
+	if (!a->size || a->size % FAMFS_ALLOC_UNIT)
+		return -EINVAL;
+	if (fstat(a->fd, &st))
+		return -EBADF;
+	if (th_mock_devs[a->index].on)
+		return -EEXIST;
+	for (unsigned i = 1; i < FAMFS_MAX_DEVS; i++)
+		if (th_mock_devs[i].on && th_mock_devs[i].dev == st.st_dev &&
+		    th_mock_devs[i].ino == st.st_ino)
+			return -EALREADY;
+	if ((uint64_t)st.st_size < a->size)
+		return -ENOSPC;
+	th_mock_devs[a->index] = (struct th_mock_dev){
+		.on = true, .dev = st.st_dev, .ino = st.st_ino, .size = a->size };
+	th_mock_dev_adds++;
+	return 0;
+}
+
+int th_mock_dev_get(int fd, struct famfs_ioc_dev_info *i)
+{
+	(void)fd;
+	if (i->flags || i->size || i->major || i->minor || i->reserved[0] ||
+	    i->reserved[1] || i->index >= FAMFS_MAX_DEVS)
+		return -EINVAL;
+	if (i->index && !th_mock_devs[i->index].on)
+		return -ENXIO;
+	i->size = th_mock_devs[i->index].size;
+	return 0;
+}
+
+/* ENODEV for an extent or strip on a device not attached, then the
+ * checks of MAP_CREATE_V2 (th.c) on the map with its device indexes */
+int th_mock_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h)
+{
+	const struct famfs_ioc_dext *d = (const void *)(uintptr_t)h->ext_list;
+	const struct famfs_ioc_iext_v3 *x = (const void *)(uintptr_t)h->ext_list;
+	struct famfs_fmap *m;
+	int rc;
+
+	if (!h->ext_list || !h->ext_count ||
+	    h->ext_count > (h->extent_type == SIMPLE_DAX_EXTENT ?
+			    FAMFS_IOC_MAX_EXTENTS_V2 : FAMFS_IOC_MAX_IEXTENTS))
+		return -EINVAL;
+	m = calloc(1, sizeof(*m));
+	assert_non_null(m);
+	m->extent_type = h->extent_type;
+	m->file_type = h->file_type;
+	m->file_size = h->file_size;
+	m->count = h->ext_count;
+	rc = 0;
+	for (uint32_t i = 0; !rc && i < h->ext_count; i++) {
+		if (h->extent_type == SIMPLE_DAX_EXTENT) {
+			if (d[i].reserved)
+				rc = -EINVAL;
+			else if (d[i].devindex >= FAMFS_MAX_DEVS ||
+				 (d[i].devindex && !th_mock_devs[d[i].devindex].on))
+				rc = -ENODEV;
+			m->ext[i].offset = d[i].offset;
+			m->ext[i].len = d[i].len;
+			m->dev[i] = (uint8_t)d[i].devindex;
+			continue;
+		}
+		m->iext[i].nstrips = x[i].nstrips;
+		m->iext[i].chunk_size = x[i].chunk_size;
+		m->iext[i].nbytes = x[i].nbytes;
+		for (uint32_t s = 0; !rc && s < x[i].nstrips &&
+		     s < FAMFS_IOC_MAX_STRIPS; s++) {
+			const struct famfs_ioc_dext *k = &x[i].strips[s];
+
+			if (k->reserved)
+				rc = -EINVAL;
+			else if (k->devindex >= FAMFS_MAX_DEVS ||
+				 (k->devindex && !th_mock_devs[k->devindex].on))
+				rc = -ENODEV;
+			m->iext[i].strips[s].offset = k->offset;
+			m->iext[i].strips[s].len = k->len;
+			m->dev[i * FAMFS_IOC_MAX_STRIPS + s] = (uint8_t)k->devindex;
+		}
+	}
+	if (!rc)
+		rc = th_mock_add(fd, m);
+	if (!rc)
+		th_mock_v3_creates++;
+	free(m);
+	return rc;
+}

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Attaching members to a mount (issue 16, attach.c) with the mock's
+ * DEV_ADD/DEV_GET/MAP_CREATE_V3 (helpers/th_dev.c): members found by
+ * device uuid, not by index alone (the orphan of a devadd that crashed
+ * before its log entry shares an index with the real member); the members
+ * a host has are attached even when another is missing; a follower that
+ * lacked a member when its DEVADD came attaches it later and creates the
+ * files on it; fsck is not fooled by an orphan either. */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "th.h"
+
+static const uint8_t U1[16] = { 0xd1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+static const uint8_t U2[16] = { 0xd2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2 };
+static const uint8_t U9[16] = { 0xd9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9 };
+#define MSIZE (32 * MiB)
+
+struct ax {
+	struct th *t;
+	char devs[320];		/* the scan root: this host's "devices" */
+};
+
+static int setup(void **state)
+{
+	struct ax *x = calloc(1, sizeof(*x));
+
+	assert_non_null(x);
+	x->t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	x->t->fs.sb->feature_incompat =
+		htole32(le32toh(x->t->fs.sb->feature_incompat) |
+			FAMFS_FEATURE_INCOMPAT_MULTIDEV);
+	famfs_sb_set_crc(x->t->fs.sb);
+	snprintf(x->devs, sizeof(x->devs), "%s/dev", x->t->dir);
+	assert_int_equal(mkdir(x->devs, 0755), 0);
+	famfs_scan_root = x->devs;
+	*state = x;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct ax *x = *state;
+	void *t = x->t;
+
+	famfs_scan_root = "/dev";
+	free(x);
+	return th_teardown(&t);
+}
+
+/* a member superblock of this fs on the plain file devs/name */
+static void member_file(struct ax *x, const char *name, const uint8_t *u,
+			uint32_t index)
+{
+	struct famfs_member_sb m;
+	char p[400];
+	int fd;
+
+	famfs_member_init(&m, x->t->fs.sb->fs_uuid, u, index,
+			  le64toh(x->t->fs.sb->ctime), MSIZE);
+	snprintf(p, sizeof(p), "%s/%s", x->devs, name);
+	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, MSIZE), 0);
+	assert_int_equal(pwrite(fd, &m, sizeof(m), 0), (ssize_t)sizeof(m));
+	close(fd);
+}
+
+/* is member index attached, and to devs/name? */
+static bool attached_to(struct ax *x, unsigned index, const char *name)
+{
+	char p[400];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", x->devs, name);
+	assert_int_equal(stat(p, &st), 0);
+	return th_mock_devs[index].on && th_mock_devs[index].ino == st.st_ino &&
+	       th_mock_devs[index].dev == st.st_dev;
+}
+
+static void log_devadd(struct famfs_fs *fs, uint32_t index, const uint8_t *u)
+{
+	struct famfs_log_entry e;
+
+	famfs_entry_build_devadd(&e, index, u, MSIZE);
+	assert_int_equal(famfs_log_append(fs, &e), 0);
+}
+
+/* A devadd that crashed after writing the member superblock of pmem4
+ * (index 1, device uuid U9) and before its log entry; the next devadd made
+ * pmem3 member 1 (U1).  Both superblocks say index 1: the log's uuid
+ * decides, pmem4 is not a member and must not stop the mount. */
+static void test_orphan_index_resolved_by_uuid(void **state)
+{
+	struct ax *x = *state;
+
+	member_file(x, "pmem3", U1, 1);
+	member_file(x, "pmem4", U9, 1);
+	log_devadd(&x->t->fs, 1, U1);
+	assert_int_equal(famfs_fs_attach_members(&x->t->fs, NULL, 0), 0);
+	assert_true(attached_to(x, 1, "pmem3"));
+	/* the same with the orphan scanned first (a hint) */
+	th_mock_devs_reset();
+	{
+		char h[400];
+		const char *hints[1] = { h };
+
+		snprintf(h, sizeof(h), "%s/pmem4", x->devs);
+		assert_int_equal(famfs_fs_attach_members(&x->t->fs, hints, 1), 0);
+	}
+	assert_true(attached_to(x, 1, "pmem3"));
+}
+
+/* Two copies of one member (same device uuid) stay a refusal. */
+static void test_copied_member_refused(void **state)
+{
+	struct ax *x = *state;
+
+	member_file(x, "pmem3", U1, 1);
+	member_file(x, "pmem5", U1, 1);
+	log_devadd(&x->t->fs, 1, U1);
+	assert_int_equal(famfs_fs_attach_members(&x->t->fs, NULL, 0), -EEXIST);
+	assert_false(th_mock_devs[1].on);
+}
+
+/* A CRC-valid member superblock whose index contradicts the log (the
+ * log's device uuid, another index): refused, nothing attached */
+static void test_contradicting_index_refused(void **state)
+{
+	struct ax *x = *state;
+
+	member_file(x, "pmem3", U1, 2);
+	log_devadd(&x->t->fs, 1, U1);
+	assert_int_equal(famfs_fs_attach_members(&x->t->fs, NULL, 0), -ENODEV);
+	assert_false(th_mock_devs[1].on);
+	assert_false(th_mock_devs[2].on);
+}
+
+/* Member 2 is not on this host: member 1 is attached all the same (its
+ * files can be mapped), and the call says -ENODEV. */
+static void test_partial_attach(void **state)
+{
+	struct ax *x = *state;
+
+	member_file(x, "dax1.0", U1, 1);
+	log_devadd(&x->t->fs, 1, U1);
+	log_devadd(&x->t->fs, 2, U2);
+	assert_int_equal(famfs_fs_attach_members(&x->t->fs, NULL, 0), -ENODEV);
+	assert_true(attached_to(x, 1, "dax1.0"));
+	assert_false(th_mock_devs[2].on);
+}
+
+/* fsck checks members by the log's uuid: an orphan is no problem */
+static void test_fsck_orphan(void **state)
+{
+	struct ax *x = *state;
+	struct famfs_fsck_result r;
+
+	member_file(x, "pmem3", U1, 1);
+	member_file(x, "pmem4", U9, 1);
+	log_devadd(&x->t->fs, 1, U1);
+	assert_int_equal(famfs_fsck(&x->t->fs, &r), 0);
+	assert_int_equal(r.members_bad, 0);
+	assert_true(r.dev_ok[1]);
+	assert_non_null(strstr(r.dev_path[1], "pmem3"));
+}
+
+/* ---- a follower that lacks the member when its DEVADD comes ---------- */
+
+static void copy_range(int from, const char *to, uint64_t off, uint64_t len)
+{
+	char *buf = malloc(len);
+	int fd = open(to, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	assert_non_null(buf);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(from, buf, len, (off_t)off), (ssize_t)len);
+	assert_int_equal(pwrite(fd, buf, len, 0), (ssize_t)len);
+	close(fd);
+	free(buf);
+}
+
+static int w_wait(struct famfs_follow *f, unsigned ms)
+{
+	(void)f;
+	(void)ms;
+	return 0;
+}
+
+static int w_gone(struct famfs_follow *f)
+{
+	(void)f;
+	return 0;
+}
+
+static bool w_stop(struct famfs_follow *f)
+{
+	(void)f;
+	return false;
+}
+
+static const struct famfs_follow_ops ops = {
+	.wait = w_wait, .gone = w_gone, .stop = w_stop,
+};
+
+static void test_follower_attaches_late_member(void **state)
+{
+	struct ax *x = *state;
+	struct famfs_log_simple_ext ext = { htole64(4 * MiB), htole64(2 * MiB) };
+	struct famfs_log_entry e;
+	struct famfs_follow f;
+	struct famfs_fmap m;
+	struct famfs_fs ms;
+	uint64_t played;
+	char p[400];
+	int fd;
+
+	/* the mount's meta files: the image's superblock and log */
+	assert_int_equal(msync(x->t->fs.sb, sizeof(*x->t->fs.sb), MS_SYNC), 0);
+	fd = open(x->t->img, O_RDONLY);
+	assert_true(fd >= 0);
+	snprintf(p, sizeof(p), "%s/.meta/.superblock", x->t->mpt);
+	copy_range(fd, p, 0, FAMFS_SB_REGION_LEN);
+	snprintf(p, sizeof(p), "%s/.meta/.log", x->t->mpt);
+	copy_range(fd, p, FAMFS_LOG_OFFSET, 2 * MiB);
+	close(fd);
+	assert_int_equal(famfs_fs_open_mount(x->t->mpt, true, &ms), 0);
+	/* the master adds member 1 and a file on it */
+	log_devadd(&ms, 1, U1);
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_FILE, "onm1", 1000,
+					   0644, 0, 0, &ext, 1), 0);
+	e.fm.reserved[0] = 1;
+	assert_int_equal(famfs_log_append(&ms, &e), 0);
+	/* this host does not have it yet */
+	assert_int_equal(famfs_follow_init(&f, x->t->mpt, 100, &ops), 0);
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	assert_int_equal(played, 2);
+	snprintf(p, sizeof(p), "%s/onm1", x->t->mpt);
+	assert_int_not_equal(th_mock_lookup_fmap(p, &m), 0);
+	assert_false(th_mock_devs[1].on);
+	/* the device shows up (hot-plugged, bound): the next round, with
+	 * nothing new in the log, attaches it and creates the file */
+	member_file(x, "pmem2", U1, 1);
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	assert_true(attached_to(x, 1, "pmem2"));
+	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
+	assert_int_equal(m.file_size, 1000);
+	assert_int_equal(m.dev[0], 1);
+	assert_int_equal(m.ext[0].offset, 4 * MiB);
+	/* and once done, later rounds do not scan again */
+	th_mock_devs_reset();
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	assert_false(th_mock_devs[1].on);
+	famfs_follow_fini(&f);
+	famfs_fs_close(&ms);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_orphan_index_resolved_by_uuid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_copied_member_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_contradicting_index_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_partial_attach, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fsck_orphan, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_follower_attaches_late_member, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("attach", tests, NULL, NULL);
+}
