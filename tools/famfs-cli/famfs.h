@@ -141,8 +141,6 @@ int cli_mount(const char *dev, const char *mpt,
 	      const char *const *hints, int nhints);
 /* famfs bind DEV (cmd_bind.c): /dev/daxX.Y to famfs's dax driver */
 int cli_dax_bind_famfs(const char *dev);
-/* famfs devices place MPT FILE INDEX OFFSET SIZE (cmd_devices_place.c) */
-int cli_devices_place(int argc, char **argv);
 /* famfs mount's exit code when a member is not on this host */
 #define CLI_EXIT_NOMEMBER	4
 
