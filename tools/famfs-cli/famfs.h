@@ -171,6 +171,10 @@ int cli_open_target(const char *target, struct famfs_fs *fs, char *mpt,
 		    size_t n);
 /* The device of the famfs mount at mpt (from /proc/self/mounts). */
 int cli_mount_source(const char *mpt, char *dev, size_t n);
+/* After TARGET (a mount point, or a device mounted as famfs) could not be
+ * read: name on stderr each device whose removal or memory failure failed
+ * its mount (FAMFSIOC_DEV_GET), if any. */
+void cli_say_failed_devs(const char *target);
 /* Print a JSON object (pretty) on stdout and free it; -EIO on failure. */
 int cli_json_print(struct json_object *o);
 

@@ -10,9 +10,9 @@
 # works and releases it; a memory failure in a member page (fsdax).  Last,
 # the same memory failure seen through the tool (fsdax): a famfs made by
 # famfs mkfs over both devices, a file on each device, a page of the
-# member's file poisoned: reads of both files fail with EIO, famfs df names
-# member 1 FAILED (exit 0; JSON failed true), famfs fsck of the mount says
-# the mount failed, naming member 1 (exit 2), umount works.
+# member's file poisoned: reads of both files fail with EIO, famfs df (text
+# and JSON) and famfs fsck of the mount cannot read it and say that member 1
+# failed (exit 2), umount works.
 # On mixed the member is a /dev/daxX.Y bound to famfs for the suite.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
@@ -113,18 +113,21 @@ if [ "$DEV1_MODE" = fsdax ]; then
 	t_ok tool-file-dev0 famfs mkfile --device 0 -s 2M $MPT/on0
 	t_ok tool-file-dev1 famfs mkfile --device 1 -s 2M $MPT/on1
 	t_rc tool-df-before 0 famfs df -j $MPT
-	t_eq tool-df-before-not-failed "false false" "$(echo "$OUT" | jget .devices[0].failed) $(echo "$OUT" | jget .devices[1].failed)"
+	j() { echo "$OUT" | jget "$1"; }
+	t_eq tool-df-before-not-failed "false false false false" \
+		"$(j .devices[0].failed) $(j .devices[0].mount_failed) $(j .devices[1].failed) $(j .devices[1].mount_failed)"
 	klog_mark
 	PFX=tool- run_prog hostile_hold hwpoison $MPT/on1 8192
 	if ! grep -q '^SKIP hwpoison' /tmp/hostile_hold.out; then
 		t_klog tool-poison-logged 'memory failure at device bytes .* (member device 1): all data access'
 		t_err tool-member-file-eio 1 'Input/output error' cat $MPT/on1
 		t_err tool-primary-file-eio 1 'Input/output error' cat $MPT/on0
-		t_rc tool-df 0 famfs df $MPT
-		t_has tool-df-names-member ' 1 member .*FAILED'
-		t_rc tool-df-json 0 famfs df -j $MPT
-		t_eq tool-df-json-failed "false true" "$(echo "$OUT" | jget .devices[0].failed) $(echo "$OUT" | jget .devices[1].failed)"
-		t_err tool-fsck-names-member 2 'device 1 .*failed' famfs fsck $MPT
+		said='device 1 (member, pmem[0-9]*) failed: removed or poisoned'
+		t_err tool-df-names-member 2 "$said" famfs df $MPT
+		t_err tool-df-json-names-member 2 "$said" famfs df -j $MPT
+		t_eq tool-df-json-no-json "" "$(famfs df -j $MPT 2>/dev/null)"
+		t_err tool-fsck-names-member 2 "$said" famfs fsck $MPT
+		t_err tool-fsck-dev-names-member 2 "$said" famfs fsck "$FAMFS_DEV"
 	fi
 	t_ok tool-umount umount $MPT
 fi
