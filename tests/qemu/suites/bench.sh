@@ -331,12 +331,14 @@ fi
 # passes (ratios in the report's section 5b) show what resolving an offset
 # on a member costs.  Under TCG both devices are host memory: the figures
 # are path lengths, not the bandwidth that a second device buys on hardware.
-# strip_devs FILE: the device of each strip of FILE's first extent
+# strip_devs FILE: the device of each strip of FILE's first extent (getmap
+# names no device for a file wholly on the primary: 0)
 strip_devs() {
 	famfs getmap -j "$1" > /tmp/getmap.json || return 1
 	_n=$(jget -n .extents[0].strips < /tmp/getmap.json) _i=0 _d=
 	while [ "$_i" -lt "${_n:-0}" ]; do
-		_d="$_d${_d:+ }$(jget .extents[0].strips[$_i].device < /tmp/getmap.json)"
+		_v=$(jget .extents[0].strips[$_i].device < /tmp/getmap.json 2>/dev/null)
+		_d="$_d${_d:+ }${_v:-0}"
 		_i=$((_i + 1))
 	done
 	echo "$_d"
