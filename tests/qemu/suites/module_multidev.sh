@@ -130,6 +130,8 @@ if [ "$DEV1_MODE" = fsdax ]; then
 		t_err tool-fsck-dev-names-member 2 "$said" famfs fsck "$FAMFS_DEV"
 	fi
 	t_ok tool-umount umount $MPT
+else
+	t_skip tool-poison "memory failure is tested on fsdax only"
 fi
 [ $rebind = 0 ] || t_ok unbind sh -c "echo $(basename "$D1") > /sys/bus/dax/drivers/famfs/unbind"
 exit 0
