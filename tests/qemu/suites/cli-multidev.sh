@@ -1,4 +1,4 @@
-# profiles: nvdimm2 mixed cxl2
+# profiles: nvdimm2 mixed
 # timeout: 300
 # One famfs over two devices through the tool (issue 16): famfs mkfs with a
 # member (and its refusals: the primary, twice, v1 log, a member holding
