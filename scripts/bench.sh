@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench [QUICK=1]: famfs against raw device-dax (the physical limit) and
-# ext4 -o dax (the fs-dax peer), side by side in one guest with three QEMU
-# NVDIMMs (tests/qemu/profiles/bench.sh), in two boots:
+# ext4 -o dax (the fs-dax peer), side by side in one guest with four QEMU
+# NVDIMMs (tests/qemu/profiles/bench.sh; the fourth is famfs's member device
+# in the multidev part), in two boots:
 #   bench-icount  -icount shift=0,sleep=off -smp 1: guest time = instructions,
 #                 so path lengths (faults, syscalls, metadata) repeat exactly
 #   bench         ordinary TCG: real time, alternating targets every 8 MiB
@@ -15,7 +16,8 @@
 #   scripts/bench.sh --report   only rebuild the report from results/bench/boots
 # Environment: FAMFS_BENCH_OUT (results/bench), FAMFS_BENCH_SIZE,
 # FAMFS_BENCH_REPS, FAMFS_BENCH_ICOUNT_REPS, FAMFS_BENCH_PARTS (comma list of
-# counts,mmap,rw,fsync,meta,stripe,nc,scale), FAMFS_BENCH_PROFILES ("bench-icount bench"),
+# counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale), FAMFS_BENCH_PROFILES
+# ("bench-icount bench"),
 # FAMFS_BENCH_LOGFMT (the meta part's mkfs --log-format: compact or v1),
 # FAMFS_BENCH_SCALE (the scale part's steps in log entries: 1000,10000,100000;
 # QUICK: 1000,10000), FAMFS_BENCH_TOOL_BASE (the commit whose famfs-cli the
@@ -43,7 +45,7 @@ else
 	scale=${FAMFS_BENCH_SCALE:-1000,10000,100000}
 	mode=full
 fi
-parts=${FAMFS_BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,nc,scale}
+parts=${FAMFS_BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale}
 meta="$meta BENCH_SCALE=$scale"
 profiles=${FAMFS_BENCH_PROFILES:-bench-icount bench}
 
@@ -350,6 +352,29 @@ function hsize(b) {
 }
 function hbs(b) { b += 0; return (b >= 1048576) ? (b / 1048576) " MiB" : (b / 1024) " KiB" }
 function or_dash(v) { return v == "" ? "-" : v }
+# The stripe and multidev parts: targets t1 and t2 side by side (speed = t1 / t2)
+function pair_have(t1) { return (("ic", t1, "cold-read") in smin) || (("rt", t1, "cold-read") in smn) }
+function pair(t1, t2,    i, p, s1, s2, m, q, med, rtl, b, o, bs, op, k1, k2, r1, r2) {
+	printf "   %-11s %14s %14s %8s   %-26s\n", "mmap pass", "icount " t1, t2, "speed", "real time: speed median [min..max]"
+	for (i = 1; i <= 4; i++) {
+		p = pass[i]; s1 = smin["ic", t1, p]; s2 = smin["ic", t2, p]; rtl = "-"
+		m = smn["rt", t1, p]
+		if (m && smn["rt", t2, p] == m) {
+			for (q = 1; q <= m; q++) a[q] = smv["rt", t1, p, q] / smv["rt", t2, p, q]
+			med = median(a, m); rtl = sprintf("%.3f [%.3f..%.3f]", med, a[1], a[m])
+		}
+		printf "   %-11s %14s %14s %8s   %s\n", p, or_dash(s1), or_dash(s2), ratio(s1, s2), rtl
+	}
+	if (!snbs["ic"]) return
+	printf "   %-7s %-6s %18s %14s %8s\n", "request", "op", "instr/req " t1, t2, "speed"
+	for (b = 1; b <= snbs["ic"]; b++) for (o = 0; o < 2; o++) {
+		bs = sbsl["ic", b]; op = o ? "write" : "read"
+		k1 = "ic" SUBSEP t1 SUBSEP bs SUBSEP op; k2 = "ic" SUBSEP t2 SUBSEP bs SUBSEP op
+		if (!srops[k1] || !srops[k2]) continue
+		r1 = srmin[k1] / srops[k1]; r2 = srmin[k2] / srops[k2]
+		printf "   %-7s %-6s %18.0f %14.0f %8s\n", hbs(bs), op, r1, r2, ratio(r1, r2)
+	}
+}
 function ratio(a, b) { return (a > 0 && b > 0) ? sprintf("%.3f", a / b) : "-" }
 function mbps(bytes, ns) { return ns > 0 ? sprintf("%.0f", bytes / ns * 1000) : "-" }
 FNR == 1 { src = (FILENAME == ICF) ? "ic" : "rt" }
@@ -384,14 +409,15 @@ $2 ~ /^nc-(coherent|noncoherent|base)-rw-min$/ {
 	if (!((src, F["bs"]) in ncbseen)) { ncbseen[src, F["bs"]] = 1; ncbs[src, ++nncbs[src]] = F["bs"] }
 	next
 }
-$2 == "stripe-mmap" { kv(); n = ++smn[src, F["target"], F["pass"]]; smv[src, F["target"], F["pass"], n] = F["ns"]; next }
-$2 == "stripe-mmap-min" { kv(); smin[src, F["target"], F["pass"]] = F["ns"]; ssize = F["size"]; next }
-$2 == "stripe-rw-min" {
+# the stripe and multidev parts: their own target names, the same arrays
+$2 ~ /^(stripe|multidev)-mmap$/ { kv(); n = ++smn[src, F["target"], F["pass"]]; smv[src, F["target"], F["pass"], n] = F["ns"]; next }
+$2 ~ /^(stripe|multidev)-mmap-min$/ { kv(); smin[src, F["target"], F["pass"]] = F["ns"]; psize[F["target"]] = F["size"]; next }
+$2 ~ /^(stripe|multidev)-rw-min$/ {
 	kv(); k = src SUBSEP F["target"] SUBSEP F["bs"] SUBSEP F["op"]; srmin[k] = F["ns"]; srops[k] = F["ops"]
 	if (!((src, F["bs"]) in sbseen)) { sbseen[src, F["bs"]] = 1; sbsl[src, ++snbs[src]] = F["bs"] }
 	next
 }
-$2 ~ /^stripe-/ { next }
+$2 ~ /^(stripe|multidev)-/ { next }
 $2 == "fsync" {
 	kv(); k = src SUBSEP F["target"]; n = ++fn[k]
 	fs[k, n] = F["fsync_ns"]; fs2[k, n] = F["fsync2_ns"]; fcl[k, n] = F["fsync_clean_ns"]
@@ -422,7 +448,7 @@ $2 == "meta" {
 END {
 	pass[1] = "cold-read"; pass[2] = "warm-read"; pass[3] = "cold-write"; pass[4] = "warm-write"
 	tg[1] = "devdax"; tg[2] = "famfs"; tg[3] = "ext4"; tg[4] = "famfs-4k"
-	print "Setup (three QEMU NVDIMMs in one guest, memfd-backed, share=on, prealloc=on; guest 1 CPU, 2 GiB RAM;"
+	print "Setup (four QEMU NVDIMMs in one guest, memfd-backed, share=on, prealloc=on; guest 1 CPU, 2 GiB RAM;"
 	print "vm.dirty_writeback_centisecs=0; the benchmark pinned to CPU 0; the same file size on every target):"
 	for (i = 1; i <= nsetup; i++) print "  " setup[i]
 	if ("ic" in cfg) { c = cfg["ic"]; sub(/^BENCH config /, "", c); print "  icount boot:    " c }
@@ -591,32 +617,24 @@ END {
 	scale17()
 
 	# ---- 5. interleaved files
-	if ((("ic", "simple", "cold-read") in smin) || (("rt", "simple", "cold-read") in smn)) {
+	if (pair_have("simple")) {
 		print ""
-		print "5. Interleaved against simple famfs files, " hsize(ssize) " each: simple = one extent (famfs mkfile),"
+		print "5. Interleaved against simple famfs files, " hsize(psize["simple"]) " each: simple = one extent (famfs mkfile),"
 		print "   striped16 = 16 strips of 2 MiB chunks (famfs creat -N 16 -C 2M); speed = simple / striped16"
-		printf "   %-11s %14s %14s %8s   %-26s\n", "mmap pass", "icount simple", "striped16", "speed", "real time: speed median [min..max]"
-		for (i = 1; i <= 4; i++) {
-			p = pass[i]; s1 = smin["ic", "simple", p]; s2 = smin["ic", "striped16", p]; rtl = "-"
-			m = smn["rt", "simple", p]
-			if (m && smn["rt", "striped16", p] == m) {
-				for (q = 1; q <= m; q++) a[q] = smv["rt", "simple", p, q] / smv["rt", "striped16", p, q]
-				med = median(a, m); rtl = sprintf("%.3f [%.3f..%.3f]", med, a[1], a[m])
-			}
-			printf "   %-11s %14s %14s %8s   %s\n", p, or_dash(s1), or_dash(s2), ratio(s1, s2), rtl
-		}
-		if (snbs["ic"]) {
-			printf "   %-7s %-6s %18s %14s %8s\n", "request", "op", "instr/req simple", "striped16", "speed"
-			for (b = 1; b <= snbs["ic"]; b++) for (o = 0; o < 2; o++) {
-				bs = sbsl["ic", b]; op = o ? "write" : "read"
-				k1 = "ic" SUBSEP "simple" SUBSEP bs SUBSEP op; k2 = "ic" SUBSEP "striped16" SUBSEP bs SUBSEP op
-				if (!srops[k1] || !srops[k2]) continue
-				r1 = srmin[k1] / srops[k1]; r2 = srmin[k2] / srops[k2]
-				printf "   %-7s %-6s %18.0f %14.0f %8s\n", hbs(bs), op, r1, r2, ratio(r1, r2)
-			}
-		}
+		pair("simple", "striped16")
 		print "  Both files fault 2 MiB at a time (section 1: simple, striped16).  A striped offset costs a binary"
 		print "  search over the file's extents and one division by the chunk and strip count (O(1) per fault/request)."
+	}
+
+	# ---- 5b. striped over two devices
+	if (pair_have("1dev")) {
+		print ""
+		print "5b. A file striped over two devices against the same layout on one (issue 16), " hsize(psize["1dev"]) " each:"
+		print "   two strips of 2 MiB chunks; 2dev: famfs mkfile -N 2 (strip 1 on member 1), 1dev: the same with"
+		print "   --device 0 (both strips on the primary); speed = 1dev / 2dev"
+		pair("1dev", "2dev")
+		print "  Both fault 2 MiB at a time (section 1: 1dev, 2dev; 512 per GiB, checked).  Under TCG both devices are"
+		print "  host memory: this is the path length of an offset on a member, not what a second device buys."
 	}
 
 	# ---- 6. noncoherent read()

@@ -260,6 +260,7 @@ static int famfs_fail_range(struct famfs_backing *b, u64 start, u64 end,
 	char buf[32];
 
 	lockdep_assert_held(&famfs_holder_lock);
+	WRITE_ONCE(b->failed, true);
 	/* Once per mount: not subject to the mount's message rate limit. */
 	if (!test_and_set_bit(FAMFS_SB_FAILED, &fsi->flags))
 		pr_err("famfs (%s): memory failure at device bytes %llu..%llu%s: all data access on this mount now fails with EIO\n",
@@ -327,6 +328,7 @@ static void famfs_backing_gone(struct dax_device *dax_dev,
 	nr = b->size >> PAGE_SHIFT;
 	strscpy(name, sb ? sb->s_id : fsi->id, sizeof(name));
 	trace_famfs_notify_failure(sb, 0, U64_MAX, 0);
+	WRITE_ONCE(b->failed, true);
 	if (!test_and_set_bit(FAMFS_SB_FAILED, &fsi->flags))
 		pr_err("famfs (%s): the device%s is going away: all data access on this mount now fails with EIO\n",
 		       name, famfs_which(b, buf, sizeof(buf)));

@@ -68,6 +68,8 @@ struct famfs_backing {
 	u64			id;		/* unique per mount, see backing.c */
 	/* Removed: its pages are gone (pins.c); under fsi->pages_rwsem. */
 	bool			pages_gone;
+	/* Its removal or a memory failure in it failed the mount (DEV_GET). */
+	bool			failed;
 	struct list_head	live;		/* famfs_backings, see backing.c */
 };
 

@@ -296,7 +296,8 @@ int famfs_ioc_dev_get(struct file *file, struct famfs_ioc_dev_info __user *uarg)
 	if (!b)
 		return -ENXIO;
 	info.flags = (b->daxdev ? FAMFS_DEV_DEVDAX : 0) |
-		     (famfs_sb_failed(fsi) ? FAMFS_DEV_FAILED : 0);
+		     (famfs_sb_failed(fsi) ? FAMFS_DEV_FAILED : 0) |
+		     (READ_ONCE(b->failed) ? FAMFS_DEV_CAUSE : 0);
 	info.size = b->size;
 	info.major = MAJOR(b->devt);
 	info.minor = MINOR(b->devt);

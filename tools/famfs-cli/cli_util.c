@@ -2,11 +2,14 @@
 /* Shared by commands: a device or a mount point, /proc/self/mounts, JSON. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <mntent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "famfs.h"
 
@@ -77,6 +80,42 @@ int cli_open_target(const char *target, struct famfs_fs *fs, char *mpt,
 			return 0;
 	}
 	return famfs_fs_open_dev(target, false, fs);	/* reports why */
+}
+
+void cli_say_failed_devs(const char *target)
+{
+	char mpt[PATH_MAX], sys[96], real[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (!famfs_kernel->dev_get || stat(target, &st))
+		return;
+	if (S_ISDIR(st.st_mode))
+		snprintf(mpt, sizeof(mpt), "%s", target);
+	else if (!S_ISBLK(st.st_mode) ||
+		 mounts_lookup(target, true, mpt, sizeof(mpt)))
+		return;
+	fd = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	for (unsigned int i = 0; i < FAMFS_MAX_DEVS; i++) {
+		struct famfs_ioc_dev_info info = { .index = i };
+		int rc = famfs_kernel->dev_get(fd, &info);
+
+		if (rc == -ENXIO)
+			continue;
+		if (rc)
+			break;		/* not famfs, or an older module */
+		if (!(info.flags & FAMFS_DEV_CAUSE))
+			continue;
+		snprintf(sys, sizeof(sys), "/sys/dev/%s/%u:%u",
+			 info.flags & FAMFS_DEV_DEVDAX ? "char" : "block",
+			 info.major, info.minor);
+		famfs_err("%s: device %u (%s, %s) failed: removed or poisoned; every file of this mount fails with EIO until it is unmounted",
+			  mpt, i, i ? "member" : "primary",
+			  realpath(sys, real) ? strrchr(real, '/') + 1 : "gone");
+	}
+	close(fd);
 }
 
 int cli_json_print(struct json_object *o)

@@ -19,8 +19,7 @@ const struct cli_doc cli_doc_devices = {
 	.page = "famfs-devices", .prog = "famfs devices",
 	.summary = "find the devices of a file system on this host (debugging)",
 	.synopsis = { "famfs devices [-d DEVICE]... [-e INDEX:DEV-UUID]... FS-UUID|PRIMARY",
-		      "famfs devices label -i INDEX [-u DEV-UUID] [-f] PRIMARY DEVICE",
-		      "famfs devices place MPT FILE INDEX OFFSET SIZE" },
+		      "famfs devices label -i INDEX [-u DEV-UUID] [-f] PRIMARY DEVICE" },
 	.description =
 		"A file system may span several memory devices: the primary (the\n"
 		"superblock and the log, index 0) and members (index 1 to 15), each\n"
@@ -46,13 +45,7 @@ const struct cli_doc cli_doc_devices = {
 		"the file system on PRIMARY to DEVICE (device uuid DEV-UUID, random by\n"
 		"default; printed).  This is a debugging aid: the file system's log\n"
 		"does not record the member, and no file uses it.  DEVICE must not\n"
-		"hold a famfs superblock or member superblock unless -f is given.\n"
-		"\n"
-		"famfs devices place (tests, until per-device allocation) creates FILE\n"
-		"(relative to the famfs mount MPT, master only) of SIZE bytes at OFFSET\n"
-		"of device INDEX, zeroed, mapped and logged: no allocator, the caller\n"
-		"chooses free memory; the entry must pass the log's checks (a device\n"
-		"the log added, inside its data area).\n",
+		"hold a famfs superblock or member superblock unless -f is given.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'd', "device", "DEVICE",
 		  "read DEVICE first (repeatable): a device outside\n"
@@ -252,8 +245,6 @@ int cmd_devices(int argc, char **argv)
 		default: return cli_usage(&cli_doc_devices, 1);
 		}
 	}
-	if (optind < argc && !strcmp(argv[optind], "place"))
-		return cli_devices_place(argc - optind - 1, argv + optind + 1);
 	is_label = optind < argc && !strcmp(argv[optind], "label");
 	if (is_label) {
 		optind++;

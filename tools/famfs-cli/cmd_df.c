@@ -47,8 +47,9 @@ const struct cli_doc cli_doc_df = {
 		  "free_entries count slot_size slots), files, directories,\n"
 		  "corrupt_entries, devices (an array, one object per device:\n"
 		  "index, role primary or member, dev_uuid (members), path (this\n"
-		  "host's node, null when not known), attached and failed (as\n"
-		  "famfs.ko has the device: failed when it was removed or poisoned,\n"
+		  "host's node, null when not known), attached, failed and\n"
+		  "mount_failed (as famfs.ko has the device: failed when it was\n"
+		  "removed or poisoned, mount_failed when any device was,\n"
 		  "which fails the whole mount; null when not mounted), size,\n"
 		  "reserved, used, free,\n"
 		  "unknown; the top-level size..unknown are their sums), coherence\n"
@@ -58,8 +59,9 @@ const struct cli_doc cli_doc_df = {
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
-		CLI_EXIT_ERROR("the device or mount cannot be read, or its\n"
-			       "superblock or log header is invalid"),
+		CLI_EXIT_ERROR("the device or mount cannot be read (a mount that\n"
+			       "failed: the device that was removed or poisoned is\n"
+			       "named), or its superblock or log header is invalid"),
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-fsck(8), df(1)",
 };
@@ -130,7 +132,8 @@ static void print_devices(const struct famfs_fs *fs, const struct famfs_df *df)
 		       df->dev[i].path,
 		       !df->dev[i].asked ? "" :
 		       !df->dev[i].attached ? " (not attached to this mount)" :
-		       df->dev[i].failed ? " (FAILED: removed or poisoned; the mount fails with EIO)" : "");
+		       df->dev[i].failed ? " (FAILED: removed or poisoned; the mount fails with EIO)" :
+		       df->dev[i].mount_failed ? " (the mount failed: another device did)" : "");
 	}
 }
 
@@ -153,8 +156,10 @@ int cmd_df(int argc, char **argv)
 	if (argc - optind != 1)
 		return cli_usage(&cli_doc_df, 1);
 	target = argv[optind];
-	if (cli_open_target(target, &fs, mpt, sizeof(mpt)))
+	if (cli_open_target(target, &fs, mpt, sizeof(mpt))) {
+		cli_say_failed_devs(target);
 		return FAMFS_EXIT_ERROR;
+	}
 	if (fs.dev.fd >= 0)
 		snprintf(dev, sizeof(dev), "%s", fs.dev.path);
 	else if (cli_mount_source(mpt, dev, sizeof(dev)))
@@ -162,6 +167,7 @@ int cmd_df(int argc, char **argv)
 	rc = famfs_df(&fs, &df);
 	if (rc) {
 		famfs_fs_close(&fs);
+		cli_say_failed_devs(target);
 		return FAMFS_EXIT_ERROR;
 	}
 	famfs_df_mount_devs(mpt, &df);

@@ -48,7 +48,9 @@ const struct cli_doc cli_doc_fsck = {
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		{ 0, "clean" }, CLI_EXIT_USAGE,
-		CLI_EXIT_ERROR("the device or mount cannot be read"),
+		CLI_EXIT_ERROR("the device or mount cannot be read (a mount that\n"
+			       "failed: the device that was removed or poisoned is\n"
+			       "named)"),
 		{ 3, "problems found (also an invalid superblock or log header)" },
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-logplay(8), famfs-check(8), famfs-df(8)",
@@ -79,8 +81,10 @@ int cli_fsck_run(const char *prog, const char *target, bool json)
 		}
 		return FAMFS_EXIT_PROBLEM;
 	}
-	if (rc)
+	if (rc) {
+		cli_say_failed_devs(target);
 		return FAMFS_EXIT_ERROR;
+	}
 	if (json) {
 		problems = json_object_new_array();
 		if (!problems) {
@@ -95,6 +99,7 @@ int cli_fsck_run(const char *prog, const char *target, bool json)
 	famfs_fs_close(&fs);
 	if (rc) {
 		json_object_put(problems);
+		cli_say_failed_devs(target);
 		return FAMFS_EXIT_ERROR;
 	}
 	if (json) {

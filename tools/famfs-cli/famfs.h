@@ -141,8 +141,6 @@ int cli_mount(const char *dev, const char *mpt,
 	      const char *const *hints, int nhints);
 /* famfs bind DEV (cmd_bind.c): /dev/daxX.Y to famfs's dax driver */
 int cli_dax_bind_famfs(const char *dev);
-/* famfs devices place MPT FILE INDEX OFFSET SIZE (cmd_devices_place.c) */
-int cli_devices_place(int argc, char **argv);
 /* famfs mount's exit code when a member is not on this host */
 #define CLI_EXIT_NOMEMBER	4
 
@@ -173,6 +171,10 @@ int cli_open_target(const char *target, struct famfs_fs *fs, char *mpt,
 		    size_t n);
 /* The device of the famfs mount at mpt (from /proc/self/mounts). */
 int cli_mount_source(const char *mpt, char *dev, size_t n);
+/* After TARGET (a mount point, or a device mounted as famfs) could not be
+ * read: name on stderr each device whose removal or memory failure failed
+ * its mount (FAMFSIOC_DEV_GET), if any. */
+void cli_say_failed_devs(const char *target);
 /* Print a JSON object (pretty) on stdout and free it; -EIO on failure. */
 int cli_json_print(struct json_object *o);
 

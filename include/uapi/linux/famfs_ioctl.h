@@ -337,6 +337,8 @@ struct famfs_ioc_iext_v3 {
  */
 #define FAMFS_DEV_DEVDAX	(1U << 0)	/* a /dev/daxX.Y, else pmem */
 #define FAMFS_DEV_FAILED	(1U << 1)	/* the mount has failed */
+#define FAMFS_DEV_CAUSE		(1U << 2)	/* this device's removal or
+						 * memory failure failed it */
 
 struct famfs_ioc_dev_info {
 	__u32 index;			/* in: 0..FAMFS_MAX_DEVS-1 */

@@ -31,6 +31,10 @@
  *	create FILE (O_EXCL) and MAP_CREATE it to LEN bytes at device OFFSET,
  *	then exit without logging it: what a creator killed between its
  *	MAP_CREATE and its log append leaves (issue 15, cli-safety).
+ *   hostile_hold hwpoison FILE OFFSET
+ *	a memory failure in any famfs file: FILE mapped shared, the page at
+ *	OFFSET written, then MADV_HWPOISON on it (PASS hwpoison-sigbus: the
+ *	process gets SIGBUS); the suite checks what the tool says afterwards.
  *   hostile_hold healthy MPT
  *	after umount, rmmod, insmod and a new mount: map both files again;
  *	the bystander has its bytes, and so has every page of the victim but
@@ -214,6 +218,31 @@ static int healthy(const char *mpt)
 	return t_failed;
 }
 
+static int hwpoison(const char *file, unsigned long long off)
+{
+	struct stat st;
+	char *p;
+	int fd = open(file, O_RDWR);
+
+	if (fd < 0 || fstat(fd, &st))
+		die(file);
+	if (!t_hwpoison_available("hwpoison"))
+		return 0;
+	if (off + 4096 > (unsigned long long)st.st_size) {
+		t_fail("hwpoison", "%s: offset %llu past its end", file, off);
+		return t_failed;
+	}
+	p = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	p[off] = 1;
+	if (t_hwpoison("hwpoison", p + off))
+		t_true("hwpoison-sigbus", t_sigbus_hit, "the poisoning process got no SIGBUS");
+	munmap(p, st.st_size);
+	close(fd);
+	return t_failed;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "hold"))
@@ -240,6 +269,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "poison"))
 		return t_done(poison(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "hwpoison"))
+		return t_done(hwpoison(argv[2], strtoull(argv[3], NULL, 0)));
 	if (argc == 5 && !strcmp(argv[1], "mapat")) {
 		unsigned long long len = strtoull(argv[4], NULL, 0);
 		int fd = open(argv[2], O_RDWR | O_CREAT | O_EXCL, 0600);
@@ -254,6 +285,6 @@ int main(int argc, char **argv)
 		return t_done(healthy(argv[2]));
 	fprintf(stderr, "usage: hostile_hold hold FILE READY | mapdev DEV LEN READY | touch FILE READY |\n"
 		"       poisonat MPT READY DELAY_MS | poison MPT | healthy MPT |\n"
-		"       mapat FILE OFFSET LEN\n");
+		"       mapat FILE OFFSET LEN | hwpoison FILE OFFSET\n");
 	return 2;
 }

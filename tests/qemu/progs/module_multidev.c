@@ -501,6 +501,21 @@ static void test_add_removal(void)
 	add_with_files("add-removal");
 }
 
+/* After a memory failure in member 1: both devices say the mount failed,
+ * only member 1 that it caused it (FAMFS_DEV_CAUSE). */
+static void poison_flags(void)
+{
+	const unsigned int both = FAMFS_DEV_FAILED | FAMFS_DEV_CAUSE;
+	struct famfs_ioc_dev_info i0 = { .index = 0 }, i1 = { .index = 1 };
+	int root = root_fd();
+
+	if (t_ok("poison-get-0", ioctl(root, FAMFSIOC_DEV_GET, &i0)))
+		t_equ("poison-flags-0", FAMFS_DEV_FAILED, i0.flags & both);
+	if (t_ok("poison-get-1", ioctl(root, FAMFSIOC_DEV_GET, &i1)))
+		t_equ("poison-flags-1", both, i1.flags & both);
+	close(root);
+}
+
 /* A memory failure in a page of member 1 (fsdax): SIGBUS, the mount fails. */
 static void test_add_poison(void)
 {
@@ -532,6 +547,7 @@ static void test_add_poison(void)
 	}
 	munmap(p, len);
 	close(fd);
+	poison_flags();
 	fd = mkfile(mpt, "after-poison");
 	t_errno("poison-create-v3-eio", mapv3(fd, TWO_MiB, 1, &e), EIO);
 out:

@@ -3,9 +3,9 @@
 # One famfs over two devices through the tool (issue 16): famfs mkfs with a
 # member (and its refusals: the primary, twice, v1 log, a member holding
 # famfs or another fs's member superblock), famfs mount attaching it by
-# uuid, a file placed on the member (famfs devices place, until per-device
-# allocation) whose bytes land on the raw member where getmap (text and
-# JSON) says and not on the primary, logplay of it after a remount, famfs
+# uuid, a file on the member (famfs mkfile --device 1) whose bytes land on
+# the raw member where getmap (text and JSON) says, past the member's
+# superblock, and not on the primary, logplay of it after a remount, famfs
 # devadd online (and its refusals), and a mount that lacks its member
 # refused naming the member's index and device uuid (exit 4).  On mixed the
 # member is a /dev/daxX.Y: bound to famfs to be attached, to device_dax
@@ -49,15 +49,16 @@ t_rc fsck 0 famfs fsck "$P"
 member_famfs
 t_rc mount 0 famfs mount -v "$P" $M
 t_has mount-found-member "member 1 is $MEM"
-# a file on member 1 at 4 MiB (the member's data starts at 2 MiB)
-t_ok place famfs devices place $M f1 1 4M 4M
-t_err place-member-sb-refused 2 "member superblock" famfs devices place $M f0 1 0 2M
-t_err place-unknown-dev-refused 2 "no device entry before it" \
-	famfs devices place $M f9 2 4M 2M
+# a file on member 1 (the member's data starts at 2 MiB, past its superblock)
+t_ok mkfile-dev1 famfs mkfile --device 1 -s 4M $M/f1
+t_err mkfile-unknown-dev-refused 2 "device 2: no such device in this file system" \
+	famfs mkfile --device 2 -s 2M $M/f9
 t_rc getmap 0 famfs getmap $M/f1
-t_has getmap-device "0: offset 0x400000 len 0x400000 device 1"
+t_has getmap-device "0: offset 0x[0-9a-f]* len 0x400000 device 1"
 t_rc getmap-json 0 famfs getmap -j $M/f1
 t_has getmap-json-device '"device": *1'
+O1=$(echo "$OUT" | jget .extents[0].offset)
+t_eq f1-past-member-sb 1 "$([ "${O1:-0}" -ge $((2 * 1048576)) ] && echo 1)"
 # a file on the primary still gets the primary and no "device" in getmap
 t_ok mkfile-primary famfs mkfile -s 2M $M/p1
 t_rc getmap-primary 0 famfs getmap $M/p1
@@ -69,9 +70,9 @@ t_ok umount umount $M
 
 # the bytes are on the raw member where getmap said, not on the primary
 member_raw
-RAW_HEAD=$(bytes "$MEM" 4M 64K)
-RAW_TAIL=$(bytes "$MEM" 8128K 64K)
-PRI=$(bytes "$P" 4M 64K)
+RAW_HEAD=$(bytes "$MEM" "$O1" 64K)
+RAW_TAIL=$(bytes "$MEM" $((O1 + 4032 * 1024)) 64K)
+PRI=$(bytes "$P" "$O1" 64K)
 member_famfs
 t_ok remount famfs mount "$P" $M
 t_ok logplay-f1-pattern devpat -m check $M/f1 0 4M 77
@@ -93,9 +94,9 @@ t_has devadd-said "member 1 is $MEM"
 DU=$(echo "$OUT" | sed -n 's/.*device uuid \([0-9a-f-]*\)$/\1/p')
 t_err devadd-twice-refused 2 "is member 1 of this file system already" \
 	famfs devadd $M "$MEM"
-t_ok place-after-devadd famfs devices place $M f2 1 6M 2M
+t_ok mkfile-dev1-after-devadd famfs mkfile --device 1 -s 2M $M/f2
 t_rc getmap-f2 0 famfs getmap $M/f2
-t_has getmap-f2-device "0: offset 0x600000 len 0x200000 device 1"
+t_has getmap-f2-device "0: offset 0x[0-9a-f]* len 0x200000 device 1"
 t_ok write-f2 devpat -m write $M/f2 0 2M 79
 t_ok umount-3 umount $M
 t_ok mount-after-devadd famfs mount "$P" $M

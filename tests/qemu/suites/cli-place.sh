@@ -1,4 +1,4 @@
-# profiles: nvdimm2 mixed
+# profiles: nvdimm2 mixed cxl2
 # timeout: 300
 # Where the tool puts files on a famfs over two devices (issue 16): a simple
 # file on the device with the most free space, mkfile -D N on device N (a
@@ -9,7 +9,8 @@
 # device (text and JSON), fsck clean, then a damaged member superblock found
 # by fsck; a member unbound under the mount as df, fsck and a read see it.
 # On mixed the member is a /dev/daxX.Y: bound to famfs to be attached, to
-# device_dax for raw access.
+# device_dax for raw access.  On cxl2 (two CXL type-3 devices, MMIO-emulated,
+# slow) the striped files are 16 MiB instead of 64 MiB.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 famfs_loaded || exit 0
@@ -28,6 +29,8 @@ member_raw() { [ -z "$DAX" ] || famfs bind -u "$MEM" >/dev/null 2>&1 || true; }
 bytes() { devpat $4 dump "$1" "$2" "$3" | cut -d' ' -f2-; }
 j() { echo "$OUT" | jget "$@"; }
 MiB=1048576
+SZ=64	# MiB per striped file: SZ / 2 PMD faults
+case $FAMFS_PROFILE in cxl*) SZ=16 ;; esac
 
 member_raw
 t_ok mkfs famfs mkfs -f --loglen 2m "$P" "$MEM"
@@ -62,21 +65,22 @@ t_err mkfile-dev-99-usage 1 "device index must be a number from 0 to 15" \
 	famfs mkfile -D 99 -s 2M $M/nodev
 
 # -- -N 2: a strip on each device, the bytes where getmap says ---------------
-t_ok mkfile-n2 famfs mkfile -N 2 -C 2M -s 64M $M/s2
+t_ok mkfile-n2 famfs mkfile -N 2 -C 2M -s ${SZ}M $M/s2
 t_rc getmap-n2 0 famfs getmap -j $M/s2
 t_eq n2-strip0-dev 0 "$(j .extents[0].strips[0].device)"
 t_eq n2-strip1-dev 1 "$(j .extents[0].strips[1].device)"
 O0=$(j .extents[0].strips[0].offset) O1=$(j .extents[0].strips[1].offset)
-t_ok n2-write devpat -m write $M/s2 0 64M s2
+t_ok n2-write devpat -m write $M/s2 0 ${SZ}M s2
 # the same file on one device, for the fault count
-t_ok mkfile-n2-one famfs mkfile -D 0 -N 2 -C 2M -s 64M $M/s1
-t_ok n2-one-write devpat -m write $M/s1 0 64M s1
-pmd_faults pmd-striped-2dev 32 devpat -m check $M/s2 0 64M s2
-pmd_faults pmd-striped-1dev 32 devpat -m check $M/s1 0 64M s1
-# chunk 0 on strip 0, chunk 1 on strip 1, chunk 31 at strip 1 + 15 chunks
+t_ok mkfile-n2-one famfs mkfile -D 0 -N 2 -C 2M -s ${SZ}M $M/s1
+t_ok n2-one-write devpat -m write $M/s1 0 ${SZ}M s1
+pmd_faults pmd-striped-2dev $((SZ / 2)) devpat -m check $M/s2 0 ${SZ}M s2
+pmd_faults pmd-striped-1dev $((SZ / 2)) devpat -m check $M/s1 0 ${SZ}M s1
+# chunk 0 on strip 0, chunk 1 on strip 1, the last chunk (SZ/2 - 1) at
+# strip 1 + SZ/4 - 1 chunks
 C0=$(bytes $M/s2 0 64K -m)
 C1=$(bytes $M/s2 $((2 * MiB)) 64K -m)
-C31=$(bytes $M/s2 $((62 * MiB)) 64K -m)
+CL=$(bytes $M/s2 $(((SZ - 2) * MiB)) 64K -m)
 
 # -- -N 4 over 2 devices: said, one line ------------------------------------
 t_rc mkfile-n4 0 famfs mkfile -N 4 -C 2M -s 16M $M/s4
@@ -98,7 +102,7 @@ t_ok umount umount $M
 member_raw
 t_eq raw-strip0-chunk0 "$C0" "$(bytes "$P" "$O0" 64K)"
 t_eq raw-strip1-chunk1 "$C1" "$(bytes "$MEM" "$O1" 64K)"
-t_eq raw-strip1-chunk31 "$C31" "$(bytes "$MEM" $((O1 + 30 * MiB)) 64K)"
+t_eq raw-strip1-last-chunk "$CL" "$(bytes "$MEM" $((O1 + (SZ / 2 - 2) * MiB)) 64K)"
 t_eq raw-chunk1-not-on-primary 1 "$([ "$C1" != "$(bytes "$P" "$O1" 64K)" ] && echo 1)"
 
 # -- a member unbound (fsdax: nd_pmem) or unplugged under the mount ------------
@@ -113,21 +117,11 @@ else
 fi
 t_ok unplug sh -c "$unplug"
 t_err unplugged-read-eio 1 'Input/output error' cat $M/s2
-# df: either it reads the log and says the member FAILED, or the mount's
-# meta files fail with EIO and it says so; fsck likewise (printed: what
-# the tool says is part of the result)
-OUT=$(famfs df $M 2>&1); rc=$?
-echo "$FAMFS_SUITE: df with the member gone (exit $rc): $OUT"
-case "$rc:$OUT" in
-0:*"1 member"*FAILED*|2:*"Input/output error"*) t_pass unplugged-df ;;
-*) t_fail unplugged-df "exit $rc: $(echo "$OUT" | tail -n 2 | tr '\n' ' ')" ;;
-esac
-OUT=$(famfs fsck $M 2>&1); rc=$?
-echo "$FAMFS_SUITE: fsck with the member gone (exit $rc): $OUT"
-case "$rc:$OUT" in
-2:*"Input/output error"*|3:*member*) t_pass unplugged-fsck ;;
-*) t_fail unplugged-fsck "exit $rc: $(echo "$OUT" | tail -n 2 | tr '\n' ' ')" ;;
-esac
+# df and fsck cannot read the failed mount (EIO) and name the member that
+# went away (exit 2)
+said="device 1 (member, [a-z0-9.]*) failed: removed or poisoned"
+t_err unplugged-df 2 "$said" famfs df $M
+t_err unplugged-fsck 2 "$said" famfs fsck $M
 t_ok unplugged-umount umount $M
 if [ -z "$DAX" ]; then t_ok replug sh -c "$replug"; else t_ok replug dax_bind_famfs "$DAX"; fi
 t_ok replug-device wait_for "$MEM" 10

@@ -7,7 +7,12 @@
 # their maps (MAP_CREATE_V3) say, overlap and bounds are per device, statfs
 # sums both; 2 MiB (PMD) faults on a file striped over both devices; the
 # removal of the member under a mount fails the mount and umount still
-# works and releases it; a memory failure in a member page (fsdax).
+# works and releases it; a memory failure in a member page (fsdax).  Last,
+# the same memory failure seen through the tool (fsdax): a famfs made by
+# famfs mkfs over both devices, a file on each device, a page of the
+# member's file poisoned: reads of both files fail with EIO, famfs df (text
+# and JSON) and famfs fsck of the mount cannot read it and say that member 1
+# failed (exit 2), umount works.
 # On mixed the member is a /dev/daxX.Y bound to famfs for the suite.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
@@ -99,5 +104,34 @@ if ! grep -q '^SKIP poison' /tmp/module_multidev.out; then
 	t_klog poison-logged 'memory failure at device bytes .* (member device 1): all data access'
 fi
 t_ok poison-umount umount $MPT
+
+# The tool over a member with a memory failure (fsdax; the poisoned page is
+# in a fresh file near the member's start: nothing after this uses it).
+if [ "$DEV1_MODE" = fsdax ]; then
+	t_ok tool-mkfs famfs mkfs -f --loglen 2m "$FAMFS_DEV" "$D1"
+	t_ok tool-mount famfs mount "$FAMFS_DEV" $MPT
+	t_ok tool-file-dev0 famfs mkfile --device 0 -s 2M $MPT/on0
+	t_ok tool-file-dev1 famfs mkfile --device 1 -s 2M $MPT/on1
+	t_rc tool-df-before 0 famfs df -j $MPT
+	j() { echo "$OUT" | jget "$1"; }
+	t_eq tool-df-before-not-failed "false false false false" \
+		"$(j .devices[0].failed) $(j .devices[0].mount_failed) $(j .devices[1].failed) $(j .devices[1].mount_failed)"
+	klog_mark
+	PFX=tool- run_prog hostile_hold hwpoison $MPT/on1 8192
+	if ! grep -q '^SKIP hwpoison' /tmp/hostile_hold.out; then
+		t_klog tool-poison-logged 'memory failure at device bytes .* (member device 1): all data access'
+		t_err tool-member-file-eio 1 'Input/output error' cat $MPT/on1
+		t_err tool-primary-file-eio 1 'Input/output error' cat $MPT/on0
+		said='device 1 (member, pmem[0-9]*) failed: removed or poisoned'
+		t_err tool-df-names-member 2 "$said" famfs df $MPT
+		t_err tool-df-json-names-member 2 "$said" famfs df -j $MPT
+		t_eq tool-df-json-no-json "" "$(famfs df -j $MPT 2>/dev/null)"
+		t_err tool-fsck-names-member 2 "$said" famfs fsck $MPT
+		t_err tool-fsck-dev-names-member 2 "$said" famfs fsck "$FAMFS_DEV"
+	fi
+	t_ok tool-umount umount $MPT
+else
+	t_skip tool-poison "memory failure is tested on fsdax only"
+fi
 [ $rebind = 0 ] || t_ok unbind sh -c "echo $(basename "$D1") > /sys/bus/dax/drivers/famfs/unbind"
 exit 0

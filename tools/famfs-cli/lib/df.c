@@ -122,7 +122,8 @@ void famfs_df_mount_devs(const char *mpt, struct famfs_df *df)
 			break;		/* an older module: not asked */
 		d->asked = true;
 		d->attached = !rc;
-		d->failed = !rc && (info.flags & FAMFS_DEV_FAILED);
+		d->failed = !rc && (info.flags & FAMFS_DEV_CAUSE);
+		d->mount_failed = !rc && (info.flags & FAMFS_DEV_FAILED);
 		if (rc)
 			continue;
 		snprintf(sys, sizeof(sys), "/sys/dev/%s/%u:%u",

@@ -240,6 +240,8 @@ static struct json_object *json_df_devices(const struct famfs_fs *fs,
 				       json_object_new_boolean(df->dev[i].attached) : NULL);
 		json_object_object_add(d, "failed", df->dev[i].asked ?
 				       json_object_new_boolean(df->dev[i].failed) : NULL);
+		json_object_object_add(d, "mount_failed", df->dev[i].asked ?
+				       json_object_new_boolean(df->dev[i].mount_failed) : NULL);
 		add_u64(d, "size", df->dev[i].size);
 		add_u64(d, "reserved", df->dev[i].reserved);
 		add_u64(d, "used", df->dev[i].used);

@@ -43,13 +43,14 @@ struct famfs_df {
 	struct famfs_df_dev {
 		uint64_t size, reserved, used, free, unknown;
 		/* famfs_df_mount_devs: as famfs.ko has it (DEV_GET) */
-		bool asked, attached, failed;
+		bool asked, attached, failed, mount_failed;
 		char path[64];		/* "" when not known */
 	} dev[FAMFS_MAX_DEVS];
 };
 /* Ask famfs.ko about each device of df on the mount at mpt (DEV_GET):
- * attached, failed (removed or poisoned: the whole mount fails), and the
- * node (/dev/NAME of its major:minor).  An older module: nothing asked. */
+ * attached, failed (this device was removed or poisoned), mount_failed (the
+ * whole mount fails: some device failed), and the node (/dev/NAME of its
+ * major:minor).  An older module: nothing asked. */
 void famfs_df_mount_devs(const char *mpt, struct famfs_df *df);
 /* A log this full (log_used of log_capacity, in percent) is warned about */
 #define FAMFS_LOG_WARN_PCT	90

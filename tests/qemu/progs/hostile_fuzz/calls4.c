@@ -184,8 +184,8 @@ static void do_dev_get(int fd, const char *on)
 	memcpy(&d, p, sizeof(d));
 	if (d.size != devsz || d.major != primary.major ||
 	    d.minor != primary.minor || d.reserved[0] || d.reserved[1] ||
-	    (d.flags & ~(uint32_t)FAMFS_DEV_FAILED) !=
-	    (primary.flags & ~(uint32_t)FAMFS_DEV_FAILED) ||
+	    (d.flags & ~(uint32_t)(FAMFS_DEV_FAILED | FAMFS_DEV_CAUSE)) !=
+	    (primary.flags & ~(uint32_t)(FAMFS_DEV_FAILED | FAMFS_DEV_CAUSE)) ||
 	    (!failing && (d.flags & FAMFS_DEV_FAILED)))
 		bad(C_DEV, "DEV_GET on a %s: primary %#llx bytes %u:%u flags %#x, expected %#llx bytes %u:%u flags %#x",
 		    on, (unsigned long long)d.size, d.major, d.minor, d.flags,
