@@ -170,7 +170,7 @@ static void test_df(void **state)
 		"alloc_unit", "log", "files", "directories", "corrupt_entries",
 		"devices", NULL };
 	static const char *const kd[] = { "index", "role", "path", "attached",
-					  "failed", "size",
+					  "failed", "mount_failed", "size",
 					  "reserved", "used", "free", "unknown",
 					  NULL };
 	static const char *const kl[] = { "size", "entries", "capacity",

@@ -45,7 +45,7 @@ t_keys df-log-keys .log size entries capacity free_entries format slot_size used
 # one device: the primary alone, its figures the same as the sums; not
 # mounted: attached/failed null
 t_eq df-one-device 1 "$(j -n .devices)"
-t_keys df-device-keys .devices[0] index role path attached failed size reserved \
+t_keys df-device-keys .devices[0] index role path attached failed mount_failed size reserved \
 	used free unknown
 t_eq df-device0-primary primary "$(j .devices[0].role)"
 t_eq df-device0-size-is-size "$(j .size)" "$(j .devices[0].size)"
