@@ -614,6 +614,9 @@ void famfs_bitmap_mark_range(struct famfs_bitmap *b, uint64_t off,
 			     uint64_t len);
 /* First fit of units units: marked used, *first its first; -ENOSPC */
 int famfs_bitmap_take(struct famfs_bitmap *b, uint64_t units, uint64_t *first);
+/* Bring the search index up to date (the allocator does before it
+ * searches): for tests that look at it or count its upkeep */
+void famfs_bitmap_index_sync(struct famfs_bitmap *b);
 /* Give back what famfs_bitmap_take took */
 void famfs_bitmap_give(struct famfs_bitmap *b, uint64_t first, uint64_t units);
 /* The strip length of an interleaved layout (famfs_alloc_strips): 0,
