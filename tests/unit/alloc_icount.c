@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * alloc_icount: the allocations that scripts/alloc-icount.sh counts the
- * instructions of (callgrind, --toggle-collect=famfs_alloc).
+ * instructions of (callgrind, --toggle-collect=famfs_alloc and =upkeep).
  *
- *   alloc_icount GIB FULL WANT N
+ *   alloc_icount GIB FULL WANT N INDEX
  *
  * A device of GIB GiB (emulated: a superblock and a bitmap), empty (FULL 0)
  * or 95 % full (FULL 1) with the free space scattered in single units and
- * a few runs of 8 units in the last 1 % (as tests/unit/test_alloc_scale.c);
- * one allocation of 1 unit (the first: it builds the search index), then N
+ * eight runs of 8 units near the end (as tests/unit/test_alloc_scale.c).
+ * INDEX 0: as a new process, no search index yet (a search that needs it
+ * builds it, counted).  INDEX 1: the index built first (not counted).
+ * INDEX 2: as 1, and after the allocations brought up to date (counted:
+ * the upkeep the allocator defers to its next search).  Then N allocations
  * of WANT units.  Exit 0, or 1 if an allocation found no room.
  */
 #include <stdio.h>
@@ -24,6 +27,13 @@ static uint64_t rnd(uint64_t *s)
 	return *s;
 }
 
+/* counted by name */
+__attribute__((noinline)) int upkeep(struct famfs_bitmap *b);
+__attribute__((noinline)) int upkeep(struct famfs_bitmap *b)
+{
+	return famfs_bitmap_index_sync(b);
+}
+
 int main(int argc, char **argv)
 {
 	struct famfs_superblock sb;
@@ -31,14 +41,15 @@ int main(int argc, char **argv)
 	struct famfs_log_simple_ext x;
 	uint8_t u[16] = { 1, 2, 3, 4 };
 	uint64_t s = 42, size;
-	int full, want, n;
+	int full, want, n, index;
 
-	if (argc != 5)
+	if (argc != 6)
 		return 2;
 	size = strtoull(argv[1], NULL, 0) << 30;
 	full = atoi(argv[2]);
 	want = atoi(argv[3]);
 	n = atoi(argv[4]);
+	index = atoi(argv[5]);
 	famfs_sb_init(&sb, u, u, size, 8ULL << 20);
 	if (famfs_bitmap_init(&b, &sb))
 		return 2;
@@ -55,11 +66,13 @@ int main(int argc, char **argv)
 				famfs_bitmap_clear(&b, at + k);
 		}
 	}
-	if (famfs_alloc(&b, FAMFS_ALLOC_UNIT, &x))
-		return 1;
+	if (index && famfs_bitmap_index_sync(&b))
+		return 2;
 	for (int i = 0; i < n; i++)
 		if (famfs_alloc(&b, (uint64_t)want * FAMFS_ALLOC_UNIT, &x))
 			return 1;
+	if (index == 2 && upkeep(&b))
+		return 2;
 	famfs_bitmap_free(&b);
 	return 0;
 }

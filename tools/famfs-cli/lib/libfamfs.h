@@ -594,15 +594,26 @@ struct famfs_bitmap {
 	uint64_t nunits;
 	uint64_t *bits;
 	uint64_t nfree;
-	/* work done by the searches (bitmap words and index nodes looked
-	 * at): what the unit tests count instead of timing */
+	/* work done (bitmap words and index nodes looked at or rewritten):
+	 * what the unit tests count instead of timing */
 	uint64_t work;
+	/* no unit below hint is free: a request that fits at the first
+	 * free units is served there, without the index (an empty device,
+	 * or one unit on a fragmented one: the same cost at any size) */
+	uint64_t hint;
+	/* words looked at by searches (before the index is built: past
+	 * nwords, the next search builds it) */
+	uint64_t scanned;
 	/* the search index: a binary tree over the bitmap's words (leaves
-	 * nleaves..2*nleaves-1), built at the first allocation and kept up
-	 * to date after it, so a first fit costs O(log(device)), whatever
-	 * the fullness */
+	 * nleaves..2*nleaves-1), built by a search that needs it (see
+	 * scanned), so a first fit costs O(log(device)) at any fullness.
+	 * Its upkeep is deferred: the leaves of words stale_lo..stale_hi
+	 * (when stale) and the nodes above them are mended before the next
+	 * search, once for a series of nearby changes. */
 	struct famfs_bm_node *tree;
 	uint64_t nwords, nleaves;
+	uint64_t stale_lo, stale_hi;
+	bool stale;
 };
 int famfs_bitmap_init(struct famfs_bitmap *b, const struct famfs_superblock *sb);
 /* One device's allocator: units [data_start, size) free, those below used
@@ -614,9 +625,10 @@ void famfs_bitmap_mark_range(struct famfs_bitmap *b, uint64_t off,
 			     uint64_t len);
 /* First fit of units units: marked used, *first its first; -ENOSPC */
 int famfs_bitmap_take(struct famfs_bitmap *b, uint64_t units, uint64_t *first);
-/* Bring the search index up to date (the allocator does before it
- * searches): for tests that look at it or count its upkeep */
-void famfs_bitmap_index_sync(struct famfs_bitmap *b);
+/* Build the search index, or bring it up to date, as the allocator does
+ * before it searches (for tests that look at it or count its upkeep):
+ * 0 or -ENOMEM (printed) */
+int famfs_bitmap_index_sync(struct famfs_bitmap *b);
 /* Give back what famfs_bitmap_take took */
 void famfs_bitmap_give(struct famfs_bitmap *b, uint64_t first, uint64_t units);
 /* The strip length of an interleaved layout (famfs_alloc_strips): 0,
