@@ -313,8 +313,9 @@ static uint64_t word_fit(struct famfs_bitmap *b, uint64_t w, uint64_t want)
  * the first free unit.  With the index nw is 2: what fits at the first free
  * units (anything on an empty device, one unit on a fragmented one) is
  * found so at any device size, and the index is the way further.  Without
- * it the search goes on to the end of the device: a test per used word and
- * about ten instructions per other word, less than building the index.
+ * it the search goes on to the end of the device: ~8 instructions per used
+ * word, ~25 per other word (3 M at 16 TiB, 95 % full and fragmented), less
+ * than half of building the index.
  */
 static bool scan_fit(struct famfs_bitmap *b, uint64_t want, uint64_t nw,
 		     uint64_t *first)
