@@ -11,9 +11,9 @@
  * What is counted: NALLOC allocations after the first one of a process,
  * with the index built (as after a search that needed it) and brought up
  * to date after them (upkeep the allocator defers to its next search), per
- * allocation.  The first allocation is measured by scripts/alloc-icount.sh.  Goal: within 2x between 1 GiB and 16 TiB
- * where the first free unit holds the request (an empty device; one unit
- * on the fragmented one); where the request only fits far away (2 or 8
+ * allocation.  Goal: within 2x between 1 GiB and 16 TiB where the first
+ * free unit holds the request (an empty device; one unit on the
+ * fragmented one); where the request only fits far away (2 or 8
  * units on the fragmented device) the search goes down the index, whose
  * depth grows with log(device): bounded here by that depth, and judged in
  * instructions (where it is within 2x) by scripts/alloc-icount.sh.
