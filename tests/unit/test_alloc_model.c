@@ -118,7 +118,9 @@ static void compare(struct famfs_bitmap *b, const struct model *m,
 	}
 }
 
-static void one_device(uint64_t units, unsigned steps)
+/* noindex: the search a process does before it builds the index (its
+ * budget of words reset before every step), all along */
+static void one_device(uint64_t units, unsigned steps, bool noindex)
 {
 	struct famfs_superblock sb;
 	struct famfs_bitmap b;
@@ -136,6 +138,12 @@ static void one_device(uint64_t units, unsigned steps)
 	compare(&b, m, 0);
 	for (unsigned step = 1; step <= steps; step++) {
 		uint64_t r = rnd() % 100, u = rnd() % (units + 3);
+
+		/* (strips: several searches in one step) */
+		if (noindex) {
+			b.scanned = 0;
+			r = r < 90 ? r : r - 20;
+		}
 
 		if (r < 25) {		/* a unit freed (not a reserved one) */
 			if (u >= reserved) {
@@ -224,7 +232,9 @@ static void one_device(uint64_t units, unsigned steps)
 		compare(&b, m, step);
 	}
 	/* the index was built and checked, and allocations happened */
-	if (units > 8)
+	if (noindex)
+		assert_null(b.tree);
+	else if (units > 8)
 		assert_non_null(b.tree);
 	print_message("%llu units: %llu free at the end\n",
 		      (unsigned long long)units, (unsigned long long)b.nfree);
@@ -239,13 +249,23 @@ static void test_index_matches_model(void **state)
 
 	(void)state;
 	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		one_device(sizes[i], sizes[i] > 2000 ? 1500 : 4000);
+		one_device(sizes[i], sizes[i] > 2000 ? 1500 : 4000, false);
+}
+
+static void test_scan_matches_model(void **state)
+{
+	static const uint64_t sizes[] = { 3, 64, 65, 129, 1000, 4097 };
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		one_device(sizes[i], 3000, true);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_index_matches_model),
+		cmocka_unit_test(test_scan_matches_model),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
