@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * famfs devices: the devices of a file system found on this host, by uuid
- * (issue 16).  A debugging command until mkfs and mount use several devices:
- * it shows what the discovery of lib/member.c finds, and "label" writes a
- * member superblock so that guests can test it.
+ * (issue 16).  A debugging command: it shows what the discovery of
+ * lib/member.c (which mount and logplay use) finds, and "label" writes a
+ * member superblock so that guests can test the discovery alone.
  */
 #define _GNU_SOURCE
 #include <endian.h>
