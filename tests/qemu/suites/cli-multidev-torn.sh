@@ -33,7 +33,7 @@ t_has devadd-log-full-says-attached "is attached to this mount until it is unmou
 # again, growth allowed: the same device finishes its devadd
 t_rc devadd-again 0 famfs devadd $M "$MEM"
 t_has devadd-again-member-1 "member 1 is $MEM"
-t_ok place-on-member famfs devices place $M f1 1 4M 2M
+t_ok mkfile-on-member famfs mkfile --device 1 -s 2M $M/f1
 t_ok write-f1 devpat -m write $M/f1 0 2M 91
 t_rc fsck-after 0 famfs fsck $M
 t_ok umount umount $M
