@@ -226,9 +226,14 @@ if [ $interactive = 1 ]; then
 	exit 0
 fi
 
-# Schedule: two-guest profiles first (they need both slots), CXL (slowest) next.
+# Schedule: two-guest profiles first (they need both slots), then the
+# single-guest ones longest first, so that the longest (pmem) does not start
+# last and leave one slot idle (seconds from a full make check, in order).
 order=$(for p in "${!plan[@]}"; do
-	case $p in two-hosts*) k=0 ;; cxl*) k=1 ;; *) k=2 ;; esac; echo "$k $p"
+	case $p in
+	two-hosts*) k=0 ;; pmem) k=1 ;; nvdimm-devdax) k=2 ;; nvdimm) k=3 ;;
+	nvdimm2|mixed) k=4 ;; cxl2) k=5 ;; *) k=6 ;;
+	esac; echo "$k $p"
 done | sort | cut -d' ' -f2)
 [ -n "$order" ] || { echo "run.sh: nothing to run" >&2; exit 2; }
 declare -A need

@@ -96,6 +96,19 @@ bad_entry() {
 	umount $M
 }
 
+# finish: the untouched image is clean again; what was tried, what survived.
+finish() {
+	restore
+	t_rc restored-fsck-clean 0 famfs fsck $DEV
+	t_rc restored-mount 0 famfs mount $DEV $M
+	files_ok restored
+	umount $M
+	nfail=$(grep -c "^FAIL $FAMFS_PROFILE/$FAMFS_SUITE/" "$FAMFS_OUT/results.txt")
+	npass=$(grep -c "^PASS $FAMFS_PROFILE/$FAMFS_SUITE/" "$FAMFS_OUT/results.txt")
+	echo "hostile_meta: $ncases corruptions tried ($1); $npass checks held, $nfail failed"
+	exit 0
+}
+
 # ---- superblock ------------------------------------------------------------
 restore; C flip 0 0;		bad_meta sb-magic-bit "bad magic"
 restore; C flip 12 3;		bad_meta sb-crc-bit "superblock CRC mismatch"
@@ -145,6 +158,13 @@ restore; C random $(E 5) 1024 5;	bad_entry middle-random 5 "CRC mismatch" f3
 restore; C flip $(( $(E 7) + 8 )) 6;	bad_entry last-crc-bit 7 "CRC mismatch" f5
 restore; C flip $(( $(E 7) + 48 )) 2;	bad_entry last-mode-bit 7 "CRC mismatch" f5
 restore; C flip $(( $(E 7) + 1023 )) 7;	bad_entry last-final-byte-bit 7 "CRC mismatch" f5
+
+# devdax reads the superblock, the log header and the entries through a
+# mapping instead of O_DIRECT: the cases above are where that differs.  The
+# rest judges entries with the same code after the read on both modes, so it
+# runs on pmem only (make check time; tests/qemu/README.md).
+[ "$FAMFS_DEV_MODE" = devdax ] &&
+	finish "superblock 15, log header 10, entry bit flips 10; the rest on pmem"
 
 # ---- wrong values with a right CRC (entry 5, f3) -----------------------------
 E5=$(E 5)
@@ -290,14 +310,4 @@ t_has next-at-capacity-mount-warns "2039 corrupt entries skipped"
 files_ok next-at-capacity
 umount $M
 
-restore
-t_rc restored-fsck-clean 0 famfs fsck $DEV
-t_rc restored-mount 0 famfs mount $DEV $M
-files_ok restored
-umount $M
-
-# what was tried, what survived
-nfail=$(grep -c "^FAIL $FAMFS_PROFILE/$FAMFS_SUITE/" "$FAMFS_OUT/results.txt")
-npass=$(grep -c "^PASS $FAMFS_PROFILE/$FAMFS_SUITE/" "$FAMFS_OUT/results.txt")
-echo "hostile_meta: $ncases corruptions tried (superblock 15, log header 10, entry bit flips 10, wrong values with a right CRC 25, memory of corrupt entries 2, next_index damaged down 1, contradicting entries 3, torn appends 6); $npass checks held, $nfail failed"
-exit 0
+finish "superblock 15, log header 10, entry bit flips 10, wrong values with a right CRC 25, memory of corrupt entries 2, next_index damaged down 1, contradicting entries 3, torn appends 6"
