@@ -228,12 +228,12 @@ fi
 
 # Schedule: two-guest profiles first (they need both slots), then the
 # single-guest ones longest first (by a full make check: pmem ~400 s,
-# nvdimm-devdax ~200 s, nvdimm ~65 s, nvdimm2/mixed ~55 s, cxl2 ~45 s), so
+# nvdimm-devdax ~200 s, nvdimm ~65 s, nvdimm2/mixed ~55 s, cxl* 20-45 s), so
 # that pmem does not start last while the other slot idles.
 order=$(for p in "${!plan[@]}"; do
 	case $p in
 	two-hosts*) k=0 ;; pmem) k=1 ;; nvdimm-devdax) k=2 ;; nvdimm) k=3 ;;
-	nvdimm2|mixed) k=4 ;; cxl2) k=5 ;; *) k=6 ;;
+	nvdimm2|mixed) k=4 ;; cxl*) k=5 ;; *) k=6 ;;
 	esac; echo "$k $p"
 done | sort | cut -d' ' -f2)
 [ -n "$order" ] || { echo "run.sh: nothing to run" >&2; exit 2; }

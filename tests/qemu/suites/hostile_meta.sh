@@ -159,13 +159,6 @@ restore; C flip $(( $(E 7) + 8 )) 6;	bad_entry last-crc-bit 7 "CRC mismatch" f5
 restore; C flip $(( $(E 7) + 48 )) 2;	bad_entry last-mode-bit 7 "CRC mismatch" f5
 restore; C flip $(( $(E 7) + 1023 )) 7;	bad_entry last-final-byte-bit 7 "CRC mismatch" f5
 
-# devdax reads the superblock, the log header and the entries through a
-# mapping instead of O_DIRECT: the cases above are where that differs.  The
-# rest judges entries with the same code after the read on both modes, so it
-# runs on pmem only (make check time; tests/qemu/README.md).
-[ "$FAMFS_DEV_MODE" = devdax ] &&
-	finish "superblock 15, log header 10, entry bit flips 10; the rest on pmem"
-
 # ---- wrong values with a right CRC (entry 5, f3) -----------------------------
 E5=$(E 5)
 mid() { restore; "$@"; C crc 5; }
