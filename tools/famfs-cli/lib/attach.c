@@ -176,3 +176,10 @@ int famfs_fs_attach_members(struct famfs_fs *fs, const char *const *hints,
 	free(t);
 	return rc ? rc : missing;
 }
+
+int famfs_fs_devtab(struct famfs_fs *fs, const char *const *hints, int nhints,
+		    struct famfs_devtab *t)
+{
+	/* (not done yet: what famfs devices does today) */
+	return famfs_devtab_scan(fs->sb->fs_uuid, hints, nhints, t);
+}
