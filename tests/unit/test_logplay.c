@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dirset.h"
 #include "th.h"
 
 /* A fresh mount: empty directory, the mock forgets every map. */
@@ -468,6 +469,15 @@ static void test_symlink_mid_path_not_followed(void **state)
 	assert_non_null(strstr(msg, "symbolic link"));
 }
 
+/* the same on a kernel without openat2(2): one O_NOFOLLOW component at a
+ * time */
+static void test_symlink_mid_path_no_openat2(void **state)
+{
+	dirset_no_openat2 = true;
+	test_symlink_mid_path_not_followed(state);
+	dirset_no_openat2 = false;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -485,6 +495,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_client_readonly, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_owner_mode_as_logged, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_mid_path_not_followed, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_symlink_mid_path_no_openat2, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests_name("logplay", tests, NULL, NULL);
