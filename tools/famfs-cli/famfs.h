@@ -103,7 +103,7 @@ int cli_layout_done(struct cli_layout *l);
 	"on device i % devices, said on stderr); only the\n" \
 	"devices attached on this host (a member the log\n" \
 	"added that is not here is skipped, said once; -D\n" \
-	"of one is refused: exit 1)" }
+	"of one is refused: exit 2)" }
 
 /* The docs of every page, NULL-terminated (famfs.c). */
 extern const struct cli_doc *const cli_pages[];
