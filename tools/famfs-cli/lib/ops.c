@@ -380,7 +380,7 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 	struct famfs_place here = { 0 }, *pl = &here;
 	char why[FAMFS_REASON_LEN];
 	uint8_t devs[FAMFS_LOG_MAX_STRIPS] = { 0 };
-	unsigned next = 0, dev = 0;
+	unsigned next = 0, dev = 0, nhere;
 	bool shared = false, skipped;
 	int rc;
 
@@ -421,14 +421,12 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 	}
 	/* fewer devices than strips: said once, when there is more than one
 	 * device to speak of */
-	if (shared && a->ndevs > 1 && !pl->absent)
-		famfs_note("%s: %u strips over %u devices: strip i is on device i %% %u, so strips share devices",
-			   p, lay->nstrips, a->ndevs, a->ndevs);
-	else if (shared && a->ndevs - (unsigned)__builtin_popcount(pl->absent) > 1)
-		famfs_note("%s: %u strips over the %u devices attached here: strip i is on the (i %% %u)th of them, so strips share devices",
-			   p, lay->nstrips,
-			   a->ndevs - (unsigned)__builtin_popcount(pl->absent),
-			   a->ndevs - (unsigned)__builtin_popcount(pl->absent));
+	nhere = a->ndevs - (unsigned)__builtin_popcount(pl->absent);
+	if (shared && nhere > 1)
+		famfs_note(pl->absent ?
+			   "%s: %u strips over the %u devices attached here: strip i is on the (i %% %u)th of them, so strips share devices" :
+			   "%s: %u strips over %u devices: strip i is on device i %% %u, so strips share devices",
+			   p, lay->nstrips, nhere, nhere);
 	if (lay && lay->nstrips) {
 		rc = famfs_entry_build_interleaved(e, norm, size, mode, uid, gid,
 						   &ie);

@@ -143,15 +143,14 @@ static unsigned by_free(const struct famfs_alloc *a, uint32_t absent,
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < a->ndevs; i++) {
-		unsigned j = n++;
+		unsigned j = n;
 
-		if (absent >> i & 1) {
-			n--;
+		if (absent >> i & 1)
 			continue;
-		}
 		for (; j > 0 && a->dev[order[j - 1]].nfree < a->dev[i].nfree; j--)
 			order[j] = order[j - 1];
 		order[j] = i;
+		n++;
 	}
 	return n;
 }
@@ -171,6 +170,11 @@ int famfs_place_here(struct famfs_fs *fs, const struct famfs_alloc *a,
 			if (famfs_mount_dev_attached(fs->mpt, i) == 0)
 				fs->here_absent |= 1U << i;
 	}
+	/* a device named: asked again (attached since by a logplay?) */
+	if (pl->has_dev && pl->dev < a->ndevs &&
+	    (fs->here_absent >> pl->dev & 1) &&
+	    famfs_mount_dev_attached(fs->mpt, pl->dev) != 0)
+		fs->here_absent &= ~(1U << pl->dev);
 	pl->absent = fs->here_absent;
 	if (pl->has_dev && pl->dev < a->ndevs && (pl->absent >> pl->dev & 1)) {
 		const struct famfs_logdev *d = famfs_logdevs_get(&fs->devs, pl->dev);
