@@ -122,9 +122,11 @@ static int by_log(const char *primary, const char **hints, int nhints,
 {
 	struct famfs_fs fs;
 	bool used[FAMFS_MAX_DEVS] = { true };
+	char mpt[4096];
 	int rc, n = 0;
 
-	if (famfs_fs_open_dev(primary, false, &fs))
+	/* (a mounted primary: its log through the mount) */
+	if (cli_open_target(primary, &fs, mpt, sizeof(mpt)))
 		return -EAGAIN;
 	rc = famfs_fs_devtab(&fs, hints, nhints, t);
 	for (unsigned i = 1; i < fs.devs.ndevs; i++)
