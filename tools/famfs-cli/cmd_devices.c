@@ -140,7 +140,11 @@ static int by_log(const char *primary, const char **hints, int nhints,
 
 		for (int j = 0; j < t->norphans; j++)
 			same += t->orphan_index[j] == i;
-		if (used[i] || same > 1 || t->dev[i].present) {
+		/* two claim an index the log does not use: the scan
+		 * refuses, naming both (a copied device?) */
+		if (!used[i] && same > 1)
+			return -ENOTUNIQ;
+		if (used[i] || t->dev[i].present) {
 			t->orphan[n] = t->orphan[k];
 			t->orphan_index[n++] = i;
 			continue;
@@ -181,8 +185,8 @@ static int list(const char *target, const char **hints, int nhints,
 			snprintf(primary, sizeof(primary), "%s", t->dev[0].path);
 	}
 	rc = primary[0] ? by_log(primary, hints, nhints, t) : -EAGAIN;
-	if (rc == -EAGAIN) {
-		if (primary[0])
+	if (rc == -EAGAIN || rc == -ENOTUNIQ) {
+		if (primary[0] && rc == -EAGAIN)
 			famfs_warn("%s: its log cannot be read (see above): every member superblock found is listed, orphans of an interrupted devadd are not told apart",
 				   primary);
 		rc = famfs_devtab_scan(fsu, hints, nhints, t);
