@@ -119,6 +119,32 @@ static void test_orphan_index_resolved_by_uuid(void **state)
 	assert_true(attached_to(x, 1, "pmem3"));
 }
 
+/* famfs devices lists what mount attaches: the member the log names,
+ * and the orphan of the crashed devadd as an orphan -- not "refusing to
+ * guess" between the two */
+static void test_devices_list_orphan(void **state)
+{
+	struct ax *x = *state;
+	struct famfs_devtab *t = malloc(sizeof(*t));
+	const char *hints[1] = { x->t->img };
+
+	assert_non_null(t);
+	member_file(x, "pmem3", U1, 1);
+	member_file(x, "pmem4", U9, 1);
+	log_devadd(&x->t->fs, 1, U1);
+	assert_int_equal(famfs_fs_devtab(&x->t->fs, hints, 1, t), 0);
+	assert_int_equal(t->nfound, 2);
+	assert_true(t->dev[0].present);
+	assert_true(t->dev[1].present);
+	assert_non_null(strstr(t->dev[1].path, "/pmem3"));
+	assert_memory_equal(t->dev[1].dev_uuid, U1, 16);
+	assert_int_equal(t->norphans, 1);
+	assert_non_null(strstr(t->orphan[0].path, "/pmem4"));
+	assert_memory_equal(t->orphan[0].dev_uuid, U9, 16);
+	assert_int_equal(t->orphan_index[0], 1);
+	free(t);
+}
+
 /* Two copies of one member (same device uuid) stay a refusal. */
 static void test_copied_member_refused(void **state)
 {
@@ -267,6 +293,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_orphan_index_resolved_by_uuid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_devices_list_orphan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copied_member_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_contradicting_index_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_partial_attach, setup, teardown),

@@ -245,6 +245,43 @@ static void test_reader_sb_older_than_growth(void **state)
 	famfs_fs_close(&r);
 }
 
+/* The same reader, but the superblock it reads again to judge the EXTEND
+ * entry does not verify (damaged on the media since it first read it): it
+ * must keep the superblock it verified -- never judge with one that failed
+ * its check -- and the entry stays refused. */
+static void test_reader_sb_reread_bad(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fs r;
+	struct seen s = { 0 };
+	uint8_t me[16], other[16], junk = 0x5a;
+	int fd;
+
+	fill_to(t, 3);
+	memcpy(me, t->fs.sb->master_uuid, 16);
+	uuid_generate(other);
+	th_write_id(t->hostid, other);
+	famfs_dev_bounce_files = true;
+	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
+	famfs_dev_bounce_files = false;
+	th_write_id(t->hostid, me);
+	assert_int_equal(grow(t, 4 * MiB), 0);
+	/* a reserved byte of the superblock on the media: a bad CRC */
+	fd = open(t->img, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, &junk, 1, 200), 1);
+	close(fd);
+	famfs_quiet = 1;
+	famfs_log_walk(&r, collect, &s);
+	famfs_quiet = 0;
+	assert_int_equal(famfs_sb_check(r.sb, 0, NULL), 0);
+	assert_false(le32toh(r.sb->feature_incompat) &
+		     FAMFS_FEATURE_INCOMPAT_LOG_EXTEND);
+	assert_int_equal(s.ext, 0);
+	assert_int_equal(s.bad, 1);
+	famfs_fs_close(&r);
+}
+
 /* entries in segment 1, read on a mount: through a .meta/.log1 that maps
  * the segment, all good; through one that maps other memory, the walk
  * stops at segment 1 (nothing read from the wrong memory) and fsck names
@@ -304,6 +341,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mount_unfinished_growth, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mount_segment_files, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reader_sb_older_than_growth, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_reader_sb_reread_bad, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mount_segment_file_in_use, setup, th_teardown),
 	};
 

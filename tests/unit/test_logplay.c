@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dirset.h"
 #include "th.h"
 
 /* A fresh mount: empty directory, the mock forgets every map. */
@@ -415,6 +416,68 @@ static void test_owner_mode_as_logged(void **state)
 	check_mode(t, "topf", 0644, u, g);
 }
 
+/* a directory of the namespace swapped for a symlink to elsewhere while
+ * a replay runs (at the first map it gives) */
+static char link_dir[700], link_to[700];
+
+static void plant_link(int fd, const struct famfs_fmap *m)
+{
+	char real[760];
+
+	(void)fd, (void)m;
+	if (!link_dir[0])
+		return;
+	snprintf(real, sizeof(real), "%s.real", link_dir);
+	assert_int_equal(rename(link_dir, real), 0);
+	assert_int_equal(symlink(link_to, link_dir), 0);
+	link_dir[0] = '\0';
+}
+
+/* A symbolic link in the middle of a logged path is never followed: the
+ * entries below it are refused, each reported with its path and why, and
+ * nothing is made where the link points. */
+static void test_symlink_mid_path_not_followed(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	char p[800], msg[8192];
+	int fd;
+
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, true), 0);
+	fd = famfs_file_create(&t->fs, "d/f1", 1000, 0644, 0, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(famfs_mkdir(&t->fs, "d/e", 0755, 0, 0, true), 0);
+	fd = famfs_file_create(&t->fs, "d/e/f2", 1000, 0644, 0, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	remount(t);
+	snprintf(link_to, sizeof(link_to), "%s/outside", t->dir);
+	assert_int_equal(mkdir(link_to, 0755), 0);
+	snprintf(link_dir, sizeof(link_dir), "%s/d", t->mpt);
+	th_mock_before_create = plant_link;
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
+	th_stderr_take(msg, sizeof(msg));
+	th_mock_before_create = NULL;
+	snprintf(p, sizeof(p), "%s/e", link_to);
+	assert_int_equal(access(p, F_OK), -1);
+	assert_int_equal(th_count_entries(link_to), 0);
+	assert_true(r.errors + r.conflicts >= 2);
+	snprintf(p, sizeof(p), "%s/d/e: ", t->mpt);
+	assert_non_null(strstr(msg, p));
+	assert_non_null(strstr(msg, "symbolic link"));
+}
+
+/* the same on a kernel without openat2(2): one O_NOFOLLOW component at a
+ * time */
+static void test_symlink_mid_path_no_openat2(void **state)
+{
+	dirset_no_openat2 = true;
+	test_symlink_mid_path_not_followed(state);
+	dirset_no_openat2 = false;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -431,6 +494,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_logged_twice, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_client_readonly, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_owner_mode_as_logged, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_symlink_mid_path_not_followed, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_symlink_mid_path_no_openat2, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests_name("logplay", tests, NULL, NULL);

@@ -389,6 +389,69 @@ static void test_cache_places(void **state)
 	th_free(t);
 }
 
+/* Member 2 is in the log but not attached on this host (the mock has
+ * member 1 only): automatic placement skips it -- the device with the
+ * most free space that is here, said once -- and so does striping; an
+ * explicit --device 2 is refused before anything is taken or logged,
+ * naming the device and its uuid. */
+static void test_place_attached_only(void **state)
+{
+	struct th *t = with_members();
+	struct famfs_layout lay = { .nstrips = 2, .chunk = 2 * MiB };
+	struct famfs_log_entry e;
+	char msg[4096], u[37];
+	uint64_t next;
+	int fd;
+
+	(void)state;
+	th_mock_devs[1].on = true;
+	/* free units: 0: 30, 1: 15, 2: 31 (not here) */
+	th_stderr_grab();
+	fd = famfs_file_create_layout(&t->fs, "a", 2 * MiB, 0644, 0, 0, NULL);
+	th_stderr_take(msg, sizeof(msg));
+	assert_true(fd >= 0);
+	close(fd);
+	next = famfs_log_next(t->fs.log);
+	assert_int_equal(famfs_log_entry_at(&t->fs, next - 1, &e), 0);
+	assert_int_equal(famfs_entry_devindex(&e, 0), 0);
+	assert_non_null(strstr(msg, "device 2"));
+	assert_non_null(strstr(msg, "not attached on this host"));
+	/* said once */
+	th_stderr_grab();
+	fd = famfs_file_create_layout(&t->fs, "b", 2 * MiB, 0644, 0, 0, NULL);
+	th_stderr_take(msg, sizeof(msg));
+	assert_true(fd >= 0);
+	close(fd);
+	assert_null(strstr(msg, "not attached"));
+	/* two strips: on the two devices here */
+	fd = famfs_file_create_layout(&t->fs, "s", 4 * MiB, 0644, 0, 0, &lay);
+	assert_true(fd >= 0);
+	close(fd);
+	next = famfs_log_next(t->fs.log);
+	assert_int_equal(famfs_log_entry_at(&t->fs, next - 1, &e), 0);
+	assert_int_equal(famfs_entry_devindex(&e, 0), 0);
+	assert_int_equal(famfs_entry_devindex(&e, 1), 1);
+	/* --device 2: refused early */
+	lay = (struct famfs_layout){ .place = { .has_dev = true, .dev = 2 } };
+	th_stderr_grab();
+	assert_int_equal(famfs_file_create_layout(&t->fs, "c", 1, 0644, 0, 0,
+						  &lay), -ENODEV);
+	th_stderr_take(msg, sizeof(msg));
+	assert_int_equal(famfs_log_next(t->fs.log), next);
+	assert_false(th_exists(t, "c", false));
+	famfs_uuid_str(U2, u);
+	assert_non_null(strstr(msg, "device 2"));
+	assert_non_null(strstr(msg, u));
+	assert_non_null(strstr(msg, "not attached on this host"));
+	/* --device 1 (here) is fine */
+	lay.place.dev = 1;
+	fd = famfs_file_create_layout(&t->fs, "c", 1, 0644, 0, 0, &lay);
+	assert_true(fd >= 0);
+	close(fd);
+	th_mock_devs_reset();
+	th_free(t);
+}
+
 /* a member superblock for index in file root/name (a plain file of the
  * member's size stands for the device) */
 static void member_file(struct th *t, const char *root, const char *name,
@@ -476,6 +539,7 @@ int main(void)
 		cmocka_unit_test(test_create_device),
 		cmocka_unit_test(test_build_and_df),
 		cmocka_unit_test(test_cache_places),
+		cmocka_unit_test(test_place_attached_only),
 		cmocka_unit_test(test_fsck_members),
 	};
 

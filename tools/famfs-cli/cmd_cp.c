@@ -62,7 +62,8 @@ const struct cli_doc cli_doc_cp = {
 		CLI_EXIT_ERROR("a SRC could not be read or copied (the others are\n"
 			       "copied), a directory would be copied into itself, DEST\n"
 			       "is not in a famfs mount, this host is a client, the\n"
-			       "device or the log is full, or famfs.ko lacks the v2\n"
+			       "device or the log is full, the --device is not\n"
+			       "attached on this host, or famfs.ko lacks the v2\n"
 			       "ioctls a file needs (see famfs-mkfile(8))"),
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-mkfile(8), famfs-mkdir(8)",

@@ -31,13 +31,17 @@ const struct cli_doc cli_doc_devices = {
 		"bypassing its caches, never opening one exclusively (a mounted\n"
 		"device is read too), and keeps those of the file system.  Two\n"
 		"devices that claim the same index or the same device uuid are an\n"
-		"error: nothing is guessed.\n"
+		"error: nothing is guessed -- except that, as mount does, a member\n"
+		"superblock whose device uuid the log does not name, at an index\n"
+		"the log gives to another device (a famfs devadd that crashed\n"
+		"before its log entry), is no member: it is listed as an orphan.\n"
 		"\n"
 		"famfs devices FS-UUID|PRIMARY lists the devices of the file system\n"
 		"FS-UUID (or the one whose superblock is on PRIMARY) found on this\n"
 		"host, one line each:\n"
 		"  index 0 primary /dev/pmem1 size 1073741824\n"
 		"  index 1 member /dev/pmem0 size 1073741824 dev-uuid 5f0c...\n"
+		"  orphan /dev/pmem2 index 1 size 1073741824 dev-uuid 9a1e...: not a member ...\n"
 		"Each -e INDEX:DEV-UUID names a member that must be found; one that is\n"
 		"not is reported by its device uuid.\n"
 		"\n"
@@ -105,11 +109,59 @@ static int parse_expect(const char *arg, struct famfs_member_want *w)
 	return 0;
 }
 
+/*
+ * t for the file system of the primary on path: its log's members by
+ * device uuid, as mount and logplay find them (famfs_fs_devtab).  A member
+ * superblock the log does not name is an orphan when the log gives its
+ * index to another device (a devadd that crashed before its entry); one
+ * at an index the log does not use (famfs devices label's) is listed as
+ * the member of that index, as discovery finds it.
+ */
+static int by_log(const char *primary, const char **hints, int nhints,
+		  struct famfs_devtab *t)
+{
+	struct famfs_fs fs;
+	bool used[FAMFS_MAX_DEVS] = { true };
+	char mpt[4096];
+	int rc, n = 0;
+
+	/* (a mounted primary: its log through the mount) */
+	if (cli_open_target(primary, &fs, mpt, sizeof(mpt)))
+		return -EAGAIN;
+	rc = famfs_fs_devtab(&fs, hints, nhints, t);
+	for (unsigned i = 1; i < fs.devs.ndevs; i++)
+		used[i] = famfs_logdevs_get(&fs.devs, i) != NULL;
+	famfs_fs_close(&fs);
+	if (rc)
+		return rc;
+	for (int k = 0; k < t->norphans; k++) {
+		uint32_t i = t->orphan_index[k];
+		int same = 0;
+
+		for (int j = 0; j < t->norphans; j++)
+			same += t->orphan_index[j] == i;
+		/* two claim an index the log does not use: the scan
+		 * refuses, naming both (a copied device?) */
+		if (!used[i] && same > 1)
+			return -ENOTUNIQ;
+		if (used[i] || t->dev[i].present) {
+			t->orphan[n] = t->orphan[k];
+			t->orphan_index[n++] = i;
+			continue;
+		}
+		t->dev[i] = t->orphan[k];
+		t->nfound++;
+	}
+	t->norphans = n;
+	return 0;
+}
+
 static int list(const char *target, const char **hints, int nhints,
 		const struct famfs_member_want *want, int nwant)
 {
 	struct famfs_superblock sb;
 	struct famfs_devtab *t;
+	char primary[4096] = "";
 	uint8_t fsu[16];
 	char u[37];
 	int rc, ret = FAMFS_EXIT_OK;
@@ -119,13 +171,26 @@ static int list(const char *target, const char **hints, int nhints,
 			return FAMFS_EXIT_ERROR;
 		memcpy(fsu, sb.fs_uuid, 16);
 		hints[nhints++] = target;	/* room kept by the caller */
+		snprintf(primary, sizeof(primary), "%s", target);
 	}
 	t = malloc(sizeof(*t));
 	if (!t) {
 		famfs_err("devices: out of memory");
 		return FAMFS_EXIT_ERROR;
 	}
-	rc = famfs_devtab_scan(fsu, hints, nhints, t);
+	if (!primary[0]) {
+		/* the primary first (no member taken): its log judges them */
+		rc = famfs_devtab_find(fsu, hints, nhints, want, 0, t);
+		if (!rc && t->dev[0].present)
+			snprintf(primary, sizeof(primary), "%s", t->dev[0].path);
+	}
+	rc = primary[0] ? by_log(primary, hints, nhints, t) : -EAGAIN;
+	if (rc == -EAGAIN || rc == -ENOTUNIQ) {
+		if (primary[0] && rc == -EAGAIN)
+			famfs_warn("%s: its log cannot be read (see above): every member superblock found is listed, orphans of an interrupted devadd are not told apart",
+				   primary);
+		rc = famfs_devtab_scan(fsu, hints, nhints, t);
+	}
 	famfs_uuid_str(fsu, u);
 	printf("file system %s: %d device(s) found on this host\n", u, t->nfound);
 	for (int i = 0; i < FAMFS_MAX_DEVS; i++) {
@@ -140,6 +205,12 @@ static int list(const char *target, const char **hints, int nhints,
 			printf(" dev-uuid %s", u);
 		}
 		printf("\n");
+	}
+	for (int k = 0; k < t->norphans; k++) {
+		famfs_uuid_str(t->orphan[k].dev_uuid, u);
+		printf("orphan %s index %u size %llu dev-uuid %s: not a member (its log does not name this device uuid: an interrupted famfs devadd)\n",
+		       t->orphan[k].path, t->orphan_index[k],
+		       (unsigned long long)t->orphan[k].size, u);
 	}
 	if (rc)
 		ret = FAMFS_EXIT_ERROR;

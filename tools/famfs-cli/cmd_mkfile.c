@@ -72,7 +72,8 @@ const struct cli_doc cli_doc_mkfile = {
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
 		CLI_EXIT_ERROR("a FILE is not in a famfs mount or exists, this host\n"
-			       "is a client, the device or the log is full, or\n"
+			       "is a client, the device or the log is full, the\n"
+			       "--device is not attached on this host, or\n"
 			       "famfs.ko lacks the v2 ioctls the file needs"),
 		CLI_EXIT_END },
 	.sections = (const struct cli_section[]){

@@ -100,7 +100,10 @@ int cli_layout_done(struct cli_layout *l);
 	"them); default: a simple file on the device with\n" \
 	"the most free space, the strips of -N k on k\n" \
 	"different devices when there are k (else strip i\n" \
-	"on device i % devices, said on stderr)" }
+	"on device i % devices, said on stderr); only the\n" \
+	"devices attached on this host (a member the log\n" \
+	"added that is not here is skipped, said once; -D\n" \
+	"of one is refused: exit 2)" }
 
 /* The docs of every page, NULL-terminated (famfs.c). */
 extern const struct cli_doc *const cli_pages[];

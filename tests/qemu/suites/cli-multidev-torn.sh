@@ -6,7 +6,8 @@
 # same device again finishes it (same index, the superblock it wrote); the
 # member then works like any other and survives a remount.  A DEVADD
 # left uncommitted is rolled forward by the master's next append, which
-# then attaches that member as well.
+# then attaches that member as well.  famfs devices lists an orphan member
+# superblock at member 1's index as an orphan.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 famfs_loaded || exit 0
@@ -36,6 +37,15 @@ t_has devadd-again-member-1 "member 1 is $MEM"
 t_ok mkfile-on-member famfs mkfile --device 1 -s 2M $M/f1
 t_ok write-f1 devpat -m write $M/f1 0 2M 91
 t_rc fsck-after 0 famfs fsck $M
+# an orphan member superblock at member 1's index (a devadd that crashed
+# before its entry, here a file given as a hint): famfs devices tells the
+# two apart by the log's device uuids, as mount does, and does not fail
+rm -f /tmp/orphan.img && truncate -s 8M /tmp/orphan.img
+t_ok orphan-label famfs devices label -i 1 "$P" /tmp/orphan.img
+t_rc devices-orphan 0 famfs devices -d /tmp/orphan.img "$P"
+t_has devices-orphan-member "^index 1 member $MEM "
+t_has devices-orphan-listed "^orphan /tmp/orphan.img index 1 "
+rm -f /tmp/orphan.img
 t_ok umount umount $M
 member_famfs
 t_rc remount 0 famfs mount -v "$P" $M

@@ -619,6 +619,38 @@ bool th_exists(struct th *t, const char *rel, bool dir)
 	return dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
 }
 
+static int grab_saved = -1, grab_fd = -1, grab_quiet;
+
+void th_stderr_grab(void)
+{
+	char tmpl[] = "/tmp/famfs-ut-stderr-XXXXXX";
+
+	fflush(stderr);
+	grab_fd = mkstemp(tmpl);
+	assert_true(grab_fd >= 0);
+	unlink(tmpl);
+	grab_saved = dup(2);
+	assert_true(grab_saved >= 0);
+	assert_int_equal(dup2(grab_fd, 2), 2);
+	grab_quiet = famfs_quiet;
+	famfs_quiet = 0;
+}
+
+void th_stderr_take(char *buf, size_t n)
+{
+	ssize_t got;
+
+	fflush(stderr);
+	famfs_quiet = grab_quiet;
+	assert_int_equal(dup2(grab_saved, 2), 2);
+	close(grab_saved);
+	got = pread(grab_fd, buf, n - 1, 0);
+	close(grab_fd);
+	buf[got > 0 ? got : 0] = '\0';
+	if (getenv("FAMFS_UNIT_VERBOSE"))
+		fprintf(stderr, "%s", buf);
+}
+
 int th_setup(void **state)
 {
 	*state = th_new(64 * MiB, 2 * MiB);

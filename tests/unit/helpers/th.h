@@ -46,6 +46,10 @@ void th_touch(struct th *t, const char *rel, const char *content);
 /* the entries of a directory, without . and .. */
 int th_count_entries(const char *dir);
 bool th_exists(struct th *t, const char *rel, bool dir);
+/* The messages of what runs between th_stderr_grab() and th_stderr_take()
+ * (famfs_quiet off meanwhile): into buf (n bytes, NUL-ended) */
+void th_stderr_grab(void);
+void th_stderr_take(char *buf, size_t n);
 int th_setup(void **state);	/* 64 MiB, 2 MiB log */
 int th_teardown(void **state);
 

@@ -85,15 +85,12 @@ int famfs_mount_dev_add(const char *mpt, const char *path, unsigned index,
 	return rc;
 }
 
-/* The log's members into all[] (index, device uuid), those famfs.ko does
- * not have yet into want[]: their counts, or -errno (printed) */
-static int log_members(struct famfs_fs *fs, struct famfs_member_want *all,
-		       int *nall, struct famfs_member_want *want, int *nwant)
+/* The log's members (index, device uuid) into all[]: their count, or
+ * -errno (printed) */
+static int log_members_all(struct famfs_fs *fs, struct famfs_member_want *all)
 {
-	int rc;
+	int n = 0, rc = famfs_fs_devs_update(fs);
 
-	*nall = *nwant = 0;
-	rc = famfs_fs_devs_update(fs);
 	if (rc)
 		return rc;
 	for (unsigned i = 1; i < fs->devs.ndevs; i++) {
@@ -101,8 +98,39 @@ static int log_members(struct famfs_fs *fs, struct famfs_member_want *all,
 
 		if (!d)
 			continue;
-		all[*nall].index = i;
-		memcpy(all[(*nall)++].dev_uuid, d->dev_uuid, 16);
+		all[n].index = i;
+		memcpy(all[n++].dev_uuid, d->dev_uuid, 16);
+	}
+	return n;
+}
+
+int famfs_fs_devtab(struct famfs_fs *fs, const char *const *hints, int nhints,
+		    struct famfs_devtab *t)
+{
+	struct famfs_member_want all[FAMFS_MAX_DEVS];
+	int nall = log_members_all(fs, all);
+
+	if (nall < 0)
+		return nall;
+	/* by the log's device uuids: an orphan member superblock (a devadd
+	 * that crashed before its entry) may carry a member's index */
+	return famfs_devtab_find(fs->sb->fs_uuid, hints, nhints, all, nall, t);
+}
+
+/* The log's members into all[] (index, device uuid), those famfs.ko does
+ * not have yet into want[]: their counts, or -errno (printed) */
+static int log_members(struct famfs_fs *fs, struct famfs_member_want *all,
+		       int *nall, struct famfs_member_want *want, int *nwant)
+{
+	int rc;
+
+	*nwant = 0;
+	*nall = log_members_all(fs, all);
+	if (*nall < 0)
+		return *nall;
+	for (int k = 0; k < *nall; k++) {
+		unsigned i = all[k].index;
+
 		rc = famfs_mount_dev_attached(fs->mpt, i);
 		if (rc < 0) {
 			famfs_err("%s: cannot ask famfs.ko about member %u: %s",
@@ -110,7 +138,7 @@ static int log_members(struct famfs_fs *fs, struct famfs_member_want *all,
 			return rc;
 		}
 		if (!rc)
-			want[(*nwant)++] = all[*nall - 1];
+			want[(*nwant)++] = all[k];
 	}
 	return 0;
 }
@@ -137,8 +165,6 @@ int famfs_fs_attach_members(struct famfs_fs *fs, const char *const *hints,
 	t = malloc(sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	/* by the log's device uuids: an orphan member superblock (a devadd
-	 * that crashed before its entry) may carry a member's index */
 	rc = famfs_devtab_find(fs->sb->fs_uuid, hints, nhints, all, nall, t);
 	if (rc) {
 		free(t);

@@ -126,6 +126,12 @@ struct famfs_devtab {
 	struct famfs_found_dev dev[FAMFS_MAX_DEVS];
 	int nfound;
 	int ndamaged;
+	/* famfs_devtab_find: member superblocks of this file system whose
+	 * device uuid the log does not name (a devadd that crashed before
+	 * its entry), with the index they claim; the first FAMFS_MAX_DEVS */
+	struct famfs_found_dev orphan[FAMFS_MAX_DEVS];
+	uint32_t orphan_index[FAMFS_MAX_DEVS];
+	int norphans;
 };
 struct famfs_member_want {
 	uint32_t index;
@@ -151,6 +157,13 @@ int famfs_devtab_require(const struct famfs_devtab *t,
 			 const struct famfs_member_want *want, int n);
 
 /* ---- attach.c: members into the mount (FAMFSIOC_DEV_ADD) ---------------- */
+struct famfs_fs;
+/* The devices of fs found on this host (famfs devices): the primary and
+ * the members its log names (fs->devs, brought up to date), by device
+ * uuid as mount finds them (famfs_devtab_find); orphans in t->orphan.
+ * 0 or -errno (printed) */
+int famfs_fs_devtab(struct famfs_fs *fs, const char *const *hints, int nhints,
+		    struct famfs_devtab *t);
 /* 1 if famfs.ko has a device at index in the mount at mpt, 0 if not,
  * -errno (-ENOTTY: a module without DEV_GET) */
 int famfs_mount_dev_attached(const char *mpt, unsigned index);

@@ -5,12 +5,84 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <linux/openat2.h>
+
 #include "dirset.h"
+
+bool dirset_no_openat2;
+
+#define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+
+/* the fallback: component by component, none a symlink, none ".." */
+static int walk_nofollow(int rootfd, const char *d)
+{
+	char buf[4096], *save = NULL, *c;
+	int fd = openat(rootfd, ".", DIR_FLAGS), next;
+
+	if (fd < 0)
+		return -errno;
+	snprintf(buf, sizeof(buf), "%s", d);
+	for (c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		struct stat st;
+
+		if (!strcmp(c, "."))
+			continue;
+		next = !strcmp(c, "..") ? (errno = EXDEV, -1) :
+		       openat(fd, c, DIR_FLAGS | O_NOFOLLOW);
+		/* (a symlink with O_DIRECTORY may say ENOTDIR) */
+		if (next < 0 && errno == ENOTDIR &&
+		    !fstatat(fd, c, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
+			errno = ELOOP;
+		if (next < 0) {
+			int rc = -errno;
+
+			close(fd);
+			return rc;
+		}
+		close(fd);
+		fd = next;
+	}
+	return fd;
+}
+
+int dirset_open_beneath(int rootfd, const char *rel, size_t len)
+{
+	struct open_how how = {
+		.flags = DIR_FLAGS,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH,
+	};
+	char d[4096];
+	long fd;
+
+	if (len >= sizeof(d))
+		return -ENAMETOOLONG;
+	memcpy(d, rel, len);
+	d[len] = '\0';
+	if (!len)
+		strcpy(d, ".");
+	if (!dirset_no_openat2) {
+		fd = syscall(SYS_openat2, rootfd, d, &how, sizeof(how));
+		if (fd >= 0)
+			return (int)fd;
+		if (errno != ENOSYS)
+			return -errno;
+	}
+	return walk_nofollow(rootfd, d);
+}
+
+const char *dirset_beneath_why(int err)
+{
+	return err == -ELOOP ? "a symbolic link on its path, not followed" :
+	       err == -EXDEV ? "its path leads out of the mount" :
+	       strerror(-err);
+}
 
 int dirset_init(struct dirset *ds, int rootfd)
 {
@@ -57,10 +129,9 @@ static int list(struct dirset *ds, const char *dir, size_t len)
 		return -ENAMETOOLONG;
 	memcpy(d, dir, len);
 	d[len] = '\0';
-	fd = openat(ds->rootfd, len ? d : ".",
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = dirset_open_beneath(ds->rootfd, d, len);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (fstat(fd, &st)) {
 		rc = -errno;
 		goto out;

@@ -22,6 +22,17 @@ struct dirset {
 #define DIRSET_LISTED	1	/* a directory whose names are all here */
 #define DIRSET_SGID	2	/* (listed) its mode has S_ISGID */
 
+/* The directory rel[0..len) under rootfd (len 0: rootfd's own) opened
+ * O_RDONLY | O_DIRECTORY without following a symbolic link anywhere on
+ * the way and without leaving rootfd: openat2(2) RESOLVE_NO_SYMLINKS |
+ * RESOLVE_BENEATH, or on a kernel without it (ENOSYS; unit tests:
+ * dirset_no_openat2) one O_NOFOLLOW component at a time.  fd, or -errno:
+ * -ELOOP a symbolic link on the way, -EXDEV a way out of rootfd. */
+int dirset_open_beneath(int rootfd, const char *rel, size_t len);
+extern bool dirset_no_openat2;
+/* "a symbolic link on the way (not followed)" for -ELOOP, ... */
+const char *dirset_beneath_why(int err);
+
 int dirset_init(struct dirset *ds, int rootfd);
 void dirset_free(struct dirset *ds);
 /* rel's d_type (DT_DIR, DT_REG...), 0 if its directory has no such name,

@@ -377,6 +377,27 @@ static __le32 *feature_word(struct famfs_superblock *sb, int word)
 	       &sb->feature_compat;
 }
 
+int famfs_fs_sb_reread(struct famfs_fs *fs, char *reason)
+{
+	struct famfs_superblock *media = fs->sbm.addr;
+	int rc;
+
+	if (fs->sb != &fs->sb_kept)
+		fs->sb_kept = *fs->sb;
+	rc = famfs_map_refresh(&fs->sbm, media, sizeof(*media));
+	if (rc) {
+		if (reason)
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "superblock cannot be read again: %s",
+				 strerror(-rc));
+	} else {
+		rc = famfs_sb_check(media, 0, reason);
+	}
+	/* a bounce buffer or a mapping now holds what did not verify */
+	fs->sb = rc ? &fs->sb_kept : media;
+	return rc;
+}
+
 int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
 			    uint32_t clear)
 {
@@ -423,7 +444,7 @@ int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
 			  why, strerror(-rc));
 	famfs_fs_sb_put(&w);
 	/* fs->sb is a read-only view when mounted: see the new bytes */
-	famfs_map_refresh(&fs->sbm, fs->sb, sizeof(*fs->sb));
+	famfs_fs_sb_reread(fs, NULL);
 out:
 	if (took)
 		famfs_fs_unlock(fs);

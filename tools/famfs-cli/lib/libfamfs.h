@@ -398,7 +398,10 @@ struct famfs_fs {
 	bool held;			/* famfs_fs_hold: kept until release */
 	char mpt[4096];			/* "" when opened from a device */
 	const char *name;		/* device or mount point, for messages */
-	struct famfs_superblock *sb;
+	struct famfs_superblock *sb;	/* verified: sbm.addr, or sb_kept
+					 * when the copy read again since
+					 * did not verify (famfs_fs_sb_reread) */
+	struct famfs_superblock sb_kept;
 	struct famfs_log_header *log;
 	bool rw;			/* log opened writable */
 	bool ro_mount;			/* log meta file without write bits:
@@ -447,6 +450,11 @@ struct famfs_fs {
 	unsigned nsegs;			/* mapped: 1 + segments 1.. */
 	uint64_t log_cap;		/* their slots (v1: the header's) */
 	bool grow_said;			/* automatic growth was reported */
+	/* place.c: the members of the log not attached to this mount, as
+	 * found when the allocators had here_ndevs devices; said once */
+	unsigned here_ndevs;
+	uint32_t here_absent;
+	bool here_said;
 };
 /* INCOMPAT_COMPACT_LOG: log indexes are 256-byte slots, an entry takes
  * 1..4 of them (famfs_format.h) */
@@ -498,6 +506,12 @@ void famfs_fs_release(struct famfs_fs *fs);
  * view (famfs_fs_sb_get: .meta/.superblock when mounted, else the device
  * opened writable), re-CRCed and flushed.  0 or -errno (printed). */
 enum { FAMFS_FEAT_COMPAT, FAMFS_FEAT_RO_COMPAT, FAMFS_FEAT_INCOMPAT };
+/* Read the superblock again (famfs_map_refresh: another host may have
+ * changed it).  fs->sb becomes the new copy only if it verifies
+ * (famfs_sb_check); else it stays the copy verified before (fs->sb_kept:
+ * a mapping's bytes are the media's and cannot be put back) and the
+ * check's -errno is returned, reason filled (may be NULL). */
+int famfs_fs_sb_reread(struct famfs_fs *fs, char *reason);
 int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
 			    uint32_t clear);
 /* A writable view of the superblock region (FAMFS_SB_REGION_LEN bytes at

@@ -511,16 +511,23 @@ uint64_t famfs_log_refresh_next(struct famfs_fs *fs)
 /* An entry refused by a reader whose copy of the superblock may predate
  * a feature bit the master set before it wrote the entry (bounce buffers,
  * a non-coherent CPU's lines): the superblock read again; true if its
- * features changed (and it still verifies), so the entry is judged again.
- * Not on the master, which sets them itself. */
+ * features changed (and it still verifies: one that does not is never
+ * used, famfs_fs_sb_reread), so the entry is judged again.  Not on the
+ * master, which sets them itself. */
 static bool sb_features_changed(struct famfs_fs *fs)
 {
 	uint32_t inc = fs->sb->feature_incompat, ro = fs->sb->feature_ro_compat;
+	bool kept = fs->sb == &fs->sb_kept;	/* said already */
+	char why[FAMFS_REASON_LEN];
 
-	if (fs->master ||	/* it sets them itself */
-	    famfs_map_refresh(&fs->sbm, fs->sb, sizeof(*fs->sb)) ||
-	    famfs_sb_check(fs->sb, 0, NULL))
+	if (fs->master)		/* it sets them itself */
 		return false;
+	if (famfs_fs_sb_reread(fs, why)) {
+		if (!kept)
+			famfs_warn("%s: superblock read again does not verify (%s): the copy verified before is kept",
+				   fs->name, why);
+		return false;
+	}
 	return fs->sb->feature_incompat != inc ||
 	       fs->sb->feature_ro_compat != ro;
 }

@@ -70,12 +70,36 @@ static const char *prefix(char *out, const char *rel, size_t len)
 	return out;
 }
 
+/*
+ * The directory that holds rel[0..len) (the mount root for a name of the
+ * root), opened without following a symbolic link on the way or leaving
+ * the mount (dirset_open_beneath): fd, *name its last component.  Else
+ * -errno, reported (p: rel's full path) unless only missing in a dry run.
+ */
+static int parent_fd(struct lp_ctx *c, const char *p, const char *rel,
+		     size_t len, uint64_t idx, const char **name)
+{
+	const char *slash = memrchr(rel, '/', len);
+	int fd = dirset_open_beneath(c->rootfd, rel,
+				     slash ? (size_t)(slash - rel) : 0);
+
+	*name = slash ? slash + 1 : rel;
+	if (fd < 0 && !(c->dry && fd == -ENOENT)) {
+		c->r->errors++;
+		famfs_err("%s: log entry %llu not played: %s", p,
+			  (unsigned long long)idx, dirset_beneath_why(fd));
+	}
+	return fd;
+}
+
 /* create missing ancestors of rel; -ENOTDIR if one is not a directory */
 static int ensure_parents(struct lp_ctx *c, const char *rel, uint64_t idx)
 {
 	char p[PATH_MAX], r[PATH_MAX];
+	const char *name;
 	struct stat st;
 	bool psgid;
+	int pfd, rc;
 
 	for (const char *s = strchr(rel, '/'); s; s = strchr(s + 1, '/')) {
 		size_t n = (size_t)(s - rel);
@@ -89,8 +113,9 @@ static int ensure_parents(struct lp_ctx *c, const char *rel, uint64_t idx)
 		if (t != 0 && fstatat(c->rootfd, r, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 			if (S_ISDIR(st.st_mode))
 				continue;
-			CONFLICT(c, "%s: log entry %llu (%s): a file where a directory belongs",
-				 p, (unsigned long long)idx, rel);
+			CONFLICT(c, "%s: log entry %llu (%s): a %s where a directory belongs",
+				 p, (unsigned long long)idx, rel,
+				 S_ISLNK(st.st_mode) ? "symbolic link (not followed)" : "file");
 			return -ENOTDIR;
 		}
 		if (c->dry) {
@@ -98,12 +123,17 @@ static int ensure_parents(struct lp_ctx *c, const char *rel, uint64_t idx)
 			c->r->created_dirs++;
 			continue;
 		}
-		if (mkdirat(c->rootfd, r, 0755)) {
-			if (errno == EEXIST)
-				continue;	/* made meanwhile */
+		pfd = parent_fd(c, p, r, n, idx, &name);
+		if (pfd < 0)
+			return pfd;
+		rc = mkdirat(pfd, name, 0755) ? -errno : 0;
+		close(pfd);
+		if (rc == -EEXIST)
+			continue;	/* made meanwhile */
+		if (rc) {
 			c->r->errors++;
-			famfs_err("%s: mkdir: %s", p, strerror(errno));
-			return -errno;
+			famfs_err("%s: mkdir: %s", p, strerror(-rc));
+			return rc;
 		}
 		if (t == 0 && c->ds_ok)	/* empty; S_ISGID from its parent */
 			dirset_note(&c->ds, r, DT_DIR, true, psgid);
@@ -160,10 +190,11 @@ static int check_map(struct lp_ctx *c, int fd, const char *p, uint64_t idx,
 }
 
 /* an existing regular file rel: counted if it has the logged map */
-static void file_there(struct lp_ctx *c, const char *p, const char *rel,
-		       uint64_t idx, const struct famfs_fmap *want)
+static void file_there(struct lp_ctx *c, const char *p, int pfd,
+		       const char *name, uint64_t idx,
+		       const struct famfs_fmap *want)
 {
-	int fd = openat(c->rootfd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = openat(pfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	int rc;
 
 	if (fd < 0) {
@@ -188,7 +219,8 @@ static void file_there(struct lp_ctx *c, const char *p, const char *rel,
  * gets its owner and mode, and only then its memory.
  */
 static int play_file(struct lp_ctx *c, const char *p, const char *rel,
-		     uint64_t idx, const struct famfs_log_entry *e)
+		     int pfd, const char *name, uint64_t idx,
+		     const struct famfs_log_entry *e)
 {
 	struct famfs_fmap want;
 	uint32_t mode = file_mode(c, le32toh(e->fm.mode));
@@ -203,15 +235,15 @@ static int play_file(struct lp_ctx *c, const char *p, const char *rel,
 	      why ? "MAP_CREATE_V2" : "MAP_CREATE";
 	t = known_type(c, rel, strlen(rel), &psgid);
 again:
-	if (t < 0 && fstatat(c->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0)
+	if (t < 0 && pfd >= 0 && fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		t = S_ISREG(st.st_mode) ? DT_REG : S_ISDIR(st.st_mode) ? DT_DIR : T_OTHER;
-	else if (t < 0 && errno != ENOENT) {
+	else if (t < 0 && pfd >= 0 && errno != ENOENT) {
 		c->r->errors++;
 		famfs_err("%s: %s", p, strerror(errno));
 		return 0;
 	}
 	if (t == DT_REG) {
-		file_there(c, p, rel, idx, &want);
+		file_there(c, p, pfd, name, idx, &want);
 		return 0;
 	}
 	if (t > 0) {
@@ -231,7 +263,7 @@ again:
 	own = t == 0 && owner_right(c, e, psgid);
 	mod = own && mode_right(c, mode, psgid);
 	/* O_EXCL: the file is this run's, and what is unlinked below */
-	fd = openat(c->rootfd, rel, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
+	fd = openat(pfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
 		    mod ? mode : 0600);
 	if (fd < 0 && errno == EEXIST && t == 0) {
 		t = -1;		/* made meanwhile: look at it */
@@ -255,7 +287,7 @@ again:
 	}
 	if (rc == -ENOTTY && why) {
 		c->r->errors++;
-		unlink(p);
+		unlinkat(pfd, name, 0);
 		famfs_err("%s: log entry %llu is %s, and " FAMFS_NO_V2_MSG "; not created",
 			  p, (unsigned long long)idx, why);
 		close(fd);
@@ -279,7 +311,7 @@ again:
 	/* no empty, unmapped file for an entry that got no memory (its memory
 	 * taken by an earlier entry, a failed mount...): the next logplay
 	 * creates it again */
-	if (unlink(p) == 0)
+	if (unlinkat(pfd, name, 0) == 0)
 		famfs_err("%s: %s: %s%s (log entry %llu; not created)", p, ioc,
 			  strerror(-rc), rc == -EBUSY ?
 			  ": another process opened the new file before it was mapped (famfs.ko maps a file only for its only opener); run famfs logplay again" :
@@ -293,7 +325,8 @@ again:
 }
 
 static int play_dir(struct lp_ctx *c, const char *p, const char *rel,
-		    uint64_t idx, const struct famfs_log_entry *e)
+		    int pfd, const char *name, uint64_t idx,
+		    const struct famfs_log_entry *e)
 {
 	uint32_t mode = le32toh(e->fm.mode) & 07777;
 	bool psgid, own, mod;
@@ -301,7 +334,7 @@ static int play_dir(struct lp_ctx *c, const char *p, const char *rel,
 	int t = known_type(c, rel, strlen(rel), &psgid);
 
 again:
-	if (t < 0 && fstatat(c->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0)
+	if (t < 0 && pfd >= 0 && fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		t = S_ISDIR(st.st_mode) ? DT_DIR : T_OTHER;
 	if (t > 0) {
 		if (t == DT_DIR)
@@ -316,7 +349,7 @@ again:
 		c->r->created_dirs++;
 		return 0;
 	}
-	if (mkdirat(c->rootfd, rel, mode)) {
+	if (mkdirat(pfd, name, mode)) {
 		if (errno == EEXIST && t == 0) {
 			t = -1;		/* made meanwhile: look at it */
 			goto again;
@@ -328,10 +361,10 @@ again:
 	/* (t < 0: the parent's S_ISGID is not known: chown and chmod) */
 	own = t == 0 && owner_right(c, e, psgid);
 	mod = t == 0 && mode_right(c, mode, psgid);
-	if (!own && fchownat(c->rootfd, rel, le32toh(e->fm.uid),
+	if (!own && fchownat(pfd, name, le32toh(e->fm.uid),
 			     le32toh(e->fm.gid), AT_SYMLINK_NOFOLLOW) && !geteuid())
 		famfs_warn("%s: chown: %s", p, strerror(errno));
-	if (!mod && fchmodat(c->rootfd, rel, mode, 0))
+	if (!mod && fchmodat(pfd, name, mode, 0))
 		famfs_warn("%s: chmod: %s", p, strerror(errno));
 	else if (t == 0)	/* new and empty; S_ISGID as its mode says */
 		dirset_note(&c->ds, rel, DT_DIR, true, mode & S_ISGID);
@@ -376,8 +409,9 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 {
 	struct lp_ctx *c = arg;
 	const struct pathset_item *prev;
+	const char *name;
 	char p[PATH_MAX];
-	int type = le16toh(e->type), rc;
+	int type = le16toh(e->type), rc, pfd;
 
 	if (c->stop && c->stop(c->stop_arg))
 		return 1;		/* stopped before this entry */
@@ -411,8 +445,16 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	}
 	if (ensure_parents(c, e->fm.path, idx))
 		return 0;
-	return type == FAMFS_LOG_FILE ? play_file(c, p, e->fm.path, idx, e)
-				      : play_dir(c, p, e->fm.path, idx, e);
+	/* (-ENOENT only in a dry run: its parents are not made) */
+	pfd = parent_fd(c, p, e->fm.path, strlen(e->fm.path), idx, &name);
+	if (pfd < 0 && pfd != -ENOENT)
+		return 0;
+	rc = type == FAMFS_LOG_FILE ?
+	     play_file(c, p, e->fm.path, pfd, name, idx, e) :
+	     play_dir(c, p, e->fm.path, pfd, name, idx, e);
+	if (pfd >= 0)
+		close(pfd);
+	return rc;
 }
 
 /*

@@ -246,8 +246,9 @@ struct famfs_master_record *famfs_mrec_refresh(struct famfs_fs *fs)
 {
 	struct famfs_master_record *r = mrec_of(fs->sbm.addr);
 
-	/* another host may have written both since this CPU read them */
-	famfs_map_refresh(&fs->sbm, fs->sb, sizeof(*fs->sb));
+	/* another host may have written both since this CPU read them (a
+	 * superblock that no longer verifies is not taken) */
+	famfs_fs_sb_reread(fs, NULL);
 	famfs_map_refresh(&fs->sbm, r, sizeof(*r));
 	return r;
 }

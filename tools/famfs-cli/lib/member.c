@@ -357,6 +357,16 @@ static bool wanted(struct scan *s, const char *path,
 	}
 	famfs_info("%s: member superblock of file system %s (index %u, device uuid %s) that its log does not name (an interrupted famfs devadd): not a member, ignored",
 		   path, s->fsu, idx, u);
+	if (s->t->norphans < FAMFS_MAX_DEVS) {
+		struct famfs_found_dev *o = &s->t->orphan[s->t->norphans];
+
+		o->present = true;
+		snprintf(o->path, sizeof(o->path), "%s", path);
+		memcpy(o->dev_uuid, m->dev_uuid, 16);
+		o->size = le64toh(m->device_size);
+		o->fs_ctime = le64toh(m->fs_ctime);
+		s->t->orphan_index[s->t->norphans++] = idx;
+	}
 	return false;
 }
 

@@ -377,16 +377,27 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 	struct famfs_log_interleave_ext ie;
 	struct famfs_log_simple_ext ext[FAMFS_LOG_MAX_SIMPLE_EXT];
 	struct famfs_alloc *a = fs->cache_alloc;	/* up to date */
-	const struct famfs_place *pl = lay ? &lay->place : NULL;
+	struct famfs_place here = { 0 }, *pl = &here;
 	char why[FAMFS_REASON_LEN];
 	uint8_t devs[FAMFS_LOG_MAX_STRIPS] = { 0 };
-	unsigned next = 0, dev = 0;
-	bool shared = false;
+	unsigned next = 0, dev = 0, nhere;
+	bool shared = false, skipped;
 	int rc;
 
-	if (famfs_place_check(a, pl, why)) {
+	if (lay)
+		here = lay->place;
+	if (famfs_place_check(a, pl, why) ||
+	    famfs_place_here(fs, a, pl, lay ? lay->nstrips : 0, &skipped, why)) {
 		famfs_err("%s: --device: %s", p, why);
 		return -ENODEV;
+	}
+	/* members in the log but not here: said once, when it mattered */
+	if (skipped && !fs->here_said) {
+		fs->here_said = true;
+		for (unsigned i = 1; i < a->ndevs; i++)
+			if (pl->absent >> i & 1)
+				famfs_note("%s: device %u is in the file system but not attached on this host: not used for new files (famfs mount -d or famfs logplay attaches it once it is here)",
+					   fs->mpt, i);
 	}
 	/* all or nothing: ENOSPC leaves the bitmaps as they were */
 	if (lay && lay->nstrips)
@@ -410,9 +421,12 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 	}
 	/* fewer devices than strips: said once, when there is more than one
 	 * device to speak of */
-	if (shared && a->ndevs > 1)
-		famfs_note("%s: %u strips over %u devices: strip i is on device i %% %u, so strips share devices",
-			   p, lay->nstrips, a->ndevs, a->ndevs);
+	nhere = a->ndevs - (unsigned)__builtin_popcount(pl->absent);
+	if (shared && nhere > 1)
+		famfs_note(pl->absent ?
+			   "%s: %u strips over the %u devices attached here: strip i is on the (i %% %u)th of them, so strips share devices" :
+			   "%s: %u strips over %u devices: strip i is on device i %% %u, so strips share devices",
+			   p, lay->nstrips, nhere, nhere);
 	if (lay && lay->nstrips) {
 		rc = famfs_entry_build_interleaved(e, norm, size, mode, uid, gid,
 						   &ie);

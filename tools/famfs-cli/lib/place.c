@@ -135,16 +135,67 @@ int famfs_place_check(const struct famfs_alloc *a,
 	return -ENODEV;
 }
 
-/* Devices by free units, most first (ties: lower index first) */
-static void by_free(const struct famfs_alloc *a, unsigned order[FAMFS_MAX_DEVS])
+/* The devices not in absent by free units, most first (ties: lower index
+ * first): their count */
+static unsigned by_free(const struct famfs_alloc *a, uint32_t absent,
+			unsigned order[FAMFS_MAX_DEVS])
 {
-	for (unsigned i = 0; i < a->ndevs; i++) {
-		unsigned j = i;
+	unsigned n = 0;
 
+	for (unsigned i = 0; i < a->ndevs; i++) {
+		unsigned j = n;
+
+		if (absent >> i & 1)
+			continue;
 		for (; j > 0 && a->dev[order[j - 1]].nfree < a->dev[i].nfree; j--)
 			order[j] = order[j - 1];
 		order[j] = i;
+		n++;
 	}
+	return n;
+}
+
+int famfs_place_here(struct famfs_fs *fs, const struct famfs_alloc *a,
+		     struct famfs_place *pl, uint32_t nstrips, bool *skipped,
+		     char *reason)
+{
+	unsigned order[FAMFS_MAX_DEVS], k;
+	char u[37] = "unknown";
+
+	*skipped = false;
+	if (fs->here_ndevs != a->ndevs) {
+		fs->here_ndevs = a->ndevs;
+		fs->here_absent = 0;
+		for (unsigned i = 1; fs->mpt[0] && i < a->ndevs; i++)
+			if (famfs_mount_dev_attached(fs->mpt, i) == 0)
+				fs->here_absent |= 1U << i;
+	}
+	/* a device named: asked again (attached since by a logplay?) */
+	if (pl->has_dev && pl->dev < a->ndevs &&
+	    (fs->here_absent >> pl->dev & 1) &&
+	    famfs_mount_dev_attached(fs->mpt, pl->dev) != 0)
+		fs->here_absent &= ~(1U << pl->dev);
+	pl->absent = fs->here_absent;
+	if (pl->has_dev && pl->dev < a->ndevs && (pl->absent >> pl->dev & 1)) {
+		const struct famfs_logdev *d = famfs_logdevs_get(&fs->devs, pl->dev);
+
+		if (d)
+			famfs_uuid_str(d->dev_uuid, u);
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "device %u (dev-uuid %s) of the file system is not attached on this host (see famfs mount -d)",
+			 pl->dev, u);
+		return -ENODEV;
+	}
+	if (pl->has_dev || !pl->absent)
+		return 0;
+	k = by_free(a, 0, order);
+	if (nstrips && nstrips < k)
+		k = nstrips;
+	else if (!nstrips)
+		k = 1;
+	for (unsigned i = 0; i < k; i++)
+		*skipped |= pl->absent >> order[i] & 1;
+	return 0;
 }
 
 int famfs_alloc_place(struct famfs_alloc *a, const struct famfs_place *pl,
@@ -163,8 +214,8 @@ int famfs_alloc_place(struct famfs_alloc *a, const struct famfs_place *pl,
 		return famfs_alloc_extents(&a->dev[pl->dev], size, max_ext,
 					   ext, next);
 	}
-	by_free(a, order);
-	for (unsigned i = 0; i < a->ndevs; i++) {
+	for (unsigned i = 0, n = by_free(a, pl ? pl->absent : 0, order);
+	     i < n; i++) {
 		rc = famfs_alloc_extents(&a->dev[order[i]], size, max_ext, ext,
 					 next);
 		if (rc != -ENOSPC) {
@@ -182,7 +233,7 @@ int famfs_alloc_place_strips(struct famfs_alloc *a,
 			     uint8_t devs[FAMFS_LOG_MAX_STRIPS], bool *shared)
 {
 	uint64_t slen, first[FAMFS_LOG_MAX_STRIPS];
-	unsigned order[FAMFS_MAX_DEVS], pick[FAMFS_MAX_DEVS] = { 0 };
+	unsigned order[FAMFS_MAX_DEVS], pick[FAMFS_MAX_DEVS] = { 0 }, n;
 	int rc = famfs_strip_len(size, nstrips, chunk, &slen);
 
 	*shared = false;
@@ -193,17 +244,20 @@ int famfs_alloc_place_strips(struct famfs_alloc *a,
 	if (pl && pl->has_dev) {
 		for (uint32_t i = 0; i < nstrips; i++)
 			devs[i] = (uint8_t)pl->dev;
-	} else if (a->ndevs >= nstrips) {
+	} else if ((n = by_free(a, pl ? pl->absent : 0, order)) >= nstrips) {
 		/* the nstrips with the most free units, in index order */
-		by_free(a, order);
 		for (uint32_t i = 0; i < nstrips; i++)
 			pick[order[i]] = 1;
 		for (unsigned d = 0, i = 0; d < a->ndevs; d++)
 			if (pick[d])
 				devs[i++] = (uint8_t)d;
 	} else {
+		/* the n devices here in index order, round robin */
+		for (unsigned d = 0, i = 0; d < a->ndevs; d++)
+			if (!(pl && (pl->absent >> d & 1)))
+				order[i++] = d;
 		for (uint32_t i = 0; i < nstrips; i++)
-			devs[i] = (uint8_t)(i % a->ndevs);
+			devs[i] = (uint8_t)order[i % n];
 		*shared = true;
 	}
 	for (uint32_t i = 0; i < nstrips; i++) {

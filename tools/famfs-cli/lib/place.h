@@ -31,23 +31,36 @@ void famfs_alloc_mark(struct famfs_alloc *a, const struct famfs_log_entry *e);
 struct famfs_place {
 	bool has_dev;		/* --device N */
 	uint32_t dev;
+	uint32_t absent;	/* bit i: device i is not attached on this
+				 * host, never chosen (famfs_place_here) */
 };
 /* "device N: no such device in this file system (its devices: 0-2)":
  * 0, or -ENODEV with reason filled */
 int famfs_place_check(const struct famfs_alloc *a,
 		      const struct famfs_place *pl, char *reason);
+/* Which devices of a (the log's) are not attached to the mount at fs->mpt
+ * (FAMFSIOC_DEV_GET; none known without it) into pl->absent.  pl's device
+ * among them: -ENODEV, reason naming its index and device uuid.  Else 0,
+ * and *skipped: the policy below would have chosen one of them for a file
+ * of nstrips strips (0: a simple file). */
+struct famfs_fs;
+int famfs_place_here(struct famfs_fs *fs, const struct famfs_alloc *a,
+		     struct famfs_place *pl, uint32_t nstrips, bool *skipped,
+		     char *reason);
 /* A simple file: on pl's device, else on the device with the most free
- * units (ties: the lowest index; one that cannot hold it: the next).
+ * units that is not absent (ties: the lowest index; one that cannot hold
+ * it: the next).
  * famfs_alloc_extents on it; *dev says which. */
 int famfs_alloc_place(struct famfs_alloc *a, const struct famfs_place *pl,
 		      uint64_t size, unsigned max_ext,
 		      struct famfs_log_simple_ext *ext, unsigned *next,
 		      unsigned *dev);
 /* An interleaved file (famfs_alloc_strips' geometry): strip i on devs[i].
- * pl's device: all strips there.  Else, with at least nstrips devices,
- * each strip on another device (those with the most free units, in index
- * order); with fewer, strip i on device i % ndevs, and *shared set.  All
- * or nothing: -ENOSPC leaves every device as it was. */
+ * pl's device: all strips there.  Else, with at least nstrips devices
+ * (not absent), each strip on another device (those with the most free
+ * units, in index order); with fewer, strip i on the (i % n)th of the n
+ * devices, and *shared set.  All or nothing: -ENOSPC leaves every device
+ * as it was. */
 int famfs_alloc_place_strips(struct famfs_alloc *a,
 			     const struct famfs_place *pl, uint64_t size,
 			     uint32_t nstrips, uint64_t chunk,
