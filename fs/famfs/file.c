@@ -305,11 +305,13 @@ static int famfs_file_fsync(struct file *file, loff_t start, loff_t end,
 	 */
 	if (start <= end && (u64)end - start < FAMFS_FSYNC_EXACT_MAX &&
 	    famfs_inode_fmap(inode)) {
+		bool nc = famfs_noncoherent(fsi);
+
+		trace_famfs_fsync_lines(inode, start, (u64)end - start + 1);
 		rc = file_check_and_advance_wb_err(file);
 		if (!rc)
-			rc = famfs_cache_range(inode, "fsync",
-					       famfs_noncoherent(fsi) ?
-					       FAMFS_CACHE_INVALIDATE :
+			rc = famfs_cache_range(inode, nc ? "fsync" : NULL,
+					       nc ? FAMFS_CACHE_INVALIDATE :
 					       FAMFS_CACHE_WRITEBACK,
 					       start, (u64)end - start + 1);
 		return rc ? rc : famfs_flush_devs(fsi);
