@@ -19,9 +19,10 @@
  * covers only what went through the CPU cache: the file's bytes and the
  * zeros up to the next 256-byte boundary.  famfs.ko writes a small msync
  * back line by line, then flushes the device; on a non-coherent mount it
- * also drops those lines, so no FAMFSIOC_CACHE is needed after it.  The last close and the unlink evict it,
- * and the kernel takes its extents out of the mount's tree (no page of it
- * is referenced any more), so the file's own MAP_CREATE over the same
+ * also drops those lines, so no FAMFSIOC_CACHE is needed after it.  The
+ * last close and the unlink evict it, and the kernel takes its extents
+ * out of the mount's tree (no page of it is referenced any more), so the
+ * file's own MAP_CREATE over the same
  * memory is not refused as an overlap.  The scratch file is root's, 0600,
  * in .meta: nobody else sees the old bytes while it exists.
  */
