@@ -22,9 +22,9 @@
  * also drops those lines, so no FAMFSIOC_CACHE is needed after it.  The
  * last close and the unlink evict it, and the kernel takes its extents
  * out of the mount's tree (no page of it is referenced any more), so the
- * file's own MAP_CREATE over the same
- * memory is not refused as an overlap.  The scratch file is root's, 0600,
- * in .meta: nobody else sees the old bytes while it exists.
+ * file's own MAP_CREATE over the same memory is not refused as an
+ * overlap.  The scratch file is root's, 0600, in .meta: nobody else sees
+ * the old bytes while it exists.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
