@@ -77,7 +77,9 @@ static int famfs_cache_dev(const struct famfs_backing *b, u64 dev_off,
 /**
  * famfs_cache_range - cache maintenance over bytes of a mapped file
  * @inode: the file; its map must be set and must not change meanwhile
- * @why:   for the tracepoint: "read", "write", "fsync" or "ioctl"
+ * @why:   for the tracepoint: "read", "write", "fsync" or "ioctl"; NULL:
+ *         not traced (a coherent mount's fsync of a small range, which is
+ *         the DAX write-back, not cache maintenance between hosts)
  * @op:    FAMFS_CACHE_WRITEBACK or FAMFS_CACHE_INVALIDATE
  * @pos:   file offset
  * @len:   bytes; the range is cut at the end of the map
@@ -122,7 +124,7 @@ int famfs_cache_range(struct inode *inode, const char *why, unsigned int op,
 		 */
 		wmb();
 	}
-	if (done)
+	if (done && why)
 		trace_famfs_cache(inode, why, op, pos, done);
 	return rc;
 }

@@ -285,6 +285,9 @@ static int famfs_file_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* fsync ranges below this are written back line by line (famfs_cache_range) */
+#define FAMFS_FSYNC_EXACT_MAX	SZ_256K
+
 static int famfs_file_fsync(struct file *file, loff_t start, loff_t end,
 			    int datasync)
 {
@@ -294,6 +297,25 @@ static int famfs_file_fsync(struct file *file, loff_t start, loff_t end,
 
 	if (famfs_sb_failed(fsi))
 		return -EIO;
+	/*
+	 * A small range (an msync of a few lines, e.g. the tool's log entry
+	 * and header): write back exactly its lines, not every dirty DAX
+	 * entry it touches, which under a PMD mapping is 2 MiB each.  The
+	 * entries stay dirty: a later fsync of more writes them back.
+	 */
+	if (start <= end && (u64)end - start < FAMFS_FSYNC_EXACT_MAX &&
+	    famfs_inode_fmap(inode)) {
+		bool nc = famfs_noncoherent(fsi);
+
+		trace_famfs_fsync_lines(inode, start, (u64)end - start + 1);
+		rc = file_check_and_advance_wb_err(file);
+		if (!rc)
+			rc = famfs_cache_range(inode, nc ? "fsync" : NULL,
+					       nc ? FAMFS_CACHE_INVALIDATE :
+					       FAMFS_CACHE_WRITEBACK,
+					       start, (u64)end - start + 1);
+		return rc ? rc : famfs_flush_devs(fsi);
+	}
 	/* No metadata to write: flush the CPU caches of dirty DAX pages... */
 	rc = file_write_and_wait_range(file, start, end);
 	/*

@@ -124,26 +124,31 @@ static struct page *famfs_next_busy(struct inode *inode, pgoff_t *index)
 		/* A PMD entry covers 2 MiB of the file. */
 		nr = 1UL << xa_get_order(xas.xa, xas.xa_index);
 		base = round_down(xas.xa_index, nr);
-		for (i = max(base, *index); i < base + nr; i++) {
-			u64 dev_off, len;
-			struct page *page;
-			u32 dev;
-
+		for (i = max(base, *index); i < base + nr; ) {
 			struct famfs_backing *b;
+			u64 dev_off, len;
+			pgoff_t run, j;
+			u32 dev;
 
 			if (famfs_fmap_resolve(fmap, (u64)i << PAGE_SHIFT,
 					       &dev, &dev_off, &len))
 				break;
 			b = famfs_dev(fsi, dev);
+			/* one lookup per run of pages contiguous on the device */
+			run = min_t(u64, base + nr - i,
+				    max_t(u64, len >> PAGE_SHIFT, 1));
 			/* Gone: none of its pages may be looked at. */
-			if (READ_ONCE(b->pages_gone))
-				continue;
-			page = pfn_to_page(b->pfn + (dev_off >> PAGE_SHIFT));
-			if (famfs_page_busy(page)) {
-				*index = i;
-				found = page;
-				goto out;
+			for (j = 0; j < run && !READ_ONCE(b->pages_gone); j++) {
+				struct page *page = pfn_to_page(b->pfn + j +
+						(dev_off >> PAGE_SHIFT));
+
+				if (famfs_page_busy(page)) {
+					*index = i + j;
+					found = page;
+					goto out;
+				}
 			}
+			i += run;
 		}
 		if (need_resched()) {
 			xas_pause(&xas);

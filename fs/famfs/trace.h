@@ -117,6 +117,23 @@ TRACE_EVENT(famfs_cache,
 		      "writeback", __entry->pos, __entry->len)
 );
 
+/* fsync or msync of a small range, written back line by line (file.c) */
+TRACE_EVENT(famfs_fsync_lines,
+	    TP_PROTO(struct inode *inode, u64 pos, u64 len),
+	    TP_ARGS(inode, pos, len),
+	    TP_STRUCT__entry(__field(dev_t, dev)
+			     __field(ino_t, ino)
+			     __field(u64, pos)
+			     __field(u64, len)),
+	    TP_fast_assign(__entry->dev = inode->i_sb->s_dev;
+			   __entry->ino = inode->i_ino;
+			   __entry->pos = pos;
+			   __entry->len = len;),
+	    TP_printk("dev %d:%d ino %#lx pos %#llx len %llu",
+		      MAJOR(__entry->dev), MINOR(__entry->dev),
+		      (unsigned long)__entry->ino, __entry->pos, __entry->len)
+);
+
 TRACE_EVENT(famfs_notify_failure,
 	    TP_PROTO(struct super_block *sb, u64 off, u64 len, int mf_flags),
 	    TP_ARGS(sb, off, len, mf_flags),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* famfs cp: copy files and directories into a famfs mount (master only).
- * Data goes through the file's DAX mapping, then msync. */
+ * Data goes through a scratch DAX mapping of its memory, then msync (fill.c). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -25,8 +25,9 @@ const struct cli_doc cli_doc_cp = {
 		"existing directory; a SRC directory needs -r.  Existing files are not\n"
 		"overwritten.  Only the master can do this.  With -N, every file\n"
 		"copied is interleaved as famfs mkfile -N makes it.  After its data,\n"
-		"each file is msync()ed and written back (as famfs flush does), so\n"
-		"hosts on memory that is not cache-coherent see it.\n"
+		"each file is msync()ed (on a non-coherent mount msync also writes\n"
+		"back and drops those lines; the zeros after the data bypass the\n"
+		"cache), so hosts on memory that is not cache-coherent see it.\n"
 		"\n"
 		"A famfs file cannot grow after it is created, so its size must be known\n"
 		"first.  A source that reports 0 bytes but has data (files in /proc or\n"

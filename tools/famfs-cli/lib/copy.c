@@ -79,18 +79,6 @@ static int slurp(int in, const char *src, mode_t m, uint64_t max,
 	return 0;
 }
 
-int famfs_data_written(int fd, const char *dir, const char *name)
-{
-	int rc = famfs_file_cache(fd, false);
-
-	if (rc == -ENOTTY)	/* a module without FAMFSIOC_CACHE: coherent */
-		return 0;
-	if (rc)
-		famfs_err("%s%s%s: write back (FAMFSIOC_CACHE): %s", dir ? dir : "",
-			  dir ? "/" : "", name, strerror(-rc));
-	return rc;
-}
-
 struct copy_src {
 	int in;
 	const char *src;
@@ -104,8 +92,8 @@ static int fill(void *arg, char *a, uint64_t size)
 	char *buf;
 	int rc = 0;
 
-	if (cs->data) {
-		memcpy(a, cs->data, size);
+	if (cs->data || !size) {
+		memcpy(a, cs->data ? cs->data : "", size);
 		return 0;
 	}
 	/*
@@ -115,7 +103,7 @@ static int fill(void *arg, char *a, uint64_t size)
 	 * device's struct pages being sane -- it oopsed when two hosts shared
 	 * them (fsdax --map=dev).  The copy should not depend on that.
 	 */
-	buf = malloc(CP_CHUNK);
+	buf = malloc(size < CP_CHUNK ? (size_t)size : CP_CHUNK);
 	if (!buf) {
 		famfs_err("%s: out of memory", cs->src);
 		return -ENOMEM;

@@ -14,12 +14,17 @@
  * It is written through a scratch file, .meta/.new-PID, mapped over the
  * whole allocation with the file's own layout (the same extents or
  * strips, so its offsets are the file's offsets) but the allocation's
- * size: filled, zeroed, msync'ed and written back (a non-coherent mount),
- * unmapped, closed and unlinked.  The last close and the unlink evict it,
- * and the kernel takes its extents out of the mount's tree (no page of it
- * is referenced any more), so the file's own MAP_CREATE over the same
- * memory is not refused as an overlap.  The scratch file is root's, 0600,
- * in .meta: nobody else sees the old bytes while it exists.
+ * size: filled, zeroed, msync'ed, unmapped, closed and unlinked.  The
+ * zeros go to memory with non-temporal stores (zero.c), so the msync
+ * covers only what went through the CPU cache: the file's bytes and the
+ * zeros up to the next 256-byte boundary.  famfs.ko writes a small msync
+ * back line by line, then flushes the device; on a non-coherent mount it
+ * also drops those lines, so no FAMFSIOC_CACHE is needed after it.  The
+ * last close and the unlink evict it, and the kernel takes its extents
+ * out of the mount's tree (no page of it is referenced any more), so the
+ * file's own MAP_CREATE over the same memory is not refused as an
+ * overlap.  The scratch file is root's, 0600, in .meta: nobody else sees
+ * the old bytes while it exists.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -48,6 +53,7 @@ static int write_units(int fd, const char *p, uint64_t size, uint64_t len,
 		       const struct famfs_fill *fill)
 {
 	bool nozero = fill && fill->nozero;
+	uint64_t cached, pg = (uint64_t)sysconf(_SC_PAGESIZE);
 	char *a;
 	int rc = 0;
 
@@ -58,21 +64,24 @@ static int write_units(int fd, const char *p, uint64_t size, uint64_t len,
 			  (unsigned long long)len, strerror(errno));
 		return rc;
 	}
+	/* the bytes from a on that this CPU may still hold */
 	if (fill && fill->fn) {
 		rc = fill->fn(fill->arg, a, size);
+		cached = size;
 		if (!rc && !nozero)
-			famfs_zero(a + size, len - size);
+			cached += famfs_zero(a + size, len - size);
 	} else {
-		famfs_zero(a, len);
+		cached = famfs_zero(a, len);
 	}
-	if (!rc && msync(a, len, MS_SYNC)) {
+	/* at least a page: the msync also flushes the device (pmem) */
+	cached = cached < pg ? pg : (cached + pg - 1) / pg * pg;
+	if (cached > len)
+		cached = len;
+	if (!rc && msync(a, cached, MS_SYNC)) {
 		rc = -errno;
 		famfs_err("%s: msync: %s", p, strerror(errno));
 	}
 	munmap(a, len);
-	/* a non-coherent mount: the bytes written back for every host */
-	if (!rc)
-		rc = famfs_data_written(fd, NULL, p);
 	return rc;
 }
 
@@ -91,8 +100,12 @@ static void remove_dead_scratch(struct famfs_fs *fs)
 	DIR *dir;
 	int dfd;
 
-	if (!fs->locked || famfs_join(d, sizeof(d), fs->mpt, FAMFS_META_DIR))
+	/* a batch holding the lock (famfs cp) looks once: no creator can
+	 * make a scratch file until it lets the lock go */
+	if (!fs->locked || fs->scratch_swept ||
+	    famfs_join(d, sizeof(d), fs->mpt, FAMFS_META_DIR))
 		return;
+	fs->scratch_swept = fs->held;
 	dir = opendir(d);
 	if (!dir)
 		return;

@@ -319,6 +319,7 @@ void famfs_fs_unlock(struct famfs_fs *fs)
 		return;
 	flock(fs->lock_fd, LOCK_UN);
 	fs->locked = false;
+	fs->scratch_swept = false;
 }
 
 int famfs_fs_sb_get(struct famfs_fs *fs, struct famfs_sbw *w, const char *why)

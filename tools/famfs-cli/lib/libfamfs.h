@@ -359,10 +359,6 @@ bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b);
  * the kernel on a coherent mount).  An empty file: 0, nothing to do.
  * -errno of fstat or the ioctl (-ENOTTY: the module has no FAMFSIOC_CACHE). */
 int famfs_file_cache(int fd, bool invalidate);
-/* After the tool wrote a file's data (cp, mkfile -S): famfs_file_cache(fd,
- * false); -ENOTTY (an older module) is 0; else the error, printed with
- * dir/name (dir may be NULL). */
-int famfs_data_written(int fd, const char *dir, const char *name);
 /* The v1 map as an fmap */
 void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1);
 
@@ -396,6 +392,8 @@ struct famfs_fs {
 	int lock_fd;			/* flock()ed around allocate+append */
 	bool locked;			/* this process holds it exclusively */
 	bool held;			/* famfs_fs_hold: kept until release */
+	bool scratch_swept;		/* dead scratch files removed under
+					 * this hold (fill.c) */
 	char mpt[4096];			/* "" when opened from a device */
 	const char *name;		/* device or mount point, for messages */
 	struct famfs_superblock *sb;	/* verified: sbm.addr, or sb_kept
@@ -725,8 +723,10 @@ struct famfs_fill {
 /* The bytes of a map's extents (or strips): its whole allocation. */
 uint64_t famfs_fmap_alloc_bytes(const struct famfs_fmap *m);
 /* zero.c: memset(buf, 0, n) for large n, with non-temporal wide stores
- * where the CPU has them (ordered by an sfence before it returns) */
-void famfs_zero(void *buf, size_t n);
+ * where the CPU has them (ordered by a fence before it returns).  Returns
+ * how many bytes from buf on may still be in this CPU's cache (n where
+ * there are no such stores); the rest reached the memory. */
+size_t famfs_zero(void *buf, size_t n);
 /* zero.c's choice on x86-64: 1 AVX2, 0 SSE2, -1 not asked yet (tests) */
 extern int famfs_zero_avx2;
 /* Before p is mapped: every byte of map's memory, through a scratch file

@@ -11,6 +11,11 @@
  * emulation, and on hardware go to memory without filling the cache (the
  * kernel's memcpy_flushcache does the same for pmem).  An sfence orders
  * them before what follows (the msync, the log append).
+ *
+ * Only the head (up to the first 256-byte boundary) is stored through the
+ * cache; the few lines of the tail are stored, then flushed.  famfs_zero
+ * returns the head's length, so that the caller's msync covers only what
+ * the CPU may still hold (a whole 2 MiB msync writes back 32768 lines).
  */
 #include <stdint.h>
 #include <string.h>
@@ -45,7 +50,7 @@ static void zero_sse2(uint8_t *p, size_t n)
 
 int famfs_zero_avx2 = -1;	/* -1: ask the CPU; tests set 0 (SSE2) */
 
-void famfs_zero(void *buf, size_t n)
+size_t famfs_zero(void *buf, size_t n)
 {
 	int avx2 = famfs_zero_avx2;
 	uint8_t *p = buf;
@@ -53,7 +58,7 @@ void famfs_zero(void *buf, size_t n)
 
 	if (n < 2 * CHUNK) {
 		memset(p, 0, n);
-		return;
+		return n;
 	}
 	memset(p, 0, head);
 	p += head;
@@ -67,14 +72,21 @@ void famfs_zero(void *buf, size_t n)
 		zero_avx2(p, body);
 	else
 		zero_sse2(p, body);
-	_mm_sfence();
-	memset(p + body, 0, n - body);
+	if (n > body) {
+		memset(p + body, 0, n - body);
+		for (uintptr_t l = (uintptr_t)(p + body) & ~(uintptr_t)63;
+		     l < (uintptr_t)(p + n); l += 64)
+			_mm_clflush((const void *)l);
+	}
+	_mm_mfence();	/* the stores and the flushes, before what follows */
+	return head;
 }
 #else
 int famfs_zero_avx2;
 
-void famfs_zero(void *buf, size_t n)
+size_t famfs_zero(void *buf, size_t n)
 {
 	memset(buf, 0, n);
+	return n;
 }
 #endif
