@@ -231,6 +231,26 @@ dax_bind_famfs() {
 	[ -e $_d/famfs/$1 ]
 }
 
+# Two devices (FAMFS_DEVS: nvdimm2, mixed, cxl2, two-hosts-rev): P the
+# primary, MEM the member, DAX its name when it is a /dev/daxX.Y.  Returns
+# 1 after a FAIL when the profile lists fewer than two.
+two_devs() {
+	# shellcheck disable=SC2086
+	set -- $FAMFS_DEVS
+	P=${1:-} MEM=${2:-} DAX=
+	if [ -z "$MEM" ]; then
+		t_fail devs "profile $FAMFS_PROFILE lists fewer than two devices in FAMFS_DEVS ('$FAMFS_DEVS')"
+		return 1
+	fi
+	[ -c "$MEM" ] && DAX=${MEM#/dev/}
+	return 0
+}
+# the member as a mount wants it (famfs's dax driver) or raw (device_dax)
+member_famfs() { [ -z "$DAX" ] || dax_bind_famfs "$DAX"; }
+member_raw() { [ -z "$DAX" ] || famfs bind -u "$MEM" >/dev/null 2>&1 || true; }
+# dev_bytes DEV OFF LEN [-m]: LEN bytes at OFF of DEV, hex without offsets
+dev_bytes() { devpat $4 dump "$1" "$2" "$3" | cut -d' ' -f2-; }
+
 # Kernel tracing.  trace_have EVENT...: every event (e.g.
 # fs_dax/dax_pmd_fault_done) exists; trace_on EVENT...: an empty trace, the
 # events enabled, tracing on; trace_off EVENT...: tracing off, events

@@ -18,10 +18,7 @@
 famfs_loaded || exit 0
 M=/mnt/famfs-mdh
 mkdir -p $M
-# shellcheck disable=SC2086
-set -- $FAMFS_DEVS
-P=$1 MEM=$2
-bytes() { devpat $4 dump "$1" "$2" "$3" | cut -d' ' -f2-; }
+two_devs || exit 0
 # readme HOST: the famfs commands of README.md's block "# host HOST: ...",
 # comments cut
 readme() {
@@ -48,7 +45,7 @@ if [ "$FAMFS_HOST" = b ]; then
 	t_has b-getmap-device "0: offset 0x[0-9a-f]* len 0x400000 device 1"
 	O1=$(famfs getmap -j $M/f1 | jget .extents[0].offset)
 	t_ok b-bytes devpat -m check $M/f1 0 4M 77
-	t_eq b-raw-member "$(bytes "$MEM" "${O1:-0}" 64K)" "$(bytes $M/f1 0 64K -m)"
+	t_eq b-raw-member "$(dev_bytes "$MEM" "${O1:-0}" 64K)" "$(dev_bytes $M/f1 0 64K -m)"
 	t_ok b-umount umount $M
 	sync_post_verdict mdh-b-read
 	# devadd while b follows
@@ -72,7 +69,7 @@ if [ "$FAMFS_HOST" = b ]; then
 	t_eq readme-b-strip-devs "0 1" "$(echo "$OUT" | jget .extents[0].strips[0].device) $(echo "$OUT" | jget .extents[0].strips[1].device)"
 	O1=$(echo "$OUT" | jget .extents[0].strips[1].offset)
 	C=$(echo "$OUT" | jget .extents[0].chunk_size)
-	t_eq readme-b-raw-member "$(bytes "$MEM" "${O1:-0}" 64K)" "$(bytes /mnt/famfs/striped "${C:-0}" 64K -m)"
+	t_eq readme-b-raw-member "$(dev_bytes "$MEM" "${O1:-0}" 64K)" "$(dev_bytes /mnt/famfs/striped "${C:-0}" 64K -m)"
 	t_ok readme-b-umount umount /mnt/famfs
 	sync_post_verdict readme-b
 	exit 0

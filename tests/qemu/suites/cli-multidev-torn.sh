@@ -13,16 +13,7 @@
 famfs_loaded || exit 0
 M=/mnt/famfs-mdt
 mkdir -p $M
-# shellcheck disable=SC2086
-set -- $FAMFS_DEVS
-P=${1:-} MEM=${2:-}
-if [ -z "$MEM" ]; then
-	t_fail devs "profile $FAMFS_PROFILE lists fewer than two devices in FAMFS_DEVS ('$FAMFS_DEVS')"
-	exit 0
-fi
-DAX=; [ -c "$MEM" ] && DAX=${MEM#/dev/}
-member_famfs() { [ -z "$DAX" ] || dax_bind_famfs "$DAX"; }
-member_raw() { [ -z "$DAX" ] || famfs bind -u "$MEM" >/dev/null 2>&1 || true; }
+two_devs || exit 0
 
 member_raw
 t_ok mkfs famfs mkfs -f --loglen 2m "$P"

@@ -15,19 +15,7 @@
 famfs_loaded || exit 0
 M=/mnt/famfs-md
 mkdir -p $M
-# shellcheck disable=SC2086
-set -- $FAMFS_DEVS
-P=${1:-} MEM=${2:-}
-if [ -z "$MEM" ]; then
-	t_fail devs "profile $FAMFS_PROFILE lists fewer than two devices in FAMFS_DEVS ('$FAMFS_DEVS')"
-	exit 0
-fi
-DAX=; [ -c "$MEM" ] && DAX=${MEM#/dev/}
-# the member as the mount wants it (famfs's dax driver) or raw (device_dax)
-member_famfs() { [ -z "$DAX" ] || dax_bind_famfs "$DAX"; }
-member_raw() { [ -z "$DAX" ] || famfs bind -u "$MEM" >/dev/null 2>&1 || true; }
-# bytes LEN at OFF of $1 (hex, no offsets)
-bytes() { devpat $4 dump "$1" "$2" "$3" | cut -d' ' -f2-; }
+two_devs || exit 0
 
 member_raw
 # refusals: nothing is written (the member is vetted before the primary)
@@ -70,15 +58,15 @@ t_ok umount umount $M
 
 # the bytes are on the raw member where getmap said, not on the primary
 member_raw
-RAW_HEAD=$(bytes "$MEM" "$O1" 64K)
-RAW_TAIL=$(bytes "$MEM" $((O1 + 4032 * 1024)) 64K)
-PRI=$(bytes "$P" "$O1" 64K)
+RAW_HEAD=$(dev_bytes "$MEM" "$O1" 64K)
+RAW_TAIL=$(dev_bytes "$MEM" $((O1 + 4032 * 1024)) 64K)
+PRI=$(dev_bytes "$P" "$O1" 64K)
 member_famfs
 t_ok remount famfs mount "$P" $M
 t_ok logplay-f1-pattern devpat -m check $M/f1 0 4M 77
 t_ok logplay-p1-pattern devpat -m check $M/p1 0 2M 78
-t_eq raw-member-head "$RAW_HEAD" "$(bytes $M/f1 0 64K -m)"
-t_eq raw-member-tail "$RAW_TAIL" "$(bytes $M/f1 4032K 64K -m)"
+t_eq raw-member-head "$RAW_HEAD" "$(dev_bytes $M/f1 0 64K -m)"
+t_eq raw-member-tail "$RAW_TAIL" "$(dev_bytes $M/f1 4032K 64K -m)"
 t_eq not-on-primary 1 "$([ "$PRI" != "$RAW_HEAD" ] && echo 1)"
 t_ok umount-2 umount $M
 

@@ -16,17 +16,7 @@
 famfs_loaded || exit 0
 M=/mnt/famfs-place
 mkdir -p $M
-# shellcheck disable=SC2086
-set -- $FAMFS_DEVS
-P=${1:-} MEM=${2:-}
-if [ -z "$MEM" ]; then
-	t_fail devs "profile $FAMFS_PROFILE lists fewer than two devices in FAMFS_DEVS ('$FAMFS_DEVS')"
-	exit 0
-fi
-DAX=; [ -c "$MEM" ] && DAX=${MEM#/dev/}
-member_famfs() { [ -z "$DAX" ] || dax_bind_famfs "$DAX"; }
-member_raw() { [ -z "$DAX" ] || famfs bind -u "$MEM" >/dev/null 2>&1 || true; }
-bytes() { devpat $4 dump "$1" "$2" "$3" | cut -d' ' -f2-; }
+two_devs || exit 0
 j() { echo "$OUT" | jget "$@"; }
 MiB=1048576
 SZ=64	# MiB per striped file: SZ / 2 PMD faults
@@ -78,9 +68,9 @@ pmd_faults pmd-striped-2dev $((SZ / 2)) devpat -m check $M/s2 0 ${SZ}M s2
 pmd_faults pmd-striped-1dev $((SZ / 2)) devpat -m check $M/s1 0 ${SZ}M s1
 # chunk 0 on strip 0, chunk 1 on strip 1, the last chunk (SZ/2 - 1) at
 # strip 1 + SZ/4 - 1 chunks
-C0=$(bytes $M/s2 0 64K -m)
-C1=$(bytes $M/s2 $((2 * MiB)) 64K -m)
-CL=$(bytes $M/s2 $(((SZ - 2) * MiB)) 64K -m)
+C0=$(dev_bytes $M/s2 0 64K -m)
+C1=$(dev_bytes $M/s2 $((2 * MiB)) 64K -m)
+CL=$(dev_bytes $M/s2 $(((SZ - 2) * MiB)) 64K -m)
 
 # -- -N 4 over 2 devices: said, one line ------------------------------------
 t_rc mkfile-n4 0 famfs mkfile -N 4 -C 2M -s 16M $M/s4
@@ -100,10 +90,10 @@ t_ok umount umount $M
 
 # the raw devices hold the strips where getmap said
 member_raw
-t_eq raw-strip0-chunk0 "$C0" "$(bytes "$P" "$O0" 64K)"
-t_eq raw-strip1-chunk1 "$C1" "$(bytes "$MEM" "$O1" 64K)"
-t_eq raw-strip1-last-chunk "$CL" "$(bytes "$MEM" $((O1 + (SZ / 2 - 2) * MiB)) 64K)"
-t_eq raw-chunk1-not-on-primary 1 "$([ "$C1" != "$(bytes "$P" "$O1" 64K)" ] && echo 1)"
+t_eq raw-strip0-chunk0 "$C0" "$(dev_bytes "$P" "$O0" 64K)"
+t_eq raw-strip1-chunk1 "$C1" "$(dev_bytes "$MEM" "$O1" 64K)"
+t_eq raw-strip1-last-chunk "$CL" "$(dev_bytes "$MEM" $((O1 + (SZ / 2 - 2) * MiB)) 64K)"
+t_eq raw-chunk1-not-on-primary 1 "$([ "$C1" != "$(dev_bytes "$P" "$O1" 64K)" ] && echo 1)"
 
 # -- a member unbound (fsdax: nd_pmem) or unplugged under the mount ------------
 member_famfs

@@ -15,12 +15,7 @@ export FAMFS_HOST_ID_FILE=/tmp/devices-host-uuid
 M=/mnt/famfs
 U1=5eed0001-1600-4000-8000-000000000001
 U2=5eed0002-1600-4000-8000-000000000002
-set -- $FAMFS_DEVS
-P=${1:-} MEM=${2:-}
-if [ -z "$MEM" ]; then
-	t_fail devs "profile $FAMFS_PROFILE lists fewer than two devices in FAMFS_DEVS ('$FAMFS_DEVS')"
-	exit 0
-fi
+two_devs || exit 0
 
 # listed ID INDEX KIND DEV [DEV-UUID]: the last listing ($OUT) has the line
 listed() {
