@@ -478,6 +478,38 @@ static void test_symlink_mid_path_no_openat2(void **state)
 	dirset_no_openat2 = false;
 }
 
+/* a replay with nothing to do (a follower's round, a remount's replay of
+ * a tree it made) walks no path per entry: directories the names read
+ * show are there cost no open, a file one (its map is checked) */
+static void test_noop_replay_opens_per_entry(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	char rel[64];
+	int fd;
+
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, true), 0);
+	for (int i = 0; i < 100; i++) {
+		snprintf(rel, sizeof(rel), "d/x%d", i);
+		assert_int_equal(famfs_mkdir(&t->fs, rel, 0755, 0, 0, true), 0);
+	}
+	for (int i = 0; i < 20; i++) {
+		snprintf(rel, sizeof(rel), "d/f%d", i);
+		fd = famfs_file_create(&t->fs, rel, 1000, 0644, 0, 0);
+		assert_true(fd >= 0);
+		close(fd);
+	}
+	remount(t);
+	r = play(t, false);
+	assert_int_equal(r.created_dirs, 101);
+	dirset_opens = 0;
+	r = play(t, false);
+	assert_int_equal(r.present, 121);
+	assert_int_equal(r.errors + r.conflicts, 0);
+	/* the root and d listed, each file opened: 22 */
+	assert_in_range(dirset_opens, 20, 24);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -496,6 +528,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_owner_mode_as_logged, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_mid_path_not_followed, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_mid_path_no_openat2, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_noop_replay_opens_per_entry, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests_name("logplay", tests, NULL, NULL);

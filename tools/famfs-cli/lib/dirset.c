@@ -17,25 +17,28 @@
 #include "dirset.h"
 
 bool dirset_no_openat2;
+unsigned long dirset_opens;
 
-#define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+#define DIR_FLAGS DIRSET_DIR
 
-/* the fallback: component by component, none a symlink, none ".." */
-static int walk_nofollow(int rootfd, const char *d)
+/* the fallback: component by component, none a symlink, none "..";
+ * the last one opened with flags */
+static int walk_nofollow(int rootfd, const char *d, int flags)
 {
-	char buf[4096], *save = NULL, *c;
+	char buf[4096], *save = NULL, *c, *after;
 	int fd = openat(rootfd, ".", DIR_FLAGS), next;
 
 	if (fd < 0)
 		return -errno;
 	snprintf(buf, sizeof(buf), "%s", d);
-	for (c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+	for (c = strtok_r(buf, "/", &save); c; c = after) {
 		struct stat st;
 
+		after = strtok_r(NULL, "/", &save);
 		if (!strcmp(c, "."))
 			continue;
 		next = !strcmp(c, "..") ? (errno = EXDEV, -1) :
-		       openat(fd, c, DIR_FLAGS | O_NOFOLLOW);
+		       openat(fd, c, (after ? DIR_FLAGS : flags) | O_NOFOLLOW);
 		/* (a symlink with O_DIRECTORY may say ENOTDIR) */
 		if (next < 0 && errno == ENOTDIR &&
 		    !fstatat(fd, c, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
@@ -52,15 +55,16 @@ static int walk_nofollow(int rootfd, const char *d)
 	return fd;
 }
 
-int dirset_open_beneath(int rootfd, const char *rel, size_t len)
+int dirset_open_beneath(int rootfd, const char *rel, size_t len, int flags)
 {
 	struct open_how how = {
-		.flags = DIR_FLAGS,
+		.flags = (uint64_t)(len ? flags : DIR_FLAGS),
 		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH,
 	};
 	char d[4096];
 	long fd;
 
+	dirset_opens++;
 	if (len >= sizeof(d))
 		return -ENAMETOOLONG;
 	memcpy(d, rel, len);
@@ -74,7 +78,7 @@ int dirset_open_beneath(int rootfd, const char *rel, size_t len)
 		if (errno != ENOSYS)
 			return -errno;
 	}
-	return walk_nofollow(rootfd, d);
+	return walk_nofollow(rootfd, d, flags);
 }
 
 const char *dirset_beneath_why(int err)
@@ -129,7 +133,7 @@ static int list(struct dirset *ds, const char *dir, size_t len)
 		return -ENAMETOOLONG;
 	memcpy(d, dir, len);
 	d[len] = '\0';
-	fd = dirset_open_beneath(ds->rootfd, d, len);
+	fd = dirset_open_beneath(ds->rootfd, d, len, DIRSET_DIR);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, &st)) {

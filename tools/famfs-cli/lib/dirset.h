@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 #ifndef FAMFS_DIRSET_H
 #define FAMFS_DIRSET_H
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -22,14 +23,17 @@ struct dirset {
 #define DIRSET_LISTED	1	/* a directory whose names are all here */
 #define DIRSET_SGID	2	/* (listed) its mode has S_ISGID */
 
-/* The directory rel[0..len) under rootfd (len 0: rootfd's own) opened
- * O_RDONLY | O_DIRECTORY without following a symbolic link anywhere on
- * the way and without leaving rootfd: openat2(2) RESOLVE_NO_SYMLINKS |
- * RESOLVE_BENEATH, or on a kernel without it (ENOSYS; unit tests:
- * dirset_no_openat2) one O_NOFOLLOW component at a time.  fd, or -errno:
- * -ELOOP a symbolic link on the way, -EXDEV a way out of rootfd. */
-int dirset_open_beneath(int rootfd, const char *rel, size_t len);
+/* rel[0..len) under rootfd (len 0: rootfd's own directory) opened with
+ * flags (DIRSET_DIR: a directory) without following a symbolic link
+ * anywhere on the way, the last component included, and without leaving
+ * rootfd: openat2(2) RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH, or on a
+ * kernel without it (ENOSYS; unit tests: dirset_no_openat2) one
+ * O_NOFOLLOW component at a time.  fd, or -errno: -ELOOP a symbolic link
+ * on the way, -EXDEV a way out of rootfd. */
+#define DIRSET_DIR (O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+int dirset_open_beneath(int rootfd, const char *rel, size_t len, int flags);
 extern bool dirset_no_openat2;
+extern unsigned long dirset_opens;	/* calls, for tests */
 /* "a symbolic link on the way (not followed)" for -ELOOP, ... */
 const char *dirset_beneath_why(int err);
 

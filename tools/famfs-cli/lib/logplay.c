@@ -81,7 +81,7 @@ static int parent_fd(struct lp_ctx *c, const char *p, const char *rel,
 {
 	const char *slash = memrchr(rel, '/', len);
 	int fd = dirset_open_beneath(c->rootfd, rel,
-				     slash ? (size_t)(slash - rel) : 0);
+				     slash ? (size_t)(slash - rel) : 0, DIRSET_DIR);
 
 	*name = slash ? slash + 1 : rel;
 	if (fd < 0 && !(c->dry && fd == -ENOENT)) {
@@ -190,16 +190,16 @@ static int check_map(struct lp_ctx *c, int fd, const char *p, uint64_t idx,
 }
 
 /* an existing regular file rel: counted if it has the logged map */
-static void file_there(struct lp_ctx *c, const char *p, int pfd,
-		       const char *name, uint64_t idx,
-		       const struct famfs_fmap *want)
+static void file_there(struct lp_ctx *c, const char *p, const char *rel,
+		       uint64_t idx, const struct famfs_fmap *want)
 {
-	int fd = openat(pfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = dirset_open_beneath(c->rootfd, rel, strlen(rel),
+				     O_RDONLY | O_CLOEXEC);
 	int rc;
 
 	if (fd < 0) {
 		c->r->errors++;
-		famfs_err("%s: %s", p, strerror(errno));
+		famfs_err("%s: %s", p, dirset_beneath_why(fd));
 		return;
 	}
 	rc = check_map(c, fd, p, idx, want);
@@ -243,7 +243,7 @@ again:
 		return 0;
 	}
 	if (t == DT_REG) {
-		file_there(c, p, pfd, name, idx, &want);
+		file_there(c, p, rel, idx, &want);
 		return 0;
 	}
 	if (t > 0) {
@@ -409,7 +409,8 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 {
 	struct lp_ctx *c = arg;
 	const struct pathset_item *prev;
-	const char *name;
+	const char *name = NULL;
+	bool there, psgid;
 	char p[PATH_MAX];
 	int type = le16toh(e->type), rc, pfd;
 
@@ -445,9 +446,17 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	}
 	if (ensure_parents(c, e->fm.path, idx))
 		return 0;
-	/* (-ENOENT only in a dry run: its parents are not made) */
-	pfd = parent_fd(c, p, e->fm.path, strlen(e->fm.path), idx, &name);
-	if (pfd < 0 && pfd != -ENOENT)
+	/*
+	 * Its parent is opened to look at it or make it.  Already there as
+	 * the names read say (all of a replay with nothing to do), nothing
+	 * is opened for a directory and only the file for a file.
+	 * (-ENOENT only in a dry run: its parents are not made.)
+	 */
+	there = known_type(c, e->fm.path, strlen(e->fm.path), &psgid) ==
+		(type == FAMFS_LOG_FILE ? DT_REG : DT_DIR);
+	pfd = there ? -1 :
+	      parent_fd(c, p, e->fm.path, strlen(e->fm.path), idx, &name);
+	if (!there && pfd < 0 && pfd != -ENOENT)
 		return 0;
 	rc = type == FAMFS_LOG_FILE ?
 	     play_file(c, p, e->fm.path, pfd, name, idx, e) :
