@@ -35,6 +35,10 @@ struct lp_ctx {
 	uint64_t next;			/* first entry not played yet */
 	/* one round (famfs_logplay_more): */
 	int rootfd;			/* the mount root, -1 if not open */
+	int pfd;			/* parent_fd's last directory, or -1 */
+	char pdir[PATH_MAX];		/* its path */
+	ino_t pino;			/* and inode */
+	dev_t pdev;
 	bool ds_ok;			/* ds usable */
 	struct dirset ds;		/* the names seen (dirset.h) */
 	mode_t umask;			/* the process's, for mkdir/open */
@@ -70,25 +74,58 @@ static const char *prefix(char *out, const char *rel, size_t len)
 	return out;
 }
 
+/* c->pfd still the directory c->pdir names (not renamed, not replaced by
+ * a symbolic link meanwhile)? */
+static bool pdir_same(struct lp_ctx *c)
+{
+	struct stat st;
+
+	return c->pfd >= 0 &&
+	       !fstatat(c->rootfd, c->pdir, &st, AT_SYMLINK_NOFOLLOW) &&
+	       st.st_ino == c->pino && st.st_dev == c->pdev;
+}
+
 /*
  * The directory that holds rel[0..len) (the mount root for a name of the
  * root), opened without following a symbolic link on the way or leaving
  * the mount (dirset_open_beneath): fd, *name its last component.  Else
  * -errno, reported (p: rel's full path) unless only missing in a dry run.
+ * The fd is the round's, not to be closed: kept for the next entry in the
+ * same directory (a batch's entries are) while its path still leads to
+ * it, and closed by round_end.
  */
 static int parent_fd(struct lp_ctx *c, const char *p, const char *rel,
 		     size_t len, uint64_t idx, const char **name)
 {
 	const char *slash = memrchr(rel, '/', len);
-	int fd = dirset_open_beneath(c->rootfd, rel,
-				     slash ? (size_t)(slash - rel) : 0, DIRSET_DIR);
+	size_t n = slash ? (size_t)(slash - rel) : 0;
+	struct stat st;
+	int fd;
 
 	*name = slash ? slash + 1 : rel;
-	if (fd < 0 && !(c->dry && fd == -ENOENT)) {
-		c->r->errors++;
-		famfs_err("%s: log entry %llu not played: %s", p,
-			  (unsigned long long)idx, dirset_beneath_why(fd));
+	if (!n)
+		return c->rootfd;
+	if (!strncmp(c->pdir, rel, n) && !c->pdir[n] && pdir_same(c))
+		return c->pfd;
+	fd = dirset_open_beneath(c->rootfd, rel, n, DIRSET_DIR);
+	if (fd < 0) {
+		if (!(c->dry && fd == -ENOENT)) {
+			c->r->errors++;
+			famfs_err("%s: log entry %llu not played: %s", p,
+				  (unsigned long long)idx,
+				  dirset_beneath_why(fd));
+		}
+		return fd;
 	}
+	if (c->pfd >= 0)
+		close(c->pfd);
+	c->pfd = fd;
+	if (fstat(fd, &st))
+		memset(&st, 0, sizeof(st));	/* no inode 0: never reused */
+	c->pino = st.st_ino;
+	c->pdev = st.st_dev;
+	memcpy(c->pdir, rel, n);
+	c->pdir[n] = '\0';
 	return fd;
 }
 
@@ -127,7 +164,6 @@ static int ensure_parents(struct lp_ctx *c, const char *rel, uint64_t idx)
 		if (pfd < 0)
 			return pfd;
 		rc = mkdirat(pfd, name, 0755) ? -errno : 0;
-		close(pfd);
 		if (rc == -EEXIST)
 			continue;	/* made meanwhile */
 		if (rc) {
@@ -458,12 +494,9 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	      parent_fd(c, p, e->fm.path, strlen(e->fm.path), idx, &name);
 	if (!there && pfd < 0 && pfd != -ENOENT)
 		return 0;
-	rc = type == FAMFS_LOG_FILE ?
-	     play_file(c, p, e->fm.path, pfd, name, idx, e) :
-	     play_dir(c, p, e->fm.path, pfd, name, idx, e);
-	if (pfd >= 0)
-		close(pfd);
-	return rc;
+	return type == FAMFS_LOG_FILE ?
+	       play_file(c, p, e->fm.path, pfd, name, idx, e) :
+	       play_dir(c, p, e->fm.path, pfd, name, idx, e);
 }
 
 /*
@@ -473,6 +506,7 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
  */
 static int round_start(struct lp_ctx *c)
 {
+	c->pfd = -1;
 	c->rootfd = open(c->fs->mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (c->rootfd < 0) {
 		int rc = -errno;
@@ -493,6 +527,9 @@ static void round_end(struct lp_ctx *c)
 	if (c->ds_ok)
 		dirset_free(&c->ds);
 	c->ds_ok = false;
+	if (c->pfd >= 0)
+		close(c->pfd);
+	c->pfd = -1;
 	if (c->rootfd >= 0)
 		close(c->rootfd);
 	c->rootfd = -1;
