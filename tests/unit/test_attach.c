@@ -119,6 +119,35 @@ static void test_orphan_index_resolved_by_uuid(void **state)
 	assert_true(attached_to(x, 1, "pmem3"));
 }
 
+/* famfs devices: a member superblock at an index the log does not use
+ * (famfs devices label's) is listed as that index's member; two such that
+ * carry the same device uuid (a copied device) are -ENOTUNIQ -- "two
+ * devices that claim the same device uuid are an error" (famfs-devices(8))
+ * -- as two claiming the same index are */
+static void test_devices_unused_index_dup_uuid(void **state)
+{
+	struct ax *x = *state;
+	struct famfs_devtab *t = malloc(sizeof(*t));
+	const char *hints[1] = { x->t->img };
+
+	assert_non_null(t);
+	member_file(x, "pmem3", U1, 1);
+	log_devadd(&x->t->fs, 1, U1);
+	member_file(x, "pmem5", U9, 3);
+	assert_int_equal(famfs_fs_devtab(&x->t->fs, hints, 1, t), 0);
+	assert_int_equal(t->nfound, 3);
+	assert_true(t->dev[3].present);
+	assert_memory_equal(t->dev[3].dev_uuid, U9, 16);
+	assert_int_equal(t->norphans, 0);
+	/* a copy of it labelled as member 4 */
+	member_file(x, "pmem6", U9, 4);
+	assert_int_equal(famfs_fs_devtab(&x->t->fs, hints, 1, t), -ENOTUNIQ);
+	/* two at index 3 */
+	member_file(x, "pmem6", U2, 3);
+	assert_int_equal(famfs_fs_devtab(&x->t->fs, hints, 1, t), -ENOTUNIQ);
+	free(t);
+}
+
 /* famfs devices lists what mount attaches: the member the log names,
  * and the orphan of the crashed devadd as an orphan -- not "refusing to
  * guess" between the two */
@@ -294,6 +323,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_orphan_index_resolved_by_uuid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_devices_list_orphan, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_devices_unused_index_dup_uuid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copied_member_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_contradicting_index_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_partial_attach, setup, teardown),

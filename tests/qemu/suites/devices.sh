@@ -71,6 +71,13 @@ rm -f /tmp/dup.img && truncate -s 8M /tmp/dup.img
 t_ok dup-label famfs devices label -i 1 -u $U1 "$P" /tmp/dup.img
 t_err dup-refused 2 "index 1 claimed by both /tmp/dup.img and $MEM" \
 	famfs devices -d /tmp/dup.img "$FSU"
+# the same device uuid at another index: refused too, naming both
+rm -f /tmp/dup.img && truncate -s 8M /tmp/dup.img
+t_ok dup-uuid-label famfs devices label -i 2 -u $U1 "$P" /tmp/dup.img
+t_err dup-uuid-refused 2 "device uuid $U1 claimed by both" \
+	famfs devices -d /tmp/dup.img "$FSU"
+t_has dup-uuid-names-dup "/tmp/dup.img"
+t_has dup-uuid-names-member "$MEM"
 rm -f /tmp/dup.img
 
 if famfs_loaded; then
