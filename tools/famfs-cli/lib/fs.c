@@ -57,6 +57,7 @@ static int check_sb(struct famfs_fs *fs, uint64_t dev_size)
 		famfs_err("%s: %s", fs->name, reason);
 		return -EBADMSG;
 	}
+	fs->sb_kept = *fs->sb;	/* what famfs_fs_sb_reread falls back to */
 	return 0;
 }
 
@@ -322,6 +323,21 @@ void famfs_fs_unlock(struct famfs_fs *fs)
 	fs->scratch_swept = false;
 }
 
+/* What is rewritten must verify: re-CRCing a damaged superblock would make
+ * its damage good for every host.  0, or -EBADMSG (printed, w put). */
+static int sb_writable(struct famfs_fs *fs, struct famfs_sbw *w,
+		       const char *why)
+{
+	char reason[FAMFS_REASON_LEN];
+
+	if (!famfs_sb_check(w->base, 0, reason))
+		return 0;
+	famfs_err("%s: the superblock on the media does not verify (%s): not rewritten (to %s); see famfs fsck",
+		  fs->name, reason, why);
+	famfs_fs_sb_put(w);
+	return -EBADMSG;
+}
+
 int famfs_fs_sb_get(struct famfs_fs *fs, struct famfs_sbw *w, const char *why)
 {
 	char p[PATH_MAX];
@@ -336,7 +352,7 @@ int famfs_fs_sb_get(struct famfs_fs *fs, struct famfs_sbw *w, const char *why)
 		}
 		w->map = &fs->sbm;
 		w->base = fs->sbm.addr;
-		return 0;
+		return sb_writable(fs, w, why);
 	}
 	/* mounted: .meta/.superblock is read-only for everyone but the
 	 * master's root, and mapped read-only in fs->sbm */
@@ -357,7 +373,7 @@ int famfs_fs_sb_get(struct famfs_fs *fs, struct famfs_sbw *w, const char *why)
 	}
 	w->map = &w->m;
 	w->base = w->m.addr;
-	return 0;
+	return sb_writable(fs, w, why);
 }
 
 void famfs_fs_sb_put(struct famfs_sbw *w)
@@ -383,8 +399,8 @@ int famfs_fs_sb_reread(struct famfs_fs *fs, char *reason)
 	struct famfs_superblock *media = fs->sbm.addr;
 	int rc;
 
-	if (fs->sb != &fs->sb_kept)
-		fs->sb_kept = *fs->sb;
+	/* (sb_kept is the copy that verified last, taken then: a mapping
+	 * already shows what the media holds now, good or not) */
 	rc = famfs_map_refresh(&fs->sbm, media, sizeof(*media));
 	if (rc) {
 		if (reason)
@@ -395,6 +411,8 @@ int famfs_fs_sb_reread(struct famfs_fs *fs, char *reason)
 		rc = famfs_sb_check(media, 0, reason);
 	}
 	/* a bounce buffer or a mapping now holds what did not verify */
+	if (!rc)
+		fs->sb_kept = *media;
 	fs->sb = rc ? &fs->sb_kept : media;
 	return rc;
 }

@@ -506,15 +506,18 @@ void famfs_fs_release(struct famfs_fs *fs);
 enum { FAMFS_FEAT_COMPAT, FAMFS_FEAT_RO_COMPAT, FAMFS_FEAT_INCOMPAT };
 /* Read the superblock again (famfs_map_refresh: another host may have
  * changed it).  fs->sb becomes the new copy only if it verifies
- * (famfs_sb_check); else it stays the copy verified before (fs->sb_kept:
- * a mapping's bytes are the media's and cannot be put back) and the
- * check's -errno is returned, reason filled (may be NULL). */
+ * (famfs_sb_check); else it is the copy verified last (fs->sb_kept, taken
+ * at each successful check: a mapping's bytes are the media's, already the
+ * bad ones when this is called) and the check's -errno is returned, reason
+ * filled (may be NULL). */
 int famfs_fs_sb_reread(struct famfs_fs *fs, char *reason);
 int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
 			    uint32_t clear);
 /* A writable view of the superblock region (FAMFS_SB_REGION_LEN bytes at
  * base, flushed through map): fs->sbm when it is writable (a device opened
- * rw), else .meta/.superblock opened O_RDWR and mapped. */
+ * rw), else .meta/.superblock opened O_RDWR and mapped.  A superblock there
+ * that does not verify is refused (-EBADMSG, printed): re-CRCed it would
+ * make its damage good for every host. */
 struct famfs_sbw {
 	struct famfs_map m, *map;
 	void *base;

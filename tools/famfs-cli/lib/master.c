@@ -345,8 +345,10 @@ out:
 			  held ? "claim the master role" : "hand over the master role",
 			  strerror(-rc));
 	famfs_fs_sb_put(&w);
-	if (!rc)
+	if (!rc) {
+		famfs_fs_sb_reread(fs, NULL);	/* the copy kept: the new one */
 		fs->master = !memcmp(fs->host_uuid, fs->sb->master_uuid, 16);
+	}
 	return rc;
 }
 
