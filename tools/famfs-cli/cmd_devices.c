@@ -109,51 +109,21 @@ static int parse_expect(const char *arg, struct famfs_member_want *w)
 	return 0;
 }
 
-/*
- * t for the file system of the primary on path: its log's members by
- * device uuid, as mount and logplay find them (famfs_fs_devtab).  A member
- * superblock the log does not name is an orphan when the log gives its
- * index to another device (a devadd that crashed before its entry); one
- * at an index the log does not use (famfs devices label's) is listed as
- * the member of that index, as discovery finds it.
- */
+/* t for the file system of the primary on path: famfs_fs_devtab, its log
+ * read through the mount when the primary is mounted; -EAGAIN when it
+ * cannot be opened */
 static int by_log(const char *primary, const char **hints, int nhints,
 		  struct famfs_devtab *t)
 {
 	struct famfs_fs fs;
-	bool used[FAMFS_MAX_DEVS] = { true };
 	char mpt[4096];
-	int rc, n = 0;
+	int rc;
 
-	/* (a mounted primary: its log through the mount) */
 	if (cli_open_target(primary, &fs, mpt, sizeof(mpt)))
 		return -EAGAIN;
 	rc = famfs_fs_devtab(&fs, hints, nhints, t);
-	for (unsigned i = 1; i < fs.devs.ndevs; i++)
-		used[i] = famfs_logdevs_get(&fs.devs, i) != NULL;
 	famfs_fs_close(&fs);
-	if (rc)
-		return rc;
-	for (int k = 0; k < t->norphans; k++) {
-		uint32_t i = t->orphan_index[k];
-		int same = 0;
-
-		for (int j = 0; j < t->norphans; j++)
-			same += t->orphan_index[j] == i;
-		/* two claim an index the log does not use: the scan
-		 * refuses, naming both (a copied device?) */
-		if (!used[i] && same > 1)
-			return -ENOTUNIQ;
-		if (used[i] || t->dev[i].present) {
-			t->orphan[n] = t->orphan[k];
-			t->orphan_index[n++] = i;
-			continue;
-		}
-		t->dev[i] = t->orphan[k];
-		t->nfound++;
-	}
-	t->norphans = n;
-	return 0;
+	return rc;
 }
 
 static int list(const char *target, const char **hints, int nhints,

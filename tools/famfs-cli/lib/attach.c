@@ -104,17 +104,52 @@ static int log_members_all(struct famfs_fs *fs, struct famfs_member_want *all)
 	return n;
 }
 
+/* t->dev[] already holds a device with o's device uuid */
+static bool uuid_listed(const struct famfs_devtab *t,
+			const struct famfs_found_dev *o)
+{
+	for (unsigned j = 1; j < FAMFS_MAX_DEVS; j++)
+		if (t->dev[j].present && !memcmp(t->dev[j].dev_uuid, o->dev_uuid, 16))
+			return true;
+	return false;
+}
+
 int famfs_fs_devtab(struct famfs_fs *fs, const char *const *hints, int nhints,
 		    struct famfs_devtab *t)
 {
 	struct famfs_member_want all[FAMFS_MAX_DEVS];
-	int nall = log_members_all(fs, all);
+	bool used[FAMFS_MAX_DEVS] = { true };
+	int nall = log_members_all(fs, all), n = 0, rc;
 
 	if (nall < 0)
 		return nall;
 	/* by the log's device uuids: an orphan member superblock (a devadd
 	 * that crashed before its entry) may carry a member's index */
-	return famfs_devtab_find(fs->sb->fs_uuid, hints, nhints, all, nall, t);
+	rc = famfs_devtab_find(fs->sb->fs_uuid, hints, nhints, all, nall, t);
+	if (rc)
+		return rc;
+	for (int k = 0; k < nall; k++)
+		used[all[k].index] = true;
+	for (int k = 0; k < t->norphans; k++) {
+		uint32_t i = t->orphan_index[k];	/* 1.. (member_check) */
+		int same = 0;
+
+		if (used[i]) {
+			t->orphan[n] = t->orphan[k];
+			t->orphan_index[n++] = i;
+			continue;
+		}
+		for (int j = 0; j < t->norphans; j++)
+			same += t->orphan_index[j] == i;
+		/* two claim an index the log does not use, or a device uuid
+		 * twice (a copied device?) */
+		if (same > 1 || uuid_listed(t, &t->orphan[k]))
+			return -ENOTUNIQ;
+		t->dev[i] = t->orphan[k];
+		t->nfound++;
+	}
+	t->norphans = n;
+	return 0;
 }
 
 /* The log's members into all[] (index, device uuid), those famfs.ko does

@@ -160,8 +160,13 @@ int famfs_devtab_require(const struct famfs_devtab *t,
 struct famfs_fs;
 /* The devices of fs found on this host (famfs devices): the primary and
  * the members its log names (fs->devs, brought up to date), by device
- * uuid as mount finds them (famfs_devtab_find); orphans in t->orphan.
- * 0 or -errno (printed) */
+ * uuid as mount finds them (famfs_devtab_find).  A member superblock the
+ * log does not name is an orphan (t->orphan) when the log gives its index
+ * to another device (a devadd that crashed before its entry); one at an
+ * index the log does not use (famfs devices label's) is that index's
+ * member, as discovery finds it.  0; -ENOTUNIQ (not printed: the caller's
+ * famfs_devtab_scan refuses, naming both) when two of those claim one
+ * index or one device uuid; or -errno (printed) */
 int famfs_fs_devtab(struct famfs_fs *fs, const char *const *hints, int nhints,
 		    struct famfs_devtab *t);
 /* 1 if famfs.ko has a device at index in the mount at mpt, 0 if not,
