@@ -75,7 +75,10 @@ int dirset_open_beneath(int rootfd, const char *rel, size_t len, int flags)
 		fd = syscall(SYS_openat2, rootfd, d, &how, sizeof(how));
 		if (fd >= 0)
 			return (int)fd;
-		if (errno != ENOSYS)
+		/* ENOSYS: a kernel without it; EPERM: a seccomp profile
+		 * that does not know it (a directory open refused for
+		 * real says EACCES, and the walk below says it again) */
+		if (errno != ENOSYS && errno != EPERM)
 			return -errno;
 	}
 	return walk_nofollow(rootfd, d, flags);

@@ -27,8 +27,8 @@ struct dirset {
  * flags (DIRSET_DIR: a directory) without following a symbolic link
  * anywhere on the way, the last component included, and without leaving
  * rootfd: openat2(2) RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH, or on a
- * kernel without it (ENOSYS; unit tests: dirset_no_openat2) one
- * O_NOFOLLOW component at a time.  fd, or -errno: -ELOOP a symbolic link
+ * kernel or under a seccomp profile without it (ENOSYS, EPERM; unit
+ * tests: dirset_no_openat2) one O_NOFOLLOW component at a time.  fd, or -errno: -ELOOP a symbolic link
  * on the way, -EXDEV a way out of rootfd. */
 #define DIRSET_DIR (O_RDONLY | O_DIRECTORY | O_CLOEXEC)
 int dirset_open_beneath(int rootfd, const char *rel, size_t len, int flags);
