@@ -282,6 +282,55 @@ static void test_reader_sb_reread_bad(void **state)
 	famfs_fs_close(&r);
 }
 
+/* the superblock region of the reader below; its first re-read is torn
+ * (read while the master wrote it) */
+static void *torn_sb;
+static int torn_left;
+
+static void tear_once(struct famfs_map *m, void *addr, size_t len)
+{
+	(void)len;
+	if (m->addr != torn_sb || addr != torn_sb || !torn_left)
+		return;
+	torn_left--;
+	((uint8_t *)addr)[200] ^= 0x5a;
+}
+
+/* The reader of test_reader_sb_older_than_growth re-reads the superblock
+ * while the master writes it: a torn read fails its CRC once.  As at open
+ * (check_sb), it is read once more before the copy kept is used -- else
+ * the EXTEND entry is refused and a follower skips it for good. */
+static void test_reader_sb_reread_torn(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fs r;
+	struct seen s = { 0 };
+	uint8_t me[16], other[16];
+
+	fill_to(t, 3);
+	memcpy(me, t->fs.sb->master_uuid, 16);
+	uuid_generate(other);
+	th_write_id(t->hostid, other);
+	famfs_dev_bounce_files = true;
+	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
+	famfs_dev_bounce_files = false;
+	th_write_id(t->hostid, me);
+	assert_int_equal(grow(t, 4 * MiB), 0);
+	fill_to(t, 6);
+	torn_sb = r.sbm.addr;
+	torn_left = 1;
+	famfs_refresh_hook = tear_once;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_walk(&r, collect, &s), 0);
+	famfs_quiet = 0;
+	famfs_refresh_hook = NULL;
+	assert_int_equal(torn_left, 0);
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(s.ext, 1);
+	assert_int_equal(famfs_sb_check(r.sb, 0, NULL), 0);
+	famfs_fs_close(&r);
+}
+
 /* entries in segment 1, read on a mount: through a .meta/.log1 that maps
  * the segment, all good; through one that maps other memory, the walk
  * stops at segment 1 (nothing read from the wrong memory) and fsck names
@@ -342,6 +391,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mount_segment_files, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reader_sb_older_than_growth, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reader_sb_reread_bad, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_reader_sb_reread_torn, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mount_segment_file_in_use, setup, th_teardown),
 	};
 
