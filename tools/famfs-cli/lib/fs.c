@@ -409,6 +409,13 @@ int famfs_fs_sb_reread(struct famfs_fs *fs, char *reason)
 				 strerror(-rc));
 	} else {
 		rc = famfs_sb_check(media, 0, reason);
+		/* torn (read while the master wrote it) or a stale line:
+		 * once more, as at open (check_sb) */
+		if (rc == -EBADMSG &&
+		    !famfs_map_refresh(&fs->sbm, media, sizeof(*media))) {
+			famfs_flush_stats.crc_retries++;
+			rc = famfs_sb_check(media, 0, reason);
+		}
 	}
 	/* a bounce buffer or a mapping now holds what did not verify */
 	if (!rc)

@@ -506,7 +506,8 @@ void famfs_fs_release(struct famfs_fs *fs);
 enum { FAMFS_FEAT_COMPAT, FAMFS_FEAT_RO_COMPAT, FAMFS_FEAT_INCOMPAT };
 /* Read the superblock again (famfs_map_refresh: another host may have
  * changed it).  fs->sb becomes the new copy only if it verifies
- * (famfs_sb_check); else it is the copy verified last (fs->sb_kept, taken
+ * (famfs_sb_check; one that fails is read once more: torn while the
+ * master wrote it); else it is the copy verified last (fs->sb_kept, taken
  * at each successful check: a mapping's bytes are the media's, already the
  * bad ones when this is called) and the check's -errno is returned, reason
  * filled (may be NULL). */
