@@ -148,6 +148,36 @@ static void test_devices_unused_index_dup_uuid(void **state)
 	free(t);
 }
 
+/* ... and one of an earlier file system that reused the uuid (another
+ * fs_ctime) is not listed as a member, as discovery ignores it */
+static void test_devices_unused_index_earlier_fs(void **state)
+{
+	struct ax *x = *state;
+	struct famfs_devtab *t = malloc(sizeof(*t));
+	const char *hints[1] = { x->t->img };
+	struct famfs_member_sb m;
+	char p[400];
+	int fd;
+
+	assert_non_null(t);
+	member_file(x, "pmem5", U9, 3);
+	famfs_member_init(&m, x->t->fs.sb->fs_uuid, U2, 4,
+			  le64toh(x->t->fs.sb->ctime) - 100, MSIZE);
+	snprintf(p, sizeof(p), "%s/pmem6", x->devs);
+	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, MSIZE), 0);
+	assert_int_equal(pwrite(fd, &m, sizeof(m), 0), (ssize_t)sizeof(m));
+	close(fd);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_fs_devtab(&x->t->fs, hints, 1, t), 0);
+	famfs_quiet = 0;
+	assert_int_equal(t->nfound, 2);
+	assert_true(t->dev[3].present);
+	assert_false(t->dev[4].present);
+	free(t);
+}
+
 /* famfs devices lists what mount attaches: the member the log names,
  * and the orphan of the crashed devadd as an orphan -- not "refusing to
  * guess" between the two */
@@ -324,6 +354,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_orphan_index_resolved_by_uuid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_devices_list_orphan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_devices_unused_index_dup_uuid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_devices_unused_index_earlier_fs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copied_member_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_contradicting_index_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_partial_attach, setup, teardown),
