@@ -451,6 +451,22 @@ int famfs_devtab_scan(const uint8_t fs_uuid[16], const char *const *hints,
 	return famfs_devtab_find(fs_uuid, hints, nhints, NULL, 0, t);
 }
 
+/* d, at index idx, of an earlier mkfs that reused the uuid (another
+ * fs_ctime than the primary's): said, and counted damaged */
+static bool earlier_fs(struct scan *s, const struct famfs_found_dev *d,
+		       uint32_t idx)
+{
+	const struct famfs_found_dev *p = &s->t->dev[0];
+
+	if (d->fs_ctime == p->fs_ctime)
+		return false;
+	famfs_warn("%s: member %u of an earlier file system %s (made at %llu, the primary %s at %llu): ignored",
+		   d->path, idx, s->fsu, (unsigned long long)d->fs_ctime,
+		   p->path, (unsigned long long)p->fs_ctime);
+	s->t->ndamaged++;
+	return true;
+}
+
 int famfs_devtab_find(const uint8_t fs_uuid[16], const char *const *hints,
 		      int nhints, const struct famfs_member_want *want,
 		      int nwant, struct famfs_devtab *t)
@@ -458,6 +474,7 @@ int famfs_devtab_find(const uint8_t fs_uuid[16], const char *const *hints,
 	struct scan s = { .fs_uuid = fs_uuid, .t = t, .want = want,
 			  .nwant = nwant };
 	struct famfs_found_dev *p = &t->dev[0];
+	int kept = 0;
 
 	memset(t, 0, sizeof(*t));
 	memcpy(t->fs_uuid, fs_uuid, 16);
@@ -466,19 +483,24 @@ int famfs_devtab_find(const uint8_t fs_uuid[16], const char *const *hints,
 		consider(&s, hints[i], true);
 	scan_root(&s);
 	free(s.seen);
-	/* a member of an earlier mkfs that reused the uuid is not ours */
+	/* a member of an earlier mkfs that reused the uuid is not ours, nor
+	 * an orphan of one (famfs_fs_devtab lists orphans) */
 	for (uint32_t i = 1; p->present && i < FAMFS_MAX_DEVS; i++) {
 		struct famfs_found_dev *d = &t->dev[i];
 
-		if (!d->present || d->fs_ctime == p->fs_ctime)
+		if (!d->present || !earlier_fs(&s, d, i))
 			continue;
-		famfs_warn("%s: member %u of an earlier file system %s (made at %llu, the primary %s at %llu): ignored",
-			   d->path, i, s.fsu, (unsigned long long)d->fs_ctime,
-			   p->path, (unsigned long long)p->fs_ctime);
 		d->present = false;
 		t->nfound--;
-		t->ndamaged++;
 	}
+	for (int k = 0, n = t->norphans; p->present && k < n; k++) {
+		if (earlier_fs(&s, &t->orphan[k], t->orphan_index[k]))
+			continue;
+		t->orphan_index[kept] = t->orphan_index[k];
+		t->orphan[kept++] = t->orphan[k];
+	}
+	if (p->present)
+		t->norphans = kept;
 	return s.rc;
 }
 
