@@ -62,6 +62,7 @@ static int setup(void **state)
 	mk(t, "f", false);
 	assert_int_equal(symlinkat("../outside", t->root, "a/ln"), 0);
 	assert_int_equal(symlinkat("b", t->root, "a/lb"), 0);
+	assert_int_equal(symlinkat("../f", t->root, "a/lf"), 0);
 	*state = t;
 	return 0;
 }
@@ -78,14 +79,20 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* what dirset_open_beneath says of rel: 0 (opened) or -errno */
-static int beneath(struct tree *t, const char *rel)
+/* what dirset_open_beneath says of rel opened with flags: 0 (opened) or
+ * -errno */
+static int beneath_f(struct tree *t, const char *rel, int flags)
 {
-	int fd = dirset_open_beneath(t->root, rel, strlen(rel));
+	int fd = dirset_open_beneath(t->root, rel, strlen(rel), flags);
 
 	if (fd >= 0)
 		close(fd);
 	return fd >= 0 ? 0 : fd;
+}
+
+static int beneath(struct tree *t, const char *rel)
+{
+	return beneath_f(t, rel, DIRSET_DIR);
 }
 
 static const struct {
@@ -101,6 +108,17 @@ static const struct {
 	{ "nope", -ENOENT }, { "a/nope/x", -ENOENT },
 };
 
+/* a file opened as the last component (logplay's file_there) */
+static const struct {
+	const char *rel;
+	int want;
+} file_cases[] = {
+	{ "f", 0 }, { "a/lf", -ELOOP }, { "a/ln/x", -ELOOP },
+	{ "../root/f", -EXDEV },
+	/* ("a/../f": openat2 opens it, the fallback refuses every ".."; a
+	 * logged path never has one: famfs_relpath_normalize) */
+};
+
 /* the cases that are not refused as expected, each said on stderr (no
  * cmocka assert: also run in a forked child) */
 static int check_all(struct tree *t, const char *how)
@@ -113,6 +131,15 @@ static int check_all(struct tree *t, const char *how)
 		if (rc != cases[i].want) {
 			fprintf(stderr, "%s: '%s': %d (%s), expected %d\n", how,
 				cases[i].rel, rc, strerror(-rc), cases[i].want);
+			bad++;
+		}
+	}
+	for (size_t i = 0; i < sizeof(file_cases) / sizeof(file_cases[0]); i++) {
+		rc = beneath_f(t, file_cases[i].rel, O_RDONLY | O_CLOEXEC);
+		if (rc != file_cases[i].want) {
+			fprintf(stderr, "%s: file '%s': %d (%s), expected %d\n",
+				how, file_cases[i].rel, rc, strerror(-rc),
+				file_cases[i].want);
 			bad++;
 		}
 	}
