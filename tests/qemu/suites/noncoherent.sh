@@ -30,6 +30,30 @@ counted() {
 	trace_off $EV
 	t_eq "$_id" "$_want" "$(cache_counts)"
 }
+# lined ID EXPECTED NLINES ARGS...: like counted, and famfs:famfs_fsync_lines
+# (a small fsync range written back line by line) fired NLINES times.
+lined() {
+	_id=$1 _want=$2 _nl=$3; shift 3
+	trace_on $EV famfs/famfs_fsync_lines
+	PFX="$_id-" run_prog cache_test $MPT "$@"
+	trace_off $EV famfs/famfs_fsync_lines
+	t_eq "$_id" "$_want" "$(cache_counts)"
+	t_eq "$_id-lines" "$_nl" "$(grep -c 'famfs_fsync_lines:' $TRACE/trace)"
+}
+# wbd ID BYTES ARGS...: on a coherent mount, the bytes arch_wb_cache_pmem()
+# wrote back (a kprobe; x86-64: size is the second argument) are BYTES.
+wbd() {
+	_id=$1 _want=$2; shift 2
+	if ! echo 'p:famfs_wbpmem arch_wb_cache_pmem size=%si:u64' >> $TRACE/kprobe_events 2>/dev/null; then
+		trace_missing "$_id" "kprobe events on arch_wb_cache_pmem"
+		return
+	fi
+	trace_on kprobes/famfs_wbpmem
+	PFX="$_id-" run_prog cache_test $MPT "$@"
+	trace_off kprobes/famfs_wbpmem
+	t_eq "$_id" "$_want" "$(awk '/famfs_wbpmem:/ { for (i = 1; i <= NF; i++) if ($i ~ /^size=/) n += substr($i, 6) } END { print n + 0 }' $TRACE/trace)"
+	echo '-:famfs_wbpmem' >> $TRACE/kprobe_events
+}
 # opt_shown ID yes|no: /proc/mounts shows noncoherent for MPT, or not.
 opt_shown() {
 	_o=$(awk -v m=$MPT '$2 == m { print $4 }' /proc/mounts)
@@ -85,6 +109,11 @@ counted nc-fsync "fsync/invalidate=$SIZE" fsync
 counted nc-fdatasync "fsync/invalidate=$SIZE" fdatasync
 counted nc-msync "fsync/invalidate=65536" msync 2097152 65536
 counted nc-ioctl-wb "ioctl/writeback=8192" ioctl wb 4096 8192
+# small ranges (< 256 KiB) line by line: across a 2 MiB unit, the threshold
+lined nc-msync-straddle "fsync/invalidate=8192" 1 msync $(((2 << 20) - 4096)) 8192
+lined nc-msync-256k "fsync/invalidate=262144" 1 msync 4096 262144
+lined nc-msync-260k "fsync/invalidate=266240" 0 msync 4096 266240
+lined nc-msync-last "fsync/invalidate=4096" 1 msync $((SIZE - 4096)) 4096
 counted nc-ioctl-inv "ioctl/invalidate=4096" ioctl inv 0 4096
 counted nc-ioctl-both "ioctl/invalidate=1048576" ioctl both 1048576 1048576
 counted nc-bad "ioctl/writeback=1" bad
@@ -99,6 +128,10 @@ counted co-read-2m "" read 2097152 2097152
 counted co-write "" write 65536 8192
 counted co-fsync "" fsync
 counted co-msync "" msync 2097152 65536
+lined co-msync-straddle "" 1 msync $(((2 << 20) - 4096)) 8192
+wbd co-msync-straddle-wb 8192 msync $(((2 << 20) - 4096)) 8192
+wbd co-msync-last-wb 4096 msync $((SIZE - 4096)) 4096
+lined co-msync-260k "" 0 msync 4096 266240
 counted co-ioctl "" ioctl both 0 4096
 counted co-bad "" bad
 
