@@ -285,7 +285,7 @@ static int famfs_file_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* fsync ranges below this are written back line by line (famfs_cache_range) */
+/* fsync ranges of at most this are written back line by line */
 #define FAMFS_FSYNC_EXACT_MAX	SZ_256K
 
 static int famfs_file_fsync(struct file *file, loff_t start, loff_t end,
