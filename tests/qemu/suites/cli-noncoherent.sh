@@ -129,6 +129,19 @@ t_rc flush-usage 1 famfs flush
 t_rc flush-help 0 famfs flush --help
 
 case $FAMFS_PROFILE in two-hosts*) two=1 ;; *) two= ;; esac
+if [ -z "$two" ]; then
+	# an interleaved file (2 strips, 2 MiB chunks): a small msync across
+	# a chunk boundary is written back on both strips, line by line
+	# (famfs:famfs_fsync_lines); cache_test maps MPT/nc of 5 MiB + 4 KiB
+	t_rc ilv-dir 0 famfs mkdir $M/ilv
+	t_rc ilv-mkfile 0 famfs mkfile -N 2 -C 2M -s $(((5 << 20) + 4096)) $M/ilv/nc
+	trace_on $EV famfs/famfs_fsync_lines
+	PFX=ilv-straddle- run_prog cache_test $M/ilv msync $(((2 << 20) - 4096)) 8192
+	PFX=ilv-last- run_prog cache_test $M/ilv msync $((5 << 20)) 4096
+	trace_off $EV famfs/famfs_fsync_lines
+	t_eq ilv-msync-lines "fsync/invalidate=12288" "$(cache_counts)"
+	t_eq ilv-msync-lines-events 2 "$(grep -c 'famfs_fsync_lines:' $TRACE/trace)"
+fi
 if [ -n "$two" ]; then
 	# ---- two hosts: b mounts later, sees it, cannot change it ----------
 	t_rc a-umount 0 umount $M
