@@ -39,6 +39,22 @@ t_rc mount 0 famfs mount -v "$P" $M
 t_has mount-found-member "member 1 is $MEM"
 # a file on member 1 (the member's data starts at 2 MiB, past its superblock)
 t_ok mkfile-dev1 famfs mkfile --device 1 -s 4M $M/f1
+# a small msync of a file on the member is written back line by line on the
+# member's memory (famfs:famfs_fsync_lines; a kprobe on arch_wb_cache_pmem
+# counts the bytes: 4096 + 8192 across its first 2 MiB unit)
+t_ok md-dir famfs mkdir $M/md
+t_ok md-mkfile famfs mkfile --device 1 -s $(((5 << 20) + 4096)) $M/md/nc
+if echo 'p:famfs_wbmd arch_wb_cache_pmem size=%si:u64' >> $TRACE/kprobe_events 2>/dev/null; then
+	trace_on kprobes/famfs_wbmd famfs/famfs_fsync_lines
+	PFX=md-first- run_prog cache_test $M/md msync 0 4096
+	PFX=md-straddle- run_prog cache_test $M/md msync $(((2 << 20) - 4096)) 8192
+	trace_off kprobes/famfs_wbmd famfs/famfs_fsync_lines
+	t_eq md-msync-lines 2 "$(grep -c 'famfs_fsync_lines:' $TRACE/trace)"
+	t_eq md-msync-written-back 12288 "$(awk '/famfs_wbmd:/ { for (i = 1; i <= NF; i++) if ($i ~ /^size=/) n += substr($i, 6) } END { print n + 0 }' $TRACE/trace)"
+	echo '-:famfs_wbmd' >> $TRACE/kprobe_events
+else
+	trace_missing md-msync-written-back "kprobe events on arch_wb_cache_pmem"
+fi
 t_err mkfile-unknown-dev-refused 2 "device 2: no such device in this file system" \
 	famfs mkfile --device 2 -s 2M $M/f9
 t_rc getmap 0 famfs getmap $M/f1
