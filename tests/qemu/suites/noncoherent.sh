@@ -132,6 +132,17 @@ lined co-msync-straddle "" 1 msync $(((2 << 20) - 4096)) 8192
 wbd co-msync-straddle-wb 8192 msync $(((2 << 20) - 4096)) 8192
 wbd co-msync-last-wb 4096 msync $((SIZE - 4096)) 4096
 lined co-msync-260k "" 0 msync 4096 266240
+# cache_test's msync dirties the page it syncs: the whole-entry path (a
+# range over 256 KiB) finds it dirty and writes it back (dax_writeback_one)
+if trace_have fs_dax/dax_writeback_one; then
+	trace_on fs_dax/dax_writeback_one
+	PFX=co-dirty- run_prog cache_test $MPT msync 4096 266240
+	trace_off fs_dax/dax_writeback_one
+	_n=$(grep -c 'dax_writeback_one:' $TRACE/trace)
+	t_eq co-msync-store-dirties "written back" "$([ "$_n" -ge 1 ] && echo "written back" || echo "$_n entries written back")"
+else
+	trace_missing co-msync-store-dirties "fs_dax/dax_writeback_one"
+fi
 counted co-ioctl "" ioctl both 0 4096
 counted co-bad "" bad
 
