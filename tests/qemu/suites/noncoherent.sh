@@ -143,6 +143,16 @@ if trace_have fs_dax/dax_writeback_one; then
 else
 	trace_missing co-msync-store-dirties "fs_dax/dax_writeback_one"
 fi
+# a small msync leaves its entry dirty (file.c): the next fsync of the
+# whole file still finds it and writes it back
+if trace_have fs_dax/dax_writeback_one; then
+	PFX=co-small- run_prog cache_test $MPT msync 4096 4096
+	trace_on fs_dax/dax_writeback_one
+	PFX=co-then-fsync- run_prog cache_test $MPT fsync
+	trace_off fs_dax/dax_writeback_one
+	_n=$(grep -c 'dax_writeback_one:' $TRACE/trace)
+	t_eq co-lines-then-fsync "written back" "$([ "$_n" -ge 1 ] && echo "written back" || echo "$_n entries written back")"
+fi
 counted co-ioctl "" ioctl both 0 4096
 counted co-bad "" bad
 
