@@ -268,6 +268,16 @@ trace_missing() {
 		t_skip "$1" "$2 missing: no kernel tracing in $(uname -r)"
 	fi
 }
+# wb_probe_add NAME: a kprobe NAME on arch_wb_cache_pmem() recording the
+# bytes it writes back (x86-64: size is its second argument), 1 if kprobe
+# events cannot be added; wb_probe_bytes NAME: the bytes it saw in
+# $TRACE/trace; wb_probe_del NAME.
+wb_probe_add() { echo "p:$1 arch_wb_cache_pmem size=%si:u64" >> $TRACE/kprobe_events 2>/dev/null; }
+wb_probe_bytes() {
+	awk -v e="$1:" 'index($0, e) { for (i = 1; i <= NF; i++) if ($i ~ /^size=/) n += substr($i, 6) }
+		END { print n + 0 }' $TRACE/trace
+}
+wb_probe_del() { echo "-:$1" >> $TRACE/kprobe_events; }
 trace_on() {
 	echo 0 > $TRACE/tracing_on
 	: > $TRACE/trace

@@ -44,14 +44,14 @@ t_ok mkfile-dev1 famfs mkfile --device 1 -s 4M $M/f1
 # counts the bytes: 4096 + 8192 across its first 2 MiB unit)
 t_ok md-dir famfs mkdir $M/md
 t_ok md-mkfile famfs mkfile --device 1 -s $(((5 << 20) + 4096)) $M/md/nc
-if echo 'p:famfs_wbmd arch_wb_cache_pmem size=%si:u64' >> $TRACE/kprobe_events 2>/dev/null; then
+if wb_probe_add famfs_wbmd; then
 	trace_on kprobes/famfs_wbmd famfs/famfs_fsync_lines
 	PFX=md-first- run_prog cache_test $M/md msync 0 4096
 	PFX=md-straddle- run_prog cache_test $M/md msync $(((2 << 20) - 4096)) 8192
 	trace_off kprobes/famfs_wbmd famfs/famfs_fsync_lines
 	t_eq md-msync-lines 2 "$(grep -c 'famfs_fsync_lines:' $TRACE/trace)"
-	t_eq md-msync-written-back 12288 "$(awk '/famfs_wbmd:/ { for (i = 1; i <= NF; i++) if ($i ~ /^size=/) n += substr($i, 6) } END { print n + 0 }' $TRACE/trace)"
-	echo '-:famfs_wbmd' >> $TRACE/kprobe_events
+	t_eq md-msync-written-back 12288 "$(wb_probe_bytes famfs_wbmd)"
+	wb_probe_del famfs_wbmd
 else
 	trace_missing md-msync-written-back "kprobe events on arch_wb_cache_pmem"
 fi

@@ -41,18 +41,18 @@ lined() {
 	t_eq "$_id-lines" "$_nl" "$(grep -c 'famfs_fsync_lines:' $TRACE/trace)"
 }
 # wbd ID BYTES ARGS...: on a coherent mount, the bytes arch_wb_cache_pmem()
-# wrote back (a kprobe; x86-64: size is the second argument) are BYTES.
+# wrote back (wb_probe_add) are BYTES.
 wbd() {
 	_id=$1 _want=$2; shift 2
-	if ! echo 'p:famfs_wbpmem arch_wb_cache_pmem size=%si:u64' >> $TRACE/kprobe_events 2>/dev/null; then
+	if ! wb_probe_add famfs_wbpmem; then
 		trace_missing "$_id" "kprobe events on arch_wb_cache_pmem"
 		return
 	fi
 	trace_on kprobes/famfs_wbpmem
 	PFX="$_id-" run_prog cache_test $MPT "$@"
 	trace_off kprobes/famfs_wbpmem
-	t_eq "$_id" "$_want" "$(awk '/famfs_wbpmem:/ { for (i = 1; i <= NF; i++) if ($i ~ /^size=/) n += substr($i, 6) } END { print n + 0 }' $TRACE/trace)"
-	echo '-:famfs_wbpmem' >> $TRACE/kprobe_events
+	t_eq "$_id" "$_want" "$(wb_probe_bytes famfs_wbpmem)"
+	wb_probe_del famfs_wbpmem
 }
 # opt_shown ID yes|no: /proc/mounts shows noncoherent for MPT, or not.
 opt_shown() {
