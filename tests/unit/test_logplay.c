@@ -478,6 +478,48 @@ static void test_symlink_mid_path_no_openat2(void **state)
 	dirset_no_openat2 = false;
 }
 
+/* The same when the link leads back to the very directory the replay has
+ * open for the entries before (a/b's parent a renamed to a.real and a
+ * made a link to it): the entries after the link are refused, as a fresh
+ * walk refuses them, and nothing is made through the link. */
+static void test_symlink_above_kept_parent(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	char p[800], msg[8192];
+	int fd;
+
+	assert_int_equal(famfs_mkdir(&t->fs, "a/b", 0755, 0, 0, true), 0);
+	fd = famfs_file_create(&t->fs, "a/b/f1", 1000, 0644, 0, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	fd = famfs_file_create(&t->fs, "a/b/f2", 1000, 0644, 0, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	remount(t);
+	snprintf(link_dir, sizeof(link_dir), "%s/a", t->mpt);
+	snprintf(link_to, sizeof(link_to), "%s/a.real", t->mpt);
+	th_mock_before_create = plant_link;
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
+	th_stderr_take(msg, sizeof(msg));
+	th_mock_before_create = NULL;
+	snprintf(p, sizeof(p), "%s/a.real/b/f2", t->mpt);
+	assert_int_equal(access(p, F_OK), -1);
+	assert_int_equal(r.created_files, 1);
+	assert_true(r.errors >= 1);
+	snprintf(p, sizeof(p), "%s/a/b/f2: ", t->mpt);
+	assert_non_null(strstr(msg, p));
+	assert_non_null(strstr(msg, "symbolic link"));
+}
+
+static void test_symlink_above_kept_parent_no_openat2(void **state)
+{
+	dirset_no_openat2 = true;
+	test_symlink_above_kept_parent(state);
+	dirset_no_openat2 = false;
+}
+
 /* a replay walks no path per entry: made, a directory's entries share
  * one open of it; with nothing to do (a follower's round), directories
  * the names read show are there cost no open, a file one (its map is
@@ -533,6 +575,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_symlink_mid_path_not_followed, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_mid_path_no_openat2, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_noop_replay_opens_per_entry, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_symlink_above_kept_parent, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_symlink_above_kept_parent_no_openat2, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests_name("logplay", tests, NULL, NULL);
