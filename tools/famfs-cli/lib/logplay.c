@@ -74,14 +74,27 @@ static const char *prefix(char *out, const char *rel, size_t len)
 	return out;
 }
 
-/* c->pfd still the directory c->pdir names (not renamed, not replaced by
- * a symbolic link meanwhile)? */
+/* c->pfd still the directory c->pdir names (not renamed, neither it nor a
+ * directory above it replaced by a symbolic link meanwhile)?  fstatat
+ * follows a link anywhere but in the last component: each directory
+ * above is looked at first (a link back to the same directory, a -> a.real,
+ * would lead to the same inode).  No open: a walk with lookups only. */
 static bool pdir_same(struct lp_ctx *c)
 {
 	struct stat st;
+	char *s = c->pdir;
+	int rc;
 
-	return c->pfd >= 0 &&
-	       !fstatat(c->rootfd, c->pdir, &st, AT_SYMLINK_NOFOLLOW) &&
+	if (c->pfd < 0)
+		return false;
+	while ((s = strchr(s, '/'))) {
+		*s = '\0';
+		rc = fstatat(c->rootfd, c->pdir, &st, AT_SYMLINK_NOFOLLOW);
+		*s++ = '/';
+		if (rc || !S_ISDIR(st.st_mode))
+			return false;
+	}
+	return !fstatat(c->rootfd, c->pdir, &st, AT_SYMLINK_NOFOLLOW) &&
 	       st.st_ino == c->pino && st.st_dev == c->pdev;
 }
 
