@@ -520,6 +520,52 @@ static void test_symlink_above_kept_parent_no_openat2(void **state)
 	dirset_no_openat2 = false;
 }
 
+/* Rounds leave no descriptor open and close none of the caller's (fd 0
+ * included: the kept parent fd starts as 0 in a fresh context): a made
+ * tree, a no-op round, a dry run, a round refused on a symbolic link, a
+ * round that cannot open the mount. */
+static void test_rounds_leak_no_fd(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	struct famfs_logplay *lp;
+	int before, in0 = fcntl(0, F_GETFD), fd;
+	char mpt[sizeof(t->fs.mpt)], p[800];
+
+	populate(t);
+	fd = famfs_file_create(&t->fs, "a/b/f3", 1000, 0644, 0, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	remount(t);
+	before = th_count_entries("/proc/self/fd");
+	lp = famfs_logplay_new(8);
+	assert_non_null(lp);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, true, &r, NULL, NULL), 0);
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	memcpy(mpt, t->fs.mpt, sizeof(mpt));
+	snprintf(t->fs.mpt, sizeof(t->fs.mpt), "%s/gone", t->mpt);
+	th_stderr_grab();
+	assert_true(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL) < 0);
+	th_stderr_take(p, sizeof(p));
+	memcpy(t->fs.mpt, mpt, sizeof(mpt));
+	famfs_logplay_free(lp);
+	play(t, false);
+	play(t, true);
+	remount(t);
+	snprintf(link_dir, sizeof(link_dir), "%s/a", t->mpt);
+	snprintf(link_to, sizeof(link_to), "%s/a.real", t->mpt);
+	th_mock_before_create = plant_link;
+	th_stderr_grab();
+	famfs_logplay(&t->fs, false, &r);
+	th_stderr_take(p, sizeof(p));
+	th_mock_before_create = NULL;
+	assert_true(r.errors >= 1);
+	assert_int_equal(th_count_entries("/proc/self/fd"), before);
+	assert_int_equal(fcntl(0, F_GETFD), in0);
+}
+
 /* a replay walks no path per entry: made, a directory's entries share
  * one open of it; with nothing to do (a follower's round), directories
  * the names read show are there cost no open, a file one (its map is
@@ -575,6 +621,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_symlink_mid_path_not_followed, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_mid_path_no_openat2, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_noop_replay_opens_per_entry, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_rounds_leak_no_fd, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_above_kept_parent, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_above_kept_parent_no_openat2, th_setup, th_teardown),
 	};
