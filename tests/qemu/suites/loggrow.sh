@@ -34,7 +34,7 @@ grow_and_fill() {
 	t_has loggrow-says-segment "log segment 1"
 	t_ok meta-log1 test -f $M/.meta/.log1
 	t_rc df 0 famfs df -j $M
-	t_has df-capacity "\"capacity\": $((8188 + 8192))"
+	t_has df-capacity "\"capacity\": $((8188 + 8192)),"
 	# fill segment 0 and 1 (16379 usable slots: the smallest growth, 2 MiB,
 	# keeps the suite short), then one more: automatic
 	mkdirs 16378 a || t_fail fill "$(tail -3 /tmp/lg.err)"
@@ -47,7 +47,7 @@ grow_and_fill() {
 	t_rc df-after 0 famfs df -j $M
 	# the automatic growth doubles the log (4 MiB: 16384 slots), a segment
 	# of more than one 2 MiB unit counted whole
-	t_has df-after-capacity "\"capacity\": $((8188 + 8192 + 16384))"
+	t_has df-after-capacity "\"capacity\": $((8188 + 8192 + 16384)),"
 }
 
 if [ "$FAMFS_PROFILE" = pmem ] || [ -z "$FAMFS_HOST" ]; then
