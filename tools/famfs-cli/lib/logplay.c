@@ -78,7 +78,9 @@ static const char *prefix(char *out, const char *rel, size_t len)
  * directory above it replaced by a symbolic link meanwhile)?  fstatat
  * follows a link anywhere but in the last component: each directory
  * above is looked at first (a link back to the same directory, a -> a.real,
- * would lead to the same inode).  No open: a walk with lookups only. */
+ * would lead to the same inode).  No open: lookups only.  (A swap between
+ * two looks is a race as after any open: c->pfd is still the directory
+ * once opened beneath the root.) */
 static bool pdir_same(struct lp_ctx *c)
 {
 	struct stat st;
