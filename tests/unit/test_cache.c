@@ -13,14 +13,6 @@
 #include "th.h"
 #include "summary.h"
 
-static void create_ok(struct famfs_fs *fs, const char *rel, uint64_t size)
-{
-	int fd = famfs_file_create(fs, rel, size, 0644, 0, 0);
-
-	assert_true(fd >= 0);
-	close(fd);
-}
-
 /* the cache of fs equals a bitmap rebuilt from the whole log */
 static void cache_is_rebuild(struct th *t, struct famfs_fs *fs)
 {
@@ -41,30 +33,30 @@ static void test_incremental(void **state)
 	struct famfs_fs other;
 
 	assert_null(t->fs.cache_alloc);
-	create_ok(&t->fs, "f1", 3 * MiB);
+	th_create_ok(&t->fs, "f1", 3 * MiB);
 	assert_int_equal(t->fs.cache_next, 1);
 	cache_is_rebuild(t, &t->fs);
 	/* another opening (as another process would) appends meanwhile */
 	assert_int_equal(famfs_fs_open_dev(t->img, true, &other), 0);
 	snprintf(other.mpt, sizeof(other.mpt), "%s", t->mpt);
-	create_ok(&other, "o1", 5 * MiB);
+	th_create_ok(&other, "o1", 5 * MiB);
 	assert_int_equal(famfs_mkdir(&other, "d", 0755, 0, 0, false), 0);
-	create_ok(&other, "d/o2", 1);
+	th_create_ok(&other, "d/o2", 1);
 	assert_int_equal(t->fs.cache_next, 1);		/* not read yet */
 	/* t's next create reads those three and allocates around them */
-	create_ok(&t->fs, "f2", 2 * MiB);
+	th_create_ok(&t->fs, "f2", 2 * MiB);
 	assert_int_equal(t->fs.cache_next, 5);
 	cache_is_rebuild(t, &t->fs);
 	/* a path the other logged is refused by t, from the cache */
-	create_ok(&other, "o3", 1);
+	th_create_ok(&other, "o3", 1);
 	assert_int_equal(famfs_file_create(&t->fs, "o3", 1, 0644, 0, 0), -EEXIST);
 	assert_int_equal(famfs_file_create(&t->fs, "d/o2", 1, 0644, 0, 0), -EEXIST);
 	assert_int_equal(famfs_file_create(&t->fs, "f1", 1, 0644, 0, 0), -EEXIST);
 	assert_int_equal(famfs_log_next(t->fs.log), 6);
 	cache_is_rebuild(t, &t->fs);
 	/* and the other way round */
-	create_ok(&t->fs, "f3", 4 * MiB);
-	create_ok(&other, "o4", 4 * MiB);
+	th_create_ok(&t->fs, "f3", 4 * MiB);
+	th_create_ok(&other, "o4", 4 * MiB);
 	cache_is_rebuild(t, &other);
 	famfs_fs_close(&other);
 	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
@@ -79,7 +71,7 @@ static void test_drop(void **state)
 	struct th *t = *state;
 	uint64_t cap = le64toh(t->fs.log->capacity);
 
-	create_ok(&t->fs, "f1", 1);
+	th_create_ok(&t->fs, "f1", 1);
 	assert_int_equal(famfs_file_create(&t->fs, "huge", 1ULL << 40, 0644, 0, 0),
 			 -ENOSPC);
 	assert_non_null(t->fs.cache_alloc);
@@ -98,8 +90,8 @@ static void test_corrupt_entry(void **state)
 {
 	struct th *t = *state;
 
-	create_ok(&t->fs, "a", 2 * MiB);
-	create_ok(&t->fs, "b", 2 * MiB);
+	th_create_ok(&t->fs, "a", 2 * MiB);
+	th_create_ok(&t->fs, "b", 2 * MiB);
 	famfs_log_slot(t->fs.log, 0)->fm.ctime ^= 1;	/* a is corrupt */
 	/* a rebuild from the log (the master's summary still knows what a
 	 * owned, and would be used: test_summary.c) */
@@ -123,7 +115,7 @@ static void test_corrupt_entry(void **state)
 	/* the entry repaired (its CRC right again): creates work again */
 	famfs_log_slot(t->fs.log, 0)->fm.ctime ^= 1;
 	famfs_fs_cache_drop(&t->fs);
-	create_ok(&t->fs, "c", 2 * MiB);
+	th_create_ok(&t->fs, "c", 2 * MiB);
 	assert_int_equal(famfs_log_next(t->fs.log), 3);
 }
 

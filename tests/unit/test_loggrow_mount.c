@@ -208,6 +208,21 @@ static void test_mount_segment_files(void **state)
 	assert_non_null(strstr(s.why, "added twice"));
 }
 
+/* r: another host (a client) opening t's device, reading through bounce
+ * buffers; t's own host id is back when it returns */
+static void open_client(struct th *t, struct famfs_fs *r)
+{
+	uint8_t me[16], other[16];
+
+	memcpy(me, t->fs.sb->master_uuid, 16);
+	uuid_generate(other);
+	th_write_id(t->hostid, other);
+	famfs_dev_bounce_files = true;
+	assert_int_equal(famfs_fs_open_dev(t->img, false, r), 0);
+	famfs_dev_bounce_files = false;
+	th_write_id(t->hostid, me);
+}
+
 /* A reader whose copy of the superblock predates the growth (bounce
  * buffers, or a non-coherent CPU's lines): the EXTEND entry it meets
  * needs a bit its copy lacks.  The bit was set before the entry was
@@ -220,17 +235,8 @@ static void test_reader_sb_older_than_growth(void **state)
 	struct famfs_fs r;
 	struct seen s = { 0 };
 
-	uint8_t me[16], other[16];
-
 	fill_to(t, 3);
-	/* r: another host (a client), reading through bounce buffers */
-	memcpy(me, t->fs.sb->master_uuid, 16);
-	uuid_generate(other);
-	th_write_id(t->hostid, other);
-	famfs_dev_bounce_files = true;
-	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
-	famfs_dev_bounce_files = false;
-	th_write_id(t->hostid, me);
+	open_client(t, &r);
 	assert_false(r.master);
 	assert_false(le32toh(r.sb->feature_incompat) &
 		     FAMFS_FEATURE_INCOMPAT_LOG_EXTEND);
@@ -254,17 +260,11 @@ static void test_reader_sb_reread_bad(void **state)
 	struct th *t = *state;
 	struct famfs_fs r;
 	struct seen s = { 0 };
-	uint8_t me[16], other[16], junk = 0x5a;
+	uint8_t junk = 0x5a;
 	int fd;
 
 	fill_to(t, 3);
-	memcpy(me, t->fs.sb->master_uuid, 16);
-	uuid_generate(other);
-	th_write_id(t->hostid, other);
-	famfs_dev_bounce_files = true;
-	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
-	famfs_dev_bounce_files = false;
-	th_write_id(t->hostid, me);
+	open_client(t, &r);
 	assert_int_equal(grow(t, 4 * MiB), 0);
 	/* a reserved byte of the superblock on the media: a bad CRC */
 	fd = open(t->img, O_RDWR);
@@ -305,16 +305,9 @@ static void test_reader_sb_reread_torn(void **state)
 	struct th *t = *state;
 	struct famfs_fs r;
 	struct seen s = { 0 };
-	uint8_t me[16], other[16];
 
 	fill_to(t, 3);
-	memcpy(me, t->fs.sb->master_uuid, 16);
-	uuid_generate(other);
-	th_write_id(t->hostid, other);
-	famfs_dev_bounce_files = true;
-	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
-	famfs_dev_bounce_files = false;
-	th_write_id(t->hostid, me);
+	open_client(t, &r);
 	assert_int_equal(grow(t, 4 * MiB), 0);
 	fill_to(t, 6);
 	torn_sb = r.sbm.addr;

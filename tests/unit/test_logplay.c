@@ -41,9 +41,7 @@ static void populate(struct th *t)
 	fd = famfs_file_create(&t->fs, "a/b/f1", 5 * MiB, 0640, 0, 0);
 	assert_true(fd >= 0);
 	close(fd);
-	fd = famfs_file_create(&t->fs, "f2", 1000, 0644, 0, 0);
-	assert_true(fd >= 0);
-	close(fd);
+	th_create_ok(&t->fs, "f2", 1000);
 }
 
 static void test_replay_creates_all(void **state)
@@ -172,11 +170,8 @@ static void test_eexist_mapped_by_other_kept(void **state)
 	struct famfs_logplay_result r;
 	struct famfs_ioc_map m;
 	char p[700];
-	int fd;
 
-	fd = famfs_file_create(&t->fs, "f", 1000, 0644, 0, 0);
-	assert_true(fd >= 0);
-	close(fd);
+	th_create_ok(&t->fs, "f", 1000);
 	remount(t);
 	th_mock_before_create = map_it_first;
 	r = play(t, false);
@@ -207,11 +202,8 @@ static void test_replay_lock_exclusive(void **state)
 {
 	struct th *t = *state;
 	struct famfs_logplay_result r;
-	int fd;
 
-	fd = famfs_file_create(&t->fs, "f", 1000, 0644, 0, 0);
-	assert_true(fd >= 0);
-	close(fd);
+	th_create_ok(&t->fs, "f", 1000);
 	remount(t);
 	other_lock_fd = open(t->img, O_RDONLY);	/* the lock of the dev opening */
 	assert_true(other_lock_fd >= 0);
@@ -433,6 +425,23 @@ static void plant_link(int fd, const struct famfs_fmap *m)
 	link_dir[0] = '\0';
 }
 
+/* a replay of t in which rel (under the mount) becomes a link to `to`
+ * at the first map: famfs_logplay's return, its stderr in msg */
+static int play_linking(struct th *t, const char *rel, const char *to,
+			struct famfs_logplay_result *r, char *msg, size_t n)
+{
+	int rc;
+
+	snprintf(link_dir, sizeof(link_dir), "%s/%s", t->mpt, rel);
+	snprintf(link_to, sizeof(link_to), "%s", to);
+	th_mock_before_create = plant_link;
+	th_stderr_grab();
+	rc = famfs_logplay(&t->fs, false, r);
+	th_stderr_take(msg, n);
+	th_mock_before_create = NULL;
+	return rc;
+}
+
 /* A symbolic link in the middle of a logged path is never followed: the
  * entries below it are refused, each reported with its path and why, and
  * nothing is made where the link points. */
@@ -441,25 +450,15 @@ static void test_symlink_mid_path_not_followed(void **state)
 	struct th *t = *state;
 	struct famfs_logplay_result r;
 	char p[800], msg[8192];
-	int fd;
 
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, true), 0);
-	fd = famfs_file_create(&t->fs, "d/f1", 1000, 0644, 0, 0);
-	assert_true(fd >= 0);
-	close(fd);
+	th_create_ok(&t->fs, "d/f1", 1000);
 	assert_int_equal(famfs_mkdir(&t->fs, "d/e", 0755, 0, 0, true), 0);
-	fd = famfs_file_create(&t->fs, "d/e/f2", 1000, 0644, 0, 0);
-	assert_true(fd >= 0);
-	close(fd);
+	th_create_ok(&t->fs, "d/e/f2", 1000);
 	remount(t);
-	snprintf(link_to, sizeof(link_to), "%s/outside", t->dir);
-	assert_int_equal(mkdir(link_to, 0755), 0);
-	snprintf(link_dir, sizeof(link_dir), "%s/d", t->mpt);
-	th_mock_before_create = plant_link;
-	th_stderr_grab();
-	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
-	th_stderr_take(msg, sizeof(msg));
-	th_mock_before_create = NULL;
+	snprintf(p, sizeof(p), "%s/outside", t->dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	assert_int_equal(play_linking(t, "d", p, &r, msg, sizeof(msg)), 0);
 	snprintf(p, sizeof(p), "%s/e", link_to);
 	assert_int_equal(access(p, F_OK), -1);
 	assert_int_equal(th_count_entries(link_to), 0);
@@ -487,23 +486,13 @@ static void test_symlink_above_kept_parent(void **state)
 	struct th *t = *state;
 	struct famfs_logplay_result r;
 	char p[800], msg[8192];
-	int fd;
 
 	assert_int_equal(famfs_mkdir(&t->fs, "a/b", 0755, 0, 0, true), 0);
-	fd = famfs_file_create(&t->fs, "a/b/f1", 1000, 0644, 0, 0);
-	assert_true(fd >= 0);
-	close(fd);
-	fd = famfs_file_create(&t->fs, "a/b/f2", 1000, 0644, 0, 0);
-	assert_true(fd >= 0);
-	close(fd);
+	th_create_ok(&t->fs, "a/b/f1", 1000);
+	th_create_ok(&t->fs, "a/b/f2", 1000);
 	remount(t);
-	snprintf(link_dir, sizeof(link_dir), "%s/a", t->mpt);
-	snprintf(link_to, sizeof(link_to), "%s/a.real", t->mpt);
-	th_mock_before_create = plant_link;
-	th_stderr_grab();
-	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
-	th_stderr_take(msg, sizeof(msg));
-	th_mock_before_create = NULL;
+	snprintf(p, sizeof(p), "%s/a.real", t->mpt);
+	assert_int_equal(play_linking(t, "a", p, &r, msg, sizeof(msg)), 0);
 	snprintf(p, sizeof(p), "%s/a.real/b/f2", t->mpt);
 	assert_int_equal(access(p, F_OK), -1);
 	assert_int_equal(r.created_files, 1);
@@ -529,13 +518,11 @@ static void test_rounds_leak_no_fd(void **state)
 	struct th *t = *state;
 	struct famfs_logplay_result r;
 	struct famfs_logplay *lp;
-	int before, in0 = fcntl(0, F_GETFD), fd;
+	int before, in0 = fcntl(0, F_GETFD);
 	char mpt[sizeof(t->fs.mpt)], p[800];
 
 	populate(t);
-	fd = famfs_file_create(&t->fs, "a/b/f3", 1000, 0644, 0, 0);
-	assert_true(fd >= 0);
-	close(fd);
+	th_create_ok(&t->fs, "a/b/f3", 1000);
 	remount(t);
 	before = th_count_entries("/proc/self/fd");
 	lp = famfs_logplay_new(8);
@@ -554,13 +541,8 @@ static void test_rounds_leak_no_fd(void **state)
 	play(t, false);
 	play(t, true);
 	remount(t);
-	snprintf(link_dir, sizeof(link_dir), "%s/a", t->mpt);
-	snprintf(link_to, sizeof(link_to), "%s/a.real", t->mpt);
-	th_mock_before_create = plant_link;
-	th_stderr_grab();
-	famfs_logplay(&t->fs, false, &r);
-	th_stderr_take(p, sizeof(p));
-	th_mock_before_create = NULL;
+	snprintf(mpt, sizeof(mpt), "%s/a.real", t->mpt);
+	play_linking(t, "a", mpt, &r, p, sizeof(p));
 	assert_true(r.errors >= 1);
 	assert_int_equal(th_count_entries("/proc/self/fd"), before);
 	assert_int_equal(fcntl(0, F_GETFD), in0);
@@ -575,7 +557,6 @@ static void test_noop_replay_opens_per_entry(void **state)
 	struct th *t = *state;
 	struct famfs_logplay_result r;
 	char rel[64];
-	int fd;
 
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, true), 0);
 	for (int i = 0; i < 100; i++) {
@@ -584,9 +565,7 @@ static void test_noop_replay_opens_per_entry(void **state)
 	}
 	for (int i = 0; i < 20; i++) {
 		snprintf(rel, sizeof(rel), "d/f%d", i);
-		fd = famfs_file_create(&t->fs, rel, 1000, 0644, 0, 0);
-		assert_true(fd >= 0);
-		close(fd);
+		th_create_ok(&t->fs, rel, 1000);
 	}
 	remount(t);
 	dirset_opens = 0;

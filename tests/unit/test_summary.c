@@ -37,14 +37,6 @@ static int sum_setup(void **state)
 	return *state ? 0 : -1;
 }
 
-static void create_ok(struct famfs_fs *fs, const char *rel, uint64_t size)
-{
-	int fd = famfs_file_create(fs, rel, size, 0644, 0, 0);
-
-	assert_true(fd >= 0);
-	close(fd);
-}
-
 /* the cache of fs equals a bitmap rebuilt from the whole log, and fsck
  * finds no two files sharing memory */
 static void cache_is_rebuild(struct th *t)
@@ -86,9 +78,9 @@ static void populate(struct th *t)
 {
 	char p[PATH_MAX];
 
-	create_ok(&t->fs, "a", 3 * MiB);
+	th_create_ok(&t->fs, "a", 3 * MiB);
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
-	create_ok(&t->fs, "d/b", 1);
+	th_create_ok(&t->fs, "d/b", 1);
 	sum_path(t, p);
 	assert_true(file_size(p) < 0);	/* written when the opening closes */
 	assert_int_equal(th_reopen(t), 0);
@@ -100,7 +92,7 @@ static void populate(struct th *t)
 static void check_after(struct th *t, int rebuilds)
 {
 	new_process(t);
-	create_ok(&t->fs, "c", 2 * MiB);
+	th_create_ok(&t->fs, "c", 2 * MiB);
 	if (rebuilds >= 0)
 		assert_int_equal(famfs_summary_stats.rebuilds, rebuilds);
 	assert_int_equal(famfs_file_create(&t->fs, "a", 1, 0644, 0, 0), -EEXIST);
@@ -117,7 +109,7 @@ static void test_used_by_next_process(void **state)
 	check_after(t, 0);
 	/* and it reads one page of the table per lookup, not the log */
 	new_process(t);
-	create_ok(&t->fs, "e", 1);
+	th_create_ok(&t->fs, "e", 1);
 	assert_int_equal(famfs_summary_stats.rebuilds, 0);
 	assert_true(famfs_summary_stats.pages_read <= 2);
 	cache_is_rebuild(t);
@@ -145,14 +137,14 @@ static void test_older_copy(void **state)
 	struct th *t = *state;
 	char p[PATH_MAX], cmd[2 * PATH_MAX + 32];
 
-	create_ok(&t->fs, "a", 3 * MiB);
+	th_create_ok(&t->fs, "a", 3 * MiB);
 	assert_int_equal(th_reopen(t), 0);
 	sum_path(t, p);
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s.old'", p, p);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
-	create_ok(&t->fs, "d/b", 1);
-	create_ok(&t->fs, "big", 8 * MiB);
+	th_create_ok(&t->fs, "d/b", 1);
+	th_create_ok(&t->fs, "big", 8 * MiB);
 	assert_int_equal(th_reopen(t), 0);
 	snprintf(cmd, sizeof(cmd), "mv '%s.old' '%s'", p, p);
 	assert_int_equal(system(cmd), 0);
@@ -343,7 +335,7 @@ static void test_other_fs(void **state)
 	struct th *t = *state, *o = sum_new();
 	char p[PATH_MAX], q[PATH_MAX], cmd[2 * PATH_MAX + 16];
 
-	create_ok(&o->fs, "x", 20 * MiB);	/* other memory used there */
+	th_create_ok(&o->fs, "x", 20 * MiB);	/* other memory used there */
 	sum_path(o, q);
 	famfs_fs_close(&o->fs);			/* writes its summary */
 	o->open = false;
@@ -393,7 +385,7 @@ static void test_grows(void **state)
 		th_append_dir(t, name);
 	}
 	new_process(t);
-	create_ok(&t->fs, "after", 1);
+	th_create_ok(&t->fs, "after", 1);
 	assert_int_equal(famfs_summary_stats.rebuilds, 0);
 	new_process(t);
 	for (int i = 0; i < 1500; i += 37) {
@@ -426,7 +418,7 @@ static void test_grow_torn(void **state)
 		th_append_dir(t, name);
 	}
 	new_process(t);
-	create_ok(&t->fs, "after", 1);
+	th_create_ok(&t->fs, "after", 1);
 	assert_int_equal(th_reopen(t), 0);	/* the grown table written */
 	fd = open(p, O_WRONLY);
 	assert_true(fd >= 0);
@@ -452,7 +444,7 @@ static void test_entry_damaged_since(void **state)
 	 * the 16-byte entry header (famfs_clog_hdr) */
 	((uint8_t *)famfs_log_slot(t->fs.log, 0))[compact ? 24 : 40] ^= 1;
 	new_process(t);
-	create_ok(&t->fs, "c", 40 * MiB);
+	th_create_ok(&t->fs, "c", 40 * MiB);
 	assert_int_equal(famfs_summary_stats.rebuilds, 0);
 	assert_true(famfs_bitmap_test(&t->fs.cache_alloc->dev[0], a_unit));
 	assert_true(famfs_bitmap_test(&t->fs.cache_alloc->dev[0], a_unit + 1));

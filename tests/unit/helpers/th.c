@@ -442,6 +442,14 @@ int th_mock_lookup_fmap(const char *path, struct famfs_fmap *map)
 	return 0;
 }
 
+void th_create_ok(struct famfs_fs *fs, const char *rel, uint64_t size)
+{
+	int fd = famfs_file_create(fs, rel, size, 0644, 0, 0);
+
+	assert_true(fd >= 0);
+	close(fd);
+}
+
 int th_count_entries(const char *dir)
 {
 	DIR *d = opendir(dir);

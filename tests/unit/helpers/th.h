@@ -45,6 +45,8 @@ uint64_t th_append_dir(struct th *t, const char *path);
 void th_touch(struct th *t, const char *rel, const char *content);
 /* the entries of a directory, without . and .. */
 int th_count_entries(const char *dir);
+/* famfs_file_create of rel (0644, owned by root) that must succeed; closed */
+void th_create_ok(struct famfs_fs *fs, const char *rel, uint64_t size);
 bool th_exists(struct th *t, const char *rel, bool dir);
 /* The messages of what runs between th_stderr_grab() and th_stderr_take()
  * (famfs_quiet off meanwhile): into buf (n bytes, NUL-ended) */

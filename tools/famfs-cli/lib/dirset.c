@@ -19,14 +19,12 @@
 bool dirset_no_openat2;
 unsigned long dirset_opens;
 
-#define DIR_FLAGS DIRSET_DIR
-
 /* the fallback: component by component, none a symlink, none "..";
  * the last one opened with flags */
 static int walk_nofollow(int rootfd, const char *d, int flags)
 {
 	char buf[4096], *save = NULL, *c, *after;
-	int fd = openat(rootfd, ".", DIR_FLAGS), next;
+	int fd = openat(rootfd, ".", DIRSET_DIR), next;
 
 	if (fd < 0)
 		return -errno;
@@ -38,7 +36,7 @@ static int walk_nofollow(int rootfd, const char *d, int flags)
 		if (!strcmp(c, "."))
 			continue;
 		next = !strcmp(c, "..") ? (errno = EXDEV, -1) :
-		       openat(fd, c, (after ? DIR_FLAGS : flags) | O_NOFOLLOW);
+		       openat(fd, c, (after ? DIRSET_DIR : flags) | O_NOFOLLOW);
 		/* (a symlink with O_DIRECTORY may say ENOTDIR) */
 		if (next < 0 && errno == ENOTDIR &&
 		    !fstatat(fd, c, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
@@ -58,7 +56,7 @@ static int walk_nofollow(int rootfd, const char *d, int flags)
 int dirset_open_beneath(int rootfd, const char *rel, size_t len, int flags)
 {
 	struct open_how how = {
-		.flags = (uint64_t)(len ? flags : DIR_FLAGS),
+		.flags = (uint64_t)(len ? flags : DIRSET_DIR),
 		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH,
 	};
 	char d[4096];
