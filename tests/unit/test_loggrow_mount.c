@@ -296,6 +296,37 @@ static void tear_once(struct famfs_map *m, void *addr, size_t len)
 	((uint8_t *)addr)[200] ^= 0x5a;
 }
 
+/* The same reader, but the superblock it reads again is of a newer famfs
+ * (an incompat bit this tool does not know, CRC good): R1 -- the walk
+ * stops with -EPROTONOSUPPORT, as an open would refuse it; it does not
+ * call the entry corrupt and go on playing the entries after it with the
+ * superblock it had. */
+static void test_reader_sb_reread_future(void **state)
+{
+	struct th *t = *state;
+	struct famfs_superblock sb;
+	struct famfs_fs r;
+	struct seen s = { 0 };
+	int fd;
+
+	fill_to(t, 3);
+	open_client(t, &r);
+	assert_int_equal(grow(t, 4 * MiB), 0);
+	fill_to(t, 6);
+	fd = open(t->img, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &sb, sizeof(sb), 0), (ssize_t)sizeof(sb));
+	sb.feature_incompat = htole32(le32toh(sb.feature_incompat) | (1u << 30));
+	famfs_sb_set_crc(&sb);
+	assert_int_equal(pwrite(fd, &sb, sizeof(sb), 0), (ssize_t)sizeof(sb));
+	close(fd);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_walk(&r, collect, &s), -EPROTONOSUPPORT);
+	famfs_quiet = 0;
+	assert_int_equal(s.ext, 0);
+	famfs_fs_close(&r);
+}
+
 /* The reader of test_reader_sb_older_than_growth re-reads the superblock
  * while the master writes it: a torn read fails its CRC once.  As at open
  * (check_sb), it is read once more before the copy kept is used -- else
@@ -384,6 +415,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mount_segment_files, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reader_sb_older_than_growth, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reader_sb_reread_bad, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_reader_sb_reread_future, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reader_sb_reread_torn, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mount_segment_file_in_use, setup, th_teardown),
 	};
