@@ -509,6 +509,40 @@ static void test_symlink_above_kept_parent_no_openat2(void **state)
 	dirset_no_openat2 = false;
 }
 
+/* a directory removed under a round after its names were read (d, made
+ * by the round, gone at x's map): d/f is one error, said once -- not a
+ * second "cannot create" through a descriptor that was never opened */
+static char gone_dir[700];
+
+static void remove_dir(int fd, const struct famfs_fmap *m)
+{
+	(void)fd, (void)m;
+	if (gone_dir[0])
+		assert_int_equal(rmdir(gone_dir), 0);
+	gone_dir[0] = '\0';
+}
+
+static void test_parent_gone_one_error(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	char msg[8192];
+
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, true), 0);
+	th_create_ok(&t->fs, "x", 1000);
+	th_create_ok(&t->fs, "d/f", 1000);
+	remount(t);
+	snprintf(gone_dir, sizeof(gone_dir), "%s/d", t->mpt);
+	th_mock_before_create = remove_dir;
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
+	th_stderr_take(msg, sizeof(msg));
+	th_mock_before_create = NULL;
+	assert_int_equal(r.created_files, 1);
+	assert_int_equal(r.errors, 1);
+	assert_null(strstr(msg, "Bad file descriptor"));
+}
+
 /* Rounds leave no descriptor open and close none of the caller's (fd 0
  * included: the kept parent fd starts as 0 in a fresh context): a made
  * tree, a no-op round, a dry run, a round refused on a symbolic link, a
@@ -600,6 +634,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_symlink_mid_path_not_followed, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_mid_path_no_openat2, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_noop_replay_opens_per_entry, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_parent_gone_one_error, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_rounds_leak_no_fd, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_above_kept_parent, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_above_kept_parent_no_openat2, th_setup, th_teardown),

@@ -510,23 +510,32 @@ uint64_t famfs_log_refresh_next(struct famfs_fs *fs)
 
 /* An entry refused by a reader whose copy of the superblock may predate
  * a feature bit the master set before it wrote the entry (bounce buffers,
- * a non-coherent CPU's lines): the superblock read again; true if its
+ * a non-coherent CPU's lines): the superblock read again; 1 if its
  * features changed (and it still verifies: one that does not is never
- * used, famfs_fs_sb_reread), so the entry is judged again.  Not on the
- * master, which sets them itself. */
-static bool sb_features_changed(struct famfs_fs *fs)
+ * used, famfs_fs_sb_reread), so the entry is judged again, else 0.  One
+ * of a newer famfs (future version or features) is -EPROTONOSUPPORT: R1,
+ * the walk stops as an open refuses it.  Not on the master, which sets
+ * them itself. */
+static int sb_features_changed(struct famfs_fs *fs)
 {
 	uint32_t inc = fs->sb->feature_incompat, ro = fs->sb->feature_ro_compat;
 	bool kept = fs->sb == &fs->sb_kept;	/* said already */
 	char why[FAMFS_REASON_LEN];
+	int rc;
 
 	if (fs->master)		/* it sets them itself */
-		return false;
-	if (famfs_fs_sb_reread(fs, why)) {
+		return 0;
+	rc = famfs_fs_sb_reread(fs, why);
+	if (rc == -EPROTONOSUPPORT) {
+		famfs_err("%s: superblock read again: %s; not read further (R1)",
+			  fs->name, why);
+		return rc;
+	}
+	if (rc) {
 		if (!kept)
 			famfs_warn("%s: superblock read again does not verify (%s): the copy verified before is kept",
 				   fs->name, why);
-		return false;
+		return 0;
 	}
 	return fs->sb->feature_incompat != inc ||
 	       fs->sb->feature_ro_compat != ro;
@@ -558,7 +567,10 @@ static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
 		}
 		reason[0] = '\0';
 		n = clog_read(fs, i, lim, &e, &ok, reason, true);
-		if (n > 0 && !ok && sb_features_changed(fs)) {
+		rc = n > 0 && !ok ? sb_features_changed(fs) : 0;
+		if (rc < 0)
+			return rc;
+		if (rc) {
 			reason[0] = '\0';
 			n = clog_read(fs, i, lim, &e, &ok, reason, true);
 		}
@@ -622,9 +634,15 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 			reason[0] = '\0';
 			rc = famfs_entry_check(&copy, i, fs->sb, reason);
 		}
-		if (rc == -EPROTONOSUPPORT && sb_features_changed(fs)) {
-			reason[0] = '\0';
-			rc = famfs_entry_check(&copy, i, fs->sb, reason);
+		if (rc == -EPROTONOSUPPORT) {
+			int ch = sb_features_changed(fs);
+
+			if (ch < 0)
+				return ch;
+			if (ch) {
+				reason[0] = '\0';
+				rc = famfs_entry_check(&copy, i, fs->sb, reason);
+			}
 		}
 		ok = rc == 0;
 		fs->walk_next = i + 1;
