@@ -507,7 +507,7 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		(type == FAMFS_LOG_FILE ? DT_REG : DT_DIR);
 	pfd = there ? -1 :
 	      parent_fd(c, p, e->fm.path, strlen(e->fm.path), idx, &name);
-	if (!there && pfd < 0 && pfd != -ENOENT)
+	if (!there && pfd < 0 && !(c->dry && pfd == -ENOENT))
 		return 0;
 	return type == FAMFS_LOG_FILE ?
 	       play_file(c, p, e->fm.path, pfd, name, idx, e) :
