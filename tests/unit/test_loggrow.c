@@ -399,6 +399,27 @@ static uint64_t cost(uint64_t loglen)
 	return c;
 }
 
+/* mount's check before mount(2) reads the superblock and the log header
+ * from a block device, not the whole 2 MiB superblock region (6.2 M of an
+ * empty mount's 12.2 M guest instructions went to that read) */
+static void test_mount_check_reads_heads(void **state)
+{
+	struct famfs_fs r;
+	struct th *t;
+
+	(void)state;
+	t = th_new_fmt(64 * MiB, 8 * MiB, true);
+	famfs_dev_bounce_files = true;
+	famfs_bounce_bytes = 0;
+	assert_int_equal(famfs_fs_open_dev_head(t->img, &r), 0);
+	assert_true(r.master);
+	assert_int_equal(le64toh(r.sb->log_len), 8 * MiB);
+	famfs_fs_close(&r);
+	famfs_dev_bounce_files = false;
+	assert_int_equal(famfs_bounce_bytes, 2 * 4096);
+	th_free(t);
+}
+
 /* at least 1M entries without slowing a small file system down: a 1 GiB
  * log (4,194,300 slots) costs what an 8 MiB one does */
 static void test_big_log_same_cost(void **state)
@@ -423,6 +444,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_autogrow, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_no_room, setup, th_teardown),
 		cmocka_unit_test(test_big_log_same_cost),
+		cmocka_unit_test(test_mount_check_reads_heads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
