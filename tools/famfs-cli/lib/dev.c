@@ -189,6 +189,12 @@ int famfs_fd_map_at(int fd, const char *name, uint64_t len, bool rw,
 	return 0;
 }
 
+bool famfs_dev_bounced(const struct famfs_dev *d)
+{
+	return d->kind == FAMFS_DEV_BLOCK ||
+	       (famfs_dev_bounce_files && d->kind == FAMFS_DEV_FILE);
+}
+
 int famfs_dev_map(struct famfs_dev *d, uint64_t off, uint64_t len,
 		  struct famfs_map *m)
 {
@@ -210,8 +216,7 @@ int famfs_dev_map_at(struct famfs_dev *d, uint64_t off, uint64_t len,
 	m->fd = d->fd;
 	m->rw = d->rw;
 	m->name = d->path;
-	if (d->kind == FAMFS_DEV_BLOCK ||
-	    (famfs_dev_bounce_files && d->kind == FAMFS_DEV_FILE)) {
+	if (famfs_dev_bounced(d)) {
 		int rc;
 
 		if ((off | len) & (DIO_ALIGN - 1)) {

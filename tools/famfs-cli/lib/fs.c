@@ -81,7 +81,12 @@ static int check_log(struct famfs_fs *fs)
 	return 0;
 }
 
-/* head: the log's header only (famfs_fs_open_dev_head) */
+/* head: the superblock and the log's header only (famfs_fs_open_dev_head);
+ * one O_DIRECT block holds each */
+#define HEAD_LEN 4096
+_Static_assert(FAMFS_SB_SIZE <= HEAD_LEN && FAMFS_LOG_HDR_SIZE <= HEAD_LEN,
+	       "a head read holds the superblock and the log header");
+
 static int open_dev(const char *path, bool want_rw, bool head,
 		    struct famfs_fs *fs)
 {
@@ -99,7 +104,8 @@ static int open_dev(const char *path, bool want_rw, bool head,
 		rc = -EBADMSG;
 		goto fail;
 	}
-	rc = famfs_dev_map(&fs->dev, 0, FAMFS_SB_REGION_LEN, &fs->sbm);
+	rc = famfs_dev_map(&fs->dev, 0, head && famfs_dev_bounced(&fs->dev) ?
+			   HEAD_LEN : FAMFS_SB_REGION_LEN, &fs->sbm);
 	if (rc)
 		goto fail;
 	fs->sb = fs->sbm.addr;
@@ -110,10 +116,11 @@ static int open_dev(const char *path, bool want_rw, bool head,
 	if (rc)
 		goto fail;
 	llen = le64toh(fs->sb->log_len);
-	/* (a block device's map is a copy, read whole; a mapping costs
-	 * nothing until touched, and device-dax maps whole 2 MiB only) */
-	if (head && fs->dev.kind == FAMFS_DEV_BLOCK && llen > 4096)
-		llen = 4096;
+	/* (a block device's map is a copy, read whole, so a head opening
+	 * reads one block of each; a mapping costs nothing until touched,
+	 * and device-dax maps whole 2 MiB only) */
+	if (head && famfs_dev_bounced(&fs->dev) && llen > HEAD_LEN)
+		llen = HEAD_LEN;
 	rc = famfs_dev_map_at(&fs->dev, le64toh(fs->sb->log_offset), llen,
 			      fs->view, &fs->logm);
 	if (rc)

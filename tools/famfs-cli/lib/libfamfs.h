@@ -239,6 +239,8 @@ int famfs_fd_map_at(int fd, const char *name, uint64_t len, bool rw,
 int famfs_map_load(struct famfs_map *m, const void *addr, size_t len);
 /* unit tests: regular files go through bounce buffers as block devices do */
 extern bool famfs_dev_bounce_files;
+/* d's maps are copies read with O_DIRECT (a block device), not mappings */
+bool famfs_dev_bounced(const struct famfs_dev *d);
 /* bytes read into bounce buffers (what a log's size costs an opening) */
 extern uint64_t famfs_bounce_bytes;
 /* Write back and invalidate the CPU cache lines of [p, p+len): before
