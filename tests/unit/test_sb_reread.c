@@ -117,6 +117,21 @@ static void test_reread_good_again(void **state)
 	famfs_fs_close(&r);
 }
 
+/* after a re-read that verified, fs->sb is what was verified: damage
+ * written since (another host's torn or bad write, seen through a
+ * mapping at once) does not reach it until it is read and verified again */
+static void test_reread_good_is_a_copy(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fs r;
+
+	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
+	assert_int_equal(famfs_fs_sb_reread(&r, NULL), 0);
+	damage(t);
+	assert_int_equal(famfs_sb_check(r.sb, 0, NULL), 0);
+	famfs_fs_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -124,6 +139,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_feature_change_on_bad_sb_refused, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_master_claim_on_bad_sb_refused, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reread_good_again, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_reread_good_is_a_copy, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
