@@ -132,6 +132,19 @@ static void test_reread_good_is_a_copy(void **state)
 	famfs_fs_close(&r);
 }
 
+/* the same from the opening on: what an opening verified is what fs->sb
+ * shows until a re-read verifies, through the device and the mount */
+static void test_open_is_a_copy(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fs r;
+
+	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
+	damage(t);
+	assert_int_equal(famfs_sb_check(r.sb, 0, NULL), 0);
+	famfs_fs_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -140,6 +153,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_master_claim_on_bad_sb_refused, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reread_good_again, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reread_good_is_a_copy, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_open_is_a_copy, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
