@@ -35,10 +35,10 @@ static int setup(void **state)
 
 	assert_non_null(x);
 	x->t = th_new_fmt(64 * MiB, 2 * MiB, true);
-	x->t->fs.sb->feature_incompat =
+	th_sb_media(x->t)->feature_incompat =
 		htole32(le32toh(x->t->fs.sb->feature_incompat) |
 			FAMFS_FEATURE_INCOMPAT_MULTIDEV);
-	famfs_sb_set_crc(x->t->fs.sb);
+	th_sb_commit(x->t);
 	snprintf(x->devs, sizeof(x->devs), "%s/dev", x->t->dir);
 	assert_int_equal(mkdir(x->devs, 0755), 0);
 	famfs_scan_root = x->devs;
@@ -309,7 +309,7 @@ static void test_follower_attaches_late_member(void **state)
 	int fd;
 
 	/* the mount's meta files: the image's superblock and log */
-	assert_int_equal(msync(x->t->fs.sb, sizeof(*x->t->fs.sb), MS_SYNC), 0);
+	assert_int_equal(msync(th_sb_media(x->t), sizeof(*x->t->fs.sb), MS_SYNC), 0);
 	fd = open(x->t->img, O_RDONLY);
 	assert_true(fd >= 0);
 	snprintf(p, sizeof(p), "%s/.meta/.superblock", x->t->mpt);

@@ -126,7 +126,7 @@ static void test_open_mount_bad_sb(void **state)
 	struct th *t = *state;
 	struct famfs_fs fs;
 
-	t->fs.sb->version = 99;		/* in the image: the copy is bad */
+	th_sb_media(t)->version = 99;	/* in the image: the copy is bad */
 	fake_meta(t, 0644);
 	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), -EBADMSG);
 	assert_int_equal(famfs_fs_open_mount("/nonexistent", false, &fs), -ENOENT);

@@ -81,10 +81,10 @@ static void test_sb_every_bit(void **state)
 
 	populate(t);
 	for (size_t bit = 0; bit < FAMFS_SB_SIZE * 8; bit++) {
-		flip(t->fs.sb, bit);
+		flip(th_sb_media(t), bit);
 		if (famfs_fs_open_dev(t->img, false, &fs) != -EBADMSG)
 			fail_msg("superblock bit %zu flipped: opened", bit);
-		flip(t->fs.sb, bit);
+		flip(th_sb_media(t), bit);
 	}
 	assert_int_equal(famfs_fs_open_dev(t->img, false, &fs), 0);
 	famfs_fs_close(&fs);

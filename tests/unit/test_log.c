@@ -150,8 +150,8 @@ static void test_bad_sb_refused_at_open(void **state)
 	struct th *t = *state;
 
 	/* corrupt the superblock CRC in the image: open must refuse */
-	t->fs.sb->log_len ^= htole64(1ULL << 40);
-	assert_int_equal(famfs_map_flush(&t->fs.sbm, t->fs.sb, 512), 0);
+	th_sb_media(t)->log_len ^= htole64(1ULL << 40);
+	assert_int_equal(famfs_map_flush(&t->fs.sbm, th_sb_media(t), 512), 0);
 	famfs_fs_close(&t->fs);
 	t->open = false;
 	assert_int_equal(famfs_fs_open_dev(t->img, false, &t->fs), -EBADMSG);

@@ -307,8 +307,8 @@ static struct th *with_members(void)
 	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
 	struct famfs_log_entry e;
 
-	t->fs.sb->feature_incompat |= htole32(FAMFS_FEATURE_INCOMPAT_MULTIDEV);
-	famfs_sb_set_crc(t->fs.sb);
+	th_sb_media(t)->feature_incompat |= htole32(FAMFS_FEATURE_INCOMPAT_MULTIDEV);
+	th_sb_commit(t);
 	famfs_entry_build_devadd(&e, 1, U1, 32 * MiB);
 	assert_int_equal(famfs_log_append(&t->fs, &e), 0);
 	famfs_entry_build_devadd(&e, 2, U2, 64 * MiB);

@@ -113,7 +113,9 @@ static void test_reread_good_again(void **state)
 	assert_int_equal(pwrite(fd, &zero, 1, 200), 1);
 	close(fd);
 	assert_int_equal(famfs_fs_sb_reread(&r, NULL), 0);
-	assert_ptr_equal(r.sb, r.sbm.addr);
+	assert_false(r.sb_reread_bad);
+	assert_ptr_equal(r.sb, &r.sb_kept);
+	assert_memory_equal(r.sb, r.sbm.addr, sizeof(*r.sb));
 	famfs_fs_close(&r);
 }
 

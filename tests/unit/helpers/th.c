@@ -541,6 +541,18 @@ struct th *th_new_fmt(uint64_t size, uint64_t loglen, bool compact)
 	return t;
 }
 
+struct famfs_superblock *th_sb_media(struct th *t)
+{
+	assert_true(t->open);
+	return t->fs.sbm.addr;
+}
+
+void th_sb_commit(struct th *t)
+{
+	famfs_sb_set_crc(th_sb_media(t));
+	assert_int_equal(famfs_fs_sb_reread(&t->fs, NULL), 0);
+}
+
 int th_reopen(struct th *t)
 {
 	int rc;

@@ -33,6 +33,11 @@ struct th *th_new(uint64_t size, uint64_t loglen);
 struct th *th_new_fmt(uint64_t size, uint64_t loglen, bool compact);
 void th_free(struct th *t);
 int th_reopen(struct th *t);
+/* t->fs.sb is a private copy of the superblock (never the media): edit
+ * the image's through th_sb_media, then th_sb_commit re-CRCs it and reads
+ * it again into t->fs (it must verify) */
+struct famfs_superblock *th_sb_media(struct th *t);
+void th_sb_commit(struct th *t);
 /* Make this host a client (another uuid in the host id file) and reopen. */
 void th_become_client(struct th *t);
 /* Write a uuid (text) to path: a host id or boot id file */

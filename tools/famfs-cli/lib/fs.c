@@ -41,23 +41,35 @@ static void set_role(struct famfs_fs *fs)
  * CRC may still be a stale line that came back (or a bounce buffer read
  * while the writer was at it): refresh and check once more before judging.
  */
+/* the superblock copied out of the media, then checked: what verified is
+ * what is used (another host's writes reach a mapping at any time) */
+static int sb_copy_check(struct famfs_fs *fs, uint64_t dev_size, char *reason)
+{
+	struct famfs_superblock *media = fs->sbm.addr;
+	struct famfs_superblock c = *media;
+	int rc = famfs_sb_check(&c, dev_size, reason);
+
+	/* torn (read while the master wrote it) or a stale line: once more */
+	if (rc == -EBADMSG && !famfs_map_refresh(&fs->sbm, media, sizeof(c))) {
+		famfs_flush_stats.crc_retries++;
+		c = *media;
+		rc = famfs_sb_check(&c, dev_size, reason);
+	}
+	if (!rc)
+		fs->sb_kept = c;
+	fs->sb = &fs->sb_kept;
+	return rc;
+}
+
 static int check_sb(struct famfs_fs *fs, uint64_t dev_size)
 {
 	char reason[FAMFS_REASON_LEN];
-	int rc;
 
-	famfs_map_invalidate(&fs->sbm, fs->sb, sizeof(*fs->sb));
-	rc = famfs_sb_check(fs->sb, dev_size, reason);
-	if (rc == -EBADMSG &&
-	    !famfs_map_refresh(&fs->sbm, fs->sb, sizeof(*fs->sb))) {
-		famfs_flush_stats.crc_retries++;
-		rc = famfs_sb_check(fs->sb, dev_size, reason);
-	}
-	if (rc) {
+	famfs_map_invalidate(&fs->sbm, fs->sbm.addr, sizeof(*fs->sb));
+	if (sb_copy_check(fs, dev_size, reason)) {
 		famfs_err("%s: %s", fs->name, reason);
 		return -EBADMSG;
 	}
-	fs->sb_kept = *fs->sb;	/* what famfs_fs_sb_reread falls back to */
 	return 0;
 }
 
@@ -108,7 +120,6 @@ static int open_dev(const char *path, bool want_rw, bool head,
 			   HEAD_LEN : FAMFS_SB_REGION_LEN, &fs->sbm);
 	if (rc)
 		goto fail;
-	fs->sb = fs->sbm.addr;
 	rc = check_sb(fs, fs->dev.size);
 	if (rc)
 		goto fail;
@@ -193,7 +204,6 @@ int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs)
 			  &fs->sbm);
 	if (rc)
 		goto fail;
-	fs->sb = fs->sbm.addr;
 	rc = check_sb(fs, 0);
 	if (rc)
 		goto fail;
@@ -403,31 +413,18 @@ static __le32 *feature_word(struct famfs_superblock *sb, int word)
 
 int famfs_fs_sb_reread(struct famfs_fs *fs, char *reason)
 {
-	struct famfs_superblock *media = fs->sbm.addr;
-	int rc;
+	int rc = famfs_map_refresh(&fs->sbm, fs->sbm.addr, sizeof(*fs->sb));
 
-	/* (sb_kept is the copy that verified last, taken then: a mapping
-	 * already shows what the media holds now, good or not) */
-	rc = famfs_map_refresh(&fs->sbm, media, sizeof(*media));
 	if (rc) {
 		if (reason)
 			snprintf(reason, FAMFS_REASON_LEN,
 				 "superblock cannot be read again: %s",
 				 strerror(-rc));
+		fs->sb = &fs->sb_kept;
 	} else {
-		rc = famfs_sb_check(media, 0, reason);
-		/* torn (read while the master wrote it) or a stale line:
-		 * once more, as at open (check_sb) */
-		if (rc == -EBADMSG &&
-		    !famfs_map_refresh(&fs->sbm, media, sizeof(*media))) {
-			famfs_flush_stats.crc_retries++;
-			rc = famfs_sb_check(media, 0, reason);
-		}
+		rc = sb_copy_check(fs, 0, reason);
 	}
-	/* a bounce buffer or a mapping now holds what did not verify */
-	if (!rc)
-		fs->sb_kept = *media;
-	fs->sb = rc ? &fs->sb_kept : media;
+	fs->sb_reread_bad = rc != 0;
 	return rc;
 }
 
@@ -476,7 +473,7 @@ int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
 		famfs_err("%s: superblock: cannot flush (to %s): %s", fs->name,
 			  why, strerror(-rc));
 	famfs_fs_sb_put(&w);
-	/* fs->sb is a read-only view when mounted: see the new bytes */
+	/* fs->sb is a copy: take the new bytes (after a check) */
 	famfs_fs_sb_reread(fs, NULL);
 out:
 	if (took)

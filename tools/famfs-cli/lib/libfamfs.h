@@ -398,10 +398,10 @@ struct famfs_fs {
 					 * this hold (fill.c) */
 	char mpt[4096];			/* "" when opened from a device */
 	const char *name;		/* device or mount point, for messages */
-	struct famfs_superblock *sb;	/* verified: sbm.addr, or sb_kept
-					 * when the copy read again since
-					 * did not verify (famfs_fs_sb_reread) */
-	struct famfs_superblock sb_kept;
+	struct famfs_superblock *sb;	/* &sb_kept: never the media */
+	struct famfs_superblock sb_kept; /* the copy that verified last */
+	bool sb_reread_bad;		/* the last re-read did not verify
+					 * (said once) */
 	struct famfs_log_header *log;
 	bool rw;			/* log opened writable */
 	bool ro_mount;			/* log meta file without write bits:
@@ -507,12 +507,13 @@ void famfs_fs_release(struct famfs_fs *fs);
  * opened writable), re-CRCed and flushed.  0 or -errno (printed). */
 enum { FAMFS_FEAT_COMPAT, FAMFS_FEAT_RO_COMPAT, FAMFS_FEAT_INCOMPAT };
 /* Read the superblock again (famfs_map_refresh: another host may have
- * changed it).  fs->sb becomes the new copy only if it verifies
- * (famfs_sb_check; one that fails is read once more: torn while the
- * master wrote it); else it is the copy verified last (fs->sb_kept, taken
- * at each successful check: a mapping's bytes are the media's, already the
- * bad ones when this is called) and the check's -errno is returned, reason
- * filled (may be NULL). */
+ * changed it).  fs->sb always points at a private copy (fs->sb_kept): what
+ * is read is copied out of the media first, checked (famfs_sb_check; one
+ * that fails is read once more: torn while the master wrote it), and
+ * replaces the copy only if it verifies.  Else the copy verified last stays
+ * and the check's -errno is returned, reason filled (may be NULL).  A
+ * mapping shows another host's writes at once; the copy does not change
+ * under a reader between a check and a use. */
 int famfs_fs_sb_reread(struct famfs_fs *fs, char *reason);
 int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
 			    uint32_t clear);

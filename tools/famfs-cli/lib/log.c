@@ -519,7 +519,7 @@ uint64_t famfs_log_refresh_next(struct famfs_fs *fs)
 static int sb_features_changed(struct famfs_fs *fs)
 {
 	uint32_t inc = fs->sb->feature_incompat, ro = fs->sb->feature_ro_compat;
-	bool kept = fs->sb == &fs->sb_kept;	/* said already */
+	bool kept = fs->sb_reread_bad;	/* said already */
 	char why[FAMFS_REASON_LEN];
 	int rc;
 
