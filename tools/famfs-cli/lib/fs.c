@@ -40,9 +40,9 @@ static void set_role(struct famfs_fs *fs)
  * host, maybe while this CPU held lines of them: drop those first.  A bad
  * CRC may still be a stale line that came back (or a bounce buffer read
  * while the writer was at it): refresh and check once more before judging.
+ * The superblock is copied out of the media, then checked: what verified
+ * is what is used (another host's writes reach a mapping at any time).
  */
-/* the superblock copied out of the media, then checked: what verified is
- * what is used (another host's writes reach a mapping at any time) */
 static int sb_copy_check(struct famfs_fs *fs, uint64_t dev_size, char *reason)
 {
 	struct famfs_superblock *media = fs->sbm.addr;
