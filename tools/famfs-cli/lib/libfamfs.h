@@ -472,10 +472,12 @@ bool famfs_fs_multidev(const struct famfs_fs *fs);
  * printed).  want_rw: open the log writable if this host may write it. */
 int famfs_fs_open_dev(const char *path, bool want_rw, struct famfs_fs *fs);
 /* The same, read-only, for mount (which then reads the log through the
- * mount): the superblock, the log header and the role checked, and of a
- * block device's log only its first 4 KiB read (famfs_fs_open_dev reads
- * it whole: a 16 MiB log, ~16 M instructions of copying under TCG).
- * Nothing past the log header may be read through it. */
+ * mount): the superblock, the log header and the role checked; of a block
+ * device only the first 4 KiB of the superblock region and of the log are
+ * read (famfs_fs_open_dev reads the 2 MiB region and the log whole: a
+ * 16 MiB log, ~16 M instructions of copying under TCG).  Nothing
+ * past the superblock or the log header may be read through it: not the
+ * master record (famfs_mrec_refresh), not a log entry. */
 int famfs_fs_open_dev_head(const char *path, struct famfs_fs *fs);
 int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs);
 void famfs_fs_close(struct famfs_fs *fs);
