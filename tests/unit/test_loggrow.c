@@ -406,16 +406,18 @@ static void test_mount_check_reads_heads(void **state)
 {
 	struct famfs_fs r;
 	struct th *t;
+	int rc;
 
 	(void)state;
 	t = th_new_fmt(64 * MiB, 8 * MiB, true);
 	famfs_dev_bounce_files = true;
 	famfs_bounce_bytes = 0;
-	assert_int_equal(famfs_fs_open_dev_head(t->img, &r), 0);
+	rc = famfs_fs_open_dev_head(t->img, &r);
+	famfs_dev_bounce_files = false;	/* whatever is asserted below */
+	assert_int_equal(rc, 0);
 	assert_true(r.master);
 	assert_int_equal(le64toh(r.sb->log_len), 8 * MiB);
 	famfs_fs_close(&r);
-	famfs_dev_bounce_files = false;
 	assert_int_equal(famfs_bounce_bytes, 2 * 4096);
 	th_free(t);
 }
