@@ -310,6 +310,21 @@ static void test_clone_refused_before_append(void **state)
 	setenv("FAMFS_CLAIM_DIR", t->claimdir, 1);
 }
 
+/* the superblock on the media is what it was, and fs->sb (a private copy:
+ * it does not show a write to the media until a re-read) with it */
+static void sb_unchanged(struct th *t, const struct famfs_superblock *before,
+			 const char *who)
+{
+	const struct famfs_superblock *m = th_sb_media(t);
+
+	if (memcmp(m, before, sizeof(*before)) ||
+	    memcmp(t->fs.sb, before, sizeof(*before)))
+		fail_msg("%s rewrote the superblock (incompat 0x%x -> 0x%x on the media, 0x%x in fs->sb)",
+			 who, le32toh(before->feature_incompat),
+			 le32toh(m->feature_incompat),
+			 le32toh(t->fs.sb->feature_incompat));
+}
+
 /* a clone must be refused before it writes anything to the shared memory:
  * not only the log, the superblock too (a file that needs a feature bit --
  * interleaved, or more than 2 extents -- sets it before its entry is
@@ -327,16 +342,13 @@ static void test_clone_writes_no_superblock(void **state)
 	setenv("FAMFS_CLAIM_DIR", t->claimdir, 1);
 	new_boot(t);
 	assert_int_equal(th_reopen(t), 0);
-	memcpy(&before, t->fs.sb, sizeof(before));
+	before = *th_sb_media(t);
 	n = famfs_log_next(t->fs.log);
 	fd = famfs_file_create_layout(&t->fs, "i", 4 * MiB, 0644, 0, 0, &lay);
 	if (fd >= 0)
 		fail_msg("a clone of the master created an interleaved file");
 	assert_int_equal(famfs_log_next(t->fs.log), n);
-	if (memcmp(t->fs.sb, &before, sizeof(before)))
-		fail_msg("a clone that does not hold the master role rewrote the superblock (incompat 0x%x -> 0x%x) before it was refused",
-			 le32toh(before.feature_incompat),
-			 le32toh(t->fs.sb->feature_incompat));
+	sb_unchanged(t, &before, "a clone that does not hold the master role, before it was refused,");
 }
 
 /* this host after a reboot: its claim file matches, it claims again */
@@ -401,13 +413,10 @@ static void test_clone_tune_writes_no_superblock(void **state)
 	new_boot(t);
 	assert_int_equal(th_reopen(t), 0);
 	assert_true(t->fs.master);		/* by its host uuid */
-	memcpy(&before, t->fs.sb, sizeof(before));
+	before = *th_sb_media(t);
 	if (famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, FAMFS_FEATURE_INCOMPAT_NONCOHERENT, 0) != -EPERM)
 		fail_msg("a clone that does not hold the master role was not refused (-EPERM) by famfs tune's superblock write");
-	if (memcmp(t->fs.sb, &before, sizeof(before)))
-		fail_msg("a clone that does not hold the master role rewrote the superblock (incompat 0x%x -> 0x%x)",
-			 le32toh(before.feature_incompat),
-			 le32toh(t->fs.sb->feature_incompat));
+	sb_unchanged(t, &before, "a clone that does not hold the master role");
 }
 
 static void test_client_tune_writes_no_superblock(void **state)
@@ -417,13 +426,10 @@ static void test_client_tune_writes_no_superblock(void **state)
 
 	th_append_dir(t, "d");
 	th_become_client(t);
-	memcpy(&before, t->fs.sb, sizeof(before));
+	before = *th_sb_media(t);
 	if (famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, FAMFS_FEATURE_INCOMPAT_NONCOHERENT, 0) != -EPERM)
 		fail_msg("a client was not refused (-EPERM) by famfs tune's superblock write");
-	if (memcmp(t->fs.sb, &before, sizeof(before)))
-		fail_msg("a client rewrote the superblock (incompat 0x%x -> 0x%x)",
-			 le32toh(before.feature_incompat),
-			 le32toh(t->fs.sb->feature_incompat));
+	sb_unchanged(t, &before, "a client");
 }
 
 /* the master that holds the role: set, unchanged, clear */
@@ -437,10 +443,13 @@ static void test_master_tune_changes_superblock(void **state)
 	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, nc, 0), 0);
 	assert_int_not_equal(le32toh(t->fs.sb->feature_incompat) & nc, 0);
 	assert_int_equal(famfs_sb_check(t->fs.sb, 64 * MiB, why), 0);
+	/* written to the media, and the copy taken again */
+	assert_memory_equal(th_sb_media(t), t->fs.sb, sizeof(*t->fs.sb));
 	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, nc, 0), 0);
 	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, 0, nc), 0);
 	assert_int_equal(le32toh(t->fs.sb->feature_incompat) & nc, 0);
 	assert_int_equal(famfs_sb_check(t->fs.sb, 64 * MiB, why), 0);
+	assert_memory_equal(th_sb_media(t), t->fs.sb, sizeof(*t->fs.sb));
 }
 
 int main(void)
