@@ -135,7 +135,7 @@ static void test_reread_good_is_a_copy(void **state)
 }
 
 /* the same from the opening on: what an opening verified is what fs->sb
- * shows until a re-read verifies, through the device and the mount */
+ * shows until a re-read verifies (an opening of the device) */
 static void test_open_is_a_copy(void **state)
 {
 	struct th *t = *state;
