@@ -147,6 +147,30 @@ static void test_open_is_a_copy(void **state)
 	famfs_fs_close(&r);
 }
 
+/* a feature change judged on a copy that is out of date: another opening
+ * of the same master set the bit since; clearing it must still clear it
+ * on the media, not return "nothing to write" from the old copy */
+static void test_feature_change_judged_on_media(void **state)
+{
+	struct th *t = *state;
+	const uint32_t nc = FAMFS_FEATURE_INCOMPAT_NONCOHERENT;
+	struct famfs_fs r;
+	struct famfs_superblock sb;
+	int fd;
+
+	assert_int_equal(famfs_fs_open_dev(t->img, true, &r), 0);
+	assert_int_equal(famfs_fs_change_feature(&r, FAMFS_FEAT_INCOMPAT, nc, 0), 0);
+	famfs_fs_close(&r);
+	assert_false(le32toh(t->fs.sb->feature_incompat) & nc);	/* stale */
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, 0, nc), 0);
+	fd = open(t->img, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &sb, sizeof(sb), 0), (ssize_t)sizeof(sb));
+	close(fd);
+	assert_false(le32toh(sb.feature_incompat) & nc);
+	assert_false(le32toh(t->fs.sb->feature_incompat) & nc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +180,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reread_good_again, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reread_good_is_a_copy, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_open_is_a_copy, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_feature_change_judged_on_media, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
