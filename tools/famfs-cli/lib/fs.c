@@ -443,9 +443,6 @@ int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
 	if (word < FAMFS_FEAT_COMPAT || word > FAMFS_FEAT_INCOMPAT ||
 	    (set & clear))
 		return -EINVAL;
-	old = le32toh(*feature_word(fs->sb, word));
-	if (((old & ~clear) | set) == old)
-		return 0;			/* nothing to write */
 	snprintf(why, sizeof(why), "change %s features (set 0x%x, clear 0x%x)",
 		 wname[word], set, clear);
 	/* the superblock is shared memory: only the instance that holds the
@@ -461,6 +458,10 @@ int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
 	rc = famfs_master_check(fs);	/* refreshes fs->sb */
 	if (rc)
 		goto out;
+	/* judged on the copy just read, not on one from before the lock */
+	old = le32toh(*feature_word(fs->sb, word));
+	if (((old & ~clear) | set) == old)
+		goto out;			/* nothing to write */
 	rc = famfs_fs_sb_get(fs, &w, why);
 	if (rc)
 		goto out;
