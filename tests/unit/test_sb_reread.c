@@ -262,6 +262,36 @@ static void test_walk_bounded_by_verified_geometry(void **state)
 	th_free(t);
 }
 
+static void log_extend(struct famfs_superblock *sb)
+{
+	sb->feature_incompat |= htole32(FAMFS_FEATURE_INCOMPAT_LOG_EXTEND);
+}
+
+/* the same with the log-growth bit on a v1 log's superblock (it verifies:
+ * a v1 log has no segments, and a re-read takes a feature bit) */
+static void test_walk_v1_extend_bit_bounded(void **state)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, false);
+	uint64_t big = htole64(1ULL << 20), n = 0;
+	struct famfs_fs r;
+	int fd;
+
+	(void)state;
+	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
+	media_rewrite(t, log_extend);
+	fd = open(t->img, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, &big, 8, FAMFS_LOG_OFFSET + 16), 8);
+	close(fd);
+	famfs_quiet = 1;
+	if (!famfs_fs_sb_reread(&r, NULL))
+		famfs_log_walk(&r, count_cb, &n);
+	famfs_quiet = 0;
+	assert_true(n <= famfs_log_cap(&r));
+	famfs_fs_close(&r);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +303,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_open_is_a_copy, th_setup, th_teardown),
 		cmocka_unit_test(test_reread_keeps_geometry),
 		cmocka_unit_test(test_walk_bounded_by_verified_geometry),
+		cmocka_unit_test(test_walk_v1_extend_bit_bounded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
