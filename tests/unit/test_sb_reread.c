@@ -292,6 +292,28 @@ static void test_walk_v1_extend_bit_bounded(void **state)
 	th_free(t);
 }
 
+/* the master record too: what famfs_mrec_refresh hands out (to be judged,
+ * then remembered as this instance's) is a copy, read once; another host's
+ * write to the record after that does not reach it */
+static void test_mrec_is_a_copy(void **state)
+{
+	struct th *t = *state;
+	const struct famfs_master_record *r;
+	struct famfs_master_record saved;
+	uint8_t *media;
+
+	th_append_dir(t, "d");		/* the first append claims */
+	r = famfs_mrec_refresh(&t->fs);
+	assert_int_equal(le64toh(r->magic), FAMFS_MREC_MAGIC);
+	saved = *r;
+	media = (uint8_t *)th_sb_media(t) + FAMFS_MREC_OFFSET;
+	media[16] ^= 0xff;		/* its generation */
+	assert_memory_equal(r, &saved, sizeof(saved));
+	media[16] ^= 0xff;
+	/* the claim still stands: the append after it is allowed */
+	th_append_dir(t, "e");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_reread_keeps_geometry),
 		cmocka_unit_test(test_walk_bounded_by_verified_geometry),
 		cmocka_unit_test(test_walk_v1_extend_bit_bounded),
+		cmocka_unit_test_setup_teardown(test_mrec_is_a_copy, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
