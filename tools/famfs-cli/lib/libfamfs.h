@@ -440,6 +440,9 @@ struct famfs_fs {
 	 * boot id and the claim file */
 	bool mine_seen;
 	uint8_t mine_rec[256], mine_master[16];
+	struct famfs_master_record mrec;	/* read once by famfs_mrec_refresh
+						 * (or as written): what is judged
+						 * and remembered */
 	char mine_env[512];
 	/* logseg.c: a compact log is one view, a PROT_NONE reservation of
 	 * FAMFS_LOG_TOTAL_MAX bytes at fs->log into which every segment is
