@@ -327,16 +327,16 @@ static void test_clone_writes_no_superblock(void **state)
 	setenv("FAMFS_CLAIM_DIR", t->claimdir, 1);
 	new_boot(t);
 	assert_int_equal(th_reopen(t), 0);
-	memcpy(&before, t->fs.sb, sizeof(before));
+	memcpy(&before, th_sb_media(t), sizeof(before));	/* the media: fs.sb is a copy */
 	n = famfs_log_next(t->fs.log);
 	fd = famfs_file_create_layout(&t->fs, "i", 4 * MiB, 0644, 0, 0, &lay);
 	if (fd >= 0)
 		fail_msg("a clone of the master created an interleaved file");
 	assert_int_equal(famfs_log_next(t->fs.log), n);
-	if (memcmp(t->fs.sb, &before, sizeof(before)))
+	if (memcmp(th_sb_media(t), &before, sizeof(before)))
 		fail_msg("a clone that does not hold the master role rewrote the superblock (incompat 0x%x -> 0x%x) before it was refused",
 			 le32toh(before.feature_incompat),
-			 le32toh(t->fs.sb->feature_incompat));
+			 le32toh(th_sb_media(t)->feature_incompat));
 }
 
 /* this host after a reboot: its claim file matches, it claims again */
@@ -401,13 +401,13 @@ static void test_clone_tune_writes_no_superblock(void **state)
 	new_boot(t);
 	assert_int_equal(th_reopen(t), 0);
 	assert_true(t->fs.master);		/* by its host uuid */
-	memcpy(&before, t->fs.sb, sizeof(before));
+	memcpy(&before, th_sb_media(t), sizeof(before));	/* the media: fs.sb is a copy */
 	if (famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, FAMFS_FEATURE_INCOMPAT_NONCOHERENT, 0) != -EPERM)
 		fail_msg("a clone that does not hold the master role was not refused (-EPERM) by famfs tune's superblock write");
-	if (memcmp(t->fs.sb, &before, sizeof(before)))
+	if (memcmp(th_sb_media(t), &before, sizeof(before)))
 		fail_msg("a clone that does not hold the master role rewrote the superblock (incompat 0x%x -> 0x%x)",
 			 le32toh(before.feature_incompat),
-			 le32toh(t->fs.sb->feature_incompat));
+			 le32toh(th_sb_media(t)->feature_incompat));
 }
 
 static void test_client_tune_writes_no_superblock(void **state)
@@ -417,13 +417,13 @@ static void test_client_tune_writes_no_superblock(void **state)
 
 	th_append_dir(t, "d");
 	th_become_client(t);
-	memcpy(&before, t->fs.sb, sizeof(before));
+	memcpy(&before, th_sb_media(t), sizeof(before));	/* the media: fs.sb is a copy */
 	if (famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, FAMFS_FEATURE_INCOMPAT_NONCOHERENT, 0) != -EPERM)
 		fail_msg("a client was not refused (-EPERM) by famfs tune's superblock write");
-	if (memcmp(t->fs.sb, &before, sizeof(before)))
+	if (memcmp(th_sb_media(t), &before, sizeof(before)))
 		fail_msg("a client rewrote the superblock (incompat 0x%x -> 0x%x)",
 			 le32toh(before.feature_incompat),
-			 le32toh(t->fs.sb->feature_incompat));
+			 le32toh(th_sb_media(t)->feature_incompat));
 }
 
 /* the master that holds the role: set, unchanged, clear */
