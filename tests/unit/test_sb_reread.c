@@ -314,6 +314,28 @@ static void test_mrec_is_a_copy(void **state)
 	th_append_dir(t, "e");
 }
 
+/* a feature change whose result does not verify (the multi-device feature
+ * on a v1 log, an incompat bit this tool does not know) is refused before
+ * a byte is written: on the media it would make every host refuse the file
+ * system, and this one's copy would stay without the bit */
+static void test_feature_change_result_must_verify(void **state)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, false);
+	const uint32_t bits[] = { FAMFS_FEATURE_INCOMPAT_MULTIDEV, 1u << 30 };
+
+	(void)state;
+	th_append_dir(t, "d");		/* the master role claimed */
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
+		famfs_quiet = 1;
+		if (!famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, bits[i], 0))
+			fail_msg("incompat 0x%x set on a superblock it makes fail its check", bits[i]);
+		famfs_quiet = 0;
+		assert_int_equal(media_check(t), 0);
+		assert_false(le32toh(t->fs.sb->feature_incompat) & bits[i]);
+	}
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_walk_bounded_by_verified_geometry),
 		cmocka_unit_test(test_walk_v1_extend_bit_bounded),
 		cmocka_unit_test_setup_teardown(test_mrec_is_a_copy, th_setup, th_teardown),
+		cmocka_unit_test(test_feature_change_result_must_verify),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
