@@ -463,13 +463,13 @@ int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
 			    uint32_t clear)
 {
 	static const char *const wname[] = { "compat", "ro_compat", "incompat" };
-	struct famfs_superblock *sb;
+	struct famfs_superblock *sb, nsb;
+	char why[80], reason[FAMFS_REASON_LEN];
 	struct famfs_sbw w;
 	bool took = false;
 	uint32_t old;
-	char why[80];
 	__le32 *f;
-	int rc;
+	int rc, rrc;
 
 	if (word < FAMFS_FEAT_COMPAT || word > FAMFS_FEAT_INCOMPAT ||
 	    (set & clear))
@@ -496,16 +496,35 @@ int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
 	if (rc)
 		goto out;
 	sb = w.base;
-	f = feature_word(sb, word);
+	/* what is written must verify, for every host: built and checked
+	 * aside first (the multi-device feature on a v1 log, a bit this
+	 * tool does not know) */
+	nsb = *sb;
+	f = feature_word(&nsb, word);
 	*f = htole32((le32toh(*f) & ~clear) | set);
-	famfs_sb_set_crc(sb);
+	famfs_sb_set_crc(&nsb);
+	rc = famfs_sb_check(&nsb, 0, reason);
+	if (rc) {
+		famfs_err("%s: superblock not rewritten (to %s): it would not verify: %s",
+			  fs->name, why, reason);
+		famfs_fs_sb_put(&w);
+		rc = -EINVAL;
+		goto out;
+	}
+	*sb = nsb;
 	rc = famfs_map_flush(w.map, sb, sizeof(*sb));
 	if (rc)
 		famfs_err("%s: superblock: cannot flush (to %s): %s", fs->name,
 			  why, strerror(-rc));
 	famfs_fs_sb_put(&w);
-	/* fs->sb is a copy: take the new bytes (after a check) */
-	famfs_fs_sb_reread(fs, NULL);
+	/* fs->sb is a copy: take the new bytes (after a check); one not
+	 * read back would leave this process without the bit it set */
+	rrc = famfs_fs_sb_reread(fs, reason);
+	if (!rc && rrc) {
+		famfs_err("%s: superblock written (to %s) but not read back: %s",
+			  fs->name, why, reason);
+		rc = rrc;
+	}
 out:
 	if (took)
 		famfs_fs_unlock(fs);

@@ -354,7 +354,15 @@ out:
 			  strerror(-rc));
 	famfs_fs_sb_put(&w);
 	if (!rc) {
-		famfs_fs_sb_reread(fs, NULL);	/* the copy kept: the new one */
+		char why[FAMFS_REASON_LEN];
+
+		/* the copy kept: the new one (not read back: this process
+		 * would judge the role by the old one) */
+		rc = famfs_fs_sb_reread(fs, why);
+		if (rc)
+			famfs_err("%s: superblock written (to %s) but not read back: %s",
+				  fs->name, held ? "claim the master role" :
+				  "hand over the master role", why);
 		fs->master = !memcmp(fs->host_uuid, fs->sb->master_uuid, 16);
 	}
 	return rc;
