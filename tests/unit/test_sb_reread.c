@@ -171,6 +171,195 @@ static void test_feature_change_judged_on_media(void **state)
 	assert_false(le32toh(t->fs.sb->feature_incompat) & nc);
 }
 
+/* the superblock on the media rewritten whole, with a good CRC (another
+ * host's famfs mkfs, or a hostile one), edited by edit() */
+static void media_rewrite(struct th *t, void (*edit)(struct famfs_superblock *))
+{
+	struct famfs_superblock sb;
+	int fd = open(t->img, O_RDWR);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &sb, sizeof(sb), 0), (ssize_t)sizeof(sb));
+	edit(&sb);
+	famfs_sb_set_crc(&sb);
+	assert_int_equal(famfs_sb_check(&sb, 0, NULL), 0);
+	assert_int_equal(pwrite(fd, &sb, sizeof(sb), 0), (ssize_t)sizeof(sb));
+	close(fd);
+}
+
+static void no_compact(struct famfs_superblock *sb)
+{
+	sb->feature_incompat &= ~htole32(FAMFS_FEATURE_INCOMPAT_COMPACT_LOG);
+}
+
+static void other_uuid(struct famfs_superblock *sb)
+{
+	sb->fs_uuid[0] ^= 0xff;
+}
+
+static void longer_log(struct famfs_superblock *sb)
+{
+	sb->log_len = htole64(le64toh(sb->log_len) * 2);
+}
+
+static void noncoherent(struct famfs_superblock *sb)
+{
+	sb->feature_incompat |= htole32(FAMFS_FEATURE_INCOMPAT_NONCOHERENT);
+}
+
+/* what an opening mapped (the log's length and format, the device's size,
+ * the file system it is) came from the superblock it verified: a re-read
+ * that finds another one there (a good CRC: another host's mkfs) keeps
+ * the copy, or the log would be read past its mapping in the other
+ * format, or another file system's log taken for this one's.  Feature
+ * bits and the master still change. */
+static void test_reread_keeps_geometry(void **state)
+{
+	void (*const edits[])(struct famfs_superblock *) = {
+		no_compact, other_uuid, longer_log,
+	};
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	struct famfs_superblock orig;
+	struct famfs_fs r;
+	char why[FAMFS_REASON_LEN];
+	int fd;
+
+	(void)state;
+	fd = open(t->img, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &orig, sizeof(orig), 0), (ssize_t)sizeof(orig));
+	close(fd);
+	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
+	for (size_t i = 0; i < sizeof(edits) / sizeof(edits[0]); i++) {
+		media_rewrite(t, edits[i]);
+		why[0] = '\0';
+		if (!famfs_fs_sb_reread(&r, why))
+			fail_msg("edit %zu: another superblock taken on a re-read", i);
+		assert_true(r.sb_reread_bad);
+		assert_non_null(strstr(why, "superblock"));
+		assert_memory_equal(r.sb, &orig, sizeof(orig));
+		assert_true(famfs_fs_compact(&r));
+		fd = open(t->img, O_RDWR);
+		assert_true(fd >= 0);
+		assert_int_equal(pwrite(fd, &orig, sizeof(orig), 0), (ssize_t)sizeof(orig));
+		close(fd);
+		assert_int_equal(famfs_fs_sb_reread(&r, NULL), 0);
+	}
+	/* a feature bit: taken */
+	media_rewrite(t, noncoherent);
+	assert_int_equal(famfs_fs_sb_reread(&r, NULL), 0);
+	assert_true(le32toh(r.sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_NONCOHERENT);
+	famfs_fs_close(&r);
+	th_free(t);
+}
+
+/* a v1 log's header rewritten after the opening checked it (torn, or
+ * hostile): next_index and capacity far past the log.  A walk reads the
+ * slots the opening's geometry holds, never past the mapping. */
+static int count_cb(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		    bool ok, const char *reason)
+{
+	(void)idx, (void)e, (void)ok, (void)reason;
+	(*(uint64_t *)arg)++;
+	return 0;
+}
+
+static void test_walk_bounded_by_verified_geometry(void **state)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, false);
+	uint64_t big = htole64(1ULL << 20), n = 0;
+	struct famfs_fs r;
+	int fd;
+
+	(void)state;
+	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
+	fd = open(t->img, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, &big, 8, FAMFS_LOG_OFFSET + 16), 8);
+	assert_int_equal(pwrite(fd, &big, 8, FAMFS_LOG_OFFSET + 24), 8);
+	close(fd);
+	famfs_quiet = 1;
+	famfs_log_walk(&r, count_cb, &n);
+	famfs_quiet = 0;
+	assert_true(n <= famfs_log_cap(&r));
+	famfs_fs_close(&r);
+	th_free(t);
+}
+
+static void log_extend(struct famfs_superblock *sb)
+{
+	sb->feature_incompat |= htole32(FAMFS_FEATURE_INCOMPAT_LOG_EXTEND);
+}
+
+/* the same with the log-growth bit on a v1 log's superblock (it verifies:
+ * a v1 log has no segments, and a re-read takes a feature bit) */
+static void test_walk_v1_extend_bit_bounded(void **state)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, false);
+	uint64_t big = htole64(1ULL << 20), n = 0;
+	struct famfs_fs r;
+	int fd;
+
+	(void)state;
+	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
+	media_rewrite(t, log_extend);
+	fd = open(t->img, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, &big, 8, FAMFS_LOG_OFFSET + 16), 8);
+	close(fd);
+	famfs_quiet = 1;
+	if (!famfs_fs_sb_reread(&r, NULL))
+		famfs_log_walk(&r, count_cb, &n);
+	famfs_quiet = 0;
+	assert_true(n <= famfs_log_cap(&r));
+	famfs_fs_close(&r);
+	th_free(t);
+}
+
+/* the master record too: what famfs_mrec_refresh hands out (to be judged,
+ * then remembered as this instance's) is a copy, read once; another host's
+ * write to the record after that does not reach it */
+static void test_mrec_is_a_copy(void **state)
+{
+	struct th *t = *state;
+	const struct famfs_master_record *r;
+	struct famfs_master_record saved;
+	uint8_t *media;
+
+	th_append_dir(t, "d");		/* the first append claims */
+	r = famfs_mrec_refresh(&t->fs);
+	assert_int_equal(le64toh(r->magic), FAMFS_MREC_MAGIC);
+	saved = *r;
+	media = (uint8_t *)th_sb_media(t) + FAMFS_MREC_OFFSET;
+	media[16] ^= 0xff;		/* its generation */
+	assert_memory_equal(r, &saved, sizeof(saved));
+	media[16] ^= 0xff;
+	/* the claim still stands: the append after it is allowed */
+	th_append_dir(t, "e");
+}
+
+/* a feature change whose result does not verify (the multi-device feature
+ * on a v1 log, an incompat bit this tool does not know) is refused before
+ * a byte is written: on the media it would make every host refuse the file
+ * system, and this one's copy would stay without the bit */
+static void test_feature_change_result_must_verify(void **state)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, false);
+	const uint32_t bits[] = { FAMFS_FEATURE_INCOMPAT_MULTIDEV, 1u << 30 };
+
+	(void)state;
+	th_append_dir(t, "d");		/* the master role claimed */
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
+		famfs_quiet = 1;
+		if (!famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, bits[i], 0))
+			fail_msg("incompat 0x%x set on a superblock it makes fail its check", bits[i]);
+		famfs_quiet = 0;
+		assert_int_equal(media_check(t), 0);
+		assert_false(le32toh(t->fs.sb->feature_incompat) & bits[i]);
+	}
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +370,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reread_good_is_a_copy, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_open_is_a_copy, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_feature_change_judged_on_media, th_setup, th_teardown),
+		cmocka_unit_test(test_reread_keeps_geometry),
+		cmocka_unit_test(test_walk_bounded_by_verified_geometry),
+		cmocka_unit_test(test_walk_v1_extend_bit_bounded),
+		cmocka_unit_test_setup_teardown(test_mrec_is_a_copy, th_setup, th_teardown),
+		cmocka_unit_test(test_feature_change_result_must_verify),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

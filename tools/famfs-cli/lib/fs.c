@@ -36,14 +36,43 @@ static void set_role(struct famfs_fs *fs)
 }
 
 /*
+ * What an opening mapped and built (the log's length and format, the
+ * device's size and data start in fs->devs, the file system whose log it
+ * is) came from the superblock it verified: a superblock read again is
+ * taken only as a change of its features or master.  Another (another
+ * host's mkfs, with a good CRC) would have the log read past its mapping
+ * or in the other format.  0, or -ESTALE (reason filled).
+ */
+static int sb_same_fs(const struct famfs_superblock *kept,
+		      const struct famfs_superblock *c, char *reason)
+{
+	uint32_t fixed = FAMFS_FEATURE_INCOMPAT_COMPACT_LOG;
+
+	if (kept->magic == c->magic && kept->version == c->version &&
+	    kept->alloc_unit_shift == c->alloc_unit_shift &&
+	    !memcmp(kept->fs_uuid, c->fs_uuid, 16) &&
+	    kept->device_size == c->device_size &&
+	    kept->log_offset == c->log_offset && kept->log_len == c->log_len &&
+	    kept->ctime == c->ctime &&
+	    !((kept->feature_incompat ^ c->feature_incompat) & htole32(fixed)))
+		return 0;
+	if (reason)
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "superblock read again is of another file system (its uuid, size, log length or log format differ from the one opened: made again?)");
+	return -ESTALE;
+}
+
+/*
  * The superblock and the log header were written (and flushed) by another
  * host, maybe while this CPU held lines of them: drop those first.  A bad
  * CRC may still be a stale line that came back (or a bounce buffer read
  * while the writer was at it): refresh and check once more before judging.
- * The superblock is copied out of the media, then checked: what verified
- * is what is used (another host's writes reach a mapping at any time).
+ * The superblock is copied out of the media, then checked: what verified is
+ * what is used (another host's writes reach a mapping at any time).  again:
+ * a re-read (sb_same_fs).
  */
-static int sb_copy_check(struct famfs_fs *fs, uint64_t dev_size, char *reason)
+static int sb_copy_check(struct famfs_fs *fs, uint64_t dev_size, bool again,
+			 char *reason)
 {
 	struct famfs_superblock *media = fs->sbm.addr;
 	struct famfs_superblock c = *media;
@@ -55,6 +84,8 @@ static int sb_copy_check(struct famfs_fs *fs, uint64_t dev_size, char *reason)
 		c = *media;
 		rc = famfs_sb_check(&c, dev_size, reason);
 	}
+	if (!rc && again)
+		rc = sb_same_fs(&fs->sb_kept, &c, reason);
 	if (!rc)
 		fs->sb_kept = c;
 	fs->sb = &fs->sb_kept;
@@ -66,7 +97,7 @@ static int check_sb(struct famfs_fs *fs, uint64_t dev_size)
 	char reason[FAMFS_REASON_LEN];
 
 	famfs_map_invalidate(&fs->sbm, fs->sbm.addr, sizeof(*fs->sb));
-	if (sb_copy_check(fs, dev_size, reason)) {
+	if (sb_copy_check(fs, dev_size, false, reason)) {
 		famfs_err("%s: %s", fs->name, reason);
 		return -EBADMSG;
 	}
@@ -422,7 +453,7 @@ int famfs_fs_sb_reread(struct famfs_fs *fs, char *reason)
 				 strerror(-rc));
 		fs->sb = &fs->sb_kept;
 	} else {
-		rc = sb_copy_check(fs, 0, reason);
+		rc = sb_copy_check(fs, 0, true, reason);
 	}
 	fs->sb_reread_bad = rc != 0;
 	return rc;
@@ -432,13 +463,13 @@ int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
 			    uint32_t clear)
 {
 	static const char *const wname[] = { "compat", "ro_compat", "incompat" };
-	struct famfs_superblock *sb;
+	struct famfs_superblock *sb, nsb;
+	char why[80], reason[FAMFS_REASON_LEN];
 	struct famfs_sbw w;
 	bool took = false;
 	uint32_t old;
-	char why[80];
 	__le32 *f;
-	int rc;
+	int rc, rrc;
 
 	if (word < FAMFS_FEAT_COMPAT || word > FAMFS_FEAT_INCOMPAT ||
 	    (set & clear))
@@ -466,16 +497,35 @@ int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
 	if (rc)
 		goto out;
 	sb = w.base;
-	f = feature_word(sb, word);
+	/* what is written must verify, for every host: built and checked
+	 * aside first (the multi-device feature on a v1 log, a bit this
+	 * tool does not know) */
+	nsb = *sb;
+	f = feature_word(&nsb, word);
 	*f = htole32((le32toh(*f) & ~clear) | set);
-	famfs_sb_set_crc(sb);
+	famfs_sb_set_crc(&nsb);
+	rc = famfs_sb_check(&nsb, 0, reason);
+	if (rc) {
+		famfs_err("%s: superblock not rewritten (to %s): it would not verify: %s",
+			  fs->name, why, reason);
+		famfs_fs_sb_put(&w);
+		rc = -EINVAL;
+		goto out;
+	}
+	*sb = nsb;
 	rc = famfs_map_flush(w.map, sb, sizeof(*sb));
 	if (rc)
 		famfs_err("%s: superblock: cannot flush (to %s): %s", fs->name,
 			  why, strerror(-rc));
 	famfs_fs_sb_put(&w);
-	/* fs->sb is a copy: take the new bytes (after a check) */
-	famfs_fs_sb_reread(fs, NULL);
+	/* fs->sb is a copy: take the new bytes (after a check); one not
+	 * read back would leave this process without the bit it set */
+	rrc = famfs_fs_sb_reread(fs, reason);
+	if (!rc && rrc) {
+		famfs_err("%s: superblock written (to %s) but not read back: %s",
+			  fs->name, why, reason);
+		rc = rrc;
+	}
 out:
 	if (took)
 		famfs_fs_unlock(fs);

@@ -440,6 +440,9 @@ struct famfs_fs {
 	 * boot id and the claim file */
 	bool mine_seen;
 	uint8_t mine_rec[256], mine_master[16];
+	struct famfs_master_record mrec;	/* read once by famfs_mrec_refresh
+						 * (or as written): what is judged
+						 * and remembered */
 	char mine_env[512];
 	/* logseg.c: a compact log is one view, a PROT_NONE reservation of
 	 * FAMFS_LOG_TOTAL_MAX bytes at fs->log into which every segment is
@@ -513,9 +516,12 @@ enum { FAMFS_FEAT_COMPAT, FAMFS_FEAT_RO_COMPAT, FAMFS_FEAT_INCOMPAT };
  * is read is copied out of the media first, checked (famfs_sb_check; one
  * that fails is read once more: torn while the master wrote it), and
  * replaces the copy only if it verifies.  Else the copy verified last stays
- * and the check's -errno is returned, reason filled (may be NULL).  A
- * mapping shows another host's writes at once; the copy does not change
- * under a reader between a check and a use. */
+ * and the check's -errno is returned, reason filled (may be NULL).  One
+ * that verifies but is another file system's (uuid, size, log length or
+ * format not the opening's: what fs->logm, the segments and fs->devs were
+ * built from) is -ESTALE, the copy kept.  A mapping shows another host's
+ * writes at once; the copy does not change under a reader between a check
+ * and a use. */
 int famfs_fs_sb_reread(struct famfs_fs *fs, char *reason);
 int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
 			    uint32_t clear);

@@ -489,10 +489,15 @@ int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 
 uint64_t famfs_log_refresh_next(struct famfs_fs *fs)
 {
-	uint64_t n, cap = le64toh(fs->log->capacity);
+	/* the opening's geometry (from the superblock it verified), not the
+	 * header's capacity: that is the media's now, and a v1 walk reads
+	 * slots up to next_index from the mapping */
+	uint64_t n, cap = famfs_log_cap(fs);
 
-	/* a grown log: segments may come that are not mapped yet */
-	if (le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_LOG_EXTEND)
+	/* a grown log: segments may come that are not mapped yet (a compact
+	 * one only: a v1 log is its mapping, whatever the bit says) */
+	if (famfs_fs_compact(fs) &&
+	    le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_LOG_EXTEND)
 		cap = FAMFS_CLOG_CAPACITY(FAMFS_LOG_TOTAL_MAX);
 
 	/* the master wrote it itself; anyone else may hold a stale line */
@@ -529,6 +534,10 @@ static int sb_features_changed(struct famfs_fs *fs)
 	if (rc == -EPROTONOSUPPORT) {
 		famfs_err("%s: superblock read again: %s; not read further (R1)",
 			  fs->name, why);
+		return rc;
+	}
+	if (rc == -ESTALE) {	/* this log is not that one's */
+		famfs_err("%s: %s; the log is not read further", fs->name, why);
 		return rc;
 	}
 	if (rc) {

@@ -64,11 +64,13 @@ void famfs_mrec_describe(const struct famfs_master_record *r, char *out,
 }
 
 enum famfs_mrec_state famfs_mrec_decide(const struct famfs_superblock *sb,
-					const struct famfs_master_record *r,
+					const struct famfs_master_record *media,
 					const struct famfs_me *me,
 					const struct famfs_claim *c,
 					char *reason)
 {
+	/* one read: the CRC and the fields judged are of the same bytes */
+	const struct famfs_master_record rec = *media, *r = &rec;
 	struct famfs_master_record tmp;
 	uint32_t crc, flags = le32toh(r->flags);
 	char who[300];
@@ -242,7 +244,7 @@ static struct famfs_master_record *mrec_of(void *sb_region)
 					      FAMFS_MREC_OFFSET);
 }
 
-struct famfs_master_record *famfs_mrec_refresh(struct famfs_fs *fs)
+const struct famfs_master_record *famfs_mrec_refresh(struct famfs_fs *fs)
 {
 	struct famfs_master_record *r = mrec_of(fs->sbm.addr);
 
@@ -250,7 +252,10 @@ struct famfs_master_record *famfs_mrec_refresh(struct famfs_fs *fs)
 	 * superblock that no longer verifies is not taken) */
 	famfs_fs_sb_reread(fs, NULL);
 	famfs_map_refresh(&fs->sbm, r, sizeof(*r));
-	return r;
+	/* one read: another host's claim may come at any time, and its CRC
+	 * must not be judged with fields read before or after it */
+	fs->mrec = *r;
+	return &fs->mrec;
 }
 
 int famfs_me_get(struct famfs_fs *fs, struct famfs_me *me)
@@ -266,7 +271,7 @@ int famfs_me_get(struct famfs_fs *fs, struct famfs_me *me)
 int famfs_master_state(struct famfs_fs *fs, enum famfs_mrec_state *st,
 		       char *reason)
 {
-	struct famfs_master_record *r = famfs_mrec_refresh(fs);
+	const struct famfs_master_record *r = famfs_mrec_refresh(fs);
 	struct famfs_claim c;
 	struct famfs_me me;
 	int rc = famfs_me_get(fs, &me);
@@ -290,7 +295,9 @@ int famfs_master_state(struct famfs_fs *fs, enum famfs_mrec_state *st,
 static int write_role(struct famfs_fs *fs, const struct famfs_me *me,
 		      bool held, const uint8_t master[16])
 {
-	struct famfs_master_record *old = mrec_of(fs->sbm.addr), *r;
+	/* the record judged just before (famfs_master_state) */
+	const struct famfs_master_record *old = &fs->mrec;
+	struct famfs_master_record *r;
 	struct famfs_superblock *sb;
 	struct famfs_claim c = { .present = true };
 	uint64_t gen = le64toh(old->generation);
@@ -330,6 +337,7 @@ static int write_role(struct famfs_fs *fs, const struct famfs_me *me,
 	rc = famfs_map_flush(w.map, r, sizeof(*r));
 	if (rc)
 		goto out;
+	fs->mrec = *r;		/* what this instance remembers as its own */
 	/* 3. the superblock: the record exists now, so the bit may be set */
 	sb = w.base;
 	if (bit && !memcmp(sb->master_uuid, master, 16))
@@ -346,7 +354,15 @@ out:
 			  strerror(-rc));
 	famfs_fs_sb_put(&w);
 	if (!rc) {
-		famfs_fs_sb_reread(fs, NULL);	/* the copy kept: the new one */
+		char why[FAMFS_REASON_LEN];
+
+		/* the copy kept: the new one (not read back: this process
+		 * would judge the role by the old one) */
+		rc = famfs_fs_sb_reread(fs, why);
+		if (rc)
+			famfs_err("%s: superblock written (to %s) but not read back: %s",
+				  fs->name, held ? "claim the master role" :
+				  "hand over the master role", why);
 		fs->master = !memcmp(fs->host_uuid, fs->sb->master_uuid, 16);
 	}
 	return rc;
@@ -392,7 +408,7 @@ static void mine_remember(struct famfs_fs *fs)
 {
 	_Static_assert(sizeof(fs->mine_rec) == sizeof(struct famfs_master_record),
 		       "mine_rec holds a master record");
-	memcpy(fs->mine_rec, mrec_of(fs->sbm.addr), sizeof(fs->mine_rec));
+	memcpy(fs->mine_rec, &fs->mrec, sizeof(fs->mine_rec));
 	memcpy(fs->mine_master, fs->sb->master_uuid, 16);
 	mine_env(fs->mine_env, sizeof(fs->mine_env));
 	fs->mine_seen = true;
@@ -410,7 +426,7 @@ static bool mine_still(struct famfs_fs *fs)
 		return false;
 	famfs_mrec_refresh(fs);
 	mine_env(env, sizeof(env));
-	return !memcmp(fs->mine_rec, mrec_of(fs->sbm.addr), sizeof(fs->mine_rec)) &&
+	return !memcmp(fs->mine_rec, &fs->mrec, sizeof(fs->mine_rec)) &&
 	       !memcmp(fs->mine_master, fs->sb->master_uuid, 16) &&
 	       !strcmp(env, fs->mine_env);
 }

@@ -62,8 +62,9 @@ int famfs_claim_path(const uint8_t fs_uuid[16], char *out, size_t n);
 int famfs_claim_read(const uint8_t fs_uuid[16], struct famfs_claim *c);
 int famfs_claim_write(const uint8_t fs_uuid[16], const struct famfs_claim *c);
 
-/* The record of an open fs, refreshed from memory first */
-struct famfs_master_record *famfs_mrec_refresh(struct famfs_fs *fs);
+/* The record of an open fs, refreshed from memory first: a private copy
+ * (fs->mrec), read once, so what is judged is what is remembered */
+const struct famfs_master_record *famfs_mrec_refresh(struct famfs_fs *fs);
 /* This instance (-EPERM/-EIO, message printed, if unknown) */
 int famfs_me_get(struct famfs_fs *fs, struct famfs_me *me);
 /* The state for this instance, with its reason; -errno on failure */
