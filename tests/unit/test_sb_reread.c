@@ -17,26 +17,31 @@
 #include "th.h"
 #include "master.h"
 
-/* a reserved byte of the superblock on the media (a bad CRC), through the
- * file -- a mapping of it sees the byte at once */
+/* len bytes at off of the image, read or written through the file (not
+ * a mapping; a mapping of it sees a write at once) */
+static void img_io(struct th *t, bool wr, void *buf, size_t len, off_t off)
+{
+	int fd = open(t->img, wr ? O_RDWR : O_RDONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(wr ? pwrite(fd, buf, len, off) : pread(fd, buf, len, off),
+			 (ssize_t)len);
+	close(fd);
+}
+
+/* a reserved byte of the superblock on the media (a bad CRC) */
 static void damage(struct th *t)
 {
 	uint8_t junk = 0x5a;
-	int fd = open(t->img, O_RDWR);
 
-	assert_true(fd >= 0);
-	assert_int_equal(pwrite(fd, &junk, 1, 200), 1);
-	close(fd);
+	img_io(t, true, &junk, 1, 200);
 }
 
 static int media_check(struct th *t)
 {
 	struct famfs_superblock sb;
-	int fd = open(t->img, O_RDONLY);
 
-	assert_true(fd >= 0);
-	assert_int_equal(pread(fd, &sb, sizeof(sb), 0), (ssize_t)sizeof(sb));
-	close(fd);
+	img_io(t, false, &sb, sizeof(sb), 0);
 	return famfs_sb_check(&sb, 0, NULL);
 }
 
@@ -103,15 +108,11 @@ static void test_reread_good_again(void **state)
 	struct th *t = *state;
 	struct famfs_fs r;
 	uint8_t zero = 0;
-	int fd;
 
 	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
 	damage(t);
 	assert_int_not_equal(famfs_fs_sb_reread(&r, NULL), 0);
-	fd = open(t->img, O_RDWR);
-	assert_true(fd >= 0);
-	assert_int_equal(pwrite(fd, &zero, 1, 200), 1);
-	close(fd);
+	img_io(t, true, &zero, 1, 200);
 	assert_int_equal(famfs_fs_sb_reread(&r, NULL), 0);
 	assert_false(r.sb_reread_bad);
 	assert_ptr_equal(r.sb, &r.sb_kept);
@@ -156,17 +157,13 @@ static void test_feature_change_judged_on_media(void **state)
 	const uint32_t nc = FAMFS_FEATURE_INCOMPAT_NONCOHERENT;
 	struct famfs_fs r;
 	struct famfs_superblock sb;
-	int fd;
 
 	assert_int_equal(famfs_fs_open_dev(t->img, true, &r), 0);
 	assert_int_equal(famfs_fs_change_feature(&r, FAMFS_FEAT_INCOMPAT, nc, 0), 0);
 	famfs_fs_close(&r);
 	assert_false(le32toh(t->fs.sb->feature_incompat) & nc);	/* stale */
 	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT, 0, nc), 0);
-	fd = open(t->img, O_RDONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(pread(fd, &sb, sizeof(sb), 0), (ssize_t)sizeof(sb));
-	close(fd);
+	img_io(t, false, &sb, sizeof(sb), 0);
 	assert_false(le32toh(sb.feature_incompat) & nc);
 	assert_false(le32toh(t->fs.sb->feature_incompat) & nc);
 }
@@ -176,15 +173,12 @@ static void test_feature_change_judged_on_media(void **state)
 static void media_rewrite(struct th *t, void (*edit)(struct famfs_superblock *))
 {
 	struct famfs_superblock sb;
-	int fd = open(t->img, O_RDWR);
 
-	assert_true(fd >= 0);
-	assert_int_equal(pread(fd, &sb, sizeof(sb), 0), (ssize_t)sizeof(sb));
+	img_io(t, false, &sb, sizeof(sb), 0);
 	edit(&sb);
 	famfs_sb_set_crc(&sb);
 	assert_int_equal(famfs_sb_check(&sb, 0, NULL), 0);
-	assert_int_equal(pwrite(fd, &sb, sizeof(sb), 0), (ssize_t)sizeof(sb));
-	close(fd);
+	img_io(t, true, &sb, sizeof(sb), 0);
 }
 
 static void no_compact(struct famfs_superblock *sb)
@@ -222,13 +216,9 @@ static void test_reread_keeps_geometry(void **state)
 	struct famfs_superblock orig;
 	struct famfs_fs r;
 	char why[FAMFS_REASON_LEN];
-	int fd;
 
 	(void)state;
-	fd = open(t->img, O_RDONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(pread(fd, &orig, sizeof(orig), 0), (ssize_t)sizeof(orig));
-	close(fd);
+	img_io(t, false, &orig, sizeof(orig), 0);
 	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
 	for (size_t i = 0; i < sizeof(edits) / sizeof(edits[0]); i++) {
 		media_rewrite(t, edits[i]);
@@ -239,10 +229,7 @@ static void test_reread_keeps_geometry(void **state)
 		assert_non_null(strstr(why, "superblock"));
 		assert_memory_equal(r.sb, &orig, sizeof(orig));
 		assert_true(famfs_fs_compact(&r));
-		fd = open(t->img, O_RDWR);
-		assert_true(fd >= 0);
-		assert_int_equal(pwrite(fd, &orig, sizeof(orig), 0), (ssize_t)sizeof(orig));
-		close(fd);
+		img_io(t, true, &orig, sizeof(orig), 0);
 		assert_int_equal(famfs_fs_sb_reread(&r, NULL), 0);
 	}
 	/* a feature bit: taken */
@@ -264,24 +251,37 @@ static int count_cb(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	return 0;
 }
 
+/* the log header's 8-byte field at off (16: next_index, 24: capacity)
+ * rewritten on the media to far past the log */
+static void hdr_past_log(struct th *t, off_t off)
+{
+	uint64_t big = htole64(1ULL << 20);
+
+	img_io(t, true, &big, 8, FAMFS_LOG_OFFSET + off);
+}
+
+/* the entries a walk of r reports, after a re-read when reread */
+static uint64_t walk_count(struct famfs_fs *r, bool reread)
+{
+	uint64_t n = 0;
+
+	famfs_quiet = 1;
+	if (!reread || !famfs_fs_sb_reread(r, NULL))
+		famfs_log_walk(r, count_cb, &n);
+	famfs_quiet = 0;
+	return n;
+}
+
 static void test_walk_bounded_by_verified_geometry(void **state)
 {
 	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, false);
-	uint64_t big = htole64(1ULL << 20), n = 0;
 	struct famfs_fs r;
-	int fd;
 
 	(void)state;
 	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
-	fd = open(t->img, O_RDWR);
-	assert_true(fd >= 0);
-	assert_int_equal(pwrite(fd, &big, 8, FAMFS_LOG_OFFSET + 16), 8);
-	assert_int_equal(pwrite(fd, &big, 8, FAMFS_LOG_OFFSET + 24), 8);
-	close(fd);
-	famfs_quiet = 1;
-	famfs_log_walk(&r, count_cb, &n);
-	famfs_quiet = 0;
-	assert_true(n <= famfs_log_cap(&r));
+	hdr_past_log(t, 16);
+	hdr_past_log(t, 24);
+	assert_true(walk_count(&r, false) <= famfs_log_cap(&r));
 	famfs_fs_close(&r);
 	th_free(t);
 }
@@ -296,22 +296,13 @@ static void log_extend(struct famfs_superblock *sb)
 static void test_walk_v1_extend_bit_bounded(void **state)
 {
 	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, false);
-	uint64_t big = htole64(1ULL << 20), n = 0;
 	struct famfs_fs r;
-	int fd;
 
 	(void)state;
 	assert_int_equal(famfs_fs_open_dev(t->img, false, &r), 0);
 	media_rewrite(t, log_extend);
-	fd = open(t->img, O_RDWR);
-	assert_true(fd >= 0);
-	assert_int_equal(pwrite(fd, &big, 8, FAMFS_LOG_OFFSET + 16), 8);
-	close(fd);
-	famfs_quiet = 1;
-	if (!famfs_fs_sb_reread(&r, NULL))
-		famfs_log_walk(&r, count_cb, &n);
-	famfs_quiet = 0;
-	assert_true(n <= famfs_log_cap(&r));
+	hdr_past_log(t, 16);
+	assert_true(walk_count(&r, true) <= famfs_log_cap(&r));
 	famfs_fs_close(&r);
 	th_free(t);
 }

@@ -439,10 +439,10 @@ struct famfs_fs {
 	 * come from): an append that finds the same skips re-reading the
 	 * boot id and the claim file */
 	bool mine_seen;
-	uint8_t mine_rec[256], mine_master[16];
-	struct famfs_master_record mrec;	/* read once by famfs_mrec_refresh
-						 * (or as written): what is judged
-						 * and remembered */
+	uint8_t mine_master[16];
+	/* the record read once by famfs_mrec_refresh (or as written): what
+	 * is judged; mine_rec: what was remembered as this instance's */
+	struct famfs_master_record mrec, mine_rec;
 	char mine_env[512];
 	/* logseg.c: a compact log is one view, a PROT_NONE reservation of
 	 * FAMFS_LOG_TOTAL_MAX bytes at fs->log into which every segment is

@@ -406,9 +406,7 @@ static void mine_env(char *out, size_t n)
 /* the role found held by this instance: remembered for the next append */
 static void mine_remember(struct famfs_fs *fs)
 {
-	_Static_assert(sizeof(fs->mine_rec) == sizeof(struct famfs_master_record),
-		       "mine_rec holds a master record");
-	memcpy(fs->mine_rec, &fs->mrec, sizeof(fs->mine_rec));
+	fs->mine_rec = fs->mrec;
 	memcpy(fs->mine_master, fs->sb->master_uuid, 16);
 	mine_env(fs->mine_env, sizeof(fs->mine_env));
 	fs->mine_seen = true;
@@ -426,7 +424,7 @@ static bool mine_still(struct famfs_fs *fs)
 		return false;
 	famfs_mrec_refresh(fs);
 	mine_env(env, sizeof(env));
-	return !memcmp(fs->mine_rec, &fs->mrec, sizeof(fs->mine_rec)) &&
+	return !memcmp(&fs->mine_rec, &fs->mrec, sizeof(fs->mine_rec)) &&
 	       !memcmp(fs->mine_master, fs->sb->master_uuid, 16) &&
 	       !strcmp(env, fs->mine_env);
 }
