@@ -207,6 +207,34 @@ static void noncoherent(struct famfs_superblock *sb)
 	sb->feature_incompat |= htole32(FAMFS_FEATURE_INCOMPAT_NONCOHERENT);
 }
 
+/* the master sets a feature bit while the superblock on the media is
+ * another one (a good CRC, another geometry: another host's mkfs): the
+ * re-read under the lock refuses it (-ESTALE), so nothing is written
+ * onto it -- not this file system's bit with a fresh CRC */
+static void test_feature_change_on_other_sb_refused(void **state)
+{
+	struct th *t = *state;
+	struct famfs_superblock before, after;
+	char msg[4096];
+	int fd, rc;
+
+	assert_true(t->fs.master);
+	media_rewrite(t, longer_log);
+	fd = open(t->img, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &before, sizeof(before), 0), (ssize_t)sizeof(before));
+	th_stderr_grab();
+	rc = famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
+				     FAMFS_FEATURE_INCOMPAT_NONCOHERENT, 0);
+	th_stderr_take(msg, sizeof(msg));
+	assert_int_equal(pread(fd, &after, sizeof(after), 0), (ssize_t)sizeof(after));
+	close(fd);
+	assert_int_equal(rc, -ESTALE);
+	assert_memory_equal(&before, &after, sizeof(before));
+	assert_non_null(strstr(msg, t->img));
+	assert_null(strstr(msg, "but not read back"));
+}
+
 /* what an opening mapped (the log's length and format, the device's size,
  * the file system it is) came from the superblock it verified: a re-read
  * that finds another one there (a good CRC: another host's mkfs) keeps
@@ -370,6 +398,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reread_good_is_a_copy, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_open_is_a_copy, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_feature_change_judged_on_media, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_feature_change_on_other_sb_refused, th_setup, th_teardown),
 		cmocka_unit_test(test_reread_keeps_geometry),
 		cmocka_unit_test(test_walk_bounded_by_verified_geometry),
 		cmocka_unit_test(test_walk_v1_extend_bit_bounded),
