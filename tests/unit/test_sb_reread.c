@@ -235,6 +235,33 @@ static void test_feature_change_on_other_sb_refused(void **state)
 	assert_null(strstr(msg, "but not read back"));
 }
 
+/* the same for an append: the master's log is not that superblock's (its
+ * uuid or geometry differ: another host's mkfs over it); an entry
+ * appended would be read by no host as this file system's */
+static void test_append_under_other_sb_refused(void **state)
+{
+	struct th *t = *state;
+	struct famfs_log_entry e;
+	struct famfs_log_simple_ext ext = { htole64(8 * MiB), htole64(2 * MiB) };
+	uint64_t next = famfs_log_next(t->fs.log);
+	char msg[4096];
+	int rc;
+
+	assert_true(t->fs.master);
+	th_append_dir(t, "d");		/* the role is claimed and remembered */
+	next = famfs_log_next(t->fs.log);
+	media_rewrite(t, other_uuid);
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_FILE, "f", 4096, 0644,
+					   0, 0, &ext, 1), 0);
+	th_stderr_grab();
+	rc = famfs_log_append(&t->fs, &e);
+	th_stderr_take(msg, sizeof(msg));
+	assert_int_equal(rc, -ESTALE);
+	assert_int_equal(famfs_log_next(t->fs.log), next);
+	assert_non_null(strstr(msg, t->img));
+	assert_non_null(strstr(msg, "another file system"));
+}
+
 /* what an opening mapped (the log's length and format, the device's size,
  * the file system it is) came from the superblock it verified: a re-read
  * that finds another one there (a good CRC: another host's mkfs) keeps
@@ -399,6 +426,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_open_is_a_copy, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_feature_change_judged_on_media, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_feature_change_on_other_sb_refused, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_append_under_other_sb_refused, th_setup, th_teardown),
 		cmocka_unit_test(test_reread_keeps_geometry),
 		cmocka_unit_test(test_walk_bounded_by_verified_geometry),
 		cmocka_unit_test(test_walk_v1_extend_bit_bounded),
