@@ -466,6 +466,7 @@ int famfs_fs_sb_reread(struct famfs_fs *fs, char *reason)
 		rc = sb_copy_check(fs, 0, true, reason);
 	}
 	fs->sb_reread_bad = rc != 0;
+	fs->sb_other = rc == -ESTALE;
 	return rc;
 }
 
