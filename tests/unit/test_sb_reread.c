@@ -201,6 +201,61 @@ static void noncoherent(struct famfs_superblock *sb)
 	sb->feature_incompat |= htole32(FAMFS_FEATURE_INCOMPAT_NONCOHERENT);
 }
 
+/* the master sets a feature bit while the superblock on the media is
+ * another one (a good CRC, another geometry: another host's mkfs): the
+ * re-read under the lock refuses it (-ESTALE), so nothing is written
+ * onto it -- not this file system's bit with a fresh CRC */
+static void test_feature_change_on_other_sb_refused(void **state)
+{
+	struct th *t = *state;
+	struct famfs_superblock before, after;
+	char msg[4096];
+	int fd, rc;
+
+	assert_true(t->fs.master);
+	media_rewrite(t, longer_log);
+	fd = open(t->img, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &before, sizeof(before), 0), (ssize_t)sizeof(before));
+	th_stderr_grab();
+	rc = famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
+				     FAMFS_FEATURE_INCOMPAT_NONCOHERENT, 0);
+	th_stderr_take(msg, sizeof(msg));
+	assert_int_equal(pread(fd, &after, sizeof(after), 0), (ssize_t)sizeof(after));
+	close(fd);
+	assert_int_equal(rc, -ESTALE);
+	assert_memory_equal(&before, &after, sizeof(before));
+	assert_non_null(strstr(msg, t->img));
+	assert_null(strstr(msg, "but not read back"));
+}
+
+/* the same for an append: the master's log is not that superblock's (its
+ * uuid or geometry differ: another host's mkfs over it); an entry
+ * appended would be read by no host as this file system's */
+static void test_append_under_other_sb_refused(void **state)
+{
+	struct th *t = *state;
+	struct famfs_log_entry e;
+	struct famfs_log_simple_ext ext = { htole64(8 * MiB), htole64(2 * MiB) };
+	uint64_t next = famfs_log_next(t->fs.log);
+	char msg[4096];
+	int rc;
+
+	assert_true(t->fs.master);
+	th_append_dir(t, "d");		/* the role is claimed and remembered */
+	next = famfs_log_next(t->fs.log);
+	media_rewrite(t, other_uuid);
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_FILE, "f", 4096, 0644,
+					   0, 0, &ext, 1), 0);
+	th_stderr_grab();
+	rc = famfs_log_append(&t->fs, &e);
+	th_stderr_take(msg, sizeof(msg));
+	assert_int_equal(rc, -ESTALE);
+	assert_int_equal(famfs_log_next(t->fs.log), next);
+	assert_non_null(strstr(msg, t->img));
+	assert_non_null(strstr(msg, "another file system"));
+}
+
 /* what an opening mapped (the log's length and format, the device's size,
  * the file system it is) came from the superblock it verified: a re-read
  * that finds another one there (a good CRC: another host's mkfs) keeps
@@ -361,6 +416,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reread_good_is_a_copy, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_open_is_a_copy, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_feature_change_judged_on_media, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_feature_change_on_other_sb_refused, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_append_under_other_sb_refused, th_setup, th_teardown),
 		cmocka_unit_test(test_reread_keeps_geometry),
 		cmocka_unit_test(test_walk_bounded_by_verified_geometry),
 		cmocka_unit_test(test_walk_v1_extend_bit_bounded),

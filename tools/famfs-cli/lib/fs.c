@@ -377,13 +377,23 @@ static int sb_writable(struct famfs_fs *fs, struct famfs_sbw *w,
 		       const char *why)
 {
 	char reason[FAMFS_REASON_LEN];
+	struct famfs_superblock c = *(struct famfs_superblock *)w->base;
+	int rc = famfs_sb_check(&c, 0, reason);
 
-	if (!famfs_sb_check(w->base, 0, reason))
-		return 0;
-	famfs_err("%s: the superblock on the media does not verify (%s): not rewritten (to %s); see famfs fsck",
-		  fs->name, reason, why);
-	famfs_fs_sb_put(w);
-	return -EBADMSG;
+	if (rc) {
+		famfs_err("%s: the superblock on the media does not verify (%s): not rewritten (to %s); see famfs fsck",
+			  fs->name, reason, why);
+		famfs_fs_sb_put(w);
+		return -EBADMSG;
+	}
+	/* one that verifies but is not the one this opening was built from
+	 * (another host's mkfs) gets no bit of this one, nor a fresh CRC */
+	rc = sb_same_fs(&fs->sb_kept, &c, reason);
+	if (rc) {
+		famfs_err("%s: not rewritten (to %s): %s", fs->name, why, reason);
+		famfs_fs_sb_put(w);
+	}
+	return rc;
 }
 
 int famfs_fs_sb_get(struct famfs_fs *fs, struct famfs_sbw *w, const char *why)
@@ -456,6 +466,7 @@ int famfs_fs_sb_reread(struct famfs_fs *fs, char *reason)
 		rc = sb_copy_check(fs, 0, true, reason);
 	}
 	fs->sb_reread_bad = rc != 0;
+	fs->sb_other = rc == -ESTALE;
 	return rc;
 }
 
