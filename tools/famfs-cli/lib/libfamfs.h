@@ -400,10 +400,8 @@ struct famfs_fs {
 	const char *name;		/* device or mount point, for messages */
 	struct famfs_superblock *sb;	/* &sb_kept: never the media */
 	struct famfs_superblock sb_kept; /* the copy that verified last */
-	bool sb_reread_bad;		/* the last re-read did not verify
-					 * (said once) */
-	bool sb_other;			/* the last re-read found another
-					 * file system's (-ESTALE) */
+	bool sb_reread_bad;		/* the last re-read failed (said once) */
+	bool sb_other;			/* ... found another fs's (-ESTALE) */
 	struct famfs_log_header *log;
 	bool rw;			/* log opened writable */
 	bool ro_mount;			/* log meta file without write bits:

@@ -433,21 +433,17 @@ int famfs_master_check(struct famfs_fs *fs)
 {
 	char reason[FAMFS_MREC_REASON_LEN];
 	enum famfs_mrec_state st;
-	bool still = mine_still(fs);
 	int rc;
 
-	if (still && !fs->sb_other)
+	if (mine_still(fs) && !fs->sb_other)
 		return 0;
-	if (!still) {
-		fs->mine_seen = false;
-		rc = famfs_master_state(fs, &st, reason);
-		if (rc)
-			return rc;
-	}
+	fs->mine_seen = false;
+	rc = famfs_master_state(fs, &st, reason);	/* reads both again */
+	if (rc)
+		return rc;
 	/* the log this opening appends to is not the one that superblock
 	 * describes (another host's mkfs over it): nothing more of it */
 	if (fs->sb_other) {
-		fs->mine_seen = false;
 		famfs_err("%s: the superblock on the media is another file system's now (its uuid, size, log length or log format differ from the one opened: made again?); nothing was written",
 			  fs->name);
 		return -ESTALE;
