@@ -36,8 +36,11 @@ step() {
 runner() {
 	local name=$1 log=$results/check-$1.log rc; shift
 	# PROTOCOL lines to stdout and the summary, progress lines to stderr.
+	# Each summary line is flushed alone: the unit and fresh runners
+	# append side by side, and mawk's buffered blocks cut lines in two
+	# (a PASS, or a FAIL, lost from the count: seen in one run).
 	"$@" 2>&1 | tee "$log" | awk -v sum="$summary" '
-		/^(PASS|FAIL|SKIP) / { print; print >> sum; fflush(); next }
+		/^(PASS|FAIL|SKIP) / { print; print >> sum; fflush(sum); fflush(); next }
 		/^(run\.sh|mkinitramfs): / { print > "/dev/stderr"; fflush("/dev/stderr") }'
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" -ne 0 ] && ! grep -qE '^FAIL ' "$log"; then
