@@ -434,6 +434,43 @@ static void test_big_log_same_cost(void **state)
 	assert_true(small <= 8 * MiB);
 }
 
+/* issue 27 item 1: an opening keeps its create cache after a create and
+ * lets the lock go; another opening (another process) creates b1 and fills
+ * the log; the first one's mkdir then meets a full log and grows it inside
+ * its append.  The segment must come from an allocator that saw b1: else
+ * it lands on b1's memory, zeroes it, and the log is written into it. */
+static void test_grow_sees_other_opening(void **state)
+{
+	struct th *t = *state;
+	struct famfs_log_entry e;
+	struct famfs_fmap m;
+	struct famfs_fs b;
+	uint64_t boff, off, len;
+	char p[400];
+
+	th_create_ok(&t->fs, "a", 2 * MiB);
+	assert_non_null(t->fs.cache_alloc);	/* kept, the lock let go */
+	assert_int_equal(famfs_fs_open_dev(t->img, true, &b), 0);
+	snprintf(b.mpt, sizeof(b.mpt), "%s", t->mpt);
+	th_create_ok(&b, "b1", 2 * MiB);
+	for (unsigned i = 0; famfs_log_next(b.log) < C0 - 1; i++) {
+		build_dir(&e, 300000 + i,
+			  famfs_log_next(b.log) + 4 <= C0 - 1 ? 4 : 1);
+		assert_int_equal(famfs_log_append(&b, &e), 0);
+	}
+	famfs_fs_close(&b);
+	snprintf(p, sizeof(p), "%s/b1", t->mpt);
+	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
+	boff = m.ext[0].offset;
+	/* the first opening's mkdir: the log is full, it grows */
+	assert_int_equal(famfs_mkdir(&t->fs, "x", 0755, 0, 0, false), 0);
+	assert_int_equal(t->fs.nsegs, 2);
+	off = t->fs.seg[1].dev_off;
+	len = t->fs.seg[1].len;
+	assert_false(off < boff + 2 * MiB && boff < off + len);
+	assert_int_equal(fsck_problems(t), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -445,6 +482,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_alloc_and_summary, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_autogrow, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_no_room, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_grow_sees_other_opening, setup, th_teardown),
 		cmocka_unit_test(test_big_log_same_cost),
 		cmocka_unit_test(test_mount_check_reads_heads),
 	};
