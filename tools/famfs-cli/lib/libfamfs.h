@@ -763,6 +763,15 @@ int famfs_layout_check(const struct famfs_layout *lay, char *reason);
  * lock.  famfs_fs_cache_drop forgets it (the next update reads it all). */
 int famfs_fs_cache_update(struct famfs_fs *fs);
 void famfs_fs_cache_drop(struct famfs_fs *fs);
+/* The one way to the allocator, for any allocation (a file's memory, a log
+ * segment): under the log lock (-ENOLCK without it), the create cache
+ * brought up to every entry committed before it (famfs_fs_cache_update:
+ * what other processes appended since this opening last looked, and this
+ * one's own mkdirs), then judged usable: no entry that cannot be parsed
+ * (R3), none committed past next_index (R4).  0, or -errno (printed as
+ * "WHO: WHAT: ..."). */
+int famfs_fs_cache_ready(struct famfs_fs *fs, const char *who,
+			 const char *what);
 /* Write the master's summary (summary.h) if this opening's creates or
  * mkdirs changed it: once, at famfs_fs_close, not after every append (a
  * process that dies first only leaves more of the log to the next one) */

@@ -53,17 +53,13 @@ int famfs_log_grow(struct famfs_fs *fs, uint64_t len)
 			  fs->name, (unsigned long long)len);
 		return -EINVAL;
 	}
-	if (!fs->cache_alloc) {
-		rc = famfs_fs_cache_update(fs);
-		if (rc)
-			return rc;
-	}
-	if (fs->cache_unparsed != UINT64_MAX || fs->cache_past != UINT64_MAX) {
-		famfs_err("%s: cannot grow the log: log entry %llu cannot be parsed or the log header is damaged; nothing is allocated until the log is repaired (run famfs fsck)",
-			  fs->name, (unsigned long long)(fs->cache_unparsed != UINT64_MAX ?
-			  fs->cache_unparsed : fs->cache_past));
-		return -EUCLEAN;
-	}
+	/* the segment's memory from an allocator that has seen every entry
+	 * committed before it: an opening that kept its cache across a
+	 * release of the lock (or a mkdir, which appends without it) is
+	 * behind the log here, and would zero another file's memory */
+	rc = famfs_fs_cache_ready(fs, fs->name, "cannot grow the log");
+	if (rc)
+		return rc;
 	next = famfs_log_next(fs->log);
 	if (next + 1 > famfs_log_cap(fs)) {
 		famfs_err("%s: cannot grow the log: its last slot is taken (written by a tool without log growth), so there is no room for the entry that records the growth",

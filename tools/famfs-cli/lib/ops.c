@@ -170,19 +170,22 @@ static int cache_past(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	return 0;
 }
 
-/* 0 if the master may allocate from the cache, else -EUCLEAN (printed) */
-static int cache_usable(struct famfs_fs *fs, const char *p)
+/* 0 if the master may allocate from the cache, else -EUCLEAN (printed:
+ * "who: what: ...") */
+static int cache_usable(struct famfs_fs *fs, const char *who, const char *what)
 {
+	const char *fsck = fs->mpt[0] ? fs->mpt : fs->name;
+
 	if (fs->cache_unparsed != UINT64_MAX) {
-		famfs_err("%s: not created: log entry %llu cannot be parsed (%s), so the memory it owns is unknown; nothing is allocated until the log is repaired (run famfs fsck %s)",
-			  p, (unsigned long long)fs->cache_unparsed,
-			  fs->cache_unparsed_why, fs->mpt);
+		famfs_err("%s: %s: log entry %llu cannot be parsed (%s), so the memory it owns is unknown; nothing is allocated until the log is repaired (run famfs fsck %s)",
+			  who, what, (unsigned long long)fs->cache_unparsed,
+			  fs->cache_unparsed_why, fsck);
 		return -EUCLEAN;
 	}
 	if (fs->cache_past != UINT64_MAX) {
-		famfs_err("%s: not created: log entry %llu is a valid committed entry past next_index %llu: the log header is damaged (run famfs fsck %s)",
-			  p, (unsigned long long)fs->cache_past,
-			  (unsigned long long)famfs_log_next(fs->log), fs->mpt);
+		famfs_err("%s: %s: log entry %llu is a valid committed entry past next_index %llu: the log header is damaged (run famfs fsck %s)",
+			  who, what, (unsigned long long)fs->cache_past,
+			  (unsigned long long)famfs_log_next(fs->log), fsck);
 		return -EUCLEAN;
 	}
 	return 0;
@@ -280,10 +283,30 @@ fail:
 	return rc;
 }
 
+int famfs_fs_cache_ready(struct famfs_fs *fs, const char *who,
+			 const char *what)
+{
+	int rc;
+
+	if (!fs->locked) {
+		famfs_err("%s: %s: the log lock is not held (a bug: nothing is allocated without it)",
+			  who, what);
+		return -ENOLCK;
+	}
+	rc = famfs_fs_cache_update(fs);
+	if (!rc)
+		rc = cache_usable(fs, who, what);
+	/* R4 before any memory is taken and written: a cache from the
+	 * summary did not look past next_index */
+	if (!rc)
+		rc = famfs_log_tail_check(fs);
+	return rc;
+}
+
 /* 0 if rel is not in the log yet, else -EEXIST (message printed).  A page
  * of the summary found damaged: it is removed, and the cache rebuilt from
- * the log, once. */
-static int not_logged(struct famfs_fs *fs, const char *rel)
+ * the log (and judged again), once. */
+static int not_logged(struct famfs_fs *fs, const char *rel, const char *p)
 {
 	uint64_t idx;
 	int rc;
@@ -303,7 +326,7 @@ static int not_logged(struct famfs_fs *fs, const char *rel)
 				  fs->mpt, rel);
 			return rc;
 		}
-		rc = famfs_fs_cache_update(fs);
+		rc = famfs_fs_cache_ready(fs, p, "not created");
 		if (rc)
 			return rc;
 	}
@@ -523,16 +546,10 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	rc = famfs_fs_lock(fs);
 	if (rc)
 		return rc;
-	rc = famfs_fs_cache_update(fs);
-	if (rc)
-		goto out;
-	rc = not_logged(fs, norm);
+	/* every allocation sees every entry committed before it */
+	rc = famfs_fs_cache_ready(fs, p, "not created");
 	if (!rc)
-		rc = cache_usable(fs, p);
-	/* R4 before any memory is taken and written: a cache from the
-	 * summary did not look past next_index */
-	if (!rc)
-		rc = famfs_log_tail_check(fs);
+		rc = not_logged(fs, norm, p);
 	if (rc)
 		goto out;
 	fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
