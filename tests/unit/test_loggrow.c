@@ -471,6 +471,35 @@ static void test_grow_sees_other_opening(void **state)
 	assert_int_equal(fsck_problems(t), 0);
 }
 
+/* issue 27 item 6: an opening whose create cache came from the summary
+ * never read the EXTEND entries before the summary's index, so (opened
+ * from the device, next_index inside segment 0) it has not mapped segment
+ * 1.  Its growth must still be segment 2: a second EXTEND entry for
+ * segment 1 is refused by every reader, and the entries this opening
+ * writes into its segment afterwards go where nobody reads them. */
+static void test_grow_after_summary(void **state)
+{
+	struct th *t = *state;
+	struct seen s = { 0 };
+
+	assert_int_equal(grow(t, 2 * MiB), 0);
+	th_create_ok(&t->fs, "a", 2 * MiB);	/* the summary, saved at close */
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(t->fs.nsegs, 1);	/* segment 1 not met yet */
+	famfs_summary_stats.rebuilds = 0;
+	assert_int_equal(grow(t, 2 * MiB), 0);
+	assert_int_equal(famfs_summary_stats.rebuilds, 0);	/* loaded */
+	assert_int_equal(t->fs.nsegs, 3);
+	/* entries into segment 2, all read back by a new opening */
+	fill_to(t, C0 + 8192 + 10);
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(s.ext, 2);
+	assert_true(s.last >= C0 + 8192);
+	assert_int_equal(fsck_problems(t), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -483,6 +512,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_autogrow, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_no_room, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_grow_sees_other_opening, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_grow_after_summary, setup, th_teardown),
 		cmocka_unit_test(test_big_log_same_cost),
 		cmocka_unit_test(test_mount_check_reads_heads),
 	};
