@@ -500,6 +500,33 @@ static void test_grow_after_summary(void **state)
 	assert_int_equal(fsck_problems(t), 0);
 }
 
+/* the same opening (segment 1 not met, next_index at the end of segment
+ * 0): the log is not full, segment 1 has room.  An append goes on into
+ * it -- neither "log full" without the lock, nor a needless growth (a
+ * segment of memory taken for nothing) with it. */
+static void test_full_seg0_after_summary(void **state)
+{
+	struct th *t = *state;
+	struct seen s = { 0 };
+
+	assert_int_equal(grow(t, 2 * MiB), 0);
+	th_create_ok(&t->fs, "a", 2 * MiB);
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(t->fs.nsegs, 1);
+	fill_to(t, C0 - 1);		/* without the lock: no growth */
+	assert_int_equal(t->fs.nsegs, 1);
+	fill_to(t, C0 + 2);		/* the rest goes into segment 1 */
+	assert_int_equal(t->fs.nsegs, 2);
+	assert_int_equal(famfs_mkdir(&t->fs, "x", 0755, 0, 0, false), 0);
+	assert_int_equal(t->fs.nsegs, 2);	/* not grown */
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(s.ext, 1);
+	assert_true(s.last >= C0 + 2);
+	assert_int_equal(fsck_problems(t), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -513,6 +540,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_no_room, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_grow_sees_other_opening, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_grow_after_summary, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_full_seg0_after_summary, setup, th_teardown),
 		cmocka_unit_test(test_big_log_same_cost),
 		cmocka_unit_test(test_mount_check_reads_heads),
 	};
