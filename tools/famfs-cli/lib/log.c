@@ -404,6 +404,15 @@ static int clog_room(struct famfs_fs *fs, const struct famfs_log_entry *e,
 	}
 	if (*idx + (unsigned)n + !ext <= cap)
 		return 0;
+	/* segments this opening has not met yet (its create cache came from
+	 * the summary, or it was opened from the device): the log may not be
+	 * full at all (issue 27 item 6) */
+	if (le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_LOG_EXTEND &&
+	    !famfs_log_segs_mapped(fs)) {
+		cap = famfs_log_cap(fs);
+		if (*idx + (unsigned)n + !ext <= cap)
+			return 0;
+	}
 	total = FAMFS_LOG_HDR_SIZE + cap * FAMFS_CLOG_SLOT;
 	if (!ext && famfs_log_autogrow() && fs->locked) {
 		famfs_warn("%s: the log is full (%llu of %llu slots used): growing it by %llu bytes into free space (famfs loggrow; FAMFS_LOG_AUTOGROW=0 turns this off)",

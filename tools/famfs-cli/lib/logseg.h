@@ -35,6 +35,12 @@ void famfs_entry_build_extend(struct famfs_log_entry *e, uint32_t k,
  * EXTEND entry appended.  0, or -errno (printed: -ENOSPC names the size
  * it looked for and the largest free run). */
 int famfs_log_grow(struct famfs_fs *fs, uint64_t len);
+/* Every segment the log's EXTEND entries add, mapped here (the log read
+ * whole when INCOMPAT_LOG_EXTEND is set): before a growth numbers a new
+ * one, and before a compact log is called full.  0, or -EUCLEAN
+ * (printed) when one is mapped that the log does not add, or the log adds
+ * one that cannot be mapped here; -errno of the walk. */
+int famfs_log_segs_mapped(struct famfs_fs *fs);
 /* Cache maintenance of [addr, addr + len) of the view, each part through
  * its segment's map (famfs_map_flush, _invalidate, _refresh) */
 int famfs_log_flush(struct famfs_fs *fs, const void *addr, size_t len);
