@@ -425,6 +425,10 @@ struct famfs_fs {
 					 * be parsed: no allocation */
 	char cache_unparsed_why[FAMFS_REASON_LEN];
 	uint64_t cache_past;		/* first valid entry past next + 1 */
+	/* pathcheck.c: a directory none of whose prefixes the log has as a
+	 * file (length 0: none known) */
+	char cache_dirok[FAMFS_LOG_PATH_MAX];
+	size_t cache_dirok_len;
 	bool tail_checked;		/* log.c: slots past next_index seen */
 	/* log.c: during a walk, the index just past the entry given to the
 	 * callback (idx + 1 in a v1 log, idx + its slots in a compact one);
@@ -763,15 +767,15 @@ int famfs_layout_check(const struct famfs_layout *lay, char *reason);
  * lock.  famfs_fs_cache_drop forgets it (the next update reads it all). */
 int famfs_fs_cache_update(struct famfs_fs *fs);
 void famfs_fs_cache_drop(struct famfs_fs *fs);
-/* The one way to the allocator, for any allocation (a file's memory, a log
- * segment): under the log lock (-ENOLCK without it), the create cache
- * brought up to every entry committed before it (famfs_fs_cache_update:
- * what other processes appended since this opening last looked, and this
- * one's own mkdirs), then judged usable: no entry that cannot be parsed
- * (R3), none committed past next_index (R4).  0, or -errno (printed as
- * "WHO: WHAT: ..."). */
+/* The one way to the allocator (a file's memory, a log segment): under the
+ * lock (else -ENOLCK), the cache brought up to every committed entry, then
+ * judged usable (R3, R4).  0, or -errno (printed "WHO: WHAT: ...") */
 int famfs_fs_cache_ready(struct famfs_fs *fs, const char *who,
 			 const char *what);
+/* pathcheck.c: new path rel (p: full name) judged by the log, under the
+ * lock, the cache up to date: 0, 1 (a logged directory, dir_ok), -errno */
+int famfs_path_check(struct famfs_fs *fs, const char *rel, const char *p,
+		     bool dir_ok, uint64_t *idx);
 /* Write the master's summary (summary.h) if this opening's creates or
  * mkdirs changed it: once, at famfs_fs_close, not after every append (a
  * process that dies first only leaves more of the log to the next one) */
@@ -781,7 +785,7 @@ void famfs_fs_cache_flush(struct famfs_fs *fs);
  * none when the log stops creates */
 void famfs_fs_cache_remake(struct famfs_fs *fs);
 /* mkdir rel and log it; parents: create missing parents too, no error if
- * it exists as a directory. */
+ * it exists as a directory.  Judged by the log as a file's create is. */
 int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
 		uint32_t uid, uint32_t gid, bool parents);
 

@@ -116,6 +116,7 @@ void famfs_fs_cache_drop(struct famfs_fs *fs)
 	fs->cache_next = 0;
 	fs->cache_unsaved = false;
 	fs->cache_unparsed = fs->cache_past = UINT64_MAX;
+	fs->cache_dirok_len = 0;
 }
 
 static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
@@ -145,6 +146,9 @@ static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	if (rc)
 		return rc;
 	famfs_alloc_mark(fs->cache_alloc, e);
+	/* a file: it may be a prefix of the directory known to have none */
+	if (le16toh(e->type) == FAMFS_LOG_FILE)
+		fs->cache_dirok_len = 0;
 	if (strnlen(e->fm.path, sizeof(e->fm.path)) == sizeof(e->fm.path) ||
 	    le16toh(e->type) == FAMFS_LOG_DEVADD ||
 	    le16toh(e->type) == FAMFS_LOG_EXTEND)	/* no path */
@@ -301,35 +305,6 @@ int famfs_fs_cache_ready(struct famfs_fs *fs, const char *who,
 	if (!rc)
 		rc = famfs_log_tail_check(fs);
 	return rc;
-}
-
-/* 0 if rel is not in the log yet, else -EEXIST (message printed).  A page
- * of the summary found damaged: it is removed, and the cache rebuilt from
- * the log (and judged again), once. */
-static int not_logged(struct famfs_fs *fs, const char *rel, const char *p)
-{
-	uint64_t idx;
-	int rc;
-
-	for (int tries = 0;; tries++) {
-		rc = famfs_summary_find(fs->cache_sum, fs, rel, &idx);
-		if (rc > 0) {
-			famfs_err("%s/%s: already in the log (entry %llu)",
-				  fs->mpt, rel, (unsigned long long)idx);
-			return -EEXIST;
-		}
-		if (!rc)
-			return 0;
-		famfs_fs_cache_drop(fs);
-		if (tries) {
-			famfs_err("%s/%s: the path table of the create cache is damaged",
-				  fs->mpt, rel);
-			return rc;
-		}
-		rc = famfs_fs_cache_ready(fs, p, "not created");
-		if (rc)
-			return rc;
-	}
 }
 
 /* After an append of this process: the summary file is to say so, when
@@ -546,10 +521,13 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	rc = famfs_fs_lock(fs);
 	if (rc)
 		return rc;
-	/* every allocation sees every entry committed before it */
-	rc = famfs_fs_cache_ready(fs, p, "not created");
+	/* the path judged by the log (the cache's path table), then every
+	 * allocation sees every entry committed before it */
+	rc = famfs_fs_cache_update(fs);
 	if (!rc)
-		rc = not_logged(fs, norm, p);
+		rc = famfs_path_check(fs, norm, p, false, NULL);
+	if (!rc)
+		rc = famfs_fs_cache_ready(fs, p, "not created");
 	if (rc)
 		goto out;
 	fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -608,6 +586,11 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 
 		fs->cache_last_idx = fs->cache_next;
 		fs->cache_next = famfs_log_next(fs->log);
+		/* a prefix of the directory known to have no file: no more */
+		if (!strncmp(fs->cache_dirok, norm, strlen(norm)) &&
+		    (fs->cache_dirok[strlen(norm)] == '/' ||
+		     !fs->cache_dirok[strlen(norm)]))
+			fs->cache_dirok_len = 0;
 		/* what the summary's check reads back (compact: decoded) */
 		if (famfs_log_entry_at(fs, fs->cache_last_idx, &le) == 0) {
 			fs->cache_last_crc = le32toh(le.crc);
@@ -660,20 +643,33 @@ static void cache_follow(struct famfs_fs *fs)
 	cache_save(fs);
 }
 
-/* mkdir one directory and log it; -EEXIST if present as a directory */
+/* mkdir one directory and log it: 0; 1 if it is there already as a
+ * directory (the log's, or one made here without famfs); -errno
+ * (printed) */
 static int mkdir_one(struct famfs_fs *fs, const char *rel, uint32_t mode,
 		     uint32_t uid, uint32_t gid)
 {
 	char p[PATH_MAX];
 	struct famfs_log_entry e;
 	struct stat st;
+	uint64_t idx;
 	int fd, rc;
 
 	if (famfs_join(p, sizeof(p), fs->mpt, rel))
 		return -ENAMETOOLONG;
+	rc = famfs_path_check(fs, rel, p, true, &idx);
+	if (rc < 0)
+		return rc;
+	if (rc == 1 && (lstat(p, &st) || !S_ISDIR(st.st_mode))) {
+		famfs_err("%s: already in the log, as a directory (entry %llu), but not here as one: famfs logplay %s makes it again",
+			  p, (unsigned long long)idx, fs->mpt);
+		return -EEXIST;
+	}
+	if (rc == 1)
+		return 1;
 	if (lstat(p, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
-			return -EEXIST;
+			return 1;
 		famfs_err("%s: exists and is not a directory", p);
 		return -ENOTDIR;
 	}
@@ -715,20 +711,36 @@ int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
 	rc = famfs_fs_lock(fs);
 	if (rc)
 		return rc;
+	/* judged by the log, as a file's create is */
+	rc = famfs_fs_cache_update(fs);
+	if (rc)
+		goto out;
+	/* a parent the log has as a file is named for the whole path (as
+	 * mkdir -p says ENOTDIR), before any of them is made */
+	if (parents) {
+		char p[PATH_MAX];
+
+		if (famfs_join(p, sizeof(p), fs->mpt, norm)) {
+			rc = -ENAMETOOLONG;
+			goto out;
+		}
+		rc = famfs_path_check(fs, norm, p, true, NULL);
+		if (rc < 0)
+			goto out;
+	}
 	if (parents) {
 		for (char *s = strchr(norm, '/'); s; s = strchr(s + 1, '/')) {
 			*s = '\0';
 			rc = mkdir_one(fs, norm, 0755, uid, gid);
 			*s = '/';
-			if (rc && rc != -EEXIST)
+			if (rc < 0)
 				goto out;
 		}
 	}
 	rc = mkdir_one(fs, norm, mode, uid, gid);
-	if (rc == -EEXIST) {
-		if (parents)
-			rc = 0;
-		else
+	if (rc == 1) {
+		rc = parents ? 0 : -EEXIST;
+		if (rc)
 			famfs_err("%s/%s: already exists", fs->mpt, norm);
 	}
 out:
