@@ -434,6 +434,10 @@ struct famfs_fs {
 	 * callback (idx + 1 in a v1 log, idx + its slots in a compact one);
 	 * after an append, the index of the entry appended */
 	uint64_t walk_next;
+	/* a walk's -ENXIO: the first slot it could not read (in a segment
+	 * not mapped here; nothing after it is read either), else
+	 * UINT64_MAX */
+	uint64_t walk_lost;
 	uint64_t last_append;
 	/* devs.c: the devices the log added (INCOMPAT_MULTIDEV), up to
 	 * devs.next; dev[0] the primary.  famfs_fs_devs_update */

@@ -578,9 +578,12 @@ static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
 		int n, rc;
 
 		if (i >= lim) {
-			famfs_err("%s: log slots %llu..%llu are in a log segment that is not mapped here (its EXTEND entry was not read, or its .meta/.logN could not be made: see above)",
+			/* (famfs fsck and a replay report it, and go on
+			 * with what can be read: issue 27 item 7) */
+			famfs_err("%s: log slots %llu..%llu cannot be read: they are in a log segment that is not mapped here (its EXTEND entry is damaged or was not read, or its .meta/.logN cannot be used: see above), and no entry after it can be read either",
 				  fs->name, (unsigned long long)i,
 				  (unsigned long long)end - 1);
+			fs->walk_lost = i;
 			return -ENXIO;
 		}
 		reason[0] = '\0';
@@ -621,6 +624,7 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 	uint64_t n = famfs_log_refresh_next(fs);
 	char reason[FAMFS_REASON_LEN];
 
+	fs->walk_lost = UINT64_MAX;
 	if (end > n)
 		end = n;
 	if (start >= end)

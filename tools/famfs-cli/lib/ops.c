@@ -281,6 +281,7 @@ int famfs_fs_cache_update(struct famfs_fs *fs)
 fail:
 	if (rc) {
 		famfs_err("%s: %s", fs->name, rc == -ENOMEM ? "out of memory" :
+			  rc == -ENXIO ? "the log cannot be read to its end (see above): nothing is created until it can" :
 			  "the create cache's path table is damaged");
 		famfs_fs_cache_drop(fs);
 	}
