@@ -6,11 +6,9 @@
  * member superblock so that guests can test the discovery alone.
  */
 #define _GNU_SOURCE
-#include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <uuid/uuid.h>
 
 #include "famfs.h"
@@ -195,48 +193,23 @@ static int list(const char *target, const char **hints, int nhints,
 static int label(const char *primary, const char *dev, uint32_t index,
 		 const uint8_t *dev_uuid, bool force)
 {
-	union {
-		struct famfs_superblock sb;
-		struct famfs_member_sb m;
-	} h;
-	struct famfs_superblock sb;
-	struct famfs_member_sb m;
-	struct stat a, b;
+	struct famfs_fs fs;
+	char mpt[4096];
 	uint8_t du[16];
-	uint64_t size;
 	char u[37];
 	int rc;
 
-	if (read_primary(primary, &sb))
+	if (cli_open_target(primary, &fs, mpt, sizeof(mpt)))
 		return FAMFS_EXIT_ERROR;
-	if (!stat(primary, &a) && !stat(dev, &b) &&
-	    ((S_ISREG(a.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino) ||
-	     (!S_ISREG(a.st_mode) && a.st_rdev == b.st_rdev))) {
-		famfs_err("%s: is the primary device %s itself", dev, primary);
-		return FAMFS_EXIT_ERROR;
+	rc = famfs_member_label(&fs, primary, dev, index, dev_uuid, force, du);
+	if (!rc) {
+		famfs_uuid_str(du, u);
+		printf("%s: member %u, dev-uuid %s", dev, index, u);
+		famfs_uuid_str(fs.sb->fs_uuid, u);
+		printf(", of file system %s\n", u);
 	}
-	rc = famfs_dev_read_head(dev, &h, sizeof(h), &size);
-	if (rc) {
-		famfs_err("%s: cannot read: %s", dev, strerror(-rc));
-		return FAMFS_EXIT_ERROR;
-	}
-	if (!force && (famfs_sb_is_famfs(&h.sb) || famfs_member_is_member(&h.m))) {
-		famfs_err("%s: holds a famfs %s superblock; -f overwrites it", dev,
-			  famfs_sb_is_famfs(&h.sb) ? "file system" : "member");
-		return FAMFS_EXIT_ERROR;
-	}
-	if (dev_uuid)
-		memcpy(du, dev_uuid, 16);
-	else
-		uuid_generate(du);
-	famfs_member_init(&m, sb.fs_uuid, du, index, le64toh(sb.ctime), size);
-	if (famfs_member_write(dev, &m))
-		return FAMFS_EXIT_ERROR;
-	famfs_uuid_str(du, u);
-	printf("%s: member %u, dev-uuid %s", dev, index, u);
-	famfs_uuid_str(sb.fs_uuid, u);
-	printf(", of file system %s\n", u);
-	return FAMFS_EXIT_OK;
+	famfs_fs_close(&fs);
+	return rc ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
 }
 
 int cmd_devices(int argc, char **argv)

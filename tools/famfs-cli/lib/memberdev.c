@@ -96,3 +96,38 @@ int famfs_member_make(const char *path, const struct famfs_superblock *sb,
 			  le64toh(sb->ctime), size);
 	return famfs_member_write(path, &m);
 }
+
+int famfs_member_label(struct famfs_fs *fs, const char *primary,
+		       const char *path, uint32_t index,
+		       const uint8_t *dev_uuid, bool force, uint8_t out[16])
+{
+	union {
+		struct famfs_superblock sb;
+		struct famfs_member_sb m;
+	} h;
+	struct famfs_member_sb m;
+	uint64_t size;
+	int rc;
+
+	if (famfs_same_device(primary, path)) {
+		famfs_err("%s: is the primary device %s itself", path, primary);
+		return -EINVAL;
+	}
+	rc = famfs_dev_read_head(path, &h, sizeof(h), &size);
+	if (rc) {
+		famfs_err("%s: cannot read: %s", path, strerror(-rc));
+		return rc;
+	}
+	if (!force && (famfs_sb_is_famfs(&h.sb) || famfs_member_is_member(&h.m))) {
+		famfs_err("%s: holds a famfs %s superblock; -f overwrites it", path,
+			  famfs_sb_is_famfs(&h.sb) ? "file system" : "member");
+		return -EEXIST;
+	}
+	if (dev_uuid)
+		memcpy(out, dev_uuid, 16);
+	else
+		uuid_generate(out);
+	famfs_member_init(&m, fs->sb->fs_uuid, out, index,
+			  le64toh(fs->sb->ctime), size);
+	return famfs_member_write(path, &m);
+}
