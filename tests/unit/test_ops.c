@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -391,6 +392,30 @@ static void test_owner_minus_one_refused(void **state)
 					   NULL, 0), 0);
 }
 
+/* famfs flush (famfs_file_cache) of a file that is not on famfs: an error
+ * (it reported success for /proc/self/status and any empty file: their
+ * size 0 skipped the ioctl) */
+static void test_cache_not_famfs_refused(void **state)
+{
+	char tmpl[] = "/tmp/famfs-ut-notfamfs-XXXXXX";
+	int fd;
+
+	(void)state;
+	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	if (famfs_file_cache(fd, false) == 0)
+		fail_msg("/proc/self/status flushed as if it were a famfs file");
+	assert_int_equal(famfs_file_cache(fd, true), -ENOTTY);
+	close(fd);
+	fd = mkstemp(tmpl);
+	assert_true(fd >= 0);
+	unlink(tmpl);
+	assert_int_equal(famfs_file_cache(fd, false), -ENOTTY);	/* empty */
+	assert_int_equal(write(fd, "x", 1), 1);
+	assert_int_equal(famfs_file_cache(fd, true), -ENOTTY);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +428,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_new_alloc_reads_zero, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_signals_held_until_logged, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_owner_minus_one_refused, th_setup, th_teardown),
+		cmocka_unit_test(test_cache_not_famfs_refused),
 	};
 
 	return cmocka_run_group_tests_name("ops", tests, NULL, NULL);

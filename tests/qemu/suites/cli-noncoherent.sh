@@ -125,6 +125,12 @@ t_rc flush-missing 2 famfs flush $M/seeded $M/nonexistent
 t_has flush-missing-names "$M/nonexistent"
 t_rc flush-not-famfs 2 famfs flush /tmp/ncli-src
 t_has flush-not-famfs-why "not a famfs file"
+# ... nor one whose size is 0 (no range to flush: it reported success)
+t_rc flush-proc-not-famfs 2 famfs flush /proc/self/status
+t_has flush-proc-not-famfs-why "/proc/self/status: .*not a famfs file"
+: > /tmp/ncli-empty
+t_rc flush-empty-not-famfs 2 famfs flush -i /tmp/ncli-empty
+t_has flush-empty-not-famfs-why "not a famfs file"
 t_rc flush-usage 1 famfs flush
 t_rc flush-help 0 famfs flush --help
 
