@@ -17,7 +17,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <uuid/uuid.h>
 
 #include "th.h"
 
@@ -165,15 +164,9 @@ static void test_clone_refused(void **state)
 	struct lt *l = *state;
 	struct th *t = l->t;
 	char msg[4096];
-	uint8_t b[16];
 
 	th_append_dir(t, "d");			/* the master claims the role */
-	snprintf(t->claimdir, sizeof(t->claimdir), "%s/claims-clone", t->dir);
-	setenv("FAMFS_CLAIM_DIR", t->claimdir, 1);
-	uuid_generate(b);
-	th_write_id(t->bootid, b);
-	assert_int_equal(th_reopen(t), 0);
-	assert_true(t->fs.master);		/* by its host uuid */
+	th_become_clone(t);
 	if (label(l, 0, 1, NULL, false, msg, sizeof(msg)) == 0)
 		fail_msg("a clone of the master (same host uuid, another boot) labelled a member");
 	assert_true(head_zero(l, 0));
