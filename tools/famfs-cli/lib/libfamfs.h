@@ -557,7 +557,13 @@ uint64_t famfs_log_next(const struct famfs_log_header *h);
 /* Fill seq/uuid/crc, write slot, flush, then advance next_index.  -ENOSPC
  * when full (log unchanged). */
 int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e);
-/* Build a FILE or MKDIR entry (not yet sequenced). */
+/* (uid_t)-1 and (gid_t)-1 are chown(2)'s "no change", never an owner a
+ * log entry may name (the creator's chown would leave the file its own
+ * while every replay gives it to whoever replays): 0, or -EINVAL (printed,
+ * naming what) */
+int famfs_owner_check(const char *what, uint32_t uid, uint32_t gid);
+/* Build a FILE or MKDIR entry (not yet sequenced); an owner
+ * famfs_owner_check refuses is -EINVAL. */
 int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
 		      uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
 		      const struct famfs_log_simple_ext *ext, unsigned next);

@@ -15,6 +15,17 @@ uint64_t famfs_log_next(const struct famfs_log_header *h)
 	return le64toh(__atomic_load_n(&h->next_index, __ATOMIC_ACQUIRE));
 }
 
+int famfs_owner_check(const char *what, uint32_t uid, uint32_t gid)
+{
+	if (uid == UINT32_MAX || gid == UINT32_MAX) {
+		famfs_err("%s: %s %u is (%s_t)-1, chown's \"no change\", not an owner",
+			  what, uid == UINT32_MAX ? "uid" : "gid", UINT32_MAX,
+			  uid == UINT32_MAX ? "uid" : "gid");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
 		      uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
 		      const struct famfs_log_simple_ext *ext, unsigned next)
@@ -29,6 +40,9 @@ int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
 		famfs_err("%s", reason);
 		return rc;
 	}
+	rc = famfs_owner_check(norm, uid, gid);
+	if (rc)
+		return rc;
 	if (next > FAMFS_LOG_MAX_SIMPLE_EXT || (type == FAMFS_LOG_FILE && !next)) {
 		famfs_err("%s: bad extent count %u", norm, next);
 		return -EINVAL;

@@ -520,6 +520,9 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	}
 	if (famfs_join(p, sizeof(p), fs->mpt, norm))
 		return -ENAMETOOLONG;
+	rc = famfs_owner_check(p, uid, gid);
+	if (rc)
+		return rc;
 	rc = famfs_fs_lock(fs);
 	if (rc)
 		return rc;
@@ -685,7 +688,7 @@ static int mkdir_one(struct famfs_fs *fs, const char *rel, uint32_t mode,
 int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
 		uint32_t uid, uint32_t gid, bool parents)
 {
-	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN];
+	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN], p[PATH_MAX];
 	int rc;
 
 	rc = famfs_fs_writable(fs);
@@ -695,6 +698,11 @@ int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
 		famfs_err("%s: %s", fs->mpt, reason);
 		return -EINVAL;
 	}
+	if (famfs_join(p, sizeof(p), fs->mpt, norm))
+		return -ENAMETOOLONG;
+	rc = famfs_owner_check(p, uid, gid);
+	if (rc)
+		return rc;
 	rc = famfs_fs_lock(fs);
 	if (rc)
 		return rc;
