@@ -358,8 +358,10 @@ const char *famfs_fmap_needs_v2(const struct famfs_fmap *m);
 bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b);
 /* Write back (invalidate false) or write back and invalidate this host's
  * cache lines of the whole file open at fd (FAMFSIOC_CACHE; a no-op in
- * the kernel on a coherent mount).  An empty file: 0, nothing to do.
- * -errno of fstat or the ioctl (-ENOTTY: the module has no FAMFSIOC_CACHE). */
+ * the kernel on a coherent mount).  A file that is not on a famfs mount
+ * (statfs type), empty or not: -ENOTTY.  An empty famfs file: 0, nothing
+ * to do.  -errno of fstat(fs) or the ioctl (-ENOTTY: the module has no
+ * FAMFSIOC_CACHE). */
 int famfs_file_cache(int fd, bool invalidate);
 /* The v1 map as an fmap */
 void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1);
