@@ -272,11 +272,16 @@ int famfs_fs_cache_update(struct famfs_fs *fs)
 		return rc;
 	}
 fail:
-	if (rc) {
-		famfs_err("%s: %s", fs->name, rc == -ENOMEM ? "out of memory" :
-			  "the create cache's path table is damaged");
+	if (rc == -ENOMEM)
+		famfs_err("%s: out of memory", fs->name);
+	else if (rc == -EBADMSG)	/* the summary's (a walk never says so) */
+		famfs_err("%s: the create cache's path table is damaged",
+			  fs->name);
+	else if (rc)	/* the walk's (said above: which slots, why) */
+		famfs_err("%s: the log cannot be read to its end for the create cache: %s; nothing is allocated",
+			  fs->name, strerror(-rc));
+	if (rc)
 		famfs_fs_cache_drop(fs);
-	}
 	return rc;
 }
 
