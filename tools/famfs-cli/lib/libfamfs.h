@@ -409,6 +409,14 @@ struct famfs_fs {
 	bool ro_mount;			/* log meta file without write bits:
 					 * a client's mount or famfs mount -r */
 	bool master;			/* host id == sb master_uuid */
+	/* master, and this running instance holds the role or may take it
+	 * without -f (the master record's full check, host uuid and boot id
+	 * and claim: famfs_master_instance_judge at open, kept up to date
+	 * by the master check and claims).  It alone wrote the metadata, so
+	 * it alone skips dropping its cache lines before it reads them and
+	 * replays files with their write bits; a clone of the master (its
+	 * host uuid, not its claim) reads and replays as a client does. */
+	bool master_instance;
 	uint8_t host_uuid[16];
 	bool host_id_ok;		/* host_uuid could be read or created */
 	/* kept between the creates of this opening (ops.c), used and
