@@ -409,13 +409,8 @@ struct famfs_fs {
 	bool ro_mount;			/* log meta file without write bits:
 					 * a client's mount or famfs mount -r */
 	bool master;			/* host id == sb master_uuid */
-	/* master, and this running instance holds the role or may take it
-	 * without -f (the master record's full check, host uuid and boot id
-	 * and claim: famfs_master_instance_judge at open, kept up to date
-	 * by the master check and claims).  It alone wrote the metadata, so
-	 * it alone skips dropping its cache lines before it reads them and
-	 * replays files with their write bits; a clone of the master (its
-	 * host uuid, not its claim) reads and replays as a client does. */
+	/* master and this instance may hold the role (master.h): it alone
+	 * skips cache invalidation and replays write bits; a clone does not */
 	bool master_instance;
 	uint8_t host_uuid[16];
 	bool host_id_ok;		/* host_uuid could be read or created */
@@ -567,13 +562,9 @@ uint64_t famfs_log_next(const struct famfs_log_header *h);
 /* Fill seq/uuid/crc, write slot, flush, then advance next_index.  -ENOSPC
  * when full (log unchanged). */
 int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e);
-/* (uid_t)-1 and (gid_t)-1 are chown(2)'s "no change", never an owner a
- * log entry may name (the creator's chown would leave the file its own
- * while every replay gives it to whoever replays): 0, or -EINVAL (printed,
- * naming what) */
+/* (uid_t)-1, (gid_t)-1: chown's "no change", never an owner: -EINVAL */
 int famfs_owner_check(const char *what, uint32_t uid, uint32_t gid);
-/* Build a FILE or MKDIR entry (not yet sequenced); an owner
- * famfs_owner_check refuses is -EINVAL. */
+/* Build a FILE or MKDIR entry (not yet sequenced; famfs_owner_check). */
 int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
 		      uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
 		      const struct famfs_log_simple_ext *ext, unsigned next);
