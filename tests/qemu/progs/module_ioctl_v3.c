@@ -5,6 +5,10 @@
  * for suites/module_ioctl.sh.  Multi-device maps: progs/module_multidev.c.
  *
  * Tests:
+ *   order  the first failing check wins, in the order of the contract in
+ *          <linux/famfs_ioctl.h>: every check of extent (strip) i, its own
+ *          device fields first, before any check of extent (strip) i + 1,
+ *          and the whole-map checks after all of them
  *   trace  (named only) one create refused for its device (ENODEV), for
  *          the suite to read the famfs:famfs_map_create event it leaves:
  *          rc -19, first extent TRACE_OFF+TRACE_LEN
@@ -61,6 +65,121 @@ static void bad3(const char *name, int want, unsigned int etype,
 	close(fd);
 }
 
+/* One interleaved extent: @ns strips of 2 MiB at V3B + 2M * j, device 0. */
+static struct famfs_ioc_iext_v3 iv3(unsigned int ns)
+{
+	struct famfs_ioc_iext_v3 ie;
+	unsigned int j;
+
+	memset(&ie, 0, sizeof(ie));
+	ie.nstrips = ns;
+	ie.chunk_size = TWO_MiB;
+	ie.nbytes = ns * TWO_MiB;
+	for (j = 0; j < ns && j < FAMFS_IOC_MAX_STRIPS; j++)
+		ie.strips[j] = dx(0, V3B + j * TWO_MiB, TWO_MiB);
+	return ie;
+}
+
+static void test_order_simple(void)
+{
+	unsigned long long top = devsz & ~(TWO_MiB - 1);
+	struct famfs_ioc_dext d[2];
+
+	/* An extent's device fields come before its own v2 checks. */
+	d[0] = dx(NODEV, V3B, 0);
+	bad3("order-dev-before-len", ENODEV, SIMPLE_DAX_EXTENT, TWO_MiB, 1, d);
+	d[0] = dx(0, V3B + 4096, TWO_MiB);
+	d[0].reserved = 1;
+	bad3("order-reserved-before-align", EINVAL, SIMPLE_DAX_EXTENT,
+	     TWO_MiB, 1, d);
+	d[0] = dx(NODEV, top, TWO_MiB);
+	d[0].reserved = 1;
+	bad3("order-reserved-before-dev", EINVAL, SIMPLE_DAX_EXTENT, TWO_MiB,
+	     1, d);
+	/* ... and every check of extent 0 before extent 1's device fields. */
+	d[0] = dx(0, V3B, 0);
+	d[1] = dx(NODEV, V3B + TWO_MiB, TWO_MiB);
+	bad3("order-ext0-len-before-ext1-dev", EINVAL, SIMPLE_DAX_EXTENT,
+	     TWO_MiB, 2, d);
+	d[0] = dx(0, top - TWO_MiB, 4 * MiB);
+	d[1] = dx(0, V3B, TWO_MiB);
+	d[1].reserved = 1;
+	bad3("order-ext0-bounds-before-ext1-reserved", ENXIO,
+	     SIMPLE_DAX_EXTENT, TWO_MiB, 2, d);
+	d[0] = dx(0, 0, TWO_MiB);
+	d[1] = dx(FAMFS_MAX_DEVS, V3B, TWO_MiB);
+	bad3("order-ext0-offset-0-before-ext1-dev", EINVAL, SIMPLE_DAX_EXTENT,
+	     TWO_MiB, 2, d);
+	/* The whole-map checks come after every extent's. */
+	d[0] = dx(0, V3B, TWO_MiB);
+	d[1] = dx(NODEV, V3B + TWO_MiB, TWO_MiB);
+	bad3("order-ext1-dev-before-size", ENODEV, SIMPLE_DAX_EXTENT,
+	     100 * MiB, 2, d);
+}
+
+static void test_order_interleaved(void)
+{
+	struct famfs_ioc_iext_v3 ie, two[2];
+
+	/* An extent's own checks come before its strips' device fields. */
+	ie = iv3(2);
+	ie.nstrips = FAMFS_IOC_MAX_STRIPS + 1;
+	ie.strips[0].devindex = NODEV;
+	bad3("order-nstrips-before-strip-dev", E2BIG,
+	     FAMFS_INTERLEAVED_EXTENT, TWO_MiB, 1, &ie);
+	ie = iv3(2);
+	ie.chunk_size = 0;
+	ie.strips[1].devindex = NODEV;
+	bad3("order-chunk-before-strip-dev", EINVAL, FAMFS_INTERLEAVED_EXTENT,
+	     TWO_MiB, 1, &ie);
+	ie = iv3(2);
+	ie.reserved = 1;
+	ie.strips[0].reserved = 1;
+	ie.strips[0].devindex = NODEV;
+	bad3("order-ext-reserved-first", EINVAL, FAMFS_INTERLEAVED_EXTENT,
+	     TWO_MiB, 1, &ie);
+	/* A strip's device fields before its own checks... */
+	ie = iv3(2);
+	ie.strips[0] = dx(NODEV, V3B, 0);
+	bad3("order-strip-dev-before-len", ENODEV, FAMFS_INTERLEAVED_EXTENT,
+	     4 * MiB, 1, &ie);
+	/* ... and every check of strip 0 before strip 1's device fields. */
+	ie = iv3(2);
+	ie.strips[0].len = 0;
+	ie.strips[1].devindex = NODEV;
+	bad3("order-strip0-len-before-strip1-dev", EINVAL,
+	     FAMFS_INTERLEAVED_EXTENT, 4 * MiB, 1, &ie);
+	ie = iv3(2);
+	ie.strips[0].offset = ~(TWO_MiB - 1);
+	ie.strips[1].reserved = 1;
+	bad3("order-strip0-overflow-before-strip1-reserved", EOVERFLOW,
+	     FAMFS_INTERLEAVED_EXTENT, 4 * MiB, 1, &ie);
+	ie = iv3(2);
+	ie.strips[0].offset = devsz & ~(TWO_MiB - 1);
+	ie.strips[1].devindex = NODEV;
+	bad3("order-strip0-bounds-before-strip1-dev", ENXIO,
+	     FAMFS_INTERLEAVED_EXTENT, 4 * MiB, 1, &ie);
+	/* Every check of extent 0 before any of extent 1. */
+	two[0] = iv3(2);
+	two[0].strips[1].len = 0;
+	two[1] = iv3(2);
+	two[1].strips[0].devindex = NODEV;
+	bad3("order-ext0-strip-before-ext1-dev", EINVAL,
+	     FAMFS_INTERLEAVED_EXTENT, 8 * MiB, 2, two);
+	/* An unused strip's devindex is one of the extent's first checks. */
+	ie = iv3(1);
+	ie.strips[1].devindex = 1;
+	ie.strips[0].devindex = NODEV;
+	bad3("order-unused-strip-before-strip-dev", EINVAL,
+	     FAMFS_INTERLEAVED_EXTENT, TWO_MiB, 1, &ie);
+}
+
+static void test_order(void)
+{
+	test_order_simple();
+	test_order_interleaved();
+}
+
 /* A create refused for its device: the suite reads its tracepoint. */
 static void test_trace(void)
 {
@@ -70,6 +189,7 @@ static void test_trace(void)
 }
 
 static const struct t_test tests[] = {
+	{ "order", test_order, 0 },
 	{ "trace", test_trace, 1 },
 };
 
