@@ -16,10 +16,21 @@
  *   cache_test MPT ioctl wb|inv|both OFF LEN   FAMFSIOC_CACHE
  *   cache_test MPT bad              every refusal of FAMFSIOC_CACHE
  *   cache_test MPT loop LEN N       N preads of LEN (for the bench)
+ *   cache_test MPT kill ioctl|fsync DEVOFF LEN
+ *                                   MPT/big (LEN bytes at DEVOFF, mapped
+ *                                   on first use); a child invalidates all
+ *                                   of it (FAMFSIOC_CACHE, or fsync) and is
+ *                                   sent SIGKILL while in that call (seen in
+ *                                   /proc/PID/syscall): it must die by it;
+ *                                   how far the call got is the suite's to
+ *                                   read (famfs_cache tracepoint)
  *
  * Prints PASS/FAIL lines and "DONE cache_test" last; exit 1 on a FAIL.
  */
 #include "module_test.h"
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 
 #define NC_SIZE		(5 * MiB + 4096)	/* ragged: the last unit is short */
 #define NC_ALLOC	(6 * MiB)
@@ -188,6 +199,97 @@ static void do_loop(size_t len, unsigned long n)
 	close(fd);
 }
 
+/* The open MPT/big, LEN bytes at DEVOFF: mapped on first use. */
+static int open_big(unsigned long long devoff, unsigned long long len)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/big", mpt);
+	fd = open(path, O_RDWR);
+	if (fd >= 0)
+		return fd;
+	fd = mkfile(mpt, "big");
+	if (map1(fd, len, devoff, len))
+		die("map MPT/big");
+	return fd;
+}
+
+/* Is @pid in system call @nr (its first field in /proc/PID/syscall)? */
+static int in_syscall(pid_t pid, long nr)
+{
+	char p[64], buf[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/%d/syscall", (int)pid);
+	fd = open(p, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return strtol(buf, NULL, 10) == nr && buf[0] != 'r';
+}
+
+static void do_kill(const char *how, unsigned long long devoff,
+		    unsigned long long len)
+{
+	int fsync_call = !strcmp(how, "fsync");
+	long nr = fsync_call ? SYS_fsync : SYS_ioctl;
+	struct famfs_ioc_cache c = cache_arg(FAMFS_CACHE_INVALIDATE, 0, len);
+	int fd = open_big(devoff, len), p[2], st, caught = 0;
+	struct timespec t0, t1;
+	pid_t pid;
+	char b;
+
+	if (pipe(p))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		if (write(p[1], "r", 1) != 1)
+			_exit(3);
+		if (fsync_call)
+			fsync(fd);
+		else
+			ioctl(fd, FAMFSIOC_CACHE, &c);
+		_exit(0);
+	}
+	if (read(p[0], &b, 1) != 1)
+		die("the child did not start");
+	/* Until it is seen inside the call (a sleep lets it run), or gone. */
+	while (!caught && waitpid(pid, &st, WNOHANG) == 0) {
+		if (in_syscall(pid, nr)) {
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			caught = !kill(pid, SIGKILL);
+		} else {
+			usleep(200);
+		}
+	}
+	if (!caught) {
+		t_fail("kill-in-call", "the child was never seen inside %s over %llu bytes (too short?)",
+		       how, len);
+		goto out;
+	}
+	t_pass("kill-in-call");
+	if (waitpid(pid, &st, 0) != pid)
+		die("waitpid");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("info: %s over %llu bytes: dead %.1f ms after SIGKILL\n", how,
+	       len, (t1.tv_sec - t0.tv_sec) * 1e3 +
+	       (t1.tv_nsec - t0.tv_nsec) / 1e6);
+	t_true("killed-by-sigkill", WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL,
+	       "the child did not die by SIGKILL");
+out:
+	close(p[0]);
+	close(p[1]);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 2 ? argv[2] : "";
@@ -217,6 +319,8 @@ int main(int argc, char **argv)
 		do_bad();
 	else if (!strcmp(cmd, "loop") && argc == 5)
 		do_loop(num(argv[3]), num(argv[4]));
+	else if (!strcmp(cmd, "kill") && argc == 6)
+		do_kill(argv[3], num(argv[4]), num(argv[5]));
 	else
 		goto usage;
 	printf("DONE cache_test\n");

@@ -7,7 +7,8 @@
 # fsync, fdatasync, msync(MS_SYNC) and FAMFSIOC_CACHE, in both modes (all
 # zero when coherent), across remounts, and on two hosts (the client's reads
 # invalidate, the master's writes write back).  progs/cache_test.c does one
-# step per call; the expected counts are here.
+# step per call; the expected counts are here.  SIGKILL stops a long
+# FAMFSIOC_CACHE or fsync (512 MiB) within one 2 MiB chunk.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 MPT=/tmp/famfs-nc
@@ -53,6 +54,18 @@ wbd() {
 	trace_off kprobes/famfs_wbpmem
 	t_eq "$_id" "$_want" "$(wb_probe_bytes famfs_wbpmem)"
 	wb_probe_del famfs_wbpmem
+}
+# killed ID ioctl|fsync: a child invalidating all of MPT/big (BIG bytes) is
+# killed inside the call; the call's famfs_cache event (the last one, if it
+# did anything) must cover less than BIG: it stopped at the signal.
+BIGOFF=$((128 << 20)) BIG=$((512 << 20))
+killed() {
+	trace_on $EV
+	PFX="$1-" run_prog cache_test $MPT kill "$2" $BIGOFF $BIG
+	trace_off $EV
+	_len=$(grep 'famfs_cache:' $TRACE/trace | tail -n 1 | sed -n 's/.* len \([0-9]*\)$/\1/p')
+	echo "$1: the killed call did ${_len:-0} of $BIG bytes"
+	t_eq "$1-stopped" "yes" "$([ "${_len:-0}" -lt $BIG ] && echo yes || echo "no: all $_len bytes after SIGKILL")"
 }
 # opt_shown ID yes|no: /proc/mounts shows noncoherent for MPT, or not.
 opt_shown() {
@@ -117,6 +130,8 @@ lined nc-msync-last "fsync/invalidate=4096" 1 msync $((SIZE - 4096)) 4096
 counted nc-ioctl-inv "ioctl/invalidate=4096" ioctl inv 0 4096
 counted nc-ioctl-both "ioctl/invalidate=1048576" ioctl both 1048576 1048576
 counted nc-bad "ioctl/writeback=1" bad
+killed nc-kill-ioctl ioctl
+killed nc-kill-fsync fsync
 
 # Coherent (remount): the same calls do no cache maintenance at all.
 klog_mark
