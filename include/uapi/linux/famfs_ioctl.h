@@ -277,6 +277,10 @@ struct famfs_ioc_cache {
  *   EBUSY	the device is held elsewhere: another mount, an exclusive
  *		opener, another dax holder, or (devdax) a writable open
  *   EROFS	a read-only block device on a read-write mount
+ *   EOPNOTSUPP	a block device whose memory has no struct pages (DAX
+ *		without them cannot be mapped into processes; its dax_device
+ *		is only reached by holding it, hence after EBUSY and EROFS;
+ *		a pmem namespace in fsdax mode always has them)
  *   ENOSPC	the device is smaller than size
  */
 struct famfs_ioc_dev_add {
