@@ -213,7 +213,9 @@ struct famfs_ioc_map_v2 {
  * ENODEV the file has no map yet; EINVAL length is 0 or the range does not
  * lie within the file (offset + length > file size, or wraps); EIO the
  * mount has failed (memory failure, device gone) or part of the range is
- * poisoned.
+ * poisoned; EINTR a fatal signal (SIGKILL) arrived while the range was
+ * being done (checked every 2 MiB; what was done stays done).  fsync and
+ * read(2) on a non-coherent mount stop the same way.
  */
 #define FAMFS_CACHE_WRITEBACK	(1U << 0)	/* write dirty lines back */
 #define FAMFS_CACHE_INVALIDATE	(1U << 1)	/* write back, then drop */
