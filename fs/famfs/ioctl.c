@@ -84,11 +84,11 @@ static int famfs_map_check_header(const struct famfs_mc *mc,
 	return 0;
 }
 
-/* The v1 rules for simple extent @i (of @n). */
+/* The v1 rules for simple extent @i, on its device (attached). */
 static int famfs_check_simple(const struct famfs_mc *mc,
-			      const struct famfs_map_req *req, u64 i,
-			      u64 dev_size)
+			      const struct famfs_map_req *req, u64 i)
 {
+	u64 dev_size = famfs_dev(FAMFS_SB(mc->sb), req->devs[i])->size;
 	u64 off = req->ext[i].offset;
 	u64 len = req->ext[i].len;
 	u64 end;
@@ -248,7 +248,6 @@ static int famfs_check_iext(const struct famfs_mc *mc,
 static int famfs_map_validate(const struct famfs_mc *mc,
 			      const struct famfs_map_req *req)
 {
-	struct famfs_sb_info *fsi = FAMFS_SB(mc->sb);
 	bool il = req->extent_type == FAMFS_INTERLEAVED_EXTENT;
 	u64 total = 0;
 	u64 i;
@@ -260,8 +259,7 @@ static int famfs_map_validate(const struct famfs_mc *mc,
 		} else {
 			rc = famfs_map_v3_check(mc, req, i, 0);
 			if (!rc)
-				rc = famfs_check_simple(mc, req, i,
-					famfs_dev(fsi, req->devs[i])->size);
+				rc = famfs_check_simple(mc, req, i);
 		}
 		if (rc)
 			return rc;
