@@ -28,12 +28,17 @@
 #include <linux/fs.h>
 #include <linux/libnvdimm.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include "famfs.h"
 #include "trace.h"
 
-/* Bytes [dev_off, dev_off + len) of @b, at most one extent's worth. */
+/*
+ * Bytes [dev_off, dev_off + len) of @b, at most one extent's worth, done
+ * @done.  A whole file can be a device's size: SIGKILL stops it between two
+ * chunks (-EINTR; what was done stays done, nothing is undone).
+ */
 static int famfs_cache_dev(const struct famfs_backing *b, u64 dev_off,
-			   u64 len, unsigned int op)
+			   u64 len, unsigned int op, u64 *done)
 {
 	u64 daddr = famfs_backing_daddr(b, dev_off);
 	int id, rc = 0;
@@ -46,6 +51,10 @@ static int famfs_cache_dev(const struct famfs_backing *b, u64 dev_off,
 		void *kaddr;
 		long avail;
 
+		if (fatal_signal_pending(current)) {
+			rc = -EINTR;
+			break;
+		}
 		id = dax_read_lock();
 		avail = dax_direct_access(b->dax_dev,
 					  daddr >> PAGE_SHIFT, nr, DAX_ACCESS,
@@ -69,6 +78,7 @@ static int famfs_cache_dev(const struct famfs_backing *b, u64 dev_off,
 		dax_read_unlock(id);
 		daddr += n;
 		len -= n;
+		*done += n;
 		cond_resched();
 	}
 	return rc;
@@ -84,7 +94,9 @@ static int famfs_cache_dev(const struct famfs_backing *b, u64 dev_off,
  * @pos:   file offset
  * @len:   bytes; the range is cut at the end of the map
  *
- * Returns 0, or -EIO when the mount has failed or a page is poisoned.
+ * Returns 0, -EIO when the mount has failed or a page is poisoned, or -EINTR
+ * when a fatal signal stopped it (checked every 2 MiB: a whole file on a
+ * large device takes long, and a killed process must not wait for it).
  */
 int famfs_cache_range(struct inode *inode, const char *why, unsigned int op,
 		      u64 pos, u64 len)
@@ -110,10 +122,10 @@ int famfs_cache_range(struct inode *inode, const char *why, unsigned int op,
 			break;
 		}
 		n = min(n, end - pos - done);
-		rc = famfs_cache_dev(famfs_dev(fsi, dev), dev_off, n, op);
+		rc = famfs_cache_dev(famfs_dev(fsi, dev), dev_off, n, op,
+				     &done);
 		if (rc)
 			break;
-		done += n;
 	}
 	if (op == FAMFS_CACHE_WRITEBACK && done) {
 		/*

@@ -30,7 +30,9 @@
  * a memory failure (EIO, SIGBUS on the next access), every mapping and every
  * DAX entry of every file goes before the memory does, and unmount still
  * works.  Unbind waits until no page of the device is referenced (a page in
- * a pipe, O_DIRECT in flight), whether mounted or not, SIGKILL or not.
+ * a pipe, O_DIRECT in flight), whether mounted or not, SIGKILL or not.  A
+ * bind while /dev/daxX.Y is still open under the previous driver is refused
+ * (EBUSY, one log line): close it first.
  *
  * struct dev_dax and struct dax_device_driver are private to drivers/dax;
  * they come from the kernel source package, and the build checks that they
@@ -538,6 +540,23 @@ static int famfs_dax_probe(struct dev_dax *dev_dax)
 		dev_warn(dev, "the device is too small (%llu bytes)\n",
 			 range_len(range));
 		return -EINVAL;
+	}
+	/*
+	 * The cdev embedded in the dax device is set up again below.  A file
+	 * opened under the previous driver (device_dax, or famfs before an
+	 * unbind) still holds it: its reference outlives cdev_del(), and a
+	 * cdev_init() under it would reset that count and the list of the
+	 * inodes that point to it (the file's close would then release our
+	 * cdev, and unbind put it once more).  Refuse until it is closed.  No
+	 * reference comes meanwhile: the cdev is out of the char device map,
+	 * and chrdev_open() takes one only from a count above 0.
+	 */
+	cdev = dax_inode(dev_dax->dax_dev)->i_cdev;
+	if (kref_read(&cdev->kobj.kref)) {
+		dev_warn(dev, "/dev/%s is still open under its earlier driver (%s): close it, then bind again\n",
+			 dev_name(dev),
+			 cdev->owner ? module_name(cdev->owner) : "built-in");
+		return -EBUSY;
 	}
 
 	fdd = kzalloc(sizeof(*fdd), GFP_KERNEL);

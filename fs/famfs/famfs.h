@@ -156,7 +156,8 @@ static inline bool famfs_fmap_interleaved(const struct famfs_fmap *fmap)
  * ioctl has read it from user space: ioctl.c validates it, map.c builds the
  * fmap.  @count entries at @ext (simple) or @iext (interleaved); the device
  * of simple extent i is @devs[i], of strip j of interleaved extent i
- * @devs[FAMFS_DEVS_IDX(i, j)] (all 0 but for MAP_CREATE_V3).
+ * @devs[FAMFS_DEVS_IDX(i, j)] (all 0 but for MAP_CREATE_V3, whose list as
+ * read is @v3, for the checks of its device fields; famfs_map_v3_check()).
  */
 #define FAMFS_DEVS_IDX(i, j)	((i) * FAMFS_IOC_MAX_STRIPS + (j))
 struct famfs_map_req {
@@ -166,6 +167,7 @@ struct famfs_map_req {
 	u64				count;
 	const struct famfs_extent	*ext;
 	const struct famfs_ioc_iext	*iext;
+	const void			*v3;
 	u8				devs[FAMFS_IOC_MAX_EXTENTS_V2];
 };
 
@@ -436,7 +438,9 @@ int famfs_map_create(struct file *file, struct famfs_map_req *req,
 /* ioctl_v3.c */
 void *famfs_fmap_list_v3(const struct famfs_fmap *fmap, size_t *size);
 bool famfs_fmap_single_dev(const struct famfs_fmap *fmap);
-void *famfs_map_v3_convert(const struct famfs_mc *mc,
-			   struct famfs_map_req *req, void *v3);
+void *famfs_map_v3_convert(struct famfs_map_req *req);
+int famfs_map_v3_check(const struct famfs_mc *mc,
+		       const struct famfs_map_req *req, u64 i, u32 j);
+bool famfs_map_v3_unused_zero(const struct famfs_map_req *req, u64 i, u32 j);
 
 #endif /* _FS_FAMFS_FAMFS_H */

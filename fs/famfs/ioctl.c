@@ -84,11 +84,11 @@ static int famfs_map_check_header(const struct famfs_mc *mc,
 	return 0;
 }
 
-/* The v1 rules for simple extent @i (of @n). */
+/* The v1 rules for simple extent @i, on its device (attached). */
 static int famfs_check_simple(const struct famfs_mc *mc,
-			      const struct famfs_map_req *req, u64 i,
-			      u64 dev_size)
+			      const struct famfs_map_req *req, u64 i)
 {
+	u64 dev_size = famfs_dev(FAMFS_SB(mc->sb), req->devs[i])->size;
 	u64 off = req->ext[i].offset;
 	u64 len = req->ext[i].len;
 	u64 end;
@@ -185,7 +185,8 @@ static int famfs_check_iext(const struct famfs_mc *mc,
 
 	for (j = min_t(u32, ie->nstrips, FAMFS_IOC_MAX_STRIPS);
 	     j < FAMFS_IOC_MAX_STRIPS; j++)
-		if (ie->strips[j].offset || ie->strips[j].len)
+		if (ie->strips[j].offset || ie->strips[j].len ||
+		    !famfs_map_v3_unused_zero(req, i, j))
 			break;
 	if (ie->reserved) {
 		famfs_mc_err(mc, "extent %llu: reserved field %#x is not 0",
@@ -229,7 +230,10 @@ static int famfs_check_iext(const struct famfs_mc *mc,
 	for (j = 0; j < ie->nstrips; j++) {
 		u32 dev = req->devs[FAMFS_DEVS_IDX(i, j)];
 
-		rc = famfs_check_strip(mc, ie, i, j, famfs_dev(fsi, dev)->size);
+		rc = famfs_map_v3_check(mc, req, i, j);
+		if (!rc)
+			rc = famfs_check_strip(mc, ie, i, j,
+					       famfs_dev(fsi, dev)->size);
 		if (rc)
 			return rc;
 	}
@@ -237,23 +241,26 @@ static int famfs_check_iext(const struct famfs_mc *mc,
 }
 
 /*
- * Check a map whose header passed famfs_map_check_header(), and whose device
- * indexes (MAP_CREATE_V3) name attached devices: each extent and strip is
- * checked against its own device.
+ * Check a map whose header passed famfs_map_check_header(), extent by
+ * extent (strip by strip), each against its own device once its device
+ * fields (MAP_CREATE_V3) passed; then the whole map.
  */
 static int famfs_map_validate(const struct famfs_mc *mc,
 			      const struct famfs_map_req *req)
 {
-	struct famfs_sb_info *fsi = FAMFS_SB(mc->sb);
 	bool il = req->extent_type == FAMFS_INTERLEAVED_EXTENT;
 	u64 total = 0;
 	u64 i;
 	int rc;
 
 	for (i = 0; i < req->count; i++) {
-		rc = il ? famfs_check_iext(mc, req, i) :
-			  famfs_check_simple(mc, req, i,
-					     famfs_dev(fsi, req->devs[i])->size);
+		if (il) {
+			rc = famfs_check_iext(mc, req, i);
+		} else {
+			rc = famfs_map_v3_check(mc, req, i, 0);
+			if (!rc)
+				rc = famfs_check_simple(mc, req, i);
+		}
 		if (rc)
 			return rc;
 	}
@@ -287,7 +294,8 @@ static int famfs_map_validate(const struct famfs_mc *mc,
 
 /*
  * v2, v3: read the list at @ulist into a buffer that req then points to
- * (v3: converted to the v2 entries and req->devs, ioctl_v3.c).
+ * (v3: req->v3, converted to the v2 entries and req->devs, ioctl_v3.c;
+ * the caller frees req->v3 as well).
  */
 static void *famfs_map_read_list(const struct famfs_mc *mc,
 				 struct famfs_map_req *req, u64 ulist,
@@ -308,8 +316,10 @@ static void *famfs_map_read_list(const struct famfs_mc *mc,
 				     req->count, ulist);
 		return buf;
 	}
-	if (version == 3)
-		return famfs_map_v3_convert(mc, req, buf);
+	if (version == 3) {
+		req->v3 = buf;
+		return famfs_map_v3_convert(req);
+	}
 	if (il)
 		req->iext = buf;
 	else
@@ -440,6 +450,7 @@ out_unlock:
 	famfs_fmap_free(fmap);
 	trace_famfs_map_create(inode, req, rc);
 	kfree(list);
+	kfree(req->v3);
 	return rc;
 }
 

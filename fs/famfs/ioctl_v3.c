@@ -5,10 +5,12 @@
  * A mount may have several devices (members.c).  The v3 map ioctls take the
  * v2 header, but their entries (struct famfs_ioc_dext, struct
  * famfs_ioc_iext_v3) give each extent and each strip a device index.
- * MAP_CREATE_V3 checks the device fields of every entry (reserved 0, the
- * device attached), turns the list into the v2 entries and famfs_map_req's
- * devs[], and goes through the checks of MAP_CREATE_V2 (ioctl.c), which
- * check each extent and strip against its own device.
+ * MAP_CREATE_V3 turns the list into the v2 entries and famfs_map_req's
+ * devs[], keeps the list (req->v3), and goes through the checks of
+ * MAP_CREATE_V2 (ioctl.c), which check each extent and strip against its own
+ * device, each after the checks of its device fields here
+ * (famfs_map_v3_check()): the first failing check of the first failing
+ * extent or strip wins, as <linux/famfs_ioctl.h> says.
  */
 
 #include <linux/capability.h>
@@ -41,6 +43,47 @@ static int famfs_dext_check(const struct famfs_mc *mc,
 	return 0;
 }
 
+/**
+ * famfs_map_v3_check() - the device fields of one extent or strip
+ * @mc: for the log line
+ * @req: the request
+ * @i: simple extent @i, or interleaved extent @i...
+ * @j: ...its strip @j (< nstrips, <= FAMFS_IOC_MAX_STRIPS)
+ *
+ * Called just before the extent's (strip's) own checks, so that the order
+ * of the checks is extent by extent (strip by strip).
+ *
+ * Return: 0 (also for v1 and v2 requests), -EINVAL (reserved not 0),
+ * -ENODEV (devindex names no attached device).
+ */
+int famfs_map_v3_check(const struct famfs_mc *mc,
+		       const struct famfs_map_req *req, u64 i, u32 j)
+{
+	if (!req->v3)
+		return 0;
+	if (req->extent_type != FAMFS_INTERLEAVED_EXTENT)
+		return famfs_dext_check(mc,
+				&((const struct famfs_ioc_dext *)req->v3)[i],
+				i, 0, false);
+	return famfs_dext_check(mc,
+			&((const struct famfs_ioc_iext_v3 *)req->v3)[i].strips[j],
+			i, j, true);
+}
+
+/*
+ * Are the device fields of unused strip @j (>= nstrips) of interleaved
+ * extent @i 0?  (Its offset and length are checked as in v2.)
+ */
+bool famfs_map_v3_unused_zero(const struct famfs_map_req *req, u64 i, u32 j)
+{
+	const struct famfs_ioc_dext *d;
+
+	if (!req->v3)
+		return true;
+	d = &((const struct famfs_ioc_iext_v3 *)req->v3)[i].strips[j];
+	return !d->devindex && !d->reserved;
+}
+
 static void famfs_dext_to_ext(struct famfs_extent *e,
 			      const struct famfs_ioc_dext *d)
 {
@@ -49,76 +92,56 @@ static void famfs_dext_to_ext(struct famfs_extent *e,
 }
 
 /**
- * famfs_map_v3_convert() - a v3 list into v2 entries and req->devs
- * @mc: for the log lines
- * @req: the request (count checked); points to the result on success
- * @v3: the list read from user space; freed here
+ * famfs_map_v3_convert() - the v3 list req->v3 into v2 entries and req->devs
+ * @req: the request (count checked); req->ext or req->iext points to the
+ *	 result on success only
  *
- * Return: the buffer to kfree() with the v2 entries, or an ERR_PTR:
- * -EINVAL (reserved or unused strip fields not 0), -ENODEV (no such
- * device), -ENOMEM.
+ * Nothing is checked here: the device fields are checked extent by extent
+ * with the v2 checks (famfs_map_v3_check()); until then a device index in
+ * req->devs is only a number (clamped to a u8).
+ *
+ * Return: the buffer to kfree() with the v2 entries, or ERR_PTR(-ENOMEM).
  */
-void *famfs_map_v3_convert(const struct famfs_mc *mc,
-			   struct famfs_map_req *req, void *v3)
+void *famfs_map_v3_convert(struct famfs_map_req *req)
 {
 	bool il = req->extent_type == FAMFS_INTERLEAVED_EXTENT;
-	struct famfs_ioc_iext *ie = NULL;
-	struct famfs_extent *ext = NULL;
+	struct famfs_ioc_iext *ie;
+	struct famfs_extent *ext;
 	void *out;
 	u64 i;
 	u32 j;
-	int rc = 0;
 
 	out = kcalloc(req->count, il ? sizeof(*ie) : sizeof(*ext), GFP_KERNEL);
-	if (!out) {
-		kfree(v3);
+	if (!out)
 		return ERR_PTR(-ENOMEM);
-	}
 	if (!il) {
-		const struct famfs_ioc_dext *d = v3;
+		const struct famfs_ioc_dext *d = req->v3;
 
 		ext = out;
-		for (i = 0; i < req->count && !rc; i++) {
-			rc = famfs_dext_check(mc, &d[i], i, 0, false);
+		for (i = 0; i < req->count; i++) {
 			famfs_dext_to_ext(&ext[i], &d[i]);
-			req->devs[i] = d[i].devindex;
+			req->devs[i] = min_t(u32, d[i].devindex, U8_MAX);
 		}
 		req->ext = ext;
-		goto out;
+		return out;
 	}
 
 	ie = out;
-	for (i = 0; i < req->count && !rc; i++) {
+	for (i = 0; i < req->count; i++) {
 		const struct famfs_ioc_iext_v3 *v =
-			&((const struct famfs_ioc_iext_v3 *)v3)[i];
-		u32 used = min_t(u32, v->nstrips, FAMFS_IOC_MAX_STRIPS);
+			&((const struct famfs_ioc_iext_v3 *)req->v3)[i];
 
 		ie[i].nstrips = v->nstrips;
 		ie[i].reserved = v->reserved;
 		ie[i].chunk_size = v->chunk_size;
 		ie[i].nbytes = v->nbytes;
-		for (j = 0; j < FAMFS_IOC_MAX_STRIPS; j++)
+		for (j = 0; j < FAMFS_IOC_MAX_STRIPS; j++) {
 			famfs_dext_to_ext(&ie[i].strips[j], &v->strips[j]);
-		for (j = 0; j < used && !rc; j++) {
-			rc = famfs_dext_check(mc, &v->strips[j], i, j, true);
-			req->devs[FAMFS_DEVS_IDX(i, j)] = v->strips[j].devindex;
-		}
-		/* Unused strips: offset and length are checked as in v2. */
-		for (; j < FAMFS_IOC_MAX_STRIPS && !rc; j++) {
-			if (v->strips[j].devindex || v->strips[j].reserved) {
-				famfs_mc_err(mc, "extent %llu: unused strip %u (of %u) is not 0",
-					     i, j, v->nstrips);
-				rc = -EINVAL;
-			}
+			req->devs[FAMFS_DEVS_IDX(i, j)] =
+				min_t(u32, v->strips[j].devindex, U8_MAX);
 		}
 	}
 	req->iext = ie;
-out:
-	kfree(v3);
-	if (rc) {
-		kfree(out);
-		return ERR_PTR(rc);
-	}
 	return out;
 }
 

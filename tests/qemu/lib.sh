@@ -278,6 +278,18 @@ wb_probe_bytes() {
 		END { print n + 0 }' $TRACE/trace
 }
 wb_probe_del() { echo "-:$1" >> $TRACE/kprobe_events; }
+# inv_probe_add NAME: the same on arch_invalidate_pmem() (x86-64: clflushopt
+# of size bytes, its second argument): the bytes the CPU was told to write
+# back and drop, whatever a tracepoint says was asked.  wb_probe_bytes and
+# wb_probe_del work on it.  inv_sum COUNTS: the invalidate bytes of a
+# cache_counts string ("read/invalidate=4096 ioctl/writeback=8192": 4096).
+inv_probe_add() {
+	echo "-:$1" >> $TRACE/kprobe_events 2>/dev/null	# left by an earlier suite
+	echo "p:$1 arch_invalidate_pmem size=%si:u64" >> $TRACE/kprobe_events 2>/dev/null
+}
+inv_sum() {
+	echo "$1" | tr ' ' '\n' | sed -n 's|^[a-z]*/invalidate=||p' | awk '{ n += $1 } END { print n + 0 }'
+}
 trace_on() {
 	echo 0 > $TRACE/tracing_on
 	: > $TRACE/trace

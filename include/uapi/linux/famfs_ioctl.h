@@ -213,7 +213,9 @@ struct famfs_ioc_map_v2 {
  * ENODEV the file has no map yet; EINVAL length is 0 or the range does not
  * lie within the file (offset + length > file size, or wraps); EIO the
  * mount has failed (memory failure, device gone) or part of the range is
- * poisoned.
+ * poisoned; EINTR a fatal signal (SIGKILL) arrived while the range was
+ * being done (checked every 2 MiB; what was done stays done).  fsync and
+ * read(2) on a non-coherent mount stop the same way.
  */
 #define FAMFS_CACHE_WRITEBACK	(1U << 0)	/* write dirty lines back */
 #define FAMFS_CACHE_INVALIDATE	(1U << 1)	/* write back, then drop */
@@ -277,6 +279,10 @@ struct famfs_ioc_cache {
  *   EBUSY	the device is held elsewhere: another mount, an exclusive
  *		opener, another dax holder, or (devdax) a writable open
  *   EROFS	a read-only block device on a read-write mount
+ *   EOPNOTSUPP	a block device whose memory has no struct pages (DAX
+ *		without them cannot be mapped into processes; its dax_device
+ *		is only reached by holding it, hence after EBUSY and EROFS;
+ *		a pmem namespace in fsdax mode always has them)
  *   ENOSPC	the device is smaller than size
  */
 struct famfs_ioc_dev_add {
@@ -297,16 +303,21 @@ struct famfs_ioc_dev_add {
  * famfs_ioc_iext_v3 (interleaved) entries, whose extents and strips each
  * carry a device index.  MAP_GET_V3 works on every map (v1 and v2 maps show
  * device 0).  MAP_CREATE_V3 makes the checks of MAP_CREATE_V2, in the same
- * order, with two more that come first for each extent or strip:
+ * order, with two more that come first for each simple extent, and for each
+ * strip of an interleaved extent (after that extent's own checks, before the
+ * strip's):
  *
  *   EINVAL	reserved of the extent (strip) is not 0
  *   ENODEV	devindex >= FAMFS_MAX_DEVS or no device attached there
  *
- * and every other check is per device: the extent must lie inside its own
- * device (ENXIO), offset 0 of every device is reserved (for its superblock:
- * EINVAL for any file but FAMFS_SUPERBLOCK), and only extents on the same
- * device can overlap (EADDRINUSE): the same offset on two devices is not an
- * overlap.  Unused strips ([nstrips..)) must be all 0, devindex included.
+ * so a check of extent (strip) i always comes before any check of extent
+ * (strip) i + 1, and the checks of the whole map come last.  Every other
+ * check is per device: the extent must lie inside its own device (ENXIO),
+ * offset 0 of every device is reserved (for its superblock: EINVAL for any
+ * file but FAMFS_SUPERBLOCK), and only extents on the same device can
+ * overlap (EADDRINUSE): the same offset on two devices is not an overlap.
+ * Unused strips ([nstrips..)) must be all 0, devindex and reserved included
+ * (EINVAL, with the extent's first check).
  */
 struct famfs_ioc_dext {
 	__u64 offset;			/* bytes on device devindex */

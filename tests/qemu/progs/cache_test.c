@@ -16,10 +16,22 @@
  *   cache_test MPT ioctl wb|inv|both OFF LEN   FAMFSIOC_CACHE
  *   cache_test MPT bad              every refusal of FAMFSIOC_CACHE
  *   cache_test MPT loop LEN N       N preads of LEN (for the bench)
+ *   cache_test MPT kill ioctl|fsync DEVOFF LEN
+ *                                   MPT/big (LEN bytes at DEVOFF, mapped
+ *                                   on first use); a child invalidates all
+ *                                   of it (FAMFSIOC_CACHE, or fsync) and is
+ *                                   sent SIGKILL while in that call (seen in
+ *                                   /proc/PID/stack before and after the
+ *                                   kill; else again, up to 5 times): it
+ *                                   must die by it;
+ *                                   how far the call got is the suite's to
+ *                                   read (famfs_cache tracepoint)
  *
  * Prints PASS/FAIL lines and "DONE cache_test" last; exit 1 on a FAIL.
  */
 #include "module_test.h"
+#include <sys/wait.h>
+#include <time.h>
 
 #define NC_SIZE		(5 * MiB + 4096)	/* ragged: the last unit is short */
 #define NC_ALLOC	(6 * MiB)
@@ -188,6 +200,126 @@ static void do_loop(size_t len, unsigned long n)
 	close(fd);
 }
 
+/* The open MPT/big, LEN bytes at DEVOFF: mapped on first use. */
+static int open_big(unsigned long long devoff, unsigned long long len)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/big", mpt);
+	fd = open(path, O_RDWR);
+	if (fd >= 0)
+		return fd;
+	fd = mkfile(mpt, "big");
+	if (map1(fd, len, devoff, len))
+		die("map MPT/big");
+	return fd;
+}
+
+/*
+ * Is @pid inside famfs's cache walk?  Its kernel stack says so (root; it is
+ * not running while this one reads: one guest CPU).  /proc/PID/syscall
+ * cannot: it says "running" for a task preempted inside a call.
+ */
+static int in_cache_walk(pid_t pid)
+{
+	char p[64], buf[4096];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/%d/stack", (int)pid);
+	fd = open(p, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return strstr(buf, "famfs_cache_range") != NULL;
+}
+
+/*
+ * One attempt: a child walks all of MPT/big (@fsync_call: fsync, else
+ * FAMFSIOC_CACHE) and gets SIGKILL once seen inside the walk.  Returns 1 if
+ * it was still inside the walk after the kill (the signal came during the
+ * call: the suite's verdict holds), 0 if not (the parent was preempted
+ * between look and kill and the walk ended meanwhile: try again), -1 if it
+ * was never seen inside; *st is its wait status.
+ */
+static int kill_once(int fd, int fsync_call, unsigned long long len, int *st,
+		     double *ms)
+{
+	struct famfs_ioc_cache c = cache_arg(FAMFS_CACHE_INVALIDATE, 0, len);
+	struct timespec t0, t1;
+	int p[2], caught = 0, landed = 0;
+	pid_t pid;
+	char b;
+
+	if (pipe(p))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		if (write(p[1], "r", 1) != 1)
+			_exit(3);
+		if (fsync_call)
+			fsync(fd);
+		else
+			ioctl(fd, FAMFSIOC_CACHE, &c);
+		_exit(0);
+	}
+	close(p[1]);
+	if (read(p[0], &b, 1) != 1)
+		die("the child did not start");
+	close(p[0]);
+	/* Until it is seen inside the walk (a sleep lets it run), or gone. */
+	while (!caught && waitpid(pid, st, WNOHANG) == 0) {
+		if (in_cache_walk(pid)) {
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			caught = !kill(pid, SIGKILL);
+			landed = caught && in_cache_walk(pid);
+		} else {
+			usleep(200);
+		}
+	}
+	if (!caught)
+		return -1;
+	if (waitpid(pid, st, 0) != pid)
+		die("waitpid");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	*ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+	return landed;
+}
+
+static void do_kill(const char *how, unsigned long long devoff,
+		    unsigned long long len)
+{
+	int fd = open_big(devoff, len), st = 0, n, rc = 0;
+	double ms = 0;
+
+	for (n = 1; n <= 5; n++) {
+		rc = kill_once(fd, !strcmp(how, "fsync"), len, &st, &ms);
+		if (rc)
+			break;
+		printf("info: attempt %d: the walk had ended when SIGKILL came; again\n",
+		       n);
+	}
+	close(fd);
+	if (rc <= 0) {
+		t_fail("kill-in-call", "the child was never %s famfs_cache_range() (/proc/PID/stack) during %s over %llu bytes",
+		       rc ? "seen inside" : "still inside, after SIGKILL,",
+		       how, len);
+		return;
+	}
+	t_pass("kill-in-call");
+	printf("info: %s over %llu bytes: dead %.1f ms after SIGKILL\n", how,
+	       len, ms);
+	t_true("killed-by-sigkill", WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL,
+	       "the child did not die by SIGKILL");
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 2 ? argv[2] : "";
@@ -217,6 +349,8 @@ int main(int argc, char **argv)
 		do_bad();
 	else if (!strcmp(cmd, "loop") && argc == 5)
 		do_loop(num(argv[3]), num(argv[4]));
+	else if (!strcmp(cmd, "kill") && argc == 6)
+		do_kill(argv[3], num(argv[4]), num(argv[5]));
 	else
 		goto usage;
 	printf("DONE cache_test\n");

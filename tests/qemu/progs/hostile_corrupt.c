@@ -12,9 +12,12 @@
  *   hostile_corrupt DEV fill OFF LEN BYTE     LEN bytes of BYTE
  *   hostile_corrupt DEV random OFF LEN SEED   LEN seeded random bytes
  *   hostile_corrupt DEV copy FROM TO LEN      device bytes FROM -> TO
- *   hostile_corrupt DEV crc sb|hdr|IDX        recompute the CRC of the
- *                                             superblock, the log header or
- *                                             log entry IDX (famfs_format.h)
+ *   hostile_corrupt DEV crc sb|hdr|IDX|cIDX   recompute the CRC of the
+ *                                             superblock, the log header,
+ *                                             v1 log entry IDX, or the
+ *                                             compact entry at slot IDX
+ *                                             (its nslots; seeded with the
+ *                                             superblock's fs uuid)
  *   hostile_corrupt DEV get OFF WIDTH         print a little-endian value
  *
  * DEV may also be a mounted famfs's .meta/.log (on the master): set
@@ -25,6 +28,7 @@
  * shared mapping.  Exit 0 ok, 2 usage or I/O error.
  */
 #include "dev_test.h"
+#include <stddef.h>
 #include <linux/famfs_format.h>
 
 static int fd, chr;
@@ -45,12 +49,12 @@ static void io(int write, uint64_t off, void *buf, uint64_t len)
 	dt_put(&s, fd, write, 1);
 }
 
-/* CRC-32 (IEEE, reflected), as zlib's crc32(0, buf, len). */
-static uint32_t crc32_ieee(const void *buf, size_t len)
+/* CRC-32 (IEEE, reflected), as zlib's crc32(crc, buf, len). */
+static uint32_t crc32_z(uint32_t crc, const void *buf, size_t len)
 {
 	static uint32_t tab[256];
 	const uint8_t *p = buf;
-	uint32_t c = 0xffffffff;
+	uint32_t c = crc ^ 0xffffffff;
 
 	if (!tab[1])
 		for (uint32_t i = 0; i < 256; i++) {
@@ -63,6 +67,11 @@ static uint32_t crc32_ieee(const void *buf, size_t len)
 	while (len--)
 		c = tab[(c ^ *p++) & 0xff] ^ (c >> 8);
 	return c ^ 0xffffffff;
+}
+
+static uint32_t crc32_ieee(const void *buf, size_t len)
+{
+	return crc32_z(0, buf, len);
 }
 
 static void put_le(uint8_t *p, uint64_t v, int width)
@@ -80,12 +89,40 @@ static uint64_t get_le(const uint8_t *p, int width)
 	return v;
 }
 
+/*
+ * The compact entry at slot @slot: crc32(crc32(0, fs_uuid, 16), its nslots
+ * (1..FAMFS_CLOG_MAX_SLOTS, else 1) x 256 bytes with crc = 0).
+ */
+static void fix_clog_crc(uint64_t slot)
+{
+	uint8_t b[FAMFS_CLOG_MAX_ENTRY], uuid[16];
+	uint64_t off = log_base + FAMFS_LOG_HDR_SIZE + slot * FAMFS_CLOG_SLOT;
+	unsigned int n;
+
+	io(0, FAMFS_SB_OFFSET + offsetof(struct famfs_superblock, fs_uuid),
+	   uuid, sizeof(uuid));
+	io(0, off, b, FAMFS_CLOG_SLOT);
+	n = b[offsetof(struct famfs_clog_hdr, nslots)];
+	if (n < 1 || n > FAMFS_CLOG_MAX_SLOTS)
+		n = 1;
+	io(0, off, b, n * FAMFS_CLOG_SLOT);
+	put_le(b + offsetof(struct famfs_clog_hdr, crc), 0, 4);
+	put_le(b + offsetof(struct famfs_clog_hdr, crc),
+	       crc32_z(crc32_ieee(uuid, sizeof(uuid)), b, n * FAMFS_CLOG_SLOT),
+	       4);
+	io(1, off, b, FAMFS_CLOG_SLOT);
+}
+
 static void fix_crc(const char *what)
 {
 	uint8_t b[FAMFS_LOG_ENTRY_SIZE];
 	uint64_t off;
 	size_t len, crc_at;
 
+	if (what[0] == 'c') {
+		fix_clog_crc(num(what + 1));
+		return;
+	}
 	if (!strcmp(what, "sb")) {
 		off = FAMFS_SB_OFFSET;
 		len = FAMFS_SB_SIZE;
@@ -220,6 +257,6 @@ int main(int argc, char **argv)
 usage:
 	fprintf(stderr, "usage: hostile_corrupt DEV save OFF LEN FILE | restore OFF FILE | flip OFF BIT |\n"
 		"       set OFF WIDTH VALUE | get OFF WIDTH | str OFF LEN STRING | fill OFF LEN BYTE |\n"
-		"       random OFF LEN SEED | copy FROM TO LEN | crc sb|hdr|IDX\n");
+		"       random OFF LEN SEED | copy FROM TO LEN | crc sb|hdr|IDX|cIDX\n");
 	return 2;
 }

@@ -170,6 +170,18 @@ static void test_attach(void)
 	if (busy < 0)
 		die("open DEV1 exclusively");
 	t_errno("add-busy", dev_add(root, fd, 1, size1), EBUSY);
+	/* Busy and read-only: EBUSY, the earlier row of the contract. */
+	if (!cdev1) {
+		int ro = 1;
+
+		if (ioctl(busy, BLKROSET, &ro))
+			die("BLKROSET 1");
+		t_errno("add-busy-before-erofs", dev_add(root, fd, 1, size1),
+			EBUSY);
+		ro = 0;
+		if (ioctl(busy, BLKROSET, &ro))
+			die("BLKROSET 0");
+	}
 	close(busy);
 
 	t_ok("add", dev_add(root, fd, 1, size1));

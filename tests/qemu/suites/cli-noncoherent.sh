@@ -8,7 +8,9 @@
 # -o coherent / -o noncoherent override it (stderr + kernel log); famfs tune
 # flips it (master only).  famfs flush, cp, creat -S and verify are counted
 # through the famfs:famfs_cache tracepoint: the whole file on a non-coherent
-# mount, nothing on a coherent one.
+# mount, nothing on a coherent one; and what the CPU was told to drop (a
+# kprobe on arch_invalidate_pmem()): the same invalidated bytes, 0 when
+# coherent.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 DEV=$FAMFS_DEV
@@ -22,14 +24,28 @@ if ! trace_have $EV; then
 fi
 [ "$FAMFS_DEV_MODE" = devdax ] && famfs bind "$DEV"
 
+# The CPU's invalidations: kprobe famfs_invncli (INV, empty without kprobes).
+INV=
+if inv_probe_add famfs_invncli; then
+	INV=kprobes/famfs_invncli
+	trap 'wb_probe_del famfs_invncli' EXIT
+else
+	trace_missing cpu-invalidated "kprobe events on arch_invalidate_pmem"
+fi
+# cpu_inv ID BYTES: arch_invalidate_pmem() was given BYTES in the last trace
+cpu_inv() {
+	[ -z "$INV" ] || t_eq "$1-cpu-invalidated" "${2:-0}" "$(wb_probe_bytes famfs_invncli)"
+}
 # traced ID RC WANT CMD...: CMD exits RC (output in $OUT) and the
-# famfs_cache bytes it caused, per why/op, are WANT ("" for none)
+# famfs_cache bytes it caused, per why/op, are WANT ("" for none), and the
+# CPU was told to invalidate exactly the invalidate bytes of WANT
 traced() {
 	_tid=$1 _trc=$2 _twant=$3; shift 3	# t_rc uses _id, _want, _rc
-	trace_on $EV
+	trace_on $EV $INV
 	t_rc "$_tid" "$_trc" "$@"
-	trace_off $EV
+	trace_off $EV $INV
 	t_eq "$_tid-counts" "$_twant" "$(cache_counts)"
+	cpu_inv "$_tid" "$(inv_sum "$_twant")"
 }
 # ioctl_counts: the FAMFSIOC_CACHE part of the last trace only (cp and
 # mkfile also msync the log and the file: counted as fsync)
@@ -48,6 +64,8 @@ shown() {
 	t_eq "$1" "$2" "$_s"
 }
 jcoh() { famfs df -j "$1" | jget ".$2"; }
+# flush_stat NAME: the count NAME=N from FAMFS_DEBUG_FLUSH's line in $OUT
+flush_stat() { echo "$OUT" | sed -n "s/.*famfs: flush:.* $1=\([0-9]*\).*/\1/p" | head -n 1; }
 
 if [ "${FAMFS_HOST:-}" = b ]; then
 	# ---- the client: mounts after a made it non-coherent ----------------
@@ -100,9 +118,9 @@ t_eq df-json noncoherent "$(jcoh $M coherence)"
 t_eq df-json-mount noncoherent "$(jcoh $M mount_coherence)"
 
 # ---- data: the whole file on a non-coherent mount --------------------------
-trace_on $EV
+trace_on $EV $INV
 t_rc creat-seeded 0 famfs creat -s 3m -S 18 $M/seeded
-trace_off $EV
+trace_off $EV $INV
 # the whole allocation is written (the pattern, then zeros to the end of
 # its last 2 MiB unit) through the scratch file (issue 15.9); the zeros go
 # to memory with non-temporal stores, so the scratch file's msync writes
@@ -110,12 +128,14 @@ trace_off $EV
 # (+ the log's lines), not the 4 MiB unit, and no FAMFSIOC_CACHE after it
 t_eq creat-seeded-no-ioctl "" "$(ioctl_counts)"
 t_between creat-seeded-writeback 3145728 4194304 "$(fsync_inv)"
+cpu_inv creat-seeded "$(inv_sum "$(cache_counts)")"
 dd if=/dev/urandom of=/tmp/ncli-src bs=1 count=12345 2>/dev/null
-trace_on $EV
+trace_on $EV $INV
 t_rc cp 0 famfs cp /tmp/ncli-src $M/copied
-trace_off $EV
+trace_off $EV $INV
 t_eq cp-no-ioctl "" "$(ioctl_counts)"
 t_between cp-writeback 12345 2097152 "$(fsync_inv)"
+cpu_inv cp "$(inv_sum "$(cache_counts)")"
 t_eq cp-bytes "$(md5sum < /tmp/ncli-src)" "$(md5sum < $M/copied)"
 traced flush 0 "ioctl/writeback=3145728" famfs flush $M/seeded
 traced flush-i 0 "ioctl/invalidate=3145728" famfs flush --invalidate $M/seeded
@@ -125,6 +145,12 @@ t_rc flush-missing 2 famfs flush $M/seeded $M/nonexistent
 t_has flush-missing-names "$M/nonexistent"
 t_rc flush-not-famfs 2 famfs flush /tmp/ncli-src
 t_has flush-not-famfs-why "not a famfs file"
+# ... nor one whose size is 0 (no range to flush: it reported success)
+t_rc flush-proc-not-famfs 2 famfs flush /proc/self/status
+t_has flush-proc-not-famfs-why "/proc/self/status: .*not a famfs file"
+: > /tmp/ncli-empty
+t_rc flush-empty-not-famfs 2 famfs flush -i /tmp/ncli-empty
+t_has flush-empty-not-famfs-why "not a famfs file"
 t_rc flush-usage 1 famfs flush
 t_rc flush-help 0 famfs flush --help
 
@@ -135,11 +161,12 @@ if [ -z "$two" ]; then
 	# (famfs:famfs_fsync_lines); cache_test maps MPT/nc of 5 MiB + 4 KiB
 	t_rc ilv-dir 0 famfs mkdir $M/ilv
 	t_rc ilv-mkfile 0 famfs mkfile -N 2 -C 2M -s $(((5 << 20) + 4096)) $M/ilv/nc
-	trace_on $EV famfs/famfs_fsync_lines
+	trace_on $EV famfs/famfs_fsync_lines $INV
 	PFX=ilv-straddle- run_prog cache_test $M/ilv msync $(((2 << 20) - 4096)) 8192
 	PFX=ilv-last- run_prog cache_test $M/ilv msync $((5 << 20)) 4096
-	trace_off $EV famfs/famfs_fsync_lines
+	trace_off $EV famfs/famfs_fsync_lines $INV
 	t_eq ilv-msync-lines "fsync/invalidate=12288" "$(cache_counts)"
+	cpu_inv ilv-msync-lines 12288
 	t_eq ilv-msync-lines-events 2 "$(grep -c 'famfs_fsync_lines:' $TRACE/trace)"
 fi
 if [ -n "$two" ]; then
@@ -218,6 +245,25 @@ t_has tune-clone-nothing-written "nothing was written"
 shown tune-clone-unchanged yes
 t_rc tune-clone-sb-unchanged 0 famfs tune $M
 t_has tune-clone-sb-still-noncoherent ": noncoherent"
+# ... and reads the log as a client does: it drops its cache lines of the
+# entries before it reads them (the master instance alone skips that: it
+# wrote them), and its mount replays files without write bits
+t_rc logplay-master 0 env FAMFS_DEBUG_FLUSH=1 famfs logplay $M
+inv_master=$(flush_stat invalidates)
+t_rc logplay-clone 0 clone env FAMFS_DEBUG_FLUSH=1 famfs logplay $M
+inv_clone=$(flush_stat invalidates)
+if [ -n "$inv_master" ] && [ "${inv_clone:-0}" -gt "$inv_master" ]; then
+	t_pass logplay-clone-invalidates
+else
+	t_fail logplay-clone-invalidates "a clone's logplay dropped ${inv_clone:-?} ranges, the master's ${inv_master:-?}: the clone must drop the entries' lines too"
+fi
+t_rc umount-for-clone 0 umount $M
+t_rc mount-clone 0 clone famfs mount $DEV $M
+t_has mount-clone-not-master "does not hold the master role"
+t_eq clone-replays-read-only 444 "$(stat -c %a $M/seeded)"
+t_rc umount-clone 0 umount $M
+t_rc mount-master-again 0 famfs mount $DEV $M
+t_eq master-replays-writable 644 "$(stat -c %a $M/seeded)"
 t_rc tune-coherent 0 famfs tune --coherent $M
 t_has tune-remounted "coherent, remounted here"
 shown tune-remounted-coherent no

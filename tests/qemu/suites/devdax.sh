@@ -4,7 +4,9 @@
 # Binding (refused mounts say what to run), the character device while bound
 # (mkfs/fsck), mount, the data path (extent math against the device, mmap vs
 # read, 2 MiB faults), exclusion of mounts and writers, memory failure on a
-# mounted file and on the character device.  Unbind/removal: devdax-unplug.sh.
+# mounted file and on the character device; a bind refused while a file
+# opened under device_dax still holds the device's character device.
+# Unbind/removal: devdax-unplug.sh.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 DEV=$FAMFS_DEV
@@ -135,4 +137,26 @@ t_ok bind-by-name famfs bind "$N"
 t_eq bound-by-name famfs "$(driver)"
 t_err bind-not-dax 2 'not a dax device' famfs bind /dev/null
 t_ok leave-on-device_dax famfs bind -u "$DEV"
+
+# /dev/daxX.Y held open from device_dax's time: the cdev embedded in the
+# dax device is still that open file's; famfs's probe must not initialise
+# it again (the file's close would then drop famfs's cdev, and unbind put it
+# once more).  The bind is refused with a message, the device stays without
+# a driver until the file is closed, then it binds.  (The sysfs way: famfs
+# bind would give the device back to device_dax, whose own probe does the
+# same to the held cdev.)
+sleep 600 < "$DEV" &
+H=$!
+t_ok held-open wait_holds $H "$DEV"
+t_ok held-unbind-device_dax sh -c "echo $N > /sys/bus/dax/drivers/device_dax/unbind"
+klog_mark
+t_not held-bind-refused dax_bind_famfs $N
+t_klog held-bind-says-why "famfs $N: .*still open .*device_dax"
+t_eq held-no-driver "" "$(driver)"
+kill $H; wait $H 2>/dev/null
+t_ok held-closed-bind dax_bind_famfs $N
+t_eq held-closed-bound famfs "$(driver)"
+t_ok held-closed-fsck famfs fsck "$DEV"
+t_ok held-leave-on-device_dax famfs bind -u "$DEV"
+t_ok held-no-warnings no_warnings
 exit 0

@@ -1,5 +1,5 @@
 # profiles: pmem nvdimm-devdax
-# timeout: 180
+# timeout: 360
 # Corrupted metadata on the real device (progs/hostile_corrupt.c, O_DIRECT
 # on the unmounted device): bit flips and wrong values (CRC made right again)
 # in the superblock, the log header, the first, a middle and the last log
@@ -10,7 +10,10 @@
 # create a file from a corrupt entry, and keep every valid file with its
 # bytes.  The same combinatorics, every bit, run on the host in
 # tests/unit/test_hostile.c.  The log is a v1 log (1 KiB entries: the byte
-# offsets below); compact logs: tests/unit/test_clog*.c and cli.sh.
+# offsets below), then a compact log (256-byte slots, the default): one bit
+# of every field of an entry's header and body, of an entry's second slot
+# and of the zeros after its path, and wrong values with a right CRC
+# (hostile_corrupt crc cSLOT); more in tests/unit/test_clog*.c and cli.sh.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 DEV=$FAMFS_DEV
@@ -303,4 +306,86 @@ t_has next-at-capacity-mount-warns "2039 corrupt entries skipped"
 files_ok next-at-capacity
 umount $M
 
-finish "superblock 15, log header 10, entry bit flips 10, wrong values with a right CRC 25, memory of corrupt entries 2, next_index damaged down 1, contradicting entries 3, torn appends 6"
+# ---- a compact log ----------------------------------------------------------------
+# slots: 0 f0, 1 d1, 2-3 d1/L... (a 203-byte path: two slots), 4 f3, 5 f4, 6 f5
+# Slot i is at 2 MiB + 1 KiB + 256 i: header seq 0, crc 8, type 12, nslots 14,
+# flags 15; size 16, ctime 24, mode 32, uid 36, gid 40, extent_type 44,
+# nextents 45, path_len 46; extent 0 at 48 (offset 48, len 56 in 2 MiB
+# units, devindex 60); the path at 64, then zeros to the end of the entry.
+S() { echo $((HDR + 1024 + $1 * 256)); }
+LONG=d1/$(printf '%0200d' 0 | tr 0 L)
+IMG=/tmp/hostile-meta-clog.img
+SUMS=/tmp/hostile-meta-clog.sums
+famfs mkfs -f --loglen 2m $DEV >/dev/null
+famfs mount $DEV $M
+famfs mkfile -s 1m -S 30 $M/f0 >/dev/null
+famfs mkdir $M/d1 >/dev/null
+famfs mkfile -s 3145733 -S 31 $M/$LONG >/dev/null
+famfs mkfile -s 2m -S 33 $M/f3 >/dev/null
+famfs mkfile -s 2097153 -S 34 $M/f4 >/dev/null
+famfs mkfile -s 100 -S 35 $M/f5 >/dev/null
+(cd $M && md5sum f0 $LONG f3 f4 f5) > $SUMS
+t_eq c-setup-slots "0 f0 1 d1 2 $LONG 4 f3 5 f4 6 f5" \
+	"$(famfs fsck -v $M | sed -n 's/^entry \([0-9]*\): [a-z]* \([^ ]*\) .*/\1 \2/p' | tr '\n' ' ' | sed 's/ $//')"
+umount $M
+C save 0 4m $IMG
+
+# one bit of each field of the first entry (f0)
+S0=$(S 0)
+restore; C flip $S0 0;			bad_entry c-seq-bit 0 "sequence number 1 at slot 0" f0
+restore; C flip $((S0 + 9)) 3;		bad_entry c-crc-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 12)) 2;		bad_entry c-type-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 14)) 1;		bad_entry c-nslots-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 14)) 0;		bad_entry c-nslots-zero 0 "bad slot count 0 at slot 0" f0
+restore; C flip $((S0 + 15)) 4;		bad_entry c-flags-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 18)) 1;		bad_entry c-size-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 24)) 0;		bad_entry c-ctime-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 33)) 1;		bad_entry c-mode-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 38)) 0;		bad_entry c-uid-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 41)) 2;		bad_entry c-gid-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 44)) 1;		bad_entry c-extent-type-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 45)) 0;		bad_entry c-nextents-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 46)) 3;		bad_entry c-path-len-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 53)) 5;		bad_entry c-extent-offset-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 56)) 0;		bad_entry c-extent-len-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 60)) 0;		bad_entry c-devindex-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 62)) 6;		bad_entry c-extent-reserved-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 64)) 2;		bad_entry c-path-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 66)) 0;		bad_entry c-path-nul-bit 0 "CRC mismatch" f0
+restore; C flip $((S0 + 255)) 7;	bad_entry c-final-byte-bit 0 "CRC mismatch" f0
+# the two-slot entry: its second slot, its last byte, its slot count
+S2=$(S 2)
+restore; C flip $((S2 + 300)) 3;	bad_entry c-second-slot-bit 2 "CRC mismatch" $LONG
+restore; C flip $((S2 + 511)) 0;	bad_entry c-second-slot-final-bit 2 "CRC mismatch" $LONG
+restore; C flip $((S2 + 14)) 0;		bad_entry c-two-slots-as-three 2 "CRC mismatch" $LONG
+restore; C flip $((S2 + 14)) 1;		bad_entry c-two-slots-as-zero 2 "bad slot count 0 at slot 2" $LONG
+# a middle and the last entry
+restore; C flip $(( $(S 4) + 100 )) 1;	bad_entry c-middle-tail-bit 4 "CRC mismatch" f3
+restore; C random $(S 4) 256 5;		bad_entry c-middle-random 4 "at slot 4" f3
+restore; C flip $(( $(S 6) + 8 )) 6;	bad_entry c-last-crc-bit 6 "CRC mismatch" f5
+restore; C flip $(( $(S 6) + 255 )) 7;	bad_entry c-last-final-byte-bit 6 "CRC mismatch" f5
+
+# wrong values with a right CRC (slot 4, f3)
+S4=$(S 4)
+cmid() { restore; "$@"; C crc c4; }
+cmid C set $S4 8 9;			bad_entry c-seq 4 "sequence number 9 at slot 4" f3
+cmid C set $((S4 + 12)) 2 9;		bad_entry c-type-unknown 4 "unknown entry type 9" f3
+cmid C set $((S4 + 15)) 1 1;		bad_entry c-flags 4 "reserved entry bytes are not zero" f3
+cmid C set $((S4 + 255)) 1 65;		bad_entry c-tail-byte 4 "reserved entry bytes are not zero" f3
+cmid C set $((S4 + 45)) 1 17;		bad_entry c-nextents-17 4 "does not fit" f3
+cmid C set $((S4 + 46)) 2 300;		bad_entry c-path-len-300 4 "path length 300" f3
+cmid C set $((S4 + 60)) 1 1;		bad_entry c-devindex-no-multidev 4 "an extent on device 1 in a log without the multi-device feature" f3
+cmid C set $((S4 + 56)) 4 0x7fffffff;	bad_entry c-extent-past-device 4 "outside the device" f3
+# entries of another file system (a compact CRC is seeded with the fs
+# uuid): the superblock and log header carry another uuid (byte 0 flipped
+# in both), the entries are left as they were: every slot fails its CRC,
+# all of them one corrupt entry; no file is created
+restore; C flip 32 0; C crc sb; C flip $((HDR + 40)) 0; C crc hdr
+t_rc c-other-fs-fsck 3 famfs fsck $DEV
+t_has c-other-fs-fsck-says "log entry 0: CRC mismatch .*another file system's entry"
+t_has c-other-fs-fsck-counts "1 log entries (0 files, 0 directories, 1 corrupt)"
+t_rc c-other-fs-mount 0 famfs mount $DEV $M
+t_eq c-other-fs-no-files 0 "$(cd $M && find . -path ./.meta -prune -o -print | grep -vc '^\.$\|^\./\.meta$')"
+umount $M
+
+finish "superblock 15, log header 10, entry bit flips 10, wrong values with a right CRC 25, memory of corrupt entries 2, next_index damaged down 1, contradicting entries 3, torn appends 6; compact log: bit flips 29, wrong values with a right CRC 8, another file system's entries 1"

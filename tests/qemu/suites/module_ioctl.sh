@@ -4,13 +4,32 @@
 # the file unmapped, maps round-trip through MAP_GET/GETEXT, overlapping maps
 # are refused, only CAP_SYS_ADMIN creates maps (progs/module_ioctl.c); the
 # same for v2, one check per row of the errno contract, interleaved maps,
-# 256 extents, 16 x 16 strips (progs/module_ioctl_v2.c, on the same mount).
+# 256 extents, 16 x 16 strips (progs/module_ioctl_v2.c, on the same mount);
+# MAP_CREATE_V3 on one device (progs/module_ioctl_v3.c): the order of its
+# checks (every check of an extent or strip, its device fields first, before
+# the next one's), and a refusal traces the extent it was given
+# (famfs:famfs_map_create).
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 MPT=/tmp/famfs-ioctl
 famfs_raw_mount $MPT || exit 0
 run_prog module_ioctl $MPT "$FAMFS_DEV"
 run_prog module_ioctl_v2 $MPT "$FAMFS_DEV"
+run_prog module_ioctl_v3 $MPT "$FAMFS_DEV"
+# A MAP_CREATE_V3 refused for its device (ENODEV) traces the first extent
+# of the request, not what the freed conversion buffer holds by then.
+if trace_have famfs/famfs_map_create; then
+	trace_on famfs/famfs_map_create
+	PFX=v3- run_prog module_ioctl_v3 $MPT "$FAMFS_DEV" trace
+	trace_off famfs/famfs_map_create
+	_ev=$(grep 'famfs_map_create:' $TRACE/trace)
+	echo "$_ev"
+	t_eq v3-trace-refused-first "first 0x6400000+0x200000 rc -19" \
+		"$(echo "$_ev" | grep -o 'first .*')"
+	: > $TRACE/trace
+else
+	trace_missing v3-trace-refused-first "the famfs/famfs_map_create tracepoint"
+fi
 t_ok umount umount $MPT
 
 # A refusal is logged with the inode, the extent and the strip (on a new

@@ -6,8 +6,12 @@
 # byte counts from the famfs:famfs_cache tracepoint for read(2), write(2),
 # fsync, fdatasync, msync(MS_SYNC) and FAMFSIOC_CACHE, in both modes (all
 # zero when coherent), across remounts, and on two hosts (the client's reads
-# invalidate, the master's writes write back).  progs/cache_test.c does one
-# step per call; the expected counts are here.
+# invalidate, the master's writes write back).  The tracepoint says what
+# famfs meant to do; a kprobe on arch_invalidate_pmem() counts what the CPU
+# was told to drop: exactly the invalidated bytes of each step, 0 for
+# writes and on a coherent mount.  progs/cache_test.c does one
+# step per call; the expected counts are here.  SIGKILL stops a long
+# FAMFSIOC_CACHE or fsync (512 MiB) within one 2 MiB chunk.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 MPT=/tmp/famfs-nc
@@ -20,25 +24,42 @@ if ! trace_have $EV; then
 	exit 0
 fi
 
+# The CPU's invalidations: kprobe famfs_invpmem (INV, empty without kprobes).
+INV=
+if inv_probe_add famfs_invpmem; then
+	INV=kprobes/famfs_invpmem
+	trap 'wb_probe_del famfs_invpmem' EXIT
+else
+	trace_missing cpu-invalidated "kprobe events on arch_invalidate_pmem"
+fi
+# cpu_inv ID EXPECTED: arch_invalidate_pmem() was given the invalidate
+# bytes of EXPECTED (a cache_counts string) in the last trace, no more.
+cpu_inv() {
+	[ -n "$INV" ] || return 0
+	t_eq "$1-cpu-invalidated" "$(inv_sum "$2")" "$(wb_probe_bytes famfs_invpmem)"
+}
 # counted ID EXPECTED ARGS...: cache_test MPT ARGS with the tracepoint on;
 # ID is PASS iff the sums of famfs_cache's len per "why/op" are EXPECTED
-# (e.g. "read/invalidate=4096", "" for none).
+# (e.g. "read/invalidate=4096", "" for none); ID-cpu-invalidated iff the
+# CPU was told to invalidate exactly those bytes.
 counted() {
 	_id=$1 _want=$2; shift 2
-	trace_on $EV
+	trace_on $EV $INV
 	PFX="$_id-" run_prog cache_test $MPT "$@"
-	trace_off $EV
+	trace_off $EV $INV
 	t_eq "$_id" "$_want" "$(cache_counts)"
+	cpu_inv "$_id" "$_want"
 }
 # lined ID EXPECTED NLINES ARGS...: like counted, and famfs:famfs_fsync_lines
 # (a small fsync range written back line by line) fired NLINES times.
 lined() {
 	_id=$1 _want=$2 _nl=$3; shift 3
-	trace_on $EV famfs/famfs_fsync_lines
+	trace_on $EV famfs/famfs_fsync_lines $INV
 	PFX="$_id-" run_prog cache_test $MPT "$@"
-	trace_off $EV famfs/famfs_fsync_lines
+	trace_off $EV famfs/famfs_fsync_lines $INV
 	t_eq "$_id" "$_want" "$(cache_counts)"
 	t_eq "$_id-lines" "$_nl" "$(grep -c 'famfs_fsync_lines:' $TRACE/trace)"
+	cpu_inv "$_id" "$_want"
 }
 # wbd ID BYTES ARGS...: on a coherent mount, the bytes arch_wb_cache_pmem()
 # wrote back (wb_probe_add) are BYTES.
@@ -53,6 +74,18 @@ wbd() {
 	trace_off kprobes/famfs_wbpmem
 	t_eq "$_id" "$_want" "$(wb_probe_bytes famfs_wbpmem)"
 	wb_probe_del famfs_wbpmem
+}
+# killed ID ioctl|fsync: a child invalidating all of MPT/big (BIG bytes) is
+# killed inside the call; the call's famfs_cache event (the last one, if it
+# did anything) must cover less than BIG: it stopped at the signal.
+BIGOFF=$((128 << 20)) BIG=$((512 << 20))
+killed() {
+	trace_on $EV
+	PFX="$1-" run_prog cache_test $MPT kill "$2" $BIGOFF $BIG
+	trace_off $EV
+	_len=$(grep 'famfs_cache:' $TRACE/trace | tail -n 1 | sed -n 's/.* len \([0-9]*\)$/\1/p')
+	echo "$1: the killed call did ${_len:-0} of $BIG bytes"
+	t_eq "$1-stopped" "yes" "$([ "${_len:-0}" -lt $BIG ] && echo yes || echo "no: all $_len bytes after SIGKILL")"
 }
 # opt_shown ID yes|no: /proc/mounts shows noncoherent for MPT, or not.
 opt_shown() {
@@ -117,6 +150,8 @@ lined nc-msync-last "fsync/invalidate=4096" 1 msync $((SIZE - 4096)) 4096
 counted nc-ioctl-inv "ioctl/invalidate=4096" ioctl inv 0 4096
 counted nc-ioctl-both "ioctl/invalidate=1048576" ioctl both 1048576 1048576
 counted nc-bad "ioctl/writeback=1" bad
+killed nc-kill-ioctl ioctl
+killed nc-kill-fsync fsync
 
 # Coherent (remount): the same calls do no cache maintenance at all.
 klog_mark

@@ -358,8 +358,10 @@ const char *famfs_fmap_needs_v2(const struct famfs_fmap *m);
 bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b);
 /* Write back (invalidate false) or write back and invalidate this host's
  * cache lines of the whole file open at fd (FAMFSIOC_CACHE; a no-op in
- * the kernel on a coherent mount).  An empty file: 0, nothing to do.
- * -errno of fstat or the ioctl (-ENOTTY: the module has no FAMFSIOC_CACHE). */
+ * the kernel on a coherent mount).  A file that is not on a famfs mount
+ * (statfs type), empty or not: -ENOTTY.  An empty famfs file: 0, nothing
+ * to do.  -errno of fstat(fs) or the ioctl (-ENOTTY: the module has no
+ * FAMFSIOC_CACHE). */
 int famfs_file_cache(int fd, bool invalidate);
 /* The v1 map as an fmap */
 void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1);
@@ -407,6 +409,9 @@ struct famfs_fs {
 	bool ro_mount;			/* log meta file without write bits:
 					 * a client's mount or famfs mount -r */
 	bool master;			/* host id == sb master_uuid */
+	/* master and this instance may hold the role (master.h): it alone
+	 * skips cache invalidation and replays write bits; a clone does not */
+	bool master_instance;
 	uint8_t host_uuid[16];
 	bool host_id_ok;		/* host_uuid could be read or created */
 	/* kept between the creates of this opening (ops.c), used and
@@ -425,19 +430,14 @@ struct famfs_fs {
 					 * be parsed: no allocation */
 	char cache_unparsed_why[FAMFS_REASON_LEN];
 	uint64_t cache_past;		/* first valid entry past next + 1 */
-	/* pathcheck.c: a directory none of whose prefixes the log has as a
-	 * file (length 0: none known) */
-	char cache_dirok[FAMFS_LOG_PATH_MAX];
+	char cache_dirok[FAMFS_LOG_PATH_MAX];	/* pathcheck.c */
 	size_t cache_dirok_len;
 	bool tail_checked;		/* log.c: slots past next_index seen */
 	/* log.c: during a walk, the index just past the entry given to the
 	 * callback (idx + 1 in a v1 log, idx + its slots in a compact one);
 	 * after an append, the index of the entry appended */
 	uint64_t walk_next;
-	/* a walk's -ENXIO: the first slot it could not read (in a segment
-	 * not mapped here; nothing after it is read either), else
-	 * UINT64_MAX */
-	uint64_t walk_lost;
+	uint64_t walk_lost;	/* -ENXIO: first slot unread, else UINT64_MAX */
 	uint64_t last_append;
 	/* devs.c: the devices the log added (INCOMPAT_MULTIDEV), up to
 	 * devs.next; dev[0] the primary.  famfs_fs_devs_update */
@@ -565,7 +565,9 @@ uint64_t famfs_log_next(const struct famfs_log_header *h);
 /* Fill seq/uuid/crc, write slot, flush, then advance next_index.  -ENOSPC
  * when full (log unchanged). */
 int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e);
-/* Build a FILE or MKDIR entry (not yet sequenced). */
+/* (uid_t)-1, (gid_t)-1: chown's "no change", never an owner: -EINVAL */
+int famfs_owner_check(const char *what, uint32_t uid, uint32_t gid);
+/* Build a FILE or MKDIR entry (not yet sequenced; famfs_owner_check). */
 int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
 		      uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
 		      const struct famfs_log_simple_ext *ext, unsigned next);
@@ -771,15 +773,6 @@ int famfs_layout_check(const struct famfs_layout *lay, char *reason);
  * lock.  famfs_fs_cache_drop forgets it (the next update reads it all). */
 int famfs_fs_cache_update(struct famfs_fs *fs);
 void famfs_fs_cache_drop(struct famfs_fs *fs);
-/* The one way to the allocator (a file's memory, a log segment): under the
- * lock (else -ENOLCK), the cache brought up to every committed entry, then
- * judged usable (R3, R4).  0, or -errno (printed "WHO: WHAT: ...") */
-int famfs_fs_cache_ready(struct famfs_fs *fs, const char *who,
-			 const char *what);
-/* pathcheck.c: new path rel (p: full name) judged by the log, under the
- * lock, the cache up to date: 0, 1 (a logged directory, dir_ok), -errno */
-int famfs_path_check(struct famfs_fs *fs, const char *rel, const char *p,
-		     bool dir_ok, uint64_t *idx);
 /* Write the master's summary (summary.h) if this opening's creates or
  * mkdirs changed it: once, at famfs_fs_close, not after every append (a
  * process that dies first only leaves more of the log to the next one) */

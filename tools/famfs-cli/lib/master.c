@@ -290,6 +290,35 @@ int famfs_master_state(struct famfs_fs *fs, enum famfs_mrec_state *st,
 	return 0;
 }
 
+static bool may_hold(enum famfs_mrec_state st)
+{
+	return st == FAMFS_MREC_MINE || st == FAMFS_MREC_REBOOT ||
+	       st == FAMFS_MREC_FREE;
+}
+
+void famfs_master_instance_judge(struct famfs_fs *fs)
+{
+	struct famfs_master_record *r;
+	struct famfs_claim c;
+	struct famfs_me me;
+	int q = famfs_quiet;
+
+	fs->master_instance = false;
+	if (!fs->master || fs->sbm.len < FAMFS_MREC_OFFSET + sizeof(*r))
+		return;
+	/* at open: the superblock was just checked; the record as memory
+	 * holds it (another host may have claimed since this CPU read it),
+	 * read once (famfs_mrec_refresh's rule) */
+	r = mrec_of(fs->sbm.addr);
+	famfs_map_invalidate(&fs->sbm, r, sizeof(*r));
+	fs->mrec = *r;
+	famfs_quiet = 1;
+	if (!famfs_me_get(fs, &me) && !famfs_claim_read(fs->sb->fs_uuid, &c))
+		fs->master_instance = may_hold(famfs_mrec_decide(fs->sb, &fs->mrec,
+								 &me, &c, NULL));
+	famfs_quiet = q;
+}
+
 /* write the record (HELD by me, or released) and, if needed, the
  * superblock's ro_compat bit and master uuid */
 static int write_role(struct famfs_fs *fs, const struct famfs_me *me,
@@ -364,6 +393,7 @@ out:
 				  fs->name, held ? "claim the master role" :
 				  "hand over the master role", why);
 		fs->master = !memcmp(fs->host_uuid, fs->sb->master_uuid, 16);
+		fs->master_instance = held && fs->master;
 	}
 	return rc;
 }
@@ -448,6 +478,7 @@ int famfs_master_check(struct famfs_fs *fs)
 			  fs->name);
 		return -ESTALE;
 	}
+	fs->master_instance = fs->master && may_hold(st);
 	switch (st) {
 	case FAMFS_MREC_MINE:
 		mine_remember(fs);

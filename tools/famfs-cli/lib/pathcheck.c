@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "libfamfs.h"
+#include "pathcheck.h"
 #include "summary.h"
 
 /* What the log has at rel (the create cache's path table, up to date
