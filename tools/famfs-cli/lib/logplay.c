@@ -46,6 +46,8 @@ struct lp_ctx {
 	gid_t egid;
 };
 
+void (*famfs_logplay_mkdir_hook)(int pfd, const char *name);
+
 #define T_OTHER 255	/* lstat: neither a file nor a directory */
 
 #define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
@@ -409,6 +411,8 @@ again:
 		famfs_err("%s: mkdir: %s", p, strerror(errno));
 		return 0;
 	}
+	if (famfs_logplay_mkdir_hook)
+		famfs_logplay_mkdir_hook(pfd, name);
 	/* (t < 0: the parent's S_ISGID is not known: chown and chmod) */
 	own = t == 0 && owner_right(c, e, psgid);
 	mod = t == 0 && mode_right(c, mode, psgid);
