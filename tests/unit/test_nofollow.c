@@ -86,10 +86,11 @@ static void same_content(const char *p, const char *want)
 
 /* ---- replay ------------------------------------------------------------------ */
 /* the hook between the replay's mkdirat and the directory's owner and
- * mode: name is renamed away and replaced by a link to swap_to, or (if
- * swap_dir) by the directory swap_to of the same mount */
+ * mode: name is renamed away and replaced by a symbolic link to swap_to
+ * ('s'), a hard link to it ('l', a file of the same mount) or the
+ * directory swap_to of the same mount itself ('d') */
 static char swap_name[64], swap_to[700];
-static bool swap_dir;
+static char swap_how;
 
 static void swap_made_dir(int pfd, const char *name)
 {
@@ -100,14 +101,16 @@ static void swap_made_dir(int pfd, const char *name)
 	swap_name[0] = '\0';
 	snprintf(real, sizeof(real), "%s.real", name);
 	assert_int_equal(renameat(pfd, name, pfd, real), 0);
-	if (swap_dir)
+	if (swap_how == 'd')
 		assert_int_equal(renameat(AT_FDCWD, swap_to, pfd, name), 0);
+	else if (swap_how == 'l')
+		assert_int_equal(linkat(AT_FDCWD, swap_to, pfd, name, 0), 0);
 	else
 		assert_int_equal(symlinkat(swap_to, pfd, name), 0);
 }
 
 static int play_swapping(struct th *t, const char *name, const char *to,
-			 bool dir, struct famfs_logplay_result *r, char *msg,
+			 char how, struct famfs_logplay_result *r, char *msg,
 			 size_t n)
 {
 	mode_t old = umask(022);
@@ -115,7 +118,7 @@ static int play_swapping(struct th *t, const char *name, const char *to,
 
 	snprintf(swap_name, sizeof(swap_name), "%s", name);
 	snprintf(swap_to, sizeof(swap_to), "%s", to);
-	swap_dir = dir;
+	swap_how = how;
 	famfs_logplay_mkdir_hook = swap_made_dir;
 	th_stderr_grab();
 	rc = famfs_logplay(&t->fs, false, r);
@@ -140,12 +143,32 @@ static void test_replay_dir_swapped_for_link(void **state)
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0777, 1234, 1234, false), 0);
 	remount(t);
 	make_victim_file(at_dir(t, "shadow", shadow, sizeof(shadow)), "secret\n");
-	assert_int_equal(play_swapping(t, "d", shadow, false, &r, msg, sizeof(msg)), 0);
+	assert_int_equal(play_swapping(t, "d", shadow, 's', &r, msg, sizeof(msg)), 0);
 	same_owner_mode(shadow, 0, 0, 0600,
 			"a replay's chmod/chown of a new directory swapped for a symbolic link");
 	assert_true(r.errors >= 1);
 	assert_non_null(strstr(msg, at_mpt(t, "d: ", p, sizeof(p))));
 	assert_non_null(strstr(msg, "symbolic link"));
+}
+
+/* famfs.ko has no symbolic links, but it has hard links: the new directory
+ * swapped for a hard link to root's 0600 file of the mount.  The file
+ * keeps its owner and mode (fchmodat and fchownat change a hard link's
+ * file whatever their flags). */
+static void test_replay_dir_swapped_for_hard_link(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	char secret[400], msg[8192];
+
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0777, 1234, 1234, false), 0);
+	remount(t);
+	make_victim_file(at_mpt(t, "secret", secret, sizeof(secret)), "secret\n");
+	assert_int_equal(play_swapping(t, "d", secret, 'l', &r, msg, sizeof(msg)), 0);
+	same_owner_mode(secret, 0, 0, 0600,
+			"a replay's chmod/chown of a new directory swapped for a hard link");
+	assert_true(r.errors >= 1);
+	assert_non_null(strstr(msg, "not a directory"));
 }
 
 /* The same when the name is swapped for another directory of the mount
@@ -162,7 +185,7 @@ static void test_replay_dir_swapped_for_other_dir(void **state)
 	assert_int_equal(mkdir(victim, 0700), 0);
 	assert_int_equal(chown(victim, 4321, 4321), 0);
 	assert_int_equal(chmod(victim, 0700), 0);
-	assert_int_equal(play_swapping(t, "d", victim, true, &r, msg, sizeof(msg)), 0);
+	assert_int_equal(play_swapping(t, "d", victim, 'd', &r, msg, sizeof(msg)), 0);
 	same_owner_mode(at_mpt(t, "d", moved, sizeof(moved)), 4321, 4321, 0700,
 			"another's directory swapped in for a replay's new one");
 	assert_true(r.errors >= 1);
@@ -351,6 +374,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_replay_dir_swapped_for_link, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_replay_dir_swapped_for_hard_link, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_replay_dir_swapped_for_other_dir, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_master_mkdir_swapped_during_append, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_master_mkdir_through_link, th_setup, th_teardown),
