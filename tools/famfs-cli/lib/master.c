@@ -217,7 +217,10 @@ int famfs_claim_write(const uint8_t fs_uuid[16], const struct famfs_claim *c)
 	snprintf(tmp, sizeof(tmp), "%s.%d", p, (int)getpid());
 	famfs_uuid_str(c->host, host);
 	famfs_uuid_str(c->boot, boot);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* a new file of this process's: not one left at that name (a
+	 * link put there is removed, never written through) */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		rc = -errno;
 		famfs_err("%s: cannot write this host's claim: %s", p,
