@@ -23,6 +23,9 @@
 #include "master.h"
 
 #define BOOT_ID_FILE	"/proc/sys/kernel/random/boot_id"
+
+uint64_t (*famfs_master_clock_hook)(void);
+void (*famfs_master_sleep_hook)(unsigned seconds);
 #define CLAIM_DIR	"/var/lib/famfs"
 
 static bool zero(const void *p, size_t n)

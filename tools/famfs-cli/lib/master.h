@@ -78,6 +78,14 @@ int famfs_master_check(struct famfs_fs *fs);
  * host's from before a reboot; force: any record, and this host becomes
  * the superblock's master too.  Under the log lock. */
 int famfs_master_claim(struct famfs_fs *fs, bool force);
+/* The lease: how long a takeover by another boot of this host watches the
+ * holder's beat before it takes the role (seconds) */
+#define FAMFS_MASTER_LEASE_DEFAULT	10
+/* Unit tests: the clock (seconds since the epoch) and a takeover's
+ * one-second waits; NULL: time(2) and sleep(3) */
+extern uint64_t (*famfs_master_clock_hook)(void);
+extern void (*famfs_master_sleep_hook)(unsigned seconds);
+
 /* Hand the role over: the superblock's master becomes host, the record is
  * released.  Only by the instance that holds it (or may claim it). */
 int famfs_master_set(struct famfs_fs *fs, const uint8_t host[16]);
