@@ -351,16 +351,20 @@ static void test_clone_writes_no_superblock(void **state)
 	sb_unchanged(t, &before, "a clone that does not hold the master role, before it was refused,");
 }
 
-/* this host after a reboot: its claim file matches, it claims again */
+/* this host after a reboot: its claim file matches, it claims again --
+ * once its last beat is older than the lease (a reboot takes longer) and
+ * after watching it for a lease (issue 27.4) */
 static void test_reboot_reclaims(void **state)
 {
 	struct th *t = *state;
 
 	th_append_dir(t, "d");
 	new_boot(t);
+	th_now += 2 * FAMFS_MASTER_LEASE_DEFAULT;
 	assert_int_equal(th_reopen(t), 0);
 	th_append_dir(t, "e");
 	assert_int_equal(le64toh(rec(t)->generation), 2);
+	assert_int_equal(th_slept, FAMFS_MASTER_LEASE_DEFAULT);
 }
 
 /* ---- a disk clone of the running master (issue 27.4) ------------------------------ */
@@ -437,6 +441,10 @@ static void test_live_master_clone_refused(void **state)
 		fail_msg("the refusal does not name the live master (boot %s), its last beat and -f: %s",
 			 u, msg);
 	assert_int_equal(th_slept, 0);		/* said at once */
+	/* -f takes it at once, whoever beats */
+	assert_int_equal(famfs_master_claim(&t->fs, true), 0);
+	assert_int_equal(th_slept, 0);
+	assert_memory_equal(rec(t)->boot_id, b.boot_id, 16);
 	as(&a);
 }
 
@@ -536,6 +544,48 @@ static void test_reboot_without_beat_waits(void **state)
 		fail_msg("another boot of this host took a record without a beat after %u s, not the lease (%u s)",
 			 th_slept, FAMFS_MASTER_LEASE_DEFAULT);
 	assert_int_equal(le64toh(rec(t)->generation), 2);
+}
+
+static const struct famfs_master_beat *beat(struct th *t)
+{
+	return (const void *)((char *)t->fs.sbm.addr + FAMFS_MBEAT_OFFSET);
+}
+
+/* The beat lives outside the record, whose format is unchanged (reserved
+ * bytes zero: a tool from before the beat judges it as before); the
+ * holder beats at its claim and at each command that checks the role
+ * (a new opening), at most once per third of a lease within one. */
+static void test_beat_outside_record_renewed(void **state)
+{
+	struct th *t = *state;
+	struct famfs_me me;
+	struct famfs_claim c;
+	uint8_t zero[sizeof(rec(t)->reserved)] = { 0 };
+
+	th_append_dir(t, "d");			/* the claim: the first beat */
+	assert_memory_equal(rec(t)->reserved, zero, sizeof(zero));
+	assert_int_equal(famfs_me_get(&t->fs, &me), 0);
+	assert_int_equal(famfs_claim_read(t->fs.sb->fs_uuid, &c), 0);
+	assert_int_equal(famfs_mrec_decide(t->fs.sb, rec(t), &me, &c, NULL),
+			 FAMFS_MREC_MINE);
+	assert_int_equal(le64toh(beat(t)->magic), FAMFS_MBEAT_MAGIC);
+	assert_int_equal(beat(t)->generation, rec(t)->generation);
+	assert_memory_equal(beat(t)->boot_id, rec(t)->boot_id, 16);
+	assert_int_equal(le64toh(beat(t)->count), 1);
+	assert_int_equal(le64toh(beat(t)->beat_time), th_now);
+	th_append_dir(t, "e");			/* the same command, at once */
+	assert_int_equal(le64toh(beat(t)->count), 1);
+	th_now += FAMFS_MASTER_LEASE_DEFAULT;	/* a long command */
+	th_append_dir(t, "f");
+	assert_int_equal(le64toh(beat(t)->count), 2);
+	assert_int_equal(le64toh(beat(t)->beat_time), th_now);
+	assert_int_equal(th_reopen(t), 0);	/* the next command */
+	th_append_dir(t, "g");
+	assert_int_equal(le64toh(beat(t)->count), 3);
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
+						 FAMFS_FEATURE_INCOMPAT_NONCOHERENT, 0), 0);
+	assert_int_equal(le64toh(beat(t)->count), 3);	/* same command */
+	assert_int_equal(le64toh(rec(t)->generation), 1);
 }
 
 /* a corrupt record: refused with a message; claim -f rewrites it */
@@ -645,6 +695,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_client_tune_writes_no_superblock, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_master_tune_changes_superblock, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reboot_reclaims, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_beat_outside_record_renewed, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_live_master_clone_refused, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_clone_refused_when_beat_moves, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_idle_master_taken_over_after_wait, th_setup, th_teardown),

@@ -23,9 +23,6 @@
 #include "master.h"
 
 #define BOOT_ID_FILE	"/proc/sys/kernel/random/boot_id"
-
-uint64_t (*famfs_master_clock_hook)(void);
-void (*famfs_master_sleep_hook)(unsigned seconds);
 #define CLAIM_DIR	"/var/lib/famfs"
 
 static bool zero(const void *p, size_t n)
@@ -344,6 +341,17 @@ static int write_role(struct famfs_fs *fs, const struct famfs_me *me,
 	if (rc)
 		goto out;
 	fs->mrec = *r;		/* what this instance remembers as its own */
+	/* its first beat (beat.c): a clone finds the role live from now */
+	if (held) {
+		struct famfs_master_beat *b = (void *)((char *)w.base +
+						       FAMFS_MBEAT_OFFSET);
+
+		famfs_beat_fill(b, r, 1);
+		rc = famfs_map_flush(w.map, b, sizeof(*b));
+		if (rc)
+			goto out;
+		fs->beat_at = famfs_master_now() ? famfs_master_now() : 1;
+	}
 	/* 3. the superblock: the record exists now, so the bit may be set */
 	sb = w.base;
 	if (bit && !memcmp(sb->master_uuid, master, 16))
@@ -391,12 +399,22 @@ int famfs_master_claim(struct famfs_fs *fs, bool force)
 			  fs->name, me_s, m_s);
 		return -EPERM;
 	}
-	if (st == FAMFS_MREC_MINE && !force)
+	if (st == FAMFS_MREC_MINE && !force) {
+		famfs_beat_renew(fs);
 		return 0;
+	}
+	/* this host's claim from another boot: a reboot, or a clone of
+	 * this host's disk while the holder runs -- taken only if it is
+	 * gone (beat.c) */
+	if (!force && st == FAMFS_MREC_REBOOT) {
+		rc = famfs_takeover_wait(fs, &me, reason);
+		if (rc)
+			st = FAMFS_MREC_OTHER;
+	}
 	if (!force && (st == FAMFS_MREC_OTHER || st == FAMFS_MREC_BAD)) {
 		famfs_err("%s: %s; not claimed (famfs master claim -f %s takes the role over if that master is gone)",
 			  fs->name, reason, fs->mpt[0] ? fs->mpt : fs->name);
-		return st == FAMFS_MREC_BAD ? -EUCLEAN : -EPERM;
+		return st == FAMFS_MREC_BAD ? -EUCLEAN : rc ? rc : -EPERM;
 	}
 	return write_role(fs, &me, true, me.host);
 }
@@ -441,8 +459,10 @@ int famfs_master_check(struct famfs_fs *fs)
 	enum famfs_mrec_state st;
 	int rc;
 
-	if (mine_still(fs) && !fs->sb_other)
+	if (mine_still(fs) && !fs->sb_other) {
+		famfs_beat_renew(fs);
 		return 0;
+	}
 	fs->mine_seen = false;
 	rc = famfs_master_state(fs, &st, reason);	/* reads both again */
 	if (rc)
@@ -457,6 +477,7 @@ int famfs_master_check(struct famfs_fs *fs)
 	switch (st) {
 	case FAMFS_MREC_MINE:
 		mine_remember(fs);
+		famfs_beat_renew(fs);
 		return 0;
 	case FAMFS_MREC_FREE:
 	case FAMFS_MREC_REBOOT:
