@@ -73,9 +73,14 @@ static uint32_t crc_of(const void *p, size_t n)
 	return famfs_crc32(tmp, n);
 }
 
-/* the bytes at off of the superblock region, as memory holds them now */
+/* the bytes at off of the superblock region, as memory holds them now
+ * (zeros -- no beat -- past a mapping of the head only) */
 static void region_read(struct famfs_fs *fs, uint64_t off, void *out, size_t n)
 {
+	if (!fs->sbm.addr || fs->sbm.len < off + n) {
+		memset(out, 0, n);
+		return;
+	}
 	famfs_map_refresh(&fs->sbm, at(fs->sbm.addr, off), n);
 	memcpy(out, at(fs->sbm.addr, off), n);
 }
@@ -158,9 +163,10 @@ void famfs_beat_renew(struct famfs_fs *fs)
 		rc = famfs_map_flush(w.map, m, sizeof(*m));
 		famfs_fs_sb_put(&w);
 	}
-	if (!rc)
-		fs->beat_at = now ? now : 1;
-	else if (!fs->beat_said)
+	/* a failure is tried again a third of a lease later, not at every
+	 * append of this command */
+	fs->beat_at = now ? now : 1;
+	if (rc && !fs->beat_said)
 		famfs_warn("%s: the master beat cannot be renewed (%s): another boot of this host (a clone) could take the role after a lease (%u s) without a beat",
 			   fs->name, strerror(-rc), famfs_master_lease());
 	fs->beat_said |= rc != 0;
