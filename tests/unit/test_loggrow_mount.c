@@ -408,6 +408,39 @@ static void test_mount_segment_file_in_use(void **state)
 	assert_true(said_has(".meta/.log1: maps ["));
 }
 
+/* a create whose log walk fails says why, not "the create cache's path
+ * table is damaged" (said for any walk error): here segment 1 is not
+ * mapped (.meta/.log1 over other memory) */
+static void test_cache_walk_error_named(void **state)
+{
+	struct th *t = *state;
+	uint64_t ds = famfs_data_start(t->fs.sb);
+	struct famfs_fs fs;
+	char msg[4096], a[400];
+	int rc;
+
+	assert_int_equal(grow(t, 4 * MiB), 0);
+	fill_to(t, C0 + 10);
+	fake_meta(t);
+	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
+	unlink(a);
+	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
+					   FAMFS_LOG, ds + 40 * MiB, 4 * MiB), 0);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	assert_int_equal(famfs_fs_lock(&fs), 0);
+	th_stderr_grab();
+	rc = famfs_fs_cache_update(&fs);
+	th_stderr_take(msg, sizeof(msg));
+	famfs_fs_unlock(&fs);
+	famfs_fs_close(&fs);
+	assert_int_equal(rc, -ENXIO);
+	assert_non_null(strstr(msg, "not mapped here"));
+	if (strstr(msg, "path table is damaged"))
+		fail_msg("a walk error (ENXIO: a segment not mapped) reported as a damaged path table: %s",
+			 msg);
+	assert_non_null(strstr(msg, strerror(ENXIO)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -418,6 +451,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reader_sb_reread_future, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reader_sb_reread_torn, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mount_segment_file_in_use, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_cache_walk_error_named, setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

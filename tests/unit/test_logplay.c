@@ -311,6 +311,33 @@ static void test_client_readonly(void **state)
 	assert_int_equal(famfs_log_next(t->fs.log), 4);
 }
 
+/* a clone of the master (its host uuid, another boot, no claim) replays
+ * as a client: files without write bits (only the instance that holds the
+ * role may write them) */
+static void test_clone_readonly(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	char p[700];
+	struct stat st;
+
+	populate(t);				/* the master claims the role */
+	th_become_clone(t);
+	remount(t);
+	r = play(t, false);
+	assert_int_equal(r.created_files, 2);
+	snprintf(p, sizeof(p), "%s/f2", t->mpt);
+	assert_int_equal(stat(p, &st), 0);
+	if (st.st_mode & 0222)
+		fail_msg("a clone of the master replayed f2 with write bits (mode %o)",
+			 st.st_mode & 07777);
+	snprintf(p, sizeof(p), "%s/a/b/f1", t->mpt);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0440);
+	assert_int_equal(famfs_file_create(&t->fs, "new", 1, 0644, 0, 0), -EPERM);
+	assert_false(th_exists(t, "new", false));
+}
+
 /*
  * Replay skips chown/chmod only when mkdir/open already gave the logged
  * owner and mode: every owner and mode comes out as logged, whatever the
@@ -630,6 +657,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_file_where_dir_belongs, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_logged_twice, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_client_readonly, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_clone_readonly, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_owner_mode_as_logged, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_mid_path_not_followed, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_mid_path_no_openat2, th_setup, th_teardown),

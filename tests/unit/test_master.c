@@ -427,6 +427,9 @@ static void test_live_master_clone_refused(void **state)
 	full_clone(t, &a, &b);
 	as(&b);
 	assert_int_equal(th_reopen(t), 0);
+	/* not the master instance: it reads and replays as a client does
+	 * (drops its lines of the log first, files without write bits) */
+	assert_false(t->fs.master_instance);
 	n = famfs_log_next(t->fs.log);
 	th_now += 2;
 	rc = append_dir_msg(t, "from-b", msg, sizeof(msg));
@@ -513,6 +516,7 @@ static void test_idle_master_taken_over_after_wait(void **state)
 	th_now += 3 * FAMFS_MASTER_LEASE_DEFAULT;
 	as(&b);
 	assert_int_equal(th_reopen(t), 0);
+	assert_true(t->fs.master_instance);	/* may take it: no live beat */
 	th_append_dir(t, "from-b");
 	if (th_slept != FAMFS_MASTER_LEASE_DEFAULT)
 		fail_msg("another boot of this host took the role after a wait of %u s, not the lease (%u s)",

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,6 +348,74 @@ static void test_signals_held_until_logged(void **state)
 	sigaction(SIGINT, &oint, NULL);
 }
 
+/* (uid_t)-1 and (gid_t)-1 are chown(2)'s "no change", never an owner:
+ * -u/-g 4294967295 was logged while the chown left the file the creator's
+ * (every other host gives it whatever its replay's chown does).  Refused
+ * before anything is made: no entry, no file. */
+static void test_owner_minus_one_refused(void **state)
+{
+	struct th *t = *state;
+	struct famfs_log_entry e;
+	uint64_t n = famfs_log_next(t->fs.log);
+	int fd;
+
+	if (famfs_entry_build(&e, FAMFS_LOG_MKDIR, "d", 0, 0755, UINT32_MAX, 0,
+			      NULL, 0) != -EINVAL)
+		fail_msg("an entry with uid 4294967295 ((uid_t)-1) was built");
+	if (famfs_entry_build(&e, FAMFS_LOG_MKDIR, "d", 0, 0755, 0, UINT32_MAX,
+			      NULL, 0) != -EINVAL)
+		fail_msg("an entry with gid 4294967295 ((gid_t)-1) was built");
+	fd = famfs_file_create(&t->fs, "u", 2 * MiB, 0644, UINT32_MAX, 0);
+	if (fd >= 0) {
+		close(fd);
+		fail_msg("a file with uid 4294967295 was created");
+	}
+	assert_int_equal(fd, -EINVAL);
+	fd = famfs_file_create(&t->fs, "g", 2 * MiB, 0644, 0, UINT32_MAX);
+	if (fd >= 0) {
+		close(fd);
+		fail_msg("a file with gid 4294967295 was created");
+	}
+	assert_int_equal(fd, -EINVAL);
+	assert_int_equal(famfs_mkdir(&t->fs, "du", 0755, UINT32_MAX, 0, false),
+			 -EINVAL);
+	assert_int_equal(famfs_mkdir(&t->fs, "p/dg", 0755, 0, UINT32_MAX, true),
+			 -EINVAL);
+	assert_int_equal(famfs_log_next(t->fs.log), n);
+	assert_false(th_exists(t, "u", false));
+	assert_false(th_exists(t, "g", false));
+	assert_false(th_exists(t, "du", true));
+	assert_false(th_exists(t, "p", true));
+	/* the id below it is an owner like any other */
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_MKDIR, "d", 0, 0755,
+					   UINT32_MAX - 1, UINT32_MAX - 1,
+					   NULL, 0), 0);
+}
+
+/* famfs flush (famfs_file_cache) of a file that is not on famfs: an error
+ * (it reported success for /proc/self/status and any empty file: their
+ * size 0 skipped the ioctl) */
+static void test_cache_not_famfs_refused(void **state)
+{
+	char tmpl[] = "/tmp/famfs-ut-notfamfs-XXXXXX";
+	int fd;
+
+	(void)state;
+	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	if (famfs_file_cache(fd, false) == 0)
+		fail_msg("/proc/self/status flushed as if it were a famfs file");
+	assert_int_equal(famfs_file_cache(fd, true), -ENOTTY);
+	close(fd);
+	fd = mkstemp(tmpl);
+	assert_true(fd >= 0);
+	unlink(tmpl);
+	assert_int_equal(famfs_file_cache(fd, false), -ENOTTY);	/* empty */
+	assert_int_equal(write(fd, "x", 1), 1);
+	assert_int_equal(famfs_file_cache(fd, true), -ENOTTY);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +427,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_private_until_filled, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_new_alloc_reads_zero, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_signals_held_until_logged, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_owner_minus_one_refused, th_setup, th_teardown),
+		cmocka_unit_test(test_cache_not_famfs_refused),
 	};
 
 	return cmocka_run_group_tests_name("ops", tests, NULL, NULL);

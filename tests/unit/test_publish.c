@@ -371,6 +371,28 @@ static void test_client_refreshes_header_before_reading(void **state)
 	assert_true(famfs_flush_stats.invalidates >= 1);	/* the entries */
 }
 
+/* A clone of the master (its host uuid, its own boot, no claim) did not
+ * write the log: it drops its lines before it reads, as a client does.
+ * Only the instance that holds the role skips that (it wrote them). */
+static void test_clone_invalidates_before_reading(void **state)
+{
+	struct th *t = *state;
+	struct seen s = { 0 };
+
+	th_append_dir(t, "a");			/* the master claims the role */
+	memset(&famfs_flush_stats, 0, sizeof(famfs_flush_stats));
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(famfs_flush_stats.invalidates, 0);
+	th_become_clone(t);
+	memset(&famfs_flush_stats, 0, sizeof(famfs_flush_stats));
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	assert_int_equal(s.n, 1);
+	if (!famfs_flush_stats.invalidates)
+		fail_msg("a clone of the master (same host uuid, another boot, no claim) read the log without dropping its cache lines");
+}
+
 static void test_bounce_refresh_rereads(void **state)
 {
 	struct th *t = *state;
@@ -414,6 +436,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_log_header_bad_crc_refreshed_then_good, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_log_header_still_bad_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_client_refreshes_header_before_reading, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clone_invalidates_before_reading, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bounce_refresh_rereads, setup, teardown),
 	};
 

@@ -307,6 +307,10 @@ int cli_owner_opt(int c, const char *arg, uint32_t *mode, uint32_t *uid,
 	} else if (famfs_parse_u32(arg, 10, c == 'u' ? uid : gid)) {
 		famfs_err("-%c %s: not a number", c, arg);
 		return FAMFS_EXIT_USAGE;
+	} else if (*(c == 'u' ? uid : gid) == UINT32_MAX) {
+		famfs_err("-%c %s: (%s_t)-1 is chown's \"no change\", not an owner",
+			  c, arg, c == 'u' ? "uid" : "gid");
+		return FAMFS_EXIT_USAGE;
 	}
 	return FAMFS_EXIT_OK;
 }

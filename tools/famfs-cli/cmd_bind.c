@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <mntent.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,17 +31,22 @@ const struct cli_doc cli_doc_bind = {
 		"famfs mkfs and fsck while bound.  The binding lasts until unbind,\n"
 		"famfs bind -u, rmmod famfs or a reboot.  A device that is already\n"
 		"bound to famfs is left as it is.  A device online as system RAM\n"
-		"(kmem) is refused.\n",
+		"(kmem) is refused.  famfs bind -u refuses (without -f) a device\n"
+		"that is mounted or attached to a famfs mount as a member (famfs\n"
+		"devadd, or a mount of a file system with members), naming the\n"
+		"mount: taking it away fails that whole mount.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'u', "unbind", NULL, "give DAXDEV back to device_dax" },
-		{ 'f', "force", NULL, "with -u: even if DAXDEV is mounted (the\n"
-				      "mount fails: EIO and SIGBUS from then on)" },
+		{ 'f', "force", NULL, "with -u: even if DAXDEV is mounted or a member\n"
+				      "of a mount (the mount fails: EIO and SIGBUS\n"
+				      "from then on)" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
 		CLI_EXIT_ERROR("DAXDEV is not a dax device, famfs.ko (or for -u\n"
 			       "device_dax) is not loaded, DAXDEV is system RAM or\n"
-			       "(-u) mounted, or the driver refused it (see dmesg)"),
+			       "(-u) mounted or a member of a famfs mount, or the\n"
+			       "driver refused it (see dmesg)"),
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-mount(8), daxctl(1)",
 };
@@ -146,6 +152,54 @@ static bool dax_mounted(const char *name)
 	return found;
 }
 
+/* The famfs mount (to mpt) that has /dev/@name attached as device *index
+ * (FAMFSIOC_DEV_GET of every famfs mount in /proc/self/mounts): true if
+ * one has.  A mount source is only the primary; a member is attached by
+ * famfs devadd or by the mount, and is in no mount table. */
+static bool dax_attached(const char *name, char *mpt, size_t n,
+			 unsigned *index)
+{
+	char p[PATH_MAX], line[64];
+	unsigned maj, min;
+	struct mntent *m;
+	bool found = false;
+	FILE *f;
+
+	snprintf(p, sizeof(p), DAX_BUS "/devices/%s/dev", name);
+	f = fopen(p, "re");
+	if (!f)
+		return false;
+	if (!fgets(line, sizeof(line), f) || sscanf(line, "%u:%u", &maj, &min) != 2) {
+		fclose(f);
+		return false;
+	}
+	fclose(f);
+	f = setmntent("/proc/self/mounts", "r");
+	if (!f)
+		return false;
+	while (!found && (m = getmntent(f))) {
+		if (strcmp(m->mnt_type, "famfs"))
+			continue;
+		for (unsigned i = 0; i < FAMFS_MAX_DEVS && !found; i++) {
+			struct famfs_ioc_dev_info info;
+			int rc = famfs_mount_dev_get(m->mnt_dir, i, &info);
+
+			if (rc == -ENXIO)
+				continue;
+			if (rc)
+				break;	/* an older module, or not ours */
+			if (!(info.flags & FAMFS_DEV_DEVDAX) ||
+			    info.major != maj || info.minor != min)
+				continue;
+			snprintf(mpt, n, "%s", m->mnt_dir);
+			*index = i;
+			found = true;
+		}
+	}
+	endmntent(f);
+	return found;
+}
+
 static int bind_famfs(const char *name)
 {
 	char drv[64];
@@ -195,7 +249,8 @@ int cli_dax_bind_famfs(const char *dev)
 
 static int unbind_famfs(const char *name, bool force)
 {
-	char drv[64];
+	char drv[64], mpt[PATH_MAX];
+	unsigned index;
 
 	dax_driver(name, drv, sizeof(drv));
 	if (strcmp(drv, "famfs")) {
@@ -206,6 +261,11 @@ static int unbind_famfs(const char *name, bool force)
 	if (dax_mounted(name) && !force) {
 		famfs_err("%s: mounted; unmount it first (or -f: the mount fails)",
 			  name);
+		return -EBUSY;
+	}
+	if (!force && dax_attached(name, mpt, sizeof(mpt), &index)) {
+		famfs_err("%s: %s %u of the famfs mount at %s; unmount it first (or -f: the whole mount fails)",
+			  name, index ? "member" : "device", index, mpt);
 		return -EBUSY;
 	}
 	if (drv_write("famfs", "unbind", name))

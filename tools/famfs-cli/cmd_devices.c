@@ -6,11 +6,9 @@
  * member superblock so that guests can test the discovery alone.
  */
 #define _GNU_SOURCE
-#include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <uuid/uuid.h>
 
 #include "famfs.h"
@@ -49,9 +47,18 @@ const struct cli_doc cli_doc_devices = {
 		"\n"
 		"famfs devices label writes the member superblock of member INDEX of\n"
 		"the file system on PRIMARY to DEVICE (device uuid DEV-UUID, random by\n"
-		"default; printed).  This is a debugging aid: the file system's log\n"
-		"does not record the member, and no file uses it.  DEVICE must not\n"
-		"hold a famfs superblock or member superblock unless -f is given.\n",
+		"default; printed) and zeroes the rest of its first 2 MiB.  This is a\n"
+		"debugging aid: the file system's log does not record the member, and\n"
+		"no file uses it.  It writes for the file system, so only the master\n"
+		"instance may (a client, or a clone of the master that does not hold\n"
+		"the role, is refused, as an append is; see famfs-master(8)).  Without\n"
+		"-f, DEVICE must hold no famfs superblock or member superblock and\n"
+		"nothing else libblkid recognizes (a file system, RAID or LVM member,\n"
+		"swap, a partition table: famfs mkfs's rule), and the identity must\n"
+		"not be a live member's: not the INDEX or DEV-UUID of a member the log\n"
+		"added, of a member attached to PRIMARY's mount, or of a member\n"
+		"superblock on another device of this host (two devices with one\n"
+		"identity are refused by every mount).\n",
 	.opts = (const struct cli_opt[]){
 		{ 'd', "device", "DEVICE",
 		  "read DEVICE first (repeatable): a device outside\n"
@@ -61,15 +68,18 @@ const struct cli_doc cli_doc_devices = {
 		  "(repeatable)" },
 		{ 'i', "index", "INDEX", "label: the member index, 1..15" },
 		{ 'u', "uuid", "DEV-UUID", "label: the member's device uuid (default random)" },
-		{ 'f', "force", NULL, "label: overwrite a famfs or member superblock" },
+		{ 'f', "force", NULL, "label: overwrite whatever DEVICE holds, and give\n"
+				      "it a live member's index or device uuid" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		{ FAMFS_EXIT_OK, "success: every device found (and every -e member)" },
 		CLI_EXIT_USAGE,
 		CLI_EXIT_ERROR("PRIMARY or DEVICE cannot be read or written or\n"
 			       "holds no valid superblock, two devices claim the\n"
-			       "same index or device uuid, or label refused to\n"
-			       "overwrite a superblock"),
+			       "same index or device uuid, or label refused:\n"
+			       "this host is not the master instance, DEVICE\n"
+			       "holds a superblock or another signature, or the\n"
+			       "identity is a live member's"),
 		{ FAMFS_EXIT_PROBLEM, "an -e member is missing, or a device of this file\n"
 				      "system holds a damaged or stale superblock" },
 		CLI_EXIT_END },
@@ -195,48 +205,30 @@ static int list(const char *target, const char **hints, int nhints,
 static int label(const char *primary, const char *dev, uint32_t index,
 		 const uint8_t *dev_uuid, bool force)
 {
-	union {
-		struct famfs_superblock sb;
-		struct famfs_member_sb m;
-	} h;
-	struct famfs_superblock sb;
-	struct famfs_member_sb m;
-	struct stat a, b;
+	struct famfs_fs fs;
+	char mpt[4096];
 	uint8_t du[16];
-	uint64_t size;
 	char u[37];
 	int rc;
 
-	if (read_primary(primary, &sb))
+	if (cli_open_target(primary, &fs, mpt, sizeof(mpt)))
 		return FAMFS_EXIT_ERROR;
-	if (!stat(primary, &a) && !stat(dev, &b) &&
-	    ((S_ISREG(a.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino) ||
-	     (!S_ISREG(a.st_mode) && a.st_rdev == b.st_rdev))) {
-		famfs_err("%s: is the primary device %s itself", dev, primary);
-		return FAMFS_EXIT_ERROR;
+	if (!*mpt && fs.dev.fd >= 0 && !fs.sbm.rw) {
+		/* unmounted, opened read-only: writable, so that the master
+		 * check can claim a free master record (as famfs tune) */
+		famfs_fs_close(&fs);
+		if (famfs_fs_open_dev(primary, true, &fs))
+			return FAMFS_EXIT_ERROR;
 	}
-	rc = famfs_dev_read_head(dev, &h, sizeof(h), &size);
-	if (rc) {
-		famfs_err("%s: cannot read: %s", dev, strerror(-rc));
-		return FAMFS_EXIT_ERROR;
+	rc = famfs_member_label(&fs, primary, dev, index, dev_uuid, force, du);
+	if (!rc) {
+		famfs_uuid_str(du, u);
+		printf("%s: member %u, dev-uuid %s", dev, index, u);
+		famfs_uuid_str(fs.sb->fs_uuid, u);
+		printf(", of file system %s\n", u);
 	}
-	if (!force && (famfs_sb_is_famfs(&h.sb) || famfs_member_is_member(&h.m))) {
-		famfs_err("%s: holds a famfs %s superblock; -f overwrites it", dev,
-			  famfs_sb_is_famfs(&h.sb) ? "file system" : "member");
-		return FAMFS_EXIT_ERROR;
-	}
-	if (dev_uuid)
-		memcpy(du, dev_uuid, 16);
-	else
-		uuid_generate(du);
-	famfs_member_init(&m, sb.fs_uuid, du, index, le64toh(sb.ctime), size);
-	if (famfs_member_write(dev, &m))
-		return FAMFS_EXIT_ERROR;
-	famfs_uuid_str(du, u);
-	printf("%s: member %u, dev-uuid %s", dev, index, u);
-	famfs_uuid_str(sb.fs_uuid, u);
-	printf(", of file system %s\n", u);
-	return FAMFS_EXIT_OK;
+	famfs_fs_close(&fs);
+	return rc ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
 }
 
 int cmd_devices(int argc, char **argv)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "famfs.h"
@@ -21,7 +22,9 @@ const struct cli_doc cli_doc_flush = {
 		"host's next loads read memory, not stale lines.  A writer flushes\n"
 		"after its stores, a reader flushes with -i before its loads.  On a\n"
 		"coherent mount famfs.ko has nothing to do and succeeds.  Each FILE\n"
-		"is a famfs file (any host, master or client); empty files succeed.\n",
+		"is a famfs file (any host, master or client); empty ones succeed,\n"
+		"and a file that is not on a famfs mount is an error (also an empty\n"
+		"one, or one of /proc).\n",
 	.opts = (const struct cli_opt[]){
 		{ 'i', "invalidate", NULL, "write back, then invalidate the lines" },
 		{ 'v', "verbose", NULL, "print each file flushed" },
@@ -37,21 +40,27 @@ const struct cli_doc cli_doc_flush = {
 static int flush_one(const char *path, bool inval)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	struct statfs sf;
 
 	if (fd < 0) {
 		famfs_err("%s: cannot open: %s", path, strerror(errno));
 		return -errno;
 	}
 	rc = famfs_file_cache(fd, inval);
-	close(fd);
-	if (rc)
+	if (rc == -ENOTTY && !fstatfs(fd, &sf) &&
+	    (uint32_t)sf.f_type != FAMFS_SUPER_MAGIC)
+		famfs_err("%s: not a famfs file (on a file system of type 0x%llx, famfs is 0x%x): nothing to %s",
+			  path, (unsigned long long)sf.f_type, FAMFS_SUPER_MAGIC,
+			  inval ? "write back and invalidate" : "write back");
+	else if (rc)
 		famfs_err("%s: %s: %s%s", path, inval ? "write back and invalidate" :
 			  "write back", strerror(-rc),
-			  rc == -ENOTTY ? " (not a famfs file, or famfs.ko without FAMFSIOC_CACHE)" :
+			  rc == -ENOTTY ? " (famfs.ko without FAMFSIOC_CACHE?)" :
 			  rc == -ENODEV ? " (the file has no map)" : "");
 	else if (famfs_verbose)
 		printf("famfs flush: %s: %s\n", path,
 		       inval ? "written back and invalidated" : "written back");
+	close(fd);
 	return rc;
 }
 

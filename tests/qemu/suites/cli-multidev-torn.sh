@@ -32,7 +32,10 @@ t_rc fsck-after 0 famfs fsck $M
 # before its entry, here a file given as a hint): famfs devices tells the
 # two apart by the log's device uuids, as mount does, and does not fail
 rm -f /tmp/orphan.img && truncate -s 8M /tmp/orphan.img
-t_ok orphan-label famfs devices label -i 1 "$P" /tmp/orphan.img
+# (label refuses to give it the index of the log's member 1 without -f)
+t_err orphan-label-refused 2 "not labelled as member 1: member 1 of file system .* is added by its log" \
+	famfs devices label -i 1 "$P" /tmp/orphan.img
+t_ok orphan-label famfs devices label -f -i 1 "$P" /tmp/orphan.img
 t_rc devices-orphan 0 famfs devices -d /tmp/orphan.img "$P"
 t_has devices-orphan-member "^index 1 member $MEM "
 t_has devices-orphan-listed "^orphan /tmp/orphan.img index 1 "

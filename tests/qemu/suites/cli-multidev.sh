@@ -70,6 +70,15 @@ t_eq getmap-primary-no-device "" "$(echo "$OUT" | grep device)"
 t_ok write devpat -m write $M/f1 0 4M 77
 t_ok write-primary devpat -m write $M/p1 0 2M 78
 t_rc fsck-mounted 0 famfs fsck $M
+# a devdax member attached to the mount is not given back to device_dax
+# without -f (bind -u looked at mount sources only): the refusal names the
+# mount
+if [ -n "$DAX" ]; then
+	t_err unbind-member-refused 2 "member 1 of the famfs mount at $M" \
+		famfs bind -u "$MEM"
+	t_eq unbind-member-still-famfs famfs "$(dax_driver $DAX)"
+	t_ok unbind-member-mount-works devpat -m check $M/f1 0 4M 77
+fi
 t_ok umount umount $M
 
 # the bytes are on the raw member where getmap said, not on the primary

@@ -48,6 +48,8 @@ shown() {
 	t_eq "$1" "$2" "$_s"
 }
 jcoh() { famfs df -j "$1" | jget ".$2"; }
+# flush_stat NAME: the count NAME=N from FAMFS_DEBUG_FLUSH's line in $OUT
+flush_stat() { echo "$OUT" | sed -n "s/.*famfs: flush:.* $1=\([0-9]*\).*/\1/p" | head -n 1; }
 
 if [ "${FAMFS_HOST:-}" = b ]; then
 	# ---- the client: mounts after a made it non-coherent ----------------
@@ -125,6 +127,12 @@ t_rc flush-missing 2 famfs flush $M/seeded $M/nonexistent
 t_has flush-missing-names "$M/nonexistent"
 t_rc flush-not-famfs 2 famfs flush /tmp/ncli-src
 t_has flush-not-famfs-why "not a famfs file"
+# ... nor one whose size is 0 (no range to flush: it reported success)
+t_rc flush-proc-not-famfs 2 famfs flush /proc/self/status
+t_has flush-proc-not-famfs-why "/proc/self/status: .*not a famfs file"
+: > /tmp/ncli-empty
+t_rc flush-empty-not-famfs 2 famfs flush -i /tmp/ncli-empty
+t_has flush-empty-not-famfs-why "not a famfs file"
 t_rc flush-usage 1 famfs flush
 t_rc flush-help 0 famfs flush --help
 
@@ -218,6 +226,25 @@ t_has tune-clone-nothing-written "nothing was written"
 shown tune-clone-unchanged yes
 t_rc tune-clone-sb-unchanged 0 famfs tune $M
 t_has tune-clone-sb-still-noncoherent ": noncoherent"
+# ... and reads the log as a client does: it drops its cache lines of the
+# entries before it reads them (the master instance alone skips that: it
+# wrote them), and its mount replays files without write bits
+t_rc logplay-master 0 env FAMFS_DEBUG_FLUSH=1 famfs logplay $M
+inv_master=$(flush_stat invalidates)
+t_rc logplay-clone 0 clone env FAMFS_DEBUG_FLUSH=1 famfs logplay $M
+inv_clone=$(flush_stat invalidates)
+if [ -n "$inv_master" ] && [ "${inv_clone:-0}" -gt "$inv_master" ]; then
+	t_pass logplay-clone-invalidates
+else
+	t_fail logplay-clone-invalidates "a clone's logplay dropped ${inv_clone:-?} ranges, the master's ${inv_master:-?}: the clone must drop the entries' lines too"
+fi
+t_rc umount-for-clone 0 umount $M
+t_rc mount-clone 0 clone famfs mount $DEV $M
+t_has mount-clone-not-master "does not hold the master role"
+t_eq clone-replays-read-only 444 "$(stat -c %a $M/seeded)"
+t_rc umount-clone 0 umount $M
+t_rc mount-master-again 0 famfs mount $DEV $M
+t_eq master-replays-writable 644 "$(stat -c %a $M/seeded)"
 t_rc tune-coherent 0 famfs tune --coherent $M
 t_has tune-remounted "coherent, remounted here"
 shown tune-remounted-coherent no

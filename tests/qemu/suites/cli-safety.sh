@@ -248,3 +248,26 @@ o=$(mount_opts $M)
 t_ok mount-follow-nosuid has_opt "$o" nosuid
 t_ok mount-follow-nodev has_opt "$o" nodev
 umount $M
+
+# ---- -u/-g 4294967295: (uid_t)-1 is chown(2)'s "no change", never an owner --
+# (it was logged while the file stayed the creator's): a usage error on
+# every command that takes -u/-g, nothing created, nothing logged
+t_rc ids-mount 0 famfs mount $DEV $M
+before=$(famfs df -j $M | jget .log.entries)
+echo data > /tmp/safety-ids-src
+for o in -u -g; do
+	t_err "mkfile$o-minus-one" 1 "$o 4294967295: " \
+		famfs mkfile $o 4294967295 -s 2M $M/ids-f$o
+	t_err "mkdir$o-minus-one" 1 "$o 4294967295: " \
+		famfs mkdir $o 4294967295 $M/ids-d$o
+	t_err "cp$o-minus-one" 1 "$o 4294967295: " \
+		famfs cp $o 4294967295 /tmp/safety-ids-src $M/ids-c$o
+	t_not "mkfile$o-nothing-made" test -e $M/ids-f$o
+	t_not "mkdir$o-nothing-made" test -e $M/ids-d$o
+	t_not "cp$o-nothing-made" test -e $M/ids-c$o
+done
+t_eq ids-nothing-logged "$before" "$(famfs df -j $M | jget .log.entries)"
+# the id below it is an owner like any other
+t_ok mkfile-uid-4294967294 famfs mkfile -u 4294967294 -g 4294967294 -s 2M $M/ids-max
+t_eq mkfile-uid-4294967294-owner "4294967294:4294967294" "$(stat -c %u:%g $M/ids-max)"
+umount $M

@@ -602,6 +602,18 @@ void th_become_client(struct th *t)
 	assert_false(t->fs.master);
 }
 
+void th_become_clone(struct th *t)
+{
+	uint8_t boot[16];
+
+	snprintf(t->claimdir, sizeof(t->claimdir), "%s/claims-clone", t->dir);
+	setenv("FAMFS_CLAIM_DIR", t->claimdir, 1);
+	uuid_generate(boot);
+	th_write_id(t->bootid, boot);
+	assert_int_equal(th_reopen(t), 0);
+	assert_true(t->fs.master);	/* by its host uuid */
+}
+
 void th_free(struct th *t)
 {
 	char cmd[400];

@@ -40,6 +40,10 @@ struct famfs_superblock *th_sb_media(struct th *t);
 void th_sb_commit(struct th *t);
 /* Make this host a client (another uuid in the host id file) and reopen. */
 void th_become_client(struct th *t);
+/* Make this process a clone of the master (its host uuid; another boot id
+ * and another claim directory: not the instance whose claim the record
+ * holds) and reopen. */
+void th_become_clone(struct th *t);
 /* Write a uuid (text) to path: a host id or boot id file */
 void th_write_id(const char *path, const uint8_t uuid[16]);
 /* Append a hand-made FILE entry (no allocation), returns its index. */

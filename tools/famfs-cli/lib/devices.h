@@ -108,6 +108,22 @@ int famfs_member_vet(const char *path, const char *primary, bool force,
 int famfs_member_make(const char *path, const struct famfs_superblock *sb,
 		      uint32_t index, uint64_t size, uint8_t dev_uuid[16]);
 
+/* famfs devices label (a debugging aid: no log entry names the member):
+ * write member index's superblock of the file system fs (opened from
+ * primary, writable or through its mount: a free master record is claimed)
+ * on path, device uuid dev_uuid (NULL: a random one; the one written to
+ * out).  A write of the file system's: only by the instance that holds the
+ * master role (famfs_master_check, under the log lock; -EPERM for a client
+ * or a clone).  Refused unless force (-EEXIST): path holds a famfs or
+ * member superblock or anything libblkid knows (famfs_member_vet: mkfs's
+ * rules), or the identity is a live member's on another device (the
+ * log's members, the mount's attached ones, member superblocks on this
+ * host).  0, or -errno (printed: the device and why). */
+struct famfs_fs;
+int famfs_member_label(struct famfs_fs *fs, const char *primary,
+		       const char *path, uint32_t index,
+		       const uint8_t *dev_uuid, bool force, uint8_t out[16]);
+
 /* Candidates a scan reads: SCAN_ROOT/pmemN[.M] (block), SCAN_ROOT/daxX.Y
  * (char); plain files of those names count too (unit tests). */
 extern const char *famfs_scan_root;		/* "/dev" */

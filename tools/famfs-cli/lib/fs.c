@@ -175,6 +175,10 @@ static int open_dev(const char *path, bool want_rw, bool head,
 	fs->lock_fd = fs->dev.fd;
 	fs->rw = want_rw;
 	set_role(fs);
+	/* (a head opening reads nothing past the superblock: not the
+	 * record; it replays nothing either) */
+	if (!head)
+		famfs_master_instance_judge(fs);
 	return 0;
 fail:
 	famfs_fs_close(fs);
@@ -276,6 +280,7 @@ int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs)
 	if (rc)
 		goto fail;
 	fs->lock_fd = fs->log_fd;
+	famfs_master_instance_judge(fs);
 	return 0;
 fail:
 	famfs_fs_close(fs);

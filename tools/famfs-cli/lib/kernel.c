@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 
 #include "libfamfs.h"
 
@@ -66,10 +67,15 @@ int famfs_file_cache(int fd, bool invalidate)
 	struct famfs_ioc_cache c = {
 		.flags = invalidate ? FAMFS_CACHE_INVALIDATE : FAMFS_CACHE_WRITEBACK,
 	};
+	struct statfs sf;
 	struct stat st;
 
-	if (fstat(fd, &st))
+	/* not famfs: nothing this could flush (an empty file or one of
+	 * /proc, size 0, never reached the ioctl and "succeeded") */
+	if (fstatfs(fd, &sf) || fstat(fd, &st))
 		return -errno;
+	if ((uint32_t)sf.f_type != FAMFS_SUPER_MAGIC)
+		return -ENOTTY;
 	if (st.st_size <= 0)
 		return 0;
 	if (!famfs_kernel->cache)

@@ -358,8 +358,10 @@ const char *famfs_fmap_needs_v2(const struct famfs_fmap *m);
 bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b);
 /* Write back (invalidate false) or write back and invalidate this host's
  * cache lines of the whole file open at fd (FAMFSIOC_CACHE; a no-op in
- * the kernel on a coherent mount).  An empty file: 0, nothing to do.
- * -errno of fstat or the ioctl (-ENOTTY: the module has no FAMFSIOC_CACHE). */
+ * the kernel on a coherent mount).  A file that is not on a famfs mount
+ * (statfs type), empty or not: -ENOTTY.  An empty famfs file: 0, nothing
+ * to do.  -errno of fstat(fs) or the ioctl (-ENOTTY: the module has no
+ * FAMFSIOC_CACHE). */
 int famfs_file_cache(int fd, bool invalidate);
 /* The v1 map as an fmap */
 void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1);
@@ -407,6 +409,9 @@ struct famfs_fs {
 	bool ro_mount;			/* log meta file without write bits:
 					 * a client's mount or famfs mount -r */
 	bool master;			/* host id == sb master_uuid */
+	/* master and this instance may hold the role (master.h): it alone
+	 * skips cache invalidation and replays write bits; a clone does not */
+	bool master_instance;
 	uint8_t host_uuid[16];
 	bool host_id_ok;		/* host_uuid could be read or created */
 	/* kept between the creates of this opening (ops.c), used and
@@ -561,7 +566,9 @@ uint64_t famfs_log_next(const struct famfs_log_header *h);
 /* Fill seq/uuid/crc, write slot, flush, then advance next_index.  -ENOSPC
  * when full (log unchanged). */
 int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e);
-/* Build a FILE or MKDIR entry (not yet sequenced). */
+/* (uid_t)-1, (gid_t)-1: chown's "no change", never an owner: -EINVAL */
+int famfs_owner_check(const char *what, uint32_t uid, uint32_t gid);
+/* Build a FILE or MKDIR entry (not yet sequenced; famfs_owner_check). */
 int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
 		      uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
 		      const struct famfs_log_simple_ext *ext, unsigned next);

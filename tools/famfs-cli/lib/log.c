@@ -15,6 +15,17 @@ uint64_t famfs_log_next(const struct famfs_log_header *h)
 	return le64toh(__atomic_load_n(&h->next_index, __ATOMIC_ACQUIRE));
 }
 
+int famfs_owner_check(const char *what, uint32_t uid, uint32_t gid)
+{
+	if (uid == UINT32_MAX || gid == UINT32_MAX) {
+		famfs_err("%s: %s %u is (%s_t)-1, chown's \"no change\", not an owner",
+			  what, uid == UINT32_MAX ? "uid" : "gid", UINT32_MAX,
+			  uid == UINT32_MAX ? "uid" : "gid");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
 		      uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
 		      const struct famfs_log_simple_ext *ext, unsigned next)
@@ -29,6 +40,9 @@ int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
 		famfs_err("%s", reason);
 		return rc;
 	}
+	rc = famfs_owner_check(norm, uid, gid);
+	if (rc)
+		return rc;
 	if (next > FAMFS_LOG_MAX_SIMPLE_EXT || (type == FAMFS_LOG_FILE && !next)) {
 		famfs_err("%s: bad extent count %u", norm, next);
 		return -EINVAL;
@@ -137,13 +151,14 @@ static unsigned clog_written(struct famfs_fs *fs, uint64_t i, uint64_t end)
 				       (end - i < FAMFS_CLOG_MAX_SLOTS ?
 					end - i : FAMFS_CLOG_MAX_SLOTS)))
 		return 0;
-	/* a client: fresh lines, the first one only for most slots */
-	if (!fs->master)
+	/* a reader (a client, a clone of the master): fresh lines, the
+	 * first one only for most slots */
+	if (!fs->master_instance)
 		famfs_log_invalidate(fs, h, sizeof(*h));
 	if (le64toh(h->seq) != i)	/* cheap first: most slots are not */
 		return 0;
 	/* (no further than the log's end: the mapping ends there) */
-	if (!fs->master)
+	if (!fs->master_instance)
 		famfs_log_invalidate(fs, h, FAMFS_CLOG_SLOT *
 				     (end - i < FAMFS_CLOG_MAX_SLOTS ?
 				      end - i : FAMFS_CLOG_MAX_SLOTS));
@@ -292,13 +307,14 @@ int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
 		struct famfs_log_entry copy;
 		int rc;
 
-		/* a client: fresh lines, the first one only for most slots */
-		if (!fs->master)
+		/* a reader (a client, a clone of the master): fresh lines,
+		 * the first one only for most slots */
+		if (!fs->master_instance)
 			famfs_map_invalidate(&fs->logm, e, 32);
 		if (le64toh(e->seq) != i ||
 		    memcmp(e->fs_uuid, fs->sb->fs_uuid, 16))
 			continue;
-		if (!fs->master)
+		if (!fs->master_instance)
 			famfs_map_invalidate(&fs->logm, e, sizeof(*e));
 		memcpy(&copy, e, sizeof(copy));
 		if (!famfs_entry_written(&copy, i, fs->sb))
@@ -501,7 +517,7 @@ uint64_t famfs_log_refresh_next(struct famfs_fs *fs)
 		cap = FAMFS_CLOG_CAPACITY(FAMFS_LOG_TOTAL_MAX);
 
 	/* the master wrote it itself; anyone else may hold a stale line */
-	if (!fs->master)
+	if (!fs->master_instance)
 		famfs_map_refresh(&fs->logm, fs->log, sizeof(*fs->log));
 	n = famfs_log_next(fs->log);
 	if (n > cap) {
@@ -519,8 +535,8 @@ uint64_t famfs_log_refresh_next(struct famfs_fs *fs)
  * features changed (and it still verifies: one that does not is never
  * used, famfs_fs_sb_reread), so the entry is judged again, else 0.  One
  * of a newer famfs (future version or features) is -EPROTONOSUPPORT: R1,
- * the walk stops as an open refuses it.  Not on the master, which sets
- * them itself. */
+ * the walk stops as an open refuses it.  Not on the master instance,
+ * which sets them itself (a clone of the master does not). */
 static int sb_features_changed(struct famfs_fs *fs)
 {
 	uint32_t inc = fs->sb->feature_incompat, ro = fs->sb->feature_ro_compat;
@@ -528,7 +544,7 @@ static int sb_features_changed(struct famfs_fs *fs)
 	char why[FAMFS_REASON_LEN];
 	int rc;
 
-	if (fs->master)		/* it sets them itself */
+	if (fs->master_instance)	/* it sets them itself */
 		return 0;
 	rc = famfs_fs_sb_reread(fs, why);
 	if (rc == -EPROTONOSUPPORT) {
@@ -558,7 +574,7 @@ static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
 	char reason[FAMFS_REASON_LEN];
 	uint64_t cap = famfs_log_cap(fs);
 
-	if (!fs->master && start < cap)
+	if (!fs->master_instance && start < cap)
 		famfs_log_invalidate(fs, clog_slot(fs->log, start),
 				     ((end < cap ? end : cap) - start) *
 				     FAMFS_CLOG_SLOT);
@@ -621,8 +637,8 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 
 		return rc ? rc : clog_walk(fs, start, end, fn, arg);
 	}
-	/* a client reads what the master wrote: drop stale cache lines */
-	if (!fs->master)
+	/* a reader (not the master instance) reads what it wrote: drop stale cache lines */
+	if (!fs->master_instance)
 		famfs_map_invalidate(&fs->logm, famfs_log_slot(fs->log, start),
 				     (end - start) * FAMFS_LOG_ENTRY_SIZE);
 	for (uint64_t i = start; i < end; i++) {

@@ -213,7 +213,7 @@ static bool mode_right(struct lp_ctx *c, uint32_t mode, bool psgid)
 
 static uint32_t file_mode(struct lp_ctx *c, uint32_t mode)
 {
-	return (c->fs->master && !c->fs->ro_mount) ? mode : mode & ~0222U;
+	return (c->fs->master_instance && !c->fs->ro_mount) ? mode : mode & ~0222U;
 }
 
 /* fd's map (if it has one) against the logged one: 1 if it has the logged

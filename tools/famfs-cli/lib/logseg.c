@@ -407,8 +407,8 @@ int famfs_logseg_add(struct famfs_fs *fs, const struct famfs_log_entry *e,
 		return rc == -EINVAL ? -EIO : rc;
 	fs->seg[k].logged = true;
 	fs->seg[k].ext_idx = idx;
-	/* a client: what it may hold of this memory is stale */
-	if (!fs->master)
+	/* a reader (not the master instance): what it may hold of this memory is stale */
+	if (!fs->master_instance)
 		famfs_map_invalidate(&fs->seg[k].m, fs->seg[k].m.addr,
 				     len < FAMFS_ALLOC_UNIT ? len : FAMFS_ALLOC_UNIT);
 	return 0;

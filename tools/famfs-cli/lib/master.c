@@ -293,6 +293,38 @@ int famfs_master_state(struct famfs_fs *fs, enum famfs_mrec_state *st,
 	return 0;
 }
 
+/* this instance holds the role or may take it: MINE, FREE, or this host's
+ * from another boot whose beat is not live (beat.c) -- a disk clone of a
+ * running master has its claim file, but is not the master instance */
+static bool may_hold(struct famfs_fs *fs, enum famfs_mrec_state st)
+{
+	return st == FAMFS_MREC_MINE || st == FAMFS_MREC_FREE ||
+	       (st == FAMFS_MREC_REBOOT && !famfs_beat_live(fs, &fs->mrec));
+}
+
+void famfs_master_instance_judge(struct famfs_fs *fs)
+{
+	struct famfs_master_record *r;
+	struct famfs_claim c;
+	struct famfs_me me;
+	int q = famfs_quiet;
+
+	fs->master_instance = false;
+	if (!fs->master || fs->sbm.len < FAMFS_MREC_OFFSET + sizeof(*r))
+		return;
+	/* at open: the superblock was just checked; the record as memory
+	 * holds it (another host may have claimed since this CPU read it),
+	 * read once (famfs_mrec_refresh's rule) */
+	r = mrec_of(fs->sbm.addr);
+	famfs_map_invalidate(&fs->sbm, r, sizeof(*r));
+	fs->mrec = *r;
+	famfs_quiet = 1;
+	if (!famfs_me_get(fs, &me) && !famfs_claim_read(fs->sb->fs_uuid, &c))
+		fs->master_instance = may_hold(fs, famfs_mrec_decide(fs->sb, &fs->mrec,
+								     &me, &c, NULL));
+	famfs_quiet = q;
+}
+
 /* write the record (HELD by me, or released) and, if needed, the
  * superblock's ro_compat bit and master uuid */
 static int write_role(struct famfs_fs *fs, const struct famfs_me *me,
@@ -378,6 +410,7 @@ out:
 				  fs->name, held ? "claim the master role" :
 				  "hand over the master role", why);
 		fs->master = !memcmp(fs->host_uuid, fs->sb->master_uuid, 16);
+		fs->master_instance = held && fs->master;
 	}
 	return rc;
 }
@@ -474,6 +507,7 @@ int famfs_master_check(struct famfs_fs *fs)
 			  fs->name);
 		return -ESTALE;
 	}
+	fs->master_instance = fs->master && may_hold(fs, st);
 	switch (st) {
 	case FAMFS_MREC_MINE:
 		mine_remember(fs);
@@ -486,6 +520,8 @@ int famfs_master_check(struct famfs_fs *fs)
 		rc = famfs_master_claim(fs, false);
 		if (!rc)
 			mine_remember(fs);
+		else	/* another boot's, live (beat.c): a clone's view */
+			fs->master_instance = false;
 		return rc;
 	default:
 		famfs_err("%s: %s; nothing was written (famfs master claim -f %s takes the role over if that master is gone)",

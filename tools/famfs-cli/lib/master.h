@@ -70,6 +70,17 @@ int famfs_me_get(struct famfs_fs *fs, struct famfs_me *me);
 /* The state for this instance, with its reason; -errno on failure */
 int famfs_master_state(struct famfs_fs *fs, enum famfs_mrec_state *st,
 		       char *reason);
+/* At open: fs->master_instance from the record as memory holds it (its
+ * lines dropped first; kept in fs->mrec) judged by famfs_mrec_decide for
+ * this instance: MINE, REBOOT or FREE, on a host that is the superblock's
+ * master -- the master record's full check (host uuid, boot id, claim),
+ * kept up to date by famfs_master_check and by claims and hand-overs.  It
+ * alone wrote the metadata, so it alone skips dropping its cache lines
+ * before it reads the log and replays files with their write bits; a
+ * clone of the master (its host uuid, not its claim) reads and replays as
+ * a client does.  No message; a failure to judge is false (a reader's
+ * caution). */
+void famfs_master_instance_judge(struct famfs_fs *fs);
 /* Before every append, under the log lock: 0 if this instance holds the
  * role (a free record, or this host's from before a reboot, is claimed
  * first); else a message and -EPERM (another holder) or -EUCLEAN. */

@@ -273,11 +273,16 @@ int famfs_fs_cache_update(struct famfs_fs *fs)
 		return rc;
 	}
 fail:
-	if (rc) {
-		famfs_err("%s: %s", fs->name, rc == -ENOMEM ? "out of memory" :
-			  "the create cache's path table is damaged");
+	if (rc == -ENOMEM)
+		famfs_err("%s: out of memory", fs->name);
+	else if (rc == -EBADMSG)	/* the summary's (a walk never says so) */
+		famfs_err("%s: the create cache's path table is damaged",
+			  fs->name);
+	else if (rc)	/* the walk's (said above: which slots, why) */
+		famfs_err("%s: the log cannot be read to its end for the create cache: %s; nothing is allocated",
+			  fs->name, strerror(-rc));
+	if (rc)
 		famfs_fs_cache_drop(fs);
-	}
 	return rc;
 }
 
@@ -522,6 +527,9 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	}
 	if (famfs_join(p, sizeof(p), fs->mpt, norm))
 		return -ENAMETOOLONG;
+	rc = famfs_owner_check(p, uid, gid);
+	if (rc)
+		return rc;
 	rc = famfs_fs_lock(fs);
 	if (rc)
 		return rc;
@@ -724,7 +732,7 @@ out:
 int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
 		uint32_t uid, uint32_t gid, bool parents)
 {
-	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN];
+	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN], p[PATH_MAX];
 	int rc;
 
 	rc = famfs_fs_writable(fs);
@@ -734,6 +742,11 @@ int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
 		famfs_err("%s: %s", fs->mpt, reason);
 		return -EINVAL;
 	}
+	if (famfs_join(p, sizeof(p), fs->mpt, norm))
+		return -ENAMETOOLONG;
+	rc = famfs_owner_check(p, uid, gid);
+	if (rc)
+		return rc;
 	rc = famfs_fs_lock(fs);
 	if (rc)
 		return rc;
