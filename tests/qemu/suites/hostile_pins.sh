@@ -25,6 +25,9 @@
 # member removed (it waits for nothing of its own), the file deleted: the
 # unmount still waits for the page and the device stays held (the same
 # with the roles swapped).
+# The waits name what they wait for: a removal the file (path and inode
+# number), an unmount the inode; and the removal of a device that is not
+# famfs's does not wait while famfs's removal waits for a page in a pipe.
 # Programs: progs/hostile_pins.c.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
@@ -195,6 +198,7 @@ hold f "$(p 4)"
 pfn=$(sed -n 's/^info: pinned pfn //p' /tmp/hostile-pins.out)
 umount $M & UM=$!
 blocked umount-waits $UM umount
+t_klog umount-names-inode 'famfs (.*): unmount waiting for .*referenced pages.* inode [0-9]'
 if mount -t famfs $DEV $M2 2>/dev/null; then
 	t_fail umount-device-still-held "a new mount of $DEV succeeded while the old one waits"
 	# what the memory would be used for next
@@ -242,13 +246,14 @@ t_ok umount-no-warnings no_new_warnings
 
 # ---- the device goes away under a mount -----------------------------------------------
 # unplug_cycle ID KILL OFF UNPLUG REPLUG DEV: unplug while a page at OFF is
-# in a pipe; the removal waits.
+# in a pipe; the removal waits and names the file.
 unplug_cycle() {
 	fmount "$1" || return
 	klog_mark
 	hold "u$1" "$3"
 	sh -c "$4" & UP=$!
 	blocked "$1-waits" $UP "$4"
+	t_klog "$1-names-file" "famfs (.*): removal .*waiting for referenced pages.* file /u$1 (inode [0-9]*)"
 	if [ "$2" = kill ]; then
 		kill -9 $UP
 		# The page stays in use: a SIGKILL must not end the wait.  Wait
@@ -319,6 +324,30 @@ cross() {
 if [ -n "$MULTI" ]; then
 	cross member-gone-primary-page "$(o 12)" "$munplug" "$mreplug" "$MEM" "$DEV"
 	cross primary-gone-member-page "$(mo 12)" "$unplug" "$replug" "$DEV" "$MEM"
+fi
+
+# ---- the removal of a device that is not famfs's does not wait for famfs's ---------
+# The primary removed (no member attached) while a page of it is in a pipe:
+# its removal waits; the other device (not famfs's) is removed meanwhile and
+# must not wait for it.
+if [ -n "$MULTI" ]; then
+	if mount -t famfs $DEV $M; then
+		klog_mark
+		hold o "$(o 16)"
+		sh -c "$unplug" & UP=$!
+		blocked other-primary-waits $UP "$unplug"
+		sh -c "$munplug" & UO=$!
+		gone_within other-removal-not-blocked $UO "the removal of $MEM (not famfs's) waits while famfs's removal of $DEV waits for a page in a pipe"
+		release other
+		wait $UO
+		wait $UP
+		t_ok other-umount umount $M
+		t_ok other-no-warnings no_new_warnings
+		replugged other "$MEM" "$mreplug"
+		replugged other-primary "$DEV" "$replug"
+	else
+		t_fail other-mount "mount failed"
+	fi
 fi
 
 # ---- unmount that cannot wait: SIGKILLed, or the exit of the last user ---------------
