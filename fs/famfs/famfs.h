@@ -42,8 +42,9 @@
 /*
  * The memory a mount is backed by: a pmem block device in fsdax mode
  * (@bdev), or a /dev/daxX.Y bound to famfs's own dax-bus driver (@daxdev,
- * devdax.c).  Nothing outside backing.c looks at either except to print its
- * name; everything else uses @dax_dev, @dax_start and @size.
+ * devdax.c).  Nothing outside backing.c, open.c and members.c looks at
+ * either except to print its name; everything else uses @dax_dev,
+ * @dax_start and @size.
  *
  * Device offsets used everywhere else in famfs (extents, statfs, failure
  * ranges) run from 0 to @size; famfs_backing_daddr() turns one into the
@@ -313,10 +314,12 @@ struct famfs_daxdev {
 	struct famfs_backing	*holder;	/* the mount's device, or NULL */
 };
 
-/* backing.c */
+/* open.c */
 struct fs_context;
-extern struct mutex famfs_holder_lock;
 int famfs_backing_open(struct famfs_sb_info *fsi, struct fs_context *fc);
+
+/* backing.c */
+extern struct mutex famfs_holder_lock;
 void famfs_backing_close(struct famfs_sb_info *fsi);
 int famfs_backing_devdax_failure(struct famfs_daxdev *fdd, u64 offset,
 				 u64 len, int mf_flags);
