@@ -24,10 +24,11 @@
  *
  * Removal of the device while mounted (namespace disabled, devdax unbound):
  * the mount fails the same way, except that nobody is sent SIGBUS before it
- * touches the memory, and every file also drops its DAX entries before the
- * device's pages go away, so nothing (eviction at unmount included) looks at
- * them afterwards; and the removal waits until no page of the device is
- * referenced (pins.c).
+ * touches the memory, and every file also drops its DAX entries for that
+ * device's memory before its pages go away, so nothing (eviction at unmount
+ * included) looks at them afterwards; its entries for the mount's other
+ * devices stay, for the page pins there (pins.c); and the removal waits
+ * until no page of the device is referenced (pins.c).
  */
 
 #include <linux/blkdev.h>
@@ -88,9 +89,13 @@ static void famfs_wait_backing_closed(u64 id, const char *who)
 	remove_wait_queue(&famfs_backing_wq, &wait);
 }
 
-/* Call @fn on every inode of @sb that has a map, holding a reference. */
+/*
+ * Call @fn on every inode of @sb that has a map, holding a reference; @dev
+ * is passed on.
+ */
 static void famfs_apply_mapped(struct super_block *sb,
-			       void (*fn)(struct inode *inode))
+			       void (*fn)(struct inode *inode, u32 dev),
+			       u32 dev)
 {
 	struct inode *inode, *toput = NULL;
 
@@ -106,7 +111,7 @@ static void famfs_apply_mapped(struct super_block *sb,
 		spin_unlock(&inode->i_lock);
 		spin_unlock(&sb->s_inode_list_lock);
 
-		fn(inode);
+		fn(inode, dev);
 		iput(toput);
 		toput = inode;
 		cond_resched();
@@ -118,27 +123,28 @@ static void famfs_apply_mapped(struct super_block *sb,
 }
 
 /* Tear down every user mapping of a file so the next access faults. */
-static void famfs_unmap_inode(struct inode *inode)
+static void famfs_unmap_inode(struct inode *inode, u32 dev)
 {
 	/* Private copies made by COW are not in famfs memory: keep. */
 	unmap_mapping_range(inode->i_mapping, 0, 0, 0);
 }
 
 /*
- * The memory behind a file is going away: drop its mappings and its DAX
- * entries (each names a page of the device).  New faults fail already (the
- * mount has failed); truncation waits for a fault still in flight from
- * before, and the second zap takes away the entry it may have installed.
+ * Device @dev of the mount is going away: drop a file's mappings, all of
+ * them (the mount has failed), and its DAX entries for memory of @dev
+ * (famfs_detach_dev(): its entries for the other devices stay, and with
+ * them the record of which of their pages are referenced).  New faults
+ * fail already; the invalidation waits for a fault still in flight from
+ * before, and the second zap takes away a mapping it may have installed.
  * Pages still referenced (a pipe, O_DIRECT) are not waited for here, under
  * s_umount: famfs_backing_gone() waits for every page of the device after.
  */
-static void famfs_drop_inode(struct inode *inode)
+static void famfs_drop_inode(struct inode *inode, u32 dev)
 {
 	struct address_space *mapping = inode->i_mapping;
 
 	unmap_mapping_range(mapping, 0, 0, 0);
-	famfs_detach_entries(inode);
-	truncate_inode_pages(mapping, 0);
+	famfs_detach_dev(inode, dev);
 	unmap_mapping_range(mapping, 0, 0, 0);
 }
 
@@ -276,7 +282,7 @@ static int famfs_fail_range(struct famfs_backing *b, u64 start, u64 end,
 	down_read(&sb->s_umount);
 	if (sb->s_root) {
 		famfs_kill_range(fsi, b->index, start, end, mf_flags);
-		famfs_apply_mapped(sb, famfs_unmap_inode);
+		famfs_apply_mapped(sb, famfs_unmap_inode, 0);
 	}
 	up_read(&sb->s_umount);
 	deactivate_super(sb);
@@ -285,9 +291,9 @@ static int famfs_fail_range(struct famfs_backing *b, u64 start, u64 end,
 
 /*
  * The device behind a mount is going away: fail the mount, drop every DAX
- * entry of every file (see famfs_drop_inode()), and wait until no page of
- * the mount's memory is referenced any more, before this returns and the
- * caller lets the device's pages go.  One of the mount's devices is the
+ * entry of every file for that device's memory (see famfs_drop_inode()),
+ * and wait until no page of the device is referenced any more, before this
+ * returns and the caller lets the device's pages go.  One of the mount's devices is the
  * holder of @dax_dev (pmem) or of @fdd (devdax); there may be none.
  *
  * famfs_holder_lock is dropped before waiting for s_umount, which unmount
@@ -340,7 +346,7 @@ static void famfs_backing_gone(struct dax_device *dax_dev,
 
 	down_read(&sb->s_umount);
 	if (sb->s_root) {
-		famfs_apply_mapped(sb, famfs_drop_inode);
+		famfs_apply_mapped(sb, famfs_drop_inode, b->index);
 		famfs_wait_evictions(sb);
 	}
 	up_read(&sb->s_umount);

@@ -391,7 +391,7 @@ bool famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
 			 u64 *file_off, u64 *dev_end);
 
 /* pins.c */
-void famfs_detach_entries(struct inode *inode);
+void famfs_detach_dev(struct inode *inode, u32 dev);
 bool famfs_pins_evict(struct inode *inode);
 void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
 void famfs_zombies_reap(struct famfs_sb_info *fsi);

@@ -37,6 +37,11 @@
  * detector quiet).  Whoever holds the page ends the wait by letting go of
  * it; root can kill it.
  *
+ * The removal of one device of a mount drops only the DAX entries for that
+ * device's memory (famfs_detach_dev()): the entries for the other devices
+ * stay, so eviction still finds their referenced pages and keeps the file's
+ * memory there as a zombie, as on any mount.
+ *
  * The DAX entries of a file with referenced pages are dropped with
  * invalidate_inode_pages2() after a writeback (invalidation skips dirty
  * entries), not truncated: fs/dax.c WARNs when truncation meets a referenced
@@ -168,7 +173,7 @@ out:
  * and waits for the pages of any entry still there (its writeback failed)
  * before the caller truncates it.  No mapping may be left (zap them first).
  */
-void famfs_detach_entries(struct inode *inode)
+static void famfs_detach_entries(struct inode *inode)
 {
 	struct famfs_sb_info *fsi = FAMFS_SB(inode->i_sb);
 	struct address_space *mapping = inode->i_mapping;
@@ -186,6 +191,125 @@ void famfs_detach_entries(struct inode *inode)
 	invalidate_inode_pages2(mapping);
 	while ((page = famfs_next_busy(inode, &index)))
 		famfs_wait_page_idle(page, inode->i_sb->s_id, false);
+}
+
+/* Is any file page of [@first, @end) on device @dev? */
+static bool famfs_pages_on_dev(const struct famfs_fmap *fmap, pgoff_t first,
+			       pgoff_t end, u32 dev)
+{
+	pgoff_t i = first;
+
+	while (i < end) {
+		u64 dev_off, len;
+		u32 d;
+
+		if (famfs_fmap_resolve(fmap, (u64)i << PAGE_SHIFT, &d, &dev_off,
+				       &len))
+			return false;
+		if (d == dev)
+			return true;
+		/* one lookup per run of pages contiguous on a device */
+		i += max_t(u64, len >> PAGE_SHIFT, 1);
+	}
+	return false;
+}
+
+/*
+ * The first DAX entry of @inode at or after file page *@index that is for
+ * memory of device @dev (by the file's map: an empty entry names no page
+ * but is for the same memory): true, its first file page in *@index and
+ * its pages in *@nr.
+ */
+static bool famfs_next_dev_entry(struct inode *inode, u32 dev, pgoff_t *index,
+				 pgoff_t *nr)
+{
+	const struct famfs_fmap *fmap = FAMFS_I(inode)->fmap;
+	XA_STATE(xas, &inode->i_mapping->i_pages, *index);
+	bool found = false;
+	void *entry;
+
+	rcu_read_lock();
+	xas_for_each(&xas, entry, ULONG_MAX) {
+		pgoff_t base, n;
+
+		if (xas_retry(&xas, entry) || !xa_is_value(entry))
+			continue;
+		/* A PMD entry covers 2 MiB of the file. */
+		n = 1UL << xa_get_order(xas.xa, xas.xa_index);
+		base = round_down(xas.xa_index, n);
+		if (famfs_pages_on_dev(fmap, base, base + n, dev)) {
+			*index = base;
+			*nr = n;
+			found = true;
+			break;
+		}
+		if (need_resched()) {
+			xas_pause(&xas);
+			cond_resched_rcu();
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/**
+ * famfs_detach_dev() - drop a file's DAX entries for one device's memory
+ * @inode: a file with a map, on a failed mount; no mapping of it left
+ * @dev: the device going away
+ *
+ * For the removal of device @dev (backing.c): every entry for memory of
+ * @dev goes, referenced or not, so nothing looks at its pages once they are
+ * gone; the removal waits for them itself.  The file's entries for the
+ * other devices stay: eviction must still see which of their pages are
+ * referenced (famfs_pins_evict()), else the file's memory there would be
+ * given back while a pipe shows it.  (No entry is for memory of two
+ * devices: a PMD entry needs 2 MiB contiguous on one device.)
+ *
+ * Each entry is invalidated after a writeback (invalidation skips dirty
+ * entries).  One that a fault in flight from before the failure dirtied
+ * again is written back once more; one whose writeback keeps failing is
+ * truncated once its pages are idle (truncation WARNs on a referenced page).
+ */
+void famfs_detach_dev(struct inode *inode, u32 dev)
+{
+	struct famfs_sb_info *fsi = FAMFS_SB(inode->i_sb);
+	struct address_space *mapping = inode->i_mapping;
+	struct writeback_control wbc = {
+		.sync_mode	= WB_SYNC_ALL,
+		.nr_to_write	= LONG_MAX,
+		.range_end	= LLONG_MAX,
+	};
+	pgoff_t index = 0, nr, i;
+	struct page *page;
+	int tries = 0;
+
+	if (mapping_empty(mapping))
+		return;
+	dax_writeback_mapping_range(mapping, famfs_wb_dax_dev(fsi), &wbc);
+	while (famfs_next_dev_entry(inode, dev, &index, &nr)) {
+		loff_t start = (loff_t)index << PAGE_SHIFT;
+		loff_t end = ((loff_t)(index + nr) << PAGE_SHIFT) - 1;
+
+		if (invalidate_inode_pages2_range(mapping, index,
+						  index + nr - 1) &&
+		    ++tries < 3) {
+			wbc.nr_to_write = LONG_MAX;
+			wbc.range_start = start;
+			wbc.range_end = end;
+			dax_writeback_mapping_range(mapping,
+						    famfs_wb_dax_dev(fsi), &wbc);
+			continue;
+		}
+		if (tries >= 3) {
+			for (i = index;
+			     (page = famfs_next_busy(inode, &i)) && i < index + nr;)
+				famfs_wait_page_idle(page, inode->i_sb->s_id,
+						     false);
+			truncate_inode_pages_range(mapping, start, end);
+		}
+		index += nr;
+		tries = 0;
+	}
 }
 
 /* Remember @pfn as referenced in @fmap; -ENOMEM if there is no room. */
