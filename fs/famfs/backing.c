@@ -29,6 +29,12 @@
  * included) looks at them afterwards; its entries for the mount's other
  * devices stay, for the page pins there (pins.c); and the removal waits
  * until no page of the device is referenced (pins.c).
+ *
+ * A device becomes the holder of its dax_device (or devdax claim) and is
+ * registered in one step, after every check of the open (open.c,
+ * members.c): a removal or a memory failure that finds it as holder finds
+ * a device of the mount, never one that a failing mount or DEV_ADD is
+ * about to free.
  */
 
 #include <linux/blkdev.h>
@@ -440,13 +446,52 @@ void famfs_backing_devdax_gone(struct famfs_daxdev *fdd)
 	famfs_backing_gone(NULL, fdd);
 }
 
-/* A device is open and held: removal may wait for it to be closed. */
+/*
+ * A device is open and held: removal may wait for it to be closed.
+ * Context: famfs_holder_lock held, in the step that makes @b a holder.
+ */
 void famfs_backing_register(struct famfs_backing *b)
 {
-	mutex_lock(&famfs_holder_lock);
+	lockdep_assert_held(&famfs_holder_lock);
 	b->id = ++famfs_backing_ids;
 	list_add(&b->live, &famfs_backings);
+}
+
+/**
+ * famfs_backing_hold_bdev() - become the holder of a pmem device's dax_device
+ * @b: the device's backing, every field set (@b->dax_dev: a reference the
+ *     caller took without holding it, for its checks)
+ * @bdev: the block device, opened exclusively
+ *
+ * The last step of opening a pmem device, after every check: holding the
+ * dax_device and registering @b are one step under famfs_holder_lock, and
+ * nothing fails after it, so a removal or memory failure that finds @b as
+ * holder finds a device of the mount (see the top of this file).
+ *
+ * Return: 0, @b holds @b->dax_dev (the caller's reference is now the
+ * holder's); or -EBUSY if another holder took it since the caller looked
+ * (the caller's reference is still the caller's).
+ */
+int famfs_backing_hold_bdev(struct famfs_backing *b, struct block_device *bdev)
+{
+	struct dax_device *held;
+	u64 start_off;
+
+	mutex_lock(&famfs_holder_lock);
+	held = fs_dax_get_by_bdev(bdev, &start_off, b, &famfs_dax_holder_ops);
+	if (held && WARN_ON_ONCE(held != b->dax_dev ||
+				 start_off != b->dax_start)) {
+		fs_put_dax(held, b);
+		held = NULL;
+	}
+	if (held)
+		famfs_backing_register(b);
 	mutex_unlock(&famfs_holder_lock);
+	if (!held)
+		return -EBUSY;
+	/* One reference is enough: the holder's, b->dax_dev. */
+	put_dax(held);
+	return 0;
 }
 
 /*

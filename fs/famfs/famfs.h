@@ -329,6 +329,8 @@ int famfs_backing_flush(const struct famfs_backing *b);
 int famfs_flush_devs(struct famfs_sb_info *fsi);
 void famfs_backing_register(struct famfs_backing *b);
 void famfs_backing_close_one(struct famfs_backing *b);
+int famfs_backing_hold_bdev(struct famfs_backing *b,
+			    struct block_device *bdev);
 extern const struct dax_holder_operations famfs_dax_holder_ops;
 
 /* members.c */
@@ -344,7 +346,8 @@ int famfs_devdax_init(void);
 void famfs_devdax_exit(void);
 struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
 					struct famfs_backing *b,
-					struct fs_context *fc);
+					struct fs_context *fc, u64 min_size,
+					u64 *size);
 void famfs_daxdev_unclaim(struct famfs_daxdev *fdd);
 int famfs_daxdev_explain(dev_t devt, const char *path, struct fs_context *fc);
 #else
@@ -359,7 +362,7 @@ static inline void famfs_devdax_exit(void)
 
 static inline struct famfs_daxdev *
 famfs_daxdev_claim(dev_t devt, const char *path, struct famfs_backing *b,
-		   struct fs_context *fc)
+		   struct fs_context *fc, u64 min_size, u64 *size)
 {
 	return ERR_PTR(-ENOTBLK);
 }

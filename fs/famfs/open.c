@@ -6,6 +6,10 @@
  * to famfs's dax-bus driver (devdax.c); it is opened and held here, and
  * what holding it means (failures, removal, closing) is in backing.c.
  * Members that FAMFSIOC_DEV_ADD attaches are opened in members.c.
+ *
+ * Every check comes first; becoming the holder (of the dax_device, or the
+ * devdax claim) and being registered are the last step, one step under
+ * famfs_holder_lock, after which nothing fails (backing.c).
  */
 
 #include <linux/blkdev.h>
@@ -16,6 +20,24 @@
 #include <linux/pfn_t.h>
 #include "famfs.h"
 
+/*
+ * The page frame of the first page of @dax_dev from @start_off, or 0 if
+ * its memory has no struct pages (famfs waits for page references, pins.c).
+ */
+static unsigned long famfs_dax_first_pfn(struct dax_device *dax_dev,
+					 u64 start_off)
+{
+	pfn_t pfn;
+	long nr;
+	int id;
+
+	id = dax_read_lock();
+	nr = dax_direct_access(dax_dev, PHYS_PFN(start_off), 1,
+			       DAX_RECOVERY_WRITE, NULL, &pfn);
+	dax_read_unlock(id);
+	return nr >= 1 && pfn_t_has_page(pfn) ? pfn_t_to_pfn(pfn) : 0;
+}
+
 /* Buffered writes to @bdev (e.g. by mkfs) reach memory; no cached copy stays. */
 static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
 				   struct fs_context *fc)
@@ -24,10 +46,9 @@ static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
 	fmode_t mode = FMODE_READ | FMODE_EXCL;
 	struct block_device *bdev;
 	struct dax_device *dax_dev;
+	unsigned long pfn;
 	u64 start_off = 0;
-	pfn_t pfn;
-	long nr;
-	int rc, id;
+	int rc;
 
 	if (!(fc->sb_flags & SB_RDONLY))
 		mode |= FMODE_WRITE;
@@ -54,32 +75,32 @@ static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
 		return rc;
 	}
 
-	if (!blk_queue_dax(bdev_get_queue(bdev))) {
+	/* Every check before the hold (famfs_backing_hold_bdev()). */
+	dax_dev = fs_dax_get_by_bdev(bdev, &start_off, NULL, NULL);
+	if (!dax_dev) {
 		errorfc(fc, "%s: device does not support DAX (raw-mode namespace?)",
 			fc->source);
 		rc = -EOPNOTSUPP;
 		goto out_put;
 	}
-
-	mutex_lock(&famfs_holder_lock);
-	dax_dev = fs_dax_get_by_bdev(bdev, &start_off, b,
-				     &famfs_dax_holder_ops);
-	mutex_unlock(&famfs_holder_lock);
-	if (!dax_dev) {
+	if (dax_holder(dax_dev)) {
 		errorfc(fc, "%s: its dax device is held by someone else",
 			fc->source);
 		rc = -EBUSY;
-		goto out_put;
+		goto out_put_dax;
 	}
 
 	/* The pages, to wait for their references (pins.c). */
-	id = dax_read_lock();
-	nr = dax_direct_access(dax_dev, PHYS_PFN(start_off), 1,
-			       DAX_RECOVERY_WRITE, NULL, &pfn);
-	dax_read_unlock(id);
-	if (nr < 1 || !pfn_t_has_page(pfn)) {
+	pfn = famfs_dax_first_pfn(dax_dev, start_off);
+	if (!pfn) {
 		errorfc(fc, "%s: device memory without struct pages", fc->source);
 		rc = -EOPNOTSUPP;
+		goto out_put_dax;
+	}
+	if (bdev_nr_bytes(bdev) < FAMFS_EXTENT_ALIGN) {
+		errorfc(fc, "%s: device too small (%llu bytes)", fc->source,
+			bdev_nr_bytes(bdev));
+		rc = -EINVAL;
 		goto out_put_dax;
 	}
 
@@ -102,13 +123,15 @@ static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
 	b->dax_dev = dax_dev;
 	b->dax_start = start_off;
 	b->size = bdev_nr_bytes(bdev);
-	b->pfn = pfn_t_to_pfn(pfn);
-	return 0;
-
+	b->pfn = pfn;
+	rc = famfs_backing_hold_bdev(b, bdev);
+	if (!rc)
+		return 0;
+	errorfc(fc, "%s: its dax device is held by someone else", fc->source);
+	b->bdev = NULL;
+	b->dax_dev = NULL;
 out_put_dax:
-	mutex_lock(&famfs_holder_lock);
-	fs_put_dax(dax_dev, b);
-	mutex_unlock(&famfs_holder_lock);
+	put_dax(dax_dev);
 out_put:
 	blkdev_put(bdev, mode);
 	return rc;
@@ -119,21 +142,30 @@ static int famfs_backing_open_devdax(struct famfs_sb_info *fsi,
 {
 	struct famfs_backing *b = &fsi->backing;
 	struct famfs_daxdev *fdd;
+	u64 size = 0;
 
+	/* The claim checks the size: one step with the registration. */
 	mutex_lock(&famfs_holder_lock);
-	fdd = famfs_daxdev_claim(devt, fc->source, b, fc);
+	fdd = famfs_daxdev_claim(devt, fc->source, b, fc, FAMFS_EXTENT_ALIGN,
+				 &size);
+	if (!IS_ERR(fdd)) {
+		b->daxdev = fdd;
+		b->devt = fdd->devt;
+		b->dax_dev = fdd->dax_dev;
+		b->dax_start = 0;
+		b->size = fdd->size;
+		b->pfn = PHYS_PFN(fdd->phys);
+		famfs_backing_register(b);
+	}
 	mutex_unlock(&famfs_holder_lock);
 	if (PTR_ERR_OR_ZERO(fdd) == -ENODEV)
 		return famfs_daxdev_explain(devt, fc->source, fc);
-	if (IS_ERR(fdd))
-		return PTR_ERR(fdd);
-	b->daxdev = fdd;
-	b->devt = fdd->devt;
-	b->dax_dev = fdd->dax_dev;
-	b->dax_start = 0;
-	b->size = fdd->size;
-	b->pfn = PHYS_PFN(fdd->phys);
-	return 0;
+	if (PTR_ERR_OR_ZERO(fdd) == -ENOSPC) {
+		errorfc(fc, "%s: device too small (%llu bytes)", fc->source,
+			size);
+		return -EINVAL;
+	}
+	return PTR_ERR_OR_ZERO(fdd);
 }
 
 /**
@@ -188,18 +220,6 @@ int famfs_backing_open(struct famfs_sb_info *fsi, struct fs_context *fc)
 		return -ENOTBLK;
 	}
 	if (S_ISCHR(mode))
-		rc = famfs_backing_open_devdax(fsi, fc, rdev);
-	else
-		rc = famfs_backing_open_bdev(fsi, fc);
-	if (rc)
-		return rc;
-
-	famfs_backing_register(b);
-	if (b->size < FAMFS_EXTENT_ALIGN) {
-		errorfc(fc, "%s: device too small (%llu bytes)", fc->source,
-			b->size);
-		famfs_backing_close(fsi);
-		return -EINVAL;
-	}
-	return 0;
+		return famfs_backing_open_devdax(fsi, fc, rdev);
+	return famfs_backing_open_bdev(fsi, fc);
 }
