@@ -28,7 +28,8 @@
  * device's memory before its pages go away, so nothing (eviction at unmount
  * included) looks at them afterwards; its entries for the mount's other
  * devices stay, for the page pins there (pins.c); and the removal waits
- * until no page of the device is referenced (pins.c).
+ * until no page of the device is referenced (pins.c; where it waits:
+ * famfs_backing_gone()).
  *
  * A device becomes the holder of its dax_device (or devdax claim) and is
  * registered in one step, after every check of the open (open.c,
@@ -39,8 +40,11 @@
 
 #include <linux/blkdev.h>
 #include <linux/dax.h>
+#include <linux/memremap.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/pagemap.h>
+#include <linux/slab.h>
 #include <linux/wait_bit.h>
 #include "famfs.h"
 #include "trace.h"
@@ -296,11 +300,72 @@ static int famfs_fail_range(struct famfs_backing *b, u64 start, u64 end,
 }
 
 /*
+ * What a removal waits for once the mount has let go of the device's DAX
+ * entries: until no page of the device is referenced.  @sb holds an active
+ * reference on the mount, or is NULL if an unmount had the mount (then the
+ * wait starts once it has closed the device).  @pgmap, if set, is a
+ * reference on the device's page map that keeps its struct pages: the
+ * removal is waited for by a worker, see famfs_backing_gone().
+ */
+struct famfs_removal {
+	struct work_struct	work;
+	struct super_block	*sb;
+	struct famfs_sb_info	*fsi;
+	struct famfs_backing	*b;
+	struct dev_pagemap	*pgmap;
+	u64			id;
+	unsigned long		pfn, nr;
+	char			name[32];
+};
+
+static void famfs_removal_wait(struct famfs_removal *r)
+{
+	if (!r->sb) {
+		famfs_wait_backing_closed(r->id, r->name);
+		famfs_wait_range_idle(NULL, r->name, r->pfn, r->nr);
+		return;
+	}
+	famfs_wait_range_idle(r->fsi, r->name, r->pfn, r->nr);
+	famfs_zombies_gone(r->fsi, r->b);
+	deactivate_super(r->sb);
+}
+
+static void famfs_removal_work(struct work_struct *work)
+{
+	struct famfs_removal *r = container_of(work, struct famfs_removal,
+					       work);
+
+	famfs_removal_wait(r);
+	/* The device's struct pages may go now (memunmap_pages()). */
+	put_dev_pagemap(r->pgmap);
+	kfree(r);
+	/* famfs_pins_exit() waits for the rest of this function. */
+	module_put(THIS_MODULE);
+}
+
+/*
+ * A reference on the page map of the device's pages [@pfn, @pfn + @nr),
+ * or NULL if one page map does not cover them all.
+ */
+static struct dev_pagemap *famfs_hold_pgmap(unsigned long pfn,
+					    unsigned long nr)
+{
+	struct dev_pagemap *pgmap = nr ? get_dev_pagemap(pfn, NULL) : NULL;
+
+	if (pgmap && (pgmap->nr_range != 1 ||
+		      PFN_PHYS(pfn + nr) - 1 > pgmap->range.end)) {
+		put_dev_pagemap(pgmap);
+		pgmap = NULL;
+	}
+	return pgmap;
+}
+
+/*
  * The device behind a mount is going away: fail the mount, drop every DAX
  * entry of every file for that device's memory (see famfs_drop_inode()),
- * and wait until no page of the device is referenced any more, before this
- * returns and the caller lets the device's pages go.  One of the mount's devices is the
- * holder of @dax_dev (pmem) or of @fdd (devdax); there may be none.
+ * and wait until no page of the device is referenced any more, before the
+ * device's pages go.  One of the mount's devices is the holder of @dax_dev
+ * (pmem) or of @fdd (devdax); there may be none.
  *
  * famfs_holder_lock is dropped before waiting for s_umount, which unmount
  * holds while it waits for famfs_holder_lock; an active reference keeps the
@@ -308,57 +373,85 @@ static int famfs_fail_range(struct famfs_backing *b, u64 start, u64 end,
  * every inode and waiting for deleted files' referenced pages (pins.c):
  * wait for it to let go of the device, then for the pages.
  *
- * The wait for the pages holds no famfs lock and not s_umount; for pmem it
- * runs inside kill_dax()'s dax_srcu read section (see pins.c).  It does not
- * give up, not even on SIGKILL: the pages would be freed while in use.
+ * Where the wait runs.  devdax (famfs's own driver, devdax.c): here, in
+ * the unbinding task, which holds the device lock.  pmem: this runs inside
+ * kill_dax()'s dax_srcu read section (dax_holder_notify_failure() holds
+ * it around the call), and kill_dax() is the only synchronize_srcu() of
+ * dax_srcu: a wait here would stall every other dax removal on the
+ * machine, whatever device it is, for as long as a pipe holds a page of
+ * this one.  So it only drops the entries here, takes a reference on the
+ * device's page map, and leaves the wait to a worker; the page map
+ * reference is what keeps the struct pages: pmem's removal frees them in
+ * memunmap_pages() after kill_dax() returns, and memunmap_pages() waits
+ * until the worker puts the reference.  The remover then waits there
+ * (uninterruptibly, with the device lock held; the kernel's hung task
+ * detector names it after 2 minutes), the worker logs what it waits for
+ * every 10 s.  Without the page map reference (no memory for the worker,
+ * or an unexpected page map) it waits here, as devdax does.
+ *
+ * The wait holds no famfs lock and not s_umount, and is not interruptible,
+ * not even by SIGKILL: the pages would be freed while in use.
  */
 static void famfs_backing_gone(struct dax_device *dax_dev,
 			       struct famfs_daxdev *fdd)
 {
+	struct famfs_removal here = { 0 }, *r = &here;
 	struct famfs_sb_info *fsi;
 	struct famfs_backing *b;
 	struct super_block *sb;
-	unsigned long pfn, nr;
-	char name[sizeof(sb->s_id)], buf[32];
-	u64 id;
+	char buf[32];
 
+	/* pmem: what the worker needs (if this fails, wait here). */
+	if (dax_dev)
+		r = kzalloc(sizeof(*r), GFP_KERNEL) ?: &here;
 	mutex_lock(&famfs_holder_lock);
 	b = fdd ? fdd->holder : dax_holder(dax_dev);
 	if (!b) {
 		mutex_unlock(&famfs_holder_lock);
+		if (r != &here)
+			kfree(r);
 		return;
 	}
 	fsi = b->fsi;
 	/* NULL if an unmount left @fsi to a worker (pins.c). */
 	sb = fsi->sb;
-	id = b->id;
-	pfn = b->pfn;
-	nr = b->size >> PAGE_SHIFT;
-	strscpy(name, sb ? sb->s_id : fsi->id, sizeof(name));
+	r->fsi = fsi;
+	r->b = b;
+	r->id = b->id;
+	r->pfn = b->pfn;
+	r->nr = b->size >> PAGE_SHIFT;
+	strscpy(r->name, sb ? sb->s_id : fsi->id, sizeof(r->name));
 	trace_famfs_notify_failure(sb, 0, U64_MAX, 0);
 	WRITE_ONCE(b->failed, true);
 	if (!test_and_set_bit(FAMFS_SB_FAILED, &fsi->flags))
 		pr_err("famfs (%s): the device%s is going away: all data access on this mount now fails with EIO\n",
-		       name, famfs_which(b, buf, sizeof(buf)));
+		       r->name, famfs_which(b, buf, sizeof(buf)));
 	/* Pairs with smp_mb() in famfs_iomap_begin(). */
 	smp_mb__after_atomic();
-	if (!sb || !atomic_inc_not_zero(&sb->s_active)) {
-		mutex_unlock(&famfs_holder_lock);
-		famfs_wait_backing_closed(id, name);
-		famfs_wait_range_idle(name, pfn, nr);
-		return;
-	}
+	if (sb && atomic_inc_not_zero(&sb->s_active))
+		r->sb = sb;
 	mutex_unlock(&famfs_holder_lock);
 
-	down_read(&sb->s_umount);
-	if (sb->s_root) {
-		famfs_apply_mapped(sb, famfs_drop_inode, b->index);
-		famfs_wait_evictions(sb);
+	if (r->sb) {
+		down_read(&sb->s_umount);
+		if (sb->s_root) {
+			famfs_apply_mapped(sb, famfs_drop_inode, b->index);
+			famfs_wait_evictions(sb);
+		}
+		up_read(&sb->s_umount);
 	}
-	up_read(&sb->s_umount);
-	famfs_wait_range_idle(name, pfn, nr);
-	famfs_zombies_gone(fsi, b);
-	deactivate_super(sb);
+	/* pmem: the wait goes to a worker, outside dax_srcu. */
+	if (r != &here)
+		r->pgmap = famfs_hold_pgmap(r->pfn, r->nr);
+	if (!r->pgmap) {
+		famfs_removal_wait(r);
+		if (r != &here)
+			kfree(r);
+		return;
+	}
+	__module_get(THIS_MODULE);
+	INIT_WORK(&r->work, famfs_removal_work);
+	famfs_pins_queue(&r->work);
 }
 
 /* Clip a dax_device range to the device's part of it; false if outside. */

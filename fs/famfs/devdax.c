@@ -653,7 +653,9 @@ static int famfs_dax_probe(struct dev_dax *dev_dax)
  * and every page is waited for until nothing references it (a page of a
  * file or of /dev/daxX.Y in a pipe, O_DIRECT in flight; see pins.c); then
  * devm undoes the rest: the dax_device, the cdev, the pages, the page map's
- * ops, the memory region and the binding's reference.
+ * ops, the memory region and the binding's reference.  The waits run here,
+ * in the unbinding task, after kill_dax() returned: outside dax_srcu, so
+ * no other dax removal waits for them (see famfs_backing_gone()).
  */
 static void famfs_dax_remove(struct dev_dax *dev_dax)
 {
@@ -667,7 +669,7 @@ static void famfs_dax_remove(struct dev_dax *dev_dax)
 	/* Zap the mappings of /dev/daxX.Y: SIGBUS from here on. */
 	kill_dev_dax(dev_dax);
 	famfs_backing_devdax_gone(fdd);
-	famfs_wait_range_idle(fdd->name, PHYS_PFN(fdd->phys),
+	famfs_wait_range_idle(NULL, fdd->name, PHYS_PFN(fdd->phys),
 			      fdd->size >> PAGE_SHIFT);
 }
 

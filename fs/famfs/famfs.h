@@ -140,6 +140,7 @@ struct famfs_fmap {
 	 * fsi->map_lock.
 	 */
 	struct list_head	zombie;
+	unsigned long		ino;		/* its inode's number, for the log */
 	unsigned long		*busy_pfns;
 	unsigned int		nr_busy;
 	unsigned int		max_busy;
@@ -402,8 +403,9 @@ bool famfs_zombies_unmount(struct famfs_sb_info *fsi);
 int famfs_pins_init(void);
 void famfs_pins_exit(void);
 void famfs_zombies_gone(struct famfs_sb_info *fsi, struct famfs_backing *b);
-void famfs_wait_range_idle(const char *who, unsigned long pfn,
-			   unsigned long nr);
+void famfs_wait_range_idle(struct famfs_sb_info *fsi, const char *who,
+			   unsigned long pfn, unsigned long nr);
+void famfs_pins_queue(struct work_struct *work);
 
 /* cache.c */
 int famfs_cache_range(struct inode *inode, const char *why, unsigned int op,

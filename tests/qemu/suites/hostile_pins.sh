@@ -74,14 +74,16 @@ blocked() {
 }
 # in_famfs ID PID WHAT: PASS iff PID comes to sleep inside famfs (its kernel
 # stack has a famfs_ frame) within 10 s: a removal waiting for the device
-# or its pages, before famfs logs anything.
+# or its pages, before famfs logs anything; or, a pmem removal, in
+# memunmap_pages(), for the page map reference famfs's worker keeps while
+# it waits (backing.c: the wait is not in kill_dax()'s dax_srcu section).
 in_famfs() {
 	_n=0
-	while alive "$2" && ! grep -q "famfs_" /proc/$2/stack 2>/dev/null &&
+	while alive "$2" && ! grep -q "famfs_\|memunmap_pages" /proc/$2/stack 2>/dev/null &&
 		[ $_n -lt 100 ]; do
 		sleep 0.1; _n=$((_n + 1))
 	done
-	if grep -q "famfs_" /proc/$2/stack 2>/dev/null; then
+	if grep -q "famfs_\|memunmap_pages" /proc/$2/stack 2>/dev/null; then
 		t_pass "$1"
 	else
 		t_fail "$1" "$3 does not wait in famfs: $(head -n 3 /proc/$2/stack 2>/dev/null | tr '\n' '|')"
