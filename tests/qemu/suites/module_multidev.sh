@@ -202,5 +202,5 @@ if [ "$DEV1_MODE" = fsdax ]; then
 else
 	t_skip tool-poison "memory failure is tested on fsdax only"
 fi
-[ $rebind = 0 ] || t_ok unbind sh -c "echo $(basename "$D1") > /sys/bus/dax/drivers/famfs/unbind"
+[ $rebind = 0 ] || t_ok unbind famfs bind -u "$D1"	# back to device_dax, as it came
 exit 0
