@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * famfs - the memory behind a mount: opening it, holding it, its failures
+ * famfs - the memory behind a mount: holding it, its failures, its removal
  *
  * A mount's memory is a pmem block device in fsdax mode, opened exclusively
  * (so a second mount of the same device, or a mount of a device some other
@@ -24,20 +24,27 @@
  *
  * Removal of the device while mounted (namespace disabled, devdax unbound):
  * the mount fails the same way, except that nobody is sent SIGBUS before it
- * touches the memory, and every file also drops its DAX entries before the
- * device's pages go away, so nothing (eviction at unmount included) looks at
- * them afterwards; and the removal waits until no page of the device is
- * referenced (pins.c).
+ * touches the memory, and every file also drops its DAX entries for that
+ * device's memory before its pages go away, so nothing (eviction at unmount
+ * included) looks at them afterwards; its entries for the mount's other
+ * devices stay, for the page pins there (pins.c); and the removal waits
+ * until no page of the device is referenced (pins.c; where it waits:
+ * famfs_backing_gone()).
+ *
+ * A device becomes the holder of its dax_device (or devdax claim) and is
+ * registered in one step, after every check of the open (open.c,
+ * members.c): a removal or a memory failure that finds it as holder finds
+ * a device of the mount, never one that a failing mount or DEV_ADD is
+ * about to free.
  */
 
 #include <linux/blkdev.h>
 #include <linux/dax.h>
-#include <linux/fs_context.h>
+#include <linux/memremap.h>
 #include <linux/mm.h>
-#include <linux/mount.h>
-#include <linux/namei.h>
+#include <linux/module.h>
 #include <linux/pagemap.h>
-#include <linux/pfn_t.h>
+#include <linux/slab.h>
 #include <linux/wait_bit.h>
 #include "famfs.h"
 #include "trace.h"
@@ -92,9 +99,13 @@ static void famfs_wait_backing_closed(u64 id, const char *who)
 	remove_wait_queue(&famfs_backing_wq, &wait);
 }
 
-/* Call @fn on every inode of @sb that has a map, holding a reference. */
+/*
+ * Call @fn on every inode of @sb that has a map, holding a reference; @dev
+ * is passed on.
+ */
 static void famfs_apply_mapped(struct super_block *sb,
-			       void (*fn)(struct inode *inode))
+			       void (*fn)(struct inode *inode, u32 dev),
+			       u32 dev)
 {
 	struct inode *inode, *toput = NULL;
 
@@ -110,7 +121,7 @@ static void famfs_apply_mapped(struct super_block *sb,
 		spin_unlock(&inode->i_lock);
 		spin_unlock(&sb->s_inode_list_lock);
 
-		fn(inode);
+		fn(inode, dev);
 		iput(toput);
 		toput = inode;
 		cond_resched();
@@ -122,27 +133,28 @@ static void famfs_apply_mapped(struct super_block *sb,
 }
 
 /* Tear down every user mapping of a file so the next access faults. */
-static void famfs_unmap_inode(struct inode *inode)
+static void famfs_unmap_inode(struct inode *inode, u32 dev)
 {
 	/* Private copies made by COW are not in famfs memory: keep. */
 	unmap_mapping_range(inode->i_mapping, 0, 0, 0);
 }
 
 /*
- * The memory behind a file is going away: drop its mappings and its DAX
- * entries (each names a page of the device).  New faults fail already (the
- * mount has failed); truncation waits for a fault still in flight from
- * before, and the second zap takes away the entry it may have installed.
+ * Device @dev of the mount is going away: drop a file's mappings, all of
+ * them (the mount has failed), and its DAX entries for memory of @dev
+ * (famfs_detach_dev(): its entries for the other devices stay, and with
+ * them the record of which of their pages are referenced).  New faults
+ * fail already; the invalidation waits for a fault still in flight from
+ * before, and the second zap takes away a mapping it may have installed.
  * Pages still referenced (a pipe, O_DIRECT) are not waited for here, under
  * s_umount: famfs_backing_gone() waits for every page of the device after.
  */
-static void famfs_drop_inode(struct inode *inode)
+static void famfs_drop_inode(struct inode *inode, u32 dev)
 {
 	struct address_space *mapping = inode->i_mapping;
 
 	unmap_mapping_range(mapping, 0, 0, 0);
-	famfs_detach_entries(inode);
-	truncate_inode_pages(mapping, 0);
+	famfs_detach_dev(inode, dev);
 	unmap_mapping_range(mapping, 0, 0, 0);
 }
 
@@ -280,7 +292,7 @@ static int famfs_fail_range(struct famfs_backing *b, u64 start, u64 end,
 	down_read(&sb->s_umount);
 	if (sb->s_root) {
 		famfs_kill_range(fsi, b->index, start, end, mf_flags);
-		famfs_apply_mapped(sb, famfs_unmap_inode);
+		famfs_apply_mapped(sb, famfs_unmap_inode, 0);
 	}
 	up_read(&sb->s_umount);
 	deactivate_super(sb);
@@ -288,11 +300,72 @@ static int famfs_fail_range(struct famfs_backing *b, u64 start, u64 end,
 }
 
 /*
+ * What a removal waits for once the mount has let go of the device's DAX
+ * entries: until no page of the device is referenced.  @sb holds an active
+ * reference on the mount, or is NULL if an unmount had the mount (then the
+ * wait starts once it has closed the device).  @pgmap, if set, is a
+ * reference on the device's page map that keeps its struct pages: the
+ * removal is waited for by a worker, see famfs_backing_gone().
+ */
+struct famfs_removal {
+	struct work_struct	work;
+	struct super_block	*sb;
+	struct famfs_sb_info	*fsi;
+	struct famfs_backing	*b;
+	struct dev_pagemap	*pgmap;
+	u64			id;
+	unsigned long		pfn, nr;
+	char			name[32];
+};
+
+static void famfs_removal_wait(struct famfs_removal *r)
+{
+	if (!r->sb) {
+		famfs_wait_backing_closed(r->id, r->name);
+		famfs_wait_range_idle(NULL, r->name, r->pfn, r->nr);
+		return;
+	}
+	famfs_wait_range_idle(r->fsi, r->name, r->pfn, r->nr);
+	famfs_zombies_gone(r->fsi, r->b);
+	deactivate_super(r->sb);
+}
+
+static void famfs_removal_work(struct work_struct *work)
+{
+	struct famfs_removal *r = container_of(work, struct famfs_removal,
+					       work);
+
+	famfs_removal_wait(r);
+	/* The device's struct pages may go now (memunmap_pages()). */
+	put_dev_pagemap(r->pgmap);
+	kfree(r);
+	/* famfs_pins_exit() waits for the rest of this function. */
+	module_put(THIS_MODULE);
+}
+
+/*
+ * A reference on the page map of the device's pages [@pfn, @pfn + @nr),
+ * or NULL if one page map does not cover them all.
+ */
+static struct dev_pagemap *famfs_hold_pgmap(unsigned long pfn,
+					    unsigned long nr)
+{
+	struct dev_pagemap *pgmap = nr ? get_dev_pagemap(pfn, NULL) : NULL;
+
+	if (pgmap && (pgmap->nr_range != 1 ||
+		      PFN_PHYS(pfn + nr) - 1 > pgmap->range.end)) {
+		put_dev_pagemap(pgmap);
+		pgmap = NULL;
+	}
+	return pgmap;
+}
+
+/*
  * The device behind a mount is going away: fail the mount, drop every DAX
- * entry of every file (see famfs_drop_inode()), and wait until no page of
- * the mount's memory is referenced any more, before this returns and the
- * caller lets the device's pages go.  One of the mount's devices is the
- * holder of @dax_dev (pmem) or of @fdd (devdax); there may be none.
+ * entry of every file for that device's memory (see famfs_drop_inode()),
+ * and wait until no page of the device is referenced any more, before the
+ * device's pages go.  One of the mount's devices is the holder of @dax_dev
+ * (pmem) or of @fdd (devdax); there may be none.
  *
  * famfs_holder_lock is dropped before waiting for s_umount, which unmount
  * holds while it waits for famfs_holder_lock; an active reference keeps the
@@ -300,57 +373,85 @@ static int famfs_fail_range(struct famfs_backing *b, u64 start, u64 end,
  * every inode and waiting for deleted files' referenced pages (pins.c):
  * wait for it to let go of the device, then for the pages.
  *
- * The wait for the pages holds no famfs lock and not s_umount; for pmem it
- * runs inside kill_dax()'s dax_srcu read section (see pins.c).  It does not
- * give up, not even on SIGKILL: the pages would be freed while in use.
+ * Where the wait runs.  devdax (famfs's own driver, devdax.c): here, in
+ * the unbinding task, which holds the device lock.  pmem: this runs inside
+ * kill_dax()'s dax_srcu read section (dax_holder_notify_failure() holds
+ * it around the call), and kill_dax() is the only synchronize_srcu() of
+ * dax_srcu: a wait here would stall every other dax removal on the
+ * machine, whatever device it is, for as long as a pipe holds a page of
+ * this one.  So it only drops the entries here, takes a reference on the
+ * device's page map, and leaves the wait to a worker; the page map
+ * reference is what keeps the struct pages: pmem's removal frees them in
+ * memunmap_pages() after kill_dax() returns, and memunmap_pages() waits
+ * until the worker puts the reference.  The remover then waits there
+ * (uninterruptibly, with the device lock held; the kernel's hung task
+ * detector names it after 2 minutes), the worker logs what it waits for
+ * every 10 s.  Without the page map reference (no memory for the worker,
+ * or an unexpected page map) it waits here, as devdax does.
+ *
+ * The wait holds no famfs lock and not s_umount, and is not interruptible,
+ * not even by SIGKILL: the pages would be freed while in use.
  */
 static void famfs_backing_gone(struct dax_device *dax_dev,
 			       struct famfs_daxdev *fdd)
 {
+	struct famfs_removal here = { 0 }, *r = &here;
 	struct famfs_sb_info *fsi;
 	struct famfs_backing *b;
 	struct super_block *sb;
-	unsigned long pfn, nr;
-	char name[sizeof(sb->s_id)], buf[32];
-	u64 id;
+	char buf[32];
 
+	/* pmem: what the worker needs (if this fails, wait here). */
+	if (dax_dev)
+		r = kzalloc(sizeof(*r), GFP_KERNEL) ?: &here;
 	mutex_lock(&famfs_holder_lock);
 	b = fdd ? fdd->holder : dax_holder(dax_dev);
 	if (!b) {
 		mutex_unlock(&famfs_holder_lock);
+		if (r != &here)
+			kfree(r);
 		return;
 	}
 	fsi = b->fsi;
 	/* NULL if an unmount left @fsi to a worker (pins.c). */
 	sb = fsi->sb;
-	id = b->id;
-	pfn = b->pfn;
-	nr = b->size >> PAGE_SHIFT;
-	strscpy(name, sb ? sb->s_id : fsi->id, sizeof(name));
+	r->fsi = fsi;
+	r->b = b;
+	r->id = b->id;
+	r->pfn = b->pfn;
+	r->nr = b->size >> PAGE_SHIFT;
+	strscpy(r->name, sb ? sb->s_id : fsi->id, sizeof(r->name));
 	trace_famfs_notify_failure(sb, 0, U64_MAX, 0);
 	WRITE_ONCE(b->failed, true);
 	if (!test_and_set_bit(FAMFS_SB_FAILED, &fsi->flags))
 		pr_err("famfs (%s): the device%s is going away: all data access on this mount now fails with EIO\n",
-		       name, famfs_which(b, buf, sizeof(buf)));
+		       r->name, famfs_which(b, buf, sizeof(buf)));
 	/* Pairs with smp_mb() in famfs_iomap_begin(). */
 	smp_mb__after_atomic();
-	if (!sb || !atomic_inc_not_zero(&sb->s_active)) {
-		mutex_unlock(&famfs_holder_lock);
-		famfs_wait_backing_closed(id, name);
-		famfs_wait_range_idle(name, pfn, nr);
-		return;
-	}
+	if (sb && atomic_inc_not_zero(&sb->s_active))
+		r->sb = sb;
 	mutex_unlock(&famfs_holder_lock);
 
-	down_read(&sb->s_umount);
-	if (sb->s_root) {
-		famfs_apply_mapped(sb, famfs_drop_inode);
-		famfs_wait_evictions(sb);
+	if (r->sb) {
+		down_read(&sb->s_umount);
+		if (sb->s_root) {
+			famfs_apply_mapped(sb, famfs_drop_inode, b->index);
+			famfs_wait_evictions(sb);
+		}
+		up_read(&sb->s_umount);
 	}
-	up_read(&sb->s_umount);
-	famfs_wait_range_idle(name, pfn, nr);
-	famfs_zombies_gone(fsi, b);
-	deactivate_super(sb);
+	/* pmem: the wait goes to a worker, outside dax_srcu. */
+	if (r != &here)
+		r->pgmap = famfs_hold_pgmap(r->pfn, r->nr);
+	if (!r->pgmap) {
+		famfs_removal_wait(r);
+		if (r != &here)
+			kfree(r);
+		return;
+	}
+	__module_get(THIS_MODULE);
+	INIT_WORK(&r->work, famfs_removal_work);
+	famfs_pins_queue(&r->work);
 }
 
 /* Clip a dax_device range to the device's part of it; false if outside. */
@@ -438,201 +539,52 @@ void famfs_backing_devdax_gone(struct famfs_daxdev *fdd)
 	famfs_backing_gone(NULL, fdd);
 }
 
-/* Buffered writes to @bdev (e.g. by mkfs) reach memory; no cached copy stays. */
-static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
-				   struct fs_context *fc)
+/*
+ * A device is open and held: removal may wait for it to be closed.
+ * Context: famfs_holder_lock held, in the step that makes @b a holder.
+ */
+void famfs_backing_register(struct famfs_backing *b)
 {
-	struct famfs_backing *b = &fsi->backing;
-	fmode_t mode = FMODE_READ | FMODE_EXCL;
-	struct block_device *bdev;
-	struct dax_device *dax_dev;
-	u64 start_off = 0;
-	pfn_t pfn;
-	long nr;
-	int rc, id;
-
-	if (!(fc->sb_flags & SB_RDONLY))
-		mode |= FMODE_WRITE;
-
-	bdev = blkdev_get_by_path(fc->source, mode, b);
-	if (IS_ERR(bdev)) {
-		rc = PTR_ERR(bdev);
-		switch (rc) {
-		case -ENOENT:
-			errorfc(fc, "%s: no such device", fc->source);
-			break;
-		case -ENOTBLK:
-			errorfc(fc, "%s: not a block device", fc->source);
-			break;
-		case -EBUSY:
-			errorfc(fc, "%s: device is busy (already mounted?)",
-				fc->source);
-			break;
-		default:
-			errorfc(fc, "%s: cannot open device: %pe", fc->source,
-				bdev);
-			break;
-		}
-		return rc;
-	}
-
-	if (!blk_queue_dax(bdev_get_queue(bdev))) {
-		errorfc(fc, "%s: device does not support DAX (raw-mode namespace?)",
-			fc->source);
-		rc = -EOPNOTSUPP;
-		goto out_put;
-	}
-
-	mutex_lock(&famfs_holder_lock);
-	dax_dev = fs_dax_get_by_bdev(bdev, &start_off, b,
-				     &famfs_dax_holder_ops);
-	mutex_unlock(&famfs_holder_lock);
-	if (!dax_dev) {
-		errorfc(fc, "%s: its dax device is held by someone else",
-			fc->source);
-		rc = -EBUSY;
-		goto out_put;
-	}
-
-	/* The pages, to wait for their references (pins.c). */
-	id = dax_read_lock();
-	nr = dax_direct_access(dax_dev, PHYS_PFN(start_off), 1,
-			       DAX_RECOVERY_WRITE, NULL, &pfn);
-	dax_read_unlock(id);
-	if (nr < 1 || !pfn_t_has_page(pfn)) {
-		errorfc(fc, "%s: device memory without struct pages", fc->source);
-		rc = -EOPNOTSUPP;
-		goto out_put_dax;
-	}
-
-	/*
-	 * Buffered writes to the device made before the mount (e.g. by mkfs)
-	 * must reach the memory now, not be written back later over what the
-	 * files hold; and no cached copy may outlive the mount.
-	 */
-	rc = sync_blockdev(bdev);
-	if (rc) {
-		errorfc(fc, "%s: cannot flush the device's page cache: %pe",
-			fc->source, ERR_PTR(rc));
-		goto out_put_dax;
-	}
-	invalidate_bdev(bdev);
-
-	b->bdev = bdev;
-	b->devt = bdev->bd_dev;
-	b->bdev_mode = mode;
-	b->dax_dev = dax_dev;
-	b->dax_start = start_off;
-	b->size = bdev_nr_bytes(bdev);
-	b->pfn = pfn_t_to_pfn(pfn);
-	return 0;
-
-out_put_dax:
-	mutex_lock(&famfs_holder_lock);
-	fs_put_dax(dax_dev, b);
-	mutex_unlock(&famfs_holder_lock);
-out_put:
-	blkdev_put(bdev, mode);
-	return rc;
-}
-
-static int famfs_backing_open_devdax(struct famfs_sb_info *fsi,
-				     struct fs_context *fc, dev_t devt)
-{
-	struct famfs_backing *b = &fsi->backing;
-	struct famfs_daxdev *fdd;
-
-	mutex_lock(&famfs_holder_lock);
-	fdd = famfs_daxdev_claim(devt, fc->source, b, fc);
-	mutex_unlock(&famfs_holder_lock);
-	if (PTR_ERR_OR_ZERO(fdd) == -ENODEV)
-		return famfs_daxdev_explain(devt, fc->source, fc);
-	if (IS_ERR(fdd))
-		return PTR_ERR(fdd);
-	b->daxdev = fdd;
-	b->devt = fdd->devt;
-	b->dax_dev = fdd->dax_dev;
-	b->dax_start = 0;
-	b->size = fdd->size;
-	b->pfn = PHYS_PFN(fdd->phys);
-	return 0;
+	lockdep_assert_held(&famfs_holder_lock);
+	b->id = ++famfs_backing_ids;
+	list_add(&b->live, &famfs_backings);
 }
 
 /**
- * famfs_backing_open() - open the mount's memory and hold it
- * @fsi: the new mount (the holder of the device)
- * @fc: its context; fc->source is the device path
+ * famfs_backing_hold_bdev() - become the holder of a pmem device's dax_device
+ * @b: the device's backing, every field set (@b->dax_dev: a reference the
+ *     caller took without holding it, for its checks)
+ * @bdev: the block device, opened exclusively
  *
- * fc->source names a pmem block device (fsdax mode) or a /dev/daxX.Y bound to
- * famfs.  Every failure gets its own errno and one kernel log line.
+ * The last step of opening a pmem device, after every check: holding the
+ * dax_device and registering @b are one step under famfs_holder_lock, and
+ * nothing fails after it, so a removal or memory failure that finds @b as
+ * holder finds a device of the mount (see the top of this file).
  *
- * Return: 0, -ENOENT (no such path), -ENOTBLK (neither a block device nor a
- * dax device), -EACCES (device node on a nodev mount), -EBUSY (already
- * mounted, held by someone else, or a dax device that is open), -EOPNOTSUPP
- * (no DAX: a raw-mode namespace, or a dax device not bound to famfs), -EINVAL,
- * or another error from opening the device.
+ * Return: 0, @b holds @b->dax_dev (the caller's reference is now the
+ * holder's); or -EBUSY if another holder took it since the caller looked
+ * (the caller's reference is still the caller's).
  */
-int famfs_backing_open(struct famfs_sb_info *fsi, struct fs_context *fc)
+int famfs_backing_hold_bdev(struct famfs_backing *b, struct block_device *bdev)
 {
-	struct famfs_backing *b = &fsi->backing;
-	struct inode *inode;
-	struct path path;
-	umode_t mode;
-	dev_t rdev;
-	int rc;
+	struct dax_device *held;
+	u64 start_off;
 
-	if (!fc->source || !*fc->source)
-		return invalfc(fc, "no source device given");
-	b->fsi = fsi;
-	b->index = 0;
-
-	rc = kern_path(fc->source, LOOKUP_FOLLOW, &path);
-	if (rc) {
-		errorfc(fc, "%s: no such device: %pe", fc->source, ERR_PTR(rc));
-		return rc;
-	}
-	inode = d_backing_inode(path.dentry);
-	mode = inode->i_mode;
-	rdev = inode->i_rdev;
-	if ((S_ISCHR(mode) || S_ISBLK(mode)) &&
-	    ((path.mnt->mnt_flags & MNT_NODEV) ||
-	     (path.mnt->mnt_sb->s_iflags & SB_I_NODEV))) {
-		path_put(&path);
-		errorfc(fc, "%s: device node on a nodev mount", fc->source);
-		return -EACCES;
-	}
-	path_put(&path);
-
-	if (S_ISCHR(mode) && !IS_ENABLED(CONFIG_FAMFS_DEVDAX)) {
-		errorfc(fc,
-			"%s: not a block device (famfs.ko was built without /dev/daxX.Y support)",
-			fc->source);
-		return -ENOTBLK;
-	}
-	if (S_ISCHR(mode))
-		rc = famfs_backing_open_devdax(fsi, fc, rdev);
-	else
-		rc = famfs_backing_open_bdev(fsi, fc);
-	if (rc)
-		return rc;
-
-	famfs_backing_register(b);
-	if (b->size < FAMFS_EXTENT_ALIGN) {
-		errorfc(fc, "%s: device too small (%llu bytes)", fc->source,
-			b->size);
-		famfs_backing_close(fsi);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* A device is open and held: removal may wait for it to be closed. */
-void famfs_backing_register(struct famfs_backing *b)
-{
 	mutex_lock(&famfs_holder_lock);
-	b->id = ++famfs_backing_ids;
-	list_add(&b->live, &famfs_backings);
+	held = fs_dax_get_by_bdev(bdev, &start_off, b, &famfs_dax_holder_ops);
+	if (held && WARN_ON_ONCE(held != b->dax_dev ||
+				 start_off != b->dax_start)) {
+		fs_put_dax(held, b);
+		held = NULL;
+	}
+	if (held)
+		famfs_backing_register(b);
 	mutex_unlock(&famfs_holder_lock);
+	if (!held)
+		return -EBUSY;
+	/* One reference is enough: the holder's, b->dax_dev. */
+	put_dax(held);
+	return 0;
 }
 
 /*

@@ -388,15 +388,25 @@ int famfs_daxdev_explain(dev_t devt, const char *path, struct fs_context *fc)
  * @b: the mount's device that claims it (the holder)
  * @fc: the mount's context, for messages; NULL for a member that
  *	FAMFSIOC_DEV_ADD attaches (messages then go to the kernel log)
+ * @min_size: the fewest bytes the device may have
+ * @size: returns the device's size, if it is bound to famfs
+ *
+ * The last check is the size: a claim is the last step of opening the
+ * device, the caller registers @b in the same famfs_holder_lock section
+ * (backing.c), so a failure or removal never finds a holder that is not
+ * a device of a mount.
  *
  * Context: famfs_holder_lock held.
  * Return: the device, with a reference for the mount; ERR_PTR(-EBUSY) if it
  * is mounted or open for writing, ERR_PTR(-ENODEV) if no device with @devt
- * is bound to famfs (see famfs_daxdev_explain()).
+ * is bound to famfs (see famfs_daxdev_explain()), ERR_PTR(-ENOSPC) if it
+ * has fewer than @min_size bytes (not logged: the caller says why it needs
+ * them).
  */
 struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
 					struct famfs_backing *b,
-					struct fs_context *fc)
+					struct fs_context *fc, u64 min_size,
+					u64 *size)
 {
 	struct famfs_daxdev *fdd;
 	int rc = 0;
@@ -404,6 +414,8 @@ struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
 	lockdep_assert_held(&famfs_holder_lock);
 	mutex_lock(&famfs_dax_lock);
 	fdd = famfs_daxdev_find(devt);
+	if (fdd)
+		*size = fdd->size;
 	if (!fdd) {
 		rc = -ENODEV;
 	} else if (fdd->holder) {
@@ -413,6 +425,8 @@ struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
 		famfs_claim_err(fc, path,
 				"device is open for writing (famfs mkfs running?); close it first");
 		rc = -EBUSY;
+	} else if (fdd->size < min_size) {
+		rc = -ENOSPC;
 	} else {
 		fdd->holder = b;
 		kref_get(&fdd->kref);
@@ -639,7 +653,9 @@ static int famfs_dax_probe(struct dev_dax *dev_dax)
  * and every page is waited for until nothing references it (a page of a
  * file or of /dev/daxX.Y in a pipe, O_DIRECT in flight; see pins.c); then
  * devm undoes the rest: the dax_device, the cdev, the pages, the page map's
- * ops, the memory region and the binding's reference.
+ * ops, the memory region and the binding's reference.  The waits run here,
+ * in the unbinding task, after kill_dax() returned: outside dax_srcu, so
+ * no other dax removal waits for them (see famfs_backing_gone()).
  */
 static void famfs_dax_remove(struct dev_dax *dev_dax)
 {
@@ -653,7 +669,7 @@ static void famfs_dax_remove(struct dev_dax *dev_dax)
 	/* Zap the mappings of /dev/daxX.Y: SIGBUS from here on. */
 	kill_dev_dax(dev_dax);
 	famfs_backing_devdax_gone(fdd);
-	famfs_wait_range_idle(fdd->name, PHYS_PFN(fdd->phys),
+	famfs_wait_range_idle(NULL, fdd->name, PHYS_PFN(fdd->phys),
 			      fdd->size >> PAGE_SHIFT);
 }
 

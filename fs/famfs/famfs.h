@@ -42,8 +42,9 @@
 /*
  * The memory a mount is backed by: a pmem block device in fsdax mode
  * (@bdev), or a /dev/daxX.Y bound to famfs's own dax-bus driver (@daxdev,
- * devdax.c).  Nothing outside backing.c looks at either except to print its
- * name; everything else uses @dax_dev, @dax_start and @size.
+ * devdax.c).  Nothing outside backing.c, open.c and members.c looks at
+ * either except to print its name; everything else uses @dax_dev,
+ * @dax_start and @size.
  *
  * Device offsets used everywhere else in famfs (extents, statfs, failure
  * ranges) run from 0 to @size; famfs_backing_daddr() turns one into the
@@ -139,6 +140,7 @@ struct famfs_fmap {
 	 * fsi->map_lock.
 	 */
 	struct list_head	zombie;
+	unsigned long		ino;		/* its inode's number, for the log */
 	unsigned long		*busy_pfns;
 	unsigned int		nr_busy;
 	unsigned int		max_busy;
@@ -313,10 +315,12 @@ struct famfs_daxdev {
 	struct famfs_backing	*holder;	/* the mount's device, or NULL */
 };
 
-/* backing.c */
+/* open.c */
 struct fs_context;
-extern struct mutex famfs_holder_lock;
 int famfs_backing_open(struct famfs_sb_info *fsi, struct fs_context *fc);
+
+/* backing.c */
+extern struct mutex famfs_holder_lock;
 void famfs_backing_close(struct famfs_sb_info *fsi);
 int famfs_backing_devdax_failure(struct famfs_daxdev *fdd, u64 offset,
 				 u64 len, int mf_flags);
@@ -326,6 +330,8 @@ int famfs_backing_flush(const struct famfs_backing *b);
 int famfs_flush_devs(struct famfs_sb_info *fsi);
 void famfs_backing_register(struct famfs_backing *b);
 void famfs_backing_close_one(struct famfs_backing *b);
+int famfs_backing_hold_bdev(struct famfs_backing *b,
+			    struct block_device *bdev);
 extern const struct dax_holder_operations famfs_dax_holder_ops;
 
 /* members.c */
@@ -341,7 +347,8 @@ int famfs_devdax_init(void);
 void famfs_devdax_exit(void);
 struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
 					struct famfs_backing *b,
-					struct fs_context *fc);
+					struct fs_context *fc, u64 min_size,
+					u64 *size);
 void famfs_daxdev_unclaim(struct famfs_daxdev *fdd);
 int famfs_daxdev_explain(dev_t devt, const char *path, struct fs_context *fc);
 #else
@@ -356,7 +363,7 @@ static inline void famfs_devdax_exit(void)
 
 static inline struct famfs_daxdev *
 famfs_daxdev_claim(dev_t devt, const char *path, struct famfs_backing *b,
-		   struct fs_context *fc)
+		   struct fs_context *fc, u64 min_size, u64 *size)
 {
 	return ERR_PTR(-ENOTBLK);
 }
@@ -388,7 +395,7 @@ bool famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
 			 u64 *file_off, u64 *dev_end);
 
 /* pins.c */
-void famfs_detach_entries(struct inode *inode);
+void famfs_detach_dev(struct inode *inode, u32 dev);
 bool famfs_pins_evict(struct inode *inode);
 void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
 void famfs_zombies_reap(struct famfs_sb_info *fsi);
@@ -396,8 +403,9 @@ bool famfs_zombies_unmount(struct famfs_sb_info *fsi);
 int famfs_pins_init(void);
 void famfs_pins_exit(void);
 void famfs_zombies_gone(struct famfs_sb_info *fsi, struct famfs_backing *b);
-void famfs_wait_range_idle(const char *who, unsigned long pfn,
-			   unsigned long nr);
+void famfs_wait_range_idle(struct famfs_sb_info *fsi, const char *who,
+			   unsigned long pfn, unsigned long nr);
+void famfs_pins_queue(struct work_struct *work);
 
 /* cache.c */
 int famfs_cache_range(struct inode *inode, const char *why, unsigned int op,

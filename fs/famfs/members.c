@@ -40,7 +40,12 @@
 	famfs_err(sb, "DEV_ADD: device %u (%pD): " fmt, idx, file,	\
 		  ##__VA_ARGS__)
 
-/* A pmem block device (fsdax) as member @b, opened exclusively. */
+/*
+ * A pmem block device (fsdax) as member @b, opened exclusively.  Every
+ * check comes before @b becomes the holder of its dax_device and is
+ * registered (famfs_backing_hold_bdev()): a removal or a memory failure of
+ * a device that a failing DEV_ADD looks at does not reach the mount.
+ */
 static int famfs_member_open_bdev(struct super_block *sb,
 				  struct famfs_backing *b, struct file *file,
 				  u64 size)
@@ -66,14 +71,17 @@ static int famfs_member_open_bdev(struct super_block *sb,
 			      bdev);
 		return PTR_ERR(bdev);
 	}
-	mutex_lock(&famfs_holder_lock);
-	dax_dev = fs_dax_get_by_bdev(bdev, &start_off, b,
-				     &famfs_dax_holder_ops);
-	mutex_unlock(&famfs_holder_lock);
+	/* Looked at, not held: that is the last step. */
+	dax_dev = fs_dax_get_by_bdev(bdev, &start_off, NULL, NULL);
 	if (!dax_dev) {
+		famfs_dev_err(sb, b->index, file, "the device has no live dax device");
+		rc = -EOPNOTSUPP;
+		goto out_put;
+	}
+	if (dax_holder(dax_dev)) {
 		famfs_dev_err(sb, b->index, file, "its dax device is held by someone else");
 		rc = -EBUSY;
-		goto out_put;
+		goto out_put_dax;
 	}
 	if (!sb_rdonly(sb) && bdev_read_only(bdev)) {
 		famfs_dev_err(sb, b->index, file, "the device is read-only and the mount is not");
@@ -111,12 +119,14 @@ static int famfs_member_open_bdev(struct super_block *sb,
 	b->dax_start = start_off;
 	b->size = size;
 	b->pfn = pfn_t_to_pfn(pfn);
-	return 0;
-
+	rc = famfs_backing_hold_bdev(b, bdev);
+	if (!rc)
+		return 0;
+	famfs_dev_err(sb, b->index, file, "its dax device is held by someone else");
+	b->bdev = NULL;
+	b->dax_dev = NULL;
 out_put_dax:
-	mutex_lock(&famfs_holder_lock);
-	fs_put_dax(dax_dev, b);
-	mutex_unlock(&famfs_holder_lock);
+	put_dax(dax_dev);
 out_put:
 	blkdev_put(bdev, mode);
 	return rc;
@@ -129,38 +139,40 @@ static int famfs_member_open_devdax(struct super_block *sb,
 {
 	dev_t devt = file_inode(file)->i_rdev;
 	struct famfs_daxdev *fdd;
+	u64 dev_size = 0;
 
 	if (!IS_ENABLED(CONFIG_FAMFS_DEVDAX)) {
 		famfs_dev_err(sb, b->index, file, "famfs.ko was built without /dev/daxX.Y support");
 		return -EOPNOTSUPP;
 	}
+	/* The claim checks the size: one step with the registration. */
 	mutex_lock(&famfs_holder_lock);
 	fdd = famfs_daxdev_claim(devt, file->f_path.dentry->d_name.name, b,
-				 NULL);
+				 NULL, size, &dev_size);
+	if (!IS_ERR(fdd)) {
+		b->daxdev = fdd;
+		b->devt = fdd->devt;
+		b->dax_dev = fdd->dax_dev;
+		b->dax_start = 0;
+		b->size = size;
+		b->pfn = PHYS_PFN(fdd->phys);
+		famfs_backing_register(b);
+	}
 	mutex_unlock(&famfs_holder_lock);
-	if (PTR_ERR_OR_ZERO(fdd) == -ENODEV) {
+	switch (PTR_ERR_OR_ZERO(fdd)) {
+	case 0:
+		return 0;
+	case -ENODEV:
 		famfs_dev_err(sb, b->index, file, "not a dax device bound to famfs (famfs bind DEVICE)");
 		return -EOPNOTSUPP;
-	}
-	if (IS_ERR(fdd)) {
+	case -ENOSPC:
+		famfs_dev_err(sb, b->index, file, "the device has %llu bytes, fewer than the %llu the file system records",
+			      dev_size, size);
+		return -ENOSPC;
+	default:
 		famfs_dev_err(sb, b->index, file, "device is busy: %pe", fdd);
 		return PTR_ERR(fdd);
 	}
-	if (fdd->size < size) {
-		famfs_dev_err(sb, b->index, file, "the device has %llu bytes, fewer than the %llu the file system records",
-			      fdd->size, size);
-		mutex_lock(&famfs_holder_lock);
-		famfs_daxdev_unclaim(fdd);
-		mutex_unlock(&famfs_holder_lock);
-		return -ENOSPC;
-	}
-	b->daxdev = fdd;
-	b->devt = fdd->devt;
-	b->dax_dev = fdd->dax_dev;
-	b->dax_start = 0;
-	b->size = size;
-	b->pfn = PHYS_PFN(fdd->phys);
-	return 0;
 }
 
 /* The header checks: reserved fields, index, size. */
@@ -262,7 +274,7 @@ int famfs_ioc_dev_add(struct file *file, struct famfs_ioc_dev_add __user *uarg)
 		kfree(b);
 		goto out_unlock;
 	}
-	famfs_backing_register(b);
+	/* Held and registered: nothing fails from here on. */
 	if (!IS_ALIGNED(PFN_PHYS(b->pfn), FAMFS_EXTENT_ALIGN))
 		famfs_warn(sb, "device %u: memory not 2 MiB aligned: its files get 4 KiB page faults only",
 			   arg.index);

@@ -32,10 +32,16 @@
  * keeps the device (and the module) held until the pages are released
  * (famfs_zombies_unmount()).  Removal of the device waits until every page
  * of it is idle (famfs_wait_range_idle()), uninterruptibly, since removal
- * cannot fail and giving up means use-after-free.  The waits log what they
- * wait for, and again every 10 s (the wakeups also keep the hung task
- * detector quiet).  Whoever holds the page ends the wait by letting go of
- * it; root can kill it.
+ * cannot fail and giving up means use-after-free (backing.c says where it
+ * waits).  The waits log what they wait for (the file whose memory the
+ * first referenced page is, see famfs_pfn_owner()), and again every 10 s
+ * (the wakeups also keep the hung task detector quiet).  Whoever holds the
+ * page ends the wait by letting go of it; root can kill it.
+ *
+ * The removal of one device of a mount drops only the DAX entries for that
+ * device's memory (famfs_detach_dev()): the entries for the other devices
+ * stay, so eviction still finds their referenced pages and keeps the file's
+ * memory there as a zombie, as on any mount.
  *
  * The DAX entries of a file with referenced pages are dropped with
  * invalidate_inode_pages2() after a writeback (invalidation skips dirty
@@ -52,12 +58,11 @@
  * s_umount -> pages_rwsem -> map_lock.
  *
  * The waits hold no famfs mutex.  Unmount's holds s_umount (as unmount
- * always does).  The removal's holds the device lock and, for pmem,
- * kill_dax()'s dax_srcu read section (kill_dax() is the only notice pmem
- * gives, and its pages go as soon as it returns).  Eviction waits only if
- * a writeback failed, with pages_rwsem held for read, which removal takes
- * for write only after its own wait for the same pages.  Nothing that
- * releases a page takes any of these.
+ * always does).  The removal's holds the device lock (devdax), or runs in a
+ * worker while the remover waits for the page map (pmem, see backing.c).
+ * Eviction waits only if a writeback failed, with pages_rwsem held for
+ * read, which removal takes for write only after its own wait for the same
+ * pages.  Nothing that releases a page takes any of these.
  */
 
 #include <linux/dax.h>
@@ -80,11 +85,12 @@ static bool famfs_page_busy(struct page *page)
 }
 
 /*
- * Wait until nobody but its owner holds @page; @who names the waiter.  If
- * @killable, a fatal signal ends the wait: -EINTR.
+ * Wait until nobody but its owner holds @page; @who names the waiter, @what
+ * (may be NULL) whose page it is.  If @killable, a fatal signal ends the
+ * wait: -EINTR.
  */
 static int famfs_wait_page_idle(struct page *page, const char *who,
-				bool killable)
+				const char *what, bool killable)
 {
 	unsigned int state = killable ? TASK_KILLABLE : TASK_UNINTERRUPTIBLE;
 	unsigned long secs = 0;
@@ -96,10 +102,128 @@ static int famfs_wait_page_idle(struct page *page, const char *who,
 					state, 0, FAMFS_PIN_LOG_INTERVAL,
 					__ret = schedule_timeout(__ret)))) {
 		secs += FAMFS_PIN_LOG_INTERVAL / HZ;
-		pr_warn("famfs (%s): still waiting after %lus for page %#lx (%d references)\n",
-			who, secs, page_to_pfn(page), page_ref_count(page) - 1);
+		pr_warn("famfs (%s): still waiting after %lus for page %#lx (%d references)%s%s\n",
+			who, secs, page_to_pfn(page), page_ref_count(page) - 1,
+			what ? ": " : "", what ?: "");
 	}
 	return rc < 0 ? -EINTR : 0;
+}
+
+/* Buffer for famfs_pfn_owner() */
+#define FAMFS_OWNER_LEN		256
+
+#ifdef CONFIG_MEMCG
+/*
+ * ", mapped by pid N (comm)" for a process that still maps file page @idx
+ * of @mapping (mm->owner exists with CONFIG_MEMCG only), else nothing.
+ * The VMAs of the file are walked in the mapping's i_mmap tree (its
+ * interval tree iterators are not exported): removal is rare.
+ */
+static void famfs_mapper(struct address_space *mapping, pgoff_t idx,
+			 char *buf, size_t size)
+{
+	char comm[TASK_COMM_LEN] = "";
+	struct task_struct *t;
+	struct rb_node *n;
+	pid_t pid = 0;
+
+	if (!mapping_mapped(mapping))
+		return;
+	i_mmap_lock_read(mapping);
+	for (n = rb_first_cached(&mapping->i_mmap); n && !pid; n = rb_next(n)) {
+		struct vm_area_struct *vma = rb_entry(n, struct vm_area_struct,
+						      shared.rb);
+
+		if (idx < vma->vm_pgoff || idx - vma->vm_pgoff >= vma_pages(vma))
+			continue;
+		rcu_read_lock();
+		t = rcu_dereference(vma->vm_mm->owner);
+		if (t) {
+			pid = task_pid_nr(t);
+			__get_task_comm(comm, sizeof(comm), t);
+		}
+		rcu_read_unlock();
+	}
+	i_mmap_unlock_read(mapping);
+	if (pid)
+		scnprintf(buf, size, ", mapped by pid %d (%s)", pid, comm);
+}
+#else
+static void famfs_mapper(struct address_space *mapping, pgoff_t idx,
+			 char *buf, size_t size)
+{
+}
+#endif
+
+/*
+ * For the log: whose page @pfn (of a device of @fsi) is, as far as famfs
+ * can tell cheaply: the file whose memory it is, by its path in the mount
+ * if it still has a name and by its inode number, with a process that still
+ * maps the page; or an evicted file's inode number.  What holds the
+ * reference itself (a pipe, O_DIRECT in flight) leaves no record to read.
+ * Context: no famfs lock held; @fsi stays (an active reference, or the
+ * unmount that waits).
+ */
+static void famfs_pfn_owner(struct famfs_sb_info *fsi, unsigned long pfn,
+			    char *buf, size_t size)
+{
+	const struct famfs_kext *ext;
+	struct famfs_backing *b = NULL;
+	struct inode *inode = NULL;
+	struct dentry *dentry;
+	unsigned long ino = 0;
+	char *pbuf, *path = NULL;
+	u64 off, foff, end;
+	int n;
+	u32 i;
+
+	for (i = 0; i < FAMFS_MAX_DEVS; i++) {
+		b = famfs_dev(fsi, i);
+		if (b && pfn >= b->pfn && pfn - b->pfn < (b->size >> PAGE_SHIFT))
+			break;
+	}
+	if (i == FAMFS_MAX_DEVS) {
+		scnprintf(buf, size, "not memory of the mount");
+		return;
+	}
+	off = (u64)(pfn - b->pfn) << PAGE_SHIFT;
+	mutex_lock(&fsi->map_lock);
+	ext = famfs_ext_first_overlap(fsi, i, off, off + PAGE_SIZE);
+	if (ext) {
+		/* Still in the tree: the inode is not freed yet. */
+		inode = ext->fmap->inode;
+		ino = inode ? inode->i_ino : ext->fmap->ino;
+		inode = inode ? igrab(inode) : NULL;
+	}
+	mutex_unlock(&fsi->map_lock);
+	n = scnprintf(buf, size, "device %u byte %llu", i, off);
+	if (!ext) {
+		scnprintf(buf + n, size - n, ", in no file's memory");
+		return;
+	}
+	if (!inode) {
+		scnprintf(buf + n, size - n, ", memory of evicted inode %lu",
+			  ino);
+		return;
+	}
+	/* The map and @ext live as long as the inode. */
+	pbuf = kmalloc(PATH_MAX, GFP_KERNEL);
+	dentry = pbuf ? d_find_alias(inode) : NULL;
+	if (dentry) {
+		path = dentry_path_raw(dentry, pbuf, PATH_MAX);
+		if (IS_ERR(path))
+			path = NULL;
+	}
+	n += scnprintf(buf + n, size - n, ", file %s (inode %lu)",
+		       path ?: "without a name", ino);
+	dput(dentry);
+	kfree(pbuf);
+	if (famfs_kext_file_off(ext, off, &foff, &end)) {
+		n += scnprintf(buf + n, size - n, " byte %llu", foff);
+		famfs_mapper(inode->i_mapping, foff >> PAGE_SHIFT, buf + n,
+			     size - n);
+	}
+	iput(inode);
 }
 
 /*
@@ -168,7 +292,7 @@ out:
  * and waits for the pages of any entry still there (its writeback failed)
  * before the caller truncates it.  No mapping may be left (zap them first).
  */
-void famfs_detach_entries(struct inode *inode)
+static void famfs_detach_entries(struct inode *inode)
 {
 	struct famfs_sb_info *fsi = FAMFS_SB(inode->i_sb);
 	struct address_space *mapping = inode->i_mapping;
@@ -185,7 +309,126 @@ void famfs_detach_entries(struct inode *inode)
 	dax_writeback_mapping_range(mapping, famfs_wb_dax_dev(fsi), &wbc);
 	invalidate_inode_pages2(mapping);
 	while ((page = famfs_next_busy(inode, &index)))
-		famfs_wait_page_idle(page, inode->i_sb->s_id, false);
+		famfs_wait_page_idle(page, inode->i_sb->s_id, NULL, false);
+}
+
+/* Is any file page of [@first, @end) on device @dev? */
+static bool famfs_pages_on_dev(const struct famfs_fmap *fmap, pgoff_t first,
+			       pgoff_t end, u32 dev)
+{
+	pgoff_t i = first;
+
+	while (i < end) {
+		u64 dev_off, len;
+		u32 d;
+
+		if (famfs_fmap_resolve(fmap, (u64)i << PAGE_SHIFT, &d, &dev_off,
+				       &len))
+			return false;
+		if (d == dev)
+			return true;
+		/* one lookup per run of pages contiguous on a device */
+		i += max_t(u64, len >> PAGE_SHIFT, 1);
+	}
+	return false;
+}
+
+/*
+ * The first DAX entry of @inode at or after file page *@index that is for
+ * memory of device @dev (by the file's map: an empty entry names no page
+ * but is for the same memory): true, its first file page in *@index and
+ * its pages in *@nr.
+ */
+static bool famfs_next_dev_entry(struct inode *inode, u32 dev, pgoff_t *index,
+				 pgoff_t *nr)
+{
+	const struct famfs_fmap *fmap = FAMFS_I(inode)->fmap;
+	XA_STATE(xas, &inode->i_mapping->i_pages, *index);
+	bool found = false;
+	void *entry;
+
+	rcu_read_lock();
+	xas_for_each(&xas, entry, ULONG_MAX) {
+		pgoff_t base, n;
+
+		if (xas_retry(&xas, entry) || !xa_is_value(entry))
+			continue;
+		/* A PMD entry covers 2 MiB of the file. */
+		n = 1UL << xa_get_order(xas.xa, xas.xa_index);
+		base = round_down(xas.xa_index, n);
+		if (famfs_pages_on_dev(fmap, base, base + n, dev)) {
+			*index = base;
+			*nr = n;
+			found = true;
+			break;
+		}
+		if (need_resched()) {
+			xas_pause(&xas);
+			cond_resched_rcu();
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/**
+ * famfs_detach_dev() - drop a file's DAX entries for one device's memory
+ * @inode: a file with a map, on a failed mount; no mapping of it left
+ * @dev: the device going away
+ *
+ * For the removal of device @dev (backing.c): every entry for memory of
+ * @dev goes, referenced or not, so nothing looks at its pages once they are
+ * gone; the removal waits for them itself.  The file's entries for the
+ * other devices stay: eviction must still see which of their pages are
+ * referenced (famfs_pins_evict()), else the file's memory there would be
+ * given back while a pipe shows it.  (No entry is for memory of two
+ * devices: a PMD entry needs 2 MiB contiguous on one device.)
+ *
+ * Each entry is invalidated after a writeback (invalidation skips dirty
+ * entries).  One that a fault in flight from before the failure dirtied
+ * again is written back once more; one whose writeback keeps failing is
+ * truncated once its pages are idle (truncation WARNs on a referenced page).
+ */
+void famfs_detach_dev(struct inode *inode, u32 dev)
+{
+	struct famfs_sb_info *fsi = FAMFS_SB(inode->i_sb);
+	struct address_space *mapping = inode->i_mapping;
+	struct writeback_control wbc = {
+		.sync_mode	= WB_SYNC_ALL,
+		.nr_to_write	= LONG_MAX,
+		.range_end	= LLONG_MAX,
+	};
+	pgoff_t index = 0, nr, i;
+	struct page *page;
+	int tries = 0;
+
+	if (mapping_empty(mapping))
+		return;
+	dax_writeback_mapping_range(mapping, famfs_wb_dax_dev(fsi), &wbc);
+	while (famfs_next_dev_entry(inode, dev, &index, &nr)) {
+		loff_t start = (loff_t)index << PAGE_SHIFT;
+		loff_t end = ((loff_t)(index + nr) << PAGE_SHIFT) - 1;
+
+		if (invalidate_inode_pages2_range(mapping, index,
+						  index + nr - 1) &&
+		    ++tries < 3) {
+			wbc.nr_to_write = LONG_MAX;
+			wbc.range_start = start;
+			wbc.range_end = end;
+			dax_writeback_mapping_range(mapping,
+						    famfs_wb_dax_dev(fsi), &wbc);
+			continue;
+		}
+		if (tries >= 3) {
+			for (i = index;
+			     (page = famfs_next_busy(inode, &i)) && i < index + nr;)
+				famfs_wait_page_idle(page, inode->i_sb->s_id,
+						     NULL, false);
+			truncate_inode_pages_range(mapping, start, end);
+		}
+		index += nr;
+		tries = 0;
+	}
 }
 
 /* Remember @pfn as referenced in @fmap; -ENOMEM if there is no room. */
@@ -236,7 +479,8 @@ bool famfs_pins_evict(struct inode *inode)
 	down_read(&fsi->pages_rwsem);
 	while ((page = famfs_next_busy(inode, &index))) {
 		if (famfs_note_busy(fmap, page_to_pfn(page)))
-			famfs_wait_page_idle(page, inode->i_sb->s_id, false);
+			famfs_wait_page_idle(page, inode->i_sb->s_id, NULL,
+					     false);
 		index++;
 	}
 	if (fmap->nr_busy)
@@ -295,6 +539,7 @@ void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
 {
 	mutex_lock(&fsi->map_lock);
 	/* Memory failures find no file to kill through (famfs_kill_range()). */
+	fmap->ino = fmap->inode->i_ino;
 	fmap->inode = NULL;
 	list_add_tail(&fmap->zombie, &fsi->zombies);
 	/* The device may be gone already: then it waited for the pages. */
@@ -314,14 +559,17 @@ static int famfs_zombies_wait(struct famfs_sb_info *fsi, bool may_stop)
 	for (;;) {
 		struct famfs_fmap *fmap;
 		struct page *page = NULL;
-		unsigned long n = 0;
+		unsigned long n = 0, ino = 0;
+		char what[40];
 
 		mutex_lock(&fsi->map_lock);
 		famfs_zombies_reap(fsi);
 		list_for_each_entry(fmap, &fsi->zombies, zombie) {
 			n += fmap->nr_busy;
-			if (!page)
+			if (!page) {
 				page = pfn_to_page(fmap->busy_pfns[fmap->nr_busy - 1]);
+				ino = fmap->ino;
+			}
 		}
 		mutex_unlock(&fsi->map_lock);
 		if (!page)
@@ -329,11 +577,12 @@ static int famfs_zombies_wait(struct famfs_sb_info *fsi, bool may_stop)
 		if (may_stop && (fatal_signal_pending(current) ||
 				 (current->flags & (PF_EXITING | PF_KTHREAD))))
 			return -EINTR;
+		snprintf(what, sizeof(what), "memory of evicted inode %lu", ino);
 		if (!logged)
-			pr_warn("famfs (%s): unmount waiting for %lu referenced pages of deleted files (held by a pipe, O_DIRECT or another pin)\n",
-				fsi->id, n);
+			pr_warn("famfs (%s): unmount waiting for %lu referenced pages of evicted files (held by a pipe, O_DIRECT or another pin), the first %#lx in the %s\n",
+				fsi->id, n, page_to_pfn(page), what);
 		logged = true;
-		if (famfs_wait_page_idle(page, fsi->id, may_stop))
+		if (famfs_wait_page_idle(page, fsi->id, what, may_stop))
 			return -EINTR;
 	}
 }
@@ -388,7 +637,7 @@ bool famfs_zombies_unmount(struct famfs_sb_info *fsi)
 	list_for_each_entry(fmap, &fsi->zombies, zombie)
 		n += fmap->nr_busy;
 	mutex_unlock(&fsi->map_lock);
-	pr_warn("famfs (%s): unmount not waiting (%s): the device stays held until %lu referenced pages of deleted files are released\n",
+	pr_warn("famfs (%s): unmount not waiting (%s): the device stays held until %lu referenced pages of evicted files are released\n",
 		fsi->id, current->flags & PF_KTHREAD ? "kernel thread" :
 		current->flags & PF_EXITING ? "task exiting" : "killed", n);
 	/* The super block goes now (famfs_backing_gone(), famfs_fail_range()). */
@@ -436,6 +685,9 @@ void famfs_zombies_gone(struct famfs_sb_info *fsi, struct famfs_backing *b)
 
 /**
  * famfs_wait_range_idle() - wait until no page of a device is referenced
+ * @fsi: the mount whose device it is, to say whose pages are waited for;
+ *	 NULL if there is none (an unmount let go of it, or devdax pages
+ *	 that no mount holds)
  * @who: the device, for messages
  * @pfn: its first page
  * @nr: its pages
@@ -443,26 +695,40 @@ void famfs_zombies_gone(struct famfs_sb_info *fsi, struct famfs_backing *b)
  * For removal of the device, once nothing can map its pages any more (every
  * mapping zapped, faults failing): then a page found idle stays idle, but
  * the scan is repeated anyway until a whole pass finds every page idle.
- * Linear in the size of the device; removal is rare.
+ * Linear in the size of the device; removal is rare.  Uninterruptible:
+ * giving up would free the pages' memory map under the reference.
  */
-void famfs_wait_range_idle(const char *who, unsigned long pfn,
-			   unsigned long nr)
+void famfs_wait_range_idle(struct famfs_sb_info *fsi, const char *who,
+			   unsigned long pfn, unsigned long nr)
 {
 	unsigned long i, busy;
+	char *what;
 
+	what = fsi ? kmalloc(FAMFS_OWNER_LEN, GFP_KERNEL) : NULL;
 	do {
 		busy = 0;
 		for (i = 0; i < nr; i++) {
 			struct page *page = pfn_to_page(pfn + i);
 
 			if (famfs_page_busy(page)) {
+				if (what)
+					famfs_pfn_owner(fsi, pfn + i, what,
+							FAMFS_OWNER_LEN);
 				if (!busy++)
-					pr_warn("famfs (%s): removal waiting for referenced pages (held by a pipe, O_DIRECT or another pin), the first at %#lx\n",
-						who, pfn + i);
-				famfs_wait_page_idle(page, who, false);
+					pr_warn("famfs (%s): removal waiting for referenced pages (held by a pipe, O_DIRECT or another pin), the first at %#lx: %s\n",
+						who, pfn + i,
+						what ?: "no mounted file to name");
+				famfs_wait_page_idle(page, who, what, false);
 			}
 			if (!(i % 4096))
 				cond_resched();
 		}
 	} while (busy);
+	kfree(what);
+}
+
+/* Queue @work where famfs_pins_exit() waits for it (backing.c's removals). */
+void famfs_pins_queue(struct work_struct *work)
+{
+	queue_work(famfs_pins_wq, work);
 }

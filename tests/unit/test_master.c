@@ -351,16 +351,245 @@ static void test_clone_writes_no_superblock(void **state)
 	sb_unchanged(t, &before, "a clone that does not hold the master role, before it was refused,");
 }
 
-/* this host after a reboot: its claim file matches, it claims again */
+/* this host after a reboot: its claim file matches, it claims again --
+ * once its last beat is older than the lease (a reboot takes longer) and
+ * after watching it for a lease (issue 27.4) */
 static void test_reboot_reclaims(void **state)
 {
 	struct th *t = *state;
 
 	th_append_dir(t, "d");
 	new_boot(t);
+	th_now += 2 * FAMFS_MASTER_LEASE_DEFAULT;
 	assert_int_equal(th_reopen(t), 0);
 	th_append_dir(t, "e");
 	assert_int_equal(le64toh(rec(t)->generation), 2);
+	assert_int_equal(th_slept, FAMFS_MASTER_LEASE_DEFAULT);
+}
+
+/* ---- a disk clone of the running master (issue 27.4) ------------------------------ */
+/* An instance: its boot id file and its claim directory (/var/lib/famfs) */
+struct inst {
+	char boot[320], claims[320];
+	uint8_t boot_id[16];
+};
+
+static void as(const struct inst *i)
+{
+	setenv("FAMFS_BOOT_ID_FILE", i->boot, 1);
+	setenv("FAMFS_CLAIM_DIR", i->claims, 1);
+}
+
+/* a: th's instance; b: a copy of a's disk (its host uuid, its claim file:
+ * both stay t->hostid and a copy of a's claims), its own boot */
+static void full_clone(struct th *t, struct inst *a, struct inst *b)
+{
+	char cmd[800];
+
+	snprintf(a->boot, sizeof(a->boot), "%s", t->bootid);
+	snprintf(a->claims, sizeof(a->claims), "%s", t->claimdir);
+	assert_int_equal(famfs_read_id(a->boot, a->boot_id), 0);
+	snprintf(b->boot, sizeof(b->boot), "%s/boot-b", t->dir);
+	snprintf(b->claims, sizeof(b->claims), "%s/claims-b", t->dir);
+	uuid_generate(b->boot_id);
+	th_write_id(b->boot, b->boot_id);
+	snprintf(cmd, sizeof(cmd), "cp -a '%s' '%s'", a->claims, b->claims);
+	assert_int_equal(system(cmd), 0);
+}
+
+static int append_dir_msg(struct th *t, const char *path, char *msg, size_t n)
+{
+	struct famfs_log_entry e;
+	int rc;
+
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_MKDIR, path, 0, 0755,
+					   0, 0, NULL, 0), 0);
+	th_stderr_grab();
+	rc = famfs_log_append(&t->fs, &e);
+	th_stderr_take(msg, n);
+	return rc;
+}
+
+/* b, a copy of a's disk taken while a runs, has a's host uuid and a's
+ * claim file: "claim file matches, boot id differs" is what a reboot of a
+ * looks like.  While a is alive (it beat a moment ago), b is refused
+ * before it writes, told who holds the role, how long ago it beat and
+ * about -f. */
+static void test_live_master_clone_refused(void **state)
+{
+	struct th *t = *state;
+	struct inst a, b;
+	char msg[4096], u[37];
+	uint64_t n;
+	int rc;
+
+	th_append_dir(t, "d");			/* a claims, and beats */
+	full_clone(t, &a, &b);
+	as(&b);
+	assert_int_equal(th_reopen(t), 0);
+	/* not the master instance: it reads and replays as a client does
+	 * (drops its lines of the log first, files without write bits) */
+	assert_false(t->fs.master_instance);
+	n = famfs_log_next(t->fs.log);
+	th_now += 2;
+	rc = append_dir_msg(t, "from-b", msg, sizeof(msg));
+	if (rc == 0)
+		fail_msg("a disk clone of the running master (its host uuid and claim file, another boot) took the role and appended");
+	assert_int_equal(rc, -EPERM);
+	assert_int_equal(famfs_log_next(t->fs.log), n);
+	assert_int_equal(le64toh(rec(t)->generation), 1);
+	famfs_uuid_str(a.boot_id, u);
+	if (!strstr(msg, u) || !strstr(msg, "last beat 2 s ago") ||
+	    !strstr(msg, "famfs master claim -f"))
+		fail_msg("the refusal does not name the live master (boot %s), its last beat and -f: %s",
+			 u, msg);
+	assert_int_equal(th_slept, 0);		/* said at once */
+	/* -f takes it at once, whoever beats */
+	assert_int_equal(famfs_master_claim(&t->fs, true), 0);
+	assert_int_equal(th_slept, 0);
+	assert_memory_equal(rec(t)->boot_id, b.boot_id, 16);
+	as(&a);
+}
+
+/* a's opening, called by the wait of b's takeover: a runs a command */
+static struct famfs_fs *a_fs;
+static const struct inst *a_inst, *b_inst;
+
+static void a_runs_a_command(unsigned slept)
+{
+	if (slept != 2)
+		return;
+	as(a_inst);
+	assert_int_equal(famfs_master_check(a_fs), 0);
+	as(b_inst);
+}
+
+/* a idle for longer than the lease, then b starts a takeover: b waits a
+ * lease watching a's beat; a runs a command meanwhile (its beat moves,
+ * and a is told that another boot of its host announced a takeover): b
+ * is refused, a keeps the role. */
+static void test_clone_refused_when_beat_moves(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fs fsa;
+	struct inst a, b;
+	char msg[8192];
+	uint64_t n;
+	int rc;
+
+	th_append_dir(t, "d");
+	full_clone(t, &a, &b);
+	assert_int_equal(famfs_fs_open_dev(t->img, true, &fsa), 0);
+	snprintf(fsa.mpt, sizeof(fsa.mpt), "%s", t->mpt);
+	assert_int_equal(famfs_master_check(&fsa), 0);	/* a's own opening */
+	th_now += 3 * FAMFS_MASTER_LEASE_DEFAULT;
+	as(&b);
+	assert_int_equal(th_reopen(t), 0);
+	n = famfs_log_next(t->fs.log);
+	a_fs = &fsa, a_inst = &a, b_inst = &b;
+	th_during_wait = a_runs_a_command;
+	rc = append_dir_msg(t, "from-b", msg, sizeof(msg));
+	th_during_wait = NULL;
+	if (rc == 0)
+		fail_msg("a disk clone took the role while the master's beat moved (slept %u s)",
+			 th_slept);
+	assert_int_equal(rc, -EPERM);
+	assert_int_equal(famfs_log_next(t->fs.log), n);
+	assert_non_null(strstr(msg, "beat moved"));
+	assert_non_null(strstr(msg, "announced"));	/* a was told */
+	as(&a);
+	assert_int_equal(famfs_master_check(&fsa), 0);	/* still a's */
+	famfs_fs_close(&fsa);
+}
+
+/* the trade-off: a master idle for longer than the lease is taken over by
+ * a clone -- after it waited a lease without a beat -- and is refused at
+ * its next append, with the new holder named */
+static void test_idle_master_taken_over_after_wait(void **state)
+{
+	struct th *t = *state;
+	struct inst a, b;
+	char msg[4096], u[37];
+
+	th_append_dir(t, "d");
+	full_clone(t, &a, &b);
+	th_now += 3 * FAMFS_MASTER_LEASE_DEFAULT;
+	as(&b);
+	assert_int_equal(th_reopen(t), 0);
+	assert_true(t->fs.master_instance);	/* may take it: no live beat */
+	th_append_dir(t, "from-b");
+	if (th_slept != FAMFS_MASTER_LEASE_DEFAULT)
+		fail_msg("another boot of this host took the role after a wait of %u s, not the lease (%u s)",
+			 th_slept, FAMFS_MASTER_LEASE_DEFAULT);
+	assert_int_equal(le64toh(rec(t)->generation), 2);
+	assert_memory_equal(rec(t)->boot_id, b.boot_id, 16);
+	as(&a);
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(append_dir_msg(t, "from-a", msg, sizeof(msg)), -EPERM);
+	famfs_uuid_str(b.boot_id, u);
+	if (!strstr(msg, u))
+		fail_msg("the old master's refusal does not name the new holder (boot %s): %s",
+			 u, msg);
+}
+
+/* a record claimed by a tool from before the beat (none next to it):
+ * this host after a reboot waits a lease, then claims */
+static void test_reboot_without_beat_waits(void **state)
+{
+	struct th *t = *state;
+
+	th_append_dir(t, "d");
+	/* what a beat would be: past the record, zero from an older tool */
+	memset((char *)t->fs.sbm.addr + FAMFS_MREC_OFFSET + FAMFS_MREC_SIZE, 0, 256);
+	new_boot(t);
+	assert_int_equal(th_reopen(t), 0);
+	th_append_dir(t, "e");
+	if (th_slept != FAMFS_MASTER_LEASE_DEFAULT)
+		fail_msg("another boot of this host took a record without a beat after %u s, not the lease (%u s)",
+			 th_slept, FAMFS_MASTER_LEASE_DEFAULT);
+	assert_int_equal(le64toh(rec(t)->generation), 2);
+}
+
+static const struct famfs_master_beat *beat(struct th *t)
+{
+	return (const void *)((char *)t->fs.sbm.addr + FAMFS_MBEAT_OFFSET);
+}
+
+/* The beat lives outside the record, whose format is unchanged (reserved
+ * bytes zero: a tool from before the beat judges it as before); the
+ * holder beats at its claim and at each command that checks the role
+ * (a new opening), at most once per third of a lease within one. */
+static void test_beat_outside_record_renewed(void **state)
+{
+	struct th *t = *state;
+	struct famfs_me me;
+	struct famfs_claim c;
+	uint8_t zero[sizeof(rec(t)->reserved)] = { 0 };
+
+	th_append_dir(t, "d");			/* the claim: the first beat */
+	assert_memory_equal(rec(t)->reserved, zero, sizeof(zero));
+	assert_int_equal(famfs_me_get(&t->fs, &me), 0);
+	assert_int_equal(famfs_claim_read(t->fs.sb->fs_uuid, &c), 0);
+	assert_int_equal(famfs_mrec_decide(t->fs.sb, rec(t), &me, &c, NULL),
+			 FAMFS_MREC_MINE);
+	assert_int_equal(le64toh(beat(t)->magic), FAMFS_MBEAT_MAGIC);
+	assert_int_equal(beat(t)->generation, rec(t)->generation);
+	assert_memory_equal(beat(t)->boot_id, rec(t)->boot_id, 16);
+	assert_int_equal(le64toh(beat(t)->count), 1);
+	assert_int_equal(le64toh(beat(t)->beat_time), th_now);
+	th_append_dir(t, "e");			/* the same command, at once */
+	assert_int_equal(le64toh(beat(t)->count), 1);
+	th_now += FAMFS_MASTER_LEASE_DEFAULT;	/* a long command */
+	th_append_dir(t, "f");
+	assert_int_equal(le64toh(beat(t)->count), 2);
+	assert_int_equal(le64toh(beat(t)->beat_time), th_now);
+	assert_int_equal(th_reopen(t), 0);	/* the next command */
+	th_append_dir(t, "g");
+	assert_int_equal(le64toh(beat(t)->count), 3);
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
+						 FAMFS_FEATURE_INCOMPAT_NONCOHERENT, 0), 0);
+	assert_int_equal(le64toh(beat(t)->count), 3);	/* same command */
+	assert_int_equal(le64toh(rec(t)->generation), 1);
 }
 
 /* a corrupt record: refused with a message; claim -f rewrites it */
@@ -470,6 +699,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_client_tune_writes_no_superblock, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_master_tune_changes_superblock, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reboot_reclaims, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_beat_outside_record_renewed, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_live_master_clone_refused, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_clone_refused_when_beat_moves, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_idle_master_taken_over_after_wait, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_reboot_without_beat_waits, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_record_refused, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_claim_force_other_host, th_setup, th_teardown),
 	};

@@ -28,14 +28,28 @@ const struct cli_doc cli_doc_master = {
 		"/var/lib/famfs/FS-UUID.claim, so that it claims the role again after\n"
 		"a reboot.\n"
 		"\n"
-		"famfs master MPT|DEV shows the superblock's master, this host and the\n"
-		"record, and whether this instance holds the role.\n"
+		"A copy of the master's disk (a cloned VM) has that claim file too,\n"
+		"which is what this host after a reboot looks like.  So the instance\n"
+		"that holds the role beats (next to the record) at its claim and at\n"
+		"every command that checks the role, and another boot of this host\n"
+		"claims it only if that beat is older than the lease (10 s, or\n"
+		"FAMFS_MASTER_LEASE seconds) and does not move while it waits a lease\n"
+		"(it announces the takeover first; the holder reports it at its next\n"
+		"command).  A younger beat refuses it at once, naming the live holder,\n"
+		"its boot and the beat's age.  The trade-off: a master that runs no\n"
+		"command for longer than the lease can be taken over by a clone; its\n"
+		"next append is then refused, naming the new holder.  After a real\n"
+		"reboot the claim (at mount or at the first append) waits a lease.\n"
+		"\n"
+		"famfs master MPT|DEV shows the superblock's master, this host, the\n"
+		"record and its beat, and whether this instance holds the role.\n"
 		"\n"
 		"famfs master claim takes the role: a free record, or this host's own\n"
-		"from before a reboot.  With -f it takes any record (its holder must be\n"
-		"gone: there is no lock between hosts) and makes this host the\n"
-		"superblock's master too; a client's mount has a read-only log, so\n"
-		"umount and mount again after that.\n"
+		"from another boot whose beat stopped (see above).  With -f it takes\n"
+		"any record at once (its holder must be gone: there is no lock\n"
+		"between hosts) and makes this host the superblock's master too; a\n"
+		"client's mount has a read-only log, so umount and mount again after\n"
+		"that.\n"
 		"\n"
 		"famfs master set HOST-UUID, run on the master, hands the role to the\n"
 		"host HOST-UUID: the superblock names it, the record is released, and\n"
@@ -56,7 +70,9 @@ const struct cli_doc cli_doc_master = {
 			       "instance holds the role, the record is corrupt,\n"
 			       "this host is not the master)"),
 		{ FAMFS_EXIT_PROBLEM, "show: this host is the master host, but another\n"
-				      "instance holds the role, or the record is corrupt" },
+				      "instance holds the role (another host's, or another\n"
+				      "boot of this host that beat less than a lease ago),\n"
+				      "or the record is corrupt" },
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-mount(8), famfs-mkfs(8)",
 };
@@ -66,7 +82,7 @@ static const char *state_name(enum famfs_mrec_state st)
 	switch (st) {
 	case FAMFS_MREC_MINE: return "this instance holds the role";
 	case FAMFS_MREC_FREE: return "free: the master claims it at mount or at its first append";
-	case FAMFS_MREC_REBOOT: return "held by this host before a reboot: claimed again at mount or at the first append";
+	case FAMFS_MREC_REBOOT: return "held by another boot of this host (before a reboot, or a clone of its disk): claimed at mount or at the first append once its beat is older than the lease and does not move for a lease";
 	case FAMFS_MREC_OTHER: return "held by another instance";
 	default: return "corrupt";
 	}
@@ -78,6 +94,7 @@ static int show(struct famfs_fs *fs)
 	char reason[FAMFS_MREC_REASON_LEN], s[37], desc[FAMFS_MREC_REASON_LEN + 16];
 	enum famfs_mrec_state st;
 	uint8_t boot[16];
+	bool live;
 	int rc;
 
 	famfs_uuid_str(fs->sb->master_uuid, s);
@@ -96,11 +113,19 @@ static int show(struct famfs_fs *fs)
 	rc = famfs_master_state(fs, &st, reason);
 	if (rc)
 		return FAMFS_EXIT_ERROR;
+	/* the holder's beat (issue 27.4), for a record someone holds */
+	live = st == FAMFS_MREC_REBOOT && famfs_beat_live(fs, &fs->mrec);
+	if (st == FAMFS_MREC_MINE || st == FAMFS_MREC_REBOOT ||
+	    st == FAMFS_MREC_OTHER) {
+		famfs_beat_show(fs, &fs->mrec, desc, sizeof(desc));
+		printf("master beat:       %s\n", desc);
+	}
 	printf("this instance:     %s%s%s\n",
+	       live ? "held by a live instance of this host on another boot (a clone of its disk?): its last beat is younger than the lease; not claimed while it beats" :
 	       fs->master || st == FAMFS_MREC_MINE ? state_name(st) :
 	       "a client (not the superblock's master host)",
 	       reason[0] ? ": " : "", reason);
-	if (fs->master && (st == FAMFS_MREC_OTHER || st == FAMFS_MREC_BAD))
+	if (fs->master && (st == FAMFS_MREC_OTHER || st == FAMFS_MREC_BAD || live))
 		return FAMFS_EXIT_PROBLEM;
 	return FAMFS_EXIT_OK;
 }

@@ -10,7 +10,9 @@
  * Layout of a famfs memory device (all offsets in bytes):
  *
  *   [0, 2 MiB)                    superblock region; struct famfs_superblock
- *                                 at offset 0, rest zero
+ *                                 at offset 0, the master record, beat and
+ *                                 intent at 4096 (RO_COMPAT_MASTER_REC),
+ *                                 rest zero
  *   [2 MiB, 2 MiB + log_len)      metadata log: struct famfs_log_header in
  *                                 slot 0, then famfs_log_entry slots 1..
  *   [2 MiB + log_len, dev size)   file data, allocated in 2 MiB units
@@ -112,6 +114,8 @@
  *    bit.  There is no atomic compare-and-swap between
  *    hosts: the check narrows the window to one append, it does not close
  *    it; the README says so.
+ *  - A disk clone carries the claim file too: the beat and intent below
+ *    (issue 27.4) keep it from taking the role from a live holder.
  *  - `famfs master MPT|DEV` shows the superblock master and the record;
  *    `famfs master claim` takes over a role whose holder is gone (-f);
  *    `famfs master set HOST-UUID` hands the role to another host (new
@@ -345,6 +349,72 @@ struct famfs_master_record {
 #define FAMFS_MREC_HELD		(1U << 0)
 FAMFS_FORMAT_ASSERT(sizeof(struct famfs_master_record) == FAMFS_MREC_SIZE,
 		    "famfs_master_record must be 256 bytes");
+
+/*
+ * Master beat and takeover intent (issue 27.4; part of RO_COMPAT_MASTER_REC,
+ * no bit of their own): two 128-byte structures right after the record,
+ * each with its own CRC.  A disk clone of a running master carries its host
+ * uuid and its claim file, so "this host's claim, another boot" is what a
+ * reboot looks like; the beat tells a live holder from a gone one.
+ *  - The record keeps its format: its reserved bytes stay zero, and tools
+ *    that predate the beat never read these bytes (mkfs zeroes the whole
+ *    superblock region).  Bytes that do not verify (magic, CRC, fs uuid),
+ *    or a beat of another generation or boot id than the record's, are no
+ *    beat: a record claimed by an older tool has none.
+ *  - The beat is written only by the instance that holds the record: at its
+ *    claim, and at every command that checks the role (before an append or
+ *    a feature change), at most once per third of a lease within one
+ *    command.  count goes up by one at each; beat_time is the holder's
+ *    clock, for messages and for the quick refusal below.
+ *  - Another boot of the holder's host (its claim file matches the record)
+ *    takes the role only if (1) the beat is not younger than a lease by its
+ *    own clock (else it is refused at once: "last beat N s ago"), and (2)
+ *    after it wrote an intent (its boot id, the record's generation, the
+ *    beat count it saw), the beat did not move while it watched it for a
+ *    lease (else: "its beat moved").  The lease is the tool's (10 s,
+ *    FAMFS_MASTER_LEASE in the environment); -f skips both.  The holder
+ *    reports an intent written since its last beat (count_seen == count)
+ *    at its next command, and its beat refuses the takeover.
+ *  - A holder with no command for longer than a lease can so be taken over
+ *    by a clone: its next append is refused, naming the new holder.  The
+ *    intent is written by whoever takes over; two of them at once are the
+ *    window between hosts the record already has (no compare-and-swap).
+ */
+#define FAMFS_MBEAT_OFFSET	(FAMFS_MREC_OFFSET + FAMFS_MREC_SIZE)	/* 4352 */
+#define FAMFS_MBEAT_MAGIC	0x54414542534d4146ULL	/* "FAMSBEAT" */
+#define FAMFS_MBEAT_SIZE	128
+
+struct famfs_master_beat {
+	__le64	magic;			/*   0 FAMFS_MBEAT_MAGIC */
+	__le32	crc;			/*   8 CRC-32 of the 128 bytes, crc = 0 */
+	__le32	flags;			/*  12 zero (none defined) */
+	__le64	generation;		/*  16 the record's it beats for */
+	__u8	fs_uuid[16];		/*  24 == superblock fs_uuid */
+	__u8	boot_id[16];		/*  40 the holder's (the record's) */
+	__le64	count;			/*  56 one more at every beat */
+	__le64	beat_time;		/*  64 seconds since the epoch */
+	__u8	reserved[56];		/*  72 zero */
+};
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_master_beat) == FAMFS_MBEAT_SIZE,
+		    "famfs_master_beat must be 128 bytes");
+
+#define FAMFS_MINTENT_OFFSET	(FAMFS_MBEAT_OFFSET + FAMFS_MBEAT_SIZE)	/* 4480 */
+#define FAMFS_MINTENT_MAGIC	0x544e4157534d4146ULL	/* "FAMSWANT" */
+#define FAMFS_MINTENT_SIZE	128
+
+struct famfs_master_intent {
+	__le64	magic;			/*   0 FAMFS_MINTENT_MAGIC */
+	__le32	crc;			/*   8 CRC-32 of the 128 bytes, crc = 0 */
+	__le32	wait;			/*  12 seconds it watches the beat */
+	__le64	generation;		/*  16 the record's it would take over */
+	__u8	fs_uuid[16];		/*  24 == superblock fs_uuid */
+	__u8	boot_id[16];		/*  40 the boot that would take over */
+	__le64	count_seen;		/*  56 the beat's count when it began */
+	__le64	intent_time;		/*  64 seconds since the epoch */
+	__u8	reserved[56];		/*  72 zero */
+};
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_master_intent) == FAMFS_MINTENT_SIZE,
+		    "famfs_master_intent must be 128 bytes");
 
 /* ------------------------------------------------------------------------ */
 /* Log: header in slot 0, then fixed-size entries                            */

@@ -27,6 +27,13 @@
  *   hostile_pins fill MPT NAME OFF
  *	file NAME at device OFF (2 MiB) written with seed 44: what a later
  *	file would put in memory that a pipe still shows.
+ *   hostile_pins attach MPT DEV INDEX
+ *	FAMFSIOC_DEV_ADD of DEV (a pmem block device, or a /dev/daxX.Y bound
+ *	to famfs) as member INDEX of the mount at MPT, all of it (rounded down
+ *	to 2 MiB): PASS attach.
+ *
+ * OFF is a byte offset on the primary (device 0), or INDEX:OFF on member
+ * INDEX (the file is then mapped with MAP_CREATE_V3), e.g. 1:420M.
  */
 #include "module_test.h"
 #include <stdbool.h>
@@ -92,18 +99,38 @@ static void check_pipe(const char *name, int pipefd[2], uint64_t seed,
 	close(pipefd[1]);
 }
 
-static int newfile(const char *mpt, const char *name, unsigned long long off,
-		   int *err)
+/* Where a file goes: OFF on device DEV (see the header). */
+struct loc {
+	unsigned int dev;
+	unsigned long long off;
+};
+
+/* MAP_CREATE of 2 MiB at @at for @fd: 0, or -1 and errno. */
+static int map_at(int fd, struct loc at)
+{
+	struct famfs_ioc_map_v2 m;
+	struct famfs_ioc_dext d;
+
+	if (!at.dev)
+		return map1(fd, TWO_MiB, at.off, TWO_MiB);
+	memset(&d, 0, sizeof(d));
+	d.devindex = at.dev;
+	d.offset = at.off;
+	d.len = TWO_MiB;
+	m = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, TWO_MiB, 1, &d);
+	return ioctl(fd, FAMFSIOC_MAP_CREATE_V3, &m);
+}
+
+/* A new 2 MiB file NAME at @at; *@err is MAP_CREATE's errno (0: mapped). */
+static int newfile(const char *mpt, const char *name, struct loc at, int *err)
 {
 	int fd = mkfile(mpt, name);
 
-	*err = 0;
-	if (map1(fd, TWO_MiB, off, TWO_MiB))
-		*err = errno;
+	*err = map_at(fd, at) ? errno : 0;
 	return fd;
 }
 
-static int do_unlink(const char *mpt, unsigned long long off)
+static int do_unlink(const char *mpt, struct loc off)
 {
 	static char buf[TWO_MiB];
 	int pipefd[2], a, b, err;
@@ -131,14 +158,13 @@ static int do_unlink(const char *mpt, unsigned long long off)
 	check_pipe("pipe-keeps-unlinked-files-bytes", pipefd, 11, 0);
 	if (err) {
 		/* The pipe let go: the memory is free again. */
-		t_ok("memory-free-after-pipe-drained", map1(b, TWO_MiB, off,
-							     TWO_MiB));
+		t_ok("memory-free-after-pipe-drained", map_at(b, off));
 	}
 	close(b);
 	return t_failed;
 }
 
-static int do_hold(const char *mpt, const char *name, unsigned long long off,
+static int do_hold(const char *mpt, const char *name, struct loc off,
 		   const char *dir, bool drain)
 {
 	char path[512];
@@ -193,15 +219,15 @@ static int do_holddev(const char *dev, const char *dir)
 	return t_failed;
 }
 
-static int do_fill(const char *mpt, const char *name, unsigned long long off)
+static int do_fill(const char *mpt, const char *name, struct loc off)
 {
 	static char buf[TWO_MiB];
 	int fd, err;
 
 	fd = newfile(mpt, name, off, &err);
 	if (err) {
-		printf("info: MAP_CREATE %s at %llu: %s\n", name, off,
-		       t_errname(err));
+		printf("info: MAP_CREATE %s at %u:%llu: %s\n", name, off.dev,
+		       off.off, t_errname(err));
 		return 1;
 	}
 	fill(buf, 44, 0, TWO_MiB);
@@ -236,21 +262,67 @@ static unsigned long long num(const char *s)
 	return n;
 }
 
+/* [INDEX:]OFF */
+static struct loc at(const char *s)
+{
+	struct loc l = { 0, 0 };
+	const char *colon = strchr(s, ':');
+
+	if (colon) {
+		l.dev = strtoul(s, NULL, 10);
+		if (!l.dev || l.dev >= FAMFS_MAX_DEVS) {
+			printf("FAIL setup: bad device index in '%s'\n", s);
+			exit(1);
+		}
+		s = colon + 1;
+	}
+	l.off = num(s);
+	return l;
+}
+
+/* DEV_ADD of all of @dev (rounded down to 2 MiB) as member @index. */
+static int do_attach(const char *mpt, const char *dev, unsigned int index)
+{
+	struct famfs_ioc_dev_add a;
+	struct stat st;
+	int root, fd;
+
+	if (stat(dev, &st))
+		die(dev);
+	memset(&a, 0, sizeof(a));
+	a.index = index;
+	a.size = (S_ISCHR(st.st_mode) ? t_dax_size(dev) : dev_size(dev)) &
+		 ~(TWO_MiB - 1);
+	root = open(mpt, O_RDONLY | O_DIRECTORY);
+	fd = open(dev, O_RDONLY);
+	if (root < 0 || fd < 0)
+		die("open");
+	a.fd = fd;
+	t_ok("attach", ioctl(root, FAMFSIOC_DEV_ADD, &a));
+	close(fd);
+	close(root);
+	return t_failed;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "unlink"))
-		return t_done(do_unlink(argv[2], num(argv[3])));
+		return t_done(do_unlink(argv[2], at(argv[3])));
 	if (argc == 6 && !strcmp(argv[1], "hold"))
-		return t_done(do_hold(argv[2], argv[3], num(argv[4]),
+		return t_done(do_hold(argv[2], argv[3], at(argv[4]),
 				      argv[5], true));
 	if (argc == 6 && !strcmp(argv[1], "holdexit"))
-		return t_done(do_hold(argv[2], argv[3], num(argv[4]),
+		return t_done(do_hold(argv[2], argv[3], at(argv[4]),
 				      argv[5], false));
 	if (argc == 4 && !strcmp(argv[1], "holddev"))
 		return t_done(do_holddev(argv[2], argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "fill"))
-		return t_done(do_fill(argv[2], argv[3], num(argv[4])));
+		return t_done(do_fill(argv[2], argv[3], at(argv[4])));
+	if (argc == 5 && !strcmp(argv[1], "attach"))
+		return t_done(do_attach(argv[2], argv[3],
+					strtoul(argv[4], NULL, 10)));
 	fprintf(stderr, "usage: hostile_pins unlink MPT OFF | hold MPT NAME OFF DIR |\n"
-		"       holdexit MPT NAME OFF DIR | holddev DEV DIR | fill MPT NAME OFF\n");
+		"       holdexit MPT NAME OFF DIR | holddev DEV DIR | fill MPT NAME OFF |\n"
+		"       attach MPT DEV INDEX   (OFF: [INDEX:]BYTES)\n");
 	return 2;
 }

@@ -12,7 +12,13 @@
  * so the suite can trace the faults); add-removal and add-poison (on fresh
  * mounts: attach member 1 and make a file on each device, for the suite to
  * remove the member under them; poison: a memory failure in a member page);
- * add-only (attach member 1, nothing else: the read-only member checks).
+ * add-only (attach member 1, nothing else: the read-only member checks);
+ * add-fail-once (one DEV_ADD of member 1 asking for more bytes than DEV1
+ * has: ENOSPC; the suite traces what it holds meanwhile);
+ * add-fail-loop (DEV_ADDs of member 1 asking for more bytes than DEV1 has,
+ * DEV1 opened anew each time, until the file STOP exists: the suite removes
+ * and plugs DEV1 back meanwhile, once the file READY exists) and add-fail-check (after it: the mount
+ * has not failed, member 1 is not attached, a file on device 0 reads).
  *
  * Member 1 is attached with SIZE1 = its size - 64 MiB (the size "the file
  * system records"), so that bounds are per device: an extent that ends
@@ -26,15 +32,33 @@
  *   statfs   dev1 200M (2M)
  *   removal  dev0 320M, dev1 320M (4M each)
  *   poison   dev1 300M (4M)
+ *   add-fail dev0 360M (2M)
  */
 #include "module_test.h"
 #include <grp.h>
 #include <sys/wait.h>
+#include <time.h>
 
 static const char *mpt, *dev0, *dev1;
 static int cdev1;		/* DEV1 is a /dev/daxX.Y */
 static unsigned long long size0, devsize1, size1;
 static struct t_dev raw0, raw1;
+
+/*
+ * The raw devices, for the tests that read them.  Not for the others: a
+ * /dev/daxX.Y is mapped, and add-fail-loop must not keep it open while the
+ * suite unbinds and binds it again.
+ */
+static void raw_open(void)
+{
+	static int opened;
+
+	if (opened)
+		return;
+	t_dev_open(&raw0, dev0, O_RDONLY);
+	t_dev_open(&raw1, dev1, O_RDONLY);
+	opened = 1;
+}
 
 static int dev_add(int fd, int devfd, unsigned int index,
 		   unsigned long long size)
@@ -228,6 +252,7 @@ static void test_member(void)
 	char *p;
 	int rc, fd = v3file("member", 1, 64 * MiB, len, &rc);
 
+	raw_open();
 	if (!t_ok("member-map", rc))
 		goto out;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -390,6 +415,7 @@ static void test_stripe(void)
 	char *p, *buf;
 	int rc, fd = stripe_file("stripe", 128 * MiB, 16 * MiB, &rc);
 
+	raw_open();
 	if (!t_ok("stripe-map", rc))
 		goto out;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -576,6 +602,71 @@ static void test_add_only(void)
 	close(root);
 }
 
+/* One DEV_ADD refused for DEV1's size. */
+static void test_add_fail_once(void)
+{
+	int root = root_fd(), fd = open_dev1();
+
+	t_errno("add-fail-once", dev_add(root, fd, 1, devsize1 + TWO_MiB),
+		ENOSPC);
+	close(fd);
+	close(root);
+}
+
+#define READY	"/tmp/module_multidev.ready"
+#define STOP	"/tmp/module_multidev.stop"
+
+/*
+ * Failing DEV_ADDs (ENOSPC) of DEV1 until STOP exists (at most 5 min);
+ * READY once DEV1 was looked at (the suite removes it only then).
+ */
+static void test_add_fail_loop(void)
+{
+	unsigned long n = 0, enospc = 0;
+	time_t end = time(NULL) + 300;
+	int root = root_fd(), fd;
+
+	t_post(READY);
+	while (access(STOP, F_OK) && time(NULL) < end) {
+		fd = open(dev1, O_RDONLY);
+		if (fd < 0) {		/* removed: back soon */
+			usleep(1000);
+			continue;
+		}
+		n++;
+		if (!dev_add(root, fd, 1, devsize1 + TWO_MiB))
+			t_fail("add-fail-loop-refused",
+			       "a DEV_ADD of %llu bytes of a device of %llu succeeded",
+			       devsize1 + TWO_MiB, devsize1);
+		else if (errno == ENOSPC)
+			enospc++;
+		close(fd);
+	}
+	printf("info: %lu DEV_ADDs, %lu refused with ENOSPC\n", n, enospc);
+	t_true("add-fail-loop-enospc", enospc > 0,
+	       "no DEV_ADD was refused for the device's size");
+	close(root);
+}
+
+/* After add-fail-loop: a DEV_ADD that failed changed nothing. */
+static void test_add_fail_check(void)
+{
+	struct famfs_ioc_dev_info i0 = { .index = 0 }, i1 = { .index = 1 };
+	int root = root_fd(), rc, fd;
+	char buf[4096];
+
+	if (t_ok("add-fail-get-0", ioctl(root, FAMFSIOC_DEV_GET, &i0)))
+		t_equ("add-fail-mount-not-failed", 0, i0.flags &
+		      (FAMFS_DEV_FAILED | FAMFS_DEV_CAUSE));
+	t_errno("add-fail-not-attached", ioctl(root, FAMFSIOC_DEV_GET, &i1),
+		ENXIO);
+	fd = v3file("after-add-fail", 0, 360 * MiB, TWO_MiB, &rc);
+	if (t_ok("add-fail-map", rc))
+		t_equ("add-fail-read", sizeof(buf), pread(fd, buf, sizeof(buf), 0));
+	close(fd);
+	close(root);
+}
+
 static const struct t_test tests[] = {
 	{ "attach", test_attach, 0 },
 	{ "member", test_member, 0 },
@@ -586,6 +677,9 @@ static const struct t_test tests[] = {
 	{ "add-removal", test_add_removal, 1 },
 	{ "add-poison", test_add_poison, 1 },
 	{ "add-only", test_add_only, 1 },
+	{ "add-fail-once", test_add_fail_once, 1 },
+	{ "add-fail-loop", test_add_fail_loop, 1 },
+	{ "add-fail-check", test_add_fail_check, 1 },
 };
 
 int main(int argc, char **argv)
@@ -605,8 +699,6 @@ int main(int argc, char **argv)
 	size0 = dev_size_min(dev0, 480 * MiB);
 	devsize1 = cdev1 ? t_dax_size(dev1) : dev_size_min(dev1, 480 * MiB);
 	size1 = (devsize1 - 64 * MiB) & ~(TWO_MiB - 1);
-	t_dev_open(&raw0, dev0, O_RDONLY);
-	t_dev_open(&raw1, dev1, O_RDONLY);
 	t_run(tests, sizeof(tests) / sizeof(tests[0]), argc - 4, argv + 4);
 	return t_done(0);
 }

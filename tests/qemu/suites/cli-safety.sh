@@ -142,6 +142,43 @@ touch /tmp/pc-go
 wait $pc
 t_prog precreate /tmp/pc.out $?
 
+# ---- 27.2: no chmod or chown of what took a new directory's name -------------
+# A logged directory whose mode has bits the umask takes (0777) and another
+# owner is chowned and chmodded by the replay that makes it.  A user who can
+# write its parent (sw is 0777) swaps it for something else between the
+# mkdir and the chmod -- linkswap does it under ptrace the moment the mkdir
+# returns.  famfs.ko has no symbolic links, but it has hard links: the new
+# directory swapped for a hard link to root's 0600 file used to make that
+# file 0777 and the logged owner's.  Now the file keeps its mode and owner,
+# and logplay says why (exit 2).  On the master, famfs mkdir -u reopened the
+# path after its append: another directory renamed there (root's, with
+# files in it) used to be handed to the user; now it is refused, not logged.
+umask 022
+rm -f $M/pub/victim	# section 5's (not mapped): the replays below make it
+t_rc mkdir-sw 0 famfs mkdir -m 0777 $M/sw
+t_rc mkfile-secret 0 famfs mkfile -m 0600 -s 2M $M/sw/secret
+t_rc mkdir-swapd 0 famfs mkdir -m 0777 -u 1234 -g 1234 $M/sw/swapd
+rmdir $M/sw/swapd
+secret=$(stat -c '%a %u:%g' $M/sw/secret)
+t_eq secret-is-root-0600 "600 0:0" "$secret"
+t_rc logplay-swapped-dir 2 linkswap -l $M/sw swapd $M/sw/secret famfs logplay $M
+t_has logplay-swapped-dir-swapped "linkswap: swapped"
+t_has logplay-swapped-dir-says-why "sw/swapd: .*replaced by a file that is not a directory"
+t_eq logplay-swapped-target-kept "$secret" "$(stat -c '%a %u:%g' $M/sw/secret)"
+rm $M/sw/swapd && rmdir $M/sw/swapd.real
+t_rc logplay-after-swap 0 famfs logplay $M
+t_eq logplay-dir-owner-mode "777 1234:1234" "$(stat -c '%a %u:%g' $M/sw/swapd)"
+t_rc mkdir-keep 0 famfs mkdir -m 0700 $M/sw/keep
+t_rc mkfile-keep 0 famfs mkfile -s 2M $M/sw/keep/f
+before=$(famfs df -j $M | jget .log.entries)
+t_rc mkdir-u-swapped-refused 2 linkswap -d $M/sw alice $M/sw/keep famfs mkdir -m 0750 -u 1234 -g 1234 $M/sw/alice
+t_has mkdir-u-swapped-swapped "linkswap: swapped"
+t_has mkdir-u-swapped-says-why "sw/alice: .*replaced by another directory"
+t_eq mkdir-u-swapped-target-kept "700 0:0" "$(stat -c '%a %u:%g' $M/sw/alice)"
+t_eq mkdir-u-swapped-not-logged "$before" "$(famfs df -j $M | jget .log.entries)"
+mv $M/sw/alice $M/sw/keep && rmdir $M/sw/alice.real
+t_rc logplay-after-mkdir-swap 0 famfs logplay $M
+
 # ---- 17: a size with a leading zero is decimal ------------------------------
 t_rc mkfile-010M 0 famfs mkfile -s 010M $M/ten
 t_eq mkfile-010M-is-10MiB 10485760 "$(stat -c %s $M/ten)"

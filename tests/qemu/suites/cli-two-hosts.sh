@@ -23,6 +23,8 @@ if [ "$FAMFS_HOST" = a ]; then
 	sync_post cli-a-ready
 	sync_wait cli-b-mounted 120 || exit 0
 	t_rc mkfile-after-b 0 famfs mkfile -s 3m -S 99 $M/data/later
+	t_rc mkfile-secret 0 famfs mkfile -m 0600 -s 2m $M/data/secret
+	t_rc mkdir-after-b 0 famfs mkdir -m 0777 -u 1234 -g 1234 $M/data/swapd
 	sync_post cli-a-more
 	sync_wait cli-b-done 120
 	t_rc fsck-end 0 famfs fsck $M
@@ -44,7 +46,20 @@ t_rc client-check 0 famfs check $M
 sync_post cli-b-mounted
 sync_wait cli-a-more 120 || { sync_post cli-b-done; exit 0; }
 t_ok client-not-yet test ! -e $M/data/later
+# the replay's new directory swapped for a hard link to root's file between
+# its mkdir and its chmod (issue 27.2; linkswap, under ptrace): the file
+# keeps its mode and owner; then, the link removed, the replay makes it right
+umask 022
+t_rc client-logplay-secret 0 famfs logplay $M
+rmdir $M/data/swapd
+secret=$(stat -c '%a %u:%g' $M/data/secret)
+t_rc client-logplay-swapped 2 linkswap -l $M/data swapd $M/data/secret famfs logplay $M
+t_has client-logplay-swapped-swapped "linkswap: swapped"
+t_has client-logplay-swapped-says-why "data/swapd: .*replaced by a file that is not a directory"
+t_eq client-swapped-target-kept "$secret" "$(stat -c '%a %u:%g' $M/data/secret)"
+rm $M/data/swapd && rmdir $M/data/swapd.real
 t_rc client-logplay 0 famfs logplay $M
+t_eq client-dir-owner-mode "777 1234:1234" "$(stat -c '%a %u:%g' $M/data/swapd)"
 t_rc client-sees-later 0 famfs verify -S 99 $M/data/later
 t_rc client-logplay-again 0 famfs logplay -n $M
 t_has client-logplay-idempotent "0 files and 0 directories to create"

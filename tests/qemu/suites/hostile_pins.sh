@@ -1,5 +1,5 @@
-# profiles: pmem nvdimm nvdimm-devdax
-# timeout: 240
+# profiles: pmem nvdimm nvdimm-devdax nvdimm2 mixed cxl2
+# timeout: 600
 # famfs pages still referenced after their mapping is gone (a page
 # vmsplice'd into a pipe; O_DIRECT and other pins hold pages the same way):
 # - unlink: the evicted file's memory is not given to the next file while
@@ -16,6 +16,18 @@
 #   user exits with the page in its pipe: neither hangs; the device stays
 #   held (no new mount, no module unload) until the pipe lets go, then is
 #   free again.
+# On the profiles with two devices (nvdimm2, mixed, cxl2) every mount also
+# has the second device of FAMFS_DEVS attached as member 1 (DEV_ADD; on
+# mixed a /dev/daxX.Y bound to famfs), the pinned pages are on the member
+# where the single-device profiles have them on the primary, and each
+# device is removed under a page of its own; and the removal of one device
+# keeps the pins on the other: a page of a primary file in a pipe, the
+# member removed (it waits for nothing of its own), the file deleted: the
+# unmount still waits for the page and the device stays held (the same
+# with the roles swapped).
+# The waits name what they wait for: a removal the file (path and inode
+# number), an unmount the inode; and the removal of a device that is not
+# famfs's does not wait while famfs's removal waits for a page in a pipe.
 # Programs: progs/hostile_pins.c.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
@@ -25,6 +37,22 @@ M=/tmp/hostile-pins
 M2=/tmp/hostile-pins2
 H=/tmp/hostile-pins-h
 mkdir -p $M $M2
+
+# Two devices: the member MEM (DAX: its daxX.Y name if a /dev/daxX.Y).
+MULTI=
+# shellcheck disable=SC2086
+set -- $FAMFS_DEVS
+if [ -n "${2:-}" ]; then
+	two_devs || exit 0
+	MULTI=1
+fi
+# Device offsets (MiB): above what the other suites of these boots use,
+# inside the smallest device (512 MiB on mixed and cxl2).
+if [ -n "$MULTI" ]; then B=400; else B=700; fi
+o() { echo "$((B + $1))M"; }		# o N: offset N MiB past the base, on the primary
+mo() { echo "1:$((B + $1))M"; }		# mo N: the same on member 1
+# where the pinned pages of the single-device cases go
+if [ -n "$MULTI" ]; then p() { mo "$1"; }; else p() { o "$1"; }; fi
 
 # no_new_warnings: no WARNING/BUG/Call Trace since klog_mark
 no_new_warnings() { ! klog_since | grep -q 'WARNING\|BUG\|Call Trace\|Oops'; }
@@ -46,14 +74,16 @@ blocked() {
 }
 # in_famfs ID PID WHAT: PASS iff PID comes to sleep inside famfs (its kernel
 # stack has a famfs_ frame) within 10 s: a removal waiting for the device
-# or its pages, before famfs logs anything.
+# or its pages, before famfs logs anything; or, a pmem removal, in
+# memunmap_pages(), for the page map reference famfs's worker keeps while
+# it waits (backing.c: the wait is not in kill_dax()'s dax_srcu section).
 in_famfs() {
 	_n=0
-	while alive "$2" && ! grep -q "famfs_" /proc/$2/stack 2>/dev/null &&
+	while alive "$2" && ! grep -q "famfs_\|memunmap_pages" /proc/$2/stack 2>/dev/null &&
 		[ $_n -lt 100 ]; do
 		sleep 0.1; _n=$((_n + 1))
 	done
-	if grep -q "famfs_" /proc/$2/stack 2>/dev/null; then
+	if grep -q "famfs_\|memunmap_pages" /proc/$2/stack 2>/dev/null; then
 		t_pass "$1"
 	else
 		t_fail "$1" "$3 does not wait in famfs: $(head -n 3 /proc/$2/stack 2>/dev/null | tr '\n' '|')"
@@ -82,42 +112,111 @@ kill_pending() {
 		sleep 0.1; _n=$((_n + 1))
 	done
 }
+# gone_within ID PID WHAT: PASS iff PID has exited (or is a zombie) within 10 s.
+gone_within() {
+	_n=0
+	while alive "$2" && [ $_n -lt 100 ]; do sleep 0.1; _n=$((_n + 1)); done
+	if alive "$2"; then
+		t_fail "$1" "$3 (wchan $(cat /proc/$2/wchan 2>/dev/null))"
+		return 1
+	fi
+	t_pass "$1"
+}
+# attach ID [MPT]: member 1 attached to the mount at MPT (default $M)
+attach() {
+	hostile_pins attach "${2:-$M}" "$MEM" 1 > /tmp/hostile-pins-attach.out 2>&1
+	PFX=$1- t_prog hostile_pins /tmp/hostile-pins-attach.out $?
+}
+# fmount ID: mount $DEV at $M, with member 1 on the two-device profiles
+fmount() {
+	if ! mount -t famfs $DEV $M; then
+		t_fail "$1-mount" "mount failed"
+		return 1
+	fi
+	[ -z "$MULTI" ] || attach "$1"
+}
 
 famfs_loaded || exit 0
 if [ "$FAMFS_DEV_MODE" = devdax ]; then
 	t_ok bind dax_bind_famfs "$N" || exit 0
 fi
-# How the device goes away on this profile (none on legacy pmem).
-unplug=
-if [ "$FAMFS_PROFILE" = nvdimm ]; then
-	nd=$(basename "$(readlink -f /sys/block/$N/device)")
-	unplug="echo $nd > /sys/bus/nd/drivers/nd_pmem/unbind"
-	replug="echo $nd > /sys/bus/nd/drivers/nd_pmem/bind"
-elif [ "$FAMFS_DEV_MODE" = devdax ]; then
-	unplug="echo $N > /sys/bus/dax/drivers/famfs/unbind"
-	replug="true"
+member_was=
+if [ -n "$DAX" ]; then
+	member_was=$(dax_driver "$DAX")
+	t_ok member-bind dax_bind_famfs "$DAX" || exit 0
 fi
+# How a device goes away (none on legacy pmem): unplug_of DEV sets
+# UNPLUG and REPLUG (commands for sh -c).
+unplug_of() {
+	if [ -c "$1" ]; then
+		UNPLUG="echo $(basename "$1") > /sys/bus/dax/drivers/famfs/unbind"
+		REPLUG=true	# replugged() binds it to famfs again
+	else
+		_nd=$(basename "$(readlink -f "/sys/block/$(basename "$1")/device")")
+		UNPLUG="echo $_nd > /sys/bus/nd/drivers/nd_pmem/unbind"
+		REPLUG="echo $_nd > /sys/bus/nd/drivers/nd_pmem/bind"
+	fi
+}
+unplug=
+if [ "$FAMFS_PROFILE" != pmem ]; then
+	unplug_of "$DEV"
+	unplug=$UNPLUG replug=$REPLUG
+fi
+if [ -n "$MULTI" ]; then
+	unplug_of "$MEM"
+	munplug=$UNPLUG mreplug=$REPLUG
+fi
+# The device the pinned pages of the single-device cases are on.
+if [ -n "$MULTI" ]; then
+	PDEV=$MEM punplug=$munplug preplug=$mreplug
+else
+	PDEV=$DEV punplug=$unplug preplug=$replug
+fi
+# replugged ID DEV CMD: CMD brings DEV back (PASS ID-replug, ID-device-back;
+# a /dev/daxX.Y is bound to famfs again: ID-rebind)
+replugged() {
+	t_ok "$1-replug" sh -c "$3"
+	t_ok "$1-device-back" wait_for "$2" 10
+	[ -c "$2" ] && t_ok "$1-rebind" dax_bind_famfs "$(basename "$2")"
+	return 0
+}
 
 # ---- unlink: the memory stays reserved ---------------------------------------------
 klog_mark
 famfs_raw_mount $M || exit 0
-hostile_pins unlink $M 700M > /tmp/hostile-pins.out 2>&1
+[ -z "$MULTI" ] || attach unlink
+hostile_pins unlink $M "$(o 0)" > /tmp/hostile-pins.out 2>&1
 PFX=unlink- t_prog hostile_pins /tmp/hostile-pins.out $?
+if [ -n "$MULTI" ]; then
+	mkdir -p $M/member
+	hostile_pins unlink $M/member "$(mo 0)" > /tmp/hostile-pins.out 2>&1
+	PFX=unlink-member- t_prog hostile_pins /tmp/hostile-pins.out $?
+fi
 t_ok unlink-no-warnings no_new_warnings
 
 # ---- umount waits for the pipe ------------------------------------------------------
 klog_mark
-hold f 704M
+hold f "$(p 4)"
 pfn=$(sed -n 's/^info: pinned pfn //p' /tmp/hostile-pins.out)
 umount $M & UM=$!
 blocked umount-waits $UM umount
+t_klog umount-names-inode 'famfs (.*): unmount waiting for .*referenced pages.* inode [0-9]'
 if mount -t famfs $DEV $M2 2>/dev/null; then
 	t_fail umount-device-still-held "a new mount of $DEV succeeded while the old one waits"
 	# what the memory would be used for next
-	hostile_pins fill $M2 g 704M
+	[ -z "$MULTI" ] || attach umount-device-still-held $M2
+	hostile_pins fill $M2 g "$(p 4)"
 	umount $M2
 else
 	t_pass umount-device-still-held
+fi
+if [ -n "$MULTI" ]; then
+	if mount -t famfs "$MEM" $M2 2>/dev/null; then
+		t_fail umount-member-still-held "a new mount of $MEM succeeded while the old one waits for a page of it"
+		umount $M2
+	else
+		t_pass umount-member-still-held
+	fi
 fi
 # A memory failure in the mount's memory while unmount waits: famfs can no
 # longer kill through the mount, so it must not let it pass as recovered.
@@ -134,52 +233,52 @@ else
 fi
 # The device removed while unmount waits: removal waits for the unmount,
 # then for the pages.
-if [ -n "$unplug" ]; then
-	sh -c "$unplug" & UP=$!
-	in_famfs umount-unplug-waits $UP "$unplug"
+if [ -n "$punplug" ]; then
+	sh -c "$punplug" & UP=$!
+	in_famfs umount-unplug-waits $UP "$punplug"
 fi
 release umount
 wait $UM
 t_eq umount-completes 0 $?
-if [ -n "$unplug" ]; then
+if [ -n "$punplug" ]; then
 	wait $UP
-	t_ok umount-unplug-replug sh -c "$replug"
-	t_ok umount-unplug-device-back wait_for "$DEV" 10
-	[ "$FAMFS_DEV_MODE" = devdax ] && t_ok umount-unplug-rebind dax_bind_famfs "$N"
+	replugged umount-unplug "$PDEV" "$preplug"
 fi
 t_ok umount-no-warnings no_new_warnings
 
 # ---- the device goes away under a mount -----------------------------------------------
-unplug_cycle() {	# unplug_cycle ID KILL: unplug while a page is in a pipe
-	if ! mount -t famfs $DEV $M; then
-		t_fail "$1-mount" "mount failed"
-		return
-	fi
+# unplug_cycle ID KILL OFF UNPLUG REPLUG DEV: unplug while a page at OFF is
+# in a pipe; the removal waits and names the file.
+unplug_cycle() {
+	fmount "$1" || return
 	klog_mark
-	hold "u$1" 708M
-	sh -c "$unplug" & UP=$!
-	blocked "$1-waits" $UP "$unplug"
+	hold "u$1" "$3"
+	sh -c "$4" & UP=$!
+	blocked "$1-waits" $UP "$4"
+	t_klog "$1-names-file" "famfs (.*): removal .*waiting for referenced pages.* file /u$1 (inode [0-9]*)"
 	if [ "$2" = kill ]; then
 		kill -9 $UP
 		# The page stays in use: a SIGKILL must not end the wait.  Wait
 		# until the kill is delivered, not for a while.
 		kill_pending $UP
-		blocked "$1-killed-still-waits" $UP "$unplug (SIGKILLed)"
+		blocked "$1-killed-still-waits" $UP "$4 (SIGKILLed)"
 	fi
 	release "$1"
 	wait $UP
 	t_ok "$1-umount" umount $M
 	t_ok "$1-no-warnings" no_new_warnings
-	t_ok "$1-replug" sh -c "$replug"
-	t_ok "$1-device-back" wait_for "$DEV" 10
-	[ "$FAMFS_DEV_MODE" = devdax ] && t_ok "$1-rebind" dax_bind_famfs "$N"
+	replugged "$1" "$6" "$5"
 }
-if [ "$FAMFS_PROFILE" = nvdimm ]; then
-	unplug_cycle unplug-pmem
-	unplug_cycle unplug-pmem-sigkill kill
+if [ -n "$MULTI" ]; then
+	unplug_cycle unplug-primary - "$(o 8)" "$unplug" "$replug" "$DEV"
+	unplug_cycle unplug-member - "$(mo 8)" "$munplug" "$mreplug" "$MEM"
+	unplug_cycle unplug-member-sigkill kill "$(mo 8)" "$munplug" "$mreplug" "$MEM"
+elif [ "$FAMFS_PROFILE" = nvdimm ]; then
+	unplug_cycle unplug-pmem - "$(o 8)" "$unplug" "$replug" "$DEV"
+	unplug_cycle unplug-pmem-sigkill kill "$(o 8)" "$unplug" "$replug" "$DEV"
 elif [ "$FAMFS_DEV_MODE" = devdax ]; then
-	unplug_cycle unbind
-	unplug_cycle unbind-sigkill kill
+	unplug_cycle unbind - "$(o 8)" "$unplug" "$replug" "$DEV"
+	unplug_cycle unbind-sigkill kill "$(o 8)" "$unplug" "$replug" "$DEV"
 
 	# A page of /dev/daxX.Y itself (no mount) in a pipe.
 	klog_mark
@@ -194,17 +293,66 @@ elif [ "$FAMFS_DEV_MODE" = devdax ]; then
 	t_ok cdev-rebind dax_bind_famfs "$N"
 fi
 
-# ---- unmount that cannot wait: SIGKILLed, or the exit of the last user ---------------
-# gone_within ID PID: PASS iff PID has exited (or is a zombie) within 10 s.
-gone_within() {
-	_n=0
-	while alive "$2" && [ $_n -lt 100 ]; do sleep 0.1; _n=$((_n + 1)); done
-	if alive "$2"; then
-		t_fail "$1" "$3 (wchan $(cat /proc/$2/wchan 2>/dev/null))"
-		return 1
+# ---- one device removed, a page of the other in a pipe --------------------------------
+# cross ID OFF UNPLUG REPLUG GONE HELD: a file at OFF (on the device HELD)
+# with its page in a pipe, the other device GONE removed (it has no
+# referenced page: the removal completes), the file deleted: the unmount
+# waits for the page, HELD cannot be mounted meanwhile (else a new file
+# there shows its bytes through the old pipe), then all completes.
+cross() {
+	fmount "$1" || return
+	klog_mark
+	hold x "$2"
+	sh -c "$3" & UP=$!
+	gone_within "$1-removal-completes" $UP "the removal of $5 waits, but no page of it is referenced"
+	wait $UP
+	rm -f $M/x
+	umount $M & UM=$!
+	blocked "$1-umount-waits" $UM "umount (after rm of the file whose page is in the pipe)"
+	if mount -t famfs "$6" $M2 2>/dev/null; then
+		t_fail "$1-device-still-held" "a new mount of $6 succeeded while a page of it is in a pipe"
+		# the same memory, device 0 of the new mount
+		hostile_pins fill $M2 g "${2#1:}" > /dev/null 2>&1
+		umount $M2
+	else
+		t_pass "$1-device-still-held"
 	fi
-	t_pass "$1"
+	release "$1"
+	wait $UM
+	t_eq "$1-umount-completes" 0 $?
+	t_ok "$1-no-warnings" no_new_warnings
+	replugged "$1" "$5" "$4"
 }
+if [ -n "$MULTI" ]; then
+	cross member-gone-primary-page "$(o 12)" "$munplug" "$mreplug" "$MEM" "$DEV"
+	cross primary-gone-member-page "$(mo 12)" "$unplug" "$replug" "$DEV" "$MEM"
+fi
+
+# ---- the removal of a device that is not famfs's does not wait for famfs's ---------
+# The primary removed (no member attached) while a page of it is in a pipe:
+# its removal waits; the other device (not famfs's) is removed meanwhile and
+# must not wait for it.
+if [ -n "$MULTI" ]; then
+	if mount -t famfs $DEV $M; then
+		klog_mark
+		hold o "$(o 16)"
+		sh -c "$unplug" & UP=$!
+		blocked other-primary-waits $UP "$unplug"
+		sh -c "$munplug" & UO=$!
+		gone_within other-removal-not-blocked $UO "the removal of $MEM (not famfs's) waits while famfs's removal of $DEV waits for a page in a pipe"
+		release other
+		wait $UO
+		wait $UP
+		t_ok other-umount umount $M
+		t_ok other-no-warnings no_new_warnings
+		replugged other "$MEM" "$mreplug"
+		replugged other-primary "$DEV" "$replug"
+	else
+		t_fail other-mount "mount failed"
+	fi
+fi
+
+# ---- unmount that cannot wait: SIGKILLed, or the exit of the last user ---------------
 # device_held ID: PASS iff the device cannot be mounted (still held).
 device_held() {
 	if mount -t famfs $DEV $M2 2>/dev/null; then
@@ -226,8 +374,8 @@ device_freed() {
 }
 
 klog_mark
-t_ok kill-mount mount -t famfs $DEV $M
-hold k 712M
+fmount kill && t_pass kill-mount
+hold k "$(p 12)"
 umount $M & UM=$!
 blocked umount-kill-waits $UM umount
 kill -9 $UM
@@ -241,26 +389,24 @@ else
 fi
 # The device removed meanwhile: removal waits (in famfs) for the worker
 # that holds the device.
-if [ -n "$unplug" ]; then
-	sh -c "$unplug" & UP=$!
-	in_famfs umount-killed-unplug-waits $UP "$unplug"
+if [ -n "$punplug" ]; then
+	sh -c "$punplug" & UP=$!
+	in_famfs umount-killed-unplug-waits $UP "$punplug"
 fi
 release umount-kill
 wait $UM
-if [ -n "$unplug" ]; then
+if [ -n "$punplug" ]; then
 	wait $UP
-	t_ok umount-killed-replug sh -c "$replug"
-	t_ok umount-killed-device-back wait_for "$DEV" 10
-	[ "$FAMFS_DEV_MODE" = devdax ] && t_ok umount-killed-rebind dax_bind_famfs "$N"
+	replugged umount-killed "$PDEV" "$preplug"
 fi
 device_freed umount-killed-device-freed
 t_ok umount-killed-no-warnings no_new_warnings
 
 # Last: on a kernel without the fix, the exit below never ends.
 klog_mark
-t_ok exit-mount mount -t famfs $DEV $M
+fmount exit && t_pass exit-mount
 rm -rf $H && mkdir -p $H
-hostile_pins holdexit $M e 716M $H > /tmp/hostile-pins.out 2>&1 & HP=$!
+hostile_pins holdexit $M e "$(p 16)" $H > /tmp/hostile-pins.out 2>&1 & HP=$!
 wait_for $H/ready 20 || t_fail holdexit-ready "$(cat /tmp/hostile-pins.out)"
 t_ok exit-lazy-umount umount -l $M
 touch $H/go
@@ -270,4 +416,5 @@ if gone_within lazy-umount-exit-returns $HP "the last user of a lazily unmounted
 fi
 t_ok lazy-umount-exit-no-warnings no_new_warnings
 [ "$FAMFS_DEV_MODE" = devdax ] && t_ok leave-on-device_dax famfs bind -u "$DEV"
+[ -n "$DAX" ] && [ "$member_was" != famfs ] && t_ok member-leave-on-device_dax famfs bind -u "$MEM"
 exit 0

@@ -12,7 +12,8 @@
 # famfs mkfs over both devices, a file on each device, a page of the
 # member's file poisoned: reads of both files fail with EIO, famfs df (text
 # and JSON) and famfs fsck of the mount cannot read it and say that member 1
-# failed (exit 2), umount works.
+# failed (exit 2), umount works.  A DEV_ADD refused for the device's size
+# while the device is removed and plugged back leaves the mount healthy.
 # On mixed the member is a /dev/daxX.Y bound to famfs for the suite.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
@@ -69,6 +70,74 @@ else
 	t_ok replug sh -c "$replug"
 fi
 t_ok replug-device wait_for "$D1" 10
+
+# A DEV_ADD that fails its checks never holds the device, not even for a
+# moment (a removal or a memory failure would find it as the holder): no
+# hold during one refused for the device's size (ENOSPC).  Kprobe events on
+# the hold of a pmem device's dax device (fs_dax_get_by_bdev() with a
+# holder) or on the undoing of a devdax claim (famfs_daxdev_unclaim());
+# a DEV_ADD that succeeds (pmem) and the umount after it (devdax) show that
+# the probe fires.
+held_probe=
+if [ "$DEV1_MODE" = devdax ]; then
+	held_probe="p:famfs_t_held famfs:famfs_daxdev_unclaim"
+else
+	held_probe="p:famfs_t_held fs_dax_get_by_bdev holder=%dx:x64"
+fi
+held_count() { grep 'famfs_t_held:' $TRACE/trace | grep -vc 'holder=0x0$'; }
+t_ok held-mount mount -t famfs "$FAMFS_DEV" $MPT
+if echo "$held_probe" >> $TRACE/kprobe_events 2>/dev/null; then
+	trace_on kprobes/famfs_t_held
+	run_prog module_multidev $MPT "$FAMFS_DEV" "$D1" add-fail-once
+	t_eq failed-add-never-held 0 "$(held_count)"
+	run_prog module_multidev $MPT "$FAMFS_DEV" "$D1" add-only
+	t_ok held-umount umount $MPT
+	if [ "$(held_count)" -gt 0 ]; then
+		t_pass held-probe-fires
+	else
+		t_fail held-probe-fires "no famfs_t_held event for a DEV_ADD that succeeded and its umount"
+	fi
+	trace_off kprobes/famfs_t_held
+	echo "-:famfs_t_held" >> $TRACE/kprobe_events
+else
+	trace_missing failed-add-never-held "kprobe events ($held_probe)"
+	t_ok held-umount umount $MPT
+fi
+
+# A DEV_ADD that fails its checks (more bytes than the device has) leaves
+# the mount as it was, also while the device is being removed: a device
+# that never became a member must not fail the mount when it goes away,
+# nor may its removal use what the failed DEV_ADD freed.  A loop of such
+# DEV_ADDs in the background while the member device is removed and
+# plugged back 20 times (the window is short: a race, more likely caught
+# the more cycles run).
+t_ok failadd-mount mount -t famfs "$FAMFS_DEV" $MPT
+rm -f /tmp/module_multidev.stop /tmp/module_multidev.ready
+bg_prog module_multidev $MPT "$FAMFS_DEV" "$D1" add-fail-loop
+wait_for /tmp/module_multidev.ready 20
+i=0
+while [ $i -lt 20 ]; do
+	sh -c "$unplug" || break
+	if [ "$DEV1_MODE" = devdax ]; then
+		# A DEV_ADD of the loop may hold the unbound device open for a
+		# moment, and a bind refuses until it is closed (EBUSY).
+		_t=0
+		until dax_bind_famfs "$N" 2>/dev/null; do
+			_t=$((_t + 1))
+			[ $_t -lt 20 ] || break 2
+			sleep 0.1
+		done
+	else
+		sh -c "$replug" || break
+	fi
+	wait_for "$D1" 10 || break
+	i=$((i + 1))
+done
+t_eq failadd-cycles 20 $i
+touch /tmp/module_multidev.stop
+bg_verdict module_multidev
+run_prog module_multidev $MPT "$FAMFS_DEV" "$D1" add-fail-check
+t_ok failadd-umount umount $MPT
 
 # A read-only member (blockdev --setro) keeps the mount read-only, as a
 # read-only primary does (module_mount): remount,rw of a read-only mount
@@ -133,5 +202,5 @@ if [ "$DEV1_MODE" = fsdax ]; then
 else
 	t_skip tool-poison "memory failure is tested on fsdax only"
 fi
-[ $rebind = 0 ] || t_ok unbind sh -c "echo $(basename "$D1") > /sys/bus/dax/drivers/famfs/unbind"
+[ $rebind = 0 ] || t_ok unbind famfs bind -u "$D1"	# back to device_dax, as it came
 exit 0

@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <uuid/uuid.h>
 
 #include "th.h"
+#include "master.h"
 
 /* ---- mock kernel --------------------------------------------------------- */
 #define MOCK_MAX 4096
@@ -477,6 +479,23 @@ void th_write_id(const char *path, const uint8_t uuid[16])
 }
 
 /* the scratch "mount" is a plain directory: any directory will do */
+uint64_t th_now;
+unsigned th_slept;
+void (*th_during_wait)(unsigned slept);
+
+static uint64_t th_clock(void)
+{
+	return th_now;
+}
+
+static void th_sleep(unsigned s)
+{
+	th_now += s;
+	th_slept += s;
+	if (th_during_wait)
+		th_during_wait(th_slept);
+}
+
 static int th_any_root(const char *dir, char *reason)
 {
 	(void)dir;
@@ -536,6 +555,11 @@ struct th *th_new_fmt(uint64_t size, uint64_t loglen, bool compact)
 	famfs_quiet = getenv("FAMFS_UNIT_VERBOSE") ? 0 : 1;
 	famfs_kernel = &th_mock_kernel;
 	famfs_mount_root_check = th_any_root;
+	th_now = (uint64_t)time(NULL);
+	th_slept = 0;
+	th_during_wait = NULL;
+	famfs_master_clock_hook = th_clock;
+	famfs_master_sleep_hook = th_sleep;
 	th_mock_reset();
 	assert_int_equal(th_reopen(t), 0);
 	return t;

@@ -89,6 +89,83 @@ const char *dirset_beneath_why(int err)
 	       strerror(-err);
 }
 
+int dirset_open_under(const char *mpt, const char *rel, int flags)
+{
+	int root = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
+
+	if (root < 0)
+		return -errno;
+	fd = dirset_open_beneath(root, rel, strlen(rel), flags);
+	close(root);
+	return fd;
+}
+
+int dirset_parent_beneath(const char *mpt, const char *rel, const char **name)
+{
+	const char *slash = strrchr(rel, '/');
+	int root = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
+
+	*name = slash ? slash + 1 : rel;
+	if (root < 0)
+		return -errno;
+	fd = dirset_open_beneath(root, rel, slash ? (size_t)(slash - rel) : 0,
+				 DIRSET_DIR);
+	close(root);
+	return fd;
+}
+
+/* fd's directory has no name but . and .. */
+static bool dir_empty(int fd)
+{
+	char buf[1024];
+	ssize_t n = getdents64(fd, buf, sizeof(buf));
+
+	for (ssize_t off = 0; n > 0 && off < n;) {
+		struct dirent64 *de = (struct dirent64 *)(buf + off);
+		const char *nm = de->d_name;
+
+		off += de->d_reclen;
+		if (!(nm[0] == '.' && (!nm[1] || (nm[1] == '.' && !nm[2]))))
+			return false;
+	}
+	return n >= 0;
+}
+
+int dirset_open_made_dir(int pfd, const char *name)
+{
+	struct stat st, pst;
+	int fd = openat(pfd, name, DIRSET_DIR | O_NOFOLLOW), rc;
+
+	if (fd < 0) {
+		rc = -errno;
+		/* (a symlink with O_DIRECTORY may say ENOTDIR) */
+		if ((rc == -ENOTDIR || rc == -ELOOP) &&
+		    !fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW))
+			rc = S_ISLNK(st.st_mode) ? -ELOOP : -ENOTDIR;
+		return rc;
+	}
+	if (fstat(fd, &st) || fstat(pfd, &pst)) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	/* someone else's, or one with names in it: not the one made (a
+	 * directory of the mount renamed to its name meanwhile) */
+	if (st.st_dev != pst.st_dev || st.st_uid != geteuid() || !dir_empty(fd)) {
+		close(fd);
+		return -ESTALE;
+	}
+	return fd;
+}
+
+const char *dirset_made_why(int err)
+{
+	return err == -ELOOP ? "replaced by a symbolic link meanwhile (not followed)" :
+	       err == -ENOTDIR ? "replaced by a file that is not a directory meanwhile" :
+	       err == -ESTALE ? "replaced by another directory meanwhile (not the one made: another owner or file system, or not empty)" :
+	       strerror(-err);
+}
+
 int dirset_init(struct dirset *ds, int rootfd)
 {
 	ds->rootfd = rootfd;

@@ -36,6 +36,24 @@ extern bool dirset_no_openat2;
 extern unsigned long dirset_opens;	/* calls, for tests */
 /* "a symbolic link on the way (not followed)" for -ELOOP, ... */
 const char *dirset_beneath_why(int err);
+/* rel under the mount root mpt (the root itself is opened as named: the
+ * administrator's path), opened with flags as dirset_open_beneath does */
+int dirset_open_under(const char *mpt, const char *rel, int flags);
+/* the directory that holds rel (a path under the mount root mpt; the
+ * root for a name of the root), opened as dirset_open_under does: fd (the
+ * caller closes it), *name: rel's last component; -errno
+ * (dirset_beneath_why says why).  Whatever is then made, opened or
+ * removed by name under it is not reached through a link. */
+int dirset_parent_beneath(const char *mpt, const char *rel, const char **name);
+/* name under pfd, the directory this process has just made (mkdirat),
+ * opened to be given its owner and mode: without following a link
+ * (O_NOFOLLOW | O_DIRECTORY), and only if it is still one that this
+ * process made -- on pfd's file system, owned by this process's effective
+ * uid, empty.  fd, or -errno: -ELOOP a symbolic link in its place,
+ * -ENOTDIR another kind of file, -ESTALE another directory;
+ * dirset_made_why says so. */
+int dirset_open_made_dir(int pfd, const char *name);
+const char *dirset_made_why(int err);
 
 int dirset_init(struct dirset *ds, int rootfd);
 void dirset_free(struct dirset *ds);

@@ -36,6 +36,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "dirset.h"
 #include "libfamfs.h"
 
 uint64_t famfs_fmap_alloc_bytes(const struct famfs_fmap *m)
@@ -106,10 +107,15 @@ static void remove_dead_scratch(struct famfs_fs *fs)
 	    famfs_join(d, sizeof(d), fs->mpt, FAMFS_META_DIR))
 		return;
 	fs->scratch_swept = fs->held;
-	dir = opendir(d);
-	if (!dir)
+	/* .meta beneath the mount root, not where a link there leads */
+	dfd = dirset_open_under(fs->mpt, FAMFS_META_DIR, DIRSET_DIR);
+	if (dfd < 0)
 		return;
-	dfd = dirfd(dir);
+	dir = fdopendir(dfd);
+	if (!dir) {
+		close(dfd);
+		return;
+	}
 	while ((de = readdir(dir))) {
 		if (strncmp(de->d_name, ".new-", 5))
 			continue;
@@ -126,24 +132,35 @@ static void remove_dead_scratch(struct famfs_fs *fs)
 int famfs_fill_units(struct famfs_fs *fs, const char *p,
 		     const struct famfs_fmap *map, const struct famfs_fill *fill)
 {
-	char sp[PATH_MAX];
+	char sp[PATH_MAX], rel[64];
 	struct famfs_fmap whole;
 	uint64_t len = famfs_fmap_alloc_bytes(map);
-	int fd, rc, n;
+	const char *name;
+	int fd, mfd, rc, n;
 
 	if (!len || (fill && fill->nozero && !fill->fn))
 		return 0;
 	remove_dead_scratch(fs);
-	n = snprintf(sp, sizeof(sp), "%s/%s/.new-%ld", fs->mpt, FAMFS_META_DIR,
-		     (long)getpid());
+	snprintf(rel, sizeof(rel), "%s/.new-%ld", FAMFS_META_DIR, (long)getpid());
+	n = snprintf(sp, sizeof(sp), "%s/%s", fs->mpt, rel);
 	if (n < 0 || (size_t)n >= sizeof(sp))
 		return -ENAMETOOLONG;
-	fd = open(sp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	/* in .meta opened beneath the mount root: never made, mapped or
+	 * unlinked where a link in its place leads */
+	mfd = dirset_parent_beneath(fs->mpt, rel, &name);
+	if (mfd < 0) {
+		famfs_err("%s: cannot create %s, through which its memory is zeroed: %s (not created)",
+			  p, sp, dirset_beneath_why(mfd));
+		return mfd;
+	}
+	fd = openat(mfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		    0600);
 	if (fd < 0) {
 		rc = -errno;
 		famfs_err("%s: cannot create %s, through which its memory is zeroed: %s%s (not created)",
 			  p, sp, strerror(errno),
 			  errno == EEXIST ? ": left by a creator that died (famfs check lists it; remount to free its memory)" : "");
+		close(mfd);
 		return rc;
 	}
 	whole = *map;
@@ -156,10 +173,11 @@ int famfs_fill_units(struct famfs_fs *fs, const char *p,
 	else
 		rc = write_units(fd, p, map->file_size, len, fill);
 	close(fd);
-	if (unlink(sp) && !rc) {
+	if (unlinkat(mfd, name, 0) && !rc) {
 		rc = -errno;
 		famfs_err("%s: unlink %s: %s (not created)", p, sp,
 			  strerror(errno));
 	}
+	close(mfd);
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dirset.h"
 #include "libfamfs.h"
 #include "master.h"
 
@@ -201,13 +202,10 @@ static int open_meta(struct famfs_fs *fs, const char *rel, int flags)
 
 	if (famfs_join(p, sizeof(p), fs->mpt, rel))
 		return -ENAMETOOLONG;
-	fd = open(p, flags | O_CLOEXEC);
-	if (fd < 0) {
-		int rc = -errno;
-
-		famfs_err("%s: %s", p, strerror(errno));
-		return rc;
-	}
+	/* beneath the mount root: not mapped where a link there leads */
+	fd = dirset_open_under(fs->mpt, rel, flags | O_CLOEXEC);
+	if (fd < 0)
+		famfs_err("%s: %s", p, dirset_beneath_why(fd));
 	return fd;
 }
 
@@ -421,11 +419,12 @@ int famfs_fs_sb_get(struct famfs_fs *fs, struct famfs_sbw *w, const char *why)
 	 * master's root, and mapped read-only in fs->sbm */
 	if (famfs_join(p, sizeof(p), fs->mpt, FAMFS_META_SB))
 		return -ENAMETOOLONG;
-	w->fd = open(p, O_RDWR | O_CLOEXEC);
+	w->fd = dirset_open_under(fs->mpt, FAMFS_META_SB, O_RDWR | O_CLOEXEC);
 	if (w->fd < 0) {
-		rc = -errno;
+		rc = w->fd;
+		w->fd = -1;
 		famfs_err("%s: cannot open for writing (to %s): %s", p, why,
-			  strerror(errno));
+			  dirset_beneath_why(rc));
 		return rc;
 	}
 	rc = famfs_fd_map(w->fd, FAMFS_META_SB, FAMFS_SB_REGION_LEN, true, &w->m);

@@ -452,6 +452,8 @@ struct famfs_fs {
 	 * is judged; mine_rec: what was remembered as this instance's */
 	struct famfs_master_record mrec, mine_rec;
 	char mine_env[512];
+	uint64_t beat_at;	/* beat.c: this opening's last beat (0: none) */
+	bool beat_said;		/* beat.c: a beat that failed was said */
 	/* logseg.c: a compact log is one view, a PROT_NONE reservation of
 	 * FAMFS_LOG_TOTAL_MAX bytes at fs->log into which every segment is
 	 * mapped in order, so slot i is at the same address arithmetic in

@@ -48,6 +48,8 @@ struct lp_ctx {
 	gid_t egid;
 };
 
+void (*famfs_logplay_mkdir_hook)(int pfd, const char *name);
+
 #define T_OTHER 255	/* lstat: neither a file nor a directory */
 
 #define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
@@ -382,9 +384,9 @@ static int play_dir(struct lp_ctx *c, const char *p, const char *rel,
 		    const struct famfs_log_entry *e)
 {
 	uint32_t mode = le32toh(e->fm.mode) & 07777;
-	bool psgid, own, mod;
+	bool psgid, own, mod, mod_failed = false;
 	struct stat st;
-	int t = known_type(c, rel, strlen(rel), &psgid);
+	int t = known_type(c, rel, strlen(rel), &psgid), fd;
 
 again:
 	if (t < 0 && pfd >= 0 && fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
@@ -411,15 +413,35 @@ again:
 		famfs_err("%s: mkdir: %s", p, strerror(errno));
 		return 0;
 	}
+	if (famfs_logplay_mkdir_hook)
+		famfs_logplay_mkdir_hook(pfd, name);
 	/* (t < 0: the parent's S_ISGID is not known: chown and chmod) */
 	own = t == 0 && owner_right(c, e, psgid);
 	mod = t == 0 && mode_right(c, mode, psgid);
-	if (!own && fchownat(pfd, name, le32toh(e->fm.uid),
-			     le32toh(e->fm.gid), AT_SYMLINK_NOFOLLOW) && !geteuid())
-		famfs_warn("%s: chown: %s", p, strerror(errno));
-	if (!mod && fchmodat(pfd, name, mode, 0))
-		famfs_warn("%s: chmod: %s", p, strerror(errno));
-	else if (t == 0)	/* new and empty; S_ISGID as its mode says */
+	if (!own || !mod) {
+		/*
+		 * On the directory just made, never on whatever took its name
+		 * since: anyone who may write the parent can swap it for a
+		 * link (to /etc/shadow) or for another directory before the
+		 * chmod, and the replay runs as root on every host.
+		 */
+		fd = dirset_open_made_dir(pfd, name);
+		if (fd < 0) {
+			c->r->errors++;
+			famfs_err("%s: log entry %llu: the directory made was %s; not given its owner and mode",
+				  p, (unsigned long long)idx, dirset_made_why(fd));
+			return 0;
+		}
+		if (!own && fchown(fd, le32toh(e->fm.uid), le32toh(e->fm.gid)) &&
+		    !geteuid())
+			famfs_warn("%s: chown: %s", p, strerror(errno));
+		if (!mod && fchmod(fd, mode)) {
+			famfs_warn("%s: chmod: %s", p, strerror(errno));
+			mod_failed = true;
+		}
+		close(fd);
+	}
+	if (t == 0 && !mod_failed)	/* new and empty; S_ISGID as its mode says */
 		dirset_note(&c->ds, rel, DT_DIR, true, mode & S_ISGID);
 	c->r->created_dirs++;
 	return 0;

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dirset.h"
 #include "libfamfs.h"
 
 #define REASON(...) do { if (reason) snprintf(reason, FAMFS_REASON_LEN, __VA_ARGS__); } while (0)
@@ -219,14 +220,24 @@ int famfs_meta_create(const char *mpt, const char *rel, mode_t mode,
 		.ext_list = { { .offset = off, .len = len } },
 	};
 	char p[PATH_MAX];
-	int fd, rc;
+	const char *name;
+	int fd, pfd, rc;
 
 	if (famfs_join(p, sizeof(p), mpt, rel))
 		return -ENAMETOOLONG;
-	fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	/* in .meta opened beneath the mount root: never made, mapped or
+	 * unlinked where a link in its place leads */
+	pfd = dirset_parent_beneath(mpt, rel, &name);
+	if (pfd < 0) {
+		famfs_err("%s: cannot create: %s", p, dirset_beneath_why(pfd));
+		return pfd;
+	}
+	fd = openat(pfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		    mode);
 	if (fd < 0) {
 		rc = -errno;
 		famfs_err("%s: cannot create: %s", p, strerror(errno));
+		close(pfd);
 		return rc;
 	}
 	rc = famfs_kernel->map_create(fd, &map);
@@ -234,11 +245,12 @@ int famfs_meta_create(const char *mpt, const char *rel, mode_t mode,
 		famfs_err("%s: MAP_CREATE (%s): %s", p,
 			  type == FAMFS_SUPERBLOCK ? "superblock" : "log",
 			  strerror(-rc));
-		unlink(p);
+		unlinkat(pfd, name, 0);
 	} else if (fchmod(fd, mode)) {
 		famfs_warn("%s: chmod: %s", p, strerror(errno));
 	}
 	close(fd);
+	close(pfd);
 	return rc;
 }
 

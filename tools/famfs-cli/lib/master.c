@@ -217,7 +217,10 @@ int famfs_claim_write(const uint8_t fs_uuid[16], const struct famfs_claim *c)
 	snprintf(tmp, sizeof(tmp), "%s.%d", p, (int)getpid());
 	famfs_uuid_str(c->host, host);
 	famfs_uuid_str(c->boot, boot);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* a new file of this process's: not one left at that name (a
+	 * link put there is removed, never written through) */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		rc = -errno;
 		famfs_err("%s: cannot write this host's claim: %s", p,
@@ -290,10 +293,13 @@ int famfs_master_state(struct famfs_fs *fs, enum famfs_mrec_state *st,
 	return 0;
 }
 
-static bool may_hold(enum famfs_mrec_state st)
+/* this instance holds the role or may take it: MINE, FREE, or this host's
+ * from another boot whose beat is not live (beat.c) -- a disk clone of a
+ * running master has its claim file, but is not the master instance */
+static bool may_hold(struct famfs_fs *fs, enum famfs_mrec_state st)
 {
-	return st == FAMFS_MREC_MINE || st == FAMFS_MREC_REBOOT ||
-	       st == FAMFS_MREC_FREE;
+	return st == FAMFS_MREC_MINE || st == FAMFS_MREC_FREE ||
+	       (st == FAMFS_MREC_REBOOT && !famfs_beat_live(fs, &fs->mrec));
 }
 
 void famfs_master_instance_judge(struct famfs_fs *fs)
@@ -314,8 +320,8 @@ void famfs_master_instance_judge(struct famfs_fs *fs)
 	fs->mrec = *r;
 	famfs_quiet = 1;
 	if (!famfs_me_get(fs, &me) && !famfs_claim_read(fs->sb->fs_uuid, &c))
-		fs->master_instance = may_hold(famfs_mrec_decide(fs->sb, &fs->mrec,
-								 &me, &c, NULL));
+		fs->master_instance = may_hold(fs, famfs_mrec_decide(fs->sb, &fs->mrec,
+								     &me, &c, NULL));
 	famfs_quiet = q;
 }
 
@@ -367,6 +373,17 @@ static int write_role(struct famfs_fs *fs, const struct famfs_me *me,
 	if (rc)
 		goto out;
 	fs->mrec = *r;		/* what this instance remembers as its own */
+	/* its first beat (beat.c): a clone finds the role live from now */
+	if (held) {
+		struct famfs_master_beat *b = (void *)((char *)w.base +
+						       FAMFS_MBEAT_OFFSET);
+
+		famfs_beat_fill(b, r, 1);
+		rc = famfs_map_flush(w.map, b, sizeof(*b));
+		if (rc)
+			goto out;
+		fs->beat_at = famfs_master_now() ? famfs_master_now() : 1;
+	}
 	/* 3. the superblock: the record exists now, so the bit may be set */
 	sb = w.base;
 	if (bit && !memcmp(sb->master_uuid, master, 16))
@@ -415,12 +432,22 @@ int famfs_master_claim(struct famfs_fs *fs, bool force)
 			  fs->name, me_s, m_s);
 		return -EPERM;
 	}
-	if (st == FAMFS_MREC_MINE && !force)
+	if (st == FAMFS_MREC_MINE && !force) {
+		famfs_beat_renew(fs);
 		return 0;
+	}
+	/* this host's claim from another boot: a reboot, or a clone of
+	 * this host's disk while the holder runs -- taken only if it is
+	 * gone (beat.c) */
+	if (!force && st == FAMFS_MREC_REBOOT) {
+		rc = famfs_takeover_wait(fs, &me, reason);
+		if (rc)
+			st = FAMFS_MREC_OTHER;
+	}
 	if (!force && (st == FAMFS_MREC_OTHER || st == FAMFS_MREC_BAD)) {
 		famfs_err("%s: %s; not claimed (famfs master claim -f %s takes the role over if that master is gone)",
 			  fs->name, reason, fs->mpt[0] ? fs->mpt : fs->name);
-		return st == FAMFS_MREC_BAD ? -EUCLEAN : -EPERM;
+		return st == FAMFS_MREC_BAD ? -EUCLEAN : rc ? rc : -EPERM;
 	}
 	return write_role(fs, &me, true, me.host);
 }
@@ -465,8 +492,10 @@ int famfs_master_check(struct famfs_fs *fs)
 	enum famfs_mrec_state st;
 	int rc;
 
-	if (mine_still(fs) && !fs->sb_other)
+	if (mine_still(fs) && !fs->sb_other) {
+		famfs_beat_renew(fs);
 		return 0;
+	}
 	fs->mine_seen = false;
 	rc = famfs_master_state(fs, &st, reason);	/* reads both again */
 	if (rc)
@@ -478,10 +507,11 @@ int famfs_master_check(struct famfs_fs *fs)
 			  fs->name);
 		return -ESTALE;
 	}
-	fs->master_instance = fs->master && may_hold(st);
+	fs->master_instance = fs->master && may_hold(fs, st);
 	switch (st) {
 	case FAMFS_MREC_MINE:
 		mine_remember(fs);
+		famfs_beat_renew(fs);
 		return 0;
 	case FAMFS_MREC_FREE:
 	case FAMFS_MREC_REBOOT:
@@ -490,6 +520,8 @@ int famfs_master_check(struct famfs_fs *fs)
 		rc = famfs_master_claim(fs, false);
 		if (!rc)
 			mine_remember(fs);
+		else	/* another boot's, live (beat.c): a clone's view */
+			fs->master_instance = false;
 		return rc;
 	default:
 		famfs_err("%s: %s; nothing was written (famfs master claim -f %s takes the role over if that master is gone)",

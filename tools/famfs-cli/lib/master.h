@@ -13,7 +13,7 @@
 #include "libfamfs.h"
 
 /* reason buffers of this file: a holder's description is long */
-#define FAMFS_MREC_REASON_LEN	512
+#define FAMFS_MREC_REASON_LEN	1024
 
 /* This running instance: host uuid and boot id */
 struct famfs_me {
@@ -89,6 +89,42 @@ int famfs_master_check(struct famfs_fs *fs);
  * host's from before a reboot; force: any record, and this host becomes
  * the superblock's master too.  Under the log lock. */
 int famfs_master_claim(struct famfs_fs *fs, bool force);
+/* ---- beat.c: the holder's beat and a takeover's wait (issue 27.4) ---- */
+/* The lease: how long a takeover by another boot of this host watches the
+ * holder's beat before it takes the role, and how young a beat refuses it
+ * at once (seconds): $FAMFS_MASTER_LEASE (1..3600) or the default */
+#define FAMFS_MASTER_LEASE_DEFAULT	10
+unsigned famfs_master_lease(void);
+/* Unit tests: the clock (seconds since the epoch) and a takeover's
+ * one-second waits; NULL: time(2) and sleep(3) */
+extern uint64_t (*famfs_master_clock_hook)(void);
+extern void (*famfs_master_sleep_hook)(unsigned seconds);
+uint64_t famfs_master_now(void);
+/* The beat of record r on the media (read again): true and *b if there is
+ * one for r (its generation and boot id, this file system) */
+bool famfs_beat_of(struct famfs_fs *fs, const struct famfs_master_record *r,
+		   struct famfs_master_beat *b);
+/* true if r has a beat younger than the lease */
+bool famfs_beat_live(struct famfs_fs *fs, const struct famfs_master_record *r);
+/* A beat of r (count, this clock) */
+void famfs_beat_fill(struct famfs_master_beat *b,
+		     const struct famfs_master_record *r, uint64_t count);
+/* By the holder (fs->mrec is this instance's), under the log lock: the
+ * beat renewed unless this opening did within a third of the lease; a
+ * takeover announced since its last beat is reported.  A beat that cannot
+ * be written is said once, not an error. */
+void famfs_beat_renew(struct famfs_fs *fs);
+/* By another boot of the holder's host (FAMFS_MREC_REBOOT on fs->mrec),
+ * under the log lock, before it claims: 0 if the holder is gone -- its
+ * beat not younger than the lease, and, once announced (the intent), not
+ * moving for a lease; else -EPERM (or -errno) and reason
+ * (FAMFS_MREC_REASON_LEN) names the holder, its beat and why. */
+int famfs_takeover_wait(struct famfs_fs *fs, const struct famfs_me *me,
+			char *reason);
+/* For famfs master: "last beat N s ago (...)" or "none for this record" */
+void famfs_beat_show(struct famfs_fs *fs, const struct famfs_master_record *r,
+		     char *out, size_t n);
+
 /* Hand the role over: the superblock's master becomes host, the record is
  * released.  Only by the instance that holds it (or may claim it). */
 int famfs_master_set(struct famfs_fs *fs, const uint8_t host[16]);

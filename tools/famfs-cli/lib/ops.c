@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dirset.h"
 #include "libfamfs.h"
 #include "pathcheck.h"
 #include "summary.h"
@@ -507,9 +508,10 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN], p[PATH_MAX];
 	struct famfs_log_entry e;
 	struct famfs_fmap *map = NULL;
+	const char *name = NULL;
 	sigset_t oldmask;
 	bool blocked = false;
-	int fd = -1, rc, v2;
+	int fd = -1, pfd = -1, rc, v2;
 
 	rc = famfs_fs_writable(fs);
 	if (rc)
@@ -539,7 +541,16 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 		rc = famfs_fs_cache_ready(fs, p, "not created");
 	if (rc)
 		goto out;
-	fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	/* made and mapped under its parent opened beneath the mount root: a
+	 * link on the way is refused, never created through */
+	pfd = dirset_parent_beneath(fs->mpt, norm, &name);
+	if (pfd < 0) {
+		rc = pfd;
+		famfs_err("%s: cannot create: %s", p, dirset_beneath_why(pfd));
+		goto out;
+	}
+	fd = openat(pfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		    0600);
 	if (fd < 0) {
 		rc = -errno;
 		famfs_err("%s: cannot create: %s", p, strerror(errno));
@@ -611,16 +622,19 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 		famfs_fs_cache_drop(fs);
 	}
 	free(map);
+	close(pfd);
 	famfs_fs_unlock(fs);
 	return fd;
 unalloc:
 	famfs_fs_cache_drop(fs);	/* allocated, not logged */
 undo:
 	close(fd);
-	unlink(p);
+	unlinkat(pfd, name, 0);
 	if (blocked)
 		sigprocmask(SIG_SETMASK, &oldmask, NULL);
 out:
+	if (pfd >= 0)
+		close(pfd);
 	free(map);
 	famfs_fs_unlock(fs);
 	return rc;
@@ -652,56 +666,84 @@ static void cache_follow(struct famfs_fs *fs)
 	cache_save(fs);
 }
 
-/* mkdir one directory and log it: 0; 1 if it is there already as a
- * directory (the log's, or one made here without famfs); -errno
- * (printed) */
+/*
+ * mkdir one directory and log it: 0; 1 if it is there already as a
+ * directory; -errno (printed).  Judged by the log first.  Made under its
+ * parent opened beneath the mount root without following a link, 0700
+ * and root's until logged, and held open from its mkdir on: its owner and
+ * mode go to that directory, not to whatever may be at its name once the
+ * entry is appended (famfs mkdir -u alice pub/alice, pub/alice swapped
+ * for a link to /etc meanwhile, would hand /etc to alice).
+ */
 static int mkdir_one(struct famfs_fs *fs, const char *rel, uint32_t mode,
 		     uint32_t uid, uint32_t gid)
 {
 	char p[PATH_MAX];
 	struct famfs_log_entry e;
-	struct stat st;
+	struct stat st, made;
+	const char *name;
 	uint64_t idx;
-	int fd, rc;
+	int pfd, fd, logged, rc;
 
 	if (famfs_join(p, sizeof(p), fs->mpt, rel))
 		return -ENAMETOOLONG;
-	rc = famfs_path_check(fs, rel, p, true, &idx);
-	if (rc < 0)
-		return rc;
-	if (rc == 1 && (lstat(p, &st) || !S_ISDIR(st.st_mode))) {
-		famfs_err("%s: already in the log, as a directory (entry %llu), but not here as one: famfs logplay %s makes it again",
-			  p, (unsigned long long)idx, fs->mpt);
-		return -EEXIST;
+	logged = famfs_path_check(fs, rel, p, true, &idx);
+	if (logged < 0)
+		return logged;
+	pfd = dirset_parent_beneath(fs->mpt, rel, &name);
+	if (pfd < 0) {
+		famfs_err("%s: mkdir: %s", p, dirset_beneath_why(pfd));
+		return pfd;
 	}
-	if (rc == 1)
-		return 1;
-	if (lstat(p, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			return 1;
-		famfs_err("%s: exists and is not a directory", p);
-		return -ENOTDIR;
+	rc = fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW);
+	if (logged) {
+		/* a directory of the log: there, or for a replay to make */
+		if (!rc && S_ISDIR(st.st_mode)) {
+			rc = 1;
+		} else {
+			famfs_err("%s: already in the log, as a directory (entry %llu), but not here as one: famfs logplay %s makes it again",
+				  p, (unsigned long long)idx, fs->mpt);
+			rc = -EEXIST;
+		}
+		goto out;
+	}
+	if (!rc) {
+		rc = S_ISDIR(st.st_mode) ? 1 : -ENOTDIR;
+		if (rc == -ENOTDIR)
+			famfs_err("%s: exists and is not a directory%s", p,
+				  S_ISLNK(st.st_mode) ? " (a symbolic link, not followed)" : "");
+		goto out;
 	}
 	rc = famfs_entry_build(&e, FAMFS_LOG_MKDIR, rel, 0, mode, uid, gid,
 			       NULL, 0);
 	if (rc)
-		return rc;
-	if (mkdir(p, 0700)) {
+		goto out;
+	if (mkdirat(pfd, name, 0700)) {
 		rc = -errno;
 		famfs_err("%s: mkdir: %s", p, strerror(errno));
-		return rc;
+		goto out;
+	}
+	fd = dirset_open_made_dir(pfd, name);
+	if (fd < 0) {
+		rc = fd;
+		famfs_err("%s: the directory made was %s; not logged", p,
+			  dirset_made_why(fd));
+		goto out;
 	}
 	rc = famfs_log_append(fs, &e);
 	if (rc) {
-		rmdir(p);
-		return rc;
-	}
-	fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
+		/* the one made, if its name still leads to it */
+		if (!fstat(fd, &made) &&
+		    !fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    st.st_ino == made.st_ino && st.st_dev == made.st_dev)
+			unlinkat(pfd, name, AT_REMOVEDIR);
+	} else {
 		set_owner(fd, p, mode, uid, gid);
-		close(fd);
 	}
-	return 0;
+	close(fd);
+out:
+	close(pfd);
+	return rc;
 }
 
 int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
@@ -732,12 +774,6 @@ int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
 	/* a parent the log has as a file is named for the whole path (as
 	 * mkdir -p says ENOTDIR), before any of them is made */
 	if (parents) {
-		char p[PATH_MAX];
-
-		if (famfs_join(p, sizeof(p), fs->mpt, norm)) {
-			rc = -ENAMETOOLONG;
-			goto out;
-		}
 		rc = famfs_path_check(fs, norm, p, true, NULL);
 		if (rc < 0)
 			goto out;

@@ -23,6 +23,10 @@ uint64_t famfs_logplay_next(const struct famfs_logplay *lp);
 int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 		       bool dry_run, struct famfs_logplay_result *r,
 		       bool (*stop)(void *arg), void *stop_arg);
+/* Unit tests: called by a replay right after it made the directory name
+ * of a MKDIR entry under pfd, before that directory gets its owner and
+ * mode (NULL: none) */
+extern void (*famfs_logplay_mkdir_hook)(int pfd, const char *name);
 
 /* ---- follow.c: famfs logplay --follow ----------------------------------- */
 struct famfs_follow;

@@ -239,7 +239,7 @@ int famfs_summary_load(struct famfs_fs *fs, struct famfs_summary **out,
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return fail(reason, -ENOMEM, "%s", "out of memory");
-	s->fd = open(p, O_RDWR | O_CLOEXEC);
+	s->fd = open(p, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	if (s->fd < 0) {
 		rc = fail(reason, -ENOENT, "%s", "none");
 		goto bad;
@@ -494,7 +494,8 @@ void famfs_summary_remove(struct famfs_fs *fs)
 		unlink(p);
 }
 
-/* the file, created (and its directory) if missing */
+/* the file, created (and its directory) if missing; a link in its place
+ * is not written through */
 static int sum_open(struct famfs_summary *s, struct famfs_fs *fs)
 {
 	char p[PATH_MAX], *slash;
@@ -503,14 +504,14 @@ static int sum_open(struct famfs_summary *s, struct famfs_fs *fs)
 		return 0;
 	if (famfs_summary_path(fs->sb->fs_uuid, p, sizeof(p)))
 		return -ENAMETOOLONG;
-	s->fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	s->fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (s->fd < 0 && errno == ENOENT) {
 		for (slash = strchr(p + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
 			*slash = '\0';
 			mkdir(p, 0755);
 			*slash = '/';
 		}
-		s->fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		s->fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	}
 	return s->fd < 0 ? -errno : 0;
 }
