@@ -288,6 +288,33 @@ static void test_cp_fifo_lets_lock_go(void **state)
 	assert_int_equal(got[0], 'Y');	/* free while the FIFO was read */
 }
 
+/* issue 27 item 1: a source of unknown size that fails (more than the
+ * bound, a read error) leaves the batch as it found it: held.  Else the
+ * rest of the batch runs without the lock between its files, and another
+ * creator appends in between (a growth inside a later mkdir then
+ * allocated from a cache that had not seen it). */
+static void test_cp_unsized_failure_keeps_hold(void **state)
+{
+	struct th *t = *state;
+	char big[64];
+	int pp[2];
+
+	memset(big, 'x', sizeof(big));
+	assert_int_equal(famfs_fs_hold(&t->fs), 0);
+	famfs_copy_unsized_max = 16;
+	assert_int_equal(pipe(pp), 0);
+	assert_int_equal(write(pp[1], big, sizeof(big)), (ssize_t)sizeof(big));
+	close(pp[1]);
+	assert_int_equal(famfs_copy_fd(&t->fs, pp[0], "a pipe", "big", 0644,
+				       0, 0, NULL), -EFBIG);
+	close(pp[0]);
+	famfs_copy_unsized_max = FAMFS_COPY_UNSIZED_MAX;
+	assert_true(t->fs.held);
+	assert_int_equal(lock_free(t, false), 0);	/* held again */
+	famfs_fs_release(&t->fs);
+	assert_int_equal(lock_free(t, false), 1);
+}
+
 /* a dead creator's scratch file in .meta (see fill.c): a held batch
  * removes it before its first create and does not look again until it
  * lets the lock go (no live creator can make one meanwhile); an unheld
@@ -345,6 +372,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_concurrent_batches, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_cp_fifo_lets_lock_go, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_scratch_swept_once_per_hold, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_cp_unsized_failure_keeps_hold, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests_name("batch", tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "th.h"
@@ -119,12 +120,70 @@ static void test_corrupt_entry(void **state)
 	assert_int_equal(famfs_log_next(t->fs.log), 3);
 }
 
+/* issue 27 item 3's cost: the parents of a new path are judged by the log
+ * once per directory a batch creates in, not once per file (each hit of
+ * the path table reads its log entry to confirm it); a file entry that
+ * could be one of them (here another opening's) makes it look again */
+static void plain(struct th *t, const char *rel, bool dir, bool make)
+{
+	char p[700];
+
+	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
+	if (make)
+		assert_int_equal(mkdir(p, 0755), 0);
+	else
+		assert_int_equal(dir ? rmdir(p) : unlink(p), 0);
+}
+
+static void test_parents_looked_up_once(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fsck_result r;
+	struct famfs_fs other;
+	unsigned long c;
+
+	assert_int_equal(famfs_mkdir(&t->fs, "d/e", 0755, 0, 0, true), 0);
+	famfs_summary_stats.confirms = 0;
+	for (unsigned i = 0; i < 20; i++) {
+		char n[32];
+
+		snprintf(n, sizeof(n), "d/e/f%u", i);
+		th_create_ok(&t->fs, n, 1);
+	}
+	/* d and d/e once, for the first file */
+	assert_true(famfs_summary_stats.confirms <= 2);
+	/* q made here without famfs; t creates q/a (q: no file above) */
+	plain(t, "q", true, true);
+	th_create_ok(&t->fs, "q/a", 1);
+	/* another opening: q/a and q removed here, q logged as a file (a
+	 * file where the log has only paths below it is not refused: the
+	 * path table holds logged paths, not the directories they imply;
+	 * fsck says so) */
+	assert_int_equal(famfs_fs_open_dev(t->img, true, &other), 0);
+	snprintf(other.mpt, sizeof(other.mpt), "%s", t->mpt);
+	plain(t, "q/a", false, false);
+	plain(t, "q", true, false);
+	th_create_ok(&other, "q", 1);
+	famfs_fs_close(&other);
+	plain(t, "q", false, false);
+	plain(t, "q", true, true);
+	/* t's next create under q reads that entry: q is a file now */
+	c = famfs_summary_stats.confirms;
+	assert_int_equal(famfs_file_create(&t->fs, "q/b", 1, 0644, 0, 0), -ENOTDIR);
+	assert_true(famfs_summary_stats.confirms > c);
+	plain(t, "q", true, false);
+	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
+	assert_int_equal(r.files, 22);
+	assert_int_equal(r.problems, 1);	/* q, where q/a belongs */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_incremental, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_drop, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_entry, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_parents_looked_up_once, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests_name("cache", tests, NULL, NULL);

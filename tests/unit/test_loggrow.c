@@ -434,6 +434,99 @@ static void test_big_log_same_cost(void **state)
 	assert_true(small <= 8 * MiB);
 }
 
+/* issue 27 item 1: an opening keeps its create cache after a create and
+ * lets the lock go; another opening (another process) creates b1 and fills
+ * the log; the first one's mkdir then meets a full log and grows it inside
+ * its append.  The segment must come from an allocator that saw b1: else
+ * it lands on b1's memory, zeroes it, and the log is written into it. */
+static void test_grow_sees_other_opening(void **state)
+{
+	struct th *t = *state;
+	struct famfs_log_entry e;
+	struct famfs_fmap m;
+	struct famfs_fs b;
+	uint64_t boff, off, len;
+	char p[400];
+
+	th_create_ok(&t->fs, "a", 2 * MiB);
+	assert_non_null(t->fs.cache_alloc);	/* kept, the lock let go */
+	assert_int_equal(famfs_fs_open_dev(t->img, true, &b), 0);
+	snprintf(b.mpt, sizeof(b.mpt), "%s", t->mpt);
+	th_create_ok(&b, "b1", 2 * MiB);
+	for (unsigned i = 0; famfs_log_next(b.log) < C0 - 1; i++) {
+		build_dir(&e, 300000 + i,
+			  famfs_log_next(b.log) + 4 <= C0 - 1 ? 4 : 1);
+		assert_int_equal(famfs_log_append(&b, &e), 0);
+	}
+	famfs_fs_close(&b);
+	snprintf(p, sizeof(p), "%s/b1", t->mpt);
+	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
+	boff = m.ext[0].offset;
+	/* the first opening's mkdir: the log is full, it grows */
+	assert_int_equal(famfs_mkdir(&t->fs, "x", 0755, 0, 0, false), 0);
+	assert_int_equal(t->fs.nsegs, 2);
+	off = t->fs.seg[1].dev_off;
+	len = t->fs.seg[1].len;
+	assert_false(off < boff + 2 * MiB && boff < off + len);
+	assert_int_equal(fsck_problems(t), 0);
+}
+
+/* issue 27 item 6: an opening whose create cache came from the summary
+ * never read the EXTEND entries before the summary's index, so (opened
+ * from the device, next_index inside segment 0) it has not mapped segment
+ * 1.  Its growth must still be segment 2: a second EXTEND entry for
+ * segment 1 is refused by every reader, and the entries this opening
+ * writes into its segment afterwards go where nobody reads them. */
+static void test_grow_after_summary(void **state)
+{
+	struct th *t = *state;
+	struct seen s = { 0 };
+
+	assert_int_equal(grow(t, 2 * MiB), 0);
+	th_create_ok(&t->fs, "a", 2 * MiB);	/* the summary, saved at close */
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(t->fs.nsegs, 1);	/* segment 1 not met yet */
+	famfs_summary_stats.rebuilds = 0;
+	assert_int_equal(grow(t, 2 * MiB), 0);
+	assert_int_equal(famfs_summary_stats.rebuilds, 0);	/* loaded */
+	assert_int_equal(t->fs.nsegs, 3);
+	/* entries into segment 2, all read back by a new opening */
+	fill_to(t, C0 + 8192 + 10);
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(s.ext, 2);
+	assert_true(s.last >= C0 + 8192);
+	assert_int_equal(fsck_problems(t), 0);
+}
+
+/* the same opening (segment 1 not met, next_index at the end of segment
+ * 0): the log is not full, segment 1 has room.  An append goes on into
+ * it -- neither "log full" without the lock, nor a needless growth (a
+ * segment of memory taken for nothing) with it. */
+static void test_full_seg0_after_summary(void **state)
+{
+	struct th *t = *state;
+	struct seen s = { 0 };
+
+	assert_int_equal(grow(t, 2 * MiB), 0);
+	th_create_ok(&t->fs, "a", 2 * MiB);
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(t->fs.nsegs, 1);
+	fill_to(t, C0 - 1);		/* without the lock: no growth */
+	assert_int_equal(t->fs.nsegs, 1);
+	fill_to(t, C0 + 2);		/* the rest goes into segment 1 */
+	assert_int_equal(t->fs.nsegs, 2);
+	assert_int_equal(famfs_mkdir(&t->fs, "x", 0755, 0, 0, false), 0);
+	assert_int_equal(t->fs.nsegs, 2);	/* not grown */
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(s.ext, 1);
+	assert_true(s.last >= C0 + 2);
+	assert_int_equal(fsck_problems(t), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -445,6 +538,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_alloc_and_summary, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_autogrow, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_no_room, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_grow_sees_other_opening, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_grow_after_summary, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_full_seg0_after_summary, setup, th_teardown),
 		cmocka_unit_test(test_big_log_same_cost),
 		cmocka_unit_test(test_mount_check_reads_heads),
 	};

@@ -402,10 +402,131 @@ static void test_mount_segment_file_in_use(void **state)
 	assert_true(s.last < C0);
 	nsaid = 0;
 	famfs_quiet = 1;
-	assert_int_not_equal(famfs_fsck_cb(&fs, &r, note, NULL), 0);
+	/* (issue 27 item 7: reported as problems -- the file, and the slots
+	 * that cannot be read -- not an operational error) */
+	assert_int_equal(famfs_fsck_cb(&fs, &r, note, NULL), 0);
 	famfs_quiet = 0;
 	famfs_fs_close(&fs);
+	assert_true(r.problems >= 2);
 	assert_true(said_has(".meta/.log1: maps ["));
+}
+
+/* ---- issue 27 item 7: a segment that cannot be mapped is reported, not
+ * an operational error ---- */
+
+/* flip a byte of the log's slot `slot` (segment 0) on the device */
+static void damage_slot(struct th *t, uint64_t slot, unsigned at)
+{
+	off_t o = (off_t)(le64toh(t->fs.sb->log_offset) + FAMFS_LOG_HDR_SIZE +
+			  slot * FAMFS_CLOG_SLOT + at);
+	uint8_t b;
+	int fd = open(t->img, O_RDWR);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &b, 1, o), 1);
+	b ^= 0x10;
+	assert_int_equal(pwrite(fd, &b, 1, o), 1);
+	close(fd);
+}
+
+/* One damaged EXTEND entry: its segment cannot be mapped, so no entry
+ * after it can be read.  fsck reports the entry and the slots it cannot
+ * read as problems (exit 3 / fsck(8)'s 4), not as an operational error;
+ * a replay (mount, famfs logplay) reports them, plays what it can read
+ * and goes on; the master creates nothing meanwhile. */
+static void test_damaged_extend_reported(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result lr;
+	struct famfs_fsck_result r;
+	struct famfs_fs fs;
+	char msg[8192];
+	int fd;
+
+	fill_to(t, 3);
+	assert_int_equal(grow(t, 2 * MiB), 0);		/* EXTEND at slot 3 */
+	fill_to(t, C0 + 10);
+	damage_slot(t, 3, 40);
+	assert_int_equal(th_reopen(t), 0);
+	nsaid = 0;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_fsck_cb(&t->fs, &r, note, NULL), 0);
+	famfs_quiet = 0;
+	assert_true(r.problems >= 2);
+	assert_true(r.bad_entries >= 2);
+	assert_true(said_has("log entry 3: "));
+	assert_true(said_has("cannot be read"));
+	/* a new mount's replay (no .meta/.log1 yet: the walk makes it from
+	 * the EXTEND entry, which is damaged) */
+	fake_meta(t);
+	snprintf(msg, sizeof(msg), "%s/.meta/.log1", t->mpt);
+	assert_int_equal(unlink(msg), 0);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay(&fs, false, &lr), 0);
+	th_stderr_take(msg, sizeof(msg));
+	assert_true(lr.bad_entries >= 2);
+	assert_true(lr.created_dirs > 0);	/* what could be read */
+	assert_non_null(strstr(msg, "cannot be read"));
+	/* nothing is created while the log cannot be read to its end */
+	famfs_quiet = 1;
+	fd = famfs_file_create(&fs, "new", 1, 0644, 0, 0);
+	famfs_quiet = 0;
+	assert_true(fd < 0);
+	famfs_fs_close(&fs);
+}
+
+/* .meta/.log1 of the wrong size (another segment's file, a damaged one):
+ * the mount still opens (it is said), and fsck and a replay report the
+ * slots that cannot be read through it */
+static void test_bad_segment_file_reported(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result lr;
+	struct famfs_fsck_result r;
+	struct famfs_fs fs;
+	char a[400];
+	uint64_t off;
+	int fd;
+
+	assert_int_equal(grow(t, 4 * MiB), 0);
+	off = t->fs.seg[1].dev_off;
+	fill_to(t, C0 + 10);
+	fake_meta(t);
+	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
+					   FAMFS_LOG, off, 2 * MiB), 0);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
+	nsaid = 0;
+	assert_int_equal(famfs_fsck_cb(&fs, &r, note, NULL), 0);
+	famfs_quiet = 0;
+	famfs_fs_close(&fs);
+	assert_true(r.problems >= 2);
+	assert_true(said_has(".meta/.log1: not one extent of"));
+	assert_true(said_has("cannot be read"));
+	famfs_quiet = 1;
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	assert_int_equal(famfs_logplay(&fs, false, &lr), 0);
+	famfs_quiet = 0;
+	famfs_fs_close(&fs);
+	assert_true(lr.bad_entries >= 1);
+	assert_true(lr.created_dirs > 0);
+	/* one that is no segment at all (empty): the same, not a mount
+	 * that cannot be opened */
+	assert_int_equal(unlink(a), 0);
+	fd = open(a, O_RDWR | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	nsaid = 0;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
+	assert_int_equal(famfs_fsck_cb(&fs, &r, note, NULL), 0);
+	famfs_quiet = 0;
+	famfs_fs_close(&fs);
+	assert_true(r.problems >= 2);
+	assert_true(said_has("cannot be read"));
 }
 
 /* a create whose log walk fails says why, not "the create cache's path
@@ -451,6 +572,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reader_sb_reread_future, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_reader_sb_reread_torn, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mount_segment_file_in_use, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_damaged_extend_reported, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_segment_file_reported, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_cache_walk_error_named, setup, th_teardown),
 	};
 

@@ -348,6 +348,91 @@ static void test_signals_held_until_logged(void **state)
 	sigaction(SIGINT, &oint, NULL);
 }
 
+/* issue 27 item 3: a create is judged by the log, not by the local tree
+ * (a file removed here is still logged; a directory made here without
+ * famfs is not): a path the log has already, or one under a path the log
+ * has as a file, is refused with a message naming what the log has
+ * there.  Else clients see "logged twice", a file where a directory
+ * belongs, and memory they cannot reach. */
+static void rel_mkdir(struct th *t, const char *rel)
+{
+	char p[700];
+
+	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
+	assert_int_equal(mkdir(p, 0755), 0);
+}
+
+static void rel_rm(struct th *t, const char *rel, bool dir)
+{
+	char p[700];
+
+	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
+	assert_int_equal(dir ? rmdir(p) : unlink(p), 0);
+}
+
+static void judged_by_log(struct th *t)
+{
+	struct famfs_fsck_result r;
+	char msg[8192];
+	uint64_t n;
+
+	th_create_ok(&t->fs, "f", 1);					/* 0 */
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);	/* 1 */
+	rel_rm(t, "f", false);
+	rel_rm(t, "d", true);
+	n = famfs_log_next(t->fs.log);
+	/* this opening's cache, then a new opening's (the summary) */
+	for (int round = 0; round < 2; round++) {
+		th_stderr_grab();
+		/* f is a file in the log: no directory there, nothing under it */
+		assert_int_equal(famfs_mkdir(&t->fs, "f", 0755, 0, 0, false), -EEXIST);
+		assert_int_equal(famfs_mkdir(&t->fs, "f", 0755, 0, 0, true), -EEXIST);
+		rel_mkdir(t, "f");	/* a plain mkdir: not logged */
+		assert_int_equal(famfs_file_create(&t->fs, "f/x", 1, 0644, 0, 0),
+				 -ENOTDIR);
+		assert_int_equal(famfs_mkdir(&t->fs, "f/y", 0755, 0, 0, false),
+				 -ENOTDIR);
+		assert_int_equal(famfs_mkdir(&t->fs, "f/y/z", 0755, 0, 0, true),
+				 -ENOTDIR);
+		rel_rm(t, "f", true);
+		/* d is a directory in the log, not here: not logged again */
+		assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), -EEXIST);
+		assert_int_equal(famfs_mkdir(&t->fs, "d/e", 0755, 0, 0, true), -EEXIST);
+		assert_int_equal(famfs_file_create(&t->fs, "d", 1, 0644, 0, 0), -EEXIST);
+		th_stderr_take(msg, sizeof(msg));
+		assert_non_null(strstr(msg, "/f: already in the log, as a file (entry 0)"));
+		assert_non_null(strstr(msg, "/f/x: not created: f is a file in the log (entry 0)"));
+		assert_non_null(strstr(msg, "/f/y: not created: f is a file in the log (entry 0)"));
+		assert_non_null(strstr(msg, "/d: already in the log, as a directory (entry 1)"));
+		assert_int_equal(famfs_log_next(t->fs.log), n);
+		assert_false(th_exists(t, "f", true) || th_exists(t, "d", true));
+		assert_int_equal(th_reopen(t), 0);
+	}
+	/* d made again here (as a replay does): it is there, and under it
+	 * may be created */
+	rel_mkdir(t, "d");
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, true), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), -EEXIST);
+	assert_int_equal(famfs_log_next(t->fs.log), n);
+	assert_int_equal(famfs_mkdir(&t->fs, "d/e", 0755, 0, 0, false), 0);
+	th_create_ok(&t->fs, "d/e/g", 1);
+	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
+	assert_int_equal(r.problems, 0);
+	assert_int_equal(r.files, 2);
+	assert_int_equal(r.dirs, 2);
+}
+
+static void test_judged_by_log(void **state)
+{
+	judged_by_log(*state);
+}
+
+static int setup_compact(void **state)
+{
+	*state = th_new_fmt(64 * MiB, 2 * MiB, true);
+	return 0;
+}
+
 /* (uid_t)-1 and (gid_t)-1 are chown(2)'s "no change", never an owner:
  * -u/-g 4294967295 was logged while the chown left the file the creator's
  * (every other host gives it whatever its replay's chown does).  Refused
@@ -421,6 +506,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_create_logs_and_maps, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mkdir_parents, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_judged_by_log, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_judged_by_log, setup_compact, th_teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_creators, th_setup, th_teardown),
 		cmocka_unit_test(test_pattern),
 		cmocka_unit_test_setup_teardown(test_new_file_reads_zero, th_setup, th_teardown),

@@ -73,12 +73,11 @@ int cmd_loggrow(int argc, char **argv)
 		famfs_fs_close(&fs);
 		return FAMFS_EXIT_ERROR;
 	}
-	before = famfs_log_cap(&fs);
-	rc = famfs_fs_cache_update(&fs);
-	if (!rc) {
-		before = famfs_log_cap(&fs);
-		rc = famfs_log_grow(&fs, size);
-	}
+	/* (famfs_log_grow brings the cache up to date and maps every
+	 * segment the log has first; the new one is the last) */
+	rc = famfs_log_grow(&fs, size);
+	if (!rc)
+		before = famfs_log_cap(&fs) - fs.seg[fs.nsegs - 1].nslots;
 	if (!rc)
 		printf("famfs loggrow: %s: log segment %u: %llu bytes at %llu; %llu slots of 256 bytes now (was %llu)\n",
 		       mpt, fs.nsegs - 1,

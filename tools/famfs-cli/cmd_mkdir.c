@@ -15,7 +15,12 @@ const struct cli_doc cli_doc_mkdir = {
 		"first); one that fails (its message names it) does not stop the\n"
 		"others, and the exit status is then 2.  The mount is opened once and\n"
 		"the log lock taken once for all the DIRs of one mount: feed long lists\n"
-		"through xargs(1).\n",
+		"through xargs(1).\n"
+		"\n"
+		"A DIR is judged by the log, not by the local tree: one the log has\n"
+		"already (as a file, or as a directory that is not here: famfs logplay\n"
+		"makes it again), or one under a path the log has as a file, is refused\n"
+		"with a message naming the log entry.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'p', "parents", NULL, "create missing parents; no error if DIR exists" },
 		{ 'm', "mode", "MODE", "octal permission bits (default 0755)" },
@@ -24,8 +29,9 @@ const struct cli_doc cli_doc_mkdir = {
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
-		CLI_EXIT_ERROR("a DIR exists (without -p) or is not in a famfs\n"
-			       "mount, this host is a client, or the log is full"),
+		CLI_EXIT_ERROR("a DIR exists (without -p), is refused by the log or\n"
+			       "is not in a famfs mount, this host is a client, or\n"
+			       "the log is full"),
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-cp(8), famfs-mkfile(8)",
 };

@@ -71,7 +71,8 @@ const struct cli_doc cli_doc_mkfile = {
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
-		CLI_EXIT_ERROR("a FILE is not in a famfs mount or exists, this host\n"
+		CLI_EXIT_ERROR("a FILE is not in a famfs mount or exists (here, or\n"
+			       "in the log: itself, or a parent as a file), this host\n"
 			       "is a client, the device or the log is full, the\n"
 			       "--device is not attached on this host, or\n"
 			       "famfs.ko lacks the v2 ioctls the file needs"),

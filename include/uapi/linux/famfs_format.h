@@ -190,7 +190,11 @@
  * the first reader that meets the entry renames a .new that maps the
  * segment.  A .meta/.logK that maps other memory than its EXTEND entry
  * says is not read through (the entry is not corrupt); famfs check and
- * fsck on a mount report it, a .new, and a .meta/.logK of no segment.  Appends other than EXTEND
+ * fsck on a mount report it, a .new, and a .meta/.logK of no segment.
+ * A segment a reader cannot map (its EXTEND entry corrupt, its .meta/.logK
+ * unusable) makes its slots and every later one unreadable there: reported
+ * as a corrupt entry at its first slot (fsck, replay), not fatal; the
+ * master allocates nothing meanwhile (R3).  Appends other than EXTEND
  * never take the last slot of the log, so a full log can always record
  * its growth.  Every host maps segment k through its own .meta/.logK,
  * created (MAP_CREATE, type FAMFS_LOG, the mode of .meta/.log) when its

@@ -155,8 +155,15 @@ int famfs_copy_fd(struct famfs_fs *fs, int in, const char *src,
 		famfs_fs_release(fs);
 		rc = slurp(in, src, st.st_mode, famfs_copy_unsized_max, &data,
 			   &size);
-		if (held && !rc)
-			rc = famfs_fs_hold(fs);
+		/* held again whatever the read did: the rest of the batch
+		 * runs under the lock as it began (a source that failed is
+		 * no reason to let other creators in between its files) */
+		if (held) {
+			int hr = famfs_fs_hold(fs);
+
+			if (!rc)
+				rc = hr;
+		}
 		if (rc) {
 			free(data);
 			return rc;

@@ -338,6 +338,19 @@ int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
 		return -ENOMEM;
 	}
 	rc = famfs_log_walk(fs, fsck_entry, &c);
+	if (rc == -ENXIO && fs->walk_lost != UINT64_MAX) {
+		/* a segment not mapped here (its EXTEND entry damaged, or its
+		 * .meta/.logK unusable: said above and by the file check
+		 * below): a corrupt entry, not an operational error */
+		char m[64];
+
+		snprintf(m, sizeof(m), "%llu",
+			 (unsigned long long)famfs_log_next(fs->log) - 1);
+		c.r->bad_entries++;
+		problem(&c, "%slog entry %llu: log slots from here to %s cannot be read: they are in a log segment that is not mapped here, and no entry after a lost segment can be read (the master allocates nothing until the log is repaired)",
+			"", (unsigned long long)fs->walk_lost, m);
+		rc = 0;
+	}
 	if (!rc)
 		rc = famfs_log_walk_past(fs, fsck_past, &c);
 	if (!rc && c.nomem) {

@@ -430,11 +430,14 @@ struct famfs_fs {
 					 * be parsed: no allocation */
 	char cache_unparsed_why[FAMFS_REASON_LEN];
 	uint64_t cache_past;		/* first valid entry past next + 1 */
+	char cache_dirok[FAMFS_LOG_PATH_MAX];	/* pathcheck.c */
+	size_t cache_dirok_len;
 	bool tail_checked;		/* log.c: slots past next_index seen */
 	/* log.c: during a walk, the index just past the entry given to the
 	 * callback (idx + 1 in a v1 log, idx + its slots in a compact one);
 	 * after an append, the index of the entry appended */
 	uint64_t walk_next;
+	uint64_t walk_lost;	/* -ENXIO: first slot unread, else UINT64_MAX */
 	uint64_t last_append;
 	/* devs.c: the devices the log added (INCOMPAT_MULTIDEV), up to
 	 * devs.next; dev[0] the primary.  famfs_fs_devs_update */
@@ -781,7 +784,7 @@ void famfs_fs_cache_flush(struct famfs_fs *fs);
  * none when the log stops creates */
 void famfs_fs_cache_remake(struct famfs_fs *fs);
 /* mkdir rel and log it; parents: create missing parents too, no error if
- * it exists as a directory. */
+ * it exists as a directory.  Judged by the log as a file's create is. */
 int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
 		uint32_t uid, uint32_t gid, bool parents);
 

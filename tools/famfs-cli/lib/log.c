@@ -420,6 +420,15 @@ static int clog_room(struct famfs_fs *fs, const struct famfs_log_entry *e,
 	}
 	if (*idx + (unsigned)n + !ext <= cap)
 		return 0;
+	/* segments this opening has not met yet (its create cache came from
+	 * the summary, or it was opened from the device): the log may not be
+	 * full at all (issue 27 item 6) */
+	if (le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_LOG_EXTEND &&
+	    !famfs_log_segs_mapped(fs)) {
+		cap = famfs_log_cap(fs);
+		if (*idx + (unsigned)n + !ext <= cap)
+			return 0;
+	}
 	total = FAMFS_LOG_HDR_SIZE + cap * FAMFS_CLOG_SLOT;
 	if (!ext && famfs_log_autogrow() && fs->locked) {
 		famfs_warn("%s: the log is full (%llu of %llu slots used): growing it by %llu bytes into free space (famfs loggrow; FAMFS_LOG_AUTOGROW=0 turns this off)",
@@ -585,9 +594,12 @@ static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
 		int n, rc;
 
 		if (i >= lim) {
-			famfs_err("%s: log slots %llu..%llu are in a log segment that is not mapped here (its EXTEND entry was not read, or its .meta/.logN could not be made: see above)",
+			/* (famfs fsck and a replay report it, and go on
+			 * with what can be read: issue 27 item 7) */
+			famfs_err("%s: log slots %llu..%llu cannot be read: they are in a log segment that is not mapped here (its EXTEND entry is damaged or was not read, or its .meta/.logN cannot be used: see above), and no entry after it can be read either",
 				  fs->name, (unsigned long long)i,
 				  (unsigned long long)end - 1);
+			fs->walk_lost = i;
 			return -ENXIO;
 		}
 		reason[0] = '\0';
@@ -628,6 +640,7 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 	uint64_t n = famfs_log_refresh_next(fs);
 	char reason[FAMFS_REASON_LEN];
 
+	fs->walk_lost = UINT64_MAX;
 	if (end > n)
 		end = n;
 	if (start >= end)

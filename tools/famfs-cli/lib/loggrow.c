@@ -25,15 +25,73 @@ static uint64_t longest_free(const struct famfs_bitmap *b)
 	return best * FAMFS_ALLOC_UNIT;
 }
 
+struct segs_seen {
+	uint64_t max;		/* the highest segment an EXTEND entry adds */
+	uint64_t idx;		/* that entry's slot */
+	bool any;
+};
+
+static int seg_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		     bool ok, const char *reason)
+{
+	struct segs_seen *w = arg;
+
+	(void)reason;
+	/* (one the walk refused adds no segment: readers refuse it too) */
+	if (ok && le16toh(e->type) == FAMFS_LOG_EXTEND &&
+	    (!w->any || le64toh(e->fm.size) > w->max)) {
+		w->any = true;
+		w->max = le64toh(e->fm.size);
+		w->idx = idx;
+	}
+	return 0;
+}
+
+/*
+ * Every segment the log has, mapped here before a new one is numbered
+ * (fs->nsegs) or the log is called full: an opening whose create cache came from the summary never
+ * read the EXTEND entries before the summary's index, and one opened from
+ * the device maps a segment only when its walk meets the entry, so it
+ * would log segment k a second time (issue 27 item 6).  The log is read
+ * whole (the walk maps each segment as its entry goes by): once per
+ * growth, which doubles the log by default.  0, or -errno (printed).
+ */
+int famfs_log_segs_mapped(struct famfs_fs *fs)
+{
+	struct segs_seen w = { 0 };
+	uint64_t wn = fs->walk_next;
+	int rc;
+
+	if (!(le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_LOG_EXTEND))
+		return 0;	/* none but segment 0 */
+	rc = famfs_log_walk(fs, seg_entry, &w);
+	fs->walk_next = wn;	/* (an append may be under way) */
+	if (rc)
+		return rc;
+	for (unsigned k = 1; k < fs->nsegs; k++) {
+		if (fs->seg[k].logged)
+			continue;
+		famfs_err("%s: cannot grow the log: log segment %u is mapped here (.meta/.log%u) but no EXTEND entry in the log adds it (famfs check; remount)",
+			  fs->name, k, k);
+		return -EUCLEAN;
+	}
+	if (w.any && w.max >= fs->nsegs) {
+		famfs_err("%s: cannot grow the log: log segment %llu (EXTEND entry at log slot %llu) is not mapped here (see above), so a new segment cannot be numbered",
+			  fs->name, (unsigned long long)w.max,
+			  (unsigned long long)w.idx);
+		return -EUCLEAN;
+	}
+	return 0;
+}
+
 int famfs_log_grow(struct famfs_fs *fs, uint64_t len)
 {
 	char reason[FAMFS_REASON_LEN];
 	struct famfs_log_simple_ext x;
 	struct famfs_log_entry e;
 	struct famfs_bitmap *b;
-	unsigned k = fs->nsegs;
-	uint64_t total = FAMFS_LOG_HDR_SIZE + famfs_log_cap(fs) * FAMFS_CLOG_SLOT;
-	uint64_t off, u0, n, next;
+	uint64_t off, u0, n, next, total;
+	unsigned k;
 	int rc;
 
 	if (!famfs_fs_compact(fs)) {
@@ -46,24 +104,24 @@ int famfs_log_grow(struct famfs_fs *fs, uint64_t len)
 		return rc;
 	if (!fs->locked)
 		return -ENOLCK;
-	if (!len)
-		len = (total + FAMFS_ALLOC_UNIT - 1) & ~(FAMFS_ALLOC_UNIT - 1);
 	if (len % FAMFS_ALLOC_UNIT) {
 		famfs_err("%s: cannot grow the log by %llu bytes: not a multiple of 2 MiB",
 			  fs->name, (unsigned long long)len);
 		return -EINVAL;
 	}
-	if (!fs->cache_alloc) {
-		rc = famfs_fs_cache_update(fs);
-		if (rc)
-			return rc;
-	}
-	if (fs->cache_unparsed != UINT64_MAX || fs->cache_past != UINT64_MAX) {
-		famfs_err("%s: cannot grow the log: log entry %llu cannot be parsed or the log header is damaged; nothing is allocated until the log is repaired (run famfs fsck)",
-			  fs->name, (unsigned long long)(fs->cache_unparsed != UINT64_MAX ?
-			  fs->cache_unparsed : fs->cache_past));
-		return -EUCLEAN;
-	}
+	/* the segment's memory from an allocator that has seen every entry
+	 * committed before it: an opening that kept its cache across a
+	 * release of the lock (or a mkdir, which appends without it) is
+	 * behind the log here, and would zero another file's memory */
+	rc = famfs_fs_cache_ready(fs, fs->name, "cannot grow the log");
+	if (!rc)
+		rc = famfs_log_segs_mapped(fs);
+	if (rc)
+		return rc;
+	k = fs->nsegs;
+	total = FAMFS_LOG_HDR_SIZE + famfs_log_cap(fs) * FAMFS_CLOG_SLOT;
+	if (!len)
+		len = (total + FAMFS_ALLOC_UNIT - 1) & ~(FAMFS_ALLOC_UNIT - 1);
 	next = famfs_log_next(fs->log);
 	if (next + 1 > famfs_log_cap(fs)) {
 		famfs_err("%s: cannot grow the log: its last slot is taken (written by a tool without log growth), so there is no room for the entry that records the growth",

@@ -33,6 +33,8 @@ struct lp_ctx {
 	bool (*stop)(void *arg);	/* asked between entries */
 	void *stop_arg;
 	uint64_t next;			/* first entry not played yet */
+	uint64_t lost;			/* a lost segment's first slot,
+					 * reported (UINT64_MAX: none) */
 	/* one round (famfs_logplay_more): */
 	int rootfd;			/* the mount root, -1 if not open */
 	int pfd;			/* parent_fd's last directory, or -1 */
@@ -581,6 +583,7 @@ struct famfs_logplay *famfs_logplay_new(uint64_t expect)
 		famfs_err("out of memory");
 		return NULL;
 	}
+	c->lost = UINT64_MAX;
 	return (struct famfs_logplay *)c;
 }
 
@@ -628,6 +631,18 @@ int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 	rc = round_start(c);
 	if (!rc)
 		rc = famfs_log_walk_range(fs, c->next, UINT64_MAX, play, c);
+	/* a segment not mapped here (its EXTEND entry damaged, or its
+	 * .meta/.logK unusable): what could be read is played, the rest
+	 * reported once (a round of --follow tries again) as corrupt */
+	if (rc == -ENXIO && fs->walk_lost != UINT64_MAX) {
+		if (c->lost != fs->walk_lost) {
+			c->lost = fs->walk_lost;
+			r->bad_entries++;
+			famfs_err("%s: log entries from slot %llu on not played: they are in a log segment that cannot be read here (see above); entries after a lost segment cannot be read (famfs fsck)",
+				  fs->name, (unsigned long long)fs->walk_lost);
+		}
+		rc = 0;
+	}
 	round_end(c);
 	famfs_fs_unlock(fs);
 	c->fs = NULL;

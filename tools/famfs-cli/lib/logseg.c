@@ -185,18 +185,22 @@ int famfs_logview_attach(struct famfs_fs *fs)
 		fd = open(p, (fs->rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 		if (fd < 0 && errno == ENOENT)
 			return 0;
+		/* one that cannot be used: said, and neither it nor any
+		 * after it mapped (the walk reports the slots it cannot
+		 * read; famfs check and fsck name the file) */
 		if (fd < 0 || fstat(fd, &st)) {
-			rc = -errno;
-			famfs_err("%s: %s", p, strerror(errno));
+			famfs_err("%s: %s: not read as log segment %u", p,
+				  strerror(errno), k);
 			if (fd >= 0)
 				close(fd);
-			return rc;
+			return 0;
 		}
 		len = (uint64_t)st.st_size;
 		if (seg_fits(fs, k, len, reason)) {
-			famfs_err("%s: %s", p, reason);
+			famfs_err("%s: %s: not read as log segment %u", p,
+				  reason, k);
 			close(fd);
-			return -EBADMSG;
+			return 0;
 		}
 		rc = seg_map(fs, k, seg_file_off(fd, len), len, fd);
 		if (rc)

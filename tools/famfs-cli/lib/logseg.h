@@ -35,6 +35,20 @@ void famfs_entry_build_extend(struct famfs_log_entry *e, uint32_t k,
  * EXTEND entry appended.  0, or -errno (printed: -ENOSPC names the size
  * it looked for and the largest free run). */
 int famfs_log_grow(struct famfs_fs *fs, uint64_t len);
+/* ops.c: the one way to the allocator, for any allocation (a file's
+ * memory, a growth's segment): under the log lock (-ENOLCK without it),
+ * the create cache brought up to every committed entry -- what other
+ * processes appended since this opening last looked, this one's own
+ * mkdirs -- then judged usable (R3, R4).  0, or -errno (printed as
+ * "WHO: WHAT: ...") */
+int famfs_fs_cache_ready(struct famfs_fs *fs, const char *who,
+			 const char *what);
+/* Every segment the log's EXTEND entries add, mapped here (the log read
+ * whole when INCOMPAT_LOG_EXTEND is set): before a growth numbers a new
+ * one, and before a compact log is called full.  0, or -EUCLEAN
+ * (printed) when one is mapped that the log does not add, or the log adds
+ * one that cannot be mapped here; -errno of the walk. */
+int famfs_log_segs_mapped(struct famfs_fs *fs);
 /* Cache maintenance of [addr, addr + len) of the view, each part through
  * its segment's map (famfs_map_flush, _invalidate, _refresh) */
 int famfs_log_flush(struct famfs_fs *fs, const void *addr, size_t len);

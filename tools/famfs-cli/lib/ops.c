@@ -14,6 +14,7 @@
 
 #include "dirset.h"
 #include "libfamfs.h"
+#include "pathcheck.h"
 #include "summary.h"
 
 int famfs_map_from_entry(const struct famfs_log_entry *e,
@@ -117,6 +118,7 @@ void famfs_fs_cache_drop(struct famfs_fs *fs)
 	fs->cache_next = 0;
 	fs->cache_unsaved = false;
 	fs->cache_unparsed = fs->cache_past = UINT64_MAX;
+	fs->cache_dirok_len = 0;
 }
 
 static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
@@ -146,6 +148,9 @@ static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	if (rc)
 		return rc;
 	famfs_alloc_mark(fs->cache_alloc, e);
+	/* a file: it may be a prefix of the directory known to have none */
+	if (le16toh(e->type) == FAMFS_LOG_FILE)
+		fs->cache_dirok_len = 0;
 	if (strnlen(e->fm.path, sizeof(e->fm.path)) == sizeof(e->fm.path) ||
 	    le16toh(e->type) == FAMFS_LOG_DEVADD ||
 	    le16toh(e->type) == FAMFS_LOG_EXTEND)	/* no path */
@@ -171,19 +176,22 @@ static int cache_past(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	return 0;
 }
 
-/* 0 if the master may allocate from the cache, else -EUCLEAN (printed) */
-static int cache_usable(struct famfs_fs *fs, const char *p)
+/* 0 if the master may allocate from the cache, else -EUCLEAN (printed:
+ * "who: what: ...") */
+static int cache_usable(struct famfs_fs *fs, const char *who, const char *what)
 {
+	const char *fsck = fs->mpt[0] ? fs->mpt : fs->name;
+
 	if (fs->cache_unparsed != UINT64_MAX) {
-		famfs_err("%s: not created: log entry %llu cannot be parsed (%s), so the memory it owns is unknown; nothing is allocated until the log is repaired (run famfs fsck %s)",
-			  p, (unsigned long long)fs->cache_unparsed,
-			  fs->cache_unparsed_why, fs->mpt);
+		famfs_err("%s: %s: log entry %llu cannot be parsed (%s), so the memory it owns is unknown; nothing is allocated until the log is repaired (run famfs fsck %s)",
+			  who, what, (unsigned long long)fs->cache_unparsed,
+			  fs->cache_unparsed_why, fsck);
 		return -EUCLEAN;
 	}
 	if (fs->cache_past != UINT64_MAX) {
-		famfs_err("%s: not created: log entry %llu is a valid committed entry past next_index %llu: the log header is damaged (run famfs fsck %s)",
-			  p, (unsigned long long)fs->cache_past,
-			  (unsigned long long)famfs_log_next(fs->log), fs->mpt);
+		famfs_err("%s: %s: log entry %llu is a valid committed entry past next_index %llu: the log header is damaged (run famfs fsck %s)",
+			  who, what, (unsigned long long)fs->cache_past,
+			  (unsigned long long)famfs_log_next(fs->log), fsck);
 		return -EUCLEAN;
 	}
 	return 0;
@@ -286,33 +294,24 @@ fail:
 	return rc;
 }
 
-/* 0 if rel is not in the log yet, else -EEXIST (message printed).  A page
- * of the summary found damaged: it is removed, and the cache rebuilt from
- * the log, once. */
-static int not_logged(struct famfs_fs *fs, const char *rel)
+int famfs_fs_cache_ready(struct famfs_fs *fs, const char *who,
+			 const char *what)
 {
-	uint64_t idx;
 	int rc;
 
-	for (int tries = 0;; tries++) {
-		rc = famfs_summary_find(fs->cache_sum, fs, rel, &idx);
-		if (rc > 0) {
-			famfs_err("%s/%s: already in the log (entry %llu)",
-				  fs->mpt, rel, (unsigned long long)idx);
-			return -EEXIST;
-		}
-		if (!rc)
-			return 0;
-		famfs_fs_cache_drop(fs);
-		if (tries) {
-			famfs_err("%s/%s: the path table of the create cache is damaged",
-				  fs->mpt, rel);
-			return rc;
-		}
-		rc = famfs_fs_cache_update(fs);
-		if (rc)
-			return rc;
+	if (!fs->locked) {
+		famfs_err("%s: %s: the log lock is not held (a bug: nothing is allocated without it)",
+			  who, what);
+		return -ENOLCK;
 	}
+	rc = famfs_fs_cache_update(fs);
+	if (!rc)
+		rc = cache_usable(fs, who, what);
+	/* R4 before any memory is taken and written: a cache from the
+	 * summary did not look past next_index */
+	if (!rc)
+		rc = famfs_log_tail_check(fs);
+	return rc;
 }
 
 /* After an append of this process: the summary file is to say so, when
@@ -533,16 +532,13 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	rc = famfs_fs_lock(fs);
 	if (rc)
 		return rc;
+	/* the path judged by the log (the cache's path table), then every
+	 * allocation sees every entry committed before it */
 	rc = famfs_fs_cache_update(fs);
-	if (rc)
-		goto out;
-	rc = not_logged(fs, norm);
 	if (!rc)
-		rc = cache_usable(fs, p);
-	/* R4 before any memory is taken and written: a cache from the
-	 * summary did not look past next_index */
+		rc = famfs_path_check(fs, norm, p, false, NULL);
 	if (!rc)
-		rc = famfs_log_tail_check(fs);
+		rc = famfs_fs_cache_ready(fs, p, "not created");
 	if (rc)
 		goto out;
 	/* made and mapped under its parent opened beneath the mount root: a
@@ -610,6 +606,11 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 
 		fs->cache_last_idx = fs->cache_next;
 		fs->cache_next = famfs_log_next(fs->log);
+		/* a prefix of the directory known to have no file: no more */
+		if (!strncmp(fs->cache_dirok, norm, strlen(norm)) &&
+		    (fs->cache_dirok[strlen(norm)] == '/' ||
+		     !fs->cache_dirok[strlen(norm)]))
+			fs->cache_dirok_len = 0;
 		/* what the summary's check reads back (compact: decoded) */
 		if (famfs_log_entry_at(fs, fs->cache_last_idx, &le) == 0) {
 			fs->cache_last_crc = le32toh(le.crc);
@@ -666,13 +667,13 @@ static void cache_follow(struct famfs_fs *fs)
 }
 
 /*
- * mkdir one directory and log it; -EEXIST if present as a directory.  Made
- * under its parent opened beneath the mount root without following a
- * link (a link on the way is refused, never made through), 0700 and
- * root's until logged, and held open from its mkdir on: its owner and
+ * mkdir one directory and log it: 0; 1 if it is there already as a
+ * directory; -errno (printed).  Judged by the log first.  Made under its
+ * parent opened beneath the mount root without following a link, 0700
+ * and root's until logged, and held open from its mkdir on: its owner and
  * mode go to that directory, not to whatever may be at its name once the
- * entry is appended (famfs mkdir -u alice pub/alice, pub/alice swapped for
- * a link to /etc meanwhile, would hand /etc to alice).
+ * entry is appended (famfs mkdir -u alice pub/alice, pub/alice swapped
+ * for a link to /etc meanwhile, would hand /etc to alice).
  */
 static int mkdir_one(struct famfs_fs *fs, const char *rel, uint32_t mode,
 		     uint32_t uid, uint32_t gid)
@@ -681,17 +682,33 @@ static int mkdir_one(struct famfs_fs *fs, const char *rel, uint32_t mode,
 	struct famfs_log_entry e;
 	struct stat st, made;
 	const char *name;
-	int pfd, fd, rc;
+	uint64_t idx;
+	int pfd, fd, logged, rc;
 
 	if (famfs_join(p, sizeof(p), fs->mpt, rel))
 		return -ENAMETOOLONG;
+	logged = famfs_path_check(fs, rel, p, true, &idx);
+	if (logged < 0)
+		return logged;
 	pfd = dirset_parent_beneath(fs->mpt, rel, &name);
 	if (pfd < 0) {
 		famfs_err("%s: mkdir: %s", p, dirset_beneath_why(pfd));
 		return pfd;
 	}
-	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-		rc = S_ISDIR(st.st_mode) ? -EEXIST : -ENOTDIR;
+	rc = fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW);
+	if (logged) {
+		/* a directory of the log: there, or for a replay to make */
+		if (!rc && S_ISDIR(st.st_mode)) {
+			rc = 1;
+		} else {
+			famfs_err("%s: already in the log, as a directory (entry %llu), but not here as one: famfs logplay %s makes it again",
+				  p, (unsigned long long)idx, fs->mpt);
+			rc = -EEXIST;
+		}
+		goto out;
+	}
+	if (!rc) {
+		rc = S_ISDIR(st.st_mode) ? 1 : -ENOTDIR;
 		if (rc == -ENOTDIR)
 			famfs_err("%s: exists and is not a directory%s", p,
 				  S_ISLNK(st.st_mode) ? " (a symbolic link, not followed)" : "");
@@ -750,20 +767,30 @@ int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
 	rc = famfs_fs_lock(fs);
 	if (rc)
 		return rc;
+	/* judged by the log, as a file's create is */
+	rc = famfs_fs_cache_update(fs);
+	if (rc)
+		goto out;
+	/* a parent the log has as a file is named for the whole path (as
+	 * mkdir -p says ENOTDIR), before any of them is made */
+	if (parents) {
+		rc = famfs_path_check(fs, norm, p, true, NULL);
+		if (rc < 0)
+			goto out;
+	}
 	if (parents) {
 		for (char *s = strchr(norm, '/'); s; s = strchr(s + 1, '/')) {
 			*s = '\0';
 			rc = mkdir_one(fs, norm, 0755, uid, gid);
 			*s = '/';
-			if (rc && rc != -EEXIST)
+			if (rc < 0)
 				goto out;
 		}
 	}
 	rc = mkdir_one(fs, norm, mode, uid, gid);
-	if (rc == -EEXIST) {
-		if (parents)
-			rc = 0;
-		else
+	if (rc == 1) {
+		rc = parents ? 0 : -EEXIST;
+		if (rc)
 			famfs_err("%s/%s: already exists", fs->mpt, norm);
 	}
 out:

@@ -370,7 +370,7 @@ static int damaged(struct famfs_fs *fs)
 /* find path: 1 (*idx, the slot in *at), or 0 and *at the empty slot that
  * ends its probe sequence */
 static int lookup(struct famfs_summary *s, struct famfs_fs *fs,
-		  const char *path, uint64_t *idx, uint64_t *at)
+		  const char *path, uint64_t *idx, uint64_t *at, int *type)
 {
 	uint64_t h = path_hash(path), nslots = s->h.npages * SUM_SLOTS;
 	uint32_t h32 = (uint32_t)(h >> 32);
@@ -393,11 +393,14 @@ static int lookup(struct famfs_summary *s, struct famfs_fs *fs,
 		e_idx = (v & 0xffffffffULL) - 1;
 		if (e_idx >= n)
 			return damaged(fs);
+		famfs_summary_stats.confirms++;
 		if (famfs_log_entry_at(fs, e_idx, &e))
 			return damaged(fs);
 		if (!strncmp(e.fm.path, path, sizeof(e.fm.path))) {
 			*idx = e_idx;
 			*at = i;
+			if (type)
+				*type = le16toh(e.type);
 			return 1;
 		}
 	}
@@ -409,7 +412,15 @@ int famfs_summary_find(struct famfs_summary *s, struct famfs_fs *fs,
 {
 	uint64_t at;
 
-	return lookup(s, fs, path, idx, &at);
+	return lookup(s, fs, path, idx, &at, NULL);
+}
+
+int famfs_summary_find_type(struct famfs_summary *s, struct famfs_fs *fs,
+			    const char *path, uint64_t *idx, int *type)
+{
+	uint64_t at;
+
+	return lookup(s, fs, path, idx, &at, type);
 }
 
 /* twice the pages, every path moved over (all pages read first) */
@@ -465,7 +476,7 @@ int famfs_summary_add(struct famfs_summary *s, struct famfs_fs *fs,
 		if (rc)
 			return rc == -EBADMSG ? damaged(fs) : rc;
 	}
-	rc = lookup(s, fs, path, &have, &at);
+	rc = lookup(s, fs, path, &have, &at, NULL);
 	if (rc)
 		return rc < 0 ? rc : 0;	/* the first entry of a path counts */
 	s->pg[at / SUM_SLOTS]->slot[at % SUM_SLOTS] =

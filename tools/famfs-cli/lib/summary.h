@@ -40,6 +40,10 @@ void famfs_summary_free(struct famfs_summary *s);
  * (printed: drop the summary, rebuild). */
 int famfs_summary_find(struct famfs_summary *s, struct famfs_fs *fs,
 		       const char *path, uint64_t *idx);
+/* The same, and the kind of that entry (FAMFS_LOG_FILE, _MKDIR) in *type:
+ * the log entry read to confirm the hit says it */
+int famfs_summary_find_type(struct famfs_summary *s, struct famfs_fs *fs,
+			    const char *path, uint64_t *idx, int *type);
 /* Add a path logged at idx (the first entry of a path counts: an existing
  * one is kept).  0 or -errno. */
 int famfs_summary_add(struct famfs_summary *s, struct famfs_fs *fs,
@@ -65,6 +69,7 @@ int famfs_summary_path(const uint8_t fs_uuid[16], char *out, size_t n);
 /* what the last load did, for tests and FAMFS_DEBUG_FLUSH */
 struct famfs_summary_stats {
 	unsigned long loads, rebuilds, pages_read, pages_written;
+	unsigned long confirms;		/* log entries read to confirm a hit */
 	char last_reason[FAMFS_REASON_LEN];
 };
 extern struct famfs_summary_stats famfs_summary_stats;
