@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Messages and number parsing shared by every command. */
+/* Messages, number parsing and the text of a uuid, shared by every
+ * command. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <uuid/uuid.h>
 
 #include "libfamfs.h"
 
@@ -115,4 +117,9 @@ int famfs_parse_u32(const char *s, int base, uint32_t *out)
 		return -EINVAL;
 	*out = (uint32_t)v;
 	return 0;
+}
+
+void famfs_uuid_str(const uint8_t uuid[16], char out[37])
+{
+	uuid_unparse_lower(uuid, out);
 }

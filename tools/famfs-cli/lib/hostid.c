@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* This host's persistent id, compared with the superblock's master uuid:
- * random, created on first use, never derived from /etc/machine-id. */
+ * random, created on first use, never derived from /etc/machine-id; and
+ * this boot's id (the master record names the instance by both). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -15,11 +16,7 @@
 
 #define HOST_ID_DIR	"/etc/famfs"
 #define HOST_ID_FILE	HOST_ID_DIR "/host-uuid"
-
-void famfs_uuid_str(const uint8_t uuid[16], char out[37])
-{
-	uuid_unparse_lower(uuid, out);
-}
+#define BOOT_ID_FILE	"/proc/sys/kernel/random/boot_id"
 
 int famfs_read_id(const char *path, uint8_t uuid[16])
 {
@@ -102,5 +99,17 @@ int famfs_host_id(uint8_t uuid[16])
 	if (rc)
 		famfs_err("%s: cannot read or create this host's id: %s",
 			  HOST_ID_FILE, strerror(-rc));
+	return rc;
+}
+
+int famfs_boot_id(uint8_t boot[16])
+{
+	const char *env = getenv("FAMFS_BOOT_ID_FILE");
+	const char *p = env && *env ? env : BOOT_ID_FILE;
+	int rc = famfs_read_id(p, boot);
+
+	if (rc)
+		famfs_err("%s%s: cannot read this boot's id: %s", p,
+			  p == env ? " (FAMFS_BOOT_ID_FILE)" : "", strerror(-rc));
 	return rc;
 }

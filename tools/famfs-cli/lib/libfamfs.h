@@ -43,6 +43,8 @@ __attribute__((format(printf, 1, 2))) void famfs_note(const char *fmt, ...);
  * after 0x ("010" is ten, never octal); -EINVAL on junk */
 int famfs_parse_size(const char *s, uint64_t *out);
 int famfs_parse_u32(const char *s, int base, uint32_t *out);
+/* the lower-case text form of a uuid */
+void famfs_uuid_str(const uint8_t uuid[16], char out[37]);
 
 /* ---- format.c: CRC, superblock, log header and entry --------------------- */
 #define FAMFS_REASON_LEN 160
@@ -373,7 +375,8 @@ int famfs_host_id(uint8_t uuid[16]);
 /* The uuid on the first line of an id file (a host id, boot_id): the
  * usual text form, or 32 hex digits (machine-id style); -errno, -EINVAL */
 int famfs_read_id(const char *path, uint8_t uuid[16]);
-void famfs_uuid_str(const uint8_t uuid[16], char out[37]);
+/* /proc/sys/kernel/random/boot_id, or $FAMFS_BOOT_ID_FILE (tests) */
+int famfs_boot_id(uint8_t boot[16]);
 
 /* ---- fs.c: an opened file system (superblock + log) ---------------------- */
 /* A log segment (INCOMPAT_LOG_EXTEND): segment 0 is mkfs's log (its map is

@@ -22,7 +22,6 @@
 
 #include "master.h"
 
-#define BOOT_ID_FILE	"/proc/sys/kernel/random/boot_id"
 #define CLAIM_DIR	"/var/lib/famfs"
 
 static bool zero(const void *p, size_t n)
@@ -149,18 +148,6 @@ void famfs_mrec_show(const struct famfs_superblock *sb,
 	famfs_mrec_describe(r, desc, sizeof(desc));
 	snprintf(out, n, "%s: %s",
 		 le32toh(r->flags) & FAMFS_MREC_HELD ? "held" : "released", desc);
-}
-
-int famfs_boot_id(uint8_t boot[16])
-{
-	const char *env = getenv("FAMFS_BOOT_ID_FILE");
-	const char *p = env && *env ? env : BOOT_ID_FILE;
-	int rc = famfs_read_id(p, boot);
-
-	if (rc)
-		famfs_err("%s%s: cannot read this boot's id: %s", p,
-			  p == env ? " (FAMFS_BOOT_ID_FILE)" : "", strerror(-rc));
-	return rc;
 }
 
 int famfs_claim_path(const uint8_t fs_uuid[16], char *out, size_t n)

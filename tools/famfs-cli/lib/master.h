@@ -55,8 +55,6 @@ void famfs_mrec_describe(const struct famfs_master_record *r, char *out,
 void famfs_mrec_show(const struct famfs_superblock *sb,
 		     const struct famfs_master_record *r, char *out, size_t n);
 
-/* /proc/sys/kernel/random/boot_id, or $FAMFS_BOOT_ID_FILE (tests) */
-int famfs_boot_id(uint8_t boot[16]);
 /* $FAMFS_CLAIM_DIR (tests) or /var/lib/famfs, then <fs uuid>.claim */
 int famfs_claim_path(const uint8_t fs_uuid[16], char *out, size_t n);
 int famfs_claim_read(const uint8_t fs_uuid[16], struct famfs_claim *c);

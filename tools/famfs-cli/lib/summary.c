@@ -12,7 +12,6 @@
 #include <uuid/uuid.h>
 
 #include "libfamfs.h"
-#include "master.h"
 #include "summary.h"
 
 #define SUM_MAGIC	0x314d555346534d46ULL	/* "FMSFSUM1" */
