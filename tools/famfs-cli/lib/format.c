@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The log entry (famfs_format.h, v1 form): CRC, checks, the ranges it
- * owns (the superblock and the log header: sb.c). */
+/* The log entry (famfs_format.h, v1 form): build, CRC, checks, the ranges
+ * it owns (the superblock and the log header: sb.c). */
 #define _DEFAULT_SOURCE
 #include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "libfamfs.h"
 
@@ -521,4 +522,91 @@ int famfs_entry_check_fields(const struct famfs_log_entry *e, uint64_t index,
 		REASON("unknown entry type %u", le16toh(e->type));
 		return -EINVAL;
 	}
+}
+
+/* ---- building entries (not yet sequenced: famfs_log_append does) ---- */
+int famfs_owner_check(const char *what, uint32_t uid, uint32_t gid)
+{
+	if (uid == UINT32_MAX || gid == UINT32_MAX) {
+		famfs_err("%s: %s %u is (%s_t)-1, chown's \"no change\", not an owner",
+			  what, uid == UINT32_MAX ? "uid" : "gid", UINT32_MAX,
+			  uid == UINT32_MAX ? "uid" : "gid");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
+		      uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
+		      const struct famfs_log_simple_ext *ext, unsigned next)
+{
+	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN];
+	struct famfs_log_fmeta *fm = &e->fm;
+	int rc;
+
+	memset(e, 0, sizeof(*e));
+	rc = famfs_relpath_normalize(rel, norm, reason);
+	if (rc) {
+		famfs_err("%s", reason);
+		return rc;
+	}
+	rc = famfs_owner_check(norm, uid, gid);
+	if (rc)
+		return rc;
+	if (next > FAMFS_LOG_MAX_SIMPLE_EXT || (type == FAMFS_LOG_FILE && !next)) {
+		famfs_err("%s: bad extent count %u", norm, next);
+		return -EINVAL;
+	}
+	e->type = htole16((uint16_t)type);
+	fm->size = htole64(size);
+	fm->ctime = htole64((uint64_t)time(NULL));
+	fm->mode = htole32(mode & 07777);
+	fm->uid = htole32(uid);
+	fm->gid = htole32(gid);
+	if (type == FAMFS_LOG_FILE) {
+		fm->extent_type = htole16(FAMFS_LOG_EXT_SIMPLE);
+		fm->nextents = htole16((uint16_t)next);
+		for (unsigned i = 0; i < next; i++)
+			fm->ext.simple[i] = ext[i];
+	}
+	fm->path_len = htole16((uint16_t)strlen(norm));
+	memcpy(fm->path, norm, strlen(norm));
+	return 0;
+}
+
+int famfs_entry_build_interleaved(struct famfs_log_entry *e, const char *rel,
+				  uint64_t size, uint32_t mode, uint32_t uid,
+				  uint32_t gid,
+				  const struct famfs_log_interleave_ext *ie)
+{
+	struct famfs_log_simple_ext none = { 0, 0 };
+	int rc;
+
+	/* the common fields as for a one-extent file, then the extent area */
+	rc = famfs_entry_build(e, FAMFS_LOG_FILE, rel, size, mode, uid, gid,
+			       &none, 1);
+	if (rc)
+		return rc;
+	if (!le32toh(ie->nstrips) || le32toh(ie->nstrips) > FAMFS_LOG_MAX_STRIPS) {
+		famfs_err("%s: bad strip count %u (1..%u)", e->fm.path,
+			  le32toh(ie->nstrips), FAMFS_LOG_MAX_STRIPS);
+		return -EINVAL;
+	}
+	e->fm.extent_type = htole16(FAMFS_LOG_EXT_INTERLEAVED);
+	e->fm.nextents = htole16(1);
+	memset(&e->fm.ext, 0, sizeof(e->fm.ext));
+	e->fm.ext.interleave = *ie;
+	return 0;
+}
+
+void famfs_entry_build_extend(struct famfs_log_entry *e, uint32_t k,
+			      uint64_t off, uint64_t len)
+{
+	memset(e, 0, sizeof(*e));
+	e->type = htole16(FAMFS_LOG_EXTEND);
+	e->fm.size = htole64(k);
+	e->fm.extent_type = htole16(FAMFS_LOG_EXT_SIMPLE);
+	e->fm.nextents = htole16(1);
+	e->fm.ext.simple[0].offset = htole64(off);
+	e->fm.ext.simple[0].len = htole64(len);
 }

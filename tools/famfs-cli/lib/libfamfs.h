@@ -46,7 +46,7 @@ int famfs_parse_u32(const char *s, int base, uint32_t *out);
 /* the lower-case text form of a uuid */
 void famfs_uuid_str(const uint8_t uuid[16], char out[37]);
 
-/* ---- format.c: CRC, superblock, log header and entry --------------------- */
+/* ---- sb.c, format.c: superblock, log header and entry ---------------------- */
 #define FAMFS_REASON_LEN 160
 /* every byte of [p, p + n) zero? (a word at a time) */
 bool famfs_all_zero(const void *p, size_t n);
@@ -123,6 +123,21 @@ unsigned famfs_entry_ranges_on(const struct famfs_log_entry *e, unsigned dev,
 bool famfs_entry_interleaved(const struct famfs_log_entry *e);
 uint64_t famfs_data_start(const struct famfs_superblock *sb);
 bool famfs_sb_compact(const struct famfs_superblock *sb);
+/* (uid_t)-1, (gid_t)-1: chown's "no change", never an owner: -EINVAL */
+int famfs_owner_check(const char *what, uint32_t uid, uint32_t gid);
+/* Build a FILE or MKDIR entry (not yet sequenced; famfs_owner_check). */
+int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
+		      uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
+		      const struct famfs_log_simple_ext *ext, unsigned next);
+/* Build an interleaved FILE entry (not yet sequenced); ie is copied as is
+ * (little-endian, as famfs_alloc_strips fills it). */
+int famfs_entry_build_interleaved(struct famfs_log_entry *e, const char *rel,
+				  uint64_t size, uint32_t mode, uint32_t uid,
+				  uint32_t gid,
+				  const struct famfs_log_interleave_ext *ie);
+/* The v1 form of an EXTEND entry: segment k over [off, off + len) */
+void famfs_entry_build_extend(struct famfs_log_entry *e, uint32_t k,
+			      uint64_t off, uint64_t len);
 
 #include "devices.h"
 
@@ -570,18 +585,6 @@ uint64_t famfs_log_next(const struct famfs_log_header *h);
 /* Fill seq/uuid/crc, write slot, flush, then advance next_index.  -ENOSPC
  * when full (log unchanged). */
 int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e);
-/* (uid_t)-1, (gid_t)-1: chown's "no change", never an owner: -EINVAL */
-int famfs_owner_check(const char *what, uint32_t uid, uint32_t gid);
-/* Build a FILE or MKDIR entry (not yet sequenced; famfs_owner_check). */
-int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
-		      uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
-		      const struct famfs_log_simple_ext *ext, unsigned next);
-/* Build an interleaved FILE entry (not yet sequenced); ie is copied as is
- * (little-endian, as famfs_alloc_strips fills it). */
-int famfs_entry_build_interleaved(struct famfs_log_entry *e, const char *rel,
-				  uint64_t size, uint32_t mode, uint32_t uid,
-				  uint32_t gid,
-				  const struct famfs_log_interleave_ext *ie);
 /* What a full log's message tells the user */
 #define FAMFS_LOG_FULL_HINT \
 	"Grow it with famfs loggrow MPT (it needs free space), or make a new file system with a larger --loglen (up to 1G) and copy the files to it"

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
-#include <time.h>
 
 #include "libfamfs.h"
 #include "master.h"
@@ -13,80 +12,6 @@
 uint64_t famfs_log_next(const struct famfs_log_header *h)
 {
 	return le64toh(__atomic_load_n(&h->next_index, __ATOMIC_ACQUIRE));
-}
-
-int famfs_owner_check(const char *what, uint32_t uid, uint32_t gid)
-{
-	if (uid == UINT32_MAX || gid == UINT32_MAX) {
-		famfs_err("%s: %s %u is (%s_t)-1, chown's \"no change\", not an owner",
-			  what, uid == UINT32_MAX ? "uid" : "gid", UINT32_MAX,
-			  uid == UINT32_MAX ? "uid" : "gid");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
-		      uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
-		      const struct famfs_log_simple_ext *ext, unsigned next)
-{
-	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN];
-	struct famfs_log_fmeta *fm = &e->fm;
-	int rc;
-
-	memset(e, 0, sizeof(*e));
-	rc = famfs_relpath_normalize(rel, norm, reason);
-	if (rc) {
-		famfs_err("%s", reason);
-		return rc;
-	}
-	rc = famfs_owner_check(norm, uid, gid);
-	if (rc)
-		return rc;
-	if (next > FAMFS_LOG_MAX_SIMPLE_EXT || (type == FAMFS_LOG_FILE && !next)) {
-		famfs_err("%s: bad extent count %u", norm, next);
-		return -EINVAL;
-	}
-	e->type = htole16((uint16_t)type);
-	fm->size = htole64(size);
-	fm->ctime = htole64((uint64_t)time(NULL));
-	fm->mode = htole32(mode & 07777);
-	fm->uid = htole32(uid);
-	fm->gid = htole32(gid);
-	if (type == FAMFS_LOG_FILE) {
-		fm->extent_type = htole16(FAMFS_LOG_EXT_SIMPLE);
-		fm->nextents = htole16((uint16_t)next);
-		for (unsigned i = 0; i < next; i++)
-			fm->ext.simple[i] = ext[i];
-	}
-	fm->path_len = htole16((uint16_t)strlen(norm));
-	memcpy(fm->path, norm, strlen(norm));
-	return 0;
-}
-
-int famfs_entry_build_interleaved(struct famfs_log_entry *e, const char *rel,
-				  uint64_t size, uint32_t mode, uint32_t uid,
-				  uint32_t gid,
-				  const struct famfs_log_interleave_ext *ie)
-{
-	struct famfs_log_simple_ext none = { 0, 0 };
-	int rc;
-
-	/* the common fields as for a one-extent file, then the extent area */
-	rc = famfs_entry_build(e, FAMFS_LOG_FILE, rel, size, mode, uid, gid,
-			       &none, 1);
-	if (rc)
-		return rc;
-	if (!le32toh(ie->nstrips) || le32toh(ie->nstrips) > FAMFS_LOG_MAX_STRIPS) {
-		famfs_err("%s: bad strip count %u (1..%u)", e->fm.path,
-			  le32toh(ie->nstrips), FAMFS_LOG_MAX_STRIPS);
-		return -EINVAL;
-	}
-	e->fm.extent_type = htole16(FAMFS_LOG_EXT_INTERLEAVED);
-	e->fm.nextents = htole16(1);
-	memset(&e->fm.ext, 0, sizeof(e->fm.ext));
-	e->fm.ext.interleave = *ie;
-	return 0;
 }
 
 /* ---- compact log (famfs_format.h, clog.c) ---- */

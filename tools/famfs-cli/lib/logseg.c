@@ -418,18 +418,6 @@ int famfs_logseg_add(struct famfs_fs *fs, const struct famfs_log_entry *e,
 	return 0;
 }
 
-void famfs_entry_build_extend(struct famfs_log_entry *e, uint32_t k,
-			      uint64_t off, uint64_t len)
-{
-	memset(e, 0, sizeof(*e));
-	e->type = htole16(FAMFS_LOG_EXTEND);
-	e->fm.size = htole64(k);
-	e->fm.extent_type = htole16(FAMFS_LOG_EXT_SIMPLE);
-	e->fm.nextents = htole16(1);
-	e->fm.ext.simple[0].offset = htole64(off);
-	e->fm.ext.simple[0].len = htole64(len);
-}
-
 /* ---- cache maintenance, segment by segment ---- */
 typedef int (*seg_op)(struct famfs_map *m, void *addr, size_t len);
 

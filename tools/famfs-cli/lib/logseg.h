@@ -26,9 +26,6 @@ void famfs_logview_fini(struct famfs_fs *fs);
  * mapped here. */
 int famfs_logseg_add(struct famfs_fs *fs, const struct famfs_log_entry *e,
 		     uint64_t idx, char *reason);
-/* The v1 form of an EXTEND entry: segment k over [off, off + len) */
-void famfs_entry_build_extend(struct famfs_log_entry *e, uint32_t k,
-			      uint64_t off, uint64_t len);
 /* The master, under the log lock: grow the log by len bytes (0: double
  * it) into free memory of device 0 -- INCOMPAT_LOG_EXTEND set, the range
  * taken from the create cache, mapped as .meta/.logK, zeroed, and its
