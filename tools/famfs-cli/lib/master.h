@@ -60,6 +60,12 @@ int famfs_claim_path(const uint8_t fs_uuid[16], char *out, size_t n);
 int famfs_claim_read(const uint8_t fs_uuid[16], struct famfs_claim *c);
 int famfs_claim_write(const uint8_t fs_uuid[16], const struct famfs_claim *c);
 
+/* The record in a mapping of the superblock region */
+static inline struct famfs_master_record *famfs_mrec_at(void *sb_region)
+{
+	return (struct famfs_master_record *)((char *)sb_region +
+					      FAMFS_MREC_OFFSET);
+}
 /* The record of an open fs, refreshed from memory first: a private copy
  * (fs->mrec), read once, so what is judged is what is remembered */
 const struct famfs_master_record *famfs_mrec_refresh(struct famfs_fs *fs);
