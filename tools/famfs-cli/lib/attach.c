@@ -3,87 +3,18 @@
  * Attaching a file system's members to its mount (issue 16): every device
  * the log added (fs->devs) that famfs.ko does not have yet is found on this
  * host by its member superblock (device uuid, never its name) and handed
- * over with FAMFSIOC_DEV_ADD -- by famfs mount before the replay, by
- * logplay when it meets a DEVADD, by famfs devadd for the new one.
+ * over with FAMFSIOC_DEV_ADD (kernel.c) -- by famfs mount before the
+ * replay, by logplay when it meets a DEVADD, by the master's append that
+ * commits one (R4).
  */
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "libfamfs.h"
-
-int famfs_mount_dev_get(const char *mpt, unsigned index,
-			struct famfs_ioc_dev_info *i)
-{
-	int fd, rc;
-
-	if (!famfs_kernel->dev_get)
-		return -ENOTTY;
-	fd = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	memset(i, 0, sizeof(*i));
-	i->index = index;
-	rc = famfs_kernel->dev_get(fd, i);
-	close(fd);
-	return rc;
-}
-
-int famfs_mount_dev_attached(const char *mpt, unsigned index)
-{
-	struct famfs_ioc_dev_info i;
-	int rc = famfs_mount_dev_get(mpt, index, &i);
-
-	if (rc == -ENXIO)
-		return 0;
-	return rc ? rc : 1;
-}
-
-int famfs_mount_dev_add(const char *mpt, const char *path, unsigned index,
-			uint64_t size)
-{
-	struct famfs_ioc_dev_add a;
-	int mfd, dfd, rc;
-
-	if (!famfs_kernel->dev_add) {
-		famfs_err("%s: this famfs.ko cannot attach member devices (no FAMFSIOC_DEV_ADD)",
-			  mpt);
-		return -ENOTTY;
-	}
-	mfd = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (mfd < 0) {
-		rc = -errno;
-		famfs_err("%s: %s", mpt, strerror(errno));
-		return rc;
-	}
-	/* read-only: a writable open of a /dev/daxX.Y makes it busy */
-	dfd = open(path, O_RDONLY | O_CLOEXEC);
-	if (dfd < 0) {
-		rc = -errno;
-		famfs_err("%s: %s", path, strerror(errno));
-		close(mfd);
-		return rc;
-	}
-	memset(&a, 0, sizeof(a));
-	a.fd = dfd;
-	a.index = index;
-	a.size = size;
-	rc = famfs_kernel->dev_add(mfd, &a);
-	if (rc)
-		famfs_err("%s: cannot attach %s as member %u (%llu bytes): %s%s",
-			  mpt, path, index, (unsigned long long)size,
-			  strerror(-rc), rc == -EOPNOTSUPP ?
-			  " (a device-dax instance must be bound to famfs first: famfs bind DEV)" :
-			  rc == -EBUSY ? " (held by another mount or opener)" : "");
-	close(dfd);
-	close(mfd);
-	return rc;
-}
 
 /* The log's members (index, device uuid) into all[]: their count, or
  * -errno (printed) */

@@ -185,16 +185,6 @@ struct famfs_fs;
  * index or one device uuid; or -errno (printed) */
 int famfs_fs_devtab(struct famfs_fs *fs, const char *const *hints, int nhints,
 		    struct famfs_devtab *t);
-/* 1 if famfs.ko has a device at index in the mount at mpt, 0 if not,
- * -errno (-ENOTTY: a module without DEV_GET) */
-int famfs_mount_dev_attached(const char *mpt, unsigned index);
-/* FAMFSIOC_DEV_GET of index in the mount at mpt: 0 and *i filled, -ENXIO
- * (nothing attached there), -errno (-ENOTTY: no DEV_GET) */
-int famfs_mount_dev_get(const char *mpt, unsigned index,
-			struct famfs_ioc_dev_info *i);
-/* FAMFSIOC_DEV_ADD of path as member index of size bytes (printed) */
-int famfs_mount_dev_add(const char *mpt, const char *path, unsigned index,
-			uint64_t size);
 /* Attach every device the log added (fs->devs, brought up to date) that
  * the mount at fs->mpt does not have yet: found by device uuid among the
  * hints and the scan root (famfs_devtab_find with the log's members), its

@@ -10,6 +10,7 @@
  * FAMFS_MAX_EXTENTS extents) is refused by the callers before they log it. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 
 #include "libfamfs.h"
 
@@ -422,4 +424,73 @@ bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b)
 		       !memcmp(a->iext, b->iext, a->count * sizeof(a->iext[0]));
 	return a->count <= FAMFS_IOC_MAX_EXTENTS_V2 &&
 	       !memcmp(a->ext, b->ext, a->count * sizeof(a->ext[0]));
+}
+
+/* ---- the members of a mount (FAMFSIOC_DEV_GET, FAMFSIOC_DEV_ADD) ---- */
+int famfs_mount_dev_get(const char *mpt, unsigned index,
+			struct famfs_ioc_dev_info *i)
+{
+	int fd, rc;
+
+	if (!famfs_kernel->dev_get)
+		return -ENOTTY;
+	fd = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	memset(i, 0, sizeof(*i));
+	i->index = index;
+	rc = famfs_kernel->dev_get(fd, i);
+	close(fd);
+	return rc;
+}
+
+int famfs_mount_dev_attached(const char *mpt, unsigned index)
+{
+	struct famfs_ioc_dev_info i;
+	int rc = famfs_mount_dev_get(mpt, index, &i);
+
+	if (rc == -ENXIO)
+		return 0;
+	return rc ? rc : 1;
+}
+
+int famfs_mount_dev_add(const char *mpt, const char *path, unsigned index,
+			uint64_t size)
+{
+	struct famfs_ioc_dev_add a;
+	int mfd, dfd, rc;
+
+	if (!famfs_kernel->dev_add) {
+		famfs_err("%s: this famfs.ko cannot attach member devices (no FAMFSIOC_DEV_ADD)",
+			  mpt);
+		return -ENOTTY;
+	}
+	mfd = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (mfd < 0) {
+		rc = -errno;
+		famfs_err("%s: %s", mpt, strerror(errno));
+		return rc;
+	}
+	/* read-only: a writable open of a /dev/daxX.Y makes it busy */
+	dfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (dfd < 0) {
+		rc = -errno;
+		famfs_err("%s: %s", path, strerror(errno));
+		close(mfd);
+		return rc;
+	}
+	memset(&a, 0, sizeof(a));
+	a.fd = dfd;
+	a.index = index;
+	a.size = size;
+	rc = famfs_kernel->dev_add(mfd, &a);
+	if (rc)
+		famfs_err("%s: cannot attach %s as member %u (%llu bytes): %s%s",
+			  mpt, path, index, (unsigned long long)size,
+			  strerror(-rc), rc == -EOPNOTSUPP ?
+			  " (a device-dax instance must be bound to famfs first: famfs bind DEV)" :
+			  rc == -EBUSY ? " (held by another mount or opener)" : "");
+	close(dfd);
+	close(mfd);
+	return rc;
 }

@@ -382,6 +382,16 @@ bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b);
 int famfs_file_cache(int fd, bool invalidate);
 /* The v1 map as an fmap */
 void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1);
+/* 1 if famfs.ko has a device at index in the mount at mpt, 0 if not,
+ * -errno (-ENOTTY: a module without DEV_GET) */
+int famfs_mount_dev_attached(const char *mpt, unsigned index);
+/* FAMFSIOC_DEV_GET of index in the mount at mpt: 0 and *i filled, -ENXIO
+ * (nothing attached there), -errno (-ENOTTY: no DEV_GET) */
+int famfs_mount_dev_get(const char *mpt, unsigned index,
+			struct famfs_ioc_dev_info *i);
+/* FAMFSIOC_DEV_ADD of path as member index of size bytes (printed) */
+int famfs_mount_dev_add(const char *mpt, const char *path, unsigned index,
+			uint64_t size);
 
 /* ---- hostid.c ------------------------------------------------------------ */
 /* This host's persistent id: $FAMFS_HOST_ID_FILE, else /etc/famfs/host-uuid;
