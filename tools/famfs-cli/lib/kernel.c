@@ -9,6 +9,7 @@
  * MAP_GETEXT.  What v1 cannot express (interleaved, more than
  * FAMFS_MAX_EXTENTS extents) is refused by the callers before they log it. */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -424,6 +425,63 @@ bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b)
 		       !memcmp(a->iext, b->iext, a->count * sizeof(a->iext[0]));
 	return a->count <= FAMFS_IOC_MAX_EXTENTS_V2 &&
 	       !memcmp(a->ext, b->ext, a->count * sizeof(a->ext[0]));
+}
+
+/* ---- the map of a log entry, as famfs.ko is given it ---- */
+int famfs_map_from_entry(const struct famfs_log_entry *e,
+			 struct famfs_ioc_map *map)
+{
+	unsigned n = le16toh(e->fm.nextents);
+
+	memset(map, 0, sizeof(*map));
+	if (famfs_entry_interleaved(e) || n > FAMFS_MAX_EXTENTS ||
+	    (n && famfs_entry_devindex(e, 0)) ||
+	    (n > 1 && famfs_entry_devindex(e, 1)))
+		return -EOVERFLOW;	/* v1 cannot express it */
+	map->extent_type = SIMPLE_DAX_EXTENT;
+	map->file_type = FAMFS_REG;
+	map->file_size = le64toh(e->fm.size);
+	map->ext_list_count = n;
+	for (unsigned i = 0; i < n; i++) {
+		map->ext_list[i].offset = le64toh(e->fm.ext.simple[i].offset);
+		map->ext_list[i].len = le64toh(e->fm.ext.simple[i].len);
+	}
+	return 0;
+}
+
+void famfs_fmap_from_entry(const struct famfs_log_entry *e,
+			   struct famfs_fmap *m)
+{
+	const struct famfs_log_interleave_ext *ie = &e->fm.ext.interleave;
+
+	memset(m, 0, sizeof(*m));
+	m->file_type = FAMFS_REG;
+	m->file_size = le64toh(e->fm.size);
+	if (famfs_entry_interleaved(e)) {
+		struct famfs_ioc_iext *x = &m->iext[0];
+		uint32_t ns = le32toh(ie->nstrips);
+
+		m->extent_type = FAMFS_INTERLEAVED_EXTENT;
+		m->count = 1;
+		x->nstrips = ns;
+		x->chunk_size = le64toh(ie->chunk_size);
+		x->nbytes = (uint64_t)ns * le64toh(ie->strip_len);
+		for (uint32_t i = 0; i < ns && i < FAMFS_IOC_MAX_STRIPS; i++) {
+			x->strips[i].offset = le64toh(ie->strip_off[i]);
+			x->strips[i].len = le64toh(ie->strip_len);
+			m->dev[i] = (uint8_t)famfs_entry_devindex(e, i);
+		}
+		return;
+	}
+	m->extent_type = SIMPLE_DAX_EXTENT;
+	m->count = le16toh(e->fm.nextents);
+	if (m->count > FAMFS_LOG_MAX_SIMPLE_EXT)
+		m->count = FAMFS_LOG_MAX_SIMPLE_EXT;
+	for (uint32_t i = 0; i < m->count; i++) {
+		m->ext[i].offset = le64toh(e->fm.ext.simple[i].offset);
+		m->ext[i].len = le64toh(e->fm.ext.simple[i].len);
+		m->dev[i] = (uint8_t)famfs_entry_devindex(e, i);
+	}
 }
 
 /* ---- the members of a mount (FAMFSIOC_DEV_GET, FAMFSIOC_DEV_ADD) ---- */

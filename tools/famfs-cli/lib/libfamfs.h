@@ -380,6 +380,13 @@ bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b);
  * to do.  -errno of fstat(fs) or the ioctl (-ENOTTY: the module has no
  * FAMFSIOC_CACHE). */
 int famfs_file_cache(int fd, bool invalidate);
+/* The v1 ioctl map of a FILE entry (REG, simple extents; -EOVERFLOW for
+ * an interleaved one). */
+int famfs_map_from_entry(const struct famfs_log_entry *e,
+			 struct famfs_ioc_map *map);
+/* The map of a (valid) FILE entry, simple or interleaved. */
+void famfs_fmap_from_entry(const struct famfs_log_entry *e,
+			   struct famfs_fmap *m);
 /* The v1 map as an fmap */
 void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1);
 /* 1 if famfs.ko has a device at index in the mount at mpt, 0 if not,
@@ -726,13 +733,6 @@ int famfs_alloc_strips(struct famfs_bitmap *b, uint64_t size, uint32_t nstrips,
 #include "report.h"
 
 /* ---- ops.c: file system operations on a mounted file system --------------- */
-/* The v1 ioctl map of a FILE entry (REG, simple extents; -EOVERFLOW for
- * an interleaved one). */
-int famfs_map_from_entry(const struct famfs_log_entry *e,
-			 struct famfs_ioc_map *map);
-/* The map of a (valid) FILE entry, simple or interleaved. */
-void famfs_fmap_from_entry(const struct famfs_log_entry *e,
-			   struct famfs_fmap *m);
 /* Create rel (relative to fs->mpt) with a fresh allocation: the file is
  * created, given its owner and mode, mapped (MAP_CREATE) and zeroed, then
  * logged.  Returns an O_RDWR fd of the new file, or -errno (nothing logged,
