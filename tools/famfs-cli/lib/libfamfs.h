@@ -799,6 +799,13 @@ void famfs_fs_cache_flush(struct famfs_fs *fs);
  * the whole log (what was damaged while unmounted is seen: R3, R4), or
  * none when the log stops creates */
 void famfs_fs_cache_remake(struct famfs_fs *fs);
+/* After this opening's create of norm (its path, normalized) was appended:
+ * the cache takes the entry and the path (its allocation it has already);
+ * dropped if another entry came first */
+void famfs_fs_cache_created(struct famfs_fs *fs, const char *norm);
+/* After famfs mkdir appended: the master's summary, if there is a trusted
+ * one, follows (never a rebuild from the log: mkdir needs no cache) */
+void famfs_fs_cache_follow(struct famfs_fs *fs);
 /* mkdir rel and log it; parents: create missing parents too, no error if
  * it exists as a directory.  Judged by the log as a file's create is. */
 int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
