@@ -253,42 +253,6 @@ void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e)
 		famfs_bitmap_mark_range(b, r[i].offset, r[i].len);
 }
 
-struct mark_ctx {
-	struct famfs_bitmap *b;
-	const struct famfs_superblock *sb;
-	const struct famfs_logdevs *devs;
-};
-
-static int mark_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
-		      bool ok, const char *reason)
-{
-	struct mark_ctx *c = arg;
-
-	(void)reason;
-	/* R3: a refused entry whose extents parse keeps them */
-	if (ok || !famfs_entry_owned_devs(e, idx, c->sb, c->devs, NULL))
-		famfs_bitmap_mark(c->b, e);
-	return 0;
-}
-
-int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b)
-{
-	struct mark_ctx c = { b, fs->sb, &fs->devs };
-	int rc = famfs_bitmap_init(b, fs->sb);
-
-	if (rc)
-		return rc;
-	/* an entry that cannot be parsed owns nothing we could mark (the
-	 * master refuses to allocate then, ops.c); entries past next_index
-	 * keep their memory (R4) */
-	rc = famfs_log_walk(fs, mark_entry, &c);
-	if (!rc)
-		rc = famfs_log_walk_past(fs, mark_entry, &c);
-	if (rc)
-		famfs_bitmap_free(b);
-	return rc;
-}
-
 /* Bit i: a free run of want (1..64) units starts at unit i of the free
  * mask f (and ends inside it) */
 static uint64_t fits(uint64_t f, uint64_t want)

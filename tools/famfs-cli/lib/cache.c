@@ -4,7 +4,7 @@
  * allocators and the logged paths as of a log index, brought up to the
  * log's end under the log lock before anything is allocated; and the
  * master's summary file that carries it from one process to the next
- * (summary.c).
+ * (summary.c).  Also the allocators built from the whole log at once.
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -331,4 +331,77 @@ void famfs_fs_cache_follow(struct famfs_fs *fs)
 		return;
 	}
 	cache_save(fs);
+}
+
+/* ---- the allocators from the whole log (df, fsck, tests) ---- */
+struct mark_ctx {
+	struct famfs_bitmap *b;
+	const struct famfs_superblock *sb;
+	const struct famfs_logdevs *devs;
+};
+
+static int mark_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		      bool ok, const char *reason)
+{
+	struct mark_ctx *c = arg;
+
+	(void)reason;
+	/* R3: a refused entry whose extents parse keeps them */
+	if (ok || !famfs_entry_owned_devs(e, idx, c->sb, c->devs, NULL))
+		famfs_bitmap_mark(c->b, e);
+	return 0;
+}
+
+int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b)
+{
+	struct mark_ctx c = { b, fs->sb, &fs->devs };
+	int rc = famfs_bitmap_init(b, fs->sb);
+
+	if (rc)
+		return rc;
+	/* an entry that cannot be parsed owns nothing we could mark (the
+	 * master refuses to allocate then, ops.c); entries past next_index
+	 * keep their memory (R4) */
+	rc = famfs_log_walk(fs, mark_entry, &c);
+	if (!rc)
+		rc = famfs_log_walk_past(fs, mark_entry, &c);
+	if (rc)
+		famfs_bitmap_free(b);
+	return rc;
+}
+
+/* Replay: the devices as the log adds them, each entry's memory on its
+ * devices; R3 as famfs_bitmap_build */
+static int build_mark(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		      bool ok, const char *reason)
+{
+	struct famfs_fs *fs = ((void **)arg)[0];
+	struct famfs_alloc *a = ((void **)arg)[1];
+
+	(void)reason;
+	if (famfs_alloc_sync(a, &fs->devs))
+		return -ENOMEM;
+	if (ok || !famfs_entry_owned_devs(e, idx, fs->sb, &fs->devs, NULL))
+		famfs_alloc_mark(a, e);
+	return 0;
+}
+
+int famfs_alloc_build(struct famfs_fs *fs, struct famfs_alloc *a)
+{
+	void *c[2] = { fs, a };
+	int rc = famfs_alloc_init(a, fs->sb);
+
+	if (rc)
+		return rc;
+	rc = famfs_log_walk(fs, build_mark, c);
+	if (!rc)
+		rc = famfs_log_walk_past(fs, build_mark, c);
+	if (!rc)
+		rc = famfs_alloc_sync(a, &fs->devs);
+	if (rc) {
+		if (rc == -ENOMEM)
+			famfs_err("%s: out of memory for the allocators", fs->name);
+		famfs_alloc_free(a);
+	}
+	return rc;
 }

@@ -25,6 +25,12 @@ static void fs_init(struct famfs_fs *fs)
 	fs->cache_unparsed = fs->cache_past = UINT64_MAX;
 }
 
+bool famfs_fs_multidev(const struct famfs_fs *fs)
+{
+	return le32toh(fs->sb->feature_incompat) &
+	       FAMFS_FEATURE_INCOMPAT_MULTIDEV;
+}
+
 static void set_role(struct famfs_fs *fs)
 {
 	int q = famfs_quiet;

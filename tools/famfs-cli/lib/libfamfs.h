@@ -510,7 +510,7 @@ static inline bool famfs_fs_compact(const struct famfs_fs *fs)
 {
 	return famfs_sb_compact(fs->sb);
 }
-/* INCOMPAT_MULTIDEV: member devices (famfs_format.h; place.c) */
+/* INCOMPAT_MULTIDEV: member devices (famfs_format.h) */
 bool famfs_fs_multidev(const struct famfs_fs *fs);
 #define FAMFS_META_DIR	".meta"
 #define FAMFS_META_SB	".meta/.superblock"

@@ -12,12 +12,6 @@
 
 #define UNIT FAMFS_ALLOC_UNIT
 
-bool famfs_fs_multidev(const struct famfs_fs *fs)
-{
-	return le32toh(fs->sb->feature_incompat) &
-	       FAMFS_FEATURE_INCOMPAT_MULTIDEV;
-}
-
 int famfs_alloc_init(struct famfs_alloc *a, const struct famfs_superblock *sb)
 {
 	int rc;
@@ -81,42 +75,6 @@ void famfs_alloc_mark(struct famfs_alloc *a, const struct famfs_log_entry *e)
 			famfs_bitmap_mark_range(&a->dev[dev], r[i].offset,
 						r[i].len);
 	}
-}
-
-/* Replay: the devices as the log adds them, each entry's memory on its
- * devices; R3 as famfs_bitmap_build */
-static int build_mark(void *arg, uint64_t idx, const struct famfs_log_entry *e,
-		      bool ok, const char *reason)
-{
-	struct famfs_fs *fs = ((void **)arg)[0];
-	struct famfs_alloc *a = ((void **)arg)[1];
-
-	(void)reason;
-	if (famfs_alloc_sync(a, &fs->devs))
-		return -ENOMEM;
-	if (ok || !famfs_entry_owned_devs(e, idx, fs->sb, &fs->devs, NULL))
-		famfs_alloc_mark(a, e);
-	return 0;
-}
-
-int famfs_alloc_build(struct famfs_fs *fs, struct famfs_alloc *a)
-{
-	void *c[2] = { fs, a };
-	int rc = famfs_alloc_init(a, fs->sb);
-
-	if (rc)
-		return rc;
-	rc = famfs_log_walk(fs, build_mark, c);
-	if (!rc)
-		rc = famfs_log_walk_past(fs, build_mark, c);
-	if (!rc)
-		rc = famfs_alloc_sync(a, &fs->devs);
-	if (rc) {
-		if (rc == -ENOMEM)
-			famfs_err("%s: out of memory for the allocators", fs->name);
-		famfs_alloc_free(a);
-	}
-	return rc;
 }
 
 int famfs_place_check(const struct famfs_alloc *a,
