@@ -43,6 +43,14 @@ void famfs_fs_cache_drop(struct famfs_fs *fs)
 	fs->cache_dirok_len = 0;
 }
 
+/* what the opening (fs.c) and the append (log.c), which are below this
+ * file, call to write out and free the cache */
+static void cache_register(struct famfs_fs *fs)
+{
+	fs->cache_flush = famfs_fs_cache_flush;
+	fs->cache_drop = famfs_fs_cache_drop;
+}
+
 static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		       bool ok, const char *reason)
 {
@@ -155,6 +163,7 @@ int famfs_fs_cache_update(struct famfs_fs *fs)
 	uint64_t next;
 	int rc;
 
+	cache_register(fs);
 	/* R4: an entry at next_index is committed first, so that the walk
 	 * below takes its memory and path as any other's */
 	rc = famfs_log_roll_forward(fs);
@@ -314,6 +323,7 @@ void famfs_fs_cache_follow(struct famfs_fs *fs)
 {
 	if (!fs->rw || !fs->master)
 		return;
+	cache_register(fs);
 	if (!fs->cache_alloc) {
 		fs->cache_alloc = calloc(1, sizeof(*fs->cache_alloc));
 		if (!fs->cache_alloc)

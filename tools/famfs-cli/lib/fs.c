@@ -14,7 +14,6 @@
 
 #include "dirset.h"
 #include "libfamfs.h"
-#include "master.h"
 
 static void fs_init(struct famfs_fs *fs)
 {
@@ -181,17 +180,16 @@ static int open_dev(const char *path, bool want_rw, bool head,
 	fs->lock_fd = fs->dev.fd;
 	fs->rw = want_rw;
 	set_role(fs);
-	/* (a head opening reads nothing past the superblock: not the
-	 * record; it replays nothing either) */
-	if (!head)
-		famfs_master_instance_judge(fs);
+	/* (the role is judged by famfs_fs_open_dev, master.c; a head
+	 * opening reads nothing past the superblock: not the record; it
+	 * replays nothing either) */
 	return 0;
 fail:
 	famfs_fs_close(fs);
 	return rc;
 }
 
-int famfs_fs_open_dev(const char *path, bool want_rw, struct famfs_fs *fs)
+int famfs_fs_map_dev(const char *path, bool want_rw, struct famfs_fs *fs)
 {
 	return open_dev(path, want_rw, false, fs);
 }
@@ -215,7 +213,7 @@ static int open_meta(struct famfs_fs *fs, const char *rel, int flags)
 	return fd;
 }
 
-int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs)
+int famfs_fs_map_mount(const char *mpt, bool want_rw, struct famfs_fs *fs)
 {
 	char reason[FAMFS_REASON_LEN] = "";
 	struct stat st;
@@ -286,7 +284,6 @@ int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs)
 	if (rc)
 		goto fail;
 	fs->lock_fd = fs->log_fd;
-	famfs_master_instance_judge(fs);
 	return 0;
 fail:
 	famfs_fs_close(fs);
@@ -295,8 +292,12 @@ fail:
 
 void famfs_fs_close(struct famfs_fs *fs)
 {
-	famfs_fs_cache_flush(fs);
-	famfs_fs_cache_drop(fs);
+	/* the create cache, if this opening has one: its owner (cache.c)
+	 * registered how it is written out and freed */
+	if (fs->cache_flush)
+		fs->cache_flush(fs);
+	if (fs->cache_drop)
+		fs->cache_drop(fs);
 	famfs_map_unmap(&fs->logm);
 	famfs_logview_fini(fs);
 	famfs_map_unmap(&fs->sbm);
@@ -455,13 +456,6 @@ void famfs_fs_sb_put(struct famfs_sbw *w)
 	w->base = NULL;
 }
 
-static __le32 *feature_word(struct famfs_superblock *sb, int word)
-{
-	return word == FAMFS_FEAT_INCOMPAT ? &sb->feature_incompat :
-	       word == FAMFS_FEAT_RO_COMPAT ? &sb->feature_ro_compat :
-	       &sb->feature_compat;
-}
-
 int famfs_fs_sb_reread(struct famfs_fs *fs, char *reason)
 {
 	int rc = famfs_map_refresh(&fs->sbm, fs->sbm.addr, sizeof(*fs->sb));
@@ -477,79 +471,6 @@ int famfs_fs_sb_reread(struct famfs_fs *fs, char *reason)
 	}
 	fs->sb_reread_bad = rc != 0;
 	fs->sb_other = rc == -ESTALE;
-	return rc;
-}
-
-int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
-			    uint32_t clear)
-{
-	static const char *const wname[] = { "compat", "ro_compat", "incompat" };
-	struct famfs_superblock *sb, nsb;
-	char why[80], reason[FAMFS_REASON_LEN];
-	struct famfs_sbw w;
-	bool took = false;
-	uint32_t old;
-	__le32 *f;
-	int rc, rrc;
-
-	if (word < FAMFS_FEAT_COMPAT || word > FAMFS_FEAT_INCOMPAT ||
-	    (set & clear))
-		return -EINVAL;
-	snprintf(why, sizeof(why), "change %s features (set 0x%x, clear 0x%x)",
-		 wname[word], set, clear);
-	/* the superblock is shared memory: only the instance that holds the
-	 * master role writes it, as only it appends to the log; a client, a
-	 * clone of the master or a corrupt master record is refused here,
-	 * with the holder named, before a byte is written */
-	if (!fs->locked) {
-		rc = famfs_fs_lock(fs);
-		if (rc)
-			return rc;
-		took = true;
-	}
-	rc = famfs_master_check(fs);	/* refreshes fs->sb */
-	if (rc)
-		goto out;
-	/* judged on the copy just read, not on one from before the lock */
-	old = le32toh(*feature_word(fs->sb, word));
-	if (((old & ~clear) | set) == old)
-		goto out;			/* nothing to write */
-	rc = famfs_fs_sb_get(fs, &w, why);
-	if (rc)
-		goto out;
-	sb = w.base;
-	/* what is written must verify, for every host: built and checked
-	 * aside first (the multi-device feature on a v1 log, a bit this
-	 * tool does not know) */
-	nsb = *sb;
-	f = feature_word(&nsb, word);
-	*f = htole32((le32toh(*f) & ~clear) | set);
-	famfs_sb_set_crc(&nsb);
-	rc = famfs_sb_check(&nsb, 0, reason);
-	if (rc) {
-		famfs_err("%s: superblock not rewritten (to %s): it would not verify: %s",
-			  fs->name, why, reason);
-		famfs_fs_sb_put(&w);
-		rc = -EINVAL;
-		goto out;
-	}
-	*sb = nsb;
-	rc = famfs_map_flush(w.map, sb, sizeof(*sb));
-	if (rc)
-		famfs_err("%s: superblock: cannot flush (to %s): %s", fs->name,
-			  why, strerror(-rc));
-	famfs_fs_sb_put(&w);
-	/* fs->sb is a copy: take the new bytes (after a check); one not
-	 * read back would leave this process without the bit it set */
-	rrc = famfs_fs_sb_reread(fs, reason);
-	if (!rc && rrc) {
-		famfs_err("%s: superblock written (to %s) but not read back: %s",
-			  fs->name, why, reason);
-		rc = rrc;
-	}
-out:
-	if (took)
-		famfs_fs_unlock(fs);
 	return rc;
 }
 

@@ -465,6 +465,10 @@ struct famfs_fs {
 					 * be parsed: no allocation */
 	char cache_unparsed_why[FAMFS_REASON_LEN];
 	uint64_t cache_past;		/* first valid entry past next + 1 */
+	/* registered by the cache's owner (cache.c), above the opening and
+	 * the append that call them: write the summary out, free the cache */
+	void (*cache_flush)(struct famfs_fs *fs);
+	void (*cache_drop)(struct famfs_fs *fs);
 	char cache_dirok[FAMFS_LOG_PATH_MAX];	/* pathcheck.c */
 	size_t cache_dirok_len;
 	bool tail_checked;		/* log.c: slots past next_index seen */
@@ -517,8 +521,12 @@ bool famfs_fs_multidev(const struct famfs_fs *fs);
 #define FAMFS_META_LOG	".meta/.log"
 
 /* Superblock and log header must pass the checks, else -EBADMSG (message
- * printed).  want_rw: open the log writable if this host may write it. */
+ * printed).  want_rw: open the log writable if this host may write it.
+ * famfs_fs_open_dev and famfs_fs_open_mount (master.c) are these, then
+ * the master instance judged (famfs_master_instance_judge): what every
+ * command uses; famfs_fs_map_* only map and check. */
 int famfs_fs_open_dev(const char *path, bool want_rw, struct famfs_fs *fs);
+int famfs_fs_map_dev(const char *path, bool want_rw, struct famfs_fs *fs);
 /* The same, read-only, for mount (which then reads the log through the
  * mount): the superblock, the log header and the role checked; of a block
  * device only the first 4 KiB of the superblock region and of the log are
@@ -528,6 +536,7 @@ int famfs_fs_open_dev(const char *path, bool want_rw, struct famfs_fs *fs);
  * master record (famfs_mrec_refresh), not a log entry. */
 int famfs_fs_open_dev_head(const char *path, struct famfs_fs *fs);
 int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs);
+int famfs_fs_map_mount(const char *mpt, bool want_rw, struct famfs_fs *fs);
 void famfs_fs_close(struct famfs_fs *fs);
 /* 0 if this process may append to the log; else prints why and -EPERM/-EROFS */
 int famfs_fs_writable(struct famfs_fs *fs);

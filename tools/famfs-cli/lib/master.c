@@ -283,3 +283,22 @@ int famfs_master_set(struct famfs_fs *fs, const uint8_t host[16])
 		unlink(p);
 	return rc;
 }
+
+/* ---- an opening with this instance's role judged ---- */
+int famfs_fs_open_dev(const char *path, bool want_rw, struct famfs_fs *fs)
+{
+	int rc = famfs_fs_map_dev(path, want_rw, fs);
+
+	if (!rc)
+		famfs_master_instance_judge(fs);
+	return rc;
+}
+
+int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs)
+{
+	int rc = famfs_fs_map_mount(mpt, want_rw, fs);
+
+	if (!rc)
+		famfs_master_instance_judge(fs);
+	return rc;
+}
