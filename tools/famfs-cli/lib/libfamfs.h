@@ -597,6 +597,11 @@ static inline struct famfs_log_entry *famfs_log_slot(struct famfs_log_header *h,
 	return (struct famfs_log_entry *)((char *)h + FAMFS_LOG_HDR_SIZE +
 					  i * FAMFS_LOG_ENTRY_SIZE);
 }
+/* slot i of a compact log (an entry takes 1..4 of them) */
+static inline uint8_t *famfs_clog_slot(struct famfs_log_header *h, uint64_t i)
+{
+	return (uint8_t *)h + FAMFS_LOG_HDR_SIZE + i * FAMFS_CLOG_SLOT;
+}
 
 /* logseg.c, loggrow.c: log segments and growth */
 #include "logseg.h"
@@ -608,9 +613,25 @@ static inline struct famfs_log_entry *famfs_log_slot(struct famfs_log_header *h,
  * the devices the log added before it.  0 or -errno. */
 int famfs_fs_devs_update(struct famfs_fs *fs);
 uint64_t famfs_log_next(const struct famfs_log_header *h);
-/* Fill seq/uuid/crc, write slot, flush, then advance next_index.  -ENOSPC
- * when full (log unchanged). */
+/* loggrow.c: famfs_log_put, and a full log grown first (the master, under
+ * the log lock, FAMFS_LOG_AUTOGROW not 0).  -ENOSPC when full (log
+ * unchanged). */
 int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e);
+/* append.c: the master instance's append: the master record checked, an
+ * entry at next_index rolled forward (R4), the slots past it checked; then
+ * seq/uuid/crc filled, the slot written and flushed, next_index advanced.
+ * A full compact log: FAMFS_LOG_FULL and *full filled (nothing printed)
+ * if full is not NULL and the log may grow there, else -ENOSPC (printed:
+ * famfs_log_full_err) */
+struct famfs_log_full {
+	uint64_t idx, cap;	/* next_index, the slots the log has */
+	int need;		/* the entry's slots */
+	bool ext;		/* an EXTEND entry (no slot kept for it) */
+};
+#define FAMFS_LOG_FULL	1
+int famfs_log_put(struct famfs_fs *fs, struct famfs_log_entry *e,
+		  struct famfs_log_full *full);
+void famfs_log_full_err(struct famfs_fs *fs, const struct famfs_log_full *f);
 /* What a full log's message tells the user */
 #define FAMFS_LOG_FULL_HINT \
 	"Grow it with famfs loggrow MPT (it needs free space), or make a new file system with a larger --loglen (up to 1G) and copy the files to it"
@@ -635,6 +656,17 @@ int famfs_log_walk(struct famfs_fs *fs, famfs_entry_fn fn, void *arg);
  * log's next index: it is cut there). */
 int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 			 famfs_entry_fn fn, void *arg);
+/* log.c, for append.c: the slot count of a verifying entry of this fs at
+ * slot i of a compact log (ending by end), else 0; the first slot in
+ * [from, cap) that starts one, looking no further than bound slots past
+ * from or past the last one found (fn, may be NULL, called for each;
+ * a non-zero return stops the scan, put in *rc), else UINT64_MAX; the
+ * slots mapped, the log read first when a grown log's segments are not
+ * all mapped yet */
+unsigned famfs_clog_written(struct famfs_fs *fs, uint64_t i, uint64_t end);
+uint64_t famfs_clog_scan(struct famfs_fs *fs, uint64_t from, uint64_t cap,
+			 uint64_t bound, famfs_entry_fn fn, void *arg, int *rc);
+uint64_t famfs_log_discover(struct famfs_fs *fs);
 /* R4: calls fn for each slot in [next_index, capacity) that holds a
  * written entry of this fs (CRC, seq, uuid right; famfs_entry_written), ok
  * as famfs_entry_check says.  The one at next_index may be an uncommitted

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The append-only metadata log: build, append (crash-safe), walk. */
+/* The append-only metadata log: reading it (walk, entries, the devices it
+ * adds); the append is append.c. */
 #define _DEFAULT_SOURCE
 #include <endian.h>
 #include <errno.h>
@@ -15,11 +16,6 @@ uint64_t famfs_log_next(const struct famfs_log_header *h)
 }
 
 /* ---- compact log (famfs_format.h, clog.c) ---- */
-static uint8_t *clog_slot(struct famfs_log_header *h, uint64_t i)
-{
-	return (uint8_t *)h + FAMFS_LOG_HDR_SIZE + i * FAMFS_CLOG_SLOT;
-}
-
 /*
  * The entry at slot i of a compact log, which must end by slot end: its
  * v1 form in *e, *ok as famfs_entry_check says.  Returns its slot count,
@@ -31,7 +27,7 @@ static int clog_read(struct famfs_fs *fs, uint64_t i, uint64_t end,
 		     bool refresh)
 {
 	uint8_t buf[FAMFS_CLOG_MAX_ENTRY];
-	uint8_t *s = clog_slot(fs->log, i);
+	uint8_t *s = famfs_clog_slot(fs->log, i);
 	uint64_t avail = end - i < FAMFS_CLOG_MAX_SLOTS ? end - i :
 			 FAMFS_CLOG_MAX_SLOTS;
 	int n, rc;
@@ -65,9 +61,9 @@ static int clog_read(struct famfs_fs *fs, uint64_t i, uint64_t end,
 }
 
 /* the slot count of a verifying entry of this fs at slot i, else 0 */
-static unsigned clog_written(struct famfs_fs *fs, uint64_t i, uint64_t end)
+unsigned famfs_clog_written(struct famfs_fs *fs, uint64_t i, uint64_t end)
 {
-	const struct famfs_clog_hdr *h = (const void *)clog_slot(fs->log, i);
+	const struct famfs_clog_hdr *h = (const void *)famfs_clog_slot(fs->log, i);
 	struct famfs_log_entry e;
 	bool ok;
 	int n;
@@ -98,7 +94,7 @@ static unsigned clog_written(struct famfs_fs *fs, uint64_t i, uint64_t end)
  * called for each one found, and then the scan goes on (a non-zero return
  * of fn stops it and is put in *rc).
  */
-static uint64_t clog_scan(struct famfs_fs *fs, uint64_t from, uint64_t cap,
+uint64_t famfs_clog_scan(struct famfs_fs *fs, uint64_t from, uint64_t cap,
 			  uint64_t bound, famfs_entry_fn fn, void *arg, int *rc)
 {
 	uint64_t first = UINT64_MAX, last = from;
@@ -106,7 +102,7 @@ static uint64_t clog_scan(struct famfs_fs *fs, uint64_t from, uint64_t cap,
 
 	for (uint64_t i = from; i < cap && i - last < bound;) {
 		struct famfs_log_entry e;
-		unsigned n = clog_written(fs, i, cap);
+		unsigned n = famfs_clog_written(fs, i, cap);
 		bool ok;
 
 		if (!n) {
@@ -139,7 +135,7 @@ static int no_op(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 /* A grown log whose segments are not all mapped yet (opened from a device,
  * or a mount whose replay has not reached an EXTEND entry): read the log,
  * which maps each segment as its EXTEND entry goes by.  The cap then. */
-static uint64_t log_discover(struct famfs_fs *fs)
+uint64_t famfs_log_discover(struct famfs_fs *fs)
 {
 	uint64_t wn = fs->walk_next;
 
@@ -151,71 +147,9 @@ static uint64_t log_discover(struct famfs_fs *fs)
 	return famfs_log_cap(fs);
 }
 
-/* R4: a valid entry at next_index + 1 or beyond means the header lost
- * committed entries; appending would overwrite one.  The first append of an
- * opening looks at every slot, later ones at next_index + 1 only (only the
- * master writes the log, and it writes at next_index). */
-static int tail_check(struct famfs_fs *fs, uint64_t idx, uint64_t cap)
-{
-	uint64_t to = cap;
-
-	if (famfs_fs_compact(fs)) {
-		/* the first append: the bounded R4 scan; later ones: the
-		 * slots an entry at idx could take */
-		uint64_t i;
-
-		/* a committed entry that next_index cuts (points into its
-		 * middle): the append would overwrite its tail */
-		for (i = idx - 1; idx && i + FAMFS_CLOG_MAX_SLOTS > idx; i--) {
-			unsigned k = clog_written(fs, i, cap);
-
-			if (k && i + k > idx) {
-				famfs_err("%s: the entry at log slot %llu takes %u slots, but next_index %llu points into it: the log header is damaged; nothing was written (run famfs fsck)",
-					  fs->name, (unsigned long long)i, k,
-					  (unsigned long long)idx);
-				return -EUCLEAN;
-			}
-			if (!i)
-				break;
-		}
-		i = clog_scan(fs, idx + 1, cap,
-				       fs->tail_checked ? FAMFS_CLOG_MAX_SLOTS :
-				       FAMFS_CLOG_SCAN, NULL, NULL, NULL);
-
-		if (i != UINT64_MAX) {
-			famfs_err("%s: log slot %llu holds a valid committed entry past next_index %llu: the log header is damaged; nothing was written (run famfs fsck)",
-				  fs->name, (unsigned long long)i,
-				  (unsigned long long)idx);
-			return -EUCLEAN;
-		}
-		fs->tail_checked = true;
-		return 0;
-	}
-
-	if (fs->tail_checked && idx + 2 < cap)
-		to = idx + 2;
-	for (uint64_t i = idx + 1; i < to; i++) {
-		if (!famfs_entry_written(famfs_log_slot(fs->log, i), i, fs->sb))
-			continue;
-		famfs_err("%s: log entry %llu is a valid committed entry past next_index %llu: the log header is damaged; nothing was written (run famfs fsck)",
-			  fs->name, (unsigned long long)i,
-			  (unsigned long long)idx);
-		return -EUCLEAN;
-	}
-	fs->tail_checked = true;
-	return 0;
-}
-
-int famfs_log_tail_check(struct famfs_fs *fs)
-{
-	uint64_t cap = log_discover(fs);
-
-	return tail_check(fs, famfs_log_next(fs->log), cap);
-}
-
 int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
 {
-	uint64_t n = famfs_log_refresh_next(fs), cap = log_discover(fs);
+	uint64_t n = famfs_log_refresh_next(fs), cap = famfs_log_discover(fs);
 	char reason[FAMFS_REASON_LEN];
 
 	if (famfs_fs_compact(fs)) {
@@ -224,7 +158,7 @@ int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
 		if (rc)
 			return rc;
 
-		clog_scan(fs, n, cap, FAMFS_CLOG_SCAN, fn, arg, &rc);
+		famfs_clog_scan(fs, n, cap, FAMFS_CLOG_SCAN, fn, arg, &rc);
 		return rc;
 	}
 	for (uint64_t i = n; i < cap; i++) {
@@ -252,189 +186,6 @@ int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
 			return rc;
 	}
 	return 0;
-}
-
-int famfs_log_roll_forward(struct famfs_fs *fs)
-{
-	struct famfs_log_header *h = fs->log;
-	uint64_t idx = famfs_log_next(h), cap;
-	unsigned k = 1;
-	int rc;
-
-	if (!fs->rw)
-		return 0;
-	cap = log_discover(fs);
-	if (idx >= cap)
-		return 0;
-	if (famfs_fs_compact(fs)) {
-		k = clog_written(fs, idx, cap);
-		if (!k || clog_written(fs, idx + k, cap))
-			return 0;	/* none; or more: as below */
-	} else if (!famfs_entry_written(famfs_log_slot(h, idx), idx, fs->sb)) {
-		return 0;
-	/* more than one: the header is damaged worse; the append is refused
-	 * (tail_check) until it is repaired */
-	} else if (idx + 1 < cap &&
-		   famfs_entry_written(famfs_log_slot(h, idx + 1), idx + 1, fs->sb)) {
-		return 0;
-	}
-	/* it writes the header: only the instance that holds the role */
-	rc = famfs_master_check(fs);
-	if (rc)
-		return rc;
-	famfs_warn("%s: log entry %llu at next_index is whole but not committed (a crash between the two flushes of an append, or next_index one short): committed now, never overwritten",
-		   fs->name, (unsigned long long)idx);
-	__atomic_store_n(&h->next_index, htole64(idx + k), __ATOMIC_RELEASE);
-	rc = famfs_map_flush(&fs->logm, h, sizeof(*h));
-	if (rc)
-		return rc;
-	/* a DEVADD committed so (a devadd that crashed between its two
-	 * flushes): this mount must have that member before a create is
-	 * placed on it; one not on this host is said (its files fail) */
-	if (famfs_fs_multidev(fs) && fs->mpt[0])
-		(void)famfs_fs_attach_members(fs, NULL, 0);
-	return 1;
-}
-
-/* The entry (v1 form, seq/uuid/crc filled) in compact form at slot idx:
- * its slot count, or -errno (printed) */
-static int clog_write(struct famfs_fs *fs, struct famfs_log_entry *e,
-		      uint64_t idx)
-{
-	uint8_t buf[FAMFS_CLOG_MAX_ENTRY];
-	char reason[FAMFS_REASON_LEN];
-	int n = famfs_clog_encode(e, idx, fs->sb->fs_uuid, buf, reason);
-	int rc;
-
-	if (n < 0) {
-		famfs_err("%s: %s: %s; nothing was written", fs->name,
-			  e->fm.path, reason);
-		return n;
-	}
-	/* a bounce buffer: the device's bytes around it first */
-	rc = famfs_log_load(fs, clog_slot(fs->log, idx),
-			    (size_t)n * FAMFS_CLOG_SLOT);
-	if (rc)
-		return rc;
-	memcpy(clog_slot(fs->log, idx), buf, (size_t)n * FAMFS_CLOG_SLOT);
-	rc = famfs_log_flush(fs, clog_slot(fs->log, idx),
-			     (size_t)n * FAMFS_CLOG_SLOT);
-	return rc ? rc : n;
-}
-
-/*
- * A compact log: room for an entry of e's size at idx?  Appends other than
- * EXTEND leave the last slot free, for the entry that records a growth.
- * A full log is grown (the master, automatically, FAMFS_LOG_AUTOGROW
- * unless 0) when it can be: *idx is then the new next index.  0, or
- * -errno (printed).
- */
-static int clog_room(struct famfs_fs *fs, const struct famfs_log_entry *e,
-		     uint64_t *idx)
-{
-	uint8_t buf[FAMFS_CLOG_MAX_ENTRY];
-	char reason[FAMFS_REASON_LEN];
-	bool ext = le16toh(e->type) == FAMFS_LOG_EXTEND;
-	uint64_t cap = famfs_log_cap(fs), total;
-	int n = famfs_clog_encode(e, *idx, fs->sb->fs_uuid, buf, reason);
-
-	if (n < 0) {
-		famfs_err("%s: %s: %s; nothing was written", fs->name,
-			  e->fm.path, reason);
-		return n;
-	}
-	if (*idx + (unsigned)n + !ext <= cap)
-		return 0;
-	/* segments this opening has not met yet (its create cache came from
-	 * the summary, or it was opened from the device): the log may not be
-	 * full at all (issue 27 item 6) */
-	if (le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_LOG_EXTEND &&
-	    !famfs_log_segs_mapped(fs)) {
-		cap = famfs_log_cap(fs);
-		if (*idx + (unsigned)n + !ext <= cap)
-			return 0;
-	}
-	total = FAMFS_LOG_HDR_SIZE + cap * FAMFS_CLOG_SLOT;
-	if (!ext && famfs_log_autogrow() && fs->locked) {
-		famfs_warn("%s: the log is full (%llu of %llu slots used): growing it by %llu bytes into free space (famfs loggrow; FAMFS_LOG_AUTOGROW=0 turns this off)",
-			   fs->name, (unsigned long long)*idx,
-			   (unsigned long long)cap, (unsigned long long)total);
-		if (!famfs_log_grow(fs, 0)) {
-			*idx = famfs_log_next(fs->log);
-			return 0;
-		}
-	}
-	famfs_err("%s: log full (%llu of %llu slots used, this entry needs %d%s); nothing was written. " FAMFS_LOG_FULL_HINT,
-		  fs->name, (unsigned long long)*idx, (unsigned long long)cap,
-		  n, ext ? "" : " and the last slot is kept for a growth");
-	return -ENOSPC;
-}
-
-int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
-{
-	struct famfs_log_header *h = fs->log;
-	uint64_t idx = famfs_log_next(h), cap;
-	int rc, n = 1;
-
-	if (!fs->rw)
-		return -EROFS;
-	/* the master record: this instance must hold the role (R: master) */
-	rc = famfs_master_check(fs);
-	if (rc)
-		return rc;
-	/* R4: a whole entry at next_index is committed, not overwritten */
-	rc = famfs_log_roll_forward(fs);
-	if (rc < 0)
-		return rc;
-	if (rc) {
-		/* a file's memory came from a create cache that did not see
-		 * it (cache_update rolls forward under this lock, so only a
-		 * race with another host gets here): start over.  A
-		 * directory owns no memory, and the cache's next update
-		 * walks the rolled entry as any other. */
-		if (fs->cache_alloc && le16toh(e->type) != FAMFS_LOG_MKDIR) {
-			famfs_fs_cache_drop(fs);
-			famfs_err("%s: nothing was written; try again", fs->name);
-			return -EAGAIN;
-		}
-		idx = famfs_log_next(h);
-	}
-	cap = log_discover(fs);
-	rc = tail_check(fs, idx, cap);
-	if (rc)
-		return rc;
-	if (famfs_fs_compact(fs)) {
-		rc = clog_room(fs, e, &idx);
-		if (rc)
-			return rc;
-	} else if (idx >= cap) {
-		famfs_err("%s: log full (%llu of %llu %s used); nothing was written. " FAMFS_LOG_FULL_HINT,
-			  fs->name, (unsigned long long)idx,
-			  (unsigned long long)cap,
-			  famfs_fs_compact(fs) ? "slots" : "entries");
-		return -ENOSPC;
-	}
-	e->seq = htole64(idx);
-	memcpy(e->fs_uuid, fs->sb->fs_uuid, 16);
-	famfs_entry_set_crc(e);
-	/* 1. the entry, durable before it is referenced */
-	if (famfs_fs_compact(fs)) {
-		n = clog_write(fs, e, idx);
-		if (n < 0)
-			return n;
-	} else {
-		struct famfs_log_entry *slot = famfs_log_slot(h, idx);
-
-		memcpy(slot, e, sizeof(*e));
-		rc = famfs_map_flush(&fs->logm, slot, sizeof(*slot));
-		if (rc)
-			return rc;
-	}
-	fs->last_append = idx;
-	/* 2. commit: one aligned 8-byte store, then flush */
-	__atomic_store_n(&h->next_index, htole64(idx + (unsigned)n),
-			 __ATOMIC_RELEASE);
-	return famfs_map_flush(&fs->logm, h, sizeof(*h));
 }
 
 uint64_t famfs_log_refresh_next(struct famfs_fs *fs)
@@ -509,7 +260,7 @@ static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
 	uint64_t cap = famfs_log_cap(fs);
 
 	if (!fs->master_instance && start < cap)
-		famfs_log_invalidate(fs, clog_slot(fs->log, start),
+		famfs_log_invalidate(fs, famfs_clog_slot(fs->log, start),
 				     ((end < cap ? end : cap) - start) *
 				     FAMFS_CLOG_SLOT);
 	for (uint64_t i = start, j; i < end; i = fs->walk_next) {
@@ -545,7 +296,7 @@ static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
 		} else {
 			/* no entry verifies here: one corrupt entry up to
 			 * the next slot where one does (R3: unparseable) */
-			for (j = i + 1; j < lim && !clog_written(fs, j, lim); j++)
+			for (j = i + 1; j < lim && !famfs_clog_written(fs, j, lim); j++)
 				;
 			memset(&e, 0, sizeof(e));
 			e.seq = htole64(i);
@@ -624,7 +375,7 @@ int famfs_log_entry_span(struct famfs_fs *fs, uint64_t idx,
 	int n;
 
 	if (idx >= cap && famfs_fs_compact(fs))
-		cap = log_discover(fs);
+		cap = famfs_log_discover(fs);
 	if (idx >= cap)
 		return -EINVAL;
 	if (!famfs_fs_compact(fs)) {
@@ -677,4 +428,63 @@ int famfs_fs_devs_update(struct famfs_fs *fs)
 int famfs_log_walk(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
 {
 	return famfs_log_walk_range(fs, 0, UINT64_MAX, fn, arg);
+}
+
+struct segs_seen {
+	uint64_t max;		/* the highest segment an EXTEND entry adds */
+	uint64_t idx;		/* that entry's slot */
+	bool any;
+};
+
+static int seg_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		     bool ok, const char *reason)
+{
+	struct segs_seen *w = arg;
+
+	(void)reason;
+	/* (one the walk refused adds no segment: readers refuse it too) */
+	if (ok && le16toh(e->type) == FAMFS_LOG_EXTEND &&
+	    (!w->any || le64toh(e->fm.size) > w->max)) {
+		w->any = true;
+		w->max = le64toh(e->fm.size);
+		w->idx = idx;
+	}
+	return 0;
+}
+
+/*
+ * Every segment the log has, mapped here before a new one is numbered
+ * (fs->nsegs) or the log is called full: an opening whose create cache came from the summary never
+ * read the EXTEND entries before the summary's index, and one opened from
+ * the device maps a segment only when its walk meets the entry, so it
+ * would log segment k a second time (issue 27 item 6).  The log is read
+ * whole (the walk maps each segment as its entry goes by): once per
+ * growth, which doubles the log by default.  0, or -errno (printed).
+ */
+int famfs_log_segs_mapped(struct famfs_fs *fs)
+{
+	struct segs_seen w = { 0 };
+	uint64_t wn = fs->walk_next;
+	int rc;
+
+	if (!(le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_LOG_EXTEND))
+		return 0;	/* none but segment 0 */
+	rc = famfs_log_walk(fs, seg_entry, &w);
+	fs->walk_next = wn;	/* (an append may be under way) */
+	if (rc)
+		return rc;
+	for (unsigned k = 1; k < fs->nsegs; k++) {
+		if (fs->seg[k].logged)
+			continue;
+		famfs_err("%s: cannot grow the log: log segment %u is mapped here (.meta/.log%u) but no EXTEND entry in the log adds it (famfs check; remount)",
+			  fs->name, k, k);
+		return -EUCLEAN;
+	}
+	if (w.any && w.max >= fs->nsegs) {
+		famfs_err("%s: cannot grow the log: log segment %llu (EXTEND entry at log slot %llu) is not mapped here (see above), so a new segment cannot be numbered",
+			  fs->name, (unsigned long long)w.max,
+			  (unsigned long long)w.idx);
+		return -EUCLEAN;
+	}
+	return 0;
 }

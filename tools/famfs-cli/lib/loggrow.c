@@ -2,7 +2,8 @@
 /*
  * The master's log growth (famfs loggrow, and a full log's automatic one):
  * INCOMPAT_LOG_EXTEND, then a free range as a new segment, zeroed, then
- * its EXTEND entry (famfs_format.h: "The master's growth").
+ * its EXTEND entry (famfs_format.h: "The master's growth").  And
+ * famfs_log_append: the append (append.c) that grows a full log first.
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -23,65 +24,6 @@ static uint64_t longest_free(const struct famfs_bitmap *b)
 			best = run;
 	}
 	return best * FAMFS_ALLOC_UNIT;
-}
-
-struct segs_seen {
-	uint64_t max;		/* the highest segment an EXTEND entry adds */
-	uint64_t idx;		/* that entry's slot */
-	bool any;
-};
-
-static int seg_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
-		     bool ok, const char *reason)
-{
-	struct segs_seen *w = arg;
-
-	(void)reason;
-	/* (one the walk refused adds no segment: readers refuse it too) */
-	if (ok && le16toh(e->type) == FAMFS_LOG_EXTEND &&
-	    (!w->any || le64toh(e->fm.size) > w->max)) {
-		w->any = true;
-		w->max = le64toh(e->fm.size);
-		w->idx = idx;
-	}
-	return 0;
-}
-
-/*
- * Every segment the log has, mapped here before a new one is numbered
- * (fs->nsegs) or the log is called full: an opening whose create cache came from the summary never
- * read the EXTEND entries before the summary's index, and one opened from
- * the device maps a segment only when its walk meets the entry, so it
- * would log segment k a second time (issue 27 item 6).  The log is read
- * whole (the walk maps each segment as its entry goes by): once per
- * growth, which doubles the log by default.  0, or -errno (printed).
- */
-int famfs_log_segs_mapped(struct famfs_fs *fs)
-{
-	struct segs_seen w = { 0 };
-	uint64_t wn = fs->walk_next;
-	int rc;
-
-	if (!(le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_LOG_EXTEND))
-		return 0;	/* none but segment 0 */
-	rc = famfs_log_walk(fs, seg_entry, &w);
-	fs->walk_next = wn;	/* (an append may be under way) */
-	if (rc)
-		return rc;
-	for (unsigned k = 1; k < fs->nsegs; k++) {
-		if (fs->seg[k].logged)
-			continue;
-		famfs_err("%s: cannot grow the log: log segment %u is mapped here (.meta/.log%u) but no EXTEND entry in the log adds it (famfs check; remount)",
-			  fs->name, k, k);
-		return -EUCLEAN;
-	}
-	if (w.any && w.max >= fs->nsegs) {
-		famfs_err("%s: cannot grow the log: log segment %llu (EXTEND entry at log slot %llu) is not mapped here (see above), so a new segment cannot be numbered",
-			  fs->name, (unsigned long long)w.max,
-			  (unsigned long long)w.idx);
-		return -EUCLEAN;
-	}
-	return 0;
 }
 
 int famfs_log_grow(struct famfs_fs *fs, uint64_t len)
@@ -154,7 +96,7 @@ int famfs_log_grow(struct famfs_fs *fs, uint64_t len)
 	if (rc)
 		goto unmap;
 	famfs_entry_build_extend(&e, k, off, len);
-	rc = famfs_log_append(fs, &e);
+	rc = famfs_log_put(fs, &e, NULL);
 	if (rc)
 		goto unmap;
 	fs->seg[k].logged = true;
@@ -172,4 +114,23 @@ unalloc:
 	for (n = 0; n < len / FAMFS_ALLOC_UNIT; n++)
 		famfs_bitmap_clear(b, u0 + n);
 	return rc;
+}
+
+int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
+{
+	struct famfs_log_full f;
+	int rc = famfs_log_put(fs, e, &f);
+
+	if (rc != FAMFS_LOG_FULL)
+		return rc;
+	/* the master, under the log lock: the log grows by its size */
+	famfs_warn("%s: the log is full (%llu of %llu slots used): growing it by %llu bytes into free space (famfs loggrow; FAMFS_LOG_AUTOGROW=0 turns this off)",
+		   fs->name, (unsigned long long)f.idx,
+		   (unsigned long long)f.cap,
+		   (unsigned long long)(FAMFS_LOG_HDR_SIZE + f.cap * FAMFS_CLOG_SLOT));
+	if (famfs_log_grow(fs, 0)) {
+		famfs_log_full_err(fs, &f);
+		return -ENOSPC;
+	}
+	return famfs_log_put(fs, e, NULL);
 }

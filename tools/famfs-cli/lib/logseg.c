@@ -557,13 +557,6 @@ int famfs_logseg_publish(struct famfs_fs *fs, unsigned k)
 	return rc;
 }
 
-bool famfs_log_autogrow(void)
-{
-	const char *v = getenv("FAMFS_LOG_AUTOGROW");
-
-	return !v || strcmp(v, "0");
-}
-
 /* famfs check and fsck on a mount: .meta/.log1.. against the EXTEND
  * entries (ext[k], k = 1..n-1: segment k by the log) */
 static unsigned say_file(void (*fn)(void *, const char *), void *arg,
