@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The master's create summary (lib/summary.c, issue 17): a create in a new
+ * The master's create summary (lib/log/summary.c, issue 17): a create in a new
  * opening (a new process) loads it and reads only the log entries appended
  * since; damaged, stale or foreign, it is not trusted and the cache is
  * rebuilt from the log.  Whatever was done to the file, the cache equals a
