@@ -20,7 +20,6 @@
 #include <uuid/uuid.h>
 
 #include "th.h"
-#include "summary.h"
 
 /* every test runs on a v1 log, then on a compact one (famfs_format.h):
  * there a summary's last entry starts before next - 1 */

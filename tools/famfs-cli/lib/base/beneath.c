@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Opening a path beneath a directory (a mount root) without following a
- * symbolic link on the way, and a directory just made (dirset.h). */
+ * symbolic link on the way, and a directory just made (base.h). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -15,7 +15,7 @@
 
 #include <linux/openat2.h>
 
-#include "dirset.h"
+#include "base/base.h"
 
 bool dirset_no_openat2;
 unsigned long dirset_opens;

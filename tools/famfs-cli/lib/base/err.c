@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <uuid/uuid.h>
 
-#include "libfamfs.h"
+#include "base/base.h"
 
 int famfs_quiet;
 int famfs_verbose;

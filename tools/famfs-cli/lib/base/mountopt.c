@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/mount.h>
 
-#include "libfamfs.h"
+#include "base/base.h"
 
 #define REASON(...) do { if (reason) snprintf(reason, FAMFS_REASON_LEN, __VA_ARGS__); } while (0)
 

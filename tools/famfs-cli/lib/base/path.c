@@ -12,7 +12,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "libfamfs.h"
+#include "base/base.h"
 
 #define REASON(...) do { if (reason) snprintf(reason, FAMFS_REASON_LEN, __VA_ARGS__); } while (0)
 

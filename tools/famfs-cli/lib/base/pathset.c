@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pathset.h"
+#include "base/base.h"
 
 static uint64_t hash(const char *s, size_t n)
 {

@@ -2,7 +2,7 @@
 /* Seeded test pattern: word i of the file is splitmix64(seed, i). */
 #include <string.h>
 
-#include "libfamfs.h"
+#include "base/base.h"
 
 static inline uint64_t word(uint64_t seed, uint64_t i)
 {

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "libfamfs.h"
+#include "base/base.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

@@ -20,7 +20,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "libfamfs.h"
+#include "dev/dev.h"
 
 #define DIO_ALIGN 4096UL
 /* a bounce buffer in a view (a compact log): read this much at first, the

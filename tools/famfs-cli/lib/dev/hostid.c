@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <uuid/uuid.h>
 
-#include "libfamfs.h"
+#include "dev/dev.h"
 
 #define HOST_ID_DIR	"/etc/famfs"
 #define HOST_ID_FILE	HOST_ID_DIR "/host-uuid"

@@ -21,7 +21,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "libfamfs.h"
+#include "dev/dev.h"
 
 static int real_mount(const char *dev, const char *mpt, unsigned long flags,
 		      const char *opts)

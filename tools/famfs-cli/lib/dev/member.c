@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libfamfs.h"
+#include "dev/dev.h"
 
 #define HEAD_MAX 4096UL
 

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <uuid/uuid.h>
 
-#include "libfamfs.h"
+#include "dev/dev.h"
 
 bool famfs_same_device(const char *a, const char *b)
 {

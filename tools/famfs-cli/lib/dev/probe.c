@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <blkid/blkid.h>
 
-#include "libfamfs.h"
+#include "dev/dev.h"
 
 #define PROBE_HEAD	(8ULL << 20)	/* btrfs at 64 KiB, iso9660 at 32 KiB... */
 #define PROBE_TAIL	(2ULL << 20)	/* GPT backup, md 0.90/1.0, ZFS labels */

@@ -12,8 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dirset.h"
-#include "libfamfs.h"
+#include "fs/fs.h"
 
 static void fs_init(struct famfs_fs *fs)
 {

@@ -21,8 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dirset.h"
-#include "libfamfs.h"
+#include "fs/fs.h"
 
 #define REASON(...) do { if (reason) snprintf(reason, FAMFS_REASON_LEN, __VA_ARGS__); } while (0)
 #define SLOT FAMFS_CLOG_SLOT

@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libfamfs.h"
-#include "master.h"
+#include "log/log.h"
 
 /* R4: a valid entry at next_index + 1 or beyond means the header lost
  * committed entries; appending would overwrite one.  The first append of an

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libfamfs.h"
+#include "log/log.h"
 
 /* The log's members (index, device uuid) into all[]: their count, or
  * -errno (printed) */

@@ -13,8 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libfamfs.h"
-#include "summary.h"
+#include "log/log.h"
 
 /*
  * The create cache.  Every create used to rebuild the bitmap and look for

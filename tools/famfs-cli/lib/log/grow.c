@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "libfamfs.h"
+#include "log/log.h"
 
 /* the longest free run of b, in bytes */
 static uint64_t longest_free(const struct famfs_bitmap *b)

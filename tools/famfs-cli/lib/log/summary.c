@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The master's create summary: see summary.h. */
+/* The master's create summary: see log.h. */
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
@@ -11,8 +11,7 @@
 #include <unistd.h>
 #include <uuid/uuid.h>
 
-#include "libfamfs.h"
-#include "summary.h"
+#include "log/log.h"
 
 #define SUM_MAGIC	0x314d555346534d46ULL	/* "FMSFSUM1" */
 #define SUM_VERSION	2	/* 2: last (compact logs) */

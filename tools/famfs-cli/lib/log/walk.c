@@ -7,8 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "libfamfs.h"
-#include "master.h"
+#include "log/log.h"
 
 uint64_t famfs_log_next(const struct famfs_log_header *h)
 {

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "libfamfs.h"
+#include "media/media.h"
 
 #define REASON(...) do { if (reason) snprintf(reason, FAMFS_REASON_LEN, __VA_ARGS__); } while (0)
 

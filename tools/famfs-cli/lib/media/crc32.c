@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <zlib.h>
 
-#include "libfamfs.h"
+#include "media/media.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

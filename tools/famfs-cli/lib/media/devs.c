@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "libfamfs.h"
+#include "media/media.h"
 
 #define REASON(...) do { if (reason) snprintf(reason, FAMFS_REASON_LEN, __VA_ARGS__); } while (0)
 

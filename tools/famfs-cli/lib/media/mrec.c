@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "master.h"
+#include "media/media.h"
 
 static bool zero(const void *p, size_t n)
 {

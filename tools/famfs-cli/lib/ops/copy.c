@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libfamfs.h"
+#include "ops/ops.h"
 
 #define CP_CHUNK (1U << 20)
 

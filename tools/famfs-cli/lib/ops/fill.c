@@ -36,8 +36,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "dirset.h"
-#include "libfamfs.h"
+#include "ops/ops.h"
 
 uint64_t famfs_fmap_alloc_bytes(const struct famfs_fmap *m)
 {

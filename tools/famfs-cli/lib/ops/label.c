@@ -15,8 +15,7 @@
 #include <sys/sysmacros.h>
 #include <uuid/uuid.h>
 
-#include "libfamfs.h"
-#include "master.h"
+#include "ops/ops.h"
 
 /* same device as the one famfs.ko reports attached (i) */
 static bool is_attached_dev(const char *path, const struct famfs_ioc_dev_info *i)

@@ -12,9 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dirset.h"
-#include "libfamfs.h"
-#include "pathcheck.h"
+#include "ops/ops.h"
 
 int famfs_layout_check(const struct famfs_layout *lay, char *reason)
 {

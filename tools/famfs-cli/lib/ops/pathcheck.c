@@ -3,17 +3,16 @@
  * A new path judged by the log (issue 27 item 3), for famfs_file_create
  * and famfs_mkdir (ops.c): the master's local tree is no guide -- a file
  * removed here is still logged, a directory made here without famfs is
- * not -- so the create cache's path table (summary.h), brought up to date
- * under the log lock, says what the log has at the path and above it.
+ * not -- so the create cache's path table (log/summary.c), brought up to
+ * date under the log lock, says what the log has at the path and above
+ * it.
  */
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
 #include <string.h>
 
-#include "libfamfs.h"
-#include "pathcheck.h"
-#include "summary.h"
+#include "ops/ops.h"
 
 /* What the log has at rel (the create cache's path table, up to date
  * under the lock): 1 with *idx and *type (FAMFS_LOG_FILE, _MKDIR), 0 if

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The names of the directories a replay looks into (dirset.h). */
+/* The names of the directories a replay looks into (replay.h). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dirset.h"
+#include "replay/replay.h"
 
 int dirset_init(struct dirset *ds, int rootfd)
 {

@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "libfamfs.h"
+#include "replay/replay.h"
 
 /* Sleep up to ms; 1 when the mount went away (IN_UNMOUNT), else 0 (also
  * on a signal: the caller asks stop()). */

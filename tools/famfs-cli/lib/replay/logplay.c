@@ -20,9 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dirset.h"
-#include "libfamfs.h"
-#include "pathset.h"
+#include "replay/replay.h"
 
 /* struct famfs_logplay: the state kept between rounds of --follow */
 struct lp_ctx {
@@ -42,7 +40,7 @@ struct lp_ctx {
 	ino_t pino;			/* and inode */
 	dev_t pdev;
 	bool ds_ok;			/* ds usable */
-	struct dirset ds;		/* the names seen (dirset.h) */
+	struct dirset ds;		/* the names seen (replay.h) */
 	mode_t umask;			/* the process's, for mkdir/open */
 	uid_t euid;
 	gid_t egid;
@@ -55,7 +53,7 @@ void (*famfs_logplay_mkdir_hook)(int pfd, const char *name);
 #define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
 
 /*
- * What is at rel[0..len): a d_type from the names read (dirset.h), 0 if
+ * What is at rel[0..len): a d_type from the names read (replay.h), 0 if
  * nothing, -1 if unknown (look with lstat); *psgid: its directory has
  * S_ISGID (only when >= 0).
  */
@@ -540,7 +538,7 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 
 /*
  * A round's view of the namespace: the mount root (paths are opened
- * relative to it) and the names read from it (dirset.h), fresh each
+ * relative to it) and the names read from it (replay.h), fresh each
  * round: under --follow others change the tree between rounds.
  */
 static int round_start(struct lp_ctx *c)

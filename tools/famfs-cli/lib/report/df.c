@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libfamfs.h"
+#include "report/report.h"
 
 struct df_ctx {
 	struct famfs_df *df;

@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libfamfs.h"
-#include "pathset.h"
+#include "report/report.h"
 
 struct fsck_ctx {
 	struct famfs_fs *fs;

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "libfamfs.h"
+#include "report/report.h"
 
 #define REASON(...) do { if (reason) snprintf(reason, FAMFS_REASON_LEN, __VA_ARGS__); } while (0)
 

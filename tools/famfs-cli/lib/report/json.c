@@ -11,7 +11,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
-#include "libfamfs.h"
+#include "report/report.h"
 
 const char *famfs_map_type_name(uint32_t t)
 {

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "master.h"
+#include "role/role.h"
 
 uint64_t (*famfs_master_clock_hook)(void);
 void (*famfs_master_sleep_hook)(unsigned seconds);

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "master.h"
+#include "role/role.h"
 
 static __le32 *feature_word(struct famfs_superblock *sb, int word)
 {

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "master.h"
+#include "role/role.h"
 
 /* this instance holds the role or may take it: MINE, FREE, or this host's
  * from another boot whose beat is not live (beat.c) -- a disk clone of a

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <uuid/uuid.h>
 
-#include "master.h"
+#include "role/role.h"
 
 #define CLAIM_DIR	"/var/lib/famfs"
 

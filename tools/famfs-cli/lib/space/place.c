@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "libfamfs.h"
+#include "space/space.h"
 
 #define UNIT FAMFS_ALLOC_UNIT
 

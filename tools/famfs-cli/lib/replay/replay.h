@@ -1,9 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* libfamfs (included by libfamfs.h where it stands): logplay and logplay --follow. */
+/*
+ * replay/: making a mount match its log -- logplay (one round, or rounds
+ * for --follow), the follow loop, and the names of the directories a
+ * replay has listed.  It calls log/ (walks, attaching members) and the
+ * layers below; it creates nothing through ops/ but it may call it.
+ */
 #ifndef FAMFS_REPLAY_H
 #define FAMFS_REPLAY_H
 
-/* ---- logplay.c ----------------------------------------------------------- */
+#include <signal.h>
+
+#include "ops/ops.h"
+
+/* ---- logplay.c ---------------------------------------------------------- */
 struct famfs_logplay_result {
 	unsigned long created_files, created_dirs, present, conflicts,
 		bad_entries, errors;
@@ -73,5 +82,33 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played);
 /* Rounds every interval_ms until FAMFS_FOLLOW_UNMOUNTED,
  * FAMFS_FOLLOW_STOPPED or an error (-errno). */
 int famfs_follow(struct famfs_follow *f);
+
+/* ---- dirset.c: the names of the directories a replay looks into --------- */
+/*
+ * What a replay knows of the mounted namespace: the names of each
+ * directory it has looked into, read once with getdents (one syscall per
+ * few hundred names instead of an lstat per log entry), by path relative
+ * to the mount root ("" is the root).  A name's d_type is the kernel's
+ * (famfs's readdir gives the inode's type).  It is a hint for one round
+ * of a replay, which holds the log lock: "there, a directory" or "not
+ * there"; anything else is looked at with lstat as before.
+ */
+struct dirset {
+	struct pathset ps;	/* type: DT_*; idx: DIRSET_* flags */
+	int rootfd;
+};
+#define DIRSET_LISTED	1	/* a directory whose names are all here */
+#define DIRSET_SGID	2	/* (listed) its mode has S_ISGID */
+
+int dirset_init(struct dirset *ds, int rootfd);
+void dirset_free(struct dirset *ds);
+/* rel's d_type (DT_DIR, DT_REG...), 0 if its directory has no such name,
+ * -errno if that directory cannot be listed; *sgid: the directory's
+ * S_ISGID. Lists the directory the first time. */
+int dirset_type(struct dirset *ds, const char *rel, size_t len, bool *sgid);
+/* rel was made by this replay: a type, and for a new directory whether
+ * it is known to be empty with that S_ISGID */
+void dirset_note(struct dirset *ds, const char *rel, unsigned type,
+		 bool empty, bool sgid);
 
 #endif /* FAMFS_REPLAY_H */

@@ -1,5 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * role/: who may write the shared metadata -- the master record as memory
+ * holds it, this host's claim file, the holder's beat and a takeover's
+ * wait, the check before every write (an append, a feature bit, a member
+ * label), claiming and handing over the role; the one writer of the
+ * superblock's feature words; and the opening as the tool uses it (mapped
+ * by fs/, then this instance's role judged: famfs_fs_open_dev, _mount).
+ * It calls fs/ (the superblock: read again, written through its view) and
+ * the layers below; never the log.
+ */
+#ifndef FAMFS_ROLE_H
+#define FAMFS_ROLE_H
+
+#include "fs/fs.h"
+
+/* An opening (famfs_fs_map_dev, famfs_fs_map_mount), then
+ * famfs_master_instance_judge: what every command opens a file system
+ * with */
+int famfs_fs_open_dev(const char *path, bool want_rw, struct famfs_fs *fs);
+int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs);
+
+/* ---- feature.c ---------------------------------------------------------- */
+/* The one writer of the superblock's feature words: set the bits of set and
+ * clear those of clear in word (FAMFS_FEAT_*).  Nothing is written when
+ * nothing changes.  Else, under the log lock (taken here unless this process
+ * holds it), this instance must hold the master role (famfs_master_check: a
+ * client, a clone of the master or a corrupt master record is refused with
+ * a message naming the file system and the holder, -EPERM/-EUCLEAN, before
+ * a byte is written); then the superblock is written through its writable
+ * view (famfs_fs_sb_get: .meta/.superblock when mounted, else the device
+ * opened writable), re-CRCed and flushed.  0 or -errno (printed). */
+enum { FAMFS_FEAT_COMPAT, FAMFS_FEAT_RO_COMPAT, FAMFS_FEAT_INCOMPAT };
+int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
+			    uint32_t clear);
+
+/* ---- record.c, master.c, beat.c: the master role (RO_COMPAT_MASTER_REC) */
+/*
  * The master record (famfs_format.h, RO_COMPAT_MASTER_REC): which running
  * instance holds the master role.  The superblock's master_uuid names the
  * host allowed to be master; the record names the instance (host uuid, boot
@@ -7,65 +43,11 @@
  * (/var/lib/famfs/<fs uuid>.claim) remembers what this host claimed.
  * famfs_log_append checks it before every append, under the log lock.
  */
-#ifndef FAMFS_MASTER_H
-#define FAMFS_MASTER_H
-
-#include "libfamfs.h"
-
-/* reason buffers of this file: a holder's description is long */
-#define FAMFS_MREC_REASON_LEN	1024
-
-/* This running instance: host uuid and boot id */
-struct famfs_me {
-	uint8_t host[16], boot[16];
-};
-
-/* The local claim file; present false when there is none */
-struct famfs_claim {
-	bool present;
-	uint8_t host[16], boot[16];
-	uint64_t generation;
-};
-
-enum famfs_mrec_state {
-	FAMFS_MREC_MINE,	/* held by this instance: it may append */
-	FAMFS_MREC_FREE,	/* never claimed, released, or a file system
-				 * without RO_COMPAT_MASTER_REC: claimable */
-	FAMFS_MREC_REBOOT,	/* held by this host before a reboot (its
-				 * claim file matches): claimable */
-	FAMFS_MREC_OTHER,	/* held by another instance */
-	FAMFS_MREC_BAD,		/* corrupt, or flags of a newer tool */
-};
-
-/* The decision, from what the record, the superblock, this instance and
- * its claim file say.  reason (FAMFS_MREC_REASON_LEN) says why for OTHER and
- * BAD: who holds the role, or what is wrong. */
-enum famfs_mrec_state famfs_mrec_decide(const struct famfs_superblock *sb,
-					const struct famfs_master_record *r,
-					const struct famfs_me *me,
-					const struct famfs_claim *c,
-					char *reason);
-void famfs_mrec_set_crc(struct famfs_master_record *r);
-/* "host H (name N), boot B, generation G, claimed at T" */
-void famfs_mrec_describe(const struct famfs_master_record *r, char *out,
-			 size_t n);
-
-/* The record as famfs master shows it: "none yet (...)", "never claimed",
- * "corrupt: WHY", "held: DESC" or "released: DESC" */
-void famfs_mrec_show(const struct famfs_superblock *sb,
-		     const struct famfs_master_record *r, char *out, size_t n);
-
 /* $FAMFS_CLAIM_DIR (tests) or /var/lib/famfs, then <fs uuid>.claim */
 int famfs_claim_path(const uint8_t fs_uuid[16], char *out, size_t n);
 int famfs_claim_read(const uint8_t fs_uuid[16], struct famfs_claim *c);
 int famfs_claim_write(const uint8_t fs_uuid[16], const struct famfs_claim *c);
 
-/* The record in a mapping of the superblock region */
-static inline struct famfs_master_record *famfs_mrec_at(void *sb_region)
-{
-	return (struct famfs_master_record *)((char *)sb_region +
-					      FAMFS_MREC_OFFSET);
-}
 /* The record of an open fs, refreshed from memory first: a private copy
  * (fs->mrec), read once, so what is judged is what is remembered */
 const struct famfs_master_record *famfs_mrec_refresh(struct famfs_fs *fs);
@@ -93,7 +75,7 @@ int famfs_master_check(struct famfs_fs *fs);
  * host's from before a reboot; force: any record, and this host becomes
  * the superblock's master too.  Under the log lock. */
 int famfs_master_claim(struct famfs_fs *fs, bool force);
-/* ---- beat.c: the holder's beat and a takeover's wait (issue 27.4) ---- */
+/* ---- beat.c: the holder's beat and a takeover's wait (issue 27.4) ------- */
 /* The lease: how long a takeover by another boot of this host watches the
  * holder's beat before it takes the role, and how young a beat refuses it
  * at once (seconds): $FAMFS_MASTER_LEASE (1..3600) or the default */
@@ -133,4 +115,4 @@ void famfs_beat_show(struct famfs_fs *fs, const struct famfs_master_record *r,
  * released.  Only by the instance that holds it (or may claim it). */
 int famfs_master_set(struct famfs_fs *fs, const uint8_t host[16]);
 
-#endif
+#endif /* FAMFS_ROLE_H */

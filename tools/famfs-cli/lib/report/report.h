@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* libfamfs (included by libfamfs.h where it stands): fsck, df, their JSON
- * and fsck(8). */
+/*
+ * report/: what the tool tells about a file system -- fsck (whole-log
+ * checks), df (space and log usage), their JSON and that of a file's
+ * map, and fsck(8)'s conventions for fsck.famfs.  It reads (log/, dev/)
+ * and changes nothing; it calls every layer below.
+ */
 #ifndef FAMFS_REPORT_H
 #define FAMFS_REPORT_H
 
-/* ---- fsck.c -------------------------------------------------------------- */
+#include "replay/replay.h"
+
+/* ---- fsck.c ------------------------------------------------------------- */
 struct famfs_fsck_result {
 	unsigned long entries, files, dirs, bad_entries, problems;
 	uint64_t used_bytes, free_bytes;	/* every device's */
@@ -21,7 +27,7 @@ typedef void (*famfs_problem_fn)(void *arg, const char *msg);
 int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
 		  famfs_problem_fn fn, void *arg);
 
-/* ---- df.c: space and log usage ------------------------------------------- */
+/* ---- df.c: space and log usage ------------------------------------------ */
 struct famfs_df {
 	uint64_t size;		/* device (as the superblock records it) */
 	uint64_t reserved;	/* superblock and log */
@@ -59,7 +65,7 @@ void famfs_df_mount_devs(const char *mpt, struct famfs_df *df);
 int famfs_df_log_warn(const char *name, const struct famfs_df *df);
 int famfs_df(struct famfs_fs *fs, struct famfs_df *df);
 
-/* ---- json.c: the -j output of getmap, fsck and df (json-c) --------------- */
+/* ---- json.c: the -j output of getmap, fsck and df (json-c) -------------- */
 struct json_object;
 /* A JSON string of s, which need not be UTF-8 (file names are bytes): valid
  * UTF-8 is kept, each other byte 0xXX becomes the character U+00XX, so the
@@ -78,39 +84,6 @@ struct json_object *famfs_json_fsck(const char *target, bool sb_valid,
 struct json_object *famfs_json_df(const char *target, const char *mpt,
 				  const char *dev, const struct famfs_fs *fs,
 				  const struct famfs_df *df);
-
-/* ---- mountopt.c: mount -o options ---------------------------------------- */
-struct famfs_mount_opts {
-	unsigned long flags;	/* MS_* flags for mount(2) */
-	bool ro;		/* "ro": read-only log; the mount is made
-				 * read-only once the log is replayed */
-	bool remount;		/* "remount": change the flags of a mount */
-	bool follow;		/* "follow": famfs logplay --follow in the
-				 * background after the mount */
-	char data[512];		/* options for famfs.ko: mode=, dax= */
-	int coherency;		/* FAMFS_COHERENCY_*: -o coherent|noncoherent */
-};
-#define FAMFS_COHERENCY_UNSET		0
-#define FAMFS_COHERENCY_COHERENT	1
-#define FAMFS_COHERENCY_NONCOHERENT	2
-/* Split a mount(8)-style option string (NULL: none): generic options
- * (nosuid, noexec, noatime, ...) become MS_* flags (nosuid and nodev are
- * the default: suid and dev turn them off), fstab-only ones
- * (defaults, auto, noauto, user, nofail, _netdev, x-*, comment=) are
- * dropped, famfs.ko's (mode=, dax=) go to data.  Anything else is refused
- * (-EINVAL, reason filled), or dropped with a warning when sloppy.
- * "remount" sets remount; "ro" then means MS_RDONLY.  "follow" sets
- * follow (refused with remount or ro). */
-int famfs_mount_opts_parse(const char *in, bool sloppy,
-			   struct famfs_mount_opts *o, char *reason);
-/* The cache-coherence mode of a mount (issue 18): the user's -o coherent or
- * -o noncoherent if given, else the superblock's INCOMPAT_NONCOHERENT bit
- * (sb NULL, a remount: only the user's).  Appends "noncoherent" or
- * "coherent" to o->data when famfs.ko must be told.  Returns 1 when the
- * user's option overrides the superblock (note gets one line saying so),
- * 0 otherwise, -E2BIG when data is full (note says so). */
-int famfs_mount_opts_coherency(struct famfs_mount_opts *o,
-			       const struct famfs_superblock *sb, char *note);
 
 /* ---- fsck8.c: fsck(8)'s conventions for fsck.famfs ---------------------- */
 /* fsck(8)'s exit codes: a bit mask */
