@@ -23,7 +23,9 @@ static const struct cmd {
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 
-const struct cli_doc *const cli_pages[] = {
+/* every manual page, famfs(8) first; famfs(8) lists the commands among them */
+static const struct cli_doc cli_doc_famfs;
+static const struct cli_doc *const cli_pages[] = {
 	&cli_doc_famfs,
 #define CLI_PAGE(n) &cli_doc_##n,
 	CLI_COMMANDS(CLI_PAGE)
@@ -90,7 +92,7 @@ static const struct cli_section famfs_sections[] = {
 	{ 0 }
 };
 
-const struct cli_doc cli_doc_famfs = {
+static const struct cli_doc cli_doc_famfs = {
 	.page = "famfs", .prog = "famfs",
 	.summary = "manage famfs, a file system for memory shared between hosts",
 	.synopsis = { "famfs [--version] [--help] COMMAND [ARGS]",
@@ -120,7 +122,8 @@ const struct cli_doc cli_doc_famfs = {
 		    "famfs-master(8), famfs-flush(8), famfs-tune(8), famfs-loggrow(8), famfs-devices(8),\n"
 		    "famfs-devadd(8), "
 		    "mount.famfs(8), mkfs.famfs(8), fsck.famfs(8)\n",
-	.list_commands = true,
+	.commands = cli_pages,
+	.exits_every = true,
 };
 
 static const struct cli_doc *find_page(const char *name)

@@ -44,7 +44,10 @@ struct cli_doc {
 	const struct cli_section *sections;	/* {0}-terminated or NULL */
 	const struct cli_exit *exits;	/* {0, NULL}-terminated */
 	const char *see_also;		/* "famfs-mount(8), mount(8)" */
-	bool list_commands;		/* famfs: list the commands' summaries */
+	/* famfs: the pages whose commands ("famfs X") its --help and man
+	 * page list with their summaries, NULL-terminated; NULL: none */
+	const struct cli_doc *const *commands;
+	bool exits_every;		/* famfs: its exit codes are every command's */
 };
 
 /* the common exit codes of every command */
@@ -105,9 +108,6 @@ int cli_layout_done(struct cli_layout *l);
 	"added that is not here is skipped, said once; -D\n" \
 	"of one is refused: exit 2)" }
 
-/* The docs of every page, NULL-terminated (famfs.c). */
-extern const struct cli_doc *const cli_pages[];
-
 #define CLI_COMMANDS(X) \
 	X(mkfs) X(mount) X(logplay) X(mkfile) X(cp) X(mkdir) X(fsck) \
 	X(getmap) X(check) X(verify) X(df) X(bind) X(master) X(flush) X(tune) X(loggrow) \
@@ -134,7 +134,6 @@ int cli_loglen_opt(const char *arg, uint64_t *loglen);
 /* famfs fsck of a device or mount point, messages prefixed with prog
  * (cmd_fsck.c); returns FAMFS_EXIT_* */
 int cli_fsck_run(const char *prog, const char *target, bool json);
-extern const struct cli_doc cli_doc_famfs;
 
 /* The mount itself, shared by famfs mount and mount.famfs: validate DEV,
  * mount(2), meta files, log replay; o->ro also makes the mount read-only.
