@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --help, man pages and getopt tables from one struct cli_doc per command
- * (see famfs.h).  The man page of a command is its --help in roff: the same
+ * (see cli.h).  The man page of a command is its --help in roff: the same
  * synopsis, description, options, sections and exit codes.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
-#include "famfs.h"
+#include "cli.h"
 
 static const struct cli_opt help_opt = { 'h', "help", NULL, "print this help and exit" };
 

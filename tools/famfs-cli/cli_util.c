@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "famfs.h"
+#include "cli.h"
 
 /* The famfs mount of dev (by_dev) or the device of the famfs mount at
  * path, from /proc/self/mounts. */
