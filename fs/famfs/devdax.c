@@ -32,7 +32,11 @@
  * works.  Unbind waits until no page of the device is referenced (a page in
  * a pipe, O_DIRECT in flight), whether mounted or not, SIGKILL or not.  A
  * bind while /dev/daxX.Y is still open under the previous driver is refused
- * (EBUSY, one log line): close it first.
+ * (EBUSY, one log line): close it first.  A file opened while bound keeps
+ * famfs's character device (its own, not the dax device's) after unbind:
+ * every access through it fails, and opens of the device node it was
+ * opened through fail with ENXIO until it is closed (the node keeps
+ * pointing to that cdev), unless famfs is bound again.
  *
  * struct dev_dax and struct dax_device_driver are private to drivers/dax;
  * they come from the kernel source package, and the build checks that they
@@ -556,14 +560,13 @@ static int famfs_dax_probe(struct dev_dax *dev_dax)
 		return -EINVAL;
 	}
 	/*
-	 * The cdev embedded in the dax device is set up again below.  A file
-	 * opened under the previous driver (device_dax, or famfs before an
-	 * unbind) still holds it: its reference outlives cdev_del(), and a
-	 * cdev_init() under it would reset that count and the list of the
-	 * inodes that point to it (the file's close would then release our
-	 * cdev, and unbind put it once more).  Refuse until it is closed.  No
-	 * reference comes meanwhile: the cdev is out of the char device map,
-	 * and chrdev_open() takes one only from a count above 0.
+	 * A file opened under device_dax still holds the cdev embedded in the
+	 * dax device (its reference outlives cdev_del()), and the device node
+	 * it was opened through keeps pointing to it: until that file is
+	 * closed, opens of /dev/daxX.Y reach device_dax's dead device, not
+	 * ours, and fail with no word of why.  Refuse, and say why.  (famfs's
+	 * own cdev is another one, see below: nothing of device_dax's is set
+	 * up again here.)
 	 */
 	cdev = dax_inode(dev_dax->dax_dev)->i_cdev;
 	if (kref_read(&cdev->kobj.kref)) {
@@ -615,13 +618,27 @@ static int famfs_dax_probe(struct dev_dax *dev_dax)
 	if (rc)
 		return rc;
 
-	cdev = fdd->cdev_inode->i_cdev;
-	cdev_init(cdev, &famfs_cdev_fops);
+	/*
+	 * A cdev of our own, not the one embedded in the dax device: a file
+	 * opened through ours keeps it (and famfs.ko) after unbind, while the
+	 * next driver (device_dax) initialises the embedded one for itself.
+	 * Sharing that one, the file's close would drop device_dax's cdev and
+	 * put device_dax's module instead of ours.  The parent keeps the dax
+	 * device (the file's mapping) as long as ours lives.
+	 */
+	cdev = cdev_alloc();
+	if (!cdev)
+		return -ENOMEM;
+	cdev->ops = &famfs_cdev_fops;
 	cdev->owner = THIS_MODULE;
 	cdev_set_parent(cdev, &dev->kobj);
 	rc = cdev_add(cdev, dev->devt, 1);
-	if (rc)
+	if (rc) {
+		/* Only a cdev_add() that succeeds takes the parent's reference. */
+		cdev->kobj.parent = NULL;
+		kobject_put(&cdev->kobj);
 		return rc;
+	}
 	rc = devm_add_action_or_reset(dev, famfs_dax_cdev_del, cdev);
 	if (rc)
 		return rc;

@@ -318,6 +318,8 @@ struct famfs_daxdev {
 /* open.c */
 struct fs_context;
 int famfs_backing_open(struct famfs_sb_info *fsi, struct fs_context *fc);
+const char *famfs_dax_pages(struct dax_device *dax_dev, u64 start_off,
+			    u64 size, unsigned long *pfn);
 
 /* backing.c */
 extern struct mutex famfs_holder_lock;

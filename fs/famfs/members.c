@@ -54,10 +54,10 @@ static int famfs_member_open_bdev(struct super_block *sb,
 	fmode_t mode = FMODE_READ | FMODE_EXCL;
 	struct block_device *bdev;
 	struct dax_device *dax_dev;
+	unsigned long pfn = 0;
 	u64 start_off = 0;
-	pfn_t pfn;
-	long nr;
-	int rc, id;
+	const char *why;
+	int rc;
 
 	if (!blk_queue_dax(bdev_get_queue(fbdev))) {
 		famfs_dev_err(sb, b->index, file, "device does not support DAX (raw-mode namespace?)");
@@ -88,12 +88,11 @@ static int famfs_member_open_bdev(struct super_block *sb,
 		rc = -EROFS;
 		goto out_put_dax;
 	}
-	id = dax_read_lock();
-	nr = dax_direct_access(dax_dev, PHYS_PFN(start_off), 1,
-			       DAX_RECOVERY_WRITE, NULL, &pfn);
-	dax_read_unlock(id);
-	if (nr < 1 || !pfn_t_has_page(pfn)) {
-		famfs_dev_err(sb, b->index, file, "device memory without struct pages");
+	/* Up to its end if it is too small: that is the next check. */
+	why = famfs_dax_pages(dax_dev, start_off,
+			      min_t(u64, size, bdev_nr_bytes(bdev)), &pfn);
+	if (why) {
+		famfs_dev_err(sb, b->index, file, "%s", why);
 		rc = -EOPNOTSUPP;
 		goto out_put_dax;
 	}
@@ -118,7 +117,7 @@ static int famfs_member_open_bdev(struct super_block *sb,
 	b->dax_dev = dax_dev;
 	b->dax_start = start_off;
 	b->size = size;
-	b->pfn = pfn_t_to_pfn(pfn);
+	b->pfn = pfn;
 	rc = famfs_backing_hold_bdev(b, bdev);
 	if (!rc)
 		return 0;

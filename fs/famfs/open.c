@@ -20,22 +20,56 @@
 #include <linux/pfn_t.h>
 #include "famfs.h"
 
-/*
- * The page frame of the first page of @dax_dev from @start_off, or 0 if
- * its memory has no struct pages (famfs waits for page references, pins.c).
+/**
+ * famfs_dax_pages() - the pages of a device's memory, one run of them
+ * @dax_dev: the device's dax_device (a reference; not held)
+ * @start_off: where the device starts in @dax_dev
+ * @size: the bytes of it that famfs uses
+ * @pfn: returns the page frame of device offset 0
+ *
+ * famfs finds the page of a device offset as the device's first page plus
+ * the offset (the page references of pins.c: an evicted file's, a
+ * removal's wait), so the memory must have struct pages and be one run of
+ * them: a pmem namespace is, a device-mapper device over pieces of
+ * namespaces need not be (the page famfs would look at for a device offset
+ * is another one, and a page in a pipe would be missed).
+ *
+ * Return: NULL, or why the device cannot be used (for the log line; the
+ * caller fails with EOPNOTSUPP).
  */
-static unsigned long famfs_dax_first_pfn(struct dax_device *dax_dev,
-					 u64 start_off)
+const char *famfs_dax_pages(struct dax_device *dax_dev, u64 start_off,
+			    u64 size, unsigned long *pfn)
 {
-	pfn_t pfn;
-	long nr;
-	int id;
+	u64 done = 0, left = size >> PAGE_SHIFT;
+	unsigned long first = 0;
 
-	id = dax_read_lock();
-	nr = dax_direct_access(dax_dev, PHYS_PFN(start_off), 1,
-			       DAX_RECOVERY_WRITE, NULL, &pfn);
-	dax_read_unlock(id);
-	return nr >= 1 && pfn_t_has_page(pfn) ? pfn_t_to_pfn(pfn) : 0;
+	while (left) {
+		pfn_t run;
+		long nr;
+		int id;
+
+		/*
+		 * Recovery mode: a bad block ends a run, it fails nothing.  At
+		 * most 1 GiB a call: pmem counts its sectors in an unsigned int.
+		 */
+		id = dax_read_lock();
+		nr = dax_direct_access(dax_dev, PHYS_PFN(start_off) + done,
+				       min_t(u64, left, SZ_1G >> PAGE_SHIFT),
+				       DAX_RECOVERY_WRITE, NULL, &run);
+		dax_read_unlock(id);
+		if (nr < 1 || !pfn_t_has_page(run))
+			return "device memory without struct pages";
+		if (!done)
+			first = pfn_t_to_pfn(run);
+		else if (pfn_t_to_pfn(run) != first + done)
+			return "device memory is not one contiguous run of pages";
+		nr = min_t(u64, nr, left);
+		done += nr;
+		left -= nr;
+		cond_resched();
+	}
+	*pfn = first;
+	return NULL;
 }
 
 /* Buffered writes to @bdev (e.g. by mkfs) reach memory; no cached copy stays. */
@@ -46,8 +80,9 @@ static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
 	fmode_t mode = FMODE_READ | FMODE_EXCL;
 	struct block_device *bdev;
 	struct dax_device *dax_dev;
-	unsigned long pfn;
+	unsigned long pfn = 0;
 	u64 start_off = 0;
+	const char *why;
 	int rc;
 
 	if (!(fc->sb_flags & SB_RDONLY))
@@ -91,9 +126,9 @@ static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
 	}
 
 	/* The pages, to wait for their references (pins.c). */
-	pfn = famfs_dax_first_pfn(dax_dev, start_off);
-	if (!pfn) {
-		errorfc(fc, "%s: device memory without struct pages", fc->source);
+	why = famfs_dax_pages(dax_dev, start_off, bdev_nr_bytes(bdev), &pfn);
+	if (why) {
+		errorfc(fc, "%s: %s", fc->source, why);
 		rc = -EOPNOTSUPP;
 		goto out_put_dax;
 	}
@@ -179,7 +214,8 @@ static int famfs_backing_open_devdax(struct famfs_sb_info *fsi,
  * Return: 0, -ENOENT (no such path), -ENOTBLK (neither a block device nor a
  * dax device), -EACCES (device node on a nodev mount), -EBUSY (already
  * mounted, held by someone else, or a dax device that is open), -EOPNOTSUPP
- * (no DAX: a raw-mode namespace, or a dax device not bound to famfs), -EINVAL,
+ * (no DAX: a raw-mode namespace, or a dax device not bound to famfs; memory
+ * without struct pages, or not one run of them: famfs_dax_pages()), -EINVAL,
  * or another error from opening the device.
  */
 int famfs_backing_open(struct famfs_sb_info *fsi, struct fs_context *fc)

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --help, man pages and getopt tables from one struct cli_doc per command
- * (see famfs.h).  The man page of a command is its --help in roff: the same
+ * (see cli.h).  The man page of a command is its --help in roff: the same
  * synopsis, description, options, sections and exit codes.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
-#include "famfs.h"
+#include "cli.h"
 
 static const struct cli_opt help_opt = { 'h', "help", NULL, "print this help and exit" };
 
@@ -77,12 +77,12 @@ int cli_usage(const struct cli_doc *d, int misuse)
 	}
 	fputc('\n', f);
 	put_indented(f, d->description, 0);
-	if (d->list_commands) {
+	if (d->commands) {
 		fprintf(f, "\nCommands:\n");
-		for (int i = 0; cli_pages[i]; i++)
-			if (!strncmp(cli_pages[i]->prog, "famfs ", 6))
-				fprintf(f, "  %-8s %s\n", cli_pages[i]->prog + 6,
-					cli_pages[i]->summary);
+		for (int i = 0; d->commands[i]; i++)
+			if (!strncmp(d->commands[i]->prog, "famfs ", 6))
+				fprintf(f, "  %-8s %s\n", d->commands[i]->prog + 6,
+					d->commands[i]->summary);
 	}
 	for (size_t i = 0; (o = opt_at(d, i)); i++) {
 		opt_label(o, label, sizeof(label));
@@ -108,7 +108,7 @@ int cli_usage(const struct cli_doc *d, int misuse)
 		fprintf(f, ":\n");
 		put_indented(f, s->text, 2);
 	}
-	fprintf(f, "\nExit codes%s:\n", d == &cli_doc_famfs ? " (every command)" : "");
+	fprintf(f, "\nExit codes%s:\n", d->exits_every ? " (every command)" : "");
 	for (const struct cli_exit *e = d->exits; e->meaning; e++) {
 		size_t len = strcspn(e->meaning, "\n");
 
@@ -214,10 +214,10 @@ void cli_man(FILE *f, const struct cli_doc *d)
 	}
 	fputs(".SH DESCRIPTION\n", f);
 	roff_block(f, d->description);
-	if (d->list_commands) {
+	if (d->commands) {
 		fputs(".SH COMMANDS\n", f);
-		for (int i = 0; cli_pages[i]; i++) {
-			const struct cli_doc *c = cli_pages[i];
+		for (int i = 0; d->commands[i]; i++) {
+			const struct cli_doc *c = d->commands[i];
 
 			if (strncmp(c->prog, "famfs ", 6))
 				continue;

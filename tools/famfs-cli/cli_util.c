@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Shared by commands: a device or a mount point, /proc/self/mounts, JSON. */
+/* Shared by commands: the mount of a path (one or a batch), a device or a
+ * mount point, /proc/self/mounts, JSON, the layout options. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "famfs.h"
+#include "cli.h"
 
 /* The famfs mount of dev (by_dev) or the device of the famfs mount at
  * path, from /proc/self/mounts. */
@@ -80,6 +81,46 @@ int cli_open_target(const char *target, struct famfs_fs *fs, char *mpt,
 			return 0;
 	}
 	return famfs_fs_open_dev(target, false, fs);	/* reports why */
+}
+
+int cli_open_for(const char *path, bool allow_root, bool want_rw,
+		 struct famfs_fs *fs, char *rel)
+{
+	char mpt[PATH_MAX];
+	int rc = famfs_locate(path, allow_root, mpt, rel);
+
+	if (rc)
+		return rc;
+	return famfs_fs_open_mount(mpt, want_rw, fs);
+}
+
+int cli_batch_open(struct cli_batch *b, const char *path, char *rel)
+{
+	char mpt[PATH_MAX];
+	int rc = famfs_locate(path, false, mpt, rel);
+
+	if (rc)
+		return rc;
+	if (b->open && !strcmp(b->fs.mpt, mpt))
+		return 0;
+	cli_batch_close(b);
+	rc = famfs_fs_open_mount(mpt, true, &b->fs);
+	if (rc)
+		return rc;
+	b->open = true;
+	/* a client or a read-only mount: no lock, each path is refused
+	 * (famfs_fs_writable says why) */
+	if (b->fs.master && b->fs.rw && b->fs.host_id_ok)
+		return famfs_fs_hold(&b->fs);
+	return 0;
+}
+
+void cli_batch_close(struct cli_batch *b)
+{
+	if (!b->open)
+		return;
+	famfs_fs_close(&b->fs);
+	b->open = false;
 }
 
 void cli_say_failed_devs(const char *target)

@@ -6,7 +6,6 @@
  * mount(8), mkfs(8) or fsck(8) for "-t famfs".
  */
 #define _GNU_SOURCE
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +23,9 @@ static const struct cmd {
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 
-const struct cli_doc *const cli_pages[] = {
+/* every manual page, famfs(8) first; famfs(8) lists the commands among them */
+static const struct cli_doc cli_doc_famfs;
+static const struct cli_doc *const cli_pages[] = {
 	&cli_doc_famfs,
 #define CLI_PAGE(n) &cli_doc_##n,
 	CLI_COMMANDS(CLI_PAGE)
@@ -91,7 +92,7 @@ static const struct cli_section famfs_sections[] = {
 	{ 0 }
 };
 
-const struct cli_doc cli_doc_famfs = {
+static const struct cli_doc cli_doc_famfs = {
 	.page = "famfs", .prog = "famfs",
 	.summary = "manage famfs, a file system for memory shared between hosts",
 	.synopsis = { "famfs [--version] [--help] COMMAND [ARGS]",
@@ -121,7 +122,8 @@ const struct cli_doc cli_doc_famfs = {
 		    "famfs-master(8), famfs-flush(8), famfs-tune(8), famfs-loggrow(8), famfs-devices(8),\n"
 		    "famfs-devadd(8), "
 		    "mount.famfs(8), mkfs.famfs(8), fsck.famfs(8)\n",
-	.list_commands = true,
+	.commands = cli_pages,
+	.exits_every = true,
 };
 
 static const struct cli_doc *find_page(const char *name)
@@ -161,46 +163,6 @@ static int help(int argc, char **argv)
 		return cli_usage(&cli_doc_famfs, 0);
 	famfs_err("help: usage: famfs help [COMMAND | --man PAGE | --man-pages]");
 	return FAMFS_EXIT_USAGE;
-}
-
-int cli_open_for(const char *path, bool allow_root, bool want_rw,
-		 struct famfs_fs *fs, char *rel)
-{
-	char mpt[PATH_MAX];
-	int rc = famfs_locate(path, allow_root, mpt, rel);
-
-	if (rc)
-		return rc;
-	return famfs_fs_open_mount(mpt, want_rw, fs);
-}
-
-int cli_batch_open(struct cli_batch *b, const char *path, char *rel)
-{
-	char mpt[PATH_MAX];
-	int rc = famfs_locate(path, false, mpt, rel);
-
-	if (rc)
-		return rc;
-	if (b->open && !strcmp(b->fs.mpt, mpt))
-		return 0;
-	cli_batch_close(b);
-	rc = famfs_fs_open_mount(mpt, true, &b->fs);
-	if (rc)
-		return rc;
-	b->open = true;
-	/* a client or a read-only mount: no lock, each path is refused
-	 * (famfs_fs_writable says why) */
-	if (b->fs.master && b->fs.rw && b->fs.host_id_ok)
-		return famfs_fs_hold(&b->fs);
-	return 0;
-}
-
-void cli_batch_close(struct cli_batch *b)
-{
-	if (!b->open)
-		return;
-	famfs_fs_close(&b->fs);
-	b->open = false;
 }
 
 static void print_flush_stats(void)

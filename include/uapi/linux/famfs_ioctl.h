@@ -280,9 +280,12 @@ struct famfs_ioc_cache {
  *		opener, another dax holder, or (devdax) a writable open
  *   EROFS	a read-only block device on a read-write mount
  *   EOPNOTSUPP	a block device whose memory has no struct pages (DAX
- *		without them cannot be mapped into processes; its dax_device
- *		is only reached by holding it, hence after EBUSY and EROFS;
- *		a pmem namespace in fsdax mode always has them)
+ *		without them cannot be mapped into processes; a pmem
+ *		namespace in fsdax mode always has them), or is not one
+ *		contiguous run of them (a device-mapper device over several
+ *		namespaces or pieces of one: attach each as a member); the
+ *		first size bytes are checked, or the whole device if it has
+ *		fewer
  *   ENOSPC	the device is smaller than size
  */
 struct famfs_ioc_dev_add {

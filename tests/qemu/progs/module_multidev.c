@@ -18,7 +18,9 @@
  * add-fail-loop (DEV_ADDs of member 1 asking for more bytes than DEV1 has,
  * DEV1 opened anew each time, until the file STOP exists: the suite removes
  * and plugs DEV1 back meanwhile, once the file READY exists) and add-fail-check (after it: the mount
- * has not failed, member 1 is not attached, a file on device 0 reads).
+ * has not failed, member 1 is not attached, a file on device 0 reads);
+ * add-noncontig (DEV1 a device whose memory is not one run of pages, e.g.
+ * dm-linear over pieces of a namespace: DEV_ADD refused, EOPNOTSUPP).
  *
  * Member 1 is attached with SIZE1 = its size - 64 MiB (the size "the file
  * system records"), so that bounds are per device: an extent that ends
@@ -613,6 +615,20 @@ static void test_add_fail_once(void)
 	close(root);
 }
 
+/*
+ * A DEV_ADD of DEV1 (here a device whose memory is not one run of pages: a
+ * device-mapper device over pieces of a namespace) refused: EOPNOTSUPP.
+ */
+static void test_add_noncontig(void)
+{
+	int root = root_fd(), fd = open_dev1();
+
+	t_errno("add-noncontig-refused", dev_add(root, fd, 1, size1),
+		EOPNOTSUPP);
+	close(fd);
+	close(root);
+}
+
 #define READY	"/tmp/module_multidev.ready"
 #define STOP	"/tmp/module_multidev.stop"
 
@@ -680,6 +696,7 @@ static const struct t_test tests[] = {
 	{ "add-fail-once", test_add_fail_once, 1 },
 	{ "add-fail-loop", test_add_fail_loop, 1 },
 	{ "add-fail-check", test_add_fail_check, 1 },
+	{ "add-noncontig", test_add_noncontig, 1 },
 };
 
 int main(int argc, char **argv)

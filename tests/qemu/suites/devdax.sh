@@ -5,7 +5,8 @@
 # (mkfs/fsck), mount, the data path (extent math against the device, mmap vs
 # read, 2 MiB faults), exclusion of mounts and writers, memory failure on a
 # mounted file and on the character device; a bind refused while a file
-# opened under device_dax still holds the device's character device.
+# opened under device_dax still holds the device's character device, and
+# a file opened under famfs that outlives famfs's binding.
 # Unbind/removal: devdax-unplug.sh.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
@@ -159,4 +160,27 @@ t_eq held-closed-bound famfs "$(driver)"
 t_ok held-closed-fsck famfs fsck "$DEV"
 t_ok held-leave-on-device_dax famfs bind -u "$DEV"
 t_ok held-no-warnings no_warnings
+
+# The other way round: /dev/daxX.Y held open while bound to famfs, then
+# given back to device_dax (famfs bind -u, the tool's own way back).  The
+# file keeps the character device it was opened through; device_dax's
+# probe initialises the cdev embedded in the dax device again, so famfs's
+# must not be that one: else the file's close drops device_dax's cdev
+# (/dev/daxX.Y then fails every open with ENXIO), puts device_dax's module
+# for famfs's (famfs.ko can never be unloaded again), and device_dax's
+# unbind puts the cdev once more (refcount_t underflow WARNING).
+t_ok famheld-bind famfs bind "$DEV"
+ref0=$(cat /sys/module/famfs/refcnt)
+sleep 600 < "$DEV" &
+H=$!
+t_ok famheld-open wait_holds $H "$DEV"
+t_ok famheld-unbind famfs bind -u "$DEV"
+t_eq famheld-device_dax device_dax "$(driver)"
+kill $H; wait $H 2>/dev/null
+t_eq famheld-module-refcnt "$ref0" "$(cat /sys/module/famfs/refcnt)"
+t_ok famheld-fsck-on-device_dax famfs fsck "$DEV"
+t_ok famheld-rebind famfs bind "$DEV"
+t_ok famheld-fsck-on-famfs famfs fsck "$DEV"
+t_ok famheld-leave-on-device_dax famfs bind -u "$DEV"
+t_ok famheld-no-warnings no_warnings
 exit 0

@@ -14,6 +14,8 @@
 # and JSON) and famfs fsck of the mount cannot read it and say that member 1
 # failed (exit 2), umount works.  A DEV_ADD refused for the device's size
 # while the device is removed and plugged back leaves the mount healthy.
+# A device whose memory is not one run of pages (dm-linear over pieces of
+# the member namespace, fsdax) is refused as a mount and as a member.
 # On mixed the member is a /dev/daxX.Y bound to famfs for the suite.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
@@ -201,6 +203,41 @@ if [ "$DEV1_MODE" = fsdax ]; then
 	t_ok tool-umount umount $MPT
 else
 	t_skip tool-poison "memory failure is tested on fsdax only"
+fi
+# A device whose memory is not one run of pages: famfs finds the page of a
+# device offset from the device's first page (the page pins of an evicted
+# file, the waits of a removal), so such a device is refused, as a mount
+# and as a member (EOPNOTSUPP; attach each namespace as a member instead).
+# Here a device-mapper device over the member namespace with its first two
+# 256 MiB swapped.  Without the check the pinned page at 356 MiB (the
+# namespace's 100 MiB) is looked for at the namespace's 612 MiB: found
+# idle, the file's memory goes to the next file while a pipe shows it.
+if [ "$DEV1_MODE" = fsdax ]; then
+	modprobe dm_mod 2>/dev/null
+	DM=/dev/mapper/famfs-swap
+	q=524288	# 256 MiB in sectors
+	if printf '0 %s linear %s %s\n%s %s linear %s 0\n' $q "$D1" $q $q $q "$D1" |
+		DM_DISABLE_UDEV=1 dmsetup create famfs-swap; then
+		klog_mark
+		if mount -t famfs $DM $MPT 2>/dev/null; then
+			t_fail noncontig-mount-refused "a mount of $DM (dm-linear over $D1, two pieces swapped) succeeded"
+			hostile_pins unlink $MPT 356M > /tmp/hostile_pins.out 2>&1
+			PFX=noncontig- t_prog hostile_pins /tmp/hostile_pins.out $?
+			umount $MPT
+		else
+			t_pass noncontig-mount-refused
+		fi
+		t_klog noncontig-mount-says-why "famfs: $DM: .*not one contiguous run of pages"
+		t_ok noncontig-primary-mount mount -t famfs "$FAMFS_DEV" $MPT
+		klog_mark
+		run_prog module_multidev $MPT "$FAMFS_DEV" "$DM" add-noncontig
+		t_klog noncontig-add-says-why "DEV_ADD: device 1 .*not one contiguous run of pages"
+		t_ok noncontig-umount umount $MPT
+		t_ok noncontig-dm-remove env DM_DISABLE_UDEV=1 dmsetup remove famfs-swap
+	else
+		t_fail noncontig-dm "dmsetup create over $D1 failed"
+	fi
+	t_ok noncontig-no-warnings no_warnings
 fi
 [ $rebind = 0 ] || t_ok unbind famfs bind -u "$D1"	# back to device_dax, as it came
 exit 0

@@ -15,8 +15,8 @@
  * MAP_CREATE_V3 takes the valid and broken v2 maps of gen2.c as v3 lists
  * (device 0), some with a device field broken (reserved, an unattached or
  * out-of-range devindex, an unused strip's devindex): the errno is the
- * first failing check, the v3 device checks coming right after the list is
- * read; an accepted map is the model's like a v2 one.  MAP_GET_V3 shows
+ * first failing check, each extent's (strip's) device fields checked just
+ * before its own v2 checks; an accepted map is the model's like a v2 one.  MAP_GET_V3 shows
  * every map with device 0 and reserved 0, with MAP_GET_V2's rules for room,
  * flags and pointers.
  */
@@ -295,7 +295,7 @@ static void break_dev(union v3list *l, int il, uint32_t n)
 		d->devindex = bad_devindex();
 }
 
-/* The first device-field error of the list, in the kernel's order. */
+/* The first device-field error of the list, for the message only. */
 static int dev_errno(const union v3list *l, int il, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
@@ -327,18 +327,20 @@ static int dev_errno(const union v3list *l, int il, uint32_t n)
 	return 0;
 }
 
-/* The checks of predict_v2() that come before the list is read. */
-static int before_list(const char *why)
-{
-	static const char *const w[] = {
-		"not root", "header unreadable", "read-only", "already mapped",
-		"another opener or name", "flags/reserved", "extent/file type",
-		"ext_count 0", "ext_count too big", "list unreadable",
-	};
+/* predict_v2()'s hook for the device fields of the list being created */
+static const union v3list *v3_cur;
 
-	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
-		if (!strcmp(why, w[i]))
-			return 1;
+static int v3_dev_field(uint32_t i, int il, uint32_t s, int unused)
+{
+	const struct famfs_ioc_dext *d = il ? &v3_cur->ie[i].strips[s] :
+					      &v3_cur->se[i];
+
+	if (unused)
+		return d->devindex || d->reserved ? EINVAL : 0;
+	if (d->reserved)
+		return EINVAL;
+	if (d->devindex >= FAMFS_MAX_DEVS || !attached[d->devindex])
+		return ENODEV;
 	return 0;
 }
 
@@ -349,7 +351,7 @@ static void do_create_v3(struct ffile *f, int valid_only)
 	struct famfs_ioc_map_v2 hv2, *hp;
 	enum ptr_kind k = chance(90) ? P_OK : (enum ptr_kind)below(P_NKINDS);
 	enum list_kind lk = pick_list_kind();
-	int il = chance(45), br, bw, lbr, lbw, overlap, want, w2, dev_e, e;
+	int il = chance(45), br, bw, lbr, lbw, overlap, want, dev_e, e;
 	uint32_t n;
 	size_t need;
 	char *list, s[600];
@@ -382,14 +384,13 @@ static void do_create_v3(struct ffile *f, int valid_only)
 
 	hv2 = m.h;
 	hv2.ext_list = (uintptr_t)&m.u;
-	w2 = predict_v2(&hv2, br, lbr, f->mapped, f->others, &overlap, &rd);
+	/* v2's checks with each extent's (strip's) device fields checked
+	 * just before its own (famfs_ioctl.h) */
+	v3_cur = &l;
+	v3_dev = v3_dev_field;
+	want = predict_v2(&hv2, br, lbr, f->mapped, f->others, &overlap, &rd);
+	v3_dev = NULL;
 	dev_e = dev_errno(&l, il, n);
-	if (w2 && before_list(v2_why))
-		want = w2;
-	else if (dev_e)
-		want = dev_e, overlap = 0;
-	else
-		want = w2;
 	nc_create3++;
 	ncheck[C_CREATE3]++;
 	rc = ioctl(f->fd, FAMFSIOC_MAP_CREATE_V3, hp);
@@ -407,7 +408,6 @@ static void do_create_v3(struct ffile *f, int valid_only)
 			bad(C_CREATE3, "MAP_CREATE_V3 %s (device error %s, hdr kind %d, list kind %d): %s, expected %s (%s)",
 			    s, dev_e ? t_errname(dev_e) : "none", k, lk,
 			    rc ? t_errname(e) : "0", t_errname(want),
-			    dev_e && !before_list(v2_why) ? "device field" :
 			    v2_why);
 		if (!f->mapped && !rc)
 			learn(f);

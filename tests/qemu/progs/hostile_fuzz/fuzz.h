@@ -212,6 +212,7 @@ void count_errno(long *tab, long rc, int e);
 extern long nc_create2, nc_accept2, nc_il2, nc_get2, nc_v1ovf, nc_remap;
 extern long nerr2[NDOC + 1];
 extern const char *v2_why;	/* the check predict_v2() found failing */
+extern int (*v3_dev)(uint32_t i, int il, uint32_t s, int unused);
 void print_tally(void);
 void do_create_v2(struct ffile *f, int valid_only);
 void learn(struct ffile *f);

@@ -17,6 +17,10 @@ static uint16_t *ucnt;		/* known ranges touching each unit */
 static uint32_t *stamp, stamp_gen;	/* ranges of one map, during a check */
 const char *v2_why;		/* the check predict_v2() found failing */
 #define WHY(e, what)	(v2_why = (what), (e))
+/* MAP_CREATE_V3 (calls4.c): the device fields of extent @i (strip @s of it,
+ * @unused: a strip past nstrips), checked with that extent's (strip's) own
+ * checks; NULL for v1 and v2 maps. */
+int (*v3_dev)(uint32_t i, int il, uint32_t s, int unused);
 
 int is_il(const struct vmap *m)
 {
@@ -170,7 +174,10 @@ static int check_simple(const struct famfs_ioc_map_v2 *h,
 	/* exactly v1's rules, in v1's order (fs/famfs/ioctl.c of v1) */
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t off = se[i].offset, len = se[i].len;
+		int e = v3_dev ? v3_dev(i, 0, 0, 0) : 0;
 
+		if (e)
+			return WHY(e, "device field");
 		if (!len || off % TWO_MiB || (i + 1 < n && len % TWO_MiB))
 			return WHY(EINVAL, "extent len 0/offset/len");
 		if (off + len < off)
@@ -199,14 +206,16 @@ uint64_t strip_need(uint64_t nbytes, uint64_t chunk, uint32_t ns,
 	return nchunks / ns + (s < nchunks % ns);
 }
 
-static int check_iext(const struct famfs_ioc_iext *ie, int last)
+static int check_iext(const struct famfs_ioc_iext *ie, uint32_t i, int last)
 {
 	uint32_t ns = ie->nstrips;
+	int e;
 
 	if (ie->reserved)
 		return WHY(EINVAL, "iext reserved");
 	for (uint32_t s = ns; s < FAMFS_IOC_MAX_STRIPS; s++)
-		if (ie->strips[s].offset || ie->strips[s].len)
+		if (ie->strips[s].offset || ie->strips[s].len ||
+		    (v3_dev && v3_dev(i, 1, s, 1)))
 			return WHY(EINVAL, "iext unused strip");
 	if (!ns)
 		return WHY(EINVAL, "nstrips 0");
@@ -221,6 +230,9 @@ static int check_iext(const struct famfs_ioc_iext *ie, int last)
 	for (uint32_t s = 0; s < ns; s++) {
 		uint64_t off = ie->strips[s].offset, len = ie->strips[s].len;
 
+		e = v3_dev ? v3_dev(i, 1, s, 0) : 0;
+		if (e)
+			return WHY(e, "device field");
 		if (!len || off % TWO_MiB || len % TWO_MiB || !off)
 			return WHY(EINVAL, "strip len 0/offset/len");
 		if (off + len < off)
@@ -310,7 +322,7 @@ int predict_v2(const struct famfs_ioc_map_v2 *h, int hdr_bad, int list_bad,
 		e = check_simple(h, scratch.u.se, &total);
 	} else {
 		for (uint32_t i = 0; i < h->ext_count && !e; i++)
-			e = check_iext(&scratch.u.ie[i], i + 1 == h->ext_count);
+			e = check_iext(&scratch.u.ie[i], i, i + 1 == h->ext_count);
 		for (uint32_t i = 0; i < h->ext_count && !e; i++) {
 			if (total + scratch.u.ie[i].nbytes < total)
 				e = WHY(EOVERFLOW, "nbytes sum wraps");
@@ -346,7 +358,7 @@ int vm_sane(const struct vmap *m, char *why_, size_t n)
 		e = check_simple(&m->h, m->u.se, &total);
 	} else {
 		for (uint32_t i = 0; i < m->h.ext_count && !e; i++) {
-			e = check_iext(&m->u.ie[i], i + 1 == m->h.ext_count);
+			e = check_iext(&m->u.ie[i], i, i + 1 == m->h.ext_count);
 			total += m->u.ie[i].nbytes;
 		}
 	}
