@@ -42,8 +42,9 @@ void famfs_fs_cache_drop(struct famfs_fs *fs)
 	fs->cache_dirok_len = 0;
 }
 
-/* what the opening (fs.c) and the append (log.c), which are below this
- * file, call to write out and free the cache */
+/* A cache was just allocated: what the opening (fs/fs.c) and the append
+ * (append.c), which are below this file, call to write it out and free
+ * it */
 static void cache_register(struct famfs_fs *fs)
 {
 	fs->cache_flush = famfs_fs_cache_flush;
@@ -162,7 +163,6 @@ int famfs_fs_cache_update(struct famfs_fs *fs)
 	uint64_t next;
 	int rc;
 
-	cache_register(fs);
 	/* R4: an entry at next_index is committed first, so that the walk
 	 * below takes its memory and path as any other's */
 	rc = famfs_log_roll_forward(fs);
@@ -180,6 +180,7 @@ int famfs_fs_cache_update(struct famfs_fs *fs)
 			famfs_err("%s: out of memory", fs->name);
 			return -ENOMEM;
 		}
+		cache_register(fs);
 		from_summary = cache_from_summary(fs);
 		if (!from_summary) {
 			fs->cache_sum = famfs_summary_new(fs, next);
@@ -322,11 +323,11 @@ void famfs_fs_cache_follow(struct famfs_fs *fs)
 {
 	if (!fs->rw || !fs->master)
 		return;
-	cache_register(fs);
 	if (!fs->cache_alloc) {
 		fs->cache_alloc = calloc(1, sizeof(*fs->cache_alloc));
 		if (!fs->cache_alloc)
 			return;
+		cache_register(fs);
 		fs->cache_unparsed = fs->cache_past = UINT64_MAX;
 		if (!cache_from_summary(fs)) {
 			free(fs->cache_alloc);
