@@ -283,6 +283,17 @@ void famfs_mrec_describe(const struct famfs_master_record *r, char *out,
 void famfs_mrec_show(const struct famfs_superblock *sb,
 		     const struct famfs_master_record *r, char *out, size_t n);
 
+/* The CRC of n bytes, a beat or an intent (FAMFS_MBEAT_SIZE), with the crc
+ * field (at byte 8) taken as zero */
+uint32_t famfs_mbeat_crc(const void *p, size_t n);
+/* b is a beat of record r of the file system fs_uuid (magic, CRC, flags,
+ * reserved bytes, generation, boot id); in an intent for r's generation */
+bool famfs_beat_valid(const struct famfs_master_beat *b,
+		      const struct famfs_master_record *r,
+		      const uint8_t fs_uuid[16]);
+bool famfs_intent_valid(const struct famfs_master_intent *in,
+			const struct famfs_master_record *r,
+			const uint8_t fs_uuid[16]);
 /* The record in a mapping of the superblock region */
 static inline struct famfs_master_record *famfs_mrec_at(void *sb_region)
 {

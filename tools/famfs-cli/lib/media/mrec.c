@@ -3,7 +3,9 @@
  * The master record's bytes (famfs_format.h, RO_COMPAT_MASTER_REC): its
  * CRC, its text, and the decision it gives for an instance with a claim
  * -- pure functions of the record, the superblock, the instance and its
- * claim file's contents (the role itself: master.c).
+ * claim file's contents (the role itself: role/master.c); and the
+ * holder's beat and a takeover's intent next to it: their CRC and checks
+ * (the beat and the wait: role/beat.c).
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -137,4 +139,40 @@ void famfs_mrec_show(const struct famfs_superblock *sb,
 	famfs_mrec_describe(r, desc, sizeof(desc));
 	snprintf(out, n, "%s: %s",
 		 le32toh(r->flags) & FAMFS_MREC_HELD ? "held" : "released", desc);
+}
+
+/* ---- the holder's beat and a takeover's intent, next to the record ---- */
+_Static_assert(FAMFS_MINTENT_SIZE == FAMFS_MBEAT_SIZE, "one buffer for both");
+/* the CRC of n bytes (a beat or an intent) with the crc field (at byte 8)
+ * taken as zero */
+uint32_t famfs_mbeat_crc(const void *p, size_t n)
+{
+	uint8_t tmp[FAMFS_MBEAT_SIZE];
+
+	memcpy(tmp, p, n);
+	memset(tmp + 8, 0, 4);
+	return famfs_crc32(tmp, n);
+}
+
+bool famfs_beat_valid(const struct famfs_master_beat *b,
+		      const struct famfs_master_record *r,
+		      const uint8_t fs_uuid[16])
+{
+	return le64toh(b->magic) == FAMFS_MBEAT_MAGIC &&
+	       le32toh(b->crc) == famfs_mbeat_crc(b, sizeof(*b)) && !b->flags &&
+	       famfs_all_zero(b->reserved, sizeof(b->reserved)) &&
+	       !memcmp(b->fs_uuid, fs_uuid, 16) &&
+	       b->generation == r->generation &&
+	       !memcmp(b->boot_id, r->boot_id, 16);
+}
+
+bool famfs_intent_valid(const struct famfs_master_intent *in,
+			const struct famfs_master_record *r,
+			const uint8_t fs_uuid[16])
+{
+	return le64toh(in->magic) == FAMFS_MINTENT_MAGIC &&
+	       le32toh(in->crc) == famfs_mbeat_crc(in, sizeof(*in)) &&
+	       famfs_all_zero(in->reserved, sizeof(in->reserved)) &&
+	       !memcmp(in->fs_uuid, fs_uuid, 16) &&
+	       in->generation == r->generation;
 }

@@ -61,18 +61,6 @@ static void *at(void *region, uint64_t off)
 	return (char *)region + off;
 }
 
-/* the CRC of n bytes (a beat or an intent) with the crc field (at byte 8)
- * taken as zero */
-_Static_assert(FAMFS_MINTENT_SIZE == FAMFS_MBEAT_SIZE, "one buffer for both");
-static uint32_t crc_of(const void *p, size_t n)
-{
-	uint8_t tmp[FAMFS_MBEAT_SIZE];
-
-	memcpy(tmp, p, n);
-	memset(tmp + 8, 0, 4);
-	return famfs_crc32(tmp, n);
-}
-
 /* the bytes at off of the superblock region, as memory holds them now
  * (zeros -- no beat -- past a mapping of the head only) */
 static void region_read(struct famfs_fs *fs, uint64_t off, void *out, size_t n)
@@ -89,23 +77,14 @@ bool famfs_beat_of(struct famfs_fs *fs, const struct famfs_master_record *r,
 		   struct famfs_master_beat *b)
 {
 	region_read(fs, FAMFS_MBEAT_OFFSET, b, sizeof(*b));
-	return le64toh(b->magic) == FAMFS_MBEAT_MAGIC &&
-	       le32toh(b->crc) == crc_of(b, sizeof(*b)) && !b->flags &&
-	       famfs_all_zero(b->reserved, sizeof(b->reserved)) &&
-	       !memcmp(b->fs_uuid, fs->sb->fs_uuid, 16) &&
-	       b->generation == r->generation &&
-	       !memcmp(b->boot_id, r->boot_id, 16);
+	return famfs_beat_valid(b, r, fs->sb->fs_uuid);
 }
 
 static bool intent_of(struct famfs_fs *fs, const struct famfs_master_record *r,
 		      struct famfs_master_intent *in)
 {
 	region_read(fs, FAMFS_MINTENT_OFFSET, in, sizeof(*in));
-	return le64toh(in->magic) == FAMFS_MINTENT_MAGIC &&
-	       le32toh(in->crc) == crc_of(in, sizeof(*in)) &&
-	       famfs_all_zero(in->reserved, sizeof(in->reserved)) &&
-	       !memcmp(in->fs_uuid, fs->sb->fs_uuid, 16) &&
-	       in->generation == r->generation;
+	return famfs_intent_valid(in, r, fs->sb->fs_uuid);
 }
 
 void famfs_beat_fill(struct famfs_master_beat *b,
@@ -118,7 +97,7 @@ void famfs_beat_fill(struct famfs_master_beat *b,
 	memcpy(b->boot_id, r->boot_id, 16);
 	b->count = htole64(count);
 	b->beat_time = htole64(famfs_master_now());
-	b->crc = htole32(crc_of(b, sizeof(*b)));
+	b->crc = htole32(famfs_mbeat_crc(b, sizeof(*b)));
 }
 
 /* "N s ago" (0 for a beat from the future: another clock) */
@@ -191,7 +170,7 @@ static int announce(struct famfs_fs *fs, const struct famfs_me *me,
 	memcpy(in->boot_id, me->boot, 16);
 	in->count_seen = htole64(count);
 	in->intent_time = htole64(famfs_master_now());
-	in->crc = htole32(crc_of(in, sizeof(*in)));
+	in->crc = htole32(famfs_mbeat_crc(in, sizeof(*in)));
 	rc = famfs_map_flush(w.map, in, sizeof(*in));
 	famfs_fs_sb_put(&w);
 	return rc;
