@@ -8,7 +8,9 @@
  * the master role (role/: famfs_fs_open_dev, famfs_fs_open_mount), read
  * an entry (log/) or keep a create cache: the cache's owner registers how
  * the opening frees it (cache_flush, cache_drop).  It calls dev/, media/
- * and base/.
+ * and base/.  (A layer of its own, below role/: the role reads and writes
+ * the master record through the opened superblock region, and the log
+ * checks the role before every append.)
  */
 #ifndef FAMFS_FS_H
 #define FAMFS_FS_H

@@ -8,7 +8,10 @@
  * and the logged paths, with the master's summary file that carries them
  * from one process to the next.  It calls space/ to allocate a segment
  * and to feed the allocators, role/ before every write, and the layers
- * below.
+ * below.  Attaching members is here, not in replay/, because the append's
+ * roll-forward attaches the member of a DEVADD it commits; the summary is
+ * here, not in space/, because it is checked against the log (its last
+ * entry, each path it finds).
  */
 #ifndef FAMFS_LOG_H
 #define FAMFS_LOG_H

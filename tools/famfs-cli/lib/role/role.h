@@ -7,7 +7,9 @@
  * superblock's feature words; and the opening as the tool uses it (mapped
  * by fs/, then this instance's role judged: famfs_fs_open_dev, _mount).
  * It calls fs/ (the superblock: read again, written through its view) and
- * the layers below; never the log.
+ * the layers below; never the log.  (The opening is completed here, not in
+ * fs/, because judging the role reads the record, the claim file and the
+ * beat, which fs/ does not know.)
  */
 #ifndef FAMFS_ROLE_H
 #define FAMFS_ROLE_H
