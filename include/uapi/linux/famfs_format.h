@@ -671,4 +671,223 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
 		    FAMFS_LOG_TOTAL_MAX >= 2 * FAMFS_LOG_LEN_MAX,
 		    "a grown log holds at least twice the largest mkfs log");
 
+/* ------------------------------------------------------------------------ */
+/* Format revision 3 (designed, not implemented: no bit below is in the     */
+/* *_SUPP masks yet, so every tool refuses a file system that has one, R1)  */
+/* ------------------------------------------------------------------------ */
+/*
+ * One revision for the life of a file (delete, rename, setattr, and memory
+ * reclaimed only when no host can still reach it) and for small files (page
+ * extents in shared 2 MiB units).  R1-R4 hold unchanged; every new entry type
+ * and extent kind has an incompat bit, set by the master under the log lock
+ * before the first entry that needs it (R2: such an entry with its bit clear
+ * is corrupt).  FAMFS_FORMAT_VERSION stays 1.
+ *
+ * Naming the object.  A FILE or MKDIR entry is the object it creates; its
+ * log index (v1: the entry's index; compact: its first slot) is the object's
+ * id for the rest of its life.  Every new entry names its object by id
+ * *and* by its path at that point of the log, so a replay can tell "the file
+ * I have at P" from "another file at P" and never deletes, renames or
+ * chmods the wrong one (a mismatch is reported and the entry skipped).
+ *
+ * Encoding.  The body of a new entry type is one struct (below), the same in
+ * both log formats: compact, after the famfs_clog_hdr (crc as for any compact
+ * entry, nslots as its size needs); v1, at byte 32 of a famfs_log_entry
+ * (seq, crc, type, flags, fs_uuid as for FILE), the rest zero.  Paths follow
+ * FILE's rules (relative, no "."/".."/empty components, NUL-terminated, not
+ * .meta or below it).
+ *
+ *  DELETE (type 5, INCOMPAT_DELETE): struct famfs_log_delete.  Removes the
+ *    file, or the empty directory, that object id made, now at path.  A
+ *    directory with anything under it at that point of the log, a path that
+ *    does not name the object, or an object already deleted: the entry is
+ *    reported and skipped (fsck: a problem), and frees nothing.  A deleted
+ *    file's memory stays owned -- by the DELETE now -- until a RECLAIM names
+ *    the DELETE (R3 as for a FILE's extents: never given to another file
+ *    before).  A path deleted and created again is a new object.
+ *  RENAME (type 6, INCOMPAT_RENAME): struct famfs_log_rename; the two paths
+ *    follow it, old then new, each NUL-terminated, together at most
+ *    FAMFS_RENAME_PATHS bytes.  Moves the object (a directory with its whole
+ *    subtree) from old to new.  new must not exist and its parent must be a
+ *    directory at that point of the log, new must not lie under old; else
+ *    reported and skipped.  The object keeps its id; every path below a
+ *    renamed directory changes with it.
+ *  SETATTR (type 7, INCOMPAT_SETATTR): struct famfs_log_setattr: the fields
+ *    valid names (mode's permission bits 07777, uid, gid; never (u32)-1) are
+ *    the object's from here on.  Clients still strip write bits of files
+ *    (the log's mode is the master's).
+ *  RECLAIM (type 8, INCOMPAT_DELETE): struct famfs_log_reclaim: the memory
+ *    of the DELETEs it names (1..FAMFS_RECLAIM_MAX, each a DELETE earlier in
+ *    the log that freed a file and that no RECLAIM named before) is free
+ *    from here on; any other id makes the whole entry corrupt (R3: the
+ *    master stops allocating: it cannot tell what is free).  Freed memory is
+ *    zeroed before a new file gets it, as all new memory is.
+ *  HOSTS (type 9, INCOMPAT_HOSTS): struct famfs_log_hosts: the host table
+ *    (below) is [offset, offset + len) of device 0, 2 MiB aligned, in the
+ *    data area, owned by the log (R3) like a log segment.  At most one per
+ *    file system (a second one is corrupt).  Every host maps it as
+ *    .meta/.hosts (file type FAMFS_HOSTS), writable on every host.
+ *
+ * Reclaim across hosts.  The host table is a header (struct famfs_hosts_hdr,
+ * written by the master only) and FAMFS_HOST_SLOTS slots of two copies each
+ * (struct famfs_host_rec, 128 bytes; a writer rewrites the older copy with
+ * seq + 1, so a torn write leaves the newer one whole; the newest copy whose
+ * CRC -- seeded with the fs uuid, as compact entries -- verifies is the
+ * slot).  A host writes only its own slot: found by its host uuid, else
+ * claimed free at hash(host uuid) % nslots probing upward, written, and
+ * read back after FAMFS_HOST_SETTLE seconds: the last writer keeps it, the
+ * other probes on.  Each host registers when it mounts (a new generation
+ * at a new boot id: a reboot drops every mapping of the boot before), and
+ * its replayer keeps replayed (every entry below it applied here) and
+ * holds_from (the lowest DELETE whose memory famfs.ko still holds for a
+ * mapping, a pipe or O_DIRECT here; FAMFS_HOLDS_NONE for none) current.
+ * The master appends a RECLAIM for DELETE d only when every registered,
+ * not evicted slot has registered_at > d, or replayed > d and holds_from > d
+ * (its own slot included).  A slot that stops beating is not gone: its
+ * holds stand until `famfs hosts evict` (the administrator's fence: the
+ * master adds (host uuid, generation) to the header's evicted list) or until
+ * it registers with a new boot id.  A slot with no verifying copy that is
+ * not all zero blocks every reclaim until it is evicted by slot number.
+ * Times (beat_time) are shown, never used to decide.  Hosts are trusted to
+ * report their own state truly: any host can write any byte of the memory,
+ * a file system cannot fence a lying one.  Tools older than this revision
+ * refuse the file system once HOSTS is set, so every host that mounts after
+ * the table exists has a slot; the table is made (and the bit set) by the
+ * master's first `famfs rm` at the latest, and README says to unmount older
+ * tools before the first delete.
+ *
+ * Small files (INCOMPAT_SMALL_FILES).  extent_type FAMFS_LOG_EXT_PAGES: 1..16
+ * page extents in file order (v1: famfs_log_simple_ext in bytes; compact:
+ * famfs_clog_ext with len in 4 KiB pages), each 4 KiB aligned and inside one
+ * 2 MiB unit, for a file whose size is below FAMFS_SMALL_MAX.  A unit that
+ * holds any page extent is a shared unit: no simple or interleaved extent
+ * overlaps it (checked at unit granularity; page extents among themselves at
+ * page granularity), and it returns to the unit allocator only when all of
+ * its pages are free again.  The tool zeroes a new small file's own pages,
+ * nothing else of its unit.  famfs.ko gets such a map with MAP_CREATE_V3 and
+ * flag FAMFS_IOC_MAP_PAGES (v1 and v2 keep their 2 MiB rules), checks bounds
+ * and overlap per page, and maps it with 4 KiB faults only.
+ */
+#define FAMFS_FEATURE_INCOMPAT_DELETE		(1U << 6)	/* + RECLAIM */
+#define FAMFS_FEATURE_INCOMPAT_RENAME		(1U << 7)
+#define FAMFS_FEATURE_INCOMPAT_SETATTR		(1U << 8)
+#define FAMFS_FEATURE_INCOMPAT_HOSTS		(1U << 9)
+#define FAMFS_FEATURE_INCOMPAT_SMALL_FILES	(1U << 10)
+
+#define FAMFS_LOG_DELETE	5
+#define FAMFS_LOG_RENAME	6
+#define FAMFS_LOG_SETATTR	7
+#define FAMFS_LOG_RECLAIM	8
+#define FAMFS_LOG_HOSTS		9
+#define FAMFS_LOG_EXT_PAGES	3	/* famfs_log_extent_type */
+#define FAMFS_PAGE		4096ULL
+#define FAMFS_SMALL_MAX		FAMFS_ALLOC_UNIT	/* sizes below it */
+
+struct famfs_log_delete {
+	__le64	object;			/*   0 id: index of its FILE/MKDIR */
+	__le64	ctime;			/*   8 seconds since the epoch */
+	__le16	path_len;		/*  16 strlen(path) */
+	__le16	kind;			/*  18 FAMFS_LOG_FILE or _MKDIR */
+	__u8	pad[4];			/*  20 zero */
+	/* 24: path, NUL, zeros */
+};
+struct famfs_log_rename {
+	__le64	object;			/*   0 id */
+	__le64	ctime;			/*   8 */
+	__le16	old_len;		/*  16 strlen(old path) */
+	__le16	new_len;		/*  18 strlen(new path) */
+	__le16	kind;			/*  20 FAMFS_LOG_FILE or _MKDIR */
+	__u8	pad[2];			/*  22 zero */
+	/* 24: old path, NUL, new path, NUL, zeros */
+};
+#define FAMFS_RENAME_PATHS	960	/* old_len + new_len + 2 at most */
+struct famfs_log_setattr {
+	__le64	object;			/*   0 id */
+	__le64	ctime;			/*   8 */
+	__le32	valid;			/*  16 FAMFS_SETATTR_* */
+	__le32	mode;			/*  20 07777 */
+	__le32	uid;			/*  24 */
+	__le32	gid;			/*  28 */
+	__le16	path_len;		/*  32 */
+	__le16	kind;			/*  34 */
+	__u8	pad[4];			/*  36 zero */
+	/* 40: path, NUL, zeros */
+};
+#define FAMFS_SETATTR_MODE	(1U << 0)
+#define FAMFS_SETATTR_UID	(1U << 1)
+#define FAMFS_SETATTR_GID	(1U << 2)
+#define FAMFS_RECLAIM_MAX	29	/* one compact slot */
+struct famfs_log_reclaim {
+	__le32	count;			/*   0 1..FAMFS_RECLAIM_MAX */
+	__le32	reserved;		/*   4 zero */
+	__le64	deletes[FAMFS_RECLAIM_MAX]; /* 8 DELETE indexes, [count..) 0 */
+};
+struct famfs_log_hosts {
+	__le64	offset;			/*   0 device 0, 2 MiB aligned */
+	__le64	len;			/*   8 FAMFS_HOSTS_LEN */
+	__le32	nslots;			/*  16 FAMFS_HOST_SLOTS */
+	__le32	reserved;		/*  20 zero */
+};
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_log_delete) == 24 &&
+		    sizeof(struct famfs_log_rename) == 24 &&
+		    sizeof(struct famfs_log_setattr) == 40 &&
+		    sizeof(struct famfs_log_reclaim) == 240 &&
+		    sizeof(struct famfs_log_hosts) == 24,
+		    "rev 3 entry bodies");
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_hdr) +
+		    sizeof(struct famfs_log_reclaim) <= FAMFS_CLOG_SLOT &&
+		    sizeof(struct famfs_clog_hdr) + sizeof(struct famfs_log_rename) +
+		    FAMFS_RENAME_PATHS <= FAMFS_CLOG_MAX_ENTRY &&
+		    32 + sizeof(struct famfs_log_rename) + FAMFS_RENAME_PATHS <=
+		    FAMFS_LOG_ENTRY_SIZE,
+		    "a RECLAIM fits one slot; the largest RENAME fits both logs");
+
+/* The host table (.meta/.hosts) */
+#define FAMFS_HOSTS_LEN		FAMFS_ALLOC_UNIT
+#define FAMFS_HOSTS_HDR_SIZE	4096
+#define FAMFS_HOST_SLOT_SIZE	256	/* two famfs_host_rec copies */
+#define FAMFS_HOST_SLOTS	((FAMFS_HOSTS_LEN - FAMFS_HOSTS_HDR_SIZE) / \
+				 FAMFS_HOST_SLOT_SIZE)		/* 8176 */
+#define FAMFS_HOSTS_MAX_EVICT	96
+#define FAMFS_HOST_SETTLE	1	/* seconds before a claim is read back */
+#define FAMFS_HOLDS_NONE	(~0ULL)
+#define FAMFS_HOSTS_MAGIC	0x31534f48534d4146ULL	/* "FAMSHOS1" */
+#define FAMFS_HOST_MAGIC	0x31524f48534d4146ULL	/* "FAMSHOR1" */
+
+struct famfs_hosts_evicted {
+	__u8	host_uuid[16];
+	__le64	generation;		/* its registration the fence ends */
+	__le64	time;			/* when, for messages */
+};
+struct famfs_hosts_hdr {
+	__le64	magic;			/*   0 FAMFS_HOSTS_MAGIC */
+	__le32	crc;			/*   8 crc32(fs_uuid, 4096 bytes, crc = 0) */
+	__le32	nevicted;		/*  12 0..FAMFS_HOSTS_MAX_EVICT */
+	__le64	seq;			/*  16 one more at every master write */
+	__u8	pad[40];		/*  24 zero */
+	struct famfs_hosts_evicted evicted[FAMFS_HOSTS_MAX_EVICT]; /* 64 */
+	__u8	reserved[960];		/* 3136 zero */
+};
+struct famfs_host_rec {
+	__le64	magic;			/*   0 FAMFS_HOST_MAGIC */
+	__le32	crc;			/*   8 crc32(fs_uuid, 128 bytes, crc = 0) */
+	__le32	flags;			/*  12 FAMFS_HOST_* */
+	__u8	host_uuid[16];		/*  16 /etc/famfs/host-uuid */
+	__u8	boot_id[16];		/*  32 of the registration */
+	__le64	generation;		/*  48 one more at every registration */
+	__le64	seq;			/*  56 one more at every write */
+	__le64	registered_at;		/*  64 next_index when it registered */
+	__le64	replayed;		/*  72 entries below applied here */
+	__le64	holds_from;		/*  80 lowest DELETE held, or NONE */
+	__le64	held_bytes;		/*  88 for famfs hosts / df */
+	__le64	beat_time;		/*  96 seconds since the epoch, shown */
+	char	hostname[24];		/* 104 for messages, NUL-padded */
+};
+#define FAMFS_HOST_REGISTERED	(1U << 0)
+#define FAMFS_HOST_MASTER	(1U << 1)
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_hosts_hdr) == FAMFS_HOSTS_HDR_SIZE &&
+		    2 * sizeof(struct famfs_host_rec) == FAMFS_HOST_SLOT_SIZE &&
+		    FAMFS_HOST_SLOTS >= 64,
+		    "host table header and slots");
+
 #endif /* _UAPI_LINUX_FAMFS_FORMAT_H */
