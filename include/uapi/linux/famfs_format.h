@@ -86,40 +86,15 @@
  *                               a tool that does not check it must not
  *                               append (it could be a second master).
  *
- * Master record (issue 15.2; struct famfs_master_record, 256 bytes at
- * FAMFS_MREC_OFFSET in the superblock region, its own CRC so that refreshing
- * it never rewrites the superblock):
- *  - The superblock's master_uuid names the *host* allowed to be master; the
- *    record names the *running instance* that holds the role: host uuid,
- *    boot id (/proc/sys/kernel/random/boot_id), a generation bumped at every
- *    claim, the claim time and the host name (for messages only).
- *  - A host's uuid lives in /etc/famfs/host-uuid, random (uuid_generate) on
- *    first use; it is never derived from /etc/machine-id.  Cloned images may
- *    share it; their boot ids differ.
- *  - Before every append, under the log lock, the master invalidates and
- *    re-reads the record: (host, boot, generation) must be its own,
- *    otherwise it refuses ("another master holds the log: host H, boot B,
- *    claimed at T").  So of two instances with the same host uuid only the
- *    one holding the record appends; the other is told before it writes.
- *  - The record is claimed when the master mounts with write access: free
- *    record, or one naming this host whose boot id and generation match the
- *    local claim file /var/lib/famfs/<fs uuid>.claim (this host before a
- *    reboot) -> claim (generation + 1).  Anything else: refuse and say
- *    `famfs master claim` (the mount itself succeeds, with a warning; that
- *    instance never appends).  The same claim is made at the first append
- *    if the mount did not make it (an older tool mounted, or the role was
- *    just handed over).  An all-zero record is "never claimed"; with
- *    RO_COMPAT_MASTER_REC clear the bytes are ignored (an older mkfs did
- *    not zero them) and the first claim writes the record, then sets the
- *    bit.  There is no atomic compare-and-swap between
- *    hosts: the check narrows the window to one append, it does not close
- *    it; the README says so.
- *  - A disk clone carries the claim file too: the beat and intent below
- *    (issue 27.4) keep it from taking the role from a live holder.
- *  - `famfs master MPT|DEV` shows the superblock master and the record;
- *    `famfs master claim` takes over a role whose holder is gone (-f);
- *    `famfs master set HOST-UUID` hands the role to another host (new
- *    master_uuid, record freed), run on the current master.
+ * Master record (RO_COMPAT_MASTER_REC; struct famfs_master_record, 256
+ * bytes at FAMFS_MREC_OFFSET, its own CRC so that refreshing it never
+ * rewrites the superblock): the superblock's master_uuid names the *host*
+ * allowed to be master, the record the *running instance* that holds the
+ * role (host uuid, boot id, a generation bumped at every claim).  Before
+ * every append, under the log lock, the master re-reads it and refuses
+ * unless (host, boot, generation) are its own.  An all-zero record is "never
+ * claimed"; with the bit clear its bytes are ignored (an older mkfs did not
+ * zero them).  Claim, hand-over and takeover: docs/master.md.
  *
  * Compact log (issue 17; INCOMPAT_COMPACT_LOG; mkfs makes it unless told
  * --log-format=v1): the log header is struct famfs_log_header as in v1, in
@@ -179,18 +154,11 @@
  * next_index.  An EXTEND entry whose bit is clear, or with a wrong
  * segment number, an overlap or a range out of bounds, is corrupt (R2,
  * R3: if its range is aligned and in the data area it stays owned).
- *   The master's growth, under the log lock: set INCOMPAT_LOG_EXTEND
- * (superblock CRC, flushed); take a free range; map it as .meta/.logK.new
- * on its own mount (famfs.ko refuses memory still mapped by a file); zero
- * it whole and flush, so R4 never meets old bytes there; append the EXTEND
- * entry as any entry (two flushes); rename .meta/.logK.new to .meta/.logK.
- * A crash before the entry leaves only an unlogged .meta/.logK.new, which
- * the next growth removes (memory free in the log) and which no opening
- * of the mount takes for a segment; after it, R4 as for any append, and
- * the first reader that meets the entry renames a .new that maps the
- * segment.  A .meta/.logK that maps other memory than its EXTEND entry
- * says is not read through (the entry is not corrupt); famfs check and
- * fsck on a mount report it, a .new, and a .meta/.logK of no segment.
+ *   The master's growth (under the log lock: bit, free range, zeroed
+ * and flushed, EXTEND appended, .meta/.logK.new renamed) and what a crash
+ * at each step leaves: docs/format.md.  A .meta/.logK that maps other
+ * memory than its EXTEND entry says is not read through (the entry is not
+ * corrupt).
  * A segment a reader cannot map (its EXTEND entry corrupt, its .meta/.logK
  * unusable) makes its slots and every later one unreadable there: reported
  * as a corrupt entry at its first slot (fsck, replay), not fatal; the
@@ -222,18 +190,10 @@
  * not a non-zero multiple of 2 MiB of at least FAMFS_MEMBER_MIN_SIZE, is
  * corrupt (R3: unparseable; it owns no memory, but the extents that name
  * its index cannot be judged).  mkfs logs one DEVADD per member as the
- * first entries; `famfs devadd` appends one later.  Ordering of devadd: the
- * member superblock is written and flushed, then the device is attached to
- * the master's mount (FAMFSIOC_DEV_ADD), then DEVADD is appended: a member
- * superblock with no DEVADD (a crash in between) is not a member, and a
- * later devadd of that device rewrites its superblock.  Such an orphan may
- * carry an index that a later devadd gave another device: hosts take a
- * member superblock only if a DEVADD names its device uuid *and* index
- * (an orphan is ignored, a contradiction refused).  If the append fails
- * after the attach, devadd of the same device again appends the DEVADD
- * for the superblock and index it left.  The member's size
- * in DEVADD is at most its member superblock's device_size; the device's
- * data is [FAMFS_MEMBER_DATA_OFFSET, size).
+ * first entries; `famfs devadd` appends one later (its steps, so that a
+ * crash leaves no half member: docs/devices.md).  The member's size in
+ * DEVADD is at most its member superblock's device_size; the device's data
+ * is [FAMFS_MEMBER_DATA_OFFSET, size).
  *   A compact extent or strip whose devindex is not 0 names the member
  * that a DEVADD entry *earlier in the log* (at a lower slot) added, and
  * lies in [FAMFS_MEMBER_DATA_OFFSET, that DEVADD's device_size); otherwise
@@ -244,9 +204,6 @@
  * property; mkfs --noncoherent sets it, `famfs tune --noncoherent|--coherent`
  * flips it (master only).  Mounts pass it to the kernel as -o noncoherent;
  * the user's -o coherent / -o noncoherent overrides it (logged).
- *
- * Implementation status is tracked in the issues; what is not implemented
- * yet is not in FAMFS_FEATURE_*_SUPP, so tools refuse it (R1).
  */
 #ifndef _UAPI_LINUX_FAMFS_FORMAT_H
 #define _UAPI_LINUX_FAMFS_FORMAT_H
@@ -351,34 +308,14 @@ FAMFS_FORMAT_ASSERT(sizeof(struct famfs_master_record) == FAMFS_MREC_SIZE,
 		    "famfs_master_record must be 256 bytes");
 
 /*
- * Master beat and takeover intent (issue 27.4; part of RO_COMPAT_MASTER_REC,
- * no bit of their own): two 128-byte structures right after the record,
- * each with its own CRC.  A disk clone of a running master carries its host
- * uuid and its claim file, so "this host's claim, another boot" is what a
- * reboot looks like; the beat tells a live holder from a gone one.
- *  - The record keeps its format: its reserved bytes stay zero, and tools
- *    that predate the beat never read these bytes (mkfs zeroes the whole
- *    superblock region).  Bytes that do not verify (magic, CRC, fs uuid),
- *    or a beat of another generation or boot id than the record's, are no
- *    beat: a record claimed by an older tool has none.
- *  - The beat is written only by the instance that holds the record: at its
- *    claim, and at every command that checks the role (before an append or
- *    a feature change), at most once per third of a lease within one
- *    command.  count goes up by one at each; beat_time is the holder's
- *    clock, for messages and for the quick refusal below.
- *  - Another boot of the holder's host (its claim file matches the record)
- *    takes the role only if (1) the beat is not younger than a lease by its
- *    own clock (else it is refused at once: "last beat N s ago"), and (2)
- *    after it wrote an intent (its boot id, the record's generation, the
- *    beat count it saw), the beat did not move while it watched it for a
- *    lease (else: "its beat moved").  The lease is the tool's (10 s,
- *    FAMFS_MASTER_LEASE in the environment); -f skips both.  The holder
- *    reports an intent written since its last beat (count_seen == count)
- *    at its next command, and its beat refuses the takeover.
- *  - A holder with no command for longer than a lease can so be taken over
- *    by a clone: its next append is refused, naming the new holder.  The
- *    intent is written by whoever takes over; two of them at once are the
- *    window between hosts the record already has (no compare-and-swap).
+ * Master beat and takeover intent (part of RO_COMPAT_MASTER_REC, no bit
+ * of their own): two 128-byte structures right after the record, each with
+ * its own CRC.  The beat is written only by the record's holder (at its
+ * claim and at every command that checks the role), the intent only by an
+ * instance of the holder's host about to take the role over; neither is
+ * read by tools that predate them.  Bytes that do not verify (magic, CRC,
+ * fs uuid), or a beat of another generation or boot id than the record's,
+ * are no beat.  How a takeover waits for a lease: docs/master.md.
  */
 #define FAMFS_MBEAT_OFFSET	(FAMFS_MREC_OFFSET + FAMFS_MREC_SIZE)	/* 4352 */
 #define FAMFS_MBEAT_MAGIC	0x54414542534d4146ULL	/* "FAMSBEAT" */
@@ -676,85 +613,54 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
 /* *_SUPP masks yet, so every tool refuses a file system that has one, R1)  */
 /* ------------------------------------------------------------------------ */
 /*
- * One revision for the life of a file (delete, rename, setattr, and memory
+ * One revision for the life of a file (delete, rename, setattr; memory
  * reclaimed only when no host can still reach it) and for small files (page
- * extents in shared 2 MiB units).  R1-R4 hold unchanged; every new entry type
- * and extent kind has an incompat bit, set by the master under the log lock
- * before the first entry that needs it (R2: such an entry with its bit clear
- * is corrupt).  FAMFS_FORMAT_VERSION stays 1.
+ * extents in shared 2 MiB units).  R1-R4 hold; every new entry type and
+ * extent kind has an incompat bit, set by the master under the log lock
+ * before the first entry that needs it.
  *
- * Naming the object.  A FILE or MKDIR entry is the object it creates; its
- * log index (v1: the entry's index; compact: its first slot) is the object's
- * id for the rest of its life.  Every new entry names its object by id
- * *and* by its path at that point of the log, so a replay can tell "the file
- * I have at P" from "another file at P" and never deletes, renames or
- * chmods the wrong one (a mismatch is reported and the entry skipped).
+ * An object (file or directory) is named by the log index of the FILE or
+ * MKDIR entry that made it (compact: its first slot), its id for life, *and*
+ * by its path at that point of the log: a replay never deletes, renames or
+ * chmods another object that took the path (reported, skipped).  A new
+ * entry's body is one struct, the same in both logs: compact, after the
+ * famfs_clog_hdr; v1, at byte 32 of a famfs_log_entry (its seq, crc, type,
+ * flags, fs_uuid as for FILE), the rest zero.  Paths follow FILE's rules.
  *
- * Encoding.  The body of a new entry type is one struct (below), the same in
- * both log formats: compact, after the famfs_clog_hdr (crc as for any compact
- * entry, nslots as its size needs); v1, at byte 32 of a famfs_log_entry
- * (seq, crc, type, flags, fs_uuid as for FILE), the rest zero.  Paths follow
- * FILE's rules (relative, no "."/".."/empty components, NUL-terminated, not
- * .meta or below it).
+ *  DELETE (5, INCOMPAT_DELETE): struct famfs_log_delete.  Removes the file,
+ *    or the empty directory, object made, now at path; else (not empty, not
+ *    that object, deleted already) reported and skipped, freeing nothing.
+ *    A deleted file's memory stays owned -- by the DELETE -- until a
+ *    RECLAIM names it (R3).  A path deleted and made again is a new object.
+ *  RENAME (6, INCOMPAT_RENAME): struct famfs_log_rename, then old and new
+ *    path, each NUL-terminated, FAMFS_RENAME_PATHS bytes together at most.
+ *    Moves the object (a directory with its subtree, every path below it
+ *    changing with it); new must not exist, its parent must be a directory
+ *    and it must not lie under old, else reported and skipped.
+ *  SETATTR (7, INCOMPAT_SETATTR): struct famfs_log_setattr: the fields valid
+ *    names (mode 07777, uid, gid; never (u32)-1) are the object's from here
+ *    on.  Clients still strip write bits of files.
+ *  RECLAIM (8, INCOMPAT_DELETE): struct famfs_log_reclaim: the memory of
+ *    the DELETEs it names (each an earlier DELETE of a file that no RECLAIM
+ *    named) is free from here on, zeroed before a new file gets it; any
+ *    other id makes the entry corrupt (R3: the master stops allocating).
+ *  HOSTS (9, INCOMPAT_HOSTS): struct famfs_log_hosts: the host table is
+ *    [offset, offset + len) of device 0, 2 MiB aligned, in the data area,
+ *    owned by the log (R3) like a segment; one per file system.  Every host
+ *    maps it writable as .meta/.hosts (file type FAMFS_HOSTS).
  *
- *  DELETE (type 5, INCOMPAT_DELETE): struct famfs_log_delete.  Removes the
- *    file, or the empty directory, that object id made, now at path.  A
- *    directory with anything under it at that point of the log, a path that
- *    does not name the object, or an object already deleted: the entry is
- *    reported and skipped (fsck: a problem), and frees nothing.  A deleted
- *    file's memory stays owned -- by the DELETE now -- until a RECLAIM names
- *    the DELETE (R3 as for a FILE's extents: never given to another file
- *    before).  A path deleted and created again is a new object.
- *  RENAME (type 6, INCOMPAT_RENAME): struct famfs_log_rename; the two paths
- *    follow it, old then new, each NUL-terminated, together at most
- *    FAMFS_RENAME_PATHS bytes.  Moves the object (a directory with its whole
- *    subtree) from old to new.  new must not exist and its parent must be a
- *    directory at that point of the log, new must not lie under old; else
- *    reported and skipped.  The object keeps its id; every path below a
- *    renamed directory changes with it.
- *  SETATTR (type 7, INCOMPAT_SETATTR): struct famfs_log_setattr: the fields
- *    valid names (mode's permission bits 07777, uid, gid; never (u32)-1) are
- *    the object's from here on.  Clients still strip write bits of files
- *    (the log's mode is the master's).
- *  RECLAIM (type 8, INCOMPAT_DELETE): struct famfs_log_reclaim: the memory
- *    of the DELETEs it names (1..FAMFS_RECLAIM_MAX, each a DELETE earlier in
- *    the log that freed a file and that no RECLAIM named before) is free
- *    from here on; any other id makes the whole entry corrupt (R3: the
- *    master stops allocating: it cannot tell what is free).  Freed memory is
- *    zeroed before a new file gets it, as all new memory is.
- *  HOSTS (type 9, INCOMPAT_HOSTS): struct famfs_log_hosts: the host table
- *    (below) is [offset, offset + len) of device 0, 2 MiB aligned, in the
- *    data area, owned by the log (R3) like a log segment.  At most one per
- *    file system (a second one is corrupt).  Every host maps it as
- *    .meta/.hosts (file type FAMFS_HOSTS), writable on every host.
- *
- * Reclaim across hosts.  The host table is a header (struct famfs_hosts_hdr,
- * written by the master only) and FAMFS_HOST_SLOTS slots of two copies each
- * (struct famfs_host_rec, 128 bytes; a writer rewrites the older copy with
- * seq + 1, so a torn write leaves the newer one whole; the newest copy whose
- * CRC -- seeded with the fs uuid, as compact entries -- verifies is the
- * slot).  A host writes only its own slot: found by its host uuid, else
- * claimed free at hash(host uuid) % nslots probing upward, written, and
- * read back after FAMFS_HOST_SETTLE seconds: the last writer keeps it, the
- * other probes on.  Each host registers when it mounts (a new generation
- * at a new boot id: a reboot drops every mapping of the boot before), and
- * its replayer keeps replayed (every entry below it applied here) and
- * holds_from (the lowest DELETE whose memory famfs.ko still holds for a
- * mapping, a pipe or O_DIRECT here; FAMFS_HOLDS_NONE for none) current.
- * The master appends a RECLAIM for DELETE d only when every registered,
- * not evicted slot has registered_at > d, or replayed > d and holds_from > d
- * (its own slot included).  A slot that stops beating is not gone: its
- * holds stand until `famfs hosts evict` (the administrator's fence: the
- * master adds (host uuid, generation) to the header's evicted list) or until
- * it registers with a new boot id.  A slot with no verifying copy that is
- * not all zero blocks every reclaim until it is evicted by slot number.
- * Times (beat_time) are shown, never used to decide.  Hosts are trusted to
- * report their own state truly: any host can write any byte of the memory,
- * a file system cannot fence a lying one.  Tools older than this revision
- * refuse the file system once HOSTS is set, so every host that mounts after
- * the table exists has a slot; the table is made (and the bit set) by the
- * master's first `famfs rm` at the latest, and README says to unmount older
- * tools before the first delete.
+ * Reclaim across hosts.  The host table is a header (struct
+ * famfs_hosts_hdr, written by the master only: the evicted list) and
+ * FAMFS_HOST_SLOTS slots of two copies each (struct famfs_host_rec; a writer
+ * rewrites the older copy with seq + 1, so a torn write leaves the newer
+ * whole; the newest copy whose CRC -- seeded with the fs uuid -- verifies is
+ * the slot).  A host writes only its own slot.  The master appends a RECLAIM
+ * for DELETE d only when every registered slot that is not evicted has
+ * registered_at > d, or replayed > d and holds_from > d (its own included);
+ * a slot with no verifying copy that is not all zero blocks every reclaim
+ * until the master zeroes it (an eviction by slot).  Times are shown, never
+ * used to decide.  How slots
+ * are claimed, registered, fenced and trusted: docs/lifecycle.md.
  *
  * Small files (INCOMPAT_SMALL_FILES).  extent_type FAMFS_LOG_EXT_PAGES: 1..16
  * page extents in file order (v1: famfs_log_simple_ext in bytes; compact:
