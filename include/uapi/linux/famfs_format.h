@@ -368,7 +368,9 @@ FAMFS_FORMAT_ASSERT(sizeof(struct famfs_master_record) == FAMFS_MREC_SIZE,
  *    clock, for messages and for the quick refusal below.
  *  - Another boot of the holder's host (its claim file matches the record)
  *    takes the role only if (1) the beat is not younger than a lease by its
- *    own clock (else it is refused at once: "last beat N s ago"), and (2)
+ *    own clock (else it is refused at once: "last beat N s ago"; one
+ *    stamped more than a lease ahead of its clock has no age and refuses
+ *    nothing at once), and (2)
  *    after it wrote an intent (its boot id, the record's generation, the
  *    beat count it saw), the beat did not move while it watched it for a
  *    lease (else: "its beat moved").  The lease is the tool's (10 s,
