@@ -379,8 +379,11 @@ FAMFS_FORMAT_ASSERT(sizeof(struct famfs_master_record) == FAMFS_MREC_SIZE,
  *    at its next command, and its beat refuses the takeover.
  *  - A holder with no command for longer than a lease can so be taken over
  *    by a clone: its next append is refused, naming the new holder.  The
- *    intent is written by whoever takes over; two of them at once are the
- *    window between hosts the record already has (no compare-and-swap).
+ *    intent is written by whoever takes over, and watched too during the
+ *    wait: of two boots that wait at once, one whose intent was
+ *    overwritten steps back and the last announced goes on; what is left
+ *    is the window between hosts the record already has (no
+ *    compare-and-swap).
  */
 #define FAMFS_MBEAT_OFFSET	(FAMFS_MREC_OFFSET + FAMFS_MREC_SIZE)	/* 4352 */
 #define FAMFS_MBEAT_MAGIC	0x54414542534d4146ULL	/* "FAMSBEAT" */

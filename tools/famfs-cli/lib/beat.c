@@ -215,6 +215,7 @@ int famfs_takeover_wait(struct famfs_fs *fs, const struct famfs_me *me,
 			char *reason)
 {
 	const struct famfs_master_record r0 = fs->mrec;	/* judged REBOOT */
+	struct famfs_master_intent in;
 	struct famfs_master_beat b0, b;
 	unsigned lease = famfs_master_lease();
 	char who[300], mine[37];
@@ -258,6 +259,22 @@ int famfs_takeover_wait(struct famfs_fs *fs, const struct famfs_me *me,
 		if (has != had || (has && b.count != b0.count)) {
 			WHY("the master role is held by a live instance of this host: %s; its beat moved while this instance (boot %s, another boot of the same host -- a clone of its disk?) waited %u s to take it over",
 			    who, mine, s + 1);
+			return -EPERM;
+		}
+		/* another boot announced a takeover too (two copies of the
+		 * holder's disk, both waiting): each would claim after its
+		 * wait and both would append, as there is no compare-and-swap
+		 * between hosts.  The last announcement stands; an earlier
+		 * one, overwritten, steps back. */
+		if (!intent_of(fs, &r0, &in) || memcmp(in.boot_id, me->boot, 16)) {
+			char other[37];
+			bool known = intent_of(fs, &r0, &in);
+
+			if (known)
+				famfs_uuid_str(in.boot_id, other);
+			WHY("the master role is held by %s, another boot of this host; while this instance (boot %s) waited %u s to take it over, another boot of this host announced a takeover too (%s%s; two copies of its disk?): not taken, the later announcement goes on (famfs master shows who holds the role then)",
+			    who, mine, s + 1, known ? "boot " : "its announcement over this one's does not verify",
+			    known ? other : "");
 			return -EPERM;
 		}
 	}
