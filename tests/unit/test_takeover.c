@@ -183,11 +183,54 @@ static void test_beat_from_the_future(void **state)
 	assert_memory_equal(rec(t)->boot_id, b, 16);
 }
 
+/* ---- a create by an instance that does not hold the role --------------------- */
+static unsigned creates_seen;
+
+static void count_create(int fd, const struct famfs_fmap *m)
+{
+	(void)fd, (void)m;
+	creates_seen++;
+}
+
+/* A clone of the master (its host uuid, another boot; a holds the role)
+ * runs famfs mkfile.  It is refused -- and must be before it writes a byte
+ * of shared memory: its allocation comes from its own view of the log, so
+ * it may be the very memory the live master has just given a new file,
+ * and the scratch file a create zeroes (or copies cp's data) through is a
+ * MAP_CREATE over that memory.  The role was checked only at the append,
+ * after the memory had been written.  (Likewise a master whose idle role
+ * a clone took over: its next mkfile.) */
+static void test_clone_writes_no_memory(void **state)
+{
+	struct th *t = *state;
+	char msg[4096];
+	uint64_t n;
+	int fd;
+
+	th_append_dir(t, "d");			/* a holds the role */
+	th_become_clone(t);
+	n = famfs_log_next(t->fs.log);
+	creates_seen = 0;
+	th_mock_before_create = count_create;
+	th_stderr_grab();
+	fd = famfs_file_create(&t->fs, "f", 2 * MiB, 0644, 0, 0);
+	th_stderr_take(msg, sizeof(msg));
+	th_mock_before_create = NULL;
+	if (fd >= 0)
+		fail_msg("a clone of the master created a file");
+	assert_int_equal(famfs_log_next(t->fs.log), n);
+	if (creates_seen)
+		fail_msg("a clone of the master (not the holder) mapped memory and wrote it (%u MAP_CREATE: the scratch file over its allocation) before it was refused: %s",
+			 creates_seen, msg);
+	assert_non_null(strstr(msg, "another master holds the log"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_two_boots_race_takeover, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_beat_from_the_future, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_clone_writes_no_memory, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
