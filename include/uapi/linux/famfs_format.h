@@ -86,40 +86,15 @@
  *                               a tool that does not check it must not
  *                               append (it could be a second master).
  *
- * Master record (issue 15.2; struct famfs_master_record, 256 bytes at
- * FAMFS_MREC_OFFSET in the superblock region, its own CRC so that refreshing
- * it never rewrites the superblock):
- *  - The superblock's master_uuid names the *host* allowed to be master; the
- *    record names the *running instance* that holds the role: host uuid,
- *    boot id (/proc/sys/kernel/random/boot_id), a generation bumped at every
- *    claim, the claim time and the host name (for messages only).
- *  - A host's uuid lives in /etc/famfs/host-uuid, random (uuid_generate) on
- *    first use; it is never derived from /etc/machine-id.  Cloned images may
- *    share it; their boot ids differ.
- *  - Before every append, under the log lock, the master invalidates and
- *    re-reads the record: (host, boot, generation) must be its own,
- *    otherwise it refuses ("another master holds the log: host H, boot B,
- *    claimed at T").  So of two instances with the same host uuid only the
- *    one holding the record appends; the other is told before it writes.
- *  - The record is claimed when the master mounts with write access: free
- *    record, or one naming this host whose boot id and generation match the
- *    local claim file /var/lib/famfs/<fs uuid>.claim (this host before a
- *    reboot) -> claim (generation + 1).  Anything else: refuse and say
- *    `famfs master claim` (the mount itself succeeds, with a warning; that
- *    instance never appends).  The same claim is made at the first append
- *    if the mount did not make it (an older tool mounted, or the role was
- *    just handed over).  An all-zero record is "never claimed"; with
- *    RO_COMPAT_MASTER_REC clear the bytes are ignored (an older mkfs did
- *    not zero them) and the first claim writes the record, then sets the
- *    bit.  There is no atomic compare-and-swap between
- *    hosts: the check narrows the window to one append, it does not close
- *    it; the README says so.
- *  - A disk clone carries the claim file too: the beat and intent below
- *    (issue 27.4) keep it from taking the role from a live holder.
- *  - `famfs master MPT|DEV` shows the superblock master and the record;
- *    `famfs master claim` takes over a role whose holder is gone (-f);
- *    `famfs master set HOST-UUID` hands the role to another host (new
- *    master_uuid, record freed), run on the current master.
+ * Master record (RO_COMPAT_MASTER_REC; struct famfs_master_record, 256
+ * bytes at FAMFS_MREC_OFFSET, its own CRC so that refreshing it never
+ * rewrites the superblock): the superblock's master_uuid names the *host*
+ * allowed to be master, the record the *running instance* that holds the
+ * role (host uuid, boot id, a generation bumped at every claim).  Before
+ * every append, under the log lock, the master re-reads it and refuses
+ * unless (host, boot, generation) are its own.  An all-zero record is "never
+ * claimed"; with the bit clear its bytes are ignored (an older mkfs did not
+ * zero them).  Claim, hand-over and takeover: docs/master.md.
  *
  * Compact log (issue 17; INCOMPAT_COMPACT_LOG; mkfs makes it unless told
  * --log-format=v1): the log header is struct famfs_log_header as in v1, in
@@ -179,18 +154,11 @@
  * next_index.  An EXTEND entry whose bit is clear, or with a wrong
  * segment number, an overlap or a range out of bounds, is corrupt (R2,
  * R3: if its range is aligned and in the data area it stays owned).
- *   The master's growth, under the log lock: set INCOMPAT_LOG_EXTEND
- * (superblock CRC, flushed); take a free range; map it as .meta/.logK.new
- * on its own mount (famfs.ko refuses memory still mapped by a file); zero
- * it whole and flush, so R4 never meets old bytes there; append the EXTEND
- * entry as any entry (two flushes); rename .meta/.logK.new to .meta/.logK.
- * A crash before the entry leaves only an unlogged .meta/.logK.new, which
- * the next growth removes (memory free in the log) and which no opening
- * of the mount takes for a segment; after it, R4 as for any append, and
- * the first reader that meets the entry renames a .new that maps the
- * segment.  A .meta/.logK that maps other memory than its EXTEND entry
- * says is not read through (the entry is not corrupt); famfs check and
- * fsck on a mount report it, a .new, and a .meta/.logK of no segment.
+ *   The master's growth (under the log lock: bit, free range, zeroed
+ * and flushed, EXTEND appended, .meta/.logK.new renamed) and what a crash
+ * at each step leaves: docs/format.md.  A .meta/.logK that maps other
+ * memory than its EXTEND entry says is not read through (the entry is not
+ * corrupt).
  * A segment a reader cannot map (its EXTEND entry corrupt, its .meta/.logK
  * unusable) makes its slots and every later one unreadable there: reported
  * as a corrupt entry at its first slot (fsck, replay), not fatal; the
@@ -222,18 +190,10 @@
  * not a non-zero multiple of 2 MiB of at least FAMFS_MEMBER_MIN_SIZE, is
  * corrupt (R3: unparseable; it owns no memory, but the extents that name
  * its index cannot be judged).  mkfs logs one DEVADD per member as the
- * first entries; `famfs devadd` appends one later.  Ordering of devadd: the
- * member superblock is written and flushed, then the device is attached to
- * the master's mount (FAMFSIOC_DEV_ADD), then DEVADD is appended: a member
- * superblock with no DEVADD (a crash in between) is not a member, and a
- * later devadd of that device rewrites its superblock.  Such an orphan may
- * carry an index that a later devadd gave another device: hosts take a
- * member superblock only if a DEVADD names its device uuid *and* index
- * (an orphan is ignored, a contradiction refused).  If the append fails
- * after the attach, devadd of the same device again appends the DEVADD
- * for the superblock and index it left.  The member's size
- * in DEVADD is at most its member superblock's device_size; the device's
- * data is [FAMFS_MEMBER_DATA_OFFSET, size).
+ * first entries; `famfs devadd` appends one later (its steps, so that a
+ * crash leaves no half member: docs/devices.md).  The member's size in
+ * DEVADD is at most its member superblock's device_size; the device's data
+ * is [FAMFS_MEMBER_DATA_OFFSET, size).
  *   A compact extent or strip whose devindex is not 0 names the member
  * that a DEVADD entry *earlier in the log* (at a lower slot) added, and
  * lies in [FAMFS_MEMBER_DATA_OFFSET, that DEVADD's device_size); otherwise
@@ -244,9 +204,6 @@
  * property; mkfs --noncoherent sets it, `famfs tune --noncoherent|--coherent`
  * flips it (master only).  Mounts pass it to the kernel as -o noncoherent;
  * the user's -o coherent / -o noncoherent overrides it (logged).
- *
- * Implementation status is tracked in the issues; what is not implemented
- * yet is not in FAMFS_FEATURE_*_SUPP, so tools refuse it (R1).
  */
 #ifndef _UAPI_LINUX_FAMFS_FORMAT_H
 #define _UAPI_LINUX_FAMFS_FORMAT_H
@@ -351,34 +308,14 @@ FAMFS_FORMAT_ASSERT(sizeof(struct famfs_master_record) == FAMFS_MREC_SIZE,
 		    "famfs_master_record must be 256 bytes");
 
 /*
- * Master beat and takeover intent (issue 27.4; part of RO_COMPAT_MASTER_REC,
- * no bit of their own): two 128-byte structures right after the record,
- * each with its own CRC.  A disk clone of a running master carries its host
- * uuid and its claim file, so "this host's claim, another boot" is what a
- * reboot looks like; the beat tells a live holder from a gone one.
- *  - The record keeps its format: its reserved bytes stay zero, and tools
- *    that predate the beat never read these bytes (mkfs zeroes the whole
- *    superblock region).  Bytes that do not verify (magic, CRC, fs uuid),
- *    or a beat of another generation or boot id than the record's, are no
- *    beat: a record claimed by an older tool has none.
- *  - The beat is written only by the instance that holds the record: at its
- *    claim, and at every command that checks the role (before an append or
- *    a feature change), at most once per third of a lease within one
- *    command.  count goes up by one at each; beat_time is the holder's
- *    clock, for messages and for the quick refusal below.
- *  - Another boot of the holder's host (its claim file matches the record)
- *    takes the role only if (1) the beat is not younger than a lease by its
- *    own clock (else it is refused at once: "last beat N s ago"), and (2)
- *    after it wrote an intent (its boot id, the record's generation, the
- *    beat count it saw), the beat did not move while it watched it for a
- *    lease (else: "its beat moved").  The lease is the tool's (10 s,
- *    FAMFS_MASTER_LEASE in the environment); -f skips both.  The holder
- *    reports an intent written since its last beat (count_seen == count)
- *    at its next command, and its beat refuses the takeover.
- *  - A holder with no command for longer than a lease can so be taken over
- *    by a clone: its next append is refused, naming the new holder.  The
- *    intent is written by whoever takes over; two of them at once are the
- *    window between hosts the record already has (no compare-and-swap).
+ * Master beat and takeover intent (part of RO_COMPAT_MASTER_REC, no bit
+ * of their own): two 128-byte structures right after the record, each with
+ * its own CRC.  The beat is written only by the record's holder (at its
+ * claim and at every command that checks the role), the intent only by an
+ * instance of the holder's host about to take the role over; neither is
+ * read by tools that predate them.  Bytes that do not verify (magic, CRC,
+ * fs uuid), or a beat of another generation or boot id than the record's,
+ * are no beat.  How a takeover waits for a lease: docs/master.md.
  */
 #define FAMFS_MBEAT_OFFSET	(FAMFS_MREC_OFFSET + FAMFS_MREC_SIZE)	/* 4352 */
 #define FAMFS_MBEAT_MAGIC	0x54414542534d4146ULL	/* "FAMSBEAT" */
@@ -670,5 +607,193 @@ FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_extend) == 32,
 FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
 		    FAMFS_LOG_TOTAL_MAX >= 2 * FAMFS_LOG_LEN_MAX,
 		    "a grown log holds at least twice the largest mkfs log");
+
+/* ------------------------------------------------------------------------ */
+/* Format revision 3 (designed, not implemented: no bit below is in the     */
+/* *_SUPP masks yet, so every tool refuses a file system that has one, R1)  */
+/* ------------------------------------------------------------------------ */
+/*
+ * One revision for the life of a file (delete, rename, setattr; memory
+ * reclaimed only when no host can still reach it) and for small files (page
+ * extents in shared 2 MiB units).  R1-R4 hold; every new entry type and
+ * extent kind has an incompat bit, set by the master under the log lock
+ * before the first entry that needs it.
+ *
+ * An object (file or directory) is named by the log index of the FILE or
+ * MKDIR entry that made it (compact: its first slot), its id for life, *and*
+ * by its path at that point of the log: a replay never deletes, renames or
+ * chmods another object that took the path (reported, skipped).  A new
+ * entry's body is one struct, the same in both logs: compact, after the
+ * famfs_clog_hdr; v1, at byte 32 of a famfs_log_entry (its seq, crc, type,
+ * flags, fs_uuid as for FILE), the rest zero.  Paths follow FILE's rules.
+ *
+ *  DELETE (5, INCOMPAT_DELETE): struct famfs_log_delete.  Removes the file,
+ *    or the empty directory, object made, now at path; else (not empty, not
+ *    that object, deleted already) reported and skipped, freeing nothing.
+ *    A deleted file's memory stays owned -- by the DELETE -- until a
+ *    RECLAIM names it (R3).  A path deleted and made again is a new object.
+ *  RENAME (6, INCOMPAT_RENAME): struct famfs_log_rename, then old and new
+ *    path, each NUL-terminated, FAMFS_RENAME_PATHS bytes together at most.
+ *    Moves the object (a directory with its subtree, every path below it
+ *    changing with it); new must not exist, its parent must be a directory
+ *    and it must not lie under old, else reported and skipped.
+ *  SETATTR (7, INCOMPAT_SETATTR): struct famfs_log_setattr: the fields valid
+ *    names (mode 07777, uid, gid; never (u32)-1) are the object's from here
+ *    on.  Clients still strip write bits of files.
+ *  RECLAIM (8, INCOMPAT_DELETE): struct famfs_log_reclaim: the memory of
+ *    the DELETEs it names (each an earlier DELETE of a file that no RECLAIM
+ *    named) is free from here on, zeroed before a new file gets it; any
+ *    other id makes the entry corrupt (R3: the master stops allocating).
+ *  HOSTS (9, INCOMPAT_HOSTS): struct famfs_log_hosts: the host table is
+ *    [offset, offset + len) of device 0, 2 MiB aligned, in the data area,
+ *    owned by the log (R3) like a segment; one per file system.  Every host
+ *    maps it writable as .meta/.hosts (file type FAMFS_HOSTS).
+ *
+ * Reclaim across hosts.  The host table is a header (struct
+ * famfs_hosts_hdr, written by the master only: the evicted list) and
+ * FAMFS_HOST_SLOTS slots of two copies each (struct famfs_host_rec; a writer
+ * rewrites the older copy with seq + 1, so a torn write leaves the newer
+ * whole; the newest copy whose CRC -- seeded with the fs uuid -- verifies is
+ * the slot).  A host writes only its own slot.  The master appends a RECLAIM
+ * for DELETE d only when every registered slot that is not evicted has
+ * registered_at > d, or replayed > d and holds_from > d (its own included);
+ * a slot with no verifying copy that is not all zero blocks every reclaim
+ * until the master zeroes it (an eviction by slot).  Times are shown, never
+ * used to decide.  How slots
+ * are claimed, registered, fenced and trusted: docs/lifecycle.md.
+ *
+ * Small files (INCOMPAT_SMALL_FILES).  extent_type FAMFS_LOG_EXT_PAGES: 1..16
+ * page extents in file order (v1: famfs_log_simple_ext in bytes; compact:
+ * famfs_clog_ext with len in 4 KiB pages), each 4 KiB aligned and inside one
+ * 2 MiB unit, for a file whose size is below FAMFS_SMALL_MAX.  A unit that
+ * holds any page extent is a shared unit: no simple or interleaved extent
+ * overlaps it (checked at unit granularity; page extents among themselves at
+ * page granularity), and it returns to the unit allocator only when all of
+ * its pages are free again.  The tool zeroes a new small file's own pages,
+ * nothing else of its unit.  famfs.ko gets such a map with MAP_CREATE_V3 and
+ * flag FAMFS_IOC_MAP_PAGES (v1 and v2 keep their 2 MiB rules), checks bounds
+ * and overlap per page, and maps it with 4 KiB faults only.
+ */
+#define FAMFS_FEATURE_INCOMPAT_DELETE		(1U << 6)	/* + RECLAIM */
+#define FAMFS_FEATURE_INCOMPAT_RENAME		(1U << 7)
+#define FAMFS_FEATURE_INCOMPAT_SETATTR		(1U << 8)
+#define FAMFS_FEATURE_INCOMPAT_HOSTS		(1U << 9)
+#define FAMFS_FEATURE_INCOMPAT_SMALL_FILES	(1U << 10)
+
+#define FAMFS_LOG_DELETE	5
+#define FAMFS_LOG_RENAME	6
+#define FAMFS_LOG_SETATTR	7
+#define FAMFS_LOG_RECLAIM	8
+#define FAMFS_LOG_HOSTS		9
+#define FAMFS_LOG_EXT_PAGES	3	/* famfs_log_extent_type */
+#define FAMFS_PAGE		4096ULL
+#define FAMFS_SMALL_MAX		FAMFS_ALLOC_UNIT	/* sizes below it */
+
+struct famfs_log_delete {
+	__le64	object;			/*   0 id: index of its FILE/MKDIR */
+	__le64	ctime;			/*   8 seconds since the epoch */
+	__le16	path_len;		/*  16 strlen(path) */
+	__le16	kind;			/*  18 FAMFS_LOG_FILE or _MKDIR */
+	__u8	pad[4];			/*  20 zero */
+	/* 24: path, NUL, zeros */
+};
+struct famfs_log_rename {
+	__le64	object;			/*   0 id */
+	__le64	ctime;			/*   8 */
+	__le16	old_len;		/*  16 strlen(old path) */
+	__le16	new_len;		/*  18 strlen(new path) */
+	__le16	kind;			/*  20 FAMFS_LOG_FILE or _MKDIR */
+	__u8	pad[2];			/*  22 zero */
+	/* 24: old path, NUL, new path, NUL, zeros */
+};
+#define FAMFS_RENAME_PATHS	960	/* old_len + new_len + 2 at most */
+struct famfs_log_setattr {
+	__le64	object;			/*   0 id */
+	__le64	ctime;			/*   8 */
+	__le32	valid;			/*  16 FAMFS_SETATTR_* */
+	__le32	mode;			/*  20 07777 */
+	__le32	uid;			/*  24 */
+	__le32	gid;			/*  28 */
+	__le16	path_len;		/*  32 */
+	__le16	kind;			/*  34 */
+	__u8	pad[4];			/*  36 zero */
+	/* 40: path, NUL, zeros */
+};
+#define FAMFS_SETATTR_MODE	(1U << 0)
+#define FAMFS_SETATTR_UID	(1U << 1)
+#define FAMFS_SETATTR_GID	(1U << 2)
+#define FAMFS_RECLAIM_MAX	29	/* one compact slot */
+struct famfs_log_reclaim {
+	__le32	count;			/*   0 1..FAMFS_RECLAIM_MAX */
+	__le32	reserved;		/*   4 zero */
+	__le64	deletes[FAMFS_RECLAIM_MAX]; /* 8 DELETE indexes, [count..) 0 */
+};
+struct famfs_log_hosts {
+	__le64	offset;			/*   0 device 0, 2 MiB aligned */
+	__le64	len;			/*   8 FAMFS_HOSTS_LEN */
+	__le32	nslots;			/*  16 FAMFS_HOST_SLOTS */
+	__le32	reserved;		/*  20 zero */
+};
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_log_delete) == 24 &&
+		    sizeof(struct famfs_log_rename) == 24 &&
+		    sizeof(struct famfs_log_setattr) == 40 &&
+		    sizeof(struct famfs_log_reclaim) == 240 &&
+		    sizeof(struct famfs_log_hosts) == 24,
+		    "rev 3 entry bodies");
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_hdr) +
+		    sizeof(struct famfs_log_reclaim) <= FAMFS_CLOG_SLOT &&
+		    sizeof(struct famfs_clog_hdr) + sizeof(struct famfs_log_rename) +
+		    FAMFS_RENAME_PATHS <= FAMFS_CLOG_MAX_ENTRY &&
+		    32 + sizeof(struct famfs_log_rename) + FAMFS_RENAME_PATHS <=
+		    FAMFS_LOG_ENTRY_SIZE,
+		    "a RECLAIM fits one slot; the largest RENAME fits both logs");
+
+/* The host table (.meta/.hosts) */
+#define FAMFS_HOSTS_LEN		FAMFS_ALLOC_UNIT
+#define FAMFS_HOSTS_HDR_SIZE	4096
+#define FAMFS_HOST_SLOT_SIZE	256	/* two famfs_host_rec copies */
+#define FAMFS_HOST_SLOTS	((FAMFS_HOSTS_LEN - FAMFS_HOSTS_HDR_SIZE) / \
+				 FAMFS_HOST_SLOT_SIZE)		/* 8176 */
+#define FAMFS_HOSTS_MAX_EVICT	96
+#define FAMFS_HOST_SETTLE	1	/* seconds before a claim is read back */
+#define FAMFS_HOLDS_NONE	(~0ULL)
+#define FAMFS_HOSTS_MAGIC	0x31534f48534d4146ULL	/* "FAMSHOS1" */
+#define FAMFS_HOST_MAGIC	0x31524f48534d4146ULL	/* "FAMSHOR1" */
+
+struct famfs_hosts_evicted {
+	__u8	host_uuid[16];
+	__le64	generation;		/* its registration the fence ends */
+	__le64	time;			/* when, for messages */
+};
+struct famfs_hosts_hdr {
+	__le64	magic;			/*   0 FAMFS_HOSTS_MAGIC */
+	__le32	crc;			/*   8 crc32(fs_uuid, 4096 bytes, crc = 0) */
+	__le32	nevicted;		/*  12 0..FAMFS_HOSTS_MAX_EVICT */
+	__le64	seq;			/*  16 one more at every master write */
+	__u8	pad[40];		/*  24 zero */
+	struct famfs_hosts_evicted evicted[FAMFS_HOSTS_MAX_EVICT]; /* 64 */
+	__u8	reserved[960];		/* 3136 zero */
+};
+struct famfs_host_rec {
+	__le64	magic;			/*   0 FAMFS_HOST_MAGIC */
+	__le32	crc;			/*   8 crc32(fs_uuid, 128 bytes, crc = 0) */
+	__le32	flags;			/*  12 FAMFS_HOST_* */
+	__u8	host_uuid[16];		/*  16 /etc/famfs/host-uuid */
+	__u8	boot_id[16];		/*  32 of the registration */
+	__le64	generation;		/*  48 one more at every registration */
+	__le64	seq;			/*  56 one more at every write */
+	__le64	registered_at;		/*  64 next_index when it registered */
+	__le64	replayed;		/*  72 entries below applied here */
+	__le64	holds_from;		/*  80 lowest DELETE held, or NONE */
+	__le64	held_bytes;		/*  88 for famfs hosts / df */
+	__le64	beat_time;		/*  96 seconds since the epoch, shown */
+	char	hostname[24];		/* 104 for messages, NUL-padded */
+};
+#define FAMFS_HOST_REGISTERED	(1U << 0)
+#define FAMFS_HOST_MASTER	(1U << 1)
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_hosts_hdr) == FAMFS_HOSTS_HDR_SIZE &&
+		    2 * sizeof(struct famfs_host_rec) == FAMFS_HOST_SLOT_SIZE &&
+		    FAMFS_HOST_SLOTS >= 64,
+		    "host table header and slots");
 
 #endif /* _UAPI_LINUX_FAMFS_FORMAT_H */

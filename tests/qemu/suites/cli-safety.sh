@@ -3,7 +3,8 @@
 # Tool safety (issue 15): mkfs refuses to destroy another file system, new
 # files read as zeros, cp -r refuses to copy a directory into itself, only a
 # real famfs mount root is used, famfs mounts are nosuid,nodev unless asked,
-# a size with a leading zero is decimal.
+# a size with a leading zero is decimal, and a .meta of another user's is
+# never taken for the meta files.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 famfs_loaded || exit 0
 
@@ -247,6 +248,32 @@ t_rc mount-follow 0 famfs mount -o follow $DEV $M
 o=$(mount_opts $M)
 t_ok mount-follow-nosuid has_opt "$o" nosuid
 t_ok mount-follow-nodev has_opt "$o" nodev
+umount $M
+
+# ---- a .meta of another user's is never the log root replays -----------------
+# famfs has renames, and its root may be writable by others (mode=0777): a
+# user renames root's .meta away and makes her own, holding famfs files she
+# owns and writes (the master made them for her) -- here copies of the real
+# meta files, so that they verify.  root's replay took her bytes as the
+# superblock and the log (exit 0); now it refuses her .meta, naming its
+# owner (exit 2), and plays again once root's .meta is back.
+t_rc metaown-mount 0 famfs mount -o mode=0777 $DEV $M
+loglen=$(stat -c %s $M/.meta/.log)
+t_rc metaown-her-sb 0 famfs mkfile -u 1000 -g 1000 -m 0644 -s 2M $M/her-sb
+t_rc metaown-her-log 0 famfs mkfile -u 1000 -g 1000 -m 0644 -s "$loglen" $M/her-log
+# (a famfs file keeps its size: written over, never truncated)
+t_ok metaown-her-meta runas 1000 sh -c "
+	dd if=$M/.meta/.superblock of=$M/her-sb bs=1M conv=notrunc 2>/dev/null &&
+	dd if=$M/.meta/.log of=$M/her-log bs=1M conv=notrunc 2>/dev/null &&
+	mv $M/.meta $M/.meta-root && mkdir $M/.meta &&
+	mv $M/her-sb $M/.meta/.superblock && mv $M/her-log $M/.meta/.log"
+t_eq metaown-her-meta-owner 1000 "$(stat -c %u $M/.meta)"
+t_rc metaown-logplay-refused 2 famfs logplay $M
+t_has metaown-logplay-says-owner "\.meta is owned by uid 1000"
+t_rc metaown-mkfile-refused 2 famfs mkfile -s 2M $M/metaown-f
+t_not metaown-mkfile-nothing-made test -e $M/metaown-f
+rm -rf $M/.meta && mv $M/.meta-root $M/.meta
+t_rc metaown-logplay-root 0 famfs logplay $M
 umount $M
 
 # ---- -u/-g 4294967295: (uid_t)-1 is chown(2)'s "no change", never an owner --

@@ -200,15 +200,16 @@ int famfs_fs_open_dev_head(const char *path, struct famfs_fs *fs)
 
 static int open_meta(struct famfs_fs *fs, const char *rel, int flags)
 {
-	char p[PATH_MAX];
+	char p[PATH_MAX], why[FAMFS_META_WHY_LEN];
 	int fd;
 
 	if (famfs_join(p, sizeof(p), fs->mpt, rel))
 		return -ENAMETOOLONG;
-	/* beneath the mount root: not mapped where a link there leads */
-	fd = dirset_open_under(fs->mpt, rel, flags | O_CLOEXEC);
+	/* beneath the mount root: not mapped where a link there leads; and
+	 * from a .meta only root can put a name in (metadir.h) */
+	fd = famfs_meta_open(fs->mpt, rel, flags, why);
 	if (fd < 0)
-		famfs_err("%s: %s", p, dirset_beneath_why(fd));
+		famfs_err("%s: %s", p, why);
 	return fd;
 }
 
@@ -407,7 +408,7 @@ static int sb_writable(struct famfs_fs *fs, struct famfs_sbw *w,
 
 int famfs_fs_sb_get(struct famfs_fs *fs, struct famfs_sbw *w, const char *why)
 {
-	char p[PATH_MAX];
+	char p[PATH_MAX], mwhy[FAMFS_META_WHY_LEN];
 	int rc;
 
 	memset(w, 0, sizeof(*w));
@@ -425,12 +426,12 @@ int famfs_fs_sb_get(struct famfs_fs *fs, struct famfs_sbw *w, const char *why)
 	 * master's root, and mapped read-only in fs->sbm */
 	if (famfs_join(p, sizeof(p), fs->mpt, FAMFS_META_SB))
 		return -ENAMETOOLONG;
-	w->fd = dirset_open_under(fs->mpt, FAMFS_META_SB, O_RDWR | O_CLOEXEC);
+	w->fd = famfs_meta_open(fs->mpt, FAMFS_META_SB, O_RDWR, mwhy);
 	if (w->fd < 0) {
 		rc = w->fd;
 		w->fd = -1;
 		famfs_err("%s: cannot open for writing (to %s): %s", p, why,
-			  dirset_beneath_why(rc));
+			  mwhy);
 		return rc;
 	}
 	rc = famfs_fd_map(w->fd, FAMFS_META_SB, FAMFS_SB_REGION_LEN, true, &w->m);

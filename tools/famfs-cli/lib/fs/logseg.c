@@ -168,44 +168,65 @@ static uint64_t seg_file_off(int fd, uint64_t len)
 	return off;
 }
 
+/* .meta/.logK's name in .meta (".logK"), and its path for messages */
+static const char *seg_base(const char *rel)
+{
+	return rel + sizeof(FAMFS_META_DIR);
+}
+
 int famfs_logview_attach(struct famfs_fs *fs)
 {
-	char p[PATH_MAX], reason[FAMFS_REASON_LEN];
+	char p[PATH_MAX], rel[32], reason[FAMFS_REASON_LEN];
+	char why[FAMFS_META_WHY_LEN];
+	int mfd, rc = 0;
 
 	if (!fs->view || fs->dev.fd >= 0 || !fs->mpt[0])
 		return 0;
+	/* beneath the mount root, no link followed, from a .meta only root
+	 * can put a name in (metadir.h): never another file as the log */
+	mfd = famfs_metadir_open(fs->mpt, why);
+	if (mfd < 0) {
+		famfs_err("%s/%s: %s: no log segment read", fs->mpt,
+			  FAMFS_META_DIR, why);
+		return 0;
+	}
 	for (unsigned k = 1; k < FAMFS_LOG_MAX_SEGS; k++) {
 		struct stat st;
 		uint64_t len;
-		int fd, rc;
+		int fd;
 
-		if (seg_name(fs, k, p, sizeof(p)))
-			return -ENAMETOOLONG;
-		fd = open(p, (fs->rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-		if (fd < 0 && errno == ENOENT)
-			return 0;
+		snprintf(rel, sizeof(rel), FAMFS_META_LOGSEG, k);
+		if (seg_name(fs, k, p, sizeof(p))) {
+			rc = -ENAMETOOLONG;
+			break;
+		}
+		fd = famfs_meta_openat(mfd, seg_base(rel),
+				       fs->rw ? O_RDWR : O_RDONLY, 0, why);
+		if (fd == -ENOENT)
+			break;
 		/* one that cannot be used: said, and neither it nor any
 		 * after it mapped (the walk reports the slots it cannot
 		 * read; famfs check and fsck name the file) */
 		if (fd < 0 || fstat(fd, &st)) {
 			famfs_err("%s: %s: not read as log segment %u", p,
-				  strerror(errno), k);
+				  fd < 0 ? why : strerror(errno), k);
 			if (fd >= 0)
 				close(fd);
-			return 0;
+			break;
 		}
 		len = (uint64_t)st.st_size;
 		if (seg_fits(fs, k, len, reason)) {
 			famfs_err("%s: %s: not read as log segment %u", p,
 				  reason, k);
 			close(fd);
-			return 0;
+			break;
 		}
 		rc = seg_map(fs, k, seg_file_off(fd, len), len, fd);
 		if (rc)
-			return rc;
+			break;
 	}
-	return 0;
+	close(mfd);
+	return rc;
 }
 
 int famfs_meta_create(const char *mpt, const char *rel, mode_t mode,
@@ -218,26 +239,25 @@ int famfs_meta_create(const char *mpt, const char *rel, mode_t mode,
 		.ext_list_count = 1,
 		.ext_list = { { .offset = off, .len = len } },
 	};
-	char p[PATH_MAX];
-	const char *name;
+	char p[PATH_MAX], why[FAMFS_META_WHY_LEN];
+	const char *slash = strrchr(rel, '/'), *name = slash ? slash + 1 : rel;
 	int fd, pfd, rc;
 
 	if (famfs_join(p, sizeof(p), mpt, rel))
 		return -ENAMETOOLONG;
 	/* in .meta opened beneath the mount root: never made, mapped or
-	 * unlinked where a link in its place leads */
-	pfd = dirset_parent_beneath(mpt, rel, &name);
+	 * unlinked where a link in its place leads, nor in a .meta that
+	 * another user could put a name in (metadir.h) */
+	pfd = famfs_metadir_open(mpt, why);
 	if (pfd < 0) {
-		famfs_err("%s: cannot create: %s", p, dirset_beneath_why(pfd));
+		famfs_err("%s: cannot create: %s", p, why);
 		return pfd;
 	}
-	fd = openat(pfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-		    mode);
+	fd = famfs_meta_openat(pfd, name, O_RDWR | O_CREAT | O_EXCL, mode, why);
 	if (fd < 0) {
-		rc = -errno;
-		famfs_err("%s: cannot create: %s", p, strerror(errno));
+		famfs_err("%s: cannot create: %s", p, why);
 		close(pfd);
-		return rc;
+		return fd;
 	}
 	rc = famfs_kernel->map_create(fd, &map);
 	if (rc) {
@@ -272,57 +292,66 @@ static int new_name(char *out, size_t n, const char *p)
 	return w < 0 || (size_t)w >= n ? -ENAMETOOLONG : 0;
 }
 
-/* A committed EXTEND entry for segment k and no .meta/.logK: a grower
- * that died after the commit left .meta/.logK.new; renamed to .meta/.logK
- * if it maps [off, +len) (errno ENOENT kept otherwise), else removed */
-static void adopt_new(unsigned k, uint64_t off, uint64_t len, const char *p)
+/* A committed EXTEND entry for segment k and no .meta/.logK (name, in
+ * mfd): a grower that died after the commit left .meta/.logK.new; renamed
+ * to .meta/.logK if it maps [off, +len), else removed */
+static void adopt_new(int mfd, unsigned k, uint64_t off, uint64_t len,
+		      const char *name, const char *p)
 {
-	char q[PATH_MAX];
+	char q[64], why[FAMFS_META_WHY_LEN];
 	int fd;
 
-	if (new_name(q, sizeof(q), p))
-		goto out;
-	fd = open(q, O_RDONLY | O_CLOEXEC);
+	if (new_name(q, sizeof(q), name))
+		return;
+	fd = famfs_meta_openat(mfd, q, O_RDONLY, 0, why);
 	if (fd < 0)
-		goto out;
-	if (seg_file_off(fd, len) == off && !rename(q, p)) {
+		return;
+	if (seg_file_off(fd, len) == off && !renameat(mfd, q, mfd, name)) {
 		close(fd);
 		return;
 	}
 	close(fd);
-	if (!unlink(q))
-		famfs_warn("%s: removed: it does not map log segment %u as its EXTEND entry says",
-			   q, k);
-out:
-	errno = ENOENT;
+	if (!unlinkat(mfd, q, 0))
+		famfs_warn("%s.new: removed: it does not map log segment %u as its EXTEND entry says",
+			   p, k);
 }
 
 /* .meta/.logK of a mount, created over [off, +len) if missing: an open fd */
 static int seg_file(struct famfs_fs *fs, unsigned k, uint64_t off,
 		    uint64_t len)
 {
-	char p[PATH_MAX], rel[32];
-	int fd, rc;
+	char p[PATH_MAX], rel[32], why[FAMFS_META_WHY_LEN];
+	int flags = fs->rw ? O_RDWR : O_RDONLY, fd, mfd, rc;
+	const char *name;
 
 	snprintf(rel, sizeof(rel), FAMFS_META_LOGSEG, k);
+	name = seg_base(rel);
 	if (famfs_join(p, sizeof(p), fs->mpt, rel))
 		return -ENAMETOOLONG;
-	fd = open(p, (fs->rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
-		adopt_new(k, off, len, p);
-	if (fd < 0 && errno == ENOENT)
-		fd = open(p, (fs->rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT) {
+	/* (as famfs_logview_attach: a file of root's in root's .meta) */
+	mfd = famfs_metadir_open(fs->mpt, why);
+	if (mfd < 0) {
+		famfs_err("%s: %s", p, why);
+		return mfd;
+	}
+	fd = famfs_meta_openat(mfd, name, flags, 0, why);
+	if (fd == -ENOENT) {
+		adopt_new(mfd, k, off, len, name, p);
+		fd = famfs_meta_openat(mfd, name, flags, 0, why);
+	}
+	if (fd == -ENOENT) {
 		rc = famfs_meta_create(fs->mpt, rel, log_mode(fs), FAMFS_LOG,
 				       off, len);
-		if (rc && rc != -EEXIST)
+		if (rc && rc != -EEXIST) {
+			close(mfd);
 			return rc;
-		fd = open(p, (fs->rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+		}
+		fd = famfs_meta_openat(mfd, name, flags, 0, why);
 	}
+	close(mfd);
 	if (fd < 0) {
-		rc = -errno;
-		famfs_err("%s: %s", p, strerror(errno));
-		return rc;
+		famfs_err("%s: %s", p, why);
+		return fd;
 	}
 	/* the log is never read through other memory */
 	if (seg_file_off(fd, len) != off) {
@@ -480,79 +509,109 @@ int famfs_log_refresh(struct famfs_fs *fs, void *addr, size_t len)
 int famfs_logseg_map_new(struct famfs_fs *fs, unsigned k, uint64_t off,
 			 uint64_t len, char *reason)
 {
-	char p[PATH_MAX], rel[32];
-	int fd = -1, rc;
+	char p[PATH_MAX], rel[32], why[FAMFS_META_WHY_LEN];
+	int fd = -1, mfd = -1, rc;
 
 	rc = seg_fits(fs, k, len, reason);
 	if (rc)
 		return rc;
 	if (fs->mpt[0]) {
+		/* names in .meta opened beneath the root (metadir.h), never
+		 * removed or made where a link in its place leads */
+		mfd = famfs_metadir_open(fs->mpt, why);
+		if (mfd < 0) {
+			famfs_err("%s/%s: %s: the log cannot grow here",
+				  fs->mpt, FAMFS_META_DIR, why);
+			return mfd;
+		}
 		/* under the log lock, with segments 0..k-1 logged: a
 		 * .meta/.logK is a grower's that died before its EXTEND
 		 * entry was written; its memory is free in the log */
 		snprintf(rel, sizeof(rel), FAMFS_META_LOGSEG, k);
-		if (famfs_join(p, sizeof(p), fs->mpt, rel))
+		if (seg_name(fs, k, p, sizeof(p))) {
+			close(mfd);
 			return -ENAMETOOLONG;
-		if (unlink(p) == 0)
+		}
+		if (unlinkat(mfd, seg_base(rel), 0) == 0)
 			famfs_warn("%s: removed: a log growth that did not finish", p);
 		/* .meta/.logK.new until the EXTEND entry is committed: a
 		 * later opening of the mount never takes it for a segment */
 		strcat(rel, ".new");
-		if (famfs_join(p, sizeof(p), fs->mpt, rel))
-			return -ENAMETOOLONG;
-		if (unlink(p) == 0)
+		strcat(p, ".new");
+		if (unlinkat(mfd, seg_base(rel), 0) == 0)
 			famfs_warn("%s: removed: a log growth that did not finish", p);
 		rc = famfs_meta_create(fs->mpt, rel, log_mode(fs), FAMFS_LOG,
 				       off, len);
-		if (rc)
+		if (rc) {
+			close(mfd);
 			return rc;
+		}
 		if (fs->dev.fd < 0) {
-			fd = open(p, O_RDWR | O_CLOEXEC);
+			fd = famfs_meta_openat(mfd, seg_base(rel), O_RDWR, 0, why);
 			if (fd < 0) {
-				rc = -errno;
-				famfs_err("%s: %s", p, strerror(errno));
-				unlink(p);
-				return rc;
+				famfs_err("%s: %s", p, why);
+				unlinkat(mfd, seg_base(rel), 0);
+				close(mfd);
+				return fd;
 			}
 		}
 	}
 	rc = seg_map(fs, k, off, len, fd);
-	if (rc && fs->mpt[0])
-		unlink(p);
+	if (rc && mfd >= 0)
+		unlinkat(mfd, seg_base(rel), 0);
+	if (mfd >= 0)
+		close(mfd);
 	return rc;
 }
 
 void famfs_logseg_unmap_new(struct famfs_fs *fs, unsigned k)
 {
-	char p[PATH_MAX], q[PATH_MAX];
+	char rel[32], q[40], why[FAMFS_META_WHY_LEN];
+	int mfd;
 
 	if (k != fs->nsegs - 1 || !k)
 		return;
 	fs->log_cap -= fs->seg[k].nslots;
 	seg_drop(fs, k);
 	fs->nsegs = k;
-	if (fs->mpt[0] && !seg_name(fs, k, q, sizeof(q)) &&
-	    !new_name(p, sizeof(p), q))
-		unlink(p);
+	if (!fs->mpt[0])
+		return;
+	snprintf(rel, sizeof(rel), FAMFS_META_LOGSEG, k);
+	mfd = famfs_metadir_open(fs->mpt, why);
+	if (mfd >= 0 && !new_name(q, sizeof(q), seg_base(rel)))
+		unlinkat(mfd, q, 0);
+	if (mfd >= 0)
+		close(mfd);
 }
 
 int famfs_logseg_publish(struct famfs_fs *fs, unsigned k)
 {
-	char p[PATH_MAX], q[PATH_MAX];
-	int rc;
+	char p[PATH_MAX], q[PATH_MAX], rel[32], qn[40], why[FAMFS_META_WHY_LEN];
+	struct stat st;
+	int mfd, rc;
 
 	if (!fs->mpt[0])
 		return 0;
-	if (seg_name(fs, k, p, sizeof(p)) || new_name(q, sizeof(q), p))
+	snprintf(rel, sizeof(rel), FAMFS_META_LOGSEG, k);
+	if (seg_name(fs, k, p, sizeof(p)) || new_name(q, sizeof(q), p) ||
+	    new_name(qn, sizeof(qn), seg_base(rel)))
 		return -ENAMETOOLONG;
-	if (!rename(q, p))
-		return 0;
-	rc = -errno;
+	/* renamed in .meta opened beneath the root (metadir.h) */
+	mfd = famfs_metadir_open(fs->mpt, why);
+	if (mfd < 0) {
+		famfs_warn("%s: cannot rename to %s: %s (the next replay does)",
+			   q, p, why);
+		return mfd;
+	}
+	rc = renameat(mfd, qn, mfd, seg_base(rel)) ? -errno : 0;
 	/* a reader without the lock met the entry first and renamed it */
-	if (rc == -ENOENT && !access(p, F_OK))
-		return 0;
-	famfs_warn("%s: cannot rename to %s: %s (the next replay does)", q, p,
-		   strerror(-rc));
+	if (rc == -ENOENT &&
+	    !fstatat(mfd, seg_base(rel), &st, AT_SYMLINK_NOFOLLOW))
+		rc = 0;
+	close(mfd);
+	if (rc)
+		famfs_warn("%s: cannot rename to %s: %s (the next replay does)",
+			   q, p, strerror(-rc));
 	return rc;
 }
 

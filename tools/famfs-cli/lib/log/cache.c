@@ -235,7 +235,11 @@ int famfs_fs_cache_ready(struct famfs_fs *fs, const char *who,
 			  who, what);
 		return -ENOLCK;
 	}
-	rc = famfs_fs_cache_update(fs);
+	/* the role first: one that does not hold it (a clone of the master)
+	 * would write memory the holder may have just given a file */
+	rc = famfs_master_check(fs);
+	if (!rc)
+		rc = famfs_fs_cache_update(fs);
 	if (!rc)
 		rc = cache_usable(fs, who, what);
 	/* R4 before any memory is taken and written: a cache from the

@@ -95,7 +95,7 @@ static int write_units(int fd, const char *p, uint64_t size, uint64_t len,
  */
 static void remove_dead_scratch(struct famfs_fs *fs)
 {
-	char d[PATH_MAX];
+	char d[PATH_MAX], why[FAMFS_META_WHY_LEN];
 	struct dirent *de;
 	DIR *dir;
 	int dfd;
@@ -106,8 +106,9 @@ static void remove_dead_scratch(struct famfs_fs *fs)
 	    famfs_join(d, sizeof(d), fs->mpt, FAMFS_META_DIR))
 		return;
 	fs->scratch_swept = fs->held;
-	/* .meta beneath the mount root, not where a link there leads */
-	dfd = dirset_open_under(fs->mpt, FAMFS_META_DIR, DIRSET_DIR);
+	/* .meta beneath the mount root, not where a link there leads, nor
+	 * one another user could put names in (metadir.h) */
+	dfd = famfs_metadir_open(fs->mpt, why);
 	if (dfd < 0)
 		return;
 	dir = fdopendir(dfd);
@@ -131,7 +132,7 @@ static void remove_dead_scratch(struct famfs_fs *fs)
 int famfs_fill_units(struct famfs_fs *fs, const char *p,
 		     const struct famfs_fmap *map, const struct famfs_fill *fill)
 {
-	char sp[PATH_MAX], rel[64];
+	char sp[PATH_MAX], rel[64], why[FAMFS_META_WHY_LEN];
 	struct famfs_fmap whole;
 	uint64_t len = famfs_fmap_alloc_bytes(map);
 	const char *name;
@@ -146,12 +147,13 @@ int famfs_fill_units(struct famfs_fs *fs, const char *p,
 		return -ENAMETOOLONG;
 	/* in .meta opened beneath the mount root: never made, mapped or
 	 * unlinked where a link in its place leads */
-	mfd = dirset_parent_beneath(fs->mpt, rel, &name);
+	mfd = famfs_metadir_open(fs->mpt, why);
 	if (mfd < 0) {
 		famfs_err("%s: cannot create %s, through which its memory is zeroed: %s (not created)",
-			  p, sp, dirset_beneath_why(mfd));
+			  p, sp, why);
 		return mfd;
 	}
+	name = strrchr(rel, '/') + 1;
 	fd = openat(mfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
 		    0600);
 	if (fd < 0) {

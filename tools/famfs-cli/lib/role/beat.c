@@ -108,6 +108,20 @@ static unsigned long long age_of(const struct famfs_master_beat *b)
 	return now > t ? (unsigned long long)(now - t) : 0;
 }
 
+/* Seconds a beat is stamped ahead of this clock by more than a lease (a
+ * skew within a lease is taken as "just now"), else 0: its age is then
+ * unknown -- the clock that stamped it runs ahead of this one, or this
+ * one was set back (an RTC reset before NTP) -- so it neither refuses a
+ * takeover at once nor counts as live; the wait, which watches the count
+ * and no clock, decides. */
+static unsigned long long ahead_of(const struct famfs_master_beat *b,
+				   unsigned lease)
+{
+	uint64_t now = famfs_master_now(), t = le64toh(b->beat_time);
+
+	return t > now && t - now > lease ? (unsigned long long)(t - now) : 0;
+}
+
 void famfs_beat_renew(struct famfs_fs *fs)
 {
 	const struct famfs_master_record *r = &fs->mrec;	/* mine */
@@ -180,6 +194,7 @@ int famfs_takeover_wait(struct famfs_fs *fs, const struct famfs_me *me,
 			char *reason)
 {
 	const struct famfs_master_record r0 = fs->mrec;	/* judged REBOOT */
+	struct famfs_master_intent in;
 	struct famfs_master_beat b0, b;
 	unsigned lease = famfs_master_lease();
 	char who[300], mine[37];
@@ -189,7 +204,7 @@ int famfs_takeover_wait(struct famfs_fs *fs, const struct famfs_me *me,
 	famfs_mrec_describe(&r0, who, sizeof(who));
 	famfs_uuid_str(me->boot, mine);
 #define WHY(...) snprintf(reason, FAMFS_MREC_REASON_LEN, __VA_ARGS__)
-	if (had && age_of(&b0) < lease) {
+	if (had && !ahead_of(&b0, lease) && age_of(&b0) < lease) {
 		WHY("the master role is held by a live instance of this host: %s, last beat %llu s ago (its beat count %llu); this instance (boot %s) is another boot of the same host -- a clone of its disk? (a takeover waits until its beat is older than %u s and does not move for %u s)",
 		    who, age_of(&b0), (unsigned long long)le64toh(b0.count),
 		    mine, lease, lease);
@@ -201,7 +216,10 @@ int famfs_takeover_wait(struct famfs_fs *fs, const struct famfs_me *me,
 		    who, strerror(-rc));
 		return rc;
 	}
-	if (had)
+	if (had && ahead_of(&b0, lease))
+		famfs_note("%s: the master role is held by %s, another boot of this host (this host before a reboot, or a clone of its disk), whose last beat is stamped %llu s ahead of this clock (another clock, or this one set back: its age is unknown): waiting %u s for a beat before taking it over",
+			   fs->name, who, ahead_of(&b0, lease), lease);
+	else if (had)
 		famfs_note("%s: the master role is held by %s, another boot of this host (this host before a reboot, or a clone of its disk), which last beat %llu s ago: waiting %u s for a beat before taking it over",
 			   fs->name, who, age_of(&b0), lease);
 	else
@@ -222,6 +240,22 @@ int famfs_takeover_wait(struct famfs_fs *fs, const struct famfs_me *me,
 			    who, mine, s + 1);
 			return -EPERM;
 		}
+		/* another boot announced a takeover too (two copies of the
+		 * holder's disk, both waiting): each would claim after its
+		 * wait and both would append, as there is no compare-and-swap
+		 * between hosts.  The last announcement stands; an earlier
+		 * one, overwritten, steps back. */
+		if (!intent_of(fs, &r0, &in) || memcmp(in.boot_id, me->boot, 16)) {
+			char other[37];
+			bool known = intent_of(fs, &r0, &in);
+
+			if (known)
+				famfs_uuid_str(in.boot_id, other);
+			WHY("the master role is held by %s, another boot of this host; while this instance (boot %s) waited %u s to take it over, another boot of this host announced a takeover too (%s%s; two copies of its disk?): not taken, the later announcement goes on (famfs master shows who holds the role then)",
+			    who, mine, s + 1, known ? "boot " : "its announcement over this one's does not verify",
+			    known ? other : "");
+			return -EPERM;
+		}
 	}
 #undef WHY
 	return 0;
@@ -239,9 +273,15 @@ void famfs_beat_show(struct famfs_fs *fs, const struct famfs_master_record *r,
 		snprintf(out, n, "none for this record");
 		return;
 	}
-	w = snprintf(out, n, "last beat %llu s ago (count %llu; a takeover by another boot of this host waits %u s)",
-		     age_of(&b), (unsigned long long)le64toh(b.count),
-		     famfs_master_lease());
+	if (ahead_of(&b, famfs_master_lease()))
+		w = snprintf(out, n, "last beat stamped %llu s in the future by this host's clock (another clock, or this one set back: its age is unknown; count %llu; a takeover by another boot of this host waits %u s watching it)",
+			     ahead_of(&b, famfs_master_lease()),
+			     (unsigned long long)le64toh(b.count),
+			     famfs_master_lease());
+	else
+		w = snprintf(out, n, "last beat %llu s ago (count %llu; a takeover by another boot of this host waits %u s)",
+			     age_of(&b), (unsigned long long)le64toh(b.count),
+			     famfs_master_lease());
 	if (w > 0 && (size_t)w < n && intent_of(fs, r, &in) &&
 	    memcmp(in.boot_id, r->boot_id, 16) &&
 	    le64toh(in.count_seen) == le64toh(b.count)) {
@@ -255,5 +295,6 @@ bool famfs_beat_live(struct famfs_fs *fs, const struct famfs_master_record *r)
 {
 	struct famfs_master_beat b;
 
-	return famfs_beat_of(fs, r, &b) && age_of(&b) < famfs_master_lease();
+	return famfs_beat_of(fs, r, &b) && !ahead_of(&b, famfs_master_lease()) &&
+	       age_of(&b) < famfs_master_lease();
 }

@@ -92,7 +92,8 @@ uint64_t famfs_master_now(void);
  * one for r (its generation and boot id, this file system) */
 bool famfs_beat_of(struct famfs_fs *fs, const struct famfs_master_record *r,
 		   struct famfs_master_beat *b);
-/* true if r has a beat younger than the lease */
+/* true if r has a beat younger than the lease (one stamped more than a
+ * lease ahead of this clock has no age: not live) */
 bool famfs_beat_live(struct famfs_fs *fs, const struct famfs_master_record *r);
 /* A beat of r (count, this clock) */
 void famfs_beat_fill(struct famfs_master_beat *b,
