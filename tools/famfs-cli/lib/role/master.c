@@ -273,6 +273,12 @@ int famfs_master_set(struct famfs_fs *fs, const uint8_t host[16])
 			  fs->name, me_s, m_s);
 		return -EPERM;
 	}
+	/* this host's claim from another boot: a reboot, or a clone of this
+	 * host's disk while the holder runs -- handed over only if it could
+	 * be claimed (the holder gone: beat.c's wait), never at once */
+	if (st == FAMFS_MREC_REBOOT &&
+	    famfs_takeover_wait(fs, &me, reason))
+		st = FAMFS_MREC_OTHER;
 	if (st == FAMFS_MREC_OTHER || st == FAMFS_MREC_BAD) {
 		famfs_err("%s: %s; not handed over (famfs master claim -f first, if that master is gone)",
 			  fs->name, reason);
