@@ -148,12 +148,47 @@ static void test_forced_claim_reads_fresh(void **state)
 		fail_msg("a took the master role from host b with -f and read the log b wrote without dropping any cache line (neither at the claim nor before the walk): lines a held as a client (next_index, b's last entries) are taken as the log it appends to");
 }
 
+/* a's create summary, written while it held the role, read again after
+ * the role went to b and came back: the superblock is the same bytes
+ * again (master uuid a), so only the record's generation tells that b
+ * held it meanwhile -- a summary of another claim is rebuilt from the
+ * log, never trusted on what the holder of that claim left */
+static void test_summary_not_trusted_across_hand_over(void **state)
+{
+	struct th *t = *state;
+	uint8_t a[16], b[16];
+	uint64_t gen;
+
+	memcpy(a, t->fs.host_uuid, 16);		/* the master host */
+	as_host(t, a, "claims-a");
+	th_create_ok(&t->fs, "f1", 4096);	/* a claims; its summary */
+	assert_int_equal(th_reopen(t), 0);	/* written at close */
+	famfs_summary_stats.rebuilds = 0;
+	th_create_ok(&t->fs, "f2", 4096);
+	assert_int_equal(famfs_summary_stats.rebuilds, 0);	/* trusted */
+	assert_int_equal(th_reopen(t), 0);
+	gen = le64toh(rec(t)->generation);
+	uuid_generate(b);
+	assert_int_equal(famfs_master_set(&t->fs, b), 0);
+	as_host(t, b, "claims-b");
+	th_append_dir(t, "from-b");		/* b claims the free record */
+	assert_int_equal(famfs_master_set(&t->fs, a), 0);
+	as_host(t, a, "claims-a");
+	famfs_summary_stats.rebuilds = 0;
+	th_create_ok(&t->fs, "f3", 4096);	/* a claims again */
+	if (!famfs_summary_stats.rebuilds)
+		fail_msg("a trusted the create summary it wrote under its claim before the hand-over to b (record generation then %llu, now %llu): a summary of another claim was loaded",
+			 (unsigned long long)gen,
+			 (unsigned long long)le64toh(rec(t)->generation));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_master_set_by_live_clone_refused, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_role_back_from_other_host_reads_fresh, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_forced_claim_reads_fresh, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_summary_not_trusted_across_hand_over, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
