@@ -51,10 +51,41 @@ static void test_user_dir_in_place_of_logged_dir(void **state)
 		fail_msg("a directory of uid 1000 where the log has root's 0700 pub/secret is counted as present, no conflict said");
 }
 
+/* a directory root made at a logged directory's name (an earlier replay
+ * of its parents, an administrator): taken, and given the logged owner
+ * and mode, as a directory the replay makes gets them -- not left root's
+ * 0755 for uid 1000's logged 0700 pub/u */
+static void test_root_dir_gets_logged_owner_and_mode(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	char cmd[2000], p[700];
+	struct stat st;
+
+	if (geteuid())
+		skip();			/* needs another owner */
+	assert_int_equal(famfs_mkdir(&t->fs, "pub", 01777, 0, 0, false), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "pub/u", 0700, 1000, 1000, false), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf '%s' && mkdir -p '%s/.meta' && mkdir -m 1777 '%s/pub' && mkdir -m 0755 '%s/pub/u'",
+		 t->mpt, t->mpt, t->mpt, t->mpt);
+	assert_int_equal(system(cmd), 0);
+	th_mock_reset();
+	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
+	assert_int_equal(r.conflicts + r.errors, 0);
+	snprintf(p, sizeof(p), "%s/pub/u", t->mpt);
+	assert_int_equal(lstat(p, &st), 0);
+	if (st.st_uid != 1000 || st.st_gid != 1000 || (st.st_mode & 07777) != 0700)
+		fail_msg("root's directory at the log's pub/u (uid 1000, 0700) was taken as it was: uid %u, gid %u, mode %04o",
+			 (unsigned)st.st_uid, (unsigned)st.st_gid,
+			 (unsigned)(st.st_mode & 07777));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_user_dir_in_place_of_logged_dir, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_root_dir_gets_logged_owner_and_mode, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
