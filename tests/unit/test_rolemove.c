@@ -18,6 +18,9 @@
  *  - A claim that reads no log (famfs tune, famfs label on a device) drops
  *    the lines of the segments it mapped only; the next opening is the
  *    master instance and maps the others without dropping a line.
+ *  - A create judges its path (the create cache) before the role check
+ *    that claims: after a hand-over round trip a long opening judges by
+ *    what it held before, and the claim that drops it comes too late.
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -233,6 +236,58 @@ static void test_claim_without_walk_unmapped_segment_fresh(void **state)
 			 segs_at_claim, n);
 }
 
+/* a long opening of a (a cp -r, the master instance since its open) and
+ * a hand-over round trip made meanwhile by other commands: a -> b, b
+ * creates x, b -> a.  a's next create, of x too, judges the path (the
+ * create cache's path table) before its role check claims the record b
+ * released -- the claim drops the lines and the cache, but the judgement
+ * made through them stands.  Memory that is not coherent is played here
+ * by a bounce buffer (a block device's: a private copy that only a
+ * refresh reads again) */
+static void test_path_judged_after_claim(void **state)
+{
+	struct th *t = *state;
+	uint8_t a[16], b[16];
+	struct famfs_fs p;
+	char msg[4096];
+	unsigned n = 0;
+	int fd;
+
+	memcpy(a, t->fs.host_uuid, 16);
+	as_host(t, a, "claims-a");
+	th_append_dir(t, "d");			/* a claims */
+	famfs_dev_bounce_files = true;
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(famfs_fs_open_dev(t->img, true, &p), 0);
+	snprintf(p.mpt, sizeof(p.mpt), "%s", t->mpt);
+	assert_true(p.master_instance);
+	fd = famfs_file_create(&p, "p1", 4096, 0644, 0, 0);	/* the batch */
+	assert_true(fd >= 0);
+	close(fd);
+	/* other commands: a -> b, b creates x, b -> a */
+	uuid_generate(b);
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(famfs_master_set(&t->fs, b), 0);
+	as_host(t, b, "claims-b");
+	th_append_file(t, "x", 40 * MiB, 2 * MiB, 4096);
+	assert_int_equal(famfs_master_set(&t->fs, a), 0);
+	as_host(t, a, "claims-a");
+	/* the batch goes on: x */
+	th_stderr_grab();
+	fd = famfs_file_create(&p, "x", 4096, 0644, 0, 0);
+	th_stderr_take(msg, sizeof(msg));
+	famfs_fs_close(&p);
+	famfs_dev_bounce_files = false;
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(famfs_log_walk(&t->fs, count, &n), 0);
+	if (fd >= 0) {
+		close(fd);
+		fail_msg("a's long opening judged the path x by what it held before the role went to b and came back, then claimed the record (dropping lines and cache) and logged x again: host b's x is logged too (%u entries in the log)",
+			 n);
+	}
+	assert_int_equal(fd, -EEXIST);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +296,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_forced_claim_reads_fresh, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_summary_not_trusted_across_hand_over, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_claim_without_walk_unmapped_segment_fresh, setup_compact, th_teardown),
+		cmocka_unit_test_setup_teardown(test_path_judged_after_claim, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
