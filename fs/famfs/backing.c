@@ -430,6 +430,13 @@ static void famfs_backing_gone(struct dax_device *dax_dev,
 	smp_mb__after_atomic();
 	if (sb && atomic_inc_not_zero(&sb->s_active))
 		r->sb = sb;
+	/*
+	 * While @b is the holder, its mount (or the unmount's worker, pins.c)
+	 * keeps the module loaded; once the lock is dropped it may let go of
+	 * the device, and the module could be unloaded under the rest of
+	 * this function and the worker.  So the reference is taken here.
+	 */
+	__module_get(THIS_MODULE);
 	mutex_unlock(&famfs_holder_lock);
 
 	if (r->sb) {
@@ -447,9 +454,15 @@ static void famfs_backing_gone(struct dax_device *dax_dev,
 		famfs_removal_wait(r);
 		if (r != &here)
 			kfree(r);
+		/*
+		 * Only the return to the caller (kill_dax(), devdax's remove)
+		 * is left; devdax's remove also keeps the driver, and with it
+		 * the module, until it returns.
+		 */
+		module_put(THIS_MODULE);
 		return;
 	}
-	__module_get(THIS_MODULE);
+	/* The worker puts the module reference. */
 	INIT_WORK(&r->work, famfs_removal_work);
 	famfs_pins_queue(&r->work);
 }
