@@ -686,8 +686,8 @@ static void famfs_dax_remove(struct dev_dax *dev_dax)
 	/* Zap the mappings of /dev/daxX.Y: SIGBUS from here on. */
 	kill_dev_dax(dev_dax);
 	famfs_backing_devdax_gone(fdd);
-	famfs_wait_range_idle(NULL, fdd->name, PHYS_PFN(fdd->phys),
-			      fdd->size >> PAGE_SHIFT);
+	famfs_wait_pages_idle(fdd->name, PHYS_PFN(fdd->phys),
+			      fdd->size >> PAGE_SHIFT, NULL, NULL);
 }
 
 static struct dax_device_driver famfs_dax_driver = {

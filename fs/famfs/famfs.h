@@ -18,6 +18,7 @@
 #include <linux/iomap.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
 #include <linux/rbtree.h>
@@ -395,6 +396,26 @@ famfs_ext_first_overlap(struct famfs_sb_info *fsi, u32 dev, u64 start,
 			u64 end);
 bool famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
 			 u64 *file_off, u64 *dev_end);
+
+/*
+ * pages.c: an fs-dax page is idle when only its owner holds it; anything
+ * more (a pipe, O_DIRECT in flight) is a reference famfs waits for.
+ */
+static inline bool famfs_page_busy(struct page *page)
+{
+	return page_ref_count(page) > 1;
+}
+
+/* Buffer for the @describe callback of famfs_wait_pages_idle() */
+#define FAMFS_OWNER_LEN		256
+
+int famfs_wait_page_idle(struct page *page, const char *who, const char *what,
+			 bool killable);
+void famfs_wait_pages_idle(const char *who, unsigned long pfn,
+			   unsigned long nr,
+			   void (*describe)(void *ctx, unsigned long pfn,
+					    char *buf, size_t size),
+			   void *ctx);
 
 /* pins.c */
 void famfs_detach_dev(struct inode *inode, u32 dev);

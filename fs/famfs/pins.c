@@ -71,46 +71,10 @@
 #include <linux/pagemap.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 #include <linux/writeback.h>
 #include <linux/xarray.h>
 #include "famfs.h"
-
-#define FAMFS_PIN_LOG_INTERVAL	(10 * HZ)
-
-static bool famfs_page_busy(struct page *page)
-{
-	return page_ref_count(page) > 1;
-}
-
-/*
- * Wait until nobody but its owner holds @page; @who names the waiter, @what
- * (may be NULL) whose page it is.  If @killable, a fatal signal ends the
- * wait: -EINTR.
- */
-static int famfs_wait_page_idle(struct page *page, const char *who,
-				const char *what, bool killable)
-{
-	unsigned int state = killable ? TASK_KILLABLE : TASK_UNINTERRUPTIBLE;
-	unsigned long secs = 0;
-	long rc;
-
-	/* wait_var_event_timeout(), in @state: > 0 idle, 0 timeout, < 0 killed */
-	while (!(rc = ___wait_var_event(&page->_refcount,
-					___wait_cond_timeout(!famfs_page_busy(page)),
-					state, 0, FAMFS_PIN_LOG_INTERVAL,
-					__ret = schedule_timeout(__ret)))) {
-		secs += FAMFS_PIN_LOG_INTERVAL / HZ;
-		pr_warn("famfs (%s): still waiting after %lus for page %#lx (%d references)%s%s\n",
-			who, secs, page_to_pfn(page), page_ref_count(page) - 1,
-			what ? ": " : "", what ?: "");
-	}
-	return rc < 0 ? -EINTR : 0;
-}
-
-/* Buffer for famfs_pfn_owner() */
-#define FAMFS_OWNER_LEN		256
 
 #ifdef CONFIG_MEMCG
 /*
@@ -156,17 +120,18 @@ static void famfs_mapper(struct address_space *mapping, pgoff_t idx,
 #endif
 
 /*
- * For the log: whose page @pfn (of a device of @fsi) is, as far as famfs
- * can tell cheaply: the file whose memory it is, by its path in the mount
- * if it still has a name and by its inode number, with a process that still
- * maps the page; or an evicted file's inode number.  What holds the
- * reference itself (a pipe, O_DIRECT in flight) leaves no record to read.
- * Context: no famfs lock held; @fsi stays (an active reference, or the
- * unmount that waits).
+ * For the log: whose page @pfn (of a device of the mount @ctx) is, as far
+ * as famfs can tell cheaply: the file whose memory it is, by its path in
+ * the mount if it still has a name and by its inode number, with a process
+ * that still maps the page; or an evicted file's inode number.  What holds
+ * the reference itself (a pipe, O_DIRECT in flight) leaves no record to
+ * read.  Context: no famfs lock held; the mount stays (an active
+ * reference, or the unmount that waits).
  */
-static void famfs_pfn_owner(struct famfs_sb_info *fsi, unsigned long pfn,
-			    char *buf, size_t size)
+static void famfs_pfn_owner(void *ctx, unsigned long pfn, char *buf,
+			    size_t size)
 {
+	struct famfs_sb_info *fsi = ctx;
 	const struct famfs_kext *ext;
 	struct famfs_backing *b = NULL;
 	struct inode *inode = NULL;
@@ -686,45 +651,17 @@ void famfs_zombies_gone(struct famfs_sb_info *fsi, struct famfs_backing *b)
 /**
  * famfs_wait_range_idle() - wait until no page of a device is referenced
  * @fsi: the mount whose device it is, to say whose pages are waited for;
- *	 NULL if there is none (an unmount let go of it, or devdax pages
- *	 that no mount holds)
+ *	 NULL if there is none (an unmount let go of it)
  * @who: the device, for messages
  * @pfn: its first page
  * @nr: its pages
  *
- * For removal of the device, once nothing can map its pages any more (every
- * mapping zapped, faults failing): then a page found idle stays idle, but
- * the scan is repeated anyway until a whole pass finds every page idle.
- * Linear in the size of the device; removal is rare.  Uninterruptible:
- * giving up would free the pages' memory map under the reference.
+ * famfs_wait_pages_idle(), naming the file whose memory a page is.
  */
 void famfs_wait_range_idle(struct famfs_sb_info *fsi, const char *who,
 			   unsigned long pfn, unsigned long nr)
 {
-	unsigned long i, busy;
-	char *what;
-
-	what = fsi ? kmalloc(FAMFS_OWNER_LEN, GFP_KERNEL) : NULL;
-	do {
-		busy = 0;
-		for (i = 0; i < nr; i++) {
-			struct page *page = pfn_to_page(pfn + i);
-
-			if (famfs_page_busy(page)) {
-				if (what)
-					famfs_pfn_owner(fsi, pfn + i, what,
-							FAMFS_OWNER_LEN);
-				if (!busy++)
-					pr_warn("famfs (%s): removal waiting for referenced pages (held by a pipe, O_DIRECT or another pin), the first at %#lx: %s\n",
-						who, pfn + i,
-						what ?: "no mounted file to name");
-				famfs_wait_page_idle(page, who, what, false);
-			}
-			if (!(i % 4096))
-				cond_resched();
-		}
-	} while (busy);
-	kfree(what);
+	famfs_wait_pages_idle(who, pfn, nr, fsi ? famfs_pfn_owner : NULL, fsi);
 }
 
 /* Queue @work where famfs_pins_exit() waits for it (backing.c's removals). */
