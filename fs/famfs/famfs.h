@@ -137,8 +137,8 @@ struct famfs_fmap {
 	struct famfs_kiext	*iext;		/* NULL for a simple map */
 	/*
 	 * Evicted while some of its pages were still referenced (pins.c):
-	 * in fsi->zombies, @inode NULL, the pages in @busy_pfns; under
-	 * fsi->map_lock.
+	 * in fsi->zombies (map.c), @inode NULL, the pages in @busy_pfns;
+	 * under fsi->map_lock.
 	 */
 	struct list_head	zombie;
 	unsigned long		ino;		/* its inode's number, for the log */
@@ -199,7 +199,7 @@ struct famfs_sb_info {
 	struct mutex		map_lock;
 	struct rb_root		ext_tree;	/* every mapped extent, by dev_off */
 	u64			mapped_bytes;	/* sum of the maps' claim_size */
-	struct list_head	zombies;	/* maps of evicted files, pins.c */
+	struct list_head	zombies;	/* maps of evicted files, map.c */
 	/* Read while eviction looks at the device's pages, see pins.c. */
 	struct rw_semaphore	pages_rwsem;
 	/*
@@ -396,6 +396,8 @@ famfs_ext_first_overlap(struct famfs_sb_info *fsi, u32 dev, u64 start,
 			u64 end);
 bool famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
 			 u64 *file_off, u64 *dev_end);
+void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
+void famfs_zombies_reap(struct famfs_sb_info *fsi);
 
 /*
  * pages.c: an fs-dax page is idle when only its owner holds it; anything
@@ -420,8 +422,6 @@ void famfs_wait_pages_idle(const char *who, unsigned long pfn,
 /* pins.c */
 void famfs_detach_dev(struct inode *inode, u32 dev);
 bool famfs_pins_evict(struct inode *inode);
-void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
-void famfs_zombies_reap(struct famfs_sb_info *fsi);
 bool famfs_zombies_unmount(struct famfs_sb_info *fsi);
 int famfs_pins_init(void);
 void famfs_pins_exit(void);

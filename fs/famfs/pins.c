@@ -49,13 +49,13 @@
  * page, which is right where the blocks are freed at once; ours stay
  * reserved.
  *
- * Locking.  The zombie list is under fsi->map_lock.  fsi->pages_rwsem is
- * held for read while an eviction looks at the device's pages, and for
- * write by device removal when it declares them gone (famfs_backing's
- * pages_gone: one device of the mount, see members.c), after it waited for
- * every page; a fault that fails after that can leave an empty DAX entry,
- * whose eviction must not look at any page of that device.  Order:
- * s_umount -> pages_rwsem -> map_lock.
+ * Locking.  The zombie list (map.c) is under fsi->map_lock.
+ * fsi->pages_rwsem is held for read while an eviction looks at the
+ * device's pages, and for write by device removal when it declares them
+ * gone (famfs_backing's pages_gone: one device of the mount, see
+ * members.c), after it waited for every page; a fault that fails after
+ * that can leave an empty DAX entry, whose eviction must not look at any
+ * page of that device.  Order: s_umount -> pages_rwsem -> map_lock.
  *
  * The waits hold no famfs mutex.  Unmount's holds s_umount (as unmount
  * always does).  The removal's holds the device lock (devdax), or runs in a
@@ -452,64 +452,6 @@ bool famfs_pins_evict(struct inode *inode)
 		famfs_detach_entries(inode);
 	up_read(&fsi->pages_rwsem);
 	return fmap->nr_busy;
-}
-
-/* Is @pfn a page of a device of @fsi that is gone?  Under map_lock. */
-static bool famfs_pfn_gone(struct famfs_sb_info *fsi, unsigned long pfn)
-{
-	u32 i;
-
-	for (i = 0; i < FAMFS_MAX_DEVS; i++) {
-		struct famfs_backing *b = famfs_dev(fsi, i);
-
-		if (b && b->pages_gone && pfn >= b->pfn &&
-		    pfn - b->pfn < (b->size >> PAGE_SHIFT))
-			return true;
-	}
-	return false;
-}
-
-/* Free the zombies whose pages are all idle.  Context: map_lock held. */
-void famfs_zombies_reap(struct famfs_sb_info *fsi)
-{
-	struct famfs_fmap *fmap, *tmp;
-
-	lockdep_assert_held(&fsi->map_lock);
-	list_for_each_entry_safe(fmap, tmp, &fsi->zombies, zombie) {
-		/* An idle page stays idle: drop it from the record. */
-		while (fmap->nr_busy) {
-			unsigned long pfn = fmap->busy_pfns[fmap->nr_busy - 1];
-
-			if (!famfs_pfn_gone(fsi, pfn) &&
-			    famfs_page_busy(pfn_to_page(pfn)))
-				break;
-			fmap->nr_busy--;
-		}
-		if (fmap->nr_busy)
-			continue;
-		list_del(&fmap->zombie);
-		__famfs_fmap_remove(fsi, fmap);
-		kvfree(fmap->busy_pfns);
-		famfs_fmap_free(fmap);
-	}
-}
-
-/**
- * famfs_zombie_add() - keep an evicted file's memory until its pages are idle
- * @fsi: the mount
- * @fmap: the file's map, in the extent tree, with its referenced pages
- *	  recorded by famfs_pins_evict()
- */
-void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
-{
-	mutex_lock(&fsi->map_lock);
-	/* Memory failures find no file to kill through (famfs_kill_range()). */
-	fmap->ino = fmap->inode->i_ino;
-	fmap->inode = NULL;
-	list_add_tail(&fmap->zombie, &fsi->zombies);
-	/* The device may be gone already: then it waited for the pages. */
-	famfs_zombies_reap(fsi);
-	mutex_unlock(&fsi->map_lock);
 }
 
 /*
