@@ -687,3 +687,21 @@ int famfs_flush_devs(struct famfs_sb_info *fsi)
 	}
 	return rc;
 }
+
+/*
+ * The dax_device for writing a file's dirty DAX entries back: the first
+ * device with a write cache (dax_flush() flushes nothing for the others),
+ * so every device's CPU cache lines are written back when any needs it.
+ */
+struct dax_device *famfs_wb_dax_dev(struct famfs_sb_info *fsi)
+{
+	u32 i;
+
+	for (i = 0; i < FAMFS_MAX_DEVS; i++) {
+		struct famfs_backing *b = famfs_dev(fsi, i);
+
+		if (b && b->dax_dev && dax_write_cache_enabled(b->dax_dev))
+			return b->dax_dev;
+	}
+	return fsi->backing.dax_dev;
+}

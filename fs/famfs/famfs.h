@@ -335,6 +335,7 @@ void famfs_backing_register(struct famfs_backing *b);
 void famfs_backing_close_one(struct famfs_backing *b);
 int famfs_backing_hold_bdev(struct famfs_backing *b,
 			    struct block_device *bdev);
+struct dax_device *famfs_wb_dax_dev(struct famfs_sb_info *fsi);
 extern const struct dax_holder_operations famfs_dax_holder_ops;
 
 /* members.c */
@@ -342,7 +343,6 @@ int famfs_ioc_dev_add(struct file *file, struct famfs_ioc_dev_add __user *uarg);
 int famfs_ioc_dev_get(struct file *file, struct famfs_ioc_dev_info __user *uarg);
 long famfs_dir_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 extern const struct file_operations famfs_dir_operations;
-struct dax_device *famfs_wb_dax_dev(struct famfs_sb_info *fsi);
 
 /* devdax.c (stubs without CONFIG_FAMFS_DEVDAX) */
 #ifdef CONFIG_FAMFS_DEVDAX
