@@ -516,18 +516,13 @@ const struct dax_holder_operations famfs_dax_holder_ops = {
 	.notify_failure		= famfs_dax_notify_failure,
 };
 
-/**
- * famfs_backing_devdax_failure() - a memory failure in a devdax backing
- * @fdd: the device
- * @offset: first failed byte of the device
- * @len: bytes
- * @mf_flags: memory failure flags
- *
+/*
+ * A memory failure in a devdax backing: @offset and @len in the device.
  * Return: 0 if a mount was told, -EOPNOTSUPP if the device is not mounted,
  * -EBUSY if its mount is being unmounted (see famfs_fail_range()).
  */
-int famfs_backing_devdax_failure(struct famfs_daxdev *fdd, u64 offset,
-				 u64 len, int mf_flags)
+static int famfs_daxdev_notify_failure(struct famfs_daxdev *fdd, u64 offset,
+				       u64 len, int mf_flags)
 {
 	struct famfs_backing *b;
 	u64 start, end;
@@ -547,16 +542,22 @@ int famfs_backing_devdax_failure(struct famfs_daxdev *fdd, u64 offset,
 }
 
 /* A devdax backing is being unbound: see famfs_backing_gone(). */
-void famfs_backing_devdax_gone(struct famfs_daxdev *fdd)
+static void famfs_daxdev_gone(struct famfs_daxdev *fdd)
 {
 	famfs_backing_gone(NULL, fdd);
 }
+
+/* What devdax.c tells the mount's device that claimed a /dev/daxX.Y. */
+const struct famfs_daxdev_holder_ops famfs_daxdev_holder_ops = {
+	.notify_failure		= famfs_daxdev_notify_failure,
+	.gone			= famfs_daxdev_gone,
+};
 
 /*
  * A device is open and held: removal may wait for it to be closed.
  * Context: famfs_holder_lock held, in the step that makes @b a holder.
  */
-void famfs_backing_register(struct famfs_backing *b)
+static void famfs_backing_register(struct famfs_backing *b)
 {
 	lockdep_assert_held(&famfs_holder_lock);
 	b->id = ++famfs_backing_ids;
@@ -568,6 +569,7 @@ void famfs_backing_register(struct famfs_backing *b)
  * @b: the device's backing, every field set (@b->dax_dev: a reference the
  *     caller took without holding it, for its checks)
  * @bdev: the block device, opened exclusively
+ * @ops: what the holder is told of memory failures and of the removal
  *
  * The last step of opening a pmem device, after every check: holding the
  * dax_device and registering @b are one step under famfs_holder_lock, and
@@ -578,13 +580,14 @@ void famfs_backing_register(struct famfs_backing *b)
  * holder's); or -EBUSY if another holder took it since the caller looked
  * (the caller's reference is still the caller's).
  */
-int famfs_backing_hold_bdev(struct famfs_backing *b, struct block_device *bdev)
+int famfs_backing_hold_bdev(struct famfs_backing *b, struct block_device *bdev,
+			    const struct dax_holder_operations *ops)
 {
 	struct dax_device *held;
 	u64 start_off;
 
 	mutex_lock(&famfs_holder_lock);
-	held = fs_dax_get_by_bdev(bdev, &start_off, b, &famfs_dax_holder_ops);
+	held = fs_dax_get_by_bdev(bdev, &start_off, b, ops);
 	if (held && WARN_ON_ONCE(held != b->dax_dev ||
 				 start_off != b->dax_start)) {
 		fs_put_dax(held, b);
@@ -598,6 +601,47 @@ int famfs_backing_hold_bdev(struct famfs_backing *b, struct block_device *bdev)
 	/* One reference is enough: the holder's, b->dax_dev. */
 	put_dax(held);
 	return 0;
+}
+
+/**
+ * famfs_backing_hold_devdax() - claim a /dev/daxX.Y bound to famfs
+ * @b: the device's backing (@b->fsi and @b->index set)
+ * @devt: the device's dev_t
+ * @path: its path, for messages
+ * @fc: the mount's context, for messages; NULL for a member (DEV_ADD)
+ * @size: the bytes the mount uses; 0: all of the device (at least
+ *	  FAMFS_EXTENT_ALIGN)
+ * @dev_size: returns the device's size, if it is bound to famfs
+ * @ops: what the holder is told of memory failures and of the unbind
+ *
+ * The last step of opening a devdax device: the claim checks the size, and
+ * the claim and registering @b are one step under famfs_holder_lock, as in
+ * famfs_backing_hold_bdev().
+ *
+ * Return: 0, @b holds the device; or famfs_daxdev_claim()'s error (-EBUSY,
+ * -ENODEV: not bound to famfs, -ENOSPC: fewer than @size bytes).
+ */
+int famfs_backing_hold_devdax(struct famfs_backing *b, dev_t devt,
+			      const char *path, struct fs_context *fc,
+			      u64 size, u64 *dev_size,
+			      const struct famfs_daxdev_holder_ops *ops)
+{
+	struct famfs_daxdev *fdd;
+
+	mutex_lock(&famfs_holder_lock);
+	fdd = famfs_daxdev_claim(devt, path, b, ops, fc,
+				 size ?: FAMFS_EXTENT_ALIGN, dev_size);
+	if (!IS_ERR(fdd)) {
+		b->daxdev = fdd;
+		b->devt = fdd->devt;
+		b->dax_dev = fdd->dax_dev;
+		b->dax_start = 0;
+		b->size = size ?: fdd->size;
+		b->pfn = PHYS_PFN(fdd->phys);
+		famfs_backing_register(b);
+	}
+	mutex_unlock(&famfs_holder_lock);
+	return PTR_ERR_OR_ZERO(fdd);
 }
 
 /*

@@ -295,6 +295,27 @@ do {									\
  */
 struct dev_dax;
 struct dev_pagemap;
+struct famfs_daxdev;
+
+/*
+ * What the holder of a /dev/daxX.Y (a mount's device, backing.c) is told,
+ * as a pmem device's holder is told through its dax_holder_operations:
+ * the holder passes them with its claim (famfs_daxdev_claim()), and the
+ * driver (devdax.c) calls them without a lock of its own, so each looks up
+ * @fdd's holder again under the holder's lock and finds none if it let go
+ * meanwhile.
+ *
+ * @notify_failure: a memory failure in device bytes [@offset, @offset +
+ *	@len); returns -EBUSY if the holder cannot handle it (its mount is
+ *	going away: memory_failure()'s generic handler then runs)
+ * @gone: the device is being unbound; returns once the holder let go of
+ *	every page (the driver then waits for the pages' other references)
+ */
+struct famfs_daxdev_holder_ops {
+	int (*notify_failure)(struct famfs_daxdev *fdd, u64 offset, u64 len,
+			      int mf_flags);
+	void (*gone)(struct famfs_daxdev *fdd);
+};
 
 struct famfs_daxdev {
 	struct kref		kref;
@@ -309,11 +330,13 @@ struct famfs_daxdev {
 	struct inode		*cdev_inode;	/* dax inode of /dev/daxX.Y */
 	atomic_t		nr_poison;	/* pages we marked HWPoison */
 	/*
-	 * @writers and @holder are written under famfs_dax_lock; @holder also
-	 * under famfs_holder_lock, so either lock is enough to read it.
+	 * @writers, @holder and @holder_ops are written under famfs_dax_lock;
+	 * @holder also under the holder's lock (famfs_holder_lock: it claims
+	 * and unclaims with that held), so either lock is enough to read it.
 	 */
 	int			writers;	/* writable opens of /dev/daxX.Y */
-	struct famfs_backing	*holder;	/* the mount's device, or NULL */
+	void			*holder;	/* the mount's device, or NULL */
+	const struct famfs_daxdev_holder_ops *holder_ops;
 };
 
 /* open.c */
@@ -323,20 +346,22 @@ const char *famfs_dax_pages(struct dax_device *dax_dev, u64 start_off,
 			    u64 size, unsigned long *pfn);
 
 /* backing.c */
+struct dax_holder_operations;
 extern struct mutex famfs_holder_lock;
 void famfs_backing_close(struct famfs_sb_info *fsi);
-int famfs_backing_devdax_failure(struct famfs_daxdev *fdd, u64 offset,
-				 u64 len, int mf_flags);
-void famfs_backing_devdax_gone(struct famfs_daxdev *fdd);
 bool famfs_backing_read_only(const struct famfs_backing *b);
 int famfs_backing_flush(const struct famfs_backing *b);
 int famfs_flush_devs(struct famfs_sb_info *fsi);
-void famfs_backing_register(struct famfs_backing *b);
 void famfs_backing_close_one(struct famfs_backing *b);
-int famfs_backing_hold_bdev(struct famfs_backing *b,
-			    struct block_device *bdev);
+int famfs_backing_hold_bdev(struct famfs_backing *b, struct block_device *bdev,
+			    const struct dax_holder_operations *ops);
+int famfs_backing_hold_devdax(struct famfs_backing *b, dev_t devt,
+			      const char *path, struct fs_context *fc,
+			      u64 size, u64 *dev_size,
+			      const struct famfs_daxdev_holder_ops *ops);
 struct dax_device *famfs_wb_dax_dev(struct famfs_sb_info *fsi);
 extern const struct dax_holder_operations famfs_dax_holder_ops;
+extern const struct famfs_daxdev_holder_ops famfs_daxdev_holder_ops;
 
 /* members.c */
 int famfs_ioc_dev_add(struct file *file, struct famfs_ioc_dev_add __user *uarg);
@@ -348,10 +373,10 @@ extern const struct file_operations famfs_dir_operations;
 #ifdef CONFIG_FAMFS_DEVDAX
 int famfs_devdax_init(void);
 void famfs_devdax_exit(void);
-struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
-					struct famfs_backing *b,
-					struct fs_context *fc, u64 min_size,
-					u64 *size);
+struct famfs_daxdev *
+famfs_daxdev_claim(dev_t devt, const char *path, void *holder,
+		   const struct famfs_daxdev_holder_ops *ops,
+		   struct fs_context *fc, u64 min_size, u64 *size);
 void famfs_daxdev_unclaim(struct famfs_daxdev *fdd);
 int famfs_daxdev_explain(dev_t devt, const char *path, struct fs_context *fc);
 #else
@@ -365,7 +390,8 @@ static inline void famfs_devdax_exit(void)
 }
 
 static inline struct famfs_daxdev *
-famfs_daxdev_claim(dev_t devt, const char *path, struct famfs_backing *b,
+famfs_daxdev_claim(dev_t devt, const char *path, void *holder,
+		   const struct famfs_daxdev_holder_ops *ops,
 		   struct fs_context *fc, u64 min_size, u64 *size)
 {
 	return ERR_PTR(-ENOTBLK);

@@ -118,7 +118,7 @@ static int famfs_member_open_bdev(struct super_block *sb,
 	b->dax_start = start_off;
 	b->size = size;
 	b->pfn = pfn;
-	rc = famfs_backing_hold_bdev(b, bdev);
+	rc = famfs_backing_hold_bdev(b, bdev, &famfs_dax_holder_ops);
 	if (!rc)
 		return 0;
 	famfs_dev_err(sb, b->index, file, "its dax device is held by someone else");
@@ -137,28 +137,19 @@ static int famfs_member_open_devdax(struct super_block *sb,
 				    u64 size)
 {
 	dev_t devt = file_inode(file)->i_rdev;
-	struct famfs_daxdev *fdd;
 	u64 dev_size = 0;
+	int rc;
 
 	if (!IS_ENABLED(CONFIG_FAMFS_DEVDAX)) {
 		famfs_dev_err(sb, b->index, file, "famfs.ko was built without /dev/daxX.Y support");
 		return -EOPNOTSUPP;
 	}
-	/* The claim checks the size: one step with the registration. */
-	mutex_lock(&famfs_holder_lock);
-	fdd = famfs_daxdev_claim(devt, file->f_path.dentry->d_name.name, b,
-				 NULL, size, &dev_size);
-	if (!IS_ERR(fdd)) {
-		b->daxdev = fdd;
-		b->devt = fdd->devt;
-		b->dax_dev = fdd->dax_dev;
-		b->dax_start = 0;
-		b->size = size;
-		b->pfn = PHYS_PFN(fdd->phys);
-		famfs_backing_register(b);
-	}
-	mutex_unlock(&famfs_holder_lock);
-	switch (PTR_ERR_OR_ZERO(fdd)) {
+	/* @size bytes of it (DEV_ADD checked that it is not 0). */
+	rc = famfs_backing_hold_devdax(b, devt,
+				       file->f_path.dentry->d_name.name, NULL,
+				       size, &dev_size,
+				       &famfs_daxdev_holder_ops);
+	switch (rc) {
 	case 0:
 		return 0;
 	case -ENODEV:
@@ -169,8 +160,9 @@ static int famfs_member_open_devdax(struct super_block *sb,
 			      dev_size, size);
 		return -ENOSPC;
 	default:
-		famfs_dev_err(sb, b->index, file, "device is busy: %pe", fdd);
-		return PTR_ERR(fdd);
+		famfs_dev_err(sb, b->index, file, "device is busy: %pe",
+			      ERR_PTR(rc));
+		return rc;
 	}
 }
 

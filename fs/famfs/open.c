@@ -159,7 +159,7 @@ static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
 	b->dax_start = start_off;
 	b->size = bdev_nr_bytes(bdev);
 	b->pfn = pfn;
-	rc = famfs_backing_hold_bdev(b, bdev);
+	rc = famfs_backing_hold_bdev(b, bdev, &famfs_dax_holder_ops);
 	if (!rc)
 		return 0;
 	errorfc(fc, "%s: its dax device is held by someone else", fc->source);
@@ -175,32 +175,20 @@ out_put:
 static int famfs_backing_open_devdax(struct famfs_sb_info *fsi,
 				     struct fs_context *fc, dev_t devt)
 {
-	struct famfs_backing *b = &fsi->backing;
-	struct famfs_daxdev *fdd;
 	u64 size = 0;
+	int rc;
 
-	/* The claim checks the size: one step with the registration. */
-	mutex_lock(&famfs_holder_lock);
-	fdd = famfs_daxdev_claim(devt, fc->source, b, fc, FAMFS_EXTENT_ALIGN,
-				 &size);
-	if (!IS_ERR(fdd)) {
-		b->daxdev = fdd;
-		b->devt = fdd->devt;
-		b->dax_dev = fdd->dax_dev;
-		b->dax_start = 0;
-		b->size = fdd->size;
-		b->pfn = PHYS_PFN(fdd->phys);
-		famfs_backing_register(b);
-	}
-	mutex_unlock(&famfs_holder_lock);
-	if (PTR_ERR_OR_ZERO(fdd) == -ENODEV)
+	/* All of the device, at least FAMFS_EXTENT_ALIGN bytes. */
+	rc = famfs_backing_hold_devdax(&fsi->backing, devt, fc->source, fc, 0,
+				       &size, &famfs_daxdev_holder_ops);
+	if (rc == -ENODEV)
 		return famfs_daxdev_explain(devt, fc->source, fc);
-	if (PTR_ERR_OR_ZERO(fdd) == -ENOSPC) {
+	if (rc == -ENOSPC) {
 		errorfc(fc, "%s: device too small (%llu bytes)", fc->source,
 			size);
 		return -EINVAL;
 	}
-	return PTR_ERR_OR_ZERO(fdd);
+	return rc;
 }
 
 /**
