@@ -359,7 +359,10 @@ int famfs_backing_hold_devdax(struct famfs_backing *b, dev_t devt,
 			      const char *path, struct fs_context *fc,
 			      u64 size, u64 *dev_size,
 			      const struct famfs_daxdev_holder_ops *ops);
+void famfs_wait_backing_closed(u64 id, const char *who);
 struct dax_device *famfs_wb_dax_dev(struct famfs_sb_info *fsi);
+
+/* removal.c: what a device's holder is told */
 extern const struct dax_holder_operations famfs_dax_holder_ops;
 extern const struct famfs_daxdev_holder_ops famfs_daxdev_holder_ops;
 

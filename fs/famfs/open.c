@@ -4,7 +4,8 @@
  *
  * mount(2) names a pmem block device in fsdax mode or a /dev/daxX.Y bound
  * to famfs's dax-bus driver (devdax.c); it is opened and held here, and
- * what holding it means (failures, removal, closing) is in backing.c.
+ * what holding it means is in backing.c (closing) and removal.c (failures,
+ * removal).
  * Members that FAMFSIOC_DEV_ADD attaches are opened in members.c.
  *
  * Every check comes first; becoming the holder (of the dax_device, or the

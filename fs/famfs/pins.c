@@ -32,7 +32,7 @@
  * keeps the device (and the module) held until the pages are released
  * (famfs_zombies_unmount()).  Removal of the device waits until every page
  * of it is idle (famfs_wait_range_idle()), uninterruptibly, since removal
- * cannot fail and giving up means use-after-free (backing.c says where it
+ * cannot fail and giving up means use-after-free (removal.c says where it
  * waits).  The waits log what they wait for (the file whose memory the
  * first referenced page is, see famfs_pfn_owner()), and again every 10 s
  * (the wakeups also keep the hung task detector quiet).  Whoever holds the
@@ -59,7 +59,7 @@
  *
  * The waits hold no famfs mutex.  Unmount's holds s_umount (as unmount
  * always does).  The removal's holds the device lock (devdax), or runs in a
- * worker while the remover waits for the page map (pmem, see backing.c).
+ * worker while the remover waits for the page map (pmem, see removal.c).
  * Eviction waits only if a writeback failed, with pages_rwsem held for
  * read, which removal takes for write only after its own wait for the same
  * pages.  Nothing that releases a page takes any of these.
@@ -341,7 +341,7 @@ static bool famfs_next_dev_entry(struct inode *inode, u32 dev, pgoff_t *index,
  * @inode: a file with a map, on a failed mount; no mapping of it left
  * @dev: the device going away
  *
- * For the removal of device @dev (backing.c): every entry for memory of
+ * For the removal of device @dev (removal.c): every entry for memory of
  * @dev goes, referenced or not, so nothing looks at its pages once they are
  * gone; the removal waits for them itself.  The file's entries for the
  * other devices stay: eviction must still see which of their pages are
@@ -606,7 +606,7 @@ void famfs_wait_range_idle(struct famfs_sb_info *fsi, const char *who,
 	famfs_wait_pages_idle(who, pfn, nr, fsi ? famfs_pfn_owner : NULL, fsi);
 }
 
-/* Queue @work where famfs_pins_exit() waits for it (backing.c's removals). */
+/* Queue @work where famfs_pins_exit() waits for it (removal.c's removals). */
 void famfs_pins_queue(struct work_struct *work)
 {
 	queue_work(famfs_pins_wq, work);

@@ -77,7 +77,7 @@ blocked() {
 # stack has a famfs_ frame) within 10 s: a removal waiting for the device
 # or its pages, before famfs logs anything; or, a pmem removal, in
 # memunmap_pages(), for the page map reference famfs's worker keeps while
-# it waits (backing.c: the wait is not in kill_dax()'s dax_srcu section).
+# it waits (removal.c: the wait is not in kill_dax()'s dax_srcu section).
 in_famfs() {
 	_n=0
 	while alive "$2" && ! grep -q "famfs_\|memunmap_pages" /proc/$2/stack 2>/dev/null &&
