@@ -41,6 +41,11 @@
  * struct dev_dax and struct dax_device_driver are private to drivers/dax;
  * they come from the kernel source package, and the build checks that they
  * are what this kernel was built with (see Kbuild).
+ *
+ * Layer "dev" (scripts/layers.conf): knows no mount.  Owns the bound
+ * devices, their /dev/daxX.Y and claims (famfs_dax_lock); calls pages.c
+ * only.  A claim's holder (backing.c) is told of failures and of the
+ * unbind through the struct famfs_daxdev_holder_ops it registered.
  */
 
 #include <linux/cdev.h>

@@ -10,6 +10,14 @@
  * FAMFSIOC_MAP_CREATE ioctl.  The kernel keeps those maps in memory, resolves
  * faults and read/write through them, and never reads or writes the shared
  * memory itself except on behalf of a read(2)/write(2) of a mapped file.
+ *
+ * The files are layers, lowest first (scripts/layers.conf, checked by
+ * scripts/layers.sh): dev (devdax.c, pages.c), hold (backing.c), map,
+ * pins, removal, open (open.c, members.c), ioctl (cache.c, ioctl_v3.c,
+ * ioctl.c), file, inode, super.  A file calls its own layer and those
+ * below it; what goes up (a device's failure or removal) goes through
+ * holder operations that the upper layer registers when it holds the
+ * device (dax_holder_operations, struct famfs_daxdev_holder_ops).
  */
 #ifndef _FS_FAMFS_FAMFS_H
 #define _FS_FAMFS_FAMFS_H

@@ -18,6 +18,10 @@
  * which are mapped files too) is refused.  Every simple extent and every
  * strip of an interleaved extent is a node of the tree.  The extents in the
  * tree never overlap, which makes the overlap test a single O(log n) descent.
+ *
+ * Layer "map" (scripts/layers.conf): owns the maps, the extent tree,
+ * mapped_bytes and the zombie list (fsi->map_lock); calls no other file of
+ * famfs (famfs_page_busy() and famfs_dev() are inlines of famfs.h).
  */
 
 #include <linux/bsearch.h>

@@ -24,6 +24,10 @@
  * famfs_holder_lock); a member is published (smp_store_release()) only once it is
  * completely set up.  The errors, in the order they are checked, are in
  * <linux/famfs_ioctl.h>.
+ *
+ * Layer "open" (scripts/layers.conf), with open.c: owns fsi->devs and
+ * fsi->dev_lock; calls open.c (famfs_dax_pages()), backing.c to hold a
+ * member with removal.c's holder operations.
  */
 
 #include <linux/blkdev.h>

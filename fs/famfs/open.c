@@ -11,6 +11,10 @@
  * Every check comes first; becoming the holder (of the dax_device, or the
  * devdax claim) and being registered are the last step, one step under
  * famfs_holder_lock, after which nothing fails (backing.c).
+ *
+ * Layer "open" (scripts/layers.conf), with members.c: calls backing.c to
+ * hold the device, passing removal.c's holder operations, and devdax.c to
+ * explain a device that is not bound to famfs.
  */
 
 #include <linux/blkdev.h>

@@ -63,6 +63,11 @@
  * Eviction waits only if a writeback failed, with pages_rwsem held for
  * read, which removal takes for write only after its own wait for the same
  * pages.  Nothing that releases a page takes any of these.
+ *
+ * Layer "pins" (scripts/layers.conf): owns the looking at the pages of the
+ * files (fsi->pages_rwsem) and the unmount's wait and worker (the famfs_pins
+ * workqueue, which removal.c queues on too); calls map.c, backing.c (to
+ * close an unmounted mount's devices) and pages.c.
  */
 
 #include <linux/dax.h>
