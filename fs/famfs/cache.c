@@ -22,6 +22,9 @@
  * "Invalidate" is always write back and invalidate: dropping a dirty line
  * without writing it back would lose this host's stores (an unprivileged
  * reader's read(2) or FAMFSIOC_CACHE must never do that to a writer).
+ *
+ * Layer "ioctl" (scripts/layers.conf): owns FAMFSIOC_CACHE and the cache
+ * maintenance of the data path; calls map.c.
  */
 
 #include <linux/dax.h>
