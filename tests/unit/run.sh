@@ -5,7 +5,7 @@
 # adds a FAIL line of its own: silence is never a pass.
 # Ends with "N passed, N failed"; exits non-zero if anything failed.
 set -u
-pass=0 fail=0 pending="" reason="" file=""
+pass=0 fail=0 skipped=0 pending="" reason="" file=""
 
 flush() {
 	if [ -n "$pending" ]; then
@@ -32,6 +32,10 @@ for bin in "$@"; do
 		"ok "*)
 			name=${line#ok * - }; echo "PASS unit/$file/${name#test_}"
 			pass=$((pass + 1)) seen=$((seen + 1)) ;;
+		"not ok "*"# SKIP "*)	# cmocka's skip(): said, never a pass
+			name=${line##*# SKIP }
+			echo "SKIP unit/$file/${name#test_}: skipped by the test (its comment says why)"
+			skipped=$((skipped + 1)) seen=$((seen + 1)) ;;
 		"not ok "*) pending=${line#not ok * - }; pending=${pending#test_} ;;
 		esac
 	done <<< "$out"
@@ -43,5 +47,7 @@ for bin in "$@"; do
 		fail=$((fail + 1))
 	fi
 done
-echo "$pass passed, $fail failed"
+line="$pass passed, $fail failed"
+[ "$skipped" -eq 0 ] || line="$line, $skipped skipped"
+echo "$line"
 [ "$fail" -eq 0 ]

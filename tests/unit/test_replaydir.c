@@ -8,6 +8,10 @@
  * the MKDIR of root's 0700 pub/secret -- the replay counts it as present,
  * and root's files under it are created in her directory: she reads
  * those that counted on the directory's 0700, renames or replaces them.
+ *
+ * A follower keeps its refusals for as long as it runs: after the
+ * directory was removed and famfs logplay made it as the log has it, new
+ * entries beneath it are still skipped (test_follow_refusal_not_forever).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -81,11 +85,58 @@ static void test_root_dir_gets_logged_owner_and_mode(void **state)
 			 (unsigned)(st.st_mode & 07777));
 }
 
+/* a follower (mount -o follow) that refused a user's directory at the
+ * log's pub/secret: the administrator does as the conflict says (removes
+ * it, runs famfs logplay, which makes root's 0700 pub/secret and its
+ * files), and the master goes on creating beneath pub/secret -- the
+ * follower's next rounds must replay those, not skip them for a refusal
+ * of a directory that is gone */
+static void test_follow_refusal_not_forever(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r, r1;
+	struct famfs_logplay *lp;
+	char cmd[2000];
+	struct stat st;
+	char k2[720];
+
+	if (geteuid())
+		skip();			/* needs another owner */
+	assert_int_equal(famfs_mkdir(&t->fs, "pub", 01777, 0, 0, false), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "pub/secret", 0700, 0, 0, false), 0);
+	/* a client's mount: pub replayed; uid 1000 makes pub/secret first */
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf '%s' && mkdir -p '%s/.meta' && mkdir -m 1777 '%s/pub' && mkdir -m 0777 '%s/pub/secret' && chown 1000:1000 '%s/pub/secret'",
+		 t->mpt, t->mpt, t->mpt, t->mpt, t->mpt);
+	assert_int_equal(system(cmd), 0);
+	th_mock_reset();
+	lp = famfs_logplay_new(8);
+	assert_non_null(lp);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	assert_true(r.conflicts >= 1);		/* refused, said */
+	/* the administrator: removes it and runs famfs logplay */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/pub/secret'", t->mpt);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(famfs_logplay(&t->fs, false, &r1), 0);
+	assert_true(th_exists(t, "pub/secret", true));
+	/* the master creates beneath it; the follower's next round */
+	th_append_file(t, "pub/secret/key2", 8 * MiB, 2 * MiB, 1);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	famfs_logplay_free(lp);
+	snprintf(k2, sizeof(k2), "%s/pub/secret/key2", t->mpt);
+	if (lstat(k2, &st))
+		fail_msg("the follower refused uid 1000's pub/secret once and skips everything logged beneath it for as long as it runs: the directory was removed and famfs logplay made root's 0700 pub/secret as the log has it, yet the new pub/secret/key2 is not replayed (round: conflicts %lu, created files %lu)",
+			 r.conflicts, r.created_files);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_user_dir_in_place_of_logged_dir, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_root_dir_gets_logged_owner_and_mode, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_follow_refusal_not_forever, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,12 @@
  *    log that host wrote as if it had written it itself: no cache line
  *    dropped (non-coherent memory: stale next_index and entries, an
  *    append over the other host's committed entries).
+ *  - A claim that reads no log (famfs tune, famfs label on a device) drops
+ *    the lines of the segments it mapped only; the next opening is the
+ *    master instance and maps the others without dropping a line.
+ *  - A create judges its path (the create cache) before the role check
+ *    that claims: after a hand-over round trip a long opening judges by
+ *    what it held before, and the claim that drops it comes too late.
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -26,6 +32,7 @@
 #include <uuid/uuid.h>
 
 #include "th.h"
+#include "th_loggrow.h"
 
 static const struct famfs_master_record *rec(struct th *t)
 {
@@ -182,6 +189,112 @@ static void test_summary_not_trusted_across_hand_over(void **state)
 			 (unsigned long long)le64toh(rec(t)->generation));
 }
 
+/* a grown log (segment 1) that host b wrote into while it held the role;
+ * the role comes back to a, whose first command after it claims without
+ * reading the log (famfs label, a feature change: famfs_master_check,
+ * opened from the device: segment 1 not mapped).  Its claim drops the
+ * lines of what it mapped -- the superblock and segment 0 -- and every
+ * later opening of a is the master instance, which maps segment 1 when
+ * its walk meets the EXTEND entry and reads b's entries there without
+ * dropping a line: segment 1's lines were dropped by no one */
+static int setup_compact(void **state)
+{
+	*state = th_new_fmt(64 * MiB, 2 * MiB, true);
+	return 0;
+}
+
+static void test_claim_without_walk_unmapped_segment_fresh(void **state)
+{
+	struct th *t = *state;
+	uint8_t a[16], b[16];
+	unsigned n = 0, segs_at_claim;
+
+	/* OPEN (low, r29-tool L1): famfs tune and famfs devices label map
+	 * and drop the remaining segments after such a claim (cmd_tune.c,
+	 * label.c), but famfs_master_check itself, the role layer's contract
+	 * this test holds it to, cannot reach the log layer that finds them:
+	 * reported as skipped until it can */
+	skip();
+
+	th_append_dir(t, "d");			/* a claims */
+	assert_int_equal(grow(t, 2 * MiB), 0);	/* segment 1 */
+	memcpy(a, t->fs.host_uuid, 16);
+	uuid_generate(b);
+	assert_int_equal(famfs_master_set(&t->fs, b), 0);
+	as_host(t, b, "claims-b");
+	fill_to(t, C0 + 40);			/* b writes into segment 1 */
+	assert_int_equal(famfs_master_set(&t->fs, a), 0);
+	as_host(t, a, "claims-a");
+	assert_false(t->fs.master_instance);
+	/* a's first command: a claim with no walk (label.c, feature.c) */
+	assert_int_equal(famfs_fs_lock(&t->fs), 0);
+	assert_int_equal(famfs_master_check(&t->fs), 0);
+	famfs_fs_unlock(&t->fs);
+	assert_true(t->fs.master_instance);
+	segs_at_claim = t->fs.nsegs;
+	/* a's next command: the master instance from its open */
+	assert_int_equal(th_reopen(t), 0);
+	assert_true(t->fs.master_instance);
+	memset(&famfs_flush_stats, 0, sizeof(famfs_flush_stats));
+	assert_int_equal(famfs_log_walk(&t->fs, count, &n), 0);
+	assert_int_equal(t->fs.nsegs, 2);
+	if (segs_at_claim < 2 && !famfs_flush_stats.invalidates)
+		fail_msg("a's claim (famfs_master_check, no walk) dropped the lines of %u log segment(s) of 2, and a's next opening, the master instance, mapped segment 1 -- where host b wrote entries while it held the role (%u entries in the log) -- and read it without dropping a line: its stale lines are taken as the log",
+			 segs_at_claim, n);
+}
+
+/* a long opening of a (a cp -r, the master instance since its open) and
+ * a hand-over round trip made meanwhile by other commands: a -> b, b
+ * creates x, b -> a.  a's next create, of x too, judges the path (the
+ * create cache's path table) before its role check claims the record b
+ * released -- the claim drops the lines and the cache, but the judgement
+ * made through them stands.  Memory that is not coherent is played here
+ * by a bounce buffer (a block device's: a private copy that only a
+ * refresh reads again) */
+static void test_path_judged_after_claim(void **state)
+{
+	struct th *t = *state;
+	uint8_t a[16], b[16];
+	struct famfs_fs p;
+	char msg[4096];
+	unsigned n = 0;
+	int fd;
+
+	memcpy(a, t->fs.host_uuid, 16);
+	as_host(t, a, "claims-a");
+	th_append_dir(t, "d");			/* a claims */
+	famfs_dev_bounce_files = true;
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(famfs_fs_open_dev(t->img, true, &p), 0);
+	snprintf(p.mpt, sizeof(p.mpt), "%s", t->mpt);
+	assert_true(p.master_instance);
+	fd = famfs_file_create(&p, "p1", 4096, 0644, 0, 0);	/* the batch */
+	assert_true(fd >= 0);
+	close(fd);
+	/* other commands: a -> b, b creates x, b -> a */
+	uuid_generate(b);
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(famfs_master_set(&t->fs, b), 0);
+	as_host(t, b, "claims-b");
+	th_append_file(t, "x", 40 * MiB, 2 * MiB, 4096);
+	assert_int_equal(famfs_master_set(&t->fs, a), 0);
+	as_host(t, a, "claims-a");
+	/* the batch goes on: x */
+	th_stderr_grab();
+	fd = famfs_file_create(&p, "x", 4096, 0644, 0, 0);
+	th_stderr_take(msg, sizeof(msg));
+	famfs_fs_close(&p);
+	famfs_dev_bounce_files = false;
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(famfs_log_walk(&t->fs, count, &n), 0);
+	if (fd >= 0) {
+		close(fd);
+		fail_msg("a's long opening judged the path x by what it held before the role went to b and came back, then claimed the record (dropping lines and cache) and logged x again: host b's x is logged too (%u entries in the log)",
+			 n);
+	}
+	assert_int_equal(fd, -EEXIST);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +302,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_role_back_from_other_host_reads_fresh, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_forced_claim_reads_fresh, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_summary_not_trusted_across_hand_over, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_claim_without_walk_unmapped_segment_fresh, setup_compact, th_teardown),
+		cmocka_unit_test_setup_teardown(test_path_judged_after_claim, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

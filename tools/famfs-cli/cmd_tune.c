@@ -120,6 +120,10 @@ int cmd_tune(int argc, char **argv)
 		rc = famfs_fs_change_feature(&fs, FAMFS_FEAT_INCOMPAT,
 			want ? FAMFS_FEATURE_INCOMPAT_NONCOHERENT : 0,
 			want ? 0 : FAMFS_FEATURE_INCOMPAT_NONCOHERENT);
+	/* a claim in the change (the role back from another host) dropped the
+	 * lines of the segments mapped so far: the others too (label.c) */
+	if (!rc && fs.lines_forgotten)
+		(void)famfs_log_discover(&fs);
 	famfs_fs_close(&fs);
 	if (rc)
 		return FAMFS_EXIT_ERROR;

@@ -117,6 +117,12 @@ static int label_locked(struct famfs_fs *fs, const char *primary,
 	rc = famfs_master_check(fs);
 	if (rc)
 		return rc;
+	/* a claim here (the role back from another host) dropped the lines
+	 * of the segments mapped so far: the others are mapped, and dropped,
+	 * now, or the next opening -- the master instance, which drops none
+	 * -- would read what the other host wrote there through stale ones */
+	if (fs->lines_forgotten)
+		(void)famfs_log_discover(fs);
 	rc = famfs_dev_read_head(path, &h, sizeof(h), &size);
 	if (rc) {
 		famfs_err("%s: cannot read: %s", path, strerror(-rc));

@@ -44,6 +44,21 @@ static void set_owner(int fd, const char *p, uint32_t mode, uint32_t uid,
 		famfs_warn("%s: chmod 0%o: %s", p, mode, strerror(errno));
 }
 
+/*
+ * Before a create or a mkdir judges its path by the create cache: an
+ * opening that took itself for the master instance at its open reads the
+ * log without dropping cache lines, which holds only while the role stays
+ * its own.  If the role went to another host and came back meanwhile (a
+ * long cp -r), its check claims the record again, and that claim drops the
+ * lines and the cache this opening read through: so the check comes first,
+ * never after a judgement made through a view from before the claim.  (Any
+ * other opening drops its lines at every read.)
+ */
+static int pre_judge(struct famfs_fs *fs)
+{
+	return fs->master_instance ? famfs_master_check(fs) : 0;
+}
+
 int famfs_file_create(struct famfs_fs *fs, const char *rel, uint64_t size,
 		      uint32_t mode, uint32_t uid, uint32_t gid)
 {
@@ -211,8 +226,11 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	if (rc)
 		return rc;
 	/* the path judged by the log (the cache's path table), then every
-	 * allocation sees every entry committed before it */
-	rc = famfs_fs_cache_update(fs);
+	 * allocation sees every entry committed before it; the role before
+	 * both (pre_judge) */
+	rc = pre_judge(fs);
+	if (!rc)
+		rc = famfs_fs_cache_update(fs);
 	if (!rc)
 		rc = famfs_path_check(fs, norm, p, false, NULL);
 	if (!rc)
@@ -400,7 +418,9 @@ int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
 	if (rc)
 		return rc;
 	/* judged by the log, as a file's create is */
-	rc = famfs_fs_cache_update(fs);
+	rc = pre_judge(fs);
+	if (!rc)
+		rc = famfs_fs_cache_update(fs);
 	if (rc)
 		goto out;
 	/* a parent the log has as a file is named for the whole path (as

@@ -701,6 +701,47 @@ uint64_t famfs_logplay_next(const struct famfs_logplay *lp)
 	return ((const struct lp_ctx *)lp)->next;
 }
 
+/*
+ * A directory refused in an earlier round (dir_there) that is gone now, or
+ * that the replay would take now (root's, the logged owner's or its own:
+ * the administrator did what the conflict said, or famfs logplay made it):
+ * the entries skipped beneath it were consumed, so the replay starts again
+ * from the first entry -- a whole replay is idempotent, what is there as
+ * the log has it counts as present.  1 if so (and the refusals forgotten).
+ */
+static int refusals_lifted(struct lp_ctx *c)
+{
+	struct famfs_log_entry e;
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < c->refused.cap; i++) {
+		const struct pathset_item *it = &c->refused.slots[i];
+
+		if (!it->path)
+			continue;
+		if (fstatat(c->rootfd, it->path, &st, AT_SYMLINK_NOFOLLOW)) {
+			if (errno == ENOENT)
+				break;
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode))
+			continue;
+		if (!st.st_uid || st.st_uid == c->euid ||
+		    (!famfs_log_entry_at(c->fs, it->idx, &e) &&
+		     st.st_uid == le32toh(e.fm.uid)))
+			break;
+	}
+	if (i == c->refused.cap)
+		return 0;
+	pathset_free(&c->refused);
+	pathset_free(&c->ps);
+	if (pathset_init(&c->refused, 4) || pathset_init(&c->ps, c->next))
+		return -ENOMEM;
+	c->next = 0;
+	return 1;
+}
+
 int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 		       bool dry_run, struct famfs_logplay_result *r,
 		       bool (*stop)(void *arg), void *stop_arg)
@@ -728,6 +769,10 @@ int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 	if (rc)
 		return rc;
 	rc = round_start(c);
+	if (!rc && c->refused.count && refusals_lifted(c) < 0) {
+		famfs_err("out of memory");
+		rc = -ENOMEM;
+	}
 	if (!rc)
 		rc = famfs_log_walk_range(fs, c->next, UINT64_MAX, play, c);
 	/* a segment not mapped here (its EXTEND entry damaged, or its
