@@ -44,16 +44,6 @@ static void set_owner(int fd, const char *p, uint32_t mode, uint32_t uid,
 		famfs_warn("%s: chmod 0%o: %s", p, mode, strerror(errno));
 }
 
-/*
- * Before a create or a mkdir judges its path by the create cache: an
- * opening that took itself for the master instance at its open reads the
- * log without dropping cache lines, which holds only while the role stays
- * its own.  If the role went to another host and came back meanwhile (a
- * long cp -r), its check claims the record again, and that claim drops the
- * lines and the cache this opening read through: so the check comes first,
- * never after a judgement made through a view from before the claim.  (Any
- * other opening drops its lines at every read.)
- */
 /* What a create and a mkdir check before the lock: rel in normal form
  * (norm, FAMFS_LOG_PATH_MAX), its path under the mount (p, PATH_MAX), and
  * the owner it is to have */
@@ -71,6 +61,16 @@ static int path_and_owner(struct famfs_fs *fs, const char *rel, uint32_t uid,
 	return famfs_owner_check(p, uid, gid);
 }
 
+/*
+ * Before a create or a mkdir judges its path by the create cache: an
+ * opening that took itself for the master instance at its open reads the
+ * log without dropping cache lines, which holds only while the role stays
+ * its own.  If the role went to another host and came back meanwhile (a
+ * long cp -r), its check claims the record again, and that claim drops the
+ * lines and the cache this opening read through: so the check comes first,
+ * never after a judgement made through a view from before the claim.  (Any
+ * other opening drops its lines at every read.)
+ */
 static int pre_judge(struct famfs_fs *fs)
 {
 	return fs->master_instance ? famfs_master_check(fs) : 0;
