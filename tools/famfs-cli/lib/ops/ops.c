@@ -44,6 +44,23 @@ static void set_owner(int fd, const char *p, uint32_t mode, uint32_t uid,
 		famfs_warn("%s: chmod 0%o: %s", p, mode, strerror(errno));
 }
 
+/* What a create and a mkdir check before the lock: rel in normal form
+ * (norm, FAMFS_LOG_PATH_MAX), its path under the mount (p, PATH_MAX), and
+ * the owner it is to have */
+static int path_and_owner(struct famfs_fs *fs, const char *rel, uint32_t uid,
+			  uint32_t gid, char *norm, char *p)
+{
+	char reason[FAMFS_REASON_LEN];
+
+	if (famfs_relpath_normalize(rel, norm, reason)) {
+		famfs_err("%s: %s", fs->mpt, reason);
+		return -EINVAL;
+	}
+	if (famfs_join(p, PATH_MAX, fs->mpt, norm))
+		return -ENAMETOOLONG;
+	return famfs_owner_check(p, uid, gid);
+}
+
 /*
  * Before a create or a mkdir judges its path by the create cache: an
  * opening that took itself for the master instance at its open reads the
@@ -213,13 +230,7 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 		famfs_err("%s/%s: %s", fs->mpt, rel, reason);
 		return -EINVAL;
 	}
-	if (famfs_relpath_normalize(rel, norm, reason)) {
-		famfs_err("%s: %s", fs->mpt, reason);
-		return -EINVAL;
-	}
-	if (famfs_join(p, sizeof(p), fs->mpt, norm))
-		return -ENAMETOOLONG;
-	rc = famfs_owner_check(p, uid, gid);
+	rc = path_and_owner(fs, rel, uid, gid, norm, p);
 	if (rc)
 		return rc;
 	rc = famfs_fs_lock(fs);
@@ -399,19 +410,13 @@ out:
 int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
 		uint32_t uid, uint32_t gid, bool parents)
 {
-	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN], p[PATH_MAX];
+	char norm[FAMFS_LOG_PATH_MAX], p[PATH_MAX];
 	int rc;
 
 	rc = famfs_fs_writable(fs);
 	if (rc)
 		return rc;
-	if (famfs_relpath_normalize(rel, norm, reason)) {
-		famfs_err("%s: %s", fs->mpt, reason);
-		return -EINVAL;
-	}
-	if (famfs_join(p, sizeof(p), fs->mpt, norm))
-		return -ENAMETOOLONG;
-	rc = famfs_owner_check(p, uid, gid);
+	rc = path_and_owner(fs, rel, uid, gid, norm, p);
 	if (rc)
 		return rc;
 	rc = famfs_fs_lock(fs);
