@@ -19,14 +19,10 @@ if grep -qw pdpe1gb /proc/cpuinfo; then
 else
 	t_fail pdpe1gb "the guest CPU offers no 1 GiB pages (no pdpe1gb in /proc/cpuinfo): QEMU needs -cpu max (or +pdpe1gb)"
 fi
-# The fsdax namespace of $FAMFS_DEV: align 1 GiB, data 1 GiB-aligned.
-_ns=$(basename "$(readlink -f /sys/block/${FAMFS_DEV#/dev/}/device)")
-_pfn=
-for _p in /sys/bus/nd/devices/pfn*; do
-	[ "$(basename "$(readlink -f "$_p/namespace" 2>/dev/null)")" = "$_ns" ] && _pfn=$_p
-done
-if [ -z "$_pfn" ]; then
-	t_fail ns-align-1g "no pfn device (fsdax) for $FAMFS_DEV (namespace '$_ns')"
+# The fsdax (pfn) device under $FAMFS_DEV: align 1 GiB, data 1 GiB-aligned.
+_pfn=$(readlink -f /sys/block/${FAMFS_DEV#/dev/}/device)
+if [ ! -f "$_pfn/align" ] || [ ! -f "$_pfn/resource" ]; then
+	t_fail ns-align-1g "$FAMFS_DEV is not on an fsdax (pfn) device: its device is '$_pfn'"
 else
 	_al=$(cat "$_pfn/align") _res=$(cat "$_pfn/resource")
 	echo "pud: $_pfn of $_ns: align $_al, data at $_res"
@@ -85,6 +81,7 @@ fi
 klog_mark
 pud_case pins "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0"
 t_eq pins-no-warning 0 "$(klog_since | grep -c 'WARNING\|BUG')"
-# Last: a memory failure fails the mount.
-pud_case poison "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0"
+# Last: a memory failure fails the mount.  pmd=1: the other process maps
+# its 2 MiB file.
+pud_case poison "pud=1 pudfb=0 pmd=1 pmdfb=0 pte=0"
 t_ok umount umount $MPT
