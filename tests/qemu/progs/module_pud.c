@@ -16,7 +16,8 @@
  *   off2m   the same file mapped from file offset 2 MiB: the address is
  *           congruent to the offset modulo 1 GiB, so the unaligned head
  *           takes PMD faults and every whole GiB one PUD fault
- *   tail    a file of 1 GiB + 4 KiB (one extent of 1 GiB + 2 MiB): one PUD
+ *   tail    a file of 1 GiB + 4 KiB (one extent of 1 GiB + 2 MiB), mapped
+ *           alone in a reserved 3 GiB of address space: one PUD
  *           fault, then PTE faults for the tail
  *   nohuge  a 1 GiB file, MADV_NOHUGEPAGE, 16 pages touched: PTE faults only
  *   wb      writes through a PUD mapping into GiB 0 and GiB 2 of a 4 GiB
@@ -152,24 +153,36 @@ static void test_off2m(void)
 	rmfile("off2m");
 }
 
+/*
+ * The mapping goes 1 GiB-aligned into a PROT_NONE reservation of 3 GiB: no
+ * other mapping shares the GiB (or the 2 MiB) after its end, so nothing else
+ * has made the page tables there, and the tail's faults start at the PUD.
+ */
 static void test_tail(void)
 {
 	const unsigned long long size = GiB + 4096;
 	int fd = mk1("tail", size, GiB, GiB + TWO_MiB);
 	uint64_t v = pat(0x31, GiB);
-	char *p;
+	char *r, *p;
 
 	if (fd < 0)
 		return;
 	t_true("tail-mark", mark(fd, GiB) &&
 	       pwrite(fd, &v, sizeof(v), GiB) == sizeof(v),
 	       "pwrite of the markers failed");
-	p = map_shared("tail-mmap", fd, size, 0, PROT_READ);
-	if (p) {
+	r = mmap(NULL, 3 * GiB, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (r == MAP_FAILED)
+		die("mmap the reservation");
+	p = mmap((void *)(((uintptr_t)r + GiB - 1) & ~(uintptr_t)(GiB - 1)),
+		 size, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
+	if (p == MAP_FAILED) {
+		t_fail("tail-mmap", "mmap: %s", t_errname(errno));
+	} else {
 		read_pass("tail-data", p, GiB, 0);
 		t_equ("tail-last-page", v, *(volatile uint64_t *)(p + GiB));
-		munmap(p, size);
 	}
+	munmap(r, 3 * GiB);
 	close(fd);
 	rmfile("tail");
 }
@@ -297,7 +310,7 @@ static void test_pins(void)
 static void test_poison(void)
 {
 	const unsigned long long at = 5 * MiB + 8192;
-	int fa, fb, go[2], status;
+	int fa, fb, go[2], ready[2], status;
 	volatile char *pa;
 	pid_t pid;
 
@@ -307,7 +320,7 @@ static void test_poison(void)
 	fb = mk1("poison-b", TWO_MiB, 3 * GiB, TWO_MiB);
 	if (fa < 0 || fb < 0)
 		return;
-	if (pipe(go))
+	if (pipe(go) || pipe(ready))
 		die("pipe");
 	pid = fork();
 	if (pid < 0)
@@ -322,11 +335,20 @@ static void test_poison(void)
 			_exit(3);
 		pb[0] = 1;
 		close(go[1]);
-		if (read(go[0], &c, 1) < 0)
+		c = 1;
+		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) < 0)
 			_exit(4);
 		_exit(0);
 	}
 	close(go[0]);
+	close(ready[1]);
+	{
+		char c;
+
+		/* the other file is mapped before the failure fails the mount */
+		if (read(ready[0], &c, 1) != 1)
+			t_fail("poison-other-ready", "the other process did not map its file");
+	}
 	pa = map_shared("poison-mmap", fa, GiB, 0, PROT_READ | PROT_WRITE);
 	if (pa) {
 		pa[at] = 1;
