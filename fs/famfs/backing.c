@@ -232,6 +232,8 @@ static void famfs_kill_range(struct famfs_sb_info *fsi, u32 dev, u64 start,
 			mf_dax_kill_procs(inode->i_mapping, fs >> PAGE_SHIFT,
 					  DIV_ROUND_UP(fe, PAGE_SIZE) -
 					  (fs >> PAGE_SHIFT), mf_flags);
+			/* 1 GiB mappings have no DAX entry to find them by */
+			famfs_pud_kill(inode, fs, fe, mf_flags);
 		}
 		iput(inode);
 	}

@@ -467,8 +467,8 @@ bool famfs_pins_evict(struct inode *inode)
 	pgoff_t index = 0;
 	struct page *page;
 
-	/* Files whose pages were never mapped. */
-	if (mapping_empty(inode->i_mapping))
+	/* Files whose pages were never mapped (1 GiB mappings: pud.c). */
+	if (mapping_empty(inode->i_mapping) && !famfs_pud_tracked(inode))
 		return false;
 	/*
 	 * Once a device is gone its entries are all gone too, but a fault
@@ -483,6 +483,11 @@ bool famfs_pins_evict(struct inode *inode)
 					     false);
 		index++;
 	}
+	/* Pages of 1 GiB mappings have no DAX entry. */
+	for (index = 0; (page = famfs_pud_next_busy(inode, &index)); index++)
+		if (famfs_note_busy(fmap, page_to_pfn(page)))
+			famfs_wait_page_idle(page, inode->i_sb->s_id, NULL,
+					     false);
 	if (fmap->nr_busy)
 		famfs_detach_entries(inode);
 	up_read(&fsi->pages_rwsem);
