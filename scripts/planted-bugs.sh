@@ -37,11 +37,11 @@ PLANTS=(
 "bounds-check|fs/famfs/ioctl.c|0,/if (end > dev_size) {/s//if (off >= dev_size) {/|pmem:module_ioctl|a simple extent that starts inside the device may end past it"
 "pins-wait|fs/famfs/pins.c|s/return page_ref_count(page) > 1;/return page_ref_count(page) > 2;/|pmem:hostile_pins|a page held once more than by its owner (a pipe) counts as idle: its memory is freed under the pipe"
 "pmd-fault|fs/famfs/file.c|/\\.get_unmapped_area\\s*= thp_get_unmapped_area,/d|pmem:module_data|mappings are not 2 MiB aligned: no PMD faults"
-"tool-zeroing|tools/famfs-cli/lib/fill.c|s/cached += famfs_zero(a + size, len - size);/cached += 0;/|unit:test_ops|a new file's memory past its bytes keeps the old memory's bytes"
-"master-check|tools/famfs-cli/lib/master.c|s/if (mine_still(fs) \\&\\& !fs->sb_other)/if ((mine_still(fs), 1) \\&\\& !fs->sb_other)/|unit:test_master|an opening that is not (or no longer) the master appends to the log"
-"client-write-bits|tools/famfs-cli/lib/logplay.c|s/? mode : mode \\& ~0222U;/? mode : mode;/|unit:test_logplay|a client (or read-only mount) replays files with their write bits"
-"alloc-start|tools/famfs-cli/lib/alloc.c|s@uint64_t reserved = data_start / UNIT + (data_start % UNIT != 0);@uint64_t reserved = data_start / UNIT - 1;@|unit:test_alloc|the allocator hands out the last unit of the log"
-"clog-crc|tools/famfs-cli/lib/clog.c|s/if (crc != le32toh(h->crc)) {/if (0 \\&\\& crc != le32toh(h->crc)) {/|pmem:hostile_meta|a compact log entry is taken without checking its CRC"
+"tool-zeroing|tools/famfs-cli/lib/ops/fill.c|s/cached += famfs_zero(a + size, len - size);/cached += 0;/|unit:test_ops|a new file's memory past its bytes keeps the old memory's bytes"
+"master-check|tools/famfs-cli/lib/role/master.c|s/if (mine_still(fs) \\&\\& !fs->sb_other)/if ((mine_still(fs), 1) \\&\\& !fs->sb_other)/|unit:test_master|an opening that is not (or no longer) the master appends to the log"
+"client-write-bits|tools/famfs-cli/lib/replay/logplay.c|s/? mode : mode \\& ~0222U;/? mode : mode;/|unit:test_logplay|a client (or read-only mount) replays files with their write bits"
+"alloc-start|tools/famfs-cli/lib/space/alloc.c|s@uint64_t reserved = data_start / UNIT + (data_start % UNIT != 0);@uint64_t reserved = data_start / UNIT - 1;@|unit:test_alloc|the allocator hands out the last unit of the log"
+"clog-crc|tools/famfs-cli/lib/media/clog.c|s/if (crc != le32toh(h->crc)) {/if (0 \\&\\& crc != le32toh(h->crc)) {/|pmem:hostile_meta|a compact log entry is taken without checking its CRC"
 )
 
 ref=HEAD keep=0 baseline=1 only=()

@@ -32,7 +32,7 @@ tools="$tools /usr/sbin/mkfs /usr/sbin/fsck"
 cli=$repo/tools/famfs-cli/build/famfs-cli
 [ -x "$cli" ] && extra=$cli || extra=
 # libraries famfs-cli loads at run time (dlopen), which ldd does not list:
-# libblkid for famfs mkfs's probe (lib/probe.c)
+# libblkid for famfs mkfs's probe (lib/dev/probe.c)
 # (awk reads to the end: an early exit made ldconfig die of SIGPIPE now and
 # then, and with pipefail and set -e this script then stopped without a word)
 dlopened=$(ldconfig -p 2>/dev/null | awk '$1 == "libblkid.so.1" && /x86-64/ && !n++ { print $NF }')

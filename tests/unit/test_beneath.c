@@ -24,7 +24,6 @@
 #include <linux/seccomp.h>
 
 #include "th.h"
-#include "dirset.h"
 
 struct tree {
 	char dir[64];

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "th.h"
-#include "summary.h"
 
 /* the cache of fs equals a bitmap rebuilt from the whole log */
 static void cache_is_rebuild(struct th *t, struct famfs_fs *fs)

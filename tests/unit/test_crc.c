@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* famfs_crc32 (lib/crc32.c: carry-less multiply when the CPU has it, issue
+/* famfs_crc32 (lib/media/crc32.c: carry-less multiply when the CPU has it, issue
  * 17) equals zlib's crc32 for every length and alignment, and costs less
  * than 1.5 instructions per byte is not tested here (the bench shows it). */
 #define _GNU_SOURCE

@@ -2,7 +2,7 @@
 /*
  * Per-process costs (issue 17): every famfs command is a new process, so
  * what the loader does before main counts for each.  Only famfs mkfs
- * probes other signatures with libblkid (lib/probe.c): it loads it then
+ * probes other signatures with libblkid (lib/dev/probe.c): it loads it then
  * (dlopen), no other command pays for it.  Checked on the built tool's
  * dynamic section (readelf -d), and that the probe still works (the
  * probe tests in test_probe.c).

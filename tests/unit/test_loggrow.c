@@ -15,7 +15,6 @@
 
 #include "th.h"
 #include "th_loggrow.h"
-#include "summary.h"
 
 
 static void say(void *arg, const char *msg)

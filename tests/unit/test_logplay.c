@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dirset.h"
 #include "th.h"
 
 /* A fresh mount: empty directory, the mock forgets every map. */

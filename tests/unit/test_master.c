@@ -16,7 +16,6 @@
 #include <uuid/uuid.h>
 
 #include "th.h"
-#include "master.h"
 
 /* ---- the decision ----------------------------------------------------------- */
 struct world {

@@ -19,9 +19,6 @@
 #include <unistd.h>
 
 #include "th.h"
-#include "logseg.h"
-#include "master.h"
-#include "summary.h"
 
 /* a fresh mount: an empty directory, the mock forgets every map */
 static void remount(struct th *t)

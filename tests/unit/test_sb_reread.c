@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "th.h"
-#include "master.h"
 
 /* len bytes at off of the image, read or written through the file (not
  * a mapping; a mapping of it sees a write at once) */

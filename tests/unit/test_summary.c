@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The master's create summary (lib/summary.c, issue 17): a create in a new
+ * The master's create summary (lib/log/summary.c, issue 17): a create in a new
  * opening (a new process) loads it and reads only the log entries appended
  * since; damaged, stale or foreign, it is not trusted and the cache is
  * rebuilt from the log.  Whatever was done to the file, the cache equals a
@@ -20,7 +20,6 @@
 #include <uuid/uuid.h>
 
 #include "th.h"
-#include "summary.h"
 
 /* every test runs on a v1 log, then on a compact one (famfs_format.h):
  * there a summary's last entry starts before next - 1 */

@@ -16,7 +16,6 @@
 #include <uuid/uuid.h>
 
 #include "th.h"
-#include "master.h"
 
 static const struct famfs_master_record *rec(struct th *t)
 {

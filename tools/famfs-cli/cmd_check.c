@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "famfs.h"
-#include "pathset.h"
 
 const struct cli_doc cli_doc_check = {
 	.page = "famfs-check", .prog = "famfs check",

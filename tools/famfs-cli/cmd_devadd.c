@@ -9,7 +9,6 @@
 #include <sys/sysmacros.h>
 
 #include "famfs.h"
-#include "master.h"
 
 const struct cli_doc cli_doc_devadd = {
 	.page = "famfs-devadd", .prog = "famfs devadd",

@@ -2,7 +2,7 @@
 /*
  * famfs devices: the devices of a file system found on this host, by uuid
  * (issue 16).  A debugging command: it shows what the discovery of
- * lib/member.c (which mount and logplay use) finds, and "label" writes a
+ * lib/dev/member.c (which mount and logplay use) finds, and "label" writes a
  * member superblock so that guests can test the discovery alone.
  */
 #define _GNU_SOURCE

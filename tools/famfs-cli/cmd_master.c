@@ -7,7 +7,6 @@
 #include <uuid/uuid.h>
 
 #include "famfs.h"
-#include "master.h"
 
 const struct cli_doc cli_doc_master = {
 	.page = "famfs-master", .prog = "famfs master",

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "famfs.h"
-#include "master.h"
 
 const struct cli_doc cli_doc_mount = {
 	.page = "famfs-mount", .prog = "famfs mount",

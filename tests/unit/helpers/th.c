@@ -13,7 +13,6 @@
 #include <uuid/uuid.h>
 
 #include "th.h"
-#include "master.h"
 
 /* ---- mock kernel --------------------------------------------------------- */
 #define MOCK_MAX 4096

@@ -62,7 +62,7 @@ bool th_exists(struct th *t, const char *rel, bool dir);
 void th_stderr_grab(void);
 void th_stderr_take(char *buf, size_t n);
 int th_setup(void **state);	/* 64 MiB, 2 MiB log */
-/* The master's clock (master.h hooks, installed by th_new): th_now, which
+/* The master's clock (role.h hooks, installed by th_new): th_now, which
  * only a takeover's waits move (th_slept seconds in all; th_during_wait,
  * if set, is called after each with th_slept) */
 extern uint64_t th_now;

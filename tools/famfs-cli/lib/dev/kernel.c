@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The only code that talks to famfs.ko: mount(2) and the ioctls (v1 and
+ * v2).  Unit tests replace famfs_kernel with a mock.
+ *
+ * A famfs.ko without the v2 ioctls (the 2024 module: numbers 1..4) is
+ * found once per process (famfs_kernel_v2).  Its MAP_GET filled in
+ * file_size and ext_list_count only -- extent_type, file_type and ext_list
+ * stayed 0 -- and a file without a map got EINVAL; the extents come from
+ * MAP_GETEXT.  What v1 cannot express (interleaved, more than
+ * FAMFS_MAX_EXTENTS extents) is refused by the callers before they log it. */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "dev/dev.h"
+
+static int real_mount(const char *dev, const char *mpt, unsigned long flags,
+		      const char *opts)
+{
+	return mount(dev, mpt, "famfs", flags, opts) ? -errno : 0;
+}
+
+static int real_umount(const char *mpt)
+{
+	return umount(mpt) ? -errno : 0;
+}
+
+static int real_map_create(int fd, const struct famfs_ioc_map *map)
+{
+	return ioctl(fd, FAMFSIOC_MAP_CREATE, map) ? -errno : 0;
+}
+
+static int real_map_get(int fd, struct famfs_ioc_map *map)
+{
+	memset(map, 0, sizeof(*map));
+	return ioctl(fd, FAMFSIOC_MAP_GET, map) ? -errno : 0;
+}
+
+static int real_map_getext(int fd, struct famfs_extent ext[FAMFS_MAX_EXTENTS])
+{
+	return ioctl(fd, FAMFSIOC_MAP_GETEXT, ext) ? -errno : 0;
+}
+
+static int real_map_create_v2(int fd, const struct famfs_ioc_map_v2 *map)
+{
+	return ioctl(fd, FAMFSIOC_MAP_CREATE_V2, map) ? -errno : 0;
+}
+
+static int real_map_get_v2(int fd, struct famfs_ioc_map_v2 *map)
+{
+	return ioctl(fd, FAMFSIOC_MAP_GET_V2, map) ? -errno : 0;
+}
+
+static int real_cache(int fd, const struct famfs_ioc_cache *c)
+{
+	return ioctl(fd, FAMFSIOC_CACHE, c) ? -errno : 0;
+}
+
+int famfs_file_cache(int fd, bool invalidate)
+{
+	struct famfs_ioc_cache c = {
+		.flags = invalidate ? FAMFS_CACHE_INVALIDATE : FAMFS_CACHE_WRITEBACK,
+	};
+	struct statfs sf;
+	struct stat st;
+
+	/* not famfs: nothing this could flush (an empty file or one of
+	 * /proc, size 0, never reached the ioctl and "succeeded") */
+	if (fstatfs(fd, &sf) || fstat(fd, &st))
+		return -errno;
+	if ((uint32_t)sf.f_type != FAMFS_SUPER_MAGIC)
+		return -ENOTTY;
+	if (st.st_size <= 0)
+		return 0;
+	if (!famfs_kernel->cache)
+		return -ENOTTY;
+	c.length = (uint64_t)st.st_size;
+	return famfs_kernel->cache(fd, &c);
+}
+
+static int real_dev_add(int fd, const struct famfs_ioc_dev_add *a)
+{
+	return ioctl(fd, FAMFSIOC_DEV_ADD, a) ? -errno : 0;
+}
+
+static int real_dev_get(int fd, struct famfs_ioc_dev_info *i)
+{
+	return ioctl(fd, FAMFSIOC_DEV_GET, i) ? -errno : 0;
+}
+
+static int real_map_create_v3(int fd, const struct famfs_ioc_map_v2 *map)
+{
+	return ioctl(fd, FAMFSIOC_MAP_CREATE_V3, map) ? -errno : 0;
+}
+
+static int real_map_get_v3(int fd, struct famfs_ioc_map_v2 *map)
+{
+	return ioctl(fd, FAMFSIOC_MAP_GET_V3, map) ? -errno : 0;
+}
+
+const struct famfs_kernel_ops famfs_kernel_real = {
+	.mount = real_mount,
+	.umount = real_umount,
+	.map_create = real_map_create,
+	.map_get = real_map_get,
+	.map_getext = real_map_getext,
+	.map_create_v2 = real_map_create_v2,
+	.map_get_v2 = real_map_get_v2,
+	.cache = real_cache,
+	.dev_add = real_dev_add,
+	.dev_get = real_dev_get,
+	.map_create_v3 = real_map_create_v3,
+	.map_get_v3 = real_map_get_v3,
+};
+
+const struct famfs_kernel_ops *famfs_kernel = &famfs_kernel_real;
+
+void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1)
+{
+	memset(m, 0, sizeof(*m));
+	m->extent_type = v1->extent_type;
+	m->file_type = v1->file_type;
+	m->file_size = v1->file_size;
+	m->count = (uint32_t)(v1->ext_list_count > FAMFS_MAX_EXTENTS ?
+			      FAMFS_MAX_EXTENTS : v1->ext_list_count);
+	for (uint32_t i = 0; i < m->count; i++)
+		m->ext[i] = v1->ext_list[i];
+}
+
+/* ---- v3: maps whose extents and strips name a device (issue 16) ---- */
+union v3_list {
+	struct famfs_ioc_dext d[FAMFS_IOC_MAX_EXTENTS_V2];
+	struct famfs_ioc_iext_v3 x[FAMFS_IOC_MAX_IEXTENTS];
+};
+
+static void v3_hdr(struct famfs_ioc_map_v2 *h, const struct famfs_fmap *m,
+		   union v3_list *l)
+{
+	memset(h, 0, sizeof(*h));
+	h->extent_type = m->extent_type;
+	h->file_type = m->file_type;
+	h->file_size = m->file_size;
+	h->ext_count = m->count;
+	h->ext_list = (uint64_t)(uintptr_t)l;
+}
+
+static int fmap_create_v3(int fd, const struct famfs_fmap *m)
+{
+	struct famfs_ioc_map_v2 h;
+	union v3_list *l;
+	int rc;
+
+	if (!famfs_kernel->map_create_v3)
+		return -ENOTTY;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	v3_hdr(&h, m, l);
+	for (uint32_t i = 0; i < m->count; i++) {
+		if (m->extent_type != FAMFS_INTERLEAVED_EXTENT) {
+			if (i >= FAMFS_IOC_MAX_EXTENTS_V2)
+				break;
+			l->d[i].offset = m->ext[i].offset;
+			l->d[i].len = m->ext[i].len;
+			l->d[i].devindex = m->dev[i];
+			continue;
+		}
+		if (i >= FAMFS_IOC_MAX_IEXTENTS)
+			break;
+		l->x[i].nstrips = m->iext[i].nstrips;
+		l->x[i].chunk_size = m->iext[i].chunk_size;
+		l->x[i].nbytes = m->iext[i].nbytes;
+		for (uint32_t s = 0; s < m->iext[i].nstrips &&
+		     s < FAMFS_IOC_MAX_STRIPS; s++) {
+			l->x[i].strips[s].offset = m->iext[i].strips[s].offset;
+			l->x[i].strips[s].len = m->iext[i].strips[s].len;
+			l->x[i].strips[s].devindex =
+				m->dev[i * FAMFS_IOC_MAX_STRIPS + s];
+		}
+	}
+	rc = famfs_kernel->map_create_v3(fd, &h);
+	free(l);
+	return rc;
+}
+
+/* MAP_GET_V3 into m (m's header fields from a v2 answer are replaced) */
+static int fmap_get_v3(int fd, struct famfs_fmap *m)
+{
+	struct famfs_ioc_map_v2 h;
+	union v3_list *l;
+	uint32_t room;
+	int rc;
+
+	if (!famfs_kernel->map_get_v3)
+		return -EOVERFLOW;
+	memset(m, 0, sizeof(*m));
+	memset(&h, 0, sizeof(h));
+	rc = famfs_kernel->map_get_v3(fd, &h);
+	if (rc)
+		return rc;
+	room = h.extent_type == FAMFS_INTERLEAVED_EXTENT ?
+	       FAMFS_IOC_MAX_IEXTENTS : FAMFS_IOC_MAX_EXTENTS_V2;
+	if ((h.extent_type != SIMPLE_DAX_EXTENT &&
+	     h.extent_type != FAMFS_INTERLEAVED_EXTENT))
+		return -EPROTO;
+	if (h.ext_count > room)
+		return -E2BIG;
+	m->extent_type = h.extent_type;
+	m->file_type = h.file_type;
+	m->file_size = h.file_size;
+	m->count = h.ext_count;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	v3_hdr(&h, m, l);
+	rc = famfs_kernel->map_get_v3(fd, &h);
+	if (!rc && (h.extent_type != m->extent_type || h.ext_count != m->count ||
+		    h.file_size != m->file_size || h.file_type != m->file_type))
+		rc = -EBADE;		/* the two calls disagree */
+	for (uint32_t i = 0; !rc && i < m->count; i++) {
+		if (m->extent_type != FAMFS_INTERLEAVED_EXTENT) {
+			m->ext[i].offset = l->d[i].offset;
+			m->ext[i].len = l->d[i].len;
+			m->dev[i] = (uint8_t)l->d[i].devindex;
+			continue;
+		}
+		m->iext[i].nstrips = l->x[i].nstrips;
+		m->iext[i].chunk_size = l->x[i].chunk_size;
+		m->iext[i].nbytes = l->x[i].nbytes;
+		for (uint32_t s = 0; s < l->x[i].nstrips &&
+		     s < FAMFS_IOC_MAX_STRIPS; s++) {
+			m->iext[i].strips[s].offset = l->x[i].strips[s].offset;
+			m->iext[i].strips[s].len = l->x[i].strips[s].len;
+			m->dev[i * FAMFS_IOC_MAX_STRIPS + s] =
+				(uint8_t)l->x[i].strips[s].devindex;
+		}
+	}
+	free(l);
+	return rc;
+}
+
+bool famfs_fmap_multidev(const struct famfs_fmap *m)
+{
+	for (unsigned i = 0; i < FAMFS_IOC_MAX_EXTENTS_V2; i++)
+		if (m->dev[i])
+			return true;
+	return false;
+}
+
+int famfs_fmap_create(int fd, const struct famfs_fmap *m)
+{
+	struct famfs_ioc_map_v2 v2;
+
+	if (famfs_fmap_multidev(m))
+		return fmap_create_v3(fd, m);
+	if (m->extent_type == SIMPLE_DAX_EXTENT && m->count <= FAMFS_MAX_EXTENTS) {
+		struct famfs_ioc_map v1;
+
+		/* v1 stays the way for what it can express */
+		memset(&v1, 0, sizeof(v1));
+		v1.extent_type = m->extent_type;
+		v1.file_type = m->file_type;
+		v1.file_size = m->file_size;
+		v1.ext_list_count = m->count;
+		for (uint32_t i = 0; i < m->count; i++)
+			v1.ext_list[i] = m->ext[i];
+		return famfs_kernel->map_create(fd, &v1);
+	}
+	if (!famfs_kernel->map_create_v2)
+		return -ENOTTY;
+	memset(&v2, 0, sizeof(v2));
+	v2.extent_type = m->extent_type;
+	v2.file_type = m->file_type;
+	v2.file_size = m->file_size;
+	v2.ext_count = m->count;
+	v2.ext_list = (uint64_t)(uintptr_t)(m->extent_type == FAMFS_INTERLEAVED_EXTENT ?
+					    (const void *)m->iext :
+					    (const void *)m->ext);
+	return famfs_kernel->map_create_v2(fd, &v2);
+}
+
+/* Set by the first famfs_kernel_v2 that learnt something, for the
+ * famfs_kernel it asked (a unit test that swaps famfs_kernel asks again). */
+static const struct famfs_kernel_ops *probed_ops;
+static bool probed_v2;
+
+int famfs_kernel_v2(int fd)
+{
+	struct famfs_ioc_map_v2 h;
+	struct famfs_ioc_map v1;
+	int rc;
+
+	if (probed_ops == famfs_kernel)
+		return probed_v2;
+	/* ext_count 0: the header only; any answer but ENOTTY is v2's */
+	memset(&h, 0, sizeof(h));
+	rc = famfs_kernel->map_get_v2 ? famfs_kernel->map_get_v2(fd, &h) :
+					-ENOTTY;
+	if (rc != -ENOTTY) {
+		probed_v2 = true;
+	} else {
+		/* ENOTTY from v1 too: fd is no famfs file, nothing learnt */
+		if (famfs_kernel->map_get(fd, &v1) == -ENOTTY)
+			return -ENOTTY;
+		probed_v2 = false;
+	}
+	probed_ops = famfs_kernel;
+	return probed_v2;
+}
+
+const char *famfs_fmap_needs_v2(const struct famfs_fmap *m)
+{
+	if (m->extent_type == FAMFS_INTERLEAVED_EXTENT)
+		return "an interleaved file";
+	if (m->count > FAMFS_MAX_EXTENTS)
+		return "more than 2 extents";
+	return NULL;
+}
+
+/* The map through v1: MAP_GET, then the extents from MAP_GETEXT. */
+static int fmap_get_v1(int fd, struct famfs_fmap *m)
+{
+	static const struct famfs_extent zero[FAMFS_MAX_EXTENTS];
+	struct famfs_extent ext[FAMFS_MAX_EXTENTS];
+	struct famfs_ioc_map v1;
+	uint32_t n;
+	int rc;
+
+	rc = famfs_kernel->map_get(fd, &v1);
+	if (rc == -EINVAL)
+		return -ENODATA;	/* the 2024 module: no map */
+	if (rc)
+		return rc;
+	/* the only kind v1 maps; 0: not said */
+	if (v1.extent_type && v1.extent_type != SIMPLE_DAX_EXTENT)
+		return -EPROTO;
+	if (v1.ext_list_count > FAMFS_MAX_EXTENTS)
+		return -E2BIG;
+	n = (uint32_t)v1.ext_list_count;
+	memset(ext, 0, sizeof(ext));
+	if (n) {
+		rc = famfs_kernel->map_getext(fd, ext);
+		if (rc)
+			return rc;
+	}
+	/* a module that fills ext_list in as well must agree with itself */
+	if (memcmp(v1.ext_list, zero, sizeof(zero)) &&
+	    memcmp(v1.ext_list, ext, sizeof(ext)))
+		return -EBADE;
+	m->extent_type = SIMPLE_DAX_EXTENT;
+	m->file_type = v1.file_type;
+	m->file_type_unknown = v1.file_type == FAMFS_REG;
+	m->file_size = v1.file_size;
+	m->count = n;
+	memcpy(m->ext, ext, n * sizeof(ext[0]));
+	return 0;
+}
+
+int famfs_fmap_get(int fd, struct famfs_fmap *m)
+{
+	struct famfs_ioc_map_v2 v2;
+	uint32_t room;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	rc = famfs_kernel_v2(fd);
+	if (rc < 0)
+		return rc;
+	if (!rc)
+		return fmap_get_v1(fd, m);
+	memset(&v2, 0, sizeof(v2));
+	rc = famfs_kernel->map_get_v2(fd, &v2);
+	if (rc == -EOVERFLOW)		/* a map on a member */
+		return fmap_get_v3(fd, m);
+	if (rc)
+		return rc;
+	switch (v2.extent_type) {
+	case SIMPLE_DAX_EXTENT:
+		room = FAMFS_IOC_MAX_EXTENTS_V2;
+		break;
+	case FAMFS_INTERLEAVED_EXTENT:
+		room = FAMFS_IOC_MAX_IEXTENTS;
+		break;
+	default:
+		return -EPROTO;		/* a map this tool cannot read */
+	}
+	if (v2.ext_count > room)
+		return -E2BIG;
+	m->extent_type = v2.extent_type;
+	m->file_type = v2.file_type;
+	m->file_size = v2.file_size;
+	m->count = v2.ext_count;
+	if (!v2.ext_count)
+		return 0;
+	memset(&v2, 0, sizeof(v2));
+	v2.ext_count = m->count;
+	v2.ext_list = (uint64_t)(uintptr_t)(m->extent_type == FAMFS_INTERLEAVED_EXTENT ?
+					    (void *)m->iext : (void *)m->ext);
+	rc = famfs_kernel->map_get_v2(fd, &v2);
+	if (rc)
+		return rc;
+	if (v2.extent_type != m->extent_type || v2.ext_count != m->count ||
+	    v2.file_size != m->file_size || v2.file_type != m->file_type)
+		return -EBADE;		/* the two calls disagree */
+	return 0;
+}
+
+bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b)
+{
+	if (a->extent_type != b->extent_type || a->file_type != b->file_type ||
+	    a->file_size != b->file_size || a->count != b->count ||
+	    memcmp(a->dev, b->dev, sizeof(a->dev)))
+		return false;
+	if (a->extent_type == FAMFS_INTERLEAVED_EXTENT)
+		return a->count <= FAMFS_IOC_MAX_IEXTENTS &&
+		       !memcmp(a->iext, b->iext, a->count * sizeof(a->iext[0]));
+	return a->count <= FAMFS_IOC_MAX_EXTENTS_V2 &&
+	       !memcmp(a->ext, b->ext, a->count * sizeof(a->ext[0]));
+}
+
+/* ---- the map of a log entry, as famfs.ko is given it ---- */
+int famfs_map_from_entry(const struct famfs_log_entry *e,
+			 struct famfs_ioc_map *map)
+{
+	unsigned n = le16toh(e->fm.nextents);
+
+	memset(map, 0, sizeof(*map));
+	if (famfs_entry_interleaved(e) || n > FAMFS_MAX_EXTENTS ||
+	    (n && famfs_entry_devindex(e, 0)) ||
+	    (n > 1 && famfs_entry_devindex(e, 1)))
+		return -EOVERFLOW;	/* v1 cannot express it */
+	map->extent_type = SIMPLE_DAX_EXTENT;
+	map->file_type = FAMFS_REG;
+	map->file_size = le64toh(e->fm.size);
+	map->ext_list_count = n;
+	for (unsigned i = 0; i < n; i++) {
+		map->ext_list[i].offset = le64toh(e->fm.ext.simple[i].offset);
+		map->ext_list[i].len = le64toh(e->fm.ext.simple[i].len);
+	}
+	return 0;
+}
+
+void famfs_fmap_from_entry(const struct famfs_log_entry *e,
+			   struct famfs_fmap *m)
+{
+	const struct famfs_log_interleave_ext *ie = &e->fm.ext.interleave;
+
+	memset(m, 0, sizeof(*m));
+	m->file_type = FAMFS_REG;
+	m->file_size = le64toh(e->fm.size);
+	if (famfs_entry_interleaved(e)) {
+		struct famfs_ioc_iext *x = &m->iext[0];
+		uint32_t ns = le32toh(ie->nstrips);
+
+		m->extent_type = FAMFS_INTERLEAVED_EXTENT;
+		m->count = 1;
+		x->nstrips = ns;
+		x->chunk_size = le64toh(ie->chunk_size);
+		x->nbytes = (uint64_t)ns * le64toh(ie->strip_len);
+		for (uint32_t i = 0; i < ns && i < FAMFS_IOC_MAX_STRIPS; i++) {
+			x->strips[i].offset = le64toh(ie->strip_off[i]);
+			x->strips[i].len = le64toh(ie->strip_len);
+			m->dev[i] = (uint8_t)famfs_entry_devindex(e, i);
+		}
+		return;
+	}
+	m->extent_type = SIMPLE_DAX_EXTENT;
+	m->count = le16toh(e->fm.nextents);
+	if (m->count > FAMFS_LOG_MAX_SIMPLE_EXT)
+		m->count = FAMFS_LOG_MAX_SIMPLE_EXT;
+	for (uint32_t i = 0; i < m->count; i++) {
+		m->ext[i].offset = le64toh(e->fm.ext.simple[i].offset);
+		m->ext[i].len = le64toh(e->fm.ext.simple[i].len);
+		m->dev[i] = (uint8_t)famfs_entry_devindex(e, i);
+	}
+}
+
+/* ---- the members of a mount (FAMFSIOC_DEV_GET, FAMFSIOC_DEV_ADD) ---- */
+int famfs_mount_dev_get(const char *mpt, unsigned index,
+			struct famfs_ioc_dev_info *i)
+{
+	int fd, rc;
+
+	if (!famfs_kernel->dev_get)
+		return -ENOTTY;
+	fd = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	memset(i, 0, sizeof(*i));
+	i->index = index;
+	rc = famfs_kernel->dev_get(fd, i);
+	close(fd);
+	return rc;
+}
+
+int famfs_mount_dev_attached(const char *mpt, unsigned index)
+{
+	struct famfs_ioc_dev_info i;
+	int rc = famfs_mount_dev_get(mpt, index, &i);
+
+	if (rc == -ENXIO)
+		return 0;
+	return rc ? rc : 1;
+}
+
+int famfs_mount_dev_add(const char *mpt, const char *path, unsigned index,
+			uint64_t size)
+{
+	struct famfs_ioc_dev_add a;
+	int mfd, dfd, rc;
+
+	if (!famfs_kernel->dev_add) {
+		famfs_err("%s: this famfs.ko cannot attach member devices (no FAMFSIOC_DEV_ADD)",
+			  mpt);
+		return -ENOTTY;
+	}
+	mfd = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (mfd < 0) {
+		rc = -errno;
+		famfs_err("%s: %s", mpt, strerror(errno));
+		return rc;
+	}
+	/* read-only: a writable open of a /dev/daxX.Y makes it busy */
+	dfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (dfd < 0) {
+		rc = -errno;
+		famfs_err("%s: %s", path, strerror(errno));
+		close(mfd);
+		return rc;
+	}
+	memset(&a, 0, sizeof(a));
+	a.fd = dfd;
+	a.index = index;
+	a.size = size;
+	rc = famfs_kernel->dev_add(mfd, &a);
+	if (rc)
+		famfs_err("%s: cannot attach %s as member %u (%llu bytes): %s%s",
+			  mpt, path, index, (unsigned long long)size,
+			  strerror(-rc), rc == -EOPNOTSUPP ?
+			  " (a device-dax instance must be bound to famfs first: famfs bind DEV)" :
+			  rc == -EBUSY ? " (held by another mount or opener)" : "");
+	close(dfd);
+	close(mfd);
+	return rc;
+}

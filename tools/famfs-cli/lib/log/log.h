@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * log/: the log -- the one place that decides what is committed.  Reading
+ * it (walks, entries, the devices and segments it adds, R3/R4 around
+ * next_index), the master's append under the log lock (roll-forward, tail
+ * check, write, commit), its growth, attaching the members its DEVADD
+ * entries name, and the create cache fed from it: the allocators (space/)
+ * and the logged paths, with the master's summary file that carries them
+ * from one process to the next.  It calls space/ to allocate a segment
+ * and to feed the allocators, role/ before every write, and the layers
+ * below.  Attaching members is here, not in replay/, because the append's
+ * roll-forward attaches the member of a DEVADD it commits; the summary is
+ * here, not in space/, because it is checked against the log (its last
+ * entry, each path it finds).
+ */
+#ifndef FAMFS_LOG_H
+#define FAMFS_LOG_H
+
+#include "space/space.h"
+
+/* ---- walk.c: reading the log -------------------------------------------- */
+/* Bring fs->devs up to the log's committed end: the DEVADD entries of
+ * [devs.next, next_index) are added (a MULTIDEV file system; else only the
+ * primary is there).  Every walk does it first, so an entry is judged with
+ * the devices the log added before it.  0 or -errno. */
+int famfs_fs_devs_update(struct famfs_fs *fs);
+uint64_t famfs_log_next(const struct famfs_log_header *h);
+/* grow.c: famfs_log_put, and a full log grown first (the master, under
+ * the log lock, FAMFS_LOG_AUTOGROW not 0).  -ENOSPC when full (log
+ * unchanged). */
+int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e);
+/* append.c: the master instance's append: the master record checked, an
+ * entry at next_index rolled forward (R4), the slots past it checked; then
+ * seq/uuid/crc filled, the slot written and flushed, next_index advanced.
+ * A full compact log: FAMFS_LOG_FULL and *full filled (nothing printed)
+ * if full is not NULL and the log may grow there, else -ENOSPC (printed:
+ * famfs_log_full_err) */
+struct famfs_log_full {
+	uint64_t idx, cap;	/* next_index, the slots the log has */
+	int need;		/* the entry's slots */
+	bool ext;		/* an EXTEND entry (no slot kept for it) */
+};
+#define FAMFS_LOG_FULL	1
+int famfs_log_put(struct famfs_fs *fs, struct famfs_log_entry *e,
+		  struct famfs_log_full *full);
+void famfs_log_full_err(struct famfs_fs *fs, const struct famfs_log_full *f);
+/* What a full log's message tells the user */
+#define FAMFS_LOG_FULL_HINT \
+	"Grow it with famfs loggrow MPT (it needs free space), or make a new file system with a larger --loglen (up to 1G) and copy the files to it"
+/* The entry (v1 form) that starts at index idx: 0, or -EINVAL if none
+ * verifies there (compact; a v1 slot is copied as it is) */
+int famfs_log_entry_at(struct famfs_fs *fs, uint64_t idx,
+		       struct famfs_log_entry *e);
+/* The same, returning the slots the entry takes (1 in a v1 log) */
+int famfs_log_entry_span(struct famfs_fs *fs, uint64_t idx,
+			 struct famfs_log_entry *e);
+/* Calls fn for each committed entry; bad ones come with a reason and ok=0.
+ * Indexes: v1, entry numbers; compact, the slot an entry starts at (the
+ * next entry's is fs->walk_next during the call), and a run of slots where
+ * no entry verifies (torn, CRC) is one bad entry whose e is zero.
+ * An entry whose CRC fails is refreshed (famfs_map_refresh) and checked
+ * once more first.  A non-zero return of fn stops the walk and is returned. */
+typedef int (*famfs_entry_fn)(void *arg, uint64_t idx,
+			      const struct famfs_log_entry *e, bool ok,
+			      const char *reason);
+int famfs_log_walk(struct famfs_fs *fs, famfs_entry_fn fn, void *arg);
+/* The same for the committed entries in [start, end) (end may be past the
+ * log's next index: it is cut there). */
+int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
+			 famfs_entry_fn fn, void *arg);
+/* walk.c, for append.c: the slot count of a verifying entry of this fs at
+ * slot i of a compact log (ending by end), else 0; the first slot in
+ * [from, cap) that starts one, looking no further than bound slots past
+ * from or past the last one found (fn, may be NULL, called for each;
+ * a non-zero return stops the scan, put in *rc), else UINT64_MAX; the
+ * slots mapped, the log read first when a grown log's segments are not
+ * all mapped yet */
+unsigned famfs_clog_written(struct famfs_fs *fs, uint64_t i, uint64_t end);
+uint64_t famfs_clog_scan(struct famfs_fs *fs, uint64_t from, uint64_t cap,
+			 uint64_t bound, famfs_entry_fn fn, void *arg, int *rc);
+uint64_t famfs_log_discover(struct famfs_fs *fs);
+/* R4: calls fn for each slot in [next_index, capacity) that holds a
+ * written entry of this fs (CRC, seq, uuid right; famfs_entry_written), ok
+ * as famfs_entry_check says.  The one at next_index may be an uncommitted
+ * append; any further one means the header lost committed entries. */
+int famfs_log_walk_past(struct famfs_fs *fs, famfs_entry_fn fn, void *arg);
+/* R4: a whole entry of this fs at next_index (an append that crashed
+ * between its two flushes, or next_index one short: the two look the same,
+ * and clients may map the latter) is committed, never overwritten.  Master
+ * with the log open rw, under the log lock; 1 if it committed one, 0 if
+ * there was none, -errno (printed). */
+int famfs_log_roll_forward(struct famfs_fs *fs);
+/* R4, what the master's append checks before it writes (a committed entry
+ * past next_index, or one that next_index cuts): 0, or -EUCLEAN (printed).
+ * A create calls it before it allocates and writes memory, since a create
+ * cache loaded from the summary did not scan the tail itself. */
+int famfs_log_tail_check(struct famfs_fs *fs);
+/* The log's next index as memory holds it now: on a client the header's
+ * cache line is refreshed first.  Cut to the capacity (with a message). */
+uint64_t famfs_log_refresh_next(struct famfs_fs *fs);
+
+/* ---- grow.c: the log's growth (INCOMPAT_LOG_EXTEND) --------------------- */
+/* The master, under the log lock: grow the log by len bytes (0: double
+ * it) into free memory of device 0 -- INCOMPAT_LOG_EXTEND set, the range
+ * taken from the create cache, mapped as .meta/.logK, zeroed, and its
+ * EXTEND entry appended.  0, or -errno (printed: -ENOSPC names the size
+ * it looked for and the largest free run). */
+int famfs_log_grow(struct famfs_fs *fs, uint64_t len);
+/* cache.c: the one way to the allocator, for any allocation (a file's
+ * memory, a growth's segment): under the log lock (-ENOLCK without it),
+ * the create cache brought up to every committed entry -- what other
+ * processes appended since this opening last looked, this one's own
+ * mkdirs -- then judged usable (R3, R4).  0, or -errno (printed as
+ * "WHO: WHAT: ...") */
+int famfs_fs_cache_ready(struct famfs_fs *fs, const char *who,
+			 const char *what);
+/* walk.c: every segment the log's EXTEND entries add, mapped here (the
+ * log read whole when INCOMPAT_LOG_EXTEND is set): before a growth
+ * numbers a new one, and before a compact log is called full.  0, or
+ * -EUCLEAN (printed) when one is mapped that the log does not add, or the
+ * log adds one that cannot be mapped here; -errno of the walk. */
+int famfs_log_segs_mapped(struct famfs_fs *fs);
+/* append.c: FAMFS_LOG_AUTOGROW=0 in the environment: a full log is not
+ * grown */
+bool famfs_log_autogrow(void);
+
+/* ---- attach.c: the log's members into the mount (FAMFSIOC_DEV_ADD) ------ */
+/* The devices of fs found on this host (famfs devices): the primary and
+ * the members its log names (fs->devs, brought up to date), by device
+ * uuid as mount finds them (famfs_devtab_find).  A member superblock the
+ * log does not name is an orphan (t->orphan) when the log gives its index
+ * to another device (a devadd that crashed before its entry); one at an
+ * index the log does not use (famfs devices label's) is that index's
+ * member, as discovery finds it.  0; -ENOTUNIQ (not printed: the caller's
+ * famfs_devtab_scan refuses, naming both) when two of those claim one
+ * index or one device uuid; or -errno (printed) */
+int famfs_fs_devtab(struct famfs_fs *fs, const char *const *hints, int nhints,
+		    struct famfs_devtab *t);
+/* Attach every device the log added (fs->devs, brought up to date) that
+ * the mount at fs->mpt does not have yet: found by device uuid among the
+ * hints and the scan root (famfs_devtab_find with the log's members), its
+ * member superblock at least the size its DEVADD says; fs->devs.dev[i].path
+ * filled.  Those found are attached even when another is missing.  0;
+ * -ENODEV when one is not on this host (one message per missing member,
+ * naming its index and device uuid); -errno (printed). */
+int famfs_fs_attach_members(struct famfs_fs *fs, const char *const *hints,
+			    int nhints);
+/* How many members the log added (fs->devs, brought up to date) that the
+ * mount does not have attached: 0.., or -errno (printed; -ENOTTY: a
+ * module without DEV_GET) */
+int famfs_fs_members_missing(struct famfs_fs *fs);
+
+/* ---- cache.c: the create cache ------------------------------------------ */
+/* Bring fs's create cache (bitmap, logged paths) up to the log's end:
+ * only the entries appended since the last call are read.  Under the log
+ * lock.  famfs_fs_cache_drop forgets it (the next update reads it all). */
+int famfs_fs_cache_update(struct famfs_fs *fs);
+void famfs_fs_cache_drop(struct famfs_fs *fs);
+/* Write the master's summary (summary.c) if this opening's creates or
+ * mkdirs changed it: once, at famfs_fs_close, not after every append (a
+ * process that dies first only leaves more of the log to the next one) */
+void famfs_fs_cache_flush(struct famfs_fs *fs);
+/* famfs mount, the master, under the log lock: the summary made again from
+ * the whole log (what was damaged while unmounted is seen: R3, R4), or
+ * none when the log stops creates */
+void famfs_fs_cache_remake(struct famfs_fs *fs);
+/* After this opening's create of norm (its path, normalized) was appended:
+ * the cache takes the entry and the path (its allocation it has already);
+ * dropped if another entry came first */
+void famfs_fs_cache_created(struct famfs_fs *fs, const char *norm);
+/* After famfs mkdir appended: the master's summary, if there is a trusted
+ * one, follows (never a rebuild from the log: mkdir needs no cache) */
+void famfs_fs_cache_follow(struct famfs_fs *fs);
+/* Mark every valid entry's extents used: O(entries + units). */
+int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b);
+/* Every device's allocator from the whole log (famfs_bitmap_build for
+ * each device) */
+int famfs_alloc_build(struct famfs_fs *fs, struct famfs_alloc *a);
+
+/* ---- summary.c: the master's create summary (issue 17) ------------------ */
+/*
+ * The master's create summary (issue 17): what a create needs from the whole
+ * log -- the allocation bitmap and the set of logged paths -- as of log
+ * index `next`, kept in a local file next to the claim file
+ * ($FAMFS_CLAIM_DIR or /var/lib/famfs)/<fs uuid>.summary, so that a create
+ * in a new process reads only the entries appended since instead of the
+ * whole log.
+ *
+ * It is never trusted blindly: the header and the bitmap carry one CRC, each
+ * page of the path table its own (seeded with the summary's random id, so a
+ * page of another summary does not pass); it must name this file system
+ * (fs uuid and the superblock's CRC: another mkfs does not match), this boot
+ * (written since the last boot: nothing written before a crash is relied
+ * on), the device size and log capacity, and an index not past the log's
+ * next index whose last entry is still the one it covered (its CRC).  Any
+ * doubt: the summary is rebuilt from the log.  The path table holds a hash
+ * and the entry index of each path; a hit is confirmed against the log
+ * entry itself, so a wrong hash can only cost a log read.
+ */
+/* An empty summary of fs for about expect paths (in memory only until
+ * saved); NULL when out of memory (printed). */
+struct famfs_summary *famfs_summary_new(struct famfs_fs *fs, uint64_t expect);
+/* The summary file of fs, if it can be trusted: 0, *out and bm (initialised
+ * here) filled, *next the log index it covers.  -ENOENT (none), -ESTALE (of
+ * another file system, boot or log), -EBADMSG (damaged): nothing filled,
+ * reason (FAMFS_REASON_LEN, may be NULL) says why. */
+int famfs_summary_load(struct famfs_fs *fs, struct famfs_summary **out,
+		       struct famfs_bitmap *bm, uint64_t *next, char *reason);
+void famfs_summary_free(struct famfs_summary *s);
+/* The entry index of a path in the table, confirmed against the log: 1 and
+ * *idx, or 0 if not logged, -errno if a page of the table is damaged
+ * (printed: drop the summary, rebuild). */
+int famfs_summary_find(struct famfs_summary *s, struct famfs_fs *fs,
+		       const char *path, uint64_t *idx);
+/* The same, and the kind of that entry (FAMFS_LOG_FILE, _MKDIR) in *type:
+ * the log entry read to confirm the hit says it */
+int famfs_summary_find_type(struct famfs_summary *s, struct famfs_fs *fs,
+			    const char *path, uint64_t *idx, int *type);
+/* Add a path logged at idx (the first entry of a path counts: an existing
+ * one is kept).  0 or -errno. */
+int famfs_summary_add(struct famfs_summary *s, struct famfs_fs *fs,
+		      const char *path, uint64_t idx);
+/* Write what changed (pages of the table, then header and bitmap) as of
+ * log index next, whose last entry starts at last (next - 1 in a v1 log)
+ * and had CRC last_crc (famfs_log_entry_span's v1 form) when it was read
+ * (-ESTALE, nothing written, if the log holds another one there now, or
+ * it does not end at next).  Failure to write is not an error for the
+ * caller (the next process rebuilds): 0 or -errno, never printed except
+ * with -v. */
+int famfs_summary_save(struct famfs_summary *s, struct famfs_fs *fs,
+		       const struct famfs_bitmap *bm, uint64_t next,
+		       uint64_t last, uint32_t last_crc);
+/* the last entry a loaded summary covers: its CRC field, where it starts */
+uint32_t famfs_summary_last_crc(const struct famfs_summary *s);
+uint64_t famfs_summary_last(const struct famfs_summary *s);
+/* Remove the file (a damaged one, or a log this process cannot summarize) */
+void famfs_summary_remove(struct famfs_fs *fs);
+/* $FAMFS_CLAIM_DIR or /var/lib/famfs, then <fs uuid>.summary */
+int famfs_summary_path(const uint8_t fs_uuid[16], char *out, size_t n);
+
+/* what the last load did, for tests and FAMFS_DEBUG_FLUSH */
+struct famfs_summary_stats {
+	unsigned long loads, rebuilds, pages_read, pages_written;
+	unsigned long confirms;		/* log entries read to confirm a hit */
+	char last_reason[FAMFS_REASON_LEN];
+};
+extern struct famfs_summary_stats famfs_summary_stats;
+
+#endif /* FAMFS_LOG_H */

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * media/: the bytes famfs keeps in shared memory (famfs_format.h) --
+ * CRC, superblock, log header, log entries in both forms (v1 and compact),
+ * building and checking them, the ranges an entry owns, the device table
+ * a log's DEVADD entries build, the member superblock, the master record
+ * and the decision it gives.  Pure functions over bytes in memory: no
+ * device, file or clock is read here (but for an entry's or record's
+ * ctime when one is built).  It calls base/ only.
+ */
+#ifndef FAMFS_MEDIA_H
+#define FAMFS_MEDIA_H
+
+#include "base/base.h"
+
+#include <linux/famfs_ioctl.h>
+#include <linux/famfs_interleave.h>
+
+/* ---- crc32.c, sb.c, entry.c: CRC, superblock, log header, entry --------- */
+/* every byte of [p, p + n) zero? (a word at a time) */
+bool famfs_all_zero(const void *p, size_t n);
+uint32_t famfs_crc32(const void *buf, size_t len);
+/* zlib's crc32(crc, buf, len): the CRC of what crc covered, then buf */
+uint32_t famfs_crc32_update(uint32_t crc, const void *buf, size_t len);
+/* true when famfs_crc32 uses carry-less multiplication (crc32.c) */
+bool famfs_crc32_fast(void);
+void famfs_sb_init(struct famfs_superblock *sb, const uint8_t fs_uuid[16],
+		   const uint8_t master_uuid[16], uint64_t dev_size,
+		   uint64_t log_len);
+void famfs_sb_set_crc(struct famfs_superblock *sb);
+/* dev_size 0: not checked against a device. */
+int famfs_sb_check(const struct famfs_superblock *sb, uint64_t dev_size,
+		   char *reason);
+bool famfs_sb_is_famfs(const struct famfs_superblock *sb);  /* magic only */
+/* A v1 log header (1 KiB entries) */
+void famfs_log_hdr_init(struct famfs_log_header *h, const uint8_t fs_uuid[16],
+			uint64_t log_len);
+/* compact: a compact log's header (256-byte slots, INCOMPAT_COMPACT_LOG) */
+void famfs_log_hdr_init_fmt(struct famfs_log_header *h,
+			    const uint8_t fs_uuid[16], uint64_t log_len,
+			    bool compact);
+/* Entries (v1) or slots (compact) a log of len bytes holds */
+uint64_t famfs_log_capacity_of(uint64_t len, bool compact);
+void famfs_log_hdr_set_crc(struct famfs_log_header *h);
+int famfs_log_hdr_check(const struct famfs_log_header *h,
+			const struct famfs_superblock *sb, char *reason);
+void famfs_entry_set_crc(struct famfs_log_entry *e);
+/* Full validation of a committed entry (crc, seq, uuid, type, path, extents
+ * inside the device data area). */
+int famfs_entry_check(const struct famfs_log_entry *e, uint64_t index,
+		      const struct famfs_superblock *sb, char *reason);
+/* The same two with the device table (devs.c) the entry is judged by:
+ * without one (NULL, as the two above) an extent on a member is
+ * unparseable */
+struct famfs_logdevs;
+int famfs_entry_check_devs(const struct famfs_log_entry *e, uint64_t index,
+			   const struct famfs_superblock *sb,
+			   const struct famfs_logdevs *devs, char *reason);
+int famfs_entry_owned_devs(const struct famfs_log_entry *e, uint64_t index,
+			   const struct famfs_superblock *sb,
+			   const struct famfs_logdevs *devs, char *reason);
+/* famfs_entry_check_devs without its CRC, seq and fs uuid checks: for an
+ * entry whose v1 form was decoded (and those filled) from a verified
+ * compact one */
+int famfs_entry_check_fields(const struct famfs_log_entry *e, uint64_t index,
+			     const struct famfs_superblock *sb,
+			     const struct famfs_logdevs *devs, char *reason);
+/* R3 (famfs_format.h): 0 if the memory of a committed entry is known even
+ * if famfs_entry_check refuses it -- CRC, seq and uuid right, a known type
+ * and extent kind whose feature bit is set, every extent or strip aligned
+ * and in the data area; famfs_entry_ranges then lists it.  Else the entry
+ * cannot be parsed (reason filled): the master must not allocate. */
+int famfs_entry_owned(const struct famfs_log_entry *e, uint64_t index,
+		      const struct famfs_superblock *sb, char *reason);
+/* R4: CRC, seq == index and fs uuid right (a slot past next_index that
+ * holds this fs's entry for it) */
+bool famfs_entry_written(const struct famfs_log_entry *e, uint64_t index,
+			 const struct famfs_superblock *sb);
+/* Simple extents a FILE entry may have without INCOMPAT_MULTI_EXTENT */
+#define FAMFS_LOG_SIMPLE_EXT_BASE	2
+bool famfs_loglen_valid(uint64_t len);
+/* The device ranges (host byte order) a FILE entry that passed
+ * famfs_entry_check occupies: its simple extents, or the strips of an
+ * interleaved one.  Returns how many (<= FAMFS_ENTRY_MAX_RANGES). */
+#define FAMFS_ENTRY_MAX_RANGES	16
+unsigned famfs_entry_ranges(const struct famfs_log_entry *e,
+			    struct famfs_extent out[FAMFS_ENTRY_MAX_RANGES]);
+/* Only those on device dev (famfs_entry_devindex): what one device's
+ * allocator, df and fsck count.  famfs_entry_ranges gives all of them. */
+unsigned famfs_entry_ranges_on(const struct famfs_log_entry *e, unsigned dev,
+			       struct famfs_extent out[FAMFS_ENTRY_MAX_RANGES]);
+bool famfs_entry_interleaved(const struct famfs_log_entry *e);
+uint64_t famfs_data_start(const struct famfs_superblock *sb);
+bool famfs_sb_compact(const struct famfs_superblock *sb);
+/* (uid_t)-1, (gid_t)-1: chown's "no change", never an owner: -EINVAL */
+int famfs_owner_check(const char *what, uint32_t uid, uint32_t gid);
+/* Build a FILE or MKDIR entry (not yet sequenced; famfs_owner_check). */
+int famfs_entry_build(struct famfs_log_entry *e, int type, const char *rel,
+		      uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
+		      const struct famfs_log_simple_ext *ext, unsigned next);
+/* Build an interleaved FILE entry (not yet sequenced); ie is copied as is
+ * (little-endian, as famfs_alloc_strips fills it). */
+int famfs_entry_build_interleaved(struct famfs_log_entry *e, const char *rel,
+				  uint64_t size, uint32_t mode, uint32_t uid,
+				  uint32_t gid,
+				  const struct famfs_log_interleave_ext *ie);
+/* The v1 form of an EXTEND entry: segment k over [off, off + len) */
+void famfs_entry_build_extend(struct famfs_log_entry *e, uint32_t k,
+			      uint64_t off, uint64_t len);
+
+/* ---- clog.c: the compact log entry (INCOMPAT_COMPACT_LOG) --------------- */
+/* crc32(fs_uuid, the nslots slots of entry with crc = 0) */
+uint32_t famfs_clog_crc(const void *entry, unsigned nslots,
+			const uint8_t fs_uuid[16]);
+/* The compact form of the v1-shaped entry e (type, fmeta; seq, uuid and
+ * crc of e are not read) for slot, in out (zero-padded): its slot count
+ * (1..4), or -EINVAL with reason filled if it has none. */
+int famfs_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
+		      const uint8_t fs_uuid[16],
+		      uint8_t out[FAMFS_CLOG_MAX_ENTRY], char *reason);
+/*
+ * A private copy of the entry at s, in a mapping another host may write:
+ * k is its slot count as read from s beforehand (it may have changed
+ * since).  Copies k slots (1 if k is not in 1..avail), then the rest of
+ * what the copied header claims (up to avail), so that verify, which
+ * trusts the copy's count, reads only copied bytes.  Returns bytes copied.
+ */
+size_t famfs_clog_copy(uint8_t buf[FAMFS_CLOG_MAX_ENTRY], const uint8_t *s,
+		       unsigned k, unsigned avail);
+/* Does the entry at entry (avail slots of it readable) verify as this
+ * fs's entry for slot: seq, slot count, CRC?  Its slot count, or -errno
+ * (-EBADMSG: CRC) with reason filled. */
+int famfs_clog_verify(const void *entry, uint64_t slot, uint64_t avail,
+		      const uint8_t fs_uuid[16], char *reason);
+/* The v1 form of a verified compact entry, seq, uuid and v1 crc filled (so
+ * famfs_entry_check and famfs_entry_owned judge it as any v1 entry).
+ * 0; -EINVAL (reason): decoded, but refused (reserved bytes, bad path),
+ * its memory known; -EPROTO (reason): it has no v1 form (unknown type,
+ * strips of different lengths), its memory unknown.  Device indexes go to
+ * fm.reserved (famfs_entry_devindex), a DEVADD body to fm.ext.raw: whether
+ * they are allowed is famfs_entry_check_devs's to say. */
+int famfs_clog_decode(const void *entry, uint64_t slot,
+		      const uint8_t fs_uuid[16], struct famfs_log_entry *e,
+		      char *reason);
+uint64_t famfs_sb_dev_size(const struct famfs_superblock *sb);
+
+/* Where entry i of a v1 log and slot i of a compact log are (an entry of
+ * a compact log takes 1..4 slots) */
+static inline struct famfs_log_entry *famfs_log_slot(struct famfs_log_header *h,
+						     uint64_t i)
+{
+	return (struct famfs_log_entry *)((char *)h + FAMFS_LOG_HDR_SIZE +
+					  i * FAMFS_LOG_ENTRY_SIZE);
+}
+static inline uint8_t *famfs_clog_slot(struct famfs_log_header *h, uint64_t i)
+{
+	return (uint8_t *)h + FAMFS_LOG_HDR_SIZE + i * FAMFS_CLOG_SLOT;
+}
+
+/* ---- devs.c: the devices of a file system as its log adds them (#16) ---- */
+/*
+ * The v1 form (struct famfs_log_entry) is what the whole tool works on.  For
+ * a compact entry that names member devices it carries extent (or strip)
+ * i's device index in fm.reserved[i] (famfs_entry_devindex): a v1 log never
+ * has them (MULTIDEV implies COMPACT_LOG), so on media those stay reserved
+ * zero bytes.  A DEVADD entry's v1 form has no path and its struct
+ * famfs_clog_devadd at fm.ext.raw (famfs_entry_devadd).
+ */
+static inline unsigned famfs_entry_devindex(const struct famfs_log_entry *e,
+					    unsigned i)
+{
+	return e->fm.reserved[i];
+}
+static inline const struct famfs_clog_devadd *
+famfs_entry_devadd(const struct famfs_log_entry *e)
+{
+	return (const struct famfs_clog_devadd *)e->fm.ext.raw;
+}
+/* A DEVADD entry (not yet sequenced) for member index */
+void famfs_entry_build_devadd(struct famfs_log_entry *e, uint32_t index,
+			      const uint8_t dev_uuid[16], uint64_t size);
+/*
+ * The device table a log replay builds: index -> device uuid, size and the
+ * log index of the DEVADD that added it; the local node when a mount or
+ * scan found it.  dev[0] is the primary (from the superblock), always
+ * there.  Kept in struct famfs_fs (fs->devs), brought up to the log's
+ * committed end by famfs_fs_devs_update (every walk does it first).
+ */
+struct famfs_logdev {
+	bool added;		/* index 0: always; else a valid DEVADD */
+	uint8_t dev_uuid[16];	/* nil for the primary */
+	uint64_t size;		/* bytes the file system uses */
+	uint64_t data_start;	/* first byte files may use */
+	uint64_t log_idx;	/* where its DEVADD starts (0: primary) */
+	char path[256];		/* this host's node, "" when not known */
+};
+struct famfs_logdevs {
+	unsigned ndevs;		/* indexes 0..ndevs-1 are added */
+	uint64_t next;		/* log indexes below next were read */
+	struct famfs_logdev dev[FAMFS_MAX_DEVS];
+};
+/* Only the primary, nothing read yet */
+void famfs_logdevs_init(struct famfs_logdevs *t,
+			const struct famfs_superblock *sb);
+/* The DEVADD entry e (v1 form) at log index: its body, the MULTIDEV bit
+ * (R2) and, with t (may be NULL: not checked), the order rules against the
+ * devices t has from before index (the next index, no duplicate uuid).
+ * 0, or -EINVAL with reason filled. */
+int famfs_devadd_check(const struct famfs_log_entry *e, uint64_t index,
+		       const struct famfs_superblock *sb,
+		       const struct famfs_logdevs *t, char *reason);
+/* Add the device of a DEVADD entry that passed famfs_devadd_check */
+void famfs_logdevs_add(struct famfs_logdevs *t, const struct famfs_log_entry *e,
+		       uint64_t index);
+/* The data area [*start, *end) of device dev for an entry at log index:
+ * 0; -EPROTO (reason filled) when dev is no device a DEVADD before index
+ * added (or t is NULL, or MULTIDEV is clear: R2) -- the entry is then
+ * unparseable (R3) */
+int famfs_logdevs_area(const struct famfs_logdevs *t,
+		       const struct famfs_superblock *sb, unsigned dev,
+		       uint64_t index, uint64_t *start, uint64_t *end,
+		       char *reason);
+/* The table entry of device index dev if it is added, else NULL */
+const struct famfs_logdev *famfs_logdevs_get(const struct famfs_logdevs *t,
+					     unsigned dev);
+
+/* ---- membersb.c: the member superblock (issue 16) ----------------------- */
+/* A member superblock for device index (1..FAMFS_MAX_DEVS-1), CRC set. */
+void famfs_member_init(struct famfs_member_sb *m, const uint8_t fs_uuid[16],
+		       const uint8_t dev_uuid[16], uint32_t index,
+		       uint64_t fs_ctime, uint64_t dev_size);
+void famfs_member_set_crc(struct famfs_member_sb *m);
+bool famfs_member_is_member(const struct famfs_member_sb *m); /* magic only */
+/* 0, or fills reason and returns -EINVAL (no member superblock, bad field),
+ * -EBADMSG (CRC: corrupt or torn), -EPROTONOSUPPORT (a later version, an
+ * incompat bit), -ESTALE (a member of another file system).  fs_uuid NULL:
+ * any file system; dev_size 0: not checked against a device. */
+int famfs_member_check(const struct famfs_member_sb *m,
+		       const uint8_t fs_uuid[16], uint64_t dev_size,
+		       char *reason);
+
+/* ---- mrec.c: the master record (RO_COMPAT_MASTER_REC) ------------------- */
+/* reason buffers of this file: a holder's description is long */
+#define FAMFS_MREC_REASON_LEN	1024
+
+/* This running instance: host uuid and boot id */
+struct famfs_me {
+	uint8_t host[16], boot[16];
+};
+
+/* The local claim file; present false when there is none */
+struct famfs_claim {
+	bool present;
+	uint8_t host[16], boot[16];
+	uint64_t generation;
+};
+
+enum famfs_mrec_state {
+	FAMFS_MREC_MINE,	/* held by this instance: it may append */
+	FAMFS_MREC_FREE,	/* never claimed, released, or a file system
+				 * without RO_COMPAT_MASTER_REC: claimable */
+	FAMFS_MREC_REBOOT,	/* held by this host before a reboot (its
+				 * claim file matches): claimable */
+	FAMFS_MREC_OTHER,	/* held by another instance */
+	FAMFS_MREC_BAD,		/* corrupt, or flags of a newer tool */
+};
+
+/* The decision, from what the record, the superblock, this instance and
+ * its claim file say.  reason (FAMFS_MREC_REASON_LEN) says why for OTHER and
+ * BAD: who holds the role, or what is wrong. */
+enum famfs_mrec_state famfs_mrec_decide(const struct famfs_superblock *sb,
+					const struct famfs_master_record *r,
+					const struct famfs_me *me,
+					const struct famfs_claim *c,
+					char *reason);
+void famfs_mrec_set_crc(struct famfs_master_record *r);
+/* "host H (name N), boot B, generation G, claimed at T" */
+void famfs_mrec_describe(const struct famfs_master_record *r, char *out,
+			 size_t n);
+
+/* The record as famfs master shows it: "none yet (...)", "never claimed",
+ * "corrupt: WHY", "held: DESC" or "released: DESC" */
+void famfs_mrec_show(const struct famfs_superblock *sb,
+		     const struct famfs_master_record *r, char *out, size_t n);
+
+/* The CRC of n bytes, a beat or an intent (FAMFS_MBEAT_SIZE), with the crc
+ * field (at byte 8) taken as zero */
+uint32_t famfs_mbeat_crc(const void *p, size_t n);
+/* b is a beat of record r of the file system fs_uuid (magic, CRC, flags,
+ * reserved bytes, generation, boot id); in an intent for r's generation */
+bool famfs_beat_valid(const struct famfs_master_beat *b,
+		      const struct famfs_master_record *r,
+		      const uint8_t fs_uuid[16]);
+bool famfs_intent_valid(const struct famfs_master_intent *in,
+			const struct famfs_master_record *r,
+			const uint8_t fs_uuid[16]);
+/* The record in a mapping of the superblock region */
+static inline struct famfs_master_record *famfs_mrec_at(void *sb_region)
+{
+	return (struct famfs_master_record *)((char *)sb_region +
+					      FAMFS_MREC_OFFSET);
+}
+
+#endif /* FAMFS_MEDIA_H */

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ops/: what changes a mounted file system -- creating a file (its memory
+ * allocated from the create cache, filled or zeroed, mapped, then logged),
+ * mkdir, famfs cp of one source, a new path judged by the log, and famfs
+ * devices label.  It calls log/ (cache, append) and the layers below.
+ */
+#ifndef FAMFS_OPS_H
+#define FAMFS_OPS_H
+
+#include "log/log.h"
+
+/* ---- ops.c, fill.c: file system operations on a mounted file system ----- */
+/* Create rel (relative to fs->mpt) with a fresh allocation: the file is
+ * created, given its owner and mode, mapped (MAP_CREATE) and zeroed, then
+ * logged.  Returns an O_RDWR fd of the new file, or -errno (nothing logged,
+ * no file left). */
+int famfs_file_create(struct famfs_fs *fs, const char *rel, uint64_t size,
+		      uint32_t mode, uint32_t uid, uint32_t gid);
+/* The layout of a new file: nstrips 0 for one simple extent, else
+ * interleaved over nstrips (1..16) strips of chunk bytes chunks. */
+struct famfs_layout {
+	uint32_t nstrips;
+	uint64_t chunk;
+	struct famfs_place place;	/* --device N, else the policy's */
+};
+int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
+			     uint64_t size, uint32_t mode, uint32_t uid,
+			     uint32_t gid, const struct famfs_layout *lay);
+/* What a new file holds when it is logged (when other hosts can first map
+ * it).  fn (may be NULL) writes [0, size) through addr, the file's shared
+ * writable mapping, and returns 0 or -errno (message printed); the tool
+ * zeroes the rest of the last page.  Without fn the file is zeroed.
+ * nozero: no zeroing at all (the file may show what the memory held
+ * before: another file's or an earlier file system's data).  fn runs under
+ * the log lock.  NULL: zeros. */
+struct famfs_fill {
+	int (*fn)(void *arg, char *addr, uint64_t size);
+	void *arg;
+	bool nozero;
+};
+/* What MAP_CREATE's EADDRINUSE means for a new file's memory */
+#define FAMFS_ADDRINUSE_MSG "its memory, free in the log, is still mapped by a file in this mount that is not in the log (a creator killed before it logged its file, or a page of a removed file still referenced); famfs check lists such files; the memory is free again once they are removed, and on a remount"
+/* The bytes of a map's extents (or strips): its whole allocation. */
+uint64_t famfs_fmap_alloc_bytes(const struct famfs_fmap *m);
+/* Before p is mapped: every byte of map's memory, through a scratch file
+ * (.meta/.new-PID) mapped over all of it: fill's bytes for [0,
+ * map->file_size), zeros after (fill NULL: all zeros; nozero without fn:
+ * nothing), written back; the scratch file is gone on return. */
+int famfs_fill_units(struct famfs_fs *fs, const char *p,
+		     const struct famfs_fmap *map,
+		     const struct famfs_fill *fill);
+/* famfs_file_create_layout with the file's bytes given by fill */
+int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
+			   uint64_t size, uint32_t mode, uint32_t uid,
+			   uint32_t gid, const struct famfs_layout *lay,
+			   const struct famfs_fill *fill);
+/* The geometry -N/-C may ask for: 0, or -EINVAL with reason filled. */
+int famfs_layout_check(const struct famfs_layout *lay, char *reason);
+/* mkdir rel and log it; parents: create missing parents too, no error if
+ * it exists as a directory.  Judged by the log as a file's create is. */
+int famfs_mkdir(struct famfs_fs *fs, const char *rel, uint32_t mode,
+		uint32_t uid, uint32_t gid, bool parents);
+
+/* ---- copy.c: famfs cp of one source ------------------------------------- */
+/* Copy the open source in (named src in messages) to a new file rel (mode
+ * -1: the source's permission bits).  A regular file of known size is
+ * streamed; one that reports 0 bytes (/proc, /sys), a FIFO or a character
+ * device is read to EOF into memory first, at most famfs_copy_unsized_max
+ * bytes (-EFBIG beyond, nothing created), and the file gets the size read.
+ * The bytes are in the file before it is logged (under the log lock), the
+ * rest of its last page zeroed; a read error leaves no file, nothing
+ * logged.  Other kinds: -EINVAL.  Messages printed. */
+#define FAMFS_COPY_UNSIZED_MAX	(64ULL << 20)
+extern uint64_t famfs_copy_unsized_max;		/* unit tests lower it */
+int famfs_copy_fd(struct famfs_fs *fs, int in, const char *src,
+		  const char *rel, int64_t mode, uint32_t uid, uint32_t gid,
+		  const struct famfs_layout *lay);
+
+/* ---- pathcheck.c: a new path judged by the log (issue 27 item 3) -------- */
+/* Under the log lock, the create cache up to date: rel (p: its full name)
+ * against the log's paths.  0 if the log has neither rel nor a parent of
+ * it as a file; 1 (*idx, may be NULL) if it has rel as a directory and
+ * dir_ok; else -EEXIST (the log has rel), -ENOTDIR (a parent as a file),
+ * or another -errno, printed. */
+int famfs_path_check(struct famfs_fs *fs, const char *rel, const char *p,
+		     bool dir_ok, uint64_t *idx);
+
+
+/* ---- label.c ------------------------------------------------------------ */
+/* famfs devices label (a debugging aid: no log entry names the member):
+ * write member index's superblock of the file system fs (opened from
+ * primary, writable or through its mount: a free master record is claimed)
+ * on path, device uuid dev_uuid (NULL: a random one; the one written to
+ * out).  A write of the file system's: only by the instance that holds the
+ * master role (famfs_master_check, under the log lock; -EPERM for a client
+ * or a clone).  Refused unless force (-EEXIST): path holds a famfs or
+ * member superblock or anything libblkid knows (famfs_member_vet: mkfs's
+ * rules), or the identity is a live member's on another device (the
+ * log's members, the mount's attached ones, member superblocks on this
+ * host).  0, or -errno (printed: the device and why). */
+int famfs_member_label(struct famfs_fs *fs, const char *primary,
+		       const char *path, uint32_t index,
+		       const uint8_t *dev_uuid, bool force, uint8_t out[16]);
+
+#endif /* FAMFS_OPS_H */

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsck: superblock and log header are checked when the fs is opened; here
+ * every committed entry (CRC, sequence, uuid, path, extents or strips
+ * inside the device and outside sb/log, an interleaved geometry that holds
+ * the file, strips of one file apart, the superblock's interleave feature),
+ * memory shared by two files, a path logged twice and a file where a
+ * directory belongs.
+ */
+#define _DEFAULT_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+struct fsck_ctx {
+	struct famfs_fs *fs;
+	struct famfs_fsck_result *r;
+	/* per device, per unit: 1 + entry index, 0 free (a member's made
+	 * when its first extent is seen: the walk has its DEVADD by then) */
+	uint32_t *owner[FAMFS_MAX_DEVS];
+	uint64_t nunits[FAMFS_MAX_DEVS];
+	bool nomem;
+	struct pathset ps;
+	famfs_problem_fn fn;
+	void *arg;
+	/* the log's segments by their EXTEND entries (1..nseg-1) */
+	struct famfs_extent seg[FAMFS_LOG_MAX_SEGS];
+	unsigned nseg;
+};
+
+/* the path of the entry at idx (out: FAMFS_LOG_PATH_MAX) */
+static const char *entry_path(struct famfs_fs *fs, uint64_t idx, char *out)
+{
+	struct famfs_log_entry e;
+
+	if (famfs_log_entry_at(fs, idx, &e))
+		return "(unreadable entry)";
+	if (le16toh(e.type) == FAMFS_LOG_EXTEND)
+		return "a log segment";
+	snprintf(out, FAMFS_LOG_PATH_MAX, "%.*s", FAMFS_LOG_PATH_MAX - 1,
+		 e.fm.path);
+	return out;
+}
+
+static void problem_msg(struct fsck_ctx *c, const char *msg)
+{
+	c->r->problems++;
+	famfs_err("%s: %s", c->fs->name, msg);
+	if (c->fn)
+		c->fn(c->arg, msg);
+}
+
+static void say_problem(void *arg, const char *msg)
+{
+	problem_msg(arg, msg);
+}
+
+static void problem(struct fsck_ctx *c, const char *fmt, const char *a,
+		    unsigned long long idx, const char *b)
+{
+	char msg[1600];
+
+	snprintf(msg, sizeof(msg), fmt, a, idx, b);
+	problem_msg(c, msg);
+}
+
+static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
+		       uint64_t idx, bool report);
+
+static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		      bool ok, const char *reason)
+{
+	struct fsck_ctx *c = arg;
+	const struct pathset_item *dup;
+	int type = le16toh(e->type);
+
+	c->r->entries++;
+	if (!ok) {
+		bool unknown = famfs_entry_owned_devs(e, idx, c->fs->sb, &c->fs->devs, NULL) != 0;
+		char why[FAMFS_REASON_LEN + 96];
+
+		snprintf(why, sizeof(why), "%s (cannot be parsed: the master allocates nothing until the log is repaired)",
+			 reason);
+
+		c->r->bad_entries++;
+		/* R3: what it owns stays used; if that is unknown, the
+		 * master allocates nothing until the log is repaired */
+		problem(c, "%slog entry %llu: %s", "", (unsigned long long)idx,
+			unknown ? why : reason);
+		if (!unknown)
+			mark_units(c, e, idx, true);
+		return 0;
+	}
+	if (type == FAMFS_LOG_EXTEND) {		/* a log segment */
+		if (famfs_verbose)
+			printf("entry %llu: log segment %llu at %llu, %llu bytes\n",
+			       (unsigned long long)idx,
+			       (unsigned long long)le64toh(e->fm.size),
+			       (unsigned long long)le64toh(e->fm.ext.simple[0].offset),
+			       (unsigned long long)le64toh(e->fm.ext.simple[0].len));
+		mark_units(c, e, idx, true);
+		if (le64toh(e->fm.size) == c->nseg && c->nseg < FAMFS_LOG_MAX_SEGS) {
+			c->seg[c->nseg].offset = le64toh(e->fm.ext.simple[0].offset);
+			c->seg[c->nseg++].len = le64toh(e->fm.ext.simple[0].len);
+		}
+		return 0;
+	}
+	if (famfs_verbose && famfs_entry_interleaved(e))
+		printf("entry %llu: file %s size %llu mode 0%o interleaved: %u strips of %llu bytes, chunk %llu\n",
+		       (unsigned long long)idx, e->fm.path,
+		       (unsigned long long)le64toh(e->fm.size),
+		       le32toh(e->fm.mode),
+		       le32toh(e->fm.ext.interleave.nstrips),
+		       (unsigned long long)le64toh(e->fm.ext.interleave.strip_len),
+		       (unsigned long long)le64toh(e->fm.ext.interleave.chunk_size));
+	else if (famfs_verbose)
+		printf("entry %llu: %s %s size %llu mode 0%o\n",
+		       (unsigned long long)idx,
+		       type == FAMFS_LOG_FILE ? "file" : "dir", e->fm.path,
+		       (unsigned long long)le64toh(e->fm.size),
+		       le32toh(e->fm.mode));
+	if (type == FAMFS_LOG_DEVADD)	/* no path, no memory */
+		return 0;
+	if (type == FAMFS_LOG_MKDIR)
+		c->r->dirs++;
+	else
+		c->r->files++;
+	if (pathset_add(&c->ps, e->fm.path, idx, type, &dup) == -EEXIST) {
+		char m[64];
+
+		snprintf(m, sizeof(m), "entry %llu", (unsigned long long)dup->idx);
+		problem(c, "%s: logged twice (entry %llu and %s)", e->fm.path,
+			(unsigned long long)idx, m);
+	}
+	if (type == FAMFS_LOG_FILE)
+		mark_units(c, e, idx, true);
+	return 0;
+}
+
+/* R4: a written entry past next_index */
+static int fsck_past(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		     bool ok, const char *reason)
+{
+	struct fsck_ctx *c = arg;
+	uint64_t next = famfs_log_next(c->fs->log);
+	char m[64];
+
+	(void)reason;
+	/* an uncommitted append is no file: its memory is reserved, but
+	 * sharing with a committed file is not a problem of the log */
+	if (ok || !famfs_entry_owned_devs(e, idx, c->fs->sb, &c->fs->devs, NULL))
+		mark_units(c, e, idx, idx > next);
+	/* idx < next: committed since the scan began (a client's fsck while
+	 * the master appends), as the append it was then */
+	if (idx <= next) {
+		/* a crash between writing it and committing it */
+		if (famfs_verbose)
+			printf("past next_index: entry %llu, an uncommitted append (or next_index one short): its memory stays reserved; the master's next append commits it\n",
+			       (unsigned long long)idx);
+		return 0;
+	}
+	snprintf(m, sizeof(m), "%llu", (unsigned long long)next);
+	problem(c, "%slog entry %llu: committed entry past next_index %s (the log header is damaged; the master will not append)",
+		"", (unsigned long long)idx, m);
+	return 0;
+}
+
+/* the owner map of a member (the primary's is made first) */
+static void owner_map(struct fsck_ctx *c, unsigned dev)
+{
+	const struct famfs_logdev *d = famfs_logdevs_get(&c->fs->devs, dev);
+
+	if (!d)		/* an entry that names it did not parse */
+		return;
+	c->nunits[dev] = d->size / FAMFS_ALLOC_UNIT;
+	c->owner[dev] = calloc(c->nunits[dev] + 1, sizeof(uint32_t));
+	c->nomem |= !c->owner[dev];
+}
+
+static void mark_range(struct fsck_ctx *c, const struct famfs_log_entry *e,
+		       uint64_t idx, bool report, unsigned dev,
+		       const struct famfs_extent *rg, char *other)
+{
+	uint32_t *owner = c->owner[dev];
+	uint64_t u = rg->offset / FAMFS_ALLOC_UNIT;
+	uint64_t n = rg->len / FAMFS_ALLOC_UNIT;
+	uint32_t prev = 0;
+	char on[40] = "";
+
+	if (dev)
+		snprintf(on, sizeof(on), " on device %u", dev);
+	for (uint64_t k = u; k < u + n && k < c->nunits[dev]; k++) {
+		if (!report) {	/* reserved: only what nobody owns */
+			if (!owner[k]) {
+				owner[k] = (uint32_t)(idx + 1);
+				c->r->used_bytes += FAMFS_ALLOC_UNIT;
+			}
+			continue;
+		}
+		if (owner[k] && owner[k] != idx + 1 && !prev) {
+			char with[FAMFS_LOG_PATH_MAX + 40];
+
+			prev = owner[k];
+			snprintf(with, sizeof(with), "%s%s",
+				 entry_path(c->fs, prev - 1, other), on);
+			problem(c, "%s (entry %llu) shares memory with %s",
+				le16toh(e->type) == FAMFS_LOG_EXTEND ?
+				"a log segment" : e->fm.path,
+				(unsigned long long)idx, with);
+		}
+		/* a unit counts once, however many files claim it */
+		if (owner[k])
+			continue;
+		owner[k] = (uint32_t)(idx + 1);
+		c->r->used_bytes += FAMFS_ALLOC_UNIT;
+	}
+}
+
+/* the units of an entry's extents or strips: owner and (report) sharing */
+static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
+		       uint64_t idx, bool report)
+{
+	struct famfs_extent rg[FAMFS_ENTRY_MAX_RANGES];
+	char other[FAMFS_LOG_PATH_MAX];
+	unsigned nr;
+
+	for (unsigned dev = 0; dev < FAMFS_MAX_DEVS; dev++) {
+		/* extents, or strips, on this device: overlap is per device */
+		nr = famfs_entry_ranges_on(e, dev, rg);
+		if (nr && !c->owner[dev])
+			owner_map(c, dev);
+		for (unsigned i = 0; i < nr && c->owner[dev]; i++)
+			mark_range(c, e, idx, report, dev, &rg[i], other);
+	}
+}
+
+/* every proper ancestor of a logged path must not be a logged file */
+static void check_ancestors(struct fsck_ctx *c)
+{
+	for (size_t i = 0; i < c->ps.cap; i++) {
+		const struct pathset_item *it = &c->ps.slots[i];
+		const char *p = it->path, *s;
+
+		if (!p)
+			continue;
+		for (s = strchr(p, '/'); s; s = strchr(s + 1, '/')) {
+			const struct pathset_item *a =
+				pathset_lookup_n(&c->ps, p, (size_t)(s - p));
+
+			if (a && a->type == FAMFS_LOG_FILE)
+				problem(c, "%s (entry %llu): a file where a directory belongs (%s)",
+					a->path, (unsigned long long)a->idx, p);
+		}
+	}
+}
+
+/* Every member the log added must be on this host with its superblock:
+ * found by device uuid as a mount finds it (a damaged one is refused by
+ * the scan, which names it), no smaller than its DEVADD says */
+static void check_members(struct fsck_ctx *c)
+{
+	struct famfs_member_want want[FAMFS_MAX_DEVS];
+	struct famfs_fs *fs = c->fs;
+	struct famfs_devtab *t;
+	char u[37], m[600];
+	int n = 0;
+
+	c->r->ndevs = fs->devs.ndevs;
+	if (fs->devs.ndevs < 2)
+		return;
+	for (unsigned i = 1; i < fs->devs.ndevs; i++) {
+		want[n].index = i;
+		memcpy(want[n++].dev_uuid, fs->devs.dev[i].dev_uuid, 16);
+	}
+	/* a scan that fails (two devices claim one member) has said why:
+	 * nothing it found is trusted then; a member superblock that no
+	 * DEVADD names (an interrupted devadd) is no problem */
+	t = malloc(sizeof(*t));
+	if (t && famfs_devtab_find(fs->sb->fs_uuid, NULL, 0, want, n, t)) {
+		free(t);
+		t = NULL;
+	}
+	for (unsigned i = 1; i < fs->devs.ndevs; i++) {
+		const struct famfs_logdev *d = &fs->devs.dev[i];
+		const struct famfs_found_dev *f = t ? &t->dev[i] : NULL;
+
+		famfs_uuid_str(d->dev_uuid, u);
+		if (!f || !f->present) {
+			snprintf(m, sizeof(m), "member %u (device uuid %s, %llu bytes): no device on this host has its superblock%s",
+				 i, u, (unsigned long long)d->size,
+				 t && t->ndamaged ? " (a damaged or stale member superblock of this file system was refused: see above)" : "");
+		} else if (memcmp(f->dev_uuid, d->dev_uuid, 16)) {
+			char fu[37];
+
+			famfs_uuid_str(f->dev_uuid, fu);
+			snprintf(m, sizeof(m), "member %u: %s has device uuid %s, the log added %s",
+				 i, f->path, fu, u);
+		} else if (f->size < d->size) {
+			snprintf(m, sizeof(m), "member %u: %s is %llu bytes by its superblock, the log added it with %llu",
+				 i, f->path, (unsigned long long)f->size,
+				 (unsigned long long)d->size);
+		} else {
+			snprintf(c->r->dev_path[i], sizeof(c->r->dev_path[i]),
+				 "%s", f->path);
+			c->r->dev_ok[i] = true;
+			continue;
+		}
+		c->r->members_bad++;
+		problem_msg(c, m);
+	}
+	free(t);
+}
+
+int famfs_fsck(struct famfs_fs *fs, struct famfs_fsck_result *r)
+{
+	return famfs_fsck_cb(fs, r, NULL, NULL);
+}
+
+int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
+		  famfs_problem_fn fn, void *arg)
+{
+	struct fsck_ctx c = { .fs = fs, .r = r, .fn = fn, .arg = arg,
+			      .nseg = 1 };
+	uint64_t data = famfs_data_start(fs->sb), area;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	c.nunits[0] = famfs_sb_dev_size(fs->sb) / FAMFS_ALLOC_UNIT;
+	c.owner[0] = calloc(c.nunits[0] + 1, sizeof(*c.owner[0]));
+	if (!c.owner[0] || pathset_init(&c.ps, famfs_log_next(fs->log))) {
+		free(c.owner[0]);
+		famfs_err("%s: out of memory", fs->name);
+		return -ENOMEM;
+	}
+	rc = famfs_log_walk(fs, fsck_entry, &c);
+	if (rc == -ENXIO && fs->walk_lost != UINT64_MAX) {
+		/* a segment not mapped here (its EXTEND entry damaged, or its
+		 * .meta/.logK unusable: said above and by the file check
+		 * below): a corrupt entry, not an operational error */
+		char m[64];
+
+		snprintf(m, sizeof(m), "%llu",
+			 (unsigned long long)famfs_log_next(fs->log) - 1);
+		c.r->bad_entries++;
+		problem(&c, "%slog entry %llu: log slots from here to %s cannot be read: they are in a log segment that is not mapped here, and no entry after a lost segment can be read (the master allocates nothing until the log is repaired)",
+			"", (unsigned long long)fs->walk_lost, m);
+		rc = 0;
+	}
+	if (!rc)
+		rc = famfs_log_walk_past(fs, fsck_past, &c);
+	if (!rc && c.nomem) {
+		famfs_err("%s: out of memory for a member's unit map", fs->name);
+		rc = -ENOMEM;
+	}
+	if (!rc)
+		check_ancestors(&c);
+	if (!rc)
+		check_members(&c);
+	/* a mount: .meta/.log1.. as the EXTEND entries say (also when the
+	 * walk stopped: one that maps other memory stops it) */
+	famfs_logseg_check_files(fs, c.seg, c.nseg, say_problem, &c);
+	/* used: distinct units, inside the data areas (famfs_entry_check),
+	 * so this cannot wrap; clamped all the same */
+	area = c.nunits[0] * FAMFS_ALLOC_UNIT - data / FAMFS_ALLOC_UNIT *
+	       FAMFS_ALLOC_UNIT;
+	for (unsigned i = 1; i < fs->devs.ndevs; i++)
+		area += fs->devs.dev[i].size - fs->devs.dev[i].data_start;
+	r->free_bytes = r->used_bytes < area ? area - r->used_bytes : 0;
+	pathset_free(&c.ps);
+	for (unsigned i = 0; i < FAMFS_MAX_DEVS; i++)
+		free(c.owner[i]);
+	return rc;
+}

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The master record (famfs_format.h, issue 15.2): who holds the master role
+ * now.  Of two instances whose host uuid is the superblock's master (cloned
+ * VMs, container images), only the one named in the record (host uuid, boot
+ * id, generation) appends; the other is told before it writes.  There is no
+ * compare-and-swap between hosts: the check, made under the log lock before
+ * every append, narrows the window to one append; it does not close it.
+ */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "role/role.h"
+
+/* this instance holds the role or may take it: MINE, FREE, or this host's
+ * from another boot whose beat is not live (beat.c) -- a disk clone of a
+ * running master has its claim file, but is not the master instance */
+static bool may_hold(struct famfs_fs *fs, enum famfs_mrec_state st)
+{
+	return st == FAMFS_MREC_MINE || st == FAMFS_MREC_FREE ||
+	       (st == FAMFS_MREC_REBOOT && !famfs_beat_live(fs, &fs->mrec));
+}
+
+void famfs_master_instance_judge(struct famfs_fs *fs)
+{
+	struct famfs_master_record *r;
+	struct famfs_claim c;
+	struct famfs_me me;
+	int q = famfs_quiet;
+
+	fs->master_instance = false;
+	if (!fs->master || fs->sbm.len < FAMFS_MREC_OFFSET + sizeof(*r))
+		return;
+	/* at open: the superblock was just checked; the record as memory
+	 * holds it (another host may have claimed since this CPU read it),
+	 * read once (famfs_mrec_refresh's rule) */
+	r = famfs_mrec_at(fs->sbm.addr);
+	famfs_map_invalidate(&fs->sbm, r, sizeof(*r));
+	fs->mrec = *r;
+	famfs_quiet = 1;
+	if (!famfs_me_get(fs, &me) && !famfs_claim_read(fs->sb->fs_uuid, &c))
+		fs->master_instance = may_hold(fs, famfs_mrec_decide(fs->sb, &fs->mrec,
+								     &me, &c, NULL));
+	famfs_quiet = q;
+}
+
+/* write the record (HELD by me, or released) and, if needed, the
+ * superblock's ro_compat bit and master uuid */
+static int write_role(struct famfs_fs *fs, const struct famfs_me *me,
+		      bool held, const uint8_t master[16])
+{
+	/* the record judged just before (famfs_master_state) */
+	const struct famfs_master_record *old = &fs->mrec;
+	struct famfs_master_record *r;
+	struct famfs_superblock *sb;
+	struct famfs_claim c = { .present = true };
+	uint64_t gen = le64toh(old->generation);
+	struct famfs_sbw w;
+	bool bit = le32toh(fs->sb->feature_ro_compat) &
+		   FAMFS_FEATURE_RO_COMPAT_MASTER_REC;
+	int rc;
+
+	if (!bit || le64toh(old->magic) != FAMFS_MREC_MAGIC)
+		gen = 0;		/* no record yet (or garbage) */
+	rc = famfs_fs_sb_get(fs, &w, held ? "claim the master role" :
+				     "hand over the master role");
+	if (rc)
+		return rc;
+	/* 1. this host's claim file: what "my claim" means after a reboot */
+	if (held) {
+		memcpy(c.host, me->host, 16);
+		memcpy(c.boot, me->boot, 16);
+		c.generation = gen + 1;
+		rc = famfs_claim_write(fs->sb->fs_uuid, &c);
+		if (rc)
+			goto out;
+	}
+	/* 2. the record */
+	/* released: the last holder stays named, for messages */
+	r = famfs_mrec_at(w.base);
+	memset(r, 0, sizeof(*r));
+	r->magic = htole64(FAMFS_MREC_MAGIC);
+	r->flags = htole32(held ? FAMFS_MREC_HELD : 0);
+	r->generation = htole64(held ? gen + 1 : gen);
+	memcpy(r->fs_uuid, fs->sb->fs_uuid, 16);
+	memcpy(r->host_uuid, me->host, 16);
+	memcpy(r->boot_id, me->boot, 16);
+	r->claim_time = htole64((uint64_t)time(NULL));
+	gethostname(r->hostname, sizeof(r->hostname) - 1);
+	famfs_mrec_set_crc(r);
+	rc = famfs_map_flush(w.map, r, sizeof(*r));
+	if (rc)
+		goto out;
+	fs->mrec = *r;		/* what this instance remembers as its own */
+	/* its first beat (beat.c): a clone finds the role live from now */
+	if (held) {
+		struct famfs_master_beat *b = (void *)((char *)w.base +
+						       FAMFS_MBEAT_OFFSET);
+
+		famfs_beat_fill(b, r, 1);
+		rc = famfs_map_flush(w.map, b, sizeof(*b));
+		if (rc)
+			goto out;
+		fs->beat_at = famfs_master_now() ? famfs_master_now() : 1;
+	}
+	/* 3. the superblock: the record exists now, so the bit may be set */
+	sb = w.base;
+	if (bit && !memcmp(sb->master_uuid, master, 16))
+		goto out;
+	sb->feature_ro_compat = htole32(le32toh(sb->feature_ro_compat) |
+					FAMFS_FEATURE_RO_COMPAT_MASTER_REC);
+	memcpy(sb->master_uuid, master, 16);
+	famfs_sb_set_crc(sb);
+	rc = famfs_map_flush(w.map, sb, sizeof(*sb));
+out:
+	if (rc)
+		famfs_err("%s: could not %s: %s", fs->name,
+			  held ? "claim the master role" : "hand over the master role",
+			  strerror(-rc));
+	famfs_fs_sb_put(&w);
+	if (!rc) {
+		char why[FAMFS_REASON_LEN];
+
+		/* the copy kept: the new one (not read back: this process
+		 * would judge the role by the old one) */
+		rc = famfs_fs_sb_reread(fs, why);
+		if (rc)
+			famfs_err("%s: superblock written (to %s) but not read back: %s",
+				  fs->name, held ? "claim the master role" :
+				  "hand over the master role", why);
+		fs->master = !memcmp(fs->host_uuid, fs->sb->master_uuid, 16);
+		fs->master_instance = held && fs->master;
+	}
+	return rc;
+}
+
+int famfs_master_claim(struct famfs_fs *fs, bool force)
+{
+	char reason[FAMFS_MREC_REASON_LEN], me_s[37], m_s[37];
+	enum famfs_mrec_state st;
+	struct famfs_me me;
+	int rc = famfs_master_state(fs, &st, reason);
+
+	if (rc)
+		return rc;
+	famfs_me_get(fs, &me);
+	if (!force && memcmp(me.host, fs->sb->master_uuid, 16)) {
+		famfs_uuid_str(me.host, me_s);
+		famfs_uuid_str(fs->sb->master_uuid, m_s);
+		famfs_err("%s: this host (uuid %s) is not the master (uuid %s): not claimed (famfs master claim -f takes the role over)",
+			  fs->name, me_s, m_s);
+		return -EPERM;
+	}
+	if (st == FAMFS_MREC_MINE && !force) {
+		famfs_beat_renew(fs);
+		return 0;
+	}
+	/* this host's claim from another boot: a reboot, or a clone of
+	 * this host's disk while the holder runs -- taken only if it is
+	 * gone (beat.c) */
+	if (!force && st == FAMFS_MREC_REBOOT) {
+		rc = famfs_takeover_wait(fs, &me, reason);
+		if (rc)
+			st = FAMFS_MREC_OTHER;
+	}
+	if (!force && (st == FAMFS_MREC_OTHER || st == FAMFS_MREC_BAD)) {
+		famfs_err("%s: %s; not claimed (famfs master claim -f %s takes the role over if that master is gone)",
+			  fs->name, reason, fs->mpt[0] ? fs->mpt : fs->name);
+		return st == FAMFS_MREC_BAD ? -EUCLEAN : rc ? rc : -EPERM;
+	}
+	return write_role(fs, &me, true, me.host);
+}
+
+/* where this instance's boot id and claim come from (tests change them) */
+static void mine_env(char *out, size_t n)
+{
+	const char *b = getenv("FAMFS_BOOT_ID_FILE"), *c = getenv("FAMFS_CLAIM_DIR");
+
+	snprintf(out, n, "%s\n%s", b ? b : "", c ? c : "");
+}
+
+/* the role found held by this instance: remembered for the next append */
+static void mine_remember(struct famfs_fs *fs)
+{
+	fs->mine_rec = fs->mrec;
+	memcpy(fs->mine_master, fs->sb->master_uuid, 16);
+	mine_env(fs->mine_env, sizeof(fs->mine_env));
+	fs->mine_seen = true;
+}
+
+/* the record and the superblock as the last check found them, this
+ * instance's boot id and claim from the same place: still mine (neither
+ * changes while this process runs; another host's claim changes the
+ * record) */
+static bool mine_still(struct famfs_fs *fs)
+{
+	char env[sizeof(fs->mine_env)];
+
+	if (!fs->mine_seen)
+		return false;
+	famfs_mrec_refresh(fs);
+	mine_env(env, sizeof(env));
+	return !memcmp(&fs->mine_rec, &fs->mrec, sizeof(fs->mine_rec)) &&
+	       !memcmp(fs->mine_master, fs->sb->master_uuid, 16) &&
+	       !strcmp(env, fs->mine_env);
+}
+
+int famfs_master_check(struct famfs_fs *fs)
+{
+	char reason[FAMFS_MREC_REASON_LEN];
+	enum famfs_mrec_state st;
+	int rc;
+
+	if (mine_still(fs) && !fs->sb_other) {
+		famfs_beat_renew(fs);
+		return 0;
+	}
+	fs->mine_seen = false;
+	rc = famfs_master_state(fs, &st, reason);	/* reads both again */
+	if (rc)
+		return rc;
+	/* the log this opening appends to is not the one that superblock
+	 * describes (another host's mkfs over it): nothing more of it */
+	if (fs->sb_other) {
+		famfs_err("%s: the superblock on the media is another file system's now (its uuid, size, log length or log format differ from the one opened: made again?); nothing was written",
+			  fs->name);
+		return -ESTALE;
+	}
+	fs->master_instance = fs->master && may_hold(fs, st);
+	switch (st) {
+	case FAMFS_MREC_MINE:
+		mine_remember(fs);
+		famfs_beat_renew(fs);
+		return 0;
+	case FAMFS_MREC_FREE:
+	case FAMFS_MREC_REBOOT:
+		/* not claimed at mount (an older tool mounted it, or the
+		 * role was just handed over): claim it now */
+		rc = famfs_master_claim(fs, false);
+		if (!rc)
+			mine_remember(fs);
+		else	/* another boot's, live (beat.c): a clone's view */
+			fs->master_instance = false;
+		return rc;
+	default:
+		famfs_err("%s: %s; nothing was written (famfs master claim -f %s takes the role over if that master is gone)",
+			  fs->name, reason, fs->mpt[0] ? fs->mpt : fs->name);
+		return st == FAMFS_MREC_BAD ? -EUCLEAN : -EPERM;
+	}
+}
+
+int famfs_master_set(struct famfs_fs *fs, const uint8_t host[16])
+{
+	char reason[FAMFS_MREC_REASON_LEN], me_s[37], m_s[37], p[PATH_MAX];
+	enum famfs_mrec_state st;
+	struct famfs_me me;
+	int rc = famfs_master_state(fs, &st, reason);
+
+	if (rc)
+		return rc;
+	famfs_me_get(fs, &me);
+	if (memcmp(me.host, fs->sb->master_uuid, 16)) {
+		famfs_uuid_str(me.host, me_s);
+		famfs_uuid_str(fs->sb->master_uuid, m_s);
+		famfs_err("%s: this host (uuid %s) is not the master (uuid %s): only the master hands the role over",
+			  fs->name, me_s, m_s);
+		return -EPERM;
+	}
+	if (st == FAMFS_MREC_OTHER || st == FAMFS_MREC_BAD) {
+		famfs_err("%s: %s; not handed over (famfs master claim -f first, if that master is gone)",
+			  fs->name, reason);
+		return st == FAMFS_MREC_BAD ? -EUCLEAN : -EPERM;
+	}
+	rc = write_role(fs, &me, false, host);
+	if (!rc && !famfs_claim_path(fs->sb->fs_uuid, p, sizeof(p)))
+		unlink(p);
+	return rc;
+}
+
+/* ---- an opening with this instance's role judged ---- */
+int famfs_fs_open_dev(const char *path, bool want_rw, struct famfs_fs *fs)
+{
+	int rc = famfs_fs_map_dev(path, want_rw, fs);
+
+	if (!rc)
+		famfs_master_instance_judge(fs);
+	return rc;
+}
+
+int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs)
+{
+	int rc = famfs_fs_map_mount(mpt, want_rw, fs);
+
+	if (!rc)
+		famfs_master_instance_judge(fs);
+	return rc;
+}

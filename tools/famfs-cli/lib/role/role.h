@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * role/: who may write the shared metadata -- the master record as memory
+ * holds it, this host's claim file, the holder's beat and a takeover's
+ * wait, the check before every write (an append, a feature bit, a member
+ * label), claiming and handing over the role; the one writer of the
+ * superblock's feature words; and the opening as the tool uses it (mapped
+ * by fs/, then this instance's role judged: famfs_fs_open_dev, _mount).
+ * It calls fs/ (the superblock: read again, written through its view) and
+ * the layers below; never the log.  (The opening is completed here, not in
+ * fs/, because judging the role reads the record, the claim file and the
+ * beat, which fs/ does not know.)
+ */
+#ifndef FAMFS_ROLE_H
+#define FAMFS_ROLE_H
+
+#include "fs/fs.h"
+
+/* An opening (famfs_fs_map_dev, famfs_fs_map_mount), then
+ * famfs_master_instance_judge: what every command opens a file system
+ * with */
+int famfs_fs_open_dev(const char *path, bool want_rw, struct famfs_fs *fs);
+int famfs_fs_open_mount(const char *mpt, bool want_rw, struct famfs_fs *fs);
+
+/* ---- feature.c ---------------------------------------------------------- */
+/* The one writer of the superblock's feature words: set the bits of set and
+ * clear those of clear in word (FAMFS_FEAT_*).  Nothing is written when
+ * nothing changes.  Else, under the log lock (taken here unless this process
+ * holds it), this instance must hold the master role (famfs_master_check: a
+ * client, a clone of the master or a corrupt master record is refused with
+ * a message naming the file system and the holder, -EPERM/-EUCLEAN, before
+ * a byte is written); then the superblock is written through its writable
+ * view (famfs_fs_sb_get: .meta/.superblock when mounted, else the device
+ * opened writable), re-CRCed and flushed.  0 or -errno (printed). */
+enum { FAMFS_FEAT_COMPAT, FAMFS_FEAT_RO_COMPAT, FAMFS_FEAT_INCOMPAT };
+int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
+			    uint32_t clear);
+
+/* ---- record.c, master.c, beat.c: the master role (RO_COMPAT_MASTER_REC) */
+/*
+ * The master record (famfs_format.h, RO_COMPAT_MASTER_REC): which running
+ * instance holds the master role.  The superblock's master_uuid names the
+ * host allowed to be master; the record names the instance (host uuid, boot
+ * id, generation) that holds the role now, and the local claim file
+ * (/var/lib/famfs/<fs uuid>.claim) remembers what this host claimed.
+ * famfs_log_append checks it before every append, under the log lock.
+ */
+/* $FAMFS_CLAIM_DIR (tests) or /var/lib/famfs, then <fs uuid>.claim */
+int famfs_claim_path(const uint8_t fs_uuid[16], char *out, size_t n);
+int famfs_claim_read(const uint8_t fs_uuid[16], struct famfs_claim *c);
+int famfs_claim_write(const uint8_t fs_uuid[16], const struct famfs_claim *c);
+
+/* The record of an open fs, refreshed from memory first: a private copy
+ * (fs->mrec), read once, so what is judged is what is remembered */
+const struct famfs_master_record *famfs_mrec_refresh(struct famfs_fs *fs);
+/* This instance (-EPERM/-EIO, message printed, if unknown) */
+int famfs_me_get(struct famfs_fs *fs, struct famfs_me *me);
+/* The state for this instance, with its reason; -errno on failure */
+int famfs_master_state(struct famfs_fs *fs, enum famfs_mrec_state *st,
+		       char *reason);
+/* At open: fs->master_instance from the record as memory holds it (its
+ * lines dropped first; kept in fs->mrec) judged by famfs_mrec_decide for
+ * this instance: MINE, REBOOT or FREE, on a host that is the superblock's
+ * master -- the master record's full check (host uuid, boot id, claim),
+ * kept up to date by famfs_master_check and by claims and hand-overs.  It
+ * alone wrote the metadata, so it alone skips dropping its cache lines
+ * before it reads the log and replays files with their write bits; a
+ * clone of the master (its host uuid, not its claim) reads and replays as
+ * a client does.  No message; a failure to judge is false (a reader's
+ * caution). */
+void famfs_master_instance_judge(struct famfs_fs *fs);
+/* Before every append, under the log lock: 0 if this instance holds the
+ * role (a free record, or this host's from before a reboot, is claimed
+ * first); else a message and -EPERM (another holder) or -EUCLEAN. */
+int famfs_master_check(struct famfs_fs *fs);
+/* Claim the role (at mount, famfs master claim): a free record or this
+ * host's from before a reboot; force: any record, and this host becomes
+ * the superblock's master too.  Under the log lock. */
+int famfs_master_claim(struct famfs_fs *fs, bool force);
+/* ---- beat.c: the holder's beat and a takeover's wait (issue 27.4) ------- */
+/* The lease: how long a takeover by another boot of this host watches the
+ * holder's beat before it takes the role, and how young a beat refuses it
+ * at once (seconds): $FAMFS_MASTER_LEASE (1..3600) or the default */
+#define FAMFS_MASTER_LEASE_DEFAULT	10
+unsigned famfs_master_lease(void);
+/* Unit tests: the clock (seconds since the epoch) and a takeover's
+ * one-second waits; NULL: time(2) and sleep(3) */
+extern uint64_t (*famfs_master_clock_hook)(void);
+extern void (*famfs_master_sleep_hook)(unsigned seconds);
+uint64_t famfs_master_now(void);
+/* The beat of record r on the media (read again): true and *b if there is
+ * one for r (its generation and boot id, this file system) */
+bool famfs_beat_of(struct famfs_fs *fs, const struct famfs_master_record *r,
+		   struct famfs_master_beat *b);
+/* true if r has a beat younger than the lease (one stamped more than a
+ * lease ahead of this clock has no age: not live) */
+bool famfs_beat_live(struct famfs_fs *fs, const struct famfs_master_record *r);
+/* A beat of r (count, this clock) */
+void famfs_beat_fill(struct famfs_master_beat *b,
+		     const struct famfs_master_record *r, uint64_t count);
+/* By the holder (fs->mrec is this instance's), under the log lock: the
+ * beat renewed unless this opening did within a third of the lease; a
+ * takeover announced since its last beat is reported.  A beat that cannot
+ * be written is said once, not an error. */
+void famfs_beat_renew(struct famfs_fs *fs);
+/* By another boot of the holder's host (FAMFS_MREC_REBOOT on fs->mrec),
+ * under the log lock, before it claims: 0 if the holder is gone -- its
+ * beat not younger than the lease, and, once announced (the intent), not
+ * moving for a lease; else -EPERM (or -errno) and reason
+ * (FAMFS_MREC_REASON_LEN) names the holder, its beat and why. */
+int famfs_takeover_wait(struct famfs_fs *fs, const struct famfs_me *me,
+			char *reason);
+/* For famfs master: "last beat N s ago (...)" or "none for this record" */
+void famfs_beat_show(struct famfs_fs *fs, const struct famfs_master_record *r,
+		     char *out, size_t n);
+
+/* Hand the role over: the superblock's master becomes host, the record is
+ * released.  Only by the instance that holds it (or may claim it). */
+int famfs_master_set(struct famfs_fs *fs, const uint8_t host[16]);
+
+#endif /* FAMFS_ROLE_H */

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One allocator per device (issue 16), and where a new file goes: a
+ * simple file on the device with the most free space, an interleaved one
+ * with each strip on another device when there are enough. */
+#define _DEFAULT_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "space/space.h"
+
+#define UNIT FAMFS_ALLOC_UNIT
+
+int famfs_alloc_init(struct famfs_alloc *a, const struct famfs_superblock *sb)
+{
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	rc = famfs_bitmap_init(&a->dev[0], sb);
+	if (!rc)
+		a->ndevs = 1;
+	return rc;
+}
+
+int famfs_alloc_add_dev(struct famfs_alloc *a, unsigned dev,
+			uint64_t data_start, uint64_t size)
+{
+	int rc;
+
+	if (dev != a->ndevs || dev >= FAMFS_MAX_DEVS)
+		return -EINVAL;
+	rc = famfs_bitmap_init_dev(&a->dev[dev], data_start, size);
+	if (!rc)
+		a->ndevs++;
+	return rc;
+}
+
+int famfs_alloc_sync(struct famfs_alloc *a, const struct famfs_logdevs *t)
+{
+	int rc = 0;
+
+	while (!rc && a->ndevs < t->ndevs)
+		rc = famfs_alloc_add_dev(a, a->ndevs,
+					 t->dev[a->ndevs].data_start,
+					 t->dev[a->ndevs].size);
+	return rc;
+}
+
+void famfs_alloc_free(struct famfs_alloc *a)
+{
+	for (unsigned i = 0; i < a->ndevs; i++)
+		famfs_bitmap_free(&a->dev[i]);
+	a->ndevs = 0;
+}
+
+uint64_t famfs_alloc_nfree(const struct famfs_alloc *a)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < a->ndevs; i++)
+		n += a->dev[i].nfree;
+	return n;
+}
+
+void famfs_alloc_mark(struct famfs_alloc *a, const struct famfs_log_entry *e)
+{
+	struct famfs_extent r[FAMFS_ENTRY_MAX_RANGES];
+	unsigned nr = famfs_entry_ranges(e, r);	/* extents or strips */
+
+	for (unsigned i = 0; i < nr; i++) {
+		unsigned dev = famfs_entry_devindex(e, i);
+
+		if (dev < a->ndevs)
+			famfs_bitmap_mark_range(&a->dev[dev], r[i].offset,
+						r[i].len);
+	}
+}
+
+int famfs_place_check(const struct famfs_alloc *a,
+		      const struct famfs_place *pl, char *reason)
+{
+	if (!pl || !pl->has_dev || pl->dev < a->ndevs)
+		return 0;
+	if (a->ndevs == 1)
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "device %u: no such device in this file system (it has one device: 0)",
+			 pl->dev);
+	else
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "device %u: no such device in this file system (its devices: 0-%u)",
+			 pl->dev, a->ndevs - 1);
+	return -ENODEV;
+}
+
+/* The devices not in absent by free units, most first (ties: lower index
+ * first): their count */
+static unsigned by_free(const struct famfs_alloc *a, uint32_t absent,
+			unsigned order[FAMFS_MAX_DEVS])
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < a->ndevs; i++) {
+		unsigned j = n;
+
+		if (absent >> i & 1)
+			continue;
+		for (; j > 0 && a->dev[order[j - 1]].nfree < a->dev[i].nfree; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+		n++;
+	}
+	return n;
+}
+
+int famfs_place_here(struct famfs_fs *fs, const struct famfs_alloc *a,
+		     struct famfs_place *pl, uint32_t nstrips, bool *skipped,
+		     char *reason)
+{
+	unsigned order[FAMFS_MAX_DEVS], k;
+	char u[37] = "unknown";
+
+	*skipped = false;
+	if (fs->here_ndevs != a->ndevs) {
+		fs->here_ndevs = a->ndevs;
+		fs->here_absent = 0;
+		for (unsigned i = 1; fs->mpt[0] && i < a->ndevs; i++)
+			if (famfs_mount_dev_attached(fs->mpt, i) == 0)
+				fs->here_absent |= 1U << i;
+	}
+	/* a device named: asked again (attached since by a logplay?) */
+	if (pl->has_dev && pl->dev < a->ndevs &&
+	    (fs->here_absent >> pl->dev & 1) &&
+	    famfs_mount_dev_attached(fs->mpt, pl->dev) != 0)
+		fs->here_absent &= ~(1U << pl->dev);
+	pl->absent = fs->here_absent;
+	if (pl->has_dev && pl->dev < a->ndevs && (pl->absent >> pl->dev & 1)) {
+		const struct famfs_logdev *d = famfs_logdevs_get(&fs->devs, pl->dev);
+
+		if (d)
+			famfs_uuid_str(d->dev_uuid, u);
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "device %u (dev-uuid %s) of the file system is not attached on this host (see famfs mount -d)",
+			 pl->dev, u);
+		return -ENODEV;
+	}
+	if (pl->has_dev || !pl->absent)
+		return 0;
+	k = by_free(a, 0, order);
+	if (nstrips && nstrips < k)
+		k = nstrips;
+	else if (!nstrips)
+		k = 1;
+	for (unsigned i = 0; i < k; i++)
+		*skipped |= pl->absent >> order[i] & 1;
+	return 0;
+}
+
+int famfs_alloc_place(struct famfs_alloc *a, const struct famfs_place *pl,
+		      uint64_t size, unsigned max_ext,
+		      struct famfs_log_simple_ext *ext, unsigned *next,
+		      unsigned *dev)
+{
+	unsigned order[FAMFS_MAX_DEVS];
+	int rc = -ENOSPC;
+
+	*next = 0;
+	if (pl && pl->has_dev) {
+		if (pl->dev >= a->ndevs)
+			return -ENODEV;
+		*dev = pl->dev;
+		return famfs_alloc_extents(&a->dev[pl->dev], size, max_ext,
+					   ext, next);
+	}
+	for (unsigned i = 0, n = by_free(a, pl ? pl->absent : 0, order);
+	     i < n; i++) {
+		rc = famfs_alloc_extents(&a->dev[order[i]], size, max_ext, ext,
+					 next);
+		if (rc != -ENOSPC) {
+			*dev = order[i];
+			break;
+		}
+	}
+	return rc;
+}
+
+int famfs_alloc_place_strips(struct famfs_alloc *a,
+			     const struct famfs_place *pl, uint64_t size,
+			     uint32_t nstrips, uint64_t chunk,
+			     struct famfs_log_interleave_ext *ie,
+			     uint8_t devs[FAMFS_LOG_MAX_STRIPS], bool *shared)
+{
+	uint64_t slen, first[FAMFS_LOG_MAX_STRIPS];
+	unsigned order[FAMFS_MAX_DEVS], pick[FAMFS_MAX_DEVS] = { 0 }, n;
+	int rc = famfs_strip_len(size, nstrips, chunk, &slen);
+
+	*shared = false;
+	if (rc)
+		return rc;
+	if (pl && pl->has_dev && pl->dev >= a->ndevs)
+		return -ENODEV;
+	if (pl && pl->has_dev) {
+		for (uint32_t i = 0; i < nstrips; i++)
+			devs[i] = (uint8_t)pl->dev;
+	} else if ((n = by_free(a, pl ? pl->absent : 0, order)) >= nstrips) {
+		/* the nstrips with the most free units, in index order */
+		for (uint32_t i = 0; i < nstrips; i++)
+			pick[order[i]] = 1;
+		for (unsigned d = 0, i = 0; d < a->ndevs; d++)
+			if (pick[d])
+				devs[i++] = (uint8_t)d;
+	} else {
+		/* the n devices here in index order, round robin */
+		for (unsigned d = 0, i = 0; d < a->ndevs; d++)
+			if (!(pl && (pl->absent >> d & 1)))
+				order[i++] = d;
+		for (uint32_t i = 0; i < nstrips; i++)
+			devs[i] = (uint8_t)order[i % n];
+		*shared = true;
+	}
+	for (uint32_t i = 0; i < nstrips; i++) {
+		if (famfs_bitmap_take(&a->dev[devs[i]], slen / UNIT, &first[i])) {
+			/* all or nothing: give back the strips taken so far */
+			for (uint32_t j = 0; j < i; j++)
+				famfs_bitmap_give(&a->dev[devs[j]], first[j],
+						  slen / UNIT);
+			return -ENOSPC;
+		}
+	}
+	memset(ie, 0, sizeof(*ie));
+	ie->nstrips = htole32(nstrips);
+	ie->chunk_size = htole64(chunk);
+	ie->strip_len = htole64(slen);
+	for (uint32_t i = 0; i < nstrips; i++)
+		ie->strip_off[i] = htole64(first[i] * UNIT);
+	return 0;
+}

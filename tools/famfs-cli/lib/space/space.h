@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * space/: where new bytes go -- one 2 MiB-unit bitmap per device with its
+ * search index (first fit, fragmented space, strips), the allocators of
+ * a file system's devices, and placement (which device a new file goes
+ * to, which members are attached here).  It is fed entries and ranges by
+ * its callers and never reads the log itself (log/ builds it).  It calls
+ * dev/ (a mount's members), media/ and base/.
+ */
+#ifndef FAMFS_SPACE_H
+#define FAMFS_SPACE_H
+
+#include "role/role.h"
+
+/* ---- alloc.c: 2 MiB-unit bitmap, first fit ------------------------------ */
+/* One node of the search index: free units at the start, at the end, and
+ * the longest free run, of the 64-unit words under it. */
+struct famfs_bm_node {
+	uint64_t pre, suf, best;
+};
+struct famfs_bitmap {
+	uint64_t nunits;
+	uint64_t *bits;
+	uint64_t nfree;
+	/* work done (bitmap words and index nodes looked at or rewritten):
+	 * what the unit tests count instead of timing */
+	uint64_t work;
+	/* no unit below hint is free: a request that fits at the first
+	 * free units is served there, without the index (an empty device,
+	 * or one unit on a fragmented one: the same cost at any size) */
+	uint64_t hint;
+	/* words looked at by searches (before the index is built: past
+	 * nwords, the next search builds it) */
+	uint64_t scanned;
+	/* the search index: a binary tree over the bitmap's words (leaves
+	 * nleaves..2*nleaves-1), built by a search that needs it (see
+	 * scanned), so a first fit costs O(log(device)) at any fullness.
+	 * Its upkeep is deferred: the leaves of words stale_lo..stale_hi
+	 * (when stale) and the nodes above them are mended before the next
+	 * search, once for a series of nearby changes. */
+	struct famfs_bm_node *tree;
+	uint64_t nwords, nleaves;
+	uint64_t stale_lo, stale_hi;
+	bool stale;
+};
+int famfs_bitmap_init(struct famfs_bitmap *b, const struct famfs_superblock *sb);
+/* One device's allocator: units [data_start, size) free, those below used
+ * (the primary's superblock and log, a member's superblock unit) */
+int famfs_bitmap_init_dev(struct famfs_bitmap *b, uint64_t data_start,
+			  uint64_t size);
+/* Mark [off, off + len) used (bytes; the part inside the device) */
+void famfs_bitmap_mark_range(struct famfs_bitmap *b, uint64_t off,
+			     uint64_t len);
+/* First fit of units units: marked used, *first its first; -ENOSPC */
+int famfs_bitmap_take(struct famfs_bitmap *b, uint64_t units, uint64_t *first);
+/* Build the search index, or bring it up to date, as the allocator does
+ * before it searches (for tests that look at it or count its upkeep):
+ * 0 or -ENOMEM (printed) */
+int famfs_bitmap_index_sync(struct famfs_bitmap *b);
+/* Give back what famfs_bitmap_take took */
+void famfs_bitmap_give(struct famfs_bitmap *b, uint64_t first, uint64_t units);
+/* The strip length of an interleaved layout (famfs_alloc_strips): 0,
+ * -EINVAL (bad geometry), -ENOSPC (too big to count) */
+int famfs_strip_len(uint64_t size, uint32_t nstrips, uint64_t chunk,
+		    uint64_t *slen);
+void famfs_bitmap_free(struct famfs_bitmap *b);
+bool famfs_bitmap_test(const struct famfs_bitmap *b, uint64_t unit);
+void famfs_bitmap_set(struct famfs_bitmap *b, uint64_t unit);
+/* Mark the extents or strips of one valid entry used */
+void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e);
+/* First fit, one contiguous extent of roundup(size, 2 MiB) (>= 1 unit);
+ * -ENOSPC if none. */
+int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
+		struct famfs_log_simple_ext *ext);
+void famfs_bitmap_clear(struct famfs_bitmap *b, uint64_t unit);
+/* A simple file of size bytes in at most max_ext (1..16) extents: one
+ * contiguous run, first fit, when one is free; else, when free space is
+ * fragmented, the fewest runs that hold it: the longest free runs whole,
+ * and the rest at the start of the shortest remaining run that holds it
+ * (so the big runs stay whole).  Every extent whole 2 MiB units, sorted
+ * by device offset.  -ENOSPC (bitmap unchanged) if the max_ext longest
+ * runs together are too small. */
+int famfs_alloc_extents(struct famfs_bitmap *b, uint64_t size,
+			unsigned max_ext, struct famfs_log_simple_ext *ext,
+			unsigned *next);
+/* An interleaved layout for size bytes: nstrips (1..16) strips of
+ * strip_len = ceil(size / (nstrips * chunk)) * chunk bytes (at least one
+ * chunk), each one contiguous, first fit.  chunk: a non-zero multiple of
+ * 2 MiB.  Fills ie (little-endian, unused strips zero).  All or nothing:
+ * -ENOSPC leaves the bitmap as it was; -EINVAL for a bad geometry. */
+int famfs_alloc_strips(struct famfs_bitmap *b, uint64_t size, uint32_t nstrips,
+		       uint64_t chunk, struct famfs_log_interleave_ext *ie);
+
+/* ---- place.c: one allocator per device, placement (issue 16) ------------ */
+/* The allocators of devices 0..ndevs-1 (0: the primary; i: the member a
+ * DEVADD entry added, its data from FAMFS_MEMBER_DATA_OFFSET).  Overlap is
+ * per device: the same offset on two devices is two different units. */
+struct famfs_alloc {
+	unsigned ndevs;
+	struct famfs_bitmap dev[FAMFS_MAX_DEVS];
+};
+/* Device 0 only, from the superblock */
+int famfs_alloc_init(struct famfs_alloc *a, const struct famfs_superblock *sb);
+/* Device dev (== a->ndevs: devices are added in order) covering
+ * [data_start, size); -EINVAL out of order, -ENOMEM */
+int famfs_alloc_add_dev(struct famfs_alloc *a, unsigned dev,
+			uint64_t data_start, uint64_t size);
+/* Add the devices of t that a lacks (the log's DEVADD entries) */
+int famfs_alloc_sync(struct famfs_alloc *a, const struct famfs_logdevs *t);
+void famfs_alloc_free(struct famfs_alloc *a);
+uint64_t famfs_alloc_nfree(const struct famfs_alloc *a);	/* units */
+/* Mark every extent or strip of a FILE entry used on the device its
+ * device index names (a device this set does not have: nothing) */
+void famfs_alloc_mark(struct famfs_alloc *a, const struct famfs_log_entry *e);
+/* Where a new file goes: any device (the policy below) or one */
+struct famfs_place {
+	bool has_dev;		/* --device N */
+	uint32_t dev;
+	uint32_t absent;	/* bit i: device i is not attached on this
+				 * host, never chosen (famfs_place_here) */
+};
+/* "device N: no such device in this file system (its devices: 0-2)":
+ * 0, or -ENODEV with reason filled */
+int famfs_place_check(const struct famfs_alloc *a,
+		      const struct famfs_place *pl, char *reason);
+/* Which devices of a (the log's) are not attached to the mount at fs->mpt
+ * (FAMFSIOC_DEV_GET; none known without it) into pl->absent.  pl's device
+ * among them: -ENODEV, reason naming its index and device uuid.  Else 0,
+ * and *skipped: the policy below would have chosen one of them for a file
+ * of nstrips strips (0: a simple file). */
+int famfs_place_here(struct famfs_fs *fs, const struct famfs_alloc *a,
+		     struct famfs_place *pl, uint32_t nstrips, bool *skipped,
+		     char *reason);
+/* A simple file: on pl's device, else on the device with the most free
+ * units that is not absent (ties: the lowest index; one that cannot hold
+ * it: the next).
+ * famfs_alloc_extents on it; *dev says which. */
+int famfs_alloc_place(struct famfs_alloc *a, const struct famfs_place *pl,
+		      uint64_t size, unsigned max_ext,
+		      struct famfs_log_simple_ext *ext, unsigned *next,
+		      unsigned *dev);
+/* An interleaved file (famfs_alloc_strips' geometry): strip i on devs[i].
+ * pl's device: all strips there.  Else, with at least nstrips devices
+ * (not absent), each strip on another device (those with the most free
+ * units, in index order); with fewer, strip i on the (i % n)th of the n
+ * devices, and *shared set.  All or nothing: -ENOSPC leaves every device
+ * as it was. */
+int famfs_alloc_place_strips(struct famfs_alloc *a,
+			     const struct famfs_place *pl, uint64_t size,
+			     uint32_t nstrips, uint64_t chunk,
+			     struct famfs_log_interleave_ext *ie,
+			     uint8_t devs[FAMFS_LOG_MAX_STRIPS], bool *shared);
+
+#endif /* FAMFS_SPACE_H */
