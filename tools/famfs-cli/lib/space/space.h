@@ -73,6 +73,16 @@ void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e);
 int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
 		struct famfs_log_simple_ext *ext);
 void famfs_bitmap_clear(struct famfs_bitmap *b, uint64_t unit);
+/* One contiguous extent of roundup(size, 2 MiB) (>= 1 unit) starting at a
+ * unit that is a multiple of align (units, a power of 2: 512 for 1 GiB,
+ * so device offset and file offset 0 are both 1 GiB-aligned), the lowest
+ * such; -ENOSPC (bitmap unchanged) if none, -EINVAL for a bad align. */
+int famfs_alloc_aligned(struct famfs_bitmap *b, uint64_t size, uint64_t align,
+			struct famfs_log_simple_ext *ext);
+/* How many runs of align units (a power of 2), starting at multiples of
+ * align, are wholly free (0 for a bad align) */
+uint64_t famfs_bitmap_free_aligned(const struct famfs_bitmap *b,
+				   uint64_t align);
 /* A simple file of size bytes in at most max_ext (1..16) extents: one
  * contiguous run, first fit, when one is free; else, when free space is
  * fragmented, the fewest runs that hold it: the longest free runs whole,
