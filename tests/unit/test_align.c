@@ -79,7 +79,8 @@ static void test_aligned_device_end(void **state)
 	(void)state;
 	assert_int_equal(famfs_bitmap_init_dev(&b, 8 * MiB, 2 * GiB + 512 * MiB), 0);
 	assert_int_equal(famfs_bitmap_free_aligned(&b, AL), 1);
-	assert_int_equal(famfs_alloc_aligned(&b, GiB + 2 * MiB, AL, &x), -ENOSPC);
+	/* 1 GiB + 514 MiB from 1 GiB would end 2 MiB past the device */
+	assert_int_equal(famfs_alloc_aligned(&b, GiB + 514 * MiB, AL, &x), -ENOSPC);
 	assert_int_equal(famfs_alloc_aligned(&b, GiB, AL, &x), 0);
 	assert_int_equal(le64toh(x.offset), GiB);
 	assert_int_equal(famfs_alloc_aligned(&b, 2 * MiB, AL, &x), 0);
