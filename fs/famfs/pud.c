@@ -304,13 +304,22 @@ int famfs_pud_writeback(struct inode *inode, loff_t start, loff_t end)
 	unsigned long gib, last;
 	bool flush;
 	int rc;
+	u32 i;
 
 	if (start < 0 || end < start || xa_empty(&fi->pud_gibs))
 		return 0;
 	gib = start >> PUD_SHIFT;
 	last = end >> PUD_SHIFT;
-	/* dax_flush() writes nothing back for devices without a write cache */
-	flush = dax_write_cache_enabled(famfs_wb_dax_dev(fsi));
+	/*
+	 * As famfs_wb_dax_dev() decides for DAX entries: dax_flush() writes
+	 * nothing back unless some device of the mount has a write cache.
+	 */
+	flush = false;
+	for (i = 0; i < FAMFS_MAX_DEVS && !flush; i++) {
+		struct famfs_backing *b = famfs_dev(fsi, i);
+
+		flush = b && b->dax_dev && dax_write_cache_enabled(b->dax_dev);
+	}
 	while (xa_find(&fi->pud_gibs, &gib, last, FAMFS_PUD_DIRTY)) {
 		u64 pos = (u64)gib << PUD_SHIFT;
 

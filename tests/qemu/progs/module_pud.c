@@ -29,6 +29,7 @@
  *           the file and its name gone: its memory is not given to a new
  *           file (EADDRINUSE) until the pipe is drained, and the pipe reads
  *           the bytes the page had
+ *   read    a cold read pass over the file $PUD_READ (made by the tool)
  *   poison  a memory failure (MADV_HWPOISON) in a PUD-mapped GiB: SIGBUS at
  *           the poisoned page's address; a process mapping another file
  *           (device 3G) is not signalled
@@ -375,6 +376,39 @@ static void test_poison(void)
 	close(fb);
 }
 
+/* read: a cold read pass (a load per 2 MiB) over a shared mapping of the
+ * whole file $PUD_READ (relative to MPT), e.g. one famfs mkfile made */
+static void test_read(void)
+{
+	const char *name = getenv("PUD_READ");
+	char path[512];
+	struct stat st;
+	unsigned long long off;
+	unsigned long s = 0;
+	char *p;
+	int fd;
+
+	if (!name) {
+		t_fail("read", "PUD_READ (the file to read) is not set");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", mpt, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		t_fail("read-open", "%s: %s", path, t_errname(errno));
+		return;
+	}
+	p = map_shared("read-mmap", fd, st.st_size, 0, PROT_READ);
+	if (p) {
+		for (off = 0; off < (unsigned long long)st.st_size; off += TWO_MiB)
+			s += *(volatile unsigned char *)(p + off);
+		printf("info: %s: sum %lu\n", path, s);
+		t_pass("read");
+		munmap(p, st.st_size);
+	}
+	close(fd);
+}
+
 static const struct t_test tests[] = {
 	{ "cold4g", test_cold4g, 1 },
 	{ "off2m", test_off2m, 1 },
@@ -383,6 +417,7 @@ static const struct t_test tests[] = {
 	{ "wb", test_wb, 1 },
 	{ "pins", test_pins, 1 },
 	{ "poison", test_poison, 1 },
+	{ "read", test_read, 1 },
 };
 
 int main(int argc, char **argv)

@@ -50,7 +50,7 @@ pud_case() {
 	_evs="$EV_PMD $EV_PTE $PUD_XEV"
 	trace_have $EV_PUD && _evs="$_evs $EV_PUD"
 	trace_on $_evs
-	run_prog module_pud $MPT "$FAMFS_DEV" $_t
+	run_prog module_pud ${PUD_MPT:-$MPT} "$FAMFS_DEV" $_t
 	trace_off $_evs
 	_pud=missing _pudfb=missing
 	if trace_have $EV_PUD; then
@@ -81,7 +81,51 @@ fi
 klog_mark
 pud_case pins "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0"
 t_eq pins-no-warning 0 "$(klog_since | grep -c 'WARNING\|BUG')"
+t_ok umount-raw umount $MPT
+
+# The tool (issue 31, item 1): files of 1 GiB or more go on 1 GiB boundaries
+# by default, --align 1g asks for it (and fails clearly without room),
+# --align none turns it off, famfs df counts the free aligned GiBs; a file
+# the tool placed takes one PUD fault per GiB.  Before the memory failure
+# below, which leaves a poisoned page in GiB 1.
+M=/tmp/famfs-pud-tool
+j() { echo "$OUT" | jget "$@"; }
+mkdir -p $M
+t_ok tool-mkfs famfs mkfs -f "$FAMFS_DEV"
+t_ok tool-mount famfs mount "$FAMFS_DEV" $M
+t_rc tool-df 0 famfs df -j $M
+t_eq tool-df-free-1g-runs 4 "$(j .free_1g_runs)"
+t_ok mkfile-align-1g famfs mkfile --align 1g -s 1g $M/a1
+t_rc getmap-a1 0 famfs getmap -j $M/a1
+t_eq a1-at-1g $GiB "$(j .extents[0].offset)"
+t_ok mkfile-auto-2g famfs mkfile -Z -s 2g $M/a2
+t_rc getmap-a2 0 famfs getmap -j $M/a2
+t_eq a2-at-2g $((2 * GiB)) "$(j .extents[0].offset)"
+t_err mkfile-align-no-room 2 "no free run of 2147483648 bytes starting on a 1 GiB boundary" \
+	famfs mkfile --align 1g -s 2g $M/a3
+t_eq mkfile-align-no-room-no-file "" "$(ls $M/a3 2>/dev/null)"
+t_err mkfile-align-bad 1 "say 1g" famfs mkfile --align 2m -s 2m $M/a4
+t_ok mkfile-align-none famfs mkfile --align none -s 4m $M/small
+t_rc getmap-small 0 famfs getmap -j $M/small
+t_eq small-first-fit 1 "$(($(j .extents[0].offset) < GiB))"
+echo hello > /tmp/pud-cp-src
+t_ok cp-align-1g famfs cp --align 1g /tmp/pud-cp-src $M/c1
+t_rc getmap-c1 0 famfs getmap -j $M/c1
+t_eq c1-at-4g $((4 * GiB)) "$(j .extents[0].offset)"
+t_rc tool-df-after 0 famfs df $M
+t_has tool-df-text-1g-runs "free 1g runs 0 "
+export PUD_READ=a1
+PUD_MPT=$M
+pud_case read "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0"
+PUD_MPT=
+t_ok tool-umount umount $M
+
 # Last: a memory failure fails the mount.  pmd=1: the other process maps
 # its 2 MiB file.
-pud_case poison "pud=1 pudfb=0 pmd=1 pmdfb=0 pte=0"
+if _o=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
+	t_pass mount-again
+	pud_case poison "pud=1 pudfb=0 pmd=1 pmdfb=0 pte=0"
+else
+	t_fail mount-again "$_o"
+fi
 t_ok umount umount $MPT

@@ -149,6 +149,14 @@ int famfs_alloc_place(struct famfs_alloc *a, const struct famfs_place *pl,
 		      uint64_t size, unsigned max_ext,
 		      struct famfs_log_simple_ext *ext, unsigned *next,
 		      unsigned *dev);
+/* A simple file in one run starting at a multiple of align units
+ * (famfs_alloc_aligned): on pl's device, else on the first device (in
+ * index order, not absent) that has such a run.  *dev says which; -ENOSPC
+ * (nothing changed) if none has. */
+int famfs_alloc_place_aligned(struct famfs_alloc *a,
+			      const struct famfs_place *pl, uint64_t size,
+			      uint64_t align, struct famfs_log_simple_ext *ext,
+			      unsigned *dev);
 /* An interleaved file (famfs_alloc_strips' geometry): strip i on devs[i].
  * pl's device: all strips there.  Else, with at least nstrips devices
  * (not absent), each strip on another device (those with the most free
