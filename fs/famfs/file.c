@@ -224,6 +224,7 @@ static const struct vm_operations_struct famfs_dax_vm_ops = {
 	.huge_fault	= famfs_dax_huge_fault,
 	.page_mkwrite	= famfs_dax_fault,
 	.pfn_mkwrite	= famfs_dax_fault,
+	.mprotect	= famfs_pud_mprotect,
 };
 
 /* daxdev_mapping_supported() for every device of the mount. */

@@ -66,6 +66,8 @@
  * mount failed meanwhile.  The removal waits for the device's pages by pfn,
  * whatever maps them.
  *
+ * mprotect(): see famfs_pud_mprotect().
+ *
  * MAP_SYNC needs nothing (famfs dirties no metadata in a fault); a
  * non-coherent mount's cache maintenance works on file ranges (cache.c),
  * whatever size maps them.
@@ -287,6 +289,35 @@ vm_fault_t famfs_pud_fault(struct vm_fault *vmf)
 	return VM_FAULT_FALLBACK;
 }
 #endif
+
+/**
+ * famfs_pud_mprotect() - vm_operations_struct.mprotect of famfs files
+ * @vma: the VMA whose protection changes
+ * @start: first address
+ * @end: end address (exclusive)
+ * @newflags: the new vm_flags
+ *
+ * 6.1's change_pud_range() takes a huge PUD for a bad table entry: it logs
+ * "bad pud" and clears it without a TLB flush (device-dax has the same
+ * problem on 6.1; mainline fixed it in 6.10).  So the 1 GiB mappings of the
+ * range go first, properly (unmap_mapping_range(): every VMA of that file
+ * range, which only fault again), and mprotect() never meets one.
+ * Context: mmap_lock held for write.
+ *
+ * Return: 0.
+ */
+int famfs_pud_mprotect(struct vm_area_struct *vma, unsigned long start,
+		       unsigned long end, unsigned long newflags)
+{
+	struct inode *inode = file_inode(vma->vm_file);
+
+	if (IS_ENABLED(CONFIG_HAVE_ARCH_TRANSPARENT_HUGEPAGE_PUD) &&
+	    end > start && famfs_pud_tracked(inode))
+		unmap_mapping_range(inode->i_mapping,
+				    (loff_t)linear_page_index(vma, start) <<
+				    PAGE_SHIFT, end - start, 0);
+	return 0;
+}
 
 /**
  * famfs_pud_writeback() - write back the dirty GiBs of a file range

@@ -29,6 +29,8 @@
  *           the file and its name gone: its memory is not given to a new
  *           file (EADDRINUSE) until the pipe is drained, and the pipe reads
  *           the bytes the page had
+ *   mprotect  a written PUD mapping made read-only (6.1 would log "bad
+ *           pud" and drop the entry unflushed), then read: it faults again
  *   read    a cold read pass over the file $PUD_READ (made by the tool)
  *   poison  a memory failure (MADV_HWPOISON) in a PUD-mapped GiB: SIGBUS at
  *           the poisoned page's address; a process mapping another file
@@ -376,12 +378,31 @@ static void test_poison(void)
 	close(fb);
 }
 
+/* mprotect: a written PUD mapping made read-only, then read */
+static void test_mprotect(void)
+{
+	int fd = mk1("mprot", GiB, GiB, GiB);
+	volatile char *p;
+
+	if (fd < 0)
+		return;
+	p = map_shared("mprotect-mmap", fd, GiB, 0, PROT_READ | PROT_WRITE);
+	if (p) {
+		p[4096] = 0x31;
+		t_ok("mprotect-ro", mprotect((void *)p, GiB, PROT_READ));
+		t_equ("mprotect-read-back", 0x31, p[4096]);
+		munmap((void *)p, GiB);
+	}
+	close(fd);
+	rmfile("mprot");
+}
+
 /* read: a cold read pass (a load per 2 MiB) over a shared mapping of the
  * whole file $PUD_READ (relative to MPT), e.g. one famfs mkfile made */
 static void test_read(void)
 {
 	const char *name = getenv("PUD_READ");
-	char path[512];
+	char path[512], id[96];
 	struct stat st;
 	unsigned long long off;
 	unsigned long s = 0;
@@ -395,15 +416,17 @@ static void test_read(void)
 	snprintf(path, sizeof(path), "%s/%s", mpt, name);
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st)) {
-		t_fail("read-open", "%s: %s", path, t_errname(errno));
+		snprintf(id, sizeof(id), "read-%s-open", name);
+		t_fail(id, "%s: %s", path, t_errname(errno));
 		return;
 	}
-	p = map_shared("read-mmap", fd, st.st_size, 0, PROT_READ);
+	snprintf(id, sizeof(id), "read-%s-mmap", name);
+	p = map_shared(id, fd, st.st_size, 0, PROT_READ);
 	if (p) {
 		for (off = 0; off < (unsigned long long)st.st_size; off += TWO_MiB)
 			s += *(volatile unsigned char *)(p + off);
 		printf("info: %s: sum %lu\n", path, s);
-		t_pass("read");
+		t_pass(id);
 		munmap(p, st.st_size);
 	}
 	close(fd);
@@ -418,6 +441,7 @@ static const struct t_test tests[] = {
 	{ "pins", test_pins, 1 },
 	{ "poison", test_poison, 1 },
 	{ "read", test_read, 1 },
+	{ "mprotect", test_mprotect, 1 },
 };
 
 int main(int argc, char **argv)

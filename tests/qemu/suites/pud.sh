@@ -42,7 +42,8 @@ if ! trace_have $EV_PMD $EV_PTE; then
 fi
 trace_have $EV_PUD || t_fail pud-tracepoint "no $EV_PUD in $TRACE (famfs.ko without PUD faults)"
 
-# pud_case TEST "pud=N pudfb=N pmd=N pmdfb=N pte=N": module_pud TEST with its
+# pud_case ID "pud=N pudfb=N pmd=N pmdfb=N pte=N" [TEST]: module_pud TEST
+# (default: ID) with its
 # faults counted (pud=missing without the famfs tracepoint); events in
 # $PUD_XEV are traced too.
 pud_case() {
@@ -50,7 +51,7 @@ pud_case() {
 	_evs="$EV_PMD $EV_PTE $PUD_XEV"
 	trace_have $EV_PUD && _evs="$_evs $EV_PUD"
 	trace_on $_evs
-	run_prog module_pud ${PUD_MPT:-$MPT} "$FAMFS_DEV" $_t
+	run_prog module_pud ${PUD_MPT:-$MPT} "$FAMFS_DEV" ${3:-$_t}
 	trace_off $_evs
 	_pud=missing _pudfb=missing
 	if trace_have $EV_PUD; then
@@ -79,6 +80,9 @@ else
 	trace_missing wb-bytes "a kprobe on arch_wb_cache_pmem"
 fi
 klog_mark
+pud_case mprotect "pud=2 pudfb=0 pmd=0 pmdfb=0 pte=0"
+t_eq mprotect-no-bad-pud 0 "$(klog_since | grep -c 'bad pud')"
+klog_mark
 pud_case pins "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0"
 t_eq pins-no-warning 0 "$(klog_since | grep -c 'WARNING\|BUG')"
 t_ok umount-raw umount $MPT
@@ -86,23 +90,27 @@ t_ok umount-raw umount $MPT
 # The tool (issue 31, item 1): files of 1 GiB or more go on 1 GiB boundaries
 # by default, --align 1g asks for it (and fails clearly without room),
 # --align none turns it off, famfs df counts the free aligned GiBs; a file
-# the tool placed takes one PUD fault per GiB.  Before the memory failure
+# the tool placed takes one PUD fault per GiB, on the primary and on a
+# member (/dev/pmem1, another 5 GiB: aligned GiBs from 1 GiB on).  Before the memory failure
 # below, which leaves a poisoned page in GiB 1.
 M=/tmp/famfs-pud-tool
 j() { echo "$OUT" | jget "$@"; }
 mkdir -p $M
-t_ok tool-mkfs famfs mkfs -f "$FAMFS_DEV"
+set -- $FAMFS_DEVS
+MEM=${2:-}
+[ -n "$MEM" ] || t_fail tool-member "profile $FAMFS_PROFILE lists no second device in FAMFS_DEVS"
+t_ok tool-mkfs famfs mkfs -f "$FAMFS_DEV" $MEM
 t_ok tool-mount famfs mount "$FAMFS_DEV" $M
 t_rc tool-df 0 famfs df -j $M
-t_eq tool-df-free-1g-runs 4 "$(j .free_1g_runs)"
+t_eq tool-df-free-1g-runs "8 4 4" "$(j .free_1g_runs) $(j .devices[0].free_1g_runs) $(j .devices[1].free_1g_runs)"
 t_ok mkfile-align-1g famfs mkfile --align 1g -s 1g $M/a1
 t_rc getmap-a1 0 famfs getmap -j $M/a1
 t_eq a1-at-1g $GiB "$(j .extents[0].offset)"
 t_ok mkfile-auto-2g famfs mkfile -Z -s 2g $M/a2
 t_rc getmap-a2 0 famfs getmap -j $M/a2
 t_eq a2-at-2g $((2 * GiB)) "$(j .extents[0].offset)"
-t_err mkfile-align-no-room 2 "no free run of 2147483648 bytes starting on a 1 GiB boundary" \
-	famfs mkfile --align 1g -s 2g $M/a3
+t_err mkfile-align-no-room 2 "no free run of 2147483648 bytes starting on a 1 GiB boundary on that --device" \
+	famfs mkfile -D 0 --align 1g -s 2g $M/a3
 t_eq mkfile-align-no-room-no-file "" "$(ls $M/a3 2>/dev/null)"
 t_err mkfile-align-bad 1 "say 1g" famfs mkfile --align 2m -s 2m $M/a4
 t_ok mkfile-align-none famfs mkfile --align none -s 4m $M/small
@@ -112,11 +120,16 @@ echo hello > /tmp/pud-cp-src
 t_ok cp-align-1g famfs cp --align 1g /tmp/pud-cp-src $M/c1
 t_rc getmap-c1 0 famfs getmap -j $M/c1
 t_eq c1-at-4g $((4 * GiB)) "$(j .extents[0].offset)"
+t_ok mkfile-member-align-1g famfs mkfile -D 1 --align 1g -s 1g $M/m1
+t_rc getmap-m1 0 famfs getmap -j $M/m1
+t_eq m1-at-1g-on-member "1 $GiB" "$(j .extents[0].device) $(j .extents[0].offset)"
 t_rc tool-df-after 0 famfs df $M
-t_has tool-df-text-1g-runs "free 1g runs 0 "
+t_has tool-df-text-1g-runs "free 1g runs 3 "
 export PUD_READ=a1
 PUD_MPT=$M
 pud_case read "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0"
+export PUD_READ=m1
+pud_case read-member "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0" read
 PUD_MPT=
 t_ok tool-umount umount $M
 
