@@ -29,6 +29,10 @@
  *           the file and its name gone: its memory is not given to a new
  *           file (EADDRINUSE) until the pipe is drained, and the pipe reads
  *           the bytes the page had
+ *   stripe1g  an interleaved file of 2 GiB, 2 strips (device 1G, 3G),
+ *           1 GiB chunks: one PUD fault per chunk
+ *   stripe2m  the same layout with 2 MiB chunks (1 GiB): the GiB is not in
+ *           one run, so FALLBACK ("extent") and 2 MiB faults
  *   mprotect  a written PUD mapping made read-only (6.1 would log "bad
  *           pud" and drop the entry unflushed), then read: it faults again
  *   read    a cold read pass over the file $PUD_READ (made by the tool)
@@ -378,6 +382,50 @@ static void test_poison(void)
 	close(fb);
 }
 
+/*
+ * An interleaved file over two strips at device 1G and 3G: chunk @chunk,
+ * @size bytes (a whole number of chunk pairs); its markers read back through
+ * a shared mapping.
+ */
+static void stripe(const char *name, unsigned long long chunk,
+		   unsigned long long size)
+{
+	static const unsigned long long offs[] = { GiB, 3 * GiB };
+	struct famfs_ioc_iext ie = iext_mk(2, chunk, size, size / 2, offs);
+	char id[64];
+	int fd = mkfile(mpt, name);
+	char *p;
+
+	snprintf(id, sizeof(id), "%s-map", name);
+	if (!t_ok(id, mapv2(fd, FAMFS_INTERLEAVED_EXTENT, FAMFS_REG, size, 1,
+			    &ie)))
+		goto out;
+	snprintf(id, sizeof(id), "%s-mark", name);
+	t_true(id, mark(fd, size), "pwrite of the markers failed");
+	snprintf(id, sizeof(id), "%s-mmap", name);
+	p = map_shared(id, fd, size, 0, PROT_READ);
+	if (p) {
+		snprintf(id, sizeof(id), "%s-data", name);
+		read_pass(id, p, size, 0);
+		munmap(p, size);
+	}
+out:
+	close(fd);
+	rmfile(name);
+}
+
+/* 1 GiB chunks: each chunk one PUD mapping */
+static void test_stripe1g(void)
+{
+	stripe("stripe1g", GiB, 2 * GiB);
+}
+
+/* 2 MiB chunks: no GiB is in one run, PMD mappings */
+static void test_stripe2m(void)
+{
+	stripe("stripe2m", TWO_MiB, GiB);
+}
+
 /* mprotect: a written PUD mapping made read-only, then read */
 static void test_mprotect(void)
 {
@@ -442,6 +490,8 @@ static const struct t_test tests[] = {
 	{ "poison", test_poison, 1 },
 	{ "read", test_read, 1 },
 	{ "mprotect", test_mprotect, 1 },
+	{ "stripe1g", test_stripe1g, 1 },
+	{ "stripe2m", test_stripe2m, 1 },
 };
 
 int main(int argc, char **argv)

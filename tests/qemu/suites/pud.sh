@@ -79,6 +79,8 @@ else
 	pud_case wb "pud=3 pudfb=0 pmd=0 pmdfb=0 pte=0"
 	trace_missing wb-bytes "a kprobe on arch_wb_cache_pmem"
 fi
+pud_case stripe1g "pud=2 pudfb=0 pmd=0 pmdfb=0 pte=0"
+pud_case stripe2m "pud=0 pudfb=1 pmd=512 pmdfb=0 pte=0"
 klog_mark
 pud_case mprotect "pud=2 pudfb=0 pmd=0 pmdfb=0 pte=0"
 t_eq mprotect-no-bad-pud 0 "$(klog_since | grep -c 'bad pud')"
