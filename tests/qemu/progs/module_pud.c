@@ -33,6 +33,8 @@
  *           1 GiB chunks: one PUD fault per chunk
  *   stripe2m  the same layout with 2 MiB chunks (1 GiB): the GiB is not in
  *           one run, so FALLBACK ("extent") and 2 MiB faults
+ *   hold    a PUD mapping held while the suite removes the device: SIGBUS
+ *           after (the file is not unlinked: the mount is gone)
  *   mprotect  a written PUD mapping made read-only (6.1 would log "bad
  *           pud" and drop the entry unflushed), then read: it faults again
  *   read    a cold read pass over the file $PUD_READ (made by the tool)
@@ -426,6 +428,44 @@ static void test_stripe2m(void)
 	stripe("stripe2m", TWO_MiB, GiB);
 }
 
+/*
+ * hold: a 1 GiB file at device 3G mapped whole and read (one PUD fault),
+ * then $PUD_HOLD/ready; once $PUD_HOLD/go appears (the suite removed the
+ * device meanwhile) the mapping must be gone: SIGBUS at both ends.
+ */
+static void test_hold(void)
+{
+	const char *dir = getenv("PUD_HOLD");
+	char path[512];
+	volatile char *p;
+	int fd;
+
+	if (!dir) {
+		t_fail("hold", "PUD_HOLD (the directory to signal in) is not set");
+		return;
+	}
+	/* the device may go away under us: hold the file only */
+	if (dev.fd >= 0)
+		close(dev.fd);
+	dev.fd = -1;
+	fd = mk1("hold", GiB, 3 * GiB, GiB);
+	if (fd < 0)
+		return;
+	p = map_shared("hold-mmap", fd, GiB, 0, PROT_READ);
+	if (!p)
+		return;
+	t_true("hold-before", !t_sigbus_at(p) && !t_sigbus_at(p + GiB - 1),
+	       "the mapping faults before the removal");
+	snprintf(path, sizeof(path), "%s/ready", dir);
+	close(open(path, O_WRONLY | O_CREAT, 0644));
+	snprintf(path, sizeof(path), "%s/go", dir);
+	while (access(path, F_OK))
+		usleep(10000);
+	t_true("hold-sigbus-after", t_sigbus_at(p) && t_sigbus_at(p + GiB - 1),
+	       "the 1 GiB mapping still reads after the device went away");
+	close(fd);
+}
+
 /* mprotect: a written PUD mapping made read-only, then read */
 static void test_mprotect(void)
 {
@@ -490,6 +530,7 @@ static const struct t_test tests[] = {
 	{ "poison", test_poison, 1 },
 	{ "read", test_read, 1 },
 	{ "mprotect", test_mprotect, 1 },
+	{ "hold", test_hold, 1 },
 	{ "stripe1g", test_stripe1g, 1 },
 	{ "stripe2m", test_stripe2m, 1 },
 };

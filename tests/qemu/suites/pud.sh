@@ -144,3 +144,37 @@ else
 	t_fail mount-again "$_o"
 fi
 t_ok umount umount $MPT
+
+# Device removal under a 1 GiB mapping: nd_pmem unbound from the pfn device
+# (ndctl refuses to disable a mounted namespace); pmem's kill_dax() tells
+# famfs, which zaps every mapping: the holder gets SIGBUS, no warning, and
+# the device comes back.
+if _o=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
+	t_pass mount-for-removal
+	rm -rf /tmp/pud-h && mkdir -p /tmp/pud-h
+	export PUD_HOLD=/tmp/pud-h
+	klog_mark
+	trace_on $EV_PUD
+	bg_prog module_pud $MPT "$FAMFS_DEV" hold
+	if wait_for /tmp/pud-h/ready 60; then
+		trace_off $EV_PUD
+		t_eq removal-pud-faults 1 "$(grep -c 'famfs_pud_fault:.* NOPAGE' $TRACE/trace)"
+		nd=$(basename "$(readlink -f /sys/block/${FAMFS_DEV#/dev/}/device)")
+		t_ok removal-unbind sh -c "echo $nd > /sys/bus/nd/drivers/nd_pmem/unbind"
+		touch /tmp/pud-h/go
+		PFX=removal- bg_verdict module_pud
+		t_klog removal-logged 'famfs (.*): the device is going away'
+		t_ok removal-umount umount $MPT
+		t_eq removal-no-warnings 0 "$(klog_since | grep -c 'WARNING\|BUG\|Call Trace\|refcount')"
+		t_ok removal-rebind sh -c "echo $nd > /sys/bus/nd/drivers/nd_pmem/bind"
+		t_ok removal-device-back wait_for "$FAMFS_DEV" 10
+	else
+		trace_off $EV_PUD
+		t_fail removal-ready "the holder did not start: $(cat /tmp/module_pud.bg.out)"
+		kill $BG_PID
+		wait $BG_PID
+		umount $MPT
+	fi
+else
+	t_fail mount-for-removal "$_o"
+fi
