@@ -87,6 +87,11 @@ if [ "${FAMFS_BUILD_ONLY:-0}" != 0 ]; then
 	finish
 fi
 
+# The layers (scripts/layers.conf): no circle, no upward call, in the
+# objects just built; and the script's own test that it sees both.
+runner layers scripts/layers.sh
+runner layers-selftest scripts/layers-selftest.sh
+
 # Host unit tests (make -C tools/famfs-cli check prints PROTOCOL lines),
 # beside the fresh-machine check below: each keeps about one core busy, so
 # side by side they take the longer one's time (2 minutes, not 3.5).

@@ -35,7 +35,7 @@ PLANTS=(
 "kill-ignored|fs/famfs/cache.c|s/if (fatal_signal_pending(current)) {/if (0 \\&\\& fatal_signal_pending(current)) {/|pmem:noncoherent|SIGKILL does not stop FAMFSIOC_CACHE or fsync over a whole file"
 "overlap-check|fs/famfs/map.c|s/ext->dev_off + ext->len > start) {/ext->dev_off >= start) {/|pmem:module_ioctl|a mapped extent that starts before a new one and reaches into it is not an overlap"
 "bounds-check|fs/famfs/ioctl.c|0,/if (end > dev_size) {/s//if (off >= dev_size) {/|pmem:module_ioctl|a simple extent that starts inside the device may end past it"
-"pins-wait|fs/famfs/pins.c|s/return page_ref_count(page) > 1;/return page_ref_count(page) > 2;/|pmem:hostile_pins|a page held once more than by its owner (a pipe) counts as idle: its memory is freed under the pipe"
+"pins-wait|fs/famfs/famfs.h|s/return page_ref_count(page) > 1;/return page_ref_count(page) > 2;/|pmem:hostile_pins|a page held once more than by its owner (a pipe) counts as idle: its memory is freed under the pipe"
 "pmd-fault|fs/famfs/file.c|/\\.get_unmapped_area\\s*= thp_get_unmapped_area,/d|pmem:module_data|mappings are not 2 MiB aligned: no PMD faults"
 "tool-zeroing|tools/famfs-cli/lib/ops/fill.c|s/cached += famfs_zero(a + size, len - size);/cached += 0;/|unit:test_ops|a new file's memory past its bytes keeps the old memory's bytes"
 "master-check|tools/famfs-cli/lib/role/master.c|s/if (mine_still(fs) \\&\\& !fs->sb_other)/if ((mine_still(fs), 1) \\&\\& !fs->sb_other)/|unit:test_master|an opening that is not (or no longer) the master appends to the log"

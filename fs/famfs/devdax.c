@@ -41,6 +41,11 @@
  * struct dev_dax and struct dax_device_driver are private to drivers/dax;
  * they come from the kernel source package, and the build checks that they
  * are what this kernel was built with (see Kbuild).
+ *
+ * Layer "dev" (scripts/layers.conf): knows no mount.  Owns the bound
+ * devices, their /dev/daxX.Y and claims (famfs_dax_lock); calls pages.c
+ * only.  A claim's holder (backing.c) is told of failures and of the
+ * unbind through the struct famfs_daxdev_holder_ops it registered.
  */
 
 #include <linux/cdev.h>
@@ -69,7 +74,10 @@
 #error "dax_abi.h does not vouch for the private drivers/dax headers"
 #endif
 
-/* The bound devices, their @writers and @holder.  Inside famfs_holder_lock. */
+/*
+ * The bound devices, their @writers, @holder and @holder_ops.  Inside the
+ * holder's lock (famfs_holder_lock, backing.c), which claims take first.
+ */
 static DEFINE_MUTEX(famfs_dax_lock);
 static LIST_HEAD(famfs_daxdevs);
 
@@ -97,6 +105,22 @@ static struct famfs_daxdev *famfs_daxdev_find(dev_t devt)
 		if (fdd->devt == devt)
 			return fdd;
 	return NULL;
+}
+
+/*
+ * The holder operations of @fdd's holder, or NULL if it has none.  They are
+ * called without famfs_dax_lock: the holder may let go meanwhile, and each
+ * operation looks its holder up again (struct famfs_daxdev_holder_ops).
+ */
+static const struct famfs_daxdev_holder_ops *
+famfs_daxdev_holder_ops_of(struct famfs_daxdev *fdd)
+{
+	const struct famfs_daxdev_holder_ops *ops;
+
+	mutex_lock(&famfs_dax_lock);
+	ops = fdd->holder ? fdd->holder_ops : NULL;
+	mutex_unlock(&famfs_dax_lock);
+	return ops;
 }
 
 /*
@@ -182,6 +206,7 @@ static int famfs_dax_memory_failure(struct dev_pagemap *pgmap,
 				    unsigned long pfn, unsigned long nr_pages,
 				    int mf_flags)
 {
+	const struct famfs_daxdev_holder_ops *ops;
 	struct famfs_daxdev *fdd = pgmap->owner;
 	phys_addr_t phys = PFN_PHYS(pfn);
 	u64 off, len;
@@ -204,7 +229,8 @@ static int famfs_dax_memory_failure(struct dev_pagemap *pgmap,
 	 * generic handler (which finds the page's file itself) do it, rather
 	 * than report the failure as recovered.
 	 */
-	if (famfs_backing_devdax_failure(fdd, off, len, mf_flags) == -EBUSY)
+	ops = famfs_daxdev_holder_ops_of(fdd);
+	if (ops && ops->notify_failure(fdd, off, len, mf_flags) == -EBUSY)
 		return -EOPNOTSUPP;
 	return 0;
 }
@@ -327,7 +353,7 @@ static const struct file_operations famfs_cdev_fops = {
 	.mmap		= famfs_cdev_mmap,
 };
 
-/* Mounts (backing.c calls these with famfs_holder_lock held) */
+/* Holders: a mount's devices (backing.c, with famfs_holder_lock held) */
 
 /* To the mount's context, or (no context: DEV_ADD) to the kernel log. */
 static void famfs_claim_err(struct fs_context *fc, const char *path,
@@ -389,33 +415,33 @@ int famfs_daxdev_explain(dev_t devt, const char *path, struct fs_context *fc)
  * famfs_daxdev_claim() - make a bound devdax device the memory of a mount
  * @devt: dev_t of the /dev/daxX.Y the mount names
  * @path: that path, for messages
- * @b: the mount's device that claims it (the holder)
+ * @holder: the mount's device that claims it
+ * @ops: what @holder is told of failures and of the unbind
  * @fc: the mount's context, for messages; NULL for a member that
  *	FAMFSIOC_DEV_ADD attaches (messages then go to the kernel log)
  * @min_size: the fewest bytes the device may have
  * @size: returns the device's size, if it is bound to famfs
  *
  * The last check is the size: a claim is the last step of opening the
- * device, the caller registers @b in the same famfs_holder_lock section
- * (backing.c), so a failure or removal never finds a holder that is not
- * a device of a mount.
+ * device, the caller registers @holder in the same section of its lock
+ * (famfs_holder_lock, backing.c), so a failure or removal never finds a
+ * holder that is not a device of a mount.
  *
- * Context: famfs_holder_lock held.
+ * Context: the holder's lock held (famfs_holder_lock).
  * Return: the device, with a reference for the mount; ERR_PTR(-EBUSY) if it
  * is mounted or open for writing, ERR_PTR(-ENODEV) if no device with @devt
  * is bound to famfs (see famfs_daxdev_explain()), ERR_PTR(-ENOSPC) if it
  * has fewer than @min_size bytes (not logged: the caller says why it needs
  * them).
  */
-struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
-					struct famfs_backing *b,
-					struct fs_context *fc, u64 min_size,
-					u64 *size)
+struct famfs_daxdev *
+famfs_daxdev_claim(dev_t devt, const char *path, void *holder,
+		   const struct famfs_daxdev_holder_ops *ops,
+		   struct fs_context *fc, u64 min_size, u64 *size)
 {
 	struct famfs_daxdev *fdd;
 	int rc = 0;
 
-	lockdep_assert_held(&famfs_holder_lock);
 	mutex_lock(&famfs_dax_lock);
 	fdd = famfs_daxdev_find(devt);
 	if (fdd)
@@ -432,19 +458,20 @@ struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
 	} else if (fdd->size < min_size) {
 		rc = -ENOSPC;
 	} else {
-		fdd->holder = b;
+		fdd->holder = holder;
+		fdd->holder_ops = ops;
 		kref_get(&fdd->kref);
 	}
 	mutex_unlock(&famfs_dax_lock);
 	return rc ? ERR_PTR(rc) : fdd;
 }
 
-/* Undo famfs_daxdev_claim().  Context: famfs_holder_lock held. */
+/* Undo famfs_daxdev_claim().  Context: the holder's lock held. */
 void famfs_daxdev_unclaim(struct famfs_daxdev *fdd)
 {
-	lockdep_assert_held(&famfs_holder_lock);
 	mutex_lock(&famfs_dax_lock);
 	fdd->holder = NULL;
+	fdd->holder_ops = NULL;
 	mutex_unlock(&famfs_dax_lock);
 	famfs_daxdev_put(fdd);
 }
@@ -677,7 +704,9 @@ static int famfs_dax_probe(struct dev_dax *dev_dax)
 static void famfs_dax_remove(struct dev_dax *dev_dax)
 {
 	struct famfs_daxdev *fdd = dev_get_drvdata(&dev_dax->dev);
+	const struct famfs_daxdev_holder_ops *ops;
 
+	/* No new claim from here on: a holder can only let go. */
 	mutex_lock(&famfs_dax_lock);
 	list_del_init(&fdd->list);
 	mutex_unlock(&famfs_dax_lock);
@@ -685,9 +714,12 @@ static void famfs_dax_remove(struct dev_dax *dev_dax)
 	kill_dax(fdd->dax_dev);
 	/* Zap the mappings of /dev/daxX.Y: SIGBUS from here on. */
 	kill_dev_dax(dev_dax);
-	famfs_backing_devdax_gone(fdd);
-	famfs_wait_range_idle(NULL, fdd->name, PHYS_PFN(fdd->phys),
-			      fdd->size >> PAGE_SHIFT);
+	/* The mount, if any, lets go of every page. */
+	ops = famfs_daxdev_holder_ops_of(fdd);
+	if (ops)
+		ops->gone(fdd);
+	famfs_wait_pages_idle(fdd->name, PHYS_PFN(fdd->phys),
+			      fdd->size >> PAGE_SHIFT, NULL, NULL);
 }
 
 static struct dax_device_driver famfs_dax_driver = {

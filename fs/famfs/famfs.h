@@ -10,6 +10,14 @@
  * FAMFSIOC_MAP_CREATE ioctl.  The kernel keeps those maps in memory, resolves
  * faults and read/write through them, and never reads or writes the shared
  * memory itself except on behalf of a read(2)/write(2) of a mapped file.
+ *
+ * The files are layers, lowest first (scripts/layers.conf, checked by
+ * scripts/layers.sh): dev (devdax.c, pages.c), hold (backing.c), map,
+ * pins, removal, open (open.c, members.c), ioctl (cache.c, ioctl_v3.c,
+ * ioctl.c), file, inode, super.  A file calls its own layer and those
+ * below it; what goes up (a device's failure or removal) goes through
+ * holder operations that the upper layer registers when it holds the
+ * device (dax_holder_operations, struct famfs_daxdev_holder_ops).
  */
 #ifndef _FS_FAMFS_FAMFS_H
 #define _FS_FAMFS_FAMFS_H
@@ -18,6 +26,7 @@
 #include <linux/iomap.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
 #include <linux/rbtree.h>
@@ -136,8 +145,8 @@ struct famfs_fmap {
 	struct famfs_kiext	*iext;		/* NULL for a simple map */
 	/*
 	 * Evicted while some of its pages were still referenced (pins.c):
-	 * in fsi->zombies, @inode NULL, the pages in @busy_pfns; under
-	 * fsi->map_lock.
+	 * in fsi->zombies (map.c), @inode NULL, the pages in @busy_pfns;
+	 * under fsi->map_lock.
 	 */
 	struct list_head	zombie;
 	unsigned long		ino;		/* its inode's number, for the log */
@@ -198,7 +207,7 @@ struct famfs_sb_info {
 	struct mutex		map_lock;
 	struct rb_root		ext_tree;	/* every mapped extent, by dev_off */
 	u64			mapped_bytes;	/* sum of the maps' claim_size */
-	struct list_head	zombies;	/* maps of evicted files, pins.c */
+	struct list_head	zombies;	/* maps of evicted files, map.c */
 	/* Read while eviction looks at the device's pages, see pins.c. */
 	struct rw_semaphore	pages_rwsem;
 	/*
@@ -298,6 +307,27 @@ do {									\
  */
 struct dev_dax;
 struct dev_pagemap;
+struct famfs_daxdev;
+
+/*
+ * What the holder of a /dev/daxX.Y (a mount's device, backing.c) is told,
+ * as a pmem device's holder is told through its dax_holder_operations:
+ * the holder passes them with its claim (famfs_daxdev_claim()), and the
+ * driver (devdax.c) calls them without a lock of its own, so each looks up
+ * @fdd's holder again under the holder's lock and finds none if it let go
+ * meanwhile.
+ *
+ * @notify_failure: a memory failure in device bytes [@offset, @offset +
+ *	@len); returns -EBUSY if the holder cannot handle it (its mount is
+ *	going away: memory_failure()'s generic handler then runs)
+ * @gone: the device is being unbound; returns once the holder let go of
+ *	every page (the driver then waits for the pages' other references)
+ */
+struct famfs_daxdev_holder_ops {
+	int (*notify_failure)(struct famfs_daxdev *fdd, u64 offset, u64 len,
+			      int mf_flags);
+	void (*gone)(struct famfs_daxdev *fdd);
+};
 
 struct famfs_daxdev {
 	struct kref		kref;
@@ -312,11 +342,13 @@ struct famfs_daxdev {
 	struct inode		*cdev_inode;	/* dax inode of /dev/daxX.Y */
 	atomic_t		nr_poison;	/* pages we marked HWPoison */
 	/*
-	 * @writers and @holder are written under famfs_dax_lock; @holder also
-	 * under famfs_holder_lock, so either lock is enough to read it.
+	 * @writers, @holder and @holder_ops are written under famfs_dax_lock;
+	 * @holder also under the holder's lock (famfs_holder_lock: it claims
+	 * and unclaims with that held), so either lock is enough to read it.
 	 */
 	int			writers;	/* writable opens of /dev/daxX.Y */
-	struct famfs_backing	*holder;	/* the mount's device, or NULL */
+	void			*holder;	/* the mount's device, or NULL */
+	const struct famfs_daxdev_holder_ops *holder_ops;
 };
 
 /* open.c */
@@ -326,26 +358,31 @@ const char *famfs_dax_pages(struct dax_device *dax_dev, u64 start_off,
 			    u64 size, unsigned long *pfn);
 
 /* backing.c */
+struct dax_holder_operations;
 extern struct mutex famfs_holder_lock;
 void famfs_backing_close(struct famfs_sb_info *fsi);
-int famfs_backing_devdax_failure(struct famfs_daxdev *fdd, u64 offset,
-				 u64 len, int mf_flags);
-void famfs_backing_devdax_gone(struct famfs_daxdev *fdd);
 bool famfs_backing_read_only(const struct famfs_backing *b);
 int famfs_backing_flush(const struct famfs_backing *b);
 int famfs_flush_devs(struct famfs_sb_info *fsi);
-void famfs_backing_register(struct famfs_backing *b);
 void famfs_backing_close_one(struct famfs_backing *b);
-int famfs_backing_hold_bdev(struct famfs_backing *b,
-			    struct block_device *bdev);
+int famfs_backing_hold_bdev(struct famfs_backing *b, struct block_device *bdev,
+			    const struct dax_holder_operations *ops);
+int famfs_backing_hold_devdax(struct famfs_backing *b, dev_t devt,
+			      const char *path, struct fs_context *fc,
+			      u64 size, u64 *dev_size,
+			      const struct famfs_daxdev_holder_ops *ops);
+void famfs_wait_backing_closed(u64 id, const char *who);
+struct dax_device *famfs_wb_dax_dev(struct famfs_sb_info *fsi);
+
+/* removal.c: what a device's holder is told */
 extern const struct dax_holder_operations famfs_dax_holder_ops;
+extern const struct famfs_daxdev_holder_ops famfs_daxdev_holder_ops;
 
 /* members.c */
 int famfs_ioc_dev_add(struct file *file, struct famfs_ioc_dev_add __user *uarg);
 int famfs_ioc_dev_get(struct file *file, struct famfs_ioc_dev_info __user *uarg);
 long famfs_dir_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 extern const struct file_operations famfs_dir_operations;
-struct dax_device *famfs_wb_dax_dev(struct famfs_sb_info *fsi);
 
 /* pud.c */
 void famfs_pud_init(struct famfs_inode_info *fi);
@@ -365,10 +402,10 @@ void famfs_pud_kill(struct inode *inode, u64 start, u64 end, int mf_flags);
 #ifdef CONFIG_FAMFS_DEVDAX
 int famfs_devdax_init(void);
 void famfs_devdax_exit(void);
-struct famfs_daxdev *famfs_daxdev_claim(dev_t devt, const char *path,
-					struct famfs_backing *b,
-					struct fs_context *fc, u64 min_size,
-					u64 *size);
+struct famfs_daxdev *
+famfs_daxdev_claim(dev_t devt, const char *path, void *holder,
+		   const struct famfs_daxdev_holder_ops *ops,
+		   struct fs_context *fc, u64 min_size, u64 *size);
 void famfs_daxdev_unclaim(struct famfs_daxdev *fdd);
 int famfs_daxdev_explain(dev_t devt, const char *path, struct fs_context *fc);
 #else
@@ -382,7 +419,8 @@ static inline void famfs_devdax_exit(void)
 }
 
 static inline struct famfs_daxdev *
-famfs_daxdev_claim(dev_t devt, const char *path, struct famfs_backing *b,
+famfs_daxdev_claim(dev_t devt, const char *path, void *holder,
+		   const struct famfs_daxdev_holder_ops *ops,
 		   struct fs_context *fc, u64 min_size, u64 *size)
 {
 	return ERR_PTR(-ENOTBLK);
@@ -413,12 +451,32 @@ famfs_ext_first_overlap(struct famfs_sb_info *fsi, u32 dev, u64 start,
 			u64 end);
 bool famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
 			 u64 *file_off, u64 *dev_end);
+void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
+void famfs_zombies_reap(struct famfs_sb_info *fsi);
+
+/*
+ * pages.c: an fs-dax page is idle when only its owner holds it; anything
+ * more (a pipe, O_DIRECT in flight) is a reference famfs waits for.
+ */
+static inline bool famfs_page_busy(struct page *page)
+{
+	return page_ref_count(page) > 1;
+}
+
+/* Buffer for the @describe callback of famfs_wait_pages_idle() */
+#define FAMFS_OWNER_LEN		256
+
+int famfs_wait_page_idle(struct page *page, const char *who, const char *what,
+			 bool killable);
+void famfs_wait_pages_idle(const char *who, unsigned long pfn,
+			   unsigned long nr,
+			   void (*describe)(void *ctx, unsigned long pfn,
+					    char *buf, size_t size),
+			   void *ctx);
 
 /* pins.c */
 void famfs_detach_dev(struct inode *inode, u32 dev);
 bool famfs_pins_evict(struct inode *inode);
-void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
-void famfs_zombies_reap(struct famfs_sb_info *fsi);
 bool famfs_zombies_unmount(struct famfs_sb_info *fsi);
 int famfs_pins_init(void);
 void famfs_pins_exit(void);

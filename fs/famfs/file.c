@@ -16,6 +16,11 @@
  * Opens of a file without a map are counted, so that MAP_CREATE can give
  * memory only to a file nobody else holds open (ioctl.c); fsync and msync
  * write the CPU caches back and then flush the device (pmem).
+ *
+ * Layer "file" (scripts/layers.conf): owns the file and address space
+ * operations; calls ioctl.c, cache.c, pud.c (1 GiB faults, their
+ * writeback, mmap's placement, mprotect), map.c and backing.c (device
+ * flushes).
  */
 
 #include <linux/dax.h>

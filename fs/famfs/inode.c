@@ -17,6 +17,9 @@
  * gives it memory.  After that its size never changes: any size change is
  * refused with EPERM, which is what truncate(2) documents for a file system
  * that cannot change a file's size that way.  chmod, chown and utimes work.
+ *
+ * Layer "inode" (scripts/layers.conf): calls file.c and members.c (the
+ * directory operations).
  */
 
 #include <linux/fs.h>

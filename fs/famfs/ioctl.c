@@ -22,6 +22,9 @@
  * which order) is in include/uapi/linux/famfs_ioctl.h; each refusal but
  * EPERM, EFAULT (header) and EROFS is one log line (rate limited per
  * mount) naming the inode and the check that failed.
+ *
+ * Layer "ioctl" (scripts/layers.conf): calls ioctl_v3.c, cache.c, map.c
+ * and members.c (the device ioctls).
  */
 
 #include <linux/capability.h>

@@ -11,6 +11,9 @@
  * device, each after the checks of its device fields here
  * (famfs_map_v3_check()): the first failing check of the first failing
  * extent or strip wins, as <linux/famfs_ioctl.h> says.
+ *
+ * Layer "ioctl" (scripts/layers.conf): the v3 lists only; calls no other
+ * file of famfs (ioctl.c calls it).
  */
 
 #include <linux/capability.h>

@@ -18,6 +18,10 @@
  * which are mapped files too) is refused.  Every simple extent and every
  * strip of an interleaved extent is a node of the tree.  The extents in the
  * tree never overlap, which makes the overlap test a single O(log n) descent.
+ *
+ * Layer "map" (scripts/layers.conf): owns the maps, the extent tree,
+ * mapped_bytes and the zombie list (fsi->map_lock); calls no other file of
+ * famfs (famfs_page_busy() and famfs_dev() are inlines of famfs.h).
  */
 
 #include <linux/bsearch.h>
@@ -334,7 +338,7 @@ int famfs_fmap_insert(struct famfs_sb_info *fsi, struct famfs_fmap *fmap,
 
 	memset(clash, 0, sizeof(*clash));
 	mutex_lock(&fsi->map_lock);
-	/* Memory of evicted files whose pages were referenced (pins.c). */
+	/* Memory of evicted files whose pages were referenced (below). */
 	famfs_zombies_reap(fsi);
 	for (i = 0; i < fmap->nr_extents; i++) {
 		struct famfs_kext *ext = &fmap->ext[i];
@@ -390,4 +394,70 @@ void __famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
 	}
 	if (!WARN_ON_ONCE(fsi->mapped_bytes < fmap->claim_size))
 		fsi->mapped_bytes -= fmap->claim_size;
+}
+
+/*
+ * Zombies: the maps of evicted files some of whose pages were still
+ * referenced (pins.c records which).  Their extents stay in the tree, so
+ * statfs counts them and MAP_CREATE cannot have their memory, until the
+ * last recorded page is idle; no new reference can appear, so reaping
+ * looks at the recorded pages only.  The list is under map_lock.
+ */
+
+/* Is @pfn a page of a device of @fsi that is gone?  Under map_lock. */
+static bool famfs_pfn_gone(struct famfs_sb_info *fsi, unsigned long pfn)
+{
+	u32 i;
+
+	for (i = 0; i < FAMFS_MAX_DEVS; i++) {
+		struct famfs_backing *b = famfs_dev(fsi, i);
+
+		if (b && b->pages_gone && pfn >= b->pfn &&
+		    pfn - b->pfn < (b->size >> PAGE_SHIFT))
+			return true;
+	}
+	return false;
+}
+
+/* Free the zombies whose pages are all idle.  Context: map_lock held. */
+void famfs_zombies_reap(struct famfs_sb_info *fsi)
+{
+	struct famfs_fmap *fmap, *tmp;
+
+	lockdep_assert_held(&fsi->map_lock);
+	list_for_each_entry_safe(fmap, tmp, &fsi->zombies, zombie) {
+		/* An idle page stays idle: drop it from the record. */
+		while (fmap->nr_busy) {
+			unsigned long pfn = fmap->busy_pfns[fmap->nr_busy - 1];
+
+			if (!famfs_pfn_gone(fsi, pfn) &&
+			    famfs_page_busy(pfn_to_page(pfn)))
+				break;
+			fmap->nr_busy--;
+		}
+		if (fmap->nr_busy)
+			continue;
+		list_del(&fmap->zombie);
+		__famfs_fmap_remove(fsi, fmap);
+		kvfree(fmap->busy_pfns);
+		famfs_fmap_free(fmap);
+	}
+}
+
+/**
+ * famfs_zombie_add() - keep an evicted file's memory until its pages are idle
+ * @fsi: the mount
+ * @fmap: the file's map, in the extent tree, with its referenced pages
+ *	  recorded by famfs_pins_evict() (pins.c)
+ */
+void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
+{
+	mutex_lock(&fsi->map_lock);
+	/* Memory failures find no file to kill through (famfs_kill_range()). */
+	fmap->ino = fmap->inode->i_ino;
+	fmap->inode = NULL;
+	list_add_tail(&fmap->zombie, &fsi->zombies);
+	/* The device may be gone already: then it waited for the pages. */
+	famfs_zombies_reap(fsi);
+	mutex_unlock(&fsi->map_lock);
 }

@@ -24,6 +24,10 @@
  * famfs_holder_lock); a member is published (smp_store_release()) only once it is
  * completely set up.  The errors, in the order they are checked, are in
  * <linux/famfs_ioctl.h>.
+ *
+ * Layer "open" (scripts/layers.conf), with open.c: owns fsi->devs and
+ * fsi->dev_lock; calls open.c (famfs_dax_pages()), backing.c to hold a
+ * member with removal.c's holder operations.
  */
 
 #include <linux/blkdev.h>
@@ -118,7 +122,7 @@ static int famfs_member_open_bdev(struct super_block *sb,
 	b->dax_start = start_off;
 	b->size = size;
 	b->pfn = pfn;
-	rc = famfs_backing_hold_bdev(b, bdev);
+	rc = famfs_backing_hold_bdev(b, bdev, &famfs_dax_holder_ops);
 	if (!rc)
 		return 0;
 	famfs_dev_err(sb, b->index, file, "its dax device is held by someone else");
@@ -137,28 +141,19 @@ static int famfs_member_open_devdax(struct super_block *sb,
 				    u64 size)
 {
 	dev_t devt = file_inode(file)->i_rdev;
-	struct famfs_daxdev *fdd;
 	u64 dev_size = 0;
+	int rc;
 
 	if (!IS_ENABLED(CONFIG_FAMFS_DEVDAX)) {
 		famfs_dev_err(sb, b->index, file, "famfs.ko was built without /dev/daxX.Y support");
 		return -EOPNOTSUPP;
 	}
-	/* The claim checks the size: one step with the registration. */
-	mutex_lock(&famfs_holder_lock);
-	fdd = famfs_daxdev_claim(devt, file->f_path.dentry->d_name.name, b,
-				 NULL, size, &dev_size);
-	if (!IS_ERR(fdd)) {
-		b->daxdev = fdd;
-		b->devt = fdd->devt;
-		b->dax_dev = fdd->dax_dev;
-		b->dax_start = 0;
-		b->size = size;
-		b->pfn = PHYS_PFN(fdd->phys);
-		famfs_backing_register(b);
-	}
-	mutex_unlock(&famfs_holder_lock);
-	switch (PTR_ERR_OR_ZERO(fdd)) {
+	/* @size bytes of it (DEV_ADD checked that it is not 0). */
+	rc = famfs_backing_hold_devdax(b, devt,
+				       file->f_path.dentry->d_name.name, NULL,
+				       size, &dev_size,
+				       &famfs_daxdev_holder_ops);
+	switch (rc) {
 	case 0:
 		return 0;
 	case -ENODEV:
@@ -169,8 +164,9 @@ static int famfs_member_open_devdax(struct super_block *sb,
 			      dev_size, size);
 		return -ENOSPC;
 	default:
-		famfs_dev_err(sb, b->index, file, "device is busy: %pe", fdd);
-		return PTR_ERR(fdd);
+		famfs_dev_err(sb, b->index, file, "device is busy: %pe",
+			      ERR_PTR(rc));
+		return rc;
 	}
 }
 
@@ -315,24 +311,6 @@ int famfs_ioc_dev_get(struct file *file, struct famfs_ioc_dev_info __user *uarg)
 	if (copy_to_user(uarg, &info, sizeof(info)))
 		return -EFAULT;
 	return 0;
-}
-
-/*
- * The dax_device for writing a file's dirty DAX entries back: the first
- * device with a write cache (dax_flush() flushes nothing for the others),
- * so every device's CPU cache lines are written back when any needs it.
- */
-struct dax_device *famfs_wb_dax_dev(struct famfs_sb_info *fsi)
-{
-	u32 i;
-
-	for (i = 0; i < FAMFS_MAX_DEVS; i++) {
-		struct famfs_backing *b = famfs_dev(fsi, i);
-
-		if (b && b->dax_dev && dax_write_cache_enabled(b->dax_dev))
-			return b->dax_dev;
-	}
-	return fsi->backing.dax_dev;
 }
 
 /*

@@ -4,12 +4,17 @@
  *
  * mount(2) names a pmem block device in fsdax mode or a /dev/daxX.Y bound
  * to famfs's dax-bus driver (devdax.c); it is opened and held here, and
- * what holding it means (failures, removal, closing) is in backing.c.
+ * what holding it means is in backing.c (closing) and removal.c (failures,
+ * removal).
  * Members that FAMFSIOC_DEV_ADD attaches are opened in members.c.
  *
  * Every check comes first; becoming the holder (of the dax_device, or the
  * devdax claim) and being registered are the last step, one step under
  * famfs_holder_lock, after which nothing fails (backing.c).
+ *
+ * Layer "open" (scripts/layers.conf), with members.c: calls backing.c to
+ * hold the device, passing removal.c's holder operations, and devdax.c to
+ * explain a device that is not bound to famfs.
  */
 
 #include <linux/blkdev.h>
@@ -159,7 +164,7 @@ static int famfs_backing_open_bdev(struct famfs_sb_info *fsi,
 	b->dax_start = start_off;
 	b->size = bdev_nr_bytes(bdev);
 	b->pfn = pfn;
-	rc = famfs_backing_hold_bdev(b, bdev);
+	rc = famfs_backing_hold_bdev(b, bdev, &famfs_dax_holder_ops);
 	if (!rc)
 		return 0;
 	errorfc(fc, "%s: its dax device is held by someone else", fc->source);
@@ -175,32 +180,20 @@ out_put:
 static int famfs_backing_open_devdax(struct famfs_sb_info *fsi,
 				     struct fs_context *fc, dev_t devt)
 {
-	struct famfs_backing *b = &fsi->backing;
-	struct famfs_daxdev *fdd;
 	u64 size = 0;
+	int rc;
 
-	/* The claim checks the size: one step with the registration. */
-	mutex_lock(&famfs_holder_lock);
-	fdd = famfs_daxdev_claim(devt, fc->source, b, fc, FAMFS_EXTENT_ALIGN,
-				 &size);
-	if (!IS_ERR(fdd)) {
-		b->daxdev = fdd;
-		b->devt = fdd->devt;
-		b->dax_dev = fdd->dax_dev;
-		b->dax_start = 0;
-		b->size = fdd->size;
-		b->pfn = PHYS_PFN(fdd->phys);
-		famfs_backing_register(b);
-	}
-	mutex_unlock(&famfs_holder_lock);
-	if (PTR_ERR_OR_ZERO(fdd) == -ENODEV)
+	/* All of the device, at least FAMFS_EXTENT_ALIGN bytes. */
+	rc = famfs_backing_hold_devdax(&fsi->backing, devt, fc->source, fc, 0,
+				       &size, &famfs_daxdev_holder_ops);
+	if (rc == -ENODEV)
 		return famfs_daxdev_explain(devt, fc->source, fc);
-	if (PTR_ERR_OR_ZERO(fdd) == -ENOSPC) {
+	if (rc == -ENOSPC) {
 		errorfc(fc, "%s: device too small (%llu bytes)", fc->source,
 			size);
 		return -EINVAL;
 	}
-	return PTR_ERR_OR_ZERO(fdd);
+	return rc;
 }
 
 /**

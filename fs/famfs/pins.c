@@ -32,7 +32,7 @@
  * keeps the device (and the module) held until the pages are released
  * (famfs_zombies_unmount()).  Removal of the device waits until every page
  * of it is idle (famfs_wait_range_idle()), uninterruptibly, since removal
- * cannot fail and giving up means use-after-free (backing.c says where it
+ * cannot fail and giving up means use-after-free (removal.c says where it
  * waits).  The waits log what they wait for (the file whose memory the
  * first referenced page is, see famfs_pfn_owner()), and again every 10 s
  * (the wakeups also keep the hung task detector quiet).  Whoever holds the
@@ -49,20 +49,26 @@
  * page, which is right where the blocks are freed at once; ours stay
  * reserved.
  *
- * Locking.  The zombie list is under fsi->map_lock.  fsi->pages_rwsem is
- * held for read while an eviction looks at the device's pages, and for
- * write by device removal when it declares them gone (famfs_backing's
- * pages_gone: one device of the mount, see members.c), after it waited for
- * every page; a fault that fails after that can leave an empty DAX entry,
- * whose eviction must not look at any page of that device.  Order:
- * s_umount -> pages_rwsem -> map_lock.
+ * Locking.  The zombie list (map.c) is under fsi->map_lock.
+ * fsi->pages_rwsem is held for read while an eviction looks at the
+ * device's pages, and for write by device removal when it declares them
+ * gone (famfs_backing's pages_gone: one device of the mount, see
+ * members.c), after it waited for every page; a fault that fails after
+ * that can leave an empty DAX entry, whose eviction must not look at any
+ * page of that device.  Order: s_umount -> pages_rwsem -> map_lock.
  *
  * The waits hold no famfs mutex.  Unmount's holds s_umount (as unmount
  * always does).  The removal's holds the device lock (devdax), or runs in a
- * worker while the remover waits for the page map (pmem, see backing.c).
+ * worker while the remover waits for the page map (pmem, see removal.c).
  * Eviction waits only if a writeback failed, with pages_rwsem held for
  * read, which removal takes for write only after its own wait for the same
  * pages.  Nothing that releases a page takes any of these.
+ *
+ * Layer "pins" (scripts/layers.conf): owns the looking at the pages of the
+ * files (fsi->pages_rwsem) and the unmount's wait and worker (the famfs_pins
+ * workqueue, which removal.c queues on too); calls map.c, pud.c (the pages
+ * of 1 GiB mappings, which have no DAX entry), backing.c (to close an
+ * unmounted mount's devices) and pages.c.
  */
 
 #include <linux/dax.h>
@@ -71,46 +77,10 @@
 #include <linux/pagemap.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 #include <linux/writeback.h>
 #include <linux/xarray.h>
 #include "famfs.h"
-
-#define FAMFS_PIN_LOG_INTERVAL	(10 * HZ)
-
-static bool famfs_page_busy(struct page *page)
-{
-	return page_ref_count(page) > 1;
-}
-
-/*
- * Wait until nobody but its owner holds @page; @who names the waiter, @what
- * (may be NULL) whose page it is.  If @killable, a fatal signal ends the
- * wait: -EINTR.
- */
-static int famfs_wait_page_idle(struct page *page, const char *who,
-				const char *what, bool killable)
-{
-	unsigned int state = killable ? TASK_KILLABLE : TASK_UNINTERRUPTIBLE;
-	unsigned long secs = 0;
-	long rc;
-
-	/* wait_var_event_timeout(), in @state: > 0 idle, 0 timeout, < 0 killed */
-	while (!(rc = ___wait_var_event(&page->_refcount,
-					___wait_cond_timeout(!famfs_page_busy(page)),
-					state, 0, FAMFS_PIN_LOG_INTERVAL,
-					__ret = schedule_timeout(__ret)))) {
-		secs += FAMFS_PIN_LOG_INTERVAL / HZ;
-		pr_warn("famfs (%s): still waiting after %lus for page %#lx (%d references)%s%s\n",
-			who, secs, page_to_pfn(page), page_ref_count(page) - 1,
-			what ? ": " : "", what ?: "");
-	}
-	return rc < 0 ? -EINTR : 0;
-}
-
-/* Buffer for famfs_pfn_owner() */
-#define FAMFS_OWNER_LEN		256
 
 #ifdef CONFIG_MEMCG
 /*
@@ -156,17 +126,18 @@ static void famfs_mapper(struct address_space *mapping, pgoff_t idx,
 #endif
 
 /*
- * For the log: whose page @pfn (of a device of @fsi) is, as far as famfs
- * can tell cheaply: the file whose memory it is, by its path in the mount
- * if it still has a name and by its inode number, with a process that still
- * maps the page; or an evicted file's inode number.  What holds the
- * reference itself (a pipe, O_DIRECT in flight) leaves no record to read.
- * Context: no famfs lock held; @fsi stays (an active reference, or the
- * unmount that waits).
+ * For the log: whose page @pfn (of a device of the mount @ctx) is, as far
+ * as famfs can tell cheaply: the file whose memory it is, by its path in
+ * the mount if it still has a name and by its inode number, with a process
+ * that still maps the page; or an evicted file's inode number.  What holds
+ * the reference itself (a pipe, O_DIRECT in flight) leaves no record to
+ * read.  Context: no famfs lock held; the mount stays (an active
+ * reference, or the unmount that waits).
  */
-static void famfs_pfn_owner(struct famfs_sb_info *fsi, unsigned long pfn,
-			    char *buf, size_t size)
+static void famfs_pfn_owner(void *ctx, unsigned long pfn, char *buf,
+			    size_t size)
 {
+	struct famfs_sb_info *fsi = ctx;
 	const struct famfs_kext *ext;
 	struct famfs_backing *b = NULL;
 	struct inode *inode = NULL;
@@ -376,7 +347,7 @@ static bool famfs_next_dev_entry(struct inode *inode, u32 dev, pgoff_t *index,
  * @inode: a file with a map, on a failed mount; no mapping of it left
  * @dev: the device going away
  *
- * For the removal of device @dev (backing.c): every entry for memory of
+ * For the removal of device @dev (removal.c): every entry for memory of
  * @dev goes, referenced or not, so nothing looks at its pages once they are
  * gone; the removal waits for them itself.  The file's entries for the
  * other devices stay: eviction must still see which of their pages are
@@ -492,64 +463,6 @@ bool famfs_pins_evict(struct inode *inode)
 		famfs_detach_entries(inode);
 	up_read(&fsi->pages_rwsem);
 	return fmap->nr_busy;
-}
-
-/* Is @pfn a page of a device of @fsi that is gone?  Under map_lock. */
-static bool famfs_pfn_gone(struct famfs_sb_info *fsi, unsigned long pfn)
-{
-	u32 i;
-
-	for (i = 0; i < FAMFS_MAX_DEVS; i++) {
-		struct famfs_backing *b = famfs_dev(fsi, i);
-
-		if (b && b->pages_gone && pfn >= b->pfn &&
-		    pfn - b->pfn < (b->size >> PAGE_SHIFT))
-			return true;
-	}
-	return false;
-}
-
-/* Free the zombies whose pages are all idle.  Context: map_lock held. */
-void famfs_zombies_reap(struct famfs_sb_info *fsi)
-{
-	struct famfs_fmap *fmap, *tmp;
-
-	lockdep_assert_held(&fsi->map_lock);
-	list_for_each_entry_safe(fmap, tmp, &fsi->zombies, zombie) {
-		/* An idle page stays idle: drop it from the record. */
-		while (fmap->nr_busy) {
-			unsigned long pfn = fmap->busy_pfns[fmap->nr_busy - 1];
-
-			if (!famfs_pfn_gone(fsi, pfn) &&
-			    famfs_page_busy(pfn_to_page(pfn)))
-				break;
-			fmap->nr_busy--;
-		}
-		if (fmap->nr_busy)
-			continue;
-		list_del(&fmap->zombie);
-		__famfs_fmap_remove(fsi, fmap);
-		kvfree(fmap->busy_pfns);
-		famfs_fmap_free(fmap);
-	}
-}
-
-/**
- * famfs_zombie_add() - keep an evicted file's memory until its pages are idle
- * @fsi: the mount
- * @fmap: the file's map, in the extent tree, with its referenced pages
- *	  recorded by famfs_pins_evict()
- */
-void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
-{
-	mutex_lock(&fsi->map_lock);
-	/* Memory failures find no file to kill through (famfs_kill_range()). */
-	fmap->ino = fmap->inode->i_ino;
-	fmap->inode = NULL;
-	list_add_tail(&fmap->zombie, &fsi->zombies);
-	/* The device may be gone already: then it waited for the pages. */
-	famfs_zombies_reap(fsi);
-	mutex_unlock(&fsi->map_lock);
 }
 
 /*
@@ -691,48 +604,20 @@ void famfs_zombies_gone(struct famfs_sb_info *fsi, struct famfs_backing *b)
 /**
  * famfs_wait_range_idle() - wait until no page of a device is referenced
  * @fsi: the mount whose device it is, to say whose pages are waited for;
- *	 NULL if there is none (an unmount let go of it, or devdax pages
- *	 that no mount holds)
+ *	 NULL if there is none (an unmount let go of it)
  * @who: the device, for messages
  * @pfn: its first page
  * @nr: its pages
  *
- * For removal of the device, once nothing can map its pages any more (every
- * mapping zapped, faults failing): then a page found idle stays idle, but
- * the scan is repeated anyway until a whole pass finds every page idle.
- * Linear in the size of the device; removal is rare.  Uninterruptible:
- * giving up would free the pages' memory map under the reference.
+ * famfs_wait_pages_idle(), naming the file whose memory a page is.
  */
 void famfs_wait_range_idle(struct famfs_sb_info *fsi, const char *who,
 			   unsigned long pfn, unsigned long nr)
 {
-	unsigned long i, busy;
-	char *what;
-
-	what = fsi ? kmalloc(FAMFS_OWNER_LEN, GFP_KERNEL) : NULL;
-	do {
-		busy = 0;
-		for (i = 0; i < nr; i++) {
-			struct page *page = pfn_to_page(pfn + i);
-
-			if (famfs_page_busy(page)) {
-				if (what)
-					famfs_pfn_owner(fsi, pfn + i, what,
-							FAMFS_OWNER_LEN);
-				if (!busy++)
-					pr_warn("famfs (%s): removal waiting for referenced pages (held by a pipe, O_DIRECT or another pin), the first at %#lx: %s\n",
-						who, pfn + i,
-						what ?: "no mounted file to name");
-				famfs_wait_page_idle(page, who, what, false);
-			}
-			if (!(i % 4096))
-				cond_resched();
-		}
-	} while (busy);
-	kfree(what);
+	famfs_wait_pages_idle(who, pfn, nr, fsi ? famfs_pfn_owner : NULL, fsi);
 }
 
-/* Queue @work where famfs_pins_exit() waits for it (backing.c's removals). */
+/* Queue @work where famfs_pins_exit() waits for it (removal.c's removals). */
 void famfs_pins_queue(struct work_struct *work)
 {
 	queue_work(famfs_pins_wq, work);

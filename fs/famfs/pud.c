@@ -52,14 +52,14 @@
  * finds it set).
  *
  * Memory failure: mf_dax_kill_procs() finds no DAX entry for a PUD-mapped
- * page and kills nobody, so famfs_kill_range() also calls famfs_pud_kill(),
- * which sends SIGBUS (BUS_MCEERR_AR to the current task if the failure is
- * action required, else BUS_MCEERR_AO; si_addr the failed page's address in
- * that VMA, si_addr_lsb PUD_SHIFT) to every process with a VMA able to hold
- * a PUD mapping of a recorded GiB that holds the failed page; then the mount
- * fails and every mapping goes (backing.c).
+ * page and kills nobody, so famfs_kill_range() (removal.c) also calls
+ * famfs_pud_kill(), which sends SIGBUS (BUS_MCEERR_AR to the current task if
+ * the failure is action required, else BUS_MCEERR_AO; si_addr the failed
+ * page's address in that VMA, si_addr_lsb PUD_SHIFT) to every process with a
+ * VMA able to hold a PUD mapping of a recorded GiB that holds the failed
+ * page; then the mount fails and every mapping goes (removal.c).
  *
- * Device removal: famfs_backing_gone() sets the mount failed and zaps every
+ * Device removal: famfs_backing_gone() (removal.c) sets the mount failed and zaps every
  * mapping.  A fault that checked the flag before may insert its entry after
  * that zap: after inserting, the fault checks again (smp_mb() pairs with the
  * one after the flag is set) and zaps its own GiB and answers SIGBUS if the
@@ -74,6 +74,12 @@
  *
  * Locking: mmap_lock (fault) -> pud_lock -> i_mmap_rwsem -> page table
  * locks; writeback takes pud_lock -> i_mmap_rwsem.
+ *
+ * Layer "pud" (scripts/layers.conf), above "cache" and below "pins": owns
+ * the record of 1 GiB mappings (pud_gibs, pud_lock); calls cache.c (the
+ * writeback of a dirty GiB's caches), map.c and backing.c (where a GiB is).
+ * pins.c (eviction), removal.c (memory failures), file.c (faults, fsync,
+ * writepages, mmap, mprotect) and super.c (inode set-up) call it.
  */
 
 #include <linux/dax.h>

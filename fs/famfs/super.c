@@ -15,6 +15,9 @@
  * warns once when the device's dax write cache is off: dax_flush() then
  * writes no CPU cache back, so fsync and msync publish nothing to the memory
  * other hosts read.
+ *
+ * Layer "super" (scripts/layers.conf), the top: owns the mount, the super
+ * block, inode eviction and module init; calls any file below.
  */
 
 #include <linux/blkdev.h>

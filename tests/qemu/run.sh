@@ -23,7 +23,7 @@ $SUITE_TIMEOUT).  No arguments: every suite on each of its profiles.
               on these profiles even if their header does not list them
   -k          keep the work dir (memory backing files) in tests/qemu/work/
   -b          build only: what the run needs (test programs, initramfs,
-              kernel, selftest module), then exit without booting
+              kernel, selftest and test modules), then exit without booting
   -i          interactive: boot PROFILE, set up the device, load famfs.ko and
               give a shell on this terminal (exit the shell to power off)
 Profiles: $(cd "$PROFILES" && ls | sed 's/\.sh$//' | tr '\n' ' ')
@@ -200,6 +200,15 @@ if [[ " ${plan[*]} " == *" selftest "* ]] &&
 	! out=$(make -s -C "${KDIR:-/usr/src/linux-headers-$KVER}" M="$here/selftest" modules 2>&1); then
 	echo "FAIL build/selftest-module: $(echo "$out" | tail -n 1)"; status=1
 fi
+# Test modules (kmod/) for the suites that load one (a "# kmod:" header).
+# shellcheck disable=SC2048 # each of plan's values is a list of suites
+for s in ${plan[*]}; do
+	grep -q '^# kmod:' "$here/suites/$s.sh" || continue
+	if ! out=$(make -s -C "${KDIR:-/usr/src/linux-headers-$KVER}" M="$here/kmod" modules 2>&1); then
+		echo "FAIL build/test-modules: $(echo "$out" | grep -m1 -E 'error|Error' || echo "$out" | tail -n 1)"; status=1
+	fi
+	break
+done
 if [ $build_only = 1 ]; then
 	echo "run.sh: -b: built for profiles: ${!plan[*]}; kernel $KERNEL; nothing booted" >&2
 	exit $status

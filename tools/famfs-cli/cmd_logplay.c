@@ -41,7 +41,10 @@ const struct cli_doc cli_doc_logplay = {
 		"Replay the log of the famfs file system mounted at MPT: create the\n"
 		"files and directories it lacks (idempotent).  Reports conflicts: a\n"
 		"file whose map differs from the log, a path logged twice, a file where\n"
-		"a directory belongs.  Corrupt log entries are reported and skipped.\n"
+		"a directory belongs, a directory at a logged directory's path owned by\n"
+		"neither root nor the logged owner (not taken: nothing logged beneath it\n"
+		"is replayed; one that is taken gets the logged owner and mode).\n"
+		"Corrupt log entries are reported and skipped.\n"
 		"famfs mount and mount.famfs replay the log already; a client runs\n"
 		"logplay to see what the master created since, or keeps\n"
 		"logplay --follow running to see it as it comes (see FOLLOWING).\n",

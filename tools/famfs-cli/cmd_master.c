@@ -186,6 +186,12 @@ int cmd_master(int argc, char **argv)
 	if (!rc) {
 		rc = want == 2 ? famfs_master_set(&fs, host) :
 				 famfs_master_claim(&fs, force);
+		/* a claim of another instance's record dropped the lines of
+		 * the segments mapped here; the others are mapped (and so
+		 * dropped) now, or the next opening, the master instance,
+		 * would read them as its own (famfs_fs_forget_lines) */
+		if (!rc && want == 1 && fs.lines_forgotten)
+			(void)famfs_log_discover(&fs);
 		famfs_fs_unlock(&fs);
 	}
 	if (!rc && want == 2)

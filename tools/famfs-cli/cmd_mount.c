@@ -207,15 +207,23 @@ int cli_mount(const char *dev, const char *mpt,
 		famfs_kernel->umount(mpt);
 		return rc == -ENODEV ? CLI_EXIT_NOMEMBER : FAMFS_EXIT_ERROR;
 	}
-	/* 4. replay; a corrupt entry or a conflict is reported, not fatal */
-	rc = famfs_logplay(&fs, false, &r);
-	/* 5. the master claims its role (the master record); if another
-	 * instance holds it, this one stays mounted but never appends */
-	if (!rc && master && !log_ro && !famfs_fs_lock(&fs)) {
+	/* 4. the master claims its role (the master record); if another
+	 * instance holds it, this one stays mounted but never appends.
+	 * Before the replay: only the instance that holds the role is the
+	 * master instance, which replays files with their write bits -- a
+	 * record it may take (free, handed over, this host's from another
+	 * boot) is another instance's until claimed, and the claim drops the
+	 * lines of the log that instance wrote (role/master.c) */
+	if (master && !log_ro && !famfs_fs_lock(&fs)) {
 		if (famfs_master_claim(&fs, false))
 			famfs_warn("%s: mounted, but this instance does not hold the master role (see above) and will not create files (famfs master %s)",
 				   mpt, mpt);
-		/* the master's create summary, from the log as it is now */
+		famfs_fs_unlock(&fs);
+	}
+	/* 5. replay; a corrupt entry or a conflict is reported, not fatal */
+	rc = famfs_logplay(&fs, false, &r);
+	/* the master's create summary, from the log as it is now */
+	if (!rc && master && !log_ro && !famfs_fs_lock(&fs)) {
 		famfs_fs_cache_remake(&fs);
 		famfs_fs_unlock(&fs);
 	}

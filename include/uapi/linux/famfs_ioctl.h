@@ -243,7 +243,7 @@ struct famfs_ioc_cache {
  * removal reach the mount); a /dev/daxX.Y must be bound to famfs's dax-bus
  * driver and is claimed (a writable open of it is refused while attached).
  *
- * Failure policy (the same as the primary's, see fs/famfs/backing.c): a
+ * Failure policy (the same as the primary's, see fs/famfs/removal.c): a
  * memory failure in any device, or the removal of any device (namespace
  * disabled, devdax unbound), fails the WHOLE mount: every data access on
  * every file gets EIO or SIGBUS, whichever device the file is on, because a

@@ -1,5 +1,6 @@
 # profiles: pmem nvdimm nvdimm-devdax nvdimm2 mixed cxl2
 # timeout: 600
+# kmod: famfs_stall
 # famfs pages still referenced after their mapping is gone (a page
 # vmsplice'd into a pipe; O_DIRECT and other pins hold pages the same way):
 # - unlink: the evicted file's memory is not given to the next file while
@@ -76,7 +77,7 @@ blocked() {
 # stack has a famfs_ frame) within 10 s: a removal waiting for the device
 # or its pages, before famfs logs anything; or, a pmem removal, in
 # memunmap_pages(), for the page map reference famfs's worker keeps while
-# it waits (backing.c: the wait is not in kill_dax()'s dax_srcu section).
+# it waits (removal.c: the wait is not in kill_dax()'s dax_srcu section).
 in_famfs() {
 	_n=0
 	while alive "$2" && ! grep -q "famfs_\|memunmap_pages" /proc/$2/stack 2>/dev/null &&
@@ -401,6 +402,59 @@ if [ -n "$punplug" ]; then
 fi
 device_freed umount-killed-device-freed
 t_ok umount-killed-no-warnings no_new_warnings
+
+# ---- a pmem removal while the unmount's worker lets go: famfs.ko stays ----------------
+# The device removed while an unmount that could not wait (SIGKILLed) still
+# holds it through its worker, for a page in a pipe: the removal finds the
+# device as holder, with no super block.  famfs_stall.ko stops the removal
+# just after famfs let go of its holder lock (famfs_hold_pgmap()); the pipe
+# is drained meanwhile, so the worker closes the device and puts its module
+# reference.  The removal still runs famfs code: it must hold a module
+# reference of its own, taken while it held the lock, or rmmod unloads
+# famfs.ko under it (and the stalled call returns into freed memory).
+# refcnt_at_most N: famfs.ko's reference count is N or less within 10 s.
+refcnt_at_most() {
+	_n=0
+	while [ "$(cat /sys/module/famfs/refcnt 2>/dev/null || echo 0)" -gt "$1" ]; do
+		[ $_n -ge 100 ] && return 1
+		sleep 0.1; _n=$((_n + 1))
+	done
+}
+STALL=$FAMFS_SRC/tests/qemu/kmod/famfs_stall.ko
+STALLED=/sys/module/famfs_stall/parameters/stalled
+if [ -n "$punplug" ] && [ -b "$PDEV" ]; then
+	klog_mark
+	fmount window && t_pass window-mount
+	hold w "$(p 20)"
+	umount $M & UM=$!
+	blocked window-umount-waits $UM umount
+	kill -9 $UM
+	gone_within window-umount-killed $UM "a SIGKILLed umount waiting for a page in a pipe still blocks"
+	if insmod "$STALL"; then
+		sh -c "$punplug" & UP=$!
+		_n=0
+		while [ "$(cat $STALLED)" -lt 1 ] && [ $_n -lt 100 ]; do
+			sleep 0.1; _n=$((_n + 1))
+		done
+		t_eq window-removal-stalled 1 "$(cat $STALLED)"
+		release window
+		t_ok window-worker-done refcnt_at_most 1
+		if rmmod famfs 2>/dev/null; then
+			t_fail window-module-held "famfs.ko unloaded while the removal of $PDEV ran famfs code: it took no module reference while it held the lock"
+		else
+			t_pass window-module-held
+		fi
+		echo 1 > /sys/module/famfs_stall/parameters/go
+		wait $UP
+		t_ok window-stall-unload rmmod famfs_stall
+		[ -e /sys/module/famfs ] || insmod "$FAMFS_KO"
+		replugged window "$PDEV" "$preplug"
+		device_freed window-device-freed
+		t_ok window-no-warnings no_new_warnings
+	else
+		t_fail window-stall "cannot load $STALL: $(dmesg | tail -n 2 | tr '\n' '|')"
+	fi
+fi
 
 # Last: on a kernel without the fix, the exit below never ends.
 klog_mark

@@ -54,9 +54,15 @@ struct famfs_fs {
 	bool ro_mount;			/* log meta file without write bits:
 					 * a client's mount or famfs mount -r */
 	bool master;			/* host id == sb master_uuid */
-	/* master and this instance may hold the role (role/): it alone
-	 * skips cache invalidation and replays write bits; a clone does not */
+	/* master and this instance holds the role (role/): it alone skips
+	 * cache invalidation and replays write bits; a clone does not.  Set
+	 * at open only for a record already this instance's (MINE), else by
+	 * this opening's claim, after famfs_fs_forget_lines */
 	bool master_instance;
+	/* this opening claimed a record that was not this instance's: a log
+	 * segment mapped from now on may hold lines from before the claim
+	 * (famfs_logseg_add drops it whole) */
+	bool lines_forgotten;
 	uint8_t host_uuid[16];
 	bool host_id_ok;		/* host_uuid could be read or created */
 	/* kept between the creates of this opening (log/cache.c), used and
@@ -211,6 +217,15 @@ int famfs_logseg_add(struct famfs_fs *fs, const struct famfs_log_entry *e,
  * its segment's map (famfs_map_flush, _invalidate, _refresh) */
 int famfs_log_flush(struct famfs_fs *fs, const void *addr, size_t len);
 void famfs_log_invalidate(struct famfs_fs *fs, const void *addr, size_t len);
+/* Every line this CPU may hold of the superblock region and of the log's
+ * mapped segments, header and tail included, dropped (a bounce buffer
+ * read again), and fs->lines_forgotten set: what an instance that claims
+ * a record another instance held (another host, another boot, a clone)
+ * does before it takes itself for the writer of all it reads, since the
+ * other one wrote the log meanwhile (role/: write_role).  Segments mapped
+ * later are dropped whole when mapped; a caller that wants none left for
+ * the next opening maps them all (famfs_log_discover). */
+void famfs_fs_forget_lines(struct famfs_fs *fs);
 /* famfs_map_load of each part: before slots are read or written */
 int famfs_log_load(struct famfs_fs *fs, const void *addr, size_t len);
 int famfs_log_refresh(struct famfs_fs *fs, void *addr, size_t len);

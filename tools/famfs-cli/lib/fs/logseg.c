@@ -439,10 +439,14 @@ int famfs_logseg_add(struct famfs_fs *fs, const struct famfs_log_entry *e,
 		return rc == -EINVAL ? -EIO : rc;
 	fs->seg[k].logged = true;
 	fs->seg[k].ext_idx = idx;
-	/* a reader (not the master instance): what it may hold of this memory is stale */
-	if (!fs->master_instance)
+	/* a reader (not the master instance): what it may hold of this
+	 * memory is stale (the rest is dropped as the walk reads it); an
+	 * instance that claimed another's record in this opening reads it as
+	 * its own from now on: dropped whole */
+	if (!fs->master_instance || fs->lines_forgotten)
 		famfs_map_invalidate(&fs->seg[k].m, fs->seg[k].m.addr,
-				     len < FAMFS_ALLOC_UNIT ? len : FAMFS_ALLOC_UNIT);
+				     len < FAMFS_ALLOC_UNIT || fs->lines_forgotten ?
+				     len : FAMFS_ALLOC_UNIT);
 	return 0;
 }
 
@@ -478,6 +482,27 @@ static int op_inval(struct famfs_map *m, void *a, size_t n)
 {
 	famfs_map_invalidate(m, a, n);
 	return 0;
+}
+
+/* a memory mapping's lines dropped, a bounce buffer read again */
+static void map_forget(struct famfs_map *m)
+{
+	if (!m->addr)
+		return;
+	if (m->bounce)
+		famfs_map_refresh(m, m->addr, m->len);
+	else
+		famfs_map_invalidate(m, m->addr, m->len);
+}
+
+void famfs_fs_forget_lines(struct famfs_fs *fs)
+{
+	map_forget(&fs->sbm);
+	for (unsigned k = 0; k < fs->nsegs; k++)
+		map_forget(k ? &fs->seg[k].m : &fs->logm);
+	fs->lines_forgotten = true;
+	/* what was seen past next_index was seen through those lines */
+	fs->tail_checked = false;
 }
 
 int famfs_log_flush(struct famfs_fs *fs, const void *addr, size_t len)

@@ -208,7 +208,7 @@ int famfs_log_put(struct famfs_fs *fs, struct famfs_log_entry *e,
 		  struct famfs_log_full *full)
 {
 	struct famfs_log_header *h = fs->log;
-	uint64_t idx = famfs_log_next(h), cap;
+	uint64_t idx, cap;
 	int rc, n = 1;
 
 	if (!fs->rw)
@@ -217,6 +217,9 @@ int famfs_log_put(struct famfs_fs *fs, struct famfs_log_entry *e,
 	rc = famfs_master_check(fs);
 	if (rc)
 		return rc;
+	/* next_index only now: a claim in the check (a record another
+	 * instance held) dropped the lines it would have been read through */
+	idx = famfs_log_next(h);
 	/* R4: a whole entry at next_index is committed, not overwritten */
 	rc = famfs_log_roll_forward(fs);
 	if (rc < 0)

@@ -191,8 +191,10 @@ int famfs_alloc_build(struct famfs_fs *fs, struct famfs_alloc *a);
  * page of another summary does not pass); it must name this file system
  * (fs uuid and the superblock's CRC: another mkfs does not match), this boot
  * (written since the last boot: nothing written before a crash is relied
- * on), the device size and log capacity, and an index not past the log's
- * next index whose last entry is still the one it covered (its CRC).  Any
+ * on), this claim of the master role (the record's generation: not one
+ * written before the role went to another instance and came back), the
+ * device size and log capacity, and an index not past the log's next
+ * index whose last entry is still the one it covered (its CRC).  Any
  * doubt: the summary is rebuilt from the log.  The path table holds a hash
  * and the entry index of each path; a hit is confirmed against the log
  * entry itself, so a wrong hash can only cost a log read.

@@ -14,13 +14,13 @@
 #include "log/log.h"
 
 #define SUM_MAGIC	0x314d555346534d46ULL	/* "FMSFSUM1" */
-#define SUM_VERSION	2	/* 2: last (compact logs) */
+#define SUM_VERSION	3	/* 2: last (compact logs); 3: mrec_gen */
 #define SUM_PAGE	4096
 /* a table page: slots, then file id, page number and CRC */
 #define SUM_SLOTS	((SUM_PAGE - 16) / 8)
 #define CLAIM_DIR	"/var/lib/famfs"
 
-/* 144 bytes (tests/unit/test_summary.c patches it) */
+/* 152 bytes (tests/unit/test_summary.c patches it) */
 struct sum_hdr {
 	uint64_t magic;
 	uint32_t version;
@@ -37,6 +37,13 @@ struct sum_hdr {
 	uint64_t file_id;	/* random, per build: seeds the page CRCs */
 	uint64_t npages, used;	/* table pages, paths in the table */
 	uint64_t table_off;	/* byte offset of table page 0 */
+	/* the master record's generation it was written under: the claim
+	 * it is of.  After the role went to another instance and came back
+	 * the superblock may be the same bytes again (its master uuid this
+	 * host's), but the record's generation is not: a summary of another
+	 * claim is not relied on (what the other holder did meanwhile, this
+	 * one knows only from the log, read with its lines dropped) */
+	uint64_t mrec_gen;
 };
 
 struct sum_page {
@@ -58,7 +65,7 @@ struct famfs_summary {
 struct famfs_summary_stats famfs_summary_stats;
 
 _Static_assert(sizeof(struct sum_page) == SUM_PAGE, "table page size");
-_Static_assert(sizeof(struct sum_hdr) == 144, "header size (test_summary.c)");
+_Static_assert(sizeof(struct sum_hdr) == 152, "header size (test_summary.c)");
 
 int famfs_summary_path(const uint8_t fs_uuid[16], char *out, size_t n)
 {
@@ -175,6 +182,8 @@ static void hdr_fill(struct sum_hdr *h, struct famfs_fs *fs)
 	h->nunits = h->dev_size / FAMFS_ALLOC_UNIT;
 	h->nwords = (h->nunits + 63) / 64;
 	h->table_off = table_off(h->nwords);
+	/* fs->mrec: the record as the role check (or the claim) left it */
+	h->mrec_gen = le64toh(fs->mrec.generation);
 }
 
 struct famfs_summary *famfs_summary_new(struct famfs_fs *fs, uint64_t expect)
@@ -258,6 +267,10 @@ int famfs_summary_load(struct famfs_fs *fs, struct famfs_summary **out,
 	}
 	if (famfs_boot_id(boot) || memcmp(boot, s->h.boot, 16)) {
 		fail(reason, rc, "%s", "written before this boot");
+		goto bad;
+	}
+	if (s->h.mrec_gen != want.mrec_gen) {
+		fail(reason, rc, "%s", "written under another claim of the master role (the master record's generation differs)");
 		goto bad;
 	}
 	if (s->h.dev_size != want.dev_size || s->h.capacity != want.capacity ||
@@ -576,6 +589,7 @@ int famfs_summary_save(struct famfs_summary *s, struct famfs_fs *fs,
 	/* the superblock as it is now (the append may have claimed the
 	 * master role or set a feature bit since the cache was built) */
 	s->h.sb_crc = le32toh(fs->sb->crc);
+	s->h.mrec_gen = le64toh(fs->mrec.generation);
 	s->h.next = next;
 	s->h.last_crc = next ? last_crc : 0;
 	s->h.last = next ? last : 0;

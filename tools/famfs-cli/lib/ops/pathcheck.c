@@ -24,6 +24,13 @@ static int logged_as(struct famfs_fs *fs, const char *rel, uint64_t *idx,
 	int rc;
 
 	for (int tries = 0;; tries++) {
+		/* dropped since the caller's update: an append (a mkdir's)
+		 * claimed a record another instance held (role/) */
+		if (!fs->cache_sum) {
+			rc = famfs_fs_cache_update(fs);
+			if (rc)
+				return rc;
+		}
 		rc = famfs_summary_find_type(fs->cache_sum, fs, rel, idx, type);
 		if (rc >= 0)
 			return rc;

@@ -3,7 +3,8 @@
  * logplay: make the mounted namespace match the log.  Idempotent: creates
  * what is missing, leaves what matches, reports conflicts (a file whose map
  * differs from the log, a path logged twice, a file where a directory
- * belongs) and skips corrupt entries.  On a client, and on a read-only
+ * belongs, a directory of another user where the log has one: nothing
+ * beneath it played) and skips corrupt entries.  On a client, and on a read-only
  * mount, files are created without write permission.  It holds the log
  * lock exclusively (famfs_fs_lock) while it plays, so replayers and the
  * master's creates on this host never act on one file at once.
@@ -33,6 +34,10 @@ struct lp_ctx {
 	uint64_t next;			/* first entry not played yet */
 	uint64_t lost;			/* a lost segment's first slot,
 					 * reported (UINT64_MAX: none) */
+	/* directories at a logged directory's path that the replay did not
+	 * take (dir_there): nothing logged beneath one is played, in this
+	 * round or a later one */
+	struct pathset refused;
 	/* one round (famfs_logplay_more): */
 	int rootfd;			/* the mount root, -1 if not open */
 	int pfd;			/* parent_fd's last directory, or -1 */
@@ -377,6 +382,91 @@ again:
 	return 0;
 }
 
+/*
+ * A directory already at a MKDIR entry's path rel: made by an earlier
+ * replay (or as a parent before its own entry came), or by someone on
+ * this host first.  Taken for the logged one only if it is root's, the
+ * logged owner's or the replayer's own (a replay not run as root makes
+ * them its own): anyone else's -- a local user who may write a shared
+ * logged parent (mode 1777) and made the name before the replay reached
+ * it -- would own the directory every later file of it is replayed into,
+ * and read or replace root's files there (files get the same rule:
+ * file_there never adopts one).  Taken, it gets the logged owner and mode
+ * through a descriptor opened beneath the mount without following a link,
+ * as a new directory does; refused, it is a conflict said with its owner
+ * and mode, and nothing logged beneath it is played (play: skipped).
+ */
+static void dir_there(struct lp_ctx *c, const char *p, const char *rel,
+		      uint64_t idx, const struct famfs_log_entry *e)
+{
+	uint32_t mode = le32toh(e->fm.mode) & 07777;
+	uid_t uid = le32toh(e->fm.uid);
+	gid_t gid = le32toh(e->fm.gid);
+	struct stat st;
+	int fd;
+
+	/* as the log has it (a replay with nothing to do): nothing to open
+	 * or change.  (A link above rel would be followed here: then nothing
+	 * is done there, and what is made beneath it is made under a parent
+	 * opened beneath the root, which refuses the link.) */
+	if (!fstatat(c->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) &&
+	    S_ISDIR(st.st_mode) && st.st_uid == uid && st.st_gid == gid &&
+	    (st.st_mode & 07777) == mode) {
+		c->r->present++;
+		return;
+	}
+	/* else judged and changed on the directory itself */
+	fd = dirset_open_beneath(c->rootfd, rel, strlen(rel), DIRSET_DIR);
+	if (fd < 0 || fstat(fd, &st)) {
+		int err = fd < 0 ? fd : -errno;
+
+		c->r->errors++;
+		famfs_err("%s: log entry %llu: the directory there cannot be looked at (%s); nothing logged beneath it is replayed",
+			  p, (unsigned long long)idx, dirset_beneath_why(err));
+		goto refuse;
+	}
+	if (st.st_uid && st.st_uid != uid && st.st_uid != c->euid) {
+		CONFLICT(c, "%s: log entry %llu: a directory of uid %u, gid %u, mode %04o is already there, made by neither root nor the logged owner (uid %u): not taken for the log's directory (mode %04o), and nothing logged beneath it is replayed (remove it and run famfs logplay again)",
+			 p, (unsigned long long)idx, (unsigned)st.st_uid,
+			 (unsigned)st.st_gid, (unsigned)(st.st_mode & 07777),
+			 (unsigned)uid, (unsigned)mode);
+		goto refuse;
+	}
+	if (!c->dry && (st.st_uid != uid || st.st_gid != gid) &&
+	    fchown(fd, uid, gid) && !geteuid())
+		famfs_warn("%s: chown: %s", p, strerror(errno));
+	if (!c->dry && (st.st_mode & 07777) != mode && fchmod(fd, mode))
+		famfs_warn("%s: chmod: %s", p, strerror(errno));
+	close(fd);
+	c->r->present++;
+	return;
+refuse:
+	if (fd >= 0)
+		close(fd);
+	if (pathset_add(&c->refused, rel, idx, DT_DIR, NULL) == -ENOMEM) {
+		c->r->errors++;
+		famfs_err("out of memory");
+	}
+}
+
+/* rel beneath a directory dir_there did not take: said (skipped), 1 */
+static int beneath_refused(struct lp_ctx *c, const char *p, const char *rel,
+			   uint64_t idx)
+{
+	if (!c->refused.count)
+		return 0;
+	for (const char *s = strchr(rel, '/'); s; s = strchr(s + 1, '/')) {
+		size_t n = (size_t)(s - rel);
+
+		if (!pathset_lookup_n(&c->refused, rel, n))
+			continue;
+		CONFLICT(c, "%s: log entry %llu skipped: beneath %s/%.*s, a directory the replay did not take for the log's (said above)",
+			 p, (unsigned long long)idx, c->fs->mpt, (int)n, rel);
+		return 1;
+	}
+	return 0;
+}
+
 static int play_dir(struct lp_ctx *c, const char *p, const char *rel,
 		    int pfd, const char *name, uint64_t idx,
 		    const struct famfs_log_entry *e)
@@ -389,12 +479,13 @@ static int play_dir(struct lp_ctx *c, const char *p, const char *rel,
 again:
 	if (t < 0 && pfd >= 0 && fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		t = S_ISDIR(st.st_mode) ? DT_DIR : T_OTHER;
+	if (t == DT_DIR) {
+		dir_there(c, p, rel, idx, e);
+		return 0;
+	}
 	if (t > 0) {
-		if (t == DT_DIR)
-			c->r->present++;
-		else
-			CONFLICT(c, "%s: a file where a directory belongs (log entry %llu)",
-				 p, (unsigned long long)idx);
+		CONFLICT(c, "%s: a file where a directory belongs (log entry %llu)",
+			 p, (unsigned long long)idx);
 		return 0;
 	}
 	if (c->dry) {
@@ -517,12 +608,15 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		c->r->errors++;
 		return 0;
 	}
+	if (beneath_refused(c, p, e->fm.path, idx))
+		return 0;
 	if (ensure_parents(c, e->fm.path, idx))
 		return 0;
 	/*
 	 * Its parent is opened to look at it or make it.  Already there as
-	 * the names read say (all of a replay with nothing to do), nothing
-	 * is opened for a directory and only the file for a file.
+	 * the names read say (all of a replay with nothing to do), the
+	 * parent is not opened: only the file for a file, the directory for
+	 * a directory (whose owner is judged: dir_there).
 	 * (-ENOENT only in a dry run: its parents are not made.)
 	 */
 	there = known_type(c, e->fm.path, strlen(e->fm.path), &psgid) ==
@@ -581,6 +675,12 @@ struct famfs_logplay *famfs_logplay_new(uint64_t expect)
 		famfs_err("out of memory");
 		return NULL;
 	}
+	if (pathset_init(&c->refused, 4)) {
+		pathset_free(&c->ps);
+		free(c);
+		famfs_err("out of memory");
+		return NULL;
+	}
 	c->lost = UINT64_MAX;
 	return (struct famfs_logplay *)c;
 }
@@ -592,6 +692,7 @@ void famfs_logplay_free(struct famfs_logplay *lp)
 	if (!c)
 		return;
 	pathset_free(&c->ps);
+	pathset_free(&c->refused);
 	free(c);
 }
 

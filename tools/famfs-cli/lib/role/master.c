@@ -19,15 +19,6 @@
 
 #include "role/role.h"
 
-/* this instance holds the role or may take it: MINE, FREE, or this host's
- * from another boot whose beat is not live (beat.c) -- a disk clone of a
- * running master has its claim file, but is not the master instance */
-static bool may_hold(struct famfs_fs *fs, enum famfs_mrec_state st)
-{
-	return st == FAMFS_MREC_MINE || st == FAMFS_MREC_FREE ||
-	       (st == FAMFS_MREC_REBOOT && !famfs_beat_live(fs, &fs->mrec));
-}
-
 void famfs_master_instance_judge(struct famfs_fs *fs)
 {
 	struct famfs_master_record *r;
@@ -44,17 +35,23 @@ void famfs_master_instance_judge(struct famfs_fs *fs)
 	r = famfs_mrec_at(fs->sbm.addr);
 	famfs_map_invalidate(&fs->sbm, r, sizeof(*r));
 	fs->mrec = *r;
+	/* only a record already this instance's: it wrote all the log
+	 * since its claim, which dropped every line of it.  One it may take
+	 * (free, handed over, this host's from another boot: a reboot or a
+	 * clone of an idle master) was written by another instance -- read
+	 * as a client reads until its claim (write_role) */
 	famfs_quiet = 1;
 	if (!famfs_me_get(fs, &me) && !famfs_claim_read(fs->sb->fs_uuid, &c))
-		fs->master_instance = may_hold(fs, famfs_mrec_decide(fs->sb, &fs->mrec,
-								     &me, &c, NULL));
+		fs->master_instance = famfs_mrec_decide(fs->sb, &fs->mrec, &me,
+							&c, NULL) == FAMFS_MREC_MINE;
 	famfs_quiet = q;
 }
 
 /* write the record (HELD by me, or released) and, if needed, the
- * superblock's ro_compat bit and master uuid */
+ * superblock's ro_compat bit and master uuid; other: held, of a record
+ * that was not this instance's (see below) */
 static int write_role(struct famfs_fs *fs, const struct famfs_me *me,
-		      bool held, const uint8_t master[16])
+		      bool held, bool other, const uint8_t master[16])
 {
 	/* the record judged just before (famfs_master_state) */
 	const struct famfs_master_record *old = &fs->mrec;
@@ -125,6 +122,21 @@ out:
 			  held ? "claim the master role" : "hand over the master role",
 			  strerror(-rc));
 	famfs_fs_sb_put(&w);
+	/*
+	 * A record another instance held (another host, or this host's from
+	 * another boot: a reboot or a clone), or none: that instance wrote the
+	 * log and the superblock since this CPU last read them, so what it
+	 * holds of them may be stale -- next_index, the other's entries, the
+	 * slots past next_index a tail scan cached as zeros -- and the
+	 * master instance reads without dropping lines: dropped now, every
+	 * one, and the create cache built from them with them.  (The summary
+	 * file is bound to the record's generation: log/summary.c.)
+	 */
+	if (!rc && other) {
+		famfs_fs_forget_lines(fs);
+		if (fs->cache_drop)	/* log/cache.c's */
+			fs->cache_drop(fs);
+	}
 	if (!rc) {
 		char why[FAMFS_REASON_LEN];
 
@@ -175,7 +187,7 @@ int famfs_master_claim(struct famfs_fs *fs, bool force)
 			  fs->name, reason, fs->mpt[0] ? fs->mpt : fs->name);
 		return st == FAMFS_MREC_BAD ? -EUCLEAN : rc ? rc : -EPERM;
 	}
-	return write_role(fs, &me, true, me.host);
+	return write_role(fs, &me, true, st != FAMFS_MREC_MINE, me.host);
 }
 
 /* where this instance's boot id and claim come from (tests change them) */
@@ -233,7 +245,8 @@ int famfs_master_check(struct famfs_fs *fs)
 			  fs->name);
 		return -ESTALE;
 	}
-	fs->master_instance = fs->master && may_hold(fs, st);
+	/* the claim below makes it the master instance (write_role) */
+	fs->master_instance = fs->master && st == FAMFS_MREC_MINE;
 	switch (st) {
 	case FAMFS_MREC_MINE:
 		mine_remember(fs);
@@ -246,8 +259,6 @@ int famfs_master_check(struct famfs_fs *fs)
 		rc = famfs_master_claim(fs, false);
 		if (!rc)
 			mine_remember(fs);
-		else	/* another boot's, live (beat.c): a clone's view */
-			fs->master_instance = false;
 		return rc;
 	default:
 		famfs_err("%s: %s; nothing was written (famfs master claim -f %s takes the role over if that master is gone)",
@@ -273,12 +284,18 @@ int famfs_master_set(struct famfs_fs *fs, const uint8_t host[16])
 			  fs->name, me_s, m_s);
 		return -EPERM;
 	}
+	/* this host's claim from another boot: a reboot, or a clone of this
+	 * host's disk while the holder runs -- handed over only if it could
+	 * be claimed (the holder gone: beat.c's wait), never at once */
+	if (st == FAMFS_MREC_REBOOT &&
+	    famfs_takeover_wait(fs, &me, reason))
+		st = FAMFS_MREC_OTHER;
 	if (st == FAMFS_MREC_OTHER || st == FAMFS_MREC_BAD) {
 		famfs_err("%s: %s; not handed over (famfs master claim -f first, if that master is gone)",
 			  fs->name, reason);
 		return st == FAMFS_MREC_BAD ? -EUCLEAN : -EPERM;
 	}
-	rc = write_role(fs, &me, false, host);
+	rc = write_role(fs, &me, false, false, host);
 	if (!rc && !famfs_claim_path(fs->sb->fs_uuid, p, sizeof(p)))
 		unlink(p);
 	return rc;

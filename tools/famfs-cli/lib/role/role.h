@@ -60,14 +60,17 @@ int famfs_master_state(struct famfs_fs *fs, enum famfs_mrec_state *st,
 		       char *reason);
 /* At open: fs->master_instance from the record as memory holds it (its
  * lines dropped first; kept in fs->mrec) judged by famfs_mrec_decide for
- * this instance: MINE, REBOOT or FREE, on a host that is the superblock's
- * master -- the master record's full check (host uuid, boot id, claim),
- * kept up to date by famfs_master_check and by claims and hand-overs.  It
- * alone wrote the metadata, so it alone skips dropping its cache lines
- * before it reads the log and replays files with their write bits; a
- * clone of the master (its host uuid, not its claim) reads and replays as
- * a client does.  No message; a failure to judge is false (a reader's
- * caution). */
+ * this instance: MINE only, on a host that is the superblock's master --
+ * the master record's full check (host uuid, boot id, claim), kept up to
+ * date by famfs_master_check and by claims and hand-overs.  It alone
+ * wrote the metadata since its claim, which dropped every line of the log
+ * and the superblock region (famfs_fs_forget_lines), so it alone skips
+ * dropping its cache lines before it reads the log and replays files with
+ * their write bits.  A record it may take but does not hold yet (free,
+ * handed over, this host's from another boot: a reboot or a clone) was
+ * written by another instance: read and replayed as a client does until
+ * this opening claims it.  No message; a failure to judge is false (a
+ * reader's caution). */
 void famfs_master_instance_judge(struct famfs_fs *fs);
 /* Before every append, under the log lock: 0 if this instance holds the
  * role (a free record, or this host's from before a reboot, is claimed
@@ -75,7 +78,10 @@ void famfs_master_instance_judge(struct famfs_fs *fs);
 int famfs_master_check(struct famfs_fs *fs);
 /* Claim the role (at mount, famfs master claim): a free record or this
  * host's from before a reboot; force: any record, and this host becomes
- * the superblock's master too.  Under the log lock. */
+ * the superblock's master too.  Under the log lock.  A record that was
+ * not this instance's: every line of the log and the superblock region
+ * is dropped and the create cache with them (famfs_fs_forget_lines), then
+ * this opening is the master instance. */
 int famfs_master_claim(struct famfs_fs *fs, bool force);
 /* ---- beat.c: the holder's beat and a takeover's wait (issue 27.4) ------- */
 /* The lease: how long a takeover by another boot of this host watches the
