@@ -229,6 +229,10 @@ struct famfs_inode_info {
 	 * MAP_CREATE (under i_rwsem) needs it to be 1, the caller's own.
 	 */
 	atomic_t		unmapped_opens;
+	/* GiBs mapped with a PUD entry, FAMFS_PUD_DIRTY marks; see pud.c */
+	struct xarray		pud_gibs;
+	/* serializes a GiB's PUD faults with its writeback */
+	struct mutex		pud_lock;
 	struct inode		vfs_inode;
 };
 
@@ -379,6 +383,20 @@ int famfs_ioc_dev_add(struct file *file, struct famfs_ioc_dev_add __user *uarg);
 int famfs_ioc_dev_get(struct file *file, struct famfs_ioc_dev_info __user *uarg);
 long famfs_dir_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 extern const struct file_operations famfs_dir_operations;
+
+/* pud.c */
+void famfs_pud_init(struct famfs_inode_info *fi);
+void famfs_pud_forget(struct famfs_inode_info *fi);
+bool famfs_pud_tracked(struct inode *inode);
+unsigned long famfs_get_unmapped_area(struct file *filp, unsigned long addr,
+				      unsigned long len, unsigned long pgoff,
+				      unsigned long flags);
+vm_fault_t famfs_pud_fault(struct vm_fault *vmf);
+int famfs_pud_writeback(struct inode *inode, loff_t start, loff_t end);
+int famfs_pud_mprotect(struct vm_area_struct *vma, unsigned long start,
+		       unsigned long end, unsigned long newflags);
+struct page *famfs_pud_next_busy(struct inode *inode, pgoff_t *index);
+void famfs_pud_kill(struct inode *inode, u64 start, u64 end, int mf_flags);
 
 /* devdax.c (stubs without CONFIG_FAMFS_DEVDAX) */
 #ifdef CONFIG_FAMFS_DEVDAX

@@ -29,9 +29,9 @@
  *
  * Layer "removal" (scripts/layers.conf): the whole sequence of a failure
  * and of a removal is here, calling down into pins.c (the files' pages),
- * map.c (which file a device range is) and backing.c (the holder, its
- * lock, the wait for an unmount to close the device); nothing below calls
- * up into it.
+ * pud.c (who maps a failed page with a 1 GiB mapping), map.c (which file a
+ * device range is) and backing.c (the holder, its lock, the wait for an
+ * unmount to close the device); nothing below calls up into it.
  */
 
 #include <linux/dax.h>
@@ -176,6 +176,8 @@ static void famfs_kill_range(struct famfs_sb_info *fsi, u32 dev, u64 start,
 			mf_dax_kill_procs(inode->i_mapping, fs >> PAGE_SHIFT,
 					  DIV_ROUND_UP(fe, PAGE_SIZE) -
 					  (fs >> PAGE_SHIFT), mf_flags);
+			/* 1 GiB mappings have no DAX entry to find them by */
+			famfs_pud_kill(inode, fs, fe, mf_flags);
 		}
 		iput(inode);
 	}
@@ -370,7 +372,7 @@ static void famfs_backing_gone(struct dax_device *dax_dev,
 	if (!test_and_set_bit(FAMFS_SB_FAILED, &fsi->flags))
 		pr_err("famfs (%s): the device%s is going away: all data access on this mount now fails with EIO\n",
 		       r->name, famfs_which(b, buf, sizeof(buf)));
-	/* Pairs with smp_mb() in famfs_iomap_begin(). */
+	/* Pairs with smp_mb() in famfs_iomap_begin() and famfs_pud_insert(). */
 	smp_mb__after_atomic();
 	if (sb && atomic_inc_not_zero(&sb->s_active))
 		r->sb = sb;

@@ -45,6 +45,7 @@ static struct inode *famfs_alloc_inode(struct super_block *sb)
 		return NULL;
 	fi->fmap = NULL;
 	atomic_set(&fi->unmapped_opens, 0);
+	famfs_pud_init(fi);
 	return &fi->vfs_inode;
 }
 
@@ -65,6 +66,7 @@ static void famfs_evict_inode(struct inode *inode)
 	 */
 	if (fmap)
 		pinned = famfs_pins_evict(inode);
+	famfs_pud_forget(fi);
 	truncate_inode_pages_final(&inode->i_data);
 	clear_inode(inode);
 	if (fmap) {

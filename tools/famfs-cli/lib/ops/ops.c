@@ -115,12 +115,39 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 					   fs->mpt, i);
 	}
 	/* all or nothing: ENOSPC leaves the bitmaps as they were */
-	if (lay && lay->nstrips)
+	if (lay && lay->nstrips) {
 		rc = famfs_alloc_place_strips(a, pl, size, lay->nstrips,
 					      lay->chunk, &ie, devs, &shared);
-	else
-		rc = famfs_alloc_place(a, pl, size, FAMFS_LOG_MAX_SIMPLE_EXT,
-				       ext, &next, &dev);
+	} else {
+		uint32_t al = lay ? lay->align : FAMFS_ALIGN_AUTO;
+
+		rc = -ENOSPC;
+		/* 1 GiB-aligned first (famfs.ko's 1 GiB mappings) */
+		if (al == FAMFS_ALIGN_1G ||
+		    (al == FAMFS_ALIGN_AUTO && size >= FAMFS_ALIGN_BYTES)) {
+			rc = famfs_alloc_place_aligned(a, pl, size,
+						       FAMFS_ALIGN_BYTES / FAMFS_ALLOC_UNIT,
+						       ext, &dev);
+			if (!rc)
+				next = 1;
+		}
+		if (rc && al == FAMFS_ALIGN_1G) {
+			uint64_t runs = 0;
+
+			for (unsigned i = 0; i < a->ndevs; i++)
+				runs += famfs_bitmap_free_aligned(&a->dev[i],
+						FAMFS_ALIGN_BYTES / FAMFS_ALLOC_UNIT);
+			famfs_err("%s: --align 1g: no free run of %llu bytes starting on a 1 GiB boundary%s (%llu wholly free aligned GiBs in the file system; famfs df shows them per device)",
+				  p, (unsigned long long)size,
+				  pl->has_dev ? " on that --device" : "",
+				  (unsigned long long)runs);
+			return -ENOSPC;
+		}
+		if (rc)
+			rc = famfs_alloc_place(a, pl, size,
+					       FAMFS_LOG_MAX_SIMPLE_EXT, ext,
+					       &next, &dev);
+	}
 	if (rc) {
 		if (lay && lay->nstrips)
 			famfs_err("%s: device full: no room for %u strips of %llu-byte chunks holding %llu bytes (%llu bytes free in 2 MiB units)",

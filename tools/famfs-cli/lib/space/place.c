@@ -235,3 +235,19 @@ int famfs_alloc_place_strips(struct famfs_alloc *a,
 		ie->strip_off[i] = htole64(first[i] * UNIT);
 	return 0;
 }
+
+int famfs_alloc_place_aligned(struct famfs_alloc *a,
+			      const struct famfs_place *pl, uint64_t size,
+			      uint64_t align, struct famfs_log_simple_ext *ext,
+			      unsigned *dev)
+{
+	for (unsigned i = 0; i < a->ndevs; i++) {
+		if (pl->has_dev ? i != pl->dev : (pl->absent >> i & 1))
+			continue;
+		if (!famfs_alloc_aligned(&a->dev[i], size, align, ext)) {
+			*dev = i;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}

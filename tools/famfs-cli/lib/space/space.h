@@ -73,6 +73,16 @@ void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e);
 int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
 		struct famfs_log_simple_ext *ext);
 void famfs_bitmap_clear(struct famfs_bitmap *b, uint64_t unit);
+/* One contiguous extent of roundup(size, 2 MiB) (>= 1 unit) starting at a
+ * unit that is a multiple of align (units, a power of 2: 512 for 1 GiB,
+ * so device offset and file offset 0 are both 1 GiB-aligned), the lowest
+ * such; -ENOSPC (bitmap unchanged) if none, -EINVAL for a bad align. */
+int famfs_alloc_aligned(struct famfs_bitmap *b, uint64_t size, uint64_t align,
+			struct famfs_log_simple_ext *ext);
+/* How many runs of align units (a power of 2), starting at multiples of
+ * align, are wholly free (0 for a bad align) */
+uint64_t famfs_bitmap_free_aligned(const struct famfs_bitmap *b,
+				   uint64_t align);
 /* A simple file of size bytes in at most max_ext (1..16) extents: one
  * contiguous run, first fit, when one is free; else, when free space is
  * fragmented, the fewest runs that hold it: the longest free runs whole,
@@ -139,6 +149,14 @@ int famfs_alloc_place(struct famfs_alloc *a, const struct famfs_place *pl,
 		      uint64_t size, unsigned max_ext,
 		      struct famfs_log_simple_ext *ext, unsigned *next,
 		      unsigned *dev);
+/* A simple file in one run starting at a multiple of align units
+ * (famfs_alloc_aligned): on pl's device, else on the first device (in
+ * index order, not absent) that has such a run.  *dev says which; -ENOSPC
+ * (nothing changed) if none has. */
+int famfs_alloc_place_aligned(struct famfs_alloc *a,
+			      const struct famfs_place *pl, uint64_t size,
+			      uint64_t align, struct famfs_log_simple_ext *ext,
+			      unsigned *dev);
 /* An interleaved file (famfs_alloc_strips' geometry): strip i on devs[i].
  * pl's device: all strips there.  Else, with at least nstrips devices
  * (not absent), each strip on another device (those with the most free
