@@ -134,8 +134,10 @@ field_of() { tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1; }
 # vmpte_kb=.."
 pud_share() {
 	_id=$1 _want=$2; shift 2
-	if ! bench_dax share "$@" > /tmp/bench-smoke.out 2>&1; then
-		t_fail $_id "bench_dax share $* exited $?: $(tail -n 2 /tmp/bench-smoke.out | tr '\n' ' ')"
+	bench_dax share "$@" > /tmp/bench-smoke.out 2>&1
+	_rc=$?
+	if [ $_rc != 0 ]; then
+		t_fail $_id "bench_dax share $* exited $_rc: $(tail -n 2 /tmp/bench-smoke.out | tr '\n' ' ')"
 		return
 	fi
 	cat /tmp/bench-smoke.out
@@ -169,14 +171,25 @@ if [ "$FAMFS_PROFILE" = nvdimm-1g ]; then
 		t_eq pud-1g-counts "cold-read:1/1/0/0/0/0 warm-read:0/0/0/0/0/0 cold-write:1/1/0/0/0/0 warm-write:0/0/0/0/0/0" \
 			"$(pud_counts famfs-1g cold-read warm-read cold-write warm-write)"
 	else
-		t_fail pud-1g-counts "bench_dax exited $?: $(tail -n 2 /tmp/bench-smoke.out)"
+		t_fail pud-1g-counts "bench_dax failed: $(tail -n 2 /tmp/bench-smoke.out)"
 	fi
 	if bench_dax counts -W -s 1G famfs-2m=$M/p2m > /tmp/bench-smoke.out 2>&1; then
 		cat /tmp/bench-smoke.out
 		t_eq pud-2m-counts "cold-read:512/0/1/512/0/0 warm-read:0/0/0/0/0/0" \
 			"$(pud_counts famfs-2m cold-read warm-read)"
 	else
-		t_fail pud-2m-counts "bench_dax exited $?: $(tail -n 2 /tmp/bench-smoke.out)"
+		t_fail pud-2m-counts "bench_dax failed: $(tail -n 2 /tmp/bench-smoke.out)"
+	fi
+	# the first fault alone: one per access, each line complete
+	if bench_dax fault -s 1G -r 2 famfs-1g=$M/p1g famfs-2m=$M/p2m > /tmp/bench-smoke.out 2>&1; then
+		cat /tmp/bench-smoke.out
+		for _t in famfs-1g famfs-2m; do
+			for _op in read write; do
+				t_ok pud-fault-$_t-$_op grep -q "^BENCH fault target=$_t size=$GiB reps=2 op=$_op minflt=1 min_ns=[0-9]* median_ns=[0-9]* again_min_ns=[0-9]* again_median_ns=[0-9]*\$" /tmp/bench-smoke.out
+			done
+		done
+	else
+		t_fail pud-fault "bench_dax failed: $(tail -n 2 /tmp/bench-smoke.out)"
 	fi
 	# 8 processes map 2 GiB: one PUD fault per GiB, no table page; mapped
 	# 2 MiB past a GiB boundary: 512 PMD faults per GiB and a PMD table for
@@ -186,7 +199,7 @@ if [ "$FAMFS_PROFILE" = nvdimm-1g ]; then
 	umount $M
 	# device-dax with align=1G: the second NVDIMM's namespace as devdax for
 	# a moment (pud.sh uses it as a member afterwards: back to fsdax)
-	_ns=$(basename "$(readlink -f /sys/block/pmem1/device/..)")
+	_ns=$(cat /sys/block/pmem1/device/namespace 2>/dev/null)
 	case $_ns in
 	namespace*)
 		_j=$(ndctl create-namespace -f -e "$_ns" -m devdax --map=mem --align=1G 2>&1)
@@ -200,7 +213,7 @@ if [ "$FAMFS_PROFILE" = nvdimm-1g ]; then
 				t_eq pud-devdax-counts "cold-read:1 warm-read:0" \
 					"$(for _p in cold-read warm-read; do printf '%s:%s ' $_p "$(grep "^BENCH counts target=devdax-1g .* pass=$_p " /tmp/bench-smoke.out | field_of minflt)"; done | sed 's/ $//')"
 			else
-				t_fail pud-devdax-counts "bench_dax exited $?: $(tail -n 2 /tmp/bench-smoke.out)"
+				t_fail pud-devdax-counts "bench_dax failed: $(tail -n 2 /tmp/bench-smoke.out)"
 			fi
 		else
 			t_fail pud-devdax-ns "no dax device for $_ns: $(echo "$_j" | tail -n 2 | tr '\n' ' ')"
