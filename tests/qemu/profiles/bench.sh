@@ -1,6 +1,7 @@
-# Benchmarks (scripts/bench.sh): four QEMU NVDIMMs in one guest, each its
-# own label-less region, backed by host memory (memfd, share=on, prealloc:
-# no host first touch, no host writeback write-protecting the mapping):
+# Benchmarks (scripts/bench.sh): six QEMU NVDIMMs in one guest, each its
+# own label-less region, backed by host memory (slots 0-3: memfd, share=on,
+# prealloc: no host first touch, no host writeback write-protecting the
+# mapping; slots 4 and 5: see below):
 #   slot 0: devdax, align 2 MiB  -> $BENCH_DEVDAX (/dev/daxN.0): raw baseline
 #   slot 1: fsdax                -> $FAMFS_DEV (/dev/pmemN): famfs
 #   slot 2: fsdax                -> $BENCH_EXT4_DEV (/dev/pmemN): ext4 -o dax
