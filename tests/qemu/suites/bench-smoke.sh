@@ -50,8 +50,10 @@ check() {
 		t_fail $_n-mkfile "$(cat /tmp/bench-smoke.out)"
 		return
 	fi
-	if ! bench_dax counts -s "$_s" "$_n=$M/$_n" > /tmp/bench-smoke.out 2>&1; then
-		t_fail $_n-counts "bench_dax exited $?: $(tail -n 2 /tmp/bench-smoke.out)"
+	bench_dax counts -s "$_s" "$_n=$M/$_n" > /tmp/bench-smoke.out 2>&1
+	_rc=$?
+	if [ $_rc -ne 0 ]; then
+		t_fail $_n-counts "bench_dax exited $_rc: $(tail -n 2 /tmp/bench-smoke.out)"
 		return
 	fi
 	cat /tmp/bench-smoke.out
