@@ -78,7 +78,7 @@ static int pages_overlap(uint64_t off, uint64_t len)
 }
 
 /* ---- the contract ----------------------------------------------------------- */
-#define PWHY(e, what)	(pages_why = (what), (e))
+#define PWHY(e, what)	(v2_why = pages_why = (what), (e))
 static const char *pages_why;
 
 /*
