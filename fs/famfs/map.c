@@ -447,18 +447,24 @@ void __famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
 	for (i = 0; i < fmap->nr_extents; i++) {
 		struct famfs_kext *ext = &fmap->ext[i];
 
-		if (WARN_ON_ONCE(RB_EMPTY_NODE(&ext->node)))
+		/* A zombie gave back its extents without a referenced page. */
+		if (RB_EMPTY_NODE(&ext->node)) {
+			WARN_ON_ONCE(fmap->inode);
 			continue;
+		}
 		famfs_kext_release(fsi, ext);
 	}
 }
 
 /*
  * Zombies: the maps of evicted files some of whose pages were still
- * referenced (pins.c records which).  Their extents stay in the tree, so
- * statfs counts them and MAP_CREATE cannot have their memory, until the
- * last recorded page is idle; no new reference can appear, so reaping
- * looks at the recorded pages only.  The list is under map_lock.
+ * referenced (pins.c records which).  Their extents that hold a recorded
+ * page stay in the tree, so statfs counts them and MAP_CREATE cannot have
+ * their memory, until the last recorded page in them is idle; no new
+ * reference can appear, so reaping looks at the recorded pages only.  An
+ * extent with no recorded page is given back at once (famfs_zombie_trim()):
+ * a small file with a page in a pipe keeps that page extent only, never its
+ * other pages or its unit.  The list is under map_lock.
  */
 
 /* Is @pfn a page of a device of @fsi that is gone?  Under map_lock. */
@@ -476,6 +482,44 @@ static bool famfs_pfn_gone(struct famfs_sb_info *fsi, unsigned long pfn)
 	return false;
 }
 
+/* Does extent @ext of zombie @fmap hold one of its recorded pages? */
+static bool famfs_kext_pinned(struct famfs_sb_info *fsi,
+			      const struct famfs_fmap *fmap,
+			      const struct famfs_kext *ext)
+{
+	const struct famfs_backing *b = famfs_dev(fsi, ext->dev);
+	unsigned long first, nr;
+	unsigned int i;
+
+	if (WARN_ON_ONCE(!b))
+		return true;
+	first = b->pfn + (ext->dev_off >> PAGE_SHIFT);
+	nr = DIV_ROUND_UP(ext->len, PAGE_SIZE);
+	for (i = 0; i < fmap->nr_busy; i++)
+		if (fmap->busy_pfns[i] - first < nr)
+			return true;
+	return false;
+}
+
+/*
+ * Give back the extents (strips) of zombie @fmap that hold none of its
+ * recorded pages: nothing references their pages, and nothing can any
+ * more.  Context: map_lock held.
+ */
+static void famfs_zombie_trim(struct famfs_sb_info *fsi,
+			      struct famfs_fmap *fmap)
+{
+	u32 i;
+
+	for (i = 0; i < fmap->nr_extents; i++) {
+		struct famfs_kext *ext = &fmap->ext[i];
+
+		if (!RB_EMPTY_NODE(&ext->node) &&
+		    !famfs_kext_pinned(fsi, fmap, ext))
+			famfs_kext_release(fsi, ext);
+	}
+}
+
 /* Free the zombies whose pages are all idle.  Context: map_lock held. */
 void famfs_zombies_reap(struct famfs_sb_info *fsi)
 {
@@ -483,6 +527,8 @@ void famfs_zombies_reap(struct famfs_sb_info *fsi)
 
 	lockdep_assert_held(&fsi->map_lock);
 	list_for_each_entry_safe(fmap, tmp, &fsi->zombies, zombie) {
+		unsigned int was = fmap->nr_busy;
+
 		/* An idle page stays idle: drop it from the record. */
 		while (fmap->nr_busy) {
 			unsigned long pfn = fmap->busy_pfns[fmap->nr_busy - 1];
@@ -492,8 +538,11 @@ void famfs_zombies_reap(struct famfs_sb_info *fsi)
 				break;
 			fmap->nr_busy--;
 		}
-		if (fmap->nr_busy)
+		if (fmap->nr_busy) {
+			if (fmap->nr_busy != was)
+				famfs_zombie_trim(fsi, fmap);
 			continue;
+		}
 		list_del(&fmap->zombie);
 		__famfs_fmap_remove(fsi, fmap);
 		kvfree(fmap->busy_pfns);
@@ -514,6 +563,7 @@ void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
 	fmap->ino = fmap->inode->i_ino;
 	fmap->inode = NULL;
 	list_add_tail(&fmap->zombie, &fsi->zombies);
+	famfs_zombie_trim(fsi, fmap);
 	/* The device may be gone already: then it waited for the pages. */
 	famfs_zombies_reap(fsi);
 	mutex_unlock(&fsi->map_lock);
