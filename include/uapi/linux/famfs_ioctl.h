@@ -365,7 +365,8 @@ struct famfs_ioc_iext_v3 {
  *
  *   EPERM, EFAULT, EROFS, EEXIST, EBUSY, EIO	as without the flag
  *   EINVAL	flags has another bit; reserved[] is not 0
- *   EOPNOTSUPP	unknown extent_type or file_type
+ *   EOPNOTSUPP	unknown extent_type or file_type; an interleaved file that
+ *		is not FAMFS_REG (as without the flag)
  *   EOPNOTSUPP	the kernel's page size is not FAMFS_IOC_PAGE_SIZE
  *   EINVAL	an interleaved map; a file_type other than FAMFS_REG
  *   EINVAL	no extents

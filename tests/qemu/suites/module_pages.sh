@@ -31,8 +31,9 @@ if trace_have $EV_PMD $EV_PTE; then
 	trace_off $_evs
 	_pud=$(grep -c 'famfs_pud_fault:' $TRACE/trace)
 	_pmd=$(grep -c 'dax_pmd_fault_done:.*NOPAGE' $TRACE/trace)
+	_pmdfb=$(grep -c 'dax_pmd_fault_done:.*FALLBACK' $TRACE/trace)
 	_pte=$(grep -c 'dax_pte_fault_done:.*NOPAGE' $TRACE/trace)
-	t_eq faults-traced "pud=0 pmd=0 pte=517" "pud=$_pud pmd=$_pmd pte=$_pte"
+	t_eq faults-traced "pud=0 pmd=0 pmdfb=0 pte=517" "pud=$_pud pmd=$_pmd pmdfb=$_pmdfb pte=$_pte"
 	: > $TRACE/trace
 else
 	run_prog module_pages $MPT "$FAMFS_DEV" faults
