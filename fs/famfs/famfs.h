@@ -45,6 +45,12 @@
  * but the last of a file is a whole number of 2 MiB: that is what lets a
  * 2 MiB-aligned file be mapped with PMD entries, and it keeps the tail of
  * one file's last extent from sharing a page with any other extent.
+ *
+ * Except in a small file's map (FAMFS_IOC_MAP_PAGES, famfs_fmap_pages()):
+ * its extents are 4 KiB pages inside one 2 MiB unit each, which other
+ * small files share page by page; such a unit holds no other extent (each
+ * of those keeps its whole units, see famfs_kext_claim() in map.c), and
+ * such a file is mapped with 4 KiB faults only.
  */
 #define FAMFS_EXTENT_ALIGN	SZ_2M
 
@@ -133,12 +139,14 @@ struct famfs_fmap {
 	struct inode		*inode;		/* back pointer, for failures */
 	u32			file_type;	/* enum famfs_file_type */
 	u32			extent_type;	/* SIMPLE_ or INTERLEAVED_ */
+	bool			pages;		/* FAMFS_IOC_MAP_PAGES: small */
 	u64			file_size;
 	u64			alloc_size;	/* file bytes the extents hold */
 	/*
 	 * Device bytes the map keeps from every other file: each extent
 	 * rounded up to FAMFS_EXTENT_ALIGN, since no other extent can start
-	 * in the rest of a 2 MiB block that a ragged last extent ends in.
+	 * in the rest of a 2 MiB block that a ragged last extent ends in;
+	 * the pages of a small file's extents exactly.
 	 */
 	u64			claim_size;
 	u32			nr_iext;
@@ -162,6 +170,12 @@ static inline bool famfs_fmap_interleaved(const struct famfs_fmap *fmap)
 	return fmap->extent_type == FAMFS_INTERLEAVED_EXTENT;
 }
 
+/* A small file's map: page extents (FAMFS_IOC_MAP_PAGES). */
+static inline bool famfs_fmap_pages(const struct famfs_fmap *fmap)
+{
+	return fmap->pages;
+}
+
 /*
  * A map as MAP_CREATE, MAP_CREATE_V2 and MAP_CREATE_V3 give it, once the
  * ioctl has read it from user space: ioctl.c validates it, map.c builds the
@@ -169,11 +183,13 @@ static inline bool famfs_fmap_interleaved(const struct famfs_fmap *fmap)
  * of simple extent i is @devs[i], of strip j of interleaved extent i
  * @devs[FAMFS_DEVS_IDX(i, j)] (all 0 but for MAP_CREATE_V3, whose list as
  * read is @v3, for the checks of its device fields; famfs_map_v3_check()).
+ * @flags: the v3 header's (FAMFS_IOC_MAP_PAGES), 0 for v1 and v2.
  */
 #define FAMFS_DEVS_IDX(i, j)	((i) * FAMFS_IOC_MAX_STRIPS + (j))
 struct famfs_map_req {
 	u32				extent_type;
 	u32				file_type;
+	u32				flags;
 	u64				file_size;
 	u64				count;
 	const struct famfs_extent	*ext;
@@ -528,5 +544,9 @@ void *famfs_map_v3_convert(struct famfs_map_req *req);
 int famfs_map_v3_check(const struct famfs_mc *mc,
 		       const struct famfs_map_req *req, u64 i, u32 j);
 bool famfs_map_v3_unused_zero(const struct famfs_map_req *req, u64 i, u32 j);
+int famfs_map_pages_header(const struct famfs_mc *mc,
+			   const struct famfs_map_req *req);
+int famfs_check_page(const struct famfs_mc *mc,
+		     const struct famfs_map_req *req, u64 i);
 
 #endif /* _FS_FAMFS_FAMFS_H */

@@ -195,9 +195,18 @@ static vm_fault_t famfs_dax_huge_fault(struct vm_fault *vmf,
 	/* A write to a MAP_PRIVATE mapping copies: it changes no file. */
 	bool write = (vmf->flags & FAULT_FLAG_WRITE) &&
 		     (vmf->vma->vm_flags & VM_SHARED);
+	const struct famfs_fmap *fmap = famfs_inode_fmap(file_inode(file));
 	vm_fault_t ret;
 	pfn_t pfn;
 
+	/*
+	 * A small file (page extents): 4 KiB faults only.  The rest of its
+	 * 2 MiB is other files' pages; iomap would stop a PMD at its extent
+	 * anyway (famfs_iomap_begin() reports the extent as it is), but no
+	 * 2 MiB or 1 GiB mapping is ever tried.
+	 */
+	if (pe_size != PE_SIZE_PTE && fmap && famfs_fmap_pages(fmap))
+		return VM_FAULT_FALLBACK;
 	if (write) {
 		sb_start_pagefault(sb);
 		file_update_time(file);

@@ -2,7 +2,9 @@
 # timeout: 600
 # Hostile input to famfs.ko's map ioctls, v1 and v2 (MAP_CREATE_V2 and
 # MAP_GET_V2: long extent lists, interleaved extents, the errno of the first
-# failing check of the contract, where striped bytes land) (progs/hostile_fuzz/,
+# failing check of the contract, where striped bytes land; small files:
+# MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES, page extents sharing 2 MiB units,
+# never a page) (progs/hostile_fuzz/,
 # seeded and reproducible; the seed is printed): on a famfs-cli mount holding
 # files with known bytes, one process with an exact model of the mount (with
 # files that others hold open, and remounts between the calls), then

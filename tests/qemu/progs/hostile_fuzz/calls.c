@@ -541,6 +541,8 @@ void fuzz_loop(long n, int dirfd)
 		}
 		if (chance(8)) {
 			do_multidev(dirfd);
+		} else if (chance(7)) {
+			do_pages();
 		} else if (r < 24) {
 			f = pick(ro || nonroot ? -1 : 0, 0);
 			if (f)
@@ -621,6 +623,8 @@ void print_stats(void)
 	       nc_free, nc_remap, nc_opener, nc_remount);
 	printf("info: %s[%d]: several devices: DEV_ADD/DEV_GET %ld, MAP_CREATE_V3 %ld, MAP_GET_V3 %ld\n",
 	       label, myid, nc_dev, nc_create3, nc_get3);
+	printf("info: %s[%d]: small files: MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES %ld (accepted %ld)\n",
+	       label, myid, nc_pages, nc_accept_pages);
 	if (!quiet && !nonroot)
 		print_tally();
 	fflush(stdout);

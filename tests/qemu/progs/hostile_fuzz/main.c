@@ -31,6 +31,11 @@
  * mapping, read-only or misaligned; MAP_GET_V2 with room 0, too little,
  * exactly enough and more, bad header and list pointers, flags set.
  *
+ * And small files (calls5.c): MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES, page
+ * extents in 2 MiB units other small files share, valid and broken in one
+ * or two fields, whose errno is the contract's first failing check; their
+ * pages never overlap another file's page or the units of other maps.
+ *
  * Checks, against a model of every map on the mount (the files found at
  * start plus the ones this process made):
  *  - a refused call returns one of the errnos that ioctl.c documents for
@@ -107,7 +112,7 @@ static const char *const cname[NCHECK] = {
 	"create-v2-errno", "create-v2-accepted-map", "get-v2",
 	"v1-get-of-v2-map-eoverflow", "data-placement",
 	"create-with-other-opener", "remount", "cache-errno", "coherence",
-	"dev-errno", "create-v3-errno", "get-v3",
+	"dev-errno", "create-v3-errno", "get-v3", "create-pages-errno",
 };
 long ncheck[NCHECK], nbad[NCHECK];
 static char why[NCHECK][400];
@@ -157,7 +162,9 @@ static void report(const char *prefix)
 }
 
 /* ---- the whole mount ---------------------------------------------------- */
-struct sext { uint64_t off, len; int file; };
+/* @len: what the range keeps from others (a page extent its pages, any
+ * other range its whole 2 MiB units) */
+struct sext { uint64_t off, len; int file, pages; };
 static struct sext *sx;
 static int nsx, capsx;
 static char (*spath)[256];
@@ -190,6 +197,8 @@ static int get_any(int fd, struct vmap *vm)
 		vm->h.ext_list = 0;
 		return 0;
 	}
+	if (errno == EOVERFLOW)		/* a page map: v3 says it */
+		return get_v3_vmap(fd, vm);
 	if (errno != ENOTTY)
 		return errno;
 	if (ioctl(fd, FAMFSIOC_MAP_GET, &m))
@@ -233,8 +242,10 @@ static int scan_one(const char *p, const struct stat *st, int type,
 			sx = realloc(sx, capsx * sizeof(*sx));
 		}
 		sx[nsx].off = r[i].off;
-		sx[nsx].len = r[i].len;
+		sx[nsx].len = m.h.flags ? r[i].len :
+			      (r[i].len + TWO_MiB - 1) & ~(TWO_MiB - 1);
 		sx[nsx].file = nspath;
+		sx[nsx].pages = m.h.flags != 0;
 		nsx++;
 	}
 	sclaim += vm_claim(&m);
@@ -302,6 +313,9 @@ static void static_maps(void)
 	}
 	nstat = nsx;
 	units_add(stat_ext, nstat, 1);
+	for (int i = 0; i < nsx; i++)
+		if (sx[i].pages)
+			pages_mark(sx[i].off, sx[i].len, 1);
 }
 
 static void setup_arena(void)
@@ -406,6 +420,7 @@ static int fuzz_proc(int id)
 			nc_create2 = nc_accept2 = nc_il2 = nc_get2 = 0;
 			nc_v1ovf = nc_remap = nc_opener = nc_remount = 0;
 			nc_dev = nc_create3 = nc_get3 = 0;
+			nc_pages = nc_accept_pages = 0;
 			memset(nerr, 0, sizeof(nerr));
 			memset(nerr2, 0, sizeof(nerr2));
 			memset(ncheck, 0, sizeof(ncheck));
@@ -420,6 +435,8 @@ static int fuzz_proc(int id)
 					break;
 				if (chance(10))
 					do_multidev(dirfd);
+				else if (chance(8))
+					do_pages();
 				else if (chance(35))
 					do_create(f, chance(30));
 				else if (chance(55))
