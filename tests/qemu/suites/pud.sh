@@ -87,6 +87,47 @@ t_eq mprotect-no-bad-pud 0 "$(klog_since | grep -c 'bad pud')"
 klog_mark
 pud_case pins "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0"
 t_eq pins-no-warning 0 "$(klog_since | grep -c 'WARNING\|BUG')"
+# mremap of a PUD mapping, whole to an address not congruent to its file
+# offset and a 2 MiB piece out of it: 6.1's move_page_tables() would take
+# the huge PUD for a bad table ('bad pud', cleared without a TLB flush).
+klog_mark
+run_prog module_pud $MPT "$FAMFS_DEV" mremap
+t_eq mremap-no-bad-pud 0 "$(klog_since | grep -c 'bad pud')"
+# syncfs writes back the GiBs stored into through PUD mappings (GiB 0 and
+# 1, once each), and a GiB another process's store dirtied again during
+# that writeback is written back by the next syncfs
+# (famfs:famfs_pud_writeback events between the prog's trace markers).
+# pud_wb_between FROM TO [POS]: those events (of file offset POS).
+pud_wb_between() {
+	awk -v a="$1" -v b="$2" -v pos="${3:-}" 'index($0, a) { p = 1 } index($0, b) { p = 0 }
+		p && /famfs_pud_writeback:/ && (pos == "" || index($0, " pos " pos " "))' \
+		$TRACE/trace | wc -l
+}
+if trace_have famfs/famfs_pud_writeback $EV_PUD; then
+	trace_on famfs/famfs_pud_writeback $EV_PUD
+	run_prog module_pud $MPT "$FAMFS_DEV" syncrace
+	trace_off famfs/famfs_pud_writeback $EV_PUD
+	t_eq syncrace-sync-writes-back-gibs "1 1" \
+		"$(pud_wb_between famfs-syncrace-1 famfs-syncrace-2 0) $(pud_wb_between famfs-syncrace-1 famfs-syncrace-2 0x40000000)"
+	_n=$(awk '/famfs-syncrace-1/ { p = 1 } /famfs-syncrace-2/ { p = 0 }
+		p && /famfs_pud_fault:.* write NOPAGE/' $TRACE/trace | wc -l)
+	t_eq syncrace-refaulted-during-sync 1 "$((_n > 0))"
+	t_eq syncrace-second-sync-writes-back "1 0" \
+		"$(pud_wb_between famfs-syncrace-2 famfs-syncrace-end 0) $(pud_wb_between famfs-syncrace-2 famfs-syncrace-end 0x40000000)"
+else
+	trace_missing syncrace "famfs:famfs_pud_writeback in $TRACE"
+fi
+# swapoff walks the page tables of a private mapping that has an anon_vma
+# (a copied page) and a GiB read: no 'bad pud' (the second device is the
+# swap; the tool's part below makes it a member again).
+set -- $FAMFS_DEVS
+if [ -n "${2:-}" ] && t_ok swap-mkswap mkswap "$2"; then
+	klog_mark
+	export PUD_SWAP=$2
+	run_prog module_pud $MPT "$FAMFS_DEV" swapoff
+	swapoff "$2" 2>/dev/null
+	t_eq swapoff-no-bad-pud 0 "$(klog_since | grep -c 'bad pud')"
+fi
 t_ok umount-raw umount $MPT
 
 # The tool (issue 31, item 1): files of 1 GiB or more go on 1 GiB boundaries
@@ -144,6 +185,15 @@ else
 	t_fail mount-again "$_o"
 fi
 t_ok umount umount $MPT
+# A memory failure in a PUD-mapped GiB signals the processes that map the
+# page, not one that maps the file without touching it.
+if _o=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
+	t_pass mount-poisonmap
+	pud_case poisonmap "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0"
+	t_ok umount-poisonmap umount $MPT
+else
+	t_fail mount-poisonmap "$_o"
+fi
 
 # Device removal under a 1 GiB mapping: nd_pmem unbound from the pfn device
 # (ndctl refuses to disable a mounted namespace); pmem's kill_dax() tells
