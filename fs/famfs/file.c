@@ -230,6 +230,7 @@ static const struct vm_operations_struct famfs_dax_vm_ops = {
 	.page_mkwrite	= famfs_dax_fault,
 	.pfn_mkwrite	= famfs_dax_fault,
 	.mprotect	= famfs_pud_mprotect,
+	.may_split	= famfs_pud_may_split,
 };
 
 /* daxdev_mapping_supported() for every device of the mount. */

@@ -116,36 +116,97 @@ bool famfs_pud_tracked(struct inode *inode)
 	return !xa_empty(&FAMFS_I(inode)->pud_gibs);
 }
 
+/* Zap the mappings of the recorded GiBs @first..@last of @inode's file. */
+static void famfs_pud_zap(struct inode *inode, unsigned long first,
+			  unsigned long last)
+{
+	struct famfs_inode_info *fi = FAMFS_I(inode);
+	unsigned long gib;
+	void *entry;
+
+	xa_for_each_range(&fi->pud_gibs, gib, entry, first, last)
+		unmap_mapping_range(inode->i_mapping, (loff_t)gib << PUD_SHIFT,
+				    PUD_SIZE, 0);
+}
+
 /*
  * Where 1 GiB mappings of a file can be: an address congruent to the file
  * offset modulo 1 GiB, when the mapping covers at least one whole aligned
  * GiB of the file; else as thp_get_unmapped_area() (2 MiB).
+ *
+ * mremap() asks here too, for the address it moves a range of a mapping
+ * to (MAP_FIXED with MREMAP_FIXED), before 6.1's move_page_tables(), which
+ * moves a huge PUD only to a 1 GiB-aligned address: for any other, it takes
+ * the entry for a bad table (get_old_pud()), logs "bad pud" and clears it
+ * without a TLB flush.  So when the address is not congruent to the file
+ * offset, the 1 GiB mappings of the GiBs wholly inside the range go first
+ * (every process's: famfs cannot tell an mremap() from an mmap(); they
+ * fault again).  A range that starts or ends inside a GiB splits its VMA
+ * there first: famfs_pud_may_split().
  */
 unsigned long famfs_get_unmapped_area(struct file *filp, unsigned long addr,
 				      unsigned long len, unsigned long pgoff,
 				      unsigned long flags)
 {
 	u64 off = (u64)pgoff << PAGE_SHIFT, off_end, off_align;
+	struct inode *inode = file_inode(filp);
 	unsigned long len_pad, ret;
 
-	if (!IS_ENABLED(CONFIG_HAVE_ARCH_TRANSPARENT_HUGEPAGE_PUD) || addr ||
-	    (flags & MAP_FIXED) || len < PUD_SIZE ||
-	    (off >> PAGE_SHIFT) != pgoff || check_add_overflow(off, (u64)len,
-							     &off_end))
+	if (!IS_ENABLED(CONFIG_HAVE_ARCH_TRANSPARENT_HUGEPAGE_PUD) ||
+	    len < PUD_SIZE || (off >> PAGE_SHIFT) != pgoff ||
+	    check_add_overflow(off, (u64)len, &off_end))
 		goto thp;
 	off_align = round_up(off, PUD_SIZE);
 	if (off_end <= off_align || off_end - off_align < PUD_SIZE)
 		goto thp;
 	len_pad = len + PUD_SIZE;
-	if (len_pad < len || len_pad > TASK_SIZE)
-		goto thp;
-	ret = current->mm->get_unmapped_area(filp, 0, len_pad, pgoff, flags);
-	if (IS_ERR_VALUE(ret))
-		goto thp;
-	ret += (off - ret) & (PUD_SIZE - 1);
+	ret = -ENOMEM;
+	if (!addr && !(flags & MAP_FIXED) && len_pad > len &&
+	    len_pad <= TASK_SIZE)
+		ret = current->mm->get_unmapped_area(filp, 0, len_pad, pgoff,
+						     flags);
+	if (!IS_ERR_VALUE(ret))
+		return ret + ((off - ret) & (PUD_SIZE - 1));
+	ret = thp_get_unmapped_area(filp, addr, len, pgoff, flags);
+	/* a hint is an mmap(): only MAP_FIXED or none can be an mremap() */
+	if ((!addr || (flags & MAP_FIXED)) && !IS_ERR_VALUE(ret) &&
+	    ((ret - off) & (PUD_SIZE - 1)) && famfs_pud_tracked(inode))
+		famfs_pud_zap(inode, off_align >> PUD_SHIFT,
+			      (off_end >> PUD_SHIFT) - 1);
 	return ret;
 thp:
 	return thp_get_unmapped_area(filp, addr, len, pgoff, flags);
+}
+
+/**
+ * famfs_pud_may_split() - vm_operations_struct.may_split of famfs files
+ * @vma: the VMA split at @addr (munmap, mprotect, mremap, madvise, mlock)
+ * @addr: where
+ *
+ * 6.1 splits huge PMDs at a VMA split (vma_adjust_trans_huge()), not huge
+ * PUDs: one would straddle the two VMAs, and the mremap() of either part
+ * would meet it in move_page_tables() ("bad pud", see
+ * famfs_get_unmapped_area()).  So the 1 GiB mappings of the GiB around
+ * @addr go first, when @vma could hold one there (device-dax refuses such
+ * a split instead: a file's mapping may be split anywhere).
+ * Context: mmap_lock held for write.
+ *
+ * Return: 0.
+ */
+int famfs_pud_may_split(struct vm_area_struct *vma, unsigned long addr)
+{
+	struct inode *inode = file_inode(vma->vm_file);
+	unsigned long start = addr & PUD_MASK;
+	u64 pos;
+
+	if (!IS_ENABLED(CONFIG_HAVE_ARCH_TRANSPARENT_HUGEPAGE_PUD) ||
+	    addr == start || start < vma->vm_start ||
+	    vma->vm_end - start < PUD_SIZE || !famfs_pud_tracked(inode))
+		return 0;
+	pos = (u64)linear_page_index(vma, start) << PAGE_SHIFT;
+	if (IS_ALIGNED(pos, PUD_SIZE))
+		famfs_pud_zap(inode, pos >> PUD_SHIFT, pos >> PUD_SHIFT);
+	return 0;
 }
 
 #ifdef CONFIG_HAVE_ARCH_TRANSPARENT_HUGEPAGE_PUD
