@@ -97,7 +97,8 @@ t_eq mremap-no-bad-pud 0 "$(klog_since | grep -c 'bad pud')"
 # 1, once each), and a GiB another process's store dirtied again during
 # that writeback is written back by the next syncfs
 # (famfs:famfs_pud_writeback events between the prog's trace markers).
-# pud_wb_between FROM TO [POS]: those events (of file offset POS).
+# pud_wb_between FROM TO [POS]: those events (of file offset POS, as the
+# kernel prints it: 0x0, 0x40000000).
 pud_wb_between() {
 	awk -v a="$1" -v b="$2" -v pos="${3:-}" 'index($0, a) { p = 1 } index($0, b) { p = 0 }
 		p && /famfs_pud_writeback:/ && (pos == "" || index($0, " pos " pos " "))' \
@@ -108,12 +109,12 @@ if trace_have famfs/famfs_pud_writeback $EV_PUD; then
 	run_prog module_pud $MPT "$FAMFS_DEV" syncrace
 	trace_off famfs/famfs_pud_writeback $EV_PUD
 	t_eq syncrace-sync-writes-back-gibs "1 1" \
-		"$(pud_wb_between famfs-syncrace-1 famfs-syncrace-2 0) $(pud_wb_between famfs-syncrace-1 famfs-syncrace-2 0x40000000)"
+		"$(pud_wb_between famfs-syncrace-1 famfs-syncrace-2 0x0) $(pud_wb_between famfs-syncrace-1 famfs-syncrace-2 0x40000000)"
 	_n=$(awk '/famfs-syncrace-1/ { p = 1 } /famfs-syncrace-2/ { p = 0 }
 		p && /famfs_pud_fault:.* write NOPAGE/' $TRACE/trace | wc -l)
 	t_eq syncrace-refaulted-during-sync 1 "$((_n > 0))"
 	t_eq syncrace-second-sync-writes-back "1 0" \
-		"$(pud_wb_between famfs-syncrace-2 famfs-syncrace-end 0) $(pud_wb_between famfs-syncrace-2 famfs-syncrace-end 0x40000000)"
+		"$(pud_wb_between famfs-syncrace-2 famfs-syncrace-end 0x0) $(pud_wb_between famfs-syncrace-2 famfs-syncrace-end 0x40000000)"
 else
 	trace_missing syncrace "famfs:famfs_pud_writeback in $TRACE"
 fi
