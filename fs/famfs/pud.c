@@ -32,7 +32,9 @@
  *     it inserts the writable entry; a read fault inserts a read-only entry
  *     (write-notify keeps vm_page_prot read-only), so the first store takes
  *     a write fault, as fs/dax.c's PMD entries do.
- * Writeback (fsync, msync, writepages): for each dirty GiB of the range,
+ * Writeback (fsync, msync, writepages; sync(2), syncfs(2) and unmount
+ * through famfs_pud_sync(): famfs inodes are on no writeback list, so
+ * I_DIRTY_PAGES alone brings no writepages): for each dirty GiB of the range,
  * under pud_lock, clear the mark and zap every mapping of that GiB of the
  * file (unmap_mapping_range(); fs/dax.c write-protects instead, which 6.1
  * cannot do for a PUD: dax_entry_mkclean() walks PTEs and PMDs only), then,
@@ -447,6 +449,51 @@ next:
 		cond_resched();
 	}
 	return 0;
+}
+
+/**
+ * famfs_pud_sync() - sync(2), syncfs(2), unmount: write back every dirty GiB
+ * @sb: the mount
+ *
+ * famfs inodes come from new_inode() and are never hashed, so
+ * __mark_inode_dirty() puts none of them on a writeback list: neither
+ * sync(2) nor syncfs(2) nor the flusher ever calls ->writepages for them.
+ * The dirty GiBs of every file are written back here instead, from
+ * ->sync_fs.  Context: s_umount held.
+ *
+ * Return: 0, or the first error of famfs_pud_writeback() (the rest is
+ * still written back).
+ */
+int famfs_pud_sync(struct super_block *sb)
+{
+	struct inode *inode, *toput = NULL;
+	int rc = 0, err;
+
+	spin_lock(&sb->s_inode_list_lock);
+	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
+		spin_lock(&inode->i_lock);
+		if ((inode->i_state & (I_FREEING | I_WILL_FREE | I_NEW)) ||
+		    !S_ISREG(inode->i_mode) ||
+		    !xa_marked(&FAMFS_I(inode)->pud_gibs, FAMFS_PUD_DIRTY)) {
+			spin_unlock(&inode->i_lock);
+			continue;
+		}
+		__iget(inode);
+		spin_unlock(&inode->i_lock);
+		spin_unlock(&sb->s_inode_list_lock);
+
+		err = famfs_pud_writeback(inode, 0, LLONG_MAX);
+		if (!rc)
+			rc = err;
+		iput(toput);
+		toput = inode;
+		cond_resched();
+
+		spin_lock(&sb->s_inode_list_lock);
+	}
+	spin_unlock(&sb->s_inode_list_lock);
+	iput(toput);
+	return rc;
 }
 
 /**
