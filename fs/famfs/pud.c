@@ -15,7 +15,11 @@
  *     physical memory (the pfn; device offset 1 GiB-aligned alone is not
  *     enough: a namespace made with a 2 MiB --align may start anywhere),
  *     with struct pages (pfn_t_devmap), and no page of it poisoned,
- *   - it is not a write to a private mapping (copy on write is 4 KiB);
+ *   - the mapping is not a private one that can be written (to, or with
+ *     FOLL_FORCE: is_cow_mapping()): its first copy on write gives it an
+ *     anon_vma, and 6.1's mm has no huge PUD beside one (device-dax refuses
+ *     private mappings): swapoff's walk (unuse_pud_range()) takes a huge
+ *     PUD for a bad table, logs "bad pud" and clears it unflushed;
  * else it answers VM_FAULT_FALLBACK, and the PMD path (fs/dax.c) runs as
  * before, then the PTE path.  Each answer is traced (famfs:famfs_pud_fault:
  * NOPAGE, or FALLBACK with the reason).
@@ -329,8 +333,8 @@ vm_fault_t famfs_pud_fault(struct vm_fault *vmf)
 	vm_fault_t ret = VM_FAULT_FALLBACK;
 	u64 pos = 0;
 
-	if (write && !(vma->vm_flags & VM_SHARED)) {
-		why = "private-write";
+	if (is_cow_mapping(vma->vm_flags)) {
+		why = "private";
 		goto out;
 	}
 	if (addr < vma->vm_start || vma->vm_end - addr < PUD_SIZE) {
