@@ -61,9 +61,10 @@
  * page and kills nobody, so famfs_kill_range() (removal.c) also calls
  * famfs_pud_kill(), which sends SIGBUS (BUS_MCEERR_AR to the current task if
  * the failure is action required, else BUS_MCEERR_AO; si_addr the failed
- * page's address in that VMA, si_addr_lsb PUD_SHIFT) to every process with a
- * VMA able to hold a PUD mapping of a recorded GiB that holds the failed
- * page; then the mount fails and every mapping goes (removal.c).
+ * page's address in that VMA, si_addr_lsb PUD_SHIFT) to every process whose
+ * page tables map a recorded GiB that holds the failed page with a PUD entry
+ * (famfs_pud_mapped()); then the mount fails and every mapping goes
+ * (removal.c).
  *
  * Device removal: famfs_backing_gone() (removal.c) sets the mount failed and zaps every
  * mapping.  A fault that checked the flag before may insert its entry after
@@ -547,8 +548,37 @@ struct page *famfs_pud_next_busy(struct inode *inode, pgoff_t *index)
 }
 
 /*
+ * Does @vma map the GiB around @addr with a huge PUD entry now?  As
+ * memory-failure.c's dev_pagemap_mapping_shift() looks: without the page
+ * table locks, under i_mmap_rwsem, which keeps @vma's page tables (their
+ * freeing unlinks @vma from the file first).
+ */
+static bool famfs_pud_mapped(struct vm_area_struct *vma, unsigned long addr)
+{
+#ifdef CONFIG_HAVE_ARCH_TRANSPARENT_HUGEPAGE_PUD
+	pgd_t *pgd = pgd_offset(vma->vm_mm, addr);
+	p4d_t *p4d;
+	pud_t pud;
+
+	if (!pgd_present(READ_ONCE(*pgd)))
+		return false;
+	p4d = p4d_offset(pgd, addr);
+	if (!p4d_present(READ_ONCE(*p4d)))
+		return false;
+	pud = READ_ONCE(*pud_offset(p4d, addr));
+	return pud_present(pud) && pud_devmap(pud);
+#else
+	return false;
+#endif
+}
+
+/*
  * Signal the processes of @vma, which maps file page @pgoff (a failed page
- * of a PUD-mapped GiB), at the page's address.
+ * of a PUD-mapped GiB), at the page's address, if @vma maps that GiB with
+ * a PUD entry: memory-failure.c signals only a process whose page tables
+ * map the page (one that maps it with a PMD or PTE entry has a DAX entry,
+ * by which mf_dax_kill_procs() finds it; one that maps none gets SIGBUS
+ * when it touches the file, now that the mount failed).
  */
 static void famfs_pud_signal(struct vm_area_struct *vma, pgoff_t pgoff,
 			     int mf_flags)
@@ -559,7 +589,8 @@ static void famfs_pud_signal(struct vm_area_struct *vma, pgoff_t pgoff,
 
 	/* Only a VMA that holds the whole aligned GiB can map it whole. */
 	if ((addr & PUD_MASK) < vma->vm_start ||
-	    vma->vm_end - (addr & PUD_MASK) < PUD_SIZE)
+	    vma->vm_end - (addr & PUD_MASK) < PUD_SIZE ||
+	    !famfs_pud_mapped(vma, addr))
 		return;
 	rcu_read_lock();
 	for_each_process(t) {
