@@ -60,8 +60,14 @@
  *           entry, while another process maps the same file but has not
  *           touched it: only the process that maps the page is signalled
  *           (as memory-failure.c does for PMD and PTE mappings)
+ *   holdrace  a thread's PUD fault held by famfs_stall_pud.ko before its
+ *           insert while the suite removes the device, then in the zap of
+ *           its own GiB (it found the mount failed); once the removal has
+ *           returned, a load through the mapping must raise SIGBUS (the
+ *           handshake with the suite is in $PUD_HOLD: ready, go, read)
  */
 #include "module_test.h"
+#include <pthread.h>
 #include <sys/swap.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -813,6 +819,93 @@ static void test_poisonmap(void)
 	close(fd);
 }
 
+/* SIGBUS for holdrace: per thread, as two threads may take one. */
+static __thread sigjmp_buf hr_jb;
+static __thread volatile sig_atomic_t hr_hit;
+
+static void hr_on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)si;
+	(void)uc;
+	hr_hit = 1;
+	siglongjmp(hr_jb, 1);
+}
+
+/* 1 if this thread's load of *@p raises SIGBUS. */
+static int hr_sigbus_at(volatile char *p)
+{
+	hr_hit = 0;
+	if (sigsetjmp(hr_jb, 1) == 0)
+		(void)*p;
+	return hr_hit;
+}
+
+static void *hr_fault(void *p)
+{
+	return (void *)(uintptr_t)hr_sigbus_at(p);
+}
+
+/* Create $PUD_HOLD/@name. */
+static void hr_post(const char *dir, const char *name)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	close(open(path, O_WRONLY | O_CREAT, 0644));
+}
+
+/*
+ * holdrace: a 1 GiB file at device 3G mapped whole; a thread loads from it
+ * (a PUD fault, which famfs_stall_pud.ko holds), then $PUD_HOLD/ready.  Once
+ * $PUD_HOLD/go appears (the suite removed the device and its removal
+ * returned), a load of another page of the GiB must raise SIGBUS, then
+ * $PUD_HOLD/read; the thread's fault ends in SIGBUS too.
+ */
+static void test_holdrace(void)
+{
+	const char *dir = getenv("PUD_HOLD");
+	struct sigaction sa;
+	char path[512];
+	pthread_t t;
+	void *hit;
+	char *p;
+	int fd;
+
+	if (!dir) {
+		t_fail("holdrace", "PUD_HOLD (the directory to signal in) is not set");
+		return;
+	}
+	/* the device goes away under us: hold the file only */
+	if (dev.fd >= 0)
+		close(dev.fd);
+	dev.fd = -1;
+	fd = mk1("holdrace", GiB, 3 * GiB, GiB);
+	if (fd < 0)
+		return;
+	p = map_shared("holdrace-mmap", fd, GiB, 0, PROT_READ);
+	if (!p)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = hr_on_sigbus;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigaction(SIGBUS, &sa, NULL);
+	if (pthread_create(&t, NULL, hr_fault, p))
+		die("pthread_create");
+	hr_post(dir, "ready");
+	snprintf(path, sizeof(path), "%s/go", dir);
+	while (access(path, F_OK))
+		usleep(10000);
+	t_true("holdrace-sigbus-after-removal", hr_sigbus_at(p + 4096),
+	       "the 1 GiB mapping still reads after the removal of its device returned");
+	hr_post(dir, "read");
+	if (pthread_join(t, &hit))
+		die("pthread_join");
+	t_true("holdrace-fault-sigbus", hit != NULL,
+	       "the held PUD fault did not end in SIGBUS");
+	close(fd);
+}
+
 static const struct t_test tests[] = {
 	{ "cold4g", test_cold4g, 1 },
 	{ "off2m", test_off2m, 1 },
@@ -830,6 +923,7 @@ static const struct t_test tests[] = {
 	{ "swapoff", test_swapoff, 1 },
 	{ "syncrace", test_syncrace, 1 },
 	{ "poisonmap", test_poisonmap, 1 },
+	{ "holdrace", test_holdrace, 1 },
 };
 
 int main(int argc, char **argv)
