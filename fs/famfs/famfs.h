@@ -388,6 +388,7 @@ extern const struct file_operations famfs_dir_operations;
 void famfs_pud_init(struct famfs_inode_info *fi);
 void famfs_pud_forget(struct famfs_inode_info *fi);
 bool famfs_pud_tracked(struct inode *inode);
+void famfs_pud_quiesce(struct inode *inode);
 unsigned long famfs_get_unmapped_area(struct file *filp, unsigned long addr,
 				      unsigned long len, unsigned long pgoff,
 				      unsigned long flags);

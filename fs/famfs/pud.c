@@ -66,12 +66,14 @@
  * (famfs_pud_mapped()); then the mount fails and every mapping goes
  * (removal.c).
  *
- * Device removal: famfs_backing_gone() (removal.c) sets the mount failed and zaps every
- * mapping.  A fault that checked the flag before may insert its entry after
- * that zap: after inserting, the fault checks again (smp_mb() pairs with the
- * one after the flag is set) and zaps its own GiB and answers SIGBUS if the
- * mount failed meanwhile.  The removal waits for the device's pages by pfn,
- * whatever maps them.
+ * Device removal and memory failure: removal.c sets the mount failed, then
+ * for each file waits for the PUD faults in flight (famfs_pud_quiesce():
+ * they hold pud_lock from their check of the flag until their entry is in)
+ * and zaps every mapping after them; a later fault sees the flag under
+ * pud_lock and inserts nothing.  So when the removal goes on to wait for
+ * the device's pages by pfn, no 1 GiB entry maps them any more.  (A fault
+ * also checks the flag again after inserting, smp_mb() pairing with the
+ * one after the flag is set, and zaps its own GiB and answers SIGBUS.)
  *
  * mprotect(): see famfs_pud_mprotect().
  *
@@ -115,6 +117,23 @@ void famfs_pud_init(struct famfs_inode_info *fi)
 void famfs_pud_forget(struct famfs_inode_info *fi)
 {
 	xa_destroy(&fi->pud_gibs);
+}
+
+/**
+ * famfs_pud_quiesce() - wait for the PUD faults of a file in flight
+ * @inode: a file of a mount whose failed flag is set (removal.c)
+ *
+ * A PUD fault holds pud_lock from its check of the flag until its entry is
+ * in (and zapped again if it saw the flag set after all): once this
+ * returns, every fault that saw the mount alive has its entry in, for the
+ * caller's zap that follows, and every later one sees the flag.
+ */
+void famfs_pud_quiesce(struct inode *inode)
+{
+	struct famfs_inode_info *fi = FAMFS_I(inode);
+
+	mutex_lock(&fi->pud_lock);
+	mutex_unlock(&fi->pud_lock);
 }
 
 /* Has any GiB of @inode been mapped with a PUD entry? */
