@@ -82,7 +82,8 @@
  * whatever size maps them.
  *
  * Locking: mmap_lock (fault) -> pud_lock -> i_mmap_rwsem -> page table
- * locks; writeback takes pud_lock -> i_mmap_rwsem.
+ * locks; writeback takes pud_lock -> i_mmap_rwsem; sync (famfs_pud_sync())
+ * and removal.c (famfs_pud_quiesce()) take pud_lock under s_umount.
  *
  * Layer "pud" (scripts/layers.conf), above "cache" and below "pins": owns
  * the record of 1 GiB mappings (pud_gibs, pud_lock); calls cache.c (the
