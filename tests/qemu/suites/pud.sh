@@ -44,7 +44,7 @@ fi
 trace_have $EV_PUD || t_fail pud-tracepoint "no $EV_PUD in $TRACE (famfs.ko without PUD faults)"
 
 # pud_case ID "pud=N pudfb=N pmd=N pmdfb=N pte=N" [TEST]: module_pud TEST
-# (default: ID) with its
+# (default: ID; $PUD_PROG instead of module_pud if set) with its
 # faults counted (pud=missing without the famfs tracepoint); events in
 # $PUD_XEV are traced too.
 pud_case() {
@@ -52,7 +52,7 @@ pud_case() {
 	_evs="$EV_PMD $EV_PTE $PUD_XEV"
 	trace_have $EV_PUD && _evs="$_evs $EV_PUD"
 	trace_on $_evs
-	run_prog module_pud ${PUD_MPT:-$MPT} "$FAMFS_DEV" ${3:-$_t}
+	run_prog ${PUD_PROG:-module_pud} ${PUD_MPT:-$MPT} "$FAMFS_DEV" ${3:-$_t}
 	trace_off $_evs
 	_pud=missing _pudfb=missing
 	if trace_have $EV_PUD; then
@@ -92,7 +92,7 @@ t_eq pins-no-warning 0 "$(klog_since | grep -c 'WARNING\|BUG')"
 # offset and a 2 MiB piece out of it: 6.1's move_page_tables() would take
 # the huge PUD for a bad table ('bad pud', cleared without a TLB flush).
 klog_mark
-run_prog module_pud $MPT "$FAMFS_DEV" mremap
+run_prog module_pud_hostile $MPT "$FAMFS_DEV" mremap
 t_eq mremap-no-bad-pud 0 "$(klog_since | grep -c 'bad pud')"
 # syncfs writes back the GiBs stored into through PUD mappings (GiB 0 and
 # 1, once each), and a GiB another process's store dirtied again during
@@ -107,7 +107,7 @@ pud_wb_between() {
 }
 if trace_have famfs/famfs_pud_writeback $EV_PUD; then
 	trace_on famfs/famfs_pud_writeback $EV_PUD
-	run_prog module_pud $MPT "$FAMFS_DEV" syncrace
+	run_prog module_pud_hostile $MPT "$FAMFS_DEV" syncrace
 	trace_off famfs/famfs_pud_writeback $EV_PUD
 	t_eq syncrace-sync-writes-back-gibs "1 1" \
 		"$(pud_wb_between famfs-syncrace-1 famfs-syncrace-2 0x0) $(pud_wb_between famfs-syncrace-1 famfs-syncrace-2 0x40000000)"
@@ -126,7 +126,7 @@ set -- $FAMFS_DEVS
 if [ -n "${2:-}" ] && t_ok swap-mkswap mkswap "$2"; then
 	klog_mark
 	export PUD_SWAP=$2
-	run_prog module_pud $MPT "$FAMFS_DEV" swapoff
+	run_prog module_pud_hostile $MPT "$FAMFS_DEV" swapoff
 	swapoff "$2" 2>/dev/null
 	t_eq swapoff-no-bad-pud 0 "$(klog_since | grep -c 'bad pud')"
 fi
@@ -191,7 +191,9 @@ t_ok umount umount $MPT
 # page, not one that maps the file without touching it.
 if _o=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
 	t_pass mount-poisonmap
+	PUD_PROG=module_pud_hostile
 	pud_case poisonmap "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0"
+	PUD_PROG=
 	t_ok umount-poisonmap umount $MPT
 else
 	t_fail mount-poisonmap "$_o"
@@ -257,7 +259,7 @@ else
 	rm -rf /tmp/pud-r && mkdir -p /tmp/pud-r
 	export PUD_HOLD=/tmp/pud-r
 	klog_mark
-	bg_prog module_pud $MPT "$FAMFS_DEV" holdrace
+	bg_prog module_pud_hostile $MPT "$FAMFS_DEV" holdrace
 	wait_for /tmp/pud-r/ready 60
 	t_ok holdrace-insert-held sp_count stalled_insert 1
 	nd=$(basename "$(readlink -f /sys/block/${FAMFS_DEV#/dev/}/device)")
@@ -281,7 +283,7 @@ else
 		t_ok holdrace-removal-returns wait_for /tmp/pud-r/unbound 60
 		touch /tmp/pud-r/go
 	fi
-	bg_verdict module_pud
+	bg_verdict module_pud_hostile
 	t_ok holdrace-umount umount $MPT
 	t_ok holdrace-stall-unload rmmod famfs_stall_pud
 	t_eq holdrace-no-warnings 0 "$(klog_since | grep -c 'WARNING\|BUG\|Call Trace\|refcount')"
