@@ -404,13 +404,16 @@ extern const struct file_operations famfs_dir_operations;
 void famfs_pud_init(struct famfs_inode_info *fi);
 void famfs_pud_forget(struct famfs_inode_info *fi);
 bool famfs_pud_tracked(struct inode *inode);
+void famfs_pud_quiesce(struct inode *inode);
 unsigned long famfs_get_unmapped_area(struct file *filp, unsigned long addr,
 				      unsigned long len, unsigned long pgoff,
 				      unsigned long flags);
 vm_fault_t famfs_pud_fault(struct vm_fault *vmf);
 int famfs_pud_writeback(struct inode *inode, loff_t start, loff_t end);
+int famfs_pud_sync(struct super_block *sb);
 int famfs_pud_mprotect(struct vm_area_struct *vma, unsigned long start,
 		       unsigned long end, unsigned long newflags);
+int famfs_pud_may_split(struct vm_area_struct *vma, unsigned long addr);
 struct page *famfs_pud_next_busy(struct inode *inode, pgoff_t *index);
 void famfs_pud_kill(struct inode *inode, u64 start, u64 end, int mf_flags);
 

@@ -239,6 +239,7 @@ static const struct vm_operations_struct famfs_dax_vm_ops = {
 	.page_mkwrite	= famfs_dax_fault,
 	.pfn_mkwrite	= famfs_dax_fault,
 	.mprotect	= famfs_pud_mprotect,
+	.may_split	= famfs_pud_may_split,
 };
 
 /* daxdev_mapping_supported() for every device of the mount. */
@@ -365,7 +366,10 @@ static int famfs_dax_writepages(struct address_space *mapping,
 
 	if (famfs_sb_failed(fsi))
 		return -EIO;
-	/* sync(2), syncfs, the flusher: the GiBs of 1 GiB mappings too */
+	/*
+	 * The GiBs of 1 GiB mappings too (sync(2) and syncfs(2) do not come
+	 * here: famfs inodes are on no writeback list; famfs_sync_fs())
+	 */
 	rc = famfs_pud_writeback(mapping->host,
 				 wbc->range_cyclic ? 0 : wbc->range_start,
 				 wbc->range_cyclic ? LLONG_MAX : wbc->range_end);

@@ -15,7 +15,11 @@
  *     physical memory (the pfn; device offset 1 GiB-aligned alone is not
  *     enough: a namespace made with a 2 MiB --align may start anywhere),
  *     with struct pages (pfn_t_devmap), and no page of it poisoned,
- *   - it is not a write to a private mapping (copy on write is 4 KiB);
+ *   - the mapping is not a private one that can be written (to, or with
+ *     FOLL_FORCE: is_cow_mapping()): its first copy on write gives it an
+ *     anon_vma, and 6.1's mm has no huge PUD beside one (device-dax refuses
+ *     private mappings): swapoff's walk (unuse_pud_range()) takes a huge
+ *     PUD for a bad table, logs "bad pud" and clears it unflushed;
  * else it answers VM_FAULT_FALLBACK, and the PMD path (fs/dax.c) runs as
  * before, then the PTE path.  Each answer is traced (famfs:famfs_pud_fault:
  * NOPAGE, or FALLBACK with the reason).
@@ -32,7 +36,9 @@
  *     it inserts the writable entry; a read fault inserts a read-only entry
  *     (write-notify keeps vm_page_prot read-only), so the first store takes
  *     a write fault, as fs/dax.c's PMD entries do.
- * Writeback (fsync, msync, writepages): for each dirty GiB of the range,
+ * Writeback (fsync, msync, writepages; sync(2), syncfs(2) and unmount
+ * through famfs_pud_sync(): famfs inodes are on no writeback list, so
+ * I_DIRTY_PAGES alone brings no writepages): for each dirty GiB of the range,
  * under pud_lock, clear the mark and zap every mapping of that GiB of the
  * file (unmap_mapping_range(); fs/dax.c write-protects instead, which 6.1
  * cannot do for a PUD: dax_entry_mkclean() walks PTEs and PMDs only), then,
@@ -55,16 +61,19 @@
  * page and kills nobody, so famfs_kill_range() (removal.c) also calls
  * famfs_pud_kill(), which sends SIGBUS (BUS_MCEERR_AR to the current task if
  * the failure is action required, else BUS_MCEERR_AO; si_addr the failed
- * page's address in that VMA, si_addr_lsb PUD_SHIFT) to every process with a
- * VMA able to hold a PUD mapping of a recorded GiB that holds the failed
- * page; then the mount fails and every mapping goes (removal.c).
+ * page's address in that VMA, si_addr_lsb PUD_SHIFT) to every process whose
+ * page tables map a recorded GiB that holds the failed page with a PUD entry
+ * (famfs_pud_mapped()); then the mount fails and every mapping goes
+ * (removal.c).
  *
- * Device removal: famfs_backing_gone() (removal.c) sets the mount failed and zaps every
- * mapping.  A fault that checked the flag before may insert its entry after
- * that zap: after inserting, the fault checks again (smp_mb() pairs with the
- * one after the flag is set) and zaps its own GiB and answers SIGBUS if the
- * mount failed meanwhile.  The removal waits for the device's pages by pfn,
- * whatever maps them.
+ * Device removal and memory failure: removal.c sets the mount failed, then
+ * for each file waits for the PUD faults in flight (famfs_pud_quiesce():
+ * they hold pud_lock from their check of the flag until their entry is in)
+ * and zaps every mapping after them; a later fault sees the flag under
+ * pud_lock and inserts nothing.  So when the removal goes on to wait for
+ * the device's pages by pfn, no 1 GiB entry maps them any more.  (A fault
+ * also checks the flag again after inserting, smp_mb() pairing with the
+ * one after the flag is set, and zaps its own GiB and answers SIGBUS.)
  *
  * mprotect(): see famfs_pud_mprotect().
  *
@@ -73,7 +82,8 @@
  * whatever size maps them.
  *
  * Locking: mmap_lock (fault) -> pud_lock -> i_mmap_rwsem -> page table
- * locks; writeback takes pud_lock -> i_mmap_rwsem.
+ * locks; writeback takes pud_lock -> i_mmap_rwsem; sync (famfs_pud_sync())
+ * and removal.c (famfs_pud_quiesce()) take pud_lock under s_umount.
  *
  * Layer "pud" (scripts/layers.conf), above "cache" and below "pins": owns
  * the record of 1 GiB mappings (pud_gibs, pud_lock); calls cache.c (the
@@ -110,42 +120,120 @@ void famfs_pud_forget(struct famfs_inode_info *fi)
 	xa_destroy(&fi->pud_gibs);
 }
 
+/**
+ * famfs_pud_quiesce() - wait for the PUD faults of a file in flight
+ * @inode: a file of a mount whose failed flag is set (removal.c)
+ *
+ * A PUD fault holds pud_lock from its check of the flag until its entry is
+ * in (and zapped again if it saw the flag set after all): once this
+ * returns, every fault that saw the mount alive has its entry in, for the
+ * caller's zap that follows, and every later one sees the flag.
+ */
+void famfs_pud_quiesce(struct inode *inode)
+{
+	struct famfs_inode_info *fi = FAMFS_I(inode);
+
+	mutex_lock(&fi->pud_lock);
+	mutex_unlock(&fi->pud_lock);
+}
+
 /* Has any GiB of @inode been mapped with a PUD entry? */
 bool famfs_pud_tracked(struct inode *inode)
 {
 	return !xa_empty(&FAMFS_I(inode)->pud_gibs);
 }
 
+/* Zap the mappings of the recorded GiBs @first..@last of @inode's file. */
+static void famfs_pud_zap(struct inode *inode, unsigned long first,
+			  unsigned long last)
+{
+	struct famfs_inode_info *fi = FAMFS_I(inode);
+	unsigned long gib;
+	void *entry;
+
+	xa_for_each_range(&fi->pud_gibs, gib, entry, first, last)
+		unmap_mapping_range(inode->i_mapping, (loff_t)gib << PUD_SHIFT,
+				    PUD_SIZE, 0);
+}
+
 /*
  * Where 1 GiB mappings of a file can be: an address congruent to the file
  * offset modulo 1 GiB, when the mapping covers at least one whole aligned
  * GiB of the file; else as thp_get_unmapped_area() (2 MiB).
+ *
+ * mremap() asks here too, for the address it moves a range of a mapping
+ * to (MAP_FIXED with MREMAP_FIXED), before 6.1's move_page_tables(), which
+ * moves a huge PUD only to a 1 GiB-aligned address: for any other, it takes
+ * the entry for a bad table (get_old_pud()), logs "bad pud" and clears it
+ * without a TLB flush.  So when the address is not congruent to the file
+ * offset, the 1 GiB mappings of the GiBs wholly inside the range go first
+ * (every process's: famfs cannot tell an mremap() from an mmap(); they
+ * fault again).  A range that starts or ends inside a GiB splits its VMA
+ * there first: famfs_pud_may_split().
  */
 unsigned long famfs_get_unmapped_area(struct file *filp, unsigned long addr,
 				      unsigned long len, unsigned long pgoff,
 				      unsigned long flags)
 {
 	u64 off = (u64)pgoff << PAGE_SHIFT, off_end, off_align;
+	struct inode *inode = file_inode(filp);
 	unsigned long len_pad, ret;
 
-	if (!IS_ENABLED(CONFIG_HAVE_ARCH_TRANSPARENT_HUGEPAGE_PUD) || addr ||
-	    (flags & MAP_FIXED) || len < PUD_SIZE ||
-	    (off >> PAGE_SHIFT) != pgoff || check_add_overflow(off, (u64)len,
-							     &off_end))
+	if (!IS_ENABLED(CONFIG_HAVE_ARCH_TRANSPARENT_HUGEPAGE_PUD) ||
+	    len < PUD_SIZE || (off >> PAGE_SHIFT) != pgoff ||
+	    check_add_overflow(off, (u64)len, &off_end))
 		goto thp;
 	off_align = round_up(off, PUD_SIZE);
 	if (off_end <= off_align || off_end - off_align < PUD_SIZE)
 		goto thp;
 	len_pad = len + PUD_SIZE;
-	if (len_pad < len || len_pad > TASK_SIZE)
-		goto thp;
-	ret = current->mm->get_unmapped_area(filp, 0, len_pad, pgoff, flags);
-	if (IS_ERR_VALUE(ret))
-		goto thp;
-	ret += (off - ret) & (PUD_SIZE - 1);
+	ret = -ENOMEM;
+	if (!addr && !(flags & MAP_FIXED) && len_pad > len &&
+	    len_pad <= TASK_SIZE)
+		ret = current->mm->get_unmapped_area(filp, 0, len_pad, pgoff,
+						     flags);
+	if (!IS_ERR_VALUE(ret))
+		return ret + ((off - ret) & (PUD_SIZE - 1));
+	ret = thp_get_unmapped_area(filp, addr, len, pgoff, flags);
+	/* a hint is an mmap(): only MAP_FIXED or none can be an mremap() */
+	if ((!addr || (flags & MAP_FIXED)) && !IS_ERR_VALUE(ret) &&
+	    ((ret - off) & (PUD_SIZE - 1)) && famfs_pud_tracked(inode))
+		famfs_pud_zap(inode, off_align >> PUD_SHIFT,
+			      (off_end >> PUD_SHIFT) - 1);
 	return ret;
 thp:
 	return thp_get_unmapped_area(filp, addr, len, pgoff, flags);
+}
+
+/**
+ * famfs_pud_may_split() - vm_operations_struct.may_split of famfs files
+ * @vma: the VMA split at @addr (munmap, mprotect, mremap, madvise, mlock)
+ * @addr: where
+ *
+ * 6.1 splits huge PMDs at a VMA split (vma_adjust_trans_huge()), not huge
+ * PUDs: one would straddle the two VMAs, and the mremap() of either part
+ * would meet it in move_page_tables() ("bad pud", see
+ * famfs_get_unmapped_area()).  So the 1 GiB mappings of the GiB around
+ * @addr go first, when @vma could hold one there (device-dax refuses such
+ * a split instead: a file's mapping may be split anywhere).
+ * Context: mmap_lock held for write.
+ *
+ * Return: 0.
+ */
+int famfs_pud_may_split(struct vm_area_struct *vma, unsigned long addr)
+{
+	struct inode *inode = file_inode(vma->vm_file);
+	unsigned long start = addr & PUD_MASK;
+	u64 pos;
+
+	if (!IS_ENABLED(CONFIG_HAVE_ARCH_TRANSPARENT_HUGEPAGE_PUD) ||
+	    addr == start || start < vma->vm_start ||
+	    vma->vm_end - start < PUD_SIZE || !famfs_pud_tracked(inode))
+		return 0;
+	pos = (u64)linear_page_index(vma, start) << PAGE_SHIFT;
+	if (IS_ALIGNED(pos, PUD_SIZE))
+		famfs_pud_zap(inode, pos >> PUD_SHIFT, pos >> PUD_SHIFT);
+	return 0;
 }
 
 #ifdef CONFIG_HAVE_ARCH_TRANSPARENT_HUGEPAGE_PUD
@@ -266,8 +354,8 @@ vm_fault_t famfs_pud_fault(struct vm_fault *vmf)
 	vm_fault_t ret = VM_FAULT_FALLBACK;
 	u64 pos = 0;
 
-	if (write && !(vma->vm_flags & VM_SHARED)) {
-		why = "private-write";
+	if (is_cow_mapping(vma->vm_flags)) {
+		why = "private";
 		goto out;
 	}
 	if (addr < vma->vm_start || vma->vm_end - addr < PUD_SIZE) {
@@ -389,6 +477,51 @@ next:
 }
 
 /**
+ * famfs_pud_sync() - sync(2), syncfs(2), unmount: write back every dirty GiB
+ * @sb: the mount
+ *
+ * famfs inodes come from new_inode() and are never hashed, so
+ * __mark_inode_dirty() puts none of them on a writeback list: neither
+ * sync(2) nor syncfs(2) nor the flusher ever calls ->writepages for them.
+ * The dirty GiBs of every file are written back here instead, from
+ * ->sync_fs.  Context: s_umount held.
+ *
+ * Return: 0, or the first error of famfs_pud_writeback() (the rest is
+ * still written back).
+ */
+int famfs_pud_sync(struct super_block *sb)
+{
+	struct inode *inode, *toput = NULL;
+	int rc = 0, err;
+
+	spin_lock(&sb->s_inode_list_lock);
+	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
+		spin_lock(&inode->i_lock);
+		if ((inode->i_state & (I_FREEING | I_WILL_FREE | I_NEW)) ||
+		    !S_ISREG(inode->i_mode) ||
+		    !xa_marked(&FAMFS_I(inode)->pud_gibs, FAMFS_PUD_DIRTY)) {
+			spin_unlock(&inode->i_lock);
+			continue;
+		}
+		__iget(inode);
+		spin_unlock(&inode->i_lock);
+		spin_unlock(&sb->s_inode_list_lock);
+
+		err = famfs_pud_writeback(inode, 0, LLONG_MAX);
+		if (!rc)
+			rc = err;
+		iput(toput);
+		toput = inode;
+		cond_resched();
+
+		spin_lock(&sb->s_inode_list_lock);
+	}
+	spin_unlock(&sb->s_inode_list_lock);
+	iput(toput);
+	return rc;
+}
+
+/**
  * famfs_pud_next_busy() - the next referenced page of a PUD-mapped GiB
  * @inode: a file being evicted (nothing maps it)
  * @index: file page to start at; set to the page found
@@ -435,8 +568,37 @@ struct page *famfs_pud_next_busy(struct inode *inode, pgoff_t *index)
 }
 
 /*
+ * Does @vma map the GiB around @addr with a huge PUD entry now?  As
+ * memory-failure.c's dev_pagemap_mapping_shift() looks: without the page
+ * table locks, under i_mmap_rwsem, which keeps @vma's page tables (their
+ * freeing unlinks @vma from the file first).
+ */
+static bool famfs_pud_mapped(struct vm_area_struct *vma, unsigned long addr)
+{
+#ifdef CONFIG_HAVE_ARCH_TRANSPARENT_HUGEPAGE_PUD
+	pgd_t *pgd = pgd_offset(vma->vm_mm, addr);
+	p4d_t *p4d;
+	pud_t pud;
+
+	if (!pgd_present(READ_ONCE(*pgd)))
+		return false;
+	p4d = p4d_offset(pgd, addr);
+	if (!p4d_present(READ_ONCE(*p4d)))
+		return false;
+	pud = READ_ONCE(*pud_offset(p4d, addr));
+	return pud_present(pud) && pud_devmap(pud);
+#else
+	return false;
+#endif
+}
+
+/*
  * Signal the processes of @vma, which maps file page @pgoff (a failed page
- * of a PUD-mapped GiB), at the page's address.
+ * of a PUD-mapped GiB), at the page's address, if @vma maps that GiB with
+ * a PUD entry: memory-failure.c signals only a process whose page tables
+ * map the page (one that maps it with a PMD or PTE entry has a DAX entry,
+ * by which mf_dax_kill_procs() finds it; one that maps none gets SIGBUS
+ * when it touches the file, now that the mount failed).
  */
 static void famfs_pud_signal(struct vm_area_struct *vma, pgoff_t pgoff,
 			     int mf_flags)
@@ -447,7 +609,8 @@ static void famfs_pud_signal(struct vm_area_struct *vma, pgoff_t pgoff,
 
 	/* Only a VMA that holds the whole aligned GiB can map it whole. */
 	if ((addr & PUD_MASK) < vma->vm_start ||
-	    vma->vm_end - (addr & PUD_MASK) < PUD_SIZE)
+	    vma->vm_end - (addr & PUD_MASK) < PUD_SIZE ||
+	    !famfs_pud_mapped(vma, addr))
 		return;
 	rcu_read_lock();
 	for_each_process(t) {

@@ -76,9 +76,14 @@ static void famfs_apply_mapped(struct super_block *sb,
 	iput(toput);
 }
 
-/* Tear down every user mapping of a file so the next access faults. */
+/*
+ * Tear down every user mapping of a file so the next access faults, after
+ * the 1 GiB faults in flight (pud.c: they insert without a DAX entry, which
+ * nothing here could wait for).
+ */
 static void famfs_unmap_inode(struct inode *inode, u32 dev)
 {
+	famfs_pud_quiesce(inode);
 	/* Private copies made by COW are not in famfs memory: keep. */
 	unmap_mapping_range(inode->i_mapping, 0, 0, 0);
 }
@@ -89,7 +94,8 @@ static void famfs_unmap_inode(struct inode *inode, u32 dev)
  * (famfs_detach_dev(): its entries for the other devices stay, and with
  * them the record of which of their pages are referenced).  New faults
  * fail already; the invalidation waits for a fault still in flight from
- * before, and the second zap takes away a mapping it may have installed.
+ * before, famfs_pud_quiesce() for a 1 GiB one (it has no DAX entry), and
+ * the second zap takes away a mapping either may have installed.
  * Pages still referenced (a pipe, O_DIRECT) are not waited for here, under
  * s_umount: famfs_backing_gone() waits for every page of the device after.
  */
@@ -99,6 +105,7 @@ static void famfs_drop_inode(struct inode *inode, u32 dev)
 
 	unmap_mapping_range(mapping, 0, 0, 0);
 	famfs_detach_dev(inode, dev);
+	famfs_pud_quiesce(inode);
 	unmap_mapping_range(mapping, 0, 0, 0);
 }
 

@@ -115,14 +115,21 @@ static int famfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 	return 0;
 }
 
-/* sync(2), syncfs(2): the device flush that fsync does (file.c). */
+/*
+ * sync(2), syncfs(2), unmount: the dirty GiBs of 1 GiB mappings (pud.c: no
+ * famfs inode is on a writeback list), then the device flush that fsync
+ * does (file.c).
+ */
 static int famfs_sync_fs(struct super_block *sb, int wait)
 {
 	struct famfs_sb_info *fsi = FAMFS_SB(sb);
+	int rc, flush;
 
 	if (!wait || famfs_sb_failed(fsi))
 		return 0;
-	return famfs_flush_devs(fsi);
+	rc = famfs_pud_sync(sb);
+	flush = famfs_flush_devs(fsi);
+	return rc ?: flush;
 }
 
 static int famfs_show_options(struct seq_file *m, struct dentry *root)

@@ -1,5 +1,6 @@
 # profiles: nvdimm-1g
 # timeout: 400
+# kmod: famfs_stall_pud
 # 1 GiB (PUD) mappings of famfs files (issue 31; progs/module_pud.c says what
 # each test does).  First the harness: the guest CPU must offer 1 GiB pages
 # (pdpe1gb) and the namespace must be 1 GiB-aligned, else FAIL (no silent
@@ -43,7 +44,7 @@ fi
 trace_have $EV_PUD || t_fail pud-tracepoint "no $EV_PUD in $TRACE (famfs.ko without PUD faults)"
 
 # pud_case ID "pud=N pudfb=N pmd=N pmdfb=N pte=N" [TEST]: module_pud TEST
-# (default: ID) with its
+# (default: ID; $PUD_PROG instead of module_pud if set) with its
 # faults counted (pud=missing without the famfs tracepoint); events in
 # $PUD_XEV are traced too.
 pud_case() {
@@ -51,7 +52,7 @@ pud_case() {
 	_evs="$EV_PMD $EV_PTE $PUD_XEV"
 	trace_have $EV_PUD && _evs="$_evs $EV_PUD"
 	trace_on $_evs
-	run_prog module_pud ${PUD_MPT:-$MPT} "$FAMFS_DEV" ${3:-$_t}
+	run_prog ${PUD_PROG:-module_pud} ${PUD_MPT:-$MPT} "$FAMFS_DEV" ${3:-$_t}
 	trace_off $_evs
 	_pud=missing _pudfb=missing
 	if trace_have $EV_PUD; then
@@ -87,6 +88,48 @@ t_eq mprotect-no-bad-pud 0 "$(klog_since | grep -c 'bad pud')"
 klog_mark
 pud_case pins "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0"
 t_eq pins-no-warning 0 "$(klog_since | grep -c 'WARNING\|BUG')"
+# mremap of a PUD mapping, whole to an address not congruent to its file
+# offset and a 2 MiB piece out of it: 6.1's move_page_tables() would take
+# the huge PUD for a bad table ('bad pud', cleared without a TLB flush).
+klog_mark
+run_prog module_pud_hostile $MPT "$FAMFS_DEV" mremap
+t_eq mremap-no-bad-pud 0 "$(klog_since | grep -c 'bad pud')"
+# syncfs writes back the GiBs stored into through PUD mappings (GiB 0 and
+# 1, once each), and a GiB another process's store dirtied again during
+# that writeback is written back by the next syncfs
+# (famfs:famfs_pud_writeback events between the prog's trace markers).
+# pud_wb_between FROM TO [POS]: those events (of file offset POS, as the
+# kernel prints it: 0x0, 0x40000000).
+pud_wb_between() {
+	awk -v a="$1" -v b="$2" -v pos="${3:-}" 'index($0, a) { p = 1 } index($0, b) { p = 0 }
+		p && /famfs_pud_writeback:/ && (pos == "" || index($0, " pos " pos " "))' \
+		$TRACE/trace | wc -l
+}
+if trace_have famfs/famfs_pud_writeback $EV_PUD; then
+	trace_on famfs/famfs_pud_writeback $EV_PUD
+	run_prog module_pud_hostile $MPT "$FAMFS_DEV" syncrace
+	trace_off famfs/famfs_pud_writeback $EV_PUD
+	t_eq syncrace-sync-writes-back-gibs "1 1" \
+		"$(pud_wb_between famfs-syncrace-1 famfs-syncrace-2 0x0) $(pud_wb_between famfs-syncrace-1 famfs-syncrace-2 0x40000000)"
+	_n=$(awk '/famfs-syncrace-1/ { p = 1 } /famfs-syncrace-2/ { p = 0 }
+		p && /famfs_pud_fault:.* write NOPAGE/' $TRACE/trace | wc -l)
+	t_eq syncrace-refaulted-during-sync 1 "$((_n > 0))"
+	t_eq syncrace-second-sync-writes-back "1 0" \
+		"$(pud_wb_between famfs-syncrace-2 famfs-syncrace-end 0x0) $(pud_wb_between famfs-syncrace-2 famfs-syncrace-end 0x40000000)"
+else
+	trace_missing syncrace "famfs:famfs_pud_writeback in $TRACE"
+fi
+# swapoff walks the page tables of a private mapping that has an anon_vma
+# (a copied page) and a GiB read: no 'bad pud' (the second device is the
+# swap; the tool's part below makes it a member again).
+set -- $FAMFS_DEVS
+if [ -n "${2:-}" ] && t_ok swap-mkswap mkswap "$2"; then
+	klog_mark
+	export PUD_SWAP=$2
+	run_prog module_pud_hostile $MPT "$FAMFS_DEV" swapoff
+	swapoff "$2" 2>/dev/null
+	t_eq swapoff-no-bad-pud 0 "$(klog_since | grep -c 'bad pud')"
+fi
 t_ok umount-raw umount $MPT
 
 # The tool (issue 31, item 1): files of 1 GiB or more go on 1 GiB boundaries
@@ -144,6 +187,17 @@ else
 	t_fail mount-again "$_o"
 fi
 t_ok umount umount $MPT
+# A memory failure in a PUD-mapped GiB signals the processes that map the
+# page, not one that maps the file without touching it.
+if _o=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
+	t_pass mount-poisonmap
+	PUD_PROG=module_pud_hostile
+	pud_case poisonmap "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0"
+	PUD_PROG=
+	t_ok umount-poisonmap umount $MPT
+else
+	t_fail mount-poisonmap "$_o"
+fi
 
 # Device removal under a 1 GiB mapping: nd_pmem unbound from the pfn device
 # (ndctl refuses to disable a mounted namespace); pmem's kill_dax() tells
@@ -177,4 +231,62 @@ if _o=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
 	fi
 else
 	t_fail mount-for-removal "$_o"
+fi
+
+# A PUD fault racing the removal: famfs_stall_pud.ko holds a thread's
+# fault just before its insert (it has seen the mount alive) while nd_pmem
+# is unbound, then in the zap of its own GiB (it found the mount failed
+# after inserting).  The removal must not return while that entry is
+# still mapped: once it has, a load through the mapping is a SIGBUS.
+# sp_count NAME N: /sys/module/famfs_stall_pud/parameters/NAME reaches N
+# within 10 s.
+SP=/sys/module/famfs_stall_pud/parameters
+sp_count() {
+	_n=0
+	while [ "$(cat $SP/$1 2>/dev/null || echo 0)" -lt "$2" ]; do
+		[ $_n -ge 100 ] && return 1
+		sleep 0.1; _n=$((_n + 1))
+	done
+}
+STALLP=$FAMFS_SRC/tests/qemu/kmod/famfs_stall_pud.ko
+if ! _o=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
+	t_fail mount-holdrace "$_o"
+elif ! insmod "$STALLP"; then
+	t_fail holdrace-stall "cannot load $STALLP: $(dmesg | tail -n 2 | tr '\n' '|')"
+	umount $MPT
+else
+	t_pass mount-holdrace
+	rm -rf /tmp/pud-r && mkdir -p /tmp/pud-r
+	export PUD_HOLD=/tmp/pud-r
+	klog_mark
+	bg_prog module_pud_hostile $MPT "$FAMFS_DEV" holdrace
+	wait_for /tmp/pud-r/ready 60
+	t_ok holdrace-insert-held sp_count stalled_insert 1
+	nd=$(basename "$(readlink -f /sys/block/${FAMFS_DEV#/dev/}/device)")
+	(echo $nd > /sys/bus/nd/drivers/nd_pmem/unbind; touch /tmp/pud-r/unbound) &
+	_n=0
+	until klog_since | grep -q 'famfs (.*): the device is going away'; do
+		[ $_n -ge 100 ] && break
+		sleep 0.1; _n=$((_n + 1))
+	done
+	t_klog holdrace-removal-started 'famfs (.*): the device is going away'
+	echo 1 > $SP/go_insert
+	t_ok holdrace-own-zap-held sp_count stalled_zap 1
+	if wait_for /tmp/pud-r/unbound 15; then
+		t_fail holdrace-removal-waits-for-fault "the removal of $nd returned while a PUD fault still had its entry mapped"
+		touch /tmp/pud-r/go
+		wait_for /tmp/pud-r/read 10
+		echo 1 > $SP/go_zap
+	else
+		t_pass holdrace-removal-waits-for-fault
+		echo 1 > $SP/go_zap
+		t_ok holdrace-removal-returns wait_for /tmp/pud-r/unbound 60
+		touch /tmp/pud-r/go
+	fi
+	bg_verdict module_pud_hostile
+	t_ok holdrace-umount umount $MPT
+	t_ok holdrace-stall-unload rmmod famfs_stall_pud
+	t_eq holdrace-no-warnings 0 "$(klog_since | grep -c 'WARNING\|BUG\|Call Trace\|refcount')"
+	t_ok holdrace-rebind sh -c "echo $nd > /sys/bus/nd/drivers/nd_pmem/bind"
+	t_ok holdrace-device-back wait_for "$FAMFS_DEV" 10
 fi
