@@ -44,6 +44,13 @@ fi
 wb_ones() { grep -c 'dax_writeback_one:' $TRACE/trace; }
 if trace_have fs_dax/dax_writeback_one; then
 	t_rc mkfile-sync 0 famfs mkfile -s 4m $M/s
+	t_ok store-unfsynced devpat -M write $M/s 0 4M 10
+	trace_on fs_dax/dax_writeback_one
+	sync $M/s				# busybox sync FILE: fsync(2)
+	trace_off fs_dax/dax_writeback_one
+	n=$(wb_ones)
+	echo "module_flush: fsync(2) after stores through a mapping: $n dax_writeback_one"
+	t_eq fsync-writes-back-mapping 1 "$((n > 0))"
 	t_ok store-unsynced devpat -M write $M/s 0 4M 11
 	trace_on fs_dax/dax_writeback_one
 	sync
