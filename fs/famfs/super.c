@@ -397,6 +397,12 @@ static void famfs_kill_sb(struct super_block *sb)
 	struct famfs_sb_info *fsi = FAMFS_SB(sb);
 
 	/*
+	 * Stores not written back yet, first: generic_shutdown_super() syncs
+	 * only after the dentries go, and with them (unhashed) every inode.
+	 */
+	if (fsi && sb->s_root)
+		sync_filesystem(sb);
+	/*
 	 * Drops the dentries pinned at creation and evicts every inode, which
 	 * gives every map's memory back.
 	 */
