@@ -160,8 +160,10 @@ static int famfs_sync_inodes(struct super_block *sb)
 	return rc;
 }
 
-/* sync(2), syncfs(2), unmount: every file's stores, then the device flush
- * that fsync does (file.c) */
+/*
+ * sync(2), syncfs(2), unmount: every file's stores, then the device flush
+ * that fsync does (file.c)
+ */
 static int famfs_sync_fs(struct super_block *sb, int wait)
 {
 	struct famfs_sb_info *fsi = FAMFS_SB(sb);
