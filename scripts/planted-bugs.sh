@@ -45,7 +45,7 @@ PLANTS=(
 "pud-private|fs/famfs/pud.c|s/if (is_cow_mapping(vma->vm_flags)) {/if (write \\&\\& is_cow_mapping(vma->vm_flags)) {/|nvdimm-1g:pud|private mappings get 1 GiB entries for reads (as i31 had it): swapoff takes one for a bad table"
 "pud-split|fs/famfs/file.c|/\\.may_split\\s*= famfs_pud_may_split,/d|nvdimm-1g:pud|a VMA split inside a PUD-mapped GiB leaves the entry: a partial mremap logs bad pud"
 "pud-mremap|fs/famfs/pud.c|s/((ret - off) \& (PUD_SIZE - 1)) \&\& famfs_pud_tracked/0 \\&\\& famfs_pud_tracked/|nvdimm-1g:pud|a PUD mapping moved to a non-congruent address: bad pud"
-"pud-sync|fs/famfs/super.c|s/rc = famfs_pud_sync(sb);/rc = 0;/|nvdimm-1g:pud|sync(2) and syncfs(2) write back no GiB stored into through a 1 GiB mapping"
+"pud-sync|fs/famfs/super.c|s/rc = famfs_sync_inodes(sb);/rc = 0;/|nvdimm-1g:pud|sync(2) and syncfs(2) write back no GiB stored into through a 1 GiB mapping"
 "pud-kill|fs/famfs/pud.c|s/!famfs_pud_mapped(vma, addr))\$/(famfs_pud_mapped(vma, addr) \\&\\& 0))/|nvdimm-1g:pud|a memory failure kills processes that map the file but not the failed page"
 "pud-quiesce|fs/famfs/removal.c|/famfs_pud_quiesce(inode);/d|nvdimm-1g:pud|a device removal returns while a PUD fault in flight still maps the device"
 )

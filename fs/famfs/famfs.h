@@ -410,7 +410,7 @@ unsigned long famfs_get_unmapped_area(struct file *filp, unsigned long addr,
 				      unsigned long flags);
 vm_fault_t famfs_pud_fault(struct vm_fault *vmf);
 int famfs_pud_writeback(struct inode *inode, loff_t start, loff_t end);
-int famfs_pud_sync(struct super_block *sb);
+bool famfs_pud_dirty(struct inode *inode);
 int famfs_pud_mprotect(struct vm_area_struct *vma, unsigned long start,
 		       unsigned long end, unsigned long newflags);
 int famfs_pud_may_split(struct vm_area_struct *vma, unsigned long addr);

@@ -37,7 +37,7 @@
  *     (write-notify keeps vm_page_prot read-only), so the first store takes
  *     a write fault, as fs/dax.c's PMD entries do.
  * Writeback (fsync, msync, writepages; sync(2), syncfs(2) and unmount
- * through famfs_pud_sync(): famfs inodes are on no writeback list, so
+ * through famfs_sync_fs(): famfs inodes are on no writeback list, so
  * I_DIRTY_PAGES alone brings no writepages): for each dirty GiB of the range,
  * under pud_lock, clear the mark and zap every mapping of that GiB of the
  * file (unmap_mapping_range(); fs/dax.c write-protects instead, which 6.1
@@ -82,7 +82,7 @@
  * whatever size maps them.
  *
  * Locking: mmap_lock (fault) -> pud_lock -> i_mmap_rwsem -> page table
- * locks; writeback takes pud_lock -> i_mmap_rwsem; sync (famfs_pud_sync())
+ * locks; writeback takes pud_lock -> i_mmap_rwsem; sync (famfs_sync_fs())
  * and removal.c (famfs_pud_quiesce()) take pud_lock under s_umount.
  *
  * Layer "pud" (scripts/layers.conf), above "cache" and below "pins": owns
@@ -477,48 +477,14 @@ next:
 }
 
 /**
- * famfs_pud_sync() - sync(2), syncfs(2), unmount: write back every dirty GiB
- * @sb: the mount
+ * famfs_pud_dirty() - whether a file has a GiB to write back
+ * @inode: a regular famfs file
  *
- * famfs inodes come from new_inode() and are never hashed, so
- * __mark_inode_dirty() puts none of them on a writeback list: neither
- * sync(2) nor syncfs(2) nor the flusher ever calls ->writepages for them.
- * The dirty GiBs of every file are written back here instead, from
- * ->sync_fs.  Context: s_umount held.
- *
- * Return: 0, or the first error of famfs_pud_writeback() (the rest is
- * still written back).
+ * Return: true if a GiB of it was mapped writable since its last writeback.
  */
-int famfs_pud_sync(struct super_block *sb)
+bool famfs_pud_dirty(struct inode *inode)
 {
-	struct inode *inode, *toput = NULL;
-	int rc = 0, err;
-
-	spin_lock(&sb->s_inode_list_lock);
-	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
-		spin_lock(&inode->i_lock);
-		if ((inode->i_state & (I_FREEING | I_WILL_FREE | I_NEW)) ||
-		    !S_ISREG(inode->i_mode) ||
-		    !xa_marked(&FAMFS_I(inode)->pud_gibs, FAMFS_PUD_DIRTY)) {
-			spin_unlock(&inode->i_lock);
-			continue;
-		}
-		__iget(inode);
-		spin_unlock(&inode->i_lock);
-		spin_unlock(&sb->s_inode_list_lock);
-
-		err = famfs_pud_writeback(inode, 0, LLONG_MAX);
-		if (!rc)
-			rc = err;
-		iput(toput);
-		toput = inode;
-		cond_resched();
-
-		spin_lock(&sb->s_inode_list_lock);
-	}
-	spin_unlock(&sb->s_inode_list_lock);
-	iput(toput);
-	return rc;
+	return xa_marked(&FAMFS_I(inode)->pud_gibs, FAMFS_PUD_DIRTY);
 }
 
 /**
