@@ -20,6 +20,7 @@
  *            (EBUSY), read-only / read-write remounts between the calls
  *            (and a read-only device: EROFS)
  *   calls4.c several devices: DEV_ADD, DEV_GET, MAP_CREATE_V3, MAP_GET_V3
+ *   gen3.c   -G: maps on 1 GiB boundaries, faults through their mappings
  */
 #ifndef HOSTILE_FUZZ_H
 #define HOSTILE_FUZZ_H
@@ -35,6 +36,7 @@
 #include <time.h>
 
 #define U64_MAX		(~0ULL)
+#define GiB		(1ULL << 30)
 #define MAXF		160	/* own files: pool + mapped + zombies */
 #define MAXSTATIC	4096	/* extents of the maps found at start */
 #define POOL		24	/* unmapped files kept ready */
@@ -81,6 +83,7 @@ enum {
 	C_STATFS, C_KNOWN_NRS, C_CREATE2, C_ACCEPTED2, C_GET2, C_V1_EOVERFLOW,
 	C_PLACE, C_OPENERS, C_REMOUNT, C_CACHE, C_COHERENCE,
 	C_DEV, C_CREATE3, C_GET3,	/* several devices (calls4.c) */
+	C_FAULT,			/* -G: through mappings (gen3.c) */
 	NCHECK
 };
 extern long ncheck[NCHECK], nbad[NCHECK];
@@ -243,5 +246,14 @@ extern long nc_dev, nc_create3, nc_get3;
 void multidev_init(int dirfd);
 void do_multidev(int dirfd);
 int is_dev_cmd(unsigned int cmd);
+
+/* ---- 1 GiB layouts (gen3.c) --------------------------------------------- */
+extern int gib;		/* -G: maps on 1 GiB boundaries too */
+extern long nc_gib, nc_gib_ok, nc_fault;
+long free_gibs(void);
+void valid_gib(struct vmap *m, int il);
+uint64_t small_units(void);
+struct ffile *pick_big(int holders);
+void do_fault(struct ffile *f);
 
 #endif /* HOSTILE_FUZZ_H */
