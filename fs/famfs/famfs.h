@@ -395,6 +395,8 @@ vm_fault_t famfs_pud_fault(struct vm_fault *vmf);
 int famfs_pud_writeback(struct inode *inode, loff_t start, loff_t end);
 int famfs_pud_mprotect(struct vm_area_struct *vma, unsigned long start,
 		       unsigned long end, unsigned long newflags);
+void famfs_pud_vma_open(struct vm_area_struct *vma);
+void famfs_pud_vma_close(struct vm_area_struct *vma);
 struct page *famfs_pud_next_busy(struct inode *inode, pgoff_t *index);
 void famfs_pud_kill(struct inode *inode, u64 start, u64 end, int mf_flags);
 

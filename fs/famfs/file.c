@@ -230,6 +230,9 @@ static const struct vm_operations_struct famfs_dax_vm_ops = {
 	.page_mkwrite	= famfs_dax_fault,
 	.pfn_mkwrite	= famfs_dax_fault,
 	.mprotect	= famfs_pud_mprotect,
+	/* mremap() of 1 GiB mappings (pud.c) */
+	.open		= famfs_pud_vma_open,
+	.close		= famfs_pud_vma_close,
 };
 
 /* daxdev_mapping_supported() for every device of the mount. */
