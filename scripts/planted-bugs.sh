@@ -42,6 +42,8 @@ PLANTS=(
 "client-write-bits|tools/famfs-cli/lib/replay/logplay.c|s/? mode : mode \\& ~0222U;/? mode : mode;/|unit:test_logplay|a client (or read-only mount) replays files with their write bits"
 "alloc-start|tools/famfs-cli/lib/space/alloc.c|s@uint64_t reserved = data_start / UNIT + (data_start % UNIT != 0);@uint64_t reserved = data_start / UNIT - 1;@|unit:test_alloc|the allocator hands out the last unit of the log"
 "clog-crc|tools/famfs-cli/lib/media/clog.c|s/if (crc != le32toh(h->crc)) {/if (0 \\&\\& crc != le32toh(h->crc)) {/|pmem:hostile_meta|a compact log entry is taken without checking its CRC"
+"pud-mremap|fs/famfs/file.c|/\\.open\\s*= famfs_pud_vma_open,/d|nvdimm-1g:pud|mremap() moves a 1 GiB mapping through 6.1's get_old_pud(): 'bad pud', and the old address still reads the memory"
+"pud-merge|fs/famfs/file.c|/\\.close\\s*= famfs_pud_vma_close,/d|nvdimm-1g:pud|famfs VMAs merge: mremap() next to a mapping of the GiB before it moves a 1 GiB entry unseen"
 )
 
 ref=HEAD keep=0 baseline=1 only=()
