@@ -48,6 +48,8 @@ PLANTS=(
 "pud-sync|fs/famfs/super.c|s/rc = famfs_sync_inodes(sb);/rc = 0;/|nvdimm-1g:pud|sync(2) and syncfs(2) write back no GiB stored into through a 1 GiB mapping"
 "pud-kill|fs/famfs/pud.c|s/!famfs_pud_mapped(vma, addr))\$/(famfs_pud_mapped(vma, addr) \\&\\& 0))/|nvdimm-1g:pud|a memory failure kills processes that map the file but not the failed page"
 "pud-quiesce|fs/famfs/removal.c|/famfs_pud_quiesce(inode);/d|nvdimm-1g:pud|a device removal returns while a PUD fault in flight still maps the device"
+"pud-vma-open|fs/famfs/file.c|/\\.open\\s*= famfs_pud_vma_open,/d|nvdimm-1g:pud|mremap() moves a 1 GiB mapping through 6.1's get_old_pud(): 'bad pud', and the old address still reads the memory"
+"pud-merge|fs/famfs/file.c|/\\.close\\s*= famfs_pud_vma_close,/d|nvdimm-1g:pud|famfs VMAs merge: mremap() next to a mapping of the GiB before it moves a 1 GiB entry unseen"
 )
 
 ref=HEAD keep=0 baseline=1 only=()

@@ -414,6 +414,8 @@ bool famfs_pud_dirty(struct inode *inode);
 int famfs_pud_mprotect(struct vm_area_struct *vma, unsigned long start,
 		       unsigned long end, unsigned long newflags);
 int famfs_pud_may_split(struct vm_area_struct *vma, unsigned long addr);
+void famfs_pud_vma_open(struct vm_area_struct *vma);
+void famfs_pud_vma_close(struct vm_area_struct *vma);
 struct page *famfs_pud_next_busy(struct inode *inode, pgoff_t *index);
 void famfs_pud_kill(struct inode *inode, u64 start, u64 end, int mf_flags);
 

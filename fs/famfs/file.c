@@ -240,6 +240,9 @@ static const struct vm_operations_struct famfs_dax_vm_ops = {
 	.pfn_mkwrite	= famfs_dax_fault,
 	.mprotect	= famfs_pud_mprotect,
 	.may_split	= famfs_pud_may_split,
+	/* mremap() of 1 GiB mappings (pud.c) */
+	.open		= famfs_pud_vma_open,
+	.close		= famfs_pud_vma_close,
 };
 
 /* daxdev_mapping_supported() for every device of the mount. */

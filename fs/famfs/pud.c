@@ -75,7 +75,7 @@
  * also checks the flag again after inserting, smp_mb() pairing with the
  * one after the flag is set, and zaps its own GiB and answers SIGBUS.)
  *
- * mprotect(): see famfs_pud_mprotect().
+ * mprotect(): see famfs_pud_mprotect(); mremap(): famfs_pud_vma_open().
  *
  * MAP_SYNC needs nothing (famfs dirties no metadata in a fault); a
  * non-coherent mount's cache maintenance works on file ranges (cache.c),
@@ -411,6 +411,49 @@ int famfs_pud_mprotect(struct vm_area_struct *vma, unsigned long start,
 				    (loff_t)linear_page_index(vma, start) <<
 				    PAGE_SHIFT, end - start, 0);
 	return 0;
+}
+
+/**
+ * famfs_pud_vma_open() - vm_operations_struct.open of famfs files
+ * @vma: a VMA copied from another of this process's
+ *
+ * 6.1's move_page_tables() (mremap() moving a mapping) takes a 1 GiB entry
+ * for a bad page table as change_pud_range() does: get_old_pud() logs "bad
+ * pud" and clears it without a TLB flush, and the old address keeps
+ * reaching the memory, also once the file is gone and the memory is
+ * another file's (device-dax with align=1G has the same problem on 6.1).
+ * mremap() calls this for its new VMA (copy_vma()) before it moves the page
+ * tables, with the old VMA still in the file's tree: the 1 GiB mappings of
+ * the file range go first, properly (unmap_mapping_range(): every VMA of
+ * that range, which only fault again), and move_page_tables() never meets
+ * one.  A part split off a VMA (__split_vma()) comes here too and only
+ * faults again; a child's VMA at fork (dup_mmap()) does not (its mm is not
+ * current's), so fork leaves the parent's mappings alone.  copy_vma() may
+ * instead merge the new range into a neighbouring VMA of the file without
+ * calling anything: famfs_pud_vma_close() keeps famfs VMAs from merging.
+ * Context: mmap_lock held for write.
+ */
+void famfs_pud_vma_open(struct vm_area_struct *vma)
+{
+	struct inode *inode = file_inode(vma->vm_file);
+
+	if (IS_ENABLED(CONFIG_HAVE_ARCH_TRANSPARENT_HUGEPAGE_PUD) &&
+	    vma->vm_mm == current->mm && famfs_pud_tracked(inode))
+		unmap_mapping_range(inode->i_mapping,
+				    (loff_t)vma->vm_pgoff << PAGE_SHIFT,
+				    vma->vm_end - vma->vm_start, 0);
+}
+
+/**
+ * famfs_pud_vma_close() - vm_operations_struct.close of famfs files
+ * @vma: the VMA going away
+ *
+ * Nothing to do: that there is a close keeps famfs VMAs from merging
+ * (is_mergeable_vma()), so that mremap() always gets a new VMA, and calls
+ * famfs_pud_vma_open(), before it moves the page tables.
+ */
+void famfs_pud_vma_close(struct vm_area_struct *vma)
+{
 }
 
 /**

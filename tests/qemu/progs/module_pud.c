@@ -38,9 +38,12 @@
  *   mprotect  a written PUD mapping made read-only (6.1 would log "bad
  *           pud" and drop the entry unflushed), then read: it faults again
  *   read    a cold read pass over the file $PUD_READ (made by the tool)
- *   poison  a memory failure (MADV_HWPOISON) in a PUD-mapped GiB: SIGBUS at
- *           the poisoned page's address; a process mapping another file
- *           (device 3G) is not signalled
+ *   poison  a memory failure (MADV_HWPOISON) in a PUD-mapped GiB of a 2 GiB
+ *           file mapped whole by two processes: SIGBUS to both, each at
+ *           its own address of the poisoned page, si_addr_lsb 30; a
+ *           process mapping the file's other GiB only, one mapping another
+ *           1 GiB file (PUD, device 4G) and one mapping a 2 MiB file (PMD,
+ *           device 3G) are not signalled
  */
 #include "module_test.h"
 #include <sys/uio.h>
@@ -316,49 +319,169 @@ static void test_pins(void)
 	rmfile("pins2");
 }
 
+/*
+ * poison: a process that maps the poisoned file, in the background: @kind
+ * 's' maps GiB 0 of @fd (the poisoned page's) at an address of its own,
+ * 'g' maps GiB 1 only, 'o' maps another file's first @len bytes; each
+ * touches its mapping (one fault), says ready on @ready, and waits for @go
+ * to close.  It writes what it got to @res: a SIGBUS (with its code,
+ * address and address lsb) or none, and the address of the poisoned page
+ * in its mapping ('s').
+ */
+struct poison_res {
+	int		hit, code, lsb, ok;
+	uintptr_t	addr, want;
+};
+
+static pid_t poison_child(char kind, int fd, unsigned long long len,
+			  unsigned long long at, int ready, const int go[2],
+			  int res)
+{
+	static struct poison_res r;
+	volatile char *m = NULL;
+	char c = 1;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (pid)
+		return pid;
+	close(go[1]);	/* EOF when the parent closes its end */
+	memset(&r, 0, sizeof(r));
+	if (kind == 's') {
+		/*
+		 * 1 GiB-aligned in the lowest GiB of a reservation of 3: not
+		 * where the parent's mmap() (which pads by 1 GiB) puts its own
+		 */
+		char *rsv = mmap(NULL, 3 * GiB, PROT_NONE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+				 -1, 0);
+
+		if (rsv != MAP_FAILED)
+			m = mmap((void *)(((uintptr_t)rsv + GiB - 1) &
+					  ~(uintptr_t)(GiB - 1)),
+				 GiB, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
+		r.want = (uintptr_t)m + at;
+	} else if (kind == 'g') {
+		m = mmap(NULL, GiB, PROT_READ, MAP_SHARED, fd, GiB);
+	} else {
+		m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	}
+	if (m == MAP_FAILED || !m)
+		_exit(3);
+	c = m[kind == 's' ? at : 0];
+	r.ok = 1;
+	t_catch_sigbus();
+	t_sigbus_hit = 0;
+	if (sigsetjmp(t_sigbus_jb, 1) == 0) {
+		if (write(ready, &c, 1) != 1)
+			_exit(4);
+		/* returns at EOF, or not at all if the SIGBUS comes */
+		while (read(go[0], &c, 1) > 0)
+			;
+	}
+	r.hit = t_sigbus_hit;
+	r.code = t_sigbus_code;
+	r.lsb = t_sigbus_lsb;
+	r.addr = (uintptr_t)t_sigbus_addr;
+	_exit(write(res, &r, sizeof(r)) == sizeof(r) ? 0 : 5);
+}
+
+/* The child's verdict: @sig says whether it must have had the SIGBUS. */
+static void poison_verdict(const char *name, pid_t pid, int res, int sig)
+{
+	struct poison_res r;
+	char id[96];
+	int status;
+
+	memset(&r, 0, sizeof(r));
+	if (read(res, &r, sizeof(r)) != sizeof(r))
+		r.ok = 0;
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
+	snprintf(id, sizeof(id), "%s-%s", name, sig ? "sigbus" : "not-killed");
+	if (r.want)
+		printf("info: %s maps the poisoned page at %#lx\n", name,
+		       (unsigned long)r.want);
+	if (!r.ok || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		t_fail(id, "the process was killed or failed (status %#x)",
+		       status);
+		return;
+	}
+	if (!sig) {
+		t_true(id, !r.hit, "a process that does not map the poisoned page got SIGBUS (it would have been killed)");
+		return;
+	}
+	if (!t_true(id, r.hit, "no SIGBUS to a process that maps the poisoned page"))
+		return;
+	snprintf(id, sizeof(id), "%s-sigbus-addr", name);
+	if (!t_true(id, r.addr == r.want,
+		    "SIGBUS names another address than the poisoned page's in this process"))
+		printf("info: %s: SIGBUS at %#lx, poisoned page at %#lx\n",
+		       name, (unsigned long)r.addr, (unsigned long)r.want);
+	snprintf(id, sizeof(id), "%s-sigbus-lsb", name);
+	t_equ(id, 30, r.lsb);
+	snprintf(id, sizeof(id), "%s-sigbus-mceerr", name);
+	t_true(id, r.code == BUS_MCEERR_AR || r.code == BUS_MCEERR_AO,
+	       "SIGBUS without BUS_MCEERR_*");
+}
+
+/*
+ * The poisoned page is in GiB 0 of file a (2 GiB at device 1G), mapped
+ * whole (PUD) by this process and by another ("same"); a third maps a's
+ * GiB 1 only ("other-gib"), a fourth another 1 GiB file (device 4G, PUD:
+ * "other-pud-file"), a fifth a 2 MiB file (device 3G, PMD: "other-file").
+ * Only the first two get SIGBUS, each at its own address of the page,
+ * si_addr_lsb 30 (the 1 GiB mapping).
+ */
 static void test_poison(void)
 {
 	const unsigned long long at = 5 * MiB + 8192;
-	int fa, fb, go[2], ready[2], status;
+	static const struct {
+		const char	*name;
+		char		kind;
+		int		file, sig;
+	} kids[] = {
+		{ "poison-same-file", 's', 0, 1 },
+		{ "poison-other-gib", 'g', 0, 0 },
+		{ "poison-other-pud-file", 'o', 2, 0 },
+		{ "poison-other-file", 'o', 1, 0 },
+	};
+	const unsigned long long lens[] = { 2 * GiB, TWO_MiB, GiB };
+	int fds[3], go[2], ready[2], res[4][2];
+	pid_t pids[4];
 	volatile char *pa;
-	pid_t pid;
+	unsigned int i;
+	char c;
 
 	if (!t_hwpoison_available("poison"))
 		return;
-	fa = mk1("poison-a", GiB, GiB, GiB);
-	fb = mk1("poison-b", TWO_MiB, 3 * GiB, TWO_MiB);
-	if (fa < 0 || fb < 0)
+	fds[0] = mk1("poison-a", 2 * GiB, GiB, 2 * GiB);
+	fds[1] = mk1("poison-b", TWO_MiB, 3 * GiB, TWO_MiB);
+	fds[2] = mk1("poison-c", GiB, 4 * GiB, GiB);
+	if (fds[0] < 0 || fds[1] < 0 || fds[2] < 0)
 		return;
 	if (pipe(go) || pipe(ready))
 		die("pipe");
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (!pid) {
-		/* Maps the other file, touches it, waits; not signalled. */
-		volatile char *pb = mmap(NULL, TWO_MiB, PROT_READ | PROT_WRITE,
-					 MAP_SHARED, fb, 0);
-		char c;
-
-		if (pb == MAP_FAILED)
-			_exit(3);
-		pb[0] = 1;
-		close(go[1]);
-		c = 1;
-		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) < 0)
-			_exit(4);
-		_exit(0);
+	for (i = 0; i < 4; i++) {
+		if (pipe(res[i]))
+			die("pipe");
+		pids[i] = poison_child(kids[i].kind, fds[kids[i].file],
+				       lens[kids[i].file], at, ready[1], go,
+				       res[i][1]);
+		close(res[i][1]);
+		printf("info: %s: pid %d\n", kids[i].name, (int)pids[i]);
 	}
 	close(go[0]);
 	close(ready[1]);
-	{
-		char c;
-
-		/* the other file is mapped before the failure fails the mount */
+	/* the others have mapped before the failure fails the mount */
+	for (i = 0; i < 4; i++)
 		if (read(ready[0], &c, 1) != 1)
-			t_fail("poison-other-ready", "the other process did not map its file");
-	}
-	pa = map_shared("poison-mmap", fa, GiB, 0, PROT_READ | PROT_WRITE);
+			t_fail("poison-others-ready", "a process did not map its file");
+	pa = map_shared("poison-mmap", fds[0], GiB, 0, PROT_READ | PROT_WRITE);
+	printf("info: pid %d maps the poisoned GiB at %p\n", (int)getpid(),
+	       (void *)pa);
+	fflush(stdout);
 	if (pa) {
 		pa[at] = 1;
 		if (t_hwpoison("poison-inject", (void *)(pa + at))) {
@@ -370,18 +493,17 @@ static void test_poison(void)
 			if ((char *)t_sigbus_addr != (char *)pa + at)
 				printf("info: SIGBUS at %p, poisoned page at %p\n",
 				       t_sigbus_addr, (void *)(pa + at));
+			if (t_sigbus_hit)
+				t_equ("poison-sigbus-lsb", 30, t_sigbus_lsb);
 		}
 	}
 	close(go[1]);
-	if (waitpid(pid, &status, 0) != pid)
-		die("waitpid");
-	t_true("poison-other-file-not-killed",
-	       WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	       "the process that maps only another file was killed or failed");
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		printf("info: other process status %#x\n", status);
-	close(fa);
-	close(fb);
+	for (i = 0; i < 4; i++) {
+		poison_verdict(kids[i].name, pids[i], res[i][0], kids[i].sig);
+		close(res[i][0]);
+	}
+	for (i = 0; i < 3; i++)
+		close(fds[i]);
 }
 
 /*

@@ -9,7 +9,10 @@
 # FALLBACK: to PMD/PTE), PMD faults by fs_dax:dax_pmd_fault_done (NOPAGE /
 # FALLBACK), PTE faults by fs_dax:dax_pte_fault_done; the wb test also sums
 # the bytes arch_wb_cache_pmem() wrote back (a kprobe): a writeback writes
-# back each dirty GiB, once.
+# back each dirty GiB, once.  progs/module_pud2.c: the guarantees of the PMD
+# path kept by PUD mappings (O_DIRECT to and from a null_blk device whose
+# requests complete 2 s late, unlink of a mapped file, a pipe holding a page
+# through a device removal, MAP_SYNC, a non-coherent mount).
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 MPT=/tmp/famfs-pud
@@ -29,6 +32,17 @@ else
 	echo "pud: $_pfn of $_ns: align $_al, data at $_res"
 	t_eq ns-align-1g "$GiB" "$_al"
 	t_eq ns-data-1g-aligned 0 $((_res % GiB))
+fi
+
+# Another block device that takes O_DIRECT (module_pud2 odirect, odunlink):
+# null_blk, memory backed, each request completing 2 s after its data was
+# copied (irqmode=2: a timer), so an asynchronous write holds its pages
+# that long.
+if modprobe null_blk nr_devices=1 gb=1 bs=4096 memory_backed=1 irqmode=2 \
+	completion_nsec=2000000000 && wait_for /dev/nullb0; then
+	export PUD_NULLB=/dev/nullb0
+else
+	t_fail nullb "no null_blk device /dev/nullb0 (modprobe null_blk failed)"
 fi
 
 famfs_raw_mount $MPT || exit 0
@@ -93,7 +107,7 @@ t_eq pins-no-warning 0 "$(klog_since | grep -c 'WARNING\|BUG')"
 # the huge PUD for a bad table ('bad pud', cleared without a TLB flush).
 klog_mark
 run_prog module_pud_hostile $MPT "$FAMFS_DEV" mremap
-t_eq mremap-no-bad-pud 0 "$(klog_since | grep -c 'bad pud')"
+t_eq mremap-split-no-bad-pud 0 "$(klog_since | grep -c 'bad pud')"
 # syncfs writes back the GiBs stored into through PUD mappings (GiB 0 and
 # 1, once each), and a GiB another process's store dirtied again during
 # that writeback is written back by the next syncfs
@@ -130,7 +144,75 @@ if [ -n "${2:-}" ] && t_ok swap-mkswap mkswap "$2"; then
 	swapoff "$2" 2>/dev/null
 	t_eq swapoff-no-bad-pud 0 "$(klog_since | grep -c 'bad pud')"
 fi
+
+# wb_case ID FAULTS BYTES: module_pud2 ID with its faults counted, and the
+# bytes arch_wb_cache_pmem() wrote back (BYTES: each dirty GiB, once).
+wb_case() {
+	PUD_PROG=module_pud2
+	if wb_probe_add pudwb; then
+		PUD_XEV=kprobes/pudwb
+		pud_case "$1" "$2"
+		t_eq "$1-wb-bytes" "$3" "$(wb_probe_bytes pudwb)"
+		wb_probe_del pudwb
+	else
+		pud_case "$1" "$2"
+		trace_missing "$1-wb-bytes" "a kprobe on arch_wb_cache_pmem"
+	fi
+	PUD_XEV= PUD_PROG=
+}
+# Pins: O_DIRECT from and into a PUD mapping (the read into it is a write
+# fault that dirties the GiB, which fsync then writes back), an O_DIRECT
+# write in flight while its file is deleted (the memory stays reserved
+# until it completes), a mapped file deleted (the mapping keeps it, msync
+# writes it back).  MAP_SYNC: a PUD fault, msync writes the GiB back.
+klog_mark
+if [ -n "${PUD_NULLB:-}" ]; then
+	wb_case odirect "pud=2 pudfb=0 pmd=0 pmdfb=0 pte=0" $GiB
+	wb_case odunlink "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0" 0
+fi
+wb_case unlinkmapped "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0" $GiB
+wb_case sync "pud=2 pudfb=0 pmd=0 pmdfb=0 pte=0" $GiB
+t_eq pins2-no-warning 0 "$(klog_since | grep -c 'WARNING\|BUG\|Call Trace')"
+# mremap() of a PUD mapping (6.1's move_page_tables() took the 1 GiB entry
+# for a bad page table): pud=3, the write before the move, a read and a
+# write after it (the entry does not move); the moved GiB written back.
+for t in mremap mremapmerge; do
+	klog_mark
+	wb_case $t "pud=3 pudfb=0 pmd=0 pmdfb=0 pte=0" $GiB
+	t_eq $t-no-bad-pud 0 "$(klog_since | grep -c 'bad pud')"
+done
 t_ok umount-raw umount $MPT
+
+# A non-coherent mount (docs/noncoherent.md): a store through a PUD
+# mapping, an msync of its page (one small range: written back and
+# invalidated line by line, famfs:famfs_fsync_lines), a second store,
+# fsync (the dirty GiB written back, then the whole file invalidated), a
+# third store (faults again), msync of the mapping (the same again).
+# Counted: the faults, famfs:famfs_cache's bytes, and what the CPU was told
+# to write back (arch_wb_cache_pmem: the GiB twice; x86's invalidation is
+# clflushopt, which writes back itself) and to invalidate
+# (arch_invalidate_pmem: the page, then the file twice).
+if _o=$(mount -t famfs -o noncoherent "$FAMFS_DEV" $MPT 2>&1); then
+	t_pass nc-mount
+	t_ok nc-mount-noncoherent grep -q " $MPT famfs .*noncoherent" /proc/mounts
+	if wb_probe_add pudwb && inv_probe_add pudinv; then
+		PUD_XEV="kprobes/pudwb kprobes/pudinv famfs/famfs_cache famfs/famfs_fsync_lines"
+		PUD_PROG=module_pud2
+		pud_case nc "pud=2 pudfb=0 pmd=0 pmdfb=0 pte=0"
+		PUD_XEV= PUD_PROG=
+		t_eq nc-cache "fsync/invalidate=$((2 * GiB + 4096))" "$(cache_counts)"
+		t_eq nc-lines 1 "$(grep -c 'famfs_fsync_lines:' $TRACE/trace)"
+		t_eq nc-wb-bytes $((2 * GiB)) "$(wb_probe_bytes pudwb)"
+		t_eq nc-inv-bytes $((2 * GiB + 4096)) "$(wb_probe_bytes pudinv)"
+		wb_probe_del pudwb
+		wb_probe_del pudinv
+	else
+		trace_missing nc "kprobes on arch_wb_cache_pmem and arch_invalidate_pmem"
+	fi
+	t_ok nc-umount umount $MPT
+else
+	t_fail nc-mount "$_o"
+fi
 
 # The tool (issue 31, item 1): files of 1 GiB or more go on 1 GiB boundaries
 # by default, --align 1g asks for it (and fails clearly without room),
@@ -178,11 +260,12 @@ pud_case read-member "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0" read
 PUD_MPT=
 t_ok tool-umount umount $M
 
-# Last: a memory failure fails the mount.  pmd=1: the other process maps
-# its 2 MiB file.
+# Last: a memory failure fails the mount.  pud=4: this process and another
+# map the poisoned GiB, a third the file's other GiB, a fourth another
+# 1 GiB file; pmd=1: a fifth maps a 2 MiB file.
 if _o=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
 	t_pass mount-again
-	pud_case poison "pud=1 pudfb=0 pmd=1 pmdfb=0 pte=0"
+	pud_case poison "pud=4 pudfb=0 pmd=1 pmdfb=0 pte=0"
 else
 	t_fail mount-again "$_o"
 fi
@@ -197,6 +280,17 @@ if _o=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
 	t_ok umount-poisonmap umount $MPT
 else
 	t_fail mount-poisonmap "$_o"
+fi
+# A failure in chunk 1 of an interleaved file with 1 GiB chunks (device
+# 4G): pud=3, this process maps both chunks, another chunk 0 only.
+if _o=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
+	t_pass mount-poisonstripe
+	PUD_PROG=module_pud2
+	pud_case poisonstripe "pud=3 pudfb=0 pmd=0 pmdfb=0 pte=0"
+	PUD_PROG=
+	t_ok umount-poisonstripe umount $MPT
+else
+	t_fail mount-poisonstripe "$_o"
 fi
 
 # Device removal under a 1 GiB mapping: nd_pmem unbound from the pfn device
@@ -290,3 +384,64 @@ else
 	t_ok holdrace-rebind sh -c "echo $nd > /sys/bus/nd/drivers/nd_pmem/bind"
 	t_ok holdrace-device-back wait_for "$FAMFS_DEV" 10
 fi
+# The same with a page of the 1 GiB mapping in a pipe (module_pud2 pinrm):
+# the removal waits until the pipe lets go of it (and says whose page it
+# waits for), then completes; the pipe reads the page's bytes meanwhile, no
+# warning, the device comes back.  Once with the file on the primary, once
+# on member 1 (/dev/pmem1, attached with DEV_ADD): the member is removed
+# under a mount that stays, and the unmount after it evicts a file with a
+# 1 GiB mapping record on the gone member (whose pages it must not look at).
+# alive PID: the process exists and is not a zombie
+alive() { [ -e /proc/$1/stat ] && ! grep -q '^[0-9]* ([^)]*) Z' /proc/$1/stat; }
+# pinrm_cycle ID DEV [MEMBER]: module_pud2 pinrm with the file on DEV
+# (member MEMBER, attached first), DEV removed meanwhile.
+pinrm_cycle() {
+	pr_id=$1 pr_dev=$2 pr_mem=${3:-}
+	if ! _o=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
+		t_fail $pr_id-mount "$_o"
+		return
+	fi
+	t_pass $pr_id-mount
+	if [ -n "$pr_mem" ]; then
+		hostile_pins attach $MPT "$pr_dev" "$pr_mem" > /tmp/pud-attach.out 2>&1
+		PFX=$pr_id- t_prog hostile_pins /tmp/pud-attach.out $?
+	fi
+	rm -rf /tmp/pud-h && mkdir -p /tmp/pud-h
+	klog_mark
+	trace_on $EV_PUD
+	export PUD_HOLD=/tmp/pud-h PUD_MEMBER=$pr_mem
+	bg_prog module_pud2 $MPT "$FAMFS_DEV" pinrm
+	if ! wait_for /tmp/pud-h/ready 60; then
+		trace_off $EV_PUD
+		t_fail $pr_id-ready "the holder did not start: $(cat /tmp/module_pud2.bg.out)"
+		kill $BG_PID
+		wait $BG_PID
+		umount $MPT
+		return
+	fi
+	trace_off $EV_PUD
+	t_eq $pr_id-pud-faults 1 "$(grep -c 'famfs_pud_fault:.* NOPAGE' $TRACE/trace)"
+	pr_nd=$(basename "$(readlink -f /sys/block/${pr_dev#/dev/}/device)")
+	sh -c "echo $pr_nd > /sys/bus/nd/drivers/nd_pmem/unbind" & UP=$!
+	pr_n=0
+	while alive $UP && ! klog_since | grep -q 'famfs.*waiting for .*referenced' &&
+		[ $pr_n -lt 300 ]; do
+		sleep 0.1; pr_n=$((pr_n + 1))
+	done
+	if alive $UP && klog_since | grep -q 'famfs.*waiting for .*referenced'; then
+		t_pass $pr_id-removal-waits
+	else
+		t_fail $pr_id-removal-waits "the unbind did not wait for the page in the pipe: $(klog_since | grep famfs | tail -n 2 | tr '\n' '|')"
+	fi
+	t_klog $pr_id-names-file 'famfs (.*): removal .*waiting for referenced pages.* file /pinrm (inode [0-9]*)'
+	touch /tmp/pud-h/go
+	PFX=$pr_id- bg_verdict module_pud2
+	wait $UP
+	t_eq $pr_id-unbind-done 0 $?
+	t_ok $pr_id-umount umount $MPT
+	t_eq $pr_id-no-warnings 0 "$(klog_since | grep -c 'WARNING\|BUG\|Call Trace\|refcount\|Oops')"
+	t_ok $pr_id-rebind sh -c "echo $pr_nd > /sys/bus/nd/drivers/nd_pmem/bind"
+	t_ok $pr_id-device-back wait_for "$pr_dev" 10
+}
+pinrm_cycle pinrm "$FAMFS_DEV"
+[ -z "$MEM" ] || pinrm_cycle pinrm-member "$MEM" 1

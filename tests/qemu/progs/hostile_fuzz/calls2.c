@@ -173,6 +173,7 @@ void accepted_v2(struct ffile *f, const struct vmap *m)
 
 	nc_accept2++;
 	nc_il2 += is_il(m);
+	nc_gib_ok += m->h.file_size >= GiB;
 	model_map(f, m, 1);
 	f->pat = rnd();
 	ncheck[C_ACCEPTED2]++;
@@ -444,10 +445,13 @@ void pat_write_v2(struct ffile *f)
 	f->spot[n++] = sz - 64;
 	if (is_il(&f->vm) && f->vm.u.ie[0].chunk_size + 32 <= sz)
 		f->spot[n++] = f->vm.u.ie[0].chunk_size - 32;
+	/* -G: across GiB boundaries, where one 1 GiB mapping meets the next */
+	for (uint64_t g = GiB; gib && n < NSPOT - 1 && g + 32 <= sz; g += GiB)
+		f->spot[n++] = g - 32;
 	while (n < NSPOT)
 		f->spot[n++] = below(sz - 64 + 1);
 	f->nspot = n;
-	if (!failing && chance(50)) {
+	if (!failing && chance(gib ? 70 : 50)) {
 		p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, 0);
 		if (p == MAP_FAILED) {
 			bad(C_DATA, "%s: shared writable mmap of %llu bytes: %s",

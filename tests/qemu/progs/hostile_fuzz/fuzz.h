@@ -22,6 +22,7 @@
  *   calls4.c several devices: DEV_ADD, DEV_GET, MAP_CREATE_V3, MAP_GET_V3
  *   calls5.c small files: MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES (page
  *            extents), their model per page, their reads and remaps
+ *   gen3.c   -G: maps on 1 GiB boundaries, faults through their mappings
  */
 #ifndef HOSTILE_FUZZ_H
 #define HOSTILE_FUZZ_H
@@ -37,6 +38,7 @@
 #include <time.h>
 
 #define U64_MAX		(~0ULL)
+#define GiB		(1ULL << 30)
 #define MAXF		160	/* own files: pool + mapped + zombies */
 #define MAXSTATIC	4096	/* extents of the maps found at start */
 #define POOL		24	/* unmapped files kept ready */
@@ -84,6 +86,7 @@ enum {
 	C_PLACE, C_OPENERS, C_REMOUNT, C_CACHE, C_COHERENCE,
 	C_DEV, C_CREATE3, C_GET3,	/* several devices (calls4.c) */
 	C_PAGES,			/* page maps (calls5.c) */
+	C_FAULT,			/* -G: through mappings (gen3.c) */
 	NCHECK
 };
 extern long ncheck[NCHECK], nbad[NCHECK];
@@ -259,5 +262,14 @@ int get_v3_vmap(int fd, struct vmap *vm);
 void check_map_pages(struct ffile *f, int c, const char *what);
 void do_pages(void);
 int remap_pages(struct ffile *f);
+
+/* ---- 1 GiB layouts (gen3.c) --------------------------------------------- */
+extern int gib;		/* -G: maps on 1 GiB boundaries too */
+extern long nc_gib, nc_gib_ok, nc_fault;
+long free_gibs(void);
+void valid_gib(struct vmap *m, int il);
+uint64_t small_units(void);
+struct ffile *pick_big(int holders);
+void do_fault(struct ffile *f);
 
 #endif /* HOSTILE_FUZZ_H */

@@ -3,7 +3,7 @@
  * hostile_fuzz: a seeded, reproducible fuzzer for the famfs.ko file ioctls.
  *
  *   hostile_fuzz [-n ITER] [-s SEED] [-j PROCS] [-l LABEL] [-k NRS] [-r]
- *                [-R [-D DEV]] [-L] [-K] [-P] [-F] [-q] MPT
+ *                [-R [-D DEV]] [-L] [-K] [-P] [-F] [-G] [-q] MPT
  *
  * Throws ITER calls per process at files in MPT/hostile-fuzz.<label>.<i>/
  * of a mounted famfs: FAMFSIOC_MAP_CREATE with valid maps and maps with one
@@ -84,6 +84,12 @@
  *          may get EIO, read/write EIO; pattern bytes and mmap go unchecked
  * -P       write no pattern bytes (on a mount whose maps the fuzzer cannot
  *          see, e.g. a bare kernel mount over a famfs with files)
+ * -G       1 GiB layouts too (gen3.c): most MAP_CREATE_V2 maps on 1 GiB
+ *          boundaries (simple, interleaved with 1 GiB chunks, one page
+ *          long or short, partly past the device end), pattern bytes
+ *          across the GiB boundaries, and the files mapped and faulted
+ *          through (PUD faults where the device memory is 1 GiB-aligned):
+ *          each mapping shows the pattern and what read(2) reads
  * -q       fewer info lines
  *
  * Output: "PASS name", "FAIL name: why", "info: ..." lines; exit 1 if any
@@ -113,6 +119,7 @@ static const char *const cname[NCHECK] = {
 	"v1-get-of-v2-map-eoverflow", "data-placement",
 	"create-with-other-opener", "remount", "cache-errno", "coherence",
 	"dev-errno", "create-v3-errno", "get-v3", "create-pages-errno",
+	"fault-through-mapping",
 };
 long ncheck[NCHECK], nbad[NCHECK];
 static char why[NCHECK][400];
@@ -513,7 +520,7 @@ int main(int argc, char **argv)
 	time_t t0 = time(NULL);
 
 	seed0 = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
-	while ((opt = getopt(argc, argv, "n:s:j:l:k:rRD:LKPFNq")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:j:l:k:rRD:LKPFNGq")) != -1) {
 		switch (opt) {
 		case 'n': iters_set = strtol(optarg, NULL, 0); break;
 		case 's': seed0 = strtoull(optarg, NULL, 0); break;
@@ -528,6 +535,7 @@ int main(int argc, char **argv)
 		case 'P': nopat = 1; break;
 		case 'F': failing = 1; break;
 		case 'N': noncoherent = 1; break;
+		case 'G': gib = 1; break;
 		case 'q': quiet = 1; break;
 		default: goto usage;
 		}
@@ -542,9 +550,11 @@ int main(int argc, char **argv)
 		die(mpt);
 	devsz = (uint64_t)sfs.f_blocks * (uint64_t)sfs.f_bsize;
 	hot_unit = devsz / TWO_MiB / 2;
-	printf("info: %s: seed %llu; repeat with: hostile_fuzz -s %llu -n %ld -j %d -l %s%s %s\n",
+	if (gib && devsz > GiB)		/* -G: keep the GiBs after it whole */
+		hot_unit = GiB / TWO_MiB / 2;
+	printf("info: %s: seed %llu; repeat with: hostile_fuzz -s %llu -n %ld -j %d -l %s%s%s %s\n",
 	       label, (unsigned long long)seed0, (unsigned long long)seed0,
-	       iters, nproc, label, ro ? " -r" : "", mpt);
+	       iters, nproc, label, ro ? " -r" : "", gib ? " -G" : "", mpt);
 	if (nrs)
 		parse_nrs(nrs);
 	setup_arena();
@@ -647,6 +657,6 @@ int main(int argc, char **argv)
 	printf("info: %s: done in %ld s\n", label, (long)(time(NULL) - t0));
 	return t_done(0);
 usage:
-	fprintf(stderr, "usage: hostile_fuzz [-n ITER] [-s SEED] [-j PROCS] [-l LABEL] [-k NRS] [-r] [-R [-D DEV]] [-L] [-K] [-P] [-F] [-N] [-q] MPT\n");
+	fprintf(stderr, "usage: hostile_fuzz [-n ITER] [-s SEED] [-j PROCS] [-l LABEL] [-k NRS] [-r] [-R [-D DEV]] [-L] [-K] [-P] [-F] [-N] [-G] [-q] MPT\n");
 	return 2;
 }
