@@ -169,4 +169,84 @@ int famfs_alloc_place_strips(struct famfs_alloc *a,
 			     struct famfs_log_interleave_ext *ie,
 			     uint8_t devs[FAMFS_LOG_MAX_STRIPS], bool *shared);
 
+/* ---- pagealloc.c: small files in 4 KiB pages, shared units (issue 30) --- */
+/*
+ * Page extents of small files (famfs_format.h, INCOMPAT_SMALL_FILES) inside
+ * 2 MiB units that several small files share.  A shared unit is taken from
+ * the device's unit allocator (first fit, at the bottom: the 1 GiB-aligned
+ * runs famfs_alloc_aligned looks for stay whole) and stays used there, so no
+ * simple or interleaved extent is ever placed in it; it goes back to the
+ * unit allocator when its last page is given back.  Never unit 0 (the
+ * kernel refuses page extents in a device's first 2 MiB).
+ *
+ * Cost: a run of n pages comes from the shared unit whose longest free run
+ * is the shortest that holds n (the fullest that fits: units fill up, long
+ * runs stay whole), found through buckets of units by longest free run and
+ * a 512-bit mask of the non-empty buckets; a unit is found by number
+ * through a hash table.  No step looks at every unit: the cost depends
+ * neither on the device's size nor on the number of files.
+ */
+#define FAMFS_UNIT_PAGES	(FAMFS_ALLOC_UNIT / FAMFS_PAGE)	/* 512 */
+#define FAMFS_PA_WORDS		(FAMFS_UNIT_PAGES / 64)		/* 8 */
+/* One shared unit: its pages in use, its free pages, its longest free run
+ * (the bucket it is in, none when 0: full), its bucket neighbours (slots) */
+struct famfs_punit {
+	uint64_t unit;
+	uint64_t used[FAMFS_PA_WORDS];
+	uint16_t nfree, run;
+	uint32_t prev, next;
+};
+struct famfs_pagealloc {
+	struct famfs_bitmap *b;		/* the device's units (not owned) */
+	struct famfs_punit *pu;		/* slots; free ones chained by next */
+	uint32_t nslots, cap, free_slot;
+	uint32_t *hash;			/* slot + 1 by unit, 0: empty */
+	uint32_t hcap;			/* a power of 2 */
+	uint32_t head[FAMFS_UNIT_PAGES];	/* bucket r: runs of r pages */
+	uint64_t nonempty[FAMFS_PA_WORDS];	/* bit r: bucket r has one */
+	uint64_t nshared, nfull;	/* shared units, those with no room */
+	uint64_t free_pages;		/* in shared units */
+	/* work done (bucket and page words, hash slots looked at): what the
+	 * unit tests count instead of timing (the unit allocator counts its
+	 * own in b->work) */
+	uint64_t work;
+};
+/* An empty page allocator over b, a device's unit allocator whose unit 0
+ * is used (reserved): 0, -EINVAL (unit 0 free), -ENOMEM; reason filled */
+int famfs_pagealloc_init(struct famfs_pagealloc *pa, struct famfs_bitmap *b,
+			 char *reason);
+void famfs_pagealloc_free(struct famfs_pagealloc *pa);
+/* A run of npages (1..FAMFS_UNIT_PAGES - 1: a whole unit is the unit
+ * allocator's) inside one shared unit, *off its device offset in bytes.
+ * -EINVAL (npages), -ENOSPC (no shared unit has such a run and the unit
+ * allocator has no unit left; nothing changed), -ENOMEM; reason filled. */
+int famfs_pagealloc_take(struct famfs_pagealloc *pa, uint32_t npages,
+			 uint64_t *off, char *reason);
+/* Give back a run famfs_pagealloc_take or _mark gave (it may be part of
+ * one): its unit goes back to the unit allocator when it has no page in use
+ * left.  -EINVAL (not 4 KiB aligned, across units, not a shared unit, or a
+ * page not in use: nothing changed); reason filled. */
+int famfs_pagealloc_give(struct famfs_pagealloc *pa, uint64_t off,
+			 uint64_t len, char *reason);
+/* Rebuild: the page extent [off, off + len) of a logged small file is in
+ * use (its unit becomes shared, and used in the unit allocator), in any
+ * order.  -EINVAL (not 4 KiB aligned, empty, across units, unit 0, past
+ * the device), -EEXIST (a page already in use: nothing changed), -ENOMEM;
+ * reason filled. */
+int famfs_pagealloc_mark(struct famfs_pagealloc *pa, uint64_t off,
+			 uint64_t len, char *reason);
+/* Is the page at off (bytes) in use by a small file */
+bool famfs_pagealloc_test(const struct famfs_pagealloc *pa, uint64_t off);
+/* Is unit shared (holds a page extent) */
+bool famfs_pagealloc_shared(const struct famfs_pagealloc *pa, uint64_t unit);
+/* What df would show */
+struct famfs_pagealloc_stats {
+	uint64_t shared;	/* units holding page extents */
+	uint64_t partial;	/* of which with a free page */
+	uint64_t pages_used, pages_free;	/* in shared units */
+	uint32_t longest;	/* the longest free run in any shared unit */
+};
+void famfs_pagealloc_stats(const struct famfs_pagealloc *pa,
+			   struct famfs_pagealloc_stats *st);
+
 #endif /* FAMFS_SPACE_H */
