@@ -73,3 +73,10 @@ uint64_t famfs_bitmap_free_aligned(const struct famfs_bitmap *b,
 			n++;
 	return n;
 }
+
+int famfs_bitmap_take_aligned(struct famfs_bitmap *b, uint64_t units,
+			      uint64_t align, uint64_t *first)
+{
+	(void)b; (void)units; (void)align; (void)first;
+	return -ENOSYS;	/* not yet */
+}

@@ -251,3 +251,17 @@ int famfs_alloc_place_aligned(struct famfs_alloc *a,
 	}
 	return -ENOSPC;
 }
+
+int famfs_alloc_place_strips_aligned(struct famfs_alloc *a,
+				     const struct famfs_place *pl,
+				     uint64_t size, uint32_t nstrips,
+				     uint64_t chunk, uint64_t align,
+				     struct famfs_log_interleave_ext *ie,
+				     uint8_t devs[FAMFS_LOG_MAX_STRIPS],
+				     bool *shared)
+{
+	(void)a; (void)pl; (void)size; (void)nstrips; (void)chunk;
+	(void)align; (void)ie; (void)devs;
+	*shared = false;
+	return -ENOSYS;	/* not yet */
+}

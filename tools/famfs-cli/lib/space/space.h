@@ -101,6 +101,11 @@ void famfs_bitmap_clear(struct famfs_bitmap *b, uint64_t unit);
  * such; -ENOSPC (bitmap unchanged) if none, -EINVAL for a bad align. */
 int famfs_alloc_aligned(struct famfs_bitmap *b, uint64_t size, uint64_t align,
 			struct famfs_log_simple_ext *ext);
+/* One run of units units starting at a multiple of align units (a power
+ * of 2), the lowest such: marked used, *first its first; -ENOSPC (bitmap
+ * unchanged) if none, -EINVAL for a bad align */
+int famfs_bitmap_take_aligned(struct famfs_bitmap *b, uint64_t units,
+			      uint64_t align, uint64_t *first);
 /* How many runs of align units (a power of 2), starting at multiples of
  * align, are wholly free (0 for a bad align) */
 uint64_t famfs_bitmap_free_aligned(const struct famfs_bitmap *b,
@@ -179,6 +184,21 @@ int famfs_alloc_place_aligned(struct famfs_alloc *a,
 			      const struct famfs_place *pl, uint64_t size,
 			      uint64_t align, struct famfs_log_simple_ext *ext,
 			      unsigned *dev);
+/* famfs_alloc_place_strips with every strip in one run starting at a
+ * multiple of align units (famfs_bitmap_take_aligned; 512: 1 GiB): with a
+ * chunk that is a multiple of align units every chunk starts on one, so
+ * famfs.ko maps each chunk with 1 GiB pages.  The same devices as
+ * famfs_alloc_place_strips picks (devs filled, *shared set, on -ENOSPC
+ * too: the caller names them).  All or nothing: -ENOSPC leaves every
+ * device as it was; -EINVAL for a bad align or geometry, or a chunk that
+ * is not a multiple of align units. */
+int famfs_alloc_place_strips_aligned(struct famfs_alloc *a,
+				     const struct famfs_place *pl,
+				     uint64_t size, uint32_t nstrips,
+				     uint64_t chunk, uint64_t align,
+				     struct famfs_log_interleave_ext *ie,
+				     uint8_t devs[FAMFS_LOG_MAX_STRIPS],
+				     bool *shared);
 /* An interleaved file (famfs_alloc_strips' geometry): strip i on devs[i].
  * pl's device: all strips there.  Else, with at least nstrips devices
  * (not absent), each strip on another device (those with the most free
