@@ -35,28 +35,39 @@ static bool align_ok(uint64_t align)
 	return align && !(align & (align - 1));
 }
 
-int famfs_alloc_aligned(struct famfs_bitmap *b, uint64_t size, uint64_t align,
-			struct famfs_log_simple_ext *ext)
+int famfs_bitmap_take_aligned(struct famfs_bitmap *b, uint64_t units,
+			      uint64_t align, uint64_t *first)
 {
-	uint64_t want = size / UNIT + (size % UNIT != 0);
-
 	if (!align_ok(align))
 		return -EINVAL;
-	if (!want)
-		want = 1;
-	for (uint64_t s = 0; s < b->nunits && want <= b->nunits - s;) {
-		uint64_t u = first_used(b, s, s + want);
+	for (uint64_t s = 0; units && s < b->nunits && units <= b->nunits - s;) {
+		uint64_t u = first_used(b, s, s + units);
 
 		b->work++;
-		if (u == s + want) {
-			famfs_bitmap_mark_range(b, s * UNIT, want * UNIT);
-			ext->offset = htole64(s * UNIT);
-			ext->len = htole64(want * UNIT);
+		if (u == s + units) {
+			famfs_bitmap_mark_range(b, s * UNIT, units * UNIT);
+			*first = s;
 			return 0;
 		}
 		s = (u / align + 1) * align;
 	}
 	return -ENOSPC;
+}
+
+int famfs_alloc_aligned(struct famfs_bitmap *b, uint64_t size, uint64_t align,
+			struct famfs_log_simple_ext *ext)
+{
+	uint64_t want = size / UNIT + (size % UNIT != 0), first;
+	int rc;
+
+	if (!want)
+		want = 1;
+	rc = famfs_bitmap_take_aligned(b, want, align, &first);
+	if (rc)
+		return rc;
+	ext->offset = htole64(first * UNIT);
+	ext->len = htole64(want * UNIT);
+	return 0;
 }
 
 uint64_t famfs_bitmap_free_aligned(const struct famfs_bitmap *b,
@@ -72,11 +83,4 @@ uint64_t famfs_bitmap_free_aligned(const struct famfs_bitmap *b,
 		if (first_used(b, s, s + align) == s + align)
 			n++;
 	return n;
-}
-
-int famfs_bitmap_take_aligned(struct famfs_bitmap *b, uint64_t units,
-			      uint64_t align, uint64_t *first)
-{
-	(void)b; (void)units; (void)align; (void)first;
-	return -ENOSYS;	/* not yet */
 }
