@@ -112,7 +112,8 @@ int cli_layout_done(struct cli_layout *l);
 	"or fail if there is none; none: never; auto (the\n" \
 	"default): 1 GiB-aligned for files of 1 GiB or more\n" \
 	"when a device has room so, else as without it.\n" \
-	"Simple files only (not with -N)" }
+	"With -N: every strip so, for a chunk (-C) that is\n" \
+	"a multiple of 1 GiB (1g needs one; auto only then)" }
 #define CLI_OPT_DEVICE { 'D', "device", "N", \
 	"put the file (every strip, with -N) on device N\n" \
 	"of the file system (0: the primary; famfs df lists\n" \

@@ -241,8 +241,10 @@ int cli_layout_done(struct cli_layout *l)
 	}
 	if (l->have_n && !l->have_c)
 		l->lay.chunk = CLI_CHUNK_DEFAULT;
-	if (l->have_n && l->lay.align == FAMFS_ALIGN_1G) {
-		famfs_err("-A (--align) 1g is for simple files: interleaved (-N) files are not placed on 1 GiB boundaries yet");
+	if (l->have_n && l->lay.align == FAMFS_ALIGN_1G &&
+	    l->lay.chunk % FAMFS_ALIGN_BYTES) {
+		famfs_err("-A (--align) 1g with -N needs a chunk (-C) that is a multiple of 1 GiB: each chunk then starts on a 1 GiB boundary and is mapped with 1 GiB pages (chunk %llu bytes)",
+			  (unsigned long long)l->lay.chunk);
 		return FAMFS_EXIT_USAGE;
 	}
 	return FAMFS_EXIT_OK;

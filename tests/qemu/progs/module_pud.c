@@ -38,6 +38,9 @@
  *   mprotect  a written PUD mapping made read-only (6.1 would log "bad
  *           pud" and drop the entry unflushed), then read: it faults again
  *   read    a cold read pass over the file $PUD_READ (made by the tool)
+ *   write   the pattern of famfs mkfile -S $PUD_SEED written through a shared
+ *           mapping of the whole file $PUD_WRITE (a store per word), then
+ *           fsync: famfs verify (here, or on another host) reads it back
  *   poison  a memory failure (MADV_HWPOISON) in a PUD-mapped GiB of a 2 GiB
  *           file mapped whole by two processes: SIGBUS to both, each at
  *           its own address of the poisoned page, si_addr_lsb 30; a
@@ -642,6 +645,51 @@ static void test_read(void)
 	close(fd);
 }
 
+/* The pattern of famfs mkfile -S (tools/famfs-cli/lib/base/pattern.c):
+ * word i of the file is splitmix64(seed, i) */
+static uint64_t seed_word(uint64_t seed, uint64_t i)
+{
+	uint64_t z = seed * 0x9e3779b97f4a7c15ULL + (i + 1) * 0xbf58476d1ce4e5b9ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* write: $PUD_SEED's pattern into the file $PUD_WRITE (relative to MPT)
+ * through a shared writable mapping of all of it, then fsync */
+static void test_write(void)
+{
+	const char *name = getenv("PUD_WRITE"), *seed_s = getenv("PUD_SEED");
+	char path[512];
+	struct stat st;
+	uint64_t seed, n, i;
+	uint64_t *p;
+	int fd;
+
+	if (!name || !seed_s) {
+		t_fail("write", "PUD_WRITE (the file) or PUD_SEED is not set");
+		return;
+	}
+	seed = strtoull(seed_s, NULL, 0);
+	snprintf(path, sizeof(path), "%s/%s", mpt, name);
+	fd = open(path, O_RDWR);
+	if (fd < 0 || fstat(fd, &st)) {
+		t_fail("write-open", "%s: %s", path, t_errname(errno));
+		return;
+	}
+	p = (uint64_t *)map_shared("write-mmap", fd, st.st_size, 0,
+				   PROT_READ | PROT_WRITE);
+	if (p) {
+		n = (uint64_t)st.st_size / 8;
+		for (i = 0; i < n; i++)
+			p[i] = seed_word(seed, i);
+		t_ok("write-fsync", fsync(fd));
+		munmap(p, st.st_size);
+	}
+	close(fd);
+}
+
 static const struct t_test tests[] = {
 	{ "cold4g", test_cold4g, 1 },
 	{ "off2m", test_off2m, 1 },
@@ -651,6 +699,7 @@ static const struct t_test tests[] = {
 	{ "pins", test_pins, 1 },
 	{ "poison", test_poison, 1 },
 	{ "read", test_read, 1 },
+	{ "write", test_write, 1 },
 	{ "mprotect", test_mprotect, 1 },
 	{ "hold", test_hold, 1 },
 	{ "stripe1g", test_stripe1g, 1 },

@@ -60,7 +60,8 @@ trace_have $EV_PUD || t_fail pud-tracepoint "no $EV_PUD in $TRACE (famfs.ko with
 # pud_case ID "pud=N pudfb=N pmd=N pmdfb=N pte=N" [TEST]: module_pud TEST
 # (default: ID; $PUD_PROG instead of module_pud if set) with its
 # faults counted (pud=missing without the famfs tracepoint); events in
-# $PUD_XEV are traced too.
+# $PUD_XEV are traced too; PUD fallback lines matching $PUD_FB_SKIP are
+# not counted.
 pud_case() {
 	_t=$1 _want=$2
 	_evs="$EV_PMD $EV_PTE $PUD_XEV"
@@ -71,7 +72,8 @@ pud_case() {
 	_pud=missing _pudfb=missing
 	if trace_have $EV_PUD; then
 		_pud=$(grep -c 'famfs_pud_fault:.* NOPAGE' $TRACE/trace)
-		_pudfb=$(grep -c 'famfs_pud_fault:.* FALLBACK' $TRACE/trace)
+		_pudfb=$(grep 'famfs_pud_fault:.* FALLBACK' $TRACE/trace |
+			 grep -v "${PUD_FB_SKIP:-^$}" | wc -l)
 	fi
 	_pmd=$(grep -c 'dax_pmd_fault_done:.*NOPAGE' $TRACE/trace)
 	_pmdfb=$(grep -c 'dax_pmd_fault_done:.*FALLBACK' $TRACE/trace)
@@ -260,12 +262,46 @@ pud_case read-member "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0" read
 PUD_MPT=
 t_ok tool-umount umount $M
 
+# Interleaved files with 1 GiB chunks (issue 31): --align 1g, and auto for
+# files of 1 GiB or more, put every strip on a 1 GiB boundary of its device,
+# so each chunk is one PUD fault, here with a strip on each device; no room
+# so: refused, exit 2, naming the file and the free aligned GiBs of the
+# strips' devices; --align 1g with a chunk that is not a multiple of 1 GiB:
+# a usage error; 2 MiB chunks are placed as before (first fit: GiB 0 here).
+s() { j ".extents[0].strips[$1].${2:-offset}"; }
+t_ok stripe-mkfs famfs mkfs -f "$FAMFS_DEV" $MEM
+t_ok stripe-mount famfs mount "$FAMFS_DEV" $M
+t_ok mkfile-stripe-align-1g famfs mkfile -N 2 -C 1g --align 1g -s 2g $M/s1
+t_rc getmap-s1 0 famfs getmap -j $M/s1
+t_eq s1-strips-at-1g "0 $GiB 1 $GiB" "$(s 0 device) $(s 0) $(s 1 device) $(s 1)"
+export PUD_READ=s1
+PUD_MPT=$M
+pud_case read-stripe "pud=2 pudfb=0 pmd=0 pmdfb=0 pte=0" read
+PUD_MPT=
+t_ok mkfile-stripe-auto famfs mkfile -N 2 -C 1g -s 1g $M/s2
+t_rc getmap-s2 0 famfs getmap -j $M/s2
+t_eq s2-strips-at-2g "$((2 * GiB)) $((2 * GiB))" "$(s 0) $(s 1)"
+t_err mkfile-stripe-no-room 2 "s3: --align 1g: no room for 2 strips of 3221225472 bytes each starting on a 1 GiB boundary" \
+	famfs mkfile -N 2 -C 1g --align 1g -s 6g $M/s3
+t_has mkfile-stripe-no-room-says-free "device 0: 2, device 1: 2"
+t_eq mkfile-stripe-no-room-no-file "" "$(ls $M/s3 2>/dev/null)"
+t_err mkfile-stripe-align-chunk-2m 1 "chunk (-C) that is a multiple of 1 GiB" \
+	famfs mkfile -N 2 -C 2m --align 1g -s 1g $M/s4
+t_ok mkfile-stripe-2m famfs mkfile -N 2 -C 2m -s 1g $M/s5
+t_rc getmap-s5 0 famfs getmap -j $M/s5
+t_eq s5-first-fit "1 1" "$(($(s 0) < GiB)) $(($(s 1) < GiB))"
+t_rc stripe-df 0 famfs df -j $M
+t_eq stripe-df-free-1g-runs "4 2 2" "$(j .free_1g_runs) $(j .devices[0].free_1g_runs) $(j .devices[1].free_1g_runs)"
+t_ok stripe-umount umount $M
+
 # Last: a memory failure fails the mount.  pud=4: this process and another
 # map the poisoned GiB, a third the file's other GiB, a fourth another
 # 1 GiB file; pmd=1: a fifth maps a 2 MiB file.
+# (PUD fallbacks for "vma" -- a VMA that holds no whole GiB, as the 2 MiB
+# file's, asked or not by the layout -- are not counted here.)
 if _o=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
 	t_pass mount-again
-	pud_case poison "pud=4 pudfb=0 pmd=1 pmdfb=0 pte=0"
+	PUD_FB_SKIP=' vma$' pud_case poison "pud=4 pudfb=0 pmd=1 pmdfb=0 pte=0"
 else
 	t_fail mount-again "$_o"
 fi

@@ -13,15 +13,26 @@
 #include "role/role.h"
 
 /* ---- alloc.c: 2 MiB-unit bitmap, first fit ------------------------------ */
-/* One node of the search index: free units at the start, at the end, and
- * the longest free run, of the 64-unit words under it. */
-struct famfs_bm_node {
+/* Free units at the start, at the end, and the longest free run, of the
+ * 64-unit words under one node of the search index */
+struct famfs_bm_runs {
 	uint64_t pre, suf, best;
 };
+/* One node of the search index: r[0] counts every free unit, r[1] only
+ * those outside wholly free aligned GiBs (FAMFS_BM_KEEP_UNITS), the room
+ * that a file can take without breaking one */
+struct famfs_bm_node {
+	struct famfs_bm_runs r[2];
+};
+/* The aligned runs the allocator keeps whole where it can (issue 31):
+ * 1 GiB of units, 8 bitmap words */
+#define FAMFS_BM_KEEP_UNITS	((1ULL << 30) / FAMFS_ALLOC_UNIT)
 struct famfs_bitmap {
 	uint64_t nunits;
 	uint64_t *bits;
 	uint64_t nfree;
+	/* aligned GiBs (FAMFS_BM_KEEP_UNITS, inside the device) wholly free */
+	uint64_t nwhole;
 	/* work done (bitmap words and index nodes looked at or rewritten):
 	 * what the unit tests count instead of timing */
 	uint64_t work;
@@ -29,6 +40,9 @@ struct famfs_bitmap {
 	 * free units is served there, without the index (an empty device,
 	 * or one unit on a fragmented one: the same cost at any size) */
 	uint64_t hint;
+	/* no unit below khint is free outside wholly free aligned GiBs: the
+	 * same for the room kept (issue 31) */
+	uint64_t khint;
 	/* words looked at by searches (before the index is built: past
 	 * nwords, the next search builds it) */
 	uint64_t scanned;
@@ -51,8 +65,16 @@ int famfs_bitmap_init_dev(struct famfs_bitmap *b, uint64_t data_start,
 /* Mark [off, off + len) used (bytes; the part inside the device) */
 void famfs_bitmap_mark_range(struct famfs_bitmap *b, uint64_t off,
 			     uint64_t len);
-/* First fit of units units: marked used, *first its first; -ENOSPC */
+/* One run of units units: marked used, *first its first; -ENOSPC.  First
+ * fit among the free units outside wholly free aligned GiBs when the
+ * lowest fit would break one (such a GiB stays whole for a file that
+ * famfs.ko can map with 1 GiB pages); else, or without such room, first
+ * fit.  (famfs_alloc and the strips of famfs_alloc_strips and
+ * famfs_alloc_place_strips take runs so.) */
 int famfs_bitmap_take(struct famfs_bitmap *b, uint64_t units, uint64_t *first);
+/* After the words of b->bits were written directly (a saved bitmap read
+ * back; nfree set by the caller): count the wholly free aligned GiBs */
+void famfs_bitmap_recount(struct famfs_bitmap *b);
 /* Build the search index, or bring it up to date, as the allocator does
  * before it searches (for tests that look at it or count its upkeep):
  * 0 or -ENOMEM (printed) */
@@ -68,8 +90,8 @@ bool famfs_bitmap_test(const struct famfs_bitmap *b, uint64_t unit);
 void famfs_bitmap_set(struct famfs_bitmap *b, uint64_t unit);
 /* Mark the extents or strips of one valid entry used */
 void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e);
-/* First fit, one contiguous extent of roundup(size, 2 MiB) (>= 1 unit);
- * -ENOSPC if none. */
+/* One contiguous extent of roundup(size, 2 MiB) (>= 1 unit), placed as
+ * famfs_bitmap_take; -ENOSPC if none. */
 int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
 		struct famfs_log_simple_ext *ext);
 void famfs_bitmap_clear(struct famfs_bitmap *b, uint64_t unit);
@@ -79,6 +101,11 @@ void famfs_bitmap_clear(struct famfs_bitmap *b, uint64_t unit);
  * such; -ENOSPC (bitmap unchanged) if none, -EINVAL for a bad align. */
 int famfs_alloc_aligned(struct famfs_bitmap *b, uint64_t size, uint64_t align,
 			struct famfs_log_simple_ext *ext);
+/* One run of units units starting at a multiple of align units (a power
+ * of 2), the lowest such: marked used, *first its first; -ENOSPC (bitmap
+ * unchanged) if none, -EINVAL for a bad align */
+int famfs_bitmap_take_aligned(struct famfs_bitmap *b, uint64_t units,
+			      uint64_t align, uint64_t *first);
 /* How many runs of align units (a power of 2), starting at multiples of
  * align, are wholly free (0 for a bad align) */
 uint64_t famfs_bitmap_free_aligned(const struct famfs_bitmap *b,
@@ -157,6 +184,21 @@ int famfs_alloc_place_aligned(struct famfs_alloc *a,
 			      const struct famfs_place *pl, uint64_t size,
 			      uint64_t align, struct famfs_log_simple_ext *ext,
 			      unsigned *dev);
+/* famfs_alloc_place_strips with every strip in one run starting at a
+ * multiple of align units (famfs_bitmap_take_aligned; 512: 1 GiB): with a
+ * chunk that is a multiple of align units every chunk starts on one, so
+ * famfs.ko maps each chunk with 1 GiB pages.  The same devices as
+ * famfs_alloc_place_strips picks (devs filled, *shared set, on -ENOSPC
+ * too: the caller names them).  All or nothing: -ENOSPC leaves every
+ * device as it was; -EINVAL for a bad align or geometry, or a chunk that
+ * is not a multiple of align units. */
+int famfs_alloc_place_strips_aligned(struct famfs_alloc *a,
+				     const struct famfs_place *pl,
+				     uint64_t size, uint32_t nstrips,
+				     uint64_t chunk, uint64_t align,
+				     struct famfs_log_interleave_ext *ie,
+				     uint8_t devs[FAMFS_LOG_MAX_STRIPS],
+				     bool *shared);
 /* An interleaved file (famfs_alloc_strips' geometry): strip i on devs[i].
  * pl's device: all strips there.  Else, with at least nstrips devices
  * (not absent), each strip on another device (those with the most free
