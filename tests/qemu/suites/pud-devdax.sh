@@ -113,8 +113,9 @@ pud_case write "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0" write $M
 faults_of verify "pud=1 pudfb=0 pmd=0 pmdfb=0 pte=0" famfs verify -S 31 $M/a1
 t_ok tool-umount umount $M
 
-# Last: a memory failure fails the mount.  pmd=1: the other process maps
-# its 2 MiB file; where that mapping is the first in its GiB of address
+# Last: a memory failure fails the mount.  pud=4: this process and another
+# map the poisoned GiB, a third the file's other GiB, a fourth another
+# 1 GiB file; pmd=1: a fifth maps a 2 MiB file; where that mapping is the first in its GiB of address
 # space (no page table there yet) the kernel asks for a PUD first, and
 # famfs falls back ("vma": the VMA holds no whole GiB), whatever the layout.
 if _o=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
@@ -124,7 +125,7 @@ if _o=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
 	trace_off $EV_PUD $EV_PMD $EV_PTE
 	_c=$(counts)
 	echo "$_c" | grep '^info:'
-	t_eq poison-faults "pud=1 pmd=1 pmdfb=0 pte=0" \
+	t_eq poison-faults "pud=4 pmd=1 pmdfb=0 pte=0" \
 		"$(echo "$_c" | tail -n 1 | sed 's/ pudfb=[0-9]*//')"
 	t_eq poison-pud-fallbacks-vma 0 \
 		"$(grep 'famfs_pud_fault:.* FALLBACK' $TRACE/trace | grep -vc ' vma$')"
