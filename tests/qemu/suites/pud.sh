@@ -135,6 +135,11 @@ if trace_have famfs/famfs_pud_writeback $EV_PUD; then
 else
 	trace_missing syncrace "famfs:famfs_pud_writeback in $TRACE"
 fi
+# A GiB mapped whole and in pages at once: the DAX entry's writeback walks
+# the VMA of the 1 GiB entry too (module_pud_hostile mixmap): no oops.
+klog_mark
+run_prog module_pud_hostile $MPT "$FAMFS_DEV" mixmap
+t_eq mixmap-no-oops 0 "$(klog_since | grep -c 'BUG\|Oops\|WARNING\|bad pud')"
 # swapoff walks the page tables of a private mapping that has an anon_vma
 # (a copied page) and a GiB read: no 'bad pud' (the second device is the
 # swap; the tool's part below makes it a member again).
