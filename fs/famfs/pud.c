@@ -111,6 +111,7 @@
 void famfs_pud_init(struct famfs_inode_info *fi)
 {
 	xa_init(&fi->pud_gibs);
+	xa_init(&fi->pud_small);
 	mutex_init(&fi->pud_lock);
 }
 
@@ -118,6 +119,7 @@ void famfs_pud_init(struct famfs_inode_info *fi)
 void famfs_pud_forget(struct famfs_inode_info *fi)
 {
 	xa_destroy(&fi->pud_gibs);
+	xa_destroy(&fi->pud_small);
 }
 
 /**
@@ -292,6 +294,11 @@ static vm_fault_t famfs_pud_insert(struct vm_fault *vmf, struct inode *inode,
 		ret = VM_FAULT_FALLBACK;
 		goto out_unlock;
 	}
+	if (xa_load(&fi->pud_small, gib)) {
+		*why = "small";
+		ret = VM_FAULT_FALLBACK;
+		goto out_unlock;
+	}
 	id = dax_read_lock();
 	*why = famfs_pud_pfn(inode, pos, &pfn);
 	if (*why) {
@@ -335,6 +342,44 @@ static const char *famfs_pud_result(vm_fault_t ret)
 	if (ret & VM_FAULT_NOPAGE)
 		return "NOPAGE";
 	return "OTHER";
+}
+
+/**
+ * famfs_pud_exclude() - before a 2 MiB or 4 KiB fault: no 1 GiB mapping there
+ * @vmf: the fault (fs/dax.c's path runs next)
+ *
+ * A GiB of a file is mapped whole (a huge PUD, no DAX entry) or in pages
+ * (fs/dax.c's DAX entries), never both at once: writing back a DAX entry
+ * walks every VMA of its range (dax_writeback_one() -> pfn_mkclean_range()
+ * -> page_vma_mapped_walk()), and 6.1's walk takes a huge PUD for a page
+ * table -- the file's own bytes read as PMDs, a lock and a write at any
+ * address they name.  So the first fault in pages of a GiB marks it in
+ * pud_small (its PUD faults fall back from then on, until eviction) and
+ * zaps the GiB's 1 GiB mappings, under pud_lock; later ones see the mark.
+ *
+ * Return: 0, or VM_FAULT_OOM.
+ */
+vm_fault_t famfs_pud_exclude(struct vm_fault *vmf)
+{
+	struct inode *inode = file_inode(vmf->vma->vm_file);
+	struct famfs_inode_info *fi = FAMFS_I(inode);
+	unsigned long gib = vmf->pgoff / FAMFS_PUD_PAGES;
+	vm_fault_t ret = 0;
+
+	if (!IS_ENABLED(CONFIG_HAVE_ARCH_TRANSPARENT_HUGEPAGE_PUD) ||
+	    xa_load(&fi->pud_small, gib))
+		return 0;
+	mutex_lock(&fi->pud_lock);
+	if (!xa_load(&fi->pud_small, gib)) {
+		if (xa_err(xa_store(&fi->pud_small, gib, xa_mk_value(0),
+				    GFP_KERNEL)))
+			ret = VM_FAULT_OOM;
+		else if (xa_load(&fi->pud_gibs, gib))
+			unmap_mapping_range(inode->i_mapping,
+					    (loff_t)gib << PUD_SHIFT, PUD_SIZE, 0);
+	}
+	mutex_unlock(&fi->pud_lock);
+	return ret;
 }
 
 /**
