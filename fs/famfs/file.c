@@ -215,7 +215,7 @@ static vm_fault_t famfs_dax_huge_fault(struct vm_fault *vmf,
 	if (pe_size == PE_SIZE_PUD)
 		ret = famfs_pud_fault(vmf);
 	else
-		ret = famfs_pud_exclude(vmf) ?:
+		ret = (write ? famfs_pud_exclude(vmf) : 0) ?:
 		      dax_iomap_fault(vmf, pe_size, &pfn, NULL,
 				      &famfs_iomap_ops);
 	/*

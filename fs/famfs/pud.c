@@ -345,17 +345,19 @@ static const char *famfs_pud_result(vm_fault_t ret)
 }
 
 /**
- * famfs_pud_exclude() - before a 2 MiB or 4 KiB fault: no 1 GiB mapping there
- * @vmf: the fault (fs/dax.c's path runs next)
+ * famfs_pud_exclude() - before a 2 MiB or 4 KiB write fault: no 1 GiB mapping
+ * @vmf: the fault, a write in a shared mapping (fs/dax.c's path runs next)
  *
- * A GiB of a file is mapped whole (a huge PUD, no DAX entry) or in pages
- * (fs/dax.c's DAX entries), never both at once: writing back a DAX entry
- * walks every VMA of its range (dax_writeback_one() -> pfn_mkclean_range()
- * -> page_vma_mapped_walk()), and 6.1's walk takes a huge PUD for a page
+ * A GiB of a file is mapped whole (a huge PUD) or has dirty DAX entries
+ * (fs/dax.c's), never both at once: writing back a DAX entry walks every
+ * VMA of its range (dax_writeback_one() -> pfn_mkclean_range() ->
+ * page_vma_mapped_walk()), and 6.1's walk takes a huge PUD for a page
  * table -- the file's own bytes read as PMDs, a lock and a write at any
- * address they name.  So the first fault in pages of a GiB marks it in
- * pud_small (its PUD faults fall back from then on, until eviction) and
- * zaps the GiB's 1 GiB mappings, under pud_lock; later ones see the mark.
+ * address they name.  Only a write fault in a shared mapping (page_mkwrite
+ * and pfn_mkwrite too) dirties an entry, so the first one in pages of a GiB
+ * zaps the GiB's 1 GiB mappings and then records it in pud_small (its PUD
+ * faults fall back from then on, until eviction), under pud_lock; later
+ * ones see the record.
  *
  * Return: 0, or VM_FAULT_OOM.
  */
@@ -364,19 +366,26 @@ vm_fault_t famfs_pud_exclude(struct vm_fault *vmf)
 	struct inode *inode = file_inode(vmf->vma->vm_file);
 	struct famfs_inode_info *fi = FAMFS_I(inode);
 	unsigned long gib = vmf->pgoff / FAMFS_PUD_PAGES;
+	u64 pos = (u64)gib << PUD_SHIFT;
 	vm_fault_t ret = 0;
 
+	/* a GiB that no PUD fault would map: nothing to record */
 	if (!IS_ENABLED(CONFIG_HAVE_ARCH_TRANSPARENT_HUGEPAGE_PUD) ||
+	    pos >= i_size_read(inode) || i_size_read(inode) - pos < PUD_SIZE ||
 	    xa_load(&fi->pud_small, gib))
 		return 0;
 	mutex_lock(&fi->pud_lock);
 	if (!xa_load(&fi->pud_small, gib)) {
+		/*
+		 * The 1 GiB mappings go before the record: a fault that finds
+		 * the GiB recorded (without the lock) goes on to its DAX entry
+		 * at once.  No PUD fault maps it again meanwhile (pud_lock).
+		 */
+		if (xa_load(&fi->pud_gibs, gib))
+			unmap_mapping_range(inode->i_mapping, pos, PUD_SIZE, 0);
 		if (xa_err(xa_store(&fi->pud_small, gib, xa_mk_value(0),
-				    GFP_KERNEL)))
+				    GFP_KERNEL_ACCOUNT)))
 			ret = VM_FAULT_OOM;
-		else if (xa_load(&fi->pud_gibs, gib))
-			unmap_mapping_range(inode->i_mapping,
-					    (loff_t)gib << PUD_SHIFT, PUD_SIZE, 0);
 	}
 	mutex_unlock(&fi->pud_lock);
 	return ret;
