@@ -49,6 +49,7 @@ PLANTS=(
 "pud-kill|fs/famfs/pud.c|s/!famfs_pud_mapped(vma, addr))\$/(famfs_pud_mapped(vma, addr) \\&\\& 0))/|nvdimm-1g:pud|a memory failure kills processes that map the file but not the failed page"
 "pud-quiesce|fs/famfs/removal.c|/famfs_pud_quiesce(inode);/d|nvdimm-1g:pud|a device removal returns while a PUD fault in flight still maps the device"
 "pud-vma-open|fs/famfs/file.c|/\\.open\\s*= famfs_pud_vma_open,/d|nvdimm-1g:pud|mremap() moves a 1 GiB mapping through 6.1's get_old_pud(): 'bad pud', and the old address still reads the memory"
+"pud-mix|fs/famfs/file.c|s/ret = (write ? famfs_pud_exclude(vmf) : 0) ?:/ret = 0 ?:/|nvdimm-1g:pud|a GiB mapped whole and in pages at once: the writeback of its DAX entry walks the 1 GiB entry as a page table"
 "pud-merge|fs/famfs/file.c|/\\.close\\s*= famfs_pud_vma_close,/d|nvdimm-1g:pud|famfs VMAs merge: mremap() next to a mapping of the GiB before it moves a 1 GiB entry unseen"
 )
 

@@ -247,6 +247,8 @@ struct famfs_inode_info {
 	atomic_t		unmapped_opens;
 	/* GiBs mapped with a PUD entry, FAMFS_PUD_DIRTY marks; see pud.c */
 	struct xarray		pud_gibs;
+	/* GiBs faulted in 2 MiB or 4 KiB pages: never mapped whole (pud.c) */
+	struct xarray		pud_small;
 	/* serializes a GiB's PUD faults with its writeback */
 	struct mutex		pud_lock;
 	struct inode		vfs_inode;
@@ -409,6 +411,7 @@ unsigned long famfs_get_unmapped_area(struct file *filp, unsigned long addr,
 				      unsigned long len, unsigned long pgoff,
 				      unsigned long flags);
 vm_fault_t famfs_pud_fault(struct vm_fault *vmf);
+vm_fault_t famfs_pud_exclude(struct vm_fault *vmf);
 int famfs_pud_writeback(struct inode *inode, loff_t start, loff_t end);
 bool famfs_pud_dirty(struct inode *inode);
 int famfs_pud_mprotect(struct vm_area_struct *vma, unsigned long start,

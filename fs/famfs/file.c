@@ -215,7 +215,8 @@ static vm_fault_t famfs_dax_huge_fault(struct vm_fault *vmf,
 	if (pe_size == PE_SIZE_PUD)
 		ret = famfs_pud_fault(vmf);
 	else
-		ret = dax_iomap_fault(vmf, pe_size, &pfn, NULL,
+		ret = (write ? famfs_pud_exclude(vmf) : 0) ?:
+		      dax_iomap_fault(vmf, pe_size, &pfn, NULL,
 				      &famfs_iomap_ops);
 	/*
 	 * famfs never dirties metadata in a fault (maps are fixed), so a

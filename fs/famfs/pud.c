@@ -111,6 +111,7 @@
 void famfs_pud_init(struct famfs_inode_info *fi)
 {
 	xa_init(&fi->pud_gibs);
+	xa_init(&fi->pud_small);
 	mutex_init(&fi->pud_lock);
 }
 
@@ -118,6 +119,7 @@ void famfs_pud_init(struct famfs_inode_info *fi)
 void famfs_pud_forget(struct famfs_inode_info *fi)
 {
 	xa_destroy(&fi->pud_gibs);
+	xa_destroy(&fi->pud_small);
 }
 
 /**
@@ -292,6 +294,11 @@ static vm_fault_t famfs_pud_insert(struct vm_fault *vmf, struct inode *inode,
 		ret = VM_FAULT_FALLBACK;
 		goto out_unlock;
 	}
+	if (xa_load(&fi->pud_small, gib)) {
+		*why = "small";
+		ret = VM_FAULT_FALLBACK;
+		goto out_unlock;
+	}
 	id = dax_read_lock();
 	*why = famfs_pud_pfn(inode, pos, &pfn);
 	if (*why) {
@@ -335,6 +342,53 @@ static const char *famfs_pud_result(vm_fault_t ret)
 	if (ret & VM_FAULT_NOPAGE)
 		return "NOPAGE";
 	return "OTHER";
+}
+
+/**
+ * famfs_pud_exclude() - before a 2 MiB or 4 KiB write fault: no 1 GiB mapping
+ * @vmf: the fault, a write in a shared mapping (fs/dax.c's path runs next)
+ *
+ * A GiB of a file is mapped whole (a huge PUD) or has dirty DAX entries
+ * (fs/dax.c's), never both at once: writing back a DAX entry walks every
+ * VMA of its range (dax_writeback_one() -> pfn_mkclean_range() ->
+ * page_vma_mapped_walk()), and 6.1's walk takes a huge PUD for a page
+ * table -- the file's own bytes read as PMDs, a lock and a write at any
+ * address they name.  Only a write fault in a shared mapping (page_mkwrite
+ * and pfn_mkwrite too) dirties an entry, so the first one in pages of a GiB
+ * zaps the GiB's 1 GiB mappings and then records it in pud_small (its PUD
+ * faults fall back from then on, until eviction), under pud_lock; later
+ * ones see the record.
+ *
+ * Return: 0, or VM_FAULT_OOM.
+ */
+vm_fault_t famfs_pud_exclude(struct vm_fault *vmf)
+{
+	struct inode *inode = file_inode(vmf->vma->vm_file);
+	struct famfs_inode_info *fi = FAMFS_I(inode);
+	unsigned long gib = vmf->pgoff / FAMFS_PUD_PAGES;
+	u64 pos = (u64)gib << PUD_SHIFT;
+	vm_fault_t ret = 0;
+
+	/* a GiB that no PUD fault would map: nothing to record */
+	if (!IS_ENABLED(CONFIG_HAVE_ARCH_TRANSPARENT_HUGEPAGE_PUD) ||
+	    pos >= i_size_read(inode) || i_size_read(inode) - pos < PUD_SIZE ||
+	    xa_load(&fi->pud_small, gib))
+		return 0;
+	mutex_lock(&fi->pud_lock);
+	if (!xa_load(&fi->pud_small, gib)) {
+		/*
+		 * The 1 GiB mappings go before the record: a fault that finds
+		 * the GiB recorded (without the lock) goes on to its DAX entry
+		 * at once.  No PUD fault maps it again meanwhile (pud_lock).
+		 */
+		if (xa_load(&fi->pud_gibs, gib))
+			unmap_mapping_range(inode->i_mapping, pos, PUD_SIZE, 0);
+		if (xa_err(xa_store(&fi->pud_small, gib, xa_mk_value(0),
+				    GFP_KERNEL_ACCOUNT)))
+			ret = VM_FAULT_OOM;
+	}
+	mutex_unlock(&fi->pud_lock);
+	return ret;
 }
 
 /**

@@ -26,6 +26,9 @@
  *           entry, while another process maps the same file but has not
  *           touched it: only the process that maps the page is signalled
  *           (as memory-failure.c does for PMD and PTE mappings)
+ *   mixmap  a GiB mapped whole and in 2 MiB pages by two VMAs at once,
+ *           its first page full of words that look like page-table
+ *           entries; msync and syncfs of the DAX entry: no oops
  *   holdrace  a thread's PUD fault held by famfs_stall_pud.ko before its
  *           insert while the suite removes the device, then in the zap of
  *           its own GiB (it found the mount failed); once the removal has
@@ -472,7 +475,49 @@ static void test_holdrace(void)
 	close(fd);
 }
 
+/*
+ * mixmap: a GiB mapped whole by one VMA (a read: a PUD fault) and its first
+ * 2 MiB by another (a store: a PMD fault, a DAX entry), the GiB's first page
+ * full of words that read as page-table entries (0x61..: present, not
+ * huge); msync of the 2 MiB, then syncfs: writing the DAX entry back walks
+ * every VMA of its range (pfn_mkclean_range()), which must never meet the
+ * 1 GiB entry (6.1 would take the file's bytes for a page table: an oops).
+ * The bytes read right through both mappings after.
+ */
+static void test_mixmap(void)
+{
+	int fd = mk1("mixmap", GiB, GiB, GiB);
+	unsigned char v[4096];
+	char *whole, *part;
+
+	if (fd < 0)
+		return;
+	memset(v, 0x61, sizeof(v));
+	t_true("mixmap-fill", pwrite(fd, v, sizeof(v), 0) == sizeof(v),
+	       "pwrite of the first page failed");
+	whole = map_shared("mixmap-whole", fd, GiB, 0, PROT_READ | PROT_WRITE);
+	part = map_shared("mixmap-part", fd, TWO_MiB, 0, PROT_READ | PROT_WRITE);
+	if (whole && part) {
+		t_true("mixmap-whole-read", whole[GiB / 2 + 8] == 0,
+		       "the GiB read wrong through the whole mapping");
+		part[8192] = 0x5a;
+		t_true("mixmap-msync", !msync(part, TWO_MiB, MS_SYNC),
+		       "msync of the 2 MiB mapping failed");
+		t_true("mixmap-syncfs", !syncfs(fd), "syncfs failed");
+		t_true("mixmap-bytes", whole[8192] == 0x5a &&
+		       whole[0] == 0x61 && part[0] == 0x61,
+		       "the bytes differ between the two mappings");
+	}
+	if (part)
+		munmap(part, TWO_MiB);
+	if (whole)
+		munmap(whole, GiB);
+	close(fd);
+	rmfile("mixmap");
+}
+
 static const struct t_test tests[] = {
+	{ "mixmap", test_mixmap, 1 },
 	{ "mremap", test_mremap, 1 },
 	{ "swapoff", test_swapoff, 1 },
 	{ "syncrace", test_syncrace, 1 },

@@ -135,6 +135,17 @@ if trace_have famfs/famfs_pud_writeback $EV_PUD; then
 else
 	trace_missing syncrace "famfs:famfs_pud_writeback in $TRACE"
 fi
+# A GiB mapped whole and in pages at once: the DAX entry's writeback walks
+# the VMA of the 1 GiB entry too (module_pud_hostile mixmap): no oops.
+# The whole mapping's read is a PUD fault (NOPAGE); after the store in
+# pages, its next fault falls back (small).
+klog_mark
+trace_have $EV_PUD && trace_on $EV_PUD
+run_prog module_pud_hostile $MPT "$FAMFS_DEV" mixmap
+trace_have $EV_PUD && trace_off $EV_PUD
+t_eq mixmap-no-oops 0 "$(klog_since | grep -c 'BUG\|Oops\|WARNING\|bad pud\|general protection\|Call Trace\|RIP:')"
+t_eq mixmap-pud-then-small "1 1" \
+	"$(($(grep -c 'famfs_pud_fault:.* NOPAGE' $TRACE/trace) >= 1)) $(($(grep -c 'famfs_pud_fault:.* FALLBACK.* small$' $TRACE/trace) >= 1))"
 # swapoff walks the page tables of a private mapping that has an anon_vma
 # (a copied page) and a GiB read: no 'bad pud' (the second device is the
 # swap; the tool's part below makes it a member again).
