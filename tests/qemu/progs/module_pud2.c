@@ -61,35 +61,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#define GiB		(1ULL << 30)
-
-static const char *mpt;
-static struct t_dev dev;
-
-static void rmfile(const char *name)
-{
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/%s", mpt, name);
-	if (unlink(path))
-		t_fail("unlink", "%s: %s", path, t_errname(errno));
-}
-
-/* A file @name of @size bytes in one extent at device @off of @len bytes. */
-static int mk1(const char *name, unsigned long long size,
-	       unsigned long long off, unsigned long long len)
-{
-	char id[64];
-	int fd = mkfile(mpt, name);
-
-	snprintf(id, sizeof(id), "%s-map", name);
-	if (!t_ok(id, map1(fd, size, off, len))) {
-		close(fd);
-		rmfile(name);
-		return -1;
-	}
-	return fd;
-}
+#include "pud_test.h"
 
 /* The same on member device @devindex (FAMFSIOC_MAP_CREATE_V3). */
 static int mk1_on(const char *name, unsigned int devindex,
