@@ -635,14 +635,6 @@ static const struct t_test tests[] = {
 
 int main(int argc, char **argv)
 {
-	if (argc < 4) {
-		fprintf(stderr, "usage: module_pud MPT DEV TEST...\n");
-		return 2;
-	}
-	mpt = argv[1];
-	t_dev_open(&dev, argv[2], O_RDONLY);
-	if (dev.size < 5 * GiB)
-		die("device smaller than 5 GiB");
-	t_run(tests, sizeof(tests) / sizeof(tests[0]), argc - 3, argv + 3);
-	return t_done(0);
+	return pud_main("module_pud", tests, sizeof(tests) / sizeof(tests[0]),
+			argc, argv);
 }

@@ -85,4 +85,21 @@ PT_API void read_pass(const char *name, const char *p, unsigned long long len,
 	t_pass(name);
 }
 
+/* main() of a PUD test program @prog: MPT DEV TEST... on a device of 5 GiB
+ * or more */
+PT_API int pud_main(const char *prog, const struct t_test *tests, size_t n,
+		    int argc, char **argv)
+{
+	if (argc < 4) {
+		fprintf(stderr, "usage: %s MPT DEV TEST...\n", prog);
+		return 2;
+	}
+	mpt = argv[1];
+	t_dev_open(&dev, argv[2], O_RDONLY);
+	if (dev.size < 5 * GiB)
+		die("device smaller than 5 GiB");
+	t_run(tests, n, argc - 3, argv + 3);
+	return t_done(0);
+}
+
 #endif /* PUD_TEST_H */
