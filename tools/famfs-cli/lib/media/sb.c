@@ -233,3 +233,11 @@ int famfs_log_hdr_check(const struct famfs_log_header *h,
 	}
 	return 0;
 }
+
+/* format revision 3: not implemented yet (the bits are not known) */
+int famfs_sb_check_known(const struct famfs_superblock *sb, uint64_t dev_size,
+			 uint32_t known, char *reason)
+{
+	(void)known;
+	return famfs_sb_check(sb, dev_size, reason);
+}
