@@ -52,7 +52,7 @@ static struct th *mk(bool compact)
 static void path_of(char *out, size_t len, char tag)
 {
 	for (size_t i = 0; i < len; i++)
-		out[i] = (i % 50 == 49) ? '/' : tag;
+		out[i] = (i % 50 == 48) ? '/' : tag;
 	out[len] = '\0';
 }
 
@@ -241,7 +241,7 @@ static void committed_part_lost(bool compact)
 			memset(famfs_clog_slot(t->fs.log, at + k - 1), 0,
 			       FAMFS_CLOG_SLOT);
 		else
-			memset((char *)famfs_log_slot(t->fs.log, at) + 700, 0, 300);
+			memset((char *)famfs_log_slot(t->fs.log, at) + 700, 0x5a, 300);
 		t->fs.log->next_index = htole64(at + k);
 		th_append_file(t, "b", 10 * MiB, 2 * MiB, 1);
 		assert_int_equal(t->fs.last_append, at + k);

@@ -124,6 +124,8 @@ int famfs_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
 		return extend_encode(e, slot, fs_uuid, out);
 	if (le16toh(e->type) == FAMFS_LOG_DEVADD)
 		return devadd_encode(e, slot, fs_uuid, out);
+	if (famfs_entry_is_ns(le16toh(e->type)))	/* nsentry.c */
+		return famfs_ns_clog_encode(e, slot, fs_uuid, out, reason);
 	if (plen == sizeof(fm->path) || plen != le16toh(fm->path_len) || !plen) {
 		REASON("path not NUL-terminated, empty or path_len mismatch");
 		return -EINVAL;
@@ -302,6 +304,11 @@ int famfs_clog_decode(const void *entry, uint64_t slot,
 			return -EINVAL;
 		}
 		return 0;
+	}
+	if (famfs_entry_is_ns(le16toh(h->type))) {	/* nsentry.c */
+		rc = famfs_ns_clog_decode(b, e, reason);
+		famfs_entry_set_crc(e);
+		return rc;
 	}
 	if (le16toh(h->type) != FAMFS_LOG_FILE &&
 	    le16toh(h->type) != FAMFS_LOG_MKDIR) {
