@@ -16,6 +16,9 @@
 struct famfs_logplay_result {
 	unsigned long created_files, created_dirs, present, conflicts,
 		bad_entries, errors;
+	/* format rev 3: files and directories removed (a DELETE), moved (a
+	 * RENAME) and given a mode or owner (a SETATTR) here */
+	unsigned long removed, moved, changed;
 };
 int famfs_logplay(struct famfs_fs *fs, bool dry_run,
 		  struct famfs_logplay_result *r);
