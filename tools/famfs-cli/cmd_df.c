@@ -222,6 +222,11 @@ int cmd_df(int argc, char **argv)
 		       (unsigned long long)df.log_capacity,
 		       (unsigned long long)(df.log_capacity - df.log_entries));
 	printf("  files        %lu\n  directories  %lu\n", df.files, df.dirs);
+	if (df.deleted_files || df.deleted_dirs)
+		printf("  deleted      %lu files, %lu directories: %llu bytes (%s) pending reclaim (a deleted file's memory stays used; this famfs does not free it)\n",
+		       df.deleted_files, df.deleted_dirs,
+		       (unsigned long long)df.pending_reclaim,
+		       human(df.pending_reclaim, h, sizeof(h)));
 	printf("  coherence    %s (superblock)", sbmode);
 	if (mmode)
 		printf(", this mount %s%s", mmode,
