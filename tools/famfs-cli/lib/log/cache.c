@@ -345,7 +345,7 @@ void famfs_fs_cache_logged(struct famfs_fs *fs)
 }
 
 int famfs_fs_append_judged(struct famfs_fs *fs, struct famfs_log_entry *e,
-			   char *why)
+			   uint32_t bit, char *why)
 {
 	struct famfs_log_entry le;
 	uint64_t idx = famfs_log_next(fs->log);
@@ -373,7 +373,11 @@ int famfs_fs_append_judged(struct famfs_fs *fs, struct famfs_log_entry *e,
 	}
 	if (rc)
 		return -EINVAL;
-	rc = famfs_log_append(fs, e);
+	/* its feature bit before the first entry that needs it (R2), and
+	 * only for one that is appended */
+	rc = famfs_fs_change_feature(fs, FAMFS_FEAT_INCOMPAT, bit, 0);
+	if (!rc)
+		rc = famfs_log_append(fs, e);
 	/* not there (or not that entry): the namespace is read again */
 	if (rc || fs->last_append != idx ||
 	    (n = famfs_log_entry_span(fs, idx, &le)) <= 0) {

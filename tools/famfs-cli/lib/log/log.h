@@ -170,10 +170,11 @@ void famfs_fs_cache_remake(struct famfs_fs *fs);
 void famfs_fs_cache_created(struct famfs_fs *fs, const char *norm);
 /* famfs rm, mv, chmod, chown, under the log lock: e judged by the cache's
  * namespace as the next entry (-EINVAL, why (FAMFS_NAMES_WHY_LEN) filled:
- * refused by the rules every replay follows, nothing appended), then
+ * refused by the rules every replay follows, nothing appended), then the
+ * incompat feature bit set (before the first entry that needs it) and e
  * appended (famfs_log_append); the cache then has it.  0 or -errno */
 int famfs_fs_append_judged(struct famfs_fs *fs, struct famfs_log_entry *e,
-			   char *why);
+			   uint32_t bit, char *why);
 /* After an append of this opening (famfs rm, mv, chmod, chown): the cache's
  * namespace takes the entry, if the cache is at it (else it is dropped and
  * the next update reads the log) */
