@@ -33,7 +33,12 @@ const struct cli_doc cli_doc_df = {
 		"allocates nothing until the log is repaired), and that memory is shown\n"
 		"as unknown, with a warning.\n"
 		"A log at least 90% full is warned about on stderr: when it is full,\n"
-		"new files and directories fail.\n",
+		"new files and directories fail.\n"
+		"\n"
+		"Files and directories removed with famfs rm are not counted as files\n"
+		"or directories; their number is shown on a line of its own, with the\n"
+		"memory of the files: it stays used (this famfs never gives it to a\n"
+		"new file) and is shown as pending reclaim.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'j', "json", NULL, "print the summary as JSON on stdout (see JSON)" },
 		{ 0 } },
