@@ -168,7 +168,7 @@ void famfs_fs_cache_remake(struct famfs_fs *fs);
  * the cache takes the entry and the path (its allocation it has already);
  * dropped if another entry came first */
 void famfs_fs_cache_created(struct famfs_fs *fs, const char *norm);
-/* famfs rm, mv, chmod, chown, under the log lock: e judged by the cache's
+/* nsappend.c: famfs rm, mv, chmod, chown, under the log lock: e judged by the cache's
  * namespace as the next entry (-EINVAL, why (FAMFS_NAMES_WHY_LEN) filled:
  * refused by the rules every replay follows, nothing appended), then the
  * incompat feature bit set (before the first entry that needs it) and e

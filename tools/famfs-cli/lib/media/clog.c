@@ -365,3 +365,49 @@ int famfs_clog_decode(const void *entry, uint64_t slot,
 	}
 	return 0;
 }
+
+/* ---- DELETE, RENAME, SETATTR (format rev 3; nsentry.c) ---- */
+int famfs_ns_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
+			 const uint8_t fs_uuid[16],
+			 uint8_t out[FAMFS_CLOG_MAX_ENTRY], char *reason)
+{
+	struct famfs_clog_hdr *h = (struct famfs_clog_hdr *)out;
+	unsigned type = le16toh(e->type);
+	size_t used = famfs_ns_body_len(type, (const uint8_t *)e + FAMFS_NS_BODY_OFF);
+	unsigned nslots;
+
+	memset(out, 0, FAMFS_CLOG_MAX_ENTRY);
+	if (!famfs_entry_is_ns(type) || used > FAMFS_NS_BODY_LEN ||
+	    HDR_LEN + used > FAMFS_CLOG_MAX_ENTRY) {
+		REASON("%s entry of %zu bytes has no compact form",
+		       famfs_ns_name(type), used);
+		return -EINVAL;
+	}
+	nslots = (unsigned)((HDR_LEN + used + FAMFS_CLOG_SLOT - 1) / FAMFS_CLOG_SLOT);
+	h->seq = htole64(slot);
+	h->type = e->type;
+	h->nslots = (uint8_t)nslots;
+	memcpy(out + HDR_LEN, (const uint8_t *)e + FAMFS_NS_BODY_OFF, used);
+	h->crc = htole32(famfs_clog_crc(out, nslots, fs_uuid));
+	return (int)nslots;
+}
+
+int famfs_ns_clog_decode(const uint8_t *b, struct famfs_log_entry *e,
+			 char *reason)
+{
+	const struct famfs_clog_hdr *h = (const void *)b;
+	size_t avail = (size_t)h->nslots * FAMFS_CLOG_SLOT - HDR_LEN;
+	size_t copy = avail < FAMFS_NS_BODY_LEN ? avail : FAMFS_NS_BODY_LEN;
+	unsigned type = le16toh(h->type);
+	size_t used;
+
+	/* the caller set seq, uuid, type; the body as a v1 log holds it */
+	memcpy(((uint8_t *)e + FAMFS_NS_BODY_OFF), b + HDR_LEN, copy);
+	used = famfs_ns_body_len(type, ((uint8_t *)e + FAMFS_NS_BODY_OFF));
+	if (h->flags || used > copy || !famfs_all_zero(b + HDR_LEN + copy, avail - copy)) {
+		REASON("%s entry: flags, lengths or the bytes after its paths are not right",
+		       famfs_ns_name(type));
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -156,7 +156,10 @@ int famfs_ns_bit(unsigned type, const struct famfs_superblock *sb,
  * the object is where it says is the replay's to judge (log/names.c). */
 int famfs_ns_check(const struct famfs_log_entry *e, uint64_t index,
 		   const struct famfs_superblock *sb, char *reason);
-/* clog.c's: the compact form of one (its slot count, or -EINVAL), and
+/* The bytes of the body at b (the struct, paths and NULs) its lengths
+ * claim; 0 for a type that is not one of them */
+size_t famfs_ns_body_len(unsigned type, const uint8_t *b);
+/* clog.c: the compact form of one (its slot count, or -EINVAL), and
  * the body of a verified compact one into e (seq, uuid, type set by the
  * caller): 0, or -EINVAL (reason) when its lengths or padding are wrong */
 int famfs_ns_clog_encode(const struct famfs_log_entry *e, uint64_t slot,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The namespace entries of format revision 3 (famfs_format.h): DELETE,
- * RENAME and SETATTR -- built, checked, and in the compact log encoded
- * and decoded.  Their body (struct famfs_log_delete, _rename, _setattr,
+ * RENAME and SETATTR -- built and checked (their compact form: clog.c,
+ * which calls this file, as entry.c does).  Their body (struct famfs_log_delete, _rename, _setattr,
  * then the paths) is the same in both logs: at byte 32 of a v1 entry (the
  * form the rest of the tool works on), after the famfs_clog_hdr of a
  * compact one; every byte after the paths is zero.
@@ -17,8 +17,6 @@
 #include "media/media.h"
 
 #define REASON(...) do { if (reason) snprintf(reason, FAMFS_REASON_LEN, __VA_ARGS__); } while (0)
-
-#define HDR_LEN		sizeof(struct famfs_clog_hdr)
 
 bool famfs_entry_is_ns(unsigned type)
 {
@@ -58,9 +56,7 @@ static size_t head_len(unsigned type)
 	       sizeof(struct famfs_log_delete);
 }
 
-/* the bytes of the body (struct, paths, their NULs) the lengths in the
- * struct at b claim; 0 for an unknown type */
-static size_t used_len(unsigned type, const uint8_t *b)
+size_t famfs_ns_body_len(unsigned type, const uint8_t *b)
 {
 	if (type == FAMFS_LOG_RENAME) {
 		const struct famfs_log_rename *r = (const void *)b;
@@ -219,9 +215,15 @@ int famfs_entry_build_setattr(struct famfs_log_entry *e, uint64_t object,
 			  valid, mode);
 		return -EINVAL;
 	}
-	if (famfs_owner_check(path, valid & FAMFS_SETATTR_UID ? uid : 0,
-			      valid & FAMFS_SETATTR_GID ? gid : 0))
+	if ((valid & FAMFS_SETATTR_UID && uid == UINT32_MAX) ||
+	    (valid & FAMFS_SETATTR_GID && gid == UINT32_MAX)) {
+		famfs_err("%s: %s %u is (%s_t)-1, chown's \"no change\", not an owner",
+			  path, valid & FAMFS_SETATTR_UID && uid == UINT32_MAX ?
+			  "uid" : "gid", UINT32_MAX,
+			  valid & FAMFS_SETATTR_UID && uid == UINT32_MAX ?
+			  "uid" : "gid");
 		return -EINVAL;
+	}
 	n = put_path(e, sizeof(*s), path);
 	if (n < 0)
 		return n;
@@ -282,7 +284,7 @@ int famfs_ns_check(const struct famfs_log_entry *e, uint64_t index,
 
 	if (rc)
 		return rc;
-	used = used_len(type, b);
+	used = famfs_ns_body_len(type, b);
 	if (e->flags || used > FAMFS_NS_BODY_LEN ||
 	    !famfs_all_zero(b + used, FAMFS_NS_BODY_LEN - used)) {
 		REASON("%s entry: flags, lengths or the bytes after its paths are not right",
@@ -336,52 +338,6 @@ int famfs_ns_check(const struct famfs_log_entry *e, uint64_t index,
 	    (ns.valid & FAMFS_SETATTR_GID && ns.gid == UINT32_MAX)) {
 		REASON("SETATTR entry: bad attributes (valid 0x%x, mode 0%o, uid %u, gid %u)",
 		       ns.valid, ns.mode, ns.uid, ns.gid);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* ---- the compact log ---- */
-int famfs_ns_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
-			 const uint8_t fs_uuid[16],
-			 uint8_t out[FAMFS_CLOG_MAX_ENTRY], char *reason)
-{
-	struct famfs_clog_hdr *h = (struct famfs_clog_hdr *)out;
-	unsigned type = le16toh(e->type);
-	size_t used = used_len(type, cbody(e));
-	unsigned nslots;
-
-	memset(out, 0, FAMFS_CLOG_MAX_ENTRY);
-	if (!famfs_entry_is_ns(type) || used > FAMFS_NS_BODY_LEN ||
-	    HDR_LEN + used > FAMFS_CLOG_MAX_ENTRY) {
-		REASON("%s entry of %zu bytes has no compact form",
-		       famfs_ns_name(type), used);
-		return -EINVAL;
-	}
-	nslots = (unsigned)((HDR_LEN + used + FAMFS_CLOG_SLOT - 1) / FAMFS_CLOG_SLOT);
-	h->seq = htole64(slot);
-	h->type = e->type;
-	h->nslots = (uint8_t)nslots;
-	memcpy(out + HDR_LEN, cbody(e), used);
-	h->crc = htole32(famfs_clog_crc(out, nslots, fs_uuid));
-	return (int)nslots;
-}
-
-int famfs_ns_clog_decode(const uint8_t *b, struct famfs_log_entry *e,
-			 char *reason)
-{
-	const struct famfs_clog_hdr *h = (const void *)b;
-	size_t avail = (size_t)h->nslots * FAMFS_CLOG_SLOT - HDR_LEN;
-	size_t copy = avail < FAMFS_NS_BODY_LEN ? avail : FAMFS_NS_BODY_LEN;
-	unsigned type = le16toh(h->type);
-	size_t used;
-
-	/* the caller set seq, uuid, type; the body as a v1 log holds it */
-	memcpy(body(e), b + HDR_LEN, copy);
-	used = used_len(type, body(e));
-	if (h->flags || used > copy || !famfs_all_zero(b + HDR_LEN + copy, avail - copy)) {
-		REASON("%s entry: flags, lengths or the bytes after its paths are not right",
-		       famfs_ns_name(type));
 		return -EINVAL;
 	}
 	return 0;

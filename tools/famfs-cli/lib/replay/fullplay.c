@@ -379,7 +379,7 @@ static void remove_dirs(struct full *f, bool report)
 /* nothing here but .meta (a mount's first replay) */
 static bool only_meta(struct lp_ctx *c)
 {
-	int fd = dup(c->rootfd);
+	int fd = openat(c->rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *de;
 	bool only = d != NULL;
@@ -389,7 +389,6 @@ static bool only_meta(struct lp_ctx *c)
 			close(fd);
 		return false;
 	}
-	rewinddir(d);
 	while (only && (de = readdir(d)))
 		only = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
 		       !strcmp(de->d_name, ".meta");

@@ -17,6 +17,8 @@
 
 #include "replay/replay.h"
 
+void (*famfs_logplay_mkdir_hook)(int pfd, const char *name);
+
 /*
  * A directory already at a MKDIR entry's path rel: made by an earlier
  * replay (or as a parent before its own entry came), or by someone on
@@ -82,24 +84,6 @@ refuse:
 		c->r->errors++;
 		famfs_err("out of memory");
 	}
-}
-
-/* rel beneath a directory dir_there did not take: said (skipped), 1 */
-int famfs_lp_beneath_refused(struct lp_ctx *c, const char *p, const char *rel,
-			   uint64_t idx)
-{
-	if (!c->refused.count)
-		return 0;
-	for (const char *s = strchr(rel, '/'); s; s = strchr(s + 1, '/')) {
-		size_t n = (size_t)(s - rel);
-
-		if (!pathset_lookup_n(&c->refused, rel, n))
-			continue;
-		CONFLICT(c, "%s: log entry %llu skipped: beneath %s/%.*s, a directory the replay did not take for the log's (said above)",
-			 p, (unsigned long long)idx, c->fs->mpt, (int)n, rel);
-		return 1;
-	}
-	return 0;
 }
 
 int famfs_lp_play_dir(struct lp_ctx *c, const char *p, const char *rel,

@@ -123,7 +123,7 @@ int dirset_type(struct dirset *ds, const char *rel, size_t len, bool *sgid);
 void dirset_note(struct dirset *ds, const char *rel, unsigned type,
 		 bool empty, bool sgid);
 
-/* ---- private to replay/: logplay.c, playdir.c, nsplay.c, fullplay.c ---- */
+/* ---- private to replay/: logplay.c and the files it calls -------------- */
 /* struct famfs_logplay: the state kept between rounds of --follow */
 struct lp_ctx {
 	struct famfs_fs *fs;
@@ -160,7 +160,7 @@ struct lp_ctx {
 };
 #define T_OTHER 255	/* lstat: neither a file nor a directory */
 #define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
-/* logplay.c */
+/* lpbase.c */
 int famfs_lp_known_type(struct lp_ctx *c, const char *rel, size_t len,
 			bool *psgid);
 int famfs_lp_parent_fd(struct lp_ctx *c, const char *p, const char *rel,
@@ -172,14 +172,16 @@ bool famfs_lp_mode_right(struct lp_ctx *c, uint32_t mode, bool psgid);
 uint32_t famfs_lp_file_mode(struct lp_ctx *c, uint32_t mode);
 int famfs_lp_check_map(struct lp_ctx *c, int fd, const char *p, uint64_t idx,
 		       const struct famfs_fmap *want);
-/* the file or directory of a FILE or MKDIR entry (v1 form, e->fm.path
- * where it goes) made here, or found here as the log has it */
-int famfs_lp_make(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *e);
 /* the names read are no guide any more (a file removed or moved here) */
 void famfs_lp_ds_off(struct lp_ctx *c);
-/* playdir.c */
+/* rel (p: its full path) beneath a directory dir_there did not take:
+ * said (skipped), 1 */
 int famfs_lp_beneath_refused(struct lp_ctx *c, const char *p, const char *rel,
 			     uint64_t idx);
+/* playfile.c: the file or directory of a FILE or MKDIR entry (v1 form,
+ * e->fm.path where it goes) made here, or found here as the log has it */
+int famfs_lp_make(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *e);
+/* playdir.c */
 int famfs_lp_play_dir(struct lp_ctx *c, const char *p, const char *rel,
 		      int pfd, const char *name, uint64_t idx,
 		      const struct famfs_log_entry *e);
