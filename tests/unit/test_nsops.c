@@ -93,6 +93,11 @@ static uint32_t incompat(struct th *t)
 	return le32toh(t->fs.sb->feature_incompat);
 }
 
+static int remove_c(struct th *t)
+{
+	return famfs_remove(&t->fs, "c", false);
+}
+
 static void test_rm_file(void **state)
 {
 	struct th *t = *state;
@@ -132,11 +137,18 @@ static void test_rm_file(void **state)
 	assert_int_equal(df.used, used + 4 * MiB);
 	assert_int_equal(df.files, 2);
 	fsck_clean(t);
-	/* gone from the log: removing it twice is refused */
+	/* a new process too: no summary hands the deleted memory out */
+	assert_int_equal(th_reopen(t), 0);
+	create(t, "c", 4 * MiB);
+	assert_true(off_of(t, "c") != a_off);
+	assert_int_equal(famfs_df(&t->fs, &df), 0);
+	assert_int_equal(df.pending_reclaim, 4 * MiB);
+	assert_int_equal(remove_c(t), 0);
+		/* gone from the log: removing it twice is refused */
 	famfs_quiet = 1;
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
 	assert_int_equal(famfs_remove(&t->fs, "a", false), -ENOENT);
-	assert_int_equal(walk(t).n, 5);
+	assert_int_equal(walk(t).n, 7);
 }
 
 static void test_rm_file_v1(void **state)

@@ -522,6 +522,65 @@ static void test_rename_onto_existing_reported(void **state)
 	famfs_logplay_free(lp);
 }
 
+/* A symbolic link where the log has a directory is never followed: the
+ * DELETE, RENAME and SETATTR of a file beneath it are conflicts, and
+ * nothing where it points is removed, moved or changed (openat2
+ * RESOLVE_BENEATH, and one O_NOFOLLOW component at a time without it). */
+static void symlink_not_followed(void **state, bool no_openat2)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r;
+	char out[700], lnk[700], real[700], p[800];
+	struct stat st;
+	uint64_t d, f;
+
+	remount(t);
+	d = th_append_dir(t, "d");
+	f = th_append_file(t, "d/f", 24 * MiB, 2 * MiB, 100);
+	more(t, lp, &r);
+	clean(&r);
+	/* d swapped for a link to a directory outside with its own f */
+	snprintf(out, sizeof(out), "%s/outside", t->dir);
+	assert_int_equal(mkdir(out, 0755), 0);
+	snprintf(p, sizeof(p), "%s/f", out);
+	assert_int_equal(close(open(p, O_CREAT | O_WRONLY, 0644)), 0);
+	snprintf(lnk, sizeof(lnk), "%s/d", t->mpt);
+	snprintf(real, sizeof(real), "%s/d.real", t->mpt);
+	assert_int_equal(rename(lnk, real), 0);
+	assert_int_equal(symlink(out, lnk), 0);
+	dirset_no_openat2 = no_openat2;
+	attr(t, f, F, "d/f", FAMFS_SETATTR_MODE, 0600, 0);
+	ren(t, f, F, "d/f", "g");
+	del(t, f, F, "g");
+	(void)d;
+	famfs_quiet = 1;
+	more(t, lp, &r);
+	dirset_no_openat2 = false;
+	/* the SETATTR and the RENAME (a link on the way), the DELETE (not
+	 * at g here) */
+	assert_int_equal(r.conflicts, 3);
+	assert_int_equal(r.moved + r.changed, 0);
+	assert_int_equal(stat(p, &st), 0);	/* still there, still 0644 */
+	assert_int_equal(st.st_mode & 07777, 0644);
+	assert_false(th_exists(t, "g", false));
+	/* and a replay from the first entry */
+	r = play(t);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	famfs_logplay_free(lp);
+}
+
+static void test_symlink_not_followed(void **state)
+{
+	symlink_not_followed(state, false);
+}
+
+static void test_symlink_not_followed_no_openat2(void **state)
+{
+	symlink_not_followed(state, true);
+}
+
 static void test_delete_then_create_v1(void **state)
 {
 	test_delete_then_create(state);
@@ -547,6 +606,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_delete_missing_reported, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_delete_not_the_logged_file, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_rename_onto_existing_reported, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_symlink_not_followed, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_symlink_not_followed_no_openat2, setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
