@@ -263,6 +263,24 @@ static void test_mv_dir(void **state)
 	fsck_clean(t);
 }
 
+/* famfs mv d/b MPT: the mount root names no path (rel ""): into it, as
+ * mv(1) moves into a directory */
+static void test_mv_into_root(void **state)
+{
+	struct th *t = *state;
+	uint64_t off;
+
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
+	create(t, "d/b", 100);
+	off = off_of(t, "d/b");
+	assert_int_equal(famfs_rename(&t->fs, "d/b", ""), 0);
+	assert_int_equal(off_of(t, "b"), off);
+	assert_false(th_exists(t, "d/b", false));
+	famfs_quiet = 1;
+	assert_int_equal(famfs_rename(&t->fs, "b", ""), -EINVAL);	/* itself */
+	fsck_clean(t);
+}
+
 static void test_mv_refused(void **state)
 {
 	struct th *t = *state;
@@ -514,6 +532,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mv_file, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mv_file_v1, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mv_dir, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_mv_into_root, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mv_refused, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_chmod_chown, setup, th_teardown),
 		cmocka_unit_test(test_modes),
