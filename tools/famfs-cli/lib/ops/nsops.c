@@ -292,8 +292,15 @@ int famfs_rename(struct famfs_fs *fs, const char *from, const char *to)
 	bool absent;
 
 	rc = paths(fs, from, fn, pf);
-	if (!rc)
+	if (!rc && !*to) {
+		/* the mount root (famfs_locate's ""): into it, as mv(1) */
+		const char *base = strrchr(fn, '/');
+
+		snprintf(tn, sizeof(tn), "%s", base ? base + 1 : fn);
+		rc = famfs_join(pt, sizeof(pt), fs->mpt, tn) ? -ENAMETOOLONG : 0;
+	} else if (!rc) {
 		rc = paths(fs, to, tn, pt);
+	}
 	if (!rc)
 		rc = begin(fs);
 	if (rc)

@@ -101,7 +101,8 @@ int famfs_path_check(struct famfs_fs *fs, const char *rel, const char *p,
  * famfs_remove: a file, or with recursive a directory and everything the
  * log has beneath it (a DELETE each, deepest first); without it a
  * directory is refused (-EISDIR).  famfs_rename: to a path the log does
- * not have (-EEXIST; into a directory the log has, as mv(1)), whose
+ * not have (-EEXIST; into a directory the log has, or into the mount
+ * root for to "", as mv(1)), whose
  * directory is here.  famfs_setattr: FAMFS_SETATTR_* in valid, the mode
  * applied to the one the log has. */
 int famfs_remove(struct famfs_fs *fs, const char *rel, bool recursive);
