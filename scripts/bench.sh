@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make bench [QUICK=1]: famfs against raw device-dax (the physical limit) and
-# ext4 -o dax (the fs-dax peer), side by side in one guest with four QEMU
+# ext4 -o dax (the fs-dax peer), side by side in one guest with six QEMU
 # NVDIMMs (tests/qemu/profiles/bench.sh; the fourth is famfs's member device
-# in the multidev part), in two boots:
+# in the multidev part, the fifth and sixth are 1 GiB-aligned: device-dax
+# with align=1G and famfs with 1 GiB mappings, the pud part), in two boots:
 #   bench-icount  -icount shift=0,sleep=off -smp 1: guest time = instructions,
 #                 so path lengths (faults, syscalls, metadata) repeat exactly
 #   bench         ordinary TCG: real time, alternating targets every 8 MiB
@@ -16,13 +17,16 @@
 #   scripts/bench.sh --report   only rebuild the report from results/bench/boots
 # Environment: FAMFS_BENCH_OUT (results/bench), FAMFS_BENCH_SIZE,
 # FAMFS_BENCH_REPS, FAMFS_BENCH_ICOUNT_REPS, FAMFS_BENCH_PARTS (comma list of
-# counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale), FAMFS_BENCH_PROFILES
+# counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud), FAMFS_BENCH_PROFILES
 # ("bench-icount bench"),
 # FAMFS_BENCH_LOGFMT (the meta part's mkfs --log-format: compact or v1),
 # FAMFS_BENCH_SCALE (the scale part's steps in log entries: 1000,10000,100000;
 # QUICK: 1000,10000), FAMFS_BENCH_TOOL_BASE (the commit whose famfs-cli the
 # scale part runs as "before", in the same boot; default 69a5698, main when
 # issue 17's batch and speed work began; "none": skip),
+# FAMFS_BENCH_PUD_SIZE (the pud part's files: 1G), FAMFS_BENCH_PUD_BIG (its
+# file mapped in 8 processes: 16G; whole GiBs; the profile sizes its
+# devices from them),
 # FAMFS_BENCH_BASE (the commit whose famfs.ko the nc part measures as "before
 # issue 18"; default: main's parent of the merge that added fs/famfs/cache.c;
 # "none": skip), FAMFS_BUILD_ONLY=1 (build what the boots need, boot nothing:
@@ -45,8 +49,8 @@ else
 	scale=${FAMFS_BENCH_SCALE:-1000,10000,100000}
 	mode=full
 fi
-parts=${FAMFS_BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale}
-meta="$meta BENCH_SCALE=$scale"
+parts=${FAMFS_BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud}
+meta="$meta BENCH_SCALE=$scale BENCH_PUD_SIZE=${FAMFS_BENCH_PUD_SIZE:-1G} BENCH_PUD_BIG=${FAMFS_BENCH_PUD_BIG:-16G}"
 profiles=${FAMFS_BENCH_PROFILES:-bench-icount bench}
 
 info() { echo "bench: $*" >&2; }
@@ -144,7 +148,8 @@ report() {
 		echo "host: $(nproc) CPUs; load before/after: $(sed 's/.*load average: //' "$out/host-load.txt" 2>/dev/null | tr '\n' ';')"
 		echo
 		: > "$out/chart.dat"
-		awk -v CHART="$out/chart.dat" -v ICF="$out/raw/icount.txt" -f "$out/report.awk" "$out/raw/icount.txt" "$out/raw/realtime.txt" ||
+		awk -v CHART="$out/chart.dat" -v ICF="$out/raw/icount.txt" -f "$out/report.awk" -f "$repo/scripts/bench-pud.awk" \
+			"$out/raw/icount.txt" "$out/raw/realtime.txt" ||
 			{ echo "bench: report.awk failed: the report is incomplete" | tee /dev/stderr; rc=1; }
 		cat <<'EOF'
 
@@ -480,7 +485,8 @@ $2 == "meta" {
 END {
 	pass[1] = "cold-read"; pass[2] = "warm-read"; pass[3] = "cold-write"; pass[4] = "warm-write"
 	tg[1] = "devdax"; tg[2] = "famfs"; tg[3] = "ext4"; tg[4] = "famfs-4k"
-	print "Setup (four QEMU NVDIMMs in one guest, memfd-backed, share=on, prealloc=on; guest 1 CPU, 2 GiB RAM;"
+	print "Setup (QEMU NVDIMMs in one guest: four memfd-backed, share=on, prealloc=on, and for the pud part two"
+	print "1 GiB-aligned ones, sparse files on tmpfs, share=on; guest 1 CPU, 2 GiB RAM;"
 	print "vm.dirty_writeback_centisecs=0; the benchmark pinned to CPU 0; the same file size on every target):"
 	for (i = 1; i <= nsetup; i++) print "  " setup[i]
 	if ("ic" in cfg) { c = cfg["ic"]; sub(/^BENCH config /, "", c); print "  icount boot:    " c }
@@ -697,6 +703,8 @@ END {
 			print "   tracepoint counts the whole file in noncoherent mode and nothing in coherent mode (PASS nc-*-traced)."
 		}
 	}
+
+	pud7()	# scripts/bench-pud.awk
 }
 EOF
 }

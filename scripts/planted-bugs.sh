@@ -42,6 +42,15 @@ PLANTS=(
 "client-write-bits|tools/famfs-cli/lib/replay/logplay.c|s/? mode : mode \\& ~0222U;/? mode : mode;/|unit:test_logplay|a client (or read-only mount) replays files with their write bits"
 "alloc-start|tools/famfs-cli/lib/space/alloc.c|s@uint64_t reserved = data_start / UNIT + (data_start % UNIT != 0);@uint64_t reserved = data_start / UNIT - 1;@|unit:test_alloc|the allocator hands out the last unit of the log"
 "clog-crc|tools/famfs-cli/lib/media/clog.c|s/if (crc != le32toh(h->crc)) {/if (0 \\&\\& crc != le32toh(h->crc)) {/|pmem:hostile_meta|a compact log entry is taken without checking its CRC"
+"pud-private|fs/famfs/pud.c|s/if (is_cow_mapping(vma->vm_flags)) {/if (write \\&\\& is_cow_mapping(vma->vm_flags)) {/|nvdimm-1g:pud|private mappings get 1 GiB entries for reads (as i31 had it): swapoff takes one for a bad table"
+"pud-split|fs/famfs/file.c|/\\.may_split\\s*= famfs_pud_may_split,/d|nvdimm-1g:pud|a VMA split inside a PUD-mapped GiB leaves the entry: a partial mremap logs bad pud"
+"pud-mremap|fs/famfs/pud.c|s/((ret - off) \& (PUD_SIZE - 1)) \&\& famfs_pud_tracked/0 \\&\\& famfs_pud_tracked/|nvdimm-1g:pud|a PUD mapping moved to a non-congruent address: bad pud"
+"pud-sync|fs/famfs/super.c|s/rc = famfs_sync_inodes(sb);/rc = 0;/|nvdimm-1g:pud|sync(2) and syncfs(2) write back no GiB stored into through a 1 GiB mapping"
+"pud-kill|fs/famfs/pud.c|s/!famfs_pud_mapped(vma, addr))\$/(famfs_pud_mapped(vma, addr) \\&\\& 0))/|nvdimm-1g:pud|a memory failure kills processes that map the file but not the failed page"
+"pud-quiesce|fs/famfs/removal.c|/famfs_pud_quiesce(inode);/d|nvdimm-1g:pud|a device removal returns while a PUD fault in flight still maps the device"
+"pud-vma-open|fs/famfs/file.c|/\\.open\\s*= famfs_pud_vma_open,/d|nvdimm-1g:pud|mremap() moves a 1 GiB mapping through 6.1's get_old_pud(): 'bad pud', and the old address still reads the memory"
+"pud-mix|fs/famfs/file.c|s/ret = (write ? famfs_pud_exclude(vmf) : 0) ?:/ret = 0 ?:/|nvdimm-1g:pud|a GiB mapped whole and in pages at once: the writeback of its DAX entry walks the 1 GiB entry as a page table"
+"pud-merge|fs/famfs/file.c|/\\.close\\s*= famfs_pud_vma_close,/d|nvdimm-1g:pud|famfs VMAs merge: mremap() next to a mapping of the GiB before it moves a 1 GiB entry unseen"
 )
 
 ref=HEAD keep=0 baseline=1 only=()

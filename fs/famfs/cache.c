@@ -23,8 +23,10 @@
  * without writing it back would lose this host's stores (an unprivileged
  * reader's read(2) or FAMFSIOC_CACHE must never do that to a writer).
  *
- * Layer "ioctl" (scripts/layers.conf): owns FAMFSIOC_CACHE and the cache
- * maintenance of the data path; calls map.c.
+ * Layer "cache" (scripts/layers.conf), just above "map": owns FAMFSIOC_CACHE
+ * and the cache maintenance of the data path; calls map.c.  Below pud.c,
+ * whose writeback of a dirty GiB writes back its caches here; ioctl.c and
+ * file.c call it from above.
  */
 
 #include <linux/dax.h>

@@ -45,6 +45,12 @@
  * but the last of a file is a whole number of 2 MiB: that is what lets a
  * 2 MiB-aligned file be mapped with PMD entries, and it keeps the tail of
  * one file's last extent from sharing a page with any other extent.
+ *
+ * Except in a small file's map (FAMFS_IOC_MAP_PAGES, famfs_fmap_pages()):
+ * its extents are 4 KiB pages inside one 2 MiB unit each, which other
+ * small files share page by page; such a unit holds no other extent (each
+ * of those keeps its whole units, see famfs_kext_claim() in map.c), and
+ * such a file is mapped with 4 KiB faults only.
  */
 #define FAMFS_EXTENT_ALIGN	SZ_2M
 
@@ -133,12 +139,14 @@ struct famfs_fmap {
 	struct inode		*inode;		/* back pointer, for failures */
 	u32			file_type;	/* enum famfs_file_type */
 	u32			extent_type;	/* SIMPLE_ or INTERLEAVED_ */
+	bool			pages;		/* FAMFS_IOC_MAP_PAGES: small */
 	u64			file_size;
 	u64			alloc_size;	/* file bytes the extents hold */
 	/*
 	 * Device bytes the map keeps from every other file: each extent
 	 * rounded up to FAMFS_EXTENT_ALIGN, since no other extent can start
-	 * in the rest of a 2 MiB block that a ragged last extent ends in.
+	 * in the rest of a 2 MiB block that a ragged last extent ends in;
+	 * the pages of a small file's extents exactly.
 	 */
 	u64			claim_size;
 	u32			nr_iext;
@@ -162,6 +170,12 @@ static inline bool famfs_fmap_interleaved(const struct famfs_fmap *fmap)
 	return fmap->extent_type == FAMFS_INTERLEAVED_EXTENT;
 }
 
+/* A small file's map: page extents (FAMFS_IOC_MAP_PAGES). */
+static inline bool famfs_fmap_pages(const struct famfs_fmap *fmap)
+{
+	return fmap->pages;
+}
+
 /*
  * A map as MAP_CREATE, MAP_CREATE_V2 and MAP_CREATE_V3 give it, once the
  * ioctl has read it from user space: ioctl.c validates it, map.c builds the
@@ -169,11 +183,13 @@ static inline bool famfs_fmap_interleaved(const struct famfs_fmap *fmap)
  * of simple extent i is @devs[i], of strip j of interleaved extent i
  * @devs[FAMFS_DEVS_IDX(i, j)] (all 0 but for MAP_CREATE_V3, whose list as
  * read is @v3, for the checks of its device fields; famfs_map_v3_check()).
+ * @flags: the v3 header's (FAMFS_IOC_MAP_PAGES), 0 for v1 and v2.
  */
 #define FAMFS_DEVS_IDX(i, j)	((i) * FAMFS_IOC_MAX_STRIPS + (j))
 struct famfs_map_req {
 	u32				extent_type;
 	u32				file_type;
+	u32				flags;
 	u64				file_size;
 	u64				count;
 	const struct famfs_extent	*ext;
@@ -229,6 +245,12 @@ struct famfs_inode_info {
 	 * MAP_CREATE (under i_rwsem) needs it to be 1, the caller's own.
 	 */
 	atomic_t		unmapped_opens;
+	/* GiBs mapped with a PUD entry, FAMFS_PUD_DIRTY marks; see pud.c */
+	struct xarray		pud_gibs;
+	/* GiBs faulted in 2 MiB or 4 KiB pages: never mapped whole (pud.c) */
+	struct xarray		pud_small;
+	/* serializes a GiB's PUD faults with its writeback */
+	struct mutex		pud_lock;
 	struct inode		vfs_inode;
 };
 
@@ -380,6 +402,26 @@ int famfs_ioc_dev_get(struct file *file, struct famfs_ioc_dev_info __user *uarg)
 long famfs_dir_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 extern const struct file_operations famfs_dir_operations;
 
+/* pud.c */
+void famfs_pud_init(struct famfs_inode_info *fi);
+void famfs_pud_forget(struct famfs_inode_info *fi);
+bool famfs_pud_tracked(struct inode *inode);
+void famfs_pud_quiesce(struct inode *inode);
+unsigned long famfs_get_unmapped_area(struct file *filp, unsigned long addr,
+				      unsigned long len, unsigned long pgoff,
+				      unsigned long flags);
+vm_fault_t famfs_pud_fault(struct vm_fault *vmf);
+vm_fault_t famfs_pud_exclude(struct vm_fault *vmf);
+int famfs_pud_writeback(struct inode *inode, loff_t start, loff_t end);
+bool famfs_pud_dirty(struct inode *inode);
+int famfs_pud_mprotect(struct vm_area_struct *vma, unsigned long start,
+		       unsigned long end, unsigned long newflags);
+int famfs_pud_may_split(struct vm_area_struct *vma, unsigned long addr);
+void famfs_pud_vma_open(struct vm_area_struct *vma);
+void famfs_pud_vma_close(struct vm_area_struct *vma);
+struct page *famfs_pud_next_busy(struct inode *inode, pgoff_t *index);
+void famfs_pud_kill(struct inode *inode, u64 start, u64 end, int mf_flags);
+
 /* devdax.c (stubs without CONFIG_FAMFS_DEVDAX) */
 #ifdef CONFIG_FAMFS_DEVDAX
 int famfs_devdax_init(void);
@@ -510,5 +552,9 @@ void *famfs_map_v3_convert(struct famfs_map_req *req);
 int famfs_map_v3_check(const struct famfs_mc *mc,
 		       const struct famfs_map_req *req, u64 i, u32 j);
 bool famfs_map_v3_unused_zero(const struct famfs_map_req *req, u64 i, u32 j);
+int famfs_map_pages_header(const struct famfs_mc *mc,
+			   const struct famfs_map_req *req);
+int famfs_check_page(const struct famfs_mc *mc,
+		     const struct famfs_map_req *req, u64 i);
 
 #endif /* _FS_FAMFS_FAMFS_H */

@@ -18,7 +18,8 @@
  * write the CPU caches back and then flush the device (pmem).
  *
  * Layer "file" (scripts/layers.conf): owns the file and address space
- * operations; calls ioctl.c, cache.c, map.c and backing.c (device
+ * operations; calls ioctl.c, cache.c, pud.c (1 GiB faults, their
+ * writeback, mmap's placement, mprotect), map.c and backing.c (device
  * flushes).
  */
 
@@ -194,14 +195,29 @@ static vm_fault_t famfs_dax_huge_fault(struct vm_fault *vmf,
 	/* A write to a MAP_PRIVATE mapping copies: it changes no file. */
 	bool write = (vmf->flags & FAULT_FLAG_WRITE) &&
 		     (vmf->vma->vm_flags & VM_SHARED);
+	const struct famfs_fmap *fmap = famfs_inode_fmap(file_inode(file));
 	vm_fault_t ret;
 	pfn_t pfn;
 
+	/*
+	 * A small file (page extents): 4 KiB faults only.  The rest of its
+	 * 2 MiB is other files' pages; iomap would stop a PMD at its extent
+	 * anyway (famfs_iomap_begin() reports the extent as it is), but no
+	 * 2 MiB or 1 GiB mapping is ever tried.
+	 */
+	if (pe_size != PE_SIZE_PTE && fmap && famfs_fmap_pages(fmap))
+		return VM_FAULT_FALLBACK;
 	if (write) {
 		sb_start_pagefault(sb);
 		file_update_time(file);
 	}
-	ret = dax_iomap_fault(vmf, pe_size, &pfn, NULL, &famfs_iomap_ops);
+	/* 1 GiB: famfs's own (pud.c), fs/dax.c falls back for PUDs in 6.1 */
+	if (pe_size == PE_SIZE_PUD)
+		ret = famfs_pud_fault(vmf);
+	else
+		ret = (write ? famfs_pud_exclude(vmf) : 0) ?:
+		      dax_iomap_fault(vmf, pe_size, &pfn, NULL,
+				      &famfs_iomap_ops);
 	/*
 	 * famfs never dirties metadata in a fault (maps are fixed), so a
 	 * MAP_SYNC fault never needs a sync; handled for correctness anyway.
@@ -223,6 +239,11 @@ static const struct vm_operations_struct famfs_dax_vm_ops = {
 	.huge_fault	= famfs_dax_huge_fault,
 	.page_mkwrite	= famfs_dax_fault,
 	.pfn_mkwrite	= famfs_dax_fault,
+	.mprotect	= famfs_pud_mprotect,
+	.may_split	= famfs_pud_may_split,
+	/* mremap() of 1 GiB mappings (pud.c) */
+	.open		= famfs_pud_vma_open,
+	.close		= famfs_pud_vma_close,
 };
 
 /* daxdev_mapping_supported() for every device of the mount. */
@@ -320,8 +341,13 @@ static int famfs_file_fsync(struct file *file, loff_t start, loff_t end,
 					       start, (u64)end - start + 1);
 		return rc ? rc : famfs_flush_devs(fsi);
 	}
-	/* No metadata to write: flush the CPU caches of dirty DAX pages... */
-	rc = file_write_and_wait_range(file, start, end);
+	/*
+	 * No metadata to write: flush the CPU caches of the dirty GiBs of 1 GiB
+	 * mappings (pud.c) and of dirty DAX pages...
+	 */
+	rc = famfs_pud_writeback(inode, start, end);
+	if (!rc)
+		rc = file_write_and_wait_range(file, start, end);
 	/*
 	 * Not coherent: also drop what this CPU cached of the range, so that
 	 * the next loads (through any mapping) read what other hosts wrote.
@@ -340,9 +366,19 @@ static int famfs_dax_writepages(struct address_space *mapping,
 				struct writeback_control *wbc)
 {
 	struct famfs_sb_info *fsi = FAMFS_SB(mapping->host->i_sb);
+	int rc;
 
 	if (famfs_sb_failed(fsi))
 		return -EIO;
+	/*
+	 * The GiBs of 1 GiB mappings too (sync(2) and syncfs(2) do not come
+	 * here: famfs inodes are on no writeback list; famfs_sync_fs())
+	 */
+	rc = famfs_pud_writeback(mapping->host,
+				 wbc->range_cyclic ? 0 : wbc->range_start,
+				 wbc->range_cyclic ? LLONG_MAX : wbc->range_end);
+	if (rc)
+		return rc;
 	return dax_writeback_mapping_range(mapping, famfs_wb_dax_dev(fsi), wbc);
 }
 
@@ -360,7 +396,7 @@ const struct file_operations famfs_file_operations = {
 	.write_iter		= famfs_file_write_iter,
 	.mmap			= famfs_file_mmap,
 	.mmap_supported_flags	= MAP_SYNC,
-	.get_unmapped_area	= thp_get_unmapped_area,
+	.get_unmapped_area	= famfs_get_unmapped_area,
 	.fsync			= famfs_file_fsync,
 	.unlocked_ioctl		= famfs_file_ioctl,
 	.compat_ioctl		= compat_ptr_ioctl,

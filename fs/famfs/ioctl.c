@@ -15,7 +15,8 @@
  * FAMFSIOC_MAP_GET_V2	the map of any file, see below.
  * FAMFSIOC_DEV_ADD, FAMFSIOC_DEV_GET  the devices of the mount (members.c).
  * FAMFSIOC_MAP_CREATE_V3, FAMFSIOC_MAP_GET_V3  maps that name devices
- *			(ioctl_v3.c).
+ *			(ioctl_v3.c); with FAMFS_IOC_MAP_PAGES, a small file's
+ *			page extents (which v1 and v2 gets cannot show).
  *
  * Both MAP_CREATEs turn their argument into one struct famfs_map_req and go
  * through the same checks.  The contract (which check gives which errno, in
@@ -72,6 +73,9 @@ static int famfs_map_check_header(const struct famfs_mc *mc,
 		famfs_mc_err(mc, "unknown file type %u", req->file_type);
 		return -EOPNOTSUPP;
 	}
+	/* A small file (MAP_CREATE_V3 only): page extents, ioctl_v3.c */
+	if (req->flags & FAMFS_IOC_MAP_PAGES)
+		return famfs_map_pages_header(mc, req);
 
 	if (req->count == 0) {
 		famfs_mc_err(mc, "no extents");
@@ -261,7 +265,9 @@ static int famfs_map_validate(const struct famfs_mc *mc,
 			rc = famfs_check_iext(mc, req, i);
 		} else {
 			rc = famfs_map_v3_check(mc, req, i, 0);
-			if (!rc)
+			if (!rc && (req->flags & FAMFS_IOC_MAP_PAGES))
+				rc = famfs_check_page(mc, req, i);
+			else if (!rc)
 				rc = famfs_check_simple(mc, req, i);
 		}
 		if (rc)
@@ -387,13 +393,16 @@ int famfs_map_create(struct file *file, struct famfs_map_req *req,
 		rc = -EIO;
 		goto out_unlock;
 	}
-	if (v2 && (v2->flags || memchr_inv(v2->reserved, 0,
-					   sizeof(v2->reserved)))) {
-		famfs_mc_err(&mc, "flags %#x or reserved fields are not 0",
-			     v2->flags);
+	/* MAP_CREATE_V3 takes one flag: small files (page extents) */
+	if (v2 && ((v2->flags & ~(version == 3 ? FAMFS_IOC_MAP_PAGES : 0)) ||
+		   memchr_inv(v2->reserved, 0, sizeof(v2->reserved)))) {
+		famfs_mc_err(&mc, "flags %#x or reserved fields are not 0%s",
+			     v2->flags, version == 3 ?
+			     " (FAMFS_IOC_MAP_PAGES aside)" : "");
 		rc = -EINVAL;
 		goto out_unlock;
 	}
+	req->flags = v2 ? v2->flags : 0;
 	rc = famfs_map_check_header(&mc, req, v2);
 	if (rc)
 		goto out_unlock;
@@ -505,6 +514,11 @@ static int famfs_fmap_to_v1(struct file *file, const struct famfs_fmap *fmap,
 	struct inode *inode = file_inode(file);
 	u32 i;
 
+	if (famfs_fmap_pages(fmap)) {
+		famfs_err(inode->i_sb, "%s: inode %lu: the v1 ABI cannot express a small file's page extents; use MAP_GET_V3",
+			  op, inode->i_ino);
+		return -EOVERFLOW;
+	}
 	if (famfs_fmap_interleaved(fmap) ||
 	    fmap->nr_extents > FAMFS_MAX_EXTENTS) {
 		famfs_err(inode->i_sb, "%s: inode %lu: the v1 ABI cannot express its map (%s, %u extents); use MAP_GET_V2",
@@ -623,6 +637,11 @@ static int famfs_ioc_map_get_list(struct file *file,
 			  file_inode(file)->i_ino);
 		return -EOVERFLOW;
 	}
+	if (!v3 && famfs_fmap_pages(fmap)) {
+		famfs_err(file_inode(file)->i_sb, "MAP_GET_V2: inode %lu: the v2 ABI cannot express a small file's page extents; use MAP_GET_V3",
+			  file_inode(file)->i_ino);
+		return -EOVERFLOW;
+	}
 
 	room = hdr.ext_count;
 	count = famfs_fmap_interleaved(fmap) ? fmap->nr_iext :
@@ -631,6 +650,7 @@ static int famfs_ioc_map_get_list(struct file *file,
 	hdr.file_type = fmap->file_type;
 	hdr.file_size = fmap->file_size;
 	hdr.ext_count = count;
+	hdr.flags = famfs_fmap_pages(fmap) ? FAMFS_IOC_MAP_PAGES : 0;
 
 	if (room && room < count) {
 		rc = -E2BIG;

@@ -12,12 +12,18 @@
  * (famfs_map_v3_check()): the first failing check of the first failing
  * extent or strip wins, as <linux/famfs_ioctl.h> says.
  *
+ * Small files come through MAP_CREATE_V3 alone (flag FAMFS_IOC_MAP_PAGES):
+ * their header and page extents are checked here too
+ * (famfs_map_pages_header(), famfs_check_page()), in the order of the
+ * contract.
+ *
  * Layer "ioctl" (scripts/layers.conf): the v3 lists only; calls no other
  * file of famfs (ioctl.c calls it).
  */
 
 #include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "famfs.h"
@@ -71,6 +77,99 @@ int famfs_map_v3_check(const struct famfs_mc *mc,
 	return famfs_dext_check(mc,
 			&((const struct famfs_ioc_iext_v3 *)req->v3)[i].strips[j],
 			i, j, true);
+}
+
+/**
+ * famfs_map_pages_header() - the header checks of a small file's map
+ * @mc: for the log line
+ * @req: a request with FAMFS_IOC_MAP_PAGES, its extent and file types known
+ *
+ * Page extents are 4 KiB pages of the device that other small files' pages
+ * sit beside: they need 4 KiB kernel pages (the smallest fault), and are
+ * for a regular file below FAMFS_IOC_SMALL_MAX bytes in a simple map of
+ * 1..FAMFS_IOC_MAX_PAGE_EXTENTS extents.
+ *
+ * Return: 0, -EOPNOTSUPP, -EINVAL, -E2BIG or -EFBIG.
+ */
+int famfs_map_pages_header(const struct famfs_mc *mc,
+			   const struct famfs_map_req *req)
+{
+	if (PAGE_SIZE != FAMFS_IOC_PAGE_SIZE) {
+		famfs_mc_err(mc, "page extents need 4 KiB pages, this kernel's are %lu bytes",
+			     PAGE_SIZE);
+		return -EOPNOTSUPP;
+	}
+	if (req->extent_type != SIMPLE_DAX_EXTENT ||
+	    req->file_type != FAMFS_REG) {
+		famfs_mc_err(mc, "page extents are for a regular file's simple map, not extent type %u, file type %u",
+			     req->extent_type, req->file_type);
+		return -EINVAL;
+	}
+	if (!req->count) {
+		famfs_mc_err(mc, "no extents");
+		return -EINVAL;
+	}
+	if (req->count > FAMFS_IOC_MAX_PAGE_EXTENTS) {
+		famfs_mc_err(mc, "%llu page extents, at most %d allowed",
+			     req->count, FAMFS_IOC_MAX_PAGE_EXTENTS);
+		return -E2BIG;
+	}
+	if (req->file_size >= FAMFS_IOC_SMALL_MAX) {
+		famfs_mc_err(mc, "file size %llu is too large for page extents (below %llu)",
+			     req->file_size, FAMFS_IOC_SMALL_MAX);
+		return -EFBIG;
+	}
+	return 0;
+}
+
+/**
+ * famfs_check_page() - page extent @i of a small file's map
+ * @mc: for the log line
+ * @req: the request (FAMFS_IOC_MAP_PAGES), extent @i's device attached
+ * @i: the extent
+ *
+ * Whole 4 KiB pages, no wrap, inside one 2 MiB unit of the device (the
+ * unit is what maps without the flag keep whole, map.c), inside the device
+ * and not in its first unit (device offset 0's: its superblock's).
+ *
+ * Return: 0, -EINVAL, -EOVERFLOW or -ENXIO.
+ */
+int famfs_check_page(const struct famfs_mc *mc,
+		     const struct famfs_map_req *req, u64 i)
+{
+	u64 dev_size = famfs_dev(FAMFS_SB(mc->sb), req->devs[i])->size;
+	u64 off = req->ext[i].offset;
+	u64 len = req->ext[i].len;
+	u64 end;
+
+	if (!len || !IS_ALIGNED(off, FAMFS_IOC_PAGE_SIZE) ||
+	    !IS_ALIGNED(len, FAMFS_IOC_PAGE_SIZE)) {
+		famfs_mc_err(mc, "page extent %llu (%#llx+%#llx) is not whole 4 KiB pages",
+			     i, off, len);
+		return -EINVAL;
+	}
+	if (check_add_overflow(off, len, &end)) {
+		famfs_mc_err(mc, "extent %llu offset %#llx + length %#llx overflows",
+			     i, off, len);
+		return -EOVERFLOW;
+	}
+	if (round_down(off, FAMFS_EXTENT_ALIGN) !=
+	    round_down(end - 1, FAMFS_EXTENT_ALIGN)) {
+		famfs_mc_err(mc, "extent %llu (%#llx+%#llx) crosses a 2 MiB boundary",
+			     i, off, len);
+		return -EINVAL;
+	}
+	if (end > dev_size) {
+		famfs_mc_err(mc, "extent %llu (%#llx+%#llx) ends past the device (%#llx bytes)",
+			     i, off, len, dev_size);
+		return -ENXIO;
+	}
+	if (off < FAMFS_EXTENT_ALIGN) {
+		famfs_mc_err(mc, "extent %llu (%#llx+%#llx) lies in the device's first 2 MiB, its superblock's",
+			     i, off, len);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /*

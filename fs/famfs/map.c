@@ -19,6 +19,13 @@
  * strip of an interleaved extent is a node of the tree.  The extents in the
  * tree never overlap, which makes the overlap test a single O(log n) descent.
  *
+ * What an extent keeps from the others is its claim (famfs_kext_claim()):
+ * the whole 2 MiB units it touches, or for a small file's page extent
+ * (FAMFS_IOC_MAP_PAGES) its pages alone.  So small files share a unit page
+ * by page, and a unit that holds a page extent holds nothing else.  The
+ * claims in the tree are disjoint; where an extent's bytes are (faults,
+ * failures, pins) is its length, never its claim.
+ *
  * Layer "map" (scripts/layers.conf): owns the maps, the extent tree,
  * mapped_bytes and the zombie list (fsi->map_lock); calls no other file of
  * famfs (famfs_page_busy() and famfs_dev() are inlines of famfs.h).
@@ -27,6 +34,19 @@
 #include <linux/bsearch.h>
 #include <linux/slab.h>
 #include "famfs.h"
+
+/*
+ * Device bytes from @ext->dev_off on that @ext keeps from every other
+ * extent: a page extent its pages, any other extent the rest of the 2 MiB
+ * unit its last byte is in too (no other extent but a page one could start
+ * there, and a page one must not: its unit would be shared with a file that
+ * may be mapped with PMD entries).
+ */
+static u64 famfs_kext_claim(const struct famfs_kext *ext)
+{
+	return famfs_fmap_pages(ext->fmap) ? ext->len :
+	       round_up(ext->len, FAMFS_EXTENT_ALIGN);
+}
 
 static void famfs_kext_init(struct famfs_fmap *fmap, struct famfs_kext *ext,
 			    const struct famfs_extent *uext, u64 file_off,
@@ -38,7 +58,7 @@ static void famfs_kext_init(struct famfs_fmap *fmap, struct famfs_kext *ext,
 	ext->file_off = file_off;
 	ext->fmap = fmap;
 	RB_CLEAR_NODE(&ext->node);
-	fmap->claim_size += round_up(ext->len, FAMFS_EXTENT_ALIGN);
+	fmap->claim_size += famfs_kext_claim(ext);
 }
 
 /**
@@ -75,6 +95,7 @@ struct famfs_fmap *famfs_fmap_alloc(const struct famfs_map_req *req)
 		return ERR_PTR(-ENOMEM);
 	fmap->file_type = req->file_type;
 	fmap->extent_type = req->extent_type;
+	fmap->pages = !il && (req->flags & FAMFS_IOC_MAP_PAGES);
 	fmap->file_size = req->file_size;
 	fmap->nr_extents = nr;
 
@@ -152,9 +173,12 @@ static int famfs_kiext_cmp(const void *key, const void *elt)
  * @dev_off: returns the device offset that holds @file_off
  * @len: returns how many bytes from there on are contiguous on the device,
  *	 rounded up to a page: the tail of a file's last extent is never
- *	 shared with another extent, since every extent starts 2 MiB aligned.
- *	 In an interleaved extent that is the rest of the chunk, at most to
- *	 the end of the extent (rounded up to a page).
+ *	 shared with another extent, since every extent starts 2 MiB aligned
+ *	 and keeps its whole last unit (famfs_kext_claim()); a small file's
+ *	 page extent is whole pages, and this is exactly the rest of it, never
+ *	 a byte of a neighbour's page.  In an interleaved extent that is the
+ *	 rest of the chunk, at most to the end of the extent (rounded up to a
+ *	 page).
  *
  * O(log n) in the number of extents: a binary search on the file offset
  * (extents follow each other in the file), then, in an interleaved extent,
@@ -300,6 +324,24 @@ famfs_ext_first_overlap(struct famfs_sb_info *fsi, u32 dev, u64 start,
 	return first;
 }
 
+/*
+ * The mapped extent of device @dev whose claim (famfs_kext_claim()) meets
+ * [@start, @end), or NULL.  The claims in the tree are disjoint and in the
+ * tree's order, so only the one that starts last before @end can.  Caller
+ * holds fsi->map_lock.
+ */
+static const struct famfs_kext *
+famfs_ext_claim_overlap(struct famfs_sb_info *fsi, u32 dev, u64 start,
+			u64 end)
+{
+	struct famfs_kext *ext = famfs_ext_last_before(fsi, dev, end);
+
+	if (ext && ext->dev == dev &&
+	    ext->dev_off + famfs_kext_claim(ext) > start)
+		return ext;
+	return NULL;
+}
+
 static void famfs_ext_link(struct famfs_sb_info *fsi, struct famfs_kext *new)
 {
 	struct rb_node **p = &fsi->ext_tree.rb_node, *parent = NULL;
@@ -344,9 +386,15 @@ int famfs_fmap_insert(struct famfs_sb_info *fsi, struct famfs_fmap *fmap,
 		struct famfs_kext *ext = &fmap->ext[i];
 		const struct famfs_kext *other;
 
-		/* The map's own extents already inserted are checked too. */
-		other = famfs_ext_first_overlap(fsi, ext->dev, ext->dev_off,
-						ext->dev_off + ext->len);
+		/*
+		 * Claims, not bytes: a page extent in the unit of another
+		 * kind of extent (its ragged tail included), or the reverse,
+		 * is refused.  The map's own extents already inserted are
+		 * checked too.
+		 */
+		other = famfs_ext_claim_overlap(fsi, ext->dev, ext->dev_off,
+						ext->dev_off +
+						famfs_kext_claim(ext));
 		if (other) {
 			if (other->fmap != fmap) {
 				clash->offset = other->dev_off;
@@ -378,6 +426,18 @@ void famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
 	mutex_unlock(&fsi->map_lock);
 }
 
+/* Give the memory of extent @ext (in the tree) back.  Under map_lock. */
+static void famfs_kext_release(struct famfs_sb_info *fsi,
+			       struct famfs_kext *ext)
+{
+	u64 claim = famfs_kext_claim(ext);
+
+	rb_erase(&ext->node, &fsi->ext_tree);
+	RB_CLEAR_NODE(&ext->node);
+	if (!WARN_ON_ONCE(fsi->mapped_bytes < claim))
+		fsi->mapped_bytes -= claim;
+}
+
 /* famfs_fmap_remove() with fsi->map_lock held. */
 void __famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
 {
@@ -387,21 +447,24 @@ void __famfs_fmap_remove(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
 	for (i = 0; i < fmap->nr_extents; i++) {
 		struct famfs_kext *ext = &fmap->ext[i];
 
-		if (WARN_ON_ONCE(RB_EMPTY_NODE(&ext->node)))
+		/* A zombie gave back its extents without a referenced page. */
+		if (RB_EMPTY_NODE(&ext->node)) {
+			WARN_ON_ONCE(fmap->inode);
 			continue;
-		rb_erase(&ext->node, &fsi->ext_tree);
-		RB_CLEAR_NODE(&ext->node);
+		}
+		famfs_kext_release(fsi, ext);
 	}
-	if (!WARN_ON_ONCE(fsi->mapped_bytes < fmap->claim_size))
-		fsi->mapped_bytes -= fmap->claim_size;
 }
 
 /*
  * Zombies: the maps of evicted files some of whose pages were still
- * referenced (pins.c records which).  Their extents stay in the tree, so
- * statfs counts them and MAP_CREATE cannot have their memory, until the
- * last recorded page is idle; no new reference can appear, so reaping
- * looks at the recorded pages only.  The list is under map_lock.
+ * referenced (pins.c records which).  Their extents that hold a recorded
+ * page stay in the tree, so statfs counts them and MAP_CREATE cannot have
+ * their memory, until the last recorded page in them is idle; no new
+ * reference can appear, so reaping looks at the recorded pages only.  An
+ * extent with no recorded page is given back at once (famfs_zombie_trim()):
+ * a small file with a page in a pipe keeps that page extent only, never its
+ * other pages or its unit.  The list is under map_lock.
  */
 
 /* Is @pfn a page of a device of @fsi that is gone?  Under map_lock. */
@@ -419,6 +482,44 @@ static bool famfs_pfn_gone(struct famfs_sb_info *fsi, unsigned long pfn)
 	return false;
 }
 
+/* Does extent @ext of zombie @fmap hold one of its recorded pages? */
+static bool famfs_kext_pinned(struct famfs_sb_info *fsi,
+			      const struct famfs_fmap *fmap,
+			      const struct famfs_kext *ext)
+{
+	const struct famfs_backing *b = famfs_dev(fsi, ext->dev);
+	unsigned long first, nr;
+	unsigned int i;
+
+	if (WARN_ON_ONCE(!b))
+		return true;
+	first = b->pfn + (ext->dev_off >> PAGE_SHIFT);
+	nr = DIV_ROUND_UP(ext->len, PAGE_SIZE);
+	for (i = 0; i < fmap->nr_busy; i++)
+		if (fmap->busy_pfns[i] - first < nr)
+			return true;
+	return false;
+}
+
+/*
+ * Give back the extents (strips) of zombie @fmap that hold none of its
+ * recorded pages: nothing references their pages, and nothing can any
+ * more.  Context: map_lock held.
+ */
+static void famfs_zombie_trim(struct famfs_sb_info *fsi,
+			      struct famfs_fmap *fmap)
+{
+	u32 i;
+
+	for (i = 0; i < fmap->nr_extents; i++) {
+		struct famfs_kext *ext = &fmap->ext[i];
+
+		if (!RB_EMPTY_NODE(&ext->node) &&
+		    !famfs_kext_pinned(fsi, fmap, ext))
+			famfs_kext_release(fsi, ext);
+	}
+}
+
 /* Free the zombies whose pages are all idle.  Context: map_lock held. */
 void famfs_zombies_reap(struct famfs_sb_info *fsi)
 {
@@ -426,6 +527,8 @@ void famfs_zombies_reap(struct famfs_sb_info *fsi)
 
 	lockdep_assert_held(&fsi->map_lock);
 	list_for_each_entry_safe(fmap, tmp, &fsi->zombies, zombie) {
+		unsigned int was = fmap->nr_busy;
+
 		/* An idle page stays idle: drop it from the record. */
 		while (fmap->nr_busy) {
 			unsigned long pfn = fmap->busy_pfns[fmap->nr_busy - 1];
@@ -435,8 +538,11 @@ void famfs_zombies_reap(struct famfs_sb_info *fsi)
 				break;
 			fmap->nr_busy--;
 		}
-		if (fmap->nr_busy)
+		if (fmap->nr_busy) {
+			if (fmap->nr_busy != was)
+				famfs_zombie_trim(fsi, fmap);
 			continue;
+		}
 		list_del(&fmap->zombie);
 		__famfs_fmap_remove(fsi, fmap);
 		kvfree(fmap->busy_pfns);
@@ -457,6 +563,7 @@ void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
 	fmap->ino = fmap->inode->i_ino;
 	fmap->inode = NULL;
 	list_add_tail(&fmap->zombie, &fsi->zombies);
+	famfs_zombie_trim(fsi, fmap);
 	/* The device may be gone already: then it waited for the pages. */
 	famfs_zombies_reap(fsi);
 	mutex_unlock(&fsi->map_lock);

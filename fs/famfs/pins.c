@@ -66,8 +66,9 @@
  *
  * Layer "pins" (scripts/layers.conf): owns the looking at the pages of the
  * files (fsi->pages_rwsem) and the unmount's wait and worker (the famfs_pins
- * workqueue, which removal.c queues on too); calls map.c, backing.c (to
- * close an unmounted mount's devices) and pages.c.
+ * workqueue, which removal.c queues on too); calls map.c, pud.c (the pages
+ * of 1 GiB mappings, which have no DAX entry), backing.c (to close an
+ * unmounted mount's devices) and pages.c.
  */
 
 #include <linux/dax.h>
@@ -437,8 +438,8 @@ bool famfs_pins_evict(struct inode *inode)
 	pgoff_t index = 0;
 	struct page *page;
 
-	/* Files whose pages were never mapped. */
-	if (mapping_empty(inode->i_mapping))
+	/* Files whose pages were never mapped (1 GiB mappings: pud.c). */
+	if (mapping_empty(inode->i_mapping) && !famfs_pud_tracked(inode))
 		return false;
 	/*
 	 * Once a device is gone its entries are all gone too, but a fault
@@ -453,6 +454,11 @@ bool famfs_pins_evict(struct inode *inode)
 					     false);
 		index++;
 	}
+	/* Pages of 1 GiB mappings have no DAX entry. */
+	for (index = 0; (page = famfs_pud_next_busy(inode, &index)); index++)
+		if (famfs_note_busy(fmap, page_to_pfn(page)))
+			famfs_wait_page_idle(page, inode->i_sb->s_id, NULL,
+					     false);
 	if (fmap->nr_busy)
 		famfs_detach_entries(inode);
 	up_read(&fsi->pages_rwsem);

@@ -29,9 +29,9 @@
  *
  * Layer "removal" (scripts/layers.conf): the whole sequence of a failure
  * and of a removal is here, calling down into pins.c (the files' pages),
- * map.c (which file a device range is) and backing.c (the holder, its
- * lock, the wait for an unmount to close the device); nothing below calls
- * up into it.
+ * pud.c (who maps a failed page with a 1 GiB mapping), map.c (which file a
+ * device range is) and backing.c (the holder, its lock, the wait for an
+ * unmount to close the device); nothing below calls up into it.
  */
 
 #include <linux/dax.h>
@@ -76,9 +76,14 @@ static void famfs_apply_mapped(struct super_block *sb,
 	iput(toput);
 }
 
-/* Tear down every user mapping of a file so the next access faults. */
+/*
+ * Tear down every user mapping of a file so the next access faults, after
+ * the 1 GiB faults in flight (pud.c: they insert without a DAX entry, which
+ * nothing here could wait for).
+ */
 static void famfs_unmap_inode(struct inode *inode, u32 dev)
 {
+	famfs_pud_quiesce(inode);
 	/* Private copies made by COW are not in famfs memory: keep. */
 	unmap_mapping_range(inode->i_mapping, 0, 0, 0);
 }
@@ -89,7 +94,8 @@ static void famfs_unmap_inode(struct inode *inode, u32 dev)
  * (famfs_detach_dev(): its entries for the other devices stay, and with
  * them the record of which of their pages are referenced).  New faults
  * fail already; the invalidation waits for a fault still in flight from
- * before, and the second zap takes away a mapping it may have installed.
+ * before, famfs_pud_quiesce() for a 1 GiB one (it has no DAX entry), and
+ * the second zap takes away a mapping either may have installed.
  * Pages still referenced (a pipe, O_DIRECT) are not waited for here, under
  * s_umount: famfs_backing_gone() waits for every page of the device after.
  */
@@ -99,6 +105,7 @@ static void famfs_drop_inode(struct inode *inode, u32 dev)
 
 	unmap_mapping_range(mapping, 0, 0, 0);
 	famfs_detach_dev(inode, dev);
+	famfs_pud_quiesce(inode);
 	unmap_mapping_range(mapping, 0, 0, 0);
 }
 
@@ -176,6 +183,8 @@ static void famfs_kill_range(struct famfs_sb_info *fsi, u32 dev, u64 start,
 			mf_dax_kill_procs(inode->i_mapping, fs >> PAGE_SHIFT,
 					  DIV_ROUND_UP(fe, PAGE_SIZE) -
 					  (fs >> PAGE_SHIFT), mf_flags);
+			/* 1 GiB mappings have no DAX entry to find them by */
+			famfs_pud_kill(inode, fs, fe, mf_flags);
 		}
 		iput(inode);
 	}
@@ -370,7 +379,7 @@ static void famfs_backing_gone(struct dax_device *dax_dev,
 	if (!test_and_set_bit(FAMFS_SB_FAILED, &fsi->flags))
 		pr_err("famfs (%s): the device%s is going away: all data access on this mount now fails with EIO\n",
 		       r->name, famfs_which(b, buf, sizeof(buf)));
-	/* Pairs with smp_mb() in famfs_iomap_begin(). */
+	/* Pairs with smp_mb() in famfs_iomap_begin() and famfs_pud_insert(). */
 	smp_mb__after_atomic();
 	if (sb && atomic_inc_not_zero(&sb->s_active))
 		r->sb = sb;

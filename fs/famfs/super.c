@@ -45,6 +45,7 @@ static struct inode *famfs_alloc_inode(struct super_block *sb)
 		return NULL;
 	fi->fmap = NULL;
 	atomic_set(&fi->unmapped_opens, 0);
+	famfs_pud_init(fi);
 	return &fi->vfs_inode;
 }
 
@@ -65,6 +66,7 @@ static void famfs_evict_inode(struct inode *inode)
 	 */
 	if (fmap)
 		pinned = famfs_pins_evict(inode);
+	famfs_pud_forget(fi);
 	truncate_inode_pages_final(&inode->i_data);
 	clear_inode(inode);
 	if (fmap) {
@@ -113,14 +115,65 @@ static int famfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 	return 0;
 }
 
-/* sync(2), syncfs(2): the device flush that fsync does (file.c). */
+/*
+ * Write back every file with stores not written back: dirty DAX entries of
+ * 4 KiB and 2 MiB mappings, dirty GiBs of 1 GiB mappings (pud.c).  famfs
+ * inodes come from new_inode() and are never hashed, so
+ * __mark_inode_dirty() puts none of them on a writeback list: neither
+ * sync(2) nor syncfs(2) nor unmount nor the flusher reaches them otherwise.
+ * Context: s_umount held.  Returns the first error; the rest is still
+ * written back.
+ */
+static int famfs_sync_inodes(struct super_block *sb)
+{
+	struct inode *inode, *toput = NULL;
+	int rc = 0, err;
+
+	spin_lock(&sb->s_inode_list_lock);
+	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
+		spin_lock(&inode->i_lock);
+		if ((inode->i_state & (I_FREEING | I_WILL_FREE | I_NEW)) ||
+		    !S_ISREG(inode->i_mode) ||
+		    (!famfs_pud_dirty(inode) &&
+		     !mapping_tagged(inode->i_mapping, PAGECACHE_TAG_DIRTY))) {
+			spin_unlock(&inode->i_lock);
+			continue;
+		}
+		__iget(inode);
+		spin_unlock(&inode->i_lock);
+		spin_unlock(&sb->s_inode_list_lock);
+
+		/* ->writepages: the GiBs, then the DAX entries */
+		err = famfs_pud_writeback(inode, 0, LLONG_MAX);
+		if (!err)
+			err = filemap_fdatawrite(inode->i_mapping);
+		if (!rc)
+			rc = err;
+		iput(toput);
+		toput = inode;
+		cond_resched();
+
+		spin_lock(&sb->s_inode_list_lock);
+	}
+	spin_unlock(&sb->s_inode_list_lock);
+	iput(toput);
+	return rc;
+}
+
+/*
+ * sync(2), syncfs(2), unmount: every file's stores, then the device flush
+ * that fsync does (file.c)
+ */
 static int famfs_sync_fs(struct super_block *sb, int wait)
 {
 	struct famfs_sb_info *fsi = FAMFS_SB(sb);
+	int rc, flush;
 
 	if (!wait || famfs_sb_failed(fsi))
 		return 0;
-	return famfs_flush_devs(fsi);
+	rc = famfs_sync_inodes(sb);
+	flush = famfs_flush_devs(fsi);
+	return rc ?: flush;
 }
 
 static int famfs_show_options(struct seq_file *m, struct dentry *root)
@@ -345,6 +398,12 @@ static void famfs_kill_sb(struct super_block *sb)
 {
 	struct famfs_sb_info *fsi = FAMFS_SB(sb);
 
+	/*
+	 * Stores not written back yet, first: generic_shutdown_super() syncs
+	 * only after the dentries go, and with them (unhashed) every inode.
+	 */
+	if (fsi && sb->s_root)
+		sync_filesystem(sb);
 	/*
 	 * Drops the dentries pinned at creation and evicts every inode, which
 	 * gives every map's memory back.

@@ -134,6 +134,56 @@ TRACE_EVENT(famfs_fsync_lines,
 		      (unsigned long)__entry->ino, __entry->pos, __entry->len)
 );
 
+/*
+ * A PUD-size fault (pud.c): NOPAGE (one 1 GiB mapping), FALLBACK (the PMD
+ * path runs next; @why says what ruled the GiB out) or SIGBUS.  Guest
+ * suites count them beside fs_dax:dax_pmd_fault_done.
+ */
+TRACE_EVENT(famfs_pud_fault,
+	    TP_PROTO(struct inode *inode, unsigned long address, u64 pos,
+		     bool write, const char *result, const char *why),
+	    TP_ARGS(inode, address, pos, write, result, why),
+	    TP_STRUCT__entry(__field(dev_t, dev)
+			     __field(ino_t, ino)
+			     __field(unsigned long, address)
+			     __field(u64, pos)
+			     __field(bool, write)
+			     __string(result, result)
+			     __string(why, why ?: "")),
+	    TP_fast_assign(__entry->dev = inode->i_sb->s_dev;
+			   __entry->ino = inode->i_ino;
+			   __entry->address = address;
+			   __entry->pos = pos;
+			   __entry->write = write;
+			   __assign_str(result, result);
+			   __assign_str(why, why ?: "");),
+	    TP_printk("dev %d:%d ino %#lx address %#lx pos %#llx %s %s %s",
+		      MAJOR(__entry->dev), MINOR(__entry->dev),
+		      (unsigned long)__entry->ino, __entry->address,
+		      __entry->pos, __entry->write ? "write" : "read",
+		      __get_str(result), __get_str(why))
+);
+
+/* A dirty GiB of a PUD mapping written back (pud.c); @flushed: caches too */
+TRACE_EVENT(famfs_pud_writeback,
+	    TP_PROTO(struct inode *inode, u64 pos, bool flushed, int rc),
+	    TP_ARGS(inode, pos, flushed, rc),
+	    TP_STRUCT__entry(__field(dev_t, dev)
+			     __field(ino_t, ino)
+			     __field(u64, pos)
+			     __field(bool, flushed)
+			     __field(int, rc)),
+	    TP_fast_assign(__entry->dev = inode->i_sb->s_dev;
+			   __entry->ino = inode->i_ino;
+			   __entry->pos = pos;
+			   __entry->flushed = flushed;
+			   __entry->rc = rc;),
+	    TP_printk("dev %d:%d ino %#lx pos %#llx flushed %d rc %d",
+		      MAJOR(__entry->dev), MINOR(__entry->dev),
+		      (unsigned long)__entry->ino, __entry->pos,
+		      __entry->flushed, __entry->rc)
+);
+
 TRACE_EVENT(famfs_notify_failure,
 	    TP_PROTO(struct super_block *sb, u64 off, u64 len, int mf_flags),
 	    TP_ARGS(sb, off, len, mf_flags),

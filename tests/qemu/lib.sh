@@ -305,7 +305,7 @@ trace_off() {
 # "ioctl/writeback=4096 read/invalidate=8192".
 cache_counts() {
 	awk '/famfs_cache:/ { for (i = 1; i < NF; i++) if ($i == "len") n[$(i - 4) "/" $(i - 3)] += $(i + 1) }
-		END { for (k in n) printf "%s=%d\n", k, n[k] }' $TRACE/trace | sort | tr '\n' ' ' | sed 's/ $//'
+		END { for (k in n) printf "%s=%.0f\n", k, n[k] }' $TRACE/trace | sort | tr '\n' ' ' | sed 's/ $//'
 }
 # umount_retry [MPT]: umount MPT (default $M), retrying for 2 s while a
 # follower's round holds it for a moment

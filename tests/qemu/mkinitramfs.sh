@@ -17,7 +17,7 @@ out=$build/initramfs.cpio
 
 modules="virtio_pci 9pnet_virtio 9p nd_e820 nfit libnvdimm nd_pmem nd_btt dax_pmem
 	device_dax dax_hmem kmem cxl_acpi cxl_pci cxl_mem cxl_pmem ext4 crc32c_generic crc32c-intel
-	hwpoison_inject dm_mod"
+	hwpoison_inject dm_mod null_blk"
 tools="/usr/bin/ndctl /usr/bin/daxctl /usr/bin/cxl /usr/sbin/mkfs.ext4 /usr/sbin/e2fsck"
 # dmsetup: a device-mapper device over pieces of a namespace (module_multidev)
 tools="$tools /usr/sbin/dmsetup"

@@ -7,7 +7,12 @@
  *
  * A device of GIB GiB (emulated: a superblock and a bitmap), empty (FULL 0)
  * or 95 % full (FULL 1) with the free space scattered in single units and
- * eight runs of 8 units near the end (as tests/unit/test_alloc_scale.c).
+ * eight runs of 8 units near the end (as tests/unit/test_alloc_scale.c), or
+ * (FULL 2) with its first GiB used (small files), the GiB in its middle
+ * partly used (its first unit), the GiBs above it used (1 GiB files) and
+ * those between wholly free (1 GiB files deleted): the allocations go to
+ * the partly used GiB, the room kept outside wholly free aligned GiBs
+ * (issue 31), far from the first free unit.
  * INDEX 0: as a new process, no search index yet (a search that needs it
  * builds it, counted).  INDEX 1: the index built first (not counted).
  * INDEX 2: as 1, and after the allocations brought up to date (counted:
@@ -53,7 +58,12 @@ int main(int argc, char **argv)
 	famfs_sb_init(&sb, u, u, size, 8ULL << 20);
 	if (famfs_bitmap_init(&b, &sb))
 		return 2;
-	if (full) {
+	if (full == 2) {
+		famfs_bitmap_mark_range(&b, 0, 1ULL << 30);
+		famfs_bitmap_mark_range(&b, (size >> 31) << 30, FAMFS_ALLOC_UNIT);
+		famfs_bitmap_mark_range(&b, ((size >> 31) + 1) << 30,
+					size - (((size >> 31) + 1) << 30));
+	} else if (full) {
 		for (uint64_t i = 0; i < b.nunits; i++)
 			famfs_bitmap_set(&b, i);
 		for (uint64_t i = 8; i + 1 < b.nunits * 99 / 100; i += 2)

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The allocator's index of free runs against a naive model: random marks,
  * frees and allocations (one run, several extents, strips) on devices of
- * odd sizes; after every step the bitmap and the free count, and after
- * every fifth (the index's upkeep is deferred: it must hold across steps)
- * every node of the index, must equal what the model says, and first fit
- * must be first. */
+ * odd sizes; after every step the bitmap, the free count and the count of
+ * wholly free aligned GiBs, and after every fifth (the index's upkeep is
+ * deferred: it must hold across steps) every node of the index, both views,
+ * must equal what the model says, and the run taken must be the model's:
+ * first fit, unless that breaks a wholly free aligned GiB while the free
+ * units outside such GiBs hold a run (issue 31): then their first fit. */
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
@@ -29,18 +31,40 @@ static uint64_t rnd(void)
 struct model {
 	uint64_t n;
 	bool used[8192];
+	bool whole[8192 / 512];	/* model_refresh() */
 };
 
-/* pre, suf, best of the model's units [lo, lo + span) (past n: used) */
-static struct famfs_bm_node model_node(const struct model *m, uint64_t lo,
-				       uint64_t span)
+#define AL FAMFS_BM_KEEP_UNITS
+
+/* which aligned GiBs of the model are wholly free, after a change */
+static void model_refresh(struct model *m)
 {
-	struct famfs_bm_node r = { 0, 0, 0 };
+	for (uint64_t g = 0; g < 8192 / AL; g++) {
+		m->whole[g] = (g + 1) * AL <= m->n;
+		for (uint64_t k = g * AL; m->whole[g] && k < (g + 1) * AL; k++)
+			if (m->used[k])
+				m->whole[g] = false;
+	}
+}
+
+/* unit u of the model lies in a wholly free aligned GiB */
+static bool model_in_whole(const struct model *m, uint64_t u)
+{
+	return u < m->n && m->whole[u / AL];
+}
+
+/* pre, suf, best of the model's units [lo, lo + span) (past n: used);
+ * keep: units of wholly free aligned GiBs count as used */
+static struct famfs_bm_runs model_runs(const struct model *m, uint64_t lo,
+				       uint64_t span, bool keep)
+{
+	struct famfs_bm_runs r = { 0, 0, 0 };
 	uint64_t run = 0;
 	bool head = true;
 
 	for (uint64_t u = lo; u < lo + span; u++) {
-		bool f = u < m->n && !m->used[u];
+		bool f = u < m->n && !m->used[u] &&
+			 !(keep && model_in_whole(m, u));
 
 		if (f) {
 			run++;
@@ -57,16 +81,51 @@ static struct famfs_bm_node model_node(const struct model *m, uint64_t lo,
 	return r;
 }
 
-static uint64_t model_first_fit(const struct model *m, uint64_t want)
+static struct famfs_bm_node model_node(const struct model *m, uint64_t lo,
+				       uint64_t span)
+{
+	return (struct famfs_bm_node){ { model_runs(m, lo, span, false),
+					 model_runs(m, lo, span, true) } };
+}
+
+/* first fit (keep: among the units outside wholly free aligned GiBs) */
+static uint64_t model_first_fit1(const struct model *m, uint64_t want,
+				 bool keep)
 {
 	uint64_t run = 0;
 
 	for (uint64_t u = 0; u < m->n; u++) {
-		run = m->used[u] ? 0 : run + 1;
+		run = m->used[u] || (keep && model_in_whole(m, u)) ? 0 : run + 1;
 		if (run == want)
 			return u + 1 - want;
 	}
 	return UINT64_MAX;
+}
+
+/* where the allocator must put a run of want units */
+static uint64_t model_first_fit(struct model *m, uint64_t want)
+{
+	uint64_t ff, kf;
+
+	model_refresh(m);
+	ff = model_first_fit1(m, want, false);
+	if (ff == UINT64_MAX)
+		return ff;
+	for (uint64_t u = ff; u < ff + want; u++)
+		if (model_in_whole(m, u)) {
+			kf = model_first_fit1(m, want, true);
+			return kf == UINT64_MAX ? ff : kf;
+		}
+	return ff;
+}
+
+static uint64_t model_whole(const struct model *m)
+{
+	uint64_t n = 0;
+
+	for (uint64_t g = 0; g < 8192 / AL; g++)
+		n += m->whole[g];
+	return n;
 }
 
 static void model_take(struct model *m, uint64_t off, uint64_t len)
@@ -82,11 +141,12 @@ static void model_take(struct model *m, uint64_t off, uint64_t len)
 	}
 }
 
-static void compare(struct famfs_bitmap *b, const struct model *m,
+static void compare(struct famfs_bitmap *b, struct model *m,
 		    unsigned step)
 {
 	uint64_t nfree = 0;
 
+	model_refresh(m);
 	for (uint64_t u = 0; u < m->n; u++) {
 		nfree += !m->used[u];
 		if (famfs_bitmap_test(b, u) != m->used[u])
@@ -97,6 +157,10 @@ static void compare(struct famfs_bitmap *b, const struct model *m,
 	if (b->nfree != nfree)
 		fail_msg("step %u: nfree %llu, model %llu", step,
 			 (unsigned long long)b->nfree, (unsigned long long)nfree);
+	if (b->nwhole != model_whole(m))
+		fail_msg("step %u: nwhole %llu, model %llu", step,
+			 (unsigned long long)b->nwhole,
+			 (unsigned long long)model_whole(m));
 	if (!b->tree || step % 5)
 		return;
 	famfs_bitmap_index_sync(b);
@@ -105,16 +169,17 @@ static void compare(struct famfs_bitmap *b, const struct model *m,
 		uint64_t sp = span >> depth, lo = (i - (1ULL << depth)) * sp;
 		struct famfs_bm_node want = model_node(m, lo, sp);
 
-		if (memcmp(&want, &b->tree[i], sizeof(want)))
-			fail_msg("step %u: index node %llu [%llu, +%llu): pre %llu suf %llu best %llu, model %llu %llu %llu",
-				 step, (unsigned long long)i,
-				 (unsigned long long)lo, (unsigned long long)sp,
-				 (unsigned long long)b->tree[i].pre,
-				 (unsigned long long)b->tree[i].suf,
-				 (unsigned long long)b->tree[i].best,
-				 (unsigned long long)want.pre,
-				 (unsigned long long)want.suf,
-				 (unsigned long long)want.best);
+		for (unsigned v = 0; v < 2; v++)
+			if (memcmp(&want.r[v], &b->tree[i].r[v], sizeof(want.r[v])))
+				fail_msg("step %u: index node %llu [%llu, +%llu) view %u: pre %llu suf %llu best %llu, model %llu %llu %llu",
+					 step, (unsigned long long)i,
+					 (unsigned long long)lo, (unsigned long long)sp, v,
+					 (unsigned long long)b->tree[i].r[v].pre,
+					 (unsigned long long)b->tree[i].r[v].suf,
+					 (unsigned long long)b->tree[i].r[v].best,
+					 (unsigned long long)want.r[v].pre,
+					 (unsigned long long)want.r[v].suf,
+					 (unsigned long long)want.r[v].best);
 	}
 }
 
@@ -180,7 +245,7 @@ static void one_device(uint64_t units, unsigned steps, bool noindex)
 				     j = le64toh(x[k].len) / (2 * MiB); j && i < units;
 				     i++, j--)
 					m->used[i] = true;
-		} else if (r < 80) {	/* one run, first fit */
+		} else if (r < 80) {	/* one run */
 			struct famfs_log_simple_ext x;
 			uint64_t want = 1 + (rnd() % 4 ? rnd() % 70 : rnd() % 600);
 			uint64_t ff = model_first_fit(m, want);
@@ -192,7 +257,7 @@ static void one_device(uint64_t units, unsigned steps, bool noindex)
 						 (unsigned long long)want);
 			} else {
 				if (rc || le64toh(x.offset) != ff * 2 * MiB)
-					fail_msg("step %u: first fit of %llu: rc %d at unit %llu, model %llu",
+					fail_msg("step %u: a run of %llu: rc %d at unit %llu, model %llu",
 						 step, (unsigned long long)want, rc,
 						 (unsigned long long)(le64toh(x.offset) / (2 * MiB)),
 						 (unsigned long long)ff);

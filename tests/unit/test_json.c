@@ -167,12 +167,12 @@ static void test_df(void **state)
 {
 	static const char *const k[] = { "target", "mount_point", "device",
 		"fs_uuid", "master_uuid", "role", "size", "reserved", "used", "free", "unknown",
-		"alloc_unit", "log", "files", "directories", "corrupt_entries",
+		"free_1g_runs", "alloc_unit", "log", "files", "directories", "corrupt_entries",
 		"devices", NULL };
 	static const char *const kd[] = { "index", "role", "path", "attached",
 					  "failed", "mount_failed", "size",
 					  "reserved", "used", "free", "unknown",
-					  NULL };
+					  "free_1g_runs", NULL };
 	static const char *const kl[] = { "size", "entries", "capacity",
 					  "free_entries", "format", "slot_size",
 					  "used", NULL };
@@ -187,6 +187,7 @@ static void test_df(void **state)
 	assert_int_equal(df.reserved, 4 * MiB);	/* 2 MiB sb + 2 MiB log */
 	assert_int_equal(df.used, 0);
 	assert_int_equal(df.free, 60 * MiB);
+	assert_int_equal(df.free_1g, 0);	/* 64 MiB: no whole GiB */
 	assert_int_equal(df.log_capacity, 2047);
 	assert_int_equal(df.log_entries, 0);
 

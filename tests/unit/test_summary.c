@@ -30,6 +30,11 @@ static struct th *sum_new(void)
 	return th_new_fmt(64 * MiB, 2 * MiB, compact);
 }
 
+static struct th *sum_new3g(void)
+{
+	return th_new_fmt(3072 * MiB, 2 * MiB, compact);
+}
+
 static int sum_setup(void **state)
 {
 	*state = sum_new();
@@ -112,6 +117,31 @@ static void test_used_by_next_process(void **state)
 	assert_int_equal(famfs_summary_stats.rebuilds, 0);
 	assert_true(famfs_summary_stats.pages_read <= 2);
 	cache_is_rebuild(t);
+}
+
+/* the count of wholly free aligned GiBs (famfs df, and what the allocator
+ * keeps whole: issue 31) of a cache read back from the summary is the
+ * count of the bitmap it holds: a 3 GiB device, a file in GiB 1 */
+static void test_whole_gibs_counted(void **state)
+{
+	struct th *t = sum_new3g();
+	struct famfs_bitmap b;
+
+	(void)state;
+	assert_non_null(t);
+	th_create_ok(&t->fs, "a", 1024 * MiB);	/* at 1 GiB: aligned */
+	th_create_ok(&t->fs, "b", 2 * MiB);
+	assert_int_equal(th_reopen(t), 0);	/* the summary written */
+	new_process(t);
+	th_create_ok(&t->fs, "c", 2 * MiB);
+	assert_int_equal(famfs_summary_stats.rebuilds, 0);
+	assert_int_equal(famfs_bitmap_build(&t->fs, &b), 0);
+	assert_int_equal(b.nwhole, 1);		/* GiB 2 */
+	assert_int_equal(t->fs.cache_alloc->dev[0].nwhole, 1);
+	assert_int_equal(famfs_bitmap_free_aligned(&t->fs.cache_alloc->dev[0],
+						   FAMFS_BM_KEEP_UNITS), 1);
+	famfs_bitmap_free(&b);
+	th_free(t);
 }
 
 /* entries appended by others (mkdir, a hand-made file entry: another
@@ -594,6 +624,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mkdir_follows, sum_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mount_remakes, sum_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_lost_entries_not_reused, sum_setup, th_teardown),
+		cmocka_unit_test(test_whole_gibs_counted),
 	};
 
 	enum { N = sizeof(tests) / sizeof(tests[0]) };

@@ -106,6 +106,14 @@ int cli_layout_done(struct cli_layout *l);
 #define CLI_OPT_CHUNK { 'C', "chunksize", "CHUNK", \
 	"the interleave chunk: a size with k/m/g suffix, a\n" \
 	"non-zero multiple of 2 MiB (default 2M); needs -N" }
+#define CLI_OPT_ALIGN { 'A', "align", "HOW", \
+	"1g: put the file in one run starting on a 1 GiB\n" \
+	"boundary (famfs.ko then maps it with 1 GiB pages),\n" \
+	"or fail if there is none; none: never; auto (the\n" \
+	"default): 1 GiB-aligned for files of 1 GiB or more\n" \
+	"when a device has room so, else as without it.\n" \
+	"With -N: every strip so, for a chunk (-C) that is\n" \
+	"a multiple of 1 GiB (1g needs one; auto only then)" }
 #define CLI_OPT_DEVICE { 'D', "device", "N", \
 	"put the file (every strip, with -N) on device N\n" \
 	"of the file system (0: the primary; famfs df lists\n" \

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -183,6 +184,20 @@ int cli_layout_opt(int c, const char *arg, struct cli_layout *l)
 {
 	uint64_t v;
 
+	if (c == 'A') {
+		if (!strcasecmp(arg, "1g") || !strcasecmp(arg, "1gib"))
+			l->lay.align = FAMFS_ALIGN_1G;
+		else if (!strcmp(arg, "none") || !strcmp(arg, "off"))
+			l->lay.align = FAMFS_ALIGN_NONE;
+		else if (!strcmp(arg, "auto"))
+			l->lay.align = FAMFS_ALIGN_AUTO;
+		else {
+			famfs_err("-A (--align) %s: say 1g (1 GiB-aligned or fail), none (never) or auto (1 GiB-aligned for files of 1 GiB or more when there is room)",
+				  arg);
+			return FAMFS_EXIT_USAGE;
+		}
+		return FAMFS_EXIT_OK;
+	}
 	if (c == 'D') {
 		uint32_t n;
 
@@ -226,5 +241,11 @@ int cli_layout_done(struct cli_layout *l)
 	}
 	if (l->have_n && !l->have_c)
 		l->lay.chunk = CLI_CHUNK_DEFAULT;
+	if (l->have_n && l->lay.align == FAMFS_ALIGN_1G &&
+	    l->lay.chunk % FAMFS_ALIGN_BYTES) {
+		famfs_err("-A (--align) 1g with -N needs a chunk (-C) that is a multiple of 1 GiB: each chunk then starts on a 1 GiB boundary and is mapped with 1 GiB pages (chunk %llu bytes)",
+			  (unsigned long long)l->lay.chunk);
+		return FAMFS_EXIT_USAGE;
+	}
 	return FAMFS_EXIT_OK;
 }

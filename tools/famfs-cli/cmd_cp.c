@@ -18,7 +18,7 @@
 const struct cli_doc cli_doc_cp = {
 	.page = "famfs-cp", .prog = "famfs cp",
 	.summary = "copy files and directories into famfs",
-	.synopsis = { "famfs cp [-r] [-N NSTRIPS [-C CHUNK]] [-D N] [-m MODE] [-u UID] [-g GID] [-v] SRC... DEST" },
+	.synopsis = { "famfs cp [-r] [-N NSTRIPS [-C CHUNK]] [-D N] [-A 1g|none|auto] [-m MODE] [-u UID] [-g GID] [-v] SRC... DEST" },
 	.description =
 		"Copy files into a famfs mount: each is allocated, logged, created and\n"
 		"filled through its mapping.  With several SRCs, DEST must be an\n"
@@ -56,6 +56,7 @@ const struct cli_doc cli_doc_cp = {
 		CLI_OPT_NSTRIPS,
 		CLI_OPT_CHUNK,
 		CLI_OPT_DEVICE,
+		CLI_OPT_ALIGN,
 		{ 'v', "verbose", NULL, "print each file copied" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
@@ -241,6 +242,7 @@ int cmd_cp(int argc, char **argv)
 		case 'N':
 		case 'C':
 		case 'D':
+		case 'A':
 			if (cli_layout_opt(c, optarg, &o.lay))
 				return FAMFS_EXIT_USAGE;
 			break;

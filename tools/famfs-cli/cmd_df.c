@@ -47,7 +47,8 @@ const struct cli_doc cli_doc_df = {
 		  "One object: target, mount_point and device (null when unknown),\n"
 		  "fs_uuid, master_uuid, role (master or client), size, reserved,\n"
 		  "used, free, unknown (memory entries that cannot be parsed may own)\n"
-		  "and alloc_unit (bytes), log {size, entries, capacity, free_entries,\n"
+		  "and alloc_unit (bytes), free_1g_runs (wholly free 1 GiB-aligned\n"
+		  "GiBs, where mkfile/cp --align put files), log {size, entries, capacity, free_entries,\n"
 		  "format, slot_size, used} (format v1 or compact; capacity, used and\n"
 		  "free_entries count slot_size slots), files, directories,\n"
 		  "corrupt_entries, devices (an array, one object per device:\n"
@@ -57,7 +58,7 @@ const struct cli_doc cli_doc_df = {
 		  "removed or poisoned, mount_failed when any device was,\n"
 		  "which fails the whole mount; null when not mounted), size,\n"
 		  "reserved, used, free,\n"
-		  "unknown; the top-level size..unknown are their sums), coherence\n"
+		  "unknown, free_1g_runs; the top-level ones are their sums), coherence\n"
 		  "(coherent or noncoherent, the superblock's) and mount_coherence\n"
 		  "(this host's mount; null when not mounted).  Example:\n"
 		  "  famfs df -j /mnt/famfs | jq .log.free_entries\n", false },
@@ -205,6 +206,8 @@ int cmd_df(int argc, char **argv)
 	       human(df.used, h, sizeof(h)));
 	printf("  free         %llu (%s)\n", (unsigned long long)df.free,
 	       human(df.free, h, sizeof(h)));
+	printf("  free 1g runs %llu (wholly free 1 GiB-aligned GiBs: room for files famfs.ko maps with 1 GiB pages)\n",
+	       (unsigned long long)df.free_1g);
 	if (df.ndevs > 1)
 		print_devices(&fs, &df);
 	if (df.unparsed_entries) {

@@ -11,7 +11,7 @@
 const struct cli_doc cli_doc_mkfile = {
 	.page = "famfs-mkfile", .prog = "famfs mkfile",
 	.summary = "allocate and create a file",
-	.synopsis = { "famfs mkfile -s SIZE [-N NSTRIPS [-C CHUNK]] [-D N] [-m MODE] [-u UID] [-g GID] [-S SEED] [-Z] [-v] FILE...",
+	.synopsis = { "famfs mkfile -s SIZE [-N NSTRIPS [-C CHUNK]] [-D N] [-A 1g|none|auto] [-m MODE] [-u UID] [-g GID] [-S SEED] [-Z] [-v] FILE...",
 		      "famfs creat ... (the same)" },
 	.description =
 		"Allocate SIZE bytes (rounded up to 2 MiB units, first fit), create FILE\n"
@@ -67,6 +67,7 @@ const struct cli_doc cli_doc_mkfile = {
 		CLI_OPT_NSTRIPS,
 		CLI_OPT_CHUNK,
 		CLI_OPT_DEVICE,
+		CLI_OPT_ALIGN,
 		{ 'v', "verbose", NULL, "print more" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
@@ -131,6 +132,7 @@ int cmd_mkfile(int argc, char **argv)
 		case 'N':
 		case 'C':
 		case 'D':
+		case 'A':
 			if (cli_layout_opt(c, optarg, &lay))
 				return FAMFS_EXIT_USAGE;
 			break;

@@ -104,7 +104,8 @@ struct famfs_ioc_map_v2 {
 	__u32 file_type;		/* enum famfs_file_type */
 	__u64 file_size;
 	__u32 ext_count;		/* entries at ext_list, see below */
-	__u32 flags;			/* 0 */
+	__u32 flags;			/* 0; MAP_CREATE_V3 also takes
+					 * FAMFS_IOC_MAP_PAGES (below) */
 	__u64 ext_list;			/* user address of ext_count
 					 * struct famfs_extent (simple) or
 					 * struct famfs_ioc_iext (interleaved) */
@@ -145,7 +146,8 @@ struct famfs_ioc_map_v2 {
  *		opens; an open that comes after the map is an open of a mapped
  *		file like any other.
  *   EIO	the mount had a memory failure
- *   EINVAL	v2: flags or reserved[] of the header are not 0
+ *   EINVAL	v2: flags or reserved[] of the header are not 0 (v3 takes
+ *		the flag FAMFS_IOC_MAP_PAGES: small files, below)
  *   EOPNOTSUPP	unknown extent_type or file_type (v1 knows only simple
  *		extents); an interleaved file that is not FAMFS_REG
  *   EINVAL	no extents (ext_list_count / ext_count is 0)
@@ -341,6 +343,60 @@ struct famfs_ioc_iext_v3 {
 #define FAMFSIOC_MAP_GET_V3	_IOWR(FAMFSIOC_MAGIC, 10, struct famfs_ioc_map_v2)
 #define FAMFS_IOC_DEXT_SIZE	24
 #define FAMFS_IOC_IEXT_V3_SIZE	408
+
+/*
+ * Small files in 4 KiB pages (format revision 3, INCOMPAT_SMALL_FILES):
+ * MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES in the header's flags (the only
+ * flag any map ioctl takes; MAP_CREATE_V2's flags stay 0) gives a file
+ * smaller than FAMFS_IOC_SMALL_MAX bytes 1..FAMFS_IOC_MAX_PAGE_EXTENTS
+ * simple extents ("page extents") whose offsets and lengths are multiples
+ * of FAMFS_IOC_PAGE_SIZE, each inside one 2 MiB unit of its device, so that
+ * several small files share a unit.  Two page extents may share a unit but
+ * never a page; a unit that holds a page extent holds no extent or strip of
+ * a map made without the flag (each of those keeps the whole 2 MiB units it
+ * touches): EADDRINUSE either way.  Such a file is mapped with 4 KiB faults
+ * only (a 2 MiB or 1 GiB fault falls back), its st_blocks count its pages,
+ * and a memory failure in one of its pages reaches the mappers of this file
+ * only, not those of the other files of the unit (the mount fails as for any
+ * failure, see above).
+ *
+ * With the flag, MAP_CREATE_V3 checks, in this order (each but EPERM,
+ * EFAULT (header) and EROFS one log line, as without it):
+ *
+ *   EPERM, EFAULT, EROFS, EEXIST, EBUSY, EIO	as without the flag
+ *   EINVAL	flags has another bit; reserved[] is not 0
+ *   EOPNOTSUPP	unknown extent_type or file_type; an interleaved file that
+ *		is not FAMFS_REG (as without the flag)
+ *   EOPNOTSUPP	the kernel's page size is not FAMFS_IOC_PAGE_SIZE
+ *   EINVAL	an interleaved map; a file_type other than FAMFS_REG
+ *   EINVAL	no extents
+ *   E2BIG	more than FAMFS_IOC_MAX_PAGE_EXTENTS extents
+ *   EFBIG	file_size is FAMFS_IOC_SMALL_MAX or more
+ *   EFAULT	the list at ext_list cannot be read
+ *   then each extent in order:
+ *   EINVAL	reserved of the extent is not 0
+ *   ENODEV	devindex >= FAMFS_MAX_DEVS or no device attached there
+ *   EINVAL	length 0; offset or length not a multiple of 4 KiB
+ *   EOVERFLOW	offset + length overflows 64 bits
+ *   EINVAL	the extent crosses a 2 MiB boundary of the device
+ *   ENXIO	the extent ends past the end of the device
+ *   EINVAL	the extent lies in the first 2 MiB of the device (device
+ *		offset 0's unit, its superblock's)
+ *   then for the whole map:
+ *   EFBIG	file_size is larger than the extents hold
+ *   EADDRINUSE	a page of an extent is mapped to another file (or another
+ *		extent of this map), or its 2 MiB unit holds an extent or
+ *		strip of a map made without the flag
+ *
+ * MAP_GET_V3 of a page map sets FAMFS_IOC_MAP_PAGES in the header it
+ * writes (its own flags stay 0 on the way in: EINVAL otherwise); MAP_GET,
+ * MAP_GETEXT and MAP_GET_V2 fail with EOVERFLOW on a page map, whose
+ * extents their callers would read by the 2 MiB rules.
+ */
+#define FAMFS_IOC_MAP_PAGES		(1U << 0)	/* famfs_ioc_map_v2.flags */
+#define FAMFS_IOC_MAX_PAGE_EXTENTS	16
+#define FAMFS_IOC_PAGE_SIZE		4096ULL
+#define FAMFS_IOC_SMALL_MAX		(2ULL << 20)	/* file sizes below it */
 
 /*
  * FAMFSIOC_DEV_GET: what device @index of the mount is.  Set index (the

@@ -2,7 +2,7 @@
 /*
  * devpat: write, check or dump bytes at an offset of a device or file.
  *
- *   devpat [-m|-d|-b] write DEV OFFSET LEN SEED   fill with the pattern of SEED
+ *   devpat [-m|-M|-d|-b] write DEV OFFSET LEN SEED   fill with the pattern of SEED
  *   devpat [-m|-d|-b] check DEV OFFSET LEN SEED   exit 0 iff the bytes match it
  *   devpat [-m|-d|-b] fill  DEV OFFSET LEN BYTE   fill with one byte value
  *   devpat [-m|-d|-b] dump  DEV OFFSET LEN        hex dump to stdout
@@ -14,7 +14,8 @@
  * Access: -d O_DIRECT pread/pwrite (default for block devices and files;
  * the span is widened to 4 KiB alignment, read-modify-write), -m a shared
  * mmap (default for character devices such as /dev/dax0.0; the mapping is
- * 2 MiB aligned as devdax requires; writes are msync'ed), -b buffered I/O.
+ * 2 MiB aligned as devdax requires; writes are msync'ed), -M the same
+ * mapping with no msync (stores left for sync(2) or umount), -b buffered I/O.
  * OFFSET and LEN accept 0x hex and K/M/G suffixes.
  * Exit: 0 ok, 1 check mismatch, 2 usage or I/O error.
  */
@@ -39,7 +40,7 @@ int main(int argc, char **argv)
 	struct stat st;
 	uint8_t *p;
 
-	while ((opt = getopt(argc, argv, "mdb")) != -1)
+	while ((opt = getopt(argc, argv, "mMdb")) != -1)
 		mode = opt;
 	if (argc - optind != 5 - (argc - optind > 0 && !strcmp(argv[optind], "dump")))
 		goto usage;
@@ -65,8 +66,8 @@ int main(int argc, char **argv)
 	if (mode == 'd' && fcntl(fd, F_SETFL, O_DIRECT))
 		die("O_DIRECT");
 
-	dt_get(&sp, fd, mode == 'm', op == CHECK || op == DUMP ? PROT_READ :
-	       PROT_READ | PROT_WRITE, mode == 'd' ? ALIGN_IO : 1, off, len);
+	dt_get(&sp, fd, mode == 'm' || mode == 'M',
+	       op == CHECK || op == DUMP ? PROT_READ : PROT_READ | PROT_WRITE, mode == 'd' ? ALIGN_IO : 1, off, len);
 	p = sp.p;
 
 	/* copyin: read() straight into the buffer (a DAX mapping with -m, so
@@ -95,10 +96,10 @@ int main(int argc, char **argv)
 			(unsigned long long)bad, (unsigned long long)len);
 		ret = 1;
 	}
-	dt_put(&sp, fd, op != CHECK && op != DUMP, mode == 'b');
+	dt_put(&sp, fd, op != CHECK && op != DUMP && mode != 'M', mode == 'b');
 	return ret;
 usage:
-	fprintf(stderr, "usage: devpat [-m|-d|-b] write|check|fill|copyin DEV OFFSET LEN SEED|BYTE|FILE\n"
+	fprintf(stderr, "usage: devpat [-m|-M|-d|-b] write|check|fill|copyin DEV OFFSET LEN SEED|BYTE|FILE\n"
 		"       devpat [-m|-d|-b] dump DEV OFFSET LEN\n");
 	return 2;
 }

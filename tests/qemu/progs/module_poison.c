@@ -15,9 +15,18 @@
  * while one in a used chunk kills whoever maps that file page.  Injected
  * by pfn (/sys/kernel/debug/hwpoison/corrupt-pfn: nothing maps unused strip
  * space), the pfn found through /proc/self/pagemap.
+ *
+ * module_poison MPT shared (on a fresh mount, device 604M..606M): two small
+ * files in one 2 MiB unit (page extents, FAMFS_IOC_MAP_PAGES): "owner" at
+ * 604M+4K and "neighbour" at 604M+12K, 8 KiB each, each mapped by a child
+ * that asked for early kills (PR_MCE_KILL_EARLY).  MADV_HWPOISON of the
+ * owner's second page (604M+8K): the poisoning process and the owner's
+ * mapper get SIGBUS at that page, the neighbour's mapper gets none.
  */
 #include "module_test.h"
+#include <sys/prctl.h>
 #include <sys/statfs.h>
+#include <sys/wait.h>
 
 /* After a remount: maps, writes and reads work again. */
 static int healthy(const char *mpt)
@@ -141,6 +150,110 @@ static int unused(const char *mpt, const char *which)
 	return t_failed;
 }
 
+/*
+ * A child mapping @fd's 8 KiB, early-kill: tells @ready, waits for @go,
+ * then says (exit status) whether it got SIGBUS at page @want of its
+ * mapping (@want < 0: whether it got none).
+ */
+static pid_t mapper(const char *who, int fd, int ready, int go, int want)
+{
+	volatile char *p;
+	char c = 0;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid)
+		return pid;
+	p = mmap(NULL, 8192, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED ||
+	    prctl(PR_MCE_KILL, PR_MCE_KILL_SET, PR_MCE_KILL_EARLY, 0, 0))
+		_exit(3);
+	t_catch_sigbus();
+	t_sigbus_hit = 0;
+	if (sigsetjmp(t_sigbus_jb, 1) == 0) {
+		c = p[0] + p[4096];
+		if (write(ready, &c, 1) != 1)
+			_exit(3);
+		while (read(go, &c, 1) < 0 && errno == EINTR && !t_sigbus_hit)
+			;
+		usleep(300000);
+	}
+	printf("info: %s's mapper: %s", who, t_sigbus_hit ? "SIGBUS" :
+	       "no SIGBUS");
+	if (t_sigbus_hit)
+		printf(" si_code %d at mapping offset %#lx", (int)t_sigbus_code,
+		       (long)((char *)t_sigbus_addr - (char *)p));
+	printf("\n");
+	fflush(stdout);
+	if (want < 0)
+		_exit(t_sigbus_hit ? 1 : 0);
+	_exit(t_sigbus_hit && t_sigbus_code == BUS_MCEERR_AO &&
+	      (char *)t_sigbus_addr - (char *)p == want * 4096 ? 0 : 1);
+}
+
+/* A small file of 8 KiB at device @off (a page map). */
+static int small(const char *mpt, const char *name, unsigned long long off)
+{
+	struct famfs_ioc_dext d;
+	struct famfs_ioc_map_v2 m;
+	int fd = mkfile(mpt, name);
+
+	memset(&d, 0, sizeof(d));
+	d.offset = off;
+	d.len = 8192;
+	m = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, 8192, 1, &d);
+	m.flags = FAMFS_IOC_MAP_PAGES;
+	if (ioctl(fd, FAMFSIOC_MAP_CREATE_V3, &m)) {
+		printf("FAIL shared-setup: %s: MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES: %s\n",
+		       name, t_errname(errno));
+		exit(1);
+	}
+	return fd;
+}
+
+static int shared(const char *mpt)
+{
+	int fo, fn, rp[2], gp[2], st;
+	pid_t po, pn;
+	struct stat so, sn;
+	char c, *p;
+
+	if (!t_hwpoison_available("shared"))
+		return 0;
+	fo = small(mpt, "owner", 604 * MiB + 4096);
+	fn = small(mpt, "neighbour", 604 * MiB + 12288);
+	if (fstat(fo, &so) || fstat(fn, &sn) || pipe(rp) || pipe(gp))
+		die("fstat/pipe");
+	printf("info: owner inode %lu, neighbour inode %lu\n",
+	       (unsigned long)so.st_ino, (unsigned long)sn.st_ino);
+	po = mapper("owner", fo, rp[1], gp[0], 1);
+	pn = mapper("neighbour", fn, rp[1], gp[0], -1);
+	if (read(rp[0], &c, 1) != 1 || read(rp[0], &c, 1) != 1)
+		die("the mappers did not start");
+	p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fo, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	memset(p, 0x42, 8192);
+	if (t_hwpoison("shared", p + 4096)) {
+		t_true("shared-poisoner-sigbus", t_sigbus_hit &&
+		       (char *)t_sigbus_addr == p + 4096,
+		       "the poisoning process got no SIGBUS at the page");
+	}
+	if (write(gp[1], "gg", 2) != 2)
+		die("write");
+	t_true("shared-owner-mapper-sigbus", waitpid(po, &st, 0) == po &&
+	       WIFEXITED(st) && !WEXITSTATUS(st),
+	       "the owner's mapper got no SIGBUS (BUS_MCEERR_AO) at the failed page");
+	t_true("shared-neighbour-mapper-spared", waitpid(pn, &st, 0) == pn &&
+	       WIFEXITED(st) && !WEXITSTATUS(st),
+	       "the neighbour in the same 2 MiB unit got SIGBUS (or its mapper failed)");
+	munmap(p, 8192);
+	close(fo);
+	close(fn);
+	return t_failed;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mpt;
@@ -153,8 +266,10 @@ int main(int argc, char **argv)
 		return t_done(healthy(argv[1]));
 	if (argc == 4 && !strcmp(argv[2], "unused"))
 		return t_done(unused(argv[1], argv[3]));
+	if (argc == 3 && !strcmp(argv[2], "shared"))
+		return t_done(shared(argv[1]));
 	if (argc != 2) {
-		fprintf(stderr, "usage: module_poison MPT [healthy|unused past-chunk|end-of-chunk|used]\n");
+		fprintf(stderr, "usage: module_poison MPT [healthy|unused past-chunk|end-of-chunk|used|shared]\n");
 		return 2;
 	}
 	mpt = argv[1];

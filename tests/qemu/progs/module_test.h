@@ -570,10 +570,12 @@ T_API void t_run(const struct t_test *t, size_t nt, int n, char **names)
 
 /*
  * SIGBUS caught: t_sigbus_at() and t_hwpoison() jump back from the handler
- * and say what the signal was (t_sigbus_code, t_sigbus_addr).
+ * and say what the signal was (t_sigbus_code, t_sigbus_addr, and
+ * t_sigbus_lsb: si_addr_lsb, the log2 of the size of a memory failure's
+ * mapping).
  */
 T_API sigjmp_buf t_sigbus_jb;
-T_API volatile sig_atomic_t t_sigbus_hit, t_sigbus_code;
+T_API volatile sig_atomic_t t_sigbus_hit, t_sigbus_code, t_sigbus_lsb;
 T_API void *volatile t_sigbus_addr;
 
 T_API void t_on_sigbus(int sig, siginfo_t *si, void *uc)
@@ -582,6 +584,7 @@ T_API void t_on_sigbus(int sig, siginfo_t *si, void *uc)
 	(void)uc;
 	t_sigbus_code = si->si_code;
 	t_sigbus_addr = si->si_addr;
+	t_sigbus_lsb = si->si_addr_lsb;
 	t_sigbus_hit = 1;
 	siglongjmp(t_sigbus_jb, 1);
 }

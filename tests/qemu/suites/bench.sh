@@ -1,17 +1,23 @@
 # timeout: 3000
 # Benchmarks, guest side; run by scripts/bench.sh on the bench and
 # bench-icount profiles (no "profiles" header on purpose: never part of
-# make check).  Needs four devices (profiles/bench.sh): $BENCH_DEVDAX raw
+# make check).  Needs six devices (profiles/bench.sh): $BENCH_DEVDAX raw
 # device-dax, $FAMFS_DEV for famfs, $BENCH_EXT4_DEV for ext4 -o dax,
-# $BENCH_FAMFS_MEMBER for famfs's member device (the multidev part).
+# $BENCH_FAMFS_MEMBER for famfs's member device (the multidev part),
+# $BENCH_DEVDAX_1G device-dax with align=1G and $BENCH_PUD_DEV an fsdax
+# namespace with --align=1G for famfs with 1 GiB mappings (the pud part).
 # Parameters come as kernel command line words that the kernel hands to /init
 # as environment (profiles/bench.sh puts $FAMFS_BENCH_ARGS there):
 #   BENCH_SIZE (1G)       mmap/fsync file size
 #   BENCH_RW_SIZE (256M)  bytes per read()/write() pass
 #   BENCH_REPS (5)        repetitions of the alternating passes
 #   BENCH_REPS_ICOUNT     the same on the bench-icount profile (default BENCH_REPS)
-#   BENCH_PARTS           counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale
+#   BENCH_PARTS           counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud
 #                         (default: all)
+#   BENCH_PUD_SIZE (1G)   the pud part's file size (whole GiBs)
+#   BENCH_PUD_BIG (16G)   the pud part's file mapped in BENCH_PUD_PROCS (8)
+#                         processes (whole GiBs; profiles/bench.sh sizes the
+#                         devices from both)
 #   BENCH_NC_SIZE (64M)   bytes per read() pass of the nc part (at most
 #                         BENCH_RW_SIZE)
 #   BENCH_META_MKFILE (100) BENCH_META_CP (300) BENCH_META_LOG (1000,10000)
@@ -26,7 +32,7 @@
 
 SIZE=${BENCH_SIZE:-1G}
 REPS=${BENCH_REPS:-5}
-PARTS=$(echo "${BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale}" | tr , " ")
+PARTS=$(echo "${BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud}" | tr , " ")
 N_MKFILE=${BENCH_META_MKFILE:-100}
 N_CP=${BENCH_META_CP:-300}
 N_LOG=$(echo "${BENCH_META_LOG:-1000,10000}" | tr , " ")
@@ -524,6 +530,118 @@ if echo " $PARTS " | grep -q ' scale '; then
 		done
 	done
 	umount $M
+fi
+
+# ---- 1 GiB (PUD) mappings (issue 31) -------------------------------------
+# famfs with 1 GiB mappings (famfs-1g: a file on a GiB boundary, famfs
+# mkfile --align 1g) against device-dax with align=1G (devdax-1g, the
+# physical limit at that page size) and famfs with 2 MiB mappings (famfs-2m:
+# the same size placed --align none, first fit after the log, at no GiB
+# boundary: famfs.ko falls back to 2 MiB faults), all on the same kind of
+# memory (slots 4 and 5 of profiles/bench.sh).  Exact counts (faults per
+# GiB: 1 vs 512, checked), the mmap passes side by side in one bench_dax run
+# (instructions per GiB under -icount), the first fault of a mapping timed
+# alone (instructions per fault), and the cost of mapping a
+# BENCH_PUD_BIG file in BENCH_PUD_PROCS processes (bench_dax share): faults,
+# page-table pages (VmPTE of the processes, exact; the guest's PageTables
+# from /proc/meminfo, machine-wide), 1 GiB mappings against the same file
+# mapped 2 MiB past a GiB boundary (2 MiB mappings).  The guest must offer
+# pdpe1gb and both namespaces must be 1 GiB-aligned: FAIL, and nothing
+# measured, if not.
+GiB=1073741824
+pud_ready() {	# the harness gives 1 GiB pages, or FAIL
+	_ok=0
+	if grep -qw pdpe1gb /proc/cpuinfo; then
+		t_pass pud-pdpe1gb
+	else
+		t_fail pud-pdpe1gb "the guest CPU offers no 1 GiB pages (no pdpe1gb in /proc/cpuinfo): QEMU needs -cpu max (or +pdpe1gb)"
+		_ok=1
+	fi
+	_d=/sys/bus/dax/devices/${BENCH_DEVDAX_1G#/dev/}
+	t_eq pud-devdax-align-1g "$GiB" "$(cat $_d/align 2>/dev/null)"
+	t_eq pud-devdax-data-1g-aligned 0 $(($(cat $_d/resource 2>/dev/null || echo 1) % GiB))
+	_pfn=$(readlink -f /sys/block/${BENCH_PUD_DEV#/dev/}/device)
+	t_eq pud-fsdax-align-1g "$GiB" "$(cat $_pfn/align 2>/dev/null)"
+	t_eq pud-fsdax-data-1g-aligned 0 $(($(cat $_pfn/resource 2>/dev/null || echo 1) % GiB))
+	[ "$(cat $_d/align 2>/dev/null)" = $GiB ] && [ "$(cat $_pfn/align 2>/dev/null)" = $GiB ] &&
+		[ $(($(cat $_d/resource) % GiB)) = 0 ] && [ $(($(cat $_pfn/resource) % GiB)) = 0 ] || _ok=1
+	_dsz=$(cat $_d/size 2>/dev/null || echo 0)
+	t_eq pud-devdax-room 1 $((_dsz >= PB))
+	[ "$_dsz" -ge "$PB" ] || _ok=1
+	echo "pud: devdax-1g $BENCH_DEVDAX_1G: $_dsz bytes at $(cat $_d/resource 2>/dev/null); famfs $BENCH_PUD_DEV on $_pfn at $(cat $_pfn/resource 2>/dev/null)"
+	return $_ok
+}
+# pud_off FILE: the device offset of FILE's first extent
+pud_off() { famfs getmap -j "$1" | jget .extents[0].offset; }
+if echo " $PARTS " | grep -q ' pud '; then
+	PB=$(bytes "${BENCH_PUD_SIZE:-1G}") BIGB=$(bytes "${BENCH_PUD_BIG:-16G}")
+	NP=${BENCH_PUD_PROCS:-8}
+	P=/mnt/famfs-pud
+	mkdir -p $P
+	if [ $((PB % GiB)) != 0 ] || [ $((BIGB % GiB)) != 0 ] || [ "$PB" = 0 ] || [ "$BIGB" = 0 ]; then
+		t_fail pud-sizes "BENCH_PUD_SIZE ($PB) and BENCH_PUD_BIG ($BIGB) must be whole GiBs"
+	elif pud_ready; then
+		n=$((PB / GiB)) nb=$((BIGB / GiB))
+		t_ok pud-mkfs sh -c "famfs mkfs -f --loglen 16M $BENCH_PUD_DEV > /dev/null"
+		t_ok pud-mount famfs mount "$BENCH_PUD_DEV" $P
+		# famfs-2m first: first fit right after the log
+		t_ok pud-2m-file sh -c "famfs mkfile -Z --align none -s $PB $P/f2m && bench_dax prep -s $PB $P/f2m"
+		t_ok pud-1g-file sh -c "famfs mkfile -Z --align 1g -s $PB $P/f1g && bench_dax prep -s $PB $P/f1g"
+		t_ok pud-big-file famfs mkfile -Z --align 1g -s "$BIGB" $P/big
+		o2=$(pud_off $P/f2m) o1=$(pud_off $P/f1g) ob=$(pud_off $P/big)
+		t_eq pud-2m-not-on-a-gib 1 $((o2 % GiB != 0))
+		t_eq pud-1g-on-a-gib 0 $((o1 % GiB))
+		t_eq pud-big-on-a-gib 0 $((ob % GiB))
+		log "BENCH setup pud=\"devdax-1g: $BENCH_DEVDAX_1G, ndctl create-namespace -m devdax --align=1G --map=mem, mmap at offset 0;" \
+			"famfs-1g and famfs-2m: $BENCH_PUD_DEV, fsdax --align=1G --map=mem, famfs mkfs --loglen 16M;" \
+			"famfs-2m: famfs mkfile -Z --align none -s SIZE (device offset $o2); famfs-1g: famfs mkfile -Z --align 1g -s SIZE (offset $o1); both written with pwrite;" \
+			"share: famfs mkfile -Z --align 1g -s $BIGB (offset $ob), mapped in $NP processes\""
+		log "BENCH pud-config size=$PB big=$BIGB procs=$NP devdax1g=$BENCH_DEVDAX_1G famfs=$BENCH_PUD_DEV"
+		# the DAX entries of both files exist, and the device-dax memory
+		# is touched (the host gives it memory then, not in a pass)
+		bench_dax counts -W -s "$PB" f=$P/f1g > /dev/null
+		bench_dax counts -W -s "$PB" f=$P/f2m > /dev/null
+		U="devdax-1g=$BENCH_DEVDAX_1G famfs-1g=$P/f1g famfs-2m=$P/f2m"
+		for tgt in $U; do
+			TAG=pud- run pud-counts-${tgt%%=*} bench_dax counts -s "$PB" "$tgt"
+			grep '^BENCH counts' /tmp/bench.out > /tmp/counts-${tgt%%=*}
+		done
+		check_counts pud-count-devdax-1g /tmp/counts-devdax-1g devdax-1g "$PB" \
+			cold-read:minflt=$n warm-read:minflt=0 cold-write:minflt=$n warm-write:minflt=0
+		for p in cold-read cold-write; do
+			check_counts pud-count-famfs-1g /tmp/counts-famfs-1g famfs-1g "$PB" \
+				$p:minflt=$n $p:pud_nopage=$n $p:pud_fallback=0 $p:pmd_nopage=0 $p:pmd_fallback=0 $p:pte=0
+			check_counts pud-count-famfs-2m /tmp/counts-famfs-2m famfs-2m "$PB" \
+				$p:minflt=$((n * 512)) $p:pud_nopage=0 $p:pud_fallback=$n $p:pmd_nopage=$((n * 512)) $p:pmd_fallback=0 $p:pte=0
+		done
+		for t in famfs-1g famfs-2m; do
+			check_counts pud-count-$t /tmp/counts-$t $t "$PB" warm-read:minflt=0 warm-write:minflt=0
+		done
+		TAG=pud- run pud-mmap bench_dax mmap -s "$PB" -r "$REPS" -k $STEP $U
+		# one first fault alone (a pass's noise is a few thousand
+		# instructions: more than one 1 GiB fault costs)
+		TAG=pud- run pud-fault bench_dax fault -s "$PB" -r 20 $U
+		for t in devdax-1g famfs-1g famfs-2m; do
+			for op in read write; do
+				t_eq pud-fault-$t-$op-faults 1 "$(field /tmp/bench.out "^BENCH fault target=$t .* op=$op " minflt)"
+			done
+		done
+		# the cost of mapping BIGB in NP processes: 1 GiB mappings where
+		# famfs puts them, 2 MiB mappings 2 MiB past a GiB boundary
+		TAG=pud- run pud-share-1g bench_dax share -n "$NP" -s "$BIGB" famfs-1g=$P/big
+		grep '^BENCH share' /tmp/bench.out > /tmp/share-1g
+		TAG=pud- run pud-share-2m bench_dax share -n "$NP" -s "$BIGB" -o 2M famfs-2m=$P/big
+		grep '^BENCH share' /tmp/bench.out > /tmp/share-2m
+		for v in 1g:$((NP * nb)):$((NP * nb)):0:0:0 2m:$((NP * nb * 512)):0:$((NP * (nb + 1))):$((NP * nb * 512)):$((NP * (nb + 1) * 4)); do
+			set -- $(echo "$v" | tr : ' ')
+			w=$1 f=$2 pn=$3 pf=$4 mn=$5 vk=$6
+			l=$(cat /tmp/share-$w)
+			g() { echo "$l" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+			t_eq pud-share-$w-counts "minflt=$f pud=$pn/$pf pmd=$mn/0 pte=0 vmpte_kb=+$vk" \
+				"minflt=$(g minflt) pud=$(g pud_nopage)/$(g pud_fallback) pmd=$(g pmd_nopage)/$(g pmd_fallback) pte=$(g pte) vmpte_kb=+$(($(g vmpte_kb_after) - $(g vmpte_kb_before)))"
+		done
+		umount $P
+	fi
 fi
 
 umount $M 2>/dev/null

@@ -1,8 +1,10 @@
-# profiles: pmem nvdimm-devdax
+# profiles: pmem nvdimm-devdax nvdimm-1g
 # timeout: 600
 # Hostile input to famfs.ko's map ioctls, v1 and v2 (MAP_CREATE_V2 and
 # MAP_GET_V2: long extent lists, interleaved extents, the errno of the first
-# failing check of the contract, where striped bytes land) (progs/hostile_fuzz/,
+# failing check of the contract, where striped bytes land; small files:
+# MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES, page extents sharing 2 MiB units,
+# never a page) (progs/hostile_fuzz/,
 # seeded and reproducible; the seed is printed): on a famfs-cli mount holding
 # files with known bytes, one process with an exact model of the mount (with
 # files that others hold open, and remounts between the calls), then
@@ -17,6 +19,11 @@
 # 10000 as uid 65534 (245000 calls, about 45 s).  FAMFS_FUZZ_LONG=1 tests/qemu/run.sh -p pmem hostile_fuzz:
 # 1000000 in one process, 4 x 250000, ... (3.4 million calls, about 5.5 min).
 # FAMFS_FUZZ_SEED, FAMFS_FUZZ_ITER (calls of the single process): repeat a run.
+# On nvdimm-1g (a 5 GiB device whose memory is 1 GiB-aligned, issue 31) every
+# phase runs with -G: most v2 maps on 1 GiB boundaries (1 GiB chunks, a page
+# long or short, partly past the device end), each file faulted through a
+# mapping (PUD faults, and PMD ones from 2 MiB in); the single process must
+# have taken PUD faults and fallbacks (famfs:famfs_pud_fault).
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 calls=0
@@ -85,9 +92,27 @@ t0=$(date +%s)
 # device itself goes read-only now and then: remount,rw gets EROFS)
 devopt=
 [ "$FAMFS_DEV_MODE" != fsdax ] || devopt="-D $DEV"
-fuzz -s "$seed" -n "$n" -k "$nrs" -l single -R $devopt $M
+G=
+EV_PUD=famfs/famfs_pud_fault
+if [ "$FAMFS_PROFILE" = nvdimm-1g ]; then
+	G=-G
+	trace_have $EV_PUD && trace_on $EV_PUD
+fi
+fuzz -s "$seed" -n "$n" -k "$nrs" -l single -R $devopt $G $M
+if [ -n "$G" ]; then
+	if trace_have $EV_PUD; then
+		trace_off $EV_PUD
+		_pud=$(grep -c 'famfs_pud_fault:.* NOPAGE' $TRACE/trace)
+		_fb=$(grep -c 'famfs_pud_fault:.* FALLBACK' $TRACE/trace)
+		echo "hostile_fuzz: -G: $_pud 1 GiB mappings, $_fb fallbacks"
+		t_eq single-pud-faults 1 "$((_pud > 0))"
+		t_eq single-pud-fallbacks 1 "$((_fb > 0))"
+	else
+		t_fail single-pud-faults "no $EV_PUD in $TRACE (famfs.ko without PUD faults)"
+	fi
+fi
 t1=$(date +%s)
-fuzz -s $((seed + 1)) -n $((n / 4)) -j 4 -l conc -q $M
+fuzz -s $((seed + 1)) -n $((n / 4)) -j 4 -l conc -q $G $M
 t2=$(date +%s)
 echo "hostile_fuzz: one process: $((t1 - t0)) s; four at once: $((t2 - t1)) s"
 verify_all files-intact-after-fuzz
@@ -104,7 +129,7 @@ t_rc tune-noncoherent 0 famfs tune --noncoherent $M
 if trace_have $EV; then
 	echo 'why == "ioctl"' > $TRACE/events/$EV/filter
 	trace_on $EV
-	fuzz -s $((seed + 5)) -n $((n / 6)) -l noncoherent -N -R $devopt -q $M
+	fuzz -s $((seed + 5)) -n $((n / 6)) -l noncoherent -N -R $devopt -q $G $M
 	trace_off $EV
 	echo 0 > $TRACE/events/$EV/filter
 	set -- $(sed -n 's/^info: noncoherent: cache: \([0-9]*\) valid calls, \([0-9]*\) bytes written back, \([0-9]*\) invalidated.*/\1 \2 \3/p' /tmp/hostile_fuzz.out)
@@ -119,9 +144,9 @@ if trace_have $EV; then
 	fi
 else
 	trace_missing noncoherent-cache-traced "the famfs:famfs_cache tracepoint"
-	fuzz -s $((seed + 5)) -n $((n / 6)) -l noncoherent -N -R $devopt -q $M
+	fuzz -s $((seed + 5)) -n $((n / 6)) -l noncoherent -N -R $devopt -q $G $M
 fi
-fuzz -s $((seed + 6)) -n $((n / 8)) -j 4 -l noncoherent-conc -N -q $M
+fuzz -s $((seed + 6)) -n $((n / 8)) -j 4 -l noncoherent-conc -N -q $G $M
 t_rc tune-coherent 0 famfs tune --coherent $M
 verify_all files-intact-after-noncoherent-fuzz
 t_rc fsck-after-noncoherent-fuzz 0 famfs fsck $M
@@ -129,7 +154,7 @@ t_rc fsck-after-noncoherent-fuzz 0 famfs fsck $M
 # Read-only: MAP_CREATE refused with EROFS; maps still read back.
 for k in 1 2 3 4 5 6; do : > $M/ro-empty-$k; done
 if mount -o remount,ro $M; then
-	fuzz -s $((seed + 2)) -n $((n / 12)) -r -l ro -q $M
+	fuzz -s $((seed + 2)) -n $((n / 12)) -r -l ro -q $G $M
 	mount -o remount,rw $M
 else
 	t_fail ro-remount "mount -o remount,ro failed"
@@ -144,7 +169,7 @@ umount $M
 
 # A bare kernel mount: no .meta files, so a superblock map at 0 can exist.
 if mount -t famfs $DEV $M; then
-	fuzz -s $((seed + 3)) -n $((n / 6)) -l bare -P -q $M
+	fuzz -s $((seed + 3)) -n $((n / 6)) -l bare -P -q $G $M
 	t_ok bare-umount umount $M
 else
 	t_fail bare-mount "mount -t famfs failed"
@@ -161,7 +186,7 @@ if mount -t famfs $DEV $M; then
 	bg_prog hostile_hold poisonat $M /tmp/hostile-ready 1500
 	wait_for /tmp/hostile-ready 10 ||
 		t_fail fault-ready "hostile_hold did not start: $(cat /tmp/hostile_hold.bg.out)"
-	fuzz -s $((seed + 4)) -n $((n / 4)) -j 4 -F -l fault -q $M
+	fuzz -s $((seed + 4)) -n $((n / 4)) -j 4 -F -l fault -q $G $M
 	bg_verdict hostile_hold
 	# The mount's one failure line is not rate limited (it once was, and
 	# the fuzzers' refused MAP_CREATEs had used the limit up: 418e492);

@@ -39,14 +39,14 @@ bytes=$(echo "$OUT" | sed -n "s,^famfs mkfs: $DEV: \([0-9]*\) bytes.*,\1,p")
 t_rc df-dev 0 famfs df -j $DEV
 t_json df-dev-json
 t_keys df-keys . target mount_point device fs_uuid master_uuid role size reserved \
-	used free unknown alloc_unit log files directories corrupt_entries devices \
+	used free unknown free_1g_runs alloc_unit log files directories corrupt_entries devices \
 	coherence mount_coherence
 t_keys df-log-keys .log size entries capacity free_entries format slot_size used
 # one device: the primary alone, its figures the same as the sums; not
 # mounted: attached/failed null
 t_eq df-one-device 1 "$(j -n .devices)"
 t_keys df-device-keys .devices[0] index role path attached failed mount_failed size reserved \
-	used free unknown
+	used free unknown free_1g_runs
 t_eq df-device0-primary primary "$(j .devices[0].role)"
 t_eq df-device0-size-is-size "$(j .size)" "$(j .devices[0].size)"
 t_eq df-device0-unmounted-attached null "$(j .devices[0].attached)"

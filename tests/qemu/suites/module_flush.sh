@@ -37,6 +37,39 @@ if trace_have block/block_bio_queue; then
 else
 	t_skip fsync-flushes-device "no block/block_bio_queue tracepoint in $TRACE"
 fi
+# Stores through a shared mapping with no msync or fsync: sync(2), then
+# unmount, write them back (fs/dax.c's dax_writeback_one per dirty entry).
+# famfs inodes are on no writeback list (never hashed), so only famfs's
+# ->sync_fs can reach their dirty DAX entries.
+wb_ones() { grep -c 'dax_writeback_one:' $TRACE/trace; }
+if trace_have fs_dax/dax_writeback_one; then
+	t_rc mkfile-sync 0 famfs mkfile -s 4m $M/s
+	t_ok store-unfsynced devpat -M write $M/s 0 4M 10
+	trace_on fs_dax/dax_writeback_one
+	sync $M/s				# busybox sync FILE: fsync(2)
+	trace_off fs_dax/dax_writeback_one
+	n=$(wb_ones)
+	echo "module_flush: fsync(2) after stores through a mapping: $n dax_writeback_one"
+	t_eq fsync-writes-back-mapping 1 "$((n > 0))"
+	t_ok store-unsynced devpat -M write $M/s 0 4M 11
+	trace_on fs_dax/dax_writeback_one
+	sync
+	trace_off fs_dax/dax_writeback_one
+	n=$(wb_ones)
+	echo "module_flush: sync(2) after stores through a mapping: $n dax_writeback_one"
+	t_eq sync-writes-back-mapping 1 "$((n > 0))"
+	t_ok store-unsynced-2 devpat -M write $M/s 0 4M 12
+	trace_on fs_dax/dax_writeback_one
+	t_ok umount-after-stores umount $M
+	trace_off fs_dax/dax_writeback_one
+	n=$(wb_ones)
+	echo "module_flush: umount after stores through a mapping: $n dax_writeback_one"
+	t_eq umount-writes-back-mapping 1 "$((n > 0))"
+	t_rc remount-after-stores 0 famfs mount "$FAMFS_DEV" $M
+	t_ok stores-kept devpat check $M/s 0 4M 12
+else
+	trace_missing sync-writes-back-mapping "fs_dax/dax_writeback_one in $TRACE"
+fi
 t_ok umount umount $M
 
 # The dax write cache off: one warning at mount, none with it on.

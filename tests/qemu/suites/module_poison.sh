@@ -2,7 +2,8 @@
 # timeout: 120
 # famfs.ko, memory failure (progs/module_poison.c): MADV_HWPOISON on a mapped
 # page fails the whole mount (SIGBUS, EIO), one log line says so, unmount
-# still works and a new mount of the device is healthy.
+# still works and a new mount of the device is healthy; small files sharing
+# a 2 MiB unit: only the failed page's file is killed.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 MPT=/tmp/famfs-poison
@@ -48,3 +49,21 @@ for c in past-chunk end-of-chunk used; do
 	fi
 	t_ok umount-after-$c umount $MPT
 done
+
+# Small files (page extents, FAMFS_IOC_MAP_PAGES) sharing a 2 MiB unit: a
+# memory failure in a page of one of them SIGBUSes that file's mappers only
+# (early kill asked by both mappers) and names that file alone.
+if mount -t famfs "$FAMFS_DEV" $MPT; then
+	klog_mark
+	run_prog module_poison $MPT shared
+	log=$(klog_since | grep famfs)
+	echo "$log"
+	if ! grep -q '^SKIP shared' /tmp/module_poison.out; then
+		set -- $(sed -n 's/^info: owner inode \([0-9]*\), neighbour inode \([0-9]*\)$/\1 \2/p' /tmp/module_poison.out)
+		t_eq shared-owner-named 1 "$(echo "$log" | grep -c "hits inode ${1:-none}, file bytes 4096\.\.8191$")"
+		t_eq shared-neighbour-not-named 0 "$(echo "$log" | grep -c "hits inode ${2:-none},")"
+	fi
+	t_ok umount-after-shared umount $MPT
+else
+	t_fail mount-for-shared "mount -t famfs failed"
+fi

@@ -501,7 +501,8 @@ static void do_size(struct ffile *f)
 /* Give memory back: unlink (and close now, or later: a zombie). */
 static void do_free(void)
 {
-	struct ffile *f = pick(1, 1);
+	/* -G: the files on GiBs often, so that GiBs come free again */
+	struct ffile *f = gib && chance(50) ? pick_big(1) : pick(1, 1);
 
 	if (!f)
 		return;
@@ -541,6 +542,8 @@ void fuzz_loop(long n, int dirfd)
 		}
 		if (chance(8)) {
 			do_multidev(dirfd);
+		} else if (chance(7)) {
+			do_pages();
 		} else if (r < 24) {
 			f = pick(ro || nonroot ? -1 : 0, 0);
 			if (f)
@@ -590,6 +593,10 @@ void fuzz_loop(long n, int dirfd)
 			f = pick(-1, 1);
 			if (f && !ro && !nonroot)
 				do_size(f);
+		} else if (gib && chance(60)) {
+			f = pick_big(0);
+			if (f)
+				do_fault(f);
 		} else {
 			f = pick(1, 1);
 			if (f)
@@ -621,6 +628,11 @@ void print_stats(void)
 	       nc_free, nc_remap, nc_opener, nc_remount);
 	printf("info: %s[%d]: several devices: DEV_ADD/DEV_GET %ld, MAP_CREATE_V3 %ld, MAP_GET_V3 %ld\n",
 	       label, myid, nc_dev, nc_create3, nc_get3);
+	printf("info: %s[%d]: small files: MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES %ld (accepted %ld)\n",
+	       label, myid, nc_pages, nc_accept_pages);
+	if (gib)
+		printf("info: %s[%d]: 1 GiB layouts: %ld maps made, %ld files of 1 GiB or more mapped, %ld files faulted through a mapping, %ld GiBs free now\n",
+		       label, myid, nc_gib, nc_gib_ok, nc_fault, free_gibs());
 	if (!quiet && !nonroot)
 		print_tally();
 	fflush(stdout);

@@ -124,22 +124,26 @@ static void check_map(struct ffile *f, int c, const char *what)
 	long rc;
 
 	vm_str(&f->vm, s, sizeof(s));
-	memset(&h, 0, sizeof(h));
-	memset(&got.u, 0xa5, sizeof(got.u));
-	h.ext_count = is_il(&f->vm) ? FAMFS_IOC_MAX_IEXTENTS :
-				      FAMFS_IOC_MAX_EXTENTS_V2;
-	h.ext_list = (uintptr_t)&got.u;
-	rc = ioctl(f->fd, FAMFSIOC_MAP_GET_V2, &h);
-	if (rc)
-		bad(c, "%s %s: MAP_GET_V2: %s", what, s, t_errname(errno));
-	else if (!same_map(&h, (char *)&got.u, &f->vm, (uintptr_t)&got.u, 1,
-			   w, sizeof(w)))
-		bad(c, "%s %s: MAP_GET_V2: %s", what, s, w);
-	else if (used < sizeof(got.u) &&
-		 ((unsigned char *)&got.u)[used] != 0xa5)
-		bad(c, "%s %s: MAP_GET_V2 wrote past %u entries", what, s,
-		    f->vm.h.ext_count);
-
+	/* a page map: MAP_GET_V2 says EOVERFLOW, MAP_GET_V3 shows it */
+	if (f->vm.h.flags) {
+		check_map_pages(f, c, what);
+	} else {
+		memset(&h, 0, sizeof(h));
+		memset(&got.u, 0xa5, sizeof(got.u));
+		h.ext_count = is_il(&f->vm) ? FAMFS_IOC_MAX_IEXTENTS :
+					      FAMFS_IOC_MAX_EXTENTS_V2;
+		h.ext_list = (uintptr_t)&got.u;
+		rc = ioctl(f->fd, FAMFSIOC_MAP_GET_V2, &h);
+		if (rc)
+			bad(c, "%s %s: MAP_GET_V2: %s", what, s, t_errname(errno));
+		else if (!same_map(&h, (char *)&got.u, &f->vm, (uintptr_t)&got.u, 1,
+				   w, sizeof(w)))
+			bad(c, "%s %s: MAP_GET_V2: %s", what, s, w);
+		else if (used < sizeof(got.u) &&
+			 ((unsigned char *)&got.u)[used] != 0xa5)
+			bad(c, "%s %s: MAP_GET_V2 wrote past %u entries", what, s,
+			    f->vm.h.ext_count);
+	}
 	rc = ioctl(f->fd, FAMFSIOC_MAP_GET, &v1);
 	if (!f->v1ok) {
 		nc_v1ovf++;
@@ -169,6 +173,7 @@ void accepted_v2(struct ffile *f, const struct vmap *m)
 
 	nc_accept2++;
 	nc_il2 += is_il(m);
+	nc_gib_ok += m->h.file_size >= GiB;
 	model_map(f, m, 1);
 	f->pat = rnd();
 	ncheck[C_ACCEPTED2]++;
@@ -195,6 +200,9 @@ void learn(struct ffile *f)
 		got.h = h;
 		got.h.ext_list = 0;
 		model_map(f, &got, 1);
+		f->haspat = 0;
+	} else if (errno == EOVERFLOW && !get_v3_vmap(f->fd, &got)) {
+		model_map(f, &got, 1);	/* a page map */
 		f->haspat = 0;
 	}
 }
@@ -379,6 +387,8 @@ void do_get_v2(struct ffile *f)
 	else if (in.flags || in.reserved[0] || in.reserved[1] ||
 		 in.reserved[2] || in.reserved[3])
 		want = EINVAL;
+	else if (f->vm.h.flags)	/* a page map: v2 cannot say so */
+		want = EOVERFLOW;
 	else if (bw)
 		want = EFAULT;
 	else if (!room)
@@ -435,10 +445,13 @@ void pat_write_v2(struct ffile *f)
 	f->spot[n++] = sz - 64;
 	if (is_il(&f->vm) && f->vm.u.ie[0].chunk_size + 32 <= sz)
 		f->spot[n++] = f->vm.u.ie[0].chunk_size - 32;
+	/* -G: across GiB boundaries, where one 1 GiB mapping meets the next */
+	for (uint64_t g = GiB; gib && n < NSPOT - 1 && g + 32 <= sz; g += GiB)
+		f->spot[n++] = g - 32;
 	while (n < NSPOT)
 		f->spot[n++] = below(sz - 64 + 1);
 	f->nspot = n;
-	if (!failing && chance(50)) {
+	if (!failing && chance(gib ? 70 : 50)) {
 		p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, 0);
 		if (p == MAP_FAILED) {
 			bad(C_DATA, "%s: shared writable mmap of %llu bytes: %s",
@@ -479,6 +492,8 @@ int remap_check(struct ffile *f)
 	char s[600];
 	uint8_t *p;
 
+	if (f->vm.h.flags)
+		return remap_pages(f);
 	if (!f->v2 || !f->haspat || !ns || multi || failing || nopat || ro ||
 	    nonroot || !chance(30))
 		return 0;

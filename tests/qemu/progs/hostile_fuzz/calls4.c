@@ -388,7 +388,14 @@ static void do_create_v3(struct ffile *f, int valid_only)
 	 * just before its own (famfs_ioctl.h) */
 	v3_cur = &l;
 	v3_dev = v3_dev_field;
-	want = predict_v2(&hv2, br, lbr, f->mapped, f->others, &overlap, &rd);
+	if (hv2.flags & FAMFS_IOC_MAP_PAGES) {	/* a mutated flag: pages */
+		hv2.ext_list = (uintptr_t)&l;
+		want = predict_pages(&hv2, br, lbr, f->mapped, f->others,
+				     &overlap, &rd);
+	} else {
+		want = predict_v2(&hv2, br, lbr, f->mapped, f->others,
+				  &overlap, &rd);
+	}
 	v3_dev = NULL;
 	dev_e = dev_errno(&l, il, n);
 	nc_create3++;
@@ -499,7 +506,7 @@ static void do_get_v3(struct ffile *f)
 	if (got.extent_type != f->vm.h.extent_type ||
 	    got.file_type != f->vm.h.file_type ||
 	    got.file_size != f->vm.h.file_size || got.ext_count != actual ||
-	    got.flags || got.ext_list != in.ext_list) {
+	    got.flags != f->vm.h.flags || got.ext_list != in.ext_list) {
 		bad(C_GET3, "MAP_GET_V3 of %s: header et %u ft %u size %#llx n %u",
 		    s, got.extent_type, got.file_type,
 		    (unsigned long long)got.file_size, got.ext_count);
@@ -515,6 +522,12 @@ static void do_get_v3(struct ffile *f)
 		       list[wneed + 63] != 0x5a))
 		bad(C_GET3, "MAP_GET_V3 (room %u of %u) of %s wrote past what it may",
 		    room, actual, s);
+}
+
+/* Is device @i attached to the mount (asked at the start)? */
+int dev_attached(uint32_t i)
+{
+	return i < FAMFS_MAX_DEVS && attached[i];
 }
 
 int is_dev_cmd(unsigned int cmd)

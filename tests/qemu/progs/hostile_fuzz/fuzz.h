@@ -20,6 +20,9 @@
  *            (EBUSY), read-only / read-write remounts between the calls
  *            (and a read-only device: EROFS)
  *   calls4.c several devices: DEV_ADD, DEV_GET, MAP_CREATE_V3, MAP_GET_V3
+ *   calls5.c small files: MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES (page
+ *            extents), their model per page, their reads and remaps
+ *   gen3.c   -G: maps on 1 GiB boundaries, faults through their mappings
  */
 #ifndef HOSTILE_FUZZ_H
 #define HOSTILE_FUZZ_H
@@ -35,6 +38,7 @@
 #include <time.h>
 
 #define U64_MAX		(~0ULL)
+#define GiB		(1ULL << 30)
 #define MAXF		160	/* own files: pool + mapped + zombies */
 #define MAXSTATIC	4096	/* extents of the maps found at start */
 #define POOL		24	/* unmapped files kept ready */
@@ -81,6 +85,8 @@ enum {
 	C_STATFS, C_KNOWN_NRS, C_CREATE2, C_ACCEPTED2, C_GET2, C_V1_EOVERFLOW,
 	C_PLACE, C_OPENERS, C_REMOUNT, C_CACHE, C_COHERENCE,
 	C_DEV, C_CREATE3, C_GET3,	/* several devices (calls4.c) */
+	C_PAGES,			/* page maps (calls5.c) */
+	C_FAULT,			/* -G: through mappings (gen3.c) */
 	NCHECK
 };
 extern long ncheck[NCHECK], nbad[NCHECK];
@@ -159,6 +165,7 @@ void model_map(struct ffile *f, const struct vmap *m, int v2);
 int predict_v2(const struct famfs_ioc_map_v2 *h, int hdr_bad, int list_bad,
 	       int mapped, int busy, int *overlap, struct vmap *read);
 int vm_sane(const struct vmap *m, char *why_, size_t n);
+unsigned int units_count(uint64_t u);
 void vm_str(const struct vmap *m, char *out, size_t n);
 uint64_t walk(const struct vmap *m, uint64_t x);
 uint64_t strip_need(uint64_t nbytes, uint64_t chunk, uint32_t ns, uint32_t s);
@@ -243,5 +250,26 @@ extern long nc_dev, nc_create3, nc_get3;
 void multidev_init(int dirfd);
 void do_multidev(int dirfd);
 int is_dev_cmd(unsigned int cmd);
+int dev_attached(uint32_t i);
+
+/* ---- small files in pages (calls5.c) ------------------------------------ */
+extern long nc_pages, nc_accept_pages;
+void pages_mark(uint64_t off, uint64_t len, int d);
+int predict_pages(const struct famfs_ioc_map_v2 *h, int hdr_bad, int list_bad,
+		  int mapped, int busy, int *overlap, struct vmap *read);
+int pages_sane(const struct vmap *m, char *why_, size_t n);
+int get_v3_vmap(int fd, struct vmap *vm);
+void check_map_pages(struct ffile *f, int c, const char *what);
+void do_pages(void);
+int remap_pages(struct ffile *f);
+
+/* ---- 1 GiB layouts (gen3.c) --------------------------------------------- */
+extern int gib;		/* -G: maps on 1 GiB boundaries too */
+extern long nc_gib, nc_gib_ok, nc_fault;
+long free_gibs(void);
+void valid_gib(struct vmap *m, int il);
+uint64_t small_units(void);
+struct ffile *pick_big(int holders);
+void do_fault(struct ffile *f);
 
 #endif /* HOSTILE_FUZZ_H */

@@ -144,7 +144,7 @@ uint32_t boundary32(void)
 /* A valid map, placed on memory that is free if that is easy to find. */
 void valid_map(struct famfs_ioc_map *m)
 {
-	uint64_t n = 1 + below(2), total = 0, nu = units();
+	uint64_t n = 1 + below(2), total = 0, nu = small_units();
 
 	memset(m, 0, sizeof(*m));
 	m->extent_type = SIMPLE_DAX_EXTENT;

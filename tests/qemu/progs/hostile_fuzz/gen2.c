@@ -13,7 +13,7 @@ char *larena;
  * not, for @keep_pct %). */
 uint64_t free_unit(uint64_t k, int keep_pct)
 {
-	uint64_t nu = devsz / TWO_MiB, span = nu > k + 1 ? nu - k - 1 : 1;
+	uint64_t nu = small_units(), span = nu > k + 1 ? nu - k - 1 : 1;
 	uint64_t u = 1 + below(span);
 
 	if (multi && chance(30))
@@ -114,6 +114,10 @@ void valid_v2(struct vmap *m, int il)
 	uint64_t total = 0;
 	int ng = 0;
 
+	if (gib && chance(60)) {
+		valid_gib(m, il);
+		return;
+	}
 	memset(m, 0, sizeof(*m));
 	m->h.extent_type = il ? FAMFS_INTERLEAVED_EXTENT : SIMPLE_DAX_EXTENT;
 	m->h.file_type = il || chance(92) ? FAMFS_REG :

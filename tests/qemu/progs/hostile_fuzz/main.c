@@ -3,7 +3,7 @@
  * hostile_fuzz: a seeded, reproducible fuzzer for the famfs.ko file ioctls.
  *
  *   hostile_fuzz [-n ITER] [-s SEED] [-j PROCS] [-l LABEL] [-k NRS] [-r]
- *                [-R [-D DEV]] [-L] [-K] [-P] [-F] [-q] MPT
+ *                [-R [-D DEV]] [-L] [-K] [-P] [-F] [-G] [-q] MPT
  *
  * Throws ITER calls per process at files in MPT/hostile-fuzz.<label>.<i>/
  * of a mounted famfs: FAMFSIOC_MAP_CREATE with valid maps and maps with one
@@ -30,6 +30,11 @@
  * non-canonical addresses, on a PROT_NONE page, straddling the end of a
  * mapping, read-only or misaligned; MAP_GET_V2 with room 0, too little,
  * exactly enough and more, bad header and list pointers, flags set.
+ *
+ * And small files (calls5.c): MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES, page
+ * extents in 2 MiB units other small files share, valid and broken in one
+ * or two fields, whose errno is the contract's first failing check; their
+ * pages never overlap another file's page or the units of other maps.
  *
  * Checks, against a model of every map on the mount (the files found at
  * start plus the ones this process made):
@@ -79,6 +84,12 @@
  *          may get EIO, read/write EIO; pattern bytes and mmap go unchecked
  * -P       write no pattern bytes (on a mount whose maps the fuzzer cannot
  *          see, e.g. a bare kernel mount over a famfs with files)
+ * -G       1 GiB layouts too (gen3.c): most MAP_CREATE_V2 maps on 1 GiB
+ *          boundaries (simple, interleaved with 1 GiB chunks, one page
+ *          long or short, partly past the device end), pattern bytes
+ *          across the GiB boundaries, and the files mapped and faulted
+ *          through (PUD faults where the device memory is 1 GiB-aligned):
+ *          each mapping shows the pattern and what read(2) reads
  * -q       fewer info lines
  *
  * Output: "PASS name", "FAIL name: why", "info: ..." lines; exit 1 if any
@@ -107,7 +118,8 @@ static const char *const cname[NCHECK] = {
 	"create-v2-errno", "create-v2-accepted-map", "get-v2",
 	"v1-get-of-v2-map-eoverflow", "data-placement",
 	"create-with-other-opener", "remount", "cache-errno", "coherence",
-	"dev-errno", "create-v3-errno", "get-v3",
+	"dev-errno", "create-v3-errno", "get-v3", "create-pages-errno",
+	"fault-through-mapping",
 };
 long ncheck[NCHECK], nbad[NCHECK];
 static char why[NCHECK][400];
@@ -157,7 +169,9 @@ static void report(const char *prefix)
 }
 
 /* ---- the whole mount ---------------------------------------------------- */
-struct sext { uint64_t off, len; int file; };
+/* @len: what the range keeps from others (a page extent its pages, any
+ * other range its whole 2 MiB units) */
+struct sext { uint64_t off, len; int file, pages; };
 static struct sext *sx;
 static int nsx, capsx;
 static char (*spath)[256];
@@ -190,6 +204,8 @@ static int get_any(int fd, struct vmap *vm)
 		vm->h.ext_list = 0;
 		return 0;
 	}
+	if (errno == EOVERFLOW)		/* a page map: v3 says it */
+		return get_v3_vmap(fd, vm);
 	if (errno != ENOTTY)
 		return errno;
 	if (ioctl(fd, FAMFSIOC_MAP_GET, &m))
@@ -233,8 +249,10 @@ static int scan_one(const char *p, const struct stat *st, int type,
 			sx = realloc(sx, capsx * sizeof(*sx));
 		}
 		sx[nsx].off = r[i].off;
-		sx[nsx].len = r[i].len;
+		sx[nsx].len = m.h.flags ? r[i].len :
+			      (r[i].len + TWO_MiB - 1) & ~(TWO_MiB - 1);
 		sx[nsx].file = nspath;
+		sx[nsx].pages = m.h.flags != 0;
 		nsx++;
 	}
 	sclaim += vm_claim(&m);
@@ -302,6 +320,9 @@ static void static_maps(void)
 	}
 	nstat = nsx;
 	units_add(stat_ext, nstat, 1);
+	for (int i = 0; i < nsx; i++)
+		if (sx[i].pages)
+			pages_mark(sx[i].off, sx[i].len, 1);
 }
 
 static void setup_arena(void)
@@ -406,6 +427,7 @@ static int fuzz_proc(int id)
 			nc_create2 = nc_accept2 = nc_il2 = nc_get2 = 0;
 			nc_v1ovf = nc_remap = nc_opener = nc_remount = 0;
 			nc_dev = nc_create3 = nc_get3 = 0;
+			nc_pages = nc_accept_pages = 0;
 			memset(nerr, 0, sizeof(nerr));
 			memset(nerr2, 0, sizeof(nerr2));
 			memset(ncheck, 0, sizeof(ncheck));
@@ -420,6 +442,8 @@ static int fuzz_proc(int id)
 					break;
 				if (chance(10))
 					do_multidev(dirfd);
+				else if (chance(8))
+					do_pages();
 				else if (chance(35))
 					do_create(f, chance(30));
 				else if (chance(55))
@@ -496,7 +520,7 @@ int main(int argc, char **argv)
 	time_t t0 = time(NULL);
 
 	seed0 = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
-	while ((opt = getopt(argc, argv, "n:s:j:l:k:rRD:LKPFNq")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:j:l:k:rRD:LKPFNGq")) != -1) {
 		switch (opt) {
 		case 'n': iters_set = strtol(optarg, NULL, 0); break;
 		case 's': seed0 = strtoull(optarg, NULL, 0); break;
@@ -511,6 +535,7 @@ int main(int argc, char **argv)
 		case 'P': nopat = 1; break;
 		case 'F': failing = 1; break;
 		case 'N': noncoherent = 1; break;
+		case 'G': gib = 1; break;
 		case 'q': quiet = 1; break;
 		default: goto usage;
 		}
@@ -525,9 +550,11 @@ int main(int argc, char **argv)
 		die(mpt);
 	devsz = (uint64_t)sfs.f_blocks * (uint64_t)sfs.f_bsize;
 	hot_unit = devsz / TWO_MiB / 2;
-	printf("info: %s: seed %llu; repeat with: hostile_fuzz -s %llu -n %ld -j %d -l %s%s %s\n",
+	if (gib && devsz > GiB)		/* -G: keep the GiBs after it whole */
+		hot_unit = GiB / TWO_MiB / 2;
+	printf("info: %s: seed %llu; repeat with: hostile_fuzz -s %llu -n %ld -j %d -l %s%s%s %s\n",
 	       label, (unsigned long long)seed0, (unsigned long long)seed0,
-	       iters, nproc, label, ro ? " -r" : "", mpt);
+	       iters, nproc, label, ro ? " -r" : "", gib ? " -G" : "", mpt);
 	if (nrs)
 		parse_nrs(nrs);
 	setup_arena();
@@ -630,6 +657,6 @@ int main(int argc, char **argv)
 	printf("info: %s: done in %ld s\n", label, (long)(time(NULL) - t0));
 	return t_done(0);
 usage:
-	fprintf(stderr, "usage: hostile_fuzz [-n ITER] [-s SEED] [-j PROCS] [-l LABEL] [-k NRS] [-r] [-R [-D DEV]] [-L] [-K] [-P] [-F] [-N] [-q] MPT\n");
+	fprintf(stderr, "usage: hostile_fuzz [-n ITER] [-s SEED] [-j PROCS] [-l LABEL] [-k NRS] [-r] [-R [-D DEV]] [-L] [-K] [-P] [-F] [-N] [-G] [-q] MPT\n");
 	return 2;
 }

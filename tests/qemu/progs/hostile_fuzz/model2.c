@@ -62,8 +62,9 @@ uint64_t vm_claim(const struct vmap *m)
 	int n = vm_ranges(m, r);
 	uint64_t c = 0;
 
-	for (int i = 0; i < n; i++)
-		c += (r[i].len + TWO_MiB - 1) & ~(TWO_MiB - 1);
+	for (int i = 0; i < n; i++)	/* page extents: their pages */
+		c += m->h.flags ? r[i].len :
+		     (r[i].len + TWO_MiB - 1) & ~(TWO_MiB - 1);
 	return c;
 }
 
@@ -93,7 +94,8 @@ int vm_v1(const struct vmap *vm, struct famfs_ioc_map *m)
 		m->ext_list[i].offset = r[i].off;
 		m->ext_list[i].len = r[i].len;
 	}
-	return !is_il(vm) && vm->h.ext_count <= FAMFS_MAX_EXTENTS;
+	return !is_il(vm) && !vm->h.flags &&
+	       vm->h.ext_count <= FAMFS_MAX_EXTENTS;
 }
 
 /* ---- memory the model knows is mapped ----------------------------------- */
@@ -134,6 +136,13 @@ int units_busy(uint64_t off, uint64_t len)
 	return 0;
 }
 
+/* Known ranges touching unit @u (page extents included, see calls5.c). */
+unsigned int units_count(uint64_t u)
+{
+	units_init();
+	return u < nunits ? ucnt[u] : 0;
+}
+
 uint64_t units_free(void)
 {
 	uint64_t n = 0;
@@ -155,6 +164,8 @@ void model_map(struct ffile *f, const struct vmap *m, int v2)
 	f->v2 = v2;
 	f->mapped = 1;
 	units_add(r, vm_ranges(m, r), 1);
+	for (uint32_t i = 0; m->h.flags && i < m->h.ext_count; i++)
+		pages_mark(m->u.se[i].offset, m->u.se[i].len, 1);
 }
 
 void model_unmap(struct ffile *f)
@@ -162,6 +173,8 @@ void model_unmap(struct ffile *f)
 	struct ext r[MAXRANGES];
 
 	units_add(r, vm_ranges(&f->vm, r), -1);
+	for (uint32_t i = 0; f->vm.h.flags && i < f->vm.h.ext_count; i++)
+		pages_mark(f->vm.u.se[i].offset, f->vm.u.se[i].len, -1);
 }
 
 /* ---- MAP_CREATE_V2: the first check that fails ------------------------- */
@@ -346,6 +359,8 @@ int vm_sane(const struct vmap *m, char *why_, size_t n)
 	int il = is_il(m), e = 0;
 	uint64_t total = 0;
 
+	if (m->h.flags == FAMFS_IOC_MAP_PAGES)
+		return pages_sane(m, why_, n);
 	if ((!il && m->h.extent_type != SIMPLE_DAX_EXTENT) ||
 	    m->h.file_type > FAMFS_LOG || (il && m->h.file_type != FAMFS_REG) ||
 	    !m->h.ext_count || m->h.flags ||

@@ -329,6 +329,7 @@ int famfs_summary_load(struct famfs_fs *fs, struct famfs_summary **out,
 		goto bad_bm;
 	}
 	bm->nfree = nfree;
+	famfs_bitmap_recount(bm);
 	s->pg = calloc(s->h.npages, sizeof(*s->pg));
 	s->dirty = calloc(s->h.npages, 1);
 	if (!s->pg || !s->dirty) {

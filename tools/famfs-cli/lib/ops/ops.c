@@ -82,6 +82,41 @@ int famfs_file_create(struct famfs_fs *fs, const char *rel, uint64_t size,
 	return famfs_file_create_layout(fs, rel, size, mode, uid, gid, NULL);
 }
 
+/* --align 1g for an interleaved file without room so: say which devices
+ * the strips were to go to and how many free aligned GiBs each has */
+static int strips_unaligned_err(const struct famfs_alloc *a, const char *p,
+				const struct famfs_layout *lay, uint64_t size,
+				const struct famfs_place *pl,
+				const uint8_t devs[FAMFS_LOG_MAX_STRIPS], int rc)
+{
+	char free1g[FAMFS_REASON_LEN] = "";
+	uint32_t seen = 0;
+	uint64_t slen = 0;
+	size_t n = 0;
+
+	if (rc != -ENOSPC || famfs_strip_len(size, lay->nstrips, lay->chunk,
+					     &slen)) {
+		famfs_err("%s: --align 1g: %u strips of %llu-byte chunks holding %llu bytes cannot be placed on 1 GiB boundaries (%s)",
+			  p, lay->nstrips, (unsigned long long)lay->chunk,
+			  (unsigned long long)size, strerror(-rc));
+		return rc;
+	}
+	for (uint32_t i = 0; i < lay->nstrips && n < sizeof(free1g) - 64; i++) {
+		if (seen >> devs[i] & 1)
+			continue;
+		seen |= 1U << devs[i];
+		n += (size_t)snprintf(free1g + n, sizeof(free1g) - n,
+				      "%sdevice %u: %llu", n ? ", " : "",
+				      devs[i], (unsigned long long)
+				      famfs_bitmap_free_aligned(&a->dev[devs[i]],
+						FAMFS_ALIGN_BYTES / FAMFS_ALLOC_UNIT));
+	}
+	famfs_err("%s: --align 1g: no room for %u strips of %llu bytes each starting on a 1 GiB boundary%s (free aligned GiBs: %s; famfs df shows them)",
+		  p, lay->nstrips, (unsigned long long)slen,
+		  pl->has_dev ? " on that --device" : "", free1g);
+	return rc;
+}
+
 /* allocate and build the entry of a new file; v1_only: refuse more than
  * FAMFS_MAX_EXTENTS extents (a famfs.ko without MAP_CREATE_V2) */
 static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
@@ -115,12 +150,55 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 					   fs->mpt, i);
 	}
 	/* all or nothing: ENOSPC leaves the bitmaps as they were */
-	if (lay && lay->nstrips)
-		rc = famfs_alloc_place_strips(a, pl, size, lay->nstrips,
-					      lay->chunk, &ie, devs, &shared);
-	else
-		rc = famfs_alloc_place(a, pl, size, FAMFS_LOG_MAX_SIMPLE_EXT,
-				       ext, &next, &dev);
+	if (lay && lay->nstrips) {
+		rc = -ENOSPC;
+		/* every strip on a 1 GiB boundary: each chunk of 1 GiB (or
+		 * a multiple) one 1 GiB mapping */
+		if (lay->align == FAMFS_ALIGN_1G ||
+		    (lay->align == FAMFS_ALIGN_AUTO &&
+		     size >= FAMFS_ALIGN_BYTES &&
+		     lay->chunk % FAMFS_ALIGN_BYTES == 0))
+			rc = famfs_alloc_place_strips_aligned(a, pl, size,
+					lay->nstrips, lay->chunk,
+					FAMFS_ALIGN_BYTES / FAMFS_ALLOC_UNIT,
+					&ie, devs, &shared);
+		if (rc && lay->align == FAMFS_ALIGN_1G)
+			return strips_unaligned_err(a, p, lay, size, pl, devs,
+						    rc);
+		if (rc)
+			rc = famfs_alloc_place_strips(a, pl, size,
+						      lay->nstrips, lay->chunk,
+						      &ie, devs, &shared);
+	} else {
+		uint32_t al = lay ? lay->align : FAMFS_ALIGN_AUTO;
+
+		rc = -ENOSPC;
+		/* 1 GiB-aligned first (famfs.ko's 1 GiB mappings) */
+		if (al == FAMFS_ALIGN_1G ||
+		    (al == FAMFS_ALIGN_AUTO && size >= FAMFS_ALIGN_BYTES)) {
+			rc = famfs_alloc_place_aligned(a, pl, size,
+						       FAMFS_ALIGN_BYTES / FAMFS_ALLOC_UNIT,
+						       ext, &dev);
+			if (!rc)
+				next = 1;
+		}
+		if (rc && al == FAMFS_ALIGN_1G) {
+			uint64_t runs = 0;
+
+			for (unsigned i = 0; i < a->ndevs; i++)
+				runs += famfs_bitmap_free_aligned(&a->dev[i],
+						FAMFS_ALIGN_BYTES / FAMFS_ALLOC_UNIT);
+			famfs_err("%s: --align 1g: no free run of %llu bytes starting on a 1 GiB boundary%s (%llu wholly free aligned GiBs in the file system; famfs df shows them per device)",
+				  p, (unsigned long long)size,
+				  pl->has_dev ? " on that --device" : "",
+				  (unsigned long long)runs);
+			return -ENOSPC;
+		}
+		if (rc)
+			rc = famfs_alloc_place(a, pl, size,
+					       FAMFS_LOG_MAX_SIMPLE_EXT, ext,
+					       &next, &dev);
+	}
 	if (rc) {
 		if (lay && lay->nstrips)
 			famfs_err("%s: device full: no room for %u strips of %llu-byte chunks holding %llu bytes (%llu bytes free in 2 MiB units)",

@@ -23,7 +23,15 @@ struct famfs_layout {
 	uint32_t nstrips;
 	uint64_t chunk;
 	struct famfs_place place;	/* --device N, else the policy's */
+	uint32_t align;			/* enum famfs_align (--align) */
 };
+/* 1 GiB-aligned placement of a simple file (issue 31: famfs.ko maps such a
+ * file with 1 GiB page-table entries): AUTO (the default, and without a
+ * layout) for files of at least FAMFS_ALIGN_BYTES when a device has an
+ * aligned free run that long, else first fit as before; NONE never; ALIGN
+ * always, or the create fails (-ENOSPC, message naming the file). */
+enum famfs_align { FAMFS_ALIGN_AUTO, FAMFS_ALIGN_NONE, FAMFS_ALIGN_1G };
+#define FAMFS_ALIGN_BYTES	(1ULL << 30)
 int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 			     uint64_t size, uint32_t mode, uint32_t uid,
 			     uint32_t gid, const struct famfs_layout *lay);

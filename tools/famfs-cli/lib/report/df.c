@@ -132,12 +132,15 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 		d->size = ld ? ld->size : famfs_sb_dev_size(fs->sb);
 		d->reserved = start;
 		d->free = b->nfree * FAMFS_ALLOC_UNIT;
+		d->free_1g = famfs_bitmap_free_aligned(b, (1ULL << 30) /
+						       FAMFS_ALLOC_UNIT);
 		/* R3: an entry that cannot be parsed may own any of it: not
 		 * free (the master allocates nothing until the log is
 		 * repaired) */
 		if (df->unparsed_entries) {
 			d->unknown = d->free;
 			d->free = 0;
+			d->free_1g = 0;
 		}
 		d->used = (b->nunits - b->nfree - reserved_units) *
 			  FAMFS_ALLOC_UNIT;
@@ -145,6 +148,7 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 		df->reserved += d->reserved;
 		df->used += d->used;
 		df->free += d->free;
+		df->free_1g += d->free_1g;
 		df->unknown += d->unknown;
 	}
 	famfs_alloc_free(&a);

@@ -246,6 +246,7 @@ static struct json_object *json_df_devices(const struct famfs_fs *fs,
 		add_u64(d, "reserved", df->dev[i].reserved);
 		add_u64(d, "used", df->dev[i].used);
 		add_u64(d, "free", df->dev[i].free);
+		add_u64(d, "free_1g_runs", df->dev[i].free_1g);
 		add_u64(d, "unknown", df->dev[i].unknown);
 		json_object_array_add(a, d);
 	}
@@ -275,6 +276,7 @@ struct json_object *famfs_json_df(const char *target, const char *mpt,
 	add_u64(o, "reserved", df->reserved);
 	add_u64(o, "used", df->used);
 	add_u64(o, "free", df->free);
+	add_u64(o, "free_1g_runs", df->free_1g);
 	add_u64(o, "unknown", df->unknown);
 	add_u64(o, "alloc_unit", FAMFS_ALLOC_UNIT);
 	log = json_object_new_object();

@@ -33,6 +33,9 @@ struct famfs_df {
 	uint64_t reserved;	/* superblock and log */
 	uint64_t used;		/* allocated to files */
 	uint64_t free;
+	/* wholly free 1 GiB-aligned GiBs (issue 31: room for files famfs.ko
+	 * maps with 1 GiB pages) */
+	uint64_t free_1g;
 	uint64_t unknown;	/* not free: entries that cannot be parsed
 				 * (R3) may own it; free is then 0 */
 	uint64_t log_len, log_entries;
@@ -52,7 +55,7 @@ struct famfs_df {
 	 * primary, i the member a DEVADD added */
 	unsigned ndevs;
 	struct famfs_df_dev {
-		uint64_t size, reserved, used, free, unknown;
+		uint64_t size, reserved, used, free, unknown, free_1g;
 		/* famfs_df_mount_devs: as famfs.ko has it (DEV_GET) */
 		bool asked, attached, failed, mount_failed;
 		char path[64];		/* "" when not known */

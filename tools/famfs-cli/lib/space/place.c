@@ -184,11 +184,11 @@ int famfs_alloc_place(struct famfs_alloc *a, const struct famfs_place *pl,
 	return rc;
 }
 
-int famfs_alloc_place_strips(struct famfs_alloc *a,
-			     const struct famfs_place *pl, uint64_t size,
-			     uint32_t nstrips, uint64_t chunk,
-			     struct famfs_log_interleave_ext *ie,
-			     uint8_t devs[FAMFS_LOG_MAX_STRIPS], bool *shared)
+/* famfs_alloc_place_strips and _aligned (align 0: any first unit) */
+static int place_strips(struct famfs_alloc *a, const struct famfs_place *pl,
+			uint64_t size, uint32_t nstrips, uint64_t chunk,
+			uint64_t align, struct famfs_log_interleave_ext *ie,
+			uint8_t devs[FAMFS_LOG_MAX_STRIPS], bool *shared)
 {
 	uint64_t slen, first[FAMFS_LOG_MAX_STRIPS];
 	unsigned order[FAMFS_MAX_DEVS], pick[FAMFS_MAX_DEVS] = { 0 }, n;
@@ -197,6 +197,9 @@ int famfs_alloc_place_strips(struct famfs_alloc *a,
 	*shared = false;
 	if (rc)
 		return rc;
+	if (align && (align & (align - 1) || align > UINT64_MAX / UNIT ||
+		      chunk % (align * UNIT)))
+		return -EINVAL;
 	if (pl && pl->has_dev && pl->dev >= a->ndevs)
 		return -ENODEV;
 	if (pl && pl->has_dev) {
@@ -219,7 +222,11 @@ int famfs_alloc_place_strips(struct famfs_alloc *a,
 		*shared = true;
 	}
 	for (uint32_t i = 0; i < nstrips; i++) {
-		if (famfs_bitmap_take(&a->dev[devs[i]], slen / UNIT, &first[i])) {
+		struct famfs_bitmap *b = &a->dev[devs[i]];
+
+		if (align ? famfs_bitmap_take_aligned(b, slen / UNIT, align,
+						      &first[i]) :
+			    famfs_bitmap_take(b, slen / UNIT, &first[i])) {
 			/* all or nothing: give back the strips taken so far */
 			for (uint32_t j = 0; j < i; j++)
 				famfs_bitmap_give(&a->dev[devs[j]], first[j],
@@ -234,4 +241,43 @@ int famfs_alloc_place_strips(struct famfs_alloc *a,
 	for (uint32_t i = 0; i < nstrips; i++)
 		ie->strip_off[i] = htole64(first[i] * UNIT);
 	return 0;
+}
+
+int famfs_alloc_place_strips(struct famfs_alloc *a,
+			     const struct famfs_place *pl, uint64_t size,
+			     uint32_t nstrips, uint64_t chunk,
+			     struct famfs_log_interleave_ext *ie,
+			     uint8_t devs[FAMFS_LOG_MAX_STRIPS], bool *shared)
+{
+	return place_strips(a, pl, size, nstrips, chunk, 0, ie, devs, shared);
+}
+
+int famfs_alloc_place_strips_aligned(struct famfs_alloc *a,
+				     const struct famfs_place *pl,
+				     uint64_t size, uint32_t nstrips,
+				     uint64_t chunk, uint64_t align,
+				     struct famfs_log_interleave_ext *ie,
+				     uint8_t devs[FAMFS_LOG_MAX_STRIPS],
+				     bool *shared)
+{
+	if (!align)
+		return -EINVAL;
+	return place_strips(a, pl, size, nstrips, chunk, align, ie, devs,
+			    shared);
+}
+
+int famfs_alloc_place_aligned(struct famfs_alloc *a,
+			      const struct famfs_place *pl, uint64_t size,
+			      uint64_t align, struct famfs_log_simple_ext *ext,
+			      unsigned *dev)
+{
+	for (unsigned i = 0; i < a->ndevs; i++) {
+		if (pl->has_dev ? i != pl->dev : (pl->absent >> i & 1))
+			continue;
+		if (!famfs_alloc_aligned(&a->dev[i], size, align, ext)) {
+			*dev = i;
+			return 0;
+		}
+	}
+	return -ENOSPC;
 }

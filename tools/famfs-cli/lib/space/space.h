@@ -13,15 +13,26 @@
 #include "role/role.h"
 
 /* ---- alloc.c: 2 MiB-unit bitmap, first fit ------------------------------ */
-/* One node of the search index: free units at the start, at the end, and
- * the longest free run, of the 64-unit words under it. */
-struct famfs_bm_node {
+/* Free units at the start, at the end, and the longest free run, of the
+ * 64-unit words under one node of the search index */
+struct famfs_bm_runs {
 	uint64_t pre, suf, best;
 };
+/* One node of the search index: r[0] counts every free unit, r[1] only
+ * those outside wholly free aligned GiBs (FAMFS_BM_KEEP_UNITS), the room
+ * that a file can take without breaking one */
+struct famfs_bm_node {
+	struct famfs_bm_runs r[2];
+};
+/* The aligned runs the allocator keeps whole where it can (issue 31):
+ * 1 GiB of units, 8 bitmap words */
+#define FAMFS_BM_KEEP_UNITS	((1ULL << 30) / FAMFS_ALLOC_UNIT)
 struct famfs_bitmap {
 	uint64_t nunits;
 	uint64_t *bits;
 	uint64_t nfree;
+	/* aligned GiBs (FAMFS_BM_KEEP_UNITS, inside the device) wholly free */
+	uint64_t nwhole;
 	/* work done (bitmap words and index nodes looked at or rewritten):
 	 * what the unit tests count instead of timing */
 	uint64_t work;
@@ -29,6 +40,9 @@ struct famfs_bitmap {
 	 * free units is served there, without the index (an empty device,
 	 * or one unit on a fragmented one: the same cost at any size) */
 	uint64_t hint;
+	/* no unit below khint is free outside wholly free aligned GiBs: the
+	 * same for the room kept (issue 31) */
+	uint64_t khint;
 	/* words looked at by searches (before the index is built: past
 	 * nwords, the next search builds it) */
 	uint64_t scanned;
@@ -51,8 +65,16 @@ int famfs_bitmap_init_dev(struct famfs_bitmap *b, uint64_t data_start,
 /* Mark [off, off + len) used (bytes; the part inside the device) */
 void famfs_bitmap_mark_range(struct famfs_bitmap *b, uint64_t off,
 			     uint64_t len);
-/* First fit of units units: marked used, *first its first; -ENOSPC */
+/* One run of units units: marked used, *first its first; -ENOSPC.  First
+ * fit among the free units outside wholly free aligned GiBs when the
+ * lowest fit would break one (such a GiB stays whole for a file that
+ * famfs.ko can map with 1 GiB pages); else, or without such room, first
+ * fit.  (famfs_alloc and the strips of famfs_alloc_strips and
+ * famfs_alloc_place_strips take runs so.) */
 int famfs_bitmap_take(struct famfs_bitmap *b, uint64_t units, uint64_t *first);
+/* After the words of b->bits were written directly (a saved bitmap read
+ * back; nfree set by the caller): count the wholly free aligned GiBs */
+void famfs_bitmap_recount(struct famfs_bitmap *b);
 /* Build the search index, or bring it up to date, as the allocator does
  * before it searches (for tests that look at it or count its upkeep):
  * 0 or -ENOMEM (printed) */
@@ -68,11 +90,26 @@ bool famfs_bitmap_test(const struct famfs_bitmap *b, uint64_t unit);
 void famfs_bitmap_set(struct famfs_bitmap *b, uint64_t unit);
 /* Mark the extents or strips of one valid entry used */
 void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e);
-/* First fit, one contiguous extent of roundup(size, 2 MiB) (>= 1 unit);
- * -ENOSPC if none. */
+/* One contiguous extent of roundup(size, 2 MiB) (>= 1 unit), placed as
+ * famfs_bitmap_take; -ENOSPC if none. */
 int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
 		struct famfs_log_simple_ext *ext);
 void famfs_bitmap_clear(struct famfs_bitmap *b, uint64_t unit);
+/* One contiguous extent of roundup(size, 2 MiB) (>= 1 unit) starting at a
+ * unit that is a multiple of align (units, a power of 2: 512 for 1 GiB,
+ * so device offset and file offset 0 are both 1 GiB-aligned), the lowest
+ * such; -ENOSPC (bitmap unchanged) if none, -EINVAL for a bad align. */
+int famfs_alloc_aligned(struct famfs_bitmap *b, uint64_t size, uint64_t align,
+			struct famfs_log_simple_ext *ext);
+/* One run of units units starting at a multiple of align units (a power
+ * of 2), the lowest such: marked used, *first its first; -ENOSPC (bitmap
+ * unchanged) if none, -EINVAL for a bad align */
+int famfs_bitmap_take_aligned(struct famfs_bitmap *b, uint64_t units,
+			      uint64_t align, uint64_t *first);
+/* How many runs of align units (a power of 2), starting at multiples of
+ * align, are wholly free (0 for a bad align) */
+uint64_t famfs_bitmap_free_aligned(const struct famfs_bitmap *b,
+				   uint64_t align);
 /* A simple file of size bytes in at most max_ext (1..16) extents: one
  * contiguous run, first fit, when one is free; else, when free space is
  * fragmented, the fewest runs that hold it: the longest free runs whole,
@@ -139,6 +176,29 @@ int famfs_alloc_place(struct famfs_alloc *a, const struct famfs_place *pl,
 		      uint64_t size, unsigned max_ext,
 		      struct famfs_log_simple_ext *ext, unsigned *next,
 		      unsigned *dev);
+/* A simple file in one run starting at a multiple of align units
+ * (famfs_alloc_aligned): on pl's device, else on the first device (in
+ * index order, not absent) that has such a run.  *dev says which; -ENOSPC
+ * (nothing changed) if none has. */
+int famfs_alloc_place_aligned(struct famfs_alloc *a,
+			      const struct famfs_place *pl, uint64_t size,
+			      uint64_t align, struct famfs_log_simple_ext *ext,
+			      unsigned *dev);
+/* famfs_alloc_place_strips with every strip in one run starting at a
+ * multiple of align units (famfs_bitmap_take_aligned; 512: 1 GiB): with a
+ * chunk that is a multiple of align units every chunk starts on one, so
+ * famfs.ko maps each chunk with 1 GiB pages.  The same devices as
+ * famfs_alloc_place_strips picks (devs filled, *shared set, on -ENOSPC
+ * too: the caller names them).  All or nothing: -ENOSPC leaves every
+ * device as it was; -EINVAL for a bad align or geometry, or a chunk that
+ * is not a multiple of align units. */
+int famfs_alloc_place_strips_aligned(struct famfs_alloc *a,
+				     const struct famfs_place *pl,
+				     uint64_t size, uint32_t nstrips,
+				     uint64_t chunk, uint64_t align,
+				     struct famfs_log_interleave_ext *ie,
+				     uint8_t devs[FAMFS_LOG_MAX_STRIPS],
+				     bool *shared);
 /* An interleaved file (famfs_alloc_strips' geometry): strip i on devs[i].
  * pl's device: all strips there.  Else, with at least nstrips devices
  * (not absent), each strip on another device (those with the most free
@@ -150,5 +210,85 @@ int famfs_alloc_place_strips(struct famfs_alloc *a,
 			     uint32_t nstrips, uint64_t chunk,
 			     struct famfs_log_interleave_ext *ie,
 			     uint8_t devs[FAMFS_LOG_MAX_STRIPS], bool *shared);
+
+/* ---- pagealloc.c: small files in 4 KiB pages, shared units (issue 30) --- */
+/*
+ * Page extents of small files (famfs_format.h, INCOMPAT_SMALL_FILES) inside
+ * 2 MiB units that several small files share.  A shared unit is taken from
+ * the device's unit allocator (first fit, at the bottom: the 1 GiB-aligned
+ * runs famfs_alloc_aligned looks for stay whole) and stays used there, so no
+ * simple or interleaved extent is ever placed in it; it goes back to the
+ * unit allocator when its last page is given back.  Never unit 0 (the
+ * kernel refuses page extents in a device's first 2 MiB).
+ *
+ * Cost: a run of n pages comes from the shared unit whose longest free run
+ * is the shortest that holds n (the fullest that fits: units fill up, long
+ * runs stay whole), found through buckets of units by longest free run and
+ * a 512-bit mask of the non-empty buckets; a unit is found by number
+ * through a hash table.  No step looks at every unit: the cost depends
+ * neither on the device's size nor on the number of files.
+ */
+#define FAMFS_UNIT_PAGES	(FAMFS_ALLOC_UNIT / FAMFS_PAGE)	/* 512 */
+#define FAMFS_PA_WORDS		(FAMFS_UNIT_PAGES / 64)		/* 8 */
+/* One shared unit: its pages in use, its free pages, its longest free run
+ * (the bucket it is in, none when 0: full), its bucket neighbours (slots) */
+struct famfs_punit {
+	uint64_t unit;
+	uint64_t used[FAMFS_PA_WORDS];
+	uint16_t nfree, run;
+	uint32_t prev, next;
+};
+struct famfs_pagealloc {
+	struct famfs_bitmap *b;		/* the device's units (not owned) */
+	struct famfs_punit *pu;		/* slots; free ones chained by next */
+	uint32_t nslots, cap, free_slot;
+	uint32_t *hash;			/* slot + 1 by unit, 0: empty */
+	uint32_t hcap;			/* a power of 2 */
+	uint32_t head[FAMFS_UNIT_PAGES];	/* bucket r: runs of r pages */
+	uint64_t nonempty[FAMFS_PA_WORDS];	/* bit r: bucket r has one */
+	uint64_t nshared, nfull;	/* shared units, those with no room */
+	uint64_t free_pages;		/* in shared units */
+	/* work done (bucket and page words, hash slots looked at): what the
+	 * unit tests count instead of timing (the unit allocator counts its
+	 * own in b->work) */
+	uint64_t work;
+};
+/* An empty page allocator over b, a device's unit allocator whose unit 0
+ * is used (reserved): 0, -EINVAL (unit 0 free), -ENOMEM; reason filled */
+int famfs_pagealloc_init(struct famfs_pagealloc *pa, struct famfs_bitmap *b,
+			 char *reason);
+void famfs_pagealloc_free(struct famfs_pagealloc *pa);
+/* A run of npages (1..FAMFS_UNIT_PAGES - 1: a whole unit is the unit
+ * allocator's) inside one shared unit, *off its device offset in bytes.
+ * -EINVAL (npages), -ENOSPC (no shared unit has such a run and the unit
+ * allocator has no unit left; nothing changed), -ENOMEM; reason filled. */
+int famfs_pagealloc_take(struct famfs_pagealloc *pa, uint32_t npages,
+			 uint64_t *off, char *reason);
+/* Give back a run famfs_pagealloc_take or _mark gave (it may be part of
+ * one): its unit goes back to the unit allocator when it has no page in use
+ * left.  -EINVAL (not 4 KiB aligned, across units, not a shared unit, or a
+ * page not in use: nothing changed); reason filled. */
+int famfs_pagealloc_give(struct famfs_pagealloc *pa, uint64_t off,
+			 uint64_t len, char *reason);
+/* Rebuild: the page extent [off, off + len) of a logged small file is in
+ * use (its unit becomes shared, and used in the unit allocator), in any
+ * order.  -EINVAL (not 4 KiB aligned, empty, across units, unit 0, past
+ * the device), -EEXIST (a page already in use: nothing changed), -ENOMEM;
+ * reason filled. */
+int famfs_pagealloc_mark(struct famfs_pagealloc *pa, uint64_t off,
+			 uint64_t len, char *reason);
+/* Is the page at off (bytes) in use by a small file */
+bool famfs_pagealloc_test(const struct famfs_pagealloc *pa, uint64_t off);
+/* Is unit shared (holds a page extent) */
+bool famfs_pagealloc_shared(const struct famfs_pagealloc *pa, uint64_t unit);
+/* What df would show */
+struct famfs_pagealloc_stats {
+	uint64_t shared;	/* units holding page extents */
+	uint64_t partial;	/* of which with a free page */
+	uint64_t pages_used, pages_free;	/* in shared units */
+	uint32_t longest;	/* the longest free run in any shared unit */
+};
+void famfs_pagealloc_stats(const struct famfs_pagealloc *pa,
+			   struct famfs_pagealloc_stats *st);
 
 #endif /* FAMFS_SPACE_H */

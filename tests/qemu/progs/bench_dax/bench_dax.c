@@ -8,8 +8,10 @@
  *       pass; per pass the minor faults (getrusage) and, for fs-dax files,
  *       the fs_dax:dax_pmd_fault_done results (NOPAGE = a 2 MiB mapping,
  *       FALLBACK) and fs_dax:dax_pte_fault_done events (4 KiB mappings),
- *       counted with tracefs hist triggers.  -4: madvise(MADV_NOHUGEPAGE)
- *       (4 KiB mappings only).  -W: no write passes (read-only file).
+ *       and, when famfs.ko has it, the famfs:famfs_pud_fault results
+ *       (NOPAGE = a 1 GiB mapping, FALLBACK), counted with tracefs hist
+ *       triggers.  -4: madvise(MADV_NOHUGEPAGE) (4 KiB mappings only).
+ *       -W: no write passes (read-only file).
  *   bench_dax mmap -s SIZE [-r REPS] [-k STEP] NAME=PATH...
  *       REPS times: cold read, warm read, cold write, warm write passes over
  *       all targets at once, switching target every STEP bytes (default
@@ -28,12 +30,37 @@
  *   bench_dax open -n N [-r REPS] NAME=PATH...
  *       open(O_RDONLY)+close() of PATH, N times per target and repetition,
  *       alternating targets every 500.
+ *   bench_dax fault -s SIZE [-r REPS] NAME=PATH...
+ *       the first fault of a fresh shared mapping alone: REPS times per
+ *       target, map SIZE bytes, time one 8-byte load (read) or store (write)
+ *       at offset 0, then the same access again (no fault: the floor), and
+ *       unmap.  Minimum and median of each, and the faults the access
+ *       took.  Under -icount the minimum is the instructions of one fault
+ *       (a timer tick lands in a window this short rarely, and not in all
+ *       repetitions), which a whole pass cannot resolve: its own noise is a
+ *       few thousand instructions.
+ *   bench_dax share -n NPROC -s SIZE [-o OFF] NAME=PATH
+ *       the cost of mapping SIZE bytes of one file in NPROC processes: each
+ *       maps it shared and read-only (mmap(NULL): where the file system
+ *       places it; -o OFF: at OFF past a 1 GiB boundary, MAP_FIXED inside
+ *       a reservation of its own, e.g. -o 2M forces 2 MiB mappings on a
+ *       file that 1 GiB mappings would serve), then, one process after
+ *       the other, reads one byte per 2 MiB.  Printed: the minor faults
+ *       of all processes, the traced faults (as counts), the page-table
+ *       bytes of the processes (VmPTE, summed) before and after the reads,
+ *       the guest's PageTables (/proc/meminfo) before and after, and the
+ *       time of the reads (summed; instructions under -icount).  Runs
+ *       itself again with ADDR_NO_RANDOMIZE first, so that where a mapping
+ *       lands, and which upper page tables exist already, do not change
+ *       from run to run.
  *   bench_dax prep -s SIZE PATH     pwrite SIZE bytes of pattern to PATH
  *   bench_dax now                   CLOCK_MONOTONIC in ns
  *
  * PATH may be a file or a /dev/daxX.Y device (mapped from offset 0; no
  * read()/write(), no fsync).  SIZE takes K/M/G suffixes and an optional
  * +N/-N (bytes, same suffixes), e.g. 64M+4K.
+ *
+ * Sources: bench_dax.c (the passes, counts, tracing), pud.c (fault, share).
  *
  * Output: one machine-readable line per measurement,
  *   BENCH <kind> key=value...
@@ -53,29 +80,17 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "bench_dax.h"
 
-#define MiB (1ULL << 20)
-#define PMD_SZ (2 * MiB)
-#define MAX_T 8
-#define TRACE "/sys/kernel/tracing"
-#define VMF_NOPAGE 0x100
-#define VMF_FALLBACK 0x800
 
-struct target {
-	const char *name, *path;
-	int fd;
-	int chr;		/* device dax: no read/write/fsync */
-	char *map;
-	uint64_t ns, flt, ops;
-};
+struct target tg[MAX_T];
+int ntg;
+uint64_t size, step = 8 * MiB, bs;
+int reps = 1, verbose;
+volatile uint64_t sink;
+char **main_argv;
 
-static struct target tg[MAX_T];
-static int ntg;
-static uint64_t size, step = 8 * MiB, bs;
-static int reps = 1, verbose;
-static volatile uint64_t sink;
-
-static void die(const char *what)
+void die(const char *what)
 {
 	fprintf(stderr, "bench_dax: %s: %s\n", what, strerror(errno));
 	exit(2);
@@ -127,7 +142,7 @@ static uint64_t num1(const char *s, char **end)
 	return v;
 }
 
-static uint64_t num(const char *s)
+uint64_t num(const char *s)
 {
 	char *end;
 	uint64_t v = num1(s, &end);
@@ -149,7 +164,7 @@ bad:
 	exit(2);
 }
 
-static uint64_t now(void)
+uint64_t now(void)
 {
 	struct timespec ts;
 
@@ -157,7 +172,7 @@ static uint64_t now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static uint64_t minflt(void)
+uint64_t minflt(void)
 {
 	struct rusage ru;
 
@@ -205,45 +220,59 @@ static int wr(const char *path, const char *s)
 	return ok ? 0 : -1;
 }
 
-static const char *const events[] = { "dax_pmd_fault_done", "dax_pte_fault_done" };
-static int have_trace;
+static const char *const events[] = { "fs_dax/dax_pmd_fault_done", "fs_dax/dax_pte_fault_done",
+				      "famfs/famfs_pud_fault" };
+#define NEV 3
+int have_trace, have_pud;
 
-static void hist_reset(void)
+void hist_reset(void)
 {
 	char p[256];
 
 	have_trace = 1;
-	for (unsigned i = 0; i < 2; i++) {
-		snprintf(p, sizeof(p), TRACE "/events/fs_dax/%s/trigger", events[i]);
+	have_pud = 1;
+	for (unsigned i = 0; i < NEV; i++) {
+		snprintf(p, sizeof(p), TRACE "/events/%s/trigger", events[i]);
 		wr(p, "!hist:keys=result");	/* fails when absent: fine */
 		if (wr(p, "hist:keys=result"))
-			have_trace = 0;
+			*(i < 2 ? &have_trace : &have_pud) = 0;
 	}
 }
 
-/* counts[0] = PMD NOPAGE, [1] = PMD FALLBACK, [2] = PMD other, [3] = PTE */
-static void hist_read(uint64_t counts[4])
+/* counts: see bench_dax.h (famfs_pud_fault's result is a string: NOPAGE,
+ * FALLBACK, SIGBUS) */
+void hist_read(uint64_t counts[NCNT])
 {
-	char p[256], line[512];
+	char p[256], line[512], res[32];
 
-	memset(counts, 0, 4 * sizeof(counts[0]));
-	for (unsigned i = 0; i < 2; i++) {
+	memset(counts, 0, NCNT * sizeof(counts[0]));
+	for (unsigned i = 0; i < NEV; i++) {
 		FILE *f;
 
-		snprintf(p, sizeof(p), TRACE "/events/fs_dax/%s/hist", events[i]);
+		snprintf(p, sizeof(p), TRACE "/events/%s/hist", events[i]);
 		f = fopen(p, "r");
 		if (!f)
 			continue;
 		while (fgets(line, sizeof(line), f)) {
-			unsigned long long res, hits;
+			unsigned long long num, hits;
+			char *h = strstr(line, "hitcount:");
 
-			if (sscanf(line, "{ result: %llu } hitcount: %llu", &res, &hits) != 2)
+			if (strncmp(line, "{ result: ", 10) || !h ||
+			    sscanf(h, "hitcount: %llu", &hits) != 1)
+				continue;
+			if (i == 2) {
+				if (sscanf(line, "{ result: %31[A-Z_-]", res) != 1)
+					continue;
+				counts[!strcmp(res, "NOPAGE") ? 4 : !strcmp(res, "FALLBACK") ? 5 : 6] += hits;
+				continue;
+			}
+			if (sscanf(line, "{ result: %llu", &num) != 1)
 				continue;
 			if (i == 1)
 				counts[3] += hits;
-			else if (res & VMF_NOPAGE)
+			else if (num & VMF_NOPAGE)
 				counts[0] += hits;
-			else if (res & VMF_FALLBACK)
+			else if (num & VMF_FALLBACK)
 				counts[1] += hits;
 			else
 				counts[2] += hits;
@@ -252,19 +281,33 @@ static void hist_read(uint64_t counts[4])
 	}
 }
 
-static void hist_off(void)
+void hist_off(void)
 {
 	char p[256];
 
-	for (unsigned i = 0; i < 2; i++) {
-		snprintf(p, sizeof(p), TRACE "/events/fs_dax/%s/trigger", events[i]);
+	for (unsigned i = 0; i < NEV; i++) {
+		snprintf(p, sizeof(p), TRACE "/events/%s/trigger", events[i]);
 		wr(p, "!hist:keys=result");
 	}
 }
 
+/* The traced counts as " pmd_nopage=..." (nothing for device-dax) */
+void print_traced(const uint64_t c[NCNT], int chr)
+{
+	if (!have_trace || chr)
+		return;
+	printf(" pmd_nopage=%llu pmd_fallback=%llu pmd_other=%llu pte=%llu",
+	       (unsigned long long)c[0], (unsigned long long)c[1],
+	       (unsigned long long)c[2], (unsigned long long)c[3]);
+	if (have_pud)
+		printf(" pud_nopage=%llu pud_fallback=%llu pud_other=%llu",
+		       (unsigned long long)c[4], (unsigned long long)c[5],
+		       (unsigned long long)c[6]);
+}
+
 /* ---- targets ----------------------------------------------------------- */
 
-static void parse_targets(int argc, char **argv, int flags)
+void parse_targets(int argc, char **argv, int flags)
 {
 	for (int i = 0; i < argc; i++) {
 		struct target *t = &tg[ntg];
@@ -294,7 +337,7 @@ static void parse_targets(int argc, char **argv, int flags)
 }
 
 /* A target whose NAME ends in "-4k" gets 4 KiB mappings only (MADV_NOHUGEPAGE). */
-static char *map_target(struct target *t, uint64_t len, int prot)
+char *map_target(struct target *t, uint64_t len, int prot)
 {
 	char *m = mmap(NULL, len, prot, MAP_SHARED, t->fd, 0);
 	size_t n = strlen(t->name);
@@ -306,7 +349,7 @@ static char *map_target(struct target *t, uint64_t len, int prot)
 	return m;
 }
 
-static void pin(void)
+void pin(void)
 {
 	cpu_set_t s;
 
@@ -320,7 +363,7 @@ static void pin(void)
 static void counts_pass(struct target *t, const char *pass, int write, int fresh,
 			int nohuge)
 {
-	uint64_t c[4], f0, f1, t0, t1;
+	uint64_t c[NCNT], f0, f1, t0, t1;
 
 	if (fresh) {
 		if (t->map)
@@ -341,10 +384,7 @@ static void counts_pass(struct target *t, const char *pass, int write, int fresh
 	hist_read(c);
 	printf("BENCH counts target=%s size=%llu pass=%s minflt=%llu", t->name,
 	       (unsigned long long)size, pass, (unsigned long long)(f1 - f0));
-	if (have_trace && !t->chr)
-		printf(" pmd_nopage=%llu pmd_fallback=%llu pmd_other=%llu pte=%llu",
-		       (unsigned long long)c[0], (unsigned long long)c[1],
-		       (unsigned long long)c[2], (unsigned long long)c[3]);
+	print_traced(c, t->chr);
 	printf(" ns=%llu\n", (unsigned long long)(t1 - t0));
 }
 
@@ -663,6 +703,7 @@ static int cmd_prep(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	main_argv = argv;
 	now();	/* the first call faults the vDSO data page in: not in a pass */
 	if (argc >= 2 && !strcmp(argv[1], "now")) {
 		printf("%llu\n", (unsigned long long)now());
@@ -675,6 +716,7 @@ int main(int argc, char **argv)
 		} cmds[] = {
 			{ "counts", cmd_counts }, { "mmap", cmd_mmap }, { "rw", cmd_rw },
 			{ "fsync", cmd_fsync }, { "open", cmd_open }, { "prep", cmd_prep },
+			{ "share", cmd_share }, { "fault", cmd_fault },
 		};
 		for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 			if (!strcmp(argv[1], cmds[i].name)) {
@@ -687,6 +729,6 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	fprintf(stderr, "usage: bench_dax counts|mmap|rw|fsync|open|prep|now ... (see bench_dax.c)\n");
+	fprintf(stderr, "usage: bench_dax counts|mmap|rw|fsync|open|fault|share|prep|now ... (see bench_dax.c)\n");
 	return 2;
 }
