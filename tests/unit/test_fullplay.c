@@ -238,6 +238,35 @@ static void test_many_renames_then_delete_behind(void **state)
 	root_holds(t, 0);
 }
 
+/* a replay stopped after 1 moved a file aside: the next one finds it
+ * there (where it ends, or removed if deleted) */
+static void test_aside_found_again(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	uint64_t a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	uint64_t b = th_append_file(t, "b", 26 * MiB, 2 * MiB, 100);
+	char x[700], y[700];
+
+	remount(t);
+	r = play(t);
+	clean(&r);
+	ren(t, a, F, "a", "c");
+	del(t, b, F, "b");
+	snprintf(x, sizeof(x), "%s/a", t->mpt);
+	snprintf(y, sizeof(y), "%s/.famfs-mv.%llu", t->mpt, (unsigned long long)a);
+	assert_int_equal(rename(x, y), 0);
+	snprintf(x, sizeof(x), "%s/b", t->mpt);
+	snprintf(y, sizeof(y), "%s/.famfs-mv.%llu", t->mpt, (unsigned long long)b);
+	assert_int_equal(rename(x, y), 0);
+	r = play(t);
+	clean(&r);
+	assert_int_equal(r.moved, 1);
+	assert_int_equal(r.removed, 1);
+	assert_int_equal(at(t, "c"), 24 * MiB);
+	root_holds(t, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +276,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_dir_renamed_then_file_at_its_name_behind, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_many_renames_behind, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_many_renames_then_delete_behind, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_aside_found_again, setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
