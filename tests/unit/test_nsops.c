@@ -360,6 +360,35 @@ static void test_chmod_chown(void **state)
 	fsck_clean(t);
 }
 
+/* chown of a set-id file: the kernel drops S_ISUID (and S_ISGID with
+ * group execute) here, as chown(2) does; the log must say the same, or
+ * every other host (and this one's remount) gives the new owner a set-id
+ * file the master does not have */
+static void test_chown_drops_setid(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	struct famfs_modespec m;
+	char cmd[700];
+
+	if (geteuid())
+		skip();
+	create(t, "a", 100);
+	assert_int_equal(famfs_mode_parse("6755", &m, NULL), 0);
+	assert_int_equal(famfs_setattr(&t->fs, "a", FAMFS_SETATTR_MODE, &m, 0, 0), 0);
+	assert_int_equal(mode_of(t, "a"), 06755);
+	assert_int_equal(famfs_setattr(&t->fs, "a", FAMFS_SETATTR_UID, NULL,
+				       0, 0), 0);
+	assert_int_equal(mode_of(t, "a"), 0755);
+	/* what the log says: a remount's replay */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s/.meta'", t->mpt, t->mpt);
+	assert_int_equal(system(cmd), 0);
+	th_mock_reset();
+	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
+	assert_int_equal(r.conflicts + r.errors, 0);
+	assert_int_equal(mode_of(t, "a"), 0755);
+}
+
 static void test_modes(void **state)
 {
 	static const struct { const char *s; unsigned old, file, dir; } c[] = {
@@ -535,6 +564,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mv_into_root, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mv_refused, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_chmod_chown, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_chown_drops_setid, setup, th_teardown),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test_setup_teardown(test_client_refused, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_new_process_judges, setup, th_teardown),
