@@ -397,6 +397,19 @@ int famfs_setattr(struct famfs_fs *fs, const char *rel, uint32_t valid,
 		goto out;
 	if (valid & FAMFS_SETATTR_MODE)
 		m = famfs_mode_apply(mode, o.mode, o.kind == FAMFS_LOG_MKDIR);
+	/* a new owner or group of a file drops its set-user-ID bit, and its
+	 * set-group-ID bit if group-executable, as chown(2) does here: the
+	 * entry says so (its mode), or every other host would keep them */
+	if (valid & (FAMFS_SETATTR_UID | FAMFS_SETATTR_GID) &&
+	    o.kind == FAMFS_LOG_FILE) {
+		uint32_t base = valid & FAMFS_SETATTR_MODE ? m : o.mode;
+		uint32_t drop = S_ISUID | (base & S_IXGRP ? S_ISGID : 0);
+
+		if (base & drop) {
+			valid |= FAMFS_SETATTR_MODE;
+			m = base & ~drop;
+		}
+	}
 	rc = famfs_entry_build_setattr(&e, o.id, (unsigned)o.kind, norm, valid,
 				       m, uid, gid);
 	if (!rc)
