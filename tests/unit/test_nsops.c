@@ -389,6 +389,31 @@ static void test_chown_drops_setid(void **state)
 	assert_int_equal(mode_of(t, "a"), 0755);
 }
 
+/* another opening (another process) removes and renames while this one
+ * holds a create cache built before the log had deletes or renames: this
+ * one's next create judges the paths as the log has them now -- the
+ * renamed-to path taken, the removed one free -- not by its table of
+ * first paths */
+static void test_other_process_stale_cache(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fs other;
+
+	create(t, "a", 100);
+	create(t, "b", 100);
+	assert_non_null(t->fs.cache_alloc);
+	assert_int_equal(famfs_fs_open_dev(t->img, true, &other), 0);
+	snprintf(other.mpt, sizeof(other.mpt), "%s", t->mpt);
+	assert_int_equal(famfs_rename(&other, "b", "x"), 0);
+	assert_int_equal(famfs_remove(&other, "a", false), 0);
+	famfs_fs_close(&other);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_file_create(&t->fs, "x", 100, 0644, 0, 0), -EEXIST);
+	famfs_quiet = 0;
+	create(t, "a", 100);
+	fsck_clean(t);
+}
+
 static void test_modes(void **state)
 {
 	static const struct { const char *s; unsigned old, file, dir; } c[] = {
@@ -565,6 +590,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mv_refused, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_chmod_chown, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_chown_drops_setid, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_other_process_stale_cache, setup, th_teardown),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test_setup_teardown(test_client_refused, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_new_process_judges, setup, th_teardown),
