@@ -2,8 +2,6 @@
 /* famfs chown: change the owner of files and directories and log it
  * (format rev 3). */
 #define _GNU_SOURCE
-#include <grp.h>
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,37 +39,11 @@ const struct cli_doc cli_doc_chown = {
 	.see_also = "famfs(8), famfs-chmod(8), chown(1)",
 };
 
-/* a user or group name, or a number: 0, or FAMFS_EXIT_USAGE (printed) */
-static int id_of(const char *s, bool group, uint32_t *id, uint32_t *login_gid)
-{
-	if (!famfs_parse_u32(s, 10, id) && *id != UINT32_MAX)
-		return FAMFS_EXIT_OK;
-	if (group) {
-		struct group *g = getgrnam(s);
-
-		if (g) {
-			*id = g->gr_gid;
-			return FAMFS_EXIT_OK;
-		}
-	} else {
-		struct passwd *p = getpwnam(s);
-
-		if (p) {
-			*id = p->pw_uid;
-			if (login_gid)
-				*login_gid = p->pw_gid;
-			return FAMFS_EXIT_OK;
-		}
-	}
-	famfs_err("%s: no such %s on this host", s, group ? "group" : "user");
-	return FAMFS_EXIT_USAGE;
-}
-
 int cmd_chown(int argc, char **argv)
 {
-	char rel[FAMFS_LOG_PATH_MAX], spec[512], *colon;
+	char rel[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN];
 	struct cli_batch b = { .open = false };
-	uint32_t valid = 0, uid = 0, gid = 0, login_gid = 0;
+	uint32_t valid = 0, uid = 0, gid = 0;
 	int c, rc = FAMFS_EXIT_OK;
 
 	while ((c = cli_getopt(argc, argv, &cli_doc_chown)) != -1) {
@@ -80,27 +52,10 @@ int cmd_chown(int argc, char **argv)
 		default: return cli_usage(&cli_doc_chown, 1);
 		}
 	}
-	if (argc - optind < 2 || strlen(argv[optind]) >= sizeof(spec))
+	if (argc - optind < 2)
 		return cli_usage(&cli_doc_chown, 1);
-	strcpy(spec, argv[optind]);
-	colon = strchr(spec, ':');
-	if (colon)
-		*colon = '\0';
-	if (*spec) {
-		if (id_of(spec, false, &uid, &login_gid))
-			return FAMFS_EXIT_USAGE;
-		valid |= FAMFS_SETATTR_UID;
-	}
-	if (colon && colon[1]) {
-		if (id_of(colon + 1, true, &gid, NULL))
-			return FAMFS_EXIT_USAGE;
-		valid |= FAMFS_SETATTR_GID;
-	} else if (colon && *spec) {		/* OWNER: its login group */
-		gid = login_gid;
-		valid |= FAMFS_SETATTR_GID;
-	}
-	if (!valid) {
-		famfs_err("%s: neither an owner nor a group", argv[optind]);
+	if (famfs_owner_parse(argv[optind], &valid, &uid, &gid, reason)) {
+		famfs_err("%s", reason);
 		return FAMFS_EXIT_USAGE;
 	}
 	for (int i = optind + 1; i < argc; i++) {
