@@ -13,8 +13,7 @@
 #define REASON(...) do { if (reason) snprintf(reason, FAMFS_REASON_LEN, __VA_ARGS__); } while (0)
 
 /* a user or group name, or a number: 0, or -EINVAL (reason) */
-static int id_of(const char *s, bool group, uint32_t *id, uint32_t *login_gid,
-		 char *reason)
+static int id_of(const char *s, bool group, uint32_t *id, char *reason)
 {
 	if (!famfs_parse_u32(s, 10, id) && *id != UINT32_MAX)
 		return 0;
@@ -30,8 +29,6 @@ static int id_of(const char *s, bool group, uint32_t *id, uint32_t *login_gid,
 
 		if (p) {
 			*id = p->pw_uid;
-			if (login_gid)
-				*login_gid = p->pw_gid;
 			return 0;
 		}
 	}
@@ -43,7 +40,6 @@ int famfs_owner_parse(const char *spec, uint32_t *valid, uint32_t *uid,
 		      uint32_t *gid, char *reason)
 {
 	char s[512], *colon;
-	uint32_t login_gid = 0;
 
 	*valid = *uid = *gid = 0;
 	if (strlen(spec) >= sizeof(s)) {
@@ -55,16 +51,24 @@ int famfs_owner_parse(const char *spec, uint32_t *valid, uint32_t *uid,
 	if (colon)
 		*colon = '\0';
 	if (*s) {
-		if (id_of(s, false, uid, &login_gid, reason))
+		if (id_of(s, false, uid, reason))
 			return -EINVAL;
 		*valid |= FAMFS_SETATTR_UID;
 	}
 	if (colon && colon[1]) {
-		if (id_of(colon + 1, true, gid, NULL, reason))
+		if (id_of(colon + 1, true, gid, reason))
 			return -EINVAL;
 		*valid |= FAMFS_SETATTR_GID;
 	} else if (colon && *s) {		/* OWNER: its login group */
-		*gid = login_gid;
+		struct passwd *p = getpwuid(*uid);
+
+		/* a number too (chown(1)); none here: no group, never 0 */
+		if (!p) {
+			REASON("%.100s: user %u has no login group on this host",
+			       spec, *uid);
+			return -EINVAL;
+		}
+		*gid = p->pw_gid;
 		*valid |= FAMFS_SETATTR_GID;
 	}
 	if (!*valid) {
