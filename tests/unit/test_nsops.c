@@ -414,6 +414,35 @@ static void test_other_process_stale_cache(void **state)
 	fsck_clean(t);
 }
 
+/* a follower on the master's own mount (mount -o follow everywhere, or a
+ * client that took the master role): what famfs rm, mv, chmod did here
+ * already is what the log says -- no conflict */
+static void test_own_follower_quiet(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r;
+	struct famfs_modespec m;
+
+	create(t, "a", 100);
+	create(t, "b", 100);
+	create(t, "c", 100);
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+	assert_int_equal(famfs_remove(&t->fs, "d", true), 0);
+	assert_int_equal(famfs_rename(&t->fs, "b", "x"), 0);
+	assert_int_equal(famfs_mode_parse("600", &m, NULL), 0);
+	assert_int_equal(famfs_setattr(&t->fs, "c", FAMFS_SETATTR_MODE, &m, 0, 0), 0);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	assert_int_equal(r.conflicts + r.errors, 0);
+	assert_false(th_exists(t, "a", false));
+	assert_true(th_exists(t, "x", false));
+	famfs_logplay_free(lp);
+}
+
 static void test_modes(void **state)
 {
 	static const struct { const char *s; unsigned old, file, dir; } c[] = {
@@ -591,6 +620,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_chmod_chown, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_chown_drops_setid, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_other_process_stale_cache, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_own_follower_quiet, setup, th_teardown),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test_setup_teardown(test_client_refused, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_new_process_judges, setup, th_teardown),
