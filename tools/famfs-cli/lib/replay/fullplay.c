@@ -381,6 +381,7 @@ static int live(void *arg, const char *rel, const struct famfs_names_obj *o)
 	struct famfs_log_entry e;
 	char sub[FAMFS_LOG_PATH_MAX + 2];
 	size_t n = strlen(rel);
+	unsigned long bad;
 	struct stat st;
 
 	if (stop_now(f))
@@ -397,6 +398,7 @@ static int live(void *arg, const char *rel, const struct famfs_names_obj *o)
 			  (unsigned long long)o->id);
 		return 0;
 	}
+	bad = c->r->conflicts + c->r->errors;
 	if (!f->fresh && fstatat(c->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) &&
 	    errno == ENOENT)
 		move_here(f, rel, o, e.fm.path);
@@ -410,6 +412,8 @@ static int live(void *arg, const char *rel, const struct famfs_names_obj *o)
 	c->fix_attrs = o->attr_set;
 	famfs_lp_make(c, o->id, &e);
 	c->fix_attrs = false;
+	if (c->r->conflicts + c->r->errors != bad)
+		famfs_lp_trouble_add(c, o->id);
 	return 0;
 }
 
