@@ -311,6 +311,13 @@ int famfs_lp_ns(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *e)
 	}
 	if (famfs_lp_beneath_refused(c, p, ns.path, idx))
 		return 0;
+	/* a directory here the replay did not take for the log's (dir_there:
+	 * someone else's): never changed, moved or removed as if it were */
+	if (pathset_lookup_n(&c->refused, ns.path, strlen(ns.path))) {
+		CONFLICT(c, "%s: log entry %llu (%s) skipped: the directory here is not the log's (said above)",
+			 p, (unsigned long long)idx, famfs_ns_name(ns.type));
+		return 0;
+	}
 	switch (ns.type) {
 	case FAMFS_LOG_DELETE:
 		return play_delete(c, idx, &ns, p);
