@@ -40,7 +40,10 @@ const struct cli_doc cli_doc_check = {
 };
 
 static unsigned long nfiles, nbad, nuntyped, nunlogged;
-static struct pathset logged;	/* the paths of the log's file entries */
+/* the log's files where it has them now (its namespace: deletes and
+ * renames applied), and the paths of refused file entries */
+static struct famfs_names *names;
+static struct pathset logged;
 /* the log's segments by their EXTEND entries (1..nseg-1) */
 static struct famfs_extent seg[FAMFS_LOG_MAX_SEGS];
 static unsigned nseg = 1;
@@ -51,13 +54,17 @@ static int add_logged(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	int rc;
 
 	(void)arg;
-	(void)ok;	/* refused, still the entry of its path */
 	(void)reason;
 	if (ok && le16toh(e->type) == FAMFS_LOG_EXTEND &&
 	    le64toh(e->fm.size) == nseg && nseg < FAMFS_LOG_MAX_SEGS) {
 		seg[nseg].offset = le64toh(e->fm.ext.simple[0].offset);
 		seg[nseg++].len = le64toh(e->fm.ext.simple[0].len);
 	}
+	if (ok) {
+		rc = famfs_names_apply(names, idx, e, NULL, NULL);
+		return rc < 0 ? rc : 0;
+	}
+	/* refused, still the entry of its path */
 	if (le16toh(e->type) != FAMFS_LOG_FILE ||
 	    strnlen(e->fm.path, sizeof(e->fm.path)) == sizeof(e->fm.path))
 		return 0;
@@ -65,6 +72,16 @@ static int add_logged(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	return rc == -EEXIST ? 0 : rc;
 }
 static size_t root_len;
+
+static bool is_logged(const char *rel)
+{
+	uint64_t id;
+	int kind;
+
+	return (famfs_names_lookup(names, rel, &id, &kind) &&
+		kind == FAMFS_LOG_FILE && id != FAMFS_NAMES_IMPLIED) ||
+	       pathset_lookup(&logged, rel);
+}
 
 static int visit(const char *p, const struct stat *st, int flag, struct FTW *f)
 {
@@ -110,7 +127,7 @@ static int visit(const char *p, const struct stat *st, int flag, struct FTW *f)
 		       (unsigned long long)map.file_size,
 		       (unsigned long long)st->st_size);
 		nbad++;
-	} else if (want == FAMFS_REG && !pathset_lookup(&logged, rel)) {
+	} else if (want == FAMFS_REG && !is_logged(rel)) {
 		printf("%s: mapped but not in the log: it holds %llu bytes of memory the log says are free, in this mount only (a creator killed before it logged the file?); rm it to free them\n",
 		       p, (unsigned long long)famfs_fmap_alloc_bytes(&map));
 		nunlogged++;
@@ -146,8 +163,10 @@ int cmd_check(int argc, char **argv)
 	if (famfs_fs_open_mount(argv[optind], false, &fs))
 		return FAMFS_EXIT_ERROR;
 	root_len = strlen(fs.mpt);
-	if (pathset_init(&logged, famfs_log_next(fs.log) + 16)) {
+	names = famfs_names_new();
+	if (!names || pathset_init(&logged, 16)) {
 		famfs_err("%s: cannot read the log: out of memory", fs.mpt);
+		famfs_names_free(names);
 		famfs_fs_close(&fs);
 		return FAMFS_EXIT_ERROR;
 	}
@@ -158,12 +177,14 @@ int cmd_check(int argc, char **argv)
 		 * name it */
 		famfs_logseg_check_files(&fs, seg, nseg, say, NULL);
 		pathset_free(&logged);
+		famfs_names_free(names);
 		famfs_fs_close(&fs);
 		return FAMFS_EXIT_ERROR;
 	}
 	if (nftw(fs.mpt, visit, 32, FTW_PHYS | FTW_MOUNT)) {
 		famfs_err("%s: walk failed: %s", fs.mpt, strerror(errno));
 		pathset_free(&logged);
+		famfs_names_free(names);
 		famfs_fs_close(&fs);
 		return FAMFS_EXIT_ERROR;
 	}
@@ -171,6 +192,7 @@ int cmd_check(int argc, char **argv)
 	nbad += famfs_logseg_check_files(&fs, seg, nseg, say, NULL);
 	famfs_fs_close(&fs);
 	pathset_free(&logged);
+	famfs_names_free(names);
 	printf("famfs check: %s: %lu files, %lu not properly mapped (%lu mapped but not in the log)\n",
 	       argv[optind], nfiles, nbad, nunlogged);
 	if (nuntyped)

@@ -33,7 +33,12 @@ const struct cli_doc cli_doc_df = {
 		"allocates nothing until the log is repaired), and that memory is shown\n"
 		"as unknown, with a warning.\n"
 		"A log at least 90% full is warned about on stderr: when it is full,\n"
-		"new files and directories fail.\n",
+		"new files and directories fail.\n"
+		"\n"
+		"Files and directories removed with famfs rm are not counted as files\n"
+		"or directories; their number is shown on a line of its own, with the\n"
+		"memory of the files: it stays used (this famfs never gives it to a\n"
+		"new file) and is shown as pending reclaim.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'j', "json", NULL, "print the summary as JSON on stdout (see JSON)" },
 		{ 0 } },
@@ -225,6 +230,11 @@ int cmd_df(int argc, char **argv)
 		       (unsigned long long)df.log_capacity,
 		       (unsigned long long)(df.log_capacity - df.log_entries));
 	printf("  files        %lu\n  directories  %lu\n", df.files, df.dirs);
+	if (df.deleted_files || df.deleted_dirs)
+		printf("  deleted      %lu files, %lu directories: %llu bytes (%s) pending reclaim (a deleted file's memory stays used; this famfs does not free it)\n",
+		       df.deleted_files, df.deleted_dirs,
+		       (unsigned long long)df.pending_reclaim,
+		       human(df.pending_reclaim, h, sizeof(h)));
 	printf("  coherence    %s (superblock)", sbmode);
 	if (mmode)
 		printf(", this mount %s%s", mmode,

@@ -39,11 +39,22 @@ const struct cli_doc cli_doc_logplay = {
 		      "famfs logplay --follow [-i MS] [-v] MPT" },
 	.description =
 		"Replay the log of the famfs file system mounted at MPT: create the\n"
-		"files and directories it lacks (idempotent).  Reports conflicts: a\n"
+		"files and directories it lacks (idempotent), and remove, move and\n"
+		"give a mode or owner to what famfs rm, mv, chmod and chown changed\n"
+		"on the master.  A replay from the log's first entry (famfs logplay,\n"
+		"a mount, the first round of --follow) makes the tree what the whole\n"
+		"log says: a deleted file still here is removed and a moved one\n"
+		"moved where it ends (each found by its map: nothing else is ever\n"
+		"removed or moved), and what the log deletes later is never made;\n"
+		"--follow then applies each new entry in the log's order.  Reports\n"
+		"conflicts: a\n"
 		"file whose map differs from the log, a path logged twice, a file where\n"
 		"a directory belongs, a directory at a logged directory's path owned by\n"
 		"neither root nor the logged owner (not taken: nothing logged beneath it\n"
-		"is replayed; one that is taken gets the logged owner and mode).\n"
+		"is replayed; one that is taken gets the logged owner and mode), a\n"
+		"DELETE, RENAME or SETATTR of what the log does not have at its path\n"
+		"(or of a file here that is not the logged one), a RENAME onto a path\n"
+		"that is there, a directory to remove that is not empty here.\n"
 		"Corrupt log entries are reported and skipped.\n"
 		"famfs mount and mount.famfs replay the log already; a client runs\n"
 		"logplay to see what the master created since, or keeps\n"
@@ -82,10 +93,13 @@ static void on_signal(int sig)
 
 static void print_summary(const struct famfs_logplay_result *r, bool dry)
 {
-	printf("famfs logplay: %lu files and %lu directories %s, %lu present, %lu conflicts, %lu corrupt entries skipped, %lu errors\n",
+	printf("famfs logplay: %lu files and %lu directories %s, %lu present, %lu conflicts, %lu corrupt entries skipped, %lu errors, %lu %s, %lu %s, %lu %s\n",
 	       r->created_files, r->created_dirs,
 	       dry ? "to create" : "created", r->present, r->conflicts,
-	       r->bad_entries, r->errors);
+	       r->bad_entries, r->errors, r->removed,
+	       dry ? "to remove" : "removed", r->moved,
+	       dry ? "to move" : "moved", r->changed,
+	       dry ? "to change" : "changed");
 }
 
 static int exit_code(const struct famfs_logplay_result *r)

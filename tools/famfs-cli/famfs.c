@@ -117,7 +117,8 @@ static const struct cli_doc cli_doc_famfs = {
 		     "skipped corrupt entries; verify: data mismatch)" },
 		CLI_EXIT_END },
 	.see_also = "famfs-mkfs(8), famfs-mount(8), famfs-logplay(8), famfs-mkfile(8),\n"
-		    "famfs-cp(8), famfs-mkdir(8), famfs-fsck(8), famfs-getmap(8),\n"
+		    "famfs-cp(8), famfs-mkdir(8), famfs-rm(8), famfs-mv(8),\n"
+		    "famfs-chmod(8), famfs-chown(8), famfs-fsck(8), famfs-getmap(8),\n"
 		    "famfs-check(8), famfs-verify(8), famfs-df(8), famfs-bind(8),\n"
 		    "famfs-master(8), famfs-flush(8), famfs-tune(8), famfs-loggrow(8), famfs-devices(8),\n"
 		    "famfs-devadd(8), "

@@ -12,7 +12,8 @@
 #include "cli.h"
 
 #define CLI_COMMANDS(X) \
-	X(mkfs) X(mount) X(logplay) X(mkfile) X(cp) X(mkdir) X(fsck) \
+	X(mkfs) X(mount) X(logplay) X(mkfile) X(cp) X(mkdir) X(rm) X(mv) \
+	X(chmod) X(chown) X(fsck) \
 	X(getmap) X(check) X(verify) X(df) X(bind) X(master) X(flush) X(tune) X(loggrow) \
 	X(devices) X(devadd)
 #define CLI_DECLARE(n) \

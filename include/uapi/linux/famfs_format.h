@@ -263,7 +263,10 @@
 					 FAMFS_FEATURE_INCOMPAT_COMPACT_LOG | \
 					 FAMFS_FEATURE_INCOMPAT_MULTIDEV | \
 					 FAMFS_FEATURE_INCOMPAT_NONCOHERENT | \
-					 FAMFS_FEATURE_INCOMPAT_LOG_EXTEND)
+					 FAMFS_FEATURE_INCOMPAT_LOG_EXTEND | \
+					 FAMFS_FEATURE_INCOMPAT_DELETE | \
+					 FAMFS_FEATURE_INCOMPAT_RENAME | \
+					 FAMFS_FEATURE_INCOMPAT_SETATTR)
 
 struct famfs_superblock {
 	__le64	magic;			/*   0 FAMFS_SB_MAGIC */
@@ -609,8 +612,10 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
 		    "a grown log holds at least twice the largest mkfs log");
 
 /* ------------------------------------------------------------------------ */
-/* Format revision 3 (designed, not implemented: no bit below is in the     */
-/* *_SUPP masks yet, so every tool refuses a file system that has one, R1)  */
+/* Format revision 3.  Implemented: DELETE, RENAME, SETATTR (issue 29, its  */
+/* first step: no RECLAIM yet, a deleted file's memory stays its DELETE's). */
+/* HOSTS and SMALL_FILES are not in the *_SUPP masks: every tool refuses a  */
+/* file system that has one of them (R1).                                   */
 /* ------------------------------------------------------------------------ */
 /*
  * One revision for the life of a file (delete, rename, setattr; memory

@@ -138,6 +138,28 @@ int dirset_parent_beneath(const char *mpt, const char *rel, const char **name);
 int dirset_open_made_dir(int pfd, const char *name);
 const char *dirset_made_why(int err);
 
+/* ---- modespec.c: chmod's MODE ------------------------------------------ */
+/* Octal (at most 07777), or chmod(1)'s symbolic clauses ([ugoa]*, then one
+ * or more of [-+=] with [rwxXst]*, comma-separated; no who means a, and
+ * no umask applies) */
+struct famfs_modespec {
+	char text[64];
+	bool octal;
+	uint32_t bits;		/* octal's */
+};
+/* 0, or -EINVAL with reason filled */
+int famfs_mode_parse(const char *s, struct famfs_modespec *m, char *reason);
+/* The mode m makes of old (a directory's X and set-id bits as chmod(1)) */
+uint32_t famfs_mode_apply(const struct famfs_modespec *m, uint32_t old,
+			  bool dir);
+
+/* ---- ownerspec.c: chown's OWNER[:GROUP] --------------------------------- */
+/* OWNER, OWNER:GROUP, OWNER: (OWNER's login group, as chown(1)) or :GROUP;
+ * each a name of this host or a number (never (u32)-1).  *valid the
+ * FAMFS_SETATTR_UID/GID it names; 0, or -EINVAL with reason filled */
+int famfs_owner_parse(const char *spec, uint32_t *valid, uint32_t *uid,
+		      uint32_t *gid, char *reason);
+
 /* ---- zero.c ------------------------------------------------------------- */
 /* zero.c: memset(buf, 0, n) for large n, with non-temporal wide stores
  * where the CPU has them (ordered by a fence before it returns).  Returns

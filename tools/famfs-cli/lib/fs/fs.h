@@ -19,6 +19,7 @@
 
 struct famfs_alloc;	/* space/ */
 struct famfs_summary;	/* log/ */
+struct famfs_names;	/* log/ */
 
 /* ---- fs.c: an opened file system (superblock + log) --------------------- */
 /* A log segment (INCOMPAT_LOG_EXTEND): segment 0 is mkfs's log (its map is
@@ -70,6 +71,11 @@ struct famfs_fs {
 	 * the logged paths of the entries [0, cache_next) */
 	struct famfs_alloc *cache_alloc;	/* one bitmap per device */
 	struct famfs_summary *cache_sum;	/* log/summary.c: the paths */
+	/* log/names.c: the paths instead, with what deletes and renames did
+	 * (the summary cannot say it: a log that has them, or an opening
+	 * that asked, cache_names_want, builds this from the whole log) */
+	struct famfs_names *cache_names;
+	bool cache_names_want;
 	uint64_t cache_next;
 	bool cache_unsaved;		/* the summary file is behind */
 	/* the last entry of [0, cache_next): where it starts, and the CRC

@@ -34,12 +34,25 @@ void famfs_fs_cache_drop(struct famfs_fs *fs)
 		famfs_alloc_free(fs->cache_alloc);
 	free(fs->cache_alloc);
 	famfs_summary_free(fs->cache_sum);
+	famfs_names_free(fs->cache_names);
 	fs->cache_alloc = NULL;
 	fs->cache_sum = NULL;
+	fs->cache_names = NULL;
 	fs->cache_next = 0;
 	fs->cache_unsaved = false;
 	fs->cache_unparsed = fs->cache_past = UINT64_MAX;
 	fs->cache_dirok_len = 0;
+}
+
+/* The paths from the namespace the log builds (names.c), not from the
+ * summary's table: a log with deletes or renames (a table of first paths
+ * cannot say what they did), or an opening that asked (famfs rm, mv,
+ * chmod, chown judge objects, and a directory's contents) */
+static bool want_names(const struct famfs_fs *fs)
+{
+	return fs->cache_names_want ||
+	       le32toh(fs->sb->feature_incompat) & (FAMFS_FEATURE_INCOMPAT_DELETE |
+						    FAMFS_FEATURE_INCOMPAT_RENAME);
 }
 
 /* A cache was just allocated: what the opening (fs/fs.c) and the append
@@ -77,13 +90,22 @@ static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	rc = famfs_alloc_sync(fs->cache_alloc, &fs->devs);
 	if (rc)
 		return rc;
+	/* (a DELETE frees nothing: the memory stays its FILE entry's) */
 	famfs_alloc_mark(fs->cache_alloc, e);
-	/* a file: it may be a prefix of the directory known to have none */
-	if (le16toh(e->type) == FAMFS_LOG_FILE)
+	/* a file: it may be a prefix of the directory known to have none;
+	 * a delete or rename may make or unmake any path */
+	if (le16toh(e->type) == FAMFS_LOG_FILE ||
+	    famfs_entry_is_ns(le16toh(e->type)))
 		fs->cache_dirok_len = 0;
+	if (fs->cache_names) {
+		/* what is refused is not applied (the replay says so) */
+		rc = ok ? famfs_names_apply(fs->cache_names, idx, e, NULL, NULL) : 0;
+		return rc < 0 ? rc : 0;
+	}
 	if (strnlen(e->fm.path, sizeof(e->fm.path)) == sizeof(e->fm.path) ||
 	    le16toh(e->type) == FAMFS_LOG_DEVADD ||
-	    le16toh(e->type) == FAMFS_LOG_EXTEND)	/* no path */
+	    le16toh(e->type) == FAMFS_LOG_EXTEND ||
+	    famfs_entry_is_ns(le16toh(e->type)))	/* no path of its own */
 		return 0;
 	/* a path logged twice: the first entry is the one that counts */
 	return famfs_summary_add(fs->cache_sum, fs, e->fm.path, idx);
@@ -140,7 +162,10 @@ static bool cache_from_summary(struct famfs_fs *fs)
 	snprintf(why, sizeof(why), "%s", fs->rw && fs->master ?
 		 "a file system with member devices (the summary holds one device's bitmap)" :
 		 "not the master");
-	if (!fs->rw || !fs->master || famfs_fs_multidev(fs) ||
+	if (want_names(fs))
+		snprintf(why, sizeof(why), "%s",
+			 "the paths come from the log's namespace (deletes or renames, or asked for)");
+	if (!fs->rw || !fs->master || famfs_fs_multidev(fs) || want_names(fs) ||
 	    famfs_summary_load(fs, &fs->cache_sum, &fs->cache_alloc->dev[0],
 			       &next, why)) {
 		famfs_summary_stats.rebuilds++;
@@ -172,6 +197,9 @@ int famfs_fs_cache_update(struct famfs_fs *fs)
 
 	if (fs->cache_alloc && next < fs->cache_next)
 		famfs_fs_cache_drop(fs);	/* a log that shrank: start over */
+	/* the paths as the namespace has them, from the first entry */
+	if (fs->cache_alloc && want_names(fs) && !fs->cache_names)
+		famfs_fs_cache_drop(fs);
 	if (!fs->cache_alloc) {
 		fs->cache_next = 0;
 		fs->cache_unparsed = fs->cache_past = UINT64_MAX;
@@ -183,9 +211,12 @@ int famfs_fs_cache_update(struct famfs_fs *fs)
 		cache_register(fs);
 		from_summary = cache_from_summary(fs);
 		if (!from_summary) {
-			fs->cache_sum = famfs_summary_new(fs, next);
-			rc = fs->cache_sum ? famfs_alloc_init(fs->cache_alloc, fs->sb)
-					   : -ENOMEM;
+			if (want_names(fs))
+				fs->cache_names = famfs_names_new();
+			else
+				fs->cache_sum = famfs_summary_new(fs, next);
+			rc = fs->cache_sum || fs->cache_names ?
+			     famfs_alloc_init(fs->cache_alloc, fs->sb) : -ENOMEM;
 			if (rc) {
 				free(fs->cache_alloc);
 				fs->cache_alloc = NULL;
@@ -261,7 +292,7 @@ static void cache_save(struct famfs_fs *fs)
  * replays the rest), only if nothing stops creates; under the log lock */
 static void save_locked(struct famfs_fs *fs)
 {
-	if (fs->cache_next <= famfs_log_next(fs->log))
+	if (fs->cache_sum && fs->cache_next <= famfs_log_next(fs->log))
 		famfs_summary_save(fs->cache_sum, fs, &fs->cache_alloc->dev[0],
 				   fs->cache_next, fs->cache_last_idx,
 				   fs->cache_last_crc);
@@ -295,8 +326,30 @@ out:
 /* After this opening's create of norm was appended: the cache knows the
  * allocation already; now the entry and its path too (dropped if another
  * entry came first) */
+void famfs_fs_cache_logged(struct famfs_fs *fs)
+{
+	struct famfs_log_entry le;
+	int n;
+
+	if (!fs->cache_alloc || !fs->cache_names ||
+	    fs->last_append != fs->cache_next ||
+	    (n = famfs_log_entry_span(fs, fs->cache_next, &le)) <= 0 ||
+	    famfs_names_apply(fs->cache_names, fs->cache_next, &le, NULL, NULL) < 0) {
+		famfs_fs_cache_drop(fs);
+		return;
+	}
+	fs->cache_last_idx = fs->cache_next;
+	fs->cache_last_crc = le32toh(le.crc);
+	fs->cache_next += (unsigned)n;
+	fs->cache_dirok_len = 0;
+}
+
 void famfs_fs_cache_created(struct famfs_fs *fs, const char *norm)
 {
+	if (fs->cache_names) {
+		famfs_fs_cache_logged(fs);
+		return;
+	}
 	if (fs->last_append == fs->cache_next &&
 	    !famfs_summary_add(fs->cache_sum, fs, norm, fs->cache_next)) {
 		struct famfs_log_entry le;
@@ -328,6 +381,8 @@ void famfs_fs_cache_follow(struct famfs_fs *fs)
 	if (!fs->rw || !fs->master)
 		return;
 	if (!fs->cache_alloc) {
+		if (want_names(fs))	/* no summary to follow */
+			return;
 		fs->cache_alloc = calloc(1, sizeof(*fs->cache_alloc));
 		if (!fs->cache_alloc)
 			return;

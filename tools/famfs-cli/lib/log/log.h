@@ -168,6 +168,17 @@ void famfs_fs_cache_remake(struct famfs_fs *fs);
  * the cache takes the entry and the path (its allocation it has already);
  * dropped if another entry came first */
 void famfs_fs_cache_created(struct famfs_fs *fs, const char *norm);
+/* nsappend.c: famfs rm, mv, chmod, chown, under the log lock: e judged by the cache's
+ * namespace as the next entry (-EINVAL, why (FAMFS_NAMES_WHY_LEN) filled:
+ * refused by the rules every replay follows, nothing appended), then the
+ * incompat feature bit set (before the first entry that needs it) and e
+ * appended (famfs_log_append); the cache then has it.  0 or -errno */
+int famfs_fs_append_judged(struct famfs_fs *fs, struct famfs_log_entry *e,
+			   uint32_t bit, char *why);
+/* After an append of this opening (famfs rm, mv, chmod, chown): the cache's
+ * namespace takes the entry, if the cache is at it (else it is dropped and
+ * the next update reads the log) */
+void famfs_fs_cache_logged(struct famfs_fs *fs);
 /* After famfs mkdir appended: the master's summary, if there is a trusted
  * one, follows (never a rebuild from the log: mkdir needs no cache) */
 void famfs_fs_cache_follow(struct famfs_fs *fs);
@@ -176,6 +187,81 @@ int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b);
 /* Every device's allocator from the whole log (famfs_bitmap_build for
  * each device) */
 int famfs_alloc_build(struct famfs_fs *fs, struct famfs_alloc *a);
+
+/* ---- names.c: the namespace the log builds (format rev 3) --------------- */
+/*
+ * Objects by the index of the FILE or MKDIR entry that made them (their id
+ * for life) and where each is after every entry fed in log order: DELETE
+ * removes one, RENAME moves one (a directory with all beneath it), SETATTR
+ * gives it a mode or owner.  A directory no entry made that a logged path
+ * goes through is implied (id FAMFS_NAMES_IMPLIED).  Pure memory: the
+ * create cache, replay, fsck and df feed it the valid entries they walk.
+ */
+struct famfs_names;
+#define FAMFS_NAMES_IMPLIED	UINT64_MAX
+struct famfs_names *famfs_names_new(void);	/* NULL: out of memory */
+void famfs_names_free(struct famfs_names *n);
+/* What famfs_names_apply says of a valid entry at idx (or -ENOMEM): */
+enum {
+	FAMFS_NAMES_OK,		/* applied (DEVADD, EXTEND: nothing to do) */
+	FAMFS_NAMES_TWICE,	/* FILE, MKDIR: the path is an object's
+				 * already (*other, its id) */
+	FAMFS_NAMES_UNDER_FILE,	/* FILE, MKDIR: a file (*other, its path in
+				 * why) is on its way */
+	FAMFS_NAMES_DIR_THERE,	/* FILE: paths are logged beneath it (why:
+				 * one of them) */
+	FAMFS_NAMES_REFUSED,	/* DELETE, RENAME, SETATTR: not applied (the
+				 * object is not there, not that kind, a
+				 * directory not empty, a RENAME onto a path
+				 * that is there or into itself): why says */
+};
+/* why: FAMFS_NAMES_WHY_LEN or NULL; other may be NULL.  Not applied, the
+ * namespace is unchanged. */
+#define FAMFS_NAMES_WHY_LEN	(FAMFS_LOG_PATH_MAX + FAMFS_REASON_LEN)
+int famfs_names_apply(struct famfs_names *n, uint64_t idx,
+		      const struct famfs_log_entry *e, uint64_t *other,
+		      char *why);
+/* What is at path: 1 with *id (FAMFS_NAMES_IMPLIED for an implied
+ * directory) and *kind (FAMFS_LOG_FILE, _MKDIR), or 0 */
+int famfs_names_lookup(const struct famfs_names *n, const char *path,
+		       uint64_t *id, int *kind);
+struct famfs_names_obj {
+	uint64_t id;
+	int kind;
+	bool live;		/* not deleted */
+	bool attr_set;		/* a SETATTR changed mode or owner */
+	uint32_t mode, uid, gid;	/* as the log has them now */
+	uint64_t gone;		/* not live: the DELETE */
+	unsigned nchild;
+};
+/* Object id: 1 and *o (path, FAMFS_LOG_PATH_MAX or NULL: where it is if
+ * live), 0 if no entry made it (never, or refused) */
+int famfs_names_get(const struct famfs_names *n, uint64_t id,
+		    struct famfs_names_obj *o, char *path);
+typedef int (*famfs_names_fn)(void *arg, const char *path,
+			      const struct famfs_names_obj *o);
+/* Every object an entry made, live or not (path "" if not), in the order
+ * they became objects; a non-zero return of fn stops it and is returned */
+int famfs_names_each(const struct famfs_names *n, famfs_names_fn fn, void *arg);
+/* The live tree depth first, a directory before what is in it (implied
+ * ones too); or only what is beneath dir */
+int famfs_names_tree(const struct famfs_names *n, famfs_names_fn fn, void *arg);
+int famfs_names_beneath(const struct famfs_names *n, const char *dir,
+			famfs_names_fn fn, void *arg);
+/* The RENAMEs applied, in log order */
+struct famfs_names_rename {
+	uint64_t idx, object;
+	const char *from, *to;	/* valid until the next apply */
+};
+size_t famfs_names_nrenames(const struct famfs_names *n);
+void famfs_names_rename_at(const struct famfs_names *n, size_t i,
+			   struct famfs_names_rename *r);
+struct famfs_names_count {
+	unsigned long files, dirs;		/* live objects */
+	unsigned long deleted_files, deleted_dirs;
+};
+void famfs_names_counts(const struct famfs_names *n,
+			struct famfs_names_count *c);
 
 /* ---- summary.c: the master's create summary (issue 17) ------------------ */
 /*

@@ -124,6 +124,8 @@ int famfs_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
 		return extend_encode(e, slot, fs_uuid, out);
 	if (le16toh(e->type) == FAMFS_LOG_DEVADD)
 		return devadd_encode(e, slot, fs_uuid, out);
+	if (famfs_entry_is_ns(le16toh(e->type)))	/* nsentry.c */
+		return famfs_ns_clog_encode(e, slot, fs_uuid, out, reason);
 	if (plen == sizeof(fm->path) || plen != le16toh(fm->path_len) || !plen) {
 		REASON("path not NUL-terminated, empty or path_len mismatch");
 		return -EINVAL;
@@ -303,6 +305,11 @@ int famfs_clog_decode(const void *entry, uint64_t slot,
 		}
 		return 0;
 	}
+	if (famfs_entry_is_ns(le16toh(h->type))) {	/* nsentry.c */
+		rc = famfs_ns_clog_decode(b, e, reason);
+		famfs_entry_set_crc(e);
+		return rc;
+	}
 	if (le16toh(h->type) != FAMFS_LOG_FILE &&
 	    le16toh(h->type) != FAMFS_LOG_MKDIR) {
 		REASON("unknown entry type %u", le16toh(h->type));
@@ -354,6 +361,52 @@ int famfs_clog_decode(const void *entry, uint64_t slot,
 	famfs_entry_set_crc(e);
 	if (dirty || !famfs_all_zero(b + poff + plen + 1, len - poff - plen - 1)) {
 		REASON("reserved entry bytes are not zero");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- DELETE, RENAME, SETATTR (format rev 3; nsentry.c) ---- */
+int famfs_ns_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
+			 const uint8_t fs_uuid[16],
+			 uint8_t out[FAMFS_CLOG_MAX_ENTRY], char *reason)
+{
+	struct famfs_clog_hdr *h = (struct famfs_clog_hdr *)out;
+	unsigned type = le16toh(e->type);
+	size_t used = famfs_ns_body_len(type, (const uint8_t *)e + FAMFS_NS_BODY_OFF);
+	unsigned nslots;
+
+	memset(out, 0, FAMFS_CLOG_MAX_ENTRY);
+	if (!famfs_entry_is_ns(type) || used > FAMFS_NS_BODY_LEN ||
+	    HDR_LEN + used > FAMFS_CLOG_MAX_ENTRY) {
+		REASON("%s entry of %zu bytes has no compact form",
+		       famfs_ns_name(type), used);
+		return -EINVAL;
+	}
+	nslots = (unsigned)((HDR_LEN + used + FAMFS_CLOG_SLOT - 1) / FAMFS_CLOG_SLOT);
+	h->seq = htole64(slot);
+	h->type = e->type;
+	h->nslots = (uint8_t)nslots;
+	memcpy(out + HDR_LEN, (const uint8_t *)e + FAMFS_NS_BODY_OFF, used);
+	h->crc = htole32(famfs_clog_crc(out, nslots, fs_uuid));
+	return (int)nslots;
+}
+
+int famfs_ns_clog_decode(const uint8_t *b, struct famfs_log_entry *e,
+			 char *reason)
+{
+	const struct famfs_clog_hdr *h = (const void *)b;
+	size_t avail = (size_t)h->nslots * FAMFS_CLOG_SLOT - HDR_LEN;
+	size_t copy = avail < FAMFS_NS_BODY_LEN ? avail : FAMFS_NS_BODY_LEN;
+	unsigned type = le16toh(h->type);
+	size_t used;
+
+	/* the caller set seq, uuid, type; the body as a v1 log holds it */
+	memcpy(((uint8_t *)e + FAMFS_NS_BODY_OFF), b + HDR_LEN, copy);
+	used = famfs_ns_body_len(type, ((uint8_t *)e + FAMFS_NS_BODY_OFF));
+	if (h->flags || used > copy || !famfs_all_zero(b + HDR_LEN + copy, avail - copy)) {
+		REASON("%s entry: flags, lengths or the bytes after its paths are not right",
+		       famfs_ns_name(type));
 		return -EINVAL;
 	}
 	return 0;

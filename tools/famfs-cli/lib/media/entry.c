@@ -412,6 +412,12 @@ int famfs_entry_owned_devs(const struct famfs_log_entry *e, uint64_t index,
 		return 0;
 	case FAMFS_LOG_FILE:
 		break;
+	case FAMFS_LOG_DELETE:
+	case FAMFS_LOG_RENAME:
+	case FAMFS_LOG_SETATTR:
+		/* own no memory (a deleted file's stays its FILE entry's
+		 * until a RECLAIM: R3); with their bit clear, corrupt (R2) */
+		return famfs_ns_bit(le16toh(e->type), sb, reason);
 	case FAMFS_LOG_EXTEND:
 		rc = extend_bit(sb, reason);
 		return rc ? rc : check_range("log segment", 0,
@@ -496,6 +502,8 @@ int famfs_entry_check_fields(const struct famfs_log_entry *e, uint64_t index,
 		return check_extend(e, &jd, reason);
 	if (le16toh(e->type) == FAMFS_LOG_DEVADD)
 		return famfs_devadd_check(e, index, sb, devs, reason);
+	if (famfs_entry_is_ns(le16toh(e->type)))	/* nsentry.c */
+		return famfs_ns_check(e, index, sb, reason);
 	if (e->flags || fm->pad[0] || !famfs_all_zero(fm->pad, sizeof(fm->pad)) ||
 	    !reserved_ok(fm)) {
 		REASON("reserved entry bytes are not zero");

@@ -108,6 +108,66 @@ int famfs_entry_build_interleaved(struct famfs_log_entry *e, const char *rel,
 void famfs_entry_build_extend(struct famfs_log_entry *e, uint32_t k,
 			      uint64_t off, uint64_t len);
 
+/* The superblock check with the incompat bits a tool knows (famfs_sb_check:
+ * FAMFS_FEATURE_INCOMPAT_SUPP, this tool's); tests play an older tool */
+int famfs_sb_check_known(const struct famfs_superblock *sb, uint64_t dev_size,
+			 uint32_t known, char *reason);
+
+/* ---- nsentry.c: DELETE, RENAME, SETATTR (format revision 3) ------------- */
+/*
+ * Their body (struct famfs_log_delete, _rename or _setattr, then the
+ * paths, each NUL-terminated) is at byte FAMFS_NS_BODY_OFF of the v1 form,
+ * as a v1 log holds it, every byte after it zero; a compact entry holds
+ * the same bytes after its famfs_clog_hdr and decodes to that v1 form.
+ */
+#define FAMFS_NS_BODY_OFF	32
+#define FAMFS_NS_BODY_LEN	(FAMFS_LOG_ENTRY_SIZE - FAMFS_NS_BODY_OFF)
+bool famfs_entry_is_ns(unsigned type);		/* DELETE, RENAME, SETATTR */
+uint32_t famfs_ns_feature(unsigned type);	/* its incompat bit */
+const char *famfs_ns_name(unsigned type);	/* "DELETE", ... */
+/* The fields of a namespace entry, pointers into e (famfs_ns_check first:
+ * else the paths may not end) */
+struct famfs_ns {
+	unsigned type;			/* FAMFS_LOG_DELETE, _RENAME, _SETATTR */
+	uint64_t object;		/* the FILE/MKDIR entry that made it */
+	uint64_t ctime;
+	unsigned kind;			/* FAMFS_LOG_FILE or FAMFS_LOG_MKDIR */
+	const char *path;		/* where the object is; RENAME: from */
+	const char *to;			/* RENAME: where it goes */
+	uint32_t valid, mode, uid, gid;	/* SETATTR: FAMFS_SETATTR_* */
+};
+int famfs_ns_get(const struct famfs_log_entry *e, struct famfs_ns *ns);
+/* The path an entry names, for messages: a FILE's or MKDIR's, a namespace
+ * entry's (RENAME: the old one); "" for other entries */
+const char *famfs_entry_path(const struct famfs_log_entry *e);
+/* Build one (not yet sequenced), paths normalized: 0 or -errno (printed) */
+int famfs_entry_build_delete(struct famfs_log_entry *e, uint64_t object,
+			     unsigned kind, const char *path);
+int famfs_entry_build_rename(struct famfs_log_entry *e, uint64_t object,
+			     unsigned kind, const char *from, const char *to);
+int famfs_entry_build_setattr(struct famfs_log_entry *e, uint64_t object,
+			      unsigned kind, const char *path, uint32_t valid,
+			      uint32_t mode, uint32_t uid, uint32_t gid);
+/* R2: the type's incompat bit set in sb?  0, or -EPROTONOSUPPORT (reason) */
+int famfs_ns_bit(unsigned type, const struct famfs_superblock *sb,
+		 char *reason);
+/* The fields of one (v1 form; famfs_entry_check_fields calls it): the
+ * bit (-EPROTONOSUPPORT), then -EINVAL for anything else wrong.  Whether
+ * the object is where it says is the replay's to judge (log/names.c). */
+int famfs_ns_check(const struct famfs_log_entry *e, uint64_t index,
+		   const struct famfs_superblock *sb, char *reason);
+/* The bytes of the body at b (the struct, paths and NULs) its lengths
+ * claim; 0 for a type that is not one of them */
+size_t famfs_ns_body_len(unsigned type, const uint8_t *b);
+/* clog.c: the compact form of one (its slot count, or -EINVAL), and
+ * the body of a verified compact one into e (seq, uuid, type set by the
+ * caller): 0, or -EINVAL (reason) when its lengths or padding are wrong */
+int famfs_ns_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
+			 const uint8_t fs_uuid[16],
+			 uint8_t out[FAMFS_CLOG_MAX_ENTRY], char *reason);
+int famfs_ns_clog_decode(const uint8_t *b, struct famfs_log_entry *e,
+			 char *reason);
+
 /* ---- clog.c: the compact log entry (INCOMPAT_COMPACT_LOG) --------------- */
 /* crc32(fs_uuid, the nslots slots of entry with crc = 0) */
 uint32_t famfs_clog_crc(const void *entry, unsigned nslots,

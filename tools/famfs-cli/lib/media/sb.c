@@ -77,6 +77,13 @@ uint64_t famfs_data_start(const struct famfs_superblock *sb)
 int famfs_sb_check(const struct famfs_superblock *sb, uint64_t dev_size,
 		   char *reason)
 {
+	return famfs_sb_check_known(sb, dev_size, FAMFS_FEATURE_INCOMPAT_SUPP,
+				    reason);
+}
+
+int famfs_sb_check_known(const struct famfs_superblock *sb, uint64_t dev_size,
+			 uint32_t known, char *reason)
+{
 	struct famfs_superblock tmp;
 	uint32_t crc, v, f;
 	uint64_t size = le64toh(sb->device_size);
@@ -109,10 +116,10 @@ int famfs_sb_check(const struct famfs_superblock *sb, uint64_t dev_size,
 		       FAMFS_FEATURE_INCOMPAT_COMPACT_LOG);
 		return -EINVAL;
 	}
-	f = le32toh(sb->feature_incompat) & ~FAMFS_FEATURE_INCOMPAT_SUPP;
+	f = le32toh(sb->feature_incompat) & ~known;
 	if (f) {
 		REASON("unknown incompatible features 0x%x (this tool knows 0x%x): refused",
-		       f, FAMFS_FEATURE_INCOMPAT_SUPP);
+		       f, known);
 		return -EPROTONOSUPPORT;
 	}
 	if (le32toh(sb->alloc_unit_shift) != FAMFS_ALLOC_UNIT_SHIFT) {

@@ -95,6 +95,29 @@ int famfs_path_check(struct famfs_fs *fs, const char *rel, const char *p,
 		     bool dir_ok, uint64_t *idx);
 
 
+/* ---- nsops.c: famfs rm, mv, chmod, chown (format rev 3) ---------------- */
+/*
+ * The master instance only (a client: famfs_fs_writable's refusal, as for
+ * a create), under the log lock (taken here, or held by a batch): the
+ * object judged by the log's namespace (log/names.c), what is here checked
+ * to be it (a file with its entry's map, a directory) or absent, its
+ * feature bit set, its entry appended, and only then the change made here
+ * beneath the mount root, never through a link.  0, or -errno (printed,
+ * naming the path and why; a change here that fails after the entry is
+ * logged says so: famfs logplay makes it).
+ *
+ * famfs_remove: a file, or with recursive a directory and everything the
+ * log has beneath it (a DELETE each, deepest first); without it a
+ * directory is refused (-EISDIR).  famfs_rename: to a path the log does
+ * not have (-EEXIST; into a directory the log has, or into the mount
+ * root for to "", as mv(1)), whose
+ * directory is here.  famfs_setattr: FAMFS_SETATTR_* in valid, the mode
+ * applied to the one the log has. */
+int famfs_remove(struct famfs_fs *fs, const char *rel, bool recursive);
+int famfs_rename(struct famfs_fs *fs, const char *from, const char *to);
+int famfs_setattr(struct famfs_fs *fs, const char *rel, uint32_t valid,
+		  const struct famfs_modespec *mode, uint32_t uid, uint32_t gid);
+
 /* ---- label.c ------------------------------------------------------------ */
 /* famfs devices label (a debugging aid: no log entry names the member):
  * write member index's superblock of the file system fs (opened from

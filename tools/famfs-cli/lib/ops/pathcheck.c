@@ -2,10 +2,11 @@
 /*
  * A new path judged by the log (issue 27 item 3), for famfs_file_create
  * and famfs_mkdir (ops.c): the master's local tree is no guide -- a file
- * removed here is still logged, a directory made here without famfs is
- * not -- so the create cache's path table (log/summary.c), brought up to
- * date under the log lock, says what the log has at the path and above
- * it.
+ * removed here without famfs rm is still logged, a directory made here
+ * without famfs is not -- so the create cache's path table (log/summary.c),
+ * or the namespace the log builds when it has deletes or renames
+ * (log/names.c), brought up to date under the log lock, says what the log
+ * has at the path and above it.
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -26,11 +27,16 @@ static int logged_as(struct famfs_fs *fs, const char *rel, uint64_t *idx,
 	for (int tries = 0;; tries++) {
 		/* dropped since the caller's update: an append (a mkdir's)
 		 * claimed a record another instance held (role/) */
-		if (!fs->cache_sum) {
+		if (!fs->cache_sum && !fs->cache_names) {
 			rc = famfs_fs_cache_update(fs);
 			if (rc)
 				return rc;
 		}
+		/* deletes and renames in the log: its namespace says (a
+		 * directory only implied by paths beneath it is not logged) */
+		if (fs->cache_names)
+			return famfs_names_lookup(fs->cache_names, rel, idx, type) &&
+			       *idx != FAMFS_NAMES_IMPLIED;
 		rc = famfs_summary_find_type(fs->cache_sum, fs, rel, idx, type);
 		if (rc >= 0)
 			return rc;

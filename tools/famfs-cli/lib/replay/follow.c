@@ -211,7 +211,7 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 
 		rc = famfs_logplay_more(f->lp, &fs, false, &f->r, stop_cb, f);
 		if (famfs_logplay_next(f->lp) > before)
-			famfs_info("famfs logplay: %s: entries %llu..%llu: %lu files and %lu directories created, %lu present, %lu conflicts, %lu corrupt, %lu errors",
+			famfs_info("famfs logplay: %s: entries %llu..%llu: %lu files and %lu directories created, %lu present, %lu conflicts, %lu corrupt, %lu errors, %lu removed, %lu moved, %lu changed",
 				   f->mpt, (unsigned long long)before,
 				   (unsigned long long)famfs_logplay_next(f->lp) - 1,
 				   f->r.created_files - r0.created_files,
@@ -219,7 +219,10 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 				   f->r.present - r0.present,
 				   f->r.conflicts - r0.conflicts,
 				   f->r.bad_entries - r0.bad_entries,
-				   f->r.errors - r0.errors);
+				   f->r.errors - r0.errors,
+				   f->r.removed - r0.removed,
+				   f->r.moved - r0.moved,
+				   f->r.changed - r0.changed);
 		/* a DEVADD whose device is not here: look again each round */
 		if (!f->member_wait && famfs_fs_members_missing(&fs) > 0)
 			f->member_wait = true;

@@ -7,7 +7,11 @@
  * beneath it played) and skips corrupt entries.  On a client, and on a read-only
  * mount, files are created without write permission.  It holds the log
  * lock exclusively (famfs_fs_lock) while it plays, so replayers and the
- * master's creates on this host never act on one file at once.
+ * master's creates on this host never act on one file at once.  Each entry
+ * is judged by the log's namespace first (log/names.c); files are played
+ * by playfile.c, directories by playdir.c, DELETE, RENAME and SETATTR by
+ * nsplay.c, a replay from the first entry of a log with deletes or
+ * renames by fullplay.c; what they share is lpbase.c.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -22,519 +26,6 @@
 #include <unistd.h>
 
 #include "replay/replay.h"
-
-/* struct famfs_logplay: the state kept between rounds of --follow */
-struct lp_ctx {
-	struct famfs_fs *fs;
-	struct famfs_logplay_result *r;
-	bool dry;
-	struct pathset ps;
-	bool (*stop)(void *arg);	/* asked between entries */
-	void *stop_arg;
-	uint64_t next;			/* first entry not played yet */
-	uint64_t lost;			/* a lost segment's first slot,
-					 * reported (UINT64_MAX: none) */
-	/* directories at a logged directory's path that the replay did not
-	 * take (dir_there): nothing logged beneath one is played, in this
-	 * round or a later one */
-	struct pathset refused;
-	/* one round (famfs_logplay_more): */
-	int rootfd;			/* the mount root, -1 if not open */
-	int pfd;			/* parent_fd's last directory, or -1 */
-	char pdir[PATH_MAX];		/* its path */
-	ino_t pino;			/* and inode */
-	dev_t pdev;
-	bool ds_ok;			/* ds usable */
-	struct dirset ds;		/* the names seen (replay.h) */
-	mode_t umask;			/* the process's, for mkdir/open */
-	uid_t euid;
-	gid_t egid;
-};
-
-void (*famfs_logplay_mkdir_hook)(int pfd, const char *name);
-
-#define T_OTHER 255	/* lstat: neither a file nor a directory */
-
-#define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
-
-/*
- * What is at rel[0..len): a d_type from the names read (replay.h), 0 if
- * nothing, -1 if unknown (look with lstat); *psgid: its directory has
- * S_ISGID (only when >= 0).
- */
-static int known_type(struct lp_ctx *c, const char *rel, size_t len,
-		      bool *psgid)
-{
-	int t;
-
-	if (!c->ds_ok)
-		return -1;
-	t = dirset_type(&c->ds, rel, len, psgid);
-	return t < 0 ? -1 : t;
-}
-
-/* rel[0..len) as a string in out (PATH_MAX) */
-static const char *prefix(char *out, const char *rel, size_t len)
-{
-	memcpy(out, rel, len);
-	out[len] = '\0';
-	return out;
-}
-
-/* c->pfd still the directory c->pdir names (not renamed, neither it nor a
- * directory above it replaced by a symbolic link meanwhile)?  fstatat
- * follows a link anywhere but in the last component: each directory
- * above is looked at first (a link back to the same directory, a -> a.real,
- * would lead to the same inode).  No open: lookups only.  (A swap between
- * two looks is a race as after any open: c->pfd is still the directory
- * once opened beneath the root.) */
-static bool pdir_same(struct lp_ctx *c)
-{
-	struct stat st;
-	char *s = c->pdir;
-	int rc;
-
-	if (c->pfd < 0)
-		return false;
-	while ((s = strchr(s, '/'))) {
-		*s = '\0';
-		rc = fstatat(c->rootfd, c->pdir, &st, AT_SYMLINK_NOFOLLOW);
-		*s++ = '/';
-		if (rc || !S_ISDIR(st.st_mode))
-			return false;
-	}
-	return !fstatat(c->rootfd, c->pdir, &st, AT_SYMLINK_NOFOLLOW) &&
-	       st.st_ino == c->pino && st.st_dev == c->pdev;
-}
-
-/*
- * The directory that holds rel[0..len) (the mount root for a name of the
- * root), opened without following a symbolic link on the way or leaving
- * the mount (dirset_open_beneath): fd, *name its last component.  Else
- * -errno, reported (p: rel's full path) unless only missing in a dry run.
- * The fd is the round's, not to be closed: kept for the next entry in the
- * same directory (a batch's entries are) while its path still leads to
- * it, and closed by round_end.
- */
-static int parent_fd(struct lp_ctx *c, const char *p, const char *rel,
-		     size_t len, uint64_t idx, const char **name)
-{
-	const char *slash = memrchr(rel, '/', len);
-	size_t n = slash ? (size_t)(slash - rel) : 0;
-	struct stat st;
-	int fd;
-
-	*name = slash ? slash + 1 : rel;
-	if (!n)
-		return c->rootfd;
-	if (!strncmp(c->pdir, rel, n) && !c->pdir[n] && pdir_same(c))
-		return c->pfd;
-	fd = dirset_open_beneath(c->rootfd, rel, n, DIRSET_DIR);
-	if (fd < 0) {
-		if (!(c->dry && fd == -ENOENT)) {
-			c->r->errors++;
-			famfs_err("%s: log entry %llu not played: %s", p,
-				  (unsigned long long)idx,
-				  dirset_beneath_why(fd));
-		}
-		return fd;
-	}
-	if (c->pfd >= 0)
-		close(c->pfd);
-	c->pfd = fd;
-	if (fstat(fd, &st))
-		memset(&st, 0, sizeof(st));	/* no inode 0: never reused */
-	c->pino = st.st_ino;
-	c->pdev = st.st_dev;
-	memcpy(c->pdir, rel, n);
-	c->pdir[n] = '\0';
-	return fd;
-}
-
-/* create missing ancestors of rel; -ENOTDIR if one is not a directory */
-static int ensure_parents(struct lp_ctx *c, const char *rel, uint64_t idx)
-{
-	char p[PATH_MAX], r[PATH_MAX];
-	const char *name;
-	struct stat st;
-	bool psgid;
-	int pfd, rc;
-
-	for (const char *s = strchr(rel, '/'); s; s = strchr(s + 1, '/')) {
-		size_t n = (size_t)(s - rel);
-		int t = known_type(c, rel, n, &psgid);
-
-		if (t == DT_DIR)
-			continue;
-		prefix(r, rel, n);
-		if (famfs_join(p, sizeof(p), c->fs->mpt, r))
-			return -ENAMETOOLONG;
-		if (t != 0 && fstatat(c->rootfd, r, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-			if (S_ISDIR(st.st_mode))
-				continue;
-			CONFLICT(c, "%s: log entry %llu (%s): a %s where a directory belongs",
-				 p, (unsigned long long)idx, rel,
-				 S_ISLNK(st.st_mode) ? "symbolic link (not followed)" : "file");
-			return -ENOTDIR;
-		}
-		if (c->dry) {
-			printf("would create directory %s\n", p);
-			c->r->created_dirs++;
-			continue;
-		}
-		pfd = parent_fd(c, p, r, n, idx, &name);
-		if (pfd < 0)
-			return pfd;
-		rc = mkdirat(pfd, name, 0755) ? -errno : 0;
-		if (rc == -EEXIST)
-			continue;	/* made meanwhile */
-		if (rc) {
-			c->r->errors++;
-			famfs_err("%s: mkdir: %s", p, strerror(-rc));
-			return rc;
-		}
-		if (t == 0 && c->ds_ok)	/* empty; S_ISGID from its parent */
-			dirset_note(&c->ds, r, DT_DIR, true, psgid);
-		c->r->created_dirs++;
-	}
-	return 0;
-}
-
-/* mkdir/open gave the owner and mode wanted (no chown, no chmod needed)?
- * The creator's ids, no bits the umask takes or mkdir drops, and a
- * parent without S_ISGID (which gives its group, and S_ISGID to a
- * directory) */
-static bool owner_right(struct lp_ctx *c, const struct famfs_log_entry *e,
-			bool psgid)
-{
-	return !psgid && le32toh(e->fm.uid) == c->euid &&
-	       le32toh(e->fm.gid) == c->egid;
-}
-
-static bool mode_right(struct lp_ctx *c, uint32_t mode, bool psgid)
-{
-	return !psgid && !(mode & (S_ISUID | S_ISGID)) && !(mode & c->umask);
-}
-
-static uint32_t file_mode(struct lp_ctx *c, uint32_t mode)
-{
-	return (c->fs->master_instance && !c->fs->ro_mount) ? mode : mode & ~0222U;
-}
-
-/* fd's map (if it has one) against the logged one: 1 if it has the logged
- * map, 0 if it has none, -1 if another one (reported) */
-static int check_map(struct lp_ctx *c, int fd, const char *p, uint64_t idx,
-		     const struct famfs_fmap *want)
-{
-	struct famfs_fmap *have = malloc(sizeof(*have));
-	int rc;
-
-	if (!have) {
-		c->r->errors++;
-		famfs_err("%s: out of memory", p);
-		return -1;
-	}
-	rc = famfs_fmap_get(fd, have);
-	if (rc) {
-		free(have);
-		return 0;
-	}
-	rc = famfs_fmap_equal(want, have) ? 1 : -1;
-	free(have);
-	if (rc < 0)
-		CONFLICT(c, "%s: its map differs from log entry %llu",
-			 p, (unsigned long long)idx);
-	return rc;
-}
-
-/* an existing regular file rel: counted if it has the logged map */
-static void file_there(struct lp_ctx *c, const char *p, const char *rel,
-		       uint64_t idx, const struct famfs_fmap *want)
-{
-	int fd = dirset_open_beneath(c->rootfd, rel, strlen(rel),
-				     O_RDONLY | O_CLOEXEC);
-	int rc;
-
-	if (fd < 0) {
-		c->r->errors++;
-		famfs_err("%s: %s", p, dirset_beneath_why(fd));
-		return;
-	}
-	rc = check_map(c, fd, p, idx, want);
-	close(fd);
-	if (rc > 0)
-		c->r->present++;
-	else if (rc == 0)
-		CONFLICT(c, "%s: a file without a famfs map is already there (log entry %llu); not given the memory, since whoever made it may hold it open: remove it and run famfs logplay again",
-			 p, (unsigned long long)idx);
-}
-
-/*
- * The file of a FILE entry.  A file already there is left alone: counted
- * if it has the logged map, else a conflict -- also when it has no map at
- * all: whoever made it may hold it open and would reach the memory once it
- * is mapped, so it is never adopted.  A new file is created here (O_EXCL),
- * gets its owner and mode, and only then its memory.
- */
-static int play_file(struct lp_ctx *c, const char *p, const char *rel,
-		     int pfd, const char *name, uint64_t idx,
-		     const struct famfs_log_entry *e)
-{
-	struct famfs_fmap want;
-	uint32_t mode = file_mode(c, le32toh(e->fm.mode));
-	const char *ioc, *why;
-	bool psgid, own, mod;
-	struct stat st;
-	int fd, rc, t;
-
-	famfs_fmap_from_entry(e, &want);
-	why = famfs_fmap_needs_v2(&want);
-	ioc = famfs_fmap_multidev(&want) ? "MAP_CREATE_V3" :
-	      why ? "MAP_CREATE_V2" : "MAP_CREATE";
-	t = known_type(c, rel, strlen(rel), &psgid);
-again:
-	if (t < 0 && pfd >= 0 && fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		t = S_ISREG(st.st_mode) ? DT_REG : S_ISDIR(st.st_mode) ? DT_DIR : T_OTHER;
-	else if (t < 0 && pfd >= 0 && errno != ENOENT) {
-		c->r->errors++;
-		famfs_err("%s: %s", p, strerror(errno));
-		return 0;
-	}
-	if (t == DT_REG) {
-		file_there(c, p, rel, idx, &want);
-		return 0;
-	}
-	if (t > 0) {
-		CONFLICT(c, "%s: log entry %llu is a file, but a %s is there",
-			 p, (unsigned long long)idx,
-			 t == DT_DIR ? "directory" : "non-file");
-		return 0;
-	}
-	if (c->dry) {
-		printf("would create file %s (%llu bytes)\n", p,
-		       (unsigned long long)want.file_size);
-		c->r->created_files++;
-		return 0;
-	}
-	/* (t < 0 here: lstat found nothing, so the parent's S_ISGID is not
-	 * known: chown and chmod as always) */
-	own = t == 0 && owner_right(c, e, psgid);
-	mod = own && mode_right(c, mode, psgid);
-	/* O_EXCL: the file is this run's, and what is unlinked below */
-	fd = openat(pfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-		    mod ? mode : 0600);
-	if (fd < 0 && errno == EEXIST && t == 0) {
-		t = -1;		/* made meanwhile: look at it */
-		goto again;
-	}
-	if (fd < 0) {
-		c->r->errors++;
-		famfs_err("%s: cannot create: %s", p, strerror(errno));
-		return 0;
-	}
-	/* owner and mode before the memory: no moment with the wrong ones */
-	if (!own && fchown(fd, le32toh(e->fm.uid), le32toh(e->fm.gid)) && !geteuid())
-		famfs_warn("%s: chown: %s", p, strerror(errno));
-	if (!mod && fchmod(fd, mode))
-		famfs_warn("%s: chmod: %s", p, strerror(errno));
-	rc = famfs_fmap_create(fd, &want);
-	if (rc == 0) {
-		c->r->created_files++;
-		close(fd);
-		return 0;
-	}
-	if (rc == -ENOTTY && why) {
-		c->r->errors++;
-		unlinkat(pfd, name, 0);
-		famfs_err("%s: log entry %llu is %s, and " FAMFS_NO_V2_MSG "; not created",
-			  p, (unsigned long long)idx, why);
-		close(fd);
-		return 0;
-	}
-	/*
-	 * Not mapped by this call.  If the file has a map anyway, someone else
-	 * (a replayer without the lock: an older tool) mapped it meanwhile:
-	 * keep it, whatever happens -- it may be in use.
-	 */
-	switch (check_map(c, fd, p, idx, &want)) {
-	case 1:
-		c->r->present++;
-		close(fd);
-		return 0;
-	case -1:
-		close(fd);
-		return 0;
-	}
-	c->r->errors++;
-	/* no empty, unmapped file for an entry that got no memory (its memory
-	 * taken by an earlier entry, a failed mount...): the next logplay
-	 * creates it again */
-	if (unlinkat(pfd, name, 0) == 0)
-		famfs_err("%s: %s: %s%s (log entry %llu; not created)", p, ioc,
-			  strerror(-rc), rc == -EBUSY ?
-			  ": another process opened the new file before it was mapped (famfs.ko maps a file only for its only opener); run famfs logplay again" :
-			  rc == -ENODEV ?
-			  ": a member device it uses is not attached to this mount (see famfs mount -d)" : "",
-			  (unsigned long long)idx);
-	else
-		famfs_err("%s: %s: %s", p, ioc, strerror(-rc));
-	close(fd);
-	return 0;
-}
-
-/*
- * A directory already at a MKDIR entry's path rel: made by an earlier
- * replay (or as a parent before its own entry came), or by someone on
- * this host first.  Taken for the logged one only if it is root's, the
- * logged owner's or the replayer's own (a replay not run as root makes
- * them its own): anyone else's -- a local user who may write a shared
- * logged parent (mode 1777) and made the name before the replay reached
- * it -- would own the directory every later file of it is replayed into,
- * and read or replace root's files there (files get the same rule:
- * file_there never adopts one).  Taken, it gets the logged owner and mode
- * through a descriptor opened beneath the mount without following a link,
- * as a new directory does; refused, it is a conflict said with its owner
- * and mode, and nothing logged beneath it is played (play: skipped).
- */
-static void dir_there(struct lp_ctx *c, const char *p, const char *rel,
-		      uint64_t idx, const struct famfs_log_entry *e)
-{
-	uint32_t mode = le32toh(e->fm.mode) & 07777;
-	uid_t uid = le32toh(e->fm.uid);
-	gid_t gid = le32toh(e->fm.gid);
-	struct stat st;
-	int fd;
-
-	/* as the log has it (a replay with nothing to do): nothing to open
-	 * or change.  (A link above rel would be followed here: then nothing
-	 * is done there, and what is made beneath it is made under a parent
-	 * opened beneath the root, which refuses the link.) */
-	if (!fstatat(c->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) &&
-	    S_ISDIR(st.st_mode) && st.st_uid == uid && st.st_gid == gid &&
-	    (st.st_mode & 07777) == mode) {
-		c->r->present++;
-		return;
-	}
-	/* else judged and changed on the directory itself */
-	fd = dirset_open_beneath(c->rootfd, rel, strlen(rel), DIRSET_DIR);
-	if (fd < 0 || fstat(fd, &st)) {
-		int err = fd < 0 ? fd : -errno;
-
-		c->r->errors++;
-		famfs_err("%s: log entry %llu: the directory there cannot be looked at (%s); nothing logged beneath it is replayed",
-			  p, (unsigned long long)idx, dirset_beneath_why(err));
-		goto refuse;
-	}
-	if (st.st_uid && st.st_uid != uid && st.st_uid != c->euid) {
-		CONFLICT(c, "%s: log entry %llu: a directory of uid %u, gid %u, mode %04o is already there, made by neither root nor the logged owner (uid %u): not taken for the log's directory (mode %04o), and nothing logged beneath it is replayed (remove it and run famfs logplay again)",
-			 p, (unsigned long long)idx, (unsigned)st.st_uid,
-			 (unsigned)st.st_gid, (unsigned)(st.st_mode & 07777),
-			 (unsigned)uid, (unsigned)mode);
-		goto refuse;
-	}
-	if (!c->dry && (st.st_uid != uid || st.st_gid != gid) &&
-	    fchown(fd, uid, gid) && !geteuid())
-		famfs_warn("%s: chown: %s", p, strerror(errno));
-	if (!c->dry && (st.st_mode & 07777) != mode && fchmod(fd, mode))
-		famfs_warn("%s: chmod: %s", p, strerror(errno));
-	close(fd);
-	c->r->present++;
-	return;
-refuse:
-	if (fd >= 0)
-		close(fd);
-	if (pathset_add(&c->refused, rel, idx, DT_DIR, NULL) == -ENOMEM) {
-		c->r->errors++;
-		famfs_err("out of memory");
-	}
-}
-
-/* rel beneath a directory dir_there did not take: said (skipped), 1 */
-static int beneath_refused(struct lp_ctx *c, const char *p, const char *rel,
-			   uint64_t idx)
-{
-	if (!c->refused.count)
-		return 0;
-	for (const char *s = strchr(rel, '/'); s; s = strchr(s + 1, '/')) {
-		size_t n = (size_t)(s - rel);
-
-		if (!pathset_lookup_n(&c->refused, rel, n))
-			continue;
-		CONFLICT(c, "%s: log entry %llu skipped: beneath %s/%.*s, a directory the replay did not take for the log's (said above)",
-			 p, (unsigned long long)idx, c->fs->mpt, (int)n, rel);
-		return 1;
-	}
-	return 0;
-}
-
-static int play_dir(struct lp_ctx *c, const char *p, const char *rel,
-		    int pfd, const char *name, uint64_t idx,
-		    const struct famfs_log_entry *e)
-{
-	uint32_t mode = le32toh(e->fm.mode) & 07777;
-	bool psgid, own, mod, mod_failed = false;
-	struct stat st;
-	int t = known_type(c, rel, strlen(rel), &psgid), fd;
-
-again:
-	if (t < 0 && pfd >= 0 && fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		t = S_ISDIR(st.st_mode) ? DT_DIR : T_OTHER;
-	if (t == DT_DIR) {
-		dir_there(c, p, rel, idx, e);
-		return 0;
-	}
-	if (t > 0) {
-		CONFLICT(c, "%s: a file where a directory belongs (log entry %llu)",
-			 p, (unsigned long long)idx);
-		return 0;
-	}
-	if (c->dry) {
-		printf("would create directory %s\n", p);
-		c->r->created_dirs++;
-		return 0;
-	}
-	if (mkdirat(pfd, name, mode)) {
-		if (errno == EEXIST && t == 0) {
-			t = -1;		/* made meanwhile: look at it */
-			goto again;
-		}
-		c->r->errors++;
-		famfs_err("%s: mkdir: %s", p, strerror(errno));
-		return 0;
-	}
-	if (famfs_logplay_mkdir_hook)
-		famfs_logplay_mkdir_hook(pfd, name);
-	/* (t < 0: the parent's S_ISGID is not known: chown and chmod) */
-	own = t == 0 && owner_right(c, e, psgid);
-	mod = t == 0 && mode_right(c, mode, psgid);
-	if (!own || !mod) {
-		/*
-		 * On the directory just made, never on whatever took its name
-		 * since: anyone who may write the parent can swap it for a
-		 * link (to /etc/shadow) or for another directory before the
-		 * chmod, and the replay runs as root on every host.
-		 */
-		fd = dirset_open_made_dir(pfd, name);
-		if (fd < 0) {
-			c->r->errors++;
-			famfs_err("%s: log entry %llu: the directory made was %s; not given its owner and mode",
-				  p, (unsigned long long)idx, dirset_made_why(fd));
-			return 0;
-		}
-		if (!own && fchown(fd, le32toh(e->fm.uid), le32toh(e->fm.gid)) &&
-		    !geteuid())
-			famfs_warn("%s: chown: %s", p, strerror(errno));
-		if (!mod && fchmod(fd, mode)) {
-			famfs_warn("%s: chmod: %s", p, strerror(errno));
-			mod_failed = true;
-		}
-		close(fd);
-	}
-	if (t == 0 && !mod_failed)	/* new and empty; S_ISGID as its mode says */
-		dirset_note(&c->ds, rel, DT_DIR, true, mode & S_ISGID);
-	c->r->created_dirs++;
-	return 0;
-}
 
 /* A member the master added: attached before the entries after it (the
  * files on it) are played.  Not on this host: said (its uuid), and the
@@ -572,11 +63,10 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		bool ok, const char *reason)
 {
 	struct lp_ctx *c = arg;
-	const struct pathset_item *prev;
-	const char *name = NULL;
-	bool there, psgid;
-	char p[PATH_MAX];
-	int type = le16toh(e->type), rc, pfd;
+	char why[FAMFS_NAMES_WHY_LEN];
+	int type = le16toh(e->type), rc;
+	uint64_t other, obj;
+	unsigned long bad;
 
 	if (c->stop && c->stop(c->stop_arg))
 		return 1;		/* stopped before this entry */
@@ -591,43 +81,35 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		return 0;
 	if (type == FAMFS_LOG_DEVADD)
 		return play_devadd(c, idx, e);
-	rc = pathset_add(&c->ps, e->fm.path, idx, type, &prev);
-	if (rc == -EEXIST) {
-		/* a directory logged twice is harmless; anything else is not */
-		if (!(type == FAMFS_LOG_MKDIR && prev->type == FAMFS_LOG_MKDIR))
-			CONFLICT(c, "%s/%s: logged twice (entries %llu and %llu); entry %llu ignored",
-				 c->fs->mpt, e->fm.path,
-				 (unsigned long long)prev->idx,
-				 (unsigned long long)idx, (unsigned long long)idx);
-		return 0;
-	} else if (rc) {
+	/* judged against the log's namespace first: a path logged twice, a
+	 * DELETE or RENAME of what is not there, are said and skipped */
+	rc = famfs_names_apply(c->names, idx, e, &other, why);
+	if (rc < 0) {
 		famfs_err("out of memory");
 		return rc;
 	}
-	if (famfs_join(p, sizeof(p), c->fs->mpt, e->fm.path)) {
-		c->r->errors++;
+	if (rc) {
+		famfs_lp_refused(c, idx, e, rc, other, why);
 		return 0;
 	}
-	if (beneath_refused(c, p, e->fm.path, idx))
+	if (c->pass1)		/* fullplay.c: the whole log first */
 		return 0;
-	if (ensure_parents(c, e->fm.path, idx))
-		return 0;
-	/*
-	 * Its parent is opened to look at it or make it.  Already there as
-	 * the names read say (all of a replay with nothing to do), the
-	 * parent is not opened: only the file for a file, the directory for
-	 * a directory (whose owner is judged: dir_there).
-	 * (-ENOENT only in a dry run: its parents are not made.)
-	 */
-	there = known_type(c, e->fm.path, strlen(e->fm.path), &psgid) ==
-		(type == FAMFS_LOG_FILE ? DT_REG : DT_DIR);
-	pfd = there ? -1 :
-	      parent_fd(c, p, e->fm.path, strlen(e->fm.path), idx, &name);
-	if (!there && pfd < 0 && !(c->dry && pfd == -ENOENT))
-		return 0;
-	return type == FAMFS_LOG_FILE ?
-	       play_file(c, p, e->fm.path, pfd, name, idx, e) :
-	       play_dir(c, p, e->fm.path, pfd, name, idx, e);
+	/* the object a conflict or an error here leaves not as the log has
+	 * it: remembered (lp_ctx.trouble) */
+	bad = c->r->conflicts + c->r->errors;
+	obj = idx;
+	if (famfs_entry_is_ns(type)) {
+		struct famfs_ns ns;
+
+		famfs_ns_get(e, &ns);
+		obj = ns.object;
+		rc = famfs_lp_ns(c, idx, e);
+	} else {
+		rc = famfs_lp_make(c, idx, e);
+	}
+	if (c->r->conflicts + c->r->errors != bad)
+		famfs_lp_trouble_add(c, obj);
+	return rc;
 }
 
 /*
@@ -670,13 +152,14 @@ struct famfs_logplay *famfs_logplay_new(uint64_t expect)
 {
 	struct lp_ctx *c = calloc(1, sizeof(*c));
 
-	if (!c || pathset_init(&c->ps, expect)) {
+	(void)expect;
+	if (!c || !(c->names = famfs_names_new())) {
 		free(c);
 		famfs_err("out of memory");
 		return NULL;
 	}
 	if (pathset_init(&c->refused, 4)) {
-		pathset_free(&c->ps);
+		famfs_names_free(c->names);
 		free(c);
 		famfs_err("out of memory");
 		return NULL;
@@ -691,8 +174,9 @@ void famfs_logplay_free(struct famfs_logplay *lp)
 
 	if (!c)
 		return;
-	pathset_free(&c->ps);
+	famfs_names_free(c->names);
 	pathset_free(&c->refused);
+	free(c->trouble);
 	free(c);
 }
 
@@ -735,8 +219,9 @@ static int refusals_lifted(struct lp_ctx *c)
 	if (i == c->refused.cap)
 		return 0;
 	pathset_free(&c->refused);
-	pathset_free(&c->ps);
-	if (pathset_init(&c->refused, 4) || pathset_init(&c->ps, c->next))
+	famfs_names_free(c->names);
+	c->names = famfs_names_new();
+	if (pathset_init(&c->refused, 4) || !c->names)
 		return -ENOMEM;
 	c->next = 0;
 	return 1;
@@ -773,7 +258,14 @@ int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 		famfs_err("out of memory");
 		rc = -ENOMEM;
 	}
-	if (!rc)
+	/* from the first entry of a log with deletes or renames: the whole
+	 * log read first, the tree made what it says (fullplay.c); else each
+	 * entry played in order on the tree the ones before it made */
+	if (!rc && !c->next &&
+	    le32toh(fs->sb->feature_incompat) & (FAMFS_FEATURE_INCOMPAT_DELETE |
+						 FAMFS_FEATURE_INCOMPAT_RENAME))
+		rc = famfs_lp_full(c, play);
+	else if (!rc)
 		rc = famfs_log_walk_range(fs, c->next, UINT64_MAX, play, c);
 	/* a segment not mapped here (its EXTEND entry damaged, or its
 	 * .meta/.logK unusable): what could be read is played, the rest

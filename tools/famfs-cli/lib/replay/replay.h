@@ -8,7 +8,9 @@
 #ifndef FAMFS_REPLAY_H
 #define FAMFS_REPLAY_H
 
+#include <linux/limits.h>	/* PATH_MAX, whatever the feature macros */
 #include <signal.h>
+#include <sys/types.h>
 
 #include "ops/ops.h"
 
@@ -16,15 +18,25 @@
 struct famfs_logplay_result {
 	unsigned long created_files, created_dirs, present, conflicts,
 		bad_entries, errors;
+	/* format rev 3: files and directories removed (a DELETE), moved (a
+	 * RENAME) and given a mode or owner (a SETATTR) here */
+	unsigned long removed, moved, changed;
 };
 int famfs_logplay(struct famfs_fs *fs, bool dry_run,
 		  struct famfs_logplay_result *r);
-/* Replay in rounds (famfs logplay --follow): the paths seen so far are kept
- * between rounds, so a path logged twice is still a conflict.  Each round
- * plays the committed entries from famfs_logplay_next() on, adding to r
- * (not cleared); stop (may be NULL) is asked before each entry, and true
- * ends the round there (0 returned).  fs may be another opening of the same
- * mount each round. */
+/* Replay in rounds (famfs logplay --follow): the log's namespace as the
+ * entries played so far made it is kept between rounds, so a path logged
+ * twice is still a conflict, and a DELETE, RENAME or SETATTR is applied to
+ * what the earlier rounds made, in log order.  Each round plays the
+ * committed entries from famfs_logplay_next() on, adding to r (not
+ * cleared); stop (may be NULL) is asked before each entry, and true ends
+ * the round there (0 returned).  fs may be another opening of the same
+ * mount each round.  A round from the first entry of a log with deletes
+ * or renames (famfs logplay, a mount, a follower's first round) makes the
+ * mount what the whole log says instead (fullplay.c): the tree here may
+ * be any earlier replay's, so each object is found where it was (a file
+ * by its map), moved to where it ends, or removed if it was deleted, and
+ * what the log deletes later is never made. */
 struct famfs_logplay;
 struct famfs_logplay *famfs_logplay_new(uint64_t expect);
 void famfs_logplay_free(struct famfs_logplay *lp);
@@ -110,5 +122,90 @@ int dirset_type(struct dirset *ds, const char *rel, size_t len, bool *sgid);
  * it is known to be empty with that S_ISGID */
 void dirset_note(struct dirset *ds, const char *rel, unsigned type,
 		 bool empty, bool sgid);
+
+/* ---- private to replay/: logplay.c and the files it calls -------------- */
+/* struct famfs_logplay: the state kept between rounds of --follow */
+struct lp_ctx {
+	struct famfs_fs *fs;
+	struct famfs_logplay_result *r;
+	bool dry;
+	/* the log's namespace as the entries played so far made it (log/
+	 * names.c): a path logged twice, a DELETE or RENAME of what is not
+	 * there, are said by it */
+	struct famfs_names *names;
+	bool (*stop)(void *arg);	/* asked between entries */
+	void *stop_arg;
+	uint64_t next;			/* first entry not played yet */
+	uint64_t lost;			/* a lost segment's first slot,
+					 * reported (UINT64_MAX: none) */
+	/* directories at a logged directory's path that the replay did not
+	 * take (dir_there): nothing logged beneath one is played, in this
+	 * round or a later one */
+	struct pathset refused;
+	/* one round (famfs_logplay_more): */
+	int rootfd;			/* the mount root, -1 if not open */
+	int pfd;			/* parent_fd's last directory, or -1 */
+	char pdir[PATH_MAX];		/* its path */
+	ino_t pino;			/* and inode */
+	dev_t pdev;
+	bool ds_ok;			/* ds usable */
+	struct dirset ds;		/* the names seen (replay.h) */
+	mode_t umask;			/* the process's, for mkdir/open */
+	uid_t euid;
+	gid_t egid;
+	/* fullplay.c: its first pass reads the log, changing nothing here;
+	 * a file played that is already here gets the log's mode and owner
+	 * (a SETATTR changed them) */
+	bool pass1, fix_attrs;
+	/* objects (their FILE or MKDIR entry's index) an entry of which met
+	 * a conflict or an error here: not as the log has them, so on the
+	 * master a DELETE that finds one gone is not taken for its own
+	 * famfs rm (sorted) */
+	uint64_t *trouble;
+	size_t ntrouble, ctrouble;
+};
+#define T_OTHER 255	/* lstat: neither a file nor a directory */
+#define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
+/* nsplay.c: the objects met with trouble (lp_ctx.trouble) */
+void famfs_lp_trouble_add(struct lp_ctx *c, uint64_t id);
+bool famfs_lp_trouble(const struct lp_ctx *c, uint64_t id);
+/* lpbase.c */
+int famfs_lp_known_type(struct lp_ctx *c, const char *rel, size_t len,
+			bool *psgid);
+int famfs_lp_parent_fd(struct lp_ctx *c, const char *p, const char *rel,
+		       size_t len, uint64_t idx, const char **name);
+int famfs_lp_ensure_parents(struct lp_ctx *c, const char *rel, uint64_t idx);
+bool famfs_lp_owner_right(struct lp_ctx *c, const struct famfs_log_entry *e,
+			  bool psgid);
+bool famfs_lp_mode_right(struct lp_ctx *c, uint32_t mode, bool psgid);
+uint32_t famfs_lp_file_mode(struct lp_ctx *c, uint32_t mode);
+int famfs_lp_check_map(struct lp_ctx *c, int fd, const char *p, uint64_t idx,
+		       const struct famfs_fmap *want);
+/* the names read are no guide any more (a file removed or moved here) */
+void famfs_lp_ds_off(struct lp_ctx *c);
+/* rel (p: its full path) beneath a directory dir_there did not take:
+ * said (skipped), 1 */
+int famfs_lp_beneath_refused(struct lp_ctx *c, const char *p, const char *rel,
+			     uint64_t idx);
+/* playfile.c: the file or directory of a FILE or MKDIR entry (v1 form,
+ * e->fm.path where it goes) made here, or found here as the log has it */
+int famfs_lp_make(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *e);
+/* playdir.c */
+int famfs_lp_play_dir(struct lp_ctx *c, const char *p, const char *rel,
+		      int pfd, const char *name, uint64_t idx,
+		      const struct famfs_log_entry *e);
+/* nsplay.c: an entry the namespace refused (famfs_names_apply's rc),
+ * said; a DELETE, RENAME or SETATTR it applied, done here (log order, on
+ * a tree that is the entries before it played) */
+void famfs_lp_refused(struct lp_ctx *c, uint64_t idx,
+		      const struct famfs_log_entry *e, int rc, uint64_t other,
+		      const char *why);
+int famfs_lp_ns(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *e);
+/* fd (opened beneath the root) is the file of log entry id: 1, 0 if not
+ * (or no map), -1 on an error */
+int famfs_lp_is_file(struct lp_ctx *c, int fd, uint64_t id);
+/* fullplay.c: a round from the first entry (see famfs_logplay_more) */
+int famfs_lp_full(struct lp_ctx *c, int (*play)(void *, uint64_t,
+		  const struct famfs_log_entry *, bool, const char *));
 
 #endif /* FAMFS_REPLAY_H */

@@ -14,9 +14,33 @@
 
 struct df_ctx {
 	struct famfs_df *df;
+	struct famfs_fs *fs;
 	const struct famfs_superblock *sb;
 	const struct famfs_logdevs *devs;
+	struct famfs_names *names;	/* what the deletes applied to */
 };
+
+/* a DELETE the namespace applied, of a file: its memory, used until a
+ * RECLAIM frees it (not implemented: it stays) */
+static void deleted(struct df_ctx *c, const struct famfs_log_entry *e)
+{
+	struct famfs_extent r[FAMFS_ENTRY_MAX_RANGES];
+	struct famfs_log_entry fe;
+	struct famfs_ns ns;
+
+	famfs_ns_get(e, &ns);
+	if (ns.kind != FAMFS_LOG_FILE) {
+		c->df->dirs--;
+		c->df->deleted_dirs++;
+		return;
+	}
+	c->df->files--;
+	c->df->deleted_files++;
+	if (famfs_log_entry_at(c->fs, ns.object, &fe))
+		return;
+	for (unsigned i = 0, n = famfs_entry_ranges(&fe, r); i < n; i++)
+		c->df->pending_reclaim += r[i].len;
+}
 
 static int count(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		 bool ok, const char *reason)
@@ -37,8 +61,22 @@ static int count(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		df->dirs++;
 	} else if (le16toh(e->type) == FAMFS_LOG_DEVADD) {
 		/* a device, not a file */
+	} else if (famfs_entry_is_ns(le16toh(e->type))) {
+		df->ns_entries++;
 	} else {
 		df->files++;
+	}
+	/* a DELETE counts if it applies (what every replay does) */
+	if (ok && c->names) {
+		int rc = famfs_names_apply(c->names, idx, e, NULL, NULL);
+
+		if (rc < 0) {
+			famfs_names_free(c->names);
+			c->names = NULL;
+		} else if (rc == FAMFS_NAMES_OK &&
+			   le16toh(e->type) == FAMFS_LOG_DELETE) {
+			deleted(c, e);
+		}
 	}
 	return 0;
 }
@@ -54,13 +92,23 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 						 famfs_fs_compact(fs));
 	df->log_used = famfs_log_refresh_next(fs);
 	df->log_compact = famfs_fs_compact(fs);
-	struct df_ctx c = { df, fs->sb, &fs->devs };
+	struct df_ctx c = { df, fs, fs->sb, &fs->devs, NULL };
 
+	if (le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_DELETE &&
+	    !(c.names = famfs_names_new())) {
+		famfs_err("%s: out of memory", fs->name);
+		return -ENOMEM;
+	}
 	rc = famfs_log_walk(fs, count, &c);
-	if (rc)
-		return rc;
+	if (rc || (le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_DELETE &&
+		   !c.names)) {
+		famfs_names_free(c.names);
+		return rc ? rc : -ENOMEM;
+	}
+	famfs_names_free(c.names);
 	df->log_entries = df->files + df->dirs + df->bad_entries +
-			  df->log_segments;
+			  df->log_segments + df->ns_entries +
+			  df->deleted_files + df->deleted_dirs;
 	/* a grown log: every segment read by the walk, capacity the total */
 	df->log_capacity = famfs_log_cap(fs);
 	rc = famfs_alloc_build(fs, &a);	/* unparsable entries: unmarked */

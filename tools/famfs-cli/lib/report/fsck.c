@@ -4,8 +4,9 @@
  * every committed entry (CRC, sequence, uuid, path, extents or strips
  * inside the device and outside sb/log, an interleaved geometry that holds
  * the file, strips of one file apart, the superblock's interleave feature),
- * memory shared by two files, a path logged twice and a file where a
- * directory belongs.
+ * memory shared by two files, a path logged twice, a file where a
+ * directory belongs, and a DELETE, RENAME or SETATTR the log's namespace
+ * refuses (log/names.c: what every replay reports and skips).
  */
 #define _DEFAULT_SOURCE
 #include <endian.h>
@@ -24,7 +25,7 @@ struct fsck_ctx {
 	uint32_t *owner[FAMFS_MAX_DEVS];
 	uint64_t nunits[FAMFS_MAX_DEVS];
 	bool nomem;
-	struct pathset ps;
+	struct famfs_names *names;
 	famfs_problem_fn fn;
 	void *arg;
 	/* the log's segments by their EXTEND entries (1..nseg-1) */
@@ -71,12 +72,30 @@ static void problem(struct fsck_ctx *c, const char *fmt, const char *a,
 static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
 		       uint64_t idx, bool report);
 
+/* a DELETE, RENAME or SETATTR the namespace refuses: every replay says
+ * and skips it (the object is not there, a directory not empty, a RENAME
+ * onto a path that is there) */
+static void ns_refused(struct fsck_ctx *c, uint64_t idx,
+		       const struct famfs_log_entry *e, const char *why)
+{
+	struct famfs_ns ns;
+	char msg[1600];
+
+	famfs_ns_get(e, &ns);
+	snprintf(msg, sizeof(msg), "log entry %llu: %s of entry %llu (%.511s%s%.511s) does not apply: %.600s",
+		 (unsigned long long)idx, famfs_ns_name(ns.type),
+		 (unsigned long long)ns.object, ns.path, ns.to ? " to " : "",
+		 ns.to ? ns.to : "", why);
+	problem_msg(c, msg);
+}
+
 static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
 {
 	struct fsck_ctx *c = arg;
-	const struct pathset_item *dup;
-	int type = le16toh(e->type);
+	char why[FAMFS_NAMES_WHY_LEN], m[64];
+	int type = le16toh(e->type), rc;
+	uint64_t other = 0;
 
 	c->r->entries++;
 	if (!ok) {
@@ -109,7 +128,10 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		}
 		return 0;
 	}
-	if (famfs_verbose && famfs_entry_interleaved(e))
+	if (famfs_verbose && famfs_entry_is_ns(type))
+		printf("entry %llu: %s %s\n", (unsigned long long)idx,
+		       famfs_ns_name(type), famfs_entry_path(e));
+	else if (famfs_verbose && famfs_entry_interleaved(e))
 		printf("entry %llu: file %s size %llu mode 0%o interleaved: %u strips of %llu bytes, chunk %llu\n",
 		       (unsigned long long)idx, e->fm.path,
 		       (unsigned long long)le64toh(e->fm.size),
@@ -127,15 +149,25 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		return 0;
 	if (type == FAMFS_LOG_MKDIR)
 		c->r->dirs++;
-	else
+	else if (type == FAMFS_LOG_FILE)
 		c->r->files++;
-	if (pathset_add(&c->ps, e->fm.path, idx, type, &dup) == -EEXIST) {
-		char m[64];
-
-		snprintf(m, sizeof(m), "entry %llu", (unsigned long long)dup->idx);
+	rc = famfs_names_apply(c->names, idx, e, &other, why);
+	if (rc < 0) {
+		c->nomem = true;
+		return 0;
+	}
+	snprintf(m, sizeof(m), "entry %llu", (unsigned long long)other);
+	if (rc == FAMFS_NAMES_TWICE)
 		problem(c, "%s: logged twice (entry %llu and %s)", e->fm.path,
 			(unsigned long long)idx, m);
-	}
+	else if (rc == FAMFS_NAMES_UNDER_FILE)
+		problem(c, "%s (entry %llu): a file where a directory belongs (%s)",
+			why, (unsigned long long)other, e->fm.path);
+	else if (rc == FAMFS_NAMES_DIR_THERE)
+		problem(c, "%s (entry %llu): a file where a directory belongs (%s)",
+			e->fm.path, (unsigned long long)idx, why);
+	else if (rc)
+		ns_refused(c, idx, e, why);
 	if (type == FAMFS_LOG_FILE)
 		mark_units(c, e, idx, true);
 	return 0;
@@ -238,26 +270,6 @@ static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
 	}
 }
 
-/* every proper ancestor of a logged path must not be a logged file */
-static void check_ancestors(struct fsck_ctx *c)
-{
-	for (size_t i = 0; i < c->ps.cap; i++) {
-		const struct pathset_item *it = &c->ps.slots[i];
-		const char *p = it->path, *s;
-
-		if (!p)
-			continue;
-		for (s = strchr(p, '/'); s; s = strchr(s + 1, '/')) {
-			const struct pathset_item *a =
-				pathset_lookup_n(&c->ps, p, (size_t)(s - p));
-
-			if (a && a->type == FAMFS_LOG_FILE)
-				problem(c, "%s (entry %llu): a file where a directory belongs (%s)",
-					a->path, (unsigned long long)a->idx, p);
-		}
-	}
-}
-
 /* Every member the log added must be on this host with its superblock:
  * found by device uuid as a mount finds it (a damaged one is refused by
  * the scan, which names it), no smaller than its DEVADD says */
@@ -331,8 +343,10 @@ int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
 	memset(r, 0, sizeof(*r));
 	c.nunits[0] = famfs_sb_dev_size(fs->sb) / FAMFS_ALLOC_UNIT;
 	c.owner[0] = calloc(c.nunits[0] + 1, sizeof(*c.owner[0]));
-	if (!c.owner[0] || pathset_init(&c.ps, famfs_log_next(fs->log))) {
+	c.names = famfs_names_new();
+	if (!c.owner[0] || !c.names) {
 		free(c.owner[0]);
+		famfs_names_free(c.names);
 		famfs_err("%s: out of memory", fs->name);
 		return -ENOMEM;
 	}
@@ -353,11 +367,18 @@ int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
 	if (!rc)
 		rc = famfs_log_walk_past(fs, fsck_past, &c);
 	if (!rc && c.nomem) {
-		famfs_err("%s: out of memory for a member's unit map", fs->name);
+		famfs_err("%s: out of memory", fs->name);
 		rc = -ENOMEM;
 	}
-	if (!rc)
-		check_ancestors(&c);
+	/* what the log deleted is no longer a file or directory of it (its
+	 * memory stays used until a RECLAIM) */
+	if (!rc) {
+		struct famfs_names_count k;
+
+		famfs_names_counts(c.names, &k);
+		r->files -= k.deleted_files;
+		r->dirs -= k.deleted_dirs;
+	}
 	if (!rc)
 		check_members(&c);
 	/* a mount: .meta/.log1.. as the EXTEND entries say (also when the
@@ -370,7 +391,7 @@ int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
 	for (unsigned i = 1; i < fs->devs.ndevs; i++)
 		area += fs->devs.dev[i].size - fs->devs.dev[i].data_start;
 	r->free_bytes = r->used_bytes < area ? area - r->used_bytes : 0;
-	pathset_free(&c.ps);
+	famfs_names_free(c.names);
 	for (unsigned i = 0; i < FAMFS_MAX_DEVS; i++)
 		free(c.owner[i]);
 	return rc;

@@ -46,6 +46,11 @@ struct famfs_df {
 				 * the totals of every segment */
 	unsigned long files, dirs, bad_entries;
 	unsigned long unparsed_entries;	/* of bad_entries: memory unknown */
+	/* format rev 3: DELETE, RENAME, SETATTR entries; the files and
+	 * directories the DELETEs removed (not in files, dirs); the memory of
+	 * those files, still used (in used) until a RECLAIM frees it */
+	unsigned long ns_entries, deleted_files, deleted_dirs;
+	uint64_t pending_reclaim;
 	/* per device (issue 16; size..unknown above are their sums): 0 the
 	 * primary, i the member a DEVADD added */
 	unsigned ndevs;

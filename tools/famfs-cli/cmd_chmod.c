@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/* famfs chmod: change the mode of files and directories and log it
+ * (format rev 3). */
+#define _GNU_SOURCE
+#include <string.h>
+
+#include "famfs.h"
+
+const struct cli_doc cli_doc_chmod = {
+	.page = "famfs-chmod", .prog = "famfs chmod",
+	.summary = "change the mode of files and directories, on every host",
+	.synopsis = { "famfs chmod MODE PATH..." },
+	.description =
+		"Give each PATH of a famfs mount a new mode and log it (master only):\n"
+		"every host's replay gives it the same (a client's files keep no write\n"
+		"permission, as when they are made).  MODE is octal (at most 7777) or\n"
+		"chmod(1)'s symbolic form: clauses [ugoa]*[-+=][rwxXst]*, separated by\n"
+		"commas (no umask applies), applied to the mode the log has.  Each\n"
+		"PATH must be in the log, and here the logged file or not here; else\n"
+		"nothing is logged for it.  The SETATTR entry is in the log before\n"
+		"the mode changes here.  The first one sets the setattr feature in\n"
+		"the superblock: famfs tools older than this one refuse the file\n"
+		"system from then on.  As with mkfile, the mount is opened and the\n"
+		"log lock taken once for all PATHs; one that fails does not stop the\n"
+		"others, and the exit status is then 2.\n",
+	.opts = (const struct cli_opt[]){ { 0 } },
+	.exits = (const struct cli_exit[]){
+		CLI_EXIT_OK,
+		{ FAMFS_EXIT_USAGE, "usage error: a bad option or argument, or a bad MODE" },
+		CLI_EXIT_ERROR("a PATH is not in the log or not in a famfs mount,\n"
+			       "the file here is not the logged one, this host\n"
+			       "is a client, or the log is full"),
+		CLI_EXIT_END },
+	.sections = (const struct cli_section[]){
+		{ "EXAMPLES",
+		  "  famfs chmod 0640 /mnt/famfs/data/a /mnt/famfs/data/b\n"
+		  "  famfs chmod go-rwx,u+x /mnt/famfs/bin/tool\n", false },
+		{ 0 } },
+	.see_also = "famfs(8), famfs-chown(8), chmod(1)",
+};
+
+int cmd_chmod(int argc, char **argv)
+{
+	char rel[FAMFS_LOG_PATH_MAX], why[FAMFS_REASON_LEN];
+	struct cli_batch b = { .open = false };
+	struct famfs_modespec m;
+	int rc = FAMFS_EXIT_OK;
+
+	/* "-w" is a MODE, not an option: only --help is taken */
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+		return cli_usage(&cli_doc_chmod, 0);
+	optind = 1;
+	if (argc >= 2 && !strcmp(argv[1], "--"))
+		optind = 2;
+	if (argc - optind < 2)
+		return cli_usage(&cli_doc_chmod, 1);
+	if (famfs_mode_parse(argv[optind], &m, why)) {
+		famfs_err("%s", why);
+		return FAMFS_EXIT_USAGE;
+	}
+	for (int i = optind + 1; i < argc; i++) {
+		if (cli_batch_open(&b, argv[i], rel) ||
+		    famfs_setattr(&b.fs, rel, FAMFS_SETATTR_MODE, &m, 0, 0))
+			rc = FAMFS_EXIT_ERROR;
+	}
+	cli_batch_close(&b);
+	return rc;
+}

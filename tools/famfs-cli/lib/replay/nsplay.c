@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logplay's DELETE, RENAME and SETATTR (format revision 3), in log order
+ * on a tree that is the entries before them played (a follower's rounds):
+ * the namespace judged the entry already (logplay.c); here the file or
+ * directory is found -- a file by its map, so that nothing but the logged
+ * one is ever removed, moved or changed -- opened beneath the mount root
+ * without following a link, and removed, moved (renameat2, never over
+ * anything) or given its mode and owner through a descriptor of itself.
+ * What is not here, or not the logged one, is a conflict: said, and the
+ * replay goes on.  And what the namespace refused, said.
+ */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "replay/replay.h"
+
+void famfs_lp_refused(struct lp_ctx *c, uint64_t idx,
+		      const struct famfs_log_entry *e, int rc, uint64_t other,
+		      const char *why)
+{
+	const char *mpt = c->fs->mpt, *path = famfs_entry_path(e);
+	struct famfs_names_obj o;
+	struct famfs_ns ns;
+
+	switch (rc) {
+	case FAMFS_NAMES_TWICE:
+		/* a directory logged twice is harmless; anything else is not */
+		if (le16toh(e->type) == FAMFS_LOG_MKDIR &&
+		    famfs_names_get(c->names, other, &o, NULL) == 1 &&
+		    o.kind == FAMFS_LOG_MKDIR)
+			return;
+		CONFLICT(c, "%s/%s: logged twice (entries %llu and %llu); entry %llu ignored",
+			 mpt, path, (unsigned long long)other,
+			 (unsigned long long)idx, (unsigned long long)idx);
+		return;
+	case FAMFS_NAMES_UNDER_FILE:
+		CONFLICT(c, "%s/%s: log entry %llu not played: a file where a directory belongs (%s/%s is a file in the log, entry %llu)",
+			 mpt, path, (unsigned long long)idx, mpt, why,
+			 (unsigned long long)other);
+		return;
+	case FAMFS_NAMES_DIR_THERE:
+		CONFLICT(c, "%s/%s: log entry %llu not played: it is a file, but the log has a directory there (%s/%s is logged beneath it)",
+			 mpt, path, (unsigned long long)idx, mpt, why);
+		return;
+	default:
+		famfs_ns_get(e, &ns);
+		CONFLICT(c, "%s/%s: log entry %llu (%s of entry %llu%s%s) not played: %s",
+			 mpt, ns.path, (unsigned long long)idx,
+			 famfs_ns_name(ns.type), (unsigned long long)ns.object,
+			 ns.to ? " to " : "", ns.to ? ns.to : "", why);
+	}
+}
+
+int famfs_lp_is_file(struct lp_ctx *c, int fd, uint64_t id)
+{
+	struct famfs_fmap *want = malloc(sizeof(*want)), *have = malloc(sizeof(*have));
+	struct famfs_log_entry e;
+	struct stat st;
+	int rc = -1;
+
+	if (!want || !have) {
+		famfs_err("out of memory");
+		goto out;
+	}
+	rc = 0;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    famfs_log_entry_at(c->fs, id, &e) || famfs_fmap_get(fd, have))
+		goto out;
+	famfs_fmap_from_entry(&e, want);
+	rc = famfs_fmap_equal(want, have);
+out:
+	free(want);
+	free(have);
+	return rc;
+}
+
+/* the sorted index of id in c->trouble, or where it would go */
+static size_t trouble_at(const struct lp_ctx *c, uint64_t id)
+{
+	size_t lo = 0, hi = c->ntrouble;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->trouble[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void famfs_lp_trouble_add(struct lp_ctx *c, uint64_t id)
+{
+	size_t i = trouble_at(c, id);
+
+	if (i < c->ntrouble && c->trouble[i] == id)
+		return;
+	if (c->ntrouble == c->ctrouble) {
+		size_t cap = c->ctrouble ? 2 * c->ctrouble : 16;
+		uint64_t *t = realloc(c->trouble, cap * sizeof(*t));
+
+		if (!t)		/* then a DELETE not here is a conflict */
+			return;
+		c->trouble = t;
+		c->ctrouble = cap;
+	}
+	memmove(c->trouble + i + 1, c->trouble + i,
+		(c->ntrouble - i) * sizeof(*c->trouble));
+	c->trouble[i] = id;
+	c->ntrouble++;
+}
+
+bool famfs_lp_trouble(const struct lp_ctx *c, uint64_t id)
+{
+	size_t i = trouble_at(c, id);
+
+	return i < c->ntrouble && c->trouble[i] == id;
+}
+
+/* What is at rel here: 1 the object (kind; a file: id's), 0 nothing, -1
+ * something else (what in *what) */
+static int here(struct lp_ctx *c, const char *rel, int kind, uint64_t id,
+		const char **what)
+{
+	int fd = dirset_open_beneath(c->rootfd, rel, strlen(rel),
+				     kind == FAMFS_LOG_MKDIR ? DIRSET_DIR :
+				     O_RDONLY | O_CLOEXEC);
+	int rc;
+
+	*what = "";
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0) {
+		*what = dirset_beneath_why(fd);
+		return -1;
+	}
+	rc = kind == FAMFS_LOG_MKDIR ? 1 : famfs_lp_is_file(c, fd, id);
+	close(fd);
+	if (rc != 1)
+		*what = "a file that is not the logged one (another map, or none)";
+	return rc == 1 ? 1 : -1;
+}
+
+static int play_delete(struct lp_ctx *c, uint64_t idx, const struct famfs_ns *ns,
+		       const char *p)
+{
+	const char *what, *name;
+	int rc, pfd;
+
+	if (c->dry) {
+		printf("would remove %s\n", p);
+		c->r->removed++;
+		return 0;
+	}
+	rc = here(c, ns->path, (int)ns->kind, ns->object, &what);
+	/* not here on the master: its famfs rm removed it (as a RENAME it
+	 * made is found where it goes) -- unless this replay met trouble
+	 * with it before (never made here, not moved where the log has it) */
+	if (!rc && c->fs->master && !famfs_lp_trouble(c, ns->object)) {
+		c->r->present++;
+		return 0;
+	}
+	if (rc <= 0) {
+		CONFLICT(c, "%s: log entry %llu deletes entry %llu, %s; not removed",
+			 p, (unsigned long long)idx,
+			 (unsigned long long)ns->object,
+			 rc ? what : "which is not here");
+		return 0;
+	}
+	pfd = famfs_lp_parent_fd(c, p, ns->path, strlen(ns->path), idx, &name);
+	if (pfd < 0)
+		return 0;
+	if (unlinkat(pfd, name, ns->kind == FAMFS_LOG_MKDIR ? AT_REMOVEDIR : 0)) {
+		if (errno == ENOTEMPTY || errno == EEXIST)
+			CONFLICT(c, "%s: log entry %llu deletes the directory, but it is not empty here (what is in it is not in the log); not removed",
+				 p, (unsigned long long)idx);
+		else {
+			c->r->errors++;
+			famfs_err("%s: log entry %llu: cannot remove it: %s", p,
+				  (unsigned long long)idx, strerror(errno));
+		}
+		return 0;
+	}
+	famfs_lp_ds_off(c);
+	c->r->removed++;
+	return 0;
+}
+
+static int play_rename(struct lp_ctx *c, uint64_t idx, const struct famfs_ns *ns,
+		       const char *p)
+{
+	const char *slash = strrchr(ns->path, '/'), *fname, *tname, *what;
+	char q[PATH_MAX];
+	int rc, fpfd, tpfd;
+
+	if (famfs_join(q, sizeof(q), c->fs->mpt, ns->to) ||
+	    famfs_lp_beneath_refused(c, q, ns->to, idx))
+		return 0;
+	if (c->dry) {
+		printf("would move %s to %s\n", p, q);
+		c->r->moved++;
+		return 0;
+	}
+	rc = here(c, ns->path, (int)ns->kind, ns->object, &what);
+	if (rc <= 0) {
+		/* there already (this mount played it: its own master) */
+		if (!rc && here(c, ns->to, (int)ns->kind, ns->object, &what) == 1) {
+			c->r->present++;
+			return 0;
+		}
+		CONFLICT(c, "%s: log entry %llu moves entry %llu to %s, %s; not moved",
+			 p, (unsigned long long)idx, (unsigned long long)ns->object,
+			 q, rc ? what : "but it is not here");
+		return 0;
+	}
+	if (famfs_lp_ensure_parents(c, ns->to, idx))
+		return 0;
+	/* the source's directory is this call's own (parent_fd keeps one) */
+	fpfd = dirset_open_beneath(c->rootfd, ns->path,
+				   slash ? (size_t)(slash - ns->path) : 0, DIRSET_DIR);
+	fname = slash ? slash + 1 : ns->path;
+	if (fpfd < 0) {
+		c->r->errors++;
+		famfs_err("%s: log entry %llu not played: %s", p,
+			  (unsigned long long)idx, dirset_beneath_why(fpfd));
+		return 0;
+	}
+	tpfd = famfs_lp_parent_fd(c, q, ns->to, strlen(ns->to), idx, &tname);
+	if (tpfd >= 0 && renameat2(fpfd, fname, tpfd, tname, RENAME_NOREPLACE)) {
+		if (errno == EEXIST)
+			CONFLICT(c, "%s: log entry %llu moves entry %llu to %s, but something not in the log is there; not moved",
+				 p, (unsigned long long)idx,
+				 (unsigned long long)ns->object, q);
+		else {
+			c->r->errors++;
+			famfs_err("%s: log entry %llu: cannot move it to %s: %s",
+				  p, (unsigned long long)idx, q, strerror(errno));
+		}
+	} else if (tpfd >= 0) {
+		famfs_lp_ds_off(c);
+		c->r->moved++;
+	}
+	close(fpfd);
+	return 0;
+}
+
+static int play_setattr(struct lp_ctx *c, uint64_t idx,
+			const struct famfs_ns *ns, const char *p)
+{
+	bool dir = ns->kind == FAMFS_LOG_MKDIR;
+	int fd, rc = 1;
+
+	if (c->dry) {
+		printf("would change the mode or owner of %s\n", p);
+		c->r->changed++;
+		return 0;
+	}
+	/* on the object itself: no name is followed or looked up again */
+	fd = dirset_open_beneath(c->rootfd, ns->path, strlen(ns->path),
+				 dir ? DIRSET_DIR : O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && !dir)
+		rc = famfs_lp_is_file(c, fd, ns->object);
+	if (fd < 0 || rc != 1) {
+		CONFLICT(c, "%s: log entry %llu changes entry %llu, %s; not changed",
+			 p, (unsigned long long)idx, (unsigned long long)ns->object,
+			 fd == -ENOENT ? "which is not here" :
+			 fd < 0 ? dirset_beneath_why(fd) :
+			 "but the file here is not the logged one");
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	if (ns->valid & (FAMFS_SETATTR_UID | FAMFS_SETATTR_GID) &&
+	    fchown(fd, ns->valid & FAMFS_SETATTR_UID ? ns->uid : (uid_t)-1,
+		   ns->valid & FAMFS_SETATTR_GID ? ns->gid : (gid_t)-1) &&
+	    !geteuid())
+		famfs_warn("%s: chown: %s", p, strerror(errno));
+	/* a client's files keep no write bit; a chown dropped set-id bits */
+	if ((ns->valid & FAMFS_SETATTR_MODE || !dir)) {
+		struct famfs_names_obj o;
+		uint32_t m = ns->valid & FAMFS_SETATTR_MODE ? ns->mode :
+			     famfs_names_get(c->names, ns->object, &o, NULL) == 1 ?
+			     o.mode : 0;
+
+		if (fchmod(fd, dir ? m : famfs_lp_file_mode(c, m)))
+			famfs_warn("%s: chmod: %s", p, strerror(errno));
+	}
+	close(fd);
+	c->r->changed++;
+	return 0;
+}
+
+int famfs_lp_ns(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *e)
+{
+	struct famfs_ns ns;
+	char p[PATH_MAX];
+
+	famfs_ns_get(e, &ns);
+	if (famfs_join(p, sizeof(p), c->fs->mpt, ns.path)) {
+		c->r->errors++;
+		return 0;
+	}
+	if (famfs_lp_beneath_refused(c, p, ns.path, idx))
+		return 0;
+	/* a directory here the replay did not take for the log's (dir_there:
+	 * someone else's): never changed, moved or removed as if it were */
+	if (pathset_lookup_n(&c->refused, ns.path, strlen(ns.path))) {
+		CONFLICT(c, "%s: log entry %llu (%s) skipped: the directory here is not the log's (said above)",
+			 p, (unsigned long long)idx, famfs_ns_name(ns.type));
+		return 0;
+	}
+	switch (ns.type) {
+	case FAMFS_LOG_DELETE:
+		return play_delete(c, idx, &ns, p);
+	case FAMFS_LOG_RENAME:
+		return play_rename(c, idx, &ns, p);
+	default:
+		return play_setattr(c, idx, &ns, p);
+	}
+}

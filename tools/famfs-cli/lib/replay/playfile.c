@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logplay's files (logplay.c): a FILE entry played -- a new file made
+ * (O_EXCL), given its owner and mode, then its memory (MAP_CREATE); one
+ * already there counted if it has the logged map, else a conflict and
+ * never adopted -- and the file or directory of any FILE or MKDIR entry
+ * made or found where the entry (or fullplay.c) says.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "replay/replay.h"
+
+/* the file at fd gets e's owner and mode (a client's without write bits),
+ * if it has others */
+static void fix_attrs(struct lp_ctx *c, int fd, const char *p,
+		      const struct famfs_log_entry *e)
+{
+	uint32_t mode = famfs_lp_file_mode(c, le32toh(e->fm.mode) & 07777);
+	uid_t uid = le32toh(e->fm.uid);
+	gid_t gid = le32toh(e->fm.gid);
+	struct stat st;
+	bool did = false;
+
+	if (fstat(fd, &st))
+		return;
+	if (st.st_uid != uid || st.st_gid != gid) {
+		if (fchown(fd, uid, gid) && !geteuid())
+			famfs_warn("%s: chown: %s", p, strerror(errno));
+		did = true;
+	}
+	if ((st.st_mode & 07777) != mode || did) {
+		if (fchmod(fd, mode))
+			famfs_warn("%s: chmod: %s", p, strerror(errno));
+		did = true;
+	}
+	if (did)
+		c->r->changed++;
+}
+
+/* an existing regular file rel: counted if it has the logged map */
+static void file_there(struct lp_ctx *c, const char *p, const char *rel,
+		       uint64_t idx, const struct famfs_fmap *want,
+		       const struct famfs_log_entry *e)
+{
+	int fd = dirset_open_beneath(c->rootfd, rel, strlen(rel),
+				     O_RDONLY | O_CLOEXEC);
+	int rc;
+
+	if (fd < 0) {
+		c->r->errors++;
+		famfs_err("%s: %s", p, dirset_beneath_why(fd));
+		return;
+	}
+	rc = famfs_lp_check_map(c, fd, p, idx, want);
+	/* fullplay.c: a SETATTR changed them since it was made */
+	if (rc > 0 && c->fix_attrs && !c->dry)
+		fix_attrs(c, fd, p, e);
+	close(fd);
+	if (rc > 0)
+		c->r->present++;
+	else if (rc == 0)
+		CONFLICT(c, "%s: a file without a famfs map is already there (log entry %llu); not given the memory, since whoever made it may hold it open: remove it and run famfs logplay again",
+			 p, (unsigned long long)idx);
+}
+
+/*
+ * The file of a FILE entry.  A file already there is left alone: counted
+ * if it has the logged map, else a conflict -- also when it has no map at
+ * all: whoever made it may hold it open and would reach the memory once it
+ * is mapped, so it is never adopted.  A new file is created here (O_EXCL),
+ * gets its owner and mode, and only then its memory.
+ */
+static int play_file(struct lp_ctx *c, const char *p, const char *rel,
+		     int pfd, const char *name, uint64_t idx,
+		     const struct famfs_log_entry *e)
+{
+	struct famfs_fmap want;
+	uint32_t mode = famfs_lp_file_mode(c, le32toh(e->fm.mode));
+	const char *ioc, *why;
+	bool psgid, own, mod;
+	struct stat st;
+	int fd, rc, t;
+
+	famfs_fmap_from_entry(e, &want);
+	why = famfs_fmap_needs_v2(&want);
+	ioc = famfs_fmap_multidev(&want) ? "MAP_CREATE_V3" :
+	      why ? "MAP_CREATE_V2" : "MAP_CREATE";
+	t = famfs_lp_known_type(c, rel, strlen(rel), &psgid);
+again:
+	if (t < 0 && pfd >= 0 && fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		t = S_ISREG(st.st_mode) ? DT_REG : S_ISDIR(st.st_mode) ? DT_DIR : T_OTHER;
+	else if (t < 0 && pfd >= 0 && errno != ENOENT) {
+		c->r->errors++;
+		famfs_err("%s: %s", p, strerror(errno));
+		return 0;
+	}
+	if (t == DT_REG) {
+		file_there(c, p, rel, idx, &want, e);
+		return 0;
+	}
+	if (t > 0) {
+		CONFLICT(c, "%s: log entry %llu is a file, but a %s is there",
+			 p, (unsigned long long)idx,
+			 t == DT_DIR ? "directory" : "non-file");
+		return 0;
+	}
+	if (c->dry) {
+		printf("would create file %s (%llu bytes)\n", p,
+		       (unsigned long long)want.file_size);
+		c->r->created_files++;
+		return 0;
+	}
+	/* (t < 0 here: lstat found nothing, so the parent's S_ISGID is not
+	 * known: chown and chmod as always) */
+	own = t == 0 && famfs_lp_owner_right(c, e, psgid);
+	mod = own && famfs_lp_mode_right(c, mode, psgid);
+	/* O_EXCL: the file is this run's, and what is unlinked below */
+	fd = openat(pfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		    mod ? mode : 0600);
+	if (fd < 0 && errno == EEXIST && t == 0) {
+		t = -1;		/* made meanwhile: look at it */
+		goto again;
+	}
+	if (fd < 0) {
+		c->r->errors++;
+		famfs_err("%s: cannot create: %s", p, strerror(errno));
+		return 0;
+	}
+	/* owner and mode before the memory: no moment with the wrong ones */
+	if (!own && fchown(fd, le32toh(e->fm.uid), le32toh(e->fm.gid)) && !geteuid())
+		famfs_warn("%s: chown: %s", p, strerror(errno));
+	if (!mod && fchmod(fd, mode))
+		famfs_warn("%s: chmod: %s", p, strerror(errno));
+	rc = famfs_fmap_create(fd, &want);
+	if (rc == 0) {
+		c->r->created_files++;
+		close(fd);
+		return 0;
+	}
+	if (rc == -ENOTTY && why) {
+		c->r->errors++;
+		unlinkat(pfd, name, 0);
+		famfs_err("%s: log entry %llu is %s, and " FAMFS_NO_V2_MSG "; not created",
+			  p, (unsigned long long)idx, why);
+		close(fd);
+		return 0;
+	}
+	/*
+	 * Not mapped by this call.  If the file has a map anyway, someone else
+	 * (a replayer without the lock: an older tool) mapped it meanwhile:
+	 * keep it, whatever happens -- it may be in use.
+	 */
+	switch (famfs_lp_check_map(c, fd, p, idx, &want)) {
+	case 1:
+		c->r->present++;
+		close(fd);
+		return 0;
+	case -1:
+		close(fd);
+		return 0;
+	}
+	c->r->errors++;
+	/* no empty, unmapped file for an entry that got no memory (its memory
+	 * taken by an earlier entry, a failed mount...): the next logplay
+	 * creates it again */
+	if (unlinkat(pfd, name, 0) == 0)
+		famfs_err("%s: %s: %s%s (log entry %llu; not created)", p, ioc,
+			  strerror(-rc), rc == -EBUSY ?
+			  ": another process opened the new file before it was mapped (famfs.ko maps a file only for its only opener); run famfs logplay again" :
+			  rc == -ENODEV ?
+			  ": a member device it uses is not attached to this mount (see famfs mount -d)" : "",
+			  (unsigned long long)idx);
+	else
+		famfs_err("%s: %s: %s", p, ioc, strerror(-rc));
+	close(fd);
+	return 0;
+}
+
+int famfs_lp_make(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *e)
+{
+	int type = le16toh(e->type), pfd;
+	const char *name = NULL;
+	bool there, psgid;
+	char p[PATH_MAX];
+
+	if (famfs_join(p, sizeof(p), c->fs->mpt, e->fm.path)) {
+		c->r->errors++;
+		return 0;
+	}
+	if (famfs_lp_beneath_refused(c, p, e->fm.path, idx))
+		return 0;
+	if (famfs_lp_ensure_parents(c, e->fm.path, idx))
+		return 0;
+	/*
+	 * Its parent is opened to look at it or make it.  Already there as
+	 * the names read say (all of a replay with nothing to do), the
+	 * parent is not opened: only the file for a file, the directory for
+	 * a directory (whose owner is judged: dir_there).
+	 * (-ENOENT only in a dry run: its parents are not made.)
+	 */
+	there = famfs_lp_known_type(c, e->fm.path, strlen(e->fm.path), &psgid) ==
+		(type == FAMFS_LOG_FILE ? DT_REG : DT_DIR);
+	pfd = there ? -1 :
+	      famfs_lp_parent_fd(c, p, e->fm.path, strlen(e->fm.path), idx, &name);
+	if (!there && pfd < 0 && !(c->dry && pfd == -ENOENT))
+		return 0;
+	return type == FAMFS_LOG_FILE ?
+	       play_file(c, p, e->fm.path, pfd, name, idx, e) :
+	       famfs_lp_play_dir(c, p, e->fm.path, pfd, name, idx, e);
+}
