@@ -618,3 +618,20 @@ void famfs_entry_build_extend(struct famfs_log_entry *e, uint32_t k,
 	e->fm.ext.simple[0].offset = htole64(off);
 	e->fm.ext.simple[0].len = htole64(len);
 }
+
+/* ---- small files (INCOMPAT_SMALL_FILES) ---- */
+int famfs_entry_build_pages(struct famfs_log_entry *e, const char *rel,
+			    uint64_t size, uint32_t mode, uint32_t uid,
+			    uint32_t gid, const struct famfs_log_simple_ext *ext,
+			    unsigned next)
+{
+	(void)e; (void)rel; (void)size; (void)mode; (void)uid; (void)gid;
+	(void)ext; (void)next;
+	return -ENOSYS;
+}
+
+bool famfs_entry_pages(const struct famfs_log_entry *e)
+{
+	(void)e;
+	return false;
+}
