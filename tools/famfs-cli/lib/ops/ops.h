@@ -24,7 +24,11 @@ struct famfs_layout {
 	uint64_t chunk;
 	struct famfs_place place;	/* --device N, else the policy's */
 	uint32_t align;			/* enum famfs_align (--align) */
+	/* small files (issue 30): sizes below it get page extents in shared
+	 * units; 0: FAMFS_SMALL_MAX; FAMFS_SMALL_NONE: no file */
+	uint64_t small_max;
 };
+#define FAMFS_SMALL_NONE	UINT64_MAX
 /* 1 GiB-aligned placement of a simple file (issue 31: famfs.ko maps such a
  * file with 1 GiB page-table entries): AUTO (the default, and without a
  * layout) for files of at least FAMFS_ALIGN_BYTES when a device has an

@@ -281,3 +281,13 @@ int famfs_alloc_place_aligned(struct famfs_alloc *a,
 	}
 	return -ENOSPC;
 }
+
+int famfs_alloc_place_pages(struct famfs_alloc *a, const struct famfs_place *pl,
+			    uint64_t size, struct famfs_log_simple_ext *ext,
+			    unsigned *next, uint8_t devs[FAMFS_LOG_MAX_SIMPLE_EXT],
+			    char *reason)
+{
+	(void)a; (void)pl; (void)size; (void)ext; (void)next; (void)devs;
+	(void)reason;
+	return -ENOSYS;
+}
