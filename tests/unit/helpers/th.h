@@ -29,6 +29,9 @@ struct th {
 /* New scratch dir, a formatted image of size/loglen, this host = master,
  * mock kernel installed, fs opened rw with mpt set. */
 struct th *th_new(uint64_t size, uint64_t loglen);
+/* small files (issue 30) in the file systems th_new makes: off unless set
+ * (famfs_small_max FAMFS_SMALL_NONE: the tests that predate them) */
+extern bool th_small_files;
 /* the same with a compact log (INCOMPAT_COMPACT_LOG) when compact */
 struct th *th_new_fmt(uint64_t size, uint64_t loglen, bool compact);
 void th_free(struct th *t);

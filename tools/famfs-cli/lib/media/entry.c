@@ -235,9 +235,10 @@ static int check_interleaved(const struct famfs_log_fmeta *fm,
 static int pages_bit(const struct famfs_superblock *sb, char *reason)
 {
 	if (!(le32toh(sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_SMALL_FILES)) {
-		REASON("page extents in a log without the small-file feature (superblock incompat bit 0x%x clear)",
-		       FAMFS_FEATURE_INCOMPAT_SMALL_FILES);
-		return -EINVAL;
+		/* R2: a kind this log cannot have, as an unknown one */
+		REASON("extent type %u (page extents) in a log without the small-file feature (superblock incompat bit 0x%x clear)",
+		       FAMFS_LOG_EXT_PAGES, FAMFS_FEATURE_INCOMPAT_SMALL_FILES);
+		return -EPROTONOSUPPORT;
 	}
 	return 0;
 }

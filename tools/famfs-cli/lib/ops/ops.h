@@ -29,6 +29,10 @@ struct famfs_layout {
 	uint64_t small_max;
 };
 #define FAMFS_SMALL_NONE	UINT64_MAX
+/* The threshold of a create without a layout or with small_max 0:
+ * FAMFS_SMALL_MAX unless changed (tests that predate small files set
+ * FAMFS_SMALL_NONE) */
+extern uint64_t famfs_small_max;
 /* 1 GiB-aligned placement of a simple file (issue 31: famfs.ko maps such a
  * file with 1 GiB page-table entries): AUTO (the default, and without a
  * layout) for files of at least FAMFS_ALIGN_BYTES when a device has an
