@@ -96,6 +96,14 @@ if [ "$FAMFS_HOST" = a ]; then
 	devpat -m dump $M/p1 4096 4096 > /tmp/past 2>&1; rc=$?
 	t_ok pmd-past-page-sigbus test $rc -gt 128
 	t_ok pmd-no-neighbour-bytes test ! -s /tmp/past -o "$(grep -c . /tmp/past)" -le 1
+	# -T: the threshold lower, or none
+	t_rc creat-no-small 0 famfs creat -T 0 -s 4096 $M/u1
+	famfs getmap $M/u1 > /tmp/gm3 2>&1
+	t_ok no-small-in-units grep -q "extent type: simple" /tmp/gm3
+	t_rc creat-small-max-8k 0 famfs creat -T 8k -s 8192 $M/u2
+	famfs getmap $M/u2 > /tmp/gm4 2>&1
+	t_ok small-max-8k-in-units grep -q "extent type: simple" /tmp/gm4
+	t_rc small-max-too-big 1 famfs creat -T 3m -s 4096 $M/u3
 	t_rc fsck 0 famfs fsck $M
 	if [ "$FAMFS_PROFILE" = two-hosts ]; then
 		sync_post small-a-done
