@@ -335,6 +335,8 @@ const char *famfs_fmap_needs_v2(const struct famfs_fmap *m)
 {
 	if (m->extent_type == FAMFS_INTERLEAVED_EXTENT)
 		return "an interleaved file";
+	if (m->pages)
+		return "a small file (4 KiB page extents: MAP_CREATE_V3)";
 	if (m->count > FAMFS_MAX_EXTENTS)
 		return "more than 2 extents";
 	return NULL;

@@ -28,9 +28,7 @@ struct sum_hdr {
 	uint32_t crc;		/* of this header (crc 0) and the bitmap */
 	uint8_t fs_uuid[16];
 	uint8_t boot[16];
-	uint32_t sb_crc;	/* the superblock's, its feature bits and
-				 * CRC as 0 (sb_ident): another mkfs
-				 * differs, a bit set since does not */
+	uint32_t sb_crc;	/* the superblock's: another mkfs differs */
 	uint32_t last_crc;	/* the CRC field of entry last (v1 form) */
 	uint64_t dev_size, capacity;
 	uint64_t next;		/* log entries [0, next) summarized */
@@ -292,25 +290,13 @@ static uint64_t pages_for(uint64_t paths)
 	return (2 * paths + 64) / SUM_SLOTS + 1;
 }
 
-/* The superblock's identity: its CRC with the feature bits zeroed.  A
- * bit the master sets later (a small file's, issue 30) changes nothing
- * the summary holds; another mkfs (its uuid, ctime, sizes) differs. */
-static uint32_t sb_ident(const struct famfs_superblock *sb)
-{
-	struct famfs_superblock c = *sb;
-
-	c.crc = 0;
-	c.feature_compat = c.feature_incompat = c.feature_ro_compat = 0;
-	return famfs_crc32(&c, sizeof(c));
-}
-
 static void hdr_fill(struct sum_hdr *h, struct famfs_fs *fs)
 {
 	memset(h, 0, sizeof(*h));
 	h->magic = SUM_MAGIC;
 	h->version = SUM_VERSION;
 	memcpy(h->fs_uuid, fs->sb->fs_uuid, 16);
-	h->sb_crc = sb_ident(fs->sb);
+	h->sb_crc = le32toh(fs->sb->crc);
 	h->dev_size = famfs_sb_dev_size(fs->sb);
 	h->capacity = le64toh(fs->log->capacity);
 	h->nunits = h->dev_size / FAMFS_ALLOC_UNIT;
@@ -764,7 +750,7 @@ int famfs_summary_save(struct famfs_summary *s, struct famfs_fs *fs,
 	s->boot_ok = true;
 	/* the superblock as it is now (the append may have claimed the
 	 * master role or set a feature bit since the cache was built) */
-	s->h.sb_crc = sb_ident(fs->sb);
+	s->h.sb_crc = le32toh(fs->sb->crc);
 	s->h.mrec_gen = le64toh(fs->mrec.generation);
 	s->h.next = next;
 	s->h.last_crc = next ? last_crc : 0;

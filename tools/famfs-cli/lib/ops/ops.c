@@ -424,6 +424,7 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 		const char *why = famfs_fmap_needs_v2(map);
 
 		famfs_err("%s: %s: %s%s (not created)", p,
+			  map->pages ? "MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES (a small file; a famfs.ko without it refuses: -T 0 makes every file of 2 MiB units)" :
 			  why ? "MAP_CREATE_V2" : "MAP_CREATE", strerror(-rc),
 			  rc == -ENOTTY && why ? ": " FAMFS_NO_V2_MSG :
 			  rc == -EBUSY ? ": another process opened the new file before it was mapped" :
