@@ -114,6 +114,12 @@ int cli_layout_done(struct cli_layout *l);
 	"when a device has room so, else as without it.\n" \
 	"With -N: every strip so, for a chunk (-C) that is\n" \
 	"a multiple of 1 GiB (1g needs one; auto only then)" }
+#define CLI_OPT_SMALL { 'T', "small-max", "SIZE", \
+	"small files: a file below SIZE (k/m suffix, at most\n" \
+	"2M, the default) takes 4 KiB pages in 2 MiB units\n" \
+	"that several small files share, not whole 2 MiB\n" \
+	"units; 0: no small files (every file in units).\n" \
+	"Never for -N or -A 1g" }
 #define CLI_OPT_DEVICE { 'D', "device", "N", \
 	"put the file (every strip, with -N) on device N\n" \
 	"of the file system (0: the primary; famfs df lists\n" \

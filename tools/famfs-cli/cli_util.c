@@ -198,6 +198,15 @@ int cli_layout_opt(int c, const char *arg, struct cli_layout *l)
 		}
 		return FAMFS_EXIT_OK;
 	}
+	if (c == 'T') {
+		if (famfs_parse_size(arg, &v) || v > FAMFS_SMALL_MAX) {
+			famfs_err("-T (--small-max) %s: a size up to 2M (files below it take 4 KiB pages in shared 2 MiB units), or 0 for none",
+				  arg);
+			return FAMFS_EXIT_USAGE;
+		}
+		l->lay.small_max = v ? v : FAMFS_SMALL_NONE;
+		return FAMFS_EXIT_OK;
+	}
 	if (c == 'D') {
 		uint32_t n;
 

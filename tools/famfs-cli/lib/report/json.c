@@ -7,6 +7,8 @@
  * sequence is given as the character U+00XX (0xff as "\u00ff", that is
  * "ÿ"), as famfs_json_string documents.
  */
+#define _DEFAULT_SOURCE
+#include <endian.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
@@ -133,7 +135,8 @@ struct json_object *famfs_json_map(const char *path,
 	add_str(o, "type", map->file_type_unknown ? "unknown" :
 			   famfs_map_type_name(map->file_type));
 	add_u64(o, "size", map->file_size);
-	add_str(o, "extent_type", famfs_extent_type_name(map->extent_type));
+	add_str(o, "extent_type", map->pages ? "pages" :
+		famfs_extent_type_name(map->extent_type));
 	ext = json_object_new_array();
 	for (uint32_t i = 0; !il && i < map->count &&
 	     i < FAMFS_IOC_MAX_EXTENTS_V2; i++) {
@@ -214,6 +217,14 @@ struct json_object *famfs_json_fsck(const char *target, bool sb_valid,
 
 /* df's devices: index, role, uuid (members), this host's node when known,
  * and the space of each */
+/* a file system with small files: the bit set, or shared units counted */
+static bool has_small(const struct famfs_fs *fs, const struct famfs_df *df)
+{
+	return df->small_units ||
+	       (fs && le32toh(fs->sb->feature_incompat) &
+		      FAMFS_FEATURE_INCOMPAT_SMALL_FILES);
+}
+
 static struct json_object *json_df_devices(const struct famfs_fs *fs,
 					   const struct famfs_df *df)
 {
@@ -248,6 +259,11 @@ static struct json_object *json_df_devices(const struct famfs_fs *fs,
 		add_u64(d, "free", df->dev[i].free);
 		add_u64(d, "free_1g_runs", df->dev[i].free_1g);
 		add_u64(d, "unknown", df->dev[i].unknown);
+		if (has_small(fs, df)) {
+			add_u64(d, "small_shared_units", df->dev[i].small_units);
+			add_u64(d, "small_pages_used", df->dev[i].small_pages_used);
+			add_u64(d, "small_pages_free", df->dev[i].small_pages_free);
+		}
 		json_object_array_add(a, d);
 	}
 	return a;
@@ -257,7 +273,7 @@ struct json_object *famfs_json_df(const char *target, const char *mpt,
 				  const char *dev, const struct famfs_fs *fs,
 				  const struct famfs_df *df)
 {
-	struct json_object *o = json_object_new_object(), *log;
+	struct json_object *o = json_object_new_object(), *log, *sm;
 	char u[37];
 
 	if (!o)
@@ -289,6 +305,17 @@ struct json_object *famfs_json_df(const char *target, const char *mpt,
 		FAMFS_LOG_ENTRY_SIZE);
 	add_u64(log, "used", df->log_used);
 	json_object_object_add(o, "log", log);
+	/* small files (issue 30): 2 MiB units shared by page extents (in
+	 * used, whole), their 4 KiB pages in use and free; only on a file
+	 * system that has them (the keys of one without stay as they were) */
+	if (has_small(fs, df)) {
+		sm = json_object_new_object();
+		add_u64(sm, "shared_units", df->small_units);
+		add_u64(sm, "pages_used", df->small_pages_used);
+		add_u64(sm, "pages_free", df->small_pages_free);
+		add_u64(sm, "page_size", FAMFS_PAGE);
+		json_object_object_add(o, "small_files", sm);
+	}
 	add_u64(o, "files", df->files);
 	add_u64(o, "directories", df->dirs);
 	add_u64(o, "corrupt_entries", df->bad_entries);

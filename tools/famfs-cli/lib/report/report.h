@@ -51,11 +51,15 @@ struct famfs_df {
 	 * those files, still used (in used) until a RECLAIM frees it */
 	unsigned long ns_entries, deleted_files, deleted_dirs;
 	uint64_t pending_reclaim;
+	/* small files (issue 30): the shared units (in used, whole), the
+	 * pages of them in use and free; sums of the devices' */
+	uint64_t small_units, small_pages_used, small_pages_free;
 	/* per device (issue 16; size..unknown above are their sums): 0 the
 	 * primary, i the member a DEVADD added */
 	unsigned ndevs;
 	struct famfs_df_dev {
 		uint64_t size, reserved, used, free, unknown, free_1g;
+		uint64_t small_units, small_pages_used, small_pages_free;
 		/* famfs_df_mount_devs: as famfs.ko has it (DEV_GET) */
 		bool asked, attached, failed, mount_failed;
 		char path[64];		/* "" when not known */
