@@ -277,7 +277,7 @@ static void test_overlap(void)
 	struct famfs_ioc_dext d[2];
 	struct famfs_extent se;
 	struct famfs_ioc_iext ie;
-	unsigned long long offs[2] = { 808 * MiB, U_OV };
+	unsigned long long offs[2] = { base + 8 * MiB, U_OV };
 	int fx, fe, fn;
 
 	fx = pfile("ov-x", 2 * PG, 1, x);
@@ -317,7 +317,7 @@ static void test_overlap(void)
 	se.len = TWO_MiB;
 	refused("ov-v2-over-shared", EADDRINUSE, FAMFSIOC_MAP_CREATE_V2, 0,
 		SIMPLE_DAX_EXTENT, FAMFS_REG, TWO_MiB, 1, &se);
-	se.offset = 802 * MiB;
+	se.offset = base + 2 * MiB;
 	se.len = 4 * MiB;
 	refused("ov-v2-two-units-over-shared", EADDRINUSE,
 		FAMFSIOC_MAP_CREATE_V2, 0, SIMPLE_DAX_EXTENT, FAMFS_REG,
