@@ -277,8 +277,11 @@ int famfs_pagealloc_give(struct famfs_pagealloc *pa, uint64_t off,
 /* Rebuild: the page extent [off, off + len) of a logged small file is in
  * use (its unit becomes shared, and used in the unit allocator), in any
  * order.  -EINVAL (not 4 KiB aligned, empty, across units, unit 0, past
- * the device), -EEXIST (a page already in use: nothing changed), -ENOMEM;
- * reason filled. */
+ * the device), -EEXIST (a page already in use, or a unit not shared yet
+ * that the unit allocator has in use -- the log's, a large file's: nothing
+ * changed), -ENOMEM; reason filled.  The caller marks large files' units
+ * with famfs_bitmap_mark and must refuse one that is already shared
+ * (famfs_pagealloc_shared): the unit allocator cannot tell. */
 int famfs_pagealloc_mark(struct famfs_pagealloc *pa, uint64_t off,
 			 uint64_t len, char *reason);
 /* Is the page at off (bytes) in use by a small file */
