@@ -204,6 +204,10 @@ static int pages_load(struct famfs_fs *fs, struct famfs_bitmap *bm,
 			rc = -EBADMSG;
 			break;
 		}
+		/* the bitmap has the unit used; famfs_pagealloc_mark takes
+		 * only a free unit as a new shared one (else it would be the
+		 * log's or a large file's), and uses it again itself */
+		famfs_bitmap_clear(bm, u);
 		while (!rc && i < FAMFS_UNIT_PAGES) {
 			uint32_t j = i;
 
