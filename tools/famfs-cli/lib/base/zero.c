@@ -18,9 +18,25 @@
  * the CPU may still hold (a whole 2 MiB msync writes back 32768 lines).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/base.h"
+
+struct famfs_store_stats famfs_store_stats;
+
+void famfs_store_stats_print(FILE *f)
+{
+	const struct famfs_store_stats *s = &famfs_store_stats;
+
+	fprintf(f, "famfs: stores: total=%llu data=%llu zeroed=%llu filled=%llu log=%llu commit=%llu meta=%llu\n",
+		(unsigned long long)(s->zeroed + s->filled + s->log +
+				     s->commit + s->meta),
+		(unsigned long long)(s->zeroed + s->filled),
+		(unsigned long long)s->zeroed, (unsigned long long)s->filled,
+		(unsigned long long)s->log, (unsigned long long)s->commit,
+		(unsigned long long)s->meta);
+}
 
 #if defined(__x86_64__)
 #include <immintrin.h>
