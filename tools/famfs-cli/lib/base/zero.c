@@ -72,6 +72,7 @@ size_t famfs_zero(void *buf, size_t n)
 	uint8_t *p = buf;
 	size_t head = (size_t)(-(uintptr_t)p % CHUNK), body;
 
+	famfs_store_stats.zeroed += n;
 	if (n < 2 * CHUNK) {
 		memset(p, 0, n);
 		return n;
@@ -102,6 +103,7 @@ int famfs_zero_avx2;
 
 size_t famfs_zero(void *buf, size_t n)
 {
+	famfs_store_stats.zeroed += n;
 	memset(buf, 0, n);
 	return n;
 }
