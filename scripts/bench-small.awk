@@ -174,7 +174,7 @@ function small8(    s, x, n, w, d, sl, pg, sp, us, wf, cpi, exi, st, tr, p, c, i
 	print "   Goals (issue 30):"
 	if (s != "") {
 		printf "   - bytes stored per new 4 KiB file <= 8 KiB plus its log slot: %s + %s (log): %s\n", sfb(d["small"]), sfb(sl["small"]), sfby(d["small"], 8192, "k")
-		printf "     (in 2 MiB units: %s, %.0fx; the data of a small file is its own pages, nothing else of the unit)\n", sfb(d["units"]), d["small"] > 0 ? d["units"] / d["small"] : 0
+		printf "     (in 2 MiB units: %s, %.0fx; the data of a small file is its own pages, nothing else of the unit)\n", sfb(d["units"]), (d["small"] > 0 ? d["units"] / d["small"] : 0)
 		printf "   - space per 4 KiB file <= 4.1 KiB plus its log slot: %s (pages) + %.2f slots: %s;\n", sfk(pg["small"]), sp["small"], sfby(pg["small"], 4.1 * 1024, "k")
 		printf "     df's used, a shared unit counted whole, %s per file over %d files\n", sfk(us["small"]), sfx[s, "small", "n"]
 	}
