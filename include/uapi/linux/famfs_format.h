@@ -209,6 +209,7 @@
 #define _UAPI_LINUX_FAMFS_FORMAT_H
 
 #include <linux/types.h>
+#include <linux/famfs_ioctl.h>	/* FAMFS_IOC_PAGE_SIZE, _SMALL_MAX (below) */
 
 #ifdef __cplusplus
 #define FAMFS_FORMAT_ASSERT(cond, msg) static_assert(cond, msg)
@@ -694,12 +695,11 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
 #define FAMFS_LOG_EXT_PAGES	3	/* famfs_log_extent_type */
 #define FAMFS_PAGE		4096ULL
 #define FAMFS_SMALL_MAX		FAMFS_ALLOC_UNIT	/* sizes below it */
-#ifdef _UAPI_LINUX_FAMFS_IOCTL_H	/* the ioctl ABI says them again */
+/* famfs_ioctl.h says them again for famfs.ko: the same values */
 FAMFS_FORMAT_ASSERT(FAMFS_IOC_PAGE_SIZE == FAMFS_PAGE &&
 		    FAMFS_IOC_SMALL_MAX == FAMFS_SMALL_MAX &&
 		    FAMFS_IOC_MAX_PAGE_EXTENTS == FAMFS_LOG_MAX_SIMPLE_EXT,
 		    "famfs_ioctl.h's small-file constants are the format's");
-#endif
 
 struct famfs_log_delete {
 	__le64	object;			/*   0 id: index of its FILE/MKDIR */

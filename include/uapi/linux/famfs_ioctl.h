@@ -397,14 +397,6 @@ struct famfs_ioc_iext_v3 {
 #define FAMFS_IOC_MAX_PAGE_EXTENTS	16
 #define FAMFS_IOC_PAGE_SIZE		4096ULL
 #define FAMFS_IOC_SMALL_MAX		(2ULL << 20)	/* file sizes below it */
-#ifdef _UAPI_LINUX_FAMFS_FORMAT_H
-/* the format (famfs_format.h) says them too: whichever header comes second
- * checks that both say the same (the tool includes both) */
-FAMFS_FORMAT_ASSERT(FAMFS_IOC_PAGE_SIZE == FAMFS_PAGE &&
-		    FAMFS_IOC_SMALL_MAX == FAMFS_SMALL_MAX &&
-		    FAMFS_IOC_MAX_PAGE_EXTENTS == FAMFS_LOG_MAX_SIMPLE_EXT,
-		    "famfs_ioctl.h's small-file constants are the format's");
-#endif
 
 /*
  * FAMFSIOC_DEV_GET: what device @index of the mount is.  Set index (the
