@@ -86,7 +86,7 @@ function sfby(v, goal, unit) {
 	if (v <= goal) return "met"
 	return sprintf("NOT met: %.2fx the goal (%s over)", v / goal, unit == "k" ? sfk(v - goal) : unit == "M" ? fm(v - goal) : sprintf("%.2f", v - goal))
 }
-function small8(    s, x, n, w, d, sl, pg, sp, us, wf, cpi, exi, st, tr, p, c, i, nb, good, xa, ka) {
+function small8(    s, x, n, w, d, sl, pg, sp, us, wf, cpi, exi, st, tr, p, c, i, nb, good, xa, ka, nd, k) {
 	s = (("ic", "small") in sfxl) ? "ic" : (("rt", "small") in sfxl) ? "rt" : ""
 	if (s == "" && !sfreps["ic"] && !sfreps["rt"]) return
 	print ""
@@ -123,6 +123,11 @@ function small8(    s, x, n, w, d, sl, pg, sp, us, wf, cpi, exi, st, tr, p, c, i
 		print "   data + meta: FAMFS_DEBUG_STORES's data (zeroed + filled) and meta bytes, divided by N; log: its log and"
 		print "   commit bytes.  traced: the fs_dax PMD (2 MiB) and PTE (4 KiB) write faults during the cp, the tool's"
 		print "   log mapping included: an independent upper bound of the memory the data stores went to."
+		if (("ic", "small") in sfxl && ("rt", "small") in sfxl) {
+			nd = 0
+			for (k in sfx) { split(k, xa, SUBSEP); if (xa[1] == "ic" && sfx[k] != sfx["rt", xa[2], xa[3]]) nd++ }
+			print (nd ? "   WARNING: " nd " exact figure(s) differ between the two boots" : "   (identical in the icount and the real-time boot)")
+		}
 	}
 
 	# timed
@@ -185,8 +190,13 @@ function small8(    s, x, n, w, d, sl, pg, sp, us, wf, cpi, exi, st, tr, p, c, i
 		printf "     (per file beyond the first: famfs %s, busybox %s; a command's fixed cost: famfs %s, busybox %s;\n", fm(sfT["ic", "marg-small"]), fm(sfT["ic", "marg-ext4"]), fm(sfT["ic", "cp1-small"]), fm(sfT["ic", "cp1-ext4"])
 		printf "     a famfs process's start alone, --version: %s)\n", fm(sfT["ic", "start-famfs"])
 	}
-	if (sfRM["rt", "cp"] != "")
+	if (sfRM["rt", "cp"] != "") {
 		printf "   - famfs cp wall time per 4 KiB file <= 1.5x busybox cp (median of per-repetition ratios): %s: %s\n", sfR["rt", "cp"], sfby(sfRM["rt", "cp"], 1.5, "")
+		printf "     (per file beyond the first: famfs %s, busybox %s, %s; a command's fixed cost: famfs %s, busybox %s)\n",
+			sfms(sfT["rt", "marg-small"]), sfms(sfT["rt", "marg-ext4"]),
+			(sfT["rt", "marg-ext4"] > 0 ? sprintf("%.2fx", sfT["rt", "marg-small"] / sfT["rt", "marg-ext4"]) : "-"),
+			sfms(sfT["rt", "cp1-small"]), sfms(sfT["rt", "cp1-ext4"])
+	}
 	for (c = 1; c <= 2; c++) {
 		st = c == 1 ? "ic" : "rt"
 		if (sfRM[st, "start"] == "") continue
