@@ -168,6 +168,25 @@ int famfs_owner_parse(const char *spec, uint32_t *valid, uint32_t *uid,
 size_t famfs_zero(void *buf, size_t n);
 /* zero.c's choice on x86-64: 1 AVX2, 0 SSE2, -1 not asked yet (tests) */
 extern int famfs_zero_avx2;
+/* The bytes this process stored into shared memory (issue 30's bench: a
+ * count that emulation does not distort), for tests and
+ * FAMFS_DEBUG_STORES=1 (printed at exit by famfs-cli).  Counted where the
+ * stores happen: famfs_zero (zeroed), a new file's fill (fill.c: its bytes
+ * copied or patterned), the log append (its entry's slots, and the 8-byte
+ * next_index of each commit), and the superblock area's records (the
+ * superblock when a feature bit or the master is set, the master record,
+ * its beat and a takeover's intent).  Not counted: mkfs, log growth, a
+ * member's label. */
+struct famfs_store_stats {
+	uint64_t zeroed;	/* famfs_zero */
+	uint64_t filled;	/* new files' own bytes (cp, mkfile -S) */
+	uint64_t log;		/* log entries, whole slots */
+	uint64_t commit;	/* next_index stores, 8 bytes each */
+	uint64_t meta;		/* superblock, master record, beat, intent */
+};
+extern struct famfs_store_stats famfs_store_stats;
+/* "famfs: stores: total=... data=... zeroed=... filled=... log=... commit=... meta=..." */
+void famfs_store_stats_print(FILE *f);
 
 /* ---- pattern.c: seeded test pattern ------------------------------------- */
 void famfs_pattern_fill(void *buf, uint64_t len, uint64_t seed);
