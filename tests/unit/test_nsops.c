@@ -447,7 +447,19 @@ static void test_modes(void **state)
 {
 	static const struct { const char *s; unsigned old, file, dir; } c[] = {
 		{ "755", 0, 0755, 0755 },
-		{ "0640", 07777, 0640, 0640 },
+		/* chmod(1) on a directory: a numeric mode of at most 4
+		 * digits keeps the set-id bits it does not name (5 digits,
+		 * or =, - with an octal, clear them); a file takes it all */
+		{ "0640", 07777, 0640, 06640 },
+		{ "755", 02755, 0755, 02755 },
+		{ "0755", 06755, 0755, 06755 },
+		{ "2700", 04755, 02700, 06700 },
+		{ "00755", 06755, 0755, 0755 },
+		{ "000755", 02755, 0755, 0755 },
+		{ "=755", 06755, 0755, 0755 },
+		{ "-2000", 06755, 04755, 04755 },
+		{ "+2000", 0755, 02755, 02755 },
+		{ "u=rwx", 06755, 02755, 06755 },
 		{ "u+x", 0644, 0744, 0744 },
 		{ "go-r", 0644, 0600, 0600 },
 		{ "a=rX", 0700, 0555, 0555 },
@@ -457,7 +469,8 @@ static void test_modes(void **state)
 		{ "ug+s", 0755, 06755, 06755 },
 		{ "o+w-x", 0775, 0776, 0776 },
 	};
-	static const char *const bad[] = { "8", "77777", "u+q", "z+x", "u", "", "u+x,", "+x y" };
+	static const char *const bad[] = { "8", "77777", "u+q", "z+x", "u", "", "u+x,", "+x y",
+					   "u=755", "=7a", "=77777", "+644r" };
 	struct famfs_modespec m;
 
 	(void)state;
