@@ -14,15 +14,20 @@ const struct cli_doc cli_doc_chmod = {
 		"Give each PATH of a famfs mount a new mode and log it (master only):\n"
 		"every host's replay gives it the same (a client's files keep no write\n"
 		"permission, as when they are made).  MODE is octal (at most 7777) or\n"
-		"chmod(1)'s symbolic form: clauses [ugoa]*[-+=][rwxXst]*, separated by\n"
-		"commas (no umask applies), applied to the mode the log has.  Each\n"
-		"PATH must be in the log, and here the logged file or not here; else\n"
-		"nothing is logged for it.  The SETATTR entry is in the log before\n"
-		"the mode changes here.  The first one sets the setattr feature in\n"
-		"the superblock: famfs tools older than this one refuse the file\n"
-		"system from then on.  As with mkfile, the mount is opened and the\n"
-		"log lock taken once for all PATHs; one that fails does not stop the\n"
-		"others, and the exit status is then 2.\n",
+		"chmod(1)'s symbolic form: clauses [ugoa]*[-+=][rwxXst]*, or [-+=]\n"
+		"and an octal mode, separated by commas (no umask applies), applied\n"
+		"to the mode the log has.  As chmod(1), a directory keeps its\n"
+		"set-user-ID and set-group-ID bits unless MODE names them: 755 or\n"
+		"0755 keeps them, 2755 sets set-group-ID (and keeps set-user-ID);\n"
+		"00755 (5 digits or more), =755, -6000 or g-s clear them.  A file\n"
+		"takes a numeric MODE whole.  Each PATH must be in the log, and here\n"
+		"the logged file or not here; else nothing is logged for it.  The\n"
+		"SETATTR entry is in the log before the mode changes here.  The\n"
+		"first one sets the setattr feature in the superblock: famfs tools\n"
+		"older than this one refuse the file system from then on.  As with\n"
+		"mkfile, the mount is opened and the log lock taken once for all\n"
+		"PATHs; one that fails does not stop the others, and the exit\n"
+		"status is then 2.\n",
 	.opts = (const struct cli_opt[]){ { 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK,
@@ -34,7 +39,8 @@ const struct cli_doc cli_doc_chmod = {
 	.sections = (const struct cli_section[]){
 		{ "EXAMPLES",
 		  "  famfs chmod 0640 /mnt/famfs/data/a /mnt/famfs/data/b\n"
-		  "  famfs chmod go-rwx,u+x /mnt/famfs/bin/tool\n", false },
+		  "  famfs chmod go-rwx,u+x /mnt/famfs/bin/tool\n"
+		  "  famfs chmod 00755 /mnt/famfs/shared   (clears a directory's g+s)\n", false },
 		{ 0 } },
 	.see_also = "famfs(8), famfs-chown(8), chmod(1)",
 };

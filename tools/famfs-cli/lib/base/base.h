@@ -146,10 +146,14 @@ struct famfs_modespec {
 	char text[64];
 	bool octal;
 	uint32_t bits;		/* octal's */
+	bool octal_all;		/* 5 digits or more: names a directory's
+				 * set-id bits too (chmod(1)) */
 };
 /* 0, or -EINVAL with reason filled */
 int famfs_mode_parse(const char *s, struct famfs_modespec *m, char *reason);
-/* The mode m makes of old (a directory's X and set-id bits as chmod(1)) */
+/* The mode m makes of old (a directory's X and set-id bits as chmod(1):
+ * kept unless named -- symbolically, by 5 octal digits or more, or by an
+ * octal after =, + or -) */
 uint32_t famfs_mode_apply(const struct famfs_modespec *m, uint32_t old,
 			  bool dir);
 
