@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* famfs mv: move or rename a file or directory and log it (format rev 3). */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <limits.h>
 #include <string.h>
 
@@ -14,10 +15,13 @@ const struct cli_doc cli_doc_mv = {
 		"Move SRC to DST in the same famfs mount and log it (master only):\n"
 		"every host's replay moves it too.  A directory moves with everything\n"
 		"in it.  If DST is a directory of the log, SRC goes into it, as with\n"
-		"mv(1).  SRC must be in the log (and here the logged file, or not\n"
-		"here); DST must be in neither the log nor here (famfs mv never\n"
-		"replaces anything: famfs rm it first), its directory must be here,\n"
-		"and a directory is not moved into itself.  Else nothing is logged.\n"
+		"mv(1).  A DST or SRC that ends in / names a directory, as with mv(1):\n"
+		"a file is not moved to DST/ unless the log has a directory DST (Not a\n"
+		"directory), while a directory is renamed to a DST/ that is not there.\n"
+		"SRC must be in the log (and here the logged file, or not here); DST\n"
+		"must be in neither the log nor here (famfs mv never replaces\n"
+		"anything: famfs rm it first), its directory must be here, and a\n"
+		"directory is not moved into itself.  Else nothing is logged.\n"
 		"The RENAME entry is in the log before SRC moves here; a crash in\n"
 		"between leaves it where it was until famfs logplay or a remount.\n"
 		"A file keeps its memory and its map: a process that has it open or\n"
@@ -36,6 +40,22 @@ const struct cli_doc cli_doc_mv = {
 	.see_also = "famfs(8), famfs-rm(8), famfs-logplay(8)",
 };
 
+/* a trailing / of arg kept on rel (famfs_locate drops it): famfs_rename
+ * then takes it for a directory, as mv(1) does */
+static int slash(const char *arg, char *rel)
+{
+	size_t n = strlen(rel);
+
+	if (!n || arg[strlen(arg) - 1] != '/')
+		return 0;
+	if (n + 1 >= FAMFS_LOG_PATH_MAX) {
+		famfs_err("%s: path too long", arg);
+		return -ENAMETOOLONG;
+	}
+	memcpy(rel + n, "/", 2);
+	return 0;
+}
+
 int cmd_mv(int argc, char **argv)
 {
 	char from[FAMFS_LOG_PATH_MAX], to[FAMFS_LOG_PATH_MAX], mpt[PATH_MAX];
@@ -53,6 +73,8 @@ int cmd_mv(int argc, char **argv)
 	if (cli_batch_open(&b, argv[optind], from))
 		return FAMFS_EXIT_ERROR;
 	if (famfs_locate(argv[optind + 1], true, mpt, to)) {
+		rc = FAMFS_EXIT_ERROR;
+	} else if (slash(argv[optind], from) || slash(argv[optind + 1], to)) {
 		rc = FAMFS_EXIT_ERROR;
 	} else if (strcmp(mpt, b.fs.mpt)) {
 		famfs_err("%s: not in the famfs mount %s that %s is in",
