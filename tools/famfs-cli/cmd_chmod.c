@@ -9,7 +9,7 @@
 const struct cli_doc cli_doc_chmod = {
 	.page = "famfs-chmod", .prog = "famfs chmod",
 	.summary = "change the mode of files and directories, on every host",
-	.synopsis = { "famfs chmod MODE PATH..." },
+	.synopsis = { "famfs chmod [-j] MODE PATH..." },
 	.description =
 		"Give each PATH of a famfs mount a new mode and log it (master only):\n"
 		"every host's replay gives it the same (a client's files keep no write\n"
@@ -28,7 +28,7 @@ const struct cli_doc cli_doc_chmod = {
 		"mkfile, the mount is opened and the log lock taken once for all\n"
 		"PATHs; one that fails does not stop the others, and the exit\n"
 		"status is then 2.\n",
-	.opts = (const struct cli_opt[]){ { 0 } },
+	.opts = (const struct cli_opt[]){ CLI_OPT_NSJSON, { 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK,
 		{ FAMFS_EXIT_USAGE, "usage error: a bad option or argument, or a bad MODE" },
@@ -37,6 +37,9 @@ const struct cli_doc cli_doc_chmod = {
 			       "is a client, or the log is full"),
 		CLI_EXIT_END },
 	.sections = (const struct cli_section[]){
+		{ "JSON", CLI_NSJSON_TEXT
+		  "Example:\n"
+		  "  famfs chmod -j g+s /mnt/famfs/d | jq -r '.paths[0].entries[0].mode'\n", false },
 		{ "EXAMPLES",
 		  "  famfs chmod 0640 /mnt/famfs/data/a /mnt/famfs/data/b\n"
 		  "  famfs chmod go-rwx,u+x /mnt/famfs/bin/tool\n"
@@ -49,15 +52,21 @@ int cmd_chmod(int argc, char **argv)
 {
 	char rel[FAMFS_LOG_PATH_MAX], why[FAMFS_REASON_LEN];
 	struct cli_batch b = { .open = false };
+	struct cli_nsjson j = { .on = false };
 	struct famfs_modespec m;
 	int rc = FAMFS_EXIT_OK;
 
-	/* "-w" is a MODE, not an option: only --help is taken */
+	/* "-w" is a MODE, not an option: only --help, and -j or --json
+	 * before MODE, are taken */
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
 		return cli_usage(&cli_doc_chmod, 0);
 	optind = 1;
-	if (argc >= 2 && !strcmp(argv[1], "--"))
+	if (argc >= 2 && (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json"))) {
+		j.on = true;
 		optind = 2;
+	}
+	if (argc > optind && !strcmp(argv[optind], "--"))
+		optind++;
 	if (argc - optind < 2)
 		return cli_usage(&cli_doc_chmod, 1);
 	if (famfs_mode_parse(argv[optind], &m, why)) {
@@ -65,10 +74,18 @@ int cmd_chmod(int argc, char **argv)
 		return FAMFS_EXIT_USAGE;
 	}
 	for (int i = optind + 1; i < argc; i++) {
-		if (cli_batch_open(&b, argv[i], rel) ||
-		    famfs_setattr(&b.fs, rel, FAMFS_SETATTR_MODE, &m, 0, 0))
+		bool bad;
+
+		cli_nsjson_begin(&j);
+		bad = cli_batch_open(&b, argv[i], rel);
+		cli_nsjson_mark(&j, &b);
+		bad = bad || famfs_setattr(&b.fs, rel, FAMFS_SETATTR_MODE, &m, 0, 0);
+		cli_nsjson_end(&j, &b, argv[i], NULL, !bad);
+		if (bad)
 			rc = FAMFS_EXIT_ERROR;
 	}
+	if (cli_nsjson_print(&j))
+		rc = FAMFS_EXIT_ERROR;
 	cli_batch_close(&b);
 	return rc;
 }

@@ -10,7 +10,7 @@
 const struct cli_doc cli_doc_mv = {
 	.page = "famfs-mv", .prog = "famfs mv",
 	.summary = "move or rename a file or directory, on every host",
-	.synopsis = { "famfs mv SRC DST" },
+	.synopsis = { "famfs mv [-j] SRC DST" },
 	.description =
 		"Move SRC to DST in the same famfs mount and log it (master only):\n"
 		"every host's replay moves it too.  A directory moves with everything\n"
@@ -28,7 +28,12 @@ const struct cli_doc cli_doc_mv = {
 		"mapped keeps using it.  The first move sets the rename feature in\n"
 		"the superblock: famfs tools older than this one refuse the file\n"
 		"system from then on.\n",
-	.opts = (const struct cli_opt[]){ { 0 } },
+	.opts = (const struct cli_opt[]){ CLI_OPT_NSJSON, { 0 } },
+	.sections = (const struct cli_section[]){
+		{ "JSON", CLI_NSJSON_TEXT
+		  "Its one path is SRC, with destination (DST as given).  Example:\n"
+		  "  famfs mv -j /mnt/famfs/a /mnt/famfs/d | jq -r '.paths[0].entries[0].to'\n", false },
+		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
 		CLI_EXIT_ERROR("SRC is not in the log or not in a famfs mount, DST\n"
@@ -60,19 +65,25 @@ int cmd_mv(int argc, char **argv)
 {
 	char from[FAMFS_LOG_PATH_MAX], to[FAMFS_LOG_PATH_MAX], mpt[PATH_MAX];
 	struct cli_batch b = { .open = false };
+	struct cli_nsjson j = { .on = false };
 	int c, rc = FAMFS_EXIT_OK;
 
 	while ((c = cli_getopt(argc, argv, &cli_doc_mv)) != -1) {
 		switch (c) {
+		case 'j': j.on = true; break;
 		case 'h': return cli_usage(&cli_doc_mv, 0);
 		default: return cli_usage(&cli_doc_mv, 1);
 		}
 	}
 	if (argc - optind != 2)
 		return cli_usage(&cli_doc_mv, 1);
+	cli_nsjson_begin(&j);
 	if (cli_batch_open(&b, argv[optind], from))
-		return FAMFS_EXIT_ERROR;
-	if (famfs_locate(argv[optind + 1], true, mpt, to)) {
+		rc = FAMFS_EXIT_ERROR;
+	cli_nsjson_mark(&j, &b);
+	if (rc) {
+		/* said */
+	} else if (famfs_locate(argv[optind + 1], true, mpt, to)) {
 		rc = FAMFS_EXIT_ERROR;
 	} else if (slash(argv[optind], from) || slash(argv[optind + 1], to)) {
 		rc = FAMFS_EXIT_ERROR;
@@ -83,6 +94,9 @@ int cmd_mv(int argc, char **argv)
 	} else if (famfs_rename(&b.fs, from, to)) {
 		rc = FAMFS_EXIT_ERROR;
 	}
+	cli_nsjson_end(&j, &b, argv[optind], argv[optind + 1], !rc);
+	if (cli_nsjson_print(&j))
+		rc = FAMFS_EXIT_ERROR;
 	cli_batch_close(&b);
 	return rc;
 }

@@ -34,6 +34,10 @@ enum {
 extern int famfs_quiet;		/* unit tests: silence famfs_err/famfs_warn */
 extern int famfs_verbose;
 __attribute__((format(printf, 1, 2))) void famfs_err(const char *fmt, ...);
+/* when set, each famfs_err message is also given to it (even when quiet):
+ * the -j output of rm, mv, chmod, chown lists a path's errors */
+extern void (*famfs_err_hook)(void *arg, const char *msg);
+extern void *famfs_err_hook_arg;
 __attribute__((format(printf, 1, 2))) void famfs_warn(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void famfs_info(const char *fmt, ...);
 /* what the tool did that the user did not ask for exactly ("famfs: ..."

@@ -73,7 +73,7 @@ void famfs_df_mount_devs(const char *mpt, struct famfs_df *df);
 int famfs_df_log_warn(const char *name, const struct famfs_df *df);
 int famfs_df(struct famfs_fs *fs, struct famfs_df *df);
 
-/* ---- json.c: the -j output of getmap, fsck and df (json-c) -------------- */
+/* ---- json.c: the -j output of getmap, fsck, df, rm, mv, chmod, chown ---- */
 struct json_object;
 /* A JSON string of s, which need not be UTF-8 (file names are bytes): valid
  * UTF-8 is kept, each other byte 0xXX becomes the character U+00XX, so the
