@@ -303,6 +303,39 @@ static void test_mv_refused(void **state)
 	assert_true(th_exists(t, "a", false));
 }
 
+/* famfs mv with a trailing / (cmd_mv.c passes it on), as mv(1): a DST
+ * of "b/" names a directory -- a file is not moved to a b that is not
+ * one (Not a directory), a directory is renamed to it; a SRC of "a/"
+ * that the log has as a file is refused; nothing logged for those */
+static void test_mv_trailing_slash(void **state)
+{
+	struct th *t = *state;
+	uint64_t n, off;
+
+	create(t, "a", 100);
+	create(t, "b", 100);
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "e", 0755, 0, 0, false), 0);
+	off = off_of(t, "a");
+	n = walk(t).n;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_rename(&t->fs, "a", "nob/"), -ENOTDIR);
+	assert_int_equal(famfs_rename(&t->fs, "a", "b/"), -ENOTDIR);
+	assert_int_equal(famfs_rename(&t->fs, "a/", "z"), -ENOTDIR);
+	assert_int_equal(walk(t).n, n);
+	assert_true(th_exists(t, "a", false));
+	assert_false(th_exists(t, "nob", false));
+	assert_false(th_exists(t, "z", false));
+	famfs_quiet = 0;
+	/* into a directory of the log; a directory renamed, slashes or not */
+	assert_int_equal(famfs_rename(&t->fs, "a", "d/"), 0);
+	assert_int_equal(off_of(t, "d/a"), off);
+	assert_int_equal(famfs_rename(&t->fs, "e/", "f/"), 0);
+	assert_true(th_exists(t, "f", true));
+	assert_false(th_exists(t, "e", true));
+	fsck_clean(t);
+}
+
 static unsigned mode_of(struct th *t, const char *rel)
 {
 	char p[700];
@@ -447,7 +480,19 @@ static void test_modes(void **state)
 {
 	static const struct { const char *s; unsigned old, file, dir; } c[] = {
 		{ "755", 0, 0755, 0755 },
-		{ "0640", 07777, 0640, 0640 },
+		/* chmod(1) on a directory: a numeric mode of at most 4
+		 * digits keeps the set-id bits it does not name (5 digits,
+		 * or =, - with an octal, clear them); a file takes it all */
+		{ "0640", 07777, 0640, 06640 },
+		{ "755", 02755, 0755, 02755 },
+		{ "0755", 06755, 0755, 06755 },
+		{ "2700", 04755, 02700, 06700 },
+		{ "00755", 06755, 0755, 0755 },
+		{ "000755", 02755, 0755, 0755 },
+		{ "=755", 06755, 0755, 0755 },
+		{ "-2000", 06755, 04755, 04755 },
+		{ "+2000", 0755, 02755, 02755 },
+		{ "u=rwx", 06755, 02755, 06755 },
 		{ "u+x", 0644, 0744, 0744 },
 		{ "go-r", 0644, 0600, 0600 },
 		{ "a=rX", 0700, 0555, 0555 },
@@ -457,7 +502,8 @@ static void test_modes(void **state)
 		{ "ug+s", 0755, 06755, 06755 },
 		{ "o+w-x", 0775, 0776, 0776 },
 	};
-	static const char *const bad[] = { "8", "77777", "u+q", "z+x", "u", "", "u+x,", "+x y" };
+	static const char *const bad[] = { "8", "77777", "u+q", "z+x", "u", "", "u+x,", "+x y",
+					   "u=755", "=7a", "=77777", "+644r" };
 	struct famfs_modespec m;
 
 	(void)state;
@@ -617,6 +663,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mv_dir, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mv_into_root, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mv_refused, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_mv_trailing_slash, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_chmod_chown, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_chown_drops_setid, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_other_process_stale_cache, setup, th_teardown),

@@ -10,8 +10,8 @@
 const struct cli_doc cli_doc_chown = {
 	.page = "famfs-chown", .prog = "famfs chown",
 	.summary = "change the owner of files and directories, on every host",
-	.synopsis = { "famfs chown OWNER[:GROUP] PATH...",
-		      "famfs chown :GROUP PATH..." },
+	.synopsis = { "famfs chown [-j] OWNER[:GROUP] PATH...",
+		      "famfs chown [-j] :GROUP PATH..." },
 	.description =
 		"Give each PATH of a famfs mount a new owner, group or both and log it\n"
 		"(master only): every host's replay gives it the same ids.  OWNER and\n"
@@ -28,7 +28,12 @@ const struct cli_doc cli_doc_chown = {
 		"from then on.  As with mkfile, the mount is opened and the log lock\n"
 		"taken once for all PATHs; one that fails does not stop the others,\n"
 		"and the exit status is then 2.\n",
-	.opts = (const struct cli_opt[]){ { 0 } },
+	.opts = (const struct cli_opt[]){ CLI_OPT_NSJSON, { 0 } },
+	.sections = (const struct cli_section[]){
+		{ "JSON", CLI_NSJSON_TEXT
+		  "Example:\n"
+		  "  famfs chown -j alice: /mnt/famfs/f | jq '.paths[0].entries[0].uid'\n", false },
+		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK,
 		{ FAMFS_EXIT_USAGE, "usage error: a bad option or argument, or an\n"
@@ -44,11 +49,13 @@ int cmd_chown(int argc, char **argv)
 {
 	char rel[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN];
 	struct cli_batch b = { .open = false };
+	struct cli_nsjson j = { .on = false };
 	uint32_t valid = 0, uid = 0, gid = 0;
 	int c, rc = FAMFS_EXIT_OK;
 
 	while ((c = cli_getopt(argc, argv, &cli_doc_chown)) != -1) {
 		switch (c) {
+		case 'j': j.on = true; break;
 		case 'h': return cli_usage(&cli_doc_chown, 0);
 		default: return cli_usage(&cli_doc_chown, 1);
 		}
@@ -60,10 +67,18 @@ int cmd_chown(int argc, char **argv)
 		return FAMFS_EXIT_USAGE;
 	}
 	for (int i = optind + 1; i < argc; i++) {
-		if (cli_batch_open(&b, argv[i], rel) ||
-		    famfs_setattr(&b.fs, rel, valid, NULL, uid, gid))
+		bool bad;
+
+		cli_nsjson_begin(&j);
+		bad = cli_batch_open(&b, argv[i], rel);
+		cli_nsjson_mark(&j, &b);
+		bad = bad || famfs_setattr(&b.fs, rel, valid, NULL, uid, gid);
+		cli_nsjson_end(&j, &b, argv[i], NULL, !bad);
+		if (bad)
 			rc = FAMFS_EXIT_ERROR;
 	}
+	if (cli_nsjson_print(&j))
+		rc = FAMFS_EXIT_ERROR;
 	cli_batch_close(&b);
 	return rc;
 }

@@ -95,6 +95,18 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_rc remount-swap2 0 famfs verify -S 11 $M/s2
 	t_rc remount-logplay 0 famfs logplay -n $M
 	t_has remount-logplay-nothing "0 files and 0 directories to create, 7 present, 0 conflicts, 0 corrupt entries skipped, 0 errors, 0 to remove, 0 to move, 0 to change"
+	# as chmod(1): a numeric mode of 4 digits or fewer keeps a
+	# directory's set-gid bit; 5 digits clear it
+	t_rc chmod-dir-setgid 0 famfs chmod 2755 $M/d
+	t_rc chmod-dir-755 0 famfs chmod 755 $M/d
+	t_eq chmod-dir-755-keeps-setgid 2755 "$(mode $M/d)"
+	t_rc chmod-dir-00755 0 famfs chmod 00755 $M/d
+	t_eq chmod-dir-00755-clears 755 "$(mode $M/d)"
+	# as mv(1): DST/ names a directory, a file is not renamed to it
+	t_err mv-file-to-slash 2 "$M/nodir/: Not a directory" famfs mv $M/s1 $M/nodir/
+	t_ok mv-file-to-slash-kept test -f $M/s1 -a ! -e $M/nodir
+	t_rc mv-dir-to-slash 0 famfs mv $M/d/ $M/d2/
+	t_ok mv-dir-to-slash-renamed test -d $M/d2 -a ! -e $M/d
 	t_rc fsck-end 0 famfs fsck $M
 	umount $M
 	exit 0

@@ -34,6 +34,10 @@ enum {
 extern int famfs_quiet;		/* unit tests: silence famfs_err/famfs_warn */
 extern int famfs_verbose;
 __attribute__((format(printf, 1, 2))) void famfs_err(const char *fmt, ...);
+/* when set, each famfs_err message is also given to it (even when quiet):
+ * the -j output of rm, mv, chmod, chown lists a path's errors */
+extern void (*famfs_err_hook)(void *arg, const char *msg);
+extern void *famfs_err_hook_arg;
 __attribute__((format(printf, 1, 2))) void famfs_warn(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void famfs_info(const char *fmt, ...);
 /* what the tool did that the user did not ask for exactly ("famfs: ..."
@@ -146,10 +150,14 @@ struct famfs_modespec {
 	char text[64];
 	bool octal;
 	uint32_t bits;		/* octal's */
+	bool octal_all;		/* 5 digits or more: names a directory's
+				 * set-id bits too (chmod(1)) */
 };
 /* 0, or -EINVAL with reason filled */
 int famfs_mode_parse(const char *s, struct famfs_modespec *m, char *reason);
-/* The mode m makes of old (a directory's X and set-id bits as chmod(1)) */
+/* The mode m makes of old (a directory's X and set-id bits as chmod(1):
+ * kept unless named -- symbolically, by 5 octal digits or more, or by an
+ * octal after =, + or -) */
 uint32_t famfs_mode_apply(const struct famfs_modespec *m, uint32_t old,
 			  bool dir);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * JSON for scripts (famfs getmap|fsck|df -j), built with json-c as ndctl
+ * JSON for scripts (famfs getmap|fsck|df -j, and rm|mv|chmod|chown -j:
+ * the entries they logged), built with json-c as ndctl
  * does.  Sizes and offsets are integers in bytes; names are documented in
  * the man pages (famfs-getmap(8), famfs-fsck(8), famfs-df(8)).  Output is
  * always valid UTF-8: a byte of a name that is not part of a valid UTF-8
@@ -9,6 +10,8 @@
  */
 #define _DEFAULT_SOURCE
 #include <endian.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
@@ -321,4 +324,76 @@ struct json_object *famfs_json_df(const char *target, const char *mpt,
 	add_u64(o, "corrupt_entries", df->bad_entries);
 	json_object_object_add(o, "devices", json_df_devices(fs, df));
 	return o;
+}
+
+struct ns_walk {
+	struct famfs_fs *fs;
+	struct json_object *a;
+	bool nomem;
+};
+
+/* the full path of a logged one under the mount point */
+static struct json_object *ns_path(const struct famfs_fs *fs, const char *rel)
+{
+	struct json_object *o;
+	size_t n = strlen(fs->mpt) + strlen(rel) + 2;
+	char *p = malloc(n);
+
+	if (!p)
+		return NULL;
+	snprintf(p, n, "%s/%s", fs->mpt, rel);
+	o = famfs_json_string(p);
+	free(p);
+	return o;
+}
+
+static int ns_one(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		  bool ok, const char *reason)
+{
+	struct ns_walk *w = arg;
+	struct json_object *o;
+	struct famfs_ns ns;
+	char mode[8];
+
+	(void)reason;
+	if (!ok || !famfs_entry_is_ns(le16toh(e->type)) || famfs_ns_get(e, &ns))
+		return 0;
+	o = json_object_new_object();
+	if (!o) {
+		w->nomem = true;
+		return -ENOMEM;
+	}
+	add_u64(o, "index", idx);
+	add_str(o, "action", ns.type == FAMFS_LOG_DELETE ? "delete" :
+			     ns.type == FAMFS_LOG_RENAME ? "rename" : "setattr");
+	add_str(o, "type", ns.kind == FAMFS_LOG_MKDIR ? "directory" : "file");
+	json_object_object_add(o, "path", ns_path(w->fs, ns.path));
+	json_object_object_add(o, "to", ns.type == FAMFS_LOG_RENAME ?
+			       ns_path(w->fs, ns.to) : NULL);
+	snprintf(mode, sizeof(mode), "%04o", ns.mode & 07777);
+	add_str(o, "mode", ns.type == FAMFS_LOG_SETATTR &&
+		ns.valid & FAMFS_SETATTR_MODE ? mode : NULL);
+	json_object_object_add(o, "uid", ns.type == FAMFS_LOG_SETATTR &&
+			       ns.valid & FAMFS_SETATTR_UID ?
+			       json_object_new_uint64(ns.uid) : NULL);
+	json_object_object_add(o, "gid", ns.type == FAMFS_LOG_SETATTR &&
+			       ns.valid & FAMFS_SETATTR_GID ?
+			       json_object_new_uint64(ns.gid) : NULL);
+	json_object_array_add(w->a, o);
+	return 0;
+}
+
+struct json_object *famfs_json_ns_entries(struct famfs_fs *fs, uint64_t start,
+					  uint64_t end)
+{
+	struct ns_walk w = { .fs = fs, .a = json_object_new_array() };
+
+	if (!w.a)
+		return NULL;
+	if (start < end && famfs_log_walk_range(fs, start, end, ns_one, &w) &&
+	    w.nomem) {
+		json_object_put(w.a);
+		return NULL;
+	}
+	return w.a;
 }
