@@ -110,6 +110,12 @@ void famfs_alloc_mark(struct famfs_alloc *a, const struct famfs_log_entry *e)
 		if (!pages) {
 			famfs_bitmap_mark_range(&a->dev[dev], r[i].offset,
 						r[i].len);
+			/* in a shared unit (a diverged or corrupt log, fsck
+			 * says which): no page of it is handed out again */
+			if (a->pa[dev])
+				famfs_pagealloc_seal_range(a->pa[dev],
+							   r[i].offset,
+							   r[i].len);
 			continue;
 		}
 		/* a small file's pages: its unit shared (used in the unit

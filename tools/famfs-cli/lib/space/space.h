@@ -284,6 +284,14 @@ int famfs_pagealloc_give(struct famfs_pagealloc *pa, uint64_t off,
  * (famfs_pagealloc_shared): the unit allocator cannot tell. */
 int famfs_pagealloc_mark(struct famfs_pagealloc *pa, uint64_t off,
 			 uint64_t len, char *reason);
+/* A large file's (or the log's) range [off, off + len) read from the log
+ * over units already shared (a diverged or corrupt log; fsck reports it):
+ * each such unit's free pages are marked used for good, so no small file
+ * is given a page of it and giving its pages back never frees it.  The
+ * units sealed (0: none was shared); cost bounded by the range's units or
+ * the shared units, whichever is fewer. */
+uint64_t famfs_pagealloc_seal_range(struct famfs_pagealloc *pa, uint64_t off,
+				    uint64_t len);
 /* Is the page at off (bytes) in use by a small file */
 bool famfs_pagealloc_test(const struct famfs_pagealloc *pa, uint64_t off);
 /* Is unit shared (holds a page extent) */
