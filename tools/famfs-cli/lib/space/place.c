@@ -120,11 +120,17 @@ void famfs_alloc_mark(struct famfs_alloc *a, const struct famfs_log_entry *e)
 		}
 		/* a small file's pages: its unit shared (used in the unit
 		 * allocator); pages marked twice (a log fsck complains of)
-		 * or no memory for them: the unit stays used all the same */
+		 * or no memory for them: the unit stays used all the same,
+		 * and a shared one gives no page again (the refused
+		 * extent's other pages are its entry's, R3) */
 		pa = pa_of(a, dev, NULL);
-		if (!pa || famfs_pagealloc_mark(pa, r[i].offset, r[i].len, NULL))
-			famfs_bitmap_mark_range(&a->dev[dev],
-						r[i].offset / UNIT * UNIT, UNIT);
+		if (!pa || famfs_pagealloc_mark(pa, r[i].offset, r[i].len, NULL)) {
+			uint64_t u = r[i].offset / UNIT * UNIT;
+
+			famfs_bitmap_mark_range(&a->dev[dev], u, UNIT);
+			if (pa)
+				famfs_pagealloc_seal_range(pa, u, UNIT);
+		}
 	}
 }
 
