@@ -444,9 +444,15 @@ static void test_large_after_small(void **s)
 							 devs, why), 0);
 		assert_int_not_equal(le64toh(x[0].offset) / UNIT, u);
 	}
-	/* the small file's page given back: the unit stays the large file's */
+	/* the small file's page given back: the unit stays the large file's,
+	 * and that page is not handed out either */
 	famfs_pagealloc_give(b.pa[0], off, PG, NULL);
 	assert_true(famfs_bitmap_test(&b.dev[0], u));
+	for (unsigned k = 0; k < 4; k++) {
+		assert_int_equal(famfs_alloc_place_pages(&b, &pl, PG, x, &n,
+							 devs, why), 0);
+		assert_int_not_equal(le64toh(x[0].offset) / UNIT, u);
+	}
 	famfs_alloc_free(&b);
 }
 
