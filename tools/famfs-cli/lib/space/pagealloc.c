@@ -448,6 +448,8 @@ int famfs_pagealloc_give(struct famfs_pagealloc *pa, uint64_t off,
 		    (unsigned long long)off, n);
 		return -EINVAL;
 	}
+	if (pa->pu[slot].sealed)	/* the large file's as well */
+		return 0;
 	unit_change(pa, slot, i, n, false);
 	return 0;
 }
@@ -491,13 +493,16 @@ int famfs_pagealloc_mark(struct famfs_pagealloc *pa, uint64_t off,
 	return 0;
 }
 
-/* Unit's free pages all used, for good: in no bucket, never empty */
+/* Unit's free pages all used, for good: in no bucket, never empty (pages
+ * given back stay used) */
 static bool seal(struct famfs_pagealloc *pa, uint32_t slot)
 {
 	struct famfs_punit *p = &pa->pu[slot];
+	bool was = p->sealed;
 
+	p->sealed = 1;
 	if (!p->nfree)
-		return false;
+		return !was;
 	bucket_del(pa, slot);
 	for (unsigned w = 0; w < FAMFS_PA_WORDS; w++)
 		p->used[w] = ~0ULL;

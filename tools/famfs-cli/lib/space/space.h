@@ -240,6 +240,7 @@ struct famfs_punit {
 	uint64_t unit;
 	uint64_t used[FAMFS_PA_WORDS];
 	uint16_t nfree, run;
+	uint16_t sealed;	/* a large file's too: no page free again */
 	uint32_t prev, next;
 };
 struct famfs_pagealloc {
@@ -271,7 +272,8 @@ int famfs_pagealloc_take(struct famfs_pagealloc *pa, uint32_t npages,
 /* Give back a run famfs_pagealloc_take or _mark gave (it may be part of
  * one): its unit goes back to the unit allocator when it has no page in use
  * left.  -EINVAL (not 4 KiB aligned, across units, not a shared unit, or a
- * page not in use: nothing changed); reason filled. */
+ * page not in use: nothing changed); reason filled.  In a unit sealed by
+ * famfs_pagealloc_seal_range the pages stay used (0). */
 int famfs_pagealloc_give(struct famfs_pagealloc *pa, uint64_t off,
 			 uint64_t len, char *reason);
 /* Rebuild: the page extent [off, off + len) of a logged small file is in
