@@ -108,11 +108,17 @@ void famfs_alloc_mark(struct famfs_alloc *a, const struct famfs_log_entry *e)
 		if (dev >= a->ndevs)
 			continue;
 		if (!pages) {
-			famfs_bitmap_mark_range(&a->dev[dev], r[i].offset,
-						r[i].len);
-			/* in a shared unit (a diverged or corrupt log, fsck
-			 * says which): no page of it is handed out again */
-			if (a->pa[dev])
+			struct famfs_bitmap *b = &a->dev[dev];
+			uint64_t before = b->nfree, u = r[i].offset / UNIT;
+			uint64_t n = u < b->nunits ? r[i].len / UNIT : 0;
+
+			if (n > b->nunits - u)
+				n = b->nunits - u;
+			famfs_bitmap_mark_range(b, r[i].offset, r[i].len);
+			/* a unit of it was in use (a shared one is): in a
+			 * shared unit (a diverged or corrupt log, fsck says
+			 * which), no page of it is handed out again */
+			if (a->pa[dev] && before - b->nfree != n)
 				famfs_pagealloc_seal_range(a->pa[dev],
 							   r[i].offset,
 							   r[i].len);
