@@ -307,6 +307,25 @@ static void test_mv_refused(void **state)
  * of "b/" names a directory -- a file is not moved to a b that is not
  * one (Not a directory), a directory is renamed to it; a SRC of "a/"
  * that the log has as a file is refused; nothing logged for those */
+/* rm(1) refuses "FILE/": a trailing slash names a directory */
+static void test_rm_trailing_slash(void **state)
+{
+	struct th *t = *state;
+	uint64_t n;
+
+	create(t, "a", 100);
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
+	n = walk(t).n;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_remove(&t->fs, "a/", false), -ENOTDIR);
+	assert_int_equal(famfs_remove(&t->fs, "a/", true), -ENOTDIR);
+	famfs_quiet = 0;
+	assert_int_equal(walk(t).n, n);
+	assert_true(th_exists(t, "a", false));
+	assert_int_equal(famfs_remove(&t->fs, "d/", true), 0);
+	assert_false(th_exists(t, "d", true));
+}
+
 static void test_mv_trailing_slash(void **state)
 {
 	struct th *t = *state;
@@ -663,6 +682,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mv_dir, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mv_into_root, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mv_refused, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_rm_trailing_slash, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mv_trailing_slash, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_chmod_chown, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_chown_drops_setid, setup, th_teardown),
