@@ -237,6 +237,11 @@ int famfs_remove(struct famfs_fs *fs, const char *rel, bool recursive)
 	rc = object_at(fs, norm, p, &o);
 	if (rc)
 		goto out;
+	if (o.kind != FAMFS_LOG_MKDIR && *rel && rel[strlen(rel) - 1] == '/') {
+		famfs_err("%s/: not a directory", p);
+		rc = -ENOTDIR;
+		goto out;
+	}
 	if (o.kind == FAMFS_LOG_MKDIR && !recursive) {
 		famfs_err("%s: is a directory (famfs rm -r removes it and everything in it)",
 			  p);
