@@ -127,7 +127,7 @@ static int remove_here(struct lp_ctx *c, const char *rel, bool dir)
 
 	if (pfd < 0)
 		return pfd;
-	rc = unlinkat(pfd, slash ? slash + 1 : rel, dir ? AT_REMOVEDIR : 0) ?
+	rc = famfs_mnt_unlinkat(pfd, slash ? slash + 1 : rel, dir ? AT_REMOVEDIR : 0) ?
 	     -errno : 0;
 	close(pfd);
 	if (!rc)
@@ -213,7 +213,7 @@ static void move_here(struct full *f, const char *rel,
 		       dup(c->rootfd);
 		tpfd = famfs_lp_parent_fd(c, q, rel, strlen(rel), o->id, &name);
 		if (fpfd >= 0 && tpfd >= 0 &&
-		    !renameat2(fpfd, slash ? slash + 1 : h, tpfd, name,
+		    !famfs_mnt_renameat2(fpfd, slash ? slash + 1 : h, tpfd, name,
 			       RENAME_NOREPLACE)) {
 			famfs_lp_ds_off(c);
 			c->r->moved++;
