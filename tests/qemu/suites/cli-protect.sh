@@ -92,7 +92,8 @@ if [ "$FAMFS_HOST" = a ]; then
 
 	# mount.famfs (mount -t famfs, fstab) protects too
 	t_ok umount umount $M
-	t_rc mount-helper 0 mount.famfs $DEV $M
+	mkdir -p /tmp/prot/bin && ln -sf "$(command -v famfs-cli)" /tmp/prot/bin/mount.famfs
+	t_rc mount-helper 0 /tmp/prot/bin/mount.famfs $DEV $M
 	t_ok helper-protect protected
 	t_ok umount2 umount $M
 	# -o noprotect: the option is off, ordinary tools work (and diverge)
