@@ -25,7 +25,7 @@
 #define NSN	6
 
 long nc_ns, nc_ns_ok;
-static int nsfd = -1;		/* nsfuzz, or the mount root when read-only */
+static int nsfd = -1;		/* nsfuzz, or the fuzz directory until made */
 static int ns_own;		/* nsfd is nsfuzz: the model holds */
 static int state[NSN];		/* 0 nothing, 1 an empty file, 2 a directory */
 static int rootfd = -1;		/* "/": another mount */
@@ -41,17 +41,20 @@ static const char *nm(int i)
 	return b[k];
 }
 
+/* nsfuzz, made at the first call on a read-write mount as root; until
+ * then the calls go to the fuzz directory, without a model */
 static void ns_init(int dirfd)
 {
-	if (nsfd >= 0)
-		return;
-	rootfd = open("/", O_RDONLY | O_DIRECTORY);
-	cur_umask = umask(022);
-	umask(cur_umask);
-	if (ro || nonroot) {
-		nsfd = dirfd;
-		return;
+	if (rootfd < 0) {
+		rootfd = open("/", O_RDONLY | O_DIRECTORY);
+		cur_umask = umask(022);
+		umask(cur_umask);
 	}
+	if (ns_own)
+		return;
+	nsfd = dirfd;
+	if (ro || nonroot)
+		return;
 	if (mkdirat(dirfd, "nsfuzz", 0755) && errno != EEXIST)
 		die("mkdir nsfuzz");
 	nsfd = openat(dirfd, "nsfuzz", O_RDONLY | O_DIRECTORY);
@@ -467,9 +470,13 @@ void do_ns(int dirfd)
 		    a.op, nm(i), nm(j), a.flags, a.valid, a.mode, a.uid, a.gid,
 		    (int)b, fd == nsfd ? "nsfuzz" : fd == tfd ? "the target" : "a file",
 		    t_errname(got), t_errname(want));
-		/* the model cannot follow what it did not predict */
-		if (!e && ns_own)
-			ns_own = 0;
+		/* the model takes what is there now, to go on */
+		for (int k = 0; ns_own && k < NSN; k++) {
+			struct stat st;
+
+			state[k] = fstatat(nsfd, nm(k), &st, AT_SYMLINK_NOFOLLOW) ?
+				   0 : S_ISDIR(st.st_mode) ? 2 : 1;
+		}
 	} else if (!e) {
 		nc_ns_ok++;
 		model_ns(&a, i, j, 1);
