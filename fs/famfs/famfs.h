@@ -219,7 +219,7 @@ struct famfs_sb_info {
 	 * FAMFSIOC_NS (nsop.c): ns_lock serializes the tool's namespace
 	 * changes; ns_owner is the task making one (set and cleared only by
 	 * the holder of ns_lock), whose changes the inode operations let
-	 * through on a protected mount.  Lock order: ns_lock -> sb_writers ->
+	 * through on a protected mount.  Lock order: sb_writers -> ns_lock ->
 	 * i_rwsem.
 	 */
 	struct mutex		ns_lock;

@@ -23,7 +23,7 @@
  * calls per mount (the tool holds its log lock around them anyway), so
  * ns_owner is set only by the task that holds ns_lock, and another task --
  * another thread of the tool included -- never sees itself there.  Lock
- * order: ns_lock -> sb_writers (mnt_want_write) -> i_rwsem.  Nothing else
+ * order: sb_writers (mnt_want_write) -> ns_lock -> i_rwsem.  Nothing else
  * takes ns_lock.
  *
  * Why not a flag in the task (current->journal_info, as the brief of issue
