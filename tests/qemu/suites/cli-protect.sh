@@ -88,7 +88,7 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_rc verify 0 famfs verify -S 1 $M/d/f
 	t_rc fsck 0 famfs fsck $M
 	sync_post prot-a-done
-	case $FAMFS_PROFILE in two-hosts*) sync_wait prot-b-done 240; exit 0 ;; esac
+	case $FAMFS_PROFILE in two-hosts*) sync_wait prot-b-done 240; umount $M; exit 0 ;; esac
 
 	# mount.famfs (mount -t famfs, fstab) protects too
 	t_ok umount umount $M
