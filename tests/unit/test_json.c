@@ -3,6 +3,7 @@
  * keys and values; df's space and log accounting; fsck's problem list. */
 #define _GNU_SOURCE
 #include <endian.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <json-c/json.h>
@@ -278,6 +279,64 @@ static void test_non_utf8_name(void **state)
 	json_object_put(o);
 }
 
+/* famfs rm, mv, chmod, chown -j: the namespace entries a command appended,
+ * [start, end) of the log, each with the same keys (null where the
+ * action has no such field), paths under the mount point, mode octal */
+static void test_ns_entries(void **state)
+{
+	static const char *const k[] = { "index", "action", "type", "path",
+					  "to", "mode", "uid", "gid", NULL };
+	struct th *t = *state;
+	struct famfs_modespec m;
+	struct json_object *a, *e;
+	uint64_t start;
+	char p[700];
+	int fd;
+
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
+	fd = famfs_file_create(&t->fs, "d/f", 100, 0644, 0, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	start = famfs_log_refresh_next(&t->fs);
+	assert_int_equal(famfs_mode_parse("2750", &m, NULL), 0);
+	assert_int_equal(famfs_setattr(&t->fs, "d", FAMFS_SETATTR_MODE, &m, 0, 0), 0);
+	assert_int_equal(famfs_setattr(&t->fs, "d/f", FAMFS_SETATTR_UID |
+				       FAMFS_SETATTR_GID, NULL, 7, 8), 0);
+	assert_int_equal(famfs_rename(&t->fs, "d/f", "g"), 0);
+	assert_int_equal(famfs_remove(&t->fs, "d", true), 0);
+	a = roundtrip(famfs_json_ns_entries(&t->fs, start,
+					    famfs_log_refresh_next(&t->fs)));
+	assert_int_equal(json_object_array_length(a), 4);
+	for (size_t i = 0; i < 4; i++)
+		keys(json_object_array_get_idx(a, i), k);
+	e = json_object_array_get_idx(a, 0);
+	assert_int_equal(u64(e, "index"), start);
+	assert_string_equal(json_object_get_string(get(e, "action")), "setattr");
+	assert_string_equal(json_object_get_string(get(e, "type")), "directory");
+	snprintf(p, sizeof(p), "%s/d", t->mpt);
+	assert_string_equal(json_object_get_string(get(e, "path")), p);
+	assert_null(get(e, "to"));
+	assert_string_equal(json_object_get_string(get(e, "mode")), "2750");
+	assert_null(get(e, "uid"));
+	assert_null(get(e, "gid"));
+	e = json_object_array_get_idx(a, 1);
+	assert_string_equal(json_object_get_string(get(e, "type")), "file");
+	assert_null(get(e, "mode"));
+	assert_int_equal(u64(e, "uid"), 7);
+	assert_int_equal(u64(e, "gid"), 8);
+	e = json_object_array_get_idx(a, 2);
+	assert_string_equal(json_object_get_string(get(e, "action")), "rename");
+	snprintf(p, sizeof(p), "%s/d/f", t->mpt);
+	assert_string_equal(json_object_get_string(get(e, "path")), p);
+	snprintf(p, sizeof(p), "%s/g", t->mpt);
+	assert_string_equal(json_object_get_string(get(e, "to")), p);
+	e = json_object_array_get_idx(a, 3);
+	assert_string_equal(json_object_get_string(get(e, "action")), "delete");
+	assert_string_equal(json_object_get_string(get(e, "type")), "directory");
+	assert_true(u64(e, "index") > start);
+	json_object_put(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_non_utf8_name),
 		cmocka_unit_test_setup_teardown(test_fsck, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_df, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_ns_entries, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_df_corrupt_entry, th_setup, th_teardown),
 	};
 

@@ -303,6 +303,39 @@ static void test_mv_refused(void **state)
 	assert_true(th_exists(t, "a", false));
 }
 
+/* famfs mv with a trailing / (cmd_mv.c passes it on), as mv(1): a DST
+ * of "b/" names a directory -- a file is not moved to a b that is not
+ * one (Not a directory), a directory is renamed to it; a SRC of "a/"
+ * that the log has as a file is refused; nothing logged for those */
+static void test_mv_trailing_slash(void **state)
+{
+	struct th *t = *state;
+	uint64_t n, off;
+
+	create(t, "a", 100);
+	create(t, "b", 100);
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "e", 0755, 0, 0, false), 0);
+	off = off_of(t, "a");
+	n = walk(t).n;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_rename(&t->fs, "a", "nob/"), -ENOTDIR);
+	assert_int_equal(famfs_rename(&t->fs, "a", "b/"), -ENOTDIR);
+	assert_int_equal(famfs_rename(&t->fs, "a/", "z"), -ENOTDIR);
+	assert_int_equal(walk(t).n, n);
+	assert_true(th_exists(t, "a", false));
+	assert_false(th_exists(t, "nob", false));
+	assert_false(th_exists(t, "z", false));
+	famfs_quiet = 0;
+	/* into a directory of the log; a directory renamed, slashes or not */
+	assert_int_equal(famfs_rename(&t->fs, "a", "d/"), 0);
+	assert_int_equal(off_of(t, "d/a"), off);
+	assert_int_equal(famfs_rename(&t->fs, "e/", "f/"), 0);
+	assert_true(th_exists(t, "f", true));
+	assert_false(th_exists(t, "e", true));
+	fsck_clean(t);
+}
+
 static unsigned mode_of(struct th *t, const char *rel)
 {
 	char p[700];
@@ -360,11 +393,106 @@ static void test_chmod_chown(void **state)
 	fsck_clean(t);
 }
 
+/* chown of a set-id file: the kernel drops S_ISUID (and S_ISGID with
+ * group execute) here, as chown(2) does; the log must say the same, or
+ * every other host (and this one's remount) gives the new owner a set-id
+ * file the master does not have */
+static void test_chown_drops_setid(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	struct famfs_modespec m;
+	char cmd[700];
+
+	if (geteuid())
+		skip();
+	create(t, "a", 100);
+	assert_int_equal(famfs_mode_parse("6755", &m, NULL), 0);
+	assert_int_equal(famfs_setattr(&t->fs, "a", FAMFS_SETATTR_MODE, &m, 0, 0), 0);
+	assert_int_equal(mode_of(t, "a"), 06755);
+	assert_int_equal(famfs_setattr(&t->fs, "a", FAMFS_SETATTR_UID, NULL,
+				       0, 0), 0);
+	assert_int_equal(mode_of(t, "a"), 0755);
+	/* what the log says: a remount's replay */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s/.meta'", t->mpt, t->mpt);
+	assert_int_equal(system(cmd), 0);
+	th_mock_reset();
+	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
+	assert_int_equal(r.conflicts + r.errors, 0);
+	assert_int_equal(mode_of(t, "a"), 0755);
+}
+
+/* another opening (another process) removes and renames while this one
+ * holds a create cache built before the log had deletes or renames: this
+ * one's next create judges the paths as the log has them now -- the
+ * renamed-to path taken, the removed one free -- not by its table of
+ * first paths */
+static void test_other_process_stale_cache(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fs other;
+
+	create(t, "a", 100);
+	create(t, "b", 100);
+	assert_non_null(t->fs.cache_alloc);
+	assert_int_equal(famfs_fs_open_dev(t->img, true, &other), 0);
+	snprintf(other.mpt, sizeof(other.mpt), "%s", t->mpt);
+	assert_int_equal(famfs_rename(&other, "b", "x"), 0);
+	assert_int_equal(famfs_remove(&other, "a", false), 0);
+	famfs_fs_close(&other);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_file_create(&t->fs, "x", 100, 0644, 0, 0), -EEXIST);
+	famfs_quiet = 0;
+	create(t, "a", 100);
+	fsck_clean(t);
+}
+
+/* a follower on the master's own mount (mount -o follow everywhere, or a
+ * client that took the master role): what famfs rm, mv, chmod did here
+ * already is what the log says -- no conflict */
+static void test_own_follower_quiet(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r;
+	struct famfs_modespec m;
+
+	create(t, "a", 100);
+	create(t, "b", 100);
+	create(t, "c", 100);
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+	assert_int_equal(famfs_remove(&t->fs, "d", true), 0);
+	assert_int_equal(famfs_rename(&t->fs, "b", "x"), 0);
+	assert_int_equal(famfs_mode_parse("600", &m, NULL), 0);
+	assert_int_equal(famfs_setattr(&t->fs, "c", FAMFS_SETATTR_MODE, &m, 0, 0), 0);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	assert_int_equal(r.conflicts + r.errors, 0);
+	assert_false(th_exists(t, "a", false));
+	assert_true(th_exists(t, "x", false));
+	famfs_logplay_free(lp);
+}
+
 static void test_modes(void **state)
 {
 	static const struct { const char *s; unsigned old, file, dir; } c[] = {
 		{ "755", 0, 0755, 0755 },
-		{ "0640", 07777, 0640, 0640 },
+		/* chmod(1) on a directory: a numeric mode of at most 4
+		 * digits keeps the set-id bits it does not name (5 digits,
+		 * or =, - with an octal, clear them); a file takes it all */
+		{ "0640", 07777, 0640, 06640 },
+		{ "755", 02755, 0755, 02755 },
+		{ "0755", 06755, 0755, 06755 },
+		{ "2700", 04755, 02700, 06700 },
+		{ "00755", 06755, 0755, 0755 },
+		{ "000755", 02755, 0755, 0755 },
+		{ "=755", 06755, 0755, 0755 },
+		{ "-2000", 06755, 04755, 04755 },
+		{ "+2000", 0755, 02755, 02755 },
+		{ "u=rwx", 06755, 02755, 06755 },
 		{ "u+x", 0644, 0744, 0744 },
 		{ "go-r", 0644, 0600, 0600 },
 		{ "a=rX", 0700, 0555, 0555 },
@@ -374,7 +502,8 @@ static void test_modes(void **state)
 		{ "ug+s", 0755, 06755, 06755 },
 		{ "o+w-x", 0775, 0776, 0776 },
 	};
-	static const char *const bad[] = { "8", "77777", "u+q", "z+x", "u", "", "u+x,", "+x y" };
+	static const char *const bad[] = { "8", "77777", "u+q", "z+x", "u", "", "u+x,", "+x y",
+					   "u=755", "=7a", "=77777", "+644r" };
 	struct famfs_modespec m;
 
 	(void)state;
@@ -534,7 +663,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mv_dir, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mv_into_root, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mv_refused, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_mv_trailing_slash, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_chmod_chown, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_chown_drops_setid, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_other_process_stale_cache, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_own_follower_quiet, setup, th_teardown),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test_setup_teardown(test_client_refused, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_new_process_judges, setup, th_teardown),

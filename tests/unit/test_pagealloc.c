@@ -432,6 +432,64 @@ static void test_rebuild_from_extents(void **state)
 	free(x);
 }
 
+/*
+ * Rebuild: a page extent in a unit the unit allocator has in use but the
+ * page allocator does not share (the log's units, a large file's unit) is
+ * refused (-EEXIST, nothing changed): else the unit would become shared,
+ * other small files would be given pages of it, and when its last page is
+ * given back the unit would go back to the unit allocator while the log
+ * or the large file still holds it.
+ */
+static void test_mark_refuses_unit_in_use(void **state)
+{
+	struct famfs_bitmap b;
+	struct famfs_pagealloc pa;
+	struct famfs_pagealloc_stats s1, s2;
+	struct famfs_log_simple_ext x;
+	char reason[FAMFS_REASON_LEN] = "";
+	uint64_t size = 64 * MiB, big, nfree, off;
+
+	(void)state;
+	dev_init(&b, size);
+	pa_init(&pa, &b);
+	assert_true(first_data_unit(size) > 1);
+	assert_int_equal(famfs_alloc(&b, UNIT, &x), 0);
+	big = le64toh(x.offset) / UNIT;
+	famfs_pagealloc_stats(&pa, &s1);
+	nfree = b.nfree;
+	/* the log's unit 1, the large file's unit */
+	assert_int_equal(famfs_pagealloc_mark(&pa, UNIT + 4 * PG, PG, reason),
+			 -EEXIST);
+	assert_non_null(strstr(reason, "in use"));
+	reason[0] = 0;
+	assert_int_equal(famfs_pagealloc_mark(&pa, big * UNIT, 2 * PG, reason),
+			 -EEXIST);
+	assert_true(reason[0]);
+	assert_false(famfs_pagealloc_shared(&pa, 1));
+	assert_false(famfs_pagealloc_shared(&pa, big));
+	/* so giving those pages back cannot free the units */
+	assert_int_equal(famfs_pagealloc_give(&pa, UNIT + 4 * PG, PG, reason),
+			 -EINVAL);
+	assert_int_equal(famfs_pagealloc_give(&pa, big * UNIT, 2 * PG, reason),
+			 -EINVAL);
+	assert_true(famfs_bitmap_test(&b, 1));
+	assert_true(famfs_bitmap_test(&b, big));
+	assert_int_equal(b.nfree, nfree);
+	famfs_pagealloc_stats(&pa, &s2);
+	assert_memory_equal(&s1, &s2, sizeof(s1));
+	/* a free unit becomes shared; a shared one (used in the unit
+	 * allocator) takes more page extents */
+	assert_int_equal(famfs_pagealloc_mark(&pa, (big + 1) * UNIT, PG,
+					      reason), 0);
+	assert_int_equal(famfs_pagealloc_mark(&pa, (big + 1) * UNIT + PG, PG,
+					      reason), 0);
+	assert_int_equal(b.nfree, nfree - 1);
+	off = take_ok(&pa, 3);
+	assert_int_equal(off / UNIT, big + 1);
+	famfs_pagealloc_free(&pa);
+	famfs_bitmap_free(&b);
+}
+
 /* Unit 0 free in the unit allocator: refused */
 static void test_unit0_refused(void **state)
 {
@@ -662,6 +720,7 @@ int main(void)
 		cmocka_unit_test(test_shared_never_large),
 		cmocka_unit_test(test_give_and_reuse),
 		cmocka_unit_test(test_rebuild_from_extents),
+		cmocka_unit_test(test_mark_refuses_unit_in_use),
 		cmocka_unit_test(test_unit0_refused),
 		cmocka_unit_test(test_cost_independent_of_size),
 		cmocka_unit_test(test_fragmentation_mix),

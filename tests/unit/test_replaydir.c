@@ -131,12 +131,76 @@ static void test_follow_refusal_not_forever(void **state)
 			 r.conflicts, r.created_files);
 }
 
+/* a follower refused uid 1000's directory at the log's pub/secret; the
+ * master then renames pub/secret and gives it an owner: the replay must
+ * neither move her directory to the new name (root's files logged beneath
+ * it would then be made in hers: the refusal is by path) nor chown it to
+ * root (which would take it for the log's) -- each a conflict */
+static void test_follow_refused_dir_renamed(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	struct famfs_log_entry e;
+	struct famfs_logplay *lp;
+	char cmd[2000], p[700], k[720];
+	struct stat st;
+	uint64_t sid;
+	ino_t hers;
+
+	if (geteuid())
+		skip();			/* needs another owner */
+	assert_int_equal(famfs_mkdir(&t->fs, "pub", 01777, 0, 0, false), 0);
+	sid = famfs_log_next(t->fs.log);
+	assert_int_equal(famfs_mkdir(&t->fs, "pub/secret", 0700, 0, 0, false), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf '%s' && mkdir -p '%s/.meta' && mkdir -m 1777 '%s/pub' && mkdir -m 0777 '%s/pub/secret' && chown 1000:1000 '%s/pub/secret'",
+		 t->mpt, t->mpt, t->mpt, t->mpt, t->mpt);
+	assert_int_equal(system(cmd), 0);
+	th_mock_reset();
+	snprintf(p, sizeof(p), "%s/pub/secret", t->mpt);
+	assert_int_equal(lstat(p, &st), 0);
+	hers = st.st_ino;
+	lp = famfs_logplay_new(8);
+	assert_non_null(lp);
+	famfs_quiet = 1;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	assert_true(r.conflicts >= 1);		/* refused, said */
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
+						 FAMFS_FEATURE_INCOMPAT_RENAME |
+						 FAMFS_FEATURE_INCOMPAT_SETATTR, 0), 0);
+	assert_int_equal(famfs_entry_build_setattr(&e, sid, FAMFS_LOG_MKDIR,
+						   "pub/secret", FAMFS_SETATTR_UID,
+						   0, 0, 0), 0);
+	assert_int_equal(famfs_log_append(&t->fs, &e), 0);
+	assert_int_equal(famfs_entry_build_rename(&e, sid, FAMFS_LOG_MKDIR,
+						  "pub/secret", "pub/s2"), 0);
+	assert_int_equal(famfs_log_append(&t->fs, &e), 0);
+	th_append_file(t, "pub/s2/key", 8 * MiB, 2 * MiB, 1);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	famfs_logplay_free(lp);
+	snprintf(p, sizeof(p), "%s/pub/s2", t->mpt);
+	snprintf(k, sizeof(k), "%s/key", p);
+	if (!lstat(p, &st) && st.st_ino == hers && !access(k, F_OK))
+		fail_msg("the follower moved uid 1000's directory (refused at pub/secret) to pub/s2 (now uid %u) and made root's pub/s2/key in it",
+			 (unsigned)st.st_uid);
+	snprintf(p, sizeof(p), "%s/pub/secret", t->mpt);
+	if (!lstat(p, &st) && st.st_uid != 1000)
+		fail_msg("the follower gave uid 1000's refused pub/secret to uid %u (a SETATTR of the log's directory)",
+			 (unsigned)st.st_uid);
+	if (r.conflicts < 2)
+		fail_msg("the SETATTR and RENAME of a refused directory are not conflicts (%lu)",
+			 r.conflicts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_user_dir_in_place_of_logged_dir, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_root_dir_gets_logged_owner_and_mode, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_follow_refusal_not_forever, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_follow_refused_dir_renamed, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -114,6 +114,12 @@ int cli_layout_done(struct cli_layout *l);
 	"when a device has room so, else as without it.\n" \
 	"With -N: every strip so, for a chunk (-C) that is\n" \
 	"a multiple of 1 GiB (1g needs one; auto only then)" }
+#define CLI_OPT_SMALL { 'T', "small-max", "SIZE", \
+	"small files: a file below SIZE (k/m suffix, at most\n" \
+	"2M, the default) takes 4 KiB pages in 2 MiB units\n" \
+	"that several small files share, not whole 2 MiB\n" \
+	"units; 0: no small files (every file in units).\n" \
+	"Never for -N or -A 1g" }
 #define CLI_OPT_DEVICE { 'D', "device", "N", \
 	"put the file (every strip, with -N) on device N\n" \
 	"of the file system (0: the primary; famfs df lists\n" \
@@ -151,5 +157,38 @@ int cli_mount_source(const char *mpt, char *dev, size_t n);
 void cli_say_failed_devs(const char *target);
 /* Print a JSON object (pretty) on stdout and free it; -EIO on failure. */
 int cli_json_print(struct json_object *o);
+/*
+ * -j of rm, mv, chmod, chown: one object {ok, paths: [{path, (mv:
+ * destination,) ok, errors: [the messages said for it], entries: [the
+ * namespace entries it appended: famfs_json_ns_entries]}]}.  For each
+ * PATH: cli_nsjson_begin (its errors collected from then on),
+ * cli_nsjson_mark once its mount is open (where its entries start),
+ * cli_nsjson_end with its result; then cli_nsjson_print (0 or -errno).
+ * With on false each does nothing.
+ */
+struct cli_nsjson {
+	bool on;
+	struct json_object *paths, *errors;
+	uint64_t start;
+	bool marked;
+};
+void cli_nsjson_begin(struct cli_nsjson *j);
+#define CLI_OPT_NSJSON { 'j', "json", NULL, "print what was done as JSON on stdout (see JSON)" }
+#define CLI_NSJSON_TEXT \
+	"One object: ok (true when every PATH succeeded), paths: a list, in\n" \
+	"the order given, of {path (as given), ok, errors (the messages said\n" \
+	"for it on stderr too), entries: the log entries it appended, each\n" \
+	"{index (in the log), action (delete, rename or setattr), type (file\n" \
+	"or directory), path (under the mount point), to (rename: where it\n" \
+	"went, else null), mode (setattr: the mode logged, octal text such\n" \
+	"as \"0640\", else null), uid, gid (setattr: numbers, else null)}}.\n" \
+	"A PATH whose entry is logged but whose change here failed has ok\n" \
+	"false and its entry listed.  A usage error prints no JSON.  Always\n" \
+	"valid UTF-8: a byte of a name that is not part of a valid UTF-8\n" \
+	"sequence is given as the character U+00XX (byte 0xff as \\u00ff).\n"
+void cli_nsjson_mark(struct cli_nsjson *j, struct cli_batch *b);
+void cli_nsjson_end(struct cli_nsjson *j, struct cli_batch *b,
+		    const char *path, const char *dest, bool ok);
+int cli_nsjson_print(struct cli_nsjson *j);
 
 #endif

@@ -180,6 +180,88 @@ int cli_json_print(struct json_object *o)
 	return rc;
 }
 
+static void nsjson_err(void *arg, const char *msg)
+{
+	struct cli_nsjson *j = arg;
+
+	if (j->errors)
+		json_object_array_add(j->errors, famfs_json_string(msg));
+}
+
+void cli_nsjson_begin(struct cli_nsjson *j)
+{
+	if (!j->on)
+		return;
+	if (!j->paths)
+		j->paths = json_object_new_array();
+	j->errors = json_object_new_array();
+	j->marked = false;
+	famfs_err_hook = nsjson_err;
+	famfs_err_hook_arg = j;
+}
+
+void cli_nsjson_mark(struct cli_nsjson *j, struct cli_batch *b)
+{
+	if (!j->on || !b->open)
+		return;
+	j->start = famfs_log_refresh_next(&b->fs);
+	j->marked = true;
+}
+
+void cli_nsjson_end(struct cli_nsjson *j, struct cli_batch *b,
+		    const char *path, const char *dest, bool ok)
+{
+	struct json_object *o;
+
+	if (!j->on)
+		return;
+	famfs_err_hook = NULL;
+	o = json_object_new_object();
+	if (!o || !j->paths) {
+		json_object_put(o);
+		json_object_put(j->errors);
+		j->errors = NULL;
+		return;
+	}
+	json_object_object_add(o, "path", famfs_json_string(path));
+	if (dest)
+		json_object_object_add(o, "destination", famfs_json_string(dest));
+	json_object_object_add(o, "ok", json_object_new_boolean(ok));
+	json_object_object_add(o, "errors", j->errors);
+	j->errors = NULL;
+	json_object_object_add(o, "entries", j->marked && b->open ?
+			       famfs_json_ns_entries(&b->fs, j->start,
+						     famfs_log_refresh_next(&b->fs)) :
+			       json_object_new_array());
+	json_object_array_add(j->paths, o);
+}
+
+int cli_nsjson_print(struct cli_nsjson *j)
+{
+	struct json_object *o;
+	bool ok = true;
+
+	if (!j->on)
+		return 0;
+	o = json_object_new_object();
+	if (!o || !j->paths) {
+		json_object_put(o);
+		json_object_put(j->paths);
+		return cli_json_print(NULL);
+	}
+	for (size_t i = 0; i < json_object_array_length(j->paths); i++) {
+		struct json_object *v;
+
+		if (json_object_object_get_ex(json_object_array_get_idx(j->paths, i),
+					      "ok", &v) && !json_object_get_boolean(v))
+			ok = false;
+	}
+	json_object_object_add(o, "ok", json_object_new_boolean(ok));
+	json_object_object_add(o, "paths", j->paths);
+	j->paths = NULL;
+	return cli_json_print(o);
+}
+
 int cli_layout_opt(int c, const char *arg, struct cli_layout *l)
 {
 	uint64_t v;
@@ -196,6 +278,15 @@ int cli_layout_opt(int c, const char *arg, struct cli_layout *l)
 				  arg);
 			return FAMFS_EXIT_USAGE;
 		}
+		return FAMFS_EXIT_OK;
+	}
+	if (c == 'T') {
+		if (famfs_parse_size(arg, &v) || v > FAMFS_SMALL_MAX) {
+			famfs_err("-T (--small-max) %s: a size up to 2M (files below it take 4 KiB pages in shared 2 MiB units), or 0 for none",
+				  arg);
+			return FAMFS_EXIT_USAGE;
+		}
+		l->lay.small_max = v ? v : FAMFS_SMALL_NONE;
 		return FAMFS_EXIT_OK;
 	}
 	if (c == 'D') {

@@ -18,7 +18,7 @@
 const struct cli_doc cli_doc_cp = {
 	.page = "famfs-cp", .prog = "famfs cp",
 	.summary = "copy files and directories into famfs",
-	.synopsis = { "famfs cp [-r] [-N NSTRIPS [-C CHUNK]] [-D N] [-A 1g|none|auto] [-m MODE] [-u UID] [-g GID] [-v] SRC... DEST" },
+	.synopsis = { "famfs cp [-r] [-N NSTRIPS [-C CHUNK]] [-D N] [-A 1g|none|auto] [-T SIZE] [-m MODE] [-u UID] [-g GID] [-v] SRC... DEST" },
 	.description =
 		"Copy files into a famfs mount: each is allocated, logged, created and\n"
 		"filled through its mapping.  With several SRCs, DEST must be an\n"
@@ -46,7 +46,11 @@ const struct cli_doc cli_doc_cp = {
 		"lock, taken once for the whole command, so other creators and logplay\n"
 		"on this host wait until it ends); the rest of its memory\n"
 		"(of its last 2 MiB unit, of every strip) is zeroed: nobody ever sees\n"
-		"the memory's old contents, through the file or the device.\n",
+		"the memory's old contents, through the file or the device.\n"
+		"A small file (below 2 MiB, or -T SIZE) takes 4 KiB pages in a 2 MiB\n"
+		"unit that other small files share: only its own pages are written.\n"
+		"The first one sets the small-file feature in the superblock (tools\n"
+		"without it refuse the file system).\n",
 	.opts = (const struct cli_opt[]){
 		{ 'r', "recursive", NULL, "copy directories and their contents" },
 		{ 'R', NULL, NULL, "the same as -r" },
@@ -57,6 +61,7 @@ const struct cli_doc cli_doc_cp = {
 		CLI_OPT_CHUNK,
 		CLI_OPT_DEVICE,
 		CLI_OPT_ALIGN,
+		CLI_OPT_SMALL,
 		{ 'v', "verbose", NULL, "print each file copied" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
@@ -243,6 +248,7 @@ int cmd_cp(int argc, char **argv)
 		case 'C':
 		case 'D':
 		case 'A':
+		case 'T':
 			if (cli_layout_opt(c, optarg, &o.lay))
 				return FAMFS_EXIT_USAGE;
 			break;

@@ -38,7 +38,12 @@ const struct cli_doc cli_doc_df = {
 		"Files and directories removed with famfs rm are not counted as files\n"
 		"or directories; their number is shown on a line of its own, with the\n"
 		"memory of the files: it stays used (this famfs never gives it to a\n"
-		"new file) and is shown as pending reclaim.\n",
+		"new file) and is shown as pending reclaim.\n"
+		"\n"
+		"Small files (below 2 MiB) take 4 KiB pages inside 2 MiB units that\n"
+		"several of them share: such a unit counts as used, whole; a line of\n"
+		"its own says how many units are shared and how many of their pages\n"
+		"are used and free (room for more small files only).\n",
 	.opts = (const struct cli_opt[]){
 		{ 'j', "json", NULL, "print the summary as JSON on stdout (see JSON)" },
 		{ 0 } },
@@ -51,14 +56,18 @@ const struct cli_doc cli_doc_df = {
 		  "GiBs, where mkfile/cp --align put files), log {size, entries, capacity, free_entries,\n"
 		  "format, slot_size, used} (format v1 or compact; capacity, used and\n"
 		  "free_entries count slot_size slots), files, directories,\n"
-		  "corrupt_entries, devices (an array, one object per device:\n"
+		  "corrupt_entries, small_files {shared_units, pages_used,\n"
+		  "pages_free, page_size} (a file system with small files only),\n"
+		  "devices (an array, one object per device:\n"
 		  "index, role primary or member, dev_uuid (members), path (this\n"
 		  "host's node, null when not known), attached, failed and\n"
 		  "mount_failed (as famfs.ko has the device: failed when it was\n"
 		  "removed or poisoned, mount_failed when any device was,\n"
 		  "which fails the whole mount; null when not mounted), size,\n"
 		  "reserved, used, free,\n"
-		  "unknown, free_1g_runs; the top-level ones are their sums), coherence\n"
+		  "unknown, free_1g_runs, and with small files small_shared_units,\n"
+		  "small_pages_used, small_pages_free; the top-level ones are their\n"
+		  "sums), coherence\n"
 		  "(coherent or noncoherent, the superblock's) and mount_coherence\n"
 		  "(this host's mount; null when not mounted).  Example:\n"
 		  "  famfs df -j /mnt/famfs | jq .log.free_entries\n", false },
@@ -208,6 +217,11 @@ int cmd_df(int argc, char **argv)
 	       human(df.free, h, sizeof(h)));
 	printf("  free 1g runs %llu (wholly free 1 GiB-aligned GiBs: room for files famfs.ko maps with 1 GiB pages)\n",
 	       (unsigned long long)df.free_1g);
+	if (df.small_units)
+		printf("  small files  %llu shared units (in used): %llu pages of 4 KiB used, %llu free\n",
+		       (unsigned long long)df.small_units,
+		       (unsigned long long)df.small_pages_used,
+		       (unsigned long long)df.small_pages_free);
 	if (df.ndevs > 1)
 		print_devices(&fs, &df);
 	if (df.unparsed_entries) {

@@ -27,7 +27,8 @@ const struct cli_doc cli_doc_getmap = {
 		{ "JSON",
 		  "One object: path, type (regular, superblock or log; unknown from\n"
 		  "a famfs.ko without MAP_GET_V2, whose MAP_GET does not say), size,\n"
-		  "extent_type (simple or interleaved), extents: for simple, a list\n"
+		  "extent_type (simple, interleaved, or pages: a small file's 4 KiB\n"
+		  "pages in shared 2 MiB units), extents: for simple and pages, a list\n"
 		  "of {offset, length}; for interleaved, a list of {length (file\n"
 		  "bytes held), nstrips, chunk_size, strips (a list of {offset,\n"
 		  "length})}.  Always valid UTF-8: a byte of the path that is not\n"
@@ -54,6 +55,7 @@ static int print_map(const char *path, const struct famfs_fmap *m)
 	       "unknown (a famfs.ko without MAP_GET_V2 does not say)" :
 	       famfs_map_type_name(m->file_type),
 	       (unsigned long long)m->file_size,
+	       m->pages ? "pages (a small file: 4 KiB pages in shared 2 MiB units)" :
 	       famfs_extent_type_name(m->extent_type), m->count);
 	for (uint32_t i = 0; !il && i < m->count && i < FAMFS_IOC_MAX_EXTENTS_V2; i++) {
 		if (md)

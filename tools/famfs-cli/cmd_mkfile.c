@@ -11,7 +11,7 @@
 const struct cli_doc cli_doc_mkfile = {
 	.page = "famfs-mkfile", .prog = "famfs mkfile",
 	.summary = "allocate and create a file",
-	.synopsis = { "famfs mkfile -s SIZE [-N NSTRIPS [-C CHUNK]] [-D N] [-A 1g|none|auto] [-m MODE] [-u UID] [-g GID] [-S SEED] [-Z] [-v] FILE...",
+	.synopsis = { "famfs mkfile -s SIZE [-N NSTRIPS [-C CHUNK]] [-D N] [-A 1g|none|auto] [-T SIZE] [-m MODE] [-u UID] [-g GID] [-S SEED] [-Z] [-v] FILE...",
 		      "famfs creat ... (the same)" },
 	.description =
 		"Allocate SIZE bytes (rounded up to 2 MiB units, first fit), create FILE\n"
@@ -50,7 +50,13 @@ const struct cli_doc cli_doc_mkfile = {
 		"included, is written through a scratch file (.meta/.new-PID, mapped\n"
 		"over it) and flushed before the file is mapped and logged, that is\n"
 		"before anyone else can read it.  This writes the whole allocation once;\n"
-		"-Z (--nozero) skips it.\n",
+		"-Z (--nozero) skips it.\n"
+		"\n"
+		"A small file (SIZE below 2 MiB, or below -T SIZE) takes 4 KiB pages\n"
+		"in a 2 MiB unit that other small files share (famfs df counts them),\n"
+		"and only its own pages are written; famfs.ko maps it with 4 KiB\n"
+		"pages.  The first one sets the small-file feature in the superblock\n"
+		"(tools without it refuse the file system).\n",
 	.opts = (const struct cli_opt[]){
 		{ 's', "size", "SIZE", "bytes, decimal (010 is ten) or hex after 0x, with\n"
 		  "an optional k/m/g suffix (required)" },
@@ -68,6 +74,7 @@ const struct cli_doc cli_doc_mkfile = {
 		CLI_OPT_CHUNK,
 		CLI_OPT_DEVICE,
 		CLI_OPT_ALIGN,
+		CLI_OPT_SMALL,
 		{ 'v', "verbose", NULL, "print more" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
@@ -133,6 +140,7 @@ int cmd_mkfile(int argc, char **argv)
 		case 'C':
 		case 'D':
 		case 'A':
+		case 'T':
 			if (cli_layout_opt(c, optarg, &lay))
 				return FAMFS_EXIT_USAGE;
 			break;

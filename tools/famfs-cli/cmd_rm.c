@@ -8,7 +8,7 @@
 const struct cli_doc cli_doc_rm = {
 	.page = "famfs-rm", .prog = "famfs rm",
 	.summary = "remove files and directories, on every host",
-	.synopsis = { "famfs rm [-r] PATH..." },
+	.synopsis = { "famfs rm [-r] [-j] PATH..." },
 	.description =
 		"Remove files from a famfs mount and log it (master only): every\n"
 		"host's replay (famfs logplay, logplay --follow, a mount) removes them\n"
@@ -35,6 +35,12 @@ const struct cli_doc cli_doc_rm = {
 	.opts = (const struct cli_opt[]){
 		{ 'r', "recursive", NULL, "remove directories and everything in them" },
 		{ 'R', NULL, NULL, "the same as -r" },
+		CLI_OPT_NSJSON,
+		{ 0 } },
+	.sections = (const struct cli_section[]){
+		{ "JSON", CLI_NSJSON_TEXT
+		  "Example:\n"
+		  "  famfs rm -r -j /mnt/famfs/d | jq -r '.paths[].entries[].path'\n", false },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
@@ -50,6 +56,7 @@ int cmd_rm(int argc, char **argv)
 {
 	char rel[FAMFS_LOG_PATH_MAX];
 	struct cli_batch b = { .open = false };
+	struct cli_nsjson j = { .on = false };
 	bool recursive = false;
 	int c, rc = FAMFS_EXIT_OK;
 
@@ -57,6 +64,7 @@ int cmd_rm(int argc, char **argv)
 		switch (c) {
 		case 'r':
 		case 'R': recursive = true; break;
+		case 'j': j.on = true; break;
 		case 'h': return cli_usage(&cli_doc_rm, 0);
 		default: return cli_usage(&cli_doc_rm, 1);
 		}
@@ -64,10 +72,18 @@ int cmd_rm(int argc, char **argv)
 	if (argc - optind < 1)
 		return cli_usage(&cli_doc_rm, 1);
 	for (int i = optind; i < argc; i++) {
-		if (cli_batch_open(&b, argv[i], rel) ||
-		    famfs_remove(&b.fs, rel, recursive))
+		bool bad;
+
+		cli_nsjson_begin(&j);
+		bad = cli_batch_open(&b, argv[i], rel);
+		cli_nsjson_mark(&j, &b);
+		bad = bad || famfs_remove(&b.fs, rel, recursive);
+		cli_nsjson_end(&j, &b, argv[i], NULL, !bad);
+		if (bad)
 			rc = FAMFS_EXIT_ERROR;
 	}
+	if (cli_nsjson_print(&j))
+		rc = FAMFS_EXIT_ERROR;
 	cli_batch_close(&b);
 	return rc;
 }

@@ -48,6 +48,9 @@ static const struct cli_section famfs_sections[] = {
 	  "FAMFS_DEBUG_FLUSH=1: at exit, print on stderr how the command flushed\n"
 	  "the metadata it wrote (msync calls, O_DIRECT writes, cache-line\n"
 	  "flushes) and refreshed what it read (invalidations, CRC retries)\n"
+	  "FAMFS_DEBUG_STORES=1: at exit, print on stderr the bytes the command\n"
+	  "stored into shared memory: file data zeroed and filled, log entries\n"
+	  "and commits, superblock-area records (the bench's per-file figure)\n"
 	  "FAMFS_LOG_AUTOGROW=0: the master does not grow a full compact log by\n"
 	  "itself (famfs-loggrow(8)); creates then fail with \"log full\"\n",
 	  false },
@@ -191,14 +194,27 @@ static void print_flush_stats(void)
 	famfs_flush_stats_print(stderr);
 }
 
+static void print_store_stats(void)
+{
+	famfs_store_stats_print(stderr);
+}
+
+static bool env_on(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0");
+}
+
 int main(int argc, char **argv)
 {
 	const char *name, *base = strrchr(argv[0], '/');
 
 	base = base ? base + 1 : argv[0];
-	if (getenv("FAMFS_DEBUG_FLUSH") && *getenv("FAMFS_DEBUG_FLUSH") &&
-	    strcmp(getenv("FAMFS_DEBUG_FLUSH"), "0"))
+	if (env_on("FAMFS_DEBUG_FLUSH"))
 		atexit(print_flush_stats);
+	if (env_on("FAMFS_DEBUG_STORES"))
+		atexit(print_store_stats);
 	if (!strcmp(base, "mount.famfs"))
 		return cmd_mount_helper(argc, argv);
 	if (!strcmp(base, "mkfs.famfs"))

@@ -209,6 +209,7 @@
 #define _UAPI_LINUX_FAMFS_FORMAT_H
 
 #include <linux/types.h>
+#include <linux/famfs_ioctl.h>	/* FAMFS_IOC_PAGE_SIZE, _SMALL_MAX (below) */
 
 #ifdef __cplusplus
 #define FAMFS_FORMAT_ASSERT(cond, msg) static_assert(cond, msg)
@@ -266,7 +267,8 @@
 					 FAMFS_FEATURE_INCOMPAT_LOG_EXTEND | \
 					 FAMFS_FEATURE_INCOMPAT_DELETE | \
 					 FAMFS_FEATURE_INCOMPAT_RENAME | \
-					 FAMFS_FEATURE_INCOMPAT_SETATTR)
+					 FAMFS_FEATURE_INCOMPAT_SETATTR | \
+					 FAMFS_FEATURE_INCOMPAT_SMALL_FILES)
 
 struct famfs_superblock {
 	__le64	magic;			/*   0 FAMFS_SB_MAGIC */
@@ -613,9 +615,9 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
 
 /* ------------------------------------------------------------------------ */
 /* Format revision 3.  Implemented: DELETE, RENAME, SETATTR (issue 29, its  */
-/* first step: no RECLAIM yet, a deleted file's memory stays its DELETE's). */
-/* HOSTS and SMALL_FILES are not in the *_SUPP masks: every tool refuses a  */
-/* file system that has one of them (R1).                                   */
+/* first step: no RECLAIM yet, a deleted file's memory stays its DELETE's); */
+/* SMALL_FILES (issue 30).  HOSTS is not in the *_SUPP masks: every tool    */
+/* refuses a file system that has it (R1).                                  */
 /* ------------------------------------------------------------------------ */
 /*
  * One revision for the life of a file (delete, rename, setattr; memory
@@ -693,6 +695,11 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
 #define FAMFS_LOG_EXT_PAGES	3	/* famfs_log_extent_type */
 #define FAMFS_PAGE		4096ULL
 #define FAMFS_SMALL_MAX		FAMFS_ALLOC_UNIT	/* sizes below it */
+/* famfs_ioctl.h says them again for famfs.ko: the same values */
+FAMFS_FORMAT_ASSERT(FAMFS_IOC_PAGE_SIZE == FAMFS_PAGE &&
+		    FAMFS_IOC_SMALL_MAX == FAMFS_SMALL_MAX &&
+		    FAMFS_IOC_MAX_PAGE_EXTENTS == FAMFS_LOG_MAX_SIMPLE_EXT,
+		    "famfs_ioctl.h's small-file constants are the format's");
 
 struct famfs_log_delete {
 	__le64	object;			/*   0 id: index of its FILE/MKDIR */

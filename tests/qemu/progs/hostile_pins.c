@@ -27,6 +27,14 @@
  *   hostile_pins fill MPT NAME OFF
  *	file NAME at device OFF (2 MiB) written with seed 44: what a later
  *	file would put in memory that a pipe still shows.
+ *   hostile_pins trim MPT OFF0 OFF1
+ *	file "t" of two 2 MiB extents, at OFF0 and OFF1 (MAP_CREATE_V3),
+ *	filled with seed 77; its page at 2 MiB + 8K (extent 1) vmsplice'd
+ *	into a pipe; mapping, descriptor and name dropped.  Then extent 0's
+ *	memory is given back at once (a new file maps it), extent 1's is
+ *	kept (EADDRINUSE) while the pipe shows t's bytes, and is free once
+ *	the pipe is closed: an evicted file keeps the extents with a pinned
+ *	page only, for every kind of map (map.c famfs_zombie_trim()).
  *   hostile_pins attach MPT DEV INDEX
  *	FAMFSIOC_DEV_ADD of DEV (a pmem block device, or a /dev/daxX.Y bound
  *	to famfs) as member INDEX of the mount at MPT, all of it (rounded down
@@ -237,6 +245,62 @@ static int do_fill(const char *mpt, const char *name, struct loc off)
 	return 0;
 }
 
+static void dext(struct famfs_ioc_dext *d, struct loc at)
+{
+	memset(d, 0, sizeof(*d));
+	d->devindex = at.dev;
+	d->offset = at.off;
+	d->len = TWO_MiB;
+}
+
+static int do_trim(const char *mpt, struct loc x, struct loc y)
+{
+	struct famfs_ioc_map_v2 m;
+	struct famfs_ioc_dext d[2];
+	int pipefd[2], fd, f0, f1, err;
+	struct iovec iov;
+	char path[512];
+	char *p;
+
+	dext(&d[0], x);
+	dext(&d[1], y);
+	fd = mkfile(mpt, "t");
+	m = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, 2 * TWO_MiB, 2, d);
+	if (ioctl(fd, FAMFSIOC_MAP_CREATE_V3, &m))
+		die("MAP_CREATE_V3 t");
+	p = mmap(NULL, 2 * TWO_MiB, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	fill(p, 77, 0, 2 * TWO_MiB);
+	if (pipe(pipefd))
+		die("pipe");
+	iov.iov_base = p + TWO_MiB + AT;
+	iov.iov_len = PAGE;
+	if (vmsplice(pipefd[1], &iov, 1, 0) != PAGE)
+		die("vmsplice");
+	print_pfn(p + TWO_MiB + AT);
+	if (munmap(p, 2 * TWO_MiB))
+		die("munmap");
+	close(fd);
+	snprintf(path, sizeof(path), "%s/t", mpt);
+	if (unlink(path))
+		die(path);
+
+	/* t is evicted; extent 1 holds the page in the pipe, extent 0 none. */
+	f0 = newfile(mpt, "t0", x, &err);
+	errno = err;
+	t_ok("trim-unpinned-extent-given-back", err ? -1 : 0);
+	f1 = newfile(mpt, "t1", y, &err);
+	errno = err;
+	t_errno("trim-pinned-extent-kept", err ? -1 : 0, EADDRINUSE);
+	check_pipe("trim-pipe-keeps-bytes", pipefd, 77, TWO_MiB);
+	if (err)
+		t_ok("trim-extent-free-after-pipe", map_at(f1, y));
+	close(f0);
+	close(f1);
+	return t_failed;
+}
+
 /* A byte count: digits with an optional K, M or G suffix. */
 static unsigned long long num(const char *s)
 {
@@ -308,6 +372,8 @@ int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "unlink"))
 		return t_done(do_unlink(argv[2], at(argv[3])));
+	if (argc == 5 && !strcmp(argv[1], "trim"))
+		return t_done(do_trim(argv[2], at(argv[3]), at(argv[4])));
 	if (argc == 6 && !strcmp(argv[1], "hold"))
 		return t_done(do_hold(argv[2], argv[3], at(argv[4]),
 				      argv[5], true));

@@ -41,29 +41,31 @@
  *            FAMFSIOC_DEV_ADD): overlap is per device, the bytes land on
  *            DEV1, a map may use both devices
  *
- * Device layout (DEV at least 900 MiB; nothing here is formatted):
- *   share 800M  overlap 804M..808M (+ 802M, 808M for maps without the flag)
- *   errno 820M..828M  faults 830M, 832M  beyond 840M  pins 850M
- *   member 860M (both devices)  logline 870M
+ * Device layout (nothing here is formatted), from a base B of 800 MiB on a
+ * device of 900 MiB or more, of 400 MiB on a smaller one of 480 MiB or more
+ * (the two 512 MiB NVDIMMs of mixed):
+ *   share B  overlap B+4M..B+8M (+ B+2M, B+8M for maps without the flag)
+ *   errno B+20M..B+28M  faults B+30M, B+32M  beyond B+40M  pins B+50M
+ *   member B+60M (both devices)  logline B+70M
  */
 #include "module_test.h"
 #include <sys/uio.h>
 
 #define PG		4096ULL
-#define U_SHARE		(800 * MiB)
-#define U_OV		(804 * MiB)
-#define U_BIG		(806 * MiB)
-#define U_ERR		(820 * MiB)
-#define U_FAULT		(830 * MiB)
-#define U_FULL		(832 * MiB)
-#define U_BEYOND	(840 * MiB)
-#define U_PINS		(850 * MiB)
-#define U_MEMBER	(860 * MiB)
-#define U_LOG		(870 * MiB)
+#define U_SHARE		(base + 0 * MiB)
+#define U_OV		(base + 4 * MiB)
+#define U_BIG		(base + 6 * MiB)
+#define U_ERR		(base + 20 * MiB)
+#define U_FAULT		(base + 30 * MiB)
+#define U_FULL		(base + 32 * MiB)
+#define U_BEYOND	(base + 40 * MiB)
+#define U_PINS		(base + 50 * MiB)
+#define U_MEMBER	(base + 60 * MiB)
+#define U_LOG		(base + 70 * MiB)
 #define NODEV		5
 
 static const char *mpt, *dev0, *dev1;
-static unsigned long long devsz;
+static unsigned long long devsz, base;
 static int nfile;
 
 static struct famfs_ioc_dext px(unsigned int dev, unsigned long long off,
@@ -275,7 +277,7 @@ static void test_overlap(void)
 	struct famfs_ioc_dext d[2];
 	struct famfs_extent se;
 	struct famfs_ioc_iext ie;
-	unsigned long long offs[2] = { 808 * MiB, U_OV };
+	unsigned long long offs[2] = { base + 8 * MiB, U_OV };
 	int fx, fe, fn;
 
 	fx = pfile("ov-x", 2 * PG, 1, x);
@@ -315,7 +317,7 @@ static void test_overlap(void)
 	se.len = TWO_MiB;
 	refused("ov-v2-over-shared", EADDRINUSE, FAMFSIOC_MAP_CREATE_V2, 0,
 		SIMPLE_DAX_EXTENT, FAMFS_REG, TWO_MiB, 1, &se);
-	se.offset = 802 * MiB;
+	se.offset = base + 2 * MiB;
 	se.len = 4 * MiB;
 	refused("ov-v2-two-units-over-shared", EADDRINUSE,
 		FAMFSIOC_MAP_CREATE_V2, 0, SIMPLE_DAX_EXTENT, FAMFS_REG,
@@ -570,6 +572,7 @@ static void test_member(void)
 	struct famfs_ioc_dext got[2];
 	struct t_dev raw0, raw1;
 	int root, dfd, f0, f1, f2;
+	struct stat st;
 
 	if (!dev1) {
 		t_fail("member", "no DEV1 given");
@@ -582,7 +585,10 @@ static void test_member(void)
 	memset(&a, 0, sizeof(a));
 	a.fd = dfd;
 	a.index = 1;
-	a.size = dev_size(dev1) & ~(TWO_MiB - 1);
+	if (stat(dev1, &st))
+		die(dev1);
+	a.size = (S_ISCHR(st.st_mode) ? t_dax_size(dev1) : dev_size(dev1)) &
+		 ~(TWO_MiB - 1);
 	if (!t_ok("member-attach", ioctl(root, FAMFSIOC_DEV_ADD, &a)))
 		return;
 	d[0] = px(0, U_MEMBER, 2 * PG);
@@ -642,7 +648,8 @@ int main(int argc, char **argv)
 	dev0 = argv[2];
 	if (argc > 3 && !strncmp(argv[3], "/dev/", 5))
 		dev1 = argv[first++];
-	devsz = dev_size_min(dev0, 900 * MiB);
+	devsz = dev_size_min(dev0, 480 * MiB);
+	base = devsz >= 900 * MiB ? 800 * MiB : 400 * MiB;
 	t_run(tests, sizeof(tests) / sizeof(tests[0]), argc - first,
 	      argv + first);
 	return t_done(0);

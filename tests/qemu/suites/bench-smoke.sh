@@ -17,7 +17,10 @@
 # a 2 GiB file mapped in 8 processes takes 2 faults and no page-table page
 # per process with 1 GiB mappings, 1024 faults and 3 PMD table pages
 # (VmPTE) mapped 2 MiB past a GiB boundary.  The guest must offer pdpe1gb
-# and the namespace must be 1 GiB-aligned: FAIL if not.
+# and the namespace must be 1 GiB-aligned: FAIL if not.  The small part's
+# counts (issue 30): the bytes famfs cp of 4 KiB files stores into shared
+# memory (FAMFS_DEBUG_STORES) as small files and in 2 MiB units, its log
+# bytes against the slots df counts, the pages df counts.
 # scripts/bench.sh has the full benchmark.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
@@ -114,6 +117,31 @@ t_ok meta-logplay-noop famfs logplay $M
 umount $M
 t_ok meta-remount famfs mount "$DEV" $M
 t_eq meta-remount-dirs 40 "$(_ls)"
+
+# ---- the small part's counts (issue 30) at a small N -------------------------
+# famfs cp of 16 files of 4 KiB with FAMFS_DEBUG_STORES=1: 16 x 4 KiB of
+# data stored, log bytes = the slots df says the entries took x slot size,
+# 16 small-file pages used (df); the same with -T 0 (2 MiB units): 2 MiB of
+# data per file; and the stores line in the form suites/bench/small.sh reads.
+mkdir -p /tmp/sm-src
+i=0; while [ $i -lt 16 ]; do head -c 4096 /dev/urandom > /tmp/sm-src/s$i; i=$((i + 1)); done
+_dfj() { famfs df -j $M | jget "$1" 2>/dev/null || echo 0; }
+_st() { sed -n 's/^famfs: stores: //p' /tmp/sm-stores | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+famfs mkdir $M/sm $M/smu
+for _w in small units; do
+	_o=; _d=$M/sm _per=4096; [ $_w = units ] && _o="-T 0" _d=$M/smu _per=$((2 * MiB))
+	_p0=$(_dfj .small_files.pages_used) _l0=$(_dfj .log.used)
+	FAMFS_DEBUG_STORES=1 famfs cp $_o /tmp/sm-src/* $_d/ 2> /tmp/sm-stores
+	t_eq small-$_w-cp 0 $?
+	cat /tmp/sm-stores
+	t_ok small-$_w-stores-line grep -q '^famfs: stores: total=[0-9]* data=[0-9]* zeroed=[0-9]* filled=[0-9]* log=[0-9]* commit=[0-9]* meta=[0-9]*$' /tmp/sm-stores
+	t_eq small-$_w-data $((16 * _per)) "$(_st data)"
+	t_eq small-$_w-log $((($(_dfj .log.used) - _l0) * $(_dfj .log.slot_size))) "$(_st log)"
+	t_eq small-$_w-commit 128 "$(_st commit)"
+	[ $_w = small ] && t_eq small-pages-used 16 $(($(_dfj .small_files.pages_used) - _p0))
+	for _f in /tmp/sm-src/*; do cmp -s $_f $_d/${_f##*/} || t_fail small-$_w-bytes "$_d/${_f##*/} differs"; done
+done
+rm -rf /tmp/sm-src
 
 # ---- the pud part's rows (issue 31), nvdimm-1g only ------------------------
 GiB=1073741824

@@ -12,7 +12,7 @@
 #   BENCH_RW_SIZE (256M)  bytes per read()/write() pass
 #   BENCH_REPS (5)        repetitions of the alternating passes
 #   BENCH_REPS_ICOUNT     the same on the bench-icount profile (default BENCH_REPS)
-#   BENCH_PARTS           counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud
+#   BENCH_PARTS           counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud,small
 #                         (default: all)
 #   BENCH_PUD_SIZE (1G)   the pud part's file size (whole GiBs)
 #   BENCH_PUD_BIG (16G)   the pud part's file mapped in BENCH_PUD_PROCS (8)
@@ -25,6 +25,9 @@
 #                         or v1; default: mkfs's default), printed as logfmt=
 #   BENCH_SCALE (1000,10000,100000) BENCH_SCALE_CP (20): the scale part's
 #                         steps (log entries) and files copied per step
+#   BENCH_SMALL_N (100) BENCH_SMALL_EXACT (512) BENCH_SMALL_UNITS (20)
+#   BENCH_SMALL_LARGE (64M) BENCH_SMALL_EXEC (20): the small part's
+#                         (issue 30; suites/bench/small.sh says what they are)
 # (lists comma-separated: the kernel command line splits at spaces)
 # Machine-readable lines (bench_dax.c and "BENCH meta ...") go to
 # $FAMFS_OUT/bench.txt; exact fault counts are also checked (PASS/FAIL).
@@ -32,7 +35,7 @@
 
 SIZE=${BENCH_SIZE:-1G}
 REPS=${BENCH_REPS:-5}
-PARTS=$(echo "${BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud}" | tr , " ")
+PARTS=$(echo "${BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud,small}" | tr , " ")
 N_MKFILE=${BENCH_META_MKFILE:-100}
 N_CP=${BENCH_META_CP:-300}
 N_LOG=$(echo "${BENCH_META_LOG:-1000,10000}" | tr , " ")
@@ -643,6 +646,9 @@ if echo " $PARTS " | grep -q ' pud '; then
 		umount $P
 	fi
 fi
+
+# ---- small files (issue 30): suites/bench/small.sh ---------------------------
+. "$FAMFS_SRC/tests/qemu/suites/bench/small.sh"
 
 umount $M 2>/dev/null
 umount $E 2>/dev/null

@@ -1,6 +1,8 @@
 # profiles: two-hosts
 # timeout: 300
 # famfs rm, mv, chmod, chown across two hosts (issue 29, its first step):
+# (also: a swap of two files replayed from the first entry on a tree
+# played part way; chown drops a file's set-uid bit on every host)
 # a is the master, b a client.  What a changes reaches b with famfs
 # logplay and with logplay --follow; b's own famfs rm is refused with
 # mkfile's message; a's remount shows the changes; a path removed and
@@ -29,6 +31,8 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_rc mkfile 0 famfs mkfile -s 2m -S 1 $M/d/gone
 	t_rc mkfile-batch 0 famfs mkfile -s 2m -S 2 $M/d/moved $M/d/mode $M/own
 	t_rc mkfile-sub 0 famfs mkfile -s 1m -S 4 $M/d/sub/f1 $M/d/sub/f2
+	t_rc mkfile-swap1 0 famfs mkfile -s 2m -S 11 $M/s1
+	t_rc mkfile-swap2 0 famfs mkfile -s 2m -S 12 $M/s2
 	gone_off=$(off $M/d/gone)
 	sync_post lc-a-ready
 	sync_wait lc-b-mounted 120 || exit 0
@@ -40,8 +44,15 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_ok mv-here test -f $M/d/renamed -a ! -e $M/d/moved
 	t_rc chmod 0 famfs chmod 600 $M/d/mode
 	t_eq chmod-here 600 "$(mode $M/d/mode)"
+	t_rc chmod-setuid 0 famfs chmod 4755 $M/own
 	t_rc chown 0 famfs chown 1234:1234 $M/own
 	t_eq chown-here 1234:1234 "$(stat -c %u:%g $M/own)"
+	t_eq chown-drops-setuid 755 "$(mode $M/own)"	# as chown(2), logged too
+	t_err chown-number-no-user 1 "no login group" famfs chown 3999999: $M/own
+	# a swap through a third name: b's replay from the first entry, on
+	# the tree its mount played, must end as in-order replay does
+	t_rc swap 0 sh -c "famfs mv $M/s1 $M/s3 && famfs mv $M/s2 $M/s1 && famfs mv $M/s3 $M/s2"
+	t_rc swap-here 0 famfs verify -S 12 $M/s1
 	t_rc mv-dir 0 famfs mv $M/d/sub $M/sub2
 	t_rc verify-moved-dir 0 famfs verify -S 4 $M/sub2/f1
 	# refusals: nothing logged
@@ -82,8 +93,23 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_ok remount-old-names test ! -e $M/d/moved -a ! -e $M/d/renamed -a ! -e $M/sub2 -a ! -e $M/d/sub
 	t_eq remount-mode 640 "$(mode $M/d/mode)"
 	t_eq remount-owner 1234:1234 "$(stat -c %u:%g $M/own)"
+	t_eq remount-owner-mode 755 "$(mode $M/own)"
+	t_rc remount-swap1 0 famfs verify -S 12 $M/s1
+	t_rc remount-swap2 0 famfs verify -S 11 $M/s2
 	t_rc remount-logplay 0 famfs logplay -n $M
-	t_has remount-logplay-nothing "0 files and 0 directories to create, 5 present, 0 conflicts, 0 corrupt entries skipped, 0 errors, 0 to remove, 0 to move, 0 to change"
+	t_has remount-logplay-nothing "0 files and 0 directories to create, 7 present, 0 conflicts, 0 corrupt entries skipped, 0 errors, 0 to remove, 0 to move, 0 to change"
+	# as chmod(1): a numeric mode of 4 digits or fewer keeps a
+	# directory's set-gid bit; 5 digits clear it
+	t_rc chmod-dir-setgid 0 famfs chmod 2755 $M/d
+	t_rc chmod-dir-755 0 famfs chmod 755 $M/d
+	t_eq chmod-dir-755-keeps-setgid 2755 "$(mode $M/d)"
+	t_rc chmod-dir-00755 0 famfs chmod 00755 $M/d
+	t_eq chmod-dir-00755-clears 755 "$(mode $M/d)"
+	# as mv(1): DST/ names a directory, a file is not renamed to it
+	t_err mv-file-to-slash 2 "$M/nodir/: Not a directory" famfs mv $M/s1 $M/nodir/
+	t_ok mv-file-to-slash-kept test -f $M/s1 -a ! -e $M/nodir
+	t_rc mv-dir-to-slash 0 famfs mv $M/d/ $M/d2/
+	t_ok mv-dir-to-slash-renamed test -d $M/d2 -a ! -e $M/d
 	t_rc fsck-end 0 famfs fsck $M
 	umount $M
 	exit 0
@@ -106,16 +132,20 @@ sync_wait lc-a-changed 120 || { sync_post lc-b-following; sync_post lc-b-done; e
 
 # famfs logplay: what a did
 t_rc client-logplay 0 famfs logplay -v $M
-t_has client-logplay-counts "1 removed, 2 moved, 2 changed"
+t_has client-logplay-counts "1 removed, 4 moved, 2 changed"
 t_ok client-removed test ! -e $M/d/gone
 t_ok client-moved test ! -e $M/d/moved
 t_rc client-renamed 0 famfs verify -S 2 $M/d/renamed
 t_eq client-mode 400 "$(mode $M/d/mode)"		# no write bit on a client
 t_eq client-owner 1234:1234 "$(stat -c %u:%g $M/own)"
+t_eq client-owner-mode 555 "$(mode $M/own)"	# no set-uid bit: chown dropped it
+t_rc client-swap1 0 famfs verify -S 12 $M/s1
+t_rc client-swap2 0 famfs verify -S 11 $M/s2
+t_ok client-nothing-aside test -z "$(ls -A $M | grep famfs-mv)"
 t_rc client-moved-dir 0 famfs verify -S 4 $M/sub2/f2
 t_ok client-moved-dir-old test ! -e $M/d/sub
 t_rc client-logplay-again 0 famfs logplay -n $M
-t_has client-logplay-idempotent "0 files and 0 directories to create, 7 present, 0 conflicts, 0 corrupt entries skipped, 0 errors, 0 to remove, 0 to move, 0 to change"
+t_has client-logplay-idempotent "0 files and 0 directories to create, 9 present, 0 conflicts, 0 corrupt entries skipped, 0 errors, 0 to remove, 0 to move, 0 to change"
 t_rc client-fsck 0 famfs fsck $M
 t_rc client-check 0 famfs check $M
 

@@ -69,6 +69,12 @@ t_rc getmap-primary 0 famfs getmap $M/p1
 t_eq getmap-primary-no-device "" "$(echo "$OUT" | grep device)"
 t_ok write devpat -m write $M/f1 0 4M 77
 t_ok write-primary devpat -m write $M/p1 0 2M 78
+# a small file (issue 30) on the member: a page extent there
+t_ok mkfile-small-dev1 famfs mkfile --device 1 -s 4096 $M/s1
+t_rc getmap-small-dev1 0 famfs getmap $M/s1
+t_has getmap-small-dev1-pages "extent type: pages"
+t_has getmap-small-dev1-device "0: offset 0x[0-9a-f]* len 0x1000 device 1"
+t_ok write-small-dev1 devpat -m write $M/s1 0 4096 80
 t_rc fsck-mounted 0 famfs fsck $M
 # a devdax member attached to the mount is not given back to device_dax
 # without -f (bind -u looked at mount sources only): the refusal names the
@@ -90,6 +96,7 @@ member_famfs
 t_ok remount famfs mount "$P" $M
 t_ok logplay-f1-pattern devpat -m check $M/f1 0 4M 77
 t_ok logplay-p1-pattern devpat -m check $M/p1 0 2M 78
+t_ok logplay-small-dev1-pattern devpat -m check $M/s1 0 4096 80
 t_eq raw-member-head "$RAW_HEAD" "$(dev_bytes $M/f1 0 64K -m)"
 t_eq raw-member-tail "$RAW_TAIL" "$(dev_bytes $M/f1 4032K 64K -m)"
 t_eq not-on-primary 1 "$([ "$PRI" != "$RAW_HEAD" ] && echo 1)"

@@ -6,6 +6,8 @@
 # - unlink: the evicted file's memory is not given to the next file while
 #   the pipe holds the page, the pipe reads the old bytes, no WARN; once the
 #   pipe is drained the memory is free again;
+# - trim: a file of two extents with a page of the second in a pipe: the
+#   first is given back at once, the second kept until the pipe lets go;
 # - umount: waits until the pipe lets go (a new mount of the device is
 #   refused meanwhile), then completes; a memory failure while it waits is
 #   not reported as recovered; the device removed meanwhile waits for the
@@ -197,6 +199,22 @@ if [ -n "$MULTI" ]; then
 	PFX=unlink-member- t_prog hostile_pins /tmp/hostile-pins.out $?
 fi
 t_ok unlink-no-warnings no_new_warnings
+
+# ---- trim: an evicted file keeps only the extents with a pinned page -----------
+# A file of two 2 MiB extents with its page in extent 1 in a pipe, in both
+# orders of the offsets; on two devices an extent on each, either pinned.
+klog_mark
+if [ -n "$MULTI" ]; then
+	T1=$(o 40) T2=$(mo 44) T3=$(mo 48) T4=$(o 52)
+else
+	T1=$(o 40) T2=$(o 44) T3=$(o 52) T4=$(o 48)
+fi
+hostile_pins trim $M "$T1" "$T2" > /tmp/hostile-pins.out 2>&1
+PFX=trim- t_prog hostile_pins /tmp/hostile-pins.out $?
+mkdir -p $M/trim2
+hostile_pins trim $M/trim2 "$T3" "$T4" > /tmp/hostile-pins.out 2>&1
+PFX=trim2- t_prog hostile_pins /tmp/hostile-pins.out $?
+t_ok trim-no-warnings no_new_warnings
 
 # ---- umount waits for the pipe ------------------------------------------------------
 klog_mark

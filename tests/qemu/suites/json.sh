@@ -1,6 +1,6 @@
 # profiles: pmem nvdimm-devdax
 # timeout: 150
-# famfs df, fsck and getmap -j: the output is one valid JSON document
+# famfs df, fsck, getmap, rm, mv, chmod and chown -j: the output is one valid JSON document
 # (checked strictly by jget, tools/famfs-cli/build/jget: json-c, no trailing
 # bytes) with the documented keys, and its numbers agree with the device,
 # the text output and each other; errors print no JSON and exit 2/3.
@@ -146,4 +146,39 @@ t_eq fsck-bad-sb-invalid "false false" "$(j .superblock_valid) $(j .clean)"
 t_rc df-bad-sb 2 famfs df -j $DEV
 t_eq df-bad-sb-no-json "" "$OUT"
 poke 200 0
+
+# ---- rm, mv, chmod, chown -j (a new file system) -----------------------------------------
+t_rc ns-mkfs 0 famfs mkfs -f $DEV
+t_rc ns-mount 0 famfs mount $DEV $M
+famfs mkdir -p $M/d $M/e
+famfs mkfile -s 1m $M/d/g $M/d/h $M/e/x
+t_rc mv-json 0 famfs mv -j $M/d/g $M/d/g2
+t_json mv-json-object
+t_keys mv-keys . ok paths
+t_keys mv-path-keys .paths[0] path destination ok errors entries
+t_keys mv-entry-keys .paths[0].entries[0] index action type path to mode uid gid
+t_eq mv-json-entry "true rename file $M/d/g $M/d/g2 $M/d/g2" \
+	"$(j .ok) $(j .paths[0].entries[0].action) $(j .paths[0].entries[0].type) $(j .paths[0].entries[0].path) $(j .paths[0].entries[0].to) $(j .paths[0].destination)"
+t_eq mv-json-no-errors 0 "$(j -n .paths[0].errors)"
+t_rc chmod-json 0 famfs chmod -j 0600 $M/d/g2
+t_eq chmod-json-mode "setattr 0600 null null" \
+	"$(j .paths[0].entries[0].action) $(j .paths[0].entries[0].mode) $(j .paths[0].entries[0].uid) $(j .paths[0].entries[0].to)"
+t_rc chown-json 0 famfs chown -j 12:34 $M/d/g2
+t_eq chown-json-ids "12 34 null" \
+	"$(j .paths[0].entries[0].uid) $(j .paths[0].entries[0].gid) $(j .paths[0].entries[0].mode)"
+# one PATH refused: still one object, its error listed, exit 2 as without -j
+t_rc rm-json-partial 2 famfs rm -j $M/d/h $M/d/nothere
+t_json rm-json-partial-object
+t_eq rm-json-partial-ok "false true false" "$(j .ok) $(j .paths[0].ok) $(j .paths[1].ok)"
+t_eq rm-json-partial-entries "1 0" "$(j -n .paths[0].entries) $(j -n .paths[1].entries)"
+t_ok rm-json-partial-error sh -c "echo \"\$1\" | jget '.paths[1].errors[0]' | grep -q 'nothere: not in the log'" - "$OUT"
+t_ok rm-json-partial-stderr sh -c "echo \"\$1\" | grep -q 'nothere: not in the log'" - "$ERR"
+t_rc rm-r-json 0 famfs rm -r -j $M/e
+t_eq rm-r-json-entries "2 delete $M/e/x file $M/e directory" \
+	"$(j -n .paths[0].entries) $(j .paths[0].entries[0].action) $(j .paths[0].entries[0].path) $(j .paths[0].entries[0].type) $(j .paths[0].entries[1].path) $(j .paths[0].entries[1].type)"
+t_ok rm-r-json-index-order test "$(j .paths[0].entries[0].index)" -lt "$(j .paths[0].entries[1].index)"
+t_rc chmod-bad-json 1 famfs chmod -j u+q $M/d/g2
+t_eq chmod-bad-no-json "" "$OUT"
+t_rc ns-fsck 0 famfs fsck $M
+umount $M
 exit 0

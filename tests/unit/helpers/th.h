@@ -29,6 +29,9 @@ struct th {
 /* New scratch dir, a formatted image of size/loglen, this host = master,
  * mock kernel installed, fs opened rw with mpt set. */
 struct th *th_new(uint64_t size, uint64_t loglen);
+/* small files (issue 30) in the file systems th_new makes: off unless set
+ * (famfs_small_max FAMFS_SMALL_NONE: the tests that predate them) */
+extern bool th_small_files;
 /* the same with a compact log (INCOMPAT_COMPACT_LOG) when compact */
 struct th *th_new_fmt(uint64_t size, uint64_t loglen, bool compact);
 void th_free(struct th *t);
@@ -85,6 +88,8 @@ extern void (*th_mock_before_create)(int fd, const struct famfs_fmap *m);
 /* map fd as MAP_CREATE would (-EEXIST if mapped or not empty) */
 int th_mock_add(int fd, const struct famfs_fmap *m);
 int th_mock_map_count(void);
+/* the map the mock holds for fd: 0, or -ENODATA */
+int th_mock_fmap_of(int fd, struct famfs_fmap *out);
 /* the v1 view (-EOVERFLOW for a map v1 cannot express) */
 int th_mock_lookup(const char *path, struct famfs_ioc_map *map);
 int th_mock_lookup_fmap(const char *path, struct famfs_fmap *map);
@@ -102,6 +107,10 @@ extern unsigned long th_mock_dev_adds, th_mock_v3_creates;
 void th_mock_devs_reset(void);
 int th_mock_dev_add(int fd, const struct famfs_ioc_dev_add *a);
 int th_mock_dev_get(int fd, struct famfs_ioc_dev_info *i);
+/* FAMFS_IOC_MAP_PAGES: a small file's page extents (famfs_ioctl.h's
+ * order of checks for the flag, the per-page overlap left to fsck) */
 int th_mock_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h);
+/* any map, with the flag for page extents */
+int th_mock_map_get_v3(int fd, struct famfs_ioc_map_v2 *h);
 
 #endif

@@ -69,12 +69,28 @@ int th_mock_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h)
 	struct famfs_fmap *m;
 	int rc;
 
+	if (h->flags & ~FAMFS_IOC_MAP_PAGES)
+		return -EINVAL;
+	if (h->flags && (h->extent_type != SIMPLE_DAX_EXTENT ||
+			 h->file_type != FAMFS_REG))
+		return -EINVAL;
 	if (!h->ext_list || !h->ext_count ||
 	    h->ext_count > (h->extent_type == SIMPLE_DAX_EXTENT ?
 			    FAMFS_IOC_MAX_EXTENTS_V2 : FAMFS_IOC_MAX_IEXTENTS))
 		return -EINVAL;
+	if (h->flags && h->ext_count > FAMFS_IOC_MAX_PAGE_EXTENTS)
+		return -E2BIG;
+	if (h->flags && h->file_size >= FAMFS_IOC_SMALL_MAX)
+		return -EFBIG;
+	for (uint32_t i = 0; h->flags && i < h->ext_count; i++)
+		if (!d[i].len || (d[i].offset | d[i].len) % FAMFS_IOC_PAGE_SIZE ||
+		    d[i].offset / FAMFS_ALLOC_UNIT !=
+		    (d[i].offset + d[i].len - 1) / FAMFS_ALLOC_UNIT ||
+		    d[i].offset < FAMFS_ALLOC_UNIT)
+			return -EINVAL;
 	m = calloc(1, sizeof(*m));
 	assert_non_null(m);
+	m->pages = h->flags & FAMFS_IOC_MAP_PAGES;
 	m->extent_type = h->extent_type;
 	m->file_type = h->file_type;
 	m->file_size = h->file_size;
@@ -109,10 +125,44 @@ int th_mock_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h)
 			m->dev[i * FAMFS_IOC_MAX_STRIPS + s] = (uint8_t)k->devindex;
 		}
 	}
+	if (!rc && th_mock_before_create)
+		th_mock_before_create(fd, m);
 	if (!rc)
 		rc = th_mock_add(fd, m);
 	if (!rc)
 		th_mock_v3_creates++;
 	free(m);
 	return rc;
+}
+
+int th_mock_map_get_v3(int fd, struct famfs_ioc_map_v2 *h)
+{
+	struct famfs_fmap m;
+	struct famfs_ioc_dext *d = (void *)(uintptr_t)h->ext_list;
+	uint32_t room = h->ext_count;
+	int rc;
+
+	if (h->flags)
+		return -EINVAL;
+	rc = th_mock_fmap_of(fd, &m);
+	if (rc)
+		return rc;
+	h->extent_type = m.extent_type;
+	h->file_type = m.file_type;
+	h->file_size = m.file_size;
+	h->ext_count = m.count;
+	h->flags = m.pages ? FAMFS_IOC_MAP_PAGES : 0;
+	if (!room)
+		return 0;
+	if (room < m.count)
+		return -E2BIG;
+	if (m.extent_type != SIMPLE_DAX_EXTENT)
+		return -EOPNOTSUPP;	/* not needed by the tests yet */
+	for (uint32_t i = 0; i < m.count; i++) {
+		d[i].offset = m.ext[i].offset;
+		d[i].len = m.ext[i].len;
+		d[i].devindex = m.dev[i];
+		d[i].reserved = 0;
+	}
+	return 0;
 }

@@ -34,6 +34,10 @@ enum {
 extern int famfs_quiet;		/* unit tests: silence famfs_err/famfs_warn */
 extern int famfs_verbose;
 __attribute__((format(printf, 1, 2))) void famfs_err(const char *fmt, ...);
+/* when set, each famfs_err message is also given to it (even when quiet):
+ * the -j output of rm, mv, chmod, chown lists a path's errors */
+extern void (*famfs_err_hook)(void *arg, const char *msg);
+extern void *famfs_err_hook_arg;
 __attribute__((format(printf, 1, 2))) void famfs_warn(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void famfs_info(const char *fmt, ...);
 /* what the tool did that the user did not ask for exactly ("famfs: ..."
@@ -146,12 +150,23 @@ struct famfs_modespec {
 	char text[64];
 	bool octal;
 	uint32_t bits;		/* octal's */
+	bool octal_all;		/* 5 digits or more: names a directory's
+				 * set-id bits too (chmod(1)) */
 };
 /* 0, or -EINVAL with reason filled */
 int famfs_mode_parse(const char *s, struct famfs_modespec *m, char *reason);
-/* The mode m makes of old (a directory's X and set-id bits as chmod(1)) */
+/* The mode m makes of old (a directory's X and set-id bits as chmod(1):
+ * kept unless named -- symbolically, by 5 octal digits or more, or by an
+ * octal after =, + or -) */
 uint32_t famfs_mode_apply(const struct famfs_modespec *m, uint32_t old,
 			  bool dir);
+
+/* ---- ownerspec.c: chown's OWNER[:GROUP] --------------------------------- */
+/* OWNER, OWNER:GROUP, OWNER: (OWNER's login group, as chown(1)) or :GROUP;
+ * each a name of this host or a number (never (u32)-1).  *valid the
+ * FAMFS_SETATTR_UID/GID it names; 0, or -EINVAL with reason filled */
+int famfs_owner_parse(const char *spec, uint32_t *valid, uint32_t *uid,
+		      uint32_t *gid, char *reason);
 
 /* ---- zero.c ------------------------------------------------------------- */
 /* zero.c: memset(buf, 0, n) for large n, with non-temporal wide stores
@@ -161,6 +176,25 @@ uint32_t famfs_mode_apply(const struct famfs_modespec *m, uint32_t old,
 size_t famfs_zero(void *buf, size_t n);
 /* zero.c's choice on x86-64: 1 AVX2, 0 SSE2, -1 not asked yet (tests) */
 extern int famfs_zero_avx2;
+/* The bytes this process stored into shared memory (issue 30's bench: a
+ * count that emulation does not distort), for tests and
+ * FAMFS_DEBUG_STORES=1 (printed at exit by famfs-cli).  Counted where the
+ * stores happen: famfs_zero (zeroed), a new file's fill (fill.c: its bytes
+ * copied or patterned), the log append (its entry's slots, and the 8-byte
+ * next_index of each commit), and the superblock area's records (the
+ * superblock when a feature bit or the master is set, the master record,
+ * its beat and a takeover's intent).  Not counted: mkfs, log growth, a
+ * member's label. */
+struct famfs_store_stats {
+	uint64_t zeroed;	/* famfs_zero */
+	uint64_t filled;	/* new files' own bytes (cp, mkfile -S) */
+	uint64_t log;		/* log entries, whole slots */
+	uint64_t commit;	/* next_index stores, 8 bytes each */
+	uint64_t meta;		/* superblock, master record, beat, intent */
+};
+extern struct famfs_store_stats famfs_store_stats;
+/* "famfs: stores: total=... data=... zeroed=... filled=... log=... commit=... meta=..." */
+void famfs_store_stats_print(FILE *f);
 
 /* ---- pattern.c: seeded test pattern ------------------------------------- */
 void famfs_pattern_fill(void *buf, uint64_t len, uint64_t seed);

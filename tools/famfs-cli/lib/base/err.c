@@ -20,10 +20,21 @@ static void vmsg(const char *tag, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+void (*famfs_err_hook)(void *arg, const char *msg);
+void *famfs_err_hook_arg;
+
 void famfs_err(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (famfs_err_hook) {
+		char msg[1024];
+
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		famfs_err_hook(famfs_err_hook_arg, msg);
+	}
 	if (famfs_quiet)
 		return;
 	va_start(ap, fmt);

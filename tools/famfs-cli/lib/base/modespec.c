@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/base.h"
 
@@ -23,9 +24,11 @@ static int symbolic(const char *s, uint32_t *mode, bool dir, char *reason)
 
 	for (;;) {
 		uint32_t who = 0;
+		bool named;
 
 		for (; strchr("ugoa", *p) && *p; p++)
 			who |= who_mask(*p);
+		named = who != 0;
 		if (!who)
 			who = 07777;
 		if (!*p || !strchr("+-=", *p)) {
@@ -35,6 +38,25 @@ static int symbolic(const char *s, uint32_t *mode, bool dir, char *reason)
 		while (*p && strchr("+-=", *p)) {
 			char op = *p++;
 			uint32_t bits = 0;
+
+			/* [-+=]OCTAL, no who, alone in its clause (chmod(1)):
+			 * names every bit, a directory's set-id bits too */
+			if (*p >= '0' && *p <= '7') {
+				for (; *p >= '0' && *p <= '7'; p++) {
+					bits = bits * 8 + (uint32_t)(*p - '0');
+					if (bits > 07777) {
+						REASON("mode '%s': more than 07777", s);
+						return -EINVAL;
+					}
+				}
+				if (named || (*p && *p != ',')) {
+					REASON("mode '%s': an octal mode after %c takes no u, g, o or a and ends its clause",
+					       s, op);
+					return -EINVAL;
+				}
+				m = op == '+' ? m | bits : op == '-' ? m & ~bits : bits;
+				break;
+			}
 
 			for (; *p && strchr("rwxXst", *p); p++) {
 				switch (*p) {
@@ -94,6 +116,7 @@ int famfs_mode_parse(const char *s, struct famfs_modespec *m, char *reason)
 		}
 		m->octal = true;
 		m->bits = v;
+		m->octal_all = strlen(s) >= 5;
 		return 0;
 	}
 	/* symbolic: checked once on a directory and a file */
@@ -108,6 +131,13 @@ uint32_t famfs_mode_apply(const struct famfs_modespec *m, uint32_t old,
 {
 	uint32_t v = old & 07777;
 
+	/* a directory keeps the set-id bits a numeric mode of at most 4
+	 * digits does not name (chmod(1): 00755 clears them, 755 not) */
+	if (m->octal && dir && !m->octal_all) {
+		uint32_t keep = (S_ISUID | S_ISGID) & ~m->bits;
+
+		return (m->bits & ~keep) | (v & keep);
+	}
 	if (m->octal)
 		return m->bits;
 	symbolic(m->text, &v, dir, NULL);

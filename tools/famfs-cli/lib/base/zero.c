@@ -18,9 +18,25 @@
  * the CPU may still hold (a whole 2 MiB msync writes back 32768 lines).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/base.h"
+
+struct famfs_store_stats famfs_store_stats;
+
+void famfs_store_stats_print(FILE *f)
+{
+	const struct famfs_store_stats *s = &famfs_store_stats;
+
+	fprintf(f, "famfs: stores: total=%llu data=%llu zeroed=%llu filled=%llu log=%llu commit=%llu meta=%llu\n",
+		(unsigned long long)(s->zeroed + s->filled + s->log +
+				     s->commit + s->meta),
+		(unsigned long long)(s->zeroed + s->filled),
+		(unsigned long long)s->zeroed, (unsigned long long)s->filled,
+		(unsigned long long)s->log, (unsigned long long)s->commit,
+		(unsigned long long)s->meta);
+}
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -56,6 +72,7 @@ size_t famfs_zero(void *buf, size_t n)
 	uint8_t *p = buf;
 	size_t head = (size_t)(-(uintptr_t)p % CHUNK), body;
 
+	famfs_store_stats.zeroed += n;
 	if (n < 2 * CHUNK) {
 		memset(p, 0, n);
 		return n;
@@ -86,6 +103,7 @@ int famfs_zero_avx2;
 
 size_t famfs_zero(void *buf, size_t n)
 {
+	famfs_store_stats.zeroed += n;
 	memset(buf, 0, n);
 	return n;
 }

@@ -157,6 +157,9 @@ struct famfs_fmap {
 	uint32_t extent_type;		/* SIMPLE_DAX_EXTENT or
 					 * FAMFS_INTERLEAVED_EXTENT */
 	uint32_t file_type;		/* enum famfs_file_type */
+	bool pages;			/* page extents of a small file
+					 * (MAP_CREATE_V3 with
+					 * FAMFS_IOC_MAP_PAGES) */
 	bool file_type_unknown;		/* read through v1, which said
 					 * file_type 0: FAMFS_REG, or not
 					 * said (the 2024 module never did) */

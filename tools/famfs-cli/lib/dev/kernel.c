@@ -161,6 +161,15 @@ static void v3_hdr(struct famfs_ioc_map_v2 *h, const struct famfs_fmap *m,
 	h->ext_list = (uint64_t)(uintptr_t)l;
 }
 
+/* MAP_CREATE_V3's header for m: FAMFS_IOC_MAP_PAGES for a small file */
+static void v3_create_hdr(struct famfs_ioc_map_v2 *h,
+			  const struct famfs_fmap *m, union v3_list *l)
+{
+	v3_hdr(h, m, l);
+	if (m->pages)
+		h->flags = FAMFS_IOC_MAP_PAGES;
+}
+
 static int fmap_create_v3(int fd, const struct famfs_fmap *m)
 {
 	struct famfs_ioc_map_v2 h;
@@ -172,7 +181,7 @@ static int fmap_create_v3(int fd, const struct famfs_fmap *m)
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
-	v3_hdr(&h, m, l);
+	v3_create_hdr(&h, m, l);
 	for (uint32_t i = 0; i < m->count; i++) {
 		if (m->extent_type != FAMFS_INTERLEAVED_EXTENT) {
 			if (i >= FAMFS_IOC_MAX_EXTENTS_V2)
@@ -222,17 +231,21 @@ static int fmap_get_v3(int fd, struct famfs_fmap *m)
 		return -EPROTO;
 	if (h.ext_count > room)
 		return -E2BIG;
+	if (h.flags & ~FAMFS_IOC_MAP_PAGES)
+		return -EPROTO;
 	m->extent_type = h.extent_type;
 	m->file_type = h.file_type;
 	m->file_size = h.file_size;
 	m->count = h.ext_count;
+	m->pages = h.flags & FAMFS_IOC_MAP_PAGES;
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
 	v3_hdr(&h, m, l);
 	rc = famfs_kernel->map_get_v3(fd, &h);
 	if (!rc && (h.extent_type != m->extent_type || h.ext_count != m->count ||
-		    h.file_size != m->file_size || h.file_type != m->file_type))
+		    h.file_size != m->file_size || h.file_type != m->file_type ||
+		    (h.flags & FAMFS_IOC_MAP_PAGES) != (m->pages ? FAMFS_IOC_MAP_PAGES : 0)))
 		rc = -EBADE;		/* the two calls disagree */
 	for (uint32_t i = 0; !rc && i < m->count; i++) {
 		if (m->extent_type != FAMFS_INTERLEAVED_EXTENT) {
@@ -268,7 +281,8 @@ int famfs_fmap_create(int fd, const struct famfs_fmap *m)
 {
 	struct famfs_ioc_map_v2 v2;
 
-	if (famfs_fmap_multidev(m))
+	/* a small file's page extents: only v3 takes them (with the flag) */
+	if (famfs_fmap_multidev(m) || m->pages)
 		return fmap_create_v3(fd, m);
 	if (m->extent_type == SIMPLE_DAX_EXTENT && m->count <= FAMFS_MAX_EXTENTS) {
 		struct famfs_ioc_map v1;
@@ -329,6 +343,8 @@ const char *famfs_fmap_needs_v2(const struct famfs_fmap *m)
 {
 	if (m->extent_type == FAMFS_INTERLEAVED_EXTENT)
 		return "an interleaved file";
+	if (m->pages)
+		return "a small file (4 KiB page extents: MAP_CREATE_V3)";
 	if (m->count > FAMFS_MAX_EXTENTS)
 		return "more than 2 extents";
 	return NULL;
@@ -387,7 +403,7 @@ int famfs_fmap_get(int fd, struct famfs_fmap *m)
 		return fmap_get_v1(fd, m);
 	memset(&v2, 0, sizeof(v2));
 	rc = famfs_kernel->map_get_v2(fd, &v2);
-	if (rc == -EOVERFLOW)		/* a map on a member */
+	if (rc == -EOVERFLOW)		/* a map on a member, or page extents */
 		return fmap_get_v3(fd, m);
 	if (rc)
 		return rc;
@@ -425,7 +441,7 @@ int famfs_fmap_get(int fd, struct famfs_fmap *m)
 bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b)
 {
 	if (a->extent_type != b->extent_type || a->file_type != b->file_type ||
-	    a->file_size != b->file_size || a->count != b->count ||
+	    a->file_size != b->file_size || a->count != b->count || a->pages != b->pages ||
 	    memcmp(a->dev, b->dev, sizeof(a->dev)))
 		return false;
 	if (a->extent_type == FAMFS_INTERLEAVED_EXTENT)
@@ -482,6 +498,7 @@ void famfs_fmap_from_entry(const struct famfs_log_entry *e,
 		return;
 	}
 	m->extent_type = SIMPLE_DAX_EXTENT;
+	m->pages = famfs_entry_pages(e);
 	m->count = le16toh(e->fm.nextents);
 	if (m->count > FAMFS_LOG_MAX_SIMPLE_EXT)
 		m->count = FAMFS_LOG_MAX_SIMPLE_EXT;

@@ -107,6 +107,7 @@ int famfs_log_roll_forward(struct famfs_fs *fs)
 	famfs_warn("%s: log entry %llu at next_index is whole but not committed (a crash between the two flushes of an append, or next_index one short): committed now, never overwritten",
 		   fs->name, (unsigned long long)idx);
 	__atomic_store_n(&h->next_index, htole64(idx + k), __ATOMIC_RELEASE);
+	famfs_store_stats.commit += sizeof(h->next_index);
 	rc = famfs_map_flush(&fs->logm, h, sizeof(*h));
 	if (rc)
 		return rc;
@@ -139,6 +140,7 @@ static int clog_write(struct famfs_fs *fs, struct famfs_log_entry *e,
 	if (rc)
 		return rc;
 	memcpy(famfs_clog_slot(fs->log, idx), buf, (size_t)n * FAMFS_CLOG_SLOT);
+	famfs_store_stats.log += (uint64_t)n * FAMFS_CLOG_SLOT;
 	rc = famfs_log_flush(fs, famfs_clog_slot(fs->log, idx),
 			     (size_t)n * FAMFS_CLOG_SLOT);
 	return rc ? rc : n;
@@ -265,6 +267,7 @@ int famfs_log_put(struct famfs_fs *fs, struct famfs_log_entry *e,
 		struct famfs_log_entry *slot = famfs_log_slot(h, idx);
 
 		memcpy(slot, e, sizeof(*e));
+		famfs_store_stats.log += sizeof(*e);
 		rc = famfs_map_flush(&fs->logm, slot, sizeof(*slot));
 		if (rc)
 			return rc;
@@ -273,5 +276,6 @@ int famfs_log_put(struct famfs_fs *fs, struct famfs_log_entry *e,
 	/* 2. commit: one aligned 8-byte store, then flush */
 	__atomic_store_n(&h->next_index, htole64(idx + (unsigned)n),
 			 __ATOMIC_RELEASE);
+	famfs_store_stats.commit += sizeof(h->next_index);
 	return famfs_map_flush(&fs->logm, h, sizeof(*h));
 }

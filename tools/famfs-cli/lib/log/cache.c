@@ -167,7 +167,7 @@ static bool cache_from_summary(struct famfs_fs *fs)
 			 "the paths come from the log's namespace (deletes or renames, or asked for)");
 	if (!fs->rw || !fs->master || famfs_fs_multidev(fs) || want_names(fs) ||
 	    famfs_summary_load(fs, &fs->cache_sum, &fs->cache_alloc->dev[0],
-			       &next, why)) {
+			       &fs->cache_alloc->pa[0], &next, why)) {
 		famfs_summary_stats.rebuilds++;
 		snprintf(famfs_summary_stats.last_reason,
 			 sizeof(famfs_summary_stats.last_reason), "%s", why);
@@ -294,6 +294,7 @@ static void save_locked(struct famfs_fs *fs)
 {
 	if (fs->cache_sum && fs->cache_next <= famfs_log_next(fs->log))
 		famfs_summary_save(fs->cache_sum, fs, &fs->cache_alloc->dev[0],
+				   fs->cache_alloc->pa[0],
 				   fs->cache_next, fs->cache_last_idx,
 				   fs->cache_last_crc);
 }

@@ -266,7 +266,8 @@ void famfs_names_counts(const struct famfs_names *n,
 /* ---- summary.c: the master's create summary (issue 17) ------------------ */
 /*
  * The master's create summary (issue 17): what a create needs from the whole
- * log -- the allocation bitmap and the set of logged paths -- as of log
+ * log -- the allocation bitmap, the small files' pages in its shared units
+ * (issue 30) and the set of logged paths -- as of log
  * index `next`, kept in a local file next to the claim file
  * ($FAMFS_CLAIM_DIR or /var/lib/famfs)/<fs uuid>.summary, so that a create
  * in a new process reads only the entries appended since instead of the
@@ -289,11 +290,13 @@ void famfs_names_counts(const struct famfs_names *n,
  * saved); NULL when out of memory (printed). */
 struct famfs_summary *famfs_summary_new(struct famfs_fs *fs, uint64_t expect);
 /* The summary file of fs, if it can be trusted: 0, *out and bm (initialised
- * here) filled, *next the log index it covers.  -ENOENT (none), -ESTALE (of
+ * here) filled, *pa the page allocator over bm (NULL: no shared unit),
+ * *next the log index it covers.  -ENOENT (none), -ESTALE (of
  * another file system, boot or log), -EBADMSG (damaged): nothing filled,
  * reason (FAMFS_REASON_LEN, may be NULL) says why. */
 int famfs_summary_load(struct famfs_fs *fs, struct famfs_summary **out,
-		       struct famfs_bitmap *bm, uint64_t *next, char *reason);
+		       struct famfs_bitmap *bm, struct famfs_pagealloc **pa,
+		       uint64_t *next, char *reason);
 void famfs_summary_free(struct famfs_summary *s);
 /* The entry index of a path in the table, confirmed against the log: 1 and
  * *idx, or 0 if not logged, -errno if a page of the table is damaged
@@ -316,7 +319,8 @@ int famfs_summary_add(struct famfs_summary *s, struct famfs_fs *fs,
  * caller (the next process rebuilds): 0 or -errno, never printed except
  * with -v. */
 int famfs_summary_save(struct famfs_summary *s, struct famfs_fs *fs,
-		       const struct famfs_bitmap *bm, uint64_t next,
+		       const struct famfs_bitmap *bm,
+		       const struct famfs_pagealloc *pa, uint64_t next,
 		       uint64_t last, uint32_t last_crc);
 /* the last entry a loaded summary covers: its CRC field, where it starts */
 uint32_t famfs_summary_last_crc(const struct famfs_summary *s);

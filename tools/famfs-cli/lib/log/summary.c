@@ -14,7 +14,8 @@
 #include "log/log.h"
 
 #define SUM_MAGIC	0x314d555346534d46ULL	/* "FMSFSUM1" */
-#define SUM_VERSION	3	/* 2: last (compact logs); 3: mrec_gen */
+#define SUM_VERSION	4	/* 2: last (compact logs); 3: mrec_gen;
+				 * 4: the shared units' pages (issue 30) */
 #define SUM_PAGE	4096
 /* a table page: slots, then file id, page number and CRC */
 #define SUM_SLOTS	((SUM_PAGE - 16) / 8)
@@ -51,6 +52,14 @@ struct sum_page {
 	uint64_t file_id;
 	uint32_t page_no;
 	uint32_t crc;
+};
+
+/* The small files' page state (issue 30), after the table: a count and a
+ * CRC (struct sum_rec_hdr, rec_crc), then one record per shared unit of
+ * device 0, by unit number */
+struct sum_unit {
+	uint64_t unit;
+	uint64_t used[FAMFS_PA_WORDS];
 };
 
 struct famfs_summary {
@@ -109,6 +118,121 @@ static uint32_t hdr_crc(const struct sum_hdr *h, const uint64_t *bits)
 	crc = famfs_crc32(c, n);
 	free(c);
 	return crc ? crc : 1;
+}
+
+/* The page state's own CRC, seeded with what names one save of one build
+ * (the table's random id, the log index and last entry it covers): the
+ * records of an earlier save, or of another summary, do not pass */
+struct sum_rec_hdr {
+	uint64_t nrec;
+	uint32_t crc;
+	uint32_t zero;
+};
+
+static uint32_t rec_crc(const struct sum_hdr *h, uint64_t nrec,
+			const struct sum_unit *rec)
+{
+	uint64_t seed[4] = { h->file_id, h->next, h->last, h->last_crc };
+	uint32_t crc = famfs_crc32(seed, sizeof(seed));
+
+	crc = famfs_crc32_update(crc, &nrec, sizeof(nrec));
+	return famfs_crc32_update(crc, rec, nrec * sizeof(*rec));
+}
+
+static uint64_t rec_off(const struct sum_hdr *h)
+{
+	return h->table_off + h->npages * SUM_PAGE;
+}
+
+static int unit_cmp(const void *a, const void *b)
+{
+	const struct sum_unit *x = a, *y = b;
+
+	return x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
+/* the shared units of pa (NULL: none), by unit: *rec (malloc'ed) */
+static int recs_of(const struct famfs_pagealloc *pa, struct sum_unit **rec,
+		   uint64_t *nrec)
+{
+	uint64_t n = 0;
+
+	*rec = NULL;
+	*nrec = 0;
+	if (!pa || !pa->nshared)
+		return 0;
+	*rec = calloc(pa->nshared, sizeof(**rec));
+	if (!*rec)
+		return -ENOMEM;
+	/* live slots: a freed one went back with all its pages free */
+	for (uint32_t i = 0; i < pa->nslots && n < pa->nshared; i++) {
+		if (pa->pu[i].nfree >= FAMFS_UNIT_PAGES)
+			continue;
+		(*rec)[n].unit = pa->pu[i].unit;
+		memcpy((*rec)[n++].used, pa->pu[i].used, sizeof(pa->pu[i].used));
+	}
+	qsort(*rec, n, sizeof(**rec), unit_cmp);
+	*nrec = n;
+	return 0;
+}
+
+/* The page allocator over bm the records say (checked: in order, inside
+ * the data area, used in bm, not empty): 0, or -EBADMSG / -ENOMEM */
+static int pages_load(struct famfs_fs *fs, struct famfs_bitmap *bm,
+		      const struct sum_unit *rec, uint64_t nrec,
+		      struct famfs_pagealloc **out)
+{
+	uint64_t first = famfs_data_start(fs->sb) / FAMFS_ALLOC_UNIT;
+	struct famfs_pagealloc *pa;
+	int rc = 0;
+
+	*out = NULL;
+	if (!nrec)
+		return 0;
+	pa = calloc(1, sizeof(*pa));
+	if (!pa || famfs_pagealloc_init(pa, bm, NULL)) {
+		free(pa);
+		return -ENOMEM;
+	}
+	for (uint64_t r = 0; !rc && r < nrec; r++) {
+		uint64_t u = rec[r].unit;
+		uint32_t i = 0;
+
+		if (u < first || u >= bm->nunits || (r && u <= rec[r - 1].unit) ||
+		    !famfs_bitmap_test(bm, u) ||
+		    famfs_all_zero(rec[r].used, sizeof(rec[r].used))) {
+			rc = -EBADMSG;
+			break;
+		}
+		/* the bitmap has the unit used; famfs_pagealloc_mark takes
+		 * only a free unit as a new shared one (else it would be the
+		 * log's or a large file's), and uses it again itself */
+		famfs_bitmap_clear(bm, u);
+		while (!rc && i < FAMFS_UNIT_PAGES) {
+			uint32_t j = i;
+
+			if (!(rec[r].used[i / 64] >> (i % 64) & 1)) {
+				i++;
+				continue;
+			}
+			while (j < FAMFS_UNIT_PAGES &&
+			       rec[r].used[j / 64] >> (j % 64) & 1)
+				j++;
+			if (famfs_pagealloc_mark(pa, u * FAMFS_ALLOC_UNIT +
+						 (uint64_t)i * FAMFS_PAGE,
+						 (uint64_t)(j - i) * FAMFS_PAGE,
+						 NULL))
+				rc = -EBADMSG;
+			i = j;
+		}
+	}
+	if (rc) {
+		famfs_pagealloc_free(pa);
+		free(pa);
+		return rc;
+	}
+	*out = pa;
+	return 0;
 }
 
 static uint64_t table_off(uint64_t nwords)
@@ -230,16 +354,20 @@ static int last_entry_ok(struct famfs_fs *fs, uint64_t last, uint64_t next,
 }
 
 int famfs_summary_load(struct famfs_fs *fs, struct famfs_summary **out,
-		       struct famfs_bitmap *bm, uint64_t *next, char *reason)
+		       struct famfs_bitmap *bm, struct famfs_pagealloc **pa,
+		       uint64_t *next, char *reason)
 {
 	char p[PATH_MAX];
 	struct famfs_summary *s;
 	struct sum_hdr want;
+	struct sum_unit *rec = NULL;
 	uint8_t boot[16];
 	struct stat st;
-	uint64_t n, used_reserved, nfree = 0;
+	uint64_t n, used_reserved, nfree = 0, nrec = 0;
+	struct sum_rec_hdr rh;
 	int rc;
 
+	*pa = NULL;
 	famfs_summary_stats.loads++;
 	if (famfs_summary_path(fs->sb->fs_uuid, p, sizeof(p)))
 		return fail(reason, -ENOENT, "%s", "path too long");
@@ -312,6 +440,27 @@ int famfs_summary_load(struct famfs_fs *fs, struct famfs_summary **out,
 		fail(reason, rc, "%s", "header or bitmap CRC mismatch");
 		goto bad_bm;
 	}
+	/* the page records: their count bounded before anything is read */
+	if (pread(s->fd, &rh, sizeof(rh), (off_t)rec_off(&s->h)) !=
+	    (ssize_t)sizeof(rh) || rh.nrec > s->h.nunits || rh.zero ||
+	    (uint64_t)st.st_size < rec_off(&s->h) + sizeof(rh) +
+				   rh.nrec * sizeof(*rec)) {
+		fail(reason, rc, "%s", "the small files' page state is cut short");
+		goto bad_bm;
+	}
+	nrec = rh.nrec;
+	rec = nrec ? malloc(nrec * sizeof(*rec)) : NULL;
+	if (nrec && !rec) {
+		rc = fail(reason, -ENOMEM, "%s", "out of memory");
+		goto bad_bm;
+	}
+	if ((nrec && pread(s->fd, rec, nrec * sizeof(*rec),
+			   (off_t)(rec_off(&s->h) + sizeof(rh))) !=
+	     (ssize_t)(nrec * sizeof(*rec))) ||
+	    rec_crc(&s->h, nrec, rec) != rh.crc) {
+		fail(reason, rc, "%s", "the small files' page state CRC mismatch");
+		goto bad_bm;
+	}
 	/* what the CRC cannot say: the reserved units used, nfree right */
 	used_reserved = famfs_data_start(fs->sb) / FAMFS_ALLOC_UNIT;
 	for (uint64_t u = 0; u < used_reserved && u < bm->nunits; u++)
@@ -330,17 +479,30 @@ int famfs_summary_load(struct famfs_fs *fs, struct famfs_summary **out,
 	}
 	bm->nfree = nfree;
 	famfs_bitmap_recount(bm);
+	rc = pages_load(fs, bm, rec, nrec, pa);
+	if (rc) {
+		fail(reason, rc, "%s", rc == -ENOMEM ? "out of memory" :
+		     "the small files' page state is not consistent");
+		goto bad_bm;
+	}
+	free(rec);
+	rec = NULL;
 	s->pg = calloc(s->h.npages, sizeof(*s->pg));
 	s->dirty = calloc(s->h.npages, 1);
 	if (!s->pg || !s->dirty) {
 		rc = fail(reason, -ENOMEM, "%s", "out of memory");
-		goto bad_bm;
+		goto bad_pa;
 	}
 	s->boot_ok = true;	/* checked above */
 	*next = s->h.next;
 	*out = s;
 	return 0;
+bad_pa:
+	famfs_pagealloc_free(*pa);
+	free(*pa);
+	*pa = NULL;
 bad_bm:
+	free(rec);
 	famfs_bitmap_free(bm);
 bad:
 	famfs_summary_free(s);
@@ -539,9 +701,12 @@ uint64_t famfs_summary_last(const struct famfs_summary *s)
 }
 
 int famfs_summary_save(struct famfs_summary *s, struct famfs_fs *fs,
-		       const struct famfs_bitmap *bm, uint64_t next,
+		       const struct famfs_bitmap *bm,
+		       const struct famfs_pagealloc *pa, uint64_t next,
 		       uint64_t last, uint32_t last_crc)
 {
+	struct sum_unit *rec = NULL;
+	uint64_t nrec = 0;
 	int rc;
 
 	if (next > famfs_log_next(fs->log) || bm->nwords != s->h.nwords) {
@@ -595,7 +760,28 @@ int famfs_summary_save(struct famfs_summary *s, struct famfs_fs *fs,
 	s->h.last_crc = next ? last_crc : 0;
 	s->h.last = next ? last : 0;
 	s->h.nfree = bm->nfree;
+	/* the page state after the table (its CRC names this save), then
+	 * header and bitmap */
+	rc = recs_of(pa, &rec, &nrec);
+	if (rc)
+		goto out;
+	{
+		struct sum_rec_hdr rh = { nrec, rec_crc(&s->h, nrec, rec), 0 };
+
+		if (pwrite(s->fd, &rh, sizeof(rh), (off_t)rec_off(&s->h)) !=
+		    (ssize_t)sizeof(rh) ||
+		    (nrec && pwrite(s->fd, rec, nrec * sizeof(*rec),
+				    (off_t)(rec_off(&s->h) + sizeof(rh))) !=
+		     (ssize_t)(nrec * sizeof(*rec))) ||
+		    ftruncate(s->fd, (off_t)(rec_off(&s->h) + sizeof(rh) +
+					     nrec * sizeof(*rec)))) {
+			rc = errno ? -errno : -EIO;
+			goto out;
+		}
+	}
 	s->h.crc = hdr_crc(&s->h, bm->bits);
+	free(rec);
+	rec = NULL;
 	if (pwrite(s->fd, bm->bits, s->h.nwords * 8, sizeof(s->h)) !=
 	    (ssize_t)(s->h.nwords * 8) ||
 	    pwrite(s->fd, &s->h, sizeof(s->h), 0) != (ssize_t)sizeof(s->h)) {
@@ -605,6 +791,7 @@ int famfs_summary_save(struct famfs_summary *s, struct famfs_fs *fs,
 	s->hdr_dirty = false;
 	return 0;
 out:
+	free(rec);
 	if (famfs_verbose)
 		famfs_info("%s: create summary not written: %s", fs->name,
 			   strerror(-rc));

@@ -41,16 +41,20 @@ static size_t body_end(unsigned ext_type, unsigned next, size_t path_len)
 	       next * sizeof(struct famfs_clog_ext) + path_len + 1;
 }
 
+/* len in 2 MiB units, or in 4 KiB pages for a page extent */
 static int put_ext(struct famfs_clog_ext *x, uint64_t off, uint64_t len,
-		   unsigned dev, char *reason)
+		   unsigned dev, bool pages, char *reason)
 {
-	if (len % FAMFS_ALLOC_UNIT || len / FAMFS_ALLOC_UNIT > UINT32_MAX) {
-		REASON("extent length %llu is not a multiple of 2 MiB below 8 PiB",
-		       (unsigned long long)len);
+	uint64_t unit = pages ? FAMFS_PAGE : FAMFS_ALLOC_UNIT;
+
+	if (len % unit || len / unit > UINT32_MAX) {
+		REASON("extent length %llu is not a multiple of %s",
+		       (unsigned long long)len,
+		       pages ? "4 KiB below 16 TiB" : "2 MiB below 8 PiB");
 		return -EINVAL;
 	}
 	x->offset = htole64(off);
-	x->len = htole32((uint32_t)(len / FAMFS_ALLOC_UNIT));
+	x->len = htole32((uint32_t)(len / unit));
 	x->devindex = (uint8_t)dev;
 	return 0;
 }
@@ -134,7 +138,8 @@ int famfs_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
 		next = le32toh(fm->ext.interleave.nstrips);
 	if (next > FAMFS_LOG_MAX_SIMPLE_EXT ||
 	    (ext_type != FAMFS_LOG_EXT_SIMPLE &&
-	     ext_type != FAMFS_LOG_EXT_INTERLEAVED && (ext_type || next))) {
+	     ext_type != FAMFS_LOG_EXT_INTERLEAVED &&
+	     ext_type != FAMFS_LOG_EXT_PAGES && (ext_type || next))) {
 		REASON("extent type %u with %u extents has no compact form",
 		       ext_type, next);
 		return -EINVAL;
@@ -174,7 +179,7 @@ int famfs_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
 		for (unsigned i = 0; i < next; i++) {
 			rc = put_ext(&x[i], le64toh(ie->strip_off[i]),
 				     le64toh(ie->strip_len),
-				     famfs_entry_devindex(e, i), reason);
+				     famfs_entry_devindex(e, i), false, reason);
 			if (rc)
 				return rc;
 		}
@@ -183,7 +188,8 @@ int famfs_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
 		for (unsigned i = 0; i < next; i++) {
 			rc = put_ext(&x[i], le64toh(fm->ext.simple[i].offset),
 				     le64toh(fm->ext.simple[i].len),
-				     famfs_entry_devindex(e, i), reason);
+				     famfs_entry_devindex(e, i),
+				     ext_type == FAMFS_LOG_EXT_PAGES, reason);
 			if (rc)
 				return rc;
 		}
@@ -242,11 +248,13 @@ int famfs_clog_verify(const void *entry, uint64_t slot, uint64_t avail,
 
 /* x[0..n) as v1 extents or strips; -EPROTO if they cannot be */
 static int get_exts(const struct famfs_clog_ext *x, unsigned n, bool strips,
-		    struct famfs_log_fmeta *fm, bool *dirty, char *reason)
+		    bool pages, struct famfs_log_fmeta *fm, bool *dirty,
+		    char *reason)
 {
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t off = le64toh(x[i].offset);
-		uint64_t len = (uint64_t)le32toh(x[i].len) << FAMFS_ALLOC_UNIT_SHIFT;
+		uint64_t len = (uint64_t)le32toh(x[i].len) *
+			       (pages ? FAMFS_PAGE : FAMFS_ALLOC_UNIT);
 
 		/* whether the device may be named: famfs_entry_check */
 		fm->reserved[i] = x[i].devindex;
@@ -317,7 +325,7 @@ int famfs_clog_decode(const void *entry, uint64_t slot,
 		return -EPROTO;
 	}
 	plen = le16toh(cm->path_len);
-	if (ext_type > FAMFS_LOG_EXT_INTERLEAVED || next > FAMFS_LOG_MAX_SIMPLE_EXT ||
+	if (ext_type > FAMFS_LOG_EXT_PAGES || next > FAMFS_LOG_MAX_SIMPLE_EXT ||
 	    (ext_type == 0 && next) ||
 	    (end = body_end(ext_type, next, 0)) > len) {
 		REASON("extent type %u with %u extents does not fit %u slots",
@@ -344,7 +352,8 @@ int famfs_clog_decode(const void *entry, uint64_t slot,
 		fm->nextents = htole16((uint16_t)next);
 	}
 	rc = get_exts((const struct famfs_clog_ext *)p, next,
-		      ext_type == FAMFS_LOG_EXT_INTERLEAVED, fm, &dirty, reason);
+		      ext_type == FAMFS_LOG_EXT_INTERLEAVED,
+		      ext_type == FAMFS_LOG_EXT_PAGES, fm, &dirty, reason);
 	if (rc)
 		return rc;
 	/* the path: a bad one leaves the entry's memory known (R3) */

@@ -231,6 +231,129 @@ static int check_interleaved(const struct famfs_log_fmeta *fm,
 	return 0;
 }
 
+/* ---- small files (INCOMPAT_SMALL_FILES): page extents ---- */
+static int pages_bit(const struct famfs_superblock *sb, char *reason)
+{
+	if (!(le32toh(sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_SMALL_FILES)) {
+		/* R2: a kind this log cannot have, as an unknown one */
+		REASON("extent type %u (page extents) in a log without the small-file feature (superblock incompat bit 0x%x clear)",
+		       FAMFS_LOG_EXT_PAGES, FAMFS_FEATURE_INCOMPAT_SMALL_FILES);
+		return -EPROTONOSUPPORT;
+	}
+	return 0;
+}
+
+/* What famfs_entry_owned needs of a page extent: [off, off + len) 4 KiB
+ * aligned, not empty, inside one 2 MiB unit of device dev's data area */
+static int check_page_range(unsigned i, uint64_t off, uint64_t len,
+			    unsigned dev, const struct judge *j, char *reason)
+{
+	uint64_t dstart, dsize;
+	int rc = famfs_logdevs_area(j->devs, j->sb, dev, j->index, &dstart,
+				    &dsize, reason);
+
+	if (rc)
+		return rc;
+	if (!len || (off | len) & (FAMFS_PAGE - 1)) {
+		REASON("page extent %u [%llu, +%llu) not 4 KiB aligned", i,
+		       (unsigned long long)off, (unsigned long long)len);
+		return -EINVAL;
+	}
+	if (len >= FAMFS_ALLOC_UNIT ||
+	    off / FAMFS_ALLOC_UNIT != (off + len - 1) / FAMFS_ALLOC_UNIT) {
+		REASON("page extent %u [%llu, +%llu) not inside one 2 MiB unit",
+		       i, (unsigned long long)off, (unsigned long long)len);
+		return -EINVAL;
+	}
+	if (off < dstart) {
+		REASON("page extent %u [%llu, +%llu) overlaps the %s", i,
+		       (unsigned long long)off, (unsigned long long)len,
+		       dev ? "member superblock" : "superblock or log");
+		return -EINVAL;
+	}
+	if (off > dsize || len > dsize - off) {
+		REASON("page extent %u [%llu, +%llu) outside device %u (%llu bytes)",
+		       i, (unsigned long long)off, (unsigned long long)len, dev,
+		       (unsigned long long)dsize);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int pages_count_ok(unsigned n, char *reason)
+{
+	if (n < 1 || n > FAMFS_LOG_MAX_SIMPLE_EXT) {
+		REASON("bad page extent count %u (1..%u)", n,
+		       (unsigned)FAMFS_LOG_MAX_SIMPLE_EXT);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* R3: the bit, the count, every extent aligned and in a data area */
+static int owned_pages(const struct famfs_log_fmeta *fm,
+		       const struct judge *jd, char *reason)
+{
+	unsigned n = le16toh(fm->nextents);
+	int rc = pages_bit(jd->sb, reason);
+
+	if (!rc)
+		rc = pages_count_ok(n, reason);
+	for (unsigned i = 0; !rc && i < n; i++)
+		rc = check_page_range(i, le64toh(fm->ext.simple[i].offset),
+				      le64toh(fm->ext.simple[i].len),
+				      dev_of(fm, i), jd, reason);
+	return rc;
+}
+
+static int check_pages(const struct famfs_log_fmeta *fm,
+		       const struct judge *jd, char *reason)
+{
+	uint64_t total = 0, size = le64toh(fm->size);
+	unsigned n = le16toh(fm->nextents);
+	int rc = owned_pages(fm, jd, reason);
+
+	if (rc)
+		return rc;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t off = le64toh(fm->ext.simple[i].offset);
+		uint64_t len = le64toh(fm->ext.simple[i].len);
+
+		for (unsigned j = 0; j < i; j++) {
+			uint64_t o = le64toh(fm->ext.simple[j].offset);
+			uint64_t l = le64toh(fm->ext.simple[j].len);
+
+			if (dev_of(fm, j) == dev_of(fm, i) &&
+			    off < o + l && o < off + len) {
+				REASON("page extents %u and %u overlap ([%llu, +%llu) and [%llu, +%llu))",
+				       j, i, (unsigned long long)o,
+				       (unsigned long long)l,
+				       (unsigned long long)off,
+				       (unsigned long long)len);
+				return -EINVAL;
+			}
+		}
+		total += len;
+	}
+	for (unsigned i = n; i < FAMFS_LOG_MAX_SIMPLE_EXT; i++)
+		if (fm->ext.simple[i].offset || fm->ext.simple[i].len) {
+			REASON("unused extent slots are not zero");
+			return -EINVAL;
+		}
+	if (size >= FAMFS_SMALL_MAX) {
+		REASON("page extents for a file of %llu bytes (small files are below %llu)",
+		       (unsigned long long)size,
+		       (unsigned long long)FAMFS_SMALL_MAX);
+		return -EINVAL;
+	}
+	if (total < size) {
+		REASON("page extents (%llu bytes) smaller than the file (%llu bytes)",
+		       (unsigned long long)total, (unsigned long long)size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_extents(const struct famfs_log_fmeta *fm,
 			 const struct judge *jd, char *reason)
 {
@@ -239,6 +362,8 @@ static int check_extents(const struct famfs_log_fmeta *fm,
 		return check_simple(fm, jd, reason);
 	case FAMFS_LOG_EXT_INTERLEAVED:
 		return check_interleaved(fm, jd, reason);
+	case FAMFS_LOG_EXT_PAGES:
+		return check_pages(fm, jd, reason);
 	default:
 		REASON("unsupported extent type %u", le16toh(fm->extent_type));
 		return -EPROTONOSUPPORT;
@@ -286,6 +411,12 @@ static int check_extend(const struct famfs_log_entry *e,
 	return check_range("log segment", (unsigned)k,
 			   le64toh(fm->ext.simple[0].offset),
 			   le64toh(fm->ext.simple[0].len), 0, jd, reason);
+}
+
+bool famfs_entry_pages(const struct famfs_log_entry *e)
+{
+	return le16toh(e->type) == FAMFS_LOG_FILE &&
+	       le16toh(e->fm.extent_type) == FAMFS_LOG_EXT_PAGES;
 }
 
 bool famfs_entry_interleaved(const struct famfs_log_entry *e)
@@ -458,6 +589,8 @@ int famfs_entry_owned_devs(const struct famfs_log_entry *e, uint64_t index,
 					 &jd, reason);
 		return rc;
 	}
+	if (le16toh(fm->extent_type) == FAMFS_LOG_EXT_PAGES)
+		return owned_pages(fm, &jd, reason);
 	REASON("unsupported extent type %u", le16toh(fm->extent_type));
 	return -EPROTONOSUPPORT;
 }
@@ -617,4 +750,23 @@ void famfs_entry_build_extend(struct famfs_log_entry *e, uint32_t k,
 	e->fm.nextents = htole16(1);
 	e->fm.ext.simple[0].offset = htole64(off);
 	e->fm.ext.simple[0].len = htole64(len);
+}
+
+int famfs_entry_build_pages(struct famfs_log_entry *e, const char *rel,
+			    uint64_t size, uint32_t mode, uint32_t uid,
+			    uint32_t gid, const struct famfs_log_simple_ext *ext,
+			    unsigned next)
+{
+	int rc;
+
+	if (!next || next > FAMFS_LOG_MAX_SIMPLE_EXT) {
+		famfs_err("%s: bad page extent count %u (1..%u)", rel, next,
+			  (unsigned)FAMFS_LOG_MAX_SIMPLE_EXT);
+		return -EINVAL;
+	}
+	rc = famfs_entry_build(e, FAMFS_LOG_FILE, rel, size, mode, uid, gid,
+			       ext, next);
+	if (!rc)
+		e->fm.extent_type = htole16(FAMFS_LOG_EXT_PAGES);
+	return rc;
 }

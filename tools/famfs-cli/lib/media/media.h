@@ -104,6 +104,15 @@ int famfs_entry_build_interleaved(struct famfs_log_entry *e, const char *rel,
 				  uint64_t size, uint32_t mode, uint32_t uid,
 				  uint32_t gid,
 				  const struct famfs_log_interleave_ext *ie);
+/* Small files (INCOMPAT_SMALL_FILES): a FILE entry of next (1..16) page
+ * extents (bytes, 4 KiB aligned, each inside one 2 MiB unit; devices in
+ * fm.reserved[i], set by the caller), not yet sequenced */
+int famfs_entry_build_pages(struct famfs_log_entry *e, const char *rel,
+			    uint64_t size, uint32_t mode, uint32_t uid,
+			    uint32_t gid, const struct famfs_log_simple_ext *ext,
+			    unsigned next);
+/* A FILE entry of page extents (FAMFS_LOG_EXT_PAGES)? */
+bool famfs_entry_pages(const struct famfs_log_entry *e);
 /* The v1 form of an EXTEND entry: segment k over [off, off + len) */
 void famfs_entry_build_extend(struct famfs_log_entry *e, uint32_t k,
 			      uint64_t off, uint64_t len);

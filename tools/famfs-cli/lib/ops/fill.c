@@ -67,6 +67,7 @@ static int write_units(int fd, const char *p, uint64_t size, uint64_t len,
 	/* the bytes from a on that this CPU may still hold */
 	if (fill && fill->fn) {
 		rc = fill->fn(fill->arg, a, size);
+		famfs_store_stats.filled += size;
 		cached = size;
 		if (!rc && !nozero)
 			cached += famfs_zero(a + size, len - size);

@@ -290,6 +290,9 @@ int famfs_rename(struct famfs_fs *fs, const char *from, const char *to)
 	int rc, kind, fpfd = -1, tpfd = -1;
 	struct stat st;
 	bool absent;
+	/* a trailing / names a directory, as mv(1) has it (rename(2)) */
+	bool from_dir = *from && from[strlen(from) - 1] == '/';
+	bool to_dir = *to && to[strlen(to) - 1] == '/';
 
 	rc = paths(fs, from, fn, pf);
 	if (!rc && !*to) {
@@ -308,6 +311,12 @@ int famfs_rename(struct famfs_fs *fs, const char *from, const char *to)
 	rc = object_at(fs, fn, pf, &o);
 	if (rc)
 		goto out;
+	if (from_dir && o.kind != FAMFS_LOG_MKDIR) {
+		famfs_err("%s/: Not a directory (the log has a file there); nothing logged",
+			  pf);
+		rc = -ENOTDIR;
+		goto out;
+	}
 	/* into a directory the log has, as mv(1) does */
 	if (famfs_names_lookup(fs->cache_names, tn, &id, &kind) &&
 	    kind == FAMFS_LOG_MKDIR && strcmp(tn, fn)) {
@@ -321,6 +330,15 @@ int famfs_rename(struct famfs_fs *fs, const char *from, const char *to)
 		}
 		memcpy(tn, t2, strlen(t2) + 1);
 		famfs_join(pt, sizeof(pt), fs->mpt, tn);
+	} else if (to_dir && o.kind != FAMFS_LOG_MKDIR) {
+		/* DST/ that is no directory: mv(1) does not move a file */
+		bool logged = famfs_names_lookup(fs->cache_names, tn, &id, &kind);
+
+		famfs_err("%s: not moved to %s/: Not a directory (%s); nothing logged",
+			  pf, pt, logged ? "the log has a file there" :
+			  "No such file or directory in the log");
+		rc = -ENOTDIR;
+		goto out;
 	}
 	if (!strcmp(tn, fn)) {
 		famfs_err("%s: source and destination are the same", pf);
@@ -397,6 +415,19 @@ int famfs_setattr(struct famfs_fs *fs, const char *rel, uint32_t valid,
 		goto out;
 	if (valid & FAMFS_SETATTR_MODE)
 		m = famfs_mode_apply(mode, o.mode, o.kind == FAMFS_LOG_MKDIR);
+	/* a new owner or group of a file drops its set-user-ID bit, and its
+	 * set-group-ID bit if group-executable, as chown(2) does here: the
+	 * entry says so (its mode), or every other host would keep them */
+	if (valid & (FAMFS_SETATTR_UID | FAMFS_SETATTR_GID) &&
+	    o.kind == FAMFS_LOG_FILE) {
+		uint32_t base = valid & FAMFS_SETATTR_MODE ? m : o.mode;
+		uint32_t drop = S_ISUID | (base & S_IXGRP ? S_ISGID : 0);
+
+		if (base & drop) {
+			valid |= FAMFS_SETATTR_MODE;
+			m = base & ~drop;
+		}
+	}
 	rc = famfs_entry_build_setattr(&e, o.id, (unsigned)o.kind, norm, valid,
 				       m, uid, gid);
 	if (!rc)

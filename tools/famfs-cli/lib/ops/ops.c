@@ -117,6 +117,55 @@ static int strips_unaligned_err(const struct famfs_alloc *a, const char *p,
 	return rc;
 }
 
+/* A small file (issue 30): page extents in shared units.  Not for a
+ * module without the v2 ioctls (page maps come through MAP_CREATE_V3), an
+ * interleaved file, or one placed on a 1 GiB boundary. */
+uint64_t famfs_small_max = FAMFS_SMALL_MAX;
+
+static bool is_small(uint64_t size, const struct famfs_layout *lay,
+		     bool v1_only)
+{
+	uint64_t max = lay && lay->small_max ? lay->small_max : famfs_small_max;
+	uint64_t np = size ? (size + FAMFS_PAGE - 1) / FAMFS_PAGE : 1;
+
+	if (v1_only || (lay && (lay->nstrips || lay->align == FAMFS_ALIGN_1G)) ||
+	    max == FAMFS_SMALL_NONE)
+		return false;
+	if (max > FAMFS_SMALL_MAX)
+		max = FAMFS_SMALL_MAX;
+	return size < max && np < FAMFS_UNIT_PAGES;
+}
+
+static int alloc_small(struct famfs_fs *fs, const char *p, const char *norm,
+		       uint64_t size, uint32_t mode, uint32_t uid, uint32_t gid,
+		       const struct famfs_place *pl, struct famfs_log_entry *e)
+{
+	struct famfs_log_simple_ext ext[FAMFS_LOG_MAX_SIMPLE_EXT];
+	uint8_t devs[FAMFS_LOG_MAX_SIMPLE_EXT];
+	char why[FAMFS_REASON_LEN] = "";
+	unsigned next = 0;
+	int rc;
+
+	rc = famfs_alloc_place_pages(fs->cache_alloc, pl, size, ext, &next,
+				     devs, why);
+	if (rc) {
+		famfs_err("%s: no room for a small file of %llu bytes: %s", p,
+			  (unsigned long long)size, why[0] ? why : strerror(-rc));
+		famfs_fs_cache_drop(fs);
+		return rc;
+	}
+	rc = famfs_entry_build_pages(e, norm, size, mode, uid, gid, ext, next);
+	/* the superblock says so before the first such entry (R2) */
+	if (!rc)
+		rc = famfs_fs_change_feature(fs, FAMFS_FEAT_INCOMPAT,
+					     FAMFS_FEATURE_INCOMPAT_SMALL_FILES, 0);
+	for (unsigned i = 0; !rc && i < next; i++)
+		e->fm.reserved[i] = devs[i];
+	if (rc)
+		famfs_fs_cache_drop(fs);	/* allocated, not to be logged */
+	return rc;
+}
+
 /* allocate and build the entry of a new file; v1_only: refuse more than
  * FAMFS_MAX_EXTENTS extents (a famfs.ko without MAP_CREATE_V2) */
 static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
@@ -149,6 +198,8 @@ static int alloc_entry(struct famfs_fs *fs, const char *p, const char *norm,
 				famfs_note("%s: device %u is in the file system but not attached on this host: not used for new files (famfs mount -d or famfs logplay attaches it once it is here)",
 					   fs->mpt, i);
 	}
+	if (is_small(size, lay, v1_only))
+		return alloc_small(fs, p, norm, size, mode, uid, gid, pl, e);
 	/* all or nothing: ENOSPC leaves the bitmaps as they were */
 	if (lay && lay->nstrips) {
 		rc = -ENOSPC;
@@ -372,6 +423,7 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 		const char *why = famfs_fmap_needs_v2(map);
 
 		famfs_err("%s: %s: %s%s (not created)", p,
+			  map->pages ? "MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES (a small file; a famfs.ko without it refuses: -T 0 makes every file of 2 MiB units)" :
 			  why ? "MAP_CREATE_V2" : "MAP_CREATE", strerror(-rc),
 			  rc == -ENOTTY && why ? ": " FAMFS_NO_V2_MSG :
 			  rc == -EBUSY ? ": another process opened the new file before it was mapped" :

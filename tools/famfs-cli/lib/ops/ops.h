@@ -24,7 +24,15 @@ struct famfs_layout {
 	uint64_t chunk;
 	struct famfs_place place;	/* --device N, else the policy's */
 	uint32_t align;			/* enum famfs_align (--align) */
+	/* small files (issue 30): sizes below it get page extents in shared
+	 * units; 0: FAMFS_SMALL_MAX; FAMFS_SMALL_NONE: no file */
+	uint64_t small_max;
 };
+#define FAMFS_SMALL_NONE	UINT64_MAX
+/* The threshold of a create without a layout or with small_max 0:
+ * FAMFS_SMALL_MAX unless changed (tests that predate small files set
+ * FAMFS_SMALL_NONE) */
+extern uint64_t famfs_small_max;
 /* 1 GiB-aligned placement of a simple file (issue 31: famfs.ko maps such a
  * file with 1 GiB page-table entries): AUTO (the default, and without a
  * layout) for files of at least FAMFS_ALIGN_BYTES when a device has an

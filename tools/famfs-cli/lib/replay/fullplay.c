@@ -9,7 +9,11 @@
  * every refusal, corrupt entry and member said as a replay says them),
  * then the tree is made what the log says at its end:
  *   1. a deleted file still here (at any path it had; found by its map:
- *      nothing else is ever removed) is removed;
+ *      nothing else is ever removed) is removed; a live file found at a
+ *      path it had that the log's end gives to another object (or that
+ *      has a file of the log on its way) is moved aside first, to
+ *      .famfs-mv.ID in the root (a swap; a rename, then a new file at the
+ *      old name): what in-order replay would put there can then be made;
  *   2. every live object, directories before what is in them, is found
  *      where it ends (played as its FILE or MKDIR entry is, with the mode
  *      and owner the log gives it now), or moved there from a path it
@@ -33,14 +37,14 @@
 
 #include "replay/replay.h"
 
-#define HIST_MAX 32	/* the paths of one object looked at, newest */
-
 struct full {
 	struct lp_ctx *c;
 	bool fresh;		/* nothing here but .meta: nothing to find */
 	bool stopped;
-	char (*hist)[FAMFS_LOG_PATH_MAX];	/* HIST_MAX paths */
-	int nhist;
+	char *hbuf;		/* the paths of one object, NUL-ended */
+	size_t hlen, hcap;
+	size_t *hoff;		/* where each starts in hbuf, oldest first */
+	int nhist, chist;
 	char **dirs;		/* 3: directories to remove if empty */
 	size_t ndirs, cdirs;
 	bool nomem;
@@ -55,9 +59,49 @@ static bool stop_now(struct full *f)
 	return f->stopped;
 }
 
-/* the paths object o had, oldest first, in f->hist (its path when its
- * entry made it, then after each RENAME that moved it or a directory
- * above it, until its DELETE) */
+#define HIST(f, i) ((const char *)(f)->hbuf + (f)->hoff[i])
+
+/* one more path in the history (out of memory: f->nomem, the history
+ * stops there) */
+static bool hist_add(struct full *f, const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	if (f->nhist == f->chist) {
+		int cap = f->chist ? 2 * f->chist : 16;
+		size_t *o = realloc(f->hoff, (size_t)cap * sizeof(*o));
+
+		if (!o) {
+			f->nomem = true;
+			return false;
+		}
+		f->hoff = o;
+		f->chist = cap;
+	}
+	if (f->hlen + n > f->hcap) {
+		size_t cap = f->hcap ? 2 * f->hcap : 4096;
+		char *b;
+
+		while (cap < f->hlen + n)
+			cap *= 2;
+		b = realloc(f->hbuf, cap);
+		if (!b) {
+			f->nomem = true;
+			return false;
+		}
+		f->hbuf = b;
+		f->hcap = cap;
+	}
+	memcpy(f->hbuf + f->hlen, s, n);
+	f->hoff[f->nhist++] = f->hlen;
+	f->hlen += n;
+	return true;
+}
+
+/* the paths object o had, oldest first, in the history (its path when
+ * its entry made it, then after each RENAME that moved it or a directory
+ * above it, until its DELETE) -- all of them: the tree here may have been
+ * played up to any entry */
 static void history(struct full *f, const struct famfs_names_obj *o,
 		    const char *made)
 {
@@ -65,9 +109,11 @@ static void history(struct full *f, const struct famfs_names_obj *o,
 	size_t nren = famfs_names_nrenames(n);
 	char cur[FAMFS_LOG_PATH_MAX];
 
+	f->nhist = 0;
+	f->hlen = 0;
 	snprintf(cur, sizeof(cur), "%s", made);
-	snprintf(f->hist[0], FAMFS_LOG_PATH_MAX, "%s", cur);
-	f->nhist = 1;
+	if (!hist_add(f, cur))
+		return;
 	for (size_t i = 0; i < nren; i++) {
 		struct famfs_names_rename r;
 		char next[FAMFS_LOG_PATH_MAX];
@@ -85,13 +131,15 @@ static void history(struct full *f, const struct famfs_names_obj *o,
 		    sizeof(next))
 			break;
 		memcpy(cur, next, sizeof(cur));
-		if (f->nhist == HIST_MAX) {	/* the oldest goes */
-			memmove(f->hist[0], f->hist[1],
-				(HIST_MAX - 1) * sizeof(f->hist[0]));
-			f->nhist--;
-		}
-		memcpy(f->hist[f->nhist++], cur, sizeof(cur));
+		if (!hist_add(f, cur))
+			return;
 	}
+}
+
+/* where 1 moves a live file aside: .famfs-mv.ID in the root */
+static void aside_name(char *out, size_t n, uint64_t id)
+{
+	snprintf(out, n, ".famfs-mv.%llu", (unsigned long long)id);
 }
 
 /* the file of entry id at rel here?  (opened beneath the root) */
@@ -141,7 +189,7 @@ static int gone_file(void *arg, const char *path, const struct famfs_names_obj *
 	struct full *f = arg;
 	struct lp_ctx *c = f->c;
 	struct famfs_log_entry e;
-	char p[PATH_MAX];
+	char p[PATH_MAX], aside[64];
 
 	(void)path;
 	if (o->live || o->kind != FAMFS_LOG_FILE)
@@ -151,18 +199,21 @@ static int gone_file(void *arg, const char *path, const struct famfs_names_obj *
 	if (famfs_log_entry_at(c->fs, o->id, &e))
 		return 0;
 	history(f, o, e.fm.path);
-	for (int i = f->nhist - 1; i >= 0; i--) {
+	aside_name(aside, sizeof(aside), o->id);
+	for (int i = f->nhist; i >= 0; i--) {
+		/* first where 1 moves it aside (a replay stopped after) */
+		const char *h = i == f->nhist ? aside : HIST(f, i);
 		int rc;
 
-		if (!file_at(c, f->hist[i], o->id))
+		if (!file_at(c, h, o->id))
 			continue;
-		famfs_join(p, sizeof(p), c->fs->mpt, f->hist[i]);
+		famfs_join(p, sizeof(p), c->fs->mpt, h);
 		if (c->dry) {
 			printf("would remove %s\n", p);
 			c->r->removed++;
 			break;
 		}
-		rc = remove_here(c, f->hist[i], false);
+		rc = remove_here(c, h, false);
 		if (rc) {
 			c->r->errors++;
 			famfs_err("%s: log entry %llu deleted it: cannot remove it: %s",
@@ -176,21 +227,120 @@ static int gone_file(void *arg, const char *path, const struct famfs_names_obj *
 	return 0;
 }
 
-/* 2: a live object not at rel here, found at a path it had and moved */
+/* the parent directory of h here, opened beneath the root (h's last name
+ * in *name): a descriptor, or -errno */
+static int parent_of(struct lp_ctx *c, const char *h, const char **name)
+{
+	const char *slash = strrchr(h, '/');
+
+	*name = slash ? slash + 1 : h;
+	if (!slash) {
+		int fd = dup(c->rootfd);
+
+		return fd < 0 ? -errno : fd;
+	}
+	return dirset_open_beneath(c->rootfd, h, (size_t)(slash - h), DIRSET_DIR);
+}
+
+/* does the log's end have an object at h, or a file on the way to it? */
+static bool taken_at_end(struct lp_ctx *c, const char *h)
+{
+	char pre[FAMFS_LOG_PATH_MAX];
+	uint64_t id;
+	int kind;
+
+	if (famfs_names_lookup(c->names, h, &id, &kind))
+		return true;
+	snprintf(pre, sizeof(pre), "%s", h);
+	for (char *s = strchr(pre, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (famfs_names_lookup(c->names, pre, &id, &kind) &&
+		    kind == FAMFS_LOG_FILE)
+			return true;
+		*s = '/';
+	}
+	return false;
+}
+
+/*
+ * 1: a live file not where the log has it, found at a path it had that
+ * the log's end gives to another object (or that has a file of the log on
+ * its way): moved aside, to .famfs-mv.ID in the root, before anything is
+ * made -- else what in-order replay puts there (the other file of a swap,
+ * a new file at a renamed one's old name, a file where a renamed
+ * directory was) would meet it and be refused.  2 finds it there.  A path
+ * nothing takes is left alone: 2 moves it (or the directory above it)
+ * where it ends.
+ */
+static int aside(void *arg, const char *path, const struct famfs_names_obj *o)
+{
+	struct full *f = arg;
+	struct lp_ctx *c = f->c;
+	struct famfs_log_entry e;
+	char p[PATH_MAX], tmp[64];
+	const char *name;
+	uint64_t id;
+	int kind, pfd;
+
+	if (!o->live || o->kind != FAMFS_LOG_FILE)
+		return 0;
+	if (stop_now(f))
+		return 1;
+	if (famfs_log_entry_at(c->fs, o->id, &e))
+		return 0;
+	/* only a path it had is looked at: one it never left, no more */
+	history(f, o, e.fm.path);
+	if (f->nhist < 2 || file_at(c, path, o->id))
+		return 0;
+	aside_name(tmp, sizeof(tmp), o->id);
+	/* a logged path (someone named a file so): not used */
+	if (famfs_names_lookup(c->names, tmp, &id, &kind))
+		return 0;
+	for (int i = f->nhist - 1; i >= 0; i--) {
+		const char *h = HIST(f, i);
+
+		if (!strcmp(h, path) || !file_at(c, h, o->id))
+			continue;
+		if (!taken_at_end(c, h) || c->dry)
+			return 0;
+		pfd = parent_of(c, h, &name);
+		if (pfd < 0)
+			return 0;
+		if (!famfs_mnt_renameat2(pfd, name, c->rootfd, tmp,
+					 RENAME_NOREPLACE)) {
+			famfs_lp_ds_off(c);
+		} else {
+			famfs_join(p, sizeof(p), c->fs->mpt, h);
+			c->r->errors++;
+			famfs_err("%s: log entry %llu's file, whose place is %s/%s now: cannot move it aside (to %s/%s) for what the log has here: %s",
+				  p, (unsigned long long)o->id, c->fs->mpt, path,
+				  c->fs->mpt, tmp, strerror(errno));
+		}
+		close(pfd);
+		return 0;
+	}
+	return 0;
+}
+
+/* 2: a live object not at rel here, found where 1 moved it aside or at a
+ * path it had, and moved */
 static void move_here(struct full *f, const char *rel,
 		      const struct famfs_names_obj *o, const char *made)
 {
 	struct lp_ctx *c = f->c;
-	char p[PATH_MAX], q[PATH_MAX];
-	const char *slash, *name;
+	char p[PATH_MAX], q[PATH_MAX], tmp[64];
+	const char *name, *fname;
 	int fpfd, tpfd;
 
 	history(f, o, made);
-	for (int i = f->nhist - 1; i >= 0; i--) {
-		const char *h = f->hist[i];
+	aside_name(tmp, sizeof(tmp), o->id);
+	for (int i = f->nhist; i >= 0; i--) {
+		const char *h = i == f->nhist ? tmp : HIST(f, i);
 		uint64_t id;
 		int kind;
 
+		if (i == f->nhist && o->kind != FAMFS_LOG_FILE)
+			continue;
 		if (!strcmp(h, rel))
 			continue;
 		if (o->kind == FAMFS_LOG_FILE ? !file_at(c, h, o->id) :
@@ -207,14 +357,11 @@ static void move_here(struct full *f, const char *rel,
 		}
 		if (famfs_lp_ensure_parents(c, rel, o->id))
 			return;
-		slash = strrchr(h, '/');
-		fpfd = slash ? dirset_open_beneath(c->rootfd, h,
-						   (size_t)(slash - h), DIRSET_DIR) :
-		       dup(c->rootfd);
+		fpfd = parent_of(c, h, &fname);
 		tpfd = famfs_lp_parent_fd(c, q, rel, strlen(rel), o->id, &name);
 		if (fpfd >= 0 && tpfd >= 0 &&
-		    !famfs_mnt_renameat2(fpfd, slash ? slash + 1 : h, tpfd, name,
-			       RENAME_NOREPLACE)) {
+		    !famfs_mnt_renameat2(fpfd, fname, tpfd, name,
+					 RENAME_NOREPLACE)) {
 			famfs_lp_ds_off(c);
 			c->r->moved++;
 		} else if (fpfd >= 0 && tpfd >= 0) {
@@ -236,6 +383,7 @@ static int live(void *arg, const char *rel, const struct famfs_names_obj *o)
 	struct famfs_log_entry e;
 	char sub[FAMFS_LOG_PATH_MAX + 2];
 	size_t n = strlen(rel);
+	unsigned long bad;
 	struct stat st;
 
 	if (stop_now(f))
@@ -252,6 +400,7 @@ static int live(void *arg, const char *rel, const struct famfs_names_obj *o)
 			  (unsigned long long)o->id);
 		return 0;
 	}
+	bad = c->r->conflicts + c->r->errors;
 	if (!f->fresh && fstatat(c->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) &&
 	    errno == ENOENT)
 		move_here(f, rel, o, e.fm.path);
@@ -265,6 +414,8 @@ static int live(void *arg, const char *rel, const struct famfs_names_obj *o)
 	c->fix_attrs = o->attr_set;
 	famfs_lp_make(c, o->id, &e);
 	c->fix_attrs = false;
+	if (c->r->conflicts + c->r->errors != bad)
+		famfs_lp_trouble_add(c, o->id);
 	return 0;
 }
 
@@ -303,7 +454,7 @@ static int stale_dirs(void *arg, const char *path, const struct famfs_names_obj 
 		return 0;
 	history(f, o, e.fm.path);
 	for (int i = 0; i < f->nhist; i++) {
-		const char *h = f->hist[i];
+		const char *h = HIST(f, i);
 		uint64_t id;
 		int kind;
 
@@ -414,15 +565,13 @@ int famfs_lp_full(struct lp_ctx *c, int (*play)(void *, uint64_t,
 	}
 	if (rc)
 		goto restart;
-	f.hist = malloc(HIST_MAX * sizeof(*f.hist));
-	if (!f.hist) {
-		famfs_err("out of memory");
-		rc = -ENOMEM;
-		goto restart;
-	}
 	f.fresh = only_meta(c);
 	if (!f.fresh) {
 		rc = famfs_names_each(c->names, gone_file, &f);
+		/* files in the way of what is made: moved aside first (only
+		 * a RENAME leaves one where another goes) */
+		if (!rc && famfs_names_nrenames(c->names))
+			rc = famfs_names_each(c->names, aside, &f);
 		/* directories in the way of what is made: removed first */
 		if (!rc)
 			rc = famfs_names_each(c->names, stale_dirs, &f);
@@ -437,7 +586,8 @@ int famfs_lp_full(struct lp_ctx *c, int (*play)(void *, uint64_t,
 			remove_dirs(&f, true);
 	}
 	remove_dirs(&f, false);		/* (freed) */
-	free(f.hist);
+	free(f.hbuf);
+	free(f.hoff);
 	if (f.nomem && !rc) {
 		famfs_err("out of memory");
 		rc = -ENOMEM;

@@ -65,7 +65,8 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	struct lp_ctx *c = arg;
 	char why[FAMFS_NAMES_WHY_LEN];
 	int type = le16toh(e->type), rc;
-	uint64_t other;
+	uint64_t other, obj;
+	unsigned long bad;
 
 	if (c->stop && c->stop(c->stop_arg))
 		return 1;		/* stopped before this entry */
@@ -93,9 +94,22 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	}
 	if (c->pass1)		/* fullplay.c: the whole log first */
 		return 0;
-	if (famfs_entry_is_ns(type))
-		return famfs_lp_ns(c, idx, e);
-	return famfs_lp_make(c, idx, e);
+	/* the object a conflict or an error here leaves not as the log has
+	 * it: remembered (lp_ctx.trouble) */
+	bad = c->r->conflicts + c->r->errors;
+	obj = idx;
+	if (famfs_entry_is_ns(type)) {
+		struct famfs_ns ns;
+
+		famfs_ns_get(e, &ns);
+		obj = ns.object;
+		rc = famfs_lp_ns(c, idx, e);
+	} else {
+		rc = famfs_lp_make(c, idx, e);
+	}
+	if (c->r->conflicts + c->r->errors != bad)
+		famfs_lp_trouble_add(c, obj);
+	return rc;
 }
 
 /*
@@ -162,6 +176,7 @@ void famfs_logplay_free(struct famfs_logplay *lp)
 		return;
 	famfs_names_free(c->names);
 	pathset_free(&c->refused);
+	free(c->trouble);
 	free(c);
 }
 

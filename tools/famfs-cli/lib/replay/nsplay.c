@@ -82,6 +82,50 @@ out:
 	return rc;
 }
 
+/* the sorted index of id in c->trouble, or where it would go */
+static size_t trouble_at(const struct lp_ctx *c, uint64_t id)
+{
+	size_t lo = 0, hi = c->ntrouble;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->trouble[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void famfs_lp_trouble_add(struct lp_ctx *c, uint64_t id)
+{
+	size_t i = trouble_at(c, id);
+
+	if (i < c->ntrouble && c->trouble[i] == id)
+		return;
+	if (c->ntrouble == c->ctrouble) {
+		size_t cap = c->ctrouble ? 2 * c->ctrouble : 16;
+		uint64_t *t = realloc(c->trouble, cap * sizeof(*t));
+
+		if (!t)		/* then a DELETE not here is a conflict */
+			return;
+		c->trouble = t;
+		c->ctrouble = cap;
+	}
+	memmove(c->trouble + i + 1, c->trouble + i,
+		(c->ntrouble - i) * sizeof(*c->trouble));
+	c->trouble[i] = id;
+	c->ntrouble++;
+}
+
+bool famfs_lp_trouble(const struct lp_ctx *c, uint64_t id)
+{
+	size_t i = trouble_at(c, id);
+
+	return i < c->ntrouble && c->trouble[i] == id;
+}
+
 /* What is at rel here: 1 the object (kind; a file: id's), 0 nothing, -1
  * something else (what in *what) */
 static int here(struct lp_ctx *c, const char *rel, int kind, uint64_t id,
@@ -118,6 +162,13 @@ static int play_delete(struct lp_ctx *c, uint64_t idx, const struct famfs_ns *ns
 		return 0;
 	}
 	rc = here(c, ns->path, (int)ns->kind, ns->object, &what);
+	/* not here on the master: its famfs rm removed it (as a RENAME it
+	 * made is found where it goes) -- unless this replay met trouble
+	 * with it before (never made here, not moved where the log has it) */
+	if (!rc && c->fs->master && !famfs_lp_trouble(c, ns->object)) {
+		c->r->present++;
+		return 0;
+	}
 	if (rc <= 0) {
 		CONFLICT(c, "%s: log entry %llu deletes entry %llu, %s; not removed",
 			 p, (unsigned long long)idx,
@@ -260,6 +311,13 @@ int famfs_lp_ns(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *e)
 	}
 	if (famfs_lp_beneath_refused(c, p, ns.path, idx))
 		return 0;
+	/* a directory here the replay did not take for the log's (dir_there:
+	 * someone else's): never changed, moved or removed as if it were */
+	if (pathset_lookup_n(&c->refused, ns.path, strlen(ns.path))) {
+		CONFLICT(c, "%s: log entry %llu (%s) skipped: the directory here is not the log's (said above)",
+			 p, (unsigned long long)idx, famfs_ns_name(ns.type));
+		return 0;
+	}
 	switch (ns.type) {
 	case FAMFS_LOG_DELETE:
 		return play_delete(c, idx, &ns, p);

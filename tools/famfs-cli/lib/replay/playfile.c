@@ -92,7 +92,8 @@ static int play_file(struct lp_ctx *c, const char *p, const char *rel,
 
 	famfs_fmap_from_entry(e, &want);
 	why = famfs_fmap_needs_v2(&want);
-	ioc = famfs_fmap_multidev(&want) ? "MAP_CREATE_V3" :
+	ioc = want.pages ? "MAP_CREATE_V3 (page extents)" :
+	      famfs_fmap_multidev(&want) ? "MAP_CREATE_V3" :
 	      why ? "MAP_CREATE_V2" : "MAP_CREATE";
 	t = famfs_lp_known_type(c, rel, strlen(rel), &psgid);
 again:

@@ -157,9 +157,18 @@ struct lp_ctx {
 	 * a file played that is already here gets the log's mode and owner
 	 * (a SETATTR changed them) */
 	bool pass1, fix_attrs;
+	/* objects (their FILE or MKDIR entry's index) an entry of which met
+	 * a conflict or an error here: not as the log has them, so on the
+	 * master a DELETE that finds one gone is not taken for its own
+	 * famfs rm (sorted) */
+	uint64_t *trouble;
+	size_t ntrouble, ctrouble;
 };
 #define T_OTHER 255	/* lstat: neither a file nor a directory */
 #define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
+/* nsplay.c: the objects met with trouble (lp_ctx.trouble) */
+void famfs_lp_trouble_add(struct lp_ctx *c, uint64_t id);
+bool famfs_lp_trouble(const struct lp_ctx *c, uint64_t id);
 /* lpbase.c */
 int famfs_lp_known_type(struct lp_ctx *c, const char *rel, size_t len,
 			bool *psgid);

@@ -144,6 +144,18 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 		}
 		d->used = (b->nunits - b->nfree - reserved_units) *
 			  FAMFS_ALLOC_UNIT;
+		/* small files: their shared units are in used, whole */
+		if (a.pa[i]) {
+			struct famfs_pagealloc_stats st;
+
+			famfs_pagealloc_stats(a.pa[i], &st);
+			d->small_units = st.shared;
+			d->small_pages_used = st.pages_used;
+			d->small_pages_free = st.pages_free;
+			df->small_units += st.shared;
+			df->small_pages_used += st.pages_used;
+			df->small_pages_free += st.pages_free;
+		}
 		df->size += d->size;
 		df->reserved += d->reserved;
 		df->used += d->used;

@@ -6,7 +6,9 @@
  * the file, strips of one file apart, the superblock's interleave feature),
  * memory shared by two files, a path logged twice, a file where a
  * directory belongs, and a DELETE, RENAME or SETATTR the log's namespace
- * refuses (log/names.c: what every replay reports and skips).
+ * refuses (log/names.c: what every replay reports and skips); small files
+ * (issue 30): no page of two files, no page extent in a unit a large file
+ * holds and no large file in a shared unit.
  */
 #define _DEFAULT_SOURCE
 #include <endian.h>
@@ -31,6 +33,16 @@ struct fsck_ctx {
 	/* the log's segments by their EXTEND entries (1..nseg-1) */
 	struct famfs_extent seg[FAMFS_LOG_MAX_SEGS];
 	unsigned nseg;
+	/* small files: the shared units (owner SHARED), each page's owner
+	 * (1 + entry index), found by (device, unit) in a hash table */
+	struct fsck_punit *pu;
+	uint32_t npu, cap, *hash, hcap;
+};
+
+#define SHARED	UINT32_MAX	/* owner[] of a unit that page extents share */
+struct fsck_punit {
+	uint64_t key;		/* device << 56 | unit */
+	uint32_t page[FAMFS_UNIT_PAGES];
 };
 
 /* the path of the entry at idx (out: FAMFS_LOG_PATH_MAX) */
@@ -213,6 +225,110 @@ static void owner_map(struct fsck_ctx *c, unsigned dev)
 	c->nomem |= !c->owner[dev];
 }
 
+static uint32_t key_pos(const struct fsck_ctx *c, uint64_t key)
+{
+	uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> 40) & (c->hcap - 1);
+
+	while (c->hash[i] && c->pu[c->hash[i] - 1].key != key)
+		i = (i + 1) & (c->hcap - 1);
+	return i;
+}
+
+/* the page owners of (dev, unit); make: a new one (NULL: no memory) */
+static struct fsck_punit *punit(struct fsck_ctx *c, unsigned dev,
+				uint64_t unit, bool make)
+{
+	uint64_t key = (uint64_t)dev << 56 | unit;
+	uint32_t i;
+
+	if (c->hcap && c->hash[i = key_pos(c, key)])
+		return &c->pu[c->hash[i] - 1];
+	if (!make)
+		return NULL;
+	if ((c->npu + 1) * 2 > c->hcap) {
+		uint32_t ncap = c->hcap ? c->hcap * 2 : 64, *old = c->hash;
+		uint32_t ocap = c->hcap;
+
+		c->hash = calloc(ncap, sizeof(*c->hash));
+		if (!c->hash) {
+			c->hash = old;
+			c->nomem = true;
+			return NULL;
+		}
+		c->hcap = ncap;
+		for (uint32_t k = 0; k < ocap; k++)
+			if (old[k])
+				c->hash[key_pos(c, c->pu[old[k] - 1].key)] = old[k];
+		free(old);
+	}
+	if (c->npu == c->cap) {
+		uint32_t ncap = c->cap ? c->cap * 2 : 16;
+		struct fsck_punit *n = realloc(c->pu, ncap * sizeof(*n));
+
+		if (!n) {
+			c->nomem = true;
+			return NULL;
+		}
+		c->pu = n;
+		c->cap = ncap;
+	}
+	memset(&c->pu[c->npu], 0, sizeof(c->pu[0]));
+	c->pu[c->npu].key = key;
+	c->hash[key_pos(c, key)] = ++c->npu;
+	return &c->pu[c->npu - 1];
+}
+
+/* a small file in shared unit u: the path of one (out) */
+static const char *shared_by(struct fsck_ctx *c, unsigned dev, uint64_t u,
+			     char *out)
+{
+	struct fsck_punit *p = punit(c, dev, u, false);
+
+	for (unsigned i = 0; p && i < FAMFS_UNIT_PAGES; i++)
+		if (p->page[i])
+			return entry_path(c->fs, p->page[i] - 1, out);
+	return "small files";
+}
+
+/* a small file's page extent: its unit shared (counted once, whole), each
+ * page one file's */
+static void mark_pages(struct fsck_ctx *c, const struct famfs_log_entry *e,
+		       uint64_t idx, bool report, unsigned dev,
+		       const struct famfs_extent *rg, char *other)
+{
+	uint64_t u = rg->offset / FAMFS_ALLOC_UNIT;
+	uint32_t first = (uint32_t)(rg->offset % FAMFS_ALLOC_UNIT / FAMFS_PAGE);
+	uint32_t n = (uint32_t)(rg->len / FAMFS_PAGE);
+	uint32_t *owner = c->owner[dev];
+	struct fsck_punit *p;
+	bool said = false;
+
+	if (u >= c->nunits[dev])
+		return;
+	if (owner[u] && owner[u] != SHARED) {
+		if (report && owner[u] != idx + 1)
+			problem(c, "%s (entry %llu) has pages in a 2 MiB unit that a large file holds whole (%s): a shared unit holds small files only",
+				e->fm.path, (unsigned long long)idx,
+				entry_path(c->fs, owner[u] - 1, other));
+	} else if (!owner[u]) {
+		owner[u] = SHARED;
+		c->r->used_bytes += FAMFS_ALLOC_UNIT;
+	}
+	p = punit(c, dev, u, true);
+	for (uint32_t i = first; p && i < first + n && i < FAMFS_UNIT_PAGES; i++) {
+		if (!p->page[i]) {
+			p->page[i] = (uint32_t)(idx + 1);
+			continue;
+		}
+		if (report && !said && p->page[i] != idx + 1) {
+			said = true;
+			problem(c, "%s (entry %llu) shares a 4 KiB page with %s",
+				e->fm.path, (unsigned long long)idx,
+				entry_path(c->fs, p->page[i] - 1, other));
+		}
+	}
+}
+
 static void mark_range(struct fsck_ctx *c, const struct famfs_log_entry *e,
 		       uint64_t idx, bool report, unsigned dev,
 		       const struct famfs_extent *rg, char *other)
@@ -226,6 +342,20 @@ static void mark_range(struct fsck_ctx *c, const struct famfs_log_entry *e,
 	if (dev)
 		snprintf(on, sizeof(on), " on device %u", dev);
 	for (uint64_t k = u; k < u + n && k < c->nunits[dev]; k++) {
+		if (owner[k] == SHARED) {	/* small files' */
+			if (report && !prev) {
+				char with[FAMFS_LOG_PATH_MAX + 40];
+
+				prev = SHARED;
+				snprintf(with, sizeof(with), "%s%s",
+					 shared_by(c, dev, k, other), on);
+				problem(c, "%s (entry %llu) lies in a shared unit of small files (with %s)",
+					le16toh(e->type) == FAMFS_LOG_EXTEND ?
+					"a log segment" : e->fm.path,
+					(unsigned long long)idx, with);
+			}
+			continue;
+		}
 		if (!report) {	/* reserved: only what nobody owns */
 			if (!owner[k]) {
 				owner[k] = (uint32_t)(idx + 1);
@@ -266,7 +396,10 @@ static void mark_units(struct fsck_ctx *c, const struct famfs_log_entry *e,
 		if (nr && !c->owner[dev])
 			owner_map(c, dev);
 		for (unsigned i = 0; i < nr && c->owner[dev]; i++)
-			mark_range(c, e, idx, report, dev, &rg[i], other);
+			if (famfs_entry_pages(e))
+				mark_pages(c, e, idx, report, dev, &rg[i], other);
+			else
+				mark_range(c, e, idx, report, dev, &rg[i], other);
 	}
 }
 
@@ -394,5 +527,7 @@ int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
 	famfs_names_free(c.names);
 	for (unsigned i = 0; i < FAMFS_MAX_DEVS; i++)
 		free(c.owner[i]);
+	free(c.pu);
+	free(c.hash);
 	return rc;
 }

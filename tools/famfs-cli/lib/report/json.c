@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * JSON for scripts (famfs getmap|fsck|df -j), built with json-c as ndctl
+ * JSON for scripts (famfs getmap|fsck|df -j, and rm|mv|chmod|chown -j:
+ * the entries they logged), built with json-c as ndctl
  * does.  Sizes and offsets are integers in bytes; names are documented in
  * the man pages (famfs-getmap(8), famfs-fsck(8), famfs-df(8)).  Output is
  * always valid UTF-8: a byte of a name that is not part of a valid UTF-8
  * sequence is given as the character U+00XX (0xff as "\u00ff", that is
  * "ÿ"), as famfs_json_string documents.
  */
+#define _DEFAULT_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
@@ -133,7 +138,8 @@ struct json_object *famfs_json_map(const char *path,
 	add_str(o, "type", map->file_type_unknown ? "unknown" :
 			   famfs_map_type_name(map->file_type));
 	add_u64(o, "size", map->file_size);
-	add_str(o, "extent_type", famfs_extent_type_name(map->extent_type));
+	add_str(o, "extent_type", map->pages ? "pages" :
+		famfs_extent_type_name(map->extent_type));
 	ext = json_object_new_array();
 	for (uint32_t i = 0; !il && i < map->count &&
 	     i < FAMFS_IOC_MAX_EXTENTS_V2; i++) {
@@ -214,6 +220,14 @@ struct json_object *famfs_json_fsck(const char *target, bool sb_valid,
 
 /* df's devices: index, role, uuid (members), this host's node when known,
  * and the space of each */
+/* a file system with small files: the bit set, or shared units counted */
+static bool has_small(const struct famfs_fs *fs, const struct famfs_df *df)
+{
+	return df->small_units ||
+	       (fs && le32toh(fs->sb->feature_incompat) &
+		      FAMFS_FEATURE_INCOMPAT_SMALL_FILES);
+}
+
 static struct json_object *json_df_devices(const struct famfs_fs *fs,
 					   const struct famfs_df *df)
 {
@@ -248,6 +262,11 @@ static struct json_object *json_df_devices(const struct famfs_fs *fs,
 		add_u64(d, "free", df->dev[i].free);
 		add_u64(d, "free_1g_runs", df->dev[i].free_1g);
 		add_u64(d, "unknown", df->dev[i].unknown);
+		if (has_small(fs, df)) {
+			add_u64(d, "small_shared_units", df->dev[i].small_units);
+			add_u64(d, "small_pages_used", df->dev[i].small_pages_used);
+			add_u64(d, "small_pages_free", df->dev[i].small_pages_free);
+		}
 		json_object_array_add(a, d);
 	}
 	return a;
@@ -257,7 +276,7 @@ struct json_object *famfs_json_df(const char *target, const char *mpt,
 				  const char *dev, const struct famfs_fs *fs,
 				  const struct famfs_df *df)
 {
-	struct json_object *o = json_object_new_object(), *log;
+	struct json_object *o = json_object_new_object(), *log, *sm;
 	char u[37];
 
 	if (!o)
@@ -289,9 +308,92 @@ struct json_object *famfs_json_df(const char *target, const char *mpt,
 		FAMFS_LOG_ENTRY_SIZE);
 	add_u64(log, "used", df->log_used);
 	json_object_object_add(o, "log", log);
+	/* small files (issue 30): 2 MiB units shared by page extents (in
+	 * used, whole), their 4 KiB pages in use and free; only on a file
+	 * system that has them (the keys of one without stay as they were) */
+	if (has_small(fs, df)) {
+		sm = json_object_new_object();
+		add_u64(sm, "shared_units", df->small_units);
+		add_u64(sm, "pages_used", df->small_pages_used);
+		add_u64(sm, "pages_free", df->small_pages_free);
+		add_u64(sm, "page_size", FAMFS_PAGE);
+		json_object_object_add(o, "small_files", sm);
+	}
 	add_u64(o, "files", df->files);
 	add_u64(o, "directories", df->dirs);
 	add_u64(o, "corrupt_entries", df->bad_entries);
 	json_object_object_add(o, "devices", json_df_devices(fs, df));
 	return o;
+}
+
+struct ns_walk {
+	struct famfs_fs *fs;
+	struct json_object *a;
+	bool nomem;
+};
+
+/* the full path of a logged one under the mount point */
+static struct json_object *ns_path(const struct famfs_fs *fs, const char *rel)
+{
+	struct json_object *o;
+	size_t n = strlen(fs->mpt) + strlen(rel) + 2;
+	char *p = malloc(n);
+
+	if (!p)
+		return NULL;
+	snprintf(p, n, "%s/%s", fs->mpt, rel);
+	o = famfs_json_string(p);
+	free(p);
+	return o;
+}
+
+static int ns_one(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		  bool ok, const char *reason)
+{
+	struct ns_walk *w = arg;
+	struct json_object *o;
+	struct famfs_ns ns;
+	char mode[8];
+
+	(void)reason;
+	if (!ok || !famfs_entry_is_ns(le16toh(e->type)) || famfs_ns_get(e, &ns))
+		return 0;
+	o = json_object_new_object();
+	if (!o) {
+		w->nomem = true;
+		return -ENOMEM;
+	}
+	add_u64(o, "index", idx);
+	add_str(o, "action", ns.type == FAMFS_LOG_DELETE ? "delete" :
+			     ns.type == FAMFS_LOG_RENAME ? "rename" : "setattr");
+	add_str(o, "type", ns.kind == FAMFS_LOG_MKDIR ? "directory" : "file");
+	json_object_object_add(o, "path", ns_path(w->fs, ns.path));
+	json_object_object_add(o, "to", ns.type == FAMFS_LOG_RENAME ?
+			       ns_path(w->fs, ns.to) : NULL);
+	snprintf(mode, sizeof(mode), "%04o", ns.mode & 07777);
+	add_str(o, "mode", ns.type == FAMFS_LOG_SETATTR &&
+		ns.valid & FAMFS_SETATTR_MODE ? mode : NULL);
+	json_object_object_add(o, "uid", ns.type == FAMFS_LOG_SETATTR &&
+			       ns.valid & FAMFS_SETATTR_UID ?
+			       json_object_new_uint64(ns.uid) : NULL);
+	json_object_object_add(o, "gid", ns.type == FAMFS_LOG_SETATTR &&
+			       ns.valid & FAMFS_SETATTR_GID ?
+			       json_object_new_uint64(ns.gid) : NULL);
+	json_object_array_add(w->a, o);
+	return 0;
+}
+
+struct json_object *famfs_json_ns_entries(struct famfs_fs *fs, uint64_t start,
+					  uint64_t end)
+{
+	struct ns_walk w = { .fs = fs, .a = json_object_new_array() };
+
+	if (!w.a)
+		return NULL;
+	if (start < end && famfs_log_walk_range(fs, start, end, ns_one, &w) &&
+	    w.nomem) {
+		json_object_put(w.a);
+		return NULL;
+	}
+	return w.a;
 }

@@ -51,11 +51,15 @@ struct famfs_df {
 	 * those files, still used (in used) until a RECLAIM frees it */
 	unsigned long ns_entries, deleted_files, deleted_dirs;
 	uint64_t pending_reclaim;
+	/* small files (issue 30): the shared units (in used, whole), the
+	 * pages of them in use and free; sums of the devices' */
+	uint64_t small_units, small_pages_used, small_pages_free;
 	/* per device (issue 16; size..unknown above are their sums): 0 the
 	 * primary, i the member a DEVADD added */
 	unsigned ndevs;
 	struct famfs_df_dev {
 		uint64_t size, reserved, used, free, unknown, free_1g;
+		uint64_t small_units, small_pages_used, small_pages_free;
 		/* famfs_df_mount_devs: as famfs.ko has it (DEV_GET) */
 		bool asked, attached, failed, mount_failed;
 		char path[64];		/* "" when not known */
@@ -73,7 +77,7 @@ void famfs_df_mount_devs(const char *mpt, struct famfs_df *df);
 int famfs_df_log_warn(const char *name, const struct famfs_df *df);
 int famfs_df(struct famfs_fs *fs, struct famfs_df *df);
 
-/* ---- json.c: the -j output of getmap, fsck and df (json-c) -------------- */
+/* ---- json.c: the -j output of getmap, fsck, df, rm, mv, chmod, chown ---- */
 struct json_object;
 /* A JSON string of s, which need not be UTF-8 (file names are bytes): valid
  * UTF-8 is kept, each other byte 0xXX becomes the character U+00XX, so the
@@ -92,6 +96,13 @@ struct json_object *famfs_json_fsck(const char *target, bool sb_valid,
 struct json_object *famfs_json_df(const char *target, const char *mpt,
 				  const char *dev, const struct famfs_fs *fs,
 				  const struct famfs_df *df);
+/* famfs rm, mv, chmod, chown -j: the DELETE, RENAME and SETATTR entries
+ * of fs's log in [start, end), an array of {index, action (delete, rename
+ * or setattr), type (file or directory), path, to (rename), mode (octal
+ * text), uid, gid (setattr)} -- every key in each, null where it does not
+ * apply; paths under fs->mpt */
+struct json_object *famfs_json_ns_entries(struct famfs_fs *fs, uint64_t start,
+					  uint64_t end);
 
 /* ---- fsck8.c: fsck(8)'s conventions for fsck.famfs ---------------------- */
 /* fsck(8)'s exit codes: a bit mask */

@@ -153,6 +153,7 @@ void famfs_beat_renew(struct famfs_fs *fs)
 		struct famfs_master_beat *m = at(w.base, FAMFS_MBEAT_OFFSET);
 
 		famfs_beat_fill(m, r, count + 1);
+		famfs_store_stats.meta += sizeof(*m);
 		rc = famfs_map_flush(w.map, m, sizeof(*m));
 		famfs_fs_sb_put(&w);
 	}
@@ -185,6 +186,7 @@ static int announce(struct famfs_fs *fs, const struct famfs_me *me,
 	in->count_seen = htole64(count);
 	in->intent_time = htole64(famfs_master_now());
 	in->crc = htole32(famfs_mbeat_crc(in, sizeof(*in)));
+	famfs_store_stats.meta += sizeof(*in);
 	rc = famfs_map_flush(w.map, in, sizeof(*in));
 	famfs_fs_sb_put(&w);
 	return rc;

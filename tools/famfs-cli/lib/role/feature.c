@@ -73,6 +73,7 @@ int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
 		goto out;
 	}
 	*sb = nsb;
+	famfs_store_stats.meta += sizeof(*sb);
 	rc = famfs_map_flush(w.map, sb, sizeof(*sb));
 	if (rc)
 		famfs_err("%s: superblock: cannot flush (to %s): %s", fs->name,

@@ -92,6 +92,7 @@ static int write_role(struct famfs_fs *fs, const struct famfs_me *me,
 	r->claim_time = htole64((uint64_t)time(NULL));
 	gethostname(r->hostname, sizeof(r->hostname) - 1);
 	famfs_mrec_set_crc(r);
+	famfs_store_stats.meta += sizeof(*r);
 	rc = famfs_map_flush(w.map, r, sizeof(*r));
 	if (rc)
 		goto out;
@@ -102,6 +103,7 @@ static int write_role(struct famfs_fs *fs, const struct famfs_me *me,
 						       FAMFS_MBEAT_OFFSET);
 
 		famfs_beat_fill(b, r, 1);
+		famfs_store_stats.meta += sizeof(*b);
 		rc = famfs_map_flush(w.map, b, sizeof(*b));
 		if (rc)
 			goto out;
@@ -115,6 +117,7 @@ static int write_role(struct famfs_fs *fs, const struct famfs_me *me,
 					FAMFS_FEATURE_RO_COMPAT_MASTER_REC);
 	memcpy(sb->master_uuid, master, 16);
 	famfs_sb_set_crc(sb);
+	famfs_store_stats.meta += sizeof(*sb);
 	rc = famfs_map_flush(w.map, sb, sizeof(*sb));
 out:
 	if (rc)

@@ -372,9 +372,12 @@ void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e)
 	/* extents or strips on the primary: members have their own
 	 * allocators (issue 16) */
 	unsigned nr = famfs_entry_ranges_on(e, 0, r);
+	bool pages = famfs_entry_pages(e);
 
+	/* a small file's page extent: its whole (shared) unit is used */
 	for (unsigned i = 0; i < nr; i++)
-		famfs_bitmap_mark_range(b, r[i].offset, r[i].len);
+		famfs_bitmap_mark_range(b, pages ? r[i].offset / UNIT * UNIT :
+					r[i].offset, pages ? UNIT : r[i].len);
 }
 
 /* Bit i: a free run of want (1..64) units starts at unit i of the free

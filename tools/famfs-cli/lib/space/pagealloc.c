@@ -472,12 +472,18 @@ int famfs_pagealloc_mark(struct famfs_pagealloc *pa, uint64_t off,
 		    (unsigned long long)off, n);
 		return -EEXIST;
 	}
+	/* A unit not shared yet must be free: one the unit allocator has in
+	 * use is the log's or a large file's (famfs_bitmap_mark marks no
+	 * unit for a page extent), and giving the pages back would free it */
+	if (slot == NONE && famfs_bitmap_test(pa->b, unit)) {
+		say(reason, "page extent at %llu: its 2 MiB unit %llu is in use by the superblock, the log or a file of whole 2 MiB units",
+		    (unsigned long long)off, (unsigned long long)unit);
+		return -EEXIST;
+	}
 	if (slot == NONE) {
 		rc = reserve(pa, reason);
 		if (rc)
 			return rc;
-		/* used in the unit allocator (the log's marking of this
-		 * extent may have done so already) */
 		famfs_bitmap_set(pa->b, unit);
 		slot = unit_new(pa, unit);
 	}

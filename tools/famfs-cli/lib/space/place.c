@@ -6,6 +6,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "space/space.h"
@@ -49,9 +50,40 @@ int famfs_alloc_sync(struct famfs_alloc *a, const struct famfs_logdevs *t)
 
 void famfs_alloc_free(struct famfs_alloc *a)
 {
+	for (unsigned i = 0; i < FAMFS_MAX_DEVS; i++) {
+		if (a->pa[i])
+			famfs_pagealloc_free(a->pa[i]);
+		free(a->pa[i]);
+		a->pa[i] = NULL;
+	}
 	for (unsigned i = 0; i < a->ndevs; i++)
 		famfs_bitmap_free(&a->dev[i]);
 	a->ndevs = 0;
+}
+
+/* Device dev's page allocator, made on first use: NULL when out of memory
+ * (printed) */
+static struct famfs_pagealloc *pa_of(struct famfs_alloc *a, unsigned dev,
+				     char *reason)
+{
+	struct famfs_pagealloc *pa = a->pa[dev];
+
+	if (pa)
+		return pa;
+	pa = calloc(1, sizeof(*pa));
+	if (!pa) {
+		famfs_err("out of memory for the page allocator of device %u",
+			  dev);
+		if (reason)
+			snprintf(reason, FAMFS_REASON_LEN, "out of memory");
+		return NULL;
+	}
+	if (famfs_pagealloc_init(pa, &a->dev[dev], reason)) {
+		free(pa);
+		return NULL;
+	}
+	a->pa[dev] = pa;
+	return pa;
 }
 
 uint64_t famfs_alloc_nfree(const struct famfs_alloc *a)
@@ -67,13 +99,26 @@ void famfs_alloc_mark(struct famfs_alloc *a, const struct famfs_log_entry *e)
 {
 	struct famfs_extent r[FAMFS_ENTRY_MAX_RANGES];
 	unsigned nr = famfs_entry_ranges(e, r);	/* extents or strips */
+	bool pages = famfs_entry_pages(e);
 
 	for (unsigned i = 0; i < nr; i++) {
 		unsigned dev = famfs_entry_devindex(e, i);
+		struct famfs_pagealloc *pa;
 
-		if (dev < a->ndevs)
+		if (dev >= a->ndevs)
+			continue;
+		if (!pages) {
 			famfs_bitmap_mark_range(&a->dev[dev], r[i].offset,
 						r[i].len);
+			continue;
+		}
+		/* a small file's pages: its unit shared (used in the unit
+		 * allocator); pages marked twice (a log fsck complains of)
+		 * or no memory for them: the unit stays used all the same */
+		pa = pa_of(a, dev, NULL);
+		if (!pa || famfs_pagealloc_mark(pa, r[i].offset, r[i].len, NULL))
+			famfs_bitmap_mark_range(&a->dev[dev],
+						r[i].offset / UNIT * UNIT, UNIT);
 	}
 }
 
@@ -280,4 +325,92 @@ int famfs_alloc_place_aligned(struct famfs_alloc *a,
 		}
 	}
 	return -ENOSPC;
+}
+
+/* ---- small files (issue 30): page extents in shared units ---- */
+/* n pages into ext[*k..] (halves when no unit holds them whole and
+ * extents are left): 0, or -errno with what it took in ext[0..*k) */
+static int take_pages(struct famfs_pagealloc *pa, uint32_t n,
+		      struct famfs_log_simple_ext *ext, unsigned *k,
+		      char *reason)
+{
+	uint64_t off;
+	int rc;
+
+	if (*k >= FAMFS_LOG_MAX_SIMPLE_EXT) {
+		if (reason)
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "free pages too fragmented: more than %u page extents",
+				 (unsigned)FAMFS_LOG_MAX_SIMPLE_EXT);
+		return -ENOSPC;
+	}
+	rc = famfs_pagealloc_take(pa, n, &off, reason);
+	if (!rc) {
+		ext[*k].offset = htole64(off);
+		ext[(*k)++].len = htole64((uint64_t)n * FAMFS_PAGE);
+		return 0;
+	}
+	if (rc != -ENOSPC || n < 2 || *k + 2 > FAMFS_LOG_MAX_SIMPLE_EXT)
+		return rc;
+	rc = take_pages(pa, n - n / 2, ext, k, reason);
+	return rc ? rc : take_pages(pa, n / 2, ext, k, reason);
+}
+
+/* all of it on device dev, or nothing */
+static int pages_on(struct famfs_alloc *a, unsigned dev, uint32_t n,
+		    struct famfs_log_simple_ext *ext, unsigned *next,
+		    char *reason)
+{
+	struct famfs_pagealloc *pa = pa_of(a, dev, reason);
+	unsigned k = 0;
+	int rc;
+
+	if (!pa)
+		return -ENOMEM;
+	rc = take_pages(pa, n, ext, &k, reason);
+	if (rc) {
+		while (k--)
+			famfs_pagealloc_give(pa, le64toh(ext[k].offset),
+					     le64toh(ext[k].len), NULL);
+		return rc;
+	}
+	*next = k;
+	return 0;
+}
+
+int famfs_alloc_place_pages(struct famfs_alloc *a, const struct famfs_place *pl,
+			    uint64_t size, struct famfs_log_simple_ext *ext,
+			    unsigned *next, uint8_t devs[FAMFS_LOG_MAX_SIMPLE_EXT],
+			    char *reason)
+{
+	unsigned order[FAMFS_MAX_DEVS], n, dev = 0;
+	uint64_t np = (size + FAMFS_PAGE - 1) / FAMFS_PAGE;
+	int rc = -ENOSPC;
+
+	*next = 0;
+	if (!np)
+		np = 1;			/* an empty file: one page */
+	if (size >= FAMFS_SMALL_MAX || np >= FAMFS_UNIT_PAGES) {
+		if (reason)
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "%llu bytes is no small file (%u pages at most)",
+				 (unsigned long long)size,
+				 (unsigned)FAMFS_UNIT_PAGES - 1);
+		return -EINVAL;
+	}
+	if (pl && pl->has_dev) {
+		if (pl->dev >= a->ndevs)
+			return -ENODEV;
+		dev = pl->dev;
+		rc = pages_on(a, dev, (uint32_t)np, ext, next, reason);
+	} else {
+		n = by_free(a, pl ? pl->absent : 0, order);
+		for (unsigned i = 0; i < n && (i == 0 || rc == -ENOSPC); i++) {
+			dev = order[i];
+			rc = pages_on(a, dev, (uint32_t)np, ext, next, reason);
+		}
+	}
+	for (unsigned i = 0; !rc && i < FAMFS_LOG_MAX_SIMPLE_EXT; i++)
+		devs[i] = i < *next ? (uint8_t)dev : 0;
+	return rc;
 }

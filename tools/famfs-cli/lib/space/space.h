@@ -132,9 +132,13 @@ int famfs_alloc_strips(struct famfs_bitmap *b, uint64_t size, uint32_t nstrips,
 /* The allocators of devices 0..ndevs-1 (0: the primary; i: the member a
  * DEVADD entry added, its data from FAMFS_MEMBER_DATA_OFFSET).  Overlap is
  * per device: the same offset on two devices is two different units. */
+struct famfs_pagealloc;
 struct famfs_alloc {
 	unsigned ndevs;
 	struct famfs_bitmap dev[FAMFS_MAX_DEVS];
+	/* each device's small-file pages (issue 30): NULL until a page
+	 * extent is marked or taken there */
+	struct famfs_pagealloc *pa[FAMFS_MAX_DEVS];
 };
 /* Device 0 only, from the superblock */
 int famfs_alloc_init(struct famfs_alloc *a, const struct famfs_superblock *sb);
@@ -273,8 +277,11 @@ int famfs_pagealloc_give(struct famfs_pagealloc *pa, uint64_t off,
 /* Rebuild: the page extent [off, off + len) of a logged small file is in
  * use (its unit becomes shared, and used in the unit allocator), in any
  * order.  -EINVAL (not 4 KiB aligned, empty, across units, unit 0, past
- * the device), -EEXIST (a page already in use: nothing changed), -ENOMEM;
- * reason filled. */
+ * the device), -EEXIST (a page already in use, or a unit not shared yet
+ * that the unit allocator has in use -- the log's, a large file's: nothing
+ * changed), -ENOMEM; reason filled.  The caller marks large files' units
+ * with famfs_bitmap_mark and must refuse one that is already shared
+ * (famfs_pagealloc_shared): the unit allocator cannot tell. */
 int famfs_pagealloc_mark(struct famfs_pagealloc *pa, uint64_t off,
 			 uint64_t len, char *reason);
 /* Is the page at off (bytes) in use by a small file */
@@ -290,5 +297,18 @@ struct famfs_pagealloc_stats {
 };
 void famfs_pagealloc_stats(const struct famfs_pagealloc *pa,
 			   struct famfs_pagealloc_stats *st);
+
+/* ---- place.c: small files (issue 30) ------------------------------------ */
+/* A small file of size bytes (below FAMFS_SMALL_MAX, at most
+ * FAMFS_UNIT_PAGES - 1 pages) in page extents: on pl's device, else on the
+ * device with the most free units that is not absent (one that cannot hold
+ * it: the next).  ext (bytes, little-endian) and devs[i] filled, *next
+ * extents (1..16: one run when a shared unit or a new one holds it, else
+ * halves).  All or nothing: -ENOSPC leaves every device as it was (reason
+ * filled); -ENOMEM. */
+int famfs_alloc_place_pages(struct famfs_alloc *a, const struct famfs_place *pl,
+			    uint64_t size, struct famfs_log_simple_ext *ext,
+			    unsigned *next, uint8_t devs[FAMFS_LOG_MAX_SIMPLE_EXT],
+			    char *reason);
 
 #endif /* FAMFS_SPACE_H */
