@@ -403,6 +403,102 @@ static void test_members(void **s)
 	famfs_alloc_free(&a);
 }
 
+/* a diverged or corrupt log: a large file's extent replayed after a small
+ * file's page extent in the same 2 MiB unit.  The unit is the large file's
+ * too: no new small file gets a page of it (the kernel would refuse each
+ * with EADDRINUSE), and giving the small file's pages back never hands it
+ * to the unit allocator while the large file holds it. */
+static void test_large_after_small(void **s)
+{
+	struct famfs_superblock sb;
+	struct famfs_alloc a, b;
+	struct famfs_place pl = { 0 };
+	struct famfs_log_simple_ext x[FAMFS_LOG_MAX_SIMPLE_EXT], big;
+	struct famfs_log_entry e1, e2;
+	uint8_t devs[FAMFS_LOG_MAX_SIMPLE_EXT];
+	char why[FAMFS_REASON_LEN];
+	uint64_t off, u;
+	unsigned n;
+
+	(void)s;
+	famfs_sb_init(&sb, (const uint8_t *)"0123456789abcdef",
+		      (const uint8_t *)"fedcba9876543210", 64 * MiB, 8 * MiB);
+	assert_int_equal(famfs_alloc_init(&a, &sb), 0);
+	assert_int_equal(famfs_alloc_place_pages(&a, &pl, PG, x, &n, devs,
+						 why), 0);
+	off = le64toh(x[0].offset);
+	u = off / UNIT;
+	famfs_alloc_free(&a);
+	assert_int_equal(famfs_entry_build_pages(&e1, "small", PG, 0644, 0, 0,
+						 x, 1), 0);
+	big.offset = htole64(u * UNIT);
+	big.len = htole64(UNIT);
+	assert_int_equal(famfs_entry_build(&e2, FAMFS_LOG_FILE, "large", UNIT,
+					   0644, 0, 0, &big, 1), 0);
+
+	assert_int_equal(famfs_alloc_init(&b, &sb), 0);
+	famfs_alloc_mark(&b, &e1);
+	famfs_alloc_mark(&b, &e2);
+	for (unsigned k = 0; k < FAMFS_UNIT_PAGES; k++) {
+		assert_int_equal(famfs_alloc_place_pages(&b, &pl, PG, x, &n,
+							 devs, why), 0);
+		assert_int_not_equal(le64toh(x[0].offset) / UNIT, u);
+	}
+	/* the small file's page given back: the unit stays the large file's,
+	 * and that page is not handed out either */
+	famfs_pagealloc_give(b.pa[0], off, PG, NULL);
+	assert_true(famfs_bitmap_test(&b.dev[0], u));
+	for (unsigned k = 0; k < 4; k++) {
+		assert_int_equal(famfs_alloc_place_pages(&b, &pl, PG, x, &n,
+							 devs, why), 0);
+		assert_int_not_equal(le64toh(x[0].offset) / UNIT, u);
+	}
+	famfs_alloc_free(&b);
+}
+
+/* a corrupt log: a small file's page extent over another's page.  Its
+ * entry keeps its pages (R3: a refused entry whose extents parse keeps
+ * them), the ones no other file has too: none of them is given to a new
+ * small file (fsck names the two files; the tool never makes a third). */
+static void test_pages_over_pages(void **s)
+{
+	struct famfs_superblock sb;
+	struct famfs_alloc a, b;
+	struct famfs_place pl = { 0 };
+	struct famfs_log_simple_ext x[FAMFS_LOG_MAX_SIMPLE_EXT], two;
+	struct famfs_log_entry e1, e2;
+	uint8_t devs[FAMFS_LOG_MAX_SIMPLE_EXT];
+	char why[FAMFS_REASON_LEN];
+	uint64_t off;
+	unsigned n;
+
+	(void)s;
+	famfs_sb_init(&sb, (const uint8_t *)"0123456789abcdef",
+		      (const uint8_t *)"fedcba9876543210", 64 * MiB, 8 * MiB);
+	assert_int_equal(famfs_alloc_init(&a, &sb), 0);
+	assert_int_equal(famfs_alloc_place_pages(&a, &pl, PG, x, &n, devs,
+						 why), 0);
+	off = le64toh(x[0].offset);
+	assert_int_equal(off % UNIT, 0);
+	famfs_alloc_free(&a);
+	assert_int_equal(famfs_entry_build_pages(&e1, "one", PG, 0644, 0, 0,
+						 x, 1), 0);
+	two.offset = htole64(off);
+	two.len = htole64(2 * PG);
+	assert_int_equal(famfs_entry_build_pages(&e2, "two", 2 * PG, 0644, 0,
+						 0, &two, 1), 0);
+
+	assert_int_equal(famfs_alloc_init(&b, &sb), 0);
+	famfs_alloc_mark(&b, &e1);
+	famfs_alloc_mark(&b, &e2);
+	for (unsigned k = 0; k < FAMFS_UNIT_PAGES; k++) {
+		assert_int_equal(famfs_alloc_place_pages(&b, &pl, PG, x, &n,
+							 devs, why), 0);
+		assert_int_not_equal(le64toh(x[0].offset), off + PG);
+	}
+	famfs_alloc_free(&b);
+}
+
 static int v1(void **s)
 {
 	(void)s;
@@ -430,6 +526,8 @@ int main(void)
 		cmocka_unit_test_setup(test_new_process, cmp),
 		cmocka_unit_test_setup(test_summary_damage, cmp),
 		cmocka_unit_test(test_members),
+		cmocka_unit_test(test_large_after_small),
+		cmocka_unit_test(test_pages_over_pages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

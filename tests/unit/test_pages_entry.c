@@ -85,6 +85,13 @@ static void test_pages_v1(void **s)
 		assert_int_equal(m.ext[1].offset, off[1]);
 		assert_int_equal(m.ext[1].len, 2 * PG);
 	}
+	/* no v1 map (MAP_CREATE): it has no page flag, and would give the
+	 * module page extents as 2 MiB extents */
+	{
+		struct famfs_ioc_map v1;
+
+		assert_int_equal(famfs_map_from_entry(&e, &v1), -EOVERFLOW);
+	}
 	/* without the bit: corrupt (R2), its memory unknown (R3) */
 	mksb(&sb, 0);
 	assert_int_not_equal(famfs_entry_check(&e, 4, &sb, why), 0);

@@ -676,7 +676,10 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
  * holds any page extent is a shared unit: no simple or interleaved extent
  * overlaps it (checked at unit granularity; page extents among themselves at
  * page granularity), and it returns to the unit allocator only when all of
- * its pages are free again.  The tool zeroes a new small file's own pages,
+ * its pages are free again.  A log that breaks this (diverged or corrupt)
+ * is fsck's to report; a master reading it keeps that unit used for good
+ * (no page of it for a new file, never back to the unit allocator).  The
+ * tool zeroes a new small file's own pages,
  * nothing else of its unit.  famfs.ko gets such a map with MAP_CREATE_V3 and
  * flag FAMFS_IOC_MAP_PAGES (v1 and v2 keep their 2 MiB rules), checks bounds
  * and overlap per page, and maps it with 4 KiB faults only.

@@ -75,7 +75,9 @@ umount $M
 devpat fill $DEV 0 64M 165
 t_rc unit-mkfs 0 famfs mkfs -f $DEV
 t_rc unit-mount 0 famfs mount -o noprotect $DEV $M
-t_rc mkfile-4k 0 famfs mkfile -s 4k $M/u4k
+# -T 0: the 4 KiB file in a whole 2 MiB unit (not small-file pages), all
+# of which must read zero below
+t_rc mkfile-4k 0 famfs mkfile -T 0 -s 4k $M/u4k
 t_rc cp-5000 0 famfs cp /tmp/safety-5000 $M/u5000
 t_rc mkfile-interleaved 0 famfs mkfile -N 2 -C 2M -s 5M $M/uil
 t_rc unit-getmap-4k 0 famfs getmap -j $M/u4k

@@ -145,7 +145,9 @@ t_rc frag-remount-verify 0 famfs verify -S 42 $M/two
 t_ok v2-load-real load "$REAL_KO"
 t_ok v2-fresh fresh
 t_rc v2-creat 0 famfs creat -N 2 -s 4m $M/striped
-t_rc v2-plain 0 famfs mkfile -s 1m -S 3 $M/plain
+# -T 0: 2 MiB units, which a v1-only famfs.ko maps (page extents need
+# MAP_CREATE_V3)
+t_rc v2-plain 0 famfs mkfile -T 0 -s 1m -S 3 $M/plain
 umount $M
 t_ok v2-load-legacy load "$LEGACY_KO"
 t_rc v2-mount-reports 0 famfs mount $DEV $M

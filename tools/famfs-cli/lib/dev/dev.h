@@ -204,7 +204,7 @@ bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b);
  * FAMFSIOC_CACHE). */
 int famfs_file_cache(int fd, bool invalidate);
 /* The v1 ioctl map of a FILE entry (REG, simple extents; -EOVERFLOW for
- * an interleaved one). */
+ * an interleaved one, page extents, or a member device). */
 int famfs_map_from_entry(const struct famfs_log_entry *e,
 			 struct famfs_ioc_map *map);
 /* The map of a (valid) FILE entry, simple or interleaved. */

@@ -458,10 +458,11 @@ int famfs_map_from_entry(const struct famfs_log_entry *e,
 	unsigned n = le16toh(e->fm.nextents);
 
 	memset(map, 0, sizeof(*map));
-	if (famfs_entry_interleaved(e) || n > FAMFS_MAX_EXTENTS ||
+	if (famfs_entry_interleaved(e) || famfs_entry_pages(e) ||
+	    n > FAMFS_MAX_EXTENTS ||
 	    (n && famfs_entry_devindex(e, 0)) ||
 	    (n > 1 && famfs_entry_devindex(e, 1)))
-		return -EOVERFLOW;	/* v1 cannot express it */
+		return -EOVERFLOW;	/* v1 cannot express it (nor pages) */
 	map->extent_type = SIMPLE_DAX_EXTENT;
 	map->file_type = FAMFS_REG;
 	map->file_size = le64toh(e->fm.size);

@@ -110,6 +110,43 @@ static unsigned dev_of(const struct famfs_log_fmeta *fm, unsigned i)
 	return fm->reserved[i];
 }
 
+/*
+ * Extents [0, n) of @fm, each already in range (so no sum wraps): no two on
+ * one device overlap, the unused slots are zero; *total is their length.
+ * @what names them in the reason ("extents", "page extents").
+ */
+static int extents_disjoint(const struct famfs_log_fmeta *fm, unsigned n,
+			    const char *what, uint64_t *total, char *reason)
+{
+	*total = 0;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t off = le64toh(fm->ext.simple[i].offset);
+		uint64_t len = le64toh(fm->ext.simple[i].len);
+
+		for (unsigned j = 0; j < i; j++) {
+			uint64_t o = le64toh(fm->ext.simple[j].offset);
+			uint64_t l = le64toh(fm->ext.simple[j].len);
+
+			if (dev_of(fm, j) == dev_of(fm, i) &&
+			    off < o + l && o < off + len) {
+				REASON("%s %u and %u overlap ([%llu, +%llu) and [%llu, +%llu))",
+				       what, j, i, (unsigned long long)o,
+				       (unsigned long long)l,
+				       (unsigned long long)off,
+				       (unsigned long long)len);
+				return -EINVAL;
+			}
+		}
+		*total += len;
+	}
+	for (unsigned i = n; i < FAMFS_LOG_MAX_SIMPLE_EXT; i++)
+		if (fm->ext.simple[i].offset || fm->ext.simple[i].len) {
+			REASON("unused extent slots are not zero");
+			return -EINVAL;
+		}
+	return 0;
+}
+
 static int check_simple(const struct famfs_log_fmeta *fm,
 			const struct judge *jd, char *reason)
 {
@@ -122,35 +159,15 @@ static int check_simple(const struct famfs_log_fmeta *fm,
 	if (rc)
 		return rc;
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t off = le64toh(fm->ext.simple[i].offset);
-		uint64_t len = le64toh(fm->ext.simple[i].len);
-
-		rc = check_range("extent", i, off, len, dev_of(fm, i), jd,
-				 reason);
+		rc = check_range("extent", i, le64toh(fm->ext.simple[i].offset),
+				 le64toh(fm->ext.simple[i].len), dev_of(fm, i),
+				 jd, reason);
 		if (rc)
 			return rc;
-		/* in range: off + len cannot wrap, nor can the sum of 16 */
-		for (unsigned j = 0; j < i; j++) {
-			uint64_t o = le64toh(fm->ext.simple[j].offset);
-			uint64_t l = le64toh(fm->ext.simple[j].len);
-
-			if (dev_of(fm, j) == dev_of(fm, i) &&
-			    off < o + l && o < off + len) {
-				REASON("extents %u and %u overlap ([%llu, +%llu) and [%llu, +%llu))",
-				       j, i, (unsigned long long)o,
-				       (unsigned long long)l,
-				       (unsigned long long)off,
-				       (unsigned long long)len);
-				return -EINVAL;
-			}
-		}
-		total += len;
 	}
-	for (unsigned i = n; i < FAMFS_LOG_MAX_SIMPLE_EXT; i++)
-		if (fm->ext.simple[i].offset || fm->ext.simple[i].len) {
-			REASON("unused extent slots are not zero");
-			return -EINVAL;
-		}
+	rc = extents_disjoint(fm, n, "extents", &total, reason);
+	if (rc)
+		return rc;
 	if (total < size) {
 		REASON("extents (%llu bytes) smaller than the file (%llu bytes)",
 		       (unsigned long long)total, (unsigned long long)size);
@@ -313,33 +330,10 @@ static int check_pages(const struct famfs_log_fmeta *fm,
 	unsigned n = le16toh(fm->nextents);
 	int rc = owned_pages(fm, jd, reason);
 
+	if (!rc)
+		rc = extents_disjoint(fm, n, "page extents", &total, reason);
 	if (rc)
 		return rc;
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t off = le64toh(fm->ext.simple[i].offset);
-		uint64_t len = le64toh(fm->ext.simple[i].len);
-
-		for (unsigned j = 0; j < i; j++) {
-			uint64_t o = le64toh(fm->ext.simple[j].offset);
-			uint64_t l = le64toh(fm->ext.simple[j].len);
-
-			if (dev_of(fm, j) == dev_of(fm, i) &&
-			    off < o + l && o < off + len) {
-				REASON("page extents %u and %u overlap ([%llu, +%llu) and [%llu, +%llu))",
-				       j, i, (unsigned long long)o,
-				       (unsigned long long)l,
-				       (unsigned long long)off,
-				       (unsigned long long)len);
-				return -EINVAL;
-			}
-		}
-		total += len;
-	}
-	for (unsigned i = n; i < FAMFS_LOG_MAX_SIMPLE_EXT; i++)
-		if (fm->ext.simple[i].offset || fm->ext.simple[i].len) {
-			REASON("unused extent slots are not zero");
-			return -EINVAL;
-		}
 	if (size >= FAMFS_SMALL_MAX) {
 		REASON("page extents for a file of %llu bytes (small files are below %llu)",
 		       (unsigned long long)size,

@@ -448,6 +448,8 @@ int famfs_pagealloc_give(struct famfs_pagealloc *pa, uint64_t off,
 		    (unsigned long long)off, n);
 		return -EINVAL;
 	}
+	if (pa->pu[slot].sealed)	/* the large file's as well */
+		return 0;
 	unit_change(pa, slot, i, n, false);
 	return 0;
 }
@@ -489,6 +491,57 @@ int famfs_pagealloc_mark(struct famfs_pagealloc *pa, uint64_t off,
 	}
 	unit_change(pa, slot, i, n, true);
 	return 0;
+}
+
+/* Unit's free pages all used, for good: in no bucket, never empty (pages
+ * given back stay used) */
+static bool seal(struct famfs_pagealloc *pa, uint32_t slot)
+{
+	struct famfs_punit *p = &pa->pu[slot];
+	bool was = p->sealed;
+
+	p->sealed = 1;
+	if (!p->nfree)
+		return !was;
+	bucket_del(pa, slot);
+	for (unsigned w = 0; w < FAMFS_PA_WORDS; w++)
+		p->used[w] = ~0ULL;
+	pa->work += FAMFS_PA_WORDS;
+	pa->free_pages -= p->nfree;
+	p->nfree = 0;
+	p->run = 0;
+	bucket_add(pa, slot);
+	return true;
+}
+
+uint64_t famfs_pagealloc_seal_range(struct famfs_pagealloc *pa, uint64_t off,
+				    uint64_t len)
+{
+	uint64_t first, last, n = 0;
+
+	if (!pa->hash || !pa->nshared || !len || off + len < off)
+		return 0;
+	first = off / UNIT;
+	last = (off + len - 1) / UNIT;
+	if (last - first < pa->nslots) {
+		for (uint64_t u = first; u <= last; u++) {
+			uint32_t slot = lookup(pa, u, &pa->work);
+
+			if (slot != NONE && seal(pa, slot))
+				n++;
+		}
+		return n;
+	}
+	/* a range longer than the slots: the shared units in it */
+	for (uint32_t slot = 0; slot < pa->nslots; slot++) {
+		uint64_t u = pa->pu[slot].unit;
+
+		pa->work++;
+		if (u >= first && u <= last &&
+		    lookup(pa, u, &pa->work) == slot && seal(pa, slot))
+			n++;
+	}
+	return n;
 }
 
 bool famfs_pagealloc_test(const struct famfs_pagealloc *pa, uint64_t off)

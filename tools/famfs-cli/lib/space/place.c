@@ -108,17 +108,35 @@ void famfs_alloc_mark(struct famfs_alloc *a, const struct famfs_log_entry *e)
 		if (dev >= a->ndevs)
 			continue;
 		if (!pages) {
-			famfs_bitmap_mark_range(&a->dev[dev], r[i].offset,
-						r[i].len);
+			struct famfs_bitmap *b = &a->dev[dev];
+			uint64_t before = b->nfree, u = r[i].offset / UNIT;
+			uint64_t n = u < b->nunits ? r[i].len / UNIT : 0;
+
+			if (n > b->nunits - u)
+				n = b->nunits - u;
+			famfs_bitmap_mark_range(b, r[i].offset, r[i].len);
+			/* a unit of it was in use (a shared one is): in a
+			 * shared unit (a diverged or corrupt log, fsck says
+			 * which), no page of it is handed out again */
+			if (a->pa[dev] && before - b->nfree != n)
+				famfs_pagealloc_seal_range(a->pa[dev],
+							   r[i].offset,
+							   r[i].len);
 			continue;
 		}
 		/* a small file's pages: its unit shared (used in the unit
 		 * allocator); pages marked twice (a log fsck complains of)
-		 * or no memory for them: the unit stays used all the same */
+		 * or no memory for them: the unit stays used all the same,
+		 * and a shared one gives no page again (the refused
+		 * extent's other pages are its entry's, R3) */
 		pa = pa_of(a, dev, NULL);
-		if (!pa || famfs_pagealloc_mark(pa, r[i].offset, r[i].len, NULL))
-			famfs_bitmap_mark_range(&a->dev[dev],
-						r[i].offset / UNIT * UNIT, UNIT);
+		if (!pa || famfs_pagealloc_mark(pa, r[i].offset, r[i].len, NULL)) {
+			uint64_t u = r[i].offset / UNIT * UNIT;
+
+			famfs_bitmap_mark_range(&a->dev[dev], u, UNIT);
+			if (pa)
+				famfs_pagealloc_seal_range(pa, u, UNIT);
+		}
 	}
 }
 

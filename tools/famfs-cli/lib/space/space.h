@@ -240,6 +240,7 @@ struct famfs_punit {
 	uint64_t unit;
 	uint64_t used[FAMFS_PA_WORDS];
 	uint16_t nfree, run;
+	uint16_t sealed;	/* a large file's too: no page free again */
 	uint32_t prev, next;
 };
 struct famfs_pagealloc {
@@ -271,7 +272,8 @@ int famfs_pagealloc_take(struct famfs_pagealloc *pa, uint32_t npages,
 /* Give back a run famfs_pagealloc_take or _mark gave (it may be part of
  * one): its unit goes back to the unit allocator when it has no page in use
  * left.  -EINVAL (not 4 KiB aligned, across units, not a shared unit, or a
- * page not in use: nothing changed); reason filled. */
+ * page not in use: nothing changed); reason filled.  In a unit sealed by
+ * famfs_pagealloc_seal_range the pages stay used (0). */
 int famfs_pagealloc_give(struct famfs_pagealloc *pa, uint64_t off,
 			 uint64_t len, char *reason);
 /* Rebuild: the page extent [off, off + len) of a logged small file is in
@@ -284,6 +286,14 @@ int famfs_pagealloc_give(struct famfs_pagealloc *pa, uint64_t off,
  * (famfs_pagealloc_shared): the unit allocator cannot tell. */
 int famfs_pagealloc_mark(struct famfs_pagealloc *pa, uint64_t off,
 			 uint64_t len, char *reason);
+/* A large file's (or the log's) range [off, off + len) read from the log
+ * over units already shared (a diverged or corrupt log; fsck reports it):
+ * each such unit's free pages are marked used for good, so no small file
+ * is given a page of it and giving its pages back never frees it.  The
+ * units sealed (0: none was shared); cost bounded by the range's units or
+ * the shared units, whichever is fewer. */
+uint64_t famfs_pagealloc_seal_range(struct famfs_pagealloc *pa, uint64_t off,
+				    uint64_t len);
 /* Is the page at off (bytes) in use by a small file */
 bool famfs_pagealloc_test(const struct famfs_pagealloc *pa, uint64_t off);
 /* Is unit shared (holds a page extent) */
