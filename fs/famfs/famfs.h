@@ -214,6 +214,16 @@ struct famfs_sb_info {
 	struct mutex		dev_lock;	/* serializes DEV_ADD */
 	umode_t			root_mode;	/* mount option "mode" */
 	bool			noncoherent;	/* "noncoherent", see cache.c */
+	bool			protect;	/* "protect", see nsop.c */
+	/*
+	 * FAMFSIOC_NS (nsop.c): ns_lock serializes the tool's namespace
+	 * changes; ns_owner is the task making one (set and cleared only by
+	 * the holder of ns_lock), whose changes the inode operations let
+	 * through on a protected mount.  Lock order: sb_writers -> ns_lock ->
+	 * i_rwsem.
+	 */
+	struct mutex		ns_lock;
+	struct task_struct	*ns_owner;
 	unsigned long		flags;		/* FAMFS_SB_*, atomic bitops */
 
 	/*
@@ -399,8 +409,6 @@ extern const struct famfs_daxdev_holder_ops famfs_daxdev_holder_ops;
 /* members.c */
 int famfs_ioc_dev_add(struct file *file, struct famfs_ioc_dev_add __user *uarg);
 int famfs_ioc_dev_get(struct file *file, struct famfs_ioc_dev_info __user *uarg);
-long famfs_dir_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
-extern const struct file_operations famfs_dir_operations;
 
 /* pud.c */
 void famfs_pud_init(struct famfs_inode_info *fi);
@@ -539,6 +547,25 @@ do {									\
 	famfs_err(__mc->sb, "%s: inode %lu: " fmt, __mc->op, __mc->ino,	\
 		  ##__VA_ARGS__);					\
 } while (0)
+
+/* nsop.c: what a protected mount refuses, and FAMFSIOC_NS */
+#define FAMFS_META_NAME		".meta"
+enum famfs_refuse {
+	FAMFS_REFUSE_CREATE,
+	FAMFS_REFUSE_MKDIR,
+	FAMFS_REFUSE_UNLINK,
+	FAMFS_REFUSE_RMDIR,
+	FAMFS_REFUSE_RENAME,
+	FAMFS_REFUSE_CHMOD,
+	FAMFS_REFUSE_CHOWN,
+	FAMFS_REFUSE_LINK,
+	FAMFS_REFUSE_SYMLINK,
+	FAMFS_REFUSE_MKNOD,
+};
+
+int famfs_ns_refused(struct dentry *dentry, enum famfs_refuse what);
+long famfs_ioc_ns(struct file *file, struct famfs_ioc_ns __user *uarg);
+extern const struct file_operations famfs_dir_operations;
 
 /* ioctl.c */
 long famfs_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg);

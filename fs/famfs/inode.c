@@ -6,20 +6,24 @@
  * space rebuilds it at each mount from the metadata log, which describes
  * regular files and directories only.
  *
- * Symlinks, device nodes, FIFOs, sockets and O_TMPFILE are refused (no
- * ->symlink, ->mknod or ->tmpfile, so the VFS returns EPERM, EPERM and
- * EOPNOTSUPP).  The log could not describe them, so they would silently be
- * missing on every other host and after a remount; and a device node on a
- * file system shared between hosts would be a way around the device
- * permissions of each of them.
+ * Symlinks, device nodes, FIFOs, sockets and O_TMPFILE are refused (EPERM
+ * from ->symlink and ->mknod, with a line; no ->tmpfile, so EOPNOTSUPP).
+ * The log could not describe them, so they would silently be missing on
+ * every other host and after a remount; and a device node on a file system
+ * shared between hosts would be a way around the device permissions of
+ * each of them.
+ *
+ * On a mount with the option "protect", every other change of the
+ * namespace, and chmod and chown, is the famfs tool's alone (nsop.c).
  *
  * A new regular file is empty and is not a DAX file until FAMFSIOC_MAP_CREATE
  * gives it memory.  After that its size never changes: any size change is
  * refused with EPERM, which is what truncate(2) documents for a file system
- * that cannot change a file's size that way.  chmod, chown and utimes work.
+ * that cannot change a file's size that way.  chmod, chown and utimes work
+ * (chmod and chown through the tool on a protected mount).
  *
- * Layer "inode" (scripts/layers.conf): calls file.c and members.c (the
- * directory operations).
+ * Layer "inode" (scripts/layers.conf): calls file.c and nsop.c (the
+ * directory operations, what a protected mount refuses).
  */
 
 #include <linux/fs.h>
@@ -76,14 +80,18 @@ static int famfs_add_entry(struct inode *dir, struct dentry *dentry,
 static int famfs_create(struct user_namespace *mnt_userns, struct inode *dir,
 			struct dentry *dentry, umode_t mode, bool excl)
 {
-	return famfs_add_entry(dir, dentry, (mode & ~S_IFMT) | S_IFREG);
+	int rc = famfs_ns_refused(dentry, FAMFS_REFUSE_CREATE);
+
+	return rc ?: famfs_add_entry(dir, dentry, (mode & ~S_IFMT) | S_IFREG);
 }
 
 static int famfs_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
 		       struct dentry *dentry, umode_t mode)
 {
-	int rc;
+	int rc = famfs_ns_refused(dentry, FAMFS_REFUSE_MKDIR);
 
+	if (rc)
+		return rc;
 	rc = famfs_add_entry(dir, dentry, (mode & ~S_IFMT) | S_IFDIR);
 	if (!rc)
 		inc_nlink(dir);	/* ".." */
@@ -96,6 +104,20 @@ static int famfs_setattr(struct user_namespace *mnt_userns,
 	struct inode *inode = d_inode(dentry);
 	int rc;
 
+	/*
+	 * ATTR_MODE also when notify_change() turned ATTR_KILL_SUID or
+	 * ATTR_KILL_SGID into it (a write or a chown clearing set-id bits):
+	 * on a protected mount the mode stays what the log says, so such a
+	 * write is refused too.
+	 */
+	if (attr->ia_valid & (ATTR_UID | ATTR_GID))
+		rc = famfs_ns_refused(dentry, FAMFS_REFUSE_CHOWN);
+	else if (attr->ia_valid & ATTR_MODE)
+		rc = famfs_ns_refused(dentry, FAMFS_REFUSE_CHMOD);
+	else
+		rc = 0;
+	if (rc)
+		return rc;
 	rc = setattr_prepare(mnt_userns, dentry, attr);
 	if (rc)
 		return rc;
@@ -111,6 +133,53 @@ static int famfs_setattr(struct user_namespace *mnt_userns,
 	setattr_copy(mnt_userns, inode, attr);
 	mark_inode_dirty(inode);
 	return 0;
+}
+
+static int famfs_link(struct dentry *old_dentry, struct inode *dir,
+		      struct dentry *dentry)
+{
+	int rc = famfs_ns_refused(old_dentry, FAMFS_REFUSE_LINK);
+
+	return rc ?: simple_link(old_dentry, dir, dentry);
+}
+
+static int famfs_unlink(struct inode *dir, struct dentry *dentry)
+{
+	int rc = famfs_ns_refused(dentry, FAMFS_REFUSE_UNLINK);
+
+	return rc ?: simple_unlink(dir, dentry);
+}
+
+static int famfs_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	int rc = famfs_ns_refused(dentry, FAMFS_REFUSE_RMDIR);
+
+	return rc ?: simple_rmdir(dir, dentry);
+}
+
+static int famfs_rename(struct user_namespace *mnt_userns,
+			struct inode *old_dir, struct dentry *old_dentry,
+			struct inode *new_dir, struct dentry *new_dentry,
+			unsigned int flags)
+{
+	int rc = famfs_ns_refused(old_dentry, FAMFS_REFUSE_RENAME);
+
+	return rc ?: simple_rename(mnt_userns, old_dir, old_dentry, new_dir,
+				   new_dentry, flags);
+}
+
+/* Refused on every mount, as before, now with a line. */
+static int famfs_symlink(struct user_namespace *mnt_userns, struct inode *dir,
+			 struct dentry *dentry, const char *target)
+{
+	return famfs_ns_refused(dentry, FAMFS_REFUSE_SYMLINK);
+}
+
+/* Device nodes, FIFOs, sockets; mknod of a regular file is ->create. */
+static int famfs_mknod(struct user_namespace *mnt_userns, struct inode *dir,
+		       struct dentry *dentry, umode_t mode, dev_t dev)
+{
+	return famfs_ns_refused(dentry, FAMFS_REFUSE_MKNOD);
 }
 
 /* Unlike simple_getattr(), keep i_blocks: the memory the map holds. */
@@ -130,11 +199,13 @@ const struct inode_operations famfs_file_inode_operations = {
 const struct inode_operations famfs_dir_inode_operations = {
 	.create		= famfs_create,
 	.lookup		= simple_lookup,
-	.link		= simple_link,
-	.unlink		= simple_unlink,
+	.link		= famfs_link,
+	.unlink		= famfs_unlink,
+	.symlink	= famfs_symlink,
 	.mkdir		= famfs_mkdir,
-	.rmdir		= simple_rmdir,
-	.rename		= simple_rename,
+	.rmdir		= famfs_rmdir,
+	.mknod		= famfs_mknod,
+	.rename		= famfs_rename,
 	.setattr	= famfs_setattr,
 	.getattr	= famfs_getattr,
 };

@@ -742,6 +742,8 @@ long famfs_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return famfs_ioc_map_get_list(file, argp, true);
 	case FAMFSIOC_DEV_GET:
 		return famfs_ioc_dev_get(file, argp);
+	case FAMFSIOC_NS:
+		return famfs_ioc_ns(file, argp);
 	default:
 		return -ENOTTY;
 	}

@@ -312,35 +312,3 @@ int famfs_ioc_dev_get(struct file *file, struct famfs_ioc_dev_info __user *uarg)
 		return -EFAULT;
 	return 0;
 }
-
-/*
- * Directories answer the device ioctls only (ENOTTY for the rest, as
- * before); the legacy-ABI test module has none of them.
- */
-long famfs_dir_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
-{
-	void __user *argp = (void __user *)arg;
-
-	if (IS_ENABLED(CONFIG_FAMFS_LEGACY_ABI))
-		return -ENOTTY;
-	switch (cmd) {
-	case FAMFSIOC_DEV_ADD:
-		return famfs_ioc_dev_add(file, argp);
-	case FAMFSIOC_DEV_GET:
-		return famfs_ioc_dev_get(file, argp);
-	default:
-		return -ENOTTY;
-	}
-}
-
-/* simple_dir_operations, and the device ioctls. */
-const struct file_operations famfs_dir_operations = {
-	.open		= dcache_dir_open,
-	.release	= dcache_dir_close,
-	.llseek		= dcache_dir_lseek,
-	.read		= generic_read_dir,
-	.iterate_shared	= dcache_readdir,
-	.fsync		= noop_fsync,
-	.unlocked_ioctl	= famfs_dir_ioctl,
-	.compat_ioctl	= compat_ptr_ioctl,
-};

@@ -2,12 +2,16 @@
 /*
  * famfs - mount, superblock, statfs, module init
  *
- *   mount -t famfs [-o mode=0755,dax=always] /dev/pmemN|/dev/daxX.Y MPT
+ *   mount -t famfs [-o mode=0755,dax=always,protect] /dev/pmemN|/dev/daxX.Y MPT
  *
  * A mount starts with an empty root directory; user space fills it in from
  * the metadata log.  "mode" is the root directory's mode at mount time
  * (ignored by remount); "dax=always" is accepted because it is what famfs
  * always does, and any other dax value, or any other option, is refused.
+ * "protect" (famfs mount and mount.famfs give it; remount may switch it,
+ * "noprotect" turns it off) leaves every change of the namespace, chmod
+ * and chown to the famfs tool (nsop.c); without it, as the 2024 user space
+ * expects, any process may make them.
  *
  * A read-only pmem device (blockdev --setro) mounts read-only only, and
  * remount,rw of it fails with EROFS: the VFS checks that only for file
@@ -183,6 +187,8 @@ static int famfs_show_options(struct seq_file *m, struct dentry *root)
 	seq_printf(m, ",mode=%o,dax=always", fsi->root_mode);
 	if (famfs_noncoherent(fsi))
 		seq_puts(m, ",noncoherent");
+	if (READ_ONCE(fsi->protect))
+		seq_puts(m, ",protect");
 	return 0;
 }
 
@@ -200,6 +206,7 @@ static const struct super_operations famfs_super_ops = {
 struct famfs_fs_context {
 	umode_t		mode;
 	int		noncoherent;	/* -1: not given, else 0 or 1 */
+	int		protect;	/* -1: not given, else 0 or 1 */
 };
 
 enum famfs_param {
@@ -207,6 +214,8 @@ enum famfs_param {
 	FAMFS_OPT_DAX,
 	FAMFS_OPT_COHERENT,
 	FAMFS_OPT_NONCOHERENT,
+	FAMFS_OPT_PROTECT,
+	FAMFS_OPT_NOPROTECT,
 };
 
 enum famfs_dax_mode {
@@ -223,6 +232,8 @@ static const struct fs_parameter_spec famfs_fs_parameters[] = {
 	fsparam_enum("dax",		FAMFS_OPT_DAX, famfs_dax_modes),
 	fsparam_flag("coherent",	FAMFS_OPT_COHERENT),
 	fsparam_flag("noncoherent",	FAMFS_OPT_NONCOHERENT),
+	fsparam_flag("protect",		FAMFS_OPT_PROTECT),
+	fsparam_flag("noprotect",	FAMFS_OPT_NOPROTECT),
 	{}
 };
 
@@ -254,6 +265,13 @@ static int famfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 	case FAMFS_OPT_NONCOHERENT:
 		ctx->noncoherent = opt == FAMFS_OPT_NONCOHERENT;
 		break;
+	case FAMFS_OPT_PROTECT:
+	case FAMFS_OPT_NOPROTECT:
+		/* the legacy-ABI test module answers as the 2024 one did */
+		if (IS_ENABLED(CONFIG_FAMFS_LEGACY_ABI))
+			return invalfc(fc, "Unknown parameter '%s'", param->key);
+		ctx->protect = opt == FAMFS_OPT_PROTECT;
+		break;
 	}
 	return 0;
 }
@@ -268,6 +286,7 @@ static int famfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	fsi->sb = sb;
 	fsi->root_mode = ctx->mode;
 	fsi->noncoherent = ctx->noncoherent > 0;
+	fsi->protect = ctx->protect > 0;
 
 	sb->s_maxbytes = MAX_LFS_FILESIZE;
 	sb->s_blocksize = PAGE_SIZE;
@@ -298,8 +317,9 @@ static int famfs_fill_super(struct super_block *sb, struct fs_context *fc)
 
 	if (!dax_write_cache_enabled(fsi->backing.dax_dev))
 		famfs_warn(sb, "the device's dax write cache is off: fsync and msync write no CPU cache back, so other hosts may not see data written through mappings");
-	famfs_info(sb, "mounted, %llu bytes of memory%s", fsi->backing.size,
-		   fsi->noncoherent ? ", not cache-coherent" : "");
+	famfs_info(sb, "mounted, %llu bytes of memory%s%s", fsi->backing.size,
+		   fsi->noncoherent ? ", not cache-coherent" : "",
+		   fsi->protect ? ", protected" : "");
 	return 0;
 }
 
@@ -312,6 +332,7 @@ static int famfs_get_tree(struct fs_context *fc)
 		return -ENOMEM;
 	mutex_init(&fsi->map_lock);
 	mutex_init(&fsi->dev_lock);
+	mutex_init(&fsi->ns_lock);
 	fsi->devs[0] = &fsi->backing;
 	fsi->ext_tree = RB_ROOT;
 	INIT_LIST_HEAD(&fsi->zombies);
@@ -363,6 +384,12 @@ static int famfs_reconfigure(struct fs_context *fc)
 		famfs_info(sb, "now %s", ctx->noncoherent ?
 			   "not cache-coherent" : "cache-coherent");
 	}
+	if (ctx->protect >= 0 && ctx->protect != READ_ONCE(fsi->protect)) {
+		WRITE_ONCE(fsi->protect, ctx->protect);
+		famfs_info(sb, "now %s", ctx->protect ?
+			   "protected: the namespace, chmod and chown are the famfs tool's" :
+			   "not protected");
+	}
 	return 0;
 }
 
@@ -389,6 +416,7 @@ static int famfs_init_fs_context(struct fs_context *fc)
 		return -ENOMEM;
 	ctx->mode = FAMFS_DEFAULT_MODE;
 	ctx->noncoherent = -1;
+	ctx->protect = -1;
 	fc->fs_private = ctx;
 	fc->ops = &famfs_context_ops;
 	return 0;
@@ -494,6 +522,17 @@ static void __init famfs_check_abi(void)
 	BUILD_BUG_ON(sizeof(struct famfs_ioc_dev_info) != FAMFS_IOC_DEV_INFO_SIZE);
 	BUILD_BUG_ON(offsetof(struct famfs_ioc_dev_info, size) != 8);
 	BUILD_BUG_ON(offsetof(struct famfs_ioc_dev_info, reserved) != 24);
+	BUILD_BUG_ON(sizeof(struct famfs_ioc_ns) != FAMFS_IOC_NS_SIZE);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_ns, name) != 8);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_ns, new_name) != 16);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_ns, name_len) != 24);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_ns, new_dir_fd) != 32);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_ns, mode) != 40);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_ns, reserved0) != 52);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_ns, reserved) != 56);
+	BUILD_BUG_ON(_IOC_NR(FAMFSIOC_NS) != 12 ||
+		     _IOC_DIR(FAMFSIOC_NS) != _IOC_WRITE ||
+		     _IOC_SIZE(FAMFSIOC_NS) != FAMFS_IOC_NS_SIZE);
 	BUILD_BUG_ON(_IOC_NR(FAMFSIOC_DEV_ADD) != 8 ||
 		     _IOC_SIZE(FAMFSIOC_DEV_ADD) != FAMFS_IOC_DEV_ADD_SIZE);
 	BUILD_BUG_ON(_IOC_NR(FAMFSIOC_MAP_CREATE_V3) != 9 ||

@@ -68,7 +68,13 @@ const struct cli_doc cli_doc_mount = {
 		  "coherent/noncoherent: switch the mode);\n"
 		  "follow: keep the mount up to date with the log\n"
 		  "until it is unmounted (famfs logplay --follow in\n"
-		  "the background, messages in the kernel log)" },
+		  "the background, messages in the kernel log);\n"
+		  "protect (the default): only famfs commands may\n"
+		  "create, remove, rename, chmod or chown on the\n"
+		  "mount, other programs get EPERM (famfs(8));\n"
+		  "noprotect: any program may, as with mount(2)\n"
+		  "without options (the 2024 famfs user space);\n"
+		  "with remount, either switches the mount" },
 		{ 'v', "verbose", NULL, "print what logplay does and a summary" },
 		{ 'd', "device", "MEMBER", "look at MEMBER first when finding the\n"
 		  "members (repeatable; they are found by uuid anyway)" },
@@ -88,13 +94,18 @@ const struct cli_doc cli_doc_mount = {
 static int mkmeta(const char *mpt, const struct famfs_superblock *sb, bool rw)
 {
 	char p[PATH_MAX];
-	int rc;
+	int rc, rfd;
 
 	if (famfs_join(p, sizeof(p), mpt, FAMFS_META_DIR))
 		return -ENAMETOOLONG;
-	if (mkdir(p, 0755) && errno != EEXIST) {
-		rc = -errno;
-		famfs_err("%s: mkdir: %s", p, strerror(errno));
+	/* through famfs.ko's FAMFSIOC_NS: a protected mount refuses mkdir(2) */
+	rfd = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	rc = rfd < 0 ? -errno : famfs_mnt_mkdirat(rfd, FAMFS_META_DIR, 0755) &&
+	     errno != EEXIST ? -errno : 0;
+	if (rfd >= 0)
+		close(rfd);
+	if (rc) {
+		famfs_err("%s: mkdir: %s", p, strerror(-rc));
 		return rc;
 	}
 	rc = famfs_meta_create(mpt, FAMFS_META_SB, 0444, FAMFS_SUPERBLOCK, 0,
@@ -128,7 +139,7 @@ int cli_mount(const char *dev, const char *mpt,
 	      const struct famfs_mount_opts *in, bool log_ro,
 	      const char *const *hints, int nhints)
 {
-	char note[FAMFS_REASON_LEN];
+	char note[FAMFS_REASON_LEN], data[sizeof(in->data)];
 	struct famfs_mount_opts opts = *in, *o = &opts;
 	struct famfs_superblock sb;
 	struct famfs_logplay_result r;
@@ -148,7 +159,8 @@ int cli_mount(const char *dev, const char *mpt,
 			famfs_err("%s: remount: not a famfs mount point", mpt);
 			return FAMFS_EXIT_ERROR;
 		}
-		if (famfs_mount_opts_coherency(o, NULL, note) < 0) {
+		if (famfs_mount_opts_coherency(o, NULL, note) < 0 ||
+		    famfs_mount_opts_protect(o, true, note)) {
 			famfs_err("%s: remount: %s", mpt, note);
 			return FAMFS_EXIT_USAGE;
 		}
@@ -176,8 +188,23 @@ int cli_mount(const char *dev, const char *mpt,
 	if (rc > 0)
 		log_override(dev, mpt, note);
 
-	/* 2. the kernel mount: mount(2), never mount(8) (that would run us) */
+	/* 2. the kernel mount: mount(2), never mount(8) (that would run us),
+	 * protected unless -o noprotect; a module without the option (older,
+	 * or the 2024 one) refuses it with EINVAL: then without, said */
+	memcpy(data, o->data, sizeof(data));
+	if (famfs_mount_opts_protect(o, false, note)) {
+		famfs_err("%s: %s", dev, note);
+		return FAMFS_EXIT_USAGE;
+	}
 	rc = famfs_kernel->mount(dev, mpt, o->flags, o->data[0] ? o->data : NULL);
+	if (rc == -EINVAL && o->protect == FAMFS_PROTECT_UNSET) {
+		memcpy(o->data, data, sizeof(data));
+		rc = famfs_kernel->mount(dev, mpt, o->flags,
+					 o->data[0] ? o->data : NULL);
+		if (!rc)
+			famfs_warn("%s: this famfs.ko has no mount option 'protect': any program can change the files of %s behind the log",
+				   dev, mpt);
+	}
 	if (rc) {
 		bool dax = stat(dev, &st) == 0 && S_ISCHR(st.st_mode);
 

@@ -51,7 +51,10 @@ const struct cli_doc cli_doc_mount_helper = {
 		  "only change the flags of the mount; follow:\n"
 		  "keep the mount up to date with the log until it\n"
 		  "is unmounted (famfs logplay --follow in the\n"
-		  "background, messages in the kernel log).  defaults,\n"
+		  "background, messages in the kernel log); protect\n"
+		  "(the default: only famfs commands may create,\n"
+		  "remove, rename, chmod or chown there, see\n"
+		  "famfs(8)) or noprotect (any program may).  defaults,\n"
 		  "auto, noauto, user, nofail, _netdev, x-* and\n"
 		  "comment= are for mount(8) and ignored here" },
 		{ 's', "sloppy", NULL, "ignore unknown options instead of failing" },

@@ -92,6 +92,26 @@ static const struct cli_section famfs_sections[] = {
 	  "mount.famfs, or an fstab line (see mount.famfs(8)):\n"
 	  "  /dev/pmem0  /mnt/famfs  famfs  defaults,noauto  0 0\n"
 	  "umount MPT unmounts.\n", false },
+	{ "ONLY FAMFS CHANGES THE TREE",
+	  "The log is the tree of a famfs file system: every host builds its\n"
+	  "own from it.  So on a mount made by famfs mount, mount.famfs or\n"
+	  "-o follow (the option protect, shown in /proc/mounts), famfs.ko\n"
+	  "refuses what other programs would change behind the log: unlink,\n"
+	  "rmdir, rename, link, symlink, mknod, mkdir, creating a new name\n"
+	  "(open with O_CREAT) and chmod and chown fail with EPERM (rm, mv,\n"
+	  "chmod, touch, cp print \"Operation not permitted\"), on the master\n"
+	  "and on clients, and the kernel log says which famfs command to use:\n"
+	  "  famfs (pmem0): rm of /d/x refused: use famfs rm\n"
+	  "Use famfs creat, cp, mkdir, rm, mv, chmod and chown instead (on the\n"
+	  "master); they log the change and then make it through famfs.ko's\n"
+	  "FAMFSIOC_NS.  .meta is famfs's own.  Reading, writing and mapping\n"
+	  "files, and their times (touch of an existing file), are as always.\n"
+	  "A write that would clear a set-user-ID bit is refused as a chmod.\n"
+	  "-o noprotect (or mount(2) without the option, as the 2024 famfs user\n"
+	  "space did) lets every program change the tree again; those changes\n"
+	  "reach no other host and the next replay undoes or refuses them.\n"
+	  "famfs mount -o remount,protect|noprotect DEV MPT switches a mount.\n",
+	  false },
 	{ 0 }
 };
 

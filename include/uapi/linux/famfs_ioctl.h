@@ -421,4 +421,79 @@ struct famfs_ioc_dev_info {
 #define FAMFSIOC_DEV_GET	_IOWR(FAMFSIOC_MAGIC, 11, struct famfs_ioc_dev_info)
 #define FAMFS_IOC_DEV_INFO_SIZE	40
 
+/*
+ * FAMFSIOC_NS: the namespace changes of the famfs tool (issue 29).  A mount
+ * with the option "protect" (famfs mount, mount.famfs and -o follow set
+ * it; plain mount(2) does not) refuses unlink, rmdir, rename, link,
+ * symlink, mknod, mkdir, open(O_CREAT) of a new name, chmod and chown with
+ * EPERM: the log is the namespace, and only the tool, which logs a change
+ * before it makes it, may make one.  It makes them with this call, on any
+ * famfs mount, protected or not.  CAP_SYS_ADMIN.
+ *
+ * Issued on a directory of the mount (@op other than SETATTR: @name is in
+ * that directory) or, for SETATTR, on the file or directory to change.  A
+ * name is one path component of 1..255 bytes (@name_len, no NUL needed):
+ * no '/', no NUL, not "." or "..".  @mode has permission bits only
+ * (07777).  Fields an op does not use must be 0.
+ *
+ *   CREATE   a regular file @name that did not exist, with the mode
+ *	      open(2) would give it for @mode (the caller's umask, a
+ *	      set-group-ID directory's rules; SETATTR sets it exactly);
+ *	      returns a new O_RDWR | O_CLOEXEC descriptor of it.
+ *	      @valid: FAMFS_NS_MODE.
+ *   MKDIR    a directory @name, the mode as mkdir(2) gives it for @mode;
+ *	      returns 0.  @valid: FAMFS_NS_MODE.
+ *   UNLINK   the file (not a directory) @name; returns 0.
+ *   RMDIR    the empty directory @name; returns 0.
+ *   RENAME   @name to @new_name in the directory @new_dir_fd (a directory
+ *	      of the same mount); @flags: 0 (replaces a file or an empty
+ *	      directory there) or FAMFS_NS_NOREPLACE.
+ *   SETATTR  @valid of FAMFS_NS_MODE (@mode), FAMFS_NS_UID (@uid),
+ *	      FAMFS_NS_GID (@gid), in the caller's user namespace; no set-id
+ *	      bit is cleared that @mode does not clear.
+ *
+ * Errors, in the order they are checked: EPERM no CAP_SYS_ADMIN; EFAULT
+ * the argument; EINVAL a bad op, flag, valid bit or mode bit, a field the
+ * op does not use not 0, a reserved field not 0; ENOTDIR a name op not
+ * issued on a directory; EINVAL a bad name (its length, then its bytes),
+ * EFAULT an unreadable one; for RENAME, EBADF @new_dir_fd, EXDEV it is on
+ * another mount, ENOTDIR it is no directory; EROFS a read-only mount;
+ * EINTR a fatal signal while waiting for another of these calls on the
+ * mount (they run one at a time); EINVAL a uid or gid with no mapping;
+ * and what the system call would return (EEXIST, ENOENT, ENOTEMPTY,
+ * EISDIR, ENOTDIR, EINVAL a directory into itself, ...).
+ */
+#define FAMFS_NS_CREATE		1
+#define FAMFS_NS_MKDIR		2
+#define FAMFS_NS_UNLINK		3
+#define FAMFS_NS_RMDIR		4
+#define FAMFS_NS_RENAME		5
+#define FAMFS_NS_SETATTR	6
+
+#define FAMFS_NS_NOREPLACE	(1U << 0)	/* famfs_ioc_ns.flags, RENAME */
+
+#define FAMFS_NS_MODE		(1U << 0)	/* famfs_ioc_ns.valid */
+#define FAMFS_NS_UID		(1U << 1)
+#define FAMFS_NS_GID		(1U << 2)
+
+#define FAMFS_NS_NAME_MAX	255
+
+struct famfs_ioc_ns {
+	__u32 op;			/* FAMFS_NS_* */
+	__u32 flags;			/* RENAME: FAMFS_NS_NOREPLACE or 0 */
+	__u64 name;			/* user pointer: the name */
+	__u64 new_name;			/* RENAME: user pointer, the new name */
+	__u32 name_len;
+	__u32 new_name_len;		/* RENAME */
+	__s32 new_dir_fd;		/* RENAME: directory of new_name */
+	__u32 valid;			/* FAMFS_NS_MODE | _UID | _GID */
+	__u32 mode;
+	__u32 uid;
+	__u32 gid;
+	__u32 reserved0;		/* 0 */
+	__u64 reserved[2];		/* 0 */
+};
+#define FAMFSIOC_NS		_IOW(FAMFSIOC_MAGIC, 12, struct famfs_ioc_ns)
+#define FAMFS_IOC_NS_SIZE	72
+
 #endif /* _UAPI_LINUX_FAMFS_IOCTL_H */

@@ -3,7 +3,8 @@
  * linkswap: the swap a local user who can write a directory makes between
  * root's mkdir of a new directory there and root's chmod/chown of it
  * (issue 27.2), made deterministic: CMD runs under ptrace and, when its
- * first mkdir(2)/mkdirat(2) of a name NAME returns 0, DIR/NAME (the new
+ * first mkdir(2)/mkdirat(2) of a name NAME -- or famfs.ko's FAMFSIOC_NS
+ * MKDIR of it, the famfs tool's mkdir (issue 29) -- returns 0, DIR/NAME (the new
  * directory) is renamed to DIR/NAME.real and TARGET takes its place --
  * before CMD runs its next instruction:
  *	-s (default)	a symbolic link to TARGET (famfs.ko refuses symlinks:
@@ -31,6 +32,7 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/famfs_ioctl.h>
 
 /* the NUL-ended string at addr in pid, into buf (n bytes) */
 static int peek_str(pid_t pid, unsigned long addr, char *buf, size_t n)
@@ -50,6 +52,24 @@ static int peek_str(pid_t pid, unsigned long addr, char *buf, size_t n)
 	if (got <= 0)
 		return -1;
 	buf[got] = '\0';
+	return 0;
+}
+
+/* the name of a FAMFSIOC_NS MKDIR whose argument is at addr in pid */
+static int peek_ns_mkdir(pid_t pid, unsigned long addr, char *buf, size_t n)
+{
+	struct famfs_ioc_ns a;
+	struct iovec local = { &a, sizeof(a) }, remote = { (void *)addr, sizeof(a) };
+
+	if (process_vm_readv(pid, &local, 1, &remote, 1, 0) != sizeof(a) ||
+	    a.op != FAMFS_NS_MKDIR || !a.name_len || a.name_len >= n)
+		return -1;
+	local.iov_base = buf;
+	remote.iov_base = (void *)(unsigned long)a.name;
+	local.iov_len = remote.iov_len = a.name_len;
+	if (process_vm_readv(pid, &local, 1, &remote, 1, 0) != (ssize_t)a.name_len)
+		return -1;
+	buf[a.name_len] = '\0';
 	return 0;
 }
 
@@ -132,6 +152,10 @@ int main(int argc, char **argv)
 
 			pending = !swapped && a && !peek_str(pid, a, path, sizeof(path)) &&
 				  !strcmp(base(path), name);
+			if (!swapped && si.entry.nr == SYS_ioctl &&
+			    (unsigned int)si.entry.args[1] == FAMFSIOC_NS &&
+			    !peek_ns_mkdir(pid, si.entry.args[2], path, sizeof(path)))
+				pending = !strcmp(path, name);
 		} else if (si.op == PTRACE_SYSCALL_INFO_EXIT && pending) {
 			pending = false;
 			if (si.exit.rval != 0)

@@ -57,12 +57,15 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_rc verify-moved-dir 0 famfs verify -S 4 $M/sub2/f1
 	# refusals: nothing logged
 	t_err rm-dir-needs-r 2 "is a directory" famfs rm $M/d
+	# a file behind the log: only without the option protect
+	famfs mount -o remount,noprotect $DEV $M
 	touch $M/local
 	t_err rm-not-logged 2 "not in the log" famfs rm $M/local
 	t_err mv-onto-logged 2 "exists in the log" famfs mv $M/d/renamed $M/d/mode
 	t_err mv-into-itself 2 "into itself" famfs mv $M/d $M/d/x
 	t_err chmod-bad-mode 1 "mode 'u+q'" famfs chmod u+q $M/d/mode
 	rm -f $M/local
+	famfs mount -o remount,protect $DEV $M
 	t_rc df 0 famfs df $M
 	t_has df-pending "deleted *1 files, 0 directories: 2097152 bytes .* pending reclaim"
 	t_rc fsck 0 famfs fsck $M

@@ -51,6 +51,7 @@ t_ok client-not-yet test ! -e $M/data/later
 # keeps its mode and owner; then, the link removed, the replay makes it right
 umask 022
 t_rc client-logplay-secret 0 famfs logplay $M
+famfs mount -o remount,noprotect $DEV $M	# the attack: behind the log
 rmdir $M/data/swapd
 secret=$(stat -c '%a %u:%g' $M/data/secret)
 t_rc client-logplay-swapped 2 linkswap -l $M/data swapd $M/data/secret famfs logplay $M
@@ -58,6 +59,7 @@ t_has client-logplay-swapped-swapped "linkswap: swapped"
 t_has client-logplay-swapped-says-why "data/swapd: .*replaced by a file that is not a directory"
 t_eq client-swapped-target-kept "$secret" "$(stat -c '%a %u:%g' $M/data/secret)"
 rm $M/data/swapd && rmdir $M/data/swapd.real
+famfs mount -o remount,protect $DEV $M
 t_rc client-logplay 0 famfs logplay $M
 t_eq client-dir-owner-mode "777 1234:1234" "$(stat -c '%a %u:%g' $M/data/swapd)"
 t_rc client-sees-later 0 famfs verify -S 99 $M/data/later

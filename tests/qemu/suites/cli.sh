@@ -99,6 +99,8 @@ t_rc logplay-dryrun 0 famfs logplay -n $M
 t_has logplay-dryrun-nothing "0 files and 0 directories to create"
 
 # ---- unmapped file found by check ---------------------------------------------
+# (made behind the log: only on a mount without the option protect)
+famfs mount -o remount,noprotect $DEV $M
 if : > $M/plain 2>/dev/null; then
 	t_rc check-unmapped 3 famfs check $M
 	t_has check-names-file "$M/plain: not mapped"
@@ -106,6 +108,7 @@ if : > $M/plain 2>/dev/null; then
 else
 	t_skip check-unmapped "this famfs mount does not allow plain file creation"
 fi
+famfs mount -o remount,protect $DEV $M
 
 # ---- client refusal -----------------------------------------------------------
 echo 11111111-2222-3333-4444-555555555555 > /tmp/cli-other-host
@@ -165,7 +168,9 @@ t_eq batch-concurrent-all 40 "$(ls $M/batch | grep -c '^[pq]')"
 t_rc batch-fsck 0 famfs fsck $M
 umount $M; famfs mount $DEV $M
 t_eq batch-after-remount 47 "$(ls $M/batch | wc -l)"
+famfs mount -o remount,noprotect $DEV $M	# rm behind the log
 rm -rf $M/batch; famfs logplay $M > /dev/null
+famfs mount -o remount,protect $DEV $M
 t_eq batch-logplay 47 "$(ls $M/batch | wc -l)"
 
 # ---- logplay on the master's own mount while it creates files ------------------

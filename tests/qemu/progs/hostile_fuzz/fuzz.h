@@ -23,6 +23,8 @@
  *   calls5.c small files: MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES (page
  *            extents), their model per page, their reads and remaps
  *   gen3.c   -G: maps on 1 GiB boundaries, faults through their mappings
+ *   calls6.c FAMFSIOC_NS (the famfs tool's namespace calls): a model of six
+ *            names, broken fields, names and pointers
  */
 #ifndef HOSTILE_FUZZ_H
 #define HOSTILE_FUZZ_H
@@ -87,6 +89,7 @@ enum {
 	C_DEV, C_CREATE3, C_GET3,	/* several devices (calls4.c) */
 	C_PAGES,			/* page maps (calls5.c) */
 	C_FAULT,			/* -G: through mappings (gen3.c) */
+	C_NS,				/* FAMFSIOC_NS (calls6.c) */
 	NCHECK
 };
 extern long ncheck[NCHECK], nbad[NCHECK];
@@ -205,7 +208,7 @@ enum list_kind pick_list_kind(void);
 extern long nc_create, nc_accept, nc_get, nc_getext, nc_nop, nc_unknown,
 	nc_dir, nc_efault, nc_size, nc_free, nc_compat, nc_mmap;
 extern long nerr[NDOC + 1];
-#define NKNOWN	11
+#define NKNOWN	12
 extern const unsigned int known_cmds[NKNOWN];
 extern int skip_nr[256];	/* in famfs_ioctl.h but not modelled here */
 
@@ -262,6 +265,10 @@ int get_v3_vmap(int fd, struct vmap *vm);
 void check_map_pages(struct ffile *f, int c, const char *what);
 void do_pages(void);
 int remap_pages(struct ffile *f);
+
+/* ---- the namespace calls (calls6.c) ------------------------------------ */
+extern long nc_ns, nc_ns_ok;
+void do_ns(int dirfd);
 
 /* ---- 1 GiB layouts (gen3.c) --------------------------------------------- */
 extern int gib;		/* -G: maps on 1 GiB boundaries too */

@@ -211,7 +211,17 @@ struct famfs_mount_opts {
 				 * background after the mount */
 	char data[512];		/* options for famfs.ko: mode=, dax= */
 	int coherency;		/* FAMFS_COHERENCY_*: -o coherent|noncoherent */
+	int protect;		/* FAMFS_PROTECT_*: -o protect|noprotect */
 };
+#define FAMFS_PROTECT_UNSET	0	/* a new mount: protect */
+#define FAMFS_PROTECT_ON	1
+#define FAMFS_PROTECT_OFF	2
+/* famfs.ko's "protect" (issue 29: only the famfs tool changes the
+ * namespace, chmods and chowns) for mount(2): a new mount (remount false)
+ * gets it unless -o noprotect; a remount gets "protect" or "noprotect" if
+ * given.  Appended to o->data; -E2BIG (reason filled) if it does not fit. */
+int famfs_mount_opts_protect(struct famfs_mount_opts *o, bool remount,
+			     char *reason);
 #define FAMFS_COHERENCY_UNSET		0
 #define FAMFS_COHERENCY_COHERENT	1
 #define FAMFS_COHERENCY_NONCOHERENT	2
@@ -222,7 +232,8 @@ struct famfs_mount_opts {
  * dropped, famfs.ko's (mode=, dax=) go to data.  Anything else is refused
  * (-EINVAL, reason filled), or dropped with a warning when sloppy.
  * "remount" sets remount; "ro" then means MS_RDONLY.  "follow" sets
- * follow (refused with remount or ro). */
+ * follow (refused with remount or ro); "protect" and "noprotect" set
+ * protect (famfs_mount_opts_protect). */
 int famfs_mount_opts_parse(const char *in, bool sloppy,
 			   struct famfs_mount_opts *o, char *reason);
 /* The cache-coherence mode of a mount (issue 18): the user's -o coherent or

@@ -100,6 +100,14 @@ static int one(const char *s, size_t n, bool sloppy, struct famfs_mount_opts *o,
 		o->coherency = FAMFS_COHERENCY_NONCOHERENT;
 		return 0;
 	}
+	if (n == 7 && !strncmp(s, "protect", 7)) {
+		o->protect = FAMFS_PROTECT_ON;
+		return 0;
+	}
+	if (n == 9 && !strncmp(s, "noprotect", 9)) {
+		o->protect = FAMFS_PROTECT_OFF;
+		return 0;
+	}
 	if (n == 6 && !strncmp(s, "follow", 6)) {
 		o->follow = true;
 		return 0;
@@ -108,7 +116,7 @@ static int one(const char *s, size_t n, bool sloppy, struct famfs_mount_opts *o,
 		famfs_warn("mount option '%.*s' ignored (sloppy)", (int)n, s);
 		return 0;
 	}
-	REASON("unknown mount option '%.*s' (famfs.ko takes mode=OCTAL, dax=always, coherent and noncoherent)",
+	REASON("unknown mount option '%.*s' (famfs.ko takes mode=OCTAL, dax=always, coherent, noncoherent, protect and noprotect)",
 	       (int)n, s);
 	return -EINVAL;
 }
@@ -169,4 +177,17 @@ int famfs_mount_opts_coherency(struct famfs_mount_opts *o,
 	REASON("the superblock says the memory is %s; -o %s overrides it for this mount",
 	       sb_nc ? "not cache-coherent" : "cache-coherent", opt);
 	return 1;
+}
+
+int famfs_mount_opts_protect(struct famfs_mount_opts *o, bool remount,
+			     char *reason)
+{
+	const char *opt = NULL;
+
+	if (o->protect == FAMFS_PROTECT_ON ||
+	    (o->protect == FAMFS_PROTECT_UNSET && !remount))
+		opt = "protect";
+	else if (o->protect == FAMFS_PROTECT_OFF && remount)
+		opt = "noprotect";	/* a new mount: famfs.ko's default */
+	return opt ? add_data(o, opt, strlen(opt), reason) : 0;
 }

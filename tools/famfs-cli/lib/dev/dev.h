@@ -106,6 +106,22 @@ void famfs_map_unmap(struct famfs_map *m);
  * (famfs is not among them), -errno (message printed) if it cannot tell. */
 int famfs_dev_probe(struct famfs_dev *d, char *what, size_t n);
 
+/* ---- nscall.c: the namespace calls on a famfs mount (issue 29) ----------
+ * Through FAMFSIOC_NS (famfs_kernel->ns), which a mount with the option
+ * "protect" leaves as the only way to make these changes; the plain system
+ * call when the module has no FAMFSIOC_NS (ENOTTY) or refuses this process
+ * (EPERM), or when name is not one path component of a directory fd.  As
+ * the system calls: -1 and errno on failure.  famfs_mnt_creat is
+ * openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+ * mode) (the umask applies either way) and returns the new descriptor. */
+int famfs_mnt_creat(int dfd, const char *name, mode_t mode);
+int famfs_mnt_mkdirat(int dfd, const char *name, mode_t mode);
+int famfs_mnt_unlinkat(int dfd, const char *name, int flags);
+int famfs_mnt_renameat2(int ofd, const char *oname, int nfd, const char *nname,
+		       unsigned int flags);
+int famfs_mnt_fchmod(int fd, mode_t mode);
+int famfs_mnt_fchown(int fd, uid_t uid, gid_t gid);
+
 /* ---- kernel.c: the only place that talks to famfs.ko -------------------- */
 struct famfs_kernel_ops {
 	int (*mount)(const char *dev, const char *mpt, unsigned long flags,
@@ -128,6 +144,9 @@ struct famfs_kernel_ops {
 	int (*dev_get)(int fd, struct famfs_ioc_dev_info *i);
 	int (*map_create_v3)(int fd, const struct famfs_ioc_map_v2 *map);
 	int (*map_get_v3)(int fd, struct famfs_ioc_map_v2 *map);
+	/* FAMFSIOC_NS as it is: what it returns (a descriptor for CREATE)
+	 * or -errno (NULL: -ENOTTY, an older module) */
+	int (*ns)(int fd, const struct famfs_ioc_ns *a);
 };
 extern const struct famfs_kernel_ops famfs_kernel_real;
 extern const struct famfs_kernel_ops *famfs_kernel;	/* tests swap it */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The only code that talks to famfs.ko: mount(2) and the ioctls (v1 and
- * v2).  Unit tests replace famfs_kernel with a mock.
+ * v2; FAMFSIOC_NS for nscall.c).  Unit tests replace famfs_kernel with a mock.
  *
  * A famfs.ko without the v2 ioctls (the 2024 module: numbers 1..4) is
  * found once per process (famfs_kernel_v2).  Its MAP_GET filled in
@@ -107,6 +107,13 @@ static int real_map_get_v3(int fd, struct famfs_ioc_map_v2 *map)
 	return ioctl(fd, FAMFSIOC_MAP_GET_V3, map) ? -errno : 0;
 }
 
+static int real_ns(int fd, const struct famfs_ioc_ns *a)
+{
+	int rc = ioctl(fd, FAMFSIOC_NS, a);
+
+	return rc < 0 ? -errno : rc;
+}
+
 const struct famfs_kernel_ops famfs_kernel_real = {
 	.mount = real_mount,
 	.umount = real_umount,
@@ -120,6 +127,7 @@ const struct famfs_kernel_ops famfs_kernel_real = {
 	.dev_get = real_dev_get,
 	.map_create_v3 = real_map_create_v3,
 	.map_get_v3 = real_map_get_v3,
+	.ns = real_ns,
 };
 
 const struct famfs_kernel_ops *famfs_kernel = &famfs_kernel_real;

@@ -253,19 +253,21 @@ int famfs_meta_create(const char *mpt, const char *rel, mode_t mode,
 		famfs_err("%s: cannot create: %s", p, why);
 		return pfd;
 	}
-	fd = famfs_meta_openat(pfd, name, O_RDWR | O_CREAT | O_EXCL, mode, why);
+	fd = famfs_mnt_creat(pfd, name, mode);
 	if (fd < 0) {
-		famfs_err("%s: cannot create: %s", p, why);
+		rc = -errno;
+		famfs_err("%s: cannot create: %s", p, errno == ELOOP ?
+			  "a symbolic link, not followed" : strerror(errno));
 		close(pfd);
-		return fd;
+		return rc;
 	}
 	rc = famfs_kernel->map_create(fd, &map);
 	if (rc) {
 		famfs_err("%s: MAP_CREATE (%s): %s", p,
 			  type == FAMFS_SUPERBLOCK ? "superblock" : "log",
 			  strerror(-rc));
-		unlinkat(pfd, name, 0);
-	} else if (fchmod(fd, mode)) {
+		famfs_mnt_unlinkat(pfd, name, 0);
+	} else if (famfs_mnt_fchmod(fd, mode)) {
 		famfs_warn("%s: chmod: %s", p, strerror(errno));
 	}
 	close(fd);
@@ -306,12 +308,12 @@ static void adopt_new(int mfd, unsigned k, uint64_t off, uint64_t len,
 	fd = famfs_meta_openat(mfd, q, O_RDONLY, 0, why);
 	if (fd < 0)
 		return;
-	if (seg_file_off(fd, len) == off && !renameat(mfd, q, mfd, name)) {
+	if (seg_file_off(fd, len) == off && !famfs_mnt_renameat2(mfd, q, mfd, name, 0)) {
 		close(fd);
 		return;
 	}
 	close(fd);
-	if (!unlinkat(mfd, q, 0))
+	if (!famfs_mnt_unlinkat(mfd, q, 0))
 		famfs_warn("%s.new: removed: it does not map log segment %u as its EXTEND entry says",
 			   p, k);
 }
@@ -557,13 +559,13 @@ int famfs_logseg_map_new(struct famfs_fs *fs, unsigned k, uint64_t off,
 			close(mfd);
 			return -ENAMETOOLONG;
 		}
-		if (unlinkat(mfd, seg_base(rel), 0) == 0)
+		if (famfs_mnt_unlinkat(mfd, seg_base(rel), 0) == 0)
 			famfs_warn("%s: removed: a log growth that did not finish", p);
 		/* .meta/.logK.new until the EXTEND entry is committed: a
 		 * later opening of the mount never takes it for a segment */
 		strcat(rel, ".new");
 		strcat(p, ".new");
-		if (unlinkat(mfd, seg_base(rel), 0) == 0)
+		if (famfs_mnt_unlinkat(mfd, seg_base(rel), 0) == 0)
 			famfs_warn("%s: removed: a log growth that did not finish", p);
 		rc = famfs_meta_create(fs->mpt, rel, log_mode(fs), FAMFS_LOG,
 				       off, len);
@@ -575,7 +577,7 @@ int famfs_logseg_map_new(struct famfs_fs *fs, unsigned k, uint64_t off,
 			fd = famfs_meta_openat(mfd, seg_base(rel), O_RDWR, 0, why);
 			if (fd < 0) {
 				famfs_err("%s: %s", p, why);
-				unlinkat(mfd, seg_base(rel), 0);
+				famfs_mnt_unlinkat(mfd, seg_base(rel), 0);
 				close(mfd);
 				return fd;
 			}
@@ -583,7 +585,7 @@ int famfs_logseg_map_new(struct famfs_fs *fs, unsigned k, uint64_t off,
 	}
 	rc = seg_map(fs, k, off, len, fd);
 	if (rc && mfd >= 0)
-		unlinkat(mfd, seg_base(rel), 0);
+		famfs_mnt_unlinkat(mfd, seg_base(rel), 0);
 	if (mfd >= 0)
 		close(mfd);
 	return rc;
@@ -604,7 +606,7 @@ void famfs_logseg_unmap_new(struct famfs_fs *fs, unsigned k)
 	snprintf(rel, sizeof(rel), FAMFS_META_LOGSEG, k);
 	mfd = famfs_metadir_open(fs->mpt, why);
 	if (mfd >= 0 && !new_name(q, sizeof(q), seg_base(rel)))
-		unlinkat(mfd, q, 0);
+		famfs_mnt_unlinkat(mfd, q, 0);
 	if (mfd >= 0)
 		close(mfd);
 }
@@ -628,7 +630,7 @@ int famfs_logseg_publish(struct famfs_fs *fs, unsigned k)
 			   q, p, why);
 		return mfd;
 	}
-	rc = renameat(mfd, qn, mfd, seg_base(rel)) ? -errno : 0;
+	rc = famfs_mnt_renameat2(mfd, qn, mfd, seg_base(rel), 0) ? -errno : 0;
 	/* a reader without the lock met the entry first and renamed it */
 	if (rc == -ENOENT &&
 	    !fstatat(mfd, seg_base(rel), &st, AT_SYMLINK_NOFOLLOW))

@@ -120,7 +120,7 @@ static void remove_dead_scratch(struct famfs_fs *fs)
 	while ((de = readdir(dir))) {
 		if (strncmp(de->d_name, ".new-", 5))
 			continue;
-		if (unlinkat(dfd, de->d_name, 0))
+		if (famfs_mnt_unlinkat(dfd, de->d_name, 0))
 			famfs_err("%s/%s: a dead creator's scratch file: cannot remove it: %s",
 				  d, de->d_name, strerror(errno));
 		else
@@ -155,8 +155,7 @@ int famfs_fill_units(struct famfs_fs *fs, const char *p,
 		return mfd;
 	}
 	name = strrchr(rel, '/') + 1;
-	fd = openat(mfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-		    0600);
+	fd = famfs_mnt_creat(mfd, name, 0600);
 	if (fd < 0) {
 		rc = -errno;
 		famfs_err("%s: cannot create %s, through which its memory is zeroed: %s%s (not created)",
@@ -175,7 +174,7 @@ int famfs_fill_units(struct famfs_fs *fs, const char *p,
 	else
 		rc = write_units(fd, p, map->file_size, len, fill);
 	close(fd);
-	if (unlinkat(mfd, name, 0) && !rc) {
+	if (famfs_mnt_unlinkat(mfd, name, 0) && !rc) {
 		rc = -errno;
 		famfs_err("%s: unlink %s: %s (not created)", p, sp,
 			  strerror(errno));

@@ -215,7 +215,7 @@ static int rm_one(struct famfs_fs *fs, const struct rm_item *it)
 		return 0;		/* not here: nothing to remove */
 	if (pfd < 0)
 		return late(fs, p, "removed", dirset_beneath_why(pfd), pfd);
-	rc = unlinkat(pfd, name, it->kind == FAMFS_LOG_MKDIR ? AT_REMOVEDIR : 0);
+	rc = famfs_mnt_unlinkat(pfd, name, it->kind == FAMFS_LOG_MKDIR ? AT_REMOVEDIR : 0);
 	rc = rc && errno != ENOENT ? -errno : 0;
 	close(pfd);
 	return rc ? late(fs, p, "removed", strerror(-rc), rc) : 0;
@@ -388,7 +388,7 @@ int famfs_rename(struct famfs_fs *fs, const char *from, const char *to)
 		rc = late(fs, pf, "moved", dirset_beneath_why(fpfd), fpfd);
 		goto out;
 	}
-	if (renameat2(fpfd, fname, tpfd, tname, RENAME_NOREPLACE))
+	if (famfs_mnt_renameat2(fpfd, fname, tpfd, tname, RENAME_NOREPLACE))
 		rc = late(fs, pf, "moved", strerror(errno), -errno);
 out:
 	if (fpfd >= 0)
@@ -453,10 +453,10 @@ int famfs_setattr(struct famfs_fs *fs, const char *rel, uint32_t valid,
 		goto out;
 	}
 	if (valid & (FAMFS_SETATTR_UID | FAMFS_SETATTR_GID) &&
-	    fchown(fd, valid & FAMFS_SETATTR_UID ? uid : (uid_t)-1,
+	    famfs_mnt_fchown(fd, valid & FAMFS_SETATTR_UID ? uid : (uid_t)-1,
 		   valid & FAMFS_SETATTR_GID ? gid : (gid_t)-1))
 		rc = late(fs, p, "given its owner", strerror(errno), -errno);
-	if (!rc && valid & FAMFS_SETATTR_MODE && fchmod(fd, m))
+	if (!rc && valid & FAMFS_SETATTR_MODE && famfs_mnt_fchmod(fd, m))
 		rc = late(fs, p, "given its mode", strerror(errno), -errno);
 	close(fd);
 out:

@@ -38,9 +38,9 @@ int famfs_layout_check(const struct famfs_layout *lay, char *reason)
 static void set_owner(int fd, const char *p, uint32_t mode, uint32_t uid,
 		      uint32_t gid)
 {
-	if (fchown(fd, uid, gid) && (uid != getuid() || gid != getgid()))
+	if (famfs_mnt_fchown(fd, uid, gid) && (uid != getuid() || gid != getgid()))
 		famfs_warn("%s: chown %u:%u: %s", p, uid, gid, strerror(errno));
-	if (fchmod(fd, mode & 07777))
+	if (famfs_mnt_fchmod(fd, mode & 07777))
 		famfs_warn("%s: chmod 0%o: %s", p, mode, strerror(errno));
 }
 
@@ -385,8 +385,7 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 		famfs_err("%s: cannot create: %s", p, dirset_beneath_why(pfd));
 		goto out;
 	}
-	fd = openat(pfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-		    0600);
+	fd = famfs_mnt_creat(pfd, name, 0600);
 	if (fd < 0) {
 		rc = -errno;
 		famfs_err("%s: cannot create: %s", p, strerror(errno));
@@ -446,7 +445,7 @@ unalloc:
 	famfs_fs_cache_drop(fs);	/* allocated, not logged */
 undo:
 	close(fd);
-	unlinkat(pfd, name, 0);
+	famfs_mnt_unlinkat(pfd, name, 0);
 	if (blocked)
 		sigprocmask(SIG_SETMASK, &oldmask, NULL);
 out:
@@ -509,7 +508,7 @@ static int mkdir_one(struct famfs_fs *fs, const char *rel, uint32_t mode,
 			       NULL, 0);
 	if (rc)
 		goto out;
-	if (mkdirat(pfd, name, 0700)) {
+	if (famfs_mnt_mkdirat(pfd, name, 0700)) {
 		rc = -errno;
 		famfs_err("%s: mkdir: %s", p, strerror(errno));
 		goto out;
@@ -527,7 +526,7 @@ static int mkdir_one(struct famfs_fs *fs, const char *rel, uint32_t mode,
 		if (!fstat(fd, &made) &&
 		    !fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) &&
 		    st.st_ino == made.st_ino && st.st_dev == made.st_dev)
-			unlinkat(pfd, name, AT_REMOVEDIR);
+			famfs_mnt_unlinkat(pfd, name, AT_REMOVEDIR);
 	} else {
 		set_owner(fd, p, mode, uid, gid);
 	}

@@ -175,7 +175,7 @@ static int remove_here(struct lp_ctx *c, const char *rel, bool dir)
 
 	if (pfd < 0)
 		return pfd;
-	rc = unlinkat(pfd, slash ? slash + 1 : rel, dir ? AT_REMOVEDIR : 0) ?
+	rc = famfs_mnt_unlinkat(pfd, slash ? slash + 1 : rel, dir ? AT_REMOVEDIR : 0) ?
 	     -errno : 0;
 	close(pfd);
 	if (!rc)
@@ -306,7 +306,8 @@ static int aside(void *arg, const char *path, const struct famfs_names_obj *o)
 		pfd = parent_of(c, h, &name);
 		if (pfd < 0)
 			return 0;
-		if (!renameat2(pfd, name, c->rootfd, tmp, RENAME_NOREPLACE)) {
+		if (!famfs_mnt_renameat2(pfd, name, c->rootfd, tmp,
+					 RENAME_NOREPLACE)) {
 			famfs_lp_ds_off(c);
 		} else {
 			famfs_join(p, sizeof(p), c->fs->mpt, h);
@@ -359,7 +360,8 @@ static void move_here(struct full *f, const char *rel,
 		fpfd = parent_of(c, h, &fname);
 		tpfd = famfs_lp_parent_fd(c, q, rel, strlen(rel), o->id, &name);
 		if (fpfd >= 0 && tpfd >= 0 &&
-		    !renameat2(fpfd, fname, tpfd, name, RENAME_NOREPLACE)) {
+		    !famfs_mnt_renameat2(fpfd, fname, tpfd, name,
+					 RENAME_NOREPLACE)) {
 			famfs_lp_ds_off(c);
 			c->r->moved++;
 		} else if (fpfd >= 0 && tpfd >= 0) {

@@ -148,7 +148,7 @@ int famfs_lp_ensure_parents(struct lp_ctx *c, const char *rel, uint64_t idx)
 		pfd = famfs_lp_parent_fd(c, p, r, n, idx, &name);
 		if (pfd < 0)
 			return pfd;
-		rc = mkdirat(pfd, name, 0755) ? -errno : 0;
+		rc = famfs_mnt_mkdirat(pfd, name, 0755) ? -errno : 0;
 		if (rc == -EEXIST)
 			continue;	/* made meanwhile */
 		if (rc) {

@@ -179,7 +179,7 @@ static int play_delete(struct lp_ctx *c, uint64_t idx, const struct famfs_ns *ns
 	pfd = famfs_lp_parent_fd(c, p, ns->path, strlen(ns->path), idx, &name);
 	if (pfd < 0)
 		return 0;
-	if (unlinkat(pfd, name, ns->kind == FAMFS_LOG_MKDIR ? AT_REMOVEDIR : 0)) {
+	if (famfs_mnt_unlinkat(pfd, name, ns->kind == FAMFS_LOG_MKDIR ? AT_REMOVEDIR : 0)) {
 		if (errno == ENOTEMPTY || errno == EEXIST)
 			CONFLICT(c, "%s: log entry %llu deletes the directory, but it is not empty here (what is in it is not in the log); not removed",
 				 p, (unsigned long long)idx);
@@ -235,7 +235,7 @@ static int play_rename(struct lp_ctx *c, uint64_t idx, const struct famfs_ns *ns
 		return 0;
 	}
 	tpfd = famfs_lp_parent_fd(c, q, ns->to, strlen(ns->to), idx, &tname);
-	if (tpfd >= 0 && renameat2(fpfd, fname, tpfd, tname, RENAME_NOREPLACE)) {
+	if (tpfd >= 0 && famfs_mnt_renameat2(fpfd, fname, tpfd, tname, RENAME_NOREPLACE)) {
 		if (errno == EEXIST)
 			CONFLICT(c, "%s: log entry %llu moves entry %llu to %s, but something not in the log is there; not moved",
 				 p, (unsigned long long)idx,
@@ -280,7 +280,7 @@ static int play_setattr(struct lp_ctx *c, uint64_t idx,
 		return 0;
 	}
 	if (ns->valid & (FAMFS_SETATTR_UID | FAMFS_SETATTR_GID) &&
-	    fchown(fd, ns->valid & FAMFS_SETATTR_UID ? ns->uid : (uid_t)-1,
+	    famfs_mnt_fchown(fd, ns->valid & FAMFS_SETATTR_UID ? ns->uid : (uid_t)-1,
 		   ns->valid & FAMFS_SETATTR_GID ? ns->gid : (gid_t)-1) &&
 	    !geteuid())
 		famfs_warn("%s: chown: %s", p, strerror(errno));
@@ -291,7 +291,7 @@ static int play_setattr(struct lp_ctx *c, uint64_t idx,
 			     famfs_names_get(c->names, ns->object, &o, NULL) == 1 ?
 			     o.mode : 0;
 
-		if (fchmod(fd, dir ? m : famfs_lp_file_mode(c, m)))
+		if (famfs_mnt_fchmod(fd, dir ? m : famfs_lp_file_mode(c, m)))
 			famfs_warn("%s: chmod: %s", p, strerror(errno));
 	}
 	close(fd);

@@ -70,9 +70,9 @@ static void dir_there(struct lp_ctx *c, const char *p, const char *rel,
 		goto refuse;
 	}
 	if (!c->dry && (st.st_uid != uid || st.st_gid != gid) &&
-	    fchown(fd, uid, gid) && !geteuid())
+	    famfs_mnt_fchown(fd, uid, gid) && !geteuid())
 		famfs_warn("%s: chown: %s", p, strerror(errno));
-	if (!c->dry && (st.st_mode & 07777) != mode && fchmod(fd, mode))
+	if (!c->dry && (st.st_mode & 07777) != mode && famfs_mnt_fchmod(fd, mode))
 		famfs_warn("%s: chmod: %s", p, strerror(errno));
 	close(fd);
 	c->r->present++;
@@ -112,7 +112,7 @@ again:
 		c->r->created_dirs++;
 		return 0;
 	}
-	if (mkdirat(pfd, name, mode)) {
+	if (famfs_mnt_mkdirat(pfd, name, mode)) {
 		if (errno == EEXIST && t == 0) {
 			t = -1;		/* made meanwhile: look at it */
 			goto again;
@@ -140,10 +140,10 @@ again:
 				  p, (unsigned long long)idx, dirset_made_why(fd));
 			return 0;
 		}
-		if (!own && fchown(fd, le32toh(e->fm.uid), le32toh(e->fm.gid)) &&
+		if (!own && famfs_mnt_fchown(fd, le32toh(e->fm.uid), le32toh(e->fm.gid)) &&
 		    !geteuid())
 			famfs_warn("%s: chown: %s", p, strerror(errno));
-		if (!mod && fchmod(fd, mode)) {
+		if (!mod && famfs_mnt_fchmod(fd, mode)) {
 			famfs_warn("%s: chmod: %s", p, strerror(errno));
 			mod_failed = true;
 		}

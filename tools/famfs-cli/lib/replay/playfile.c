@@ -33,12 +33,12 @@ static void fix_attrs(struct lp_ctx *c, int fd, const char *p,
 	if (fstat(fd, &st))
 		return;
 	if (st.st_uid != uid || st.st_gid != gid) {
-		if (fchown(fd, uid, gid) && !geteuid())
+		if (famfs_mnt_fchown(fd, uid, gid) && !geteuid())
 			famfs_warn("%s: chown: %s", p, strerror(errno));
 		did = true;
 	}
 	if ((st.st_mode & 07777) != mode || did) {
-		if (fchmod(fd, mode))
+		if (famfs_mnt_fchmod(fd, mode))
 			famfs_warn("%s: chmod: %s", p, strerror(errno));
 		did = true;
 	}
@@ -125,8 +125,7 @@ again:
 	own = t == 0 && famfs_lp_owner_right(c, e, psgid);
 	mod = own && famfs_lp_mode_right(c, mode, psgid);
 	/* O_EXCL: the file is this run's, and what is unlinked below */
-	fd = openat(pfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-		    mod ? mode : 0600);
+	fd = famfs_mnt_creat(pfd, name, mod ? mode : 0600);
 	if (fd < 0 && errno == EEXIST && t == 0) {
 		t = -1;		/* made meanwhile: look at it */
 		goto again;
@@ -137,9 +136,9 @@ again:
 		return 0;
 	}
 	/* owner and mode before the memory: no moment with the wrong ones */
-	if (!own && fchown(fd, le32toh(e->fm.uid), le32toh(e->fm.gid)) && !geteuid())
+	if (!own && famfs_mnt_fchown(fd, le32toh(e->fm.uid), le32toh(e->fm.gid)) && !geteuid())
 		famfs_warn("%s: chown: %s", p, strerror(errno));
-	if (!mod && fchmod(fd, mode))
+	if (!mod && famfs_mnt_fchmod(fd, mode))
 		famfs_warn("%s: chmod: %s", p, strerror(errno));
 	rc = famfs_fmap_create(fd, &want);
 	if (rc == 0) {
@@ -149,7 +148,7 @@ again:
 	}
 	if (rc == -ENOTTY && why) {
 		c->r->errors++;
-		unlinkat(pfd, name, 0);
+		famfs_mnt_unlinkat(pfd, name, 0);
 		famfs_err("%s: log entry %llu is %s, and " FAMFS_NO_V2_MSG "; not created",
 			  p, (unsigned long long)idx, why);
 		close(fd);
@@ -173,7 +172,7 @@ again:
 	/* no empty, unmapped file for an entry that got no memory (its memory
 	 * taken by an earlier entry, a failed mount...): the next logplay
 	 * creates it again */
-	if (unlinkat(pfd, name, 0) == 0)
+	if (famfs_mnt_unlinkat(pfd, name, 0) == 0)
 		famfs_err("%s: %s: %s%s (log entry %llu; not created)", p, ioc,
 			  strerror(-rc), rc == -EBUSY ?
 			  ": another process opened the new file before it was mapped (famfs.ko maps a file only for its only opener); run famfs logplay again" :
