@@ -17,7 +17,7 @@
 #   scripts/bench.sh --report   only rebuild the report from results/bench/boots
 # Environment: FAMFS_BENCH_OUT (results/bench), FAMFS_BENCH_SIZE,
 # FAMFS_BENCH_REPS, FAMFS_BENCH_ICOUNT_REPS, FAMFS_BENCH_PARTS (comma list of
-# counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud,small), FAMFS_BENCH_PROFILES
+# counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud,small,lifecycle), FAMFS_BENCH_PROFILES
 # ("bench-icount bench"),
 # FAMFS_BENCH_LOGFMT (the meta part's mkfs --log-format: compact or v1),
 # FAMFS_BENCH_SCALE (the scale part's steps in log entries: 1000,10000,100000;
@@ -40,16 +40,16 @@ t0=$SECONDS
 
 if [ -n "${QUICK:-}" ] && [ "${QUICK:-0}" != 0 ]; then
 	size=${FAMFS_BENCH_SIZE:-256M} reps=${FAMFS_BENCH_REPS:-3} ireps=${FAMFS_BENCH_ICOUNT_REPS:-2}
-	meta="BENCH_META_MKFILE=20 BENCH_META_CP=50 BENCH_META_LOG=1000,10000 BENCH_SMALL_N=50"
+	meta="BENCH_META_MKFILE=20 BENCH_META_CP=50 BENCH_META_LOG=1000,10000 BENCH_SMALL_N=50 BENCH_LIFE_N=50 BENCH_LIFE_BATCH=10"
 	scale=${FAMFS_BENCH_SCALE:-1000,10000}
 	mode=quick
 else
 	size=${FAMFS_BENCH_SIZE:-1G} reps=${FAMFS_BENCH_REPS:-5} ireps=${FAMFS_BENCH_ICOUNT_REPS:-3}
-	meta="BENCH_META_MKFILE=100 BENCH_META_CP=300 BENCH_META_LOG=1000,10000,100000 BENCH_SMALL_N=100"
+	meta="BENCH_META_MKFILE=100 BENCH_META_CP=300 BENCH_META_LOG=1000,10000,100000 BENCH_SMALL_N=100 BENCH_LIFE_N=100 BENCH_LIFE_BATCH=20"
 	scale=${FAMFS_BENCH_SCALE:-1000,10000,100000}
 	mode=full
 fi
-parts=${FAMFS_BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud,small}
+parts=${FAMFS_BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud,small,lifecycle}
 meta="$meta BENCH_SCALE=$scale BENCH_PUD_SIZE=${FAMFS_BENCH_PUD_SIZE:-1G} BENCH_PUD_BIG=${FAMFS_BENCH_PUD_BIG:-16G}"
 profiles=${FAMFS_BENCH_PROFILES:-bench-icount bench}
 
@@ -148,7 +148,7 @@ report() {
 		echo "host: $(nproc) CPUs; load before/after: $(sed 's/.*load average: //' "$out/host-load.txt" 2>/dev/null | tr '\n' ';')"
 		echo
 		: > "$out/chart.dat"
-		awk -v CHART="$out/chart.dat" -v ICF="$out/raw/icount.txt" -f "$out/report.awk" -f "$repo/scripts/bench-pud.awk" -f "$repo/scripts/bench-small.awk" \
+		awk -v CHART="$out/chart.dat" -v ICF="$out/raw/icount.txt" -f "$out/report.awk" -f "$repo/scripts/bench-pud.awk" -f "$repo/scripts/bench-small.awk" -f "$repo/scripts/bench-lifecycle.awk" \
 			"$out/raw/icount.txt" "$out/raw/realtime.txt" ||
 			{ echo "bench: report.awk failed: the report is incomplete" | tee /dev/stderr; rc=1; }
 		cat <<'EOF'
@@ -706,6 +706,7 @@ END {
 
 	pud7()	# scripts/bench-pud.awk
 	small8()	# scripts/bench-small.awk
+	life9()	# scripts/bench-lifecycle.awk
 }
 EOF
 }

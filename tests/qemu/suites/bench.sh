@@ -12,7 +12,7 @@
 #   BENCH_RW_SIZE (256M)  bytes per read()/write() pass
 #   BENCH_REPS (5)        repetitions of the alternating passes
 #   BENCH_REPS_ICOUNT     the same on the bench-icount profile (default BENCH_REPS)
-#   BENCH_PARTS           counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud,small
+#   BENCH_PARTS           counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud,small,lifecycle
 #                         (default: all)
 #   BENCH_PUD_SIZE (1G)   the pud part's file size (whole GiBs)
 #   BENCH_PUD_BIG (16G)   the pud part's file mapped in BENCH_PUD_PROCS (8)
@@ -28,6 +28,8 @@
 #   BENCH_SMALL_N (100) BENCH_SMALL_EXACT (512) BENCH_SMALL_UNITS (20)
 #   BENCH_SMALL_LARGE (64M) BENCH_SMALL_EXEC (20): the small part's
 #                         (issue 30; suites/bench/small.sh says what they are)
+#   BENCH_LIFE_N (100) BENCH_LIFE_BATCH (20): the lifecycle part's (issue
+#                         29; suites/bench/lifecycle.sh says what they are)
 # (lists comma-separated: the kernel command line splits at spaces)
 # Machine-readable lines (bench_dax.c and "BENCH meta ...") go to
 # $FAMFS_OUT/bench.txt; exact fault counts are also checked (PASS/FAIL).
@@ -35,7 +37,7 @@
 
 SIZE=${BENCH_SIZE:-1G}
 REPS=${BENCH_REPS:-5}
-PARTS=$(echo "${BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud,small}" | tr , " ")
+PARTS=$(echo "${BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud,small,lifecycle}" | tr , " ")
 N_MKFILE=${BENCH_META_MKFILE:-100}
 N_CP=${BENCH_META_CP:-300}
 N_LOG=$(echo "${BENCH_META_LOG:-1000,10000}" | tr , " ")
@@ -653,6 +655,9 @@ fi
 
 # ---- small files (issue 30): suites/bench/small.sh ---------------------------
 . "$FAMFS_SRC/tests/qemu/suites/bench/small.sh"
+
+# ---- rm, and the replay of DELETE, RENAME, SETATTR (issue 29): suites/bench/lifecycle.sh
+. "$FAMFS_SRC/tests/qemu/suites/bench/lifecycle.sh"
 
 umount $M 2>/dev/null
 umount $E 2>/dev/null
