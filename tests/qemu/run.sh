@@ -35,7 +35,8 @@ FAMFS_QEMU_SMP (guest CPUs, default 1), FAMFS_RESULTS, FAMFS_REQUIRE_KO=1
 (FAIL when fs/famfs/famfs.ko is not built), FAMFS_SELFTEST_BREAK (see
 suites/selftest.sh), FAMFS_FUZZ_LONG / FAMFS_FUZZ_SEED / FAMFS_FUZZ_ITER
 (see suites/hostile_fuzz.sh), FAMFS_LONG=1 (long modes: a suite's
-"# timeout-long:" header, suites/scale.sh's 100k entries), FAMFS_SCALE_N, FAMFS_STAGE (the staged install suites/demo.sh
+"# timeout-long:" header, suites/scale.sh's 100k entries), FAMFS_SCALE_N,
+FAMFS_CHURN_N / FAMFS_CHURN_WAIT (see suites/churn4.sh), FAMFS_STAGE (the staged install suites/demo.sh
 uses, relative to the repo; default build/stage).
 EOF
 }
@@ -103,6 +104,9 @@ passenv() {
 	# long modes (suites/scale.sh: 100k entries), and its N
 	printf 'export FAMFS_LONG="%s" FAMFS_SCALE_N="%s"\n' \
 		"${FAMFS_LONG:-}" "${FAMFS_SCALE_N:-}"
+	# suites/churn4.sh: its count, and how long a create waits for memory
+	printf 'export FAMFS_CHURN_N="%s" FAMFS_CHURN_WAIT="%s"\n' \
+		"${FAMFS_CHURN_N:-}" "${FAMFS_CHURN_WAIT:-}"
 }
 # GUEST=HOST qemu_cmd GUESTDIR SYNCDIR: the QEMU command line for the sourced
 # profile in QCMD (its host_args sees GUEST: a, or b (c, d) on two-hosts
