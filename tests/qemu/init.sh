@@ -34,7 +34,9 @@ echo 30 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 PROFILES=/src/tests/qemu/profiles
 . /src/tests/qemu/lib.sh || die "cannot source lib.sh"
 . "$PROFILES/$PROFILE.sh" || die "no profile $PROFILE"
-export FAMFS_DEV FAMFS_DEV_MODE FAMFS_DEVS
+# FAMFS_GUESTS: every host of this boot (lib.sh's sync_peers)
+FAMFS_GUESTS=${FAMFS_GUESTS:-$FAMFS_HOST}
+export FAMFS_DEV FAMFS_DEV_MODE FAMFS_DEVS FAMFS_GUESTS
 : > /out/results.txt
 
 echo "init: profile $PROFILE host $FAMFS_HOST: device setup"

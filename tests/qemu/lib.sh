@@ -1,12 +1,12 @@
 # Helpers for guest suites (busybox sh).  Source it:  . "$FAMFS_SRC/tests/qemu/lib.sh"
 # Every helper prints one PROTOCOL line (tests/PROTOCOL.md) to stdout and
 # appends it to $FAMFS_OUT/results.txt.  Ids are prefixed with
-# <profile>/<suite>/ (plus <host>/ on two-hosts profiles).
+# <profile>/<suite>/ (plus <host>/ on two-hosts and four-hosts profiles).
 FAMFS_SUITE=${FAMFS_SUITE:-$(basename "$0" .sh)}
 
 t_id() {
 	case $FAMFS_PROFILE in
-	two-hosts*) echo "$FAMFS_PROFILE/$FAMFS_SUITE/$FAMFS_HOST/$1" ;;
+	two-hosts*|four-hosts*) echo "$FAMFS_PROFILE/$FAMFS_SUITE/$FAMFS_HOST/$1" ;;
 	*) echo "$FAMFS_PROFILE/$FAMFS_SUITE/$1" ;;
 	esac
 }
@@ -90,9 +90,13 @@ run_prog() {
 bg_prog() { "$@" > /tmp/$1.bg.out 2>&1 & BG_PID=$!; }
 bg_verdict() { wait $BG_PID; t_prog "$1" /tmp/$1.bg.out $?; }
 
-# Two-hosts signalling through the shared 9p folder $FAMFS_SYNC.
+# Signalling between the guests of a two-hosts or four-hosts profile,
+# through the shared 9p folder $FAMFS_SYNC.
 sync_post() { echo "${2:-$FAMFS_HOST}" > "$FAMFS_SYNC/$1.tmp" && mv "$FAMFS_SYNC/$1.tmp" "$FAMFS_SYNC/$1"; }
-# sync_wait NAME [TIMEOUT_S]: returns 1 (and prints a FAIL line) on timeout.
+# sync_wait NAME [TIMEOUT_S] [HOST]: returns 1 (and prints a FAIL line) on
+# timeout, or at once when a host that exited (run.sh's .exited-HOST) did
+# not post NAME: any other host, or HOST alone when given (the one that
+# posts NAME; four-hosts: the others may be done already).
 sync_wait() {
 	_n=0
 	while [ ! -e "$FAMFS_SYNC/$1" ]; do
@@ -100,7 +104,7 @@ sync_wait() {
 			t_fail "sync-$1" "timed out after ${2:-60}s waiting for '$1'"
 			return 1
 		fi
-		for _f in "$FAMFS_SYNC"/.exited-*; do	# posted by run.sh
+		for _f in "$FAMFS_SYNC"/.exited-${3:-*}; do	# posted by run.sh
 			[ -e "$_f" ] && [ ! -e "$FAMFS_SYNC/$1" ] && [ "$_f" != "$FAMFS_SYNC/.exited-$FAMFS_HOST" ] &&
 				{ t_fail "sync-$1" "host ${_f##*-} exited before posting '$1'"; return 1; }
 		done
@@ -113,14 +117,69 @@ sync_wait() {
 sync_post_verdict() {
 	sync_post "$1" "$(grep -c "^PASS $(t_id '')" "$FAMFS_OUT/results.txt") $(grep -c "^FAIL $(t_id '')" "$FAMFS_OUT/results.txt")"
 }
-# t_peer ID NAME [TIMEOUT_S]: wait for the peer's sync_post_verdict NAME;
-# PASS iff the peer's checks passed (some PASS, no FAIL), else FAIL (also on
-# timeout, as sync_wait).  The peer's own lines say which check failed.
+# t_peer ID NAME [TIMEOUT_S] [HOST]: wait for the peer's sync_post_verdict
+# NAME (posted by HOST, as sync_wait); PASS iff the peer's checks passed
+# (some PASS, no FAIL), else FAIL (also on timeout, as sync_wait).  The
+# peer's own lines say which check failed.
 t_peer() {
-	sync_wait "$2" "${3:-60}" || return 1
+	sync_wait "$2" "${3:-60}" ${4:-} || return 1
 	read -r _np _nf < "$FAMFS_SYNC/$2"
 	if [ "${_nf:-x}" = 0 ] && [ "${_np:-0}" -gt 0 ] 2>/dev/null; then t_pass "$1"
 	else t_fail "$1" "the peer's checks: '${_np:-?}' passed, '${_nf:-?}' failed (posted '$(cat "$FAMFS_SYNC/$2")')"; fi
+}
+# Several peers (four-hosts: a b c d).  sync_peers: the other hosts of
+# this boot (FAMFS_GUESTS, from the profile), one a line.
+sync_peers() { for _h in $FAMFS_GUESTS; do [ "$_h" = "$FAMFS_HOST" ] || echo "$_h"; done; }
+# sync_wait_all NAME [TIMEOUT_S]: wait for NAME-<host> from every peer;
+# returns 1 if any timed out (each a FAIL line, as sync_wait).
+sync_wait_all() {
+	_r=0
+	for _h in $(sync_peers); do sync_wait "$1-$_h" "${2:-60}" "$_h" || _r=1; done
+	return $_r
+}
+# t_peers ID NAME [TIMEOUT_S]: t_peer ID-<host> NAME-<host> for every peer
+# (each posted sync_post_verdict NAME-<its host>).
+t_peers() {
+	for _h in $(sync_peers); do t_peer "$1-$_h" "$2-$_h" "${3:-60}" "$_h"; done
+}
+
+# famfs_tree MPT [NOSUM]: one line per path under the famfs mount MPT (not
+# .meta), sorted, the same on every host that has the same tree: "d PATH
+# MODE UID:GID" and "f PATH MODE UID:GID SIZE MD5 MAP" (MODE octal, a
+# file's without write bits: a client's files have none; MAP getmap's
+# extents).  Files whose path matches the grep regex NOSUM get "-" for
+# MD5 (a large file that would take long to read under TCG).
+famfs_tree() {
+	( cd "$1" && find . -path ./.meta -prune -o -print | sort | while IFS= read -r _p; do
+		[ "$_p" = . ] && continue
+		_st=$(stat -c '%f %u:%g %s' "$_p")
+		_raw=${_st%% *} _st=${_st#* }
+		if [ -d "$_p" ]; then
+			echo "d $_p $(printf %o $((0x$_raw & 0xfff))) ${_st% *}"
+			continue
+		fi
+		_sum=-
+		if [ -z "${2:-}" ] || ! echo "$_p" | grep -q -- "$2"; then
+			_sum=$(md5sum < "$_p" | cut -d' ' -f1)
+		fi
+		echo "f $_p $(printf %o $((0x$_raw & 0xf6d))) $_st $_sum" \
+		     "$(famfs getmap "$_p" 2>&1 | tail -n +2 | tr -s ' \n' ' ')"
+	done )
+}
+# t_tree ID MPT FILE [TIMEOUT_S] [NOSUM]: PASS once famfs_tree MPT equals
+# FILE (another host's famfs_tree, e.g. in $FAMFS_SYNC), polled for up to
+# TIMEOUT_S (default 60: a follower may still be replaying); else FAIL with
+# the first differences.  The last tree is kept in /tmp/tree.ID.
+t_tree() {
+	_n=0
+	until famfs_tree "$2" "${5:-}" > "/tmp/tree.$1" && cmp -s "/tmp/tree.$1" "$3"; do
+		if [ $_n -ge $((${4:-60} * 2)) ]; then
+			t_fail "$1" "$(diff "$3" "/tmp/tree.$1" | grep '^[-+][^-+]' | head -n 6 | tr '\n' '|')"
+			return 1
+		fi
+		sleep 0.5; _n=$((_n + 1))
+	done
+	t_pass "$1"
 }
 
 # Kernel traces that a test provokes on purpose: the host ignores WARNING/Call

@@ -35,7 +35,8 @@ FAMFS_QEMU_SMP (guest CPUs, default 1), FAMFS_RESULTS, FAMFS_REQUIRE_KO=1
 (FAIL when fs/famfs/famfs.ko is not built), FAMFS_SELFTEST_BREAK (see
 suites/selftest.sh), FAMFS_FUZZ_LONG / FAMFS_FUZZ_SEED / FAMFS_FUZZ_ITER
 (see suites/hostile_fuzz.sh), FAMFS_LONG=1 (long modes: a suite's
-"# timeout-long:" header, suites/scale.sh's 100k entries), FAMFS_SCALE_N, FAMFS_STAGE (the staged install suites/demo.sh
+"# timeout-long:" header, suites/scale.sh's 100k entries), FAMFS_SCALE_N,
+FAMFS_CHURN_N / FAMFS_CHURN_WAIT (see suites/churn4.sh), FAMFS_STAGE (the staged install suites/demo.sh
 uses, relative to the repo; default build/stage).
 EOF
 }
@@ -103,9 +104,13 @@ passenv() {
 	# long modes (suites/scale.sh: 100k entries), and its N
 	printf 'export FAMFS_LONG="%s" FAMFS_SCALE_N="%s"\n' \
 		"${FAMFS_LONG:-}" "${FAMFS_SCALE_N:-}"
+	# suites/churn4.sh: its count, and how long a create waits for memory
+	printf 'export FAMFS_CHURN_N="%s" FAMFS_CHURN_WAIT="%s"\n' \
+		"${FAMFS_CHURN_N:-}" "${FAMFS_CHURN_WAIT:-}"
 }
 # GUEST=HOST qemu_cmd GUESTDIR SYNCDIR: the QEMU command line for the sourced
-# profile in QCMD (its host_args sees GUEST: a, or b on two-hosts profiles).
+# profile in QCMD (its host_args sees GUEST: a, or b (c, d) on two-hosts
+# (four-hosts) profiles).
 qemu_cmd() {
 	QARGS=()
 	host_args
@@ -127,18 +132,28 @@ bad_kernel_line() {
 		sub(/^.*\[ *[0-9]+\.[0-9]+\] */, ""); print substr($0, 1, 160); exit }' "$1"
 }
 
-# boot PROFILE SUITES...: one boot (two guests for two-hosts*); writes verdict.txt.
+# multi_guest PROFILE: 0 if PROFILE boots several guests (FAMFS_GUESTS):
+# two-hosts* (a b) and four-hosts* (a b c d); they take both slots.
+multi_guest() { case $1 in two-hosts*|four-hosts*) return 0 ;; esac; return 1; }
+
+# boot PROFILE SUITES...: one boot (one guest, or FAMFS_GUESTS: two for
+# two-hosts*, four for four-hosts*); writes verdict.txt.
 boot() {
 	local p=$1; shift
 	local dir=$RESULTS/$p work=$here/work/$p.$$ t0=$SECONDS bt=90 s h g
-	for s; do bt=$((bt + $(suite_timeout "$s"))); done
-	bt=${FAMFS_BOOT_TIMEOUT:-$bt}
 	rm -rf "$dir" && mkdir -p "$dir/sync" "$work"
 	WORK=$work
 	# shellcheck source=/dev/null
 	. "$PROFILES/$p.sh"
 	host_prepare
 	local guests=${FAMFS_GUESTS:-a}
+	# The hard timeout: 90 s to boot and set up (45 s more for each guest
+	# beyond two: four TCG guests share two cores) and the suites' own.
+	local -a hl
+	read -r -a hl <<< "$guests"
+	[ ${#hl[@]} -le 2 ] || bt=$((bt + 45 * (${#hl[@]} - 2)))
+	for s; do bt=$((bt + $(suite_timeout "$s"))); done
+	bt=${FAMFS_BOOT_TIMEOUT:-$bt}
 	local -A host_of
 	for h in $guests; do
 		g=$dir; [ "$guests" = a ] || g=$dir/$h
@@ -235,13 +250,13 @@ if [ $interactive = 1 ]; then
 	exit 0
 fi
 
-# Schedule: two-guest profiles first (they need both slots), then the
+# Schedule: the profiles of several guests first (they need both slots), then the
 # single-guest ones longest first (by a full make check: pmem ~400 s,
 # nvdimm-devdax ~200 s, nvdimm ~65 s, nvdimm2/mixed ~55 s, cxl* 20-45 s), so
 # that pmem does not start last while the other slot idles.
 order=$(for p in "${!plan[@]}"; do
 	case $p in
-	two-hosts*) k=0 ;; pmem) k=1 ;; nvdimm-devdax) k=2 ;; nvdimm) k=3 ;;
+	two-hosts*|four-hosts*) k=0 ;; pmem) k=1 ;; nvdimm-devdax) k=2 ;; nvdimm) k=3 ;;
 	nvdimm2|mixed) k=4 ;; cxl*) k=5 ;; *) k=6 ;;
 	esac; echo "$k $p"
 done | sort | cut -d' ' -f2)
@@ -249,7 +264,7 @@ done | sort | cut -d' ' -f2)
 declare -A need
 used=0
 for p in $order; do
-	n=1; case $p in two-hosts*) n=2 ;; esac
+	n=1; multi_guest "$p" && n=2
 	[ $n -le "$SLOTS" ] || n=$SLOTS
 	while [ $((used + n)) -gt "$SLOTS" ]; do
 		wait -n -p done_pid; used=$((used - ${need[$done_pid]}))

@@ -1,4 +1,4 @@
-# profiles: pmem nvdimm nvdimm-devdax cxl two-hosts two-hosts-devdax two-hosts-cxl two-hosts-cxl-devdax cxl2 two-hosts-rev mixed
+# profiles: pmem nvdimm nvdimm-devdax cxl two-hosts two-hosts-devdax two-hosts-cxl two-hosts-cxl-devdax cxl2 two-hosts-rev mixed four-hosts
 # timeout: 120
 # Checks of the test harness itself: the profile's device is what the suites
 # expect, data goes through it, and famfs.ko is loaded when it was built.
@@ -30,23 +30,31 @@ else
 	n=0
 	for off in 0 $((size / 2 + 4096)) $((size - 2 * 1048576)); do
 		n=$((n + 1))
-		[ "$FAMFS_HOST" = b ] && continue	# b checks what a wrote, below
+		[ "$FAMFS_HOST" = a ] || continue	# b (c, d) checks what a wrote, below
 		t_ok readback-$n sh -c "devpat write $FAMFS_DEV $off 64K h$off && devpat check $FAMFS_DEV $off 64K h$off"
 	done
 fi
 
 # Two hosts: a writes through the device (O_DIRECT or devdax mmap), b checks.
-case $FAMFS_PROFILE in two-hosts*)
+# Four hosts: b, c and d check, and a takes each one's verdict.
+case $FAMFS_PROFILE in two-hosts*|four-hosts*)
+	v=harness-checked
+	case $FAMFS_PROFILE in four-hosts*) v=harness-checked-$FAMFS_HOST ;; esac
 	if [ "$FAMFS_HOST" = a ]; then
 		t_ok shared-write devpat write "$FAMFS_DEV" 4M 1M shared-from-a
 		sync_post harness-written
-		t_peer shared-peer-checked harness-checked 60
+		case $FAMFS_PROFILE in
+		four-hosts*)
+			t_eq peers "b c d" "$(sync_peers | tr '\n' ' ' | sed 's/ $//')"
+			t_peers shared-peer-checked harness-checked 120 ;;
+		*) t_peer shared-peer-checked harness-checked 60 ;;
+		esac
 	else
-		if sync_wait harness-written 60; then
+		if sync_wait harness-written 120 a; then
 			t_ok shared-readback devpat check "$FAMFS_DEV" 4M 1M shared-from-a
 			t_not shared-other-seed devpat check "$FAMFS_DEV" 4M 4K not-written
 		fi
-		sync_post_verdict harness-checked
+		sync_post_verdict $v
 	fi
 	;;
 esac

@@ -5,8 +5,9 @@
 #   FAMFS_SELFTEST_BREAK="fail warn oops hang exit" (any subset; 1 = "fail warn")
 # fail: a FAIL line; warn/oops: famfs_selftest.ko WARNs or oopses (panic: no
 # end marker); hang: the suite overruns its timeout; exit: it exits non-zero.
-# MODE-a / MODE-b: only on that host of a two-hosts profile (run.sh -p two-hosts
-# selftest harness with oops-a shows b's sync_wait failing at once).
+# MODE-a / MODE-b (-c, -d): only on that host of a two-hosts (four-hosts)
+# profile (run.sh -p two-hosts selftest harness with oops-a shows b's
+# sync_wait failing at once).
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 t_pass started
@@ -14,7 +15,7 @@ modes=${FAMFS_SELFTEST_BREAK:-1}
 [ "$modes" = 1 ] && modes="fail warn"
 ko=$FAMFS_SRC/tests/qemu/selftest/famfs_selftest.ko
 for m in $modes; do
-	case $m in *-a|*-b) [ "${m##*-}" = "$FAMFS_HOST" ] || continue; m=${m%-?} ;; esac
+	case $m in *-[abcd]) [ "${m##*-}" = "$FAMFS_HOST" ] || continue; m=${m%-?} ;; esac
 	case $m in
 	fail) t_fail deliberate "FAMFS_SELFTEST_BREAK: this check always fails" ;;
 	warn|oops)
