@@ -352,6 +352,79 @@ static void test_summary_damage(void **s)
 	}
 }
 
+/* a process that loads the summary knows a sealed unit (a large file's
+ * extent replayed over a shared unit: test_large_after_small) as sealed:
+ * a small file's page given back there stays used, as it does in a cache
+ * rebuilt from the log.  The flag was not saved: the loaded unit had all
+ * its pages used but was no longer sealed, so the page given back was the
+ * next small file's, inside the large file. */
+static void test_sealed_in_summary(void **s)
+{
+	struct th *t = pnew();
+	struct famfs_log_entry e;
+	struct famfs_alloc a;
+	uint64_t off, got, u;
+	char why[FAMFS_REASON_LEN];
+
+	(void)s;
+	th_create_ok(&t->fs, "s1", 100);
+	last_entry(t, &e);
+	off = le64toh(e.fm.ext.simple[0].offset);
+	u = off / UNIT;
+	/* a diverged log: a large file over the shared unit */
+	th_append_file(t, "large", u * UNIT, UNIT, UNIT);
+	assert_int_equal(th_reopen(t), 0);
+	/* a process replays it over the summary's pages: sealed; saved */
+	th_create_ok(&t->fs, "s2", 100);
+	last_entry(t, &e);
+	assert_int_not_equal(le64toh(e.fm.ext.simple[0].offset) / UNIT, u);
+	assert_int_equal(th_reopen(t), 0);
+	/* the next process: from the summary, nothing rebuilt */
+	memset(&famfs_summary_stats, 0, sizeof(famfs_summary_stats));
+	th_create_ok(&t->fs, "s3", 100);
+	assert_int_equal(famfs_summary_stats.rebuilds, 0);
+	assert_non_null(t->fs.cache_alloc);
+	assert_non_null(t->fs.cache_alloc->pa[0]);
+	/* s1's page given back (what a reclaim would do): the unit is the
+	 * large file's as well, the page stays used, as in a rebuild */
+	assert_int_equal(famfs_alloc_build(&t->fs, &a), 0);
+	assert_int_equal(famfs_pagealloc_give(a.pa[0], off, PG, NULL), 0);
+	assert_true(famfs_pagealloc_test(a.pa[0], off));
+	famfs_alloc_free(&a);
+	assert_int_equal(famfs_pagealloc_give(t->fs.cache_alloc->pa[0], off,
+					      PG, NULL), 0);
+	assert_true(famfs_pagealloc_test(t->fs.cache_alloc->pa[0], off));
+	assert_int_equal(famfs_pagealloc_take(t->fs.cache_alloc->pa[0], 1,
+					      &got, why), 0);
+	assert_int_not_equal(got / UNIT, u);
+	assert_true(famfs_bitmap_test(&t->fs.cache_alloc->dev[0], u));
+	famfs_pagealloc_give(t->fs.cache_alloc->pa[0], got, PG, NULL);
+	th_free(t);
+}
+
+/* a summary of version 4 (its page records have no flags: a sealed unit
+ * cannot be told) is not read: rebuilt from the log */
+static void test_summary_v4_rebuilt(void **s)
+{
+	struct th *t = pnew();
+	char p[PATH_MAX];
+	uint32_t v;
+	int fd;
+
+	(void)s;
+	populate(t);
+	sum_path(t, p);
+	fd = open(p, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &v, 4, 8), 4);	/* magic, version */
+	assert_int_equal(v, 5);
+	v = 4;
+	assert_int_equal(pwrite(fd, &v, 4, 8), 4);
+	close(fd);
+	after(t, 1);
+	th_free(t);
+}
+
 /* several devices: a small file on any member (--device), each device's
  * pages of its own */
 static void test_members(void **s)
@@ -525,6 +598,9 @@ int main(void)
 		cmocka_unit_test_setup(test_small_create, cmp),
 		cmocka_unit_test_setup(test_new_process, cmp),
 		cmocka_unit_test_setup(test_summary_damage, cmp),
+		cmocka_unit_test_setup(test_sealed_in_summary, v1),
+		cmocka_unit_test_setup(test_sealed_in_summary, cmp),
+		cmocka_unit_test_setup(test_summary_v4_rebuilt, cmp),
 		cmocka_unit_test(test_members),
 		cmocka_unit_test(test_large_after_small),
 		cmocka_unit_test(test_pages_over_pages),
