@@ -324,8 +324,8 @@ static void test_summary_damage(void **s)
 		size = st.st_size;
 		th_free(t);
 	}
-	/* the page state is at the end: count, CRC, one unit (88 bytes) */
-	for (off_t off = size - 88; off < size; off += 3) {
+	/* the page state is at the end: count, CRC, one unit (16 + 80 bytes) */
+	for (off_t off = size - 96; off < size; off += 3) {
 		struct th *t = pnew();
 		uint8_t c;
 		int fd;
