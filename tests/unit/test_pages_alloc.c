@@ -476,6 +476,43 @@ static void test_members(void **s)
 	famfs_alloc_free(&a);
 }
 
+/* a device whose page allocator cannot be set up (unit 0 free in its unit
+ * allocator: a member added with no reserved unit) refuses a small file
+ * with the set-up's errno and reason, naming the device -- not -ENOMEM;
+ * nothing taken on any device */
+static void test_pagealloc_setup_refused(void **s)
+{
+	struct famfs_superblock sb;
+	struct famfs_alloc a;
+	struct famfs_place pl = { 0 };
+	struct famfs_log_simple_ext x[FAMFS_LOG_MAX_SIMPLE_EXT];
+	uint8_t devs[FAMFS_LOG_MAX_SIMPLE_EXT];
+	char why[FAMFS_REASON_LEN] = "";
+	uint64_t nfree;
+	unsigned n;
+
+	(void)s;
+	famfs_sb_init(&sb, (const uint8_t *)"0123456789abcdef",
+		      (const uint8_t *)"fedcba9876543210", 64 * MiB, 8 * MiB);
+	assert_int_equal(famfs_alloc_init(&a, &sb), 0);
+	assert_int_equal(famfs_alloc_add_dev(&a, 1, 0, 256 * MiB), 0);
+	nfree = famfs_alloc_nfree(&a);
+	pl.has_dev = true;
+	pl.dev = 1;
+	assert_int_equal(famfs_alloc_place_pages(&a, &pl, PG, x, &n, devs,
+						 why), -EINVAL);
+	assert_non_null(strstr(why, "device 1"));
+	assert_non_null(strstr(why, "unit 0 is free"));
+	assert_null(a.pa[1]);
+	assert_int_equal(famfs_alloc_nfree(&a), nfree);
+	/* device 0 is fine */
+	pl.dev = 0;
+	assert_int_equal(famfs_alloc_place_pages(&a, &pl, PG, x, &n, devs,
+						 why), 0);
+	assert_int_equal(devs[0], 0);
+	famfs_alloc_free(&a);
+}
+
 /* a diverged or corrupt log: a large file's extent replayed after a small
  * file's page extent in the same 2 MiB unit.  The unit is the large file's
  * too: no new small file gets a page of it (the kernel would refuse each
@@ -602,6 +639,7 @@ int main(void)
 		cmocka_unit_test_setup(test_sealed_in_summary, cmp),
 		cmocka_unit_test_setup(test_summary_v4_rebuilt, cmp),
 		cmocka_unit_test(test_members),
+		cmocka_unit_test(test_pagealloc_setup_refused),
 		cmocka_unit_test(test_large_after_small),
 		cmocka_unit_test(test_pages_over_pages),
 	};
