@@ -198,9 +198,12 @@ static int pages_load(struct famfs_fs *fs, struct famfs_bitmap *bm,
 	if (!nrec)
 		return 0;
 	pa = calloc(1, sizeof(*pa));
-	if (!pa || famfs_pagealloc_init(pa, bm, NULL)) {
-		free(pa);
+	if (!pa)
 		return -ENOMEM;
+	rc = famfs_pagealloc_init(pa, bm, NULL);
+	if (rc) {	/* -EINVAL: unit 0 free, which the bitmap may not say */
+		free(pa);
+		return rc == -ENOMEM ? rc : -EBADMSG;
 	}
 	for (uint64_t r = 0; !rc && r < nrec; r++) {
 		uint64_t u = rec[r].unit;

@@ -149,7 +149,8 @@ static int alloc_small(struct famfs_fs *fs, const char *p, const char *norm,
 	rc = famfs_alloc_place_pages(fs->cache_alloc, pl, size, ext, &next,
 				     devs, why);
 	if (rc) {
-		famfs_err("%s: no room for a small file of %llu bytes: %s", p,
+		famfs_err("%s: %s a small file of %llu bytes: %s", p,
+			  rc == -ENOSPC ? "no room for" : "cannot place",
 			  (unsigned long long)size, why[0] ? why : strerror(-rc));
 		famfs_fs_cache_drop(fs);
 		return rc;
