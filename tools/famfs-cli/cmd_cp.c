@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* famfs cp: copy files and directories into a famfs mount (master only).
- * Data goes through a scratch DAX mapping of its memory, then msync (fill.c). */
+ * Data goes through the new file's DAX mapping, or a scratch mapping of its
+ * memory when the file's cannot reach all of it, then msync (fill.c). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
