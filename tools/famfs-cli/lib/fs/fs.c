@@ -379,6 +379,7 @@ void famfs_fs_unlock(struct famfs_fs *fs)
 	flock(fs->lock_fd, LOCK_UN);
 	fs->locked = false;
 	fs->scratch_swept = false;
+	fs->own_next = 0;	/* another creator may append now */
 }
 
 /* What is rewritten must verify: re-CRCing a damaged superblock would make

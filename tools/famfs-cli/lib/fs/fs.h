@@ -94,6 +94,10 @@ struct famfs_fs {
 	char cache_dirok[FAMFS_LOG_PATH_MAX];	/* pathcheck.c */
 	size_t cache_dirok_len;
 	bool tail_checked;		/* log/: slots past next_index seen */
+	/* log/: next_index as this process's last append committed it,
+	 * under the log lock held since (0: none) -- the slots around it
+	 * are the ones that append checked and wrote */
+	uint64_t own_next;
 	/* log/: during a walk, the index just past the entry given to the
 	 * callback (idx + 1 in a v1 log, idx + its slots in a compact one);
 	 * after an append, the index of the entry appended */
