@@ -116,6 +116,10 @@ int famfs_log_grow(struct famfs_fs *fs, uint64_t len);
  * "WHO: WHAT: ...") */
 int famfs_fs_cache_ready(struct famfs_fs *fs, const char *who,
 			 const char *what);
+/* The same when the caller checked the role (famfs_master_check) under this
+ * lock a moment ago and wrote nothing since: not checked twice */
+int famfs_fs_cache_ready_checked(struct famfs_fs *fs, const char *who,
+				 const char *what);
 /* walk.c: every segment the log's EXTEND entries add, mapped here (the
  * log read whole when INCOMPAT_LOG_EXTEND is set): before a growth
  * numbers a new one, and before a compact log is called full.  0, or

@@ -355,7 +355,7 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	sigset_t oldmask;
 	bool blocked = false;
 	int fd = -1, pfd = -1, rc, v2;
-	bool own;
+	bool own, checked;
 
 	rc = famfs_fs_writable(fs);
 	if (rc)
@@ -372,14 +372,17 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 		return rc;
 	/* the path judged by the log (the cache's path table), then every
 	 * allocation sees every entry committed before it; the role before
-	 * both (pre_judge) */
+	 * both (pre_judge: the master instance's, which the allocation's
+	 * need not repeat a moment later -- the append checks it again) */
+	checked = fs->master_instance;
 	rc = pre_judge(fs);
 	if (!rc)
 		rc = famfs_fs_cache_update(fs);
 	if (!rc)
 		rc = famfs_path_check(fs, norm, p, false, NULL);
 	if (!rc)
-		rc = famfs_fs_cache_ready(fs, p, "not created");
+		rc = checked ? famfs_fs_cache_ready_checked(fs, p, "not created") :
+			       famfs_fs_cache_ready(fs, p, "not created");
 	if (rc)
 		goto out;
 	/* made and mapped under its parent opened beneath the mount root: a
