@@ -385,9 +385,12 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 			       famfs_fs_cache_ready(fs, p, "not created");
 	if (rc)
 		goto out;
-	/* made and mapped under its parent opened beneath the mount root: a
-	 * link on the way is refused, never created through */
-	pfd = dirset_parent_beneath(fs->mpt, norm, &name);
+	/* made and mapped under its parent opened beneath the mount root (in
+	 * a batch, the root opened once for the whole hold): a link on the
+	 * way is refused, never created through */
+	pfd = fs->held ? famfs_fs_root(fs) : -1;
+	pfd = pfd >= 0 ? dirset_parent_at(pfd, norm, &name) :
+			 dirset_parent_beneath(fs->mpt, norm, &name);
 	if (pfd < 0) {
 		rc = pfd;
 		famfs_err("%s: cannot create: %s", p, dirset_beneath_why(pfd));
