@@ -381,6 +381,39 @@ static void test_every_bit_flip(void **state)
 	}
 }
 
+/* the same damage in a batch (the log lock held across appends, where an
+ * append whose next_index is the one this process's last append left skips
+ * the tail check): a next_index not its own is checked, and refused */
+static void test_next_index_mid_entry_held(void **state)
+{
+	struct th *t = *state;
+	struct famfs_log_entry e;
+	uint8_t keep[3 * FAMFS_CLOG_SLOT];
+
+	assert_int_equal(famfs_fs_hold(&t->fs), 0);
+	th_append_file(t, "a", 4 * MiB, 2 * MiB, 1);
+	build(&e, 450, 1, 3);			/* 3 slots: 1..3 */
+	assert_int_equal(famfs_log_append(&t->fs, &e), 0);
+	assert_int_equal(t->fs.own_next, 4);
+	memcpy(keep, slot(t, 1), sizeof(keep));
+	set_next(t, 2);
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_MKDIR, "x", 0, 0755, 0,
+					   0, NULL, 0), 0);
+	assert_int_equal(famfs_log_append(&t->fs, &e), -EUCLEAN);
+	assert_memory_equal(slot(t, 1), keep, sizeof(keep));
+	/* a valid entry past its own next_index: seen again once the lock
+	 * was let go (another creator may have appended meanwhile) */
+	set_next(t, 4);
+	build(&e, 20, 2, 5);
+	put_raw(t, &e, 5);
+	famfs_fs_release(&t->fs);
+	assert_int_equal(t->fs.own_next, 0);
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_MKDIR, "y", 0, 0755, 0,
+					   0, NULL, 0), 0);
+	assert_int_equal(famfs_log_append(&t->fs, &e), -EUCLEAN);
+	assert_int_equal(famfs_log_next(t->fs.log), 4);
+}
+
 /* next_index points into the middle of a committed multi-slot entry (a
  * damaged header): the entry must not be overwritten by the next append --
  * not even a directory's, which R3 would otherwise let through -- and fsck
@@ -493,6 +526,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_torn_committed, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_next_index_lost_many, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_next_index_mid_entry, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_next_index_mid_entry_held, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_client_last_slot, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_r4_scan_bound, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_earlier_fs_entries_ignored, setup, th_teardown),

@@ -206,19 +206,25 @@ static void test_small_max(void **s)
 	th_free(t);
 }
 
-/* only the new file's pages are written: the scratch map is its pages */
+/* only the new file's pages are written: the map they are written through
+ * is its pages -- a scratch file's (.meta/.new-PID), or the file's own
+ * when its mapping reaches all its memory (famfs_fill_through_file: a
+ * small file's always does, so it has no scratch file) */
 static struct famfs_fmap scratch[8];
-static unsigned nscratch;
+static unsigned nscratch, nscratch_files;
 
 static void record_scratch(int fd, const struct famfs_fmap *m)
 {
 	char l[64], path[PATH_MAX];
 	ssize_t n;
+	bool sf;
 
 	snprintf(l, sizeof(l), "/proc/self/fd/%d", fd);
 	n = readlink(l, path, sizeof(path) - 1);
 	path[n > 0 ? n : 0] = '\0';
-	if (strstr(path, "/.meta/.new-") && nscratch < 8)
+	sf = strstr(path, "/.meta/.new-");
+	nscratch_files += sf;
+	if ((sf || famfs_fill_through_file(m)) && nscratch < 8)
 		scratch[nscratch++] = *m;
 }
 
@@ -227,14 +233,16 @@ static void test_zero_only_new(void **s)
 	struct th *t = pnew();
 
 	(void)s;
-	nscratch = 0;
+	nscratch = nscratch_files = 0;
 	th_mock_before_create = record_scratch;
 	th_create_ok(&t->fs, "a", 100);
 	th_create_ok(&t->fs, "b", 3 * PG + 1);
 	th_mock_before_create = NULL;
+	assert_int_equal(nscratch_files, 0);
 	assert_int_equal(nscratch, 2);
 	assert_true(scratch[0].pages);
-	assert_int_equal(scratch[0].file_size, PG);
+	/* what the map reaches: its pages up to EOF's */
+	assert_int_equal((scratch[0].file_size + PG - 1) / PG * PG, PG);
 	assert_int_equal(famfs_fmap_alloc_bytes(&scratch[0]), PG);
 	assert_true(scratch[1].pages);
 	assert_int_equal(famfs_fmap_alloc_bytes(&scratch[1]), 4 * PG);
@@ -324,8 +332,8 @@ static void test_summary_damage(void **s)
 		size = st.st_size;
 		th_free(t);
 	}
-	/* the page state is at the end: count, CRC, one unit (88 bytes) */
-	for (off_t off = size - 88; off < size; off += 3) {
+	/* the page state is at the end: count, CRC, one unit (16 + 80 bytes) */
+	for (off_t off = size - 96; off < size; off += 3) {
 		struct th *t = pnew();
 		uint8_t c;
 		int fd;
@@ -350,6 +358,79 @@ static void test_summary_damage(void **s)
 		after(t, 1);
 		th_free(t);
 	}
+}
+
+/* a process that loads the summary knows a sealed unit (a large file's
+ * extent replayed over a shared unit: test_large_after_small) as sealed:
+ * a small file's page given back there stays used, as it does in a cache
+ * rebuilt from the log.  The flag was not saved: the loaded unit had all
+ * its pages used but was no longer sealed, so the page given back was the
+ * next small file's, inside the large file. */
+static void test_sealed_in_summary(void **s)
+{
+	struct th *t = pnew();
+	struct famfs_log_entry e;
+	struct famfs_alloc a;
+	uint64_t off, got, u;
+	char why[FAMFS_REASON_LEN];
+
+	(void)s;
+	th_create_ok(&t->fs, "s1", 100);
+	last_entry(t, &e);
+	off = le64toh(e.fm.ext.simple[0].offset);
+	u = off / UNIT;
+	/* a diverged log: a large file over the shared unit */
+	th_append_file(t, "large", u * UNIT, UNIT, UNIT);
+	assert_int_equal(th_reopen(t), 0);
+	/* a process replays it over the summary's pages: sealed; saved */
+	th_create_ok(&t->fs, "s2", 100);
+	last_entry(t, &e);
+	assert_int_not_equal(le64toh(e.fm.ext.simple[0].offset) / UNIT, u);
+	assert_int_equal(th_reopen(t), 0);
+	/* the next process: from the summary, nothing rebuilt */
+	memset(&famfs_summary_stats, 0, sizeof(famfs_summary_stats));
+	th_create_ok(&t->fs, "s3", 100);
+	assert_int_equal(famfs_summary_stats.rebuilds, 0);
+	assert_non_null(t->fs.cache_alloc);
+	assert_non_null(t->fs.cache_alloc->pa[0]);
+	/* s1's page given back (what a reclaim would do): the unit is the
+	 * large file's as well, the page stays used, as in a rebuild */
+	assert_int_equal(famfs_alloc_build(&t->fs, &a), 0);
+	assert_int_equal(famfs_pagealloc_give(a.pa[0], off, PG, NULL), 0);
+	assert_true(famfs_pagealloc_test(a.pa[0], off));
+	famfs_alloc_free(&a);
+	assert_int_equal(famfs_pagealloc_give(t->fs.cache_alloc->pa[0], off,
+					      PG, NULL), 0);
+	assert_true(famfs_pagealloc_test(t->fs.cache_alloc->pa[0], off));
+	assert_int_equal(famfs_pagealloc_take(t->fs.cache_alloc->pa[0], 1,
+					      &got, why), 0);
+	assert_int_not_equal(got / UNIT, u);
+	assert_true(famfs_bitmap_test(&t->fs.cache_alloc->dev[0], u));
+	famfs_pagealloc_give(t->fs.cache_alloc->pa[0], got, PG, NULL);
+	th_free(t);
+}
+
+/* a summary of version 4 (its page records have no flags: a sealed unit
+ * cannot be told) is not read: rebuilt from the log */
+static void test_summary_v4_rebuilt(void **s)
+{
+	struct th *t = pnew();
+	char p[PATH_MAX];
+	uint32_t v;
+	int fd;
+
+	(void)s;
+	populate(t);
+	sum_path(t, p);
+	fd = open(p, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &v, 4, 8), 4);	/* magic, version */
+	assert_int_equal(v, 5);
+	v = 4;
+	assert_int_equal(pwrite(fd, &v, 4, 8), 4);
+	close(fd);
+	after(t, 1);
+	th_free(t);
 }
 
 /* several devices: a small file on any member (--device), each device's
@@ -400,6 +481,43 @@ static void test_members(void **s)
 					      le64toh(x[0].offset) / UNIT));
 		famfs_alloc_free(&b);
 	}
+	famfs_alloc_free(&a);
+}
+
+/* a device whose page allocator cannot be set up (unit 0 free in its unit
+ * allocator: a member added with no reserved unit) refuses a small file
+ * with the set-up's errno and reason, naming the device -- not -ENOMEM;
+ * nothing taken on any device */
+static void test_pagealloc_setup_refused(void **s)
+{
+	struct famfs_superblock sb;
+	struct famfs_alloc a;
+	struct famfs_place pl = { 0 };
+	struct famfs_log_simple_ext x[FAMFS_LOG_MAX_SIMPLE_EXT];
+	uint8_t devs[FAMFS_LOG_MAX_SIMPLE_EXT];
+	char why[FAMFS_REASON_LEN] = "";
+	uint64_t nfree;
+	unsigned n;
+
+	(void)s;
+	famfs_sb_init(&sb, (const uint8_t *)"0123456789abcdef",
+		      (const uint8_t *)"fedcba9876543210", 64 * MiB, 8 * MiB);
+	assert_int_equal(famfs_alloc_init(&a, &sb), 0);
+	assert_int_equal(famfs_alloc_add_dev(&a, 1, 0, 256 * MiB), 0);
+	nfree = famfs_alloc_nfree(&a);
+	pl.has_dev = true;
+	pl.dev = 1;
+	assert_int_equal(famfs_alloc_place_pages(&a, &pl, PG, x, &n, devs,
+						 why), -EINVAL);
+	assert_non_null(strstr(why, "device 1"));
+	assert_non_null(strstr(why, "unit 0 is free"));
+	assert_null(a.pa[1]);
+	assert_int_equal(famfs_alloc_nfree(&a), nfree);
+	/* device 0 is fine */
+	pl.dev = 0;
+	assert_int_equal(famfs_alloc_place_pages(&a, &pl, PG, x, &n, devs,
+						 why), 0);
+	assert_int_equal(devs[0], 0);
 	famfs_alloc_free(&a);
 }
 
@@ -525,7 +643,11 @@ int main(void)
 		cmocka_unit_test_setup(test_small_create, cmp),
 		cmocka_unit_test_setup(test_new_process, cmp),
 		cmocka_unit_test_setup(test_summary_damage, cmp),
+		cmocka_unit_test_setup(test_sealed_in_summary, v1),
+		cmocka_unit_test_setup(test_sealed_in_summary, cmp),
+		cmocka_unit_test_setup(test_summary_v4_rebuilt, cmp),
 		cmocka_unit_test(test_members),
+		cmocka_unit_test(test_pagealloc_setup_refused),
 		cmocka_unit_test(test_large_after_small),
 		cmocka_unit_test(test_pages_over_pages),
 	};

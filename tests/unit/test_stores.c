@@ -2,8 +2,9 @@
 /*
  * famfs_store_stats (issue 30's bench): the bytes a command stores into
  * shared memory, counted where the stores happen, against what a new file
- * writes seen independently -- its scratch maps' memory (the mock famfs.ko
- * records every MAP_CREATE of .meta/.new-PID) and the log slots its entry
+ * writes seen independently -- the memory of the map its bytes go through
+ * (the mock famfs.ko records every MAP_CREATE: of .meta/.new-PID, or of the
+ * file itself when its mapping reaches all of it) and the log slots its entry
  * took (next_index before and after).  A new 4 KiB small file stores its
  * page and its log slot (goal: at most 8 KiB plus the slot); the same file
  * in a 2 MiB unit (small files off) stores the unit.
@@ -21,7 +22,8 @@
 
 static bool compact;
 static uint64_t scratch_bytes;	/* memory of every scratch map */
-static unsigned nscratch;
+static unsigned nscratch, nown;
+static struct famfs_fmap own;	/* the new file's own map */
 
 static void record_scratch(int fd, const struct famfs_fmap *m)
 {
@@ -34,6 +36,9 @@ static void record_scratch(int fd, const struct famfs_fmap *m)
 	if (strstr(path, "/.meta/.new-")) {
 		scratch_bytes += famfs_fmap_alloc_bytes(m);
 		nscratch++;
+	} else {
+		own = *m;
+		nown++;
 	}
 }
 
@@ -59,7 +64,7 @@ static void create_counted(struct th *t, const char *rel, uint64_t size,
 
 	memset(&famfs_store_stats, 0, sizeof(famfs_store_stats));
 	scratch_bytes = 0;
-	nscratch = 0;
+	nscratch = nown = 0;
 	th_mock_before_create = record_scratch;
 	fd = famfs_file_create_fill(&t->fs, rel, size, 0644, 0, 0, lay, fill);
 	th_mock_before_create = NULL;
@@ -67,8 +72,16 @@ static void create_counted(struct th *t, const char *rel, uint64_t size,
 	close(fd);
 	c->s = famfs_store_stats;
 	c->slots = slot_bytes(before, famfs_log_next(t->fs.log));
-	/* the counter's data bytes are the scratch maps' memory */
-	assert_int_equal(nscratch, 1);
+	/* the counter's data bytes are the memory of the one map they went
+	 * through: a scratch map, or the file's own when its mapping reaches
+	 * all of it (then no scratch file at all) */
+	assert_int_equal(nown, 1);
+	if (famfs_fill_through_file(&own)) {
+		assert_int_equal(nscratch, 0);
+		scratch_bytes = famfs_fmap_alloc_bytes(&own);
+	} else {
+		assert_int_equal(nscratch, 1);
+	}
 	assert_int_equal(c->s.zeroed + c->s.filled, scratch_bytes);
 	/* its log bytes are the slots the entry took, one commit */
 	assert_int_equal(c->s.log, c->slots);

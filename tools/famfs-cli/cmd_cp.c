@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* famfs cp: copy files and directories into a famfs mount (master only).
- * Data goes through a scratch DAX mapping of its memory, then msync (fill.c). */
+ * Data goes through the new file's DAX mapping, or a scratch mapping of its
+ * memory when the file's cannot reach all of it, then msync (fill.c). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -160,6 +161,10 @@ static int copy_any(struct famfs_fs *fs, const char *src, const char *rel,
 		return -errno;
 	}
 	if (S_ISDIR(st.st_mode)) {
+		/* a SRC named: not copied into itself (before -r is asked
+		 * for); only a directory can be (a file's stat is this one) */
+		if (top && into_itself(fs, src, rel))
+			return -EINVAL;
 		if (!o->recursive) {
 			famfs_err("%s: is a directory (use -r)", src);
 			return -EISDIR;
@@ -288,7 +293,7 @@ int cmd_cp(int argc, char **argv)
 		} else {
 			memcpy(rel, drel, sizeof(rel));
 		}
-		if (into_itself(&fs, src, rel) || copy_any(&fs, src, rel, &o, true))
+		if (copy_any(&fs, src, rel, &o, true))
 			rc = FAMFS_EXIT_ERROR;
 	}
 	famfs_fs_close(&fs);

@@ -132,6 +132,8 @@ int dirset_open_under(const char *mpt, const char *rel, int flags);
  * (dirset_beneath_why says why).  Whatever is then made, opened or
  * removed by name under it is not reached through a link. */
 int dirset_parent_beneath(const char *mpt, const char *rel, const char **name);
+/* The same under root, the mount root already open (not closed here) */
+int dirset_parent_at(int root, const char *rel, const char **name);
 /* name under pfd, the directory this process has just made (mkdirat),
  * opened to be given its owner and mode: without following a link
  * (O_NOFOLLOW | O_DIRECTORY), and only if it is still one that this

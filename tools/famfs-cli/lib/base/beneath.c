@@ -101,16 +101,26 @@ int dirset_open_under(const char *mpt, const char *rel, int flags)
 	return fd;
 }
 
-int dirset_parent_beneath(const char *mpt, const char *rel, const char **name)
+int dirset_parent_at(int root, const char *rel, const char **name)
 {
 	const char *slash = strrchr(rel, '/');
-	int root = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
 
 	*name = slash ? slash + 1 : rel;
-	if (root < 0)
+	return dirset_open_beneath(root, rel, slash ? (size_t)(slash - rel) : 0,
+				   DIRSET_DIR);
+}
+
+int dirset_parent_beneath(const char *mpt, const char *rel, const char **name)
+{
+	int root = open(mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
+
+	if (root < 0) {
+		const char *slash = strrchr(rel, '/');
+
+		*name = slash ? slash + 1 : rel;
 		return -errno;
-	fd = dirset_open_beneath(root, rel, slash ? (size_t)(slash - rel) : 0,
-				 DIRSET_DIR);
+	}
+	fd = dirset_parent_at(root, rel, name);
 	close(root);
 	return fd;
 }

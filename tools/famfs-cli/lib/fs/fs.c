@@ -290,6 +290,13 @@ fail:
 	return rc;
 }
 
+static void root_close(struct famfs_fs *fs)
+{
+	if (fs->root_open)
+		close(fs->root_fd);
+	fs->root_open = false;
+}
+
 void famfs_fs_close(struct famfs_fs *fs)
 {
 	/* the create cache, if this opening has one: its owner (cache.c)
@@ -306,6 +313,7 @@ void famfs_fs_close(struct famfs_fs *fs)
 	if (fs->log_fd >= 0)
 		close(fs->log_fd);
 	famfs_dev_close(&fs->dev);
+	root_close(fs);
 	fs->sb_fd = fs->log_fd = fs->lock_fd = -1;
 	fs->locked = fs->held = false;
 	fs->sb = NULL;
@@ -379,6 +387,7 @@ void famfs_fs_unlock(struct famfs_fs *fs)
 	flock(fs->lock_fd, LOCK_UN);
 	fs->locked = false;
 	fs->scratch_swept = false;
+	fs->own_next = 0;	/* another creator may append now */
 }
 
 /* What is rewritten must verify: re-CRCing a damaged superblock would make
@@ -474,6 +483,22 @@ int famfs_fs_sb_reread(struct famfs_fs *fs, char *reason)
 	return rc;
 }
 
+int famfs_fs_root(struct famfs_fs *fs)
+{
+	int fd;
+
+	if (fs->root_open)
+		return fs->root_fd;
+	if (!fs->mpt[0])
+		return -ENOENT;
+	fd = open(fs->mpt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	fs->root_fd = fd;
+	fs->root_open = true;
+	return fd;
+}
+
 int famfs_fs_hold(struct famfs_fs *fs)
 {
 	int rc;
@@ -490,6 +515,7 @@ void famfs_fs_release(struct famfs_fs *fs)
 {
 	if (!fs->held)
 		return;
+	root_close(fs);
 	fs->held = false;
 	famfs_fs_unlock(fs);
 }

@@ -44,6 +44,8 @@ struct famfs_fs {
 	bool held;			/* famfs_fs_hold: kept until release */
 	bool scratch_swept;		/* dead scratch files removed under
 					 * this hold (fill.c) */
+	bool root_open;			/* root_fd: mpt's root, opened once */
+	int root_fd;
 	char mpt[4096];			/* "" when opened from a device */
 	const char *name;		/* device or mount point, for messages */
 	struct famfs_superblock *sb;	/* &sb_kept: never the media */
@@ -94,6 +96,10 @@ struct famfs_fs {
 	char cache_dirok[FAMFS_LOG_PATH_MAX];	/* pathcheck.c */
 	size_t cache_dirok_len;
 	bool tail_checked;		/* log/: slots past next_index seen */
+	/* log/: next_index as this process's last append committed it,
+	 * under the log lock held since (0: none) -- the slots around it
+	 * are the ones that append checked and wrote */
+	uint64_t own_next;
 	/* log/: during a walk, the index just past the entry given to the
 	 * callback (idx + 1 in a v1 log, idx + its slots in a compact one);
 	 * after an append, the index of the entry appended */
@@ -164,6 +170,11 @@ int famfs_fs_writable(struct famfs_fs *fs);
 int famfs_fs_lock(struct famfs_fs *fs);
 int famfs_fs_lock_shared(struct famfs_fs *fs);
 void famfs_fs_unlock(struct famfs_fs *fs);
+/* The mount root of a mounted opening (fs->mpt), opened on first use and
+ * kept until famfs_fs_release or famfs_fs_close: an fd to open paths
+ * beneath (not closed by the caller), or -errno.  For a batch, under the
+ * hold: what the mount point names is taken once, with the log's lock. */
+int famfs_fs_root(struct famfs_fs *fs);
 /* A batch (famfs mkfile/mkdir/cp of many paths): the log lock taken once,
  * exclusively, and kept until famfs_fs_release (or famfs_fs_close); the
  * lock and unlock of every create or mkdir in between do nothing.  Each

@@ -505,6 +505,7 @@ void famfs_fs_forget_lines(struct famfs_fs *fs)
 	fs->lines_forgotten = true;
 	/* what was seen past next_index was seen through those lines */
 	fs->tail_checked = false;
+	fs->own_next = 0;
 }
 
 int famfs_log_flush(struct famfs_fs *fs, const void *addr, size_t len)

@@ -22,6 +22,12 @@ static int tail_check(struct famfs_fs *fs, uint64_t idx, uint64_t cap)
 {
 	uint64_t to = cap;
 
+	/* next_index where this process's own last append put it, the lock
+	 * held since: the entry before it is that append's, the slots past
+	 * it are the ones its check saw empty and no one else wrote (only
+	 * the master appends, and the role is checked at every append) */
+	if (fs->tail_checked && fs->own_next && idx == fs->own_next)
+		return 0;
 	if (famfs_fs_compact(fs)) {
 		/* the first append: the bounded R4 scan; later ones: the
 		 * slots an entry at idx could take */
@@ -277,5 +283,8 @@ int famfs_log_put(struct famfs_fs *fs, struct famfs_log_entry *e,
 	__atomic_store_n(&h->next_index, htole64(idx + (unsigned)n),
 			 __ATOMIC_RELEASE);
 	famfs_store_stats.commit += sizeof(h->next_index);
-	return famfs_map_flush(&fs->logm, h, sizeof(*h));
+	rc = famfs_map_flush(&fs->logm, h, sizeof(*h));
+	if (!rc && fs->locked)
+		fs->own_next = idx + (unsigned)n;
+	return rc;
 }

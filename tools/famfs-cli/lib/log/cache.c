@@ -256,10 +256,10 @@ fail:
 	return rc;
 }
 
-int famfs_fs_cache_ready(struct famfs_fs *fs, const char *who,
-			 const char *what)
+static int cache_ready(struct famfs_fs *fs, const char *who,
+			const char *what, bool role_checked)
 {
-	int rc;
+	int rc = 0;
 
 	if (!fs->locked) {
 		famfs_err("%s: %s: the log lock is not held (a bug: nothing is allocated without it)",
@@ -268,7 +268,8 @@ int famfs_fs_cache_ready(struct famfs_fs *fs, const char *who,
 	}
 	/* the role first: one that does not hold it (a clone of the master)
 	 * would write memory the holder may have just given a file */
-	rc = famfs_master_check(fs);
+	if (!role_checked)
+		rc = famfs_master_check(fs);
 	if (!rc)
 		rc = famfs_fs_cache_update(fs);
 	if (!rc)
@@ -278,6 +279,18 @@ int famfs_fs_cache_ready(struct famfs_fs *fs, const char *who,
 	if (!rc)
 		rc = famfs_log_tail_check(fs);
 	return rc;
+}
+
+int famfs_fs_cache_ready(struct famfs_fs *fs, const char *who,
+			 const char *what)
+{
+	return cache_ready(fs, who, what, false);
+}
+
+int famfs_fs_cache_ready_checked(struct famfs_fs *fs, const char *who,
+				 const char *what)
+{
+	return cache_ready(fs, who, what, true);
 }
 
 /* After an append of this process: the summary file is to say so, when

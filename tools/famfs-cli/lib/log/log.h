@@ -93,7 +93,9 @@ int famfs_log_roll_forward(struct famfs_fs *fs);
 /* R4, what the master's append checks before it writes (a committed entry
  * past next_index, or one that next_index cuts): 0, or -EUCLEAN (printed).
  * A create calls it before it allocates and writes memory, since a create
- * cache loaded from the summary did not scan the tail itself. */
+ * cache loaded from the summary did not scan the tail itself.  Nothing to
+ * look at when next_index is where this process's own last append left it
+ * under the log lock held since (fs->own_next: a batch's later files). */
 int famfs_log_tail_check(struct famfs_fs *fs);
 /* The log's next index as memory holds it now: on a client the header's
  * cache line is refreshed first.  Cut to the capacity (with a message). */
@@ -114,6 +116,10 @@ int famfs_log_grow(struct famfs_fs *fs, uint64_t len);
  * "WHO: WHAT: ...") */
 int famfs_fs_cache_ready(struct famfs_fs *fs, const char *who,
 			 const char *what);
+/* The same when the caller checked the role (famfs_master_check) under this
+ * lock a moment ago and wrote nothing since: not checked twice */
+int famfs_fs_cache_ready_checked(struct famfs_fs *fs, const char *who,
+				 const char *what);
 /* walk.c: every segment the log's EXTEND entries add, mapped here (the
  * log read whole when INCOMPAT_LOG_EXTEND is set): before a growth
  * numbers a new one, and before a compact log is called full.  0, or

@@ -14,8 +14,9 @@
 #include "log/log.h"
 
 #define SUM_MAGIC	0x314d555346534d46ULL	/* "FMSFSUM1" */
-#define SUM_VERSION	4	/* 2: last (compact logs); 3: mrec_gen;
-				 * 4: the shared units' pages (issue 30) */
+#define SUM_VERSION	5	/* 2: last (compact logs); 3: mrec_gen;
+				 * 4: the shared units' pages (issue 30);
+				 * 5: their flags (sealed) */
 #define SUM_PAGE	4096
 /* a table page: slots, then file id, page number and CRC */
 #define SUM_SLOTS	((SUM_PAGE - 16) / 8)
@@ -56,11 +57,16 @@ struct sum_page {
 
 /* The small files' page state (issue 30), after the table: a count and a
  * CRC (struct sum_rec_hdr, rec_crc), then one record per shared unit of
- * device 0, by unit number */
+ * device 0, by unit number.  flags: SUM_UNIT_SEALED (a large file's extent
+ * or a refused page extent over the unit, famfs_pagealloc_seal_range: all
+ * its pages used, for good), no other bit. */
 struct sum_unit {
 	uint64_t unit;
 	uint64_t used[FAMFS_PA_WORDS];
+	uint64_t flags;
 };
+
+#define SUM_UNIT_SEALED	1ULL
 
 struct famfs_summary {
 	int fd;				/* -1: in memory only */
@@ -169,6 +175,7 @@ static int recs_of(const struct famfs_pagealloc *pa, struct sum_unit **rec,
 		if (pa->pu[i].nfree >= FAMFS_UNIT_PAGES)
 			continue;
 		(*rec)[n].unit = pa->pu[i].unit;
+		(*rec)[n].flags = pa->pu[i].sealed ? SUM_UNIT_SEALED : 0;
 		memcpy((*rec)[n++].used, pa->pu[i].used, sizeof(pa->pu[i].used));
 	}
 	qsort(*rec, n, sizeof(**rec), unit_cmp);
@@ -177,7 +184,8 @@ static int recs_of(const struct famfs_pagealloc *pa, struct sum_unit **rec,
 }
 
 /* The page allocator over bm the records say (checked: in order, inside
- * the data area, used in bm, not empty): 0, or -EBADMSG / -ENOMEM */
+ * the data area, used in bm, not empty, no unknown flag, a sealed unit all
+ * used): 0, or -EBADMSG / -ENOMEM */
 static int pages_load(struct famfs_fs *fs, struct famfs_bitmap *bm,
 		      const struct sum_unit *rec, uint64_t nrec,
 		      struct famfs_pagealloc **out)
@@ -190,20 +198,31 @@ static int pages_load(struct famfs_fs *fs, struct famfs_bitmap *bm,
 	if (!nrec)
 		return 0;
 	pa = calloc(1, sizeof(*pa));
-	if (!pa || famfs_pagealloc_init(pa, bm, NULL)) {
-		free(pa);
+	if (!pa)
 		return -ENOMEM;
+	rc = famfs_pagealloc_init(pa, bm, NULL);
+	if (rc) {	/* -EINVAL: unit 0 free, which the bitmap may not say */
+		free(pa);
+		return rc == -ENOMEM ? rc : -EBADMSG;
 	}
 	for (uint64_t r = 0; !rc && r < nrec; r++) {
 		uint64_t u = rec[r].unit;
 		uint32_t i = 0;
 
+		bool sealed = rec[r].flags & SUM_UNIT_SEALED;
+
 		if (u < first || u >= bm->nunits || (r && u <= rec[r - 1].unit) ||
 		    !famfs_bitmap_test(bm, u) ||
-		    famfs_all_zero(rec[r].used, sizeof(rec[r].used))) {
+		    famfs_all_zero(rec[r].used, sizeof(rec[r].used)) ||
+		    (rec[r].flags & ~SUM_UNIT_SEALED)) {
 			rc = -EBADMSG;
 			break;
 		}
+		for (unsigned w = 0; sealed && w < FAMFS_PA_WORDS; w++)
+			if (rec[r].used[w] != ~0ULL)
+				rc = -EBADMSG;	/* sealing used them all */
+		if (rc)
+			break;
 		/* the bitmap has the unit used; famfs_pagealloc_mark takes
 		 * only a free unit as a new shared one (else it would be the
 		 * log's or a large file's), and uses it again itself */
@@ -225,6 +244,10 @@ static int pages_load(struct famfs_fs *fs, struct famfs_bitmap *bm,
 				rc = -EBADMSG;
 			i = j;
 		}
+		if (!rc && sealed &&
+		    famfs_pagealloc_seal_range(pa, u * FAMFS_ALLOC_UNIT,
+					       FAMFS_ALLOC_UNIT) != 1)
+			rc = -EBADMSG;
 	}
 	if (rc) {
 		famfs_pagealloc_free(pa);

@@ -11,7 +11,13 @@
  * every byte of the allocation is written: the file's own bytes, zeros
  * after them.
  *
- * It is written through a scratch file, .meta/.new-PID, mapped over the
+ * A file whose own mapping reaches all of its allocation -- a small file's
+ * pages (issue 30), a file of whole 2 MiB units that ends on a page
+ * boundary of its last one -- is written through that mapping, once it is
+ * mapped and before it is logged (famfs_fill_file): nothing else of the
+ * memory is its, nothing is left for anyone else to see, and the file is
+ * 0600 and root's meanwhile, as the scratch file below is.  Any other is
+ * written through a scratch file, .meta/.new-PID, mapped over the
  * whole allocation with the file's own layout (the same extents or
  * strips, so its offsets are the file's offsets) but the allocation's
  * size: filled, zeroed, msync'ed, unmapped, closed and unlinked.  The
@@ -86,6 +92,26 @@ static int write_units(int fd, const char *p, uint64_t size, uint64_t len,
 	return rc;
 }
 
+bool famfs_fill_through_file(const struct famfs_fmap *m)
+{
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	/* a simple map's offsets are its extents one after the other: the
+	 * pages up to the one holding EOF reach [0, that) of them */
+	return m->extent_type == SIMPLE_DAX_EXTENT && m->file_size &&
+	       (m->file_size + pg - 1) / pg * pg >= famfs_fmap_alloc_bytes(m);
+}
+
+int famfs_fill_file(int fd, const char *p, const struct famfs_fmap *map,
+		    const struct famfs_fill *fill)
+{
+	uint64_t len = famfs_fmap_alloc_bytes(map);
+
+	if (!len || (fill && fill->nozero && !fill->fn))
+		return 0;
+	return write_units(fd, p, map->file_size, len, fill);
+}
+
 /*
  * Every creator holds the log lock (exclusive) from its scratch file's
  * creation to its unlink, and so does the caller: a scratch file found
@@ -94,7 +120,7 @@ static int write_units(int fd, const char *p, uint64_t size, uint64_t len,
  * memory would be refused (EADDRINUSE) until someone removed it: remove
  * it (closed by its dead creator, so the unlink frees its memory).
  */
-static void remove_dead_scratch(struct famfs_fs *fs)
+void famfs_fill_sweep(struct famfs_fs *fs)
 {
 	char d[PATH_MAX], why[FAMFS_META_WHY_LEN];
 	struct dirent *de;
@@ -141,7 +167,7 @@ int famfs_fill_units(struct famfs_fs *fs, const char *p,
 
 	if (!len || (fill && fill->nozero && !fill->fn))
 		return 0;
-	remove_dead_scratch(fs);
+	famfs_fill_sweep(fs);
 	snprintf(rel, sizeof(rel), "%s/.new-%ld", FAMFS_META_DIR, (long)getpid());
 	n = snprintf(sp, sizeof(sp), "%s/%s", fs->mpt, rel);
 	if (n < 0 || (size_t)n >= sizeof(sp))

@@ -149,7 +149,8 @@ static int alloc_small(struct famfs_fs *fs, const char *p, const char *norm,
 	rc = famfs_alloc_place_pages(fs->cache_alloc, pl, size, ext, &next,
 				     devs, why);
 	if (rc) {
-		famfs_err("%s: no room for a small file of %llu bytes: %s", p,
+		famfs_err("%s: %s a small file of %llu bytes: %s", p,
+			  rc == -ENOSPC ? "no room for" : "cannot place",
 			  (unsigned long long)size, why[0] ? why : strerror(-rc));
 		famfs_fs_cache_drop(fs);
 		return rc;
@@ -313,18 +314,21 @@ int famfs_file_create_layout(struct famfs_fs *fs, const char *rel,
 
 /*
  * Under the log lock: allocate, create the file (O_EXCL, 0600), write all
- * its memory (famfs_fill_units: its bytes, zeros up to the end of its last
- * unit and of every strip), give it that memory (MAP_CREATE), then its
- * owner and mode, and only then log it.  Once logged, every host can map
+ * its memory (its bytes, zeros up to the end of its last unit and of every
+ * strip: through a scratch file before MAP_CREATE, famfs_fill_units, or
+ * through the file itself after it when its mapping reaches all of it,
+ * famfs_fill_file), give it that memory (MAP_CREATE), then its owner and
+ * mode, and only then log it.  Once logged, every host can map
  * it, so it must never show what the memory held before.  Until then
  * nothing is visible to other hosts: a failure unlinks the file and the
  * allocation is forgotten.
  *
- * From the scratch file's MAP_CREATE to the log append, a creator that
- * dies leaves a mapped file that is not in the log: its memory is held in
- * this mount until remount (famfs check lists it).  The signals that end
- * a process by default and can be blocked are held back meanwhile, and
- * delivered when the entry is in the log (or the create failed).
+ * From the first MAP_CREATE (the scratch file's, or the file's own) to the
+ * log append, a creator that dies leaves a mapped file that is not in the
+ * log: its memory is held in this mount until it is removed or the mount
+ * goes (famfs check lists it).  The signals that end a process by default
+ * and can be blocked are held back meanwhile, and delivered when the entry
+ * is in the log (or the create failed).
  */
 static void block_fatal(sigset_t *old)
 {
@@ -351,6 +355,7 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	sigset_t oldmask;
 	bool blocked = false;
 	int fd = -1, pfd = -1, rc, v2;
+	bool own, checked;
 
 	rc = famfs_fs_writable(fs);
 	if (rc)
@@ -367,19 +372,25 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 		return rc;
 	/* the path judged by the log (the cache's path table), then every
 	 * allocation sees every entry committed before it; the role before
-	 * both (pre_judge) */
+	 * both (pre_judge: the master instance's, which the allocation's
+	 * need not repeat a moment later -- the append checks it again) */
+	checked = fs->master_instance;
 	rc = pre_judge(fs);
 	if (!rc)
 		rc = famfs_fs_cache_update(fs);
 	if (!rc)
 		rc = famfs_path_check(fs, norm, p, false, NULL);
 	if (!rc)
-		rc = famfs_fs_cache_ready(fs, p, "not created");
+		rc = checked ? famfs_fs_cache_ready_checked(fs, p, "not created") :
+			       famfs_fs_cache_ready(fs, p, "not created");
 	if (rc)
 		goto out;
-	/* made and mapped under its parent opened beneath the mount root: a
-	 * link on the way is refused, never created through */
-	pfd = dirset_parent_beneath(fs->mpt, norm, &name);
+	/* made and mapped under its parent opened beneath the mount root (in
+	 * a batch, the root opened once for the whole hold): a link on the
+	 * way is refused, never created through */
+	pfd = fs->held ? famfs_fs_root(fs) : -1;
+	pfd = pfd >= 0 ? dirset_parent_at(pfd, norm, &name) :
+			 dirset_parent_beneath(fs->mpt, norm, &name);
 	if (pfd < 0) {
 		rc = pfd;
 		famfs_err("%s: cannot create: %s", p, dirset_beneath_why(pfd));
@@ -415,7 +426,14 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	famfs_fmap_from_entry(&e, map);
 	block_fatal(&oldmask);
 	blocked = true;
-	rc = famfs_fill_units(fs, p, map, fill);
+	/* written through its own mapping when that reaches all its memory
+	 * (no scratch file's create, map and unlink); else first, through a
+	 * scratch file.  Either way before the log has it. */
+	own = famfs_fill_through_file(map);
+	if (own)
+		famfs_fill_sweep(fs);	/* a dead one's may hold the memory */
+	else
+		rc = famfs_fill_units(fs, p, map, fill);
 	if (rc)
 		goto unalloc;
 	rc = famfs_fmap_create(fd, map);
@@ -429,6 +447,11 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 			  rc == -EBUSY ? ": another process opened the new file before it was mapped" :
 			  rc == -EADDRINUSE ? ": " FAMFS_ADDRINUSE_MSG : "");
 		goto unalloc;
+	}
+	if (own) {
+		rc = famfs_fill_file(fd, p, map, fill);
+		if (rc)
+			goto unalloc;
 	}
 	set_owner(fd, p, mode, uid, gid);
 	rc = famfs_log_append(fs, &e);

@@ -66,6 +66,18 @@ uint64_t famfs_fmap_alloc_bytes(const struct famfs_fmap *m);
 int famfs_fill_units(struct famfs_fs *fs, const char *p,
 		     const struct famfs_fmap *map,
 		     const struct famfs_fill *fill);
+/* Does the file's own mapping reach all of map's memory (a simple map whose
+ * pages up to EOF's cover its extents: a small file's pages, a file that
+ * ends on a page boundary of its last unit)?  Then it needs no scratch
+ * file: famfs_fill_file writes it through fd once fd is mapped. */
+bool famfs_fill_through_file(const struct famfs_fmap *m);
+/* The same bytes as famfs_fill_units, through fd (the new file, mapped with
+ * map, not logged yet), written back; p names it in messages */
+int famfs_fill_file(int fd, const char *p, const struct famfs_fmap *map,
+		    const struct famfs_fill *fill);
+/* A dead creator's scratch files removed (their memory free again): once
+ * per hold of the log lock; famfs_fill_units does it first */
+void famfs_fill_sweep(struct famfs_fs *fs);
 /* famfs_file_create_layout with the file's bytes given by fill */
 int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 			   uint64_t size, uint32_t mode, uint32_t uid,

@@ -34,6 +34,15 @@ int famfs_fs_change_feature(struct famfs_fs *fs, int word, uint32_t set,
 	if (word < FAMFS_FEAT_COMPAT || word > FAMFS_FEAT_INCOMPAT ||
 	    (set & clear))
 		return -EINVAL;
+	/* bits to set that the copy has, under the lock the caller holds
+	 * (a create's: the copy was read again by its role check, and its
+	 * append checks the role again): nothing to write, nothing to check.
+	 * A bit set stays set (the only one cleared, NONCOHERENT, is tune's,
+	 * in its own opening); another file system's superblock (a mkfs from
+	 * another host) is the append's role check's to find. */
+	if (fs->locked && !clear &&
+	    (le32toh(*feature_word(fs->sb, word)) & set) == set)
+		return 0;
 	snprintf(why, sizeof(why), "change %s features (set 0x%x, clear 0x%x)",
 		 wname[word], set, clear);
 	/* the superblock is shared memory: only the instance that holds the

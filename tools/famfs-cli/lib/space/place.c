@@ -61,29 +61,40 @@ void famfs_alloc_free(struct famfs_alloc *a)
 	a->ndevs = 0;
 }
 
-/* Device dev's page allocator, made on first use: NULL when out of memory
- * (printed) */
-static struct famfs_pagealloc *pa_of(struct famfs_alloc *a, unsigned dev,
-				     char *reason)
+/* Device dev's page allocator, made on first use: 0 and *out, or
+ * famfs_pagealloc_init's -errno (-EINVAL: unit 0 free; -ENOMEM, printed)
+ * with reason (may be NULL) naming the device */
+static int pa_of(struct famfs_alloc *a, unsigned dev,
+		 struct famfs_pagealloc **out, char *reason)
 {
+	char why[FAMFS_REASON_LEN] = "";
 	struct famfs_pagealloc *pa = a->pa[dev];
+	int rc;
 
+	*out = pa;
 	if (pa)
-		return pa;
+		return 0;
 	pa = calloc(1, sizeof(*pa));
 	if (!pa) {
 		famfs_err("out of memory for the page allocator of device %u",
 			  dev);
 		if (reason)
-			snprintf(reason, FAMFS_REASON_LEN, "out of memory");
-		return NULL;
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "device %u: out of memory for its page allocator",
+				 dev);
+		return -ENOMEM;
 	}
-	if (famfs_pagealloc_init(pa, &a->dev[dev], reason)) {
+	rc = famfs_pagealloc_init(pa, &a->dev[dev], why);
+	if (rc) {
 		free(pa);
-		return NULL;
+		if (reason)
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "device %u: %.120s", dev, why);
+		return rc;
 	}
 	a->pa[dev] = pa;
-	return pa;
+	*out = pa;
+	return 0;
 }
 
 uint64_t famfs_alloc_nfree(const struct famfs_alloc *a)
@@ -129,8 +140,8 @@ void famfs_alloc_mark(struct famfs_alloc *a, const struct famfs_log_entry *e)
 		 * or no memory for them: the unit stays used all the same,
 		 * and a shared one gives no page again (the refused
 		 * extent's other pages are its entry's, R3) */
-		pa = pa_of(a, dev, NULL);
-		if (!pa || famfs_pagealloc_mark(pa, r[i].offset, r[i].len, NULL)) {
+		if (pa_of(a, dev, &pa, NULL) ||
+		    famfs_pagealloc_mark(pa, r[i].offset, r[i].len, NULL)) {
 			uint64_t u = r[i].offset / UNIT * UNIT;
 
 			famfs_bitmap_mark_range(&a->dev[dev], u, UNIT);
@@ -379,12 +390,12 @@ static int pages_on(struct famfs_alloc *a, unsigned dev, uint32_t n,
 		    struct famfs_log_simple_ext *ext, unsigned *next,
 		    char *reason)
 {
-	struct famfs_pagealloc *pa = pa_of(a, dev, reason);
+	struct famfs_pagealloc *pa;
 	unsigned k = 0;
-	int rc;
+	int rc = pa_of(a, dev, &pa, reason);
 
-	if (!pa)
-		return -ENOMEM;
+	if (rc)
+		return rc;
 	rc = take_pages(pa, n, ext, &k, reason);
 	if (rc) {
 		while (k--)
