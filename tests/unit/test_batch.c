@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -363,6 +364,34 @@ static void test_scratch_swept_once_per_hold(void **state)
 	famfs_fs_release(&t->fs);
 }
 
+/* In a batch the mount root is opened once (famfs_fs_root) and every file
+ * is made beneath it; the memory of a file its own mapping cannot reach is
+ * zeroed through a scratch file in .meta -- of the same mount, not of
+ * whatever the mount point names by then (another mount: the zeros would
+ * go to that one's memory, the file logged here with its old bytes). */
+static void test_held_root_scratch_same_mount(void **state)
+{
+	struct th *t = *state;
+	char old[400], p[450];
+	int fd;
+
+	assert_int_equal(famfs_fs_hold(&t->fs), 0);
+	th_create_ok(&t->fs, "a", 2 * MiB);		/* the root opened */
+	assert_true(t->fs.root_open);
+	/* the mount point names another directory now (a remount) */
+	snprintf(old, sizeof(old), "%s.old", t->mpt);
+	assert_int_equal(rename(t->mpt, old), 0);
+	assert_int_equal(mkdir(t->mpt, 0755), 0);
+	fd = famfs_file_create(&t->fs, "b", 3 * MiB, 0644, 0, 0);
+	assert_true(fd >= 0);				/* made beneath the root */
+	close(fd);
+	snprintf(p, sizeof(p), "%s/b", old);
+	assert_true(file_is_zero(p, 3 * MiB));
+	famfs_fs_release(&t->fs);
+	rmdir(t->mpt);
+	assert_int_equal(rename(old, t->mpt), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -373,6 +402,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cp_fifo_lets_lock_go, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_scratch_swept_once_per_hold, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_cp_unsized_failure_keeps_hold, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_held_root_scratch_same_mount, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests_name("batch", tests, NULL, NULL);

@@ -264,6 +264,8 @@ int famfs_mount_opts_coherency(struct famfs_mount_opts *o,
 /* .meta of the mount at mpt: fd, or -errno and why (-EPERM: there, but
  * not trusted: whose it is, or its mode) */
 int famfs_metadir_open(const char *mpt, char *why);
+/* The same beneath root, a mount root already open (not closed here) */
+int famfs_metadir_open_at(int root, char *why);
 /* name (one component) in mfd, a .meta from famfs_metadir_open, opened
  * with flags | O_NOFOLLOW | O_CLOEXEC (mode for O_CREAT) and judged as
  * above: fd, or -errno and why (-ENOENT: not there) */

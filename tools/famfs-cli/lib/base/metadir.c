@@ -29,10 +29,25 @@ static int trusted(const struct stat *st, const char *what, char *why)
 	return 0;
 }
 
+static int metadir_check(int fd, char *why);
+
 int famfs_metadir_open(const char *mpt, char *why)
 {
+	return metadir_check(dirset_open_under(mpt, FAMFS_META_DIR, DIRSET_DIR),
+			     why);
+}
+
+int famfs_metadir_open_at(int root, char *why)
+{
+	return metadir_check(dirset_open_beneath(root, FAMFS_META_DIR,
+						 strlen(FAMFS_META_DIR),
+						 DIRSET_DIR), why);
+}
+
+static int metadir_check(int fd, char *why)
+{
 	struct stat st;
-	int fd = dirset_open_under(mpt, FAMFS_META_DIR, DIRSET_DIR), rc;
+	int rc;
 
 	if (fd < 0) {
 		snprintf(why, FAMFS_META_WHY_LEN, "%s", dirset_beneath_why(fd));

@@ -44,6 +44,17 @@
 
 #include "ops/ops.h"
 
+/* .meta of the mount the file is made in: in a batch, beneath the mount
+ * root held since its first create (famfs_fs_root), not of whatever the
+ * mount point names by now */
+static int meta_dir(struct famfs_fs *fs, char *why)
+{
+	int root = fs->held ? famfs_fs_root(fs) : -1;
+
+	return root >= 0 ? famfs_metadir_open_at(root, why) :
+			   famfs_metadir_open(fs->mpt, why);
+}
+
 uint64_t famfs_fmap_alloc_bytes(const struct famfs_fmap *m)
 {
 	uint64_t n = 0;
@@ -135,7 +146,7 @@ void famfs_fill_sweep(struct famfs_fs *fs)
 	fs->scratch_swept = fs->held;
 	/* .meta beneath the mount root, not where a link there leads, nor
 	 * one another user could put names in (metadir.h) */
-	dfd = famfs_metadir_open(fs->mpt, why);
+	dfd = meta_dir(fs, why);
 	if (dfd < 0)
 		return;
 	dir = fdopendir(dfd);
@@ -174,7 +185,7 @@ int famfs_fill_units(struct famfs_fs *fs, const char *p,
 		return -ENAMETOOLONG;
 	/* in .meta opened beneath the mount root: never made, mapped or
 	 * unlinked where a link in its place leads */
-	mfd = famfs_metadir_open(fs->mpt, why);
+	mfd = meta_dir(fs, why);
 	if (mfd < 0) {
 		famfs_err("%s: cannot create %s, through which its memory is zeroed: %s (not created)",
 			  p, sp, why);
