@@ -172,11 +172,22 @@ static void test_fmap_get(void **state)
 
 	fd = famfs_file_create_layout(&t->fs, "s", 5 * MiB, 0640, 0, 0, &L4);
 	assert_true(fd >= 0);
-	th_mock_v2_gets = 0;
+	th_mock_v2_gets = th_mock_v3_gets = 0;
 	assert_int_equal(famfs_fmap_get(fd, &m), 0);
-	assert_int_equal(th_mock_v2_gets, 2);	/* the count, then the list */
+	/* v3 when the module has it (v2's refusals are logged by famfs.ko) */
+	assert_int_equal(th_mock_v2_gets, 0);
+	assert_int_equal(th_mock_v3_gets, 2);	/* the count, then the list */
 	assert_int_equal(m.extent_type, FAMFS_INTERLEAVED_EXTENT);
 	assert_int_equal(m.iext[0].strips[2].offset, 8 * MiB);
+	/* a module with v2 and no v3 */
+	famfs_kernel = &th_mock_kernel_v2;
+	memset(&m, 0, sizeof(m));
+	th_mock_v2_gets = 0;
+	assert_int_equal(famfs_fmap_get(fd, &m), 0);
+	assert_int_equal(th_mock_v2_gets, 2 + 1);	/* the probe, count, list */
+	assert_int_equal(m.extent_type, FAMFS_INTERLEAVED_EXTENT);
+	assert_int_equal(m.iext[0].strips[2].offset, 8 * MiB);
+	famfs_kernel = &th_mock_kernel;
 	{
 		struct famfs_ioc_map v1;
 

@@ -41,6 +41,7 @@ void th_mock_reset(void)
 	while (nmock)
 		mock_drop(nmock - 1);
 	th_mock_v1_creates = th_mock_v2_creates = th_mock_v2_gets = 0;
+	th_mock_v3_gets = 0;
 	th_mock_stale = false;
 	th_mock_before_create = NULL;
 	th_mock_devs_reset();
@@ -411,6 +412,17 @@ const struct famfs_kernel_ops th_mock_kernel = {
 	.dev_get = th_mock_dev_get,
 	.map_create_v3 = th_mock_map_create_v3,
 	.map_get_v3 = th_mock_map_get_v3,
+};
+
+/* the same without v3: a famfs.ko of issue 11's time */
+const struct famfs_kernel_ops th_mock_kernel_v2 = {
+	.mount = m_mount,
+	.umount = m_umount,
+	.map_create = m_map_create,
+	.map_get = m_map_get,
+	.map_getext = m_map_getext,
+	.map_create_v2 = m_map_create_v2,
+	.map_get_v2 = m_map_get_v2,
 };
 
 /* the same without v2: an older famfs.ko */

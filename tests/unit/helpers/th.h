@@ -80,6 +80,8 @@ extern const struct famfs_kernel_ops th_mock_kernel_v1;	/* no v2 ioctls */
  * ext_list_count only (extents through MAP_GETEXT), EINVAL when unmapped */
 extern const struct famfs_kernel_ops th_mock_kernel_2024;
 extern unsigned long th_mock_v1_creates, th_mock_v2_creates, th_mock_v2_gets;
+extern unsigned long th_mock_v3_gets;
+extern const struct famfs_kernel_ops th_mock_kernel_v2;	/* v2, no v3 ioctls */
 void th_mock_reset(void);
 /* stale: a new map shows 0xa5 bytes (old memory), not zeros */
 extern bool th_mock_stale;

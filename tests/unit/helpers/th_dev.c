@@ -135,13 +135,17 @@ int th_mock_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h)
 	return rc;
 }
 
+unsigned long th_mock_v3_gets;
+
 int th_mock_map_get_v3(int fd, struct famfs_ioc_map_v2 *h)
 {
 	struct famfs_fmap m;
 	struct famfs_ioc_dext *d = (void *)(uintptr_t)h->ext_list;
+	struct famfs_ioc_iext_v3 *x = (void *)(uintptr_t)h->ext_list;
 	uint32_t room = h->ext_count;
 	int rc;
 
+	th_mock_v3_gets++;
 	if (h->flags)
 		return -EINVAL;
 	rc = th_mock_fmap_of(fd, &m);
@@ -156,9 +160,18 @@ int th_mock_map_get_v3(int fd, struct famfs_ioc_map_v2 *h)
 		return 0;
 	if (room < m.count)
 		return -E2BIG;
-	if (m.extent_type != SIMPLE_DAX_EXTENT)
-		return -EOPNOTSUPP;	/* not needed by the tests yet */
-	for (uint32_t i = 0; i < m.count; i++) {
+	for (uint32_t i = 0; m.extent_type == FAMFS_INTERLEAVED_EXTENT &&
+	     i < m.count; i++) {
+		x[i].nstrips = m.iext[i].nstrips;
+		x[i].chunk_size = m.iext[i].chunk_size;
+		x[i].nbytes = m.iext[i].nbytes;
+		for (uint32_t s = 0; s < m.iext[i].nstrips; s++) {
+			x[i].strips[s].offset = m.iext[i].strips[s].offset;
+			x[i].strips[s].len = m.iext[i].strips[s].len;
+			x[i].strips[s].devindex = m.dev[i * FAMFS_IOC_MAX_STRIPS + s];
+		}
+	}
+	for (uint32_t i = 0; m.extent_type == SIMPLE_DAX_EXTENT && i < m.count; i++) {
 		d[i].offset = m.ext[i].offset;
 		d[i].len = m.ext[i].len;
 		d[i].devindex = m.dev[i];
