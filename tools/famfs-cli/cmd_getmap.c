@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* famfs getmap: print a file's map (MAP_GET_V2, or v1 MAP_GET/MAP_GETEXT). */
+/* famfs getmap: print a file's map (MAP_GET_V3, MAP_GET_V2, or v1 MAP_GET/MAP_GETEXT). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

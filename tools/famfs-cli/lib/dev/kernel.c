@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The only code that talks to famfs.ko: mount(2) and the ioctls (v1 and
- * v2; FAMFSIOC_NS for nscall.c).  Unit tests replace famfs_kernel with a mock.
+/* The only code that talks to famfs.ko: mount(2) and the ioctls (v1, v2 and
+ * v3; FAMFSIOC_NS for nscall.c).  Unit tests replace famfs_kernel with a mock.
  *
  * A famfs.ko without the v2 ioctls (the 2024 module: numbers 1..4) is
  * found once per process (famfs_kernel_v2).  Its MAP_GET filled in
@@ -313,22 +313,31 @@ int famfs_fmap_create(int fd, const struct famfs_fmap *m)
 /* Set by the first famfs_kernel_v2 that learnt something, for the
  * famfs_kernel it asked (a unit test that swaps famfs_kernel asks again). */
 static const struct famfs_kernel_ops *probed_ops;
-static bool probed_v2;
+static bool probed_v2, probed_v3;
 
-int famfs_kernel_v2(int fd)
+/* the header only (ext_count 0): any answer but ENOTTY is the ioctl's */
+static bool kernel_answers(int (*get)(int, struct famfs_ioc_map_v2 *), int fd)
 {
 	struct famfs_ioc_map_v2 h;
+
+	memset(&h, 0, sizeof(h));
+	return get && get(fd, &h) != -ENOTTY;
+}
+
+/*
+ * v3 is asked first: it reads every map, where v2 refuses a small file's
+ * or a member's map with EOVERFLOW -- and famfs.ko logs each refusal, so a
+ * tool that asked v2 first filled the kernel log with "use MAP_GET_V3".
+ */
+int famfs_kernel_v2(int fd)
+{
 	struct famfs_ioc_map v1;
-	int rc;
 
 	if (probed_ops == famfs_kernel)
 		return probed_v2;
-	/* ext_count 0: the header only; any answer but ENOTTY is v2's */
-	memset(&h, 0, sizeof(h));
-	rc = famfs_kernel->map_get_v2 ? famfs_kernel->map_get_v2(fd, &h) :
-					-ENOTTY;
-	if (rc != -ENOTTY) {
-		probed_v2 = true;
+	probed_v3 = kernel_answers(famfs_kernel->map_get_v3, fd);
+	if (probed_v3 || kernel_answers(famfs_kernel->map_get_v2, fd)) {
+		probed_v2 = true;	/* every v3 module has v2 */
 	} else {
 		/* ENOTTY from v1 too: fd is no famfs file, nothing learnt */
 		if (famfs_kernel->map_get(fd, &v1) == -ENOTTY)
@@ -401,6 +410,8 @@ int famfs_fmap_get(int fd, struct famfs_fmap *m)
 		return rc;
 	if (!rc)
 		return fmap_get_v1(fd, m);
+	if (probed_v3)
+		return fmap_get_v3(fd, m);
 	memset(&v2, 0, sizeof(v2));
 	rc = famfs_kernel->map_get_v2(fd, &v2);
 	if (rc == -EOVERFLOW)		/* a map on a member, or page extents */
