@@ -392,6 +392,30 @@ static void test_held_root_scratch_same_mount(void **state)
 	assert_int_equal(rename(old, t->mpt), 0);
 }
 
+/* the same for a directory (famfs cp -r, famfs mkdir in a batch) */
+static void test_held_root_mkdir_same_mount(void **state)
+{
+	struct th *t = *state;
+	char old[400], p[450];
+	struct stat st;
+
+	assert_int_equal(famfs_fs_hold(&t->fs), 0);
+	th_create_ok(&t->fs, "a", 2 * MiB);		/* the root opened */
+	assert_true(t->fs.root_open);
+	snprintf(old, sizeof(old), "%s.old", t->mpt);
+	assert_int_equal(rename(t->mpt, old), 0);
+	assert_int_equal(mkdir(t->mpt, 0755), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "d/e", 0755, 0, 0, true), 0);
+	snprintf(p, sizeof(p), "%s/d/e", old);		/* made beneath the root */
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	snprintf(p, sizeof(p), "%s/d", t->mpt);		/* not in the other one */
+	assert_int_not_equal(stat(p, &st), 0);
+	famfs_fs_release(&t->fs);
+	rmdir(t->mpt);
+	assert_int_equal(rename(old, t->mpt), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +427,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_scratch_swept_once_per_hold, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_cp_unsized_failure_keeps_hold, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_held_root_scratch_same_mount, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_held_root_mkdir_same_mount, th_setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests_name("batch", tests, NULL, NULL);
