@@ -503,7 +503,10 @@ static int mkdir_one(struct famfs_fs *fs, const char *rel, uint32_t mode,
 	logged = famfs_path_check(fs, rel, p, true, &idx);
 	if (logged < 0)
 		return logged;
-	pfd = dirset_parent_beneath(fs->mpt, rel, &name);
+	/* beneath the mount root held for a batch, as a file's create */
+	pfd = fs->held ? famfs_fs_root(fs) : -1;
+	pfd = pfd >= 0 ? dirset_parent_at(pfd, rel, &name) :
+			 dirset_parent_beneath(fs->mpt, rel, &name);
 	if (pfd < 0) {
 		famfs_err("%s: mkdir: %s", p, dirset_beneath_why(pfd));
 		return pfd;
