@@ -110,7 +110,7 @@ while ! mount -t famfs $DEV $M 2>/dev/null; do
 	[ $n -ge 100 ] && break
 	sleep 0.1; n=$((n + 1))
 done
-if mountpoint -q $M; then
+if grep -q " $M famfs " /proc/mounts; then
 	t_pass umount-device-free
 	attach remount
 	held live $M "$(p 16)" > /tmp/held-live2.out 2>&1
