@@ -535,8 +535,9 @@ struct famfs_ioc_ns {
  *   EINVAL	dev >= FAMFS_MAX_DEVS or no device attached there
  *   EINVAL	len is 0; offset or len is not a multiple of 4 KiB
  *   EINVAL	offset + len overflows 64 bits
- *   and EFAULT if the answers cannot be written (held and flags of every
- *   range; nothing else is written).
+ *   and EFAULT if the answers cannot be written (the ranges are written
+ *   back whole, their inputs unchanged, held and flags filled in; a refused
+ *   call writes nothing).
  *
  * A range past the end of its device is not refused: no file has memory
  * there.  After a device was removed or a memory failure failed the mount
@@ -553,15 +554,13 @@ struct famfs_ioc_held_range {
 	__u32 flags;			/* in: 0; out: FAMFS_HELD_* */
 	__u64 offset;			/* in: device offset, 4 KiB aligned */
 	__u64 len;			/* in: bytes, multiple of 4 KiB */
-	__u64 held;			/* out: bytes of [offset, offset + len)
-					 * still referenced on this host */
+	__u64 held;			/* out: bytes still referenced */
 };
 
 struct famfs_ioc_held {
 	__u32 count;			/* ranges at @ranges */
 	__u32 flags;			/* 0 */
-	__u64 ranges;			/* user pointer: count struct
-					 * famfs_ioc_held_range */
+	__u64 ranges;			/* user pointer: the ranges */
 };
 #define FAMFSIOC_HELD		_IOWR(FAMFSIOC_MAGIC, 13, struct famfs_ioc_held)
 #define FAMFS_IOC_HELD_SIZE	16
