@@ -485,6 +485,8 @@ bool famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
 			 u64 *file_off, u64 *dev_end);
 void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
 void famfs_zombies_reap(struct famfs_sb_info *fsi);
+u64 famfs_ext_held(struct famfs_sb_info *fsi, u32 dev, u64 start, u64 end,
+		   u32 *flags);
 
 /*
  * pages.c: an fs-dax page is idle when only its owner holds it; anything
@@ -566,6 +568,9 @@ enum famfs_refuse {
 int famfs_ns_refused(struct dentry *dentry, enum famfs_refuse what);
 long famfs_ioc_ns(struct file *file, struct famfs_ioc_ns __user *uarg);
 extern const struct file_operations famfs_dir_operations;
+
+/* held.c */
+long famfs_ioc_held(struct file *file, struct famfs_ioc_held __user *uarg);
 
 /* ioctl.c */
 long famfs_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg);

@@ -17,6 +17,8 @@
  * FAMFSIOC_MAP_CREATE_V3, FAMFSIOC_MAP_GET_V3  maps that name devices
  *			(ioctl_v3.c); with FAMFS_IOC_MAP_PAGES, a small file's
  *			page extents (which v1 and v2 gets cannot show).
+ * FAMFSIOC_NS		the tool's namespace changes (nsop.c).
+ * FAMFSIOC_HELD	whether memory is still referenced here (held.c).
  *
  * Both MAP_CREATEs turn their argument into one struct famfs_map_req and go
  * through the same checks.  The contract (which check gives which errno, in
@@ -744,6 +746,8 @@ long famfs_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return famfs_ioc_dev_get(file, argp);
 	case FAMFSIOC_NS:
 		return famfs_ioc_ns(file, argp);
+	case FAMFSIOC_HELD:
+		return famfs_ioc_held(file, argp);
 	default:
 		return -ENOTTY;
 	}

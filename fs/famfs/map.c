@@ -568,3 +568,45 @@ void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap)
 	famfs_zombies_reap(fsi);
 	mutex_unlock(&fsi->map_lock);
 }
+
+/**
+ * famfs_ext_held() - how many bytes of a device range the mount's maps hold
+ * @fsi: the mount
+ * @dev: the device
+ * @start: first byte of the range (device offset, 4 KiB aligned)
+ * @end: one past its last byte (4 KiB aligned)
+ * @flags: returns FAMFS_HELD_LIVE if a map of a live inode meets the range,
+ *	   FAMFS_HELD_ZOMBIE if a zombie's does (both if both), else 0
+ *
+ * For FAMFSIOC_HELD.  Every map of an inode still in memory and every
+ * extent a zombie keeps is in the tree, so the tree alone answers; an
+ * extent's bytes are its length rounded up to 4 KiB (where it ends in a
+ * page it holds the page).  Caller holds fsi->map_lock (and reaped the
+ * zombies first, or a released one still counts).
+ *
+ * Return: the bytes of [@start, @end) in extents of the tree.
+ */
+u64 famfs_ext_held(struct famfs_sb_info *fsi, u32 dev, u64 start, u64 end,
+		   u32 *flags)
+{
+	const struct famfs_kext *ext;
+	struct rb_node *n;
+	u64 held = 0;
+
+	lockdep_assert_held(&fsi->map_lock);
+	*flags = 0;
+	for (ext = famfs_ext_first_overlap(fsi, dev, start, end);
+	     ext && ext->dev == dev && ext->dev_off < end;
+	     ext = n ? famfs_ext_of(n) : NULL) {
+		u64 s = max(start, ext->dev_off);
+		u64 e = min(end, ext->dev_off + round_up(ext->len, SZ_4K));
+
+		if (e > s) {
+			held += e - s;
+			*flags |= ext->fmap->inode ? FAMFS_HELD_LIVE :
+						     FAMFS_HELD_ZOMBIE;
+		}
+		n = rb_next(&ext->node);
+	}
+	return held;
+}

@@ -399,8 +399,9 @@ out_free:
 }
 
 /*
- * Directories answer the device ioctls and FAMFSIOC_NS (ENOTTY for the
- * rest, as before); the legacy-ABI test module has none of them.
+ * Directories answer the device ioctls, FAMFSIOC_NS and FAMFSIOC_HELD
+ * (ENOTTY for the rest, as before); the legacy-ABI test module has none of
+ * them.
  */
 static long famfs_dir_ioctl(struct file *file, unsigned int cmd,
 			    unsigned long arg)
@@ -416,6 +417,8 @@ static long famfs_dir_ioctl(struct file *file, unsigned int cmd,
 		return famfs_ioc_dev_get(file, argp);
 	case FAMFSIOC_NS:
 		return famfs_ioc_ns(file, argp);
+	case FAMFSIOC_HELD:
+		return famfs_ioc_held(file, argp);
 	default:
 		return -ENOTTY;
 	}

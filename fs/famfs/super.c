@@ -533,6 +533,19 @@ static void __init famfs_check_abi(void)
 	BUILD_BUG_ON(_IOC_NR(FAMFSIOC_NS) != 12 ||
 		     _IOC_DIR(FAMFSIOC_NS) != _IOC_WRITE ||
 		     _IOC_SIZE(FAMFSIOC_NS) != FAMFS_IOC_NS_SIZE);
+	/* FAMFSIOC_HELD: the same layout for 32- and 64-bit callers */
+	BUILD_BUG_ON(sizeof(struct famfs_ioc_held) != FAMFS_IOC_HELD_SIZE);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_held, flags) != 4);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_held, ranges) != 8);
+	BUILD_BUG_ON(sizeof(struct famfs_ioc_held_range) !=
+		     FAMFS_IOC_HELD_RANGE_SIZE);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_held_range, flags) != 4);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_held_range, offset) != 8);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_held_range, len) != 16);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_held_range, held) != 24);
+	BUILD_BUG_ON(_IOC_NR(FAMFSIOC_HELD) != 13 ||
+		     _IOC_DIR(FAMFSIOC_HELD) != (_IOC_READ | _IOC_WRITE) ||
+		     _IOC_SIZE(FAMFSIOC_HELD) != FAMFS_IOC_HELD_SIZE);
 	BUILD_BUG_ON(_IOC_NR(FAMFSIOC_DEV_ADD) != 8 ||
 		     _IOC_SIZE(FAMFSIOC_DEV_ADD) != FAMFS_IOC_DEV_ADD_SIZE);
 	BUILD_BUG_ON(_IOC_NR(FAMFSIOC_MAP_CREATE_V3) != 9 ||

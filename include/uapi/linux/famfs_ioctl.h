@@ -496,4 +496,74 @@ struct famfs_ioc_ns {
 #define FAMFSIOC_NS		_IOW(FAMFSIOC_MAGIC, 12, struct famfs_ioc_ns)
 #define FAMFS_IOC_NS_SIZE	72
 
+/*
+ * FAMFSIOC_HELD: is memory of this mount still referenced on this host?
+ * For the replayer of a host (docs/lifecycle.md, "Reclaim across hosts"):
+ * the memory of a deleted file may be reclaimed for another file only once
+ * no host references it any more, and only famfs.ko knows whether this
+ * host still does.  The caller names @count byte ranges of the mount's
+ * devices (a deleted file's extents, as its log entry had them); for each,
+ * the module answers how many of its bytes are still held here, and by
+ * what:
+ *
+ *   FAMFS_HELD_LIVE	an inode of this mount still has a map there: the
+ *			file has not been removed on this host, or it has
+ *			been unlinked but is still open or mapped
+ *   FAMFS_HELD_ZOMBIE	an evicted file's memory kept reserved because some
+ *			of its pages are still referenced (a pipe that a
+ *			page was vmsplice'd into, O_DIRECT in flight, any
+ *			other get_user_pages() pin): fs/famfs/pins.c
+ *
+ * A byte is held if it lies in an extent (or strip) of such a map; an
+ * extent's bytes are its length rounded up to 4 KiB.  A zombie keeps each
+ * extent with a referenced page whole, and gives back the others at once.
+ * @held 0 and @flags 0: nothing of this host uses the range any more.  The
+ * answer is a snapshot: a file created or evicted right after the call
+ * changes it (a deleted file's memory only ever goes from held to not).
+ *
+ * Issued on any file or directory of the mount (the mount root included);
+ * CAP_SYS_ADMIN.  Errors, in the order they are checked (each but EPERM and
+ * EFAULT is one log line):
+ *
+ *   EPERM	caller lacks CAP_SYS_ADMIN
+ *   EFAULT	the header cannot be read
+ *   EINVAL	flags is not 0
+ *   E2BIG	count > FAMFS_HELD_MAX (count 0: nothing to do, 0)
+ *   EFAULT	the ranges cannot be read
+ *   then each range in order:
+ *   EINVAL	flags is not 0 (an output: clear it before each call)
+ *   EINVAL	dev >= FAMFS_MAX_DEVS or no device attached there
+ *   EINVAL	len is 0; offset or len is not a multiple of 4 KiB
+ *   EINVAL	offset + len overflows 64 bits
+ *   and EFAULT if the answers cannot be written (the ranges are written
+ *   back whole, their inputs unchanged, held and flags filled in; a refused
+ *   call writes nothing).
+ *
+ * A range past the end of its device is not refused: no file has memory
+ * there.  After a device was removed or a memory failure failed the mount
+ * (see above) the answers stand: the maps and the zombies are kept until
+ * the unmount.
+ */
+#define FAMFS_HELD_MAX		1024	/* ranges per call */
+
+#define FAMFS_HELD_ZOMBIE	(1U << 0)	/* famfs_ioc_held_range.flags */
+#define FAMFS_HELD_LIVE		(1U << 1)
+
+struct famfs_ioc_held_range {
+	__u32 dev;			/* in: device index of the mount */
+	__u32 flags;			/* in: 0; out: FAMFS_HELD_* */
+	__u64 offset;			/* in: device offset, 4 KiB aligned */
+	__u64 len;			/* in: bytes, multiple of 4 KiB */
+	__u64 held;			/* out: bytes still referenced */
+};
+
+struct famfs_ioc_held {
+	__u32 count;			/* ranges at @ranges */
+	__u32 flags;			/* 0 */
+	__u64 ranges;			/* user pointer: the ranges */
+};
+#define FAMFSIOC_HELD		_IOWR(FAMFSIOC_MAGIC, 13, struct famfs_ioc_held)
+#define FAMFS_IOC_HELD_SIZE	16
+#define FAMFS_IOC_HELD_RANGE_SIZE	32
+
 #endif /* _UAPI_LINUX_FAMFS_IOCTL_H */

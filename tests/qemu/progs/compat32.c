@@ -7,7 +7,7 @@
  * layout for 32- and 64-bit callers (fixed-width fields, explicit padding,
  * user pointers as __u64); this proves it at run time: maps made here
  * round-trip through MAP_GET / MAP_GET_V2 and the data lands where the map
- * says.
+ * says; FAMFSIOC_HELD reads its ranges and writes its answers.
  *
  * Usage: compat32 MOUNTPOINT DEVICE
  *
@@ -134,6 +134,35 @@ out:
 	close(fd);
 }
 
+/* FAMFSIOC_HELD: the header's pointer to the ranges, answers written back */
+static void test_held(const char *mpt)
+{
+	struct famfs_ioc_held_range r[2];
+	struct famfs_ioc_held h;
+	int root = open(mpt, O_RDONLY | O_DIRECTORY);
+
+	if (root < 0)
+		die(mpt);
+	memset(r, 0, sizeof(r));
+	r[0].offset = BASE;		/* extent 0 of "v1", which has a name */
+	r[0].len = TWO_MiB;
+	r[1].offset = BASE + 96 * MiB;	/* nothing */
+	r[1].len = TWO_MiB;
+	r[1].held = 77;
+	memset(&h, 0, sizeof(h));
+	h.count = 2;
+	h.ranges = (uintptr_t)r;
+	if (t_ok("held/call", ioctl(root, FAMFSIOC_HELD, &h))) {
+		t_equ("held/live", TWO_MiB, r[0].held);
+		t_equ("held/live-flags", FAMFS_HELD_LIVE, r[0].flags);
+		t_equ("held/none", 0, r[1].held);
+		t_equ("held/none-flags", 0, r[1].flags);
+	}
+	h.count = FAMFS_HELD_MAX + 1;
+	t_errno("held/e2big", ioctl(root, FAMFSIOC_HELD, &h), E2BIG);
+	close(root);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -149,5 +178,6 @@ int main(int argc, char **argv)
 	test_v1(argv[1]);
 	test_v2_simple(argv[1]);
 	test_v2_interleaved(argv[1]);
+	test_held(argv[1]);
 	return t_done(0);
 }

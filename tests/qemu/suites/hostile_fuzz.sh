@@ -9,7 +9,9 @@
 # files with known bytes, one process with an exact model of the mount (with
 # files that others hold open, and remounts between the calls), then
 # 4 at once racing for the same memory while the tree is scanned, then a read-only
-# remount (EROFS), then a bare kernel mount (no .meta files).  The main
+# remount (EROFS), then a bare kernel mount (no .meta files).  FAMFSIOC_HELD
+# (calls7.c): live files' extents held whole, broken fields and pointers
+# refused with the contract's errno.  The main
 # phases run again on a noncoherent mount (FAMFSIOC_CACHE really flushes
 # there; its bytes are checked against the famfs:famfs_cache tracepoint).  Afterwards the
 # files still hold their bytes, fsck is clean and a remount replays them.

@@ -357,7 +357,7 @@ const unsigned int known_cmds[NKNOWN] = {
 	FAMFSIOC_MAP_CREATE, FAMFSIOC_MAP_GET, FAMFSIOC_MAP_GETEXT,
 	FAMFSIOC_NOP, FAMFSIOC_MAP_CREATE_V2, FAMFSIOC_MAP_GET_V2,
 	FAMFSIOC_CACHE, FAMFSIOC_DEV_ADD, FAMFSIOC_MAP_CREATE_V3,
-	FAMFSIOC_MAP_GET_V3, FAMFSIOC_DEV_GET, FAMFSIOC_NS,
+	FAMFSIOC_MAP_GET_V3, FAMFSIOC_DEV_GET, FAMFSIOC_NS, FAMFSIOC_HELD,
 };
 int skip_nr[256];	/* in famfs_ioctl.h but not modelled here */
 
@@ -396,9 +396,10 @@ static void do_unknown(struct ffile *f, int dirfd)
 	unsigned int cmd = dirfd >= 0 && chance(50) ?
 		known_cmds[below(NKNOWN)] : unknown_cmd();
 
-	/* A directory answers the device ioctls (calls4.c) and FAMFSIOC_NS
-	 * (calls6.c). */
-	while (dirfd >= 0 && (is_dev_cmd(cmd) || cmd == FAMFSIOC_NS))
+	/* A directory answers the device ioctls (calls4.c), FAMFSIOC_NS
+	 * (calls6.c) and FAMFSIOC_HELD (calls7.c). */
+	while (dirfd >= 0 && (is_dev_cmd(cmd) || cmd == FAMFSIOC_NS ||
+			      cmd == FAMFSIOC_HELD))
 		cmd = known_cmds[below(NKNOWN)];
 	void *arg = chance(50) ? (void *)arena : (void *)(uintptr_t)rnd();
 	int fd = dirfd >= 0 ? dirfd : f->fd;
@@ -543,6 +544,8 @@ void fuzz_loop(long n, int dirfd)
 		}
 		if (chance(4)) {
 			do_ns(dirfd);
+		} else if (chance(3)) {
+			do_held(dirfd, pick(-1, 0));
 		} else if (chance(8)) {
 			do_multidev(dirfd);
 		} else if (chance(7)) {
@@ -635,6 +638,8 @@ void print_stats(void)
 	       label, myid, nc_pages, nc_accept_pages);
 	printf("info: %s[%d]: namespace calls: FAMFSIOC_NS %ld (accepted %ld)\n",
 	       label, myid, nc_ns, nc_ns_ok);
+	printf("info: %s[%d]: held calls: FAMFSIOC_HELD %ld (answered %ld)\n",
+	       label, myid, nc_held, nc_held_ok);
 	if (gib)
 		printf("info: %s[%d]: 1 GiB layouts: %ld maps made, %ld files of 1 GiB or more mapped, %ld files faulted through a mapping, %ld GiBs free now\n",
 		       label, myid, nc_gib, nc_gib_ok, nc_fault, free_gibs());

@@ -25,6 +25,8 @@
  *   gen3.c   -G: maps on 1 GiB boundaries, faults through their mappings
  *   calls6.c FAMFSIOC_NS (the famfs tool's namespace calls): a model of six
  *            names, broken fields, names and pointers
+ *   calls7.c FAMFSIOC_HELD: ranges of live files held whole, random ones
+ *            sane, broken fields and pointers
  */
 #ifndef HOSTILE_FUZZ_H
 #define HOSTILE_FUZZ_H
@@ -90,6 +92,7 @@ enum {
 	C_PAGES,			/* page maps (calls5.c) */
 	C_FAULT,			/* -G: through mappings (gen3.c) */
 	C_NS,				/* FAMFSIOC_NS (calls6.c) */
+	C_HELD,				/* FAMFSIOC_HELD (calls7.c) */
 	NCHECK
 };
 extern long ncheck[NCHECK], nbad[NCHECK];
@@ -208,7 +211,7 @@ enum list_kind pick_list_kind(void);
 extern long nc_create, nc_accept, nc_get, nc_getext, nc_nop, nc_unknown,
 	nc_dir, nc_efault, nc_size, nc_free, nc_compat, nc_mmap;
 extern long nerr[NDOC + 1];
-#define NKNOWN	12
+#define NKNOWN	13
 extern const unsigned int known_cmds[NKNOWN];
 extern int skip_nr[256];	/* in famfs_ioctl.h but not modelled here */
 
@@ -269,6 +272,10 @@ int remap_pages(struct ffile *f);
 /* ---- the namespace calls (calls6.c) ------------------------------------ */
 extern long nc_ns, nc_ns_ok;
 void do_ns(int dirfd);
+
+/* ---- still referenced here? (calls7.c) ---------------------------------- */
+extern long nc_held, nc_held_ok;
+void do_held(int dirfd, struct ffile *f);
 
 /* ---- 1 GiB layouts (gen3.c) --------------------------------------------- */
 extern int gib;		/* -G: maps on 1 GiB boundaries too */

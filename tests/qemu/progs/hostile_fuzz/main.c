@@ -119,7 +119,7 @@ static const char *const cname[NCHECK] = {
 	"v1-get-of-v2-map-eoverflow", "data-placement",
 	"create-with-other-opener", "remount", "cache-errno", "coherence",
 	"dev-errno", "create-v3-errno", "get-v3", "create-pages-errno",
-	"fault-through-mapping", "ns-errno",
+	"fault-through-mapping", "ns-errno", "held",
 };
 long ncheck[NCHECK], nbad[NCHECK];
 static char why[NCHECK][400];
@@ -429,6 +429,7 @@ static int fuzz_proc(int id)
 			nc_dev = nc_create3 = nc_get3 = 0;
 			nc_pages = nc_accept_pages = 0;
 			nc_ns = nc_ns_ok = 0;
+			nc_held = nc_held_ok = 0;
 			memset(nerr, 0, sizeof(nerr));
 			memset(nerr2, 0, sizeof(nerr2));
 			memset(ncheck, 0, sizeof(ncheck));
@@ -443,6 +444,8 @@ static int fuzz_proc(int id)
 					break;
 				if (chance(5))
 					do_ns(dirfd);
+				else if (chance(4))
+					do_held(dirfd, f);
 				else if (chance(10))
 					do_multidev(dirfd);
 				else if (chance(8))

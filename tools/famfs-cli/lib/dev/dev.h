@@ -147,9 +147,19 @@ struct famfs_kernel_ops {
 	/* FAMFSIOC_NS as it is: what it returns (a descriptor for CREATE)
 	 * or -errno (NULL: -ENOTTY, an older module) */
 	int (*ns)(int fd, const struct famfs_ioc_ns *a);
+	/* FAMFSIOC_HELD as it is (NULL: -ENOTTY, an older module) */
+	int (*held)(int fd, struct famfs_ioc_held *h);
 };
 extern const struct famfs_kernel_ops famfs_kernel_real;
 extern const struct famfs_kernel_ops *famfs_kernel;	/* tests swap it */
+
+/* FAMFSIOC_HELD on fd (any file or directory of the mount; CAP_SYS_ADMIN):
+ * for each of the n ranges (dev, offset, len; 4 KiB aligned) famfs.ko
+ * fills in held (bytes still referenced on this host) and flags
+ * (FAMFS_HELD_LIVE, FAMFS_HELD_ZOMBIE); their old values are cleared
+ * first.  0, or -errno: -E2BIG for n > FAMFS_HELD_MAX (not asked), -ENOTTY
+ * from a module without the call, the module's errors as they are. */
+int famfs_kernel_held(int fd, struct famfs_ioc_held_range *r, unsigned n);
 
 /* A file's map in any shape the module knows: count simple extents
  * (ext[]) or interleaved extents (iext[]). */

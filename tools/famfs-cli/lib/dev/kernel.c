@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The only code that talks to famfs.ko: mount(2) and the ioctls (v1, v2 and
- * v3; FAMFSIOC_NS for nscall.c).  Unit tests replace famfs_kernel with a mock.
+ * v3; FAMFSIOC_NS for nscall.c; FAMFSIOC_HELD for famfs_kernel_held()).
+ * Unit tests replace famfs_kernel with a mock.
  *
  * A famfs.ko without the v2 ioctls (the 2024 module: numbers 1..4) is
  * found once per process (famfs_kernel_v2).  Its MAP_GET filled in
@@ -114,6 +115,11 @@ static int real_ns(int fd, const struct famfs_ioc_ns *a)
 	return rc < 0 ? -errno : rc;
 }
 
+static int real_held(int fd, struct famfs_ioc_held *h)
+{
+	return ioctl(fd, FAMFSIOC_HELD, h) ? -errno : 0;
+}
+
 const struct famfs_kernel_ops famfs_kernel_real = {
 	.mount = real_mount,
 	.umount = real_umount,
@@ -128,9 +134,30 @@ const struct famfs_kernel_ops famfs_kernel_real = {
 	.map_create_v3 = real_map_create_v3,
 	.map_get_v3 = real_map_get_v3,
 	.ns = real_ns,
+	.held = real_held,
 };
 
 const struct famfs_kernel_ops *famfs_kernel = &famfs_kernel_real;
+
+int famfs_kernel_held(int fd, struct famfs_ioc_held_range *r, unsigned n)
+{
+	struct famfs_ioc_held h;
+
+	if (n > FAMFS_HELD_MAX)
+		return -E2BIG;
+	if (!n)
+		return 0;
+	if (!famfs_kernel->held)
+		return -ENOTTY;
+	for (unsigned i = 0; i < n; i++) {
+		r[i].flags = 0;
+		r[i].held = 0;
+	}
+	memset(&h, 0, sizeof(h));
+	h.count = n;
+	h.ranges = (uint64_t)(uintptr_t)r;
+	return famfs_kernel->held(fd, &h);
+}
 
 void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1)
 {
