@@ -110,6 +110,10 @@ int cli_fsck_run(const char *prog, const char *target, bool json)
 		       prog, target, r.entries, r.files, r.dirs, r.bad_entries, r.problems,
 		       (unsigned long long)r.used_bytes, (unsigned long long)r.free_bytes);
 	}
+	if (!json && r.pending_files)
+		printf("%s: %s: %lu deleted files' memory (%llu bytes) pending reclaim (no problem: used until no host can reach it)\n",
+		       prog, target, r.pending_files,
+		       (unsigned long long)r.pending_bytes);
 	return r.problems ? FAMFS_EXIT_PROBLEM : FAMFS_EXIT_OK;
 }
 
