@@ -647,6 +647,38 @@ static void test_client_replay(void **s)
 	th_free(t);
 }
 
+/* a diverged log (two files on one unit): a RECLAIM of one of them frees
+ * nothing the other may hold -- no allocator gives that memory again */
+static void test_overlap_keeps(void **s)
+{
+	struct th *t = th_new_fmt(256 * MiB, 8 * MiB, true);
+	struct famfs_df df;
+	uint64_t a_off, del;
+
+	(void)s;
+	create(t, "a", 2 * MiB);
+	a_off = off_of(t, "a");
+	th_append_file(t, "x", a_off, 2 * MiB, 100);	/* on a's unit */
+	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+	del = only_pending(t, 2 * MiB);
+	assert_int_equal(famfs_reclaim_append(&t->fs, &del, 1, NULL), 0);
+	create(t, "b", 2 * MiB);
+	assert_true(off_of(t, "b") != a_off);
+	assert_int_equal(th_reopen(t), 0);
+	create(t, "c", 2 * MiB);
+	assert_true(off_of(t, "c") != a_off);
+	assert_int_equal(famfs_df(&t->fs, &df), 0);
+	assert_int_equal(df.used, 6 * MiB);	/* x's, b's, c's */
+	th_stderr_grab();
+	assert_true(fsck_problems(t) >= 1);	/* x shares a's memory */
+	{
+		char buf[2048];
+
+		th_stderr_take(buf, sizeof(buf));
+	}
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -666,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_torn_compact),
 		cmocka_unit_test(test_client_replay),
 		cmocka_unit_test(test_fsck_pending),
+		cmocka_unit_test(test_overlap_keeps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
