@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "th.h"
 
 #define PG 4096ULL
@@ -308,6 +310,22 @@ static void delete_reclaim_reuse(bool compact)
 	assert_int_equal(df.deleted_files, 1);
 	assert_int_equal(df.used, used - 4 * MiB);
 	assert_int_equal(df.bad_entries, 0);
+	{
+		struct json_object *o = famfs_json_df("t", t->mpt, "", &t->fs, &df);
+		struct json_object *d, *v;
+
+		assert_non_null(o);
+		assert_true(json_object_object_get_ex(o, "deleted", &d));
+		assert_true(json_object_object_get_ex(d, "files", &v));
+		assert_int_equal(json_object_get_int64(v), 1);
+		assert_true(json_object_object_get_ex(d, "dirs", &v));
+		assert_int_equal(json_object_get_int64(v), 0);
+		assert_true(json_object_object_get_ex(d, "pending_bytes", &v));
+		assert_int_equal(json_object_get_int64(v), 0);
+		assert_true(json_object_object_get_ex(d, "reclaimed_bytes", &v));
+		assert_int_equal(json_object_get_int64(v), 4 * MiB);
+		json_object_put(o);
+	}
 	assert_int_equal(fsck_problems(t), 0);
 	/* named again: refused, nothing appended */
 	famfs_quiet = 1;
