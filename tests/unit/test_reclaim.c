@@ -268,6 +268,25 @@ static uint64_t only_pending(struct th *t, uint64_t bytes)
 	return d;
 }
 
+static int pattern(void *arg, char *addr, uint64_t size)
+{
+	(void)arg;
+	memset(addr, 0xab, size);
+	return 0;
+}
+
+/* a create of rel told not to zero (mkfile -Z): the bytes it zeroed
+ * (famfs_store_stats; the mock's files are not the device's memory, the
+ * guest suite cli-reclaim reads the memory itself) */
+static uint64_t create_nozero_zeroed(struct th *t, const char *rel,
+				     uint64_t size)
+{
+	uint64_t before = famfs_store_stats.zeroed;
+
+	create(t, rel, size);
+	return famfs_store_stats.zeroed - before;
+}
+
 static void delete_reclaim_reuse(bool compact)
 {
 	struct th *t = th_new_fmt(256 * MiB, 8 * MiB, compact);
@@ -276,9 +295,18 @@ static void delete_reclaim_reuse(bool compact)
 	uint64_t a_off, used, del, freed, obj;
 	size_t n;
 
-	create(t, "a", 4 * MiB);
+	{
+		static const struct famfs_fill pat = { .fn = pattern };
+		int fd = famfs_file_create_fill(&t->fs, "a", 4 * MiB, 0644, 0,
+						0, NULL, &pat);
+
+		assert_true(fd >= 0);
+		close(fd);
+	}
 	create(t, "b", 2 * MiB);
 	a_off = off_of(t, "a");
+	/* no RECLAIM yet: -Z zeroes nothing */
+	assert_int_equal(create_nozero_zeroed(t, "z", 2 * MiB), 0);
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
 	used = df.used;
 	/* nothing deleted yet: no candidates */
@@ -333,8 +361,10 @@ static void delete_reclaim_reuse(bool compact)
 	/* an index that is no DELETE: refused */
 	assert_int_equal(famfs_reclaim_append(&t->fs, &obj, 1, &freed), -EINVAL);
 	famfs_quiet = 0;
-	/* the next file of that size gets that memory (this opening's cache) */
-	create(t, "c", 4 * MiB);
+	/* the next file of that size gets that memory (this opening's cache),
+	 * zeroed: a's bytes never show, even through a create told not to
+	 * zero (create() asks for nozero: mkfile -Z) */
+	assert_int_equal(create_nozero_zeroed(t, "c", 4 * MiB), 4 * MiB);
 	assert_int_equal(off_of(t, "c"), a_off);
 	assert_int_equal(fsck_problems(t), 0);
 	assert_int_equal(famfs_df(&t->fs, &df), 0);

@@ -3,7 +3,8 @@
 # RECLAIM (issue 29 item 4, tool side): a deleted file's memory is pending
 # until a RECLAIM names its DELETE; then it is free, and the next file of
 # that size gets it -- reading zeros, not the deleted file's bytes (every
-# create writes its whole allocation: issue 15).  No famfs command appends a
+# create writes its whole allocation, issue 15; mkfile -Z too once the log
+# has a RECLAIM).  No famfs command appends a
 # RECLAIM yet (which DELETEs no host can reach is the host table's, to
 # come): famfs-reclaim-test drives the library's API (list, append).  df
 # (text and -j) shows pending and reclaimed bytes, fsck is clean, getmap
@@ -47,8 +48,9 @@ t_rc df-text 0 famfs df $M
 t_has df-text-reclaimed "4194304 bytes reclaimed"
 t_rc fsck 0 famfs fsck $M
 
-# the memory goes to the next file of that size, zeroed
-t_rc mkfile-c 0 famfs mkfile -s 4m $M/c
+# the memory goes to the next file of that size, zeroed -- even one told
+# not to zero (-Z): a deleted file's bytes never show
+t_rc mkfile-c 0 famfs mkfile -Z -s 4m $M/c
 t_eq reuse-offset "$a_off" "$(off $M/c)"
 t_eq reuse-zero "$(zeros 4194304)" "$(sum $M/c)"
 t_rc verify-b 0 famfs verify -S 8 $M/b
