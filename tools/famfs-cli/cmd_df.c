@@ -37,8 +37,12 @@ const struct cli_doc cli_doc_df = {
 		"\n"
 		"Files and directories removed with famfs rm are not counted as files\n"
 		"or directories; their number is shown on a line of its own, with the\n"
-		"memory of the files: it stays used (this famfs never gives it to a\n"
-		"new file) and is shown as pending reclaim.\n"
+		"memory of the files: it stays used (pending reclaim) until the\n"
+		"master logs a RECLAIM for it, once no host can reach it any more;\n"
+		"then it is free (zeroed before a new file gets it) and shown as\n"
+		"reclaimed.  With -j: a \"deleted\" object (files, dirs,\n"
+		"pending_bytes, reclaimed_files, reclaimed_bytes) on a file system\n"
+		"that has deletes.\n"
 		"\n"
 		"Small files (below 2 MiB) take 4 KiB pages inside 2 MiB units that\n"
 		"several of them share: such a unit counts as used, whole; a line of\n"
@@ -245,10 +249,11 @@ int cmd_df(int argc, char **argv)
 		       (unsigned long long)(df.log_capacity - df.log_entries));
 	printf("  files        %lu\n  directories  %lu\n", df.files, df.dirs);
 	if (df.deleted_files || df.deleted_dirs)
-		printf("  deleted      %lu files, %lu directories: %llu bytes (%s) pending reclaim (a deleted file's memory stays used; this famfs does not free it)\n",
+		printf("  deleted      %lu files, %lu directories: %llu bytes (%s) pending reclaim (used until no host can reach it), %llu bytes reclaimed (free again)\n",
 		       df.deleted_files, df.deleted_dirs,
 		       (unsigned long long)df.pending_reclaim,
-		       human(df.pending_reclaim, h, sizeof(h)));
+		       human(df.pending_reclaim, h, sizeof(h)),
+		       (unsigned long long)df.reclaimed);
 	printf("  coherence    %s (superblock)", sbmode);
 	if (mmode)
 		printf(", this mount %s%s", mmode,

@@ -28,6 +28,11 @@ const struct cli_doc cli_doc_fsck = {
 		"this host with its member superblock (found by device uuid, as mount\n"
 		"finds it, and no smaller than the log says): a missing or damaged one\n"
 		"is a problem, named by index and device uuid.\n"
+		"A RECLAIM entry (the memory of deleted files made free again) must name\n"
+		"only DELETEs of files the log applied, each once in the whole log: any\n"
+		"other is corrupt, and stops the master from creating files until the\n"
+		"log is repaired.  The memory of deleted files that no RECLAIM freed yet\n"
+		"is no problem: a line says how many files and bytes (pending reclaim).\n"
 		"Each problem is reported on stderr with the entry and path it concerns.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'v', "verbose", NULL, "list every entry (text output only)" },
@@ -38,7 +43,9 @@ const struct cli_doc cli_doc_fsck = {
 		  "One object: target, clean (true when no problem was found),\n"
 		  "superblock_valid, entries, files, directories, corrupt_entries,\n"
 		  "problems (a count), used and free (bytes; memory that several\n"
-		  "files share counts once), problem_list (the messages), devices\n"
+		  "files share counts once), pending_reclaim_files and\n"
+		  "pending_reclaim_bytes (only when some are pending), problem_list\n"
+		  "(the messages), devices\n"
 		  "(index, role primary or member, path: where this host found the\n"
 		  "member, ok: found with its superblock as the log added it).  Always\n"
 		  "valid UTF-8: a byte of a name that is not part of a valid UTF-8\n"
@@ -110,6 +117,10 @@ int cli_fsck_run(const char *prog, const char *target, bool json)
 		       prog, target, r.entries, r.files, r.dirs, r.bad_entries, r.problems,
 		       (unsigned long long)r.used_bytes, (unsigned long long)r.free_bytes);
 	}
+	if (!json && r.pending_files)
+		printf("%s: %s: %lu deleted files' memory (%llu bytes) pending reclaim (no problem: used until no host can reach it)\n",
+		       prog, target, r.pending_files,
+		       (unsigned long long)r.pending_bytes);
 	return r.problems ? FAMFS_EXIT_PROBLEM : FAMFS_EXIT_OK;
 }
 

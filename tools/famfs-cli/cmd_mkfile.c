@@ -51,7 +51,9 @@ const struct cli_doc cli_doc_mkfile = {
 		"before anyone else can read it: through the file itself when its\n"
 		"mapping reaches all of it (a small file), else through a scratch\n"
 		"file (.meta/.new-PID, mapped over it) before the file is mapped.\n"
-		"This writes the whole allocation once; -Z (--nozero) skips it.\n"
+		"This writes the whole allocation once; -Z (--nozero) skips it, except\n"
+		"once the log has freed a deleted file's memory (a RECLAIM): a new\n"
+		"file may get it, and is zeroed all the same.\n"
 		"\n"
 		"A small file (SIZE below 2 MiB, or below -T SIZE) takes 4 KiB pages\n"
 		"in a 2 MiB unit that other small files share (famfs df counts them),\n"
@@ -69,8 +71,9 @@ const struct cli_doc cli_doc_mkfile = {
 		{ 'Z', "nozero", NULL,
 		  "do not zero the new file: it may then show what\n"
 		  "the memory held before (another file's or an\n"
-		  "earlier file system's data); for callers that\n"
-		  "overwrite all of it at once" },
+		  "earlier file system's data; never a deleted\n"
+		  "file's: zeroed all the same after a RECLAIM);\n"
+		  "for callers that overwrite all of it at once" },
 		CLI_OPT_NSTRIPS,
 		CLI_OPT_CHUNK,
 		CLI_OPT_DEVICE,

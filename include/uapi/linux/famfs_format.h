@@ -614,10 +614,11 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
 		    "a grown log holds at least twice the largest mkfs log");
 
 /* ------------------------------------------------------------------------ */
-/* Format revision 3.  Implemented: DELETE, RENAME, SETATTR (issue 29, its  */
-/* first step: no RECLAIM yet, a deleted file's memory stays its DELETE's); */
-/* SMALL_FILES (issue 30).  HOSTS is not in the *_SUPP masks: every tool    */
-/* refuses a file system that has it (R1).                                  */
+/* Format revision 3.  Implemented: DELETE, RENAME, SETATTR, RECLAIM       */
+/* (issue 29; the tool appends a RECLAIM only when asked: which DELETEs no  */
+/* host can reach is the host table's, not yet); SMALL_FILES (issue 30).    */
+/* HOSTS is not in the *_SUPP masks: every tool refuses a file system that  */
+/* has it (R1).                                                             */
 /* ------------------------------------------------------------------------ */
 /*
  * One revision for the life of a file (delete, rename, setattr; memory

@@ -64,6 +64,57 @@ static void cache_register(struct famfs_fs *fs)
 	fs->cache_drop = famfs_fs_cache_drop;
 }
 
+/*
+ * RECLAIM (issue 29): a RECLAIM the namespace n just applied frees the
+ * memory of the files of the DELETEs it names: each FILE entry, read again
+ * from the log, given back to a (famfs_alloc_release: its units, its
+ * pages; nothing once a diverged log marked memory twice).  Every new
+ * file's memory is written whole before the file is logged (ops/fill.c:
+ * its bytes, zeros after them, scratch file or its own mapping), so
+ * memory freed here is zeroed before a new file gets it (issue 15).
+ */
+static void reclaim_release(struct famfs_fs *fs, struct famfs_alloc *a,
+			    const struct famfs_names *n)
+{
+	const uint64_t *obj;
+	unsigned k = famfs_names_reclaimed(n, &obj);
+
+	for (unsigned i = 0; i < k; i++) {
+		struct famfs_log_entry fe;
+
+		if (famfs_log_entry_at(fs, obj[i], &fe) == 0 &&
+		    le16toh(fe.type) == FAMFS_LOG_FILE)
+			famfs_alloc_release(a, &fe);
+	}
+}
+
+void famfs_fs_cache_reclaimed(struct famfs_fs *fs)
+{
+	if (fs->cache_alloc && fs->cache_names)
+		reclaim_release(fs, fs->cache_alloc, fs->cache_names);
+}
+
+/* the cache's namespace takes a valid entry: a RECLAIM frees memory, or
+ * is corrupt (R3: nothing allocated, as for an entry that does not
+ * parse); 0 or -ENOMEM */
+static int cache_apply(struct famfs_fs *fs, uint64_t idx,
+		       const struct famfs_log_entry *e)
+{
+	char why[FAMFS_NAMES_WHY_LEN];
+	int rc = famfs_names_apply(fs->cache_names, idx, e, NULL, why);
+
+	if (le16toh(e->type) != FAMFS_LOG_RECLAIM || rc < 0)
+		return rc < 0 ? rc : 0;
+	if (rc == FAMFS_NAMES_OK) {
+		reclaim_release(fs, fs->cache_alloc, fs->cache_names);
+	} else if (fs->cache_unparsed == UINT64_MAX) {
+		fs->cache_unparsed = idx;
+		snprintf(fs->cache_unparsed_why, sizeof(fs->cache_unparsed_why),
+			 "a corrupt RECLAIM entry: %.120s", why);
+	}
+	return 0;
+}
+
 static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		       bool ok, const char *reason)
 {
@@ -97,14 +148,13 @@ static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	if (le16toh(e->type) == FAMFS_LOG_FILE ||
 	    famfs_entry_is_ns(le16toh(e->type)))
 		fs->cache_dirok_len = 0;
-	if (fs->cache_names) {
+	if (fs->cache_names)
 		/* what is refused is not applied (the replay says so) */
-		rc = ok ? famfs_names_apply(fs->cache_names, idx, e, NULL, NULL) : 0;
-		return rc < 0 ? rc : 0;
-	}
+		return ok ? cache_apply(fs, idx, e) : 0;
 	if (strnlen(e->fm.path, sizeof(e->fm.path)) == sizeof(e->fm.path) ||
 	    le16toh(e->type) == FAMFS_LOG_DEVADD ||
 	    le16toh(e->type) == FAMFS_LOG_EXTEND ||
+	    le16toh(e->type) == FAMFS_LOG_RECLAIM ||
 	    famfs_entry_is_ns(le16toh(e->type)))	/* no path of its own */
 		return 0;
 	/* a path logged twice: the first entry is the one that counts */
@@ -348,7 +398,7 @@ void famfs_fs_cache_logged(struct famfs_fs *fs)
 	if (!fs->cache_alloc || !fs->cache_names ||
 	    fs->last_append != fs->cache_next ||
 	    (n = famfs_log_entry_span(fs, fs->cache_next, &le)) <= 0 ||
-	    famfs_names_apply(fs->cache_names, fs->cache_next, &le, NULL, NULL) < 0) {
+	    cache_apply(fs, fs->cache_next, &le) < 0) {
 		famfs_fs_cache_drop(fs);
 		return;
 	}
@@ -435,10 +485,17 @@ static int mark_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	return 0;
 }
 
+static int build_primary(struct famfs_fs *fs, struct famfs_bitmap *b);
+
 int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b)
 {
 	struct mark_ctx c = { b, fs->sb, &fs->devs };
-	int rc = famfs_bitmap_init(b, fs->sb);
+	int rc;
+
+	/* RECLAIMs free memory: the allocators' replay (pages too) */
+	if (le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_DELETE)
+		return build_primary(fs, b);
+	rc = famfs_bitmap_init(b, fs->sb);
 
 	if (rc)
 		return rc;
@@ -453,38 +510,78 @@ int famfs_bitmap_build(struct famfs_fs *fs, struct famfs_bitmap *b)
 	return rc;
 }
 
+struct build_ctx {
+	struct famfs_fs *fs;
+	struct famfs_alloc *a;
+	struct famfs_names *names;	/* INCOMPAT_DELETE: RECLAIMs free */
+	bool past;			/* R4's walk: nothing applied */
+};
+
 /* Replay: the devices as the log adds them, each entry's memory on its
- * devices; R3 as famfs_bitmap_build */
+ * devices; R3 as famfs_bitmap_build; a RECLAIM's files' memory freed */
 static int build_mark(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
 {
-	struct famfs_fs *fs = ((void **)arg)[0];
-	struct famfs_alloc *a = ((void **)arg)[1];
+	struct build_ctx *c = arg;
+	struct famfs_fs *fs = c->fs;
 
 	(void)reason;
-	if (famfs_alloc_sync(a, &fs->devs))
+	if (famfs_alloc_sync(c->a, &fs->devs))
 		return -ENOMEM;
 	if (ok || !famfs_entry_owned_devs(e, idx, fs->sb, &fs->devs, NULL))
-		famfs_alloc_mark(a, e);
+		famfs_alloc_mark(c->a, e);
+	if (ok && c->names && !c->past) {
+		int rc = famfs_names_apply(c->names, idx, e, NULL, NULL);
+
+		if (rc < 0)
+			return rc;
+		if (rc == FAMFS_NAMES_OK && le16toh(e->type) == FAMFS_LOG_RECLAIM)
+			reclaim_release(fs, c->a, c->names);
+	}
 	return 0;
 }
 
 int famfs_alloc_build(struct famfs_fs *fs, struct famfs_alloc *a)
 {
-	void *c[2] = { fs, a };
+	struct build_ctx c = { fs, a, NULL, false };
 	int rc = famfs_alloc_init(a, fs->sb);
 
 	if (rc)
 		return rc;
-	rc = famfs_log_walk(fs, build_mark, c);
+	if (le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_DELETE &&
+	    !(c.names = famfs_names_new()))
+		rc = -ENOMEM;
 	if (!rc)
-		rc = famfs_log_walk_past(fs, build_mark, c);
+		rc = famfs_log_walk(fs, build_mark, &c);
+	c.past = true;
+	if (!rc)
+		rc = famfs_log_walk_past(fs, build_mark, &c);
 	if (!rc)
 		rc = famfs_alloc_sync(a, &fs->devs);
+	famfs_names_free(c.names);
 	if (rc) {
 		if (rc == -ENOMEM)
 			famfs_err("%s: out of memory for the allocators", fs->name);
 		famfs_alloc_free(a);
 	}
+	return rc;
+}
+
+/* famfs_bitmap_build of a log with RECLAIMs: the primary's unit bitmap of
+ * famfs_alloc_build (a shared unit used while a page of it is) */
+static int build_primary(struct famfs_fs *fs, struct famfs_bitmap *b)
+{
+	struct famfs_alloc *a = malloc(sizeof(*a));
+	int rc;
+
+	if (!a)
+		return -ENOMEM;
+	rc = famfs_alloc_build(fs, a);
+	if (!rc) {
+		*b = a->dev[0];
+		memset(&a->dev[0], 0, sizeof(a->dev[0]));
+		famfs_alloc_free(a);
+	}
+	free(a);
 	return rc;
 }

@@ -181,6 +181,9 @@ void famfs_fs_cache_created(struct famfs_fs *fs, const char *norm);
  * appended (famfs_log_append); the cache then has it.  0 or -errno */
 int famfs_fs_append_judged(struct famfs_fs *fs, struct famfs_log_entry *e,
 			   uint32_t bit, char *why);
+/* After famfs_fs_append_judged appended a RECLAIM (the cache's namespace
+ * applied it): the memory it frees back to the cache's allocators */
+void famfs_fs_cache_reclaimed(struct famfs_fs *fs);
 /* After an append of this opening (famfs rm, mv, chmod, chown): the cache's
  * namespace takes the entry, if the cache is at it (else it is dropped and
  * the next update reads the log) */
@@ -205,6 +208,30 @@ int famfs_alloc_build(struct famfs_fs *fs, struct famfs_alloc *a);
  */
 struct famfs_names;
 #define FAMFS_NAMES_IMPLIED	UINT64_MAX
+/* reclaim.c: the DELETEs of files a namespace applied, by index, and
+ * whether a RECLAIM named each (names.c keeps one; RECLAIM's rules) */
+struct famfs_dels {
+	struct famfs_del {
+		uint64_t idx, object;
+		bool reclaimed;
+	} *d;				/* sorted by idx */
+	size_t n, cap;
+	uint64_t recl[FAMFS_RECLAIM_MAX];	/* the last RECLAIM's files */
+	unsigned nrecl;
+};
+int famfs_dels_add(struct famfs_dels *s, uint64_t idx, uint64_t object);
+void famfs_dels_free(struct famfs_dels *s);
+/* FAMFS_NAMES_OK (s->recl[0..nrecl) the files freed) or
+ * FAMFS_NAMES_CORRUPT (why, FAMFS_NAMES_WHY_LEN or NULL; nothing changed) */
+int famfs_dels_reclaim(struct famfs_dels *s, const struct famfs_log_entry *e,
+		       char *why);
+unsigned famfs_dels_reclaimed(const struct famfs_dels *s,
+			      const uint64_t **objects);
+int famfs_dels_state(const struct famfs_dels *s, uint64_t del,
+		     uint64_t *object);
+typedef int (*famfs_pending_fn)(void *arg, uint64_t del, uint64_t object);
+int famfs_dels_pending(const struct famfs_dels *s, famfs_pending_fn fn,
+		       void *arg);
 struct famfs_names *famfs_names_new(void);	/* NULL: out of memory */
 void famfs_names_free(struct famfs_names *n);
 /* What famfs_names_apply says of a valid entry at idx (or -ENOMEM): */
@@ -220,6 +247,11 @@ enum {
 				 * object is not there, not that kind, a
 				 * directory not empty, a RENAME onto a path
 				 * that is there or into itself): why says */
+	FAMFS_NAMES_CORRUPT,	/* RECLAIM: an index that is not a DELETE of
+				 * a file the log applied, or one a RECLAIM
+				 * named already: the entry is corrupt (R3:
+				 * what is free is unknown; the master
+				 * allocates nothing), why says */
 };
 /* why: FAMFS_NAMES_WHY_LEN or NULL; other may be NULL.  Not applied, the
  * namespace is unchanged. */
@@ -265,9 +297,33 @@ void famfs_names_rename_at(const struct famfs_names *n, size_t i,
 struct famfs_names_count {
 	unsigned long files, dirs;		/* live objects */
 	unsigned long deleted_files, deleted_dirs;
+	unsigned long reclaimed_files;		/* of deleted_files */
 };
 void famfs_names_counts(const struct famfs_names *n,
 			struct famfs_names_count *c);
+/* RECLAIM (issue 29): the DELETEs of files the namespace applied */
+const struct famfs_dels *famfs_names_dels(const struct famfs_names *n);
+/* The files (object ids) the last RECLAIM applied freed, in its order:
+ * their count (read it right after applying a RECLAIM) */
+static inline unsigned famfs_names_reclaimed(const struct famfs_names *n,
+					     const uint64_t **objects)
+{
+	return famfs_dels_reclaimed(famfs_names_dels(n), objects);
+}
+/* The DELETE at del: 0 pending (its file's memory still its), 1 reclaimed,
+ * -ENOENT not a DELETE of a file the namespace applied; *object (may be
+ * NULL) the file's id */
+static inline int famfs_names_delete_state(const struct famfs_names *n,
+					   uint64_t del, uint64_t *object)
+{
+	return famfs_dels_state(famfs_names_dels(n), del, object);
+}
+/* Each applied DELETE of a file no RECLAIM named yet, in log order */
+static inline int famfs_names_pending(const struct famfs_names *n,
+				      famfs_pending_fn fn, void *arg)
+{
+	return famfs_dels_pending(famfs_names_dels(n), fn, arg);
+}
 
 /* ---- summary.c: the master's create summary (issue 17) ------------------ */
 /*

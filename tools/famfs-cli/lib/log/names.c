@@ -53,6 +53,7 @@ struct famfs_names {
 	struct ren *ren;
 	size_t nren, rcap;
 	struct famfs_names_count count;
+	struct famfs_dels dels;		/* DELETEs of files (reclaim.c) */
 };
 
 static uint64_t mix(uint64_t h)
@@ -322,6 +323,7 @@ void famfs_names_free(struct famfs_names *n)
 	free(n->tab);
 	free(n->ids);
 	free(n->ren);
+	famfs_dels_free(&n->dels);
 	free(n);
 }
 
@@ -547,6 +549,10 @@ static int apply_delete(struct famfs_names *n, uint64_t idx,
 		    path_of(n, n->nd[x].child, tmp));
 		return FAMFS_NAMES_REFUSED;
 	}
+	/* RECLAIM names it from here on (reclaim.c) */
+	if (n->nd[x].kind == FAMFS_LOG_FILE &&
+	    famfs_dels_add(&n->dels, idx, n->nd[x].id))
+		return -ENOMEM;
 	unlink_node(n, x);
 	n->nd[x].flags &= (uint8_t)~LIVE;
 	n->nd[x].gone = idx;
@@ -657,6 +663,11 @@ static int apply_setattr(struct famfs_names *n, const struct famfs_ns *ns,
 	return FAMFS_NAMES_OK;
 }
 
+const struct famfs_dels *famfs_names_dels(const struct famfs_names *n)
+{
+	return &n->dels;
+}
+
 int famfs_names_apply(struct famfs_names *n, uint64_t idx,
 		      const struct famfs_log_entry *e, uint64_t *other,
 		      char *why)
@@ -671,6 +682,13 @@ int famfs_names_apply(struct famfs_names *n, uint64_t idx,
 		other = &dummy;
 	if (type == FAMFS_LOG_FILE || type == FAMFS_LOG_MKDIR)
 		return apply_make(n, idx, e, other, why);
+	if (type == FAMFS_LOG_RECLAIM) {
+		int rc = famfs_dels_reclaim(&n->dels, e, why);
+
+		if (rc == FAMFS_NAMES_OK)
+			n->count.reclaimed_files += n->dels.nrecl;
+		return rc;
+	}
 	if (famfs_ns_get(e, &ns))
 		return FAMFS_NAMES_OK;		/* no path: nothing to do */
 	if (type == FAMFS_LOG_DELETE)

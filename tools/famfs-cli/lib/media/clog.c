@@ -128,7 +128,7 @@ int famfs_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
 		return extend_encode(e, slot, fs_uuid, out);
 	if (le16toh(e->type) == FAMFS_LOG_DEVADD)
 		return devadd_encode(e, slot, fs_uuid, out);
-	if (famfs_entry_is_ns(le16toh(e->type)))	/* nsentry.c */
+	if (famfs_entry_is_body(le16toh(e->type)))	/* nsentry.c */
 		return famfs_ns_clog_encode(e, slot, fs_uuid, out, reason);
 	if (plen == sizeof(fm->path) || plen != le16toh(fm->path_len) || !plen) {
 		REASON("path not NUL-terminated, empty or path_len mismatch");
@@ -313,7 +313,7 @@ int famfs_clog_decode(const void *entry, uint64_t slot,
 		}
 		return 0;
 	}
-	if (famfs_entry_is_ns(le16toh(h->type))) {	/* nsentry.c */
+	if (famfs_entry_is_body(le16toh(h->type))) {	/* nsentry.c */
 		rc = famfs_ns_clog_decode(b, e, reason);
 		famfs_entry_set_crc(e);
 		return rc;
@@ -386,7 +386,7 @@ int famfs_ns_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
 	unsigned nslots;
 
 	memset(out, 0, FAMFS_CLOG_MAX_ENTRY);
-	if (!famfs_entry_is_ns(type) || used > FAMFS_NS_BODY_LEN ||
+	if (!famfs_entry_is_body(type) || used > FAMFS_NS_BODY_LEN ||
 	    HDR_LEN + used > FAMFS_CLOG_MAX_ENTRY) {
 		REASON("%s entry of %zu bytes has no compact form",
 		       famfs_ns_name(type), used);
@@ -413,7 +413,8 @@ int famfs_ns_clog_decode(const uint8_t *b, struct famfs_log_entry *e,
 	/* the caller set seq, uuid, type; the body as a v1 log holds it */
 	memcpy(((uint8_t *)e + FAMFS_NS_BODY_OFF), b + HDR_LEN, copy);
 	used = famfs_ns_body_len(type, ((uint8_t *)e + FAMFS_NS_BODY_OFF));
-	if (h->flags || used > copy || !famfs_all_zero(b + HDR_LEN + copy, avail - copy)) {
+	if (h->flags || used > copy || !famfs_all_zero(b + HDR_LEN + copy, avail - copy) ||
+	    (type == FAMFS_LOG_RECLAIM && h->nslots != 1)) {	/* one slot */
 		REASON("%s entry: flags, lengths or the bytes after its paths are not right",
 		       famfs_ns_name(type));
 		return -EINVAL;

@@ -543,6 +543,14 @@ int famfs_entry_owned_devs(const struct famfs_log_entry *e, uint64_t index,
 		/* own no memory (a deleted file's stays its FILE entry's
 		 * until a RECLAIM: R3); with their bit clear, corrupt (R2) */
 		return famfs_ns_bit(le16toh(e->type), sb, reason);
+	case FAMFS_LOG_RECLAIM:
+		/* owns nothing, but a refused one (only refused ones are
+		 * asked) may have freed anything: what is free is unknown
+		 * (R3: the master allocates nothing) */
+		rc = famfs_reclaim_check(e, index, sb, reason);
+		if (!rc)
+			REASON("a RECLAIM entry that is refused: what it frees is unknown");
+		return rc ? rc : -EINVAL;
 	case FAMFS_LOG_EXTEND:
 		rc = extend_bit(sb, reason);
 		return rc ? rc : check_range("log segment", 0,
@@ -631,6 +639,8 @@ int famfs_entry_check_fields(const struct famfs_log_entry *e, uint64_t index,
 		return famfs_devadd_check(e, index, sb, devs, reason);
 	if (famfs_entry_is_ns(le16toh(e->type)))	/* nsentry.c */
 		return famfs_ns_check(e, index, sb, reason);
+	if (le16toh(e->type) == FAMFS_LOG_RECLAIM)
+		return famfs_reclaim_check(e, index, sb, reason);
 	if (e->flags || fm->pad[0] || !famfs_all_zero(fm->pad, sizeof(fm->pad)) ||
 	    !reserved_ok(fm)) {
 		REASON("reserved entry bytes are not zero");

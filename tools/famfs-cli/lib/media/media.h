@@ -177,6 +177,32 @@ int famfs_ns_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
 int famfs_ns_clog_decode(const uint8_t *b, struct famfs_log_entry *e,
 			 char *reason);
 
+/* ---- nsentry.c: RECLAIM (format rev 3, INCOMPAT_DELETE, issue 29) ------- */
+/*
+ * Its body, struct famfs_log_reclaim, sits where a namespace entry's does
+ * (FAMFS_NS_BODY_OFF in the v1 form, after the famfs_clog_hdr of a compact
+ * one: one slot), every byte after it zero.  It names no path and changes
+ * no namespace; the memory of the DELETEs it names is free from it on.
+ */
+/* DELETE, RENAME, SETATTR or RECLAIM: a body at FAMFS_NS_BODY_OFF (both
+ * logs encode and decode them alike) */
+bool famfs_entry_is_body(unsigned type);
+/* A RECLAIM of the n (1..FAMFS_RECLAIM_MAX) DELETE indexes (not yet
+ * sequenced): 0, or -EINVAL (printed) */
+int famfs_entry_build_reclaim(struct famfs_log_entry *e,
+			      const uint64_t *deletes, unsigned n);
+/* The DELETE indexes of a RECLAIM (famfs_reclaim_check first): its count,
+ * at most FAMFS_RECLAIM_MAX (0 for another type) */
+unsigned famfs_reclaim_get(const struct famfs_log_entry *e,
+			   uint64_t out[FAMFS_RECLAIM_MAX]);
+/* What can be judged without the log before it: the bit (-EPROTONOSUPPORT),
+ * flags, count 1..FAMFS_RECLAIM_MAX, reserved and deletes[count..] and the
+ * rest of the body zero, each index below index and named once (-EINVAL).
+ * That each names a DELETE of a file no earlier RECLAIM named is the
+ * namespace's to judge (famfs_names_apply: FAMFS_NAMES_CORRUPT). */
+int famfs_reclaim_check(const struct famfs_log_entry *e, uint64_t index,
+			const struct famfs_superblock *sb, char *reason);
+
 /* ---- clog.c: the compact log entry (INCOMPAT_COMPACT_LOG) --------------- */
 /* crc32(fs_uuid, the nslots slots of entry with crc = 0) */
 uint32_t famfs_clog_crc(const void *entry, unsigned nslots,

@@ -24,9 +24,15 @@ bool famfs_entry_is_ns(unsigned type)
 	       type == FAMFS_LOG_SETATTR;
 }
 
+bool famfs_entry_is_body(unsigned type)
+{
+	return famfs_entry_is_ns(type) || type == FAMFS_LOG_RECLAIM;
+}
+
 uint32_t famfs_ns_feature(unsigned type)
 {
-	return type == FAMFS_LOG_DELETE ? FAMFS_FEATURE_INCOMPAT_DELETE :
+	return type == FAMFS_LOG_DELETE || type == FAMFS_LOG_RECLAIM ?
+	       FAMFS_FEATURE_INCOMPAT_DELETE :
 	       type == FAMFS_LOG_RENAME ? FAMFS_FEATURE_INCOMPAT_RENAME :
 	       type == FAMFS_LOG_SETATTR ? FAMFS_FEATURE_INCOMPAT_SETATTR : 0;
 }
@@ -35,7 +41,8 @@ const char *famfs_ns_name(unsigned type)
 {
 	return type == FAMFS_LOG_DELETE ? "DELETE" :
 	       type == FAMFS_LOG_RENAME ? "RENAME" :
-	       type == FAMFS_LOG_SETATTR ? "SETATTR" : "?";
+	       type == FAMFS_LOG_SETATTR ? "SETATTR" :
+	       type == FAMFS_LOG_RECLAIM ? "RECLAIM" : "?";
 }
 
 static uint8_t *body(struct famfs_log_entry *e)
@@ -58,6 +65,8 @@ static size_t head_len(unsigned type)
 
 size_t famfs_ns_body_len(unsigned type, const uint8_t *b)
 {
+	if (type == FAMFS_LOG_RECLAIM)
+		return sizeof(struct famfs_log_reclaim);
 	if (type == FAMFS_LOG_RENAME) {
 		const struct famfs_log_rename *r = (const void *)b;
 
@@ -339,6 +348,82 @@ int famfs_ns_check(const struct famfs_log_entry *e, uint64_t index,
 		REASON("SETATTR entry: bad attributes (valid 0x%x, mode 0%o, uid %u, gid %u)",
 		       ns.valid, ns.mode, ns.uid, ns.gid);
 		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- RECLAIM ---- */
+int famfs_entry_build_reclaim(struct famfs_log_entry *e,
+			      const uint64_t *deletes, unsigned n)
+{
+	struct famfs_log_reclaim *r = (void *)body(e);
+
+	memset(e, 0, sizeof(*e));
+	if (!n || n > FAMFS_RECLAIM_MAX) {
+		famfs_err("a RECLAIM entry names 1..%d DELETEs, not %u",
+			  FAMFS_RECLAIM_MAX, n);
+		return -EINVAL;
+	}
+	e->type = htole16(FAMFS_LOG_RECLAIM);
+	r->count = htole32(n);
+	for (unsigned i = 0; i < n; i++)
+		r->deletes[i] = htole64(deletes[i]);
+	return 0;
+}
+
+unsigned famfs_reclaim_get(const struct famfs_log_entry *e,
+			   uint64_t out[FAMFS_RECLAIM_MAX])
+{
+	const struct famfs_log_reclaim *r = (const void *)cbody(e);
+	uint32_t n = le32toh(r->count);
+
+	if (le16toh(e->type) != FAMFS_LOG_RECLAIM)
+		return 0;
+	if (n > FAMFS_RECLAIM_MAX)
+		n = FAMFS_RECLAIM_MAX;
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = le64toh(r->deletes[i]);
+	return n;
+}
+
+int famfs_reclaim_check(const struct famfs_log_entry *e, uint64_t index,
+			const struct famfs_superblock *sb, char *reason)
+{
+	const struct famfs_log_reclaim *r = (const void *)cbody(e);
+	uint32_t n = le32toh(r->count);
+	size_t used = sizeof(*r);
+	int rc = famfs_ns_bit(FAMFS_LOG_RECLAIM, sb, reason);
+
+	if (rc)
+		return rc;
+	if (e->flags || !famfs_all_zero(cbody(e) + used, FAMFS_NS_BODY_LEN - used)) {
+		REASON("RECLAIM entry: flags or the bytes after its body are not zero");
+		return -EINVAL;
+	}
+	if (n < 1 || n > FAMFS_RECLAIM_MAX) {
+		REASON("RECLAIM entry names %u DELETEs (1..%d)", n,
+		       FAMFS_RECLAIM_MAX);
+		return -EINVAL;
+	}
+	if (r->reserved || !famfs_all_zero(&r->deletes[n],
+					   (FAMFS_RECLAIM_MAX - n) * sizeof(r->deletes[0]))) {
+		REASON("RECLAIM entry: reserved bytes or the DELETE indexes past its count are not zero");
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t d = le64toh(r->deletes[i]);
+
+		if (d >= index) {
+			REASON("RECLAIM entry names entry %llu, not an earlier one",
+			       (unsigned long long)d);
+			return -EINVAL;
+		}
+		for (uint32_t j = 0; j < i; j++)
+			if (le64toh(r->deletes[j]) == d) {
+				REASON("RECLAIM entry names DELETE %llu twice",
+				       (unsigned long long)d);
+				return -EINVAL;
+			}
 	}
 	return 0;
 }

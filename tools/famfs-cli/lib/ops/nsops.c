@@ -7,7 +7,7 @@
  * beneath the mount root and never through a link.  A crash in between
  * leaves the log ahead of the tree here: famfs logplay (or a remount)
  * makes the tree what the log says.  A deleted file's memory stays used
- * (its FILE entry's) until a RECLAIM frees it, which this step has not.
+ * (its FILE entry's) until a RECLAIM frees it (reclaimops.c).
  */
 #define _GNU_SOURCE
 #include <endian.h>

@@ -343,6 +343,19 @@ static void block_fatal(sigset_t *old)
 	sigprocmask(SIG_BLOCK, &set, old);
 }
 
+/* RECLAIM (issue 29): has the log freed a deleted file's memory?  Then a
+ * new file may get it, and its bytes must never show (issue 15): even a
+ * create told not to zero (famfs mkfile -Z) zeroes its memory */
+static bool reclaimed_any(const struct famfs_fs *fs)
+{
+	struct famfs_names_count k;
+
+	if (!fs->cache_names)
+		return false;
+	famfs_names_counts(fs->cache_names, &k);
+	return k.reclaimed_files != 0;
+}
+
 int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 			   uint64_t size, uint32_t mode, uint32_t uid,
 			   uint32_t gid, const struct famfs_layout *lay,
@@ -350,6 +363,7 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 {
 	char norm[FAMFS_LOG_PATH_MAX], reason[FAMFS_REASON_LEN], p[PATH_MAX];
 	struct famfs_log_entry e;
+	struct famfs_fill zfill;
 	struct famfs_fmap *map = NULL;
 	const char *name = NULL;
 	sigset_t oldmask;
@@ -385,6 +399,11 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 			       famfs_fs_cache_ready(fs, p, "not created");
 	if (rc)
 		goto out;
+	if (fill && fill->nozero && reclaimed_any(fs)) {
+		zfill = *fill;
+		zfill.nozero = false;
+		fill = &zfill;
+	}
 	/* made and mapped under its parent opened beneath the mount root (in
 	 * a batch, the root opened once for the whole hold): a link on the
 	 * way is refused, never created through */

@@ -138,6 +138,37 @@ int famfs_rename(struct famfs_fs *fs, const char *from, const char *to);
 int famfs_setattr(struct famfs_fs *fs, const char *rel, uint32_t valid,
 		  const struct famfs_modespec *mode, uint32_t uid, uint32_t gid);
 
+/* ---- reclaimops.c: RECLAIM (issue 29) ---------------------------------- */
+/* One range of a deleted file's memory (bytes) on device dev */
+struct famfs_reclaim_range {
+	uint32_t dev;
+	uint64_t offset, len;
+};
+/* A DELETE of a file whose memory is still its (pending reclaim) */
+struct famfs_reclaim_cand {
+	uint64_t del;			/* the DELETE's log index */
+	uint64_t object;		/* the file's id (its FILE entry) */
+	char path[FAMFS_LOG_PATH_MAX];	/* where it was (for messages) */
+	uint64_t bytes;			/* its memory: the ranges' sum */
+	bool pages;			/* a small file: page extents */
+	unsigned nranges;
+	struct famfs_reclaim_range range[FAMFS_ENTRY_MAX_RANGES];
+};
+/* Every DELETE of a file no RECLAIM named yet, in log order, from the
+ * whole log (any host, read only): 0 and *out (free() it; NULL when *n is
+ * 0), or -errno (printed).  Whether a host still holds that memory is not
+ * judged here. */
+int famfs_reclaim_candidates(struct famfs_fs *fs, struct famfs_reclaim_cand **out,
+			     size_t *n);
+/* The master, under the log lock (taken here): RECLAIM entries for the n
+ * DELETEs (FAMFS_RECLAIM_MAX per entry), each checked again against the
+ * log first -- a DELETE of a file, applied, not reclaimed, named once --
+ * else -EINVAL (printed, nothing appended).  *freed (may be NULL): the
+ * bytes those entries made free.  0 or -errno (printed); a failure after
+ * the first entry leaves the earlier entries appended. */
+int famfs_reclaim_append(struct famfs_fs *fs, const uint64_t *deletes,
+			 unsigned n, uint64_t *freed);
+
 /* ---- label.c ------------------------------------------------------------ */
 /* famfs devices label (a debugging aid: no log entry names the member):
  * write member index's superblock of the file system fs (opened from

@@ -81,6 +81,21 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		return 0;
 	if (type == FAMFS_LOG_DEVADD)
 		return play_devadd(c, idx, e);
+	if (type == FAMFS_LOG_RECLAIM) {
+		/* memory the master may give again: nothing to do here;
+		 * one that names what it may not is corrupt (R3) */
+		rc = famfs_names_apply(c->names, idx, e, NULL, why);
+		if (rc < 0) {
+			famfs_err("out of memory");
+			return rc;
+		}
+		if (rc) {
+			c->r->bad_entries++;
+			famfs_err("%s: log entry %llu skipped: a corrupt RECLAIM entry: %s",
+				  c->fs->name, (unsigned long long)idx, why);
+		}
+		return 0;
+	}
 	/* judged against the log's namespace first: a path logged twice, a
 	 * DELETE or RENAME of what is not there, are said and skipped */
 	rc = famfs_names_apply(c->names, idx, e, &other, why);

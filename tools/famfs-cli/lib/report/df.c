@@ -20,12 +20,40 @@ struct df_ctx {
 	struct famfs_names *names;	/* what the deletes applied to */
 };
 
-/* a DELETE the namespace applied, of a file: its memory, used until a
- * RECLAIM frees it (not implemented: it stays) */
-static void deleted(struct df_ctx *c, const struct famfs_log_entry *e)
+/* the bytes of the FILE entry that made object */
+static uint64_t file_bytes(struct df_ctx *c, uint64_t object)
 {
 	struct famfs_extent r[FAMFS_ENTRY_MAX_RANGES];
 	struct famfs_log_entry fe;
+	uint64_t b = 0;
+
+	if (famfs_log_entry_at(c->fs, object, &fe))
+		return 0;
+	for (unsigned i = 0, n = famfs_entry_ranges(&fe, r); i < n; i++)
+		b += r[i].len;
+	return b;
+}
+
+/* a RECLAIM the namespace applied: its files' memory is free now */
+static void reclaimed(struct df_ctx *c)
+{
+	const uint64_t *obj;
+	unsigned k = famfs_names_reclaimed(c->names, &obj);
+
+	for (unsigned i = 0; i < k; i++) {
+		uint64_t b = file_bytes(c, obj[i]);
+
+		c->df->reclaimed_files++;
+		c->df->reclaimed += b;
+		c->df->pending_reclaim -= b < c->df->pending_reclaim ? b :
+					  c->df->pending_reclaim;
+	}
+}
+
+/* a DELETE the namespace applied, of a file: its memory, used until a
+ * RECLAIM frees it */
+static void deleted(struct df_ctx *c, const struct famfs_log_entry *e)
+{
 	struct famfs_ns ns;
 
 	famfs_ns_get(e, &ns);
@@ -36,10 +64,7 @@ static void deleted(struct df_ctx *c, const struct famfs_log_entry *e)
 	}
 	c->df->files--;
 	c->df->deleted_files++;
-	if (famfs_log_entry_at(c->fs, ns.object, &fe))
-		return;
-	for (unsigned i = 0, n = famfs_entry_ranges(&fe, r); i < n; i++)
-		c->df->pending_reclaim += r[i].len;
+	c->df->pending_reclaim += file_bytes(c, ns.object);
 }
 
 static int count(void *arg, uint64_t idx, const struct famfs_log_entry *e,
@@ -61,8 +86,8 @@ static int count(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		df->dirs++;
 	} else if (le16toh(e->type) == FAMFS_LOG_DEVADD) {
 		/* a device, not a file */
-	} else if (famfs_entry_is_ns(le16toh(e->type))) {
-		df->ns_entries++;
+	} else if (famfs_entry_is_body(le16toh(e->type))) {
+		df->ns_entries++;	/* RECLAIM too */
 	} else {
 		df->files++;
 	}
@@ -76,6 +101,14 @@ static int count(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		} else if (rc == FAMFS_NAMES_OK &&
 			   le16toh(e->type) == FAMFS_LOG_DELETE) {
 			deleted(c, e);
+		} else if (rc == FAMFS_NAMES_OK &&
+			   le16toh(e->type) == FAMFS_LOG_RECLAIM) {
+			reclaimed(c);
+		} else if (rc == FAMFS_NAMES_CORRUPT) {
+			/* R3: what is free is unknown */
+			df->bad_entries++;
+			df->unparsed_entries++;
+			df->ns_entries--;
 		}
 	}
 	return 0;

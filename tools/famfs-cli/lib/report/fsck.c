@@ -101,6 +101,90 @@ static void ns_refused(struct fsck_ctx *c, uint64_t idx,
 	problem_msg(c, msg);
 }
 
+static struct fsck_punit *punit(struct fsck_ctx *c, unsigned dev,
+				uint64_t unit, bool make);
+
+/* a RECLAIM applied: what the freed file owned is nobody's now (a unit
+ * or page another entry claims stays that one's) */
+static void unmark_file(struct fsck_ctx *c, uint64_t obj)
+{
+	struct famfs_extent rg[FAMFS_ENTRY_MAX_RANGES];
+	struct famfs_log_entry fe;
+	uint32_t me = (uint32_t)(obj + 1);
+
+	if (famfs_log_entry_at(c->fs, obj, &fe) || le16toh(fe.type) != FAMFS_LOG_FILE)
+		return;
+	for (unsigned dev = 0; dev < FAMFS_MAX_DEVS; dev++) {
+		unsigned nr = famfs_entry_ranges_on(&fe, dev, rg);
+		uint32_t *owner = c->owner[dev];
+
+		for (unsigned i = 0; i < nr && owner; i++) {
+			uint64_t u = rg[i].offset / FAMFS_ALLOC_UNIT;
+
+			if (famfs_entry_pages(&fe)) {
+				struct fsck_punit *p = punit(c, dev, u, false);
+				uint32_t f = (uint32_t)(rg[i].offset % FAMFS_ALLOC_UNIT / FAMFS_PAGE);
+				bool any = false;
+
+				for (uint32_t k = 0; p && k < FAMFS_UNIT_PAGES; k++) {
+					if (k >= f && k < f + rg[i].len / FAMFS_PAGE &&
+					    p->page[k] == me)
+						p->page[k] = 0;
+					any |= p->page[k] != 0;
+				}
+				if (p && !any && u < c->nunits[dev] &&
+				    owner[u] == SHARED) {
+					owner[u] = 0;
+					c->r->used_bytes -= FAMFS_ALLOC_UNIT;
+				}
+				continue;
+			}
+			for (uint64_t k = u; k < u + rg[i].len / FAMFS_ALLOC_UNIT &&
+			     k < c->nunits[dev]; k++)
+				if (owner[k] == me) {
+					owner[k] = 0;
+					c->r->used_bytes -= FAMFS_ALLOC_UNIT;
+				}
+		}
+	}
+}
+
+/* a RECLAIM: applied (its files' memory unmarked), or corrupt (R3) */
+static void fsck_reclaim(struct fsck_ctx *c, uint64_t idx, int rc,
+			 const char *why)
+{
+	const uint64_t *obj;
+	char msg[FAMFS_NAMES_WHY_LEN + 200];
+	unsigned k;
+
+	if (rc == FAMFS_NAMES_CORRUPT) {
+		c->r->bad_entries++;
+		snprintf(msg, sizeof(msg), "log entry %llu: a corrupt RECLAIM entry: %s (the master allocates nothing until the log is repaired)",
+			 (unsigned long long)idx, why);
+		problem_msg(c, msg);
+		return;
+	}
+	k = famfs_names_reclaimed(c->names, &obj);
+	for (unsigned i = 0; i < k; i++)
+		unmark_file(c, obj[i]);
+}
+
+/* the memory of a deleted file no RECLAIM freed: no problem, said */
+static int pending(void *arg, uint64_t del, uint64_t object)
+{
+	struct fsck_ctx *c = arg;
+	struct famfs_extent rg[FAMFS_ENTRY_MAX_RANGES];
+	struct famfs_log_entry fe;
+
+	(void)del;
+	c->r->pending_files++;
+	if (famfs_log_entry_at(c->fs, object, &fe))
+		return 0;
+	for (unsigned i = 0, n = famfs_entry_ranges(&fe, rg); i < n; i++)
+		c->r->pending_bytes += rg[i].len;
+	return 0;
+}
+
 static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
 {
@@ -138,6 +222,19 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 			c->seg[c->nseg].offset = le64toh(e->fm.ext.simple[0].offset);
 			c->seg[c->nseg++].len = le64toh(e->fm.ext.simple[0].len);
 		}
+		return 0;
+	}
+	if (type == FAMFS_LOG_RECLAIM) {
+		if (famfs_verbose)
+			printf("entry %llu: RECLAIM of %u DELETEs\n",
+			       (unsigned long long)idx,
+			       le32toh(((const struct famfs_log_reclaim *)
+					((const uint8_t *)e + FAMFS_NS_BODY_OFF))->count));
+		rc = famfs_names_apply(c->names, idx, e, NULL, why);
+		if (rc < 0)
+			c->nomem = true;
+		else
+			fsck_reclaim(c, idx, rc, why);
 		return 0;
 	}
 	if (famfs_verbose && famfs_entry_is_ns(type))
@@ -511,6 +608,7 @@ int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
 		famfs_names_counts(c.names, &k);
 		r->files -= k.deleted_files;
 		r->dirs -= k.deleted_dirs;
+		famfs_names_pending(c.names, pending, &c);
 	}
 	if (!rc)
 		check_members(&c);

@@ -212,6 +212,10 @@ struct json_object *famfs_json_fsck(const char *target, bool sb_valid,
 	add_u64(o, "problems", r->problems + !sb_valid);
 	add_u64(o, "used", r->used_bytes);
 	add_u64(o, "free", r->free_bytes);
+	if (r->pending_files) {	/* issue 29: no problem, said */
+		add_u64(o, "pending_reclaim_files", r->pending_files);
+		add_u64(o, "pending_reclaim_bytes", r->pending_bytes);
+	}
 	json_object_object_add(o, "problem_list",
 			       problems ? problems : json_object_new_array());
 	json_object_object_add(o, "devices", json_fsck_devices(r));
@@ -321,6 +325,19 @@ struct json_object *famfs_json_df(const char *target, const char *mpt,
 	}
 	add_u64(o, "files", df->files);
 	add_u64(o, "directories", df->dirs);
+	/* format rev 3 (issue 29): what famfs rm removed, the memory of
+	 * those files still used (pending) and freed by RECLAIMs; only on
+	 * a file system with deletes (the keys of one without stay) */
+	if (fs && le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_DELETE) {
+		struct json_object *d = json_object_new_object();
+
+		add_u64(d, "files", df->deleted_files);
+		add_u64(d, "dirs", df->deleted_dirs);
+		add_u64(d, "pending_bytes", df->pending_reclaim);
+		add_u64(d, "reclaimed_files", df->reclaimed_files);
+		add_u64(d, "reclaimed_bytes", df->reclaimed);
+		json_object_object_add(o, "deleted", d);
+	}
 	add_u64(o, "corrupt_entries", df->bad_entries);
 	json_object_object_add(o, "devices", json_df_devices(fs, df));
 	return o;

@@ -14,6 +14,10 @@
 struct famfs_fsck_result {
 	unsigned long entries, files, dirs, bad_entries, problems;
 	uint64_t used_bytes, free_bytes;	/* every device's */
+	/* issue 29: deleted files whose memory no RECLAIM freed yet (no
+	 * problem: their memory stays used), and their bytes */
+	unsigned long pending_files;
+	uint64_t pending_bytes;
 	/* devices the log adds (issue 16): member i found on this host with
 	 * its superblock (dev_ok[i], at dev_path[i]), or a problem */
 	unsigned ndevs, members_bad;
@@ -51,6 +55,11 @@ struct famfs_df {
 	 * those files, still used (in used) until a RECLAIM frees it */
 	unsigned long ns_entries, deleted_files, deleted_dirs;
 	uint64_t pending_reclaim;
+	/* RECLAIM entries (issue 29; in ns_entries): the deleted files
+	 * they freed (of deleted_files) and their bytes (no longer in
+	 * pending_reclaim nor used) */
+	unsigned long reclaimed_files;
+	uint64_t reclaimed;
 	/* small files (issue 30): the shared units (in used, whole), the
 	 * pages of them in use and free; sums of the devices' */
 	uint64_t small_units, small_pages_used, small_pages_free;

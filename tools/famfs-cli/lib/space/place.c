@@ -126,6 +126,8 @@ void famfs_alloc_mark(struct famfs_alloc *a, const struct famfs_log_entry *e)
 			if (n > b->nunits - u)
 				n = b->nunits - u;
 			famfs_bitmap_mark_range(b, r[i].offset, r[i].len);
+			if (before - b->nfree != n)
+				a->overlap = true;
 			/* a unit of it was in use (a shared one is): in a
 			 * shared unit (a diverged or corrupt log, fsck says
 			 * which), no page of it is handed out again */
@@ -144,11 +146,47 @@ void famfs_alloc_mark(struct famfs_alloc *a, const struct famfs_log_entry *e)
 		    famfs_pagealloc_mark(pa, r[i].offset, r[i].len, NULL)) {
 			uint64_t u = r[i].offset / UNIT * UNIT;
 
+			a->overlap = true;
 			famfs_bitmap_mark_range(&a->dev[dev], u, UNIT);
 			if (pa)
 				famfs_pagealloc_seal_range(pa, u, UNIT);
 		}
 	}
+}
+
+int famfs_alloc_release(struct famfs_alloc *a, const struct famfs_log_entry *e)
+{
+	struct famfs_extent r[FAMFS_ENTRY_MAX_RANGES];
+	unsigned nr = famfs_entry_ranges(e, r);
+	bool pages = famfs_entry_pages(e);
+
+	/* memory marked twice (a diverged log): the other owner may still
+	 * be live, and the bitmap cannot tell; nothing is freed for good */
+	if (a->overlap)
+		return -EEXIST;
+	for (unsigned i = 0; i < nr; i++) {
+		unsigned dev = famfs_entry_devindex(e, i);
+
+		if (dev >= a->ndevs)
+			continue;
+		if (!pages) {
+			struct famfs_bitmap *b = &a->dev[dev];
+			uint64_t u = r[i].offset / UNIT, n = r[i].len / UNIT;
+
+			if (u >= b->nunits)
+				continue;
+			if (n > b->nunits - u)
+				n = b->nunits - u;
+			famfs_bitmap_give(b, u, n);
+			continue;
+		}
+		/* its pages; the unit back to the unit allocator with its
+		 * last one (a sealed unit keeps them) */
+		if (a->pa[dev])
+			famfs_pagealloc_give(a->pa[dev], r[i].offset, r[i].len,
+					     NULL);
+	}
+	return 0;
 }
 
 int famfs_place_check(const struct famfs_alloc *a,

@@ -139,6 +139,9 @@ struct famfs_alloc {
 	/* each device's small-file pages (issue 30): NULL until a page
 	 * extent is marked or taken there */
 	struct famfs_pagealloc *pa[FAMFS_MAX_DEVS];
+	/* famfs_alloc_mark met memory in use already (a diverged or corrupt
+	 * log): famfs_alloc_release frees nothing from then on */
+	bool overlap;
 };
 /* Device 0 only, from the superblock */
 int famfs_alloc_init(struct famfs_alloc *a, const struct famfs_superblock *sb);
@@ -153,6 +156,11 @@ uint64_t famfs_alloc_nfree(const struct famfs_alloc *a);	/* units */
 /* Mark every extent or strip of a FILE entry used on the device its
  * device index names (a device this set does not have: nothing) */
 void famfs_alloc_mark(struct famfs_alloc *a, const struct famfs_log_entry *e);
+/* RECLAIM (issue 29): the memory famfs_alloc_mark marked for the FILE
+ * entry e is free again -- its units back to the unit allocator, its
+ * pages to their shared units (a unit back with its last page).  0, or
+ * -EEXIST (nothing freed) once an overlap was marked (a->overlap). */
+int famfs_alloc_release(struct famfs_alloc *a, const struct famfs_log_entry *e);
 /* Where a new file goes: any device (the policy below) or one */
 struct famfs_place {
 	bool has_dev;		/* --device N */

@@ -1,0 +1,85 @@
+# profiles: pmem nvdimm-devdax
+# timeout: 300
+# RECLAIM (issue 29 item 4, tool side): a deleted file's memory is pending
+# until a RECLAIM names its DELETE; then it is free, and the next file of
+# that size gets it -- reading zeros, not the deleted file's bytes (every
+# create writes its whole allocation, issue 15; mkfile -Z too once the log
+# has a RECLAIM).  No famfs command appends a
+# RECLAIM yet (which DELETEs no host can reach is the host table's, to
+# come): famfs-reclaim-test drives the library's API (list, append).  df
+# (text and -j) shows pending and reclaimed bytes, fsck is clean, getmap
+# shows the reuse, a remount (a replay of the whole log) accepts it; small
+# files: a reclaimed file's pages go to the next small file, and the unit
+# back to whole files with its last page.
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+DEV=$FAMFS_DEV
+M=/mnt/famfs
+RT=famfs-reclaim-test
+mkdir -p $M
+[ "$FAMFS_DEV_MODE" = devdax ] && famfs bind "$DEV"
+
+off() { famfs getmap -j "$1" | jget .extents[0].offset; }
+zeros() { head -c "$1" /dev/zero | md5sum | cut -d' ' -f1; }
+sum() { md5sum < "$1" | cut -d' ' -f1; }
+
+t_rc mkfs 0 famfs mkfs -f $DEV
+t_rc mount 0 famfs mount $DEV $M
+t_rc mkfile-a 0 famfs mkfile -s 4m -S 7 $M/a
+t_rc mkfile-b 0 famfs mkfile -s 2m -S 8 $M/b
+a_off=$(off $M/a)
+t_rc rm-a 0 famfs rm $M/a
+t_rc list 0 $RT list $M
+t_has list-a " 4194304 a 0:$a_off:4194304\$"
+del=$(echo "$OUT" | cut -d' ' -f1)
+t_rc df-pending 0 famfs df $M
+t_has df-pending-line "deleted *1 files, 0 directories: 4194304 bytes .* pending reclaim"
+t_rc reclaim 0 $RT all $M
+t_has reclaim-bytes "reclaimed 1 4194304"
+t_rc list-empty 0 $RT list $M
+t_eq list-none "" "$OUT"
+t_rc reclaim-again 1 $RT del $M "$del"
+t_has reclaim-again-msg "reclaimed already"
+t_rc df-json 0 famfs df -j $M
+t_eq df-json-pending 0 "$(echo "$OUT" | jget .deleted.pending_bytes)"
+t_eq df-json-reclaimed 4194304 "$(echo "$OUT" | jget .deleted.reclaimed_bytes)"
+t_eq df-json-files 1 "$(echo "$OUT" | jget .deleted.files)"
+t_rc df-text 0 famfs df $M
+t_has df-text-reclaimed "4194304 bytes reclaimed"
+t_rc fsck 0 famfs fsck $M
+
+# the memory goes to the next file of that size, zeroed -- even one told
+# not to zero (-Z): a deleted file's bytes never show
+t_rc mkfile-c 0 famfs mkfile -Z -s 4m $M/c
+t_eq reuse-offset "$a_off" "$(off $M/c)"
+t_eq reuse-zero "$(zeros 4194304)" "$(sum $M/c)"
+t_rc verify-b 0 famfs verify -S 8 $M/b
+t_rc fsck-reuse 0 famfs fsck $M
+
+# a remount replays the whole log: the same files, the same memory
+t_rc umount 0 umount $M
+t_rc remount 0 famfs mount $DEV $M
+t_eq remount-offset "$a_off" "$(off $M/c)"
+t_rc verify-b-again 0 famfs verify -S 8 $M/b
+t_rc fsck-remount 0 famfs fsck $M
+
+# small files: pages of a shared unit
+t_rc mkfile-s1 0 famfs mkfile -s 12k -S 21 $M/s1
+t_rc mkfile-s2 0 famfs mkfile -s 8k -S 22 $M/s2
+s1_off=$(off $M/s1)
+t_rc rm-s1 0 famfs rm $M/s1
+t_rc reclaim-s1 0 $RT all $M
+t_has reclaim-s1-bytes "reclaimed 1 12288"
+t_rc mkfile-s3 0 famfs mkfile -s 12k $M/s3
+t_eq small-reuse "$s1_off" "$(off $M/s3)"
+t_eq small-zero "$(zeros 12288)" "$(sum $M/s3)"
+t_rc verify-s2 0 famfs verify -S 22 $M/s2
+t_rc fsck-small 0 famfs fsck $M
+t_rc rm-small 0 famfs rm $M/s2 $M/s3
+t_rc reclaim-small 0 $RT all $M
+t_has reclaim-small-bytes "reclaimed 2 20480"
+t_rc df-small 0 famfs df -j $M
+t_eq small-units 0 "$(echo "$OUT" | jget .small_files.shared_units)"
+t_rc fsck-end 0 famfs fsck $M
+t_ok no-warnings no_warnings
+umount $M
