@@ -445,4 +445,37 @@ static inline uint8_t *famfs_host_slot_at(void *table, unsigned i)
 	       (size_t)i * FAMFS_HOST_SLOT_SIZE;
 }
 
+/* ---- hostent.c: the HOSTS entry (type 9, INCOMPAT_HOSTS) ---------------- */
+/*
+ * Its body is struct famfs_log_hosts at byte FAMFS_NS_BODY_OFF of the v1
+ * form (the rest zero), after the famfs_clog_hdr of one compact slot.  The
+ * table [offset, offset + FAMFS_HOSTS_LEN) on device 0 is owned by the
+ * log like a log segment (R3).
+ */
+/* A HOSTS entry (not yet sequenced) for a table at off */
+void famfs_entry_build_hosts(struct famfs_log_entry *e, uint64_t off);
+/* Its body (the v1 form) */
+static inline const struct famfs_log_hosts *
+famfs_entry_hosts(const struct famfs_log_entry *e)
+{
+	return (const struct famfs_log_hosts *)((const uint8_t *)e +
+						FAMFS_NS_BODY_OFF);
+}
+/* R2: -EPROTONOSUPPORT when INCOMPAT_HOSTS is clear; R3: -EINVAL when its
+ * range is not 2 MiB aligned in the data area of device 0 (what it owns is
+ * unknown); else 0 (reason filled on error) */
+int famfs_hosts_entry_owned(const struct famfs_log_entry *e,
+			    const struct famfs_superblock *sb, char *reason);
+/* famfs_hosts_entry_owned, then len, nslots, reserved bytes and flags:
+ * 0, or -EINVAL (reason) */
+int famfs_hosts_entry_check(const struct famfs_log_entry *e,
+			    const struct famfs_superblock *sb, char *reason);
+/* The compact form (one slot: 1), and its v1 form from a verified slot
+ * (seq, uuid, type set by the caller): 0, or -EINVAL (reason) */
+int famfs_hosts_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
+			    const uint8_t fs_uuid[16],
+			    uint8_t out[FAMFS_CLOG_MAX_ENTRY]);
+int famfs_hosts_clog_decode(const uint8_t *b, struct famfs_log_entry *e,
+			    char *reason);
+
 #endif /* FAMFS_MEDIA_H */
