@@ -191,11 +191,13 @@ static void appended(bool compact)
 	assert_int_equal(sn.hosts, 1);
 	assert_int_equal(sn.at, at);
 	/* the allocator never hands it out (R3, like a log segment) */
+	assert_int_equal(famfs_fs_lock(&t->fs), 0);
 	assert_int_equal(famfs_fs_cache_ready(&t->fs, "test", "allocate"), 0);
 	assert_true(famfs_bitmap_test(&t->fs.cache_alloc->dev[0],
 				      40 * MiB / FAMFS_ALLOC_UNIT));
 	assert_false(famfs_bitmap_test(&t->fs.cache_alloc->dev[0],
 				       42 * MiB / FAMFS_ALLOC_UNIT));
+	famfs_fs_unlock(&t->fs);
 	th_free(t);
 }
 

@@ -268,6 +268,7 @@
 					 FAMFS_FEATURE_INCOMPAT_DELETE | \
 					 FAMFS_FEATURE_INCOMPAT_RENAME | \
 					 FAMFS_FEATURE_INCOMPAT_SETATTR | \
+					 FAMFS_FEATURE_INCOMPAT_HOSTS | \
 					 FAMFS_FEATURE_INCOMPAT_SMALL_FILES)
 
 struct famfs_superblock {
@@ -616,8 +617,8 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
 /* ------------------------------------------------------------------------ */
 /* Format revision 3.  Implemented: DELETE, RENAME, SETATTR (issue 29, its  */
 /* first step: no RECLAIM yet, a deleted file's memory stays its DELETE's); */
-/* SMALL_FILES (issue 30).  HOSTS is not in the *_SUPP masks: every tool    */
-/* refuses a file system that has it (R1).                                  */
+/* SMALL_FILES (issue 30); HOSTS (issue 29 item 4: the host table; tools   */
+/* from before it refuse a file system that has it, R1).                    */
 /* ------------------------------------------------------------------------ */
 /*
  * One revision for the life of a file (delete, rename, setattr; memory

@@ -47,7 +47,8 @@ void famfs_host_rec_encode(struct famfs_host_rec *r, const struct famfs_host *h,
 	r->held_bytes = htole64(h->held_bytes);
 	r->beat_time = htole64(h->beat_time);
 	/* at most 23 bytes: a NUL always ends it on the media */
-	strncpy(r->hostname, h->hostname, sizeof(r->hostname) - 1);
+	memcpy(r->hostname, h->hostname,
+	       strnlen(h->hostname, sizeof(r->hostname) - 1));
 	r->crc = htole32(seeded_crc(r, sizeof(*r), fs_uuid));
 }
 

@@ -166,6 +166,9 @@ struct lp_ctx {
 };
 #define T_OTHER 255	/* lstat: neither a file nor a directory */
 #define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
+/* hostplay.c: a HOSTS entry met: .meta/.hosts made over its table */
+int famfs_lp_hosts(struct lp_ctx *c, uint64_t idx,
+		   const struct famfs_log_entry *e);
 /* nsplay.c: the objects met with trouble (lp_ctx.trouble) */
 void famfs_lp_trouble_add(struct lp_ctx *c, uint64_t id);
 bool famfs_lp_trouble(const struct lp_ctx *c, uint64_t id);
