@@ -396,4 +396,42 @@ int famfs_hosttab_zero_slot(struct famfs_hosttab *t, unsigned i);
  */
 int famfs_hosts_create(struct famfs_fs *fs);
 
+/* ---- hostreg.c: this host's slot; evictions (format revision 3) -------- */
+/* What this host holds: the lowest DELETE index famfs.ko still holds
+ * memory of, FAMFS_HOLDS_NONE for none, and the bytes */
+typedef int (*famfs_holds_fn)(void *arg, uint64_t *holds_from,
+			      uint64_t *held_bytes);
+/* STUB until famfs.ko reports held memory (its ioctl): "none held".  The
+ * integrator wires the real one; until then a host's slot says it holds
+ * nothing once its replay is past a DELETE. */
+int famfs_holds_none(void *arg, uint64_t *holds_from, uint64_t *held_bytes);
+/*
+ * Register this host (host uuid, boot id) in t: its slot found by host
+ * uuid, else claimed (the first free slot from famfs_host_slot_home
+ * upward, written, read back after FAMFS_HOST_SETTLE seconds --
+ * $FAMFS_HOST_SETTLE_MS in tests --, the last writer keeps it).  A new
+ * boot id: generation + 1 and registered_at = the log's next index; the
+ * same boot: generation and registered_at kept.  Role flags set.  0 and
+ * *slot; -ESTALE when its (uuid, generation) is evicted and the boot is
+ * the same (printed: it registers again only at its next boot); -ENOSPC
+ * no free slot; -errno (printed).
+ */
+int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
+			unsigned *slot);
+/* After a replay round: replayed (entries below it applied here), holds
+ * (fn; NULL: famfs_holds_none), the beat time.  -ESTALE (printed) when the
+ * slot is no longer this registration's or it is evicted: stop. */
+int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
+		      unsigned slot, uint64_t replayed, famfs_holds_fn fn,
+		      void *arg);
+/* The master (checked, under the log lock taken here): fence every slot of
+ * host uuid (its (uuid, generation) added to the header's evicted list),
+ * or zero slot n (its registration, if one verifies, fenced too).  0;
+ * -ENOENT no such host; -ENOSPC the list is full of live fences; -errno
+ * (printed) */
+int famfs_hosts_evict_uuid(struct famfs_fs *fs, struct famfs_hosttab *t,
+			   const uint8_t uuid[16]);
+int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
+			   unsigned n);
+
 #endif /* FAMFS_LOG_H */
