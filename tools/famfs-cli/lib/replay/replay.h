@@ -123,6 +123,15 @@ int dirset_type(struct dirset *ds, const char *rel, size_t len, bool *sgid);
 void dirset_note(struct dirset *ds, const char *rel, unsigned type,
 		 bool empty, bool sgid);
 
+/* hostplay.c: this host in the host table around a replay (format rev 3,
+ * HOSTS; nothing when the file system has no table): registered (update
+ * false: before the replay maps anything), or registered and its slot
+ * brought to replayed (entries below it applied here) with its holds
+ * (famfs_holds_none: a STUB until famfs.ko reports them) and beat.  0;
+ * -ESTALE when this host was evicted in this boot (printed: it stops
+ * replaying); -errno (printed) */
+int famfs_hosts_checkin(struct famfs_fs *fs, bool update, uint64_t replayed);
+
 /* ---- private to replay/: logplay.c and the files it calls -------------- */
 /* struct famfs_logplay: the state kept between rounds of --follow */
 struct lp_ctx {
