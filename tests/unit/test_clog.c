@@ -170,9 +170,9 @@ static void test_decode_refusals(void **state)
 	assert_int_not_equal(famfs_entry_check(&d, 0, &sb, why), 0);
 	assert_non_null(strstr(why, "device 1"));
 	assert_int_not_equal(famfs_entry_owned(&d, 0, &sb, NULL), 0);
-	/* an unknown type: no v1 form either */
+	/* an unknown type: no v1 form either (9 is HOSTS since format rev 3) */
 	memcpy(buf, good, sizeof(buf));
-	((struct famfs_clog_hdr *)buf)->type = htole16(9);
+	((struct famfs_clog_hdr *)buf)->type = htole16(200);
 	recrc(buf);
 	assert_int_equal(famfs_clog_decode(buf, 0, uuid_a, &d, why), -EPROTO);
 	assert_int_not_equal(famfs_entry_owned(&d, 0, &sb, NULL), 0);

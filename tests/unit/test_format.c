@@ -259,7 +259,7 @@ static void test_entry_rejects(void **s)
 	famfs_entry_set_crc(&e);
 	assert_int_equal(famfs_entry_check(&e, 3, &sb, why), -EINVAL);
 	mkentry(&e, 10 * MiB, 2 * MiB, 1);
-	e.type = htole16(9);
+	e.type = htole16(200);
 	famfs_entry_set_crc(&e);
 	assert_int_equal(famfs_entry_check(&e, 3, &sb, why), -EINVAL);
 	assert_non_null(strstr(why, "type"));

@@ -298,10 +298,13 @@ static void test_older_tool_refuses(void **s)
 			fail_msg("'%s' does not name %s", why, b[i].hex);
 		assert_int_equal(famfs_sb_check(&sb, 0, why), 0);
 	}
-	/* HOSTS is not implemented: still refused.  SMALL_FILES is (issue
-	 * 30): this tool takes it, one from before it refuses it */
+	/* HOSTS (issue 29 item 4) and SMALL_FILES (issue 30): this tool
+	 * takes them, one from before them refuses them (test_hostsentry) */
 	mksb(&sb, FAMFS_FEATURE_INCOMPAT_HOSTS);
-	assert_int_equal(famfs_sb_check(&sb, 0, why), -EPROTONOSUPPORT);
+	assert_int_equal(famfs_sb_check(&sb, 0, why), 0);
+	assert_int_equal(famfs_sb_check_known(&sb, 0, FAMFS_FEATURE_INCOMPAT_SUPP &
+					      ~(uint32_t)FAMFS_FEATURE_INCOMPAT_HOSTS,
+					      why), -EPROTONOSUPPORT);
 	mksb(&sb, FAMFS_FEATURE_INCOMPAT_SMALL_FILES);
 	assert_int_equal(famfs_sb_check(&sb, 0, why), 0);
 	assert_int_equal(famfs_sb_check_known(&sb, 0, FAMFS_FEATURE_INCOMPAT_SUPP &

@@ -2,6 +2,7 @@
 /* famfs logplay: create what the log has and the mount lacks; --follow:
  * keep doing it as the master adds to the log. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
 
@@ -190,7 +191,20 @@ int cmd_logplay(int argc, char **argv)
 		return cli_follow(argv[optind], interval);
 	if (famfs_fs_open_mount(argv[optind], false, &fs))
 		return FAMFS_EXIT_ERROR;
-	rc = famfs_logplay(&fs, dry, &r);
+	/* this host in the host table: registered before the replay maps
+	 * anything, its slot brought up to what it replayed after */
+	{
+		uint64_t n0 = famfs_log_refresh_next(&fs);
+
+		rc = dry ? 0 : famfs_hosts_checkin(&fs, false, 0);
+		if (rc == -ESTALE) {
+			famfs_fs_close(&fs);
+			return FAMFS_EXIT_ERROR;
+		}
+		rc = famfs_logplay(&fs, dry, &r);
+		if (!rc && !dry && famfs_hosts_checkin(&fs, true, n0) == -ESTALE)
+			rc = -ESTALE;
+	}
 	famfs_fs_close(&fs);
 	if (rc)
 		return FAMFS_EXIT_ERROR;

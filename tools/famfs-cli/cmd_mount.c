@@ -247,8 +247,19 @@ int cli_mount(const char *dev, const char *mpt,
 				   mpt, mpt);
 		famfs_fs_unlock(&fs);
 	}
-	/* 5. replay; a corrupt entry or a conflict is reported, not fatal */
-	rc = famfs_logplay(&fs, false, &r);
+	/* 5. replay; a corrupt entry or a conflict is reported, not fatal.
+	 * With a host table, this host is registered first (before the
+	 * replay maps anything) and reports what it replayed after; one
+	 * evicted in this boot does not replay (said) */
+	{
+		uint64_t n0 = famfs_log_refresh_next(&fs);
+
+		rc = famfs_hosts_checkin(&fs, false, 0) == -ESTALE ? -ESTALE : 0;
+		if (!rc)
+			rc = famfs_logplay(&fs, false, &r);
+		if (!rc && famfs_hosts_checkin(&fs, true, n0) == -ESTALE)
+			rc = -ESTALE;
+	}
 	/* the master's create summary, from the log as it is now */
 	if (!rc && master && !log_ro && !famfs_fs_lock(&fs)) {
 		famfs_fs_cache_remake(&fs);

@@ -52,7 +52,9 @@ static const struct cli_section famfs_sections[] = {
 	  "stored into shared memory: file data zeroed and filled, log entries\n"
 	  "and commits, superblock-area records (the bench's per-file figure)\n"
 	  "FAMFS_LOG_AUTOGROW=0: the master does not grow a full compact log by\n"
-	  "itself (famfs-loggrow(8)); creates then fail with \"log full\"\n",
+	  "itself (famfs-loggrow(8)); creates then fail with \"log full\"\n"
+	  "FAMFS_HOST_SETTLE_MS: how long a host claiming a slot of the host\n"
+	  "table waits before reading it back (default 1000; for tests)\n",
 	  false },
 	{ "FILES",
 	  "/etc/famfs/host-uuid is this host's id: random, created on first\n"
@@ -144,7 +146,7 @@ static const struct cli_doc cli_doc_famfs = {
 		    "famfs-chmod(8), famfs-chown(8), famfs-fsck(8), famfs-getmap(8),\n"
 		    "famfs-check(8), famfs-verify(8), famfs-df(8), famfs-bind(8),\n"
 		    "famfs-master(8), famfs-flush(8), famfs-tune(8), famfs-loggrow(8), famfs-devices(8),\n"
-		    "famfs-devadd(8), "
+		    "famfs-devadd(8), famfs-hosts(8), "
 		    "mount.famfs(8), mkfs.famfs(8), fsck.famfs(8)\n",
 	.commands = cli_pages,
 	.exits_every = true,

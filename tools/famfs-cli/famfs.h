@@ -15,7 +15,7 @@
 	X(mkfs) X(mount) X(logplay) X(mkfile) X(cp) X(mkdir) X(rm) X(mv) \
 	X(chmod) X(chown) X(fsck) \
 	X(getmap) X(check) X(verify) X(df) X(bind) X(master) X(flush) X(tune) X(loggrow) \
-	X(devices) X(devadd)
+	X(devices) X(devadd) X(hosts)
 #define CLI_DECLARE(n) \
 	int cmd_##n(int argc, char **argv); \
 	extern const struct cli_doc cli_doc_##n;

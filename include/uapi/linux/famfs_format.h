@@ -268,6 +268,7 @@
 					 FAMFS_FEATURE_INCOMPAT_DELETE | \
 					 FAMFS_FEATURE_INCOMPAT_RENAME | \
 					 FAMFS_FEATURE_INCOMPAT_SETATTR | \
+					 FAMFS_FEATURE_INCOMPAT_HOSTS | \
 					 FAMFS_FEATURE_INCOMPAT_SMALL_FILES)
 
 struct famfs_superblock {
@@ -614,11 +615,10 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
 		    "a grown log holds at least twice the largest mkfs log");
 
 /* ------------------------------------------------------------------------ */
-/* Format revision 3.  Implemented: DELETE, RENAME, SETATTR, RECLAIM       */
-/* (issue 29; the tool appends a RECLAIM only when asked: which DELETEs no  */
-/* host can reach is the host table's, not yet); SMALL_FILES (issue 30).    */
-/* HOSTS is not in the *_SUPP masks: every tool refuses a file system that  */
-/* has it (R1).                                                             */
+/* Format revision 3.  Implemented: DELETE, RENAME, SETATTR, RECLAIM and   */
+/* HOSTS (issue 29: the host table, and the master's RECLAIM of a DELETE   */
+/* no host can reach any more); SMALL_FILES (issue 30).  Tools from before */
+/* a bit refuse a file system that has it (R1).                             */
 /* ------------------------------------------------------------------------ */
 /*
  * One revision for the life of a file (delete, rename, setattr; memory

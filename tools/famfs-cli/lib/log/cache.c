@@ -155,6 +155,7 @@ static int cache_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	    le16toh(e->type) == FAMFS_LOG_DEVADD ||
 	    le16toh(e->type) == FAMFS_LOG_EXTEND ||
 	    le16toh(e->type) == FAMFS_LOG_RECLAIM ||
+	    le16toh(e->type) == FAMFS_LOG_HOSTS ||
 	    famfs_entry_is_ns(le16toh(e->type)))	/* no path of its own */
 		return 0;
 	/* a path logged twice: the first entry is the one that counts */

@@ -400,4 +400,94 @@ struct famfs_summary_stats {
 };
 extern struct famfs_summary_stats famfs_summary_stats;
 
+/* ---- hosttab.c: the host table (format revision 3, HOSTS) --------------- */
+/*
+ * The table the log's HOSTS entry names (famfs_format.h, "Reclaim across
+ * hosts"; docs/lifecycle.md): mapped on a mount through .meta/.hosts
+ * (created over the entry's range when missing, file type FAMFS_LOG as a
+ * log segment's: famfs.ko has no FAMFS_HOSTS type yet), else from the
+ * device.  A host writes its own slot only; the header is the master's.
+ */
+#define FAMFS_META_HOSTS	".meta/.hosts"
+struct famfs_hosttab {
+	struct famfs_map m;	/* the table, FAMFS_HOSTS_LEN bytes */
+	int fd;			/* .meta/.hosts on a mount, else -1 */
+	uint64_t off;		/* on device 0 */
+	uint64_t entry;		/* its HOSTS entry's log index */
+	uint8_t fs_uuid[16];
+};
+/* The log's HOSTS entry (the first valid one): 0 and *off, *idx; -ENOENT
+ * when there is none (or INCOMPAT_HOSTS is clear); -errno of the walk */
+int famfs_hosts_find(struct famfs_fs *fs, uint64_t *off, uint64_t *idx);
+/* On a mount: .meta/.hosts over [off, +FAMFS_HOSTS_LEN), created when
+ * missing; one that maps other memory is refused (-EIO, printed).  0 when
+ * not a mount.  (logplay calls it when its replay meets the entry.) */
+int famfs_hosts_file(struct famfs_fs *fs, uint64_t off);
+/* The table mapped (writable when rw): 0; -ENOENT (no table: no message);
+ * -errno (printed) */
+int famfs_hosttab_open(struct famfs_fs *fs, bool rw, struct famfs_hosttab *t);
+void famfs_hosttab_close(struct famfs_hosttab *t);
+/* Slot i as memory holds it now (refreshed, copied, decoded) */
+enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
+					 struct famfs_host *h);
+/* Every slot (slots: FAMFS_HOST_SLOTS of them) and the header's evicted
+ * list: 0, or -errno of the header (reason filled: -EBADMSG, -EINVAL) --
+ * the slots are filled either way */
+int famfs_hosttab_read(struct famfs_hosttab *t, struct famfs_host *slots,
+		       struct famfs_hosts_ev *ev, char *reason);
+/* Write h to slot i: its next copy with seq + 1 (h->seq set), flushed */
+int famfs_hosttab_write(struct famfs_hosttab *t, unsigned i,
+			struct famfs_host *h);
+/* The master: write the header (ev->seq advanced by one), flushed */
+int famfs_hosttab_write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev);
+/* Slot i zeroed (an eviction by slot), flushed */
+int famfs_hosttab_zero_slot(struct famfs_hosttab *t, unsigned i);
+/*
+ * The master, under the log lock (taken here unless held): the host table
+ * made -- INCOMPAT_HOSTS set, 2 MiB of free memory of device 0 taken from
+ * the create cache, mapped (.meta/.hosts on a mount), zeroed, its header
+ * written and flushed, the HOSTS entry appended.  What the first `famfs
+ * rm` that reclaims calls.  0; -EEXIST when the log has one already (no
+ * message); -errno (printed).
+ */
+int famfs_hosts_create(struct famfs_fs *fs);
+
+/* ---- hostreg.c: this host's slot; evictions (format revision 3) -------- */
+/* What this host holds: the lowest DELETE index famfs.ko still holds
+ * memory of, FAMFS_HOLDS_NONE for none, and the bytes */
+typedef int (*famfs_holds_fn)(void *arg, uint64_t *holds_from,
+			      uint64_t *held_bytes);
+/* STUB until famfs.ko reports held memory (its ioctl): "none held".  The
+ * integrator wires the real one; until then a host's slot says it holds
+ * nothing once its replay is past a DELETE. */
+int famfs_holds_none(void *arg, uint64_t *holds_from, uint64_t *held_bytes);
+/*
+ * Register this host (host uuid, boot id) in t: its slot found by host
+ * uuid, else claimed (the first free slot from famfs_host_slot_home
+ * upward, written, read back after FAMFS_HOST_SETTLE seconds --
+ * $FAMFS_HOST_SETTLE_MS in tests --, the last writer keeps it).  A new
+ * boot id: generation + 1 and registered_at = the log's next index; the
+ * same boot: generation and registered_at kept.  Role flags set.  0 and
+ * *slot; -ESTALE when its (uuid, generation) is evicted and the boot is
+ * the same (printed: it registers again only at its next boot); -ENOSPC
+ * no free slot; -errno (printed).
+ */
+int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
+			unsigned *slot);
+/* After a replay round: replayed (entries below it applied here), holds
+ * (fn; NULL: famfs_holds_none), the beat time.  -ESTALE (printed) when the
+ * slot is no longer this registration's or it is evicted: stop. */
+int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
+		      unsigned slot, uint64_t replayed, famfs_holds_fn fn,
+		      void *arg);
+/* The master (checked, under the log lock taken here): fence every slot of
+ * host uuid (its (uuid, generation) added to the header's evicted list),
+ * or zero slot n (its registration, if one verifies, fenced too).  0;
+ * -ENOENT no such host; -ENOSPC the list is full of live fences; -errno
+ * (printed) */
+int famfs_hosts_evict_uuid(struct famfs_fs *fs, struct famfs_hosttab *t,
+			   const uint8_t uuid[16]);
+int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
+			   unsigned n);
+
 #endif /* FAMFS_LOG_H */

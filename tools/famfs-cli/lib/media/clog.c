@@ -130,6 +130,8 @@ int famfs_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
 		return devadd_encode(e, slot, fs_uuid, out);
 	if (famfs_entry_is_body(le16toh(e->type)))	/* nsentry.c */
 		return famfs_ns_clog_encode(e, slot, fs_uuid, out, reason);
+	if (le16toh(e->type) == FAMFS_LOG_HOSTS)	/* hostent.c */
+		return famfs_hosts_clog_encode(e, slot, fs_uuid, out);
 	if (plen == sizeof(fm->path) || plen != le16toh(fm->path_len) || !plen) {
 		REASON("path not NUL-terminated, empty or path_len mismatch");
 		return -EINVAL;
@@ -318,6 +320,11 @@ int famfs_clog_decode(const void *entry, uint64_t slot,
 		famfs_entry_set_crc(e);
 		return rc;
 	}
+	if (le16toh(h->type) == FAMFS_LOG_HOSTS) {	/* hostent.c */
+		rc = famfs_hosts_clog_decode(b, e, reason);
+		famfs_entry_set_crc(e);
+		return rc;
+	}
 	if (le16toh(h->type) != FAMFS_LOG_FILE &&
 	    le16toh(h->type) != FAMFS_LOG_MKDIR) {
 		REASON("unknown entry type %u", le16toh(h->type));
@@ -417,6 +424,39 @@ int famfs_ns_clog_decode(const uint8_t *b, struct famfs_log_entry *e,
 	    (type == FAMFS_LOG_RECLAIM && h->nslots != 1)) {	/* one slot */
 		REASON("%s entry: flags, lengths or the bytes after its paths are not right",
 		       famfs_ns_name(type));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- HOSTS (format rev 3; hostent.c): one slot, its body after the header */
+int famfs_hosts_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
+			    const uint8_t fs_uuid[16],
+			    uint8_t out[FAMFS_CLOG_MAX_ENTRY])
+{
+	struct famfs_clog_hdr *h = (struct famfs_clog_hdr *)out;
+
+	memset(out, 0, FAMFS_CLOG_MAX_ENTRY);
+	h->seq = htole64(slot);
+	h->type = htole16(FAMFS_LOG_HOSTS);
+	h->nslots = 1;
+	memcpy(out + HDR_LEN, famfs_entry_hosts(e), sizeof(struct famfs_log_hosts));
+	h->crc = htole32(famfs_clog_crc(out, 1, fs_uuid));
+	return 1;
+}
+
+int famfs_hosts_clog_decode(const uint8_t *b, struct famfs_log_entry *e,
+			    char *reason)
+{
+	const struct famfs_clog_hdr *h = (const void *)b;
+
+	/* the caller set seq, uuid, type; the body as a v1 log holds it */
+	memcpy((uint8_t *)e + FAMFS_NS_BODY_OFF, b + HDR_LEN, sizeof(struct famfs_log_hosts));
+	if (h->nslots != 1 || h->flags ||
+	    !famfs_all_zero(b + HDR_LEN + sizeof(struct famfs_log_hosts),
+			    FAMFS_CLOG_SLOT - HDR_LEN - sizeof(struct famfs_log_hosts))) {
+		REASON("HOSTS entry: %u slots (1), or reserved bytes not zero",
+		       h->nslots);
 		return -EINVAL;
 	}
 	return 0;

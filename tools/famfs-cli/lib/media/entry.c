@@ -433,6 +433,13 @@ static unsigned entry_ranges(const struct famfs_log_entry *e, int dev,
 		out[0].len = le64toh(fm->ext.simple[0].len);
 		return 1;
 	}
+	if (le16toh(e->type) == FAMFS_LOG_HOSTS) {	/* the host table */
+		if (dev > 0)
+			return 0;
+		out[0].offset = le64toh(famfs_entry_hosts(e)->offset);
+		out[0].len = le64toh(famfs_entry_hosts(e)->len);
+		return 1;
+	}
 	if (le16toh(e->type) != FAMFS_LOG_FILE)
 		return 0;
 	if (famfs_entry_interleaved(e)) {
@@ -551,6 +558,8 @@ int famfs_entry_owned_devs(const struct famfs_log_entry *e, uint64_t index,
 		if (!rc)
 			REASON("a RECLAIM entry that is refused: what it frees is unknown");
 		return rc ? rc : -EINVAL;
+	case FAMFS_LOG_HOSTS:	/* the host table: owned like a segment */
+		return famfs_hosts_entry_owned(e, sb, reason);
 	case FAMFS_LOG_EXTEND:
 		rc = extend_bit(sb, reason);
 		return rc ? rc : check_range("log segment", 0,
@@ -637,6 +646,8 @@ int famfs_entry_check_fields(const struct famfs_log_entry *e, uint64_t index,
 		return check_extend(e, &jd, reason);
 	if (le16toh(e->type) == FAMFS_LOG_DEVADD)
 		return famfs_devadd_check(e, index, sb, devs, reason);
+	if (le16toh(e->type) == FAMFS_LOG_HOSTS)	/* hostent.c */
+		return famfs_hosts_entry_check(e, sb, reason);
 	if (famfs_entry_is_ns(le16toh(e->type)))	/* nsentry.c */
 		return famfs_ns_check(e, index, sb, reason);
 	if (le16toh(e->type) == FAMFS_LOG_RECLAIM)

@@ -396,4 +396,112 @@ static inline struct famfs_master_record *famfs_mrec_at(void *sb_region)
 					      FAMFS_MREC_OFFSET);
 }
 
+/* ---- hosts.c: the host table (.meta/.hosts, INCOMPAT_HOSTS) ------------- */
+/*
+ * famfs_format.h, "Reclaim across hosts": a header the master writes (the
+ * evicted list) and FAMFS_HOST_SLOTS slots of two struct famfs_host_rec
+ * copies each.  A writer rewrites the older copy (or one that does not
+ * verify) with seq + 1; the newest copy that verifies is the slot.
+ */
+enum famfs_host_state {
+	FAMFS_HOST_FREE,	/* all 256 bytes zero */
+	FAMFS_HOST_VALID,	/* a copy verifies: the fields below */
+	FAMFS_HOST_TORN,	/* not zero, and no copy verifies: blocks
+				 * every reclaim until evicted by slot */
+};
+/* One slot decoded, host byte order */
+struct famfs_host {
+	enum famfs_host_state state;
+	unsigned copy;			/* VALID: the copy it came from */
+	uint32_t flags;			/* FAMFS_HOST_REGISTERED, _MASTER */
+	uint8_t host_uuid[16], boot_id[16];
+	uint64_t generation, seq, registered_at, replayed, holds_from;
+	uint64_t held_bytes, beat_time;
+	char hostname[24];		/* NUL-terminated (23 bytes at most) */
+};
+/* One record copy of h (magic, CRC over (fs_uuid, 128 bytes)) */
+void famfs_host_rec_encode(struct famfs_host_rec *r, const struct famfs_host *h,
+			   const uint8_t fs_uuid[16]);
+/* One copy: 0 and h filled; -EBADMSG (CRC, magic: torn or never written),
+ * -EINVAL (verifies but a field is not understood: flags, hostname,
+ * generation), reason filled */
+int famfs_host_rec_decode(const struct famfs_host_rec *r,
+			  const uint8_t fs_uuid[16], struct famfs_host *h,
+			  char *reason);
+/* A slot (FAMFS_HOST_SLOT_SIZE bytes, a private copy): its state, h filled
+ * when VALID (zeroed otherwise).  Two verifying copies of the same seq that
+ * differ are TORN (no writer makes them). */
+enum famfs_host_state famfs_host_slot_decode(const void *slot,
+					     const uint8_t fs_uuid[16],
+					     struct famfs_host *h);
+/* Where the next write of a slot goes: the copy index (0 or 1) that is not
+ * the slot's newest verifying one, and *seq the seq it gets (newest + 1;
+ * 1 for a slot with no verifying copy) */
+unsigned famfs_host_slot_next(const void *slot, const uint8_t fs_uuid[16],
+			      uint64_t *seq);
+/* The header, decoded: the evicted list in host byte order */
+struct famfs_host_evict {
+	uint8_t host_uuid[16];
+	uint64_t generation, time;
+};
+struct famfs_hosts_ev {
+	uint64_t seq;
+	unsigned n;
+	struct famfs_host_evict e[FAMFS_HOSTS_MAX_EVICT];
+};
+/* A header: magic, seq, nevicted, list (ev may be NULL: empty); CRC set */
+void famfs_hosts_hdr_encode(struct famfs_hosts_hdr *h,
+			    const struct famfs_hosts_ev *ev,
+			    const uint8_t fs_uuid[16]);
+/* 0 and ev filled; -EBADMSG (magic, CRC), -EINVAL (nevicted out of bounds,
+ * a non-zero pad, reserved byte or entry past nevicted, a nil uuid or
+ * generation 0 in the list), reason filled */
+int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
+			   const uint8_t fs_uuid[16], struct famfs_hosts_ev *ev,
+			   char *reason);
+/* Is (host uuid, generation) of h in the evicted list? */
+bool famfs_host_evicted(const struct famfs_host *h,
+			const struct famfs_hosts_ev *ev);
+/* The slot a host uuid probes first: hash(uuid) % nslots */
+unsigned famfs_host_slot_home(const uint8_t host_uuid[16], unsigned nslots);
+/* Slot i of a mapped table */
+static inline uint8_t *famfs_host_slot_at(void *table, unsigned i)
+{
+	return (uint8_t *)table + FAMFS_HOSTS_HDR_SIZE +
+	       (size_t)i * FAMFS_HOST_SLOT_SIZE;
+}
+
+/* ---- hostent.c: the HOSTS entry (type 9, INCOMPAT_HOSTS) ---------------- */
+/*
+ * Its body is struct famfs_log_hosts at byte FAMFS_NS_BODY_OFF of the v1
+ * form (the rest zero), after the famfs_clog_hdr of one compact slot.  The
+ * table [offset, offset + FAMFS_HOSTS_LEN) on device 0 is owned by the
+ * log like a log segment (R3).
+ */
+/* A HOSTS entry (not yet sequenced) for a table at off */
+void famfs_entry_build_hosts(struct famfs_log_entry *e, uint64_t off);
+/* Its body (the v1 form) */
+static inline const struct famfs_log_hosts *
+famfs_entry_hosts(const struct famfs_log_entry *e)
+{
+	return (const struct famfs_log_hosts *)((const uint8_t *)e +
+						FAMFS_NS_BODY_OFF);
+}
+/* R2: -EPROTONOSUPPORT when INCOMPAT_HOSTS is clear; R3: -EINVAL when its
+ * range is not 2 MiB aligned in the data area of device 0 (what it owns is
+ * unknown); else 0 (reason filled on error) */
+int famfs_hosts_entry_owned(const struct famfs_log_entry *e,
+			    const struct famfs_superblock *sb, char *reason);
+/* famfs_hosts_entry_owned, then len, nslots, reserved bytes and flags:
+ * 0, or -EINVAL (reason) */
+int famfs_hosts_entry_check(const struct famfs_log_entry *e,
+			    const struct famfs_superblock *sb, char *reason);
+/* The compact form (one slot: 1), and its v1 form from a verified slot
+ * (seq, uuid, type set by the caller): 0, or -EINVAL (reason) */
+int famfs_hosts_clog_encode(const struct famfs_log_entry *e, uint64_t slot,
+			    const uint8_t fs_uuid[16],
+			    uint8_t out[FAMFS_CLOG_MAX_ENTRY]);
+int famfs_hosts_clog_decode(const uint8_t *b, struct famfs_log_entry *e,
+			    char *reason);
+
 #endif /* FAMFS_MEDIA_H */

@@ -241,6 +241,11 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 			   f->mpt, (unsigned long long)n, (unsigned long long)cap);
 		f->full_reported = true;
 	}
+	/* the host table: what this host replayed, its beat (an evicted
+	 * host stops: -ESTALE, said) */
+	if (!rc && (famfs_logplay_next(f->lp) > before || f->rounds % 64 == 1) &&
+	    famfs_hosts_checkin(&fs, true, famfs_logplay_next(f->lp)) == -ESTALE)
+		rc = -ESTALE;
 	famfs_fs_close(&fs);
 	*played = famfs_logplay_next(f->lp) - before;
 	f->played += *played;

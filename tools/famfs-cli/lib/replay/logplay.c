@@ -79,6 +79,8 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	}
 	if (type == FAMFS_LOG_EXTEND)	/* a log segment, mapped by the walk */
 		return 0;
+	if (type == FAMFS_LOG_HOSTS)	/* the host table: .meta/.hosts */
+		return famfs_lp_hosts(c, idx, e);
 	if (type == FAMFS_LOG_DEVADD)
 		return play_devadd(c, idx, e);
 	if (type == FAMFS_LOG_RECLAIM) {

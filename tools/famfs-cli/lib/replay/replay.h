@@ -123,6 +123,15 @@ int dirset_type(struct dirset *ds, const char *rel, size_t len, bool *sgid);
 void dirset_note(struct dirset *ds, const char *rel, unsigned type,
 		 bool empty, bool sgid);
 
+/* hostplay.c: this host in the host table around a replay (format rev 3,
+ * HOSTS; nothing when the file system has no table): registered (update
+ * false: before the replay maps anything), or registered and its slot
+ * brought to replayed (entries below it applied here) with its holds
+ * (famfs_holds_none: a STUB until famfs.ko reports them) and beat.  0;
+ * -ESTALE when this host was evicted in this boot (printed: it stops
+ * replaying); -errno (printed) */
+int famfs_hosts_checkin(struct famfs_fs *fs, bool update, uint64_t replayed);
+
 /* ---- private to replay/: logplay.c and the files it calls -------------- */
 /* struct famfs_logplay: the state kept between rounds of --follow */
 struct lp_ctx {
@@ -166,6 +175,9 @@ struct lp_ctx {
 };
 #define T_OTHER 255	/* lstat: neither a file nor a directory */
 #define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
+/* hostplay.c: a HOSTS entry met: .meta/.hosts made over its table */
+int famfs_lp_hosts(struct lp_ctx *c, uint64_t idx,
+		   const struct famfs_log_entry *e);
 /* nsplay.c: the objects met with trouble (lp_ctx.trouble) */
 void famfs_lp_trouble_add(struct lp_ctx *c, uint64_t id);
 bool famfs_lp_trouble(const struct lp_ctx *c, uint64_t id);

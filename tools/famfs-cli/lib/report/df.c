@@ -84,6 +84,8 @@ static int count(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		df->log_len += le64toh(e->fm.ext.simple[0].len);
 	} else if (le16toh(e->type) == FAMFS_LOG_MKDIR) {
 		df->dirs++;
+	} else if (le16toh(e->type) == FAMFS_LOG_HOSTS) {
+		/* the host table: its memory used, not a file */
 	} else if (le16toh(e->type) == FAMFS_LOG_DEVADD) {
 		/* a device, not a file */
 	} else if (famfs_entry_is_body(le16toh(e->type))) {

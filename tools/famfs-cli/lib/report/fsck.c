@@ -33,6 +33,7 @@ struct fsck_ctx {
 	/* the log's segments by their EXTEND entries (1..nseg-1) */
 	struct famfs_extent seg[FAMFS_LOG_MAX_SEGS];
 	unsigned nseg;
+	uint64_t hosts_idx;	/* 1 + the HOSTS entry's index, 0: none yet */
 	/* small files: the shared units (owner SHARED), each page's owner
 	 * (1 + entry index), found by (device, unit) in a hash table */
 	struct fsck_punit *pu;
@@ -54,6 +55,8 @@ static const char *entry_path(struct famfs_fs *fs, uint64_t idx, char *out)
 		return "(unreadable entry)";
 	if (le16toh(e.type) == FAMFS_LOG_EXTEND)
 		return "a log segment";
+	if (le16toh(e.type) == FAMFS_LOG_HOSTS)
+		return "the host table";
 	snprintf(out, FAMFS_LOG_PATH_MAX, "%.*s", FAMFS_LOG_PATH_MAX - 1,
 		 e.fm.path);
 	return out;
@@ -208,6 +211,27 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 			unknown ? why : reason);
 		if (!unknown)
 			mark_units(c, e, idx, true);
+		return 0;
+	}
+	if (type == FAMFS_LOG_HOSTS) {		/* the host table */
+		const struct famfs_log_hosts *h = famfs_entry_hosts(e);
+
+		if (famfs_verbose)
+			printf("entry %llu: host table at %llu, %llu bytes\n",
+			       (unsigned long long)idx,
+			       (unsigned long long)le64toh(h->offset),
+			       (unsigned long long)le64toh(h->len));
+		/* one per file system: a second one keeps its memory (R3) */
+		if (c->hosts_idx) {
+			char first[32];
+
+			snprintf(first, sizeof(first), "%llu",
+				 (unsigned long long)(c->hosts_idx - 1));
+			problem(c, "%slog entry %llu: a second HOSTS entry (the host table is entry %s's)",
+				"", (unsigned long long)idx, first);
+		} else
+			c->hosts_idx = idx + 1;
+		mark_units(c, e, idx, true);
 		return 0;
 	}
 	if (type == FAMFS_LOG_EXTEND) {		/* a log segment */
@@ -448,7 +472,9 @@ static void mark_range(struct fsck_ctx *c, const struct famfs_log_entry *e,
 					 shared_by(c, dev, k, other), on);
 				problem(c, "%s (entry %llu) lies in a shared unit of small files (with %s)",
 					le16toh(e->type) == FAMFS_LOG_EXTEND ?
-					"a log segment" : e->fm.path,
+					"a log segment" :
+					le16toh(e->type) == FAMFS_LOG_HOSTS ?
+					"the host table" : e->fm.path,
 					(unsigned long long)idx, with);
 			}
 			continue;
@@ -468,7 +494,9 @@ static void mark_range(struct fsck_ctx *c, const struct famfs_log_entry *e,
 				 entry_path(c->fs, prev - 1, other), on);
 			problem(c, "%s (entry %llu) shares memory with %s",
 				le16toh(e->type) == FAMFS_LOG_EXTEND ?
-				"a log segment" : e->fm.path,
+				"a log segment" :
+				le16toh(e->type) == FAMFS_LOG_HOSTS ?
+				"the host table" : e->fm.path,
 				(unsigned long long)idx, with);
 		}
 		/* a unit counts once, however many files claim it */

@@ -124,4 +124,45 @@ void famfs_beat_show(struct famfs_fs *fs, const struct famfs_master_record *r,
  * released.  Only by the instance that holds it (or may claim it). */
 int famfs_master_set(struct famfs_fs *fs, const uint8_t host[16]);
 
+/* ---- hostdec.c: the reclaim decision (format revision 3, HOSTS) --------- */
+/*
+ * famfs_format.h, "Reclaim across hosts": DELETE d may be reclaimed only
+ * when every registered slot that is not evicted (by its (host uuid,
+ * generation)) has registered_at > d, or replayed > d and holds_from > d,
+ * the master's own slot included; a torn slot blocks every DELETE.  Times
+ * (beat_time) are shown, never used.  Pure: decoded slots in, no memory
+ * read.
+ */
+enum famfs_host_block {
+	FAMFS_HB_NONE,		/* does not block d */
+	FAMFS_HB_TORN,		/* no verifying copy, not zero: blocks all */
+	FAMFS_HB_BEHIND,	/* registered at or before d, replayed <= d */
+	FAMFS_HB_HOLDING,	/* replayed past d, but holds_from <= d */
+	FAMFS_HB_NO_MASTER,	/* the master has no registered slot */
+};
+/* Why slot h blocks DELETE d (FAMFS_HB_NONE: it does not) */
+enum famfs_host_block famfs_host_blocks(const struct famfs_host *h,
+					const struct famfs_hosts_ev *ev,
+					uint64_t d);
+/* "torn", "behind", "holding", "no master slot", "" */
+const char *famfs_host_block_str(enum famfs_host_block b);
+/* One blocker: DELETE dels[di] is blocked by slot (nslots for
+ * FAMFS_HB_NO_MASTER) for why */
+typedef void (*famfs_hostdec_fn)(void *arg, size_t di, unsigned slot,
+				 enum famfs_host_block why);
+/*
+ * The decision for ndel pending DELETE indexes dels[]: ok[i] is true when
+ * dels[i] may be reclaimed now; fn (NULL: none) is called for every
+ * (DELETE, slot) that blocks.  slots[0..nslots) as famfs_host_slot_decode
+ * gave them, ev the header's evicted list (NULL: none).  master_uuid (NULL:
+ * not checked): the master's host uuid -- while no registered, not evicted
+ * slot of it exists, nothing may be reclaimed (its own holds are not
+ * known).  Returns how many may be reclaimed.
+ */
+size_t famfs_hostdec_decide(const struct famfs_host *slots, unsigned nslots,
+			    const struct famfs_hosts_ev *ev,
+			    const uint8_t *master_uuid, const uint64_t *dels,
+			    size_t ndel, bool *ok, famfs_hostdec_fn fn,
+			    void *arg);
+
 #endif /* FAMFS_ROLE_H */

@@ -1,0 +1,119 @@
+# profiles: two-hosts two-hosts-cxl
+# timeout: 300
+# The host table (format revision 3, HOSTS; issue 29 item 4) across two
+# hosts: a (master) makes it with famfs hosts init, both register when they
+# mount or replay, famfs hosts -j lists both slots on both hosts; a client
+# may not init or evict; a evicts b by host uuid (b's replay stops), b
+# "reboots" (a new boot id) and registers a new generation; a torn slot is
+# listed torn and evicted by slot.  (An older tool's refusal of
+# INCOMPAT_HOSTS: unit/hostsentry/older_tool, unit/nsentry.)
+. "$FAMFS_SRC/tests/qemu/lib.sh"
+
+DEV=$FAMFS_DEV
+M=/mnt/famfs
+mkdir -p $M
+[ "$FAMFS_DEV_MODE" = devdax ] && famfs bind "$DEV"
+export FAMFS_HOST_SETTLE_MS=200
+
+# hj PATH: famfs hosts -j's value at PATH
+hj() { famfs hosts -j $M 2>/dev/null | jget "$1" 2>/dev/null; }
+# idx_where KEY VALUE: the index in .slots of the slot whose KEY is VALUE
+idx_where() {
+	_n=$(famfs hosts -j $M | jget -n .slots) _i=0
+	while [ "$_i" -lt "${_n:-0}" ]; do
+		[ "$(hj .slots[$_i].$1)" = "$2" ] && { echo $_i; return 0; }
+		_i=$((_i + 1))
+	done
+	return 1
+}
+# field UUID KEY: KEY of that host's slot; slot_of UUID: its slot number
+field() { _x=$(idx_where host_uuid "$1") && hj .slots[$_x].$2; }
+slot_of() { field "$1" slot; }
+nslots() { famfs hosts -j $M | jget -n .slots; }
+
+if [ "$FAMFS_HOST" = a ]; then
+	t_rc mkfs 0 famfs mkfs -f $DEV
+	t_rc mount 0 famfs mount $DEV $M
+	t_rc list-no-table 2 famfs hosts $M
+	t_has list-no-table-says "no host table"
+	t_rc init 0 famfs hosts init $M
+	t_rc init-twice 2 famfs hosts init $M
+	t_has init-twice-says "exists already"
+	t_ok meta-hosts test -f $M/.meta/.hosts
+	t_rc fsck-after-init 0 famfs fsck $M
+	t_rc logplay-registers 0 famfs logplay $M
+	A=$(cat /etc/famfs/host-uuid)
+	echo "$A" > "$FAMFS_SYNC/hosts-a-uuid"
+	t_eq master-slot-role master "$(field "$A" role)"
+	t_eq master-slot-state registered "$(field "$A" state)"
+	t_eq master-slot-generation 1 "$(field "$A" generation)"
+	t_rc mkfile 0 famfs mkfile -s 2m $M/f1
+	sync_post hosts-a-ready
+	sync_wait hosts-b-mounted 120 || exit 0
+	B=$(cat "$FAMFS_SYNC/hosts-b-uuid")
+	t_eq master-sees-two 2 "$(nslots)"
+	t_eq master-sees-client client "$(field "$B" role)"
+	t_rc list-text 0 famfs hosts $M
+	t_has list-text-client "$B .*client"
+	# evict b by uuid: its slot is listed evicted
+	t_rc evict-uuid 0 famfs hosts evict "$B" $M
+	t_eq evicted-state evicted "$(field "$B" state)"
+	t_eq evicted-nevicted 1 "$(hj .nevicted)"
+	t_rc evict-unknown 2 famfs hosts evict 00000000-0000-0000-0000-0000000000aa $M
+	t_rc evict-usage 1 famfs hosts evict $M
+	sync_post hosts-a-evicted
+	sync_wait hosts-b-rebooted 120 || exit 0
+	t_eq rebooted-generation 2 "$(field "$B" generation)"
+	t_eq rebooted-state registered "$(field "$B" state)"
+	# a torn slot: bytes in a free slot that verify as nothing
+	SA=$(slot_of "$A") SB=$(slot_of "$B")
+	N=0
+	while [ "$N" = "$SA" ] || [ "$N" = "$SB" ]; do N=$((N + 1)); done
+	printf 'torn' | dd of=$M/.meta/.hosts bs=1 seek=$((4096 + N * 256 + 20)) conv=notrunc 2>/dev/null
+	sync $M/.meta/.hosts
+	X=$(idx_where slot "$N")
+	t_eq torn-listed torn "$(hj .slots[${X:-99}].state)"
+	t_rc torn-text 0 famfs hosts $M
+	t_has torn-text-says "torn"
+	t_rc evict-torn-slot 0 famfs hosts evict --slot $N $M
+	t_eq torn-gone 2 "$(nslots)"
+	t_rc evict-b-slot 0 famfs hosts evict --slot "$SB" $M
+	t_eq b-slot-gone 1 "$(nslots)"
+	t_rc fsck-end 0 famfs fsck $M
+	sync_post hosts-a-done
+	sync_wait hosts-b-done 120
+	umount $M
+	exit 0
+fi
+
+# host b: the client
+sync_wait hosts-a-ready 180 || exit 0
+A=$(cat "$FAMFS_SYNC/hosts-a-uuid")
+t_rc client-mount 0 famfs mount $DEV $M
+B=$(cat /etc/famfs/host-uuid)
+echo "$B" > "$FAMFS_SYNC/hosts-b-uuid"
+t_ok client-meta-hosts test -f $M/.meta/.hosts
+t_eq client-sees-two 2 "$(nslots)"
+t_eq client-slot-role client "$(field "$B" role)"
+t_eq client-slot-state registered "$(field "$B" state)"
+t_eq client-slot-generation 1 "$(field "$B" generation)"
+t_eq client-sees-master master "$(field "$A" role)"
+t_rc client-init-refused 2 famfs hosts init $M
+t_has client-init-says-why "is a client; only the master"
+t_rc client-evict-refused 2 famfs hosts evict --slot 0 $M
+t_has client-evict-says-why "is a client; only the master"
+t_rc client-logplay 0 famfs logplay $M
+sync_post hosts-b-mounted
+sync_wait hosts-a-evicted 120 || { sync_post hosts-b-done; exit 0; }
+t_rc client-evicted-stops 2 famfs logplay $M
+t_has client-evicted-says "evicted"
+umount $M
+# a new boot id: a new registration
+cat /proc/sys/kernel/random/uuid > /tmp/hosts-newboot
+t_rc client-reboot-mount 0 env FAMFS_BOOT_ID_FILE=/tmp/hosts-newboot famfs mount $DEV $M
+t_eq client-new-generation 2 "$(field "$B" generation)"
+sync_post hosts-b-rebooted
+sync_wait hosts-a-done 120
+umount $M
+sync_post hosts-b-done
+exit 0

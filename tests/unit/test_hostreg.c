@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The host table on a file system (log/hosttab.c, log/hostreg.c): made by
+ * the master (once), mapped, this host registered (its slot claimed, a new
+ * generation at a new boot id, the same one kept within a boot), its slot
+ * updated after a round, evicted by uuid (it stops; registers again at its
+ * next boot) and by slot, a client refused the table's creation, and a
+ * torn slot shown torn and left alone by a claim. */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "th.h"
+
+static struct th *mk(void)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+
+	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
+	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	return t;
+}
+
+static void test_create_once(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host *sl = calloc(FAMFS_HOST_SLOTS, sizeof(*sl));
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+
+	(void)s;
+	assert_true(le32toh(t->fs.sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_HOSTS);
+	assert_int_equal(famfs_hosts_create(&t->fs), -EEXIST);
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
+	assert_int_equal(ev.n, 0);
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++)
+		assert_int_equal(sl[i].state, FAMFS_HOST_FREE);
+	famfs_hosttab_close(&tab);
+	free(sl);
+	th_free(t);
+}
+
+static void test_no_table(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	struct famfs_hosttab tab;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), -ENOENT);
+	/* a client does not make it */
+	th_become_client(t);
+	famfs_quiet = 1;
+	assert_int_not_equal(famfs_hosts_create(&t->fs), 0);
+	famfs_quiet = 0;
+	assert_false(le32toh(t->fs.sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_HOSTS);
+	th_free(t);
+}
+
+static void test_register_generations(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host h;
+	uint8_t boot[16];
+	unsigned slot, slot2;
+	uint64_t next = famfs_log_next(t->fs.log);
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	assert_int_equal(h.generation, 1);
+	assert_int_equal(h.registered_at, next);
+	assert_true(h.flags & FAMFS_HOST_REGISTERED);
+	assert_true(h.flags & FAMFS_HOST_MASTER);
+	assert_true(h.holds_from == FAMFS_HOLDS_NONE);
+	/* a round */
+	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, next + 3, NULL,
+					   NULL), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	assert_int_equal(h.replayed, next + 3);
+	/* the same boot: generation and registered_at kept */
+	th_append_dir(t, "d1");
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2), 0);
+	assert_int_equal(slot2, slot);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	assert_int_equal(h.generation, 1);
+	assert_int_equal(h.registered_at, next);
+	/* a new boot: a new generation, registered now */
+	memset(boot, 0x77, 16);
+	th_write_id(t->bootid, boot);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2), 0);
+	assert_int_equal(slot2, slot);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	assert_int_equal(h.generation, 2);
+	assert_int_equal(h.registered_at, famfs_log_next(t->fs.log));
+	assert_int_equal(h.replayed, 0);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
+static void test_evict(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host h, *sl = calloc(FAMFS_HOST_SLOTS, sizeof(*sl));
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	uint8_t boot[16], me[16];
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot), 0);
+	assert_int_equal(famfs_host_id(me), 0);
+	assert_int_equal(famfs_hosts_evict_uuid(&t->fs, &tab, me), 0);
+	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
+	assert_int_equal(ev.n, 1);
+	assert_int_equal(ev.e[0].generation, 1);
+	assert_true(famfs_host_evicted(&sl[slot], &ev));
+	/* it stops, and does not register again in this boot */
+	famfs_quiet = 1;
+	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, 5, NULL, NULL),
+			 -ESTALE);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot), -ESTALE);
+	famfs_quiet = 0;
+	/* its next boot: generation 2, not fenced by generation 1's entry */
+	memset(boot, 0x55, 16);
+	th_write_id(t->bootid, boot);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	assert_int_equal(h.generation, 2);
+	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
+	assert_false(famfs_host_evicted(&sl[slot], &ev));
+	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, 5, NULL, NULL), 0);
+	/* by slot: zeroed, and that registration fenced */
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_FREE);
+	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
+	assert_int_equal(ev.n, 2);
+	/* an unknown uuid */
+	memset(me, 0x99, 16);
+	assert_int_equal(famfs_hosts_evict_uuid(&t->fs, &tab, me), -ENOENT);
+	famfs_hosttab_close(&tab);
+	free(sl);
+	th_free(t);
+}
+
+/* a torn slot at this host's home: shown torn, skipped by the claim,
+ * zeroed by an eviction by slot */
+static void test_torn_slot(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host h;
+	uint8_t me[16];
+	unsigned home, slot;
+
+	(void)s;
+	assert_int_equal(famfs_host_id(me), 0);
+	home = famfs_host_slot_home(me, FAMFS_HOST_SLOTS);
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	famfs_host_slot_at(tab.m.addr, home)[17] = 0x5a;
+	assert_int_equal(famfs_map_flush(&tab.m, famfs_host_slot_at(tab.m.addr, home), 256), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, home, &h), FAMFS_HOST_TORN);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot), 0);
+	assert_int_equal(slot, (home + 1) % FAMFS_HOST_SLOTS);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, home), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, home, &h), FAMFS_HOST_FREE);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_create_once),
+		cmocka_unit_test(test_no_table),
+		cmocka_unit_test(test_register_generations),
+		cmocka_unit_test(test_evict),
+		cmocka_unit_test(test_torn_slot),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

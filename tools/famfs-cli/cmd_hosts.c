@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/* famfs hosts: the host table (format revision 3, HOSTS; docs/lifecycle.md
+ * "Reclaim across hosts") -- list its slots, make it (master), evict a
+ * host by uuid or a slot by number (master). */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <json-c/json.h>
+#include <uuid/uuid.h>
+
+#include "famfs.h"
+
+const struct cli_doc cli_doc_hosts = {
+	.page = "famfs-hosts", .prog = "famfs hosts",
+	.summary = "list the host table; make it; evict a host (master only)",
+	.synopsis = { "famfs hosts [-j] MPT|DEVICE",
+		      "famfs hosts init MPT",
+		      "famfs hosts evict HOST-UUID MPT",
+		      "famfs hosts evict --slot N MPT" },
+	.description =
+		"The host table (format revision 3, INCOMPAT_HOSTS) has a slot for every\n"
+		"host that mounts the file system: its host uuid, hostname, role,\n"
+		"generation (one more at each boot that registers), the log index it\n"
+		"registered at, the entries it has replayed, the lowest deleted file\n"
+		"whose memory it still holds (holds_from) and how much, and its last\n"
+		"beat.  The master reclaims a deleted file's memory only when no\n"
+		"registered, not evicted slot can still reach it; beat times are shown,\n"
+		"never used.  Hosts register when they mount and at every famfs\n"
+		"logplay.\n"
+		"\n"
+		"Without a subcommand every slot in use is listed (-j: as JSON): state\n"
+		"registered, evicted (its (uuid, generation) is in the header's\n"
+		"evicted list), unregistered, or torn (no copy verifies: it blocks\n"
+		"every reclaim until evicted by slot).\n"
+		"\n"
+		"init (master): makes the table -- the superblock gets the incompatible\n"
+		"feature HOSTS (tools that predate it refuse the file system: unmount\n"
+		"them first), 2 MiB of free memory of the primary device is zeroed and\n"
+		"recorded by a HOSTS entry in the log, and mapped as .meta/.hosts.\n"
+		"\n"
+		"evict (master): fences a host that stopped: every slot of HOST-UUID\n"
+		"goes to the evicted list (it stops if it is still running, and\n"
+		"registers again only at its next boot), or slot N is zeroed (a torn\n"
+		"slot; a registration there is fenced too).\n",
+	.opts = (const struct cli_opt[]){
+		{ 'j', "json", NULL, "list as JSON on stdout" },
+		{ 's', "slot", "N", "evict: the slot to zero" },
+		{ 0 } },
+	.exits = (const struct cli_exit[]){
+		CLI_EXIT_OK, CLI_EXIT_USAGE,
+		CLI_EXIT_ERROR("no famfs file system there, it has no host table\n"
+			       "(list, evict), has one already (init), this host\n"
+			       "is not the master (init, evict), no such host or\n"
+			       "slot, or the table could not be read or written"),
+		CLI_EXIT_END },
+	.see_also = "famfs(8), famfs-rm(8), famfs-df(8), famfs-logplay(8)",
+};
+
+static const char *state_of(const struct famfs_host *h,
+			    const struct famfs_hosts_ev *ev)
+{
+	if (h->state == FAMFS_HOST_TORN)
+		return "torn";
+	if (famfs_host_evicted(h, ev))
+		return "evicted";
+	return h->flags & FAMFS_HOST_REGISTERED ? "registered" : "unregistered";
+}
+
+static void clean_name(const struct famfs_host *h, char *out)
+{
+	memcpy(out, h->hostname, sizeof(h->hostname));
+	out[sizeof(h->hostname)] = '\0';
+	for (char *p = out; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
+static int list(struct famfs_fs *fs, bool json)
+{
+	struct famfs_host *sl = calloc(FAMFS_HOST_SLOTS, sizeof(*sl));
+	struct famfs_hosttab t;
+	struct famfs_hosts_ev ev;
+	struct json_object *o = NULL, *a = NULL;
+	char why[FAMFS_REASON_LEN];
+	int rc;
+
+	if (!sl)
+		return FAMFS_EXIT_ERROR;
+	rc = famfs_hosttab_open(fs, false, &t);
+	if (rc == -ENOENT)
+		famfs_err("%s: no host table (famfs hosts init on the master makes it)",
+			  fs->name);
+	if (rc) {
+		free(sl);
+		return FAMFS_EXIT_ERROR;
+	}
+	if (famfs_hosttab_read(&t, sl, &ev, why)) {
+		famfs_warn("%s: host table header: %s (the evicted list is not known)",
+			   fs->name, why);
+		memset(&ev, 0, sizeof(ev));
+	}
+	if (json) {
+		o = json_object_new_object();
+		a = json_object_new_array();
+		json_object_object_add(o, "table_offset",
+				       json_object_new_int64((int64_t)t.off));
+		json_object_object_add(o, "hosts_entry",
+				       json_object_new_int64((int64_t)t.entry));
+		json_object_object_add(o, "nevicted", json_object_new_int((int)ev.n));
+		json_object_object_add(o, "slots", a);
+	} else {
+		printf("famfs hosts: %s: host table at %llu (HOSTS entry %llu), %u evicted\n",
+		       fs->name, (unsigned long long)t.off,
+		       (unsigned long long)t.entry, ev.n);
+		printf("%-5s %-12s %-36s %-16s %-6s %4s %8s %8s %-10s %10s %s\n",
+		       "SLOT", "STATE", "HOST", "NAME", "ROLE", "GEN", "REG_AT",
+		       "REPLAYED", "HOLDS", "HELD", "BEAT");
+	}
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
+		const struct famfs_host *h = &sl[i];
+		char u[37] = "", name[32], holds[24], beat[32] = "-";
+		time_t bt;
+		struct tm tm;
+
+		if (h->state == FAMFS_HOST_FREE)
+			continue;
+		clean_name(h, name);
+		if (h->state == FAMFS_HOST_VALID)
+			famfs_uuid_str(h->host_uuid, u);
+		bt = (time_t)h->beat_time;
+		if (h->beat_time && gmtime_r(&bt, &tm))
+			strftime(beat, sizeof(beat), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		if (h->holds_from == FAMFS_HOLDS_NONE)
+			snprintf(holds, sizeof(holds), "none");
+		else
+			snprintf(holds, sizeof(holds), "%llu",
+				 (unsigned long long)h->holds_from);
+		if (json) {
+			struct json_object *s = json_object_new_object();
+
+			json_object_object_add(s, "slot", json_object_new_int((int)i));
+			json_object_object_add(s, "state",
+					       json_object_new_string(state_of(h, &ev)));
+			if (h->state == FAMFS_HOST_VALID) {
+				char b[37];
+
+				famfs_uuid_str(h->boot_id, b);
+				json_object_object_add(s, "host_uuid", json_object_new_string(u));
+				json_object_object_add(s, "boot_id", json_object_new_string(b));
+				json_object_object_add(s, "hostname", json_object_new_string(name));
+				json_object_object_add(s, "role", json_object_new_string(
+					h->flags & FAMFS_HOST_MASTER ? "master" : "client"));
+				json_object_object_add(s, "generation",
+						       json_object_new_int64((int64_t)h->generation));
+				json_object_object_add(s, "registered_at",
+						       json_object_new_int64((int64_t)h->registered_at));
+				json_object_object_add(s, "replayed",
+						       json_object_new_int64((int64_t)h->replayed));
+				json_object_object_add(s, "holds_from",
+						       h->holds_from == FAMFS_HOLDS_NONE ? NULL :
+						       json_object_new_int64((int64_t)h->holds_from));
+				json_object_object_add(s, "held_bytes",
+						       json_object_new_int64((int64_t)h->held_bytes));
+				json_object_object_add(s, "beat_time",
+						       json_object_new_int64((int64_t)h->beat_time));
+			}
+			json_object_array_add(a, s);
+			continue;
+		}
+		if (h->state == FAMFS_HOST_TORN) {
+			printf("%-5u %-12s (no copy verifies: blocks every reclaim; famfs hosts evict --slot %u)\n",
+			       i, "torn", i);
+			continue;
+		}
+		printf("%-5u %-12s %-36s %-16s %-6s %4llu %8llu %8llu %-10s %10llu %s\n",
+		       i, state_of(h, &ev), u, name,
+		       h->flags & FAMFS_HOST_MASTER ? "master" : "client",
+		       (unsigned long long)h->generation,
+		       (unsigned long long)h->registered_at,
+		       (unsigned long long)h->replayed, holds,
+		       (unsigned long long)h->held_bytes, beat);
+	}
+	famfs_hosttab_close(&t);
+	free(sl);
+	if (json)
+		return cli_json_print(o) ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
+	return FAMFS_EXIT_OK;
+}
+
+int cmd_hosts(int argc, char **argv)
+{
+	char mpt[4096];
+	const char *sub = NULL, *target, *who = NULL;
+	long slot = -1;
+	bool json = false;
+	struct famfs_fs fs;
+	struct famfs_hosttab t;
+	uint8_t u[16];
+	int c, rc;
+
+	while ((c = cli_getopt(argc, argv, &cli_doc_hosts)) != -1) {
+		switch (c) {
+		case 'j': json = true; break;
+		case 's': {
+			char *end;
+
+			slot = strtol(optarg, &end, 10);
+			if (*end || slot < 0 || slot >= (long)FAMFS_HOST_SLOTS) {
+				famfs_err("--slot %s: not a slot number (0..%u)",
+					  optarg, (unsigned)FAMFS_HOST_SLOTS - 1);
+				return FAMFS_EXIT_USAGE;
+			}
+			break;
+		}
+		case 'h': return cli_usage(&cli_doc_hosts, 0);
+		default: return cli_usage(&cli_doc_hosts, 1);
+		}
+	}
+	if (optind < argc && (!strcmp(argv[optind], "init") ||
+			      !strcmp(argv[optind], "evict")))
+		sub = argv[optind++];
+	if (sub && !strcmp(sub, "evict") && slot < 0 && optind < argc)
+		who = argv[optind++];
+	if (argc - optind != 1 || (sub && json) ||
+	    (slot >= 0 && (!sub || strcmp(sub, "evict") || who)) ||
+	    (sub && !strcmp(sub, "evict") && slot < 0 && !who))
+		return cli_usage(&cli_doc_hosts, 1);
+	if (who && (uuid_parse(who, u) || uuid_is_null(u))) {
+		famfs_err("%s: not a host uuid", who);
+		return FAMFS_EXIT_USAGE;
+	}
+	target = argv[optind];
+	if (!sub) {
+		if (cli_open_target(target, &fs, mpt, sizeof(mpt))) {
+			cli_say_failed_devs(target);
+			return FAMFS_EXIT_ERROR;
+		}
+		rc = list(&fs, json);
+		famfs_fs_close(&fs);
+		return rc;
+	}
+	if (famfs_fs_open_mount(target, true, &fs))
+		return FAMFS_EXIT_ERROR;
+	/* a client: the refusal every master-only command gives */
+	rc = famfs_fs_writable(&fs);
+	if (!rc && !strcmp(sub, "init")) {
+		rc = famfs_hosts_create(&fs);
+		if (rc == -EEXIST)
+			famfs_err("%s: the host table exists already (famfs hosts)",
+				  fs.name);
+		else if (!rc)
+			printf("famfs hosts: %s: host table made\n", fs.name);
+	} else if (!rc) {
+		rc = famfs_hosttab_open(&fs, true, &t);
+		if (rc == -ENOENT)
+			famfs_err("%s: no host table (famfs hosts init)", fs.name);
+		if (!rc) {
+			rc = who ? famfs_hosts_evict_uuid(&fs, &t, u) :
+			     famfs_hosts_evict_slot(&fs, &t, (unsigned)slot);
+			if (rc == -ENOENT)
+				famfs_err("%s: no slot of host %s in the host table",
+					  fs.name, who ? who : "?");
+			else if (!rc && who)
+				printf("famfs hosts: %s: host %s evicted\n", fs.name, who);
+			else if (!rc)
+				printf("famfs hosts: %s: slot %ld zeroed\n", fs.name, slot);
+			famfs_hosttab_close(&t);
+		}
+	}
+	famfs_fs_close(&fs);
+	return rc ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
+}

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * This host's slot in the host table (docs/lifecycle.md, "Reclaim across
+ * hosts"): found by host uuid or claimed, registered (a new generation at a
+ * new boot id), kept current after each replay round; and the master's
+ * evictions (the header's evicted list, a slot zeroed).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log/log.h"
+
+int famfs_holds_none(void *arg, uint64_t *holds_from, uint64_t *held_bytes)
+{
+	(void)arg;
+	/* STUB: famfs.ko does not report held memory yet */
+	*holds_from = FAMFS_HOLDS_NONE;
+	*held_bytes = 0;
+	return 0;
+}
+
+static void settle(void)
+{
+	const char *ms = getenv("FAMFS_HOST_SETTLE_MS");
+	long n = ms ? strtol(ms, NULL, 10) : FAMFS_HOST_SETTLE * 1000L;
+	struct timespec ts = { n / 1000, (n % 1000) * 1000000L };
+
+	if (n > 0)
+		nanosleep(&ts, NULL);
+}
+
+static void me_fill(struct famfs_fs *fs, struct famfs_host *h)
+{
+	h->flags = FAMFS_HOST_REGISTERED | (fs->master ? FAMFS_HOST_MASTER : 0);
+	memset(h->hostname, 0, sizeof(h->hostname));
+	gethostname(h->hostname, sizeof(h->hostname) - 1);
+	h->hostname[sizeof(h->hostname) - 1] = '\0';
+	h->beat_time = (uint64_t)time(NULL);
+}
+
+/* the slot of uuid in t, or -1 */
+static int find_slot(struct famfs_hosttab *t, const uint8_t uuid[16],
+		     struct famfs_host *h)
+{
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++)
+		if (famfs_hosttab_slot(t, i, h) == FAMFS_HOST_VALID &&
+		    !memcmp(h->host_uuid, uuid, 16))
+			return (int)i;
+	return -1;
+}
+
+static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
+		   struct famfs_hosts_ev *ev)
+{
+	char why[FAMFS_REASON_LEN];
+	struct famfs_hosts_hdr *hdr = malloc(sizeof(*hdr));
+	int rc;
+
+	if (!hdr)
+		return -ENOMEM;
+	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_HDR_SIZE);
+	memcpy(hdr, t->m.addr, sizeof(*hdr));
+	rc = famfs_hosts_hdr_decode(hdr, t->fs_uuid, ev, why);
+	free(hdr);
+	if (rc)
+		famfs_err("%s: host table header: %s (famfs check)", fs->name, why);
+	return rc;
+}
+
+/* claim a free slot from home upward: the last writer keeps it */
+static int claim(struct famfs_fs *fs, struct famfs_hosttab *t,
+		 struct famfs_host *h, unsigned *slot)
+{
+	unsigned home = famfs_host_slot_home(h->host_uuid, FAMFS_HOST_SLOTS);
+
+	for (unsigned k = 0; k < FAMFS_HOST_SLOTS; k++) {
+		unsigned i = (home + k) % FAMFS_HOST_SLOTS;
+		struct famfs_host g;
+		int rc;
+
+		if (famfs_hosttab_slot(t, i, &g) != FAMFS_HOST_FREE)
+			continue;
+		rc = famfs_hosttab_write(t, i, h);
+		if (rc)
+			return rc;
+		settle();
+		if (famfs_hosttab_slot(t, i, &g) == FAMFS_HOST_VALID &&
+		    !memcmp(g.host_uuid, h->host_uuid, 16) &&
+		    !memcmp(g.boot_id, h->boot_id, 16)) {
+			*slot = i;
+			return 0;
+		}
+	}
+	famfs_err("%s: the host table has no free slot (famfs hosts; famfs hosts evict)",
+		  fs->name);
+	return -ENOSPC;
+}
+
+int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
+			unsigned *slot)
+{
+	struct famfs_hosts_ev ev;
+	struct famfs_host h, cur;
+	uint8_t uuid[16], boot[16];
+	int s, rc;
+
+	rc = famfs_host_id(uuid);
+	if (!rc)
+		rc = famfs_boot_id(boot);
+	if (rc)
+		return rc;
+	rc = read_ev(fs, t, &ev);
+	if (rc)
+		return rc;
+	s = find_slot(t, uuid, &cur);
+	if (s >= 0 && !memcmp(cur.boot_id, boot, 16) &&
+	    (cur.flags & FAMFS_HOST_REGISTERED)) {
+		if (famfs_host_evicted(&cur, &ev)) {
+			famfs_err("%s: this host (generation %llu) was evicted from the host table (famfs hosts evict): it stops, and registers again only at its next boot",
+				  fs->name, (unsigned long long)cur.generation);
+			return -ESTALE;
+		}
+		/* the same boot: its mappings may predate any index */
+		h = cur;
+		me_fill(fs, &h);
+		*slot = (unsigned)s;
+		return famfs_hosttab_write(t, *slot, &h);
+	}
+	memset(&h, 0, sizeof(h));
+	h.state = FAMFS_HOST_VALID;
+	memcpy(h.host_uuid, uuid, 16);
+	memcpy(h.boot_id, boot, 16);
+	h.generation = s >= 0 ? cur.generation + 1 : 1;
+	h.registered_at = famfs_log_refresh_next(fs);
+	h.replayed = 0;
+	h.holds_from = FAMFS_HOLDS_NONE;
+	me_fill(fs, &h);
+	if (s >= 0) {
+		*slot = (unsigned)s;
+		return famfs_hosttab_write(t, *slot, &h);
+	}
+	return claim(fs, t, &h, slot);
+}
+
+int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
+		      unsigned slot, uint64_t replayed, famfs_holds_fn fn,
+		      void *arg)
+{
+	struct famfs_hosts_ev ev;
+	struct famfs_host h;
+	uint8_t uuid[16], boot[16];
+	int rc;
+
+	rc = famfs_host_id(uuid);
+	if (!rc)
+		rc = famfs_boot_id(boot);
+	if (!rc)
+		rc = read_ev(fs, t, &ev);
+	if (rc)
+		return rc;
+	if (slot >= FAMFS_HOST_SLOTS ||
+	    famfs_hosttab_slot(t, slot, &h) != FAMFS_HOST_VALID ||
+	    memcmp(h.host_uuid, uuid, 16) || memcmp(h.boot_id, boot, 16) ||
+	    famfs_host_evicted(&h, &ev)) {
+		famfs_err("%s: this host's slot %u in the host table is no longer its registration (evicted: famfs hosts evict): it stops, and registers again only at its next boot",
+			  fs->name, slot);
+		return -ESTALE;
+	}
+	rc = (fn ? fn : famfs_holds_none)(arg, &h.holds_from, &h.held_bytes);
+	if (rc)
+		return rc;
+	h.replayed = replayed;
+	h.beat_time = (uint64_t)time(NULL);
+	return famfs_hosttab_write(t, slot, &h);
+}
+
+/* under the log lock, the master checked */
+static int master_locked(struct famfs_fs *fs, bool *took)
+{
+	int rc = famfs_fs_writable(fs);
+
+	*took = false;
+	if (rc)
+		return rc;
+	if (!fs->locked) {
+		rc = famfs_fs_lock(fs);
+		if (rc)
+			return rc;
+		*took = true;
+	}
+	rc = famfs_master_check(fs);
+	if (rc && *took) {
+		famfs_fs_unlock(fs);
+		*took = false;
+	}
+	return rc;
+}
+
+/* (uuid, generation) added to ev; a full list first drops fences that no
+ * slot holds any more (that host registered again, or its slot zeroed) */
+static int fence(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
+		 const struct famfs_host *h)
+{
+	if (famfs_host_evicted(h, ev))
+		return 0;
+	if (ev->n == FAMFS_HOSTS_MAX_EVICT) {
+		unsigned w = 0;
+
+		for (unsigned i = 0; i < ev->n; i++) {
+			struct famfs_host g;
+			bool live = false;
+
+			for (unsigned s = 0; s < FAMFS_HOST_SLOTS && !live; s++)
+				live = famfs_hosttab_slot(t, s, &g) == FAMFS_HOST_VALID &&
+				       g.generation == ev->e[i].generation &&
+				       !memcmp(g.host_uuid, ev->e[i].host_uuid, 16);
+			if (live)
+				ev->e[w++] = ev->e[i];
+		}
+		ev->n = w;
+		if (w == FAMFS_HOSTS_MAX_EVICT)
+			return -ENOSPC;
+	}
+	memcpy(ev->e[ev->n].host_uuid, h->host_uuid, 16);
+	ev->e[ev->n].generation = h->generation;
+	ev->e[ev->n].time = (uint64_t)time(NULL);
+	ev->n++;
+	return 0;
+}
+
+int famfs_hosts_evict_uuid(struct famfs_fs *fs, struct famfs_hosttab *t,
+			   const uint8_t uuid[16])
+{
+	struct famfs_hosts_ev ev;
+	struct famfs_host h;
+	bool took, found = false;
+	int rc = master_locked(fs, &took);
+
+	if (rc)
+		return rc;
+	rc = read_ev(fs, t, &ev);
+	for (unsigned i = 0; !rc && i < FAMFS_HOST_SLOTS; i++) {
+		if (famfs_hosttab_slot(t, i, &h) != FAMFS_HOST_VALID ||
+		    memcmp(h.host_uuid, uuid, 16))
+			continue;
+		found = true;
+		rc = fence(t, &ev, &h);
+	}
+	if (!rc && !found)
+		rc = -ENOENT;
+	if (!rc)
+		rc = famfs_hosttab_write_hdr(t, &ev);
+	if (rc == -ENOSPC)
+		famfs_err("%s: the evicted list is full (%u hosts whose slots still hold their registration): evict by slot (famfs hosts evict --slot N)",
+			  fs->name, FAMFS_HOSTS_MAX_EVICT);
+	if (took)
+		famfs_fs_unlock(fs);
+	return rc;
+}
+
+int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
+			   unsigned n)
+{
+	struct famfs_hosts_ev ev;
+	struct famfs_host h;
+	bool took;
+	int rc;
+
+	if (n >= FAMFS_HOST_SLOTS)
+		return -ENOENT;
+	rc = master_locked(fs, &took);
+	if (rc)
+		return rc;
+	rc = read_ev(fs, t, &ev);
+	/* a live registration there is fenced too: it must not register
+	 * again in the same boot as if it held nothing */
+	if (!rc && famfs_hosttab_slot(t, n, &h) == FAMFS_HOST_VALID) {
+		rc = fence(t, &ev, &h);
+		if (!rc)
+			rc = famfs_hosttab_write_hdr(t, &ev);
+	}
+	if (!rc)
+		rc = famfs_hosttab_zero_slot(t, n);
+	if (took)
+		famfs_fs_unlock(fs);
+	return rc;
+}

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The host table (famfs_format.h, format revision 3, HOSTS): found by its
+ * HOSTS entry in the log, mapped (on a mount through .meta/.hosts, file
+ * type FAMFS_LOG as a log segment's; else from the device), its slots and
+ * header read and written, and the master's creation of it under the log
+ * lock.  The bytes are media/hosts.c's; registration is hostreg.c's.
+ */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log/log.h"
+
+struct find_ctx {
+	bool found;
+	uint64_t off, idx;
+};
+
+static int find_one(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		    bool ok, const char *reason)
+{
+	struct find_ctx *c = arg;
+
+	(void)reason;
+	if (ok && !c->found && le16toh(e->type) == FAMFS_LOG_HOSTS) {
+		c->found = true;
+		c->off = le64toh(famfs_entry_hosts(e)->offset);
+		c->idx = idx;
+	}
+	return 0;
+}
+
+int famfs_hosts_find(struct famfs_fs *fs, uint64_t *off, uint64_t *idx)
+{
+	struct find_ctx c = { 0 };
+	int rc;
+
+	if (!(le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_HOSTS))
+		return -ENOENT;
+	rc = famfs_log_walk(fs, find_one, &c);
+	if (rc)
+		return rc < 0 ? rc : -EIO;
+	if (!c.found)
+		return -ENOENT;
+	*off = c.off;
+	*idx = c.idx;
+	return 0;
+}
+
+/* the device offset of fd's one extent of len bytes, or UINT64_MAX */
+static uint64_t file_off(int fd, uint64_t len)
+{
+	struct famfs_fmap *m = calloc(1, sizeof(*m));
+	uint64_t off = UINT64_MAX;
+	int q = famfs_quiet;
+
+	famfs_quiet = 1;
+	if (m && !famfs_fmap_get(fd, m) && m->extent_type == SIMPLE_DAX_EXTENT &&
+	    m->count == 1 && m->ext[0].len == len)
+		off = m->ext[0].offset;
+	famfs_quiet = q;
+	free(m);
+	return off;
+}
+
+#define HOSTS_NAME	(FAMFS_META_HOSTS + sizeof(FAMFS_META_DIR))
+
+/* .meta/.hosts opened (created over off when missing): an fd */
+static int hosts_fd(struct famfs_fs *fs, uint64_t off, bool rw)
+{
+	char p[4200], why[FAMFS_META_WHY_LEN];
+	int mfd, fd, rc;
+
+	snprintf(p, sizeof(p), "%s/%s", fs->mpt, FAMFS_META_HOSTS);
+	mfd = famfs_metadir_open(fs->mpt, why);
+	if (mfd < 0) {
+		famfs_err("%s: %s", p, why);
+		return mfd;
+	}
+	fd = famfs_meta_openat(mfd, HOSTS_NAME, rw ? O_RDWR : O_RDONLY, 0, why);
+	if (fd == -ENOENT) {
+		rc = famfs_meta_create(fs->mpt, FAMFS_META_HOSTS, 0644, FAMFS_LOG,
+				       off, FAMFS_HOSTS_LEN);
+		if (rc && rc != -EEXIST) {
+			close(mfd);
+			return rc;
+		}
+		fd = famfs_meta_openat(mfd, HOSTS_NAME, rw ? O_RDWR : O_RDONLY,
+				       0, why);
+	}
+	close(mfd);
+	if (fd < 0) {
+		famfs_err("%s: %s", p, why);
+		return fd;
+	}
+	if (file_off(fd, FAMFS_HOSTS_LEN) != off) {
+		famfs_err("%s: does not map the host table [%llu, +%llu) as its HOSTS entry says: not used (famfs check; remove it and run famfs logplay)",
+			  p, (unsigned long long)off,
+			  (unsigned long long)FAMFS_HOSTS_LEN);
+		close(fd);
+		return -EIO;
+	}
+	return fd;
+}
+
+int famfs_hosts_file(struct famfs_fs *fs, uint64_t off)
+{
+	int fd;
+
+	if (!fs->mpt[0])
+		return 0;
+	fd = hosts_fd(fs, off, false);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+static int tab_map(struct famfs_fs *fs, bool rw, uint64_t off,
+		   struct famfs_hosttab *t)
+{
+	int rc;
+
+	t->fd = -1;
+	t->off = off;
+	memcpy(t->fs_uuid, fs->sb->fs_uuid, 16);
+	if (fs->mpt[0]) {
+		t->fd = hosts_fd(fs, off, rw);
+		if (t->fd < 0)
+			return t->fd;
+		rc = famfs_fd_map(t->fd, FAMFS_META_HOSTS, FAMFS_HOSTS_LEN, rw,
+				  &t->m);
+	} else {
+		rc = famfs_dev_map(&fs->dev, off, FAMFS_HOSTS_LEN, &t->m);
+		if (!rc)
+			rc = famfs_map_load(&t->m, t->m.addr, FAMFS_HOSTS_LEN);
+	}
+	if (rc && t->fd >= 0) {
+		close(t->fd);
+		t->fd = -1;
+	}
+	return rc;
+}
+
+int famfs_hosttab_open(struct famfs_fs *fs, bool rw, struct famfs_hosttab *t)
+{
+	uint64_t off, idx;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	rc = famfs_hosts_find(fs, &off, &idx);
+	if (rc)
+		return rc;
+	t->entry = idx;
+	return tab_map(fs, rw, off, t);
+}
+
+void famfs_hosttab_close(struct famfs_hosttab *t)
+{
+	if (t->m.addr)
+		famfs_map_unmap(&t->m);
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}
+
+enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
+					 struct famfs_host *h)
+{
+	uint8_t *p = famfs_host_slot_at(t->m.addr, i), copy[FAMFS_HOST_SLOT_SIZE];
+
+	famfs_map_refresh(&t->m, p, FAMFS_HOST_SLOT_SIZE);
+	memcpy(copy, p, sizeof(copy));
+	return famfs_host_slot_decode(copy, t->fs_uuid, h);
+}
+
+int famfs_hosttab_read(struct famfs_hosttab *t, struct famfs_host *slots,
+		       struct famfs_hosts_ev *ev, char *reason)
+{
+	struct famfs_hosts_hdr *hdr = malloc(sizeof(*hdr));
+	uint8_t copy[FAMFS_HOST_SLOT_SIZE];
+	int rc;
+
+	if (!hdr)
+		return -ENOMEM;
+	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_LEN);
+	memcpy(hdr, t->m.addr, sizeof(*hdr));
+	rc = famfs_hosts_hdr_decode(hdr, t->fs_uuid, ev, reason);
+	free(hdr);
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
+		memcpy(copy, famfs_host_slot_at(t->m.addr, i), sizeof(copy));
+		famfs_host_slot_decode(copy, t->fs_uuid, &slots[i]);
+	}
+	return rc;
+}
+
+int famfs_hosttab_write(struct famfs_hosttab *t, unsigned i,
+			struct famfs_host *h)
+{
+	uint8_t *p = famfs_host_slot_at(t->m.addr, i), copy[FAMFS_HOST_SLOT_SIZE];
+	struct famfs_host_rec r;
+	unsigned c;
+
+	famfs_map_refresh(&t->m, p, FAMFS_HOST_SLOT_SIZE);
+	memcpy(copy, p, sizeof(copy));
+	c = famfs_host_slot_next(copy, t->fs_uuid, &h->seq);
+	famfs_host_rec_encode(&r, h, t->fs_uuid);
+	memcpy(p + c * sizeof(r), &r, sizeof(r));
+	return famfs_map_flush(&t->m, p + c * sizeof(r), sizeof(r));
+}
+
+int famfs_hosttab_write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev)
+{
+	struct famfs_hosts_hdr *hdr = malloc(sizeof(*hdr));
+	int rc;
+
+	if (!hdr)
+		return -ENOMEM;
+	ev->seq++;
+	famfs_hosts_hdr_encode(hdr, ev, t->fs_uuid);
+	memcpy(t->m.addr, hdr, sizeof(*hdr));
+	free(hdr);
+	rc = famfs_map_flush(&t->m, t->m.addr, FAMFS_HOSTS_HDR_SIZE);
+	return rc;
+}
+
+int famfs_hosttab_zero_slot(struct famfs_hosttab *t, unsigned i)
+{
+	uint8_t *p = famfs_host_slot_at(t->m.addr, i);
+
+	memset(p, 0, FAMFS_HOST_SLOT_SIZE);
+	return famfs_map_flush(&t->m, p, FAMFS_HOST_SLOT_SIZE);
+}
+
+/* a .meta/.hosts left by a creation that died before its HOSTS entry:
+ * its memory is free in the log */
+static void remove_stale(struct famfs_fs *fs)
+{
+	char why[FAMFS_META_WHY_LEN];
+	int mfd;
+
+	if (!fs->mpt[0])
+		return;
+	mfd = famfs_metadir_open(fs->mpt, why);
+	if (mfd < 0)
+		return;
+	if (famfs_mnt_unlinkat(mfd, HOSTS_NAME, 0) == 0)
+		famfs_warn("%s/%s: removed: a host table creation that did not finish",
+			   fs->mpt, FAMFS_META_HOSTS);
+	close(mfd);
+}
+
+static int create_locked(struct famfs_fs *fs)
+{
+	struct famfs_log_simple_ext x;
+	struct famfs_log_entry e;
+	struct famfs_hosttab t;
+	struct famfs_bitmap *b;
+	uint64_t off, idx;
+	int rc;
+
+	rc = famfs_hosts_find(fs, &off, &idx);
+	if (!rc)
+		return -EEXIST;
+	if (rc != -ENOENT)
+		return rc;
+	rc = famfs_fs_cache_ready(fs, fs->name, "cannot make the host table");
+	if (rc)
+		return rc;
+	b = &fs->cache_alloc->dev[0];	/* on the primary, as log segments */
+	if (famfs_alloc(b, FAMFS_HOSTS_LEN, &x)) {
+		famfs_err("%s: cannot make the host table: no free 2 MiB on device 0",
+			  fs->name);
+		return -ENOSPC;
+	}
+	off = le64toh(x.offset);
+	rc = famfs_fs_change_feature(fs, FAMFS_FEAT_INCOMPAT,
+				     FAMFS_FEATURE_INCOMPAT_HOSTS, 0);
+	if (rc)
+		goto unalloc;
+	remove_stale(fs);
+	memset(&t, 0, sizeof(t));
+	rc = tab_map(fs, true, off, &t);
+	if (rc)
+		goto unalloc;
+	/* no slot of an earlier file system's table verifies here (the CRC
+	 * is seeded with the fs uuid), but a torn one would block: zeroed */
+	memset(t.m.addr, 0, FAMFS_HOSTS_LEN);
+	{
+		struct famfs_hosts_ev ev = { 0 };
+
+		ev.seq = 0;	/* written as 1 */
+		rc = famfs_hosttab_write_hdr(&t, &ev);
+	}
+	if (!rc)
+		rc = famfs_map_flush(&t.m, t.m.addr, FAMFS_HOSTS_LEN);
+	famfs_hosttab_close(&t);
+	if (rc)
+		goto unfile;
+	famfs_entry_build_hosts(&e, off);
+	rc = famfs_log_append(fs, &e);
+	if (rc) {
+		/* it may be at next_index (R4: its memory used): the cache
+		 * is read again from the log */
+		famfs_fs_cache_drop(fs);
+		goto unfile;
+	}
+	return 0;
+unfile:
+	remove_stale(fs);
+	return rc;
+unalloc:
+	famfs_bitmap_clear(b, off / FAMFS_ALLOC_UNIT);
+	return rc;
+}
+
+int famfs_hosts_create(struct famfs_fs *fs)
+{
+	bool took = false;
+	int rc = famfs_fs_writable(fs);
+
+	if (rc)
+		return rc;
+	if (!fs->locked) {
+		rc = famfs_fs_lock(fs);
+		if (rc)
+			return rc;
+		took = true;
+	}
+	rc = famfs_master_check(fs);
+	if (!rc)
+		rc = create_locked(fs);
+	if (took)
+		famfs_fs_unlock(fs);
+	return rc;
+}

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The host table's bytes (famfs_format.h, format revision 3, HOSTS): one
+ * struct famfs_host_rec copy encoded and decoded, a slot's two copies
+ * judged (the newest that verifies is the slot; a torn write of the older
+ * leaves the newer whole), and the header with the evicted list.  Pure
+ * functions of bytes in memory: the caller copies a slot out of the shared
+ * mapping first (another host may write it meanwhile).
+ */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "media/media.h"
+
+#define HOST_FLAGS	(FAMFS_HOST_REGISTERED | FAMFS_HOST_MASTER)
+
+static uint32_t seeded_crc(const void *p, size_t n, const uint8_t fs_uuid[16])
+{
+	return famfs_crc32_update(famfs_crc32(fs_uuid, 16), p, n);
+}
+
+static uint32_t rec_crc(const struct famfs_host_rec *r,
+			const uint8_t fs_uuid[16])
+{
+	struct famfs_host_rec c = *r;
+
+	c.crc = 0;
+	return seeded_crc(&c, sizeof(c), fs_uuid);
+}
+
+void famfs_host_rec_encode(struct famfs_host_rec *r, const struct famfs_host *h,
+			   const uint8_t fs_uuid[16])
+{
+	memset(r, 0, sizeof(*r));
+	r->magic = htole64(FAMFS_HOST_MAGIC);
+	r->flags = htole32(h->flags);
+	memcpy(r->host_uuid, h->host_uuid, 16);
+	memcpy(r->boot_id, h->boot_id, 16);
+	r->generation = htole64(h->generation);
+	r->seq = htole64(h->seq);
+	r->registered_at = htole64(h->registered_at);
+	r->replayed = htole64(h->replayed);
+	r->holds_from = htole64(h->holds_from);
+	r->held_bytes = htole64(h->held_bytes);
+	r->beat_time = htole64(h->beat_time);
+	/* at most 23 bytes: a NUL always ends it on the media */
+	memcpy(r->hostname, h->hostname,
+	       strnlen(h->hostname, sizeof(r->hostname) - 1));
+	r->crc = htole32(seeded_crc(r, sizeof(*r), fs_uuid));
+}
+
+/* magic and CRC only: the copy was written whole for this file system */
+static bool rec_verifies(const struct famfs_host_rec *r,
+			 const uint8_t fs_uuid[16])
+{
+	return le64toh(r->magic) == FAMFS_HOST_MAGIC &&
+	       le32toh(r->crc) == rec_crc(r, fs_uuid);
+}
+
+int famfs_host_rec_decode(const struct famfs_host_rec *r,
+			  const uint8_t fs_uuid[16], struct famfs_host *h,
+			  char *reason)
+{
+	static const uint8_t nil[16];
+	const char *nul;
+	uint32_t flags;
+
+	memset(h, 0, sizeof(*h));
+	if (le64toh(r->magic) != FAMFS_HOST_MAGIC) {
+		snprintf(reason, FAMFS_REASON_LEN, "no host record (magic)");
+		return -EBADMSG;
+	}
+	if (le32toh(r->crc) != rec_crc(r, fs_uuid)) {
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "host record CRC mismatch (torn, or another file system's)");
+		return -EBADMSG;
+	}
+	flags = le32toh(r->flags);
+	if (flags & ~HOST_FLAGS) {
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "host record has unknown flags 0x%x", flags & ~HOST_FLAGS);
+		return -EINVAL;
+	}
+	nul = memchr(r->hostname, '\0', sizeof(r->hostname));
+	if (!nul || !famfs_all_zero(nul, (size_t)(r->hostname +
+					       sizeof(r->hostname) - nul))) {
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "host record's hostname is not NUL-padded");
+		return -EINVAL;
+	}
+	if (!memcmp(r->host_uuid, nil, 16)) {
+		snprintf(reason, FAMFS_REASON_LEN, "host record has no host uuid");
+		return -EINVAL;
+	}
+	if (!r->seq || ((flags & FAMFS_HOST_REGISTERED) && !r->generation)) {
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "host record has seq or generation 0");
+		return -EINVAL;
+	}
+	h->state = FAMFS_HOST_VALID;
+	h->flags = flags;
+	memcpy(h->host_uuid, r->host_uuid, 16);
+	memcpy(h->boot_id, r->boot_id, 16);
+	h->generation = le64toh(r->generation);
+	h->seq = le64toh(r->seq);
+	h->registered_at = le64toh(r->registered_at);
+	h->replayed = le64toh(r->replayed);
+	h->holds_from = le64toh(r->holds_from);
+	h->held_bytes = le64toh(r->held_bytes);
+	h->beat_time = le64toh(r->beat_time);
+	memcpy(h->hostname, r->hostname, sizeof(r->hostname));
+	return 0;
+}
+
+/* The copy whose magic and CRC verify with the highest seq: 0 or 1, or -1
+ * for none; -2 for two of one seq that differ */
+static int newest_copy(const void *slot, const uint8_t fs_uuid[16])
+{
+	const struct famfs_host_rec *c = slot;
+	bool v0 = rec_verifies(&c[0], fs_uuid), v1 = rec_verifies(&c[1], fs_uuid);
+	uint64_t s0 = le64toh(c[0].seq), s1 = le64toh(c[1].seq);
+
+	if (v0 && v1) {
+		if (s0 == s1)
+			return memcmp(&c[0], &c[1], sizeof(c[0])) ? -2 : 0;
+		return s1 > s0;
+	}
+	return v0 ? 0 : v1 ? 1 : -1;
+}
+
+enum famfs_host_state famfs_host_slot_decode(const void *slot,
+					     const uint8_t fs_uuid[16],
+					     struct famfs_host *h)
+{
+	const struct famfs_host_rec *c = slot;
+	char why[FAMFS_REASON_LEN];
+	int n;
+
+	memset(h, 0, sizeof(*h));
+	if (famfs_all_zero(slot, FAMFS_HOST_SLOT_SIZE))
+		return h->state = FAMFS_HOST_FREE;
+	n = newest_copy(slot, fs_uuid);
+	/* the newest copy is not understood (a newer tool's): not judged by
+	 * an older one that happens to verify */
+	if (n < 0 || famfs_host_rec_decode(&c[n], fs_uuid, h, why)) {
+		memset(h, 0, sizeof(*h));
+		return h->state = FAMFS_HOST_TORN;
+	}
+	h->copy = (unsigned)n;
+	return FAMFS_HOST_VALID;
+}
+
+unsigned famfs_host_slot_next(const void *slot, const uint8_t fs_uuid[16],
+			      uint64_t *seq)
+{
+	const struct famfs_host_rec *c = slot;
+	int n = newest_copy(slot, fs_uuid);
+
+	if (n < 0) {
+		*seq = 1;
+		return 0;
+	}
+	*seq = le64toh(c[n].seq) + 1;
+	return 1 - (unsigned)n;
+}
+
+static uint32_t hdr_crc(const struct famfs_hosts_hdr *h,
+			const uint8_t fs_uuid[16])
+{
+	uint32_t crc = famfs_crc32_update(famfs_crc32(fs_uuid, 16), h,
+					  offsetof(struct famfs_hosts_hdr, crc));
+	static const uint8_t zero4[4];
+
+	crc = famfs_crc32_update(crc, zero4, 4);
+	return famfs_crc32_update(crc, (const uint8_t *)h +
+				  offsetof(struct famfs_hosts_hdr, nevicted),
+				  sizeof(*h) - offsetof(struct famfs_hosts_hdr,
+							nevicted));
+}
+
+void famfs_hosts_hdr_encode(struct famfs_hosts_hdr *h,
+			    const struct famfs_hosts_ev *ev,
+			    const uint8_t fs_uuid[16])
+{
+	memset(h, 0, sizeof(*h));
+	h->magic = htole64(FAMFS_HOSTS_MAGIC);
+	if (ev) {
+		unsigned n = ev->n < FAMFS_HOSTS_MAX_EVICT ?
+			     ev->n : FAMFS_HOSTS_MAX_EVICT;
+
+		h->seq = htole64(ev->seq);
+		h->nevicted = htole32(n);
+		for (unsigned i = 0; i < n; i++) {
+			memcpy(h->evicted[i].host_uuid, ev->e[i].host_uuid, 16);
+			h->evicted[i].generation = htole64(ev->e[i].generation);
+			h->evicted[i].time = htole64(ev->e[i].time);
+		}
+	}
+	h->crc = htole32(hdr_crc(h, fs_uuid));
+}
+
+int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
+			   const uint8_t fs_uuid[16], struct famfs_hosts_ev *ev,
+			   char *reason)
+{
+	static const uint8_t nil[16];
+	unsigned n;
+
+	memset(ev, 0, sizeof(*ev));
+	if (le64toh(h->magic) != FAMFS_HOSTS_MAGIC) {
+		snprintf(reason, FAMFS_REASON_LEN, "no host table header (magic)");
+		return -EBADMSG;
+	}
+	if (le32toh(h->crc) != hdr_crc(h, fs_uuid)) {
+		snprintf(reason, FAMFS_REASON_LEN, "host table header CRC mismatch");
+		return -EBADMSG;
+	}
+	n = le32toh(h->nevicted);
+	if (n > FAMFS_HOSTS_MAX_EVICT) {
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "host table header: %u evicted, at most %u", n,
+			 FAMFS_HOSTS_MAX_EVICT);
+		return -EINVAL;
+	}
+	if (!famfs_all_zero(h->pad, sizeof(h->pad)) ||
+	    !famfs_all_zero(h->reserved, sizeof(h->reserved)) ||
+	    !famfs_all_zero(&h->evicted[n], (FAMFS_HOSTS_MAX_EVICT - n) *
+			    sizeof(h->evicted[0]))) {
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "host table header: reserved bytes not zero");
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (!memcmp(h->evicted[i].host_uuid, nil, 16) ||
+		    !h->evicted[i].generation) {
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "host table header: evicted entry %u has no host or generation",
+				 i);
+			return -EINVAL;
+		}
+		memcpy(ev->e[i].host_uuid, h->evicted[i].host_uuid, 16);
+		ev->e[i].generation = le64toh(h->evicted[i].generation);
+		ev->e[i].time = le64toh(h->evicted[i].time);
+	}
+	ev->n = n;
+	ev->seq = le64toh(h->seq);
+	return 0;
+}
+
+bool famfs_host_evicted(const struct famfs_host *h,
+			const struct famfs_hosts_ev *ev)
+{
+	if (!ev || h->state != FAMFS_HOST_VALID)
+		return false;
+	for (unsigned i = 0; i < ev->n; i++)
+		if (ev->e[i].generation == h->generation &&
+		    !memcmp(ev->e[i].host_uuid, h->host_uuid, 16))
+			return true;
+	return false;
+}
+
+/* FNV-1a over the uuid, mixed: the same slot on every host and every tool */
+unsigned famfs_host_slot_home(const uint8_t host_uuid[16], unsigned nslots)
+{
+	uint64_t x = 0xcbf29ce484222325ULL;
+
+	for (unsigned i = 0; i < 16; i++) {
+		x ^= host_uuid[i];
+		x *= 0x100000001b3ULL;
+	}
+	/* and mixed (splitmix64's finalizer): the low bits count */
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return nslots ? (unsigned)(x % nslots) : 0;
+}

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The reclaim decision (famfs_format.h, format revision 3, "Reclaim across
+ * hosts"): which pending DELETEs the master may name in a RECLAIM now, and
+ * for each one that it may not, which slots of the host table block it.
+ * Pure: the slots as media/hosts.c decoded them, the header's evicted list,
+ * the DELETE indexes; no memory, clock or file is read.  beat_time is
+ * never looked at: a host that stopped beating still holds what it held
+ * until it is evicted or registers with a new boot id.
+ */
+#include <string.h>
+
+#include "role/role.h"
+
+static bool registered(const struct famfs_host *h)
+{
+	return h->state == FAMFS_HOST_VALID &&
+	       (h->flags & FAMFS_HOST_REGISTERED);
+}
+
+enum famfs_host_block famfs_host_blocks(const struct famfs_host *h,
+					const struct famfs_hosts_ev *ev,
+					uint64_t d)
+{
+	if (h->state == FAMFS_HOST_TORN)
+		return FAMFS_HB_TORN;
+	if (!registered(h) || famfs_host_evicted(h, ev))
+		return FAMFS_HB_NONE;
+	/* registered after d: every mapping it has came after d */
+	if (h->registered_at > d)
+		return FAMFS_HB_NONE;
+	if (h->replayed <= d)
+		return FAMFS_HB_BEHIND;
+	if (h->holds_from <= d)
+		return FAMFS_HB_HOLDING;
+	return FAMFS_HB_NONE;
+}
+
+const char *famfs_host_block_str(enum famfs_host_block b)
+{
+	switch (b) {
+	case FAMFS_HB_TORN:
+		return "torn slot";
+	case FAMFS_HB_BEHIND:
+		return "behind";
+	case FAMFS_HB_HOLDING:
+		return "holding";
+	case FAMFS_HB_NO_MASTER:
+		return "no master slot";
+	default:
+		return "";
+	}
+}
+
+size_t famfs_hostdec_decide(const struct famfs_host *slots, unsigned nslots,
+			    const struct famfs_hosts_ev *ev,
+			    const uint8_t *master_uuid, const uint64_t *dels,
+			    size_t ndel, bool *ok, famfs_hostdec_fn fn,
+			    void *arg)
+{
+	bool have_master = !master_uuid;
+	size_t n = 0;
+
+	for (unsigned s = 0; s < nslots && !have_master; s++)
+		have_master = registered(&slots[s]) &&
+			      !famfs_host_evicted(&slots[s], ev) &&
+			      !memcmp(slots[s].host_uuid, master_uuid, 16);
+	for (size_t i = 0; i < ndel; i++) {
+		ok[i] = have_master;
+		if (!have_master && fn)
+			fn(arg, i, nslots, FAMFS_HB_NO_MASTER);
+		for (unsigned s = 0; s < nslots; s++) {
+			enum famfs_host_block b;
+
+			if (slots[s].state == FAMFS_HOST_FREE)
+				continue;
+			b = famfs_host_blocks(&slots[s], ev, dels[i]);
+			if (b == FAMFS_HB_NONE)
+				continue;
+			ok[i] = false;
+			if (fn)
+				fn(arg, i, s, b);
+		}
+		n += ok[i];
+	}
+	return n;
+}
