@@ -72,7 +72,7 @@ static void test_register_generations(void **s)
 
 	(void)s;
 	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
 	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
 	assert_int_equal(h.generation, 1);
 	assert_int_equal(h.registered_at, next);
@@ -86,7 +86,7 @@ static void test_register_generations(void **s)
 	assert_int_equal(h.replayed, next + 3);
 	/* the same boot: generation and registered_at kept */
 	th_append_dir(t, "d1");
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, true), 0);
 	assert_int_equal(slot2, slot);
 	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
 	assert_int_equal(h.generation, 1);
@@ -94,11 +94,35 @@ static void test_register_generations(void **s)
 	/* a new boot: a new generation, registered now */
 	memset(boot, 0x77, 16);
 	th_write_id(t->bootid, boot);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, true), 0);
 	assert_int_equal(slot2, slot);
 	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
 	assert_int_equal(h.generation, 2);
 	assert_int_equal(h.registered_at, famfs_log_next(t->fs.log));
+	assert_int_equal(h.replayed, 0);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
+/* a registration that is not a mount's first replay (a host mounted before
+ * the table existed, or one whose tree was replayed another way) may map
+ * any file the log ever had: it is registered at 0, never "after" a
+ * DELETE, so it blocks each one until its replay is past it and it holds
+ * none of that memory */
+static void test_register_not_fresh(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host h;
+	unsigned slot;
+
+	(void)s;
+	th_append_dir(t, "d1");
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, false), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	assert_int_equal(h.generation, 1);
+	assert_int_equal(h.registered_at, 0);
 	assert_int_equal(h.replayed, 0);
 	famfs_hosttab_close(&tab);
 	th_free(t);
@@ -116,7 +140,7 @@ static void test_evict(void **s)
 
 	(void)s;
 	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
 	assert_int_equal(famfs_host_id(me), 0);
 	assert_int_equal(famfs_hosts_evict_uuid(&t->fs, &tab, me), 0);
 	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
@@ -127,12 +151,12 @@ static void test_evict(void **s)
 	famfs_quiet = 1;
 	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, 5, NULL, NULL),
 			 -ESTALE);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot), -ESTALE);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), -ESTALE);
 	famfs_quiet = 0;
 	/* its next boot: generation 2, not fenced by generation 1's entry */
 	memset(boot, 0x55, 16);
 	th_write_id(t->bootid, boot);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
 	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
 	assert_int_equal(h.generation, 2);
 	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
@@ -168,7 +192,7 @@ static void test_torn_slot(void **s)
 	famfs_host_slot_at(tab.m.addr, home)[17] = 0x5a;
 	assert_int_equal(famfs_map_flush(&tab.m, famfs_host_slot_at(tab.m.addr, home), 256), 0);
 	assert_int_equal(famfs_hosttab_slot(&tab, home, &h), FAMFS_HOST_TORN);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
 	assert_int_equal(slot, (home + 1) % FAMFS_HOST_SLOTS);
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, home), 0);
 	assert_int_equal(famfs_hosttab_slot(&tab, home, &h), FAMFS_HOST_FREE);
@@ -182,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_create_once),
 		cmocka_unit_test(test_no_table),
 		cmocka_unit_test(test_register_generations),
+		cmocka_unit_test(test_register_not_fresh),
 		cmocka_unit_test(test_evict),
 		cmocka_unit_test(test_torn_slot),
 	};

@@ -196,13 +196,14 @@ int cmd_logplay(int argc, char **argv)
 	{
 		uint64_t n0 = famfs_log_refresh_next(&fs);
 
-		rc = dry ? 0 : famfs_hosts_checkin(&fs, false, 0);
+		rc = dry ? 0 : famfs_hosts_checkin(&fs, false, false, 0, NULL);
 		if (rc == -ESTALE) {
 			famfs_fs_close(&fs);
 			return FAMFS_EXIT_ERROR;
 		}
 		rc = famfs_logplay(&fs, dry, &r);
-		if (!rc && !dry && famfs_hosts_checkin(&fs, true, n0) == -ESTALE)
+		if (!rc && !dry &&
+		    famfs_hosts_checkin(&fs, false, true, n0, NULL) == -ESTALE)
 			rc = -ESTALE;
 	}
 	famfs_fs_close(&fs);

@@ -254,10 +254,11 @@ int cli_mount(const char *dev, const char *mpt,
 	{
 		uint64_t n0 = famfs_log_refresh_next(&fs);
 
-		rc = famfs_hosts_checkin(&fs, false, 0) == -ESTALE ? -ESTALE : 0;
+		rc = famfs_hosts_checkin(&fs, true, false, 0, NULL) == -ESTALE ?
+		     -ESTALE : 0;
 		if (!rc)
 			rc = famfs_logplay(&fs, false, &r);
-		if (!rc && famfs_hosts_checkin(&fs, true, n0) == -ESTALE)
+		if (!rc && famfs_hosts_checkin(&fs, true, true, n0, NULL) == -ESTALE)
 			rc = -ESTALE;
 	}
 	/* the master's create summary, from the log as it is now */

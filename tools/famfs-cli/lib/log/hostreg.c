@@ -102,7 +102,7 @@ static int claim(struct famfs_fs *fs, struct famfs_hosttab *t,
 }
 
 int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
-			unsigned *slot)
+			unsigned *slot, bool fresh)
 {
 	struct famfs_hosts_ev ev;
 	struct famfs_host h, cur;
@@ -136,7 +136,10 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 	memcpy(h.host_uuid, uuid, 16);
 	memcpy(h.boot_id, boot, 16);
 	h.generation = s >= 0 ? cur.generation + 1 : 1;
-	h.registered_at = famfs_log_refresh_next(fs);
+	/* past every DELETE in the log only before this boot's first replay
+	 * of the mount (fresh): a host that mounted before the table existed,
+	 * or by another way, may map any file the log ever had */
+	h.registered_at = fresh ? famfs_log_refresh_next(fs) : 0;
 	h.replayed = 0;
 	h.holds_from = FAMFS_HOLDS_NONE;
 	me_fill(fs, &h);

@@ -466,14 +466,15 @@ int famfs_holds_none(void *arg, uint64_t *holds_from, uint64_t *held_bytes);
  * uuid, else claimed (the first free slot from famfs_host_slot_home
  * upward, written, read back after FAMFS_HOST_SETTLE seconds --
  * $FAMFS_HOST_SETTLE_MS in tests --, the last writer keeps it).  A new
- * boot id: generation + 1 and registered_at = the log's next index; the
+ * boot id: generation + 1 and registered_at = the log's next index when
+ * fresh (a mount about to be replayed for the first time), else 0; the
  * same boot: generation and registered_at kept.  Role flags set.  0 and
  * *slot; -ESTALE when its (uuid, generation) is evicted and the boot is
  * the same (printed: it registers again only at its next boot); -ENOSPC
  * no free slot; -errno (printed).
  */
 int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
-			unsigned *slot);
+			unsigned *slot, bool fresh);
 /* After a replay round: replayed (entries below it applied here), holds
  * (fn; NULL: famfs_holds_none), the beat time.  -ESTALE (printed) when the
  * slot is no longer this registration's or it is evicted: stop. */

@@ -274,9 +274,24 @@ int famfs_remove(struct famfs_fs *fs, const char *rel, bool recursive)
 		else
 			rc = local_is(fs, l.it[i].path, q, &x, &absent);
 	}
+	/* a file's memory is given back only through the host table: made
+	 * (INCOMPAT_HOSTS) before the first DELETE of a file */
+	for (size_t i = 0; i < l.n && !rc; i++)
+		if (l.it[i].kind == FAMFS_LOG_FILE) {
+			rc = famfs_hosts_create(fs);
+			rc = rc == -EEXIST ? 0 : rc;
+			break;
+		}
 	/* deepest first: a directory is empty when its DELETE comes */
 	for (size_t i = l.n; i-- > 0 && !rc;)
 		rc = rm_one(fs, &l.it[i]);
+	/* and what no host can reach any more is free again (this one's
+	 * memory too, once no host holds it) */
+	if (!rc) {
+		struct famfs_reclaim_pass pass = { 0 };
+
+		famfs_reclaim_pass(fs, &pass);	/* a failure is printed */
+	}
 out:
 	rm_free(&l);
 	famfs_fs_unlock(fs);

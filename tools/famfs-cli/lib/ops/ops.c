@@ -356,6 +356,21 @@ static bool reclaimed_any(const struct famfs_fs *fs)
 	return k.reclaimed_files != 0;
 }
 
+/* No room: the memory of DELETEs no host can reach any more made free
+ * (the host table's decision, reclaimpass.c), and the cache brought up to
+ * date for the allocation's second try.  0 or -errno */
+static int reclaim_some(struct famfs_fs *fs)
+{
+	struct famfs_reclaim_pass pass = { 0 };
+
+	if (!famfs_reclaim_pass(fs, &pass) && pass.freed)
+		famfs_note("%s: %zu deleted files' memory (%llu bytes) reclaimed: no host holds it any more",
+			   fs->mpt, pass.reclaimed,
+			   (unsigned long long)pass.freed);
+	/* a small file's failed allocation dropped the cache */
+	return famfs_fs_cache_update(fs);
+}
+
 int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 			   uint64_t size, uint32_t mode, uint32_t uid,
 			   uint32_t gid, const struct famfs_layout *lay,
@@ -368,7 +383,7 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	const char *name = NULL;
 	sigset_t oldmask;
 	bool blocked = false;
-	int fd = -1, pfd = -1, rc, v2;
+	int fd = -1, pfd = -1, rc, v2, q;
 	bool own, checked;
 
 	rc = famfs_fs_writable(fs);
@@ -429,7 +444,14 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 		rc = -EOPNOTSUPP;
 		goto undo;
 	}
+	/* no room: once more after a reclaim pass, and said only then */
+	q = famfs_quiet;
+	famfs_quiet = famfs_fs_has_hosts(fs) ? 1 : q;
 	rc = alloc_entry(fs, p, norm, size, mode, uid, gid, lay, v2 == 0, &e);
+	famfs_quiet = q;
+	if (rc == -ENOSPC && famfs_fs_has_hosts(fs) && !reclaim_some(fs))
+		rc = alloc_entry(fs, p, norm, size, mode, uid, gid, lay,
+				 v2 == 0, &e);
 	if (rc)
 		goto undo;
 	/* from here on the cache holds an allocation not logged yet: a

@@ -168,6 +168,38 @@ int famfs_reclaim_candidates(struct famfs_fs *fs, struct famfs_reclaim_cand **ou
  * the first entry leaves the earlier entries appended. */
 int famfs_reclaim_append(struct famfs_fs *fs, const uint64_t *deletes,
 			 unsigned n, uint64_t *freed);
+/* The same, the caller holding the log lock (*freed added to) */
+int famfs_reclaim_append_locked(struct famfs_fs *fs, const uint64_t *deletes,
+				unsigned n, uint64_t *freed);
+
+/* ---- reclaimpass.c ------------------------------------------------------ */
+/* A famfs_holds_fn (arg: the struct famfs_fs of a mount): the lowest
+ * pending DELETE whose memory this host's famfs.ko still holds (an inode
+ * still here, open or mapped; an evicted file's pinned pages), from
+ * FAMFSIOC_HELD on the mount root, and the bytes.  -errno (printed: the
+ * caller then leaves its slot as it was, which keeps every DELETE) */
+int famfs_holds_kernel(void *arg, uint64_t *holds_from, uint64_t *held_bytes);
+struct famfs_reclaim_dels {
+	uint64_t *del;
+	size_t n, cap;
+};
+struct famfs_reclaim_pass {
+	size_t pending;			/* out: DELETEs pending before */
+	size_t reclaimed;		/* out: of them, RECLAIMed now */
+	uint64_t freed;			/* out: bytes made free */
+	famfs_hostdec_fn blocked;	/* in: told each (DELETE, slot) that blocks */
+	void *arg;
+};
+/*
+ * The master: its own slot brought up to date (every entry applied; its
+ * holds from famfs.ko), then a RECLAIM for every pending DELETE the host
+ * table's decision lets go (role/hostdec.c).  Under the log lock (taken
+ * here unless the caller has it).  No host table (INCOMPAT_HOSTS clear):
+ * 0, nothing reclaimed.  0 or -errno (printed).
+ */
+int famfs_reclaim_pass(struct famfs_fs *fs, struct famfs_reclaim_pass *p);
+/* Has the file system a host table (INCOMPAT_HOSTS)? */
+bool famfs_fs_has_hosts(const struct famfs_fs *fs);
 
 /* ---- label.c ------------------------------------------------------------ */
 /* famfs devices label (a debugging aid: no log entry names the member):

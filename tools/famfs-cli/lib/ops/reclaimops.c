@@ -198,6 +198,16 @@ int famfs_reclaim_append(struct famfs_fs *fs, const uint64_t *deletes,
 		rc = famfs_fs_lock(fs);
 	if (rc)
 		return rc;
+	rc = famfs_reclaim_append_locked(fs, deletes, n, freed);
+	famfs_fs_unlock(fs);
+	return rc;
+}
+
+int famfs_reclaim_append_locked(struct famfs_fs *fs, const uint64_t *deletes,
+				unsigned n, uint64_t *freed)
+{
+	int rc = 0;
+
 	for (unsigned i = 0; !rc && i < n; i += FAMFS_RECLAIM_MAX) {
 		unsigned k = n - i < FAMFS_RECLAIM_MAX ? n - i : FAMFS_RECLAIM_MAX;
 
@@ -223,6 +233,5 @@ int famfs_reclaim_append(struct famfs_fs *fs, const uint64_t *deletes,
 		if (!rc)
 			rc = append_one(fs, deletes + i, k, freed);
 	}
-	famfs_fs_unlock(fs);
 	return rc;
 }

@@ -92,6 +92,7 @@ int famfs_follow_init(struct famfs_follow *f, const char *mpt,
 	struct stat st;
 
 	memset(f, 0, sizeof(*f));
+	f->holds_from = FAMFS_HOLDS_NONE;
 	f->ino_fd = -1;
 	f->interval_ms = interval_ms;
 	f->ops = ops ? ops : &real_ops;
@@ -243,8 +244,10 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 	}
 	/* the host table: what this host replayed, its beat (an evicted
 	 * host stops: -ESTALE, said) */
-	if (!rc && (famfs_logplay_next(f->lp) > before || f->rounds % 64 == 1) &&
-	    famfs_hosts_checkin(&fs, true, famfs_logplay_next(f->lp)) == -ESTALE)
+	if (!rc && (famfs_logplay_next(f->lp) > before || f->rounds % 64 == 1 ||
+		    f->holds_from != FAMFS_HOLDS_NONE) &&
+	    famfs_hosts_checkin(&fs, false, true, famfs_logplay_next(f->lp),
+				&f->holds_from) == -ESTALE)
 		rc = -ESTALE;
 	famfs_fs_close(&fs);
 	*played = famfs_logplay_next(f->lp) - before;

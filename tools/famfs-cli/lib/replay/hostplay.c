@@ -22,12 +22,31 @@ int famfs_lp_hosts(struct lp_ctx *c, uint64_t idx,
 	return 0;
 }
 
-int famfs_hosts_checkin(struct famfs_fs *fs, bool update, uint64_t replayed)
+struct holds_seen {
+	struct famfs_fs *fs;
+	uint64_t from;
+};
+
+static int holds_seen(void *arg, uint64_t *holds_from, uint64_t *held_bytes)
 {
+	struct holds_seen *h = arg;
+	int rc = famfs_holds_kernel(h->fs, holds_from, held_bytes);
+
+	if (!rc)
+		h->from = *holds_from;
+	return rc;
+}
+
+int famfs_hosts_checkin(struct famfs_fs *fs, bool fresh, bool update,
+			uint64_t replayed, uint64_t *holds_from)
+{
+	struct holds_seen h = { .fs = fs, .from = FAMFS_HOLDS_NONE };
 	struct famfs_hosttab t;
 	unsigned slot;
 	int rc;
 
+	if (holds_from)
+		*holds_from = FAMFS_HOLDS_NONE;
 	if (!(le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_HOSTS))
 		return 0;
 	rc = famfs_hosttab_open(fs, true, &t);
@@ -35,11 +54,12 @@ int famfs_hosts_checkin(struct famfs_fs *fs, bool update, uint64_t replayed)
 		return 0;
 	if (rc)
 		return rc;
-	rc = famfs_host_register(fs, &t, &slot);
-	/* STUB: famfs_holds_none until famfs.ko reports held memory */
+	rc = famfs_host_register(fs, &t, &slot, fresh);
+	/* what famfs.ko here still holds of the pending DELETEs' memory */
 	if (!rc && update)
-		rc = famfs_host_update(fs, &t, slot, replayed, famfs_holds_none,
-				       NULL);
+		rc = famfs_host_update(fs, &t, slot, replayed, holds_seen, &h);
+	if (holds_from)
+		*holds_from = rc ? 0 : h.from;	/* unknown: as if all held */
 	famfs_hosttab_close(&t);
 	return rc;
 }

@@ -79,6 +79,10 @@ struct famfs_follow {
 	 * yet): every round looks for it; once one comes, the log is
 	 * replayed from its start, creating the files on it */
 	bool member_wait;
+	/* the host table: the lowest DELETE this host held memory of at
+	 * its last report (FAMFS_HOLDS_NONE: none) -- while it holds any,
+	 * every round reports again, so its let-go is seen a round later */
+	uint64_t holds_from;
 	int ino_fd;			/* inotify on MPT, or -1 */
 	dev_t dev;
 	ino_t ino;
@@ -124,13 +128,15 @@ void dirset_note(struct dirset *ds, const char *rel, unsigned type,
 		 bool empty, bool sgid);
 
 /* hostplay.c: this host in the host table around a replay (format rev 3,
- * HOSTS; nothing when the file system has no table): registered (update
- * false: before the replay maps anything), or registered and its slot
- * brought to replayed (entries below it applied here) with its holds
- * (famfs_holds_none: a STUB until famfs.ko reports them) and beat.  0;
- * -ESTALE when this host was evicted in this boot (printed: it stops
- * replaying); -errno (printed) */
-int famfs_hosts_checkin(struct famfs_fs *fs, bool update, uint64_t replayed);
+ * HOSTS; nothing when the file system has no table): registered (fresh: a
+ * mount before its first replay, registered past every DELETE in the log;
+ * else at 0), and with update its slot brought to replayed (entries below
+ * it applied here), its holds (what famfs.ko here still holds of pending
+ * DELETEs' memory: famfs_holds_kernel; *holds_from, may be NULL, gets the
+ * lowest, 0 when unknown) and its beat.  0; -ESTALE when this host was
+ * evicted in this boot (printed: it stops replaying); -errno (printed) */
+int famfs_hosts_checkin(struct famfs_fs *fs, bool fresh, bool update,
+			uint64_t replayed, uint64_t *holds_from);
 
 /* ---- private to replay/: logplay.c and the files it calls -------------- */
 /* struct famfs_logplay: the state kept between rounds of --follow */

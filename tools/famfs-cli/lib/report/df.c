@@ -85,7 +85,8 @@ static int count(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	} else if (le16toh(e->type) == FAMFS_LOG_MKDIR) {
 		df->dirs++;
 	} else if (le16toh(e->type) == FAMFS_LOG_HOSTS) {
-		/* the host table: its memory used, not a file */
+		/* the host table: metadata, reserved as the log is */
+		df->hosts_len += le64toh(famfs_entry_hosts(e)->len);
 	} else if (le16toh(e->type) == FAMFS_LOG_DEVADD) {
 		/* a device, not a file */
 	} else if (famfs_entry_is_body(le16toh(e->type))) {
@@ -179,6 +180,10 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 		}
 		d->used = (b->nunits - b->nfree - reserved_units) *
 			  FAMFS_ALLOC_UNIT;
+		if (!i && df->hosts_len <= d->used) {	/* on device 0 */
+			d->used -= df->hosts_len;
+			d->reserved += df->hosts_len;
+		}
 		/* small files: their shared units are in used, whole */
 		if (a.pa[i]) {
 			struct famfs_pagealloc_stats st;

@@ -34,7 +34,8 @@ int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
 /* ---- df.c: space and log usage ------------------------------------------ */
 struct famfs_df {
 	uint64_t size;		/* device (as the superblock records it) */
-	uint64_t reserved;	/* superblock and log */
+	uint64_t reserved;	/* superblock, log and host table */
+	uint64_t hosts_len;	/* the host table (HOSTS), on device 0 */
 	uint64_t used;		/* allocated to files */
 	uint64_t free;
 	/* wholly free 1 GiB-aligned GiBs (issue 31: room for files famfs.ko

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reclaim across hosts (issue 29 item 4, docs/lifecycle.md): what this
+ * host's famfs.ko still holds of the memory of pending DELETEs (every
+ * host's replayer writes it in its slot of the host table), and the
+ * master's pass that appends a RECLAIM for each pending DELETE that no
+ * registered host can reach any more (the decision: role/hostdec.c).
+ */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops/ops.h"
+
+struct holds {
+	const struct famfs_reclaim_cand *c;
+	struct famfs_ioc_held_range r[FAMFS_HELD_MAX];
+	size_t who[FAMFS_HELD_MAX];	/* r[i] is a range of c[who[i]] */
+	unsigned n;
+	int root;
+	uint64_t from, bytes;
+};
+
+/* ask famfs.ko about the ranges gathered so far */
+static int holds_flush(struct holds *h)
+{
+	int rc = famfs_kernel_held(h->root, h->r, h->n);
+
+	for (unsigned i = 0; !rc && i < h->n; i++) {
+		uint64_t d = h->c[h->who[i]].del;
+
+		if (!h->r[i].held)
+			continue;
+		h->bytes += h->r[i].held;
+		if (d < h->from)
+			h->from = d;
+	}
+	h->n = 0;
+	return rc;
+}
+
+int famfs_holds_kernel(void *arg, uint64_t *holds_from, uint64_t *held_bytes)
+{
+	struct famfs_fs *fs = arg;
+	struct famfs_reclaim_cand *c;
+	struct holds *h;
+	size_t n;
+	int rc;
+
+	*holds_from = FAMFS_HOLDS_NONE;
+	*held_bytes = 0;
+	rc = famfs_reclaim_candidates(fs, &c, &n);
+	if (rc || !n)
+		return rc;
+	h = calloc(1, sizeof(*h));
+	if (!h) {
+		free(c);
+		return -ENOMEM;
+	}
+	h->c = c;
+	h->from = FAMFS_HOLDS_NONE;
+	/* no mount here: this host maps nothing of the file system */
+	h->root = fs->mpt[0] ? famfs_fs_root(fs) : -ENOENT;
+	rc = h->root == -ENOENT ? 0 : h->root < 0 ? h->root : 0;
+	for (size_t i = 0; !rc && h->root >= 0 && i < n; i++) {
+		for (unsigned k = 0; !rc && k < c[i].nranges; k++) {
+			if (h->n == FAMFS_HELD_MAX)
+				rc = holds_flush(h);
+			h->r[h->n].dev = c[i].range[k].dev;
+			h->r[h->n].offset = c[i].range[k].offset;
+			h->r[h->n].len = c[i].range[k].len;
+			h->who[h->n++] = i;
+		}
+	}
+	if (!rc && h->n)
+		rc = holds_flush(h);
+	if (rc)
+		famfs_err("%s: cannot ask famfs.ko which deleted files' memory it still holds: %s (this host's slot is not updated: it keeps every DELETE's memory from reclaim)",
+			  fs->name, strerror(-rc));
+	*holds_from = h->from;
+	*held_bytes = h->bytes;
+	free(h);
+	free(c);
+	return rc;
+}
+
+static int add_del(void *arg, uint64_t del, uint64_t object)
+{
+	struct famfs_reclaim_dels *d = arg;
+
+	(void)object;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 64;
+		uint64_t *p = realloc(d->del, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		d->del = p;
+		d->cap = cap;
+	}
+	d->del[d->n++] = del;
+	return 0;
+}
+
+/* the pass, the log lock held and the cache (with its names) ready */
+static int pass_locked(struct famfs_fs *fs, struct famfs_reclaim_dels *d,
+		       struct famfs_reclaim_pass *p)
+{
+	struct famfs_hosttab t;
+	struct famfs_hosts_ev ev;
+	struct famfs_host *slots;
+	char why[FAMFS_REASON_LEN] = "";
+	uint64_t *ok_dels;
+	bool *ok;
+	unsigned slot;
+	size_t k = 0;
+	int rc;
+
+	rc = famfs_names_pending(fs->cache_names, add_del, d);
+	if (rc || !d->n)
+		return rc;
+	p->pending = d->n;
+	rc = famfs_hosttab_open(fs, true, &t);
+	if (rc == -ENOENT)
+		return 0;	/* no host table: nothing may be reclaimed */
+	if (rc)
+		return rc;
+	/* the master's own slot first: it has applied every entry */
+	rc = famfs_host_register(fs, &t, &slot, false);
+	if (!rc)
+		rc = famfs_host_update(fs, &t, slot, famfs_log_refresh_next(fs),
+				       famfs_holds_kernel, fs);
+	slots = calloc(FAMFS_HOST_SLOTS, sizeof(*slots));
+	ok = calloc(d->n, sizeof(*ok));
+	ok_dels = calloc(d->n, sizeof(*ok_dels));
+	if (!rc && (!slots || !ok || !ok_dels))
+		rc = -ENOMEM;
+	if (!rc) {
+		rc = famfs_hosttab_read(&t, slots, &ev, why);
+		if (rc)
+			famfs_err("%s: host table header: %s: nothing reclaimed (famfs check)",
+				  fs->name, why);
+	}
+	if (!rc) {
+		famfs_hostdec_decide(slots, FAMFS_HOST_SLOTS, &ev,
+				     fs->sb->master_uuid, d->del, d->n, ok,
+				     p->blocked, p->arg);
+		for (size_t i = 0; i < d->n; i++)
+			if (ok[i])
+				ok_dels[k++] = d->del[i];
+		rc = famfs_reclaim_append_locked(fs, ok_dels, (unsigned)k,
+						 &p->freed);
+		if (!rc)
+			p->reclaimed = k;
+	}
+	free(ok_dels);
+	free(ok);
+	free(slots);
+	famfs_hosttab_close(&t);
+	return rc;
+}
+
+bool famfs_fs_has_hosts(const struct famfs_fs *fs)
+{
+	return le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_HOSTS;
+}
+
+int famfs_reclaim_pass(struct famfs_fs *fs, struct famfs_reclaim_pass *p)
+{
+	struct famfs_reclaim_dels d = { 0 };
+	bool took = false;
+	int rc;
+
+	p->pending = p->reclaimed = 0;
+	p->freed = 0;
+	if (!famfs_fs_has_hosts(fs))
+		return 0;
+	rc = famfs_fs_writable(fs);
+	if (rc)
+		return rc;
+	if (!fs->locked && !fs->held) {
+		rc = famfs_fs_lock(fs);
+		if (rc)
+			return rc;
+		took = true;
+	}
+	fs->cache_names_want = true;
+	rc = famfs_fs_cache_ready(fs, "reclaim", "RECLAIM");
+	if (!rc && !fs->cache_names)
+		rc = -ENOMEM;
+	if (!rc)
+		rc = pass_locked(fs, &d, p);
+	free(d.del);
+	if (took)
+		famfs_fs_unlock(fs);
+	return rc;
+}
