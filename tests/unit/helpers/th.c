@@ -42,6 +42,8 @@ void th_mock_reset(void)
 		mock_drop(nmock - 1);
 	th_mock_v1_creates = th_mock_v2_creates = th_mock_v2_gets = 0;
 	th_mock_v3_gets = 0;
+	th_mock_held_hook = NULL;
+	th_mock_held_calls = 0;
 	th_mock_stale = false;
 	th_mock_before_create = NULL;
 	th_mock_devs_reset();
@@ -412,6 +414,7 @@ const struct famfs_kernel_ops th_mock_kernel = {
 	.dev_get = th_mock_dev_get,
 	.map_create_v3 = th_mock_map_create_v3,
 	.map_get_v3 = th_mock_map_get_v3,
+	.held = th_mock_held,
 };
 
 /* the same without v3: a famfs.ko of issue 11's time */

@@ -112,6 +112,11 @@ int th_mock_dev_get(int fd, struct famfs_ioc_dev_info *i);
 /* FAMFS_IOC_MAP_PAGES: a small file's page extents (famfs_ioctl.h's
  * order of checks for the flag, the per-page overlap left to fsck) */
 int th_mock_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h);
+/* FAMFSIOC_HELD: each range held 0 bytes unless the hook sets r->held (or
+ * fails the call: its -errno) */
+extern int (*th_mock_held_hook)(struct famfs_ioc_held_range *r);
+extern unsigned long th_mock_held_calls;
+int th_mock_held(int fd, struct famfs_ioc_held *h);
 /* any map, with the flag for page extents */
 int th_mock_map_get_v3(int fd, struct famfs_ioc_map_v2 *h);
 

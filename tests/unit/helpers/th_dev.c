@@ -179,3 +179,28 @@ int th_mock_map_get_v3(int fd, struct famfs_ioc_map_v2 *h)
 	}
 	return 0;
 }
+
+/* FAMFSIOC_HELD: nothing held, unless a test says (th_mock_held_hook) */
+int (*th_mock_held_hook)(struct famfs_ioc_held_range *r);
+unsigned long th_mock_held_calls;
+
+int th_mock_held(int fd, struct famfs_ioc_held *h)
+{
+	struct famfs_ioc_held_range *r = (void *)(uintptr_t)h->ranges;
+
+	(void)fd;
+	th_mock_held_calls++;
+	if (h->flags || h->count > FAMFS_HELD_MAX)
+		return -EINVAL;
+	for (uint32_t i = 0; i < h->count; i++) {
+		r[i].held = 0;
+		r[i].flags = 0;
+		if (th_mock_held_hook) {
+			int rc = th_mock_held_hook(&r[i]);
+
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}

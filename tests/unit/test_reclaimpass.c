@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The master's reclaim pass (ops/reclaimpass.c): after famfs rm and when a
+ * create finds no room, a RECLAIM for every pending DELETE that no
+ * registered host can reach any more -- the master's own slot brought up to
+ * date first, with what its famfs.ko still holds (FAMFSIOC_HELD, mocked);
+ * another host behind, holding, torn or registered at 0 keeps the memory;
+ * an unanswered HELD keeps it too. */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "th.h"
+
+static struct th *mk(uint64_t size)
+{
+	struct th *t = th_new_fmt(size, 2 * MiB, true);
+
+	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
+	return t;
+}
+
+static uint64_t off_of(struct th *t, const char *rel)
+{
+	char p[PATH_MAX];
+	struct famfs_fmap m;
+
+	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
+	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
+	return m.ext[0].offset;
+}
+
+static struct famfs_df df_of(struct th *t)
+{
+	struct famfs_df df;
+
+	assert_int_equal(famfs_df(&t->fs, &df), 0);
+	return df;
+}
+
+/* the range [held_off, +held_len) of device 0 is held here */
+static uint64_t held_off, held_len;
+static int hold_one(struct famfs_ioc_held_range *r)
+{
+	if (!r->dev && r->offset < held_off + held_len &&
+	    held_off < r->offset + r->len)
+		r->held = r->len;
+	return 0;
+}
+
+static int held_fails(struct famfs_ioc_held_range *r)
+{
+	(void)r;
+	return -ENOTTY;
+}
+
+/* another host in slot n: registered at reg, replayed through rep */
+static void other_host(struct th *t, unsigned n, uint64_t reg, uint64_t rep,
+		       uint64_t holds)
+{
+	struct famfs_hosttab tab;
+	struct famfs_host h;
+
+	memset(&h, 0, sizeof(h));
+	h.state = FAMFS_HOST_VALID;
+	h.flags = FAMFS_HOST_REGISTERED;
+	memset(h.host_uuid, 0xab, 16);
+	memset(h.boot_id, 0xcd, 16);
+	h.generation = 1;
+	h.registered_at = reg;
+	h.replayed = rep;
+	h.holds_from = holds;
+	snprintf(h.hostname, sizeof(h.hostname), "other");
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_hosttab_write(&tab, n, &h), 0);
+	famfs_hosttab_close(&tab);
+}
+
+/* the master alone: its own rm's memory is free as soon as it is logged */
+static void test_alone(void **s)
+{
+	struct th *t = mk(64 * MiB);
+	struct famfs_df df;
+
+	(void)s;
+	th_create_ok(&t->fs, "a", 4 * MiB);
+	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+	assert_true(th_mock_held_calls > 0);	/* its own holds asked */
+	df = df_of(t);
+	assert_int_equal(df.pending_reclaim, 0);
+	assert_int_equal(df.reclaimed, 4 * MiB);
+	th_free(t);
+}
+
+/* the master's famfs.ko holds the memory (a mapping of the removed file):
+ * kept until it lets go, then freed by the next pass */
+static void test_master_holds(void **s)
+{
+	struct th *t = mk(64 * MiB);
+	struct famfs_df df;
+
+	(void)s;
+	th_create_ok(&t->fs, "a", 4 * MiB);
+	th_create_ok(&t->fs, "b", 2 * MiB);
+	held_off = off_of(t, "a");
+	held_len = 4 * MiB;
+	th_mock_held_hook = hold_one;
+	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+	df = df_of(t);
+	assert_int_equal(df.pending_reclaim, 4 * MiB);
+	assert_int_equal(df.reclaimed, 0);
+	th_mock_held_hook = NULL;
+	assert_int_equal(famfs_remove(&t->fs, "b", false), 0);
+	df = df_of(t);
+	assert_int_equal(df.pending_reclaim, 0);
+	assert_int_equal(df.reclaimed, 6 * MiB);
+	assert_int_equal(df.bad_entries, 0);
+	th_free(t);
+}
+
+/* HELD not answered (an older famfs.ko): nothing is known to be let go */
+static void test_held_unanswered(void **s)
+{
+	struct th *t = mk(64 * MiB);
+
+	(void)s;
+	th_create_ok(&t->fs, "a", 4 * MiB);
+	th_mock_held_hook = held_fails;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+	famfs_quiet = 0;
+	assert_int_equal(df_of(t).pending_reclaim, 4 * MiB);
+	th_free(t);
+}
+
+/* a device that is full: a create that finds no room reclaims first, once
+ * the other host is past the DELETE and holds nothing; before that it
+ * fails, and the memory stays the deleted file's */
+static void test_enospc(void **s)
+{
+	struct th *t = mk(64 * MiB);
+	struct famfs_df df;
+	uint64_t a_off, d;
+	unsigned slot = 17;
+	int fd;
+
+	(void)s;
+	th_create_ok(&t->fs, "a", 4 * MiB);
+	a_off = off_of(t, "a");
+	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	other_host(t, slot, 0, 0, FAMFS_HOLDS_NONE);	/* behind */
+	df = df_of(t);
+	th_create_ok(&t->fs, "fill", df.free);
+	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+	d = famfs_log_next(t->fs.log) - 1;		/* the DELETE */
+	assert_int_equal(df_of(t).pending_reclaim, 4 * MiB);
+	famfs_quiet = 1;
+	fd = famfs_file_create(&t->fs, "b", 4 * MiB, 0644, 0, 0);
+	famfs_quiet = 0;
+	assert_int_equal(fd, -ENOSPC);
+	assert_int_equal(df_of(t).pending_reclaim, 4 * MiB);
+	/* past it, but still holding it */
+	other_host(t, slot, 0, d + 1, d);
+	famfs_quiet = 1;
+	fd = famfs_file_create(&t->fs, "b", 4 * MiB, 0644, 0, 0);
+	famfs_quiet = 0;
+	assert_int_equal(fd, -ENOSPC);
+	/* let go */
+	other_host(t, slot, 0, d + 1, FAMFS_HOLDS_NONE);
+	fd = famfs_file_create(&t->fs, "b", 4 * MiB, 0644, 0, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(off_of(t, "b"), a_off);
+	df = df_of(t);
+	assert_int_equal(df.pending_reclaim, 0);
+	assert_int_equal(df.reclaimed, 4 * MiB);
+	th_free(t);
+}
+
+/* a torn slot (a host's write that did not finish, or damage) keeps every
+ * DELETE's memory until it is evicted by slot */
+static void test_torn_blocks(void **s)
+{
+	struct th *t = mk(64 * MiB);
+	struct famfs_hosttab tab;
+	unsigned n = 99;
+
+	(void)s;
+	th_create_ok(&t->fs, "a", 4 * MiB);
+	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	famfs_host_slot_at(tab.m.addr, n)[17] = 0x5a;
+	assert_int_equal(famfs_map_flush(&tab.m, famfs_host_slot_at(tab.m.addr, n), 256), 0);
+	famfs_hosttab_close(&tab);
+	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+	assert_int_equal(df_of(t).pending_reclaim, 4 * MiB);
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, n), 0);
+	famfs_hosttab_close(&tab);
+	th_create_ok(&t->fs, "b", 2 * MiB);
+	assert_int_equal(famfs_remove(&t->fs, "b", false), 0);
+	assert_int_equal(df_of(t).pending_reclaim, 0);
+	th_free(t);
+}
+
+/* a host registered later than the DELETE never had the file */
+static void test_registered_after(void **s)
+{
+	struct th *t = mk(64 * MiB);
+	uint64_t d;
+
+	(void)s;
+	th_create_ok(&t->fs, "a", 4 * MiB);
+	th_create_ok(&t->fs, "b", 2 * MiB);
+	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	th_mock_held_hook = hold_one;		/* the master holds a, */
+	held_off = off_of(t, "a");
+	held_len = 4 * MiB;
+	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+	d = famfs_log_next(t->fs.log) - 1;
+	/* a host registered after it, not replayed anything yet */
+	other_host(t, 300, d + 1, 0, FAMFS_HOLDS_NONE);
+	th_mock_held_hook = NULL;		/* and lets go */
+	assert_int_equal(famfs_remove(&t->fs, "b", false), 0);
+	/* b's DELETE is after that registration: the other host blocks it */
+	assert_int_equal(df_of(t).pending_reclaim, 2 * MiB);
+	assert_int_equal(df_of(t).reclaimed, 4 * MiB);
+	th_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_alone),
+		cmocka_unit_test(test_master_holds),
+		cmocka_unit_test(test_held_unanswered),
+		cmocka_unit_test(test_enospc),
+		cmocka_unit_test(test_torn_blocks),
+		cmocka_unit_test(test_registered_after),
+	};
+
+	return cmocka_run_group_tests_name("reclaimpass", tests, NULL, NULL);
+}
