@@ -99,10 +99,12 @@ static int visit(const char *p, const struct stat *st, int flag, struct FTW *f)
 	nfiles++;
 	if (!strcmp(rel, FAMFS_META_SB))
 		want = FAMFS_SUPERBLOCK;
-	else if (!strcmp(rel, FAMFS_META_LOG) ||
+	else if (!strcmp(rel, FAMFS_META_LOG) || !strcmp(rel, FAMFS_META_HOSTS) ||
 		 (sscanf(rel, FAMFS_META_LOGSEG "%n%c", &k, &end, &extra) >= 1 &&
 		  k >= 1 && (!rel[end] || !strcmp(rel + end, ".new"))))
-		want = FAMFS_LOG;	/* a log segment, .meta/.logK(.new) */
+		want = FAMFS_LOG;	/* a log segment, .meta/.logK(.new); the
+					 * host table (famfs.ko has no type of
+					 * its own for it) */
 	fd = open(p, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		famfs_err("%s: %s", p, strerror(errno));

@@ -18,7 +18,7 @@ const struct cli_doc cli_doc_hosts = {
 	.page = "famfs-hosts", .prog = "famfs hosts",
 	.summary = "list the host table; make it; evict a host (master only)",
 	.synopsis = { "famfs hosts [-j] MPT|DEVICE",
-		      "famfs hosts init MPT",
+		      "famfs hosts init|reclaim MPT",
 		      "famfs hosts evict HOST-UUID MPT",
 		      "famfs hosts evict --slot N MPT" },
 	.description =
@@ -41,6 +41,13 @@ const struct cli_doc cli_doc_hosts = {
 		"feature HOSTS (tools that predate it refuse the file system: unmount\n"
 		"them first), 2 MiB of free memory of the primary device is zeroed and\n"
 		"recorded by a HOSTS entry in the log, and mapped as .meta/.hosts.\n"
+		"\n"
+		"reclaim (master): the pass famfs rm and a create that finds no room\n"
+		"run: a RECLAIM for every deleted file whose memory no registered host\n"
+		"can reach any more (its replay is past the delete and its famfs.ko\n"
+		"holds none of that memory: no mapping, pipe or O_DIRECT left); for\n"
+		"each one kept, the host that keeps it and why (behind, holding,\n"
+		"torn).  What is freed is zeroed before a new file gets it.\n"
 		"\n"
 		"evict (master): fences a host that stopped: every slot of HOST-UUID\n"
 		"goes to the evicted list (it stops if it is still running, and\n"
@@ -191,6 +198,45 @@ static int list(struct famfs_fs *fs, bool json)
 	return FAMFS_EXIT_OK;
 }
 
+struct kept {
+	struct famfs_fs *fs;
+	const uint64_t *dels;
+};
+
+static void kept_by(void *arg, size_t di, unsigned slot,
+		    enum famfs_host_block why)
+{
+	struct kept *k = arg;
+
+	if (slot >= FAMFS_HOST_SLOTS)
+		printf("  DELETE %llu: kept: the master has no registered slot\n",
+		       (unsigned long long)k->dels[di]);
+	else
+		printf("  DELETE %llu: kept by slot %u (%s)\n",
+		       (unsigned long long)k->dels[di], slot,
+		       famfs_host_block_str(why));
+}
+
+static int reclaim(struct famfs_fs *fs)
+{
+	struct kept k = { .fs = fs };
+	struct famfs_reclaim_pass p = { .blocked = kept_by, .arg = &k };
+	int rc;
+
+	if (!famfs_fs_has_hosts(fs)) {
+		famfs_err("%s: no host table (famfs hosts init): nothing is reclaimed without one",
+			  fs->name);
+		return -ENOENT;
+	}
+	p.dels_out = &k.dels;
+	rc = famfs_reclaim_pass(fs, &p);
+	if (!rc)
+		printf("famfs hosts: %s: %zu deleted files pending, %zu reclaimed (%llu bytes free again)\n",
+		       fs->name, p.pending, p.reclaimed,
+		       (unsigned long long)p.freed);
+	return rc;
+}
+
 int cmd_hosts(int argc, char **argv)
 {
 	char mpt[4096];
@@ -221,6 +267,7 @@ int cmd_hosts(int argc, char **argv)
 		}
 	}
 	if (optind < argc && (!strcmp(argv[optind], "init") ||
+			      !strcmp(argv[optind], "reclaim") ||
 			      !strcmp(argv[optind], "evict")))
 		sub = argv[optind++];
 	if (sub && !strcmp(sub, "evict") && slot < 0 && optind < argc)
@@ -247,7 +294,9 @@ int cmd_hosts(int argc, char **argv)
 		return FAMFS_EXIT_ERROR;
 	/* a client: the refusal every master-only command gives */
 	rc = famfs_fs_writable(&fs);
-	if (!rc && !strcmp(sub, "init")) {
+	if (!rc && !strcmp(sub, "reclaim")) {
+		rc = reclaim(&fs);
+	} else if (!rc && !strcmp(sub, "init")) {
 		rc = famfs_hosts_create(&fs);
 		if (rc == -EEXIST)
 			famfs_err("%s: the host table exists already (famfs hosts)",

@@ -226,7 +226,7 @@ int famfs_remove(struct famfs_fs *fs, const char *rel, bool recursive)
 	char norm[FAMFS_LOG_PATH_MAX], p[PATH_MAX];
 	struct rm_list l = { 0 };
 	struct famfs_names_obj o;
-	bool absent;
+	bool absent, made = false;
 	int rc;
 
 	rc = paths(fs, rel, norm, p);
@@ -279,6 +279,7 @@ int famfs_remove(struct famfs_fs *fs, const char *rel, bool recursive)
 	for (size_t i = 0; i < l.n && !rc; i++)
 		if (l.it[i].kind == FAMFS_LOG_FILE) {
 			rc = famfs_hosts_create(fs);
+			made = !rc;
 			rc = rc == -EEXIST ? 0 : rc;
 			break;
 		}
@@ -286,8 +287,10 @@ int famfs_remove(struct famfs_fs *fs, const char *rel, bool recursive)
 	for (size_t i = l.n; i-- > 0 && !rc;)
 		rc = rm_one(fs, &l.it[i]);
 	/* and what no host can reach any more is free again (this one's
-	 * memory too, once no host holds it) */
-	if (!rc) {
+	 * memory too, once no host holds it) -- not by the rm that made the
+	 * table: a host mounted before it has no slot until its next
+	 * logplay or follow round (famfs-hosts(8)) */
+	if (!rc && !made) {
 		struct famfs_reclaim_pass pass = { 0 };
 
 		famfs_reclaim_pass(fs, &pass);	/* a failure is printed */

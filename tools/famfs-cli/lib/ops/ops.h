@@ -189,6 +189,9 @@ struct famfs_reclaim_pass {
 	uint64_t freed;			/* out: bytes made free */
 	famfs_hostdec_fn blocked;	/* in: told each (DELETE, slot) that blocks */
 	void *arg;
+	const uint64_t **dels_out;	/* in (may be NULL): set to the pending
+					 * DELETEs blocked's di indexes (valid
+					 * while blocked is called) */
 };
 /*
  * The master: its own slot brought up to date (every entry applied; its

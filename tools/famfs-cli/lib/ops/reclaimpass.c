@@ -144,6 +144,8 @@ static int pass_locked(struct famfs_fs *fs, struct famfs_reclaim_dels *d,
 				  fs->name, why);
 	}
 	if (!rc) {
+		if (p->dels_out)
+			*p->dels_out = d->del;
 		famfs_hostdec_decide(slots, FAMFS_HOST_SLOTS, &ev,
 				     fs->sb->master_uuid, d->del, d->n, ok,
 				     p->blocked, p->arg);

@@ -183,6 +183,20 @@ static int remove_here(struct lp_ctx *c, const char *rel, bool dir)
 	return rc;
 }
 
+/* Its memory reclaimed, a newer file may have it, at the same path even:
+ * the file at h with the deleted one's map is the live file the log has
+ * at h, not removed (a map is an identity only until a RECLAIM) */
+static bool reused_here(struct lp_ctx *c, const struct famfs_names_obj *o,
+			const char *h)
+{
+	uint64_t id;
+	int kind;
+
+	return famfs_names_delete_state(c->names, o->gone, NULL) == 1 &&
+	       famfs_names_lookup(c->names, h, &id, &kind) &&
+	       kind == FAMFS_LOG_FILE && file_at(c, h, id);
+}
+
 /* 1: a deleted file still here (at any path it had) is removed */
 static int gone_file(void *arg, const char *path, const struct famfs_names_obj *o)
 {
@@ -205,7 +219,7 @@ static int gone_file(void *arg, const char *path, const struct famfs_names_obj *
 		const char *h = i == f->nhist ? aside : HIST(f, i);
 		int rc;
 
-		if (!file_at(c, h, o->id))
+		if (!file_at(c, h, o->id) || reused_here(c, o, h))
 			continue;
 		famfs_join(p, sizeof(p), c->fs->mpt, h);
 		if (c->dry) {
