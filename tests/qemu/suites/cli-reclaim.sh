@@ -1,16 +1,18 @@
 # profiles: pmem nvdimm-devdax
 # timeout: 300
-# RECLAIM (issue 29 item 4, tool side): a deleted file's memory is pending
-# until a RECLAIM names its DELETE; then it is free, and the next file of
-# that size gets it -- reading zeros, not the deleted file's bytes (every
-# create writes its whole allocation, issue 15; mkfile -Z too once the log
-# has a RECLAIM).  No famfs command appends a
-# RECLAIM yet (which DELETEs no host can reach is the host table's, to
-# come): famfs-reclaim-test drives the library's API (list, append).  df
-# (text and -j) shows pending and reclaimed bytes, fsck is clean, getmap
-# shows the reuse, a remount (a replay of the whole log) accepts it; small
-# files: a reclaimed file's pages go to the next small file, and the unit
-# back to whole files with its last page.
+# RECLAIM (issue 29 item 4): a deleted file's memory is pending while any
+# host can reach it -- here this host's shell holds the file open (famfs.ko
+# answers FAMFSIOC_HELD: live) -- and famfs hosts reclaim says which slot
+# keeps it; once let go, the pass (famfs hosts reclaim, or the next famfs rm)
+# appends a RECLAIM, and the next file of that size gets the memory,
+# reading zeros, not the deleted file's bytes (every create writes its
+# whole allocation, issue 15; mkfile -Z too once the log has a RECLAIM).
+# The first rm makes the host table and reclaims nothing.  famfs-reclaim-test
+# lists what is pending and refuses a DELETE named again.  df (text and -j)
+# shows pending and reclaimed bytes, fsck is clean, getmap shows the reuse,
+# a remount (a replay of the whole log) accepts it; small files: a
+# reclaimed file's pages go to the next small file, and the unit back to
+# whole files with its last page.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 DEV=$FAMFS_DEV
@@ -28,14 +30,20 @@ t_rc mount 0 famfs mount $DEV $M
 t_rc mkfile-a 0 famfs mkfile -s 4m -S 7 $M/a
 t_rc mkfile-b 0 famfs mkfile -s 2m -S 8 $M/b
 a_off=$(off $M/a)
+exec 3< $M/a			# held here: open
 t_rc rm-a 0 famfs rm $M/a
+t_has rm-a-makes-table "host table"
 t_rc list 0 $RT list $M
 t_has list-a " 4194304 a 0:$a_off:4194304\$"
 del=$(echo "$OUT" | cut -d' ' -f1)
 t_rc df-pending 0 famfs df $M
 t_has df-pending-line "deleted *1 files, 0 directories: 4194304 bytes .* pending reclaim"
-t_rc reclaim 0 $RT all $M
-t_has reclaim-bytes "reclaimed 1 4194304"
+t_rc reclaim-held 0 famfs hosts reclaim $M
+t_has reclaim-held-kept "DELETE $del: kept by slot [0-9]* (holding)"
+t_has reclaim-held-none "1 deleted files pending, 0 reclaimed"
+exec 3<&-			# let go
+t_rc reclaim 0 famfs hosts reclaim $M
+t_has reclaim-bytes "1 deleted files pending, 1 reclaimed (4194304 bytes""
 t_rc list-empty 0 $RT list $M
 t_eq list-none "" "$OUT"
 t_rc reclaim-again 1 $RT del $M "$del"
@@ -67,17 +75,20 @@ t_rc fsck-remount 0 famfs fsck $M
 t_rc mkfile-s1 0 famfs mkfile -s 12k -S 21 $M/s1
 t_rc mkfile-s2 0 famfs mkfile -s 8k -S 22 $M/s2
 s1_off=$(off $M/s1)
+exec 3< $M/s1
 t_rc rm-s1 0 famfs rm $M/s1
-t_rc reclaim-s1 0 $RT all $M
-t_has reclaim-s1-bytes "reclaimed 1 12288"
+t_eq rm-s1-pending 12288 "$(famfs df -j $M | jget .deleted.pending_bytes)"
+exec 3<&-
+t_rc reclaim-s1 0 famfs hosts reclaim $M
+t_has reclaim-s1-bytes "1 reclaimed (12288 bytes"
 t_rc mkfile-s3 0 famfs mkfile -s 12k $M/s3
 t_eq small-reuse "$s1_off" "$(off $M/s3)"
 t_eq small-zero "$(zeros 12288)" "$(sum $M/s3)"
 t_rc verify-s2 0 famfs verify -S 22 $M/s2
 t_rc fsck-small 0 famfs fsck $M
-t_rc rm-small 0 famfs rm $M/s2 $M/s3
-t_rc reclaim-small 0 $RT all $M
-t_has reclaim-small-bytes "reclaimed 2 20480"
+t_rc rm-small 0 famfs rm $M/s2 $M/s3	# nothing holds them: its pass frees them
+t_eq reclaim-small-pending 0 "$(famfs df -j $M | jget .deleted.pending_bytes)"
+t_eq reclaim-small-bytes $((4194304 + 12288 + 20480)) "$(famfs df -j $M | jget .deleted.reclaimed_bytes)"
 t_rc df-small 0 famfs df -j $M
 t_eq small-units 0 "$(echo "$OUT" | jget .small_files.shared_units)"
 t_rc fsck-end 0 famfs fsck $M

@@ -280,6 +280,9 @@ int famfs_remove(struct famfs_fs *fs, const char *rel, bool recursive)
 		if (l.it[i].kind == FAMFS_LOG_FILE) {
 			rc = famfs_hosts_create(fs);
 			made = !rc;
+			if (made)
+				famfs_note("%s: host table made (.meta/.hosts; incompatible feature HOSTS: famfs tools older than it refuse this file system): every host registers in it at its next mount, logplay or follow round, and a deleted file's memory is freed once no registered host can reach it (famfs hosts)",
+					   fs->mpt);
 			rc = rc == -EEXIST ? 0 : rc;
 			break;
 		}
