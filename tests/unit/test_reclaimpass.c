@@ -232,6 +232,35 @@ static void test_registered_after(void **s)
 	th_free(t);
 }
 
+/* the quiet first allocation (a create may reclaim and try again) silences
+ * only "no room": another refusal (--device of a device the file system
+ * lacks) is still said */
+static int said;
+static void count_said(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+	if (!famfs_quiet)
+		said++;
+}
+
+static void test_quiet_only_enospc(void **s)
+{
+	struct th *t = mk(64 * MiB);
+	struct famfs_layout lay = { .place = { .has_dev = true, .dev = 1 } };
+
+	(void)s;
+	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	said = 0;
+	famfs_err_hook = count_said;
+	famfs_quiet = 0;
+	assert_int_equal(famfs_file_create_layout(&t->fs, "x", 1, 0644, 0, 0,
+						  &lay), -ENODEV);
+	famfs_err_hook = NULL;
+	assert_true(said > 0);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_enospc),
 		cmocka_unit_test(test_torn_blocks),
 		cmocka_unit_test(test_registered_after),
+		cmocka_unit_test(test_quiet_only_enospc),
 	};
 
 	return cmocka_run_group_tests_name("reclaimpass", tests, NULL, NULL);
