@@ -261,6 +261,30 @@ static void test_quiet_only_enospc(void **s)
 	th_free(t);
 }
 
+/* a full device and no host table yet: the first rm of a file cannot take
+ * the table's 2 MiB -- the file is removed all the same (its memory stays
+ * used: nothing is reclaimed without a table), said, not refused: a full
+ * file system is where rm is needed */
+static void test_first_rm_full(void **s)
+{
+	struct th *t = mk(64 * MiB);
+	struct famfs_df df;
+
+	(void)s;
+	th_create_ok(&t->fs, "a", 4 * MiB);
+	df = df_of(t);
+	th_create_ok(&t->fs, "fill", df.free);
+	assert_int_equal(df_of(t).free, 0);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+	famfs_quiet = 0;
+	assert_false(th_exists(t, "a", false));
+	df = df_of(t);
+	assert_int_equal(df.pending_reclaim, 4 * MiB);
+	assert_false(famfs_fs_has_hosts(&t->fs));
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_torn_blocks),
 		cmocka_unit_test(test_registered_after),
 		cmocka_unit_test(test_quiet_only_enospc),
+		cmocka_unit_test(test_first_rm_full),
 	};
 
 	return cmocka_run_group_tests_name("reclaimpass", tests, NULL, NULL);
