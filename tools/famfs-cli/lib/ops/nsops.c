@@ -280,6 +280,13 @@ int famfs_remove(struct famfs_fs *fs, const char *rel, bool recursive)
 		if (l.it[i].kind == FAMFS_LOG_FILE) {
 			rc = famfs_hosts_create(fs);
 			rc = rc == -EEXIST ? 0 : rc;
+			/* no room for it: removed all the same, the memory
+			 * kept (nothing is reclaimed without the table) */
+			if (rc == -ENOSPC) {
+				famfs_warn("%s: no host table (no free 2 MiB on device 0): the memory of what is removed stays used until one is made (famfs hosts init)",
+					   fs->name);
+				rc = 0;
+			}
 			break;
 		}
 	/* deepest first: a directory is empty when its DELETE comes */
