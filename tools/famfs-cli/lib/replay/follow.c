@@ -189,6 +189,7 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 		famfs_logplay_free(f->lp);
 		f->lp = famfs_logplay_new(64);
 		f->full_reported = false;
+		f->registered = false;	/* in that one's host table */
 		if (!f->lp) {
 			famfs_fs_close(&fs);
 			return -ENOMEM;
