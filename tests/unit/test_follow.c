@@ -413,6 +413,42 @@ static void test_follow_another_fs_replayed_from_start(void **state)
 	famfs_follow_fini(&f);
 }
 
+/* a follower whose host has no slot (its mount came before the host table,
+ * or its registration failed: here the table is full) does not replay: a
+ * file it mapped without a slot would be invisible to the master's reclaim
+ * decision, which would hand that memory to a new file once it is deleted */
+static void test_follow_unregistered_does_not_replay(void **state)
+{
+	struct fx *x = *state;
+	struct famfs_follow f;
+	struct famfs_hosttab tab;
+	uint64_t played;
+	int q = famfs_quiet;
+
+	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
+	assert_int_equal(famfs_hosts_create(&x->m), 0);
+	assert_int_equal(famfs_hosttab_open(&x->m, true, &tab), 0);
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
+		struct famfs_host h = { .state = FAMFS_HOST_VALID,
+					.flags = FAMFS_HOST_REGISTERED,
+					.generation = 1,
+					.holds_from = FAMFS_HOLDS_NONE };
+
+		memcpy(h.host_uuid, &i, sizeof(i));
+		h.host_uuid[15] = 0xee;
+		h.boot_id[0] = 1;
+		assert_int_equal(famfs_hosttab_write(&tab, i, &h), 0);
+	}
+	famfs_hosttab_close(&tab);
+	follower(x, &f);
+	master_append(x, 0);
+	famfs_quiet = 1;
+	assert_true(famfs_follow_round(&f, &played) < 0);
+	famfs_quiet = q;
+	assert_false(file_ok(x, 0));
+	famfs_follow_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +462,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_follow_real_stop_flag, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_follow_real_wait_times_out, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_follow_another_fs_replayed_from_start, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_follow_unregistered_does_not_replay, fx_setup, fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

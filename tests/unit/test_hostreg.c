@@ -175,6 +175,38 @@ static void test_evict(void **s)
 	th_free(t);
 }
 
+/* evicted by slot (its slot zeroed, (uuid, 1) fenced), it registers at its
+ * next boot: a generation no fence names, or its mount would replay (map
+ * every file) under a registration the decision ignores as evicted */
+static void test_evict_slot_next_boot(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host h, *sl = calloc(FAMFS_HOST_SLOTS, sizeof(*sl));
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	uint8_t boot[16];
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_FREE);
+	memset(boot, 0x66, 16);
+	th_write_id(t->bootid, boot);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
+	assert_int_equal(ev.n, 1);
+	assert_false(famfs_host_evicted(&sl[slot], &ev));
+	assert_true(h.generation > 1);
+	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, 5, NULL, NULL), 0);
+	famfs_hosttab_close(&tab);
+	free(sl);
+	th_free(t);
+}
+
 /* a torn slot at this host's home: shown torn, skipped by the claim,
  * zeroed by an eviction by slot */
 static void test_torn_slot(void **s)
@@ -209,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_register_not_fresh),
 		cmocka_unit_test(test_evict),
 		cmocka_unit_test(test_torn_slot),
+		cmocka_unit_test(test_evict_slot_next_boot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -241,6 +241,59 @@ static void test_registered_after(void **s)
 	th_free(t);
 }
 
+/* the quiet first allocation (a create may reclaim and try again) silences
+ * only "no room": another refusal (--device of a device the file system
+ * lacks) is still said */
+static int said;
+static void count_said(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+	if (!famfs_quiet)
+		said++;
+}
+
+static void test_quiet_only_enospc(void **s)
+{
+	struct th *t = mk(64 * MiB);
+	struct famfs_layout lay = { .place = { .has_dev = true, .dev = 1 } };
+
+	(void)s;
+	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	said = 0;
+	famfs_err_hook = count_said;
+	famfs_quiet = 0;
+	assert_int_equal(famfs_file_create_layout(&t->fs, "x", 1, 0644, 0, 0,
+						  &lay), -ENODEV);
+	famfs_err_hook = NULL;
+	assert_true(said > 0);
+	th_free(t);
+}
+
+/* a full device and no host table yet: the first rm of a file cannot take
+ * the table's 2 MiB -- the file is removed all the same (its memory stays
+ * used: nothing is reclaimed without a table), said, not refused: a full
+ * file system is where rm is needed */
+static void test_first_rm_full(void **s)
+{
+	struct th *t = mk(64 * MiB);
+	struct famfs_df df;
+
+	(void)s;
+	th_create_ok(&t->fs, "a", 4 * MiB);
+	df = df_of(t);
+	th_create_ok(&t->fs, "fill", df.free);
+	assert_int_equal(df_of(t).free, 0);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+	famfs_quiet = 0;
+	assert_false(th_exists(t, "a", false));
+	df = df_of(t);
+	assert_int_equal(df.pending_reclaim, 4 * MiB);
+	assert_false(famfs_fs_has_hosts(&t->fs));
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +303,8 @@ int main(void)
 		cmocka_unit_test(test_enospc),
 		cmocka_unit_test(test_torn_blocks),
 		cmocka_unit_test(test_registered_after),
+		cmocka_unit_test(test_quiet_only_enospc),
+		cmocka_unit_test(test_first_rm_full),
 	};
 
 	return cmocka_run_group_tests_name("reclaimpass", tests, NULL, NULL);

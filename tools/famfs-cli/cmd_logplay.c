@@ -197,7 +197,10 @@ int cmd_logplay(int argc, char **argv)
 		uint64_t n0 = famfs_log_refresh_next(&fs);
 
 		rc = dry ? 0 : famfs_hosts_checkin(&fs, false, false, 0, NULL);
-		if (rc == -ESTALE) {
+		if (rc && rc != -ESTALE)
+			famfs_err("%s: not replayed: this host cannot register in the host table (%s)",
+				  argv[optind], strerror(-rc));
+		if (rc) {
 			famfs_fs_close(&fs);
 			return FAMFS_EXIT_ERROR;
 		}

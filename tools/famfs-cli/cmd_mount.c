@@ -254,8 +254,12 @@ int cli_mount(const char *dev, const char *mpt,
 	{
 		uint64_t n0 = famfs_log_refresh_next(&fs);
 
-		rc = famfs_hosts_checkin(&fs, true, false, 0, NULL) == -ESTALE ?
-		     -ESTALE : 0;
+		/* a host that cannot register maps nothing: its files would
+		 * be invisible to the master's reclaim decision */
+		rc = famfs_hosts_checkin(&fs, true, false, 0, NULL);
+		if (rc && rc != -ESTALE)
+			famfs_err("%s: not mounted: this host cannot register in the host table (%s)",
+				  mpt, strerror(-rc));
 		if (!rc)
 			rc = famfs_logplay(&fs, false, &r);
 		if (!rc && famfs_hosts_checkin(&fs, true, true, n0, NULL) == -ESTALE)

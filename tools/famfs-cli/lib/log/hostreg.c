@@ -135,7 +135,13 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 	h.state = FAMFS_HOST_VALID;
 	memcpy(h.host_uuid, uuid, 16);
 	memcpy(h.boot_id, boot, 16);
+	/* past every generation of this uuid a fence names too: a slot zeroed
+	 * by an eviction by slot forgot its generation, not the fence */
 	h.generation = s >= 0 ? cur.generation + 1 : 1;
+	for (unsigned i = 0; i < ev.n; i++)
+		if (!memcmp(ev.e[i].host_uuid, uuid, 16) &&
+		    ev.e[i].generation >= h.generation)
+			h.generation = ev.e[i].generation + 1;
 	/* past every DELETE in the log only before this boot's first replay
 	 * of the mount (fresh): a host that mounted before the table existed,
 	 * or by another way, may map any file the log ever had */

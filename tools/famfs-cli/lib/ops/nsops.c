@@ -284,6 +284,13 @@ int famfs_remove(struct famfs_fs *fs, const char *rel, bool recursive)
 				famfs_note("%s: host table made (.meta/.hosts; incompatible feature HOSTS: famfs tools older than it refuse this file system): every host registers in it at its next mount, logplay or follow round, and a deleted file's memory is freed once no registered host can reach it (famfs hosts)",
 					   fs->mpt);
 			rc = rc == -EEXIST ? 0 : rc;
+			/* no room for it: removed all the same, the memory
+			 * kept (nothing is reclaimed without the table) */
+			if (rc == -ENOSPC) {
+				famfs_warn("%s: no host table (no free 2 MiB on device 0): the memory of what is removed stays used until one is made (famfs hosts init)",
+					   fs->name);
+				rc = 0;
+			}
 			break;
 		}
 	/* deepest first: a directory is empty when its DELETE comes */

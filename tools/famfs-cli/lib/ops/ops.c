@@ -449,7 +449,17 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	famfs_quiet = famfs_fs_has_hosts(fs) ? 1 : q;
 	rc = alloc_entry(fs, p, norm, size, mode, uid, gid, lay, v2 == 0, &e);
 	famfs_quiet = q;
-	if (rc == -ENOSPC && famfs_fs_has_hosts(fs) && !reclaim_some(fs))
+	if (rc == -ENOSPC && famfs_fs_has_hosts(fs)) {
+		rc = reclaim_some(fs);
+		if (rc)
+			famfs_err("%s: no room, and the file system's memory cannot be read again after a reclaim pass: %s",
+				  p, strerror(-rc));
+		else
+			rc = alloc_entry(fs, p, norm, size, mode, uid, gid,
+					 lay, v2 == 0, &e);
+	} else if (rc && famfs_fs_has_hosts(fs))
+		/* said: only "no room" waits for a reclaim (all or nothing:
+		 * a refusal leaves the cache as it was, as for the retry) */
 		rc = alloc_entry(fs, p, norm, size, mode, uid, gid, lay,
 				 v2 == 0, &e);
 	if (rc)

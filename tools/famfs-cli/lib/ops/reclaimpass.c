@@ -21,7 +21,21 @@ struct holds {
 	unsigned n;
 	int root;
 	uint64_t from, bytes;
+	uint8_t here[FAMFS_MAX_DEVS];	/* 0 not asked, 1 attached, 2 not */
 };
+
+/* a member not attached to this mount: famfs.ko refuses HELD for it
+ * (EINVAL) and cannot map its memory (a member attached later gets its
+ * files from a replay from the log's start, which makes no deleted one) */
+static bool absent(struct famfs_fs *fs, struct holds *h, uint32_t dev)
+{
+	if (!dev || dev >= FAMFS_MAX_DEVS)
+		return false;
+	if (!h->here[dev])
+		h->here[dev] = famfs_mount_dev_attached(fs->mpt, dev) == 0 ?
+			       2 : 1;
+	return h->here[dev] == 2;
+}
 
 /* ask famfs.ko about the ranges gathered so far */
 static int holds_flush(struct holds *h)
@@ -66,6 +80,8 @@ int famfs_holds_kernel(void *arg, uint64_t *holds_from, uint64_t *held_bytes)
 	rc = h->root == -ENOENT ? 0 : h->root < 0 ? h->root : 0;
 	for (size_t i = 0; !rc && h->root >= 0 && i < n; i++) {
 		for (unsigned k = 0; !rc && k < c[i].nranges; k++) {
+			if (absent(fs, h, c[i].range[k].dev))
+				continue;
 			if (h->n == FAMFS_HELD_MAX)
 				rc = holds_flush(h);
 			h->r[h->n].dev = c[i].range[k].dev;

@@ -189,6 +189,7 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 		famfs_logplay_free(f->lp);
 		f->lp = famfs_logplay_new(64);
 		f->full_reported = false;
+		f->registered = false;	/* in that one's host table */
 		if (!f->lp) {
 			famfs_fs_close(&fs);
 			return -ENOMEM;
@@ -207,6 +208,21 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 	n = famfs_log_refresh_next(&fs);
 	before = famfs_logplay_next(f->lp);
 	rc = 0;
+	/* with a host table, this host registered before it maps anything
+	 * (its mount did, unless it came before the table): a host that
+	 * cannot register does not replay -- what it mapped would be
+	 * invisible to the master's reclaim decision */
+	if (n > before && !f->registered &&
+	    (le32toh(fs.sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_HOSTS)) {
+		rc = famfs_hosts_checkin(&fs, false, false, 0, NULL);
+		if (rc) {
+			famfs_err("%s: not replayed: this host is not registered in the host table (%s)",
+				  f->mpt, strerror(-rc));
+			famfs_fs_close(&fs);
+			return rc;
+		}
+		f->registered = true;
+	}
 	if (n > before) {
 		struct famfs_logplay_result r0 = f->r;
 
@@ -246,9 +262,17 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 	 * host stops: -ESTALE, said) */
 	if (!rc && (famfs_logplay_next(f->lp) > before || f->rounds % 64 == 1 ||
 		    f->holds_from != FAMFS_HOLDS_NONE) &&
-	    famfs_hosts_checkin(&fs, false, true, famfs_logplay_next(f->lp),
-				&f->holds_from) == -ESTALE)
-		rc = -ESTALE;
+	    (rc = famfs_hosts_checkin(&fs, false, true,
+				      famfs_logplay_next(f->lp),
+				      &f->holds_from)) != 0) {
+		/* -ESTALE (evicted) stops; any other failure is said and
+		 * the slot keeps its last report (it only blocks reclaim) */
+		if (rc != -ESTALE) {
+			famfs_err("%s: this host's slot in the host table is not updated: %s",
+				  f->mpt, strerror(-rc));
+			rc = 0;
+		}
+	}
 	famfs_fs_close(&fs);
 	*played = famfs_logplay_next(f->lp) - before;
 	f->played += *played;

@@ -83,6 +83,7 @@ struct famfs_follow {
 	 * its last report (FAMFS_HOLDS_NONE: none) -- while it holds any,
 	 * every round reports again, so its let-go is seen a round later */
 	uint64_t holds_from;
+	bool registered;		/* in the host table, before a replay */
 	int ino_fd;			/* inotify on MPT, or -1 */
 	dev_t dev;
 	ino_t ino;
