@@ -209,6 +209,9 @@ int famfs_fs_sb_get(struct famfs_fs *fs, struct famfs_sbw *w, const char *why);
 void famfs_fs_sb_put(struct famfs_sbw *w);
 
 /* ---- logseg.c: the log's view and segments (INCOMPAT_LOG_EXTEND) -------- */
+/* A meta file's (.meta/.logK, .meta/.hosts) one extent of len bytes: its
+ * device offset, or UINT64_MAX (not mapped so, or not readable) */
+uint64_t famfs_meta_file_off(int fd, uint64_t len);
 #define FAMFS_META_LOGSEG	".meta/.log%u"
 /* The slots a reader can reach now: the header's capacity for v1, the
  * mapped segments' for a compact log */

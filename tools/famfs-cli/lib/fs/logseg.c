@@ -152,8 +152,7 @@ static int seg_name(struct famfs_fs *fs, unsigned k, char *p, size_t n)
 	return famfs_join(p, n, fs->mpt, rel);
 }
 
-/* the device offset of .meta/.logK's one extent, or UINT64_MAX */
-static uint64_t seg_file_off(int fd, uint64_t len)
+uint64_t famfs_meta_file_off(int fd, uint64_t len)
 {
 	struct famfs_fmap *m = calloc(1, sizeof(*m));
 	uint64_t off = UINT64_MAX;
@@ -221,7 +220,7 @@ int famfs_logview_attach(struct famfs_fs *fs)
 			close(fd);
 			break;
 		}
-		rc = seg_map(fs, k, seg_file_off(fd, len), len, fd);
+		rc = seg_map(fs, k, famfs_meta_file_off(fd, len), len, fd);
 		if (rc)
 			break;
 	}
@@ -308,7 +307,7 @@ static void adopt_new(int mfd, unsigned k, uint64_t off, uint64_t len,
 	fd = famfs_meta_openat(mfd, q, O_RDONLY, 0, why);
 	if (fd < 0)
 		return;
-	if (seg_file_off(fd, len) == off && !famfs_mnt_renameat2(mfd, q, mfd, name, 0)) {
+	if (famfs_meta_file_off(fd, len) == off && !famfs_mnt_renameat2(mfd, q, mfd, name, 0)) {
 		close(fd);
 		return;
 	}
@@ -356,7 +355,7 @@ static int seg_file(struct famfs_fs *fs, unsigned k, uint64_t off,
 		return fd;
 	}
 	/* the log is never read through other memory */
-	if (seg_file_off(fd, len) != off) {
+	if (famfs_meta_file_off(fd, len) != off) {
 		famfs_err("%s: does not map log segment %u [%llu, +%llu) as its EXTEND entry says: the log is not read through it (famfs check; remount, or remove it and run famfs logplay)",
 			  p, k, (unsigned long long)off,
 			  (unsigned long long)len);
@@ -701,7 +700,7 @@ unsigned famfs_logseg_check_files(struct famfs_fs *fs,
 			continue;
 		}
 		off = fstat(fd, &st) || (uint64_t)st.st_size != len ?
-		      UINT64_MAX : seg_file_off(fd, len);
+		      UINT64_MAX : famfs_meta_file_off(fd, len);
 		close(fd);
 		if (off == UINT64_MAX)
 			bad += say_file(fn, arg, "%s: not one extent of %llu bytes, but log segment %u is [%llu, +%llu) by its EXTEND entry",

@@ -53,22 +53,6 @@ int famfs_hosts_find(struct famfs_fs *fs, uint64_t *off, uint64_t *idx)
 	return 0;
 }
 
-/* the device offset of fd's one extent of len bytes, or UINT64_MAX */
-static uint64_t file_off(int fd, uint64_t len)
-{
-	struct famfs_fmap *m = calloc(1, sizeof(*m));
-	uint64_t off = UINT64_MAX;
-	int q = famfs_quiet;
-
-	famfs_quiet = 1;
-	if (m && !famfs_fmap_get(fd, m) && m->extent_type == SIMPLE_DAX_EXTENT &&
-	    m->count == 1 && m->ext[0].len == len)
-		off = m->ext[0].offset;
-	famfs_quiet = q;
-	free(m);
-	return off;
-}
-
 #define HOSTS_NAME	(FAMFS_META_HOSTS + sizeof(FAMFS_META_DIR))
 
 /* .meta/.hosts opened (created over off when missing): an fd */
@@ -99,7 +83,7 @@ static int hosts_fd(struct famfs_fs *fs, uint64_t off, bool rw)
 		famfs_err("%s: %s", p, why);
 		return fd;
 	}
-	if (file_off(fd, FAMFS_HOSTS_LEN) != off) {
+	if (famfs_meta_file_off(fd, FAMFS_HOSTS_LEN) != off) {
 		famfs_err("%s: does not map the host table [%llu, +%llu) as its HOSTS entry says: not used (famfs check; remove it and run famfs logplay)",
 			  p, (unsigned long long)off,
 			  (unsigned long long)FAMFS_HOSTS_LEN);
