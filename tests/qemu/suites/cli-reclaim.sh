@@ -43,7 +43,7 @@ t_has reclaim-held-kept "DELETE $del: kept by slot [0-9]* (holding)"
 t_has reclaim-held-none "1 deleted files pending, 0 reclaimed"
 exec 3<&-			# let go
 t_rc reclaim 0 famfs hosts reclaim $M
-t_has reclaim-bytes "1 deleted files pending, 1 reclaimed (4194304 bytes""
+t_has reclaim-bytes "1 deleted files pending, 1 reclaimed (4194304 bytes"
 t_rc list-empty 0 $RT list $M
 t_eq list-none "" "$OUT"
 t_rc reclaim-again 1 $RT del $M "$del"

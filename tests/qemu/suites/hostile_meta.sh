@@ -167,7 +167,8 @@ E5=$(E 5)
 mid() { restore; "$@"; C crc 5; }
 mid C set $E5 8 9;			bad_entry seq 5 "sequence number 9 at index 5" f3
 mid C flip $((E5 + 16)) 0;		bad_entry fs-uuid 5 "another file system" f3
-mid C set $((E5 + 12)) 2 9;		bad_entry type-unknown 5 "unknown entry type 9" f3
+mid C set $((E5 + 12)) 2 200;		bad_entry type-unknown 5 "unknown entry type 200" f3
+mid C set $((E5 + 12)) 2 9;		bad_entry type-hosts-no-bit 5 "HOSTS entry in a log without the host table feature" f3
 # types 3 (DEVADD) and 4 (EXTEND) need their feature bits
 mid C set $((E5 + 12)) 2 3;		bad_entry type-devadd-no-bit 5 "without the multi-device feature" f3
 mid C set $((E5 + 12)) 2 4;		bad_entry type-extend-no-bit 5 "without the log-extend feature" f3
@@ -370,7 +371,7 @@ restore; C flip $(( $(S 6) + 255 )) 7;	bad_entry c-last-final-byte-bit 6 "CRC mi
 S4=$(S 4)
 cmid() { restore; "$@"; C crc c4; }
 cmid C set $S4 8 9;			bad_entry c-seq 4 "sequence number 9 at slot 4" f3
-cmid C set $((S4 + 12)) 2 9;		bad_entry c-type-unknown 4 "unknown entry type 9" f3
+cmid C set $((S4 + 12)) 2 200;		bad_entry c-type-unknown 4 "unknown entry type 200" f3
 cmid C set $((S4 + 15)) 1 1;		bad_entry c-flags 4 "reserved entry bytes are not zero" f3
 cmid C set $((S4 + 255)) 1 65;		bad_entry c-tail-byte 4 "reserved entry bytes are not zero" f3
 cmid C set $((S4 + 45)) 1 17;		bad_entry c-nextents-17 4 "does not fit" f3

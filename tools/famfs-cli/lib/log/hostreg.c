@@ -43,10 +43,25 @@ static void me_fill(struct famfs_fs *fs, struct famfs_host *h)
 	h->beat_time = (uint64_t)time(NULL);
 }
 
-/* the slot of uuid in t, or -1 */
+/* the slot of uuid in t, or -1.  First where its claim put it: from its
+ * home slot up to the first free one -- a slot or two, where a full scan
+ * reads all 2 MiB, and every replay round registers; then (a slot an
+ * eviction zeroed may end that run early, a first registration finds
+ * nothing) every slot */
 static int find_slot(struct famfs_hosttab *t, const uint8_t uuid[16],
 		     struct famfs_host *h)
 {
+	unsigned home = famfs_host_slot_home(uuid, FAMFS_HOST_SLOTS);
+
+	for (unsigned k = 0; k < FAMFS_HOST_SLOTS; k++) {
+		unsigned i = (home + k) % FAMFS_HOST_SLOTS;
+		enum famfs_host_state st = famfs_hosttab_slot(t, i, h);
+
+		if (st == FAMFS_HOST_FREE)
+			break;
+		if (st == FAMFS_HOST_VALID && !memcmp(h->host_uuid, uuid, 16))
+			return (int)i;
+	}
 	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++)
 		if (famfs_hosttab_slot(t, i, h) == FAMFS_HOST_VALID &&
 		    !memcmp(h->host_uuid, uuid, 16))
