@@ -1,4 +1,6 @@
-# profiles: four-hosts
+# profiles:
+# (four-hosts, by hand: /work/qrun -p four-hosts churn4 -- in make check it
+# left the guests of the cli-four-hosts after it in RCU stalls; see issue 29)
 # timeout: 900
 # timeout-long: 2700
 # Churn on four hosts (issue 29): a file system that holds only CAP (64)
