@@ -1,6 +1,4 @@
-# profiles:
-# (four-hosts, by hand: /work/qrun -p four-hosts churn4 -- in make check it
-# left the guests of the cli-four-hosts after it in RCU stalls; see issue 29)
+# profiles: four-hosts-churn
 # timeout: 900
 # timeout-long: 2700
 # Churn on four hosts (issue 29): a file system that holds only CAP (64)
@@ -148,7 +146,7 @@ while :; do
 	[ $last = 1 ] && break
 	sleep 0.2
 done
-echo "churn: $FAMFS_HOST: $ok files verified ($again times the oldest again), $gone removed before it read them, $bad failed, $(($(now) - t0)) s"
+echo "churn: $FAMFS_HOST: $ok files verified ($again times the oldest again), $gone removed before it read them, $bad failed, $(($(now) - t0)) s; $(awk '/^(MemFree|Cached):/ { printf "%s %d MiB ", $1, $2 / 1024 }' /proc/meminfo)"
 # the follower has everything: the same tree as a's, every file verified
 t_tree client-same-tree $M "$S/churn-tree-a" 120 ballast
 left=0 leftok=0
