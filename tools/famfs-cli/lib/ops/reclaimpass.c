@@ -213,5 +213,8 @@ int famfs_reclaim_pass(struct famfs_fs *fs, struct famfs_reclaim_pass *p)
 	free(d.del);
 	if (took)
 		famfs_fs_unlock(fs);
+	/* the other failures were said where they happened */
+	if (rc == -ENOMEM)
+		famfs_err("%s: reclaim: out of memory: nothing reclaimed", fs->name);
 	return rc;
 }
