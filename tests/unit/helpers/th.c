@@ -462,9 +462,29 @@ int th_mock_lookup_fmap(const char *path, struct famfs_fmap *map)
 	return 0;
 }
 
+uint64_t th_mock_off_of(struct th *t, const char *rel)
+{
+	struct famfs_fmap m;
+	char p[700];
+
+	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
+	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
+	return m.ext[0].offset;
+}
+
 void th_create_ok(struct famfs_fs *fs, const char *rel, uint64_t size)
 {
 	int fd = famfs_file_create(fs, rel, size, 0644, 0, 0);
+
+	assert_true(fd >= 0);
+	close(fd);
+}
+
+void th_create_nozero(struct famfs_fs *fs, const char *rel, uint64_t size)
+{
+	static const struct famfs_fill nozero = { .nozero = true };
+	int fd = famfs_file_create_fill(fs, rel, size, 0644, 0, 0, NULL,
+					&nozero);
 
 	assert_true(fd >= 0);
 	close(fd);
