@@ -75,6 +75,14 @@ extern unsigned th_slept;
 extern void (*th_during_wait)(unsigned slept);
 int th_teardown(void **state);
 
+/* th_entry.c: the entry tests' (no file system) superblock: fs uuid
+ * th_uuid_a, master th_uuid_b, 1 GiB with an 8 MiB log, its incompat word
+ * incompat, CRCed; an entry sealed as the append does it (seq idx, fs uuid
+ * th_uuid_a, its CRC) */
+extern const uint8_t th_uuid_a[16], th_uuid_b[16];
+void th_entry_sb(struct famfs_superblock *sb, uint32_t incompat);
+void th_entry_seal(struct famfs_log_entry *e, uint64_t idx);
+
 /* mock famfs.ko: maps kept per (dev, ino) */
 extern const struct famfs_kernel_ops th_mock_kernel;
 extern const struct famfs_kernel_ops th_mock_kernel_v1;	/* no v2 ioctls */
