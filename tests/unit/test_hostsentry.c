@@ -13,23 +13,6 @@
 
 #include "th.h"
 
-static const uint8_t uuid_a[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
-static const uint8_t uuid_b[16] = { 16, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 1 };
-
-static void mksb(struct famfs_superblock *sb, uint32_t incompat)
-{
-	famfs_sb_init(sb, uuid_a, uuid_b, 1024 * MiB, 8 * MiB);
-	sb->feature_incompat = htole32(incompat);
-	famfs_sb_set_crc(sb);
-}
-
-static void seal(struct famfs_log_entry *e, uint64_t idx)
-{
-	e->seq = htole64(idx);
-	memcpy(e->fs_uuid, uuid_a, 16);
-	famfs_entry_set_crc(e);
-}
-
 static struct famfs_log_hosts *body(struct famfs_log_entry *e)
 {
 	return (struct famfs_log_hosts *)((uint8_t *)e + 32);
@@ -43,9 +26,9 @@ static void test_v1_form(void **s)
 	char why[FAMFS_REASON_LEN];
 
 	(void)s;
-	mksb(&sb, FAMFS_FEATURE_INCOMPAT_HOSTS);
+	th_entry_sb(&sb, FAMFS_FEATURE_INCOMPAT_HOSTS);
 	famfs_entry_build_hosts(&e, 64 * MiB);
-	seal(&e, 4);
+	th_entry_seal(&e, 4);
 	assert_int_equal(le16toh(e.type), FAMFS_LOG_HOSTS);
 	assert_int_equal(le64toh(body(&e)->offset), 64 * MiB);
 	assert_int_equal(le64toh(body(&e)->len), FAMFS_HOSTS_LEN);
@@ -71,12 +54,12 @@ static void test_refusals(void **s)
 
 	(void)s;
 	/* R2: the bit clear */
-	mksb(&sb, 0);
+	th_entry_sb(&sb, 0);
 	famfs_entry_build_hosts(&e, 64 * MiB);
-	seal(&e, 4);
+	th_entry_seal(&e, 4);
 	assert_int_equal(famfs_entry_check(&e, 4, &sb, why), -EPROTONOSUPPORT);
 	assert_int_equal(famfs_entry_owned(&e, 4, &sb, why), -EPROTONOSUPPORT);
-	mksb(&sb, FAMFS_FEATURE_INCOMPAT_HOSTS);
+	th_entry_sb(&sb, FAMFS_FEATURE_INCOMPAT_HOSTS);
 	/* not aligned, in the superblock or log, past the end: memory unknown */
 	{
 		static const uint64_t bad[] = { 64 * MiB + 4096, 0, 2 * MiB,
@@ -85,37 +68,37 @@ static void test_refusals(void **s)
 
 		for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 			famfs_entry_build_hosts(&e, bad[i]);
-			seal(&e, 4);
+			th_entry_seal(&e, 4);
 			assert_int_equal(famfs_entry_check(&e, 4, &sb, why), -EINVAL);
 			assert_int_equal(famfs_entry_owned(&e, 4, &sb, why), -EINVAL);
 		}
 	}
 	/* the last 2 MiB of the device: fine */
 	famfs_entry_build_hosts(&e, 1024 * MiB - FAMFS_HOSTS_LEN);
-	seal(&e, 4);
+	th_entry_seal(&e, 4);
 	assert_int_equal(famfs_entry_check(&e, 4, &sb, why), 0);
 	/* refused, but its range known: owned (R3) */
 	famfs_entry_build_hosts(&e, 64 * MiB);
 	body(&e)->len = htole64(4 * MiB);
-	seal(&e, 4);
+	th_entry_seal(&e, 4);
 	assert_int_equal(famfs_entry_check(&e, 4, &sb, why), -EINVAL);
 	famfs_entry_build_hosts(&e, 64 * MiB);
 	body(&e)->nslots = htole32(64);
-	seal(&e, 4);
+	th_entry_seal(&e, 4);
 	assert_int_equal(famfs_entry_check(&e, 4, &sb, why), -EINVAL);
 	assert_int_equal(famfs_entry_owned(&e, 4, &sb, why), 0);
 	famfs_entry_build_hosts(&e, 64 * MiB);
 	body(&e)->reserved = htole32(1);
-	seal(&e, 4);
+	th_entry_seal(&e, 4);
 	assert_int_equal(famfs_entry_check(&e, 4, &sb, why), -EINVAL);
 	assert_int_equal(famfs_entry_owned(&e, 4, &sb, why), 0);
 	famfs_entry_build_hosts(&e, 64 * MiB);
 	((uint8_t *)&e)[32 + 24 + 100] = 1;
-	seal(&e, 4);
+	th_entry_seal(&e, 4);
 	assert_int_equal(famfs_entry_check(&e, 4, &sb, why), -EINVAL);
 	famfs_entry_build_hosts(&e, 64 * MiB);
 	e.flags = htole16(1);
-	seal(&e, 4);
+	th_entry_seal(&e, 4);
 	assert_int_equal(famfs_entry_check(&e, 4, &sb, why), -EINVAL);
 }
 
@@ -127,29 +110,29 @@ static void test_compact_form(void **s)
 	char why[FAMFS_REASON_LEN];
 
 	(void)s;
-	mksb(&sb, FAMFS_FEATURE_INCOMPAT_HOSTS | FAMFS_FEATURE_INCOMPAT_COMPACT_LOG);
+	th_entry_sb(&sb, FAMFS_FEATURE_INCOMPAT_HOSTS | FAMFS_FEATURE_INCOMPAT_COMPACT_LOG);
 	famfs_entry_build_hosts(&e, 64 * MiB);
-	assert_int_equal(famfs_clog_encode(&e, 7, uuid_a, buf, why), 1);
+	assert_int_equal(famfs_clog_encode(&e, 7, th_uuid_a, buf, why), 1);
 	assert_int_equal(le16toh(((struct famfs_clog_hdr *)buf)->type), FAMFS_LOG_HOSTS);
 	/* the body right after the header, the rest of the slot zero */
 	assert_memory_equal(buf + 16, (uint8_t *)&e + 32, 24);
 	assert_true(famfs_all_zero(buf + 40, FAMFS_CLOG_SLOT - 40));
-	assert_int_equal(famfs_clog_verify(buf, 7, 1, uuid_a, why), 1);
-	assert_int_equal(famfs_clog_decode(buf, 7, uuid_a, &d, why), 0);
+	assert_int_equal(famfs_clog_verify(buf, 7, 1, th_uuid_a, why), 1);
+	assert_int_equal(famfs_clog_decode(buf, 7, th_uuid_a, &d, why), 0);
 	assert_int_equal(famfs_entry_check(&d, 7, &sb, why), 0);
 	assert_memory_equal((uint8_t *)&d + 32, (uint8_t *)&e + 32, 24);
 	/* a byte after the body: refused, its memory known */
 	buf[100] = 1;
 	((struct famfs_clog_hdr *)buf)->crc =
-		htole32(famfs_clog_crc(buf, 1, uuid_a));
-	assert_int_equal(famfs_clog_decode(buf, 7, uuid_a, &d, why), -EINVAL);
+		htole32(famfs_clog_crc(buf, 1, th_uuid_a));
+	assert_int_equal(famfs_clog_decode(buf, 7, th_uuid_a, &d, why), -EINVAL);
 	assert_int_equal(famfs_entry_owned(&d, 7, &sb, why), 0);
 	/* two slots: refused */
-	famfs_clog_encode(&e, 7, uuid_a, buf, why);
+	famfs_clog_encode(&e, 7, th_uuid_a, buf, why);
 	((struct famfs_clog_hdr *)buf)->nslots = 2;
 	((struct famfs_clog_hdr *)buf)->crc =
-		htole32(famfs_clog_crc(buf, 2, uuid_a));
-	assert_int_not_equal(famfs_clog_decode(buf, 7, uuid_a, &d, why), 0);
+		htole32(famfs_clog_crc(buf, 2, th_uuid_a));
+	assert_int_not_equal(famfs_clog_decode(buf, 7, th_uuid_a, &d, why), 0);
 }
 
 struct seen {
@@ -220,7 +203,7 @@ static void test_older_tool(void **s)
 	char why[FAMFS_REASON_LEN];
 
 	(void)s;
-	mksb(&sb, FAMFS_FEATURE_INCOMPAT_HOSTS);
+	th_entry_sb(&sb, FAMFS_FEATURE_INCOMPAT_HOSTS);
 	assert_int_equal(famfs_sb_check(&sb, 0, why), 0);
 	assert_int_equal(famfs_sb_check_known(&sb, 0, FAMFS_FEATURE_INCOMPAT_SUPP &
 					      ~(uint32_t)FAMFS_FEATURE_INCOMPAT_HOSTS,

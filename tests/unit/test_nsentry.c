@@ -13,28 +13,10 @@
 
 #include "th.h"
 
-static const uint8_t uuid_a[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
-static const uint8_t uuid_b[16] = { 16, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 1 };
-
 #define NS_BITS (FAMFS_FEATURE_INCOMPAT_DELETE | FAMFS_FEATURE_INCOMPAT_RENAME | \
 		 FAMFS_FEATURE_INCOMPAT_SETATTR)
 /* what a tool from before format revision 3 knows */
 #define OLD_SUPP (FAMFS_FEATURE_INCOMPAT_SUPP & ~(uint32_t)NS_BITS)
-
-static void mksb(struct famfs_superblock *sb, uint32_t incompat)
-{
-	famfs_sb_init(sb, uuid_a, uuid_b, 1024 * MiB, 8 * MiB);
-	sb->feature_incompat = htole32(incompat);
-	famfs_sb_set_crc(sb);
-}
-
-/* e sequenced as the append does it */
-static void seal(struct famfs_log_entry *e, uint64_t idx)
-{
-	e->seq = htole64(idx);
-	memcpy(e->fs_uuid, uuid_a, 16);
-	famfs_entry_set_crc(e);
-}
 
 static void long_path(char *out, size_t len, char tag)
 {
@@ -53,9 +35,9 @@ static void test_delete_v1(void **s)
 	char why[FAMFS_REASON_LEN];
 
 	(void)s;
-	mksb(&sb, NS_BITS);
+	th_entry_sb(&sb, NS_BITS);
 	assert_int_equal(famfs_entry_build_delete(&e, 3, FAMFS_LOG_FILE, "d//f/"), 0);
-	seal(&e, 9);
+	th_entry_seal(&e, 9);
 	assert_int_equal(famfs_entry_check(&e, 9, &sb, why), 0);
 	assert_int_equal(famfs_ns_get(&e, &ns), 0);
 	assert_int_equal(ns.type, FAMFS_LOG_DELETE);
@@ -85,9 +67,9 @@ static void test_rename_v1(void **s)
 	char why[FAMFS_REASON_LEN], a[600], b[600];
 
 	(void)s;
-	mksb(&sb, NS_BITS);
+	th_entry_sb(&sb, NS_BITS);
 	assert_int_equal(famfs_entry_build_rename(&e, 0, FAMFS_LOG_MKDIR, "a/b", "c"), 0);
-	seal(&e, 1);
+	th_entry_seal(&e, 1);
 	assert_int_equal(famfs_entry_check(&e, 1, &sb, why), 0);
 	assert_int_equal(famfs_ns_get(&e, &ns), 0);
 	assert_int_equal(ns.kind, FAMFS_LOG_MKDIR);
@@ -97,7 +79,7 @@ static void test_rename_v1(void **s)
 	long_path(a, 480, 'a');
 	long_path(b, 478, 'b');
 	assert_int_equal(famfs_entry_build_rename(&e, 0, FAMFS_LOG_FILE, a, b), 0);
-	seal(&e, 4);
+	th_entry_seal(&e, 4);
 	assert_int_equal(famfs_entry_check(&e, 4, &sb, why), 0);
 	assert_int_equal(famfs_ns_get(&e, &ns), 0);
 	assert_string_equal(ns.to, b);
@@ -116,11 +98,11 @@ static void test_setattr_v1(void **s)
 	char why[FAMFS_REASON_LEN];
 
 	(void)s;
-	mksb(&sb, NS_BITS);
+	th_entry_sb(&sb, NS_BITS);
 	assert_int_equal(famfs_entry_build_setattr(&e, 2, FAMFS_LOG_FILE, "x",
 						   FAMFS_SETATTR_MODE | FAMFS_SETATTR_GID,
 						   04750, 77, 88), 0);
-	seal(&e, 5);
+	th_entry_seal(&e, 5);
 	assert_int_equal(famfs_entry_check(&e, 5, &sb, why), 0);
 	assert_int_equal(famfs_ns_get(&e, &ns), 0);
 	assert_int_equal(ns.valid, FAMFS_SETATTR_MODE | FAMFS_SETATTR_GID);
@@ -148,22 +130,22 @@ static void compact_roundtrip(struct famfs_log_entry *e, uint64_t slot,
 	char why[FAMFS_REASON_LEN];
 	int n;
 
-	seal(e, slot);
-	n = famfs_clog_encode(e, slot, uuid_a, buf, why);
+	th_entry_seal(e, slot);
+	n = famfs_clog_encode(e, slot, th_uuid_a, buf, why);
 	assert_int_equal(n, want);
-	assert_int_equal(famfs_clog_verify(buf, slot, n, uuid_a, why), n);
-	assert_int_equal(famfs_clog_decode(buf, slot, uuid_a, &d, why), 0);
+	assert_int_equal(famfs_clog_verify(buf, slot, n, th_uuid_a, why), n);
+	assert_int_equal(famfs_clog_decode(buf, slot, th_uuid_a, &d, why), 0);
 	assert_memory_equal(&d, e, sizeof(d));
 	assert_int_equal(famfs_entry_check_fields(&d, slot, sb, NULL, why), 0);
 	/* CRC: a flipped bit, another file system's uuid */
 	buf[16 + (slot % 20)] ^= 4;
-	assert_int_equal(famfs_clog_verify(buf, slot, n, uuid_a, why), -EBADMSG);
+	assert_int_equal(famfs_clog_verify(buf, slot, n, th_uuid_a, why), -EBADMSG);
 	buf[16 + (slot % 20)] ^= 4;
-	assert_int_equal(famfs_clog_verify(buf, slot, n, uuid_b, why), -EBADMSG);
+	assert_int_equal(famfs_clog_verify(buf, slot, n, th_uuid_b, why), -EBADMSG);
 	/* a slot count that is not the one written */
 	if (n > 1) {
 		((struct famfs_clog_hdr *)buf)->nslots--;
-		assert_true(famfs_clog_verify(buf, slot, n, uuid_a, why) < 0);
+		assert_true(famfs_clog_verify(buf, slot, n, th_uuid_a, why) < 0);
 	}
 }
 
@@ -174,7 +156,7 @@ static void test_compact_forms(void **s)
 	char a[600], b[600];
 
 	(void)s;
-	mksb(&sb, NS_BITS | FAMFS_FEATURE_INCOMPAT_COMPACT_LOG);
+	th_entry_sb(&sb, NS_BITS | FAMFS_FEATURE_INCOMPAT_COMPACT_LOG);
 	assert_int_equal(famfs_entry_build_delete(&e, 3, FAMFS_LOG_FILE, "d/f"), 0);
 	compact_roundtrip(&e, 11, 1, &sb);
 	long_path(a, 511, 'q');
@@ -200,7 +182,7 @@ static void refused(const struct famfs_superblock *sb, struct famfs_log_entry *e
 {
 	char why[FAMFS_REASON_LEN] = "";
 
-	seal(e, idx);
+	th_entry_seal(e, idx);
 	assert_int_equal(famfs_entry_check(e, idx, sb, why), want);
 	if (!strstr(why, says))
 		fail_msg("'%s' does not say '%s'", why, says);
@@ -214,10 +196,10 @@ static void test_refusals(void **s)
 	uint8_t *body = (uint8_t *)&e + 32;
 
 	(void)s;
-	mksb(&sb, NS_BITS);
+	th_entry_sb(&sb, NS_BITS);
 	/* R2: each type's own bit */
 	for (unsigned t = FAMFS_LOG_DELETE; t <= FAMFS_LOG_SETATTR; t++) {
-		mksb(&nobit, NS_BITS & ~famfs_ns_feature(t));
+		th_entry_sb(&nobit, NS_BITS & ~famfs_ns_feature(t));
 		if (t == FAMFS_LOG_DELETE)
 			famfs_entry_build_delete(&e, 0, FAMFS_LOG_FILE, "a");
 		else if (t == FAMFS_LOG_RENAME)
@@ -290,7 +272,7 @@ static void test_older_tool_refuses(void **s)
 
 	(void)s;
 	for (unsigned i = 0; i < 3; i++) {
-		mksb(&sb, b[i].bit | FAMFS_FEATURE_INCOMPAT_COMPACT_LOG);
+		th_entry_sb(&sb, b[i].bit | FAMFS_FEATURE_INCOMPAT_COMPACT_LOG);
 		assert_int_equal(famfs_sb_check_known(&sb, 0, OLD_SUPP, why),
 				 -EPROTONOSUPPORT);
 		assert_non_null(strstr(why, "unknown incompatible features"));
@@ -300,12 +282,12 @@ static void test_older_tool_refuses(void **s)
 	}
 	/* HOSTS (issue 29 item 4) and SMALL_FILES (issue 30): this tool
 	 * takes them, one from before them refuses them (test_hostsentry) */
-	mksb(&sb, FAMFS_FEATURE_INCOMPAT_HOSTS);
+	th_entry_sb(&sb, FAMFS_FEATURE_INCOMPAT_HOSTS);
 	assert_int_equal(famfs_sb_check(&sb, 0, why), 0);
 	assert_int_equal(famfs_sb_check_known(&sb, 0, FAMFS_FEATURE_INCOMPAT_SUPP &
 					      ~(uint32_t)FAMFS_FEATURE_INCOMPAT_HOSTS,
 					      why), -EPROTONOSUPPORT);
-	mksb(&sb, FAMFS_FEATURE_INCOMPAT_SMALL_FILES);
+	th_entry_sb(&sb, FAMFS_FEATURE_INCOMPAT_SMALL_FILES);
 	assert_int_equal(famfs_sb_check(&sb, 0, why), 0);
 	assert_int_equal(famfs_sb_check_known(&sb, 0, FAMFS_FEATURE_INCOMPAT_SUPP &
 					      ~(uint32_t)FAMFS_FEATURE_INCOMPAT_SMALL_FILES,
@@ -412,7 +394,7 @@ static void test_decoder_fuzz(void **s)
 	unsigned acc_c = 0, acc_v1 = 0, ref = 0;
 
 	(void)s;
-	mksb(&sb, NS_BITS | FAMFS_FEATURE_INCOMPAT_COMPACT_LOG);
+	th_entry_sb(&sb, NS_BITS | FAMFS_FEATURE_INCOMPAT_COMPACT_LOG);
 	for (unsigned it = 0; it < 100000; it++) {
 		struct famfs_log_entry e, d;
 		uint8_t src[FAMFS_CLOG_MAX_ENTRY], *buf;
@@ -423,18 +405,18 @@ static void test_decoder_fuzz(void **s)
 
 		/* the compact form */
 		random_ns(&e);
-		assert_true(famfs_clog_encode(&e, 9, uuid_a, src, why) > 0);
+		assert_true(famfs_clog_encode(&e, 9, th_uuid_a, src, why) > 0);
 		mutate(src, sizeof(src));
 		if (rnd() % 4 == 0)
 			h->nslots = (uint8_t)(1 + rnd() % FAMFS_CLOG_MAX_SLOTS);
 		if (rnd() % 16 && h->nslots >= 1 && h->nslots <= FAMFS_CLOG_MAX_SLOTS)
-			h->crc = htole32(famfs_clog_crc(src, h->nslots, uuid_a));
+			h->crc = htole32(famfs_clog_crc(src, h->nslots, th_uuid_a));
 		buf = malloc((size_t)avail * FAMFS_CLOG_SLOT);
 		assert_non_null(buf);
 		memcpy(buf, src, (size_t)avail * FAMFS_CLOG_SLOT);
-		n = famfs_clog_verify(buf, 9, avail, uuid_a, why);
+		n = famfs_clog_verify(buf, 9, avail, th_uuid_a, why);
 		if (n > 0) {
-			rc = famfs_clog_decode(buf, 9, uuid_a, &d, why);
+			rc = famfs_clog_decode(buf, 9, th_uuid_a, &d, why);
 			if (!rc && !famfs_entry_check(&d, 9, &sb, why)) {
 				uint8_t re[FAMFS_CLOG_MAX_ENTRY];
 				int m;
@@ -443,7 +425,7 @@ static void test_decoder_fuzz(void **s)
 				accepted_ok(&d, 9, it);
 				/* canonical: the encoder makes the same bytes
 				 * (more slots than needed, zero, allowed) */
-				m = famfs_clog_encode(&d, 9, uuid_a, re, why);
+				m = famfs_clog_encode(&d, 9, th_uuid_a, re, why);
 				if (m <= 0 || m > n ||
 				    memcmp(re + 16, buf + 16, (size_t)m * FAMFS_CLOG_SLOT - 16) ||
 				    !famfs_all_zero(buf + (size_t)m * FAMFS_CLOG_SLOT,
@@ -467,7 +449,7 @@ static void test_decoder_fuzz(void **s)
 		mutate((uint8_t *)&e + 32, FAMFS_NS_BODY_LEN);
 		if (rnd() % 8 == 0)
 			e.flags = htole16((uint16_t)(rnd() % 2));
-		seal(&e, 9);
+		th_entry_seal(&e, 9);
 		if (!famfs_entry_check(&e, 9, &sb, why)) {
 			acc_v1++;
 			accepted_ok(&e, 9, it);

@@ -47,26 +47,20 @@ static struct last walk(struct th *t)
 	return l;
 }
 
-/* the master's famfs.ko holds every deleted file's memory (mocked
- * FAMFSIOC_HELD): rm's reclaim pass frees nothing here, what is deleted
+/* the master's famfs.ko holds every deleted file's memory
+ * (th_mock_hold_all): rm's reclaim pass frees nothing here, what is deleted
  * stays pending (test_reclaimpass.c frees it) */
-static int hold_all(struct famfs_ioc_held_range *r)
-{
-	r->held = r->len;
-	return 0;
-}
-
 static int setup(void **state)
 {
 	*state = th_new_fmt(256 * MiB, 8 * MiB, true);
-	th_mock_held_hook = hold_all;
+	th_mock_held_hook = th_mock_hold_all;
 	return 0;
 }
 
 static int setup_v1(void **state)
 {
 	*state = th_new_fmt(256 * MiB, 8 * MiB, false);
-	th_mock_held_hook = hold_all;
+	th_mock_held_hook = th_mock_hold_all;
 	return 0;
 }
 
@@ -79,16 +73,6 @@ static uint64_t off_of(struct th *t, const char *rel)
 	if (th_mock_lookup(p, &m))
 		return 0;
 	return m.ext_list[0].offset;
-}
-
-static void create(struct th *t, const char *rel, uint64_t size)
-{
-	static const struct famfs_fill nozero = { .nozero = true };
-	int fd = famfs_file_create_fill(&t->fs, rel, size, 0644, 0, 0, NULL,
-					&nozero);
-
-	assert_true(fd >= 0);
-	close(fd);
 }
 
 static void fsck_clean(struct th *t)
@@ -117,8 +101,8 @@ static void test_rm_file(void **state)
 	struct last l;
 	uint64_t a_off, used;
 
-	create(t, "a", 4 * MiB);
-	create(t, "b", 1000);
+	th_create_nozero(&t->fs, "a", 4 * MiB);
+	th_create_nozero(&t->fs, "b", 1000);
 	a_off = off_of(t, "a");
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
 	used = df.used;
@@ -143,7 +127,7 @@ static void test_rm_file(void **state)
 	assert_int_equal(df.deleted_files, 1);
 	assert_int_equal(df.pending_reclaim, 4 * MiB);
 	/* made again: a new file, new memory */
-	create(t, "a", 4 * MiB);
+	th_create_nozero(&t->fs, "a", 4 * MiB);
 	assert_true(off_of(t, "a") != 0);
 	assert_true(off_of(t, "a") != a_off);
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
@@ -152,7 +136,7 @@ static void test_rm_file(void **state)
 	fsck_clean(t);
 	/* a new process too: no summary hands the deleted memory out */
 	assert_int_equal(th_reopen(t), 0);
-	create(t, "c", 4 * MiB);
+	th_create_nozero(&t->fs, "c", 4 * MiB);
 	assert_true(off_of(t, "c") != a_off);
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
 	assert_int_equal(df.pending_reclaim, 4 * MiB);
@@ -175,8 +159,8 @@ static void test_rm_dir(void **state)
 	uint64_t n;
 
 	assert_int_equal(famfs_mkdir(&t->fs, "d/e", 0755, 0, 0, true), 0);
-	create(t, "d/f", 100);
-	create(t, "d/e/g", 100);
+	th_create_nozero(&t->fs, "d/f", 100);
+	th_create_nozero(&t->fs, "d/e/g", 100);
 	n = walk(t).n;
 	famfs_quiet = 1;
 	assert_int_equal(famfs_remove(&t->fs, "d", false), -EISDIR);
@@ -187,7 +171,7 @@ static void test_rm_dir(void **state)
 	fsck_clean(t);
 	/* the paths are free again */
 	assert_int_equal(famfs_mkdir(&t->fs, "d/e", 0755, 0, 0, true), 0);
-	create(t, "d/e/g", 100);
+	th_create_nozero(&t->fs, "d/e/g", 100);
 	fsck_clean(t);
 }
 
@@ -199,7 +183,7 @@ static void test_rm_refused(void **state)
 	char p[700], q[700];
 	uint64_t n;
 
-	create(t, "a", 100);
+	th_create_nozero(&t->fs, "a", 100);
 	th_touch(t, "x", "not famfs's");
 	n = walk(t).n;
 	famfs_quiet = 1;
@@ -225,7 +209,7 @@ static void test_mv_file(void **state)
 	struct last l;
 	uint64_t a_off;
 
-	create(t, "a", 100);
+	th_create_nozero(&t->fs, "a", 100);
 	a_off = off_of(t, "a");
 	assert_int_equal(famfs_rename(&t->fs, "a", "b"), 0);
 	assert_true(incompat(t) & FAMFS_FEATURE_INCOMPAT_RENAME);
@@ -237,7 +221,7 @@ static void test_mv_file(void **state)
 	assert_false(th_exists(t, "a", false));
 	assert_int_equal(off_of(t, "b"), a_off);
 	/* a is free, b is taken */
-	create(t, "a", 100);
+	th_create_nozero(&t->fs, "a", 100);
 	famfs_quiet = 1;
 	assert_int_equal(famfs_file_create(&t->fs, "b", 100, 0644, 0, 0), -EEXIST);
 	/* into a directory, as mv(1) */
@@ -260,7 +244,7 @@ static void test_mv_dir(void **state)
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
 	for (int i = 0; i < 100; i++) {
 		snprintf(rel, sizeof(rel), "d/f%d", i);
-		create(t, rel, 100);
+		th_create_nozero(&t->fs, rel, 100);
 	}
 	assert_int_equal(famfs_rename(&t->fs, "d", "e"), 0);
 	assert_false(th_exists(t, "d", true));
@@ -270,7 +254,7 @@ static void test_mv_dir(void **state)
 	}
 	/* judged by the log: d and d/f0 are free, e/f0 is not */
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
-	create(t, "d/f0", 100);
+	th_create_nozero(&t->fs, "d/f0", 100);
 	famfs_quiet = 1;
 	assert_int_equal(famfs_file_create(&t->fs, "e/f0", 100, 0644, 0, 0), -EEXIST);
 	fsck_clean(t);
@@ -284,7 +268,7 @@ static void test_mv_into_root(void **state)
 	uint64_t off;
 
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
-	create(t, "d/b", 100);
+	th_create_nozero(&t->fs, "d/b", 100);
 	off = off_of(t, "d/b");
 	assert_int_equal(famfs_rename(&t->fs, "d/b", ""), 0);
 	assert_int_equal(off_of(t, "b"), off);
@@ -299,8 +283,8 @@ static void test_mv_refused(void **state)
 	struct th *t = *state;
 	uint64_t n;
 
-	create(t, "a", 100);
-	create(t, "b", 100);
+	th_create_nozero(&t->fs, "a", 100);
+	th_create_nozero(&t->fs, "b", 100);
 	assert_int_equal(famfs_mkdir(&t->fs, "d/s", 0755, 0, 0, true), 0);
 	th_touch(t, "c", "not famfs's");
 	n = walk(t).n;
@@ -326,7 +310,7 @@ static void test_rm_trailing_slash(void **state)
 	struct th *t = *state;
 	uint64_t n;
 
-	create(t, "a", 100);
+	th_create_nozero(&t->fs, "a", 100);
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
 	n = walk(t).n;
 	famfs_quiet = 1;
@@ -344,8 +328,8 @@ static void test_mv_trailing_slash(void **state)
 	struct th *t = *state;
 	uint64_t n, off;
 
-	create(t, "a", 100);
-	create(t, "b", 100);
+	th_create_nozero(&t->fs, "a", 100);
+	th_create_nozero(&t->fs, "b", 100);
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
 	assert_int_equal(famfs_mkdir(&t->fs, "e", 0755, 0, 0, false), 0);
 	off = off_of(t, "a");
@@ -387,7 +371,7 @@ static void test_chmod_chown(void **state)
 	char p[700];
 	struct stat st;
 
-	create(t, "a", 100);
+	th_create_nozero(&t->fs, "a", 100);
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0700, 0, 0, false), 0);
 	assert_int_equal(famfs_mode_parse("600", &m, NULL), 0);
 	assert_int_equal(famfs_setattr(&t->fs, "a", FAMFS_SETATTR_MODE, &m, 0, 0), 0);
@@ -438,7 +422,7 @@ static void test_chown_drops_setid(void **state)
 
 	if (geteuid())
 		skip();
-	create(t, "a", 100);
+	th_create_nozero(&t->fs, "a", 100);
 	assert_int_equal(famfs_mode_parse("6755", &m, NULL), 0);
 	assert_int_equal(famfs_setattr(&t->fs, "a", FAMFS_SETATTR_MODE, &m, 0, 0), 0);
 	assert_int_equal(mode_of(t, "a"), 06755);
@@ -464,8 +448,8 @@ static void test_other_process_stale_cache(void **state)
 	struct th *t = *state;
 	struct famfs_fs other;
 
-	create(t, "a", 100);
-	create(t, "b", 100);
+	th_create_nozero(&t->fs, "a", 100);
+	th_create_nozero(&t->fs, "b", 100);
 	assert_non_null(t->fs.cache_alloc);
 	assert_int_equal(famfs_fs_open_dev(t->img, true, &other), 0);
 	snprintf(other.mpt, sizeof(other.mpt), "%s", t->mpt);
@@ -475,7 +459,7 @@ static void test_other_process_stale_cache(void **state)
 	famfs_quiet = 1;
 	assert_int_equal(famfs_file_create(&t->fs, "x", 100, 0644, 0, 0), -EEXIST);
 	famfs_quiet = 0;
-	create(t, "a", 100);
+	th_create_nozero(&t->fs, "a", 100);
 	fsck_clean(t);
 }
 
@@ -489,9 +473,9 @@ static void test_own_follower_quiet(void **state)
 	struct famfs_logplay_result r;
 	struct famfs_modespec m;
 
-	create(t, "a", 100);
-	create(t, "b", 100);
-	create(t, "c", 100);
+	th_create_nozero(&t->fs, "a", 100);
+	th_create_nozero(&t->fs, "b", 100);
+	th_create_nozero(&t->fs, "c", 100);
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
@@ -560,7 +544,7 @@ static void test_client_refused(void **state)
 	char err[4096], mk[4096];
 	uint64_t n;
 
-	create(t, "a", 100);
+	th_create_nozero(&t->fs, "a", 100);
 	n = walk(t).n;
 	th_become_client(t);
 	th_stderr_grab();
@@ -585,15 +569,15 @@ static void test_new_process_judges(void **state)
 {
 	struct th *t = *state;
 
-	create(t, "a", 100);
-	create(t, "b", 100);
-	create(t, "c", 100);
+	th_create_nozero(&t->fs, "a", 100);
+	th_create_nozero(&t->fs, "b", 100);
+	th_create_nozero(&t->fs, "c", 100);
 	assert_int_equal(th_reopen(t), 0);	/* a summary is written */
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
 	assert_int_equal(famfs_rename(&t->fs, "b", "x"), 0);
 	assert_int_equal(th_reopen(t), 0);
-	create(t, "a", 100);
-	create(t, "b", 100);
+	th_create_nozero(&t->fs, "a", 100);
+	th_create_nozero(&t->fs, "b", 100);
 	famfs_quiet = 1;
 	assert_int_equal(famfs_file_create(&t->fs, "x", 100, 0644, 0, 0), -EEXIST);
 	assert_int_equal(famfs_file_create(&t->fs, "c", 100, 0644, 0, 0), -EEXIST);
@@ -609,7 +593,7 @@ static void test_batch(void **state)
 
 	for (int i = 0; i < 10; i++) {
 		snprintf(rel, sizeof(rel), "f%d", i);
-		create(t, rel, 100);
+		th_create_nozero(&t->fs, rel, 100);
 	}
 	assert_int_equal(famfs_fs_hold(&t->fs), 0);
 	for (int i = 0; i < 10; i++) {
@@ -630,7 +614,7 @@ static void test_log_grows(void **state)
 	uint64_t cap;
 
 	(void)state;
-	create(t, "a", 100);
+	th_create_nozero(&t->fs, "a", 100);
 	cap = famfs_log_cap(&t->fs);
 	for (unsigned i = 0; famfs_log_next(t->fs.log) + 2 < cap; i++) {
 		snprintf(rel, sizeof(rel), "d%u", i);
@@ -658,8 +642,8 @@ static void test_crash_after_entry(void **state)
 	struct famfs_log_entry e;
 	uint64_t a, b;
 
-	create(t, "a", 100);
-	create(t, "b", 100);
+	th_create_nozero(&t->fs, "a", 100);
+	th_create_nozero(&t->fs, "b", 100);
 	a = 0;
 	b = walk(t).idx;
 	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,

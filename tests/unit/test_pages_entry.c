@@ -15,28 +15,11 @@
 
 #include "th.h"
 
-static const uint8_t uuid_a[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
-static const uint8_t uuid_b[16] = { 16, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 1 };
-
 #define PG	FAMFS_PAGE
 #define UNIT	FAMFS_ALLOC_UNIT
 #define SMALL	FAMFS_FEATURE_INCOMPAT_SMALL_FILES
 #define COMPACT	FAMFS_FEATURE_INCOMPAT_COMPACT_LOG
 #define MULTI	FAMFS_FEATURE_INCOMPAT_MULTIDEV
-
-static void mksb(struct famfs_superblock *sb, uint32_t incompat)
-{
-	famfs_sb_init(sb, uuid_a, uuid_b, 1024 * MiB, 8 * MiB);
-	sb->feature_incompat = htole32(incompat);
-	famfs_sb_set_crc(sb);
-}
-
-static void seal(struct famfs_log_entry *e, uint64_t idx)
-{
-	e->seq = htole64(idx);
-	memcpy(e->fs_uuid, uuid_a, 16);
-	famfs_entry_set_crc(e);
-}
 
 /* a small file of size bytes in n page extents at off[i], len[i] */
 static void mk(struct famfs_log_entry *e, uint64_t size, unsigned n,
@@ -61,10 +44,10 @@ static void test_pages_v1(void **s)
 	uint64_t off[2] = { 20 * UNIT + 3 * PG, 21 * UNIT }, len[2] = { PG, 2 * PG };
 
 	(void)s;
-	mksb(&sb, SMALL);
+	th_entry_sb(&sb, SMALL);
 	mk(&e, 3 * PG - 100, 2, off, len);
 	assert_int_equal(le16toh(e.fm.extent_type), FAMFS_LOG_EXT_PAGES);
-	seal(&e, 4);
+	th_entry_seal(&e, 4);
 	assert_int_equal(famfs_entry_check(&e, 4, &sb, why), 0);
 	assert_int_equal(famfs_entry_owned(&e, 4, &sb, why), 0);
 	assert_false(famfs_entry_interleaved(&e));
@@ -93,12 +76,12 @@ static void test_pages_v1(void **s)
 		assert_int_equal(famfs_map_from_entry(&e, &v1), -EOVERFLOW);
 	}
 	/* without the bit: corrupt (R2), its memory unknown (R3) */
-	mksb(&sb, 0);
+	th_entry_sb(&sb, 0);
 	assert_int_not_equal(famfs_entry_check(&e, 4, &sb, why), 0);
 	assert_non_null(strstr(why, "small-file"));
 	assert_int_not_equal(famfs_entry_owned(&e, 4, &sb, why), 0);
 	/* CRC */
-	mksb(&sb, SMALL);
+	th_entry_sb(&sb, SMALL);
 	((char *)&e)[70] ^= 1;
 	assert_int_equal(famfs_entry_check(&e, 4, &sb, why), -EBADMSG);
 }
@@ -111,7 +94,7 @@ static void refused(const struct famfs_superblock *sb,
 {
 	char why[FAMFS_REASON_LEN] = "";
 
-	seal(e, 50);
+	th_entry_seal(e, 50);
 	assert_int_not_equal(famfs_entry_check_devs(e, 50, sb, devs, why), 0);
 	if (!strstr(why, says))
 		fail_msg("reason '%s' lacks '%s'", why, says);
@@ -126,7 +109,7 @@ static void test_refusals(void **s)
 	uint64_t off[17], len[17];
 
 	(void)s;
-	mksb(&sb, SMALL);
+	th_entry_sb(&sb, SMALL);
 	/* not 4 KiB aligned: offset, length */
 	off[0] = 20 * UNIT + 100; len[0] = PG;
 	mk(&e, 10, 1, off, len);
@@ -145,7 +128,7 @@ static void test_refusals(void **s)
 	/* the file is not small: its memory is known */
 	off[0] = 20 * UNIT; len[0] = UNIT - PG;
 	mk(&e, UNIT - PG, 1, off, len);
-	seal(&e, 50);
+	th_entry_seal(&e, 50);
 	{
 		char why[FAMFS_REASON_LEN];
 
@@ -176,7 +159,7 @@ static void test_refusals(void **s)
 		len[i] = PG;
 	}
 	mk(&e, 100, 16, off, len);
-	seal(&e, 50);
+	th_entry_seal(&e, 50);
 	{
 		char why[FAMFS_REASON_LEN];
 		struct famfs_log_simple_ext x[17];
@@ -204,7 +187,7 @@ static void test_devices(void **s)
 	uint64_t off[2] = { 20 * UNIT, 3 * UNIT + 5 * PG }, len[2] = { PG, PG };
 
 	(void)s;
-	mksb(&sb, SMALL | COMPACT | MULTI);
+	th_entry_sb(&sb, SMALL | COMPACT | MULTI);
 	famfs_logdevs_init(&t, &sb);
 	t.ndevs = 2;
 	t.dev[1].added = true;
@@ -213,17 +196,17 @@ static void test_devices(void **s)
 	t.dev[1].log_idx = 1;
 	mk(&e, 2 * PG, 2, off, len);
 	e.fm.reserved[1] = 1;
-	seal(&e, 50);
+	th_entry_seal(&e, 50);
 	assert_int_equal(famfs_entry_check_devs(&e, 50, &sb, &t, why), 0);
 	/* the same offsets on two devices do not overlap */
 	off[1] = 20 * UNIT;
 	mk(&e, 2 * PG, 2, off, len);
 	e.fm.reserved[1] = 1;
-	seal(&e, 50);
+	th_entry_seal(&e, 50);
 	assert_int_equal(famfs_entry_check_devs(&e, 50, &sb, &t, why), 0);
 	/* device 2: no DEVADD added it */
 	e.fm.reserved[1] = 2;
-	seal(&e, 50);
+	th_entry_seal(&e, 50);
 	assert_int_equal(famfs_entry_check_devs(&e, 50, &sb, &t, why), -EPROTO);
 	assert_int_equal(famfs_entry_owned_devs(&e, 50, &sb, &t, why), -EPROTO);
 	/* a member's first unit is its superblock's */
@@ -250,12 +233,12 @@ static void test_compact(void **s)
 	int n;
 
 	(void)s;
-	mksb(&sb, SMALL | COMPACT);
+	th_entry_sb(&sb, SMALL | COMPACT);
 	off[0] = 20 * UNIT + 7 * PG; len[0] = 3 * PG;
 	off[1] = 30 * UNIT + 511 * PG; len[1] = PG;
 	mk(&e, 4 * PG, 2, off, len);
-	seal(&e, 77);
-	n = famfs_clog_encode(&e, 77, uuid_a, buf, why);
+	th_entry_seal(&e, 77);
+	n = famfs_clog_encode(&e, 77, th_uuid_a, buf, why);
 	assert_int_equal(n, 1);
 	x = (struct famfs_clog_ext *)(buf + 16 + 32);
 	assert_int_equal(((struct famfs_clog_fmeta *)(buf + 16))->extent_type,
@@ -263,8 +246,8 @@ static void test_compact(void **s)
 	assert_int_equal(le64toh(x[0].offset), off[0]);
 	assert_int_equal(le32toh(x[0].len), 3);		/* pages */
 	assert_int_equal(le32toh(x[1].len), 1);
-	assert_int_equal(famfs_clog_verify(buf, 77, n, uuid_a, why), 1);
-	assert_int_equal(famfs_clog_decode(buf, 77, uuid_a, &d, why), 0);
+	assert_int_equal(famfs_clog_verify(buf, 77, n, th_uuid_a, why), 1);
+	assert_int_equal(famfs_clog_decode(buf, 77, th_uuid_a, &d, why), 0);
 	assert_memory_equal(&d, &e, sizeof(d));
 	assert_int_equal(famfs_entry_check_fields(&d, 77, &sb, NULL, why), 0);
 	/* 16 extents */
@@ -273,22 +256,22 @@ static void test_compact(void **s)
 		len[i] = (i + 1) % 8 * PG + PG;
 	}
 	mk(&e, 16 * PG, 16, off, len);
-	seal(&e, 78);
-	n = famfs_clog_encode(&e, 78, uuid_a, buf, why);
+	th_entry_seal(&e, 78);
+	n = famfs_clog_encode(&e, 78, th_uuid_a, buf, why);
 	assert_int_equal(n, 2);		/* 16 + 32 + 256 + 4 */
-	assert_int_equal(famfs_clog_decode(buf, 78, uuid_a, &d, why), 0);
+	assert_int_equal(famfs_clog_decode(buf, 78, th_uuid_a, &d, why), 0);
 	assert_memory_equal(&d, &e, sizeof(d));
 	/* a length not in pages has no compact form */
 	e.fm.ext.simple[0].len = htole64(PG + 8);
-	assert_int_equal(famfs_clog_encode(&e, 78, uuid_a, buf, why), -EINVAL);
+	assert_int_equal(famfs_clog_encode(&e, 78, th_uuid_a, buf, why), -EINVAL);
 	/* a decoded entry whose page extents are wrong is refused by the
 	 * check, as the v1 form is (across a unit) */
 	off[0] = 21 * UNIT - PG; len[0] = 2 * PG;
 	mk(&e, 100, 1, off, len);
-	seal(&e, 79);
-	n = famfs_clog_encode(&e, 79, uuid_a, buf, why);
+	th_entry_seal(&e, 79);
+	n = famfs_clog_encode(&e, 79, th_uuid_a, buf, why);
 	assert_int_equal(n, 1);
-	assert_int_equal(famfs_clog_decode(buf, 79, uuid_a, &d, why), 0);
+	assert_int_equal(famfs_clog_decode(buf, 79, th_uuid_a, &d, why), 0);
 	assert_int_not_equal(famfs_entry_check_fields(&d, 79, &sb, NULL, why), 0);
 	assert_non_null(strstr(why, "2 MiB unit"));
 }
@@ -300,7 +283,7 @@ static void test_older_tool_refuses(void **s)
 
 	(void)s;
 	assert_true(FAMFS_FEATURE_INCOMPAT_SUPP & SMALL);
-	mksb(&sb, SMALL);
+	th_entry_sb(&sb, SMALL);
 	assert_int_equal(famfs_sb_check(&sb, 0, why), 0);
 	assert_int_equal(famfs_sb_check_known(&sb, 0,
 			 FAMFS_FEATURE_INCOMPAT_SUPP & ~(uint32_t)SMALL, why),

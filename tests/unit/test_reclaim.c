@@ -19,19 +19,13 @@
 #include "th.h"
 
 /* Here the RECLAIMs are appended by hand: the master's famfs.ko holds every
- * deleted file's memory (mocked FAMFSIOC_HELD), so the pass after each rm
+ * deleted file's memory (th_mock_hold_all), so the pass after each rm
  * (test_reclaimpass.c) frees nothing on its own */
-static int hold_all(struct famfs_ioc_held_range *r)
-{
-	r->held = r->len;
-	return 0;
-}
-
 static struct th *held_fmt(uint64_t size, uint64_t loglen, bool compact)
 {
 	struct th *t = th_new_fmt(size, loglen, compact);
 
-	th_mock_held_hook = hold_all;
+	th_mock_held_hook = th_mock_hold_all;
 	return t;
 }
 
@@ -242,26 +236,6 @@ static void test_fuzz(void **s)
 }
 
 /* ---- in a file system ---- */
-static uint64_t off_of(struct th *t, const char *rel)
-{
-	struct famfs_fmap m;
-	char p[700];
-
-	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
-	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
-	return m.ext[0].offset;
-}
-
-static void create(struct th *t, const char *rel, uint64_t size)
-{
-	static const struct famfs_fill nozero = { .nozero = true };
-	int fd = famfs_file_create_fill(&t->fs, rel, size, 0644, 0, 0, NULL,
-					&nozero);
-
-	assert_true(fd >= 0);
-	close(fd);
-}
-
 static unsigned long fsck_problems(struct th *t)
 {
 	struct famfs_fsck_result r;
@@ -301,7 +275,7 @@ static uint64_t create_nozero_zeroed(struct th *t, const char *rel,
 {
 	uint64_t before = famfs_store_stats.zeroed;
 
-	create(t, rel, size);
+	th_create_nozero(&t->fs, rel, size);
 	return famfs_store_stats.zeroed - before;
 }
 
@@ -324,8 +298,8 @@ static void delete_reclaim_reuse(bool compact)
 		assert_true(fd >= 0);
 		close(fd);
 	}
-	create(t, "b", 2 * MiB);
-	a_off = off_of(t, "a");
+	th_create_nozero(&t->fs, "b", 2 * MiB);
+	a_off = th_mock_off_of(t, "a");
 	/* no RECLAIM yet: -Z zeroes nothing */
 	assert_int_equal(create_nozero_zeroed(t, "z", 2 * MiB), 0);
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
@@ -384,9 +358,9 @@ static void delete_reclaim_reuse(bool compact)
 	famfs_quiet = 0;
 	/* the next file of that size gets that memory (this opening's cache),
 	 * zeroed: a's bytes never show, even through a create told not to
-	 * zero (create() asks for nozero: mkfile -Z) */
+	 * zero (th_create_nozero: mkfile -Z) */
 	assert_int_equal(create_nozero_zeroed(t, "c", 4 * MiB), 4 * MiB);
-	assert_int_equal(off_of(t, "c"), a_off);
+	assert_int_equal(th_mock_off_of(t, "c"), a_off);
 	assert_int_equal(fsck_problems(t), 0);
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
 	assert_int_equal(df.used, used);
@@ -397,8 +371,8 @@ static void delete_reclaim_reuse(bool compact)
 	assert_int_equal(famfs_reclaim_append(&t->fs, &del, 1, &freed), 0);
 	assert_int_equal(th_reopen(t), 0);
 	famfs_summary_stats.rebuilds = 0;
-	create(t, "d", 4 * MiB);
-	assert_int_equal(off_of(t, "d"), a_off);
+	th_create_nozero(&t->fs, "d", 4 * MiB);
+	assert_int_equal(th_mock_off_of(t, "d"), a_off);
 	assert_int_equal(fsck_problems(t), 0);
 	/* the summary file (bitmap and first paths) never stands for a log
 	 * with deletes: rebuilt from the log, RECLAIMs and all */
@@ -416,8 +390,8 @@ static void test_fsck_pending(void **s)
 	uint64_t del;
 
 	(void)s;
-	create(t, "a", 4 * MiB);
-	create(t, "b", 2 * MiB);
+	th_create_nozero(&t->fs, "a", 4 * MiB);
+	th_create_nozero(&t->fs, "b", 2 * MiB);
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
 	assert_int_equal(famfs_remove(&t->fs, "b", false), 0);
 	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
@@ -475,8 +449,8 @@ static void corrupt_in_log(bool compact, int what)
 	uint64_t del, d[2];
 	int fd;
 
-	create(t, "a", 2 * MiB);
-	create(t, "b", 2 * MiB);
+	th_create_nozero(&t->fs, "a", 2 * MiB);
+	th_create_nozero(&t->fs, "b", 2 * MiB);
 	assert_int_equal(famfs_mkdir(&t->fs, "dir", 0755, 0, 0, false), 0);
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
 	del = only_pending(t, 2 * MiB);
@@ -561,7 +535,7 @@ static void test_pages(void **s)
 	assert_int_equal(famfs_hosts_create(&t->fs), 0);
 	th_create_ok(&t->fs, "s1", 3 * PG);
 	th_create_ok(&t->fs, "s2", 2 * PG);
-	s1 = off_of(t, "s1");
+	s1 = th_mock_off_of(t, "s1");
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
 	assert_int_equal(df.small_units, 1);
 	assert_int_equal(df.small_pages_used, 5);
@@ -576,7 +550,7 @@ static void test_pages(void **s)
 	assert_int_equal(fsck_problems(t), 0);
 	/* a new small file takes the freed pages */
 	th_create_ok(&t->fs, "s3", 3 * PG);
-	assert_int_equal(off_of(t, "s3"), s1);
+	assert_int_equal(th_mock_off_of(t, "s3"), s1);
 	assert_int_equal(fsck_problems(t), 0);
 	/* every page free: the unit is the unit allocator's again */
 	assert_int_equal(famfs_remove(&t->fs, "s2", false), 0);
@@ -599,7 +573,7 @@ static void test_pages(void **s)
 	assert_int_equal(fsck_problems(t), 0);
 	/* a large file may have the unit now */
 	th_create_ok(&t->fs, "big", 2 * MiB);
-	assert_int_equal(off_of(t, "big"), s1 / (2 * MiB) * (2 * MiB));
+	assert_int_equal(th_mock_off_of(t, "big"), s1 / (2 * MiB) * (2 * MiB));
 	assert_int_equal(fsck_problems(t), 0);
 	assert_int_equal(th_reopen(t), 0);
 	assert_int_equal(fsck_problems(t), 0);
@@ -620,7 +594,7 @@ static void test_chunks(void **s)
 	(void)s;
 	for (unsigned i = 0; i < 40; i++) {
 		snprintf(p, sizeof(p), "f%u", i);
-		create(t, p, 2 * MiB);
+		th_create_nozero(&t->fs, p, 2 * MiB);
 	}
 	for (unsigned i = 0; i < 40; i++) {
 		snprintf(p, sizeof(p), "f%u", i);
@@ -650,9 +624,9 @@ static void torn(bool compact)
 	struct famfs_df df;
 	uint64_t del, i, a_off;
 
-	create(t, "a", 2 * MiB);
-	create(t, "b", 2 * MiB);
-	a_off = off_of(t, "a");
+	th_create_nozero(&t->fs, "a", 2 * MiB);
+	th_create_nozero(&t->fs, "b", 2 * MiB);
+	a_off = th_mock_off_of(t, "a");
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
 	del = only_pending(t, 2 * MiB);
 	assert_int_equal(famfs_entry_build_reclaim(&e, &del, 1), 0);
@@ -674,9 +648,9 @@ static void torn(bool compact)
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
 	assert_int_equal(df.pending_reclaim, 2 * MiB);
 	/* the next create commits it first, then takes the memory */
-	create(t, "c", 2 * MiB);
+	th_create_nozero(&t->fs, "c", 2 * MiB);
 	assert_int_equal(famfs_log_next(t->fs.log), i + 1 + (compact ? 1 : 1));
-	assert_int_equal(off_of(t, "c"), a_off);
+	assert_int_equal(th_mock_off_of(t, "c"), a_off);
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
 	assert_int_equal(df.pending_reclaim, 0);
 	assert_int_equal(df.reclaimed, 2 * MiB);
@@ -704,7 +678,7 @@ static void test_client_replay(void **s)
 	uint64_t del;
 
 	(void)s;
-	create(t, "a", 2 * MiB);
+	th_create_nozero(&t->fs, "a", 2 * MiB);
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
 	del = only_pending(t, 2 * MiB);
 	assert_int_equal(famfs_reclaim_append(&t->fs, &del, 1, NULL), 0);
@@ -729,17 +703,17 @@ static void test_overlap_keeps(void **s)
 	uint64_t a_off, del;
 
 	(void)s;
-	create(t, "a", 2 * MiB);
-	a_off = off_of(t, "a");
+	th_create_nozero(&t->fs, "a", 2 * MiB);
+	a_off = th_mock_off_of(t, "a");
 	th_append_file(t, "x", a_off, 2 * MiB, 100);	/* on a's unit */
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
 	del = only_pending(t, 2 * MiB);
 	assert_int_equal(famfs_reclaim_append(&t->fs, &del, 1, NULL), 0);
-	create(t, "b", 2 * MiB);
-	assert_true(off_of(t, "b") != a_off);
+	th_create_nozero(&t->fs, "b", 2 * MiB);
+	assert_true(th_mock_off_of(t, "b") != a_off);
 	assert_int_equal(th_reopen(t), 0);
-	create(t, "c", 2 * MiB);
-	assert_true(off_of(t, "c") != a_off);
+	th_create_nozero(&t->fs, "c", 2 * MiB);
+	assert_true(th_mock_off_of(t, "c") != a_off);
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
 	assert_int_equal(df.used, 6 * MiB);	/* x's, b's, c's */
 	th_stderr_grab();

@@ -24,16 +24,6 @@ static struct th *mk(uint64_t size)
 	return t;
 }
 
-static uint64_t off_of(struct th *t, const char *rel)
-{
-	char p[PATH_MAX];
-	struct famfs_fmap m;
-
-	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
-	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
-	return m.ext[0].offset;
-}
-
 static struct famfs_df df_of(struct th *t)
 {
 	struct famfs_df df;
@@ -114,7 +104,7 @@ static void test_master_holds(void **s)
 	th_create_ok(&t->fs, "a", 4 * MiB);
 	th_create_ok(&t->fs, "b", 2 * MiB);
 	assert_int_equal(famfs_hosts_create(&t->fs), 0);
-	held_off = off_of(t, "a");
+	held_off = th_mock_off_of(t, "a");
 	held_len = 4 * MiB;
 	th_mock_held_hook = hold_one;
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
@@ -159,7 +149,7 @@ static void test_enospc(void **s)
 
 	(void)s;
 	th_create_ok(&t->fs, "a", 4 * MiB);
-	a_off = off_of(t, "a");
+	a_off = th_mock_off_of(t, "a");
 	assert_int_equal(famfs_hosts_create(&t->fs), 0);
 	other_host(t, slot, 0, 0, FAMFS_HOLDS_NONE);	/* behind */
 	df = df_of(t);
@@ -183,7 +173,7 @@ static void test_enospc(void **s)
 	fd = famfs_file_create(&t->fs, "b", 4 * MiB, 0644, 0, 0);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(off_of(t, "b"), a_off);
+	assert_int_equal(th_mock_off_of(t, "b"), a_off);
 	df = df_of(t);
 	assert_int_equal(df.pending_reclaim, 0);
 	assert_int_equal(df.reclaimed, 4 * MiB);
@@ -227,7 +217,7 @@ static void test_registered_after(void **s)
 	th_create_ok(&t->fs, "b", 2 * MiB);
 	assert_int_equal(famfs_hosts_create(&t->fs), 0);
 	th_mock_held_hook = hold_one;		/* the master holds a, */
-	held_off = off_of(t, "a");
+	held_off = th_mock_off_of(t, "a");
 	held_len = 4 * MiB;
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
 	d = famfs_log_next(t->fs.log) - 1;

@@ -42,37 +42,6 @@
 #define PAGE		4096ULL
 #define AT		8192	/* the page put in the pipe, in extent 1 */
 
-struct loc {
-	unsigned int dev;
-	unsigned long long off;
-};
-
-static unsigned long long num(const char *s)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 0);
-
-	switch (*end) {
-	case 'K': v <<= 10; break;
-	case 'M': v <<= 20; break;
-	case 'G': v <<= 30; break;
-	}
-	return v;
-}
-
-static struct loc at(const char *s)
-{
-	struct loc l = { 0, 0 };
-	const char *colon = strchr(s, ':');
-
-	if (colon) {
-		l.dev = strtoul(s, NULL, 10);
-		s = colon + 1;
-	}
-	l.off = num(s);
-	return l;
-}
-
 /* FAMFSIOC_HELD of @n ranges on @fd: the ioctl's result. */
 static int held(int fd, struct famfs_ioc_held_range *r, unsigned int n)
 {
@@ -97,7 +66,7 @@ static struct famfs_ioc_held_range rng(unsigned int dev,
 
 /* PASS @name iff range @l (2 MiB from @l.off + @skip) is held @want bytes
  * with flags @flags. */
-static void expect(const char *name, int fd, struct loc l,
+static void expect(const char *name, int fd, struct t_loc l,
 		   unsigned long long skip, unsigned long long len,
 		   unsigned long long want, unsigned int flags)
 {
@@ -112,23 +81,6 @@ static void expect(const char *name, int fd, struct loc l,
 		       (unsigned long long)r.held, r.flags, want, flags);
 	else
 		t_pass(name);
-}
-
-/* Map @n 2 MiB extents at @l[] to @fd (MAP_CREATE_V3). */
-static int map_at(int fd, const struct loc *l, unsigned int n)
-{
-	struct famfs_ioc_dext d[2];
-	struct famfs_ioc_map_v2 m;
-	unsigned int i;
-
-	memset(d, 0, sizeof(d));
-	for (i = 0; i < n; i++) {
-		d[i].devindex = l[i].dev;
-		d[i].offset = l[i].off;
-		d[i].len = TWO_MiB;
-	}
-	m = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, n * TWO_MiB, n, d);
-	return ioctl(fd, FAMFSIOC_MAP_CREATE_V3, &m);
 }
 
 static int open_root(const char *mpt)
@@ -239,7 +191,7 @@ static int do_eperm(const char *mpt)
 	return t_failed;
 }
 
-static int do_live(const char *mpt, struct loc l, int otherdev)
+static int do_live(const char *mpt, struct t_loc l, int otherdev)
 {
 	struct famfs_ioc_held_range r[4];
 	char path[512];
@@ -247,7 +199,7 @@ static int do_live(const char *mpt, struct loc l, int otherdev)
 	char *p;
 
 	fd = mkfile(mpt, "live");
-	if (map_at(fd, &l, 1))
+	if (t_map_locs(fd, &l, 1))
 		die("MAP_CREATE live");
 	expect("named", root, l, 0, TWO_MiB, TWO_MiB, FAMFS_HELD_LIVE);
 	expect("named-on-file", fd, l, 0, TWO_MiB, TWO_MiB, FAMFS_HELD_LIVE);
@@ -281,7 +233,7 @@ static int do_live(const char *mpt, struct loc l, int otherdev)
 
 	/* open after unlink, no mapping */
 	fd = mkfile(mpt, "open");
-	if (map_at(fd, &l, 1))
+	if (t_map_locs(fd, &l, 1))
 		die("MAP_CREATE open");
 	path_of(path, sizeof(path), mpt, "open");
 	if (unlink(path))
@@ -294,27 +246,17 @@ static int do_live(const char *mpt, struct loc l, int otherdev)
 	return t_failed;
 }
 
-static int do_pipe(const char *mpt, struct loc l0, struct loc l1)
+static int do_pipe(const char *mpt, struct t_loc l0, struct t_loc l1)
 {
-	struct loc l[2] = { l0, l1 };
+	struct t_loc l[2] = { l0, l1 };
 	char path[512], buf[PAGE];
 	int root = open_root(mpt), fd, pfd[2];
-	struct iovec iov;
 	char *p;
 
 	fd = mkfile(mpt, "pipe");
-	if (map_at(fd, l, 2))
+	if (t_map_locs(fd, l, 2))
 		die("MAP_CREATE pipe");
-	p = mmap(NULL, 2 * TWO_MiB, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		die("mmap");
-	fill(p, 9, 0, 2 * TWO_MiB);
-	if (pipe(pfd))
-		die("pipe");
-	iov.iov_base = p + TWO_MiB + AT;
-	iov.iov_len = PAGE;
-	if (vmsplice(pfd[1], &iov, 1, 0) != (ssize_t)PAGE)
-		die("vmsplice");
+	p = t_pin(fd, 0, 2 * TWO_MiB, 9, 0, TWO_MiB + AT, pfd);
 	if (munmap(p, 2 * TWO_MiB))
 		die("munmap");
 	close(fd);
@@ -385,7 +327,7 @@ static int do_loop(const char *mpt, int secs, char **devs, int ndevs)
 	return t_failed;
 }
 
-static int do_churn(const char *mpt, struct loc l, int secs)
+static int do_churn(const char *mpt, struct t_loc l, int secs)
 {
 	time_t end = time(NULL) + secs;
 	int oldpipe[2] = { -1, -1 };
@@ -400,7 +342,7 @@ static int do_churn(const char *mpt, struct loc l, int secs)
 		int fd = mkfile(mpt, "churn"), pfd[2] = { -1, -1 };
 		char *p;
 
-		if (map_at(fd, &l, 1)) {
+		if (t_map_locs(fd, &l, 1)) {
 			/* last round's pinned page: its pipe closes below */
 			if (errno != EADDRINUSE)
 				die("MAP_CREATE churn");
@@ -454,15 +396,15 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "eperm"))
 		return t_done(do_eperm(argv[2]));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "live"))
-		return t_done(do_live(argv[2], at(argv[3]),
+		return t_done(do_live(argv[2], t_at(argv[3]),
 				      argc == 5 ? atoi(argv[4]) : -1));
 	if (argc == 5 && !strcmp(argv[1], "pipe"))
-		return t_done(do_pipe(argv[2], at(argv[3]), at(argv[4])));
+		return t_done(do_pipe(argv[2], t_at(argv[3]), t_at(argv[4])));
 	if (argc >= 5 && !strcmp(argv[1], "loop"))
 		return t_done(do_loop(argv[2], atoi(argv[3]), argv + 4,
 				      argc - 4));
 	if (argc == 5 && !strcmp(argv[1], "churn"))
-		return t_done(do_churn(argv[2], at(argv[3]), atoi(argv[4])));
+		return t_done(do_churn(argv[2], t_at(argv[3]), atoi(argv[4])));
 	fprintf(stderr, "usage: held errors MPT | eperm MPT | live MPT OFF [OTHERDEV] |\n"
 		"       pipe MPT OFF0 OFF1 | loop MPT SECS DEV... | churn MPT OFF SECS\n"
 		"       (OFF: [INDEX:]BYTES[KMG])\n");

@@ -45,7 +45,6 @@
  */
 #include "module_test.h"
 #include <stdbool.h>
-#include <sys/uio.h>
 
 #define PAGE		4096
 #define AT		8192	/* the page of the file put in the pipe */
@@ -68,19 +67,8 @@ static void print_pfn(const void *addr)
 /* Maps 2 MiB of @fd at 0, writes @seed's pattern, vmsplices the page at AT. */
 static void pin_page(int fd, uint64_t seed, int pipefd[2], off_t dev_base)
 {
-	struct iovec iov;
-	char *p;
+	char *p = t_pin(fd, 0, TWO_MiB, seed, dev_base, AT, pipefd);
 
-	p = mmap(NULL, TWO_MiB, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		die("mmap");
-	fill(p, seed, dev_base, TWO_MiB);
-	if (pipe(pipefd))
-		die("pipe");
-	iov.iov_base = p + AT;
-	iov.iov_len = PAGE;
-	if (vmsplice(pipefd[1], &iov, 1, 0) != PAGE)
-		die("vmsplice");
 	print_pfn(p + AT);
 	if (munmap(p, TWO_MiB))
 		die("munmap");
@@ -107,30 +95,16 @@ static void check_pipe(const char *name, int pipefd[2], uint64_t seed,
 	close(pipefd[1]);
 }
 
-/* Where a file goes: OFF on device DEV (see the header). */
-struct loc {
-	unsigned int dev;
-	unsigned long long off;
-};
-
 /* MAP_CREATE of 2 MiB at @at for @fd: 0, or -1 and errno. */
-static int map_at(int fd, struct loc at)
+static int map_at(int fd, struct t_loc at)
 {
-	struct famfs_ioc_map_v2 m;
-	struct famfs_ioc_dext d;
-
 	if (!at.dev)
 		return map1(fd, TWO_MiB, at.off, TWO_MiB);
-	memset(&d, 0, sizeof(d));
-	d.devindex = at.dev;
-	d.offset = at.off;
-	d.len = TWO_MiB;
-	m = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, TWO_MiB, 1, &d);
-	return ioctl(fd, FAMFSIOC_MAP_CREATE_V3, &m);
+	return t_map_locs(fd, &at, 1);
 }
 
 /* A new 2 MiB file NAME at @at; *@err is MAP_CREATE's errno (0: mapped). */
-static int newfile(const char *mpt, const char *name, struct loc at, int *err)
+static int newfile(const char *mpt, const char *name, struct t_loc at, int *err)
 {
 	int fd = mkfile(mpt, name);
 
@@ -138,7 +112,7 @@ static int newfile(const char *mpt, const char *name, struct loc at, int *err)
 	return fd;
 }
 
-static int do_unlink(const char *mpt, struct loc off)
+static int do_unlink(const char *mpt, struct t_loc off)
 {
 	static char buf[TWO_MiB];
 	int pipefd[2], a, b, err;
@@ -172,7 +146,7 @@ static int do_unlink(const char *mpt, struct loc off)
 	return t_failed;
 }
 
-static int do_hold(const char *mpt, const char *name, struct loc off,
+static int do_hold(const char *mpt, const char *name, struct t_loc off,
 		   const char *dir, bool drain)
 {
 	char path[512];
@@ -199,23 +173,13 @@ static int do_holddev(const char *dev, const char *dir)
 {
 	const off_t base = 64 * MiB;
 	int pipefd[2], fd;
-	struct iovec iov;
 	char path[512];
 	char *p;
 
 	fd = open(dev, O_RDWR);
 	if (fd < 0)
 		die(dev);
-	p = mmap(NULL, TWO_MiB, PROT_READ | PROT_WRITE, MAP_SHARED, fd, base);
-	if (p == MAP_FAILED)
-		die("mmap");
-	fill(p, 55, base, TWO_MiB);
-	if (pipe(pipefd))
-		die("pipe");
-	iov.iov_base = p + AT;
-	iov.iov_len = PAGE;
-	if (vmsplice(pipefd[1], &iov, 1, 0) != PAGE)
-		die("vmsplice");
+	p = t_pin(fd, base, TWO_MiB, 55, base, AT, pipefd);
 	munmap(p, TWO_MiB);
 	close(fd);
 	snprintf(path, sizeof(path), "%s/ready", dir);
@@ -227,7 +191,7 @@ static int do_holddev(const char *dev, const char *dir)
 	return t_failed;
 }
 
-static int do_fill(const char *mpt, const char *name, struct loc off)
+static int do_fill(const char *mpt, const char *name, struct t_loc off)
 {
 	static char buf[TWO_MiB];
 	int fd, err;
@@ -245,39 +209,17 @@ static int do_fill(const char *mpt, const char *name, struct loc off)
 	return 0;
 }
 
-static void dext(struct famfs_ioc_dext *d, struct loc at)
+static int do_trim(const char *mpt, struct t_loc x, struct t_loc y)
 {
-	memset(d, 0, sizeof(*d));
-	d->devindex = at.dev;
-	d->offset = at.off;
-	d->len = TWO_MiB;
-}
-
-static int do_trim(const char *mpt, struct loc x, struct loc y)
-{
-	struct famfs_ioc_map_v2 m;
-	struct famfs_ioc_dext d[2];
+	const struct t_loc l[2] = { x, y };
 	int pipefd[2], fd, f0, f1, err;
-	struct iovec iov;
 	char path[512];
 	char *p;
 
-	dext(&d[0], x);
-	dext(&d[1], y);
 	fd = mkfile(mpt, "t");
-	m = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, 2 * TWO_MiB, 2, d);
-	if (ioctl(fd, FAMFSIOC_MAP_CREATE_V3, &m))
+	if (t_map_locs(fd, l, 2))
 		die("MAP_CREATE_V3 t");
-	p = mmap(NULL, 2 * TWO_MiB, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		die("mmap");
-	fill(p, 77, 0, 2 * TWO_MiB);
-	if (pipe(pipefd))
-		die("pipe");
-	iov.iov_base = p + TWO_MiB + AT;
-	iov.iov_len = PAGE;
-	if (vmsplice(pipefd[1], &iov, 1, 0) != PAGE)
-		die("vmsplice");
+	p = t_pin(fd, 0, 2 * TWO_MiB, 77, 0, TWO_MiB + AT, pipefd);
 	print_pfn(p + TWO_MiB + AT);
 	if (munmap(p, 2 * TWO_MiB))
 		die("munmap");
@@ -299,49 +241,6 @@ static int do_trim(const char *mpt, struct loc x, struct loc y)
 	close(f0);
 	close(f1);
 	return t_failed;
-}
-
-/* A byte count: digits with an optional K, M or G suffix. */
-static unsigned long long num(const char *s)
-{
-	char *end;
-	unsigned long long n = strtoull(s, &end, 10);
-
-	switch (*end) {
-	case 'G':
-		n <<= 10;
-		/* fall through */
-	case 'M':
-		n <<= 10;
-		/* fall through */
-	case 'K':
-		n <<= 10;
-		end++;
-		break;
-	}
-	if (end == s || *end) {
-		printf("FAIL setup: bad size '%s'\n", s);
-		exit(1);
-	}
-	return n;
-}
-
-/* [INDEX:]OFF */
-static struct loc at(const char *s)
-{
-	struct loc l = { 0, 0 };
-	const char *colon = strchr(s, ':');
-
-	if (colon) {
-		l.dev = strtoul(s, NULL, 10);
-		if (!l.dev || l.dev >= FAMFS_MAX_DEVS) {
-			printf("FAIL setup: bad device index in '%s'\n", s);
-			exit(1);
-		}
-		s = colon + 1;
-	}
-	l.off = num(s);
-	return l;
 }
 
 /* DEV_ADD of all of @dev (rounded down to 2 MiB) as member @index. */
@@ -371,19 +270,19 @@ static int do_attach(const char *mpt, const char *dev, unsigned int index)
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "unlink"))
-		return t_done(do_unlink(argv[2], at(argv[3])));
+		return t_done(do_unlink(argv[2], t_at(argv[3])));
 	if (argc == 5 && !strcmp(argv[1], "trim"))
-		return t_done(do_trim(argv[2], at(argv[3]), at(argv[4])));
+		return t_done(do_trim(argv[2], t_at(argv[3]), t_at(argv[4])));
 	if (argc == 6 && !strcmp(argv[1], "hold"))
-		return t_done(do_hold(argv[2], argv[3], at(argv[4]),
+		return t_done(do_hold(argv[2], argv[3], t_at(argv[4]),
 				      argv[5], true));
 	if (argc == 6 && !strcmp(argv[1], "holdexit"))
-		return t_done(do_hold(argv[2], argv[3], at(argv[4]),
+		return t_done(do_hold(argv[2], argv[3], t_at(argv[4]),
 				      argv[5], false));
 	if (argc == 4 && !strcmp(argv[1], "holddev"))
 		return t_done(do_holddev(argv[2], argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "fill"))
-		return t_done(do_fill(argv[2], argv[3], at(argv[4])));
+		return t_done(do_fill(argv[2], argv[3], t_at(argv[4])));
 	if (argc == 5 && !strcmp(argv[1], "attach"))
 		return t_done(do_attach(argv[2], argv[3],
 					strtoul(argv[4], NULL, 10)));

@@ -30,6 +30,7 @@
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <linux/fs.h>
 #include <linux/famfs_ioctl.h>
 
@@ -365,6 +366,103 @@ T_API unsigned long long t_bfree(const char *mpt)
 	if (statfs(mpt, &s))
 		die("statfs");
 	return s.f_bfree;
+}
+
+/*
+ * Where a file's 2 MiB goes: OFF on device DEV, written [INDEX:]OFF on the
+ * command line (OFF: digits with an optional K, M or G suffix; INDEX: a
+ * member, 1 to FAMFS_MAX_DEVS - 1); e.g. 1:420M.
+ */
+struct t_loc {
+	unsigned int dev;
+	unsigned long long off;
+};
+
+/* A byte count: digits with an optional K, M or G suffix (else FAIL setup). */
+T_API unsigned long long t_num(const char *s)
+{
+	char *end;
+	unsigned long long n = strtoull(s, &end, 10);
+
+	switch (*end) {
+	case 'G':
+		n <<= 10;
+		/* fall through */
+	case 'M':
+		n <<= 10;
+		/* fall through */
+	case 'K':
+		n <<= 10;
+		end++;
+		break;
+	}
+	if (end == s || *end) {
+		printf("FAIL setup: bad size '%s'\n", s);
+		exit(1);
+	}
+	return n;
+}
+
+/* [INDEX:]OFF (else FAIL setup) */
+T_API struct t_loc t_at(const char *s)
+{
+	struct t_loc l = { 0, 0 };
+	const char *colon = strchr(s, ':');
+
+	if (colon) {
+		l.dev = strtoul(s, NULL, 10);
+		if (!l.dev || l.dev >= FAMFS_MAX_DEVS) {
+			printf("FAIL setup: bad device index in '%s'\n", s);
+			exit(1);
+		}
+		s = colon + 1;
+	}
+	l.off = t_num(s);
+	return l;
+}
+
+/* FAMFSIOC_MAP_CREATE_V3 of @n (1 or 2) 2 MiB extents at @l[] for @fd: a
+ * file of n * 2 MiB; 0, or -1 and errno. */
+T_API int t_map_locs(int fd, const struct t_loc *l, unsigned int n)
+{
+	struct famfs_ioc_dext d[2];
+	struct famfs_ioc_map_v2 m;
+	unsigned int i;
+
+	memset(d, 0, sizeof(d));
+	for (i = 0; i < n && i < 2; i++) {
+		d[i].devindex = l[i].dev;
+		d[i].offset = l[i].off;
+		d[i].len = TWO_MiB;
+	}
+	m = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, n * TWO_MiB, n, d);
+	return ioctl(fd, FAMFSIOC_MAP_CREATE_V3, &m);
+}
+
+/*
+ * A page pinned: @len bytes of @fd from @off mapped shared and filled with
+ * @seed's pattern (fill() from device byte @base), the 4 KiB page at @at of
+ * the mapping vmsplice'd into a new pipe @pfd -- it stays referenced until
+ * the pipe lets go of it, whatever happens to the mapping, the file or the
+ * mount.  Returns the mapping: the caller unmaps it.
+ */
+T_API char *t_pin(int fd, off_t off, size_t len, uint64_t seed, off_t base,
+		  size_t at, int pfd[2])
+{
+	struct iovec iov;
+	char *p;
+
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	if (p == MAP_FAILED)
+		die("mmap");
+	fill(p, seed, base, len);
+	if (pipe(pfd))
+		die("pipe");
+	iov.iov_base = p + at;
+	iov.iov_len = 4096;
+	if (vmsplice(pfd[1], &iov, 1, 0) != 4096)
+		die("vmsplice");
+	return p;
 }
 
 /*

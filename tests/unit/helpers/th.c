@@ -402,14 +402,19 @@ static int m_map_get_v2(int fd, struct famfs_ioc_map_v2 *h)
 	return 0;
 }
 
+/* the mock's tables: each kernel's ioctls are the older one's and more */
+#define TH_MOCK_V1 \
+	.mount = m_mount, \
+	.umount = m_umount, \
+	.map_create = m_map_create, \
+	.map_get = m_map_get, \
+	.map_getext = m_map_getext
+#define TH_MOCK_V2 TH_MOCK_V1, \
+	.map_create_v2 = m_map_create_v2, \
+	.map_get_v2 = m_map_get_v2
+
 const struct famfs_kernel_ops th_mock_kernel = {
-	.mount = m_mount,
-	.umount = m_umount,
-	.map_create = m_map_create,
-	.map_get = m_map_get,
-	.map_getext = m_map_getext,
-	.map_create_v2 = m_map_create_v2,
-	.map_get_v2 = m_map_get_v2,
+	TH_MOCK_V2,
 	.dev_add = th_mock_dev_add,
 	.dev_get = th_mock_dev_get,
 	.map_create_v3 = th_mock_map_create_v3,
@@ -418,24 +423,10 @@ const struct famfs_kernel_ops th_mock_kernel = {
 };
 
 /* the same without v3: a famfs.ko of issue 11's time */
-const struct famfs_kernel_ops th_mock_kernel_v2 = {
-	.mount = m_mount,
-	.umount = m_umount,
-	.map_create = m_map_create,
-	.map_get = m_map_get,
-	.map_getext = m_map_getext,
-	.map_create_v2 = m_map_create_v2,
-	.map_get_v2 = m_map_get_v2,
-};
+const struct famfs_kernel_ops th_mock_kernel_v2 = { TH_MOCK_V2 };
 
 /* the same without v2: an older famfs.ko */
-const struct famfs_kernel_ops th_mock_kernel_v1 = {
-	.mount = m_mount,
-	.umount = m_umount,
-	.map_create = m_map_create,
-	.map_get = m_map_get,
-	.map_getext = m_map_getext,
-};
+const struct famfs_kernel_ops th_mock_kernel_v1 = { TH_MOCK_V1 };
 
 const struct famfs_kernel_ops th_mock_kernel_2024 = {
 	.mount = m_mount,
@@ -471,9 +462,29 @@ int th_mock_lookup_fmap(const char *path, struct famfs_fmap *map)
 	return 0;
 }
 
+uint64_t th_mock_off_of(struct th *t, const char *rel)
+{
+	struct famfs_fmap m;
+	char p[700];
+
+	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
+	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
+	return m.ext[0].offset;
+}
+
 void th_create_ok(struct famfs_fs *fs, const char *rel, uint64_t size)
 {
 	int fd = famfs_file_create(fs, rel, size, 0644, 0, 0);
+
+	assert_true(fd >= 0);
+	close(fd);
+}
+
+void th_create_nozero(struct famfs_fs *fs, const char *rel, uint64_t size)
+{
+	static const struct famfs_fill nozero = { .nozero = true };
+	int fd = famfs_file_create_fill(fs, rel, size, 0644, 0, 0, NULL,
+					&nozero);
 
 	assert_true(fd >= 0);
 	close(fd);

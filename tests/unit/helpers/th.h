@@ -59,6 +59,8 @@ void th_touch(struct th *t, const char *rel, const char *content);
 int th_count_entries(const char *dir);
 /* famfs_file_create of rel (0644, owned by root) that must succeed; closed */
 void th_create_ok(struct famfs_fs *fs, const char *rel, uint64_t size);
+/* the same, its memory not zeroed (famfs_fill nozero) */
+void th_create_nozero(struct famfs_fs *fs, const char *rel, uint64_t size);
 bool th_exists(struct th *t, const char *rel, bool dir);
 /* The messages of what runs between th_stderr_grab() and th_stderr_take()
  * (famfs_quiet off meanwhile): into buf (n bytes, NUL-ended) */
@@ -72,6 +74,14 @@ extern uint64_t th_now;
 extern unsigned th_slept;
 extern void (*th_during_wait)(unsigned slept);
 int th_teardown(void **state);
+
+/* th_entry.c: the entry tests' (no file system) superblock: fs uuid
+ * th_uuid_a, master th_uuid_b, 1 GiB with an 8 MiB log, its incompat word
+ * incompat, CRCed; an entry sealed as the append does it (seq idx, fs uuid
+ * th_uuid_a, its CRC) */
+extern const uint8_t th_uuid_a[16], th_uuid_b[16];
+void th_entry_sb(struct famfs_superblock *sb, uint32_t incompat);
+void th_entry_seal(struct famfs_log_entry *e, uint64_t idx);
 
 /* mock famfs.ko: maps kept per (dev, ino) */
 extern const struct famfs_kernel_ops th_mock_kernel;
@@ -95,6 +105,9 @@ int th_mock_fmap_of(int fd, struct famfs_fmap *out);
 /* the v1 view (-EOVERFLOW for a map v1 cannot express) */
 int th_mock_lookup(const char *path, struct famfs_ioc_map *map);
 int th_mock_lookup_fmap(const char *path, struct famfs_fmap *map);
+/* the offset of the first extent of mpt/rel in the mock (it must be
+ * mapped) */
+uint64_t th_mock_off_of(struct th *t, const char *rel);
 
 /* th_dev.c: member devices of the mock (in th_mock_kernel): attached
  * index -> the plain file (dev, ino) and size; reset by th_mock_reset */
@@ -115,6 +128,9 @@ int th_mock_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h);
 /* FAMFSIOC_HELD: each range held 0 bytes unless the hook sets r->held (or
  * fails the call: its -errno) */
 extern int (*th_mock_held_hook)(struct famfs_ioc_held_range *r);
+/* a th_mock_held_hook: every range held whole (the master's famfs.ko
+ * holds every deleted file's memory: a reclaim pass frees nothing) */
+int th_mock_hold_all(struct famfs_ioc_held_range *r);
 extern unsigned long th_mock_held_calls;
 int th_mock_held(int fd, struct famfs_ioc_held *h);
 /* any map, with the flag for page extents */

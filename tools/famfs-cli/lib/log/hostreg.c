@@ -203,28 +203,6 @@ int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return famfs_hosttab_write(t, slot, &h);
 }
 
-/* under the log lock, the master checked */
-static int master_locked(struct famfs_fs *fs, bool *took)
-{
-	int rc = famfs_fs_writable(fs);
-
-	*took = false;
-	if (rc)
-		return rc;
-	if (!fs->locked) {
-		rc = famfs_fs_lock(fs);
-		if (rc)
-			return rc;
-		*took = true;
-	}
-	rc = famfs_master_check(fs);
-	if (rc && *took) {
-		famfs_fs_unlock(fs);
-		*took = false;
-	}
-	return rc;
-}
-
 /* (uuid, generation) added to ev; a full list first drops fences that no
  * slot holds any more (that host registered again, or its slot zeroed) */
 static int fence(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
@@ -263,7 +241,7 @@ int famfs_hosts_evict_uuid(struct famfs_fs *fs, struct famfs_hosttab *t,
 	struct famfs_hosts_ev ev;
 	struct famfs_host h;
 	bool took, found = false;
-	int rc = master_locked(fs, &took);
+	int rc = famfs_master_lock(fs, true, &took);
 
 	if (rc)
 		return rc;
@@ -282,8 +260,7 @@ int famfs_hosts_evict_uuid(struct famfs_fs *fs, struct famfs_hosttab *t,
 	if (rc == -ENOSPC)
 		famfs_err("%s: the evicted list is full (%u hosts whose slots still hold their registration): evict by slot (famfs hosts evict --slot N)",
 			  fs->name, FAMFS_HOSTS_MAX_EVICT);
-	if (took)
-		famfs_fs_unlock(fs);
+	famfs_master_unlock(fs, &took);
 	return rc;
 }
 
@@ -297,7 +274,7 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 
 	if (n >= FAMFS_HOST_SLOTS)
 		return -ENOENT;
-	rc = master_locked(fs, &took);
+	rc = famfs_master_lock(fs, true, &took);
 	if (rc)
 		return rc;
 	rc = read_ev(fs, t, &ev);
@@ -310,7 +287,6 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 	}
 	if (!rc)
 		rc = famfs_hosttab_zero_slot(t, n);
-	if (took)
-		famfs_fs_unlock(fs);
+	famfs_master_unlock(fs, &took);
 	return rc;
 }

@@ -307,21 +307,12 @@ unalloc:
 
 int famfs_hosts_create(struct famfs_fs *fs)
 {
-	bool took = false;
-	int rc = famfs_fs_writable(fs);
+	bool took;
+	int rc = famfs_master_lock(fs, true, &took);
 
 	if (rc)
 		return rc;
-	if (!fs->locked) {
-		rc = famfs_fs_lock(fs);
-		if (rc)
-			return rc;
-		took = true;
-	}
-	rc = famfs_master_check(fs);
-	if (!rc)
-		rc = create_locked(fs);
-	if (took)
-		famfs_fs_unlock(fs);
+	rc = create_locked(fs);
+	famfs_master_unlock(fs, &took);
 	return rc;
 }

@@ -188,22 +188,17 @@ bool famfs_fs_has_hosts(const struct famfs_fs *fs)
 int famfs_reclaim_pass(struct famfs_fs *fs, struct famfs_reclaim_pass *p)
 {
 	struct famfs_reclaim_dels d = { 0 };
-	bool took = false;
+	bool took;
 	int rc;
 
 	p->pending = p->reclaimed = 0;
 	p->freed = 0;
 	if (!famfs_fs_has_hosts(fs))
 		return 0;
-	rc = famfs_fs_writable(fs);
+	/* the master's check is its append's (famfs_reclaim_append_locked) */
+	rc = famfs_master_lock(fs, false, &took);
 	if (rc)
 		return rc;
-	if (!fs->locked && !fs->held) {
-		rc = famfs_fs_lock(fs);
-		if (rc)
-			return rc;
-		took = true;
-	}
 	fs->cache_names_want = true;
 	rc = famfs_fs_cache_ready(fs, "reclaim", "RECLAIM");
 	if (!rc && !fs->cache_names)
@@ -211,8 +206,7 @@ int famfs_reclaim_pass(struct famfs_fs *fs, struct famfs_reclaim_pass *p)
 	if (!rc)
 		rc = pass_locked(fs, &d, p);
 	free(d.del);
-	if (took)
-		famfs_fs_unlock(fs);
+	famfs_master_unlock(fs, &took);
 	/* the other failures were said where they happened */
 	if (rc == -ENOMEM)
 		famfs_err("%s: reclaim: out of memory: nothing reclaimed", fs->name);

@@ -270,6 +270,33 @@ int famfs_master_check(struct famfs_fs *fs)
 	}
 }
 
+int famfs_master_lock(struct famfs_fs *fs, bool check, bool *took)
+{
+	int rc = famfs_fs_writable(fs);
+
+	*took = false;
+	if (rc)
+		return rc;
+	if (!fs->locked) {
+		rc = famfs_fs_lock(fs);
+		if (rc)
+			return rc;
+		*took = true;
+	}
+	if (check)
+		rc = famfs_master_check(fs);
+	if (rc)
+		famfs_master_unlock(fs, took);
+	return rc;
+}
+
+void famfs_master_unlock(struct famfs_fs *fs, bool *took)
+{
+	if (*took)
+		famfs_fs_unlock(fs);
+	*took = false;
+}
+
 int famfs_master_set(struct famfs_fs *fs, const uint8_t host[16])
 {
 	char reason[FAMFS_MREC_REASON_LEN], me_s[37], m_s[37], p[PATH_MAX];

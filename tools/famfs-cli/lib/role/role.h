@@ -76,6 +76,13 @@ void famfs_master_instance_judge(struct famfs_fs *fs);
  * role (a free record, or this host's from before a reboot, is claimed
  * first); else a message and -EPERM (another holder) or -EUCLEAN. */
 int famfs_master_check(struct famfs_fs *fs);
+/* A write by the master (the host table's creation and evictions, a
+ * reclaim pass): famfs_fs_writable, then the log lock unless this process
+ * holds it already (a hold, a caller's lock; *took: taken here), then, if
+ * check, famfs_master_check.  On a failure nothing is kept.  Paired with
+ * famfs_master_unlock, which unlocks only what was taken here. */
+int famfs_master_lock(struct famfs_fs *fs, bool check, bool *took);
+void famfs_master_unlock(struct famfs_fs *fs, bool *took);
 /* Claim the role (at mount, famfs master claim): a free record or this
  * host's from before a reboot; force: any record, and this host becomes
  * the superblock's master too.  Under the log lock.  A record that was
