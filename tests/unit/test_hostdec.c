@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The reclaim decision (lib/role/hostdec.c, format revision 3): DELETE d
  * may be reclaimed only when every registered, not evicted slot has
- * registered_at > d, or replayed > d and holds_from > d (the master's own
- * included); a torn slot blocks all; times are never used.  Every host
+ * holds_from > d and (registered_at > d or replayed > d) (the master's
+ * own included): what famfs.ko there reports held blocks, whenever the
+ * host registered; a torn slot blocks all; times are never used.  Every host
  * state alone, then every pair of them, the blockers reported per DELETE,
  * a table of 64+ hosts and a full-size one. */
 #define _GNU_SOURCE
@@ -34,6 +35,9 @@ enum kind {
 	K_TORN,		/* no verifying copy, not zero */
 	K_MASTER_LIVE,	/* the master's own slot, past d, holding none */
 	K_MASTER_HOLDING,	/* the master's own slot holds d */
+	K_REG_AFTER_HOLDING,	/* registered after d, but famfs.ko there
+				 * reports d's memory held (r38: a mount
+				 * registered after its own replay) */
 	K_NKINDS
 };
 static const enum famfs_host_block expect[K_NKINDS] = {
@@ -47,7 +51,7 @@ static const enum famfs_host_block expect[K_NKINDS] = {
 	[K_STALE] = FAMFS_HB_BEHIND,
 	[K_STALE_LIVE] = FAMFS_HB_NONE,
 	[K_EVICTED] = FAMFS_HB_NONE,
-	[K_EVICT_OLDGEN] = FAMFS_HB_BEHIND,
+	[K_EVICT_OLDGEN] = FAMFS_HB_HOLDING,	/* it holds 20, and is behind */
 	[K_REBOOTED] = FAMFS_HB_NONE,
 	[K_REG_AFTER] = FAMFS_HB_NONE,
 	[K_REG_AT] = FAMFS_HB_BEHIND,
@@ -55,6 +59,7 @@ static const enum famfs_host_block expect[K_NKINDS] = {
 	[K_TORN] = FAMFS_HB_TORN,
 	[K_MASTER_LIVE] = FAMFS_HB_NONE,
 	[K_MASTER_HOLDING] = FAMFS_HB_HOLDING,
+	[K_REG_AFTER_HOLDING] = FAMFS_HB_HOLDING,
 };
 
 static const uint8_t master[16] = { 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa,
@@ -126,7 +131,11 @@ static void mk(struct famfs_host *h, enum kind k, unsigned n,
 	case K_REG_AFTER:
 		h->registered_at = D + 1;
 		h->replayed = 0;
-		h->holds_from = 0;	/* nothing it holds can be d */
+		break;
+	case K_REG_AFTER_HOLDING:
+		h->registered_at = D + 1;
+		h->replayed = 0;
+		h->holds_from = D;
 		break;
 	case K_REG_AT:
 		h->registered_at = D;

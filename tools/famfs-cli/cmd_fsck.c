@@ -33,6 +33,9 @@ const struct cli_doc cli_doc_fsck = {
 		"other is corrupt, and stops the master from creating files until the\n"
 		"log is repaired.  The memory of deleted files that no RECLAIM freed yet\n"
 		"is no problem: a line says how many files and bytes (pending reclaim).\n"
+		"Nor is a host table slot that does not verify (torn: a first claim cut\n"
+		"by a crash, or one being written at that moment): a line names it, as\n"
+		"it blocks every reclaim until famfs hosts evict --slot N.\n"
 		"Each problem is reported on stderr with the entry and path it concerns.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'v', "verbose", NULL, "list every entry (text output only)" },
@@ -44,7 +47,9 @@ const struct cli_doc cli_doc_fsck = {
 		  "superblock_valid, entries, files, directories, corrupt_entries,\n"
 		  "problems (a count), used and free (bytes; memory that several\n"
 		  "files share counts once), pending_reclaim_files and\n"
-		  "pending_reclaim_bytes (only when some are pending), problem_list\n"
+		  "pending_reclaim_bytes (only when some are pending), torn_host_slots\n"
+		  "and torn_host_slot_list (the first 8; only when some are torn),\n"
+		  "problem_list\n"
 		  "(the messages), devices\n"
 		  "(index, role primary or member, path: where this host found the\n"
 		  "member, ok: found with its superblock as the log added it).  Always\n"
@@ -121,6 +126,17 @@ int cli_fsck_run(const char *prog, const char *target, bool json)
 		printf("%s: %s: %lu deleted files' memory (%llu bytes) pending reclaim (no problem: used until no host can reach it)\n",
 		       prog, target, r.pending_files,
 		       (unsigned long long)r.pending_bytes);
+	if (!json && r.torn_slots) {
+		char list[96] = "";
+		unsigned n = r.torn_slots < 8 ? r.torn_slots : 8;
+
+		for (unsigned i = 0; i < n; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 "%s%u", i ? ", " : "", r.torn_slot[i]);
+		printf("%s: %s: %u host table slots torn (%s%s): each blocks every reclaim -- a first claim cut by a crash, or one being written now (famfs hosts; famfs hosts evict --slot N)\n",
+		       prog, target, r.torn_slots, list,
+		       r.torn_slots > n ? ", ..." : "");
+	}
 	return r.problems ? FAMFS_EXIT_PROBLEM : FAMFS_EXIT_OK;
 }
 

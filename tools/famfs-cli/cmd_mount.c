@@ -262,7 +262,10 @@ int cli_mount(const char *dev, const char *mpt,
 				  mpt, strerror(-rc));
 		if (!rc)
 			rc = famfs_logplay(&fs, false, &r);
-		if (!rc && famfs_hosts_checkin(&fs, true, true, n0, NULL) == -ESTALE)
+		/* not fresh: a registration made only now (no table at the
+		 * first check-in) comes after a replay that may have mapped
+		 * any file the log had */
+		if (!rc && famfs_hosts_checkin(&fs, false, true, n0, NULL) == -ESTALE)
 			rc = -ESTALE;
 	}
 	/* the master's create summary, from the log as it is now */

@@ -664,7 +664,8 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
  * whole; the newest copy whose CRC -- seeded with the fs uuid -- verifies is
  * the slot).  A host writes only its own slot.  The master appends a RECLAIM
  * for DELETE d only when every registered slot that is not evicted has
- * registered_at > d, or replayed > d and holds_from > d (its own included);
+ * holds_from > d and either registered_at > d or replayed > d (its own
+ * included: what famfs.ko reports held blocks, however late it registered);
  * a slot with no verifying copy that is not all zero blocks every reclaim
  * until the master zeroes it (an eviction by slot).  Times are shown, never
  * used to decide.  How slots

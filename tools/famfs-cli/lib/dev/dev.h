@@ -90,6 +90,7 @@ struct famfs_flush_stats {
 	unsigned long invalidates;	/* famfs_cpu_flush (reader side too) */
 	unsigned long refreshes;	/* famfs_map_refresh */
 	unsigned long crc_retries;	/* checks redone after a refresh */
+	unsigned long file_invalidates;	/* new files on reclaimed memory */
 };
 extern struct famfs_flush_stats famfs_flush_stats;
 void famfs_flush_stats_print(FILE *f);

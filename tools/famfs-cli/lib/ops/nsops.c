@@ -82,9 +82,9 @@ static int object_at(struct famfs_fs *fs, const char *norm, const char *p,
 
 /* What is at norm here is the object o of the log -- a regular file with
  * its entry's map, or a directory -- or nothing (*absent): 0; else
- * -errno (printed: it is not the logged one, nothing is logged) */
+ * -errno (printed when say: it is not the logged one, nothing is logged) */
 static int local_is(struct famfs_fs *fs, const char *norm, const char *p,
-		    const struct famfs_names_obj *o, bool *absent)
+		    const struct famfs_names_obj *o, bool *absent, bool say)
 {
 	bool dir = o->kind == FAMFS_LOG_MKDIR;
 	int fd = dirset_open_under(fs->mpt, norm, dir ? DIRSET_DIR : FILE_OPEN);
@@ -97,9 +97,10 @@ static int local_is(struct famfs_fs *fs, const char *norm, const char *p,
 	if (*absent)
 		return 0;
 	if (fd < 0) {
-		famfs_err("%s: %s here: %s; nothing logged", p,
-			  dir ? "not a directory" : "cannot be opened",
-			  dirset_beneath_why(fd));
+		if (say)
+			famfs_err("%s: %s here: %s; nothing logged", p,
+				  dir ? "not a directory" : "cannot be opened",
+				  dirset_beneath_why(fd));
 		return fd;
 	}
 	if (dir)
@@ -113,15 +114,17 @@ static int local_is(struct famfs_fs *fs, const char *norm, const char *p,
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
 	    famfs_log_entry_at(fs, o->id, &e) || famfs_fmap_get(fd, have)) {
-		famfs_err("%s: what is here is not the file of log entry %llu (not a mapped regular file); nothing logged",
-			  p, (unsigned long long)o->id);
+		if (say)
+			famfs_err("%s: what is here is not the file of log entry %llu (not a mapped regular file); nothing logged",
+				  p, (unsigned long long)o->id);
 		rc = -EEXIST;
 		goto out;
 	}
 	famfs_fmap_from_entry(&e, want);
 	if (!famfs_fmap_equal(want, have)) {
-		famfs_err("%s: the file here is not the one of log entry %llu (its map differs); nothing logged",
-			  p, (unsigned long long)o->id);
+		if (say)
+			famfs_err("%s: the file here is not the one of log entry %llu (its map differs); nothing logged",
+				  p, (unsigned long long)o->id);
 		rc = -EEXIST;
 	}
 out:
@@ -221,6 +224,63 @@ static int rm_one(struct famfs_fs *fs, const struct rm_item *it)
 	return rc ? late(fs, p, "removed", strerror(-rc), rc) : 0;
 }
 
+/* A removal logged whose local unlink did not happen (a crash between
+ * them): the file of a pending DELETE at norm, still here with that
+ * file's map, is removed here and nothing more is logged.  1: finished
+ * (said), 0: not such a file, else -errno. */
+struct deleted_at {
+	struct famfs_fs *fs;
+	const char *norm;
+	struct famfs_names_obj o;
+	uint64_t del;
+	bool found;
+};
+
+static int deleted_at_one(void *arg, uint64_t del, uint64_t object)
+{
+	struct deleted_at *d = arg;
+	char path[FAMFS_LOG_PATH_MAX];
+	struct famfs_names_obj o;
+
+	if (d->found || !famfs_names_get(d->fs->cache_names, object, &o, path))
+		return 0;
+	if (o.kind == FAMFS_LOG_FILE && !strcmp(path, d->norm)) {
+		d->o = o;
+		d->del = del;
+		d->found = true;
+	}
+	return 0;
+}
+
+static int finish_removal(struct famfs_fs *fs, const char *norm,
+			  const char *p)
+{
+	struct deleted_at d = { .fs = fs, .norm = norm };
+	const char *name;
+	bool absent;
+	int rc, pfd;
+
+	famfs_names_pending(fs->cache_names, deleted_at_one, &d);
+	if (!d.found)
+		return 0;
+	rc = local_is(fs, norm, p, &d.o, &absent, false);
+	if (rc || absent)
+		return 0;
+	pfd = dirset_parent_beneath(fs->mpt, norm, &name);
+	if (pfd < 0)
+		return 0;
+	rc = famfs_mnt_unlinkat(pfd, name, 0) ? -errno : 0;
+	close(pfd);
+	if (rc) {
+		famfs_err("%s: removed in the log (entry %llu), but not here: %s",
+			  p, (unsigned long long)d.del, strerror(-rc));
+		return rc;
+	}
+	famfs_note("%s: removed here: the log removed it at entry %llu (an earlier rm stopped before it removed the file here)",
+		   p, (unsigned long long)d.del);
+	return 1;
+}
+
 int famfs_remove(struct famfs_fs *fs, const char *rel, bool recursive)
 {
 	char norm[FAMFS_LOG_PATH_MAX], p[PATH_MAX];
@@ -234,6 +294,13 @@ int famfs_remove(struct famfs_fs *fs, const char *rel, bool recursive)
 		rc = begin(fs);
 	if (rc)
 		return rc;
+	if (!famfs_names_lookup(fs->cache_names, norm, NULL, NULL)) {
+		rc = finish_removal(fs, norm, p);
+		if (rc) {
+			rc = rc > 0 ? 0 : rc;
+			goto out;
+		}
+	}
 	rc = object_at(fs, norm, p, &o);
 	if (rc)
 		goto out;
@@ -272,7 +339,7 @@ int famfs_remove(struct famfs_fs *fs, const char *rel, bool recursive)
 		if (famfs_join(q, sizeof(q), fs->mpt, l.it[i].path))
 			rc = -ENAMETOOLONG;
 		else
-			rc = local_is(fs, l.it[i].path, q, &x, &absent);
+			rc = local_is(fs, l.it[i].path, q, &x, &absent, true);
 	}
 	/* a file's memory is given back only through the host table: made
 	 * (INCOMPAT_HOSTS) before the first DELETE of a file */
@@ -391,7 +458,7 @@ int famfs_rename(struct famfs_fs *fs, const char *from, const char *to)
 	/* here: the source is the logged one (or not here), the place it
 	 * goes a directory, opened beneath the root, with nothing at the
 	 * name */
-	rc = local_is(fs, fn, pf, &o, &absent);
+	rc = local_is(fs, fn, pf, &o, &absent, true);
 	if (rc)
 		goto out;
 	tpfd = dirset_parent_beneath(fs->mpt, tn, &tname);
@@ -464,7 +531,7 @@ int famfs_setattr(struct famfs_fs *fs, const char *rel, uint32_t valid,
 	rc = famfs_entry_build_setattr(&e, o.id, (unsigned)o.kind, norm, valid,
 				       m, uid, gid);
 	if (!rc)
-		rc = local_is(fs, norm, p, &o, &absent);
+		rc = local_is(fs, norm, p, &o, &absent, true);
 	if (!rc)
 		rc = famfs_fs_append_judged(fs, &e, FAMFS_FEATURE_INCOMPAT_SETATTR,
 					    why);

@@ -79,6 +79,26 @@ static void file_there(struct lp_ctx *c, const char *p, const char *rel,
  * is mapped, so it is never adopted.  A new file is created here (O_EXCL),
  * gets its owner and mode, and only then its memory.
  */
+/* With a host table, memory a RECLAIM freed may be a new file's, and this
+ * host may have read the deleted file through its CPU caches: on a
+ * non-coherent mount none of those lines may serve the new file, so the
+ * replay drops them before anything can map it (a no-op in famfs.ko on a
+ * coherent mount; review r38). */
+static void reused_memory_fresh(struct lp_ctx *c, int fd, const char *p)
+{
+	int rc;
+
+	if (!(le32toh(c->fs->sb->feature_incompat) &
+	      FAMFS_FEATURE_INCOMPAT_HOSTS))
+		return;
+	rc = famfs_file_cache(fd, true);
+	if (!rc)
+		famfs_flush_stats.file_invalidates++;
+	else if (rc != -ENOTTY)
+		famfs_warn("%s: cannot drop this host's cache lines of its memory: %s (famfs flush -i before reading it through a mapping)",
+			   p, strerror(-rc));
+}
+
 static int play_file(struct lp_ctx *c, const char *p, const char *rel,
 		     int pfd, const char *name, uint64_t idx,
 		     const struct famfs_log_entry *e)
@@ -143,6 +163,7 @@ again:
 	rc = famfs_fmap_create(fd, &want);
 	if (rc == 0) {
 		c->r->created_files++;
+		reused_memory_fresh(c, fd, p);
 		close(fd);
 		return 0;
 	}

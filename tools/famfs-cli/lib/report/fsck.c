@@ -173,6 +173,24 @@ static void fsck_reclaim(struct fsck_ctx *c, uint64_t idx, int rc,
 }
 
 /* the memory of a deleted file no RECLAIM freed: no problem, said */
+/* the host table's slots that do not verify (and are not zero) */
+static void torn_slots(struct famfs_fs *fs, struct famfs_fsck_result *r)
+{
+	struct famfs_hosttab t;
+	struct famfs_host h;
+
+	if (famfs_hosttab_open(fs, false, &t))
+		return;		/* none, or said */
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
+		if (famfs_hosttab_slot(&t, i, &h) != FAMFS_HOST_TORN)
+			continue;
+		if (r->torn_slots < sizeof(r->torn_slot) / sizeof(r->torn_slot[0]))
+			r->torn_slot[r->torn_slots] = i;
+		r->torn_slots++;
+	}
+	famfs_hosttab_close(&t);
+}
+
 static int pending(void *arg, uint64_t del, uint64_t object)
 {
 	struct fsck_ctx *c = arg;
@@ -640,6 +658,8 @@ int famfs_fsck_cb(struct famfs_fs *fs, struct famfs_fsck_result *r,
 	}
 	if (!rc)
 		check_members(&c);
+	if (!rc)
+		torn_slots(fs, r);
 	/* a mount: .meta/.log1.. as the EXTEND entries say (also when the
 	 * walk stopped: one that maps other memory stops it) */
 	famfs_logseg_check_files(fs, c.seg, c.nseg, say_problem, &c);

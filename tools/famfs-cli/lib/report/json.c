@@ -216,6 +216,14 @@ struct json_object *famfs_json_fsck(const char *target, bool sb_valid,
 		add_u64(o, "pending_reclaim_files", r->pending_files);
 		add_u64(o, "pending_reclaim_bytes", r->pending_bytes);
 	}
+	if (r->torn_slots) {	/* blocks reclaim: a note, said */
+		struct json_object *a = json_object_new_array();
+
+		for (unsigned i = 0; i < r->torn_slots && i < 8; i++)
+			json_object_array_add(a, json_object_new_int64(r->torn_slot[i]));
+		add_u64(o, "torn_host_slots", r->torn_slots);
+		json_object_object_add(o, "torn_host_slot_list", a);
+	}
 	json_object_object_add(o, "problem_list",
 			       problems ? problems : json_object_new_array());
 	json_object_object_add(o, "devices", json_fsck_devices(r));

@@ -18,6 +18,11 @@ struct famfs_fsck_result {
 	 * problem: their memory stays used), and their bytes */
 	unsigned long pending_files;
 	uint64_t pending_bytes;
+	/* host table slots that do not verify and are not zero: each blocks
+	 * every reclaim until evicted by slot (a note, not a problem: a
+	 * claim being written reads torn too); the first few numbers */
+	unsigned torn_slots;
+	unsigned torn_slot[8];
 	/* devices the log adds (issue 16): member i found on this host with
 	 * its superblock (dev_ok[i], at dev_path[i]), or a problem */
 	unsigned ndevs, members_bad;

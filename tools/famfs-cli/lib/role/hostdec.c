@@ -26,13 +26,15 @@ enum famfs_host_block famfs_host_blocks(const struct famfs_host *h,
 		return FAMFS_HB_TORN;
 	if (!registered(h) || famfs_host_evicted(h, ev))
 		return FAMFS_HB_NONE;
+	/* what its famfs.ko reported held, whenever it registered (a host
+	 * may register after a replay that mapped d's file) */
+	if (h->holds_from <= d)
+		return FAMFS_HB_HOLDING;
 	/* registered after d: every mapping it has came after d */
 	if (h->registered_at > d)
 		return FAMFS_HB_NONE;
 	if (h->replayed <= d)
 		return FAMFS_HB_BEHIND;
-	if (h->holds_from <= d)
-		return FAMFS_HB_HOLDING;
 	return FAMFS_HB_NONE;
 }
 

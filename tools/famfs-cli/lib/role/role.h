@@ -144,7 +144,7 @@ enum famfs_host_block {
 	FAMFS_HB_NONE,		/* does not block d */
 	FAMFS_HB_TORN,		/* no verifying copy, not zero: blocks all */
 	FAMFS_HB_BEHIND,	/* registered at or before d, replayed <= d */
-	FAMFS_HB_HOLDING,	/* replayed past d, but holds_from <= d */
+	FAMFS_HB_HOLDING,	/* holds_from <= d: famfs.ko there holds it */
 	FAMFS_HB_NO_MASTER,	/* the master has no registered slot */
 };
 /* Why slot h blocks DELETE d (FAMFS_HB_NONE: it does not) */

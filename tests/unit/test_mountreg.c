@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A host that registers only after its replay (hostile review r38, its
+ * test 1): a client's famfs mount found no host table at its first
+ * check-in, replayed (and an application mapped file a), then the master's
+ * first rm of a made the table.  The mount's check-in after its replay
+ * registers the client then, past a's DELETE, while its famfs.ko holds a's
+ * memory and says so in the slot: the master's next pass must keep that
+ * memory.  Both ways of the mount's check-in (cmd_mount.c) are tried. */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "th.h"
+
+static uint64_t held_off, held_len;
+
+static int hold_one(struct famfs_ioc_held_range *r)
+{
+	if (!r->dev && r->offset < held_off + held_len &&
+	    held_off < r->offset + r->len)
+		r->held = r->len;
+	return 0;
+}
+
+static uint64_t off_of(struct th *t, const char *rel)
+{
+	char p[PATH_MAX];
+	struct famfs_fmap m;
+
+	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
+	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
+	return m.ext[0].offset;
+}
+
+static void late_registration(bool fresh)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	uint8_t master[16], client[16];
+	struct famfs_df df;
+	uint64_t n0;
+
+	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
+	assert_int_equal(famfs_host_id(master), 0);
+	memset(client, 0x42, 16);
+	th_create_ok(&t->fs, "a", 4 * MiB);
+	th_create_ok(&t->fs, "b", 2 * MiB);
+	held_off = off_of(t, "a");
+	held_len = 4 * MiB;
+
+	/* C's mount: no table at its first check-in; its replay maps a */
+	th_write_id(t->hostid, client);
+	n0 = famfs_log_refresh_next(&t->fs);
+	assert_int_equal(famfs_hosts_checkin(&t->fs, true, false, 0, NULL), 0);
+	/* the master: rm a makes the table and frees nothing */
+	th_write_id(t->hostid, master);
+	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+	/* C's check-in after its replay: famfs.ko holds a */
+	th_write_id(t->hostid, client);
+	th_mock_held_hook = hold_one;
+	assert_int_equal(famfs_hosts_checkin(&t->fs, fresh, true, n0, NULL), 0);
+	th_mock_held_hook = NULL;
+	/* the master: rm b, and its pass */
+	th_write_id(t->hostid, master);
+	assert_int_equal(famfs_remove(&t->fs, "b", false), 0);
+	assert_int_equal(famfs_df(&t->fs, &df), 0);
+	assert_true(df.pending_reclaim >= 4 * MiB);
+	th_free(t);
+}
+
+static void test_late_fresh(void **s)
+{
+	(void)s;
+	late_registration(true);
+}
+
+static void test_late_not_fresh(void **s)
+{
+	(void)s;
+	late_registration(false);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_late_fresh),
+		cmocka_unit_test(test_late_not_fresh),
+	};
+
+	return cmocka_run_group_tests_name("mountreg", tests, NULL, NULL);
+}
