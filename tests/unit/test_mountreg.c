@@ -25,16 +25,6 @@ static int hold_one(struct famfs_ioc_held_range *r)
 	return 0;
 }
 
-static uint64_t off_of(struct th *t, const char *rel)
-{
-	char p[PATH_MAX];
-	struct famfs_fmap m;
-
-	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
-	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
-	return m.ext[0].offset;
-}
-
 static void late_registration(bool fresh)
 {
 	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
@@ -47,7 +37,7 @@ static void late_registration(bool fresh)
 	memset(client, 0x42, 16);
 	th_create_ok(&t->fs, "a", 4 * MiB);
 	th_create_ok(&t->fs, "b", 2 * MiB);
-	held_off = off_of(t, "a");
+	held_off = th_mock_off_of(t, "a");
 	held_len = 4 * MiB;
 
 	/* C's mount: no table at its first check-in; its replay maps a */
