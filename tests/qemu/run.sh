@@ -7,7 +7,10 @@ PROFILES=$here/profiles
 KVER=${KVER:-$("$repo/scripts/kver.sh")}
 KERNEL=${FAMFS_KERNEL:-/boot/vmlinuz-$KVER}
 RESULTS=${FAMFS_RESULTS:-$repo/results}
-SLOTS=${FAMFS_QEMU_JOBS:-2}		# host cores: at most this many guests at once
+# Guests at once (each one TCG vCPU): 3 on the 2 cores a machine has, so
+# that a single-guest profile runs beside a two-hosts one, whose two guests
+# wait on each other much of the time; four-hosts takes them all.
+SLOTS=${FAMFS_QEMU_JOBS:-3}
 SUITE_TIMEOUT=${FAMFS_SUITE_TIMEOUT:-120}
 
 usage() {
@@ -30,7 +33,7 @@ Profiles: $(cd "$PROFILES" && ls | sed 's/\.sh$//' | tr '\n' ' ')
 Prints PROTOCOL lines (tests/PROTOCOL.md) on stdout; exit status 1 if any FAIL.
 Keeps console logs and results in $RESULTS/<profile>/.
 Environment: KVER, FAMFS_BOOT_TIMEOUT (s, default 90 + sum of suite
-timeouts), FAMFS_SUITE_TIMEOUT, FAMFS_QEMU_JOBS (parallel guests, default 2),
+timeouts), FAMFS_SUITE_TIMEOUT, FAMFS_QEMU_JOBS (guests at once, default 3: two-hosts beside one single-guest profile),
 FAMFS_QEMU_SMP (guest CPUs, default 1), FAMFS_RESULTS, FAMFS_REQUIRE_KO=1
 (FAIL when fs/famfs/famfs.ko is not built), FAMFS_SELFTEST_BREAK (see
 suites/selftest.sh), FAMFS_FUZZ_LONG / FAMFS_FUZZ_SEED / FAMFS_FUZZ_ITER
@@ -250,10 +253,11 @@ if [ $interactive = 1 ]; then
 	exit 0
 fi
 
-# Schedule: the profiles of several guests first (they need both slots), then the
-# single-guest ones longest first (by a full make check: pmem ~400 s,
-# nvdimm-devdax ~200 s, nvdimm ~65 s, nvdimm2/mixed ~55 s, cxl* 20-45 s), so
-# that pmem does not start last while the other slot idles.
+# Schedule: the profiles of several guests first (two slots, four-hosts all),
+# then the single-guest ones longest first (by a full make check: pmem
+# ~600 s, nvdimm-devdax ~430 s, nvdimm ~110 s, nvdimm2/mixed ~55 s, cxl*
+# 20-45 s), so that pmem starts beside the first two-hosts boot and does
+# not end last while the other slots idle.
 order=$(for p in "${!plan[@]}"; do
 	case $p in
 	two-hosts*|four-hosts*) k=0 ;; pmem) k=1 ;; nvdimm-devdax) k=2 ;; nvdimm) k=3 ;;
@@ -261,17 +265,34 @@ order=$(for p in "${!plan[@]}"; do
 	esac; echo "$k $p"
 done | sort | cut -d' ' -f2)
 [ -n "$order" ] || { echo "run.sh: nothing to run" >&2; exit 2; }
+# slots_of PROFILE: the guests it runs at once, at most SLOTS
+slots_of() {
+	local n=1
+	case $1 in two-hosts*) n=2 ;; four-hosts*) n=$SLOTS ;; esac
+	[ "$n" -le "$SLOTS" ] || n=$SLOTS
+	echo "$n"
+}
+# Start, in that order, each profile that fits in the free slots (a
+# single-guest one may pass a two-hosts one that must wait); when none
+# fits, wait for a boot to end.
 declare -A need
-used=0
-for p in $order; do
-	n=1; multi_guest "$p" && n=2
-	[ $n -le "$SLOTS" ] || n=$SLOTS
-	while [ $((used + n)) -gt "$SLOTS" ]; do
-		wait -n -p done_pid; used=$((used - ${need[$done_pid]}))
+used=0 queue=($order)
+while [ ${#queue[@]} -gt 0 ]; do
+	rest=() started=0
+	for p in "${queue[@]}"; do
+		n=$(slots_of "$p")
+		if [ $started = 0 ] && [ $((used + n)) -le "$SLOTS" ]; then
+			echo "run.sh: $p: booting (suites:${plan[$p]:- none})" >&2
+			( boot "$p" ${plan[$p]} ) &
+			need[$!]=$n; used=$((used + n)) started=1
+		else
+			rest+=("$p")
+		fi
 	done
-	echo "run.sh: $p: booting (suites:${plan[$p]:- none})" >&2
-	( boot "$p" ${plan[$p]} ) &
-	need[$!]=$n; used=$((used + n))
+	queue=("${rest[@]}")
+	if [ $started = 0 ]; then
+		wait -n -p done_pid; used=$((used - ${need[$done_pid]}))
+	fi
 done
 wait
 
