@@ -81,8 +81,10 @@ static void other_host(struct th *t, unsigned n, uint64_t reg, uint64_t rep,
 }
 
 /* the master alone: the rm that made the host table frees nothing (a host
- * mounted before has no slot yet); from then on an rm's memory is free as
- * soon as it is logged */
+ * mounted before has no slot yet), and neither does any rm after it while
+ * that table is not armed: a client that mounted before the table and
+ * never replays again is in no slot, and may still map the file (review
+ * r38; test_arm.c has arming) */
 static void test_alone(void **s)
 {
 	struct th *t = mk(64 * MiB);
@@ -91,15 +93,16 @@ static void test_alone(void **s)
 	(void)s;
 	th_create_ok(&t->fs, "a", 4 * MiB);
 	th_create_ok(&t->fs, "b", 2 * MiB);
+	famfs_quiet = 1;
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+	famfs_quiet = 0;
 	assert_true(le32toh(t->fs.sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_HOSTS);
 	assert_int_equal(th_mock_held_calls, 0);
 	assert_int_equal(df_of(t).pending_reclaim, 4 * MiB);
 	assert_int_equal(famfs_remove(&t->fs, "b", false), 0);
-	assert_true(th_mock_held_calls > 0);	/* its own holds asked */
 	df = df_of(t);
-	assert_int_equal(df.pending_reclaim, 0);
-	assert_int_equal(df.reclaimed, 6 * MiB);
+	assert_int_equal(df.pending_reclaim, 6 * MiB);
+	assert_int_equal(df.reclaimed, 0);
 	th_free(t);
 }
 
