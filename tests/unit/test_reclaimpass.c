@@ -4,7 +4,8 @@
  * registered host can reach any more -- the master's own slot brought up to
  * date first, with what its famfs.ko still holds (FAMFSIOC_HELD, mocked);
  * another host behind, holding, torn or registered at 0 keeps the memory;
- * an unanswered HELD keeps it too. */
+ * an unanswered HELD keeps it too.  The tables here are famfs hosts init's
+ * (armed); test_arm.c has the unarmed one. */
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
@@ -116,7 +117,7 @@ static void test_master_holds(void **s)
 	(void)s;
 	th_create_ok(&t->fs, "a", 4 * MiB);
 	th_create_ok(&t->fs, "b", 2 * MiB);
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	assert_int_equal(famfs_hosts_init(&t->fs), 0);
 	held_off = off_of(t, "a");
 	held_len = 4 * MiB;
 	th_mock_held_hook = hold_one;
@@ -140,7 +141,7 @@ static void test_held_unanswered(void **s)
 
 	(void)s;
 	th_create_ok(&t->fs, "a", 4 * MiB);
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	assert_int_equal(famfs_hosts_init(&t->fs), 0);
 	th_mock_held_hook = held_fails;
 	famfs_quiet = 1;
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
@@ -163,7 +164,7 @@ static void test_enospc(void **s)
 	(void)s;
 	th_create_ok(&t->fs, "a", 4 * MiB);
 	a_off = off_of(t, "a");
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	assert_int_equal(famfs_hosts_init(&t->fs), 0);
 	other_host(t, slot, 0, 0, FAMFS_HOLDS_NONE);	/* behind */
 	df = df_of(t);
 	th_create_ok(&t->fs, "fill", df.free);
@@ -203,7 +204,7 @@ static void test_torn_blocks(void **s)
 
 	(void)s;
 	th_create_ok(&t->fs, "a", 4 * MiB);
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	assert_int_equal(famfs_hosts_init(&t->fs), 0);
 	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
 	famfs_host_slot_at(tab.m.addr, n)[17] = 0x5a;
 	assert_int_equal(famfs_map_flush(&tab.m, famfs_host_slot_at(tab.m.addr, n), 256), 0);
@@ -228,7 +229,7 @@ static void test_registered_after(void **s)
 	(void)s;
 	th_create_ok(&t->fs, "a", 4 * MiB);
 	th_create_ok(&t->fs, "b", 2 * MiB);
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	assert_int_equal(famfs_hosts_init(&t->fs), 0);
 	th_mock_held_hook = hold_one;		/* the master holds a, */
 	held_off = off_of(t, "a");
 	held_len = 4 * MiB;
@@ -262,7 +263,7 @@ static void test_quiet_only_enospc(void **s)
 	struct famfs_layout lay = { .place = { .has_dev = true, .dev = 1 } };
 
 	(void)s;
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	assert_int_equal(famfs_hosts_init(&t->fs), 0);
 	said = 0;
 	famfs_err_hook = count_said;
 	famfs_quiet = 0;
