@@ -59,7 +59,7 @@ t_rc arm-again 0 famfs hosts arm $M
 t_has arm-again-said "armed already"
 t_rc hosts-armed 0 famfs hosts -j $M
 t_eq hosts-json-armed-true true "$(echo "$OUT" | jget .armed)"
-t_rc init-exists 1 famfs hosts init $M
+t_rc init-exists 2 famfs hosts init $M
 t_has init-exists-msg "exists already"
 t_rc reclaim-held 0 famfs hosts reclaim $M
 t_has reclaim-held-kept "DELETE $del: kept by slot [0-9]* (holding)"
