@@ -4,7 +4,8 @@
  * registered host can reach any more -- the master's own slot brought up to
  * date first, with what its famfs.ko still holds (FAMFSIOC_HELD, mocked);
  * another host behind, holding, torn or registered at 0 keeps the memory;
- * an unanswered HELD keeps it too. */
+ * an unanswered HELD keeps it too.  The tables here are famfs hosts init's
+ * (armed); test_arm.c has the unarmed one. */
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
@@ -71,8 +72,10 @@ static void other_host(struct th *t, unsigned n, uint64_t reg, uint64_t rep,
 }
 
 /* the master alone: the rm that made the host table frees nothing (a host
- * mounted before has no slot yet); from then on an rm's memory is free as
- * soon as it is logged */
+ * mounted before has no slot yet), and neither does any rm after it while
+ * that table is not armed: a client that mounted before the table and
+ * never replays again is in no slot, and may still map the file (review
+ * r38; test_arm.c has arming) */
 static void test_alone(void **s)
 {
 	struct th *t = mk(64 * MiB);
@@ -81,15 +84,16 @@ static void test_alone(void **s)
 	(void)s;
 	th_create_ok(&t->fs, "a", 4 * MiB);
 	th_create_ok(&t->fs, "b", 2 * MiB);
+	famfs_quiet = 1;
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+	famfs_quiet = 0;
 	assert_true(le32toh(t->fs.sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_HOSTS);
 	assert_int_equal(th_mock_held_calls, 0);
 	assert_int_equal(df_of(t).pending_reclaim, 4 * MiB);
 	assert_int_equal(famfs_remove(&t->fs, "b", false), 0);
-	assert_true(th_mock_held_calls > 0);	/* its own holds asked */
 	df = df_of(t);
-	assert_int_equal(df.pending_reclaim, 0);
-	assert_int_equal(df.reclaimed, 6 * MiB);
+	assert_int_equal(df.pending_reclaim, 6 * MiB);
+	assert_int_equal(df.reclaimed, 0);
 	th_free(t);
 }
 
@@ -103,7 +107,7 @@ static void test_master_holds(void **s)
 	(void)s;
 	th_create_ok(&t->fs, "a", 4 * MiB);
 	th_create_ok(&t->fs, "b", 2 * MiB);
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	assert_int_equal(famfs_hosts_init(&t->fs), 0);
 	held_off = th_mock_off_of(t, "a");
 	held_len = 4 * MiB;
 	th_mock_held_hook = hold_one;
@@ -127,7 +131,7 @@ static void test_held_unanswered(void **s)
 
 	(void)s;
 	th_create_ok(&t->fs, "a", 4 * MiB);
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	assert_int_equal(famfs_hosts_init(&t->fs), 0);
 	th_mock_held_hook = held_fails;
 	famfs_quiet = 1;
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
@@ -150,7 +154,7 @@ static void test_enospc(void **s)
 	(void)s;
 	th_create_ok(&t->fs, "a", 4 * MiB);
 	a_off = th_mock_off_of(t, "a");
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	assert_int_equal(famfs_hosts_init(&t->fs), 0);
 	other_host(t, slot, 0, 0, FAMFS_HOLDS_NONE);	/* behind */
 	df = df_of(t);
 	th_create_ok(&t->fs, "fill", df.free);
@@ -190,7 +194,7 @@ static void test_torn_blocks(void **s)
 
 	(void)s;
 	th_create_ok(&t->fs, "a", 4 * MiB);
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	assert_int_equal(famfs_hosts_init(&t->fs), 0);
 	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
 	famfs_host_slot_at(tab.m.addr, n)[17] = 0x5a;
 	assert_int_equal(famfs_map_flush(&tab.m, famfs_host_slot_at(tab.m.addr, n), 256), 0);
@@ -215,7 +219,7 @@ static void test_registered_after(void **s)
 	(void)s;
 	th_create_ok(&t->fs, "a", 4 * MiB);
 	th_create_ok(&t->fs, "b", 2 * MiB);
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	assert_int_equal(famfs_hosts_init(&t->fs), 0);
 	th_mock_held_hook = hold_one;		/* the master holds a, */
 	held_off = th_mock_off_of(t, "a");
 	held_len = 4 * MiB;
@@ -249,7 +253,7 @@ static void test_quiet_only_enospc(void **s)
 	struct famfs_layout lay = { .place = { .has_dev = true, .dev = 1 } };
 
 	(void)s;
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	assert_int_equal(famfs_hosts_init(&t->fs), 0);
 	said = 0;
 	famfs_err_hook = count_said;
 	famfs_quiet = 0;

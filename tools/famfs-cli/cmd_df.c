@@ -2,6 +2,7 @@
 /* famfs df: space and log usage of a famfs file system. */
 #define _GNU_SOURCE
 #include <endian.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,9 +41,13 @@ const struct cli_doc cli_doc_df = {
 		"memory of the files: it stays used (pending reclaim) until the\n"
 		"master logs a RECLAIM for it, once no host can reach it any more;\n"
 		"then it is free (zeroed before a new file gets it) and shown as\n"
-		"reclaimed.  With -j: a \"deleted\" object (files, dirs,\n"
-		"pending_bytes, reclaimed_files, reclaimed_bytes) on a file system\n"
-		"that has deletes.\n"
+		"reclaimed.  The master reclaims only while the host table is armed\n"
+		"(famfs hosts init before clients mount, or famfs hosts arm): while\n"
+		"memory is pending and the table is not armed (or there is none), a\n"
+		"\"reclaim waits\" line says so.  With -j: a \"deleted\" object (files,\n"
+		"dirs, pending_bytes, reclaimed_files, reclaimed_bytes, host_table:\n"
+		"armed, not armed, none or unreadable) on a file system that has\n"
+		"deletes.\n"
 		"\n"
 		"Small files (below 2 MiB) take 4 KiB pages inside 2 MiB units that\n"
 		"several of them share: such a unit counts as used, whole; a line of\n"
@@ -254,6 +259,12 @@ int cmd_df(int argc, char **argv)
 		       (unsigned long long)df.pending_reclaim,
 		       human(df.pending_reclaim, h, sizeof(h)),
 		       (unsigned long long)df.reclaimed);
+	if (df.pending_reclaim && df.hosts_armed == 0)
+		printf("  reclaim      waits: %s\n", FAMFS_UNARMED_WHY);
+	else if (df.pending_reclaim && df.hosts_armed == -ENOENT)
+		printf("  reclaim      waits: no host table (famfs hosts init on the master)\n");
+	else if (df.pending_reclaim && df.hosts_armed < 0)
+		printf("  reclaim      waits: the host table's header cannot be read (famfs check)\n");
 	printf("  coherence    %s (superblock)", sbmode);
 	if (mmode)
 		printf(", this mount %s%s", mmode,

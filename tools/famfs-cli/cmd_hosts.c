@@ -16,9 +16,9 @@
 
 const struct cli_doc cli_doc_hosts = {
 	.page = "famfs-hosts", .prog = "famfs hosts",
-	.summary = "list the host table; make it; evict a host (master only)",
+	.summary = "list the host table; make it, arm it, evict a host (master only)",
 	.synopsis = { "famfs hosts [-j] MPT|DEVICE",
-		      "famfs hosts init|reclaim MPT",
+		      "famfs hosts init|arm|reclaim MPT",
 		      "famfs hosts evict HOST-UUID MPT",
 		      "famfs hosts evict --slot N MPT" },
 	.description =
@@ -27,27 +27,43 @@ const struct cli_doc cli_doc_hosts = {
 		"generation (one more at each boot that registers), the log index it\n"
 		"registered at, the entries it has replayed, the lowest deleted file\n"
 		"whose memory it still holds (holds_from) and how much, and its last\n"
-		"beat.  The master reclaims a deleted file's memory only when no\n"
-		"registered, not evicted slot can still reach it; beat times are shown,\n"
-		"never used.  Hosts register when they mount and at every famfs\n"
-		"logplay.\n"
+		"beat.  The master reclaims a deleted file's memory only when the\n"
+		"table is armed and no registered, not evicted slot can still reach\n"
+		"it; beat times are shown, never used.  Hosts register when they mount\n"
+		"and at every famfs logplay or follow round.\n"
+		"\n"
+		"Armed: a host that mounted before the table existed and never replays\n"
+		"again (no -o follow, no logplay) has no slot, and nothing the master\n"
+		"reads says it exists; so the master reclaims only once the table is\n"
+		"known to list every host that can map the file system: a table made\n"
+		"by init (before any client mounted) is armed; the one the first famfs\n"
+		"rm of a file makes is not, until arm.\n"
 		"\n"
 		"Without a subcommand every slot in use is listed (-j: as JSON): state\n"
 		"registered, evicted (its (uuid, generation) is in the header's\n"
 		"evicted list), unregistered, or torn (no copy verifies: it blocks\n"
 		"every reclaim until evicted by slot).\n"
 		"\n"
-		"init (master): makes the table -- the superblock gets the incompatible\n"
-		"feature HOSTS (tools that predate it refuse the file system: unmount\n"
-		"them first), 2 MiB of free memory of the primary device is zeroed and\n"
-		"recorded by a HOSTS entry in the log, and mapped as .meta/.hosts.\n"
+		"init (master): makes the table, armed -- run it right after mkfs and\n"
+		"the master's mount, before any client mounts.  The superblock gets the\n"
+		"incompatible feature HOSTS (tools that predate it refuse the file\n"
+		"system: unmount them first), 2 MiB of free memory of the primary\n"
+		"device is zeroed and recorded by a HOSTS entry in the log, and mapped\n"
+		"as .meta/.hosts.\n"
+		"\n"
+		"arm (master): arms a table that is not (the one the first famfs rm\n"
+		"made).  Run it only once famfs hosts lists every host that has the\n"
+		"file system mounted (a client registers at its next mount, famfs\n"
+		"logplay or follow round): memory a host outside the table still maps\n"
+		"would be given to new files.\n"
 		"\n"
 		"reclaim (master): the pass famfs rm and a create that finds no room\n"
 		"run: a RECLAIM for every deleted file whose memory no registered host\n"
 		"can reach any more (its replay is past the delete and its famfs.ko\n"
 		"holds none of that memory: no mapping, pipe or O_DIRECT left); for\n"
 		"each one kept, the host that keeps it and why (behind, holding,\n"
-		"torn).  What is freed is zeroed before a new file gets it.\n"
+		"torn); with the table not armed, nothing, and why.  What is freed is\n"
+		"zeroed before a new file gets it.\n"
 		"\n"
 		"evict (master): fences a host that stopped: every slot of HOST-UUID\n"
 		"goes to the evicted list (it stops if it is still running, and\n"
@@ -60,9 +76,10 @@ const struct cli_doc cli_doc_hosts = {
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
 		CLI_EXIT_ERROR("no famfs file system there, it has no host table\n"
-			       "(list, evict), has one already (init), this host\n"
-			       "is not the master (init, evict), no such host or\n"
-			       "slot, or the table could not be read or written"),
+			       "(list, arm, evict), has one already (init), this\n"
+			       "host is not the master (init, arm, reclaim, evict),\n"
+			       "no such host or slot, or the table could not be\n"
+			       "read or written"),
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-rm(8), famfs-df(8), famfs-logplay(8)",
 };
@@ -118,11 +135,15 @@ static int list(struct famfs_fs *fs, bool json)
 		json_object_object_add(o, "hosts_entry",
 				       json_object_new_int64((int64_t)t.entry));
 		json_object_object_add(o, "nevicted", json_object_new_int((int)ev.n));
+		json_object_object_add(o, "armed", json_object_new_boolean(
+			ev.flags & FAMFS_HOSTS_ARMED));
 		json_object_object_add(o, "slots", a);
 	} else {
-		printf("famfs hosts: %s: host table at %llu (HOSTS entry %llu), %u evicted\n",
+		printf("famfs hosts: %s: host table at %llu (HOSTS entry %llu), %u evicted, armed %s\n",
 		       fs->name, (unsigned long long)t.off,
-		       (unsigned long long)t.entry, ev.n);
+		       (unsigned long long)t.entry, ev.n,
+		       ev.flags & FAMFS_HOSTS_ARMED ? "yes" :
+		       "no (nothing is reclaimed: famfs hosts arm once every host that has the file system mounted is listed)");
 		printf("%-5s %-12s %-36s %-16s %-6s %4s %8s %8s %-10s %10s %s\n",
 		       "SLOT", "STATE", "HOST", "NAME", "ROLE", "GEN", "REG_AT",
 		       "REPLAYED", "HOLDS", "HELD", "BEAT");
@@ -230,10 +251,29 @@ static int reclaim(struct famfs_fs *fs)
 	}
 	p.dels_out = &k.dels;
 	rc = famfs_reclaim_pass(fs, &p);
-	if (!rc)
+	if (!rc && p.unarmed)
+		printf("famfs hosts: %s: %zu deleted files pending, none reclaimed: %s\n",
+		       fs->name, p.pending, FAMFS_UNARMED_WHY);
+	else if (!rc)
 		printf("famfs hosts: %s: %zu deleted files pending, %zu reclaimed (%llu bytes free again)\n",
 		       fs->name, p.pending, p.reclaimed,
 		       (unsigned long long)p.freed);
+	return rc;
+}
+
+/* the master arms a table that is not (famfs_format.h: reclaim only then) */
+static int arm(struct famfs_fs *fs)
+{
+	int rc = famfs_hosts_arm(fs);
+
+	if (rc == -EALREADY) {
+		printf("famfs hosts: %s: the host table is armed already\n",
+		       fs->name);
+		return 0;
+	}
+	if (!rc)
+		printf("famfs hosts: %s: host table armed: a deleted file's memory is reclaimed once no host in it can reach it\n",
+		       fs->name);
 	return rc;
 }
 
@@ -267,6 +307,7 @@ int cmd_hosts(int argc, char **argv)
 		}
 	}
 	if (optind < argc && (!strcmp(argv[optind], "init") ||
+			      !strcmp(argv[optind], "arm") ||
 			      !strcmp(argv[optind], "reclaim") ||
 			      !strcmp(argv[optind], "evict")))
 		sub = argv[optind++];
@@ -292,17 +333,22 @@ int cmd_hosts(int argc, char **argv)
 	}
 	if (famfs_fs_open_mount(target, true, &fs))
 		return FAMFS_EXIT_ERROR;
+	if (!strcmp(sub, "arm")) {
+		rc = arm(&fs);
+		famfs_fs_close(&fs);
+		return rc ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
+	}
 	/* a client: the refusal every master-only command gives */
 	rc = famfs_fs_writable(&fs);
 	if (!rc && !strcmp(sub, "reclaim")) {
 		rc = reclaim(&fs);
 	} else if (!rc && !strcmp(sub, "init")) {
-		rc = famfs_hosts_create(&fs);
+		rc = famfs_hosts_init(&fs);
 		if (rc == -EEXIST)
-			famfs_err("%s: the host table exists already (famfs hosts)",
+			famfs_err("%s: the host table exists already (famfs hosts; famfs hosts arm if it is not armed)",
 				  fs.name);
 		else if (!rc)
-			printf("famfs hosts: %s: host table made\n", fs.name);
+			printf("famfs hosts: %s: host table made, armed\n", fs.name);
 	} else if (!rc) {
 		rc = famfs_hosttab_open(&fs, true, &t);
 		if (rc == -ENOENT)

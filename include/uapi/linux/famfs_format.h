@@ -671,6 +671,19 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
  * used to decide.  How slots
  * are claimed, registered, fenced and trusted: docs/lifecycle.md.
  *
+ * The header's flags: FAMFS_HOSTS_ARMED, and no other bit (a reader refuses
+ * a header with an unknown one: the master reclaims nothing).  The master
+ * appends a RECLAIM only while the table is armed, because only then is
+ * every host that can map the file system known to be registered: a host
+ * that mounted before the table existed and never replays again has no
+ * slot, and nothing the master can read says it exists.  A table is armed
+ * when made before any client mounted (`famfs hosts init`, right after
+ * mkfs and the master's mount), or when the administrator arms it after
+ * checking that `famfs hosts` lists every host that has the file system
+ * mounted (`famfs hosts arm`).  The table the first `famfs rm` of a file
+ * makes is not armed.  Only the master writes the flag, under the log
+ * lock; its other header writes (evictions) keep it.
+ *
  * Small files (INCOMPAT_SMALL_FILES).  extent_type FAMFS_LOG_EXT_PAGES: 1..16
  * page extents in file order (v1: famfs_log_simple_ext in bytes; compact:
  * famfs_clog_ext with len in 4 KiB pages), each 4 KiB aligned and inside one
@@ -787,7 +800,8 @@ struct famfs_hosts_hdr {
 	__le32	crc;			/*   8 crc32(fs_uuid, 4096 bytes, crc = 0) */
 	__le32	nevicted;		/*  12 0..FAMFS_HOSTS_MAX_EVICT */
 	__le64	seq;			/*  16 one more at every master write */
-	__u8	pad[40];		/*  24 zero */
+	__le32	flags;			/*  24 FAMFS_HOSTS_ARMED */
+	__u8	pad[36];		/*  28 zero */
 	struct famfs_hosts_evicted evicted[FAMFS_HOSTS_MAX_EVICT]; /* 64 */
 	__u8	reserved[960];		/* 3136 zero */
 };
@@ -806,6 +820,7 @@ struct famfs_host_rec {
 	__le64	beat_time;		/*  96 seconds since the epoch, shown */
 	char	hostname[24];		/* 104 for messages, NUL-padded */
 };
+#define FAMFS_HOSTS_ARMED	(1U << 0)	/* famfs_hosts_hdr.flags */
 #define FAMFS_HOST_REGISTERED	(1U << 0)
 #define FAMFS_HOST_MASTER	(1U << 1)
 FAMFS_FORMAT_ASSERT(sizeof(struct famfs_hosts_hdr) == FAMFS_HOSTS_HDR_SIZE &&

@@ -18,7 +18,8 @@
 # reclaim could hand out too early); a mismatch is a FAIL (bytes of
 # another file).  At the end each client's tree equals a's (paths, modes,
 # sizes, maps, md5s) and every file left verifies.  Lines "churn: ..."
-# give the counts and times.
+# give the counts and times.  a makes the host table (famfs hosts init,
+# armed) before the clients mount.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 DEV=$FAMFS_DEV
@@ -40,6 +41,10 @@ now() { read -r _u _ < /proc/uptime; echo "${_u%.*}"; }
 if [ "$FAMFS_HOST" = a ]; then
 	t_rc mkfs 0 famfs mkfs -f $DEV
 	t_rc mount 0 famfs mount $DEV $M
+	# the host table before any client mounts: armed, so the master
+	# reclaims once every registered host let go
+	t_rc hosts-init 0 famfs hosts init $M
+	t_eq hosts-armed true "$(famfs hosts -j $M | jget .armed)"
 	t_rc mkdir 0 famfs mkdir $M/c
 	# the ballast: all but CAP files' worth of the free memory
 	free=$(famfs df -j $M | jget .free)
@@ -61,7 +66,7 @@ if [ "$FAMFS_HOST" = a ]; then
 		w=0 t1=$(now)
 		until out=$(famfs mkfile -s $FSIZE -S $((SEED0 + i)) $M/c/f$i 2>&1); do
 			if ! echo "$out" | grep -q 'full\|No space' || [ $(($(now) - t1)) -ge $WAIT ]; then
-				t_fail create-$i "famfs mkfile c/f$i (after $made created, $removed removed; $(($(now) - t1)) s of retries): $(echo "$out" | tail -n 2 | tr '\n' ' ')df: $(famfs df $M 2>&1 | grep -i 'free\|pending' | tr -s ' \n' ' ')"
+				t_fail create-$i "famfs mkfile c/f$i (after $made created, $removed removed; $(($(now) - t1)) s of retries): $(echo "$out" | tail -n 2 | tr '\n' ' ')df: $(famfs df $M 2>&1 | grep -i 'free\|pending\|waits' | tr -s ' \n' ' ')"
 				break 2
 			fi
 			[ $w = 0 ] && retried=$((retried + 1))

@@ -56,6 +56,12 @@ if [ "$FAMFS_HOST" = a ]; then
 	mk 4k 12 e/late2
 	t_rc rm 0 famfs rm $M/d/f2
 	t_rc rm-again-path 0 famfs rm $M/d/f1
+	# the first rm made the host table after b, c and d mounted: not
+	# armed, nothing reclaimed (review r38: a client that mounted before
+	# it and never replayed again would have no slot)
+	t_rc df-unarmed 0 famfs df $M
+	t_has df-unarmed-waits "reclaim *waits: the host table is not armed"
+	t_eq df-unarmed-none 0 "$(famfs df -j $M | jget .deleted.reclaimed_bytes)"
 	t_rc mkfile-again 0 famfs mkfile -s 2m -S 21 $M/d/f1
 	t_rc mv 0 famfs mv $M/d/f3 $M/d/f3m
 	t_rc mv-dir 0 famfs mv $M/d/sub $M/sub2

@@ -3,7 +3,7 @@
 # The host table (format revision 3, HOSTS; issue 29 item 4) across two
 # hosts: a (master) makes it with famfs hosts init, both register when they
 # mount or replay, famfs hosts -j lists both slots on both hosts; a client
-# may not init or evict; a evicts b by host uuid (b's replay stops), b
+# may not init, arm or evict; init's table is armed; a evicts b by host uuid (b's replay stops), b
 # "reboots" (a new boot id) and registers a new generation; a torn slot is
 # listed torn and evicted by slot.  (An older tool's refusal of
 # INCOMPAT_HOSTS: unit/hostsentry/older_tool, unit/nsentry.)
@@ -40,6 +40,12 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_rc init-twice 2 famfs hosts init $M
 	t_has init-twice-says "exists already"
 	t_ok meta-hosts test -f $M/.meta/.hosts
+	# init's table is armed (made before any client mounted)
+	t_eq init-armed true "$(hj .armed)"
+	t_rc list-armed 0 famfs hosts $M
+	t_has list-armed-text "armed yes"
+	t_rc arm-armed 0 famfs hosts arm $M
+	t_has arm-armed-says "armed already"
 	t_rc fsck-after-init 0 famfs fsck $M
 	t_rc logplay-registers 0 famfs logplay $M
 	A=$(cat /etc/famfs/host-uuid)
@@ -102,6 +108,9 @@ t_rc client-init-refused 2 famfs hosts init $M
 t_has client-init-says-why "is a client; only the master"
 t_rc client-evict-refused 2 famfs hosts evict --slot 0 $M
 t_has client-evict-says-why "is a client; only the master"
+t_rc client-arm-refused 2 famfs hosts arm $M
+t_has client-arm-says-why "is a client: only the master arms"
+t_eq client-sees-armed true "$(hj .armed)"
 t_rc client-logplay 0 famfs logplay $M
 sync_post hosts-b-mounted
 sync_wait hosts-a-evicted 120 || { sync_post hosts-b-done; exit 0; }

@@ -7,8 +7,10 @@
 # logplay and with logplay --follow; b's own famfs rm is refused with
 # mkfile's message; a's remount shows the changes; a path removed and
 # made again is a new file (a deleted file's memory is pending reclaim in
-# df until no host can reach it: the first rm makes the host table, b
-# registers at its logplay, the next rm's pass frees it; famfs-reclaim-test
+# df until no host can reach it: the first rm makes the host table, not
+# armed, so nothing is reclaimed (df and hosts reclaim say why); b
+# registers at its logplay, a arms the table once famfs hosts lists b,
+# and the next rm's pass frees it; famfs-reclaim-test
 # appends a RECLAIM of the rest, which b follows and a's remount replays).
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
@@ -70,14 +72,25 @@ if [ "$FAMFS_HOST" = a ]; then
 	famfs mount -o remount,protect $DEV $M
 	t_rc df 0 famfs df $M
 	t_has df-pending "deleted *1 files, 0 directories: 2097152 bytes .* pending reclaim"
+	# the first rm's table is not armed (b mounted before it): it waits
+	t_has df-pending-unarmed "reclaim *waits: the host table is not armed"
 	t_rc fsck 0 famfs fsck $M
 	sync_post lc-a-changed
 	sync_wait lc-b-following 120 || exit 0
 
 	# while b follows: more, and a path made again
-	# the first rm made the host table (and reclaimed nothing: b had no
-	# slot yet); b registered at its logplay, which replayed that rm and
-	# left it nothing of d/gone: this rm's pass frees d/gone's memory
+	# the first rm made the host table, not armed (and reclaimed nothing:
+	# b had no slot yet); b registered at its logplay, which replayed
+	# that rm and left it nothing of d/gone -- still nothing is reclaimed
+	# until the table is armed; once famfs hosts lists b, a arms it, and
+	# this rm's pass frees d/gone's memory
+	t_rc reclaim-unarmed 0 famfs hosts reclaim $M
+	t_has reclaim-unarmed-why "none reclaimed: the host table is not armed"
+	t_eq reclaim-unarmed-none 0 "$(famfs df -j $M | jget .deleted.reclaimed_bytes)"
+	t_rc hosts-lists-b 0 famfs hosts $M
+	t_has hosts-lists-b-client "registered .*client"
+	t_has hosts-unarmed "armed no"
+	t_rc arm 0 famfs hosts arm $M
 	t_rc rm-r 0 famfs rm -r $M/sub2
 	t_ok rm-r-reclaims-gone test "$(famfs df -j $M | jget .deleted.reclaimed_bytes)" -ge 2097152
 	t_rc mkfile-again 0 famfs mkfile -s 2m -S 7 $M/d/gone

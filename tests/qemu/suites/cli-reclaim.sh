@@ -7,7 +7,8 @@
 # appends a RECLAIM, and the next file of that size gets the memory,
 # reading zeros, not the deleted file's bytes (every create writes its
 # whole allocation, issue 15; mkfile -Z too once the log has a RECLAIM).
-# The first rm makes the host table and reclaims nothing.  famfs-reclaim-test
+# The first rm makes the host table, not armed: nothing is reclaimed (df,
+# famfs hosts and hosts reclaim say why) until famfs hosts arm.  famfs-reclaim-test
 # lists what is pending and refuses a DELETE named again.  df (text and -j)
 # shows pending and reclaimed bytes, fsck is clean, getmap shows the reuse,
 # a remount (a replay of the whole log) accepts it; small files: a
@@ -33,11 +34,33 @@ a_off=$(off $M/a)
 exec 3< $M/a			# held here: open
 t_rc rm-a 0 famfs rm $M/a
 t_has rm-a-makes-table "host table"
+t_has rm-a-says-arm "famfs hosts arm"
 t_rc list 0 $RT list $M
 t_has list-a " 4194304 a 0:$a_off:4194304\$"
 del=$(echo "$OUT" | cut -d' ' -f1)
 t_rc df-pending 0 famfs df $M
 t_has df-pending-line "deleted *1 files, 0 directories: 4194304 bytes .* pending reclaim"
+# that table is not armed (a client that mounted before it would have no
+# slot): nothing is reclaimed, and df, hosts and hosts reclaim say why
+t_has df-pending-unarmed "reclaim *waits: the host table is not armed"
+t_rc df-json-unarmed 0 famfs df -j $M
+t_eq df-json-unarmed-table "not armed" "$(echo "$OUT" | jget .deleted.host_table)"
+t_rc hosts-unarmed 0 famfs hosts $M
+t_has hosts-unarmed-line "armed no"
+t_rc hosts-json-unarmed 0 famfs hosts -j $M
+t_eq hosts-json-unarmed-false false "$(echo "$OUT" | jget .armed)"
+t_rc reclaim-unarmed 0 famfs hosts reclaim $M
+t_has reclaim-unarmed-why "1 deleted files pending, none reclaimed: the host table is not armed: famfs hosts arm"
+t_rc reclaim-unarmed-df 0 famfs df -j $M
+t_eq reclaim-unarmed-pending 4194304 "$(echo "$OUT" | jget .deleted.pending_bytes)"
+t_rc arm 0 famfs hosts arm $M
+t_has arm-said "host table armed"
+t_rc arm-again 0 famfs hosts arm $M
+t_has arm-again-said "armed already"
+t_rc hosts-armed 0 famfs hosts -j $M
+t_eq hosts-json-armed-true true "$(echo "$OUT" | jget .armed)"
+t_rc init-exists 2 famfs hosts init $M
+t_has init-exists-msg "exists already"
 t_rc reclaim-held 0 famfs hosts reclaim $M
 t_has reclaim-held-kept "DELETE $del: kept by slot [0-9]* (holding)"
 t_has reclaim-held-none "1 deleted files pending, 0 reclaimed"

@@ -75,6 +75,9 @@ if echo " $PARTS " | grep -q ' lifecycle '; then
 
 	# ---- rm against create, side by side in every repetition
 	t_ok life-mkfs famfs_fresh
+	# the host table armed (famfs hosts init): each rm's pass reclaims, as
+	# on a file system set up before its clients mount
+	t_rc life-hosts-init 0 famfs hosts init $M
 	r=1
 	while [ $r -le "$REPS" ]; do
 		for s in 4K 2M; do

@@ -165,19 +165,35 @@ enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
 	return famfs_host_slot_decode(copy, t->fs_uuid, h);
 }
 
-int famfs_hosttab_read(struct famfs_hosttab *t, struct famfs_host *slots,
-		       struct famfs_hosts_ev *ev, char *reason)
+/* the header as memory holds it now (refreshed, copied, decoded) */
+static int hdr_read(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
+		    char *reason)
 {
 	struct famfs_hosts_hdr *hdr = malloc(sizeof(*hdr));
-	uint8_t copy[FAMFS_HOST_SLOT_SIZE];
 	int rc;
 
-	if (!hdr)
+	if (!hdr) {
+		memset(ev, 0, sizeof(*ev));
+		snprintf(reason, FAMFS_REASON_LEN, "out of memory");
 		return -ENOMEM;
-	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_LEN);
+	}
+	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_HDR_SIZE);
 	memcpy(hdr, t->m.addr, sizeof(*hdr));
 	rc = famfs_hosts_hdr_decode(hdr, t->fs_uuid, ev, reason);
 	free(hdr);
+	return rc;
+}
+
+int famfs_hosttab_read(struct famfs_hosttab *t, struct famfs_host *slots,
+		       struct famfs_hosts_ev *ev, char *reason)
+{
+	uint8_t copy[FAMFS_HOST_SLOT_SIZE];
+	int rc;
+
+	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_LEN);
+	rc = hdr_read(t, ev, reason);
+	if (rc == -ENOMEM)
+		return rc;
 	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
 		memcpy(copy, famfs_host_slot_at(t->m.addr, i), sizeof(copy));
 		famfs_host_slot_decode(copy, t->fs_uuid, &slots[i]);
@@ -241,7 +257,7 @@ static void remove_stale(struct famfs_fs *fs)
 	close(mfd);
 }
 
-static int create_locked(struct famfs_fs *fs)
+static int create_locked(struct famfs_fs *fs, uint32_t flags)
 {
 	struct famfs_log_simple_ext x;
 	struct famfs_log_entry e;
@@ -281,6 +297,7 @@ static int create_locked(struct famfs_fs *fs)
 		struct famfs_hosts_ev ev = { 0 };
 
 		ev.seq = 0;	/* written as 1 */
+		ev.flags = flags;
 		rc = famfs_hosttab_write_hdr(&t, &ev);
 	}
 	if (!rc)
@@ -305,14 +322,88 @@ unalloc:
 	return rc;
 }
 
-int famfs_hosts_create(struct famfs_fs *fs)
+static int hosts_create(struct famfs_fs *fs, uint32_t flags)
 {
 	bool took;
 	int rc = famfs_master_lock(fs, true, &took);
 
 	if (rc)
 		return rc;
-	rc = create_locked(fs);
+	rc = create_locked(fs, flags);
+	famfs_master_unlock(fs, &took);
+	return rc;
+}
+
+int famfs_hosts_create(struct famfs_fs *fs)
+{
+	return hosts_create(fs, 0);
+}
+
+int famfs_hosts_init(struct famfs_fs *fs)
+{
+	return hosts_create(fs, FAMFS_HOSTS_ARMED);
+}
+
+int famfs_hosts_armed(struct famfs_fs *fs)
+{
+	struct famfs_hosttab t;
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	int rc = famfs_hosttab_open(fs, false, &t);
+
+	if (rc)
+		return rc;
+	rc = hdr_read(&t, &ev, why);
+	famfs_hosttab_close(&t);
+	if (rc)
+		return rc;
+	return !!(ev.flags & FAMFS_HOSTS_ARMED);
+}
+
+/* the log lock held, the master checked */
+static int arm_locked(struct famfs_fs *fs)
+{
+	struct famfs_hosttab t;
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	int rc = famfs_hosttab_open(fs, true, &t);
+
+	if (rc == -ENOENT)
+		famfs_err("%s: no host table to arm (famfs hosts init makes one, armed)",
+			  fs->name);
+	if (rc)
+		return rc;
+	rc = hdr_read(&t, &ev, why);
+	if (rc)
+		famfs_err("%s: host table header: %s: not armed (famfs check)",
+			  fs->name, why);
+	else if (ev.flags & FAMFS_HOSTS_ARMED)
+		rc = -EALREADY;
+	else {
+		ev.flags |= FAMFS_HOSTS_ARMED;
+		rc = famfs_hosttab_write_hdr(&t, &ev);
+		if (rc)
+			famfs_err("%s: host table header: cannot write it: %s",
+				  fs->name, strerror(-rc));
+	}
+	famfs_hosttab_close(&t);
+	return rc;
+}
+
+int famfs_hosts_arm(struct famfs_fs *fs)
+{
+	bool took;
+	int rc;
+
+	if (!fs->master) {
+		famfs_err("%s: this host is a client: only the master arms the host table (famfs hosts arm MPT on the master)",
+			  fs->name);
+		return -EPERM;
+	}
+	rc = famfs_master_lock(fs, true, &took);
+	if (rc)
+		return rc;
+	rc = arm_locked(fs);
 	famfs_master_unlock(fs, &took);
 	return rc;
 }

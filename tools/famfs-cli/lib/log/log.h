@@ -446,11 +446,21 @@ int famfs_hosttab_zero_slot(struct famfs_hosttab *t, unsigned i);
  * The master, under the log lock (taken here unless held): the host table
  * made -- INCOMPAT_HOSTS set, 2 MiB of free memory of device 0 taken from
  * the create cache, mapped (.meta/.hosts on a mount), zeroed, its header
- * written and flushed, the HOSTS entry appended.  What the first `famfs
- * rm` that reclaims calls.  0; -EEXIST when the log has one already (no
- * message); -errno (printed).
+ * written and flushed, the HOSTS entry appended.  famfs_hosts_create: not
+ * armed (what the first `famfs rm` of a file calls: clients may have
+ * mounted before it, with no slot); famfs_hosts_init: armed (`famfs hosts
+ * init`, before any client mounts).  0; -EEXIST when the log has one
+ * already (no message); -errno (printed).
  */
 int famfs_hosts_create(struct famfs_fs *fs);
+int famfs_hosts_init(struct famfs_fs *fs);
+/* Is the table armed (famfs_format.h: the master reclaims only then)?
+ * 1 or 0; -ENOENT no table; -errno (the header does not decode) */
+int famfs_hosts_armed(struct famfs_fs *fs);
+/* The master (a client: -EPERM, printed), under the log lock (taken here
+ * unless held): the header written with FAMFS_HOSTS_ARMED.  0; -EALREADY
+ * armed already (no message); -ENOENT no table, -errno (printed) */
+int famfs_hosts_arm(struct famfs_fs *fs);
 
 /* ---- hostreg.c: this host's slot; evictions (format revision 3) -------- */
 /* What this host holds: the lowest DELETE index famfs.ko still holds

@@ -16,6 +16,7 @@
 #include "media/media.h"
 
 #define HOST_FLAGS	(FAMFS_HOST_REGISTERED | FAMFS_HOST_MASTER)
+#define HOSTS_FLAGS	FAMFS_HOSTS_ARMED	/* the header's */
 
 static uint32_t seeded_crc(const void *p, size_t n, const uint8_t fs_uuid[16])
 {
@@ -192,6 +193,7 @@ void famfs_hosts_hdr_encode(struct famfs_hosts_hdr *h,
 			     ev->n : FAMFS_HOSTS_MAX_EVICT;
 
 		h->seq = htole64(ev->seq);
+		h->flags = htole32(ev->flags);
 		h->nevicted = htole32(n);
 		for (unsigned i = 0; i < n; i++) {
 			memcpy(h->evicted[i].host_uuid, ev->e[i].host_uuid, 16);
@@ -225,6 +227,12 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 			 FAMFS_HOSTS_MAX_EVICT);
 		return -EINVAL;
 	}
+	if (le32toh(h->flags) & ~HOSTS_FLAGS) {
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "host table header has unknown flags 0x%x (a newer famfs?)",
+			 le32toh(h->flags) & ~HOSTS_FLAGS);
+		return -EINVAL;
+	}
 	if (!famfs_all_zero(h->pad, sizeof(h->pad)) ||
 	    !famfs_all_zero(h->reserved, sizeof(h->reserved)) ||
 	    !famfs_all_zero(&h->evicted[n], (FAMFS_HOSTS_MAX_EVICT - n) *
@@ -247,6 +255,7 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 	}
 	ev->n = n;
 	ev->seq = le64toh(h->seq);
+	ev->flags = le32toh(h->flags);
 	return 0;
 }
 

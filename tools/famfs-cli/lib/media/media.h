@@ -446,14 +446,17 @@ struct famfs_host_evict {
 };
 struct famfs_hosts_ev {
 	uint64_t seq;
+	uint32_t flags;			/* FAMFS_HOSTS_ARMED */
 	unsigned n;
 	struct famfs_host_evict e[FAMFS_HOSTS_MAX_EVICT];
 };
-/* A header: magic, seq, nevicted, list (ev may be NULL: empty); CRC set */
+/* A header: magic, seq, flags, nevicted, list (ev may be NULL: empty and
+ * not armed); CRC set */
 void famfs_hosts_hdr_encode(struct famfs_hosts_hdr *h,
 			    const struct famfs_hosts_ev *ev,
 			    const uint8_t fs_uuid[16]);
-/* 0 and ev filled; -EBADMSG (magic, CRC), -EINVAL (nevicted out of bounds,
+/* 0 and ev filled; -EBADMSG (magic, CRC), -EINVAL (an unknown flag,
+ * nevicted out of bounds,
  * a non-zero pad, reserved byte or entry past nevicted, a nil uuid or
  * generation 0 in the list), reason filled */
 int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,

@@ -348,7 +348,7 @@ int famfs_remove(struct famfs_fs *fs, const char *rel, bool recursive)
 			rc = famfs_hosts_create(fs);
 			made = !rc;
 			if (made)
-				famfs_note("%s: host table made (.meta/.hosts; incompatible feature HOSTS: famfs tools older than it refuse this file system): every host registers in it at its next mount, logplay or follow round, and a deleted file's memory is freed once no registered host can reach it (famfs hosts)",
+				famfs_note("%s: host table made (.meta/.hosts; incompatible feature HOSTS: famfs tools older than it refuse this file system), not armed: every host registers in it at its next mount, logplay or follow round; once `famfs hosts` lists every host that has the file system mounted, run famfs hosts arm -- from then on a deleted file's memory is freed once no registered host can reach it (nothing is freed before)",
 					   fs->mpt);
 			rc = rc == -EEXIST ? 0 : rc;
 			/* no room for it: removed all the same, the memory

@@ -367,6 +367,9 @@ static int reclaim_some(struct famfs_fs *fs)
 		famfs_note("%s: %zu deleted files' memory (%llu bytes) reclaimed: no host holds it any more",
 			   fs->mpt, pass.reclaimed,
 			   (unsigned long long)pass.freed);
+	else if (pass.unarmed)
+		famfs_note("%s: %zu deleted files' memory is not reclaimed: %s",
+			   fs->mpt, pass.pending, FAMFS_UNARMED_WHY);
 	/* a small file's failed allocation dropped the cache */
 	return famfs_fs_cache_update(fs);
 }

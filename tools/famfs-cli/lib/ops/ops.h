@@ -187,6 +187,8 @@ struct famfs_reclaim_pass {
 	size_t pending;			/* out: DELETEs pending before */
 	size_t reclaimed;		/* out: of them, RECLAIMed now */
 	uint64_t freed;			/* out: bytes made free */
+	bool unarmed;			/* out: the host table is not armed:
+					 * nothing reclaimed (reason) */
 	famfs_hostdec_fn blocked;	/* in: told each (DELETE, slot) that blocks */
 	void *arg;
 	const uint64_t **dels_out;	/* in (may be NULL): set to the pending
@@ -197,12 +199,15 @@ struct famfs_reclaim_pass {
  * The master: its own slot brought up to date (every entry applied; its
  * holds from famfs.ko), then a RECLAIM for every pending DELETE the host
  * table's decision lets go (role/hostdec.c).  Under the log lock (taken
- * here unless the caller has it).  No host table (INCOMPAT_HOSTS clear):
- * 0, nothing reclaimed.  0 or -errno (printed).
+ * here unless the caller has it).  No host table (INCOMPAT_HOSTS clear),
+ * or a table not armed (p->unarmed set when DELETEs are pending): 0,
+ * nothing reclaimed.  0 or -errno (printed).
  */
 int famfs_reclaim_pass(struct famfs_fs *fs, struct famfs_reclaim_pass *p);
 /* Has the file system a host table (INCOMPAT_HOSTS)? */
 bool famfs_fs_has_hosts(const struct famfs_fs *fs);
+/* Why an unarmed table reclaims nothing, and what to do (for messages) */
+#define FAMFS_UNARMED_WHY "the host table is not armed: famfs hosts arm once `famfs hosts` lists every host that has the file system mounted"
 
 /* ---- label.c ------------------------------------------------------------ */
 /* famfs devices label (a debugging aid: no log entry names the member):

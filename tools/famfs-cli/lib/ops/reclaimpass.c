@@ -4,7 +4,8 @@
  * host's famfs.ko still holds of the memory of pending DELETEs (every
  * host's replayer writes it in its slot of the host table), and the
  * master's pass that appends a RECLAIM for each pending DELETE that no
- * registered host can reach any more (the decision: role/hostdec.c).
+ * registered host can reach any more (the decision: role/hostdec.c) --
+ * only while the table is armed (FAMFS_HOSTS_ARMED).
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -159,7 +160,11 @@ static int pass_locked(struct famfs_fs *fs, struct famfs_reclaim_dels *d,
 			famfs_err("%s: host table header: %s: nothing reclaimed (famfs check)",
 				  fs->name, why);
 	}
-	if (!rc) {
+	/* not armed: a host that mounted before the table may have no slot
+	 * (famfs_format.h): nothing is known to be unreachable */
+	if (!rc && !(ev.flags & FAMFS_HOSTS_ARMED))
+		p->unarmed = true;
+	if (!rc && !p->unarmed) {
 		if (p->dels_out)
 			*p->dels_out = d->del;
 		famfs_hostdec_decide(slots, FAMFS_HOST_SLOTS, &ev,
@@ -193,6 +198,7 @@ int famfs_reclaim_pass(struct famfs_fs *fs, struct famfs_reclaim_pass *p)
 
 	p->pending = p->reclaimed = 0;
 	p->freed = 0;
+	p->unarmed = false;
 	if (!famfs_fs_has_hosts(fs))
 		return 0;
 	/* the master's check is its append's (famfs_reclaim_append_locked) */

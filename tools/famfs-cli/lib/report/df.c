@@ -142,6 +142,8 @@ int famfs_df(struct famfs_fs *fs, struct famfs_df *df)
 		return rc ? rc : -ENOMEM;
 	}
 	famfs_names_free(c.names);
+	df->hosts_armed = famfs_fs_has_hosts(fs) ? famfs_hosts_armed(fs) :
+			  -ENOENT;
 	df->log_entries = df->files + df->dirs + df->bad_entries +
 			  df->log_segments + df->ns_entries +
 			  df->deleted_files + df->deleted_dirs;

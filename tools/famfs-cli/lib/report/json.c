@@ -344,6 +344,11 @@ struct json_object *famfs_json_df(const char *target, const char *mpt,
 		add_u64(d, "pending_bytes", df->pending_reclaim);
 		add_u64(d, "reclaimed_files", df->reclaimed_files);
 		add_u64(d, "reclaimed_bytes", df->reclaimed);
+		/* the host table: reclaim only when armed */
+		json_object_object_add(d, "host_table", json_object_new_string(
+			df->hosts_armed == 1 ? "armed" :
+			df->hosts_armed == 0 ? "not armed" :
+			df->hosts_armed == -ENOENT ? "none" : "unreadable"));
 		json_object_object_add(o, "deleted", d);
 	}
 	add_u64(o, "corrupt_entries", df->bad_entries);

@@ -66,6 +66,9 @@ struct famfs_df {
 	 * pending_reclaim nor used) */
 	unsigned long reclaimed_files;
 	uint64_t reclaimed;
+	/* the host table: 1 armed, 0 not armed (nothing is reclaimed),
+	 * -ENOENT none, -errno its header unreadable */
+	int hosts_armed;
 	/* small files (issue 30): the shared units (in used, whole), the
 	 * pages of them in use and free; sums of the devices' */
 	uint64_t small_units, small_pages_used, small_pages_free;
