@@ -52,8 +52,10 @@ static void late_registration(bool fresh)
 	th_mock_held_hook = hold_one;
 	assert_int_equal(famfs_hosts_checkin(&t->fs, fresh, true, n0, NULL), 0);
 	th_mock_held_hook = NULL;
-	/* the master: rm b, and its pass */
+	/* the master: famfs hosts lists C now, so the administrator arms
+	 * the table; then rm b, and its pass */
 	th_write_id(t->hostid, master);
+	assert_int_equal(famfs_hosts_arm(&t->fs), 0);
 	assert_int_equal(famfs_remove(&t->fs, "b", false), 0);
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
 	assert_true(df.pending_reclaim >= 4 * MiB);
