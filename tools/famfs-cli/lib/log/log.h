@@ -490,5 +490,14 @@ int famfs_hosts_evict_uuid(struct famfs_fs *fs, struct famfs_hosttab *t,
 			   const uint8_t uuid[16]);
 int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 			   unsigned n);
+/* famfs_hosts_evict_uuid of generation gen only (0: the current one):
+ * -ESTALE (printed) when no slot of uuid has generation gen (it registered
+ * again: look again); *fenced the generation fenced */
+int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
+			  const uint8_t uuid[16], uint64_t gen,
+			  uint64_t *fenced);
+/* The master (checked, under the log lock): a header that does not verify
+ * written anew with no fences.  0; -EEXIST (printed) when it verifies */
+int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t);
 
 #endif /* FAMFS_LOG_H */
