@@ -87,7 +87,10 @@ static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return rc;
 }
 
-/* claim a free slot from home upward: the last writer keeps it */
+/* claim a free slot from home upward: written only while it is still all
+ * zero, read back after the settle time: the last writer keeps it (two
+ * claimers that tear it leave a torn slot, which blocks reclaim until
+ * famfs hosts evict --slot N) */
 static int claim(struct famfs_fs *fs, struct famfs_hosttab *t,
 		 struct famfs_host *h, unsigned *slot)
 {
@@ -100,7 +103,10 @@ static int claim(struct famfs_fs *fs, struct famfs_hosttab *t,
 
 		if (famfs_hosttab_slot(t, i, &g) != FAMFS_HOST_FREE)
 			continue;
-		rc = famfs_hosttab_write(t, i, h);
+		/* never over a slot that is not free (any more) */
+		rc = famfs_hosttab_claim(t, i, h);
+		if (rc == -EBUSY)
+			continue;
 		if (rc)
 			return rc;
 		settle();
@@ -171,6 +177,23 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return claim(fs, t, &h, slot);
 }
 
+/* slot holds another host's registration, and no fence names this host
+ * uuid: a claim that raced took it (no eviction writes another host's
+ * record there) */
+static bool taken(struct famfs_hosttab *t, unsigned slot,
+		  const uint8_t uuid[16], const struct famfs_hosts_ev *ev)
+{
+	struct famfs_host g;
+
+	if (famfs_hosttab_slot(t, slot, &g) != FAMFS_HOST_VALID ||
+	    !(g.flags & FAMFS_HOST_REGISTERED) || !memcmp(g.host_uuid, uuid, 16))
+		return false;
+	for (unsigned i = 0; i < ev->n; i++)
+		if (!memcmp(ev->e[i].host_uuid, uuid, 16))
+			return false;
+	return true;
+}
+
 int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 		      unsigned slot, uint64_t replayed, famfs_holds_fn fn,
 		      void *arg)
@@ -187,6 +210,15 @@ int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 		rc = read_ev(fs, t, &ev);
 	if (rc)
 		return rc;
+	if (slot < FAMFS_HOST_SLOTS && taken(t, slot, uuid, &ev)) {
+		unsigned was = slot;
+
+		rc = famfs_host_register(fs, t, &slot, false);
+		if (rc)
+			return rc;
+		famfs_warn("%s: this host's slot %u of the host table holds another host's registration (a claim raced): registered again in slot %u, at 0 (it may map any file)",
+			   fs->name, was, slot);
+	}
 	if (slot >= FAMFS_HOST_SLOTS ||
 	    famfs_hosttab_slot(t, slot, &h) != FAMFS_HOST_VALID ||
 	    memcmp(h.host_uuid, uuid, 16) || memcmp(h.boot_id, boot, 16) ||

@@ -438,6 +438,10 @@ int famfs_hosttab_read(struct famfs_hosttab *t, struct famfs_host *slots,
 /* Write h to slot i: its next copy with seq + 1 (h->seq set), flushed */
 int famfs_hosttab_write(struct famfs_hosttab *t, unsigned i,
 			struct famfs_host *h);
+/* A claim's write of h into slot i (copy 0, seq 1): only when the slot,
+ * read again just before, is all zero; -EBUSY when it is not */
+int famfs_hosttab_claim(struct famfs_hosttab *t, unsigned i,
+			struct famfs_host *h);
 /* The master: write the header (ev->seq advanced by one), flushed */
 int famfs_hosttab_write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev);
 /* Slot i zeroed (an eviction by slot), flushed */
