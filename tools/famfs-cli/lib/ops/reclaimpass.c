@@ -156,7 +156,7 @@ static int pass_locked(struct famfs_fs *fs, struct famfs_reclaim_dels *d,
 	if (!rc) {
 		rc = famfs_hosttab_read(&t, slots, &ev, why);
 		if (rc)
-			famfs_err("%s: host table header: %s: nothing reclaimed (famfs check)",
+			famfs_err("%s: host table header: %s: nothing reclaimed (famfs hosts repair writes a new one)",
 				  fs->name, why);
 	}
 	if (!rc) {
