@@ -14,6 +14,7 @@ M=/mnt/famfs
 mkdir -p $M
 [ "$FAMFS_DEV_MODE" = devdax ] && famfs bind "$DEV"
 export FAMFS_HOST_SETTLE_MS=200
+export FAMFS_TEST_SETTLE=1
 
 # hj PATH: famfs hosts -j's value at PATH
 hj() { famfs hosts -j $M 2>/dev/null | jget "$1" 2>/dev/null; }

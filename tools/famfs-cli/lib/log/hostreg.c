@@ -25,10 +25,35 @@ int famfs_holds_none(void *arg, uint64_t *holds_from, uint64_t *held_bytes)
 	return 0;
 }
 
+/* FAMFS_HOST_SETTLE seconds, or $FAMFS_HOST_SETTLE_MS: longer is always
+ * taken; shorter (down to 0) only with FAMFS_TEST_SETTLE=1 -- the tests'
+ * own; a garbage or shorter value outside tests is said and not used */
+static long settle_ms(void)
+{
+	const long dflt = FAMFS_HOST_SETTLE * 1000L;
+	const char *ms = getenv("FAMFS_HOST_SETTLE_MS");
+	const char *test = getenv("FAMFS_TEST_SETTLE");
+	static bool said;
+	char *end;
+	long n;
+
+	if (!ms || !*ms)
+		return dflt;
+	errno = 0;
+	n = strtol(ms, &end, 10);
+	if (!errno && !*end && n >= 0 && n <= 600000 &&
+	    (n >= dflt || (test && !strcmp(test, "1"))))
+		return n;
+	if (!said)
+		famfs_warn("FAMFS_HOST_SETTLE_MS=%s: not %ld..600000 (below only with FAMFS_TEST_SETTLE=1, for tests): %ld used",
+			   ms, dflt, dflt);
+	said = true;
+	return dflt;
+}
+
 static void settle(void)
 {
-	const char *ms = getenv("FAMFS_HOST_SETTLE_MS");
-	long n = ms ? strtol(ms, NULL, 10) : FAMFS_HOST_SETTLE * 1000L;
+	long n = settle_ms();
 	struct timespec ts = { n / 1000, (n % 1000) * 1000000L };
 
 	if (n > 0)
