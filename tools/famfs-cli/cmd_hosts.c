@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* famfs hosts: the host table (format revision 3, HOSTS; docs/lifecycle.md
  * "Reclaim across hosts") -- list its slots, make it (master), evict a
- * host by uuid or a slot by number (master). */
+ * host by uuid or a slot by number, write a torn header anew (master). */
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
@@ -18,8 +18,8 @@ const struct cli_doc cli_doc_hosts = {
 	.page = "famfs-hosts", .prog = "famfs hosts",
 	.summary = "list the host table; make it; evict a host (master only)",
 	.synopsis = { "famfs hosts [-j] MPT|DEVICE",
-		      "famfs hosts init|reclaim MPT",
-		      "famfs hosts evict HOST-UUID MPT",
+		      "famfs hosts init|reclaim|repair MPT",
+		      "famfs hosts evict [--generation G] HOST-UUID MPT",
 		      "famfs hosts evict --slot N MPT" },
 	.description =
 		"The host table (format revision 3, INCOMPAT_HOSTS) has a slot for every\n"
@@ -47,22 +47,38 @@ const struct cli_doc cli_doc_hosts = {
 		"can reach any more (its replay is past the delete and its famfs.ko\n"
 		"holds none of that memory: no mapping, pipe or O_DIRECT left); for\n"
 		"each one kept, the host that keeps it and why (behind, holding,\n"
-		"torn).  What is freed is zeroed before a new file gets it.\n"
+		"torn, or past the log's end: a slot that says it registered or\n"
+		"replayed past the log's next index is not trusted).  What is freed\n"
+		"is zeroed before a new file gets it.\n"
 		"\n"
-		"evict (master): fences a host that stopped: every slot of HOST-UUID\n"
+		"evict (master): fences a host that stopped: its (uuid, generation)\n"
 		"goes to the evicted list (it stops if it is still running, and\n"
-		"registers again only at its next boot), or slot N is zeroed (a torn\n"
-		"slot; a registration there is fenced too).\n",
+		"registers again only at its next boot).  --generation G (as famfs\n"
+		"hosts shows it) refuses when the host has registered again since\n"
+		"(a reboot: look again); without it the current generation is fenced,\n"
+		"and named.  --slot N: a registration there is fenced and its record\n"
+		"kept; a slot whose registration is fenced already (a host that is\n"
+		"down), or that does not verify (torn: two claims at once, a write cut\n"
+		"short; it blocks every reclaim until then), is zeroed.\n"
+		"\n"
+		"repair (master): a host table header that does not verify (the\n"
+		"master's write of it cut short) is written anew with no fences: hosts\n"
+		"evicted before count again until evicted again.  Meanwhile every host\n"
+		"registers without the evicted list and nothing is reclaimed.  Refused\n"
+		"while the header verifies.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'j', "json", NULL, "list as JSON on stdout" },
-		{ 's', "slot", "N", "evict: the slot to zero" },
+		{ 's', "slot", "N", "evict: the slot to fence or zero" },
+		{ 'g', "generation", "G", "evict: only if HOST-UUID's generation is G" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
 		CLI_EXIT_ERROR("no famfs file system there, it has no host table\n"
 			       "(list, evict), has one already (init), this host\n"
-			       "is not the master (init, evict), no such host or\n"
-			       "slot, or the table could not be read or written"),
+			       "is not the master (init, evict, repair), no such\n"
+			       "host or slot, the host registered again (evict\n"
+			       "--generation), the header verifies (repair), or the\n"
+			       "table could not be read or written"),
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-rm(8), famfs-df(8), famfs-logplay(8)",
 };
@@ -106,7 +122,7 @@ static int list(struct famfs_fs *fs, bool json)
 		return FAMFS_EXIT_ERROR;
 	}
 	if (famfs_hosttab_read(&t, sl, &ev, why)) {
-		famfs_warn("%s: host table header: %s (the evicted list is not known)",
+		famfs_warn("%s: host table header: %s (the evicted list is not known; famfs hosts repair on the master)",
 			   fs->name, why);
 		memset(&ev, 0, sizeof(ev));
 	}
@@ -237,11 +253,28 @@ static int reclaim(struct famfs_fs *fs)
 	return rc;
 }
 
+/* what famfs_hosts_evict_slot did to slot n */
+static void evicted_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
+			 unsigned n)
+{
+	struct famfs_host h;
+	char u[37];
+
+	if (famfs_hosttab_slot(t, n, &h) != FAMFS_HOST_VALID) {
+		printf("famfs hosts: %s: slot %u zeroed\n", fs->name, n);
+		return;
+	}
+	famfs_uuid_str(h.host_uuid, u);
+	printf("famfs hosts: %s: slot %u: host %s generation %llu evicted (its record is kept; evict --slot %u again zeroes it once that host is down)\n",
+	       fs->name, n, u, (unsigned long long)h.generation, n);
+}
+
 int cmd_hosts(int argc, char **argv)
 {
 	char mpt[4096];
 	const char *sub = NULL, *target, *who = NULL;
 	long slot = -1;
+	uint64_t gen = 0, fenced = 0;
 	bool json = false;
 	struct famfs_fs fs;
 	struct famfs_hosttab t;
@@ -262,19 +295,33 @@ int cmd_hosts(int argc, char **argv)
 			}
 			break;
 		}
+		case 'g': {
+			char *end;
+
+			errno = 0;
+			gen = strtoull(optarg, &end, 10);
+			if (errno || *end || !gen || optarg[0] == '-') {
+				famfs_err("--generation %s: not a generation (1 or more)",
+					  optarg);
+				return FAMFS_EXIT_USAGE;
+			}
+			break;
+		}
 		case 'h': return cli_usage(&cli_doc_hosts, 0);
 		default: return cli_usage(&cli_doc_hosts, 1);
 		}
 	}
 	if (optind < argc && (!strcmp(argv[optind], "init") ||
 			      !strcmp(argv[optind], "reclaim") ||
+			      !strcmp(argv[optind], "repair") ||
 			      !strcmp(argv[optind], "evict")))
 		sub = argv[optind++];
 	if (sub && !strcmp(sub, "evict") && slot < 0 && optind < argc)
 		who = argv[optind++];
 	if (argc - optind != 1 || (sub && json) ||
 	    (slot >= 0 && (!sub || strcmp(sub, "evict") || who)) ||
-	    (sub && !strcmp(sub, "evict") && slot < 0 && !who))
+	    (sub && !strcmp(sub, "evict") && slot < 0 && !who) ||
+	    (gen && !who))
 		return cli_usage(&cli_doc_hosts, 1);
 	if (who && (uuid_parse(who, u) || uuid_is_null(u))) {
 		famfs_err("%s: not a host uuid", who);
@@ -299,26 +346,35 @@ int cmd_hosts(int argc, char **argv)
 	} else if (!rc && !strcmp(sub, "init")) {
 		rc = famfs_hosts_create(&fs);
 		if (rc == -EEXIST)
-			famfs_err("%s: the host table exists already (famfs hosts)",
+			famfs_err("%s: the host table exists already (famfs hosts; a header that does not verify: famfs hosts repair)",
 				  fs.name);
 		else if (!rc)
 			printf("famfs hosts: %s: host table made\n", fs.name);
 	} else if (!rc) {
-		rc = famfs_hosttab_open(&fs, true, &t);
+		int orc = famfs_hosttab_open(&fs, true, &t);
+
+		rc = orc;
 		if (rc == -ENOENT)
 			famfs_err("%s: no host table (famfs hosts init)", fs.name);
-		if (!rc) {
-			rc = who ? famfs_hosts_evict_uuid(&fs, &t, u) :
+		if (!rc && !strcmp(sub, "repair")) {
+			rc = famfs_hosts_repair(&fs, &t);
+			if (!rc)
+				printf("famfs hosts: %s: host table header written anew: hosts evicted before count again until evicted again (famfs hosts)\n",
+				       fs.name);
+		} else if (!rc) {
+			rc = who ? famfs_hosts_evict_gen(&fs, &t, u, gen, &fenced) :
 			     famfs_hosts_evict_slot(&fs, &t, (unsigned)slot);
 			if (rc == -ENOENT)
 				famfs_err("%s: no slot of host %s in the host table",
 					  fs.name, who ? who : "?");
 			else if (!rc && who)
-				printf("famfs hosts: %s: host %s evicted\n", fs.name, who);
+				printf("famfs hosts: %s: host %s generation %llu evicted\n",
+				       fs.name, who, (unsigned long long)fenced);
 			else if (!rc)
-				printf("famfs hosts: %s: slot %ld zeroed\n", fs.name, slot);
-			famfs_hosttab_close(&t);
+				evicted_slot(&fs, &t, (unsigned)slot);
 		}
+		if (!orc)
+			famfs_hosttab_close(&t);
 	}
 	famfs_fs_close(&fs);
 	return rc ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;
