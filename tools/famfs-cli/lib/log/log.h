@@ -480,14 +480,19 @@ int famfs_holds_none(void *arg, uint64_t *holds_from, uint64_t *held_bytes);
 int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 			unsigned *slot, bool fresh);
 /* After a replay round: replayed (entries below it applied here), holds
- * (fn; NULL: famfs_holds_none), the beat time.  -ESTALE (printed) when the
- * slot is no longer this registration's or it is evicted: stop. */
+ * (fn; NULL: famfs_holds_none), the beat time.  A slot that holds another
+ * host's registration (a claim raced) while no fence names this host:
+ * registered again in a new slot at 0 (said), and that slot updated.
+ * -ESTALE (printed) when the slot is no longer this registration's
+ * otherwise or it is evicted: stop.  A header that does not verify:
+ * register and update go on with no fences (said once). */
 int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 		      unsigned slot, uint64_t replayed, famfs_holds_fn fn,
 		      void *arg);
 /* The master (checked, under the log lock taken here): fence every slot of
  * host uuid (its (uuid, generation) added to the header's evicted list),
- * or zero slot n (its registration, if one verifies, fenced too).  0;
+ * or slot n (a registration fenced, its record kept; one fenced already,
+ * or a slot that does not verify, zeroed).  0;
  * -ENOENT no such host; -ENOSPC the list is full of live fences; -errno
  * (printed) */
 int famfs_hosts_evict_uuid(struct famfs_fs *fs, struct famfs_hosttab *t,
