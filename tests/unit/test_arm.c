@@ -26,6 +26,8 @@ static struct th *mk(void)
 	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
 
 	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
+
+	setenv("FAMFS_TEST_SETTLE", "1", 1);
 	return t;
 }
 

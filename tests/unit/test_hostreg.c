@@ -3,7 +3,7 @@
  * the master (once), mapped, this host registered (its slot claimed, a new
  * generation at a new boot id, the same one kept within a boot), its slot
  * updated after a round, evicted by uuid (it stops; registers again at its
- * next boot) and by slot, a client refused the table's creation, and a
+ * next boot) and by slot (fenced; zeroed at the second), a client refused the table's creation, and a
  * torn slot shown torn and left alone by a claim. */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -19,6 +19,7 @@ static struct th *mk(void)
 	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
 
 	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
+	setenv("FAMFS_TEST_SETTLE", "1", 1);
 	assert_int_equal(famfs_hosts_create(&t->fs), 0);
 	return t;
 }
@@ -162,11 +163,16 @@ static void test_evict(void **s)
 	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
 	assert_false(famfs_host_evicted(&sl[slot], &ev));
 	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, 5, NULL, NULL), 0);
-	/* by slot: zeroed, and that registration fenced */
+	/* by slot: that registration fenced, its record left (r38: so that
+	 * it does not register again in this boot) */
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_FREE);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
 	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
 	assert_int_equal(ev.n, 2);
+	assert_true(famfs_host_evicted(&sl[slot], &ev));
+	/* by slot again (a host that is down): zeroed */
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_FREE);
 	/* an unknown uuid */
 	memset(me, 0x99, 16);
 	assert_int_equal(famfs_hosts_evict_uuid(&t->fs, &tab, me), -ENOENT);
@@ -175,9 +181,9 @@ static void test_evict(void **s)
 	th_free(t);
 }
 
-/* evicted by slot (its slot zeroed, (uuid, 1) fenced), it registers at its
- * next boot: a generation no fence names, or its mount would replay (map
- * every file) under a registration the decision ignores as evicted */
+/* evicted by slot ((uuid, 1) fenced, its record left), it registers at
+ * its next boot: a generation no fence names, or its mount would replay
+ * (map every file) under a registration the decision ignores as evicted */
 static void test_evict_slot_next_boot(void **s)
 {
 	struct th *t = mk();
@@ -192,7 +198,7 @@ static void test_evict_slot_next_boot(void **s)
 	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_FREE);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
 	memset(boot, 0x66, 16);
 	th_write_id(t->bootid, boot);
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);

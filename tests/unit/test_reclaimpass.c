@@ -22,6 +22,7 @@ static struct th *mk(uint64_t size)
 	struct th *t = th_new_fmt(size, 2 * MiB, true);
 
 	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
+	setenv("FAMFS_TEST_SETTLE", "1", 1);
 	return t;
 }
 

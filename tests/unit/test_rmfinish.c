@@ -30,6 +30,7 @@ static void test_rm_finishes(void **s)
 
 	(void)s;
 	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
+	setenv("FAMFS_TEST_SETTLE", "1", 1);
 	th_create_ok(&t->fs, "a", 2 * MiB);		/* entry 0 */
 	th_create_ok(&t->fs, "b", 2 * MiB);		/* entry 1 */
 	assert_int_equal(famfs_hosts_create(&t->fs), 0);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* famfs hosts: the host table (format revision 3, HOSTS; docs/lifecycle.md
  * "Reclaim across hosts") -- list its slots, make it (master), evict a
- * host by uuid or a slot by number (master). */
+ * host by uuid or a slot by number, write a torn header anew (master). */
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
@@ -18,8 +18,8 @@ const struct cli_doc cli_doc_hosts = {
 	.page = "famfs-hosts", .prog = "famfs hosts",
 	.summary = "list the host table; make it, arm it, evict a host (master only)",
 	.synopsis = { "famfs hosts [-j] MPT|DEVICE",
-		      "famfs hosts init|arm|reclaim MPT",
-		      "famfs hosts evict HOST-UUID MPT",
+		      "famfs hosts init|arm|reclaim|repair MPT",
+		      "famfs hosts evict [--generation G] HOST-UUID MPT",
 		      "famfs hosts evict --slot N MPT" },
 	.description =
 		"The host table (format revision 3, INCOMPAT_HOSTS) has a slot for every\n"
@@ -62,24 +62,40 @@ const struct cli_doc cli_doc_hosts = {
 		"can reach any more (its replay is past the delete and its famfs.ko\n"
 		"holds none of that memory: no mapping, pipe or O_DIRECT left); for\n"
 		"each one kept, the host that keeps it and why (behind, holding,\n"
-		"torn); with the table not armed, nothing, and why.  What is freed is\n"
-		"zeroed before a new file gets it.\n"
+		"torn, or past the log's end: a slot that says it registered or\n"
+		"replayed past the log's next index is not trusted); with the table\n"
+		"not armed, nothing, and why.  What is freed is zeroed before a new\n"
+		"file gets it.\n"
 		"\n"
-		"evict (master): fences a host that stopped: every slot of HOST-UUID\n"
+		"evict (master): fences a host that stopped: its (uuid, generation)\n"
 		"goes to the evicted list (it stops if it is still running, and\n"
-		"registers again only at its next boot), or slot N is zeroed (a torn\n"
-		"slot; a registration there is fenced too).\n",
+		"registers again only at its next boot).  --generation G (as famfs\n"
+		"hosts shows it) refuses when the host has registered again since\n"
+		"(a reboot: look again); without it the current generation is fenced,\n"
+		"and named.  --slot N: a registration there is fenced and its record\n"
+		"kept; a slot whose registration is fenced already (a host that is\n"
+		"down), or that does not verify (torn: two claims at once, a write cut\n"
+		"short; it blocks every reclaim until then), is zeroed.\n"
+		"\n"
+		"repair (master): a host table header that does not verify (the\n"
+		"master's write of it cut short) is written anew with no fences and not\n"
+		"armed: hosts evicted before count again until evicted again, and\n"
+		"nothing is reclaimed until famfs hosts arm.  Meanwhile every host\n"
+		"registers without the evicted list and nothing is reclaimed.  Refused\n"
+		"while the header verifies.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'j', "json", NULL, "list as JSON on stdout" },
-		{ 's', "slot", "N", "evict: the slot to zero" },
+		{ 's', "slot", "N", "evict: the slot to fence or zero" },
+		{ 'g', "generation", "G", "evict: only if HOST-UUID's generation is G" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
 		CLI_EXIT_ERROR("no famfs file system there, it has no host table\n"
 			       "(list, arm, evict), has one already (init), this\n"
-			       "host is not the master (init, arm, reclaim, evict),\n"
-			       "no such host or slot, or the table could not be\n"
-			       "read or written"),
+			       "host is not the master (init, arm, reclaim, evict,\n"
+			       "repair), no such host or slot, the host registered\n"
+			       "again (evict --generation), the header verifies\n"
+			       "(repair), or the table could not be read or written"),
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-rm(8), famfs-df(8), famfs-logplay(8)",
 };
@@ -123,7 +139,7 @@ static int list(struct famfs_fs *fs, bool json)
 		return FAMFS_EXIT_ERROR;
 	}
 	if (famfs_hosttab_read(&t, sl, &ev, why)) {
-		famfs_warn("%s: host table header: %s (the evicted list is not known)",
+		famfs_warn("%s: host table header: %s (the evicted list is not known; famfs hosts repair on the master)",
 			   fs->name, why);
 		memset(&ev, 0, sizeof(ev));
 	}
@@ -277,11 +293,28 @@ static int arm(struct famfs_fs *fs)
 	return rc;
 }
 
+/* what famfs_hosts_evict_slot did to slot n */
+static void evicted_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
+			 unsigned n)
+{
+	struct famfs_host h;
+	char u[37];
+
+	if (famfs_hosttab_slot(t, n, &h) != FAMFS_HOST_VALID) {
+		printf("famfs hosts: %s: slot %u zeroed\n", fs->name, n);
+		return;
+	}
+	famfs_uuid_str(h.host_uuid, u);
+	printf("famfs hosts: %s: slot %u: host %s generation %llu evicted (its record is kept; evict --slot %u again zeroes it once that host is down)\n",
+	       fs->name, n, u, (unsigned long long)h.generation, n);
+}
+
 int cmd_hosts(int argc, char **argv)
 {
 	char mpt[4096];
 	const char *sub = NULL, *target, *who = NULL;
 	long slot = -1;
+	uint64_t gen = 0, fenced = 0;
 	bool json = false;
 	struct famfs_fs fs;
 	struct famfs_hosttab t;
@@ -302,6 +335,18 @@ int cmd_hosts(int argc, char **argv)
 			}
 			break;
 		}
+		case 'g': {
+			char *end;
+
+			errno = 0;
+			gen = strtoull(optarg, &end, 10);
+			if (errno || *end || !gen || optarg[0] == '-') {
+				famfs_err("--generation %s: not a generation (1 or more)",
+					  optarg);
+				return FAMFS_EXIT_USAGE;
+			}
+			break;
+		}
 		case 'h': return cli_usage(&cli_doc_hosts, 0);
 		default: return cli_usage(&cli_doc_hosts, 1);
 		}
@@ -309,13 +354,15 @@ int cmd_hosts(int argc, char **argv)
 	if (optind < argc && (!strcmp(argv[optind], "init") ||
 			      !strcmp(argv[optind], "arm") ||
 			      !strcmp(argv[optind], "reclaim") ||
+			      !strcmp(argv[optind], "repair") ||
 			      !strcmp(argv[optind], "evict")))
 		sub = argv[optind++];
 	if (sub && !strcmp(sub, "evict") && slot < 0 && optind < argc)
 		who = argv[optind++];
 	if (argc - optind != 1 || (sub && json) ||
 	    (slot >= 0 && (!sub || strcmp(sub, "evict") || who)) ||
-	    (sub && !strcmp(sub, "evict") && slot < 0 && !who))
+	    (sub && !strcmp(sub, "evict") && slot < 0 && !who) ||
+	    (gen && !who))
 		return cli_usage(&cli_doc_hosts, 1);
 	if (who && (uuid_parse(who, u) || uuid_is_null(u))) {
 		famfs_err("%s: not a host uuid", who);
@@ -345,26 +392,35 @@ int cmd_hosts(int argc, char **argv)
 	} else if (!rc && !strcmp(sub, "init")) {
 		rc = famfs_hosts_init(&fs);
 		if (rc == -EEXIST)
-			famfs_err("%s: the host table exists already (famfs hosts; famfs hosts arm if it is not armed)",
+			famfs_err("%s: the host table exists already (famfs hosts; famfs hosts arm if it is not armed; a header that does not verify: famfs hosts repair)",
 				  fs.name);
 		else if (!rc)
 			printf("famfs hosts: %s: host table made, armed\n", fs.name);
 	} else if (!rc) {
-		rc = famfs_hosttab_open(&fs, true, &t);
+		int orc = famfs_hosttab_open(&fs, true, &t);
+
+		rc = orc;
 		if (rc == -ENOENT)
 			famfs_err("%s: no host table (famfs hosts init)", fs.name);
-		if (!rc) {
-			rc = who ? famfs_hosts_evict_uuid(&fs, &t, u) :
+		if (!rc && !strcmp(sub, "repair")) {
+			rc = famfs_hosts_repair(&fs, &t);
+			if (!rc)
+				printf("famfs hosts: %s: host table header written anew, not armed: hosts evicted before count again until evicted again (famfs hosts; famfs hosts arm once it lists every host)\n",
+				       fs.name);
+		} else if (!rc) {
+			rc = who ? famfs_hosts_evict_gen(&fs, &t, u, gen, &fenced) :
 			     famfs_hosts_evict_slot(&fs, &t, (unsigned)slot);
 			if (rc == -ENOENT)
 				famfs_err("%s: no slot of host %s in the host table",
 					  fs.name, who ? who : "?");
 			else if (!rc && who)
-				printf("famfs hosts: %s: host %s evicted\n", fs.name, who);
+				printf("famfs hosts: %s: host %s generation %llu evicted\n",
+				       fs.name, who, (unsigned long long)fenced);
 			else if (!rc)
-				printf("famfs hosts: %s: slot %ld zeroed\n", fs.name, slot);
-			famfs_hosttab_close(&t);
+				evicted_slot(&fs, &t, (unsigned)slot);
 		}
+		if (!orc)
+			famfs_hosttab_close(&t);
 	}
 	famfs_fs_close(&fs);
 	return rc ? FAMFS_EXIT_ERROR : FAMFS_EXIT_OK;

@@ -54,7 +54,8 @@ static const struct cli_section famfs_sections[] = {
 	  "FAMFS_LOG_AUTOGROW=0: the master does not grow a full compact log by\n"
 	  "itself (famfs-loggrow(8)); creates then fail with \"log full\"\n"
 	  "FAMFS_HOST_SETTLE_MS: how long a host claiming a slot of the host\n"
-	  "table waits before reading it back (default 1000; for tests)\n",
+	  "table waits before reading it back (default 1000; longer is taken,\n"
+	  "shorter only with FAMFS_TEST_SETTLE=1: for tests)\n",
 	  false },
 	{ "FILES",
 	  "/etc/famfs/host-uuid is this host's id: random, created on first\n"

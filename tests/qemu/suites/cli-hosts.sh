@@ -3,9 +3,12 @@
 # The host table (format revision 3, HOSTS; issue 29 item 4) across two
 # hosts: a (master) makes it with famfs hosts init, both register when they
 # mount or replay, famfs hosts -j lists both slots on both hosts; a client
-# may not init, arm or evict; init's table is armed; a evicts b by host uuid (b's replay stops), b
-# "reboots" (a new boot id) and registers a new generation; a torn slot is
-# listed torn and evicted by slot.  (An older tool's refusal of
+# may not init, arm or evict; init's table is armed; a evicts b by host
+# uuid and the generation it saw (a generation b does not have is refused;
+# b's replay stops), b "reboots" (a new boot id) and registers a new
+# generation; a torn slot is listed torn and evicted by slot; b's slot
+# evicted by slot is fenced and kept, zeroed at the second; a torn header
+# is written anew by famfs hosts repair, hosts replay meanwhile.  (An older tool's refusal of
 # INCOMPAT_HOSTS: unit/hostsentry/older_tool, unit/nsentry.)
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
@@ -14,6 +17,7 @@ M=/mnt/famfs
 mkdir -p $M
 [ "$FAMFS_DEV_MODE" = devdax ] && famfs bind "$DEV"
 export FAMFS_HOST_SETTLE_MS=200
+export FAMFS_TEST_SETTLE=1
 
 # hj PATH: famfs hosts -j's value at PATH
 hj() { famfs hosts -j $M 2>/dev/null | jget "$1" 2>/dev/null; }
@@ -61,8 +65,14 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_eq master-sees-client client "$(field "$B" role)"
 	t_rc list-text 0 famfs hosts $M
 	t_has list-text-client "$B .*client"
-	# evict b by uuid: its slot is listed evicted
-	t_rc evict-uuid 0 famfs hosts evict "$B" $M
+	# evict b by uuid, naming a generation b does not have: refused
+	t_rc evict-gen-stale 2 famfs hosts evict --generation 5 "$B" $M
+	t_has evict-gen-stale-says "registered again"
+	t_eq evict-gen-stale-none 0 "$(hj .nevicted)"
+	t_rc evict-gen-slot-usage 1 famfs hosts evict --generation 1 --slot 0 $M
+	# evict b by uuid, the generation seen: its slot is listed evicted
+	t_rc evict-uuid 0 famfs hosts evict --generation 1 "$B" $M
+	t_has evict-uuid-names-gen "generation 1 evicted"
 	t_eq evicted-state evicted "$(field "$B" state)"
 	t_eq evicted-nevicted 1 "$(hj .nevicted)"
 	t_rc evict-unknown 2 famfs hosts evict 00000000-0000-0000-0000-0000000000aa $M
@@ -83,8 +93,31 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_has torn-text-says "torn"
 	t_rc evict-torn-slot 0 famfs hosts evict --slot $N $M
 	t_eq torn-gone 2 "$(nslots)"
+	# by slot: b's registration fenced, its record kept (b must not
+	# register again in its boot); the second eviction zeroes it
 	t_rc evict-b-slot 0 famfs hosts evict --slot "$SB" $M
+	t_has evict-b-slot-says "generation 2 evicted"
+	t_eq b-slot-fenced evicted "$(field "$B" state)"
+	t_eq b-slot-kept 2 "$(nslots)"
+	t_rc evict-b-slot-again 0 famfs hosts evict --slot "$SB" $M
+	t_has evict-b-slot-again-says "zeroed"
 	t_eq b-slot-gone 1 "$(nslots)"
+	# a torn header (the master's write of it cut): hosts still register,
+	# famfs hosts repair writes it anew (refused while it verifies)
+	t_rc repair-refused 2 famfs hosts repair $M
+	t_has repair-refused-says "verifies"
+	printf 'torn' | dd of=$M/.meta/.hosts bs=1 seek=2000 conv=notrunc 2>/dev/null
+	sync $M/.meta/.hosts
+	t_rc torn-hdr-list 0 famfs hosts $M
+	t_has torn-hdr-list-says "famfs hosts repair"
+	t_rc torn-hdr-logplay 0 famfs logplay $M
+	t_rc repair 0 famfs hosts repair $M
+	t_has repair-says "written anew"
+	t_eq repair-nevicted 0 "$(hj .nevicted)"
+	t_eq repair-not-armed false "$(hj .armed)"
+	t_rc repair-arm 0 famfs hosts arm $M
+	t_eq repair-armed-again true "$(hj .armed)"
+	t_rc repair-logplay 0 famfs logplay $M
 	t_rc fsck-end 0 famfs fsck $M
 	sync_post hosts-a-done
 	sync_wait hosts-b-done 120

@@ -6,6 +6,7 @@
  * evictions (the header's evicted list, a slot zeroed).
  */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,10 +25,35 @@ int famfs_holds_none(void *arg, uint64_t *holds_from, uint64_t *held_bytes)
 	return 0;
 }
 
+/* FAMFS_HOST_SETTLE seconds, or $FAMFS_HOST_SETTLE_MS: longer is always
+ * taken; shorter (down to 0) only with FAMFS_TEST_SETTLE=1 -- the tests'
+ * own; a garbage or shorter value outside tests is said and not used */
+static long settle_ms(void)
+{
+	const long dflt = FAMFS_HOST_SETTLE * 1000L;
+	const char *ms = getenv("FAMFS_HOST_SETTLE_MS");
+	const char *test = getenv("FAMFS_TEST_SETTLE");
+	static bool said;
+	char *end;
+	long n;
+
+	if (!ms || !*ms)
+		return dflt;
+	errno = 0;
+	n = strtol(ms, &end, 10);
+	if (!errno && !*end && n >= 0 && n <= 600000 &&
+	    (n >= dflt || (test && !strcmp(test, "1"))))
+		return n;
+	if (!said)
+		famfs_warn("FAMFS_HOST_SETTLE_MS=%s: not %ld..600000 (below only with FAMFS_TEST_SETTLE=1, for tests): %ld used",
+			   ms, dflt, dflt);
+	said = true;
+	return dflt;
+}
+
 static void settle(void)
 {
-	const char *ms = getenv("FAMFS_HOST_SETTLE_MS");
-	long n = ms ? strtol(ms, NULL, 10) : FAMFS_HOST_SETTLE * 1000L;
+	long n = settle_ms();
 	struct timespec ts = { n / 1000, (n % 1000) * 1000000L };
 
 	if (n > 0)
@@ -69,9 +95,15 @@ static int find_slot(struct famfs_hosttab *t, const uint8_t uuid[16],
 	return -1;
 }
 
+/* the header's evicted list.  lenient (registration, update): a header
+ * that does not verify (the master's write of it cut) is said once and
+ * taken as no fences -- the master's pass reclaims nothing while it does
+ * not verify, so a fenced host counting again only keeps more memory;
+ * else (evictions) -errno, printed */
 static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
-		   struct famfs_hosts_ev *ev)
+		   struct famfs_hosts_ev *ev, bool lenient)
 {
+	static bool said;
 	char why[FAMFS_REASON_LEN];
 	struct famfs_hosts_hdr *hdr = malloc(sizeof(*hdr));
 	int rc;
@@ -82,12 +114,24 @@ static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	memcpy(hdr, t->m.addr, sizeof(*hdr));
 	rc = famfs_hosts_hdr_decode(hdr, t->fs_uuid, ev, why);
 	free(hdr);
+	if (rc && lenient) {
+		if (!said)
+			famfs_warn("%s: host table header: %s: registered without the evicted list (nothing is reclaimed until the master runs famfs hosts repair)",
+				   fs->name, why);
+		said = true;
+		memset(ev, 0, sizeof(*ev));
+		return 0;
+	}
 	if (rc)
-		famfs_err("%s: host table header: %s (famfs check)", fs->name, why);
+		famfs_err("%s: host table header: %s (famfs hosts repair writes a new one)",
+			  fs->name, why);
 	return rc;
 }
 
-/* claim a free slot from home upward: the last writer keeps it */
+/* claim a free slot from home upward: written only while it is still all
+ * zero, read back after the settle time: the last writer keeps it (two
+ * claimers that tear it leave a torn slot, which blocks reclaim until
+ * famfs hosts evict --slot N) */
 static int claim(struct famfs_fs *fs, struct famfs_hosttab *t,
 		 struct famfs_host *h, unsigned *slot)
 {
@@ -100,7 +144,10 @@ static int claim(struct famfs_fs *fs, struct famfs_hosttab *t,
 
 		if (famfs_hosttab_slot(t, i, &g) != FAMFS_HOST_FREE)
 			continue;
-		rc = famfs_hosttab_write(t, i, h);
+		/* never over a slot that is not free (any more) */
+		rc = famfs_hosttab_claim(t, i, h);
+		if (rc == -EBUSY)
+			continue;
 		if (rc)
 			return rc;
 		settle();
@@ -129,7 +176,7 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 		rc = famfs_boot_id(boot);
 	if (rc)
 		return rc;
-	rc = read_ev(fs, t, &ev);
+	rc = read_ev(fs, t, &ev, true);
 	if (rc)
 		return rc;
 	s = find_slot(t, uuid, &cur);
@@ -171,6 +218,23 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return claim(fs, t, &h, slot);
 }
 
+/* slot holds another host's registration, and no fence names this host
+ * uuid: a claim that raced took it (no eviction writes another host's
+ * record there) */
+static bool taken(struct famfs_hosttab *t, unsigned slot,
+		  const uint8_t uuid[16], const struct famfs_hosts_ev *ev)
+{
+	struct famfs_host g;
+
+	if (famfs_hosttab_slot(t, slot, &g) != FAMFS_HOST_VALID ||
+	    !(g.flags & FAMFS_HOST_REGISTERED) || !memcmp(g.host_uuid, uuid, 16))
+		return false;
+	for (unsigned i = 0; i < ev->n; i++)
+		if (!memcmp(ev->e[i].host_uuid, uuid, 16))
+			return false;
+	return true;
+}
+
 int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 		      unsigned slot, uint64_t replayed, famfs_holds_fn fn,
 		      void *arg)
@@ -184,9 +248,18 @@ int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 	if (!rc)
 		rc = famfs_boot_id(boot);
 	if (!rc)
-		rc = read_ev(fs, t, &ev);
+		rc = read_ev(fs, t, &ev, true);
 	if (rc)
 		return rc;
+	if (slot < FAMFS_HOST_SLOTS && taken(t, slot, uuid, &ev)) {
+		unsigned was = slot;
+
+		rc = famfs_host_register(fs, t, &slot, false);
+		if (rc)
+			return rc;
+		famfs_warn("%s: this host's slot %u of the host table holds another host's registration (a claim raced): registered again in slot %u, at 0 (it may map any file)",
+			   fs->name, was, slot);
+	}
 	if (slot >= FAMFS_HOST_SLOTS ||
 	    famfs_hosttab_slot(t, slot, &h) != FAMFS_HOST_VALID ||
 	    memcmp(h.host_uuid, uuid, 16) || memcmp(h.boot_id, boot, 16) ||
@@ -235,35 +308,68 @@ static int fence(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 	return 0;
 }
 
-int famfs_hosts_evict_uuid(struct famfs_fs *fs, struct famfs_hosttab *t,
-			   const uint8_t uuid[16])
+int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
+			  const uint8_t uuid[16], uint64_t gen,
+			  uint64_t *fenced)
 {
 	struct famfs_hosts_ev ev;
 	struct famfs_host h;
-	bool took, found = false;
+	bool took, found = false, fence_some = false;
+	uint64_t now = 0, dummy;
 	int rc = famfs_master_lock(fs, true, &took);
 
+	if (!fenced)
+		fenced = &dummy;
+	*fenced = 0;
 	if (rc)
 		return rc;
-	rc = read_ev(fs, t, &ev);
+	rc = read_ev(fs, t, &ev, false);
 	for (unsigned i = 0; !rc && i < FAMFS_HOST_SLOTS; i++) {
 		if (famfs_hosttab_slot(t, i, &h) != FAMFS_HOST_VALID ||
 		    memcmp(h.host_uuid, uuid, 16))
 			continue;
 		found = true;
+		/* the generation the administrator saw, or none: it
+		 * registered again since (a reboot) */
+		if (gen && h.generation != gen) {
+			now = h.generation;
+			continue;
+		}
+		fence_some = true;
+		*fenced = h.generation;
 		rc = fence(t, &ev, &h);
 	}
 	if (!rc && !found)
 		rc = -ENOENT;
+	if (!rc && !fence_some) {
+		char u[37];
+
+		famfs_uuid_str(uuid, u);
+		famfs_err("%s: host %s registered again (generation %llu now, not %llu): nothing evicted; look again (famfs hosts)",
+			  fs->name, u, (unsigned long long)now,
+			  (unsigned long long)gen);
+		rc = -ESTALE;
+	}
 	if (!rc)
 		rc = famfs_hosttab_write_hdr(t, &ev);
 	if (rc == -ENOSPC)
-		famfs_err("%s: the evicted list is full (%u hosts whose slots still hold their registration): evict by slot (famfs hosts evict --slot N)",
+		famfs_err("%s: the evicted list is full (%u hosts whose slots still hold their registration): evict the slots of hosts that are down twice (famfs hosts evict --slot N: the second zeroes it)",
 			  fs->name, FAMFS_HOSTS_MAX_EVICT);
 	famfs_master_unlock(fs, &took);
 	return rc;
 }
 
+int famfs_hosts_evict_uuid(struct famfs_fs *fs, struct famfs_hosttab *t,
+			   const uint8_t uuid[16])
+{
+	return famfs_hosts_evict_gen(fs, t, uuid, 0, NULL);
+}
+
+/* a registration there is fenced and its record left (its host, if it
+ * still runs, finds itself fenced and stops: it must not register again
+ * in the same boot as if it held nothing); a slot whose registration is
+ * fenced already is zeroed (the second eviction: for a host that is
+ * down); a slot that does not verify (torn, garbage) is zeroed */
 int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 			   unsigned n)
 {
@@ -277,16 +383,51 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 	rc = famfs_master_lock(fs, true, &took);
 	if (rc)
 		return rc;
-	rc = read_ev(fs, t, &ev);
-	/* a live registration there is fenced too: it must not register
-	 * again in the same boot as if it held nothing */
-	if (!rc && famfs_hosttab_slot(t, n, &h) == FAMFS_HOST_VALID) {
-		rc = fence(t, &ev, &h);
-		if (!rc)
-			rc = famfs_hosttab_write_hdr(t, &ev);
-	}
-	if (!rc)
+	if (famfs_hosttab_slot(t, n, &h) == FAMFS_HOST_VALID) {
+		rc = read_ev(fs, t, &ev, false);
+		if (!rc && famfs_host_evicted(&h, &ev)) {
+			rc = famfs_hosttab_zero_slot(t, n);
+		} else if (!rc) {
+			rc = fence(t, &ev, &h);
+			if (!rc)
+				rc = famfs_hosttab_write_hdr(t, &ev);
+		}
+	} else {
 		rc = famfs_hosttab_zero_slot(t, n);
+	}
+	famfs_master_unlock(fs, &took);
+	return rc;
+}
+
+int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t)
+{
+	struct famfs_hosts_hdr *hdr;
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	bool took;
+	int rc = famfs_master_lock(fs, true, &took);
+
+	if (rc)
+		return rc;
+	hdr = malloc(sizeof(*hdr));
+	if (!hdr) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_HDR_SIZE);
+	memcpy(hdr, t->m.addr, sizeof(*hdr));
+	if (!famfs_hosts_hdr_decode(hdr, t->fs_uuid, &ev, why)) {
+		famfs_err("%s: the host table header verifies: nothing to repair (famfs hosts)",
+			  fs->name);
+		rc = -EEXIST;
+	} else {
+		/* no fences: every host evicted before counts again */
+		memset(&ev, 0, sizeof(ev));
+		ev.seq = le64toh(hdr->seq);
+		rc = famfs_hosttab_write_hdr(t, &ev);
+	}
+	free(hdr);
+out:
 	famfs_master_unlock(fs, &took);
 	return rc;
 }

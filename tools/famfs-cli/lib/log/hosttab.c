@@ -216,6 +216,23 @@ int famfs_hosttab_write(struct famfs_hosttab *t, unsigned i,
 	return famfs_map_flush(&t->m, p + c * sizeof(r), sizeof(r));
 }
 
+int famfs_hosttab_claim(struct famfs_hosttab *t, unsigned i,
+			struct famfs_host *h)
+{
+	uint8_t *p = famfs_host_slot_at(t->m.addr, i);
+	struct famfs_host_rec r;
+
+	/* looked at again just before the write: a claim that stalled since
+	 * its free check never writes over a slot another host claimed */
+	famfs_map_refresh(&t->m, p, FAMFS_HOST_SLOT_SIZE);
+	if (!famfs_all_zero(p, FAMFS_HOST_SLOT_SIZE))
+		return -EBUSY;
+	h->seq = 1;
+	famfs_host_rec_encode(&r, h, t->fs_uuid);
+	memcpy(p, &r, sizeof(r));
+	return famfs_map_flush(&t->m, p, sizeof(r));
+}
+
 int famfs_hosttab_write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev)
 {
 	struct famfs_hosts_hdr *hdr = malloc(sizeof(*hdr));

@@ -438,6 +438,10 @@ int famfs_hosttab_read(struct famfs_hosttab *t, struct famfs_host *slots,
 /* Write h to slot i: its next copy with seq + 1 (h->seq set), flushed */
 int famfs_hosttab_write(struct famfs_hosttab *t, unsigned i,
 			struct famfs_host *h);
+/* A claim's write of h into slot i (copy 0, seq 1): only when the slot,
+ * read again just before, is all zero; -EBUSY when it is not */
+int famfs_hosttab_claim(struct famfs_hosttab *t, unsigned i,
+			struct famfs_host *h);
 /* The master: write the header (ev->seq advanced by one), flushed */
 int famfs_hosttab_write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev);
 /* Slot i zeroed (an eviction by slot), flushed */
@@ -486,19 +490,33 @@ int famfs_holds_none(void *arg, uint64_t *holds_from, uint64_t *held_bytes);
 int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 			unsigned *slot, bool fresh);
 /* After a replay round: replayed (entries below it applied here), holds
- * (fn; NULL: famfs_holds_none), the beat time.  -ESTALE (printed) when the
- * slot is no longer this registration's or it is evicted: stop. */
+ * (fn; NULL: famfs_holds_none), the beat time.  A slot that holds another
+ * host's registration (a claim raced) while no fence names this host:
+ * registered again in a new slot at 0 (said), and that slot updated.
+ * -ESTALE (printed) when the slot is no longer this registration's
+ * otherwise or it is evicted: stop.  A header that does not verify:
+ * register and update go on with no fences (said once). */
 int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 		      unsigned slot, uint64_t replayed, famfs_holds_fn fn,
 		      void *arg);
 /* The master (checked, under the log lock taken here): fence every slot of
  * host uuid (its (uuid, generation) added to the header's evicted list),
- * or zero slot n (its registration, if one verifies, fenced too).  0;
+ * or slot n (a registration fenced, its record kept; one fenced already,
+ * or a slot that does not verify, zeroed).  0;
  * -ENOENT no such host; -ENOSPC the list is full of live fences; -errno
  * (printed) */
 int famfs_hosts_evict_uuid(struct famfs_fs *fs, struct famfs_hosttab *t,
 			   const uint8_t uuid[16]);
 int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 			   unsigned n);
+/* famfs_hosts_evict_uuid of generation gen only (0: the current one):
+ * -ESTALE (printed) when no slot of uuid has generation gen (it registered
+ * again: look again); *fenced the generation fenced */
+int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
+			  const uint8_t uuid[16], uint64_t gen,
+			  uint64_t *fenced);
+/* The master (checked, under the log lock): a header that does not verify
+ * written anew with no fences.  0; -EEXIST (printed) when it verifies */
+int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t);
 
 #endif /* FAMFS_LOG_H */

@@ -18,14 +18,17 @@ static bool registered(const struct famfs_host *h)
 	       (h->flags & FAMFS_HOST_REGISTERED);
 }
 
-enum famfs_host_block famfs_host_blocks(const struct famfs_host *h,
-					const struct famfs_hosts_ev *ev,
-					uint64_t d)
+enum famfs_host_block famfs_host_blocks_next(const struct famfs_host *h,
+					     const struct famfs_hosts_ev *ev,
+					     uint64_t d, uint64_t next)
 {
 	if (h->state == FAMFS_HOST_TORN)
 		return FAMFS_HB_TORN;
 	if (!registered(h) || famfs_host_evicted(h, ev))
 		return FAMFS_HB_NONE;
+	/* no host has seen an entry the log does not have yet */
+	if (h->registered_at > next || h->replayed > next)
+		return FAMFS_HB_BEYOND;
 	/* what its famfs.ko reported held, whenever it registered (a host
 	 * may register after a replay that mapped d's file) */
 	if (h->holds_from <= d)
@@ -36,6 +39,13 @@ enum famfs_host_block famfs_host_blocks(const struct famfs_host *h,
 	if (h->replayed <= d)
 		return FAMFS_HB_BEHIND;
 	return FAMFS_HB_NONE;
+}
+
+enum famfs_host_block famfs_host_blocks(const struct famfs_host *h,
+					const struct famfs_hosts_ev *ev,
+					uint64_t d)
+{
+	return famfs_host_blocks_next(h, ev, d, UINT64_MAX);
 }
 
 const char *famfs_host_block_str(enum famfs_host_block b)
@@ -49,6 +59,8 @@ const char *famfs_host_block_str(enum famfs_host_block b)
 		return "holding";
 	case FAMFS_HB_NO_MASTER:
 		return "no master slot";
+	case FAMFS_HB_BEYOND:
+		return "past the log's end: registered_at or replayed above its next index (famfs hosts evict)";
 	default:
 		return "";
 	}
@@ -59,6 +71,18 @@ size_t famfs_hostdec_decide(const struct famfs_host *slots, unsigned nslots,
 			    const uint8_t *master_uuid, const uint64_t *dels,
 			    size_t ndel, bool *ok, famfs_hostdec_fn fn,
 			    void *arg)
+{
+	return famfs_hostdec_decide_next(slots, nslots, ev, master_uuid, dels,
+					 ndel, UINT64_MAX, ok, fn, arg);
+}
+
+size_t famfs_hostdec_decide_next(const struct famfs_host *slots,
+				 unsigned nslots,
+				 const struct famfs_hosts_ev *ev,
+				 const uint8_t *master_uuid,
+				 const uint64_t *dels, size_t ndel,
+				 uint64_t next, bool *ok, famfs_hostdec_fn fn,
+				 void *arg)
 {
 	bool have_master = !master_uuid;
 	size_t n = 0;
@@ -76,7 +100,7 @@ size_t famfs_hostdec_decide(const struct famfs_host *slots, unsigned nslots,
 
 			if (slots[s].state == FAMFS_HOST_FREE)
 				continue;
-			b = famfs_host_blocks(&slots[s], ev, dels[i]);
+			b = famfs_host_blocks_next(&slots[s], ev, dels[i], next);
 			if (b == FAMFS_HB_NONE)
 				continue;
 			ok[i] = false;

@@ -146,12 +146,18 @@ enum famfs_host_block {
 	FAMFS_HB_BEHIND,	/* registered at or before d, replayed <= d */
 	FAMFS_HB_HOLDING,	/* holds_from <= d: famfs.ko there holds it */
 	FAMFS_HB_NO_MASTER,	/* the master has no registered slot */
+	FAMFS_HB_BEYOND,	/* registered_at or replayed past the log's
+				 * next index: not to be trusted, blocks all */
 };
 /* Why slot h blocks DELETE d (FAMFS_HB_NONE: it does not) */
 enum famfs_host_block famfs_host_blocks(const struct famfs_host *h,
 					const struct famfs_hosts_ev *ev,
 					uint64_t d);
-/* "torn", "behind", "holding", "no master slot", "" */
+/* The same, knowing the log's next index (famfs_host_blocks: none) */
+enum famfs_host_block famfs_host_blocks_next(const struct famfs_host *h,
+					     const struct famfs_hosts_ev *ev,
+					     uint64_t d, uint64_t next);
+/* "torn", "behind", "holding", "no master slot", "past the log's end", "" */
 const char *famfs_host_block_str(enum famfs_host_block b);
 /* One blocker: DELETE dels[di] is blocked by slot (nslots for
  * FAMFS_HB_NO_MASTER) for why */
@@ -171,5 +177,15 @@ size_t famfs_hostdec_decide(const struct famfs_host *slots, unsigned nslots,
 			    const uint8_t *master_uuid, const uint64_t *dels,
 			    size_t ndel, bool *ok, famfs_hostdec_fn fn,
 			    void *arg);
+/* famfs_hostdec_decide knowing the log's next index: a registered, not
+ * evicted slot whose registered_at or replayed is past it (a bug, a lying
+ * host) blocks every DELETE, as a torn one */
+size_t famfs_hostdec_decide_next(const struct famfs_host *slots,
+				 unsigned nslots,
+				 const struct famfs_hosts_ev *ev,
+				 const uint8_t *master_uuid,
+				 const uint64_t *dels, size_t ndel,
+				 uint64_t next, bool *ok, famfs_hostdec_fn fn,
+				 void *arg);
 
 #endif /* FAMFS_ROLE_H */
