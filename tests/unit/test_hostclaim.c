@@ -28,7 +28,7 @@ static struct th *mk(void)
 
 	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
 	setenv("FAMFS_TEST_SETTLE", "1", 1);
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	assert_int_equal(famfs_hosts_init(&t->fs), 0);
 	return t;
 }
 
