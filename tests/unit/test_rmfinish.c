@@ -49,10 +49,36 @@ static void test_rm_finishes(void **s)
 	th_free(t);
 }
 
+/* the path removed, made again, removed again (the crash): the pending
+ * DELETE of the file here is the newer one (review r38b finding 3) */
+static void test_rm_finishes_reused_path(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	uint64_t id, next;
+	int kind;
+
+	(void)s;
+	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
+	setenv("FAMFS_TEST_SETTLE", "1", 1);
+	th_create_ok(&t->fs, "p", 2 * MiB);
+	assert_int_equal(famfs_hosts_create(&t->fs), 0);	/* not armed */
+	assert_int_equal(famfs_remove(&t->fs, "p", false), 0);
+	th_create_ok(&t->fs, "p", 4 * MiB);
+	assert_int_equal(famfs_fs_cache_update(&t->fs), 0);
+	assert_true(famfs_names_lookup(t->fs.cache_names, "p", &id, &kind));
+	delete_logged(t, id, "p");	/* the crash */
+	next = famfs_log_refresh_next(&t->fs);
+	assert_int_equal(famfs_remove(&t->fs, "p", false), 0);
+	assert_false(th_exists(t, "p", false));
+	assert_int_equal(famfs_log_refresh_next(&t->fs), next);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rm_finishes),
+		cmocka_unit_test(test_rm_finishes_reused_path),
 	};
 
 	return cmocka_run_group_tests_name("rmfinish", tests, NULL, NULL);
