@@ -264,7 +264,7 @@ int cmd_df(int argc, char **argv)
 	else if (df.pending_reclaim && df.hosts_armed == -ENOENT)
 		printf("  reclaim      waits: no host table (famfs hosts init on the master)\n");
 	else if (df.pending_reclaim && df.hosts_armed < 0)
-		printf("  reclaim      waits: the host table's header cannot be read (famfs check)\n");
+		printf("  reclaim      waits: the host table's header does not verify (famfs hosts repair on the master)\n");
 	printf("  coherence    %s (superblock)", sbmode);
 	if (mmode)
 		printf(", this mount %s%s", mmode,

@@ -392,7 +392,7 @@ static int arm_locked(struct famfs_fs *fs)
 		return rc;
 	rc = hdr_read(&t, &ev, why);
 	if (rc)
-		famfs_err("%s: host table header: %s: not armed (famfs check)",
+		famfs_err("%s: host table header: %s: not armed (the master writing it now: look again; else famfs hosts repair)",
 			  fs->name, why);
 	else if (ev.flags & FAMFS_HOSTS_ARMED)
 		rc = -EALREADY;

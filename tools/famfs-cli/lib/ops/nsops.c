@@ -224,16 +224,13 @@ static int rm_one(struct famfs_fs *fs, const struct rm_item *it)
 	return rc ? late(fs, p, "removed", strerror(-rc), rc) : 0;
 }
 
-/* A removal logged whose local unlink did not happen (a crash between
- * them): the file of a pending DELETE at norm, still here with that
- * file's map, is removed here and nothing more is logged.  1: finished
- * (said), 0: not such a file, else -errno. */
 struct deleted_at {
 	struct famfs_fs *fs;
 	const char *norm;
-	struct famfs_names_obj o;
-	uint64_t del;
-	bool found;
+	struct famfs_names_obj *o;	/* the FILEs deleted at norm, oldest first */
+	uint64_t *del;
+	size_t n, cap;
+	bool nomem;
 };
 
 static int deleted_at_one(void *arg, uint64_t del, uint64_t object)
@@ -242,30 +239,68 @@ static int deleted_at_one(void *arg, uint64_t del, uint64_t object)
 	char path[FAMFS_LOG_PATH_MAX];
 	struct famfs_names_obj o;
 
-	if (d->found || !famfs_names_get(d->fs->cache_names, object, &o, path))
+	if (!famfs_names_get(d->fs->cache_names, object, &o, path) ||
+	    o.kind != FAMFS_LOG_FILE || strcmp(path, d->norm))
 		return 0;
-	if (o.kind == FAMFS_LOG_FILE && !strcmp(path, d->norm)) {
-		d->o = o;
-		d->del = del;
-		d->found = true;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 4;
+		struct famfs_names_obj *no = realloc(d->o, cap * sizeof(*no));
+		uint64_t *nd = no ? realloc(d->del, cap * sizeof(*nd)) : NULL;
+
+		if (no)
+			d->o = no;
+		if (!nd) {
+			d->nomem = true;
+			return -ENOMEM;
+		}
+		d->del = nd;
+		d->cap = cap;
 	}
+	d->o[d->n] = o;
+	d->del[d->n++] = del;
 	return 0;
 }
 
+/* The newest file deleted at norm that is still here with its map: 1,
+ * and *del its DELETE; 0 none; -ENOMEM */
+static int deleted_here(struct famfs_fs *fs, const char *norm, const char *p,
+			uint64_t *del)
+{
+	struct deleted_at d = { .fs = fs, .norm = norm };
+	int rc = 0;
+
+	famfs_names_pending(fs->cache_names, deleted_at_one, &d);
+	for (size_t i = d.n; !d.nomem && i-- > 0 && !rc;) {
+		bool absent;
+
+		if (!local_is(fs, norm, p, &d.o[i], &absent, false) && !absent) {
+			*del = d.del[i];
+			rc = 1;
+		}
+	}
+	if (d.nomem) {
+		famfs_err("%s: out of memory", p);
+		rc = -ENOMEM;
+	}
+	free(d.o);
+	free(d.del);
+	return rc;
+}
+
+/* A removal logged whose local unlink did not happen (a crash between
+ * them): the file of a pending DELETE at norm, still here with that
+ * file's map, is removed here and nothing more is logged.  1: finished
+ * (said), 0: not such a file, else -errno. */
 static int finish_removal(struct famfs_fs *fs, const char *norm,
 			  const char *p)
 {
-	struct deleted_at d = { .fs = fs, .norm = norm };
 	const char *name;
-	bool absent;
+	uint64_t del;
 	int rc, pfd;
 
-	famfs_names_pending(fs->cache_names, deleted_at_one, &d);
-	if (!d.found)
-		return 0;
-	rc = local_is(fs, norm, p, &d.o, &absent, false);
-	if (rc || absent)
-		return 0;
+	rc = deleted_here(fs, norm, p, &del);
+	if (rc <= 0)
+		return rc;
 	pfd = dirset_parent_beneath(fs->mpt, norm, &name);
 	if (pfd < 0)
 		return 0;
@@ -273,11 +308,11 @@ static int finish_removal(struct famfs_fs *fs, const char *norm,
 	close(pfd);
 	if (rc) {
 		famfs_err("%s: removed in the log (entry %llu), but not here: %s",
-			  p, (unsigned long long)d.del, strerror(-rc));
+			  p, (unsigned long long)del, strerror(-rc));
 		return rc;
 	}
 	famfs_note("%s: removed here: the log removed it at entry %llu (an earlier rm stopped before it removed the file here)",
-		   p, (unsigned long long)d.del);
+		   p, (unsigned long long)del);
 	return 1;
 }
 

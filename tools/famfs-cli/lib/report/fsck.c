@@ -172,7 +172,6 @@ static void fsck_reclaim(struct fsck_ctx *c, uint64_t idx, int rc,
 		unmark_file(c, obj[i]);
 }
 
-/* the memory of a deleted file no RECLAIM freed: no problem, said */
 /* the host table's slots that do not verify (and are not zero) */
 static void torn_slots(struct famfs_fs *fs, struct famfs_fsck_result *r)
 {
@@ -191,6 +190,7 @@ static void torn_slots(struct famfs_fs *fs, struct famfs_fsck_result *r)
 	famfs_hosttab_close(&t);
 }
 
+/* the memory of a deleted file no RECLAIM freed: no problem, said */
 static int pending(void *arg, uint64_t del, uint64_t object)
 {
 	struct fsck_ctx *c = arg;
