@@ -265,7 +265,9 @@ order=$(for p in "${!plan[@]}"; do
 	esac; echo "$k $p"
 done | sort | cut -d' ' -f2)
 [ -n "$order" ] || { echo "run.sh: nothing to run" >&2; exit 2; }
-# slots_of PROFILE: the guests it runs at once, at most SLOTS
+# slots_of PROFILE: the guests it runs at once, at most SLOTS (with fewer
+# slots than guests -- FAMFS_QEMU_JOBS=1, as /work/qrun sets -- the profile
+# runs alone, all its guests at once); the names as in multi_guest
 slots_of() {
 	local n=1
 	case $1 in two-hosts*) n=2 ;; four-hosts*) n=$SLOTS ;; esac
