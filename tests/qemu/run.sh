@@ -266,7 +266,7 @@ order=$(for p in "${!plan[@]}"; do
 done | sort | cut -d' ' -f2)
 [ -n "$order" ] || { echo "run.sh: nothing to run" >&2; exit 2; }
 # slots_of PROFILE: the guests it runs at once, at most SLOTS (with fewer
-# slots than guests -- FAMFS_QEMU_JOBS=1, as /work/qrun sets -- the profile
+# slots than guests -- FAMFS_QEMU_JOBS=1 -- the profile
 # runs alone, all its guests at once); the names as in multi_guest
 slots_of() {
 	local n=1
