@@ -15,16 +15,6 @@
 
 #include "th.h"
 
-static uint64_t held_off, held_len;
-
-static int hold_one(struct famfs_ioc_held_range *r)
-{
-	if (!r->dev && r->offset < held_off + held_len &&
-	    held_off < r->offset + r->len)
-		r->held = r->len;
-	return 0;
-}
-
 static void late_registration(bool fresh)
 {
 	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
@@ -39,8 +29,8 @@ static void late_registration(bool fresh)
 	memset(client, 0x42, 16);
 	th_create_ok(&t->fs, "a", 4 * MiB);
 	th_create_ok(&t->fs, "b", 2 * MiB);
-	held_off = th_mock_off_of(t, "a");
-	held_len = 4 * MiB;
+	th_held_off = th_mock_off_of(t, "a");
+	th_held_len = 4 * MiB;
 
 	/* C's mount: no table at its first check-in; its replay maps a */
 	th_write_id(t->hostid, client);
@@ -51,7 +41,7 @@ static void late_registration(bool fresh)
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
 	/* C's check-in after its replay: famfs.ko holds a */
 	th_write_id(t->hostid, client);
-	th_mock_held_hook = hold_one;
+	th_mock_held_hook = th_mock_hold_range;
 	assert_int_equal(famfs_hosts_checkin(&t->fs, fresh, true, n0, NULL), 0);
 	th_mock_held_hook = NULL;
 	/* the master: famfs hosts lists C now, so the administrator arms

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "th.h"
+#include "th_crash.h"
 
 static struct th *mk(uint64_t size)
 {
@@ -34,42 +35,10 @@ static struct famfs_df df_of(struct th *t)
 	return df;
 }
 
-/* the range [held_off, +held_len) of device 0 is held here */
-static uint64_t held_off, held_len;
-static int hold_one(struct famfs_ioc_held_range *r)
-{
-	if (!r->dev && r->offset < held_off + held_len &&
-	    held_off < r->offset + r->len)
-		r->held = r->len;
-	return 0;
-}
-
 static int held_fails(struct famfs_ioc_held_range *r)
 {
 	(void)r;
 	return -ENOTTY;
-}
-
-/* another host in slot n: registered at reg, replayed through rep */
-static void other_host(struct th *t, unsigned n, uint64_t reg, uint64_t rep,
-		       uint64_t holds)
-{
-	struct famfs_hosttab tab;
-	struct famfs_host h;
-
-	memset(&h, 0, sizeof(h));
-	h.state = FAMFS_HOST_VALID;
-	h.flags = FAMFS_HOST_REGISTERED;
-	memset(h.host_uuid, 0xab, 16);
-	memset(h.boot_id, 0xcd, 16);
-	h.generation = 1;
-	h.registered_at = reg;
-	h.replayed = rep;
-	h.holds_from = holds;
-	snprintf(h.hostname, sizeof(h.hostname), "other");
-	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
-	assert_int_equal(famfs_hosttab_write(&tab, n, &h), 0);
-	famfs_hosttab_close(&tab);
 }
 
 /* the master alone: the rm that made the host table frees nothing (a host
@@ -109,9 +78,9 @@ static void test_master_holds(void **s)
 	th_create_ok(&t->fs, "a", 4 * MiB);
 	th_create_ok(&t->fs, "b", 2 * MiB);
 	assert_int_equal(famfs_hosts_init(&t->fs), 0);
-	held_off = th_mock_off_of(t, "a");
-	held_len = 4 * MiB;
-	th_mock_held_hook = hold_one;
+	th_held_off = th_mock_off_of(t, "a");
+	th_held_len = 4 * MiB;
+	th_mock_held_hook = th_mock_hold_range;
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
 	df = df_of(t);
 	assert_int_equal(df.pending_reclaim, 4 * MiB);
@@ -156,7 +125,7 @@ static void test_enospc(void **s)
 	th_create_ok(&t->fs, "a", 4 * MiB);
 	a_off = th_mock_off_of(t, "a");
 	assert_int_equal(famfs_hosts_init(&t->fs), 0);
-	other_host(t, slot, 0, 0, FAMFS_HOLDS_NONE);	/* behind */
+	thc_other_host(t, slot, 0, 0, FAMFS_HOLDS_NONE);	/* behind */
 	df = df_of(t);
 	th_create_ok(&t->fs, "fill", df.free);
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
@@ -168,13 +137,13 @@ static void test_enospc(void **s)
 	assert_int_equal(fd, -ENOSPC);
 	assert_int_equal(df_of(t).pending_reclaim, 4 * MiB);
 	/* past it, but still holding it */
-	other_host(t, slot, 0, d + 1, d);
+	thc_other_host(t, slot, 0, d + 1, d);
 	famfs_quiet = 1;
 	fd = famfs_file_create(&t->fs, "b", 4 * MiB, 0644, 0, 0);
 	famfs_quiet = 0;
 	assert_int_equal(fd, -ENOSPC);
 	/* let go */
-	other_host(t, slot, 0, d + 1, FAMFS_HOLDS_NONE);
+	thc_other_host(t, slot, 0, d + 1, FAMFS_HOLDS_NONE);
 	fd = famfs_file_create(&t->fs, "b", 4 * MiB, 0644, 0, 0);
 	assert_true(fd >= 0);
 	close(fd);
@@ -221,13 +190,13 @@ static void test_registered_after(void **s)
 	th_create_ok(&t->fs, "a", 4 * MiB);
 	th_create_ok(&t->fs, "b", 2 * MiB);
 	assert_int_equal(famfs_hosts_init(&t->fs), 0);
-	th_mock_held_hook = hold_one;		/* the master holds a, */
-	held_off = th_mock_off_of(t, "a");
-	held_len = 4 * MiB;
+	th_mock_held_hook = th_mock_hold_range;		/* the master holds a, */
+	th_held_off = th_mock_off_of(t, "a");
+	th_held_len = 4 * MiB;
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
 	d = famfs_log_next(t->fs.log) - 1;
 	/* a host registered after it, not replayed anything yet */
-	other_host(t, 300, d + 1, 0, FAMFS_HOLDS_NONE);
+	thc_other_host(t, 300, d + 1, 0, FAMFS_HOLDS_NONE);
 	th_mock_held_hook = NULL;		/* and lets go */
 	assert_int_equal(famfs_remove(&t->fs, "b", false), 0);
 	/* b's DELETE is after that registration: the other host blocks it */

@@ -131,6 +131,10 @@ extern int (*th_mock_held_hook)(struct famfs_ioc_held_range *r);
 /* a th_mock_held_hook: every range held whole (the master's famfs.ko
  * holds every deleted file's memory: a reclaim pass frees nothing) */
 int th_mock_hold_all(struct famfs_ioc_held_range *r);
+/* a th_mock_held_hook: the ranges that meet [th_held_off, +th_held_len)
+ * of device 0 held whole */
+extern uint64_t th_held_off, th_held_len;
+int th_mock_hold_range(struct famfs_ioc_held_range *r);
 extern unsigned long th_mock_held_calls;
 int th_mock_held(int fd, struct famfs_ioc_held *h);
 /* any map, with the flag for page extents */
