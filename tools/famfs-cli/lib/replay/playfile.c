@@ -72,18 +72,11 @@ static void file_there(struct lp_ctx *c, const char *p, const char *rel,
 			 p, (unsigned long long)idx);
 }
 
-/*
- * The file of a FILE entry.  A file already there is left alone: counted
- * if it has the logged map, else a conflict -- also when it has no map at
- * all: whoever made it may hold it open and would reach the memory once it
- * is mapped, so it is never adopted.  A new file is created here (O_EXCL),
- * gets its owner and mode, and only then its memory.
- */
 /* With a host table, memory a RECLAIM freed may be a new file's, and this
  * host may have read the deleted file through its CPU caches: on a
  * non-coherent mount none of those lines may serve the new file, so the
- * replay drops them before anything can map it (a no-op in famfs.ko on a
- * coherent mount; review r38). */
+ * replay drops them right after its MAP_CREATE (a no-op in famfs.ko on a
+ * coherent mount; review r38; what is left: docs/lifecycle.md). */
 static void reused_memory_fresh(struct lp_ctx *c, int fd, const char *p)
 {
 	int rc;
@@ -99,6 +92,13 @@ static void reused_memory_fresh(struct lp_ctx *c, int fd, const char *p)
 			   p, strerror(-rc));
 }
 
+/*
+ * The file of a FILE entry.  A file already there is left alone: counted
+ * if it has the logged map, else a conflict -- also when it has no map at
+ * all: whoever made it may hold it open and would reach the memory once it
+ * is mapped, so it is never adopted.  A new file is created here (O_EXCL),
+ * gets its owner and mode, and only then its memory.
+ */
 static int play_file(struct lp_ctx *c, const char *p, const char *rel,
 		     int pfd, const char *name, uint64_t idx,
 		     const struct famfs_log_entry *e)
