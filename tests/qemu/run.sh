@@ -11,6 +11,7 @@ RESULTS=${FAMFS_RESULTS:-$repo/results}
 # that a single-guest profile runs beside a two-hosts one, whose two guests
 # wait on each other much of the time; four-hosts takes them all.
 SLOTS=${FAMFS_QEMU_JOBS:-3}
+[[ $SLOTS =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: FAMFS_QEMU_JOBS=$SLOTS: not a number of guests (1 or more)" >&2; exit 2; }
 SUITE_TIMEOUT=${FAMFS_SUITE_TIMEOUT:-120}
 
 usage() {

@@ -25,18 +25,8 @@ static struct th *mk(void)
 {
 	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
 
-	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
-
-	setenv("FAMFS_TEST_SETTLE", "1", 1);
+	th_fast_settle();
 	return t;
-}
-
-static struct famfs_df df_of(struct th *t)
-{
-	struct famfs_df df;
-
-	assert_int_equal(famfs_df(&t->fs, &df), 0);
-	return df;
 }
 
 static void recrc(struct famfs_hosts_hdr *h)
@@ -109,7 +99,7 @@ static void test_first_rm_unarmed(void **s)
 	famfs_quiet = 0;
 	assert_int_equal(famfs_hosts_armed(&t->fs), 0);
 	assert_int_equal(famfs_remove(&t->fs, "b", false), 0);
-	df = df_of(t);
+	df = th_df(t);
 	assert_int_equal(df.pending_reclaim, 6 * MiB);
 	assert_int_equal(df.reclaimed, 0);
 	assert_int_equal(df.hosts_armed, 0);
@@ -117,7 +107,7 @@ static void test_first_rm_unarmed(void **s)
 	assert_int_equal(p.pending, 2);
 	assert_int_equal(p.reclaimed, 0);
 	assert_true(p.unarmed);
-	assert_int_equal(df_of(t).pending_reclaim, 6 * MiB);
+	assert_int_equal(th_df(t).pending_reclaim, 6 * MiB);
 	/* armed: the next pass frees both */
 	assert_int_equal(famfs_hosts_arm(&t->fs), 0);
 	assert_int_equal(famfs_hosts_armed(&t->fs), 1);
@@ -126,13 +116,13 @@ static void test_first_rm_unarmed(void **s)
 	assert_int_equal(famfs_reclaim_pass(&t->fs, &p), 0);
 	assert_false(p.unarmed);
 	assert_int_equal(p.reclaimed, 2);
-	df = df_of(t);
+	df = th_df(t);
 	assert_int_equal(df.pending_reclaim, 0);
 	assert_int_equal(df.reclaimed, 6 * MiB);
 	assert_int_equal(df.hosts_armed, 1);
 	/* and rm frees at once from then on (the master alone) */
 	assert_int_equal(famfs_remove(&t->fs, "c", false), 0);
-	assert_int_equal(df_of(t).pending_reclaim, 0);
+	assert_int_equal(th_df(t).pending_reclaim, 0);
 	th_free(t);
 }
 
@@ -143,14 +133,14 @@ static void test_init_armed(void **s)
 
 	(void)s;
 	assert_int_equal(famfs_hosts_armed(&t->fs), -ENOENT);
-	assert_int_equal(df_of(t).hosts_armed, -ENOENT);
+	assert_int_equal(th_df(t).hosts_armed, -ENOENT);
 	assert_int_equal(famfs_hosts_init(&t->fs), 0);
 	assert_int_equal(famfs_hosts_armed(&t->fs), 1);
 	assert_int_equal(famfs_hosts_init(&t->fs), -EEXIST);
 	th_create_ok(&t->fs, "a", 4 * MiB);
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
-	assert_int_equal(df_of(t).pending_reclaim, 0);
-	assert_int_equal(df_of(t).reclaimed, 4 * MiB);
+	assert_int_equal(th_df(t).pending_reclaim, 0);
+	assert_int_equal(th_df(t).reclaimed, 4 * MiB);
 	/* read again from the media */
 	assert_int_equal(th_reopen(t), 0);
 	assert_int_equal(famfs_hosts_armed(&t->fs), 1);

@@ -425,8 +425,7 @@ static void test_follow_unregistered_does_not_replay(void **state)
 	uint64_t played;
 	int q = famfs_quiet;
 
-	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
-	setenv("FAMFS_TEST_SETTLE", "1", 1);
+	th_fast_settle();
 	assert_int_equal(famfs_hosts_create(&x->m), 0);
 	assert_int_equal(famfs_hosttab_open(&x->m, true, &tab), 0);
 	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {

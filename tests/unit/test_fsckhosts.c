@@ -31,8 +31,7 @@ static void test_torn_slots_named(void **s)
 	struct famfs_hosttab tab;
 
 	(void)s;
-	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
-	setenv("FAMFS_TEST_SETTLE", "1", 1);
+	th_fast_settle();
 	/* no table: nothing to say */
 	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
 	assert_int_equal(r.torn_slots, 0);

@@ -26,8 +26,7 @@ static struct th *mk(void)
 {
 	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
 
-	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
-	setenv("FAMFS_TEST_SETTLE", "1", 1);
+	th_fast_settle();
 	assert_int_equal(famfs_hosts_init(&t->fs), 0);
 	return t;
 }

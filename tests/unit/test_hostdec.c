@@ -190,8 +190,8 @@ static void test_each_state(void **s)
 
 		mk(&sl[0], K_MASTER_LIVE, 0, &ev);
 		mk(&sl[1], (enum kind)k, 1, &ev);
-		assert_int_equal(famfs_host_blocks(&sl[1], &ev, D), expect[k]);
-		n = famfs_hostdec_decide(sl, 2, &ev, master, &d, 1, &ok, note, &r);
+		assert_int_equal(famfs_host_blocks(&sl[1], &ev, D, UINT64_MAX), expect[k]);
+		n = famfs_hostdec_decide(sl, 2, &ev, master, &d, 1, UINT64_MAX, &ok, note, &r);
 		if (expect[k] == FAMFS_HB_NONE) {
 			assert_int_equal(n, 1);
 			assert_true(ok);
@@ -229,7 +229,7 @@ static void test_every_pair(void **s)
 			mk(&sl[0], K_MASTER_LIVE, 0, &ev);
 			mk(&sl[1], (enum kind)a, 1, &ev);
 			mk(&sl[2], (enum kind)b, 2, &ev);
-			famfs_hostdec_decide(sl, 3, &ev, master, &d, 1, &ok,
+			famfs_hostdec_decide(sl, 3, &ev, master, &d, 1, UINT64_MAX, &ok,
 					     note, &r);
 			if (ok != !want)
 				fail_msg("kinds %d, %d: ok %d", a, b, ok);
@@ -252,7 +252,7 @@ static void test_many_deletes(void **s)
 	mk(&sl[1], K_BEHIND, 1, &ev);		/* replayed 50, reg 10 */
 	mk(&sl[2], K_HOLDING_OLDER, 2, &ev);	/* holds 20 */
 	mk(&sl[3], K_ZERO, 3, &ev);
-	n = famfs_hostdec_decide(sl, 4, &ev, master, d, 6, ok, note, &r);
+	n = famfs_hostdec_decide(sl, 4, &ev, master, d, 6, UINT64_MAX, ok, note, &r);
 	/* 5: registered_at 10 > 5 for all: free */
 	assert_true(ok[0]);
 	/* 20: slot 2 holds it */
@@ -267,7 +267,7 @@ static void test_many_deletes(void **s)
 	/* slot 2 released its hold: 49 is free, 50 on is blocked by slot 1 */
 	sl[2].holds_from = FAMFS_HOLDS_NONE;
 	memset(&r, 0, sizeof(r));
-	n = famfs_hostdec_decide(sl, 4, &ev, master, d, 6, ok, NULL, NULL);
+	n = famfs_hostdec_decide(sl, 4, &ev, master, d, 6, UINT64_MAX, ok, NULL, NULL);
 	assert_int_equal(n, 3);
 	assert_true(ok[0] && ok[1] && ok[2] && !ok[3]);
 }
@@ -287,7 +287,7 @@ static void test_torn_blocks_all(void **s)
 	mk(&sl[1], K_TORN, 1, &ev);
 	mk(&sl[2], K_LIVE, 2, &ev);
 	sl[2].replayed = 2000000;
-	assert_int_equal(famfs_hostdec_decide(sl, 3, &ev, master, d, 3, ok,
+	assert_int_equal(famfs_hostdec_decide(sl, 3, &ev, master, d, 3, UINT64_MAX, ok,
 					      note, &r), 0);
 	assert_int_equal(r.n, 3);
 	for (unsigned i = 0; i < 3; i++) {
@@ -295,7 +295,7 @@ static void test_torn_blocks_all(void **s)
 		assert_int_equal(r.why[i], FAMFS_HB_TORN);
 	}
 	mk(&sl[1], K_ZERO, 1, &ev);
-	assert_int_equal(famfs_hostdec_decide(sl, 3, &ev, master, d, 3, ok,
+	assert_int_equal(famfs_hostdec_decide(sl, 3, &ev, master, d, 3, UINT64_MAX, ok,
 					      NULL, NULL), 3);
 }
 
@@ -312,27 +312,27 @@ static void test_master_slot_needed(void **s)
 	(void)s;
 	mk(&sl[0], K_LIVE, 1, &ev);
 	mk(&sl[1], K_ZERO, 2, &ev);
-	assert_int_equal(famfs_hostdec_decide(sl, 2, &ev, master, &d, 1, &ok,
+	assert_int_equal(famfs_hostdec_decide(sl, 2, &ev, master, &d, 1, UINT64_MAX, &ok,
 					      note, &r), 0);
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.slot[0], 2);		/* nslots: no slot */
 	assert_int_equal(r.why[0], FAMFS_HB_NO_MASTER);
 	/* not checked when no master is named (pure rule) */
-	assert_int_equal(famfs_hostdec_decide(sl, 2, &ev, NULL, &d, 1, &ok,
+	assert_int_equal(famfs_hostdec_decide(sl, 2, &ev, NULL, &d, 1, UINT64_MAX, &ok,
 					      NULL, NULL), 1);
 	/* the master's slot, evicted */
 	mk(&sl[1], K_MASTER_LIVE, 0, &ev);
 	memcpy(ev.e[0].host_uuid, master, 16);
 	ev.e[0].generation = sl[1].generation;
 	ev.n = 1;
-	assert_int_equal(famfs_hostdec_decide(sl, 2, &ev, master, &d, 1, &ok,
+	assert_int_equal(famfs_hostdec_decide(sl, 2, &ev, master, &d, 1, UINT64_MAX, &ok,
 					      NULL, NULL), 0);
 	ev.n = 0;
 	sl[1].flags &= ~FAMFS_HOST_REGISTERED;
-	assert_int_equal(famfs_hostdec_decide(sl, 2, &ev, master, &d, 1, &ok,
+	assert_int_equal(famfs_hostdec_decide(sl, 2, &ev, master, &d, 1, UINT64_MAX, &ok,
 					      NULL, NULL), 0);
 	sl[1].flags |= FAMFS_HOST_REGISTERED;
-	assert_int_equal(famfs_hostdec_decide(sl, 2, &ev, master, &d, 1, &ok,
+	assert_int_equal(famfs_hostdec_decide(sl, 2, &ev, master, &d, 1, UINT64_MAX, &ok,
 					      NULL, NULL), 1);
 }
 
@@ -351,10 +351,10 @@ static void test_many_hosts(void **s)
 	for (unsigned i = 1; i <= 100; i++)
 		mk(&sl[i * 37], (enum kind)(i % 3 ? K_LIVE : K_REG_AFTER), i, &ev);
 	assert_int_equal(famfs_hostdec_decide(sl, FAMFS_HOST_SLOTS, &ev, master,
-					      &d, 1, &ok, NULL, NULL), 1);
+					      &d, 1, UINT64_MAX, &ok, NULL, NULL), 1);
 	mk(&sl[77 * 37], K_BEHIND, 77, &ev);
 	assert_int_equal(famfs_hostdec_decide(sl, FAMFS_HOST_SLOTS, &ev, master,
-					      &d, 1, &ok, note, &r), 0);
+					      &d, 1, UINT64_MAX, &ok, note, &r), 0);
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.slot[0], 77 * 37);
 	/* the last slot of the table counts too */
@@ -362,7 +362,7 @@ static void test_many_hosts(void **s)
 	mk(&sl[FAMFS_HOST_SLOTS - 1], K_HOLDING, 200, &ev);
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(famfs_hostdec_decide(sl, FAMFS_HOST_SLOTS, &ev, master,
-					      &d, 1, &ok, note, &r), 0);
+					      &d, 1, UINT64_MAX, &ok, note, &r), 0);
 	assert_int_equal(r.slot[0], FAMFS_HOST_SLOTS - 1);
 	/* 96 evicted hosts (the list full), all behind: none blocks */
 	for (unsigned i = 0; i < FAMFS_HOSTS_MAX_EVICT; i++)
@@ -370,7 +370,7 @@ static void test_many_hosts(void **s)
 	mk(&sl[FAMFS_HOST_SLOTS - 1], K_ZERO, 0, &ev);
 	assert_int_equal(ev.n, FAMFS_HOSTS_MAX_EVICT);
 	assert_int_equal(famfs_hostdec_decide(sl, FAMFS_HOST_SLOTS, &ev, master,
-					      &d, 1, &ok, NULL, NULL), 1);
+					      &d, 1, UINT64_MAX, &ok, NULL, NULL), 1);
 	free(sl);
 }
 

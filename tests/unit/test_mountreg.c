@@ -22,9 +22,7 @@ static void late_registration(bool fresh)
 	struct famfs_df df;
 	uint64_t n0;
 
-	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
-
-	setenv("FAMFS_TEST_SETTLE", "1", 1);
+	th_fast_settle();
 	assert_int_equal(famfs_host_id(master), 0);
 	memset(client, 0x42, 16);
 	th_create_ok(&t->fs, "a", 4 * MiB);

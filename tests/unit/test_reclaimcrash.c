@@ -29,9 +29,7 @@ static struct th *mk(uint64_t size, bool compact)
 {
 	struct th *t = th_new_fmt(size, 8 * MiB, compact);
 
-	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
-
-	setenv("FAMFS_TEST_SETTLE", "1", 1);
+	th_fast_settle();
 	return t;
 }
 

@@ -22,17 +22,8 @@ static struct th *mk(uint64_t size)
 {
 	struct th *t = th_new_fmt(size, 2 * MiB, true);
 
-	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
-	setenv("FAMFS_TEST_SETTLE", "1", 1);
+	th_fast_settle();
 	return t;
-}
-
-static struct famfs_df df_of(struct th *t)
-{
-	struct famfs_df df;
-
-	assert_int_equal(famfs_df(&t->fs, &df), 0);
-	return df;
 }
 
 static int held_fails(struct famfs_ioc_held_range *r)
@@ -59,9 +50,9 @@ static void test_alone(void **s)
 	famfs_quiet = 0;
 	assert_true(le32toh(t->fs.sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_HOSTS);
 	assert_int_equal(th_mock_held_calls, 0);
-	assert_int_equal(df_of(t).pending_reclaim, 4 * MiB);
+	assert_int_equal(th_df(t).pending_reclaim, 4 * MiB);
 	assert_int_equal(famfs_remove(&t->fs, "b", false), 0);
-	df = df_of(t);
+	df = th_df(t);
 	assert_int_equal(df.pending_reclaim, 6 * MiB);
 	assert_int_equal(df.reclaimed, 0);
 	th_free(t);
@@ -82,12 +73,12 @@ static void test_master_holds(void **s)
 	th_held_len = 4 * MiB;
 	th_mock_held_hook = th_mock_hold_range;
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
-	df = df_of(t);
+	df = th_df(t);
 	assert_int_equal(df.pending_reclaim, 4 * MiB);
 	assert_int_equal(df.reclaimed, 0);
 	th_mock_held_hook = NULL;
 	assert_int_equal(famfs_remove(&t->fs, "b", false), 0);
-	df = df_of(t);
+	df = th_df(t);
 	assert_int_equal(df.pending_reclaim, 0);
 	assert_int_equal(df.reclaimed, 6 * MiB);
 	assert_int_equal(df.bad_entries, 0);
@@ -106,7 +97,7 @@ static void test_held_unanswered(void **s)
 	famfs_quiet = 1;
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
 	famfs_quiet = 0;
-	assert_int_equal(df_of(t).pending_reclaim, 4 * MiB);
+	assert_int_equal(th_df(t).pending_reclaim, 4 * MiB);
 	th_free(t);
 }
 
@@ -126,16 +117,16 @@ static void test_enospc(void **s)
 	a_off = th_mock_off_of(t, "a");
 	assert_int_equal(famfs_hosts_init(&t->fs), 0);
 	thc_other_host(t, slot, 0, 0, FAMFS_HOLDS_NONE);	/* behind */
-	df = df_of(t);
+	df = th_df(t);
 	th_create_ok(&t->fs, "fill", df.free);
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
 	d = famfs_log_next(t->fs.log) - 1;		/* the DELETE */
-	assert_int_equal(df_of(t).pending_reclaim, 4 * MiB);
+	assert_int_equal(th_df(t).pending_reclaim, 4 * MiB);
 	famfs_quiet = 1;
 	fd = famfs_file_create(&t->fs, "b", 4 * MiB, 0644, 0, 0);
 	famfs_quiet = 0;
 	assert_int_equal(fd, -ENOSPC);
-	assert_int_equal(df_of(t).pending_reclaim, 4 * MiB);
+	assert_int_equal(th_df(t).pending_reclaim, 4 * MiB);
 	/* past it, but still holding it */
 	thc_other_host(t, slot, 0, d + 1, d);
 	famfs_quiet = 1;
@@ -148,7 +139,7 @@ static void test_enospc(void **s)
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(th_mock_off_of(t, "b"), a_off);
-	df = df_of(t);
+	df = th_df(t);
 	assert_int_equal(df.pending_reclaim, 0);
 	assert_int_equal(df.reclaimed, 4 * MiB);
 	th_free(t);
@@ -170,13 +161,13 @@ static void test_torn_blocks(void **s)
 	assert_int_equal(famfs_map_flush(&tab.m, famfs_host_slot_at(tab.m.addr, n), 256), 0);
 	famfs_hosttab_close(&tab);
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
-	assert_int_equal(df_of(t).pending_reclaim, 4 * MiB);
+	assert_int_equal(th_df(t).pending_reclaim, 4 * MiB);
 	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, n), 0);
 	famfs_hosttab_close(&tab);
 	th_create_ok(&t->fs, "b", 2 * MiB);
 	assert_int_equal(famfs_remove(&t->fs, "b", false), 0);
-	assert_int_equal(df_of(t).pending_reclaim, 0);
+	assert_int_equal(th_df(t).pending_reclaim, 0);
 	th_free(t);
 }
 
@@ -200,8 +191,8 @@ static void test_registered_after(void **s)
 	th_mock_held_hook = NULL;		/* and lets go */
 	assert_int_equal(famfs_remove(&t->fs, "b", false), 0);
 	/* b's DELETE is after that registration: the other host blocks it */
-	assert_int_equal(df_of(t).pending_reclaim, 2 * MiB);
-	assert_int_equal(df_of(t).reclaimed, 4 * MiB);
+	assert_int_equal(th_df(t).pending_reclaim, 2 * MiB);
+	assert_int_equal(th_df(t).reclaimed, 4 * MiB);
 	th_free(t);
 }
 
@@ -245,14 +236,14 @@ static void test_first_rm_full(void **s)
 
 	(void)s;
 	th_create_ok(&t->fs, "a", 4 * MiB);
-	df = df_of(t);
+	df = th_df(t);
 	th_create_ok(&t->fs, "fill", df.free);
-	assert_int_equal(df_of(t).free, 0);
+	assert_int_equal(th_df(t).free, 0);
 	famfs_quiet = 1;
 	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
 	famfs_quiet = 0;
 	assert_false(th_exists(t, "a", false));
-	df = df_of(t);
+	df = th_df(t);
 	assert_int_equal(df.pending_reclaim, 4 * MiB);
 	assert_false(famfs_fs_has_hosts(&t->fs));
 	th_free(t);

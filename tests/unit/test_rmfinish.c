@@ -29,8 +29,7 @@ static void test_rm_finishes(void **s)
 	uint64_t next;
 
 	(void)s;
-	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
-	setenv("FAMFS_TEST_SETTLE", "1", 1);
+	th_fast_settle();
 	th_create_ok(&t->fs, "a", 2 * MiB);		/* entry 0 */
 	th_create_ok(&t->fs, "b", 2 * MiB);		/* entry 1 */
 	assert_int_equal(famfs_hosts_create(&t->fs), 0);
@@ -58,8 +57,7 @@ static void test_rm_finishes_reused_path(void **s)
 	int kind;
 
 	(void)s;
-	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
-	setenv("FAMFS_TEST_SETTLE", "1", 1);
+	th_fast_settle();
 	th_create_ok(&t->fs, "p", 2 * MiB);
 	assert_int_equal(famfs_hosts_create(&t->fs), 0);	/* not armed */
 	assert_int_equal(famfs_remove(&t->fs, "p", false), 0);

@@ -328,7 +328,8 @@ int cmd_hosts(int argc, char **argv)
 			char *end;
 
 			slot = strtol(optarg, &end, 10);
-			if (*end || slot < 0 || slot >= (long)FAMFS_HOST_SLOTS) {
+			if (end == optarg || *end || slot < 0 ||
+			    slot >= (long)FAMFS_HOST_SLOTS) {
 				famfs_err("--slot %s: not a slot number (0..%u)",
 					  optarg, (unsigned)FAMFS_HOST_SLOTS - 1);
 				return FAMFS_EXIT_USAGE;

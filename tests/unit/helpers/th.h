@@ -135,6 +135,10 @@ int th_mock_hold_all(struct famfs_ioc_held_range *r);
  * of device 0 held whole */
 extern uint64_t th_held_off, th_held_len;
 int th_mock_hold_range(struct famfs_ioc_held_range *r);
+/* the host table's claim without its settle wait (FAMFS_TEST_SETTLE) */
+void th_fast_settle(void);
+/* famfs_df of t's file system, asserted to succeed */
+struct famfs_df th_df(struct th *t);
 extern unsigned long th_mock_held_calls;
 int th_mock_held(int fd, struct famfs_ioc_held *h);
 /* any map, with the flag for page extents */

@@ -220,3 +220,17 @@ int th_mock_held(int fd, struct famfs_ioc_held *h)
 	}
 	return 0;
 }
+
+void th_fast_settle(void)
+{
+	setenv("FAMFS_HOST_SETTLE_MS", "0", 1);
+	setenv("FAMFS_TEST_SETTLE", "1", 1);
+}
+
+struct famfs_df th_df(struct th *t)
+{
+	struct famfs_df df;
+
+	assert_int_equal(famfs_df(&t->fs, &df), 0);
+	return df;
+}

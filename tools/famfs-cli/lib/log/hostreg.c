@@ -105,15 +105,12 @@ static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 {
 	static bool said;
 	char why[FAMFS_REASON_LEN];
-	struct famfs_hosts_hdr *hdr = malloc(sizeof(*hdr));
-	int rc;
+	int rc = famfs_hosttab_read_hdr(t, ev, why);
 
-	if (!hdr)
-		return -ENOMEM;
-	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_HDR_SIZE);
-	memcpy(hdr, t->m.addr, sizeof(*hdr));
-	rc = famfs_hosts_hdr_decode(hdr, t->fs_uuid, ev, why);
-	free(hdr);
+	if (!rc)
+		said = false;	/* a later tear is said again */
+	if (rc == -ENOMEM)
+		return rc;
 	if (rc && lenient) {
 		if (!said)
 			famfs_warn("%s: host table header: %s: registered without the evicted list (nothing is reclaimed until the master runs famfs hosts repair)",
@@ -401,7 +398,7 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 
 int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t)
 {
-	struct famfs_hosts_hdr *hdr;
+	const struct famfs_hosts_hdr *hdr = t->m.addr;
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
 	bool took;
@@ -409,25 +406,20 @@ int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t)
 
 	if (rc)
 		return rc;
-	hdr = malloc(sizeof(*hdr));
-	if (!hdr) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_HDR_SIZE);
-	memcpy(hdr, t->m.addr, sizeof(*hdr));
-	if (!famfs_hosts_hdr_decode(hdr, t->fs_uuid, &ev, why)) {
+	rc = famfs_hosttab_read_hdr(t, &ev, why);
+	if (!rc) {
 		famfs_err("%s: the host table header verifies: nothing to repair (famfs hosts)",
 			  fs->name);
 		rc = -EEXIST;
+	} else if (rc == -ENOMEM) {
+		famfs_err("%s: out of memory", fs->name);
 	} else {
-		/* no fences: every host evicted before counts again */
+		/* no fences, not armed: every host evicted before counts
+		 * again; the sequence goes on from what is there */
 		memset(&ev, 0, sizeof(ev));
 		ev.seq = le64toh(hdr->seq);
 		rc = famfs_hosttab_write_hdr(t, &ev);
 	}
-	free(hdr);
-out:
 	famfs_master_unlock(fs, &took);
 	return rc;
 }

@@ -166,8 +166,8 @@ enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
 }
 
 /* the header as memory holds it now (refreshed, copied, decoded) */
-static int hdr_read(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
-		    char *reason)
+int famfs_hosttab_read_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
+			   char *reason)
 {
 	struct famfs_hosts_hdr *hdr = malloc(sizeof(*hdr));
 	int rc;
@@ -191,7 +191,7 @@ int famfs_hosttab_read(struct famfs_hosttab *t, struct famfs_host *slots,
 	int rc;
 
 	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_LEN);
-	rc = hdr_read(t, ev, reason);
+	rc = famfs_hosttab_read_hdr(t, ev, reason);
 	if (rc == -ENOMEM)
 		return rc;
 	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
@@ -370,7 +370,7 @@ int famfs_hosts_armed(struct famfs_fs *fs)
 
 	if (rc)
 		return rc;
-	rc = hdr_read(&t, &ev, why);
+	rc = famfs_hosttab_read_hdr(&t, &ev, why);
 	famfs_hosttab_close(&t);
 	if (rc)
 		return rc;
@@ -390,7 +390,7 @@ static int arm_locked(struct famfs_fs *fs)
 			  fs->name);
 	if (rc)
 		return rc;
-	rc = hdr_read(&t, &ev, why);
+	rc = famfs_hosttab_read_hdr(&t, &ev, why);
 	if (rc)
 		famfs_err("%s: host table header: %s: not armed (the master writing it now: look again; else famfs hosts repair)",
 			  fs->name, why);

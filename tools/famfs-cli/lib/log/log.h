@@ -444,6 +444,10 @@ int famfs_hosttab_claim(struct famfs_hosttab *t, unsigned i,
 			struct famfs_host *h);
 /* The master: write the header (ev->seq advanced by one), flushed */
 int famfs_hosttab_write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev);
+/* The header's evicted list and flags as in memory now (refreshed): 0, or
+ * -errno and reason (-ENOMEM; a header that does not verify) */
+int famfs_hosttab_read_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
+			   char *reason);
 /* Slot i zeroed (an eviction by slot), flushed */
 int famfs_hosttab_zero_slot(struct famfs_hosttab *t, unsigned i);
 /*

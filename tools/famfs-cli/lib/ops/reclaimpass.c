@@ -167,10 +167,10 @@ static int pass_locked(struct famfs_fs *fs, struct famfs_reclaim_dels *d,
 	if (!rc && !p->unarmed) {
 		if (p->dels_out)
 			*p->dels_out = d->del;
-		famfs_hostdec_decide_next(slots, FAMFS_HOST_SLOTS, &ev,
-					  fs->sb->master_uuid, d->del, d->n,
-					  famfs_log_refresh_next(fs), ok,
-					  p->blocked, p->arg);
+		famfs_hostdec_decide(slots, FAMFS_HOST_SLOTS, &ev,
+				     fs->sb->master_uuid, d->del, d->n,
+				     famfs_log_refresh_next(fs), ok,
+				     p->blocked, p->arg);
 		for (size_t i = 0; i < d->n; i++)
 			if (ok[i])
 				ok_dels[k++] = d->del[i];

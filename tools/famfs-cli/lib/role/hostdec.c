@@ -18,9 +18,9 @@ static bool registered(const struct famfs_host *h)
 	       (h->flags & FAMFS_HOST_REGISTERED);
 }
 
-enum famfs_host_block famfs_host_blocks_next(const struct famfs_host *h,
-					     const struct famfs_hosts_ev *ev,
-					     uint64_t d, uint64_t next)
+enum famfs_host_block famfs_host_blocks(const struct famfs_host *h,
+					const struct famfs_hosts_ev *ev,
+					uint64_t d, uint64_t next)
 {
 	if (h->state == FAMFS_HOST_TORN)
 		return FAMFS_HB_TORN;
@@ -39,13 +39,6 @@ enum famfs_host_block famfs_host_blocks_next(const struct famfs_host *h,
 	if (h->replayed <= d)
 		return FAMFS_HB_BEHIND;
 	return FAMFS_HB_NONE;
-}
-
-enum famfs_host_block famfs_host_blocks(const struct famfs_host *h,
-					const struct famfs_hosts_ev *ev,
-					uint64_t d)
-{
-	return famfs_host_blocks_next(h, ev, d, UINT64_MAX);
 }
 
 const char *famfs_host_block_str(enum famfs_host_block b)
@@ -69,20 +62,8 @@ const char *famfs_host_block_str(enum famfs_host_block b)
 size_t famfs_hostdec_decide(const struct famfs_host *slots, unsigned nslots,
 			    const struct famfs_hosts_ev *ev,
 			    const uint8_t *master_uuid, const uint64_t *dels,
-			    size_t ndel, bool *ok, famfs_hostdec_fn fn,
-			    void *arg)
-{
-	return famfs_hostdec_decide_next(slots, nslots, ev, master_uuid, dels,
-					 ndel, UINT64_MAX, ok, fn, arg);
-}
-
-size_t famfs_hostdec_decide_next(const struct famfs_host *slots,
-				 unsigned nslots,
-				 const struct famfs_hosts_ev *ev,
-				 const uint8_t *master_uuid,
-				 const uint64_t *dels, size_t ndel,
-				 uint64_t next, bool *ok, famfs_hostdec_fn fn,
-				 void *arg)
+			    size_t ndel, uint64_t next, bool *ok,
+			    famfs_hostdec_fn fn, void *arg)
 {
 	bool have_master = !master_uuid;
 	size_t n = 0;
@@ -100,7 +81,7 @@ size_t famfs_hostdec_decide_next(const struct famfs_host *slots,
 
 			if (slots[s].state == FAMFS_HOST_FREE)
 				continue;
-			b = famfs_host_blocks_next(&slots[s], ev, dels[i], next);
+			b = famfs_host_blocks(&slots[s], ev, dels[i], next);
 			if (b == FAMFS_HB_NONE)
 				continue;
 			ok[i] = false;

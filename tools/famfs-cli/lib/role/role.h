@@ -149,14 +149,11 @@ enum famfs_host_block {
 	FAMFS_HB_BEYOND,	/* registered_at or replayed past the log's
 				 * next index: not to be trusted, blocks all */
 };
-/* Why slot h blocks DELETE d (FAMFS_HB_NONE: it does not) */
+/* Why slot h blocks DELETE d (FAMFS_HB_NONE: it does not); next: the
+ * log's next index (a slot past it is not trusted; UINT64_MAX: none) */
 enum famfs_host_block famfs_host_blocks(const struct famfs_host *h,
 					const struct famfs_hosts_ev *ev,
-					uint64_t d);
-/* The same, knowing the log's next index (famfs_host_blocks: none) */
-enum famfs_host_block famfs_host_blocks_next(const struct famfs_host *h,
-					     const struct famfs_hosts_ev *ev,
-					     uint64_t d, uint64_t next);
+					uint64_t d, uint64_t next);
 /* "torn", "behind", "holding", "no master slot", "past the log's end", "" */
 const char *famfs_host_block_str(enum famfs_host_block b);
 /* One blocker: DELETE dels[di] is blocked by slot (nslots for
@@ -170,22 +167,15 @@ typedef void (*famfs_hostdec_fn)(void *arg, size_t di, unsigned slot,
  * gave them, ev the header's evicted list (NULL: none).  master_uuid (NULL:
  * not checked): the master's host uuid -- while no registered, not evicted
  * slot of it exists, nothing may be reclaimed (its own holds are not
- * known).  Returns how many may be reclaimed.
+ * known).  next: the log's next index -- a registered, not evicted slot
+ * whose registered_at or replayed is past it (a bug, a lying host) blocks
+ * every DELETE, as a torn one (UINT64_MAX: not checked).  Returns how many
+ * may be reclaimed.
  */
 size_t famfs_hostdec_decide(const struct famfs_host *slots, unsigned nslots,
 			    const struct famfs_hosts_ev *ev,
 			    const uint8_t *master_uuid, const uint64_t *dels,
-			    size_t ndel, bool *ok, famfs_hostdec_fn fn,
-			    void *arg);
-/* famfs_hostdec_decide knowing the log's next index: a registered, not
- * evicted slot whose registered_at or replayed is past it (a bug, a lying
- * host) blocks every DELETE, as a torn one */
-size_t famfs_hostdec_decide_next(const struct famfs_host *slots,
-				 unsigned nslots,
-				 const struct famfs_hosts_ev *ev,
-				 const uint8_t *master_uuid,
-				 const uint64_t *dels, size_t ndel,
-				 uint64_t next, bool *ok, famfs_hostdec_fn fn,
-				 void *arg);
+			    size_t ndel, uint64_t next, bool *ok,
+			    famfs_hostdec_fn fn, void *arg);
 
 #endif /* FAMFS_ROLE_H */
