@@ -91,6 +91,8 @@ fi
 # objects just built; and the script's own test that it sees both.
 runner layers scripts/layers.sh
 runner layers-selftest scripts/layers-selftest.sh
+# run.sh's guest scheduler, with boots that only sleep
+runner sched-selftest tests/qemu/sched-selftest.sh
 
 # Host unit tests (make -C tools/famfs-cli check prints PROTOCOL lines),
 # beside the fresh-machine check below: each keeps about one core busy, so

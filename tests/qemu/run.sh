@@ -266,38 +266,14 @@ order=$(for p in "${!plan[@]}"; do
 	esac; echo "$k $p"
 done | sort | cut -d' ' -f2)
 [ -n "$order" ] || { echo "run.sh: nothing to run" >&2; exit 2; }
-# slots_of PROFILE: the guests it runs at once, at most SLOTS (with fewer
-# slots than guests -- FAMFS_QEMU_JOBS=1 -- the profile
-# runs alone, all its guests at once); the names as in multi_guest
-slots_of() {
-	local n=1
-	case $1 in two-hosts*) n=2 ;; four-hosts*) n=$SLOTS ;; esac
-	[ "$n" -le "$SLOTS" ] || n=$SLOTS
-	echo "$n"
+# shellcheck source=tests/qemu/sched.sh
+. "$here/sched.sh"
+sched_boot() {
+	echo "run.sh: $1: booting (suites:${plan[$1]:- none})" >&2
+	boot "$1" ${plan[$1]}
 }
-# Start, in that order, each profile that fits in the free slots (a
-# single-guest one may pass a two-hosts one that must wait); when none
-# fits, wait for a boot to end.
-declare -A need
-used=0 queue=($order)
-while [ ${#queue[@]} -gt 0 ]; do
-	rest=() started=0
-	for p in "${queue[@]}"; do
-		n=$(slots_of "$p")
-		if [ $started = 0 ] && [ $((used + n)) -le "$SLOTS" ]; then
-			echo "run.sh: $p: booting (suites:${plan[$p]:- none})" >&2
-			( boot "$p" ${plan[$p]} ) &
-			need[$!]=$n; used=$((used + n)) started=1
-		else
-			rest+=("$p")
-		fi
-	done
-	queue=("${rest[@]}")
-	if [ $started = 0 ]; then
-		wait -n -p done_pid; used=$((used - ${need[$done_pid]}))
-	fi
-done
-wait
+# shellcheck disable=SC2086 # order: one profile name per word
+schedule $order
 
 for p in $order; do
 	cat "$RESULTS/$p/verdict.txt" 2>/dev/null || echo "FAIL $p/guest/boot: runner produced no verdict"
