@@ -1,6 +1,7 @@
 #!/bin/sh
 # /init of the famfs test guest (busybox sh).  The host (run.sh) passes the
 # run parameters in /out/config over 9p: PROFILE HOST SUITES SUITE_TIMEOUT
+# TIMEOUT_PCT (every suite timeout scaled: more guests than host cores)
 # INTERACTIVE.  Protocol lines go to /out/results.txt (via lib.sh), ended by
 # "END <profile>".  Exit: byte 0 to isa-debug-exit port 0xf4 (QEMU exits 1).
 export PATH=/sbin:/bin:/usr/sbin:/usr/bin
@@ -65,7 +66,7 @@ for s in $SUITES; do
 	to=""
 	[ "${FAMFS_LONG:-0}" != 0 ] && to=$(sed -n 's/^# timeout-long: *\([0-9]*\).*/\1/p' "$f" | head -n 1)
 	[ -n "$to" ] || to=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$f" | head -n 1)
-	to=${to:-$SUITE_TIMEOUT}
+	to=$(( ${to:-$SUITE_TIMEOUT} * ${TIMEOUT_PCT:-100} / 100 ))
 	before=$(wc -l < /out/results.txt)
 	echo "init: suite $s (timeout ${to}s)"
 	FAMFS_SUITE=$s setsid sh "$f" </dev/null &

@@ -13,6 +13,10 @@ RESULTS=${FAMFS_RESULTS:-$repo/results}
 SLOTS=${FAMFS_QEMU_JOBS:-3}
 [[ $SLOTS =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: FAMFS_QEMU_JOBS=$SLOTS: not a number of guests (1 or more)" >&2; exit 2; }
 SUITE_TIMEOUT=${FAMFS_SUITE_TIMEOUT:-120}
+# shellcheck source=tests/qemu/sched.sh
+. "$here/sched.sh"
+# every suite timeout, and the hard boot timeout made of them, in percent
+TIMEOUT_PCT=$(timeout_pct "$(nproc 2>/dev/null || echo 1)")
 
 usage() {
 	cat <<EOF
@@ -34,7 +38,9 @@ Profiles: $(cd "$PROFILES" && ls | sed 's/\.sh$//' | tr '\n' ' ')
 Prints PROTOCOL lines (tests/PROTOCOL.md) on stdout; exit status 1 if any FAIL.
 Keeps console logs and results in $RESULTS/<profile>/.
 Environment: KVER, FAMFS_BOOT_TIMEOUT (s, default 90 + sum of suite
-timeouts), FAMFS_SUITE_TIMEOUT, FAMFS_QEMU_JOBS (guests at once, default 3: two-hosts beside one single-guest profile),
+timeouts), FAMFS_SUITE_TIMEOUT, FAMFS_QEMU_JOBS (guests at once, default 3:
+two-hosts beside one single-guest profile; with more guests than cores every
+suite timeout grows by FAMFS_QEMU_JOBS / cores),
 FAMFS_QEMU_SMP (guest CPUs, default 1), FAMFS_RESULTS, FAMFS_REQUIRE_KO=1
 (FAIL when fs/famfs/famfs.ko is not built), FAMFS_SELFTEST_BREAK (see
 suites/selftest.sh), FAMFS_FUZZ_LONG / FAMFS_FUZZ_SEED / FAMFS_FUZZ_ITER
@@ -66,7 +72,7 @@ suite_timeout() {
 	# FAMFS_LONG: a suite's long mode has its own timeout
 	[ "${FAMFS_LONG:-0}" != 0 ] && t=$(sed -n 's/^# timeout-long: *\([0-9]*\).*/\1/p' "$here/suites/$1.sh" | head -n 1)
 	[ -n "$t" ] || t=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$here/suites/$1.sh" | head -n 1)
-	echo "${t:-$SUITE_TIMEOUT}"
+	echo $(( ${t:-$SUITE_TIMEOUT} * TIMEOUT_PCT / 100 ))
 }
 has() { local x=$1; shift; for y; do [ "$x" = "$y" ] && return 0; done; return 1; }
 
@@ -162,8 +168,8 @@ boot() {
 	for h in $guests; do
 		g=$dir; [ "$guests" = a ] || g=$dir/$h
 		mkdir -p "$g"
-		printf 'PROFILE=%s\nHOST=%s\nSUITES="%s"\nSUITE_TIMEOUT=%s\nINTERACTIVE=0\n' \
-			"$p" "$h" "$*" "$SUITE_TIMEOUT" > "$g/config"
+		printf 'PROFILE=%s\nHOST=%s\nSUITES="%s"\nSUITE_TIMEOUT=%s\nTIMEOUT_PCT=%s\nINTERACTIVE=0\n' \
+			"$p" "$h" "$*" "$SUITE_TIMEOUT" "$TIMEOUT_PCT" > "$g/config"
 		passenv >> "$g/config"
 		GUEST=$h qemu_cmd "$g" "$dir/sync"
 		echo "${QCMD[*]}" > "$g/qemu-cmd.txt"
@@ -266,8 +272,6 @@ order=$(for p in "${!plan[@]}"; do
 	esac; echo "$k $p"
 done | sort | cut -d' ' -f2)
 [ -n "$order" ] || { echo "run.sh: nothing to run" >&2; exit 2; }
-# shellcheck source=tests/qemu/sched.sh
-. "$here/sched.sh"
 sched_boot() {
 	echo "run.sh: $1: booting (suites:${plan[$1]:- none})" >&2
 	boot "$1" ${plan[$1]}

@@ -4,6 +4,7 @@
 # (tests/PROTOCOL.md); exits non-zero on a FAIL.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/qemu/sched.sh disable=SC2034 # SLOTS: sched.sh reads it
 . "$here/sched.sh"
 log=$(mktemp) fails=0
 trap 'rm -f "$log"' EXIT

@@ -15,25 +15,30 @@ slots_of() {
 # timeout_pct CORES: how much every suite timeout grows, in percent (never
 # below 100), when more guests run at once than the host has cores
 timeout_pct() {
-	echo 100
+	local pct=$((SLOTS * 100 / $1))
+	[ $pct -ge 100 ] || pct=100
+	echo $pct
 }
 
 # schedule PROFILE...: start, in that order, each profile that fits in the
-# free slots (a single-guest one may pass a two-hosts one that must wait);
-# when none fits, wait for a boot to end.  sched_boot PROFILE (the
+# free slots (a single-guest one may pass a two-hosts one that must wait,
+# never one that needs every slot: four-hosts would wait behind singles
+# that keep starting as others end); when none fits, wait for a boot to end.  sched_boot PROFILE (the
 # caller's) runs one boot; schedule returns when all have ended.
 schedule() {
 	local -A need
-	local used=0 queue=("$@") rest started p n done_pid
+	local used=0 queue=("$@") rest started held p n done_pid
 	while [ ${#queue[@]} -gt 0 ]; do
-		rest=() started=0
+		rest=() started=0 held=0
 		for p in "${queue[@]}"; do
 			n=$(slots_of "$p")
-			if [ $started = 0 ] && [ $((used + n)) -le "$SLOTS" ]; then
+			if [ $started = 0 ] && [ $held = 0 ] &&
+			   [ $((used + n)) -le "$SLOTS" ]; then
 				( sched_boot "$p" ) &
 				need[$!]=$n; used=$((used + n)) started=1
 			else
 				rest+=("$p")
+				[ "$n" -lt "$SLOTS" ] || held=1
 			fi
 		done
 		queue=("${rest[@]}")
