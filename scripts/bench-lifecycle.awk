@@ -164,7 +164,7 @@ function chstat(f, which,    n, q, a, m, v) {
 	sortn(a, n)
 	return sprintf("median %s, max %s", median(a, n), a[n])
 }
-function churn9(    f, ops, ph, fl, n, q, within, a, r1, r3) {
+function churn9(    f, ops, ph, fl, n, q, within, own, a, r1, r3) {
 	print ""
 	if (!chph[1] && !chph[3]) {
 		print "   Not measured in this run: churn throughput with one and with three followers, and reuse"
@@ -190,15 +190,19 @@ function churn9(    f, ops, ph, fl, n, q, within, a, r1, r3) {
 	print "   Reuse (every host live): creates that got memory a removed file had, per phase"
 	for (ph = 1; ph <= 3; ph += 2) {
 		if (!chph[ph]) continue
-		n = chr[ph]; within = 0
-		for (q = 1; q <= n; q++) if (chmiss[ph, q] == 0 && chrc[ph, q] != "") within++
+		n = chr[ph]; within = 0; own = 0
+		for (q = 1; q <= n; q++) {
+			if (chmiss[ph, q] == 0 && chrc[ph, q] != "") within++
+			if (chrc[ph, q] == 1) own++
+		}
 		printf "   %d follower(s): %d reuses; log entries DELETE -> RECLAIM %s; DELETE -> the create that reused it %s\n", ph, n, chstat(ph, "r"), chstat(ph, "d")
-		printf "     freed by the master's first pass after the DELETE's own: %d of %d; ms from the end of that famfs rm to the\n", within, n
+		printf "     freed by the DELETE's own rm's pass (every follower had replayed it meanwhile): %d of %d; by the first pass\n", own, n
+		printf "     that could (no pass after the followers' round missed it): %d of %d; ms from the end of that famfs rm to the\n", within, n
 		printf "     start of the rm whose pass freed it %s (poll interval %d ms); to the start of the famfs mkfile that reused it %s\n", chstat(ph, "p"), chc["iv"], chstat(ph, "t")
 	}
 	print "   A removed file's memory is free once its RECLAIM is logged: the master's pass (each famfs rm, or a create that"
 	print "   finds no room) appends it once every registered host has replayed past the DELETE and holds none of it; the"
-	print "   DELETE's own rm's pass comes before any follower could replay it, so the first pass that can free it is the next"
-	print "   rm's: reuse within one poll interval of the DELETE needs the master's next pass within it (here the churn's own"
-	print "   pace, an op every few hundred ms under TCG, decides; missed = 0 means no pass after the followers' round kept it)."
+	print "   DELETE's own rm's pass frees it only when every follower replayed it in the meantime (a poll came between the"
+	print "   DELETE and the pass); else the next rm's pass can: reuse within one poll interval of the DELETE needs a pass of"
+	print "   the master within it (here the churn's own pace, an op every few hundred ms under TCG, decides)."
 }
