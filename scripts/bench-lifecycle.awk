@@ -18,7 +18,21 @@ $2 == "life-play" {
 	if (r > lfpreps[src]) lfpreps[src] = r
 	next
 }
-$2 ~ /^life-/ { next }
+$2 == "churn-config" { kv(); chc["n"] = F["n"]; chc["cap"] = F["cap"]; chc["live"] = F["live"]; chc["iv"] = F["iv"]; chc["fsize"] = F["fsize"]; next }
+$2 == "churn-phase" {
+	kv(); f = F["followers"]
+	chp[f, "ops"] = F["ops"]; chp[f, "creates"] = F["creates"]; chp[f, "removes"] = F["removes"]
+	chp[f, "waits"] = F["waits"]; chp[f, "cs"] = F["cs"]; chp[f, "entries"] = F["entries"]; chph[f] = 1
+	next
+}
+$2 == "churn-reuse" {
+	kv(); f = F["followers"]; k = ++chr[f]
+	chd[f, k] = F["create"] - F["del"]; chdt[f, k] = F["dt_cs"] * 10
+	chrc[f, k] = F["reclaim"] == "-" ? "" : F["reclaim"] - F["del"]
+	chmiss[f, k] = F["missed"]; chpc[f, k] = F["pass_cs"] == "-" || F["pass_cs"] == "" ? "" : F["pass_cs"] * 10
+	next
+}
+$2 ~ /^life-/ || $2 ~ /^churn-/ { next }
 
 # lfv(S, W, Z, R): timed figure W of size Z in repetition R per item, the
 # clock's own floor (now; now) of that repetition taken off; "" if absent
@@ -73,7 +87,11 @@ function lfby(v, goal, s) {
 	return sprintf("not met: %.2fx the goal (%s over)", v / goal, lfx(s, v - goal))
 }
 function life9(    c, s, z, i, w, xa, x, cr, d, rn, sa, zs) {
-	if (!lfreps["ic"] && !lfreps["rt"] && !lfpreps["ic"] && !lfpreps["rt"]) return
+	if (!lfreps["ic"] && !lfreps["rt"] && !lfpreps["ic"] && !lfpreps["rt"]) {
+		if (chph[1] || chph[3])
+			churn9()
+		return
+	}
 	print ""
 	print "9. File lifecycle (issue 29, first half): famfs rm against a create, and the replay of DELETE, RENAME"
 	print "   and SETATTR against a create's, side by side in one boot (suites/bench/lifecycle.sh; docs/bench-lifecycle.md)"
@@ -130,6 +148,61 @@ function life9(    c, s, z, i, w, xa, x, cr, d, rn, sa, zs) {
 			fm(LFG["ic", "delete"]), lfby(LFG["ic", "delete"], 10000, "ic"), fm(LFG["ic", "create"])
 		printf "   - (information) replay of a RENAME %s, of a SETATTR %s per entry\n", fm(LFG["ic", "rename"]), fm(LFG["ic", "setattr"])
 	}
-	print "   Not measured yet (they need reclaim, issue 29 item 4): churn throughput with one and with three"
-	print "   followers, and how many log entries after a DELETE its memory is reused."
+	churn9()
+}
+
+# chmed(ARR-prefix F, N, which): median and max of an array filled above
+function chstat(f, which,    n, q, a, m, v) {
+	n = chr[f]
+	m = 0
+	for (q = 1; q <= n; q++) {
+		v = which == "d" ? chd[f, q] : which == "t" ? chdt[f, q] : which == "p" ? chpc[f, q] : chrc[f, q]
+		if (v != "") a[++m] = v
+	}
+	n = m
+	if (!n) return "-"
+	sortn(a, n)
+	return sprintf("median %s, max %s", median(a, n), a[n])
+}
+function churn9(    f, ops, ph, fl, n, q, within, own, a, r1, r3) {
+	print ""
+	if (!chph[1] && !chph[3]) {
+		print "   Not measured in this run: churn throughput with one and with three followers, and reuse"
+		print "   distance (part churn: four guests, tests/qemu/suites/bench-churn.sh)."
+		return
+	}
+	printf "9b. Churn on four hosts (issue 29, second half; part churn, one boot, real time under TCG): a file system that\n"
+	printf "   holds %d files of %s at once, each file removed once %d newer exist; phase 1: one follower (b), phase 2:\n", chc["cap"], hsize(chc["fsize"]), chc["live"]
+	printf "   three (b, c, d), each famfs logplay --follow -i %d; %d creates per phase\n", chc["iv"], chc["n"]
+	printf "   %-10s %6s %8s %8s %7s %10s %9s %12s %15s\n", "followers", "ops", "creates", "removes", "waits", "seconds", "ops/s", "entries/op", "MiB written/op"
+	for (ph = 1; ph <= 3; ph += 2) {
+		if (!chph[ph]) continue
+		ops = chp[ph, "ops"]
+		chops[ph] = chp[ph, "cs"] > 0 ? ops / (chp[ph, "cs"] / 100) : 0
+		printf "   %-10d %6d %8d %8d %7d %10.2f %9.2f %12.2f %15.2f\n", ph, ops, chp[ph, "creates"], chp[ph, "removes"], chp[ph, "waits"],
+			chp[ph, "cs"] / 100, chops[ph], chp[ph, "entries"] / ops, chp[ph, "creates"] * chc["fsize"] / 1048576 / ops
+	}
+	if (chops[1] > 0 && chops[3] > 0)
+		printf "   throughput, three followers / one: %.3f (real time: one sample each, TCG on a shared host; four guests on two cores)\n", chops[3] / chops[1]
+	print "   MiB written/op: file memory each create writes whole (its data, zeros after it), per op; the log entries"
+	print "   are a few hundred bytes each.  waits: creates that found the device full and tried again (memory not yet reclaimed)."
+	print ""
+	print "   Reuse (every host live): creates that got memory a removed file had, per phase"
+	for (ph = 1; ph <= 3; ph += 2) {
+		if (!chph[ph]) continue
+		n = chr[ph]; within = 0; own = 0
+		for (q = 1; q <= n; q++) {
+			if (chmiss[ph, q] == 0 && chrc[ph, q] != "") within++
+			if (chrc[ph, q] == 1) own++
+		}
+		printf "   %d follower(s): %d reuses; log entries DELETE -> RECLAIM %s; DELETE -> the create that reused it %s\n", ph, n, chstat(ph, "r"), chstat(ph, "d")
+		printf "     freed by the DELETE's own rm's pass (every follower had replayed it meanwhile): %d of %d; by the first pass\n", own, n
+		printf "     that could (no pass after the followers' round missed it): %d of %d; ms from the end of that famfs rm to the\n", within, n
+		printf "     start of the rm whose pass freed it %s (poll interval %d ms); to the start of the famfs mkfile that reused it %s\n", chstat(ph, "p"), chc["iv"], chstat(ph, "t")
+	}
+	print "   A removed file's memory is free once its RECLAIM is logged: the master's pass (each famfs rm, or a create that"
+	print "   finds no room) appends it once every registered host has replayed past the DELETE and holds none of it; the"
+	print "   DELETE's own rm's pass frees it only when every follower replayed it in the meantime (a poll came between the"
+	print "   DELETE and the pass); else the next rm's pass can: reuse within one poll interval of the DELETE needs a pass of"
+	print "   the master within it (here the churn's own pace, an op every few hundred ms under TCG, decides)."
 }

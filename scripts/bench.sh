@@ -17,8 +17,11 @@
 #   scripts/bench.sh --report   only rebuild the report from results/bench/boots
 # Environment: FAMFS_BENCH_OUT (results/bench), FAMFS_BENCH_SIZE,
 # FAMFS_BENCH_REPS, FAMFS_BENCH_ICOUNT_REPS, FAMFS_BENCH_PARTS (comma list of
-# counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud,small,lifecycle), FAMFS_BENCH_PROFILES
-# ("bench-icount bench"),
+# counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud,small,lifecycle,churn;
+# churn is a boot of its own, four guests: tests/qemu/suites/bench-churn.sh
+# on four-hosts-churn, BENCH_CHURN_N/_CAP/_IV from the environment),
+# FAMFS_BENCH_PROFILES ("bench-icount bench": the churn part's boot is
+# not one of them),
 # FAMFS_BENCH_LOGFMT (the meta part's mkfs --log-format: compact or v1),
 # FAMFS_BENCH_SCALE (the scale part's steps in log entries: 1000,10000,100000;
 # QUICK: 1000,10000), FAMFS_BENCH_TOOL_BASE (the commit whose famfs-cli the
@@ -49,7 +52,7 @@ else
 	scale=${FAMFS_BENCH_SCALE:-1000,10000,100000}
 	mode=full
 fi
-parts=${FAMFS_BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud,small,lifecycle}
+parts=${FAMFS_BENCH_PARTS:-counts,mmap,rw,fsync,meta,stripe,multidev,nc,scale,pud,small,lifecycle,churn}
 meta="$meta BENCH_SCALE=$scale BENCH_PUD_SIZE=${FAMFS_BENCH_PUD_SIZE:-1G} BENCH_PUD_BIG=${FAMFS_BENCH_PUD_BIG:-16G}"
 profiles=${FAMFS_BENCH_PROFILES:-bench-icount bench}
 
@@ -124,10 +127,21 @@ run_boots() {
 	uptime > "$out/host-load.txt"
 	# One guest at a time: a second guest would steal host CPU from the
 	# real-time boot.  -smp 1 is what -icount needs.
-	FAMFS_QEMU_JOBS=1 FAMFS_QEMU_SMP=1 FAMFS_RESULTS=$boots \
-		FAMFS_BENCH_ARGS="BENCH_SIZE=$size BENCH_REPS=$reps BENCH_REPS_ICOUNT=$ireps BENCH_PARTS=$parts $meta${FAMFS_BENCH_LOGFMT:+ BENCH_META_LOGFMT=$FAMFS_BENCH_LOGFMT}" \
-		tests/qemu/run.sh "${pargs[@]}" bench > "$out/protocol.txt"
-	rc=$?
+	# the parts of the bench profiles' guest (churn is a boot of its own)
+	local gparts
+	gparts=$(echo ",$parts," | sed 's/,churn,/,/; s/^,//; s/,$//')
+	: > "$out/protocol.txt"
+	rc=0
+	[ -z "$gparts" ] || FAMFS_QEMU_JOBS=1 FAMFS_QEMU_SMP=1 FAMFS_RESULTS=$boots \
+		FAMFS_BENCH_ARGS="BENCH_SIZE=$size BENCH_REPS=$reps BENCH_REPS_ICOUNT=$ireps BENCH_PARTS=$gparts $meta${FAMFS_BENCH_LOGFMT:+ BENCH_META_LOGFMT=$FAMFS_BENCH_LOGFMT}" \
+		tests/qemu/run.sh "${pargs[@]}" bench > "$out/protocol.txt" || rc=1
+	# churn with one and with three followers (issue 29): four guests of
+	# their own, after the others (they would share the host's cores)
+	case ,$parts, in *,churn,*)
+		info "churn part: four guests (four-hosts-churn, suite bench-churn)"
+		FAMFS_QEMU_JOBS=1 FAMFS_RESULTS=$boots \
+			tests/qemu/run.sh -p four-hosts-churn bench-churn >> "$out/protocol.txt" || rc=1 ;;
+	esac
 	uptime >> "$out/host-load.txt"
 	grep -E '^FAIL ' "$out/protocol.txt" >&2
 	info "guest checks: $(grep -c '^PASS ' "$out/protocol.txt") passed, $(grep -c '^FAIL ' "$out/protocol.txt") failed (protocol: $out/protocol.txt)"
@@ -140,6 +154,7 @@ report() {
 	mkdir -p "$out/raw"
 	[ -f "$ic" ] && cp "$ic" "$out/raw/icount.txt" || : > "$out/raw/icount.txt"
 	[ -f "$rt" ] && cp "$rt" "$out/raw/realtime.txt" || : > "$out/raw/realtime.txt"
+	[ -f "$boots/four-hosts-churn/a/bench.txt" ] && cp "$boots/four-hosts-churn/a/bench.txt" "$out/raw/churn.txt" || : > "$out/raw/churn.txt"
 	{
 		echo "famfs benchmarks: famfs vs raw device-dax vs ext4 -o dax, in QEMU (TCG)"
 		echo "generated $(date -u '+%Y-%m-%d %H:%M UTC') by scripts/bench.sh ($mode_done);" \
@@ -149,7 +164,7 @@ report() {
 		echo
 		: > "$out/chart.dat"
 		awk -v CHART="$out/chart.dat" -v ICF="$out/raw/icount.txt" -f "$out/report.awk" -f "$repo/scripts/bench-pud.awk" -f "$repo/scripts/bench-small.awk" -f "$repo/scripts/bench-lifecycle.awk" \
-			"$out/raw/icount.txt" "$out/raw/realtime.txt" ||
+			"$out/raw/icount.txt" "$out/raw/realtime.txt" "$out/raw/churn.txt" ||
 			{ echo "bench: report.awk failed: the report is incomplete" | tee /dev/stderr; rc=1; }
 		cat <<'EOF'
 

@@ -117,6 +117,9 @@ passenv() {
 	# suites/churn4.sh: its count, and how long a create waits for memory
 	printf 'export FAMFS_CHURN_N="%s" FAMFS_CHURN_WAIT="%s"\n' \
 		"${FAMFS_CHURN_N:-}" "${FAMFS_CHURN_WAIT:-}"
+	# suites/bench-churn.sh (make bench, part churn): its parameters
+	printf 'export BENCH_CHURN_N="%s" BENCH_CHURN_CAP="%s" BENCH_CHURN_IV="%s"\n' \
+		"${BENCH_CHURN_N:-}" "${BENCH_CHURN_CAP:-}" "${BENCH_CHURN_IV:-}"
 }
 # GUEST=HOST qemu_cmd GUESTDIR SYNCDIR: the QEMU command line for the sourced
 # profile in QCMD (its host_args sees GUEST: a, or b (c, d) on two-hosts

@@ -10,14 +10,52 @@
  *   famfs-reclaim-test all MPT      RECLAIM every pending DELETE; prints
  *                                   "reclaimed N BYTES"
  *   famfs-reclaim-test del MPT IDX...  RECLAIM those DELETE indexes
+ *   famfs-reclaim-test log MPT      one line per valid log entry (the
+ *                                   bench's reuse distance, issue 29):
+ *                                   "IDX TYPE PATH DEV:OFF:LEN..." for a
+ *                                   FILE or DELETE, "IDX RECLAIM DEL..."
+ *                                   (TYPE: the entry's type number)
  * Exit 0, 1 on an error (printed), 2 usage.
  */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ops/ops.h"
+
+static int log_line(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		    bool ok, const char *reason)
+{
+	struct famfs_extent rg[FAMFS_ENTRY_MAX_RANGES];
+	unsigned type = le16toh(e->type), k;
+
+	(void)arg;
+	(void)reason;
+	if (!ok)
+		return 0;
+	if (type == FAMFS_LOG_RECLAIM) {
+		uint64_t d[FAMFS_RECLAIM_MAX];
+
+		k = famfs_reclaim_get(e, d);
+		printf("%llu RECLAIM", (unsigned long long)idx);
+		for (unsigned i = 0; i < k; i++)
+			printf(" %llu", (unsigned long long)d[i]);
+		printf("\n");
+		return 0;
+	}
+	printf("%llu %u %s", (unsigned long long)idx, type, famfs_entry_path(e));
+	if (type == FAMFS_LOG_FILE) {
+		k = famfs_entry_ranges(e, rg);
+		for (unsigned i = 0; i < k; i++)
+			printf(" %u:%llu:%llu", famfs_entry_devindex(e, i),
+			       (unsigned long long)rg[i].offset,
+			       (unsigned long long)rg[i].len);
+	}
+	printf("\n");
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -28,10 +66,17 @@ int main(int argc, char **argv)
 	int rc;
 
 	if (argc < 3 || (strcmp(argv[1], "list") && strcmp(argv[1], "all") &&
-			 strcmp(argv[1], "del"))) {
-		fprintf(stderr, "usage: %s list|all|del MPT [DELETE_INDEX...]\n",
+			 strcmp(argv[1], "del") && strcmp(argv[1], "log"))) {
+		fprintf(stderr, "usage: %s list|all|del|log MPT [DELETE_INDEX...]\n",
 			argv[0]);
 		return 2;
+	}
+	if (!strcmp(argv[1], "log")) {
+		if (famfs_fs_open_mount(argv[2], false, &fs))
+			return 1;
+		rc = famfs_log_walk(&fs, log_line, NULL);
+		famfs_fs_close(&fs);
+		return rc < 0 ? 1 : 0;
 	}
 	rc = famfs_fs_open_mount(argv[2], strcmp(argv[1], "list") != 0, &fs);
 	if (rc)

@@ -120,6 +120,7 @@ void cli_batch_close(struct cli_batch *b)
 {
 	if (!b->open)
 		return;
+	famfs_reclaim_finish(&b->fs);	/* famfs rm's, once for its paths */
 	famfs_fs_close(&b->fs);
 	b->open = false;
 }

@@ -195,6 +195,7 @@ int cmd_logplay(int argc, char **argv)
 	 * anything, its slot brought up to what it replayed after */
 	{
 		uint64_t n0 = famfs_log_refresh_next(&fs);
+		struct famfs_logplay *lp;
 
 		rc = dry ? 0 : famfs_hosts_checkin(&fs, false, false, 0, NULL);
 		if (rc && rc != -ESTALE)
@@ -204,10 +205,15 @@ int cmd_logplay(int argc, char **argv)
 			famfs_fs_close(&fs);
 			return FAMFS_EXIT_ERROR;
 		}
-		rc = famfs_logplay(&fs, dry, &r);
+		/* kept for the check-in: its namespace says which DELETEs
+		 * are pending */
+		lp = famfs_logplay_new(n0);
+		memset(&r, 0, sizeof(r));
+		rc = lp ? famfs_logplay_more(lp, &fs, dry, &r, NULL, NULL) : -ENOMEM;
 		if (!rc && !dry &&
-		    famfs_hosts_checkin(&fs, false, true, n0, NULL) == -ESTALE)
+		    famfs_hosts_checkin_lp(&fs, false, true, n0, lp, NULL) == -ESTALE)
 			rc = -ESTALE;
+		famfs_logplay_free(lp);
 	}
 	famfs_fs_close(&fs);
 	if (rc)

@@ -80,6 +80,9 @@ int cmd_rm(int argc, char **argv)
 
 		cli_nsjson_begin(&j);
 		bad = cli_batch_open(&b, argv[i], rel);
+		/* one reclaim pass for the paths of a mount, when the batch
+		 * closes it (cli_batch_close), not one per path */
+		b.fs.reclaim_later = b.open;
 		cli_nsjson_mark(&j, &b);
 		bad = bad || famfs_remove(&b.fs, rel, recursive);
 		cli_nsjson_end(&j, &b, argv[i], NULL, !bad);

@@ -105,6 +105,14 @@ struct famfs_fs {
 	 * after an append, the index of the entry appended */
 	uint64_t walk_next;
 	uint64_t walk_lost;	/* -ENXIO: first slot unread, else UINT64_MAX */
+	/* log/hosttab.c: the first HOSTS entry's index + 1 (0: not found
+	 * yet) and the table's offset it gives: an entry never changes, so
+	 * the opening looks for it in the log once */
+	uint64_t hosts_idx1, hosts_off;
+	/* ops/nsops.c: famfs rm of several paths (reclaim_later, set by the
+	 * command) runs one reclaim pass at the end (famfs_reclaim_finish),
+	 * not one per path; reclaim_due: a removal is waiting for it */
+	bool reclaim_later, reclaim_due;
 	uint64_t last_append;
 	/* devs.c: the devices the log added (INCOMPAT_MULTIDEV), up to
 	 * devs.next; dev[0] the primary.  famfs_fs_devs_update */

@@ -28,10 +28,11 @@ static int find_one(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	struct find_ctx *c = arg;
 
 	(void)reason;
-	if (ok && !c->found && le16toh(e->type) == FAMFS_LOG_HOSTS) {
+	if (ok && le16toh(e->type) == FAMFS_LOG_HOSTS) {
 		c->found = true;
 		c->off = le64toh(famfs_entry_hosts(e)->offset);
 		c->idx = idx;
+		return 1;	/* the first one: the walk stops */
 	}
 	return 0;
 }
@@ -43,11 +44,21 @@ int famfs_hosts_find(struct famfs_fs *fs, uint64_t *off, uint64_t *idx)
 
 	if (!(le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_HOSTS))
 		return -ENOENT;
+	/* found before by this opening: the log only grows past it (a
+	 * whole-log walk each time was most of a replay's cost of a few
+	 * entries: every check-in and reclaim pass opens the table) */
+	if (fs->hosts_idx1) {
+		*off = fs->hosts_off;
+		*idx = fs->hosts_idx1 - 1;
+		return 0;
+	}
 	rc = famfs_log_walk(fs, find_one, &c);
-	if (rc)
-		return rc < 0 ? rc : -EIO;
+	if (rc < 0)
+		return rc;
 	if (!c.found)
-		return -ENOENT;
+		return rc ? -EIO : -ENOENT;
+	fs->hosts_idx1 = c.idx + 1;
+	fs->hosts_off = c.off;
 	*off = c.off;
 	*idx = c.idx;
 	return 0;
@@ -161,6 +172,12 @@ enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
 	uint8_t *p = famfs_host_slot_at(t->m.addr, i), copy[FAMFS_HOST_SLOT_SIZE];
 
 	famfs_map_refresh(&t->m, p, FAMFS_HOST_SLOT_SIZE);
+	/* free (all zero): no copy needed, each byte is read once either way
+	 * (a first registration looks at every slot) */
+	if (famfs_all_zero(p, sizeof(copy))) {
+		memset(h, 0, sizeof(*h));
+		return h->state = FAMFS_HOST_FREE;
+	}
 	memcpy(copy, p, sizeof(copy));
 	return famfs_host_slot_decode(copy, t->fs_uuid, h);
 }
@@ -195,7 +212,16 @@ int famfs_hosttab_read(struct famfs_hosttab *t, struct famfs_host *slots,
 	if (rc == -ENOMEM)
 		return rc;
 	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
-		memcpy(copy, famfs_host_slot_at(t->m.addr, i), sizeof(copy));
+		const uint8_t *p = famfs_host_slot_at(t->m.addr, i);
+
+		/* a free slot (all zero: most of them) needs no copy: each
+		 * byte is read once either way */
+		if (famfs_all_zero(p, sizeof(copy))) {
+			memset(&slots[i], 0, sizeof(slots[i]));
+			slots[i].state = FAMFS_HOST_FREE;
+			continue;
+		}
+		memcpy(copy, p, sizeof(copy));
 		famfs_host_slot_decode(copy, t->fs_uuid, &slots[i]);
 	}
 	return rc;

@@ -15,10 +15,20 @@
 
 bool famfs_all_zero(const void *p, size_t n)
 {
+	typedef uint64_t v2 __attribute__((vector_size(16)));
 	const uint8_t *b = p;
 	uint64_t w;
+	v2 x[4], o;
 
-	/* a word at a time: every entry check looks at most of 1 KiB */
+	/* 64 bytes at a time in vector registers (the host table's reads
+	 * look at 2 MiB of mostly free slots), then a word at a time: every
+	 * entry check looks at most of 1 KiB */
+	for (; n >= 64; b += 64, n -= 64) {
+		memcpy(x, b, 64);
+		o = (x[0] | x[1]) | (x[2] | x[3]);
+		if (o[0] | o[1])
+			return false;
+	}
 	for (; n >= 8; b += 8, n -= 8) {
 		memcpy(&w, b, 8);
 		if (w)

@@ -402,7 +402,9 @@ int famfs_remove(struct famfs_fs *fs, const char *rel, bool recursive)
 	 * memory too, once no host holds it) -- not by the rm that made the
 	 * table: a host mounted before it has no slot until its next
 	 * logplay or follow round (famfs-hosts(8)) */
-	if (!rc && !made) {
+	if (!rc && !made && fs->reclaim_later) {
+		fs->reclaim_due = true;		/* famfs_reclaim_finish */
+	} else if (!rc && !made) {
 		struct famfs_reclaim_pass pass = { 0 };
 
 		famfs_reclaim_pass(fs, &pass);	/* a failure is printed */

@@ -160,6 +160,13 @@ struct famfs_reclaim_cand {
  * judged here. */
 int famfs_reclaim_candidates(struct famfs_fs *fs, struct famfs_reclaim_cand **out,
 			     size_t *n);
+/* The same from names, the log's namespace as a replay or the create
+ * cache built it up to some index (NULL: from the whole log, read here):
+ * its pending DELETEs, no walk of the log; path left empty (not read)
+ * when names is given */
+int famfs_reclaim_candidates_of(struct famfs_fs *fs,
+				const struct famfs_names *names,
+				struct famfs_reclaim_cand **out, size_t *n);
 /* The master, under the log lock (taken here): RECLAIM entries for the n
  * DELETEs (FAMFS_RECLAIM_MAX per entry), each checked again against the
  * log first -- a DELETE of a file, applied, not reclaimed, named once --
@@ -179,6 +186,10 @@ int famfs_reclaim_append_locked(struct famfs_fs *fs, const uint64_t *deletes,
  * FAMFSIOC_HELD on the mount root, and the bytes.  -errno (printed: the
  * caller then leaves its slot as it was, which keeps every DELETE) */
 int famfs_holds_kernel(void *arg, uint64_t *holds_from, uint64_t *held_bytes);
+/* The same, the pending DELETEs from names (famfs_reclaim_candidates_of;
+ * NULL: from the whole log) */
+int famfs_holds_of(struct famfs_fs *fs, const struct famfs_names *names,
+		   uint64_t *holds_from, uint64_t *held_bytes);
 struct famfs_reclaim_dels {
 	uint64_t *del;
 	size_t n, cap;
@@ -204,6 +215,9 @@ struct famfs_reclaim_pass {
  * nothing reclaimed.  0 or -errno (printed).
  */
 int famfs_reclaim_pass(struct famfs_fs *fs, struct famfs_reclaim_pass *p);
+/* The pass the removals of an opening with reclaim_later left for the
+ * end (fs->reclaim_due): run once now (a failure is printed) */
+void famfs_reclaim_finish(struct famfs_fs *fs);
 /* Has the file system a host table (INCOMPAT_HOSTS)? */
 bool famfs_fs_has_hosts(const struct famfs_fs *fs);
 /* Why an unarmed table reclaims nothing, and what to do (for messages) */

@@ -22,6 +22,7 @@
 
 struct cand_ctx {
 	struct famfs_fs *fs;
+	bool nopath;		/* the DELETE's path not wanted (not read) */
 	struct famfs_names *names;
 	struct famfs_reclaim_cand *c;
 	size_t n, cap;
@@ -41,12 +42,13 @@ static int apply(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 }
 
 /* the file's memory and where it was, from its FILE and DELETE entries */
-static void fill(struct famfs_fs *fs, struct famfs_reclaim_cand *r)
+static void fill(struct famfs_fs *fs, struct famfs_reclaim_cand *r,
+		 bool nopath)
 {
 	struct famfs_extent rg[FAMFS_ENTRY_MAX_RANGES];
 	struct famfs_log_entry e;
 
-	if (!famfs_log_entry_at(fs, r->del, &e))
+	if (!nopath && !famfs_log_entry_at(fs, r->del, &e))
 		snprintf(r->path, sizeof(r->path), "%s", famfs_entry_path(&e));
 	if (famfs_log_entry_at(fs, r->object, &e))
 		return;
@@ -78,28 +80,34 @@ static int add(void *arg, uint64_t del, uint64_t object)
 	memset(r, 0, sizeof(*r));
 	r->del = del;
 	r->object = object;
-	fill(c->fs, r);
+	fill(c->fs, r, c->nopath);
 	return 0;
 }
 
-int famfs_reclaim_candidates(struct famfs_fs *fs, struct famfs_reclaim_cand **out,
-			     size_t *n)
+int famfs_reclaim_candidates_of(struct famfs_fs *fs,
+				const struct famfs_names *names,
+				struct famfs_reclaim_cand **out, size_t *n)
 {
-	struct cand_ctx c = { .fs = fs };
+	struct cand_ctx c = { .fs = fs, .nopath = names != NULL };
 	int rc;
 
 	*out = NULL;
 	*n = 0;
 	if (!(le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_DELETE))
 		return 0;		/* no DELETE, nothing pending */
-	c.names = famfs_names_new();
-	if (!c.names) {
-		famfs_err("%s: out of memory", fs->name);
-		return -ENOMEM;
+	if (!names) {
+		c.names = famfs_names_new();
+		if (!c.names) {
+			famfs_err("%s: out of memory", fs->name);
+			return -ENOMEM;
+		}
+		rc = famfs_log_walk(fs, apply, &c);
+		names = c.names;
+	} else {
+		rc = 0;
 	}
-	rc = famfs_log_walk(fs, apply, &c);
 	if (!rc)
-		rc = famfs_names_pending(c.names, add, &c);
+		rc = famfs_names_pending(names, add, &c);
 	famfs_names_free(c.names);
 	if (rc) {
 		if (rc == -ENOMEM)
@@ -110,6 +118,12 @@ int famfs_reclaim_candidates(struct famfs_fs *fs, struct famfs_reclaim_cand **ou
 	*out = c.c;
 	*n = c.n;
 	return 0;
+}
+
+int famfs_reclaim_candidates(struct famfs_fs *fs, struct famfs_reclaim_cand **out,
+			     size_t *n)
+{
+	return famfs_reclaim_candidates_of(fs, NULL, out, n);
 }
 
 /* the bytes of the file of DELETE del */

@@ -56,9 +56,9 @@ static int holds_flush(struct holds *h)
 	return rc;
 }
 
-int famfs_holds_kernel(void *arg, uint64_t *holds_from, uint64_t *held_bytes)
+int famfs_holds_of(struct famfs_fs *fs, const struct famfs_names *names,
+		   uint64_t *holds_from, uint64_t *held_bytes)
 {
-	struct famfs_fs *fs = arg;
 	struct famfs_reclaim_cand *c;
 	struct holds *h;
 	size_t n;
@@ -66,7 +66,7 @@ int famfs_holds_kernel(void *arg, uint64_t *holds_from, uint64_t *held_bytes)
 
 	*holds_from = FAMFS_HOLDS_NONE;
 	*held_bytes = 0;
-	rc = famfs_reclaim_candidates(fs, &c, &n);
+	rc = famfs_reclaim_candidates_of(fs, names, &c, &n);
 	if (rc || !n)
 		return rc;
 	h = calloc(1, sizeof(*h));
@@ -101,6 +101,20 @@ int famfs_holds_kernel(void *arg, uint64_t *holds_from, uint64_t *held_bytes)
 	free(h);
 	free(c);
 	return rc;
+}
+
+int famfs_holds_kernel(void *arg, uint64_t *holds_from, uint64_t *held_bytes)
+{
+	return famfs_holds_of(arg, NULL, holds_from, held_bytes);
+}
+
+/* the master's: from the create cache's namespace, which the pass brought
+ * to the log's end under the log lock (no walk of the whole log) */
+static int holds_cached(void *arg, uint64_t *holds_from, uint64_t *held_bytes)
+{
+	struct famfs_fs *fs = arg;
+
+	return famfs_holds_of(fs, fs->cache_names, holds_from, held_bytes);
 }
 
 static int add_del(void *arg, uint64_t del, uint64_t object)
@@ -148,7 +162,7 @@ static int pass_locked(struct famfs_fs *fs, struct famfs_reclaim_dels *d,
 	rc = famfs_host_register(fs, &t, &slot, false);
 	if (!rc)
 		rc = famfs_host_update(fs, &t, slot, famfs_log_refresh_next(fs),
-				       famfs_holds_kernel, fs);
+				       holds_cached, fs);
 	slots = calloc(FAMFS_HOST_SLOTS, sizeof(*slots));
 	ok = calloc(d->n, sizeof(*ok));
 	ok_dels = calloc(d->n, sizeof(*ok_dels));
@@ -184,6 +198,16 @@ static int pass_locked(struct famfs_fs *fs, struct famfs_reclaim_dels *d,
 	free(slots);
 	famfs_hosttab_close(&t);
 	return rc;
+}
+
+void famfs_reclaim_finish(struct famfs_fs *fs)
+{
+	struct famfs_reclaim_pass pass = { 0 };
+
+	if (!fs->reclaim_due)
+		return;
+	fs->reclaim_due = false;
+	famfs_reclaim_pass(fs, &pass);	/* a failure is printed */
 }
 
 bool famfs_fs_has_hosts(const struct famfs_fs *fs)

@@ -262,9 +262,9 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 	 * host stops: -ESTALE, said) */
 	if (!rc && (famfs_logplay_next(f->lp) > before || f->rounds % 64 == 1 ||
 		    f->holds_from != FAMFS_HOLDS_NONE) &&
-	    (rc = famfs_hosts_checkin(&fs, false, true,
-				      famfs_logplay_next(f->lp),
-				      &f->holds_from)) != 0) {
+	    (rc = famfs_hosts_checkin_lp(&fs, false, true,
+					 famfs_logplay_next(f->lp), f->lp,
+					 &f->holds_from)) != 0) {
 		/* -ESTALE (evicted) stops; any other failure is said and
 		 * the slot keeps its last report (it only blocks reclaim) */
 		if (rc != -ESTALE) {

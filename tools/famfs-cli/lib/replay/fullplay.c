@@ -142,8 +142,10 @@ static void aside_name(char *out, size_t n, uint64_t id)
 	snprintf(out, n, ".famfs-mv.%llu", (unsigned long long)id);
 }
 
-/* the file of entry id at rel here?  (opened beneath the root) */
-static bool file_at(struct lp_ctx *c, const char *rel, uint64_t id)
+/* the file of entry id (fe: that entry, or NULL) at rel here?  (opened
+ * beneath the root) */
+static bool file_at_e(struct lp_ctx *c, const char *rel, uint64_t id,
+		      const struct famfs_log_entry *fe)
 {
 	int fd = dirset_open_beneath(c->rootfd, rel, strlen(rel),
 				     O_RDONLY | O_CLOEXEC);
@@ -151,9 +153,14 @@ static bool file_at(struct lp_ctx *c, const char *rel, uint64_t id)
 
 	if (fd < 0)
 		return false;
-	rc = famfs_lp_is_file(c, fd, id);
+	rc = famfs_lp_is_file_e(c, fd, id, fe);
 	close(fd);
 	return rc == 1;
+}
+
+static bool file_at(struct lp_ctx *c, const char *rel, uint64_t id)
+{
+	return file_at_e(c, rel, id, NULL);
 }
 
 static bool dir_at(struct lp_ctx *c, const char *rel)
@@ -215,11 +222,17 @@ static int gone_file(void *arg, const char *path, const struct famfs_names_obj *
 	history(f, o, e.fm.path);
 	aside_name(aside, sizeof(aside), o->id);
 	for (int i = f->nhist; i >= 0; i--) {
-		/* first where 1 moves it aside (a replay stopped after) */
+		/* first where 1 moves it aside (a replay stopped after; only
+		 * a log with a RENAME moves anything aside: else not looked
+		 * for, an open less per deleted file) */
 		const char *h = i == f->nhist ? aside : HIST(f, i);
 		int rc;
 
-		if (!file_at(c, h, o->id) || reused_here(c, o, h))
+		if (i == f->nhist && !famfs_names_nrenames(c->names))
+			continue;
+
+		/* its FILE entry read once (the map compared at each path) */
+		if (!file_at_e(c, h, o->id, &e) || reused_here(c, o, h))
 			continue;
 		famfs_join(p, sizeof(p), c->fs->mpt, h);
 		if (c->dry) {

@@ -24,13 +24,14 @@ int famfs_lp_hosts(struct lp_ctx *c, uint64_t idx,
 
 struct holds_seen {
 	struct famfs_fs *fs;
+	const struct famfs_names *names;
 	uint64_t from;
 };
 
 static int holds_seen(void *arg, uint64_t *holds_from, uint64_t *held_bytes)
 {
 	struct holds_seen *h = arg;
-	int rc = famfs_holds_kernel(h->fs, holds_from, held_bytes);
+	int rc = famfs_holds_of(h->fs, h->names, holds_from, held_bytes);
 
 	if (!rc)
 		h->from = *holds_from;
@@ -40,10 +41,25 @@ static int holds_seen(void *arg, uint64_t *holds_from, uint64_t *held_bytes)
 int famfs_hosts_checkin(struct famfs_fs *fs, bool fresh, bool update,
 			uint64_t replayed, uint64_t *holds_from)
 {
+	return famfs_hosts_checkin_lp(fs, fresh, update, replayed, NULL,
+				      holds_from);
+}
+
+int famfs_hosts_checkin_lp(struct famfs_fs *fs, bool fresh, bool update,
+			   uint64_t replayed, const struct famfs_logplay *lp,
+			   uint64_t *holds_from)
+{
 	struct holds_seen h = { .fs = fs, .from = FAMFS_HOLDS_NONE };
+	const struct lp_ctx *c = (const struct lp_ctx *)lp;
 	struct famfs_hosttab t;
 	unsigned slot;
 	int rc;
+
+	/* the pending DELETEs from the namespace the replay built, when it
+	 * reached replayed (else, a replay stopped or started again, from
+	 * the whole log) */
+	if (c && c->names && replayed && c->next >= replayed)
+		h.names = c->names;
 
 	if (holds_from)
 		*holds_from = FAMFS_HOLDS_NONE;

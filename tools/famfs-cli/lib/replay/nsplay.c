@@ -61,6 +61,12 @@ void famfs_lp_refused(struct lp_ctx *c, uint64_t idx,
 
 int famfs_lp_is_file(struct lp_ctx *c, int fd, uint64_t id)
 {
+	return famfs_lp_is_file_e(c, fd, id, NULL);
+}
+
+int famfs_lp_is_file_e(struct lp_ctx *c, int fd, uint64_t id,
+		       const struct famfs_log_entry *fe)
+{
 	struct famfs_fmap *want = malloc(sizeof(*want)), *have = malloc(sizeof(*have));
 	struct famfs_log_entry e;
 	struct stat st;
@@ -72,9 +78,9 @@ int famfs_lp_is_file(struct lp_ctx *c, int fd, uint64_t id)
 	}
 	rc = 0;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    famfs_log_entry_at(c->fs, id, &e) || famfs_fmap_get(fd, have))
+	    (!fe && famfs_log_entry_at(c->fs, id, &e)) || famfs_fmap_get(fd, have))
 		goto out;
-	famfs_fmap_from_entry(&e, want);
+	famfs_fmap_from_entry(fe ? fe : &e, want);
 	rc = famfs_fmap_equal(want, have);
 out:
 	free(want);

@@ -138,6 +138,12 @@ void dirset_note(struct dirset *ds, const char *rel, unsigned type,
  * evicted in this boot (printed: it stops replaying); -errno (printed) */
 int famfs_hosts_checkin(struct famfs_fs *fs, bool fresh, bool update,
 			uint64_t replayed, uint64_t *holds_from);
+/* The same after a replay with lp (may be NULL): its namespace, when it
+ * played up to replayed, says which DELETEs are pending -- no walk of the
+ * whole log for them */
+int famfs_hosts_checkin_lp(struct famfs_fs *fs, bool fresh, bool update,
+			   uint64_t replayed, const struct famfs_logplay *lp,
+			   uint64_t *holds_from);
 
 /* ---- private to replay/: logplay.c and the files it calls -------------- */
 /* struct famfs_logplay: the state kept between rounds of --follow */
@@ -223,6 +229,9 @@ int famfs_lp_ns(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *e)
 /* fd (opened beneath the root) is the file of log entry id: 1, 0 if not
  * (or no map), -1 on an error */
 int famfs_lp_is_file(struct lp_ctx *c, int fd, uint64_t id);
+/* the same with id's FILE entry fe read already (NULL: read here) */
+int famfs_lp_is_file_e(struct lp_ctx *c, int fd, uint64_t id,
+		       const struct famfs_log_entry *fe);
 /* fullplay.c: a round from the first entry (see famfs_logplay_more) */
 int famfs_lp_full(struct lp_ctx *c, int (*play)(void *, uint64_t,
 		  const struct famfs_log_entry *, bool, const char *));
