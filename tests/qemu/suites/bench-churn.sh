@@ -2,7 +2,7 @@
 # Benchmark, four hosts (issue 29, second half of make bench's lifecycle
 # part): no "profiles" header on purpose (never part of make check);
 # scripts/bench.sh runs it on four-hosts-churn (part churn), or
-#   /work/qrun -p four-hosts-churn bench-churn
+#   tests/qemu/run.sh -p four-hosts-churn bench-churn
 # The master, a, churns on a file system that holds CAP files of 2 MiB at
 # once (a ballast file takes the rest, sized from famfs df): create c/f<i>,
 # and once LIVE (CAP / 2) newer ones exist remove the oldest, so the
