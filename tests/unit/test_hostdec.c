@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The reclaim decision (lib/role/hostdec.c, format revision 3): DELETE d
  * may be reclaimed only when every registered, not evicted slot has
- * holds_from > d and (registered_at > d or replayed > d) (the master's
- * own included): what famfs.ko there reports held blocks, whenever the
- * host registered; a torn slot blocks all; times are never used.  Every host
+ * holds_from > d and replayed > d (the master's own included): what
+ * famfs.ko there reports held blocks, whenever the host registered, and
+ * a host that registered after d blocks it until its replay has read past
+ * d (a replay that stopped early may have made d's file without its
+ * DELETE); a torn slot blocks all; times are never used.  Every host
  * state alone, then every pair of them, the blockers reported per DELETE,
  * a table of 64+ hosts and a full-size one. */
 #define _GNU_SOURCE
@@ -29,7 +31,11 @@ enum kind {
 	K_EVICTED,	/* behind, its (uuid, generation) evicted */
 	K_EVICT_OLDGEN,	/* behind; an older generation of it was evicted */
 	K_REBOOTED,	/* registered again (new boot id) after d */
-	K_REG_AFTER,	/* registered after d, replayed nothing past */
+	K_REG_AFTER,	/* registered after d, its first replay not reported */
+	K_REG_AFTER_STOPPED,	/* registered after d, its replay stopped
+				 * below d (a lost segment): d's file may be
+				 * there without its DELETE */
+	K_REG_AFTER_DONE,	/* registered after d, replayed past it */
 	K_REG_AT,	/* registered_at == d: it may have mapped it */
 	K_UNREG,	/* a valid record without FAMFS_HOST_REGISTERED */
 	K_TORN,		/* no verifying copy, not zero */
@@ -53,7 +59,9 @@ static const enum famfs_host_block expect[K_NKINDS] = {
 	[K_EVICTED] = FAMFS_HB_NONE,
 	[K_EVICT_OLDGEN] = FAMFS_HB_HOLDING,	/* it holds 20, and is behind */
 	[K_REBOOTED] = FAMFS_HB_NONE,
-	[K_REG_AFTER] = FAMFS_HB_NONE,
+	[K_REG_AFTER] = FAMFS_HB_BEHIND,
+	[K_REG_AFTER_STOPPED] = FAMFS_HB_BEHIND,
+	[K_REG_AFTER_DONE] = FAMFS_HB_NONE,
 	[K_REG_AT] = FAMFS_HB_BEHIND,
 	[K_UNREG] = FAMFS_HB_NONE,
 	[K_TORN] = FAMFS_HB_TORN,
@@ -131,6 +139,14 @@ static void mk(struct famfs_host *h, enum kind k, unsigned n,
 	case K_REG_AFTER:
 		h->registered_at = D + 1;
 		h->replayed = 0;
+		break;
+	case K_REG_AFTER_STOPPED:
+		h->registered_at = D + 5;
+		h->replayed = D - 2;
+		break;
+	case K_REG_AFTER_DONE:
+		h->registered_at = D + 1;
+		h->replayed = D + 3;
 		break;
 	case K_REG_AFTER_HOLDING:
 		h->registered_at = D + 1;
@@ -249,11 +265,11 @@ static void test_many_deletes(void **s)
 
 	(void)s;
 	mk(&sl[0], K_MASTER_LIVE, 0, &ev);	/* replayed 150 */
-	mk(&sl[1], K_BEHIND, 1, &ev);		/* replayed 50, reg 10 */
+	mk(&sl[1], K_BEHIND, 1, &ev);		/* replayed 50 */
 	mk(&sl[2], K_HOLDING_OLDER, 2, &ev);	/* holds 20 */
 	mk(&sl[3], K_ZERO, 3, &ev);
 	n = famfs_hostdec_decide(sl, 4, &ev, master, d, 6, UINT64_MAX, ok, note, &r);
-	/* 5: registered_at 10 > 5 for all: free */
+	/* 5: replayed past it by all, held by none: free */
 	assert_true(ok[0]);
 	/* 20: slot 2 holds it */
 	assert_false(ok[1]);
@@ -349,7 +365,7 @@ static void test_many_hosts(void **s)
 	assert_non_null(sl);
 	mk(&sl[0], K_MASTER_LIVE, 0, &ev);
 	for (unsigned i = 1; i <= 100; i++)
-		mk(&sl[i * 37], (enum kind)(i % 3 ? K_LIVE : K_REG_AFTER), i, &ev);
+		mk(&sl[i * 37], (enum kind)(i % 3 ? K_LIVE : K_REG_AFTER_DONE), i, &ev);
 	assert_int_equal(famfs_hostdec_decide(sl, FAMFS_HOST_SLOTS, &ev, master,
 					      &d, 1, UINT64_MAX, &ok, NULL, NULL), 1);
 	mk(&sl[77 * 37], K_BEHIND, 77, &ev);
