@@ -664,8 +664,10 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
  * whole; the newest copy whose CRC -- seeded with the fs uuid -- verifies is
  * the slot).  A host writes only its own slot.  The master appends a RECLAIM
  * for DELETE d only when every registered slot that is not evicted has
- * holds_from > d and either registered_at > d or replayed > d (its own
- * included: what famfs.ko reports held blocks, however late it registered);
+ * holds_from > d and replayed > d (its own included: what famfs.ko
+ * reports held blocks, however late it registered; a host that registered
+ * after d blocks it only until its replay has read past d, which its
+ * mount's replay does before the mount returns);
  * a slot with no verifying copy that is not all zero blocks every reclaim
  * until the master zeroes it (an eviction by slot).  Times are shown, never
  * used to decide.  How slots

@@ -33,9 +33,10 @@ enum famfs_host_block famfs_host_blocks(const struct famfs_host *h,
 	 * may register after a replay that mapped d's file) */
 	if (h->holds_from <= d)
 		return FAMFS_HB_HOLDING;
-	/* registered after d: every mapping it has came after d */
-	if (h->registered_at > d)
-		return FAMFS_HB_NONE;
+	/* replayed up to d: d's file may still be there, however late the
+	 * host registered (its replay may have stopped below d, at a lost
+	 * segment, and made the file without reading its DELETE);
+	 * registered_at only tells BEYOND */
 	if (h->replayed <= d)
 		return FAMFS_HB_BEHIND;
 	return FAMFS_HB_NONE;

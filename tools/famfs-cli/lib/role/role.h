@@ -135,8 +135,9 @@ int famfs_master_set(struct famfs_fs *fs, const uint8_t host[16]);
 /*
  * famfs_format.h, "Reclaim across hosts": DELETE d may be reclaimed only
  * when every registered slot that is not evicted (by its (host uuid,
- * generation)) has registered_at > d, or replayed > d and holds_from > d,
- * the master's own slot included; a torn slot blocks every DELETE.  Times
+ * generation)) has replayed > d and holds_from > d, the master's own slot
+ * included (registered_at only tells BEYOND); a torn slot blocks every
+ * DELETE.  Times
  * (beat_time) are shown, never used.  Pure: decoded slots in, no memory
  * read.
  */
