@@ -260,8 +260,10 @@ static void test_hdr(void **s)
 	assert_int_equal(famfs_hosts_hdr_decode(h, fsu, &d, why), 0);
 	assert_int_equal(d.n, FAMFS_HOSTS_MAX_EVICT);
 	assert_int_equal(d.seq, 5);
-	assert_int_equal(d.e[95].generation, 96);
-	assert_int_equal(d.e[95].time, 1095);
+	assert_int_equal(d.e[FAMFS_HOSTS_MAX_EVICT - 1].generation,
+			 FAMFS_HOSTS_MAX_EVICT);
+	assert_int_equal(d.e[FAMFS_HOSTS_MAX_EVICT - 1].time,
+			 1000 + FAMFS_HOSTS_MAX_EVICT - 1);
 	assert_memory_equal(d.e[3].host_uuid, ev.e[3].host_uuid, 16);
 	/* nevicted out of bounds */
 	h->nevicted = htole32(FAMFS_HOSTS_MAX_EVICT + 1);
@@ -275,9 +277,9 @@ static void test_hdr(void **s)
 	h->crc = 0;
 	h->crc = htole32(famfs_crc32_update(famfs_crc32(fsu, 16), h, 4096));
 	assert_int_equal(famfs_hosts_hdr_decode(h, fsu, &d, why), -EINVAL);
-	/* a reserved byte */
+	/* a pad byte */
 	famfs_hosts_hdr_encode(h, &ev, fsu);
-	h->reserved[10] = 1;
+	h->pad[10] = 1;
 	h->crc = 0;
 	h->crc = htole32(famfs_crc32_update(famfs_crc32(fsu, 16), h, 4096));
 	assert_int_equal(famfs_hosts_hdr_decode(h, fsu, &d, why), -EINVAL);

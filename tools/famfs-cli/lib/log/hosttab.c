@@ -165,22 +165,23 @@ enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
 	return famfs_host_slot_decode(copy, t->fs_uuid, h);
 }
 
-/* the header as memory holds it now (refreshed, copied, decoded) */
+/* the header as memory holds it now (both copies refreshed, copied, the
+ * newest that verifies decoded) */
 int famfs_hosttab_read_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 			   char *reason)
 {
-	struct famfs_hosts_hdr *hdr = malloc(sizeof(*hdr));
+	uint8_t *hdrs = malloc(FAMFS_HOSTS_SLOTS_OFF);
 	int rc;
 
-	if (!hdr) {
+	if (!hdrs) {
 		memset(ev, 0, sizeof(*ev));
 		snprintf(reason, FAMFS_REASON_LEN, "out of memory");
 		return -ENOMEM;
 	}
-	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_HDR_SIZE);
-	memcpy(hdr, t->m.addr, sizeof(*hdr));
-	rc = famfs_hosts_hdr_decode(hdr, t->fs_uuid, ev, reason);
-	free(hdr);
+	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_SLOTS_OFF);
+	memcpy(hdrs, t->m.addr, FAMFS_HOSTS_SLOTS_OFF);
+	rc = famfs_hosts_hdrs_decode(hdrs, t->fs_uuid, ev, reason);
+	free(hdrs);
 	return rc;
 }
 
@@ -235,16 +236,24 @@ int famfs_hosttab_claim(struct famfs_hosttab *t, unsigned i,
 
 int famfs_hosttab_write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev)
 {
+	uint8_t *hdrs = malloc(FAMFS_HOSTS_SLOTS_OFF), *p;
 	struct famfs_hosts_hdr *hdr = malloc(sizeof(*hdr));
-	int rc;
+	unsigned c;
+	int rc = -ENOMEM;
 
-	if (!hdr)
-		return -ENOMEM;
-	ev->seq++;
-	famfs_hosts_hdr_encode(hdr, ev, t->fs_uuid);
-	memcpy(t->m.addr, hdr, sizeof(*hdr));
+	if (hdrs && hdr) {
+		/* the copy that is not the newest verifying one: a write cut
+		 * short leaves that one whole */
+		famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_SLOTS_OFF);
+		memcpy(hdrs, t->m.addr, FAMFS_HOSTS_SLOTS_OFF);
+		c = famfs_hosts_hdr_next(hdrs, t->fs_uuid, &ev->seq);
+		famfs_hosts_hdr_encode(hdr, ev, t->fs_uuid);
+		p = (uint8_t *)t->m.addr + (size_t)c * FAMFS_HOSTS_HDR_SIZE;
+		memcpy(p, hdr, sizeof(*hdr));
+		rc = famfs_map_flush(&t->m, p, FAMFS_HOSTS_HDR_SIZE);
+	}
+	free(hdrs);
 	free(hdr);
-	rc = famfs_map_flush(&t->m, t->m.addr, FAMFS_HOSTS_HDR_SIZE);
 	return rc;
 }
 
@@ -313,8 +322,7 @@ static int create_locked(struct famfs_fs *fs, uint32_t flags)
 	{
 		struct famfs_hosts_ev ev = { 0 };
 
-		ev.seq = 0;	/* written as 1 */
-		ev.flags = flags;
+		ev.flags = flags;	/* copy 0, seq 1 */
 		rc = famfs_hosttab_write_hdr(&t, &ev);
 	}
 	if (!rc)
