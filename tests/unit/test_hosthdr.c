@@ -246,6 +246,55 @@ static void test_full_list_keeps_live_fences(void **s)
 	th_free(t);
 }
 
+/* famfs hosts evict --forget: a fence dropped (a host down for good), to
+ * make room in a full list; refused while a slot still holds that host's
+ * fenced registration (zero it first) */
+static void test_forget(void **s)
+{
+	struct famfs_hosttab tab;
+	struct th *t = mk(&tab);
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	uint8_t me[16], x[16], f[16];
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_host_id(me), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosts_forget(&t->fs, &tab, me), -EBUSY);
+	famfs_quiet = 0;
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosts_forget(&t->fs, &tab, me), 0);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_int_equal(ev.n, 0);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosts_forget(&t->fs, &tab, me), -ENOENT);
+	famfs_quiet = 0;
+	/* a full list: room made by forgetting one */
+	for (unsigned n = 0; n < FAMFS_HOSTS_MAX_EVICT; n++) {
+		memset(&ev.e[n], 0, sizeof(ev.e[n]));
+		memset(ev.e[n].host_uuid, 0x20 + n, 16);
+		ev.e[n].generation = 1;
+	}
+	ev.n = FAMFS_HOSTS_MAX_EVICT;
+	assert_int_equal(famfs_hosttab_write_hdr(&tab, &ev), 0);
+	memset(x, 0xab, 16);
+	other(&tab, (slot + 3) % FAMFS_HOST_SLOTS, 0xab, 1);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosts_evict_uuid(&t->fs, &tab, x), -ENOSPC);
+	famfs_quiet = 0;
+	memset(f, 0x25, 16);
+	assert_int_equal(famfs_hosts_forget(&t->fs, &tab, f), 0);
+	assert_int_equal(famfs_hosts_evict_uuid(&t->fs, &tab, x), 0);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_int_equal(ev.n, FAMFS_HOSTS_MAX_EVICT);
+	assert_memory_equal(ev.e[ev.n - 1].host_uuid, x, 16);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_flag),
 		cmocka_unit_test(test_taken_without_list),
 		cmocka_unit_test(test_full_list_keeps_live_fences),
+		cmocka_unit_test(test_forget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
