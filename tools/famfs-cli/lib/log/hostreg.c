@@ -457,6 +457,45 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return rc;
 }
 
+int famfs_hosts_forget(struct famfs_fs *fs, struct famfs_hosttab *t,
+		       const uint8_t uuid[16])
+{
+	struct famfs_hosts_ev ev;
+	struct famfs_host h;
+	unsigned w = 0;
+	bool took;
+	char u[37];
+	int rc = famfs_master_lock(fs, true, &took);
+
+	if (rc)
+		return rc;
+	famfs_uuid_str(uuid, u);
+	rc = read_ev(fs, t, &ev, false, NULL);
+	/* a slot that still holds a fenced registration of it: that fence
+	 * is what keeps the record from counting */
+	for (unsigned i = 0; !rc && i < FAMFS_HOST_SLOTS; i++)
+		if (famfs_hosttab_slot(t, i, &h) == FAMFS_HOST_VALID &&
+		    !memcmp(h.host_uuid, uuid, 16) && famfs_host_evicted(&h, &ev)) {
+			famfs_err("%s: slot %u still holds host %s's fenced registration (generation %llu): famfs hosts evict --slot %u zeroes it first (only for a host that is down)",
+				  fs->name, i, u, (unsigned long long)h.generation, i);
+			rc = -EBUSY;
+		}
+	for (unsigned i = 0; !rc && i < ev.n; i++)
+		if (memcmp(ev.e[i].host_uuid, uuid, 16))
+			ev.e[w++] = ev.e[i];
+	if (!rc && w == ev.n) {
+		famfs_err("%s: no fence names host %s (famfs hosts -j lists them)",
+			  fs->name, u);
+		rc = -ENOENT;
+	}
+	if (!rc) {
+		ev.n = w;
+		rc = famfs_hosttab_write_hdr(t, &ev);
+	}
+	famfs_master_unlock(fs, &took);
+	return rc;
+}
+
 int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t)
 {
 	struct famfs_hosts_ev ev;

@@ -526,6 +526,13 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 			  const uint8_t uuid[16], uint64_t gen,
 			  uint64_t *fenced);
+/* The master (checked, under the log lock taken here): every fence naming
+ * host uuid dropped (`famfs hosts evict --forget`: a host down for good,
+ * to make room in a full list).  0; -ENOENT no fence names it; -EBUSY a
+ * slot still holds a fenced registration of it (zero it first: evict
+ * --slot); -errno; printed */
+int famfs_hosts_forget(struct famfs_fs *fs, struct famfs_hosttab *t,
+		       const uint8_t uuid[16]);
 /* The master (checked, under the log lock): a header with no verifying
  * copy written anew with no fences.  0; -EEXIST (printed) when it
  * verifies; -EPROTONOSUPPORT, -EINVAL (printed) when its newest verifying
