@@ -178,11 +178,15 @@ static int list(struct famfs_fs *fs, bool json)
 		free(sl);
 		return FAMFS_EXIT_ERROR;
 	}
-	if (famfs_hosttab_read(&t, sl, &ev, why)) {
+	rc = famfs_hosttab_read(&t, sl, &ev, why);
+	if (rc == -EBADMSG)
 		famfs_warn("%s: host table header: %s (the evicted list is not known; famfs hosts repair on the master)",
 			   fs->name, why);
+	else if (rc)
+		famfs_warn("%s: host table header: %s (the evicted list is not known; not repaired: a famfs that knows its rules must be used)",
+			   fs->name, why);
+	if (rc)
 		memset(&ev, 0, sizeof(ev));
-	}
 	if (json) {
 		o = json_object_new_object();
 		a = json_object_new_array();
