@@ -670,14 +670,14 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
  * rewrites the older copy (or one that does not verify) with seq + 1, so a
  * torn write leaves the newer whole; the newest copy whose magic and CRC --
  * seeded with the fs uuid -- verify is the header or the slot (two of one
- * seq that differ: none).  A host writes only its own slot.  The master appends a RECLAIM
- * for DELETE d only when every registered slot that is not evicted has
- * holds_from > d and either registered_at > d or replayed > d (its own
- * included: what famfs.ko reports held blocks, however late it registered);
- * a slot with no verifying copy that is not all zero blocks every reclaim
- * until the master zeroes it (an eviction by slot).  Times are shown, never
- * used to decide.  How slots
- * are claimed, registered, fenced and trusted: docs/lifecycle.md.
+ * seq that differ: none).  A host writes only its own slot.  The master
+ * appends a RECLAIM for DELETE d only when every registered slot that is
+ * not evicted has holds_from > d and either registered_at > d or replayed
+ * > d (its own included: what famfs.ko reports held blocks, however late
+ * it registered); a slot with no verifying copy that is not all zero
+ * blocks every reclaim until the master zeroes it (an eviction by slot).
+ * Times are shown, never used to decide.  How slots are claimed,
+ * registered, fenced and trusted: docs/lifecycle.md.
  *
  * The header's flags: FAMFS_HOSTS_ARMED, and no other bit.  A header whose
  * newest verifying copy has a bit the reader does not know is a newer
@@ -804,9 +804,11 @@ FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_hdr) +
 #define FAMFS_HOSTS_MAX_EVICT	84	/* fills a header copy */
 #define FAMFS_HOST_SETTLE	1	/* seconds before a claim is read back */
 #define FAMFS_HOLDS_NONE	(~0ULL)
-/* "2": the layout with two header copies; a build that knew the one-copy
+/*
+ * "2": the layout with two header copies; a build that knew the one-copy
  * layout ("FAMSHOS1", 8176 slots) verifies neither a header nor a record
- * of this one (and refuses its HOSTS entry: nslots) */
+ * of this one (and refuses its HOSTS entry: nslots)
+ */
 #define FAMFS_HOSTS_MAGIC	0x32534f48534d4146ULL	/* "FAMSHOS2" */
 #define FAMFS_HOST_MAGIC	0x32524f48534d4146ULL	/* "FAMSHOR2" */
 
