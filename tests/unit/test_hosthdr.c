@@ -147,8 +147,17 @@ static void test_unknown_flag(void **s)
 	assert_non_null(strstr(msg, "0x20"));
 	assert_null(strstr(strstr(msg, "0x20") + 4, "0x20"));	/* once */
 	famfs_quiet = 1;
-	assert_int_not_equal(famfs_hosts_repair(&t->fs, &tab), 0);
+	assert_int_equal(famfs_hosts_repair(&t->fs, &tab, false),
+			 -EPROTONOSUPPORT);
+	assert_int_equal(famfs_hosts_repair(&t->fs, &tab, true),
+			 -EPROTONOSUPPORT);
 	famfs_quiet = 0;
+	/* arming names it a newer famfs's, not repair's */
+	th_stderr_grab();
+	assert_int_not_equal(famfs_hosts_arm(&t->fs), 0);
+	th_stderr_take(msg, sizeof(msg));
+	assert_non_null(strstr(msg, "newer famfs"));
+	assert_null(strstr(msg, "hosts repair"));
 	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why),
 			 -EPROTONOSUPPORT);
 	/* a deleted file: nothing reclaimed */
@@ -335,11 +344,16 @@ static void test_hdrs_pick(void **s)
 	famfs_hosts_hdr_encode(&c[1], &ev, fsu);
 	assert_int_equal(famfs_hosts_hdrs_decode(c, fsu, &d, why),
 			 -EPROTONOSUPPORT);
-	/* one seq, two contents: none; both torn: seq goes on */
+	/* one seq, two contents: not understood (-EINVAL, as a malformed
+	 * one: never "no copy verifies", which registers without fences and
+	 * is repaired without --force); both torn: seq goes on */
 	ev.flags = 0;
 	ev.seq = 4;
 	famfs_hosts_hdr_encode(&c[1], &ev, fsu);
-	assert_int_equal(famfs_hosts_hdrs_decode(c, fsu, &d, why), -EBADMSG);
+	assert_int_equal(famfs_hosts_hdrs_decode(c, fsu, &d, why), -EINVAL);
+	assert_non_null(strstr(why, "one seq"));
+	assert_int_equal(famfs_hosts_hdr_next(c, fsu, &seq), 0);
+	assert_int_equal(seq, 5);
 	((uint8_t *)&c[0])[300] ^= 1;
 	((uint8_t *)&c[1])[300] ^= 1;
 	assert_int_equal(famfs_hosts_hdrs_decode(c, fsu, &d, why), -EBADMSG);
@@ -349,14 +363,17 @@ static void test_hdrs_pick(void **s)
 }
 
 /* a header that verifies but is malformed (a generation 0 fence: no
- * writer of this build makes it): as one not understood -- hosts do not
- * take it as no fences, repair does not write over it */
+ * writer of this build makes it): registration and update take it as no
+ * fences (said once, as for a torn one: the pass reclaims nothing
+ * meanwhile); repair writes it anew only with --force (the reason said);
+ * arming names --force */
 static void test_malformed_header(void **s)
 {
+	struct famfs_reclaim_pass p = { 0 };
 	struct famfs_hosttab tab;
 	struct th *t = mk(&tab);
 	struct famfs_hosts_ev ev;
-	char why[FAMFS_REASON_LEN];
+	char why[FAMFS_REASON_LEN], msg[4096], *w;
 	unsigned slot;
 
 	(void)s;
@@ -365,10 +382,128 @@ static void test_malformed_header(void **s)
 	memset(ev.e[0].host_uuid, 9, 16);
 	assert_int_equal(famfs_hosttab_write_hdr(&tab, &ev), 0);
 	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), -EINVAL);
+	th_stderr_grab();
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, 5, NULL, NULL), 0);
+	th_stderr_take(msg, sizeof(msg));
+	w = strstr(msg, "no host or generation");
+	assert_non_null(w);
+	assert_null(strstr(w + 4, "no host or generation"));	/* once */
+	/* a deleted file: nothing reclaimed */
+	th_create_ok(&t->fs, "a", 2 * MiB);
 	famfs_quiet = 1;
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), -EINVAL);
-	assert_int_equal(famfs_hosts_repair(&t->fs, &tab), -EINVAL);
+	famfs_remove(&t->fs, "a", false);
+	famfs_reclaim_pass(&t->fs, &p);
 	famfs_quiet = 0;
+	assert_int_equal(p.reclaimed, 0);
+	th_stderr_grab();
+	assert_int_not_equal(famfs_hosts_arm(&t->fs), 0);
+	assert_int_equal(famfs_hosts_repair(&t->fs, &tab, false), -EINVAL);
+	th_stderr_take(msg, sizeof(msg));
+	assert_non_null(strstr(msg, "--force"));
+	assert_non_null(strstr(msg, "no host or generation"));
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), -EINVAL);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosts_repair(&t->fs, &tab, true), 0);
+	famfs_quiet = 0;
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_int_equal(ev.n, 0);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
+/* two verifying copies of one seq that differ: not understood, as a
+ * malformed one (registered with no fences; repair only with --force) */
+static void test_equal_seq_differ(void **s)
+{
+	struct famfs_hosts_hdr *h = calloc(1, sizeof(*h));
+	struct famfs_hosttab tab;
+	struct th *t = mk(&tab);
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	uint8_t *p = tab.m.addr;
+	unsigned slot;
+
+	(void)s;
+	assert_non_null(h);
+	memset(&ev, 0, sizeof(ev));
+	ev.seq = 7;
+	famfs_hosts_hdr_encode(h, &ev, tab.fs_uuid);
+	memcpy(p, h, sizeof(*h));
+	ev.flags = FAMFS_HOSTS_ARMED;
+	famfs_hosts_hdr_encode(h, &ev, tab.fs_uuid);
+	memcpy(p + 4096, h, sizeof(*h));
+	assert_int_equal(famfs_map_flush(&tab.m, p, 8192), 0);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), -EINVAL);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosts_repair(&t->fs, &tab, false), -EINVAL);
+	assert_int_equal(famfs_hosts_repair(&t->fs, &tab, true), 0);
+	famfs_quiet = 0;
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_true(ev.seq > 7);
+	free(h);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
+/* the header's seq at its end (the cherry-picked rule): a copy at
+ * UINT64_MAX - 1 is not written past (-EOVERFLOW, said; never a wrap
+ * that the max copy outlives, losing the write); a copy at UINT64_MAX is
+ * corrupt: the other copy is the header, or none is (an error, not 0) */
+static void test_hdr_seq_end(void **s)
+{
+	struct famfs_hosts_hdr *h = calloc(1, sizeof(*h));
+	struct famfs_hosttab tab;
+	struct th *t = mk(&tab);
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN], msg[4096];
+	uint8_t *p = tab.m.addr;
+	uint8_t me[16];
+	unsigned slot;
+	uint64_t seq;
+
+	(void)s;
+	assert_non_null(h);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_host_id(me), 0);
+	memset(&ev, 0, sizeof(ev));
+	ev.seq = UINT64_MAX - 1;
+	famfs_hosts_hdr_encode(h, &ev, tab.fs_uuid);
+	memset(p, 0, 8192);
+	memcpy(p, h, sizeof(*h));
+	assert_int_equal(famfs_map_flush(&tab.m, p, 8192), 0);
+	famfs_hosts_hdr_next(p, tab.fs_uuid, &seq);
+	assert_int_equal(seq, 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_hosts_evict_uuid(&t->fs, &tab, me), -EOVERFLOW);
+	th_stderr_take(msg, sizeof(msg));
+	assert_non_null(strstr(msg, "UINT64_MAX - 1"));
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_true(ev.seq == UINT64_MAX - 1);
+	assert_int_equal(ev.n, 0);
+	/* copy 0 at UINT64_MAX, alone: no header (an error, not 0) */
+	memset(&ev, 0, sizeof(ev));
+	ev.seq = UINT64_MAX;
+	famfs_hosts_hdr_encode(h, &ev, tab.fs_uuid);
+	memcpy(p, h, sizeof(*h));
+	assert_int_equal(famfs_map_flush(&tab.m, p, 8192), 0);
+	famfs_quiet = 1;
+	assert_int_not_equal(famfs_hosts_evict_uuid(&t->fs, &tab, me), 0);
+	famfs_quiet = 0;
+	/* ... with copy 1 at 3: copy 1 is the header, the fence goes over
+	 * copy 0 at 4 and is kept */
+	ev.seq = 3;
+	famfs_hosts_hdr_encode(h, &ev, tab.fs_uuid);
+	memcpy(p + 4096, h, sizeof(*h));
+	assert_int_equal(famfs_map_flush(&tab.m, p, 8192), 0);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_int_equal(ev.seq, 3);
+	assert_int_equal(famfs_hosts_evict_uuid(&t->fs, &tab, me), 0);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_int_equal(ev.seq, 4);
+	assert_int_equal(ev.n, 1);
+	free(h);
 	famfs_hosttab_close(&tab);
 	th_free(t);
 }
@@ -384,6 +519,8 @@ int main(void)
 		cmocka_unit_test(test_forget),
 		cmocka_unit_test(test_hdrs_pick),
 		cmocka_unit_test(test_malformed_header),
+		cmocka_unit_test(test_equal_seq_differ),
+		cmocka_unit_test(test_hdr_seq_end),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
