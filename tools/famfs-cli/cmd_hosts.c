@@ -19,7 +19,7 @@ const struct cli_doc cli_doc_hosts = {
 	.page = "famfs-hosts", .prog = "famfs hosts",
 	.summary = "list the host table; make it, arm it, evict a host (master only)",
 	.synopsis = { "famfs hosts [-j] MPT|DEVICE",
-		      "famfs hosts init|arm|reclaim|repair MPT",
+		      "famfs hosts init|arm|reclaim|repair [--force] MPT",
 		      "famfs hosts evict [--generation G] HOST-UUID MPT",
 		      "famfs hosts evict --slot N | --forget HOST-UUID MPT" },
 	.description =
@@ -93,15 +93,32 @@ const struct cli_doc cli_doc_hosts = {
 		"until evicted again, and nothing is reclaimed until famfs hosts arm.\n"
 		"Meanwhile every host registers without the evicted list (one whose\n"
 		"slot another host took stops) and nothing is reclaimed.  Refused\n"
-		"while a copy verifies -- also when this famfs does not understand it\n"
-		"(a flag of a newer famfs: this host then takes no part in the table,\n"
-		"and says so).\n",
+		"while a copy verifies.  A header that verifies but is malformed (no\n"
+		"writer makes it: an evicted count out of bounds, reserved bytes not\n"
+		"zero, a fence with no host or generation 0, seq at its end, or two\n"
+		"copies of one seq that differ) is treated as one that does not\n"
+		"verify -- hosts register without the evicted list (said once) and\n"
+		"nothing is reclaimed -- but is written anew only with --force (the\n"
+		"refusal names the reason).\n"
+		"\n"
+		"A newer famfs: a table armed by a newer famfs with a header flag this\n"
+		"famfs does not know follows rules this one lacks.  This famfs then\n"
+		"takes no part in it: its mount refuses (\"a newer famfs set flag X in\n"
+		"the host table: this famfs cannot take part (upgrade it)\"), famfs\n"
+		"logplay refuses, a follower stops, its master reclaims nothing, and\n"
+		"repair refuses even with --force.  Upgrade famfs on every host that\n"
+		"mounts the file system.\n"
+		"\n"
+		"famfs hosts shows a header it does not understand as \"unknown\"\n"
+		"(-j: a \"header_error\" field with the reason).\n",
 	.opts = (const struct cli_opt[]){
 		{ 'j', "json", NULL, "list as JSON on stdout" },
 		{ 's', "slot", "N", "evict: the slot to fence or zero" },
 		{ 'g', "generation", "G", "evict: only if HOST-UUID's generation is G" },
 		{ 'F', "forget", "HOST-UUID", "evict: drop the fences naming a host that is\n"
 		  "down for good (room in a full evicted list)" },
+		{ 'f', "force", NULL, "repair: also a header that verifies but is\n"
+		  "malformed (written anew with no fences)" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
@@ -112,7 +129,9 @@ const struct cli_doc cli_doc_hosts = {
 			       "again (evict --generation), the evicted list is full\n"
 			       "(evict), no fence names the host or its slot still\n"
 			       "holds its fenced registration (--forget), a header\n"
-			       "copy verifies (repair), or the table could not be\n"
+			       "copy verifies (repair; a malformed one without\n"
+			       "--force; one a newer famfs set, always), or the\n"
+			       "table could not be\n"
 			       "read or written"),
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-rm(8), famfs-df(8), famfs-logplay(8)",
@@ -165,8 +184,8 @@ static int list(struct famfs_fs *fs, bool json)
 	struct famfs_hosttab t;
 	struct famfs_hosts_ev ev;
 	struct json_object *o = NULL, *a = NULL;
-	char why[FAMFS_REASON_LEN];
-	int rc;
+	char why[FAMFS_REASON_LEN], nev[16];
+	int rc, hdr_rc;
 
 	if (!sl)
 		return FAMFS_EXIT_ERROR;
@@ -179,14 +198,12 @@ static int list(struct famfs_fs *fs, bool json)
 		return FAMFS_EXIT_ERROR;
 	}
 	rc = famfs_hosttab_read(&t, sl, &ev, why);
-	if (rc == -EBADMSG)
-		famfs_warn("%s: host table header: %s (the evicted list is not known; famfs hosts repair on the master)",
-			   fs->name, why);
-	else if (rc)
-		famfs_warn("%s: host table header: %s (the evicted list is not known; not repaired: a famfs that knows its rules must be used)",
-			   fs->name, why);
+	if (rc)
+		famfs_warn("%s: host table header: %s (the evicted list is not known: %s)",
+			   fs->name, why, famfs_hosts_hdr_way(rc));
 	if (rc)
 		memset(&ev, 0, sizeof(ev));
+	hdr_rc = rc;
 	if (json) {
 		o = json_object_new_object();
 		a = json_object_new_array();
@@ -198,11 +215,16 @@ static int list(struct famfs_fs *fs, bool json)
 		json_object_object_add(o, "evicted", evicted_json(&ev));
 		json_object_object_add(o, "armed", json_object_new_boolean(
 			ev.flags & FAMFS_HOSTS_ARMED));
+		/* not understood: nevicted, evicted and armed say nothing */
+		json_object_object_add(o, "header_error", hdr_rc ?
+				       json_object_new_string(why) : NULL);
 		json_object_object_add(o, "slots", a);
 	} else {
-		printf("famfs hosts: %s: host table at %llu (HOSTS entry %llu), %u evicted, armed %s\n",
+		snprintf(nev, sizeof(nev), "%u", ev.n);
+		printf("famfs hosts: %s: host table at %llu (HOSTS entry %llu), %s evicted, armed %s\n",
 		       fs->name, (unsigned long long)t.off,
-		       (unsigned long long)t.entry, ev.n,
+		       (unsigned long long)t.entry, hdr_rc ? "unknown" : nev,
+		       hdr_rc ? "unknown (the header is not understood: see above; nothing is reclaimed)" :
 		       ev.flags & FAMFS_HOSTS_ARMED ? "yes" :
 		       "no (nothing is reclaimed: famfs hosts arm once every host that has the file system mounted is listed)");
 		printf("%-5s %-12s %-36s %-16s %-6s %4s %8s %8s %-10s %10s %s\n",
@@ -360,7 +382,7 @@ int cmd_hosts(int argc, char **argv)
 	const char *sub = NULL, *target, *who = NULL, *forget = NULL;
 	long slot = -1;
 	uint64_t gen = 0, fenced = 0;
-	bool json = false;
+	bool json = false, force = false;
 	struct famfs_fs fs;
 	struct famfs_hosttab t;
 	uint8_t u[16];
@@ -394,6 +416,7 @@ int cmd_hosts(int argc, char **argv)
 			break;
 		}
 		case 'F': forget = optarg; break;
+		case 'f': force = true; break;
 		case 'h': return cli_usage(&cli_doc_hosts, 0);
 		default: return cli_usage(&cli_doc_hosts, 1);
 		}
@@ -411,7 +434,7 @@ int cmd_hosts(int argc, char **argv)
 	    (slot >= 0 && (!sub || strcmp(sub, "evict") || who)) ||
 	    (forget && (!sub || strcmp(sub, "evict") || slot >= 0 || gen)) ||
 	    (sub && !strcmp(sub, "evict") && slot < 0 && !who && !forget) ||
-	    (gen && !who))
+	    (gen && !who) || (force && (!sub || strcmp(sub, "repair"))))
 		return cli_usage(&cli_doc_hosts, 1);
 	if (forget)
 		who = forget;
@@ -454,7 +477,7 @@ int cmd_hosts(int argc, char **argv)
 		if (rc == -ENOENT)
 			famfs_err("%s: no host table (famfs hosts init)", fs.name);
 		if (!rc && !strcmp(sub, "repair")) {
-			rc = famfs_hosts_repair(&fs, &t);
+			rc = famfs_hosts_repair(&fs, &t, force);
 			if (!rc)
 				printf("famfs hosts: %s: host table header written anew, not armed: hosts evicted before count again until evicted again (famfs hosts; famfs hosts arm once it lists every host)\n",
 				       fs.name);

@@ -197,7 +197,10 @@ int cmd_logplay(int argc, char **argv)
 		uint64_t n0 = famfs_log_refresh_next(&fs);
 
 		rc = dry ? 0 : famfs_hosts_checkin(&fs, false, false, 0, NULL);
-		if (rc && rc != -ESTALE)
+		if (rc == -EPROTONOSUPPORT)
+			famfs_err("%s: not replayed: a newer famfs set a flag in the host table (named above): this famfs cannot take part (upgrade it)",
+				  argv[optind]);
+		else if (rc && rc != -ESTALE)
 			famfs_err("%s: not replayed: this host cannot register in the host table (%s)",
 				  argv[optind], strerror(-rc));
 		if (rc) {
@@ -205,9 +208,15 @@ int cmd_logplay(int argc, char **argv)
 			return FAMFS_EXIT_ERROR;
 		}
 		rc = famfs_logplay(&fs, dry, &r);
-		if (!rc && !dry &&
-		    famfs_hosts_checkin(&fs, false, true, n0, NULL) == -ESTALE)
-			rc = -ESTALE;
+		/* evicted, or a newer famfs's table since: fails, as the
+		 * follower stops (any other failure: said, the slot keeps
+		 * its last report) */
+		if (!rc && !dry) {
+			int hr = famfs_hosts_checkin(&fs, false, true, n0, NULL);
+
+			if (hr == -ESTALE || hr == -EPROTONOSUPPORT)
+				rc = hr;
+		}
 	}
 	famfs_fs_close(&fs);
 	if (rc)

@@ -670,17 +670,17 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
  * rewrites the older copy (or one that does not verify) with seq + 1, so a
  * torn write leaves the newer whole; the newest copy whose magic and CRC --
  * seeded with the fs uuid -- verify is the header or the slot (two of one
- * seq that differ: none).  seq and generation, the header's seq too, stop
- * at UINT64_MAX - 1: a copy or header at UINT64_MAX is corrupt, and one at
- * the end is not written again, never wrapped to 0.  A host writes only
- * its own slot.  The master appends a RECLAIM for DELETE d only when every
- * registered slot that is not evicted has holds_from > d and either
- * registered_at > d or replayed > d (its own included: what famfs.ko
- * reports held blocks, however late it registered); a slot with no
- * verifying copy that is not all zero blocks every reclaim until the
- * master zeroes it (an eviction by slot).  Times are shown, never used to
- * decide.  How slots are claimed, registered, fenced and trusted:
- * docs/lifecycle.md.
+ * seq that differ: a slot torn, a header not understood).  seq and
+ * generation, the header's seq too, stop at UINT64_MAX - 1: a copy or
+ * header at UINT64_MAX is corrupt, and one at the end is not written
+ * again, never wrapped to 0.  A host writes only its own slot.  The
+ * master appends a RECLAIM for DELETE d only when every registered slot
+ * that is not evicted has holds_from > d and either registered_at > d or
+ * replayed > d (its own included: what famfs.ko reports held blocks,
+ * however late it registered); a slot with no verifying copy that is not
+ * all zero blocks every reclaim until the master zeroes it (an eviction by
+ * slot).  Times are shown, never used to decide.  How slots are claimed,
+ * registered, fenced and trusted: docs/lifecycle.md.
  *
  * The header's flags: FAMFS_HOSTS_ARMED, and no other bit.  A header whose
  * newest verifying copy has a bit the reader does not know is a newer

@@ -96,12 +96,13 @@ static int find_slot(struct famfs_hosttab *t, const uint8_t uuid[16],
 }
 
 /* the header's evicted list.  lenient (registration, update): a header
- * with no verifying copy (both writes of it cut short, or never written)
- * is said once and taken as no fences, *nolist set -- the master's pass
- * reclaims nothing while it does not verify, so a fenced host counting
- * again only keeps more memory; one that verifies but is not understood
- * (a newer build's flag: -EPROTONOSUPPORT; -EINVAL) is said once and
- * refused: this build takes no part in that table.  Else (evictions)
+ * with no verifying copy (both writes of it cut short, or never written:
+ * -EBADMSG) or one that verifies but is malformed (no writer makes it:
+ * -EINVAL, two copies of one seq that differ too) is said once and taken
+ * as no fences, *nolist set -- the master's pass reclaims nothing while it
+ * does not decode, so a fenced host counting again only keeps more
+ * memory; one with a newer build's flag (-EPROTONOSUPPORT) is said once
+ * and refused: this build takes no part in that table.  Else (evictions)
  * -errno, printed */
 static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		   struct famfs_hosts_ev *ev, bool lenient, bool *nolist)
@@ -116,10 +117,10 @@ static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		said_torn = said_newer = false;	/* a later one said again */
 	if (rc == -ENOMEM)
 		return rc;
-	if (rc == -EBADMSG && lenient) {
+	if (rc && rc != -EPROTONOSUPPORT && lenient) {
 		if (!said_torn)
-			famfs_warn("%s: host table header: %s: registered without the evicted list (nothing is reclaimed until the master runs famfs hosts repair)",
-				   fs->name, why);
+			famfs_warn("%s: host table header: %s: registered without the evicted list (nothing is reclaimed until then: %s)",
+				   fs->name, why, famfs_hosts_hdr_way(rc));
 		said_torn = true;
 		memset(ev, 0, sizeof(*ev));
 		if (nolist)
@@ -128,17 +129,14 @@ static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	}
 	if (rc && lenient) {
 		if (!said_newer)
-			famfs_err("%s: host table header: %s: this host takes no part in the host table (not registered; a famfs that knows its rules must)",
+			famfs_err("%s: %s: this host is not registered in the host table",
 				  fs->name, why);
 		said_newer = true;
 		return rc;
 	}
-	if (rc == -EBADMSG)
-		famfs_err("%s: host table header: %s (famfs hosts repair writes a new one)",
-			  fs->name, why);
-	else if (rc)
-		famfs_err("%s: host table header: %s: not written over (a famfs that knows its rules must)",
-			  fs->name, why);
+	if (rc)
+		famfs_err("%s: host table header: %s (%s)", fs->name, why,
+			  famfs_hosts_hdr_way(rc));
 	return rc;
 }
 
@@ -502,7 +500,8 @@ int famfs_hosts_forget(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return rc;
 }
 
-int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t)
+int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t,
+		       bool force)
 {
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
@@ -518,14 +517,18 @@ int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t)
 		rc = -EEXIST;
 	} else if (rc == -ENOMEM) {
 		famfs_err("%s: out of memory", fs->name);
-	} else if (rc != -EBADMSG) {
-		famfs_err("%s: host table header: %s: not repaired (a copy verifies: a famfs that knows its rules must write it)",
+	} else if (rc == -EPROTONOSUPPORT) {
+		famfs_err("%s: host table header: %s: not repaired, even with --force (%s)",
+			  fs->name, why, famfs_hosts_hdr_way(rc));
+	} else if (rc == -EINVAL && !force) {
+		famfs_err("%s: host table header: %s: not repaired without --force (it verifies but this famfs does not understand it; --force writes a new one with no fences)",
 			  fs->name, why);
 	} else {
 		/* no fences, not armed: every host evicted before counts
-		 * again; the sequence goes on from what is there */
+		 * again; the sequence goes on from what is there (at its
+		 * end: again from 1) */
 		memset(&ev, 0, sizeof(ev));
-		rc = famfs_hosttab_write_hdr(t, &ev);
+		rc = famfs_hosttab_write_hdr_anew(t, &ev);
 	}
 	famfs_master_unlock(fs, &took);
 	return rc;

@@ -239,27 +239,73 @@ int famfs_hosttab_claim(struct famfs_hosttab *t, unsigned i,
 	return famfs_map_flush(&t->m, p, sizeof(r));
 }
 
-int famfs_hosttab_write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev)
+/* anew (repair): a header at the end of its seq starts again at 1 over
+ * copy 0, the other copy zeroed after (cut short between: the old one is
+ * still the newest, and repair is run again) */
+static int write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
+		     bool anew)
 {
 	uint8_t *hdrs = malloc(FAMFS_HOSTS_SLOTS_OFF), *p;
 	struct famfs_hosts_hdr *hdr = malloc(sizeof(*hdr));
+	bool restart = false;
 	unsigned c;
 	int rc = -ENOMEM;
 
-	if (hdrs && hdr) {
-		/* the copy that is not the newest verifying one: a write cut
-		 * short leaves that one whole */
-		famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_SLOTS_OFF);
-		memcpy(hdrs, t->m.addr, FAMFS_HOSTS_SLOTS_OFF);
-		c = famfs_hosts_hdr_next(hdrs, t->fs_uuid, &ev->seq);
-		famfs_hosts_hdr_encode(hdr, ev, t->fs_uuid);
-		p = (uint8_t *)t->m.addr + (size_t)c * FAMFS_HOSTS_HDR_SIZE;
-		memcpy(p, hdr, sizeof(*hdr));
+	if (!hdrs || !hdr)
+		goto out;
+	/* the copy that is not the newest verifying one: a write cut short
+	 * leaves that one whole */
+	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_SLOTS_OFF);
+	memcpy(hdrs, t->m.addr, FAMFS_HOSTS_SLOTS_OFF);
+	c = famfs_hosts_hdr_next(hdrs, t->fs_uuid, &ev->seq);
+	if (!ev->seq && !anew) {
+		famfs_err("the host table header's seq is at its end (UINT64_MAX - 1): not written again (famfs hosts repair --force starts it again, with no fences)");
+		rc = -EOVERFLOW;
+		goto out;
+	}
+	if (!ev->seq) {
+		restart = true;
+		c = 0;
+		ev->seq = 1;
+	}
+	famfs_hosts_hdr_encode(hdr, ev, t->fs_uuid);
+	p = (uint8_t *)t->m.addr + (size_t)c * FAMFS_HOSTS_HDR_SIZE;
+	memcpy(p, hdr, sizeof(*hdr));
+	rc = famfs_map_flush(&t->m, p, FAMFS_HOSTS_HDR_SIZE);
+	if (!rc && restart) {
+		p = (uint8_t *)t->m.addr + FAMFS_HOSTS_HDR_SIZE;
+		memset(p, 0, FAMFS_HOSTS_HDR_SIZE);
 		rc = famfs_map_flush(&t->m, p, FAMFS_HOSTS_HDR_SIZE);
 	}
+out:
 	free(hdrs);
 	free(hdr);
 	return rc;
+}
+
+int famfs_hosttab_write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev)
+{
+	return write_hdr(t, ev, false);
+}
+
+int famfs_hosttab_write_hdr_anew(struct famfs_hosttab *t,
+				 struct famfs_hosts_ev *ev)
+{
+	return write_hdr(t, ev, true);
+}
+
+const char *famfs_hosts_hdr_way(int rc)
+{
+	switch (rc) {
+	case -EBADMSG:
+		return "famfs hosts repair on the master writes a new one, with no fences";
+	case -EINVAL:
+		return "it verifies but this famfs does not understand it (no writer makes it): famfs hosts repair --force on the master writes a new one, with no fences";
+	case -EPROTONOSUPPORT:
+		return "upgrade famfs; it is never repaired over";
+	default:
+		return strerror(-rc);
+	}
 }
 
 int famfs_hosttab_zero_slot(struct famfs_hosttab *t, unsigned i)
@@ -405,8 +451,8 @@ static int arm_locked(struct famfs_fs *fs)
 		return rc;
 	rc = famfs_hosttab_read_hdr(&t, &ev, why);
 	if (rc)
-		famfs_err("%s: host table header: %s: not armed (the master writing it now: look again; else famfs hosts repair)",
-			  fs->name, why);
+		famfs_err("%s: host table header: %s: not armed (the master writing it now: look again; else %s)",
+			  fs->name, why, famfs_hosts_hdr_way(rc));
 	else if (ev.flags & FAMFS_HOSTS_ARMED)
 		rc = -EALREADY;
 	else {

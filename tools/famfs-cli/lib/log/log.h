@@ -445,6 +445,14 @@ int famfs_hosttab_claim(struct famfs_hosttab *t, unsigned i,
 /* The master: write the header, ev's flags and list, over the copy that is
  * not the newest verifying one (ev->seq set: that one's + 1), flushed */
 int famfs_hosttab_write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev);
+/* -EOVERFLOW (printed) above when the newest copy's seq is at its end
+ * (FAMFS_HOST_SEQ_MAX): never wrapped, which the newest copy would
+ * outlive.  _anew (repair): there, seq 1 over copy 0, the other zeroed */
+int famfs_hosttab_write_hdr_anew(struct famfs_hosttab *t,
+				 struct famfs_hosts_ev *ev);
+/* What to do about a header famfs_hosttab_read_hdr refused with rc
+ * (-EBADMSG: repair; -EINVAL: repair --force; -EPROTONOSUPPORT: upgrade) */
+const char *famfs_hosts_hdr_way(int rc);
 /* The header's evicted list and flags as in memory now (refreshed; the
  * newest verifying copy): 0, or -errno and reason (-ENOMEM; -EBADMSG no
  * copy verifies; -EPROTONOSUPPORT, -EINVAL: the newest verifying one is
@@ -493,8 +501,10 @@ int famfs_holds_none(void *arg, uint64_t *holds_from, uint64_t *held_bytes);
  * *slot; -ESTALE when a fence names this host uuid and boot id, or its
  * (uuid, generation) is evicted and the boot is the same (printed: it
  * registers again only at its next boot); -ENOSPC no free slot;
- * -EPROTONOSUPPORT, -EINVAL a header this build does not understand (said
- * once: it takes no part); -errno (printed).
+ * -EPROTONOSUPPORT a header a newer build armed with a flag this one
+ * lacks (said once: it takes no part); a header with no verifying copy or
+ * a malformed one (-EINVAL) is taken as no fences (said once); -errno
+ * (printed).
  */
 int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 			unsigned *slot, bool fresh);
@@ -505,8 +515,9 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
  * updated.  -ESTALE (printed) when the slot is no longer this
  * registration's otherwise, or it is evicted, or it is taken and no header
  * copy verifies (a fence cannot be told from a race): stop.  A header
- * with no verifying copy: register and update go on with no fences (said
- * once); one not understood: refused as famfs_host_register does. */
+ * with no verifying copy, or a malformed one: register and update go on
+ * with no fences (said once); a newer build's flag: refused as
+ * famfs_host_register does. */
 int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 		      unsigned slot, uint64_t replayed, famfs_holds_fn fn,
 		      void *arg);
@@ -534,9 +545,12 @@ int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 int famfs_hosts_forget(struct famfs_fs *fs, struct famfs_hosttab *t,
 		       const uint8_t uuid[16]);
 /* The master (checked, under the log lock): a header with no verifying
- * copy written anew with no fences.  0; -EEXIST (printed) when it
- * verifies; -EPROTONOSUPPORT, -EINVAL (printed) when its newest verifying
- * copy is not understood (a newer build's: never written over) */
-int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t);
+ * copy written anew with no fences (not armed); force: one that verifies
+ * but is malformed (or two copies of one seq that differ) too.  0;
+ * -EEXIST (printed) when it verifies; -EINVAL (printed, naming the reason)
+ * malformed and not force; -EPROTONOSUPPORT (printed) a newer build's
+ * flag: never written over, even forced */
+int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t,
+		       bool force);
 
 #endif /* FAMFS_LOG_H */

@@ -240,7 +240,7 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 	/* first: a newer build's flag may give the rest another meaning */
 	if (le32toh(h->flags) & ~HOSTS_FLAGS) {
 		snprintf(reason, FAMFS_REASON_LEN,
-			 "host table header has flag bit(s) 0x%x this build does not know (a newer famfs armed it with rules this one lacks)",
+			 "a newer famfs set flag 0x%x in the host table: this famfs cannot take part (upgrade it)",
 			 le32toh(h->flags) & ~HOSTS_FLAGS);
 		return -EPROTONOSUPPORT;
 	}
@@ -284,16 +284,18 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 }
 
 /* The header copy whose magic and CRC verify with the highest seq: 0 or
- * 1, or -1 for none (two of one seq that differ: none, as for a slot) */
+ * 1, or -1 for none; -2 for two of one seq that differ (as a slot's).  A
+ * seq past FAMFS_HOST_SEQ_MAX is no writer's: that copy is corrupt. */
 static int newest_hdr(const struct famfs_hosts_hdr *c,
 		      const uint8_t fs_uuid[16])
 {
-	bool v0 = hdr_verifies(&c[0], fs_uuid), v1 = hdr_verifies(&c[1], fs_uuid);
 	uint64_t s0 = le64toh(c[0].seq), s1 = le64toh(c[1].seq);
+	bool v0 = hdr_verifies(&c[0], fs_uuid) && s0 <= FAMFS_HOST_SEQ_MAX;
+	bool v1 = hdr_verifies(&c[1], fs_uuid) && s1 <= FAMFS_HOST_SEQ_MAX;
 
 	if (v0 && v1) {
 		if (s0 == s1)
-			return memcmp(&c[0], &c[1], sizeof(c[0])) ? -1 : 0;
+			return memcmp(&c[0], &c[1], sizeof(c[0])) ? -2 : 0;
 		return s1 > s0;
 	}
 	return v0 ? 0 : v1 ? 1 : -1;
@@ -308,15 +310,20 @@ int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],
 	if (n >= 0)
 		return famfs_hosts_hdr_decode(&c[n], fs_uuid, ev, reason);
 	memset(ev, 0, sizeof(*ev));
-	if (hdr_verifies(&c[0], fs_uuid)) {	/* and c[1], of its seq */
+	if (n == -2) {
+		/* each verifies: not torn, but no writer makes it -- not
+		 * understood, never "no copy verifies" */
 		snprintf(reason, FAMFS_REASON_LEN,
 			 "host table header: its two copies have one seq and differ");
-		return -EBADMSG;
+		return -EINVAL;
 	}
 	snprintf(reason, FAMFS_REASON_LEN,
 		 "host table header: no copy verifies (%s)",
 		 le64toh(c[0].magic) != FAMFS_HOSTS_MAGIC &&
-		 le64toh(c[1].magic) != FAMFS_HOSTS_MAGIC ? "magic" : "CRC");
+		 le64toh(c[1].magic) != FAMFS_HOSTS_MAGIC ? "magic" :
+		 le64toh(c[0].seq) > FAMFS_HOST_SEQ_MAX ||
+		 le64toh(c[1].seq) > FAMFS_HOST_SEQ_MAX ? "CRC, or seq UINT64_MAX" :
+		 "CRC");
 	return -EBADMSG;
 }
 
@@ -328,15 +335,17 @@ unsigned famfs_hosts_hdr_next(const void *hdrs, const uint8_t fs_uuid[16],
 	uint64_t s0 = le64toh(c[0].seq), s1 = le64toh(c[1].seq), top = 0;
 
 	if (n >= 0) {
-		*seq = le64toh(c[n].seq) + 1;
+		*seq = famfs_host_seq_next(le64toh(c[n].seq));
 		return 1 - (unsigned)n;
 	}
-	/* none verifies (a repair): the sequence goes on from what is there */
-	if (le64toh(c[0].magic) == FAMFS_HOSTS_MAGIC)
+	/* none verifies, or two of one seq (a repair): the sequence goes on
+	 * from what is there (a seq past the end is no writer's) */
+	if (le64toh(c[0].magic) == FAMFS_HOSTS_MAGIC && s0 <= FAMFS_HOST_SEQ_MAX)
 		top = s0;
-	if (le64toh(c[1].magic) == FAMFS_HOSTS_MAGIC && s1 > top)
+	if (le64toh(c[1].magic) == FAMFS_HOSTS_MAGIC &&
+	    s1 <= FAMFS_HOST_SEQ_MAX && s1 > top)
 		top = s1;
-	*seq = top + 1;
+	*seq = famfs_host_seq_next(top);
 	return 0;
 }
 

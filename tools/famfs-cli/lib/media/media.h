@@ -476,12 +476,14 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 /* The header: its two copies (FAMFS_HOSTS_SLOTS_OFF bytes, a private
  * copy): the newest one whose magic and CRC verify, decoded as
  * famfs_hosts_hdr_decode does (never the older one instead); -EBADMSG when
- * no copy verifies (or two of one seq differ) */
+ * no copy verifies (a copy at seq UINT64_MAX does not); -EINVAL when two
+ * of one seq verify and differ (no writer makes them: not understood) */
 int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],
 			    struct famfs_hosts_ev *ev, char *reason);
 /* Where the master's next header write goes: the copy (0 or 1) that is not
  * the newest verifying one, and *seq its seq (newest + 1; when none
- * verifies, one more than the highest seq of a copy with the magic) */
+ * verifies, or two of one seq differ, one more than the highest seq of a
+ * copy with the magic); *seq 0 past FAMFS_HOST_SEQ_MAX: not written */
 unsigned famfs_hosts_hdr_next(const void *hdrs, const uint8_t fs_uuid[16],
 			      uint64_t *seq);
 /* Is (host uuid, generation) of h in the evicted list? */

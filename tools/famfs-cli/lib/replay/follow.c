@@ -260,7 +260,9 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 	}
 	/* the host table: what this host replayed, its beat (an evicted
 	 * host stops: -ESTALE, said; so does one whose table a newer famfs
-	 * armed with rules this build does not know: -EPROTONOSUPPORT) */
+	 * armed with rules this build does not know: -EPROTONOSUPPORT; a
+	 * header with no verifying copy or a malformed one is taken as no
+	 * fences, said once, as famfs mount and logplay do) */
 	if (!rc && (famfs_logplay_next(f->lp) > before || f->rounds % 64 == 1 ||
 		    f->holds_from != FAMFS_HOLDS_NONE) &&
 	    (rc = famfs_hosts_checkin(&fs, false, true,
