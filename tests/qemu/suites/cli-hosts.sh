@@ -129,9 +129,15 @@ if [ "$FAMFS_HOST" = a ]; then
 	sync $M/.meta/.hosts
 	t_rc torn-hdr-list 0 famfs hosts $M
 	t_has torn-hdr-list-says "famfs hosts repair"
+	# a header not understood is shown as unknown, not "0 evicted,
+	# armed no"; -j names why (review r39 L4)
+	t_has torn-hdr-list-unknown "unknown evicted, armed unknown"
+	t_eq torn-hdr-json-error yes "$(e=$(hj .header_error); [ -n "$e" ] && [ "$e" != null ] && echo yes)"
+	t_rc torn-hdr-force-usage 1 famfs hosts --force $M
 	t_rc torn-hdr-logplay 0 famfs logplay $M
 	t_rc repair 0 famfs hosts repair $M
 	t_has repair-says "written anew"
+	t_eq repair-json-no-error null "$(famfs hosts -j $M 2>/dev/null | jget .header_error 2>/dev/null || echo null)"
 	t_eq repair-nevicted 0 "$(hj .nevicted)"
 	t_eq repair-not-armed false "$(hj .armed)"
 	t_rc repair-arm 0 famfs hosts arm $M
