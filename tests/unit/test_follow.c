@@ -449,6 +449,37 @@ static void test_follow_unregistered_does_not_replay(void **state)
 	famfs_follow_fini(&f);
 }
 
+/* a table a newer famfs armed with a flag this build does not know: the
+ * follower takes no part -- its round stops, as an evicted one does,
+ * instead of replaying on with a slot it can no longer report in */
+static void test_follow_newer_table_stops(void **state)
+{
+	struct fx *x = *state;
+	struct famfs_follow f;
+	struct famfs_hosttab tab;
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	uint64_t played;
+	int q = famfs_quiet;
+
+	th_fast_settle();
+	assert_int_equal(famfs_hosts_create(&x->m), 0);
+	follower(x, &f);
+	master_append(x, 0);
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	assert_true(file_ok(x, 0));
+	assert_int_equal(famfs_hosttab_open(&x->m, true, &tab), 0);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	ev.flags |= 1U << 5;
+	assert_int_equal(famfs_hosttab_write_hdr(&tab, &ev), 0);
+	famfs_hosttab_close(&tab);
+	master_append(x, 1);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_follow_round(&f, &played), -EPROTONOSUPPORT);
+	famfs_quiet = q;
+	famfs_follow_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +494,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_follow_real_wait_times_out, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_follow_another_fs_replayed_from_start, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_follow_unregistered_does_not_replay, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_follow_newer_table_stops, fx_setup, fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -202,8 +202,11 @@ static void tear_header(struct th *t)
 	struct famfs_hosttab tab;
 
 	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	/* both copies: no copy verifies */
 	((uint8_t *)tab.m.addr)[64] ^= 0xff;
-	assert_int_equal(famfs_map_flush(&tab.m, tab.m.addr, 4096), 0);
+	((uint8_t *)tab.m.addr)[FAMFS_HOSTS_HDR_SIZE + 64] ^= 0xff;
+	assert_int_equal(famfs_map_flush(&tab.m, tab.m.addr,
+					 FAMFS_HOSTS_SLOTS_OFF), 0);
 	famfs_hosttab_close(&tab);
 }
 
@@ -251,12 +254,12 @@ static void test_torn_header(void **s)
 	assert_non_null(strstr(buf, "famfs hosts repair"));
 
 	/* the repair: a fresh header, no fences */
-	assert_int_equal(famfs_hosts_repair(&t->fs, &tab), 0);
+	assert_int_equal(famfs_hosts_repair(&t->fs, &tab, false), 0);
 	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
 	assert_int_equal(ev.n, 0);
 	/* refused while the header verifies */
 	famfs_quiet = 1;
-	assert_int_equal(famfs_hosts_repair(&t->fs, &tab), -EEXIST);
+	assert_int_equal(famfs_hosts_repair(&t->fs, &tab, false), -EEXIST);
 	famfs_quiet = 0;
 	assert_int_equal(famfs_hosts_evict_gen(&t->fs, &tab, client, 0, &g), 0);
 	famfs_hosttab_close(&tab);
@@ -265,7 +268,7 @@ static void test_torn_header(void **s)
 	th_become_client(t);
 	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
 	famfs_quiet = 1;
-	assert_int_not_equal(famfs_hosts_repair(&t->fs, &tab), 0);
+	assert_int_not_equal(famfs_hosts_repair(&t->fs, &tab, false), 0);
 	famfs_quiet = 0;
 	famfs_hosttab_close(&tab);
 	(void)slot;

@@ -380,7 +380,7 @@ static void test_many_hosts(void **s)
 	assert_int_equal(famfs_hostdec_decide(sl, FAMFS_HOST_SLOTS, &ev, master,
 					      &d, 1, UINT64_MAX, &ok, note, &r), 0);
 	assert_int_equal(r.slot[0], FAMFS_HOST_SLOTS - 1);
-	/* 96 evicted hosts (the list full), all behind: none blocks */
+	/* FAMFS_HOSTS_MAX_EVICT evicted hosts (the list full), all behind: none blocks */
 	for (unsigned i = 0; i < FAMFS_HOSTS_MAX_EVICT; i++)
 		mk(&sl[1000 + i], K_EVICTED, 300 + i, &ev);
 	mk(&sl[FAMFS_HOST_SLOTS - 1], K_ZERO, 0, &ev);

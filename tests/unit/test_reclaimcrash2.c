@@ -55,7 +55,7 @@ static void shadow_hook(const struct famfs_map *m, const void *a, size_t n)
 static void tear(const struct famfs_map *m, const void *a, size_t n)
 {
 	size_t off = (size_t)((const uint8_t *)a - (const uint8_t *)m->addr);
-	size_t slot = off - (off - FAMFS_HOSTS_HDR_SIZE) % FAMFS_HOST_SLOT_SIZE;
+	size_t slot = off - (off - FAMFS_HOSTS_SLOTS_OFF) % FAMFS_HOST_SLOT_SIZE;
 
 	assert_true(is_table(m));
 	assert_int_equal(n, sizeof(struct famfs_host_rec));

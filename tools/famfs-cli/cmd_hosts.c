@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* famfs hosts: the host table (format revision 3, HOSTS; docs/lifecycle.md
  * "Reclaim across hosts") -- list its slots, make it (master), evict a
- * host by uuid or a slot by number, write a torn header anew (master). */
+ * host by uuid or a slot by number, forget a fence, write a torn header
+ * anew (master). */
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
@@ -18,9 +19,9 @@ const struct cli_doc cli_doc_hosts = {
 	.page = "famfs-hosts", .prog = "famfs hosts",
 	.summary = "list the host table; make it, arm it, evict a host (master only)",
 	.synopsis = { "famfs hosts [-j] MPT|DEVICE",
-		      "famfs hosts init|arm|reclaim|repair MPT",
+		      "famfs hosts init|arm|reclaim|repair [--force] MPT",
 		      "famfs hosts evict [--generation G] HOST-UUID MPT",
-		      "famfs hosts evict --slot N MPT" },
+		      "famfs hosts evict --slot N | --forget HOST-UUID MPT" },
 	.description =
 		"The host table (format revision 3, INCOMPAT_HOSTS) has a slot for every\n"
 		"host that mounts the file system: its host uuid, hostname, role,\n"
@@ -75,18 +76,49 @@ const struct cli_doc cli_doc_hosts = {
 		"and named.  --slot N: a registration there is fenced and its record\n"
 		"kept; a slot whose registration is fenced already (a host that is\n"
 		"down), or that does not verify (torn: two claims at once, a write cut\n"
-		"short; it blocks every reclaim until then), is zeroed.\n"
+		"short; it blocks every reclaim until then), is zeroed.  A fenced host\n"
+		"does not register again in the boot it was fenced in, whatever its\n"
+		"slot holds later.  The evicted list holds FAMFS_HOSTS_MAX_EVICT (84)\n"
+		"fences (famfs hosts -j lists them); a full list drops only fences of\n"
+		"hosts that registered again since (rebooted), else evict is refused.\n"
+		"--forget HOST-UUID then drops every fence naming a host that is down\n"
+		"for good (refused while a slot still holds its fenced registration:\n"
+		"zero it first with a second evict --slot N); if that host runs again\n"
+		"in the same boot it is no longer stopped, so forget only a host that\n"
+		"will not.\n"
 		"\n"
-		"repair (master): a host table header that does not verify (the\n"
-		"master's write of it cut short) is written anew with no fences and not\n"
-		"armed: hosts evicted before count again until evicted again, and\n"
-		"nothing is reclaimed until famfs hosts arm.  Meanwhile every host\n"
-		"registers without the evicted list and nothing is reclaimed.  Refused\n"
-		"while the header verifies.\n",
+		"repair (master): the header has two copies (a master write cut short\n"
+		"leaves the other); one neither of whose copies verifies is written\n"
+		"anew with no fences and not armed: hosts evicted before count again\n"
+		"until evicted again, and nothing is reclaimed until famfs hosts arm.\n"
+		"Meanwhile every host registers without the evicted list (one whose\n"
+		"slot another host took stops) and nothing is reclaimed.  Refused\n"
+		"while a copy verifies.  A header that verifies but is malformed (no\n"
+		"writer makes it: an evicted count out of bounds, reserved bytes not\n"
+		"zero, a fence with no host or generation 0, seq at its end, or two\n"
+		"copies of one seq that differ) is treated as one that does not\n"
+		"verify -- hosts register without the evicted list (said once) and\n"
+		"nothing is reclaimed -- but is written anew only with --force (the\n"
+		"refusal names the reason).\n"
+		"\n"
+		"A newer famfs: a table armed by a newer famfs with a header flag this\n"
+		"famfs does not know follows rules this one lacks.  This famfs then\n"
+		"takes no part in it: its mount refuses (\"a newer famfs set flag X in\n"
+		"the host table: this famfs cannot take part (upgrade it)\"), famfs\n"
+		"logplay refuses, a follower stops, its master reclaims nothing, and\n"
+		"repair refuses even with --force.  Upgrade famfs on every host that\n"
+		"mounts the file system.\n"
+		"\n"
+		"famfs hosts shows a header it does not understand as \"unknown\"\n"
+		"(-j: a \"header_error\" field with the reason).\n",
 	.opts = (const struct cli_opt[]){
 		{ 'j', "json", NULL, "list as JSON on stdout" },
 		{ 's', "slot", "N", "evict: the slot to fence or zero" },
 		{ 'g', "generation", "G", "evict: only if HOST-UUID's generation is G" },
+		{ 'F', "forget", "HOST-UUID", "evict: drop the fences naming a host that is\n"
+		  "down for good (room in a full evicted list)" },
+		{ 'f', "force", NULL, "repair: also a header that verifies but is\n"
+		  "malformed (written anew with no fences)" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
@@ -94,8 +126,13 @@ const struct cli_doc cli_doc_hosts = {
 			       "(list, arm, evict), has one already (init), this\n"
 			       "host is not the master (init, arm, reclaim, evict,\n"
 			       "repair), no such host or slot, the host registered\n"
-			       "again (evict --generation), the header verifies\n"
-			       "(repair), or the table could not be read or written"),
+			       "again (evict --generation), the evicted list is full\n"
+			       "(evict), no fence names the host or its slot still\n"
+			       "holds its fenced registration (--forget), a header\n"
+			       "copy verifies (repair; a malformed one without\n"
+			       "--force; one a newer famfs set, always), or the\n"
+			       "table could not be\n"
+			       "read or written"),
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-rm(8), famfs-df(8), famfs-logplay(8)",
 };
@@ -119,14 +156,36 @@ static void clean_name(const struct famfs_host *h, char *out)
 			*p = '?';
 }
 
+/* the header's fences, for -j */
+static struct json_object *evicted_json(const struct famfs_hosts_ev *ev)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < ev->n; i++) {
+		struct json_object *e = json_object_new_object();
+		char u[37], b[37];
+
+		famfs_uuid_str(ev->e[i].host_uuid, u);
+		famfs_uuid_str(ev->e[i].boot_id, b);
+		json_object_object_add(e, "host_uuid", json_object_new_string(u));
+		json_object_object_add(e, "boot_id", json_object_new_string(b));
+		json_object_object_add(e, "generation",
+				       json_object_new_int64((int64_t)ev->e[i].generation));
+		json_object_object_add(e, "time",
+				       json_object_new_int64((int64_t)ev->e[i].time));
+		json_object_array_add(a, e);
+	}
+	return a;
+}
+
 static int list(struct famfs_fs *fs, bool json)
 {
 	struct famfs_host *sl = calloc(FAMFS_HOST_SLOTS, sizeof(*sl));
 	struct famfs_hosttab t;
 	struct famfs_hosts_ev ev;
 	struct json_object *o = NULL, *a = NULL;
-	char why[FAMFS_REASON_LEN];
-	int rc;
+	char why[FAMFS_REASON_LEN], nev[16];
+	int rc, hdr_rc;
 
 	if (!sl)
 		return FAMFS_EXIT_ERROR;
@@ -138,11 +197,13 @@ static int list(struct famfs_fs *fs, bool json)
 		free(sl);
 		return FAMFS_EXIT_ERROR;
 	}
-	if (famfs_hosttab_read(&t, sl, &ev, why)) {
-		famfs_warn("%s: host table header: %s (the evicted list is not known; famfs hosts repair on the master)",
-			   fs->name, why);
+	rc = famfs_hosttab_read(&t, sl, &ev, why);
+	if (rc)
+		famfs_warn("%s: host table header: %s (the evicted list is not known: %s)",
+			   fs->name, why, famfs_hosts_hdr_way(rc));
+	if (rc)
 		memset(&ev, 0, sizeof(ev));
-	}
+	hdr_rc = rc;
 	if (json) {
 		o = json_object_new_object();
 		a = json_object_new_array();
@@ -151,13 +212,19 @@ static int list(struct famfs_fs *fs, bool json)
 		json_object_object_add(o, "hosts_entry",
 				       json_object_new_int64((int64_t)t.entry));
 		json_object_object_add(o, "nevicted", json_object_new_int((int)ev.n));
+		json_object_object_add(o, "evicted", evicted_json(&ev));
 		json_object_object_add(o, "armed", json_object_new_boolean(
 			ev.flags & FAMFS_HOSTS_ARMED));
+		/* not understood: nevicted, evicted and armed say nothing */
+		json_object_object_add(o, "header_error", hdr_rc ?
+				       json_object_new_string(why) : NULL);
 		json_object_object_add(o, "slots", a);
 	} else {
-		printf("famfs hosts: %s: host table at %llu (HOSTS entry %llu), %u evicted, armed %s\n",
+		snprintf(nev, sizeof(nev), "%u", ev.n);
+		printf("famfs hosts: %s: host table at %llu (HOSTS entry %llu), %s evicted, armed %s\n",
 		       fs->name, (unsigned long long)t.off,
-		       (unsigned long long)t.entry, ev.n,
+		       (unsigned long long)t.entry, hdr_rc ? "unknown" : nev,
+		       hdr_rc ? "unknown (the header is not understood: see above; nothing is reclaimed)" :
 		       ev.flags & FAMFS_HOSTS_ARMED ? "yes" :
 		       "no (nothing is reclaimed: famfs hosts arm once every host that has the file system mounted is listed)");
 		printf("%-5s %-12s %-36s %-16s %-6s %4s %8s %8s %-10s %10s %s\n",
@@ -312,10 +379,10 @@ static void evicted_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 int cmd_hosts(int argc, char **argv)
 {
 	char mpt[4096];
-	const char *sub = NULL, *target, *who = NULL;
+	const char *sub = NULL, *target, *who = NULL, *forget = NULL;
 	long slot = -1;
 	uint64_t gen = 0, fenced = 0;
-	bool json = false;
+	bool json = false, force = false;
 	struct famfs_fs fs;
 	struct famfs_hosttab t;
 	uint8_t u[16];
@@ -348,6 +415,8 @@ int cmd_hosts(int argc, char **argv)
 			}
 			break;
 		}
+		case 'F': forget = optarg; break;
+		case 'f': force = true; break;
 		case 'h': return cli_usage(&cli_doc_hosts, 0);
 		default: return cli_usage(&cli_doc_hosts, 1);
 		}
@@ -358,13 +427,17 @@ int cmd_hosts(int argc, char **argv)
 			      !strcmp(argv[optind], "repair") ||
 			      !strcmp(argv[optind], "evict")))
 		sub = argv[optind++];
-	if (sub && !strcmp(sub, "evict") && slot < 0 && optind < argc)
+	if (sub && !strcmp(sub, "evict") && slot < 0 && !forget &&
+	    optind < argc)
 		who = argv[optind++];
 	if (argc - optind != 1 || (sub && json) ||
 	    (slot >= 0 && (!sub || strcmp(sub, "evict") || who)) ||
-	    (sub && !strcmp(sub, "evict") && slot < 0 && !who) ||
-	    (gen && !who))
+	    (forget && (!sub || strcmp(sub, "evict") || slot >= 0 || gen)) ||
+	    (sub && !strcmp(sub, "evict") && slot < 0 && !who && !forget) ||
+	    (gen && !who) || (force && (!sub || strcmp(sub, "repair"))))
 		return cli_usage(&cli_doc_hosts, 1);
+	if (forget)
+		who = forget;
 	if (who && (uuid_parse(who, u) || uuid_is_null(u))) {
 		famfs_err("%s: not a host uuid", who);
 		return FAMFS_EXIT_USAGE;
@@ -404,10 +477,15 @@ int cmd_hosts(int argc, char **argv)
 		if (rc == -ENOENT)
 			famfs_err("%s: no host table (famfs hosts init)", fs.name);
 		if (!rc && !strcmp(sub, "repair")) {
-			rc = famfs_hosts_repair(&fs, &t);
+			rc = famfs_hosts_repair(&fs, &t, force);
 			if (!rc)
 				printf("famfs hosts: %s: host table header written anew, not armed: hosts evicted before count again until evicted again (famfs hosts; famfs hosts arm once it lists every host)\n",
 				       fs.name);
+		} else if (!rc && forget) {
+			rc = famfs_hosts_forget(&fs, &t, u);
+			if (!rc)
+				printf("famfs hosts: %s: host %s forgotten: no fence names it any more\n",
+				       fs.name, forget);
 		} else if (!rc) {
 			rc = who ? famfs_hosts_evict_gen(&fs, &t, u, gen, &fenced) :
 			     famfs_hosts_evict_slot(&fs, &t, (unsigned)slot);

@@ -198,7 +198,10 @@ int cmd_logplay(int argc, char **argv)
 		struct famfs_logplay *lp;
 
 		rc = dry ? 0 : famfs_hosts_checkin(&fs, false, false, 0, NULL);
-		if (rc && rc != -ESTALE)
+		if (rc == -EPROTONOSUPPORT)
+			famfs_err("%s: not replayed: a newer famfs set a flag in the host table (named above): this famfs cannot take part (upgrade it)",
+				  argv[optind]);
+		else if (rc && rc != -ESTALE)
 			famfs_err("%s: not replayed: this host cannot register in the host table (%s)",
 				  argv[optind], strerror(-rc));
 		if (rc) {
@@ -210,9 +213,16 @@ int cmd_logplay(int argc, char **argv)
 		lp = famfs_logplay_new(n0);
 		memset(&r, 0, sizeof(r));
 		rc = lp ? famfs_logplay_more(lp, &fs, dry, &r, NULL, NULL) : -ENOMEM;
-		if (!rc && !dry &&
-		    famfs_hosts_checkin_lp(&fs, false, true, n0, lp, NULL) == -ESTALE)
-			rc = -ESTALE;
+		/* evicted, or a newer famfs's table since: fails, as the
+		 * follower stops (any other failure: said, the slot keeps
+		 * its last report) */
+		if (!rc && !dry) {
+			int hr = famfs_hosts_checkin_lp(&fs, false, true, n0, lp,
+							NULL);
+
+			if (hr == -ESTALE || hr == -EPROTONOSUPPORT)
+				rc = hr;
+		}
 		famfs_logplay_free(lp);
 	}
 	famfs_fs_close(&fs);

@@ -257,7 +257,10 @@ int cli_mount(const char *dev, const char *mpt,
 		/* a host that cannot register maps nothing: its files would
 		 * be invisible to the master's reclaim decision */
 		rc = famfs_hosts_checkin(&fs, true, false, 0, NULL);
-		if (rc && rc != -ESTALE)
+		if (rc == -EPROTONOSUPPORT)
+			famfs_err("%s: not mounted: a newer famfs set a flag in the host table (named above): this famfs cannot take part (upgrade it)",
+				  mpt);
+		else if (rc && rc != -ESTALE)
 			famfs_err("%s: not mounted: this host cannot register in the host table (%s)",
 				  mpt, strerror(-rc));
 		if (!rc)
@@ -268,8 +271,10 @@ int cli_mount(const char *dev, const char *mpt,
 		if (!rc) {
 			int hr = famfs_hosts_checkin(&fs, false, true, n0, NULL);
 
-			if (hr == -ESTALE)
-				rc = -ESTALE;
+			/* evicted, or a newer famfs's table since: as
+			 * before the replay, not mounted */
+			if (hr == -ESTALE || hr == -EPROTONOSUPPORT)
+				rc = hr;
 			else if (hr)
 				famfs_err("%s: mounted, but this host's slot in the host table is not written (%s): the master counts this host only once it is (famfs logplay %s)",
 					  mpt, strerror(-hr), mpt);

@@ -655,26 +655,45 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
  *  HOSTS (9, INCOMPAT_HOSTS): struct famfs_log_hosts: the host table is
  *    [offset, offset + len) of device 0, 2 MiB aligned, in the data area,
  *    owned by the log (R3) like a segment; one per file system.  Every host
- *    maps it writable as .meta/.hosts (file type FAMFS_HOSTS).
+ *    maps it writable as .meta/.hosts (MAP_CREATE file type FAMFS_LOG, a
+ *    metadata file: famfs.ko has no type of its own for it).  A reader
+ *    refuses the entry unless len and nslots are its own FAMFS_HOSTS_LEN
+ *    and FAMFS_HOST_SLOTS (hostent.c): a build of the one-header layout
+ *    (8176 slots) refuses this one's, keeps its memory used (R3) and finds
+ *    no table -- its master would make a second one at its first rm, so
+ *    such builds must not share a file system with this one (the layout
+ *    changed before any release; the magics changed with it).
  *
- * Reclaim across hosts.  The host table is a header (struct
- * famfs_hosts_hdr, written by the master only: the evicted list) and
- * FAMFS_HOST_SLOTS slots of two copies each (struct famfs_host_rec; a writer
- * rewrites the older copy with seq + 1, so a torn write leaves the newer
- * whole; the newest copy whose CRC -- seeded with the fs uuid -- verifies is
- * the slot).  A host writes only its own slot.  The master appends a RECLAIM
- * for DELETE d only when every registered slot that is not evicted has
- * holds_from > d and replayed > d (its own included: what famfs.ko
- * reports held blocks, however late it registered; a host that registered
- * after d blocks it only until its replay has read past d, which its
- * mount's replay does before the mount returns);
- * a slot with no verifying copy that is not all zero blocks every reclaim
- * until the master zeroes it (an eviction by slot).  Times are shown, never
- * used to decide.  How slots
- * are claimed, registered, fenced and trusted: docs/lifecycle.md.
+ * Reclaim across hosts.  The host table is a header in two copies (struct
+ * famfs_hosts_hdr at bytes 0 and 4096, written by the master only: flags
+ * and the evicted list) and, from byte 8192, FAMFS_HOST_SLOTS slots of two
+ * copies each (struct famfs_host_rec).  Header and slot alike: a writer
+ * rewrites the older copy (or one that does not verify) with seq + 1, so a
+ * torn write leaves the newer whole; the newest copy whose magic and CRC --
+ * seeded with the fs uuid -- verify is the header or the slot (two of one
+ * seq that differ: a slot torn, a header not understood).  seq and
+ * generation, the header's seq too, stop at UINT64_MAX - 1: a copy or
+ * header at UINT64_MAX is corrupt, and one at the end is not written
+ * again, never wrapped to 0.  A host writes only its own slot.  The
+ * master appends a RECLAIM for DELETE d only when every registered slot
+ * that is not evicted has holds_from > d and replayed > d (its own
+ * included: what famfs.ko reports held blocks, however late it
+ * registered; a host that registered after d blocks it only until its
+ * replay has read past d, which its mount's replay does before the mount
+ * returns); a slot with no verifying copy that is not
+ * all zero blocks every reclaim until the master zeroes it (an eviction by
+ * slot).  Times are shown, never used to decide.  How slots are claimed,
+ * registered, fenced and trusted: docs/lifecycle.md.
  *
- * The header's flags: FAMFS_HOSTS_ARMED, and no other bit (a reader refuses
- * a header with an unknown one: the master reclaims nothing).  The master
+ * The header's flags: FAMFS_HOSTS_ARMED, and no other bit.  A header whose
+ * newest verifying copy has a bit the reader does not know is a newer
+ * build's rules: the reader takes no part (it does not register, its
+ * master reclaims nothing, repair does not write over it); it never falls
+ * back to the older copy.  A fence names (host uuid, boot id,
+ * generation): the host stops, and registers again only at another boot;
+ * it is dropped from a full list only once moot (a slot holds that host
+ * with a greater generation), else an eviction is refused until the
+ * administrator forgets one (famfs hosts evict --forget).  The master
  * appends a RECLAIM only while the table is armed, because only then is
  * every host that can map the file system known to be registered: a host
  * that mounted before the table existed and never replays again has no
@@ -780,24 +799,32 @@ FAMFS_FORMAT_ASSERT(sizeof(struct famfs_clog_hdr) +
 		    FAMFS_LOG_ENTRY_SIZE,
 		    "a RECLAIM fits one slot; the largest RENAME fits both logs");
 
-/* The host table (.meta/.hosts) */
+/* The host table (.meta/.hosts): two header copies, then the slots */
 #define FAMFS_HOSTS_LEN		FAMFS_ALLOC_UNIT
-#define FAMFS_HOSTS_HDR_SIZE	4096
+#define FAMFS_HOSTS_HDR_SIZE	4096	/* one header copy */
+#define FAMFS_HOSTS_HDR_COPIES	2
+#define FAMFS_HOSTS_SLOTS_OFF	(FAMFS_HOSTS_HDR_COPIES * FAMFS_HOSTS_HDR_SIZE)
 #define FAMFS_HOST_SLOT_SIZE	256	/* two famfs_host_rec copies */
-#define FAMFS_HOST_SLOTS	((FAMFS_HOSTS_LEN - FAMFS_HOSTS_HDR_SIZE) / \
-				 FAMFS_HOST_SLOT_SIZE)		/* 8176 */
-#define FAMFS_HOSTS_MAX_EVICT	96
+#define FAMFS_HOST_SLOTS	((FAMFS_HOSTS_LEN - FAMFS_HOSTS_SLOTS_OFF) / \
+				 FAMFS_HOST_SLOT_SIZE)		/* 8160 */
+#define FAMFS_HOSTS_MAX_EVICT	84	/* fills a header copy */
 #define FAMFS_HOST_SETTLE	1	/* seconds before a claim is read back */
 #define FAMFS_HOLDS_NONE	(~0ULL)
-#define FAMFS_HOSTS_MAGIC	0x31534f48534d4146ULL	/* "FAMSHOS1" */
-#define FAMFS_HOST_MAGIC	0x31524f48534d4146ULL	/* "FAMSHOR1" */
+/*
+ * "2": the layout with two header copies; a build that knew the one-copy
+ * layout ("FAMSHOS1", 8176 slots) verifies neither a header nor a record
+ * of this one (and refuses its HOSTS entry: nslots)
+ */
+#define FAMFS_HOSTS_MAGIC	0x32534f48534d4146ULL	/* "FAMSHOS2" */
+#define FAMFS_HOST_MAGIC	0x32524f48534d4146ULL	/* "FAMSHOR2" */
 
 struct famfs_hosts_evicted {
 	__u8	host_uuid[16];
+	__u8	boot_id[16];		/* of the registration fenced */
 	__le64	generation;		/* its registration the fence ends */
 	__le64	time;			/* when, for messages */
 };
-struct famfs_hosts_hdr {
+struct famfs_hosts_hdr {		/* one copy */
 	__le64	magic;			/*   0 FAMFS_HOSTS_MAGIC */
 	__le32	crc;			/*   8 crc32(fs_uuid, 4096 bytes, crc = 0) */
 	__le32	nevicted;		/*  12 0..FAMFS_HOSTS_MAX_EVICT */
@@ -805,7 +832,6 @@ struct famfs_hosts_hdr {
 	__le32	flags;			/*  24 FAMFS_HOSTS_ARMED */
 	__u8	pad[36];		/*  28 zero */
 	struct famfs_hosts_evicted evicted[FAMFS_HOSTS_MAX_EVICT]; /* 64 */
-	__u8	reserved[960];		/* 3136 zero */
 };
 struct famfs_host_rec {
 	__le64	magic;			/*   0 FAMFS_HOST_MAGIC */
@@ -825,9 +851,12 @@ struct famfs_host_rec {
 #define FAMFS_HOSTS_ARMED	(1U << 0)	/* famfs_hosts_hdr.flags */
 #define FAMFS_HOST_REGISTERED	(1U << 0)
 #define FAMFS_HOST_MASTER	(1U << 1)
-FAMFS_FORMAT_ASSERT(sizeof(struct famfs_hosts_hdr) == FAMFS_HOSTS_HDR_SIZE &&
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_hosts_evicted) == 48 &&
+		    sizeof(struct famfs_hosts_hdr) == FAMFS_HOSTS_HDR_SIZE &&
 		    2 * sizeof(struct famfs_host_rec) == FAMFS_HOST_SLOT_SIZE &&
-		    FAMFS_HOST_SLOTS >= 64,
-		    "host table header and slots");
+		    FAMFS_HOSTS_SLOTS_OFF == 8192 && FAMFS_HOST_SLOTS == 8160 &&
+		    FAMFS_HOSTS_SLOTS_OFF + FAMFS_HOST_SLOTS *
+		    FAMFS_HOST_SLOT_SIZE == FAMFS_HOSTS_LEN,
+		    "host table: two 4096-byte header copies, then the slots");
 
 #endif /* _UAPI_LINUX_FAMFS_FORMAT_H */

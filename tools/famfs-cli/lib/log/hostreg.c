@@ -96,33 +96,59 @@ static int find_slot(struct famfs_hosttab *t, const uint8_t uuid[16],
 }
 
 /* the header's evicted list.  lenient (registration, update): a header
- * that does not verify (the master's write of it cut) is said once and
- * taken as no fences -- the master's pass reclaims nothing while it does
- * not verify, so a fenced host counting again only keeps more memory;
- * else (evictions) -errno, printed */
+ * with no verifying copy (both writes of it cut short, or never written:
+ * -EBADMSG) or one that verifies but is malformed (no writer makes it:
+ * -EINVAL, two copies of one seq that differ too) is said once and taken
+ * as no fences, *nolist set -- the master's pass reclaims nothing while it
+ * does not decode, so a fenced host counting again only keeps more
+ * memory; one with a newer build's flag (-EPROTONOSUPPORT) is said once
+ * and refused: this build takes no part in that table.  Else (evictions)
+ * -errno, printed */
 static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
-		   struct famfs_hosts_ev *ev, bool lenient)
+		   struct famfs_hosts_ev *ev, bool lenient, bool *nolist)
 {
-	static bool said;
+	static bool said_torn, said_newer;
 	char why[FAMFS_REASON_LEN];
 	int rc = famfs_hosttab_read_hdr(t, ev, why);
 
+	if (nolist)
+		*nolist = false;
 	if (!rc)
-		said = false;	/* a later tear is said again */
+		said_torn = said_newer = false;	/* a later one said again */
 	if (rc == -ENOMEM)
 		return rc;
-	if (rc && lenient) {
-		if (!said)
-			famfs_warn("%s: host table header: %s: registered without the evicted list (nothing is reclaimed until the master runs famfs hosts repair)",
-				   fs->name, why);
-		said = true;
+	if (rc && rc != -EPROTONOSUPPORT && lenient) {
+		if (!said_torn)
+			famfs_warn("%s: host table header: %s: registered without the evicted list (nothing is reclaimed until then: %s)",
+				   fs->name, why, famfs_hosts_hdr_way(rc));
+		said_torn = true;
 		memset(ev, 0, sizeof(*ev));
+		if (nolist)
+			*nolist = true;
 		return 0;
 	}
+	if (rc && lenient) {
+		if (!said_newer)
+			famfs_err("%s: %s: this host is not registered in the host table",
+				  fs->name, why);
+		said_newer = true;
+		return rc;
+	}
 	if (rc)
-		famfs_err("%s: host table header: %s (famfs hosts repair writes a new one)",
-			  fs->name, why);
+		famfs_err("%s: host table header: %s (%s)", fs->name, why,
+			  famfs_hosts_hdr_way(rc));
 	return rc;
+}
+
+/* does a fence name this host in this boot? */
+static bool fenced_boot(const struct famfs_hosts_ev *ev, const uint8_t uuid[16],
+			const uint8_t boot[16])
+{
+	for (unsigned i = 0; i < ev->n; i++)
+		if (!memcmp(ev->e[i].host_uuid, uuid, 16) &&
+		    !memcmp(ev->e[i].boot_id, boot, 16))
+			return true;
+	return false;
 }
 
 /* claim a free slot from home upward: written only while it is still all
@@ -173,10 +199,17 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 		rc = famfs_boot_id(boot);
 	if (rc)
 		return rc;
-	rc = read_ev(fs, t, &ev, true);
+	rc = read_ev(fs, t, &ev, true, NULL);
 	if (rc)
 		return rc;
 	s = find_slot(t, uuid, &cur);
+	/* fenced in this boot: whatever its slot holds now (zeroed by a
+	 * second eviction, taken by another host) */
+	if (fenced_boot(&ev, uuid, boot)) {
+		famfs_err("%s: this host was evicted from the host table in this boot (famfs hosts evict): it stops, and registers again only at its next boot",
+			  fs->name);
+		return -ESTALE;
+	}
 	if (s >= 0 && !memcmp(cur.boot_id, boot, 16) &&
 	    (cur.flags & FAMFS_HOST_REGISTERED)) {
 		if (famfs_host_evicted(&cur, &ev)) {
@@ -196,11 +229,17 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 	memcpy(h.boot_id, boot, 16);
 	/* past every generation of this uuid a fence names too: a slot zeroed
 	 * by an eviction by slot forgot its generation, not the fence */
-	h.generation = s >= 0 ? cur.generation + 1 : 1;
+	h.generation = s >= 0 ? cur.generation : 0;
 	for (unsigned i = 0; i < ev.n; i++)
 		if (!memcmp(ev.e[i].host_uuid, uuid, 16) &&
-		    ev.e[i].generation >= h.generation)
-			h.generation = ev.e[i].generation + 1;
+		    ev.e[i].generation > h.generation)
+			h.generation = ev.e[i].generation;
+	h.generation = famfs_host_seq_next(h.generation);
+	if (!h.generation) {
+		famfs_err("%s: this host's generation in the host table is at its end (UINT64_MAX - 1): not registered again",
+			  fs->name);
+		return -EOVERFLOW;
+	}
 	/* past every DELETE in the log only before this boot's first replay
 	 * of the mount (fresh): a host that mounted before the table existed,
 	 * or by another way, may map any file the log ever had */
@@ -216,20 +255,22 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 }
 
 /* slot holds another host's registration, and no fence names this host
- * uuid: a claim that raced took it (no eviction writes another host's
- * record there) */
-static bool taken(struct famfs_hosttab *t, unsigned slot,
-		  const uint8_t uuid[16], const struct famfs_hosts_ev *ev)
+ * in this boot: a claim that raced took it (no eviction writes another
+ * host's record there).  1 taken, 0 not; -ESTALE when there is no list to
+ * tell (no header copy verifies: its own fence and a zeroed slot would look
+ * the same) */
+static int taken(struct famfs_hosttab *t, unsigned slot,
+		 const uint8_t uuid[16], const uint8_t boot[16],
+		 const struct famfs_hosts_ev *ev, bool nolist)
 {
 	struct famfs_host g;
 
 	if (famfs_hosttab_slot(t, slot, &g) != FAMFS_HOST_VALID ||
 	    !(g.flags & FAMFS_HOST_REGISTERED) || !memcmp(g.host_uuid, uuid, 16))
-		return false;
-	for (unsigned i = 0; i < ev->n; i++)
-		if (!memcmp(ev->e[i].host_uuid, uuid, 16))
-			return false;
-	return true;
+		return 0;
+	if (nolist)
+		return -ESTALE;
+	return !fenced_boot(ev, uuid, boot);
 }
 
 int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
@@ -239,16 +280,23 @@ int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 	struct famfs_hosts_ev ev;
 	struct famfs_host h;
 	uint8_t uuid[16], boot[16];
+	bool nolist;
 	int rc;
 
 	rc = famfs_host_id(uuid);
 	if (!rc)
 		rc = famfs_boot_id(boot);
 	if (!rc)
-		rc = read_ev(fs, t, &ev, true);
+		rc = read_ev(fs, t, &ev, true, &nolist);
 	if (rc)
 		return rc;
-	if (slot < FAMFS_HOST_SLOTS && taken(t, slot, uuid, &ev)) {
+	rc = slot < FAMFS_HOST_SLOTS ? taken(t, slot, uuid, boot, &ev, nolist) : 0;
+	if (rc < 0) {
+		famfs_err("%s: this host's slot %u of the host table holds another host's registration, and no header copy verifies to say whether this host was evicted: it stops, and registers again only at its next boot",
+			  fs->name, slot);
+		return rc;
+	}
+	if (rc) {
 		unsigned was = slot;
 
 		rc = famfs_host_register(fs, t, &slot, false);
@@ -273,8 +321,24 @@ int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return famfs_hosttab_write(t, slot, &h);
 }
 
-/* (uuid, generation) added to ev; a full list first drops fences that no
- * slot holds any more (that host registered again, or its slot zeroed) */
+/* is fence i moot: a slot holds its host with a greater generation (it
+ * registered again, so it rebooted: a fenced host cannot register in the
+ * boot it was fenced in)? */
+static bool moot(struct famfs_hosttab *t, const struct famfs_host_evict *f)
+{
+	struct famfs_host g;
+
+	for (unsigned s = 0; s < FAMFS_HOST_SLOTS; s++)
+		if (famfs_hosttab_slot(t, s, &g) == FAMFS_HOST_VALID &&
+		    g.generation > f->generation &&
+		    !memcmp(g.host_uuid, f->host_uuid, 16))
+			return true;
+	return false;
+}
+
+/* (uuid, boot id, generation) added to ev; a full list first drops fences
+ * that are moot -- never one whose slot was zeroed (its host may still
+ * run in the boot it was fenced in): -ENOSPC when none is */
 static int fence(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 		 const struct famfs_host *h)
 {
@@ -283,26 +347,26 @@ static int fence(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 	if (ev->n == FAMFS_HOSTS_MAX_EVICT) {
 		unsigned w = 0;
 
-		for (unsigned i = 0; i < ev->n; i++) {
-			struct famfs_host g;
-			bool live = false;
-
-			for (unsigned s = 0; s < FAMFS_HOST_SLOTS && !live; s++)
-				live = famfs_hosttab_slot(t, s, &g) == FAMFS_HOST_VALID &&
-				       g.generation == ev->e[i].generation &&
-				       !memcmp(g.host_uuid, ev->e[i].host_uuid, 16);
-			if (live)
+		for (unsigned i = 0; i < ev->n; i++)
+			if (!moot(t, &ev->e[i]))
 				ev->e[w++] = ev->e[i];
-		}
 		ev->n = w;
 		if (w == FAMFS_HOSTS_MAX_EVICT)
 			return -ENOSPC;
 	}
+	memset(&ev->e[ev->n], 0, sizeof(ev->e[0]));
 	memcpy(ev->e[ev->n].host_uuid, h->host_uuid, 16);
+	memcpy(ev->e[ev->n].boot_id, h->boot_id, 16);
 	ev->e[ev->n].generation = h->generation;
 	ev->e[ev->n].time = (uint64_t)time(NULL);
 	ev->n++;
 	return 0;
+}
+
+static void say_full(struct famfs_fs *fs)
+{
+	famfs_err("%s: the evicted list is full (%u fences, none moot: no fenced host has registered again since): famfs hosts evict --forget HOST-UUID drops the fence of a host that is down for good (its slot zeroed first: evict --slot N twice); famfs hosts -j lists the fences",
+		  fs->name, FAMFS_HOSTS_MAX_EVICT);
 }
 
 int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
@@ -320,7 +384,7 @@ int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 	*fenced = 0;
 	if (rc)
 		return rc;
-	rc = read_ev(fs, t, &ev, false);
+	rc = read_ev(fs, t, &ev, false, NULL);
 	for (unsigned i = 0; !rc && i < FAMFS_HOST_SLOTS; i++) {
 		if (famfs_hosttab_slot(t, i, &h) != FAMFS_HOST_VALID ||
 		    memcmp(h.host_uuid, uuid, 16))
@@ -350,8 +414,7 @@ int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 	if (!rc)
 		rc = famfs_hosttab_write_hdr(t, &ev);
 	if (rc == -ENOSPC)
-		famfs_err("%s: the evicted list is full (%u hosts whose slots still hold their registration): evict the slots of hosts that are down twice (famfs hosts evict --slot N: the second zeroes it)",
-			  fs->name, FAMFS_HOSTS_MAX_EVICT);
+		say_full(fs);
 	famfs_master_unlock(fs, &took);
 	return rc;
 }
@@ -381,13 +444,15 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 	if (rc)
 		return rc;
 	if (famfs_hosttab_slot(t, n, &h) == FAMFS_HOST_VALID) {
-		rc = read_ev(fs, t, &ev, false);
+		rc = read_ev(fs, t, &ev, false, NULL);
 		if (!rc && famfs_host_evicted(&h, &ev)) {
 			rc = famfs_hosttab_zero_slot(t, n);
 		} else if (!rc) {
 			rc = fence(t, &ev, &h);
 			if (!rc)
 				rc = famfs_hosttab_write_hdr(t, &ev);
+			if (rc == -ENOSPC)
+				say_full(fs);
 		}
 	} else {
 		rc = famfs_hosttab_zero_slot(t, n);
@@ -396,9 +461,48 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return rc;
 }
 
-int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t)
+int famfs_hosts_forget(struct famfs_fs *fs, struct famfs_hosttab *t,
+		       const uint8_t uuid[16])
 {
-	const struct famfs_hosts_hdr *hdr = t->m.addr;
+	struct famfs_hosts_ev ev;
+	struct famfs_host h;
+	unsigned w = 0;
+	bool took;
+	char u[37];
+	int rc = famfs_master_lock(fs, true, &took);
+
+	if (rc)
+		return rc;
+	famfs_uuid_str(uuid, u);
+	rc = read_ev(fs, t, &ev, false, NULL);
+	/* a slot that still holds a fenced registration of it: that fence
+	 * is what keeps the record from counting */
+	for (unsigned i = 0; !rc && i < FAMFS_HOST_SLOTS; i++)
+		if (famfs_hosttab_slot(t, i, &h) == FAMFS_HOST_VALID &&
+		    !memcmp(h.host_uuid, uuid, 16) && famfs_host_evicted(&h, &ev)) {
+			famfs_err("%s: slot %u still holds host %s's fenced registration (generation %llu): famfs hosts evict --slot %u zeroes it first (only for a host that is down)",
+				  fs->name, i, u, (unsigned long long)h.generation, i);
+			rc = -EBUSY;
+		}
+	for (unsigned i = 0; !rc && i < ev.n; i++)
+		if (memcmp(ev.e[i].host_uuid, uuid, 16))
+			ev.e[w++] = ev.e[i];
+	if (!rc && w == ev.n) {
+		famfs_err("%s: no fence names host %s (famfs hosts -j lists them)",
+			  fs->name, u);
+		rc = -ENOENT;
+	}
+	if (!rc) {
+		ev.n = w;
+		rc = famfs_hosttab_write_hdr(t, &ev);
+	}
+	famfs_master_unlock(fs, &took);
+	return rc;
+}
+
+int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t,
+		       bool force)
+{
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
 	bool took;
@@ -413,12 +517,18 @@ int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t)
 		rc = -EEXIST;
 	} else if (rc == -ENOMEM) {
 		famfs_err("%s: out of memory", fs->name);
+	} else if (rc == -EPROTONOSUPPORT) {
+		famfs_err("%s: host table header: %s: not repaired, even with --force (%s)",
+			  fs->name, why, famfs_hosts_hdr_way(rc));
+	} else if (rc == -EINVAL && !force) {
+		famfs_err("%s: host table header: %s: not repaired without --force (it verifies but this famfs does not understand it; --force writes a new one with no fences)",
+			  fs->name, why);
 	} else {
 		/* no fences, not armed: every host evicted before counts
-		 * again; the sequence goes on from what is there */
+		 * again; the sequence goes on from what is there (at its
+		 * end: again from 1) */
 		memset(&ev, 0, sizeof(ev));
-		ev.seq = le64toh(hdr->seq);
-		rc = famfs_hosttab_write_hdr(t, &ev);
+		rc = famfs_hosttab_write_hdr_anew(t, &ev);
 	}
 	famfs_master_unlock(fs, &took);
 	return rc;

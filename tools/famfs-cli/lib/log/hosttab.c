@@ -182,22 +182,23 @@ enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
 	return famfs_host_slot_decode(copy, t->fs_uuid, h);
 }
 
-/* the header as memory holds it now (refreshed, copied, decoded) */
+/* the header as memory holds it now (both copies refreshed, copied, the
+ * newest that verifies decoded) */
 int famfs_hosttab_read_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 			   char *reason)
 {
-	struct famfs_hosts_hdr *hdr = malloc(sizeof(*hdr));
+	uint8_t *hdrs = malloc(FAMFS_HOSTS_SLOTS_OFF);
 	int rc;
 
-	if (!hdr) {
+	if (!hdrs) {
 		memset(ev, 0, sizeof(*ev));
 		snprintf(reason, FAMFS_REASON_LEN, "out of memory");
 		return -ENOMEM;
 	}
-	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_HDR_SIZE);
-	memcpy(hdr, t->m.addr, sizeof(*hdr));
-	rc = famfs_hosts_hdr_decode(hdr, t->fs_uuid, ev, reason);
-	free(hdr);
+	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_SLOTS_OFF);
+	memcpy(hdrs, t->m.addr, FAMFS_HOSTS_SLOTS_OFF);
+	rc = famfs_hosts_hdrs_decode(hdrs, t->fs_uuid, ev, reason);
+	free(hdrs);
 	return rc;
 }
 
@@ -237,6 +238,11 @@ int famfs_hosttab_write(struct famfs_hosttab *t, unsigned i,
 	famfs_map_refresh(&t->m, p, FAMFS_HOST_SLOT_SIZE);
 	memcpy(copy, p, sizeof(copy));
 	c = famfs_host_slot_next(copy, t->fs_uuid, &h->seq);
+	if (!h->seq) {
+		famfs_err("slot %u of the host table: its seq is at its end (UINT64_MAX - 1): not written again (famfs hosts evict --slot %u frees it)",
+			  i, i);
+		return -EOVERFLOW;
+	}
 	famfs_host_rec_encode(&r, h, t->fs_uuid);
 	memcpy(p + c * sizeof(r), &r, sizeof(r));
 	return famfs_map_flush(&t->m, p + c * sizeof(r), sizeof(r));
@@ -259,19 +265,73 @@ int famfs_hosttab_claim(struct famfs_hosttab *t, unsigned i,
 	return famfs_map_flush(&t->m, p, sizeof(r));
 }
 
+/* anew (repair): a header at the end of its seq starts again at 1 over
+ * copy 0, the other copy zeroed after (cut short between: the old one is
+ * still the newest, and repair is run again) */
+static int write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
+		     bool anew)
+{
+	uint8_t *hdrs = malloc(FAMFS_HOSTS_SLOTS_OFF), *p;
+	struct famfs_hosts_hdr *hdr = malloc(sizeof(*hdr));
+	bool restart = false;
+	unsigned c;
+	int rc = -ENOMEM;
+
+	if (!hdrs || !hdr)
+		goto out;
+	/* the copy that is not the newest verifying one: a write cut short
+	 * leaves that one whole */
+	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_SLOTS_OFF);
+	memcpy(hdrs, t->m.addr, FAMFS_HOSTS_SLOTS_OFF);
+	c = famfs_hosts_hdr_next(hdrs, t->fs_uuid, &ev->seq);
+	if (!ev->seq && !anew) {
+		famfs_err("the host table header's seq is at its end (UINT64_MAX - 1): not written again (famfs hosts repair --force starts it again, with no fences)");
+		rc = -EOVERFLOW;
+		goto out;
+	}
+	if (!ev->seq) {
+		restart = true;
+		c = 0;
+		ev->seq = 1;
+	}
+	famfs_hosts_hdr_encode(hdr, ev, t->fs_uuid);
+	p = (uint8_t *)t->m.addr + (size_t)c * FAMFS_HOSTS_HDR_SIZE;
+	memcpy(p, hdr, sizeof(*hdr));
+	rc = famfs_map_flush(&t->m, p, FAMFS_HOSTS_HDR_SIZE);
+	if (!rc && restart) {
+		p = (uint8_t *)t->m.addr + FAMFS_HOSTS_HDR_SIZE;
+		memset(p, 0, FAMFS_HOSTS_HDR_SIZE);
+		rc = famfs_map_flush(&t->m, p, FAMFS_HOSTS_HDR_SIZE);
+	}
+out:
+	free(hdrs);
+	free(hdr);
+	return rc;
+}
+
 int famfs_hosttab_write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev)
 {
-	struct famfs_hosts_hdr *hdr = malloc(sizeof(*hdr));
-	int rc;
+	return write_hdr(t, ev, false);
+}
 
-	if (!hdr)
-		return -ENOMEM;
-	ev->seq++;
-	famfs_hosts_hdr_encode(hdr, ev, t->fs_uuid);
-	memcpy(t->m.addr, hdr, sizeof(*hdr));
-	free(hdr);
-	rc = famfs_map_flush(&t->m, t->m.addr, FAMFS_HOSTS_HDR_SIZE);
-	return rc;
+int famfs_hosttab_write_hdr_anew(struct famfs_hosttab *t,
+				 struct famfs_hosts_ev *ev)
+{
+	return write_hdr(t, ev, true);
+}
+
+const char *famfs_hosts_hdr_way(int rc)
+{
+	switch (rc) {
+	case -EBADMSG:
+		return "famfs hosts repair on the master writes a new one, with no fences";
+	case -EINVAL:
+		return "it verifies but this famfs does not understand it (no writer makes it): famfs hosts repair --force on the master writes a new one, with no fences";
+	case -EPROTONOSUPPORT:
+		return "upgrade famfs; it is never repaired over";
+	default:
+		return strerror(-rc);
+	}
 }
 
 int famfs_hosttab_zero_slot(struct famfs_hosttab *t, unsigned i)
@@ -339,8 +399,7 @@ static int create_locked(struct famfs_fs *fs, uint32_t flags)
 	{
 		struct famfs_hosts_ev ev = { 0 };
 
-		ev.seq = 0;	/* written as 1 */
-		ev.flags = flags;
+		ev.flags = flags;	/* copy 0, seq 1 */
 		rc = famfs_hosttab_write_hdr(&t, &ev);
 	}
 	if (!rc)
@@ -418,8 +477,8 @@ static int arm_locked(struct famfs_fs *fs)
 		return rc;
 	rc = famfs_hosttab_read_hdr(&t, &ev, why);
 	if (rc)
-		famfs_err("%s: host table header: %s: not armed (the master writing it now: look again; else famfs hosts repair)",
-			  fs->name, why);
+		famfs_err("%s: host table header: %s: not armed (the master writing it now: look again; else %s)",
+			  fs->name, why, famfs_hosts_hdr_way(rc));
 	else if (ev.flags & FAMFS_HOSTS_ARMED)
 		rc = -EALREADY;
 	else {

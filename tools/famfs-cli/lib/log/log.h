@@ -431,7 +431,7 @@ void famfs_hosttab_close(struct famfs_hosttab *t);
 enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
 					 struct famfs_host *h);
 /* Every slot (slots: FAMFS_HOST_SLOTS of them) and the header's evicted
- * list: 0, or -errno of the header (reason filled: -EBADMSG, -EINVAL) --
+ * list: 0, or -errno of the header (famfs_hosttab_read_hdr) --
  * the slots are filled either way */
 int famfs_hosttab_read(struct famfs_hosttab *t, struct famfs_host *slots,
 		       struct famfs_hosts_ev *ev, char *reason);
@@ -442,10 +442,21 @@ int famfs_hosttab_write(struct famfs_hosttab *t, unsigned i,
  * read again just before, is all zero; -EBUSY when it is not */
 int famfs_hosttab_claim(struct famfs_hosttab *t, unsigned i,
 			struct famfs_host *h);
-/* The master: write the header (ev->seq advanced by one), flushed */
+/* The master: write the header, ev's flags and list, over the copy that is
+ * not the newest verifying one (ev->seq set: that one's + 1), flushed */
 int famfs_hosttab_write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev);
-/* The header's evicted list and flags as in memory now (refreshed): 0, or
- * -errno and reason (-ENOMEM; a header that does not verify) */
+/* -EOVERFLOW (printed) above when the newest copy's seq is at its end
+ * (FAMFS_HOST_SEQ_MAX): never wrapped, which the newest copy would
+ * outlive.  _anew (repair): there, seq 1 over copy 0, the other zeroed */
+int famfs_hosttab_write_hdr_anew(struct famfs_hosttab *t,
+				 struct famfs_hosts_ev *ev);
+/* What to do about a header famfs_hosttab_read_hdr refused with rc
+ * (-EBADMSG: repair; -EINVAL: repair --force; -EPROTONOSUPPORT: upgrade) */
+const char *famfs_hosts_hdr_way(int rc);
+/* The header's evicted list and flags as in memory now (refreshed; the
+ * newest verifying copy): 0, or -errno and reason (-ENOMEM; -EBADMSG no
+ * copy verifies; -EPROTONOSUPPORT, -EINVAL: the newest verifying one is
+ * not understood, famfs_hosts_hdr_decode) */
 int famfs_hosttab_read_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 			   char *reason);
 /* Slot i zeroed (an eviction by slot), flushed */
@@ -487,19 +498,26 @@ int famfs_holds_none(void *arg, uint64_t *holds_from, uint64_t *held_bytes);
  * boot id: generation + 1 and registered_at = the log's next index when
  * fresh (a mount about to be replayed for the first time), else 0; the
  * same boot: generation and registered_at kept.  Role flags set.  0 and
- * *slot; -ESTALE when its (uuid, generation) is evicted and the boot is
- * the same (printed: it registers again only at its next boot); -ENOSPC
- * no free slot; -errno (printed).
+ * *slot; -ESTALE when a fence names this host uuid and boot id, or its
+ * (uuid, generation) is evicted and the boot is the same (printed: it
+ * registers again only at its next boot); -ENOSPC no free slot;
+ * -EPROTONOSUPPORT a header a newer build armed with a flag this one
+ * lacks (said once: it takes no part); a header with no verifying copy or
+ * a malformed one (-EINVAL) is taken as no fences (said once); -errno
+ * (printed).
  */
 int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 			unsigned *slot, bool fresh);
 /* After a replay round: replayed (entries below it applied here), holds
  * (fn; NULL: famfs_holds_none), the beat time.  A slot that holds another
- * host's registration (a claim raced) while no fence names this host:
- * registered again in a new slot at 0 (said), and that slot updated.
- * -ESTALE (printed) when the slot is no longer this registration's
- * otherwise or it is evicted: stop.  A header that does not verify:
- * register and update go on with no fences (said once). */
+ * host's registration (a claim raced) while no fence names this host in
+ * this boot: registered again in a new slot at 0 (said), and that slot
+ * updated.  -ESTALE (printed) when the slot is no longer this
+ * registration's otherwise, or it is evicted, or it is taken and no header
+ * copy verifies (a fence cannot be told from a race): stop.  A header
+ * with no verifying copy, or a malformed one: register and update go on
+ * with no fences (said once); a newer build's flag: refused as
+ * famfs_host_register does. */
 int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 		      unsigned slot, uint64_t replayed, famfs_holds_fn fn,
 		      void *arg);
@@ -507,8 +525,8 @@ int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
  * host uuid (its (uuid, generation) added to the header's evicted list),
  * or slot n (a registration fenced, its record kept; one fenced already,
  * or a slot that does not verify, zeroed).  0;
- * -ENOENT no such host; -ENOSPC the list is full of live fences; -errno
- * (printed) */
+ * -ENOENT no such host; -ENOSPC (printed) the list is full and no fence
+ * in it is moot (its host registered again); -errno (printed) */
 int famfs_hosts_evict_uuid(struct famfs_fs *fs, struct famfs_hosttab *t,
 			   const uint8_t uuid[16]);
 int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
@@ -519,8 +537,20 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 			  const uint8_t uuid[16], uint64_t gen,
 			  uint64_t *fenced);
-/* The master (checked, under the log lock): a header that does not verify
- * written anew with no fences.  0; -EEXIST (printed) when it verifies */
-int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t);
+/* The master (checked, under the log lock taken here): every fence naming
+ * host uuid dropped (`famfs hosts evict --forget`: a host down for good,
+ * to make room in a full list).  0; -ENOENT no fence names it; -EBUSY a
+ * slot still holds a fenced registration of it (zero it first: evict
+ * --slot); -errno; printed */
+int famfs_hosts_forget(struct famfs_fs *fs, struct famfs_hosttab *t,
+		       const uint8_t uuid[16]);
+/* The master (checked, under the log lock): a header with no verifying
+ * copy written anew with no fences (not armed); force: one that verifies
+ * but is malformed (or two copies of one seq that differ) too.  0;
+ * -EEXIST (printed) when it verifies; -EINVAL (printed, naming the reason)
+ * malformed and not force; -EPROTONOSUPPORT (printed) a newer build's
+ * flag: never written over, even forced */
+int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t,
+		       bool force);
 
 #endif /* FAMFS_LOG_H */

@@ -3,7 +3,8 @@
  * The host table's bytes (famfs_format.h, format revision 3, HOSTS): one
  * struct famfs_host_rec copy encoded and decoded, a slot's two copies
  * judged (the newest that verifies is the slot; a torn write of the older
- * leaves the newer whole), and the header with the evicted list.  Pure
+ * leaves the newer whole), and the header with the evicted list (two
+ * copies judged the same way).  Pure
  * functions of bytes in memory: the caller copies a slot out of the shared
  * mapping first (another host may write it meanwhile).
  */
@@ -101,6 +102,12 @@ int famfs_host_rec_decode(const struct famfs_host_rec *r,
 			 "host record has seq or generation 0");
 		return -EINVAL;
 	}
+	if (le64toh(r->seq) > FAMFS_HOST_SEQ_MAX ||
+	    le64toh(r->generation) > FAMFS_HOST_SEQ_MAX) {
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "host record has seq or generation UINT64_MAX (none is written past UINT64_MAX - 1)");
+		return -EINVAL;
+	}
 	h->state = FAMFS_HOST_VALID;
 	h->flags = flags;
 	memcpy(h->host_uuid, r->host_uuid, 16);
@@ -117,12 +124,14 @@ int famfs_host_rec_decode(const struct famfs_host_rec *r,
 }
 
 /* The copy whose magic and CRC verify with the highest seq: 0 or 1, or -1
- * for none; -2 for two of one seq that differ */
+ * for none; -2 for two of one seq that differ.  A seq past
+ * FAMFS_HOST_SEQ_MAX is no writer's: that copy is corrupt. */
 static int newest_copy(const void *slot, const uint8_t fs_uuid[16])
 {
 	const struct famfs_host_rec *c = slot;
-	bool v0 = rec_verifies(&c[0], fs_uuid), v1 = rec_verifies(&c[1], fs_uuid);
 	uint64_t s0 = le64toh(c[0].seq), s1 = le64toh(c[1].seq);
+	bool v0 = rec_verifies(&c[0], fs_uuid) && s0 <= FAMFS_HOST_SEQ_MAX;
+	bool v1 = rec_verifies(&c[1], fs_uuid) && s1 <= FAMFS_HOST_SEQ_MAX;
 
 	if (v0 && v1) {
 		if (s0 == s1)
@@ -164,7 +173,7 @@ unsigned famfs_host_slot_next(const void *slot, const uint8_t fs_uuid[16],
 		*seq = 1;
 		return 0;
 	}
-	*seq = le64toh(c[n].seq) + 1;
+	*seq = famfs_host_seq_next(le64toh(c[n].seq));
 	return 1 - (unsigned)n;
 }
 
@@ -197,11 +206,19 @@ void famfs_hosts_hdr_encode(struct famfs_hosts_hdr *h,
 		h->nevicted = htole32(n);
 		for (unsigned i = 0; i < n; i++) {
 			memcpy(h->evicted[i].host_uuid, ev->e[i].host_uuid, 16);
+			memcpy(h->evicted[i].boot_id, ev->e[i].boot_id, 16);
 			h->evicted[i].generation = htole64(ev->e[i].generation);
 			h->evicted[i].time = htole64(ev->e[i].time);
 		}
 	}
 	h->crc = htole32(hdr_crc(h, fs_uuid));
+}
+
+static bool hdr_verifies(const struct famfs_hosts_hdr *h,
+			 const uint8_t fs_uuid[16])
+{
+	return le64toh(h->magic) == FAMFS_HOSTS_MAGIC &&
+	       le32toh(h->crc) == hdr_crc(h, fs_uuid);
 }
 
 int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
@@ -220,6 +237,13 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 		snprintf(reason, FAMFS_REASON_LEN, "host table header CRC mismatch");
 		return -EBADMSG;
 	}
+	/* first: a newer build's flag may give the rest another meaning */
+	if (le32toh(h->flags) & ~HOSTS_FLAGS) {
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "a newer famfs set flag 0x%x in the host table: this famfs cannot take part (upgrade it)",
+			 le32toh(h->flags) & ~HOSTS_FLAGS);
+		return -EPROTONOSUPPORT;
+	}
 	n = le32toh(h->nevicted);
 	if (n > FAMFS_HOSTS_MAX_EVICT) {
 		snprintf(reason, FAMFS_REASON_LEN,
@@ -227,35 +251,101 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 			 FAMFS_HOSTS_MAX_EVICT);
 		return -EINVAL;
 	}
-	if (le32toh(h->flags) & ~HOSTS_FLAGS) {
-		snprintf(reason, FAMFS_REASON_LEN,
-			 "host table header has unknown flags 0x%x (a newer famfs?)",
-			 le32toh(h->flags) & ~HOSTS_FLAGS);
-		return -EINVAL;
-	}
 	if (!famfs_all_zero(h->pad, sizeof(h->pad)) ||
-	    !famfs_all_zero(h->reserved, sizeof(h->reserved)) ||
 	    !famfs_all_zero(&h->evicted[n], (FAMFS_HOSTS_MAX_EVICT - n) *
 			    sizeof(h->evicted[0]))) {
 		snprintf(reason, FAMFS_REASON_LEN,
 			 "host table header: reserved bytes not zero");
 		return -EINVAL;
 	}
+	if (le64toh(h->seq) > FAMFS_HOST_SEQ_MAX) {
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "host table header has seq UINT64_MAX (none is written past UINT64_MAX - 1)");
+		return -EINVAL;
+	}
 	for (unsigned i = 0; i < n; i++) {
 		if (!memcmp(h->evicted[i].host_uuid, nil, 16) ||
-		    !h->evicted[i].generation) {
+		    !h->evicted[i].generation ||
+		    le64toh(h->evicted[i].generation) > FAMFS_HOST_SEQ_MAX) {
 			snprintf(reason, FAMFS_REASON_LEN,
 				 "host table header: evicted entry %u has no host or generation",
 				 i);
 			return -EINVAL;
 		}
 		memcpy(ev->e[i].host_uuid, h->evicted[i].host_uuid, 16);
+		memcpy(ev->e[i].boot_id, h->evicted[i].boot_id, 16);
 		ev->e[i].generation = le64toh(h->evicted[i].generation);
 		ev->e[i].time = le64toh(h->evicted[i].time);
 	}
 	ev->n = n;
 	ev->seq = le64toh(h->seq);
 	ev->flags = le32toh(h->flags);
+	return 0;
+}
+
+/* The header copy whose magic and CRC verify with the highest seq: 0 or
+ * 1, or -1 for none; -2 for two of one seq that differ (as a slot's).  A
+ * seq past FAMFS_HOST_SEQ_MAX is no writer's: that copy is corrupt. */
+static int newest_hdr(const struct famfs_hosts_hdr *c,
+		      const uint8_t fs_uuid[16])
+{
+	uint64_t s0 = le64toh(c[0].seq), s1 = le64toh(c[1].seq);
+	bool v0 = hdr_verifies(&c[0], fs_uuid) && s0 <= FAMFS_HOST_SEQ_MAX;
+	bool v1 = hdr_verifies(&c[1], fs_uuid) && s1 <= FAMFS_HOST_SEQ_MAX;
+
+	if (v0 && v1) {
+		if (s0 == s1)
+			return memcmp(&c[0], &c[1], sizeof(c[0])) ? -2 : 0;
+		return s1 > s0;
+	}
+	return v0 ? 0 : v1 ? 1 : -1;
+}
+
+int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],
+			    struct famfs_hosts_ev *ev, char *reason)
+{
+	const struct famfs_hosts_hdr *c = hdrs;
+	int n = newest_hdr(c, fs_uuid);
+
+	if (n >= 0)
+		return famfs_hosts_hdr_decode(&c[n], fs_uuid, ev, reason);
+	memset(ev, 0, sizeof(*ev));
+	if (n == -2) {
+		/* each verifies: not torn, but no writer makes it -- not
+		 * understood, never "no copy verifies" */
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "host table header: its two copies have one seq and differ");
+		return -EINVAL;
+	}
+	snprintf(reason, FAMFS_REASON_LEN,
+		 "host table header: no copy verifies (%s)",
+		 le64toh(c[0].magic) != FAMFS_HOSTS_MAGIC &&
+		 le64toh(c[1].magic) != FAMFS_HOSTS_MAGIC ? "magic" :
+		 le64toh(c[0].seq) > FAMFS_HOST_SEQ_MAX ||
+		 le64toh(c[1].seq) > FAMFS_HOST_SEQ_MAX ? "CRC, or seq UINT64_MAX" :
+		 "CRC");
+	return -EBADMSG;
+}
+
+unsigned famfs_hosts_hdr_next(const void *hdrs, const uint8_t fs_uuid[16],
+			      uint64_t *seq)
+{
+	const struct famfs_hosts_hdr *c = hdrs;
+	int n = newest_hdr(c, fs_uuid);
+	uint64_t s0 = le64toh(c[0].seq), s1 = le64toh(c[1].seq), top = 0;
+
+	if (n >= 0) {
+		*seq = famfs_host_seq_next(le64toh(c[n].seq));
+		return 1 - (unsigned)n;
+	}
+	/* none verifies, or two of one seq (a repair): the sequence goes on
+	 * from what is there (a seq past the end is no writer's) */
+	if (le64toh(c[0].magic) == FAMFS_HOSTS_MAGIC && s0 <= FAMFS_HOST_SEQ_MAX)
+		top = s0;
+	if (le64toh(c[1].magic) == FAMFS_HOSTS_MAGIC &&
+	    s1 <= FAMFS_HOST_SEQ_MAX && s1 > top)
+		top = s1;
+	*seq = famfs_host_seq_next(top);
 	return 0;
 }
 

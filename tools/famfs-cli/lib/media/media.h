@@ -399,8 +399,8 @@ static inline struct famfs_master_record *famfs_mrec_at(void *sb_region)
 /* ---- hosts.c: the host table (.meta/.hosts, INCOMPAT_HOSTS) ------------- */
 /*
  * famfs_format.h, "Reclaim across hosts": a header the master writes (the
- * evicted list) and FAMFS_HOST_SLOTS slots of two struct famfs_host_rec
- * copies each.  A writer rewrites the older copy (or one that does not
+ * evicted list), in two copies, and FAMFS_HOST_SLOTS slots of two struct
+ * famfs_host_rec copies each.  A writer rewrites the older copy (or one that does not
  * verify) with seq + 1; the newest copy that verifies is the slot.
  */
 enum famfs_host_state {
@@ -434,14 +434,24 @@ int famfs_host_rec_decode(const struct famfs_host_rec *r,
 enum famfs_host_state famfs_host_slot_decode(const void *slot,
 					     const uint8_t fs_uuid[16],
 					     struct famfs_host *h);
+/* A record's seq and generation and the header's seq stop at
+ * FAMFS_HOST_SEQ_MAX: nothing is written past it (a wrap to 0 would let
+ * the older copy win), and a copy at UINT64_MAX is corrupt.  The next of
+ * x, or 0 (refused) past the end. */
+#define FAMFS_HOST_SEQ_MAX	(UINT64_MAX - 1)
+static inline uint64_t famfs_host_seq_next(uint64_t x)
+{
+	return x < FAMFS_HOST_SEQ_MAX ? x + 1 : 0;
+}
 /* Where the next write of a slot goes: the copy index (0 or 1) that is not
  * the slot's newest verifying one, and *seq the seq it gets (newest + 1;
- * 1 for a slot with no verifying copy) */
+ * 1 for a slot with no verifying copy; 0 when the newest is at
+ * FAMFS_HOST_SEQ_MAX: the slot is not written again) */
 unsigned famfs_host_slot_next(const void *slot, const uint8_t fs_uuid[16],
 			      uint64_t *seq);
 /* The header, decoded: the evicted list in host byte order */
 struct famfs_host_evict {
-	uint8_t host_uuid[16];
+	uint8_t host_uuid[16], boot_id[16];
 	uint64_t generation, time;
 };
 struct famfs_hosts_ev {
@@ -455,13 +465,27 @@ struct famfs_hosts_ev {
 void famfs_hosts_hdr_encode(struct famfs_hosts_hdr *h,
 			    const struct famfs_hosts_ev *ev,
 			    const uint8_t fs_uuid[16]);
-/* 0 and ev filled; -EBADMSG (magic, CRC), -EINVAL (an unknown flag,
- * nevicted out of bounds,
- * a non-zero pad, reserved byte or entry past nevicted, a nil uuid or
- * generation 0 in the list), reason filled */
+/* One copy: 0 and ev filled; -EBADMSG (magic, CRC: it does not verify);
+ * -EPROTONOSUPPORT (it verifies, with a flag this build does not know: a
+ * newer build's rules; the reason names the bit); -EINVAL (it verifies but
+ * nevicted is out of bounds, a pad byte or an entry past nevicted is not
+ * zero, or the list has a nil uuid or generation 0); reason filled */
 int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 			   const uint8_t fs_uuid[16], struct famfs_hosts_ev *ev,
 			   char *reason);
+/* The header: its two copies (FAMFS_HOSTS_SLOTS_OFF bytes, a private
+ * copy): the newest one whose magic and CRC verify, decoded as
+ * famfs_hosts_hdr_decode does (never the older one instead); -EBADMSG when
+ * no copy verifies (a copy at seq UINT64_MAX does not); -EINVAL when two
+ * of one seq verify and differ (no writer makes them: not understood) */
+int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],
+			    struct famfs_hosts_ev *ev, char *reason);
+/* Where the master's next header write goes: the copy (0 or 1) that is not
+ * the newest verifying one, and *seq its seq (newest + 1; when none
+ * verifies, or two of one seq differ, one more than the highest seq of a
+ * copy with the magic); *seq 0 past FAMFS_HOST_SEQ_MAX: not written */
+unsigned famfs_hosts_hdr_next(const void *hdrs, const uint8_t fs_uuid[16],
+			      uint64_t *seq);
 /* Is (host uuid, generation) of h in the evicted list? */
 bool famfs_host_evicted(const struct famfs_host *h,
 			const struct famfs_hosts_ev *ev);
@@ -470,7 +494,7 @@ unsigned famfs_host_slot_home(const uint8_t host_uuid[16], unsigned nslots);
 /* Slot i of a mapped table */
 static inline uint8_t *famfs_host_slot_at(void *table, unsigned i)
 {
-	return (uint8_t *)table + FAMFS_HOSTS_HDR_SIZE +
+	return (uint8_t *)table + FAMFS_HOSTS_SLOTS_OFF +
 	       (size_t)i * FAMFS_HOST_SLOT_SIZE;
 }
 

@@ -259,15 +259,19 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 		f->full_reported = true;
 	}
 	/* the host table: what this host replayed, its beat (an evicted
-	 * host stops: -ESTALE, said) */
+	 * host stops: -ESTALE, said; so does one whose table a newer famfs
+	 * armed with rules this build does not know: -EPROTONOSUPPORT; a
+	 * header with no verifying copy or a malformed one is taken as no
+	 * fences, said once, as famfs mount and logplay do) */
 	if (!rc && (famfs_logplay_next(f->lp) > before || f->rounds % 64 == 1 ||
 		    f->holds_from != FAMFS_HOLDS_NONE) &&
 	    (rc = famfs_hosts_checkin_lp(&fs, false, true,
 					 famfs_logplay_next(f->lp), f->lp,
 					 &f->holds_from)) != 0) {
-		/* -ESTALE (evicted) stops; any other failure is said and
-		 * the slot keeps its last report (it only blocks reclaim) */
-		if (rc != -ESTALE) {
+		/* -ESTALE (evicted) and a newer famfs's table stop; any
+		 * other failure is said and the slot keeps its last report
+		 * (it only blocks reclaim) */
+		if (rc != -ESTALE && rc != -EPROTONOSUPPORT) {
 			famfs_err("%s: this host's slot in the host table is not updated: %s",
 				  f->mpt, strerror(-rc));
 			rc = 0;
