@@ -72,19 +72,66 @@ static void file_there(struct lp_ctx *c, const char *p, const char *rel,
 			 p, (unsigned long long)idx);
 }
 
-/* With a host table, memory a RECLAIM freed may be a new file's, and this
- * host may have read the deleted file through its CPU caches: on a
- * non-coherent mount none of those lines may serve the new file, so the
- * replay drops them right after its MAP_CREATE (a no-op in famfs.ko on a
- * coherent mount; review r38; what is left: docs/lifecycle.md). */
-static void reused_memory_fresh(struct lp_ctx *c, int fd, const char *p)
+/*
+ * Memory a RECLAIM freed may be a new file's, and this host may have read
+ * the deleted file through its CPU caches: on a non-coherent mount none of
+ * those lines may serve the new file.  Only memory a DELETE earlier in the
+ * log owned can have been reclaimed, so the replay notes the memory of
+ * each file a DELETE removes (lp_ctx.gone, units) as it reads the log in
+ * order (fullplay.c's first pass: the whole log, before any file is made;
+ * a live file cannot share memory with a file deleted after it was made),
+ * and drops this host's lines of a new file's memory only when one of its
+ * extents meets it: a first mount of a large file system drops nothing but
+ * what was reused.  (Review r38; what is left: docs/lifecycle.md.)
+ */
+void famfs_lp_gone(struct lp_ctx *c, const struct famfs_log_entry *e)
 {
-	int rc;
+	struct famfs_log_entry f;
+	struct famfs_ns ns;
 
-	if (!(le32toh(c->fs->sb->feature_incompat) &
-	      FAMFS_FEATURE_INCOMPAT_HOSTS))
+	if (c->gone_all || famfs_ns_get(e, &ns) || ns.kind != FAMFS_LOG_FILE ||
+	    famfs_log_entry_at(c->fs, ns.object, &f) ||
+	    le16toh(f.type) != FAMFS_LOG_FILE)
 		return;
-	rc = famfs_file_cache(fd, true);
+	if (!c->gone) {
+		c->gone = calloc(1, sizeof(*c->gone));
+		if (!c->gone || famfs_alloc_init(c->gone, c->fs->sb)) {
+			free(c->gone);
+			c->gone = NULL;
+			c->gone_all = true;	/* every file dropped */
+			return;
+		}
+	}
+	/* (the devices the DEVADDs before it added) */
+	if (famfs_alloc_sync(c->gone, &c->fs->devs)) {
+		c->gone_all = true;
+		return;
+	}
+	famfs_alloc_mark_units(c->gone, &f);
+}
+
+void famfs_lp_gone_free(struct lp_ctx *c)
+{
+	if (c->gone)
+		famfs_alloc_free(c->gone);
+	free(c->gone);
+	c->gone = NULL;
+}
+
+/* does e's memory meet a deleted file's (may it be reclaimed memory)? */
+static bool on_gone_memory(const struct lp_ctx *c,
+			   const struct famfs_log_entry *e)
+{
+	return c->gone_all || (c->gone && famfs_alloc_meets(c->gone, e));
+}
+
+/* the new file at fd, on memory a deleted file had: this host's cache
+ * lines of it dropped, right after its MAP_CREATE (a no-op in famfs.ko on
+ * a coherent mount) */
+static void reused_memory_fresh(int fd, const char *p)
+{
+	int rc = famfs_file_cache(fd, true);
+
 	if (!rc)
 		famfs_flush_stats.file_invalidates++;
 	else if (rc != -ENOTTY)
@@ -163,7 +210,8 @@ again:
 	rc = famfs_fmap_create(fd, &want);
 	if (rc == 0) {
 		c->r->created_files++;
-		reused_memory_fresh(c, fd, p);
+		if (on_gone_memory(c, e))
+			reused_memory_fresh(fd, p);
 		close(fd);
 		return 0;
 	}

@@ -179,6 +179,12 @@ struct lp_ctx {
 	 * famfs rm (sorted) */
 	uint64_t *trouble;
 	size_t ntrouble, ctrouble;
+	/* playfile.c: the memory of the files the DELETEs read so far (in
+	 * any round) removed, as units (famfs_alloc_mark_units; NULL: none
+	 * yet) -- only there can a RECLAIM have freed memory that a file
+	 * made here now has; gone_all: not known (out of memory) */
+	struct famfs_alloc *gone;
+	bool gone_all;
 };
 #define T_OTHER 255	/* lstat: neither a file nor a directory */
 #define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
@@ -209,6 +215,10 @@ int famfs_lp_beneath_refused(struct lp_ctx *c, const char *p, const char *rel,
 /* playfile.c: the file or directory of a FILE or MKDIR entry (v1 form,
  * e->fm.path where it goes) made here, or found here as the log has it */
 int famfs_lp_make(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *e);
+/* a DELETE the namespace applied: its file's memory noted (lp_ctx.gone);
+ * famfs_lp_gone_free when the replay ends */
+void famfs_lp_gone(struct lp_ctx *c, const struct famfs_log_entry *e);
+void famfs_lp_gone_free(struct lp_ctx *c);
 /* playdir.c */
 int famfs_lp_play_dir(struct lp_ctx *c, const char *p, const char *rel,
 		      int pfd, const char *name, uint64_t idx,
