@@ -183,9 +183,10 @@ static inline bool famfs_fmap_pages(const struct famfs_fmap *fmap)
  * of simple extent i is @devs[i], of strip j of interleaved extent i
  * @devs[FAMFS_DEVS_IDX(i, j)] (all 0 but for MAP_CREATE_V3, whose list as
  * read is @v3, for the checks of its device fields; famfs_map_v3_check()).
- * @flags: the v3 header's (FAMFS_IOC_MAP_PAGES), 0 for v1 and v2.
+ * @flags: the v3 header's (FAMFS_MAP_V3_FLAGS), 0 for v1 and v2.
  */
 #define FAMFS_DEVS_IDX(i, j)	((i) * FAMFS_IOC_MAX_STRIPS + (j))
+#define FAMFS_MAP_V3_FLAGS	(FAMFS_IOC_MAP_PAGES | FAMFS_IOC_MAP_INVALIDATE)
 struct famfs_map_req {
 	u32				extent_type;
 	u32				file_type;
@@ -523,6 +524,7 @@ void famfs_pins_queue(struct work_struct *work);
 int famfs_cache_range(struct inode *inode, const char *why, unsigned int op,
 		      u64 pos, u64 len);
 int famfs_ioc_cache(struct file *file, struct famfs_ioc_cache __user *uarg);
+int famfs_cache_fmap(struct inode *inode, const struct famfs_fmap *fmap);
 
 /* inode.c */
 extern const struct inode_operations famfs_dir_inode_operations;

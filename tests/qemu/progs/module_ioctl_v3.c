@@ -22,10 +22,6 @@
  */
 #include "module_test.h"
 
-#ifndef FAMFS_IOC_MAP_INVALIDATE	/* a famfs_ioctl.h without it */
-#define FAMFS_IOC_MAP_INVALIDATE	(1U << 1)
-#endif
-
 static const char *mpt;
 static unsigned long long devsz;
 static int nfile;
