@@ -5,7 +5,10 @@
  * another file's -- an extent that meets the memory of a file a DELETE
  * earlier in the log removed.  Counted by famfs_flush_stats.file_invalidates
  * on a fresh mount (a whole replay) and in rounds (--follow): one file on
- * reclaimed memory, one beside it, files of a log without a DELETE. */
+ * reclaimed memory, one beside it, files of a log without a DELETE.  The
+ * lines go before the map is published: MAP_CREATE_V3 with
+ * FAMFS_IOC_MAP_INVALIDATE; a famfs.ko that refuses the flag (EINVAL) gets
+ * the map without it (and FAMFSIOC_CACHE after it), said once. */
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
@@ -71,6 +74,9 @@ static unsigned long replay_fresh(struct th *t, unsigned long files)
 	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
 	clean(&r);
 	assert_int_equal(r.created_files, files);
+	/* each by the create itself */
+	assert_int_equal(th_mock_v3_invalidates,
+			 famfs_flush_stats.file_invalidates);
 	return famfs_flush_stats.file_invalidates;
 }
 
@@ -159,6 +165,44 @@ static void test_reuse_rounds(void **s)
 	th_free(t);
 }
 
+/* a famfs.ko without FAMFS_IOC_MAP_INVALIDATE: the files on reclaimed
+ * memory made all the same (then FAMFSIOC_CACHE: not a famfs file here,
+ * nothing dropped), and said once, not per file */
+static void test_old_module(void **s)
+{
+	struct th *t = fs_with_table();
+	uint64_t a, b, d[2];
+	char buf[4096];
+	const char *p;
+	int n = 0;
+
+	(void)s;
+	a = th_append_file(t, "a", A_OFF, 2 * MiB, 100);
+	b = th_append_file(t, "b", B_OFF, 2 * MiB, 100);
+	d[0] = del(t, a, "a");
+	d[1] = del(t, b, "b");
+	assert_int_equal(famfs_reclaim_append(&t->fs, d, 2, NULL), 0);
+	th_append_file(t, "c", A_OFF, 2 * MiB, 100);
+	th_append_file(t, "e", B_OFF, 2 * MiB, 100);
+	famfs_kernel = &th_mock_kernel_noinval;
+	th_stderr_grab();
+	assert_int_equal(replay_fresh(t, 2), 0);
+	th_stderr_take(buf, sizeof(buf));
+	assert_int_equal(th_mock_off_of(t, "c"), A_OFF);
+	assert_int_equal(th_mock_off_of(t, "e"), B_OFF);
+	for (p = buf; (p = strstr(p, "FAMFS_IOC_MAP_INVALIDATE")); p++)
+		n++;
+	assert_int_equal(n, 1);
+	assert_null(strstr(buf, "cannot drop"));
+	/* the same module in a later replay: not asked again, nothing said */
+	th_stderr_grab();
+	assert_int_equal(replay_fresh(t, 2), 0);
+	th_stderr_take(buf, sizeof(buf));
+	assert_null(strstr(buf, "FAMFS_IOC_MAP_INVALIDATE"));
+	famfs_kernel = &th_mock_kernel;
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_reuse_part),
 		cmocka_unit_test(test_no_reuse),
 		cmocka_unit_test(test_reuse_rounds),
+		cmocka_unit_test(test_old_module),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -422,6 +422,17 @@ const struct famfs_kernel_ops th_mock_kernel = {
 	.held = th_mock_held,
 };
 
+/* the same without FAMFS_IOC_MAP_INVALIDATE: a famfs.ko of issue 29's
+ * first reclaim */
+const struct famfs_kernel_ops th_mock_kernel_noinval = {
+	TH_MOCK_V2,
+	.dev_add = th_mock_dev_add,
+	.dev_get = th_mock_dev_get,
+	.map_create_v3 = th_mock_map_create_v3_old,
+	.map_get_v3 = th_mock_map_get_v3,
+	.held = th_mock_held,
+};
+
 /* the same without v3: a famfs.ko of issue 11's time */
 const struct famfs_kernel_ops th_mock_kernel_v2 = { TH_MOCK_V2 };
 

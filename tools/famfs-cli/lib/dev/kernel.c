@@ -188,16 +188,19 @@ static void v3_hdr(struct famfs_ioc_map_v2 *h, const struct famfs_fmap *m,
 	h->ext_list = (uint64_t)(uintptr_t)l;
 }
 
-/* MAP_CREATE_V3's header for m: FAMFS_IOC_MAP_PAGES for a small file */
+/* MAP_CREATE_V3's header for m: FAMFS_IOC_MAP_PAGES for a small file,
+ * and flags */
 static void v3_create_hdr(struct famfs_ioc_map_v2 *h,
-			  const struct famfs_fmap *m, union v3_list *l)
+			  const struct famfs_fmap *m, union v3_list *l,
+			  uint32_t flags)
 {
 	v3_hdr(h, m, l);
+	h->flags = flags;
 	if (m->pages)
-		h->flags = FAMFS_IOC_MAP_PAGES;
+		h->flags |= FAMFS_IOC_MAP_PAGES;
 }
 
-static int fmap_create_v3(int fd, const struct famfs_fmap *m)
+static int fmap_create_v3(int fd, const struct famfs_fmap *m, uint32_t flags)
 {
 	struct famfs_ioc_map_v2 h;
 	union v3_list *l;
@@ -208,7 +211,7 @@ static int fmap_create_v3(int fd, const struct famfs_fmap *m)
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
-	v3_create_hdr(&h, m, l);
+	v3_create_hdr(&h, m, l, flags);
 	for (uint32_t i = 0; i < m->count; i++) {
 		if (m->extent_type != FAMFS_INTERLEAVED_EXTENT) {
 			if (i >= FAMFS_IOC_MAX_EXTENTS_V2)
@@ -310,7 +313,7 @@ int famfs_fmap_create(int fd, const struct famfs_fmap *m)
 
 	/* a small file's page extents: only v3 takes them (with the flag) */
 	if (famfs_fmap_multidev(m) || m->pages)
-		return fmap_create_v3(fd, m);
+		return fmap_create_v3(fd, m, 0);
 	if (m->extent_type == SIMPLE_DAX_EXTENT && m->count <= FAMFS_MAX_EXTENTS) {
 		struct famfs_ioc_map v1;
 
@@ -335,6 +338,38 @@ int famfs_fmap_create(int fd, const struct famfs_fmap *m)
 					    (const void *)m->iext :
 					    (const void *)m->ext);
 	return famfs_kernel->map_create_v2(fd, &v2);
+}
+
+/* the module (its ops) that refused FAMFS_IOC_MAP_INVALIDATE: not asked
+ * again (a process talks to one famfs.ko; unit tests swap mocks) */
+static const struct famfs_kernel_ops *no_invalidate;
+
+int famfs_fmap_create_fresh(int fd, const struct famfs_fmap *m, int *cache_rc)
+{
+	int rc = -ENOTTY;
+
+	*cache_rc = 0;
+	if (famfs_kernel->map_create_v3 && no_invalidate != famfs_kernel)
+		rc = fmap_create_v3(fd, m, FAMFS_IOC_MAP_INVALIDATE);
+	if (!rc) {
+		famfs_flush_stats.file_invalidates++;
+		return 0;
+	}
+	if (rc != -ENOTTY && rc != -EINVAL)
+		return rc;
+	/* no v3 (the 2024 module), a famfs.ko older than the flag, or a
+	 * map it refuses anyway (then refused again here) */
+	rc = famfs_fmap_create(fd, m);
+	if (rc)
+		return rc;
+	if (famfs_kernel->map_create_v3 && no_invalidate != famfs_kernel) {
+		no_invalidate = famfs_kernel;
+		famfs_note("this famfs.ko does not take FAMFS_IOC_MAP_INVALIDATE: a file made on memory a deleted file had gets this host's cache lines of it dropped only after it is mapped (FAMFSIOC_CACHE); a reader that opens it in between may load stale lines (update famfs.ko)");
+	}
+	*cache_rc = famfs_file_cache(fd, true);
+	if (!*cache_rc)
+		famfs_flush_stats.file_invalidates++;
+	return 0;
 }
 
 /* Set by the first famfs_kernel_v2 that learnt something, for the

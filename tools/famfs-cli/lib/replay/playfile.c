@@ -125,18 +125,23 @@ static bool on_gone_memory(const struct lp_ctx *c,
 	return c->gone_all || (c->gone && famfs_alloc_meets(c->gone, e));
 }
 
-/* the new file at fd, on memory a deleted file had: this host's cache
- * lines of it dropped, right after its MAP_CREATE (a no-op in famfs.ko on
- * a coherent mount) */
-static void reused_memory_fresh(int fd, const char *p)
+/* the new file at fd gets its memory; on memory a deleted file had,
+ * with this host's cache lines of it dropped before the map is published
+ * (FAMFS_IOC_MAP_INVALIDATE; a no-op in famfs.ko on a coherent mount), or
+ * right after it by a famfs.ko without the flag */
+static int map_new_file(struct lp_ctx *c, int fd, const char *p,
+			const struct famfs_fmap *want,
+			const struct famfs_log_entry *e)
 {
-	int rc = famfs_file_cache(fd, true);
+	int rc, crc;
 
-	if (!rc)
-		famfs_flush_stats.file_invalidates++;
-	else if (rc != -ENOTTY)
+	if (!on_gone_memory(c, e))
+		return famfs_fmap_create(fd, want);
+	rc = famfs_fmap_create_fresh(fd, want, &crc);
+	if (!rc && crc && crc != -ENOTTY)
 		famfs_warn("%s: cannot drop this host's cache lines of its memory: %s (famfs flush -i before reading it through a mapping)",
-			   p, strerror(-rc));
+			   p, strerror(-crc));
+	return rc;
 }
 
 /*
@@ -207,11 +212,9 @@ again:
 		famfs_warn("%s: chown: %s", p, strerror(errno));
 	if (!mod && famfs_mnt_fchmod(fd, mode))
 		famfs_warn("%s: chmod: %s", p, strerror(errno));
-	rc = famfs_fmap_create(fd, &want);
+	rc = map_new_file(c, fd, p, &want, e);
 	if (rc == 0) {
 		c->r->created_files++;
-		if (on_gone_memory(c, e))
-			reused_memory_fresh(fd, p);
 		close(fd);
 		return 0;
 	}
