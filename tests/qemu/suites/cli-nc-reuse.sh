@@ -4,9 +4,11 @@
 # reads file f through its mapping (its CPU caches may keep f's lines), a
 # removes f, b replays the DELETE and lets go, a's pass reclaims f's memory
 # and gives it to a new file g.  When b's replay makes g it drops its cache
-# lines of g's memory (FAMFSIOC_CACHE invalidate; FAMFS_DEBUG_FLUSH counts
-# file_invalidates), so no load of b ever serves f's bytes as g's: before
-# reclaim, a new file's memory was never in any host's caches.  Only a
+# lines of g's memory before the map is published (MAP_CREATE_V3 with
+# FAMFS_IOC_MAP_INVALIDATE: a famfs:famfs_cache "map" event of g's 2 MiB;
+# FAMFS_DEBUG_FLUSH counts file_invalidates), so no load of b ever serves
+# f's bytes as g's: before reclaim, a new file's memory was never in any
+# host's caches.  Only a
 # file on memory a DELETE earlier in the log owned is dropped: b's new
 # mount replays h (never reclaimed memory) and g, and drops g's alone.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
@@ -28,9 +30,17 @@ if [ "$FAMFS_HOST" = b ]; then
 	t_ok b-f-gone test ! -e $M/d/f
 	sync_post ncr-b-played
 	sync_wait ncr-a-g 120 a || exit 0
+	trace_have famfs/famfs_cache && trace_on famfs/famfs_cache
 	OUT=$(FAMFS_DEBUG_FLUSH=1 famfs logplay $M 2>&1)
 	t_eq b-play-g 1 "$(echo "$OUT" | grep -c 'famfs: flush:')"
 	t_eq b-g-invalidated 1 "$(flush_stat file_invalidates)"
+	if trace_have famfs/famfs_cache; then
+		trace_off famfs/famfs_cache
+		t_eq b-g-dropped-by-create "map/invalidate=2097152" \
+			"$(cache_counts | tr ' ' '\n' | grep '^map/')"
+	else
+		trace_missing b-g-dropped-by-create "the famfs/famfs_cache tracepoint"
+	fi
 	t_rc b-g-verifies 0 famfs verify -S 32 $M/d/g
 	t_rc b-f-seed-not-g 3 famfs verify -S 31 $M/d/g
 	# a replay that makes nothing drops nothing
