@@ -97,7 +97,8 @@ static inline u64 famfs_backing_daddr(const struct famfs_backing *b, u64 off)
 /*
  * One contiguous range of device memory a mapped file uses: a simple extent,
  * or one strip of an interleaved extent.  Every one of them is a node in the
- * per-mount tree of mapped memory (map.c).
+ * per-mount tree of mapped memory (map.c), from before its map is published
+ * (a walker of the tree copies it: famfs_kext_snap()).
  */
 struct famfs_kext {
 	u64			dev_off;	/* byte offset on the device */
@@ -163,6 +164,17 @@ struct famfs_fmap {
 	unsigned int		max_busy;
 	u32			nr_extents;	/* entries in @ext */
 	struct famfs_kext	ext[];
+};
+
+/*
+ * A copy of one extent of the tree and of its interleaved extent, taken
+ * under fsi->map_lock, for a walker that uses it after dropping the lock
+ * (famfs_kext_snap()): only @ext.iext (pointing at @iext) is a pointer
+ * left in it; @ext.fmap and @iext.strips are NULL.
+ */
+struct famfs_kext_copy {
+	struct famfs_kext	ext;
+	struct famfs_kiext	iext;
 };
 
 static inline bool famfs_fmap_interleaved(const struct famfs_fmap *fmap)
@@ -484,6 +496,7 @@ famfs_ext_first_overlap(struct famfs_sb_info *fsi, u32 dev, u64 start,
 			u64 end);
 bool famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
 			 u64 *file_off, u64 *dev_end);
+void famfs_kext_snap(struct famfs_kext_copy *dst, const struct famfs_kext *src);
 void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
 void famfs_zombies_reap(struct famfs_sb_info *fsi);
 u64 famfs_ext_held(struct famfs_sb_info *fsi, u32 dev, u64 start, u64 end,
