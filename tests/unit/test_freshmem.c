@@ -71,11 +71,13 @@ static unsigned long replay_fresh(struct th *t, unsigned long files)
 
 	remount(t);
 	famfs_flush_stats.file_invalidates = 0;
+	famfs_flush_stats.file_stale = 0;
 	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
 	clean(&r);
 	assert_int_equal(r.created_files, files);
-	/* each by the create itself */
-	assert_int_equal(th_mock_v3_invalidates,
+	/* each by the create itself, or by FAMFSIOC_CACHE after it (a
+	 * famfs.ko without the flag) */
+	assert_int_equal(th_mock_v3_invalidates + th_mock_cache_invalidates,
 			 famfs_flush_stats.file_invalidates);
 	return famfs_flush_stats.file_invalidates;
 }
@@ -152,8 +154,15 @@ static void test_reuse_rounds(void **s)
 	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
 	clean(&r);
 	assert_int_equal(r.created_files, 2);
+	/* a round with the DELETE and the RECLAIM alone */
 	d = del(t, a, "a");
 	assert_int_equal(famfs_reclaim_append(&t->fs, &d, 1, NULL), 0);
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	clean(&r);
+	assert_int_equal(r.created_files, 2);
+	assert_int_equal(r.removed, 1);
+	assert_int_equal(famfs_flush_stats.file_invalidates, 0);
+	/* the next round: the file on its memory */
 	th_append_file(t, "c", A_OFF, 2 * MiB, 100);
 	th_append_file(t, "e", D_OFF, 2 * MiB, 100);
 	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
@@ -166,8 +175,8 @@ static void test_reuse_rounds(void **s)
 }
 
 /* a famfs.ko without FAMFS_IOC_MAP_INVALIDATE: the files on reclaimed
- * memory made all the same (then FAMFSIOC_CACHE: not a famfs file here,
- * nothing dropped), and said once, not per file */
+ * memory made all the same, then FAMFSIOC_CACHE (the mock's, counted),
+ * and said once, not per file */
 static void test_old_module(void **s)
 {
 	struct th *t = fs_with_table();
@@ -186,19 +195,57 @@ static void test_old_module(void **s)
 	th_append_file(t, "e", B_OFF, 2 * MiB, 100);
 	famfs_kernel = &th_mock_kernel_noinval;
 	th_stderr_grab();
-	assert_int_equal(replay_fresh(t, 2), 0);
+	assert_int_equal(replay_fresh(t, 2), 2);
 	th_stderr_take(buf, sizeof(buf));
+	assert_int_equal(th_mock_cache_invalidates, 2);
+	assert_int_equal(th_mock_v3_invalidates, 0);
+	assert_int_equal(famfs_flush_stats.file_stale, 0);
 	assert_int_equal(th_mock_off_of(t, "c"), A_OFF);
 	assert_int_equal(th_mock_off_of(t, "e"), B_OFF);
 	for (p = buf; (p = strstr(p, "FAMFS_IOC_MAP_INVALIDATE")); p++)
 		n++;
 	assert_int_equal(n, 1);
+	assert_non_null(strstr(buf, "dropped only after it is mapped"));
 	assert_null(strstr(buf, "cannot drop"));
 	/* the same module in a later replay: not asked again, nothing said */
 	th_stderr_grab();
-	assert_int_equal(replay_fresh(t, 2), 0);
+	assert_int_equal(replay_fresh(t, 2), 2);
+	assert_int_equal(th_mock_cache_invalidates, 2);
 	th_stderr_take(buf, sizeof(buf));
 	assert_null(strstr(buf, "FAMFS_IOC_MAP_INVALIDATE"));
+	famfs_kernel = &th_mock_kernel;
+	th_free(t);
+}
+
+/* a famfs.ko without v3 and without FAMFSIOC_CACHE: nothing drops the
+ * lines; said once (not that they are dropped after the map), counted in
+ * file_stale, no file_invalidates */
+static void test_no_v3_module(void **s)
+{
+	struct th *t = fs_with_table();
+	uint64_t a, b, d[2];
+	char buf[4096];
+	const char *p;
+	int n = 0;
+
+	(void)s;
+	a = th_append_file(t, "a", A_OFF, 2 * MiB, 100);
+	b = th_append_file(t, "b", B_OFF, 2 * MiB, 100);
+	d[0] = del(t, a, "a");
+	d[1] = del(t, b, "b");
+	assert_int_equal(famfs_reclaim_append(&t->fs, d, 2, NULL), 0);
+	th_append_file(t, "c", A_OFF, 2 * MiB, 100);
+	th_append_file(t, "e", B_OFF, 2 * MiB, 100);
+	famfs_kernel = &th_mock_kernel_v2;
+	th_stderr_grab();
+	assert_int_equal(replay_fresh(t, 2), 0);
+	th_stderr_take(buf, sizeof(buf));
+	assert_int_equal(famfs_flush_stats.file_stale, 2);
+	assert_null(strstr(buf, "dropped only after it is mapped"));
+	for (p = buf; (p = strstr(p, "no FAMFSIOC_CACHE")); p++)
+		n++;
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(buf, "are not dropped"));
 	famfs_kernel = &th_mock_kernel;
 	th_free(t);
 }
@@ -211,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_no_reuse),
 		cmocka_unit_test(test_reuse_rounds),
 		cmocka_unit_test(test_old_module),
+		cmocka_unit_test(test_no_v3_module),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

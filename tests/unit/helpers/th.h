@@ -131,6 +131,10 @@ int th_mock_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h);
  * than the flag), in th_mock_kernel_noinval */
 int th_mock_map_create_v3_old(int fd, const struct famfs_ioc_map_v2 *h);
 extern const struct famfs_kernel_ops th_mock_kernel_noinval;
+/* FAMFSIOC_CACHE of the mock, in th_mock_kernel_noinval: 0, counted
+ * (th_mock_cache_invalidates: FAMFS_CACHE_INVALIDATE calls) */
+int th_mock_cache(int fd, const struct famfs_ioc_cache *c);
+extern unsigned long th_mock_cache_invalidates;
 /* FAMFSIOC_HELD: each range held 0 bytes unless the hook sets r->held (or
  * fails the call: its -errno) */
 extern int (*th_mock_held_hook)(struct famfs_ioc_held_range *r);

@@ -93,6 +93,8 @@ struct famfs_flush_stats {
 	unsigned long file_invalidates;	/* new files on reclaimed memory:
 					 * their lines dropped (by the create,
 					 * or by FAMFSIOC_CACHE after it) */
+	unsigned long file_stale;	/* new files on reclaimed memory whose
+					 * lines nothing here could drop */
 };
 extern struct famfs_flush_stats famfs_flush_stats;
 void famfs_flush_stats_print(FILE *f);
