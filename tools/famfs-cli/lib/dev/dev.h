@@ -92,7 +92,10 @@ struct famfs_flush_stats {
 	unsigned long crc_retries;	/* checks redone after a refresh */
 	unsigned long file_invalidates;	/* new files on reclaimed memory:
 					 * their lines dropped (by the create,
-					 * or by FAMFSIOC_CACHE after it) */
+					 * or by FAMFSIOC_CACHE after it) --
+					 * or asked to be: on a coherent mount
+					 * famfs.ko has nothing to drop and
+					 * does nothing, counted all the same */
 	unsigned long file_stale;	/* new files on reclaimed memory whose
 					 * lines nothing here could drop */
 };
@@ -200,9 +203,13 @@ int famfs_fmap_create(int fd, const struct famfs_fmap *m);
  * famfs_flush_stats.file_invalidates).  A famfs.ko without the flag
  * (EINVAL, then the map taken without it: said once, and not asked again)
  * or without v3 (ENOTTY): famfs_fmap_create, then famfs_file_cache
- * invalidate (the window between the two calls stays open).  The create's
- * 0 or -errno; *cache_rc: 0 when the lines were dropped, else that
- * famfs_file_cache's -errno (-ENOTTY: nothing here could drop them). */
+ * invalidate (the window between the two calls stays open); once per
+ * module a note says which of the two it lacks and whether FAMFSIOC_CACHE
+ * dropped the lines after the map or, lacking that too, nothing did (a
+ * warning).  The create's 0 or -errno; *cache_rc: 0 when the lines were
+ * dropped, else that famfs_file_cache's -errno (-ENOTTY: nothing here
+ * could drop them, already said; counted in famfs_flush_stats.file_stale
+ * as every failed drop). */
 int famfs_fmap_create_fresh(int fd, const struct famfs_fmap *m, int *cache_rc);
 /* Read a file's map: MAP_GET_V2 (the count, then the list) -- MAP_GET_V3
  * when v2 says EOVERFLOW (a map on a member) -- or, from a module without

@@ -75,10 +75,12 @@ int famfs_file_cache(int fd, bool invalidate)
 	struct stat st;
 
 	/* not famfs: nothing this could flush (an empty file or one of
-	 * /proc, size 0, never reached the ioctl and "succeeded") */
+	 * /proc, size 0, never reached the ioctl and "succeeded"); a unit
+	 * test's mock FAMFSIOC_CACHE answers for its files, which are not */
 	if (fstatfs(fd, &sf) || fstat(fd, &st))
 		return -errno;
-	if ((uint32_t)sf.f_type != FAMFS_SUPER_MAGIC)
+	if ((uint32_t)sf.f_type != FAMFS_SUPER_MAGIC &&
+	    (!famfs_kernel->cache || famfs_kernel->cache == real_cache))
 		return -ENOTTY;
 	if (st.st_size <= 0)
 		return 0;
@@ -340,9 +342,32 @@ int famfs_fmap_create(int fd, const struct famfs_fmap *m)
 	return famfs_kernel->map_create_v2(fd, &v2);
 }
 
-/* the module (its ops) that refused FAMFS_IOC_MAP_INVALIDATE: not asked
- * again (a process talks to one famfs.ko; unit tests swap mocks) */
-static const struct famfs_kernel_ops *no_invalidate;
+/* the module (its ops) that refused FAMFS_IOC_MAP_INVALIDATE or has no
+ * v3: not asked again (a process talks to one famfs.ko; unit tests swap
+ * mocks), and why (-EINVAL, -ENOTTY); the module the fallback was said
+ * for */
+static const struct famfs_kernel_ops *no_invalidate, *fallback_said;
+static int no_invalidate_rc;
+
+/* once per module: what the fallback does for a file on reclaimed memory */
+static void say_fallback(int cache_rc)
+{
+	const char *lacks = no_invalidate_rc == -EINVAL ?
+		"does not take FAMFS_IOC_MAP_INVALIDATE" :
+		"has no MAP_CREATE_V3 (so no FAMFS_IOC_MAP_INVALIDATE)";
+
+	if (fallback_said == famfs_kernel)
+		return;
+	if (!cache_rc) {
+		fallback_said = famfs_kernel;
+		famfs_note("this famfs.ko %s: a file made on memory a deleted file had gets this host's cache lines of it dropped only after it is mapped (FAMFSIOC_CACHE); a reader that opens it in between may load stale lines (update famfs.ko)",
+			   lacks);
+	} else if (cache_rc == -ENOTTY) {
+		fallback_said = famfs_kernel;
+		famfs_warn("this famfs.ko %s and has no FAMFSIOC_CACHE: this host's cache lines of reclaimed memory (a deleted file's, now a new file's) are not dropped, and a read of such a file may return the deleted file's data from them (update famfs.ko)",
+			   lacks);
+	}
+}
 
 int famfs_fmap_create_fresh(int fd, const struct famfs_fmap *m, int *cache_rc)
 {
@@ -359,16 +384,23 @@ int famfs_fmap_create_fresh(int fd, const struct famfs_fmap *m, int *cache_rc)
 		return rc;
 	/* no v3 (the 2024 module), a famfs.ko older than the flag, or a
 	 * map it refuses anyway (then refused again here) */
-	rc = famfs_fmap_create(fd, m);
-	if (rc)
-		return rc;
-	if (famfs_kernel->map_create_v3 && no_invalidate != famfs_kernel) {
+	if (no_invalidate != famfs_kernel) {
+		no_invalidate_rc = rc;
+		rc = famfs_fmap_create(fd, m);
+		if (rc)
+			return rc;
 		no_invalidate = famfs_kernel;
-		famfs_note("this famfs.ko does not take FAMFS_IOC_MAP_INVALIDATE: a file made on memory a deleted file had gets this host's cache lines of it dropped only after it is mapped (FAMFSIOC_CACHE); a reader that opens it in between may load stale lines (update famfs.ko)");
+	} else {
+		rc = famfs_fmap_create(fd, m);
+		if (rc)
+			return rc;
 	}
 	*cache_rc = famfs_file_cache(fd, true);
 	if (!*cache_rc)
 		famfs_flush_stats.file_invalidates++;
+	else
+		famfs_flush_stats.file_stale++;
+	say_fallback(*cache_rc);
 	return 0;
 }
 
