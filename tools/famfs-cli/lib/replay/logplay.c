@@ -202,6 +202,11 @@ void famfs_logplay_free(struct famfs_logplay *lp)
 	free(c);
 }
 
+void famfs_logplay_drop_all(struct famfs_logplay *lp)
+{
+	((struct lp_ctx *)lp)->gone_all = true;
+}
+
 uint64_t famfs_logplay_next(const struct famfs_logplay *lp)
 {
 	return ((const struct lp_ctx *)lp)->next;

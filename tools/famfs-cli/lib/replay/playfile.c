@@ -84,14 +84,40 @@ static void file_there(struct lp_ctx *c, const char *p, const char *rel,
  * extents meets it: a first mount of a large file system drops nothing but
  * what was reused.  (Review r38; what is left: docs/lifecycle.md.)
  */
+/* a DELETE whose file's memory is not known: fail closed -- every file
+ * this replay makes from now on gets its lines dropped; counted, said
+ * once (gone_all is not set again) */
+static void gone_unknown(struct lp_ctx *c, const char *what)
+{
+	c->gone_unknown++;
+	if (c->gone_all)
+		return;
+	c->gone_all = true;
+	famfs_warn("%s: the memory it freed is not known, so every file this replay makes gets this host's cache lines of its memory dropped",
+		   what);
+}
+
 void famfs_lp_gone(struct lp_ctx *c, const struct famfs_log_entry *e)
 {
 	struct famfs_log_entry f;
 	struct famfs_ns ns;
+	char what[80];
 
-	if (c->gone_all || famfs_ns_get(e, &ns) || ns.kind != FAMFS_LOG_FILE ||
-	    famfs_log_entry_at(c->fs, ns.object, &f) ||
-	    le16toh(f.type) != FAMFS_LOG_FILE)
+	if (famfs_ns_get(e, &ns)) {
+		gone_unknown(c, "a DELETE that cannot be read");
+		return;
+	}
+	if (ns.kind != FAMFS_LOG_FILE)
+		return;
+	if (famfs_log_entry_at(c->fs, ns.object, &f) ||
+	    le16toh(f.type) != FAMFS_LOG_FILE) {
+		snprintf(what, sizeof(what),
+			 "a DELETE of file %llu, whose FILE entry cannot be read",
+			 (unsigned long long)ns.object);
+		gone_unknown(c, what);
+		return;
+	}
+	if (c->gone_all)
 		return;
 	if (!c->gone) {
 		c->gone = calloc(1, sizeof(*c->gone));
@@ -138,6 +164,9 @@ static int map_new_file(struct lp_ctx *c, int fd, const char *p,
 	if (!on_gone_memory(c, e))
 		return famfs_fmap_create(fd, want);
 	rc = famfs_fmap_create_fresh(fd, want, &crc);
+	/* -ENOTTY: this famfs.ko can drop nothing, which
+	 * famfs_fmap_create_fresh said once (famfs_flush_stats.file_stale
+	 * counts the files) */
 	if (!rc && crc && crc != -ENOTTY)
 		famfs_warn("%s: cannot drop this host's cache lines of its memory: %s (famfs flush -i before reading it through a mapping)",
 			   p, strerror(-crc));
