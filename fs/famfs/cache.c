@@ -15,7 +15,10 @@
  *     written back, writes back and invalidates the range, so the next
  *     loads through a mapping read the memory;
  *   - does what FAMFSIOC_CACHE asks, for applications that manage their own
- *     mappings.
+ *     mappings;
+ *   - drops the lines of a new map's memory before the map is published,
+ *     when MAP_CREATE_V3 asks (FAMFS_IOC_MAP_INVALIDATE: memory that was
+ *     another file's, which this host may have cached).
  * A coherent mount (the default) does none of it, at the cost of one flag
  * test per call.
  *
@@ -143,6 +146,44 @@ int famfs_cache_range(struct inode *inode, const char *why, unsigned int op,
 	}
 	if (done && why)
 		trace_famfs_cache(inode, why, op, pos, done);
+	return rc;
+}
+
+/**
+ * famfs_cache_fmap - drop this host's cache lines of a new map's memory
+ * @inode: the file being mapped (for the tracepoint)
+ * @fmap:  its map, inserted (the memory claimed) and not yet published
+ *
+ * MAP_CREATE_V3 with FAMFS_IOC_MAP_INVALIDATE (ioctl.c): every extent and
+ * strip, its length rounded up to a page (where famfs_fmap_resolve() lets
+ * a fault reach), written back and invalidated as FAMFSIOC_CACHE does it.
+ * Nothing to do on a coherent mount.
+ *
+ * Return: 0, -EIO (the mount failed, a page is poisoned) or -EINTR (a
+ * fatal signal, checked every 2 MiB).
+ */
+int famfs_cache_fmap(struct inode *inode, const struct famfs_fmap *fmap)
+{
+	struct famfs_sb_info *fsi = FAMFS_SB(inode->i_sb);
+	u64 done = 0;
+	int rc = 0;
+	u32 i;
+
+	if (!famfs_noncoherent(fsi))
+		return 0;
+	for (i = 0; !rc && i < fmap->nr_extents; i++) {
+		const struct famfs_kext *ext = &fmap->ext[i];
+
+		if (famfs_sb_failed(fsi))
+			rc = -EIO;
+		else
+			rc = famfs_cache_dev(famfs_dev(fsi, ext->dev),
+					     ext->dev_off,
+					     round_up(ext->len, PAGE_SIZE),
+					     FAMFS_CACHE_INVALIDATE, &done);
+	}
+	if (done)
+		trace_famfs_cache(inode, "map", FAMFS_CACHE_INVALIDATE, 0, done);
 	return rc;
 }
 

@@ -97,7 +97,8 @@ static inline u64 famfs_backing_daddr(const struct famfs_backing *b, u64 off)
 /*
  * One contiguous range of device memory a mapped file uses: a simple extent,
  * or one strip of an interleaved extent.  Every one of them is a node in the
- * per-mount tree of mapped memory (map.c).
+ * per-mount tree of mapped memory (map.c), from before its map is published
+ * (a walker of the tree copies it: famfs_kext_snap()).
  */
 struct famfs_kext {
 	u64			dev_off;	/* byte offset on the device */
@@ -165,6 +166,17 @@ struct famfs_fmap {
 	struct famfs_kext	ext[];
 };
 
+/*
+ * A copy of one extent of the tree and of its interleaved extent, taken
+ * under fsi->map_lock, for a walker that uses it after dropping the lock
+ * (famfs_kext_snap()): only @ext.iext (pointing at @iext) is a pointer
+ * left in it; @ext.fmap and @iext.strips are NULL.
+ */
+struct famfs_kext_copy {
+	struct famfs_kext	ext;
+	struct famfs_kiext	iext;
+};
+
 static inline bool famfs_fmap_interleaved(const struct famfs_fmap *fmap)
 {
 	return fmap->extent_type == FAMFS_INTERLEAVED_EXTENT;
@@ -183,9 +195,10 @@ static inline bool famfs_fmap_pages(const struct famfs_fmap *fmap)
  * of simple extent i is @devs[i], of strip j of interleaved extent i
  * @devs[FAMFS_DEVS_IDX(i, j)] (all 0 but for MAP_CREATE_V3, whose list as
  * read is @v3, for the checks of its device fields; famfs_map_v3_check()).
- * @flags: the v3 header's (FAMFS_IOC_MAP_PAGES), 0 for v1 and v2.
+ * @flags: the v3 header's (FAMFS_MAP_V3_FLAGS), 0 for v1 and v2.
  */
 #define FAMFS_DEVS_IDX(i, j)	((i) * FAMFS_IOC_MAX_STRIPS + (j))
+#define FAMFS_MAP_V3_FLAGS	(FAMFS_IOC_MAP_PAGES | FAMFS_IOC_MAP_INVALIDATE)
 struct famfs_map_req {
 	u32				extent_type;
 	u32				file_type;
@@ -483,6 +496,7 @@ famfs_ext_first_overlap(struct famfs_sb_info *fsi, u32 dev, u64 start,
 			u64 end);
 bool famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
 			 u64 *file_off, u64 *dev_end);
+void famfs_kext_snap(struct famfs_kext_copy *dst, const struct famfs_kext *src);
 void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
 void famfs_zombies_reap(struct famfs_sb_info *fsi);
 u64 famfs_ext_held(struct famfs_sb_info *fsi, u32 dev, u64 start, u64 end,
@@ -523,6 +537,7 @@ void famfs_pins_queue(struct work_struct *work);
 int famfs_cache_range(struct inode *inode, const char *why, unsigned int op,
 		      u64 pos, u64 len);
 int famfs_ioc_cache(struct file *file, struct famfs_ioc_cache __user *uarg);
+int famfs_cache_fmap(struct inode *inode, const struct famfs_fmap *fmap);
 
 /* inode.c */
 extern const struct inode_operations famfs_dir_inode_operations;

@@ -16,7 +16,10 @@
  * FAMFSIOC_DEV_ADD, FAMFSIOC_DEV_GET  the devices of the mount (members.c).
  * FAMFSIOC_MAP_CREATE_V3, FAMFSIOC_MAP_GET_V3  maps that name devices
  *			(ioctl_v3.c); with FAMFS_IOC_MAP_PAGES, a small file's
- *			page extents (which v1 and v2 gets cannot show).
+ *			page extents (which v1 and v2 gets cannot show); with
+ *			FAMFS_IOC_MAP_INVALIDATE, this host's cache lines of
+ *			the map's memory dropped before the map is published
+ *			(cache.c).
  * FAMFSIOC_NS		the tool's namespace changes (nsop.c).
  * FAMFSIOC_HELD	whether memory is still referenced here (held.c).
  *
@@ -395,12 +398,13 @@ int famfs_map_create(struct file *file, struct famfs_map_req *req,
 		rc = -EIO;
 		goto out_unlock;
 	}
-	/* MAP_CREATE_V3 takes one flag: small files (page extents) */
-	if (v2 && ((v2->flags & ~(version == 3 ? FAMFS_IOC_MAP_PAGES : 0)) ||
+	/* MAP_CREATE_V3's flags: small files, memory to drop from caches */
+	if (v2 && ((v2->flags & ~(version == 3 ? FAMFS_MAP_V3_FLAGS : 0)) ||
 		   memchr_inv(v2->reserved, 0, sizeof(v2->reserved)))) {
 		famfs_mc_err(&mc, "flags %#x or reserved fields are not 0%s",
 			     v2->flags, version == 3 ?
-			     " (FAMFS_IOC_MAP_PAGES aside)" : "");
+			     " (FAMFS_IOC_MAP_PAGES and FAMFS_IOC_MAP_INVALIDATE aside)" :
+			     "");
 		rc = -EINVAL;
 		goto out_unlock;
 	}
@@ -446,6 +450,21 @@ int famfs_map_create(struct file *file, struct famfs_map_req *req,
 			famfs_mc_err(&mc, "%s (%#llx+%#llx) overlaps another extent of the map",
 				     what, e->dev_off, e->len);
 		goto out_unlock;
+	}
+	/*
+	 * The memory is the file's now; nothing reaches it through the file
+	 * until the map is published below (i_rwsem held, fmap not set):
+	 * this host's lines of it go first, so no load finds what they held
+	 * of the memory's former file.
+	 */
+	if (req->flags & FAMFS_IOC_MAP_INVALIDATE) {
+		rc = famfs_cache_fmap(inode, fmap);
+		if (rc) {
+			famfs_mc_err(&mc, "cannot drop this host's cache lines of its memory: %d",
+				     rc);
+			famfs_fmap_remove(fsi, fmap);
+			goto out_unlock;
+		}
 	}
 
 	i_size_write(inode, fmap->file_size);

@@ -260,6 +260,33 @@ bool famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
 	return true;
 }
 
+/**
+ * famfs_kext_snap() - copy an extent of the tree, to use without map_lock
+ * @dst: the copy
+ * @src: an extent in fsi->ext_tree; the caller holds fsi->map_lock
+ *
+ * An extent in the tree is freed with its map, and a map does not always
+ * live as long as its inode: MAP_CREATE inserts it (@fmap->inode set) and
+ * may still remove and free it before publishing it (ioctl.c: the cache
+ * drop of FAMFS_IOC_MAP_INVALIDATE failing with EIO or EINTR), a file's
+ * eviction moves it to the zombies or frees it.  So whoever found @src
+ * under the lock uses the copy after dropping it, never @src, and needs
+ * nothing of the copy but famfs_kext_file_off() and its fields.
+ */
+void famfs_kext_snap(struct famfs_kext_copy *dst, const struct famfs_kext *src)
+{
+	dst->ext = *src;
+	RB_CLEAR_NODE(&dst->ext.node);
+	dst->ext.fmap = NULL;
+	if (src->iext) {
+		dst->iext = *src->iext;
+		dst->iext.strips = NULL;
+		dst->ext.iext = &dst->iext;
+	} else {
+		memset(&dst->iext, 0, sizeof(dst->iext));
+	}
+}
+
 static struct famfs_kext *famfs_ext_of(struct rb_node *n)
 {
 	return rb_entry(n, struct famfs_kext, node);

@@ -138,7 +138,8 @@ static void famfs_pfn_owner(void *ctx, unsigned long pfn, char *buf,
 			    size_t size)
 {
 	struct famfs_sb_info *fsi = ctx;
-	const struct famfs_kext *ext;
+	const struct famfs_kext *ext = NULL, *found;
+	struct famfs_kext_copy copy;
 	struct famfs_backing *b = NULL;
 	struct inode *inode = NULL;
 	struct dentry *dentry;
@@ -159,11 +160,17 @@ static void famfs_pfn_owner(void *ctx, unsigned long pfn, char *buf,
 	}
 	off = (u64)(pfn - b->pfn) << PAGE_SHIFT;
 	mutex_lock(&fsi->map_lock);
-	ext = famfs_ext_first_overlap(fsi, i, off, off + PAGE_SIZE);
-	if (ext) {
-		/* Still in the tree: the inode is not freed yet. */
-		inode = ext->fmap->inode;
-		ino = inode ? inode->i_ino : ext->fmap->ino;
+	found = famfs_ext_first_overlap(fsi, i, off, off + PAGE_SIZE);
+	if (found) {
+		/*
+		 * Still in the tree: the inode is not freed yet; but the map
+		 * may be freed while it lives (an unpublished one, see
+		 * famfs_kext_snap()): only the copy is used after the unlock.
+		 */
+		famfs_kext_snap(&copy, found);
+		ext = &copy.ext;
+		inode = found->fmap->inode;
+		ino = inode ? inode->i_ino : found->fmap->ino;
 		inode = inode ? igrab(inode) : NULL;
 	}
 	mutex_unlock(&fsi->map_lock);
@@ -177,7 +184,6 @@ static void famfs_pfn_owner(void *ctx, unsigned long pfn, char *buf,
 			  ino);
 		return;
 	}
-	/* The map and @ext live as long as the inode. */
 	pbuf = kmalloc(PATH_MAX, GFP_KERNEL);
 	dentry = pbuf ? d_find_alias(inode) : NULL;
 	if (dentry) {

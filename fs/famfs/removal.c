@@ -135,31 +135,46 @@ static void famfs_wait_evictions(struct super_block *sb)
 	} while (busy);
 }
 
-/* Send SIGBUS to whoever maps the failed range of each file it hits. */
+/*
+ * Send SIGBUS to whoever maps the failed range of each file it hits.
+ *
+ * An extent in the tree can belong to a map that is not published, and may
+ * never be: MAP_CREATE inserts the map with its inode set before it drops
+ * this host's cache lines of the memory (FAMFS_IOC_MAP_INVALIDATE), and
+ * removes and frees it if that fails, which this very failure can make it
+ * do (EIO), while the inode lives on.  A reference on the inode therefore
+ * does not keep the extent: what is needed of it is copied under map_lock
+ * (famfs_kext_snap()) and only the copy is used after.  The file of an
+ * unpublished map has no mapping of it to kill yet.
+ */
 static void famfs_kill_range(struct famfs_sb_info *fsi, u32 dev, u64 start,
 			     u64 end, int mf_flags)
 {
 	u64 cursor = start;
 
 	while (cursor < end) {
+		const struct famfs_kext *found;
 		const struct famfs_kext *ext;
+		struct famfs_kext_copy copy;
 		struct inode *inode = NULL;
 		u64 s, e;
 
 		mutex_lock(&fsi->map_lock);
-		ext = famfs_ext_first_overlap(fsi, dev, cursor, end);
-		if (!ext) {
+		found = famfs_ext_first_overlap(fsi, dev, cursor, end);
+		if (!found) {
 			mutex_unlock(&fsi->map_lock);
 			break;
 		}
+		famfs_kext_snap(&copy, found);
+		ext = &copy.ext;
 		s = max(cursor, ext->dev_off);
 		e = min(end, ext->dev_off + ext->len);
 		cursor = ext->dev_off + ext->len;
 		/*
-		 * The map (and @ext) lives as long as the inode; a deleted
-		 * file's map kept for its referenced pages has none (pins.c).
+		 * A deleted file's map kept for its referenced pages has no
+		 * inode (pins.c).  @found is not looked at after the unlock.
 		 */
-		inode = ext->fmap->inode ? igrab(ext->fmap->inode) : NULL;
+		inode = found->fmap->inode ? igrab(found->fmap->inode) : NULL;
 		mutex_unlock(&fsi->map_lock);
 
 		if (!inode)

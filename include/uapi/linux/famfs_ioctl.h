@@ -105,7 +105,8 @@ struct famfs_ioc_map_v2 {
 	__u64 file_size;
 	__u32 ext_count;		/* entries at ext_list, see below */
 	__u32 flags;			/* 0; MAP_CREATE_V3 also takes
-					 * FAMFS_IOC_MAP_PAGES (below) */
+					 * FAMFS_IOC_MAP_PAGES and
+					 * FAMFS_IOC_MAP_INVALIDATE (below) */
 	__u64 ext_list;			/* user address of ext_count
 					 * struct famfs_extent (simple) or
 					 * struct famfs_ioc_iext (interleaved) */
@@ -147,7 +148,8 @@ struct famfs_ioc_map_v2 {
  *		file like any other.
  *   EIO	the mount had a memory failure
  *   EINVAL	v2: flags or reserved[] of the header are not 0 (v3 takes
- *		the flag FAMFS_IOC_MAP_PAGES: small files, below)
+ *		the flags FAMFS_IOC_MAP_PAGES, small files, and
+ *		FAMFS_IOC_MAP_INVALIDATE, below)
  *   EOPNOTSUPP	unknown extent_type or file_type (v1 knows only simple
  *		extents); an interleaved file that is not FAMFS_REG
  *   EINVAL	no extents (ext_list_count / ext_count is 0)
@@ -182,6 +184,7 @@ struct famfs_ioc_map_v2 {
  *   EADDRINUSE	an extent or strip overlaps memory another file (or another
  *		extent or strip of this map) is mapped to (fs/famfs/map.c
  *		says why that is refused)
+ *   EIO, EINTR	v3 with FAMFS_IOC_MAP_INVALIDATE only (below)
  *
  * A refused MAP_CREATE leaves the file unmapped and claims no memory.
  *
@@ -346,8 +349,9 @@ struct famfs_ioc_iext_v3 {
 
 /*
  * Small files in 4 KiB pages (format revision 3, INCOMPAT_SMALL_FILES):
- * MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES in the header's flags (the only
- * flag any map ioctl takes; MAP_CREATE_V2's flags stay 0) gives a file
+ * MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES in the header's flags (one of the
+ * two flags only MAP_CREATE_V3 takes, with FAMFS_IOC_MAP_INVALIDATE below;
+ * MAP_CREATE_V2's flags stay 0) gives a file
  * smaller than FAMFS_IOC_SMALL_MAX bytes 1..FAMFS_IOC_MAX_PAGE_EXTENTS
  * simple extents ("page extents") whose offsets and lengths are multiples
  * of FAMFS_IOC_PAGE_SIZE, each inside one 2 MiB unit of its device, so that
@@ -364,7 +368,8 @@ struct famfs_ioc_iext_v3 {
  * EFAULT (header) and EROFS one log line, as without it):
  *
  *   EPERM, EFAULT, EROFS, EEXIST, EBUSY, EIO	as without the flag
- *   EINVAL	flags has another bit; reserved[] is not 0
+ *   EINVAL	flags has another bit (but FAMFS_IOC_MAP_INVALIDATE);
+ *		reserved[] is not 0
  *   EOPNOTSUPP	unknown extent_type or file_type; an interleaved file that
  *		is not FAMFS_REG (as without the flag)
  *   EOPNOTSUPP	the kernel's page size is not FAMFS_IOC_PAGE_SIZE
@@ -397,6 +402,31 @@ struct famfs_ioc_iext_v3 {
 #define FAMFS_IOC_MAX_PAGE_EXTENTS	16
 #define FAMFS_IOC_PAGE_SIZE		4096ULL
 #define FAMFS_IOC_SMALL_MAX		(2ULL << 20)	/* file sizes below it */
+
+/*
+ * Memory that was another file's (issue 29: a deleted file's memory,
+ * reclaimed and given to a new file): MAP_CREATE_V3 with
+ * FAMFS_IOC_MAP_INVALIDATE in the header's flags (alone or with
+ * FAMFS_IOC_MAP_PAGES) writes back and invalidates this host's CPU cache
+ * lines of the map's memory -- every extent and strip, its length rounded
+ * up to 4 KiB, as FAMFSIOC_CACHE with FAMFS_CACHE_INVALIDATE would -- once
+ * that memory is claimed and before the map is published: no read(2),
+ * fault or FAMFSIOC_CACHE of the file, by any process, sees the map before
+ * those lines are gone, so none can load what this host cached of the
+ * memory's former file.  On a coherent mount there is nothing to do (the
+ * flag is accepted).  The flag is not part of the map: MAP_GET_V3 never
+ * shows it.  It adds two errors after every check of the contract (the
+ * file stays unmapped and its memory is given back):
+ *
+ *   EIO	the mount failed, or a page of the map is poisoned
+ *   EINTR	a fatal signal (SIGKILL) arrived meanwhile (checked every
+ *		2 MiB; a map may be a device's size)
+ *
+ * A famfs.ko without the flag refuses it (EINVAL: flags has an unknown
+ * bit); its caller may make the map without it, then issue FAMFSIOC_CACHE,
+ * which leaves a window between the two calls.
+ */
+#define FAMFS_IOC_MAP_INVALIDATE	(1U << 1)	/* famfs_ioc_map_v2.flags */
 
 /*
  * FAMFSIOC_DEV_GET: what device @index of the mount is.  Set index (the

@@ -12,8 +12,12 @@
  *   trace  (named only) one create refused for its device (ENODEV), for
  *          the suite to read the famfs:famfs_map_create event it leaves:
  *          rc -19, first extent TRACE_OFF+TRACE_LEN
+ *   inval  FAMFS_IOC_MAP_INVALIDATE: accepted alone and with
+ *          FAMFS_IOC_MAP_PAGES, the map as without it (MAP_GET_V3 never
+ *          shows it); another unknown flag, and the flag on MAP_CREATE_V2,
+ *          EINVAL; the files made are removed again (INV..INV+4M)
  *
- * Every create here is refused: the file stays unmapped and claims
+ * Every other create here is refused: the file stays unmapped and claims
  * nothing, wherever its extents point (V3B, 340M.., is also module_ioctl_v2's).
  */
 #include "module_test.h"
@@ -26,6 +30,8 @@ static int nfile;
 #define NODEV		5		/* nothing attached there */
 #define TRACE_OFF	(100 * MiB)
 #define TRACE_LEN	TWO_MiB
+#define INV		(334 * MiB)	/* module_ioctl's end at 330M,
+					 * module_ioctl_v2's 332M..334M */
 
 static int newfile(void)
 {
@@ -188,9 +194,88 @@ static void test_trace(void)
 	bad3("trace-refused", ENODEV, SIMPLE_DAX_EXTENT, TRACE_LEN, 1, &d);
 }
 
+/* MAP_CREATE_V3 of one extent @d with @flags on a new file: errno @want
+ * (0: mapped, and MAP_GET_V3 shows that extent with @shown flags); the
+ * file (@keep: its name under mpt) is left for the caller */
+static void inval3(const char *name, unsigned int flags, int want,
+		   unsigned long long size, struct famfs_ioc_dext d,
+		   unsigned int shown, char *keep, size_t n)
+{
+	struct famfs_ioc_map_v2 m = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG,
+					     size, 1, &d);
+	struct famfs_ioc_map_v2 g = mapv2_mk(0, 0, 0, 0, NULL);
+	struct famfs_ioc_dext got;
+	char n2[160];
+	int fd;
+
+	snprintf(keep, n, "v3-%d-%d", (int)getpid(), nfile);
+	fd = newfile();
+	m.flags = flags;
+	if (want)
+		t_errno(name, ioctl(fd, FAMFSIOC_MAP_CREATE_V3, &m), want);
+	else
+		t_ok(name, ioctl(fd, FAMFSIOC_MAP_CREATE_V3, &m));
+	snprintf(n2, sizeof(n2), "%s-get", name);
+	if (want) {
+		t_true(n2, ioctl(fd, FAMFSIOC_MAP_GET_V3, &g) == -1 &&
+		       errno == ENODATA, "the file has a map after a refused MAP_CREATE_V3");
+	} else {
+		memset(&got, 0, sizeof(got));
+		g.ext_count = 1;
+		g.ext_list = (uintptr_t)&got;
+		t_true(n2, !ioctl(fd, FAMFSIOC_MAP_GET_V3, &g) &&
+		       g.flags == shown && g.ext_count == 1 &&
+		       g.file_size == size && got.offset == d.offset &&
+		       got.len == d.len && !got.devindex,
+		       "MAP_GET_V3 shows another map or flags");
+	}
+	close(fd);
+}
+
+static void unlink_kept(const char *name)
+{
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/%s", mpt, name);
+	if (unlink(p))
+		die(p);
+}
+
+static void test_inval(void)
+{
+	struct famfs_ioc_map_v2 m;
+	struct famfs_extent e = { INV + 4 * MiB, TWO_MiB };
+	char a[64], b[64], c[64];
+	int fd;
+
+	inval3("inval-simple", FAMFS_IOC_MAP_INVALIDATE, 0, TWO_MiB,
+	       dx(0, INV, TWO_MiB), 0, a, sizeof(a));
+	inval3("inval-pages", FAMFS_IOC_MAP_INVALIDATE | FAMFS_IOC_MAP_PAGES, 0,
+	       4096, dx(0, INV + TWO_MiB + 4096, 4096), FAMFS_IOC_MAP_PAGES,
+	       b, sizeof(b));
+	/* (refused before their memory is looked at) */
+	inval3("inval-unknown-flag", FAMFS_IOC_MAP_INVALIDATE << 1, EINVAL,
+	       TWO_MiB, dx(0, INV + 4 * MiB, TWO_MiB), 0, c, sizeof(c));
+	unlink_kept(c);
+	/* (the flag checks no extent the less) */
+	inval3("inval-len-0", FAMFS_IOC_MAP_INVALIDATE, EINVAL, TWO_MiB,
+	       dx(0, INV + 4 * MiB, 0), 0, c, sizeof(c));
+	unlink_kept(c);
+	/* v2 takes no flag */
+	fd = newfile();
+	m = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, TWO_MiB, 1, &e);
+	m.flags = FAMFS_IOC_MAP_INVALIDATE;
+	t_errno("inval-v2-refused", ioctl(fd, FAMFSIOC_MAP_CREATE_V2, &m),
+		EINVAL);
+	close(fd);
+	unlink_kept(a);
+	unlink_kept(b);
+}
+
 static const struct t_test tests[] = {
 	{ "order", test_order, 0 },
 	{ "trace", test_trace, 1 },
+	{ "inval", test_inval, 0 },
 };
 
 int main(int argc, char **argv)

@@ -4,9 +4,13 @@
 # reads file f through its mapping (its CPU caches may keep f's lines), a
 # removes f, b replays the DELETE and lets go, a's pass reclaims f's memory
 # and gives it to a new file g.  When b's replay makes g it drops its cache
-# lines of g's memory (FAMFSIOC_CACHE invalidate; FAMFS_DEBUG_FLUSH counts
-# file_invalidates), so no load of b ever serves f's bytes as g's: before
-# reclaim, a new file's memory was never in any host's caches.
+# lines of g's memory before the map is published (MAP_CREATE_V3 with
+# FAMFS_IOC_MAP_INVALIDATE: a famfs:famfs_cache "map" event of g's 2 MiB;
+# FAMFS_DEBUG_FLUSH counts file_invalidates), so no load of b ever serves
+# f's bytes as g's: before reclaim, a new file's memory was never in any
+# host's caches.  Only a
+# file on memory a DELETE earlier in the log owned is dropped: b's new
+# mount replays h (never reclaimed memory) and g, and drops g's alone.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 DEV=$FAMFS_DEV
@@ -26,15 +30,29 @@ if [ "$FAMFS_HOST" = b ]; then
 	t_ok b-f-gone test ! -e $M/d/f
 	sync_post ncr-b-played
 	sync_wait ncr-a-g 120 a || exit 0
+	trace_have famfs/famfs_cache && trace_on famfs/famfs_cache
 	OUT=$(FAMFS_DEBUG_FLUSH=1 famfs logplay $M 2>&1)
 	t_eq b-play-g 1 "$(echo "$OUT" | grep -c 'famfs: flush:')"
 	t_eq b-g-invalidated 1 "$(flush_stat file_invalidates)"
+	if trace_have famfs/famfs_cache; then
+		trace_off famfs/famfs_cache
+		t_eq b-g-dropped-by-create "map/invalidate=2097152" \
+			"$(cache_counts | tr ' ' '\n' | grep '^map/')"
+	else
+		trace_missing b-g-dropped-by-create "the famfs/famfs_cache tracepoint"
+	fi
 	t_rc b-g-verifies 0 famfs verify -S 32 $M/d/g
 	t_rc b-f-seed-not-g 3 famfs verify -S 31 $M/d/g
 	# a replay that makes nothing drops nothing
 	OUT=$(FAMFS_DEBUG_FLUSH=1 famfs logplay $M 2>&1)
 	t_eq b-play-nothing 0 "$(flush_stat file_invalidates)"
 	t_ok b-umount umount_retry
+	OUT=$(FAMFS_DEBUG_FLUSH=1 famfs mount $DEV $M 2>&1)
+	t_eq b-remount-h-g-made 1 "$(echo "$OUT" | grep -c 'famfs: flush:')"
+	t_eq b-remount-g-alone 1 "$(flush_stat file_invalidates)"
+	t_rc b-remount-g-verifies 0 famfs verify -S 32 $M/d/g
+	t_rc b-remount-h-verifies 0 famfs verify -S 33 $M/d/h
+	t_ok b-umount-again umount_retry
 	t_ok b-no-warnings no_warnings
 	sync_post_verdict ncr-b-done
 	exit 0
@@ -45,6 +63,7 @@ t_rc mount 0 famfs mount $DEV $M
 t_rc hosts-init 0 famfs hosts init $M
 t_rc mkdir 0 famfs mkdir $M/d
 t_rc mkfile-f 0 famfs mkfile -s 2m -S 31 $M/d/f
+t_rc mkfile-h 0 famfs mkfile -s 2m -S 33 $M/d/h
 f_off=$(off $M/d/f)
 sync_post ncr-a-ready
 sync_wait ncr-b-read 180 b || exit 0

@@ -4,7 +4,8 @@
 # MAP_GET_V2: long extent lists, interleaved extents, the errno of the first
 # failing check of the contract, where striped bytes land; small files:
 # MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES, page extents sharing 2 MiB units,
-# never a page) (progs/hostile_fuzz/,
+# never a page; a quarter of the v3 creates with FAMFS_IOC_MAP_INVALIDATE,
+# which the single process must have had accepted) (progs/hostile_fuzz/,
 # seeded and reproducible; the seed is printed): on a famfs-cli mount holding
 # files with known bytes, one process with an exact model of the mount (with
 # files that others hold open, and remounts between the calls), then
@@ -103,6 +104,9 @@ if [ "$FAMFS_PROFILE" = nvdimm-1g ]; then
 	trace_have $EV_PUD && trace_on $EV_PUD
 fi
 fuzz -s "$seed" -n "$n" -k "$nrs" -l single -R $devopt $G $M
+_inv=$(sed -n 's/^info: single\[[0-9]*\]: reused memory: .* (accepted \([0-9]*\))$/\1/p' /tmp/hostile_fuzz.out | head -n 1)
+echo "hostile_fuzz: MAP_CREATE_V3 with FAMFS_IOC_MAP_INVALIDATE accepted: ${_inv:-none}"
+t_eq single-invalidate-accepted 1 "$((${_inv:-0} > 0))"
 if [ -n "$G" ]; then
 	if trace_have $EV_PUD; then
 		trace_off $EV_PUD

@@ -8,7 +8,11 @@
 # MAP_CREATE_V3 on one device (progs/module_ioctl_v3.c): the order of its
 # checks (every check of an extent or strip, its device fields first, before
 # the next one's), and a refusal traces the extent it was given
-# (famfs:famfs_map_create).
+# (famfs:famfs_map_create).  FAMFS_IOC_MAP_INVALIDATE (progs/module_ioctl_v3.c
+# inval) on a coherent mount, then on a noncoherent one: there each create
+# with it drops this host's cache lines of the map's memory (the extent's
+# bytes, a page extent's 4 KiB) before it returns, traced before its
+# famfs:famfs_map_create event.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 MPT=/tmp/famfs-ioctl
@@ -31,6 +35,29 @@ else
 	trace_missing v3-trace-refused-first "the famfs/famfs_map_create tracepoint"
 fi
 t_ok umount umount $MPT
+
+t_ok inval-mount mount -t famfs -o noncoherent "$FAMFS_DEV" $MPT
+if trace_have famfs/famfs_cache famfs/famfs_map_create; then
+	trace_on famfs/famfs_cache famfs/famfs_map_create
+	PFX=nc- run_prog module_ioctl_v3 $MPT "$FAMFS_DEV" inval
+	trace_off famfs/famfs_cache famfs/famfs_map_create
+	t_eq inval-noncoherent-dropped "map/invalidate=$((2 * 1024 * 1024 + 4096))" \
+		"$(cache_counts)"
+	# The trace order shows that the lines were dropped before the
+	# create returned (famfs_map_create's event comes at its end), not
+	# that no reader could open the file in between: that the map is
+	# published only after the drop is famfs.ko's code (ioctl.c), which
+	# nothing here races against.
+	t_eq inval-dropped-before-mapped "dropped-first dropped-first" \
+		"$(awk '/famfs_cache:.* map invalidate/ { for (i = 1; i < NF; i++) if ($i == "ino") c = $(i + 1) }
+			/famfs_map_create:.* rc 0$/ { for (i = 1; i < NF; i++) if ($i == "ino") m = $(i + 1)
+				printf "%s ", c == m ? "dropped-first" : "not-dropped"; c = "" }' \
+			$TRACE/trace | sed 's/ $//')"
+	: > $TRACE/trace
+else
+	trace_missing inval-noncoherent-dropped "the famfs/famfs_cache and famfs/famfs_map_create tracepoints"
+fi
+t_ok inval-umount umount $MPT
 
 # A refusal is logged with the inode, the extent and the strip (on a new
 # mount: the message rate limit is per mount).

@@ -42,6 +42,7 @@ void th_mock_reset(void)
 		mock_drop(nmock - 1);
 	th_mock_v1_creates = th_mock_v2_creates = th_mock_v2_gets = 0;
 	th_mock_v3_gets = 0;
+	th_mock_cache_invalidates = 0;
 	th_mock_held_hook = NULL;
 	th_mock_held_calls = 0;
 	th_mock_stale = false;
@@ -418,6 +419,28 @@ const struct famfs_kernel_ops th_mock_kernel = {
 	.dev_add = th_mock_dev_add,
 	.dev_get = th_mock_dev_get,
 	.map_create_v3 = th_mock_map_create_v3,
+	.map_get_v3 = th_mock_map_get_v3,
+	.held = th_mock_held,
+};
+
+unsigned long th_mock_cache_invalidates;
+
+int th_mock_cache(int fd, const struct famfs_ioc_cache *c)
+{
+	(void)fd;
+	if (c->flags & FAMFS_CACHE_INVALIDATE)
+		th_mock_cache_invalidates++;
+	return 0;
+}
+
+/* the same without FAMFS_IOC_MAP_INVALIDATE: a famfs.ko of issue 29's
+ * first reclaim (with FAMFSIOC_CACHE) */
+const struct famfs_kernel_ops th_mock_kernel_noinval = {
+	TH_MOCK_V2,
+	.cache = th_mock_cache,
+	.dev_add = th_mock_dev_add,
+	.dev_get = th_mock_dev_get,
+	.map_create_v3 = th_mock_map_create_v3_old,
 	.map_get_v3 = th_mock_map_get_v3,
 	.held = th_mock_held,
 };

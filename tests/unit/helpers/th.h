@@ -119,12 +119,22 @@ struct th_mock_dev {
 };
 extern struct th_mock_dev th_mock_devs[FAMFS_MAX_DEVS];
 extern unsigned long th_mock_dev_adds, th_mock_v3_creates;
+/* MAP_CREATE_V3 accepted with FAMFS_IOC_MAP_INVALIDATE */
+extern unsigned long th_mock_v3_invalidates;
 void th_mock_devs_reset(void);
 int th_mock_dev_add(int fd, const struct famfs_ioc_dev_add *a);
 int th_mock_dev_get(int fd, struct famfs_ioc_dev_info *i);
 /* FAMFS_IOC_MAP_PAGES: a small file's page extents (famfs_ioctl.h's
  * order of checks for the flag, the per-page overlap left to fsck) */
 int th_mock_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h);
+/* the same, refusing FAMFS_IOC_MAP_INVALIDATE (EINVAL: a famfs.ko older
+ * than the flag), in th_mock_kernel_noinval */
+int th_mock_map_create_v3_old(int fd, const struct famfs_ioc_map_v2 *h);
+extern const struct famfs_kernel_ops th_mock_kernel_noinval;
+/* FAMFSIOC_CACHE of the mock, in th_mock_kernel_noinval: 0, counted
+ * (th_mock_cache_invalidates: FAMFS_CACHE_INVALIDATE calls) */
+int th_mock_cache(int fd, const struct famfs_ioc_cache *c);
+extern unsigned long th_mock_cache_invalidates;
 /* FAMFSIOC_HELD: each range held 0 bytes unless the hook sets r->held (or
  * fails the call: its -errno) */
 extern int (*th_mock_held_hook)(struct famfs_ioc_held_range *r);

@@ -12,12 +12,12 @@
 #include "th.h"
 
 struct th_mock_dev th_mock_devs[FAMFS_MAX_DEVS];
-unsigned long th_mock_dev_adds, th_mock_v3_creates;
+unsigned long th_mock_dev_adds, th_mock_v3_creates, th_mock_v3_invalidates;
 
 void th_mock_devs_reset(void)
 {
 	memset(th_mock_devs, 0, sizeof(th_mock_devs));
-	th_mock_dev_adds = th_mock_v3_creates = 0;
+	th_mock_dev_adds = th_mock_v3_creates = th_mock_v3_invalidates = 0;
 }
 
 int th_mock_dev_add(int fd, const struct famfs_ioc_dev_add *a)
@@ -69,20 +69,22 @@ int th_mock_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h)
 	struct famfs_fmap *m;
 	int rc;
 
-	if (h->flags & ~FAMFS_IOC_MAP_PAGES)
+	bool pages = h->flags & FAMFS_IOC_MAP_PAGES;
+
+	if (h->flags & ~(FAMFS_IOC_MAP_PAGES | FAMFS_IOC_MAP_INVALIDATE))
 		return -EINVAL;
-	if (h->flags && (h->extent_type != SIMPLE_DAX_EXTENT ||
-			 h->file_type != FAMFS_REG))
+	if (pages && (h->extent_type != SIMPLE_DAX_EXTENT ||
+		      h->file_type != FAMFS_REG))
 		return -EINVAL;
 	if (!h->ext_list || !h->ext_count ||
 	    h->ext_count > (h->extent_type == SIMPLE_DAX_EXTENT ?
 			    FAMFS_IOC_MAX_EXTENTS_V2 : FAMFS_IOC_MAX_IEXTENTS))
 		return -EINVAL;
-	if (h->flags && h->ext_count > FAMFS_IOC_MAX_PAGE_EXTENTS)
+	if (pages && h->ext_count > FAMFS_IOC_MAX_PAGE_EXTENTS)
 		return -E2BIG;
-	if (h->flags && h->file_size >= FAMFS_IOC_SMALL_MAX)
+	if (pages && h->file_size >= FAMFS_IOC_SMALL_MAX)
 		return -EFBIG;
-	for (uint32_t i = 0; h->flags && i < h->ext_count; i++)
+	for (uint32_t i = 0; pages && i < h->ext_count; i++)
 		if (!d[i].len || (d[i].offset | d[i].len) % FAMFS_IOC_PAGE_SIZE ||
 		    d[i].offset / FAMFS_ALLOC_UNIT !=
 		    (d[i].offset + d[i].len - 1) / FAMFS_ALLOC_UNIT ||
@@ -90,7 +92,7 @@ int th_mock_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h)
 			return -EINVAL;
 	m = calloc(1, sizeof(*m));
 	assert_non_null(m);
-	m->pages = h->flags & FAMFS_IOC_MAP_PAGES;
+	m->pages = pages;
 	m->extent_type = h->extent_type;
 	m->file_type = h->file_type;
 	m->file_size = h->file_size;
@@ -131,8 +133,17 @@ int th_mock_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h)
 		rc = th_mock_add(fd, m);
 	if (!rc)
 		th_mock_v3_creates++;
+	if (!rc && (h->flags & FAMFS_IOC_MAP_INVALIDATE))
+		th_mock_v3_invalidates++;
 	free(m);
 	return rc;
+}
+
+int th_mock_map_create_v3_old(int fd, const struct famfs_ioc_map_v2 *h)
+{
+	if (h->flags & FAMFS_IOC_MAP_INVALIDATE)
+		return -EINVAL;
+	return th_mock_map_create_v3(fd, h);
 }
 
 unsigned long th_mock_v3_gets;

@@ -636,6 +636,8 @@ void print_stats(void)
 	       label, myid, nc_dev, nc_create3, nc_get3);
 	printf("info: %s[%d]: small files: MAP_CREATE_V3 with FAMFS_IOC_MAP_PAGES %ld (accepted %ld)\n",
 	       label, myid, nc_pages, nc_accept_pages);
+	printf("info: %s[%d]: reused memory: MAP_CREATE_V3 with FAMFS_IOC_MAP_INVALIDATE %ld (accepted %ld)\n",
+	       label, myid, nc_inval, nc_accept_inval);
 	printf("info: %s[%d]: namespace calls: FAMFSIOC_NS %ld (accepted %ld)\n",
 	       label, myid, nc_ns, nc_ns_ok);
 	printf("info: %s[%d]: held calls: FAMFSIOC_HELD %ld (answered %ld)\n",

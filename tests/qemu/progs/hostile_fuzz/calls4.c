@@ -16,7 +16,10 @@
  * (device 0), some with a device field broken (reserved, an unattached or
  * out-of-range devindex, an unused strip's devindex): the errno is the
  * first failing check, each extent's (strip's) device fields checked just
- * before its own v2 checks; an accepted map is the model's like a v2 one.  MAP_GET_V3 shows
+ * before its own v2 checks; an accepted map is the model's like a v2 one.
+ * A quarter of them (of the page maps of calls5.c too) carry
+ * FAMFS_IOC_MAP_INVALIDATE, which changes no errno and is no part of the
+ * map (the model predicts without it; MAP_GET_V3 never shows it).  MAP_GET_V3 shows
  * every map with device 0 and reserved 0, with MAP_GET_V2's rules for room,
  * flags and pointers.
  */
@@ -24,6 +27,13 @@
 #include <sys/sysmacros.h>
 
 long nc_dev, nc_create3, nc_get3;
+long nc_inval, nc_accept_inval;
+
+void inval_flag(struct famfs_ioc_map_v2 *h)
+{
+	if (chance(25))
+		h->flags |= FAMFS_IOC_MAP_INVALIDATE;
+}
 static int attached[FAMFS_MAX_DEVS];
 static struct famfs_ioc_dev_info primary;
 static int primary_fd = -1, null_fd = -1, opath_fd = -1;
@@ -364,6 +374,7 @@ static void do_create_v3(struct ffile *f, int valid_only)
 	n = to_v3(&m, &l);
 	if (!valid_only && n && chance(30))
 		break_dev(&l, il, n);
+	inval_flag(&m.h);
 	need = n == m.h.ext_count ? n * esize3(m.h.extent_type) : 0;
 	list = place_list(lk, need, &lbr, &lbw);
 	if (lk == L_OK || lk == L_MISALIGNED || lk == L_RDONLY ||
@@ -384,6 +395,8 @@ static void do_create_v3(struct ffile *f, int valid_only)
 
 	hv2 = m.h;
 	hv2.ext_list = (uintptr_t)&m.u;
+	/* taken by v3 whatever else the header says; not part of the map */
+	hv2.flags &= ~FAMFS_IOC_MAP_INVALIDATE;
 	/* v2's checks with each extent's (strip's) device fields checked
 	 * just before its own (famfs_ioctl.h) */
 	v3_cur = &l;
@@ -402,6 +415,10 @@ static void do_create_v3(struct ffile *f, int valid_only)
 	ncheck[C_CREATE3]++;
 	rc = ioctl(f->fd, FAMFSIOC_MAP_CREATE_V3, hp);
 	e = rc ? errno : 0;
+	if (!br && (m.h.flags & FAMFS_IOC_MAP_INVALIDATE)) {
+		nc_inval++;
+		nc_accept_inval += !rc;
+	}
 	if (failing && !(nonroot || br || ro || f->mapped) && e == EIO) {
 		if (!f->mapped)
 			check_unmapped(f);

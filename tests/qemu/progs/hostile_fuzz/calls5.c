@@ -427,6 +427,7 @@ static void do_create_pages(struct ffile *f, int valid_only)
 	}
 	if (!valid_only && chance(55))
 		mutate_pages(&m, d);
+	inval_flag(&m.h);
 	n = m.h.ext_count;
 	need = n <= FAMFS_IOC_MAX_PAGE_EXTENTS ? n * sizeof(*d) : 0;
 	list = place_list(lk, need, &lbr, &lbw);
@@ -459,6 +460,7 @@ static void do_create_pages(struct ffile *f, int valid_only)
 		if (!lbr && need)
 			memcpy(d, list, need);
 		h.ext_list = (uintptr_t)d;
+		h.flags &= ~FAMFS_IOC_MAP_INVALIDATE;	/* no part of the map */
 		want = predict_pages(&h, br, lbr, f->mapped, f->others,
 				     &overlap, &rd);
 	}
@@ -467,6 +469,10 @@ static void do_create_pages(struct ffile *f, int valid_only)
 	used0 = used_bytes();
 	rc = ioctl(f->fd, FAMFSIOC_MAP_CREATE_V3, hp);
 	e = rc ? errno : 0;
+	if (!br && (m.h.flags & FAMFS_IOC_MAP_INVALIDATE)) {
+		nc_inval++;
+		nc_accept_inval += !rc;
+	}
 	if (used0 >= 0) {
 		int64_t dl = used_bytes() - used0;
 		int64_t exp = rc ? 0 : (int64_t)vm_claim(&rd);

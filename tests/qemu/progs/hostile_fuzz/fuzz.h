@@ -260,6 +260,10 @@ int dev_attached(uint32_t i);
 
 /* ---- small files in pages (calls5.c) ------------------------------------ */
 extern long nc_pages, nc_accept_pages;
+/* MAP_CREATE_V3 with FAMFS_IOC_MAP_INVALIDATE (calls4.c, calls5.c) */
+extern long nc_inval, nc_accept_inval;
+/* the flag given on a v3 create's header: never part of the map */
+void inval_flag(struct famfs_ioc_map_v2 *h);
 void pages_mark(uint64_t off, uint64_t len, int d);
 int predict_pages(const struct famfs_ioc_map_v2 *h, int hdr_bad, int list_bad,
 		  int mapped, int busy, int *overlap, struct vmap *read);

@@ -428,6 +428,7 @@ static int fuzz_proc(int id)
 			nc_v1ovf = nc_remap = nc_opener = nc_remount = 0;
 			nc_dev = nc_create3 = nc_get3 = 0;
 			nc_pages = nc_accept_pages = 0;
+			nc_inval = nc_accept_inval = 0;
 			nc_ns = nc_ns_ok = 0;
 			nc_held = nc_held_ok = 0;
 			memset(nerr, 0, sizeof(nerr));

@@ -280,10 +280,10 @@ void famfs_flush_stats_print(FILE *f)
 {
 	const struct famfs_flush_stats *s = &famfs_flush_stats;
 
-	fprintf(f, "famfs: flush: msync=%lu dio_writes=%lu cpu_flushes=%lu cpu_lines=%lu invalidates=%lu refreshes=%lu crc_retries=%lu file_invalidates=%lu\n",
+	fprintf(f, "famfs: flush: msync=%lu dio_writes=%lu cpu_flushes=%lu cpu_lines=%lu invalidates=%lu refreshes=%lu crc_retries=%lu file_invalidates=%lu file_stale=%lu\n",
 		s->msyncs, s->dio_writes, s->cpu_flushes, s->cpu_lines,
 		s->invalidates, s->refreshes, s->crc_retries,
-		s->file_invalidates);
+		s->file_invalidates, s->file_stale);
 }
 
 /* [s, e) of a bounce buffer widened to whole O_DIRECT blocks, inside it */

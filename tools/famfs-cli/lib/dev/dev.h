@@ -90,7 +90,14 @@ struct famfs_flush_stats {
 	unsigned long invalidates;	/* famfs_cpu_flush (reader side too) */
 	unsigned long refreshes;	/* famfs_map_refresh */
 	unsigned long crc_retries;	/* checks redone after a refresh */
-	unsigned long file_invalidates;	/* new files on reclaimed memory */
+	unsigned long file_invalidates;	/* new files on reclaimed memory:
+					 * their lines dropped (by the create,
+					 * or by FAMFSIOC_CACHE after it) --
+					 * or asked to be: on a coherent mount
+					 * famfs.ko has nothing to drop and
+					 * does nothing, counted all the same */
+	unsigned long file_stale;	/* new files on reclaimed memory whose
+					 * lines nothing here could drop */
 };
 extern struct famfs_flush_stats famfs_flush_stats;
 void famfs_flush_stats_print(FILE *f);
@@ -190,6 +197,20 @@ bool famfs_fmap_multidev(const struct famfs_fmap *m);
  * else MAP_CREATE (v1) for up to FAMFS_MAX_EXTENTS simple extents,
  * MAP_CREATE_V2 otherwise. */
 int famfs_fmap_create(int fd, const struct famfs_fmap *m);
+/* The same for memory that may have been another file's (a RECLAIM freed
+ * it): this host's cache lines of it dropped before anything can read the
+ * file -- MAP_CREATE_V3 with FAMFS_IOC_MAP_INVALIDATE (counted in
+ * famfs_flush_stats.file_invalidates).  A famfs.ko without the flag
+ * (EINVAL, then the map taken without it: said once, and not asked again)
+ * or without v3 (ENOTTY): famfs_fmap_create, then famfs_file_cache
+ * invalidate (the window between the two calls stays open); once per
+ * module a note says which of the two it lacks and whether FAMFSIOC_CACHE
+ * dropped the lines after the map or, lacking that too, nothing did (a
+ * warning).  The create's 0 or -errno; *cache_rc: 0 when the lines were
+ * dropped, else that famfs_file_cache's -errno (-ENOTTY: nothing here
+ * could drop them, already said; counted in famfs_flush_stats.file_stale
+ * as every failed drop). */
+int famfs_fmap_create_fresh(int fd, const struct famfs_fmap *m, int *cache_rc);
 /* Read a file's map: MAP_GET_V2 (the count, then the list) -- MAP_GET_V3
  * when v2 says EOVERFLOW (a map on a member) -- or, from a module without
  * v2, MAP_GET (size, count) and MAP_GETEXT (extents).

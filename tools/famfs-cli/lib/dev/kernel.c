@@ -75,10 +75,12 @@ int famfs_file_cache(int fd, bool invalidate)
 	struct stat st;
 
 	/* not famfs: nothing this could flush (an empty file or one of
-	 * /proc, size 0, never reached the ioctl and "succeeded") */
+	 * /proc, size 0, never reached the ioctl and "succeeded"); a unit
+	 * test's mock FAMFSIOC_CACHE answers for its files, which are not */
 	if (fstatfs(fd, &sf) || fstat(fd, &st))
 		return -errno;
-	if ((uint32_t)sf.f_type != FAMFS_SUPER_MAGIC)
+	if ((uint32_t)sf.f_type != FAMFS_SUPER_MAGIC &&
+	    (!famfs_kernel->cache || famfs_kernel->cache == real_cache))
 		return -ENOTTY;
 	if (st.st_size <= 0)
 		return 0;
@@ -188,16 +190,19 @@ static void v3_hdr(struct famfs_ioc_map_v2 *h, const struct famfs_fmap *m,
 	h->ext_list = (uint64_t)(uintptr_t)l;
 }
 
-/* MAP_CREATE_V3's header for m: FAMFS_IOC_MAP_PAGES for a small file */
+/* MAP_CREATE_V3's header for m: FAMFS_IOC_MAP_PAGES for a small file,
+ * and flags */
 static void v3_create_hdr(struct famfs_ioc_map_v2 *h,
-			  const struct famfs_fmap *m, union v3_list *l)
+			  const struct famfs_fmap *m, union v3_list *l,
+			  uint32_t flags)
 {
 	v3_hdr(h, m, l);
+	h->flags = flags;
 	if (m->pages)
-		h->flags = FAMFS_IOC_MAP_PAGES;
+		h->flags |= FAMFS_IOC_MAP_PAGES;
 }
 
-static int fmap_create_v3(int fd, const struct famfs_fmap *m)
+static int fmap_create_v3(int fd, const struct famfs_fmap *m, uint32_t flags)
 {
 	struct famfs_ioc_map_v2 h;
 	union v3_list *l;
@@ -208,7 +213,7 @@ static int fmap_create_v3(int fd, const struct famfs_fmap *m)
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
-	v3_create_hdr(&h, m, l);
+	v3_create_hdr(&h, m, l, flags);
 	for (uint32_t i = 0; i < m->count; i++) {
 		if (m->extent_type != FAMFS_INTERLEAVED_EXTENT) {
 			if (i >= FAMFS_IOC_MAX_EXTENTS_V2)
@@ -310,7 +315,7 @@ int famfs_fmap_create(int fd, const struct famfs_fmap *m)
 
 	/* a small file's page extents: only v3 takes them (with the flag) */
 	if (famfs_fmap_multidev(m) || m->pages)
-		return fmap_create_v3(fd, m);
+		return fmap_create_v3(fd, m, 0);
 	if (m->extent_type == SIMPLE_DAX_EXTENT && m->count <= FAMFS_MAX_EXTENTS) {
 		struct famfs_ioc_map v1;
 
@@ -335,6 +340,68 @@ int famfs_fmap_create(int fd, const struct famfs_fmap *m)
 					    (const void *)m->iext :
 					    (const void *)m->ext);
 	return famfs_kernel->map_create_v2(fd, &v2);
+}
+
+/* the module (its ops) that refused FAMFS_IOC_MAP_INVALIDATE or has no
+ * v3: not asked again (a process talks to one famfs.ko; unit tests swap
+ * mocks), and why (-EINVAL, -ENOTTY); the module the fallback was said
+ * for */
+static const struct famfs_kernel_ops *no_invalidate, *fallback_said;
+static int no_invalidate_rc;
+
+/* once per module: what the fallback does for a file on reclaimed memory */
+static void say_fallback(int cache_rc)
+{
+	const char *lacks = no_invalidate_rc == -EINVAL ?
+		"does not take FAMFS_IOC_MAP_INVALIDATE" :
+		"has no MAP_CREATE_V3 (so no FAMFS_IOC_MAP_INVALIDATE)";
+
+	if (fallback_said == famfs_kernel)
+		return;
+	if (!cache_rc) {
+		fallback_said = famfs_kernel;
+		famfs_note("this famfs.ko %s: a file made on memory a deleted file had gets this host's cache lines of it dropped only after it is mapped (FAMFSIOC_CACHE); a reader that opens it in between may load stale lines (update famfs.ko)",
+			   lacks);
+	} else if (cache_rc == -ENOTTY) {
+		fallback_said = famfs_kernel;
+		famfs_warn("this famfs.ko %s and has no FAMFSIOC_CACHE: this host's cache lines of reclaimed memory (a deleted file's, now a new file's) are not dropped, and a read of such a file may return the deleted file's data from them (update famfs.ko)",
+			   lacks);
+	}
+}
+
+int famfs_fmap_create_fresh(int fd, const struct famfs_fmap *m, int *cache_rc)
+{
+	int rc = -ENOTTY;
+
+	*cache_rc = 0;
+	if (famfs_kernel->map_create_v3 && no_invalidate != famfs_kernel)
+		rc = fmap_create_v3(fd, m, FAMFS_IOC_MAP_INVALIDATE);
+	if (!rc) {
+		famfs_flush_stats.file_invalidates++;
+		return 0;
+	}
+	if (rc != -ENOTTY && rc != -EINVAL)
+		return rc;
+	/* no v3 (the 2024 module), a famfs.ko older than the flag, or a
+	 * map it refuses anyway (then refused again here) */
+	if (no_invalidate != famfs_kernel) {
+		no_invalidate_rc = rc;
+		rc = famfs_fmap_create(fd, m);
+		if (rc)
+			return rc;
+		no_invalidate = famfs_kernel;
+	} else {
+		rc = famfs_fmap_create(fd, m);
+		if (rc)
+			return rc;
+	}
+	*cache_rc = famfs_file_cache(fd, true);
+	if (!*cache_rc)
+		famfs_flush_stats.file_invalidates++;
+	else
+		famfs_flush_stats.file_stale++;
+	say_fallback(*cache_rc);
+	return 0;
 }
 
 /* Set by the first famfs_kernel_v2 that learnt something, for the

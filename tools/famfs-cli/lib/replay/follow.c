@@ -194,6 +194,10 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 			famfs_fs_close(&fs);
 			return -ENOMEM;
 		}
+		/* this host may hold lines of the memory from the file
+		 * system before, which the new one's log does not know of:
+		 * every file it makes gets them dropped */
+		famfs_logplay_drop_all(f->lp);
 	}
 	memcpy(f->fs_uuid, fs.sb->fs_uuid, 16);
 	f->have_uuid = true;

@@ -109,6 +109,10 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		famfs_lp_refused(c, idx, e, rc, other, why);
 		return 0;
 	}
+	/* (fullplay.c's first pass too: a file made at the end of the log
+	 * on a deleted file's memory is on reclaimed memory) */
+	if (type == FAMFS_LOG_DELETE)
+		famfs_lp_gone(c, e);
 	if (c->pass1)		/* fullplay.c: the whole log first */
 		return 0;
 	/* the object a conflict or an error here leaves not as the log has
@@ -194,7 +198,13 @@ void famfs_logplay_free(struct famfs_logplay *lp)
 	famfs_names_free(c->names);
 	pathset_free(&c->refused);
 	free(c->trouble);
+	famfs_lp_gone_free(c);
 	free(c);
+}
+
+void famfs_logplay_drop_all(struct famfs_logplay *lp)
+{
+	((struct lp_ctx *)lp)->gone_all = true;
 }
 
 uint64_t famfs_logplay_next(const struct famfs_logplay *lp)

@@ -72,24 +72,105 @@ static void file_there(struct lp_ctx *c, const char *p, const char *rel,
 			 p, (unsigned long long)idx);
 }
 
-/* With a host table, memory a RECLAIM freed may be a new file's, and this
- * host may have read the deleted file through its CPU caches: on a
- * non-coherent mount none of those lines may serve the new file, so the
- * replay drops them right after its MAP_CREATE (a no-op in famfs.ko on a
- * coherent mount; review r38; what is left: docs/lifecycle.md). */
-static void reused_memory_fresh(struct lp_ctx *c, int fd, const char *p)
+/*
+ * Memory a RECLAIM freed may be a new file's, and this host may have read
+ * the deleted file through its CPU caches: on a non-coherent mount none of
+ * those lines may serve the new file.  Only memory a DELETE earlier in the
+ * log owned can have been reclaimed, so the replay notes the memory of
+ * each file a DELETE removes (lp_ctx.gone, units) as it reads the log in
+ * order (fullplay.c's first pass: the whole log, before any file is made;
+ * a live file cannot share memory with a file deleted after it was made),
+ * and drops this host's lines of a new file's memory only when one of its
+ * extents meets it: a first mount of a large file system drops nothing but
+ * what was reused.  (Review r38; what is left: docs/lifecycle.md.)
+ */
+/* a DELETE whose file's memory is not known: fail closed -- every file
+ * this replay makes from now on gets its lines dropped; counted, said
+ * once (gone_all is not set again) */
+static void gone_unknown(struct lp_ctx *c, const char *what)
 {
-	int rc;
-
-	if (!(le32toh(c->fs->sb->feature_incompat) &
-	      FAMFS_FEATURE_INCOMPAT_HOSTS))
+	c->gone_unknown++;
+	if (c->gone_all)
 		return;
-	rc = famfs_file_cache(fd, true);
-	if (!rc)
-		famfs_flush_stats.file_invalidates++;
-	else if (rc != -ENOTTY)
+	c->gone_all = true;
+	famfs_warn("%s: the memory it freed is not known, so every file this replay makes gets this host's cache lines of its memory dropped",
+		   what);
+}
+
+void famfs_lp_gone(struct lp_ctx *c, const struct famfs_log_entry *e)
+{
+	struct famfs_log_entry f;
+	struct famfs_ns ns;
+	char what[80];
+
+	if (famfs_ns_get(e, &ns)) {
+		gone_unknown(c, "a DELETE that cannot be read");
+		return;
+	}
+	if (ns.kind != FAMFS_LOG_FILE)
+		return;
+	if (famfs_log_entry_at(c->fs, ns.object, &f) ||
+	    le16toh(f.type) != FAMFS_LOG_FILE) {
+		snprintf(what, sizeof(what),
+			 "a DELETE of file %llu, whose FILE entry cannot be read",
+			 (unsigned long long)ns.object);
+		gone_unknown(c, what);
+		return;
+	}
+	if (c->gone_all)
+		return;
+	if (!c->gone) {
+		c->gone = calloc(1, sizeof(*c->gone));
+		if (!c->gone || famfs_alloc_init(c->gone, c->fs->sb)) {
+			free(c->gone);
+			c->gone = NULL;
+			c->gone_all = true;	/* every file dropped */
+			return;
+		}
+	}
+	/* (the devices the DEVADDs before it added) */
+	if (famfs_alloc_sync(c->gone, &c->fs->devs)) {
+		c->gone_all = true;
+		return;
+	}
+	famfs_alloc_mark_units(c->gone, &f);
+}
+
+void famfs_lp_gone_free(struct lp_ctx *c)
+{
+	if (c->gone)
+		famfs_alloc_free(c->gone);
+	free(c->gone);
+	c->gone = NULL;
+}
+
+/* does e's memory meet a deleted file's (may it be reclaimed memory)? */
+static bool on_gone_memory(const struct lp_ctx *c,
+			   const struct famfs_log_entry *e)
+{
+	return c->gone_all || (c->gone && famfs_alloc_meets(c->gone, e));
+}
+
+/* the new file at fd gets its memory; on memory a deleted file had,
+ * with this host's cache lines of it dropped before the map is published
+ * (FAMFS_IOC_MAP_INVALIDATE; a no-op in famfs.ko on a coherent mount), or
+ * right after it by a famfs.ko without the flag */
+static int map_new_file(struct lp_ctx *c, int fd, const char *p,
+			const struct famfs_fmap *want,
+			const struct famfs_log_entry *e)
+{
+	int rc, crc;
+
+	if (!on_gone_memory(c, e))
+		return famfs_fmap_create(fd, want);
+	rc = famfs_fmap_create_fresh(fd, want, &crc);
+	/* -ENOTTY: this famfs.ko can drop nothing, which
+	 * famfs_fmap_create_fresh said once (famfs_flush_stats.file_stale
+	 * counts the files) */
+	if (!rc && crc && crc != -ENOTTY)
 		famfs_warn("%s: cannot drop this host's cache lines of its memory: %s (famfs flush -i before reading it through a mapping)",
-			   p, strerror(-rc));
+			   p, strerror(-crc));
+	return rc;
 }
 
 /*
@@ -160,10 +241,9 @@ again:
 		famfs_warn("%s: chown: %s", p, strerror(errno));
 	if (!mod && famfs_mnt_fchmod(fd, mode))
 		famfs_warn("%s: chmod: %s", p, strerror(errno));
-	rc = famfs_fmap_create(fd, &want);
+	rc = map_new_file(c, fd, p, &want, e);
 	if (rc == 0) {
 		c->r->created_files++;
-		reused_memory_fresh(c, fd, p);
 		close(fd);
 		return 0;
 	}

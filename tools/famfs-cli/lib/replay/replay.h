@@ -41,6 +41,11 @@ struct famfs_logplay;
 struct famfs_logplay *famfs_logplay_new(uint64_t expect);
 void famfs_logplay_free(struct famfs_logplay *lp);
 uint64_t famfs_logplay_next(const struct famfs_logplay *lp);
+/* Every file lp makes from now on may be on memory this host cached under
+ * something else (another file system on the same memory before: a
+ * follower that sees a new one mounted): its lines dropped as a file on a
+ * deleted file's memory's are, not only where a DELETE of lp's log was. */
+void famfs_logplay_drop_all(struct famfs_logplay *lp);
 int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 		       bool dry_run, struct famfs_logplay_result *r,
 		       bool (*stop)(void *arg), void *stop_arg);
@@ -185,6 +190,16 @@ struct lp_ctx {
 	 * famfs rm (sorted) */
 	uint64_t *trouble;
 	size_t ntrouble, ctrouble;
+	/* playfile.c: the memory of the files the DELETEs read so far (in
+	 * any round) removed, as units (famfs_alloc_mark_units; NULL: none
+	 * yet) -- only there can a RECLAIM have freed memory that a file
+	 * made here now has; gone_all: not known (out of memory, a DELETE
+	 * whose file's entry cannot be read -- gone_unknown counts those --,
+	 * or another file system on this memory before: famfs_logplay_
+	 * drop_all), every file's lines dropped */
+	struct famfs_alloc *gone;
+	bool gone_all;
+	unsigned long gone_unknown;
 };
 #define T_OTHER 255	/* lstat: neither a file nor a directory */
 #define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
@@ -215,6 +230,10 @@ int famfs_lp_beneath_refused(struct lp_ctx *c, const char *p, const char *rel,
 /* playfile.c: the file or directory of a FILE or MKDIR entry (v1 form,
  * e->fm.path where it goes) made here, or found here as the log has it */
 int famfs_lp_make(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *e);
+/* a DELETE the namespace applied: its file's memory noted (lp_ctx.gone);
+ * famfs_lp_gone_free when the replay ends */
+void famfs_lp_gone(struct lp_ctx *c, const struct famfs_log_entry *e);
+void famfs_lp_gone_free(struct lp_ctx *c);
 /* playdir.c */
 int famfs_lp_play_dir(struct lp_ctx *c, const char *p, const char *rel,
 		      int pfd, const char *name, uint64_t idx,

@@ -366,6 +366,30 @@ void famfs_bitmap_mark_range(struct famfs_bitmap *b, uint64_t off,
 	range_set(b, u, n, true);
 }
 
+bool famfs_bitmap_any(const struct famfs_bitmap *b, uint64_t off,
+		      uint64_t len)
+{
+	uint64_t u = off / UNIT, end, w0, w1;
+
+	if (!len || u >= b->nunits)
+		return false;
+	end = len - 1 > UINT64_MAX - off ? b->nunits : (off + len - 1) / UNIT + 1;
+	if (end > b->nunits)
+		end = b->nunits;
+	w0 = u / 64;
+	w1 = (end - 1) / 64;
+	for (uint64_t w = w0; w <= w1; w++) {
+		uint64_t lo = w == w0 ? u % 64 : 0;
+		uint64_t hi = w == w1 ? (end - 1) % 64 : 63;
+		uint64_t m = (hi == 63 ? ~0ULL : (1ULL << (hi + 1)) - 1) &
+			     ~((1ULL << lo) - 1);
+
+		if (b->bits[w] & m)
+			return true;
+	}
+	return false;
+}
+
 void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e)
 {
 	struct famfs_extent r[FAMFS_ENTRY_MAX_RANGES];

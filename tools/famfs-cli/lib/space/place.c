@@ -154,6 +154,40 @@ void famfs_alloc_mark(struct famfs_alloc *a, const struct famfs_log_entry *e)
 	}
 }
 
+void famfs_alloc_mark_units(struct famfs_alloc *a,
+			    const struct famfs_log_entry *e)
+{
+	struct famfs_extent r[FAMFS_ENTRY_MAX_RANGES];
+	unsigned nr = famfs_entry_ranges(e, r);
+
+	for (unsigned i = 0; i < nr; i++) {
+		unsigned dev = famfs_entry_devindex(e, i);
+		uint64_t s = r[i].offset / UNIT * UNIT;
+
+		/* (famfs_entry_ranges: aligned, in the device, no wrap) */
+		if (dev < a->ndevs && r[i].len)
+			famfs_bitmap_mark_range(&a->dev[dev], s,
+						(r[i].offset + r[i].len - 1) /
+						UNIT * UNIT + UNIT - s);
+	}
+}
+
+bool famfs_alloc_meets(const struct famfs_alloc *a,
+		       const struct famfs_log_entry *e)
+{
+	struct famfs_extent r[FAMFS_ENTRY_MAX_RANGES];
+	unsigned nr = famfs_entry_ranges(e, r);
+
+	for (unsigned i = 0; i < nr; i++) {
+		unsigned dev = famfs_entry_devindex(e, i);
+
+		if (dev < a->ndevs &&
+		    famfs_bitmap_any(&a->dev[dev], r[i].offset, r[i].len))
+			return true;
+	}
+	return false;
+}
+
 int famfs_alloc_release(struct famfs_alloc *a, const struct famfs_log_entry *e)
 {
 	struct famfs_extent r[FAMFS_ENTRY_MAX_RANGES];

@@ -90,6 +90,10 @@ bool famfs_bitmap_test(const struct famfs_bitmap *b, uint64_t unit);
 void famfs_bitmap_set(struct famfs_bitmap *b, uint64_t unit);
 /* Mark the extents or strips of one valid entry used */
 void famfs_bitmap_mark(struct famfs_bitmap *b, const struct famfs_log_entry *e);
+/* Is a unit that [off, off + len) touches (rounded out to whole units; the
+ * part inside the device) used? */
+bool famfs_bitmap_any(const struct famfs_bitmap *b, uint64_t off,
+		      uint64_t len);
 /* One contiguous extent of roundup(size, 2 MiB) (>= 1 unit), placed as
  * famfs_bitmap_take; -ENOSPC if none. */
 int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
@@ -161,6 +165,17 @@ void famfs_alloc_mark(struct famfs_alloc *a, const struct famfs_log_entry *e);
  * pages to their shared units (a unit back with its last page).  0, or
  * -EEXIST (nothing freed) once an overlap was marked (a->overlap). */
 int famfs_alloc_release(struct famfs_alloc *a, const struct famfs_log_entry *e);
+/* The allocators as a set of units (the replay's memory of deleted files,
+ * replay/playfile.c): famfs_alloc_mark_units marks every unit a range of
+ * the FILE entry e touches (a page extent: its unit) on its device, over
+ * whatever is there (no overlap said, no page allocator); famfs_alloc_meets
+ * says whether a unit e's ranges touch is marked.  A device a lacks: not
+ * marked, not met.  (The units famfs_alloc_init and _sync mark below a
+ * device's data area stay marked: no file is there.) */
+void famfs_alloc_mark_units(struct famfs_alloc *a,
+			    const struct famfs_log_entry *e);
+bool famfs_alloc_meets(const struct famfs_alloc *a,
+		       const struct famfs_log_entry *e);
 /* Where a new file goes: any device (the policy below) or one */
 struct famfs_place {
 	bool has_dev;		/* --device N */
