@@ -237,9 +237,62 @@ static void test_torn_slot(void **s)
 	th_free(t);
 }
 
+/* the counters' end on a file system (review r39 B): a slot whose seq, or
+ * a registration whose generation, is at UINT64_MAX - 1 is not written
+ * again (no wrap to 0 that lets the older copy win): refused, the slot as
+ * it was */
+static void plant(struct famfs_hosttab *tab, unsigned slot,
+		  const struct famfs_host *h)
+{
+	uint8_t *p = famfs_host_slot_at(tab->m.addr, slot);
+
+	memset(p, 0, FAMFS_HOST_SLOT_SIZE);
+	famfs_host_rec_encode((struct famfs_host_rec *)p, h, tab->fs_uuid);
+	assert_int_equal(famfs_map_flush(&tab->m, p, FAMFS_HOST_SLOT_SIZE), 0);
+}
+
+static void test_counters_end(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host h, g;
+	uint8_t boot[16];
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	h.seq = UINT64_MAX - 1;
+	plant(&tab, slot, &h);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, 5, NULL, NULL),
+			 -EOVERFLOW);
+	famfs_quiet = 0;
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &g), FAMFS_HOST_VALID);
+	assert_true(g.seq == UINT64_MAX - 1);
+	assert_int_equal(g.copy, 0);
+	/* a new boot at the last generation: not registered */
+	h.seq = 3;
+	h.generation = UINT64_MAX - 1;
+	plant(&tab, slot, &h);
+	memset(boot, 0x77, 16);
+	th_write_id(t->bootid, boot);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true),
+			 -EOVERFLOW);
+	famfs_quiet = 0;
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &g), FAMFS_HOST_VALID);
+	assert_true(g.generation == UINT64_MAX - 1);
+	assert_int_equal(g.seq, 3);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counters_end),
 		cmocka_unit_test(test_create_once),
 		cmocka_unit_test(test_no_table),
 		cmocka_unit_test(test_register_generations),

@@ -402,9 +402,69 @@ static void test_decode_fuzz(void **s)
 	free(h);
 }
 
+/* ---- the counters' end (review r39 B): no write takes a seq or a
+ * generation past UINT64_MAX - 1, so none wraps to 0 and lets the older
+ * copy win; a copy that says UINT64_MAX is corrupt */
+static void test_counters_end(void **s)
+{
+	uint8_t slot[FAMFS_HOST_SLOT_SIZE] = { 0 };
+	struct famfs_host_rec *c = (struct famfs_host_rec *)slot;
+	struct famfs_hosts_hdr *hdr = calloc(1, sizeof(*hdr));
+	struct famfs_hosts_ev ev, d;
+	char why[FAMFS_REASON_LEN];
+	struct famfs_host h, g;
+	uint64_t seq;
+
+	(void)s;
+	assert_non_null(hdr);
+	mkhost(&h, 9, 1);
+	/* a decoded copy at UINT64_MAX: corrupt */
+	h.seq = UINT64_MAX;
+	famfs_host_rec_encode(&c[0], &h, fsu);
+	assert_int_equal(famfs_host_rec_decode(&c[0], fsu, &g, why), -EINVAL);
+	h.seq = 1;
+	h.generation = UINT64_MAX;
+	famfs_host_rec_encode(&c[0], &h, fsu);
+	assert_int_equal(famfs_host_rec_decode(&c[0], fsu, &g, why), -EINVAL);
+	/* ... and not the slot's newest: the other copy is the slot */
+	h.generation = 4;
+	h.seq = UINT64_MAX;
+	famfs_host_rec_encode(&c[0], &h, fsu);
+	h.seq = 7;
+	famfs_host_rec_encode(&c[1], &h, fsu);
+	assert_int_equal(famfs_host_slot_decode(slot, fsu, &g), FAMFS_HOST_VALID);
+	assert_int_equal(g.seq, 7);
+	assert_int_equal(g.copy, 1);
+	assert_int_equal(famfs_host_slot_next(slot, fsu, &seq), 0);
+	assert_int_equal(seq, 8);
+	/* the last seq written: no next one (0, refused), never a wrap */
+	h.seq = UINT64_MAX - 1;
+	famfs_host_rec_encode(&c[0], &h, fsu);
+	assert_int_equal(famfs_host_slot_decode(slot, fsu, &g), FAMFS_HOST_VALID);
+	assert_true(g.seq == UINT64_MAX - 1);
+	famfs_host_slot_next(slot, fsu, &seq);
+	assert_int_equal(seq, 0);
+	/* the header: its seq, or a fence's generation, at UINT64_MAX */
+	memset(&ev, 0, sizeof(ev));
+	ev.seq = UINT64_MAX;
+	famfs_hosts_hdr_encode(hdr, &ev, fsu);
+	assert_int_equal(famfs_hosts_hdr_decode(hdr, fsu, &d, why), -EINVAL);
+	ev.seq = 3;
+	ev.n = 1;
+	memset(ev.e[0].host_uuid, 9, 16);
+	ev.e[0].generation = UINT64_MAX;
+	famfs_hosts_hdr_encode(hdr, &ev, fsu);
+	assert_int_equal(famfs_hosts_hdr_decode(hdr, fsu, &d, why), -EINVAL);
+	ev.e[0].generation = UINT64_MAX - 1;
+	famfs_hosts_hdr_encode(hdr, &ev, fsu);
+	assert_int_equal(famfs_hosts_hdr_decode(hdr, fsu, &d, why), 0);
+	free(hdr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counters_end),
 		cmocka_unit_test(test_rec_roundtrip),
 		cmocka_unit_test(test_rec_refusals),
 		cmocka_unit_test(test_slot_newest),
