@@ -662,7 +662,10 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
  * FAMFS_HOST_SLOTS slots of two copies each (struct famfs_host_rec; a writer
  * rewrites the older copy with seq + 1, so a torn write leaves the newer
  * whole; the newest copy whose CRC -- seeded with the fs uuid -- verifies is
- * the slot).  A host writes only its own slot.  The master appends a RECLAIM
+ * the slot; seq and generation, and the header's seq, stop at
+ * UINT64_MAX - 1: a copy or header at UINT64_MAX is corrupt, and one at the
+ * end is not written again, never wrapped to 0).  A host writes only its
+ * own slot.  The master appends a RECLAIM
  * for DELETE d only when every registered slot that is not evicted has
  * holds_from > d and either registered_at > d or replayed > d (its own
  * included: what famfs.ko reports held blocks, however late it registered);

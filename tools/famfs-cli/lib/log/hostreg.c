@@ -196,11 +196,17 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 	memcpy(h.boot_id, boot, 16);
 	/* past every generation of this uuid a fence names too: a slot zeroed
 	 * by an eviction by slot forgot its generation, not the fence */
-	h.generation = s >= 0 ? cur.generation + 1 : 1;
+	h.generation = s >= 0 ? cur.generation : 0;
 	for (unsigned i = 0; i < ev.n; i++)
 		if (!memcmp(ev.e[i].host_uuid, uuid, 16) &&
-		    ev.e[i].generation >= h.generation)
-			h.generation = ev.e[i].generation + 1;
+		    ev.e[i].generation > h.generation)
+			h.generation = ev.e[i].generation;
+	h.generation = famfs_host_seq_next(h.generation);
+	if (!h.generation) {
+		famfs_err("%s: this host's generation in the host table is at its end (UINT64_MAX - 1): not registered again",
+			  fs->name);
+		return -EOVERFLOW;
+	}
 	/* past every DELETE in the log only before this boot's first replay
 	 * of the mount (fresh): a host that mounted before the table existed,
 	 * or by another way, may map any file the log ever had */
@@ -418,6 +424,8 @@ int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t)
 		 * again; the sequence goes on from what is there */
 		memset(&ev, 0, sizeof(ev));
 		ev.seq = le64toh(hdr->seq);
+		if (!famfs_host_seq_next(ev.seq))
+			ev.seq = 0;	/* at its end: again from 1 */
 		rc = famfs_hosttab_write_hdr(t, &ev);
 	}
 	famfs_master_unlock(fs, &took);

@@ -211,6 +211,11 @@ int famfs_hosttab_write(struct famfs_hosttab *t, unsigned i,
 	famfs_map_refresh(&t->m, p, FAMFS_HOST_SLOT_SIZE);
 	memcpy(copy, p, sizeof(copy));
 	c = famfs_host_slot_next(copy, t->fs_uuid, &h->seq);
+	if (!h->seq) {
+		famfs_err("slot %u of the host table: its seq is at its end (UINT64_MAX - 1): not written again (famfs hosts evict --slot %u frees it)",
+			  i, i);
+		return -EOVERFLOW;
+	}
 	famfs_host_rec_encode(&r, h, t->fs_uuid);
 	memcpy(p + c * sizeof(r), &r, sizeof(r));
 	return famfs_map_flush(&t->m, p + c * sizeof(r), sizeof(r));
@@ -240,6 +245,11 @@ int famfs_hosttab_write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev)
 
 	if (!hdr)
 		return -ENOMEM;
+	if (!famfs_host_seq_next(ev->seq)) {
+		free(hdr);
+		famfs_err("the host table header's seq is at its end (UINT64_MAX - 1): not written again");
+		return -EOVERFLOW;
+	}
 	ev->seq++;
 	famfs_hosts_hdr_encode(hdr, ev, t->fs_uuid);
 	memcpy(t->m.addr, hdr, sizeof(*hdr));

@@ -101,6 +101,12 @@ int famfs_host_rec_decode(const struct famfs_host_rec *r,
 			 "host record has seq or generation 0");
 		return -EINVAL;
 	}
+	if (le64toh(r->seq) > FAMFS_HOST_SEQ_MAX ||
+	    le64toh(r->generation) > FAMFS_HOST_SEQ_MAX) {
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "host record has seq or generation UINT64_MAX (none is written past UINT64_MAX - 1)");
+		return -EINVAL;
+	}
 	h->state = FAMFS_HOST_VALID;
 	h->flags = flags;
 	memcpy(h->host_uuid, r->host_uuid, 16);
@@ -117,12 +123,14 @@ int famfs_host_rec_decode(const struct famfs_host_rec *r,
 }
 
 /* The copy whose magic and CRC verify with the highest seq: 0 or 1, or -1
- * for none; -2 for two of one seq that differ */
+ * for none; -2 for two of one seq that differ.  A seq past
+ * FAMFS_HOST_SEQ_MAX is no writer's: that copy is corrupt. */
 static int newest_copy(const void *slot, const uint8_t fs_uuid[16])
 {
 	const struct famfs_host_rec *c = slot;
-	bool v0 = rec_verifies(&c[0], fs_uuid), v1 = rec_verifies(&c[1], fs_uuid);
 	uint64_t s0 = le64toh(c[0].seq), s1 = le64toh(c[1].seq);
+	bool v0 = rec_verifies(&c[0], fs_uuid) && s0 <= FAMFS_HOST_SEQ_MAX;
+	bool v1 = rec_verifies(&c[1], fs_uuid) && s1 <= FAMFS_HOST_SEQ_MAX;
 
 	if (v0 && v1) {
 		if (s0 == s1)
@@ -164,7 +172,7 @@ unsigned famfs_host_slot_next(const void *slot, const uint8_t fs_uuid[16],
 		*seq = 1;
 		return 0;
 	}
-	*seq = le64toh(c[n].seq) + 1;
+	*seq = famfs_host_seq_next(le64toh(c[n].seq));
 	return 1 - (unsigned)n;
 }
 
@@ -241,9 +249,15 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 			 "host table header: reserved bytes not zero");
 		return -EINVAL;
 	}
+	if (le64toh(h->seq) > FAMFS_HOST_SEQ_MAX) {
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "host table header has seq UINT64_MAX (none is written past UINT64_MAX - 1)");
+		return -EINVAL;
+	}
 	for (unsigned i = 0; i < n; i++) {
 		if (!memcmp(h->evicted[i].host_uuid, nil, 16) ||
-		    !h->evicted[i].generation) {
+		    !h->evicted[i].generation ||
+		    le64toh(h->evicted[i].generation) > FAMFS_HOST_SEQ_MAX) {
 			snprintf(reason, FAMFS_REASON_LEN,
 				 "host table header: evicted entry %u has no host or generation",
 				 i);

@@ -434,9 +434,19 @@ int famfs_host_rec_decode(const struct famfs_host_rec *r,
 enum famfs_host_state famfs_host_slot_decode(const void *slot,
 					     const uint8_t fs_uuid[16],
 					     struct famfs_host *h);
+/* A record's seq and generation and the header's seq stop at
+ * FAMFS_HOST_SEQ_MAX: nothing is written past it (a wrap to 0 would let
+ * the older copy win), and a copy at UINT64_MAX is corrupt.  The next of
+ * x, or 0 (refused) past the end. */
+#define FAMFS_HOST_SEQ_MAX	(UINT64_MAX - 1)
+static inline uint64_t famfs_host_seq_next(uint64_t x)
+{
+	return x < FAMFS_HOST_SEQ_MAX ? x + 1 : 0;
+}
 /* Where the next write of a slot goes: the copy index (0 or 1) that is not
  * the slot's newest verifying one, and *seq the seq it gets (newest + 1;
- * 1 for a slot with no verifying copy) */
+ * 1 for a slot with no verifying copy; 0 when the newest is at
+ * FAMFS_HOST_SEQ_MAX: the slot is not written again) */
 unsigned famfs_host_slot_next(const void *slot, const uint8_t fs_uuid[16],
 			      uint64_t *seq);
 /* The header, decoded: the evicted list in host byte order */
