@@ -265,15 +265,8 @@ int cli_mount(const char *dev, const char *mpt,
 		/* not fresh: a registration made only now (no table at the
 		 * first check-in) comes after a replay that may have mapped
 		 * any file the log had */
-		if (!rc) {
-			int hr = famfs_hosts_checkin(&fs, false, true, n0, NULL);
-
-			if (hr == -ESTALE)
-				rc = -ESTALE;
-			else if (hr)
-				famfs_err("%s: mounted, but this host's slot in the host table is not written (%s): the master counts this host only once it is (famfs logplay %s)",
-					  mpt, strerror(-hr), mpt);
-		}
+		if (!rc)
+			rc = famfs_hosts_mount_checkin(&fs, mpt, n0);
 	}
 	/* the master's create summary, from the log as it is now */
 	if (!rc && master && !log_ro && !famfs_fs_lock(&fs)) {

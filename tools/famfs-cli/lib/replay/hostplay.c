@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
+#include <string.h>
 
 #include "replay/replay.h"
 
@@ -61,5 +62,18 @@ int famfs_hosts_checkin(struct famfs_fs *fs, bool fresh, bool update,
 	if (holds_from)
 		*holds_from = rc ? 0 : h.from;	/* unknown: as if all held */
 	famfs_hosttab_close(&t);
+	return rc;
+}
+
+int famfs_hosts_mount_checkin(struct famfs_fs *fs, const char *mpt,
+			      uint64_t n0)
+{
+	int rc = famfs_hosts_checkin(fs, false, true, n0, NULL);
+
+	if (rc && rc != -ESTALE) {
+		famfs_err("%s: mounted, but this host's slot in the host table is not written (%s): the master counts this host only once it is (famfs logplay %s)",
+			  mpt, strerror(-rc), mpt);
+		rc = 0;
+	}
 	return rc;
 }

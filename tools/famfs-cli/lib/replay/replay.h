@@ -138,6 +138,11 @@ void dirset_note(struct dirset *ds, const char *rel, unsigned type,
  * evicted in this boot (printed: it stops replaying); -errno (printed) */
 int famfs_hosts_checkin(struct famfs_fs *fs, bool fresh, bool update,
 			uint64_t replayed, uint64_t *holds_from);
+/* A mount's check-in after its replay of the log from n0 (not fresh,
+ * update): 0 (a slot not written is said: the master counts this host
+ * once it is); -ESTALE evicted in this boot (printed) */
+int famfs_hosts_mount_checkin(struct famfs_fs *fs, const char *mpt,
+			      uint64_t n0);
 
 /* ---- private to replay/: logplay.c and the files it calls -------------- */
 /* struct famfs_logplay: the state kept between rounds of --follow */
