@@ -46,6 +46,14 @@ const struct cli_doc cli_doc_mount = {
 		"missing, the mount is undone and the message names its index and\n"
 		"device uuid (exit 4).\n"
 		"\n"
+		"With a host table (famfs-hosts(8)) the mount registers this host in\n"
+		"its slot before the replay and writes the slot again after it.  If\n"
+		"the first write fails, nothing is mounted.  If the second fails and\n"
+		"the table is armed, the mount is undone (exit 5): the master frees a\n"
+		"deleted file's memory once no registered host holds it, so no host\n"
+		"maps the file system without its slot.  Not armed, the mount stays\n"
+		"and says so; the next famfs logplay writes the slot.\n"
+		"\n"
 		"The mount is nosuid,nodev unless -o suid or -o dev asks otherwise:\n"
 		"files and device nodes come from another host's log.\n",
 	.opts = (const struct cli_opt[]){
@@ -87,6 +95,9 @@ const struct cli_doc cli_doc_mount = {
 			       "be attached"),
 		{ CLI_EXIT_NOMEMBER, "a member device of the file system is not on\n"
 		  "this host (its index and device uuid are named)" },
+		{ CLI_EXIT_NOSLOT, "the host table is armed and this host's slot\n"
+		  "could not be written after the replay: the mount is\n"
+		  "undone" },
 		CLI_EXIT_END },
 	.see_also = "famfs(8), mount.famfs(8), famfs-logplay(8), famfs-fsck(8), umount(8)",
 };
@@ -283,8 +294,12 @@ int cli_mount(const char *dev, const char *mpt,
 				  strerror(-rc));
 	}
 	if (rc) {
-		famfs_kernel->umount(mpt);
-		return FAMFS_EXIT_ERROR;
+		int urc = famfs_kernel->umount(mpt);
+
+		if (urc)
+			famfs_err("%s: and it cannot be unmounted: %s (umount %s)",
+				  mpt, strerror(-urc), mpt);
+		return rc == -ENOLINK ? CLI_EXIT_NOSLOT : FAMFS_EXIT_ERROR;
 	}
 	if (r.bad_entries || r.conflicts || r.errors)
 		famfs_warn("%s: log replayed with %lu corrupt entries skipped, %lu conflicts, %lu errors; run famfs fsck",

@@ -139,8 +139,9 @@ void dirset_note(struct dirset *ds, const char *rel, unsigned type,
 int famfs_hosts_checkin(struct famfs_fs *fs, bool fresh, bool update,
 			uint64_t replayed, uint64_t *holds_from);
 /* A mount's check-in after its replay of the log from n0 (not fresh,
- * update): 0 (a slot not written is said: the master counts this host
- * once it is); -ESTALE evicted in this boot (printed) */
+ * update): 0; -ESTALE evicted in this boot (printed).  A slot not
+ * written: -ENOLINK (printed: the mount must be undone) when the table is
+ * armed, else 0 (said: the master counts this host once it is) */
 int famfs_hosts_mount_checkin(struct famfs_fs *fs, const char *mpt,
 			      uint64_t n0);
 
