@@ -253,9 +253,11 @@ int cli_mount(const char *dev, const char *mpt,
 	 * boot) is another instance's until claimed, and the claim drops the
 	 * lines of the log that instance wrote (role/master.c) */
 	if (master && !log_ro && !famfs_fs_lock(&fs)) {
+		fs.claim_no_replay = true;	/* registered, then replayed */
 		if (famfs_master_claim(&fs, false))
 			famfs_warn("%s: mounted, but this instance does not hold the master role (see above) and will not create files (famfs master %s)",
 				   mpt, mpt);
+		fs.claim_no_replay = false;
 		famfs_fs_unlock(&fs);
 	}
 	/* 5. replay; a corrupt entry or a conflict is reported, not fatal.

@@ -114,6 +114,7 @@ struct famfs_fs {
 	 * come from): an append that finds the same skips re-reading the
 	 * boot id and the claim file */
 	bool mine_seen;
+	bool claim_no_replay;	/* master.c: a claim replays nothing (mount) */
 	uint8_t mine_master[16];
 	/* the record read once by famfs_mrec_refresh (or as written): what
 	 * is judged; mine_rec: what was remembered as this instance's */

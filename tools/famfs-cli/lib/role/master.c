@@ -19,6 +19,8 @@
 
 #include "role/role.h"
 
+int (*famfs_claim_catch_up)(struct famfs_fs *fs);
+
 void famfs_master_instance_judge(struct famfs_fs *fs)
 {
 	struct famfs_master_record *r;
@@ -153,6 +155,11 @@ out:
 		fs->master = !memcmp(fs->host_uuid, fs->sb->master_uuid, 16);
 		fs->master_instance = held && fs->master;
 	}
+	/* the other instance's log into this mount, before anything is
+	 * appended (role.h) */
+	if (!rc && held && other && fs->mpt[0] && !fs->claim_no_replay &&
+	    famfs_claim_catch_up)
+		rc = famfs_claim_catch_up(fs);
 	return rc;
 }
 
