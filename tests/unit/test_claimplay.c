@@ -42,6 +42,8 @@ static void hand_over_behind(struct th *t)
 	uint8_t b[16];
 	int kind;
 
+	th_fast_settle();
+	assert_int_equal(famfs_hosts_create(&t->fs), 0);	/* not armed */
 	th_create_ok(&t->fs, "x", 2 * MiB);
 	t->fs.cache_names_want = true;
 	assert_int_equal(famfs_fs_cache_update(&t->fs), 0);
@@ -94,6 +96,24 @@ static void test_first_append_replays(void **s)
 	th_free(t);
 }
 
+/* b's first act a reclaim pass (famfs hosts reclaim): the role claimed,
+ * and the tree replayed, before the pass decides anything */
+static void test_reclaim_pass_replays(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	struct famfs_reclaim_pass pass = { 0 };
+
+	(void)s;
+	hand_over_behind(t);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_reclaim_pass(&t->fs, &pass), 0);
+	famfs_quiet = 0;
+	assert_true(t->fs.master_instance);
+	assert_true(th_exists(t, "d-old", true));
+	assert_false(th_exists(t, "x", false));
+	th_free(t);
+}
+
 /* this instance's own record: nothing replayed at a check */
 static void test_own_record_no_replay(void **s)
 {
@@ -112,6 +132,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_claim_replays),
 		cmocka_unit_test(test_first_append_replays),
+		cmocka_unit_test(test_reclaim_pass_replays),
 		cmocka_unit_test(test_own_record_no_replay),
 	};
 
