@@ -156,8 +156,9 @@ out:
 		fs->master_instance = held && fs->master;
 	}
 	/* the other instance's log into this mount, before anything is
-	 * appended (role.h) */
-	if (!rc && held && other && fs->mpt[0] && !fs->claim_no_replay &&
+	 * appended (role.h); a record never held (gen 0: a new file system)
+	 * had no other writer */
+	if (!rc && held && other && gen && fs->mpt[0] && !fs->claim_no_replay &&
 	    famfs_claim_catch_up)
 		rc = famfs_claim_catch_up(fs);
 	return rc;

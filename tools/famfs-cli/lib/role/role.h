@@ -91,7 +91,7 @@ void famfs_master_unlock(struct famfs_fs *fs, bool *took);
  * this opening is the master instance. */
 int famfs_master_claim(struct famfs_fs *fs, bool force);
 /* After a claim of a record another instance held (a hand-over, -f, a
- * reboot), on a mount: that instance wrote the log, and this mount's tree
+ * reboot; not a new file system's record, which nobody held), on a mount: that instance wrote the log, and this mount's tree
  * may lag it (files it made and removed not made here yet; a follower
  * would make them a moment before it applies their DELETE, on memory
  * reclaimed meanwhile).  So the claim replays the log into the mount to
