@@ -4,7 +4,9 @@
  * the log (a file made here without famfs...)"): the rm finishes the
  * removal here -- the file is the one the DELETE named (its map) -- and
  * logs nothing more.  A path the log never had is still refused; a file
- * at a deleted path that is not the deleted one is left alone. */
+ * at a deleted path that is not the deleted one is left alone.  A path
+ * component swapped between the check and the unlink (or, for famfs mv,
+ * the rename) is not followed to another file (review r39 A). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -240,6 +242,45 @@ static void test_rm_file_swapped(void **s)
 	th_free(t);
 }
 
+/* famfs mv has the same check (before its RENAME is logged) and move
+ * (after): the source swapped in between is not moved */
+static void test_mv_parent_swapped(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+
+	(void)s;
+	th_fast_settle();
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
+	th_create_ok(&t->fs, "d/f", 2 * MiB);
+	swap_arm(t, "d", "d.old", true);
+	famfs_quiet = 1;
+	(void)famfs_rename(&t->fs, "d/f", "g");
+	famfs_quiet = 0;
+	swap_disarm();
+	assert_int_equal(swaps, 1);
+	assert_true(th_exists(t, "d/f", false));	/* the impostor */
+	assert_false(th_exists(t, "g", false));
+	th_free(t);
+}
+
+static void test_mv_file_swapped(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+
+	(void)s;
+	th_fast_settle();
+	th_create_ok(&t->fs, "a", 2 * MiB);
+	swap_arm(t, "a", "a.old", false);
+	famfs_quiet = 1;
+	assert_int_not_equal(famfs_rename(&t->fs, "a", "b"), 0);
+	famfs_quiet = 0;
+	swap_disarm();
+	assert_int_equal(swaps, 1);
+	assert_true(th_exists(t, "a", false));		/* the impostor */
+	assert_false(th_exists(t, "b", false));
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -249,6 +290,8 @@ int main(void)
 		cmocka_unit_test(test_rm_finishes_file_swapped),
 		cmocka_unit_test(test_rm_parent_swapped),
 		cmocka_unit_test(test_rm_file_swapped),
+		cmocka_unit_test(test_mv_parent_swapped),
+		cmocka_unit_test(test_mv_file_swapped),
 	};
 
 	return cmocka_run_group_tests_name("rmfinish", tests, NULL, NULL);
