@@ -496,7 +496,7 @@ int famfs_rename(struct famfs_fs *fs, const char *from, const char *to)
 	const char *fname, *tname;
 	uint64_t id;
 	int rc, kind, fpfd = -1, tpfd = -1;
-	struct stat st;
+	struct stat st, sst;
 	bool absent;
 	/* a trailing / names a directory, as mv(1) has it (rename(2)) */
 	bool from_dir = *from && from[strlen(from) - 1] == '/';
@@ -566,7 +566,7 @@ int famfs_rename(struct famfs_fs *fs, const char *from, const char *to)
 	/* here: the source is the logged one (or not here), the place it
 	 * goes a directory, opened beneath the root, with nothing at the
 	 * name */
-	rc = local_is(fs, fn, pf, &o, &absent, true, NULL);
+	rc = local_is(fs, fn, pf, &o, &absent, true, &sst);
 	if (rc)
 		goto out;
 	tpfd = dirset_parent_beneath(fs->mpt, tn, &tname);
@@ -591,7 +591,13 @@ int famfs_rename(struct famfs_fs *fs, const char *from, const char *to)
 		rc = late(fs, pf, "moved", dirset_beneath_why(fpfd), fpfd);
 		goto out;
 	}
-	if (famfs_mnt_renameat2(fpfd, fname, tpfd, tname, RENAME_NOREPLACE))
+	/* the source still the one checked (a path component swapped
+	 * meanwhile is not followed to another file) */
+	rc = still_checked(fpfd, fname, &sst);
+	if (rc)
+		rc = late(fs, pf, "moved",
+			  rc == -ESTALE ? NOT_CHECKED : strerror(-rc), rc);
+	else if (famfs_mnt_renameat2(fpfd, fname, tpfd, tname, RENAME_NOREPLACE))
 		rc = late(fs, pf, "moved", strerror(errno), -errno);
 out:
 	if (fpfd >= 0)
