@@ -127,6 +127,92 @@ static void test_own_record_no_replay(void **s)
 	th_free(t);
 }
 
+/* b's first act after the hand-over: famfs rm of a file a made that b's
+ * tree has not replayed yet -- the claim (and its replay) before rm
+ * looks at the tree, so the file is there to remove (review r39 1) */
+static void test_rm_lagging(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	uint8_t b[16];
+
+	(void)s;
+	th_fast_settle();
+	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	th_create_ok(&t->fs, "x", 2 * MiB);
+	th_append_file(t, "y", 20 * MiB, 2 * MiB, 1);	/* a's, not replayed by b */
+	uuid_generate(b);
+	assert_int_equal(famfs_master_set(&t->fs, b), 0);
+	as_host(t, b, "claims-b");
+	assert_false(th_exists(t, "y", false));
+	assert_int_equal(famfs_remove(&t->fs, "y", false), 0);
+	assert_true(t->fs.master_instance);
+	assert_false(th_exists(t, "y", false));
+	th_free(t);
+}
+
+/* the same for famfs mv: the file moved, not left at its old path */
+static void test_mv_lagging(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	uint8_t b[16];
+
+	(void)s;
+	th_fast_settle();
+	th_create_ok(&t->fs, "x", 2 * MiB);
+	th_append_file(t, "y", 20 * MiB, 2 * MiB, 1);
+	uuid_generate(b);
+	assert_int_equal(famfs_master_set(&t->fs, b), 0);
+	as_host(t, b, "claims-b");
+	assert_int_equal(famfs_rename(&t->fs, "y", "z"), 0);
+	assert_false(th_exists(t, "y", false));
+	assert_true(th_exists(t, "z", false));
+	th_free(t);
+}
+
+static int fail_calls;
+static int fail_hook(struct famfs_fs *fs)
+{
+	(void)fs;
+	fail_calls++;
+	return -EIO;
+}
+
+/* a catch-up that fails: nothing is appended, by this process (the next
+ * append tries the replay again) nor by the next one on this host (the
+ * claim file says the replay is owed); the first that replays appends
+ * (review r39 2) */
+static void test_catchup_fail_owed(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	int (*saved)(struct famfs_fs *) = famfs_claim_catch_up;
+
+	(void)s;
+	hand_over_behind(t);
+	fail_calls = 0;
+	famfs_claim_catch_up = fail_hook;
+	assert_int_not_equal(famfs_mkdir(&t->fs, "m1", 0755, 0, 0, false), 0);
+	assert_int_not_equal(famfs_mkdir(&t->fs, "m2", 0755, 0, 0, false), 0);
+	assert_int_equal(fail_calls, 2);
+	/* the next process on this host */
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_not_equal(famfs_mkdir(&t->fs, "m3", 0755, 0, 0, false), 0);
+	assert_int_equal(fail_calls, 3);
+	famfs_claim_catch_up = saved;
+	assert_false(th_exists(t, "d-old", true));
+	/* the replay at last: then the append */
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "m4", 0755, 0, 0, false), 0);
+	assert_true(th_exists(t, "d-old", true));
+	assert_false(th_exists(t, "x", false));
+	/* owed no more: a failing hook is not called again */
+	famfs_claim_catch_up = fail_hook;
+	assert_int_equal(th_reopen(t), 0);
+	assert_int_equal(famfs_mkdir(&t->fs, "m5", 0755, 0, 0, false), 0);
+	famfs_claim_catch_up = saved;
+	assert_int_equal(fail_calls, 3);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +220,9 @@ int main(void)
 		cmocka_unit_test(test_first_append_replays),
 		cmocka_unit_test(test_reclaim_pass_replays),
 		cmocka_unit_test(test_own_record_no_replay),
+		cmocka_unit_test(test_rm_lagging),
+		cmocka_unit_test(test_mv_lagging),
+		cmocka_unit_test(test_catchup_fail_owed),
 	};
 
 	return cmocka_run_group_tests_name("claimplay", tests, NULL, NULL);
