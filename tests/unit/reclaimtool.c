@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ops/ops.h"
+#include "replay/replay.h"
 
 int main(int argc, char **argv)
 {
@@ -27,6 +28,7 @@ int main(int argc, char **argv)
 	size_t n = 0;
 	int rc;
 
+	famfs_replay_install();
 	if (argc < 3 || (strcmp(argv[1], "list") && strcmp(argv[1], "all") &&
 			 strcmp(argv[1], "del"))) {
 		fprintf(stderr, "usage: %s list|all|del MPT [DELETE_INDEX...]\n",

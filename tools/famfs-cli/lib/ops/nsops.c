@@ -48,7 +48,11 @@ static int begin(struct famfs_fs *fs)
 	rc = famfs_fs_lock(fs);
 	if (rc)
 		return rc;
-	rc = fs->master_instance ? famfs_master_check(fs) : 0;
+	/* the role claimed (and a claim's replay done: role.h) before the
+	 * tree is looked at, on a host that is the master -- not only by an
+	 * opening that is its instance already: one just handed the role
+	 * would judge a tree that lags the log (review r39 1) */
+	rc = fs->master ? famfs_master_check(fs) : 0;
 	fs->cache_names_want = true;
 	if (!rc)
 		rc = famfs_fs_cache_update(fs);

@@ -24,6 +24,11 @@ struct famfs_logplay_result {
 };
 int famfs_logplay(struct famfs_fs *fs, bool dry_run,
 		  struct famfs_logplay_result *r);
+/* role/'s famfs_claim_catch_up (a claim's replay of its mount) installed:
+ * called by every program's main (a static link of libfamfs.a would
+ * leave a constructor here out; a replay owed and no hook refuses the
+ * append: role.h) */
+void famfs_replay_install(void);
 /* Replay in rounds (famfs logplay --follow): the log's namespace as the
  * entries played so far made it is kept between rounds, so a path logged
  * twice is still a conflict, and a DELETE, RENAME or SETATTR is applied to
