@@ -98,6 +98,9 @@ const struct cli_doc cli_doc_mount = {
 		{ CLI_EXIT_NOSLOT, "the host table is armed and this host's slot\n"
 		  "could not be written after the replay: the mount is\n"
 		  "undone" },
+		{ CLI_EXIT_NOSLOT_MOUNTED, "as 5, but the mount could not be undone\n"
+		  "(umount failed: something opened a file meanwhile):\n"
+		  "MPT stays mounted without this host's slot; unmount it" },
 		CLI_EXIT_END },
 	.see_also = "famfs(8), mount.famfs(8), famfs-logplay(8), famfs-fsck(8), umount(8)",
 };
@@ -299,9 +302,13 @@ int cli_mount(const char *dev, const char *mpt,
 		int urc = famfs_kernel->umount(mpt);
 
 		if (urc)
-			famfs_err("%s: and it cannot be unmounted: %s (umount %s)",
-				  mpt, strerror(-urc), mpt);
-		return rc == -ENOLINK ? CLI_EXIT_NOSLOT : FAMFS_EXIT_ERROR;
+			famfs_err("%s: and it cannot be unmounted: %s: still mounted%s (umount %s)",
+				  mpt, strerror(-urc),
+				  rc == -ENOLINK ? " without this host's slot" : "",
+				  mpt);
+		if (rc == -ENOLINK)
+			return urc ? CLI_EXIT_NOSLOT_MOUNTED : CLI_EXIT_NOSLOT;
+		return FAMFS_EXIT_ERROR;
 	}
 	if (r.bad_entries || r.conflicts || r.errors)
 		famfs_warn("%s: log replayed with %lu corrupt entries skipped, %lu conflicts, %lu errors; run famfs fsck",
