@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "ops/ops.h"
+#include "replay/replay.h"
 
 static int log_line(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		    bool ok, const char *reason)
@@ -65,6 +66,7 @@ int main(int argc, char **argv)
 	size_t n = 0;
 	int rc;
 
+	famfs_replay_install();
 	if (argc < 3 || (strcmp(argv[1], "list") && strcmp(argv[1], "all") &&
 			 strcmp(argv[1], "del") && strcmp(argv[1], "log"))) {
 		fprintf(stderr, "usage: %s list|all|del|log MPT [DELETE_INDEX...]\n",

@@ -4,12 +4,17 @@
  * the log (a file made here without famfs...)"): the rm finishes the
  * removal here -- the file is the one the DELETE named (its map) -- and
  * logs nothing more.  A path the log never had is still refused; a file
- * at a deleted path that is not the deleted one is left alone. */
+ * at a deleted path that is not the deleted one is left alone.  A path
+ * component swapped between the check and the unlink (or, for famfs mv,
+ * the rename) is not followed to another file (review r39 A). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "th.h"
 
@@ -72,11 +77,221 @@ static void test_rm_finishes_reused_path(void **s)
 	th_free(t);
 }
 
+/* ---- a path component swapped between the check and the unlink (review
+ * r39 A): the first map read of the check (the file checked is open)
+ * renames what is at swap_from to swap_to and puts an impostor -- a plain
+ * file, at swap_from or at swap_from/f when a directory -- in its place */
+static struct th *swap_t;
+static const char *swap_from, *swap_to;
+static bool swap_dir;
+static int swaps;
+
+static void swap_now(void)
+{
+	char a[600], b[600];
+
+	if (!swap_from || swaps)
+		return;
+	swaps = 1;
+	snprintf(a, sizeof(a), "%s/%s", swap_t->mpt, swap_from);
+	snprintf(b, sizeof(b), "%s/%s", swap_t->mpt, swap_to);
+	assert_int_equal(rename(a, b), 0);
+	if (swap_dir) {
+		assert_int_equal(mkdir(a, 0755), 0);
+		snprintf(b, sizeof(b), "%s/f", swap_from);
+		th_touch(swap_t, b, "impostor");
+	} else {
+		th_touch(swap_t, swap_from, "impostor");
+	}
+}
+
+static int swap_get_v2(int fd, struct famfs_ioc_map_v2 *h)
+{
+	int rc = th_mock_kernel.map_get_v2(fd, h);
+
+	swap_now();
+	return rc;
+}
+
+static int swap_get_v3(int fd, struct famfs_ioc_map_v2 *h)
+{
+	int rc = th_mock_kernel.map_get_v3(fd, h);
+
+	swap_now();
+	return rc;
+}
+
+static int swap_get(int fd, struct famfs_ioc_map *m)
+{
+	int rc = th_mock_kernel.map_get(fd, m);
+
+	swap_now();
+	return rc;
+}
+
+static struct famfs_kernel_ops swap_kernel;
+
+static void swap_arm(struct th *t, const char *from, const char *to, bool dir)
+{
+	swap_kernel = th_mock_kernel;
+	swap_kernel.map_get = swap_get;
+	swap_kernel.map_get_v2 = swap_get_v2;
+	swap_kernel.map_get_v3 = swap_get_v3;
+	famfs_kernel = &swap_kernel;
+	swap_t = t;
+	swap_from = from;
+	swap_to = to;
+	swap_dir = dir;
+	swaps = 0;
+}
+
+static void swap_disarm(void)
+{
+	famfs_kernel = &th_mock_kernel;
+	swap_from = NULL;
+}
+
+/* d/f deleted in the log, still here; between the check of d/f and its
+ * unlink, d is renamed away and another d with another f put there: the
+ * f checked goes (through the directory it was checked in), the impostor
+ * stays */
+static void test_rm_finishes_parent_swapped(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	uint64_t id;
+	int kind;
+
+	(void)s;
+	th_fast_settle();
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
+	th_create_ok(&t->fs, "d/f", 2 * MiB);
+	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	t->fs.cache_names_want = true;
+	assert_int_equal(famfs_fs_cache_update(&t->fs), 0);
+	assert_true(famfs_names_lookup(t->fs.cache_names, "d/f", &id, &kind));
+	delete_logged(t, id, "d/f");	/* the crash */
+	swap_arm(t, "d", "d.old", true);
+	famfs_quiet = 1;
+	(void)famfs_remove(&t->fs, "d/f", false);
+	famfs_quiet = 0;
+	swap_disarm();
+	assert_int_equal(swaps, 1);
+	assert_true(th_exists(t, "d/f", false));	/* the impostor */
+	assert_false(th_exists(t, "d.old/f", false));	/* the one checked */
+	th_free(t);
+}
+
+/* the same with the file itself replaced in its directory: not removed
+ * (it is not the file checked), said */
+static void test_rm_finishes_file_swapped(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+
+	(void)s;
+	th_fast_settle();
+	th_create_ok(&t->fs, "a", 2 * MiB);		/* entry 0 */
+	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	delete_logged(t, 0, "a");
+	swap_arm(t, "a", "a.old", false);
+	famfs_quiet = 1;
+	assert_int_not_equal(famfs_remove(&t->fs, "a", false), 0);
+	famfs_quiet = 0;
+	swap_disarm();
+	assert_int_equal(swaps, 1);
+	assert_true(th_exists(t, "a", false));		/* the impostor */
+	assert_true(th_exists(t, "a.old", false));
+	th_free(t);
+}
+
+/* a plain famfs rm: its check (before the DELETE is logged) and its
+ * unlink (after) with d swapped in between: the impostor stays */
+static void test_rm_parent_swapped(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+
+	(void)s;
+	th_fast_settle();
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
+	th_create_ok(&t->fs, "d/f", 2 * MiB);
+	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	swap_arm(t, "d", "d.old", true);
+	famfs_quiet = 1;
+	(void)famfs_remove(&t->fs, "d/f", false);
+	famfs_quiet = 0;
+	swap_disarm();
+	assert_int_equal(swaps, 1);
+	assert_true(th_exists(t, "d/f", false));	/* the impostor */
+	th_free(t);
+}
+
+static void test_rm_file_swapped(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+
+	(void)s;
+	th_fast_settle();
+	th_create_ok(&t->fs, "a", 2 * MiB);
+	assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	swap_arm(t, "a", "a.old", false);
+	famfs_quiet = 1;
+	assert_int_not_equal(famfs_remove(&t->fs, "a", false), 0);
+	famfs_quiet = 0;
+	swap_disarm();
+	assert_int_equal(swaps, 1);
+	assert_true(th_exists(t, "a", false));		/* the impostor */
+	th_free(t);
+}
+
+/* famfs mv has the same check (before its RENAME is logged) and move
+ * (after): the source swapped in between is not moved */
+static void test_mv_parent_swapped(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+
+	(void)s;
+	th_fast_settle();
+	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
+	th_create_ok(&t->fs, "d/f", 2 * MiB);
+	swap_arm(t, "d", "d.old", true);
+	famfs_quiet = 1;
+	(void)famfs_rename(&t->fs, "d/f", "g");
+	famfs_quiet = 0;
+	swap_disarm();
+	assert_int_equal(swaps, 1);
+	assert_true(th_exists(t, "d/f", false));	/* the impostor */
+	assert_false(th_exists(t, "g", false));
+	th_free(t);
+}
+
+static void test_mv_file_swapped(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+
+	(void)s;
+	th_fast_settle();
+	th_create_ok(&t->fs, "a", 2 * MiB);
+	swap_arm(t, "a", "a.old", false);
+	famfs_quiet = 1;
+	assert_int_not_equal(famfs_rename(&t->fs, "a", "b"), 0);
+	famfs_quiet = 0;
+	swap_disarm();
+	assert_int_equal(swaps, 1);
+	assert_true(th_exists(t, "a", false));		/* the impostor */
+	assert_false(th_exists(t, "b", false));
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rm_finishes),
 		cmocka_unit_test(test_rm_finishes_reused_path),
+		cmocka_unit_test(test_rm_finishes_parent_swapped),
+		cmocka_unit_test(test_rm_finishes_file_swapped),
+		cmocka_unit_test(test_rm_parent_swapped),
+		cmocka_unit_test(test_rm_file_swapped),
+		cmocka_unit_test(test_mv_parent_swapped),
+		cmocka_unit_test(test_mv_file_swapped),
 	};
 
 	return cmocka_run_group_tests_name("rmfinish", tests, NULL, NULL);

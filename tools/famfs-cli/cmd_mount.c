@@ -46,6 +46,14 @@ const struct cli_doc cli_doc_mount = {
 		"missing, the mount is undone and the message names its index and\n"
 		"device uuid (exit 4).\n"
 		"\n"
+		"With a host table (famfs-hosts(8)) the mount registers this host in\n"
+		"its slot before the replay and writes the slot again after it.  If\n"
+		"the first write fails, nothing is mounted.  If the second fails and\n"
+		"the table is armed, the mount is undone (exit 5): the master frees a\n"
+		"deleted file's memory once no registered host holds it, so no host\n"
+		"maps the file system without its slot.  Not armed, the mount stays\n"
+		"and says so; the next famfs logplay writes the slot.\n"
+		"\n"
 		"The mount is nosuid,nodev unless -o suid or -o dev asks otherwise:\n"
 		"files and device nodes come from another host's log.\n",
 	.opts = (const struct cli_opt[]){
@@ -87,6 +95,12 @@ const struct cli_doc cli_doc_mount = {
 			       "be attached"),
 		{ CLI_EXIT_NOMEMBER, "a member device of the file system is not on\n"
 		  "this host (its index and device uuid are named)" },
+		{ CLI_EXIT_NOSLOT, "the host table is armed and this host's slot\n"
+		  "could not be written after the replay: the mount is\n"
+		  "undone" },
+		{ CLI_EXIT_NOSLOT_MOUNTED, "as 5, but the mount could not be undone\n"
+		  "(umount failed: something opened a file meanwhile):\n"
+		  "MPT stays mounted without this host's slot; unmount it" },
 		CLI_EXIT_END },
 	.see_also = "famfs(8), mount.famfs(8), famfs-logplay(8), famfs-fsck(8), umount(8)",
 };
@@ -242,9 +256,11 @@ int cli_mount(const char *dev, const char *mpt,
 	 * boot) is another instance's until claimed, and the claim drops the
 	 * lines of the log that instance wrote (role/master.c) */
 	if (master && !log_ro && !famfs_fs_lock(&fs)) {
+		fs.claim_no_replay = true;	/* registered, then replayed */
 		if (famfs_master_claim(&fs, false))
 			famfs_warn("%s: mounted, but this instance does not hold the master role (see above) and will not create files (famfs master %s)",
 				   mpt, mpt);
+		fs.claim_no_replay = false;
 		famfs_fs_unlock(&fs);
 	}
 	/* 5. replay; a corrupt entry or a conflict is reported, not fatal.
@@ -268,17 +284,8 @@ int cli_mount(const char *dev, const char *mpt,
 		/* not fresh: a registration made only now (no table at the
 		 * first check-in) comes after a replay that may have mapped
 		 * any file the log had */
-		if (!rc) {
-			int hr = famfs_hosts_checkin(&fs, false, true, n0, NULL);
-
-			/* evicted, or a newer famfs's table since: as
-			 * before the replay, not mounted */
-			if (hr == -ESTALE || hr == -EPROTONOSUPPORT)
-				rc = hr;
-			else if (hr)
-				famfs_err("%s: mounted, but this host's slot in the host table is not written (%s): the master counts this host only once it is (famfs logplay %s)",
-					  mpt, strerror(-hr), mpt);
-		}
+		if (!rc)
+			rc = famfs_hosts_mount_checkin(&fs, mpt, n0);
 	}
 	/* the master's create summary, from the log as it is now */
 	if (!rc && master && !log_ro && !famfs_fs_lock(&fs)) {
@@ -295,7 +302,15 @@ int cli_mount(const char *dev, const char *mpt,
 				  strerror(-rc));
 	}
 	if (rc) {
-		famfs_kernel->umount(mpt);
+		int urc = famfs_kernel->umount(mpt);
+
+		if (urc)
+			famfs_err("%s: and it cannot be unmounted: %s: still mounted%s (umount %s)",
+				  mpt, strerror(-urc),
+				  rc == -ENOLINK ? " without this host's slot" : "",
+				  mpt);
+		if (rc == -ENOLINK)
+			return urc ? CLI_EXIT_NOSLOT_MOUNTED : CLI_EXIT_NOSLOT;
 		return FAMFS_EXIT_ERROR;
 	}
 	if (r.bad_entries || r.conflicts || r.errors)

@@ -81,7 +81,9 @@ const struct cli_doc cli_doc_mount_helper = {
 		{ MNT_EX_USAGE, "incorrect invocation (a bad option or argument)" },
 		{ MNT_EX_FAIL, "mount failure: MPT is not a directory, DEV holds no valid\n"
 			       "famfs, mount(2) failed (is famfs.ko loaded?), or the meta\n"
-			       "files could not be created; the message says which" },
+			       "files could not be created, or (the host table armed)\n"
+			       "this host's slot could not be written; the message says\n"
+			       "which" },
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-mount(8), mount(8), umount(8), fstab(5)",
 };

@@ -214,6 +214,7 @@ int main(int argc, char **argv)
 	const char *name, *base = strrchr(argv[0], '/');
 
 	base = base ? base + 1 : argv[0];
+	famfs_replay_install();
 	if (env_on("FAMFS_DEBUG_FLUSH"))
 		atexit(print_flush_stats);
 	if (env_on("FAMFS_DEBUG_STORES"))

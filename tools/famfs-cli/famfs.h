@@ -49,6 +49,13 @@ int cli_mount(const char *dev, const char *mpt,
 int cli_dax_bind_famfs(const char *dev);
 /* famfs mount's exit code when a member is not on this host */
 #define CLI_EXIT_NOMEMBER	4
+/* famfs mount's exit code when the host table is armed and this host's
+ * slot is not written after the replay (the mount undone) */
+#define CLI_EXIT_NOSLOT		5
+/* the same, but the mount could not be undone (umount failed, e.g. EBUSY:
+ * something opened a file during the replay): still mounted, slot not
+ * written (review r39 4) */
+#define CLI_EXIT_NOSLOT_MOUNTED	6
 
 /* famfs logplay --follow MPT: until MPT is unmounted or SIGINT/SIGTERM;
  * returns FAMFS_EXIT_*. */

@@ -7,7 +7,8 @@
 # index is unchanged, nothing is created -- and famfs master on b says so
 # (exit 3).  Then a hands the role over (famfs master set with its own uuid:
 # whichever instance of that host claims first); b's next mkfile claims the
-# record and appends; now a is refused, and fsck is clean on both.
+# record, replays what a logged meanwhile into b's mount (its tree was
+# behind) and appends; now a is refused, and fsck is clean on both.
 #
 # Then (issue 27.4) a becomes a full disk clone of b, the holder: b's claim
 # file too, so that "claim file matches, boot id differs" -- what a reboot
@@ -40,6 +41,7 @@ if [ "$FAMFS_HOST" = a ]; then
 	sync_post m2-a-ready
 	sync_wait m2-b-refused 120 || exit 0
 	t_rc mkfile-a-still-master 0 famfs mkfile -s 2m -S 2 $M/a2
+	t_rc mkdir-a-late 0 famfs mkdir $M/a-late
 	t_rc hand-over 0 famfs master set "$(cat $FAMFS_HOST_ID_FILE)" $M
 	t_rc show-a-released 0 famfs master $M
 	t_has show-a-says-released "master record:     released"
@@ -110,10 +112,15 @@ t_rc clone-claim-refused 2 famfs master claim $M
 t_eq clone-claim-log-unchanged "$n" "$(next)"
 sync_post m2-b-refused
 sync_wait m2-a-released 120 || exit 0
-t_rc logplay-b 0 famfs logplay $M
-t_rc b-sees-a2 0 famfs verify -S 2 $M/a2
+# b's tree is behind the log a wrote (no follower here): its claim, at
+# its first append, replays it to the end first (review r39 D)
+t_ok b-behind test ! -e $M/a2 -a ! -e $M/a-late
 t_rc clone-mkfile-after-hand-over 0 famfs mkfile -s 2m -S 3 $M/b1
-t_eq clone-appended "$((n + 2))" "$(next)"
+t_has b-claim-replayed "its mount replayed to the end of the log first"
+t_rc b-sees-a2 0 famfs verify -S 2 $M/a2
+t_ok b-sees-a-late test -d $M/a-late
+t_eq clone-appended "$((n + 3))" "$(next)"
+t_rc logplay-b 0 famfs logplay $M
 t_rc clone-show-holds 0 famfs master $M
 t_has clone-show-holds-says "this instance:     this instance holds the role"
 sync_post m2-b-appended

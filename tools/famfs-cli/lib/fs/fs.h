@@ -122,6 +122,11 @@ struct famfs_fs {
 	 * come from): an append that finds the same skips re-reading the
 	 * boot id and the claim file */
 	bool mine_seen;
+	bool claim_no_replay;	/* master.c: a claim replays nothing (mount) */
+	/* master.c: this host's claim says its mount owes a replay to the
+	 * log's end (famfs_claim_catch_up), retried before every append;
+	 * catch_up_running: the replay under way (its own checks skip it) */
+	bool catch_up_pending, catch_up_running;
 	uint8_t mine_master[16];
 	/* the record read once by famfs_mrec_refresh (or as written): what
 	 * is judged; mine_rec: what was remembered as this instance's */

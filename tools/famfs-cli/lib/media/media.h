@@ -348,6 +348,10 @@ struct famfs_claim {
 	bool present;
 	uint8_t host[16], boot[16];
 	uint64_t generation;
+	/* "catch_up 1": this claim took a record another instance held,
+	 * and no mount of this host has replayed the log to its end since
+	 * (role.h's famfs_claim_catch_up; review r39 2) */
+	bool catch_up;
 };
 
 enum famfs_mrec_state {

@@ -48,7 +48,11 @@ static int begin(struct famfs_fs *fs)
 	rc = famfs_fs_lock(fs);
 	if (rc)
 		return rc;
-	rc = fs->master_instance ? famfs_master_check(fs) : 0;
+	/* the role claimed (and a claim's replay done: role.h) before the
+	 * tree is looked at, on a host that is the master -- not only by an
+	 * opening that is its instance already: one just handed the role
+	 * would judge a tree that lags the log (review r39 1) */
+	rc = fs->master ? famfs_master_check(fs) : 0;
 	fs->cache_names_want = true;
 	if (!rc)
 		rc = famfs_fs_cache_update(fs);
@@ -80,14 +84,17 @@ static int object_at(struct famfs_fs *fs, const char *norm, const char *p,
 	return 0;
 }
 
-/* What is at norm here is the object o of the log -- a regular file with
- * its entry's map, or a directory -- or nothing (*absent): 0; else
+/* What is at name in the directory pfd is the object o of the log -- a
+ * regular file with its entry's map, or a directory -- or nothing
+ * (*absent): 0, and what it is (its device and inode) in *id if id; else
  * -errno (printed when say: it is not the logged one, nothing is logged) */
-static int local_is(struct famfs_fs *fs, const char *norm, const char *p,
-		    const struct famfs_names_obj *o, bool *absent, bool say)
+static int local_is_at(struct famfs_fs *fs, int pfd, const char *name,
+		       const char *p, const struct famfs_names_obj *o,
+		       bool *absent, bool say, struct stat *id)
 {
 	bool dir = o->kind == FAMFS_LOG_MKDIR;
-	int fd = dirset_open_under(fs->mpt, norm, dir ? DIRSET_DIR : FILE_OPEN);
+	int fd = dirset_open_beneath(pfd, name, strlen(name),
+				     dir ? DIRSET_DIR : FILE_OPEN);
 	struct famfs_fmap *want = NULL, *have = NULL;
 	struct famfs_log_entry e;
 	struct stat st;
@@ -103,6 +110,14 @@ static int local_is(struct famfs_fs *fs, const char *norm, const char *p,
 				  dirset_beneath_why(fd));
 		return fd;
 	}
+	if (fstat(fd, &st)) {
+		rc = -errno;
+		if (say)
+			famfs_err("%s: %s; nothing logged", p, strerror(-rc));
+		goto out;
+	}
+	if (id)
+		*id = st;
 	if (dir)
 		goto out;
 	want = malloc(sizeof(*want));
@@ -112,7 +127,7 @@ static int local_is(struct famfs_fs *fs, const char *norm, const char *p,
 		rc = -ENOMEM;
 		goto out;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	if (!S_ISREG(st.st_mode) ||
 	    famfs_log_entry_at(fs, o->id, &e) || famfs_fmap_get(fd, have)) {
 		if (say)
 			famfs_err("%s: what is here is not the file of log entry %llu (not a mapped regular file); nothing logged",
@@ -134,6 +149,41 @@ out:
 	return rc;
 }
 
+/* the same at norm, its directory opened beneath the mount root */
+static int local_is(struct famfs_fs *fs, const char *norm, const char *p,
+		    const struct famfs_names_obj *o, bool *absent, bool say,
+		    struct stat *id)
+{
+	const char *name;
+	int pfd = dirset_parent_beneath(fs->mpt, norm, &name), rc;
+
+	*absent = pfd == -ENOENT;
+	if (*absent)
+		return 0;
+	if (pfd < 0) {
+		if (say)
+			famfs_err("%s: its directory here: %s; nothing logged",
+				  p, dirset_beneath_why(pfd));
+		return pfd;
+	}
+	rc = local_is_at(fs, pfd, name, p, o, absent, say, id);
+	close(pfd);
+	return rc;
+}
+
+/* name in pfd is still what was checked (id; no link followed): 0; else
+ * -ENOENT (nothing there) or -ESTALE (something else) */
+static int still_checked(int pfd, const char *name, const struct stat *id)
+{
+	struct stat st;
+
+	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return -errno;
+	return st.st_dev == id->st_dev && st.st_ino == id->st_ino ? 0 : -ESTALE;
+}
+
+#define NOT_CHECKED "replaced meanwhile (not the one checked); left alone"
+
 /* After the entry of p (at fs->last_append) is in the log, the change
  * here failed (why): said, with what makes it; err returned */
 static int late(struct famfs_fs *fs, const char *p, const char *what,
@@ -149,6 +199,8 @@ struct rm_item {
 	uint64_t id;
 	int kind;
 	char *path;
+	bool here;		/* when checked, with what it was */
+	struct stat st;
 };
 
 struct rm_list {
@@ -177,6 +229,7 @@ static int rm_add(void *arg, const char *path, const struct famfs_names_obj *o)
 		l->it = it;
 		l->cap = cap;
 	}
+	memset(&l->it[l->n], 0, sizeof(l->it[l->n]));
 	l->it[l->n].id = o->id;
 	l->it[l->n].kind = o->kind;
 	l->it[l->n].path = strdup(path);
@@ -201,6 +254,7 @@ static int rm_one(struct famfs_fs *fs, const struct rm_item *it)
 	char p[PATH_MAX], why[FAMFS_NAMES_WHY_LEN];
 	struct famfs_log_entry e;
 	const char *name;
+	struct stat st;
 	int rc, pfd;
 
 	if (famfs_join(p, sizeof(p), fs->mpt, it->path))
@@ -218,10 +272,21 @@ static int rm_one(struct famfs_fs *fs, const struct rm_item *it)
 		return 0;		/* not here: nothing to remove */
 	if (pfd < 0)
 		return late(fs, p, "removed", dirset_beneath_why(pfd), pfd);
-	rc = famfs_mnt_unlinkat(pfd, name, it->kind == FAMFS_LOG_MKDIR ? AT_REMOVEDIR : 0);
-	rc = rc && errno != ENOENT ? -errno : 0;
+	/* what is there now is what was checked before the DELETE was
+	 * logged: a component of the path swapped meanwhile is not
+	 * followed to another file */
+	rc = it->here ? still_checked(pfd, name, &it->st) :
+	     fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) ? -errno : -ESTALE;
+	if (!rc) {
+		rc = famfs_mnt_unlinkat(pfd, name,
+					it->kind == FAMFS_LOG_MKDIR ? AT_REMOVEDIR : 0);
+		rc = rc ? -errno : 0;
+	}
 	close(pfd);
-	return rc ? late(fs, p, "removed", strerror(-rc), rc) : 0;
+	if (rc == -ENOENT)
+		return 0;		/* not here: nothing to remove */
+	return rc ? late(fs, p, "removed",
+			 rc == -ESTALE ? NOT_CHECKED : strerror(-rc), rc) : 0;
 }
 
 struct deleted_at {
@@ -261,10 +326,11 @@ static int deleted_at_one(void *arg, uint64_t del, uint64_t object)
 	return 0;
 }
 
-/* The newest file deleted at norm that is still here with its map: 1,
- * and *del its DELETE; 0 none; -ENOMEM */
-static int deleted_here(struct famfs_fs *fs, const char *norm, const char *p,
-			uint64_t *del)
+/* The newest file deleted at norm that is still here (name in pfd) with
+ * its map: 1, *del its DELETE and *id what it is; 0 none; -ENOMEM */
+static int deleted_here(struct famfs_fs *fs, const char *norm, int pfd,
+			const char *name, const char *p, uint64_t *del,
+			struct stat *id)
 {
 	struct deleted_at d = { .fs = fs, .norm = norm };
 	int rc = 0;
@@ -273,7 +339,8 @@ static int deleted_here(struct famfs_fs *fs, const char *norm, const char *p,
 	for (size_t i = d.n; !d.nomem && i-- > 0 && !rc;) {
 		bool absent;
 
-		if (!local_is(fs, norm, p, &d.o[i], &absent, false) && !absent) {
+		if (!local_is_at(fs, pfd, name, p, &d.o[i], &absent, false, id) &&
+		    !absent) {
 			*del = d.del[i];
 			rc = 1;
 		}
@@ -289,26 +356,34 @@ static int deleted_here(struct famfs_fs *fs, const char *norm, const char *p,
 
 /* A removal logged whose local unlink did not happen (a crash between
  * them): the file of a pending DELETE at norm, still here with that
- * file's map, is removed here and nothing more is logged.  1: finished
- * (said), 0: not such a file, else -errno. */
+ * file's map, is removed here and nothing more is logged -- checked and
+ * removed through one directory opened beneath the root, the name still
+ * the file checked.  1: finished (said), 0: not such a file, else
+ * -errno. */
 static int finish_removal(struct famfs_fs *fs, const char *norm,
 			  const char *p)
 {
 	const char *name;
+	struct stat id;
 	uint64_t del;
 	int rc, pfd;
 
-	rc = deleted_here(fs, norm, p, &del);
-	if (rc <= 0)
-		return rc;
 	pfd = dirset_parent_beneath(fs->mpt, norm, &name);
 	if (pfd < 0)
 		return 0;
-	rc = famfs_mnt_unlinkat(pfd, name, 0) ? -errno : 0;
+	rc = deleted_here(fs, norm, pfd, name, p, &del, &id);
+	if (rc <= 0) {
+		close(pfd);
+		return rc;
+	}
+	rc = still_checked(pfd, name, &id);
+	if (!rc)
+		rc = famfs_mnt_unlinkat(pfd, name, 0) ? -errno : 0;
 	close(pfd);
 	if (rc) {
 		famfs_err("%s: removed in the log (entry %llu), but not here: %s",
-			  p, (unsigned long long)del, strerror(-rc));
+			  p, (unsigned long long)del,
+			  rc == -ESTALE ? NOT_CHECKED : strerror(-rc));
 		return rc;
 	}
 	famfs_note("%s: removed here: the log removed it at entry %llu (an earlier rm stopped before it removed the file here)",
@@ -374,7 +449,9 @@ int famfs_remove(struct famfs_fs *fs, const char *rel, bool recursive)
 		if (famfs_join(q, sizeof(q), fs->mpt, l.it[i].path))
 			rc = -ENAMETOOLONG;
 		else
-			rc = local_is(fs, l.it[i].path, q, &x, &absent, true);
+			rc = local_is(fs, l.it[i].path, q, &x, &absent, true,
+				      &l.it[i].st);
+		l.it[i].here = !rc && !absent;
 	}
 	/* a file's memory is given back only through the host table: made
 	 * (INCOMPAT_HOSTS) before the first DELETE of a file */
@@ -425,7 +502,7 @@ int famfs_rename(struct famfs_fs *fs, const char *from, const char *to)
 	const char *fname, *tname;
 	uint64_t id;
 	int rc, kind, fpfd = -1, tpfd = -1;
-	struct stat st;
+	struct stat st, sst;
 	bool absent;
 	/* a trailing / names a directory, as mv(1) has it (rename(2)) */
 	bool from_dir = *from && from[strlen(from) - 1] == '/';
@@ -495,7 +572,7 @@ int famfs_rename(struct famfs_fs *fs, const char *from, const char *to)
 	/* here: the source is the logged one (or not here), the place it
 	 * goes a directory, opened beneath the root, with nothing at the
 	 * name */
-	rc = local_is(fs, fn, pf, &o, &absent, true);
+	rc = local_is(fs, fn, pf, &o, &absent, true, &sst);
 	if (rc)
 		goto out;
 	tpfd = dirset_parent_beneath(fs->mpt, tn, &tname);
@@ -520,7 +597,13 @@ int famfs_rename(struct famfs_fs *fs, const char *from, const char *to)
 		rc = late(fs, pf, "moved", dirset_beneath_why(fpfd), fpfd);
 		goto out;
 	}
-	if (famfs_mnt_renameat2(fpfd, fname, tpfd, tname, RENAME_NOREPLACE))
+	/* the source still the one checked (a path component swapped
+	 * meanwhile is not followed to another file) */
+	rc = still_checked(fpfd, fname, &sst);
+	if (rc)
+		rc = late(fs, pf, "moved",
+			  rc == -ESTALE ? NOT_CHECKED : strerror(-rc), rc);
+	else if (famfs_mnt_renameat2(fpfd, fname, tpfd, tname, RENAME_NOREPLACE))
 		rc = late(fs, pf, "moved", strerror(errno), -errno);
 out:
 	if (fpfd >= 0)
@@ -568,7 +651,7 @@ int famfs_setattr(struct famfs_fs *fs, const char *rel, uint32_t valid,
 	rc = famfs_entry_build_setattr(&e, o.id, (unsigned)o.kind, norm, valid,
 				       m, uid, gid);
 	if (!rc)
-		rc = local_is(fs, norm, p, &o, &absent, true);
+		rc = local_is(fs, norm, p, &o, &absent, true, NULL);
 	if (!rc)
 		rc = famfs_fs_append_judged(fs, &e, FAMFS_FEATURE_INCOMPAT_SETATTR,
 					    why);

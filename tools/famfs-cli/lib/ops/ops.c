@@ -73,7 +73,10 @@ static int path_and_owner(struct famfs_fs *fs, const char *rel, uint32_t uid,
  */
 static int pre_judge(struct famfs_fs *fs)
 {
-	return fs->master_instance ? famfs_master_check(fs) : 0;
+	/* on the master host, also by an opening that is not its instance
+	 * yet: the claim's replay (role.h) before the tree and the cache are
+	 * judged (review r39 1) */
+	return fs->master ? famfs_master_check(fs) : 0;
 }
 
 int famfs_file_create(struct famfs_fs *fs, const char *rel, uint64_t size,
@@ -406,7 +409,7 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	 * allocation sees every entry committed before it; the role before
 	 * both (pre_judge: the master instance's, which the allocation's
 	 * need not repeat a moment later -- the append checks it again) */
-	checked = fs->master_instance;
+	checked = fs->master;
 	rc = pre_judge(fs);
 	if (!rc)
 		rc = famfs_fs_cache_update(fs);

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
+#include <string.h>
 
 #include "replay/replay.h"
 
@@ -78,4 +79,27 @@ int famfs_hosts_checkin_lp(struct famfs_fs *fs, bool fresh, bool update,
 		*holds_from = rc ? 0 : h.from;	/* unknown: as if all held */
 	famfs_hosttab_close(&t);
 	return rc;
+}
+
+int famfs_hosts_mount_checkin(struct famfs_fs *fs, const char *mpt,
+			      uint64_t n0)
+{
+	int rc = famfs_hosts_checkin(fs, false, true, n0, NULL);
+
+	/* evicted, or a newer famfs's table since: as before the replay,
+	 * not mounted (printed) */
+	if (!rc || rc == -ESTALE || rc == -EPROTONOSUPPORT)
+		return rc;
+	/* armed, the master trusts that every host that maps the file
+	 * system is registered: a mount without its slot would map memory
+	 * it may free.  A header that does not decode stops every reclaim
+	 * (famfs_format.h): not armed for this. */
+	if (famfs_hosts_armed(fs) == 1) {
+		famfs_err("%s: not mounted: this host's slot in the host table is not written (%s), and the table is armed: the master frees a deleted file's memory once no registered host holds it, so no host maps the file system without its slot (famfs hosts %s lists the slots)",
+			  mpt, strerror(-rc), mpt);
+		return -ENOLINK;
+	}
+	famfs_err("%s: mounted, but this host's slot in the host table is not written (%s): the master counts this host only once it is (famfs logplay %s); the table is not armed, so nothing is reclaimed meanwhile",
+		  mpt, strerror(-rc), mpt);
+	return 0;
 }

@@ -24,6 +24,11 @@ struct famfs_logplay_result {
 };
 int famfs_logplay(struct famfs_fs *fs, bool dry_run,
 		  struct famfs_logplay_result *r);
+/* role/'s famfs_claim_catch_up (a claim's replay of its mount) installed:
+ * called by every program's main (a static link of libfamfs.a would
+ * leave a constructor here out; a replay owed and no hook refuses the
+ * append: role.h) */
+void famfs_replay_install(void);
 /* Replay in rounds (famfs logplay --follow): the log's namespace as the
  * entries played so far made it is kept between rounds, so a path logged
  * twice is still a conflict, and a DELETE, RENAME or SETATTR is applied to
@@ -149,6 +154,13 @@ int famfs_hosts_checkin(struct famfs_fs *fs, bool fresh, bool update,
 int famfs_hosts_checkin_lp(struct famfs_fs *fs, bool fresh, bool update,
 			   uint64_t replayed, const struct famfs_logplay *lp,
 			   uint64_t *holds_from);
+/* A mount's check-in after its replay of the log from n0 (not fresh,
+ * update): 0; -ESTALE evicted in this boot, -EPROTONOSUPPORT a newer
+ * famfs's table (printed).  A slot not
+ * written: -ENOLINK (printed: the mount must be undone) when the table is
+ * armed, else 0 (said: the master counts this host once it is) */
+int famfs_hosts_mount_checkin(struct famfs_fs *fs, const char *mpt,
+			      uint64_t n0);
 
 /* ---- private to replay/: logplay.c and the files it calls -------------- */
 /* struct famfs_logplay: the state kept between rounds of --follow */

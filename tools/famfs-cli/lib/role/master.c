@@ -19,6 +19,57 @@
 
 #include "role/role.h"
 
+int (*famfs_claim_catch_up)(struct famfs_fs *fs);
+
+/*
+ * The replay this host's claim owes its mount (role.h): the claim file
+ * says so ("catch_up 1") from the claim until a replay to the log's end
+ * succeeded, so the same process's next append and the next process's
+ * find it owed, not only the claim's own attempt.  Run before every
+ * append by the master instance (famfs_master_check), under the log
+ * lock; refused (the append with it) while it fails.  An opening without
+ * a mount (famfs master claim DEV, a device opened by path) has no tree
+ * to replay: it appends, and the mount's next append replays first.
+ */
+static int catch_up_run(struct famfs_fs *fs)
+{
+	struct famfs_claim c;
+	int rc;
+
+	if (!fs->catch_up_pending || fs->catch_up_running || !fs->mpt[0])
+		return 0;
+	if (!famfs_claim_catch_up) {
+		famfs_err("%s: this instance took the master role, and its mount is not replayed to the end of the log the other instance wrote; this program cannot replay it (a bug: famfs_replay_install not called): nothing is appended until famfs logplay %s succeeds",
+			  fs->mpt, fs->mpt);
+		return -ENOSYS;
+	}
+	fs->catch_up_running = true;
+	rc = famfs_claim_catch_up(fs);
+	fs->catch_up_running = false;
+	if (rc)
+		return rc;
+	fs->catch_up_pending = false;
+	/* owed no more: the claim file says so (the same claim: the
+	 * record's generation); if that cannot be written, the next
+	 * process replays once more, which changes nothing */
+	if (!famfs_claim_read(fs->sb->fs_uuid, &c) && c.present && c.catch_up &&
+	    c.generation == le64toh(fs->mrec.generation)) {
+		c.catch_up = false;
+		famfs_claim_write(fs->sb->fs_uuid, &c);
+	}
+	return 0;
+}
+
+/* the record found this instance's: what its claim file says is owed */
+static void catch_up_owed(struct famfs_fs *fs)
+{
+	struct famfs_claim c;
+
+	if (!famfs_claim_read(fs->sb->fs_uuid, &c) && c.present && c.catch_up &&
+	    c.generation == le64toh(fs->mrec.generation) && !fs->claim_no_replay)
+		fs->catch_up_pending = true;
+}
+
 void famfs_master_instance_judge(struct famfs_fs *fs)
 {
 	struct famfs_master_record *r;
@@ -70,11 +121,23 @@ static int write_role(struct famfs_fs *fs, const struct famfs_me *me,
 				     "hand over the master role");
 	if (rc)
 		return rc;
-	/* 1. this host's claim file: what "my claim" means after a reboot */
+	/* 1. this host's claim file: what "my claim" means after a reboot;
+	 * and whether its mount owes a replay: a record another instance
+	 * held (a record never held, gen 0: a new file system, had no other
+	 * writer), or a replay still owed by the claim this one renews; not
+	 * a mount's, which registers this host and then replays itself */
 	if (held) {
+		struct famfs_claim old;
+
 		memcpy(c.host, me->host, 16);
 		memcpy(c.boot, me->boot, 16);
 		c.generation = gen + 1;
+		c.catch_up = (other && gen) ||
+			     (!famfs_claim_read(fs->sb->fs_uuid, &old) &&
+			      old.present && old.catch_up &&
+			      old.generation == gen);
+		if (fs->claim_no_replay)
+			c.catch_up = false;
 		rc = famfs_claim_write(fs->sb->fs_uuid, &c);
 		if (rc)
 			goto out;
@@ -153,6 +216,15 @@ out:
 		fs->master = !memcmp(fs->host_uuid, fs->sb->master_uuid, 16);
 		fs->master_instance = held && fs->master;
 	}
+	/* the other instance's log into this mount, before anything is
+	 * appended (role.h): owed from now until a replay succeeded */
+	if (!rc && held) {
+		fs->catch_up_pending = c.catch_up;
+		if (c.catch_up && !fs->mpt[0])
+			famfs_note("%s: this instance took the master role from another: this host's mount replays the log to its end before its next append (famfs logplay MOUNT does it now)",
+				   fs->name);
+		rc = catch_up_run(fs);
+	}
 	return rc;
 }
 
@@ -175,7 +247,8 @@ int famfs_master_claim(struct famfs_fs *fs, bool force)
 	}
 	if (st == FAMFS_MREC_MINE && !force) {
 		famfs_beat_renew(fs);
-		return 0;
+		catch_up_owed(fs);
+		return catch_up_run(fs);
 	}
 	/* this host's claim from another boot: a reboot, or a clone of
 	 * this host's disk while the holder runs -- taken only if it is
@@ -235,7 +308,7 @@ int famfs_master_check(struct famfs_fs *fs)
 
 	if (mine_still(fs) && !fs->sb_other) {
 		famfs_beat_renew(fs);
-		return 0;
+		return catch_up_run(fs);
 	}
 	fs->mine_seen = false;
 	rc = famfs_master_state(fs, &st, reason);	/* reads both again */
@@ -254,7 +327,8 @@ int famfs_master_check(struct famfs_fs *fs)
 	case FAMFS_MREC_MINE:
 		mine_remember(fs);
 		famfs_beat_renew(fs);
-		return 0;
+		catch_up_owed(fs);
+		return catch_up_run(fs);
 	case FAMFS_MREC_FREE:
 	case FAMFS_MREC_REBOOT:
 		/* not claimed at mount (an older tool mounted it, or the

@@ -38,7 +38,7 @@ int famfs_claim_read(const uint8_t fs_uuid[16], struct famfs_claim *c)
 	char p[PATH_MAX], host[64], boot[64];
 	unsigned long long gen;
 	FILE *f;
-	int n;
+	int n, owed = 0;
 
 	memset(c, 0, sizeof(*c));
 	if (famfs_claim_path(fs_uuid, p, sizeof(p)))
@@ -46,14 +46,16 @@ int famfs_claim_read(const uint8_t fs_uuid[16], struct famfs_claim *c)
 	f = fopen(p, "r");
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
-	n = fscanf(f, "host %63s boot %63s generation %llu", host, boot, &gen);
+	n = fscanf(f, "host %63s boot %63s generation %llu catch_up %d", host,
+		   boot, &gen, &owed);
 	fclose(f);
-	if (n != 3 || uuid_parse(host, c->host) || uuid_parse(boot, c->boot)) {
+	if (n < 3 || uuid_parse(host, c->host) || uuid_parse(boot, c->boot)) {
 		famfs_warn("%s: not a famfs claim file; ignored", p);
 		memset(c, 0, sizeof(*c));
 		return 0;
 	}
 	c->generation = gen;
+	c->catch_up = n == 4 && owed;
 	c->present = true;
 	return 0;
 }
@@ -85,8 +87,9 @@ int famfs_claim_write(const uint8_t fs_uuid[16], const struct famfs_claim *c)
 			  strerror(errno));
 		return rc;
 	}
-	if (dprintf(fd, "host %s\nboot %s\ngeneration %llu\n", host, boot,
-		    (unsigned long long)c->generation) < 0 || fsync(fd) ||
+	if (dprintf(fd, "host %s\nboot %s\ngeneration %llu\n%s", host, boot,
+		    (unsigned long long)c->generation,
+		    c->catch_up ? "catch_up 1\n" : "") < 0 || fsync(fd) ||
 	    rename(tmp, p)) {
 		rc = -errno;
 		famfs_err("%s: cannot write this host's claim: %s", p,

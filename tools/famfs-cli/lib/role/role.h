@@ -90,6 +90,25 @@ void famfs_master_unlock(struct famfs_fs *fs, bool *took);
  * is dropped and the create cache with them (famfs_fs_forget_lines), then
  * this opening is the master instance. */
 int famfs_master_claim(struct famfs_fs *fs, bool force);
+/* After a claim of a record another instance held (a hand-over, -f, a
+ * reboot; not a new file system's record, which nobody held), on a mount: that instance wrote the log, and this mount's tree
+ * may lag it (files it made and removed not made here yet; a follower
+ * would make them a moment before it applies their DELETE, on memory
+ * reclaimed meanwhile).  So the claim replays the log into the mount to
+ * its end, under the log lock the claim holds, before this instance's
+ * first append or reclaim pass: this hook (replay/logplay.c installs it;
+ * NULL: nothing replayed), unless fs->claim_no_replay (a mount, which
+ * registers this host and then replays itself).  0, or -errno (printed:
+ * the claim stands, nothing is appended by the caller).  The replay is
+ * owed until it succeeds (review r39 2): this host's claim file says so
+ * ("catch_up 1", cleared after the replay), and famfs_master_check tries
+ * it again before every append of the master instance, refusing the
+ * append while it fails -- in this process and in the next ones.  An
+ * opening without a mount (famfs master claim DEV) replays nothing: the
+ * mount's next append does.  Installed by famfs_replay_install, which
+ * every program's main calls (NULL with a replay owed: the append is
+ * refused, -ENOSYS). */
+extern int (*famfs_claim_catch_up)(struct famfs_fs *fs);
 /* ---- beat.c: the holder's beat and a takeover's wait (issue 27.4) ------- */
 /* The lease: how long a takeover by another boot of this host watches the
  * holder's beat before it takes the role, and how young a beat refuses it
