@@ -106,7 +106,7 @@ static void unwritten_slot(bool armed)
 	assert_int_equal(famfs_hosts_checkin(&t->fs, true, false, 0, NULL), 0);
 	slot_at_end(t);
 	th_stderr_grab();
-	rc = famfs_hosts_mount_checkin(&t->fs, t->mpt, n0);
+	rc = famfs_hosts_mount_checkin(&t->fs, t->mpt, n0, NULL);
 	th_stderr_take(msg, sizeof(msg));
 	if (armed) {
 		assert_int_equal(rc, -ENOLINK);

@@ -215,13 +215,18 @@ int cmd_logplay(int argc, char **argv)
 		rc = lp ? famfs_logplay_more(lp, &fs, dry, &r, NULL, NULL) : -ENOMEM;
 		/* evicted, or a newer famfs's table since: fails, as the
 		 * follower stops (any other failure: said, the slot keeps
-		 * its last report) */
+		 * its last report).  replayed is how far the replay read:
+		 * one stopped at a lost segment reports no more */
 		if (!rc && !dry) {
-			int hr = famfs_hosts_checkin_lp(&fs, false, true, n0, lp,
-							NULL);
+			int hr = famfs_hosts_checkin_lp(&fs, false, true,
+							famfs_logplay_next(lp),
+							lp, NULL);
 
 			if (hr == -ESTALE || hr == -EPROTONOSUPPORT)
 				rc = hr;
+			else if (hr)
+				famfs_err("%s: replayed, but this host's slot in the host table is not updated (%s): it keeps its last report",
+					  argv[optind], strerror(-hr));
 		}
 		famfs_logplay_free(lp);
 	}

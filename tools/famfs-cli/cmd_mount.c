@@ -269,6 +269,7 @@ int cli_mount(const char *dev, const char *mpt,
 	 * evicted in this boot does not replay (said) */
 	{
 		uint64_t n0 = famfs_log_refresh_next(&fs);
+		struct famfs_logplay *lp;
 
 		/* a host that cannot register maps nothing: its files would
 		 * be invisible to the master's reclaim decision */
@@ -279,13 +280,20 @@ int cli_mount(const char *dev, const char *mpt,
 		else if (rc && rc != -ESTALE)
 			famfs_err("%s: not mounted: this host cannot register in the host table (%s)",
 				  mpt, strerror(-rc));
+		/* kept for the check-in: how far it read, and its namespace
+		 * (the pending DELETEs) */
+		lp = rc ? NULL : famfs_logplay_new(n0);
+		memset(&r, 0, sizeof(r));
 		if (!rc)
-			rc = famfs_logplay(&fs, false, &r);
+			rc = lp ? famfs_logplay_more(lp, &fs, false, &r, NULL, NULL) :
+				  -ENOMEM;
 		/* not fresh: a registration made only now (no table at the
 		 * first check-in) comes after a replay that may have mapped
 		 * any file the log had */
 		if (!rc)
-			rc = famfs_hosts_mount_checkin(&fs, mpt, n0);
+			rc = famfs_hosts_mount_checkin(&fs, mpt,
+						       famfs_logplay_next(lp), lp);
+		famfs_logplay_free(lp);
 	}
 	/* the master's create summary, from the log as it is now */
 	if (!rc && master && !log_ro && !famfs_fs_lock(&fs)) {

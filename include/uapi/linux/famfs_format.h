@@ -678,9 +678,9 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
  * master appends a RECLAIM for DELETE d only when every registered slot
  * that is not evicted has holds_from > d and replayed > d (its own
  * included: what famfs.ko reports held blocks, however late it
- * registered; a host that registered after d blocks it only until its
- * replay has read past d, which its mount's replay does before the mount
- * returns); a slot with no verifying copy that is not
+ * registered; a host that registered after d blocks it until its replay
+ * has read past d -- a mount's replay reports how far it read, which is
+ * past d unless it stopped at a lost segment); a slot with no verifying copy that is not
  * all zero blocks every reclaim until the master zeroes it (an eviction by
  * slot).  Times are shown, never used to decide.  How slots are claimed,
  * registered, fenced and trusted: docs/lifecycle.md.

@@ -240,9 +240,11 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 			  fs->name);
 		return -EOVERFLOW;
 	}
-	/* past every DELETE in the log only before this boot's first replay
-	 * of the mount (fresh): a host that mounted before the table existed,
-	 * or by another way, may map any file the log ever had */
+	/* the log's end only before this boot's first replay of the mount
+	 * (fresh), else 0: a host that mounted before the table existed, or
+	 * by another way, may map any file the log ever had.  Shown, and
+	 * checked against the log's end (BEYOND); what blocks is replayed,
+	 * 0 until the replay reports */
 	h.registered_at = fresh ? famfs_log_refresh_next(fs) : 0;
 	h.replayed = 0;
 	h.holds_from = FAMFS_HOLDS_NONE;

@@ -82,9 +82,9 @@ int famfs_hosts_checkin_lp(struct famfs_fs *fs, bool fresh, bool update,
 }
 
 int famfs_hosts_mount_checkin(struct famfs_fs *fs, const char *mpt,
-			      uint64_t n0)
+			      uint64_t replayed, const struct famfs_logplay *lp)
 {
-	int rc = famfs_hosts_checkin(fs, false, true, n0, NULL);
+	int rc = famfs_hosts_checkin_lp(fs, false, true, replayed, lp, NULL);
 
 	/* evicted, or a newer famfs's table since: as before the replay,
 	 * not mounted (printed) */
@@ -95,11 +95,11 @@ int famfs_hosts_mount_checkin(struct famfs_fs *fs, const char *mpt,
 	 * it may free.  A header that does not decode stops every reclaim
 	 * (famfs_format.h): not armed for this. */
 	if (famfs_hosts_armed(fs) == 1) {
-		famfs_err("%s: not mounted: this host's slot in the host table is not written (%s), and the table is armed: the master frees a deleted file's memory once no registered host holds it, so no host maps the file system without its slot (famfs hosts %s lists the slots)",
-			  mpt, strerror(-rc), mpt);
+		famfs_err("%s: not mounted: this host's slot in the host table is not written (%s), and the table is armed: the master frees a deleted file's memory once no registered host holds it, so no host maps the file system without its slot; a registration this mount made blocks every reclaim until this host mounts again or the master evicts it (famfs hosts lists the slots)",
+			  mpt, strerror(-rc));
 		return -ENOLINK;
 	}
-	famfs_err("%s: mounted, but this host's slot in the host table is not written (%s): the master counts this host only once it is (famfs logplay %s); the table is not armed, so nothing is reclaimed meanwhile",
+	famfs_err("%s: mounted, but this host's slot in the host table is not written (%s): until it is (famfs logplay %s), a registration without a replay blocks every reclaim, and none is made while the table is not armed",
 		  mpt, strerror(-rc), mpt);
 	return 0;
 }

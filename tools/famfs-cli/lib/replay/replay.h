@@ -140,7 +140,8 @@ void dirset_note(struct dirset *ds, const char *rel, unsigned type,
 
 /* hostplay.c: this host in the host table around a replay (format rev 3,
  * HOSTS; nothing when the file system has no table): registered (fresh: a
- * mount before its first replay, registered past every DELETE in the log;
+ * mount before its first replay, registered_at the log's next index, which
+ * only tells BEYOND: it blocks every DELETE its replay has not read past;
  * else at 0), and with update its slot brought to replayed (entries below
  * it applied here), its holds (what famfs.ko here still holds of pending
  * DELETEs' memory: famfs_holds_kernel; *holds_from, may be NULL, gets the
@@ -154,13 +155,14 @@ int famfs_hosts_checkin(struct famfs_fs *fs, bool fresh, bool update,
 int famfs_hosts_checkin_lp(struct famfs_fs *fs, bool fresh, bool update,
 			   uint64_t replayed, const struct famfs_logplay *lp,
 			   uint64_t *holds_from);
-/* A mount's check-in after its replay of the log from n0 (not fresh,
- * update): 0; -ESTALE evicted in this boot, -EPROTONOSUPPORT a newer
+/* A mount's check-in after its replay lp, which applied the entries below
+ * replayed (famfs_logplay_next: a replay stopped at a lost segment reports
+ * no more than it read) (not fresh, update): 0; -ESTALE evicted in this boot, -EPROTONOSUPPORT a newer
  * famfs's table (printed).  A slot not
  * written: -ENOLINK (printed: the mount must be undone) when the table is
  * armed, else 0 (said: the master counts this host once it is) */
 int famfs_hosts_mount_checkin(struct famfs_fs *fs, const char *mpt,
-			      uint64_t n0);
+			      uint64_t replayed, const struct famfs_logplay *lp);
 
 /* ---- private to replay/: logplay.c and the files it calls -------------- */
 /* struct famfs_logplay: the state kept between rounds of --follow */
