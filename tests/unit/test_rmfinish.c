@@ -151,32 +151,65 @@ static void swap_disarm(void)
 	swap_from = NULL;
 }
 
+/* A file system with d/f (parent) or a, a host table if table. */
+static struct th *swap_fs(bool parent, bool table)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+
+	th_fast_settle();
+	if (parent)
+		assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
+	th_create_ok(&t->fs, parent ? "d/f" : "a", 2 * MiB);
+	if (table)
+		assert_int_equal(famfs_hosts_create(&t->fs), 0);
+	return t;
+}
+
+/* op on path with d (parent) or a swapped for an impostor between the
+ * check and the act: the swap happened once, the impostor is still
+ * there; op's result */
+static int swap_run(struct th *t, bool parent,
+		    int (*op)(struct th *t, const char *path))
+{
+	const char *path = parent ? "d/f" : "a";
+	int rc;
+
+	swap_arm(t, parent ? "d" : "a", parent ? "d.old" : "a.old", parent);
+	famfs_quiet = 1;
+	rc = op(t, path);
+	famfs_quiet = 0;
+	swap_disarm();
+	assert_int_equal(swaps, 1);
+	assert_true(th_exists(t, path, false));		/* the impostor */
+	return rc;
+}
+
+static int op_rm(struct th *t, const char *path)
+{
+	return famfs_remove(&t->fs, path, false);
+}
+
+static int op_mv(struct th *t, const char *path)
+{
+	return famfs_rename(&t->fs, path, "g");
+}
+
 /* d/f deleted in the log, still here; between the check of d/f and its
  * unlink, d is renamed away and another d with another f put there: the
  * f checked goes (through the directory it was checked in), the impostor
  * stays */
 static void test_rm_finishes_parent_swapped(void **s)
 {
-	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	struct th *t = swap_fs(true, true);
 	uint64_t id;
 	int kind;
 
 	(void)s;
-	th_fast_settle();
-	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
-	th_create_ok(&t->fs, "d/f", 2 * MiB);
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
 	t->fs.cache_names_want = true;
 	assert_int_equal(famfs_fs_cache_update(&t->fs), 0);
 	assert_true(famfs_names_lookup(t->fs.cache_names, "d/f", &id, &kind));
 	delete_logged(t, id, "d/f");	/* the crash */
-	swap_arm(t, "d", "d.old", true);
-	famfs_quiet = 1;
-	(void)famfs_remove(&t->fs, "d/f", false);
-	famfs_quiet = 0;
-	swap_disarm();
-	assert_int_equal(swaps, 1);
-	assert_true(th_exists(t, "d/f", false));	/* the impostor */
+	(void)swap_run(t, true, op_rm);
 	assert_false(th_exists(t, "d.old/f", false));	/* the one checked */
 	th_free(t);
 }
@@ -185,20 +218,11 @@ static void test_rm_finishes_parent_swapped(void **s)
  * (it is not the file checked), said */
 static void test_rm_finishes_file_swapped(void **s)
 {
-	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	struct th *t = swap_fs(false, true);
 
 	(void)s;
-	th_fast_settle();
-	th_create_ok(&t->fs, "a", 2 * MiB);		/* entry 0 */
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
-	delete_logged(t, 0, "a");
-	swap_arm(t, "a", "a.old", false);
-	famfs_quiet = 1;
-	assert_int_not_equal(famfs_remove(&t->fs, "a", false), 0);
-	famfs_quiet = 0;
-	swap_disarm();
-	assert_int_equal(swaps, 1);
-	assert_true(th_exists(t, "a", false));		/* the impostor */
+	delete_logged(t, 0, "a");	/* entry 0 */
+	assert_int_not_equal(swap_run(t, false, op_rm), 0);
 	assert_true(th_exists(t, "a.old", false));
 	th_free(t);
 }
@@ -207,38 +231,19 @@ static void test_rm_finishes_file_swapped(void **s)
  * unlink (after) with d swapped in between: the impostor stays */
 static void test_rm_parent_swapped(void **s)
 {
-	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	struct th *t = swap_fs(true, true);
 
 	(void)s;
-	th_fast_settle();
-	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
-	th_create_ok(&t->fs, "d/f", 2 * MiB);
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
-	swap_arm(t, "d", "d.old", true);
-	famfs_quiet = 1;
-	(void)famfs_remove(&t->fs, "d/f", false);
-	famfs_quiet = 0;
-	swap_disarm();
-	assert_int_equal(swaps, 1);
-	assert_true(th_exists(t, "d/f", false));	/* the impostor */
+	(void)swap_run(t, true, op_rm);
 	th_free(t);
 }
 
 static void test_rm_file_swapped(void **s)
 {
-	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	struct th *t = swap_fs(false, true);
 
 	(void)s;
-	th_fast_settle();
-	th_create_ok(&t->fs, "a", 2 * MiB);
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
-	swap_arm(t, "a", "a.old", false);
-	famfs_quiet = 1;
-	assert_int_not_equal(famfs_remove(&t->fs, "a", false), 0);
-	famfs_quiet = 0;
-	swap_disarm();
-	assert_int_equal(swaps, 1);
-	assert_true(th_exists(t, "a", false));		/* the impostor */
+	assert_int_not_equal(swap_run(t, false, op_rm), 0);
 	th_free(t);
 }
 
@@ -246,38 +251,21 @@ static void test_rm_file_swapped(void **s)
  * (after): the source swapped in between is not moved */
 static void test_mv_parent_swapped(void **s)
 {
-	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	struct th *t = swap_fs(true, false);
 
 	(void)s;
-	th_fast_settle();
-	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
-	th_create_ok(&t->fs, "d/f", 2 * MiB);
-	swap_arm(t, "d", "d.old", true);
-	famfs_quiet = 1;
-	(void)famfs_rename(&t->fs, "d/f", "g");
-	famfs_quiet = 0;
-	swap_disarm();
-	assert_int_equal(swaps, 1);
-	assert_true(th_exists(t, "d/f", false));	/* the impostor */
+	(void)swap_run(t, true, op_mv);
 	assert_false(th_exists(t, "g", false));
 	th_free(t);
 }
 
 static void test_mv_file_swapped(void **s)
 {
-	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+	struct th *t = swap_fs(false, false);
 
 	(void)s;
-	th_fast_settle();
-	th_create_ok(&t->fs, "a", 2 * MiB);
-	swap_arm(t, "a", "a.old", false);
-	famfs_quiet = 1;
-	assert_int_not_equal(famfs_rename(&t->fs, "a", "b"), 0);
-	famfs_quiet = 0;
-	swap_disarm();
-	assert_int_equal(swaps, 1);
-	assert_true(th_exists(t, "a", false));		/* the impostor */
-	assert_false(th_exists(t, "b", false));
+	assert_int_not_equal(swap_run(t, false, op_mv), 0);
+	assert_false(th_exists(t, "g", false));
 	th_free(t);
 }
 
