@@ -195,6 +195,28 @@ static void test_taken_without_list(void **s)
 	th_free(t);
 }
 
+/* ev's fences from index first on: hosts 0x20 + n (generation 1) that
+ * never registered again, the list full and written; then host x (uuid
+ * 0xab..), registered in slot at, cannot be evicted: no room */
+static void list_full(struct famfs_fs *fs, struct famfs_hosttab *tab,
+		      struct famfs_hosts_ev *ev, unsigned first, unsigned at,
+		      uint8_t x[16])
+{
+	for (unsigned n = first; n < FAMFS_HOSTS_MAX_EVICT; n++) {
+		memset(&ev->e[n], 0, sizeof(ev->e[n]));
+		memset(ev->e[n].host_uuid, 0x20 + n, 16);
+		ev->e[n].generation = 1;
+		ev->e[n].time = 1;
+	}
+	ev->n = FAMFS_HOSTS_MAX_EVICT;
+	assert_int_equal(famfs_hosttab_write_hdr(tab, ev), 0);
+	memset(x, 0xab, 16);
+	other(tab, at % FAMFS_HOST_SLOTS, 0xab, 1);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosts_evict_uuid(fs, tab, x), -ENOSPC);
+	famfs_quiet = 0;
+}
+
 /* a full evicted list: a fence whose slot was zeroed stays (its host may
  * still run); only a moot one goes (its host registered again); else the
  * eviction is refused */
@@ -205,7 +227,7 @@ static void test_full_list_keeps_live_fences(void **s)
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
 	uint8_t me[16], x[16];
-	unsigned slot, n;
+	unsigned slot;
 	bool mine = false;
 
 	(void)s;
@@ -217,20 +239,7 @@ static void test_full_list_keeps_live_fences(void **s)
 	/* the list full of fences of hosts that never registered again */
 	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
 	assert_int_equal(ev.n, 1);
-	for (n = 1; n < FAMFS_HOSTS_MAX_EVICT; n++) {
-		memset(&ev.e[n], 0, sizeof(ev.e[n]));
-		memset(ev.e[n].host_uuid, 0x20 + n, 16);
-		ev.e[n].generation = 1;
-		ev.e[n].time = 1;
-	}
-	ev.n = FAMFS_HOSTS_MAX_EVICT;
-	assert_int_equal(famfs_hosttab_write_hdr(&tab, &ev), 0);
-	/* host x, registered, evicted: no room */
-	memset(x, 0xab, 16);
-	other(&tab, (slot + 7) % FAMFS_HOST_SLOTS, 0xab, 1);
-	famfs_quiet = 1;
-	assert_int_equal(famfs_hosts_evict_uuid(&t->fs, &tab, x), -ENOSPC);
-	famfs_quiet = 0;
+	list_full(&t->fs, &tab, &ev, 1, slot + 7, x);
 	/* the first fake host registered again (generation 2): its fence
 	 * is moot, and goes */
 	other(&tab, (slot + 9) % FAMFS_HOST_SLOTS, 0x21, 2);
@@ -282,18 +291,7 @@ static void test_forget(void **s)
 	assert_int_equal(famfs_hosts_forget(&t->fs, &tab, me), -ENOENT);
 	famfs_quiet = 0;
 	/* a full list: room made by forgetting one */
-	for (unsigned n = 0; n < FAMFS_HOSTS_MAX_EVICT; n++) {
-		memset(&ev.e[n], 0, sizeof(ev.e[n]));
-		memset(ev.e[n].host_uuid, 0x20 + n, 16);
-		ev.e[n].generation = 1;
-	}
-	ev.n = FAMFS_HOSTS_MAX_EVICT;
-	assert_int_equal(famfs_hosttab_write_hdr(&tab, &ev), 0);
-	memset(x, 0xab, 16);
-	other(&tab, (slot + 3) % FAMFS_HOST_SLOTS, 0xab, 1);
-	famfs_quiet = 1;
-	assert_int_equal(famfs_hosts_evict_uuid(&t->fs, &tab, x), -ENOSPC);
-	famfs_quiet = 0;
+	list_full(&t->fs, &tab, &ev, 0, slot + 3, x);
 	memset(f, 0x25, 16);
 	assert_int_equal(famfs_hosts_forget(&t->fs, &tab, f), 0);
 	assert_int_equal(famfs_hosts_evict_uuid(&t->fs, &tab, x), 0);
