@@ -174,18 +174,11 @@ static void test_reuse_rounds(void **s)
 	th_free(t);
 }
 
-/* a famfs.ko without FAMFS_IOC_MAP_INVALIDATE: the files on reclaimed
- * memory made all the same, then FAMFSIOC_CACHE (the mock's, counted),
- * and said once, not per file */
-static void test_old_module(void **s)
+/* a and b deleted and reclaimed, c and e made on their memory */
+static void reuse_both(struct th *t)
 {
-	struct th *t = fs_with_table();
 	uint64_t a, b, d[2];
-	char buf[4096];
-	const char *p;
-	int n = 0;
 
-	(void)s;
 	a = th_append_file(t, "a", A_OFF, 2 * MiB, 100);
 	b = th_append_file(t, "b", B_OFF, 2 * MiB, 100);
 	d[0] = del(t, a, "a");
@@ -193,6 +186,20 @@ static void test_old_module(void **s)
 	assert_int_equal(famfs_reclaim_append(&t->fs, d, 2, NULL), 0);
 	th_append_file(t, "c", A_OFF, 2 * MiB, 100);
 	th_append_file(t, "e", B_OFF, 2 * MiB, 100);
+}
+
+/* a famfs.ko without FAMFS_IOC_MAP_INVALIDATE: the files on reclaimed
+ * memory made all the same, then FAMFSIOC_CACHE (the mock's, counted),
+ * and said once, not per file */
+static void test_old_module(void **s)
+{
+	struct th *t = fs_with_table();
+	char buf[4096];
+	const char *p;
+	int n = 0;
+
+	(void)s;
+	reuse_both(t);
 	famfs_kernel = &th_mock_kernel_noinval;
 	th_stderr_grab();
 	assert_int_equal(replay_fresh(t, 2), 2);
@@ -223,19 +230,12 @@ static void test_old_module(void **s)
 static void test_no_v3_module(void **s)
 {
 	struct th *t = fs_with_table();
-	uint64_t a, b, d[2];
 	char buf[4096];
 	const char *p;
 	int n = 0;
 
 	(void)s;
-	a = th_append_file(t, "a", A_OFF, 2 * MiB, 100);
-	b = th_append_file(t, "b", B_OFF, 2 * MiB, 100);
-	d[0] = del(t, a, "a");
-	d[1] = del(t, b, "b");
-	assert_int_equal(famfs_reclaim_append(&t->fs, d, 2, NULL), 0);
-	th_append_file(t, "c", A_OFF, 2 * MiB, 100);
-	th_append_file(t, "e", B_OFF, 2 * MiB, 100);
+	reuse_both(t);
 	famfs_kernel = &th_mock_kernel_v2;
 	th_stderr_grab();
 	assert_int_equal(replay_fresh(t, 2), 0);
