@@ -169,6 +169,50 @@ static void test_mv_lagging(void **s)
 	th_free(t);
 }
 
+/* a mount's claim (claim_no_replay: the mount replays itself after it
+ * registers): the replay stays owed until the mount's own replay is done
+ * -- one that failed (the mount left up: its undo's umount failed) leaves
+ * it to the next append, which replays first (review r39b MED-1) */
+static void test_mount_claim_owed(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+
+	(void)s;
+	hand_over_behind(t);
+	assert_int_equal(famfs_fs_lock(&t->fs), 0);
+	t->fs.claim_no_replay = true;
+	assert_int_equal(famfs_master_claim(&t->fs, false), 0);
+	t->fs.claim_no_replay = false;
+	famfs_fs_unlock(&t->fs);
+	assert_false(th_exists(t, "d-old", true));	/* not replayed */
+	assert_int_equal(th_reopen(t), 0);		/* the next process */
+	th_append_dir(t, "from-b");
+	assert_true(th_exists(t, "d-old", true));
+	assert_false(th_exists(t, "x", false));
+	assert_false(th_exists(t, "from-b", true));
+	th_free(t);
+}
+
+/* ...and once the mount's own replay is done (famfs_master_caught_up),
+ * nothing is owed: the next append replays nothing */
+static void test_mount_claim_paid(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+
+	(void)s;
+	hand_over_behind(t);
+	assert_int_equal(famfs_fs_lock(&t->fs), 0);
+	t->fs.claim_no_replay = true;
+	assert_int_equal(famfs_master_claim(&t->fs, false), 0);
+	t->fs.claim_no_replay = false;
+	//famfs_master_caught_up(&t->fs);
+	famfs_fs_unlock(&t->fs);
+	assert_int_equal(th_reopen(t), 0);
+	th_append_dir(t, "from-b");
+	assert_false(th_exists(t, "d-old", true));
+	th_free(t);
+}
+
 static int fail_calls;
 static int fail_hook(struct famfs_fs *fs)
 {
@@ -223,6 +267,8 @@ int main(void)
 		cmocka_unit_test(test_rm_lagging),
 		cmocka_unit_test(test_mv_lagging),
 		cmocka_unit_test(test_catchup_fail_owed),
+		cmocka_unit_test(test_mount_claim_owed),
+		cmocka_unit_test(test_mount_claim_paid),
 	};
 
 	return cmocka_run_group_tests_name("claimplay", tests, NULL, NULL);
