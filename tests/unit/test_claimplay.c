@@ -205,7 +205,7 @@ static void test_mount_claim_paid(void **s)
 	t->fs.claim_no_replay = true;
 	assert_int_equal(famfs_master_claim(&t->fs, false), 0);
 	t->fs.claim_no_replay = false;
-	//famfs_master_caught_up(&t->fs);
+	famfs_master_caught_up(&t->fs);
 	famfs_fs_unlock(&t->fs);
 	assert_int_equal(th_reopen(t), 0);
 	th_append_dir(t, "from-b");

@@ -293,6 +293,10 @@ int cli_mount(const char *dev, const char *mpt,
 		if (!rc)
 			rc = famfs_hosts_mount_checkin(&fs, mpt,
 						       famfs_logplay_next(lp), lp);
+		/* this instance's claim owed this replay: paid when every
+		 * entry was played (else the next append replays again) */
+		if (!rc && fs.master_instance && !r.bad_entries && !r.errors)
+			famfs_master_caught_up(&fs);
 		famfs_logplay_free(lp);
 	}
 	/* the master's create summary, from the log as it is now */

@@ -343,8 +343,12 @@ static int claim_catch_up(struct famfs_fs *fs)
 	fs->held = held || fs->locked;
 	rc = famfs_logplay(fs, false, &r);
 	fs->held = held;
+	/* entries not played (a lost segment, an entry that failed): the
+	 * tree still lags the log; a conflict is the log's own (said) */
+	if (!rc && (r.bad_entries || r.errors))
+		rc = -EIO;
 	if (rc)
-		famfs_err("%s: this instance took the master role, but its mount is not replayed to the end of the log the other instance wrote (see above): nothing is appended until famfs logplay %s succeeds",
+		famfs_err("%s: this instance took the master role, but its mount is not replayed to the end of the log the other instance wrote (see above): nothing is appended until a replay of it succeeds (tried again before each append; famfs logplay %s shows what stops it)",
 			  fs->mpt, fs->mpt);
 	else if (r.created_files || r.created_dirs || r.removed || r.moved ||
 		 r.changed)

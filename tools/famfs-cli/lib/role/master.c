@@ -33,7 +33,6 @@ int (*famfs_claim_catch_up)(struct famfs_fs *fs);
  */
 static int catch_up_run(struct famfs_fs *fs)
 {
-	struct famfs_claim c;
 	int rc;
 
 	if (!fs->catch_up_pending || fs->catch_up_running || !fs->mpt[0])
@@ -48,6 +47,14 @@ static int catch_up_run(struct famfs_fs *fs)
 	fs->catch_up_running = false;
 	if (rc)
 		return rc;
+	famfs_master_caught_up(fs);
+	return 0;
+}
+
+void famfs_master_caught_up(struct famfs_fs *fs)
+{
+	struct famfs_claim c;
+
 	fs->catch_up_pending = false;
 	/* owed no more: the claim file says so (the same claim: the
 	 * record's generation); if that cannot be written, the next
@@ -55,9 +62,10 @@ static int catch_up_run(struct famfs_fs *fs)
 	if (!famfs_claim_read(fs->sb->fs_uuid, &c) && c.present && c.catch_up &&
 	    c.generation == le64toh(fs->mrec.generation)) {
 		c.catch_up = false;
-		famfs_claim_write(fs->sb->fs_uuid, &c);
+		if (famfs_claim_write(fs->sb->fs_uuid, &c))
+			famfs_warn("%s: the claim file says a replay is still owed: the next append replays the log once more",
+				   fs->name);
 	}
-	return 0;
 }
 
 /* the record found this instance's: what its claim file says is owed */
@@ -136,8 +144,6 @@ static int write_role(struct famfs_fs *fs, const struct famfs_me *me,
 			     (!famfs_claim_read(fs->sb->fs_uuid, &old) &&
 			      old.present && old.catch_up &&
 			      old.generation == gen);
-		if (fs->claim_no_replay)
-			c.catch_up = false;
 		rc = famfs_claim_write(fs->sb->fs_uuid, &c);
 		if (rc)
 			goto out;
@@ -219,7 +225,9 @@ out:
 	/* the other instance's log into this mount, before anything is
 	 * appended (role.h): owed from now until a replay succeeded */
 	if (!rc && held) {
-		fs->catch_up_pending = c.catch_up;
+		/* a mount's claim: owed (in the claim file) until the
+		 * mount's own replay succeeds (famfs_master_caught_up) */
+		fs->catch_up_pending = c.catch_up && !fs->claim_no_replay;
 		if (c.catch_up && !fs->mpt[0])
 			famfs_note("%s: this instance took the master role from another: this host's mount replays the log to its end before its next append (famfs logplay MOUNT does it now)",
 				   fs->name);

@@ -109,6 +109,9 @@ int famfs_master_claim(struct famfs_fs *fs, bool force);
  * every program's main calls (NULL with a replay owed: the append is
  * refused, -ENOSYS). */
 extern int (*famfs_claim_catch_up)(struct famfs_fs *fs);
+/* The mount is replayed to the log's end (a catch-up, or a mount's own
+ * replay after its claim): owed no more, here and in the claim file. */
+void famfs_master_caught_up(struct famfs_fs *fs);
 /* ---- beat.c: the holder's beat and a takeover's wait (issue 27.4) ------- */
 /* The lease: how long a takeover by another boot of this host watches the
  * holder's beat before it takes the role, and how young a beat refuses it
