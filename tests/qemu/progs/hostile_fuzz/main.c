@@ -219,15 +219,23 @@ static int scan_one(const char *p, const struct stat *st, int type,
 {
 	static struct vmap m;
 	struct ext r[MAXRANGES];
+	struct stat fst;
 	char w[160];
 	int fd, e, n;
 
 	(void)ftw;
 	if (type != FTW_F || !S_ISREG(st->st_mode))
 		return 0;
-	fd = open(p, O_RDONLY);
+	fd = open(p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return 0;	/* raced with an unlink */
+	/* raced with a rename or a mkdir at the name (nsfuzz): what was
+	 * a file when the walk looked is a directory now (its ioctl says
+	 * ENOTTY to MAP_GET) */
+	if (fstat(fd, &fst) || !S_ISREG(fst.st_mode)) {
+		close(fd);
+		return 0;
+	}
 	e = get_any(fd, &m);
 	close(fd);
 	if (e) {
