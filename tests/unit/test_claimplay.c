@@ -169,6 +169,20 @@ static void test_mv_lagging(void **s)
 	th_free(t);
 }
 
+/* b's mount claims the role after the hand-over (claim_no_replay, under
+ * the log lock); replayed: the mount's own replay is done */
+static void mount_claim(struct th *t, bool replayed)
+{
+	hand_over_behind(t);
+	assert_int_equal(famfs_fs_lock(&t->fs), 0);
+	t->fs.claim_no_replay = true;
+	assert_int_equal(famfs_master_claim(&t->fs, false), 0);
+	t->fs.claim_no_replay = false;
+	if (replayed)
+		famfs_master_caught_up(&t->fs);
+	famfs_fs_unlock(&t->fs);
+}
+
 /* a mount's claim (claim_no_replay: the mount replays itself after it
  * registers): the replay stays owed until the mount's own replay is done
  * -- one that failed (the mount left up: its undo's umount failed) leaves
@@ -178,12 +192,7 @@ static void test_mount_claim_owed(void **s)
 	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
 
 	(void)s;
-	hand_over_behind(t);
-	assert_int_equal(famfs_fs_lock(&t->fs), 0);
-	t->fs.claim_no_replay = true;
-	assert_int_equal(famfs_master_claim(&t->fs, false), 0);
-	t->fs.claim_no_replay = false;
-	famfs_fs_unlock(&t->fs);
+	mount_claim(t, false);
 	assert_false(th_exists(t, "d-old", true));	/* not replayed */
 	assert_int_equal(th_reopen(t), 0);		/* the next process */
 	th_append_dir(t, "from-b");
@@ -200,13 +209,7 @@ static void test_mount_claim_paid(void **s)
 	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
 
 	(void)s;
-	hand_over_behind(t);
-	assert_int_equal(famfs_fs_lock(&t->fs), 0);
-	t->fs.claim_no_replay = true;
-	assert_int_equal(famfs_master_claim(&t->fs, false), 0);
-	t->fs.claim_no_replay = false;
-	famfs_master_caught_up(&t->fs);
-	famfs_fs_unlock(&t->fs);
+	mount_claim(t, true);
 	assert_int_equal(th_reopen(t), 0);
 	th_append_dir(t, "from-b");
 	assert_false(th_exists(t, "d-old", true));
