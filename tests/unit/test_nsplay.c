@@ -188,6 +188,39 @@ static void test_delete_then_create(void **state)
 	clean(&r);
 }
 
+/* a DELETE that does not verify on this host is skipped (said), and the
+ * replay reports as replayed no more than that entry: its check-in must
+ * not tell the master it is past a DELETE of a file it still has (the
+ * master would free memory mapped here) */
+static void test_skipped_delete_not_replayed(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r = { 0 };
+	uint64_t a, d;
+
+	remount(t);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	d = del(t, a, F, "a");
+	th_append_file(t, "b", 28 * MiB, 2 * MiB, 100);
+	{
+		uint8_t *p = (uint8_t *)famfs_log_slot(t->fs.log, d);
+
+		p[60] ^= 1;	/* the DELETE's path (v1: at 32 + 24) */
+		assert_int_equal(famfs_map_flush(&t->fs.logm, p, 64), 0);
+	}
+	assert_int_equal(th_reopen(t), 0);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	famfs_quiet = 0;
+	assert_int_equal(r.bad_entries, 1);
+	assert_true(th_exists(t, "a", false));
+	assert_true(th_exists(t, "b", false));
+	assert_int_equal(famfs_logplay_next(lp), d + 2);
+	assert_int_equal(famfs_logplay_replayed(lp), d);
+	famfs_logplay_free(lp);
+}
+
 /* a replay from the first entry on a tree played up to the first entry
  * only (the old file still here): it is removed, the new one made */
 static void test_delete_then_create_replay_behind(void **state)
@@ -595,6 +628,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_delete_then_create, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_skipped_delete_not_replayed, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_delete_then_create_v1, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_delete_then_create_replay_behind, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_rename_chain, setup, th_teardown),

@@ -212,6 +212,11 @@ uint64_t famfs_logplay_next(const struct famfs_logplay *lp)
 	return ((const struct lp_ctx *)lp)->next;
 }
 
+uint64_t famfs_logplay_replayed(const struct famfs_logplay *lp)
+{
+	return famfs_logplay_next(lp);
+}
+
 /*
  * A directory refused in an earlier round (dir_there) that is gone now, or
  * that the replay would take now (root's, the logged owner's or its own:

@@ -46,6 +46,10 @@ struct famfs_logplay;
 struct famfs_logplay *famfs_logplay_new(uint64_t expect);
 void famfs_logplay_free(struct famfs_logplay *lp);
 uint64_t famfs_logplay_next(const struct famfs_logplay *lp);
+/* What a check-in may report as replayed: every entry below it applied
+ * here -- famfs_logplay_next, or the first entry skipped because it did
+ * not verify here, if lower (this host may still have what it names) */
+uint64_t famfs_logplay_replayed(const struct famfs_logplay *lp);
 /* Every file lp makes from now on may be on memory this host cached under
  * something else (another file system on the same memory before: a
  * follower that sees a new one mounted): its lines dropped as a file on a
