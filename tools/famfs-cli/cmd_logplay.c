@@ -219,7 +219,7 @@ int cmd_logplay(int argc, char **argv)
 		 * one stopped at a lost segment reports no more */
 		if (!rc && !dry) {
 			int hr = famfs_hosts_checkin_lp(&fs, false, true,
-							famfs_logplay_next(lp),
+							famfs_logplay_replayed(lp),
 							lp, NULL);
 
 			if (hr == -ESTALE || hr == -EPROTONOSUPPORT)

@@ -270,7 +270,7 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 	if (!rc && (famfs_logplay_next(f->lp) > before || f->rounds % 64 == 1 ||
 		    f->holds_from != FAMFS_HOLDS_NONE) &&
 	    (rc = famfs_hosts_checkin_lp(&fs, false, true,
-					 famfs_logplay_next(f->lp), f->lp,
+					 famfs_logplay_replayed(f->lp), f->lp,
 					 &f->holds_from)) != 0) {
 		/* -ESTALE (evicted) and a newer famfs's table stop; any
 		 * other failure is said and the slot keeps its last report

@@ -627,6 +627,7 @@ restart:
 	famfs_names_free(c->names);
 	c->names = famfs_names_new();
 	c->next = 0;
+	c->skipped = UINT64_MAX;
 	if (!c->names) {
 		famfs_err("out of memory");
 		return -ENOMEM;

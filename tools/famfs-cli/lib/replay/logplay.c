@@ -72,6 +72,8 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		return 1;		/* stopped before this entry */
 	c->next = c->fs->walk_next;
 	if (!ok) {
+		if (idx < c->skipped)
+			c->skipped = idx;
 		c->r->bad_entries++;
 		famfs_err("%s: log entry %llu skipped: %s", c->fs->name,
 			  (unsigned long long)idx, reason);
@@ -186,6 +188,7 @@ struct famfs_logplay *famfs_logplay_new(uint64_t expect)
 		return NULL;
 	}
 	c->lost = UINT64_MAX;
+	c->skipped = UINT64_MAX;
 	return (struct famfs_logplay *)c;
 }
 
@@ -214,7 +217,9 @@ uint64_t famfs_logplay_next(const struct famfs_logplay *lp)
 
 uint64_t famfs_logplay_replayed(const struct famfs_logplay *lp)
 {
-	return famfs_logplay_next(lp);
+	const struct lp_ctx *c = (const struct lp_ctx *)lp;
+
+	return c->skipped < c->next ? c->skipped : c->next;
 }
 
 /*
@@ -256,6 +261,7 @@ static int refusals_lifted(struct lp_ctx *c)
 	if (pathset_init(&c->refused, 4) || !c->names)
 		return -ENOMEM;
 	c->next = 0;
+	c->skipped = UINT64_MAX;
 	return 1;
 }
 

@@ -160,9 +160,10 @@ int famfs_hosts_checkin_lp(struct famfs_fs *fs, bool fresh, bool update,
 			   uint64_t replayed, const struct famfs_logplay *lp,
 			   uint64_t *holds_from);
 /* A mount's check-in after its replay lp, which applied the entries below
- * replayed (famfs_logplay_next: a replay stopped at a lost segment reports
- * no more than it read) (not fresh, update): 0; -ESTALE evicted in this boot, -EPROTONOSUPPORT a newer
- * famfs's table (printed).  A slot not
+ * replayed (famfs_logplay_replayed: a replay stopped at a lost segment, or
+ * past an entry that did not verify here, reports no more than it
+ * applied) (not fresh, update): 0; -ESTALE evicted in this boot,
+ * -EPROTONOSUPPORT a newer famfs's table (printed).  A slot not
  * written: -ENOLINK (printed: the mount must be undone) when the table is
  * armed, else 0 (said: the master counts this host once it is) */
 int famfs_hosts_mount_checkin(struct famfs_fs *fs, const char *mpt,
@@ -181,6 +182,10 @@ struct lp_ctx {
 	bool (*stop)(void *arg);	/* asked between entries */
 	void *stop_arg;
 	uint64_t next;			/* first entry not played yet */
+	uint64_t skipped;		/* first entry skipped because it
+					 * did not verify here (UINT64_MAX:
+					 * none): what a check-in reports as
+					 * replayed stays below it */
 	uint64_t lost;			/* a lost segment's first slot,
 					 * reported (UINT64_MAX: none) */
 	/* directories at a logged directory's path that the replay did not
