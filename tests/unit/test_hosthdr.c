@@ -506,6 +506,83 @@ static void test_hdr_seq_end(void **s)
 	th_free(t);
 }
 
+/* what a crash at the first flush of a header restart would leave: the
+ * header the copies then say (its seq and fence count) */
+static const uint8_t *cut_fsu;
+static int cut_rc = 1;
+static struct famfs_hosts_ev cut_ev;
+
+static void cut_hook(const struct famfs_map *m, const void *addr, size_t len)
+{
+	char why[FAMFS_REASON_LEN];
+
+	(void)addr;
+	(void)len;
+	if (cut_rc != 1)
+		return;
+	cut_rc = famfs_hosts_hdrs_decode(m->addr, cut_fsu, &cut_ev, why);
+}
+
+/* a header that verifies at the seq's end (UINT64_MAX - 1) is started
+ * again only by repair --force (the way the refusal names), and the
+ * restart never lets an older copy rule: a crash between its two writes
+ * leaves the newest header (fences and all) or the new one */
+static void test_hdr_seq_end_repair(void **s)
+{
+	struct famfs_hosts_hdr *h = calloc(1, sizeof(*h));
+	struct famfs_hosttab tab;
+	struct th *t = mk(&tab);
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN], msg[4096];
+	uint8_t *p = tab.m.addr;
+
+	(void)s;
+	assert_non_null(h);
+	/* copy 0: the newest, at the end, with a fence; copy 1: older, none */
+	memset(&ev, 0, sizeof(ev));
+	ev.seq = UINT64_MAX - 1;
+	ev.n = 1;
+	memset(ev.e[0].host_uuid, 9, 16);
+	ev.e[0].generation = 4;
+	famfs_hosts_hdr_encode(h, &ev, tab.fs_uuid);
+	memset(p, 0, 8192);
+	memcpy(p, h, sizeof(*h));
+	memset(&ev, 0, sizeof(ev));
+	ev.seq = UINT64_MAX - 2;
+	famfs_hosts_hdr_encode(h, &ev, tab.fs_uuid);
+	memcpy(p + 4096, h, sizeof(*h));
+	assert_int_equal(famfs_map_flush(&tab.m, p, 8192), 0);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_int_equal(ev.n, 1);
+	/* without --force: refused, and the refusal says how */
+	th_stderr_grab();
+	assert_int_not_equal(famfs_hosts_repair(&t->fs, &tab, false), 0);
+	th_stderr_take(msg, sizeof(msg));
+	assert_non_null(strstr(msg, "--force"));
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_true(ev.seq == UINT64_MAX - 1);
+	/* --force: again from 1, no fences; at its first write, the newest
+	 * copy (with its fence) still rules, never the older one */
+	cut_fsu = tab.fs_uuid;
+	cut_rc = 1;
+	famfs_flush_hook = cut_hook;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosts_repair(&t->fs, &tab, true), 0);
+	famfs_quiet = 0;
+	famfs_flush_hook = NULL;
+	assert_int_equal(cut_rc, 0);
+	assert_true(cut_ev.seq == UINT64_MAX - 1 || cut_ev.seq == 1);
+	assert_int_equal(cut_ev.n, cut_ev.seq == 1 ? 0 : 1);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_int_equal(ev.seq, 1);
+	assert_int_equal(ev.n, 0);
+	/* and it goes on from there */
+	assert_int_equal(famfs_hosts_repair(&t->fs, &tab, true), -EEXIST);
+	free(h);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_header),
 		cmocka_unit_test(test_equal_seq_differ),
 		cmocka_unit_test(test_hdr_seq_end),
+		cmocka_unit_test(test_hdr_seq_end_repair),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
