@@ -99,7 +99,9 @@ const struct cli_doc cli_doc_hosts = {
 		"copies of one seq that differ) is treated as one that does not\n"
 		"verify -- hosts register without the evicted list (said once) and\n"
 		"nothing is reclaimed -- but is written anew only with --force (the\n"
-		"refusal names the reason).\n"
+		"refusal names the reason).  A header whose seq reached its end\n"
+		"(UINT64_MAX - 1: no write past it) is started again from 1 by\n"
+		"repair --force, its fences and flags kept.\n"
 		"\n"
 		"A newer famfs: a table armed by a newer famfs with a header flag this\n"
 		"famfs does not know follows rules this one lacks.  This famfs then\n"
@@ -118,7 +120,8 @@ const struct cli_doc cli_doc_hosts = {
 		{ 'F', "forget", "HOST-UUID", "evict: drop the fences naming a host that is\n"
 		  "down for good (room in a full evicted list)" },
 		{ 'f', "force", NULL, "repair: also a header that verifies but is\n"
-		  "malformed (written anew with no fences)" },
+		  "malformed (written anew with no fences), or one whose\n"
+		  "seq is at its end (started again, fences kept)" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,

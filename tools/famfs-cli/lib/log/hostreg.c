@@ -513,7 +513,11 @@ int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t,
 	if (rc)
 		return rc;
 	rc = famfs_hosttab_read_hdr(t, &ev, why);
-	if (!rc) {
+	if (!rc && ev.seq == FAMFS_HOST_SEQ_MAX && !force) {
+		famfs_err("%s: the host table header's seq is at its end (UINT64_MAX - 1): not repaired without --force (--force starts it again from 1, its fences and flags kept)",
+			  fs->name);
+		rc = -EOVERFLOW;
+	} else if (!rc && ev.seq != FAMFS_HOST_SEQ_MAX) {
 		famfs_err("%s: the host table header verifies: nothing to repair (famfs hosts)",
 			  fs->name);
 		rc = -EEXIST;
@@ -525,6 +529,9 @@ int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t,
 	} else if (rc == -EINVAL && !force) {
 		famfs_err("%s: host table header: %s: not repaired without --force (it verifies but this famfs does not understand it; --force writes a new one with no fences)",
 			  fs->name, why);
+	} else if (!rc) {
+		/* at its end, with --force: again from 1, all else kept */
+		rc = famfs_hosttab_write_hdr_anew(t, &ev);
 	} else {
 		/* no fences, not armed: every host evicted before counts
 		 * again; the sequence goes on from what is there (at its

@@ -265,9 +265,9 @@ int famfs_hosttab_claim(struct famfs_hosttab *t, unsigned i,
 	return famfs_map_flush(&t->m, p, sizeof(r));
 }
 
-/* anew (repair): a header at the end of its seq starts again at 1 over
- * copy 0, the other copy zeroed after (cut short between: the old one is
- * still the newest, and repair is run again) */
+/* anew (repair): a header at the end of its seq starts again at 1 in the
+ * copy that is not the newest, the other copy zeroed after (cut short
+ * between: the old one is still the newest, and repair is run again) */
 static int write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 		     bool anew)
 {
@@ -285,13 +285,15 @@ static int write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 	memcpy(hdrs, t->m.addr, FAMFS_HOSTS_SLOTS_OFF);
 	c = famfs_hosts_hdr_next(hdrs, t->fs_uuid, &ev->seq);
 	if (!ev->seq && !anew) {
-		famfs_err("the host table header's seq is at its end (UINT64_MAX - 1): not written again (famfs hosts repair --force starts it again, with no fences)");
+		famfs_err("the host table header's seq is at its end (UINT64_MAX - 1): not written again (famfs hosts repair --force starts it again from 1, its fences kept)");
 		rc = -EOVERFLOW;
 		goto out;
 	}
 	if (!ev->seq) {
+		/* again from 1: into copy c, which is not the newest, then the
+		 * other one zeroed; a crash between the two leaves the newest
+		 * header as it was, never an older copy ruling */
 		restart = true;
-		c = 0;
 		ev->seq = 1;
 	}
 	famfs_hosts_hdr_encode(hdr, ev, t->fs_uuid);
@@ -299,7 +301,7 @@ static int write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 	memcpy(p, hdr, sizeof(*hdr));
 	rc = famfs_map_flush(&t->m, p, FAMFS_HOSTS_HDR_SIZE);
 	if (!rc && restart) {
-		p = (uint8_t *)t->m.addr + FAMFS_HOSTS_HDR_SIZE;
+		p = (uint8_t *)t->m.addr + (size_t)(1 - c) * FAMFS_HOSTS_HDR_SIZE;
 		memset(p, 0, FAMFS_HOSTS_HDR_SIZE);
 		rc = famfs_map_flush(&t->m, p, FAMFS_HOSTS_HDR_SIZE);
 	}
