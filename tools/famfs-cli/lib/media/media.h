@@ -15,6 +15,7 @@
 
 #include <linux/famfs_ioctl.h>
 #include <linux/famfs_interleave.h>
+#include <linux/famfs_hosts.h>
 
 /* ---- crc32.c, sb.c, entry.c: CRC, superblock, log header, entry --------- */
 /* every byte of [p, p + n) zero? (a word at a time) */

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * famfs on-media format, the host table (.meta/.hosts, format revision 3,
+ * INCOMPAT_HOSTS; issue 29): the file a HOSTS entry of the log gives
+ * (struct famfs_log_hosts in <linux/famfs_format.h>, whose revision-3
+ * comment tells the protocol).  Each host writes only its own slot; the
+ * master alone writes the header.  Little-endian, fixed width, CRC per
+ * header copy and per record.
+ */
+#ifndef _UAPI_LINUX_FAMFS_HOSTS_H
+#define _UAPI_LINUX_FAMFS_HOSTS_H
+
+#include <linux/types.h>
+#include <linux/famfs_format.h>	/* FAMFS_ALLOC_UNIT, FAMFS_FORMAT_ASSERT */
+
+/* The host table (.meta/.hosts): two header copies, then the slots */
+#define FAMFS_HOSTS_LEN		FAMFS_ALLOC_UNIT
+#define FAMFS_HOSTS_HDR_SIZE	4096	/* one header copy */
+#define FAMFS_HOSTS_HDR_COPIES	2
+#define FAMFS_HOSTS_SLOTS_OFF	(FAMFS_HOSTS_HDR_COPIES * FAMFS_HOSTS_HDR_SIZE)
+#define FAMFS_HOST_SLOT_SIZE	256	/* two famfs_host_rec copies */
+#define FAMFS_HOST_SLOTS	((FAMFS_HOSTS_LEN - FAMFS_HOSTS_SLOTS_OFF) / \
+				 FAMFS_HOST_SLOT_SIZE)		/* 8160 */
+#define FAMFS_HOSTS_MAX_EVICT	84	/* fills a header copy */
+#define FAMFS_HOST_SETTLE	1	/* seconds before a claim is read back */
+#define FAMFS_HOLDS_NONE	(~0ULL)
+/*
+ * "2": the layout with two header copies; a build that knew the one-copy
+ * layout ("FAMSHOS1", 8176 slots) verifies neither a header nor a record
+ * of this one (and refuses its HOSTS entry: nslots)
+ */
+#define FAMFS_HOSTS_MAGIC	0x32534f48534d4146ULL	/* "FAMSHOS2" */
+#define FAMFS_HOST_MAGIC	0x32524f48534d4146ULL	/* "FAMSHOR2" */
+
+struct famfs_hosts_evicted {
+	__u8	host_uuid[16];
+	__u8	boot_id[16];		/* of the registration fenced */
+	__le64	generation;		/* its registration the fence ends */
+	__le64	time;			/* when, for messages */
+};
+struct famfs_hosts_hdr {		/* one copy */
+	__le64	magic;			/*   0 FAMFS_HOSTS_MAGIC */
+	__le32	crc;			/*   8 crc32(fs_uuid, 4096 bytes, crc = 0) */
+	__le32	nevicted;		/*  12 0..FAMFS_HOSTS_MAX_EVICT */
+	__le64	seq;			/*  16 one more at every master write */
+	__le32	flags;			/*  24 FAMFS_HOSTS_ARMED */
+	__u8	pad[36];		/*  28 zero */
+	struct famfs_hosts_evicted evicted[FAMFS_HOSTS_MAX_EVICT]; /* 64 */
+};
+struct famfs_host_rec {
+	__le64	magic;			/*   0 FAMFS_HOST_MAGIC */
+	__le32	crc;			/*   8 crc32(fs_uuid, 128 bytes, crc = 0) */
+	__le32	flags;			/*  12 FAMFS_HOST_* */
+	__u8	host_uuid[16];		/*  16 /etc/famfs/host-uuid */
+	__u8	boot_id[16];		/*  32 of the registration */
+	__le64	generation;		/*  48 one more at every registration */
+	__le64	seq;			/*  56 one more at every write */
+	__le64	registered_at;		/*  64 next_index when it registered */
+	__le64	replayed;		/*  72 entries below applied here */
+	__le64	holds_from;		/*  80 lowest DELETE held, or NONE */
+	__le64	held_bytes;		/*  88 for famfs hosts / df */
+	__le64	beat_time;		/*  96 seconds since the epoch, shown */
+	char	hostname[24];		/* 104 for messages, NUL-padded */
+};
+#define FAMFS_HOSTS_ARMED	(1U << 0)	/* famfs_hosts_hdr.flags */
+#define FAMFS_HOST_REGISTERED	(1U << 0)
+#define FAMFS_HOST_MASTER	(1U << 1)
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_hosts_evicted) == 48 &&
+		    sizeof(struct famfs_hosts_hdr) == FAMFS_HOSTS_HDR_SIZE &&
+		    2 * sizeof(struct famfs_host_rec) == FAMFS_HOST_SLOT_SIZE &&
+		    FAMFS_HOSTS_SLOTS_OFF == 8192 && FAMFS_HOST_SLOTS == 8160 &&
+		    FAMFS_HOSTS_SLOTS_OFF + FAMFS_HOST_SLOTS *
+		    FAMFS_HOST_SLOT_SIZE == FAMFS_HOSTS_LEN,
+		    "host table: two 4096-byte header copies, then the slots");
+
+#endif /* _UAPI_LINUX_FAMFS_HOSTS_H */
