@@ -393,6 +393,37 @@ int famfs_log_entry_at(struct famfs_fs *fs, uint64_t idx,
 	return n > 0 ? 0 : n;
 }
 
+int famfs_log_entry_checked(struct famfs_fs *fs, uint64_t idx,
+			    struct famfs_log_entry *e)
+{
+	char reason[FAMFS_REASON_LEN];
+	uint64_t cap = famfs_log_cap(fs);
+	bool ok = false;
+	int n;
+
+	if (famfs_fs_compact(fs)) {
+		if (idx >= cap)
+			cap = famfs_log_discover(fs);
+		if (idx >= cap)
+			return -EINVAL;
+		n = clog_read(fs, idx, cap, e, &ok, reason, true);
+		return n > 0 && ok ? 0 : -EBADMSG;
+	}
+	if (idx >= cap)
+		return -EINVAL;
+	for (int pass = 0; pass < 2 && !ok; pass++) {
+		const struct famfs_log_entry *s = famfs_log_slot(fs->log, idx);
+
+		/* a stale line of this CPU's: read again, once */
+		if (pass && famfs_map_refresh(&fs->logm, (void *)s, sizeof(*s)))
+			break;
+		memcpy(e, s, sizeof(*e));
+		reason[0] = '\0';
+		ok = famfs_entry_check(e, idx, fs->sb, reason) == 0;
+	}
+	return ok ? 0 : -EBADMSG;
+}
+
 static int devs_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
 {

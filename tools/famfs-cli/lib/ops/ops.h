@@ -151,13 +151,16 @@ struct famfs_reclaim_cand {
 	char path[FAMFS_LOG_PATH_MAX];	/* where it was (for messages) */
 	uint64_t bytes;			/* its memory: the ranges' sum */
 	bool pages;			/* a small file: page extents */
+	bool unread;			/* its FILE entry does not verify here */
 	unsigned nranges;
 	struct famfs_reclaim_range range[FAMFS_ENTRY_MAX_RANGES];
 };
 /* Every DELETE of a file no RECLAIM named yet, in log order, from the
  * whole log (any host, read only): 0 and *out (free() it; NULL when *n is
- * 0), or -errno (printed).  Whether a host still holds that memory is not
- * judged here. */
+ * 0), or -errno (printed).  A file whose FILE entry does not verify here
+ * has unread set and no ranges (and a DELETE of it, which the namespace
+ * could not apply, comes after the others): whoever asks holds it.
+ * Whether a host still holds that memory is not judged here. */
 int famfs_reclaim_candidates(struct famfs_fs *fs, struct famfs_reclaim_cand **out,
 			     size_t *n);
 /* The same from names, the log's namespace as a replay or the create

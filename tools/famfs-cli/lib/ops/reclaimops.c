@@ -29,15 +29,28 @@ struct cand_ctx {
 	int err;
 };
 
+static int add(void *arg, uint64_t del, uint64_t object);
+
 static int apply(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		 bool ok, const char *reason)
 {
 	struct cand_ctx *c = arg;
+	struct famfs_ns ns;
+	int rc;
 
 	(void)reason;
 	/* what is refused or corrupt is not applied (every replay skips it) */
-	if (ok && famfs_names_apply(c->names, idx, e, NULL, NULL) < 0)
+	if (!ok)
+		return 0;
+	rc = famfs_names_apply(c->names, idx, e, NULL, NULL);
+	if (rc < 0)
 		return -ENOMEM;
+	/* a DELETE of a file whose FILE entry was not read here (it does
+	 * not verify): a candidate with no ranges, held by whoever asks
+	 * (fail closed); add() finds its FILE entry unread */
+	if (rc == FAMFS_NAMES_REFUSED && le16toh(e->type) == FAMFS_LOG_DELETE &&
+	    !famfs_ns_get(e, &ns) && ns.kind == FAMFS_LOG_FILE)
+		return add(c, idx, ns.object);
 	return 0;
 }
 
@@ -50,8 +63,12 @@ static void fill(struct famfs_fs *fs, struct famfs_reclaim_cand *r,
 
 	if (!nopath && !famfs_log_entry_at(fs, r->del, &e))
 		snprintf(r->path, sizeof(r->path), "%s", famfs_entry_path(&e));
-	if (famfs_log_entry_at(fs, r->object, &e))
+	/* verified: a FILE entry that does not read here gives no ranges to
+	 * ask famfs.ko about, and a host holds what it cannot ask about */
+	if (famfs_log_entry_checked(fs, r->object, &e)) {
+		r->unread = true;
 		return;
+	}
 	r->pages = famfs_entry_pages(&e);
 	r->nranges = famfs_entry_ranges(&e, rg);
 	for (unsigned i = 0; i < r->nranges; i++) {

@@ -56,6 +56,8 @@ static int holds_flush(struct holds *h)
 	return rc;
 }
 
+static uint64_t unread_said = UINT64_MAX;
+
 int famfs_holds_of(struct famfs_fs *fs, const struct famfs_names *names,
 		   uint64_t *holds_from, uint64_t *held_bytes)
 {
@@ -80,6 +82,15 @@ int famfs_holds_of(struct famfs_fs *fs, const struct famfs_names *names,
 	h->root = fs->mpt[0] ? famfs_fs_root(fs) : -ENOENT;
 	rc = h->root == -ENOENT ? 0 : h->root < 0 ? h->root : 0;
 	for (size_t i = 0; !rc && h->root >= 0 && i < n; i++) {
+		/* fail closed: what cannot be asked about is held */
+		if (c[i].unread && c[i].del < h->from) {
+			if (c[i].del != unread_said)
+				famfs_warn("%s: the FILE entry (log index %llu) of DELETE %llu does not verify here: its memory counts as held by this host until it does (or famfs hosts evict)",
+					   fs->name, (unsigned long long)c[i].object,
+					   (unsigned long long)c[i].del);
+			unread_said = c[i].del;		/* once, not per poll */
+			h->from = c[i].del;
+		}
 		for (unsigned k = 0; !rc && k < c[i].nranges; k++) {
 			if (absent(fs, h, c[i].range[k].dev))
 				continue;
