@@ -289,6 +289,58 @@ static void test_counters_end(void **s)
 	th_free(t);
 }
 
+/* two hosts with one host uuid (a cloned image, review r40 4): this
+ * host's uuid registered in another boot under another host name is not
+ * this host rebooted but maybe a running one: never written over (that
+ * host's mappings would stop counting), refused with the way out; the
+ * same host name (this host rebooted) or a fenced registration is taken
+ * over as before */
+static void test_shared_uuid(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host h, g;
+	uint8_t boot[16];
+	char msg[4096];
+	unsigned slot, slot2;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	/* the clone "other" registered over it in its own boot */
+	g = h;
+	memset(g.boot_id, 0x42, 16);
+	snprintf(g.hostname, sizeof(g.hostname), "clone-of-this");
+	g.generation = h.generation + 1;
+	plant(&tab, slot, &g);
+	th_stderr_grab();
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, true),
+			 -EEXIST);
+	th_stderr_take(msg, sizeof(msg));
+	assert_non_null(strstr(msg, "clone-of-this"));
+	assert_non_null(strstr(msg, "host-uuid"));
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	assert_memory_equal(h.boot_id, g.boot_id, 16);	/* left alone */
+	/* ... and this host's update, in its boot, names the clash */
+	th_stderr_grab();
+	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, 3, NULL, NULL),
+			 -ESTALE);
+	th_stderr_take(msg, sizeof(msg));
+	assert_non_null(strstr(msg, "host-uuid"));
+	/* this host rebooted (its own name): taken over, a new generation */
+	gethostname(g.hostname, sizeof(g.hostname) - 1);
+	plant(&tab, slot, &g);
+	memset(boot, 0x77, 16);
+	th_write_id(t->bootid, boot);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, true), 0);
+	assert_int_equal(slot2, slot);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	assert_memory_equal(h.boot_id, boot, 16);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_evict),
 		cmocka_unit_test(test_torn_slot),
 		cmocka_unit_test(test_evict_slot_next_boot),
+		cmocka_unit_test(test_shared_uuid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
