@@ -186,6 +186,28 @@ static int claim(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return -ENOSPC;
 }
 
+/* cur, this host's uuid registered in another boot and not fenced, under
+ * another host name: not this host rebooted but maybe a running host with
+ * the same uuid (a cloned image) -- whose mappings would stop counting if
+ * it were written over.  Said, with the ways out; true: refuse. */
+static bool shared_uuid(struct famfs_fs *fs, unsigned slot,
+			const struct famfs_host *cur,
+			const struct famfs_hosts_ev *ev)
+{
+	char me[sizeof(cur->hostname)] = "";
+
+	if (!(cur->flags & FAMFS_HOST_REGISTERED) || !cur->hostname[0] ||
+	    famfs_host_evicted(cur, ev))
+		return false;
+	gethostname(me, sizeof(me) - 1);
+	if (!strncmp(me, cur->hostname, sizeof(me)))
+		return false;
+	famfs_err("%s: slot %u of the host table holds this host's uuid registered by host \"%.*s\" in another boot: two hosts share one host uuid (a cloned image?): give this one its own (remove /etc/famfs/host-uuid; famfs makes a new one) -- or, if \"%.*s\" was this host under another name or is down, famfs hosts evict --slot %u first",
+		  fs->name, slot, (int)sizeof(cur->hostname), cur->hostname,
+		  (int)sizeof(cur->hostname), cur->hostname, slot);
+	return true;
+}
+
 int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 			unsigned *slot, bool fresh)
 {
@@ -223,6 +245,8 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 		*slot = (unsigned)s;
 		return famfs_hosttab_write(t, *slot, &h);
 	}
+	if (s >= 0 && shared_uuid(fs, (unsigned)s, &cur, &ev))
+		return -EEXIST;
 	memset(&h, 0, sizeof(h));
 	h.state = FAMFS_HOST_VALID;
 	memcpy(h.host_uuid, uuid, 16);
@@ -311,8 +335,15 @@ int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 	    famfs_hosttab_slot(t, slot, &h) != FAMFS_HOST_VALID ||
 	    memcmp(h.host_uuid, uuid, 16) || memcmp(h.boot_id, boot, 16) ||
 	    famfs_host_evicted(&h, &ev)) {
-		famfs_err("%s: this host's slot %u in the host table is no longer its registration (evicted: famfs hosts evict): it stops, and registers again only at its next boot",
-			  fs->name, slot);
+		if (slot < FAMFS_HOST_SLOTS && h.state == FAMFS_HOST_VALID &&
+		    !memcmp(h.host_uuid, uuid, 16) &&
+		    memcmp(h.boot_id, boot, 16) && !famfs_host_evicted(&h, &ev))
+			famfs_err("%s: this host's slot %u in the host table holds its uuid registered in another boot, by host \"%.*s\", and no fence names this host: two hosts share one host uuid (/etc/famfs/host-uuid; a cloned image?): it stops",
+				  fs->name, slot, (int)sizeof(h.hostname),
+				  h.hostname);
+		else
+			famfs_err("%s: this host's slot %u in the host table is no longer its registration (evicted: famfs hosts evict): it stops, and registers again only at its next boot",
+				  fs->name, slot);
 		return -ESTALE;
 	}
 	rc = (fn ? fn : famfs_holds_none)(arg, &h.holds_from, &h.held_bytes);
