@@ -292,7 +292,8 @@ int cli_mount(const char *dev, const char *mpt,
 		 * any file the log had */
 		if (!rc)
 			rc = famfs_hosts_mount_checkin(&fs, mpt,
-						       famfs_logplay_replayed(lp), lp);
+						       famfs_logplay_replayed(lp), lp,
+						       true);
 		/* this instance's claim owed this replay: paid when every
 		 * entry was played (else the next append replays again) */
 		if (!rc && fs.master_instance && !r.bad_entries && !r.errors)

@@ -81,10 +81,22 @@ int famfs_hosts_checkin_lp(struct famfs_fs *fs, bool fresh, bool update,
 	return rc;
 }
 
+bool famfs_hosts_present(struct famfs_fs *fs)
+{
+	uint64_t off, idx;
+
+	return (le32toh(fs->sb->feature_incompat) &
+		FAMFS_FEATURE_INCOMPAT_HOSTS) &&
+	       famfs_hosts_find(fs, &off, &idx) == 0;
+}
+
 int famfs_hosts_mount_checkin(struct famfs_fs *fs, const char *mpt,
-			      uint64_t replayed, const struct famfs_logplay *lp)
+			      uint64_t replayed, const struct famfs_logplay *lp,
+			      bool had_table)
 {
 	int rc = famfs_hosts_checkin_lp(fs, false, true, replayed, lp, NULL);
+
+	(void)had_table;
 
 	/* evicted, or a newer famfs's table since: as before the replay,
 	 * not mounted (printed) */

@@ -167,7 +167,10 @@ int famfs_hosts_checkin_lp(struct famfs_fs *fs, bool fresh, bool update,
  * written: -ENOLINK (printed: the mount must be undone) when the table is
  * armed, else 0 (said: the master counts this host once it is) */
 int famfs_hosts_mount_checkin(struct famfs_fs *fs, const char *mpt,
-			      uint64_t replayed, const struct famfs_logplay *lp);
+			      uint64_t replayed, const struct famfs_logplay *lp,
+			      bool had_table);
+/* Does the file system have its host table (a HOSTS entry) now? */
+bool famfs_hosts_present(struct famfs_fs *fs);
 
 /* ---- private to replay/: logplay.c and the files it calls -------------- */
 /* struct famfs_logplay: the state kept between rounds of --follow */
