@@ -267,8 +267,9 @@ int cli_mount(const char *dev, const char *mpt,
 	 * With a host table, this host is registered first (before the
 	 * replay maps anything) and reports what it replayed after; one
 	 * evicted in this boot does not replay (said) */
-	{
+	for (int pass = 0;; pass++) {
 		uint64_t n0 = famfs_log_refresh_next(&fs);
+		bool had_table = pass || famfs_hosts_present(&fs);
 		struct famfs_logplay *lp;
 
 		/* a host that cannot register maps nothing: its files would
@@ -293,12 +294,15 @@ int cli_mount(const char *dev, const char *mpt,
 		if (!rc)
 			rc = famfs_hosts_mount_checkin(&fs, mpt,
 						       famfs_logplay_replayed(lp), lp,
-						       true);
+						       had_table);
 		/* this instance's claim owed this replay: paid when every
 		 * entry was played (else the next append replays again) */
 		if (!rc && fs.master_instance && !r.bad_entries && !r.errors)
 			famfs_master_caught_up(&fs);
 		famfs_logplay_free(lp);
+		/* the table was armed during it: once more, registered */
+		if (rc != -EAGAIN || pass)
+			break;
 	}
 	/* the master's create summary, from the log as it is now */
 	if (!rc && master && !log_ro && !famfs_fs_lock(&fs)) {

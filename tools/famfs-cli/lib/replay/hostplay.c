@@ -96,7 +96,15 @@ int famfs_hosts_mount_checkin(struct famfs_fs *fs, const char *mpt,
 {
 	int rc = famfs_hosts_checkin_lp(fs, false, true, replayed, lp, NULL);
 
-	(void)had_table;
+	/* registered only now, after a replay that ran with no table: if
+	 * it is armed, the master may have reclaimed a DELETE of a file the
+	 * replay made while no slot here blocked it -- replayed again, now
+	 * that the slot blocks every DELETE past what it reports */
+	if (!rc && !had_table && famfs_hosts_armed(fs) == 1) {
+		famfs_warn("%s: the host table was made and armed while this mount replayed the log: replayed again, now that this host is registered",
+			   mpt);
+		return -EAGAIN;
+	}
 
 	/* evicted, or a newer famfs's table since: as before the replay,
 	 * not mounted (printed) */

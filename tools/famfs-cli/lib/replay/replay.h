@@ -165,7 +165,9 @@ int famfs_hosts_checkin_lp(struct famfs_fs *fs, bool fresh, bool update,
  * applied) (not fresh, update): 0; -ESTALE evicted in this boot,
  * -EPROTONOSUPPORT a newer famfs's table (printed).  A slot not
  * written: -ENOLINK (printed: the mount must be undone) when the table is
- * armed, else 0 (said: the master counts this host once it is) */
+ * armed, else 0 (said: the master counts this host once it is).  had_table:
+ * the table was there before the replay; if not and it is armed now, the
+ * host is registered and -EAGAIN (said): replay again */
 int famfs_hosts_mount_checkin(struct famfs_fs *fs, const char *mpt,
 			      uint64_t replayed, const struct famfs_logplay *lp,
 			      bool had_table);
