@@ -63,14 +63,14 @@ static void notrace famfs_stall_handler(unsigned long ip,
 					struct ftrace_ops *ops,
 					struct ftrace_regs *fregs)
 {
+	unsigned long to = (unsigned long)famfs_stall_cache_dax_direct_access;
 	char sym[KSYM_SYMBOL_LEN];
 
 	if (!READ_ONCE(armed) || READ_ONCE(go))
 		return;
 	sprint_symbol(sym, parent_ip);
 	if (strstr(sym, " [famfs]"))
-		ftrace_instruction_pointer_set(fregs,
-				(unsigned long)famfs_stall_cache_dax_direct_access);
+		ftrace_instruction_pointer_set(fregs, to);
 }
 
 static struct ftrace_ops famfs_stall_fops = {
