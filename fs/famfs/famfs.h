@@ -138,6 +138,12 @@ struct famfs_kiext {
  */
 struct famfs_fmap {
 	struct inode		*inode;		/* back pointer, for failures */
+	/*
+	 * Unique in the mount, never reused (fsi->map_ids): names the map
+	 * in a copy of one of its extents (struct famfs_kext_copy), where
+	 * its address could be a later map's.  Set by famfs_fmap_insert().
+	 */
+	u64			id;
 	u32			file_type;	/* enum famfs_file_type */
 	u32			extent_type;	/* SIMPLE_ or INTERLEAVED_ */
 	bool			pages;		/* FAMFS_IOC_MAP_PAGES: small */
@@ -170,11 +176,13 @@ struct famfs_fmap {
  * A copy of one extent of the tree and of its interleaved extent, taken
  * under fsi->map_lock, for a walker that uses it after dropping the lock
  * (famfs_kext_snap()): only @ext.iext (pointing at @iext) is a pointer
- * left in it; @ext.fmap and @iext.strips are NULL.
+ * left in it; @ext.fmap and @iext.strips are NULL.  @map_id is the id of
+ * the map it was an extent of (famfs_kext_copy_published()).
  */
 struct famfs_kext_copy {
 	struct famfs_kext	ext;
 	struct famfs_kiext	iext;
+	u64			map_id;
 };
 
 static inline bool famfs_fmap_interleaved(const struct famfs_fmap *fmap)
@@ -240,12 +248,13 @@ struct famfs_sb_info {
 	unsigned long		flags;		/* FAMFS_SB_*, atomic bitops */
 
 	/*
-	 * map_lock protects ext_tree, mapped_bytes and zombies.  Lock order:
-	 * famfs_holder_lock -> inode->i_rwsem -> map_lock.
+	 * map_lock protects ext_tree, mapped_bytes, map_ids and zombies.
+	 * Lock order: famfs_holder_lock -> inode->i_rwsem -> map_lock.
 	 */
 	struct mutex		map_lock;
 	struct rb_root		ext_tree;	/* every mapped extent, by dev_off */
 	u64			mapped_bytes;	/* sum of the maps' claim_size */
+	u64			map_ids;	/* the last famfs_fmap.id given */
 	struct list_head	zombies;	/* maps of evicted files, map.c */
 	/* Read while eviction looks at the device's pages, see pins.c. */
 	struct rw_semaphore	pages_rwsem;
@@ -497,6 +506,8 @@ famfs_ext_first_overlap(struct famfs_sb_info *fsi, u32 dev, u64 start,
 bool famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
 			 u64 *file_off, u64 *dev_end);
 void famfs_kext_snap(struct famfs_kext_copy *dst, const struct famfs_kext *src);
+bool famfs_kext_copy_published(const struct famfs_kext_copy *copy,
+			       const struct inode *inode);
 void famfs_zombie_add(struct famfs_sb_info *fsi, struct famfs_fmap *fmap);
 void famfs_zombies_reap(struct famfs_sb_info *fsi);
 u64 famfs_ext_held(struct famfs_sb_info *fsi, u32 dev, u64 start, u64 end,

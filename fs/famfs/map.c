@@ -271,10 +271,13 @@ bool famfs_kext_file_off(const struct famfs_kext *ext, u64 dev_off,
  * drop of FAMFS_IOC_MAP_INVALIDATE failing with EIO or EINTR), a file's
  * eviction moves it to the zombies or frees it.  So whoever found @src
  * under the lock uses the copy after dropping it, never @src, and needs
- * nothing of the copy but famfs_kext_file_off() and its fields.
+ * nothing of the copy but famfs_kext_file_off() and its fields.  Whether
+ * the copy's file offsets are the file's at all is for
+ * famfs_kext_copy_published() to say.
  */
 void famfs_kext_snap(struct famfs_kext_copy *dst, const struct famfs_kext *src)
 {
+	dst->map_id = src->fmap->id;
 	dst->ext = *src;
 	RB_CLEAR_NODE(&dst->ext.node);
 	dst->ext.fmap = NULL;
@@ -285,6 +288,33 @@ void famfs_kext_snap(struct famfs_kext_copy *dst, const struct famfs_kext *src)
 	} else {
 		memset(&dst->iext, 0, sizeof(dst->iext));
 	}
+}
+
+/**
+ * famfs_kext_copy_published() - is a copied extent one of a file's map?
+ * @copy: a copy of an extent (famfs_kext_snap()) whose map's inode was
+ *	  @inode
+ * @inode: the inode, a reference on it held (igrab())
+ *
+ * The map the extent was in may not have been published: MAP_CREATE puts
+ * it in the tree before it publishes it, and may still fail (ioctl.c), and
+ * then a later MAP_CREATE may publish another map, whose file offsets are
+ * others, possibly at the same address.  Only a published map has file
+ * bytes anything can map, and a published map is the file's until its
+ * eviction, which the reference on @inode keeps off: so the copy's file
+ * offsets are the file's, for as long as the reference is held, iff the
+ * map published now is the one the extent was copied from (by its id,
+ * which no other map of the mount ever has, not by its address).
+ *
+ * Return: true if @copy is an extent of @inode's published map.
+ */
+bool famfs_kext_copy_published(const struct famfs_kext_copy *copy,
+			       const struct inode *inode)
+{
+	const struct famfs_fmap *fmap = famfs_inode_fmap(inode);
+
+	/* @fmap->id was set before the map was published (release). */
+	return fmap && fmap->id == copy->map_id;
 }
 
 static struct famfs_kext *famfs_ext_of(struct rb_node *n)
@@ -407,6 +437,8 @@ int famfs_fmap_insert(struct famfs_sb_info *fsi, struct famfs_fmap *fmap,
 
 	memset(clash, 0, sizeof(*clash));
 	mutex_lock(&fsi->map_lock);
+	/* Before any extent is in the tree: famfs_kext_snap() copies it. */
+	fmap->id = ++fsi->map_ids;
 	/* Memory of evicted files whose pages were referenced (below). */
 	famfs_zombies_reap(fsi);
 	for (i = 0; i < fmap->nr_extents; i++) {

@@ -184,6 +184,14 @@ static void famfs_pfn_owner(void *ctx, unsigned long pfn, char *buf,
 			  ino);
 		return;
 	}
+	/* Its file offsets are the file's only in its published map. */
+	if (!famfs_kext_copy_published(&copy, inode)) {
+		scnprintf(buf + n, size - n,
+			  ", memory of inode %lu whose map is not published",
+			  ino);
+		iput(inode);
+		return;
+	}
 	pbuf = kmalloc(PATH_MAX, GFP_KERNEL);
 	dentry = pbuf ? d_find_alias(inode) : NULL;
 	if (dentry) {

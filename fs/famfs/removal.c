@@ -145,7 +145,10 @@ static void famfs_wait_evictions(struct super_block *sb)
  * do (EIO), while the inode lives on.  A reference on the inode therefore
  * does not keep the extent: what is needed of it is copied under map_lock
  * (famfs_kext_snap()) and only the copy is used after.  The file of an
- * unpublished map has no mapping of it to kill yet.
+ * unpublished map has no mapping of it to kill, and the copy's file offsets
+ * are not the file's (a later MAP_CREATE may publish another map): the copy
+ * is used on the file only if its map is the one the file has published
+ * (famfs_kext_copy_published(), with the reference on the inode held).
  */
 static void famfs_kill_range(struct famfs_sb_info *fsi, u32 dev, u64 start,
 			     u64 end, int mf_flags)
@@ -179,6 +182,12 @@ static void famfs_kill_range(struct famfs_sb_info *fsi, u32 dev, u64 start,
 
 		if (!inode)
 			continue;
+		if (!famfs_kext_copy_published(&copy, inode)) {
+			famfs_err(fsi->sb, "memory failure in memory of inode %lu whose map is not published: no file bytes to kill (device bytes %llu..%llu)",
+				  inode->i_ino, s, e - 1);
+			iput(inode);
+			continue;
+		}
 		/* A strip: one run of file bytes per chunk, unused space none. */
 		while (s < e) {
 			u64 run_end, fs, fe;

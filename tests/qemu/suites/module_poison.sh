@@ -1,9 +1,12 @@
 # profiles: pmem nvdimm
-# timeout: 120
+# timeout: 180
+# kmod: famfs_stall_cache
 # famfs.ko, memory failure (progs/module_poison.c): MADV_HWPOISON on a mapped
 # page fails the whole mount (SIGBUS, EIO), one log line says so, unmount
 # still works and a new mount of the device is healthy; small files sharing
-# a 2 MiB unit: only the failed page's file is killed.
+# a 2 MiB unit: only the failed page's file is killed; a failure in the
+# memory of a map that MAP_CREATE has not published (and then does not) is
+# no failure of that file's bytes.
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 MPT=/tmp/famfs-poison
@@ -66,4 +69,30 @@ if mount -t famfs "$FAMFS_DEV" $MPT; then
 	t_ok umount-after-shared umount $MPT
 else
 	t_fail mount-for-shared "mount -t famfs failed"
+fi
+
+# A memory failure in the memory of a map in the extent tree that MAP_CREATE
+# has not published yet (famfs_stall_cache.ko holds it in its cache drop,
+# FAMFS_IOC_MAP_INVALIDATE on a noncoherent mount) and then does not publish
+# (EIO): famfs_kill_range() must not report or kill it as bytes of that file.
+STALLC=$FAMFS_SRC/tests/qemu/kmod/famfs_stall_cache.ko
+if ! mount -t famfs -o noncoherent "$FAMFS_DEV" $MPT; then
+	t_fail mount-for-unpublished "mount -t famfs -o noncoherent failed"
+elif ! insmod "$STALLC"; then
+	t_fail unpublished-stall-load "insmod $STALLC failed"
+	umount $MPT
+else
+	klog_mark
+	run_prog module_poison $MPT unpublished
+	log=$(klog_since | grep famfs)
+	echo "$log"
+	if ! grep -q '^SKIP unpublished' /tmp/module_poison.out; then
+		ino=$(sed -n 's/^info: unpublished inode \([0-9]*\)$/\1/p' /tmp/module_poison.out)
+		[ -n "$ino" ] || t_fail unpublished-ino "no inode number in module_poison's output"
+		t_eq unpublished-failure-logged 1 "$(echo "$log" | grep -c 'famfs (.*): memory failure at device bytes')"
+		t_eq unpublished-not-attributed 0 "$(echo "$log" | grep -c "hits inode ${ino:-none},")"
+	fi
+	echo 1 > /sys/module/famfs_stall_cache/parameters/go
+	t_ok umount-after-unpublished umount $MPT
+	t_ok unpublished-stall-unload rmmod famfs_stall_cache
 fi
