@@ -349,7 +349,10 @@ static void test_lagging_master_round_ahead_delete(void **state)
 
 /* Fail closed: an entry that does not verify at a round's start may be
  * the DELETE of a file before it: nothing from it on is played (said and
- * counted once), the round stands there, and plays on once it verifies */
+ * counted once), nor from the first file before it (its memory may be
+ * another file's: another replayer here may have read that DELETE and
+ * reported past it); the round stands there, and plays on once it
+ * verifies */
 static void test_round_stops_at_unverified(void **state)
 {
 	struct th *t = *state;
@@ -371,14 +374,15 @@ static void test_round_stops_at_unverified(void **state)
 	famfs_quiet = 1;
 	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
 	assert_int_equal(r.bad_entries, 1);
+	assert_false(th_exists(t, "a", false));
 	assert_false(th_exists(t, "b", false));
-	assert_int_equal(famfs_logplay_next(lp), d);
-	assert_int_equal(famfs_logplay_replayed(lp), d);
+	assert_int_equal(famfs_logplay_next(lp), a);
+	assert_int_equal(famfs_logplay_replayed(lp), a);
 	memset(&r, 0, sizeof(r));	/* again: not said again */
 	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
 	famfs_quiet = 0;
 	assert_int_equal(r.bad_entries, 0);
-	assert_int_equal(famfs_logplay_next(lp), d);
+	assert_int_equal(famfs_logplay_next(lp), a);
 	p[60] ^= 1;
 	assert_int_equal(famfs_map_flush(&t->fs.logm, p, 64), 0);
 	more(t, lp, &r);
