@@ -211,6 +211,7 @@ struct ahead_walk {
 	struct lp_ctx *c;
 	uint64_t end;		/* past the last entry read */
 	uint64_t bad;		/* the first that does not verify, or UINT64_MAX */
+	uint64_t file;		/* the first FILE read, or UINT64_MAX */
 	char why[FAMFS_REASON_LEN];
 	int err;
 };
@@ -227,6 +228,8 @@ static int ahead_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		return 1;
 	}
 	w->end = w->c->fs->walk_next;
+	if (le16toh(e->type) == FAMFS_LOG_FILE && w->file == UINT64_MAX)
+		w->file = idx;
 	if (le16toh(e->type) != FAMFS_LOG_DELETE || famfs_ns_get(e, &ns) ||
 	    ns.kind != FAMFS_LOG_FILE || ns.object >= idx)
 		return 0;
@@ -237,8 +240,9 @@ static int ahead_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 
 int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play)
 {
-	struct ahead_walk w = { .c = c, .end = c->next, .bad = UINT64_MAX };
-	uint64_t lost;
+	struct ahead_walk w = { .c = c, .end = c->next, .bad = UINT64_MAX,
+				.file = UINT64_MAX };
+	uint64_t lost, stop;
 	size_t i, n = 0;
 	int rc, ahead;
 
@@ -260,18 +264,22 @@ int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play)
 	}
 	if (c->nahead)
 		qsort(c->ahead, c->nahead, sizeof(*c->ahead), del_cmp);
-	/* nothing from an entry that does not verify on, nor past what was
+	/* nothing from an entry that does not verify on, nor from the first
+	 * file before it (that entry may be its DELETE), nor past what was
 	 * read (the master may append meanwhile) */
-	rc = famfs_log_walk_range(c->fs, c->next, w.bad < w.end ? w.bad : w.end,
-				  play, c);
+	stop = w.bad < w.end ? w.bad : w.end;
+	if (w.bad != UINT64_MAX && w.file < stop)
+		stop = w.file;
+	rc = famfs_log_walk_range(c->fs, c->next, stop, play, c);
 	c->nahead = 0;
 	if (rc)
 		return rc;
 	if (w.bad != UINT64_MAX && c->ahead_said != w.bad + 1) {
 		c->ahead_said = w.bad + 1;
 		c->r->bad_entries++;
-		famfs_err("%s: log entry %llu and the entries after it not played for now: it does not verify here (%s); it may be the DELETE of a file before it, whose memory may be another file's now, so this replay stops before it and reads it again next time",
-			  c->fs->name, (unsigned long long)w.bad, w.why);
+		famfs_err("%s: log entry %llu does not verify here (%s): it may be the DELETE of a file before it, whose memory may be another file's now, so this replay plays nothing from entry %llu on for now and reads it again next time",
+			  c->fs->name, (unsigned long long)w.bad, w.why,
+			  (unsigned long long)stop);
 	}
 	if (ahead == -ENXIO)
 		c->fs->walk_lost = lost;
