@@ -221,6 +221,177 @@ static void test_skipped_delete_not_replayed(void **state)
 	famfs_logplay_free(lp);
 }
 
+/* the master's host id, kept by to_client for to_master */
+static char master_id[128];
+
+static void to_client(struct th *t)
+{
+	FILE *f = fopen(t->hostid, "r");
+
+	if (!master_id[0]) {
+		assert_non_null(f);
+		assert_non_null(fgets(master_id, sizeof(master_id), f));
+	}
+	if (f)
+		fclose(f);
+	th_become_client(t);
+}
+
+static void to_master(struct th *t)
+{
+	FILE *f = fopen(t->hostid, "w");
+
+	assert_non_null(f);
+	fputs(master_id, f);
+	fclose(f);
+	assert_int_equal(th_reopen(t), 0);
+	assert_true(t->fs.master);
+}
+
+/* stop() of a round: true once asked n times more */
+static bool stop_after(void *arg)
+{
+	int *n = arg;
+
+	return (*n)-- <= 0;
+}
+
+/*
+ * Scenario A of the lagging follower (review r40): a follower's round
+ * stands at z; the master logs FILE a and its DELETE; a full replay on
+ * this host (famfs logplay) never makes a and reports past the DELETE
+ * (its slot is the host's: last writer wins), the master reclaims a's
+ * memory and a new file g gets it.  The follower's next round must not
+ * make a on g's memory -- not even while it is stopped (SIGTERM) between
+ * a and its DELETE -- and its DELETE is then no conflict.  Client: a
+ * DELETE of what is not here is said otherwise.
+ */
+static void test_lagging_round_ahead_delete(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r;
+	uint64_t a, d;
+	int n;
+
+	remount(t);
+	th_append_file(t, "z", 20 * MiB, 2 * MiB, 100);
+	to_client(t);
+	more(t, lp, &r);		/* the follower's first round */
+	assert_int_equal(at(t, "z"), 20 * MiB);
+	to_master(t);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	d = del(t, a, F, "a");
+	to_client(t);
+	r = play(t);			/* famfs logplay: never makes a */
+	clean(&r);
+	assert_false(th_exists(t, "a", false));
+	to_master(t);		/* reclaimed; g on a's memory */
+	th_append_file(t, "g", 24 * MiB, 2 * MiB, 100);
+	to_client(t);
+	/* the follower, stopped (SIGTERM) between a and its DELETE */
+	n = 1;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, stop_after, &n), 0);
+	if (th_exists(t, "a", false))
+		fail_msg("a made by the lagging round at %llu (g's memory)",
+			 (unsigned long long)at(t, "a"));
+	assert_int_equal(famfs_logplay_next(lp), d);
+	assert_int_equal(r.created_files, 0);
+	clean(&r);
+	/* its next round: the DELETE of what it never made says nothing */
+	more(t, lp, &r);
+	clean(&r);
+	assert_false(th_exists(t, "a", false));
+	assert_int_equal(at(t, "g"), 24 * MiB);
+	famfs_logplay_free(lp);
+}
+
+/* Scenario B: the master instance's follower lags its own passes (which
+ * report its slot replayed to the log's end): a file created and deleted
+ * meanwhile, its memory reclaimed and given to g, is not made by the
+ * follower's round, stopped or not; a RENAME and a SETATTR of it are no
+ * conflicts either */
+static void test_lagging_master_round_ahead_delete(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r;
+	uint64_t a;
+	int n;
+
+	remount(t);
+	th_append_file(t, "z", 20 * MiB, 2 * MiB, 100);
+	more(t, lp, &r);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	ren(t, a, F, "a", "b");
+	attr(t, a, F, "b", FAMFS_SETATTR_MODE, 0600, 0);
+	del(t, a, F, "b");
+	th_append_file(t, "g", 24 * MiB, 2 * MiB, 100);
+	n = 1;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, stop_after, &n), 0);
+	assert_false(th_exists(t, "a", false));
+	clean(&r);
+	n = 1;				/* stopped after the RENAME */
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, stop_after, &n), 0);
+	assert_false(th_exists(t, "a", false));
+	assert_false(th_exists(t, "b", false));
+	clean(&r);
+	more(t, lp, &r);
+	clean(&r);
+	assert_false(th_exists(t, "a", false));
+	assert_false(th_exists(t, "b", false));
+	assert_int_equal(at(t, "g"), 24 * MiB);
+	famfs_logplay_free(lp);
+}
+
+/* Fail closed: an entry that does not verify at a round's start may be
+ * the DELETE of a file before it: nothing from it on is played (said and
+ * counted once), nor from the first file before it (its memory may be
+ * another file's: another replayer here may have read that DELETE and
+ * reported past it); the round stands there, and plays on once it
+ * verifies */
+static void test_round_stops_at_unverified(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r;
+	uint64_t a, d;
+	uint8_t *p;
+
+	remount(t);
+	th_append_file(t, "z", 20 * MiB, 2 * MiB, 100);
+	more(t, lp, &r);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	d = del(t, a, F, "a");
+	th_append_file(t, "b", 28 * MiB, 2 * MiB, 100);
+	p = (uint8_t *)famfs_log_slot(t->fs.log, d);
+	p[60] ^= 1;	/* the DELETE's path (v1: at 32 + 24) */
+	assert_int_equal(famfs_map_flush(&t->fs.logm, p, 64), 0);
+	memset(&r, 0, sizeof(r));
+	famfs_quiet = 1;
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	assert_int_equal(r.bad_entries, 1);
+	assert_false(th_exists(t, "a", false));
+	assert_false(th_exists(t, "b", false));
+	assert_int_equal(famfs_logplay_next(lp), a);
+	assert_int_equal(famfs_logplay_replayed(lp), a);
+	memset(&r, 0, sizeof(r));	/* again: not said again */
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	famfs_quiet = 0;
+	assert_int_equal(r.bad_entries, 0);
+	assert_int_equal(famfs_logplay_next(lp), a);
+	p[60] ^= 1;
+	assert_int_equal(famfs_map_flush(&t->fs.logm, p, 64), 0);
+	more(t, lp, &r);
+	clean(&r);
+	assert_false(th_exists(t, "a", false));
+	assert_int_equal(at(t, "b"), 28 * MiB);
+	famfs_logplay_free(lp);
+}
+
 /* a replay from the first entry on a tree played up to the first entry
  * only (the old file still here): it is removed, the new one made */
 static void test_delete_then_create_replay_behind(void **state)
@@ -630,6 +801,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_delete_then_create, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_skipped_delete_not_replayed, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_delete_then_create_v1, setup_v1, th_teardown),
+		cmocka_unit_test_setup_teardown(test_lagging_round_ahead_delete, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_lagging_master_round_ahead_delete, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_round_stops_at_unverified, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_delete_then_create_replay_behind, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_rename_chain, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_rename_chain_v1, setup_v1, th_teardown),

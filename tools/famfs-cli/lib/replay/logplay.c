@@ -127,6 +127,8 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		famfs_ns_get(e, &ns);
 		obj = ns.object;
 		rc = famfs_lp_ns(c, idx, e);
+	} else if (type == FAMFS_LOG_FILE && famfs_lp_ahead_skip(c, idx)) {
+		rc = 0;		/* its DELETE follows (famfs_lp_round) */
 	} else {
 		rc = famfs_lp_make(c, idx, e);
 	}
@@ -201,6 +203,7 @@ void famfs_logplay_free(struct famfs_logplay *lp)
 	famfs_names_free(c->names);
 	pathset_free(&c->refused);
 	free(c->trouble);
+	famfs_lp_ahead_free(c);
 	famfs_lp_gone_free(c);
 	free(c);
 }
@@ -304,7 +307,7 @@ int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 						 FAMFS_FEATURE_INCOMPAT_RENAME))
 		rc = famfs_lp_full(c, play);
 	else if (!rc)
-		rc = famfs_log_walk_range(fs, c->next, UINT64_MAX, play, c);
+		rc = famfs_lp_round(c, play);
 	/* a segment not mapped here (its EXTEND entry damaged, or its
 	 * .meta/.logK unusable): what could be read is played, the rest
 	 * reported once (a round of --follow tries again) as corrupt */

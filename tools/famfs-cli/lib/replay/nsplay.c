@@ -132,6 +132,160 @@ bool famfs_lp_trouble(const struct lp_ctx *c, uint64_t id)
 	return i < c->ntrouble && c->trouble[i] == id;
 }
 
+/* ---- an incremental round's look-ahead (replay.h: famfs_lp_round) ---- */
+
+/* the index in a (n pairs, sorted by obj) of obj, or where it would go */
+static size_t del_at(const struct lp_del *a, size_t n, uint64_t obj)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid].obj < obj)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static const struct lp_del *del_find(const struct lp_del *a, size_t n,
+				     uint64_t obj)
+{
+	size_t i = del_at(a, n, obj);
+
+	return i < n && a[i].obj == obj ? &a[i] : NULL;
+}
+
+static int del_add(struct lp_del **a, size_t *n, size_t *cap, uint64_t obj,
+		   uint64_t del)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 16;
+		struct lp_del *t = realloc(*a, ncap * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		*a = t;
+		*cap = ncap;
+	}
+	(*a)[*n].obj = obj;
+	(*a)[(*n)++].del = del;
+	return 0;
+}
+
+static int del_cmp(const void *x, const void *y)
+{
+	const struct lp_del *a = x, *b = y;
+
+	return a->obj < b->obj ? -1 : a->obj > b->obj;
+}
+
+bool famfs_lp_ahead_skip(struct lp_ctx *c, uint64_t idx)
+{
+	const struct lp_del *d = del_find(c->ahead, c->nahead, idx);
+
+	/* (FILE entries come in log order: skip stays sorted; out of
+	 * memory, the file is left unmade all the same, its DELETE said) */
+	if (d)
+		del_add(&c->skip, &c->nskip, &c->cskip, d->obj, d->del);
+	return d;
+}
+
+/* a file of skip: left unmade (its DELETE follows), so not here */
+static bool skipped(const struct lp_ctx *c, uint64_t obj)
+{
+	return del_find(c->skip, c->nskip, obj);
+}
+
+void famfs_lp_ahead_free(struct lp_ctx *c)
+{
+	free(c->ahead);
+	free(c->skip);
+	c->ahead = c->skip = NULL;
+	c->nahead = c->cahead = c->nskip = c->cskip = 0;
+}
+
+struct ahead_walk {
+	struct lp_ctx *c;
+	uint64_t end;		/* past the last entry read */
+	uint64_t bad;		/* the first that does not verify, or UINT64_MAX */
+	uint64_t file;		/* the first FILE read, or UINT64_MAX */
+	char why[FAMFS_REASON_LEN];
+	int err;
+};
+
+static int ahead_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		       bool ok, const char *reason)
+{
+	struct ahead_walk *w = arg;
+	struct famfs_ns ns;
+
+	if (!ok) {
+		w->bad = idx;
+		snprintf(w->why, sizeof(w->why), "%s", reason);
+		return 1;
+	}
+	w->end = w->c->fs->walk_next;
+	if (le16toh(e->type) == FAMFS_LOG_FILE && w->file == UINT64_MAX)
+		w->file = idx;
+	if (le16toh(e->type) != FAMFS_LOG_DELETE || famfs_ns_get(e, &ns) ||
+	    ns.kind != FAMFS_LOG_FILE || ns.object >= idx)
+		return 0;
+	w->err = del_add(&w->c->ahead, &w->c->nahead, &w->c->cahead, ns.object,
+			 idx);
+	return w->err ? 1 : 0;
+}
+
+int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play)
+{
+	struct ahead_walk w = { .c = c, .end = c->next, .bad = UINT64_MAX,
+				.file = UINT64_MAX };
+	uint64_t lost, stop;
+	size_t i, n = 0;
+	int rc, ahead;
+
+	if (!(le32toh(c->fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_DELETE))
+		return famfs_log_walk_range(c->fs, c->next, UINT64_MAX, play, c);
+	/* the files skipped whose DELETE was played are done with */
+	for (i = 0; i < c->nskip; i++)
+		if (c->skip[i].del >= c->next)
+			c->skip[n++] = c->skip[i];
+	c->nskip = n;
+	c->nahead = 0;
+	ahead = famfs_log_walk_range(c->fs, c->next, UINT64_MAX, ahead_entry, &w);
+	lost = c->fs->walk_lost;
+	if (w.err || (ahead < 0 && ahead != -ENXIO)) {
+		c->nahead = 0;
+		if (w.err)
+			famfs_err("out of memory");
+		return w.err ? w.err : ahead;
+	}
+	if (c->nahead)
+		qsort(c->ahead, c->nahead, sizeof(*c->ahead), del_cmp);
+	/* nothing from an entry that does not verify on, nor from the first
+	 * file before it (that entry may be its DELETE), nor past what was
+	 * read (the master may append meanwhile) */
+	stop = w.bad < w.end ? w.bad : w.end;
+	if (w.bad != UINT64_MAX && w.file < stop)
+		stop = w.file;
+	rc = famfs_log_walk_range(c->fs, c->next, stop, play, c);
+	c->nahead = 0;
+	if (rc)
+		return rc;
+	if (w.bad != UINT64_MAX && c->ahead_said != w.bad + 1) {
+		c->ahead_said = w.bad + 1;
+		c->r->bad_entries++;
+		famfs_err("%s: log entry %llu does not verify here (%s): it may be the DELETE of a file before it, whose memory may be another file's now, so this replay plays nothing from entry %llu on for now and reads it again next time",
+			  c->fs->name, (unsigned long long)w.bad, w.why,
+			  (unsigned long long)stop);
+	}
+	if (ahead == -ENXIO)
+		c->fs->walk_lost = lost;
+	return ahead == -ENXIO ? ahead : 0;
+}
+
 /* What is at rel here: 1 the object (kind; a file: id's), 0 nothing, -1
  * something else (what in *what) */
 static int here(struct lp_ctx *c, const char *rel, int kind, uint64_t id,
@@ -168,6 +322,8 @@ static int play_delete(struct lp_ctx *c, uint64_t idx, const struct famfs_ns *ns
 		return 0;
 	}
 	rc = here(c, ns->path, (int)ns->kind, ns->object, &what);
+	if (!rc && skipped(c, ns->object))
+		return 0;	/* never made: this DELETE was ahead */
 	/* not here on the master: its famfs rm removed it (as a RENAME it
 	 * made is found where it goes) -- unless this replay met trouble
 	 * with it before (never made here, not moved where the log has it) */
@@ -217,6 +373,8 @@ static int play_rename(struct lp_ctx *c, uint64_t idx, const struct famfs_ns *ns
 		return 0;
 	}
 	rc = here(c, ns->path, (int)ns->kind, ns->object, &what);
+	if (!rc && skipped(c, ns->object))
+		return 0;	/* never made: its DELETE follows */
 	if (rc <= 0) {
 		/* there already (this mount played it: its own master) */
 		if (!rc && here(c, ns->to, (int)ns->kind, ns->object, &what) == 1) {
@@ -273,6 +431,8 @@ static int play_setattr(struct lp_ctx *c, uint64_t idx,
 	/* on the object itself: no name is followed or looked up again */
 	fd = dirset_open_beneath(c->rootfd, ns->path, strlen(ns->path),
 				 dir ? DIRSET_DIR : O_RDONLY | O_CLOEXEC);
+	if (fd == -ENOENT && skipped(c, ns->object))
+		return 0;	/* never made: its DELETE follows */
 	if (fd >= 0 && !dir)
 		rc = famfs_lp_is_file(c, fd, ns->object);
 	if (fd < 0 || rc != 1) {

@@ -228,6 +228,15 @@ struct lp_ctx {
 	struct famfs_alloc *gone;
 	bool gone_all;
 	unsigned long gone_unknown;
+	/* nsplay.c, an incremental round's look-ahead (famfs_lp_round):
+	 * ahead, the files the DELETEs of the round remove (sorted by the
+	 * file's FILE entry), never made by it; skip, the files this replay
+	 * so left unmade whose DELETE it has not played yet (sorted): their
+	 * RENAME, SETATTR and DELETE find them not here, and say nothing;
+	 * ahead_said: 1 + the entry that did not verify, said (0: none) */
+	struct lp_del { uint64_t obj, del; } *ahead, *skip;
+	size_t nahead, cahead, nskip, cskip;
+	uint64_t ahead_said;
 };
 #define T_OTHER 255	/* lstat: neither a file nor a directory */
 #define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
@@ -273,6 +282,20 @@ void famfs_lp_refused(struct lp_ctx *c, uint64_t idx,
 		      const struct famfs_log_entry *e, int rc, uint64_t other,
 		      const char *why);
 int famfs_lp_ns(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *e);
+/* An incremental round's walk (from c->next), with play; what
+ * famfs_log_walk_range returns.  Of a log with deletes, under the log lock
+ * (so with no other replayer of this host, and no RECLAIM of its master,
+ * in between), the new entries are read once first: a file a DELETE among
+ * them removes is not made (famfs_lp_ahead_skip) -- another replayer here
+ * may have reported past that DELETE already (the host's slot is one:
+ * the last report wins, the master's pass reports its own host at the
+ * log's end), so its memory may be another file's now -- and the round
+ * plays nothing from the first entry that does not verify here on (it
+ * may be such a DELETE; said once, read again next round). */
+int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play);
+/* FILE entry idx: true if its file is one the round does not make */
+bool famfs_lp_ahead_skip(struct lp_ctx *c, uint64_t idx);
+void famfs_lp_ahead_free(struct lp_ctx *c);
 /* fd (opened beneath the root) is the file of log entry id: 1, 0 if not
  * (or no map), -1 on an error */
 int famfs_lp_is_file(struct lp_ctx *c, int fd, uint64_t id);
