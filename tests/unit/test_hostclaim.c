@@ -62,8 +62,9 @@ static struct famfs_hosttab *stall_tab, *stall_other;
 static unsigned stall_slot, stall_seen, stall_at;
 
 /* B claims the slot while A's claim is stalled: on A's stall_at-th look
- * at it (find_slot looks twice: its home run and its full scan; the
- * claim's free check a third time; the fourth is the claim's write) */
+ * at it (find_slot looks once: its home run -- its full scan looks at the
+ * table in place, not slot by slot; the claim's free check a second time;
+ * the third is the claim's write) */
 static void stall_hook(struct famfs_map *m, void *addr, size_t len)
 {
 	struct famfs_host b;
@@ -95,7 +96,7 @@ static void test_claim_stalled(void **s)
 	stall_other = &other;
 	stall_slot = home;
 	stall_seen = 0;
-	stall_at = 4;
+	stall_at = 3;
 	famfs_refresh_hook = stall_hook;
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
 	famfs_refresh_hook = NULL;
