@@ -239,8 +239,8 @@ static void test_torn_slot(void **s)
 
 /* the slots that are not free, and only those (famfs_hosttab_read_used,
  * what the master's pass reads): a registration, a torn slot, a slot with
- * one byte set in its last line, in slot order with their numbers; the
- * same states as the whole table's read */
+ * one byte set in its last line, one with its first byte set, in slot
+ * order with their numbers; the same states as the whole table's read */
 static void test_read_used(void **s)
 {
 	struct th *t = mk();
@@ -249,7 +249,8 @@ static void test_read_used(void **s)
 	struct famfs_host *sl = calloc(FAMFS_HOST_SLOTS, sizeof(*sl));
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
-	unsigned slot, torn = 7, last = FAMFS_HOST_SLOTS - 1, nused = 0;
+	unsigned slot, torn = 7, even = 10, last = FAMFS_HOST_SLOTS - 1;
+	unsigned nused = 0;
 
 	(void)s;
 	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
@@ -261,13 +262,19 @@ static void test_read_used(void **s)
 		torn = 8;
 	if (slot == last)
 		last = 9;
+	if (slot == even)
+		even = 12;
+	/* slots are looked at in pairs (an even one and the next): a used
+	 * one at either place, its mate free */
+	famfs_host_slot_at(tab.m.addr, even)[0] = 0x80;
+	assert_int_equal(famfs_map_flush(&tab.m, famfs_host_slot_at(tab.m.addr, even), 256), 0);
 	famfs_host_slot_at(tab.m.addr, torn)[17] = 0x5a;
 	famfs_host_slot_at(tab.m.addr, last)[255] = 0x01;
 	assert_int_equal(famfs_map_flush(&tab.m, famfs_host_slot_at(tab.m.addr, torn), 256), 0);
 	assert_int_equal(famfs_map_flush(&tab.m, famfs_host_slot_at(tab.m.addr, last), 256), 0);
 	assert_int_equal(famfs_hosttab_read_used(&tab, &u, &ev, why), 0);
 	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
-	assert_int_equal(u.n, 3);
+	assert_int_equal(u.n, 4);
 	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
 		if (sl[i].state == FAMFS_HOST_FREE)
 			continue;
@@ -277,7 +284,8 @@ static void test_read_used(void **s)
 		assert_memory_equal(&u.slots[nused], &sl[i], sizeof(sl[i]));
 		nused++;
 	}
-	assert_int_equal(nused, 3);
+	assert_int_equal(nused, 4);
+	assert_int_equal(sl[even].state, FAMFS_HOST_TORN);
 	assert_int_equal(sl[slot].state, FAMFS_HOST_VALID);
 	assert_int_equal(sl[torn].state, FAMFS_HOST_TORN);
 	assert_int_equal(sl[last].state, FAMFS_HOST_TORN);

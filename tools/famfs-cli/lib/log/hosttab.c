@@ -202,6 +202,23 @@ int famfs_hosttab_read_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 	return rc;
 }
 
+/* two slots free: their 512 bytes ORed 16 at a time, one test (as
+ * famfs_host_slot_zero; most pairs of a table are free) */
+static inline bool pair_zero(const uint8_t *p)
+{
+	typedef uint64_t v2 __attribute__((vector_size(16), may_alias,
+					   aligned(16)));
+	const v2 *v = (const v2 *)p;
+	v2 a, b;
+
+	a = v[0] | v[1] | v[2] | v[3] | v[4] | v[5] | v[6] | v[7] |
+	    v[8] | v[9] | v[10] | v[11] | v[12] | v[13] | v[14] | v[15];
+	b = v[16] | v[17] | v[18] | v[19] | v[20] | v[21] | v[22] | v[23] |
+	    v[24] | v[25] | v[26] | v[27] | v[28] | v[29] | v[30] | v[31];
+	a |= b;
+	return !(a[0] | a[1]);
+}
+
 /* each slot that is not free, as memory holds it now (the whole table
  * refreshed first), to one(arg, i, h): only those are copied and decoded.
  * 0, or one's -errno */
@@ -209,15 +226,22 @@ static int each_used(struct famfs_hosttab *t,
 		     int (*one)(void *arg, unsigned i, struct famfs_host *h),
 		     void *arg)
 {
+	const uint8_t *p = famfs_host_slot_at(t->m.addr, 0);
 	uint8_t copy[FAMFS_HOST_SLOT_SIZE];
 	struct famfs_host h;
 	int rc;
 
+	_Static_assert(FAMFS_HOST_SLOTS % 2 == 0, "slots in pairs");
 	famfs_map_refresh(&t->m, famfs_host_slot_at(t->m.addr, 0),
 			  FAMFS_HOSTS_LEN - FAMFS_HOSTS_SLOTS_OFF);
-	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
-		const uint8_t *p = famfs_host_slot_at(t->m.addr, i);
-
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS;
+	     i++, p += FAMFS_HOST_SLOT_SIZE) {
+		/* a free pair skipped at its first slot */
+		if (!(i & 1) && pair_zero(p)) {
+			i++;
+			p += FAMFS_HOST_SLOT_SIZE;
+			continue;
+		}
 		if (famfs_host_slot_zero(p))
 			continue;
 		/* a private copy: the checks and the decode see one state */
