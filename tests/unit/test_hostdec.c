@@ -390,6 +390,67 @@ static void test_many_hosts(void **s)
 	free(sl);
 }
 
+/* the slots that are not free only, each with its slot number
+ * (famfs_hostdec_decide_at, the master's pass): the same decision as over
+ * the whole table, each blocker told by its own slot number, a missing
+ * master as slot FAMFS_HOST_SLOTS */
+static void test_decide_at(void **s)
+{
+	static const enum kind k[] = { K_BEHIND, K_LIVE, K_TORN, K_HOLDING,
+				       K_EVICTED, K_REG_AFTER_DONE };
+	static const unsigned at[] = { 3, 40, 999, 5000, 6001,
+				       FAMFS_HOST_SLOTS - 1 };
+	struct famfs_hosts_ev ev = { 0 };
+	struct famfs_host *sl = calloc(FAMFS_HOST_SLOTS, sizeof(*sl));
+	struct famfs_host used[8];
+	unsigned idx[8], n = 0;
+	uint64_t d[3] = { D - 5, D, D + 5 };
+	bool ok_full[3], ok_at[3];
+	struct rec rf = { 0 }, ra = { 0 };
+
+	(void)s;
+	assert_non_null(sl);
+	mk(&sl[1234], K_MASTER_LIVE, 0, &ev);
+	for (unsigned i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		mk(&sl[at[i]], k[i], i + 1, &ev);
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
+		if (sl[i].state == FAMFS_HOST_FREE)
+			continue;
+		used[n] = sl[i];
+		idx[n++] = i;
+	}
+	assert_int_equal(n, 7);
+	assert_int_equal(famfs_hostdec_decide(sl, FAMFS_HOST_SLOTS, &ev, master,
+					      d, 3, UINT64_MAX, ok_full, note,
+					      &rf),
+			 famfs_hostdec_decide_at(used, idx, n, &ev, master, d, 3,
+						 UINT64_MAX, ok_at, note, &ra));
+	assert_memory_equal(ok_full, ok_at, sizeof(ok_at));
+	assert_true(rf.n > 0);
+	assert_int_equal(rf.n, ra.n);
+	assert_memory_equal(rf.slot, ra.slot, sizeof(rf.slot));
+	assert_memory_equal(rf.why, ra.why, sizeof(rf.why));
+	assert_memory_equal(rf.di, ra.di, sizeof(rf.di));
+	/* no master: told as slot FAMFS_HOST_SLOTS either way */
+	memset(&rf, 0, sizeof(rf));
+	memset(&ra, 0, sizeof(ra));
+	sl[1234].state = FAMFS_HOST_FREE;
+	for (unsigned i = 0; i < n; i++)
+		if (idx[i] == 1234)
+			used[i].state = FAMFS_HOST_FREE;
+	assert_int_equal(famfs_hostdec_decide(sl, FAMFS_HOST_SLOTS, &ev, master,
+					      d, 3, UINT64_MAX, ok_full, note,
+					      &rf), 0);
+	assert_int_equal(famfs_hostdec_decide_at(used, idx, n, &ev, master, d,
+						 3, UINT64_MAX, ok_at, note,
+						 &ra), 0);
+	assert_int_equal(ra.slot[0], FAMFS_HOST_SLOTS);
+	assert_int_equal(ra.why[0], FAMFS_HB_NO_MASTER);
+	assert_int_equal(rf.n, ra.n);
+	assert_memory_equal(rf.slot, ra.slot, sizeof(rf.slot));
+	free(sl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -397,6 +458,7 @@ int main(void)
 		cmocka_unit_test(test_every_pair),
 		cmocka_unit_test(test_many_deletes),
 		cmocka_unit_test(test_torn_blocks_all),
+		cmocka_unit_test(test_decide_at),
 		cmocka_unit_test(test_master_slot_needed),
 		cmocka_unit_test(test_many_hosts),
 	};

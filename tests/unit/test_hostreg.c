@@ -237,6 +237,83 @@ static void test_torn_slot(void **s)
 	th_free(t);
 }
 
+/* the slots that are not free, and only those (famfs_hosttab_read_used,
+ * what the master's pass reads): a registration, a torn slot, a slot with
+ * one byte set in its last line, one with its first byte set, in slot
+ * order with their numbers; the same states as the whole table's read */
+static void test_read_used(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_hosttab_used u;
+	struct famfs_host *sl = calloc(FAMFS_HOST_SLOTS, sizeof(*sl));
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	unsigned slot, torn = 7, even = 10, last = FAMFS_HOST_SLOTS - 1;
+	unsigned nused = 0;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_hosttab_read_used(&tab, &u, &ev, why), 0);
+	assert_int_equal(u.n, 0);
+	famfs_hosttab_used_free(&u);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	if (slot == torn)
+		torn = 8;
+	if (slot == last)
+		last = 9;
+	if (slot == even)
+		even = 12;
+	/* slots are looked at in pairs (an even one and the next): a used
+	 * one at either place, its mate free */
+	famfs_host_slot_at(tab.m.addr, even)[0] = 0x80;
+	assert_int_equal(famfs_map_flush(&tab.m, famfs_host_slot_at(tab.m.addr, even), 256), 0);
+	famfs_host_slot_at(tab.m.addr, torn)[17] = 0x5a;
+	famfs_host_slot_at(tab.m.addr, last)[255] = 0x01;
+	assert_int_equal(famfs_map_flush(&tab.m, famfs_host_slot_at(tab.m.addr, torn), 256), 0);
+	assert_int_equal(famfs_map_flush(&tab.m, famfs_host_slot_at(tab.m.addr, last), 256), 0);
+	assert_int_equal(famfs_hosttab_read_used(&tab, &u, &ev, why), 0);
+	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
+	assert_int_equal(u.n, 4);
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
+		if (sl[i].state == FAMFS_HOST_FREE)
+			continue;
+		assert_true(nused < u.n);
+		assert_int_equal(u.idx[nused], i);
+		assert_int_equal(u.slots[nused].state, sl[i].state);
+		assert_memory_equal(&u.slots[nused], &sl[i], sizeof(sl[i]));
+		nused++;
+	}
+	assert_int_equal(nused, 4);
+	assert_int_equal(sl[even].state, FAMFS_HOST_TORN);
+	assert_int_equal(sl[slot].state, FAMFS_HOST_VALID);
+	assert_int_equal(sl[torn].state, FAMFS_HOST_TORN);
+	assert_int_equal(sl[last].state, FAMFS_HOST_TORN);
+	famfs_hosttab_used_free(&u);
+	assert_null(u.slots);
+	assert_int_equal(u.n, 0);
+	famfs_hosttab_close(&tab);
+	free(sl);
+	th_free(t);
+}
+
+/* a free slot is one whose every byte is zero: any one byte set is not */
+static void test_slot_zero(void **s)
+{
+	static uint8_t slot[FAMFS_HOST_SLOT_SIZE] __attribute__((aligned(16)));
+
+	(void)s;
+	assert_true(famfs_host_slot_zero(slot));
+	for (unsigned i = 0; i < sizeof(slot); i++) {
+		for (unsigned b = 0; b < 8; b++) {
+			slot[i] = (uint8_t)(1u << b);
+			assert_false(famfs_host_slot_zero(slot));
+		}
+		slot[i] = 0;
+	}
+	assert_true(famfs_host_slot_zero(slot));
+}
+
 /* the counters' end on a file system (review r39 B): a slot whose seq, or
  * a registration whose generation, is at UINT64_MAX - 1 is not written
  * again (no wrap to 0 that lets the older copy win): refused, the slot as
@@ -345,6 +422,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counters_end),
+		cmocka_unit_test(test_read_used),
+		cmocka_unit_test(test_slot_zero),
 		cmocka_unit_test(test_create_once),
 		cmocka_unit_test(test_no_table),
 		cmocka_unit_test(test_register_generations),

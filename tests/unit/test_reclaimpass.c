@@ -171,6 +171,60 @@ static void test_torn_blocks(void **s)
 	th_free(t);
 }
 
+/* a slot is torn by any one byte of it that is not zero, wherever it is
+ * (a claim or an eviction cut short may leave any line of it written; the
+ * pass looks at free slots in place, not byte by byte): each such slot
+ * blocks the pass, and is told by its own slot number */
+static unsigned torn_seen, torn_slot_told;
+static void torn_told(void *arg, size_t di, unsigned slot,
+		      enum famfs_host_block why)
+{
+	(void)arg;
+	(void)di;
+	if (why == FAMFS_HB_TORN) {
+		torn_seen++;
+		torn_slot_told = slot;
+	}
+}
+
+static void test_torn_any_byte(void **s)
+{
+	static const unsigned at[] = { 255, 0, 15, 16, 63, 64, 127, 128, 129,
+				       191, 192, 240, 254 };
+	struct th *t = mk(64 * MiB);
+	struct famfs_reclaim_pass p = { .blocked = torn_told };
+	struct famfs_hosttab tab;
+	const unsigned n = FAMFS_HOST_SLOTS - 1;
+	uint8_t *slot;
+
+	(void)s;
+	th_create_ok(&t->fs, "a", 4 * MiB);
+	assert_int_equal(famfs_hosts_init(&t->fs), 0);
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	slot = famfs_host_slot_at(tab.m.addr, n);
+	for (unsigned k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+		slot[at[k]] = 0x01;
+		assert_int_equal(famfs_map_flush(&tab.m, slot, 256), 0);
+		if (!k)
+			assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+		torn_seen = 0;
+		torn_slot_told = 0;
+		assert_int_equal(famfs_reclaim_pass(&t->fs, &p), 0);
+		assert_int_equal(p.reclaimed, 0);
+		assert_int_equal(torn_seen, 1);
+		assert_int_equal(torn_slot_told, n);
+		assert_int_equal(th_df(t).pending_reclaim, 4 * MiB);
+		slot[at[k]] = 0;
+		assert_int_equal(famfs_map_flush(&tab.m, slot, 256), 0);
+	}
+	famfs_hosttab_close(&tab);
+	/* all zero again: free, nothing blocks */
+	assert_int_equal(famfs_reclaim_pass(&t->fs, &p), 0);
+	assert_int_equal(p.reclaimed, 1);
+	assert_int_equal(th_df(t).pending_reclaim, 0);
+	th_free(t);
+}
+
 /* a host registered later than the DELETE never had the file */
 static void test_registered_after(void **s)
 {
@@ -309,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_held_unanswered),
 		cmocka_unit_test(test_enospc),
 		cmocka_unit_test(test_torn_blocks),
+		cmocka_unit_test(test_torn_any_byte),
 		cmocka_unit_test(test_registered_after),
 		cmocka_unit_test(test_quiet_only_enospc),
 		cmocka_unit_test(test_first_rm_full),

@@ -73,7 +73,7 @@ static void me_fill(struct famfs_fs *fs, struct famfs_host *h)
  * home slot up to the first free one -- a slot or two, where a full scan
  * reads all 2 MiB, and every replay round registers; then (a slot an
  * eviction zeroed may end that run early, a first registration finds
- * nothing) every slot */
+ * nothing) every slot, free ones looked at in place */
 static int find_slot(struct famfs_hosttab *t, const uint8_t uuid[16],
 		     struct famfs_host *h)
 {
@@ -88,11 +88,7 @@ static int find_slot(struct famfs_hosttab *t, const uint8_t uuid[16],
 		if (st == FAMFS_HOST_VALID && !memcmp(h->host_uuid, uuid, 16))
 			return (int)i;
 	}
-	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++)
-		if (famfs_hosttab_slot(t, i, h) == FAMFS_HOST_VALID &&
-		    !memcmp(h->host_uuid, uuid, 16))
-			return (int)i;
-	return -1;
+	return famfs_hosttab_find_uuid(t, uuid, h);
 }
 
 /* the header's evicted list.  lenient (registration, update): a header

@@ -174,7 +174,7 @@ enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
 	famfs_map_refresh(&t->m, p, FAMFS_HOST_SLOT_SIZE);
 	/* free (all zero): no copy needed, each byte is read once either way
 	 * (a first registration looks at every slot) */
-	if (famfs_all_zero(p, sizeof(copy))) {
+	if (famfs_host_slot_zero(p)) {
 		memset(h, 0, sizeof(*h));
 		return h->state = FAMFS_HOST_FREE;
 	}
@@ -202,30 +202,159 @@ int famfs_hosttab_read_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 	return rc;
 }
 
+/* two slots free: their 512 bytes ORed 16 at a time, one test (as
+ * famfs_host_slot_zero; most pairs of a table are free) */
+static inline bool pair_zero(const uint8_t *p)
+{
+	typedef uint64_t v2 __attribute__((vector_size(16), may_alias,
+					   aligned(16)));
+	const v2 *v = (const v2 *)p;
+	v2 a, b;
+
+	a = v[0] | v[1] | v[2] | v[3] | v[4] | v[5] | v[6] | v[7] |
+	    v[8] | v[9] | v[10] | v[11] | v[12] | v[13] | v[14] | v[15];
+	b = v[16] | v[17] | v[18] | v[19] | v[20] | v[21] | v[22] | v[23] |
+	    v[24] | v[25] | v[26] | v[27] | v[28] | v[29] | v[30] | v[31];
+	a |= b;
+	return !(a[0] | a[1]);
+}
+
+/* each slot that is not free, as memory holds it now (the whole table
+ * refreshed first), to one(arg, i, h): only those are copied and decoded.
+ * 0, or one's -errno */
+static int each_used(struct famfs_hosttab *t,
+		     int (*one)(void *arg, unsigned i, struct famfs_host *h),
+		     void *arg)
+{
+	const uint8_t *p = famfs_host_slot_at(t->m.addr, 0);
+	uint8_t copy[FAMFS_HOST_SLOT_SIZE];
+	struct famfs_host h;
+	int rc;
+
+	_Static_assert(FAMFS_HOST_SLOTS % 2 == 0, "slots in pairs");
+	famfs_map_refresh(&t->m, famfs_host_slot_at(t->m.addr, 0),
+			  FAMFS_HOSTS_LEN - FAMFS_HOSTS_SLOTS_OFF);
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS;
+	     i++, p += FAMFS_HOST_SLOT_SIZE) {
+		/* a free pair skipped at its first slot */
+		if (!(i & 1) && pair_zero(p)) {
+			i++;
+			p += FAMFS_HOST_SLOT_SIZE;
+			continue;
+		}
+		if (famfs_host_slot_zero(p))
+			continue;
+		/* a private copy: the checks and the decode see one state */
+		memcpy(copy, p, sizeof(copy));
+		famfs_host_slot_decode(copy, t->fs_uuid, &h);
+		rc = one(arg, i, &h);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int fill_one(void *arg, unsigned i, struct famfs_host *h)
+{
+	struct famfs_host *slots = arg;
+
+	slots[i] = *h;
+	return 0;
+}
+
 int famfs_hosttab_read(struct famfs_hosttab *t, struct famfs_host *slots,
 		       struct famfs_hosts_ev *ev, char *reason)
 {
-	uint8_t copy[FAMFS_HOST_SLOT_SIZE];
-	int rc;
+	int rc = famfs_hosttab_read_hdr(t, ev, reason);
 
-	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_LEN);
-	rc = famfs_hosttab_read_hdr(t, ev, reason);
 	if (rc == -ENOMEM)
 		return rc;
-	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
-		const uint8_t *p = famfs_host_slot_at(t->m.addr, i);
+	memset(slots, 0, FAMFS_HOST_SLOTS * sizeof(*slots));
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++)
+		slots[i].state = FAMFS_HOST_FREE;
+	each_used(t, fill_one, slots);
+	return rc;
+}
 
-		/* a free slot (all zero: most of them) needs no copy: each
-		 * byte is read once either way */
-		if (famfs_all_zero(p, sizeof(copy))) {
-			memset(&slots[i], 0, sizeof(slots[i]));
-			slots[i].state = FAMFS_HOST_FREE;
-			continue;
-		}
-		memcpy(copy, p, sizeof(copy));
-		famfs_host_slot_decode(copy, t->fs_uuid, &slots[i]);
+struct used {
+	struct famfs_hosttab_used *u;
+	unsigned cap;
+};
+
+static int add_one(void *arg, unsigned i, struct famfs_host *h)
+{
+	struct used *c = arg;
+	struct famfs_hosttab_used *u = c->u;
+
+	if (u->n == c->cap) {
+		unsigned cap = c->cap ? 2 * c->cap : 16;
+		struct famfs_host *s = realloc(u->slots, cap * sizeof(*s));
+		unsigned *x;
+
+		if (!s)
+			return -ENOMEM;
+		u->slots = s;
+		x = realloc(u->idx, cap * sizeof(*x));
+		if (!x)
+			return -ENOMEM;
+		u->idx = x;
+		c->cap = cap;
+	}
+	u->slots[u->n] = *h;
+	u->idx[u->n++] = i;
+	return 0;
+}
+
+int famfs_hosttab_read_used(struct famfs_hosttab *t,
+			    struct famfs_hosttab_used *u,
+			    struct famfs_hosts_ev *ev, char *reason)
+{
+	struct used c = { .u = u };
+	int rc = famfs_hosttab_read_hdr(t, ev, reason), rs;
+
+	memset(u, 0, sizeof(*u));
+	if (rc == -ENOMEM)
+		return rc;
+	rs = each_used(t, add_one, &c);
+	if (rs) {
+		famfs_hosttab_used_free(u);
+		snprintf(reason, FAMFS_REASON_LEN, "out of memory");
+		return rs;
 	}
 	return rc;
+}
+
+struct find_uuid {
+	const uint8_t *uuid;
+	struct famfs_host *h;
+	int slot;
+};
+
+static int match_one(void *arg, unsigned i, struct famfs_host *h)
+{
+	struct find_uuid *f = arg;
+
+	if (h->state != FAMFS_HOST_VALID || memcmp(h->host_uuid, f->uuid, 16))
+		return 0;
+	*f->h = *h;
+	f->slot = (int)i;
+	return 1;
+}
+
+int famfs_hosttab_find_uuid(struct famfs_hosttab *t, const uint8_t uuid[16],
+			    struct famfs_host *h)
+{
+	struct find_uuid f = { .uuid = uuid, .h = h, .slot = -1 };
+
+	each_used(t, match_one, &f);
+	return f.slot;
+}
+
+void famfs_hosttab_used_free(struct famfs_hosttab_used *u)
+{
+	free(u->slots);
+	free(u->idx);
+	memset(u, 0, sizeof(*u));
 }
 
 int famfs_hosttab_write(struct famfs_hosttab *t, unsigned i,

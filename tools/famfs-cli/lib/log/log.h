@@ -439,6 +439,26 @@ enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
  * the slots are filled either way */
 int famfs_hosttab_read(struct famfs_hosttab *t, struct famfs_host *slots,
 		       struct famfs_hosts_ev *ev, char *reason);
+/* The slots that are not free (a byte of them not zero: valid, torn or
+ * garbage), in slot order: slots[k] is slot idx[k] (famfs_host_slot_decode's
+ * view), n of them; free slots are only looked at in place, never copied
+ * (a pass reads the table, mostly free, on every famfs rm).  The header as
+ * famfs_hosttab_read; -ENOMEM (reason said, u empty) when the list cannot
+ * grow.  famfs_hosttab_used_free frees u. */
+struct famfs_hosttab_used {
+	struct famfs_host *slots;
+	unsigned *idx;
+	unsigned n;
+};
+int famfs_hosttab_read_used(struct famfs_hosttab *t,
+			    struct famfs_hosttab_used *u,
+			    struct famfs_hosts_ev *ev, char *reason);
+void famfs_hosttab_used_free(struct famfs_hosttab_used *u);
+/* The first slot (lowest index) whose valid registration is of uuid, h
+ * filled; -1 when none.  One refresh of the slots, free ones looked at in
+ * place (a first registration's scan of every slot) */
+int famfs_hosttab_find_uuid(struct famfs_hosttab *t, const uint8_t uuid[16],
+			    struct famfs_host *h);
 /* Write h to slot i: its next copy with seq + 1 (h->seq set), flushed */
 int famfs_hosttab_write(struct famfs_hosttab *t, unsigned i,
 			struct famfs_host *h);

@@ -152,7 +152,7 @@ static int pass_locked(struct famfs_fs *fs, struct famfs_reclaim_dels *d,
 {
 	struct famfs_hosttab t;
 	struct famfs_hosts_ev ev;
-	struct famfs_host *slots;
+	struct famfs_hosttab_used used = { 0 };
 	char why[FAMFS_REASON_LEN] = "";
 	uint64_t *ok_dels;
 	bool *ok;
@@ -174,14 +174,14 @@ static int pass_locked(struct famfs_fs *fs, struct famfs_reclaim_dels *d,
 	if (!rc)
 		rc = famfs_host_update(fs, &t, slot, famfs_log_refresh_next(fs),
 				       holds_cached, fs);
-	slots = calloc(FAMFS_HOST_SLOTS, sizeof(*slots));
 	ok = calloc(d->n, sizeof(*ok));
 	ok_dels = calloc(d->n, sizeof(*ok_dels));
-	if (!rc && (!slots || !ok || !ok_dels))
+	if (!rc && (!ok || !ok_dels))
 		rc = -ENOMEM;
+	/* the slots that are not free only: a free slot blocks nothing */
 	if (!rc) {
-		rc = famfs_hosttab_read(&t, slots, &ev, why);
-		if (rc)
+		rc = famfs_hosttab_read_used(&t, &used, &ev, why);
+		if (rc && rc != -ENOMEM)
 			famfs_err("%s: host table header: %s: nothing reclaimed (famfs hosts repair writes a new one)",
 				  fs->name, why);
 	}
@@ -192,10 +192,10 @@ static int pass_locked(struct famfs_fs *fs, struct famfs_reclaim_dels *d,
 	if (!rc && !p->unarmed) {
 		if (p->dels_out)
 			*p->dels_out = d->del;
-		famfs_hostdec_decide(slots, FAMFS_HOST_SLOTS, &ev,
-				     fs->sb->master_uuid, d->del, d->n,
-				     famfs_log_refresh_next(fs), ok,
-				     p->blocked, p->arg);
+		famfs_hostdec_decide_at(used.slots, used.idx, used.n, &ev,
+					fs->sb->master_uuid, d->del, d->n,
+					famfs_log_refresh_next(fs), ok,
+					p->blocked, p->arg);
 		for (size_t i = 0; i < d->n; i++)
 			if (ok[i])
 				ok_dels[k++] = d->del[i];
@@ -206,7 +206,7 @@ static int pass_locked(struct famfs_fs *fs, struct famfs_reclaim_dels *d,
 	}
 	free(ok_dels);
 	free(ok);
-	free(slots);
+	famfs_hosttab_used_free(&used);
 	famfs_hosttab_close(&t);
 	return rc;
 }

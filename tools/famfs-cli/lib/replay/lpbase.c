@@ -79,8 +79,8 @@ static bool pdir_same(struct lp_ctx *c)
  * same directory (a batch's entries are) while its path still leads to
  * it, and closed by round_end.
  */
-int famfs_lp_parent_fd(struct lp_ctx *c, const char *p, const char *rel,
-		     size_t len, uint64_t idx, const char **name)
+int famfs_lp_parent_fd_quiet(struct lp_ctx *c, const char *rel, size_t len,
+			     const char **name)
 {
 	const char *slash = memrchr(rel, '/', len);
 	size_t n = slash ? (size_t)(slash - rel) : 0;
@@ -93,15 +93,8 @@ int famfs_lp_parent_fd(struct lp_ctx *c, const char *p, const char *rel,
 	if (!strncmp(c->pdir, rel, n) && !c->pdir[n] && pdir_same(c))
 		return c->pfd;
 	fd = dirset_open_beneath(c->rootfd, rel, n, DIRSET_DIR);
-	if (fd < 0) {
-		if (!(c->dry && fd == -ENOENT)) {
-			c->r->errors++;
-			famfs_err("%s: log entry %llu not played: %s", p,
-				  (unsigned long long)idx,
-				  dirset_beneath_why(fd));
-		}
+	if (fd < 0)
 		return fd;
-	}
 	if (c->pfd >= 0)
 		close(c->pfd);
 	c->pfd = fd;
@@ -111,6 +104,19 @@ int famfs_lp_parent_fd(struct lp_ctx *c, const char *p, const char *rel,
 	c->pdev = st.st_dev;
 	memcpy(c->pdir, rel, n);
 	c->pdir[n] = '\0';
+	return fd;
+}
+
+int famfs_lp_parent_fd(struct lp_ctx *c, const char *p, const char *rel,
+		     size_t len, uint64_t idx, const char **name)
+{
+	int fd = famfs_lp_parent_fd_quiet(c, rel, len, name);
+
+	if (fd < 0 && !(c->dry && fd == -ENOENT)) {
+		c->r->errors++;
+		famfs_err("%s: log entry %llu not played: %s", p,
+			  (unsigned long long)idx, dirset_beneath_why(fd));
+	}
 	return fd;
 }
 

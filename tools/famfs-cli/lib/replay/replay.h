@@ -251,6 +251,9 @@ int famfs_lp_known_type(struct lp_ctx *c, const char *rel, size_t len,
 			bool *psgid);
 int famfs_lp_parent_fd(struct lp_ctx *c, const char *p, const char *rel,
 		       size_t len, uint64_t idx, const char **name);
+/* The same, -errno not said nor counted (the caller says what failed) */
+int famfs_lp_parent_fd_quiet(struct lp_ctx *c, const char *rel, size_t len,
+			     const char **name);
 int famfs_lp_ensure_parents(struct lp_ctx *c, const char *rel, uint64_t idx);
 bool famfs_lp_owner_right(struct lp_ctx *c, const struct famfs_log_entry *e,
 			  bool psgid);

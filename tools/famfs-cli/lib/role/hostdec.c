@@ -60,16 +60,18 @@ const char *famfs_host_block_str(enum famfs_host_block b)
 	}
 }
 
-size_t famfs_hostdec_decide(const struct famfs_host *slots, unsigned nslots,
-			    const struct famfs_hosts_ev *ev,
-			    const uint8_t *master_uuid, const uint64_t *dels,
-			    size_t ndel, uint64_t next, bool *ok,
-			    famfs_hostdec_fn fn, void *arg)
+size_t famfs_hostdec_decide_at(const struct famfs_host *slots,
+			       const unsigned *idx, unsigned n,
+			       const struct famfs_hosts_ev *ev,
+			       const uint8_t *master_uuid, const uint64_t *dels,
+			       size_t ndel, uint64_t next, bool *ok,
+			       famfs_hostdec_fn fn, void *arg)
 {
 	bool have_master = !master_uuid;
-	size_t n = 0;
+	unsigned nslots = idx ? FAMFS_HOST_SLOTS : n;
+	size_t k = 0;
 
-	for (unsigned s = 0; s < nslots && !have_master; s++)
+	for (unsigned s = 0; s < n && !have_master; s++)
 		have_master = registered(&slots[s]) &&
 			      !famfs_host_evicted(&slots[s], ev) &&
 			      !memcmp(slots[s].host_uuid, master_uuid, 16);
@@ -77,7 +79,7 @@ size_t famfs_hostdec_decide(const struct famfs_host *slots, unsigned nslots,
 		ok[i] = have_master;
 		if (!have_master && fn)
 			fn(arg, i, nslots, FAMFS_HB_NO_MASTER);
-		for (unsigned s = 0; s < nslots; s++) {
+		for (unsigned s = 0; s < n; s++) {
 			enum famfs_host_block b;
 
 			if (slots[s].state == FAMFS_HOST_FREE)
@@ -87,9 +89,19 @@ size_t famfs_hostdec_decide(const struct famfs_host *slots, unsigned nslots,
 				continue;
 			ok[i] = false;
 			if (fn)
-				fn(arg, i, s, b);
+				fn(arg, i, idx ? idx[s] : s, b);
 		}
-		n += ok[i];
+		k += ok[i];
 	}
-	return n;
+	return k;
+}
+
+size_t famfs_hostdec_decide(const struct famfs_host *slots, unsigned nslots,
+			    const struct famfs_hosts_ev *ev,
+			    const uint8_t *master_uuid, const uint64_t *dels,
+			    size_t ndel, uint64_t next, bool *ok,
+			    famfs_hostdec_fn fn, void *arg)
+{
+	return famfs_hostdec_decide_at(slots, NULL, nslots, ev, master_uuid,
+				       dels, ndel, next, ok, fn, arg);
 }

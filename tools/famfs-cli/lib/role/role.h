@@ -200,5 +200,14 @@ size_t famfs_hostdec_decide(const struct famfs_host *slots, unsigned nslots,
 			    const uint8_t *master_uuid, const uint64_t *dels,
 			    size_t ndel, uint64_t next, bool *ok,
 			    famfs_hostdec_fn fn, void *arg);
+/* The same over the slots that are not free only (famfs_hosttab_read_used):
+ * slots[k] is slot idx[k] of the table, which fn is told; NO_MASTER is
+ * told as slot FAMFS_HOST_SLOTS.  idx NULL: famfs_hostdec_decide */
+size_t famfs_hostdec_decide_at(const struct famfs_host *slots,
+			       const unsigned *idx, unsigned n,
+			       const struct famfs_hosts_ev *ev,
+			       const uint8_t *master_uuid, const uint64_t *dels,
+			       size_t ndel, uint64_t next, bool *ok,
+			       famfs_hostdec_fn fn, void *arg);
 
 #endif /* FAMFS_ROLE_H */
