@@ -195,7 +195,14 @@ int famfs_hosttab_read_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 		snprintf(reason, FAMFS_REASON_LEN, "out of memory");
 		return -ENOMEM;
 	}
-	famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_SLOTS_OFF);
+	rc = famfs_map_refresh(&t->m, t->m.addr, FAMFS_HOSTS_SLOTS_OFF);
+	if (rc) {
+		free(hdrs);
+		memset(ev, 0, sizeof(*ev));
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "the header cannot be read (%s)", strerror(-rc));
+		return rc;
+	}
 	memcpy(hdrs, t->m.addr, FAMFS_HOSTS_SLOTS_OFF);
 	rc = famfs_hosts_hdrs_decode(hdrs, t->fs_uuid, ev, reason);
 	free(hdrs);
@@ -232,8 +239,12 @@ static int each_used(struct famfs_hosttab *t,
 	int rc;
 
 	_Static_assert(FAMFS_HOST_SLOTS % 2 == 0, "slots in pairs");
-	famfs_map_refresh(&t->m, famfs_host_slot_at(t->m.addr, 0),
-			  FAMFS_HOSTS_LEN - FAMFS_HOSTS_SLOTS_OFF);
+	/* not read as memory holds it now (a bounce read failed): no
+	 * decision on it */
+	rc = famfs_map_refresh(&t->m, famfs_host_slot_at(t->m.addr, 0),
+			       FAMFS_HOSTS_LEN - FAMFS_HOSTS_SLOTS_OFF);
+	if (rc)
+		return rc;
 	for (unsigned i = 0; i < FAMFS_HOST_SLOTS;
 	     i++, p += FAMFS_HOST_SLOT_SIZE) {
 		/* a free pair skipped at its first slot */
@@ -265,15 +276,18 @@ static int fill_one(void *arg, unsigned i, struct famfs_host *h)
 int famfs_hosttab_read(struct famfs_hosttab *t, struct famfs_host *slots,
 		       struct famfs_hosts_ev *ev, char *reason)
 {
-	int rc = famfs_hosttab_read_hdr(t, ev, reason);
+	int rc = famfs_hosttab_read_hdr(t, ev, reason), rs;
 
 	if (rc == -ENOMEM)
 		return rc;
 	memset(slots, 0, FAMFS_HOST_SLOTS * sizeof(*slots));
 	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++)
 		slots[i].state = FAMFS_HOST_FREE;
-	each_used(t, fill_one, slots);
-	return rc;
+	rs = each_used(t, fill_one, slots);
+	if (rs && !rc)
+		snprintf(reason, FAMFS_REASON_LEN, "the slots cannot be read (%s)",
+			 strerror(-rs));
+	return rc ? rc : rs;
 }
 
 struct used {
@@ -318,8 +332,13 @@ int famfs_hosttab_read_used(struct famfs_hosttab *t,
 	rs = each_used(t, add_one, &c);
 	if (rs) {
 		famfs_hosttab_used_free(u);
-		snprintf(reason, FAMFS_REASON_LEN, "out of memory");
-		return rs;
+		/* a header's own error is said first (nothing is reclaimed
+		 * either way) */
+		if (!rc)
+			snprintf(reason, FAMFS_REASON_LEN, "%s",
+				 rs == -ENOMEM ? "out of memory" :
+				 "the slots cannot be read");
+		return rc ? rc : rs;
 	}
 	return rc;
 }

@@ -435,7 +435,8 @@ void famfs_hosttab_close(struct famfs_hosttab *t);
 enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
 					 struct famfs_host *h);
 /* Every slot (slots: FAMFS_HOST_SLOTS of them) and the header's evicted
- * list: 0, or -errno of the header (famfs_hosttab_read_hdr) --
+ * list: 0, or -errno of the header (famfs_hosttab_read_hdr) or of a bounce
+ * read of the slots that failed --
  * the slots are filled either way */
 int famfs_hosttab_read(struct famfs_hosttab *t, struct famfs_host *slots,
 		       struct famfs_hosts_ev *ev, char *reason);

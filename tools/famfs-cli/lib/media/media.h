@@ -505,7 +505,7 @@ static inline uint8_t *famfs_host_slot_at(void *table, unsigned i)
 /* Is a slot free: all FAMFS_HOST_SLOT_SIZE bytes zero?  Every byte is
  * looked at (a torn claim or eviction may leave any one line of it
  * written), 16 at a time, unrolled (each load an operand of its OR): a
- * pass reads all 8,192 slots, most of them free, and this is most of its
+ * pass reads all 8,160 slots, most of them free, and this is most of its
  * instructions.  slot: 16-byte aligned (every slot of a mapped table is) */
 static inline bool famfs_host_slot_zero(const void *slot)
 {
