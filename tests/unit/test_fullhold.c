@@ -167,7 +167,8 @@ static void test_reclaimed_file_not_made(void **state)
 
 /* Below the last entry skipped (any type: which was a DELETE is not
  * known), nothing is made; a directory made before it only as the way to
- * a file made after it; an empty one not at all */
+ * a file made after it; an empty one not at all, nor one no entry made
+ * with only held objects beneath it */
 static void test_dirs_below_skipped(void **state)
 {
 	struct th *t = *state;
@@ -180,6 +181,7 @@ static void test_dirs_below_skipped(void **state)
 	th_append_dir(t, "d");
 	th_append_dir(t, "e");
 	th_append_file(t, "d/old", 24 * MiB, 2 * MiB, 100);
+	th_append_file(t, "i/j/old", 34 * MiB, 2 * MiB, 100);
 	b1 = th_append_file(t, "x", 26 * MiB, 2 * MiB, 100);
 	th_append_file(t, "d/mid", 28 * MiB, 2 * MiB, 100);
 	b2 = th_append_file(t, "y", 30 * MiB, 2 * MiB, 100);
@@ -192,6 +194,7 @@ static void test_dirs_below_skipped(void **state)
 	assert_false(th_exists(t, "d/old", false));
 	assert_false(th_exists(t, "d/mid", false));	/* below b2 */
 	assert_false(th_exists(t, "e", true));
+	assert_false(th_exists(t, "i", true));	/* implied: all held */
 	assert_int_equal(at(t, "d/new"), 32 * MiB);
 	snprintf(p, sizeof(p), "%s/d", t->mpt);
 	assert_int_equal(stat(p, &st), 0);
