@@ -134,11 +134,12 @@ static int overlaps(struct lp_ctx *c, struct lp_hold *h)
 				k = i;
 			continue;
 		}
-		if (s.r[i].id == s.r[k].id)	/* (a file's own ranges) */
-			continue;
-		rc = over_add(h, s.r[k].id, &cap);
-		if (!rc)
-			rc = over_add(h, s.r[i].id, &cap);
+		/* (a file's own ranges: not another's) */
+		if (s.r[i].id != s.r[k].id) {
+			rc = over_add(h, s.r[k].id, &cap);
+			if (!rc)
+				rc = over_add(h, s.r[i].id, &cap);
+		}
 		if (s.r[i].end > s.r[k].end)
 			k = i;
 	}
@@ -191,6 +192,14 @@ static int made_beneath(void *arg, const char *path,
 {
 	(void)path;
 	return o->id != FAMFS_NAMES_IMPLIED && !famfs_lp_held(arg, o->id);
+}
+
+bool famfs_lp_hold_empty(struct lp_ctx *c, const struct lp_hold *h,
+			 const char *rel)
+{
+	if (!h->cut && !h->nover)
+		return false;
+	return famfs_names_beneath(c->names, rel, made_beneath, (void *)h) != 1;
 }
 
 int famfs_lp_hold_live(struct lp_ctx *c, const struct lp_hold *h,

@@ -417,7 +417,10 @@ static int live(void *arg, const char *rel, const struct famfs_names_obj *o)
 	if (stop_now(f))
 		return 1;
 	if (o->id == FAMFS_NAMES_IMPLIED) {
-		/* a directory no entry made: one beneath it makes it */
+		/* a directory no entry made: one beneath it makes it (not
+		 * when all beneath it is held: fullhold.c) */
+		if (famfs_lp_hold_empty(c, &f->hold, rel))
+			return 0;
 		snprintf(sub, sizeof(sub), "%s/x", rel);
 		famfs_lp_ensure_parents(c, sub, 0);
 		return 0;

@@ -297,6 +297,10 @@ bool famfs_lp_held(const struct lp_hold *h, uint64_t id);
  * only as the way to what is made beneath it); else 0 */
 int famfs_lp_hold_live(struct lp_ctx *c, const struct lp_hold *h,
 		       const char *rel, const struct famfs_names_obj *o);
+/* a directory no entry made at rel: nothing made beneath it (all held),
+ * so not made either */
+bool famfs_lp_hold_empty(struct lp_ctx *c, const struct lp_hold *h,
+			 const char *rel);
 /* fullplay.c: a round from the first entry (see famfs_logplay_more) */
 int famfs_lp_full(struct lp_ctx *c, int (*play)(void *, uint64_t,
 		  const struct famfs_log_entry *, bool, const char *));
