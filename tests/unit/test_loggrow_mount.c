@@ -476,6 +476,42 @@ static void test_damaged_extend_reported(void **state)
 	famfs_fs_close(&fs);
 }
 
+/* The same in a file system with the DELETE bit: nothing after the lost
+ * segment is read, and a DELETE there may have deleted anything read
+ * before it (its memory given to another file since): nothing is made,
+ * each object said (fullhold.c) */
+static void test_damaged_extend_with_delete(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result lr;
+	struct famfs_fs fs;
+	char msg[16384];
+
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
+						 FAMFS_FEATURE_INCOMPAT_DELETE, 0),
+			 0);
+	fill_to(t, 3);
+	assert_int_equal(grow(t, 2 * MiB), 0);		/* EXTEND at slot 3 */
+	fill_to(t, C0 + 10);
+	damage_slot(t, 3, 40);
+	assert_int_equal(th_reopen(t), 0);
+	fake_meta(t);
+	snprintf(msg, sizeof(msg), "%s/.meta/.log1", t->mpt);
+	assert_int_equal(unlink(msg), 0);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay(&fs, false, &lr), 0);
+	th_stderr_take(msg, sizeof(msg));
+	famfs_fs_close(&fs);
+	assert_true(lr.bad_entries >= 2);
+	assert_int_equal(lr.created_dirs, 0);
+	assert_int_equal(lr.created_files, 0);
+	assert_true(lr.withheld > 0);
+	assert_non_null(strstr(msg, "not made"));
+	assert_non_null(strstr(msg, "a lost segment"));
+	assert_int_equal(th_count_entries(t->mpt), 1);	/* .meta */
+}
+
 /* .meta/.log1 of the wrong size (another segment's file, a damaged one):
  * the mount still opens (it is said), and fsck and a replay report the
  * slots that cannot be read through it */
@@ -573,6 +609,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reader_sb_reread_torn, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mount_segment_file_in_use, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_extend_reported, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_damaged_extend_with_delete, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_segment_file_reported, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_cache_walk_error_named, setup, th_teardown),
 	};

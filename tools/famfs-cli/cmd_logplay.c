@@ -101,13 +101,17 @@ static void print_summary(const struct famfs_logplay_result *r, bool dry)
 	       dry ? "to remove" : "removed", r->moved,
 	       dry ? "to move" : "moved", r->changed,
 	       dry ? "to change" : "changed");
+	if (r->withheld)
+		printf("famfs logplay: %lu files and directories of the log not made (named above: made before an entry or a log segment that cannot be read here, which may have deleted them, or on memory another file has)\n",
+		       r->withheld);
 }
 
 static int exit_code(const struct famfs_logplay_result *r)
 {
 	if (r->errors)
 		return FAMFS_EXIT_ERROR;
-	return (r->conflicts || r->bad_entries) ? FAMFS_EXIT_PROBLEM : FAMFS_EXIT_OK;
+	return (r->conflicts || r->bad_entries || r->withheld) ?
+	       FAMFS_EXIT_PROBLEM : FAMFS_EXIT_OK;
 }
 
 int cli_follow(const char *mpt, unsigned interval)

@@ -333,6 +333,13 @@ int cli_mount(const char *dev, const char *mpt,
 	if (r.bad_entries || r.conflicts || r.errors)
 		famfs_warn("%s: log replayed with %lu corrupt entries skipped, %lu conflicts, %lu errors; run famfs fsck",
 			   mpt, r.bad_entries, r.conflicts, r.errors);
+	/* still mounted (as with a corrupt entry): what it holds back may
+	 * show no other file's bytes, and its check-in reported no more
+	 * than the entry it could not read (the master frees nothing it
+	 * may hold) */
+	if (r.withheld)
+		famfs_warn("%s: %lu files and directories of the log not made (named above: made before an entry or a log segment that cannot be read here, which may have deleted them, or on memory another file has)",
+			   mpt, r.withheld);
 	if (famfs_verbose)
 		printf("famfs mount: %s on %s (%s%s): %lu files, %lu directories\n",
 		       dev, mpt, master ? "master" : "client",

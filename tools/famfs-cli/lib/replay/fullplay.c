@@ -48,6 +48,7 @@ struct full {
 	char **dirs;		/* 3: directories to remove if empty */
 	size_t ndirs, cdirs;
 	bool nomem;
+	struct lp_hold hold;	/* what is not made (fullhold.c) */
 };
 
 static bool stop_now(struct full *f)
@@ -308,7 +309,7 @@ static int aside(void *arg, const char *path, const struct famfs_names_obj *o)
 	uint64_t id;
 	int kind, pfd;
 
-	if (!o->live || o->kind != FAMFS_LOG_FILE)
+	if (!o->live || o->kind != FAMFS_LOG_FILE || famfs_lp_held(&f->hold, o->id))
 		return 0;
 	if (stop_now(f))
 		return 1;
@@ -415,11 +416,17 @@ static int live(void *arg, const char *rel, const struct famfs_names_obj *o)
 	if (stop_now(f))
 		return 1;
 	if (o->id == FAMFS_NAMES_IMPLIED) {
-		/* a directory no entry made: one beneath it makes it */
+		/* a directory no entry made: one beneath it makes it (not
+		 * when all beneath it is held: fullhold.c) */
+		if (famfs_lp_hold_empty(c, &f->hold, rel))
+			return 0;
 		snprintf(sub, sizeof(sub), "%s/x", rel);
 		famfs_lp_ensure_parents(c, sub, 0);
 		return 0;
 	}
+	/* not made: it may be deleted, or on another file's memory */
+	if (famfs_lp_hold_live(c, &f->hold, rel, o))
+		return 0;
 	if (famfs_log_entry_at(c->fs, o->id, &e)) {
 		c->r->errors++;
 		famfs_err("%s: log entry %llu cannot be read again", c->fs->mpt,
@@ -573,22 +580,48 @@ static bool only_meta(struct lp_ctx *c)
 	return only;
 }
 
+/* pass 1: play, and the last entry skipped because it did not verify */
+struct pass1 {
+	struct lp_ctx *c;
+	int (*play)(void *, uint64_t, const struct famfs_log_entry *, bool,
+		    const char *);
+	uint64_t bad;
+};
+
+static int pass1_play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		      bool ok, const char *reason)
+{
+	struct pass1 *p = arg;
+	int rc = p->play(p->c, idx, e, ok, reason);
+
+	if (!ok && !rc && (p->bad == UINT64_MAX || idx > p->bad))
+		p->bad = idx;
+	return rc;
+}
+
 int famfs_lp_full(struct lp_ctx *c, int (*play)(void *, uint64_t,
 		  const struct famfs_log_entry *, bool, const char *))
 {
 	struct full f = { .c = c };
+	struct pass1 p1 = { .c = c, .play = play, .bad = UINT64_MAX };
 	uint64_t end = famfs_log_refresh_next(c->fs);
 	int rc, lost = 0;
 
 	/* pass 1: the whole log's namespace; nothing is made here yet */
 	c->pass1 = true;
-	rc = famfs_log_walk_range(c->fs, 0, end, play, c);
+	rc = famfs_log_walk_range(c->fs, 0, end, pass1_play, &p1);
 	c->pass1 = false;
-	/* a lost segment: what could be read is made (the caller says it) */
+	/* a lost segment: what could be read is made (the caller says it)
+	 * -- with the DELETE bit, none of it (fullhold.c) */
 	if (rc == -ENXIO && c->fs->walk_lost != UINT64_MAX) {
 		lost = rc;
 		rc = 0;
 	}
+	/* what is not made: made before an entry pass 1 skipped or a lost
+	 * segment (a DELETE of it there?), or on another file's memory */
+	if (!rc)
+		rc = famfs_lp_hold_init(c, &f.hold, p1.bad,
+					lost ? c->fs->walk_lost : UINT64_MAX);
 	if (rc)
 		goto restart;
 	f.fresh = only_meta(c);
@@ -612,6 +645,7 @@ int famfs_lp_full(struct lp_ctx *c, int (*play)(void *, uint64_t,
 			remove_dirs(&f, true);
 	}
 	remove_dirs(&f, false);		/* (freed) */
+	famfs_lp_hold_free(&f.hold);
 	free(f.hbuf);
 	free(f.hoff);
 	if (f.nomem && !rc) {
@@ -622,6 +656,7 @@ int famfs_lp_full(struct lp_ctx *c, int (*play)(void *, uint64_t,
 		goto restart;
 	return lost;
 restart:
+	famfs_lp_hold_free(&f.hold);
 	/* stopped, or failed: the next round starts from the first entry */
 	famfs_names_free(c->names);
 	c->names = famfs_names_new();

@@ -21,6 +21,11 @@ struct famfs_logplay_result {
 	/* format rev 3: files and directories removed (a DELETE), moved (a
 	 * RENAME) and given a mode or owner (a SETATTR) here */
 	unsigned long removed, moved, changed;
+	/* objects of the log a replay from its first entry did not make:
+	 * made before an entry that did not verify here or a lost segment
+	 * (with the DELETE bit: it may have deleted them), or a file whose
+	 * memory overlaps another's (fullhold.c) */
+	unsigned long withheld;
 };
 int famfs_logplay(struct famfs_fs *fs, bool dry_run,
 		  struct famfs_logplay_result *r);
@@ -305,6 +310,28 @@ int famfs_lp_is_file(struct lp_ctx *c, int fd, uint64_t id);
 /* the same with id's FILE entry fe read already (NULL: read here) */
 int famfs_lp_is_file_e(struct lp_ctx *c, int fd, uint64_t id,
 		       const struct famfs_log_entry *fe);
+/* fullhold.c: what a round from the first entry does not make */
+struct lp_hold {
+	uint64_t cut;		/* objects made below it: held (0: none) */
+	uint64_t why;		/* the last entry skipped, or the lost slot */
+	bool lost;
+	uint64_t *over;		/* files on memory another has, sorted */
+	size_t nover;
+};
+/* after pass 1: bad the last entry it skipped, lost a lost segment's
+ * first slot (UINT64_MAX: none): 0, or -ENOMEM */
+int famfs_lp_hold_init(struct lp_ctx *c, struct lp_hold *h, uint64_t bad,
+		       uint64_t lost);
+void famfs_lp_hold_free(struct lp_hold *h);
+bool famfs_lp_held(const struct lp_hold *h, uint64_t id);
+/* the live object o at rel, if held: said, counted, 1 (a directory made
+ * only as the way to what is made beneath it); else 0 */
+int famfs_lp_hold_live(struct lp_ctx *c, const struct lp_hold *h,
+		       const char *rel, const struct famfs_names_obj *o);
+/* a directory no entry made at rel: nothing made beneath it (all held),
+ * so not made either */
+bool famfs_lp_hold_empty(struct lp_ctx *c, const struct lp_hold *h,
+			 const char *rel);
 /* fullplay.c: a round from the first entry (see famfs_logplay_more) */
 int famfs_lp_full(struct lp_ctx *c, int (*play)(void *, uint64_t,
 		  const struct famfs_log_entry *, bool, const char *));
