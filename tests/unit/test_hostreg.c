@@ -368,10 +368,11 @@ static void test_counters_end(void **s)
 
 /* two hosts with one host uuid (a cloned image, review r40 4): this
  * host's uuid registered in another boot under another host name is not
- * this host rebooted but maybe a running one: never written over (that
- * host's mappings would stop counting), refused with the way out; the
- * same host name (this host rebooted) or a fenced registration is taken
- * over as before */
+ * this host rebooted but maybe a running one: while the table is armed,
+ * never written over (that host's mappings would stop counting), refused
+ * with the way out; not armed (nothing is reclaimed), taken over and said
+ * (a host renamed across a reboot mounts); the same host name (this host
+ * rebooted) or a fenced registration is taken over as before */
 static void test_shared_uuid(void **s)
 {
 	struct th *t = mk();
@@ -390,6 +391,16 @@ static void test_shared_uuid(void **s)
 	memset(g.boot_id, 0x42, 16);
 	snprintf(g.hostname, sizeof(g.hostname), "clone-of-this");
 	g.generation = h.generation + 1;
+	/* not armed: taken over, said */
+	plant(&tab, slot, &g);
+	th_stderr_grab();
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, true), 0);
+	th_stderr_take(msg, sizeof(msg));
+	assert_non_null(strstr(msg, "clone-of-this"));
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	assert_memory_not_equal(h.boot_id, g.boot_id, 16);
+	/* armed: refused */
+	assert_int_equal(famfs_hosts_arm(&t->fs), 0);
 	plant(&tab, slot, &g);
 	th_stderr_grab();
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, true),
