@@ -185,7 +185,9 @@ static int claim(struct famfs_fs *fs, struct famfs_hosttab *t,
 /* cur, this host's uuid registered in another boot and not fenced, under
  * another host name: not this host rebooted but maybe a running host with
  * the same uuid (a cloned image) -- whose mappings would stop counting if
- * it were written over.  Said, with the ways out; true: refuse. */
+ * it were written over while the table is armed.  Said, with the ways
+ * out; true: refuse.  (Two clones with one host name too look like a
+ * reboot: nothing here tells them apart.) */
 static bool shared_uuid(struct famfs_fs *fs, unsigned slot,
 			const struct famfs_host *cur,
 			const struct famfs_hosts_ev *ev)
@@ -198,6 +200,14 @@ static bool shared_uuid(struct famfs_fs *fs, unsigned slot,
 	gethostname(me, sizeof(me) - 1);
 	if (!strncmp(me, cur->hostname, sizeof(me)))
 		return false;
+	/* not armed, nothing is reclaimed: a host renamed across a reboot
+	 * takes its slot again (said) */
+	if (!(ev->flags & FAMFS_HOSTS_ARMED)) {
+		famfs_warn("%s: slot %u of the host table held this host's uuid registered by host \"%.*s\" in another boot: taken over (if that is another running host, the two share one host uuid, /etc/famfs/host-uuid: give one its own before the table is armed)",
+			   fs->name, slot, (int)sizeof(cur->hostname),
+			   cur->hostname);
+		return false;
+	}
 	famfs_err("%s: slot %u of the host table holds this host's uuid registered by host \"%.*s\" in another boot: two hosts share one host uuid (a cloned image?): give this one its own (remove /etc/famfs/host-uuid; famfs makes a new one) -- or, if \"%.*s\" was this host under another name or is down, famfs hosts evict --slot %u first",
 		  fs->name, slot, (int)sizeof(cur->hostname), cur->hostname,
 		  (int)sizeof(cur->hostname), cur->hostname, slot);
