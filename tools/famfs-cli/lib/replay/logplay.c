@@ -77,6 +77,12 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		c->r->bad_entries++;
 		famfs_err("%s: log entry %llu skipped: %s", c->fs->name,
 			  (unsigned long long)idx, reason);
+		/* it may have been a DELETE whose file's memory a later file
+		 * has (reclaimed): fail closed for the cache lines */
+		snprintf(why, sizeof(why),
+			 "log entry %llu, skipped (it may be a DELETE)",
+			 (unsigned long long)idx);
+		famfs_lp_gone_unknown(c, why);
 		return 0;
 	}
 	if (type == FAMFS_LOG_EXTEND)	/* a log segment, mapped by the walk */

@@ -217,7 +217,9 @@ struct lp_ctx {
 	 * any round) removed, as units (famfs_alloc_mark_units; NULL: none
 	 * yet) -- only there can a RECLAIM have freed memory that a file
 	 * made here now has; gone_all: not known (out of memory, a DELETE
-	 * whose file's entry cannot be read -- gone_unknown counts those --,
+	 * whose file's entry cannot be read, an entry skipped because it
+	 * did not verify here, which may have been a DELETE -- gone_unknown
+	 * counts those --,
 	 * or another file system on this memory before: famfs_logplay_
 	 * drop_all), every file's lines dropped */
 	struct famfs_alloc *gone;
@@ -257,6 +259,10 @@ int famfs_lp_make(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *
  * famfs_lp_gone_free when the replay ends */
 void famfs_lp_gone(struct lp_ctx *c, const struct famfs_log_entry *e);
 void famfs_lp_gone_free(struct lp_ctx *c);
+/* a DELETE whose file's memory is not known (what: which, for the
+ * message), or an entry skipped that may have been one: every file made
+ * from now on gets its lines dropped (gone_all), said once */
+void famfs_lp_gone_unknown(struct lp_ctx *c, const char *what);
 /* playdir.c */
 int famfs_lp_play_dir(struct lp_ctx *c, const char *p, const char *rel,
 		      int pfd, const char *name, uint64_t idx,
