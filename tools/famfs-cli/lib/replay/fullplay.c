@@ -585,6 +585,10 @@ int famfs_lp_full(struct lp_ctx *c, int (*play)(void *, uint64_t,
 	c->pass1 = true;
 	rc = famfs_log_walk_range(c->fs, 0, end, play, c);
 	c->pass1 = false;
+	/* the follower stopped before an entry that does not verify: what
+	 * is before it is made, the rest waits for it (c->next is it) */
+	if (rc == 1 && c->halted)
+		rc = 0;
 	/* a lost segment: what could be read is made (the caller says it) */
 	if (rc == -ENXIO && c->fs->walk_lost != UINT64_MAX) {
 		lost = rc;

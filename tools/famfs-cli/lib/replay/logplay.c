@@ -71,6 +71,18 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	if (c->stop && c->stop(c->stop_arg))
 		return 1;		/* stopped before this entry */
 	c->next = c->fs->walk_next;
+	if (!ok && c->hold_bad) {
+		/* the follower: waited for, read again next round (replay.h) */
+		c->next = idx;
+		c->halted = true;
+		if (c->held != idx) {
+			c->held = idx;
+			c->r->bad_entries++;
+			famfs_err("%s: log entry %llu skipped for now: %s; it is read again every round (the master may still have been writing it), and nothing after it is played until it verifies",
+				  c->fs->name, (unsigned long long)idx, reason);
+		}
+		return 1;
+	}
 	if (!ok) {
 		if (idx < c->skipped)
 			c->skipped = idx;
@@ -195,6 +207,7 @@ struct famfs_logplay *famfs_logplay_new(uint64_t expect)
 	}
 	c->lost = UINT64_MAX;
 	c->skipped = UINT64_MAX;
+	c->held = UINT64_MAX;
 	return (struct famfs_logplay *)c;
 }
 
@@ -214,6 +227,11 @@ void famfs_logplay_free(struct famfs_logplay *lp)
 void famfs_logplay_drop_all(struct famfs_logplay *lp)
 {
 	((struct lp_ctx *)lp)->gone_all = true;
+}
+
+void famfs_logplay_hold_bad(struct famfs_logplay *lp)
+{
+	((struct lp_ctx *)lp)->hold_bad = true;
 }
 
 uint64_t famfs_logplay_next(const struct famfs_logplay *lp)
@@ -287,6 +305,7 @@ int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 	c->dry = dry_run;
 	c->stop = stop;
 	c->stop_arg = stop_arg;
+	c->halted = false;
 	/*
 	 * The log lock, exclusive: a create (mkfile, cp) on the master's own
 	 * mount and another replayer (mount -o follow beside a manual famfs

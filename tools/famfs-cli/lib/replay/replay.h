@@ -55,6 +55,13 @@ uint64_t famfs_logplay_replayed(const struct famfs_logplay *lp);
  * follower that sees a new one mounted): its lines dropped as a file on a
  * deleted file's memory's are, not only where a DELETE of lp's log was. */
 void famfs_logplay_drop_all(struct famfs_logplay *lp);
+/* The follower's rounds: an entry that does not verify here is not
+ * skipped but waited for -- the round stops before it (nothing after it
+ * played, famfs_logplay_next stays at it), each later round reads it
+ * again (the master may still have been writing it, or a line was torn),
+ * and once it verifies it is played and the replay goes on in order.  It
+ * is said and counted (bad_entries) once, not every round. */
+void famfs_logplay_hold_bad(struct famfs_logplay *lp);
 int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 		       bool dry_run, struct famfs_logplay_result *r,
 		       bool (*stop)(void *arg), void *stop_arg);
@@ -186,6 +193,11 @@ struct lp_ctx {
 					 * did not verify here (UINT64_MAX:
 					 * none): what a check-in reports as
 					 * replayed stays below it */
+	/* famfs_logplay_hold_bad: stop before an entry that does not
+	 * verify (halted: this round did); held: the one said (UINT64_MAX:
+	 * none), not said again while rounds stop before it */
+	bool hold_bad, halted;
+	uint64_t held;
 	uint64_t lost;			/* a lost segment's first slot,
 					 * reported (UINT64_MAX: none) */
 	/* directories at a logged directory's path that the replay did not
