@@ -393,6 +393,39 @@ int famfs_log_entry_at(struct famfs_fs *fs, uint64_t idx,
 	return n > 0 ? 0 : n;
 }
 
+static const char *type_name(unsigned t)
+{
+	return t == FAMFS_LOG_FILE ? "FILE" : t == FAMFS_LOG_MKDIR ? "MKDIR" :
+	       t == FAMFS_LOG_EXTEND ? "EXTEND" : t == FAMFS_LOG_HOSTS ? "HOSTS" :
+	       t == FAMFS_LOG_DEVADD ? "DEVADD" : famfs_ns_name(t);
+}
+
+int famfs_delete_object_bad(struct famfs_fs *fs,
+			    const struct famfs_log_entry *e, char *why,
+			    size_t n)
+{
+	char reason[FAMFS_REASON_LEN];
+	struct famfs_log_entry o;
+	struct famfs_ns ns;
+	unsigned t;
+
+	if (le16toh(e->type) != FAMFS_LOG_DELETE || famfs_ns_get(e, &ns) ||
+	    famfs_log_entry_at(fs, ns.object, &o))
+		return 0;
+	/* (a compact log's entry_at returns only one that verifies) */
+	reason[0] = '\0';
+	if (!famfs_fs_compact(fs) &&
+	    famfs_entry_check(&o, ns.object, fs->sb, reason))
+		return 0;
+	t = le16toh(o.type);
+	if (t == ns.kind)
+		return 0;
+	snprintf(why, n, "it names entry %llu, a %s entry, not a %s",
+		 (unsigned long long)ns.object, type_name(t),
+		 ns.kind == FAMFS_LOG_FILE ? "file" : "directory");
+	return 1;
+}
+
 static int devs_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
 {

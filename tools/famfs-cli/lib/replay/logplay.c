@@ -118,6 +118,20 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		}
 		return 0;
 	}
+	/* a DELETE of an entry that is not a file or directory: corrupt,
+	 * skipped as one that does not verify is (but read the same on
+	 * every host: no host applies it, so the replayed position goes on) */
+	if (famfs_delete_object_bad(c->fs, e, why, sizeof(why))) {
+		char what[64];
+
+		c->r->bad_entries++;
+		famfs_err("%s: log entry %llu skipped: a corrupt DELETE entry: %s",
+			  c->fs->name, (unsigned long long)idx, why);
+		snprintf(what, sizeof(what), "log entry %llu, a corrupt DELETE",
+			 (unsigned long long)idx);
+		famfs_lp_gone_unknown(c, what);
+		return 0;
+	}
 	/* judged against the log's namespace first: a path logged twice, a
 	 * DELETE or RENAME of what is not there, are said and skipped */
 	rc = famfs_names_apply(c->names, idx, e, &other, why);
