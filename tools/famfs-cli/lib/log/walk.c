@@ -302,6 +302,7 @@ static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
 			ok = false;
 			fs->walk_next = j;
 		}
+		fs->walk_torn = n <= 0;
 		rc = fn(arg, i, &e, ok, reason);
 		if (rc)
 			return rc;
@@ -358,6 +359,7 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 			}
 		}
 		ok = rc == 0;
+		fs->walk_torn = rc == -EBADMSG;
 		fs->walk_next = i + 1;
 		rc = fn(arg, i, &copy, ok, reason);
 		if (rc)

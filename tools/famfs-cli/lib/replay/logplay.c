@@ -71,7 +71,7 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	if (c->stop && c->stop(c->stop_arg))
 		return 1;		/* stopped before this entry */
 	c->next = c->fs->walk_next;
-	if (!ok && c->hold_bad) {
+	if (!ok && c->hold_bad && c->fs->walk_torn) {
 		/* the follower: waited for, read again next round (replay.h) */
 		c->next = idx;
 		c->halted = true;

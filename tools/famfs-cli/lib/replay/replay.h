@@ -55,7 +55,9 @@ uint64_t famfs_logplay_replayed(const struct famfs_logplay *lp);
  * follower that sees a new one mounted): its lines dropped as a file on a
  * deleted file's memory's are, not only where a DELETE of lp's log was. */
 void famfs_logplay_drop_all(struct famfs_logplay *lp);
-/* The follower's rounds: an entry that does not verify here is not
+/* The follower's rounds: an entry that does not verify here as written
+ * whole (a CRC mismatch, a torn run of slots: fs->walk_torn; one whose
+ * fields fail their checks is skipped, as everywhere) is not
  * skipped but waited for -- the round stops before it (nothing after it
  * played, famfs_logplay_next stays at it), each later round reads it
  * again (the master may still have been writing it, or a line was torn),
