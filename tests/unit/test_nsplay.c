@@ -620,24 +620,24 @@ static void test_delete_missing_reported(void **state)
 
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 	d1 = del(t, a, F, "x");		/* a path where it is not */
-	d2 = del(t, d1, F, "a");	/* an entry that made nothing */
+	d2 = del(t, d1, F, "a");	/* an entry that made nothing: corrupt */
 	d = th_append_dir(t, "d");
 	th_append_file(t, "d/f", 26 * MiB, 2 * MiB, 100);
 	del(t, d, D, "d");		/* not empty */
 	th_append_file(t, "z", 28 * MiB, 2 * MiB, 100);
 	snprintf(w1, sizeof(w1), "x: log entry %llu (DELETE of entry %llu) not played: nothing is there",
 		 (unsigned long long)d1, (unsigned long long)a);
-	snprintf(w2, sizeof(w2), "log entry %llu (DELETE of entry %llu) not played: entry %llu is not there: entry %llu is",
-		 (unsigned long long)d2, (unsigned long long)d1,
-		 (unsigned long long)d1, (unsigned long long)a);
+	snprintf(w2, sizeof(w2), "log entry %llu skipped: a corrupt DELETE entry: it names entry %llu, a DELETE",
+		 (unsigned long long)d2, (unsigned long long)d1);
 	snprintf(w3, sizeof(w3), "log entry %llu: DELETE of entry %llu (x) does not apply",
 		 (unsigned long long)d1, (unsigned long long)a);
 	remount(t);
 	th_stderr_grab();
 	r = play(t);
 	th_stderr_take(err, sizeof(err));
-	assert_int_equal(r.conflicts, 3);
-	assert_int_equal(r.errors + r.bad_entries, 0);
+	assert_int_equal(r.conflicts, 2);
+	assert_int_equal(r.bad_entries, 1);
+	assert_int_equal(r.errors, 0);
 	assert_int_equal(at(t, "a"), 24 * MiB);
 	assert_int_equal(at(t, "d/f"), 26 * MiB);
 	assert_int_equal(at(t, "z"), 28 * MiB);	/* the rest still plays */
@@ -660,7 +660,8 @@ static void test_delete_missing_reported(void **state)
 		assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
 		famfs_logplay_free(lp);
 	}
-	assert_int_equal(r.conflicts, 3);
+	assert_int_equal(r.conflicts, 2);
+	assert_int_equal(r.bad_entries, 1);
 }
 
 /* a DELETE of a file this replayer never had: a file not the logged one
@@ -797,6 +798,57 @@ static void test_rename_chain_v1(void **state)
 	test_rename_chain(state);
 }
 
+/* a DELETE naming an earlier entry that is not a file or directory (here
+ * another DELETE) is corrupt, not a conflict: said, counted as a bad
+ * entry, nothing removed, the rest played (also in rounds); fsck says the
+ * same */
+static void test_delete_of_no_object_corrupt(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	struct famfs_fsck_result f;
+	struct famfs_logplay *lp;
+	char err[8192], w[200];
+	uint64_t a, d1, d2;
+
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	d1 = del(t, a, F, "a");
+	th_append_file(t, "b", 26 * MiB, 2 * MiB, 100);
+	d2 = del(t, d1, F, "b");	/* entry d1 is a DELETE */
+	th_append_file(t, "z", 28 * MiB, 2 * MiB, 100);
+	snprintf(w, sizeof(w), "log entry %llu skipped: a corrupt DELETE entry: it names entry %llu, a DELETE",
+		 (unsigned long long)d2, (unsigned long long)d1);
+	remount(t);
+	th_stderr_grab();
+	r = play(t);
+	th_stderr_take(err, sizeof(err));
+	assert_int_equal(r.bad_entries, 1);
+	assert_int_equal(r.conflicts + r.errors, 0);
+	assert_int_equal(at(t, "b"), 26 * MiB);
+	assert_int_equal(at(t, "z"), 28 * MiB);
+	if (!strstr(err, w))
+		fail_msg("not said: %s", err);
+	remount(t);
+	lp = famfs_logplay_new(8);
+	memset(&r, 0, sizeof(r));
+	famfs_quiet = 1;
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	famfs_quiet = 0;
+	famfs_logplay_free(lp);
+	assert_int_equal(r.bad_entries, 1);
+	assert_int_equal(r.conflicts + r.errors, 0);
+	assert_int_equal(at(t, "b"), 26 * MiB);
+	th_stderr_grab();
+	assert_int_equal(famfs_fsck(&t->fs, &f), 0);
+	th_stderr_take(err, sizeof(err));
+	assert_int_equal(f.bad_entries, 1);
+	assert_int_equal(f.problems, 1);
+	snprintf(w, sizeof(w), "log entry %llu: a corrupt DELETE entry: it names entry %llu, a DELETE",
+		 (unsigned long long)d2, (unsigned long long)d1);
+	if (!strstr(err, w))
+		fail_msg("not said by fsck: %s", err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -814,6 +866,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rename_dir_1000_replay_behind, setup_big, th_teardown),
 		cmocka_unit_test_setup_teardown(test_setattr_after_rename, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_delete_missing_reported, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_delete_of_no_object_corrupt, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_delete_not_the_logged_file, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_rename_onto_existing_reported, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_not_followed, setup, th_teardown),

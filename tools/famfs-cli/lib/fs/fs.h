@@ -105,6 +105,11 @@ struct famfs_fs {
 	 * after an append, the index of the entry appended */
 	uint64_t walk_next;
 	uint64_t walk_lost;	/* -ENXIO: first slot unread, else UINT64_MAX */
+	/* log/: during a walk, the entry given with ok false reads as not
+	 * written whole (a CRC mismatch, slots where no entry verifies: an
+	 * append under way, a torn or stale line), not as one whose fields
+	 * fail their checks (the same on every host, every time) */
+	bool walk_torn;
 	/* log/hosttab.c: the first HOSTS entry's index + 1 (0: not found
 	 * yet) and the table's offset it gives: an entry never changes, so
 	 * the opening looks for it in the log once */

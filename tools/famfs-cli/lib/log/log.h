@@ -55,6 +55,14 @@ int famfs_log_entry_at(struct famfs_fs *fs, uint64_t idx,
  * again): 0, -EBADMSG when it does not verify, -EINVAL past the log */
 int famfs_log_entry_checked(struct famfs_fs *fs, uint64_t idx,
 			    struct famfs_log_entry *e);
+/* A DELETE e names its object by log index (famfs_ns_check: an earlier
+ * entry): 1 if that entry verifies here and is not a FILE or MKDIR of e's
+ * kind -- e is corrupt; why (n bytes) says what it names.  0 if it is, or
+ * if it cannot be read or does not verify here (then the log's namespace
+ * judges e: log/names.c) */
+int famfs_delete_object_bad(struct famfs_fs *fs,
+			    const struct famfs_log_entry *e, char *why,
+			    size_t n);
 /* The same, returning the slots the entry takes (1 in a v1 log) */
 int famfs_log_entry_span(struct famfs_fs *fs, uint64_t idx,
 			 struct famfs_log_entry *e);

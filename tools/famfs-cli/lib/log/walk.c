@@ -302,6 +302,7 @@ static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
 			ok = false;
 			fs->walk_next = j;
 		}
+		fs->walk_torn = n <= 0;
 		rc = fn(arg, i, &e, ok, reason);
 		if (rc)
 			return rc;
@@ -358,6 +359,7 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 			}
 		}
 		ok = rc == 0;
+		fs->walk_torn = rc == -EBADMSG;
 		fs->walk_next = i + 1;
 		rc = fn(arg, i, &copy, ok, reason);
 		if (rc)
@@ -422,6 +424,39 @@ int famfs_log_entry_checked(struct famfs_fs *fs, uint64_t idx,
 		ok = famfs_entry_check(e, idx, fs->sb, reason) == 0;
 	}
 	return ok ? 0 : -EBADMSG;
+}
+
+static const char *type_name(unsigned t)
+{
+	return t == FAMFS_LOG_FILE ? "FILE" : t == FAMFS_LOG_MKDIR ? "MKDIR" :
+	       t == FAMFS_LOG_EXTEND ? "EXTEND" : t == FAMFS_LOG_HOSTS ? "HOSTS" :
+	       t == FAMFS_LOG_DEVADD ? "DEVADD" : famfs_ns_name(t);
+}
+
+int famfs_delete_object_bad(struct famfs_fs *fs,
+			    const struct famfs_log_entry *e, char *why,
+			    size_t n)
+{
+	char reason[FAMFS_REASON_LEN];
+	struct famfs_log_entry o;
+	struct famfs_ns ns;
+	unsigned t;
+
+	if (le16toh(e->type) != FAMFS_LOG_DELETE || famfs_ns_get(e, &ns) ||
+	    famfs_log_entry_at(fs, ns.object, &o))
+		return 0;
+	/* (a compact log's entry_at returns only one that verifies) */
+	reason[0] = '\0';
+	if (!famfs_fs_compact(fs) &&
+	    famfs_entry_check(&o, ns.object, fs->sb, reason))
+		return 0;
+	t = le16toh(o.type);
+	if (t == ns.kind)
+		return 0;
+	snprintf(why, n, "it names entry %llu, a %s entry, not a %s",
+		 (unsigned long long)ns.object, type_name(t),
+		 ns.kind == FAMFS_LOG_FILE ? "file" : "directory");
+	return 1;
 }
 
 static int devs_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,

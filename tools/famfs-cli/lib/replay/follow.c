@@ -12,6 +12,9 @@
  *    noticed at the next round;
  *  - it is asked to (stop(): SIGINT/SIGTERM in famfs-cli), checked between
  *    entries, so the entry being played is finished first.
+ * An entry that does not verify here is waited for, not skipped: read
+ * again every round, said once, played once it verifies (nothing after it
+ * before that: famfs_logplay_hold_bad).
  * A full log is reported once; following goes on.  A different file system
  * mounted at MPT (another fs uuid) is replayed from its first entry.
  */
@@ -86,6 +89,16 @@ static const struct famfs_follow_ops real_ops = {
 	.stop = real_stop,
 };
 
+/* the follower's replay: an entry that does not verify is waited for */
+static struct famfs_logplay *new_lp(void)
+{
+	struct famfs_logplay *lp = famfs_logplay_new(64);
+
+	if (lp)
+		famfs_logplay_hold_bad(lp);
+	return lp;
+}
+
 int famfs_follow_init(struct famfs_follow *f, const char *mpt,
 		      unsigned interval_ms, const struct famfs_follow_ops *ops)
 {
@@ -118,7 +131,7 @@ int famfs_follow_init(struct famfs_follow *f, const char *mpt,
 		close(f->ino_fd);
 		f->ino_fd = -1;
 	}
-	f->lp = famfs_logplay_new(64);
+	f->lp = new_lp();
 	return f->lp ? 0 : -ENOMEM;
 }
 
@@ -187,7 +200,7 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 		famfs_warn("%s: another file system is mounted here now; replaying its log from the start",
 			   f->mpt);
 		famfs_logplay_free(f->lp);
-		f->lp = famfs_logplay_new(64);
+		f->lp = new_lp();
 		f->full_reported = false;
 		f->registered = false;	/* in that one's host table */
 		if (!f->lp) {
@@ -203,7 +216,7 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 	f->have_uuid = true;
 	if (f->member_wait && members_came(f, &fs)) {
 		famfs_logplay_free(f->lp);
-		f->lp = famfs_logplay_new(64);
+		f->lp = new_lp();
 		if (!f->lp) {
 			famfs_fs_close(&fs);
 			return -ENOMEM;

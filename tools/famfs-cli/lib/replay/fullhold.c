@@ -169,11 +169,37 @@ int famfs_lp_hold_init(struct lp_ctx *c, struct lp_hold *h, uint64_t bad,
 	return overlaps(c, h);
 }
 
+int famfs_lp_hold_add(struct lp_ctx *c, struct lp_hold *h,
+		      const uint64_t *id, size_t n)
+{
+	uint64_t *t;
+
+	if (!n || !(le32toh(c->fs->sb->feature_incompat) &
+		    FAMFS_FEATURE_INCOMPAT_DELETE))
+		return 0;
+	t = malloc(n * sizeof(*t));
+	if (!t) {
+		famfs_err("out of memory");
+		return -ENOMEM;
+	}
+	memcpy(t, id, n * sizeof(*t));
+	qsort(t, n, sizeof(*t), by_id);
+	h->refd = t;
+	h->nrefd = n;
+	return 0;
+}
+
+static bool refd(const struct lp_hold *h, uint64_t id)
+{
+	return h->nrefd && bsearch(&id, h->refd, h->nrefd, sizeof(id), by_id);
+}
+
 void famfs_lp_hold_free(struct lp_hold *h)
 {
 	free(h->over);
-	h->over = NULL;
-	h->nover = 0;
+	free(h->refd);
+	h->over = h->refd = NULL;
+	h->nover = h->nrefd = 0;
 }
 
 static bool overlapped(const struct lp_hold *h, uint64_t id)
@@ -183,7 +209,8 @@ static bool overlapped(const struct lp_hold *h, uint64_t id)
 
 bool famfs_lp_held(const struct lp_hold *h, uint64_t id)
 {
-	return id != FAMFS_NAMES_IMPLIED && (id < h->cut || overlapped(h, id));
+	return id != FAMFS_NAMES_IMPLIED &&
+	       (id < h->cut || overlapped(h, id) || refd(h, id));
 }
 
 /* anything beneath a held directory that is made? */
@@ -197,7 +224,7 @@ static int made_beneath(void *arg, const char *path,
 bool famfs_lp_hold_empty(struct lp_ctx *c, const struct lp_hold *h,
 			 const char *rel)
 {
-	if (!h->cut && !h->nover)
+	if (!h->cut && !h->nover && !h->nrefd)
 		return false;
 	return famfs_names_beneath(c->names, rel, made_beneath, (void *)h) != 1;
 }
@@ -212,6 +239,12 @@ int famfs_lp_hold_live(struct lp_ctx *c, const struct lp_hold *h,
 	famfs_join(p, sizeof(p), c->fs->mpt, rel);
 	famfs_lp_trouble_add(c, o->id);
 	c->r->withheld++;
+	if (o->id >= h->cut && !overlapped(h, o->id)) {
+		famfs_err("%s: not made (log entry %llu): a DELETE of it was refused after log entry %llu, which does not verify here: the namespace may be off, the DELETE real (famfs fsck names it)",
+			  p, (unsigned long long)o->id,
+			  (unsigned long long)h->why);
+		return 1;
+	}
 	if (o->id >= h->cut) {
 		CONFLICT(c, "%s: not made: the memory of log entry %llu's file overlaps another live file's (a corrupt log: neither is made; famfs fsck)",
 			 p, (unsigned long long)o->id);

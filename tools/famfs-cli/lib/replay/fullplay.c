@@ -586,15 +586,53 @@ struct pass1 {
 	int (*play)(void *, uint64_t, const struct famfs_log_entry *, bool,
 		    const char *);
 	uint64_t bad;
+	/* objects a DELETE names that the namespace refused after an entry
+	 * skipped: the skip may have thrown the namespace off (a RENAME it
+	 * missed), and the DELETE be real -- its file reclaimed */
+	uint64_t *refused;
+	size_t nref, cref;
+	int err;
 };
+
+static void refused_delete(struct pass1 *p, const struct famfs_log_entry *e)
+{
+	struct famfs_ns ns;
+	uint64_t *t;
+
+	/* (a directory holds no memory) */
+	if (famfs_ns_get(e, &ns) || ns.kind != FAMFS_LOG_FILE)
+		return;
+	if (p->nref == p->cref) {
+		p->cref = p->cref ? 2 * p->cref : 16;
+		t = realloc(p->refused, p->cref * sizeof(*t));
+		if (!t) {
+			p->err = -ENOMEM;
+			return;
+		}
+		p->refused = t;
+	}
+	p->refused[p->nref++] = ns.object;
+}
 
 static int pass1_play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
 {
 	struct pass1 *p = arg;
+	unsigned long conflicts = p->c->r->conflicts;
 	int rc = p->play(p->c, idx, e, ok, reason);
 
-	if (!ok && !rc && (p->bad == UINT64_MAX || idx > p->bad))
+	if (ok && !rc && p->bad != UINT64_MAX &&
+	    le16toh(e->type) == FAMFS_LOG_DELETE &&
+	    p->c->r->conflicts != conflicts)
+		refused_delete(p, e);
+	if (p->err)
+		return p->err;
+
+	/* one not written whole here (CRC, torn slots) may be a DELETE
+	 * other hosts read; one whose fields fail their checks reads the
+	 * same everywhere (no host, the master included, applies it) */
+	if (!ok && !rc && p->c->fs->walk_torn &&
+	    (p->bad == UINT64_MAX || idx > p->bad))
 		p->bad = idx;
 	return rc;
 }
@@ -611,6 +649,15 @@ int famfs_lp_full(struct lp_ctx *c, int (*play)(void *, uint64_t,
 	c->pass1 = true;
 	rc = famfs_log_walk_range(c->fs, 0, end, pass1_play, &p1);
 	c->pass1 = false;
+	/* the follower stopped before an entry not written whole here: what
+	 * is before it is made -- with the DELETE bit, nothing created
+	 * before it (it may be a DELETE: fullhold.c) -- and the rest waits
+	 * for it (c->next is it) */
+	if (rc == 1 && c->halted) {
+		rc = 0;
+		if (p1.bad == UINT64_MAX || c->next > p1.bad)
+			p1.bad = c->next;
+	}
 	/* a lost segment: what could be read is made (the caller says it)
 	 * -- with the DELETE bit, none of it (fullhold.c) */
 	if (rc == -ENXIO && c->fs->walk_lost != UINT64_MAX) {
@@ -622,6 +669,9 @@ int famfs_lp_full(struct lp_ctx *c, int (*play)(void *, uint64_t,
 	if (!rc)
 		rc = famfs_lp_hold_init(c, &f.hold, p1.bad,
 					lost ? c->fs->walk_lost : UINT64_MAX);
+	if (!rc)
+		rc = famfs_lp_hold_add(c, &f.hold, p1.refused, p1.nref);
+	free(p1.refused);
 	if (rc)
 		goto restart;
 	f.fresh = only_meta(c);

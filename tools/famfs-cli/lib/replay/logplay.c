@@ -71,12 +71,34 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	if (c->stop && c->stop(c->stop_arg))
 		return 1;		/* stopped before this entry */
 	c->next = c->fs->walk_next;
+	if (!ok && c->hold_bad && c->fs->walk_torn) {
+		/* the follower: waited for, read again next round (replay.h) */
+		c->next = idx;
+		c->halted = true;
+		if (c->held != idx) {
+			c->held = idx;
+			c->r->bad_entries++;
+			famfs_err("%s: log entry %llu skipped for now: %s; it is read again every round (the master may still have been writing it), and nothing after it is played until it verifies",
+				  c->fs->name, (unsigned long long)idx, reason);
+		}
+		return 1;
+	}
 	if (!ok) {
-		if (idx < c->skipped)
+		/* reported as replayed no further than one not written whole
+		 * here (it may be a DELETE other hosts read); one whose fields
+		 * fail their checks no host applies (the master's namespace
+		 * neither): never pending, so never reclaimed */
+		if (c->fs->walk_torn && idx < c->skipped)
 			c->skipped = idx;
 		c->r->bad_entries++;
 		famfs_err("%s: log entry %llu skipped: %s", c->fs->name,
 			  (unsigned long long)idx, reason);
+		/* it may have been a DELETE whose file's memory a later file
+		 * has (reclaimed): fail closed for the cache lines */
+		snprintf(why, sizeof(why),
+			 "log entry %llu, skipped (it may be a DELETE)",
+			 (unsigned long long)idx);
+		famfs_lp_gone_unknown(c, why);
 		return 0;
 	}
 	if (type == FAMFS_LOG_EXTEND)	/* a log segment, mapped by the walk */
@@ -98,6 +120,20 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 			famfs_err("%s: log entry %llu skipped: a corrupt RECLAIM entry: %s",
 				  c->fs->name, (unsigned long long)idx, why);
 		}
+		return 0;
+	}
+	/* a DELETE of an entry that is not a file or directory: corrupt,
+	 * skipped as one that does not verify is (but read the same on
+	 * every host: no host applies it, so the replayed position goes on) */
+	if (famfs_delete_object_bad(c->fs, e, why, sizeof(why))) {
+		char what[64];
+
+		c->r->bad_entries++;
+		famfs_err("%s: log entry %llu skipped: a corrupt DELETE entry: %s",
+			  c->fs->name, (unsigned long long)idx, why);
+		snprintf(what, sizeof(what), "log entry %llu, a corrupt DELETE",
+			 (unsigned long long)idx);
+		famfs_lp_gone_unknown(c, what);
 		return 0;
 	}
 	/* judged against the log's namespace first: a path logged twice, a
@@ -191,6 +227,7 @@ struct famfs_logplay *famfs_logplay_new(uint64_t expect)
 	}
 	c->lost = UINT64_MAX;
 	c->skipped = UINT64_MAX;
+	c->held = UINT64_MAX;
 	return (struct famfs_logplay *)c;
 }
 
@@ -211,6 +248,11 @@ void famfs_logplay_free(struct famfs_logplay *lp)
 void famfs_logplay_drop_all(struct famfs_logplay *lp)
 {
 	((struct lp_ctx *)lp)->gone_all = true;
+}
+
+void famfs_logplay_hold_bad(struct famfs_logplay *lp)
+{
+	((struct lp_ctx *)lp)->hold_bad = true;
 }
 
 uint64_t famfs_logplay_next(const struct famfs_logplay *lp)
@@ -284,6 +326,7 @@ int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 	c->dry = dry_run;
 	c->stop = stop;
 	c->stop_arg = stop_arg;
+	c->halted = false;
 	/*
 	 * The log lock, exclusive: a create (mkfile, cp) on the master's own
 	 * mount and another replayer (mount -o follow beside a manual famfs

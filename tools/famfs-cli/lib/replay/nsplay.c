@@ -222,12 +222,17 @@ static int ahead_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	struct ahead_walk *w = arg;
 	struct famfs_ns ns;
 
+	w->end = w->c->fs->walk_next;
+	/* one not written whole here (CRC, torn slots) may be a DELETE
+	 * other hosts read; one whose fields fail their checks reads the
+	 * same everywhere (no host applies it): played (skipped) as ever */
+	if (!ok && !w->c->fs->walk_torn)
+		return 0;
 	if (!ok) {
 		w->bad = idx;
 		snprintf(w->why, sizeof(w->why), "%s", reason);
 		return 1;
 	}
-	w->end = w->c->fs->walk_next;
 	if (le16toh(e->type) == FAMFS_LOG_FILE && w->file == UINT64_MAX)
 		w->file = idx;
 	if (le16toh(e->type) != FAMFS_LOG_DELETE || famfs_ns_get(e, &ns) ||
@@ -274,8 +279,9 @@ int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play)
 	c->nahead = 0;
 	if (rc)
 		return rc;
-	if (w.bad != UINT64_MAX && c->ahead_said != w.bad + 1) {
-		c->ahead_said = w.bad + 1;
+	/* said once, also when the follower's first round said it */
+	if (w.bad != UINT64_MAX && c->held != w.bad) {
+		c->held = w.bad;
 		c->r->bad_entries++;
 		famfs_err("%s: log entry %llu does not verify here (%s): it may be the DELETE of a file before it, whose memory may be another file's now, so this replay plays nothing from entry %llu on for now and reads it again next time",
 			  c->fs->name, (unsigned long long)w.bad, w.why,

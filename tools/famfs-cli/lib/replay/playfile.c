@@ -87,7 +87,7 @@ static void file_there(struct lp_ctx *c, const char *p, const char *rel,
 /* a DELETE whose file's memory is not known: fail closed -- every file
  * this replay makes from now on gets its lines dropped; counted, said
  * once (gone_all is not set again) */
-static void gone_unknown(struct lp_ctx *c, const char *what)
+void famfs_lp_gone_unknown(struct lp_ctx *c, const char *what)
 {
 	c->gone_unknown++;
 	if (c->gone_all)
@@ -104,7 +104,7 @@ void famfs_lp_gone(struct lp_ctx *c, const struct famfs_log_entry *e)
 	char what[80];
 
 	if (famfs_ns_get(e, &ns)) {
-		gone_unknown(c, "a DELETE that cannot be read");
+		famfs_lp_gone_unknown(c, "a DELETE that cannot be read");
 		return;
 	}
 	if (ns.kind != FAMFS_LOG_FILE)
@@ -114,7 +114,7 @@ void famfs_lp_gone(struct lp_ctx *c, const struct famfs_log_entry *e)
 		snprintf(what, sizeof(what),
 			 "a DELETE of file %llu, whose FILE entry cannot be read",
 			 (unsigned long long)ns.object);
-		gone_unknown(c, what);
+		famfs_lp_gone_unknown(c, what);
 		return;
 	}
 	if (c->gone_all)

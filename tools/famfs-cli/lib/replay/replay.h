@@ -60,6 +60,15 @@ uint64_t famfs_logplay_replayed(const struct famfs_logplay *lp);
  * follower that sees a new one mounted): its lines dropped as a file on a
  * deleted file's memory's are, not only where a DELETE of lp's log was. */
 void famfs_logplay_drop_all(struct famfs_logplay *lp);
+/* The follower's rounds: an entry that does not verify here as written
+ * whole (a CRC mismatch, a torn run of slots: fs->walk_torn; one whose
+ * fields fail their checks is skipped, as everywhere) is not
+ * skipped but waited for -- the round stops before it (nothing after it
+ * played, famfs_logplay_next stays at it), each later round reads it
+ * again (the master may still have been writing it, or a line was torn),
+ * and once it verifies it is played and the replay goes on in order.  It
+ * is said and counted (bad_entries) once, not every round. */
+void famfs_logplay_hold_bad(struct famfs_logplay *lp);
 int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 		       bool dry_run, struct famfs_logplay_result *r,
 		       bool (*stop)(void *arg), void *stop_arg);
@@ -196,6 +205,11 @@ struct lp_ctx {
 					 * did not verify here (UINT64_MAX:
 					 * none): what a check-in reports as
 					 * replayed stays below it */
+	/* famfs_logplay_hold_bad: stop before an entry that does not
+	 * verify (halted: this round did); held: the one said (UINT64_MAX:
+	 * none), not said again while rounds stop before it */
+	bool hold_bad, halted;
+	uint64_t held;
 	uint64_t lost;			/* a lost segment's first slot,
 					 * reported (UINT64_MAX: none) */
 	/* directories at a logged directory's path that the replay did not
@@ -227,7 +241,9 @@ struct lp_ctx {
 	 * any round) removed, as units (famfs_alloc_mark_units; NULL: none
 	 * yet) -- only there can a RECLAIM have freed memory that a file
 	 * made here now has; gone_all: not known (out of memory, a DELETE
-	 * whose file's entry cannot be read -- gone_unknown counts those --,
+	 * whose file's entry cannot be read, an entry skipped because it
+	 * did not verify here, which may have been a DELETE -- gone_unknown
+	 * counts those --,
 	 * or another file system on this memory before: famfs_logplay_
 	 * drop_all), every file's lines dropped */
 	struct famfs_alloc *gone;
@@ -238,10 +254,9 @@ struct lp_ctx {
 	 * file's FILE entry), never made by it; skip, the files this replay
 	 * so left unmade whose DELETE it has not played yet (sorted): their
 	 * RENAME, SETATTR and DELETE find them not here, and say nothing;
-	 * ahead_said: 1 + the entry that did not verify, said (0: none) */
+	 * an entry not written whole that stops it is said once (held) */
 	struct lp_del { uint64_t obj, del; } *ahead, *skip;
 	size_t nahead, cahead, nskip, cskip;
-	uint64_t ahead_said;
 };
 #define T_OTHER 255	/* lstat: neither a file nor a directory */
 #define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
@@ -279,6 +294,10 @@ int famfs_lp_make(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *
  * famfs_lp_gone_free when the replay ends */
 void famfs_lp_gone(struct lp_ctx *c, const struct famfs_log_entry *e);
 void famfs_lp_gone_free(struct lp_ctx *c);
+/* a DELETE whose file's memory is not known (what: which, for the
+ * message), or an entry skipped that may have been one: every file made
+ * from now on gets its lines dropped (gone_all), said once */
+void famfs_lp_gone_unknown(struct lp_ctx *c, const char *what);
 /* playdir.c */
 int famfs_lp_play_dir(struct lp_ctx *c, const char *p, const char *rel,
 		      int pfd, const char *name, uint64_t idx,
@@ -317,11 +336,17 @@ struct lp_hold {
 	bool lost;
 	uint64_t *over;		/* files on memory another has, sorted */
 	size_t nover;
+	uint64_t *refd;		/* whose DELETE was refused after a skip */
+	size_t nrefd;
 };
 /* after pass 1: bad the last entry it skipped, lost a lost segment's
  * first slot (UINT64_MAX: none): 0, or -ENOMEM */
 int famfs_lp_hold_init(struct lp_ctx *c, struct lp_hold *h, uint64_t bad,
 		       uint64_t lost);
+/* also the objects id[0..n) (a DELETE of each refused after a skip):
+ * 0, or -ENOMEM (said) */
+int famfs_lp_hold_add(struct lp_ctx *c, struct lp_hold *h,
+		      const uint64_t *id, size_t n);
 void famfs_lp_hold_free(struct lp_hold *h);
 bool famfs_lp_held(const struct lp_hold *h, uint64_t id);
 /* the live object o at rel, if held: said, counted, 1 (a directory made

@@ -302,6 +302,14 @@ static int fsck_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		c->r->dirs++;
 	else if (type == FAMFS_LOG_FILE)
 		c->r->files++;
+	/* as a replay: a DELETE of an entry that is not a file or
+	 * directory is corrupt (skipped), not applied */
+	if (famfs_delete_object_bad(c->fs, e, why, sizeof(why))) {
+		c->r->bad_entries++;
+		problem(c, "%slog entry %llu: a corrupt DELETE entry: %s", "",
+			(unsigned long long)idx, why);
+		return 0;
+	}
 	rc = famfs_names_apply(c->names, idx, e, &other, why);
 	if (rc < 0) {
 		c->nomem = true;
