@@ -110,6 +110,7 @@ struct famfs_fs {
 	 * append under way, a torn or stale line), not as one whose fields
 	 * fail their checks (the same on every host, every time) */
 	bool walk_torn;
+	int read_verdict;	/* log/walk.c: the last compact entry's check */
 	/* log/hosttab.c: the first HOSTS entry's index + 1 (0: not found
 	 * yet) and the table's offset it gives: an entry never changes, so
 	 * the opening looks for it in the log once */

@@ -56,6 +56,7 @@ static int clog_read(struct famfs_fs *fs, uint64_t i, uint64_t end,
 	if (!rc)
 		rc = famfs_entry_check_fields(e, i, fs->sb, &fs->devs, reason);
 	*ok = rc == 0;
+	fs->read_verdict = rc;
 	return n;
 }
 
@@ -302,7 +303,11 @@ static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
 			ok = false;
 			fs->walk_next = j;
 		}
-		fs->walk_torn = n <= 0;
+		/* host-local unless malformed as every host reads it: no slot
+		 * run that verifies, a feature bit or a device this host does
+		 * not see yet (-EPROTONOSUPPORT, -EPROTO; a superblock re-read
+		 * that failed), anything but a field that is plain wrong */
+		fs->walk_torn = n <= 0 || (!ok && fs->read_verdict != -EINVAL);
 		rc = fn(arg, i, &e, ok, reason);
 		if (rc)
 			return rc;
@@ -359,7 +364,12 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 			}
 		}
 		ok = rc == 0;
-		fs->walk_torn = rc == -EBADMSG;
+		/* host-local unless written whole (CRC, seq, fs uuid: not a
+		 * stale line of another file system) and malformed as every
+		 * host reads it (-EINVAL from a field, not a feature bit this
+		 * host does not see: -EPROTONOSUPPORT) */
+		fs->walk_torn = rc && (rc != -EINVAL ||
+				       !famfs_entry_written(&copy, i, fs->sb));
 		fs->walk_next = i + 1;
 		rc = fn(arg, i, &copy, ok, reason);
 		if (rc)
