@@ -170,6 +170,17 @@ int famfs_strip_len(uint64_t size, uint32_t nstrips, uint64_t chunk,
 	return 0;
 }
 
+void famfs_strips_encode(struct famfs_log_interleave_ext *ie, uint32_t nstrips,
+			 uint64_t chunk, uint64_t slen, const uint64_t *first)
+{
+	memset(ie, 0, sizeof(*ie));
+	ie->nstrips = htole32(nstrips);
+	ie->chunk_size = htole64(chunk);
+	ie->strip_len = htole64(slen);
+	for (uint32_t i = 0; i < nstrips; i++)
+		ie->strip_off[i] = htole64(first[i] * UNIT);
+}
+
 int famfs_alloc_strips(struct famfs_bitmap *b, uint64_t size, uint32_t nstrips,
 		       uint64_t chunk, struct famfs_log_interleave_ext *ie)
 {
@@ -186,11 +197,6 @@ int famfs_alloc_strips(struct famfs_bitmap *b, uint64_t size, uint32_t nstrips,
 			return -ENOSPC;
 		}
 	}
-	memset(ie, 0, sizeof(*ie));
-	ie->nstrips = htole32(nstrips);
-	ie->chunk_size = htole64(chunk);
-	ie->strip_len = htole64(slen);
-	for (uint32_t i = 0; i < nstrips; i++)
-		ie->strip_off[i] = htole64(first[i] * UNIT);
+	famfs_strips_encode(ie, nstrips, chunk, slen, first);
 	return 0;
 }

@@ -144,6 +144,10 @@ int famfs_alloc_strips(struct famfs_bitmap *b, uint64_t size, uint32_t nstrips,
  * -EINVAL (bad geometry), -ENOSPC (too big to count) */
 int famfs_strip_len(uint64_t size, uint32_t nstrips, uint64_t chunk,
 		    uint64_t *slen);
+/* ie (little-endian, unused strips zero) for nstrips strips of slen bytes
+ * of chunk-byte chunks, strip i at unit first[i] */
+void famfs_strips_encode(struct famfs_log_interleave_ext *ie, uint32_t nstrips,
+			 uint64_t chunk, uint64_t slen, const uint64_t *first);
 
 /* ---- place.c: one allocator per device, placement (issue 16) ------------ */
 /* The allocators of devices 0..ndevs-1 (0: the primary; i: the member a
