@@ -54,28 +54,12 @@ static int setup(void **state)
 	return 0;
 }
 
-static uint64_t app(struct th *t, struct famfs_log_entry *e)
-{
-	uint64_t idx = famfs_log_next(t->fs.log);
-
-	assert_int_equal(famfs_log_append(&t->fs, e), 0);
-	return idx;
-}
-
-static uint64_t del(struct th *t, uint64_t obj, unsigned kind, const char *p)
-{
-	struct famfs_log_entry e;
-
-	assert_int_equal(famfs_entry_build_delete(&e, obj, kind, p), 0);
-	return app(t, &e);
-}
-
 static uint64_t reclaim(struct th *t, uint64_t d)
 {
 	struct famfs_log_entry e;
 
 	assert_int_equal(famfs_entry_build_reclaim(&e, &d, 1), 0);
-	return app(t, &e);
+	return th_app(t, &e);
 }
 
 /* entry idx does not verify here any more (a v1 log) */
@@ -85,16 +69,6 @@ static void damage(struct th *t, uint64_t idx)
 
 	p[60] ^= 1;
 	assert_int_equal(famfs_map_flush(&t->fs.logm, p, 64), 0);
-}
-
-/* A fresh mount: empty directory, the mock forgets every map. */
-static void remount(struct th *t)
-{
-	char cmd[700];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s/.meta'", t->mpt, t->mpt);
-	assert_int_equal(system(cmd), 0);
-	th_mock_reset();
 }
 
 static char said[16384];
@@ -113,18 +87,6 @@ static struct famfs_logplay_result play(struct th *t)
 static bool said_has(const char *s)
 {
 	return strstr(said, s) != NULL;
-}
-
-/* the offset of rel's first extent (0: no map, or not there) */
-static uint64_t at(struct th *t, const char *rel)
-{
-	struct famfs_ioc_map m;
-	char p[700];
-
-	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
-	if (th_mock_lookup(p, &m))
-		return 0;
-	return m.ext_list[0].offset;
 }
 
 /* "MPT/rel: not made" said, naming entry idx */
@@ -148,9 +110,9 @@ static void test_reclaimed_file_not_made(void **state)
 	struct famfs_logplay_result r;
 	uint64_t a, d;
 
-	remount(t);
+	th_remount(t);
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	d = del(t, a, F, "a");
+	d = th_del(t, a, F, "a");
 	reclaim(t, d);
 	th_append_file(t, "g", 24 * MiB, 2 * MiB, 100);
 	th_append_file(t, "h", 28 * MiB, 2 * MiB, 100);
@@ -159,8 +121,8 @@ static void test_reclaimed_file_not_made(void **state)
 	r = play(t);
 	assert_int_equal(r.bad_entries, 2);	/* d, and the RECLAIM of it */
 	assert_false(th_exists(t, "a", false));
-	assert_int_equal(at(t, "g"), 24 * MiB);
-	assert_int_equal(at(t, "h"), 28 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "g"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "h"), 28 * MiB);
 	assert_int_equal(r.created_files, 2);
 	not_made(t, "a", d);
 }
@@ -177,7 +139,7 @@ static void test_dirs_below_skipped(void **state)
 	struct stat st;
 	char p[700];
 
-	remount(t);
+	th_remount(t);
 	th_append_dir(t, "d");
 	th_append_dir(t, "e");
 	th_append_file(t, "d/old", 24 * MiB, 2 * MiB, 100);
@@ -195,7 +157,7 @@ static void test_dirs_below_skipped(void **state)
 	assert_false(th_exists(t, "d/mid", false));	/* below b2 */
 	assert_false(th_exists(t, "e", true));
 	assert_false(th_exists(t, "i", true));	/* implied: all held */
-	assert_int_equal(at(t, "d/new"), 32 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "d/new"), 32 * MiB);
 	snprintf(p, sizeof(p), "%s/d", t->mpt);
 	assert_int_equal(stat(p, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
@@ -214,9 +176,9 @@ static void test_first_round_holds_back(void **state)
 	struct famfs_logplay_result r = { 0 };
 	uint64_t a, d;
 
-	remount(t);
+	th_remount(t);
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	d = del(t, a, F, "a");
+	d = th_del(t, a, F, "a");
 	th_append_file(t, "b", 28 * MiB, 2 * MiB, 100);
 	damage(t, d);
 	assert_int_equal(th_reopen(t), 0);
@@ -238,7 +200,7 @@ static void test_no_delete_bit_unchanged(void **state)
 	struct famfs_logplay_result r;
 	uint64_t b;
 
-	remount(t);
+	th_remount(t);
 	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 	b = th_append_file(t, "b", 26 * MiB, 2 * MiB, 100);
 	th_append_file(t, "c", 28 * MiB, 2 * MiB, 100);
@@ -246,8 +208,8 @@ static void test_no_delete_bit_unchanged(void **state)
 	assert_int_equal(th_reopen(t), 0);
 	r = play(t);
 	assert_int_equal(r.bad_entries, 1);
-	assert_int_equal(at(t, "a"), 24 * MiB);
-	assert_int_equal(at(t, "c"), 28 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "c"), 28 * MiB);
 	assert_false(th_exists(t, "b", false));
 	assert_false(said_has("not made"));
 }
@@ -259,28 +221,19 @@ static void test_overlap_neither_made(void **state)
 	struct th *t = *state;
 	struct famfs_logplay_result r;
 
-	remount(t);
+	th_remount(t);
 	th_append_file(t, "x", 24 * MiB, 4 * MiB, 100);
 	th_append_file(t, "y", 26 * MiB, 2 * MiB, 100);
 	th_append_file(t, "z", 28 * MiB, 2 * MiB, 100);
 	r = play(t);
 	assert_false(th_exists(t, "x", false));
 	assert_false(th_exists(t, "y", false));
-	assert_int_equal(at(t, "z"), 28 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "z"), 28 * MiB);
 	assert_int_equal(r.created_files, 1);
 	assert_int_equal(r.conflicts, 2);	/* logplay's exit 3 */
 	assert_true(said_has("/x: not made"));
 	assert_true(said_has("/y: not made"));
 	assert_true(said_has("overlap"));
-}
-
-static uint64_t ren(struct th *t, uint64_t obj, unsigned kind, const char *a,
-		    const char *b)
-{
-	struct famfs_log_entry e;
-
-	assert_int_equal(famfs_entry_build_rename(&e, obj, kind, a, b), 0);
-	return app(t, &e);
 }
 
 /* a skipped entry throws the namespace off (review of full40, HIGH 1):
@@ -295,12 +248,12 @@ static void test_refused_delete_after_skip(void **state)
 	struct famfs_logplay_result r;
 	uint64_t dd, rn, f, d;
 
-	remount(t);
+	th_remount(t);
 	dd = th_append_dir(t, "d");
-	rn = ren(t, dd, D, "d", "e");
+	rn = th_ren(t, dd, D, "d", "e");
 	f = th_append_file(t, "e/f", 24 * MiB, 2 * MiB, 100);
-	ren(t, dd, D, "e", "g");
-	d = del(t, f, F, "g/f");
+	th_ren(t, dd, D, "e", "g");
+	d = th_del(t, f, F, "g/f");
 	reclaim(t, d);
 	damage(t, rn);
 	assert_int_equal(th_reopen(t), 0);

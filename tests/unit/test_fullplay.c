@@ -34,59 +34,12 @@ static int setup(void **state)
 	return 0;
 }
 
-static uint64_t app(struct th *t, struct famfs_log_entry *e)
-{
-	uint64_t idx = famfs_log_next(t->fs.log);
-
-	assert_int_equal(famfs_log_append(&t->fs, e), 0);
-	return idx;
-}
-
-static uint64_t del(struct th *t, uint64_t obj, unsigned kind, const char *p)
-{
-	struct famfs_log_entry e;
-
-	assert_int_equal(famfs_entry_build_delete(&e, obj, kind, p), 0);
-	return app(t, &e);
-}
-
-static uint64_t ren(struct th *t, uint64_t obj, unsigned kind, const char *a,
-		    const char *b)
-{
-	struct famfs_log_entry e;
-
-	assert_int_equal(famfs_entry_build_rename(&e, obj, kind, a, b), 0);
-	return app(t, &e);
-}
-
-/* A fresh mount: empty directory, the mock forgets every map. */
-static void remount(struct th *t)
-{
-	char cmd[700];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s/.meta'", t->mpt, t->mpt);
-	assert_int_equal(system(cmd), 0);
-	th_mock_reset();
-}
-
 static struct famfs_logplay_result play(struct th *t)
 {
 	struct famfs_logplay_result r;
 
 	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
 	return r;
-}
-
-/* the offset of rel's first extent (0: no map, or not there) */
-static uint64_t at(struct th *t, const char *rel)
-{
-	struct famfs_ioc_map m;
-	char p[700];
-
-	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
-	if (th_mock_lookup(p, &m))
-		return 0;
-	return m.ext_list[0].offset;
 }
 
 static void clean(const struct famfs_logplay_result *r)
@@ -111,16 +64,16 @@ static void test_swap_behind(void **state)
 	uint64_t a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 	uint64_t b = th_append_file(t, "b", 26 * MiB, 2 * MiB, 100);
 
-	remount(t);
+	th_remount(t);
 	r = play(t);
 	clean(&r);
-	ren(t, a, F, "a", "t");
-	ren(t, b, F, "b", "a");
-	ren(t, a, F, "t", "b");
+	th_ren(t, a, F, "a", "t");
+	th_ren(t, b, F, "b", "a");
+	th_ren(t, a, F, "t", "b");
 	r = play(t);
 	clean(&r);
-	assert_int_equal(at(t, "a"), 26 * MiB);
-	assert_int_equal(at(t, "b"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "a"), 26 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "b"), 24 * MiB);
 	assert_false(th_exists(t, "t", false));
 	root_holds(t, 2);
 	r = play(t);
@@ -135,15 +88,15 @@ static void test_rename_then_new_at_old_name_behind(void **state)
 	struct famfs_logplay_result r;
 	uint64_t a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 
-	remount(t);
+	th_remount(t);
 	r = play(t);
 	clean(&r);
-	ren(t, a, F, "a", "b");
+	th_ren(t, a, F, "a", "b");
 	th_append_file(t, "a", 26 * MiB, 2 * MiB, 100);
 	r = play(t);
 	clean(&r);
-	assert_int_equal(at(t, "b"), 24 * MiB);
-	assert_int_equal(at(t, "a"), 26 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "b"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "a"), 26 * MiB);
 	root_holds(t, 2);
 }
 
@@ -155,16 +108,16 @@ static void test_dir_renamed_then_new_same_names_behind(void **state)
 	uint64_t d = th_append_dir(t, "d");
 
 	th_append_file(t, "d/f", 24 * MiB, 2 * MiB, 100);
-	remount(t);
+	th_remount(t);
 	r = play(t);
 	clean(&r);
-	ren(t, d, D, "d", "e");
+	th_ren(t, d, D, "d", "e");
 	th_append_dir(t, "d");
 	th_append_file(t, "d/f", 26 * MiB, 2 * MiB, 100);
 	r = play(t);
 	clean(&r);
-	assert_int_equal(at(t, "e/f"), 24 * MiB);
-	assert_int_equal(at(t, "d/f"), 26 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "e/f"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "d/f"), 26 * MiB);
 	root_holds(t, 2);
 }
 
@@ -176,15 +129,15 @@ static void test_dir_renamed_then_file_at_its_name_behind(void **state)
 	uint64_t d = th_append_dir(t, "d");
 
 	th_append_file(t, "d/f", 24 * MiB, 2 * MiB, 100);
-	remount(t);
+	th_remount(t);
 	r = play(t);
 	clean(&r);
-	ren(t, d, D, "d", "e");
+	th_ren(t, d, D, "d", "e");
 	th_append_file(t, "d", 26 * MiB, 2 * MiB, 100);
 	r = play(t);
 	clean(&r);
-	assert_int_equal(at(t, "e/f"), 24 * MiB);
-	assert_int_equal(at(t, "d"), 26 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "e/f"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "d"), 26 * MiB);
 	root_holds(t, 2);
 }
 
@@ -200,19 +153,19 @@ static void test_many_renames_behind(void **state)
 	uint64_t a = th_append_file(t, "n0", 24 * MiB, 2 * MiB, 100);
 	char from[32], to[32];
 
-	remount(t);
+	th_remount(t);
 	r = play(t);
 	clean(&r);
 	for (int i = 0; i < HOPS; i++) {
 		snprintf(from, sizeof(from), "n%d", i);
 		snprintf(to, sizeof(to), "n%d", i + 1);
-		ren(t, a, F, from, to);
+		th_ren(t, a, F, from, to);
 	}
 	r = play(t);
 	clean(&r);
 	assert_int_equal(r.moved, 1);
 	assert_int_equal(r.created_files, 0);
-	assert_int_equal(at(t, to), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, to), 24 * MiB);
 	root_holds(t, 1);
 }
 
@@ -223,15 +176,15 @@ static void test_many_renames_then_delete_behind(void **state)
 	uint64_t a = th_append_file(t, "n0", 24 * MiB, 2 * MiB, 100);
 	char from[32], to[32];
 
-	remount(t);
+	th_remount(t);
 	r = play(t);
 	clean(&r);
 	for (int i = 0; i < HOPS; i++) {
 		snprintf(from, sizeof(from), "n%d", i);
 		snprintf(to, sizeof(to), "n%d", i + 1);
-		ren(t, a, F, from, to);
+		th_ren(t, a, F, from, to);
 	}
-	del(t, a, F, to);
+	th_del(t, a, F, to);
 	r = play(t);
 	clean(&r);
 	assert_int_equal(r.removed, 1);
@@ -248,11 +201,11 @@ static void test_aside_found_again(void **state)
 	uint64_t b = th_append_file(t, "b", 26 * MiB, 2 * MiB, 100);
 	char x[700], y[700];
 
-	remount(t);
+	th_remount(t);
 	r = play(t);
 	clean(&r);
-	ren(t, a, F, "a", "c");
-	del(t, b, F, "b");
+	th_ren(t, a, F, "a", "c");
+	th_del(t, b, F, "b");
 	snprintf(x, sizeof(x), "%s/a", t->mpt);
 	snprintf(y, sizeof(y), "%s/.famfs-mv.%llu", t->mpt, (unsigned long long)a);
 	assert_int_equal(rename(x, y), 0);
@@ -263,7 +216,7 @@ static void test_aside_found_again(void **state)
 	clean(&r);
 	assert_int_equal(r.moved, 1);
 	assert_int_equal(r.removed, 1);
-	assert_int_equal(at(t, "c"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "c"), 24 * MiB);
 	root_holds(t, 1);
 }
 

@@ -61,6 +61,19 @@ static void tear(struct famfs_hosttab *tab, uint8_t *p)
 	assert_int_equal(famfs_map_flush(&tab->m, p, 4096), 0);
 }
 
+/* ev encoded as header copy n (0: byte 0, 1: byte 4096) of tab, not
+ * flushed */
+static void put_copy(struct famfs_hosttab *tab,
+		     const struct famfs_hosts_ev *ev, unsigned n)
+{
+	struct famfs_hosts_hdr *h = calloc(1, sizeof(*h));
+
+	assert_non_null(h);
+	famfs_hosts_hdr_encode(h, ev, tab->fs_uuid);
+	memcpy((uint8_t *)tab->m.addr + n * 4096, h, sizeof(*h));
+	free(h);
+}
+
 static void test_layout(void **s)
 {
 	uint8_t tab[64];
@@ -414,7 +427,6 @@ static void test_malformed_header(void **s)
  * malformed one (registered with no fences; repair only with --force) */
 static void test_equal_seq_differ(void **s)
 {
-	struct famfs_hosts_hdr *h = calloc(1, sizeof(*h));
 	struct famfs_hosttab tab;
 	struct th *t = mk(&tab);
 	struct famfs_hosts_ev ev;
@@ -423,14 +435,11 @@ static void test_equal_seq_differ(void **s)
 	unsigned slot;
 
 	(void)s;
-	assert_non_null(h);
 	memset(&ev, 0, sizeof(ev));
 	ev.seq = 7;
-	famfs_hosts_hdr_encode(h, &ev, tab.fs_uuid);
-	memcpy(p, h, sizeof(*h));
+	put_copy(&tab, &ev, 0);
 	ev.flags = FAMFS_HOSTS_ARMED;
-	famfs_hosts_hdr_encode(h, &ev, tab.fs_uuid);
-	memcpy(p + 4096, h, sizeof(*h));
+	put_copy(&tab, &ev, 1);
 	assert_int_equal(famfs_map_flush(&tab.m, p, 8192), 0);
 	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), -EINVAL);
 	famfs_quiet = 1;
@@ -440,7 +449,6 @@ static void test_equal_seq_differ(void **s)
 	famfs_quiet = 0;
 	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
 	assert_true(ev.seq > 7);
-	free(h);
 	famfs_hosttab_close(&tab);
 	th_free(t);
 }
@@ -451,7 +459,6 @@ static void test_equal_seq_differ(void **s)
  * corrupt: the other copy is the header, or none is (an error, not 0) */
 static void test_hdr_seq_end(void **s)
 {
-	struct famfs_hosts_hdr *h = calloc(1, sizeof(*h));
 	struct famfs_hosttab tab;
 	struct th *t = mk(&tab);
 	struct famfs_hosts_ev ev;
@@ -462,14 +469,12 @@ static void test_hdr_seq_end(void **s)
 	uint64_t seq;
 
 	(void)s;
-	assert_non_null(h);
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
 	assert_int_equal(famfs_host_id(me), 0);
 	memset(&ev, 0, sizeof(ev));
 	ev.seq = UINT64_MAX - 1;
-	famfs_hosts_hdr_encode(h, &ev, tab.fs_uuid);
 	memset(p, 0, 8192);
-	memcpy(p, h, sizeof(*h));
+	put_copy(&tab, &ev, 0);
 	assert_int_equal(famfs_map_flush(&tab.m, p, 8192), 0);
 	famfs_hosts_hdr_next(p, tab.fs_uuid, &seq);
 	assert_int_equal(seq, 0);
@@ -483,8 +488,7 @@ static void test_hdr_seq_end(void **s)
 	/* copy 0 at UINT64_MAX, alone: no header (an error, not 0) */
 	memset(&ev, 0, sizeof(ev));
 	ev.seq = UINT64_MAX;
-	famfs_hosts_hdr_encode(h, &ev, tab.fs_uuid);
-	memcpy(p, h, sizeof(*h));
+	put_copy(&tab, &ev, 0);
 	assert_int_equal(famfs_map_flush(&tab.m, p, 8192), 0);
 	famfs_quiet = 1;
 	assert_int_not_equal(famfs_hosts_evict_uuid(&t->fs, &tab, me), 0);
@@ -492,8 +496,7 @@ static void test_hdr_seq_end(void **s)
 	/* ... with copy 1 at 3: copy 1 is the header, the fence goes over
 	 * copy 0 at 4 and is kept */
 	ev.seq = 3;
-	famfs_hosts_hdr_encode(h, &ev, tab.fs_uuid);
-	memcpy(p + 4096, h, sizeof(*h));
+	put_copy(&tab, &ev, 1);
 	assert_int_equal(famfs_map_flush(&tab.m, p, 8192), 0);
 	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
 	assert_int_equal(ev.seq, 3);
@@ -501,7 +504,6 @@ static void test_hdr_seq_end(void **s)
 	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
 	assert_int_equal(ev.seq, 4);
 	assert_int_equal(ev.n, 1);
-	free(h);
 	famfs_hosttab_close(&tab);
 	th_free(t);
 }
@@ -530,7 +532,6 @@ static void cut_hook(const struct famfs_map *m, const void *addr, size_t len)
  * leaves the newest header (fences and all) or the new one */
 static void test_hdr_seq_end_repair(void **s)
 {
-	struct famfs_hosts_hdr *h = calloc(1, sizeof(*h));
 	struct famfs_hosttab tab;
 	struct th *t = mk(&tab);
 	struct famfs_hosts_ev ev;
@@ -538,20 +539,17 @@ static void test_hdr_seq_end_repair(void **s)
 	uint8_t *p = tab.m.addr;
 
 	(void)s;
-	assert_non_null(h);
 	/* copy 0: the newest, at the end, with a fence; copy 1: older, none */
 	memset(&ev, 0, sizeof(ev));
 	ev.seq = UINT64_MAX - 1;
 	ev.n = 1;
 	memset(ev.e[0].host_uuid, 9, 16);
 	ev.e[0].generation = 4;
-	famfs_hosts_hdr_encode(h, &ev, tab.fs_uuid);
 	memset(p, 0, 8192);
-	memcpy(p, h, sizeof(*h));
+	put_copy(&tab, &ev, 0);
 	memset(&ev, 0, sizeof(ev));
 	ev.seq = UINT64_MAX - 2;
-	famfs_hosts_hdr_encode(h, &ev, tab.fs_uuid);
-	memcpy(p + 4096, h, sizeof(*h));
+	put_copy(&tab, &ev, 1);
 	assert_int_equal(famfs_map_flush(&tab.m, p, 8192), 0);
 	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
 	assert_int_equal(ev.n, 1);
@@ -580,7 +578,6 @@ static void test_hdr_seq_end_repair(void **s)
 	assert_int_equal(ev.e[0].generation, 4);
 	/* and it goes on from there */
 	assert_int_equal(famfs_hosts_repair(&t->fs, &tab, true), -EEXIST);
-	free(h);
 	famfs_hosttab_close(&tab);
 	th_free(t);
 }

@@ -129,16 +129,6 @@ static void test_log_header_every_bit(void **state)
 	assert_int_equal(accepted, 11);
 }
 
-/* A fresh "mount" for logplay: empty directory, no maps. */
-static void remount(struct th *t)
-{
-	char cmd[700];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s/.meta'", t->mpt, t->mpt);
-	assert_int_equal(system(cmd), 0);
-	th_mock_reset();
-}
-
 static void entry_every_bit(struct th *t, int idx)
 {
 	struct famfs_log_entry *e;
@@ -159,7 +149,7 @@ static void entry_every_bit(struct th *t, int idx)
 		if (bit % 61 == 0) {
 			struct famfs_logplay_result r;
 
-			remount(t);
+			th_remount(t);
 			assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
 			assert_int_equal(r.bad_entries, 1);
 			assert_int_equal(r.conflicts + r.errors, 0);
@@ -405,7 +395,7 @@ static void test_next_index_at_garbage(void **state)
 	w = walk(&t->fs);
 	assert_int_equal(w.bad, 1);
 	assert_int_equal(w.first_bad, NENT);
-	remount(t);
+	th_remount(t);
 	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
 	assert_int_equal(r.bad_entries, 1);
 	assert_int_equal(r.created_files, 4);
@@ -505,7 +495,7 @@ static void test_logplay_refused_map_leaves_no_file(void **state)
 	struct famfs_logplay_result r;
 
 	populate(t);
-	remount(t);
+	th_remount(t);
 	real_mock = &th_mock_kernel;
 	ops.map_create = refusing_map_create;
 	refuse_name = "c";

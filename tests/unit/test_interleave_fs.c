@@ -217,15 +217,6 @@ static void test_fmap_get(void **state)
 	famfs_kernel = &th_mock_kernel;
 }
 
-static void remount(struct th *t)
-{
-	char cmd[700];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s/.meta'", t->mpt, t->mpt);
-	assert_int_equal(system(cmd), 0);
-	th_mock_reset();
-}
-
 static void test_replay_client(void **state)
 {
 	struct th *t = *state;
@@ -244,7 +235,7 @@ static void test_replay_client(void **state)
 	close(fd);
 	snprintf(p, sizeof(p), "%s/d/s", t->mpt);
 	assert_int_equal(th_mock_lookup_fmap(p, &want), 0);
-	remount(t);
+	th_remount(t);
 	th_become_client(t);
 	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
 	assert_int_equal(r.created_files, 2);
@@ -276,7 +267,7 @@ static void test_replay_conflict(void **state)
 	close(fd);
 	snprintf(p, sizeof(p), "%s/s", t->mpt);
 	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
-	remount(t);
+	th_remount(t);
 	m.iext[0].strips[1].offset += 40 * MiB;
 	fd = open(p, O_RDWR | O_CREAT | O_EXCL, 0600);
 	assert_true(fd >= 0);
@@ -297,7 +288,7 @@ static void test_follow_rounds(void **state)
 	fd = famfs_file_create_layout(&t->fs, "one", 5 * MiB, 0644, 0, 0, &L4);
 	assert_true(fd >= 0);
 	close(fd);
-	remount(t);
+	th_remount(t);
 	lp = famfs_logplay_new(16);
 	assert_non_null(lp);
 	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);

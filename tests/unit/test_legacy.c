@@ -44,15 +44,6 @@ static int get(struct th *t, const char *rel, struct famfs_fmap *m)
 	return rc;
 }
 
-static void remount(struct th *t)
-{
-	char cmd[700];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s/.meta'", t->mpt, t->mpt);
-	assert_int_equal(system(cmd), 0);
-	th_mock_reset();
-}
-
 static void test_probe(void **state)
 {
 	struct th *t = *state;
@@ -230,7 +221,7 @@ static void test_logplay(void **state)
 	fd = famfs_file_create(&t->fs, "two", 3 * MiB, 0644, 0, 0);
 	assert_true(fd >= 0);
 	close(fd);
-	remount(t);
+	th_remount(t);
 	famfs_kernel = &th_mock_kernel_2024;
 	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
 	assert_int_equal(r.created_files, 5);

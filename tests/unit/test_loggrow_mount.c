@@ -18,6 +18,16 @@
 #include "th.h"
 #include "th_loggrow.h"
 
+/* fs's log walked into s, its messages not printed: the walk's return */
+static int walk_quiet(struct famfs_fs *fs, struct seen *s)
+{
+	int rc;
+
+	famfs_quiet = 1;
+	rc = famfs_log_walk(fs, collect, s);
+	famfs_quiet = 0;
+	return rc;
+}
 
 static jmp_buf crash;
 
@@ -169,9 +179,7 @@ static void test_mount_segment_files(void **state)
 					   FAMFS_LOG, ds + 40 * MiB, 4 * MiB), 0);
 	assert_int_not_equal(off, ds + 40 * MiB);
 	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
-	famfs_quiet = 1;
-	assert_int_equal(famfs_log_walk(&fs, collect, &s), 0);
-	famfs_quiet = 0;
+	assert_int_equal(walk_quiet(&fs, &s), 0);
 	assert_int_equal(s.bad, 0);		/* the entry is right */
 	assert_int_equal(fs.nsegs, 1);		/* the file not read */
 	nsaid = 0;
@@ -223,6 +231,17 @@ static void open_client(struct th *t, struct famfs_fs *r)
 	th_write_id(t->hostid, me);
 }
 
+/* A reader (open_client) of 3 entries, then the master's growth by 4 MiB
+ * and, with more, entries up to 6 */
+static void client_then_grow(struct th *t, struct famfs_fs *r, bool more)
+{
+	fill_to(t, 3);
+	open_client(t, r);
+	assert_int_equal(grow(t, 4 * MiB), 0);
+	if (more)
+		fill_to(t, 6);
+}
+
 /* A reader whose copy of the superblock predates the growth (bounce
  * buffers, or a non-coherent CPU's lines): the EXTEND entry it meets
  * needs a bit its copy lacks.  The bit was set before the entry was
@@ -242,9 +261,7 @@ static void test_reader_sb_older_than_growth(void **state)
 		     FAMFS_FEATURE_INCOMPAT_LOG_EXTEND);
 	assert_int_equal(grow(t, 4 * MiB), 0);
 	fill_to(t, 6);
-	famfs_quiet = 1;
-	assert_int_equal(famfs_log_walk(&r, collect, &s), 0);
-	famfs_quiet = 0;
+	assert_int_equal(walk_quiet(&r, &s), 0);
 	assert_int_equal(s.bad, 0);
 	assert_int_equal(s.ext, 1);
 	assert_int_equal(r.nsegs, 2);
@@ -263,17 +280,13 @@ static void test_reader_sb_reread_bad(void **state)
 	uint8_t junk = 0x5a;
 	int fd;
 
-	fill_to(t, 3);
-	open_client(t, &r);
-	assert_int_equal(grow(t, 4 * MiB), 0);
+	client_then_grow(t, &r, false);
 	/* a reserved byte of the superblock on the media: a bad CRC */
 	fd = open(t->img, O_RDWR);
 	assert_true(fd >= 0);
 	assert_int_equal(pwrite(fd, &junk, 1, 200), 1);
 	close(fd);
-	famfs_quiet = 1;
-	famfs_log_walk(&r, collect, &s);
-	famfs_quiet = 0;
+	walk_quiet(&r, &s);
 	assert_int_equal(famfs_sb_check(r.sb, 0, NULL), 0);
 	assert_false(le32toh(r.sb->feature_incompat) &
 		     FAMFS_FEATURE_INCOMPAT_LOG_EXTEND);
@@ -309,10 +322,7 @@ static void test_reader_sb_reread_future(void **state)
 	struct seen s = { 0 };
 	int fd;
 
-	fill_to(t, 3);
-	open_client(t, &r);
-	assert_int_equal(grow(t, 4 * MiB), 0);
-	fill_to(t, 6);
+	client_then_grow(t, &r, true);
 	fd = open(t->img, O_RDWR);
 	assert_true(fd >= 0);
 	assert_int_equal(pread(fd, &sb, sizeof(sb), 0), (ssize_t)sizeof(sb));
@@ -320,9 +330,7 @@ static void test_reader_sb_reread_future(void **state)
 	famfs_sb_set_crc(&sb);
 	assert_int_equal(pwrite(fd, &sb, sizeof(sb), 0), (ssize_t)sizeof(sb));
 	close(fd);
-	famfs_quiet = 1;
-	assert_int_equal(famfs_log_walk(&r, collect, &s), -EPROTONOSUPPORT);
-	famfs_quiet = 0;
+	assert_int_equal(walk_quiet(&r, &s), -EPROTONOSUPPORT);
 	assert_int_equal(s.ext, 0);
 	famfs_fs_close(&r);
 }
@@ -337,16 +345,11 @@ static void test_reader_sb_reread_torn(void **state)
 	struct famfs_fs r;
 	struct seen s = { 0 };
 
-	fill_to(t, 3);
-	open_client(t, &r);
-	assert_int_equal(grow(t, 4 * MiB), 0);
-	fill_to(t, 6);
+	client_then_grow(t, &r, true);
 	torn_sb = r.sbm.addr;
 	torn_left = 1;
 	famfs_refresh_hook = tear_once;
-	famfs_quiet = 1;
-	assert_int_equal(famfs_log_walk(&r, collect, &s), 0);
-	famfs_quiet = 0;
+	assert_int_equal(walk_quiet(&r, &s), 0);
 	famfs_refresh_hook = NULL;
 	assert_int_equal(torn_left, 0);
 	assert_int_equal(s.bad, 0);
@@ -395,9 +398,7 @@ static void test_mount_segment_file_in_use(void **state)
 					   FAMFS_LOG, ds + 40 * MiB, 4 * MiB), 0);
 	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
 	memset(&s, 0, sizeof(s));
-	famfs_quiet = 1;
-	assert_int_equal(famfs_log_walk(&fs, collect, &s), -ENXIO);
-	famfs_quiet = 0;
+	assert_int_equal(walk_quiet(&fs, &s), -ENXIO);
 	assert_int_equal(s.bad, 0);
 	assert_true(s.last < C0);
 	nsaid = 0;

@@ -14,16 +14,6 @@
 
 #include "th.h"
 
-/* A fresh mount: empty directory, the mock forgets every map. */
-static void remount(struct th *t)
-{
-	char cmd[700];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s/.meta'", t->mpt, t->mpt);
-	assert_int_equal(system(cmd), 0);
-	th_mock_reset();
-}
-
 static struct famfs_logplay_result play(struct th *t, bool dry)
 {
 	struct famfs_logplay_result r;
@@ -52,7 +42,7 @@ static void test_replay_creates_all(void **state)
 	struct stat st;
 
 	populate(t);
-	remount(t);
+	th_remount(t);
 	r = play(t, false);
 	assert_int_equal(r.created_files, 2);
 	assert_int_equal(r.created_dirs, 2);
@@ -82,7 +72,7 @@ static void test_idempotent(void **state)
 	r = play(t, false);		/* the master's own mount: all present */
 	assert_int_equal(r.created_files + r.created_dirs, 0);
 	assert_int_equal(r.present, 4);
-	remount(t);
+	th_remount(t);
 	play(t, false);
 	r = play(t, false);
 	assert_int_equal(r.created_files + r.created_dirs, 0);
@@ -96,7 +86,7 @@ static void test_dry_run(void **state)
 	struct famfs_logplay_result r;
 
 	populate(t);
-	remount(t);
+	th_remount(t);
 	r = play(t, true);
 	assert_int_equal(r.created_files, 2);
 	assert_false(th_exists(t, "a", true));
@@ -115,7 +105,7 @@ static void test_map_differs_conflict(void **state)
 	int fd;
 
 	populate(t);
-	remount(t);
+	th_remount(t);
 	snprintf(p, sizeof(p), "%s/f2", t->mpt);
 	fd = open(p, O_RDWR | O_CREAT, 0644);
 	assert_true(fd >= 0);
@@ -138,7 +128,7 @@ static void test_unmapped_file_not_adopted(void **state)
 	char p[700];
 
 	populate(t);
-	remount(t);
+	th_remount(t);
 	th_touch(t, "f2", "");		/* pre-created by someone else */
 	r = play(t, false);
 	assert_int_equal(r.conflicts, 1);
@@ -171,7 +161,7 @@ static void test_eexist_mapped_by_other_kept(void **state)
 	char p[700];
 
 	th_create_ok(&t->fs, "f", 1000);
-	remount(t);
+	th_remount(t);
 	th_mock_before_create = map_it_first;
 	r = play(t, false);
 	assert_int_equal(r.errors, 0);
@@ -203,7 +193,7 @@ static void test_replay_lock_exclusive(void **state)
 	struct famfs_logplay_result r;
 
 	th_create_ok(&t->fs, "f", 1000);
-	remount(t);
+	th_remount(t);
 	other_lock_fd = open(t->img, O_RDONLY);	/* the lock of the dev opening */
 	assert_true(other_lock_fd >= 0);
 	other_lock_rc = 1;
@@ -238,7 +228,7 @@ static void test_owner_set_before_map(void **state)
 	fd = famfs_file_create(&t->fs, "f", 1000, 0640, getuid(), getgid());
 	assert_true(fd >= 0);
 	close(fd);
-	remount(t);
+	th_remount(t);
 	th_mock_before_create = see_owner;
 	r = play(t, false);
 	th_mock_before_create = NULL;
@@ -254,7 +244,7 @@ static void test_corrupt_entry_skipped(void **state)
 
 	populate(t);			/* entries: a, a/b, a/b/f1, f2 */
 	famfs_log_slot(t->fs.log, 2)->fm.mode ^= htole32(1);
-	remount(t);
+	th_remount(t);
 	r = play(t, false);
 	assert_int_equal(r.bad_entries, 1);
 	assert_int_equal(r.created_files, 1);
@@ -269,7 +259,7 @@ static void test_file_where_dir_belongs(void **state)
 	struct famfs_logplay_result r;
 
 	populate(t);
-	remount(t);
+	th_remount(t);
 	th_touch(t, "a", "not a directory");
 	r = play(t, false);
 	assert_true(r.conflicts >= 1);
@@ -297,7 +287,7 @@ static void test_client_readonly(void **state)
 
 	populate(t);
 	th_become_client(t);
-	remount(t);
+	th_remount(t);
 	r = play(t, false);
 	assert_int_equal(r.created_files, 2);
 	snprintf(p, sizeof(p), "%s/f2", t->mpt);
@@ -322,7 +312,7 @@ static void test_clone_readonly(void **state)
 
 	populate(t);				/* the master claims the role */
 	th_become_clone(t);
-	remount(t);
+	th_remount(t);
 	r = play(t, false);
 	assert_int_equal(r.created_files, 2);
 	snprintf(p, sizeof(p), "%s/f2", t->mpt);
@@ -385,7 +375,7 @@ static void test_owner_mode_as_logged(void **state)
 		assert_true(fd >= 0);
 		close(fd);
 	}
-	remount(t);
+	th_remount(t);
 	r = play(t, false);
 	umask(old);
 	assert_int_equal(r.errors, 0);
@@ -481,7 +471,7 @@ static void test_symlink_mid_path_not_followed(void **state)
 	th_create_ok(&t->fs, "d/f1", 1000);
 	assert_int_equal(famfs_mkdir(&t->fs, "d/e", 0755, 0, 0, true), 0);
 	th_create_ok(&t->fs, "d/e/f2", 1000);
-	remount(t);
+	th_remount(t);
 	snprintf(p, sizeof(p), "%s/outside", t->dir);
 	assert_int_equal(mkdir(p, 0755), 0);
 	assert_int_equal(play_linking(t, "d", p, &r, msg, sizeof(msg)), 0);
@@ -516,7 +506,7 @@ static void test_symlink_above_kept_parent(void **state)
 	assert_int_equal(famfs_mkdir(&t->fs, "a/b", 0755, 0, 0, true), 0);
 	th_create_ok(&t->fs, "a/b/f1", 1000);
 	th_create_ok(&t->fs, "a/b/f2", 1000);
-	remount(t);
+	th_remount(t);
 	snprintf(p, sizeof(p), "%s/a.real", t->mpt);
 	assert_int_equal(play_linking(t, "a", p, &r, msg, sizeof(msg)), 0);
 	snprintf(p, sizeof(p), "%s/a.real/b/f2", t->mpt);
@@ -557,7 +547,7 @@ static void test_parent_gone_one_error(void **state)
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, true), 0);
 	th_create_ok(&t->fs, "x", 1000);
 	th_create_ok(&t->fs, "d/f", 1000);
-	remount(t);
+	th_remount(t);
 	snprintf(gone_dir, sizeof(gone_dir), "%s/d", t->mpt);
 	th_mock_before_create = remove_dir;
 	th_stderr_grab();
@@ -583,7 +573,7 @@ static void test_rounds_leak_no_fd(void **state)
 
 	populate(t);
 	th_create_ok(&t->fs, "a/b/f3", 1000);
-	remount(t);
+	th_remount(t);
 	before = th_count_entries("/proc/self/fd");
 	lp = famfs_logplay_new(8);
 	assert_non_null(lp);
@@ -600,7 +590,7 @@ static void test_rounds_leak_no_fd(void **state)
 	famfs_logplay_free(lp);
 	play(t, false);
 	play(t, true);
-	remount(t);
+	th_remount(t);
 	snprintf(mpt, sizeof(mpt), "%s/a.real", t->mpt);
 	play_linking(t, "a", mpt, &r, p, sizeof(p));
 	assert_true(r.errors >= 1);
@@ -627,7 +617,7 @@ static void test_noop_replay_opens_per_entry(void **state)
 		snprintf(rel, sizeof(rel), "d/f%d", i);
 		th_create_ok(&t->fs, rel, 1000);
 	}
-	remount(t);
+	th_remount(t);
 	dirset_opens = 0;
 	r = play(t, false);
 	assert_int_equal(r.created_dirs, 101);

@@ -20,16 +20,6 @@
 
 #include "th.h"
 
-/* a fresh mount: an empty directory, the mock forgets every map */
-static void remount(struct th *t)
-{
-	char cmd[700];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s/.meta'", t->mpt, t->mpt);
-	assert_int_equal(system(cmd), 0);
-	th_mock_reset();
-}
-
 /* path = t->dir/rel */
 static const char *at_dir(struct th *t, const char *rel, char *out, size_t n)
 {
@@ -138,7 +128,7 @@ static void test_replay_dir_swapped_for_link(void **state)
 	char shadow[400], msg[8192], p[800];
 
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0777, 1234, 1234, false), 0);
-	remount(t);
+	th_remount(t);
 	make_victim_file(at_dir(t, "shadow", shadow, sizeof(shadow)), "secret\n");
 	assert_int_equal(play_swapping(t, "d", shadow, 's', &r, msg, sizeof(msg)), 0);
 	same_owner_mode(shadow, 0, 0, 0600,
@@ -159,7 +149,7 @@ static void test_replay_dir_swapped_for_hard_link(void **state)
 	char secret[400], msg[8192];
 
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0777, 1234, 1234, false), 0);
-	remount(t);
+	th_remount(t);
 	make_victim_file(at_mpt(t, "secret", secret, sizeof(secret)), "secret\n");
 	assert_int_equal(play_swapping(t, "d", secret, 'l', &r, msg, sizeof(msg)), 0);
 	same_owner_mode(secret, 0, 0, 0600,
@@ -177,7 +167,7 @@ static void test_replay_dir_swapped_for_other_dir(void **state)
 	char victim[400], moved[400], msg[8192];
 
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0777, 1234, 1234, false), 0);
-	remount(t);
+	th_remount(t);
 	at_mpt(t, "victim", victim, sizeof(victim));
 	assert_int_equal(mkdir(victim, 0700), 0);
 	assert_int_equal(chown(victim, 4321, 4321), 0);

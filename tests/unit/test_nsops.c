@@ -64,17 +64,6 @@ static int setup_v1(void **state)
 	return 0;
 }
 
-static uint64_t off_of(struct th *t, const char *rel)
-{
-	struct famfs_ioc_map m;
-	char p[700];
-
-	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
-	if (th_mock_lookup(p, &m))
-		return 0;
-	return m.ext_list[0].offset;
-}
-
 static void fsck_clean(struct th *t)
 {
 	struct famfs_fsck_result r;
@@ -103,7 +92,7 @@ static void test_rm_file(void **state)
 
 	th_create_nozero(&t->fs, "a", 4 * MiB);
 	th_create_nozero(&t->fs, "b", 1000);
-	a_off = off_of(t, "a");
+	a_off = th_mock_off_or_0(t, "a");
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
 	used = df.used;
 	assert_false(incompat(t) & FAMFS_FEATURE_INCOMPAT_DELETE);
@@ -128,8 +117,8 @@ static void test_rm_file(void **state)
 	assert_int_equal(df.pending_reclaim, 4 * MiB);
 	/* made again: a new file, new memory */
 	th_create_nozero(&t->fs, "a", 4 * MiB);
-	assert_true(off_of(t, "a") != 0);
-	assert_true(off_of(t, "a") != a_off);
+	assert_true(th_mock_off_or_0(t, "a") != 0);
+	assert_true(th_mock_off_or_0(t, "a") != a_off);
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
 	assert_int_equal(df.used, used + 4 * MiB);
 	assert_int_equal(df.files, 2);
@@ -137,7 +126,7 @@ static void test_rm_file(void **state)
 	/* a new process too: no summary hands the deleted memory out */
 	assert_int_equal(th_reopen(t), 0);
 	th_create_nozero(&t->fs, "c", 4 * MiB);
-	assert_true(off_of(t, "c") != a_off);
+	assert_true(th_mock_off_or_0(t, "c") != a_off);
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
 	assert_int_equal(df.pending_reclaim, 4 * MiB);
 	assert_int_equal(remove_c(t), 0);
@@ -210,7 +199,7 @@ static void test_mv_file(void **state)
 	uint64_t a_off;
 
 	th_create_nozero(&t->fs, "a", 100);
-	a_off = off_of(t, "a");
+	a_off = th_mock_off_or_0(t, "a");
 	assert_int_equal(famfs_rename(&t->fs, "a", "b"), 0);
 	assert_true(incompat(t) & FAMFS_FEATURE_INCOMPAT_RENAME);
 	l = walk(t);
@@ -219,7 +208,7 @@ static void test_mv_file(void **state)
 	assert_string_equal(ns.path, "a");
 	assert_string_equal(ns.to, "b");
 	assert_false(th_exists(t, "a", false));
-	assert_int_equal(off_of(t, "b"), a_off);
+	assert_int_equal(th_mock_off_or_0(t, "b"), a_off);
 	/* a is free, b is taken */
 	th_create_nozero(&t->fs, "a", 100);
 	famfs_quiet = 1;
@@ -227,7 +216,7 @@ static void test_mv_file(void **state)
 	/* into a directory, as mv(1) */
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
 	assert_int_equal(famfs_rename(&t->fs, "b", "d"), 0);
-	assert_int_equal(off_of(t, "d/b"), a_off);
+	assert_int_equal(th_mock_off_or_0(t, "d/b"), a_off);
 	fsck_clean(t);
 }
 
@@ -250,7 +239,7 @@ static void test_mv_dir(void **state)
 	assert_false(th_exists(t, "d", true));
 	for (int i = 0; i < 100; i++) {
 		snprintf(rel, sizeof(rel), "e/f%d", i);
-		assert_true(off_of(t, rel) != 0);
+		assert_true(th_mock_off_or_0(t, rel) != 0);
 	}
 	/* judged by the log: d and d/f0 are free, e/f0 is not */
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
@@ -269,9 +258,9 @@ static void test_mv_into_root(void **state)
 
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
 	th_create_nozero(&t->fs, "d/b", 100);
-	off = off_of(t, "d/b");
+	off = th_mock_off_or_0(t, "d/b");
 	assert_int_equal(famfs_rename(&t->fs, "d/b", ""), 0);
-	assert_int_equal(off_of(t, "b"), off);
+	assert_int_equal(th_mock_off_or_0(t, "b"), off);
 	assert_false(th_exists(t, "d/b", false));
 	famfs_quiet = 1;
 	assert_int_equal(famfs_rename(&t->fs, "b", ""), -EINVAL);	/* itself */
@@ -332,7 +321,7 @@ static void test_mv_trailing_slash(void **state)
 	th_create_nozero(&t->fs, "b", 100);
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
 	assert_int_equal(famfs_mkdir(&t->fs, "e", 0755, 0, 0, false), 0);
-	off = off_of(t, "a");
+	off = th_mock_off_or_0(t, "a");
 	n = walk(t).n;
 	famfs_quiet = 1;
 	assert_int_equal(famfs_rename(&t->fs, "a", "nob/"), -ENOTDIR);
@@ -345,7 +334,7 @@ static void test_mv_trailing_slash(void **state)
 	famfs_quiet = 0;
 	/* into a directory of the log; a directory renamed, slashes or not */
 	assert_int_equal(famfs_rename(&t->fs, "a", "d/"), 0);
-	assert_int_equal(off_of(t, "d/a"), off);
+	assert_int_equal(th_mock_off_or_0(t, "d/a"), off);
 	assert_int_equal(famfs_rename(&t->fs, "e/", "f/"), 0);
 	assert_true(th_exists(t, "f", true));
 	assert_false(th_exists(t, "e", true));
@@ -628,7 +617,7 @@ static void test_log_grows(void **state)
 	assert_int_equal(famfs_rename(&t->fs, "a", a), 0);
 	assert_int_equal(famfs_rename(&t->fs, a, b), 0);
 	assert_true(famfs_log_cap(&t->fs) > cap);
-	assert_true(off_of(t, b) != 0);
+	assert_true(th_mock_off_or_0(t, b) != 0);
 	fsck_clean(t);
 	th_free(t);
 }

@@ -51,31 +51,6 @@ static int setup_big(void **state)
 	return 0;
 }
 
-static uint64_t app(struct th *t, struct famfs_log_entry *e)
-{
-	uint64_t idx = famfs_log_next(t->fs.log);
-
-	assert_int_equal(famfs_log_append(&t->fs, e), 0);
-	return idx;
-}
-
-static uint64_t del(struct th *t, uint64_t obj, unsigned kind, const char *p)
-{
-	struct famfs_log_entry e;
-
-	assert_int_equal(famfs_entry_build_delete(&e, obj, kind, p), 0);
-	return app(t, &e);
-}
-
-static uint64_t ren(struct th *t, uint64_t obj, unsigned kind, const char *a,
-		    const char *b)
-{
-	struct famfs_log_entry e;
-
-	assert_int_equal(famfs_entry_build_rename(&e, obj, kind, a, b), 0);
-	return app(t, &e);
-}
-
 static uint64_t attr(struct th *t, uint64_t obj, unsigned kind, const char *p,
 		     uint32_t valid, uint32_t mode, uint32_t uid)
 {
@@ -83,17 +58,7 @@ static uint64_t attr(struct th *t, uint64_t obj, unsigned kind, const char *p,
 
 	assert_int_equal(famfs_entry_build_setattr(&e, obj, kind, p, valid, mode,
 						   uid, 0), 0);
-	return app(t, &e);
-}
-
-/* A fresh mount: empty directory, the mock forgets every map. */
-static void remount(struct th *t)
-{
-	char cmd[700];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s/.meta'", t->mpt, t->mpt);
-	assert_int_equal(system(cmd), 0);
-	th_mock_reset();
+	return th_app(t, &e);
 }
 
 static struct famfs_logplay_result play(struct th *t)
@@ -110,18 +75,6 @@ static void more(struct th *t, struct famfs_logplay *lp,
 	memset(r, 0, sizeof(*r));
 	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, r, NULL, NULL), 0);
 	assert_int_equal(famfs_logplay_next(lp), famfs_log_next(t->fs.log));
-}
-
-/* the offset of rel's first extent (0: no map, or not there) */
-static uint64_t at(struct th *t, const char *rel)
-{
-	struct famfs_ioc_map m;
-	char p[700];
-
-	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
-	if (th_mock_lookup(p, &m))
-		return 0;
-	return m.ext_list[0].offset;
 }
 
 static unsigned mode_of(struct th *t, const char *rel)
@@ -156,12 +109,12 @@ static void test_delete_then_create(void **state)
 	uint64_t a;
 
 	/* a follower's rounds, each entry as it comes */
-	remount(t);
+	th_remount(t);
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 	more(t, lp, &r);
 	assert_int_equal(r.created_files, 1);
-	assert_int_equal(at(t, "a"), 24 * MiB);
-	del(t, a, F, "a");
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	th_del(t, a, F, "a");
 	more(t, lp, &r);
 	assert_int_equal(r.removed, 1);
 	clean(&r);
@@ -170,17 +123,17 @@ static void test_delete_then_create(void **state)
 	more(t, lp, &r);
 	assert_int_equal(r.created_files, 1);
 	clean(&r);
-	assert_int_equal(at(t, "a"), 28 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "a"), 28 * MiB);
 	famfs_logplay_free(lp);
 	fsck_clean(t);
 
 	/* a fresh mount: the deleted file is never made */
-	remount(t);
+	th_remount(t);
 	r = play(t);
 	assert_int_equal(r.created_files, 1);
 	assert_int_equal(r.removed, 0);
 	clean(&r);
-	assert_int_equal(at(t, "a"), 28 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "a"), 28 * MiB);
 	/* again: nothing to do */
 	r = play(t);
 	assert_int_equal(r.present, 1);
@@ -199,9 +152,9 @@ static void test_skipped_delete_not_replayed(void **state)
 	struct famfs_logplay_result r = { 0 };
 	uint64_t a, d;
 
-	remount(t);
+	th_remount(t);
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	d = del(t, a, F, "a");
+	d = th_del(t, a, F, "a");
 	th_append_file(t, "b", 28 * MiB, 2 * MiB, 100);
 	{
 		uint8_t *p = (uint8_t *)famfs_log_slot(t->fs.log, d);
@@ -276,14 +229,14 @@ static void test_lagging_round_ahead_delete(void **state)
 	uint64_t a, d;
 	int n;
 
-	remount(t);
+	th_remount(t);
 	th_append_file(t, "z", 20 * MiB, 2 * MiB, 100);
 	to_client(t);
 	more(t, lp, &r);		/* the follower's first round */
-	assert_int_equal(at(t, "z"), 20 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "z"), 20 * MiB);
 	to_master(t);
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	d = del(t, a, F, "a");
+	d = th_del(t, a, F, "a");
 	to_client(t);
 	r = play(t);			/* famfs logplay: never makes a */
 	clean(&r);
@@ -297,7 +250,7 @@ static void test_lagging_round_ahead_delete(void **state)
 	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, stop_after, &n), 0);
 	if (th_exists(t, "a", false))
 		fail_msg("a made by the lagging round at %llu (g's memory)",
-			 (unsigned long long)at(t, "a"));
+			 (unsigned long long)th_mock_off_or_0(t, "a"));
 	assert_int_equal(famfs_logplay_next(lp), d);
 	assert_int_equal(r.created_files, 0);
 	clean(&r);
@@ -305,7 +258,7 @@ static void test_lagging_round_ahead_delete(void **state)
 	more(t, lp, &r);
 	clean(&r);
 	assert_false(th_exists(t, "a", false));
-	assert_int_equal(at(t, "g"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "g"), 24 * MiB);
 	famfs_logplay_free(lp);
 }
 
@@ -322,13 +275,13 @@ static void test_lagging_master_round_ahead_delete(void **state)
 	uint64_t a;
 	int n;
 
-	remount(t);
+	th_remount(t);
 	th_append_file(t, "z", 20 * MiB, 2 * MiB, 100);
 	more(t, lp, &r);
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	ren(t, a, F, "a", "b");
+	th_ren(t, a, F, "a", "b");
 	attr(t, a, F, "b", FAMFS_SETATTR_MODE, 0600, 0);
-	del(t, a, F, "b");
+	th_del(t, a, F, "b");
 	th_append_file(t, "g", 24 * MiB, 2 * MiB, 100);
 	n = 1;
 	memset(&r, 0, sizeof(r));
@@ -345,7 +298,7 @@ static void test_lagging_master_round_ahead_delete(void **state)
 	clean(&r);
 	assert_false(th_exists(t, "a", false));
 	assert_false(th_exists(t, "b", false));
-	assert_int_equal(at(t, "g"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "g"), 24 * MiB);
 	famfs_logplay_free(lp);
 }
 
@@ -363,11 +316,11 @@ static void test_round_stops_at_unverified(void **state)
 	uint64_t a, d;
 	uint8_t *p;
 
-	remount(t);
+	th_remount(t);
 	th_append_file(t, "z", 20 * MiB, 2 * MiB, 100);
 	more(t, lp, &r);
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	d = del(t, a, F, "a");
+	d = th_del(t, a, F, "a");
 	th_append_file(t, "b", 28 * MiB, 2 * MiB, 100);
 	p = (uint8_t *)famfs_log_slot(t->fs.log, d);
 	p[60] ^= 1;	/* the DELETE's path (v1: at 32 + 24) */
@@ -390,7 +343,7 @@ static void test_round_stops_at_unverified(void **state)
 	more(t, lp, &r);
 	clean(&r);
 	assert_false(th_exists(t, "a", false));
-	assert_int_equal(at(t, "b"), 28 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "b"), 28 * MiB);
 	famfs_logplay_free(lp);
 }
 
@@ -402,16 +355,16 @@ static void test_delete_then_create_replay_behind(void **state)
 	struct famfs_logplay_result r;
 	uint64_t a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 
-	remount(t);
+	th_remount(t);
 	r = play(t);
-	assert_int_equal(at(t, "a"), 24 * MiB);
-	del(t, a, F, "a");
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	th_del(t, a, F, "a");
 	th_append_file(t, "a", 28 * MiB, 2 * MiB, 100);
 	r = play(t);
 	assert_int_equal(r.removed, 1);
 	assert_int_equal(r.created_files, 1);
 	clean(&r);
-	assert_int_equal(at(t, "a"), 28 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "a"), 28 * MiB);
 }
 
 /* ---- a rename chain a -> b -> c ---- */
@@ -423,31 +376,31 @@ static void test_rename_chain(void **state)
 
 	uint64_t a;
 
-	remount(t);
+	th_remount(t);
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 	more(t, lp, &r);
-	ren(t, a, F, "a", "b");
+	th_ren(t, a, F, "a", "b");
 	more(t, lp, &r);
 	assert_int_equal(r.moved, 1);
 	clean(&r);
-	assert_int_equal(at(t, "b"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "b"), 24 * MiB);
 	assert_false(th_exists(t, "a", false));
-	ren(t, a, F, "b", "c");
+	th_ren(t, a, F, "b", "c");
 	more(t, lp, &r);
 	assert_int_equal(r.moved, 1);
 	clean(&r);
-	assert_int_equal(at(t, "c"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "c"), 24 * MiB);
 	assert_false(th_exists(t, "b", false));
 	famfs_logplay_free(lp);
 	fsck_clean(t);
 
 	/* fresh: made where it ends */
-	remount(t);
+	th_remount(t);
 	r = play(t);
 	assert_int_equal(r.created_files, 1);
 	assert_int_equal(r.moved, 0);
 	clean(&r);
-	assert_int_equal(at(t, "c"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "c"), 24 * MiB);
 	assert_false(th_exists(t, "a", false));
 	assert_false(th_exists(t, "b", false));
 }
@@ -463,19 +416,19 @@ static void test_rename_chain_replay_behind(void **state)
 
 	th_append_file(t, "d/f", 24 * MiB, 2 * MiB, 100);
 	a = th_append_file(t, "a", 26 * MiB, 2 * MiB, 100);
-	ren(t, a, F, "a", "b");
-	remount(t);
+	th_ren(t, a, F, "a", "b");
+	th_remount(t);
 	r = play(t);
 	clean(&r);
-	assert_int_equal(at(t, "b"), 26 * MiB);
-	ren(t, a, F, "b", "d/c");
-	ren(t, d, D, "d", "e");
-	ren(t, d, D, "e", "g");
+	assert_int_equal(th_mock_off_or_0(t, "b"), 26 * MiB);
+	th_ren(t, a, F, "b", "d/c");
+	th_ren(t, d, D, "d", "e");
+	th_ren(t, d, D, "e", "g");
 	r = play(t);
 	clean(&r);
 	assert_int_equal(r.moved, 2);	/* b to d/c, then d to g */
-	assert_int_equal(at(t, "g/c"), 26 * MiB);
-	assert_int_equal(at(t, "g/f"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "g/c"), 26 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "g/f"), 24 * MiB);
 	assert_false(th_exists(t, "b", false));
 	assert_false(th_exists(t, "d", true));
 	assert_false(th_exists(t, "e", true));
@@ -506,7 +459,7 @@ static void all_there(struct th *t, const char *dir)
 
 	for (unsigned i = 0; i < NF; i++) {
 		snprintf(rel, sizeof(rel), "%s/f%u", dir, i);
-		if (at(t, rel) != 16 * MiB + 2 * MiB * i)
+		if (th_mock_off_or_0(t, rel) != 16 * MiB + 2 * MiB * i)
 			fail_msg("%s: not there with its map", rel);
 	}
 	snprintf(p, sizeof(p), "%s/%s", t->mpt, dir);
@@ -521,10 +474,10 @@ static void test_rename_dir_1000(void **state)
 
 	uint64_t d = thousand(t);
 
-	remount(t);
+	th_remount(t);
 	more(t, lp, &r);
 	assert_int_equal(r.created_files, NF);
-	ren(t, d, D, "d", "e");
+	th_ren(t, d, D, "d", "e");
 	more(t, lp, &r);
 	assert_int_equal(r.moved, 1);		/* one rename: the directory */
 	clean(&r);
@@ -533,7 +486,7 @@ static void test_rename_dir_1000(void **state)
 	famfs_logplay_free(lp);
 	fsck_clean(t);
 	/* fresh */
-	remount(t);
+	th_remount(t);
 	r = play(t);
 	assert_int_equal(r.created_files, NF);
 	clean(&r);
@@ -548,10 +501,10 @@ static void test_rename_dir_1000_replay_behind(void **state)
 
 	uint64_t d = thousand(t);
 
-	remount(t);
+	th_remount(t);
 	r = play(t);
 	assert_int_equal(r.created_files, NF);
-	ren(t, d, D, "d", "e");
+	th_ren(t, d, D, "d", "e");
 	r = play(t);
 	clean(&r);
 	assert_int_equal(r.moved, 1);
@@ -570,12 +523,12 @@ static void test_setattr_after_rename(void **state)
 
 	uint64_t a, d, x;
 
-	remount(t);
+	th_remount(t);
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);	/* 0644 */
 	d = th_append_dir(t, "d");
 	more(t, lp, &r);
 	assert_int_equal(mode_of(t, "a"), 0644);
-	ren(t, a, F, "a", "b");
+	th_ren(t, a, F, "a", "b");
 	attr(t, a, F, "b", FAMFS_SETATTR_MODE, 0600, 0);
 	attr(t, d, D, "d", FAMFS_SETATTR_MODE, 0711, 0);
 	more(t, lp, &r);
@@ -586,13 +539,13 @@ static void test_setattr_after_rename(void **state)
 	assert_int_equal(mode_of(t, "d"), 0711);
 	famfs_logplay_free(lp);
 	/* fresh: made with them */
-	remount(t);
+	th_remount(t);
 	r = play(t);
 	clean(&r);
 	assert_int_equal(mode_of(t, "b"), 0600);
 	assert_int_equal(mode_of(t, "d"), 0711);
 	/* behind: the file here with its old mode gets the new one */
-	remount(t);
+	th_remount(t);
 	x = th_append_file(t, "x", 26 * MiB, 2 * MiB, 100);
 	r = play(t);
 	attr(t, x, F, "x", FAMFS_SETATTR_MODE, 0640, 0);
@@ -602,7 +555,7 @@ static void test_setattr_after_rename(void **state)
 	assert_int_equal(r.changed, 1);
 	/* a client's files keep no write bit */
 	th_become_client(t);
-	remount(t);
+	th_remount(t);
 	r = play(t);
 	clean(&r);
 	assert_int_equal(mode_of(t, "x"), 0440);
@@ -619,11 +572,11 @@ static void test_delete_missing_reported(void **state)
 	uint64_t a, d1, d2, d;
 
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	d1 = del(t, a, F, "x");		/* a path where it is not */
-	d2 = del(t, d1, F, "a");	/* an entry that made nothing: corrupt */
+	d1 = th_del(t, a, F, "x");		/* a path where it is not */
+	d2 = th_del(t, d1, F, "a");	/* an entry that made nothing: corrupt */
 	d = th_append_dir(t, "d");
 	th_append_file(t, "d/f", 26 * MiB, 2 * MiB, 100);
-	del(t, d, D, "d");		/* not empty */
+	th_del(t, d, D, "d");		/* not empty */
 	th_append_file(t, "z", 28 * MiB, 2 * MiB, 100);
 	snprintf(w1, sizeof(w1), "x: log entry %llu (DELETE of entry %llu) not played: nothing is there",
 		 (unsigned long long)d1, (unsigned long long)a);
@@ -631,16 +584,16 @@ static void test_delete_missing_reported(void **state)
 		 (unsigned long long)d2, (unsigned long long)d1);
 	snprintf(w3, sizeof(w3), "log entry %llu: DELETE of entry %llu (x) does not apply",
 		 (unsigned long long)d1, (unsigned long long)a);
-	remount(t);
+	th_remount(t);
 	th_stderr_grab();
 	r = play(t);
 	th_stderr_take(err, sizeof(err));
 	assert_int_equal(r.conflicts, 2);
 	assert_int_equal(r.bad_entries, 1);
 	assert_int_equal(r.errors, 0);
-	assert_int_equal(at(t, "a"), 24 * MiB);
-	assert_int_equal(at(t, "d/f"), 26 * MiB);
-	assert_int_equal(at(t, "z"), 28 * MiB);	/* the rest still plays */
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "d/f"), 26 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "z"), 28 * MiB);	/* the rest still plays */
 	if (!strstr(err, w1) || !strstr(err, w2) || !strstr(err, "not empty"))
 		fail_msg("not said: %s", err);
 	th_stderr_grab();
@@ -650,7 +603,7 @@ static void test_delete_missing_reported(void **state)
 	if (!strstr(err, w3))
 		fail_msg("not said by fsck: %s", err);
 	/* in rounds, the same */
-	remount(t);
+	th_remount(t);
 	{
 		struct famfs_logplay *lp = famfs_logplay_new(8);
 
@@ -674,13 +627,13 @@ static void test_delete_not_the_logged_file(void **state)
 
 	uint64_t a;
 
-	remount(t);
+	th_remount(t);
 	th_touch(t, "a", "someone's own");
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 	famfs_quiet = 1;
 	more(t, lp, &r);
 	assert_int_equal(r.conflicts, 1);	/* not adopted */
-	del(t, a, F, "a");
+	th_del(t, a, F, "a");
 	more(t, lp, &r);
 	assert_int_equal(r.conflicts, 1);
 	assert_int_equal(r.removed, 0);
@@ -699,17 +652,17 @@ static void test_rename_onto_existing_reported(void **state)
 	uint64_t a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 
 	th_append_file(t, "b", 26 * MiB, 2 * MiB, 100);
-	ren(t, a, F, "a", "b");
+	th_ren(t, a, F, "a", "b");
 	th_append_file(t, "z", 28 * MiB, 2 * MiB, 100);
-	remount(t);
+	th_remount(t);
 	th_stderr_grab();
 	r = play(t);
 	th_stderr_take(err, sizeof(err));
 	assert_int_equal(r.conflicts, 1);
 	assert_non_null(strstr(err, "onto an existing path"));
-	assert_int_equal(at(t, "a"), 24 * MiB);
-	assert_int_equal(at(t, "b"), 26 * MiB);
-	assert_int_equal(at(t, "z"), 28 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "b"), 26 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "z"), 28 * MiB);
 	th_stderr_grab();
 	assert_int_equal(famfs_fsck(&t->fs, &f), 0);
 	th_stderr_take(err, sizeof(err));
@@ -717,15 +670,15 @@ static void test_rename_onto_existing_reported(void **state)
 	assert_non_null(strstr(err, "(a to b) does not apply: onto an existing path"));
 	/* onto a path that is here but not in the log: a conflict too; the
 	 * file stays where it was */
-	remount(t);
+	th_remount(t);
 	lp = famfs_logplay_new(8);
 	famfs_quiet = 1;
 	more(t, lp, &r);
 	th_touch(t, "c", "someone's own");
-	ren(t, a, F, "a", "c");
+	th_ren(t, a, F, "a", "c");
 	more(t, lp, &r);
 	assert_int_equal(r.conflicts, 1);
-	assert_int_equal(at(t, "a"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
 	famfs_logplay_free(lp);
 }
 
@@ -742,7 +695,7 @@ static void symlink_not_followed(void **state, bool no_openat2)
 	struct stat st;
 	uint64_t d, f;
 
-	remount(t);
+	th_remount(t);
 	d = th_append_dir(t, "d");
 	f = th_append_file(t, "d/f", 24 * MiB, 2 * MiB, 100);
 	more(t, lp, &r);
@@ -758,8 +711,8 @@ static void symlink_not_followed(void **state, bool no_openat2)
 	assert_int_equal(symlink(out, lnk), 0);
 	dirset_no_openat2 = no_openat2;
 	attr(t, f, F, "d/f", FAMFS_SETATTR_MODE, 0600, 0);
-	ren(t, f, F, "d/f", "g");
-	del(t, f, F, "g");
+	th_ren(t, f, F, "d/f", "g");
+	th_del(t, f, F, "g");
 	(void)d;
 	famfs_quiet = 1;
 	more(t, lp, &r);
@@ -812,23 +765,23 @@ static void test_delete_of_no_object_corrupt(void **state)
 	uint64_t a, d1, d2;
 
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	d1 = del(t, a, F, "a");
+	d1 = th_del(t, a, F, "a");
 	th_append_file(t, "b", 26 * MiB, 2 * MiB, 100);
-	d2 = del(t, d1, F, "b");	/* entry d1 is a DELETE */
+	d2 = th_del(t, d1, F, "b");	/* entry d1 is a DELETE */
 	th_append_file(t, "z", 28 * MiB, 2 * MiB, 100);
 	snprintf(w, sizeof(w), "log entry %llu skipped: a corrupt DELETE entry: it names entry %llu, a DELETE",
 		 (unsigned long long)d2, (unsigned long long)d1);
-	remount(t);
+	th_remount(t);
 	th_stderr_grab();
 	r = play(t);
 	th_stderr_take(err, sizeof(err));
 	assert_int_equal(r.bad_entries, 1);
 	assert_int_equal(r.conflicts + r.errors, 0);
-	assert_int_equal(at(t, "b"), 26 * MiB);
-	assert_int_equal(at(t, "z"), 28 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "b"), 26 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "z"), 28 * MiB);
 	if (!strstr(err, w))
 		fail_msg("not said: %s", err);
-	remount(t);
+	th_remount(t);
 	lp = famfs_logplay_new(8);
 	memset(&r, 0, sizeof(r));
 	famfs_quiet = 1;
@@ -837,7 +790,7 @@ static void test_delete_of_no_object_corrupt(void **state)
 	famfs_logplay_free(lp);
 	assert_int_equal(r.bad_entries, 1);
 	assert_int_equal(r.conflicts + r.errors, 0);
-	assert_int_equal(at(t, "b"), 26 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "b"), 26 * MiB);
 	th_stderr_grab();
 	assert_int_equal(famfs_fsck(&t->fs, &f), 0);
 	th_stderr_take(err, sizeof(err));
@@ -863,11 +816,11 @@ static void test_round_stops_at_foreign_entry(void **state)
 	struct famfs_log_entry *p;
 	uint64_t a, d;
 
-	remount(t);
+	th_remount(t);
 	th_append_file(t, "z", 20 * MiB, 2 * MiB, 100);
 	more(t, lp, &r);
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	d = del(t, a, F, "a");
+	d = th_del(t, a, F, "a");
 	p = famfs_log_slot(t->fs.log, d);
 	p->fs_uuid[0] ^= 0xff;
 	famfs_entry_set_crc(p);

@@ -97,37 +97,35 @@
  * zero them).  Claim, hand-over and takeover: docs/master.md.
  *
  * Compact log (issue 17; INCOMPAT_COMPACT_LOG; mkfs makes it unless told
- * --log-format=v1): the log header is struct famfs_log_header as in v1, in
- * the first 1 KiB, with entry_size = FAMFS_CLOG_SLOT (256) and capacity =
- * FAMFS_CLOG_CAPACITY(log_len) slots.  Slot i is the 256 bytes at log
- * offset 1 KiB + 256 * i (i = 0.. after the header).  An entry takes
- * nslots (1..FAMFS_CLOG_MAX_SLOTS) consecutive slots: struct
- * famfs_clog_hdr (16 bytes), a body, zero up to nslots * 256 bytes.  Its
- * seq is the number of its first slot; next_index is the first free slot
- * (an append of k slots at i advances it from i to i + k, with the same
- * two flushes as v1); an entry never crosses the end of the log.  Its crc
- * is crc32 over (fs_uuid, the nslots * 256 bytes with crc = 0) -- zlib:
- * crc32(crc32(0, fs_uuid, 16), entry, nslots * 256) -- so an entry of an
- * earlier file system on the same memory fails its CRC although the entry
- * does not store the uuid.
- *   FILE and MKDIR body: struct famfs_clog_fmeta (32 bytes: size, ctime,
- * mode, uid, gid, extent_type, nextents, path_len), then nextents x struct
- * famfs_clog_ext (simple extents, in file order), or for an interleaved
- * file a struct famfs_clog_ilv (chunk size) and nextents = nstrips x
- * famfs_clog_ext (the strips: all of one length), then the path: path_len
- * (1..FAMFS_LOG_PATH_MAX - 1) bytes and a NUL.  A compact extent is 16
- * bytes: offset (bytes, 2 MiB aligned), length in 2 MiB units (le32),
- * devindex (u8): 0, the primary device; another one only with
- * INCOMPAT_MULTIDEV and a DEVADD earlier in the log (below) -- else the
- * entry is unparseable (R2, R3).  A file with a path under 100 bytes and 1-2
- * extents takes one slot (16 + 32 + 32 + 101 <= 256): a quarter of a v1
- * entry, so the default 8 MiB log holds 32,764 such files (v1: 8,191);
- * the largest entry (16 extents or strips, a 511-byte path) takes 4.
- * Semantics are those of v1: a compact entry decodes to exactly the v1
- * entry it stands for (what v1 could not say, it cannot say either) and
- * is checked by the same rules.  A committed slot whose header does not
- * verify (torn, CRC, seq) is one corrupt entry together with the slots up
- * to the next one that starts a verifying entry (R3: the master then
+ * --log-format=v1): the log header is struct famfs_log_header as in v1, in the
+ * first 1 KiB, with entry_size = FAMFS_CLOG_SLOT (256) and capacity =
+ * FAMFS_CLOG_CAPACITY(log_len) slots.  Slot i is the 256 bytes at log offset 1
+ * KiB + 256 * i (i = 0.. after the header).  An entry takes nslots
+ * (1..FAMFS_CLOG_MAX_SLOTS) consecutive slots: struct famfs_clog_hdr (16
+ * bytes), a body, zero up to nslots * 256 bytes.  Its seq is the number of its
+ * first slot; next_index is the first free slot (an append of k slots at i
+ * advances it from i to i + k, with the same two flushes as v1); an entry
+ * never crosses the end of the log.  Its crc is crc32 over (fs_uuid, the
+ * nslots * 256 bytes with crc = 0) -- zlib: crc32(crc32(0, fs_uuid, 16),
+ * entry, nslots * 256) -- so an entry of an earlier file system on the same
+ * memory fails its CRC although the entry does not store the uuid.
+ *   FILE and MKDIR body: struct famfs_clog_fmeta (32 bytes: size, ctime, mode,
+ * uid, gid, extent_type, nextents, path_len), then nextents x struct
+ * famfs_clog_ext (simple extents, in file order), or for an interleaved file a
+ * struct famfs_clog_ilv (chunk size) and nextents = nstrips x famfs_clog_ext
+ * (the strips: all of one length), then the path: path_len
+ * (1..FAMFS_LOG_PATH_MAX - 1) bytes and a NUL.  A compact extent is 16 bytes:
+ * offset (bytes, 2 MiB aligned), length in 2 MiB units (le32), devindex (u8):
+ * 0, the primary device; another one only with INCOMPAT_MULTIDEV and a DEVADD
+ * earlier in the log (below) -- else the entry is unparseable (R2, R3).  A
+ * file with a path under 100 bytes and 1-2 extents takes one slot (16 + 32 +
+ * 32 + 101 <= 256): a quarter of a v1 entry, so the default 8 MiB log holds
+ * 32,764 such files (v1: 8,191); the largest entry (16 extents or strips, a
+ * 511-byte path) takes 4.  Semantics are those of v1: a compact entry decodes
+ * to exactly the v1 entry it stands for (what v1 could not say, it cannot say
+ * either) and is checked by the same rules.  A committed slot whose header
+ * does not verify (torn, CRC, seq) is one corrupt entry together with the
+ * slots up to the next one that starts a verifying entry (R3: the master then
  * refuses to allocate).
  *   R4 for a compact log is bounded: readers scan the slots past
  * next_index only until FAMFS_CLOG_SCAN consecutive slots (256 KiB) hold
@@ -135,42 +133,39 @@
  * to back, so a damaged next_index leaves a run of valid entries starting
  * at it, which the scan follows whole; a huge empty log costs at most
  * FAMFS_CLOG_SCAN slot headers.  (v1 logs keep the full scan.)
- *   Log growth (INCOMPAT_LOG_EXTEND, compact logs only): the master
- * grows the log online into free data memory of device 0.  The log is
- * then the concatenation of segments in one slot numbering: segment 0 is
- * the log mkfs made (slots 0..C0-1, C0 = header capacity), segment k >= 1
- * holds the next len_k / 256 slots, in the order of k.  next_index in
- * segment 0's header stays the single commit point, capacity in it stays
- * C0.  Segment k is added by an EXTEND entry (type FAMFS_LOG_EXTEND, one
- * slot, body struct famfs_clog_extend: offset and len of the segment,
- * 2 MiB aligned, in the data area, overlapping neither the log nor an
- * earlier segment; segment == k; at most FAMFS_LOG_MAX_SEGS segments and
- * FAMFS_LOG_TOTAL_MAX bytes in all).  An EXTEND entry for k is committed
- * before any slot of segment k is written, so a reader that walks the log
- * in order knows a segment before it reaches it; an entry may span a
- * segment boundary (its slots are gathered slot by slot).  A segment's
- * memory is owned by the log (R3: the allocator keeps it used) from the
- * moment its EXTEND entry verifies, also as R4's uncommitted entry at
- * next_index.  An EXTEND entry whose bit is clear, or with a wrong
- * segment number, an overlap or a range out of bounds, is corrupt (R2,
- * R3: if its range is aligned and in the data area it stays owned).
- *   The master's growth (under the log lock: bit, free range, zeroed
- * and flushed, EXTEND appended, .meta/.logK.new renamed) and what a crash
- * at each step leaves: docs/format.md.  A .meta/.logK that maps other
- * memory than its EXTEND entry says is not read through (the entry is not
- * corrupt).
- * A segment a reader cannot map (its EXTEND entry corrupt, its .meta/.logK
- * unusable) makes its slots and every later one unreadable there: reported
- * as a corrupt entry at its first slot (fsck, replay), not fatal; the
- * master allocates nothing meanwhile (R3).  Appends other than EXTEND
- * never take the last slot of the log, so a full log can always record
- * its growth.  Every host maps segment k through its own .meta/.logK,
- * created (MAP_CREATE, type FAMFS_LOG, the mode of .meta/.log) when its
- * replay or follower meets the EXTEND entry; the bounded R4 scan
- * (FAMFS_CLOG_SCAN) and the torn-append rules apply across segments.
- * mkfs zeroes only the first 2 MiB of the log (header, R4 window): slots
- * past next_index of an earlier file system never verify, their CRC being
- * seeded with its fs uuid, so a 1 GiB log costs a small file system
+ *   Log growth (INCOMPAT_LOG_EXTEND, compact logs only): the master grows the
+ * log online into free data memory of device 0.  The log is then the
+ * concatenation of segments in one slot numbering: segment 0 is the log mkfs
+ * made (slots 0..C0-1, C0 = header capacity), segment k >= 1 holds the next
+ * len_k / 256 slots, in the order of k.  next_index in segment 0's header
+ * stays the single commit point, capacity in it stays C0.  Segment k is added
+ * by an EXTEND entry (type FAMFS_LOG_EXTEND, one slot, body struct
+ * famfs_clog_extend: offset and len of the segment, 2 MiB aligned, in the data
+ * area, overlapping neither the log nor an earlier segment; segment == k; at
+ * most FAMFS_LOG_MAX_SEGS segments and FAMFS_LOG_TOTAL_MAX bytes in all).  An
+ * EXTEND entry for k is committed before any slot of segment k is written, so
+ * a reader that walks the log in order knows a segment before it reaches it;
+ * an entry may span a segment boundary (its slots are gathered slot by
+ * slot).  A segment's memory is owned by the log (R3: the allocator keeps it
+ * used) from the moment its EXTEND entry verifies, also as R4's uncommitted
+ * entry at next_index.  An EXTEND entry whose bit is clear, or with a wrong
+ * segment number, an overlap or a range out of bounds, is corrupt (R2, R3: if
+ * its range is aligned and in the data area it stays owned).
+ *   The master's growth (under the log lock: bit, free range, zeroed and
+ * flushed, EXTEND appended, .meta/.logK.new renamed) and what a crash at each
+ * step leaves: docs/format.md.  A .meta/.logK that maps other memory than its
+ * EXTEND entry says is not read through (the entry is not corrupt).  A segment
+ * a reader cannot map (its EXTEND entry corrupt, its .meta/.logK unusable)
+ * makes its slots and every later one unreadable there: reported as a corrupt
+ * entry at its first slot (fsck, replay), not fatal; the master allocates
+ * nothing meanwhile (R3).  Appends other than EXTEND never take the last slot
+ * of the log, so a full log can always record its growth.  Every host maps
+ * segment k through its own .meta/.logK, created (MAP_CREATE, type FAMFS_LOG,
+ * the mode of .meta/.log) when its replay or follower meets the EXTEND entry;
+ * the bounded R4 scan (FAMFS_CLOG_SCAN) and the torn-append rules apply across
+ * segments.  mkfs zeroes only the first 2 MiB of the log (header, R4 window):
+ * slots past next_index of an earlier file system never verify, their CRC
+ * being seeded with its fs uuid, so a 1 GiB log costs a small file system
  * nothing more than an 8 MiB one.
  *
  * Several devices (issue 16; INCOMPAT_MULTIDEV): the primary holds the

@@ -24,10 +24,10 @@
  * mapper get SIGBUS at that page, the neighbour's mapper gets none.
  *
  * module_poison MPT unpublished (on a fresh noncoherent mount, device 690M..
- * 692M, 694M..696M and 700M..702M, famfs_stall_cache.ko loaded): a memory
+ * 692M, 694M..696M and 700M..702M, famfs_stall.ko loaded): a memory
  * failure in the memory of a map that MAP_CREATE has put in the extent tree
  * but not published (held in its cache drop, FAMFS_IOC_MAP_INVALIDATE, by
- * famfs_stall_cache.ko), and that it then does not publish (the failure
+ * famfs_stall.ko), and that it then does not publish (the failure
  * makes it fail with EIO): the file never had those bytes, so the failure
  * must not be reported as, or killed through, that file's bytes.  The
  * suite checks the log; this says the file's inode number and checks
@@ -267,7 +267,7 @@ static int shared(const char *mpt)
 	return t_failed;
 }
 
-#define STALL_P "/sys/module/famfs_stall_cache/parameters/"
+#define STALL_P "/sys/module/famfs_stall/parameters/"
 
 static int param_put(const char *name, const char *val)
 {
@@ -334,7 +334,7 @@ static int unpublished(const char *mpt)
 	m = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, 4 * MiB, 2, d);
 	m.flags = FAMFS_IOC_MAP_INVALIDATE;
 	if (!t_true("unpublished-armed", param_put(STALL_P "armed", "1"),
-		    "cannot arm famfs_stall_cache.ko"))
+		    "cannot arm famfs_stall.ko"))
 		return t_failed;
 	pid = fork();
 	if (pid < 0)

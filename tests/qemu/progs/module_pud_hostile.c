@@ -29,7 +29,7 @@
  *   mixmap  a GiB mapped whole and in 2 MiB pages by two VMAs at once,
  *           its first page full of words that look like page-table
  *           entries; msync and syncfs of the DAX entry: no oops
- *   holdrace  a thread's PUD fault held by famfs_stall_pud.ko before its
+ *   holdrace  a thread's PUD fault held by famfs_stall.ko before its
  *           insert while the suite removes the device, then in the zap of
  *           its own GiB (it found the mount failed); once the removal has
  *           returned, a load through the mapping must raise SIGBUS (the
@@ -353,7 +353,7 @@ static void hr_post(const char *dir, const char *name)
 
 /*
  * holdrace: a 1 GiB file at device 3G mapped whole; a thread loads from it
- * (a PUD fault, which famfs_stall_pud.ko holds), then $PUD_HOLD/ready.  Once
+ * (a PUD fault, which famfs_stall.ko holds), then $PUD_HOLD/ready.  Once
  * $PUD_HOLD/go appears (the suite removed the device and its removal
  * returned), a load of another page of the GiB must raise SIGBUS, then
  * $PUD_HOLD/read; the thread's fault ends in SIGBUS too.

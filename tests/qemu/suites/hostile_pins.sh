@@ -451,7 +451,7 @@ if [ -n "$punplug" ] && [ -b "$PDEV" ]; then
 	blocked window-umount-waits $UM umount
 	kill -9 $UM
 	gone_within window-umount-killed $UM "a SIGKILLed umount waiting for a page in a pipe still blocks"
-	if insmod "$STALL"; then
+	if insmod "$STALL" target=get_dev_pagemap; then
 		sh -c "$punplug" & UP=$!
 		_n=0
 		while [ "$(cat $STALLED)" -lt 1 ] && [ $_n -lt 100 ]; do

@@ -1,6 +1,6 @@
 # profiles: pmem nvdimm
 # timeout: 180
-# kmod: famfs_stall_cache
+# kmod: famfs_stall
 # famfs.ko, memory failure (progs/module_poison.c): MADV_HWPOISON on a mapped
 # page fails the whole mount (SIGBUS, EIO), one log line says so, unmount
 # still works and a new mount of the device is healthy; small files sharing
@@ -72,13 +72,14 @@ else
 fi
 
 # A memory failure in the memory of a map in the extent tree that MAP_CREATE
-# has not published yet (famfs_stall_cache.ko holds it in its cache drop,
+# has not published yet (famfs_stall.ko holds it in its cache drop,
 # FAMFS_IOC_MAP_INVALIDATE on a noncoherent mount) and then does not publish
 # (EIO): famfs_kill_range() must not report or kill it as bytes of that file.
-STALLC=$FAMFS_SRC/tests/qemu/kmod/famfs_stall_cache.ko
+STALLC=$FAMFS_SRC/tests/qemu/kmod/famfs_stall.ko
 if ! mount -t famfs -o noncoherent "$FAMFS_DEV" $MPT; then
 	t_fail mount-for-unpublished "mount -t famfs -o noncoherent failed"
-elif ! insmod "$STALLC"; then
+elif ! insmod "$STALLC" target=dax_direct_access path=famfs_cache_fmap \
+	armed=0 once=1; then
 	t_fail unpublished-stall-load "insmod $STALLC failed"
 	umount $MPT
 else
@@ -92,7 +93,7 @@ else
 		t_eq unpublished-failure-logged 1 "$(echo "$log" | grep -c 'famfs (.*): memory failure at device bytes')"
 		t_eq unpublished-not-attributed 0 "$(echo "$log" | grep -c "hits inode ${ino:-none},")"
 	fi
-	echo 1 > /sys/module/famfs_stall_cache/parameters/go
+	echo 1 > /sys/module/famfs_stall/parameters/go
 	t_ok umount-after-unpublished umount $MPT
-	t_ok unpublished-stall-unload rmmod famfs_stall_cache
+	t_ok unpublished-stall-unload rmmod famfs_stall
 fi

@@ -1,6 +1,6 @@
 # profiles: nvdimm-1g
 # timeout: 400
-# kmod: famfs_stall_pud
+# kmod: famfs_stall
 # 1 GiB (PUD) mappings of famfs files (issue 31; progs/module_pud.c says what
 # each test does).  First the harness: the guest CPU must offer 1 GiB pages
 # (pdpe1gb) and the namespace must be 1 GiB-aligned, else FAIL (no silent
@@ -374,14 +374,14 @@ else
 	t_fail mount-for-removal "$_o"
 fi
 
-# A PUD fault racing the removal: famfs_stall_pud.ko holds a thread's
+# A PUD fault racing the removal: famfs_stall.ko holds a thread's
 # fault just before its insert (it has seen the mount alive) while nd_pmem
 # is unbound, then in the zap of its own GiB (it found the mount failed
 # after inserting).  The removal must not return while that entry is
 # still mapped: once it has, a load through the mapping is a SIGBUS.
-# sp_count NAME N: /sys/module/famfs_stall_pud/parameters/NAME reaches N
+# sp_count NAME N: /sys/module/famfs_stall/parameters/NAME reaches N
 # within 10 s.
-SP=/sys/module/famfs_stall_pud/parameters
+SP=/sys/module/famfs_stall/parameters
 sp_count() {
 	_n=0
 	while [ "$(cat $SP/$1 2>/dev/null || echo 0)" -lt "$2" ]; do
@@ -389,10 +389,11 @@ sp_count() {
 		sleep 0.1; _n=$((_n + 1))
 	done
 }
-STALLP=$FAMFS_SRC/tests/qemu/kmod/famfs_stall_pud.ko
+STALLP=$FAMFS_SRC/tests/qemu/kmod/famfs_stall.ko
 if ! _o=$(mount -t famfs "$FAMFS_DEV" $MPT 2>&1); then
 	t_fail mount-holdrace "$_o"
-elif ! insmod "$STALLP"; then
+elif ! insmod "$STALLP" target=vmf_insert_pfn_pud_prot \
+	target2=unmap_mapping_range caller2=famfs_pud_insert,famfs_pud_fault; then
 	t_fail holdrace-stall "cannot load $STALLP: $(dmesg | tail -n 2 | tr '\n' '|')"
 	umount $MPT
 else
@@ -402,7 +403,7 @@ else
 	klog_mark
 	bg_prog module_pud_hostile $MPT "$FAMFS_DEV" holdrace
 	wait_for /tmp/pud-r/ready 60
-	t_ok holdrace-insert-held sp_count stalled_insert 1
+	t_ok holdrace-insert-held sp_count stalled 1
 	nd=$(basename "$(readlink -f /sys/block/${FAMFS_DEV#/dev/}/device)")
 	(echo $nd > /sys/bus/nd/drivers/nd_pmem/unbind; touch /tmp/pud-r/unbound) &
 	_n=0
@@ -411,22 +412,22 @@ else
 		sleep 0.1; _n=$((_n + 1))
 	done
 	t_klog holdrace-removal-started 'famfs (.*): the device is going away'
-	echo 1 > $SP/go_insert
-	t_ok holdrace-own-zap-held sp_count stalled_zap 1
+	echo 1 > $SP/go
+	t_ok holdrace-own-zap-held sp_count stalled2 1
 	if wait_for /tmp/pud-r/unbound 15; then
 		t_fail holdrace-removal-waits-for-fault "the removal of $nd returned while a PUD fault still had its entry mapped"
 		touch /tmp/pud-r/go
 		wait_for /tmp/pud-r/read 10
-		echo 1 > $SP/go_zap
+		echo 1 > $SP/go2
 	else
 		t_pass holdrace-removal-waits-for-fault
-		echo 1 > $SP/go_zap
+		echo 1 > $SP/go2
 		t_ok holdrace-removal-returns wait_for /tmp/pud-r/unbound 60
 		touch /tmp/pud-r/go
 	fi
 	bg_verdict module_pud_hostile
 	t_ok holdrace-umount umount $MPT
-	t_ok holdrace-stall-unload rmmod famfs_stall_pud
+	t_ok holdrace-stall-unload rmmod famfs_stall
 	t_eq holdrace-no-warnings 0 "$(klog_since | grep -c 'WARNING\|BUG\|Call Trace\|refcount')"
 	t_ok holdrace-rebind sh -c "echo $nd > /sys/bus/nd/drivers/nd_pmem/bind"
 	t_ok holdrace-device-back wait_for "$FAMFS_DEV" 10

@@ -75,6 +75,18 @@ extern unsigned th_slept;
 extern void (*th_during_wait)(unsigned slept);
 int th_teardown(void **state);
 
+/* th_play.c: the replay tests' log building: e appended (its index
+ * returned), a DELETE or a RENAME of object obj (kind FAMFS_LOG_FILE or
+ * _MKDIR) appended; a fresh mount (an empty mpt with .meta, the mock
+ * forgets every map); the offset of rel's first extent (0: no map, or not
+ * there) */
+uint64_t th_app(struct th *t, struct famfs_log_entry *e);
+uint64_t th_del(struct th *t, uint64_t obj, unsigned kind, const char *p);
+uint64_t th_ren(struct th *t, uint64_t obj, unsigned kind, const char *a,
+		const char *b);
+void th_remount(struct th *t);
+uint64_t th_mock_off_or_0(struct th *t, const char *rel);
+
 /* th_entry.c: the entry tests' (no file system) superblock: fs uuid
  * th_uuid_a, master th_uuid_b, 1 GiB with an 8 MiB log, its incompat word
  * incompat, CRCed; an entry sealed as the append does it (seq idx, fs uuid

@@ -412,6 +412,27 @@ struct famfs_summary_stats {
 };
 extern struct famfs_summary_stats famfs_summary_stats;
 
+/* ---- sumpages.c: the small files' page state in the summary (issue 30) - */
+/* One shared unit's record (its pages used, sealed or not) */
+struct famfs_sum_unit;
+/* Write the page state of pa (NULL: none) at off of fd, a CRC seeded with
+ * seed (what names this save) over it, and cut the file after it: 0,
+ * -ENOMEM or -errno (-EIO) */
+int famfs_sumpages_write(int fd, uint64_t off, const uint64_t seed[4],
+			 const struct famfs_pagealloc *pa);
+/* Read it back from fd (size bytes long): at most max records, its CRC
+ * seeded with seed: 0 with *rec (malloc'ed, NULL for none) and *nrec, or
+ * -EBADMSG / -ENOMEM with *why (nothing to free) */
+int famfs_sumpages_read(int fd, uint64_t off, uint64_t size, uint64_t max,
+			const uint64_t seed[4], struct famfs_sum_unit **rec,
+			uint64_t *nrec, const char **why);
+/* The page allocator over bm that the records say (checked: in order,
+ * inside the data area, used in bm, not empty, no unknown flag, a sealed
+ * unit all used): 0 and *out (NULL for no records), or -EBADMSG / -ENOMEM */
+int famfs_sumpages_load(struct famfs_fs *fs, struct famfs_bitmap *bm,
+			const struct famfs_sum_unit *rec, uint64_t nrec,
+			struct famfs_pagealloc **out);
+
 /* ---- hosttab.c: the host table (format revision 3, HOSTS) --------------- */
 /*
  * The table the log's HOSTS entry names (famfs_format.h, "Reclaim across

@@ -55,19 +55,6 @@ struct sum_page {
 	uint32_t crc;
 };
 
-/* The small files' page state (issue 30), after the table: a count and a
- * CRC (struct sum_rec_hdr, rec_crc), then one record per shared unit of
- * device 0, by unit number.  flags: SUM_UNIT_SEALED (a large file's extent
- * or a refused page extent over the unit, famfs_pagealloc_seal_range: all
- * its pages used, for good), no other bit. */
-struct sum_unit {
-	uint64_t unit;
-	uint64_t used[FAMFS_PA_WORDS];
-	uint64_t flags;
-};
-
-#define SUM_UNIT_SEALED	1ULL
-
 struct famfs_summary {
 	int fd;				/* -1: in memory only */
 	struct sum_hdr h;
@@ -126,136 +113,20 @@ static uint32_t hdr_crc(const struct sum_hdr *h, const uint64_t *bits)
 	return crc ? crc : 1;
 }
 
-/* The page state's own CRC, seeded with what names one save of one build
- * (the table's random id, the log index and last entry it covers): the
- * records of an earlier save, or of another summary, do not pass */
-struct sum_rec_hdr {
-	uint64_t nrec;
-	uint32_t crc;
-	uint32_t zero;
-};
 
-static uint32_t rec_crc(const struct sum_hdr *h, uint64_t nrec,
-			const struct sum_unit *rec)
+/* The page state's CRC seed (sumpages.c): what names one save of one
+ * build, the table's random id, the log index and last entry it covers */
+static void rec_seed(const struct sum_hdr *h, uint64_t seed[4])
 {
-	uint64_t seed[4] = { h->file_id, h->next, h->last, h->last_crc };
-	uint32_t crc = famfs_crc32(seed, sizeof(seed));
-
-	crc = famfs_crc32_update(crc, &nrec, sizeof(nrec));
-	return famfs_crc32_update(crc, rec, nrec * sizeof(*rec));
+	seed[0] = h->file_id;
+	seed[1] = h->next;
+	seed[2] = h->last;
+	seed[3] = h->last_crc;
 }
 
 static uint64_t rec_off(const struct sum_hdr *h)
 {
 	return h->table_off + h->npages * SUM_PAGE;
-}
-
-static int unit_cmp(const void *a, const void *b)
-{
-	const struct sum_unit *x = a, *y = b;
-
-	return x->unit < y->unit ? -1 : x->unit > y->unit;
-}
-
-/* the shared units of pa (NULL: none), by unit: *rec (malloc'ed) */
-static int recs_of(const struct famfs_pagealloc *pa, struct sum_unit **rec,
-		   uint64_t *nrec)
-{
-	uint64_t n = 0;
-
-	*rec = NULL;
-	*nrec = 0;
-	if (!pa || !pa->nshared)
-		return 0;
-	*rec = calloc(pa->nshared, sizeof(**rec));
-	if (!*rec)
-		return -ENOMEM;
-	/* live slots: a freed one went back with all its pages free */
-	for (uint32_t i = 0; i < pa->nslots && n < pa->nshared; i++) {
-		if (pa->pu[i].nfree >= FAMFS_UNIT_PAGES)
-			continue;
-		(*rec)[n].unit = pa->pu[i].unit;
-		(*rec)[n].flags = pa->pu[i].sealed ? SUM_UNIT_SEALED : 0;
-		memcpy((*rec)[n++].used, pa->pu[i].used, sizeof(pa->pu[i].used));
-	}
-	qsort(*rec, n, sizeof(**rec), unit_cmp);
-	*nrec = n;
-	return 0;
-}
-
-/* The page allocator over bm the records say (checked: in order, inside
- * the data area, used in bm, not empty, no unknown flag, a sealed unit all
- * used): 0, or -EBADMSG / -ENOMEM */
-static int pages_load(struct famfs_fs *fs, struct famfs_bitmap *bm,
-		      const struct sum_unit *rec, uint64_t nrec,
-		      struct famfs_pagealloc **out)
-{
-	uint64_t first = famfs_data_start(fs->sb) / FAMFS_ALLOC_UNIT;
-	struct famfs_pagealloc *pa;
-	int rc = 0;
-
-	*out = NULL;
-	if (!nrec)
-		return 0;
-	pa = calloc(1, sizeof(*pa));
-	if (!pa)
-		return -ENOMEM;
-	rc = famfs_pagealloc_init(pa, bm, NULL);
-	if (rc) {	/* -EINVAL: unit 0 free, which the bitmap may not say */
-		free(pa);
-		return rc == -ENOMEM ? rc : -EBADMSG;
-	}
-	for (uint64_t r = 0; !rc && r < nrec; r++) {
-		uint64_t u = rec[r].unit;
-		uint32_t i = 0;
-
-		bool sealed = rec[r].flags & SUM_UNIT_SEALED;
-
-		if (u < first || u >= bm->nunits || (r && u <= rec[r - 1].unit) ||
-		    !famfs_bitmap_test(bm, u) ||
-		    famfs_all_zero(rec[r].used, sizeof(rec[r].used)) ||
-		    (rec[r].flags & ~SUM_UNIT_SEALED)) {
-			rc = -EBADMSG;
-			break;
-		}
-		for (unsigned w = 0; sealed && w < FAMFS_PA_WORDS; w++)
-			if (rec[r].used[w] != ~0ULL)
-				rc = -EBADMSG;	/* sealing used them all */
-		if (rc)
-			break;
-		/* the bitmap has the unit used; famfs_pagealloc_mark takes
-		 * only a free unit as a new shared one (else it would be the
-		 * log's or a large file's), and uses it again itself */
-		famfs_bitmap_clear(bm, u);
-		while (!rc && i < FAMFS_UNIT_PAGES) {
-			uint32_t j = i;
-
-			if (!(rec[r].used[i / 64] >> (i % 64) & 1)) {
-				i++;
-				continue;
-			}
-			while (j < FAMFS_UNIT_PAGES &&
-			       rec[r].used[j / 64] >> (j % 64) & 1)
-				j++;
-			if (famfs_pagealloc_mark(pa, u * FAMFS_ALLOC_UNIT +
-						 (uint64_t)i * FAMFS_PAGE,
-						 (uint64_t)(j - i) * FAMFS_PAGE,
-						 NULL))
-				rc = -EBADMSG;
-			i = j;
-		}
-		if (!rc && sealed &&
-		    famfs_pagealloc_seal_range(pa, u * FAMFS_ALLOC_UNIT,
-					       FAMFS_ALLOC_UNIT) != 1)
-			rc = -EBADMSG;
-	}
-	if (rc) {
-		famfs_pagealloc_free(pa);
-		free(pa);
-		return rc;
-	}
-	*out = pa;
-	return 0;
 }
 
 static uint64_t table_off(uint64_t nwords)
@@ -383,11 +254,11 @@ int famfs_summary_load(struct famfs_fs *fs, struct famfs_summary **out,
 	char p[PATH_MAX];
 	struct famfs_summary *s;
 	struct sum_hdr want;
-	struct sum_unit *rec = NULL;
+	struct famfs_sum_unit *rec = NULL;
 	uint8_t boot[16];
 	struct stat st;
-	uint64_t n, used_reserved, nfree = 0, nrec = 0;
-	struct sum_rec_hdr rh;
+	uint64_t n, used_reserved, nfree = 0, nrec = 0, seed[4];
+	const char *why;
 	int rc;
 
 	*pa = NULL;
@@ -463,27 +334,15 @@ int famfs_summary_load(struct famfs_fs *fs, struct famfs_summary **out,
 		fail(reason, rc, "%s", "header or bitmap CRC mismatch");
 		goto bad_bm;
 	}
-	/* the page records: their count bounded before anything is read */
-	if (pread(s->fd, &rh, sizeof(rh), (off_t)rec_off(&s->h)) !=
-	    (ssize_t)sizeof(rh) || rh.nrec > s->h.nunits || rh.zero ||
-	    (uint64_t)st.st_size < rec_off(&s->h) + sizeof(rh) +
-				   rh.nrec * sizeof(*rec)) {
-		fail(reason, rc, "%s", "the small files' page state is cut short");
+	/* the page records (sumpages.c) */
+	rec_seed(&s->h, seed);
+	rc = famfs_sumpages_read(s->fd, rec_off(&s->h), (uint64_t)st.st_size,
+				 s->h.nunits, seed, &rec, &nrec, &why);
+	if (rc) {
+		fail(reason, rc, "%s", why);
 		goto bad_bm;
 	}
-	nrec = rh.nrec;
-	rec = nrec ? malloc(nrec * sizeof(*rec)) : NULL;
-	if (nrec && !rec) {
-		rc = fail(reason, -ENOMEM, "%s", "out of memory");
-		goto bad_bm;
-	}
-	if ((nrec && pread(s->fd, rec, nrec * sizeof(*rec),
-			   (off_t)(rec_off(&s->h) + sizeof(rh))) !=
-	     (ssize_t)(nrec * sizeof(*rec))) ||
-	    rec_crc(&s->h, nrec, rec) != rh.crc) {
-		fail(reason, rc, "%s", "the small files' page state CRC mismatch");
-		goto bad_bm;
-	}
+	rc = -EBADMSG;
 	/* what the CRC cannot say: the reserved units used, nfree right */
 	used_reserved = famfs_data_start(fs->sb) / FAMFS_ALLOC_UNIT;
 	for (uint64_t u = 0; u < used_reserved && u < bm->nunits; u++)
@@ -502,7 +361,7 @@ int famfs_summary_load(struct famfs_fs *fs, struct famfs_summary **out,
 	}
 	bm->nfree = nfree;
 	famfs_bitmap_recount(bm);
-	rc = pages_load(fs, bm, rec, nrec, pa);
+	rc = famfs_sumpages_load(fs, bm, rec, nrec, pa);
 	if (rc) {
 		fail(reason, rc, "%s", rc == -ENOMEM ? "out of memory" :
 		     "the small files' page state is not consistent");
@@ -728,8 +587,7 @@ int famfs_summary_save(struct famfs_summary *s, struct famfs_fs *fs,
 		       const struct famfs_pagealloc *pa, uint64_t next,
 		       uint64_t last, uint32_t last_crc)
 {
-	struct sum_unit *rec = NULL;
-	uint64_t nrec = 0;
+	uint64_t seed[4];
 	int rc;
 
 	if (next > famfs_log_next(fs->log) || bm->nwords != s->h.nwords) {
@@ -785,26 +643,11 @@ int famfs_summary_save(struct famfs_summary *s, struct famfs_fs *fs,
 	s->h.nfree = bm->nfree;
 	/* the page state after the table (its CRC names this save), then
 	 * header and bitmap */
-	rc = recs_of(pa, &rec, &nrec);
+	rec_seed(&s->h, seed);
+	rc = famfs_sumpages_write(s->fd, rec_off(&s->h), seed, pa);
 	if (rc)
 		goto out;
-	{
-		struct sum_rec_hdr rh = { nrec, rec_crc(&s->h, nrec, rec), 0 };
-
-		if (pwrite(s->fd, &rh, sizeof(rh), (off_t)rec_off(&s->h)) !=
-		    (ssize_t)sizeof(rh) ||
-		    (nrec && pwrite(s->fd, rec, nrec * sizeof(*rec),
-				    (off_t)(rec_off(&s->h) + sizeof(rh))) !=
-		     (ssize_t)(nrec * sizeof(*rec))) ||
-		    ftruncate(s->fd, (off_t)(rec_off(&s->h) + sizeof(rh) +
-					     nrec * sizeof(*rec)))) {
-			rc = errno ? -errno : -EIO;
-			goto out;
-		}
-	}
 	s->h.crc = hdr_crc(&s->h, bm->bits);
-	free(rec);
-	rec = NULL;
 	if (pwrite(s->fd, bm->bits, s->h.nwords * 8, sizeof(s->h)) !=
 	    (ssize_t)(s->h.nwords * 8) ||
 	    pwrite(s->fd, &s->h, sizeof(s->h), 0) != (ssize_t)sizeof(s->h)) {
@@ -814,7 +657,6 @@ int famfs_summary_save(struct famfs_summary *s, struct famfs_fs *fs,
 	s->hdr_dirty = false;
 	return 0;
 out:
-	free(rec);
 	if (famfs_verbose)
 		famfs_info("%s: create summary not written: %s", fs->name,
 			   strerror(-rc));

@@ -73,16 +73,6 @@ static uint64_t whole_in(struct famfs_bitmap *b, uint64_t u, uint64_t n)
  * changes r[1] of all of them), and stale leaves are mended before the
  * next search.
  */
-static uint64_t word_free(const struct famfs_bitmap *b, uint64_t w)
-{
-	uint64_t f = ~b->bits[w];
-	uint64_t past = b->nunits - w * 64;	/* units of this word in use */
-
-	if (past < 64)
-		f &= (1ULL << past) - 1;
-	return f;
-}
-
 static struct famfs_bm_runs runs_of(uint64_t f)
 {
 	struct famfs_bm_runs n;
@@ -145,7 +135,7 @@ static void tree_update(struct famfs_bitmap *b, uint64_t w0, uint64_t w1)
 	for (uint64_t w = w0; w <= w1; w++) {
 		if (w == w0 || w % KEEP_WORDS == 0)
 			whole = gib_whole(b, w / KEEP_WORDS);
-		b->tree[w + b->nleaves] = leaf_of(word_free(b, w), whole);
+		b->tree[w + b->nleaves] = leaf_of(famfs_bitmap_word_free(b, w), whole);
 		b->work++;
 	}
 	while (lo > 1) {
@@ -193,7 +183,7 @@ static int tree_build(struct famfs_bitmap *b)
 	}
 	b->stale = false;
 	for (uint64_t w = 0; w < b->nwords; w++) {
-		uint64_t f = word_free(b, w);
+		uint64_t f = famfs_bitmap_word_free(b, w);
 
 		if (f)
 			b->tree[w + b->nleaves] =
@@ -418,8 +408,10 @@ static uint64_t fits(uint64_t f, uint64_t want)
 /* The first free run of want (1..64) units inside word w, which has one */
 static uint64_t word_fit(struct famfs_bitmap *b, uint64_t w, uint64_t want)
 {
+	uint64_t f = famfs_bitmap_word_free(b, w);
+
 	b->work++;
-	return w * 64 + (uint64_t)__builtin_ctzll(fits(word_free(b, w), want));
+	return w * 64 + (uint64_t)__builtin_ctzll(fits(f, want));
 }
 
 /* The free units of word w; with keep, none in a wholly free aligned GiB
@@ -428,12 +420,12 @@ static uint64_t scan_word(const struct famfs_bitmap *b, uint64_t w, bool keep,
 			  uint64_t *g, bool *whole)
 {
 	if (!keep)
-		return word_free(b, w);
+		return famfs_bitmap_word_free(b, w);
 	if (w / KEEP_WORDS != *g) {
 		*g = w / KEEP_WORDS;
 		*whole = gib_whole(b, *g);
 	}
-	return *whole ? 0 : word_free(b, w);
+	return *whole ? 0 : famfs_bitmap_word_free(b, w);
 }
 
 /*
@@ -640,186 +632,5 @@ int famfs_alloc(struct famfs_bitmap *b, uint64_t size,
 		return -ENOSPC;
 	ext->offset = htole64(first * UNIT);
 	ext->len = htole64(want * UNIT);
-	return 0;
-}
-
-/* A free run of units [first, first + len) */
-struct run {
-	uint64_t first, len;
-};
-
-/* Calls fn for every maximal free run, in address order: a word at a
- * time, used words skipped whole */
-static void for_each_run(const struct famfs_bitmap *b,
-			 void (*fn)(void *arg, struct run r), void *arg)
-{
-	uint64_t start = 0, len = 0;
-
-	for (uint64_t w = 0; w < b->nwords; w++) {
-		uint64_t f = word_free(b, w);
-
-		if (!f && !len)
-			continue;
-		if (f == ~0ULL) {
-			if (!len++)
-				start = w * 64;
-			len += 63;
-			continue;
-		}
-		for (uint64_t k = 0; k < 64; k++) {
-			if ((f >> k) & 1) {
-				if (!len++)
-					start = w * 64 + k;
-				continue;
-			}
-			if (len)
-				fn(arg, (struct run){ start, len });
-			len = 0;
-			if (!(f >> k))
-				break;
-		}
-	}
-	if (len)
-		fn(arg, (struct run){ start, len });
-}
-
-/* The max longest runs, longest first (ties: lower address first) */
-struct top_runs {
-	struct run r[FAMFS_LOG_MAX_SIMPLE_EXT];
-	unsigned n, max;
-};
-
-static void top_add(void *arg, struct run r)
-{
-	struct top_runs *t = arg;
-	unsigned i;
-
-	if (t->n == t->max && t->r[t->n - 1].len >= r.len)
-		return;
-	if (t->n < t->max)
-		t->n++;
-	/* runs come in address order: a tie goes after the earlier one */
-	for (i = t->n - 1; i > 0 && t->r[i - 1].len < r.len; i--)
-		t->r[i] = t->r[i - 1];
-	t->r[i] = r;
-}
-
-/* The shortest run of at least want units that is not one of skip[0..n)
- * (ties: the lowest address) */
-struct best_fit {
-	uint64_t want;
-	const struct run *skip;
-	unsigned nskip;
-	struct run best;
-};
-
-static void best_add(void *arg, struct run r)
-{
-	struct best_fit *f = arg;
-
-	if (r.len < f->want || (f->best.len && r.len >= f->best.len))
-		return;
-	for (unsigned i = 0; i < f->nskip; i++)
-		if (f->skip[i].first == r.first)
-			return;
-	f->best = r;
-}
-
-static int cmp_ext(const void *a, const void *b)
-{
-	uint64_t x = le64toh(((const struct famfs_log_simple_ext *)a)->offset);
-	uint64_t y = le64toh(((const struct famfs_log_simple_ext *)b)->offset);
-
-	return x < y ? -1 : x > y;
-}
-
-int famfs_alloc_extents(struct famfs_bitmap *b, uint64_t size,
-			unsigned max_ext, struct famfs_log_simple_ext *ext,
-			unsigned *next)
-{
-	uint64_t want = size / UNIT + (size % UNIT != 0), sum = 0, first;
-	struct top_runs top = { .max = max_ext };
-	struct best_fit fit = { 0 };
-	unsigned k;
-
-	*next = 0;
-	if (!want)
-		want = 1;
-	if (!max_ext || max_ext > FAMFS_LOG_MAX_SIMPLE_EXT)
-		return -EINVAL;
-	/* the common case, as it always was: one run, first fit */
-	if (!alloc_run(b, want, &first)) {
-		ext[0].offset = htole64(first * UNIT);
-		ext[0].len = htole64(want * UNIT);
-		*next = 1;
-		return 0;
-	}
-	if (max_ext == 1)
-		return -ENOSPC;
-	/* fewest extents: the longest runs, as many as it takes */
-	for_each_run(b, top_add, &top);
-	for (k = 0; k < top.n && sum < want; k++)
-		sum += top.r[k].len;
-	if (sum < want)
-		return -ENOSPC;
-	/* all of the k - 1 longest, the rest from the shortest run holding
-	 * it (the k-th longest does): big runs stay whole for later files */
-	fit.want = want - (sum - top.r[k - 1].len);
-	fit.skip = top.r;
-	fit.nskip = k - 1;
-	for_each_run(b, best_add, &fit);
-	top.r[k - 1] = (struct run){ fit.best.first, fit.want };
-	for (unsigned i = 0; i < k; i++) {
-		range_set(b, top.r[i].first, top.r[i].len, true);
-		ext[i].offset = htole64(top.r[i].first * UNIT);
-		ext[i].len = htole64(top.r[i].len * UNIT);
-	}
-	/* in device order: every length is whole units, any order is valid */
-	qsort(ext, k, sizeof(*ext), cmp_ext);
-	*next = k;
-	return 0;
-}
-
-int famfs_strip_len(uint64_t size, uint32_t nstrips, uint64_t chunk,
-		    uint64_t *slen)
-{
-	uint64_t stripe, nstripes;
-
-	if (!nstrips || nstrips > FAMFS_LOG_MAX_STRIPS || !chunk ||
-	    chunk % UNIT)
-		return -EINVAL;
-	/* a stripe (one chunk on every strip) too big to count: no room */
-	if (__builtin_mul_overflow(chunk, (uint64_t)nstrips, &stripe))
-		return -ENOSPC;
-	nstripes = size / stripe + (size % stripe != 0);
-	if (!nstripes)
-		nstripes = 1;
-	if (__builtin_mul_overflow(nstripes, chunk, slen))
-		return -ENOSPC;
-	return 0;
-}
-
-int famfs_alloc_strips(struct famfs_bitmap *b, uint64_t size, uint32_t nstrips,
-		       uint64_t chunk, struct famfs_log_interleave_ext *ie)
-{
-	uint64_t slen, first[FAMFS_LOG_MAX_STRIPS];
-	int rc = famfs_strip_len(size, nstrips, chunk, &slen);
-
-	if (rc)
-		return rc;
-	for (uint32_t i = 0; i < nstrips; i++) {
-		if (alloc_run(b, slen / UNIT, &first[i])) {
-			/* all or nothing: give back the strips taken so far */
-			for (uint32_t j = 0; j < i; j++)
-				range_set(b, first[j], slen / UNIT, false);
-			return -ENOSPC;
-		}
-	}
-	memset(ie, 0, sizeof(*ie));
-	ie->nstrips = htole32(nstrips);
-	ie->chunk_size = htole64(chunk);
-	ie->strip_len = htole64(slen);
-	for (uint32_t i = 0; i < nstrips; i++)
-		ie->strip_off[i] = htole64(first[i] * UNIT);
 	return 0;
 }

@@ -380,12 +380,7 @@ static int place_strips(struct famfs_alloc *a, const struct famfs_place *pl,
 			return -ENOSPC;
 		}
 	}
-	memset(ie, 0, sizeof(*ie));
-	ie->nstrips = htole32(nstrips);
-	ie->chunk_size = htole64(chunk);
-	ie->strip_len = htole64(slen);
-	for (uint32_t i = 0; i < nstrips; i++)
-		ie->strip_off[i] = htole64(first[i] * UNIT);
+	famfs_strips_encode(ie, nstrips, chunk, slen, first);
 	return 0;
 }
 

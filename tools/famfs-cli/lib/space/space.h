@@ -81,10 +81,18 @@ void famfs_bitmap_recount(struct famfs_bitmap *b);
 int famfs_bitmap_index_sync(struct famfs_bitmap *b);
 /* Give back what famfs_bitmap_take took */
 void famfs_bitmap_give(struct famfs_bitmap *b, uint64_t first, uint64_t units);
-/* The strip length of an interleaved layout (famfs_alloc_strips): 0,
- * -EINVAL (bad geometry), -ENOSPC (too big to count) */
-int famfs_strip_len(uint64_t size, uint32_t nstrips, uint64_t chunk,
-		    uint64_t *slen);
+/* The free units of word w of the bitmap (bit k: unit w * 64 + k is
+ * free; units past the device's end count as used) */
+static inline uint64_t famfs_bitmap_word_free(const struct famfs_bitmap *b,
+					      uint64_t w)
+{
+	uint64_t f = ~b->bits[w];
+	uint64_t past = b->nunits - w * 64;	/* units of this word in use */
+
+	if (past < 64)
+		f &= (1ULL << past) - 1;
+	return f;
+}
 void famfs_bitmap_free(struct famfs_bitmap *b);
 bool famfs_bitmap_test(const struct famfs_bitmap *b, uint64_t unit);
 void famfs_bitmap_set(struct famfs_bitmap *b, uint64_t unit);
@@ -114,6 +122,7 @@ int famfs_bitmap_take_aligned(struct famfs_bitmap *b, uint64_t units,
  * align, are wholly free (0 for a bad align) */
 uint64_t famfs_bitmap_free_aligned(const struct famfs_bitmap *b,
 				   uint64_t align);
+/* ---- runs.c: allocations of more than one run -------------------------- */
 /* A simple file of size bytes in at most max_ext (1..16) extents: one
  * contiguous run, first fit, when one is free; else, when free space is
  * fragmented, the fewest runs that hold it: the longest free runs whole,
@@ -131,6 +140,14 @@ int famfs_alloc_extents(struct famfs_bitmap *b, uint64_t size,
  * -ENOSPC leaves the bitmap as it was; -EINVAL for a bad geometry. */
 int famfs_alloc_strips(struct famfs_bitmap *b, uint64_t size, uint32_t nstrips,
 		       uint64_t chunk, struct famfs_log_interleave_ext *ie);
+/* The strip length of an interleaved layout (famfs_alloc_strips): 0,
+ * -EINVAL (bad geometry), -ENOSPC (too big to count) */
+int famfs_strip_len(uint64_t size, uint32_t nstrips, uint64_t chunk,
+		    uint64_t *slen);
+/* ie (little-endian, unused strips zero) for nstrips strips of slen bytes
+ * of chunk-byte chunks, strip i at unit first[i] */
+void famfs_strips_encode(struct famfs_log_interleave_ext *ie, uint32_t nstrips,
+			 uint64_t chunk, uint64_t slen, const uint64_t *first);
 
 /* ---- place.c: one allocator per device, placement (issue 16) ------------ */
 /* The allocators of devices 0..ndevs-1 (0: the primary; i: the member a

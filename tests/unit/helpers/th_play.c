@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit-test helpers: the replay tests' log building (an entry appended,
+ * a DELETE, a RENAME, all through famfs_log_append), their fresh mount
+ * and where a file's map starts in the mock. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "th.h"
+
+uint64_t th_app(struct th *t, struct famfs_log_entry *e)
+{
+	uint64_t idx = famfs_log_next(t->fs.log);
+
+	assert_int_equal(famfs_log_append(&t->fs, e), 0);
+	return idx;
+}
+
+uint64_t th_del(struct th *t, uint64_t obj, unsigned kind, const char *p)
+{
+	struct famfs_log_entry e;
+
+	assert_int_equal(famfs_entry_build_delete(&e, obj, kind, p), 0);
+	return th_app(t, &e);
+}
+
+uint64_t th_ren(struct th *t, uint64_t obj, unsigned kind, const char *a,
+		const char *b)
+{
+	struct famfs_log_entry e;
+
+	assert_int_equal(famfs_entry_build_rename(&e, obj, kind, a, b), 0);
+	return th_app(t, &e);
+}
+
+void th_remount(struct th *t)
+{
+	char cmd[700];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s/.meta'", t->mpt, t->mpt);
+	assert_int_equal(system(cmd), 0);
+	th_mock_reset();
+}
+
+uint64_t th_mock_off_or_0(struct th *t, const char *rel)
+{
+	struct famfs_ioc_map m;
+	char p[700];
+
+	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
+	if (th_mock_lookup(p, &m))
+		return 0;
+	return m.ext_list[0].offset;
+}
