@@ -145,6 +145,10 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	}
 	if (rc) {
 		famfs_lp_refused(c, idx, e, rc, other, why);
+		/* a file a round left unmade for this DELETE: every host
+		 * keeps it (famfs_lp_round) */
+		if (type == FAMFS_LOG_DELETE && !c->pass1)
+			return famfs_lp_unskip(c, idx, e);
 		return 0;
 	}
 	/* (fullplay.c's first pass too: a file made at the end of the log
