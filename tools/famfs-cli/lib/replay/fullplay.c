@@ -608,12 +608,13 @@ static int pass1_play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
 {
 	struct pass1 *p = arg;
-	unsigned long conflicts = p->c->r->conflicts;
 	int rc = p->play(p->c, idx, e, ok, reason);
 
+	/* the namespace's own verdict on it (a corrupt DELETE is never
+	 * judged: every host skips it) */
 	if (ok && !rc && p->bad != UINT64_MAX &&
 	    le16toh(e->type) == FAMFS_LOG_DELETE &&
-	    p->c->r->conflicts != conflicts)
+	    p->c->verdict == FAMFS_NAMES_REFUSED)
 		refused_delete(p, e);
 	if (p->err)
 		return p->err;

@@ -260,6 +260,10 @@ struct lp_ctx {
 	 * that stops it is said once (held) */
 	struct lp_del { uint64_t obj, del; } *ahead, *skip;
 	size_t nahead, cahead, nskip, cskip;
+	/* logplay.c's play: the namespace's verdict on the entry it was
+	 * given last (famfs_names_apply's; FAMFS_NAMES_OK for one it does
+	 * not judge or did not reach), for the walks that wrap play */
+	int verdict;
 };
 #define T_OTHER 255	/* lstat: neither a file nor a directory */
 #define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
