@@ -256,6 +256,9 @@ struct ahead_walk {
 	uint64_t end;		/* past the last entry read */
 	uint64_t bad;		/* the first that does not verify, or UINT64_MAX */
 	uint64_t file;		/* the first FILE read, or UINT64_MAX */
+	uint64_t unskip;	/* the first DELETE of a file skip has (one
+				 * it may make: famfs_lp_unskip), or
+				 * UINT64_MAX */
 	char why[FAMFS_REASON_LEN];
 	int err;
 };
@@ -282,6 +285,8 @@ static int ahead_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	if (le16toh(e->type) != FAMFS_LOG_DELETE || famfs_ns_get(e, &ns) ||
 	    ns.kind != FAMFS_LOG_FILE || ns.object >= idx)
 		return 0;
+	if (w->unskip == UINT64_MAX && skipped(w->c, ns.object))
+		w->unskip = idx;
 	w->err = del_add(&w->c->ahead, &w->c->nahead, &w->c->cahead, ns.object,
 			 idx);
 	return w->err ? 1 : 0;
@@ -290,7 +295,7 @@ static int ahead_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play)
 {
 	struct ahead_walk w = { .c = c, .end = c->next, .bad = UINT64_MAX,
-				.file = UINT64_MAX };
+				.file = UINT64_MAX, .unskip = UINT64_MAX };
 	uint64_t lost, stop;
 	size_t i, n = 0;
 	int rc, ahead;
@@ -314,11 +319,16 @@ int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play)
 	if (c->nahead)
 		qsort(c->ahead, c->nahead, sizeof(*c->ahead), del_cmp);
 	/* nothing from an entry that does not verify on, nor from the first
-	 * file before it (that entry may be its DELETE), nor past what was
-	 * read (the master may append meanwhile) */
+	 * file before it (that entry may be its DELETE) -- nor from the
+	 * first DELETE of a file an earlier round left unmade, which may
+	 * make it (refused) while that entry hides a DELETE of it that is
+	 * applied --, nor past what was read (the master may append
+	 * meanwhile) */
 	stop = w.bad < w.end ? w.bad : w.end;
 	if (w.bad != UINT64_MAX && w.file < stop)
 		stop = w.file;
+	if (w.bad != UINT64_MAX && w.unskip < stop)
+		stop = w.unskip;
 	rc = famfs_log_walk_range(c->fs, c->next, stop, play, c);
 	c->nahead = 0;
 	if (rc)
