@@ -354,12 +354,63 @@ static void test_unread_file_held(void **s)
 	th_free(t);
 }
 
+/* a DELETE the namespace refuses -- a path its file is not at, while the
+ * file lives (every host keeps it; no RECLAIM may name it) -- is no
+ * candidate: what this host's famfs.ko holds of that live file holds no
+ * DELETE, and a later DELETE's memory is let go (review of the r40 fixes,
+ * MED 2) -- unlike a DELETE of a file whose entry does not verify here
+ * (unread_file_held) */
+static void test_refused_delete_not_held(void **s)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, false);
+	struct famfs_reclaim_cand *c;
+	struct famfs_log_entry e;
+	uint64_t a, refused, from, bytes;
+	size_t n;
+
+	(void)s;
+	th_fast_settle();
+	th_create_ok(&t->fs, "a", 4 * MiB);
+	a = famfs_log_next(t->fs.log) - 1;
+	assert_int_equal(famfs_log_entry_at(&t->fs, a, &e), 0);
+	assert_int_equal(le16toh(e.type), FAMFS_LOG_FILE);
+	th_create_ok(&t->fs, "b", 2 * MiB);
+	assert_int_equal(famfs_hosts_init(&t->fs), 0);
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
+						 FAMFS_FEATURE_INCOMPAT_DELETE, 0), 0);
+	refused = famfs_log_next(t->fs.log);
+	assert_int_equal(famfs_entry_build_delete(&e, a, FAMFS_LOG_FILE, "x"), 0);
+	assert_int_equal(famfs_log_append(&t->fs, &e), 0);
+	/* a stays, mapped here: famfs.ko holds its memory */
+	th_held_off = th_mock_off_of(t, "a");
+	th_held_len = 4 * MiB;
+	th_mock_held_hook = th_mock_hold_range;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_remove(&t->fs, "b", false), 0);
+	assert_true(th_exists(t, "a", false));
+	assert_int_equal(famfs_reclaim_candidates(&t->fs, &c, &n), 0);
+	for (size_t i = 0; i < n; i++)
+		if (c[i].del == refused)
+			fail_msg("the refused DELETE %llu of live file a is a candidate",
+				 (unsigned long long)refused);
+	free(c);
+	assert_int_equal(famfs_holds_kernel(&t->fs, &from, &bytes), 0);
+	famfs_quiet = 0;
+	th_mock_held_hook = NULL;
+	if (from != FAMFS_HOLDS_NONE)
+		fail_msg("this host holds from %llu (the refused DELETE is %llu): every later reclaim blocked",
+			 (unsigned long long)from, (unsigned long long)refused);
+	assert_int_equal(th_df(t).pending_reclaim, 0);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alone),
 		cmocka_unit_test(test_master_holds),
 		cmocka_unit_test(test_unread_file_held),
+		cmocka_unit_test(test_refused_delete_not_held),
 		cmocka_unit_test(test_held_unanswered),
 		cmocka_unit_test(test_enospc),
 		cmocka_unit_test(test_torn_blocks),

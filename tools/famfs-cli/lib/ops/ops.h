@@ -159,7 +159,9 @@ struct famfs_reclaim_cand {
  * whole log (any host, read only): 0 and *out (free() it; NULL when *n is
  * 0), or -errno (printed).  A file whose FILE entry does not verify here
  * has unread set and no ranges (and a DELETE of it, which the namespace
- * could not apply, comes after the others): whoever asks holds it.
+ * could not apply, is one when the walk found that entry not written
+ * whole here -- a refused DELETE of a file every host reads is none):
+ * whoever asks holds it.
  * Whether a host still holds that memory is not judged here. */
 int famfs_reclaim_candidates(struct famfs_fs *fs, struct famfs_reclaim_cand **out,
 			     size_t *n);

@@ -26,10 +26,30 @@ struct cand_ctx {
 	struct famfs_names *names;
 	struct famfs_reclaim_cand *c;
 	size_t n, cap;
+	/* the walk's entries not written whole here (fs->walk_torn), as
+	 * [from, to) slots, in log order */
+	struct torn { uint64_t from, to; } *torn;
+	size_t ntorn, ctorn;
 	int err;
 };
 
 static int add(void *arg, uint64_t del, uint64_t object);
+
+/* object (a log index) in an entry the walk found not written whole here */
+static bool torn_at(const struct cand_ctx *c, uint64_t object)
+{
+	size_t lo = 0, hi = c->ntorn;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->torn[mid].to <= object)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->ntorn && c->torn[lo].from <= object;
+}
 
 static int apply(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		 bool ok, const char *reason)
@@ -39,17 +59,38 @@ static int apply(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	int rc;
 
 	(void)reason;
-	/* what is refused or corrupt is not applied (every replay skips it) */
+	/* what is refused or corrupt is not applied (every replay skips it);
+	 * one not written whole here, only here (it may be a FILE entry
+	 * every other host read) */
+	if (!ok && c->fs->walk_torn) {
+		if (c->ntorn == c->ctorn) {
+			size_t cap = c->ctorn ? 2 * c->ctorn : 16;
+			struct torn *t = realloc(c->torn, cap * sizeof(*t));
+
+			if (!t)
+				return -ENOMEM;
+			c->torn = t;
+			c->ctorn = cap;
+		}
+		c->torn[c->ntorn].from = idx;
+		c->torn[c->ntorn++].to = c->fs->walk_next > idx ?
+					 c->fs->walk_next : idx + 1;
+	}
 	if (!ok)
 		return 0;
 	rc = famfs_names_apply(c->names, idx, e, NULL, NULL);
 	if (rc < 0)
 		return -ENOMEM;
-	/* a DELETE of a file whose FILE entry was not read here (it does
-	 * not verify): a candidate with no ranges, held by whoever asks
-	 * (fail closed); add() finds its FILE entry unread */
+	/* a DELETE of a file whose FILE entry was not read here (not written
+	 * whole here): every other host may have applied it -- a candidate
+	 * with no ranges, held by whoever asks (fail closed); add() finds its
+	 * FILE entry unread.  Refused for what every host reads alike (a
+	 * path the file is not at, while it lives; an object no entry
+	 * made): no host applies it, no RECLAIM may name it, and it holds
+	 * nothing */
 	if (rc == FAMFS_NAMES_REFUSED && le16toh(e->type) == FAMFS_LOG_DELETE &&
-	    !famfs_ns_get(e, &ns) && ns.kind == FAMFS_LOG_FILE)
+	    !famfs_ns_get(e, &ns) && ns.kind == FAMFS_LOG_FILE &&
+	    torn_at(c, ns.object))
 		return add(c, idx, ns.object);
 	return 0;
 }
@@ -119,6 +160,7 @@ int famfs_reclaim_candidates_of(struct famfs_fs *fs,
 			return -ENOMEM;
 		}
 		rc = famfs_log_walk(fs, apply, &c);
+		free(c.torn);
 		names = c.names;
 	} else {
 		rc = 0;

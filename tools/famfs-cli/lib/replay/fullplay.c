@@ -409,7 +409,6 @@ static int live(void *arg, const char *rel, const struct famfs_names_obj *o)
 	struct lp_ctx *c = f->c;
 	struct famfs_log_entry e;
 	char sub[FAMFS_LOG_PATH_MAX + 2];
-	size_t n = strlen(rel);
 	unsigned long bad;
 	struct stat st;
 
@@ -437,18 +436,9 @@ static int live(void *arg, const char *rel, const struct famfs_names_obj *o)
 	if (!f->fresh && fstatat(c->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) &&
 	    errno == ENOENT)
 		move_here(f, rel, o, e.fm.path);
-	/* its entry as the log has it now: where, mode, owner */
-	memset(e.fm.path, 0, sizeof(e.fm.path));
-	memcpy(e.fm.path, rel, n);
-	e.fm.path_len = htole16((uint16_t)n);
-	e.fm.mode = htole32(o->mode);
-	e.fm.uid = htole32(o->uid);
-	e.fm.gid = htole32(o->gid);
-	c->fix_attrs = o->attr_set;
-	famfs_lp_make(c, o->id, &e);
-	c->fix_attrs = false;
 	if (c->r->conflicts + c->r->errors != bad)
 		famfs_lp_trouble_add(c, o->id);
+	famfs_lp_make_now(c, rel, o, &e);	/* (said, counted) */
 	return 0;
 }
 
@@ -618,12 +608,13 @@ static int pass1_play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
 {
 	struct pass1 *p = arg;
-	unsigned long conflicts = p->c->r->conflicts;
 	int rc = p->play(p->c, idx, e, ok, reason);
 
+	/* the namespace's own verdict on it (a corrupt DELETE is never
+	 * judged: every host skips it) */
 	if (ok && !rc && p->bad != UINT64_MAX &&
 	    le16toh(e->type) == FAMFS_LOG_DELETE &&
-	    p->c->r->conflicts != conflicts)
+	    p->c->verdict == FAMFS_NAMES_REFUSED)
 		refused_delete(p, e);
 	if (p->err)
 		return p->err;

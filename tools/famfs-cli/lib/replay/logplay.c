@@ -68,6 +68,7 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	uint64_t other, obj;
 	unsigned long bad;
 
+	c->verdict = FAMFS_NAMES_OK;
 	if (c->stop && c->stop(c->stop_arg))
 		return 1;		/* stopped before this entry */
 	c->next = c->fs->walk_next;
@@ -143,8 +144,13 @@ static int play(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		famfs_err("out of memory");
 		return rc;
 	}
+	c->verdict = rc;
 	if (rc) {
 		famfs_lp_refused(c, idx, e, rc, other, why);
+		/* a file a round left unmade for this DELETE: every host
+		 * keeps it (famfs_lp_round) */
+		if (type == FAMFS_LOG_DELETE && !c->pass1)
+			return famfs_lp_unskip(c, idx, e);
 		return 0;
 	}
 	/* (fullplay.c's first pass too: a file made at the end of the log

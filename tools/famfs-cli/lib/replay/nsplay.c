@@ -175,11 +175,14 @@ static int del_add(struct lp_del **a, size_t *n, size_t *cap, uint64_t obj,
 	return 0;
 }
 
+/* by file, then by DELETE (del_find: a file's first DELETE) */
 static int del_cmp(const void *x, const void *y)
 {
 	const struct lp_del *a = x, *b = y;
 
-	return a->obj < b->obj ? -1 : a->obj > b->obj;
+	if (a->obj != b->obj)
+		return a->obj < b->obj ? -1 : 1;
+	return a->del < b->del ? -1 : a->del > b->del;
 }
 
 bool famfs_lp_ahead_skip(struct lp_ctx *c, uint64_t idx)
@@ -199,6 +202,47 @@ static bool skipped(const struct lp_ctx *c, uint64_t obj)
 	return del_find(c->skip, c->nskip, obj);
 }
 
+int famfs_lp_unskip(struct lp_ctx *c, uint64_t idx,
+		    const struct famfs_log_entry *e)
+{
+	char rel[FAMFS_LOG_PATH_MAX];
+	struct famfs_log_entry fe;
+	struct famfs_names_obj o;
+	struct famfs_ns ns;
+	size_t i, j;
+
+	if (famfs_ns_get(e, &ns) || ns.kind != FAMFS_LOG_FILE)
+		return 0;
+	i = del_at(c->skip, c->nskip, ns.object);
+	if (i == c->nskip || c->skip[i].obj != ns.object)
+		return 0;
+	/* a later DELETE of it among the round's: it may be applied (r40:
+	 * the file's memory may be another's then) -- left unmade for that
+	 * one (also by a later round, if this one is stopped before it) */
+	for (j = del_at(c->ahead, c->nahead, ns.object);
+	     j < c->nahead && c->ahead[j].obj == ns.object; j++)
+		if (c->ahead[j].del > idx) {
+			c->skip[i].del = c->ahead[j].del;
+			return 0;
+		}
+	/* gone already (an earlier DELETE of it applied): stays unmade */
+	if (famfs_names_get(c->names, ns.object, &o, rel) != 1 || !o.live)
+		return 0;
+	/* every host keeps it: made as the log has it here */
+	memmove(c->skip + i, c->skip + i + 1,
+		(c->nskip - i - 1) * sizeof(*c->skip));
+	c->nskip--;
+	if (famfs_log_entry_at(c->fs, ns.object, &fe)) {
+		c->r->errors++;
+		famfs_lp_trouble_add(c, ns.object);
+		famfs_err("%s: log entry %llu cannot be read again (its DELETE, entry %llu, was refused: the file is not made)",
+			  c->fs->mpt, (unsigned long long)ns.object,
+			  (unsigned long long)idx);
+		return 0;
+	}
+	return famfs_lp_make_now(c, rel, &o, &fe);
+}
+
 void famfs_lp_ahead_free(struct lp_ctx *c)
 {
 	free(c->ahead);
@@ -212,6 +256,9 @@ struct ahead_walk {
 	uint64_t end;		/* past the last entry read */
 	uint64_t bad;		/* the first that does not verify, or UINT64_MAX */
 	uint64_t file;		/* the first FILE read, or UINT64_MAX */
+	uint64_t unskip;	/* the first DELETE of a file skip has (one
+				 * it may make: famfs_lp_unskip), or
+				 * UINT64_MAX */
 	char why[FAMFS_REASON_LEN];
 	int err;
 };
@@ -238,6 +285,8 @@ static int ahead_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	if (le16toh(e->type) != FAMFS_LOG_DELETE || famfs_ns_get(e, &ns) ||
 	    ns.kind != FAMFS_LOG_FILE || ns.object >= idx)
 		return 0;
+	if (w->unskip == UINT64_MAX && skipped(w->c, ns.object))
+		w->unskip = idx;
 	w->err = del_add(&w->c->ahead, &w->c->nahead, &w->c->cahead, ns.object,
 			 idx);
 	return w->err ? 1 : 0;
@@ -246,7 +295,7 @@ static int ahead_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play)
 {
 	struct ahead_walk w = { .c = c, .end = c->next, .bad = UINT64_MAX,
-				.file = UINT64_MAX };
+				.file = UINT64_MAX, .unskip = UINT64_MAX };
 	uint64_t lost, stop;
 	size_t i, n = 0;
 	int rc, ahead;
@@ -270,11 +319,16 @@ int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play)
 	if (c->nahead)
 		qsort(c->ahead, c->nahead, sizeof(*c->ahead), del_cmp);
 	/* nothing from an entry that does not verify on, nor from the first
-	 * file before it (that entry may be its DELETE), nor past what was
-	 * read (the master may append meanwhile) */
+	 * file before it (that entry may be its DELETE) -- nor from the
+	 * first DELETE of a file an earlier round left unmade, which may
+	 * make it (refused) while that entry hides a DELETE of it that is
+	 * applied --, nor past what was read (the master may append
+	 * meanwhile) */
 	stop = w.bad < w.end ? w.bad : w.end;
 	if (w.bad != UINT64_MAX && w.file < stop)
 		stop = w.file;
+	if (w.bad != UINT64_MAX && w.unskip < stop)
+		stop = w.unskip;
 	rc = famfs_log_walk_range(c->fs, c->next, stop, play, c);
 	c->nahead = 0;
 	if (rc)

@@ -318,3 +318,26 @@ int famfs_lp_make(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *
 	       play_file(c, p, e->fm.path, pfd, name, idx, e) :
 	       famfs_lp_play_dir(c, p, e->fm.path, pfd, name, idx, e);
 }
+
+int famfs_lp_make_now(struct lp_ctx *c, const char *rel,
+		      const struct famfs_names_obj *o,
+		      struct famfs_log_entry *e)
+{
+	unsigned long bad = c->r->conflicts + c->r->errors;
+	size_t n = strlen(rel);
+	int rc;
+
+	/* its entry as the log has it now: where, mode, owner */
+	memset(e->fm.path, 0, sizeof(e->fm.path));
+	memcpy(e->fm.path, rel, n);
+	e->fm.path_len = htole16((uint16_t)n);
+	e->fm.mode = htole32(o->mode);
+	e->fm.uid = htole32(o->uid);
+	e->fm.gid = htole32(o->gid);
+	c->fix_attrs = o->attr_set;
+	rc = famfs_lp_make(c, o->id, e);
+	c->fix_attrs = false;
+	if (c->r->conflicts + c->r->errors != bad)
+		famfs_lp_trouble_add(c, o->id);
+	return rc;
+}

@@ -250,13 +250,20 @@ struct lp_ctx {
 	bool gone_all;
 	unsigned long gone_unknown;
 	/* nsplay.c, an incremental round's look-ahead (famfs_lp_round):
-	 * ahead, the files the DELETEs of the round remove (sorted by the
-	 * file's FILE entry), never made by it; skip, the files this replay
-	 * so left unmade whose DELETE it has not played yet (sorted): their
-	 * RENAME, SETATTR and DELETE find them not here, and say nothing;
-	 * an entry not written whole that stops it is said once (held) */
+	 * ahead, the files the DELETEs of the round name (sorted by the
+	 * file's FILE entry, then the DELETE), not made by it; skip, the
+	 * files this replay so left unmade whose DELETE it has not played
+	 * yet (sorted): their RENAME, SETATTR and DELETE find them not
+	 * here, and say nothing -- one whose DELETE the namespace refuses
+	 * is made then (famfs_lp_unskip), unless a later DELETE of it is
+	 * ahead (skip's del is then that one); an entry not written whole
+	 * that stops it is said once (held) */
 	struct lp_del { uint64_t obj, del; } *ahead, *skip;
 	size_t nahead, cahead, nskip, cskip;
+	/* logplay.c's play: the namespace's verdict on the entry it was
+	 * given last (famfs_names_apply's; FAMFS_NAMES_OK for one it does
+	 * not judge or did not reach), for the walks that wrap play */
+	int verdict;
 };
 #define T_OTHER 255	/* lstat: neither a file nor a directory */
 #define CONFLICT(c, ...) do { (c)->r->conflicts++; famfs_err(__VA_ARGS__); } while (0)
@@ -290,6 +297,13 @@ int famfs_lp_beneath_refused(struct lp_ctx *c, const char *p, const char *rel,
 /* playfile.c: the file or directory of a FILE or MKDIR entry (v1 form,
  * e->fm.path where it goes) made here, or found here as the log has it */
 int famfs_lp_make(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *e);
+/* live object o of the namespace, at rel: made (or found) as the log has
+ * it now -- where, its mode and owner -- from e, its entry as read (made
+ * so here); the object noted (lp_ctx.trouble) if that met a conflict or an
+ * error.  What famfs_lp_make returns */
+int famfs_lp_make_now(struct lp_ctx *c, const char *rel,
+		      const struct famfs_names_obj *o,
+		      struct famfs_log_entry *e);
 /* a DELETE the namespace applied: its file's memory noted (lp_ctx.gone);
  * famfs_lp_gone_free when the replay ends */
 void famfs_lp_gone(struct lp_ctx *c, const struct famfs_log_entry *e);
@@ -313,15 +327,23 @@ int famfs_lp_ns(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *e)
  * famfs_log_walk_range returns.  Of a log with deletes, under the log lock
  * (so with no other replayer of this host, and no RECLAIM of its master,
  * in between), the new entries are read once first: a file a DELETE among
- * them removes is not made (famfs_lp_ahead_skip) -- another replayer here
+ * them names is not made (famfs_lp_ahead_skip) until the namespace judges
+ * that DELETE (famfs_lp_unskip: refused, it is made) -- another replayer here
  * may have reported past that DELETE already (the host's slot is one:
  * the last report wins, the master's pass reports its own host at the
  * log's end), so its memory may be another file's now -- and the round
  * plays nothing from the first entry that does not verify here on (it
  * may be such a DELETE; said once, read again next round). */
 int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play);
-/* FILE entry idx: true if its file is one the round does not make */
+/* FILE entry idx: true if its file is one the round does not make (yet:
+ * a DELETE of it among the round's entries may be applied) */
 bool famfs_lp_ahead_skip(struct lp_ctx *c, uint64_t idx);
+/* DELETE e at idx, which the namespace refused (every host keeps the
+ * file): a file the replay left unmade for it (famfs_lp_ahead_skip) is
+ * made now, where and as the log has it -- unless a later DELETE of it
+ * the round read may still be applied.  0, or -errno to stop the walk */
+int famfs_lp_unskip(struct lp_ctx *c, uint64_t idx,
+		    const struct famfs_log_entry *e);
 void famfs_lp_ahead_free(struct lp_ctx *c);
 /* fd (opened beneath the root) is the file of log entry id: 1, 0 if not
  * (or no map), -1 on an error */
