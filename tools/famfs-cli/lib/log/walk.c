@@ -469,19 +469,33 @@ int famfs_delete_object_bad(struct famfs_fs *fs,
 	return 1;
 }
 
+struct devs_walk {
+	struct famfs_fs *fs;
+	uint64_t stop;		/* where the next update starts */
+};
+
 static int devs_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
 {
-	struct famfs_fs *fs = arg;
+	struct devs_walk *w = arg;
+	unsigned t = le16toh(e->type);
 
 	(void)reason;
-	if (ok && le16toh(e->type) == FAMFS_LOG_DEVADD)
-		famfs_logdevs_add(&fs->devs, e, idx);
+	if (ok && t == FAMFS_LOG_DEVADD)
+		famfs_logdevs_add(&w->fs->devs, e, idx);
+	/* a DEVADD, or what may be one (no slot run verifies: no type),
+	 * that does not read whole here yet: read again by the next update,
+	 * and the ones after it not before it (they are judged with it) */
+	if (!ok && w->fs->walk_torn && (t == FAMFS_LOG_DEVADD || !t)) {
+		w->stop = idx;
+		return 1;
+	}
 	return 0;
 }
 
 int famfs_fs_devs_update(struct famfs_fs *fs)
 {
+	struct devs_walk w = { .fs = fs };
 	uint64_t n, saved;
 	int rc;
 
@@ -493,11 +507,13 @@ int famfs_fs_devs_update(struct famfs_fs *fs)
 	/* entries are judged with the devices added before them: in order;
 	 * (from a walk's callback too: its position is kept) */
 	saved = fs->walk_next;
-	rc = clog_walk(fs, fs->devs.next, n, devs_entry, fs);
+	w.stop = n;
+	rc = clog_walk(fs, fs->devs.next, n, devs_entry, &w);
 	fs->walk_next = saved;
-	if (!rc)
-		fs->devs.next = n;
-	return rc;
+	if (rc < 0)
+		return rc;
+	fs->devs.next = w.stop;
+	return 0;
 }
 
 int famfs_log_walk(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
