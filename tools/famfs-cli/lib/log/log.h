@@ -53,8 +53,9 @@ void famfs_log_full_err(struct famfs_fs *fs, const struct famfs_log_full *f);
  * verifies there (compact; a v1 slot is copied as it is) */
 int famfs_log_entry_at(struct famfs_fs *fs, uint64_t idx,
 		       struct famfs_log_entry *e);
-/* The same, verified as a walk does (CRC, seq, fields; a stale line read
- * again): 0, -EBADMSG when it does not verify, -EINVAL past the log */
+/* The same, verified as a walk does (walk.c: CRC, seq, fields; a stale
+ * line read again, the superblock when a feature bit is clear): 0,
+ * -EBADMSG when it does not verify, -EINVAL past the log */
 int famfs_log_entry_checked(struct famfs_fs *fs, uint64_t idx,
 			    struct famfs_log_entry *e);
 /* A DELETE e names its object by log index (famfs_ns_check: an earlier

@@ -251,6 +251,69 @@ static int sb_features_changed(struct famfs_fs *fs)
 	       fs->sb->feature_ro_compat != ro;
 }
 
+/*
+ * The v1 entry at slot i, judged (famfs_entry_check) in a private copy *e
+ * (the mapping may be shared): one whose CRC does not match (a stale line
+ * of this CPU's, torn by a bounce read; a CRC-valid wrong seq or uuid no
+ * stale line of this file system's made) read again once; one with a
+ * feature bit this copy of the superblock lacks judged
+ * again if a re-read of the superblock changed its features.  The
+ * check's verdict; *fatal < 0 when the re-read stops the walk (R1,
+ * -ESTALE), else 0.
+ */
+static int v1_read(struct famfs_fs *fs, uint64_t i, struct famfs_log_entry *e,
+		   char *reason, int *fatal)
+{
+	struct famfs_log_entry *s = famfs_log_slot(fs->log, i);
+	int rc;
+
+	*fatal = 0;
+	memcpy(e, s, sizeof(*e));
+	reason[0] = '\0';
+	rc = famfs_entry_check(e, i, fs->sb, reason);
+	if (rc == -EBADMSG && !famfs_map_refresh(&fs->logm, s, sizeof(*s))) {
+		famfs_flush_stats.crc_retries++;
+		memcpy(e, s, sizeof(*e));
+		reason[0] = '\0';
+		rc = famfs_entry_check(e, i, fs->sb, reason);
+	}
+	if (rc == -EPROTONOSUPPORT) {
+		int ch = sb_features_changed(fs);
+
+		if (ch < 0) {
+			*fatal = ch;
+			return rc;
+		}
+		if (ch) {
+			reason[0] = '\0';
+			rc = famfs_entry_check(e, i, fs->sb, reason);
+		}
+	}
+	return rc;
+}
+
+/* clog_read (a stale line read again), and an entry refused judged again
+ * if a re-read of the superblock changed its features (one this copy may
+ * predate); *fatal as v1_read's */
+static int clog_judged(struct famfs_fs *fs, uint64_t i, uint64_t end,
+		       struct famfs_log_entry *e, bool *ok, char *reason,
+		       int *fatal)
+{
+	int n, ch;
+
+	*fatal = 0;
+	reason[0] = '\0';
+	n = clog_read(fs, i, end, e, ok, reason, true);
+	ch = n > 0 && !*ok ? sb_features_changed(fs) : 0;
+	if (ch < 0)
+		*fatal = ch;
+	if (ch > 0) {
+		reason[0] = '\0';
+		n = clog_read(fs, i, end, e, ok, reason, true);
+	}
+	return n;
+}
+
 /* The committed slots [start, end) of a compact log (an entry boundary,
  * end cut to next_index) */
 static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
@@ -278,15 +341,9 @@ static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
 			fs->walk_lost = i;
 			return -ENXIO;
 		}
-		reason[0] = '\0';
-		n = clog_read(fs, i, lim, &e, &ok, reason, true);
-		rc = n > 0 && !ok ? sb_features_changed(fs) : 0;
-		if (rc < 0)
+		n = clog_judged(fs, i, lim, &e, &ok, reason, &rc);
+		if (rc)
 			return rc;
-		if (rc) {
-			reason[0] = '\0';
-			n = clog_read(fs, i, lim, &e, &ok, reason, true);
-		}
 		if (n > 0) {
 			fs->walk_next = i + (unsigned)n;
 			/* a new segment, mapped before the walk reaches it */
@@ -336,34 +393,12 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 		famfs_map_invalidate(&fs->logm, famfs_log_slot(fs->log, start),
 				     (end - start) * FAMFS_LOG_ENTRY_SIZE);
 	for (uint64_t i = start; i < end; i++) {
-		struct famfs_log_entry *e = famfs_log_slot(fs->log, i);
 		struct famfs_log_entry copy;
-		bool ok;
-		int rc;
+		int rc, fatal;
 
-		/* validate a private copy: the mapping may be shared */
-		memcpy(&copy, e, sizeof(copy));
-		reason[0] = '\0';
-		rc = famfs_entry_check(&copy, i, fs->sb, reason);
-		if (rc == -EBADMSG &&
-		    !famfs_map_refresh(&fs->logm, e, sizeof(*e))) {
-			/* a stale line of this CPU's, or torn by a bounce read */
-			famfs_flush_stats.crc_retries++;
-			memcpy(&copy, e, sizeof(copy));
-			reason[0] = '\0';
-			rc = famfs_entry_check(&copy, i, fs->sb, reason);
-		}
-		if (rc == -EPROTONOSUPPORT) {
-			int ch = sb_features_changed(fs);
-
-			if (ch < 0)
-				return ch;
-			if (ch) {
-				reason[0] = '\0';
-				rc = famfs_entry_check(&copy, i, fs->sb, reason);
-			}
-		}
-		ok = rc == 0;
+		rc = v1_read(fs, i, &copy, reason, &fatal);
+		if (fatal)
+			return fatal;
 		/* host-local unless written whole (CRC, seq, fs uuid: not a
 		 * stale line of another file system) and malformed as every
 		 * host reads it (-EINVAL from a field, not a feature bit this
@@ -371,7 +406,7 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 		fs->walk_torn = rc && (rc != -EINVAL ||
 				       !famfs_entry_written(&copy, i, fs->sb));
 		fs->walk_next = i + 1;
-		rc = fn(arg, i, &copy, ok, reason);
+		rc = fn(arg, i, &copy, rc == 0, reason);
 		if (rc)
 			return rc;
 	}
@@ -411,29 +446,21 @@ int famfs_log_entry_checked(struct famfs_fs *fs, uint64_t idx,
 	char reason[FAMFS_REASON_LEN];
 	uint64_t cap = famfs_log_cap(fs);
 	bool ok = false;
-	int n;
+	int n, fatal;
 
+	/* as a walk reads it */
 	if (famfs_fs_compact(fs)) {
 		if (idx >= cap)
 			cap = famfs_log_discover(fs);
 		if (idx >= cap)
 			return -EINVAL;
-		n = clog_read(fs, idx, cap, e, &ok, reason, true);
-		return n > 0 && ok ? 0 : -EBADMSG;
+		n = clog_judged(fs, idx, cap, e, &ok, reason, &fatal);
+		return n > 0 && ok && !fatal ? 0 : -EBADMSG;
 	}
 	if (idx >= cap)
 		return -EINVAL;
-	for (int pass = 0; pass < 2 && !ok; pass++) {
-		const struct famfs_log_entry *s = famfs_log_slot(fs->log, idx);
-
-		/* a stale line of this CPU's: read again, once */
-		if (pass && famfs_map_refresh(&fs->logm, (void *)s, sizeof(*s)))
-			break;
-		memcpy(e, s, sizeof(*e));
-		reason[0] = '\0';
-		ok = famfs_entry_check(e, idx, fs->sb, reason) == 0;
-	}
-	return ok ? 0 : -EBADMSG;
+	n = v1_read(fs, idx, e, reason, &fatal);
+	return n || fatal ? -EBADMSG : 0;
 }
 
 static const char *type_name(unsigned t)
