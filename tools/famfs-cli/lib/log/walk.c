@@ -125,6 +125,27 @@ uint64_t famfs_clog_scan(struct famfs_fs *fs, uint64_t from, uint64_t cap,
 	return first;
 }
 
+/* What a walk tells its callback of the entry it is at: a walk run from
+ * that callback (the devices brought up to date, the log's segments
+ * discovered) gives it back as it was */
+struct walk_at {
+	uint64_t next;
+	bool torn;
+	int verdict;
+};
+
+static struct walk_at walk_at_save(const struct famfs_fs *fs)
+{
+	return (struct walk_at){ fs->walk_next, fs->walk_torn, fs->read_verdict };
+}
+
+static void walk_at_restore(struct famfs_fs *fs, struct walk_at w)
+{
+	fs->walk_next = w.next;
+	fs->walk_torn = w.torn;
+	fs->read_verdict = w.verdict;
+}
+
 static int no_op(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		 bool ok, const char *reason)
 {
@@ -137,12 +158,12 @@ static int no_op(void *arg, uint64_t idx, const struct famfs_log_entry *e,
  * which maps each segment as its EXTEND entry goes by.  The cap then. */
 uint64_t famfs_log_discover(struct famfs_fs *fs)
 {
-	uint64_t wn = fs->walk_next;
+	struct walk_at at = walk_at_save(fs);
 
 	if (fs->view && famfs_log_next(fs->log) > famfs_log_cap(fs) &&
 	    le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_LOG_EXTEND) {
 		famfs_log_walk(fs, no_op, NULL);
-		fs->walk_next = wn;
+		walk_at_restore(fs, at);
 	}
 	return famfs_log_cap(fs);
 }
@@ -523,7 +544,8 @@ static int devs_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 int famfs_fs_devs_update(struct famfs_fs *fs)
 {
 	struct devs_walk w = { .fs = fs };
-	uint64_t n, saved;
+	struct walk_at at;
+	uint64_t n;
 	int rc;
 
 	if (!(le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_MULTIDEV))
@@ -533,10 +555,10 @@ int famfs_fs_devs_update(struct famfs_fs *fs)
 		return 0;
 	/* entries are judged with the devices added before them: in order;
 	 * (from a walk's callback too: its position is kept) */
-	saved = fs->walk_next;
+	at = walk_at_save(fs);
 	w.stop = n;
 	rc = clog_walk(fs, fs->devs.next, n, devs_entry, &w);
-	fs->walk_next = saved;
+	walk_at_restore(fs, at);
 	if (rc < 0)
 		return rc;
 	fs->devs.next = w.stop;
@@ -582,13 +604,13 @@ static int seg_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 int famfs_log_segs_mapped(struct famfs_fs *fs)
 {
 	struct segs_seen w = { 0 };
-	uint64_t wn = fs->walk_next;
+	struct walk_at at = walk_at_save(fs);
 	int rc;
 
 	if (!(le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_LOG_EXTEND))
 		return 0;	/* none but segment 0 */
 	rc = famfs_log_walk(fs, seg_entry, &w);
-	fs->walk_next = wn;	/* (an append may be under way) */
+	walk_at_restore(fs, at);	/* (an append may be under way) */
 	if (rc)
 		return rc;
 	for (unsigned k = 1; k < fs->nsegs; k++) {
