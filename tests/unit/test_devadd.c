@@ -292,6 +292,91 @@ static void test_torn_devadd(void **state)
 	assert_int_equal(t->fs.devs.ndevs, 2);
 }
 
+/* a reader that meets a committed DEVADD before it reads whole here (a
+ * stale line, a bounce read torn by a write near it): host-local, read
+ * again -- and when it verifies, the member is added and the files on it
+ * are judged with it, not refused for good because the device table was
+ * past it already (devs.next) */
+static void test_devadd_read_torn(void **state)
+{
+	struct th *t = *state;
+	struct seen s = { 0 };
+	uint8_t *p, keep;
+	uint64_t k;
+
+	th_append_dir(t, "d");
+	assert_int_equal(append_devadd(t, 1, U1, MSIZE), 0);
+	k = famfs_log_next(t->fs.log) - 1;
+	assert_int_equal(append_on(t, "f", 1, 4 * MiB, 2 * MiB), 0);
+	/* a reader that has read nothing yet */
+	famfs_logdevs_init(&t->fs.devs, t->fs.sb);
+	p = famfs_clog_slot(t->fs.log, k) + sizeof(struct famfs_clog_hdr) + 4;
+	keep = *p;
+	*p ^= 0xff;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	famfs_quiet = 0;
+	assert_int_equal(s.n, 3);
+	assert_false(s.ok[1]);
+	assert_false(s.ok[2]);
+	*p = keep;
+	memset(&s, 0, sizeof(s));
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	famfs_quiet = 0;
+	assert_int_equal(s.n, 3);
+	if (s.bad)
+		fail_msg("read whole now, but refused: %s / %s", s.why[1], s.why[2]);
+	assert_int_equal(t->fs.devs.ndevs, 2);
+}
+
+/* a walk whose callback runs another (famfs_fs_devs_update; the log's
+ * discovery): what the walk said of its entry -- fs->walk_torn, as
+ * fs->walk_next -- is the same after it, not what the inner walk's last
+ * entry was */
+struct nested {
+	struct famfs_fs *fs;
+	uint64_t idx;
+	bool before, after, seen;
+};
+
+static int nest(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		bool ok, const char *reason)
+{
+	struct nested *w = arg;
+
+	(void)e, (void)ok, (void)reason;
+	if (idx != w->idx)
+		return 0;
+	w->seen = true;
+	w->before = w->fs->walk_torn;
+	/* as a reader that has not read the devices yet */
+	famfs_logdevs_init(&w->fs->devs, w->fs->sb);
+	assert_int_equal(famfs_fs_devs_update(w->fs), 0);
+	w->after = w->fs->walk_torn;
+	return 0;
+}
+
+static void test_nested_walk_keeps_torn(void **state)
+{
+	struct th *t = *state;
+	struct nested w = { .fs = &t->fs };
+
+	th_append_dir(t, "d");
+	/* an extent on a device no entry added: host-local (-EPROTO) */
+	assert_int_equal(append_on(t, "f", 1, 4 * MiB, 2 * MiB), 0);
+	w.idx = famfs_log_next(t->fs.log) - 1;
+	th_append_dir(t, "e");
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_walk(&t->fs, nest, &w), 0);
+	famfs_quiet = 0;
+	assert_true(w.seen);
+	assert_true(w.before);
+	if (!w.after)
+		fail_msg("the inner walk changed walk_torn of entry %llu",
+			 (unsigned long long)w.idx);
+}
+
 /* a v1 log never names a member: nonzero bytes there are unparseable */
 static void test_v1_no_devindex(void **state)
 {
@@ -325,6 +410,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_devadd_order, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_devindex_unknown, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_torn_devadd, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_devadd_read_torn, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_nested_walk_keeps_torn, setup, th_teardown),
 		cmocka_unit_test(test_v1_no_devindex),
 	};
 

@@ -37,9 +37,9 @@ static void test_format(void **state)
 	struct famfs_log_entry e;
 	char why[FAMFS_REASON_LEN];
 
-	/* 3..16 extents only in a log that says so (R2) */
+	/* 3..16 extents only in a log that says so (R2: as an unknown kind) */
 	mkentry(t, &e, 3, 2, 1);
-	assert_int_equal(famfs_entry_check(&e, 0, t->fs.sb, why), -EINVAL);
+	assert_int_equal(famfs_entry_check(&e, 0, t->fs.sb, why), -EPROTONOSUPPORT);
 	assert_non_null(strstr(why, "without the multi-extent feature"));
 	assert_int_not_equal(famfs_entry_owned(&e, 0, t->fs.sb, why), 0);
 	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,

@@ -395,7 +395,7 @@ static void test_entry_rejects(void **s)
 	mkie(&ie);
 #define AGAIN() mkentry(&e, 24 * MiB, &ie)
 	AGAIN();
-	refused(&nofeat, &e, -EINVAL, "interleave feature");
+	refused(&nofeat, &e, -EPROTONOSUPPORT, "interleave feature");
 	AGAIN(); e.fm.nextents = htole16(2);
 	refused(&sb, &e, -EINVAL, "count 2");
 	AGAIN(); e.fm.nextents = 0;

@@ -22,7 +22,9 @@
 /* Bring fs->devs up to the log's committed end: the DEVADD entries of
  * [devs.next, next_index) are added (a MULTIDEV file system; else only the
  * primary is there).  Every walk does it first, so an entry is judged with
- * the devices the log added before it.  0 or -errno. */
+ * the devices the log added before it.  devs.next stops at a DEVADD (or
+ * slots of no known type) that does not read whole here yet (host-local:
+ * fs->walk_torn), so the next update reads it again.  0 or -errno. */
 int famfs_fs_devs_update(struct famfs_fs *fs);
 uint64_t famfs_log_next(const struct famfs_log_header *h);
 /* grow.c: famfs_log_put, and a full log grown first (the master, under
@@ -51,8 +53,9 @@ void famfs_log_full_err(struct famfs_fs *fs, const struct famfs_log_full *f);
  * verifies there (compact; a v1 slot is copied as it is) */
 int famfs_log_entry_at(struct famfs_fs *fs, uint64_t idx,
 		       struct famfs_log_entry *e);
-/* The same, verified as a walk does (CRC, seq, fields; a stale line read
- * again): 0, -EBADMSG when it does not verify, -EINVAL past the log */
+/* The same, verified as a walk does (walk.c: CRC, seq, fields; a stale
+ * line read again, the superblock when a feature bit is clear): 0,
+ * -EBADMSG when it does not verify, -EINVAL past the log */
 int famfs_log_entry_checked(struct famfs_fs *fs, uint64_t idx,
 			    struct famfs_log_entry *e);
 /* A DELETE e names its object by log index (famfs_ns_check: an earlier

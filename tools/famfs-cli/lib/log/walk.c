@@ -125,6 +125,27 @@ uint64_t famfs_clog_scan(struct famfs_fs *fs, uint64_t from, uint64_t cap,
 	return first;
 }
 
+/* What a walk tells its callback of the entry it is at: a walk run from
+ * that callback (the devices brought up to date, the log's segments
+ * discovered) gives it back as it was */
+struct walk_at {
+	uint64_t next;
+	bool torn;
+	int verdict;
+};
+
+static struct walk_at walk_at_save(const struct famfs_fs *fs)
+{
+	return (struct walk_at){ fs->walk_next, fs->walk_torn, fs->read_verdict };
+}
+
+static void walk_at_restore(struct famfs_fs *fs, struct walk_at w)
+{
+	fs->walk_next = w.next;
+	fs->walk_torn = w.torn;
+	fs->read_verdict = w.verdict;
+}
+
 static int no_op(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		 bool ok, const char *reason)
 {
@@ -137,12 +158,12 @@ static int no_op(void *arg, uint64_t idx, const struct famfs_log_entry *e,
  * which maps each segment as its EXTEND entry goes by.  The cap then. */
 uint64_t famfs_log_discover(struct famfs_fs *fs)
 {
-	uint64_t wn = fs->walk_next;
+	struct walk_at at = walk_at_save(fs);
 
 	if (fs->view && famfs_log_next(fs->log) > famfs_log_cap(fs) &&
 	    le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_LOG_EXTEND) {
 		famfs_log_walk(fs, no_op, NULL);
-		fs->walk_next = wn;
+		walk_at_restore(fs, at);
 	}
 	return famfs_log_cap(fs);
 }
@@ -251,6 +272,69 @@ static int sb_features_changed(struct famfs_fs *fs)
 	       fs->sb->feature_ro_compat != ro;
 }
 
+/*
+ * The v1 entry at slot i, judged (famfs_entry_check) in a private copy *e
+ * (the mapping may be shared): one whose CRC does not match (a stale line
+ * of this CPU's, torn by a bounce read; a CRC-valid wrong seq or uuid no
+ * stale line of this file system's made) read again once; one with a
+ * feature bit this copy of the superblock lacks judged
+ * again if a re-read of the superblock changed its features.  The
+ * check's verdict; *fatal < 0 when the re-read stops the walk (R1,
+ * -ESTALE), else 0.
+ */
+static int v1_read(struct famfs_fs *fs, uint64_t i, struct famfs_log_entry *e,
+		   char *reason, int *fatal)
+{
+	struct famfs_log_entry *s = famfs_log_slot(fs->log, i);
+	int rc;
+
+	*fatal = 0;
+	memcpy(e, s, sizeof(*e));
+	reason[0] = '\0';
+	rc = famfs_entry_check(e, i, fs->sb, reason);
+	if (rc == -EBADMSG && !famfs_map_refresh(&fs->logm, s, sizeof(*s))) {
+		famfs_flush_stats.crc_retries++;
+		memcpy(e, s, sizeof(*e));
+		reason[0] = '\0';
+		rc = famfs_entry_check(e, i, fs->sb, reason);
+	}
+	if (rc == -EPROTONOSUPPORT) {
+		int ch = sb_features_changed(fs);
+
+		if (ch < 0) {
+			*fatal = ch;
+			return rc;
+		}
+		if (ch) {
+			reason[0] = '\0';
+			rc = famfs_entry_check(e, i, fs->sb, reason);
+		}
+	}
+	return rc;
+}
+
+/* clog_read (a stale line read again), and an entry refused judged again
+ * if a re-read of the superblock changed its features (one this copy may
+ * predate); *fatal as v1_read's */
+static int clog_judged(struct famfs_fs *fs, uint64_t i, uint64_t end,
+		       struct famfs_log_entry *e, bool *ok, char *reason,
+		       int *fatal)
+{
+	int n, ch;
+
+	*fatal = 0;
+	reason[0] = '\0';
+	n = clog_read(fs, i, end, e, ok, reason, true);
+	ch = n > 0 && !*ok ? sb_features_changed(fs) : 0;
+	if (ch < 0)
+		*fatal = ch;
+	if (ch > 0) {
+		reason[0] = '\0';
+		n = clog_read(fs, i, end, e, ok, reason, true);
+	}
+	return n;
+}
+
 /* The committed slots [start, end) of a compact log (an entry boundary,
  * end cut to next_index) */
 static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
@@ -278,15 +362,9 @@ static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
 			fs->walk_lost = i;
 			return -ENXIO;
 		}
-		reason[0] = '\0';
-		n = clog_read(fs, i, lim, &e, &ok, reason, true);
-		rc = n > 0 && !ok ? sb_features_changed(fs) : 0;
-		if (rc < 0)
+		n = clog_judged(fs, i, lim, &e, &ok, reason, &rc);
+		if (rc)
 			return rc;
-		if (rc) {
-			reason[0] = '\0';
-			n = clog_read(fs, i, lim, &e, &ok, reason, true);
-		}
 		if (n > 0) {
 			fs->walk_next = i + (unsigned)n;
 			/* a new segment, mapped before the walk reaches it */
@@ -336,34 +414,12 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 		famfs_map_invalidate(&fs->logm, famfs_log_slot(fs->log, start),
 				     (end - start) * FAMFS_LOG_ENTRY_SIZE);
 	for (uint64_t i = start; i < end; i++) {
-		struct famfs_log_entry *e = famfs_log_slot(fs->log, i);
 		struct famfs_log_entry copy;
-		bool ok;
-		int rc;
+		int rc, fatal;
 
-		/* validate a private copy: the mapping may be shared */
-		memcpy(&copy, e, sizeof(copy));
-		reason[0] = '\0';
-		rc = famfs_entry_check(&copy, i, fs->sb, reason);
-		if (rc == -EBADMSG &&
-		    !famfs_map_refresh(&fs->logm, e, sizeof(*e))) {
-			/* a stale line of this CPU's, or torn by a bounce read */
-			famfs_flush_stats.crc_retries++;
-			memcpy(&copy, e, sizeof(copy));
-			reason[0] = '\0';
-			rc = famfs_entry_check(&copy, i, fs->sb, reason);
-		}
-		if (rc == -EPROTONOSUPPORT) {
-			int ch = sb_features_changed(fs);
-
-			if (ch < 0)
-				return ch;
-			if (ch) {
-				reason[0] = '\0';
-				rc = famfs_entry_check(&copy, i, fs->sb, reason);
-			}
-		}
-		ok = rc == 0;
+		rc = v1_read(fs, i, &copy, reason, &fatal);
+		if (fatal)
+			return fatal;
 		/* host-local unless written whole (CRC, seq, fs uuid: not a
 		 * stale line of another file system) and malformed as every
 		 * host reads it (-EINVAL from a field, not a feature bit this
@@ -371,7 +427,7 @@ int famfs_log_walk_range(struct famfs_fs *fs, uint64_t start, uint64_t end,
 		fs->walk_torn = rc && (rc != -EINVAL ||
 				       !famfs_entry_written(&copy, i, fs->sb));
 		fs->walk_next = i + 1;
-		rc = fn(arg, i, &copy, ok, reason);
+		rc = fn(arg, i, &copy, rc == 0, reason);
 		if (rc)
 			return rc;
 	}
@@ -411,29 +467,21 @@ int famfs_log_entry_checked(struct famfs_fs *fs, uint64_t idx,
 	char reason[FAMFS_REASON_LEN];
 	uint64_t cap = famfs_log_cap(fs);
 	bool ok = false;
-	int n;
+	int n, fatal;
 
+	/* as a walk reads it */
 	if (famfs_fs_compact(fs)) {
 		if (idx >= cap)
 			cap = famfs_log_discover(fs);
 		if (idx >= cap)
 			return -EINVAL;
-		n = clog_read(fs, idx, cap, e, &ok, reason, true);
-		return n > 0 && ok ? 0 : -EBADMSG;
+		n = clog_judged(fs, idx, cap, e, &ok, reason, &fatal);
+		return n > 0 && ok && !fatal ? 0 : -EBADMSG;
 	}
 	if (idx >= cap)
 		return -EINVAL;
-	for (int pass = 0; pass < 2 && !ok; pass++) {
-		const struct famfs_log_entry *s = famfs_log_slot(fs->log, idx);
-
-		/* a stale line of this CPU's: read again, once */
-		if (pass && famfs_map_refresh(&fs->logm, (void *)s, sizeof(*s)))
-			break;
-		memcpy(e, s, sizeof(*e));
-		reason[0] = '\0';
-		ok = famfs_entry_check(e, idx, fs->sb, reason) == 0;
-	}
-	return ok ? 0 : -EBADMSG;
+	n = v1_read(fs, idx, e, reason, &fatal);
+	return n || fatal ? -EBADMSG : 0;
 }
 
 static const char *type_name(unsigned t)
@@ -469,20 +517,35 @@ int famfs_delete_object_bad(struct famfs_fs *fs,
 	return 1;
 }
 
+struct devs_walk {
+	struct famfs_fs *fs;
+	uint64_t stop;		/* where the next update starts */
+};
+
 static int devs_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
 {
-	struct famfs_fs *fs = arg;
+	struct devs_walk *w = arg;
+	unsigned t = le16toh(e->type);
 
 	(void)reason;
-	if (ok && le16toh(e->type) == FAMFS_LOG_DEVADD)
-		famfs_logdevs_add(&fs->devs, e, idx);
+	if (ok && t == FAMFS_LOG_DEVADD)
+		famfs_logdevs_add(&w->fs->devs, e, idx);
+	/* a DEVADD, or what may be one (no slot run verifies: no type),
+	 * that does not read whole here yet: read again by the next update,
+	 * and the ones after it not before it (they are judged with it) */
+	if (!ok && w->fs->walk_torn && (t == FAMFS_LOG_DEVADD || !t)) {
+		w->stop = idx;
+		return 1;
+	}
 	return 0;
 }
 
 int famfs_fs_devs_update(struct famfs_fs *fs)
 {
-	uint64_t n, saved;
+	struct devs_walk w = { .fs = fs };
+	struct walk_at at;
+	uint64_t n;
 	int rc;
 
 	if (!(le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_MULTIDEV))
@@ -492,12 +555,14 @@ int famfs_fs_devs_update(struct famfs_fs *fs)
 		return 0;
 	/* entries are judged with the devices added before them: in order;
 	 * (from a walk's callback too: its position is kept) */
-	saved = fs->walk_next;
-	rc = clog_walk(fs, fs->devs.next, n, devs_entry, fs);
-	fs->walk_next = saved;
-	if (!rc)
-		fs->devs.next = n;
-	return rc;
+	at = walk_at_save(fs);
+	w.stop = n;
+	rc = clog_walk(fs, fs->devs.next, n, devs_entry, &w);
+	walk_at_restore(fs, at);
+	if (rc < 0)
+		return rc;
+	fs->devs.next = w.stop;
+	return 0;
 }
 
 int famfs_log_walk(struct famfs_fs *fs, famfs_entry_fn fn, void *arg)
@@ -539,13 +604,13 @@ static int seg_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 int famfs_log_segs_mapped(struct famfs_fs *fs)
 {
 	struct segs_seen w = { 0 };
-	uint64_t wn = fs->walk_next;
+	struct walk_at at = walk_at_save(fs);
 	int rc;
 
 	if (!(le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_LOG_EXTEND))
 		return 0;	/* none but segment 0 */
 	rc = famfs_log_walk(fs, seg_entry, &w);
-	fs->walk_next = wn;	/* (an append may be under way) */
+	walk_at_restore(fs, at);	/* (an append may be under way) */
 	if (rc)
 		return rc;
 	for (unsigned k = 1; k < fs->nsegs; k++) {

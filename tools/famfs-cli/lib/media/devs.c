@@ -66,7 +66,7 @@ int famfs_devadd_check(const struct famfs_log_entry *e, uint64_t index,
 	if (!multidev(sb)) {
 		REASON("device entry in a log without the multi-device feature (superblock incompat bit 0x%x clear)",
 		       FAMFS_FEATURE_INCOMPAT_MULTIDEV);
-		return -EINVAL;
+		return -EPROTONOSUPPORT;
 	}
 	/* everything but the body is zero: no path, no file fields */
 	if (e->flags || fm->size || fm->ctime || fm->mode || fm->uid ||

@@ -87,7 +87,8 @@ static int check_range(const char *what, unsigned i, uint64_t off,
 	return 0;
 }
 
-/* 1..16 simple extents; more than 2 only with INCOMPAT_MULTI_EXTENT (R2) */
+/* 1..16 simple extents; more than 2 only with INCOMPAT_MULTI_EXTENT (R2:
+ * -EPROTONOSUPPORT, as for every feature bit) */
 static int simple_count_ok(unsigned n, const struct famfs_superblock *sb,
 			   char *reason)
 {
@@ -100,7 +101,7 @@ static int simple_count_ok(unsigned n, const struct famfs_superblock *sb,
 	    !(le32toh(sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT)) {
 		REASON("%u extents in a log without the multi-extent feature (superblock incompat bit 0x%x clear)",
 		       n, FAMFS_FEATURE_INCOMPAT_MULTI_EXTENT);
-		return -EINVAL;
+		return -EPROTONOSUPPORT;
 	}
 	return 0;
 }
@@ -176,6 +177,19 @@ static int check_simple(const struct famfs_log_fmeta *fm,
 	return 0;
 }
 
+/* R2: interleaved files only with INCOMPAT_INTERLEAVE; a kind a copy of
+ * the superblock without it cannot judge (it may predate the bit: read
+ * again, host-local if still clear), as for every feature bit */
+static int interleave_bit(const struct famfs_superblock *sb, char *reason)
+{
+	if (!(le32toh(sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_INTERLEAVE)) {
+		REASON("interleaved file in a log without the interleave feature (superblock incompat bit 0x%x clear)",
+		       FAMFS_FEATURE_INCOMPAT_INTERLEAVE);
+		return -EPROTONOSUPPORT;
+	}
+	return 0;
+}
+
 static int check_interleaved(const struct famfs_log_fmeta *fm,
 			     const struct judge *jd, char *reason)
 {
@@ -187,11 +201,9 @@ static int check_interleaved(const struct famfs_log_fmeta *fm,
 	unsigned n = le16toh(fm->nextents);
 	int rc;
 
-	if (!(le32toh(sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_INTERLEAVE)) {
-		REASON("interleaved file in a log without the interleave feature (superblock incompat bit 0x%x clear)",
-		       FAMFS_FEATURE_INCOMPAT_INTERLEAVE);
-		return -EINVAL;
-	}
+	rc = interleave_bit(sb, reason);
+	if (rc)
+		return rc;
 	if (n != 1) {
 		REASON("bad interleaved extent count %u (must be 1)", n);
 		return -EINVAL;
@@ -524,7 +536,6 @@ int famfs_entry_owned_devs(const struct famfs_log_entry *e, uint64_t index,
 			   const struct famfs_logdevs *devs, char *reason)
 {
 	const struct famfs_log_fmeta *fm = &e->fm;
-	uint32_t incompat = le32toh(sb->feature_incompat);
 	struct judge jd = { sb, devs, index };
 	int rc = entry_written_check(e, index, sb, reason);
 
@@ -585,11 +596,9 @@ int famfs_entry_owned_devs(const struct famfs_log_entry *e, uint64_t index,
 		const struct famfs_log_interleave_ext *ie = &fm->ext.interleave;
 		uint32_t ns = le32toh(ie->nstrips);
 
-		if (!(incompat & FAMFS_FEATURE_INCOMPAT_INTERLEAVE)) {
-			REASON("interleaved file in a log without the interleave feature (superblock incompat bit 0x%x clear)",
-			       FAMFS_FEATURE_INCOMPAT_INTERLEAVE);
-			return -EINVAL;
-		}
+		rc = interleave_bit(sb, reason);
+		if (rc)
+			return rc;
 		if (ns < 1 || ns > FAMFS_LOG_MAX_STRIPS || le16toh(fm->nextents) != 1) {
 			REASON("bad strip count %u (1..%u)", ns, FAMFS_LOG_MAX_STRIPS);
 			return -EINVAL;

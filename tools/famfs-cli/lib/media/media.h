@@ -301,7 +301,7 @@ void famfs_logdevs_init(struct famfs_logdevs *t,
 /* The DEVADD entry e (v1 form) at log index: its body, the MULTIDEV bit
  * (R2) and, with t (may be NULL: not checked), the order rules against the
  * devices t has from before index (the next index, no duplicate uuid).
- * 0, or -EINVAL with reason filled. */
+ * 0, or -EINVAL with reason filled (-EPROTONOSUPPORT: the bit clear). */
 int famfs_devadd_check(const struct famfs_log_entry *e, uint64_t index,
 		       const struct famfs_superblock *sb,
 		       const struct famfs_logdevs *t, char *reason);

@@ -215,12 +215,16 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 	memcpy(f->fs_uuid, fs.sb->fs_uuid, 16);
 	f->have_uuid = true;
 	if (f->member_wait && members_came(f, &fs)) {
-		famfs_logplay_free(f->lp);
-		f->lp = new_lp();
-		if (!f->lp) {
+		struct famfs_logplay *lp = new_lp();
+
+		if (!lp) {
 			famfs_fs_close(&fs);
 			return -ENOMEM;
 		}
+		/* the same log: the entry waited at is said already */
+		famfs_logplay_held_from(lp, f->lp);
+		famfs_logplay_free(f->lp);
+		f->lp = lp;
 	}
 	n = famfs_log_refresh_next(&fs);
 	before = famfs_logplay_next(f->lp);

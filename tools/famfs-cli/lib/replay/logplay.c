@@ -261,6 +261,12 @@ void famfs_logplay_hold_bad(struct famfs_logplay *lp)
 	((struct lp_ctx *)lp)->hold_bad = true;
 }
 
+void famfs_logplay_held_from(struct famfs_logplay *lp,
+			     const struct famfs_logplay *from)
+{
+	((struct lp_ctx *)lp)->held = ((const struct lp_ctx *)from)->held;
+}
+
 uint64_t famfs_logplay_next(const struct famfs_logplay *lp)
 {
 	return ((const struct lp_ctx *)lp)->next;

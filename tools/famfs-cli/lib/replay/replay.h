@@ -69,6 +69,11 @@ void famfs_logplay_drop_all(struct famfs_logplay *lp);
  * and once it verifies it is played and the replay goes on in order.  It
  * is said and counted (bad_entries) once, not every round. */
 void famfs_logplay_hold_bad(struct famfs_logplay *lp);
+/* A replay of the same log that takes over from one (the follower's, from
+ * the start when missing members came): the entry that one waits at was
+ * said and counted already, so it is not again while lp waits there */
+void famfs_logplay_held_from(struct famfs_logplay *lp,
+			     const struct famfs_logplay *from);
 int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 		       bool dry_run, struct famfs_logplay_result *r,
 		       bool (*stop)(void *arg), void *stop_arg);
