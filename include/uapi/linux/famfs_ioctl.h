@@ -658,6 +658,7 @@ struct famfs_ioc_unlink_map {
 	__u64 reserved[2];		/* 0 */
 	struct famfs_ioc_map_v2 map;	/* the map the file has */
 };
+
 #define FAMFSIOC_UNLINK_MAP	_IOW(FAMFSIOC_MAGIC, 14, \
 				     struct famfs_ioc_unlink_map)
 #define FAMFS_IOC_UNLINK_MAP_SIZE	96
