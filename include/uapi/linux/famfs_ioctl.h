@@ -628,9 +628,9 @@ struct famfs_ioc_held {
  *   E2BIG	map.ext_count > FAMFS_IOC_MAX_EXTENTS_V2 (simple) or
  *		FAMFS_IOC_MAX_IEXTENTS (interleaved)
  *   ENOTDIR	not issued on a directory
- *   EINVAL	a bad name: name_len 0 or > FAMFS_NS_NAME_MAX, then its
- *		bytes ('/' or NUL in it, "." or "..")
+ *   EINVAL	name_len 0 or > FAMFS_NS_NAME_MAX
  *   EFAULT	the name cannot be read
+ *   EINVAL	a bad name: '/' or NUL in it, "." or ".."
  *   EFAULT	the list at map.ext_list cannot be read
  *   then each entry in order:
  *   EINVAL	simple: reserved not 0; devindex >= FAMFS_MAX_DEVS
