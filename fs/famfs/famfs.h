@@ -593,6 +593,8 @@ enum famfs_refuse {
 
 int famfs_ns_refused(struct dentry *dentry, enum famfs_refuse what);
 long famfs_ioc_ns(struct file *file, struct famfs_ioc_ns __user *uarg);
+long famfs_ioc_unlink_map(struct file *file,
+			  struct famfs_ioc_unlink_map __user *uarg);
 extern const struct file_operations famfs_dir_operations;
 
 /* held.c */

@@ -767,6 +767,8 @@ long famfs_file_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return famfs_ioc_ns(file, argp);
 	case FAMFSIOC_HELD:
 		return famfs_ioc_held(file, argp);
+	case FAMFSIOC_UNLINK_MAP:
+		return famfs_ioc_unlink_map(file, argp);
 	default:
 		return -ENOTTY;
 	}

@@ -399,9 +399,230 @@ out_free:
 }
 
 /*
- * Directories answer the device ioctls, FAMFSIOC_NS and FAMFSIOC_HELD
- * (ENOTTY for the rest, as before); the legacy-ABI test module has none of
- * them.
+ * FAMFSIOC_UNLINK_MAP: the header's checks, in the contract's order (one
+ * log line for each refusal).
+ */
+static int famfs_um_check(struct super_block *sb,
+			  const struct famfs_ioc_unlink_map *a)
+{
+	const struct famfs_ioc_map_v2 *m = &a->map;
+	u32 max;
+
+	if (a->flags || a->reserved[0] || a->reserved[1] ||
+	    (m->flags & ~FAMFS_IOC_MAP_PAGES) ||
+	    memchr_inv(m->reserved, 0, sizeof(m->reserved))) {
+		famfs_err(sb, "UNLINK_MAP: flags %#x, map flags %#x or a reserved field not 0",
+			  a->flags, m->flags);
+		return -EINVAL;
+	}
+	if (m->extent_type == SIMPLE_DAX_EXTENT) {
+		max = FAMFS_IOC_MAX_EXTENTS_V2;
+	} else if (m->extent_type == FAMFS_INTERLEAVED_EXTENT) {
+		max = FAMFS_IOC_MAX_IEXTENTS;
+	} else {
+		famfs_err(sb, "UNLINK_MAP: unknown extent type %u",
+			  m->extent_type);
+		return -EINVAL;
+	}
+	if (!m->ext_count) {
+		famfs_err(sb, "UNLINK_MAP: no extents");
+		return -EINVAL;
+	}
+	if (m->ext_count > max) {
+		famfs_err(sb, "UNLINK_MAP: %u extents, more than %u",
+			  m->ext_count, max);
+		return -E2BIG;
+	}
+	return 0;
+}
+
+static bool famfs_um_dext_ok(const struct famfs_ioc_dext *d)
+{
+	return !d->reserved && d->devindex < FAMFS_MAX_DEVS;
+}
+
+/* Each entry of the list, in order (one log line for a refusal). */
+static int famfs_um_check_list(struct super_block *sb, const void *list,
+			       const struct famfs_ioc_map_v2 *m)
+{
+	static const struct famfs_ioc_dext zero;
+	const struct famfs_ioc_iext_v3 *x = list;
+	const struct famfs_ioc_dext *d = list;
+	u32 i, j;
+
+	for (i = 0; i < m->ext_count; i++) {
+		if (m->extent_type == SIMPLE_DAX_EXTENT) {
+			if (famfs_um_dext_ok(&d[i]))
+				continue;
+			famfs_err(sb, "UNLINK_MAP: extent %u: reserved %#x or device %u",
+				  i, d[i].reserved, d[i].devindex);
+			return -EINVAL;
+		}
+		if (x[i].reserved || !x[i].nstrips ||
+		    x[i].nstrips > FAMFS_IOC_MAX_STRIPS) {
+			famfs_err(sb, "UNLINK_MAP: extent %u: reserved %#x or %u strips",
+				  i, x[i].reserved, x[i].nstrips);
+			return -EINVAL;
+		}
+		for (j = 0; j < FAMFS_IOC_MAX_STRIPS; j++) {
+			const struct famfs_ioc_dext *s = &x[i].strips[j];
+
+			if (j < x[i].nstrips ? famfs_um_dext_ok(s) :
+			    !memcmp(s, &zero, sizeof(zero)))
+				continue;
+			famfs_err(sb, "UNLINK_MAP: extent %u strip %u: reserved %#x or device %u%s",
+				  i, j, s->reserved, s->devindex,
+				  j < x[i].nstrips ? "" : ", an unused strip not 0");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static bool famfs_um_kext_eq(const struct famfs_ioc_dext *d,
+			     const struct famfs_kext *k)
+{
+	return d->offset == k->dev_off && d->len == k->len &&
+	       d->devindex == k->dev;
+}
+
+/*
+ * Is @fmap (the published map of a file, or NULL) what MAP_GET_V3 would
+ * report as @m and @list (checked)?
+ */
+static bool famfs_um_same(const struct famfs_fmap *fmap,
+			  const struct famfs_ioc_map_v2 *m, const void *list)
+{
+	const struct famfs_ioc_iext_v3 *x = list;
+	const struct famfs_ioc_dext *d = list;
+	u32 i, j;
+
+	if (!fmap || fmap->extent_type != m->extent_type ||
+	    fmap->file_type != m->file_type ||
+	    fmap->file_size != m->file_size ||
+	    famfs_fmap_pages(fmap) != !!(m->flags & FAMFS_IOC_MAP_PAGES))
+		return false;
+	if (!famfs_fmap_interleaved(fmap)) {
+		if (fmap->nr_extents != m->ext_count)
+			return false;
+		for (i = 0; i < m->ext_count; i++)
+			if (!famfs_um_kext_eq(&d[i], &fmap->ext[i]))
+				return false;
+		return true;
+	}
+	if (fmap->nr_iext != m->ext_count)
+		return false;
+	for (i = 0; i < m->ext_count; i++) {
+		const struct famfs_kiext *ie = &fmap->iext[i];
+
+		if (x[i].nstrips != ie->nstrips ||
+		    x[i].chunk_size != ie->chunk_size ||
+		    x[i].nbytes != ie->nbytes)
+			return false;
+		for (j = 0; j < ie->nstrips; j++)
+			if (!famfs_um_kext_eq(&x[i].strips[j], &ie->strips[j]))
+				return false;
+	}
+	return true;
+}
+
+/* Look @name up in @file (a directory), compare, unlink: as do_unlinkat(). */
+static int famfs_um_one(struct file *file, const char *name, u32 len,
+			const struct famfs_ioc_map_v2 *m, const void *list)
+{
+	struct dentry *parent = file->f_path.dentry;
+	struct inode *dir = d_inode(parent);
+	struct dentry *dentry;
+	int rc;
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	dentry = lookup_one_len(name, parent, len);
+	if (IS_ERR(dentry)) {
+		rc = PTR_ERR(dentry);
+		goto out_unlock;
+	}
+	if (d_is_negative(dentry))
+		rc = -ENOENT;
+	else if (d_is_dir(dentry))
+		rc = -EISDIR;
+	else if (!d_is_reg(dentry) ||
+		 !famfs_um_same(famfs_inode_fmap(d_inode(dentry)), m, list))
+		rc = -ESTALE;
+	else
+		rc = vfs_unlink(file_mnt_user_ns(file), dir, dentry, NULL);
+	dput(dentry);
+out_unlock:
+	inode_unlock(dir);
+	return rc;
+}
+
+/* FAMFSIOC_UNLINK_MAP; the contract is in <linux/famfs_ioctl.h>. */
+long famfs_ioc_unlink_map(struct file *file,
+			  struct famfs_ioc_unlink_map __user *uarg)
+{
+	struct super_block *sb = file_inode(file)->i_sb;
+	struct famfs_sb_info *fsi = FAMFS_SB(sb);
+	struct famfs_ioc_dext small[4];	/* most files: no allocation */
+	struct famfs_ioc_unlink_map a;
+	char name[FAMFS_NS_NAME_MAX + 1];
+	void *list = small;
+	size_t size;
+	long rc;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	rc = famfs_um_check(sb, &a);
+	if (rc)
+		return rc;
+	if (!d_is_dir(file->f_path.dentry))
+		return -ENOTDIR;
+	rc = famfs_ns_get_name(name, a.name, a.name_len);
+	if (rc) {
+		if (rc == -EINVAL)
+			famfs_err(sb, "UNLINK_MAP: a bad name (%u bytes)",
+				  a.name_len);
+		return rc;
+	}
+	/* ext_count is at most 256 (simple) or 16 (interleaved): no overflow */
+	size = (size_t)a.map.ext_count *
+	       (a.map.extent_type == SIMPLE_DAX_EXTENT ?
+		sizeof(struct famfs_ioc_dext) :
+		sizeof(struct famfs_ioc_iext_v3));
+	if (size > sizeof(small)) {
+		list = kmalloc(size, GFP_KERNEL);
+		if (!list)
+			return -ENOMEM;
+	}
+	rc = -EFAULT;
+	if (copy_from_user(list, u64_to_user_ptr(a.map.ext_list), size))
+		goto out_free;
+	rc = famfs_um_check_list(sb, list, &a.map);
+	if (rc)
+		goto out_free;
+	rc = mnt_want_write_file(file);
+	if (rc)
+		goto out_free;
+	rc = mutex_lock_killable(&fsi->ns_lock);
+	if (rc)
+		goto out_drop;
+	WRITE_ONCE(fsi->ns_owner, current);
+	rc = famfs_um_one(file, name, a.name_len, &a.map, list);
+	WRITE_ONCE(fsi->ns_owner, NULL);
+	mutex_unlock(&fsi->ns_lock);
+out_drop:
+	mnt_drop_write_file(file);
+out_free:
+	if (list != small)
+		kfree(list);
+	return rc;
+}
+
+/*
+ * Directories answer the device ioctls, FAMFSIOC_NS, FAMFSIOC_HELD and
+ * FAMFSIOC_UNLINK_MAP (ENOTTY for the rest, as before); the legacy-ABI
+ * test module has none of them.
  */
 static long famfs_dir_ioctl(struct file *file, unsigned int cmd,
 			    unsigned long arg)
@@ -419,6 +640,8 @@ static long famfs_dir_ioctl(struct file *file, unsigned int cmd,
 		return famfs_ioc_ns(file, argp);
 	case FAMFSIOC_HELD:
 		return famfs_ioc_held(file, argp);
+	case FAMFSIOC_UNLINK_MAP:
+		return famfs_ioc_unlink_map(file, argp);
 	default:
 		return -ENOTTY;
 	}

@@ -546,6 +546,17 @@ static void __init famfs_check_abi(void)
 	BUILD_BUG_ON(_IOC_NR(FAMFSIOC_HELD) != 13 ||
 		     _IOC_DIR(FAMFSIOC_HELD) != (_IOC_READ | _IOC_WRITE) ||
 		     _IOC_SIZE(FAMFSIOC_HELD) != FAMFS_IOC_HELD_SIZE);
+	/* FAMFSIOC_UNLINK_MAP: the same layout for 32- and 64-bit callers */
+	BUILD_BUG_ON(sizeof(struct famfs_ioc_unlink_map) !=
+		     FAMFS_IOC_UNLINK_MAP_SIZE);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_unlink_map, name_len) != 8);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_unlink_map, flags) != 12);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_unlink_map, reserved) != 16);
+	BUILD_BUG_ON(offsetof(struct famfs_ioc_unlink_map, map) != 32);
+	BUILD_BUG_ON(_IOC_NR(FAMFSIOC_UNLINK_MAP) != 14 ||
+		     _IOC_DIR(FAMFSIOC_UNLINK_MAP) != _IOC_WRITE ||
+		     _IOC_SIZE(FAMFSIOC_UNLINK_MAP) !=
+		     FAMFS_IOC_UNLINK_MAP_SIZE);
 	BUILD_BUG_ON(_IOC_NR(FAMFSIOC_DEV_ADD) != 8 ||
 		     _IOC_SIZE(FAMFSIOC_DEV_ADD) != FAMFS_IOC_DEV_ADD_SIZE);
 	BUILD_BUG_ON(_IOC_NR(FAMFSIOC_MAP_CREATE_V3) != 9 ||

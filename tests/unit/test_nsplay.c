@@ -100,6 +100,68 @@ static void fsck_clean(struct th *t)
 	assert_int_equal(f.problems, 0);
 }
 
+/* ---- a DELETE's file removed in one call (FAMFSIOC_UNLINK_MAP), in a
+ * follower's round and in a replay from the first entry; the old way
+ * (open, MAP_GET, unlink) with a famfs.ko without the call ---- */
+static void test_delete_by_unlink_map(void **state)
+{
+	const struct famfs_kernel_ops *was = famfs_kernel;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r;
+	struct famfs_kernel_ops old;
+	struct th *t = *state;
+	uint64_t a, b, c, d;
+	unsigned long n;
+
+	old = *was;
+	old.unlink_map = NULL;
+	remount(t);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	b = th_append_file(t, "b", 28 * MiB, 2 * MiB, 100);
+	c = th_append_file(t, "c", 32 * MiB, 2 * MiB, 100);
+	d = th_append_file(t, "d", 36 * MiB, 2 * MiB, 100);
+	more(t, lp, &r);
+	assert_int_equal(r.created_files, 4);
+
+	/* a follower's round: one call */
+	n = th_mock_unlink_maps;
+	del(t, a, F, "a");
+	more(t, lp, &r);
+	assert_int_equal(r.removed, 1);
+	clean(&r);
+	assert_int_equal(th_mock_unlink_maps, n + 1);
+	assert_false(th_exists(t, "a", false));
+	/* without the call */
+	famfs_kernel = &old;
+	del(t, c, F, "c");
+	more(t, lp, &r);
+	famfs_kernel = was;
+	assert_int_equal(r.removed, 1);
+	clean(&r);
+	assert_int_equal(th_mock_unlink_maps, n + 1);
+	assert_false(th_exists(t, "c", false));
+	famfs_logplay_free(lp);
+
+	/* a replay from the first entry: one call */
+	del(t, b, F, "b");
+	r = play(t);
+	assert_int_equal(r.removed, 1);
+	clean(&r);
+	assert_true(th_mock_unlink_maps > n + 1);
+	assert_false(th_exists(t, "b", false));
+	/* without the call */
+	n = th_mock_unlink_maps;
+	famfs_kernel = &old;
+	del(t, d, F, "d");
+	r = play(t);
+	famfs_kernel = was;
+	assert_int_equal(r.removed, 1);
+	clean(&r);
+	assert_int_equal(th_mock_unlink_maps, n);
+	assert_false(th_exists(t, "d", false));
+	fsck_clean(t);
+}
+
 /* ---- a path deleted and made again: a new file, new memory ---- */
 static void test_delete_then_create(void **state)
 {
@@ -838,6 +900,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_delete_then_create, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_delete_by_unlink_map, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_skipped_delete_not_replayed, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_delete_then_create_v1, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_lagging_round_ahead_delete, setup, th_teardown),

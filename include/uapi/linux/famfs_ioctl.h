@@ -596,4 +596,71 @@ struct famfs_ioc_held {
 #define FAMFS_IOC_HELD_SIZE	16
 #define FAMFS_IOC_HELD_RANGE_SIZE	32
 
+/*
+ * FAMFSIOC_UNLINK_MAP: remove the file @name of the directory the call is
+ * issued on, only if it is the file the caller means: a regular famfs file
+ * whose published map is @map.  For the replay of a DELETE log entry (the
+ * file is known by the map its FILE entry gave it): one call instead of an
+ * open of the file, fstat, MAP_GET_V3, close and FAMFSIOC_NS UNLINK.  The
+ * name is looked up, the map compared and the name unlinked under the
+ * directory's lock (i_rwsem), so no other file can take the name between
+ * the comparison and the unlink.  CAP_SYS_ADMIN; on any famfs mount,
+ * protected or not, as FAMFSIOC_NS (and serialized with it).  Returns 0.
+ *
+ * @map is a header as MAP_GET_V3 writes it: extent_type
+ * (SIMPLE_DAX_EXTENT or FAMFS_INTERLEAVED_EXTENT), file_type, file_size,
+ * ext_count entries at ext_list (struct famfs_ioc_dext, simple; struct
+ * famfs_ioc_iext_v3, interleaved), flags FAMFS_IOC_MAP_PAGES for a small
+ * file's page map (else 0), reserved[] 0.  The entries as MAP_GET_V3 writes
+ * them: reserved fields 0, strips [nstrips..) of an interleaved extent all
+ * 0.  The map matches if each of those fields equals what MAP_GET_V3 would
+ * report of the file.
+ *
+ * Errors, in the order they are checked (each EINVAL and E2BIG is one
+ * rate-limited log line; nothing else is logged):
+ *
+ *   EPERM	caller lacks CAP_SYS_ADMIN
+ *   EFAULT	the argument cannot be read
+ *   EINVAL	flags or reserved[] not 0; map.flags has a bit other than
+ *		FAMFS_IOC_MAP_PAGES; map.reserved[] not 0
+ *   EINVAL	map.extent_type is neither SIMPLE_DAX_EXTENT nor
+ *		FAMFS_INTERLEAVED_EXTENT; map.ext_count is 0
+ *   E2BIG	map.ext_count > FAMFS_IOC_MAX_EXTENTS_V2 (simple) or
+ *		FAMFS_IOC_MAX_IEXTENTS (interleaved)
+ *   ENOTDIR	not issued on a directory
+ *   EINVAL	name_len 0 or > FAMFS_NS_NAME_MAX
+ *   EFAULT	the name cannot be read
+ *   EINVAL	a bad name: '/' or NUL in it, "." or ".."
+ *   EFAULT	the list at map.ext_list cannot be read
+ *   then each entry in order:
+ *   EINVAL	simple: reserved not 0; devindex >= FAMFS_MAX_DEVS
+ *   EINVAL	interleaved: reserved not 0; nstrips 0 or more than
+ *		FAMFS_IOC_MAX_STRIPS; a strip [0..nstrips) with reserved not
+ *		0 or devindex >= FAMFS_MAX_DEVS; a strip [nstrips..) not all 0
+ *   then:
+ *   EROFS	read-only mount
+ *   EINTR	a fatal signal while waiting for another FAMFSIOC_NS or
+ *		FAMFSIOC_UNLINK_MAP of the mount (they run one at a time)
+ *   and under the directory's lock:
+ *   ENOENT	no such name
+ *   EISDIR	it is a directory
+ *   ESTALE	it is not a regular file, it has no map, or its map differs
+ *		from @map in any of the fields above: nothing is removed
+ *   and what unlink(2) would return (EBUSY a mount point, ...).
+ *
+ * A famfs.ko without the call answers ENOTTY: its caller opens the file,
+ * compares its map (MAP_GET_V3) and removes it with FAMFSIOC_NS.
+ */
+struct famfs_ioc_unlink_map {
+	__u64 name;			/* user pointer: the name */
+	__u32 name_len;			/* 1..FAMFS_NS_NAME_MAX */
+	__u32 flags;			/* 0 */
+	__u64 reserved[2];		/* 0 */
+	struct famfs_ioc_map_v2 map;	/* the map the file has */
+};
+
+#define FAMFSIOC_UNLINK_MAP	_IOW(FAMFSIOC_MAGIC, 14, \
+				     struct famfs_ioc_unlink_map)
+#define FAMFS_IOC_UNLINK_MAP_SIZE	96
+
 #endif /* _UAPI_LINUX_FAMFS_IOCTL_H */

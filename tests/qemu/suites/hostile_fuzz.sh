@@ -12,7 +12,9 @@
 # 4 at once racing for the same memory while the tree is scanned, then a read-only
 # remount (EROFS), then a bare kernel mount (no .meta files).  FAMFSIOC_HELD
 # (calls7.c): live files' extents held whole, broken fields and pointers
-# refused with the contract's errno.  The main
+# refused with the contract's errno.  FAMFSIOC_UNLINK_MAP (calls8.c): own
+# files removed by their map; broken fields, names, pointers, entries and
+# maps refused with the contract's errno (ESTALE: the file stays).  The main
 # phases run again on a noncoherent mount (FAMFSIOC_CACHE really flushes
 # there; its bytes are checked against the famfs:famfs_cache tracepoint).  Afterwards the
 # files still hold their bytes, fsck is clean and a remount replays them.

@@ -421,6 +421,7 @@ const struct famfs_kernel_ops th_mock_kernel = {
 	.map_create_v3 = th_mock_map_create_v3,
 	.map_get_v3 = th_mock_map_get_v3,
 	.held = th_mock_held,
+	.unlink_map = th_mock_unlink_map,
 };
 
 unsigned long th_mock_cache_invalidates;
@@ -443,6 +444,7 @@ const struct famfs_kernel_ops th_mock_kernel_noinval = {
 	.map_create_v3 = th_mock_map_create_v3_old,
 	.map_get_v3 = th_mock_map_get_v3,
 	.held = th_mock_held,
+	.unlink_map = th_mock_unlink_map,
 };
 
 /* the same without v3: a famfs.ko of issue 11's time */

@@ -165,5 +165,8 @@ extern unsigned long th_mock_held_calls;
 int th_mock_held(int fd, struct famfs_ioc_held *h);
 /* any map, with the flag for page extents */
 int th_mock_map_get_v3(int fd, struct famfs_ioc_map_v2 *h);
+/* FAMFSIOC_UNLINK_MAP (counted) */
+extern unsigned long th_mock_unlink_maps;
+int th_mock_unlink_map(int dfd, const struct famfs_ioc_unlink_map *a);
 
 #endif

@@ -5,9 +5,12 @@
  * stand for devices (the real module wants block or dax devices). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "th.h"
 
@@ -244,4 +247,60 @@ struct famfs_df th_df(struct th *t)
 
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
 	return df;
+}
+
+/* FAMFSIOC_UNLINK_MAP: name of dfd removed if it is a file whose map is
+ * a's (as MAP_GET_V3 reports it), as famfs.ko does it */
+unsigned long th_mock_unlink_maps;
+
+int th_mock_unlink_map(int dfd, const struct famfs_ioc_unlink_map *a)
+{
+	const struct famfs_ioc_dext *d = (const void *)(uintptr_t)a->map.ext_list;
+	const struct famfs_ioc_iext_v3 *x = (const void *)(uintptr_t)a->map.ext_list;
+	char name[FAMFS_NS_NAME_MAX + 1];
+	struct famfs_fmap m;
+	struct stat st;
+	bool same;
+	int fd, rc;
+
+	th_mock_unlink_maps++;
+	if (a->flags || !a->name_len || a->name_len > FAMFS_NS_NAME_MAX ||
+	    !a->map.ext_count)
+		return -EINVAL;
+	memcpy(name, (const void *)(uintptr_t)a->name, a->name_len);
+	name[a->name_len] = '\0';
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	rc = S_ISREG(st.st_mode) ? th_mock_fmap_of(fd, &m) : -ENODATA;
+	close(fd);
+	if (rc)
+		return rc == -ENODATA ? -ESTALE : rc;
+	same = m.extent_type == a->map.extent_type &&
+	       m.file_type == a->map.file_type &&
+	       m.file_size == a->map.file_size && m.count == a->map.ext_count &&
+	       m.pages == !!(a->map.flags & FAMFS_IOC_MAP_PAGES);
+	for (uint32_t i = 0; same && i < m.count; i++) {
+		if (m.extent_type == SIMPLE_DAX_EXTENT) {
+			same = d[i].offset == m.ext[i].offset &&
+			       d[i].len == m.ext[i].len &&
+			       d[i].devindex == m.dev[i];
+			continue;
+		}
+		same = x[i].nstrips == m.iext[i].nstrips &&
+		       x[i].chunk_size == m.iext[i].chunk_size &&
+		       x[i].nbytes == m.iext[i].nbytes;
+		for (uint32_t s = 0; same && s < m.iext[i].nstrips; s++)
+			same = x[i].strips[s].offset == m.iext[i].strips[s].offset &&
+			       x[i].strips[s].len == m.iext[i].strips[s].len &&
+			       x[i].strips[s].devindex ==
+			       m.dev[i * FAMFS_IOC_MAX_STRIPS + s];
+	}
+	if (!same)
+		return -ESTALE;
+	return unlinkat(dfd, name, 0) ? -errno : 0;
 }

@@ -358,6 +358,7 @@ const unsigned int known_cmds[NKNOWN] = {
 	FAMFSIOC_NOP, FAMFSIOC_MAP_CREATE_V2, FAMFSIOC_MAP_GET_V2,
 	FAMFSIOC_CACHE, FAMFSIOC_DEV_ADD, FAMFSIOC_MAP_CREATE_V3,
 	FAMFSIOC_MAP_GET_V3, FAMFSIOC_DEV_GET, FAMFSIOC_NS, FAMFSIOC_HELD,
+	FAMFSIOC_UNLINK_MAP,
 };
 int skip_nr[256];	/* in famfs_ioctl.h but not modelled here */
 
@@ -397,9 +398,10 @@ static void do_unknown(struct ffile *f, int dirfd)
 		known_cmds[below(NKNOWN)] : unknown_cmd();
 
 	/* A directory answers the device ioctls (calls4.c), FAMFSIOC_NS
-	 * (calls6.c) and FAMFSIOC_HELD (calls7.c). */
+	 * (calls6.c), FAMFSIOC_HELD (calls7.c) and FAMFSIOC_UNLINK_MAP
+	 * (calls8.c). */
 	while (dirfd >= 0 && (is_dev_cmd(cmd) || cmd == FAMFSIOC_NS ||
-			      cmd == FAMFSIOC_HELD))
+			      cmd == FAMFSIOC_HELD || cmd == FAMFSIOC_UNLINK_MAP))
 		cmd = known_cmds[below(NKNOWN)];
 	void *arg = chance(50) ? (void *)arena : (void *)(uintptr_t)rnd();
 	int fd = dirfd >= 0 ? dirfd : f->fd;
@@ -546,6 +548,8 @@ void fuzz_loop(long n, int dirfd)
 			do_ns(dirfd);
 		} else if (chance(3)) {
 			do_held(dirfd, pick(-1, 0));
+		} else if (chance(2)) {
+			do_unlink_map(dirfd);
 		} else if (chance(8)) {
 			do_multidev(dirfd);
 		} else if (chance(7)) {
@@ -642,6 +646,8 @@ void print_stats(void)
 	       label, myid, nc_ns, nc_ns_ok);
 	printf("info: %s[%d]: held calls: FAMFSIOC_HELD %ld (answered %ld)\n",
 	       label, myid, nc_held, nc_held_ok);
+	printf("info: %s[%d]: removals by map: FAMFSIOC_UNLINK_MAP %ld (removed %ld)\n",
+	       label, myid, nc_um, nc_um_ok);
 	if (gib)
 		printf("info: %s[%d]: 1 GiB layouts: %ld maps made, %ld files of 1 GiB or more mapped, %ld files faulted through a mapping, %ld GiBs free now\n",
 		       label, myid, nc_gib, nc_gib_ok, nc_fault, free_gibs());

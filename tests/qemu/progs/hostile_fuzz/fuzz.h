@@ -27,6 +27,8 @@
  *            names, broken fields, names and pointers
  *   calls7.c FAMFSIOC_HELD: ranges of live files held whole, random ones
  *            sane, broken fields and pointers
+ *   calls8.c FAMFSIOC_UNLINK_MAP: own files removed by their map, broken
+ *            fields, names, pointers and maps (ESTALE)
  */
 #ifndef HOSTILE_FUZZ_H
 #define HOSTILE_FUZZ_H
@@ -93,6 +95,7 @@ enum {
 	C_FAULT,			/* -G: through mappings (gen3.c) */
 	C_NS,				/* FAMFSIOC_NS (calls6.c) */
 	C_HELD,				/* FAMFSIOC_HELD (calls7.c) */
+	C_UNLINK_MAP,			/* FAMFSIOC_UNLINK_MAP (calls8.c) */
 	NCHECK
 };
 extern long ncheck[NCHECK], nbad[NCHECK];
@@ -211,7 +214,7 @@ enum list_kind pick_list_kind(void);
 extern long nc_create, nc_accept, nc_get, nc_getext, nc_nop, nc_unknown,
 	nc_dir, nc_efault, nc_size, nc_free, nc_compat, nc_mmap;
 extern long nerr[NDOC + 1];
-#define NKNOWN	13
+#define NKNOWN	14
 extern const unsigned int known_cmds[NKNOWN];
 extern int skip_nr[256];	/* in famfs_ioctl.h but not modelled here */
 
@@ -280,6 +283,10 @@ void do_ns(int dirfd);
 /* ---- still referenced here? (calls7.c) ---------------------------------- */
 extern long nc_held, nc_held_ok;
 void do_held(int dirfd, struct ffile *f);
+
+/* ---- removal by map (calls8.c) ------------------------------------------ */
+extern long nc_um, nc_um_ok;
+void do_unlink_map(int dirfd);
 
 /* ---- 1 GiB layouts (gen3.c) --------------------------------------------- */
 extern int gib;		/* -G: maps on 1 GiB boundaries too */

@@ -119,7 +119,7 @@ static const char *const cname[NCHECK] = {
 	"v1-get-of-v2-map-eoverflow", "data-placement",
 	"create-with-other-opener", "remount", "cache-errno", "coherence",
 	"dev-errno", "create-v3-errno", "get-v3", "create-pages-errno",
-	"fault-through-mapping", "ns-errno", "held",
+	"fault-through-mapping", "ns-errno", "held", "unlink-map-errno",
 };
 long ncheck[NCHECK], nbad[NCHECK];
 static char why[NCHECK][400];
@@ -439,6 +439,7 @@ static int fuzz_proc(int id)
 			nc_inval = nc_accept_inval = 0;
 			nc_ns = nc_ns_ok = 0;
 			nc_held = nc_held_ok = 0;
+			nc_um = nc_um_ok = 0;
 			memset(nerr, 0, sizeof(nerr));
 			memset(nerr2, 0, sizeof(nerr2));
 			memset(ncheck, 0, sizeof(ncheck));
@@ -455,6 +456,8 @@ static int fuzz_proc(int id)
 					do_ns(dirfd);
 				else if (chance(4))
 					do_held(dirfd, f);
+				else if (chance(3))
+					do_unlink_map(dirfd);
 				else if (chance(10))
 					do_multidev(dirfd);
 				else if (chance(8))

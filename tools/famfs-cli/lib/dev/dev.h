@@ -157,6 +157,8 @@ struct famfs_kernel_ops {
 	int (*ns)(int fd, const struct famfs_ioc_ns *a);
 	/* FAMFSIOC_HELD as it is (NULL: -ENOTTY, an older module) */
 	int (*held)(int fd, struct famfs_ioc_held *h);
+	/* FAMFSIOC_UNLINK_MAP as it is (NULL: -ENOTTY, an older module) */
+	int (*unlink_map)(int dfd, const struct famfs_ioc_unlink_map *a);
 };
 extern const struct famfs_kernel_ops famfs_kernel_real;
 extern const struct famfs_kernel_ops *famfs_kernel;	/* tests swap it */
@@ -239,6 +241,16 @@ int famfs_file_cache(int fd, bool invalidate);
  * an interleaved one, page extents, or a member device). */
 int famfs_map_from_entry(const struct famfs_log_entry *e,
 			 struct famfs_ioc_map *map);
+/* Remove name (one path component) of the directory dfd if it is the
+ * file the FILE entry e made: a regular famfs file with e's map, looked
+ * up, compared and unlinked in one call (FAMFSIOC_UNLINK_MAP).  1 removed;
+ * 0 it is not there (ENOENT), not that file (ESTALE: another map, none)
+ * or a directory (EISDIR): nothing removed; -errno otherwise, the caller
+ * then does it the old way (open, famfs_fmap_get, compare, unlink):
+ * -ENOTTY a famfs.ko without the call (remembered, not asked again),
+ * -EPERM no CAP_SYS_ADMIN, -EINVAL a name or map it does not take, ... */
+int famfs_entry_unlink(int dfd, const char *name,
+		       const struct famfs_log_entry *e);
 /* The map of a (valid) FILE entry, simple or interleaved. */
 void famfs_fmap_from_entry(const struct famfs_log_entry *e,
 			   struct famfs_fmap *m);

@@ -122,6 +122,11 @@ static int real_held(int fd, struct famfs_ioc_held *h)
 	return ioctl(fd, FAMFSIOC_HELD, h) ? -errno : 0;
 }
 
+static int real_unlink_map(int dfd, const struct famfs_ioc_unlink_map *a)
+{
+	return ioctl(dfd, FAMFSIOC_UNLINK_MAP, a) ? -errno : 0;
+}
+
 const struct famfs_kernel_ops famfs_kernel_real = {
 	.mount = real_mount,
 	.umount = real_umount,
@@ -137,6 +142,7 @@ const struct famfs_kernel_ops famfs_kernel_real = {
 	.map_get_v3 = real_map_get_v3,
 	.ns = real_ns,
 	.held = real_held,
+	.unlink_map = real_unlink_map,
 };
 
 const struct famfs_kernel_ops *famfs_kernel = &famfs_kernel_real;
@@ -577,6 +583,77 @@ int famfs_map_from_entry(const struct famfs_log_entry *e,
 		map->ext_list[i].len = le64toh(e->fm.ext.simple[i].len);
 	}
 	return 0;
+}
+
+/* ---- a file removed by its entry's map (FAMFSIOC_UNLINK_MAP) ---- */
+/* the kernel ops whose module said ENOTTY: not asked again */
+static const struct famfs_kernel_ops *no_unlink_map;
+
+int famfs_entry_unlink(int dfd, const char *name,
+		       const struct famfs_log_entry *e)
+{
+	union {
+		struct famfs_ioc_dext d[FAMFS_LOG_MAX_SIMPLE_EXT];
+		struct famfs_ioc_iext_v3 x[1];
+	} l;
+	struct famfs_ioc_unlink_map a;
+	size_t n = strlen(name);
+	uint32_t count;
+	int rc;
+
+	if (!famfs_kernel->unlink_map || no_unlink_map == famfs_kernel)
+		return -ENOTTY;
+	if (!n || n > FAMFS_NS_NAME_MAX)
+		return -EINVAL;
+	/* the map famfs_fmap_from_entry gives MAP_CREATE, as MAP_GET_V3
+	 * reports it */
+	memset(&a, 0, sizeof(a));
+	a.name = (uint64_t)(uintptr_t)name;
+	a.name_len = (uint32_t)n;
+	a.map.file_type = FAMFS_REG;
+	a.map.file_size = le64toh(e->fm.size);
+	a.map.ext_list = (uint64_t)(uintptr_t)&l;
+	if (famfs_entry_interleaved(e)) {
+		const struct famfs_log_interleave_ext *ie = &e->fm.ext.interleave;
+		uint32_t ns = le32toh(ie->nstrips);
+		uint64_t slen = le64toh(ie->strip_len);
+
+		if (!ns || ns > FAMFS_IOC_MAX_STRIPS)
+			return -EINVAL;
+		memset(&l.x[0], 0, sizeof(l.x[0]));
+		a.map.extent_type = FAMFS_INTERLEAVED_EXTENT;
+		a.map.ext_count = 1;
+		l.x[0].nstrips = ns;
+		l.x[0].chunk_size = le64toh(ie->chunk_size);
+		l.x[0].nbytes = (uint64_t)ns * slen;
+		for (uint32_t i = 0; i < ns; i++) {
+			l.x[0].strips[i].offset = le64toh(ie->strip_off[i]);
+			l.x[0].strips[i].len = slen;
+			l.x[0].strips[i].devindex = famfs_entry_devindex(e, i);
+		}
+	} else {
+		a.map.extent_type = SIMPLE_DAX_EXTENT;
+		if (famfs_entry_pages(e))
+			a.map.flags = FAMFS_IOC_MAP_PAGES;
+		count = le16toh(e->fm.nextents);
+		if (count > FAMFS_LOG_MAX_SIMPLE_EXT)
+			count = FAMFS_LOG_MAX_SIMPLE_EXT;
+		a.map.ext_count = count;
+		for (uint32_t i = 0; i < count; i++) {
+			l.d[i].offset = le64toh(e->fm.ext.simple[i].offset);
+			l.d[i].len = le64toh(e->fm.ext.simple[i].len);
+			l.d[i].devindex = famfs_entry_devindex(e, i);
+			l.d[i].reserved = 0;
+		}
+	}
+	rc = famfs_kernel->unlink_map(dfd, &a);
+	if (!rc)
+		return 1;
+	if (rc == -ENOENT || rc == -ESTALE || rc == -EISDIR)
+		return 0;
+	if (rc == -ENOTTY)
+		no_unlink_map = famfs_kernel;
+	return rc;
 }
 
 void famfs_fmap_from_entry(const struct famfs_log_entry *e,

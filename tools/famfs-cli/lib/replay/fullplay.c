@@ -190,6 +190,18 @@ static int remove_here(struct lp_ctx *c, const char *rel, bool dir)
 	return rc;
 }
 
+/* the log's end has a file at h, and o's memory may be another file's:
+ * reused_here asks which of the two is there */
+static bool reuse_possible(struct lp_ctx *c, const struct famfs_names_obj *o,
+			   const char *h, uint64_t *id)
+{
+	int kind;
+
+	return famfs_names_delete_state(c->names, o->gone, NULL) == 1 &&
+	       famfs_names_lookup(c->names, h, id, &kind) &&
+	       kind == FAMFS_LOG_FILE;
+}
+
 /* Its memory reclaimed, a newer file may have it, at the same path even:
  * the file at h with the deleted one's map is the live file the log has
  * at h, not removed (a map is an identity only until a RECLAIM) */
@@ -197,11 +209,26 @@ static bool reused_here(struct lp_ctx *c, const struct famfs_names_obj *o,
 			const char *h)
 {
 	uint64_t id;
-	int kind;
 
-	return famfs_names_delete_state(c->names, o->gone, NULL) == 1 &&
-	       famfs_names_lookup(c->names, h, &id, &kind) &&
-	       kind == FAMFS_LOG_FILE && file_at(c, h, id);
+	return reuse_possible(c, o, h, &id) && file_at(c, h, id);
+}
+
+/* the file of FILE entry fe removed from h in one call (famfs.ko looks it
+ * up, compares its map and unlinks it: famfs_entry_unlink): 1 removed, 0
+ * not here, -errno to do it the old way (an older famfs.ko: -ENOTTY) */
+static int remove_by_map(struct lp_ctx *c, const char *h,
+			 const struct famfs_log_entry *fe)
+{
+	const char *name;
+	int pfd = famfs_lp_parent_fd_quiet(c, h, strlen(h), &name);
+	int rc;
+
+	if (pfd < 0)
+		return pfd == -ENOENT ? 0 : pfd;
+	rc = famfs_entry_unlink(pfd, name, fe);
+	if (rc == 1)
+		famfs_lp_ds_off(c);
+	return rc;
 }
 
 /* 1: a deleted file still here (at any path it had) is removed */
@@ -231,6 +258,18 @@ static int gone_file(void *arg, const char *path, const struct famfs_names_obj *
 		if (i == f->nhist && !famfs_names_nrenames(c->names))
 			continue;
 
+		/* one call where famfs.ko can (the file looked up, its map
+		 * compared and unlinked), unless a live file of the log may
+		 * have its memory there */
+		if (!c->dry && !reuse_possible(c, o, h, &(uint64_t){ 0 })) {
+			rc = remove_by_map(c, h, &e);
+			if (rc == 1) {
+				c->r->removed++;
+				break;
+			}
+			if (!rc)
+				continue;
+		}
 		/* its FILE entry read once (the map compared at each path) */
 		if (!file_at_e(c, h, o->id, &e) || reused_here(c, o, h))
 			continue;

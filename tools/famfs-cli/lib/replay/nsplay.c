@@ -370,6 +370,21 @@ static int here(struct lp_ctx *c, const char *rel, int kind, uint64_t id,
 	return rc == 1 ? 1 : -1;
 }
 
+/* the logged file removed in one call (famfs.ko looks it up, compares
+ * its map and unlinks it: famfs_entry_unlink): 1 removed; else not (0
+ * not here or not it, -errno: the old way tells which) */
+static int remove_by_map(struct lp_ctx *c, const struct famfs_ns *ns)
+{
+	struct famfs_log_entry e;
+	const char *name;
+	int pfd;
+
+	if (famfs_log_entry_at(c->fs, ns->object, &e))
+		return -EIO;
+	pfd = famfs_lp_parent_fd_quiet(c, ns->path, strlen(ns->path), &name);
+	return pfd < 0 ? pfd : famfs_entry_unlink(pfd, name, &e);
+}
+
 static int play_delete(struct lp_ctx *c, uint64_t idx, const struct famfs_ns *ns,
 		       const char *p)
 {
@@ -378,6 +393,11 @@ static int play_delete(struct lp_ctx *c, uint64_t idx, const struct famfs_ns *ns
 
 	if (c->dry) {
 		printf("would remove %s\n", p);
+		c->r->removed++;
+		return 0;
+	}
+	if (ns->kind == FAMFS_LOG_FILE && remove_by_map(c, ns) == 1) {
+		famfs_lp_ds_off(c);
 		c->r->removed++;
 		return 0;
 	}

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unlink_map: FAMFSIOC_UNLINK_MAP, the removal of a file known by its map
+ * (a DELETE's replay), for suites/module_unlink_map.sh.
+ *
+ *   unlink_map errors MPT OFF
+ *	files at OFF (2 MiB, and a 4 MiB interleaved one 8 MiB after it):
+ *	every refusal with its errno, in the documented order (EFAULT,
+ *	EINVAL, E2BIG, ENOTDIR, the name, the list, each entry), then under
+ *	the directory's lock ENOENT, EISDIR and ESTALE for a map that differs
+ *	in any field (the file stays); then the exact map removes the file,
+ *	simple and interleaved, and a second call says ENOENT.
+ *   unlink_map eperm MPT
+ *	EPERM, before any other check (run as a user).
+ *   unlink_map prep MPT OFF
+ *	files "p" (at OFF) and "r" (at OFF + 2 MiB) for the two below.
+ *   unlink_map protected MPT OFF
+ *	on a protected mount unlink(2) of "p" is refused, the call removes it.
+ *   unlink_map erofs MPT OFF
+ *	on a read-only mount: EROFS for "r", which stays.
+ */
+#include "module_test.h"
+
+static char pbuf[512];
+
+static const char *P(const char *mpt, const char *rel)
+{
+	snprintf(pbuf, sizeof(pbuf), "%s/%s", mpt, rel);
+	return pbuf;
+}
+
+/* What the call is given: the name and the map MAP_GET_V3 reports of fd. */
+struct um {
+	struct famfs_ioc_unlink_map a;
+	union {
+		struct famfs_ioc_dext d[FAMFS_IOC_MAX_EXTENTS_V2 + 1];
+		struct famfs_ioc_iext_v3 x[FAMFS_IOC_MAX_IEXTENTS + 1];
+	} l;
+};
+
+static void um_name(struct um *u, const char *name)
+{
+	u->a.name = (uintptr_t)name;
+	u->a.name_len = strlen(name);
+}
+
+static void um_of(struct um *u, int fd, const char *name)
+{
+	memset(u, 0, sizeof(*u));
+	u->a.map.ext_list = (uintptr_t)&u->l;
+	u->a.map.ext_count = FAMFS_IOC_MAX_IEXTENTS;
+	if (ioctl(fd, FAMFSIOC_MAP_GET_V3, &u->a.map))
+		die("MAP_GET_V3");
+	um_name(u, name);
+}
+
+static int um(int dfd, struct um *u)
+{
+	return ioctl(dfd, FAMFSIOC_UNLINK_MAP, &u->a);
+}
+
+static int open_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY);
+
+	if (fd < 0)
+		die(path);
+	return fd;
+}
+
+static void exists(const char *name, const char *path, int want)
+{
+	struct stat st;
+
+	t_equ(name, want, stat(path, &st) == 0);
+}
+
+/* a file at @off (2 MiB, one extent) */
+static int simple_file(const char *mpt, const char *name,
+		       unsigned long long off)
+{
+	struct t_loc l = { 0, off };
+	int fd = mkfile(mpt, name);
+
+	if (t_map_locs(fd, &l, 1))
+		die("MAP_CREATE_V3");
+	return fd;
+}
+
+static int do_errors(const char *mpt, unsigned long long off)
+{
+	unsigned long long offs[2] = { off + 8 * MiB, off + 10 * MiB };
+	struct famfs_ioc_iext ie;
+	struct um u, v;
+	int root = open_dir(mpt), fd, ifd, nfd;
+	char longname[FAMFS_NS_NAME_MAX + 2];
+
+	fd = simple_file(mpt, "a", off);
+	ifd = mkfile(mpt, "i");
+	ie = iext_mk(2, TWO_MiB, 4 * MiB, TWO_MiB, offs);
+	if (mapv2(ifd, FAMFS_INTERLEAVED_EXTENT, FAMFS_REG, 4 * MiB, 1, &ie))
+		die("MAP_CREATE_V2 interleaved");
+	nfd = mkfile(mpt, "nomap");
+	if (mkdir(P(mpt, "d"), 0755))
+		die("mkdir");
+
+	/* the argument */
+	t_errno("efault", ioctl(root, FAMFSIOC_UNLINK_MAP, (void *)8), EFAULT);
+	um_of(&u, fd, "a");
+	u.a.flags = 1;
+	t_errno("flags", um(root, &u), EINVAL);
+	u.a.flags = 0x80000000u;
+	t_errno("flags-high", um(root, &u), EINVAL);
+	u.a.flags = 0;
+	u.a.reserved[1] = 1;
+	t_errno("reserved", um(root, &u), EINVAL);
+	u.a.reserved[1] = 0;
+	u.a.map.flags = FAMFS_IOC_MAP_INVALIDATE;
+	t_errno("map-flags", um(root, &u), EINVAL);
+	u.a.map.flags = 0;
+	u.a.map.reserved[3] = 1;
+	t_errno("map-reserved", um(root, &u), EINVAL);
+	u.a.map.reserved[3] = 0;
+	u.a.map.extent_type = INVALID_EXTENT_TYPE;
+	t_errno("extent-type", um(root, &u), EINVAL);
+	u.a.map.extent_type = SIMPLE_DAX_EXTENT;
+	u.a.map.ext_count = 0;
+	t_errno("count-0", um(root, &u), EINVAL);
+	u.a.map.ext_count = FAMFS_IOC_MAX_EXTENTS_V2 + 1;
+	t_errno("e2big", um(root, &u), E2BIG);
+	u.a.map.ext_count = ~0u;
+	t_errno("e2big-huge", um(root, &u), E2BIG);
+	u.a.map.extent_type = FAMFS_INTERLEAVED_EXTENT;
+	u.a.map.ext_count = FAMFS_IOC_MAX_IEXTENTS + 1;
+	t_errno("e2big-interleaved", um(root, &u), E2BIG);
+	/* E2BIG comes before ENOTDIR, ENOTDIR before the name */
+	t_errno("e2big-before-enotdir", um(fd, &u), E2BIG);
+	um_of(&u, fd, "a");
+	t_errno("enotdir", um(fd, &u), ENOTDIR);
+	um_name(&u, "x/y");
+	t_errno("enotdir-before-name", um(fd, &u), ENOTDIR);
+
+	/* the name */
+	u.a.name_len = 0;
+	t_errno("name-len-0", um(root, &u), EINVAL);
+	memset(longname, 'n', sizeof(longname));
+	longname[FAMFS_NS_NAME_MAX + 1] = '\0';
+	um_name(&u, longname);
+	t_errno("name-too-long", um(root, &u), EINVAL);
+	um_name(&u, "x/y");
+	t_errno("name-slash", um(root, &u), EINVAL);
+	um_name(&u, ".");
+	t_errno("name-dot", um(root, &u), EINVAL);
+	um_name(&u, "..");
+	t_errno("name-dotdot", um(root, &u), EINVAL);
+	u.a.name = (uintptr_t)"a\0b";
+	u.a.name_len = 3;
+	t_errno("name-nul", um(root, &u), EINVAL);
+	u.a.name = 8;
+	u.a.name_len = 1;
+	t_errno("name-efault", um(root, &u), EFAULT);
+	um_name(&u, "a");
+
+	/* the list */
+	u.a.map.ext_list = 8;
+	t_errno("list-efault", um(root, &u), EFAULT);
+	u.a.map.ext_list = (uintptr_t)&u.l;
+	u.l.d[0].reserved = 1;
+	t_errno("dext-reserved", um(root, &u), EINVAL);
+	u.l.d[0].reserved = 0;
+	u.l.d[0].devindex = FAMFS_MAX_DEVS;
+	t_errno("dext-devindex", um(root, &u), EINVAL);
+	u.l.d[0].devindex = ~0u;
+	t_errno("dext-devindex-huge", um(root, &u), EINVAL);
+	/* a bad list is refused before the name is looked up */
+	um_name(&u, "nosuch");
+	t_errno("dext-before-enoent", um(root, &u), EINVAL);
+
+	um_of(&v, ifd, "i");
+	v.l.x[0].reserved = 1;
+	t_errno("iext-reserved", um(root, &v), EINVAL);
+	um_of(&v, ifd, "i");
+	v.l.x[0].nstrips = 0;
+	t_errno("iext-nstrips-0", um(root, &v), EINVAL);
+	v.l.x[0].nstrips = FAMFS_IOC_MAX_STRIPS + 1;
+	t_errno("iext-nstrips-big", um(root, &v), EINVAL);
+	um_of(&v, ifd, "i");
+	v.l.x[0].strips[1].reserved = 1;
+	t_errno("strip-reserved", um(root, &v), EINVAL);
+	um_of(&v, ifd, "i");
+	v.l.x[0].strips[0].devindex = FAMFS_MAX_DEVS;
+	t_errno("strip-devindex", um(root, &v), EINVAL);
+	um_of(&v, ifd, "i");
+	v.l.x[0].strips[2].len = TWO_MiB;
+	t_errno("unused-strip", um(root, &v), EINVAL);
+	um_of(&v, ifd, "i");
+	v.l.x[0].strips[FAMFS_IOC_MAX_STRIPS - 1].devindex = 1;
+	t_errno("unused-strip-dev", um(root, &v), EINVAL);
+
+	/* under the directory's lock */
+	um_of(&u, fd, "nosuch");
+	t_errno("enoent", um(root, &u), ENOENT);
+	um_name(&u, "d");
+	t_errno("eisdir", um(root, &u), EISDIR);
+	um_name(&u, "nomap");
+	t_errno("estale-no-map", um(root, &u), ESTALE);
+	um_name(&u, "i");
+	t_errno("estale-other-file", um(root, &u), ESTALE);
+	um_of(&u, fd, "a");
+	u.l.d[0].offset += TWO_MiB;
+	t_errno("estale-offset", um(root, &u), ESTALE);
+	um_of(&u, fd, "a");
+	u.l.d[0].len += TWO_MiB;
+	t_errno("estale-len", um(root, &u), ESTALE);
+	um_of(&u, fd, "a");
+	u.l.d[0].devindex = 1;
+	t_errno("estale-devindex", um(root, &u), ESTALE);
+	um_of(&u, fd, "a");
+	u.a.map.file_size--;
+	t_errno("estale-size", um(root, &u), ESTALE);
+	um_of(&u, fd, "a");
+	u.a.map.file_type = FAMFS_LOG;
+	t_errno("estale-file-type", um(root, &u), ESTALE);
+	um_of(&u, fd, "a");
+	u.a.map.flags = FAMFS_IOC_MAP_PAGES;
+	t_errno("estale-pages", um(root, &u), ESTALE);
+	um_of(&u, fd, "a");
+	u.a.map.ext_count = 2;
+	u.l.d[1] = u.l.d[0];
+	u.l.d[1].offset += TWO_MiB;
+	t_errno("estale-count", um(root, &u), ESTALE);
+	um_of(&u, fd, "a");
+	u.a.map.extent_type = FAMFS_INTERLEAVED_EXTENT;
+	memset(&u.l, 0, sizeof(u.l));
+	u.l.x[0].nstrips = 1;
+	u.l.x[0].chunk_size = TWO_MiB;
+	u.l.x[0].nbytes = TWO_MiB;
+	u.l.x[0].strips[0].offset = off;
+	u.l.x[0].strips[0].len = TWO_MiB;
+	t_errno("estale-extent-type", um(root, &u), ESTALE);
+	um_of(&v, ifd, "i");
+	v.l.x[0].chunk_size *= 2;
+	t_errno("estale-chunk", um(root, &v), ESTALE);
+	um_of(&v, ifd, "i");
+	v.l.x[0].strips[1].offset += TWO_MiB;
+	t_errno("estale-strip", um(root, &v), ESTALE);
+	exists("estale-kept-a", P(mpt, "a"), 1);
+	exists("estale-kept-i", P(mpt, "i"), 1);
+
+	/* the file it is: removed (open and mapped or not) */
+	um_of(&u, fd, "a");
+	t_ok("removed", um(root, &u));
+	exists("removed-gone", P(mpt, "a"), 0);
+	t_errno("removed-again", um(root, &u), ENOENT);
+	um_of(&v, ifd, "i");
+	t_ok("removed-interleaved", um(root, &v));
+	exists("removed-interleaved-gone", P(mpt, "i"), 0);
+	/* once its last descriptor is closed the memory is free again: a
+	 * new file there takes it */
+	close(fd);
+	close(ifd);
+	fd = simple_file(mpt, "a2", off);
+	close(fd);
+	t_pass("memory-free-after-close");
+	close(nfd);
+	close(root);
+	return t_failed;
+}
+
+static int do_eperm(const char *mpt)
+{
+	struct um u;
+	int root = open_dir(mpt);
+
+	memset(&u, 0, sizeof(u));
+	um_name(&u, "a2");
+	t_errno("eperm", um(root, &u), EPERM);
+	t_errno("eperm-before-efault",
+		ioctl(root, FAMFSIOC_UNLINK_MAP, (void *)8), EPERM);
+	close(root);
+	return t_failed;
+}
+
+static int do_prep(const char *mpt, unsigned long long off)
+{
+	close(simple_file(mpt, "p", off));
+	close(simple_file(mpt, "r", off + TWO_MiB));
+	return t_failed;
+}
+
+static int do_one(const char *mpt, const char *name, int want)
+{
+	int root = open_dir(mpt), fd;
+	struct um u;
+
+	fd = open(P(mpt, name), O_RDONLY);
+	if (fd < 0)
+		die(name);
+	um_of(&u, fd, name);
+	close(fd);
+	if (!want) {
+		t_errno("unlink-refused", unlink(P(mpt, name)), EPERM);
+		t_ok("protected-removed", um(root, &u));
+		exists("protected-gone", P(mpt, name), 0);
+	} else {
+		t_errno("erofs", um(root, &u), want);
+		exists("erofs-kept", P(mpt, name), 1);
+	}
+	close(root);
+	return t_failed;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 4 && !strcmp(argv[1], "errors"))
+		return t_done(do_errors(argv[2], t_num(argv[3])));
+	if (argc >= 3 && !strcmp(argv[1], "eperm"))
+		return t_done(do_eperm(argv[2]));
+	if (argc >= 4 && !strcmp(argv[1], "prep"))
+		return t_done(do_prep(argv[2], t_num(argv[3])));
+	if (argc >= 3 && !strcmp(argv[1], "protected"))
+		return t_done(do_one(argv[2], "p", 0));
+	if (argc >= 3 && !strcmp(argv[1], "erofs"))
+		return t_done(do_one(argv[2], "r", EROFS));
+	fprintf(stderr, "usage: unlink_map errors|eperm|prep|protected|erofs MPT [OFF]\n");
+	return 2;
+}
