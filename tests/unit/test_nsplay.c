@@ -115,7 +115,7 @@ static void test_delete_by_unlink_map(void **state)
 
 	old = *was;
 	old.unlink_map = NULL;
-	remount(t);
+	th_remount(t);
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 	b = th_append_file(t, "b", 28 * MiB, 2 * MiB, 100);
 	c = th_append_file(t, "c", 32 * MiB, 2 * MiB, 100);
@@ -125,7 +125,7 @@ static void test_delete_by_unlink_map(void **state)
 
 	/* a follower's round: one call */
 	n = th_mock_unlink_maps;
-	del(t, a, F, "a");
+	th_del(t, a, F, "a");
 	more(t, lp, &r);
 	assert_int_equal(r.removed, 1);
 	clean(&r);
@@ -133,7 +133,7 @@ static void test_delete_by_unlink_map(void **state)
 	assert_false(th_exists(t, "a", false));
 	/* without the call */
 	famfs_kernel = &old;
-	del(t, c, F, "c");
+	th_del(t, c, F, "c");
 	more(t, lp, &r);
 	famfs_kernel = was;
 	assert_int_equal(r.removed, 1);
@@ -143,7 +143,7 @@ static void test_delete_by_unlink_map(void **state)
 	famfs_logplay_free(lp);
 
 	/* a replay from the first entry: one call */
-	del(t, b, F, "b");
+	th_del(t, b, F, "b");
 	r = play(t);
 	assert_int_equal(r.removed, 1);
 	clean(&r);
@@ -152,7 +152,7 @@ static void test_delete_by_unlink_map(void **state)
 	/* without the call */
 	n = th_mock_unlink_maps;
 	famfs_kernel = &old;
-	del(t, d, F, "d");
+	th_del(t, d, F, "d");
 	r = play(t);
 	famfs_kernel = was;
 	assert_int_equal(r.removed, 1);
