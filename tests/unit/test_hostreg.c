@@ -429,6 +429,35 @@ static void test_shared_uuid(void **s)
 	th_free(t);
 }
 
+/* a failed read of the slots is an error, not "no slot of this uuid": a
+ * registration taking it as none would claim this host a second slot */
+static void test_find_uuid_unread(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_map keep;
+	struct famfs_host h;
+	uint8_t uuid[16];
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_host_id(uuid), 0);
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_hosttab_find_uuid(&tab, uuid, &h), -ENOENT);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_find_uuid(&tab, uuid, &h), (int)slot);
+	/* the refresh of the slots fails (a bounce read of a bad fd) */
+	keep = tab.m;
+	tab.m.bounce = true;
+	tab.m.fd = -1;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosttab_find_uuid(&tab, uuid, &h), -EIO);
+	famfs_quiet = 0;
+	tab.m = keep;
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_torn_slot),
 		cmocka_unit_test(test_evict_slot_next_boot),
 		cmocka_unit_test(test_shared_uuid),
+		cmocka_unit_test(test_find_uuid_unread),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
