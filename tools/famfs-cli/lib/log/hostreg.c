@@ -69,7 +69,7 @@ static void me_fill(struct famfs_fs *fs, struct famfs_host *h)
 	h->beat_time = (uint64_t)time(NULL);
 }
 
-/* the slot of uuid in t, or -1.  First where its claim put it: from its
+/* the slot of uuid in t, -ENOENT when none, or -errno.  First where its claim put it: from its
  * home slot up to the first free one -- a slot or two, where a full scan
  * reads all 2 MiB, and every replay round registers; then (a slot an
  * eviction zeroed may end that run early, a first registration finds
@@ -231,6 +231,11 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 	if (rc)
 		return rc;
 	s = find_slot(t, uuid, &cur);
+	if (s < 0 && s != -ENOENT) {
+		famfs_err("%s: the host table's slots cannot be read (%s): not registered",
+			  fs->name, strerror(-s));
+		return s;
+	}
 	/* fenced in this boot: whatever its slot holds now (zeroed by a
 	 * second eviction, taken by another host) */
 	if (fenced_boot(&ev, uuid, boot)) {

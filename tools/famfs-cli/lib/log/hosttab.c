@@ -363,10 +363,11 @@ static int match_one(void *arg, unsigned i, struct famfs_host *h)
 int famfs_hosttab_find_uuid(struct famfs_hosttab *t, const uint8_t uuid[16],
 			    struct famfs_host *h)
 {
-	struct find_uuid f = { .uuid = uuid, .h = h, .slot = -1 };
+	struct find_uuid f = { .uuid = uuid, .h = h, .slot = -ENOENT };
+	int rc = each_used(t, match_one, &f);
 
-	each_used(t, match_one, &f);
-	return f.slot;
+	/* not read: not "none" (a registration would claim a second slot) */
+	return rc < 0 ? rc : f.slot;
 }
 
 void famfs_hosttab_used_free(struct famfs_hosttab_used *u)

@@ -464,8 +464,9 @@ int famfs_hosttab_read_used(struct famfs_hosttab *t,
 			    struct famfs_hosts_ev *ev, char *reason);
 void famfs_hosttab_used_free(struct famfs_hosttab_used *u);
 /* The first slot (lowest index) whose valid registration is of uuid, h
- * filled; -1 when none.  One refresh of the slots, free ones looked at in
- * place (a first registration's scan of every slot) */
+ * filled; -ENOENT when none, -errno when the slots cannot be read.  One
+ * refresh of the slots, free ones looked at in place (a first
+ * registration's scan of every slot) */
 int famfs_hosttab_find_uuid(struct famfs_hosttab *t, const uint8_t uuid[16],
 			    struct famfs_host *h);
 /* Write h to slot i: its next copy with seq + 1 (h->seq set), flushed */
