@@ -181,9 +181,11 @@ static int pass_locked(struct famfs_fs *fs, struct famfs_reclaim_dels *d,
 	/* the slots that are not free only: a free slot blocks nothing */
 	if (!rc) {
 		rc = famfs_hosttab_read_used(&t, &used, &ev, why);
+		/* why names the header or the slots, whichever failed (a
+		 * slot's read is not the header's, which repair writes) */
 		if (rc && rc != -ENOMEM)
-			famfs_err("%s: host table header: %s: nothing reclaimed (famfs hosts repair writes a new one)",
-				  fs->name, why);
+			famfs_err("%s: host table: %s: nothing reclaimed (%s)",
+				  fs->name, why, famfs_hosts_hdr_way(rc));
 	}
 	/* not armed: a host that mounted before the table may have no slot
 	 * (famfs_format.h): nothing is known to be unreachable */
@@ -192,10 +194,10 @@ static int pass_locked(struct famfs_fs *fs, struct famfs_reclaim_dels *d,
 	if (!rc && !p->unarmed) {
 		if (p->dels_out)
 			*p->dels_out = d->del;
-		famfs_hostdec_decide_at(used.slots, used.idx, used.n, &ev,
-					fs->sb->master_uuid, d->del, d->n,
-					famfs_log_refresh_next(fs), ok,
-					p->blocked, p->arg);
+		famfs_hostdec_decide(used.slots, used.idx, used.n, &ev,
+				     fs->sb->master_uuid, d->del, d->n,
+				     famfs_log_refresh_next(fs), ok,
+				     p->blocked, p->arg);
 		for (size_t i = 0; i < d->n; i++)
 			if (ok[i])
 				ok_dels[k++] = d->del[i];
