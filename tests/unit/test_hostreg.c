@@ -297,21 +297,37 @@ static void test_read_used(void **s)
 	th_free(t);
 }
 
-/* a free slot is one whose every byte is zero: any one byte set is not */
+/* a free slot is one whose every byte is zero: any one byte set is not
+ * (famfs_all_zero's 256-byte blocks and 1 KiB tests: a slot, a group of
+ * slots; at an aligned and an unaligned start, with a tail after them) */
 static void test_slot_zero(void **s)
 {
-	static uint8_t slot[FAMFS_HOST_SLOT_SIZE] __attribute__((aligned(16)));
+	static uint8_t buf[5 * FAMFS_HOST_SLOT_SIZE + 16]
+		__attribute__((aligned(16)));
+	static const size_t len[] = { FAMFS_HOST_SLOT_SIZE,
+				      2 * FAMFS_HOST_SLOT_SIZE,
+				      FAMFS_HOST_SLOT_SIZE + 63,
+				      5 * FAMFS_HOST_SLOT_SIZE + 8 };
 
 	(void)s;
-	assert_true(famfs_host_slot_zero(slot));
-	for (unsigned i = 0; i < sizeof(slot); i++) {
-		for (unsigned b = 0; b < 8; b++) {
-			slot[i] = (uint8_t)(1u << b);
-			assert_false(famfs_host_slot_zero(slot));
+	for (unsigned at = 0; at < 2; at++) {
+		for (unsigned l = 0; l < sizeof(len) / sizeof(len[0]); l++) {
+			uint8_t *slot = buf + at;
+
+			assert_true(famfs_all_zero(slot, len[l]));
+			for (unsigned i = 0; i < len[l]; i++) {
+				for (unsigned b = 0; b < 8; b++) {
+					slot[i] = (uint8_t)(1u << b);
+					assert_false(famfs_all_zero(slot, len[l]));
+				}
+				slot[i] = 0;
+			}
+			/* a byte just past it is not looked at */
+			slot[len[l]] = 1;
+			assert_true(famfs_all_zero(slot, len[l]));
+			slot[len[l]] = 0;
 		}
-		slot[i] = 0;
 	}
-	assert_true(famfs_host_slot_zero(slot));
 }
 
 /* the counters' end on a file system (review r39 B): a slot whose seq, or

@@ -174,7 +174,7 @@ enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
 	famfs_map_refresh(&t->m, p, FAMFS_HOST_SLOT_SIZE);
 	/* free (all zero): no copy needed, each byte is read once either way
 	 * (a first registration looks at every slot) */
-	if (famfs_host_slot_zero(p)) {
+	if (famfs_all_zero(p, FAMFS_HOST_SLOT_SIZE)) {
 		memset(h, 0, sizeof(*h));
 		return h->state = FAMFS_HOST_FREE;
 	}
@@ -209,22 +209,9 @@ int famfs_hosttab_read_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 	return rc;
 }
 
-/* two slots free: their 512 bytes ORed 16 at a time, one test (as
- * famfs_host_slot_zero; most pairs of a table are free) */
-static inline bool pair_zero(const uint8_t *p)
-{
-	typedef uint64_t v2 __attribute__((vector_size(16), may_alias,
-					   aligned(16)));
-	const v2 *v = (const v2 *)p;
-	v2 a, b;
-
-	a = v[0] | v[1] | v[2] | v[3] | v[4] | v[5] | v[6] | v[7] |
-	    v[8] | v[9] | v[10] | v[11] | v[12] | v[13] | v[14] | v[15];
-	b = v[16] | v[17] | v[18] | v[19] | v[20] | v[21] | v[22] | v[23] |
-	    v[24] | v[25] | v[26] | v[27] | v[28] | v[29] | v[30] | v[31];
-	a |= b;
-	return !(a[0] | a[1]);
-}
+/* slots looked at GROUP at a time first: most of a table is free, and
+ * famfs_all_zero's call is then made once per 4 KiB */
+#define GROUP	16
 
 /* each slot that is not free, as memory holds it now (the whole table
  * refreshed first), to one(arg, i, h): only those are copied and decoded.
@@ -238,7 +225,7 @@ static int each_used(struct famfs_hosttab *t,
 	struct famfs_host h;
 	int rc;
 
-	_Static_assert(FAMFS_HOST_SLOTS % 2 == 0, "slots in pairs");
+	_Static_assert(FAMFS_HOST_SLOTS % GROUP == 0, "slots in groups");
 	/* not read as memory holds it now (a bounce read failed): no
 	 * decision on it */
 	rc = famfs_map_refresh(&t->m, famfs_host_slot_at(t->m.addr, 0),
@@ -247,13 +234,14 @@ static int each_used(struct famfs_hosttab *t,
 		return rc;
 	for (unsigned i = 0; i < FAMFS_HOST_SLOTS;
 	     i++, p += FAMFS_HOST_SLOT_SIZE) {
-		/* a free pair skipped at its first slot */
-		if (!(i & 1) && pair_zero(p)) {
-			i++;
-			p += FAMFS_HOST_SLOT_SIZE;
+		/* a free group skipped at its first slot */
+		if (!(i % GROUP) &&
+		    famfs_all_zero(p, GROUP * FAMFS_HOST_SLOT_SIZE)) {
+			i += GROUP - 1;
+			p += (GROUP - 1) * FAMFS_HOST_SLOT_SIZE;
 			continue;
 		}
-		if (famfs_host_slot_zero(p))
+		if (famfs_all_zero(p, FAMFS_HOST_SLOT_SIZE))
 			continue;
 		/* a private copy: the checks and the decode see one state */
 		memcpy(copy, p, sizeof(copy));
