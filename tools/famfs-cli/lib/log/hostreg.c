@@ -100,12 +100,10 @@ static int find_slot(struct famfs_hosttab *t, const uint8_t uuid[16],
  * memory; one with a newer build's flag (-EPROTONOSUPPORT) is said once
  * and refused: this build takes no part in that table.  Else (evictions)
  * -errno, printed */
-static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
-		   struct famfs_hosts_ev *ev, bool lenient, bool *nolist)
+static int judge_ev(struct famfs_fs *fs, int rc, const char *why,
+		    struct famfs_hosts_ev *ev, bool lenient, bool *nolist)
 {
 	static bool said_torn, said_newer;
-	char why[FAMFS_REASON_LEN];
-	int rc = famfs_hosttab_read_hdr(t, ev, why);
 
 	if (nolist)
 		*nolist = false;
@@ -134,6 +132,15 @@ static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		famfs_err("%s: host table header: %s (%s)", fs->name, why,
 			  famfs_hosts_hdr_way(rc));
 	return rc;
+}
+
+static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
+		   struct famfs_hosts_ev *ev, bool lenient, bool *nolist)
+{
+	char why[FAMFS_REASON_LEN];
+	int rc = famfs_hosttab_read_hdr(t, ev, why);
+
+	return judge_ev(fs, rc, why, ev, lenient, nolist);
 }
 
 /* does a fence name this host in this boot? */
@@ -214,10 +221,12 @@ static bool shared_uuid(struct famfs_fs *fs, unsigned slot,
 	return true;
 }
 
-int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
-			unsigned *slot, bool fresh)
+/* the registration with the header's evicted list as read (lenient) */
+static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
+		       unsigned *slot, bool fresh,
+		       const struct famfs_hosts_ev *evp)
 {
-	struct famfs_hosts_ev ev;
+	const struct famfs_hosts_ev ev = *evp;
 	struct famfs_host h, cur;
 	uint8_t uuid[16], boot[16];
 	int s, rc;
@@ -225,9 +234,6 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 	rc = famfs_host_id(uuid);
 	if (!rc)
 		rc = famfs_boot_id(boot);
-	if (rc)
-		return rc;
-	rc = read_ev(fs, t, &ev, true, NULL);
 	if (rc)
 		return rc;
 	s = find_slot(t, uuid, &cur);
@@ -291,6 +297,15 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return claim(fs, t, &h, slot);
 }
 
+int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
+			unsigned *slot, bool fresh)
+{
+	struct famfs_hosts_ev ev;
+	int rc = read_ev(fs, t, &ev, true, NULL);
+
+	return rc ? rc : register_ev(fs, t, slot, fresh, &ev);
+}
+
 /* slot holds another host's registration, and no fence names this host
  * in this boot: a claim that raced took it (no eviction writes another
  * host's record there).  1 taken, 0 not; -ESTALE when there is no list to
@@ -310,21 +325,20 @@ static int taken(struct famfs_hosttab *t, unsigned slot,
 	return !fenced_boot(ev, uuid, boot);
 }
 
-int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
-		      unsigned slot, uint64_t replayed, famfs_holds_fn fn,
-		      void *arg)
+/* the update with the header's evicted list as read (lenient; nolist:
+ * none decoded) */
+static int update_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
+		     unsigned slot, uint64_t replayed, famfs_holds_fn fn,
+		     void *arg, const struct famfs_hosts_ev *evp, bool nolist)
 {
-	struct famfs_hosts_ev ev;
+	const struct famfs_hosts_ev ev = *evp;
 	struct famfs_host h;
 	uint8_t uuid[16], boot[16];
-	bool nolist;
 	int rc;
 
 	rc = famfs_host_id(uuid);
 	if (!rc)
 		rc = famfs_boot_id(boot);
-	if (!rc)
-		rc = read_ev(fs, t, &ev, true, &nolist);
 	if (rc)
 		return rc;
 	rc = slot < FAMFS_HOST_SLOTS ? taken(t, slot, uuid, boot, &ev, nolist) : 0;
@@ -336,7 +350,7 @@ int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 	if (rc) {
 		unsigned was = slot;
 
-		rc = famfs_host_register(fs, t, &slot, false);
+		rc = register_ev(fs, t, &slot, false, &ev);
 		if (rc)
 			return rc;
 		famfs_warn("%s: this host's slot %u of the host table holds another host's registration (a claim raced): registered again in slot %u, at 0 (it may map any file)",
@@ -363,6 +377,36 @@ int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 	h.replayed = replayed;
 	h.beat_time = (uint64_t)time(NULL);
 	return famfs_hosttab_write(t, slot, &h);
+}
+
+int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
+		      unsigned slot, uint64_t replayed, famfs_holds_fn fn,
+		      void *arg)
+{
+	struct famfs_hosts_ev ev;
+	bool nolist;
+	int rc = read_ev(fs, t, &ev, true, &nolist);
+
+	return rc ? rc : update_ev(fs, t, slot, replayed, fn, arg, &ev, nolist);
+}
+
+int famfs_host_checkin_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
+			  uint64_t replayed, famfs_holds_fn fn, void *arg,
+			  struct famfs_hosts_ev *ev, int *hdr_rc, char *why)
+{
+	struct famfs_hosts_ev lev;
+	unsigned slot;
+	bool nolist;
+	int rc;
+
+	*hdr_rc = famfs_hosttab_read_hdr(t, ev, why);
+	lev = *ev;
+	rc = judge_ev(fs, *hdr_rc, why, &lev, true, &nolist);
+	if (!rc)
+		rc = register_ev(fs, t, &slot, false, &lev);
+	if (!rc)
+		rc = update_ev(fs, t, slot, replayed, fn, arg, &lev, nolist);
+	return rc;
 }
 
 /* is fence i moot: a slot holds its host with a greater generation (it

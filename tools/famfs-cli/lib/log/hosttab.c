@@ -312,7 +312,7 @@ int famfs_hosttab_read_used(struct famfs_hosttab *t,
 			    struct famfs_hosts_ev *ev, char *reason)
 {
 	struct used c = { .u = u };
-	int rc = famfs_hosttab_read_hdr(t, ev, reason), rs;
+	int rc = ev ? famfs_hosttab_read_hdr(t, ev, reason) : 0, rs;
 
 	memset(u, 0, sizeof(*u));
 	if (rc == -ENOMEM)
