@@ -474,6 +474,48 @@ static void test_find_uuid_unread(void **s)
 	th_free(t);
 }
 
+/* a takeover while the table is not armed (a clone's, or a host renamed
+ * across a reboot) is seen by famfs hosts arm while the slot's older copy
+ * still holds the registration taken over (until that slot's next write):
+ * arm refuses, naming both host names; the same host name (a reboot) or
+ * that evidence gone: armed */
+static void test_arm_sees_takeover(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host h, g;
+	char msg[4096];
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	/* the same name, another boot (a reboot): not a takeover */
+	g = h;
+	memset(g.boot_id, 0x41, 16);
+	g.generation = h.generation + 1;
+	assert_int_equal(famfs_hosttab_write(&tab, slot, &g), 0);
+	h = g;
+	/* "clone-of-this" took it over, in its boot */
+	memset(g.boot_id, 0x42, 16);
+	snprintf(g.hostname, sizeof(g.hostname), "clone-of-this");
+	g.generation = h.generation + 1;
+	assert_int_equal(famfs_hosttab_write(&tab, slot, &g), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_hosts_arm(&t->fs), -EEXIST);
+	th_stderr_take(msg, sizeof(msg));
+	assert_non_null(strstr(msg, "clone-of-this"));
+	assert_non_null(strstr(msg, h.hostname));
+	assert_int_equal(famfs_hosts_armed(&t->fs), 0);
+	/* its next write: the older copy is its own */
+	assert_int_equal(famfs_hosttab_write(&tab, slot, &g), 0);
+	assert_int_equal(famfs_hosts_arm(&t->fs), 0);
+	assert_int_equal(famfs_hosts_armed(&t->fs), 1);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -489,6 +531,7 @@ int main(void)
 		cmocka_unit_test(test_evict_slot_next_boot),
 		cmocka_unit_test(test_shared_uuid),
 		cmocka_unit_test(test_find_uuid_unread),
+		cmocka_unit_test(test_arm_sees_takeover),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
