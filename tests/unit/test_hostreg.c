@@ -415,6 +415,12 @@ static void test_shared_uuid(void **s)
 	assert_non_null(strstr(msg, "clone-of-this"));
 	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
 	assert_memory_not_equal(h.boot_id, g.boot_id, 16);
+	/* arm sees that takeover (the slot's older copy) and refuses; after
+	 * this host's next write of its slot, it arms */
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosts_arm(&t->fs), -EEXIST);
+	famfs_quiet = 0;
+	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, 1, NULL, NULL), 0);
 	/* armed: refused */
 	assert_int_equal(famfs_hosts_arm(&t->fs), 0);
 	plant(&tab, slot, &g);

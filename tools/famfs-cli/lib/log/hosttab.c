@@ -601,6 +601,49 @@ int famfs_hosts_armed(struct famfs_fs *fs)
 	return !!(ev.flags & FAMFS_HOSTS_ARMED);
 }
 
+struct takeover {
+	struct famfs_fs *fs;
+	struct famfs_hosttab *t;
+	const struct famfs_hosts_ev *ev;
+	unsigned n;
+};
+
+/* slot i's older copy a registration of the same host uuid, in another
+ * boot, under another host name, not fenced, that the newer one's
+ * generation follows: a takeover while the table was not armed (hostreg.c,
+ * shared_uuid) -- a host renamed across a reboot, or a second host with
+ * this uuid (a cloned image) that stays unseen once the table is armed.
+ * Seen only until that slot's next write (each replay round of its host):
+ * nothing else in the table keeps it */
+static int takeover_one(void *arg, unsigned i, struct famfs_host *h)
+{
+	struct takeover *c = arg;
+	const struct famfs_host_rec *r =
+		(const void *)famfs_host_slot_at(c->t->m.addr, i);
+	struct famfs_host_rec old;
+	struct famfs_host o;
+	char why[FAMFS_REASON_LEN], u[37];
+
+	if (h->state != FAMFS_HOST_VALID || !(h->flags & FAMFS_HOST_REGISTERED))
+		return 0;
+	memcpy(&old, &r[1 - h->copy], sizeof(old));
+	if (famfs_host_rec_decode(&old, c->t->fs_uuid, &o, why) ||
+	    !(o.flags & FAMFS_HOST_REGISTERED) ||
+	    memcmp(o.host_uuid, h->host_uuid, 16) ||
+	    !memcmp(o.boot_id, h->boot_id, 16) ||
+	    !strncmp(o.hostname, h->hostname, sizeof(o.hostname)) ||
+	    o.generation >= h->generation || famfs_host_evicted(&o, c->ev))
+		return 0;
+	famfs_uuid_str(h->host_uuid, u);
+	famfs_err("%s: slot %u of the host table: host uuid %s registered by \"%.*s\" in its boot was taken over by \"%.*s\" in another (generation %llu): if \"%.*s\" still runs, the two share one host uuid and it is not counted once the table is armed (give it its own: remove its /etc/famfs/host-uuid, remount); if it was this host under its old name, arm again after its next replay round",
+		  c->fs->name, i, u, (int)sizeof(o.hostname), o.hostname,
+		  (int)sizeof(h->hostname), h->hostname,
+		  (unsigned long long)h->generation,
+		  (int)sizeof(o.hostname), o.hostname);
+	c->n++;
+	return 0;
+}
+
 /* the log lock held, the master checked */
 static int arm_locked(struct famfs_fs *fs)
 {
@@ -621,6 +664,16 @@ static int arm_locked(struct famfs_fs *fs)
 	else if (ev.flags & FAMFS_HOSTS_ARMED)
 		rc = -EALREADY;
 	else {
+		struct takeover c = { .fs = fs, .t = &t, .ev = &ev };
+
+		rc = each_used(&t, takeover_one, &c);
+		if (rc)
+			famfs_err("%s: the host table's slots cannot be read (%s): not armed",
+				  fs->name, strerror(-rc));
+		else if (c.n)
+			rc = -EEXIST;
+	}
+	if (!rc) {
 		ev.flags |= FAMFS_HOSTS_ARMED;
 		rc = famfs_hosttab_write_hdr(&t, &ev);
 		if (rc)
