@@ -49,8 +49,9 @@ static bool zero256_avx2(const uint8_t *b, size_t k)
 	return true;
 }
 
-static int avx2 = -1;	/* -1: ask the CPU once */
 #endif
+
+int famfs_all_zero_avx2 = -1;	/* -1: ask the CPU once; tests set 0 */
 
 /* k blocks of 256 bytes, 16-byte aligned: each 16-byte load an operand of
  * its OR (SSE2 takes an aligned one only) */
@@ -86,11 +87,12 @@ bool famfs_all_zero(const void *p, size_t n)
 		bool z;
 
 #if defined(__x86_64__)
-		if (avx2 < 0) {
+		if (famfs_all_zero_avx2 < 0) {
 			__builtin_cpu_init();
-			avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+			famfs_all_zero_avx2 =
+				__builtin_cpu_supports("avx2") ? 1 : 0;
 		}
-		if (avx2)
+		if (famfs_all_zero_avx2)
 			z = zero256_avx2(b, k);
 		else
 #endif
