@@ -69,11 +69,12 @@ static void me_fill(struct famfs_fs *fs, struct famfs_host *h)
 	h->beat_time = (uint64_t)time(NULL);
 }
 
-/* the slot of uuid in t, -ENOENT when none, or -errno.  First where its claim put it: from its
- * home slot up to the first free one -- a slot or two, where a full scan
- * reads all 2 MiB, and every replay round registers; then (a slot an
- * eviction zeroed may end that run early, a first registration finds
- * nothing) every slot, free ones looked at in place */
+/* the slot of uuid in t, -ENOENT when none, or -errno (the slots not
+ * read).  First where its claim put it: from its home slot up to the
+ * first free one -- a slot or two, where a full scan reads all 2 MiB,
+ * and every replay round registers; then (a slot an eviction zeroed may
+ * end that run early, a first registration finds nothing) every slot,
+ * free ones looked at in place */
 static int find_slot(struct famfs_hosttab *t, const uint8_t uuid[16],
 		     struct famfs_host *h)
 {
@@ -224,9 +225,8 @@ static bool shared_uuid(struct famfs_fs *fs, unsigned slot,
 /* the registration with the header's evicted list as read (lenient) */
 static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		       unsigned *slot, bool fresh,
-		       const struct famfs_hosts_ev *evp)
+		       const struct famfs_hosts_ev *ev)
 {
-	const struct famfs_hosts_ev ev = *evp;
 	struct famfs_host h, cur;
 	uint8_t uuid[16], boot[16];
 	int s, rc;
@@ -244,14 +244,14 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	}
 	/* fenced in this boot: whatever its slot holds now (zeroed by a
 	 * second eviction, taken by another host) */
-	if (fenced_boot(&ev, uuid, boot)) {
+	if (fenced_boot(ev, uuid, boot)) {
 		famfs_err("%s: this host was evicted from the host table in this boot (famfs hosts evict): it stops, and registers again only at its next boot",
 			  fs->name);
 		return -ESTALE;
 	}
 	if (s >= 0 && !memcmp(cur.boot_id, boot, 16) &&
 	    (cur.flags & FAMFS_HOST_REGISTERED)) {
-		if (famfs_host_evicted(&cur, &ev)) {
+		if (famfs_host_evicted(&cur, ev)) {
 			famfs_err("%s: this host (generation %llu) was evicted from the host table (famfs hosts evict): it stops, and registers again only at its next boot",
 				  fs->name, (unsigned long long)cur.generation);
 			return -ESTALE;
@@ -262,7 +262,7 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		*slot = (unsigned)s;
 		return famfs_hosttab_write(t, *slot, &h);
 	}
-	if (s >= 0 && shared_uuid(fs, (unsigned)s, &cur, &ev))
+	if (s >= 0 && shared_uuid(fs, (unsigned)s, &cur, ev))
 		return -EEXIST;
 	memset(&h, 0, sizeof(h));
 	h.state = FAMFS_HOST_VALID;
@@ -271,10 +271,10 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	/* past every generation of this uuid a fence names too: a slot zeroed
 	 * by an eviction by slot forgot its generation, not the fence */
 	h.generation = s >= 0 ? cur.generation : 0;
-	for (unsigned i = 0; i < ev.n; i++)
-		if (!memcmp(ev.e[i].host_uuid, uuid, 16) &&
-		    ev.e[i].generation > h.generation)
-			h.generation = ev.e[i].generation;
+	for (unsigned i = 0; i < ev->n; i++)
+		if (!memcmp(ev->e[i].host_uuid, uuid, 16) &&
+		    ev->e[i].generation > h.generation)
+			h.generation = ev->e[i].generation;
 	h.generation = famfs_host_seq_next(h.generation);
 	if (!h.generation) {
 		famfs_err("%s: this host's generation in the host table is at its end (UINT64_MAX - 1): not registered again",
@@ -329,9 +329,8 @@ static int taken(struct famfs_hosttab *t, unsigned slot,
  * none decoded) */
 static int update_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		     unsigned slot, uint64_t replayed, famfs_holds_fn fn,
-		     void *arg, const struct famfs_hosts_ev *evp, bool nolist)
+		     void *arg, const struct famfs_hosts_ev *ev, bool nolist)
 {
-	const struct famfs_hosts_ev ev = *evp;
 	struct famfs_host h;
 	uint8_t uuid[16], boot[16];
 	int rc;
@@ -341,7 +340,7 @@ static int update_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		rc = famfs_boot_id(boot);
 	if (rc)
 		return rc;
-	rc = slot < FAMFS_HOST_SLOTS ? taken(t, slot, uuid, boot, &ev, nolist) : 0;
+	rc = slot < FAMFS_HOST_SLOTS ? taken(t, slot, uuid, boot, ev, nolist) : 0;
 	if (rc < 0) {
 		famfs_err("%s: this host's slot %u of the host table holds another host's registration, and no header copy verifies to say whether this host was evicted: it stops, and registers again only at its next boot",
 			  fs->name, slot);
@@ -350,7 +349,7 @@ static int update_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	if (rc) {
 		unsigned was = slot;
 
-		rc = register_ev(fs, t, &slot, false, &ev);
+		rc = register_ev(fs, t, &slot, false, ev);
 		if (rc)
 			return rc;
 		famfs_warn("%s: this host's slot %u of the host table holds another host's registration (a claim raced): registered again in slot %u, at 0 (it may map any file)",
@@ -359,10 +358,10 @@ static int update_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	if (slot >= FAMFS_HOST_SLOTS ||
 	    famfs_hosttab_slot(t, slot, &h) != FAMFS_HOST_VALID ||
 	    memcmp(h.host_uuid, uuid, 16) || memcmp(h.boot_id, boot, 16) ||
-	    famfs_host_evicted(&h, &ev)) {
+	    famfs_host_evicted(&h, ev)) {
 		if (slot < FAMFS_HOST_SLOTS && h.state == FAMFS_HOST_VALID &&
 		    !memcmp(h.host_uuid, uuid, 16) &&
-		    memcmp(h.boot_id, boot, 16) && !famfs_host_evicted(&h, &ev))
+		    memcmp(h.boot_id, boot, 16) && !famfs_host_evicted(&h, ev))
 			famfs_err("%s: this host's slot %u in the host table holds its uuid registered in another boot, by host \"%.*s\", and no fence names this host: two hosts share one host uuid (/etc/famfs/host-uuid; a cloned image?): it stops",
 				  fs->name, slot, (int)sizeof(h.hostname),
 				  h.hostname);
