@@ -207,7 +207,7 @@ static void test_each_state(void **s)
 		mk(&sl[0], K_MASTER_LIVE, 0, &ev);
 		mk(&sl[1], (enum kind)k, 1, &ev);
 		assert_int_equal(famfs_host_blocks(&sl[1], &ev, D, UINT64_MAX), expect[k]);
-		n = famfs_hostdec_decide(sl, 2, &ev, master, &d, 1, UINT64_MAX, &ok, note, &r);
+		n = famfs_hostdec_decide(sl, NULL, 2, &ev, master, &d, 1, UINT64_MAX, &ok, note, &r);
 		if (expect[k] == FAMFS_HB_NONE) {
 			assert_int_equal(n, 1);
 			assert_true(ok);
@@ -245,7 +245,7 @@ static void test_every_pair(void **s)
 			mk(&sl[0], K_MASTER_LIVE, 0, &ev);
 			mk(&sl[1], (enum kind)a, 1, &ev);
 			mk(&sl[2], (enum kind)b, 2, &ev);
-			famfs_hostdec_decide(sl, 3, &ev, master, &d, 1, UINT64_MAX, &ok,
+			famfs_hostdec_decide(sl, NULL, 3, &ev, master, &d, 1, UINT64_MAX, &ok,
 					     note, &r);
 			if (ok != !want)
 				fail_msg("kinds %d, %d: ok %d", a, b, ok);
@@ -268,7 +268,7 @@ static void test_many_deletes(void **s)
 	mk(&sl[1], K_BEHIND, 1, &ev);		/* replayed 50 */
 	mk(&sl[2], K_HOLDING_OLDER, 2, &ev);	/* holds 20 */
 	mk(&sl[3], K_ZERO, 3, &ev);
-	n = famfs_hostdec_decide(sl, 4, &ev, master, d, 6, UINT64_MAX, ok, note, &r);
+	n = famfs_hostdec_decide(sl, NULL, 4, &ev, master, d, 6, UINT64_MAX, ok, note, &r);
 	/* 5: replayed past it by all, held by none: free */
 	assert_true(ok[0]);
 	/* 20: slot 2 holds it */
@@ -283,7 +283,7 @@ static void test_many_deletes(void **s)
 	/* slot 2 released its hold: 49 is free, 50 on is blocked by slot 1 */
 	sl[2].holds_from = FAMFS_HOLDS_NONE;
 	memset(&r, 0, sizeof(r));
-	n = famfs_hostdec_decide(sl, 4, &ev, master, d, 6, UINT64_MAX, ok, NULL, NULL);
+	n = famfs_hostdec_decide(sl, NULL, 4, &ev, master, d, 6, UINT64_MAX, ok, NULL, NULL);
 	assert_int_equal(n, 3);
 	assert_true(ok[0] && ok[1] && ok[2] && !ok[3]);
 }
@@ -303,7 +303,7 @@ static void test_torn_blocks_all(void **s)
 	mk(&sl[1], K_TORN, 1, &ev);
 	mk(&sl[2], K_LIVE, 2, &ev);
 	sl[2].replayed = 2000000;
-	assert_int_equal(famfs_hostdec_decide(sl, 3, &ev, master, d, 3, UINT64_MAX, ok,
+	assert_int_equal(famfs_hostdec_decide(sl, NULL, 3, &ev, master, d, 3, UINT64_MAX, ok,
 					      note, &r), 0);
 	assert_int_equal(r.n, 3);
 	for (unsigned i = 0; i < 3; i++) {
@@ -311,7 +311,7 @@ static void test_torn_blocks_all(void **s)
 		assert_int_equal(r.why[i], FAMFS_HB_TORN);
 	}
 	mk(&sl[1], K_ZERO, 1, &ev);
-	assert_int_equal(famfs_hostdec_decide(sl, 3, &ev, master, d, 3, UINT64_MAX, ok,
+	assert_int_equal(famfs_hostdec_decide(sl, NULL, 3, &ev, master, d, 3, UINT64_MAX, ok,
 					      NULL, NULL), 3);
 }
 
@@ -328,27 +328,27 @@ static void test_master_slot_needed(void **s)
 	(void)s;
 	mk(&sl[0], K_LIVE, 1, &ev);
 	mk(&sl[1], K_ZERO, 2, &ev);
-	assert_int_equal(famfs_hostdec_decide(sl, 2, &ev, master, &d, 1, UINT64_MAX, &ok,
+	assert_int_equal(famfs_hostdec_decide(sl, NULL, 2, &ev, master, &d, 1, UINT64_MAX, &ok,
 					      note, &r), 0);
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.slot[0], 2);		/* nslots: no slot */
 	assert_int_equal(r.why[0], FAMFS_HB_NO_MASTER);
 	/* not checked when no master is named (pure rule) */
-	assert_int_equal(famfs_hostdec_decide(sl, 2, &ev, NULL, &d, 1, UINT64_MAX, &ok,
+	assert_int_equal(famfs_hostdec_decide(sl, NULL, 2, &ev, NULL, &d, 1, UINT64_MAX, &ok,
 					      NULL, NULL), 1);
 	/* the master's slot, evicted */
 	mk(&sl[1], K_MASTER_LIVE, 0, &ev);
 	memcpy(ev.e[0].host_uuid, master, 16);
 	ev.e[0].generation = sl[1].generation;
 	ev.n = 1;
-	assert_int_equal(famfs_hostdec_decide(sl, 2, &ev, master, &d, 1, UINT64_MAX, &ok,
+	assert_int_equal(famfs_hostdec_decide(sl, NULL, 2, &ev, master, &d, 1, UINT64_MAX, &ok,
 					      NULL, NULL), 0);
 	ev.n = 0;
 	sl[1].flags &= ~FAMFS_HOST_REGISTERED;
-	assert_int_equal(famfs_hostdec_decide(sl, 2, &ev, master, &d, 1, UINT64_MAX, &ok,
+	assert_int_equal(famfs_hostdec_decide(sl, NULL, 2, &ev, master, &d, 1, UINT64_MAX, &ok,
 					      NULL, NULL), 0);
 	sl[1].flags |= FAMFS_HOST_REGISTERED;
-	assert_int_equal(famfs_hostdec_decide(sl, 2, &ev, master, &d, 1, UINT64_MAX, &ok,
+	assert_int_equal(famfs_hostdec_decide(sl, NULL, 2, &ev, master, &d, 1, UINT64_MAX, &ok,
 					      NULL, NULL), 1);
 }
 
@@ -366,10 +366,10 @@ static void test_many_hosts(void **s)
 	mk(&sl[0], K_MASTER_LIVE, 0, &ev);
 	for (unsigned i = 1; i <= 100; i++)
 		mk(&sl[i * 37], (enum kind)(i % 3 ? K_LIVE : K_REG_AFTER_DONE), i, &ev);
-	assert_int_equal(famfs_hostdec_decide(sl, FAMFS_HOST_SLOTS, &ev, master,
+	assert_int_equal(famfs_hostdec_decide(sl, NULL, FAMFS_HOST_SLOTS, &ev, master,
 					      &d, 1, UINT64_MAX, &ok, NULL, NULL), 1);
 	mk(&sl[77 * 37], K_BEHIND, 77, &ev);
-	assert_int_equal(famfs_hostdec_decide(sl, FAMFS_HOST_SLOTS, &ev, master,
+	assert_int_equal(famfs_hostdec_decide(sl, NULL, FAMFS_HOST_SLOTS, &ev, master,
 					      &d, 1, UINT64_MAX, &ok, note, &r), 0);
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.slot[0], 77 * 37);
@@ -377,7 +377,7 @@ static void test_many_hosts(void **s)
 	mk(&sl[77 * 37], K_LIVE, 77, &ev);
 	mk(&sl[FAMFS_HOST_SLOTS - 1], K_HOLDING, 200, &ev);
 	memset(&r, 0, sizeof(r));
-	assert_int_equal(famfs_hostdec_decide(sl, FAMFS_HOST_SLOTS, &ev, master,
+	assert_int_equal(famfs_hostdec_decide(sl, NULL, FAMFS_HOST_SLOTS, &ev, master,
 					      &d, 1, UINT64_MAX, &ok, note, &r), 0);
 	assert_int_equal(r.slot[0], FAMFS_HOST_SLOTS - 1);
 	/* FAMFS_HOSTS_MAX_EVICT evicted hosts (the list full), all behind: none blocks */
@@ -385,13 +385,13 @@ static void test_many_hosts(void **s)
 		mk(&sl[1000 + i], K_EVICTED, 300 + i, &ev);
 	mk(&sl[FAMFS_HOST_SLOTS - 1], K_ZERO, 0, &ev);
 	assert_int_equal(ev.n, FAMFS_HOSTS_MAX_EVICT);
-	assert_int_equal(famfs_hostdec_decide(sl, FAMFS_HOST_SLOTS, &ev, master,
+	assert_int_equal(famfs_hostdec_decide(sl, NULL, FAMFS_HOST_SLOTS, &ev, master,
 					      &d, 1, UINT64_MAX, &ok, NULL, NULL), 1);
 	free(sl);
 }
 
 /* the slots that are not free only, each with its slot number
- * (famfs_hostdec_decide_at, the master's pass): the same decision as over
+ * (famfs_hostdec_decide with idx, the master's pass): the same decision as over
  * the whole table, each blocker told by its own slot number, a missing
  * master as slot FAMFS_HOST_SLOTS */
 static void test_decide_at(void **s)
@@ -420,10 +420,10 @@ static void test_decide_at(void **s)
 		idx[n++] = i;
 	}
 	assert_int_equal(n, 7);
-	assert_int_equal(famfs_hostdec_decide(sl, FAMFS_HOST_SLOTS, &ev, master,
+	assert_int_equal(famfs_hostdec_decide(sl, NULL, FAMFS_HOST_SLOTS, &ev, master,
 					      d, 3, UINT64_MAX, ok_full, note,
 					      &rf),
-			 famfs_hostdec_decide_at(used, idx, n, &ev, master, d, 3,
+			 famfs_hostdec_decide(used, idx, n, &ev, master, d, 3,
 						 UINT64_MAX, ok_at, note, &ra));
 	assert_memory_equal(ok_full, ok_at, sizeof(ok_at));
 	assert_true(rf.n > 0);
@@ -438,10 +438,10 @@ static void test_decide_at(void **s)
 	for (unsigned i = 0; i < n; i++)
 		if (idx[i] == 1234)
 			used[i].state = FAMFS_HOST_FREE;
-	assert_int_equal(famfs_hostdec_decide(sl, FAMFS_HOST_SLOTS, &ev, master,
+	assert_int_equal(famfs_hostdec_decide(sl, NULL, FAMFS_HOST_SLOTS, &ev, master,
 					      d, 3, UINT64_MAX, ok_full, note,
 					      &rf), 0);
-	assert_int_equal(famfs_hostdec_decide_at(used, idx, n, &ev, master, d,
+	assert_int_equal(famfs_hostdec_decide(used, idx, n, &ev, master, d,
 						 3, UINT64_MAX, ok_at, note,
 						 &ra), 0);
 	assert_int_equal(ra.slot[0], FAMFS_HOST_SLOTS);

@@ -297,21 +297,47 @@ static void test_read_used(void **s)
 	th_free(t);
 }
 
-/* a free slot is one whose every byte is zero: any one byte set is not */
+/* a free slot is one whose every byte is zero: any one byte set is not
+ * (famfs_all_zero's 256-byte blocks and 1 KiB tests: a slot, a group of
+ * slots; at an aligned and an unaligned start, with a tail after them) */
+static void zero_cases(void)
+{
+	static uint8_t buf[5 * FAMFS_HOST_SLOT_SIZE + 16]
+		__attribute__((aligned(16)));
+	static const size_t len[] = { FAMFS_HOST_SLOT_SIZE,
+				      2 * FAMFS_HOST_SLOT_SIZE,
+				      FAMFS_HOST_SLOT_SIZE + 63,
+				      5 * FAMFS_HOST_SLOT_SIZE + 8 };
+
+	for (unsigned at = 0; at < 2; at++) {
+		for (unsigned l = 0; l < sizeof(len) / sizeof(len[0]); l++) {
+			uint8_t *slot = buf + at;
+
+			assert_true(famfs_all_zero(slot, len[l]));
+			for (unsigned i = 0; i < len[l]; i++) {
+				for (unsigned b = 0; b < 8; b++) {
+					slot[i] = (uint8_t)(1u << b);
+					assert_false(famfs_all_zero(slot, len[l]));
+				}
+				slot[i] = 0;
+			}
+			/* a byte just past it is not looked at */
+			slot[len[l]] = 1;
+			assert_true(famfs_all_zero(slot, len[l]));
+			slot[len[l]] = 0;
+		}
+	}
+}
+
 static void test_slot_zero(void **s)
 {
-	static uint8_t slot[FAMFS_HOST_SLOT_SIZE] __attribute__((aligned(16)));
-
 	(void)s;
-	assert_true(famfs_host_slot_zero(slot));
-	for (unsigned i = 0; i < sizeof(slot); i++) {
-		for (unsigned b = 0; b < 8; b++) {
-			slot[i] = (uint8_t)(1u << b);
-			assert_false(famfs_host_slot_zero(slot));
-		}
-		slot[i] = 0;
-	}
-	assert_true(famfs_host_slot_zero(slot));
+	/* SSE2 (a CPU without AVX2: a guest under emulation may have none),
+	 * then what the CPU has */
+	famfs_all_zero_avx2 = 0;
+	zero_cases();
+	famfs_all_zero_avx2 = -1;
+	zero_cases();
 }
 
 /* the counters' end on a file system (review r39 B): a slot whose seq, or
@@ -399,6 +425,12 @@ static void test_shared_uuid(void **s)
 	assert_non_null(strstr(msg, "clone-of-this"));
 	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
 	assert_memory_not_equal(h.boot_id, g.boot_id, 16);
+	/* arm sees that takeover (the slot's older copy) and refuses; after
+	 * this host's next write of its slot, it arms */
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosts_arm(&t->fs), -EEXIST);
+	famfs_quiet = 0;
+	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, 1, NULL, NULL), 0);
 	/* armed: refused */
 	assert_int_equal(famfs_hosts_arm(&t->fs), 0);
 	plant(&tab, slot, &g);
@@ -429,6 +461,77 @@ static void test_shared_uuid(void **s)
 	th_free(t);
 }
 
+/* a failed read of the slots is an error, not "no slot of this uuid": a
+ * registration taking it as none would claim this host a second slot */
+static void test_find_uuid_unread(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_map keep;
+	struct famfs_host h;
+	uint8_t uuid[16];
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_host_id(uuid), 0);
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_hosttab_find_uuid(&tab, uuid, &h), -ENOENT);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_find_uuid(&tab, uuid, &h), (int)slot);
+	/* the refresh of the slots fails (a bounce read of a bad fd) */
+	keep = tab.m;
+	tab.m.bounce = true;
+	tab.m.fd = -1;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosttab_find_uuid(&tab, uuid, &h), -EIO);
+	famfs_quiet = 0;
+	tab.m = keep;
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
+/* a takeover while the table is not armed (a clone's, or a host renamed
+ * across a reboot) is seen by famfs hosts arm while the slot's older copy
+ * still holds the registration taken over (until that slot's next write):
+ * arm refuses, naming both host names; the same host name (a reboot) or
+ * that evidence gone: armed */
+static void test_arm_sees_takeover(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host h, g;
+	char msg[4096];
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	/* the same name, another boot (a reboot): not a takeover */
+	g = h;
+	memset(g.boot_id, 0x41, 16);
+	g.generation = h.generation + 1;
+	assert_int_equal(famfs_hosttab_write(&tab, slot, &g), 0);
+	h = g;
+	/* "clone-of-this" took it over, in its boot */
+	memset(g.boot_id, 0x42, 16);
+	snprintf(g.hostname, sizeof(g.hostname), "clone-of-this");
+	g.generation = h.generation + 1;
+	assert_int_equal(famfs_hosttab_write(&tab, slot, &g), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_hosts_arm(&t->fs), -EEXIST);
+	th_stderr_take(msg, sizeof(msg));
+	assert_non_null(strstr(msg, "clone-of-this"));
+	assert_non_null(strstr(msg, h.hostname));
+	assert_int_equal(famfs_hosts_armed(&t->fs), 0);
+	/* its next write: the older copy is its own */
+	assert_int_equal(famfs_hosttab_write(&tab, slot, &g), 0);
+	assert_int_equal(famfs_hosts_arm(&t->fs), 0);
+	assert_int_equal(famfs_hosts_armed(&t->fs), 1);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +546,8 @@ int main(void)
 		cmocka_unit_test(test_torn_slot),
 		cmocka_unit_test(test_evict_slot_next_boot),
 		cmocka_unit_test(test_shared_uuid),
+		cmocka_unit_test(test_find_uuid_unread),
+		cmocka_unit_test(test_arm_sees_takeover),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -69,11 +69,12 @@ static void me_fill(struct famfs_fs *fs, struct famfs_host *h)
 	h->beat_time = (uint64_t)time(NULL);
 }
 
-/* the slot of uuid in t, or -1.  First where its claim put it: from its
- * home slot up to the first free one -- a slot or two, where a full scan
- * reads all 2 MiB, and every replay round registers; then (a slot an
- * eviction zeroed may end that run early, a first registration finds
- * nothing) every slot, free ones looked at in place */
+/* the slot of uuid in t, -ENOENT when none, or -errno (the slots not
+ * read).  First where its claim put it: from its home slot up to the
+ * first free one -- a slot or two, where a full scan reads all 2 MiB,
+ * and every replay round registers; then (a slot an eviction zeroed may
+ * end that run early, a first registration finds nothing) every slot,
+ * free ones looked at in place */
 static int find_slot(struct famfs_hosttab *t, const uint8_t uuid[16],
 		     struct famfs_host *h)
 {
@@ -100,12 +101,10 @@ static int find_slot(struct famfs_hosttab *t, const uint8_t uuid[16],
  * memory; one with a newer build's flag (-EPROTONOSUPPORT) is said once
  * and refused: this build takes no part in that table.  Else (evictions)
  * -errno, printed */
-static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
-		   struct famfs_hosts_ev *ev, bool lenient, bool *nolist)
+static int judge_ev(struct famfs_fs *fs, int rc, const char *why,
+		    struct famfs_hosts_ev *ev, bool lenient, bool *nolist)
 {
 	static bool said_torn, said_newer;
-	char why[FAMFS_REASON_LEN];
-	int rc = famfs_hosttab_read_hdr(t, ev, why);
 
 	if (nolist)
 		*nolist = false;
@@ -134,6 +133,15 @@ static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		famfs_err("%s: host table header: %s (%s)", fs->name, why,
 			  famfs_hosts_hdr_way(rc));
 	return rc;
+}
+
+static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
+		   struct famfs_hosts_ev *ev, bool lenient, bool *nolist)
+{
+	char why[FAMFS_REASON_LEN];
+	int rc = famfs_hosttab_read_hdr(t, ev, why);
+
+	return judge_ev(fs, rc, why, ev, lenient, nolist);
 }
 
 /* does a fence name this host in this boot? */
@@ -214,10 +222,11 @@ static bool shared_uuid(struct famfs_fs *fs, unsigned slot,
 	return true;
 }
 
-int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
-			unsigned *slot, bool fresh)
+/* the registration with the header's evicted list as read (lenient) */
+static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
+		       unsigned *slot, bool fresh,
+		       const struct famfs_hosts_ev *ev)
 {
-	struct famfs_hosts_ev ev;
 	struct famfs_host h, cur;
 	uint8_t uuid[16], boot[16];
 	int s, rc;
@@ -227,20 +236,22 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 		rc = famfs_boot_id(boot);
 	if (rc)
 		return rc;
-	rc = read_ev(fs, t, &ev, true, NULL);
-	if (rc)
-		return rc;
 	s = find_slot(t, uuid, &cur);
+	if (s < 0 && s != -ENOENT) {
+		famfs_err("%s: the host table's slots cannot be read (%s): not registered",
+			  fs->name, strerror(-s));
+		return s;
+	}
 	/* fenced in this boot: whatever its slot holds now (zeroed by a
 	 * second eviction, taken by another host) */
-	if (fenced_boot(&ev, uuid, boot)) {
+	if (fenced_boot(ev, uuid, boot)) {
 		famfs_err("%s: this host was evicted from the host table in this boot (famfs hosts evict): it stops, and registers again only at its next boot",
 			  fs->name);
 		return -ESTALE;
 	}
 	if (s >= 0 && !memcmp(cur.boot_id, boot, 16) &&
 	    (cur.flags & FAMFS_HOST_REGISTERED)) {
-		if (famfs_host_evicted(&cur, &ev)) {
+		if (famfs_host_evicted(&cur, ev)) {
 			famfs_err("%s: this host (generation %llu) was evicted from the host table (famfs hosts evict): it stops, and registers again only at its next boot",
 				  fs->name, (unsigned long long)cur.generation);
 			return -ESTALE;
@@ -251,7 +262,7 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 		*slot = (unsigned)s;
 		return famfs_hosttab_write(t, *slot, &h);
 	}
-	if (s >= 0 && shared_uuid(fs, (unsigned)s, &cur, &ev))
+	if (s >= 0 && shared_uuid(fs, (unsigned)s, &cur, ev))
 		return -EEXIST;
 	memset(&h, 0, sizeof(h));
 	h.state = FAMFS_HOST_VALID;
@@ -260,10 +271,10 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 	/* past every generation of this uuid a fence names too: a slot zeroed
 	 * by an eviction by slot forgot its generation, not the fence */
 	h.generation = s >= 0 ? cur.generation : 0;
-	for (unsigned i = 0; i < ev.n; i++)
-		if (!memcmp(ev.e[i].host_uuid, uuid, 16) &&
-		    ev.e[i].generation > h.generation)
-			h.generation = ev.e[i].generation;
+	for (unsigned i = 0; i < ev->n; i++)
+		if (!memcmp(ev->e[i].host_uuid, uuid, 16) &&
+		    ev->e[i].generation > h.generation)
+			h.generation = ev->e[i].generation;
 	h.generation = famfs_host_seq_next(h.generation);
 	if (!h.generation) {
 		famfs_err("%s: this host's generation in the host table is at its end (UINT64_MAX - 1): not registered again",
@@ -286,6 +297,15 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return claim(fs, t, &h, slot);
 }
 
+int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
+			unsigned *slot, bool fresh)
+{
+	struct famfs_hosts_ev ev;
+	int rc = read_ev(fs, t, &ev, true, NULL);
+
+	return rc ? rc : register_ev(fs, t, slot, fresh, &ev);
+}
+
 /* slot holds another host's registration, and no fence names this host
  * in this boot: a claim that raced took it (no eviction writes another
  * host's record there).  1 taken, 0 not; -ESTALE when there is no list to
@@ -305,24 +325,22 @@ static int taken(struct famfs_hosttab *t, unsigned slot,
 	return !fenced_boot(ev, uuid, boot);
 }
 
-int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
-		      unsigned slot, uint64_t replayed, famfs_holds_fn fn,
-		      void *arg)
+/* the update with the header's evicted list as read (lenient; nolist:
+ * none decoded) */
+static int update_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
+		     unsigned slot, uint64_t replayed, famfs_holds_fn fn,
+		     void *arg, const struct famfs_hosts_ev *ev, bool nolist)
 {
-	struct famfs_hosts_ev ev;
 	struct famfs_host h;
 	uint8_t uuid[16], boot[16];
-	bool nolist;
 	int rc;
 
 	rc = famfs_host_id(uuid);
 	if (!rc)
 		rc = famfs_boot_id(boot);
-	if (!rc)
-		rc = read_ev(fs, t, &ev, true, &nolist);
 	if (rc)
 		return rc;
-	rc = slot < FAMFS_HOST_SLOTS ? taken(t, slot, uuid, boot, &ev, nolist) : 0;
+	rc = slot < FAMFS_HOST_SLOTS ? taken(t, slot, uuid, boot, ev, nolist) : 0;
 	if (rc < 0) {
 		famfs_err("%s: this host's slot %u of the host table holds another host's registration, and no header copy verifies to say whether this host was evicted: it stops, and registers again only at its next boot",
 			  fs->name, slot);
@@ -331,7 +349,7 @@ int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 	if (rc) {
 		unsigned was = slot;
 
-		rc = famfs_host_register(fs, t, &slot, false);
+		rc = register_ev(fs, t, &slot, false, ev);
 		if (rc)
 			return rc;
 		famfs_warn("%s: this host's slot %u of the host table holds another host's registration (a claim raced): registered again in slot %u, at 0 (it may map any file)",
@@ -340,10 +358,10 @@ int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 	if (slot >= FAMFS_HOST_SLOTS ||
 	    famfs_hosttab_slot(t, slot, &h) != FAMFS_HOST_VALID ||
 	    memcmp(h.host_uuid, uuid, 16) || memcmp(h.boot_id, boot, 16) ||
-	    famfs_host_evicted(&h, &ev)) {
+	    famfs_host_evicted(&h, ev)) {
 		if (slot < FAMFS_HOST_SLOTS && h.state == FAMFS_HOST_VALID &&
 		    !memcmp(h.host_uuid, uuid, 16) &&
-		    memcmp(h.boot_id, boot, 16) && !famfs_host_evicted(&h, &ev))
+		    memcmp(h.boot_id, boot, 16) && !famfs_host_evicted(&h, ev))
 			famfs_err("%s: this host's slot %u in the host table holds its uuid registered in another boot, by host \"%.*s\", and no fence names this host: two hosts share one host uuid (/etc/famfs/host-uuid; a cloned image?): it stops",
 				  fs->name, slot, (int)sizeof(h.hostname),
 				  h.hostname);
@@ -358,6 +376,36 @@ int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 	h.replayed = replayed;
 	h.beat_time = (uint64_t)time(NULL);
 	return famfs_hosttab_write(t, slot, &h);
+}
+
+int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
+		      unsigned slot, uint64_t replayed, famfs_holds_fn fn,
+		      void *arg)
+{
+	struct famfs_hosts_ev ev;
+	bool nolist;
+	int rc = read_ev(fs, t, &ev, true, &nolist);
+
+	return rc ? rc : update_ev(fs, t, slot, replayed, fn, arg, &ev, nolist);
+}
+
+int famfs_host_checkin_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
+			  uint64_t replayed, famfs_holds_fn fn, void *arg,
+			  struct famfs_hosts_ev *ev, int *hdr_rc, char *why)
+{
+	struct famfs_hosts_ev lev;
+	unsigned slot;
+	bool nolist;
+	int rc;
+
+	*hdr_rc = famfs_hosttab_read_hdr(t, ev, why);
+	lev = *ev;
+	rc = judge_ev(fs, *hdr_rc, why, &lev, true, &nolist);
+	if (!rc)
+		rc = register_ev(fs, t, &slot, false, &lev);
+	if (!rc)
+		rc = update_ev(fs, t, slot, replayed, fn, arg, &lev, nolist);
+	return rc;
 }
 
 /* is fence i moot: a slot holds its host with a greater generation (it

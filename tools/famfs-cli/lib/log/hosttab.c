@@ -174,7 +174,7 @@ enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
 	famfs_map_refresh(&t->m, p, FAMFS_HOST_SLOT_SIZE);
 	/* free (all zero): no copy needed, each byte is read once either way
 	 * (a first registration looks at every slot) */
-	if (famfs_host_slot_zero(p)) {
+	if (famfs_all_zero(p, FAMFS_HOST_SLOT_SIZE)) {
 		memset(h, 0, sizeof(*h));
 		return h->state = FAMFS_HOST_FREE;
 	}
@@ -209,22 +209,9 @@ int famfs_hosttab_read_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 	return rc;
 }
 
-/* two slots free: their 512 bytes ORed 16 at a time, one test (as
- * famfs_host_slot_zero; most pairs of a table are free) */
-static inline bool pair_zero(const uint8_t *p)
-{
-	typedef uint64_t v2 __attribute__((vector_size(16), may_alias,
-					   aligned(16)));
-	const v2 *v = (const v2 *)p;
-	v2 a, b;
-
-	a = v[0] | v[1] | v[2] | v[3] | v[4] | v[5] | v[6] | v[7] |
-	    v[8] | v[9] | v[10] | v[11] | v[12] | v[13] | v[14] | v[15];
-	b = v[16] | v[17] | v[18] | v[19] | v[20] | v[21] | v[22] | v[23] |
-	    v[24] | v[25] | v[26] | v[27] | v[28] | v[29] | v[30] | v[31];
-	a |= b;
-	return !(a[0] | a[1]);
-}
+/* slots looked at GROUP at a time first: most of a table is free, and
+ * famfs_all_zero's call is then made once per 4 KiB */
+#define GROUP	16
 
 /* each slot that is not free, as memory holds it now (the whole table
  * refreshed first), to one(arg, i, h): only those are copied and decoded.
@@ -238,7 +225,7 @@ static int each_used(struct famfs_hosttab *t,
 	struct famfs_host h;
 	int rc;
 
-	_Static_assert(FAMFS_HOST_SLOTS % 2 == 0, "slots in pairs");
+	_Static_assert(FAMFS_HOST_SLOTS % GROUP == 0, "slots in groups");
 	/* not read as memory holds it now (a bounce read failed): no
 	 * decision on it */
 	rc = famfs_map_refresh(&t->m, famfs_host_slot_at(t->m.addr, 0),
@@ -247,13 +234,14 @@ static int each_used(struct famfs_hosttab *t,
 		return rc;
 	for (unsigned i = 0; i < FAMFS_HOST_SLOTS;
 	     i++, p += FAMFS_HOST_SLOT_SIZE) {
-		/* a free pair skipped at its first slot */
-		if (!(i & 1) && pair_zero(p)) {
-			i++;
-			p += FAMFS_HOST_SLOT_SIZE;
+		/* a free group skipped at its first slot */
+		if (!(i % GROUP) &&
+		    famfs_all_zero(p, GROUP * FAMFS_HOST_SLOT_SIZE)) {
+			i += GROUP - 1;
+			p += (GROUP - 1) * FAMFS_HOST_SLOT_SIZE;
 			continue;
 		}
-		if (famfs_host_slot_zero(p))
+		if (famfs_all_zero(p, FAMFS_HOST_SLOT_SIZE))
 			continue;
 		/* a private copy: the checks and the decode see one state */
 		memcpy(copy, p, sizeof(copy));
@@ -324,7 +312,7 @@ int famfs_hosttab_read_used(struct famfs_hosttab *t,
 			    struct famfs_hosts_ev *ev, char *reason)
 {
 	struct used c = { .u = u };
-	int rc = famfs_hosttab_read_hdr(t, ev, reason), rs;
+	int rc = ev ? famfs_hosttab_read_hdr(t, ev, reason) : 0, rs;
 
 	memset(u, 0, sizeof(*u));
 	if (rc == -ENOMEM)
@@ -363,10 +351,11 @@ static int match_one(void *arg, unsigned i, struct famfs_host *h)
 int famfs_hosttab_find_uuid(struct famfs_hosttab *t, const uint8_t uuid[16],
 			    struct famfs_host *h)
 {
-	struct find_uuid f = { .uuid = uuid, .h = h, .slot = -1 };
+	struct find_uuid f = { .uuid = uuid, .h = h, .slot = -ENOENT };
+	int rc = each_used(t, match_one, &f);
 
-	each_used(t, match_one, &f);
-	return f.slot;
+	/* not read: not "none" (a registration would claim a second slot) */
+	return rc < 0 ? rc : f.slot;
 }
 
 void famfs_hosttab_used_free(struct famfs_hosttab_used *u)
@@ -612,6 +601,49 @@ int famfs_hosts_armed(struct famfs_fs *fs)
 	return !!(ev.flags & FAMFS_HOSTS_ARMED);
 }
 
+struct takeover {
+	struct famfs_fs *fs;
+	struct famfs_hosttab *t;
+	const struct famfs_hosts_ev *ev;
+	unsigned n;
+};
+
+/* slot i's older copy a registration of the same host uuid, in another
+ * boot, under another host name, not fenced, that the newer one's
+ * generation follows: a takeover while the table was not armed (hostreg.c,
+ * shared_uuid) -- a host renamed across a reboot, or a second host with
+ * this uuid (a cloned image) that stays unseen once the table is armed.
+ * Seen only until that slot's next write (each replay round of its host):
+ * nothing else in the table keeps it */
+static int takeover_one(void *arg, unsigned i, struct famfs_host *h)
+{
+	struct takeover *c = arg;
+	const struct famfs_host_rec *r =
+		(const void *)famfs_host_slot_at(c->t->m.addr, i);
+	struct famfs_host_rec old;
+	struct famfs_host o;
+	char why[FAMFS_REASON_LEN], u[37];
+
+	if (h->state != FAMFS_HOST_VALID || !(h->flags & FAMFS_HOST_REGISTERED))
+		return 0;
+	memcpy(&old, &r[1 - h->copy], sizeof(old));
+	if (famfs_host_rec_decode(&old, c->t->fs_uuid, &o, why) ||
+	    !(o.flags & FAMFS_HOST_REGISTERED) ||
+	    memcmp(o.host_uuid, h->host_uuid, 16) ||
+	    !memcmp(o.boot_id, h->boot_id, 16) ||
+	    !strncmp(o.hostname, h->hostname, sizeof(o.hostname)) ||
+	    o.generation >= h->generation || famfs_host_evicted(&o, c->ev))
+		return 0;
+	famfs_uuid_str(h->host_uuid, u);
+	famfs_err("%s: slot %u of the host table: host uuid %s registered by \"%.*s\" in its boot was taken over by \"%.*s\" in another (generation %llu): if \"%.*s\" still runs, the two share one host uuid and it is not counted once the table is armed (give it its own: remove its /etc/famfs/host-uuid, remount); if it was this host under its old name, arm again after its next replay round",
+		  c->fs->name, i, u, (int)sizeof(o.hostname), o.hostname,
+		  (int)sizeof(h->hostname), h->hostname,
+		  (unsigned long long)h->generation,
+		  (int)sizeof(o.hostname), o.hostname);
+	c->n++;
+	return 0;
+}
+
 /* the log lock held, the master checked */
 static int arm_locked(struct famfs_fs *fs)
 {
@@ -632,6 +664,16 @@ static int arm_locked(struct famfs_fs *fs)
 	else if (ev.flags & FAMFS_HOSTS_ARMED)
 		rc = -EALREADY;
 	else {
+		struct takeover c = { .fs = fs, .t = &t, .ev = &ev };
+
+		rc = each_used(&t, takeover_one, &c);
+		if (rc)
+			famfs_err("%s: the host table's slots cannot be read (%s): not armed",
+				  fs->name, strerror(-rc));
+		else if (c.n)
+			rc = -EEXIST;
+	}
+	if (!rc) {
 		ev.flags |= FAMFS_HOSTS_ARMED;
 		rc = famfs_hosttab_write_hdr(&t, &ev);
 		if (rc)

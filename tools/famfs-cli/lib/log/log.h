@@ -476,7 +476,7 @@ int famfs_hosttab_read(struct famfs_hosttab *t, struct famfs_host *slots,
  * garbage), in slot order: slots[k] is slot idx[k] (famfs_host_slot_decode's
  * view), n of them; free slots are only looked at in place, never copied
  * (a pass reads the table, mostly free, on every famfs rm).  The header as
- * famfs_hosttab_read; -ENOMEM (reason said, u empty) when the list cannot
+ * famfs_hosttab_read (ev NULL: not read, the caller has it); -ENOMEM (reason said, u empty) when the list cannot
  * grow.  famfs_hosttab_used_free frees u. */
 struct famfs_hosttab_used {
 	struct famfs_host *slots;
@@ -488,8 +488,9 @@ int famfs_hosttab_read_used(struct famfs_hosttab *t,
 			    struct famfs_hosts_ev *ev, char *reason);
 void famfs_hosttab_used_free(struct famfs_hosttab_used *u);
 /* The first slot (lowest index) whose valid registration is of uuid, h
- * filled; -1 when none.  One refresh of the slots, free ones looked at in
- * place (a first registration's scan of every slot) */
+ * filled; -ENOENT when none, -errno when the slots cannot be read.  One
+ * refresh of the slots, free ones looked at in place (a first
+ * registration's scan of every slot) */
 int famfs_hosttab_find_uuid(struct famfs_hosttab *t, const uint8_t uuid[16],
 			    struct famfs_host *h);
 /* Write h to slot i: its next copy with seq + 1 (h->seq set), flushed */
@@ -578,6 +579,14 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 		      unsigned slot, uint64_t replayed, famfs_holds_fn fn,
 		      void *arg);
+/* The master's pass (the log lock held: no header write can come between):
+ * famfs_host_register (not fresh) then famfs_host_update with one read of
+ * the header -- ev and *hdr_rc as famfs_hosttab_read_hdr gave them (why
+ * its reason), for the pass's decision.  0, or register's or update's
+ * -errno */
+int famfs_host_checkin_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
+			  uint64_t replayed, famfs_holds_fn fn, void *arg,
+			  struct famfs_hosts_ev *ev, int *hdr_rc, char *why);
 /* The master (checked, under the log lock taken here): fence every slot of
  * host uuid (its (uuid, generation) added to the header's evicted list),
  * or slot n (a registration fenced, its record kept; one fenced already,

@@ -18,8 +18,10 @@
 #include <linux/famfs_hosts.h>
 
 /* ---- crc32.c, sb.c, entry.c: CRC, superblock, log header, entry --------- */
-/* every byte of [p, p + n) zero? (a word at a time) */
+/* every byte of [p, p + n) zero?  256 bytes a test where it can (AVX2,
+ * or SSE2 at a 16-byte aligned p), then 64, then a word at a time */
 bool famfs_all_zero(const void *p, size_t n);
+extern int famfs_all_zero_avx2;	/* -1: ask the CPU; tests set 0 (SSE2) */
 uint32_t famfs_crc32(const void *buf, size_t len);
 /* zlib's crc32(crc, buf, len): the CRC of what crc covered, then buf */
 uint32_t famfs_crc32_update(uint32_t crc, const void *buf, size_t len);
@@ -501,24 +503,6 @@ static inline uint8_t *famfs_host_slot_at(void *table, unsigned i)
 {
 	return (uint8_t *)table + FAMFS_HOSTS_SLOTS_OFF +
 	       (size_t)i * FAMFS_HOST_SLOT_SIZE;
-}
-/* Is a slot free: all FAMFS_HOST_SLOT_SIZE bytes zero?  Every byte is
- * looked at (a torn claim or eviction may leave any one line of it
- * written), 16 at a time, unrolled (each load an operand of its OR): a
- * pass reads all 8,160 slots, most of them free, and this is most of its
- * instructions.  slot: 16-byte aligned (every slot of a mapped table is) */
-static inline bool famfs_host_slot_zero(const void *slot)
-{
-	typedef uint64_t famfs_v2
-		__attribute__((vector_size(16), may_alias, aligned(16)));
-	const famfs_v2 *v = slot;
-	famfs_v2 a, b;
-
-	_Static_assert(FAMFS_HOST_SLOT_SIZE == 16 * 16, "slot size");
-	a = v[0] | v[1] | v[2] | v[3] | v[4] | v[5] | v[6] | v[7];
-	b = v[8] | v[9] | v[10] | v[11] | v[12] | v[13] | v[14] | v[15];
-	a |= b;
-	return !(a[0] | a[1]);
 }
 
 /* ---- hostent.c: the HOSTS entry (type 9, INCOMPAT_HOSTS) ---------------- */

@@ -156,9 +156,8 @@ static int pass_locked(struct famfs_fs *fs, struct famfs_reclaim_dels *d,
 	char why[FAMFS_REASON_LEN] = "";
 	uint64_t *ok_dels;
 	bool *ok;
-	unsigned slot;
 	size_t k = 0;
-	int rc;
+	int rc, hrc;
 
 	rc = famfs_names_pending(fs->cache_names, add_del, d);
 	if (rc || !d->n)
@@ -169,33 +168,40 @@ static int pass_locked(struct famfs_fs *fs, struct famfs_reclaim_dels *d,
 		return 0;	/* no host table: nothing may be reclaimed */
 	if (rc)
 		return rc;
-	/* the master's own slot first: it has applied every entry */
-	rc = famfs_host_register(fs, &t, &slot, false);
-	if (!rc)
-		rc = famfs_host_update(fs, &t, slot, famfs_log_refresh_next(fs),
-				       holds_cached, fs);
+	/* the master's own slot first: it has applied every entry; the
+	 * header read once for the check-in and the decision (the log lock
+	 * held: only the master writes it, under that lock) */
+	rc = famfs_host_checkin_ev(fs, &t, famfs_log_refresh_next(fs),
+				   holds_cached, fs, &ev, &hrc, why);
 	ok = calloc(d->n, sizeof(*ok));
 	ok_dels = calloc(d->n, sizeof(*ok_dels));
 	if (!rc && (!ok || !ok_dels))
 		rc = -ENOMEM;
-	/* the slots that are not free only: a free slot blocks nothing */
-	if (!rc) {
-		rc = famfs_hosttab_read_used(&t, &used, &ev, why);
-		if (rc && rc != -ENOMEM)
-			famfs_err("%s: host table header: %s: nothing reclaimed (famfs hosts repair writes a new one)",
-				  fs->name, why);
+	if (!rc && hrc) {
+		rc = hrc;
+		if (rc != -ENOMEM)
+			famfs_err("%s: host table: %s: nothing reclaimed (%s)",
+				  fs->name, why, famfs_hosts_hdr_way(rc));
 	}
 	/* not armed: a host that mounted before the table may have no slot
-	 * (famfs_format.h): nothing is known to be unreachable */
+	 * (famfs_format.h): nothing is known to be unreachable (the slots
+	 * not read) */
 	if (!rc && !(ev.flags & FAMFS_HOSTS_ARMED))
 		p->unarmed = true;
+	/* the slots that are not free only: a free slot blocks nothing */
+	if (!rc && !p->unarmed) {
+		rc = famfs_hosttab_read_used(&t, &used, NULL, why);
+		if (rc && rc != -ENOMEM)
+			famfs_err("%s: host table: %s: nothing reclaimed (%s)",
+				  fs->name, why, strerror(-rc));
+	}
 	if (!rc && !p->unarmed) {
 		if (p->dels_out)
 			*p->dels_out = d->del;
-		famfs_hostdec_decide_at(used.slots, used.idx, used.n, &ev,
-					fs->sb->master_uuid, d->del, d->n,
-					famfs_log_refresh_next(fs), ok,
-					p->blocked, p->arg);
+		famfs_hostdec_decide(used.slots, used.idx, used.n, &ev,
+				     fs->sb->master_uuid, d->del, d->n,
+				     famfs_log_refresh_next(fs), ok,
+				     p->blocked, p->arg);
 		for (size_t i = 0; i < d->n; i++)
 			if (ok[i])
 				ok_dels[k++] = d->del[i];

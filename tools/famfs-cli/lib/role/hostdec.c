@@ -60,12 +60,11 @@ const char *famfs_host_block_str(enum famfs_host_block b)
 	}
 }
 
-size_t famfs_hostdec_decide_at(const struct famfs_host *slots,
-			       const unsigned *idx, unsigned n,
-			       const struct famfs_hosts_ev *ev,
-			       const uint8_t *master_uuid, const uint64_t *dels,
-			       size_t ndel, uint64_t next, bool *ok,
-			       famfs_hostdec_fn fn, void *arg)
+size_t famfs_hostdec_decide(const struct famfs_host *slots, const unsigned *idx,
+			    unsigned n, const struct famfs_hosts_ev *ev,
+			    const uint8_t *master_uuid, const uint64_t *dels,
+			    size_t ndel, uint64_t next, bool *ok,
+			    famfs_hostdec_fn fn, void *arg)
 {
 	bool have_master = !master_uuid;
 	unsigned nslots = idx ? FAMFS_HOST_SLOTS : n;
@@ -94,14 +93,4 @@ size_t famfs_hostdec_decide_at(const struct famfs_host *slots,
 		k += ok[i];
 	}
 	return k;
-}
-
-size_t famfs_hostdec_decide(const struct famfs_host *slots, unsigned nslots,
-			    const struct famfs_hosts_ev *ev,
-			    const uint8_t *master_uuid, const uint64_t *dels,
-			    size_t ndel, uint64_t next, bool *ok,
-			    famfs_hostdec_fn fn, void *arg)
-{
-	return famfs_hostdec_decide_at(slots, NULL, nslots, ev, master_uuid,
-				       dels, ndel, next, ok, fn, arg);
 }

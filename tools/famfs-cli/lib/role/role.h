@@ -186,28 +186,22 @@ typedef void (*famfs_hostdec_fn)(void *arg, size_t di, unsigned slot,
 /*
  * The decision for ndel pending DELETE indexes dels[]: ok[i] is true when
  * dels[i] may be reclaimed now; fn (NULL: none) is called for every
- * (DELETE, slot) that blocks.  slots[0..nslots) as famfs_host_slot_decode
- * gave them, ev the header's evicted list (NULL: none).  master_uuid (NULL:
- * not checked): the master's host uuid -- while no registered, not evicted
- * slot of it exists, nothing may be reclaimed (its own holds are not
- * known).  next: the log's next index -- a registered, not evicted slot
- * whose registered_at or replayed is past it (a bug, a lying host) blocks
- * every DELETE, as a torn one (UINT64_MAX: not checked).  Returns how many
- * may be reclaimed.
+ * (DELETE, slot) that blocks.  slots[0..n) as famfs_host_slot_decode gave
+ * them: idx NULL, the whole table (slots[s] is slot s); else the slots
+ * that are not free only (famfs_hosttab_read_used), slots[k] being slot
+ * idx[k], which fn is told.  NO_MASTER is told as slot FAMFS_HOST_SLOTS
+ * (idx NULL: n).  ev the header's evicted list (NULL: none).  master_uuid
+ * (NULL: not checked): the master's host uuid -- while no registered, not
+ * evicted slot of it exists, nothing may be reclaimed (its own holds are
+ * not known).  next: the log's next index -- a registered, not evicted
+ * slot whose registered_at or replayed is past it (a bug, a lying host)
+ * blocks every DELETE, as a torn one (UINT64_MAX: not checked).  Returns
+ * how many may be reclaimed.
  */
-size_t famfs_hostdec_decide(const struct famfs_host *slots, unsigned nslots,
-			    const struct famfs_hosts_ev *ev,
+size_t famfs_hostdec_decide(const struct famfs_host *slots, const unsigned *idx,
+			    unsigned n, const struct famfs_hosts_ev *ev,
 			    const uint8_t *master_uuid, const uint64_t *dels,
 			    size_t ndel, uint64_t next, bool *ok,
 			    famfs_hostdec_fn fn, void *arg);
-/* The same over the slots that are not free only (famfs_hosttab_read_used):
- * slots[k] is slot idx[k] of the table, which fn is told; NO_MASTER is
- * told as slot FAMFS_HOST_SLOTS.  idx NULL: famfs_hostdec_decide */
-size_t famfs_hostdec_decide_at(const struct famfs_host *slots,
-			       const unsigned *idx, unsigned n,
-			       const struct famfs_hosts_ev *ev,
-			       const uint8_t *master_uuid, const uint64_t *dels,
-			       size_t ndel, uint64_t next, bool *ok,
-			       famfs_hostdec_fn fn, void *arg);
 
 #endif /* FAMFS_ROLE_H */
