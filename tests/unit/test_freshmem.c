@@ -62,13 +62,6 @@ static void remount(struct th *t)
 	th_mock_held_hook = th_mock_hold_all;
 }
 
-static void clean(const struct famfs_logplay_result *r)
-{
-	if (r->conflicts + r->errors + r->bad_entries)
-		fail_msg("replay not clean: %lu conflicts, %lu errors, %lu bad entries",
-			 r->conflicts, r->errors, r->bad_entries);
-}
-
 /* the invalidations of one whole replay on a fresh mount */
 static unsigned long replay_fresh(struct th *t, unsigned long files)
 {
@@ -78,7 +71,7 @@ static unsigned long replay_fresh(struct th *t, unsigned long files)
 	famfs_flush_stats.file_invalidates = 0;
 	famfs_flush_stats.file_stale = 0;
 	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
-	clean(&r);
+	th_play_clean(&r);
 	assert_int_equal(r.created_files, files);
 	/* each by the create itself, or by FAMFSIOC_CACHE after it (a
 	 * famfs.ko without the flag) */
@@ -157,13 +150,13 @@ static void test_reuse_rounds(void **s)
 	assert_non_null(lp);
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
-	clean(&r);
+	th_play_clean(&r);
 	assert_int_equal(r.created_files, 2);
 	/* a round with the DELETE and the RECLAIM alone */
 	d = del(t, a, "a");
 	assert_int_equal(famfs_reclaim_append(&t->fs, &d, 1, NULL), 0);
 	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
-	clean(&r);
+	th_play_clean(&r);
 	assert_int_equal(r.created_files, 2);
 	assert_int_equal(r.removed, 1);
 	assert_int_equal(famfs_flush_stats.file_invalidates, 0);
@@ -171,7 +164,7 @@ static void test_reuse_rounds(void **s)
 	th_append_file(t, "c", A_OFF, 2 * MiB, 100);
 	th_append_file(t, "e", D_OFF, 2 * MiB, 100);
 	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
-	clean(&r);
+	th_play_clean(&r);
 	assert_int_equal(r.created_files, 4);
 	assert_int_equal(r.removed, 1);
 	assert_int_equal(famfs_flush_stats.file_invalidates, 1);

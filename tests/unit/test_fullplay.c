@@ -42,14 +42,6 @@ static struct famfs_logplay_result play(struct th *t)
 	return r;
 }
 
-static void clean(const struct famfs_logplay_result *r)
-{
-	if (r->conflicts + r->errors + r->bad_entries)
-		fail_msg("replay not clean: %u conflicts, %u errors, %u bad entries",
-			 (unsigned)r->conflicts, (unsigned)r->errors,
-			 (unsigned)r->bad_entries);
-}
-
 /* only the names given (and .meta) at the mount root */
 static void root_holds(struct th *t, unsigned n)
 {
@@ -66,18 +58,18 @@ static void test_swap_behind(void **state)
 
 	th_remount(t);
 	r = play(t);
-	clean(&r);
+	th_play_clean(&r);
 	th_ren(t, a, F, "a", "t");
 	th_ren(t, b, F, "b", "a");
 	th_ren(t, a, F, "t", "b");
 	r = play(t);
-	clean(&r);
+	th_play_clean(&r);
 	assert_int_equal(th_mock_off_or_0(t, "a"), 26 * MiB);
 	assert_int_equal(th_mock_off_or_0(t, "b"), 24 * MiB);
 	assert_false(th_exists(t, "t", false));
 	root_holds(t, 2);
 	r = play(t);
-	clean(&r);
+	th_play_clean(&r);
 	assert_int_equal(r.moved + r.created_files + r.removed, 0);
 }
 
@@ -90,11 +82,11 @@ static void test_rename_then_new_at_old_name_behind(void **state)
 
 	th_remount(t);
 	r = play(t);
-	clean(&r);
+	th_play_clean(&r);
 	th_ren(t, a, F, "a", "b");
 	th_append_file(t, "a", 26 * MiB, 2 * MiB, 100);
 	r = play(t);
-	clean(&r);
+	th_play_clean(&r);
 	assert_int_equal(th_mock_off_or_0(t, "b"), 24 * MiB);
 	assert_int_equal(th_mock_off_or_0(t, "a"), 26 * MiB);
 	root_holds(t, 2);
@@ -110,12 +102,12 @@ static void test_dir_renamed_then_new_same_names_behind(void **state)
 	th_append_file(t, "d/f", 24 * MiB, 2 * MiB, 100);
 	th_remount(t);
 	r = play(t);
-	clean(&r);
+	th_play_clean(&r);
 	th_ren(t, d, D, "d", "e");
 	th_append_dir(t, "d");
 	th_append_file(t, "d/f", 26 * MiB, 2 * MiB, 100);
 	r = play(t);
-	clean(&r);
+	th_play_clean(&r);
 	assert_int_equal(th_mock_off_or_0(t, "e/f"), 24 * MiB);
 	assert_int_equal(th_mock_off_or_0(t, "d/f"), 26 * MiB);
 	root_holds(t, 2);
@@ -131,11 +123,11 @@ static void test_dir_renamed_then_file_at_its_name_behind(void **state)
 	th_append_file(t, "d/f", 24 * MiB, 2 * MiB, 100);
 	th_remount(t);
 	r = play(t);
-	clean(&r);
+	th_play_clean(&r);
 	th_ren(t, d, D, "d", "e");
 	th_append_file(t, "d", 26 * MiB, 2 * MiB, 100);
 	r = play(t);
-	clean(&r);
+	th_play_clean(&r);
 	assert_int_equal(th_mock_off_or_0(t, "e/f"), 24 * MiB);
 	assert_int_equal(th_mock_off_or_0(t, "d"), 26 * MiB);
 	root_holds(t, 2);
@@ -155,14 +147,14 @@ static void test_many_renames_behind(void **state)
 
 	th_remount(t);
 	r = play(t);
-	clean(&r);
+	th_play_clean(&r);
 	for (int i = 0; i < HOPS; i++) {
 		snprintf(from, sizeof(from), "n%d", i);
 		snprintf(to, sizeof(to), "n%d", i + 1);
 		th_ren(t, a, F, from, to);
 	}
 	r = play(t);
-	clean(&r);
+	th_play_clean(&r);
 	assert_int_equal(r.moved, 1);
 	assert_int_equal(r.created_files, 0);
 	assert_int_equal(th_mock_off_or_0(t, to), 24 * MiB);
@@ -178,7 +170,7 @@ static void test_many_renames_then_delete_behind(void **state)
 
 	th_remount(t);
 	r = play(t);
-	clean(&r);
+	th_play_clean(&r);
 	for (int i = 0; i < HOPS; i++) {
 		snprintf(from, sizeof(from), "n%d", i);
 		snprintf(to, sizeof(to), "n%d", i + 1);
@@ -186,7 +178,7 @@ static void test_many_renames_then_delete_behind(void **state)
 	}
 	th_del(t, a, F, to);
 	r = play(t);
-	clean(&r);
+	th_play_clean(&r);
 	assert_int_equal(r.removed, 1);
 	root_holds(t, 0);
 }
@@ -203,7 +195,7 @@ static void test_aside_found_again(void **state)
 
 	th_remount(t);
 	r = play(t);
-	clean(&r);
+	th_play_clean(&r);
 	th_ren(t, a, F, "a", "c");
 	th_del(t, b, F, "b");
 	snprintf(x, sizeof(x), "%s/a", t->mpt);
@@ -213,7 +205,7 @@ static void test_aside_found_again(void **state)
 	snprintf(y, sizeof(y), "%s/.famfs-mv.%llu", t->mpt, (unsigned long long)b);
 	assert_int_equal(rename(x, y), 0);
 	r = play(t);
-	clean(&r);
+	th_play_clean(&r);
 	assert_int_equal(r.moved, 1);
 	assert_int_equal(r.removed, 1);
 	assert_int_equal(th_mock_off_or_0(t, "c"), 24 * MiB);

@@ -64,14 +64,6 @@ static int setup_v1(void **state)
 	return 0;
 }
 
-static void fsck_clean(struct th *t)
-{
-	struct famfs_fsck_result r;
-
-	assert_int_equal(famfs_fsck(&t->fs, &r), 0);
-	assert_int_equal(r.problems, 0);
-}
-
 static uint32_t incompat(struct th *t)
 {
 	return le32toh(t->fs.sb->feature_incompat);
@@ -108,7 +100,7 @@ static void test_rm_file(void **state)
 	assert_string_equal(ns.path, "a");
 	assert_false(th_exists(t, "a", false));
 	assert_true(th_exists(t, "b", false));
-	fsck_clean(t);
+	th_fsck_clean(t);
 	/* its memory stays used: pending reclaim */
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
 	assert_int_equal(df.used, used);
@@ -122,7 +114,7 @@ static void test_rm_file(void **state)
 	assert_int_equal(famfs_df(&t->fs, &df), 0);
 	assert_int_equal(df.used, used + 4 * MiB);
 	assert_int_equal(df.files, 2);
-	fsck_clean(t);
+	th_fsck_clean(t);
 	/* a new process too: no summary hands the deleted memory out */
 	assert_int_equal(th_reopen(t), 0);
 	th_create_nozero(&t->fs, "c", 4 * MiB);
@@ -157,11 +149,11 @@ static void test_rm_dir(void **state)
 	assert_int_equal(famfs_remove(&t->fs, "d", true), 0);
 	assert_int_equal(walk(t).n, n + 1 + 4);	/* HOSTS, 4 DELETEs */
 	assert_false(th_exists(t, "d", true));
-	fsck_clean(t);
+	th_fsck_clean(t);
 	/* the paths are free again */
 	assert_int_equal(famfs_mkdir(&t->fs, "d/e", 0755, 0, 0, true), 0);
 	th_create_nozero(&t->fs, "d/e/g", 100);
-	fsck_clean(t);
+	th_fsck_clean(t);
 }
 
 /* what the log does not have, or has otherwise, is not removed and
@@ -217,7 +209,7 @@ static void test_mv_file(void **state)
 	assert_int_equal(famfs_mkdir(&t->fs, "d", 0755, 0, 0, false), 0);
 	assert_int_equal(famfs_rename(&t->fs, "b", "d"), 0);
 	assert_int_equal(th_mock_off_or_0(t, "d/b"), a_off);
-	fsck_clean(t);
+	th_fsck_clean(t);
 }
 
 static void test_mv_file_v1(void **state)
@@ -246,7 +238,7 @@ static void test_mv_dir(void **state)
 	th_create_nozero(&t->fs, "d/f0", 100);
 	famfs_quiet = 1;
 	assert_int_equal(famfs_file_create(&t->fs, "e/f0", 100, 0644, 0, 0), -EEXIST);
-	fsck_clean(t);
+	th_fsck_clean(t);
 }
 
 /* famfs mv d/b MPT: the mount root names no path (rel ""): into it, as
@@ -264,7 +256,7 @@ static void test_mv_into_root(void **state)
 	assert_false(th_exists(t, "d/b", false));
 	famfs_quiet = 1;
 	assert_int_equal(famfs_rename(&t->fs, "b", ""), -EINVAL);	/* itself */
-	fsck_clean(t);
+	th_fsck_clean(t);
 }
 
 static void test_mv_refused(void **state)
@@ -338,17 +330,7 @@ static void test_mv_trailing_slash(void **state)
 	assert_int_equal(famfs_rename(&t->fs, "e/", "f/"), 0);
 	assert_true(th_exists(t, "f", true));
 	assert_false(th_exists(t, "e", true));
-	fsck_clean(t);
-}
-
-static unsigned mode_of(struct th *t, const char *rel)
-{
-	char p[700];
-	struct stat st;
-
-	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
-	assert_int_equal(lstat(p, &st), 0);
-	return st.st_mode & 07777;
+	th_fsck_clean(t);
 }
 
 static void test_chmod_chown(void **state)
@@ -371,13 +353,13 @@ static void test_chmod_chown(void **state)
 	assert_int_equal(famfs_ns_get(&l.e, &ns), 0);
 	assert_int_equal(ns.valid, FAMFS_SETATTR_MODE);
 	assert_int_equal(ns.mode, 0600);
-	assert_int_equal(mode_of(t, "a"), 0600);
+	assert_int_equal(th_mode_of(t, "a"), 0600);
 	/* symbolic: applied to the mode the log has */
 	assert_int_equal(famfs_mode_parse("g+r,o+X", &m, NULL), 0);
 	assert_int_equal(famfs_setattr(&t->fs, "a", FAMFS_SETATTR_MODE, &m, 0, 0), 0);
-	assert_int_equal(mode_of(t, "a"), 0640);
+	assert_int_equal(th_mode_of(t, "a"), 0640);
 	assert_int_equal(famfs_setattr(&t->fs, "d", FAMFS_SETATTR_MODE, &m, 0, 0), 0);
-	assert_int_equal(mode_of(t, "d"), 0741);
+	assert_int_equal(th_mode_of(t, "d"), 0741);
 	/* owner (as root: the uid here too) */
 	assert_int_equal(famfs_setattr(&t->fs, "a", FAMFS_SETATTR_UID | FAMFS_SETATTR_GID,
 				       NULL, 1234, 4321), 0);
@@ -395,7 +377,7 @@ static void test_chmod_chown(void **state)
 	famfs_quiet = 1;
 	assert_int_equal(famfs_setattr(&t->fs, "a", FAMFS_SETATTR_UID, NULL,
 				       UINT32_MAX, 0), -EINVAL);
-	fsck_clean(t);
+	th_fsck_clean(t);
 }
 
 /* chown of a set-id file: the kernel drops S_ISUID (and S_ISGID with
@@ -414,17 +396,17 @@ static void test_chown_drops_setid(void **state)
 	th_create_nozero(&t->fs, "a", 100);
 	assert_int_equal(famfs_mode_parse("6755", &m, NULL), 0);
 	assert_int_equal(famfs_setattr(&t->fs, "a", FAMFS_SETATTR_MODE, &m, 0, 0), 0);
-	assert_int_equal(mode_of(t, "a"), 06755);
+	assert_int_equal(th_mode_of(t, "a"), 06755);
 	assert_int_equal(famfs_setattr(&t->fs, "a", FAMFS_SETATTR_UID, NULL,
 				       0, 0), 0);
-	assert_int_equal(mode_of(t, "a"), 0755);
+	assert_int_equal(th_mode_of(t, "a"), 0755);
 	/* what the log says: a remount's replay */
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s/.meta'", t->mpt, t->mpt);
 	assert_int_equal(system(cmd), 0);
 	th_mock_reset();
 	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
 	assert_int_equal(r.conflicts + r.errors, 0);
-	assert_int_equal(mode_of(t, "a"), 0755);
+	assert_int_equal(th_mode_of(t, "a"), 0755);
 }
 
 /* another opening (another process) removes and renames while this one
@@ -449,7 +431,7 @@ static void test_other_process_stale_cache(void **state)
 	assert_int_equal(famfs_file_create(&t->fs, "x", 100, 0644, 0, 0), -EEXIST);
 	famfs_quiet = 0;
 	th_create_nozero(&t->fs, "a", 100);
-	fsck_clean(t);
+	th_fsck_clean(t);
 }
 
 /* a follower on the master's own mount (mount -o follow everywhere, or a
@@ -571,7 +553,7 @@ static void test_new_process_judges(void **state)
 	assert_int_equal(famfs_file_create(&t->fs, "x", 100, 0644, 0, 0), -EEXIST);
 	assert_int_equal(famfs_file_create(&t->fs, "c", 100, 0644, 0, 0), -EEXIST);
 	assert_int_equal(famfs_mkdir(&t->fs, "x", 0755, 0, 0, false), -EEXIST);
-	fsck_clean(t);
+	th_fsck_clean(t);
 }
 
 /* one lock hold for a batch: rm of many paths in it */
@@ -592,7 +574,7 @@ static void test_batch(void **state)
 	}
 	famfs_fs_release(&t->fs);
 	assert_int_equal(th_count_entries(t->mpt), 1);	/* .meta */
-	fsck_clean(t);
+	th_fsck_clean(t);
 }
 
 /* a full compact log grows for a RENAME (4 slots) as for a create */
@@ -618,7 +600,7 @@ static void test_log_grows(void **state)
 	assert_int_equal(famfs_rename(&t->fs, a, b), 0);
 	assert_true(famfs_log_cap(&t->fs) > cap);
 	assert_true(th_mock_off_or_0(t, b) != 0);
-	fsck_clean(t);
+	th_fsck_clean(t);
 	th_free(t);
 }
 
@@ -653,7 +635,7 @@ static void test_crash_after_entry(void **state)
 	assert_int_equal(r.moved, 1);
 	assert_false(th_exists(t, "a", false));
 	assert_false(th_exists(t, "b", false));
-	assert_int_equal(mode_of(t, "c"), 0600);
+	assert_int_equal(th_mode_of(t, "c"), 0600);
 }
 
 int main(void)

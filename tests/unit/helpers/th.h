@@ -86,6 +86,17 @@ uint64_t th_ren(struct th *t, uint64_t obj, unsigned kind, const char *a,
 		const char *b);
 void th_remount(struct th *t);
 uint64_t th_mock_off_or_0(struct th *t, const char *rel);
+/* ... and the replay's checks: a whole replay (famfs_logplay, 0 asserted);
+ * a follower's round that reads to the log's end; no conflict, error or
+ * bad entry in r; fsck finds no problem; rel's permission bits (lstat);
+ * a round's stop(): true once asked *(int *)arg times more */
+struct famfs_logplay_result th_replay(struct th *t);
+void th_more(struct th *t, struct famfs_logplay *lp,
+	     struct famfs_logplay_result *r);
+void th_play_clean(const struct famfs_logplay_result *r);
+void th_fsck_clean(struct th *t);
+unsigned th_mode_of(struct th *t, const char *rel);
+bool th_stop_after(void *arg);
 
 /* th_entry.c: the entry tests' (no file system) superblock: fs uuid
  * th_uuid_a, master th_uuid_b, 1 GiB with an 8 MiB log, its incompat word

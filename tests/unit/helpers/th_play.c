@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit-test helpers: the replay tests' log building (an entry appended,
- * a DELETE, a RENAME, all through famfs_log_append), their fresh mount
- * and where a file's map starts in the mock. */
+ * a DELETE, a RENAME, all through famfs_log_append), their fresh mount,
+ * where a file's map starts in the mock, and their checks of a replay. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "th.h"
 
@@ -51,4 +53,53 @@ uint64_t th_mock_off_or_0(struct th *t, const char *rel)
 	if (th_mock_lookup(p, &m))
 		return 0;
 	return m.ext_list[0].offset;
+}
+
+struct famfs_logplay_result th_replay(struct th *t)
+{
+	struct famfs_logplay_result r;
+
+	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
+	return r;
+}
+
+void th_more(struct th *t, struct famfs_logplay *lp,
+	     struct famfs_logplay_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, r, NULL, NULL), 0);
+	assert_int_equal(famfs_logplay_next(lp), famfs_log_next(t->fs.log));
+}
+
+void th_play_clean(const struct famfs_logplay_result *r)
+{
+	if (r->conflicts + r->errors + r->bad_entries)
+		fail_msg("replay not clean: %u conflicts, %u errors, %u bad entries",
+			 (unsigned)r->conflicts, (unsigned)r->errors,
+			 (unsigned)r->bad_entries);
+}
+
+void th_fsck_clean(struct th *t)
+{
+	struct famfs_fsck_result f;
+
+	assert_int_equal(famfs_fsck(&t->fs, &f), 0);
+	assert_int_equal(f.problems, 0);
+}
+
+unsigned th_mode_of(struct th *t, const char *rel)
+{
+	char p[700];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
+	assert_int_equal(lstat(p, &st), 0);
+	return st.st_mode & 07777;
+}
+
+bool th_stop_after(void *arg)
+{
+	int *n = arg;
+
+	return (*n)-- <= 0;
 }
