@@ -166,8 +166,9 @@ static int famfs_ns_check(const struct famfs_ioc_ns *a)
 
 /*
  * CREATE, MKDIR, UNLINK, RMDIR of @name in the directory @file, as
- * do_unlinkat() and filename_create() do it.  CREATE leaves the new dentry
- * (a reference) in *@created.
+ * do_unlinkat() and filename_create() do it (an unlinked inode's last
+ * reference is put after the directory's lock).  CREATE leaves the new
+ * dentry (a reference) in *@created.
  */
 static int famfs_ns_one(struct file *file, const struct famfs_ioc_ns *a,
 			const char *name, struct dentry **created)
@@ -175,6 +176,7 @@ static int famfs_ns_one(struct file *file, const struct famfs_ioc_ns *a,
 	struct user_namespace *userns = file_mnt_user_ns(file);
 	struct dentry *parent = file->f_path.dentry;
 	struct inode *dir = d_inode(parent);
+	struct inode *victim = NULL;
 	struct dentry *dentry;
 	int rc;
 
@@ -200,12 +202,15 @@ static int famfs_ns_one(struct file *file, const struct famfs_ioc_ns *a,
 			*created = dget(dentry);
 		break;
 	case FAMFS_NS_UNLINK:
-		if (d_is_negative(dentry))
+		if (d_is_negative(dentry)) {
 			rc = -ENOENT;
-		else if (d_is_dir(dentry))
+		} else if (d_is_dir(dentry)) {
 			rc = -EISDIR;
-		else
+		} else {
+			victim = d_inode(dentry);
+			ihold(victim);
 			rc = vfs_unlink(userns, dir, dentry, NULL);
+		}
 		break;
 	default:	/* FAMFS_NS_RMDIR */
 		if (d_is_negative(dentry))
@@ -217,6 +222,9 @@ static int famfs_ns_one(struct file *file, const struct famfs_ioc_ns *a,
 	dput(dentry);
 out_unlock:
 	inode_unlock(dir);
+	/* UNLINK: the last reference (eviction) dropped with no lock held */
+	if (victim)
+		iput(victim);
 	return rc;
 }
 
@@ -532,6 +540,7 @@ static int famfs_um_one(struct file *file, const char *name, u32 len,
 {
 	struct dentry *parent = file->f_path.dentry;
 	struct inode *dir = d_inode(parent);
+	struct inode *victim = NULL;
 	struct dentry *dentry;
 	int rc;
 
@@ -541,18 +550,24 @@ static int famfs_um_one(struct file *file, const char *name, u32 len,
 		rc = PTR_ERR(dentry);
 		goto out_unlock;
 	}
-	if (d_is_negative(dentry))
+	if (d_is_negative(dentry)) {
 		rc = -ENOENT;
-	else if (d_is_dir(dentry))
+	} else if (d_is_dir(dentry)) {
 		rc = -EISDIR;
-	else if (!d_is_reg(dentry) ||
-		 !famfs_um_same(famfs_inode_fmap(d_inode(dentry)), m, list))
+	} else if (!d_is_reg(dentry) ||
+		   !famfs_um_same(famfs_inode_fmap(d_inode(dentry)), m, list)) {
 		rc = -ESTALE;
-	else
+	} else {
+		victim = d_inode(dentry);
+		ihold(victim);
 		rc = vfs_unlink(file_mnt_user_ns(file), dir, dentry, NULL);
+	}
 	dput(dentry);
 out_unlock:
 	inode_unlock(dir);
+	/* the last reference (eviction) dropped with no lock held */
+	if (victim)
+		iput(victim);
 	return rc;
 }
 
@@ -564,7 +579,7 @@ long famfs_ioc_unlink_map(struct file *file,
 	struct famfs_sb_info *fsi = FAMFS_SB(sb);
 	struct famfs_ioc_dext small[4];	/* most files: no allocation */
 	struct famfs_ioc_unlink_map a;
-	char name[FAMFS_NS_NAME_MAX + 1];
+	char *name = NULL;
 	void *list = small;
 	size_t size;
 	long rc;
@@ -578,12 +593,15 @@ long famfs_ioc_unlink_map(struct file *file,
 		return rc;
 	if (!d_is_dir(file->f_path.dentry))
 		return -ENOTDIR;
+	name = kmalloc(FAMFS_NS_NAME_MAX + 1, GFP_KERNEL);
+	if (!name)
+		return -ENOMEM;
 	rc = famfs_ns_get_name(name, a.name, a.name_len);
 	if (rc) {
 		if (rc == -EINVAL)
 			famfs_err(sb, "UNLINK_MAP: a bad name (%u bytes)",
 				  a.name_len);
-		return rc;
+		goto out_free;
 	}
 	/* ext_count is at most 256 (simple) or 16 (interleaved): no overflow */
 	size = (size_t)a.map.ext_count *
@@ -592,8 +610,10 @@ long famfs_ioc_unlink_map(struct file *file,
 		sizeof(struct famfs_ioc_iext_v3));
 	if (size > sizeof(small)) {
 		list = kmalloc(size, GFP_KERNEL);
-		if (!list)
-			return -ENOMEM;
+		if (!list) {
+			rc = -ENOMEM;
+			goto out_free;
+		}
 	}
 	rc = -EFAULT;
 	if (copy_from_user(list, u64_to_user_ptr(a.map.ext_list), size))
@@ -616,6 +636,7 @@ out_drop:
 out_free:
 	if (list != small)
 		kfree(list);
+	kfree(name);
 	return rc;
 }
 
