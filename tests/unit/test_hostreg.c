@@ -532,6 +532,34 @@ static void test_arm_sees_takeover(void **s)
 	th_free(t);
 }
 
+/* the takeover's record fenced (evict --slot, its host down): arm does
+ * not refuse for good (review r41b, LOW 3) */
+static void test_arm_takeover_fenced(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host h, g;
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	g = h;
+	memset(g.boot_id, 0x42, 16);
+	snprintf(g.hostname, sizeof(g.hostname), "clone-of-this");
+	g.generation = h.generation + 1;
+	assert_int_equal(famfs_hosttab_write(&tab, slot, &g), 0);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosts_arm(&t->fs), -EEXIST);
+	famfs_quiet = 0;
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosts_arm(&t->fs), 0);
+	assert_int_equal(famfs_hosts_armed(&t->fs), 1);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -548,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_shared_uuid),
 		cmocka_unit_test(test_find_uuid_unread),
 		cmocka_unit_test(test_arm_sees_takeover),
+		cmocka_unit_test(test_arm_takeover_fenced),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
