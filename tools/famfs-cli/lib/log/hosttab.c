@@ -632,14 +632,15 @@ static int takeover_one(void *arg, unsigned i, struct famfs_host *h)
 	    memcmp(o.host_uuid, h->host_uuid, 16) ||
 	    !memcmp(o.boot_id, h->boot_id, 16) ||
 	    !strncmp(o.hostname, h->hostname, sizeof(o.hostname)) ||
-	    o.generation >= h->generation || famfs_host_evicted(&o, c->ev))
+	    o.generation >= h->generation || famfs_host_evicted(&o, c->ev) ||
+	    famfs_host_evicted(h, c->ev))
 		return 0;
 	famfs_uuid_str(h->host_uuid, u);
-	famfs_err("%s: slot %u of the host table: host uuid %s registered by \"%.*s\" in its boot was taken over by \"%.*s\" in another (generation %llu): if \"%.*s\" still runs, the two share one host uuid and it is not counted once the table is armed (give it its own: remove its /etc/famfs/host-uuid, remount); if it was this host under its old name, arm again after its next replay round",
+	famfs_err("%s: slot %u of the host table: host uuid %s registered by \"%.*s\" in its boot was taken over by \"%.*s\" in another (generation %llu): if \"%.*s\" still runs, the two share one host uuid and it is not counted once the table is armed (give it its own: remove its /etc/famfs/host-uuid, remount); if it was this host under its old name, arm again after its next replay round; a host that no longer runs: famfs hosts evict --slot %u",
 		  c->fs->name, i, u, (int)sizeof(o.hostname), o.hostname,
 		  (int)sizeof(h->hostname), h->hostname,
 		  (unsigned long long)h->generation,
-		  (int)sizeof(o.hostname), o.hostname);
+		  (int)sizeof(o.hostname), o.hostname, i);
 	c->n++;
 	return 0;
 }
