@@ -241,6 +241,124 @@ static void test_held_said_first_then_counted(void **state)
 		fail_msg("no count line in:\n%s", said);
 }
 
+/* meta files of a mount as plain copies of the superblock region and of
+ * segment 0 (test_loggrow_mount.c's) */
+static void fake_meta(struct th *t)
+{
+	char p[400];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/.meta/.superblock", t->mpt);
+	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0444);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, t->fs.sbm.addr, 2 * MiB), (ssize_t)(2 * MiB));
+	close(fd);
+	snprintf(p, sizeof(p), "%s/.meta/.log", t->mpt);
+	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, t->fs.logm.addr, 2 * MiB), (ssize_t)(2 * MiB));
+	close(fd);
+}
+
+/* .meta/.log1 over [off, +len) */
+static void log1(struct th *t, uint64_t off, uint64_t len)
+{
+	char a[400];
+
+	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
+	unlink(a);
+	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
+					   FAMFS_LOG, off, len), 0);
+}
+
+/* the mock maps nothing: the segment's bytes into .meta/.log1 */
+static void copy_seg(struct th *t, uint64_t off, uint64_t len)
+{
+	char a[400], *buf = malloc(len);
+	int img, fd;
+
+	assert_non_null(buf);
+	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
+	img = open(t->img, O_RDONLY);
+	fd = open(a, O_RDWR);
+	assert_true(img >= 0 && fd >= 0);
+	assert_int_equal(pread(img, buf, len, (off_t)off), (ssize_t)len);
+	assert_int_equal(pwrite(fd, buf, len, 0), (ssize_t)len);
+	close(fd);
+	close(img);
+	free(buf);
+}
+
+/* A lost segment (.meta/.log1 unusable here) in a big log: everything
+ * held, 10 objects said; once it can be read, the follower makes them */
+static void test_follower_lost_segment_then_read(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r = { 0 };
+	struct famfs_fs fs;
+	uint64_t off;
+	char p[64];
+
+	th_remount(t);
+	famfs_logplay_hold_bad(lp);
+	for (int i = 0; i < 20; i++) {
+		snprintf(p, sizeof(p), "d%d", i);
+		th_append_dir(t, p);
+	}
+	assert_int_equal(famfs_fs_lock(&t->fs), 0);
+	assert_int_equal(famfs_log_grow(&t->fs, 4 * MiB), 0);
+	famfs_fs_unlock(&t->fs);
+	off = t->fs.seg[1].dev_off;
+	while (famfs_log_next(t->fs.log) < FAMFS_CLOG_CAPACITY(2 * MiB) + 5) {
+		static unsigned k;
+
+		snprintf(p, sizeof(p), "e%u", k++);
+		th_append_dir(t, p);
+	}
+	fake_meta(t);
+	log1(t, off, 2 * MiB);		/* the wrong size: not read */
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay_more(lp, &fs, false, &r, NULL, NULL), 0);
+	th_stderr_take(said, sizeof(said));
+	famfs_fs_close(&fs);
+	assert_false(th_exists(t, "d0", true));
+	assert_true(r.withheld > 20);
+	assert_int_equal(count(": not made"), 10);
+	assert_non_null(strstr(said, "a lost segment"));
+	/* still lost: nothing */
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay_more(lp, &fs, false, &r, NULL, NULL), 0);
+	th_stderr_take(said, sizeof(said));
+	famfs_fs_close(&fs);
+	assert_false(th_exists(t, "d0", true));
+	/* read now: made */
+	log1(t, off, 4 * MiB);
+	copy_seg(t, off, 4 * MiB);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay_more(lp, &fs, false, &r, NULL, NULL), 0);
+	th_stderr_take(said, sizeof(said));
+	assert_true(th_exists(t, "d0", true));
+	assert_true(th_exists(t, "d19", true));
+	assert_true(th_exists(t, "e0", true));
+	assert_int_equal(famfs_logplay_next(lp), famfs_log_next(fs.log));
+	famfs_fs_close(&fs);
+	famfs_logplay_free(lp);
+}
+
+static int setup_compact(void **state)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
+						 NS_BITS, 0), 0);
+	*state = t;
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +366,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_follower_torn_delete_honoured, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_held_dir_0700_until_released, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_held_said_first_then_counted, setup_v1, th_teardown),
+		cmocka_unit_test_setup_teardown(test_follower_lost_segment_then_read, setup_compact, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
