@@ -12,15 +12,21 @@
  * earlier entry made: so no object whose entry is below the last entry
  * pass 1 skipped is made; and after a lost segment (nothing after it
  * read: any DELETE may be there) none at all.  A directory held so is
- * made only as the way to what a later entry made beneath it (as a
- * directory no entry made is: 0755, the replayer's), its mode and owner
- * not given.  Without the DELETE bit no entry deletes anything: what
- * could be read is made, as before.
+ * made only as the way to what a later entry made beneath it: the
+ * replayer's, 0700, its mode and owner not given (a later replay that
+ * does not hold it gives them).  Without the DELETE bit no entry deletes
+ * anything: what could be read is made, as before.
+ *
+ * A follower waits at such an entry (or lost segment) instead: once it
+ * can read past it, the replay from the first entry is run again
+ * (famfs_lp_hold_retry), which makes what was held for it.
  *
  * And, whatever the bits (a corrupt log): two live files whose memory
  * overlaps are not made, neither of them.
  *
- * Each object held is said once, with the reason; the replay counts it
+ * Each object held is said once, with the reason -- the first
+ * FAMFS_HOLD_SAID of them, then one line with the count (a lost segment
+ * in a big log holds every object) --; the replay counts it
  * (famfs_logplay_result.withheld; an overlap also as a conflict).
  */
 #define _GNU_SOURCE
@@ -229,27 +235,39 @@ bool famfs_lp_hold_empty(struct lp_ctx *c, const struct lp_hold *h,
 	return famfs_names_beneath(c->names, rel, made_beneath, (void *)h) != 1;
 }
 
-int famfs_lp_hold_live(struct lp_ctx *c, const struct lp_hold *h,
+/* one more object held: said if among the first FAMFS_HOLD_SAID */
+static bool say(struct lp_ctx *c, struct lp_hold *h, uint64_t id)
+{
+	famfs_lp_trouble_add(c, id);
+	c->r->withheld++;
+	return ++h->nheld <= FAMFS_HOLD_SAID;
+}
+
+int famfs_lp_hold_live(struct lp_ctx *c, struct lp_hold *h,
 		       const char *rel, const struct famfs_names_obj *o)
 {
-	char p[PATH_MAX], why[160], sub[FAMFS_LOG_PATH_MAX + 2];
+	char p[PATH_MAX], why[160];
+	bool said;
 
 	if (!famfs_lp_held(h, o->id))
 		return 0;
 	famfs_join(p, sizeof(p), c->fs->mpt, rel);
-	famfs_lp_trouble_add(c, o->id);
-	c->r->withheld++;
+	said = say(c, h, o->id);
 	if (o->id >= h->cut && !overlapped(h, o->id)) {
-		famfs_err("%s: not made (log entry %llu): a DELETE of it was refused after log entry %llu, which does not verify here: the namespace may be off, the DELETE real (famfs fsck names it)",
-			  p, (unsigned long long)o->id,
-			  (unsigned long long)h->why);
+		if (said)
+			famfs_err("%s: not made (log entry %llu): a DELETE of it was refused after log entry %llu, which does not verify here: the namespace may be off, the DELETE real (famfs fsck names it)",
+				  p, (unsigned long long)o->id,
+				  (unsigned long long)h->why);
 		return 1;
 	}
 	if (o->id >= h->cut) {
-		CONFLICT(c, "%s: not made: the memory of log entry %llu's file overlaps another live file's (a corrupt log: neither is made; famfs fsck)",
-			 p, (unsigned long long)o->id);
+		c->r->conflicts++;
+		if (said)
+			famfs_err("%s: not made: the memory of log entry %llu's file overlaps another live file's (a corrupt log: neither is made; famfs fsck)",
+				  p, (unsigned long long)o->id);
 		return 1;
 	}
+	h->ncut++;
 	if (h->lost)
 		snprintf(why, sizeof(why),
 			 "the log entries from slot %llu on cannot be read here (a lost segment), and one of them may have deleted it",
@@ -258,15 +276,77 @@ int famfs_lp_hold_live(struct lp_ctx *c, const struct lp_hold *h,
 		snprintf(why, sizeof(why),
 			 "log entry %llu, after it, does not verify here and may have deleted it",
 			 (unsigned long long)h->why);
+	/* the way to what is made beneath it: the replayer's, 0700 -- no
+	 * one else looks in before it is known to be the log's (a later
+	 * replay that does not hold it gives it its mode and owner) */
 	if (o->kind == FAMFS_LOG_MKDIR &&
 	    famfs_names_beneath(c->names, rel, made_beneath, (void *)h) == 1) {
-		famfs_err("%s: made only as the directory of what later log entries made in it, not with its mode and owner (log entry %llu): %s (famfs fsck names it)",
-			  p, (unsigned long long)o->id, why);
-		snprintf(sub, sizeof(sub), "%s/x", rel);
-		famfs_lp_ensure_parents(c, sub, 0);
+		if (said)
+			famfs_err("%s: made only as the directory of what later log entries made in it, mode 0700, not with its mode and owner until it is no longer held (log entry %llu): %s (famfs fsck names it)",
+				  p, (unsigned long long)o->id, why);
+		famfs_lp_make_dir(c, rel, 0700);
 		return 1;
 	}
-	famfs_err("%s: not made (log entry %llu): %s (famfs fsck names it)",
-		  p, (unsigned long long)o->id, why);
+	if (said)
+		famfs_err("%s: not made (log entry %llu): %s (famfs fsck names it)",
+			  p, (unsigned long long)o->id, why);
+	return 1;
+}
+
+void famfs_lp_hold_end(struct lp_ctx *c, const struct lp_hold *h)
+{
+	if (h->nheld > FAMFS_HOLD_SAID)
+		famfs_err("%s: %lu objects of the log held in all, not made here or not as the log has them (the first %d said above, %lu more for the same reasons; famfs fsck names them)",
+			  c->fs->mpt, h->nheld, FAMFS_HOLD_SAID,
+			  h->nheld - FAMFS_HOLD_SAID);
+}
+
+/* the first entry a walk from c->next meets: as it reads here */
+struct probe {
+	struct famfs_fs *fs;
+	bool ok, torn;
+};
+
+static int probe_one(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		     bool ok, const char *reason)
+{
+	struct probe *p = arg;
+
+	(void)idx;
+	(void)e;
+	(void)reason;
+	p->ok = ok;
+	p->torn = p->fs->walk_torn;
+	return 1;
+}
+
+int famfs_lp_hold_retry(struct lp_ctx *c)
+{
+	struct probe p = { .fs = c->fs };
+	uint64_t at = c->next;
+
+	if (!c->withheld || !c->next || !c->hold_bad)
+		return 0;
+	/* still not written whole here, or not read (lost, or nothing
+	 * there): it waits */
+	if (famfs_log_walk_range(c->fs, at, UINT64_MAX, probe_one, &p) != 1 ||
+	    (!p.ok && p.torn))
+		return 0;
+	if (c->lost == at)
+		famfs_warn("%s: the log entries from slot %llu on can be read here now: the log is replayed from its first entry again, to make what was withheld for them",
+			   c->fs->mpt, (unsigned long long)at);
+	else
+		famfs_warn("%s: log entry %llu verifies here now: the log is replayed from its first entry again, to make what was withheld for it",
+			   c->fs->mpt, (unsigned long long)at);
+	c->withheld = false;
+	famfs_lp_ahead_free(c);
+	famfs_names_free(c->names);
+	c->names = famfs_names_new();
+	c->next = 0;
+	c->skipped = UINT64_MAX;
+	if (!c->names) {
+		famfs_err("out of memory");
+		return -ENOMEM;
+	}
 	return 1;
 }

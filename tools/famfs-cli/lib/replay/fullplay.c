@@ -676,6 +676,7 @@ int famfs_lp_full(struct lp_ctx *c, int (*play)(void *, uint64_t,
 	int rc, lost = 0;
 
 	/* pass 1: the whole log's namespace; nothing is made here yet */
+	c->withheld = false;
 	c->pass1 = true;
 	rc = famfs_log_walk_range(c->fs, 0, end, pass1_play, &p1);
 	c->pass1 = false;
@@ -719,6 +720,9 @@ int famfs_lp_full(struct lp_ctx *c, int (*play)(void *, uint64_t,
 	}
 	if (!rc)
 		rc = famfs_names_tree(c->names, live, &f);
+	famfs_lp_hold_end(c, &f.hold);
+	/* a follower waits at what held them: once past it, this again */
+	c->withheld = !rc && c->hold_bad && f.hold.ncut && (c->halted || lost);
 	if (!rc && !f.fresh) {
 		rc = famfs_names_each(c->names, stale_dirs, &f);
 		if (!rc)

@@ -354,6 +354,10 @@ int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 		famfs_err("out of memory");
 		rc = -ENOMEM;
 	}
+	/* what the follower's replay from the first entry withheld for the
+	 * entry it waits at: that replay again once past it (fullhold.c) */
+	if (!rc && famfs_lp_hold_retry(c) < 0)
+		rc = -ENOMEM;
 	/* from the first entry of a log with deletes or renames: the whole
 	 * log read first, the tree made what it says (fullplay.c); else each
 	 * entry played in order on the tree the ones before it made */

@@ -120,53 +120,69 @@ int famfs_lp_parent_fd(struct lp_ctx *c, const char *p, const char *rel,
 	return fd;
 }
 
-/* create missing ancestors of rel; -ENOTDIR if one is not a directory */
-int famfs_lp_ensure_parents(struct lp_ctx *c, const char *rel, uint64_t idx)
+/* rel[0..n) made a directory (mode, the replayer's) if nothing is there;
+ * -ENOTDIR if something else is (said) */
+static int make_one(struct lp_ctx *c, const char *rel, size_t n, uint64_t idx,
+		    mode_t mode)
 {
 	char p[PATH_MAX], r[PATH_MAX];
 	const char *name;
 	struct stat st;
 	bool psgid;
-	int pfd, rc;
+	int pfd, rc, t = famfs_lp_known_type(c, rel, n, &psgid);
 
-	for (const char *s = strchr(rel, '/'); s; s = strchr(s + 1, '/')) {
-		size_t n = (size_t)(s - rel);
-		int t = famfs_lp_known_type(c, rel, n, &psgid);
-
-		if (t == DT_DIR)
-			continue;
-		prefix(r, rel, n);
-		if (famfs_join(p, sizeof(p), c->fs->mpt, r))
-			return -ENAMETOOLONG;
-		if (t != 0 && fstatat(c->rootfd, r, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-			if (S_ISDIR(st.st_mode))
-				continue;
-			CONFLICT(c, "%s: log entry %llu (%s): a %s where a directory belongs",
-				 p, (unsigned long long)idx, rel,
-				 S_ISLNK(st.st_mode) ? "symbolic link (not followed)" : "file");
-			return -ENOTDIR;
-		}
-		if (c->dry) {
-			printf("would create directory %s\n", p);
-			c->r->created_dirs++;
-			continue;
-		}
-		pfd = famfs_lp_parent_fd(c, p, r, n, idx, &name);
-		if (pfd < 0)
-			return pfd;
-		rc = famfs_mnt_mkdirat(pfd, name, 0755) ? -errno : 0;
-		if (rc == -EEXIST)
-			continue;	/* made meanwhile */
-		if (rc) {
-			c->r->errors++;
-			famfs_err("%s: mkdir: %s", p, strerror(-rc));
-			return rc;
-		}
-		if (t == 0 && c->ds_ok)	/* empty; S_ISGID from its parent */
-			dirset_note(&c->ds, r, DT_DIR, true, psgid);
+	if (t == DT_DIR)
+		return 0;
+	prefix(r, rel, n);
+	if (famfs_join(p, sizeof(p), c->fs->mpt, r))
+		return -ENAMETOOLONG;
+	if (t != 0 && fstatat(c->rootfd, r, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return 0;
+		CONFLICT(c, "%s: log entry %llu (%s): a %s where a directory belongs",
+			 p, (unsigned long long)idx, rel,
+			 S_ISLNK(st.st_mode) ? "symbolic link (not followed)" : "file");
+		return -ENOTDIR;
+	}
+	if (c->dry) {
+		printf("would create directory %s\n", p);
 		c->r->created_dirs++;
+		return 0;
+	}
+	pfd = famfs_lp_parent_fd(c, p, r, n, idx, &name);
+	if (pfd < 0)
+		return pfd;
+	rc = famfs_mnt_mkdirat(pfd, name, mode) ? -errno : 0;
+	if (rc == -EEXIST)
+		return 0;	/* made meanwhile */
+	if (rc) {
+		c->r->errors++;
+		famfs_err("%s: mkdir: %s", p, strerror(-rc));
+		return rc;
+	}
+	if (t == 0 && c->ds_ok)	/* empty; S_ISGID from its parent */
+		dirset_note(&c->ds, r, DT_DIR, true, psgid);
+	c->r->created_dirs++;
+	return 0;
+}
+
+/* create missing ancestors of rel; -ENOTDIR if one is not a directory */
+int famfs_lp_ensure_parents(struct lp_ctx *c, const char *rel, uint64_t idx)
+{
+	for (const char *s = strchr(rel, '/'); s; s = strchr(s + 1, '/')) {
+		int rc = make_one(c, rel, (size_t)(s - rel), idx, 0755);
+
+		if (rc)
+			return rc;
 	}
 	return 0;
+}
+
+int famfs_lp_make_dir(struct lp_ctx *c, const char *rel, mode_t mode)
+{
+	int rc = famfs_lp_ensure_parents(c, rel, 0);
+
+	return rc ? rc : make_one(c, rel, strlen(rel), 0, mode);
 }
 
 /* mkdir/open gave the owner and mode wanted (no chown, no chmod needed)?

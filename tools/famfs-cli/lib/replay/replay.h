@@ -215,6 +215,11 @@ struct lp_ctx {
 	 * none), not said again while rounds stop before it */
 	bool hold_bad, halted;
 	uint64_t held;
+	/* hold_bad: the last replay from the first entry withheld objects
+	 * made before the entry at next (not written whole here) or the
+	 * lost segment there (fullhold.c): once a round can read past it,
+	 * that replay is run again (famfs_lp_hold_retry) */
+	bool withheld;
 	uint64_t lost;			/* a lost segment's first slot,
 					 * reported (UINT64_MAX: none) */
 	/* directories at a logged directory's path that the replay did not
@@ -287,6 +292,9 @@ int famfs_lp_parent_fd(struct lp_ctx *c, const char *p, const char *rel,
 int famfs_lp_parent_fd_quiet(struct lp_ctx *c, const char *rel, size_t len,
 			     const char **name);
 int famfs_lp_ensure_parents(struct lp_ctx *c, const char *rel, uint64_t idx);
+/* the same, and rel itself made a directory with mode (the replayer's;
+ * one already there left as it is) */
+int famfs_lp_make_dir(struct lp_ctx *c, const char *rel, mode_t mode);
 bool famfs_lp_owner_right(struct lp_ctx *c, const struct famfs_log_entry *e,
 			  bool psgid);
 bool famfs_lp_mode_right(struct lp_ctx *c, uint32_t mode, bool psgid);
@@ -365,7 +373,11 @@ struct lp_hold {
 	size_t nover;
 	uint64_t *refd;		/* whose DELETE was refused after a skip */
 	size_t nrefd;
+	unsigned long ncut;	/* objects held for cut (below it) */
+	unsigned long nheld;	/* all objects held (the first few said) */
 };
+/* objects held that are said one by one; the rest only counted */
+#define FAMFS_HOLD_SAID 10
 /* after pass 1: bad the last entry it skipped, lost a lost segment's
  * first slot (UINT64_MAX: none): 0, or -ENOMEM */
 int famfs_lp_hold_init(struct lp_ctx *c, struct lp_hold *h, uint64_t bad,
@@ -378,8 +390,18 @@ void famfs_lp_hold_free(struct lp_hold *h);
 bool famfs_lp_held(const struct lp_hold *h, uint64_t id);
 /* the live object o at rel, if held: said, counted, 1 (a directory made
  * only as the way to what is made beneath it); else 0 */
-int famfs_lp_hold_live(struct lp_ctx *c, const struct lp_hold *h,
+int famfs_lp_hold_live(struct lp_ctx *c, struct lp_hold *h,
 		       const char *rel, const struct famfs_names_obj *o);
+/* after the tree: the objects held beyond the first FAMFS_HOLD_SAID
+ * counted in one line */
+void famfs_lp_hold_end(struct lp_ctx *c, const struct lp_hold *h);
+/* a follower's round (c->next > 0) after a replay from the first entry
+ * withheld objects (lp_ctx.withheld): the entry at c->next verifies now
+ * (or reads the same on every host), or the lost segment there is read --
+ * the objects withheld for it may be made: the replay restarts from the
+ * first entry (said), which makes what the whole log leaves live, never
+ * what a DELETE there deleted.  1 if so, 0 if not, -ENOMEM (said) */
+int famfs_lp_hold_retry(struct lp_ctx *c);
 /* a directory no entry made at rel: nothing made beneath it (all held),
  * so not made either */
 bool famfs_lp_hold_empty(struct lp_ctx *c, const struct lp_hold *h,

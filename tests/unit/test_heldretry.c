@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What a replay from the first entry withholds (fullhold.c), later:
+ *  - a follower whose first round withheld the objects made before an
+ *    entry not written whole here makes them once that entry verifies
+ *    (the replay from the first entry run again), never one a DELETE
+ *    there deleted;
+ *  - a held directory made only as the way to what is made beneath it is
+ *    root's 0700 while held, and gets its logged mode once it is not;
+ *  - a big hold is said for the first objects, then counted in one line. */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "th.h"
+
+#define NS_BITS (FAMFS_FEATURE_INCOMPAT_DELETE | FAMFS_FEATURE_INCOMPAT_RENAME | \
+		 FAMFS_FEATURE_INCOMPAT_SETATTR)
+#define F FAMFS_LOG_FILE
+
+/* a v1 log (famfs_log_slot addresses an entry) with the DELETE bit */
+static int setup_v1(void **state)
+{
+	struct th *t = th_new_fmt(256 * MiB, 8 * MiB, false);
+
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
+						 NS_BITS, 0), 0);
+	*state = t;
+	return 0;
+}
+
+/* entry idx does not verify here any more; flipped again, it does */
+static void flip(struct th *t, uint64_t idx)
+{
+	uint8_t *p = (uint8_t *)famfs_log_slot(t->fs.log, idx);
+
+	p[60] ^= 1;
+	assert_int_equal(famfs_map_flush(&t->fs.logm, p, 64), 0);
+	assert_int_equal(th_reopen(t), 0);
+}
+
+static uint64_t reclaim(struct th *t, uint64_t d)
+{
+	struct famfs_log_entry e;
+
+	assert_int_equal(famfs_entry_build_reclaim(&e, &d, 1), 0);
+	return th_app(t, &e);
+}
+
+static uint64_t dir_mode(struct th *t, const char *rel, uint32_t mode,
+			 uint32_t uid)
+{
+	struct famfs_log_entry e;
+
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_MKDIR, rel, 0, mode,
+					   uid, uid, NULL, 0), 0);
+	return th_app(t, &e);
+}
+
+static char said[65536];
+
+/* one round of a follower's replay (lp: famfs_logplay_hold_bad) */
+static void round_(struct th *t, struct famfs_logplay *lp,
+		   struct famfs_logplay_result *r)
+{
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, r, NULL, NULL), 0);
+	th_stderr_take(said, sizeof(said));
+}
+
+/* famfs logplay */
+static struct famfs_logplay_result play(struct th *t)
+{
+	struct famfs_logplay_result r;
+
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
+	th_stderr_take(said, sizeof(said));
+	return r;
+}
+
+static unsigned count(const char *s)
+{
+	unsigned n = 0;
+
+	for (const char *p = strstr(said, s); p; p = strstr(p + 1, s))
+		n++;
+	return n;
+}
+
+static struct stat st_of(struct th *t, const char *rel)
+{
+	struct stat st;
+	char p[700];
+
+	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
+	assert_int_equal(lstat(p, &st), 0);
+	return st;
+}
+
+/* The follower's first round withholds what is made before the torn
+ * entry; it waits there; once the entry verifies, the withheld objects
+ * are made (a directory with its logged mode), and what follows */
+static void test_follower_makes_withheld_once_verified(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r = { 0 };
+	uint64_t bad;
+
+	th_remount(t);
+	famfs_logplay_hold_bad(lp);
+	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	dir_mode(t, "d", 0750, 0);
+	th_append_file(t, "d/f", 26 * MiB, 2 * MiB, 100);
+	bad = th_append_file(t, "t", 28 * MiB, 2 * MiB, 100);
+	th_append_file(t, "z", 30 * MiB, 2 * MiB, 100);
+	flip(t, bad);
+	round_(t, lp, &r);
+	assert_false(th_exists(t, "a", false));
+	assert_false(th_exists(t, "d", true));
+	assert_int_equal(r.withheld, 3);
+	assert_int_equal(famfs_logplay_next(lp), bad);
+	/* still torn: nothing made, nothing said again */
+	round_(t, lp, &r);
+	assert_false(th_exists(t, "a", false));
+	assert_int_equal(count("not made"), 0);
+	assert_int_equal(famfs_logplay_next(lp), bad);
+	/* it verifies: all of it made */
+	flip(t, bad);
+	round_(t, lp, &r);
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "d/f"), 26 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "t"), 28 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "z"), 30 * MiB);
+	assert_int_equal(st_of(t, "d").st_mode & 07777, 0750);
+	assert_int_equal(famfs_logplay_next(lp), famfs_log_next(t->fs.log));
+	assert_int_equal(count("not made"), 0);
+	assert_int_equal(r.withheld, 3);	/* (the first round's) */
+	/* and then on in order */
+	th_append_file(t, "n", 32 * MiB, 2 * MiB, 100);
+	round_(t, lp, &r);
+	assert_int_equal(th_mock_off_or_0(t, "n"), 32 * MiB);
+	assert_int_equal(th_mock_map_count(), 5);
+	famfs_logplay_free(lp);
+}
+
+/* The torn entry is the DELETE of a, whose memory went to g: once it
+ * verifies, b and g are made, a never */
+static void test_follower_torn_delete_honoured(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r = { 0 };
+	uint64_t a, d;
+
+	th_remount(t);
+	famfs_logplay_hold_bad(lp);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	th_append_file(t, "b", 26 * MiB, 2 * MiB, 100);
+	d = th_del(t, a, F, "a");
+	reclaim(t, d);
+	th_append_file(t, "g", 24 * MiB, 2 * MiB, 100);
+	flip(t, d);
+	round_(t, lp, &r);
+	assert_false(th_exists(t, "a", false));
+	assert_false(th_exists(t, "b", false));
+	assert_false(th_exists(t, "g", false));
+	flip(t, d);
+	round_(t, lp, &r);
+	assert_false(th_exists(t, "a", false));
+	assert_int_equal(th_mock_off_or_0(t, "b"), 26 * MiB);
+	assert_int_equal(th_mock_off_or_0(t, "g"), 24 * MiB);
+	assert_int_equal(th_mock_map_count(), 2);
+	assert_int_equal(r.conflicts, 0);
+	famfs_logplay_free(lp);
+}
+
+/* A held directory made as the way to a file made after the skipped
+ * entry: root's, 0700 while held; its logged mode once it is not */
+static void test_held_dir_0700_until_released(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	uint64_t bad;
+	struct stat st;
+
+	th_remount(t);
+	dir_mode(t, "d", 0755, 0);
+	dir_mode(t, "d/e", 0711, 1234);
+	th_append_file(t, "d/e/old", 24 * MiB, 2 * MiB, 100);
+	bad = th_append_file(t, "x", 26 * MiB, 2 * MiB, 100);
+	th_append_file(t, "d/e/new", 28 * MiB, 2 * MiB, 100);
+	flip(t, bad);
+	r = play(t);
+	assert_int_equal(th_mock_off_or_0(t, "d/e/new"), 28 * MiB);
+	assert_false(th_exists(t, "d/e/old", false));
+	st = st_of(t, "d");
+	assert_int_equal(st.st_mode & 07777, 0700);
+	assert_int_equal(st.st_uid, geteuid());
+	st = st_of(t, "d/e");
+	assert_int_equal(st.st_mode & 07777, 0700);
+	assert_int_equal(st.st_uid, geteuid());
+	assert_true(r.withheld >= 3);
+	/* the entry verifies: no longer held */
+	flip(t, bad);
+	r = play(t);
+	assert_int_equal(r.withheld, 0);
+	assert_int_equal(st_of(t, "d").st_mode & 07777, 0755);
+	st = st_of(t, "d/e");
+	assert_int_equal(st.st_mode & 07777, 0711);
+	if (!geteuid())
+		assert_int_equal(st.st_uid, 1234);
+	assert_int_equal(th_mock_off_or_0(t, "d/e/old"), 24 * MiB);
+}
+
+/* 15 objects held: the first 10 said, then one line with the count */
+static void test_held_said_first_then_counted(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	uint64_t bad;
+	char s[64];
+
+	th_remount(t);
+	for (int i = 0; i < 15; i++) {
+		snprintf(s, sizeof(s), "f%d", i);
+		th_append_file(t, s, (uint64_t)(24 + 2 * i) * MiB, 2 * MiB, 100);
+	}
+	bad = th_append_file(t, "x", 60 * MiB, 2 * MiB, 100);
+	flip(t, bad);
+	r = play(t);
+	assert_int_equal(r.withheld, 15);
+	assert_int_equal(count(": not made"), 10);
+	if (!strstr(said, "15 objects"))
+		fail_msg("no count line in:\n%s", said);
+}
+
+/* meta files of a mount as plain copies of the superblock region and of
+ * segment 0 (test_loggrow_mount.c's) */
+static void fake_meta(struct th *t)
+{
+	char p[400];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/.meta/.superblock", t->mpt);
+	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0444);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, t->fs.sbm.addr, 2 * MiB), (ssize_t)(2 * MiB));
+	close(fd);
+	snprintf(p, sizeof(p), "%s/.meta/.log", t->mpt);
+	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, t->fs.logm.addr, 2 * MiB), (ssize_t)(2 * MiB));
+	close(fd);
+}
+
+/* .meta/.log1 over [off, +len) */
+static void log1(struct th *t, uint64_t off, uint64_t len)
+{
+	char a[400];
+
+	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
+	unlink(a);
+	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
+					   FAMFS_LOG, off, len), 0);
+}
+
+/* the mock maps nothing: the segment's bytes into .meta/.log1 */
+static void copy_seg(struct th *t, uint64_t off, uint64_t len)
+{
+	char a[400], *buf = malloc(len);
+	int img, fd;
+
+	assert_non_null(buf);
+	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
+	img = open(t->img, O_RDONLY);
+	fd = open(a, O_RDWR);
+	assert_true(img >= 0 && fd >= 0);
+	assert_int_equal(pread(img, buf, len, (off_t)off), (ssize_t)len);
+	assert_int_equal(pwrite(fd, buf, len, 0), (ssize_t)len);
+	close(fd);
+	close(img);
+	free(buf);
+}
+
+/* A lost segment (.meta/.log1 unusable here) in a big log: everything
+ * held, 10 objects said; once it can be read, the follower makes them */
+static void test_follower_lost_segment_then_read(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r = { 0 };
+	struct famfs_fs fs;
+	uint64_t off;
+	char p[64];
+
+	th_remount(t);
+	famfs_logplay_hold_bad(lp);
+	for (int i = 0; i < 20; i++) {
+		snprintf(p, sizeof(p), "d%d", i);
+		th_append_dir(t, p);
+	}
+	assert_int_equal(famfs_fs_lock(&t->fs), 0);
+	assert_int_equal(famfs_log_grow(&t->fs, 4 * MiB), 0);
+	famfs_fs_unlock(&t->fs);
+	off = t->fs.seg[1].dev_off;
+	while (famfs_log_next(t->fs.log) < FAMFS_CLOG_CAPACITY(2 * MiB) + 5) {
+		static unsigned k;
+
+		snprintf(p, sizeof(p), "e%u", k++);
+		th_append_dir(t, p);
+	}
+	fake_meta(t);
+	log1(t, off, 2 * MiB);		/* the wrong size: not read */
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay_more(lp, &fs, false, &r, NULL, NULL), 0);
+	th_stderr_take(said, sizeof(said));
+	famfs_fs_close(&fs);
+	assert_false(th_exists(t, "d0", true));
+	assert_true(r.withheld > 20);
+	assert_int_equal(count(": not made"), 10);
+	assert_non_null(strstr(said, "a lost segment"));
+	/* still lost: nothing */
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay_more(lp, &fs, false, &r, NULL, NULL), 0);
+	th_stderr_take(said, sizeof(said));
+	famfs_fs_close(&fs);
+	assert_false(th_exists(t, "d0", true));
+	/* read now: made */
+	log1(t, off, 4 * MiB);
+	copy_seg(t, off, 4 * MiB);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay_more(lp, &fs, false, &r, NULL, NULL), 0);
+	th_stderr_take(said, sizeof(said));
+	assert_true(th_exists(t, "d0", true));
+	assert_true(th_exists(t, "d19", true));
+	assert_true(th_exists(t, "e0", true));
+	assert_int_equal(famfs_logplay_next(lp), famfs_log_next(fs.log));
+	famfs_fs_close(&fs);
+	famfs_logplay_free(lp);
+}
+
+static int setup_compact(void **state)
+{
+	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
+
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
+						 NS_BITS, 0), 0);
+	*state = t;
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_follower_makes_withheld_once_verified, setup_v1, th_teardown),
+		cmocka_unit_test_setup_teardown(test_follower_torn_delete_honoured, setup_v1, th_teardown),
+		cmocka_unit_test_setup_teardown(test_held_dir_0700_until_released, setup_v1, th_teardown),
+		cmocka_unit_test_setup_teardown(test_held_said_first_then_counted, setup_v1, th_teardown),
+		cmocka_unit_test_setup_teardown(test_follower_lost_segment_then_read, setup_compact, th_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
