@@ -340,13 +340,7 @@ int famfs_lp_hold_retry(struct lp_ctx *c)
 			   c->fs->mpt, (unsigned long long)at);
 	c->withheld = false;
 	famfs_lp_ahead_free(c);
-	famfs_names_free(c->names);
-	c->names = famfs_names_new();
-	c->next = 0;
-	c->skipped = UINT64_MAX;
-	if (!c->names) {
-		famfs_err("out of memory");
+	if (famfs_lp_from_first(c))
 		return -ENOMEM;
-	}
 	return 1;
 }

@@ -742,13 +742,5 @@ int famfs_lp_full(struct lp_ctx *c, int (*play)(void *, uint64_t,
 restart:
 	famfs_lp_hold_free(&f.hold);
 	/* stopped, or failed: the next round starts from the first entry */
-	famfs_names_free(c->names);
-	c->names = famfs_names_new();
-	c->next = 0;
-	c->skipped = UINT64_MAX;
-	if (!c->names) {
-		famfs_err("out of memory");
-		return -ENOMEM;
-	}
-	return rc;
+	return famfs_lp_from_first(c) ? -ENOMEM : rc;
 }

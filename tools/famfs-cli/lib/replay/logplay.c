@@ -313,13 +313,26 @@ static int refusals_lifted(struct lp_ctx *c)
 	if (i == c->refused.cap)
 		return 0;
 	pathset_free(&c->refused);
+	if (pathset_init(&c->refused, 4)) {
+		famfs_err("out of memory");
+		return -ENOMEM;
+	}
+	if (famfs_lp_from_first(c))
+		return -ENOMEM;
+	return 1;
+}
+
+int famfs_lp_from_first(struct lp_ctx *c)
+{
 	famfs_names_free(c->names);
 	c->names = famfs_names_new();
-	if (pathset_init(&c->refused, 4) || !c->names)
-		return -ENOMEM;
 	c->next = 0;
 	c->skipped = UINT64_MAX;
-	return 1;
+	if (!c->names) {
+		famfs_err("out of memory");
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,

@@ -406,6 +406,9 @@ int famfs_lp_hold_retry(struct lp_ctx *c);
  * so not made either */
 bool famfs_lp_hold_empty(struct lp_ctx *c, const struct lp_hold *h,
 			 const char *rel);
+/* logplay.c: the next round starts from the first entry, with a new
+ * namespace: 0, or -ENOMEM (said) */
+int famfs_lp_from_first(struct lp_ctx *c);
 /* fullplay.c: a round from the first entry (see famfs_logplay_more) */
 int famfs_lp_full(struct lp_ctx *c, int (*play)(void *, uint64_t,
 		  const struct famfs_log_entry *, bool, const char *));
