@@ -241,25 +241,6 @@ static void test_held_said_first_then_counted(void **state)
 		fail_msg("no count line in:\n%s", said);
 }
 
-/* meta files of a mount as plain copies of the superblock region and of
- * segment 0 (test_loggrow_mount.c's) */
-static void fake_meta(struct th *t)
-{
-	char p[400];
-	int fd;
-
-	snprintf(p, sizeof(p), "%s/.meta/.superblock", t->mpt);
-	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0444);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, t->fs.sbm.addr, 2 * MiB), (ssize_t)(2 * MiB));
-	close(fd);
-	snprintf(p, sizeof(p), "%s/.meta/.log", t->mpt);
-	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, t->fs.logm.addr, 2 * MiB), (ssize_t)(2 * MiB));
-	close(fd);
-}
-
 /* .meta/.log1 over [off, +len) */
 static void log1(struct th *t, uint64_t off, uint64_t len)
 {
@@ -316,7 +297,7 @@ static void test_follower_lost_segment_then_read(void **state)
 		snprintf(p, sizeof(p), "e%u", k++);
 		th_append_dir(t, p);
 	}
-	fake_meta(t);
+	th_fake_meta(t);
 	log1(t, off, 2 * MiB);		/* the wrong size: not read */
 	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
 	th_stderr_grab();

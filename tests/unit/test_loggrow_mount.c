@@ -31,25 +31,6 @@ static int walk_quiet(struct famfs_fs *fs, struct seen *s)
 
 static jmp_buf crash;
 
-/* meta files of a mount as plain copies of the superblock region and of
- * segment 0 (the mock kernel maps nothing: reads go to the files) */
-static void fake_meta(struct th *t)
-{
-	char p[400];
-	int fd;
-
-	snprintf(p, sizeof(p), "%s/.meta/.superblock", t->mpt);
-	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0444);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, t->fs.sbm.addr, 2 * MiB), (ssize_t)(2 * MiB));
-	close(fd);
-	snprintf(p, sizeof(p), "%s/.meta/.log", t->mpt);
-	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, t->fs.logm.addr, 2 * MiB), (ssize_t)(2 * MiB));
-	close(fd);
-}
-
 static bool meta_exists(struct th *t, const char *rel)
 {
 	char p[400];
@@ -89,7 +70,7 @@ static void test_mount_unfinished_growth(void **state)
 	assert_int_equal(famfs_log_next(t->fs.log), 3);
 	assert_false(meta_exists(t, ".meta/.log1"));
 	/* the mount: one segment; its growth is segment 1 */
-	fake_meta(t);
+	th_fake_meta(t);
 	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
 	assert_int_equal(fs.nsegs, 1);
 	assert_int_equal(famfs_fs_lock(&fs), 0);
@@ -164,7 +145,7 @@ static void test_mount_segment_files(void **state)
 	assert_int_equal(grow(t, 4 * MiB), 0);
 	off = t->fs.seg[1].dev_off;
 	fill_to(t, 6);
-	fake_meta(t);
+	th_fake_meta(t);
 	assert_true(meta_exists(t, ".meta/.log1"));
 	/* all as the log says: no problem */
 	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
@@ -376,7 +357,7 @@ static void test_mount_segment_file_in_use(void **state)
 	assert_int_equal(grow(t, 4 * MiB), 0);
 	off = t->fs.seg[1].dev_off;
 	fill_to(t, C0 + 10);
-	fake_meta(t);
+	th_fake_meta(t);
 	/* the mock maps nothing: segment 1's bytes into .meta/.log1 */
 	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
 	img = open(t->img, O_RDONLY);
@@ -459,7 +440,7 @@ static void test_damaged_extend_reported(void **state)
 	assert_true(said_has("cannot be read"));
 	/* a new mount's replay (no .meta/.log1 yet: the walk makes it from
 	 * the EXTEND entry, which is damaged) */
-	fake_meta(t);
+	th_fake_meta(t);
 	snprintf(msg, sizeof(msg), "%s/.meta/.log1", t->mpt);
 	assert_int_equal(unlink(msg), 0);
 	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
@@ -496,7 +477,7 @@ static void test_damaged_extend_with_delete(void **state)
 	fill_to(t, C0 + 10);
 	damage_slot(t, 3, 40);
 	assert_int_equal(th_reopen(t), 0);
-	fake_meta(t);
+	th_fake_meta(t);
 	snprintf(msg, sizeof(msg), "%s/.meta/.log1", t->mpt);
 	assert_int_equal(unlink(msg), 0);
 	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
@@ -529,7 +510,7 @@ static void test_bad_segment_file_reported(void **state)
 	assert_int_equal(grow(t, 4 * MiB), 0);
 	off = t->fs.seg[1].dev_off;
 	fill_to(t, C0 + 10);
-	fake_meta(t);
+	th_fake_meta(t);
 	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
 	assert_int_equal(unlink(a), 0);
 	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
@@ -579,7 +560,7 @@ static void test_cache_walk_error_named(void **state)
 
 	assert_int_equal(grow(t, 4 * MiB), 0);
 	fill_to(t, C0 + 10);
-	fake_meta(t);
+	th_fake_meta(t);
 	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
 	unlink(a);
 	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,

@@ -25,25 +25,6 @@
 #include "th.h"
 #include "th_loggrow.h"
 
-/* meta files of a mount as plain copies of the superblock region and of
- * segment 0 (the mock kernel maps nothing: reads go to the files) */
-static void fake_meta(struct th *t)
-{
-	char p[400];
-	int fd;
-
-	snprintf(p, sizeof(p), "%s/.meta/.superblock", t->mpt);
-	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0444);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, t->fs.sbm.addr, 2 * MiB), (ssize_t)(2 * MiB));
-	close(fd);
-	snprintf(p, sizeof(p), "%s/.meta/.log", t->mpt);
-	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, t->fs.logm.addr, 2 * MiB), (ssize_t)(2 * MiB));
-	close(fd);
-}
-
 static const char *at_mpt(struct th *t, const char *rel, char *out, size_t n)
 {
 	snprintf(out, n, "%s/%s", t->mpt, rel);
@@ -71,7 +52,7 @@ static void test_meta_dir_of_another_user(void **state)
 	char p[400], msg[2048];
 	struct famfs_fs fs;
 
-	fake_meta(t);
+	th_fake_meta(t);
 	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
 	famfs_fs_close(&fs);
 	for (unsigned i = 0; i < 3; i++)
@@ -92,7 +73,7 @@ static void test_meta_dir_writable_by_others(void **state)
 	char p[400], msg[2048];
 	struct famfs_fs fs;
 
-	fake_meta(t);
+	th_fake_meta(t);
 	assert_int_equal(chmod(at_mpt(t, ".meta", p, sizeof(p)), 01777), 0);
 	if (!open_mount_msg(t, false, &fs, msg, sizeof(msg))) {
 		famfs_fs_close(&fs);
@@ -118,7 +99,7 @@ static void test_segment_file_link(void **state)
 	fill_to(t, 3);
 	assert_int_equal(grow(t, 4 * MiB), 0);
 	fill_to(t, C0 + 10);			/* entries in segment 1 */
-	fake_meta(t);
+	th_fake_meta(t);
 	snprintf(victim, sizeof(victim), "%s/victim", t->dir);
 	fd = open(victim, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	assert_true(fd >= 0);

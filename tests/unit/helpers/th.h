@@ -97,6 +97,9 @@ void th_play_clean(const struct famfs_logplay_result *r);
 void th_fsck_clean(struct th *t);
 unsigned th_mode_of(struct th *t, const char *rel);
 bool th_stop_after(void *arg);
+/* a mount's meta files as plain copies of the superblock region and of
+ * log segment 0 (the mock kernel maps nothing: reads go to the files) */
+void th_fake_meta(struct th *t);
 
 /* th_entry.c: the entry tests' (no file system) superblock: fs uuid
  * th_uuid_a, master th_uuid_b, 1 GiB with an 8 MiB log, its incompat word

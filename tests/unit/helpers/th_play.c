@@ -4,9 +4,11 @@
  * where a file's map starts in the mock, and their checks of a replay. */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "th.h"
 
@@ -102,4 +104,21 @@ bool th_stop_after(void *arg)
 	int *n = arg;
 
 	return (*n)-- <= 0;
+}
+
+void th_fake_meta(struct th *t)
+{
+	char p[400];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/.meta/.superblock", t->mpt);
+	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0444);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, t->fs.sbm.addr, 2 * MiB), (ssize_t)(2 * MiB));
+	close(fd);
+	snprintf(p, sizeof(p), "%s/.meta/.log", t->mpt);
+	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, t->fs.logm.addr, 2 * MiB), (ssize_t)(2 * MiB));
+	close(fd);
 }
