@@ -567,6 +567,41 @@ static void test_follow_rereads_skipped_entry_first_round_full(void **state)
 	skipped_reread(*state, true);
 }
 
+/* review r41c: the retry (the replay from the first entry again, once the
+ * entry waited at verifies) stopped by a signal: the round's count of
+ * entries played is not the position's fall to 0 wrapped around */
+static void test_follow_retry_stopped_count(void **state)
+{
+	struct fx *x = *state;
+	struct famfs_follow f;
+	uint64_t played, bad;
+	char buf[8192];
+
+	assert_int_equal(famfs_fs_change_feature(&x->m, FAMFS_FEAT_INCOMPAT,
+						 FAMFS_FEATURE_INCOMPAT_DELETE,
+						 0), 0);
+	master_append(x, 1);
+	bad = famfs_log_next(x->m.log);
+	master_append(x, 2);
+	flip(x, bad);
+	follower(x, &f);
+	th_stderr_grab();
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	th_stderr_take(buf, sizeof(buf));
+	assert_int_equal(famfs_logplay_next(f.lp), bad);
+	flip(x, bad);
+	x->stop_after = x->stop_calls + 1;	/* during the retry's pass 1 */
+	th_stderr_grab();
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	th_stderr_take(buf, sizeof(buf));
+	if (played > famfs_log_next(x->m.log))
+		fail_msg("played %llu entries (position %llu, was %llu)",
+			 (unsigned long long)played,
+			 (unsigned long long)famfs_logplay_next(f.lp),
+			 (unsigned long long)bad);
+	famfs_follow_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -583,6 +618,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_follow_unregistered_does_not_replay, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_follow_newer_table_stops, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_follow_rereads_skipped_entry, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_follow_retry_stopped_count, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_follow_rereads_skipped_entry_first_round_full, fx_setup, fx_teardown),
 	};
 
