@@ -222,7 +222,7 @@ static int famfs_ns_one(struct file *file, const struct famfs_ioc_ns *a,
 	dput(dentry);
 out_unlock:
 	inode_unlock(dir);
-	/* UNLINK: the last reference (eviction) dropped with no lock held */
+	/* UNLINK: the last reference put after the directory's lock */
 	if (victim)
 		iput(victim);
 	return rc;
@@ -565,7 +565,9 @@ static int famfs_um_one(struct file *file, const char *name, u32 len,
 	dput(dentry);
 out_unlock:
 	inode_unlock(dir);
-	/* the last reference (eviction) dropped with no lock held */
+	/* put after the directory's lock, as do_unlinkat() does (ns_lock
+	 * and sb_writers still held: eviction takes neither)
+	 */
 	if (victim)
 		iput(victim);
 	return rc;
