@@ -330,6 +330,63 @@ static void test_follower_lost_segment_then_read(void **state)
 	famfs_logplay_free(lp);
 }
 
+/* review r41c, LOW 2: a follower on the master whose first round held a
+ * file makes it on the retry; the master's famfs rm of it later is no
+ * conflict (the trouble mark is stale once it is made) */
+static void test_master_follower_rm_after_retry_no_conflict(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r = { 0 };
+	uint64_t a, bad;
+	char p[700];
+
+	th_remount(t);
+	assert_true(t->fs.master);
+	famfs_logplay_hold_bad(lp);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	bad = th_append_file(t, "t", 28 * MiB, 2 * MiB, 100);
+	flip(t, bad);
+	round_(t, lp, &r);
+	assert_false(th_exists(t, "a", false));
+	flip(t, bad);
+	round_(t, lp, &r);		/* the retry: a made */
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	assert_int_equal(r.conflicts, 0);
+	/* famfs rm a on the master: removed here, then logged */
+	snprintf(p, sizeof(p), "%s/a", t->mpt);
+	assert_int_equal(unlink(p), 0);
+	th_del(t, a, FAMFS_LOG_FILE, "a");
+	round_(t, lp, &r);
+	if (r.conflicts)
+		fail_msg("a conflict for the master's own rm of a file the retry made:\n%s",
+			 said);
+	famfs_logplay_free(lp);
+}
+
+/* control: the same without the hold -- no conflict */
+static void test_master_follower_rm_no_hold_no_conflict(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r = { 0 };
+	uint64_t a;
+	char p[700];
+
+	th_remount(t);
+	famfs_logplay_hold_bad(lp);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	th_append_file(t, "t", 28 * MiB, 2 * MiB, 100);
+	round_(t, lp, &r);
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	snprintf(p, sizeof(p), "%s/a", t->mpt);
+	assert_int_equal(unlink(p), 0);
+	th_del(t, a, FAMFS_LOG_FILE, "a");
+	round_(t, lp, &r);
+	assert_int_equal(r.conflicts, 0);
+	famfs_logplay_free(lp);
+}
+
 static int setup_compact(void **state)
 {
 	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
@@ -348,6 +405,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_held_dir_0700_until_released, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_held_said_first_then_counted, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_follower_lost_segment_then_read, setup_compact, th_teardown),
+		cmocka_unit_test_setup_teardown(test_master_follower_rm_no_hold_no_conflict, setup_v1, th_teardown),
+		cmocka_unit_test_setup_teardown(test_master_follower_rm_after_retry_no_conflict, setup_v1, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

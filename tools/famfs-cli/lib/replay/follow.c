@@ -299,7 +299,10 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 		}
 	}
 	famfs_fs_close(&fs);
-	*played = famfs_logplay_next(f->lp) - before;
+	/* (a round from the first entry again starts below before) */
+	*played = famfs_logplay_next(f->lp) >= before ?
+		  famfs_logplay_next(f->lp) - before :
+		  famfs_logplay_next(f->lp);
 	f->played += *played;
 	return rc < 0 ? rc : 0;
 }

@@ -324,6 +324,7 @@ static int refusals_lifted(struct lp_ctx *c)
 
 int famfs_lp_from_first(struct lp_ctx *c)
 {
+	c->ntrouble = 0;	/* (what the log says is made again) */
 	famfs_names_free(c->names);
 	c->names = famfs_names_new();
 	c->next = 0;
@@ -363,10 +364,8 @@ int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 	if (rc)
 		return rc;
 	rc = round_start(c);
-	if (!rc && c->refused.count && refusals_lifted(c) < 0) {
-		famfs_err("out of memory");
-		rc = -ENOMEM;
-	}
+	if (!rc && c->refused.count && refusals_lifted(c) < 0)
+		rc = -ENOMEM;		/* (said) */
 	/* what the follower's replay from the first entry withheld for the
 	 * entry it waits at: that replay again once past it (fullhold.c) */
 	if (!rc && famfs_lp_hold_retry(c) < 0)
@@ -378,8 +377,11 @@ int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,
 	    le32toh(fs->sb->feature_incompat) & (FAMFS_FEATURE_INCOMPAT_DELETE |
 						 FAMFS_FEATURE_INCOMPAT_RENAME))
 		rc = famfs_lp_full(c, play);
-	else if (!rc)
+	else if (!rc && !c->withheld)
 		rc = famfs_lp_round(c, play);
+	/* (withheld: the entry it waits at did not verify when the retry
+	 * looked; were it to verify by now, a round would play past it on
+	 * a tree without what was withheld -- the next round's retry) */
 	/* a segment not mapped here (its EXTEND entry damaged, or its
 	 * .meta/.logK unusable): what could be read is played, the rest
 	 * reported once (a round of --follow tries again) as corrupt */
