@@ -636,11 +636,12 @@ static int takeover_one(void *arg, unsigned i, struct famfs_host *h)
 	    famfs_host_evicted(h, c->ev))
 		return 0;
 	famfs_uuid_str(h->host_uuid, u);
-	famfs_err("%s: slot %u of the host table: host uuid %s registered by \"%.*s\" in its boot was taken over by \"%.*s\" in another (generation %llu): if \"%.*s\" still runs, the two share one host uuid and it is not counted once the table is armed (give it its own: remove its /etc/famfs/host-uuid, remount); if it was this host under its old name, arm again after its next replay round; a host that no longer runs: famfs hosts evict --slot %u",
+	famfs_err("%s: slot %u of the host table: host uuid %s registered by \"%.*s\" in its boot was taken over by \"%.*s\" in another (generation %llu): if \"%.*s\" still runs, the two share one host uuid and it is not counted once the table is armed (give it its own: remove its /etc/famfs/host-uuid, remount); if it was this host under its old name, arm again after its next replay round; if \"%.*s\" no longer runs: famfs hosts evict --slot %u",
 		  c->fs->name, i, u, (int)sizeof(o.hostname), o.hostname,
 		  (int)sizeof(h->hostname), h->hostname,
 		  (unsigned long long)h->generation,
-		  (int)sizeof(o.hostname), o.hostname, i);
+		  (int)sizeof(o.hostname), o.hostname,
+		  (int)sizeof(h->hostname), h->hostname, i);
 	c->n++;
 	return 0;
 }
