@@ -377,6 +377,39 @@ static void test_nested_walk_keeps_torn(void **state)
 			 (unsigned long long)w.idx);
 }
 
+/* an entry that never verifies (a CRC-bad slot on the media, corrupt on
+ * every host for good -- not a DEVADD, no DEVADD in it) before a DEVADD:
+ * the later member is still added (devs.next may wait at a DEVADD read
+ * torn, not at any corrupt entry for ever): else every file on it is
+ * refused on every host, and the master's next devadd takes its index */
+static void test_corrupt_entry_before_devadd(void **state)
+{
+	struct th *t = *state;
+	struct seen s = { 0 };
+	uint8_t *p;
+	uint64_t k;
+
+	th_append_dir(t, "d");
+	th_append_dir(t, "x");
+	k = famfs_log_next(t->fs.log) - 1;
+	assert_int_equal(append_devadd(t, 1, U1, MSIZE), 0);
+	assert_int_equal(append_on(t, "f", 1, 4 * MiB, 2 * MiB), 0);
+	/* directory x's slot corrupt for good; a reader that read nothing */
+	p = famfs_clog_slot(t->fs.log, k) + sizeof(struct famfs_clog_hdr) + 4;
+	*p ^= 0xff;
+	famfs_logdevs_init(&t->fs.devs, t->fs.sb);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	famfs_quiet = 0;
+	assert_int_equal(s.n, 4);
+	assert_false(s.ok[1]);
+	if (!s.ok[3])
+		fail_msg("file on member 1 refused after a corrupt directory entry: %s",
+			 s.why[3]);
+	assert_int_equal(famfs_fs_devs_update(&t->fs), 0);
+	assert_int_equal(t->fs.devs.ndevs, 2);
+}
+
 /* a v1 log never names a member: nonzero bytes there are unparseable */
 static void test_v1_no_devindex(void **state)
 {
@@ -412,6 +445,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_torn_devadd, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_devadd_read_torn, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_nested_walk_keeps_torn, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_corrupt_entry_before_devadd, setup, th_teardown),
 		cmocka_unit_test(test_v1_no_devindex),
 	};
 
