@@ -139,6 +139,14 @@ static void test_devadd_needs_bit(void **state)
 	assert_int_equal(append_on(t, "f", 1, 2 * MiB, 2 * MiB), 0);
 	assert_int_equal(famfs_file_create(&t->fs, "g", 100, 0644, 0, 0),
 			 -EUCLEAN);
+	/* the first famfs devadd (it sets the bit): index 1, the log's
+	 * entries no device entries */
+	{
+		unsigned index = 0;
+
+		assert_int_equal(famfs_fs_devs_next_index(&t->fs, &index), 0);
+		assert_int_equal(index, 1);
+	}
 	th_free(t);
 }
 

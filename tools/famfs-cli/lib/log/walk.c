@@ -580,7 +580,9 @@ int famfs_fs_devs_next_index(struct famfs_fs *fs, unsigned *index)
 
 	if (rc)
 		return rc;
-	if (fs->devs.next < famfs_log_refresh_next(fs)) {
+	/* (without MULTIDEV no DEVADD counts, R2: the table is not read) */
+	if (le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_MULTIDEV &&
+	    fs->devs.next < famfs_log_refresh_next(fs)) {
 		famfs_err("%s: log entry %llu does not read whole here (its slots do not verify: an append under way, or a corrupt slot); it may be a device entry, so the next member index is not known and no device is added while it does not read",
 			  fs->name, (unsigned long long)fs->devs.next);
 		return -EBADMSG;
