@@ -139,6 +139,14 @@ static void test_devadd_needs_bit(void **state)
 	assert_int_equal(append_on(t, "f", 1, 2 * MiB, 2 * MiB), 0);
 	assert_int_equal(famfs_file_create(&t->fs, "g", 100, 0644, 0, 0),
 			 -EUCLEAN);
+	/* the first famfs devadd (it sets the bit): index 1, the log's
+	 * entries no device entries */
+	{
+		unsigned index = 0;
+
+		assert_int_equal(famfs_fs_devs_next_index(&t->fs, &index), 0);
+		assert_int_equal(index, 1);
+	}
 	th_free(t);
 }
 
@@ -377,6 +385,171 @@ static void test_nested_walk_keeps_torn(void **state)
 			 (unsigned long long)w.idx);
 }
 
+/* an entry that never verifies (a CRC-bad slot on the media, corrupt on
+ * every host for good -- not a DEVADD, no DEVADD in it) before a DEVADD:
+ * the later member is still added (devs.next may wait at a DEVADD read
+ * torn, not at any corrupt entry for ever): else every file on it is
+ * refused on every host, and the master's next devadd takes its index */
+static void test_corrupt_entry_before_devadd(void **state)
+{
+	struct th *t = *state;
+	struct seen s = { 0 };
+	uint8_t *p;
+	uint64_t k;
+
+	th_append_dir(t, "d");
+	th_append_dir(t, "x");
+	k = famfs_log_next(t->fs.log) - 1;
+	assert_int_equal(append_devadd(t, 1, U1, MSIZE), 0);
+	assert_int_equal(append_on(t, "f", 1, 4 * MiB, 2 * MiB), 0);
+	/* directory x's slot corrupt for good; a reader that read nothing */
+	p = famfs_clog_slot(t->fs.log, k) + sizeof(struct famfs_clog_hdr) + 4;
+	*p ^= 0xff;
+	famfs_logdevs_init(&t->fs.devs, t->fs.sb);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	famfs_quiet = 0;
+	assert_int_equal(s.n, 4);
+	assert_false(s.ok[1]);
+	if (!s.ok[3])
+		fail_msg("file on member 1 refused after a corrupt directory entry: %s",
+			 s.why[3]);
+	assert_int_equal(famfs_fs_devs_update(&t->fs), 0);
+	assert_int_equal(t->fs.devs.ndevs, 2);
+}
+
+/* a walk whose device table stopped at a DEVADD read torn when the walk
+ * began (devs.next, 562f795) and which then reads it whole: a later DEVADD
+ * -- whole, committed, applied by every other host -- is judged against
+ * the table without the first ("the next index is 1"): -EINVAL of a
+ * written entry, so said corrupt as every host reads it (walk_torn
+ * false), not host-local */
+struct race {
+	struct famfs_fs *fs;
+	uint8_t *p, keep;
+	uint64_t dev2;
+	bool seen, ok2, torn2;
+	char why[FAMFS_REASON_LEN];
+};
+
+static int race_cb(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		   bool ok, const char *reason)
+{
+	struct race *r = arg;
+
+	(void)e;
+	if (!idx)
+		*r->p = r->keep;	/* the line read whole from now on */
+	if (idx == r->dev2) {
+		r->seen = true;
+		r->ok2 = ok;
+		r->torn2 = r->fs->walk_torn;
+		snprintf(r->why, sizeof(r->why), "%s", reason);
+	}
+	return 0;
+}
+
+static void test_devadd_after_stuck_is_local(void **state)
+{
+	struct th *t = *state;
+	struct race r = { .fs = &t->fs };
+	uint64_t k;
+
+	th_append_dir(t, "d");
+	assert_int_equal(append_devadd(t, 1, U1, MSIZE), 0);
+	k = famfs_log_next(t->fs.log) - 1;
+	r.dev2 = famfs_log_next(t->fs.log);
+	assert_int_equal(append_devadd(t, 2, U2, MSIZE), 0);
+	famfs_logdevs_init(&t->fs.devs, t->fs.sb);
+	r.p = famfs_clog_slot(t->fs.log, k) + sizeof(struct famfs_clog_hdr) + 4;
+	r.keep = *r.p;
+	*r.p ^= 0xff;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_walk(&t->fs, race_cb, &r), 0);
+	famfs_quiet = 0;
+	assert_true(r.seen);
+	if (!r.ok2 && !r.torn2)
+		fail_msg("DEVADD 2 judged corrupt as every host reads it: %s", r.why);
+}
+
+/* the table of a reader with a slot that never verifies: updated again,
+ * the member added after it is the same (not added twice, no error); the
+ * master's devadd refuses (the slot may be a DEVADD: its index may be
+ * taken) until the slot reads, and then takes the next index */
+static void test_stuck_update_again(void **state)
+{
+	struct th *t = *state;
+	uint8_t *p, keep;
+	unsigned index = 99;
+	uint64_t k, d1;
+
+	th_append_dir(t, "d");
+	th_append_dir(t, "x");
+	k = famfs_log_next(t->fs.log) - 1;
+	d1 = famfs_log_next(t->fs.log);
+	assert_int_equal(append_devadd(t, 1, U1, MSIZE), 0);
+	th_append_dir(t, "y");
+	p = famfs_clog_slot(t->fs.log, k) + sizeof(struct famfs_clog_hdr) + 4;
+	keep = *p;
+	*p ^= 0xff;
+	famfs_logdevs_init(&t->fs.devs, t->fs.sb);
+	famfs_quiet = 1;
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(famfs_fs_devs_update(&t->fs), 0);
+		assert_int_equal(t->fs.devs.ndevs, 2);
+		assert_int_equal(t->fs.devs.dev[1].log_idx, d1);
+		assert_memory_equal(t->fs.devs.dev[1].dev_uuid, U1, 16);
+		assert_int_equal(t->fs.devs.next, k);
+		assert_int_equal(famfs_fs_devs_next_index(&t->fs, &index),
+				 -EBADMSG);
+		assert_int_equal(index, 99);
+	}
+	famfs_quiet = 0;
+	*p = keep;
+	assert_int_equal(famfs_fs_devs_next_index(&t->fs, &index), 0);
+	assert_int_equal(index, 2);
+	assert_int_equal(t->fs.devs.next, famfs_log_next(t->fs.log));
+}
+
+/* a DEVADD that does not read whole here, and the next one whole: that
+ * one's index is past the next one here -- host-local (a device this
+ * host has not seen), not added, the files on it wait; when the first
+ * reads, both are added.  With every entry before it read, an index
+ * past the next one is corrupt as every host reads it (devadd_order) */
+static void test_devadd_gap_waits(void **state)
+{
+	struct th *t = *state;
+	struct seen s = { 0 };
+	uint8_t *p, keep;
+	uint64_t k;
+
+	th_append_dir(t, "d");
+	k = famfs_log_next(t->fs.log);
+	assert_int_equal(append_devadd(t, 1, U1, MSIZE), 0);
+	assert_int_equal(append_devadd(t, 2, U2, MSIZE), 0);
+	assert_int_equal(append_on(t, "f", 2, 4 * MiB, 2 * MiB), 0);
+	famfs_logdevs_init(&t->fs.devs, t->fs.sb);
+	p = famfs_clog_slot(t->fs.log, k) + sizeof(struct famfs_clog_hdr) + 4;
+	keep = *p;
+	*p ^= 0xff;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	famfs_quiet = 0;
+	assert_int_equal(s.n, 4);
+	assert_false(s.ok[1]);
+	assert_false(s.ok[2]);
+	assert_non_null(strstr(s.why[2], "has not seen"));
+	assert_false(s.ok[3]);
+	assert_int_equal(t->fs.devs.ndevs, 1);
+	assert_int_equal(t->fs.devs.next, k);
+	*p = keep;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
+	assert_int_equal(s.bad, 0);
+	assert_int_equal(t->fs.devs.ndevs, 3);
+	assert_int_equal(t->fs.devs.next, famfs_log_next(t->fs.log));
+}
+
 /* a v1 log never names a member: nonzero bytes there are unparseable */
 static void test_v1_no_devindex(void **state)
 {
@@ -412,6 +585,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_torn_devadd, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_devadd_read_torn, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_nested_walk_keeps_torn, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_corrupt_entry_before_devadd, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_devadd_after_stuck_is_local, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_stuck_update_again, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_devadd_gap_waits, setup, th_teardown),
 		cmocka_unit_test(test_v1_no_devindex),
 	};
 

@@ -494,6 +494,95 @@ static void test_damaged_extend_with_delete(void **state)
 	assert_int_equal(th_count_entries(t->mpt), 1);	/* .meta */
 }
 
+/* this host as the master again (its host id, id) */
+static void back_to_master(struct th *t, const char *id)
+{
+	FILE *f = fopen(t->hostid, "w");
+
+	assert_non_null(f);
+	fputs(id, f);
+	fclose(f);
+	assert_int_equal(th_reopen(t), 0);
+	assert_true(t->fs.master);
+}
+
+/* A follower round whose look-ahead meets a lost segment (.meta/.log1
+ * over other memory: the EXTEND entry reads whole, the slots past it
+ * cannot be read here): a file an earlier round left unmade for a DELETE
+ * ahead of it that is refused (every host keeps the file) is not made at
+ * that DELETE, for a DELETE of it that is applied may lie in the lost
+ * segment (its memory another file's since): as before an entry that
+ * does not verify, nothing from that DELETE on is played */
+static void test_lost_segment_hides_delete(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	struct famfs_logplay *lp;
+	struct famfs_fs fs;
+	char id[128], a1[400];
+	uint8_t other[16];
+	uint64_t a;
+	FILE *f;
+	int n = 1;
+
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
+						 FAMFS_FEATURE_INCOMPAT_DELETE, 0),
+			 0);
+	f = fopen(t->hostid, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(id, sizeof(id), f));
+	fclose(f);
+	lp = famfs_logplay_new(8);
+	assert_non_null(lp);
+	/* a client's first round: z */
+	th_append_file(t, "z", 20 * MiB, 2 * MiB, 100);
+	th_become_client(t);
+	memset(&r, 0, sizeof(r));
+	famfs_quiet = 1;
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	famfs_quiet = 0;
+	assert_true(th_exists(t, "z", false));
+	back_to_master(t, id);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	th_del(t, a, FAMFS_LOG_FILE, "x");		/* refused */
+	/* its next round: a, then SIGTERM (a left unmade) */
+	th_become_client(t);
+	memset(&r, 0, sizeof(r));
+	famfs_quiet = 1;
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r,
+					    th_stop_after, &n), 0);
+	famfs_quiet = 0;
+	assert_false(th_exists(t, "a", false));
+	assert_int_equal(famfs_logplay_next(lp), a + 1);
+	back_to_master(t, id);
+	/* the master: a's DELETE applied, in segment 1; g in a's memory */
+	assert_int_equal(grow(t, 4 * MiB), 0);
+	fill_to(t, C0 + 2);
+	assert_true(th_del(t, a, FAMFS_LOG_FILE, "a") >= C0);
+	th_append_file(t, "g", 24 * MiB, 2 * MiB, 100);
+	/* the client's mount, segment 1 lost */
+	fake_meta(t);
+	snprintf(a1, sizeof(a1), "%s/.meta/.log1", t->mpt);
+	unlink(a1);
+	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
+					   FAMFS_LOG,
+					   famfs_data_start(t->fs.sb) + 40 * MiB,
+					   4 * MiB), 0);
+	uuid_generate(other);
+	th_write_id(t->hostid, other);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	assert_false(fs.master);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(famfs_logplay_more(lp, &fs, false, &r, NULL, NULL), 0);
+	famfs_quiet = 0;
+	famfs_fs_close(&fs);
+	famfs_logplay_free(lp);
+	assert_true(r.bad_entries >= 1);
+	if (th_exists(t, "a", false))
+		fail_msg("a made at its refused DELETE while a lost log segment after it may hold a DELETE of it that is applied");
+}
+
 /* .meta/.log1 of the wrong size (another segment's file, a damaged one):
  * the mount still opens (it is said), and fsck and a replay report the
  * slots that cannot be read through it */
@@ -592,6 +681,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mount_segment_file_in_use, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_extend_reported, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_extend_with_delete, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_lost_segment_hides_delete, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_segment_file_reported, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_cache_walk_error_named, setup, th_teardown),
 	};

@@ -42,8 +42,10 @@ const struct cli_doc cli_doc_devadd = {
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
 		CLI_EXIT_ERROR("MPT is no famfs mount, this host is a client or\n"
 			       "does not hold the master role, the log is v1 or\n"
-			       "full, FAMFS_MAX_DEVS members exist, DEVICE is\n"
-			       "refused (above), or it cannot be attached"),
+			       "full, FAMFS_MAX_DEVS members exist, a log entry\n"
+			       "does not read whole (it may be a device entry: the\n"
+			       "next index is not known; its log index is said),\n"
+			       "DEVICE is refused (above), or it cannot be attached"),
 		CLI_EXIT_END },
 	.see_also = "famfs(8), famfs-mkfs(8), famfs-mount(8), famfs-devices(8), famfs-bind(8)",
 };
@@ -135,10 +137,11 @@ static int devadd(struct famfs_fs *fs, const char *primary, const char *path,
 	rc = famfs_master_check(fs);
 	if (rc)
 		return rc;
-	rc = famfs_fs_devs_update(fs);
+	/* (refused while an entry that may be a DEVADD does not read
+	 * whole here: its index may be taken) */
+	rc = famfs_fs_devs_next_index(fs, &index);
 	if (rc)
 		return rc;
-	index = fs->devs.ndevs;
 	if (index >= FAMFS_MAX_DEVS) {
 		famfs_err("%s: has %u devices already, the most a file system can have",
 			  fs->mpt, index);

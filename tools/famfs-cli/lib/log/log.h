@@ -22,10 +22,17 @@
 /* Bring fs->devs up to the log's committed end: the DEVADD entries of
  * [devs.next, next_index) are added (a MULTIDEV file system; else only the
  * primary is there).  Every walk does it first, so an entry is judged with
- * the devices the log added before it.  devs.next stops at a DEVADD (or
- * slots of no known type) that does not read whole here yet (host-local:
- * fs->walk_torn), so the next update reads it again.  0 or -errno. */
+ * the devices the log added before it.  devs.next stops at the first DEVADD
+ * (or slots of no known type) that does not read whole here (host-local:
+ * fs->walk_torn), so the next update reads it again; the DEVADDs after it
+ * that verify are still added, up to one whose index is past the next one
+ * (a gap: the one not read was a DEVADD).  0 or -errno. */
 int famfs_fs_devs_update(struct famfs_fs *fs);
+/* famfs devadd (the master, under the log lock): the table brought up to
+ * date and the index a new member takes in *index; -EBADMSG (said, with
+ * the log index) while an entry that may be a DEVADD does not read whole
+ * here (devs.next short of the log's end): its index may be taken. */
+int famfs_fs_devs_next_index(struct famfs_fs *fs, unsigned *index);
 uint64_t famfs_log_next(const struct famfs_log_header *h);
 /* grow.c: famfs_log_put, and a full log grown first (the master, under
  * the log lock, FAMFS_LOG_AUTOGROW not 0).  -ENOSPC when full (log

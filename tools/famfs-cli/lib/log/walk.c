@@ -519,25 +519,37 @@ int famfs_delete_object_bad(struct famfs_fs *fs,
 
 struct devs_walk {
 	struct famfs_fs *fs;
-	uint64_t stop;		/* where the next update starts */
+	bool stuck;		/* an entry met that does not read whole */
 };
 
 static int devs_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 		      bool ok, const char *reason)
 {
 	struct devs_walk *w = arg;
+	struct famfs_fs *fs = w->fs;
 	unsigned t = le16toh(e->type);
 
 	(void)reason;
+	/* (one added by an update before, met again: the same index and
+	 * device -- it is judged with the ones before it only) */
 	if (ok && t == FAMFS_LOG_DEVADD)
-		famfs_logdevs_add(&w->fs->devs, e, idx);
-	/* a DEVADD, or what may be one (no slot run verifies: no type),
-	 * that does not read whole here yet: read again by the next update,
-	 * and the ones after it not before it (they are judged with it) */
-	if (!ok && w->fs->walk_torn && (t == FAMFS_LOG_DEVADD || !t)) {
-		w->stop = idx;
-		return 1;
+		famfs_logdevs_add(&fs->devs, e, idx);
+	if (!ok && fs->walk_torn) {
+		/* an index past the next one (-EPROTO, famfs_devadd_check):
+		 * the entry not read whole before it was a DEVADD; the
+		 * ones after it wait for it */
+		if (t == FAMFS_LOG_DEVADD && fs->read_verdict == -EPROTO)
+			return 1;
+		/* a DEVADD, or what may be one (no slot run verifies: no
+		 * type), that does not read whole here (yet, or for good:
+		 * a corrupt slot): devs.next stays there, so the next
+		 * update reads it again; the DEVADDs after it that verify
+		 * are added (the next index), until one is past it */
+		if (t == FAMFS_LOG_DEVADD || !t)
+			w->stuck = true;
 	}
+	if (!w->stuck)
+		fs->devs.next = fs->walk_next;
 	return 0;
 }
 
@@ -554,14 +566,28 @@ int famfs_fs_devs_update(struct famfs_fs *fs)
 	if (fs->devs.next >= n)
 		return 0;
 	/* entries are judged with the devices added before them: in order;
-	 * (from a walk's callback too: its position is kept) */
+	 * (from a walk's callback too: its position is kept); devs.next is
+	 * where the table is up to as it goes (famfs_devadd_check) */
 	at = walk_at_save(fs);
-	w.stop = n;
 	rc = clog_walk(fs, fs->devs.next, n, devs_entry, &w);
 	walk_at_restore(fs, at);
-	if (rc < 0)
+	return rc < 0 ? rc : 0;
+}
+
+int famfs_fs_devs_next_index(struct famfs_fs *fs, unsigned *index)
+{
+	int rc = famfs_fs_devs_update(fs);
+
+	if (rc)
 		return rc;
-	fs->devs.next = w.stop;
+	/* (without MULTIDEV no DEVADD counts, R2: the table is not read) */
+	if (le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_MULTIDEV &&
+	    fs->devs.next < famfs_log_refresh_next(fs)) {
+		famfs_err("%s: log entry %llu does not read whole here (its slots do not verify: an append under way, or a corrupt slot); it may be a device entry, so the next member index is not known and no device is added while it does not read",
+			  fs->name, (unsigned long long)fs->devs.next);
+		return -EBADMSG;
+	}
+	*index = fs->devs.ndevs;
 	return 0;
 }
 

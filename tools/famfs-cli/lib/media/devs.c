@@ -108,6 +108,21 @@ int famfs_devadd_check(const struct famfs_log_entry *e, uint64_t index,
 			return -EINVAL;
 		}
 	}
+	if (idx < before) {
+		REASON("device entry for index %u, but the next index is %u (indexes are added in order: index %u was added already)",
+		       idx, before, idx);
+		return -EINVAL;
+	}
+	/* a gap: the entry that added the index before it may be one this
+	 * host has not read whole yet (t->next: the first log index the
+	 * table is not up to, famfs_fs_devs_update) -- host-local, as an
+	 * extent on a device no entry added; with every entry before it
+	 * read, corrupt as every host reads it */
+	if (idx > before && t->next < index) {
+		REASON("device entry for index %u, a device this host has not seen (next: %u; entry %llu not read whole yet)",
+		       idx, before, (unsigned long long)t->next);
+		return -EPROTO;
+	}
 	if (idx != before) {
 		REASON("device entry for index %u, but the next index is %u (indexes are added in order)",
 		       idx, before);

@@ -294,7 +294,9 @@ struct famfs_logdev {
 };
 struct famfs_logdevs {
 	unsigned ndevs;		/* indexes 0..ndevs-1 are added */
-	uint64_t next;		/* log indexes below next were read */
+	uint64_t next;		/* log indexes below next were read (the
+				 * first that does not read whole here:
+				 * famfs_fs_devs_update) */
 	struct famfs_logdev dev[FAMFS_MAX_DEVS];
 };
 /* Only the primary, nothing read yet */
@@ -303,7 +305,10 @@ void famfs_logdevs_init(struct famfs_logdevs *t,
 /* The DEVADD entry e (v1 form) at log index: its body, the MULTIDEV bit
  * (R2) and, with t (may be NULL: not checked), the order rules against the
  * devices t has from before index (the next index, no duplicate uuid).
- * 0, or -EINVAL with reason filled (-EPROTONOSUPPORT: the bit clear). */
+ * 0, or -EINVAL with reason filled (-EPROTONOSUPPORT: the bit clear;
+ * -EPROTO: an index past the next one while t is not up to index,
+ * t->next < index -- the DEVADD of the one before may be an entry this
+ * host has not read whole yet: host-local). */
 int famfs_devadd_check(const struct famfs_log_entry *e, uint64_t index,
 		       const struct famfs_superblock *sb,
 		       const struct famfs_logdevs *t, char *reason);

@@ -318,6 +318,10 @@ int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play)
 	}
 	if (c->nahead)
 		qsort(c->ahead, c->nahead, sizeof(*c->ahead), del_cmp);
+	/* a lost segment (its slots cannot be read here) as an entry that
+	 * does not verify: a DELETE of a file before it may be there */
+	if (ahead == -ENXIO && lost != UINT64_MAX)
+		w.bad = lost;
 	/* nothing from an entry that does not verify on, nor from the first
 	 * file before it (that entry may be its DELETE) -- nor from the
 	 * first DELETE of a file an earlier round left unmade, which may
@@ -334,7 +338,12 @@ int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play)
 	if (rc)
 		return rc;
 	/* said once, also when the follower's first round said it */
-	if (w.bad != UINT64_MAX && c->held != w.bad) {
+	if (w.bad != UINT64_MAX && c->held != w.bad && ahead == -ENXIO) {
+		c->held = w.bad;	/* (counted by the caller) */
+		famfs_err("%s: log slots from %llu on cannot be read here (a lost segment): one may be the DELETE of a file before it, whose memory may be another file's now, so this replay plays nothing from entry %llu on",
+			  c->fs->name, (unsigned long long)w.bad,
+			  (unsigned long long)stop);
+	} else if (w.bad != UINT64_MAX && c->held != w.bad) {
 		c->held = w.bad;
 		c->r->bad_entries++;
 		famfs_err("%s: log entry %llu does not verify here (%s): it may be the DELETE of a file before it, whose memory may be another file's now, so this replay plays nothing from entry %llu on for now and reads it again next time",
