@@ -561,7 +561,7 @@ static void test_lost_segment_hides_delete(void **state)
 	assert_true(th_del(t, a, FAMFS_LOG_FILE, "a") >= C0);
 	th_append_file(t, "g", 24 * MiB, 2 * MiB, 100);
 	/* the client's mount, segment 1 lost */
-	fake_meta(t);
+	th_fake_meta(t);
 	snprintf(a1, sizeof(a1), "%s/.meta/.log1", t->mpt);
 	unlink(a1);
 	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
