@@ -550,6 +550,50 @@ static void test_devadd_gap_waits(void **state)
 	assert_int_equal(t->fs.devs.next, famfs_log_next(t->fs.log));
 }
 
+/* a log with a duplicate index behind an entry a host cannot read yet (as
+ * the master before 8a6572e wrote it: its table stuck at a DEVADD read
+ * torn, devadd reused index 1): a host that reads k whole has member 1 =
+ * U1 (entry k) and the later DEVADD 1 corrupt (a duplicate); a host whose
+ * table was built while k did not read whole adds the later one as member
+ * 1 (U2), and once k reads whole it is met again and dropped by the
+ * idempotent add -- the hosts disagree on member 1 for good */
+static void test_stuck_then_duplicate_agrees(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logdevs fresh;
+	uint8_t *p, keep;
+	uint64_t k, k2;
+
+	th_append_dir(t, "d");
+	k = famfs_log_next(t->fs.log);
+	assert_int_equal(append_devadd(t, 1, U1, MSIZE), 0);
+	p = famfs_clog_slot(t->fs.log, k) + sizeof(struct famfs_clog_hdr) + 4;
+	keep = *p;
+	*p ^= 0xff;
+	famfs_logdevs_init(&t->fs.devs, t->fs.sb);
+	famfs_quiet = 1;
+	/* (the old master: index 1 again) */
+	k2 = famfs_log_next(t->fs.log);
+	assert_int_equal(append_devadd(t, 1, U2, MSIZE), 0);
+	famfs_logdevs_init(&t->fs.devs, t->fs.sb);
+	/* host B: its table built while k does not read whole */
+	assert_int_equal(famfs_fs_devs_update(&t->fs), 0);
+	*p = keep;
+	assert_int_equal(famfs_fs_devs_update(&t->fs), 0);
+	famfs_quiet = 0;
+	assert_int_equal(t->fs.devs.next, famfs_log_next(t->fs.log));
+	/* host A: every entry read whole */
+	fresh = t->fs.devs;
+	famfs_logdevs_init(&t->fs.devs, t->fs.sb);
+	assert_int_equal(famfs_fs_devs_update(&t->fs), 0);
+	assert_memory_equal(t->fs.devs.dev[1].dev_uuid, U1, 16);
+	assert_int_equal(t->fs.devs.dev[1].log_idx, k);
+	if (memcmp(fresh.dev[1].dev_uuid, U1, 16) || fresh.dev[1].log_idx != k)
+		fail_msg("member 1 is the DEVADD at %llu (duplicate, corrupt on a host that read %llu whole) on a host whose table once stuck at %llu",
+			 (unsigned long long)k2, (unsigned long long)k,
+			 (unsigned long long)k);
+}
+
 /* a v1 log never names a member: nonzero bytes there are unparseable */
 static void test_v1_no_devindex(void **state)
 {
@@ -589,6 +633,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_devadd_after_stuck_is_local, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_stuck_update_again, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_devadd_gap_waits, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_stuck_then_duplicate_agrees, setup, th_teardown),
 		cmocka_unit_test(test_v1_no_devindex),
 	};
 
