@@ -636,6 +636,40 @@ static void test_bad_segment_file_reported(void **state)
 	assert_true(said_has("cannot be read"));
 }
 
+/* the same on a MULTIDEV file system (the first devadd sets the bit):
+ * a replay still plays what can be read before the lost segment -- the
+ * device table's update (every walk does it first) meets the lost slots
+ * and fails the walk with -ENXIO before it reads any entry */
+static void test_bad_segment_multidev_plays(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result lr;
+	struct famfs_fs fs;
+	char a[400];
+	uint64_t off;
+
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
+						 FAMFS_FEATURE_INCOMPAT_MULTIDEV, 0),
+			 0);
+	assert_int_equal(grow(t, 4 * MiB), 0);
+	off = t->fs.seg[1].dev_off;
+	fill_to(t, C0 + 10);
+	th_fake_meta(t);
+	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
+					   FAMFS_LOG, off, 2 * MiB), 0);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	memset(&lr, 0, sizeof(lr));
+	famfs_logplay(&fs, false, &lr);
+	famfs_quiet = 0;
+	famfs_fs_close(&fs);
+	if (!lr.created_dirs)
+		fail_msg("MULTIDEV, a lost segment: nothing before it played (bad %llu)",
+			 (unsigned long long)lr.bad_entries);
+}
+
 /* a create whose log walk fails says why, not "the create cache's path
  * table is damaged" (said for any walk error): here segment 1 is not
  * mapped (.meta/.log1 over other memory) */
@@ -683,6 +717,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_damaged_extend_with_delete, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_lost_segment_hides_delete, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_segment_file_reported, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_segment_multidev_plays, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_cache_walk_error_named, setup, th_teardown),
 	};
 
