@@ -138,9 +138,16 @@ void famfs_logdevs_add(struct famfs_logdevs *t, const struct famfs_log_entry *e,
 	uint32_t idx = le32toh(d->index);
 	struct famfs_logdev *x;
 
-	if (idx < 1 || idx >= FAMFS_MAX_DEVS || t->dev[idx].added)
+	if (idx < 1 || idx >= FAMFS_MAX_DEVS)
 		return;
 	x = &t->dev[idx];
+	/* the first DEVADD of an index is the member, a later one of it a
+	 * duplicate (corrupt): one met only now, before the one added (it
+	 * did not read whole here then), takes its place, as every host
+	 * that read it first has it */
+	if (x->added && x->log_idx <= index)
+		return;
+	x->path[0] = '\0';
 	x->added = true;
 	memcpy(x->dev_uuid, d->dev_uuid, 16);
 	x->size = le64toh(d->device_size);
