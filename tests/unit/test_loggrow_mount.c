@@ -29,6 +29,13 @@ static int walk_quiet(struct famfs_fs *fs, struct seen *s)
 	return rc;
 }
 
+static int no_op_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
+		       bool ok, const char *reason)
+{
+	(void)arg, (void)idx, (void)e, (void)ok, (void)reason;
+	return 0;
+}
+
 static jmp_buf crash;
 
 static bool meta_exists(struct th *t, const char *rel)
@@ -670,6 +677,51 @@ static void test_bad_segment_multidev_plays(void **state)
 			 (unsigned long long)lr.bad_entries);
 }
 
+/* MULTIDEV, a lost segment: the device table's update (every walk) meets
+ * it too -- since a0bfca0 it goes on, but its clog_walk says the segment
+ * each time and leaves fs->walk_lost set on a walk that ended before it
+ * (fs.h: UINT64_MAX unless -ENXIO) */
+static void test_lost_segment_said_per_walk(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result lr;
+	struct famfs_fs fs;
+	char a[400], msg[16384];
+	const char *p;
+	uint64_t off;
+	uint64_t lost;
+	int n = 0, rc;
+
+	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
+						 FAMFS_FEATURE_INCOMPAT_MULTIDEV, 0),
+			 0);
+	assert_int_equal(grow(t, 4 * MiB), 0);
+	off = t->fs.seg[1].dev_off;
+	fill_to(t, C0 + 10);
+	th_fake_meta(t);
+	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
+					   FAMFS_LOG, off, 2 * MiB), 0);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	/* a walk of the first entries only: 0, walk_lost as it says */
+	famfs_quiet = 1;
+	rc = famfs_log_walk_range(&fs, 0, 1, no_op_entry, NULL);
+	famfs_quiet = 0;
+	assert_int_equal(rc, 0);
+	lost = fs.walk_lost;
+	th_stderr_grab();
+	memset(&lr, 0, sizeof(lr));
+	famfs_logplay(&fs, false, &lr);
+	th_stderr_take(msg, sizeof(msg));
+	famfs_fs_close(&fs);
+	for (p = msg; (p = strstr(p, "cannot be read: they are in a log segment")); p++)
+		n++;
+	if (n > 1 || lost != UINT64_MAX)
+		fail_msg("a walk of entry 0 only returned 0 with walk_lost %llu (set by the device table's update); one replay says the lost segment %d times (each walk's device table update)",
+			 (unsigned long long)lost, n);
+}
+
 /* a create whose log walk fails says why, not "the create cache's path
  * table is damaged" (said for any walk error): here segment 1 is not
  * mapped (.meta/.log1 over other memory) */
@@ -719,6 +771,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_segment_file_reported, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_segment_multidev_plays, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_cache_walk_error_named, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_lost_segment_said_per_walk, setup, th_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
