@@ -567,6 +567,41 @@ static void test_follow_rereads_skipped_entry_first_round_full(void **state)
 	skipped_reread(*state, true);
 }
 
+/* the retry not stopped: the replay from the first entry plays every
+ * entry to the log's end; the round's count is next - before (355862d:
+ * only a position below before counts from 0), the entries before the
+ * one waited at left out */
+static void test_follow_retry_count_whole(void **state)
+{
+	struct fx *x = *state;
+	struct famfs_follow f;
+	uint64_t played, bad;
+	char buf[8192];
+
+	assert_int_equal(famfs_fs_change_feature(&x->m, FAMFS_FEAT_INCOMPAT,
+						 FAMFS_FEATURE_INCOMPAT_DELETE,
+						 0), 0);
+	master_append(x, 1);
+	bad = famfs_log_next(x->m.log);
+	master_append(x, 2);
+	flip(x, bad);
+	follower(x, &f);
+	th_stderr_grab();
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	th_stderr_take(buf, sizeof(buf));
+	assert_int_equal(famfs_logplay_next(f.lp), bad);
+	flip(x, bad);
+	th_stderr_grab();
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	th_stderr_take(buf, sizeof(buf));
+	assert_int_equal(famfs_logplay_next(f.lp), famfs_log_next(x->m.log));
+	if (played != famfs_logplay_next(f.lp))
+		fail_msg("the retry replayed entries 0..%llu, the round counts %llu",
+			 (unsigned long long)famfs_logplay_next(f.lp) - 1,
+			 (unsigned long long)played);
+	famfs_follow_fini(&f);
+}
+
 /* review r41c: the retry (the replay from the first entry again, once the
  * entry waited at verifies) stopped by a signal: the round's count of
  * entries played is not the position's fall to 0 wrapped around */
@@ -619,6 +654,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_follow_newer_table_stops, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_follow_rereads_skipped_entry, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_follow_retry_stopped_count, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_follow_retry_count_whole, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_follow_rereads_skipped_entry_first_round_full, fx_setup, fx_teardown),
 	};
 
