@@ -545,7 +545,9 @@ static void skipped_reread(struct fx *x, bool ns)
 	 * again: fullhold.c) */
 	flip(x, bad);
 	assert_int_equal(famfs_follow_round(&f, &played), 0);
-	assert_int_equal(played, 2);
+	/* (with the DELETE bit a replay from the first entry again: every
+	 * entry counted) */
+	assert_int_equal(played, ns ? famfs_logplay_next(f.lp) : 2);
 	assert_true(file_ok(x, 1));
 	assert_true(file_ok(x, 2));
 	assert_true(file_ok(x, 3));

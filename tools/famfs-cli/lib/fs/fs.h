@@ -105,6 +105,7 @@ struct famfs_fs {
 	 * after an append, the index of the entry appended */
 	uint64_t walk_next;
 	uint64_t walk_lost;	/* -ENXIO: first slot unread, else UINT64_MAX */
+	uint64_t lost_said;	/* that slot + 1, once said (0: none) */
 	/* log/: during a walk, the entry given with ok false reads as not
 	 * written whole (a CRC mismatch, slots where no entry verifies: an
 	 * append under way, a torn or stale line), not as one whose fields

@@ -356,9 +356,13 @@ static int clog_walk(struct famfs_fs *fs, uint64_t start, uint64_t end,
 		if (i >= lim) {
 			/* (famfs fsck and a replay report it, and go on
 			 * with what can be read: issue 27 item 7) */
-			famfs_err("%s: log slots %llu..%llu cannot be read: they are in a log segment that is not mapped here (its EXTEND entry is damaged or was not read, or its .meta/.logN cannot be used: see above), and no entry after it can be read either",
-				  fs->name, (unsigned long long)i,
-				  (unsigned long long)end - 1);
+			/* (once per opening: every walk meets it, the
+			 * device table's update too) */
+			if (fs->lost_said != i + 1)
+				famfs_err("%s: log slots %llu..%llu cannot be read: they are in a log segment that is not mapped here (its EXTEND entry is damaged or was not read, or its .meta/.logN cannot be used: see above), and no entry after it can be read either",
+					  fs->name, (unsigned long long)i,
+					  (unsigned long long)end - 1);
+			fs->lost_said = i + 1;
 			fs->walk_lost = i;
 			return -ENXIO;
 		}
@@ -557,7 +561,7 @@ int famfs_fs_devs_update(struct famfs_fs *fs)
 {
 	struct devs_walk w = { .fs = fs };
 	struct walk_at at;
-	uint64_t n;
+	uint64_t n, lost;
 	int rc;
 
 	if (!(le32toh(fs->sb->feature_incompat) & FAMFS_FEATURE_INCOMPAT_MULTIDEV))
@@ -569,11 +573,13 @@ int famfs_fs_devs_update(struct famfs_fs *fs)
 	 * (from a walk's callback too: its position is kept); devs.next is
 	 * where the table is up to as it goes (famfs_devadd_check) */
 	at = walk_at_save(fs);
+	lost = fs->walk_lost;
 	rc = clog_walk(fs, fs->devs.next, n, devs_entry, &w);
 	walk_at_restore(fs, at);
 	/* a lost segment: the table is what the entries before it add
 	 * (devs.next stays before it); the walk that asked reads up to it
 	 * and meets it itself */
+	fs->walk_lost = lost;
 	if (rc == -ENXIO)
 		return 0;
 	return rc < 0 ? rc : 0;

@@ -178,7 +178,7 @@ static bool members_came(struct famfs_follow *f, struct famfs_fs *fs)
 int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 {
 	struct famfs_fs fs;
-	uint64_t n, cap, before;
+	uint64_t n, cap, before, restarts;
 	int q = famfs_quiet, rc;
 
 	*played = 0;
@@ -228,6 +228,7 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 	}
 	n = famfs_log_refresh_next(&fs);
 	before = famfs_logplay_next(f->lp);
+	restarts = famfs_logplay_restarts(f->lp);
 	rc = 0;
 	/* with a host table, this host registered before it maps anything
 	 * (its mount did, unless it came before the table): a host that
@@ -299,10 +300,9 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 		}
 	}
 	famfs_fs_close(&fs);
-	/* (a round from the first entry again starts below before) */
-	*played = famfs_logplay_next(f->lp) >= before ?
-		  famfs_logplay_next(f->lp) - before :
-		  famfs_logplay_next(f->lp);
+	/* (a round that started from the first entry again played from 0) */
+	*played = famfs_logplay_next(f->lp) -
+		  (famfs_logplay_restarts(f->lp) != restarts ? 0 : before);
 	f->played += *played;
 	return rc < 0 ? rc : 0;
 }

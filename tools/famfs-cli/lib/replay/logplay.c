@@ -267,6 +267,11 @@ void famfs_logplay_held_from(struct famfs_logplay *lp,
 	((struct lp_ctx *)lp)->held = ((const struct lp_ctx *)from)->held;
 }
 
+uint64_t famfs_logplay_restarts(const struct famfs_logplay *lp)
+{
+	return ((const struct lp_ctx *)lp)->restarts;
+}
+
 uint64_t famfs_logplay_next(const struct famfs_logplay *lp)
 {
 	return ((const struct lp_ctx *)lp)->next;
@@ -320,20 +325,6 @@ static int refusals_lifted(struct lp_ctx *c)
 	if (famfs_lp_from_first(c))
 		return -ENOMEM;
 	return 1;
-}
-
-int famfs_lp_from_first(struct lp_ctx *c)
-{
-	c->ntrouble = 0;	/* (what the log says is made again) */
-	famfs_names_free(c->names);
-	c->names = famfs_names_new();
-	c->next = 0;
-	c->skipped = UINT64_MAX;
-	if (!c->names) {
-		famfs_err("out of memory");
-		return -ENOMEM;
-	}
-	return 0;
 }
 
 int famfs_logplay_more(struct famfs_logplay *lp, struct famfs_fs *fs,

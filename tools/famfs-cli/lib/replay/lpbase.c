@@ -5,7 +5,8 @@
  * directory opened beneath the mount root without following a link (kept
  * for the next entry in it), missing parents made, owner and mode judged,
  * a file's map compared with its entry's, what lies beneath a directory
- * the replay did not take.
+ * the replay did not take; the objects it left not as the log has them,
+ * and a start from the first entry again.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -253,6 +254,66 @@ int famfs_lp_beneath_refused(struct lp_ctx *c, const char *p, const char *rel,
 		CONFLICT(c, "%s: log entry %llu skipped: beneath %s/%.*s, a directory the replay did not take for the log's (said above)",
 			 p, (unsigned long long)idx, c->fs->mpt, (int)n, rel);
 		return 1;
+	}
+	return 0;
+}
+
+/* ---- the objects a replay left not as the log has them ---- */
+/* the sorted index of id in c->trouble, or where it would go */
+static size_t trouble_at(const struct lp_ctx *c, uint64_t id)
+{
+	size_t lo = 0, hi = c->ntrouble;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->trouble[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void famfs_lp_trouble_add(struct lp_ctx *c, uint64_t id)
+{
+	size_t i = trouble_at(c, id);
+
+	if (i < c->ntrouble && c->trouble[i] == id)
+		return;
+	if (c->ntrouble == c->ctrouble) {
+		size_t cap = c->ctrouble ? 2 * c->ctrouble : 16;
+		uint64_t *t = realloc(c->trouble, cap * sizeof(*t));
+
+		if (!t)		/* then a DELETE not here is a conflict */
+			return;
+		c->trouble = t;
+		c->ctrouble = cap;
+	}
+	memmove(c->trouble + i + 1, c->trouble + i,
+		(c->ntrouble - i) * sizeof(*c->trouble));
+	c->trouble[i] = id;
+	c->ntrouble++;
+}
+
+bool famfs_lp_trouble(const struct lp_ctx *c, uint64_t id)
+{
+	size_t i = trouble_at(c, id);
+
+	return i < c->ntrouble && c->trouble[i] == id;
+}
+
+int famfs_lp_from_first(struct lp_ctx *c)
+{
+	c->restarts++;
+	c->ntrouble = 0;	/* (what the log says is made again) */
+	famfs_names_free(c->names);
+	c->names = famfs_names_new();
+	c->next = 0;
+	c->skipped = UINT64_MAX;
+	if (!c->names) {
+		famfs_err("out of memory");
+		return -ENOMEM;
 	}
 	return 0;
 }

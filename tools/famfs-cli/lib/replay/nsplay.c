@@ -88,50 +88,6 @@ out:
 	return rc;
 }
 
-/* the sorted index of id in c->trouble, or where it would go */
-static size_t trouble_at(const struct lp_ctx *c, uint64_t id)
-{
-	size_t lo = 0, hi = c->ntrouble;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->trouble[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-void famfs_lp_trouble_add(struct lp_ctx *c, uint64_t id)
-{
-	size_t i = trouble_at(c, id);
-
-	if (i < c->ntrouble && c->trouble[i] == id)
-		return;
-	if (c->ntrouble == c->ctrouble) {
-		size_t cap = c->ctrouble ? 2 * c->ctrouble : 16;
-		uint64_t *t = realloc(c->trouble, cap * sizeof(*t));
-
-		if (!t)		/* then a DELETE not here is a conflict */
-			return;
-		c->trouble = t;
-		c->ctrouble = cap;
-	}
-	memmove(c->trouble + i + 1, c->trouble + i,
-		(c->ntrouble - i) * sizeof(*c->trouble));
-	c->trouble[i] = id;
-	c->ntrouble++;
-}
-
-bool famfs_lp_trouble(const struct lp_ctx *c, uint64_t id)
-{
-	size_t i = trouble_at(c, id);
-
-	return i < c->ntrouble && c->trouble[i] == id;
-}
-
 /* ---- an incremental round's look-ahead (replay.h: famfs_lp_round) ---- */
 
 /* the index in a (n pairs, sorted by obj) of obj, or where it would go */

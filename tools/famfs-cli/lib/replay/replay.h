@@ -51,6 +51,9 @@ struct famfs_logplay;
 struct famfs_logplay *famfs_logplay_new(uint64_t expect);
 void famfs_logplay_free(struct famfs_logplay *lp);
 uint64_t famfs_logplay_next(const struct famfs_logplay *lp);
+/* How many times lp started again from the first entry (a follower's
+ * count of what a round played starts at 0 then) */
+uint64_t famfs_logplay_restarts(const struct famfs_logplay *lp);
 /* What a check-in may report as replayed: every entry below it applied
  * here -- famfs_logplay_next, or the first entry skipped because it did
  * not verify here, if lower (this host may still have what it names) */
@@ -206,6 +209,7 @@ struct lp_ctx {
 	bool (*stop)(void *arg);	/* asked between entries */
 	void *stop_arg;
 	uint64_t next;			/* first entry not played yet */
+	uint64_t restarts;		/* famfs_lp_from_first calls */
 	uint64_t skipped;		/* first entry skipped because it
 					 * did not verify here (UINT64_MAX:
 					 * none): what a check-in reports as
@@ -280,7 +284,7 @@ struct lp_ctx {
 /* hostplay.c: a HOSTS entry met: .meta/.hosts made over its table */
 int famfs_lp_hosts(struct lp_ctx *c, uint64_t idx,
 		   const struct famfs_log_entry *e);
-/* nsplay.c: the objects met with trouble (lp_ctx.trouble) */
+/* lpbase.c: the objects met with trouble (lp_ctx.trouble) */
 void famfs_lp_trouble_add(struct lp_ctx *c, uint64_t id);
 bool famfs_lp_trouble(const struct lp_ctx *c, uint64_t id);
 /* lpbase.c */
@@ -406,7 +410,7 @@ int famfs_lp_hold_retry(struct lp_ctx *c);
  * so not made either */
 bool famfs_lp_hold_empty(struct lp_ctx *c, const struct lp_hold *h,
 			 const char *rel);
-/* logplay.c: the next round starts from the first entry, with a new
+/* lpbase.c: the next round starts from the first entry, with a new
  * namespace: 0, or -ENOMEM (said) */
 int famfs_lp_from_first(struct lp_ctx *c);
 /* fullplay.c: a round from the first entry (see famfs_logplay_more) */
