@@ -164,10 +164,57 @@ static int famfs_ns_check(const struct famfs_ioc_ns *a)
 	return 0;
 }
 
+static bool famfs_um_same(const struct famfs_fmap *fmap,
+			  const struct famfs_ioc_map_v2 *m, const void *list);
+
 /*
- * CREATE, MKDIR, UNLINK, RMDIR of @name in the directory @file, as
- * do_unlinkat() and filename_create() do it (an unlinked inode's last
- * reference is put after the directory's lock).  CREATE leaves the new
+ * UNLINK of @name (@len bytes) in the directory @file, as do_unlinkat(),
+ * for FAMFSIOC_NS and FAMFSIOC_UNLINK_MAP.  With @m (UNLINK_MAP: its map
+ * header and @list, checked), the name must be a regular file whose
+ * published map is that one, or -ESTALE; without, any non-directory.
+ */
+static int famfs_ns_unlink(struct file *file, const char *name, u32 len,
+			   const struct famfs_ioc_map_v2 *m, const void *list)
+{
+	struct dentry *parent = file->f_path.dentry;
+	struct inode *dir = d_inode(parent);
+	struct inode *victim = NULL;
+	struct dentry *dentry;
+	int rc;
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	dentry = lookup_one_len(name, parent, len);
+	if (IS_ERR(dentry)) {
+		rc = PTR_ERR(dentry);
+		goto out_unlock;
+	}
+	if (d_is_negative(dentry)) {
+		rc = -ENOENT;
+	} else if (d_is_dir(dentry)) {
+		rc = -EISDIR;
+	} else if (m && (!d_is_reg(dentry) ||
+			 !famfs_um_same(famfs_inode_fmap(d_inode(dentry)),
+					m, list))) {
+		rc = -ESTALE;
+	} else {
+		victim = d_inode(dentry);
+		ihold(victim);
+		rc = vfs_unlink(file_mnt_user_ns(file), dir, dentry, NULL);
+	}
+	dput(dentry);
+out_unlock:
+	inode_unlock(dir);
+	/* put after the directory's lock, as do_unlinkat() does (ns_lock
+	 * and sb_writers still held: eviction takes neither)
+	 */
+	if (victim)
+		iput(victim);
+	return rc;
+}
+
+/*
+ * CREATE, MKDIR, RMDIR of @name in the directory @file, as
+ * filename_create() and do_rmdir() do it.  CREATE leaves the new
  * dentry (a reference) in *@created.
  */
 static int famfs_ns_one(struct file *file, const struct famfs_ioc_ns *a,
@@ -176,7 +223,6 @@ static int famfs_ns_one(struct file *file, const struct famfs_ioc_ns *a,
 	struct user_namespace *userns = file_mnt_user_ns(file);
 	struct dentry *parent = file->f_path.dentry;
 	struct inode *dir = d_inode(parent);
-	struct inode *victim = NULL;
 	struct dentry *dentry;
 	int rc;
 
@@ -201,17 +247,6 @@ static int famfs_ns_one(struct file *file, const struct famfs_ioc_ns *a,
 		if (!rc)
 			*created = dget(dentry);
 		break;
-	case FAMFS_NS_UNLINK:
-		if (d_is_negative(dentry)) {
-			rc = -ENOENT;
-		} else if (d_is_dir(dentry)) {
-			rc = -EISDIR;
-		} else {
-			victim = d_inode(dentry);
-			ihold(victim);
-			rc = vfs_unlink(userns, dir, dentry, NULL);
-		}
-		break;
 	default:	/* FAMFS_NS_RMDIR */
 		if (d_is_negative(dentry))
 			rc = -ENOENT;
@@ -222,9 +257,6 @@ static int famfs_ns_one(struct file *file, const struct famfs_ioc_ns *a,
 	dput(dentry);
 out_unlock:
 	inode_unlock(dir);
-	/* UNLINK: the last reference put after the directory's lock */
-	if (victim)
-		iput(victim);
 	return rc;
 }
 
@@ -385,6 +417,8 @@ long famfs_ioc_ns(struct file *file, struct famfs_ioc_ns __user *uarg)
 		rc = famfs_ns_rename(file, to.file, &a, n);
 	else if (a.op == FAMFS_NS_SETATTR)
 		rc = famfs_ns_setattr(file, &a);
+	else if (a.op == FAMFS_NS_UNLINK)
+		rc = famfs_ns_unlink(file, n->name, a.name_len, NULL, NULL);
 	else
 		rc = famfs_ns_one(file, &a, n->name, &created);
 	WRITE_ONCE(fsi->ns_owner, NULL);
@@ -534,45 +568,6 @@ static bool famfs_um_same(const struct famfs_fmap *fmap,
 	return true;
 }
 
-/* Look @name up in @file (a directory), compare, unlink: as do_unlinkat(). */
-static int famfs_um_one(struct file *file, const char *name, u32 len,
-			const struct famfs_ioc_map_v2 *m, const void *list)
-{
-	struct dentry *parent = file->f_path.dentry;
-	struct inode *dir = d_inode(parent);
-	struct inode *victim = NULL;
-	struct dentry *dentry;
-	int rc;
-
-	inode_lock_nested(dir, I_MUTEX_PARENT);
-	dentry = lookup_one_len(name, parent, len);
-	if (IS_ERR(dentry)) {
-		rc = PTR_ERR(dentry);
-		goto out_unlock;
-	}
-	if (d_is_negative(dentry)) {
-		rc = -ENOENT;
-	} else if (d_is_dir(dentry)) {
-		rc = -EISDIR;
-	} else if (!d_is_reg(dentry) ||
-		   !famfs_um_same(famfs_inode_fmap(d_inode(dentry)), m, list)) {
-		rc = -ESTALE;
-	} else {
-		victim = d_inode(dentry);
-		ihold(victim);
-		rc = vfs_unlink(file_mnt_user_ns(file), dir, dentry, NULL);
-	}
-	dput(dentry);
-out_unlock:
-	inode_unlock(dir);
-	/* put after the directory's lock, as do_unlinkat() does (ns_lock
-	 * and sb_writers still held: eviction takes neither)
-	 */
-	if (victim)
-		iput(victim);
-	return rc;
-}
-
 /* FAMFSIOC_UNLINK_MAP; the contract is in <linux/famfs_ioctl.h>. */
 long famfs_ioc_unlink_map(struct file *file,
 			  struct famfs_ioc_unlink_map __user *uarg)
@@ -630,7 +625,7 @@ long famfs_ioc_unlink_map(struct file *file,
 	if (rc)
 		goto out_drop;
 	WRITE_ONCE(fsi->ns_owner, current);
-	rc = famfs_um_one(file, name, a.name_len, &a.map, list);
+	rc = famfs_ns_unlink(file, name, a.name_len, &a.map, list);
 	WRITE_ONCE(fsi->ns_owner, NULL);
 	mutex_unlock(&fsi->ns_lock);
 out_drop:
