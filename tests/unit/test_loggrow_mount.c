@@ -418,6 +418,33 @@ static void damage_slot(struct th *t, uint64_t slot, unsigned at)
 	close(fd);
 }
 
+/* entries to 3, a growth by 2 MiB (its EXTEND entry at slot 3) and
+ * entries to C0 + 10; the EXTEND entry damaged on the device (reopened):
+ * its segment cannot be mapped */
+static void extend_damaged(struct th *t)
+{
+	fill_to(t, 3);
+	assert_int_equal(grow(t, 2 * MiB), 0);
+	fill_to(t, C0 + 10);
+	damage_slot(t, 3, 40);
+	assert_int_equal(th_reopen(t), 0);
+}
+
+/* a new mount's replay (no .meta/.log1 yet: the walk makes it from the
+ * EXTEND entry, which is damaged), fs left open, its messages in msg */
+static void replay_fresh_mount(struct th *t, struct famfs_fs *fs,
+			       struct famfs_logplay_result *lr, char *msg,
+			       size_t n)
+{
+	th_fake_meta(t);
+	snprintf(msg, n, "%s/.meta/.log1", t->mpt);
+	assert_int_equal(unlink(msg), 0);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, fs), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay(fs, false, lr), 0);
+	th_stderr_take(msg, n);
+}
+
 /* One damaged EXTEND entry: its segment cannot be mapped, so no entry
  * after it can be read.  fsck reports the entry and the slots it cannot
  * read as problems (exit 3 / fsck(8)'s 4), not as an operational error;
@@ -432,11 +459,7 @@ static void test_damaged_extend_reported(void **state)
 	char msg[8192];
 	int fd;
 
-	fill_to(t, 3);
-	assert_int_equal(grow(t, 2 * MiB), 0);		/* EXTEND at slot 3 */
-	fill_to(t, C0 + 10);
-	damage_slot(t, 3, 40);
-	assert_int_equal(th_reopen(t), 0);
+	extend_damaged(t);
 	nsaid = 0;
 	famfs_quiet = 1;
 	assert_int_equal(famfs_fsck_cb(&t->fs, &r, note, NULL), 0);
@@ -445,15 +468,7 @@ static void test_damaged_extend_reported(void **state)
 	assert_true(r.bad_entries >= 2);
 	assert_true(said_has("log entry 3: "));
 	assert_true(said_has("cannot be read"));
-	/* a new mount's replay (no .meta/.log1 yet: the walk makes it from
-	 * the EXTEND entry, which is damaged) */
-	th_fake_meta(t);
-	snprintf(msg, sizeof(msg), "%s/.meta/.log1", t->mpt);
-	assert_int_equal(unlink(msg), 0);
-	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
-	th_stderr_grab();
-	assert_int_equal(famfs_logplay(&fs, false, &lr), 0);
-	th_stderr_take(msg, sizeof(msg));
+	replay_fresh_mount(t, &fs, &lr, msg, sizeof(msg));
 	assert_true(lr.bad_entries >= 2);
 	assert_true(lr.created_dirs > 0);	/* what could be read */
 	assert_non_null(strstr(msg, "cannot be read"));
@@ -479,18 +494,8 @@ static void test_damaged_extend_with_delete(void **state)
 	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
 						 FAMFS_FEATURE_INCOMPAT_DELETE, 0),
 			 0);
-	fill_to(t, 3);
-	assert_int_equal(grow(t, 2 * MiB), 0);		/* EXTEND at slot 3 */
-	fill_to(t, C0 + 10);
-	damage_slot(t, 3, 40);
-	assert_int_equal(th_reopen(t), 0);
-	th_fake_meta(t);
-	snprintf(msg, sizeof(msg), "%s/.meta/.log1", t->mpt);
-	assert_int_equal(unlink(msg), 0);
-	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
-	th_stderr_grab();
-	assert_int_equal(famfs_logplay(&fs, false, &lr), 0);
-	th_stderr_take(msg, sizeof(msg));
+	extend_damaged(t);
+	replay_fresh_mount(t, &fs, &lr, msg, sizeof(msg));
 	famfs_fs_close(&fs);
 	assert_true(lr.bad_entries >= 2);
 	assert_int_equal(lr.created_dirs, 0);
@@ -511,6 +516,36 @@ static void back_to_master(struct th *t, const char *id)
 	fclose(f);
 	assert_int_equal(th_reopen(t), 0);
 	assert_true(t->fs.master);
+}
+
+/* the mount's meta files (th_fake_meta), with .meta/.log1 (its path in
+ * a, n bytes) made again over [at, +len) of the device */
+static void log1_over(struct th *t, char *a, size_t n, uint64_t at,
+		      uint64_t len)
+{
+	th_fake_meta(t);
+	snprintf(a, n, "%s/.meta/.log1", t->mpt);
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
+					   FAMFS_LOG, at, len), 0);
+}
+
+/* Segment 1 (4 MiB) and entries to C0 + 10, the last ones in it; then a
+ * mount's meta files through which segment 1 cannot be read: .meta/.log1
+ * (log1_over) over the segment's first 2 MiB (the wrong size) or, with
+ * elsewhere, over 4 MiB of other memory */
+static void segment1_lost(struct th *t, char *a, size_t n, bool elsewhere)
+{
+	uint64_t off;
+
+	assert_int_equal(grow(t, 4 * MiB), 0);
+	off = t->fs.seg[1].dev_off;
+	fill_to(t, C0 + 10);
+	if (elsewhere)
+		log1_over(t, a, n, famfs_data_start(t->fs.sb) + 40 * MiB,
+			  4 * MiB);
+	else
+		log1_over(t, a, n, off, 2 * MiB);
 }
 
 /* A follower round whose look-ahead meets a lost segment (.meta/.log1
@@ -568,13 +603,8 @@ static void test_lost_segment_hides_delete(void **state)
 	assert_true(th_del(t, a, FAMFS_LOG_FILE, "a") >= C0);
 	th_append_file(t, "g", 24 * MiB, 2 * MiB, 100);
 	/* the client's mount, segment 1 lost */
-	th_fake_meta(t);
-	snprintf(a1, sizeof(a1), "%s/.meta/.log1", t->mpt);
-	unlink(a1);
-	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
-					   FAMFS_LOG,
-					   famfs_data_start(t->fs.sb) + 40 * MiB,
-					   4 * MiB), 0);
+	log1_over(t, a1, sizeof(a1), famfs_data_start(t->fs.sb) + 40 * MiB,
+		  4 * MiB);
 	uuid_generate(other);
 	th_write_id(t->hostid, other);
 	famfs_quiet = 1;
@@ -600,17 +630,9 @@ static void test_bad_segment_file_reported(void **state)
 	struct famfs_fsck_result r;
 	struct famfs_fs fs;
 	char a[400];
-	uint64_t off;
 	int fd;
 
-	assert_int_equal(grow(t, 4 * MiB), 0);
-	off = t->fs.seg[1].dev_off;
-	fill_to(t, C0 + 10);
-	th_fake_meta(t);
-	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
-	assert_int_equal(unlink(a), 0);
-	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
-					   FAMFS_LOG, off, 2 * MiB), 0);
+	segment1_lost(t, a, sizeof(a), false);
 	famfs_quiet = 1;
 	assert_int_equal(famfs_fs_open_mount(t->mpt, false, &fs), 0);
 	nsaid = 0;
@@ -653,19 +675,11 @@ static void test_bad_segment_multidev_plays(void **state)
 	struct famfs_logplay_result lr;
 	struct famfs_fs fs;
 	char a[400];
-	uint64_t off;
 
 	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
 						 FAMFS_FEATURE_INCOMPAT_MULTIDEV, 0),
 			 0);
-	assert_int_equal(grow(t, 4 * MiB), 0);
-	off = t->fs.seg[1].dev_off;
-	fill_to(t, C0 + 10);
-	th_fake_meta(t);
-	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
-	assert_int_equal(unlink(a), 0);
-	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
-					   FAMFS_LOG, off, 2 * MiB), 0);
+	segment1_lost(t, a, sizeof(a), false);
 	famfs_quiet = 1;
 	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
 	memset(&lr, 0, sizeof(lr));
@@ -688,21 +702,13 @@ static void test_lost_segment_said_per_walk(void **state)
 	struct famfs_fs fs;
 	char a[400], msg[16384];
 	const char *p;
-	uint64_t off;
 	uint64_t lost;
 	int n = 0, rc;
 
 	assert_int_equal(famfs_fs_change_feature(&t->fs, FAMFS_FEAT_INCOMPAT,
 						 FAMFS_FEATURE_INCOMPAT_MULTIDEV, 0),
 			 0);
-	assert_int_equal(grow(t, 4 * MiB), 0);
-	off = t->fs.seg[1].dev_off;
-	fill_to(t, C0 + 10);
-	th_fake_meta(t);
-	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
-	assert_int_equal(unlink(a), 0);
-	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
-					   FAMFS_LOG, off, 2 * MiB), 0);
+	segment1_lost(t, a, sizeof(a), false);
 	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
 	/* a walk of the first entries only: 0, walk_lost as it says */
 	famfs_quiet = 1;
@@ -728,18 +734,11 @@ static void test_lost_segment_said_per_walk(void **state)
 static void test_cache_walk_error_named(void **state)
 {
 	struct th *t = *state;
-	uint64_t ds = famfs_data_start(t->fs.sb);
 	struct famfs_fs fs;
 	char msg[4096], a[400];
 	int rc;
 
-	assert_int_equal(grow(t, 4 * MiB), 0);
-	fill_to(t, C0 + 10);
-	th_fake_meta(t);
-	snprintf(a, sizeof(a), "%s/.meta/.log1", t->mpt);
-	unlink(a);
-	assert_int_equal(famfs_meta_create(t->mpt, ".meta/.log1", 0644,
-					   FAMFS_LOG, ds + 40 * MiB, 4 * MiB), 0);
+	segment1_lost(t, a, sizeof(a), true);
 	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
 	assert_int_equal(famfs_fs_lock(&fs), 0);
 	th_stderr_grab();
