@@ -8,41 +8,13 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <uuid/uuid.h>
 
 #include "th.h"
-
-/* r: another host (a client) opening t's device, reading through bounce
- * buffers; t's own host id is back when it returns */
-static void open_client(struct th *t, struct famfs_fs *r)
-{
-	uint8_t me[16], other[16];
-
-	memcpy(me, t->fs.sb->master_uuid, 16);
-	uuid_generate(other);
-	th_write_id(t->hostid, other);
-	famfs_dev_bounce_files = true;
-	assert_int_equal(famfs_fs_open_dev(t->img, false, r), 0);
-	famfs_dev_bounce_files = false;
-	th_write_id(t->hostid, me);
-}
-
-/* a reserved byte of the superblock on the media: a bad CRC */
-static void damage_sb(struct th *t)
-{
-	uint8_t junk = 0x5a;
-	int fd = open(t->img, O_RDWR);
-
-	assert_true(fd >= 0);
-	assert_int_equal(pwrite(fd, &junk, 1, 200), 1);
-	close(fd);
-}
 
 struct seen {
 	struct famfs_fs *fs;
@@ -118,7 +90,7 @@ static void reread_takes(struct th *t, uint64_t (*make)(struct th *),
 	uint64_t idx;
 
 	th_append_dir(t, "d");
-	open_client(t, &r);
+	th_open_client(t, &r);
 	idx = make(t);
 	assert_false(le32toh(r.sb->feature_incompat) & bit);
 	walk_for(&r, idx, &s);
@@ -149,9 +121,9 @@ static void reread_bad_local(struct th *t, uint64_t (*make)(struct th *))
 	uint64_t idx;
 
 	th_append_dir(t, "d");
-	open_client(t, &r);
+	th_open_client(t, &r);
 	idx = make(t);
-	damage_sb(t);
+	th_damage_sb(t);
 	walk_for(&r, idx, &s);
 	assert_false(s.ok);
 	assert_non_null(strstr(s.why, "feature"));

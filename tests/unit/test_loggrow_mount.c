@@ -204,27 +204,12 @@ static void test_mount_segment_files(void **state)
 	assert_non_null(strstr(s.why, "added twice"));
 }
 
-/* r: another host (a client) opening t's device, reading through bounce
- * buffers; t's own host id is back when it returns */
-static void open_client(struct th *t, struct famfs_fs *r)
-{
-	uint8_t me[16], other[16];
-
-	memcpy(me, t->fs.sb->master_uuid, 16);
-	uuid_generate(other);
-	th_write_id(t->hostid, other);
-	famfs_dev_bounce_files = true;
-	assert_int_equal(famfs_fs_open_dev(t->img, false, r), 0);
-	famfs_dev_bounce_files = false;
-	th_write_id(t->hostid, me);
-}
-
-/* A reader (open_client) of 3 entries, then the master's growth by 4 MiB
+/* A reader (th_open_client) of 3 entries, then the master's growth by 4 MiB
  * and, with more, entries up to 6 */
 static void client_then_grow(struct th *t, struct famfs_fs *r, bool more)
 {
 	fill_to(t, 3);
-	open_client(t, r);
+	th_open_client(t, r);
 	assert_int_equal(grow(t, 4 * MiB), 0);
 	if (more)
 		fill_to(t, 6);
@@ -243,7 +228,7 @@ static void test_reader_sb_older_than_growth(void **state)
 	struct seen s = { 0 };
 
 	fill_to(t, 3);
-	open_client(t, &r);
+	th_open_client(t, &r);
 	assert_false(r.master);
 	assert_false(le32toh(r.sb->feature_incompat) &
 		     FAMFS_FEATURE_INCOMPAT_LOG_EXTEND);
@@ -265,15 +250,9 @@ static void test_reader_sb_reread_bad(void **state)
 	struct th *t = *state;
 	struct famfs_fs r;
 	struct seen s = { 0 };
-	uint8_t junk = 0x5a;
-	int fd;
 
 	client_then_grow(t, &r, false);
-	/* a reserved byte of the superblock on the media: a bad CRC */
-	fd = open(t->img, O_RDWR);
-	assert_true(fd >= 0);
-	assert_int_equal(pwrite(fd, &junk, 1, 200), 1);
-	close(fd);
+	th_damage_sb(t);
 	walk_quiet(&r, &s);
 	assert_int_equal(famfs_sb_check(r.sb, 0, NULL), 0);
 	assert_false(le32toh(r.sb->feature_incompat) &

@@ -670,6 +670,29 @@ void th_become_client(struct th *t)
 	assert_false(t->fs.master);
 }
 
+void th_open_client(struct th *t, struct famfs_fs *r)
+{
+	uint8_t me[16], other[16];
+
+	memcpy(me, t->fs.sb->master_uuid, 16);
+	uuid_generate(other);
+	th_write_id(t->hostid, other);
+	famfs_dev_bounce_files = true;
+	assert_int_equal(famfs_fs_open_dev(t->img, false, r), 0);
+	famfs_dev_bounce_files = false;
+	th_write_id(t->hostid, me);
+}
+
+void th_damage_sb(struct th *t)
+{
+	uint8_t junk = 0x5a;
+	int fd = open(t->img, O_RDWR);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, &junk, 1, 200), 1);
+	close(fd);
+}
+
 void th_become_clone(struct th *t)
 {
 	uint8_t boot[16];

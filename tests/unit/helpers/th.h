@@ -43,6 +43,11 @@ struct famfs_superblock *th_sb_media(struct th *t);
 void th_sb_commit(struct th *t);
 /* Make this host a client (another uuid in the host id file) and reopen. */
 void th_become_client(struct th *t);
+/* r: another host (a client) opening t's device, reading through bounce
+ * buffers (as on /dev/pmemN); t's own host id is back when it returns */
+void th_open_client(struct th *t, struct famfs_fs *r);
+/* a reserved byte of the superblock on the media: a bad CRC */
+void th_damage_sb(struct th *t);
 /* Make this process a clone of the master (its host uuid; another boot id
  * and another claim directory: not the instance whose claim the record
  * holds) and reopen. */
