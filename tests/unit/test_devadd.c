@@ -83,6 +83,31 @@ static int append_on(struct th *t, const char *path, unsigned dev,
 	return famfs_log_append(&t->fs, &e);
 }
 
+/* a reader that has read nothing yet (its device table new) and the
+ * entry at slot k not whole here (a byte of its body flipped: its CRC
+ * fails): the byte's address, as it was in *keep (unless NULL) */
+static uint8_t *unread_slot(struct th *t, uint64_t k, uint8_t *keep)
+{
+	uint8_t *p = famfs_clog_slot(t->fs.log, k) +
+		     sizeof(struct famfs_clog_hdr) + 4;
+
+	if (keep)
+		*keep = *p;
+	*p ^= 0xff;
+	famfs_logdevs_init(&t->fs.devs, t->fs.sb);
+	return p;
+}
+
+/* s (cleared first): what a walk of t's log sees, its messages not
+ * printed */
+static void walk_quiet(struct th *t, struct seen *s)
+{
+	memset(s, 0, sizeof(*s));
+	famfs_quiet = 1;
+	assert_int_equal(famfs_log_walk(&t->fs, collect, s), 0);
+	famfs_quiet = 0;
+}
+
 static void test_devadd_roundtrip(void **state)
 {
 	struct th *t = *state;
@@ -316,22 +341,13 @@ static void test_devadd_read_torn(void **state)
 	assert_int_equal(append_devadd(t, 1, U1, MSIZE), 0);
 	k = famfs_log_next(t->fs.log) - 1;
 	assert_int_equal(append_on(t, "f", 1, 4 * MiB, 2 * MiB), 0);
-	/* a reader that has read nothing yet */
-	famfs_logdevs_init(&t->fs.devs, t->fs.sb);
-	p = famfs_clog_slot(t->fs.log, k) + sizeof(struct famfs_clog_hdr) + 4;
-	keep = *p;
-	*p ^= 0xff;
-	famfs_quiet = 1;
-	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
-	famfs_quiet = 0;
+	p = unread_slot(t, k, &keep);
+	walk_quiet(t, &s);
 	assert_int_equal(s.n, 3);
 	assert_false(s.ok[1]);
 	assert_false(s.ok[2]);
 	*p = keep;
-	memset(&s, 0, sizeof(s));
-	famfs_quiet = 1;
-	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
-	famfs_quiet = 0;
+	walk_quiet(t, &s);
 	assert_int_equal(s.n, 3);
 	if (s.bad)
 		fail_msg("read whole now, but refused: %s / %s", s.why[1], s.why[2]);
@@ -394,7 +410,6 @@ static void test_corrupt_entry_before_devadd(void **state)
 {
 	struct th *t = *state;
 	struct seen s = { 0 };
-	uint8_t *p;
 	uint64_t k;
 
 	th_append_dir(t, "d");
@@ -402,13 +417,9 @@ static void test_corrupt_entry_before_devadd(void **state)
 	k = famfs_log_next(t->fs.log) - 1;
 	assert_int_equal(append_devadd(t, 1, U1, MSIZE), 0);
 	assert_int_equal(append_on(t, "f", 1, 4 * MiB, 2 * MiB), 0);
-	/* directory x's slot corrupt for good; a reader that read nothing */
-	p = famfs_clog_slot(t->fs.log, k) + sizeof(struct famfs_clog_hdr) + 4;
-	*p ^= 0xff;
-	famfs_logdevs_init(&t->fs.devs, t->fs.sb);
-	famfs_quiet = 1;
-	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
-	famfs_quiet = 0;
+	/* directory x's slot corrupt for good */
+	unread_slot(t, k, NULL);
+	walk_quiet(t, &s);
 	assert_int_equal(s.n, 4);
 	assert_false(s.ok[1]);
 	if (!s.ok[3])
@@ -460,10 +471,7 @@ static void test_devadd_after_stuck_is_local(void **state)
 	k = famfs_log_next(t->fs.log) - 1;
 	r.dev2 = famfs_log_next(t->fs.log);
 	assert_int_equal(append_devadd(t, 2, U2, MSIZE), 0);
-	famfs_logdevs_init(&t->fs.devs, t->fs.sb);
-	r.p = famfs_clog_slot(t->fs.log, k) + sizeof(struct famfs_clog_hdr) + 4;
-	r.keep = *r.p;
-	*r.p ^= 0xff;
+	r.p = unread_slot(t, k, &r.keep);
 	famfs_quiet = 1;
 	assert_int_equal(famfs_log_walk(&t->fs, race_cb, &r), 0);
 	famfs_quiet = 0;
@@ -489,10 +497,7 @@ static void test_stuck_update_again(void **state)
 	d1 = famfs_log_next(t->fs.log);
 	assert_int_equal(append_devadd(t, 1, U1, MSIZE), 0);
 	th_append_dir(t, "y");
-	p = famfs_clog_slot(t->fs.log, k) + sizeof(struct famfs_clog_hdr) + 4;
-	keep = *p;
-	*p ^= 0xff;
-	famfs_logdevs_init(&t->fs.devs, t->fs.sb);
+	p = unread_slot(t, k, &keep);
 	famfs_quiet = 1;
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(famfs_fs_devs_update(&t->fs), 0);
@@ -528,13 +533,8 @@ static void test_devadd_gap_waits(void **state)
 	assert_int_equal(append_devadd(t, 1, U1, MSIZE), 0);
 	assert_int_equal(append_devadd(t, 2, U2, MSIZE), 0);
 	assert_int_equal(append_on(t, "f", 2, 4 * MiB, 2 * MiB), 0);
-	famfs_logdevs_init(&t->fs.devs, t->fs.sb);
-	p = famfs_clog_slot(t->fs.log, k) + sizeof(struct famfs_clog_hdr) + 4;
-	keep = *p;
-	*p ^= 0xff;
-	famfs_quiet = 1;
-	assert_int_equal(famfs_log_walk(&t->fs, collect, &s), 0);
-	famfs_quiet = 0;
+	p = unread_slot(t, k, &keep);
+	walk_quiet(t, &s);
 	assert_int_equal(s.n, 4);
 	assert_false(s.ok[1]);
 	assert_false(s.ok[2]);
@@ -567,10 +567,7 @@ static void test_stuck_then_duplicate_agrees(void **state)
 	th_append_dir(t, "d");
 	k = famfs_log_next(t->fs.log);
 	assert_int_equal(append_devadd(t, 1, U1, MSIZE), 0);
-	p = famfs_clog_slot(t->fs.log, k) + sizeof(struct famfs_clog_hdr) + 4;
-	keep = *p;
-	*p ^= 0xff;
-	famfs_logdevs_init(&t->fs.devs, t->fs.sb);
+	p = unread_slot(t, k, &keep);
 	famfs_quiet = 1;
 	/* (the old master: index 1 again) */
 	k2 = famfs_log_next(t->fs.log);
