@@ -263,17 +263,9 @@ if [ $interactive = 1 ]; then
 	exit 0
 fi
 
-# Schedule: the profiles of several guests first (two slots, four-hosts all),
-# then the single-guest ones longest first (by a full make check: pmem
-# ~600 s, nvdimm-devdax ~430 s, nvdimm ~110 s, nvdimm2/mixed ~55 s, cxl*
-# 20-45 s), so that pmem starts beside the first two-hosts boot and does
-# not end last while the other slots idle.
-order=$(for p in "${!plan[@]}"; do
-	case $p in
-	two-hosts*|four-hosts*) k=0 ;; pmem) k=1 ;; nvdimm-devdax) k=2 ;; nvdimm) k=3 ;;
-	nvdimm2|mixed) k=4 ;; cxl*) k=5 ;; *) k=6 ;;
-	esac; echo "$k $p"
-done | sort | cut -d' ' -f2)
+# Schedule: the profiles of several guests first, then the single-guest
+# ones, each group longest first (sched_order, sched.sh).
+order=$(sched_order "${!plan[@]}")
 [ -n "$order" ] || { echo "run.sh: nothing to run" >&2; exit 2; }
 sched_boot() {
 	echo "run.sh: $1: booting (suites:${plan[$1]:- none})" >&2

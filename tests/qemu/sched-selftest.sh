@@ -48,6 +48,12 @@ schedule four-hosts pmem two-hosts
 if [ "$(tr '\n' ' ' < "$log")" = "four-hosts pmem two-hosts " ]; then ok one_slot_in_order
 else no one_slot_in_order "order: $(tr '\n' ' ' < "$log")"; fi
 
+# the order: several guests first, then longest first in each group;
+# a profile with no figure last in its group
+got=$(sched_order hmem nvdimm-1g two-hosts-rev pmem new four-hosts two-hosts mixed | tr '\n' ' ')
+if [ "$got" = "four-hosts two-hosts two-hosts-rev pmem nvdimm-1g mixed hmem new " ]; then ok order_longest_first
+else no order_longest_first "order: $got"; fi
+
 # suite timeouts grow with guests per core, never shrink
 check_pct() {
 	SLOTS=$1
