@@ -119,6 +119,73 @@ static void test_orphan_index_resolved_by_uuid(void **state)
 	assert_true(attached_to(x, 1, "pmem3"));
 }
 
+/* a0bfca0: the first DEVADD of an index takes member 1 in the table once
+ * it reads whole, after a later duplicate (the old master's devadd of
+ * index 1 again) was added while it did not -- but what was attached
+ * meanwhile stays: famfs.ko has the duplicate's device as member 1 (an
+ * attach asked famfs.ko about the index only) until the unmount, so this
+ * host would map member 1 files on pmem4 while every host that read k
+ * whole maps them on pmem3.  The attach compares the device famfs.ko has
+ * (DEV_GET's device number, its member superblock) with the table's:
+ * -ESTALE, said once (the index, both device uuids, the way out), and no
+ * file is placed on member 1 here (this log, with its duplicate, allows
+ * no create at all: the placement is asked itself). */
+static void test_stuck_duplicate_attached_stays(void **state)
+{
+	struct ax *x = *state;
+	struct famfs_fs *fs = &x->t->fs;
+	struct famfs_place pl = { .has_dev = true, .dev = 1 };
+	char msg[8192], u1[37], u2[37], why[FAMFS_REASON_LEN];
+	struct famfs_alloc a;
+	uint8_t *p, keep;
+	bool skipped;
+	uint64_t k;
+	int rc;
+
+	member_file(x, "pmem3", U1, 1);
+	member_file(x, "pmem4", U2, 1);
+	k = famfs_log_next(fs->log);
+	log_devadd(fs, 1, U1);
+	p = famfs_clog_slot(fs->log, k) + sizeof(struct famfs_clog_hdr) + 4;
+	keep = *p;
+	*p ^= 0xff;
+	famfs_logdevs_init(&fs->devs, fs->sb);
+	famfs_quiet = 1;
+	log_devadd(fs, 1, U2);
+	famfs_logdevs_init(&fs->devs, fs->sb);
+	/* this host: k does not read whole (an append under way) */
+	famfs_fs_attach_members(fs, NULL, 0);
+	famfs_quiet = 0;
+	assert_true(attached_to(x, 1, "pmem4"));
+	*p = keep;
+	assert_int_equal(famfs_fs_devs_update(fs), 0);
+	th_stderr_grab();
+	rc = famfs_fs_attach_members(fs, NULL, 0);
+	th_stderr_take(msg, sizeof(msg));
+	assert_memory_equal(fs->devs.dev[1].dev_uuid, U1, 16);
+	assert_int_equal(famfs_fs_members_missing(fs), 0);
+	/* famfs.ko keeps pmem4 until the unmount */
+	assert_true(attached_to(x, 1, "pmem4"));
+	assert_int_equal(rc, -ESTALE);
+	famfs_uuid_str(U1, u1);
+	famfs_uuid_str(U2, u2);
+	if (!strstr(msg, "member 1") || !strstr(msg, u1) || !strstr(msg, u2) ||
+	    !strstr(msg, "mount again"))
+		fail_msg("not said (member 1, %s, %s, mount again): %s", u1, u2,
+			 msg);
+	/* no new file goes on member 1 here (pmem4's memory): --device 1
+	 * refused, the policy does not choose it */
+	assert_int_equal(famfs_alloc_init(&a, fs->sb), 0);
+	assert_int_equal(famfs_alloc_sync(&a, &fs->devs), 0);
+	assert_int_equal(famfs_place_here(fs, &a, &pl, 0, &skipped, why),
+			 -ENODEV);
+	assert_non_null(strstr(why, "mount again"));
+	pl.has_dev = false;
+	assert_int_equal(famfs_place_here(fs, &a, &pl, 0, &skipped, why), 0);
+	assert_true(pl.absent >> 1 & 1);
+	famfs_alloc_free(&a);
+}
+
 /* famfs devices: a member superblock at an index the log does not use
  * (famfs devices label's) is listed as that index's member; two such that
  * carry the same device uuid (a copied device) are -ENOTUNIQ -- "two
@@ -413,6 +480,84 @@ static void test_follower_member_came_held_once(void **state)
 	famfs_fs_close(&ms);
 }
 
+/* The follower's round: a0bfca0's case as a follower meets it.  The old
+ * master logged member 1 twice (U1 at k, U2 after it) and a file on member
+ * 1; k did not read whole on this host when its mount attached members
+ * (pmem4, U2).  Once k reads whole the round replays from it: the table
+ * says member 1 is U1, famfs.ko has U2 -- said once (the index, both
+ * device uuids, mount again), and the file on member 1 is not created
+ * (it would be pmem4's memory); a later round does not say it again. */
+static void test_follower_wrong_member_refused(void **state)
+{
+	struct ax *x = *state;
+	struct famfs_log_simple_ext ext = { htole64(4 * MiB), htole64(2 * MiB) };
+	struct famfs_log_entry e;
+	struct famfs_follow f;
+	struct famfs_fmap m;
+	struct famfs_fs ms;
+	uint64_t played, k;
+	uint8_t *b;
+	char p[400], msg[8192], u1[37], u2[37];
+	int fd;
+
+	assert_int_equal(msync(th_sb_media(x->t), sizeof(*x->t->fs.sb), MS_SYNC), 0);
+	fd = open(x->t->img, O_RDONLY);
+	assert_true(fd >= 0);
+	snprintf(p, sizeof(p), "%s/.meta/.superblock", x->t->mpt);
+	copy_range(fd, p, 0, FAMFS_SB_REGION_LEN);
+	snprintf(p, sizeof(p), "%s/.meta/.log", x->t->mpt);
+	copy_range(fd, p, FAMFS_LOG_OFFSET, 2 * MiB);
+	close(fd);
+	assert_int_equal(famfs_fs_open_mount(x->t->mpt, true, &ms), 0);
+	member_file(x, "pmem3", U1, 1);
+	member_file(x, "pmem4", U2, 1);
+	k = famfs_log_next(ms.log);
+	log_devadd(&ms, 1, U1);
+	b = famfs_clog_slot(ms.log, k) + sizeof(struct famfs_clog_hdr) + 4;
+	*b ^= 0xff;
+	famfs_logdevs_init(&ms.devs, ms.sb);
+	famfs_quiet = 1;
+	log_devadd(&ms, 1, U2);
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_FILE, "onm1", 1000,
+					   0644, 0, 0, &ext, 1), 0);
+	e.fm.reserved[0] = 1;
+	assert_int_equal(famfs_log_append(&ms, &e), 0);
+	/* this host's mount: k does not read whole */
+	famfs_logdevs_init(&ms.devs, ms.sb);
+	famfs_fs_attach_members(&ms, NULL, 0);
+	famfs_quiet = 0;
+	assert_true(attached_to(x, 1, "pmem4"));
+	*b ^= 0xff;
+	assert_int_equal(famfs_map_flush(&ms.logm, b, 1), 0);
+	assert_int_equal(famfs_follow_init(&f, x->t->mpt, 100, &ops), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	th_stderr_take(msg, sizeof(msg));
+	famfs_uuid_str(U1, u1);
+	famfs_uuid_str(U2, u2);
+	assert_true(attached_to(x, 1, "pmem4"));
+	snprintf(p, sizeof(p), "%s/onm1", x->t->mpt);
+	if (!th_mock_lookup_fmap(p, &m))
+		fail_msg("onm1 mapped on member 1, which is pmem4 (%s) here, not the log's %s",
+			 u2, u1);
+	if (!strstr(msg, "member 1") || !strstr(msg, u1) || !strstr(msg, u2) ||
+	    !strstr(msg, "mount again"))
+		fail_msg("not said (member 1, %s, %s, mount again): %s", u1, u2,
+			 msg);
+	/* the next round that replays says it no more */
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_MKDIR, "d", 0, 0755,
+					   0, 0, NULL, 0), 0);
+	assert_int_equal(famfs_log_append(&ms, &e), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_follow_round(&f, &played), 0);
+	th_stderr_take(msg, sizeof(msg));
+	assert_int_equal(played, 1);
+	if (strstr(msg, u2))
+		fail_msg("said again: %s", msg);
+	famfs_follow_fini(&f);
+	famfs_fs_close(&ms);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,9 +568,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_copied_member_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_contradicting_index_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_partial_attach, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stuck_duplicate_attached_stays, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fsck_orphan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_follower_attaches_late_member, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_follower_member_came_held_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_follower_wrong_member_refused, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("attach", tests, NULL, NULL);

@@ -389,8 +389,27 @@ static void test_cache_places(void **state)
 	th_free(t);
 }
 
+/* a member superblock for index in file root/name (a plain file of the
+ * member's size stands for the device) */
+static void member_file(struct th *t, const char *root, const char *name,
+			const uint8_t du[16], uint32_t index, uint64_t size)
+{
+	struct famfs_member_sb m;
+	char p[600];
+	int fd;
+
+	famfs_member_init(&m, t->fs.sb->fs_uuid, du, index,
+			  le64toh(t->fs.sb->ctime), size);
+	snprintf(p, sizeof(p), "%s/%s", root, name);
+	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)size), 0);
+	assert_int_equal(pwrite(fd, &m, sizeof(m), 0), (ssize_t)sizeof(m));
+	close(fd);
+}
+
 /* Member 2 is in the log but not attached on this host (the mock has
- * member 1 only): automatic placement skips it -- the device with the
+ * member 1 only, the log's device): automatic placement skips it -- the device with the
  * most free space that is here, said once -- and so does striping; an
  * explicit --device 2 is refused before anything is taken or logged,
  * naming the device and its uuid. */
@@ -398,13 +417,20 @@ static void test_place_attached_only(void **state)
 {
 	struct th *t = with_members();
 	struct famfs_layout lay = { .nstrips = 2, .chunk = 2 * MiB };
+	char root[64] = "/tmp/famfs-ut-place-XXXXXX", p[600];
 	struct famfs_log_entry e;
 	char msg[4096], u[37];
 	uint64_t next;
 	int fd;
 
 	(void)state;
-	th_mock_devs[1].on = true;
+	assert_non_null(mkdtemp(root));
+	famfs_scan_root = root;
+	/* member 1 attached: a plain file with its member superblock, which
+	 * famfs_fs_member_here finds by the number the mock reports */
+	member_file(t, root, "pmem1", U1, 1, 32 * MiB);
+	snprintf(p, sizeof(p), "%s/pmem1", root);
+	assert_int_equal(famfs_mount_dev_add(t->fs.mpt, p, 1, 32 * MiB), 0);
 	/* free units: 0: 30, 1: 15, 2: 31 (not here) */
 	th_stderr_grab();
 	fd = famfs_file_create_layout(&t->fs, "a", 2 * MiB, 0644, 0, 0, NULL);
@@ -449,26 +475,10 @@ static void test_place_attached_only(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	th_mock_devs_reset();
+	snprintf(p, sizeof(p), "rm -rf '%s'", root);
+	assert_int_equal(system(p), 0);
+	famfs_scan_root = "/dev";
 	th_free(t);
-}
-
-/* a member superblock for index in file root/name (a plain file of the
- * member's size stands for the device) */
-static void member_file(struct th *t, const char *root, const char *name,
-			const uint8_t du[16], uint32_t index, uint64_t size)
-{
-	struct famfs_member_sb m;
-	char p[600];
-	int fd;
-
-	famfs_member_init(&m, t->fs.sb->fs_uuid, du, index,
-			  le64toh(t->fs.sb->ctime), size);
-	snprintf(p, sizeof(p), "%s/%s", root, name);
-	fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	assert_true(fd >= 0);
-	assert_int_equal(ftruncate(fd, (off_t)size), 0);
-	assert_int_equal(pwrite(fd, &m, sizeof(m), 0), (ssize_t)sizeof(m));
-	close(fd);
 }
 
 /* fsck: overlap per device; every member must be here with its

@@ -141,12 +141,14 @@ int th_mock_lookup_fmap(const char *path, struct famfs_fmap *map);
 uint64_t th_mock_off_of(struct th *t, const char *rel);
 
 /* th_dev.c: member devices of the mock (in th_mock_kernel): attached
- * index -> the plain file (dev, ino) and size; reset by th_mock_reset */
+ * index -> the plain file (dev, ino) and size, and the device number
+ * DEV_GET reports of it (famfs_node_number); reset by th_mock_reset */
 struct th_mock_dev {
 	bool on;
 	dev_t dev;
 	ino_t ino;
 	uint64_t size;
+	uint32_t major, minor, flags;
 };
 extern struct th_mock_dev th_mock_devs[FAMFS_MAX_DEVS];
 extern unsigned long th_mock_dev_adds, th_mock_v3_creates;

@@ -47,6 +47,10 @@ int th_mock_dev_add(int fd, const struct famfs_ioc_dev_add *a)
 		return -ENOSPC;
 	th_mock_devs[a->index] = (struct th_mock_dev){
 		.on = true, .dev = st.st_dev, .ino = st.st_ino, .size = a->size };
+	/* the device number DEV_GET reports, as famfs.ko would of a node */
+	assert_true(famfs_node_number(&st, &th_mock_devs[a->index].major,
+				      &th_mock_devs[a->index].minor,
+				      &th_mock_devs[a->index].flags));
 	th_mock_dev_adds++;
 	return 0;
 }
@@ -60,6 +64,9 @@ int th_mock_dev_get(int fd, struct famfs_ioc_dev_info *i)
 	if (i->index && !th_mock_devs[i->index].on)
 		return -ENXIO;
 	i->size = th_mock_devs[i->index].size;
+	i->major = th_mock_devs[i->index].major;
+	i->minor = th_mock_devs[i->index].minor;
+	i->flags = th_mock_devs[i->index].flags;
 	return 0;
 }
 

@@ -66,6 +66,24 @@ int famfs_map_load(struct famfs_map *m, const void *addr, size_t len)
 	return bounce_read(m, upto);
 }
 
+bool famfs_node_number(const struct stat *st, uint32_t *major,
+		       uint32_t *minor, uint32_t *flags)
+{
+	*flags = 0;
+	if (S_ISBLK(st->st_mode) || S_ISCHR(st->st_mode)) {
+		*major = major(st->st_rdev);
+		*minor = minor(st->st_rdev);
+		if (S_ISCHR(st->st_mode))
+			*flags = FAMFS_DEV_DEVDAX;
+		return true;
+	}
+	if (!S_ISREG(st->st_mode))
+		return false;
+	*major = (uint32_t)((uint64_t)st->st_ino >> 32);
+	*minor = (uint32_t)st->st_ino;
+	return true;
+}
+
 int famfs_dax_size(const char *path, dev_t rdev, uint64_t *size)
 {
 	char p[256], buf[64];

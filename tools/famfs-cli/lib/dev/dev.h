@@ -13,6 +13,8 @@
 
 #include "media/media.h"
 
+struct stat;
+
 /* ---- dev.c: device and meta-file mappings ------------------------------- */
 enum famfs_dev_kind { FAMFS_DEV_FILE, FAMFS_DEV_BLOCK, FAMFS_DEV_DAX };
 struct famfs_dev {
@@ -40,6 +42,13 @@ struct famfs_map {
 	const char *name;	/* for messages */
 };
 int famfs_dev_open(const char *path, bool rw, struct famfs_dev *d);
+/* The device number FAMFSIOC_DEV_GET reports of the device at a node (st:
+ * its stat): a block device (pmem) its major and minor; a character
+ * device (devdax) the same and FAMFS_DEV_DEVDAX in *flags; a plain file,
+ * which stands for a device in the unit tests' mock famfs.ko, its inode
+ * number (the high 32 bits as major, the low as minor).  false: none. */
+bool famfs_node_number(const struct stat *st, uint32_t *major,
+		       uint32_t *minor, uint32_t *flags);
 /* the size of /dev/daxX.Y (rdev: its device number), from sysfs */
 int famfs_dax_size(const char *path, dev_t rdev, uint64_t *size);
 void famfs_dev_close(struct famfs_dev *d);
@@ -343,6 +352,16 @@ int famfs_devtab_scan(const uint8_t fs_uuid[16], const char *const *hints,
 int famfs_devtab_find(const uint8_t fs_uuid[16], const char *const *hints,
 		      int nhints, const struct famfs_member_want *want,
 		      int nwant, struct famfs_devtab *t);
+/* The device FAMFSIOC_DEV_GET described (*i: a member of a mount): the
+ * node of this host with that device number (/sys/dev/{block,char}/M:m's
+ * DEVNAME under the scan root, else a candidate of the scan root; plain
+ * files: famfs_node_number) to path (len bytes), and the device uuid of
+ * its member superblock of file system fs_uuid.  0; -ENOENT no node here
+ * has that number; -EBADMSG its head is no member superblock of fs_uuid
+ * (or fails its checks); -errno of the read.  No message. */
+int famfs_member_of_info(const struct famfs_ioc_dev_info *i,
+			 const uint8_t fs_uuid[16], char *path, size_t len,
+			 uint8_t dev_uuid[16]);
 /* Every wanted member found with its device uuid: 0.  Else one message per
  * missing member, naming its index and device uuid (or the device found at
  * that index with another uuid), and -ENODEV. */

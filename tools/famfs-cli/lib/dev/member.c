@@ -335,6 +335,85 @@ static void scan_root(struct scan *s)
 	free(ents);
 }
 
+/* ---- which device famfs.ko has as a member ------------------------------ */
+
+/* path is a node of the device DEV_GET described */
+static bool is_node_of(const char *path, const struct famfs_ioc_dev_info *i)
+{
+	uint32_t ma, mi, fl;
+	struct stat st;
+
+	return !stat(path, &st) && famfs_node_number(&st, &ma, &mi, &fl) &&
+	       ma == i->major && mi == i->minor &&
+	       fl == (i->flags & FAMFS_DEV_DEVDAX);
+}
+
+/* its node named by sysfs: /sys/dev/{block,char}/M:m/uevent's DEVNAME */
+static bool sysfs_node(const struct famfs_ioc_dev_info *i, char *path,
+		       size_t len)
+{
+	char p[128], line[512];
+	bool found = false;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/sys/dev/%s/%u:%u/uevent",
+		 i->flags & FAMFS_DEV_DEVDAX ? "char" : "block", i->major,
+		 i->minor);
+	f = fopen(p, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "DEVNAME=", 8))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		found = snprintf(path, len, "%s/%s", famfs_scan_root,
+				 line + 8) < (int)len && is_node_of(path, i);
+	}
+	fclose(f);
+	return found;
+}
+
+/* its node among the scan root's candidates (plain files: unit tests) */
+static bool scan_node(const struct famfs_ioc_dev_info *i, char *path,
+		      size_t len)
+{
+	struct dirent **ents;
+	bool found = false;
+	int n = scandir(famfs_scan_root, &ents, NULL, alphasort);
+
+	for (int k = 0; k < n; k++) {
+		if (!found && candidate_name(ents[k]->d_name) &&
+		    snprintf(path, len, "%s/%s", famfs_scan_root,
+			     ents[k]->d_name) < (int)len)
+			found = is_node_of(path, i);
+		free(ents[k]);
+	}
+	if (n >= 0)
+		free(ents);
+	return found;
+}
+
+int famfs_member_of_info(const struct famfs_ioc_dev_info *i,
+			 const uint8_t fs_uuid[16], char *path, size_t len,
+			 uint8_t dev_uuid[16])
+{
+	char why[FAMFS_REASON_LEN];
+	struct famfs_member_sb m;
+	uint64_t size;
+	int rc;
+
+	if (!sysfs_node(i, path, len) && !scan_node(i, path, len))
+		return -ENOENT;
+	rc = famfs_dev_read_head(path, &m, sizeof(m), &size);
+	if (rc)
+		return rc;
+	if (!famfs_member_is_member(&m) ||
+	    famfs_member_check(&m, fs_uuid, size, why))
+		return -EBADMSG;
+	memcpy(dev_uuid, m.dev_uuid, 16);
+	return 0;
+}
+
 int famfs_devtab_scan(const uint8_t fs_uuid[16], const char *const *hints,
 		      int nhints, struct famfs_devtab *t)
 {

@@ -4,7 +4,8 @@
  * checked and kept as a private copy (read again, written through a
  * writable view), its log mapped as one view of segments (.meta/.logK on
  * a mount, EXTEND entries' ranges on a device) with the cache maintenance
- * of each segment, the log lock.  It maps and checks; it does not judge
+ * of each segment, the log lock; whether famfs.ko has the log's device as
+ * each member (memberhere.c).  It maps and checks; it does not judge
  * the master role (role/: famfs_fs_open_dev, famfs_fs_open_mount), read
  * an entry (log/) or keep a create cache: the cache's owner registers how
  * the opening frees it (cache_flush, cache_drop).  It calls dev/, media/
@@ -155,6 +156,12 @@ struct famfs_fs {
 	unsigned here_ndevs;
 	uint32_t here_absent;
 	bool here_said;
+	/* memberhere.c: what famfs_fs_member_here found of member i for the
+	 * device uuid the table had then (rc 0: not known) */
+	struct {
+		uint8_t uuid[16];
+		int rc;
+	} member_seen[FAMFS_MAX_DEVS];
 };
 /* INCOMPAT_COMPACT_LOG: log indexes are 256-byte slots, an entry takes
  * 1..4 of them (famfs_format.h) */
@@ -164,6 +171,17 @@ static inline bool famfs_fs_compact(const struct famfs_fs *fs)
 }
 /* INCOMPAT_MULTIDEV: member devices (famfs_format.h) */
 bool famfs_fs_multidev(const struct famfs_fs *fs);
+/* memberhere.c: is member index of the log (fs->devs as it is) the
+ * device famfs.ko has at that index on the mount fs->mpt -- the device
+ * with its device uuid (FAMFSIOC_DEV_GET's device number, the member
+ * superblock of this host's node of it)?  1 yes (index 0 always); 0
+ * nothing attached there (or not a mount, or no such member); -ESTALE
+ * another device, or one this host cannot tell is it: said once per
+ * process (the index, both device uuids, unmount and mount again) -- no
+ * file on it may be created or mapped here; another -errno: DEV_GET
+ * failed (-ENOTTY: a famfs.ko without it), not known.  Remembered by the
+ * opening for the table's device uuid of the index. */
+int famfs_fs_member_here(struct famfs_fs *fs, unsigned index);
 
 /* Superblock and log header must pass the checks, else -EBADMSG (message
  * printed).  want_rw: open the log writable if this host may write it.

@@ -5,7 +5,8 @@
  * host by its member superblock (device uuid, never its name) and handed
  * over with FAMFSIOC_DEV_ADD (kernel.c) -- by famfs mount before the
  * replay, by logplay when it meets a DEVADD, by the master's append that
- * commits one (R4).
+ * commits one (R4).  A member famfs.ko has is compared with the log's
+ * (famfs_fs_member_here): famfs.ko keeps a member until the unmount.
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -84,11 +85,13 @@ int famfs_fs_devtab(struct famfs_fs *fs, const char *const *hints, int nhints,
 }
 
 /* The log's members into all[] (index, device uuid), those famfs.ko does
- * not have yet into want[]: their counts, or -errno (printed) */
+ * not have yet into want[]: their counts; 0, -ESTALE if famfs.ko has
+ * another device than the log's at an index (famfs_fs_member_here: said,
+ * no file is created on it), or -errno (printed) */
 static int log_members(struct famfs_fs *fs, struct famfs_member_want *all,
 		       int *nall, struct famfs_member_want *want, int *nwant)
 {
-	int rc;
+	int rc, wrong = 0;
 
 	*nwant = 0;
 	*nall = log_members_all(fs, all);
@@ -97,8 +100,10 @@ static int log_members(struct famfs_fs *fs, struct famfs_member_want *all,
 	for (int k = 0; k < *nall; k++) {
 		unsigned i = all[k].index;
 
-		rc = famfs_mount_dev_attached(fs->mpt, i);
-		if (rc < 0) {
+		rc = famfs_fs_member_here(fs, i);
+		if (rc == -ESTALE) {
+			wrong = rc;
+		} else if (rc < 0) {
 			famfs_err("%s: cannot ask famfs.ko about member %u: %s",
 				  fs->mpt, i, strerror(-rc));
 			return rc;
@@ -106,7 +111,7 @@ static int log_members(struct famfs_fs *fs, struct famfs_member_want *all,
 		if (!rc)
 			want[(*nwant)++] = all[k];
 	}
-	return 0;
+	return wrong;
 }
 
 int famfs_fs_members_missing(struct famfs_fs *fs)
@@ -115,7 +120,7 @@ int famfs_fs_members_missing(struct famfs_fs *fs)
 	int nall, n, rc;
 
 	rc = log_members(fs, all, &nall, want, &n);
-	return rc ? rc : n;
+	return rc && rc != -ESTALE ? rc : n;
 }
 
 int famfs_fs_attach_members(struct famfs_fs *fs, const char *const *hints,
@@ -123,11 +128,13 @@ int famfs_fs_attach_members(struct famfs_fs *fs, const char *const *hints,
 {
 	struct famfs_member_want all[FAMFS_MAX_DEVS], want[FAMFS_MAX_DEVS];
 	struct famfs_devtab *t;
-	int nall, n, rc, missing;
+	int nall, n, rc, missing, wrong;
 
-	rc = log_members(fs, all, &nall, want, &n);
+	wrong = rc = log_members(fs, all, &nall, want, &n);
+	if (rc == -ESTALE)
+		rc = 0;		/* the others are attached all the same */
 	if (rc || !n)
-		return rc;
+		return rc ? rc : wrong;
 	t = malloc(sizeof(*t));
 	if (!t)
 		return -ENOMEM;
@@ -166,5 +173,5 @@ int famfs_fs_attach_members(struct famfs_fs *fs, const char *const *hints,
 			       f->path);
 	}
 	free(t);
-	return rc ? rc : missing;
+	return rc ? rc : missing ? missing : wrong;
 }

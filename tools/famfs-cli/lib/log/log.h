@@ -168,14 +168,19 @@ int famfs_fs_devtab(struct famfs_fs *fs, const char *const *hints, int nhints,
  * the mount at fs->mpt does not have yet: found by device uuid among the
  * hints and the scan root (famfs_devtab_find with the log's members), its
  * member superblock at least the size its DEVADD says; fs->devs.dev[i].path
- * filled.  Those found are attached even when another is missing.  0;
+ * filled.  Those found are attached even when another is missing.  Each
+ * member famfs.ko has is compared with the log's (famfs_fs_member_here):
+ * another device there is said once and no file is created on it.  0;
  * -ENODEV when one is not on this host (one message per missing member,
- * naming its index and device uuid); -errno (printed). */
+ * naming its index and device uuid); -ESTALE when famfs.ko has another
+ * device than the log's as a member (and nothing is missing); -errno
+ * (printed). */
 int famfs_fs_attach_members(struct famfs_fs *fs, const char *const *hints,
 			    int nhints);
 /* How many members the log added (fs->devs, brought up to date) that the
  * mount does not have attached: 0.., or -errno (printed; -ENOTTY: a
- * module without DEV_GET) */
+ * module without DEV_GET).  One famfs.ko has as another device than the
+ * log's is not missing: said once (famfs_fs_member_here). */
 int famfs_fs_members_missing(struct famfs_fs *fs);
 
 /* ---- cache.c: the create cache ------------------------------------------ */

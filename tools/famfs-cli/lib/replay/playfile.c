@@ -173,6 +173,24 @@ static int map_new_file(struct lp_ctx *c, int fd, const char *p,
 	return rc;
 }
 
+/* a member m uses that famfs.ko has as another device than the log's
+ * (famfs_fs_member_here: said once): its index, else 0 */
+static unsigned wrong_member(struct lp_ctx *c, const struct famfs_fmap *m)
+{
+	uint32_t asked = 1;
+
+	for (unsigned i = 0; i < FAMFS_IOC_MAX_EXTENTS_V2; i++) {
+		unsigned d = m->dev[i];
+
+		if (d >= FAMFS_MAX_DEVS || (asked >> d & 1))
+			continue;
+		asked |= 1U << d;
+		if (famfs_fs_member_here(c->fs, d) == -ESTALE)
+			return d;
+	}
+	return 0;
+}
+
 /*
  * The file of a FILE entry.  A file already there is left alone: counted
  * if it has the logged map, else a conflict -- also when it has no map at
@@ -189,6 +207,7 @@ static int play_file(struct lp_ctx *c, const char *p, const char *rel,
 	const char *ioc, *why;
 	bool psgid, own, mod;
 	struct stat st;
+	unsigned wrong;
 	int fd, rc, t;
 
 	famfs_fmap_from_entry(e, &want);
@@ -213,6 +232,14 @@ again:
 		CONFLICT(c, "%s: log entry %llu is a file, but a %s is there",
 			 p, (unsigned long long)idx,
 			 t == DT_DIR ? "directory" : "non-file");
+		return 0;
+	}
+	/* its memory would be another device's than every other host's */
+	wrong = wrong_member(c, &want);
+	if (wrong) {
+		c->r->errors++;
+		famfs_err("%s: log entry %llu is on member %u, which famfs.ko has as another device here (said above): not created",
+			  p, (unsigned long long)idx, wrong);
 		return 0;
 	}
 	if (c->dry) {

@@ -259,6 +259,15 @@ static unsigned by_free(const struct famfs_alloc *a, uint32_t absent,
 	return n;
 }
 
+/* member i is not attached to this mount, or famfs.ko has another device
+ * than the log's there (said once): no new file goes there */
+static bool absent_here(struct famfs_fs *fs, unsigned i)
+{
+	int rc = famfs_fs_member_here(fs, i);
+
+	return rc == 0 || rc == -ESTALE;
+}
+
 int famfs_place_here(struct famfs_fs *fs, const struct famfs_alloc *a,
 		     struct famfs_place *pl, uint32_t nstrips, bool *skipped,
 		     char *reason)
@@ -271,13 +280,12 @@ int famfs_place_here(struct famfs_fs *fs, const struct famfs_alloc *a,
 		fs->here_ndevs = a->ndevs;
 		fs->here_absent = 0;
 		for (unsigned i = 1; fs->mpt[0] && i < a->ndevs; i++)
-			if (famfs_mount_dev_attached(fs->mpt, i) == 0)
+			if (absent_here(fs, i))
 				fs->here_absent |= 1U << i;
 	}
 	/* a device named: asked again (attached since by a logplay?) */
 	if (pl->has_dev && pl->dev < a->ndevs &&
-	    (fs->here_absent >> pl->dev & 1) &&
-	    famfs_mount_dev_attached(fs->mpt, pl->dev) != 0)
+	    (fs->here_absent >> pl->dev & 1) && !absent_here(fs, pl->dev))
 		fs->here_absent &= ~(1U << pl->dev);
 	pl->absent = fs->here_absent;
 	if (pl->has_dev && pl->dev < a->ndevs && (pl->absent >> pl->dev & 1)) {
@@ -285,9 +293,14 @@ int famfs_place_here(struct famfs_fs *fs, const struct famfs_alloc *a,
 
 		if (d)
 			famfs_uuid_str(d->dev_uuid, u);
-		snprintf(reason, FAMFS_REASON_LEN,
-			 "device %u (dev-uuid %s) of the file system is not attached on this host (see famfs mount -d)",
-			 pl->dev, u);
+		if (famfs_fs_member_here(fs, pl->dev) == -ESTALE)
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "device %u: famfs.ko has another device there than dev-uuid %s (unmount and mount again)",
+				 pl->dev, u);
+		else
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "device %u (dev-uuid %s) of the file system is not attached on this host (see famfs mount -d)",
+				 pl->dev, u);
 		return -ENODEV;
 	}
 	if (pl->has_dev || !pl->absent)

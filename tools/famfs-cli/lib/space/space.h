@@ -205,7 +205,8 @@ struct famfs_place {
 int famfs_place_check(const struct famfs_alloc *a,
 		      const struct famfs_place *pl, char *reason);
 /* Which devices of a (the log's) are not attached to the mount at fs->mpt
- * (FAMFSIOC_DEV_GET; none known without it) into pl->absent.  pl's device
+ * (FAMFSIOC_DEV_GET; none known without it), or are another device there
+ * than the log's (famfs_fs_member_here), into pl->absent.  pl's device
  * among them: -ENODEV, reason naming its index and device uuid.  Else 0,
  * and *skipped: the policy below would have chosen one of them for a file
  * of nstrips strips (0: a simple file). */
