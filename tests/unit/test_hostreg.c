@@ -560,6 +560,108 @@ static void test_arm_takeover_fenced(void **s)
 	th_free(t);
 }
 
+/* review r41b, rev41b's arm_after_clone_mount: two hosts with one host uuid
+ * (a cloned image) and another host name each.  Slots are keyed by (host
+ * uuid, host name): the clone that mounts second claims a slot of its own,
+ * through its whole mount (register fresh, register, update), and leaves
+ * the first one's alone -- both count, so a DELETE the first has not
+ * replayed past stays unreclaimed; the table arms (nothing is taken over) */
+static unsigned clone_blocked[FAMFS_HOST_SLOTS + 1];
+static void clone_block(void *arg, size_t di, unsigned slot,
+			enum famfs_host_block why)
+{
+	(void)arg;
+	(void)di;
+	(void)why;
+	if (slot <= FAMFS_HOST_SLOTS)
+		clone_blocked[slot]++;
+}
+
+static void test_clones_both_counted(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host h, g;
+	struct famfs_reclaim_pass p = { .blocked = clone_block };
+	unsigned slot, slot2;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	/* the original host "orig-host" (this uuid, its own boot) holds the
+	 * slot; it replayed nothing yet */
+	g = h;
+	memset(g.boot_id, 0x42, 16);
+	snprintf(g.hostname, sizeof(g.hostname), "orig-host");
+	g.replayed = 0;
+	plant(&tab, slot, &g);
+	/* this host, a clone of it, mounts: cmd_mount's first check-in
+	 * (fresh), its replay, then famfs_hosts_mount_checkin */
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, true), 0);
+	assert_int_not_equal(slot2, slot);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, false), 0);
+	assert_int_not_equal(slot2, slot);
+	assert_int_equal(famfs_host_update(&t->fs, &tab, slot2, 1, NULL, NULL),
+			 0);
+	/* "orig-host" left as it was */
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	assert_memory_equal(h.boot_id, g.boot_id, 16);
+	assert_string_equal(h.hostname, "orig-host");
+	/* nothing taken over: armed */
+	assert_int_equal(famfs_hosts_arm(&t->fs), 0);
+	/* a DELETE "orig-host" has not replayed past is not reclaimed, and
+	 * its slot is named */
+	th_create_ok(&t->fs, "a", 4 * MiB);
+	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+	memset(clone_blocked, 0, sizeof(clone_blocked));
+	assert_int_equal(famfs_reclaim_pass(&t->fs, &p), 0);
+	assert_int_equal(p.reclaimed, 0);
+	assert_true(clone_blocked[slot] > 0);
+	assert_int_equal(clone_blocked[slot2], 0);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
+/* a host renamed across a reboot is, by the key, another host: it claims
+ * a slot of its own and says that its old name's slot holds reclaim until
+ * famfs hosts evict; renamed within a boot (the same boot id), it keeps
+ * its slot, the name updated */
+static void test_renamed_host(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host h, g;
+	char msg[4096];
+	unsigned slot, slot2;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	/* the same boot, registered under its name before a rename */
+	g = h;
+	snprintf(g.hostname, sizeof(g.hostname), "old-name");
+	plant(&tab, slot, &g);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, false), 0);
+	assert_int_equal(slot2, slot);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	assert_string_not_equal(h.hostname, "old-name");
+	/* another boot under the old name: a slot of its own, said */
+	memset(g.boot_id, 0x42, 16);
+	plant(&tab, slot, &g);
+	th_stderr_grab();
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, false), 0);
+	th_stderr_take(msg, sizeof(msg));
+	assert_int_not_equal(slot2, slot);
+	assert_non_null(strstr(msg, "old-name"));
+	assert_non_null(strstr(msg, "famfs hosts evict --slot"));
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	assert_string_equal(h.hostname, "old-name");
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -577,6 +679,8 @@ int main(void)
 		cmocka_unit_test(test_find_uuid_unread),
 		cmocka_unit_test(test_arm_sees_takeover),
 		cmocka_unit_test(test_arm_takeover_fenced),
+		cmocka_unit_test(test_clones_both_counted),
+		cmocka_unit_test(test_renamed_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
