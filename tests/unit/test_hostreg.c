@@ -306,17 +306,18 @@ static void test_read_used(void **s)
 }
 
 /* a free slot is one whose every byte is zero: any one byte set is not
- * (famfs_all_zero's 256-byte blocks and 1 KiB tests: a slot, a group of
- * slots; at an aligned and an unaligned start, with a tail after them) */
-static void zero_cases(void)
+ * (famfs_all_zero's memcmp and word tests: a slot, a group of slots; at
+ * an aligned and an unaligned start, with a tail after them) */
+static void test_slot_zero(void **s)
 {
 	static uint8_t buf[5 * FAMFS_HOST_SLOT_SIZE + 16]
 		__attribute__((aligned(16)));
-	static const size_t len[] = { FAMFS_HOST_SLOT_SIZE,
+	static const size_t len[] = { 7, 63, 64, 1024, FAMFS_HOST_SLOT_SIZE,
 				      2 * FAMFS_HOST_SLOT_SIZE,
 				      FAMFS_HOST_SLOT_SIZE + 63,
 				      5 * FAMFS_HOST_SLOT_SIZE + 8 };
 
+	(void)s;
 	for (unsigned at = 0; at < 2; at++) {
 		for (unsigned l = 0; l < sizeof(len) / sizeof(len[0]); l++) {
 			uint8_t *slot = buf + at;
@@ -335,17 +336,6 @@ static void zero_cases(void)
 			slot[len[l]] = 0;
 		}
 	}
-}
-
-static void test_slot_zero(void **s)
-{
-	(void)s;
-	/* SSE2 (a CPU without AVX2: a guest under emulation may have none),
-	 * then what the CPU has */
-	famfs_all_zero_avx2 = 0;
-	zero_cases();
-	famfs_all_zero_avx2 = -1;
-	zero_cases();
 }
 
 /* the counters' end on a file system (review r39 B): a slot whose seq, or

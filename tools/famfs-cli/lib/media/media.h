@@ -18,10 +18,9 @@
 #include <linux/famfs_hosts.h>
 
 /* ---- crc32.c, sb.c, entry.c: CRC, superblock, log header, entry --------- */
-/* every byte of [p, p + n) zero?  256 bytes a test where it can (AVX2,
- * or SSE2 at a 16-byte aligned p), then 64, then a word at a time */
+/* every byte of [p, p + n) zero?  (plain C: below 64 bytes a word at a
+ * time, else memcmp against a zero block) */
 bool famfs_all_zero(const void *p, size_t n);
-extern int famfs_all_zero_avx2;	/* -1: ask the CPU; tests set 0 (SSE2) */
 uint32_t famfs_crc32(const void *buf, size_t len);
 /* zlib's crc32(crc, buf, len): the CRC of what crc covered, then buf */
 uint32_t famfs_crc32_update(uint32_t crc, const void *buf, size_t len);
