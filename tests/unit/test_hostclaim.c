@@ -349,7 +349,7 @@ static void test_settle_env(void **s)
 /* ---- 5b: a first registration reads the table once ------------------ */
 /* every slot is looked at (this host's slot may be past a slot an eviction
  * zeroed), but through one refresh of the table and in place: not slot by
- * slot, each refreshed, copied and decoded (8,160 of them, 2 MiB) */
+ * slot, each refreshed, copied and decoded (all 256 of them, 64 KiB) */
 static unsigned slot_looks;
 static void count_hook(struct famfs_map *m, void *addr, size_t len)
 {
