@@ -577,6 +577,50 @@ static void test_renamed_host(void **s)
 	th_free(t);
 }
 
+/* a fence names no host name: while slots hold its uuid under two names
+ * (clones), a later generation in one of them does not make it moot -- a
+ * full evicted list then refuses an eviction; once one name is left, it
+ * is moot again (that host rebooted) */
+static void test_moot_two_names(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_hosts_ev ev = { 0 };
+	struct famfs_host h, g;
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	/* a full list: the first fence of uuid 0x5a, generation 1 */
+	for (unsigned i = 0; i < FAMFS_HOSTS_MAX_EVICT; i++) {
+		memset(ev.e[i].host_uuid, i ? (int)i : 0x5a, 16);
+		memset(ev.e[i].boot_id, 0x11, 16);
+		ev.e[i].generation = 1;
+	}
+	ev.n = FAMFS_HOSTS_MAX_EVICT;
+	assert_int_equal(famfs_hosttab_write_hdr(&tab, &ev), 0);
+	/* uuid 0x5a registered again, generation 2, under two names */
+	g = h;
+	memset(g.host_uuid, 0x5a, 16);
+	memset(g.boot_id, 0x22, 16);
+	g.generation = 2;
+	snprintf(g.hostname, sizeof(g.hostname), "clone-a");
+	plant(&tab, (slot + 1) % FAMFS_HOST_SLOTS, &g);
+	snprintf(g.hostname, sizeof(g.hostname), "clone-b");
+	plant(&tab, (slot + 2) % FAMFS_HOST_SLOTS, &g);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), -ENOSPC);
+	famfs_quiet = 0;
+	/* one name left: that host rebooted, its fence moot */
+	assert_int_equal(famfs_hosttab_zero_slot(&tab, (slot + 2) %
+						 FAMFS_HOST_SLOTS), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -594,6 +638,7 @@ int main(void)
 		cmocka_unit_test(test_find_key_unread),
 		cmocka_unit_test(test_clones_both_counted),
 		cmocka_unit_test(test_renamed_host),
+		cmocka_unit_test(test_moot_two_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
