@@ -349,7 +349,7 @@ static void test_settle_env(void **s)
 /* ---- 5b: a first registration reads the table once ------------------ */
 /* every slot is looked at (this host's slot may be past a slot an eviction
  * zeroed), but through one refresh of the table and in place: not slot by
- * slot, each refreshed, copied and decoded (8,160 of them, 2 MiB) */
+ * slot, each refreshed, copied and decoded (all 256 of them, 64 KiB) */
 static unsigned slot_looks;
 static void count_hook(struct famfs_map *m, void *addr, size_t len)
 {
@@ -378,6 +378,43 @@ static void test_first_register_looks(void **s)
 	 * the read-back */
 	assert_true(slot_looks <= 8);
 	assert_int_equal(slot_of(&tab, me, &h), (int)slot);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
+/* ---- 5c: what a scan of the slots reads ------------------------------ */
+/* slots for at least 64 hosts, and no more than 256 of them: a first
+ * registration and the reclaim pass's read of the slots refresh at most
+ * 64 KiB of them (every famfs rm reads them), not the 2 MiB allocation */
+static size_t most_refreshed;
+static void size_hook(struct famfs_map *m, void *addr, size_t len)
+{
+	(void)m;
+	(void)addr;
+	if (len > most_refreshed)
+		most_refreshed = len;
+}
+
+static void test_scan_bytes(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_hosttab_used u;
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	most_refreshed = 0;
+	famfs_refresh_hook = size_hook;
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, false), 0);
+	assert_int_equal(famfs_hosttab_read_used(&tab, &u, &ev, why), 0);
+	famfs_refresh_hook = NULL;
+	assert_int_equal(u.n, 1);
+	famfs_hosttab_used_free(&u);
+	assert_true(most_refreshed <= 64 * 1024);
+	assert_true(FAMFS_HOST_SLOTS >= 64 && FAMFS_HOST_SLOTS <= 256);
 	famfs_hosttab_close(&tab);
 	th_free(t);
 }
@@ -440,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_settle_env),
 		cmocka_unit_test(test_pass_beyond_next),
 		cmocka_unit_test(test_first_register_looks),
+		cmocka_unit_test(test_scan_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -364,17 +364,18 @@ static void test_many_hosts(void **s)
 	(void)s;
 	assert_non_null(sl);
 	mk(&sl[0], K_MASTER_LIVE, 0, &ev);
-	for (unsigned i = 1; i <= 100; i++)
-		mk(&sl[i * 37], (enum kind)(i % 3 ? K_LIVE : K_REG_AFTER_DONE), i, &ev);
+	/* 80 hosts (the table has 256 slots), the evicted after them */
+	for (unsigned i = 1; i <= 80; i++)
+		mk(&sl[i * 2], (enum kind)(i % 3 ? K_LIVE : K_REG_AFTER_DONE), i, &ev);
 	assert_int_equal(famfs_hostdec_decide(sl, NULL, FAMFS_HOST_SLOTS, &ev, master,
 					      &d, 1, UINT64_MAX, &ok, NULL, NULL), 1);
-	mk(&sl[77 * 37], K_BEHIND, 77, &ev);
+	mk(&sl[77 * 2], K_BEHIND, 77, &ev);
 	assert_int_equal(famfs_hostdec_decide(sl, NULL, FAMFS_HOST_SLOTS, &ev, master,
 					      &d, 1, UINT64_MAX, &ok, note, &r), 0);
 	assert_int_equal(r.n, 1);
-	assert_int_equal(r.slot[0], 77 * 37);
+	assert_int_equal(r.slot[0], 77 * 2);
 	/* the last slot of the table counts too */
-	mk(&sl[77 * 37], K_LIVE, 77, &ev);
+	mk(&sl[77 * 2], K_LIVE, 77, &ev);
 	mk(&sl[FAMFS_HOST_SLOTS - 1], K_HOLDING, 200, &ev);
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(famfs_hostdec_decide(sl, NULL, FAMFS_HOST_SLOTS, &ev, master,
@@ -382,7 +383,7 @@ static void test_many_hosts(void **s)
 	assert_int_equal(r.slot[0], FAMFS_HOST_SLOTS - 1);
 	/* FAMFS_HOSTS_MAX_EVICT evicted hosts (the list full), all behind: none blocks */
 	for (unsigned i = 0; i < FAMFS_HOSTS_MAX_EVICT; i++)
-		mk(&sl[1000 + i], K_EVICTED, 300 + i, &ev);
+		mk(&sl[161 + i], K_EVICTED, 300 + i, &ev);
 	mk(&sl[FAMFS_HOST_SLOTS - 1], K_ZERO, 0, &ev);
 	assert_int_equal(ev.n, FAMFS_HOSTS_MAX_EVICT);
 	assert_int_equal(famfs_hostdec_decide(sl, NULL, FAMFS_HOST_SLOTS, &ev, master,
@@ -398,7 +399,7 @@ static void test_decide_at(void **s)
 {
 	static const enum kind k[] = { K_BEHIND, K_LIVE, K_TORN, K_HOLDING,
 				       K_EVICTED, K_REG_AFTER_DONE };
-	static const unsigned at[] = { 3, 40, 999, 5000, 6001,
+	static const unsigned at[] = { 3, 40, 99, 150, 201,
 				       FAMFS_HOST_SLOTS - 1 };
 	struct famfs_hosts_ev ev = { 0 };
 	struct famfs_host *sl = calloc(FAMFS_HOST_SLOTS, sizeof(*sl));
@@ -410,7 +411,7 @@ static void test_decide_at(void **s)
 
 	(void)s;
 	assert_non_null(sl);
-	mk(&sl[1234], K_MASTER_LIVE, 0, &ev);
+	mk(&sl[123], K_MASTER_LIVE, 0, &ev);
 	for (unsigned i = 0; i < sizeof(k) / sizeof(k[0]); i++)
 		mk(&sl[at[i]], k[i], i + 1, &ev);
 	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
@@ -434,9 +435,9 @@ static void test_decide_at(void **s)
 	/* no master: told as slot FAMFS_HOST_SLOTS either way */
 	memset(&rf, 0, sizeof(rf));
 	memset(&ra, 0, sizeof(ra));
-	sl[1234].state = FAMFS_HOST_FREE;
+	sl[123].state = FAMFS_HOST_FREE;
 	for (unsigned i = 0; i < n; i++)
-		if (idx[i] == 1234)
+		if (idx[i] == 123)
 			used[i].state = FAMFS_HOST_FREE;
 	assert_int_equal(famfs_hostdec_decide(sl, NULL, FAMFS_HOST_SLOTS, &ev, master,
 					      d, 3, UINT64_MAX, ok_full, note,

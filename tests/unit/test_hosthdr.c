@@ -79,11 +79,14 @@ static void test_layout(void **s)
 	uint8_t tab[64];
 
 	(void)s;
-	assert_int_equal(FAMFS_HOST_SLOTS, (2 * MiB - 8192) / 256);
-	assert_int_equal(FAMFS_HOST_SLOTS, 8160);
+	/* 256 slots (64 KiB) in the 2 MiB allocation, the rest unused */
+	assert_int_equal(FAMFS_HOSTS_LEN, 2 * MiB);
+	assert_int_equal(FAMFS_HOST_SLOTS, 256);
+	assert_ptr_equal(famfs_host_slot_at(tab, FAMFS_HOST_SLOTS),
+			 tab + 8192 + 256 * 256);
 	assert_ptr_equal(famfs_host_slot_at(tab, 0), tab + 8192);
-	assert_int_equal(FAMFS_HOSTS_MAGIC, 0x32534f48534d4146ULL); /* FAMSHOS2 */
-	assert_int_equal(FAMFS_HOST_MAGIC, 0x32524f48534d4146ULL);  /* FAMSHOR2 */
+	assert_int_equal(FAMFS_HOSTS_MAGIC, 0x33534f48534d4146ULL); /* FAMSHOS3 */
+	assert_int_equal(FAMFS_HOST_MAGIC, 0x33524f48534d4146ULL);  /* FAMSHOR3 */
 }
 
 /* a master write of the header cut short: the other copy is the header

@@ -242,13 +242,13 @@ static void test_registered_after(void **s)
 	d = famfs_log_next(t->fs.log) - 1;
 	/* a host registered after it, not replayed anything yet: its
 	 * replay may yet stop below a's DELETE (a lost segment) and make a */
-	thc_other_host(t, 300, d + 1, 0, FAMFS_HOLDS_NONE);
+	thc_other_host(t, 200, d + 1, 0, FAMFS_HOLDS_NONE);
 	th_mock_held_hook = NULL;		/* and lets go */
 	assert_int_equal(famfs_remove(&t->fs, "b", false), 0);
 	assert_int_equal(th_df(t).pending_reclaim, 6 * MiB);
 	assert_int_equal(th_df(t).reclaimed, 0);
 	/* its replay read past a's DELETE, not b's: a is free, b blocked */
-	thc_other_host(t, 300, d + 1, d + 1, FAMFS_HOLDS_NONE);
+	thc_other_host(t, 200, d + 1, d + 1, FAMFS_HOLDS_NONE);
 	{
 		struct famfs_reclaim_pass p = { 0 };
 

@@ -653,16 +653,17 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
  *    maps it writable as .meta/.hosts (MAP_CREATE file type FAMFS_LOG, a
  *    metadata file: famfs.ko has no type of its own for it).  A reader
  *    refuses the entry unless len and nslots are its own FAMFS_HOSTS_LEN
- *    and FAMFS_HOST_SLOTS (hostent.c): a build of the one-header layout
- *    (8176 slots) refuses this one's, keeps its memory used (R3) and finds
- *    no table -- its master would make a second one at its first rm, so
- *    such builds must not share a file system with this one (the layout
- *    changed before any release; the magics changed with it).
+ *    and FAMFS_HOST_SLOTS (hostent.c): a build of an earlier layout (8176
+ *    or 8160 slots) refuses this one's, keeps its memory used (R3) and
+ *    finds no table -- its master would make a second one at its first
+ *    rm, so such builds must not share a file system with this one (the
+ *    layout changed before any release; the magics changed with it).
  *
  * Reclaim across hosts.  The host table is a header in two copies (struct
  * famfs_hosts_hdr at bytes 0 and 4096, written by the master only: flags
- * and the evicted list) and, from byte 8192, FAMFS_HOST_SLOTS slots of two
- * copies each (struct famfs_host_rec).  Header and slot alike: a writer
+ * and the evicted list) and, from byte 8192, FAMFS_HOST_SLOTS (256) slots
+ * of two copies each (struct famfs_host_rec), keyed by (host uuid, host
+ * name); the 2 MiB's rest is unused.  Header and slot alike: a writer
  * rewrites the older copy (or one that does not verify) with seq + 1, so a
  * torn write leaves the newer whole; the newest copy whose magic and CRC --
  * seeded with the fs uuid -- verify is the header or the slot (two of one
@@ -675,10 +676,10 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
  * included: what famfs.ko reports held blocks, however late it
  * registered; a host that registered after d blocks it until its replay
  * has read past d -- a mount's replay reports how far it read, which is
- * past d unless it stopped at a lost segment); a slot with no verifying copy that is not
- * all zero blocks every reclaim until the master zeroes it (an eviction by
- * slot).  Times are shown, never used to decide.  How slots are claimed,
- * registered, fenced and trusted: docs/lifecycle.md.
+ * past d unless it stopped at a lost segment); a slot with no verifying
+ * copy that is not all zero blocks every reclaim until the master zeroes
+ * it (an eviction by slot).  Times are shown, never used to decide.  How
+ * slots are claimed, registered, fenced and trusted: docs/lifecycle.md.
  *
  * The header's flags: FAMFS_HOSTS_ARMED, and no other bit.  A header whose
  * newest verifying copy has a bit the reader does not know is a newer

@@ -13,24 +13,32 @@
 #include <linux/types.h>
 #include <linux/famfs_format.h>	/* FAMFS_ALLOC_UNIT, FAMFS_FORMAT_ASSERT */
 
-/* The host table (.meta/.hosts): two header copies, then the slots */
+/*
+ * The host table (.meta/.hosts): two header copies, then the slots, in a
+ * 2 MiB allocation whose bytes past the last slot are unused (zero when
+ * made; never read).  256 slots: the issue's 64 hosts four times over (a
+ * host renamed across a reboot holds a second slot until evicted), and
+ * every famfs rm and registration scans them: 64 KiB, not 2 MiB.
+ */
 #define FAMFS_HOSTS_LEN		FAMFS_ALLOC_UNIT
 #define FAMFS_HOSTS_HDR_SIZE	4096	/* one header copy */
 #define FAMFS_HOSTS_HDR_COPIES	2
 #define FAMFS_HOSTS_SLOTS_OFF	(FAMFS_HOSTS_HDR_COPIES * FAMFS_HOSTS_HDR_SIZE)
 #define FAMFS_HOST_SLOT_SIZE	256	/* two famfs_host_rec copies */
-#define FAMFS_HOST_SLOTS	((FAMFS_HOSTS_LEN - FAMFS_HOSTS_SLOTS_OFF) / \
-				 FAMFS_HOST_SLOT_SIZE)		/* 8160 */
+#define FAMFS_HOST_SLOTS	256
+#define FAMFS_HOSTS_SLOTS_END	(FAMFS_HOSTS_SLOTS_OFF + FAMFS_HOST_SLOTS * \
+				 FAMFS_HOST_SLOT_SIZE)		/* 73728 */
 #define FAMFS_HOSTS_MAX_EVICT	84	/* fills a header copy */
 #define FAMFS_HOST_SETTLE	1	/* seconds before a claim is read back */
 #define FAMFS_HOLDS_NONE	(~0ULL)
 /*
- * "2": the layout with two header copies; a build that knew the one-copy
- * layout ("FAMSHOS1", 8176 slots) verifies neither a header nor a record
- * of this one (and refuses its HOSTS entry: nslots)
+ * "3": 256 slots, each keyed by (host uuid, host name).  A build of an
+ * earlier layout ("FAMSHOS1": one header copy, 8176 slots; "FAMSHOS2":
+ * 8160 slots keyed by host uuid) verifies neither a header nor a record
+ * of this one, and refuses its HOSTS entry (nslots)
  */
-#define FAMFS_HOSTS_MAGIC	0x32534f48534d4146ULL	/* "FAMSHOS2" */
-#define FAMFS_HOST_MAGIC	0x32524f48534d4146ULL	/* "FAMSHOR2" */
+#define FAMFS_HOSTS_MAGIC	0x33534f48534d4146ULL	/* "FAMSHOS3" */
+#define FAMFS_HOST_MAGIC	0x33524f48534d4146ULL	/* "FAMSHOR3" */
 
 struct famfs_hosts_evicted {
 	__u8	host_uuid[16];
@@ -60,7 +68,7 @@ struct famfs_host_rec {
 	__le64	holds_from;		/*  80 lowest DELETE held, or NONE */
 	__le64	held_bytes;		/*  88 for famfs hosts / df */
 	__le64	beat_time;		/*  96 seconds since the epoch, shown */
-	char	hostname[24];		/* 104 for messages, NUL-padded */
+	char	hostname[24];		/* 104 NUL-padded; with host_uuid the key */
 };
 #define FAMFS_HOSTS_ARMED	(1U << 0)	/* famfs_hosts_hdr.flags */
 #define FAMFS_HOST_REGISTERED	(1U << 0)
@@ -68,9 +76,9 @@ struct famfs_host_rec {
 FAMFS_FORMAT_ASSERT(sizeof(struct famfs_hosts_evicted) == 48 &&
 		    sizeof(struct famfs_hosts_hdr) == FAMFS_HOSTS_HDR_SIZE &&
 		    2 * sizeof(struct famfs_host_rec) == FAMFS_HOST_SLOT_SIZE &&
-		    FAMFS_HOSTS_SLOTS_OFF == 8192 && FAMFS_HOST_SLOTS == 8160 &&
-		    FAMFS_HOSTS_SLOTS_OFF + FAMFS_HOST_SLOTS *
-		    FAMFS_HOST_SLOT_SIZE == FAMFS_HOSTS_LEN,
-		    "host table: two 4096-byte header copies, then the slots");
+		    FAMFS_HOSTS_SLOTS_OFF == 8192 &&
+		    FAMFS_HOSTS_SLOTS_END == 73728 &&
+		    FAMFS_HOSTS_SLOTS_END <= FAMFS_HOSTS_LEN,
+		    "host table: two 4096-byte header copies, then 256 slots");
 
 #endif /* _UAPI_LINUX_FAMFS_HOSTS_H */

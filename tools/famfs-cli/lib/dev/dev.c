@@ -366,7 +366,7 @@ static void cpu_flush_range(uintptr_t s, uintptr_t e)
 #if defined(__x86_64__) || defined(__i386__)
 	uintptr_t p = s & ~(uintptr_t)63;
 
-	/* four lines an iteration: a refresh of the host table is 32,640 */
+	/* four lines an iteration: a refresh of the host table's slots is 1,024 */
 	for (; p < e && e - p > 192; p += 256) {
 		__builtin_ia32_clflush((const void *)p);
 		__builtin_ia32_clflush((const void *)(p + 64));

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * This host's slot in the host table (docs/lifecycle.md, "Reclaim across
- * hosts"): found by host uuid or claimed, registered (a new generation at a
- * new boot id), kept current after each replay round; and the master's
- * evictions (the header's evicted list, a slot zeroed).
+ * hosts"): found by (host uuid, host name) or claimed, registered (a new
+ * generation at a new boot id), kept current after each replay round; and
+ * the master's evictions (the header's evicted list, a slot zeroed).
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -60,36 +60,61 @@ static void settle(void)
 		nanosleep(&ts, NULL);
 }
 
-static void me_fill(struct famfs_fs *fs, struct famfs_host *h)
+/* this host's key: host uuid, host name (NUL-padded, 23 bytes at most),
+ * boot id */
+static int my_key(struct famfs_host_key *k)
+{
+	int rc = famfs_host_id(k->uuid);
+
+	if (!rc)
+		rc = famfs_boot_id(k->boot);
+	memset(k->name, 0, sizeof(k->name));
+	gethostname(k->name, sizeof(k->name) - 1);
+	k->name[sizeof(k->name) - 1] = '\0';
+	return rc;
+}
+
+static void me_fill(struct famfs_fs *fs, struct famfs_host *h,
+		    const struct famfs_host_key *k)
 {
 	h->flags = FAMFS_HOST_REGISTERED | (fs->master ? FAMFS_HOST_MASTER : 0);
-	memset(h->hostname, 0, sizeof(h->hostname));
-	gethostname(h->hostname, sizeof(h->hostname) - 1);
-	h->hostname[sizeof(h->hostname) - 1] = '\0';
+	memcpy(h->hostname, k->name, sizeof(h->hostname));
 	h->beat_time = (uint64_t)time(NULL);
 }
 
-/* the slot of uuid in t, -ENOENT when none, or -errno (the slots not
- * read).  First where its claim put it: from its home slot up to the
- * first free one -- a slot or two, where a full scan reads all 2 MiB,
- * and every replay round registers; then (a slot an eviction zeroed may
- * end that run early, a first registration finds nothing) every slot,
- * free ones looked at in place */
-static int find_slot(struct famfs_hosttab *t, const uint8_t uuid[16],
-		     struct famfs_host *h)
+/* the slot of k in t (famfs_host_key_rank), -ENOENT when none, or -errno
+ * (the slots not read).  First where its claim put it: from its home slot
+ * up to the first free one -- a slot or two, and every replay round
+ * registers; then (a slot an eviction zeroed may end that run early, a
+ * first registration finds nothing) every slot, free ones looked at in
+ * place, and *other set (famfs_hosttab_find_key) */
+static int find_slot(struct famfs_hosttab *t, const struct famfs_host_key *k,
+		     struct famfs_host *h, int *other)
 {
-	unsigned home = famfs_host_slot_home(uuid, FAMFS_HOST_SLOTS);
+	unsigned home = famfs_host_slot_home(k->uuid, FAMFS_HOST_SLOTS);
+	struct famfs_host again;
+	int best = -1;
 
-	for (unsigned k = 0; k < FAMFS_HOST_SLOTS; k++) {
-		unsigned i = (home + k) % FAMFS_HOST_SLOTS;
-		enum famfs_host_state st = famfs_hosttab_slot(t, i, h);
+	*other = -1;
+	for (unsigned n = 0; n < FAMFS_HOST_SLOTS; n++) {
+		unsigned i = (home + n) % FAMFS_HOST_SLOTS;
+		int r;
 
-		if (st == FAMFS_HOST_FREE)
+		if (famfs_hosttab_slot(t, i, h) == FAMFS_HOST_FREE)
 			break;
-		if (st == FAMFS_HOST_VALID && !memcmp(h->host_uuid, uuid, 16))
+		r = famfs_host_key_rank(h, k);
+		if (r == 2)
 			return (int)i;
+		if (r == 1 && best < 0) {
+			best = (int)i;
+			again = *h;
+		}
 	}
-	return famfs_hosttab_find_uuid(t, uuid, h);
+	if (best >= 0) {
+		*h = again;
+		return best;
+	}
+	return famfs_hosttab_find_key(t, k, h, other);
 }
 
 /* the header's evicted list.  lenient (registration, update): a header
@@ -190,36 +215,21 @@ static int claim(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return -ENOSPC;
 }
 
-/* cur, this host's uuid registered in another boot and not fenced, under
- * another host name: not this host rebooted but maybe a running host with
- * the same uuid (a cloned image) -- whose mappings would stop counting if
- * it were written over while the table is armed.  Said, with the ways
- * out; true: refuse.  (Two clones with one host name too look like a
- * reboot: nothing here tells them apart.) */
-static bool shared_uuid(struct famfs_fs *fs, unsigned slot,
-			const struct famfs_host *cur,
-			const struct famfs_hosts_ev *ev)
+/* slot other holds this host's uuid under another host name, registered
+ * and not evicted: said once, when this host claims a slot of its own --
+ * both count until one is evicted */
+static void say_other(struct famfs_fs *fs, struct famfs_hosttab *t,
+		      int other, unsigned slot, const struct famfs_hosts_ev *ev)
 {
-	char me[sizeof(cur->hostname)] = "";
+	struct famfs_host o;
 
-	if (!(cur->flags & FAMFS_HOST_REGISTERED) || !cur->hostname[0] ||
-	    famfs_host_evicted(cur, ev))
-		return false;
-	gethostname(me, sizeof(me) - 1);
-	if (!strncmp(me, cur->hostname, sizeof(me)))
-		return false;
-	/* not armed, nothing is reclaimed: a host renamed across a reboot
-	 * takes its slot again (said) */
-	if (!(ev->flags & FAMFS_HOSTS_ARMED)) {
-		famfs_warn("%s: slot %u of the host table held this host's uuid registered by host \"%.*s\" in another boot: taken over (if that is another running host, the two share one host uuid, /etc/famfs/host-uuid: give one its own before the table is armed)",
-			   fs->name, slot, (int)sizeof(cur->hostname),
-			   cur->hostname);
-		return false;
-	}
-	famfs_err("%s: slot %u of the host table holds this host's uuid registered by host \"%.*s\" in another boot: two hosts share one host uuid (a cloned image?): give this one its own (remove /etc/famfs/host-uuid; famfs makes a new one) -- or, if \"%.*s\" was this host under another name or is down, famfs hosts evict --slot %u first",
-		  fs->name, slot, (int)sizeof(cur->hostname), cur->hostname,
-		  (int)sizeof(cur->hostname), cur->hostname, slot);
-	return true;
+	if (other < 0 ||
+	    famfs_hosttab_slot(t, (unsigned)other, &o) != FAMFS_HOST_VALID ||
+	    !(o.flags & FAMFS_HOST_REGISTERED) || famfs_host_evicted(&o, ev))
+		return;
+	famfs_warn("%s: this host registered in slot %u of the host table; slot %d holds its host uuid under host name \"%.*s\" (another boot): if that was this host before a rename, that slot holds reclaim until famfs hosts evict --slot %d (a second one zeroes it); if it is another running host with this uuid (a cloned image), both are counted -- give one its own (remove its /etc/famfs/host-uuid)",
+		   fs->name, slot, other, (int)sizeof(o.hostname), o.hostname,
+		   other);
 }
 
 /* the registration with the header's evicted list as read (lenient) */
@@ -228,15 +238,13 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		       const struct famfs_hosts_ev *ev)
 {
 	struct famfs_host h, cur;
-	uint8_t uuid[16], boot[16];
-	int s, rc;
+	struct famfs_host_key k;
+	int s, other, rc;
 
-	rc = famfs_host_id(uuid);
-	if (!rc)
-		rc = famfs_boot_id(boot);
+	rc = my_key(&k);
 	if (rc)
 		return rc;
-	s = find_slot(t, uuid, &cur);
+	s = find_slot(t, &k, &cur, &other);
 	if (s < 0 && s != -ENOENT) {
 		famfs_err("%s: the host table's slots cannot be read (%s): not registered",
 			  fs->name, strerror(-s));
@@ -244,35 +252,36 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	}
 	/* fenced in this boot: whatever its slot holds now (zeroed by a
 	 * second eviction, taken by another host) */
-	if (fenced_boot(ev, uuid, boot)) {
+	if (fenced_boot(ev, k.uuid, k.boot)) {
 		famfs_err("%s: this host was evicted from the host table in this boot (famfs hosts evict): it stops, and registers again only at its next boot",
 			  fs->name);
 		return -ESTALE;
 	}
-	if (s >= 0 && !memcmp(cur.boot_id, boot, 16) &&
+	if (s >= 0 && !memcmp(cur.boot_id, k.boot, 16) &&
 	    (cur.flags & FAMFS_HOST_REGISTERED)) {
 		if (famfs_host_evicted(&cur, ev)) {
 			famfs_err("%s: this host (generation %llu) was evicted from the host table (famfs hosts evict): it stops, and registers again only at its next boot",
 				  fs->name, (unsigned long long)cur.generation);
 			return -ESTALE;
 		}
-		/* the same boot: its mappings may predate any index */
+		/* the same boot: its mappings may predate any index (its name
+		 * as it is now) */
 		h = cur;
-		me_fill(fs, &h);
+		me_fill(fs, &h, &k);
 		*slot = (unsigned)s;
 		return famfs_hosttab_write(t, *slot, &h);
 	}
-	if (s >= 0 && shared_uuid(fs, (unsigned)s, &cur, ev))
-		return -EEXIST;
 	memset(&h, 0, sizeof(h));
 	h.state = FAMFS_HOST_VALID;
-	memcpy(h.host_uuid, uuid, 16);
-	memcpy(h.boot_id, boot, 16);
-	/* past every generation of this uuid a fence names too: a slot zeroed
-	 * by an eviction by slot forgot its generation, not the fence */
+	memcpy(h.host_uuid, k.uuid, 16);
+	memcpy(h.boot_id, k.boot, 16);
+	/* a new boot of this host (its uuid and name: a reboot drops every
+	 * mapping of the boot before), or a new slot; past every generation
+	 * of this uuid a fence names too: a slot zeroed by an eviction by
+	 * slot forgot its generation, not the fence */
 	h.generation = s >= 0 ? cur.generation : 0;
 	for (unsigned i = 0; i < ev->n; i++)
-		if (!memcmp(ev->e[i].host_uuid, uuid, 16) &&
+		if (!memcmp(ev->e[i].host_uuid, k.uuid, 16) &&
 		    ev->e[i].generation > h.generation)
 			h.generation = ev->e[i].generation;
 	h.generation = famfs_host_seq_next(h.generation);
@@ -289,12 +298,15 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	h.registered_at = fresh ? famfs_log_refresh_next(fs) : 0;
 	h.replayed = 0;
 	h.holds_from = FAMFS_HOLDS_NONE;
-	me_fill(fs, &h);
+	me_fill(fs, &h, &k);
 	if (s >= 0) {
 		*slot = (unsigned)s;
 		return famfs_hosttab_write(t, *slot, &h);
 	}
-	return claim(fs, t, &h, slot);
+	rc = claim(fs, t, &h, slot);
+	if (!rc)
+		say_other(fs, t, other, *slot, ev);
+	return rc;
 }
 
 int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
@@ -306,23 +318,24 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return rc ? rc : register_ev(fs, t, slot, fresh, &ev);
 }
 
-/* slot holds another host's registration, and no fence names this host
+/* slot holds another host's registration (not k's: another uuid, or this
+ * one under another name in another boot), and no fence names this host
  * in this boot: a claim that raced took it (no eviction writes another
  * host's record there).  1 taken, 0 not; -ESTALE when there is no list to
  * tell (no header copy verifies: its own fence and a zeroed slot would look
  * the same) */
 static int taken(struct famfs_hosttab *t, unsigned slot,
-		 const uint8_t uuid[16], const uint8_t boot[16],
+		 const struct famfs_host_key *k,
 		 const struct famfs_hosts_ev *ev, bool nolist)
 {
 	struct famfs_host g;
 
 	if (famfs_hosttab_slot(t, slot, &g) != FAMFS_HOST_VALID ||
-	    !(g.flags & FAMFS_HOST_REGISTERED) || !memcmp(g.host_uuid, uuid, 16))
+	    !(g.flags & FAMFS_HOST_REGISTERED) || famfs_host_key_rank(&g, k))
 		return 0;
 	if (nolist)
 		return -ESTALE;
-	return !fenced_boot(ev, uuid, boot);
+	return !fenced_boot(ev, k->uuid, k->boot);
 }
 
 /* the update with the header's evicted list as read (lenient; nolist:
@@ -332,15 +345,13 @@ static int update_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		     void *arg, const struct famfs_hosts_ev *ev, bool nolist)
 {
 	struct famfs_host h;
-	uint8_t uuid[16], boot[16];
+	struct famfs_host_key k;
 	int rc;
 
-	rc = famfs_host_id(uuid);
-	if (!rc)
-		rc = famfs_boot_id(boot);
+	rc = my_key(&k);
 	if (rc)
 		return rc;
-	rc = slot < FAMFS_HOST_SLOTS ? taken(t, slot, uuid, boot, ev, nolist) : 0;
+	rc = slot < FAMFS_HOST_SLOTS ? taken(t, slot, &k, ev, nolist) : 0;
 	if (rc < 0) {
 		famfs_err("%s: this host's slot %u of the host table holds another host's registration, and no header copy verifies to say whether this host was evicted: it stops, and registers again only at its next boot",
 			  fs->name, slot);
@@ -357,12 +368,13 @@ static int update_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	}
 	if (slot >= FAMFS_HOST_SLOTS ||
 	    famfs_hosttab_slot(t, slot, &h) != FAMFS_HOST_VALID ||
-	    memcmp(h.host_uuid, uuid, 16) || memcmp(h.boot_id, boot, 16) ||
-	    famfs_host_evicted(&h, ev)) {
-		if (slot < FAMFS_HOST_SLOTS && h.state == FAMFS_HOST_VALID &&
-		    !memcmp(h.host_uuid, uuid, 16) &&
-		    memcmp(h.boot_id, boot, 16) && !famfs_host_evicted(&h, ev))
-			famfs_err("%s: this host's slot %u in the host table holds its uuid registered in another boot, by host \"%.*s\", and no fence names this host: two hosts share one host uuid (/etc/famfs/host-uuid; a cloned image?): it stops",
+	    famfs_host_key_rank(&h, &k) != 2 || famfs_host_evicted(&h, ev)) {
+		/* its uuid and name, another boot: a reboot of this host
+		 * took the slot while this boot runs -- a clone with this
+		 * host's name too, which the key cannot tell apart */
+		if (slot < FAMFS_HOST_SLOTS && famfs_host_key_rank(&h, &k) == 1 &&
+		    !famfs_host_evicted(&h, ev))
+			famfs_err("%s: this host's slot %u in the host table holds its uuid and host name registered in another boot, by host \"%.*s\", and no fence names this host: two hosts share one host uuid and one host name (/etc/famfs/host-uuid; a cloned image?): it stops",
 				  fs->name, slot, (int)sizeof(h.hostname),
 				  h.hostname);
 		else
@@ -410,17 +422,26 @@ int famfs_host_checkin_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 
 /* is fence i moot: a slot holds its host with a greater generation (it
  * registered again, so it rebooted: a fenced host cannot register in the
- * boot it was fenced in)? */
+ * boot it was fenced in)?  A fence names no host name: while slots hold
+ * its uuid under two names (clones), whose reboot that is cannot be told,
+ * and none is */
 static bool moot(struct famfs_hosttab *t, const struct famfs_host_evict *f)
 {
 	struct famfs_host g;
+	char name[sizeof(g.hostname)];
+	bool later = false, named = false;
 
-	for (unsigned s = 0; s < FAMFS_HOST_SLOTS; s++)
-		if (famfs_hosttab_slot(t, s, &g) == FAMFS_HOST_VALID &&
-		    g.generation > f->generation &&
-		    !memcmp(g.host_uuid, f->host_uuid, 16))
-			return true;
-	return false;
+	for (unsigned s = 0; s < FAMFS_HOST_SLOTS; s++) {
+		if (famfs_hosttab_slot(t, s, &g) != FAMFS_HOST_VALID ||
+		    memcmp(g.host_uuid, f->host_uuid, 16))
+			continue;
+		if (named && strncmp(name, g.hostname, sizeof(name)))
+			return false;
+		memcpy(name, g.hostname, sizeof(name));
+		named = true;
+		later |= g.generation > f->generation;
+	}
+	return later;
 }
 
 /* (uuid, boot id, generation) added to ev; a full list first drops fences

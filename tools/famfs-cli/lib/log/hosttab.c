@@ -133,8 +133,10 @@ static int tab_map(struct famfs_fs *fs, bool rw, uint64_t off,
 				  &t->m);
 	} else {
 		rc = famfs_dev_map(&fs->dev, off, FAMFS_HOSTS_LEN, &t->m);
+		/* the slots' end: the bytes after it are never read */
 		if (!rc)
-			rc = famfs_map_load(&t->m, t->m.addr, FAMFS_HOSTS_LEN);
+			rc = famfs_map_load(&t->m, t->m.addr,
+					    FAMFS_HOSTS_SLOTS_END);
 	}
 	if (rc && t->fd >= 0) {
 		close(t->fd);
@@ -227,9 +229,10 @@ static int each_used(struct famfs_hosttab *t,
 
 	_Static_assert(FAMFS_HOST_SLOTS % GROUP == 0, "slots in groups");
 	/* not read as memory holds it now (a bounce read failed): no
-	 * decision on it */
+	 * decision on it.  The slots only (64 KiB), not the unused rest of
+	 * the 2 MiB */
 	rc = famfs_map_refresh(&t->m, famfs_host_slot_at(t->m.addr, 0),
-			       FAMFS_HOSTS_LEN - FAMFS_HOSTS_SLOTS_OFF);
+			       FAMFS_HOSTS_SLOTS_END - FAMFS_HOSTS_SLOTS_OFF);
 	if (rc)
 		return rc;
 	for (unsigned i = 0; i < FAMFS_HOST_SLOTS;
@@ -331,29 +334,38 @@ int famfs_hosttab_read_used(struct famfs_hosttab *t,
 	return rc;
 }
 
-struct find_uuid {
-	const uint8_t *uuid;
+struct find_key {
+	const struct famfs_host_key *k;
 	struct famfs_host *h;
-	int slot;
+	int slot, rank, other;
 };
 
 static int match_one(void *arg, unsigned i, struct famfs_host *h)
 {
-	struct find_uuid *f = arg;
+	struct find_key *f = arg;
+	int r = famfs_host_key_rank(h, f->k);
 
-	if (h->state != FAMFS_HOST_VALID || memcmp(h->host_uuid, f->uuid, 16))
-		return 0;
-	*f->h = *h;
-	f->slot = (int)i;
-	return 1;
+	if (r > f->rank) {
+		*f->h = *h;
+		f->slot = (int)i;
+		f->rank = r;
+	} else if (!r && f->other < 0 && h->state == FAMFS_HOST_VALID &&
+		   (h->flags & FAMFS_HOST_REGISTERED) &&
+		   !memcmp(h->host_uuid, f->k->uuid, 16)) {
+		f->other = (int)i;
+	}
+	return f->rank == 2;	/* the best there is: the walk stops */
 }
 
-int famfs_hosttab_find_uuid(struct famfs_hosttab *t, const uint8_t uuid[16],
-			    struct famfs_host *h)
+int famfs_hosttab_find_key(struct famfs_hosttab *t,
+			   const struct famfs_host_key *k,
+			   struct famfs_host *h, int *other)
 {
-	struct find_uuid f = { .uuid = uuid, .h = h, .slot = -ENOENT };
+	struct find_key f = { .k = k, .h = h, .slot = -ENOENT, .other = -1 };
 	int rc = each_used(t, match_one, &f);
 
+	if (other)
+		*other = f.other;
 	/* not read: not "none" (a registration would claim a second slot) */
 	return rc < 0 ? rc : f.slot;
 }
@@ -601,51 +613,6 @@ int famfs_hosts_armed(struct famfs_fs *fs)
 	return !!(ev.flags & FAMFS_HOSTS_ARMED);
 }
 
-struct takeover {
-	struct famfs_fs *fs;
-	struct famfs_hosttab *t;
-	const struct famfs_hosts_ev *ev;
-	unsigned n;
-};
-
-/* slot i's older copy a registration of the same host uuid, in another
- * boot, under another host name, not fenced, that the newer one's
- * generation follows: a takeover while the table was not armed (hostreg.c,
- * shared_uuid) -- a host renamed across a reboot, or a second host with
- * this uuid (a cloned image) that stays unseen once the table is armed.
- * Seen only until that slot's next write (each replay round of its host):
- * nothing else in the table keeps it */
-static int takeover_one(void *arg, unsigned i, struct famfs_host *h)
-{
-	struct takeover *c = arg;
-	const struct famfs_host_rec *r =
-		(const void *)famfs_host_slot_at(c->t->m.addr, i);
-	struct famfs_host_rec old;
-	struct famfs_host o;
-	char why[FAMFS_REASON_LEN], u[37];
-
-	if (h->state != FAMFS_HOST_VALID || !(h->flags & FAMFS_HOST_REGISTERED))
-		return 0;
-	memcpy(&old, &r[1 - h->copy], sizeof(old));
-	if (famfs_host_rec_decode(&old, c->t->fs_uuid, &o, why) ||
-	    !(o.flags & FAMFS_HOST_REGISTERED) ||
-	    memcmp(o.host_uuid, h->host_uuid, 16) ||
-	    !memcmp(o.boot_id, h->boot_id, 16) ||
-	    !strncmp(o.hostname, h->hostname, sizeof(o.hostname)) ||
-	    o.generation >= h->generation || famfs_host_evicted(&o, c->ev) ||
-	    famfs_host_evicted(h, c->ev))
-		return 0;
-	famfs_uuid_str(h->host_uuid, u);
-	famfs_err("%s: slot %u of the host table: host uuid %s registered by \"%.*s\" in its boot was taken over by \"%.*s\" in another (generation %llu): if \"%.*s\" still runs, the two share one host uuid and it is not counted once the table is armed (give it its own: remove its /etc/famfs/host-uuid, remount); if it was this host under its old name, arm again after its next replay round; if \"%.*s\" no longer runs: famfs hosts evict --slot %u",
-		  c->fs->name, i, u, (int)sizeof(o.hostname), o.hostname,
-		  (int)sizeof(h->hostname), h->hostname,
-		  (unsigned long long)h->generation,
-		  (int)sizeof(o.hostname), o.hostname,
-		  (int)sizeof(h->hostname), h->hostname, i);
-	c->n++;
-	return 0;
-}
-
 /* the log lock held, the master checked */
 static int arm_locked(struct famfs_fs *fs)
 {
@@ -665,16 +632,6 @@ static int arm_locked(struct famfs_fs *fs)
 			  fs->name, why, famfs_hosts_hdr_way(rc));
 	else if (ev.flags & FAMFS_HOSTS_ARMED)
 		rc = -EALREADY;
-	else {
-		struct takeover c = { .fs = fs, .t = &t, .ev = &ev };
-
-		rc = each_used(&t, takeover_one, &c);
-		if (rc)
-			famfs_err("%s: the host table's slots cannot be read (%s): not armed",
-				  fs->name, strerror(-rc));
-		else if (c.n)
-			rc = -EEXIST;
-	}
 	if (!rc) {
 		ev.flags |= FAMFS_HOSTS_ARMED;
 		rc = famfs_hosttab_write_hdr(&t, &ev);

@@ -499,12 +499,16 @@ int famfs_hosttab_read_used(struct famfs_hosttab *t,
 			    struct famfs_hosttab_used *u,
 			    struct famfs_hosts_ev *ev, char *reason);
 void famfs_hosttab_used_free(struct famfs_hosttab_used *u);
-/* The first slot (lowest index) whose valid registration is of uuid, h
- * filled; -ENOENT when none, -errno when the slots cannot be read.  One
+/* The slot of key k (famfs_host_key_rank: k's host in its boot first,
+ * else k's uuid and name from another boot; the lowest index of a rank),
+ * h filled; -ENOENT when none, -errno when the slots cannot be read.  One
  * refresh of the slots, free ones looked at in place (a first
- * registration's scan of every slot) */
-int famfs_hosttab_find_uuid(struct famfs_hosttab *t, const uint8_t uuid[16],
-			    struct famfs_host *h);
+ * registration's scan of every slot).  other (may be NULL): a registered
+ * slot of k's uuid under another name (a clone, or this host before a
+ * rename across a reboot), -1 for none */
+int famfs_hosttab_find_key(struct famfs_hosttab *t,
+			   const struct famfs_host_key *k,
+			   struct famfs_host *h, int *other);
 /* Write h to slot i: its next copy with seq + 1 (h->seq set), flushed */
 int famfs_hosttab_write(struct famfs_hosttab *t, unsigned i,
 			struct famfs_host *h);
@@ -561,8 +565,11 @@ typedef int (*famfs_holds_fn)(void *arg, uint64_t *holds_from,
  * nothing once its replay is past a DELETE. */
 int famfs_holds_none(void *arg, uint64_t *holds_from, uint64_t *held_bytes);
 /*
- * Register this host (host uuid, boot id) in t: its slot found by host
- * uuid, else claimed (the first free slot from famfs_host_slot_home
+ * Register this host (host uuid, host name, boot id) in t: its slot found
+ * by key (famfs_hosttab_find_key: a host with this uuid under another name
+ * is another host -- a clone -- or this one before a rename across a
+ * reboot; either way its slot stays and counts, and a claim says so), else
+ * claimed (the first free slot from famfs_host_slot_home
  * upward, written, read back after FAMFS_HOST_SETTLE seconds --
  * $FAMFS_HOST_SETTLE_MS in tests --, the last writer keeps it).  A new
  * boot id: generation + 1 and registered_at = the log's next index when

@@ -361,6 +361,16 @@ bool famfs_host_evicted(const struct famfs_host *h,
 	return false;
 }
 
+int famfs_host_key_rank(const struct famfs_host *h,
+			const struct famfs_host_key *k)
+{
+	if (h->state != FAMFS_HOST_VALID || memcmp(h->host_uuid, k->uuid, 16))
+		return 0;
+	if (!memcmp(h->boot_id, k->boot, 16))
+		return 2;
+	return !strncmp(h->hostname, k->name, sizeof(k->name));
+}
+
 /* FNV-1a over the uuid, mixed: the same slot on every host and every tool */
 unsigned famfs_host_slot_home(const uint8_t host_uuid[16], unsigned nslots)
 {

@@ -18,10 +18,9 @@
 #include <linux/famfs_hosts.h>
 
 /* ---- crc32.c, sb.c, entry.c: CRC, superblock, log header, entry --------- */
-/* every byte of [p, p + n) zero?  256 bytes a test where it can (AVX2,
- * or SSE2 at a 16-byte aligned p), then 64, then a word at a time */
+/* every byte of [p, p + n) zero?  (plain C: below 64 bytes a word at a
+ * time, else memcmp against a zero block) */
 bool famfs_all_zero(const void *p, size_t n);
-extern int famfs_all_zero_avx2;	/* -1: ask the CPU; tests set 0 (SSE2) */
 uint32_t famfs_crc32(const void *buf, size_t len);
 /* zlib's crc32(crc, buf, len): the CRC of what crc covered, then buf */
 uint32_t famfs_crc32_update(uint32_t crc, const void *buf, size_t len);
@@ -503,6 +502,19 @@ bool famfs_host_evicted(const struct famfs_host *h,
 			const struct famfs_hosts_ev *ev);
 /* The slot a host uuid probes first: hash(uuid) % nslots */
 unsigned famfs_host_slot_home(const uint8_t host_uuid[16], unsigned nslots);
+/* A registration's key (revision 3): a slot is a host's when it holds its
+ * host uuid and host name; boot, the boot id it runs in now */
+struct famfs_host_key {
+	uint8_t uuid[16], boot[16];
+	char name[24];			/* NUL-padded, as a record holds it */
+};
+/* How slot h matches k: 2 k's host in this boot (h valid, its uuid and
+ * boot id: the same running host, whatever its name -- renamed while up),
+ * 1 k in another boot (uuid and host name: this host rebooted), 0 none
+ * (another host, or one of this uuid under another name: a clone, or this
+ * host before a rename across a reboot) */
+int famfs_host_key_rank(const struct famfs_host *h,
+			const struct famfs_host_key *k);
 /* Slot i of a mapped table */
 static inline uint8_t *famfs_host_slot_at(void *table, unsigned i)
 {

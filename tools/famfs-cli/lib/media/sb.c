@@ -14,104 +14,19 @@
 
 /* famfs_crc32: crc32.c */
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-
-typedef uint64_t famfs_v4u __attribute__((vector_size(32), may_alias,
-					   aligned(1)));
-
-/* k blocks of 256 bytes: each 32-byte load an operand of its OR (a VEX
- * OR takes an unaligned one), one test per four blocks, then per block */
-__attribute__((target("avx2")))
-static bool zero256_avx2(const uint8_t *b, size_t k)
-{
-	for (; k >= 4; k -= 4, b += 1024) {
-		const famfs_v4u *v = (const famfs_v4u *)b;
-		famfs_v4u a = v[0], c = v[1];
-
-#pragma GCC unroll 16
-		for (unsigned i = 2; i < 32; i += 2) {
-			a |= v[i];
-			c |= v[i + 1];
-		}
-		a |= c;
-		if (!_mm256_testz_si256((__m256i)a, (__m256i)a))
-			return false;
-	}
-	for (; k; k--, b += 256) {
-		const famfs_v4u *v = (const famfs_v4u *)b;
-		famfs_v4u a = ((v[0] | v[1]) | (v[2] | v[3])) |
-			      ((v[4] | v[5]) | (v[6] | v[7]));
-
-		if (!_mm256_testz_si256((__m256i)a, (__m256i)a))
-			return false;
-	}
-	return true;
-}
-
-#endif
-
-int famfs_all_zero_avx2 = -1;	/* -1: ask the CPU once; tests set 0 */
-
-/* k blocks of 256 bytes, 16-byte aligned: each 16-byte load an operand of
- * its OR (SSE2 takes an aligned one only) */
-static bool zero256_aligned(const uint8_t *b, size_t k)
-{
-	typedef uint64_t v2a __attribute__((vector_size(16), may_alias,
-					    aligned(16)));
-
-	for (; k; k--, b += 256) {
-		const v2a *v = (const v2a *)b;
-		v2a a = v[0] | v[1] | v[2] | v[3] | v[4] | v[5] | v[6] | v[7];
-		v2a c = v[8] | v[9] | v[10] | v[11] | v[12] | v[13] | v[14] |
-			v[15];
-
-		a |= c;
-		if (a[0] | a[1])
-			return false;
-	}
-	return true;
-}
-
 bool famfs_all_zero(const void *p, size_t n)
 {
-	typedef uint64_t v2 __attribute__((vector_size(16)));
+	static const uint8_t zero[1024];
 	const uint8_t *b = p;
 	uint64_t w;
-	v2 x[4], o;
 
-	/* 256 bytes a test (a host table's slot; its scans look at 2 MiB of
-	 * mostly free slots, most of a reclaim pass's instructions) */
-	if (n >= 256) {
-		size_t k = n / 256;
-		bool z;
-
-#if defined(__x86_64__)
-		if (famfs_all_zero_avx2 < 0) {
-			__builtin_cpu_init();
-			famfs_all_zero_avx2 =
-				__builtin_cpu_supports("avx2") ? 1 : 0;
-		}
-		if (famfs_all_zero_avx2)
-			z = zero256_avx2(b, k);
-		else
-#endif
-		if (!((uintptr_t)b & 15))
-			z = zero256_aligned(b, k);
-		else
-			k = 0, z = true;	/* the 64-byte loop below */
-		if (!z)
-			return false;
-		b += k * 256;
-		n -= k * 256;
-	}
-	/* 64 bytes at a time in vector registers, then a word at a time:
-	 * every entry check looks at most of 1 KiB */
-	for (; n >= 64; b += 64, n -= 64) {
-		memcpy(x, b, 64);
-		o = (x[0] | x[1]) | (x[2] | x[3]);
-		if (o[0] | o[1])
-			return false;
+	/* short ones a word at a time; longer ones by memcmp against a zero
+	 * block (the C library's, vectorized where the CPU has it) */
+	if (n >= 64) {
+		for (; n > sizeof(zero); b += sizeof(zero), n -= sizeof(zero))
+			if (memcmp(b, zero, sizeof(zero)))
+				return false;
+		return !memcmp(b, zero, n);
 	}
 	for (; n >= 8; b += 8, n -= 8) {
 		memcpy(&w, b, 8);

@@ -48,7 +48,10 @@ const char *famfs_host_block_str(enum famfs_host_block b)
 	case FAMFS_HB_TORN:
 		return "torn slot";
 	case FAMFS_HB_BEHIND:
-		return "behind";
+		/* a host that is down holds it until evicted, as does the
+		 * slot of a host's name before a rename across a reboot
+		 * (the key is host uuid and name) */
+		return "behind: its replay is not past it; a host that is down, or a host's slot under its name before a rename, holds it until famfs hosts evict --slot N";
 	case FAMFS_HB_HOLDING:
 		return "holding";
 	case FAMFS_HB_NO_MASTER:

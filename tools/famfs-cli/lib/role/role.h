@@ -177,7 +177,7 @@ enum famfs_host_block {
 enum famfs_host_block famfs_host_blocks(const struct famfs_host *h,
 					const struct famfs_hosts_ev *ev,
 					uint64_t d, uint64_t next);
-/* "torn", "behind", "holding", "no master slot", "past the log's end", "" */
+/* "torn", "behind: ..." (the way out), "holding", "no master slot", "past the log's end", "" */
 const char *famfs_host_block_str(enum famfs_host_block b);
 /* One blocker: DELETE dels[di] is blocked by slot (nslots for
  * FAMFS_HB_NO_MASTER) for why */
