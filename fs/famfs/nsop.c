@@ -172,13 +172,16 @@ static bool famfs_um_same(const struct famfs_fmap *fmap,
  * for FAMFSIOC_NS and FAMFSIOC_UNLINK_MAP.  With @m (UNLINK_MAP: its map
  * header and @list, checked), the name must be a regular file whose
  * published map is that one, or -ESTALE; without, any non-directory.
+ * The unlinked inode is left held in *@victim: the caller puts it once
+ * it has dropped ns_lock, as do_unlinkat() puts it after the directory's
+ * lock (an eviction may wait for the pins of the file's pages).
  */
 static int famfs_ns_unlink(struct file *file, const char *name, u32 len,
-			   const struct famfs_ioc_map_v2 *m, const void *list)
+			   const struct famfs_ioc_map_v2 *m, const void *list,
+			   struct inode **victim)
 {
 	struct dentry *parent = file->f_path.dentry;
 	struct inode *dir = d_inode(parent);
-	struct inode *victim = NULL;
 	struct dentry *dentry;
 	int rc;
 
@@ -197,18 +200,13 @@ static int famfs_ns_unlink(struct file *file, const char *name, u32 len,
 					m, list))) {
 		rc = -ESTALE;
 	} else {
-		victim = d_inode(dentry);
-		ihold(victim);
+		*victim = d_inode(dentry);
+		ihold(*victim);
 		rc = vfs_unlink(file_mnt_user_ns(file), dir, dentry, NULL);
 	}
 	dput(dentry);
 out_unlock:
 	inode_unlock(dir);
-	/* put after the directory's lock, as do_unlinkat() does (ns_lock
-	 * and sb_writers still held: eviction takes neither)
-	 */
-	if (victim)
-		iput(victim);
 	return rc;
 }
 
@@ -363,6 +361,7 @@ long famfs_ioc_ns(struct file *file, struct famfs_ioc_ns __user *uarg)
 	struct famfs_sb_info *fsi = FAMFS_SB(file_inode(file)->i_sb);
 	struct dentry *created = NULL;
 	struct famfs_ns_names *n = NULL;
+	struct inode *victim = NULL;
 	struct famfs_ioc_ns a;
 	struct fd to = {};
 	int fd = -1;
@@ -418,11 +417,14 @@ long famfs_ioc_ns(struct file *file, struct famfs_ioc_ns __user *uarg)
 	else if (a.op == FAMFS_NS_SETATTR)
 		rc = famfs_ns_setattr(file, &a);
 	else if (a.op == FAMFS_NS_UNLINK)
-		rc = famfs_ns_unlink(file, n->name, a.name_len, NULL, NULL);
+		rc = famfs_ns_unlink(file, n->name, a.name_len, NULL, NULL,
+				     &victim);
 	else
 		rc = famfs_ns_one(file, &a, n->name, &created);
 	WRITE_ONCE(fsi->ns_owner, NULL);
 	mutex_unlock(&fsi->ns_lock);
+	if (victim)
+		iput(victim);
 out_drop:
 	mnt_drop_write_file(file);
 out_putfd:
@@ -576,6 +578,7 @@ long famfs_ioc_unlink_map(struct file *file,
 	struct famfs_sb_info *fsi = FAMFS_SB(sb);
 	struct famfs_ioc_dext small[4];	/* most files: no allocation */
 	struct famfs_ioc_unlink_map a;
+	struct inode *victim = NULL;
 	char *name = NULL;
 	void *list = small;
 	size_t size;
@@ -625,9 +628,11 @@ long famfs_ioc_unlink_map(struct file *file,
 	if (rc)
 		goto out_drop;
 	WRITE_ONCE(fsi->ns_owner, current);
-	rc = famfs_ns_unlink(file, name, a.name_len, &a.map, list);
+	rc = famfs_ns_unlink(file, name, a.name_len, &a.map, list, &victim);
 	WRITE_ONCE(fsi->ns_owner, NULL);
 	mutex_unlock(&fsi->ns_lock);
+	if (victim)
+		iput(victim);
 out_drop:
 	mnt_drop_write_file(file);
 out_free:
