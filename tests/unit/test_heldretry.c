@@ -330,6 +330,52 @@ static void test_follower_lost_segment_then_read(void **state)
 	famfs_logplay_free(lp);
 }
 
+/* review r41e, MED 1: a (fullplay.c) replay whose walk stops at a lost
+ * segment that holds a's RECLAIM and a new a at the same path on a's
+ * memory (the same map), which another replayer here (the master's own
+ * opening) made: the pass read a and its DELETE only, a pending DELETE --
+ * gone_file must not take the new a for the deleted one and unlink it */
+static void test_lost_segment_keeps_remade(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r = { 0 };
+	struct famfs_fs fs;
+	struct stat before;
+	uint64_t off, a, d;
+	char p[64];
+
+	th_remount(t);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	d = th_del(t, a, F, "a");
+	assert_int_equal(famfs_fs_lock(&t->fs), 0);
+	assert_int_equal(famfs_log_grow(&t->fs, 4 * MiB), 0);
+	famfs_fs_unlock(&t->fs);
+	off = t->fs.seg[1].dev_off;
+	while (famfs_log_next(t->fs.log) < FAMFS_CLOG_CAPACITY(2 * MiB) + 2) {
+		static unsigned k;
+
+		snprintf(p, sizeof(p), "e%u", k++);
+		th_append_dir(t, p);
+	}
+	reclaim(t, d);
+	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	r = play(t);			/* the other replayer: the new a */
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	before = st_of(t, "a");
+	th_fake_meta(t);
+	log1(t, off, 2 * MiB);		/* lost here */
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay(&fs, false, &r), 0);
+	th_stderr_take(said, sizeof(said));
+	famfs_fs_close(&fs);
+	assert_non_null(strstr(said, "a lost segment"));
+	if (!th_exists(t, "a", false) || r.removed ||
+	    st_of(t, "a").st_ino != before.st_ino)
+		fail_msg("a replay stopped at a lost segment removed the live a, made on the deleted a's memory at its path by a later FILE in that segment (%lu removed; a %s)",
+			 r.removed, th_exists(t, "a", false) ? "there" : "gone");
+}
+
 /* review r41c, LOW 2: a follower on the master whose first round held a
  * file makes it on the retry; the master's famfs rm of it later is no
  * conflict (the trouble mark is stale once it is made) */
@@ -405,6 +451,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_held_dir_0700_until_released, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_held_said_first_then_counted, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_follower_lost_segment_then_read, setup_compact, th_teardown),
+		cmocka_unit_test_setup_teardown(test_lost_segment_keeps_remade, setup_compact, th_teardown),
 		cmocka_unit_test_setup_teardown(test_master_follower_rm_no_hold_no_conflict, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_master_follower_rm_after_retry_no_conflict, setup_v1, th_teardown),
 	};
