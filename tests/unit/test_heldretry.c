@@ -270,6 +270,23 @@ static void copy_seg(struct th *t, uint64_t off, uint64_t len)
 	free(buf);
 }
 
+/* the log grown by a 4 MiB segment 1 and directories e0, e1... appended
+ * until n entries are in it: its offset */
+static uint64_t grow_past(struct th *t, uint64_t n)
+{
+	static unsigned k;
+	char p[64];
+
+	assert_int_equal(famfs_fs_lock(&t->fs), 0);
+	assert_int_equal(famfs_log_grow(&t->fs, 4 * MiB), 0);
+	famfs_fs_unlock(&t->fs);
+	while (famfs_log_next(t->fs.log) < FAMFS_CLOG_CAPACITY(2 * MiB) + n) {
+		snprintf(p, sizeof(p), "e%u", k++);
+		th_append_dir(t, p);
+	}
+	return t->fs.seg[1].dev_off;
+}
+
 /* A lost segment (.meta/.log1 unusable here) in a big log: everything
  * held, 10 objects said; once it can be read, the follower makes them */
 static void test_follower_lost_segment_then_read(void **state)
@@ -287,16 +304,7 @@ static void test_follower_lost_segment_then_read(void **state)
 		snprintf(p, sizeof(p), "d%d", i);
 		th_append_dir(t, p);
 	}
-	assert_int_equal(famfs_fs_lock(&t->fs), 0);
-	assert_int_equal(famfs_log_grow(&t->fs, 4 * MiB), 0);
-	famfs_fs_unlock(&t->fs);
-	off = t->fs.seg[1].dev_off;
-	while (famfs_log_next(t->fs.log) < FAMFS_CLOG_CAPACITY(2 * MiB) + 5) {
-		static unsigned k;
-
-		snprintf(p, sizeof(p), "e%u", k++);
-		th_append_dir(t, p);
-	}
+	off = grow_past(t, 5);
 	th_fake_meta(t);
 	log1(t, off, 2 * MiB);		/* the wrong size: not read */
 	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
@@ -342,21 +350,11 @@ static void test_lost_segment_keeps_remade(void **state)
 	struct famfs_fs fs;
 	struct stat before;
 	uint64_t off, a, d;
-	char p[64];
 
 	th_remount(t);
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 	d = th_del(t, a, F, "a");
-	assert_int_equal(famfs_fs_lock(&t->fs), 0);
-	assert_int_equal(famfs_log_grow(&t->fs, 4 * MiB), 0);
-	famfs_fs_unlock(&t->fs);
-	off = t->fs.seg[1].dev_off;
-	while (famfs_log_next(t->fs.log) < FAMFS_CLOG_CAPACITY(2 * MiB) + 2) {
-		static unsigned k;
-
-		snprintf(p, sizeof(p), "e%u", k++);
-		th_append_dir(t, p);
-	}
+	off = grow_past(t, 2);
 	reclaim(t, d);
 	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 	r = play(t);			/* the other replayer: the new a */

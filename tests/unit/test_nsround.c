@@ -413,19 +413,14 @@ static void test_lagging_master_round_ahead_delete(void **state)
 static void test_lagging_delete_unlinks_reused(void **state)
 {
 	struct th *t = *state;
-	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay *lp = follower(t);
 	struct famfs_logplay_result r;
 	uint64_t a;
 	int n;
 
-	th_remount(t);
-	th_append_file(t, "z", 20 * MiB, 2 * MiB, 100);
-	to_client(t);
-	th_more(t, lp, &r);		/* the follower's first round */
-	to_master(t);
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 	th_del(t, a, F, "a");
-	to_master(t);		/* reclaimed; a new a on the old a's memory */
+	/* reclaimed; a new a on the old a's memory */
 	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 	to_client(t);
 	r = th_replay(t);		/* famfs logplay: the new a made */
