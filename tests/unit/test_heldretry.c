@@ -65,12 +65,18 @@ static uint64_t dir_mode(struct th *t, const char *rel, uint32_t mode,
 static char said[65536];
 
 /* one round of a follower's replay (lp: famfs_logplay_hold_bad) */
+static void round_on(struct famfs_fs *fs, struct famfs_logplay *lp,
+		     struct famfs_logplay_result *r)
+{
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay_more(lp, fs, false, r, NULL, NULL), 0);
+	th_stderr_take(said, sizeof(said));
+}
+
 static void round_(struct th *t, struct famfs_logplay *lp,
 		   struct famfs_logplay_result *r)
 {
-	th_stderr_grab();
-	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, r, NULL, NULL), 0);
-	th_stderr_take(said, sizeof(said));
+	round_on(&t->fs, lp, r);
 }
 
 /* famfs logplay */
@@ -374,6 +380,50 @@ static void test_lost_segment_keeps_remade(void **state)
 			 r.removed, th_exists(t, "a", false) ? "there" : "gone");
 }
 
+/* The same for a follower's round (nsplay.c): its look-ahead stops at
+ * the lost segment, which holds a's RECLAIM and the new a; the DELETE of
+ * a before it must not be played (it would unlink the live a) until the
+ * segment can be read -- then the round reads the new a and keeps it */
+static void test_round_lost_segment_keeps_remade(void **state)
+{
+	static const uint8_t other[16] = { 0x5e, 0x9a, 0x11, 0x7c };
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r = { 0 };
+	struct famfs_fs fs;
+	struct stat before;
+	uint64_t off, a, d;
+
+	th_remount(t);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	round_(t, lp, &r);		/* the follower's first round: a */
+	d = th_del(t, a, F, "a");
+	off = grow_past(t, 2);
+	reclaim(t, d);
+	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	r = play(t);		/* the other replayer: a is the new a */
+	before = st_of(t, "a");
+	th_fake_meta(t);
+	log1(t, off, 2 * MiB);		/* lost for the follower's opening */
+	th_write_id(t->hostid, other);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	assert_false(fs.master);
+	round_on(&fs, lp, &r);
+	famfs_fs_close(&fs);
+	if (!th_exists(t, "a", false) || st_of(t, "a").st_ino != before.st_ino)
+		fail_msg("a round stopped at a lost segment played a's DELETE before it and unlinked the live a, made on a's memory at its path by a later FILE in that segment (a %s)",
+			 th_exists(t, "a", false) ? "made again" : "gone");
+	/* the segment read: the DELETE is played, the new a kept */
+	log1(t, off, 4 * MiB);
+	copy_seg(t, off, 4 * MiB);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	round_on(&fs, lp, &r);
+	assert_int_equal(famfs_logplay_next(lp), famfs_log_next(fs.log));
+	famfs_fs_close(&fs);
+	assert_int_equal(st_of(t, "a").st_ino, before.st_ino);
+	famfs_logplay_free(lp);
+}
+
 /* review r41c, LOW 2: a follower on the master whose first round held a
  * file makes it on the retry; the master's famfs rm of it later is no
  * conflict (the trouble mark is stale once it is made) */
@@ -450,6 +500,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_held_said_first_then_counted, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_follower_lost_segment_then_read, setup_compact, th_teardown),
 		cmocka_unit_test_setup_teardown(test_lost_segment_keeps_remade, setup_compact, th_teardown),
+		cmocka_unit_test_setup_teardown(test_round_lost_segment_keeps_remade, setup_compact, th_teardown),
 		cmocka_unit_test_setup_teardown(test_master_follower_rm_no_hold_no_conflict, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_master_follower_rm_after_retry_no_conflict, setup_v1, th_teardown),
 	};
