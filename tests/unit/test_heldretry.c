@@ -344,6 +344,25 @@ static void test_follower_lost_segment_then_read(void **state)
 	famfs_logplay_free(lp);
 }
 
+/* a (made by entry a) deleted; the log grown; in segment 1 a RECLAIM of
+ * the DELETE and a new a on its memory, which another replayer here
+ * makes (famfs logplay); then segment 1 lost for a new opening: its
+ * offset, and *before the new a's */
+static uint64_t remade_then_lost(struct th *t, uint64_t a, struct stat *before)
+{
+	uint64_t d = th_del(t, a, F, "a");
+	uint64_t off = grow_past(t, 2);
+
+	reclaim(t, d);
+	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	play(t);
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	*before = st_of(t, "a");
+	th_fake_meta(t);
+	log1(t, off, 2 * MiB);
+	return off;
+}
+
 /* review r41e, MED 1: a (fullplay.c) replay whose walk stops at a lost
  * segment that holds a's RECLAIM and a new a at the same path on a's
  * memory (the same map), which another replayer here (the master's own
@@ -355,19 +374,10 @@ static void test_lost_segment_keeps_remade(void **state)
 	struct famfs_logplay_result r = { 0 };
 	struct famfs_fs fs;
 	struct stat before;
-	uint64_t off, a, d;
 
 	th_remount(t);
-	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	d = th_del(t, a, F, "a");
-	off = grow_past(t, 2);
-	reclaim(t, d);
-	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	r = play(t);			/* the other replayer: the new a */
-	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
-	before = st_of(t, "a");
-	th_fake_meta(t);
-	log1(t, off, 2 * MiB);		/* lost here */
+	remade_then_lost(t, th_append_file(t, "a", 24 * MiB, 2 * MiB, 100),
+			 &before);
 	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
 	th_stderr_grab();
 	assert_int_equal(famfs_logplay(&fs, false, &r), 0);
@@ -392,19 +402,12 @@ static void test_round_lost_segment_keeps_remade(void **state)
 	struct famfs_logplay_result r = { 0 };
 	struct famfs_fs fs;
 	struct stat before;
-	uint64_t off, a, d;
+	uint64_t off, a;
 
 	th_remount(t);
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 	round_(t, lp, &r);		/* the follower's first round: a */
-	d = th_del(t, a, F, "a");
-	off = grow_past(t, 2);
-	reclaim(t, d);
-	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	r = play(t);		/* the other replayer: a is the new a */
-	before = st_of(t, "a");
-	th_fake_meta(t);
-	log1(t, off, 2 * MiB);		/* lost for the follower's opening */
+	off = remade_then_lost(t, a, &before);
 	th_write_id(t->hostid, other);
 	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
 	assert_false(fs.master);

@@ -233,8 +233,7 @@ struct ahead_walk {
 	uint64_t end;		/* past the last entry read */
 	uint64_t bad;		/* the first that does not verify, or UINT64_MAX */
 	uint64_t file;		/* the first FILE read, or UINT64_MAX */
-	uint64_t unskip;	/* the first DELETE of a file skip has (one
-				 * it may make: famfs_lp_unskip), or
+	uint64_t del;		/* the first DELETE of a file read, or
 				 * UINT64_MAX */
 	char why[FAMFS_REASON_LEN];
 	int err;
@@ -266,8 +265,8 @@ static int ahead_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	if (le16toh(e->type) != FAMFS_LOG_DELETE || famfs_ns_get(e, &ns) ||
 	    ns.kind != FAMFS_LOG_FILE || ns.object >= idx)
 		return 0;
-	if (w->unskip == UINT64_MAX && skipped(w->c, ns.object))
-		w->unskip = idx;
+	if (w->del == UINT64_MAX)
+		w->del = idx;
 	if (!w->c->refile.cap)
 		w->err = pathset_init(&w->c->refile, 16);
 	if (!w->err) {
@@ -300,7 +299,7 @@ static bool remade(struct lp_ctx *c, uint64_t idx, const struct famfs_ns *ns)
 int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play)
 {
 	struct ahead_walk w = { .c = c, .end = c->next, .bad = UINT64_MAX,
-				.file = UINT64_MAX, .unskip = UINT64_MAX };
+				.file = UINT64_MAX, .del = UINT64_MAX };
 	uint64_t lost, stop;
 	size_t i, n = 0;
 	int rc, ahead;
@@ -330,15 +329,18 @@ int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play)
 		w.bad = lost;
 	/* nothing from an entry that does not verify on, nor from the first
 	 * file before it (that entry may be its DELETE) -- nor from the
-	 * first DELETE of a file an earlier round left unmade, which may
-	 * make it (refused) while that entry hides a DELETE of it that is
-	 * applied --, nor past what was read (the master may append
-	 * meanwhile) */
+	 * first DELETE of a file before it: that entry may be a RECLAIM of
+	 * its memory and a FILE that made a file at its path on it, which
+	 * another replayer here made (the DELETE would unlink it: remade
+	 * cannot tell), or hide a DELETE that is applied of a file an
+	 * earlier round left unmade while this one is refused (it would
+	 * make it: famfs_lp_unskip) --, nor past what was read (the master
+	 * may append meanwhile) */
 	stop = w.bad < w.end ? w.bad : w.end;
 	if (w.bad != UINT64_MAX && w.file < stop)
 		stop = w.file;
-	if (w.bad != UINT64_MAX && w.unskip < stop)
-		stop = w.unskip;
+	if (w.bad != UINT64_MAX && w.del < stop)
+		stop = w.del;
 	rc = famfs_log_walk_range(c->fs, c->next, stop, play, c);
 	c->nahead = 0;
 	pathset_free(&c->refile);

@@ -356,7 +356,9 @@ int famfs_lp_ns(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *e)
  * the last report wins, the master's pass reports its own host at the
  * log's end), so its memory may be another file's now -- and the round
  * plays nothing from the first entry that does not verify here on (it
- * may be such a DELETE; said once, read again next round). */
+ * may be such a DELETE; said once, read again next round), nor from the
+ * first FILE or DELETE of a file before it.  A DELETE leaves the file at
+ * its path when a later FILE it read made one there with its map. */
 int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play);
 /* FILE entry idx: true if its file is one the round does not make (yet:
  * a DELETE of it among the round's entries may be applied) */
