@@ -44,11 +44,16 @@ struct famfs_map {
 int famfs_dev_open(const char *path, bool rw, struct famfs_dev *d);
 /* The device number FAMFSIOC_DEV_GET reports of the device at a node (st:
  * its stat): a block device (pmem) its major and minor; a character
- * device (devdax) the same and FAMFS_DEV_DEVDAX in *flags; a plain file,
- * which stands for a device in the unit tests' mock famfs.ko, its inode
- * number (the high 32 bits as major, the low as minor).  false: none. */
+ * device (devdax) the same and FAMFS_DEV_DEVDAX in *flags.  false: no
+ * device node.  famfs_kernel_real's node_number. */
 bool famfs_node_number(const struct stat *st, uint32_t *major,
 		       uint32_t *minor, uint32_t *flags);
+/* famfs_kernel's node_number (the device number DEV_GET would report of
+ * the device at st), or famfs_node_number without one */
+bool famfs_kernel_node_number(const struct stat *st, uint32_t *major,
+			      uint32_t *minor, uint32_t *flags);
+/* sysfs, "/sys" (the unit tests: a directory of their own) */
+extern const char *famfs_sys_root;
 /* the size of /dev/daxX.Y (rdev: its device number), from sysfs */
 int famfs_dax_size(const char *path, dev_t rdev, uint64_t *size);
 void famfs_dev_close(struct famfs_dev *d);
@@ -168,6 +173,10 @@ struct famfs_kernel_ops {
 	int (*held)(int fd, struct famfs_ioc_held *h);
 	/* FAMFSIOC_UNLINK_MAP as it is (NULL: -ENOTTY, an older module) */
 	int (*unlink_map)(int dfd, const struct famfs_ioc_unlink_map *a);
+	/* the device number DEV_GET reports of the device at a node (st:
+	 * its stat; famfs_node_number); NULL: famfs_node_number */
+	bool (*node_number)(const struct stat *st, uint32_t *major,
+			    uint32_t *minor, uint32_t *flags);
 };
 extern const struct famfs_kernel_ops famfs_kernel_real;
 extern const struct famfs_kernel_ops *famfs_kernel;	/* tests swap it */

@@ -27,6 +27,7 @@
 #define HEAD_MAX 4096UL
 
 const char *famfs_scan_root = "/dev";
+const char *famfs_sys_root = "/sys";
 
 int famfs_dev_read_head(const char *path, void *buf, size_t n, uint64_t *size)
 {
@@ -343,7 +344,8 @@ static bool is_node_of(const char *path, const struct famfs_ioc_dev_info *i)
 	uint32_t ma, mi, fl;
 	struct stat st;
 
-	return !stat(path, &st) && famfs_node_number(&st, &ma, &mi, &fl) &&
+	return !stat(path, &st) &&
+	       famfs_kernel_node_number(&st, &ma, &mi, &fl) &&
 	       ma == i->major && mi == i->minor &&
 	       fl == (i->flags & FAMFS_DEV_DEVDAX);
 }
@@ -352,11 +354,11 @@ static bool is_node_of(const char *path, const struct famfs_ioc_dev_info *i)
 static bool sysfs_node(const struct famfs_ioc_dev_info *i, char *path,
 		       size_t len)
 {
-	char p[128], line[512];
+	char p[4200], line[512];
 	bool found = false;
 	FILE *f;
 
-	snprintf(p, sizeof(p), "/sys/dev/%s/%u:%u/uevent",
+	snprintf(p, sizeof(p), "%s/dev/%s/%u:%u/uevent", famfs_sys_root,
 		 i->flags & FAMFS_DEV_DEVDAX ? "char" : "block", i->major,
 		 i->minor);
 	f = fopen(p, "re");
