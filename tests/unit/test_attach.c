@@ -705,6 +705,11 @@ static void test_follower_wrong_member_refused(void **state)
 					   0644, 0, 0, &ext, 1), 0);
 	e.fm.reserved[0] = 1;
 	assert_int_equal(famfs_log_append(&ms, &e), 0);
+	ext.offset = htole64(6 * MiB);
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_FILE, "onm1b", 1000,
+					   0644, 0, 0, &ext, 1), 0);
+	e.fm.reserved[0] = 1;
+	assert_int_equal(famfs_log_append(&ms, &e), 0);
 	/* this host's mount: k does not read whole */
 	famfs_logdevs_init(&ms.devs, ms.sb);
 	famfs_fs_attach_members(&ms, NULL, 0);
@@ -727,6 +732,10 @@ static void test_follower_wrong_member_refused(void **state)
 	    !strstr(msg, "mount again"))
 		fail_msg("not said (member 1, %s, %s, mount again): %s", u1, u2,
 			 msg);
+	/* r42b 7: the files not created are said in one summary per round */
+	if (!strstr(msg, "2 file") || !strstr(msg, "not created") ||
+	    strstr(strstr(msg, "not created") + 1, "not created"))
+		fail_msg("not one summary of 2 files: %s", msg);
 	/* the next round that replays says it no more */
 	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_MKDIR, "d", 0, 0755,
 					   0, 0, NULL, 0), 0);
