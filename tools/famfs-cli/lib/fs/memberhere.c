@@ -131,7 +131,7 @@ static void say(struct famfs_fs *fs, unsigned index,
 			  index, index);
 		return;
 	}
-	famfs_warn("%s: cannot tell whether famfs.ko's member %u, %s, is the log's member %u, device uuid %s: %s; it is used as it is.  To have it checked, give this host a node of device uuid %s (famfs mount -d NODE) or of %u:%u as %s/pmemN or %s/daxX.Y",
+	famfs_warn("%s: cannot tell whether famfs.ko's member %u, %s, is the log's member %u, device uuid %s: %s; it is used as it is.  To have it checked, give this host a node of device uuid %s, or of %u:%u, as %s/pmemN or %s/daxX.Y (famfs mount -d NODE covers the mount's own check only)",
 		   fs->mpt, index, node, index, w, v->why, w, i->major,
 		   i->minor, famfs_scan_root, famfs_scan_root);
 }
