@@ -325,6 +325,189 @@ static void test_fsck_orphan(void **state)
 	assert_non_null(strstr(r.dev_path[1], "pmem3"));
 }
 
+/* ---- which device famfs.ko has as a member (memberhere.c) ------------ */
+
+/* a member superblock of this fs on the plain file at path (anywhere) */
+static void member_at(struct ax *x, const char *path, const uint8_t *u,
+		      uint32_t index)
+{
+	struct famfs_member_sb m;
+	int fd;
+
+	famfs_member_init(&m, x->t->fs.sb->fs_uuid, u, index,
+			  le64toh(x->t->fs.sb->ctime), MSIZE);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, MSIZE), 0);
+	assert_int_equal(pwrite(fd, &m, sizeof(m), 0), (ssize_t)sizeof(m));
+	close(fd);
+}
+
+/* <dir>/other/name: a node outside the scan root (a container's -d
+ * /host-dev/pmem1, a mknod'ed /dev/famfs/m1) */
+static void other_path(struct ax *x, const char *name, char *p, size_t n)
+{
+	snprintf(p, n, "%s/other", x->t->dir);
+	(void)mkdir(p, 0755);
+	snprintf(p, n, "%s/other/%s", x->t->dir, name);
+}
+
+/* famfs.ko has path as member index: attached by another process (a
+ * mount with its -d hints), so this one knows no path of it */
+static void attached_elsewhere(const char *path, unsigned index)
+{
+	struct famfs_ioc_dev_add a = { .index = index, .size = MSIZE };
+
+	a.fd = open(path, O_RDONLY);
+	assert_true(a.fd >= 0);
+	assert_int_equal(th_mock_dev_add(-1, &a), 0);
+	close(a.fd);
+}
+
+/* what a new opening of the mount has found out: nothing (a follower
+ * opens it again every round) */
+static void new_opening(struct famfs_fs *fs)
+{
+	memset(fs->member_seen, 0, sizeof(fs->member_seen));
+	fs->devs.dev[1].path[0] = '\0';
+}
+
+/* r42b 1: the log's member, attached from a -d hint outside the scan root
+ * (no node of it under /dev), is the member: not refused */
+static void test_member_from_hint_here(void **state)
+{
+	struct ax *x = *state;
+	struct famfs_fs *fs = &x->t->fs;
+	char p[400];
+	const char *h[1] = { p };
+
+	other_path(x, "famfs-m1", p, sizeof(p));
+	member_at(x, p, U1, 1);
+	log_devadd(fs, 1, U1);
+	assert_int_equal(famfs_fs_attach_members(fs, h, 1), 0);
+	assert_true(th_mock_devs[1].on);
+	assert_int_equal(famfs_fs_member_here(fs, 1), 1);
+}
+
+/* r42b 1, 2: famfs.ko has a device whose node this process cannot find
+ * (attached from a hint by the mount), and the log's device has no node
+ * here either: this host cannot tell -- said once with a way out, not
+ * refused; the next opening asks again, and once the log's device shows
+ * up as another node than famfs.ko's it is refused */
+static void test_member_cannot_tell_then_other(void **state)
+{
+	struct ax *x = *state;
+	struct famfs_fs *fs = &x->t->fs;
+	char p[400], msg[8192], u1[37];
+
+	famfs_uuid_str(U1, u1);
+	other_path(x, "famfs-m1", p, sizeof(p));
+	member_at(x, p, U2, 1);
+	log_devadd(fs, 1, U1);
+	assert_int_equal(famfs_fs_devs_update(fs), 0);
+	attached_elsewhere(p, 1);
+	th_stderr_grab();
+	assert_int_equal(famfs_fs_member_here(fs, 1), 1);
+	assert_int_equal(famfs_fs_member_here(fs, 1), 1);
+	th_stderr_take(msg, sizeof(msg));
+	if (!strstr(msg, "member 1") || !strstr(msg, u1) || !strstr(msg, "-d ") ||
+	    !strstr(msg, "cannot tell"))
+		fail_msg("not said (cannot tell, member 1, %s, -d NODE): %s", u1,
+			 msg);
+	if (strstr(strstr(msg, "cannot tell") + 1, "cannot tell"))
+		fail_msg("said twice: %s", msg);
+	/* the log's device shows up here: another node than famfs.ko's */
+	member_file(x, "pmem3", U1, 1);
+	new_opening(fs);
+	th_stderr_grab();
+	assert_int_equal(famfs_fs_member_here(fs, 1), -ESTALE);
+	th_stderr_take(msg, sizeof(msg));
+	assert_non_null(strstr(msg, "mount again"));
+}
+
+/* r42b 2: famfs.ko's device (found by its number) has a torn member
+ * superblock and the log's device no node here: cannot tell, not
+ * refused, and the check that failed is named (not "no member
+ * superblock") */
+static void test_member_torn_cannot_tell(void **state)
+{
+	struct ax *x = *state;
+	struct famfs_fs *fs = &x->t->fs;
+	char p[400], msg[8192];
+	uint8_t b;
+	int fd;
+
+	member_file(x, "pmem4", U2, 1);
+	log_devadd(fs, 1, U1);
+	assert_int_equal(famfs_fs_devs_update(fs), 0);
+	snprintf(p, sizeof(p), "%s/pmem4", x->devs);
+	attached_elsewhere(p, 1);
+	fd = open(p, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &b, 1, 40), 1);
+	b ^= 0xff;
+	assert_int_equal(pwrite(fd, &b, 1, 40), 1);
+	close(fd);
+	th_stderr_grab();
+	assert_int_equal(famfs_fs_member_here(fs, 1), 1);
+	th_stderr_take(msg, sizeof(msg));
+	if (!strstr(msg, "CRC") || strstr(msg, "no member superblock"))
+		fail_msg("the failed check not named: %s", msg);
+}
+
+/* r42b 5: a member famfs.ko reports failed (FAMFS_DEV_FAILED, its removal
+ * the cause) is said so, not "cannot tell ... mount again"; the placement
+ * says the same */
+static void test_member_failed_said(void **state)
+{
+	struct ax *x = *state;
+	struct famfs_fs *fs = &x->t->fs;
+	struct famfs_place pl = { .has_dev = true, .dev = 1 };
+	char msg[8192], why[FAMFS_REASON_LEN];
+	struct famfs_alloc a;
+	bool skipped;
+
+	member_file(x, "pmem3", U1, 1);
+	log_devadd(fs, 1, U1);
+	assert_int_equal(famfs_fs_attach_members(fs, NULL, 0), 0);
+	th_mock_devs[1].flags |= FAMFS_DEV_FAILED | FAMFS_DEV_CAUSE;
+	new_opening(fs);
+	th_stderr_grab();
+	assert_int_not_equal(famfs_fs_member_here(fs, 1), 1);
+	th_stderr_take(msg, sizeof(msg));
+	if (!strstr(msg, "failed") || strstr(msg, "mount again"))
+		fail_msg("not said as failed: %s", msg);
+	assert_int_equal(famfs_alloc_init(&a, fs->sb), 0);
+	assert_int_equal(famfs_alloc_sync(&a, &fs->devs), 0);
+	assert_int_equal(famfs_place_here(fs, &a, &pl, 0, &skipped, why),
+			 -ENODEV);
+	if (!strstr(why, "failed") || strstr(why, "another device"))
+		fail_msg("placement reason: %s", why);
+	famfs_alloc_free(&a);
+}
+
+/* r42b 4: famfs.ko keeps a member until the unmount: a verdict holds for
+ * the process while DEV_GET says the same device (a follower opens the
+ * mount every round) -- the next opening asks DEV_GET only, no node is
+ * looked at or read */
+static void test_member_verdict_kept(void **state)
+{
+	struct ax *x = *state;
+	struct famfs_fs *fs = &x->t->fs;
+	unsigned long nodes, gets;
+
+	member_file(x, "pmem3", U1, 1);
+	log_devadd(fs, 1, U1);
+	assert_int_equal(famfs_fs_attach_members(fs, NULL, 0), 0);
+	assert_int_equal(famfs_fs_member_here(fs, 1), 1);
+	nodes = th_mock_node_numbers;
+	gets = th_mock_dev_gets;
+	new_opening(fs);
+	assert_int_equal(famfs_fs_member_here(fs, 1), 1);
+	assert_int_equal(th_mock_node_numbers, nodes);
+	assert_int_equal(th_mock_dev_gets, gets + 1);
+}
+
 /* ---- a follower that lacks the member when its DEVADD comes ---------- */
 
 static void copy_range(int from, const char *to, uint64_t off, uint64_t len)
@@ -522,6 +705,11 @@ static void test_follower_wrong_member_refused(void **state)
 					   0644, 0, 0, &ext, 1), 0);
 	e.fm.reserved[0] = 1;
 	assert_int_equal(famfs_log_append(&ms, &e), 0);
+	ext.offset = htole64(6 * MiB);
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_FILE, "onm1b", 1000,
+					   0644, 0, 0, &ext, 1), 0);
+	e.fm.reserved[0] = 1;
+	assert_int_equal(famfs_log_append(&ms, &e), 0);
 	/* this host's mount: k does not read whole */
 	famfs_logdevs_init(&ms.devs, ms.sb);
 	famfs_fs_attach_members(&ms, NULL, 0);
@@ -544,6 +732,10 @@ static void test_follower_wrong_member_refused(void **state)
 	    !strstr(msg, "mount again"))
 		fail_msg("not said (member 1, %s, %s, mount again): %s", u1, u2,
 			 msg);
+	/* r42b 7: the files not created are said in one summary per round */
+	if (!strstr(msg, "2 file") || !strstr(msg, "not created") ||
+	    strstr(strstr(msg, "not created") + 1, "not created"))
+		fail_msg("not one summary of 2 files: %s", msg);
 	/* the next round that replays says it no more */
 	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_MKDIR, "d", 0, 0755,
 					   0, 0, NULL, 0), 0);
@@ -573,6 +765,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_follower_attaches_late_member, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_follower_member_came_held_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_follower_wrong_member_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_member_from_hint_here, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_member_cannot_tell_then_other, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_member_torn_cannot_tell, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_member_failed_said, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_member_verdict_kept, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("attach", tests, NULL, NULL);

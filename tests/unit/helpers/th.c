@@ -405,6 +405,7 @@ static int m_map_get_v2(int fd, struct famfs_ioc_map_v2 *h)
 
 /* the mock's tables: each kernel's ioctls are the older one's and more */
 #define TH_MOCK_V1 \
+	.node_number = th_mock_node_number, \
 	.mount = m_mount, \
 	.umount = m_umount, \
 	.map_create = m_map_create, \
@@ -622,6 +623,9 @@ struct th *th_new_fmt(uint64_t size, uint64_t loglen, bool compact)
 
 	famfs_quiet = getenv("FAMFS_UNIT_VERBOSE") ? 0 : 1;
 	famfs_kernel = &th_mock_kernel;
+	/* never the build host's sysfs: its device numbers are not the
+	 * mock's */
+	famfs_sys_root = "/nonexistent-famfs-unit-sys";
 	famfs_mount_root_check = th_any_root;
 	th_now = (uint64_t)time(NULL);
 	th_slept = 0;

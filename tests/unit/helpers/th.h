@@ -142,7 +142,7 @@ uint64_t th_mock_off_of(struct th *t, const char *rel);
 
 /* th_dev.c: member devices of the mock (in th_mock_kernel): attached
  * index -> the plain file (dev, ino) and size, and the device number
- * DEV_GET reports of it (famfs_node_number); reset by th_mock_reset */
+ * DEV_GET reports of it (th_mock_node_number); reset by th_mock_reset */
 struct th_mock_dev {
 	bool on;
 	dev_t dev;
@@ -152,6 +152,11 @@ struct th_mock_dev {
 };
 extern struct th_mock_dev th_mock_devs[FAMFS_MAX_DEVS];
 extern unsigned long th_mock_dev_adds, th_mock_v3_creates;
+/* the mock's node_number (plain files: their inode number) and how often
+ * it and DEV_GET were asked; reset by th_mock_devs_reset */
+bool th_mock_node_number(const struct stat *st, uint32_t *major,
+			 uint32_t *minor, uint32_t *flags);
+extern unsigned long th_mock_node_numbers, th_mock_dev_gets;
 /* MAP_CREATE_V3 accepted with FAMFS_IOC_MAP_INVALIDATE */
 extern unsigned long th_mock_v3_invalidates;
 void th_mock_devs_reset(void);

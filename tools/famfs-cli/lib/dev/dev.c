@@ -77,11 +77,7 @@ bool famfs_node_number(const struct stat *st, uint32_t *major,
 			*flags = FAMFS_DEV_DEVDAX;
 		return true;
 	}
-	if (!S_ISREG(st->st_mode))
-		return false;
-	*major = (uint32_t)((uint64_t)st->st_ino >> 32);
-	*minor = (uint32_t)st->st_ino;
-	return true;
+	return false;
 }
 
 int famfs_dax_size(const char *path, dev_t rdev, uint64_t *size)

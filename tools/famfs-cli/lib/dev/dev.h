@@ -44,11 +44,16 @@ struct famfs_map {
 int famfs_dev_open(const char *path, bool rw, struct famfs_dev *d);
 /* The device number FAMFSIOC_DEV_GET reports of the device at a node (st:
  * its stat): a block device (pmem) its major and minor; a character
- * device (devdax) the same and FAMFS_DEV_DEVDAX in *flags; a plain file,
- * which stands for a device in the unit tests' mock famfs.ko, its inode
- * number (the high 32 bits as major, the low as minor).  false: none. */
+ * device (devdax) the same and FAMFS_DEV_DEVDAX in *flags.  false: no
+ * device node.  famfs_kernel_real's node_number. */
 bool famfs_node_number(const struct stat *st, uint32_t *major,
 		       uint32_t *minor, uint32_t *flags);
+/* famfs_kernel's node_number (the device number DEV_GET would report of
+ * the device at st), or famfs_node_number without one */
+bool famfs_kernel_node_number(const struct stat *st, uint32_t *major,
+			      uint32_t *minor, uint32_t *flags);
+/* sysfs, "/sys" (the unit tests: a directory of their own) */
+extern const char *famfs_sys_root;
 /* the size of /dev/daxX.Y (rdev: its device number), from sysfs */
 int famfs_dax_size(const char *path, dev_t rdev, uint64_t *size);
 void famfs_dev_close(struct famfs_dev *d);
@@ -168,6 +173,10 @@ struct famfs_kernel_ops {
 	int (*held)(int fd, struct famfs_ioc_held *h);
 	/* FAMFSIOC_UNLINK_MAP as it is (NULL: -ENOTTY, an older module) */
 	int (*unlink_map)(int dfd, const struct famfs_ioc_unlink_map *a);
+	/* the device number DEV_GET reports of the device at a node (st:
+	 * its stat; famfs_node_number); NULL: famfs_node_number */
+	bool (*node_number)(const struct stat *st, uint32_t *major,
+			    uint32_t *minor, uint32_t *flags);
 };
 extern const struct famfs_kernel_ops famfs_kernel_real;
 extern const struct famfs_kernel_ops *famfs_kernel;	/* tests swap it */
@@ -352,16 +361,46 @@ int famfs_devtab_scan(const uint8_t fs_uuid[16], const char *const *hints,
 int famfs_devtab_find(const uint8_t fs_uuid[16], const char *const *hints,
 		      int nhints, const struct famfs_member_want *want,
 		      int nwant, struct famfs_devtab *t);
-/* The device FAMFSIOC_DEV_GET described (*i: a member of a mount): the
- * node of this host with that device number (/sys/dev/{block,char}/M:m's
- * DEVNAME under the scan root, else a candidate of the scan root; plain
- * files: famfs_node_number) to path (len bytes), and the device uuid of
- * its member superblock of file system fs_uuid.  0; -ENOENT no node here
- * has that number; -EBADMSG its head is no member superblock of fs_uuid
- * (or fails its checks); -errno of the read.  No message. */
-int famfs_member_of_info(const struct famfs_ioc_dev_info *i,
-			 const uint8_t fs_uuid[16], char *path, size_t len,
-			 uint8_t dev_uuid[16]);
+/* path is a node of the device FAMFSIOC_DEV_GET described (*i): its
+ * number as famfs_kernel_node_number says, the same kind (FAMFS_DEV_DEVDAX) */
+bool famfs_node_is(const char *path, const struct famfs_ioc_dev_info *i);
+/* This host's node of the device DEV_GET described (*i) to path (len
+ * bytes): a hint that is one (NULL or "" skipped), else sysfs's DEVNAME
+ * (famfs_sys_root) under the scan root, else a candidate of the scan
+ * root.  0, or -ENOENT (path ""). */
+int famfs_node_of_number(const struct famfs_ioc_dev_info *i,
+			 const char *const *hints, int nhints, char *path,
+			 size_t len);
+/* The member superblock at path's head to *m, checked for file system
+ * fs_uuid (famfs_member_check): 0; -errno of the read; -EINVAL none (or
+ * a bad field), -EBADMSG CRC (corrupt or torn), -EPROTONOSUPPORT a later
+ * version, -ESTALE a whole member superblock of another file system.
+ * why (FAMFS_REASON_LEN) says which.  No message. */
+int famfs_member_read(const char *path, const uint8_t fs_uuid[16],
+		      struct famfs_member_sb *m, char *why);
+/* Is the device famfs.ko has as member index (*i: DEV_GET) the log's,
+ * device uuid want?  SAME: a node of want here has its number (known: the
+ * node an attach found want at, looked at first), or it reads whole with
+ * want; OTHER: a node of want here has another number, or it reads whole
+ * with another device uuid (have); UNSURE: neither device can be told
+ * here (no node, a read error, a torn or later member superblock: why).
+ * path: famfs.ko's device's node ("" not found), table_path: want's. */
+enum famfs_member_is {
+	FAMFS_MEMBER_UNSURE,
+	FAMFS_MEMBER_SAME,
+	FAMFS_MEMBER_OTHER,
+};
+struct famfs_member_verdict {
+	enum famfs_member_is is;
+	uint8_t have[16];		/* nil: not read */
+	char path[256], table_path[256];
+	char why[640];
+};
+/* 0 and *v, or -ENOMEM.  No message. */
+int famfs_member_compare(const struct famfs_ioc_dev_info *i,
+			 const uint8_t fs_uuid[16], uint32_t index,
+			 const uint8_t want[16], const char *known,
+			 struct famfs_member_verdict *v);
 /* Every wanted member found with its device uuid: 0.  Else one message per
  * missing member, naming its index and device uuid (or the device found at
  * that index with another uuid), and -ENODEV. */

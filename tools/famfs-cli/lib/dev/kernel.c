@@ -143,9 +143,18 @@ const struct famfs_kernel_ops famfs_kernel_real = {
 	.ns = real_ns,
 	.held = real_held,
 	.unlink_map = real_unlink_map,
+	.node_number = famfs_node_number,
 };
 
 const struct famfs_kernel_ops *famfs_kernel = &famfs_kernel_real;
+
+bool famfs_kernel_node_number(const struct stat *st, uint32_t *major,
+			      uint32_t *minor, uint32_t *flags)
+{
+	if (famfs_kernel->node_number)
+		return famfs_kernel->node_number(st, major, minor, flags);
+	return famfs_node_number(st, major, minor, flags);
+}
 
 int famfs_kernel_held(int fd, struct famfs_ioc_held_range *r, unsigned n)
 {

@@ -27,6 +27,7 @@
 #define HEAD_MAX 4096UL
 
 const char *famfs_scan_root = "/dev";
+const char *famfs_sys_root = "/sys";
 
 int famfs_dev_read_head(const char *path, void *buf, size_t n, uint64_t *size)
 {
@@ -313,37 +314,54 @@ static void consider(struct scan *s, const char *path, bool hint)
 	     le64toh(h.m.device_size), le64toh(h.m.fs_ctime));
 }
 
-static void scan_root(struct scan *s)
+/* fn(arg, path) for each candidate node of the scan root (pmemN,
+ * pmemN.M, daxX.Y), in name order, until it returns true: true then */
+static bool each_candidate(bool (*fn)(void *arg, const char *path),
+			   void *arg, bool warn)
 {
 	struct dirent **ents;
 	char path[4096];
+	bool done = false;
 	int n;
 
 	n = scandir(famfs_scan_root, &ents, NULL, alphasort);
 	if (n < 0) {
-		famfs_warn("%s: cannot list the devices: %s", famfs_scan_root,
-			   strerror(errno));
-		return;
+		if (warn)
+			famfs_warn("%s: cannot list the devices: %s",
+				   famfs_scan_root, strerror(errno));
+		return false;
 	}
 	for (int i = 0; i < n; i++) {
-		if (candidate_name(ents[i]->d_name) &&
+		if (!done && candidate_name(ents[i]->d_name) &&
 		    snprintf(path, sizeof(path), "%s/%s", famfs_scan_root,
 			     ents[i]->d_name) < (int)sizeof(path))
-			consider(s, path, false);
+			done = fn(arg, path);
 		free(ents[i]);
 	}
 	free(ents);
+	return done;
+}
+
+static bool consider_candidate(void *arg, const char *path)
+{
+	consider(arg, path, false);
+	return false;
+}
+
+static void scan_root(struct scan *s)
+{
+	each_candidate(consider_candidate, s, true);
 }
 
 /* ---- which device famfs.ko has as a member ------------------------------ */
 
-/* path is a node of the device DEV_GET described */
-static bool is_node_of(const char *path, const struct famfs_ioc_dev_info *i)
+bool famfs_node_is(const char *path, const struct famfs_ioc_dev_info *i)
 {
 	uint32_t ma, mi, fl;
 	struct stat st;
 
-	return !stat(path, &st) && famfs_node_number(&st, &ma, &mi, &fl) &&
+	return !stat(path, &st) &&
+	       famfs_kernel_node_number(&st, &ma, &mi, &fl) &&
 	       ma == i->major && mi == i->minor &&
 	       fl == (i->flags & FAMFS_DEV_DEVDAX);
 }
@@ -352,11 +370,11 @@ static bool is_node_of(const char *path, const struct famfs_ioc_dev_info *i)
 static bool sysfs_node(const struct famfs_ioc_dev_info *i, char *path,
 		       size_t len)
 {
-	char p[128], line[512];
+	char p[4200], line[512];
 	bool found = false;
 	FILE *f;
 
-	snprintf(p, sizeof(p), "/sys/dev/%s/%u:%u/uevent",
+	snprintf(p, sizeof(p), "%s/dev/%s/%u:%u/uevent", famfs_sys_root,
 		 i->flags & FAMFS_DEV_DEVDAX ? "char" : "block", i->major,
 		 i->minor);
 	f = fopen(p, "re");
@@ -367,50 +385,135 @@ static bool sysfs_node(const struct famfs_ioc_dev_info *i, char *path,
 			continue;
 		line[strcspn(line, "\n")] = '\0';
 		found = snprintf(path, len, "%s/%s", famfs_scan_root,
-				 line + 8) < (int)len && is_node_of(path, i);
+				 line + 8) < (int)len && famfs_node_is(path, i);
 	}
 	fclose(f);
 	return found;
 }
 
-/* its node among the scan root's candidates (plain files: unit tests) */
-static bool scan_node(const struct famfs_ioc_dev_info *i, char *path,
-		      size_t len)
-{
-	struct dirent **ents;
-	bool found = false;
-	int n = scandir(famfs_scan_root, &ents, NULL, alphasort);
+struct by_number {
+	const struct famfs_ioc_dev_info *i;
+	char *path;
+	size_t len;
+};
 
-	for (int k = 0; k < n; k++) {
-		if (!found && candidate_name(ents[k]->d_name) &&
-		    snprintf(path, len, "%s/%s", famfs_scan_root,
-			     ents[k]->d_name) < (int)len)
-			found = is_node_of(path, i);
-		free(ents[k]);
-	}
-	if (n >= 0)
-		free(ents);
-	return found;
+static bool number_candidate(void *arg, const char *path)
+{
+	struct by_number *b = arg;
+
+	if (!famfs_node_is(path, b->i))
+		return false;
+	snprintf(b->path, b->len, "%s", path);
+	return true;
 }
 
-int famfs_member_of_info(const struct famfs_ioc_dev_info *i,
-			 const uint8_t fs_uuid[16], char *path, size_t len,
-			 uint8_t dev_uuid[16])
+int famfs_node_of_number(const struct famfs_ioc_dev_info *i,
+			 const char *const *hints, int nhints, char *path,
+			 size_t len)
 {
-	char why[FAMFS_REASON_LEN];
-	struct famfs_member_sb m;
+	struct by_number b = { i, path, len };
+
+	for (int k = 0; k < nhints; k++)
+		if (hints[k] && hints[k][0] && number_candidate(&b, hints[k]))
+			return 0;
+	if (sysfs_node(i, path, len) || each_candidate(number_candidate, &b, false))
+		return 0;
+	path[0] = '\0';
+	return -ENOENT;
+}
+
+int famfs_member_read(const char *path, const uint8_t fs_uuid[16],
+		      struct famfs_member_sb *m, char *why)
+{
 	uint64_t size;
 	int rc;
 
-	if (!sysfs_node(i, path, len) && !scan_node(i, path, len))
-		return -ENOENT;
-	rc = famfs_dev_read_head(path, &m, sizeof(m), &size);
-	if (rc)
+	rc = famfs_dev_read_head(path, m, sizeof(*m), &size);
+	if (rc) {
+		snprintf(why, FAMFS_REASON_LEN, "cannot read it: %s",
+			 strerror(-rc));
 		return rc;
-	if (!famfs_member_is_member(&m) ||
-	    famfs_member_check(&m, fs_uuid, size, why))
-		return -EBADMSG;
-	memcpy(dev_uuid, m.dev_uuid, 16);
+	}
+	return famfs_member_check(m, fs_uuid, size, why);
+}
+
+/* famfs.ko's device read: its member superblock's identity into v */
+static void read_theirs(const struct famfs_ioc_dev_info *i,
+			const uint8_t fs_uuid[16], const uint8_t want[16],
+			const char *known, struct famfs_member_verdict *v)
+{
+	char why[FAMFS_REASON_LEN];
+	struct famfs_member_sb m;
+	int rc;
+
+	if (famfs_node_of_number(i, &known, 1, v->path, sizeof(v->path))) {
+		snprintf(v->why, sizeof(v->why),
+			 "no node of device %u:%u here (%s/pmem*, %s/dax*.*, %s)",
+			 i->major, i->minor, famfs_scan_root, famfs_scan_root,
+			 famfs_sys_root);
+		return;
+	}
+	rc = famfs_member_read(v->path, fs_uuid, &m, why);
+	snprintf(v->why, sizeof(v->why), "%s: %s", v->path, why);
+	if (rc && rc != -ESTALE)
+		return;
+	/* whole: a member of this file system or of another one */
+	memcpy(v->have, m.dev_uuid, 16);
+	v->is = !rc && !memcmp(m.dev_uuid, want, 16) ? FAMFS_MEMBER_SAME :
+		FAMFS_MEMBER_OTHER;
+}
+
+int famfs_member_compare(const struct famfs_ioc_dev_info *i,
+			 const uint8_t fs_uuid[16], uint32_t index,
+			 const uint8_t want[16], const char *known,
+			 struct famfs_member_verdict *v)
+{
+	struct famfs_member_want w = { .index = index };
+	struct famfs_devtab *t;
+	int q = famfs_quiet, rc;
+
+	memset(v, 0, sizeof(*v));
+	v->is = FAMFS_MEMBER_UNSURE;
+	/* the node the attach found the log's device at is famfs.ko's */
+	if (known && known[0] && famfs_node_is(known, i)) {
+		snprintf(v->path, sizeof(v->path), "%s", known);
+		snprintf(v->table_path, sizeof(v->table_path), "%s", known);
+		memcpy(v->have, want, 16);
+		v->is = FAMFS_MEMBER_SAME;
+		return 0;
+	}
+	/* else the log's device's node here, by its device uuid */
+	t = malloc(sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	memcpy(w.dev_uuid, want, 16);
+	famfs_quiet = 1;
+	rc = famfs_devtab_find(fs_uuid, known && known[0] ? &known : NULL,
+			       known && known[0] ? 1 : 0, &w, 1, t);
+	famfs_quiet = q;
+	if (!rc && index < FAMFS_MAX_DEVS && t->dev[index].present &&
+	    !memcmp(t->dev[index].dev_uuid, want, 16))
+		snprintf(v->table_path, sizeof(v->table_path), "%s",
+			 t->dev[index].path);
+	free(t);
+	if (v->table_path[0] && famfs_node_is(v->table_path, i)) {
+		snprintf(v->path, sizeof(v->path), "%s", v->table_path);
+		memcpy(v->have, want, 16);
+		v->is = FAMFS_MEMBER_SAME;
+		return 0;
+	}
+	/* famfs.ko's device itself, read: whole with another uuid is
+	 * another device; with the log's device's node here and another
+	 * number it is another device anyway */
+	read_theirs(i, fs_uuid, want, known, v);
+	if (v->table_path[0] && v->is == FAMFS_MEMBER_SAME) {
+		snprintf(v->why, sizeof(v->why),
+			 "%s and %s both have the log's device uuid (a copied device?)",
+			 v->table_path, v->path);
+		v->is = FAMFS_MEMBER_UNSURE;
+	} else if (v->table_path[0]) {
+		v->is = FAMFS_MEMBER_OTHER;
+	}
 	return 0;
 }
 

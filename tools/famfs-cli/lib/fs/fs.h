@@ -157,7 +157,7 @@ struct famfs_fs {
 	uint32_t here_absent;
 	bool here_said;
 	/* memberhere.c: what famfs_fs_member_here found of member i for the
-	 * device uuid the table had then (rc 0: not known) */
+	 * device uuid the table had then (rc 0: not known; this opening) */
 	struct {
 		uint8_t uuid[16];
 		int rc;
@@ -172,15 +172,20 @@ static inline bool famfs_fs_compact(const struct famfs_fs *fs)
 /* INCOMPAT_MULTIDEV: member devices (famfs_format.h) */
 bool famfs_fs_multidev(const struct famfs_fs *fs);
 /* memberhere.c: is member index of the log (fs->devs as it is) the
- * device famfs.ko has at that index on the mount fs->mpt -- the device
- * with its device uuid (FAMFSIOC_DEV_GET's device number, the member
- * superblock of this host's node of it)?  1 yes (index 0 always); 0
- * nothing attached there (or not a mount, or no such member); -ESTALE
- * another device, or one this host cannot tell is it: said once per
- * process (the index, both device uuids, unmount and mount again) -- no
- * file on it may be created or mapped here; another -errno: DEV_GET
- * failed (-ENOTTY: a famfs.ko without it), not known.  Remembered by the
- * opening for the table's device uuid of the index. */
+ * device famfs.ko has at that index on the mount fs->mpt
+ * (famfs_member_compare: FAMFSIOC_DEV_GET's device number against this
+ * host's node of the log's device -- the attach's, else found by device
+ * uuid -- else famfs.ko's device's member superblock)?  1 yes (index 0
+ * always), or this host cannot tell (said once per process with a way to
+ * let it tell; used); 0 nothing attached there (or not a mount, or no
+ * such member); -ESTALE definitely another device: said once per process
+ * (the index, both device uuids, unmount and mount again) -- no new file
+ * on it may be created or placed here; -EIO famfs.ko reports it failed
+ * (FAMFS_DEV_FAILED: said once); another -errno: DEV_GET failed (-ENOTTY:
+ * a famfs.ko without it), not known.  Remembered by the opening for the
+ * table's device uuid of the index (a cannot-tell too: the next opening
+ * asks again); a definite answer by the process while DEV_GET names the
+ * same device there (famfs.ko keeps a member until the unmount). */
 int famfs_fs_member_here(struct famfs_fs *fs, unsigned index);
 
 /* Superblock and log header must pass the checks, else -EBADMSG (message

@@ -5,10 +5,16 @@
  * there, and famfs.ko keeps a member until the unmount: a host whose
  * device table once named another device at an index (a later duplicate
  * DEVADD of it, attached while the first did not read whole here, then
- * put back by the first: devs.c) keeps that device.  Its files on the
+ * put back by the first: devs.c) keeps that device.  Its new files on the
  * member would be another device's memory than every other host's, so
- * none is created or mapped there (the callers: place.c, playfile.c,
+ * none is created or placed there (the callers: place.c, playfile.c,
  * attach.c) and the way out is said: a remount attaches the log's device.
+ *
+ * Only a definite answer refuses (famfs_member_compare: a node of the
+ * log's device here with another number, or famfs.ko's device read whole
+ * with another identity); one this host cannot tell (no node of either,
+ * a read error, a torn or later member superblock) is said, with a way
+ * to let it be told, and the member is used.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,58 +23,147 @@
 
 #include "fs/fs.h"
 
-/* said once per process for each index and pair of devices: a follower
- * opens the mount every round */
-static struct {
-	uint8_t fs_uuid[16], want[16], have[16];
-	uint32_t major, minor;
-	bool said;
-} said[FAMFS_MAX_DEVS];
+/* Definite verdicts, for the process: famfs.ko never replaces a member
+ * while mounted, so one holds while DEV_GET names the same device number
+ * at the index of the file system and the table names the same device (a
+ * follower opens the mount every round; each opening asks DEV_GET only).
+ * A small ring: another file system's or index's take turns. */
+#define KEPT 32
+static struct kept {
+	bool used;
+	uint8_t fs_uuid[16], want[16];
+	uint32_t index, major, minor, flags;
+	struct famfs_member_verdict v;
+} kept[KEPT];
+static unsigned kept_next;
 
-static void say(struct famfs_fs *fs, unsigned index, int rc,
-		const struct famfs_ioc_dev_info *i, const char *path,
-		const uint8_t have[16], const uint8_t want[16])
+static struct kept *kept_find(const uint8_t fs_uuid[16], unsigned index,
+			      const struct famfs_ioc_dev_info *i,
+			      const uint8_t want[16])
 {
-	char w[37], h[37];
+	for (unsigned k = 0; k < KEPT; k++) {
+		struct kept *e = &kept[k];
 
-	if (said[index].said && !memcmp(said[index].fs_uuid, fs->sb->fs_uuid, 16) &&
-	    !memcmp(said[index].want, want, 16) &&
-	    !memcmp(said[index].have, have, 16) &&
-	    said[index].major == i->major && said[index].minor == i->minor)
+		if (e->used && e->index == index && e->major == i->major &&
+		    e->minor == i->minor &&
+		    e->flags == (i->flags & FAMFS_DEV_DEVDAX) &&
+		    !memcmp(e->fs_uuid, fs_uuid, 16) &&
+		    !memcmp(e->want, want, 16))
+			return e;
+	}
+	return NULL;
+}
+
+static void kept_add(const uint8_t fs_uuid[16], unsigned index,
+		     const struct famfs_ioc_dev_info *i, const uint8_t want[16],
+		     const struct famfs_member_verdict *v)
+{
+	struct kept *e = &kept[kept_next++ % KEPT];
+
+	e->used = true;
+	memcpy(e->fs_uuid, fs_uuid, 16);
+	memcpy(e->want, want, 16);
+	e->index = index;
+	e->major = i->major;
+	e->minor = i->minor;
+	e->flags = i->flags & FAMFS_DEV_DEVDAX;
+	e->v = *v;
+}
+
+/* Said once per process for each file system, index, device pair and
+ * what was found (a follower opens the mount every round; two file
+ * systems in one process do not evict each other's) */
+#define SAID 64
+enum said_what { SAID_OTHER, SAID_UNSURE, SAID_FAILED };
+static struct said {
+	uint8_t fs_uuid[16], want[16], have[16];
+	uint32_t index, major, minor;
+	enum said_what what;
+} said[SAID];
+static unsigned nsaid;
+
+/* true the first time (and remembered unless quiet: not said then) */
+static bool first_time(const struct famfs_fs *fs, unsigned index,
+		       const struct famfs_ioc_dev_info *i,
+		       const uint8_t want[16], const uint8_t have[16],
+		       enum said_what what)
+{
+	struct said n = { .index = index, .major = i->major,
+			  .minor = i->minor, .what = what };
+
+	memcpy(n.fs_uuid, fs->sb->fs_uuid, 16);
+	memcpy(n.want, want, 16);
+	memcpy(n.have, have, 16);
+	for (unsigned k = 0; k < nsaid && k < SAID; k++)
+		if (!memcmp(&said[k], &n, sizeof(n)))
+			return false;
+	if (!famfs_quiet)
+		said[nsaid++ % SAID] = n;
+	return true;
+}
+
+static void say(struct famfs_fs *fs, unsigned index,
+		const struct famfs_ioc_dev_info *i,
+		const struct famfs_member_verdict *v, const uint8_t want[16])
+{
+	char w[37], h[37], node[300], at[300];
+
+	if (!first_time(fs, index, i, want, v->have,
+			v->is == FAMFS_MEMBER_OTHER ? SAID_OTHER : SAID_UNSURE))
 		return;
 	famfs_uuid_str(want, w);
-	if (!rc) {
-		famfs_uuid_str(have, h);
-		famfs_err("%s: famfs.ko has %s (device uuid %s) as member %u, but the log's member %u is device uuid %s: no file on member %u is created or mapped here; unmount and mount again to attach the log's device",
-			  fs->mpt, path, h, index, index, w, index);
-	} else {
-		famfs_err("%s: famfs.ko has device %u:%u as member %u, which this host cannot tell is the log's member %u, device uuid %s (%s): no file on member %u is created or mapped here; unmount and mount again to attach the log's device",
-			  fs->mpt, i->major, i->minor, index, index, w,
-			  rc == -ENOENT ? "no node of it here" :
-			  rc == -EBADMSG ? "no member superblock of this file system on it" :
-			  strerror(-rc), index);
+	famfs_uuid_str(v->have, h);
+	if (v->path[0])
+		snprintf(node, sizeof(node), "%s (%u:%u)", v->path, i->major,
+			 i->minor);
+	else
+		snprintf(node, sizeof(node), "device %u:%u", i->major,
+			 i->minor);
+	at[0] = '\0';
+	if (v->table_path[0])
+		snprintf(at, sizeof(at), ", %s here", v->table_path);
+	if (v->is == FAMFS_MEMBER_OTHER) {
+		bool read = !famfs_all_zero(v->have, 16);
+
+		famfs_err("%s: famfs.ko has %s%s%s%s as member %u, but the log's member %u is device uuid %s%s: no new file is created or placed on member %u here, and the files this host mapped on member %u before stay on that device until a remount: unmount and mount again to attach the log's device",
+			  fs->mpt, node, read ? " (device uuid " : "",
+			  read ? h : "", read ? ")" : "", index, index, w, at,
+			  index, index);
+		return;
 	}
-	if (famfs_quiet)
-		return;		/* not said yet */
-	memcpy(said[index].fs_uuid, fs->sb->fs_uuid, 16);
-	memcpy(said[index].want, want, 16);
-	memcpy(said[index].have, have, 16);
-	said[index].major = i->major;
-	said[index].minor = i->minor;
-	said[index].said = true;
+	famfs_warn("%s: cannot tell whether famfs.ko's member %u, %s, is the log's member %u, device uuid %s: %s; it is used as it is.  To have it checked, give this host a node of device uuid %s, or of %u:%u, as %s/pmemN or %s/daxX.Y (famfs mount -d NODE covers the mount's own check only)",
+		   fs->mpt, index, node, index, w, v->why, w, i->major,
+		   i->minor, famfs_scan_root, famfs_scan_root);
+}
+
+/* FAMFS_DEV_FAILED: the mount has failed (this device the cause?) */
+static void say_failed(struct famfs_fs *fs, unsigned index,
+		       const struct famfs_ioc_dev_info *i,
+		       const uint8_t want[16])
+{
+	char w[37];
+
+	if (!first_time(fs, index, i, want, want, SAID_FAILED))
+		return;
+	famfs_uuid_str(want, w);
+	famfs_err("%s: famfs.ko reports member %u (device %u:%u, the log's device uuid %s) failed: %s; nothing on this mount can be used until it is unmounted",
+		  fs->mpt, index, i->major, i->minor, w,
+		  i->flags & FAMFS_DEV_CAUSE ?
+		  "its removal or a memory failure on it failed the mount" :
+		  "the mount has failed (another device's removal or memory failure)");
 }
 
 int famfs_fs_member_here(struct famfs_fs *fs, unsigned index)
 {
 	const struct famfs_logdev *d = famfs_logdevs_get(&fs->devs, index);
+	struct famfs_member_verdict v;
 	struct famfs_ioc_dev_info i;
-	uint8_t have[16] = { 0 };
-	char path[4096] = "";
+	const struct kept *e;
 	int rc;
 
 	if (!index)
 		return 1;
-	if (!d || !fs->mpt[0])
+	if (!d || !fs->mpt[0] || index >= FAMFS_MAX_DEVS)
 		return 0;
 	if (fs->member_seen[index].rc &&
 	    !memcmp(fs->member_seen[index].uuid, d->dev_uuid, 16))
@@ -76,14 +171,27 @@ int famfs_fs_member_here(struct famfs_fs *fs, unsigned index)
 	rc = famfs_mount_dev_get(fs->mpt, index, &i);
 	if (rc)
 		return rc == -ENXIO ? 0 : rc;	/* not asked: -ENOTTY, ... */
-	rc = famfs_member_of_info(&i, fs->sb->fs_uuid, path, sizeof(path),
-				  have);
-	if (!rc && !memcmp(have, d->dev_uuid, 16)) {
-		rc = 1;
-	} else {
-		say(fs, index, rc, &i, path, have, d->dev_uuid);
-		rc = -ESTALE;
+	if (i.flags & FAMFS_DEV_FAILED) {
+		say_failed(fs, index, &i, d->dev_uuid);
+		rc = -EIO;
+		goto out;
 	}
+	e = kept_find(fs->sb->fs_uuid, index, &i, d->dev_uuid);
+	if (e) {
+		v = e->v;
+	} else {
+		rc = famfs_member_compare(&i, fs->sb->fs_uuid, index,
+					  d->dev_uuid, d->path, &v);
+		if (rc)
+			return rc;
+		if (v.is != FAMFS_MEMBER_UNSURE)
+			kept_add(fs->sb->fs_uuid, index, &i, d->dev_uuid, &v);
+	}
+	if (v.is != FAMFS_MEMBER_SAME)
+		say(fs, index, &i, &v, d->dev_uuid);
+	/* cannot tell: used, and asked again by the next opening */
+	rc = v.is == FAMFS_MEMBER_OTHER ? -ESTALE : 1;
+out:
 	memcpy(fs->member_seen[index].uuid, d->dev_uuid, 16);
 	fs->member_seen[index].rc = rc;
 	return rc;

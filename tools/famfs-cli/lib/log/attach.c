@@ -86,8 +86,9 @@ int famfs_fs_devtab(struct famfs_fs *fs, const char *const *hints, int nhints,
 
 /* The log's members into all[] (index, device uuid), those famfs.ko does
  * not have yet into want[]: their counts; 0, -ESTALE if famfs.ko has
- * another device than the log's at an index (famfs_fs_member_here: said,
- * no file is created on it), or -errno (printed) */
+ * another device than the log's at an index, -EIO if it reports one
+ * failed (famfs_fs_member_here: said, no file is created on it), or
+ * -errno (printed) */
 static int log_members(struct famfs_fs *fs, struct famfs_member_want *all,
 		       int *nall, struct famfs_member_want *want, int *nwant)
 {
@@ -101,8 +102,10 @@ static int log_members(struct famfs_fs *fs, struct famfs_member_want *all,
 		unsigned i = all[k].index;
 
 		rc = famfs_fs_member_here(fs, i);
-		if (rc == -ESTALE) {
-			wrong = rc;
+		if (rc == -ESTALE || rc == -EIO) {
+			/* attached: another device, or failed (said) */
+			if (!wrong)
+				wrong = rc;
 		} else if (rc < 0) {
 			famfs_err("%s: cannot ask famfs.ko about member %u: %s",
 				  fs->mpt, i, strerror(-rc));
@@ -120,7 +123,7 @@ int famfs_fs_members_missing(struct famfs_fs *fs)
 	int nall, n, rc;
 
 	rc = log_members(fs, all, &nall, want, &n);
-	return rc && rc != -ESTALE ? rc : n;
+	return rc && rc != -ESTALE && rc != -EIO ? rc : n;
 }
 
 int famfs_fs_attach_members(struct famfs_fs *fs, const char *const *hints,
@@ -131,7 +134,7 @@ int famfs_fs_attach_members(struct famfs_fs *fs, const char *const *hints,
 	int nall, n, rc, missing, wrong;
 
 	wrong = rc = log_members(fs, all, &nall, want, &n);
-	if (rc == -ESTALE)
+	if (rc == -ESTALE || rc == -EIO)
 		rc = 0;		/* the others are attached all the same */
 	if (rc || !n)
 		return rc ? rc : wrong;

@@ -11,20 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <uuid/uuid.h>
 
 #include "ops/ops.h"
-
-/* same device as the one famfs.ko reports attached (i) */
-static bool is_attached_dev(const char *path, const struct famfs_ioc_dev_info *i)
-{
-	struct stat st;
-
-	return !stat(path, &st) && (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)) &&
-	       st.st_rdev == makedev(i->major, i->minor);
-}
 
 /* refused: member index (or device uuid) of fs is another device's */
 static int taken(struct famfs_fs *fs, const char *path, uint32_t index,
@@ -67,7 +56,8 @@ static int identity_free(struct famfs_fs *fs, const char *path, uint32_t index,
 	}
 	if (fs->mpt[0]) {
 		rc = famfs_mount_dev_get(fs->mpt, index, &info);
-		if (!rc && !is_attached_dev(path, &info)) {
+		/* the device famfs.ko reports attached there is not path's */
+		if (!rc && !famfs_node_is(path, &info)) {
 			famfs_err("%s: not labelled as member %u: device %u:%u is attached to the mount at %s as member %u (a famfs devadd not finished?); -f labels it anyway",
 				  path, index, info.major, info.minor, fs->mpt,
 				  index);

@@ -262,10 +262,8 @@ int famfs_follow_round(struct famfs_follow *f, uint64_t *played)
 				   f->r.removed - r0.removed,
 				   f->r.moved - r0.moved,
 				   f->r.changed - r0.changed);
-		/* a DEVADD whose device is not here: look again each round;
-		 * a member famfs.ko has as another device than the log's
-		 * (the table changed: a0bfca0) is said, once */
-		if (famfs_fs_members_missing(&fs) > 0)
+		/* a DEVADD whose device is not here: look again each round */
+		if (!f->member_wait && famfs_fs_members_missing(&fs) > 0)
 			f->member_wait = true;
 	}
 	/* the segments the replay met are mapped now; a compact log keeps

@@ -204,6 +204,20 @@ static int round_start(struct lp_ctx *c)
 
 static void round_end(struct lp_ctx *c)
 {
+	if (c->wrong_files) {
+		char list[FAMFS_MAX_DEVS * 4] = "";
+		size_t n = 0;
+
+		for (unsigned i = 1; i < FAMFS_MAX_DEVS; i++)
+			if (c->wrong_members >> i & 1)
+				n += (size_t)snprintf(list + n, sizeof(list) - n,
+						      "%s%u", n ? ", " : "", i);
+		famfs_err("%s: %llu file(s) of the log (the first at log entry %llu) on member(s) %s, which famfs.ko has as another device here (said above): not created",
+			  c->fs->mpt, (unsigned long long)c->wrong_files,
+			  (unsigned long long)c->wrong_first, list);
+		c->wrong_files = 0;
+		c->wrong_members = 0;
+	}
 	if (c->ds_ok)
 		dirset_free(&c->ds);
 	c->ds_ok = false;

@@ -238,9 +238,10 @@ again:
 	wrong = wrong_member(c, &want);
 	if (wrong) {
 		c->r->errors++;
-		famfs_err("%s: log entry %llu is on member %u, which famfs.ko has as another device here (said above): not created",
-			  p, (unsigned long long)idx, wrong);
-		return 0;
+		if (!c->wrong_files++)
+			c->wrong_first = idx;
+		c->wrong_members |= 1U << wrong;
+		return 0;	/* said by round_end */
 	}
 	if (c->dry) {
 		printf("would create file %s (%llu bytes)\n", p,

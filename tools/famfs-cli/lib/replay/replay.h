@@ -226,6 +226,11 @@ struct lp_ctx {
 	bool withheld;
 	uint64_t lost;			/* a lost segment's first slot,
 					 * reported (UINT64_MAX: none) */
+	/* files of this round not created: on a member famfs.ko has as
+	 * another device (playfile.c; said once by round_end) */
+	uint64_t wrong_files;
+	uint32_t wrong_members;		/* their members, a bit each */
+	uint64_t wrong_first;		/* the first's log entry */
 	/* directories at a logged directory's path that the replay did not
 	 * take (dir_there): nothing logged beneath one is played, in this
 	 * round or a later one */

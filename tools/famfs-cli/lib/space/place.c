@@ -259,13 +259,12 @@ static unsigned by_free(const struct famfs_alloc *a, uint32_t absent,
 	return n;
 }
 
-/* member i is not attached to this mount, or famfs.ko has another device
- * than the log's there (said once): no new file goes there */
-static bool absent_here(struct famfs_fs *fs, unsigned i)
+/* famfs_fs_member_here's verdict rc of a member: not attached to this
+ * mount (0), another device there than the log's (-ESTALE) or failed
+ * (-EIO; both said once): no new file goes there */
+static bool absent_verdict(int rc)
 {
-	int rc = famfs_fs_member_here(fs, i);
-
-	return rc == 0 || rc == -ESTALE;
+	return rc == 0 || rc == -ESTALE || rc == -EIO;
 }
 
 int famfs_place_here(struct famfs_fs *fs, const struct famfs_alloc *a,
@@ -274,28 +273,36 @@ int famfs_place_here(struct famfs_fs *fs, const struct famfs_alloc *a,
 {
 	unsigned order[FAMFS_MAX_DEVS], k;
 	char u[37] = "unknown";
+	int v = 0;
 
 	*skipped = false;
 	if (fs->here_ndevs != a->ndevs) {
 		fs->here_ndevs = a->ndevs;
 		fs->here_absent = 0;
 		for (unsigned i = 1; fs->mpt[0] && i < a->ndevs; i++)
-			if (absent_here(fs, i))
+			if (absent_verdict(famfs_fs_member_here(fs, i)))
 				fs->here_absent |= 1U << i;
 	}
 	/* a device named: asked again (attached since by a logplay?) */
 	if (pl->has_dev && pl->dev < a->ndevs &&
-	    (fs->here_absent >> pl->dev & 1) && !absent_here(fs, pl->dev))
-		fs->here_absent &= ~(1U << pl->dev);
+	    (fs->here_absent >> pl->dev & 1)) {
+		v = famfs_fs_member_here(fs, pl->dev);
+		if (!absent_verdict(v))
+			fs->here_absent &= ~(1U << pl->dev);
+	}
 	pl->absent = fs->here_absent;
 	if (pl->has_dev && pl->dev < a->ndevs && (pl->absent >> pl->dev & 1)) {
 		const struct famfs_logdev *d = famfs_logdevs_get(&fs->devs, pl->dev);
 
 		if (d)
 			famfs_uuid_str(d->dev_uuid, u);
-		if (famfs_fs_member_here(fs, pl->dev) == -ESTALE)
+		if (v == -ESTALE)
 			snprintf(reason, FAMFS_REASON_LEN,
 				 "device %u: famfs.ko has another device there than dev-uuid %s (unmount and mount again)",
+				 pl->dev, u);
+		else if (v == -EIO)
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "device %u (dev-uuid %s): famfs.ko reports it failed (said above)",
 				 pl->dev, u);
 		else
 			snprintf(reason, FAMFS_REASON_LEN,
