@@ -23,6 +23,7 @@
 #define TOMB	UINT32_MAX	/* a removed slot of the child table */
 #define LIVE	1
 #define ATTR	2		/* a SETATTR changed its attributes */
+#define KIND(k)	((k) == FAMFS_LOG_FILE ? "file" : "directory")
 #define WHY(...) do { if (why) snprintf(why, FAMFS_NAMES_WHY_LEN, __VA_ARGS__); } while (0)
 
 struct node {
@@ -494,11 +495,6 @@ static int apply_make(struct famfs_names *n, uint64_t idx,
 	return FAMFS_NAMES_OK;
 }
 
-static const char *kind_name(int kind)
-{
-	return kind == FAMFS_LOG_FILE ? "file" : "directory";
-}
-
 /* the object ns names, at the path it names: its node, or NIL (why) */
 static uint32_t the_object(struct famfs_names *n, const struct famfs_ns *ns,
 			   char *why)
@@ -530,7 +526,7 @@ static uint32_t the_object(struct famfs_names *n, const struct famfs_ns *ns,
 	}
 	if (n->nd[x].kind != ns->kind) {
 		WHY("entry %llu is a %s, not a %s", (unsigned long long)ns->object,
-		    kind_name(n->nd[x].kind), kind_name((int)ns->kind));
+		    KIND(n->nd[x].kind), KIND(ns->kind));
 		return NIL;
 	}
 	return x;
