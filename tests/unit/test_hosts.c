@@ -306,8 +306,14 @@ static void test_evicted_match(void **s)
 	(void)s;
 	mkhost(&h, 4, 2);
 	memcpy(ev.e[0].host_uuid, h.host_uuid, 16);
+	memcpy(ev.e[0].boot_id, h.boot_id, 16);
 	ev.e[0].generation = 2;
 	assert_true(famfs_host_evicted(&h, &ev));
+	/* another boot at this generation (another slot of this uuid: a
+	 * clone, a renamed host; review r42c H1): not fenced */
+	h.boot_id[0] ^= 1;
+	assert_false(famfs_host_evicted(&h, &ev));
+	h.boot_id[0] ^= 1;
 	h.generation = 3;		/* registered again: not fenced */
 	assert_false(famfs_host_evicted(&h, &ev));
 	h.generation = 2;

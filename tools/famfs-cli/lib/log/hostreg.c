@@ -85,9 +85,12 @@ static void me_fill(struct famfs_fs *fs, struct famfs_host *h,
 /* the slot of k in t (famfs_host_key_rank), -ENOENT when none, or -errno
  * (the slots not read).  First where its claim put it: from its home slot
  * up to the first free one -- a slot or two, and every replay round
- * registers; then (a slot an eviction zeroed may end that run early, a
- * first registration finds nothing) every slot, free ones looked at in
- * place, and *other set (famfs_hosttab_find_key) */
+ * registers -- for this boot's slot (rank 2) only; reaching a free slot
+ * without it (a slot an eviction zeroed may end that run early, this
+ * boot's slot may lie past it while a slot of this name from another boot
+ * lies before it: review r42c M1, a first registration finds nothing)
+ * every slot, free ones looked at in place, and *other set
+ * (famfs_hosttab_find_key) */
 static int find_slot(struct famfs_hosttab *t, const struct famfs_host_key *k,
 		     struct famfs_host *h, int *other)
 {
@@ -101,7 +104,7 @@ static int find_slot(struct famfs_hosttab *t, const struct famfs_host_key *k,
 		int r;
 
 		if (famfs_hosttab_slot(t, i, h) == FAMFS_HOST_FREE)
-			break;
+			return famfs_hosttab_find_key(t, k, h, other);
 		r = famfs_host_key_rank(h, k);
 		if (r == 2)
 			return (int)i;
@@ -277,9 +280,17 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	memcpy(h.boot_id, k.boot, 16);
 	/* a new boot of this host (its uuid and name: a reboot drops every
 	 * mapping of the boot before), or a new slot; past every generation
-	 * of this uuid a fence names too: a slot zeroed by an eviction by
-	 * slot forgot its generation, not the fence */
-	h.generation = s >= 0 ? cur.generation : 0;
+	 * of this uuid a slot holds (a clone's, this host's before a rename:
+	 * review r42c H1) and a fence names too: a slot zeroed by an eviction
+	 * by slot forgot its generation, not the fence */
+	rc = famfs_hosttab_top_gen(t, k.uuid, &h.generation);
+	if (rc) {
+		famfs_err("%s: the host table's slots cannot be read (%s): not registered",
+			  fs->name, strerror(-rc));
+		return rc;
+	}
+	if (s >= 0 && cur.generation > h.generation)
+		h.generation = cur.generation;
 	for (unsigned i = 0; i < ev->n; i++)
 		if (!memcmp(ev->e[i].host_uuid, k.uuid, 16) &&
 		    ev->e[i].generation > h.generation)

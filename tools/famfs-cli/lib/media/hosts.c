@@ -356,7 +356,8 @@ bool famfs_host_evicted(const struct famfs_host *h,
 		return false;
 	for (unsigned i = 0; i < ev->n; i++)
 		if (ev->e[i].generation == h->generation &&
-		    !memcmp(ev->e[i].host_uuid, h->host_uuid, 16))
+		    !memcmp(ev->e[i].host_uuid, h->host_uuid, 16) &&
+		    !memcmp(ev->e[i].boot_id, h->boot_id, 16))
 			return true;
 	return false;
 }

@@ -497,7 +497,10 @@ int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],
  * copy with the magic); *seq 0 past FAMFS_HOST_SEQ_MAX: not written */
 unsigned famfs_hosts_hdr_next(const void *hdrs, const uint8_t fs_uuid[16],
 			      uint64_t *seq);
-/* Is (host uuid, generation) of h in the evicted list? */
+/* Is (host uuid, boot id, generation) of h in the evicted list?  All
+ * three: two slots of one uuid (a clone under another name, a host renamed
+ * across a reboot) may have one generation, never one boot id (review
+ * r42c H1) */
 bool famfs_host_evicted(const struct famfs_host *h,
 			const struct famfs_hosts_ev *ev);
 /* The slot a host uuid probes first: hash(uuid) % nslots */
