@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -749,6 +750,37 @@ static void test_find_slot_past_free(void **s)
 	th_free(t);
 }
 
+/* review r42c M2: a host whose name every clone of an image shares
+ * ("localhost", empty) is told so once at registration; in a UTS
+ * namespace of its own (root only: skipped otherwise) */
+static void test_shared_name_said(void **s)
+{
+	struct th *t;
+	struct famfs_hosttab tab;
+	char msg[4096], was[256] = "";
+	unsigned slot;
+
+	(void)s;
+	gethostname(was, sizeof(was) - 1);
+	if (unshare(CLONE_NEWUTS) || sethostname("localhost", 9)) {
+		skip();
+		return;
+	}
+	t = mk();
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, false), 0);
+	th_stderr_take(msg, sizeof(msg));
+	assert_non_null(strstr(msg, "localhost"));
+	assert_non_null(strstr(msg, "clones of one image with this name cannot be told apart"));
+	assert_null(strstr(strstr(msg, "cannot be told apart") + 1,
+			   "cannot be told apart"));	/* once */
+	famfs_hosttab_close(&tab);
+	th_free(t);
+	assert_int_equal(sethostname(was, strlen(was)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -770,6 +802,7 @@ int main(void)
 		cmocka_unit_test(test_evict_clone_same_gen),
 		cmocka_unit_test(test_evict_renamed_same_gen),
 		cmocka_unit_test(test_find_slot_past_free),
+		cmocka_unit_test(test_shared_name_said),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
