@@ -60,18 +60,39 @@ static void settle(void)
 		nanosleep(&ts, NULL);
 }
 
-/* this host's key: host uuid, host name (NUL-padded, 23 bytes at most),
- * boot id */
-static int my_key(struct famfs_host_key *k)
+/* this host's key: host uuid, host name (NUL-padded, cut to 15 bytes,
+ * and the hash of the whole: review r42c M2), boot id.  *shared (may be
+ * NULL): why every clone of an image may have this name, or NULL */
+static int my_key(struct famfs_host_key *k, const char **shared)
 {
+	char full[256] = "";
 	int rc = famfs_host_id(k->uuid);
+	bool failed;
 
 	if (!rc)
 		rc = famfs_boot_id(k->boot);
-	memset(k->name, 0, sizeof(k->name));
-	gethostname(k->name, sizeof(k->name) - 1);
-	k->name[sizeof(k->name) - 1] = '\0';
+	failed = gethostname(full, sizeof(full) - 1) != 0;
+	if (failed)
+		full[0] = '\0';
+	full[sizeof(full) - 1] = '\0';
+	famfs_host_key_name(k, full);
+	if (shared)
+		*shared = famfs_host_name_shared(full, failed);
 	return rc;
+}
+
+/* said once per process: a name clones share is a key they share (each
+ * registration of one takes the other's slot as its own reboot's) */
+static void say_shared(struct famfs_fs *fs, const struct famfs_host_key *k,
+		       const char *why)
+{
+	static bool said;
+
+	if (!why || said)
+		return;
+	said = true;
+	famfs_warn("%s: host name \"%s\" (%s): clones of one image with this name cannot be told apart: give each host its own name or its own /etc/famfs/host-uuid",
+		   fs->name, k->name, why);
 }
 
 static void me_fill(struct famfs_fs *fs, struct famfs_host *h,
@@ -79,6 +100,7 @@ static void me_fill(struct famfs_fs *fs, struct famfs_host *h,
 {
 	h->flags = FAMFS_HOST_REGISTERED | (fs->master ? FAMFS_HOST_MASTER : 0);
 	memcpy(h->hostname, k->name, sizeof(h->hostname));
+	h->name_hash = k->name_hash;
 	h->beat_time = (uint64_t)time(NULL);
 }
 
@@ -242,11 +264,13 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 {
 	struct famfs_host h, cur;
 	struct famfs_host_key k;
+	const char *shared;
 	int s, other, rc;
 
-	rc = my_key(&k);
+	rc = my_key(&k, &shared);
 	if (rc)
 		return rc;
+	say_shared(fs, &k, shared);
 	s = find_slot(t, &k, &cur, &other);
 	if (s < 0 && s != -ENOENT) {
 		famfs_err("%s: the host table's slots cannot be read (%s): not registered",
@@ -359,7 +383,7 @@ static int update_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	struct famfs_host_key k;
 	int rc;
 
-	rc = my_key(&k);
+	rc = my_key(&k, NULL);
 	if (rc)
 		return rc;
 	rc = slot < FAMFS_HOST_SLOTS ? taken(t, slot, &k, ev, nolist) : 0;
@@ -440,15 +464,18 @@ static bool moot(struct famfs_hosttab *t, const struct famfs_host_evict *f)
 {
 	struct famfs_host g;
 	char name[sizeof(g.hostname)];
+	uint64_t hash = 0;
 	bool later = false, named = false;
 
 	for (unsigned s = 0; s < FAMFS_HOST_SLOTS; s++) {
 		if (famfs_hosttab_slot(t, s, &g) != FAMFS_HOST_VALID ||
 		    memcmp(g.host_uuid, f->host_uuid, 16))
 			continue;
-		if (named && strncmp(name, g.hostname, sizeof(name)))
+		if (named && (strncmp(name, g.hostname, sizeof(name)) ||
+			      hash != g.name_hash))
 			return false;
 		memcpy(name, g.hostname, sizeof(name));
+		hash = g.name_hash;
 		named = true;
 		later |= g.generation > f->generation;
 	}
