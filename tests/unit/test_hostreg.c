@@ -781,6 +781,42 @@ static void test_shared_name_said(void **s)
 	assert_int_equal(sethostname(was, strlen(was)), 0);
 }
 
+/* review r42c L1: a full table's message points to an eviction by slot
+ * (by uuid frees no slot) and names the least replayed slots */
+static void test_full_table_said(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host g;
+	char msg[4096];
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	memset(&g, 0, sizeof(g));
+	g.state = FAMFS_HOST_VALID;
+	g.flags = FAMFS_HOST_REGISTERED;
+	g.generation = 1;
+	g.seq = 1;
+	g.holds_from = FAMFS_HOLDS_NONE;
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
+		memset(g.host_uuid, 0xa0, 16);
+		g.host_uuid[0] = (uint8_t)i;
+		memset(g.boot_id, 0x30, 16);
+		g.boot_id[0] = (uint8_t)i;
+		g.replayed = i == 7 ? 2 : 9;
+		snprintf(g.hostname, sizeof(g.hostname), "h%u", i);
+		plant(&tab, i, &g);
+	}
+	th_stderr_grab();
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), -ENOSPC);
+	th_stderr_take(msg, sizeof(msg));
+	assert_non_null(strstr(msg, "famfs hosts evict --slot N"));
+	assert_non_null(strstr(msg, "torn: slot 7\n"));
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -802,6 +838,7 @@ int main(void)
 		cmocka_unit_test(test_evict_clone_same_gen),
 		cmocka_unit_test(test_evict_renamed_same_gen),
 		cmocka_unit_test(test_find_slot_past_free),
+		cmocka_unit_test(test_full_table_said),
 		cmocka_unit_test(test_shared_name_said),
 	};
 
