@@ -205,6 +205,32 @@ static bool fenced_boot(const struct famfs_hosts_ev *ev, const uint8_t uuid[16],
 	return false;
 }
 
+/* no free slot: the way out is an eviction by slot (one fences, a second
+ * zeroes: only that frees a slot; by uuid frees none), and the slots a
+ * down host most likely holds: the behind ones, least replayed first */
+static void say_no_slot(struct famfs_fs *fs, struct famfs_hosttab *t)
+{
+	char list[160] = "";
+	size_t len = 0;
+	uint64_t low = UINT64_MAX;
+	struct famfs_host g;
+
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++)
+		if (famfs_hosttab_slot(t, i, &g) == FAMFS_HOST_VALID &&
+		    g.replayed < low)
+			low = g.replayed;
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS && len < sizeof(list) - 16; i++) {
+		enum famfs_host_state st = famfs_hosttab_slot(t, i, &g);
+
+		if (st == FAMFS_HOST_TORN ||
+		    (st == FAMFS_HOST_VALID && g.replayed == low))
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%s%u", len ? " " : "", i);
+	}
+	famfs_err("%s: the host table has no free slot: famfs hosts lists them; famfs hosts evict --slot N frees one (twice for a host that is down: the first fences it, the second zeroes the slot; famfs hosts evict HOST-UUID frees none).  Least replayed (a host that is down?) or torn: slot %s",
+		  fs->name, len ? list : "none");
+}
+
 /* claim a free slot from home upward: written only while it is still all
  * zero, read back after the settle time: the last writer keeps it (two
  * claimers that tear it leave a torn slot, which blocks reclaim until
@@ -235,8 +261,7 @@ static int claim(struct famfs_fs *fs, struct famfs_hosttab *t,
 			return 0;
 		}
 	}
-	famfs_err("%s: the host table has no free slot (famfs hosts; famfs hosts evict)",
-		  fs->name);
+	say_no_slot(fs, t);
 	return -ENOSPC;
 }
 
