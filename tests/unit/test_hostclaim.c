@@ -414,7 +414,8 @@ static void test_scan_bytes(void **s)
 	assert_int_equal(u.n, 1);
 	famfs_hosttab_used_free(&u);
 	assert_true(most_refreshed <= 64 * 1024);
-	assert_true(FAMFS_HOST_SLOTS >= 64 && FAMFS_HOST_SLOTS <= 256);
+	_Static_assert(FAMFS_HOST_SLOTS >= 64 && FAMFS_HOST_SLOTS <= 256,
+		       "64 hosts, at most 256 slots");
 	famfs_hosttab_close(&tab);
 	th_free(t);
 }

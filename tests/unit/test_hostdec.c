@@ -125,6 +125,9 @@ static void mk(struct famfs_host *h, enum kind k, unsigned n,
 		h->replayed = 50;
 		h->holds_from = 20;
 		memcpy(ev->e[ev->n].host_uuid, h->host_uuid, 16);
+		memcpy(ev->e[ev->n].boot_id, h->boot_id, 16);
+		if (k == K_EVICT_OLDGEN)	/* the boot before */
+			ev->e[ev->n].boot_id[0] ^= 0x80;
 		ev->e[ev->n].generation = k == K_EVICTED ? 2 : 1;
 		ev->n++;
 		break;
@@ -339,6 +342,7 @@ static void test_master_slot_needed(void **s)
 	/* the master's slot, evicted */
 	mk(&sl[1], K_MASTER_LIVE, 0, &ev);
 	memcpy(ev.e[0].host_uuid, master, 16);
+	memcpy(ev.e[0].boot_id, sl[1].boot_id, 16);
 	ev.e[0].generation = sl[1].generation;
 	ev.n = 1;
 	assert_int_equal(famfs_hostdec_decide(sl, NULL, 2, &ev, master, &d, 1, UINT64_MAX, &ok,

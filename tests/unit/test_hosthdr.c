@@ -86,7 +86,11 @@ static void test_layout(void **s)
 			 tab + 8192 + 256 * 256);
 	assert_ptr_equal(famfs_host_slot_at(tab, 0), tab + 8192);
 	assert_int_equal(FAMFS_HOSTS_MAGIC, 0x33534f48534d4146ULL); /* FAMSHOS3 */
-	assert_int_equal(FAMFS_HOST_MAGIC, 0x33524f48534d4146ULL);  /* FAMSHOR3 */
+	assert_int_equal(FAMFS_HOST_MAGIC, 0x34524f48534d4146ULL);  /* FAMSHOR4 */
+	/* the record: 15 bytes of name and the whole name's hash (r42c M2) */
+	assert_int_equal(offsetof(struct famfs_host_rec, hostname), 104);
+	assert_int_equal(offsetof(struct famfs_host_rec, name_hash), 120);
+	assert_int_equal(sizeof(struct famfs_host_rec), 128);
 }
 
 /* a master write of the header cut short: the other copy is the header

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -621,6 +622,201 @@ static void test_moot_two_names(void **s)
 	th_free(t);
 }
 
+/* review r42c H1: evicting one of two slots of one host uuid at one
+ * generation -- a clone under another name, or this host before a rename
+ * across a reboot -- fences that registration only (uuid, boot id,
+ * generation): the other slot, a live host's, still updates and still
+ * blocks a DELETE it has not replayed past.  A new slot of a uuid starts
+ * above every generation of that uuid */
+static void evict_other_same_gen(const char *other_name)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host h, g, *sl = calloc(FAMFS_HOST_SLOTS, sizeof(*sl));
+	struct famfs_reclaim_pass p = { .blocked = clone_block };
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	unsigned slot, slot2, a, b;
+	uint64_t claimed;
+
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	/* the other registration of this uuid, another boot and name */
+	g = h;
+	memset(g.boot_id, 0x42, 16);
+	snprintf(g.hostname, sizeof(g.hostname), "%s", other_name);
+	g.replayed = 0;
+	plant(&tab, slot, &g);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, true), 0);
+	famfs_quiet = 0;
+	assert_int_not_equal(slot2, slot);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot2, &h), FAMFS_HOST_VALID);
+	claimed = h.generation;
+	/* the review's case: both at one generation */
+	h.generation = g.generation;
+	plant(&tab, slot2, &h);
+	assert_int_equal(famfs_host_update(&t->fs, &tab, slot2, 1, NULL, NULL),
+			 0);
+	assert_int_equal(famfs_hosts_arm(&t->fs), 0);
+	/* the other one evicted by slot: fenced, then zeroed */
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
+	assert_int_equal(ev.n, 1);
+	assert_true(famfs_host_evicted(&sl[slot], &ev));
+	assert_false(famfs_host_evicted(&sl[slot2], &ev));
+	assert_int_equal(famfs_host_update(&t->fs, &tab, slot2, 1, NULL, NULL),
+			 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &g), FAMFS_HOST_FREE);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot2, &h), FAMFS_HOST_VALID);
+	assert_int_equal(famfs_host_update(&t->fs, &tab, slot2, 1, NULL, NULL),
+			 0);
+	/* another host (uuid 0x5a, not the master, whose own slot a pass
+	 * brings up to date) in two slots at one generation: the live one
+	 * has not replayed past the DELETE, the other is evicted (fenced,
+	 * zeroed): the live one blocks it */
+	g = h;
+	g.flags = FAMFS_HOST_REGISTERED;
+	memset(g.host_uuid, 0x5a, 16);
+	memset(g.boot_id, 0x51, 16);
+	g.generation = 3;
+	g.replayed = 1;
+	g.registered_at = 0;
+	snprintf(g.hostname, sizeof(g.hostname), "%s", other_name);
+	a = (slot2 + 10) % FAMFS_HOST_SLOTS;
+	b = (slot2 + 11) % FAMFS_HOST_SLOTS;
+	plant(&tab, a, &g);
+	memset(g.boot_id, 0x52, 16);
+	snprintf(g.hostname, sizeof(g.hostname), "live-host");
+	plant(&tab, b, &g);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, a), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, a), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, a, &g), FAMFS_HOST_FREE);
+	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
+	assert_false(famfs_host_evicted(&sl[b], &ev));
+	th_create_ok(&t->fs, "a", 4 * MiB);
+	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
+	memset(clone_blocked, 0, sizeof(clone_blocked));
+	assert_int_equal(famfs_reclaim_pass(&t->fs, &p), 0);
+	assert_int_equal(p.reclaimed, 0);
+	assert_true(clone_blocked[b] > 0);
+	/* as claimed: above the other slot's generation */
+	assert_true(claimed > g.generation);
+	famfs_hosttab_close(&tab);
+	free(sl);
+	th_free(t);
+}
+
+static void test_evict_clone_same_gen(void **s)
+{
+	(void)s;
+	evict_other_same_gen("orig-host");	/* a clone */
+}
+
+static void test_evict_renamed_same_gen(void **s)
+{
+	(void)s;
+	evict_other_same_gen("old-name");	/* this host before a rename */
+}
+
+/* review r42c M1: this boot's slot (uuid and boot id) past a free slot,
+ * a slot of this uuid and name from another boot before it: the
+ * registration finds this boot's, as famfs_hosttab_find_key does */
+static void test_find_slot_past_free(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host h, g;
+	unsigned slot, s2, again;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	s2 = (slot + 2) % FAMFS_HOST_SLOTS;
+	plant(&tab, s2, &h);			/* this boot's, past a free one */
+	g = h;
+	memset(g.boot_id, 0x42, 16);		/* this name, another boot */
+	plant(&tab, slot, &g);
+	assert_int_equal(famfs_hosttab_slot(&tab, (slot + 1) % FAMFS_HOST_SLOTS,
+					    &g), FAMFS_HOST_FREE);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &again, false), 0);
+	assert_int_equal(again, s2);
+	assert_int_equal(famfs_hosttab_slot(&tab, s2, &g), FAMFS_HOST_VALID);
+	assert_int_equal(g.generation, h.generation);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
+/* review r42c M2: a host whose name every clone of an image shares
+ * ("localhost", empty) is told so once at registration; in a UTS
+ * namespace of its own (root only: skipped otherwise) */
+static void test_shared_name_said(void **s)
+{
+	struct th *t;
+	struct famfs_hosttab tab;
+	char msg[4096], was[256] = "";
+	unsigned slot;
+
+	(void)s;
+	gethostname(was, sizeof(was) - 1);
+	if (unshare(CLONE_NEWUTS) || sethostname("localhost", 9)) {
+		skip();
+		return;
+	}
+	t = mk();
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, false), 0);
+	th_stderr_take(msg, sizeof(msg));
+	assert_non_null(strstr(msg, "localhost"));
+	assert_non_null(strstr(msg, "clones of one image with this name cannot be told apart"));
+	assert_null(strstr(strstr(msg, "cannot be told apart") + 1,
+			   "cannot be told apart"));	/* once */
+	famfs_hosttab_close(&tab);
+	th_free(t);
+	assert_int_equal(sethostname(was, strlen(was)), 0);
+}
+
+/* review r42c L1: a full table's message points to an eviction by slot
+ * (by uuid frees no slot) and names the least replayed slots */
+static void test_full_table_said(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host g;
+	char msg[4096];
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	memset(&g, 0, sizeof(g));
+	g.state = FAMFS_HOST_VALID;
+	g.flags = FAMFS_HOST_REGISTERED;
+	g.generation = 1;
+	g.seq = 1;
+	g.holds_from = FAMFS_HOLDS_NONE;
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
+		memset(g.host_uuid, 0xa0, 16);
+		g.host_uuid[0] = (uint8_t)i;
+		memset(g.boot_id, 0x30, 16);
+		g.boot_id[0] = (uint8_t)i;
+		g.replayed = i == 7 ? 2 : 9;
+		snprintf(g.hostname, sizeof(g.hostname), "h%u", i);
+		plant(&tab, i, &g);
+	}
+	th_stderr_grab();
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), -ENOSPC);
+	th_stderr_take(msg, sizeof(msg));
+	assert_non_null(strstr(msg, "famfs hosts evict --slot N"));
+	assert_non_null(strstr(msg, "torn: slot 7\n"));
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -639,6 +835,11 @@ int main(void)
 		cmocka_unit_test(test_clones_both_counted),
 		cmocka_unit_test(test_renamed_host),
 		cmocka_unit_test(test_moot_two_names),
+		cmocka_unit_test(test_evict_clone_same_gen),
+		cmocka_unit_test(test_evict_renamed_same_gen),
+		cmocka_unit_test(test_find_slot_past_free),
+		cmocka_unit_test(test_full_table_said),
+		cmocka_unit_test(test_shared_name_said),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

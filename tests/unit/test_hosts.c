@@ -96,7 +96,7 @@ static void test_rec_refusals(void **s)
 	r.crc = htole32(famfs_crc32_update(famfs_crc32(fsu, 16), &r, 128));
 	assert_int_equal(famfs_host_rec_decode(&r, fsu, &g, why), -EINVAL);
 	famfs_host_rec_encode(&r, &h, fsu);
-	r.hostname[20] = 'y';
+	r.hostname[sizeof(r.hostname) - 2] = 'y';
 	r.crc = 0;
 	r.crc = htole32(famfs_crc32_update(famfs_crc32(fsu, 16), &r, 128));
 	assert_int_equal(famfs_host_rec_decode(&r, fsu, &g, why), -EINVAL);
@@ -306,13 +306,62 @@ static void test_evicted_match(void **s)
 	(void)s;
 	mkhost(&h, 4, 2);
 	memcpy(ev.e[0].host_uuid, h.host_uuid, 16);
+	memcpy(ev.e[0].boot_id, h.boot_id, 16);
 	ev.e[0].generation = 2;
 	assert_true(famfs_host_evicted(&h, &ev));
+	/* another boot at this generation (another slot of this uuid: a
+	 * clone, a renamed host; review r42c H1): not fenced */
+	h.boot_id[0] ^= 1;
+	assert_false(famfs_host_evicted(&h, &ev));
+	h.boot_id[0] ^= 1;
 	h.generation = 3;		/* registered again: not fenced */
 	assert_false(famfs_host_evicted(&h, &ev));
 	h.generation = 2;
 	h.host_uuid[0] ^= 1;
 	assert_false(famfs_host_evicted(&h, &ev));
+}
+
+/* review r42c M2: a host name is kept cut (15 bytes, shown) and hashed
+ * whole (the key): two names equal in their first 23 bytes are two keys;
+ * an empty name, a failed gethostname and the distributions' defaults are
+ * shared by every clone of an image, and said */
+static void test_name_key(void **s)
+{
+	struct famfs_host_key a, b;
+	struct famfs_host h, g;
+	struct famfs_host_rec r;
+	char why[FAMFS_REASON_LEN];
+
+	(void)s;
+	famfs_host_key_name(&a, "compute-node-rack12-slot01.example.com");
+	famfs_host_key_name(&b, "compute-node-rack12-slot02.example.com");
+	assert_string_equal(a.name, "compute-node-ra");
+	assert_string_equal(a.name, b.name);
+	assert_true(a.name_hash != b.name_hash);
+	mkhost(&h, 4, 2);
+	memcpy(a.uuid, h.host_uuid, 16);
+	memcpy(b.uuid, h.host_uuid, 16);
+	memset(a.boot, 0x77, 16);			/* another boot */
+	memset(b.boot, 0x77, 16);
+	memcpy(h.hostname, a.name, sizeof(h.hostname));
+	h.name_hash = a.name_hash;
+	famfs_host_rec_encode(&r, &h, fsu);
+	assert_int_equal(famfs_host_rec_decode(&r, fsu, &g, why), 0);
+	assert_string_equal(g.hostname, a.name);
+	assert_true(g.name_hash == a.name_hash);
+	assert_int_equal(famfs_host_key_rank(&g, &a), 1);	/* a reboot */
+	assert_int_equal(famfs_host_key_rank(&g, &b), 0);	/* a clone */
+	/* a short name: whole, and hashed too */
+	famfs_host_key_name(&a, "node-7");
+	assert_string_equal(a.name, "node-7");
+	assert_true(a.name_hash == famfs_host_name_hash("node-7", 6));
+	/* shared names */
+	assert_null(famfs_host_name_shared("node-7", false));
+	assert_non_null(famfs_host_name_shared("node-7", true));
+	assert_non_null(famfs_host_name_shared("", false));
+	assert_non_null(famfs_host_name_shared("localhost", false));
+	assert_non_null(famfs_host_name_shared("localhost.localdomain", false));
+	assert_non_null(famfs_host_name_shared("(none)", false));
 }
 
 static void test_slot_home(void **s)
@@ -474,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_slot_torn_states),
 		cmocka_unit_test(test_hdr),
 		cmocka_unit_test(test_evicted_match),
+		cmocka_unit_test(test_name_key),
 		cmocka_unit_test(test_slot_home),
 		cmocka_unit_test(test_decode_fuzz),
 	};

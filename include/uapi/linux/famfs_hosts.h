@@ -35,10 +35,13 @@
  * "3": 256 slots, each keyed by (host uuid, host name).  A build of an
  * earlier layout ("FAMSHOS1": one header copy, 8176 slots; "FAMSHOS2":
  * 8160 slots keyed by host uuid) verifies neither a header nor a record
- * of this one, and refuses its HOSTS entry (nslots)
+ * of this one, and refuses its HOSTS entry (nslots): tools of an earlier
+ * layout must not share a file system with this one.  Record "4": the
+ * name cut to 15 bytes and hashed whole (review r42c M2); a "FAMSHOR3"
+ * record (23 bytes of name, no hash) does not verify here: a torn slot
  */
 #define FAMFS_HOSTS_MAGIC	0x33534f48534d4146ULL	/* "FAMSHOS3" */
-#define FAMFS_HOST_MAGIC	0x33524f48534d4146ULL	/* "FAMSHOR3" */
+#define FAMFS_HOST_MAGIC	0x34524f48534d4146ULL	/* "FAMSHOR4" */
 
 struct famfs_hosts_evicted {
 	__u8	host_uuid[16];
@@ -68,7 +71,9 @@ struct famfs_host_rec {
 	__le64	holds_from;		/*  80 lowest DELETE held, or NONE */
 	__le64	held_bytes;		/*  88 for famfs hosts / df */
 	__le64	beat_time;		/*  96 seconds since the epoch, shown */
-	char	hostname[24];		/* 104 NUL-padded; with host_uuid the key */
+	char	hostname[16];		/* 104 NUL-padded, cut: shown */
+	__le64	name_hash;		/* 120 of the whole name: with host_uuid
+					 * and hostname the key */
 };
 #define FAMFS_HOSTS_ARMED	(1U << 0)	/* famfs_hosts_hdr.flags */
 #define FAMFS_HOST_REGISTERED	(1U << 0)
@@ -76,6 +81,7 @@ struct famfs_host_rec {
 FAMFS_FORMAT_ASSERT(sizeof(struct famfs_hosts_evicted) == 48 &&
 		    sizeof(struct famfs_hosts_hdr) == FAMFS_HOSTS_HDR_SIZE &&
 		    2 * sizeof(struct famfs_host_rec) == FAMFS_HOST_SLOT_SIZE &&
+		    __builtin_offsetof(struct famfs_host_rec, name_hash) == 120 &&
 		    FAMFS_HOSTS_SLOTS_OFF == 8192 &&
 		    FAMFS_HOSTS_SLOTS_END == 73728 &&
 		    FAMFS_HOSTS_SLOTS_END <= FAMFS_HOSTS_LEN,

@@ -60,18 +60,39 @@ static void settle(void)
 		nanosleep(&ts, NULL);
 }
 
-/* this host's key: host uuid, host name (NUL-padded, 23 bytes at most),
- * boot id */
-static int my_key(struct famfs_host_key *k)
+/* this host's key: host uuid, host name (NUL-padded, cut to 15 bytes,
+ * and the hash of the whole: review r42c M2), boot id.  *shared (may be
+ * NULL): why every clone of an image may have this name, or NULL */
+static int my_key(struct famfs_host_key *k, const char **shared)
 {
+	char full[256] = "";
 	int rc = famfs_host_id(k->uuid);
+	bool failed;
 
 	if (!rc)
 		rc = famfs_boot_id(k->boot);
-	memset(k->name, 0, sizeof(k->name));
-	gethostname(k->name, sizeof(k->name) - 1);
-	k->name[sizeof(k->name) - 1] = '\0';
+	failed = gethostname(full, sizeof(full) - 1) != 0;
+	if (failed)
+		full[0] = '\0';
+	full[sizeof(full) - 1] = '\0';
+	famfs_host_key_name(k, full);
+	if (shared)
+		*shared = famfs_host_name_shared(full, failed);
 	return rc;
+}
+
+/* said once per process: a name clones share is a key they share (each
+ * registration of one takes the other's slot as its own reboot's) */
+static void say_shared(struct famfs_fs *fs, const struct famfs_host_key *k,
+		       const char *why)
+{
+	static bool said;
+
+	if (!why || said)
+		return;
+	said = true;
+	famfs_warn("%s: host name \"%s\" (%s): clones of one image with this name cannot be told apart: give each host its own name or its own /etc/famfs/host-uuid",
+		   fs->name, k->name, why);
 }
 
 static void me_fill(struct famfs_fs *fs, struct famfs_host *h,
@@ -79,15 +100,19 @@ static void me_fill(struct famfs_fs *fs, struct famfs_host *h,
 {
 	h->flags = FAMFS_HOST_REGISTERED | (fs->master ? FAMFS_HOST_MASTER : 0);
 	memcpy(h->hostname, k->name, sizeof(h->hostname));
+	h->name_hash = k->name_hash;
 	h->beat_time = (uint64_t)time(NULL);
 }
 
 /* the slot of k in t (famfs_host_key_rank), -ENOENT when none, or -errno
  * (the slots not read).  First where its claim put it: from its home slot
  * up to the first free one -- a slot or two, and every replay round
- * registers; then (a slot an eviction zeroed may end that run early, a
- * first registration finds nothing) every slot, free ones looked at in
- * place, and *other set (famfs_hosttab_find_key) */
+ * registers -- for this boot's slot (rank 2) only; reaching a free slot
+ * without it (a slot an eviction zeroed may end that run early, this
+ * boot's slot may lie past it while a slot of this name from another boot
+ * lies before it: review r42c M1, a first registration finds nothing)
+ * every slot, free ones looked at in place, and *other set
+ * (famfs_hosttab_find_key) */
 static int find_slot(struct famfs_hosttab *t, const struct famfs_host_key *k,
 		     struct famfs_host *h, int *other)
 {
@@ -101,7 +126,7 @@ static int find_slot(struct famfs_hosttab *t, const struct famfs_host_key *k,
 		int r;
 
 		if (famfs_hosttab_slot(t, i, h) == FAMFS_HOST_FREE)
-			break;
+			return famfs_hosttab_find_key(t, k, h, other);
 		r = famfs_host_key_rank(h, k);
 		if (r == 2)
 			return (int)i;
@@ -180,6 +205,32 @@ static bool fenced_boot(const struct famfs_hosts_ev *ev, const uint8_t uuid[16],
 	return false;
 }
 
+/* no free slot: the way out is an eviction by slot (one fences, a second
+ * zeroes: only that frees a slot; by uuid frees none), and the slots a
+ * down host most likely holds: the behind ones, least replayed first */
+static void say_no_slot(struct famfs_fs *fs, struct famfs_hosttab *t)
+{
+	char list[160] = "";
+	size_t len = 0;
+	uint64_t low = UINT64_MAX;
+	struct famfs_host g;
+
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++)
+		if (famfs_hosttab_slot(t, i, &g) == FAMFS_HOST_VALID &&
+		    g.replayed < low)
+			low = g.replayed;
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS && len < sizeof(list) - 16; i++) {
+		enum famfs_host_state st = famfs_hosttab_slot(t, i, &g);
+
+		if (st == FAMFS_HOST_TORN ||
+		    (st == FAMFS_HOST_VALID && g.replayed == low))
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%s%u", len ? " " : "", i);
+	}
+	famfs_err("%s: the host table has no free slot: famfs hosts lists them; famfs hosts evict --slot N frees one (twice for a host that is down: the first fences it, the second zeroes the slot; famfs hosts evict HOST-UUID frees none).  Least replayed (a host that is down?) or torn: slot %s",
+		  fs->name, len ? list : "none");
+}
+
 /* claim a free slot from home upward: written only while it is still all
  * zero, read back after the settle time: the last writer keeps it (two
  * claimers that tear it leave a torn slot, which blocks reclaim until
@@ -210,8 +261,7 @@ static int claim(struct famfs_fs *fs, struct famfs_hosttab *t,
 			return 0;
 		}
 	}
-	famfs_err("%s: the host table has no free slot (famfs hosts; famfs hosts evict)",
-		  fs->name);
+	say_no_slot(fs, t);
 	return -ENOSPC;
 }
 
@@ -239,11 +289,13 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 {
 	struct famfs_host h, cur;
 	struct famfs_host_key k;
+	const char *shared;
 	int s, other, rc;
 
-	rc = my_key(&k);
+	rc = my_key(&k, &shared);
 	if (rc)
 		return rc;
+	say_shared(fs, &k, shared);
 	s = find_slot(t, &k, &cur, &other);
 	if (s < 0 && s != -ENOENT) {
 		famfs_err("%s: the host table's slots cannot be read (%s): not registered",
@@ -277,9 +329,17 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	memcpy(h.boot_id, k.boot, 16);
 	/* a new boot of this host (its uuid and name: a reboot drops every
 	 * mapping of the boot before), or a new slot; past every generation
-	 * of this uuid a fence names too: a slot zeroed by an eviction by
-	 * slot forgot its generation, not the fence */
-	h.generation = s >= 0 ? cur.generation : 0;
+	 * of this uuid a slot holds (a clone's, this host's before a rename:
+	 * review r42c H1) and a fence names too: a slot zeroed by an eviction
+	 * by slot forgot its generation, not the fence */
+	rc = famfs_hosttab_top_gen(t, k.uuid, &h.generation);
+	if (rc) {
+		famfs_err("%s: the host table's slots cannot be read (%s): not registered",
+			  fs->name, strerror(-rc));
+		return rc;
+	}
+	if (s >= 0 && cur.generation > h.generation)
+		h.generation = cur.generation;
 	for (unsigned i = 0; i < ev->n; i++)
 		if (!memcmp(ev->e[i].host_uuid, k.uuid, 16) &&
 		    ev->e[i].generation > h.generation)
@@ -348,7 +408,7 @@ static int update_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	struct famfs_host_key k;
 	int rc;
 
-	rc = my_key(&k);
+	rc = my_key(&k, NULL);
 	if (rc)
 		return rc;
 	rc = slot < FAMFS_HOST_SLOTS ? taken(t, slot, &k, ev, nolist) : 0;
@@ -429,15 +489,18 @@ static bool moot(struct famfs_hosttab *t, const struct famfs_host_evict *f)
 {
 	struct famfs_host g;
 	char name[sizeof(g.hostname)];
+	uint64_t hash = 0;
 	bool later = false, named = false;
 
 	for (unsigned s = 0; s < FAMFS_HOST_SLOTS; s++) {
 		if (famfs_hosttab_slot(t, s, &g) != FAMFS_HOST_VALID ||
 		    memcmp(g.host_uuid, f->host_uuid, 16))
 			continue;
-		if (named && strncmp(name, g.hostname, sizeof(name)))
+		if (named && (strncmp(name, g.hostname, sizeof(name)) ||
+			      hash != g.name_hash))
 			return false;
 		memcpy(name, g.hostname, sizeof(name));
+		hash = g.name_hash;
 		named = true;
 		later |= g.generation > f->generation;
 	}

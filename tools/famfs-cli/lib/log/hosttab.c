@@ -370,6 +370,32 @@ int famfs_hosttab_find_key(struct famfs_hosttab *t,
 	return rc < 0 ? rc : f.slot;
 }
 
+struct top_gen {
+	const uint8_t *uuid;
+	uint64_t top;
+};
+
+static int top_one(void *arg, unsigned i, struct famfs_host *h)
+{
+	struct top_gen *g = arg;
+
+	(void)i;
+	if (h->state == FAMFS_HOST_VALID && !memcmp(h->host_uuid, g->uuid, 16) &&
+	    h->generation > g->top)
+		g->top = h->generation;
+	return 0;
+}
+
+int famfs_hosttab_top_gen(struct famfs_hosttab *t, const uint8_t uuid[16],
+			  uint64_t *top)
+{
+	struct top_gen g = { .uuid = uuid };
+	int rc = each_used(t, top_one, &g);
+
+	*top = g.top;
+	return rc;
+}
+
 void famfs_hosttab_used_free(struct famfs_hosttab_used *u)
 {
 	free(u->slots);

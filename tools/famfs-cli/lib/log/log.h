@@ -509,6 +509,10 @@ void famfs_hosttab_used_free(struct famfs_hosttab_used *u);
 int famfs_hosttab_find_key(struct famfs_hosttab *t,
 			   const struct famfs_host_key *k,
 			   struct famfs_host *h, int *other);
+/* The highest generation of host uuid in any valid slot (0 for none) in
+ * *top; 0, or -errno when the slots cannot be read */
+int famfs_hosttab_top_gen(struct famfs_hosttab *t, const uint8_t uuid[16],
+			  uint64_t *top);
 /* Write h to slot i: its next copy with seq + 1 (h->seq set), flushed */
 int famfs_hosttab_write(struct famfs_hosttab *t, unsigned i,
 			struct famfs_host *h);
@@ -576,7 +580,7 @@ int famfs_holds_none(void *arg, uint64_t *holds_from, uint64_t *held_bytes);
  * fresh (a mount about to be replayed for the first time), else 0; the
  * same boot: generation and registered_at kept.  Role flags set.  0 and
  * *slot; -ESTALE when a fence names this host uuid and boot id, or its
- * (uuid, generation) is evicted and the boot is the same (printed: it
+ * (uuid, boot id, generation) is evicted and the boot is the same (printed: it
  * registers again only at its next boot); -ENOSPC no free slot;
  * -EPROTONOSUPPORT a header a newer build armed with a flag this one
  * lacks (said once: it takes no part); a header with no verifying copy or
@@ -607,7 +611,7 @@ int famfs_host_checkin_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 			  uint64_t replayed, famfs_holds_fn fn, void *arg,
 			  struct famfs_hosts_ev *ev, int *hdr_rc, char *why);
 /* The master (checked, under the log lock taken here): fence every slot of
- * host uuid (its (uuid, generation) added to the header's evicted list),
+ * host uuid (its (uuid, boot id, generation) added to the header's evicted list),
  * or slot n (a registration fenced, its record kept; one fenced already,
  * or a slot that does not verify, zeroed).  0;
  * -ENOENT no such host; -ENOSPC (printed) the list is full and no fence

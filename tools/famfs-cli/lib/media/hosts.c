@@ -48,9 +48,10 @@ void famfs_host_rec_encode(struct famfs_host_rec *r, const struct famfs_host *h,
 	r->holds_from = htole64(h->holds_from);
 	r->held_bytes = htole64(h->held_bytes);
 	r->beat_time = htole64(h->beat_time);
-	/* at most 23 bytes: a NUL always ends it on the media */
+	/* at most 15 bytes: a NUL always ends it on the media */
 	memcpy(r->hostname, h->hostname,
 	       strnlen(h->hostname, sizeof(r->hostname) - 1));
+	r->name_hash = htole64(h->name_hash);
 	r->crc = htole32(seeded_crc(r, sizeof(*r), fs_uuid));
 }
 
@@ -120,6 +121,7 @@ int famfs_host_rec_decode(const struct famfs_host_rec *r,
 	h->held_bytes = le64toh(r->held_bytes);
 	h->beat_time = le64toh(r->beat_time);
 	memcpy(h->hostname, r->hostname, sizeof(r->hostname));
+	h->name_hash = le64toh(r->name_hash);
 	return 0;
 }
 
@@ -356,7 +358,8 @@ bool famfs_host_evicted(const struct famfs_host *h,
 		return false;
 	for (unsigned i = 0; i < ev->n; i++)
 		if (ev->e[i].generation == h->generation &&
-		    !memcmp(ev->e[i].host_uuid, h->host_uuid, 16))
+		    !memcmp(ev->e[i].host_uuid, h->host_uuid, 16) &&
+		    !memcmp(ev->e[i].boot_id, h->boot_id, 16))
 			return true;
 	return false;
 }
@@ -368,7 +371,44 @@ int famfs_host_key_rank(const struct famfs_host *h,
 		return 0;
 	if (!memcmp(h->boot_id, k->boot, 16))
 		return 2;
-	return !strncmp(h->hostname, k->name, sizeof(k->name));
+	return h->name_hash == k->name_hash &&
+	       !strncmp(h->hostname, k->name, sizeof(k->name));
+}
+
+uint64_t famfs_host_name_hash(const char *name, size_t n)
+{
+	static const char seed[] = "famfs host name";
+	uint32_t lo = famfs_crc32(name, n);
+	uint32_t hi = famfs_crc32_update(famfs_crc32(seed, sizeof(seed) - 1),
+					 name, n);
+
+	return (uint64_t)hi << 32 | lo;
+}
+
+void famfs_host_key_name(struct famfs_host_key *k, const char *full)
+{
+	size_t n = strlen(full);
+
+	memset(k->name, 0, sizeof(k->name));
+	memcpy(k->name, full, n < sizeof(k->name) - 1 ? n : sizeof(k->name) - 1);
+	k->name_hash = famfs_host_name_hash(full, n);
+}
+
+const char *famfs_host_name_shared(const char *full, bool failed)
+{
+	static const char *const dflt[] = {
+		"localhost", "localhost.localdomain", "localhost6",
+		"localhost6.localdomain6", "(none)", "localdomain",
+	};
+
+	if (failed)
+		return "gethostname failed";
+	if (!*full)
+		return "the host name is empty";
+	for (size_t i = 0; i < sizeof(dflt) / sizeof(dflt[0]); i++)
+		if (!strcmp(full, dflt[i]))
+			return "a distribution's default host name";
+	return NULL;
 }
 
 /* FNV-1a over the uuid, mixed: the same slot on every host and every tool */

@@ -428,7 +428,8 @@ struct famfs_host {
 	uint8_t host_uuid[16], boot_id[16];
 	uint64_t generation, seq, registered_at, replayed, holds_from;
 	uint64_t held_bytes, beat_time;
-	char hostname[24];		/* NUL-terminated (23 bytes at most) */
+	char hostname[16];		/* NUL-terminated (15 bytes at most) */
+	uint64_t name_hash;		/* famfs_host_name_hash of the whole */
 };
 /* One record copy of h (magic, CRC over (fs_uuid, 128 bytes)) */
 void famfs_host_rec_encode(struct famfs_host_rec *r, const struct famfs_host *h,
@@ -497,7 +498,10 @@ int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],
  * copy with the magic); *seq 0 past FAMFS_HOST_SEQ_MAX: not written */
 unsigned famfs_hosts_hdr_next(const void *hdrs, const uint8_t fs_uuid[16],
 			      uint64_t *seq);
-/* Is (host uuid, generation) of h in the evicted list? */
+/* Is (host uuid, boot id, generation) of h in the evicted list?  All
+ * three: two slots of one uuid (a clone under another name, a host renamed
+ * across a reboot) may have one generation, never one boot id (review
+ * r42c H1) */
 bool famfs_host_evicted(const struct famfs_host *h,
 			const struct famfs_hosts_ev *ev);
 /* The slot a host uuid probes first: hash(uuid) % nslots */
@@ -506,11 +510,22 @@ unsigned famfs_host_slot_home(const uint8_t host_uuid[16], unsigned nslots);
  * host uuid and host name; boot, the boot id it runs in now */
 struct famfs_host_key {
 	uint8_t uuid[16], boot[16];
-	char name[24];			/* NUL-padded, as a record holds it */
+	char name[16];			/* NUL-padded, cut, as a record holds it */
+	uint64_t name_hash;		/* of the whole name */
 };
+/* A host name's hash: two zlib CRC-32s of its n bytes (the second seeded),
+ * one in each half -- names equal in the bytes a record keeps are told
+ * apart (review r42c M2) */
+uint64_t famfs_host_name_hash(const char *name, size_t n);
+/* k's name and name_hash from the whole host name full */
+void famfs_host_key_name(struct famfs_host_key *k, const char *full);
+/* Why name full is one that clones of an image share (empty, a
+ * distribution's default; failed: gethostname failed), or NULL */
+const char *famfs_host_name_shared(const char *full, bool failed);
 /* How slot h matches k: 2 k's host in this boot (h valid, its uuid and
  * boot id: the same running host, whatever its name -- renamed while up),
- * 1 k in another boot (uuid and host name: this host rebooted), 0 none
+ * 1 k in another boot (uuid, host name cut and its hash: this host
+ * rebooted), 0 none
  * (another host, or one of this uuid under another name: a clone, or this
  * host before a rename across a reboot) */
 int famfs_host_key_rank(const struct famfs_host *h,
