@@ -65,18 +65,12 @@ static uint64_t dir_mode(struct th *t, const char *rel, uint32_t mode,
 static char said[65536];
 
 /* one round of a follower's replay (lp: famfs_logplay_hold_bad) */
-static void round_on(struct famfs_fs *fs, struct famfs_logplay *lp,
-		     struct famfs_logplay_result *r)
-{
-	th_stderr_grab();
-	assert_int_equal(famfs_logplay_more(lp, fs, false, r, NULL, NULL), 0);
-	th_stderr_take(said, sizeof(said));
-}
-
 static void round_(struct th *t, struct famfs_logplay *lp,
 		   struct famfs_logplay_result *r)
 {
-	round_on(&t->fs, lp, r);
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, r, NULL, NULL), 0);
+	th_stderr_take(said, sizeof(said));
 }
 
 /* famfs logplay */
@@ -276,23 +270,6 @@ static void copy_seg(struct th *t, uint64_t off, uint64_t len)
 	free(buf);
 }
 
-/* the log grown by a 4 MiB segment 1 and directories e0, e1... appended
- * until n entries are in it: its offset */
-static uint64_t grow_past(struct th *t, uint64_t n)
-{
-	static unsigned k;
-	char p[64];
-
-	assert_int_equal(famfs_fs_lock(&t->fs), 0);
-	assert_int_equal(famfs_log_grow(&t->fs, 4 * MiB), 0);
-	famfs_fs_unlock(&t->fs);
-	while (famfs_log_next(t->fs.log) < FAMFS_CLOG_CAPACITY(2 * MiB) + n) {
-		snprintf(p, sizeof(p), "e%u", k++);
-		th_append_dir(t, p);
-	}
-	return t->fs.seg[1].dev_off;
-}
-
 /* A lost segment (.meta/.log1 unusable here) in a big log: everything
  * held, 10 objects said; once it can be read, the follower makes them */
 static void test_follower_lost_segment_then_read(void **state)
@@ -310,7 +287,16 @@ static void test_follower_lost_segment_then_read(void **state)
 		snprintf(p, sizeof(p), "d%d", i);
 		th_append_dir(t, p);
 	}
-	off = grow_past(t, 5);
+	assert_int_equal(famfs_fs_lock(&t->fs), 0);
+	assert_int_equal(famfs_log_grow(&t->fs, 4 * MiB), 0);
+	famfs_fs_unlock(&t->fs);
+	off = t->fs.seg[1].dev_off;
+	while (famfs_log_next(t->fs.log) < FAMFS_CLOG_CAPACITY(2 * MiB) + 5) {
+		static unsigned k;
+
+		snprintf(p, sizeof(p), "e%u", k++);
+		th_append_dir(t, p);
+	}
 	th_fake_meta(t);
 	log1(t, off, 2 * MiB);		/* the wrong size: not read */
 	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
@@ -341,89 +327,6 @@ static void test_follower_lost_segment_then_read(void **state)
 	assert_true(th_exists(t, "e0", true));
 	assert_int_equal(famfs_logplay_next(lp), famfs_log_next(fs.log));
 	famfs_fs_close(&fs);
-	famfs_logplay_free(lp);
-}
-
-/* a (made by entry a) deleted; the log grown; in segment 1 a RECLAIM of
- * the DELETE and a new a on its memory, which another replayer here
- * makes (famfs logplay); then segment 1 lost for a new opening: its
- * offset, and *before the new a's */
-static uint64_t remade_then_lost(struct th *t, uint64_t a, struct stat *before)
-{
-	uint64_t d = th_del(t, a, F, "a");
-	uint64_t off = grow_past(t, 2);
-
-	reclaim(t, d);
-	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	play(t);
-	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
-	*before = st_of(t, "a");
-	th_fake_meta(t);
-	log1(t, off, 2 * MiB);
-	return off;
-}
-
-/* review r41e, MED 1: a (fullplay.c) replay whose walk stops at a lost
- * segment that holds a's RECLAIM and a new a at the same path on a's
- * memory (the same map), which another replayer here (the master's own
- * opening) made: the pass read a and its DELETE only, a pending DELETE --
- * gone_file must not take the new a for the deleted one and unlink it */
-static void test_lost_segment_keeps_remade(void **state)
-{
-	struct th *t = *state;
-	struct famfs_logplay_result r = { 0 };
-	struct famfs_fs fs;
-	struct stat before;
-
-	th_remount(t);
-	remade_then_lost(t, th_append_file(t, "a", 24 * MiB, 2 * MiB, 100),
-			 &before);
-	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
-	th_stderr_grab();
-	assert_int_equal(famfs_logplay(&fs, false, &r), 0);
-	th_stderr_take(said, sizeof(said));
-	famfs_fs_close(&fs);
-	assert_non_null(strstr(said, "a lost segment"));
-	if (!th_exists(t, "a", false) || r.removed ||
-	    st_of(t, "a").st_ino != before.st_ino)
-		fail_msg("a replay stopped at a lost segment removed the live a, made on the deleted a's memory at its path by a later FILE in that segment (%lu removed; a %s)",
-			 r.removed, th_exists(t, "a", false) ? "there" : "gone");
-}
-
-/* The same for a follower's round (nsplay.c): its look-ahead stops at
- * the lost segment, which holds a's RECLAIM and the new a; the DELETE of
- * a before it must not be played (it would unlink the live a) until the
- * segment can be read -- then the round reads the new a and keeps it */
-static void test_round_lost_segment_keeps_remade(void **state)
-{
-	static const uint8_t other[16] = { 0x5e, 0x9a, 0x11, 0x7c };
-	struct th *t = *state;
-	struct famfs_logplay *lp = famfs_logplay_new(8);
-	struct famfs_logplay_result r = { 0 };
-	struct famfs_fs fs;
-	struct stat before;
-	uint64_t off, a;
-
-	th_remount(t);
-	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	round_(t, lp, &r);		/* the follower's first round: a */
-	off = remade_then_lost(t, a, &before);
-	th_write_id(t->hostid, other);
-	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
-	assert_false(fs.master);
-	round_on(&fs, lp, &r);
-	famfs_fs_close(&fs);
-	if (!th_exists(t, "a", false) || st_of(t, "a").st_ino != before.st_ino)
-		fail_msg("a round stopped at a lost segment played a's DELETE before it and unlinked the live a, made on a's memory at its path by a later FILE in that segment (a %s)",
-			 th_exists(t, "a", false) ? "made again" : "gone");
-	/* the segment read: the DELETE is played, the new a kept */
-	log1(t, off, 4 * MiB);
-	copy_seg(t, off, 4 * MiB);
-	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
-	round_on(&fs, lp, &r);
-	assert_int_equal(famfs_logplay_next(lp), famfs_log_next(fs.log));
-	famfs_fs_close(&fs);
-	assert_int_equal(st_of(t, "a").st_ino, before.st_ino);
 	famfs_logplay_free(lp);
 }
 
@@ -502,8 +405,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_held_dir_0700_until_released, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_held_said_first_then_counted, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_follower_lost_segment_then_read, setup_compact, th_teardown),
-		cmocka_unit_test_setup_teardown(test_lost_segment_keeps_remade, setup_compact, th_teardown),
-		cmocka_unit_test_setup_teardown(test_round_lost_segment_keeps_remade, setup_compact, th_teardown),
 		cmocka_unit_test_setup_teardown(test_master_follower_rm_no_hold_no_conflict, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_master_follower_rm_after_retry_no_conflict, setup_v1, th_teardown),
 	};

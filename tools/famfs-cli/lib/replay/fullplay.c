@@ -9,9 +9,7 @@
  * every refusal, corrupt entry and member said as a replay says them),
  * then the tree is made what the log says at its end:
  *   1. a deleted file still here (at any path it had; found by its map:
- *      nothing else is ever removed) is removed -- not where a later FILE
- *      made the live file there with its map, nor while an entry after
- *      its DELETE is not read here (gone_file); a live file found at a
+ *      nothing else is ever removed) is removed; a live file found at a
  *      path it had that the log's end gives to another object (or that
  *      has a file of the log on its way) is moved aside first, to
  *      .famfs-mv.ID in the root (a swap; a rename, then a new file at the
@@ -192,22 +190,27 @@ static int remove_here(struct lp_ctx *c, const char *rel, bool dir)
 	return rc;
 }
 
-/* A later FILE made a file at h on o's memory (the same map: reclaimed,
- * given again): the file there with o's map is the live one the log has
- * at h, never removed as o -- whether or not the RECLAIM was read (a map is
- * an identity only until a RECLAIM).  fe: o's FILE entry */
-static bool remade_at(struct lp_ctx *c, const char *h,
-		      const struct famfs_log_entry *fe)
+/* the log's end has a file at h, and o's memory may be another file's:
+ * reused_here asks which of the two is there */
+static bool reuse_possible(struct lp_ctx *c, const struct famfs_names_obj *o,
+			   const char *h, uint64_t *id)
 {
-	struct famfs_log_entry le;
-	uint64_t id;
 	int kind;
 
-	if (!famfs_names_lookup(c->names, h, &id, &kind) || kind != FAMFS_LOG_FILE)
-		return false;
-	/* (fail closed: an entry not read again keeps the file) */
-	return famfs_log_entry_at(c->fs, id, &le) ||
-	       famfs_lp_same_map(fe, &le) != 0;
+	return famfs_names_delete_state(c->names, o->gone, NULL) == 1 &&
+	       famfs_names_lookup(c->names, h, id, &kind) &&
+	       kind == FAMFS_LOG_FILE;
+}
+
+/* Its memory reclaimed, a newer file may have it, at the same path even:
+ * the file at h with the deleted one's map is the live file the log has
+ * at h, not removed (a map is an identity only until a RECLAIM) */
+static bool reused_here(struct lp_ctx *c, const struct famfs_names_obj *o,
+			const char *h)
+{
+	uint64_t id;
+
+	return reuse_possible(c, o, h, &id) && file_at(c, h, id);
 }
 
 /* the file of FILE entry fe removed from h in one call (famfs.ko looks it
@@ -241,13 +244,7 @@ static int gone_file(void *arg, const char *path, const struct famfs_names_obj *
 		return 0;
 	if (stop_now(f))
 		return 1;
-	/* an entry after its DELETE not read here (a lost segment, one that
-	 * does not verify: f->hold.why) may be a RECLAIM of its memory and a
-	 * FILE that made a file at a path it had on it, which another
-	 * replayer here made: the file with its map is left (it is this
-	 * host's, so famfs.ko's hold keeps its memory from any RECLAIM until
-	 * a replay that reads past that entry removes it) */
-	if (f->hold.why > o->gone || famfs_log_entry_at(c->fs, o->id, &e))
+	if (famfs_log_entry_at(c->fs, o->id, &e))
 		return 0;
 	history(f, o, e.fm.path);
 	aside_name(aside, sizeof(aside), o->id);
@@ -258,13 +255,13 @@ static int gone_file(void *arg, const char *path, const struct famfs_names_obj *
 		const char *h = i == f->nhist ? aside : HIST(f, i);
 		int rc;
 
-		if ((i == f->nhist && !famfs_names_nrenames(c->names)) ||
-		    remade_at(c, h, &e))
+		if (i == f->nhist && !famfs_names_nrenames(c->names))
 			continue;
 
 		/* one call where famfs.ko can (the file looked up, its map
-		 * compared and unlinked) */
-		if (!c->dry) {
+		 * compared and unlinked), unless a live file of the log may
+		 * have its memory there */
+		if (!c->dry && !reuse_possible(c, o, h, &(uint64_t){ 0 })) {
 			rc = remove_by_map(c, h, &e);
 			if (rc == 1) {
 				c->r->removed++;
@@ -274,7 +271,7 @@ static int gone_file(void *arg, const char *path, const struct famfs_names_obj *
 				continue;
 		}
 		/* its FILE entry read once (the map compared at each path) */
-		if (!file_at_e(c, h, o->id, &e))
+		if (!file_at_e(c, h, o->id, &e) || reused_here(c, o, h))
 			continue;
 		famfs_join(p, sizeof(p), c->fs->mpt, h);
 		if (c->dry) {

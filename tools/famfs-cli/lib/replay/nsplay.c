@@ -4,11 +4,9 @@
  * on a tree that is the entries before them played (a follower's rounds):
  * the namespace judged the entry already (logplay.c); here the file or
  * directory is found -- a file by its map, so that nothing but the logged
- * one is ever removed, moved or changed (nor, by a DELETE, a file a later
- * FILE the round read made at its path with its map) -- opened beneath the
- * mount root without following a link, and removed, moved (renameat2,
- * never over anything) or given its mode and owner through a descriptor of
- * itself.
+ * one is ever removed, moved or changed -- opened beneath the mount root
+ * without following a link, and removed, moved (renameat2, never over
+ * anything) or given its mode and owner through a descriptor of itself.
  * What is not here, or not the logged one, is a conflict: said, and the
  * replay goes on.  And what the namespace refused, said.
  */
@@ -87,24 +85,6 @@ int famfs_lp_is_file_e(struct lp_ctx *c, int fd, uint64_t id,
 out:
 	free(want);
 	free(have);
-	return rc;
-}
-
-int famfs_lp_same_map(const struct famfs_log_entry *a,
-		      const struct famfs_log_entry *b)
-{
-	struct famfs_fmap *x = malloc(sizeof(*x)), *y = malloc(sizeof(*y));
-	int rc = -ENOMEM;
-
-	if (x && y) {
-		famfs_fmap_from_entry(a, x);
-		famfs_fmap_from_entry(b, y);
-		rc = famfs_fmap_equal(x, y);
-	} else {
-		famfs_err("out of memory");
-	}
-	free(x);
-	free(y);
 	return rc;
 }
 
@@ -225,7 +205,6 @@ void famfs_lp_ahead_free(struct lp_ctx *c)
 	free(c->skip);
 	c->ahead = c->skip = NULL;
 	c->nahead = c->cahead = c->nskip = c->cskip = 0;
-	pathset_free(&c->refile);
 }
 
 struct ahead_walk {
@@ -233,7 +212,8 @@ struct ahead_walk {
 	uint64_t end;		/* past the last entry read */
 	uint64_t bad;		/* the first that does not verify, or UINT64_MAX */
 	uint64_t file;		/* the first FILE read, or UINT64_MAX */
-	uint64_t del;		/* the first DELETE of a file read, or
+	uint64_t unskip;	/* the first DELETE of a file skip has (one
+				 * it may make: famfs_lp_unskip), or
 				 * UINT64_MAX */
 	char why[FAMFS_REASON_LEN];
 	int err;
@@ -258,48 +238,20 @@ static int ahead_entry(void *arg, uint64_t idx, const struct famfs_log_entry *e,
 	}
 	if (le16toh(e->type) == FAMFS_LOG_FILE && w->file == UINT64_MAX)
 		w->file = idx;
-	/* a FILE at a path a DELETE before it named: the last one kept */
-	if (le16toh(e->type) == FAMFS_LOG_FILE)
-		pathset_set(&w->c->refile, famfs_entry_path(e), idx,
-			    FAMFS_LOG_FILE);
 	if (le16toh(e->type) != FAMFS_LOG_DELETE || famfs_ns_get(e, &ns) ||
 	    ns.kind != FAMFS_LOG_FILE || ns.object >= idx)
 		return 0;
-	if (w->del == UINT64_MAX)
-		w->del = idx;
-	if (!w->c->refile.cap)
-		w->err = pathset_init(&w->c->refile, 16);
-	if (!w->err) {
-		w->err = pathset_add(&w->c->refile, ns.path, 0, 0, NULL);
-		if (w->err == -EEXIST)
-			w->err = 0;
-	}
-	if (!w->err)
-		w->err = del_add(&w->c->ahead, &w->c->nahead, &w->c->cahead,
-				 ns.object, idx);
+	if (w->unskip == UINT64_MAX && skipped(w->c, ns.object))
+		w->unskip = idx;
+	w->err = del_add(&w->c->ahead, &w->c->nahead, &w->c->cahead, ns.object,
+			 idx);
 	return w->err ? 1 : 0;
-}
-
-/* DELETE ns at idx: a later FILE the round read made a file at its path
- * with the deleted file's map (refile) */
-static bool remade(struct lp_ctx *c, uint64_t idx, const struct famfs_ns *ns)
-{
-	const struct pathset_item *it = c->refile.cap ?
-		pathset_lookup(&c->refile, ns->path) : NULL;
-	struct famfs_log_entry old, later;
-
-	if (!it || it->type != FAMFS_LOG_FILE || it->idx <= idx)
-		return false;
-	/* (fail closed: an entry not read again keeps the file) */
-	return famfs_log_entry_at(c->fs, ns->object, &old) ||
-	       famfs_log_entry_at(c->fs, it->idx, &later) ||
-	       famfs_lp_same_map(&old, &later) != 0;
 }
 
 int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play)
 {
 	struct ahead_walk w = { .c = c, .end = c->next, .bad = UINT64_MAX,
-				.file = UINT64_MAX, .del = UINT64_MAX };
+				.file = UINT64_MAX, .unskip = UINT64_MAX };
 	uint64_t lost, stop;
 	size_t i, n = 0;
 	int rc, ahead;
@@ -316,7 +268,6 @@ int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play)
 	lost = c->fs->walk_lost;
 	if (w.err || (ahead < 0 && ahead != -ENXIO)) {
 		c->nahead = 0;
-		pathset_free(&c->refile);
 		if (w.err)
 			famfs_err("out of memory");
 		return w.err ? w.err : ahead;
@@ -329,21 +280,17 @@ int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play)
 		w.bad = lost;
 	/* nothing from an entry that does not verify on, nor from the first
 	 * file before it (that entry may be its DELETE) -- nor from the
-	 * first DELETE of a file before it: that entry may be a RECLAIM of
-	 * its memory and a FILE that made a file at its path on it, which
-	 * another replayer here made (the DELETE would unlink it: remade
-	 * cannot tell), or hide a DELETE that is applied of a file an
-	 * earlier round left unmade while this one is refused (it would
-	 * make it: famfs_lp_unskip) --, nor past what was read (the master
-	 * may append meanwhile) */
+	 * first DELETE of a file an earlier round left unmade, which may
+	 * make it (refused) while that entry hides a DELETE of it that is
+	 * applied --, nor past what was read (the master may append
+	 * meanwhile) */
 	stop = w.bad < w.end ? w.bad : w.end;
 	if (w.bad != UINT64_MAX && w.file < stop)
 		stop = w.file;
-	if (w.bad != UINT64_MAX && w.del < stop)
-		stop = w.del;
+	if (w.bad != UINT64_MAX && w.unskip < stop)
+		stop = w.unskip;
 	rc = famfs_log_walk_range(c->fs, c->next, stop, play, c);
 	c->nahead = 0;
-	pathset_free(&c->refile);
 	if (rc)
 		return rc;
 	/* said once, also when the follower's first round said it */
@@ -409,12 +356,6 @@ static int play_delete(struct lp_ctx *c, uint64_t idx, const struct famfs_ns *ns
 	const char *what, *name;
 	int rc, pfd;
 
-	/* a later FILE the round read made a file at this path on the
-	 * deleted one's memory (reclaimed): the file here with that map may
-	 * be it, made by another replayer here -- never removed as the
-	 * deleted one (the round's FILE entry finds it there, or makes it) */
-	if (ns->kind == FAMFS_LOG_FILE && remade(c, idx, ns))
-		return 0;
 	if (c->dry) {
 		printf("would remove %s\n", p);
 		c->r->removed++;

@@ -279,12 +279,6 @@ struct lp_ctx {
 	 * that stops it is said once (held) */
 	struct lp_del { uint64_t obj, del; } *ahead, *skip;
 	size_t nahead, cahead, nskip, cskip;
-	/* refile: the paths those DELETEs name (the round's own), each with
-	 * the last FILE entry at it read after one (type FAMFS_LOG_FILE; 0:
-	 * none): with the deleted file's map, that FILE may be here already
-	 * (another replayer's) on its reclaimed memory -- the DELETE leaves
-	 * the file there (nsplay.c: remade) */
-	struct pathset refile;
 	/* logplay.c's play: the namespace's verdict on the entry it was
 	 * given last (famfs_names_apply's; FAMFS_NAMES_OK for one it does
 	 * not judge or did not reach), for the walks that wrap play */
@@ -361,9 +355,7 @@ int famfs_lp_ns(struct lp_ctx *c, uint64_t idx, const struct famfs_log_entry *e)
  * the last report wins, the master's pass reports its own host at the
  * log's end), so its memory may be another file's now -- and the round
  * plays nothing from the first entry that does not verify here on (it
- * may be such a DELETE; said once, read again next round), nor from the
- * first FILE or DELETE of a file before it.  A DELETE leaves the file at
- * its path when a later FILE it read made one there with its map. */
+ * may be such a DELETE; said once, read again next round). */
 int famfs_lp_round(struct lp_ctx *c, famfs_entry_fn play);
 /* FILE entry idx: true if its file is one the round does not make (yet:
  * a DELETE of it among the round's entries may be applied) */
@@ -375,9 +367,6 @@ bool famfs_lp_ahead_skip(struct lp_ctx *c, uint64_t idx);
 int famfs_lp_unskip(struct lp_ctx *c, uint64_t idx,
 		    const struct famfs_log_entry *e);
 void famfs_lp_ahead_free(struct lp_ctx *c);
-/* FILE entries a and b give the same map: 1, 0 if not, -ENOMEM (said) */
-int famfs_lp_same_map(const struct famfs_log_entry *a,
-		      const struct famfs_log_entry *b);
 /* fd (opened beneath the root) is the file of log entry id: 1, 0 if not
  * (or no map), -1 on an error */
 int famfs_lp_is_file(struct lp_ctx *c, int fd, uint64_t id);
