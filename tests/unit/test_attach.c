@@ -425,6 +425,37 @@ static void test_member_cannot_tell_then_other(void **state)
 	assert_non_null(strstr(msg, "mount again"));
 }
 
+/* r42e MED-1: famfs.ko's member size is the DEVADD size user space gave
+ * it; another size than the table's DEVADD is another DEVADD's device (a
+ * definite mismatch), whether or not a node of either is here: famfs.ko
+ * has U2 at 2*MSIZE from a node outside the scan root, the table says U1
+ * at MSIZE and has no node of it here -- refused, both sizes named */
+static void test_member_other_size_refused(void **state)
+{
+	struct ax *x = *state;
+	struct famfs_fs *fs = &x->t->fs;
+	struct famfs_ioc_dev_add a = { .index = 1, .size = 2 * MSIZE };
+	char p[400], msg[8192], s1[32], s2[32];
+
+	other_path(x, "famfs-m1", p, sizeof(p));
+	member_at(x, p, U2, 1);
+	a.fd = open(p, O_RDWR);
+	assert_true(a.fd >= 0);
+	assert_int_equal(ftruncate(a.fd, 2 * MSIZE), 0);
+	assert_int_equal(th_mock_dev_add(-1, &a), 0);
+	close(a.fd);
+	log_devadd(fs, 1, U1);
+	assert_int_equal(famfs_fs_devs_update(fs), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_fs_member_here(fs, 1), -ESTALE);
+	th_stderr_take(msg, sizeof(msg));
+	snprintf(s1, sizeof(s1), "%llu", (unsigned long long)MSIZE);
+	snprintf(s2, sizeof(s2), "%llu", (unsigned long long)(2 * MSIZE));
+	if (!strstr(msg, s1) || !strstr(msg, s2) || !strstr(msg, "mount again"))
+		fail_msg("both sizes (%s, %s) and the way out not named: %s",
+			 s1, s2, msg);
+}
+
 /* r42b 2: famfs.ko's device (found by its number) has a torn member
  * superblock and the log's device no node here: cannot tell, not
  * refused, and the check that failed is named (not "no member
@@ -768,6 +799,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_member_from_hint_here, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_member_cannot_tell_then_other, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_member_torn_cannot_tell, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_member_other_size_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_member_failed_said, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_member_verdict_kept, setup, teardown),
 	};
