@@ -10,7 +10,8 @@
  * none is created or placed there (the callers: place.c, playfile.c,
  * attach.c) and the way out is said: a remount attaches the log's device.
  *
- * Only a definite answer refuses (famfs_member_compare: a node of the
+ * Only a definite answer refuses (another size than the DEVADD's: famfs.ko
+ * keeps the size its DEVADD gave; famfs_member_compare: a node of the
  * log's device here with another number, or famfs.ko's device read whole
  * with another identity); one this host cannot tell (no node of either,
  * a read error, a torn or later member superblock) is said, with a way
@@ -153,6 +154,24 @@ static void say_failed(struct famfs_fs *fs, unsigned index,
 		  "the mount has failed (another device's removal or memory failure)");
 }
 
+/* famfs.ko's member of another size than the table's DEVADD: famfs.ko's
+ * member size is the size its DEVADD gave (attach.c, cmd_devadd.c), so it
+ * has another DEVADD's device -- definite, with no node looked at */
+static void say_size(struct famfs_fs *fs, unsigned index,
+		     const struct famfs_ioc_dev_info *i,
+		     const struct famfs_logdev *d)
+{
+	static const uint8_t nil[16];
+	char w[37];
+
+	if (!first_time(fs, index, i, d->dev_uuid, nil, SAID_OTHER))
+		return;
+	famfs_uuid_str(d->dev_uuid, w);
+	famfs_err("%s: famfs.ko has device %u:%u of %llu bytes as member %u, but the log's member %u is device uuid %s of %llu bytes (another DEVADD's device): no new file is created or placed on member %u here, and the files this host mapped on member %u before stay on that device until a remount: unmount and mount again to attach the log's device",
+		  fs->mpt, i->major, i->minor, (unsigned long long)i->size,
+		  index, index, w, (unsigned long long)d->size, index, index);
+}
+
 int famfs_fs_member_here(struct famfs_fs *fs, unsigned index)
 {
 	const struct famfs_logdev *d = famfs_logdevs_get(&fs->devs, index);
@@ -174,6 +193,11 @@ int famfs_fs_member_here(struct famfs_fs *fs, unsigned index)
 	if (i.flags & FAMFS_DEV_FAILED) {
 		say_failed(fs, index, &i, d->dev_uuid);
 		rc = -EIO;
+		goto out;
+	}
+	if (d->size && i.size != d->size) {
+		say_size(fs, index, &i, d);
+		rc = -ESTALE;
 		goto out;
 	}
 	e = kept_find(fs->sb->fs_uuid, index, &i, d->dev_uuid);
