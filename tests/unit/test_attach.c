@@ -777,6 +777,40 @@ static void test_follower_wrong_member_refused(void **state)
 	assert_int_equal(played, 1);
 	if (strstr(msg, u2))
 		fail_msg("said again: %s", msg);
+	/* r42e LOW-2: a later round's summary does not point at a line not
+	 * said again */
+	ext.offset = htole64(8 * MiB);
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_FILE, "onm1c", 1000,
+					   0644, 0, 0, &ext, 1), 0);
+	e.fm.reserved[0] = 1;
+	assert_int_equal(famfs_log_append(&ms, &e), 0);
+	th_stderr_grab();
+	famfs_follow_round(&f, &played);
+	th_stderr_take(msg, sizeof(msg));
+	if (!strstr(msg, "1 file") || strstr(msg, "said above"))
+		fail_msg("the summary points at a line not said: %s", msg);
+	/* r42e LOW-3: a member famfs.ko reports failed: its files are not
+	 * created either (one summary, its own words), not one error each */
+	th_mock_devs[1].flags |= FAMFS_DEV_FAILED | FAMFS_DEV_CAUSE;
+	ext.offset = htole64(10 * MiB);
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_FILE, "onm1d", 1000,
+					   0644, 0, 0, &ext, 1), 0);
+	e.fm.reserved[0] = 1;
+	assert_int_equal(famfs_log_append(&ms, &e), 0);
+	ext.offset = htole64(12 * MiB);
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_FILE, "onm1e", 1000,
+					   0644, 0, 0, &ext, 1), 0);
+	e.fm.reserved[0] = 1;
+	assert_int_equal(famfs_log_append(&ms, &e), 0);
+	th_stderr_grab();
+	famfs_follow_round(&f, &played);
+	th_stderr_take(msg, sizeof(msg));
+	snprintf(p, sizeof(p), "%s/onm1d", x->t->mpt);
+	if (!access(p, F_OK))
+		fail_msg("onm1d created on a failed member: %s", msg);
+	if (!strstr(msg, "2 file") || !strstr(msg, "failed or removed"))
+		fail_msg("not one summary of 2 files on a failed member: %s",
+			 msg);
 	famfs_follow_fini(&f);
 	famfs_fs_close(&ms);
 }
