@@ -202,21 +202,40 @@ static int round_start(struct lp_ctx *c)
 	return 0;
 }
 
+static void member_list(uint32_t bits, char *list, size_t len)
+{
+	size_t n = 0;
+
+	list[0] = '\0';
+	for (unsigned i = 1; i < FAMFS_MAX_DEVS && n < len; i++)
+		if (bits >> i & 1)
+			n += (size_t)snprintf(list + n, len - n, "%s%u",
+					      n ? ", " : "", i);
+}
+
 static void round_end(struct lp_ctx *c)
 {
+	/* (the member's own line is said once per process, so not pointed
+	 * at: famfs devices names both devices) */
 	if (c->wrong_files) {
-		char list[FAMFS_MAX_DEVS * 4] = "";
-		size_t n = 0;
+		char list[FAMFS_MAX_DEVS * 4];
 
-		for (unsigned i = 1; i < FAMFS_MAX_DEVS; i++)
-			if (c->wrong_members >> i & 1)
-				n += (size_t)snprintf(list + n, sizeof(list) - n,
-						      "%s%u", n ? ", " : "", i);
-		famfs_err("%s: %llu file(s) of the log (the first at log entry %llu) on member(s) %s, which famfs.ko has as another device here (said above): not created",
+		member_list(c->wrong_members, list, sizeof(list));
+		famfs_err("%s: %llu file(s) of the log (the first at log entry %llu) on member(s) %s, which famfs.ko has as another device than the log's here (famfs devices names both; unmount and mount again to attach the log's): not created",
 			  c->fs->mpt, (unsigned long long)c->wrong_files,
 			  (unsigned long long)c->wrong_first, list);
 		c->wrong_files = 0;
 		c->wrong_members = 0;
+	}
+	if (c->failed_files) {
+		char list[FAMFS_MAX_DEVS * 4];
+
+		member_list(c->failed_members, list, sizeof(list));
+		famfs_err("%s: %llu file(s) of the log (the first at log entry %llu) on member(s) %s, which famfs.ko reports failed or removed: not created",
+			  c->fs->mpt, (unsigned long long)c->failed_files,
+			  (unsigned long long)c->failed_first, list);
+		c->failed_files = 0;
+		c->failed_members = 0;
 	}
 	if (c->ds_ok)
 		dirset_free(&c->ds);

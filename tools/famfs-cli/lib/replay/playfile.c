@@ -174,8 +174,10 @@ static int map_new_file(struct lp_ctx *c, int fd, const char *p,
 }
 
 /* a member m uses that famfs.ko has as another device than the log's
- * (famfs_fs_member_here: said once): its index, else 0 */
-static unsigned wrong_member(struct lp_ctx *c, const struct famfs_fmap *m)
+ * (-ESTALE) or reports failed (-EIO) (famfs_fs_member_here: said once):
+ * its index and *rc, else 0 */
+static unsigned wrong_member(struct lp_ctx *c, const struct famfs_fmap *m,
+			     int *rc)
 {
 	uint32_t asked = 1;
 
@@ -185,7 +187,8 @@ static unsigned wrong_member(struct lp_ctx *c, const struct famfs_fmap *m)
 		if (d >= FAMFS_MAX_DEVS || (asked >> d & 1))
 			continue;
 		asked |= 1U << d;
-		if (famfs_fs_member_here(c->fs, d) == -ESTALE)
+		*rc = famfs_fs_member_here(c->fs, d);
+		if (*rc == -ESTALE || *rc == -EIO)
 			return d;
 	}
 	return 0;
@@ -235,7 +238,14 @@ again:
 		return 0;
 	}
 	/* its memory would be another device's than every other host's */
-	wrong = wrong_member(c, &want);
+	wrong = wrong_member(c, &want, &rc);
+	if (wrong && rc == -EIO) {
+		c->r->errors++;
+		if (!c->failed_files++)
+			c->failed_first = idx;
+		c->failed_members |= 1U << wrong;
+		return 0;	/* said by round_end */
+	}
 	if (wrong) {
 		c->r->errors++;
 		if (!c->wrong_files++)

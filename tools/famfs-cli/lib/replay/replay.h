@@ -231,6 +231,9 @@ struct lp_ctx {
 	uint64_t wrong_files;
 	uint32_t wrong_members;		/* their members, a bit each */
 	uint64_t wrong_first;		/* the first's log entry */
+	uint64_t failed_files;		/* on members famfs.ko reports failed */
+	uint32_t failed_members;
+	uint64_t failed_first;
 	/* directories at a logged directory's path that the replay did not
 	 * take (dir_there): nothing logged beneath one is played, in this
 	 * round or a later one */
