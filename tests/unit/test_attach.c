@@ -456,6 +456,66 @@ static void test_member_other_size_refused(void **state)
 			 s1, s2, msg);
 }
 
+/* r42e MED-2: a process that did not attach the members (famfs cp, a
+ * follower's first round) finds famfs.ko's device by its number (sysfs
+ * names one node) and reads it once: whole with the log's device uuid, it
+ * is the member -- one head read per member, no scan of every candidate */
+static void test_member_check_reads_once(void **state)
+{
+	struct ax *x = *state;
+	struct famfs_fs *fs = &x->t->fs;
+	static const char *const name[4] = { "pmem1", "pmem2", "pmem3",
+					     "pmem4" };
+	char p[600], sys[300];
+	struct stat st;
+	uint8_t u[4][16];
+	FILE *f;
+
+	snprintf(sys, sizeof(sys), "%s/sys", x->t->dir);
+	assert_int_equal(mkdir(sys, 0755), 0);
+	for (unsigned k = 0; k < 4; k++) {
+		memcpy(u[k], U1, 16);
+		u[k][15] = (uint8_t)(0x40 + k);
+		member_file(x, name[k], u[k], k + 1);
+		log_devadd(fs, k + 1, u[k]);
+	}
+	for (unsigned k = 0; k < 12; k++) {	/* other candidates */
+		snprintf(p, sizeof(p), "pmem%u", 10 + k);
+		member_file(x, p, U9, 9);
+	}
+	assert_int_equal(famfs_fs_devs_update(fs), 0);
+	for (unsigned k = 0; k < 4; k++) {
+		uint32_t ma, mi, fl;
+
+		snprintf(p, sizeof(p), "%s/%s", x->devs, name[k]);
+		attached_elsewhere(p, k + 1);
+		assert_int_equal(stat(p, &st), 0);
+		assert_true(th_mock_node_number(&st, &ma, &mi, &fl));
+		snprintf(p, sizeof(p), "%s/dev", sys);
+		(void)mkdir(p, 0755);
+		snprintf(p, sizeof(p), "%s/dev/block", sys);
+		(void)mkdir(p, 0755);
+		snprintf(p, sizeof(p), "%s/dev/block/%u:%u", sys, ma, mi);
+		assert_int_equal(mkdir(p, 0755), 0);
+		snprintf(p, sizeof(p), "%s/dev/block/%u:%u/uevent", sys, ma, mi);
+		f = fopen(p, "w");
+		assert_non_null(f);
+		fprintf(f, "MAJOR=%u\nMINOR=%u\nDEVNAME=%s\n", ma, mi, name[k]);
+		fclose(f);
+	}
+	famfs_sys_root = sys;
+	memset(fs->member_seen, 0, sizeof(fs->member_seen));
+	for (unsigned k = 1; k <= 4; k++)
+		fs->devs.dev[k].path[0] = '\0';
+	famfs_dev_head_reads = 0;
+	for (unsigned k = 1; k <= 4; k++)
+		assert_int_equal(famfs_fs_member_here(fs, k), 1);
+	famfs_sys_root = "/sys";
+	if (famfs_dev_head_reads != 4)
+		fail_msg("%lu head reads for 4 members (4 wanted)",
+			 famfs_dev_head_reads);
+}
+
 /* r42b 2: famfs.ko's device (found by its number) has a torn member
  * superblock and the log's device no node here: cannot tell, not
  * refused, and the check that failed is named (not "no member
@@ -834,6 +894,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_member_cannot_tell_then_other, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_member_torn_cannot_tell, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_member_other_size_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_member_check_reads_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_member_failed_said, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_member_verdict_kept, setup, teardown),
 	};

@@ -301,6 +301,8 @@ int famfs_boot_id(uint8_t boot[16]);
  * mapping; never opened exclusively (a mounted device can be read).  size:
  * the device's size.  -errno, no message (a scan skips what it cannot read). */
 int famfs_dev_read_head(const char *path, void *buf, size_t n, uint64_t *size);
+/* famfs_dev_read_head's calls in this process (what a check costs) */
+extern unsigned long famfs_dev_head_reads;
 /* Write m at offset 0 of path and flush it (checked first: refused if it
  * does not fit the device). */
 int famfs_member_write(const char *path, const struct famfs_member_sb *m);

@@ -29,6 +29,8 @@
 const char *famfs_scan_root = "/dev";
 const char *famfs_sys_root = "/sys";
 
+unsigned long famfs_dev_head_reads;
+
 int famfs_dev_read_head(const char *path, void *buf, size_t n, uint64_t *size)
 {
 	struct stat st;
@@ -36,6 +38,7 @@ int famfs_dev_read_head(const char *path, void *buf, size_t n, uint64_t *size)
 	int fd, rc = 0;
 	ssize_t got;
 
+	famfs_dev_head_reads++;
 	if (n > HEAD_MAX)
 		return -EINVAL;
 	if (stat(path, &st))
