@@ -383,7 +383,7 @@ int famfs_member_read(const char *path, const uint8_t fs_uuid[16],
 /* Is the device famfs.ko has as member index (*i: DEV_GET) the log's,
  * device uuid want?  SAME: a node of want here has its number (known: the
  * node an attach found want at, looked at first), or it reads whole with
- * want; OTHER: a node of want here has another number, or it reads whole
+ * want at index (its sysfs node read first, once: no scan then); OTHER: a node of want here has another number, or it reads whole
  * with another device uuid (have); UNSURE: neither device can be told
  * here (no node, a read error, a torn or later member superblock: why).
  * path: famfs.ko's device's node ("" not found), table_path: want's. */

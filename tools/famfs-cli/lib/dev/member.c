@@ -485,6 +485,25 @@ int famfs_member_compare(const struct famfs_ioc_dev_info *i,
 		v->is = FAMFS_MEMBER_SAME;
 		return 0;
 	}
+	/* famfs.ko's device by its number (sysfs names one node), read
+	 * once: whole with the log's device uuid at this index, it is the
+	 * member -- no scan (a process that did not attach: famfs cp, a
+	 * follower's first round) */
+	if (sysfs_node(i, v->path, sizeof(v->path))) {
+		char why[FAMFS_REASON_LEN];
+		struct famfs_member_sb m;
+
+		if (!famfs_member_read(v->path, fs_uuid, &m, why) &&
+		    le32toh(m.index) == index &&
+		    !memcmp(m.dev_uuid, want, 16)) {
+			snprintf(v->table_path, sizeof(v->table_path), "%s",
+				 v->path);
+			memcpy(v->have, want, 16);
+			v->is = FAMFS_MEMBER_SAME;
+			return 0;
+		}
+		v->path[0] = '\0';
+	}
 	/* else the log's device's node here, by its device uuid */
 	t = malloc(sizeof(*t));
 	if (!t)
