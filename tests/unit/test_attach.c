@@ -614,6 +614,24 @@ static void copy_range(int from, const char *to, uint64_t off, uint64_t len)
 	free(buf);
 }
 
+/* the mount's meta files (the image's superblock and log), opened as the
+ * mount in *ms */
+static void mount_meta(struct ax *x, struct famfs_fs *ms)
+{
+	char p[400];
+	int fd;
+
+	assert_int_equal(msync(th_sb_media(x->t), sizeof(*x->t->fs.sb), MS_SYNC), 0);
+	fd = open(x->t->img, O_RDONLY);
+	assert_true(fd >= 0);
+	snprintf(p, sizeof(p), "%s/.meta/.superblock", x->t->mpt);
+	copy_range(fd, p, 0, FAMFS_SB_REGION_LEN);
+	snprintf(p, sizeof(p), "%s/.meta/.log", x->t->mpt);
+	copy_range(fd, p, FAMFS_LOG_OFFSET, 2 * MiB);
+	close(fd);
+	assert_int_equal(famfs_fs_open_mount(x->t->mpt, true, ms), 0);
+}
+
 static int w_wait(struct famfs_follow *f, unsigned ms)
 {
 	(void)f;
@@ -647,18 +665,8 @@ static void test_follower_attaches_late_member(void **state)
 	struct famfs_fs ms;
 	uint64_t played;
 	char p[400];
-	int fd;
 
-	/* the mount's meta files: the image's superblock and log */
-	assert_int_equal(msync(th_sb_media(x->t), sizeof(*x->t->fs.sb), MS_SYNC), 0);
-	fd = open(x->t->img, O_RDONLY);
-	assert_true(fd >= 0);
-	snprintf(p, sizeof(p), "%s/.meta/.superblock", x->t->mpt);
-	copy_range(fd, p, 0, FAMFS_SB_REGION_LEN);
-	snprintf(p, sizeof(p), "%s/.meta/.log", x->t->mpt);
-	copy_range(fd, p, FAMFS_LOG_OFFSET, 2 * MiB);
-	close(fd);
-	assert_int_equal(famfs_fs_open_mount(x->t->mpt, true, &ms), 0);
+	mount_meta(x, &ms);
 	/* the master adds member 1 and a file on it */
 	log_devadd(&ms, 1, U1);
 	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_FILE, "onm1", 1000,
@@ -703,17 +711,8 @@ static void test_follower_member_came_held_once(void **state)
 	uint64_t played, bad;
 	uint8_t *b;
 	char p[400], msg[8192];
-	int fd;
 
-	assert_int_equal(msync(th_sb_media(x->t), sizeof(*x->t->fs.sb), MS_SYNC), 0);
-	fd = open(x->t->img, O_RDONLY);
-	assert_true(fd >= 0);
-	snprintf(p, sizeof(p), "%s/.meta/.superblock", x->t->mpt);
-	copy_range(fd, p, 0, FAMFS_SB_REGION_LEN);
-	snprintf(p, sizeof(p), "%s/.meta/.log", x->t->mpt);
-	copy_range(fd, p, FAMFS_LOG_OFFSET, 2 * MiB);
-	close(fd);
-	assert_int_equal(famfs_fs_open_mount(x->t->mpt, true, &ms), 0);
+	mount_meta(x, &ms);
 	log_devadd(&ms, 1, U1);
 	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_FILE, "onm1", 1000,
 					   0644, 0, 0, &ext, 1), 0);
@@ -772,17 +771,8 @@ static void test_follower_wrong_member_refused(void **state)
 	uint64_t played, k;
 	uint8_t *b;
 	char p[400], msg[8192], u1[37], u2[37];
-	int fd;
 
-	assert_int_equal(msync(th_sb_media(x->t), sizeof(*x->t->fs.sb), MS_SYNC), 0);
-	fd = open(x->t->img, O_RDONLY);
-	assert_true(fd >= 0);
-	snprintf(p, sizeof(p), "%s/.meta/.superblock", x->t->mpt);
-	copy_range(fd, p, 0, FAMFS_SB_REGION_LEN);
-	snprintf(p, sizeof(p), "%s/.meta/.log", x->t->mpt);
-	copy_range(fd, p, FAMFS_LOG_OFFSET, 2 * MiB);
-	close(fd);
-	assert_int_equal(famfs_fs_open_mount(x->t->mpt, true, &ms), 0);
+	mount_meta(x, &ms);
 	member_file(x, "pmem3", U1, 1);
 	member_file(x, "pmem4", U2, 1);
 	k = famfs_log_next(ms.log);

@@ -213,30 +213,31 @@ static void member_list(uint32_t bits, char *list, size_t len)
 					      n ? ", " : "", i);
 }
 
+/* the files of one round not made on members of one kind (@why), said
+ * once and cleared */
+static void say_unmade(struct lp_ctx *c, uint64_t *files, uint64_t first,
+		       uint32_t *members, const char *why)
+{
+	char list[FAMFS_MAX_DEVS * 4];
+
+	if (!*files)
+		return;
+	member_list(*members, list, sizeof(list));
+	famfs_err("%s: %llu file(s) of the log (the first at log entry %llu) on member(s) %s, which %s: not created",
+		  c->fs->mpt, (unsigned long long)*files,
+		  (unsigned long long)first, list, why);
+	*files = 0;
+	*members = 0;
+}
+
 static void round_end(struct lp_ctx *c)
 {
 	/* (the member's own line is said once per process, so not pointed
 	 * at: famfs devices names both devices) */
-	if (c->wrong_files) {
-		char list[FAMFS_MAX_DEVS * 4];
-
-		member_list(c->wrong_members, list, sizeof(list));
-		famfs_err("%s: %llu file(s) of the log (the first at log entry %llu) on member(s) %s, which famfs.ko has as another device than the log's here (famfs devices names both; unmount and mount again to attach the log's): not created",
-			  c->fs->mpt, (unsigned long long)c->wrong_files,
-			  (unsigned long long)c->wrong_first, list);
-		c->wrong_files = 0;
-		c->wrong_members = 0;
-	}
-	if (c->failed_files) {
-		char list[FAMFS_MAX_DEVS * 4];
-
-		member_list(c->failed_members, list, sizeof(list));
-		famfs_err("%s: %llu file(s) of the log (the first at log entry %llu) on member(s) %s, which famfs.ko reports failed or removed: not created",
-			  c->fs->mpt, (unsigned long long)c->failed_files,
-			  (unsigned long long)c->failed_first, list);
-		c->failed_files = 0;
-		c->failed_members = 0;
-	}
+	say_unmade(c, &c->wrong_files, c->wrong_first, &c->wrong_members,
+		   "famfs.ko has as another device than the log's here (famfs devices names both; unmount and mount again to attach the log's)");
+	say_unmade(c, &c->failed_files, c->failed_first, &c->failed_members,
+		   "famfs.ko reports failed or removed");
 	if (c->ds_ok)
 		dirset_free(&c->ds);
 	c->ds_ok = false;
