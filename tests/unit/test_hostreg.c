@@ -476,6 +476,66 @@ static void test_find_key_unread(void **s)
 	th_free(t);
 }
 
+/* review r42f MED 2: a header this host could not read (-EIO here, the
+ * master reads it fine and reclaims) is no "header without a list": a
+ * host fenced in this boot, its slot zeroed by evict --slot twice, would
+ * register again at generation 1 (the fence's: ignored by the master)
+ * while it maps files.  Only a torn or malformed header on the media
+ * registers without the list; a failed read refuses */
+static struct famfs_hosttab *hdr_fail_tab;
+static struct famfs_map hdr_fail_keep;
+static int hdr_fail_reads;
+static void hdr_fail_restore(void *arg, const char *msg)
+{
+	(void)arg;
+	if (hdr_fail_tab && strstr(msg, "read at")) {
+		hdr_fail_reads++;
+		hdr_fail_tab->m = hdr_fail_keep;	/* one read fails */
+		hdr_fail_tab = NULL;
+	}
+}
+
+static void test_hdr_read_fails(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	char msg[4096];
+	unsigned slot;
+	int rc;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosts_arm(&t->fs), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), -ESTALE);
+	famfs_quiet = 0;
+	/* the next read of the table (the header's) fails here */
+	hdr_fail_keep = tab.m;
+	hdr_fail_tab = &tab;
+	hdr_fail_reads = 0;
+	tab.m.bounce = true;
+	tab.m.fd = -1;
+	famfs_err_hook = hdr_fail_restore;
+	th_stderr_grab();
+	rc = famfs_host_register(&t->fs, &tab, &slot, true);
+	th_stderr_take(msg, sizeof(msg));
+	famfs_err_hook = NULL;
+	assert_int_equal(hdr_fail_reads, 1);
+	assert_int_equal(rc, -EIO);
+	assert_null(strstr(msg, "registered without the evicted list"));
+	assert_non_null(strstr(msg, "host table"));
+	assert_non_null(strstr(msg, "not registered"));
+	/* read again: still fenced in this boot */
+	famfs_quiet = 1;
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), -ESTALE);
+	famfs_quiet = 0;
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 /* review r41b, rev41b's arm_after_clone_mount: two hosts with one host uuid
  * (a cloned image) and another host name each.  Slots are keyed by (host
  * uuid, host name): the clone that mounts second claims a slot of its own,
@@ -840,6 +900,7 @@ int main(void)
 		cmocka_unit_test(test_find_slot_past_free),
 		cmocka_unit_test(test_full_table_said),
 		cmocka_unit_test(test_shared_name_said),
+		cmocka_unit_test(test_hdr_read_fails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
