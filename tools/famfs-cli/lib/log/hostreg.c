@@ -149,8 +149,9 @@ static int find_slot(struct famfs_hosttab *t, const struct famfs_host_key *k,
  * as no fences, *nolist set -- the master's pass reclaims nothing while it
  * does not decode, so a fenced host counting again only keeps more
  * memory; one with a newer build's flag (-EPROTONOSUPPORT) is said once
- * and refused: this build takes no part in that table.  Else (evictions)
- * -errno, printed */
+ * and refused: this build takes no part in that table.  Any other error
+ * (a read that failed on this host: the master may read the header and
+ * reclaim) refuses too.  Else (evictions) -errno, printed */
 static int judge_ev(struct famfs_fs *fs, int rc, const char *why,
 		    struct famfs_hosts_ev *ev, bool lenient, bool *nolist)
 {
@@ -162,7 +163,15 @@ static int judge_ev(struct famfs_fs *fs, int rc, const char *why,
 		said_torn = said_newer = false;	/* a later one said again */
 	if (rc == -ENOMEM)
 		return rc;
-	if (rc && rc != -EPROTONOSUPPORT && lenient) {
+	/* a read that failed here (the master reads it and reclaims): not
+	 * read is not none -- refused, as a slot not read (review r42f M2) */
+	if (rc && rc != -EBADMSG && rc != -EINVAL &&
+	    rc != -EPROTONOSUPPORT && lenient) {
+		famfs_err("%s: host table header: %s: not read, not none: this host is not registered",
+			  fs->name, why);
+		return rc;
+	}
+	if ((rc == -EBADMSG || rc == -EINVAL) && lenient) {
 		if (!said_torn)
 			famfs_warn("%s: host table header: %s: registered without the evicted list (nothing is reclaimed until then: %s)",
 				   fs->name, why, famfs_hosts_hdr_way(rc));
