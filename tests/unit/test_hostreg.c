@@ -697,7 +697,7 @@ static void evict_other_same_gen(const char *other_name)
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
 	unsigned slot, slot2, a, b;
-	uint64_t claimed;
+	uint64_t claimed, other_gen;
 
 	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
@@ -708,6 +708,7 @@ static void evict_other_same_gen(const char *other_name)
 	snprintf(g.hostname, sizeof(g.hostname), "%s", other_name);
 	g.replayed = 0;
 	plant(&tab, slot, &g);
+	other_gen = g.generation;
 	famfs_quiet = 1;
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, true), 0);
 	famfs_quiet = 0;
@@ -762,8 +763,46 @@ static void evict_other_same_gen(const char *other_name)
 	assert_int_equal(famfs_reclaim_pass(&t->fs, &p), 0);
 	assert_int_equal(p.reclaimed, 0);
 	assert_true(clone_blocked[b] > 0);
-	/* as claimed: above the other slot's generation */
-	assert_true(claimed > g.generation);
+	/* as claimed: above the other slot's generation (review r42f M3:
+	 * g is a free slot's by now) */
+	assert_true(claimed > other_gen);
+	famfs_hosttab_close(&tab);
+	free(sl);
+	th_free(t);
+}
+
+/* review r42f MED 3: a fence's generation above every slot's (its slot
+ * zeroed by evict --slot twice): a new boot of that uuid registers past
+ * it, or its registration is the fence's and the master ignores it */
+static void test_fence_gen_above_slots(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host h, *sl = calloc(FAMFS_HOST_SLOTS, sizeof(*sl));
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	/* this uuid's boot before, at generation 7 */
+	memset(h.boot_id, 0x42, 16);
+	h.generation = 7;
+	plant(&tab, slot, &h);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_FREE);
+	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
+	assert_int_equal(ev.n, 1);
+	assert_int_equal(ev.e[0].generation, 7);
+	/* this boot (not the fenced one) registers: past the fence */
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	assert_int_equal(h.generation, 8);
+	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
+	assert_false(famfs_host_evicted(&sl[slot], &ev));
 	famfs_hosttab_close(&tab);
 	free(sl);
 	th_free(t);
@@ -901,6 +940,7 @@ int main(void)
 		cmocka_unit_test(test_full_table_said),
 		cmocka_unit_test(test_shared_name_said),
 		cmocka_unit_test(test_hdr_read_fails),
+		cmocka_unit_test(test_fence_gen_above_slots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
