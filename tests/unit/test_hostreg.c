@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "th.h"
 
@@ -880,6 +882,61 @@ static void test_shared_name_said(void **s)
 	assert_int_equal(sethostname(was, strlen(was)), 0);
 }
 
+/* a registration in a process of its own (the warning is said once per
+ * process, as every famfs command is one): 0 registered and the shared
+ * name not said, 1 registered and said, 2 not registered */
+static int register_says_shared(struct th *t, struct famfs_hosttab *tab,
+				bool fresh)
+{
+	int st = -1;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid) {
+		char msg[4096];
+		unsigned slot;
+		int rc;
+
+		th_stderr_grab();
+		rc = famfs_host_register(&t->fs, tab, &slot, fresh);
+		th_stderr_take(msg, sizeof(msg));
+		_exit(rc ? 2 : strstr(msg, "cannot be told apart") ? 1 : 0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* review r42f LOW 6: a default host name is said when this host claims a
+ * slot or takes one over at a new boot, not at every registration of the
+ * same boot (every famfs rm on a master named "localhost") */
+static void test_shared_name_on_claim_only(void **s)
+{
+	struct th *t;
+	struct famfs_hosttab tab;
+	char was[256] = "";
+	uint8_t boot[16];
+
+	(void)s;
+	gethostname(was, sizeof(was) - 1);
+	if (unshare(CLONE_NEWUTS) || sethostname("localhost", 9)) {
+		skip();
+		return;
+	}
+	t = mk();
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(register_says_shared(t, &tab, true), 1);	/* claim */
+	assert_int_equal(register_says_shared(t, &tab, false), 0);
+	assert_int_equal(register_says_shared(t, &tab, true), 0);
+	memset(boot, 0x77, 16);
+	th_write_id(t->bootid, boot);
+	assert_int_equal(register_says_shared(t, &tab, true), 1); /* new boot */
+	assert_int_equal(register_says_shared(t, &tab, false), 0);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+	assert_int_equal(sethostname(was, strlen(was)), 0);
+}
+
 /* review r42c L1: a full table's message points to an eviction by slot
  * (by uuid frees no slot) and names the least replayed slots */
 static void test_full_table_said(void **s)
@@ -938,6 +995,9 @@ int main(void)
 		cmocka_unit_test(test_evict_renamed_same_gen),
 		cmocka_unit_test(test_find_slot_past_free),
 		cmocka_unit_test(test_full_table_said),
+		/* before shared_name_said: said once a process, its children
+		 * inherit it */
+		cmocka_unit_test(test_shared_name_on_claim_only),
 		cmocka_unit_test(test_shared_name_said),
 		cmocka_unit_test(test_hdr_read_fails),
 		cmocka_unit_test(test_fence_gen_above_slots),
