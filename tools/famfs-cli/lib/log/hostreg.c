@@ -81,8 +81,9 @@ static int my_key(struct famfs_host_key *k, const char **shared)
 	return rc;
 }
 
-/* said once per process: a name clones share is a key they share (each
- * registration of one takes the other's slot as its own reboot's) */
+/* said once per process, when a slot is claimed or taken over at a new
+ * boot: a name clones share is a key they share (each registration of one
+ * takes the other's slot as its own reboot's) */
 static void say_shared(struct famfs_fs *fs, const struct famfs_host_key *k,
 		       const char *why)
 {
@@ -304,7 +305,6 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	rc = my_key(&k, &shared);
 	if (rc)
 		return rc;
-	say_shared(fs, &k, shared);
 	s = find_slot(t, &k, &cur, &other);
 	if (s < 0 && s != -ENOENT) {
 		famfs_err("%s: the host table's slots cannot be read (%s): not registered",
@@ -332,6 +332,9 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		*slot = (unsigned)s;
 		return famfs_hosttab_write(t, *slot, &h);
 	}
+	/* a new slot, or a slot taken over at a new boot: only here (not at
+	 * every command of this boot: review r42f L6) */
+	say_shared(fs, &k, shared);
 	memset(&h, 0, sizeof(h));
 	h.state = FAMFS_HOST_VALID;
 	memcpy(h.host_uuid, k.uuid, 16);
