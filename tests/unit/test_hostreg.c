@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "th.h"
 
@@ -476,6 +478,66 @@ static void test_find_key_unread(void **s)
 	th_free(t);
 }
 
+/* review r42f MED 2: a header this host could not read (-EIO here, the
+ * master reads it fine and reclaims) is no "header without a list": a
+ * host fenced in this boot, its slot zeroed by evict --slot twice, would
+ * register again at generation 1 (the fence's: ignored by the master)
+ * while it maps files.  Only a torn or malformed header on the media
+ * registers without the list; a failed read refuses */
+static struct famfs_hosttab *hdr_fail_tab;
+static struct famfs_map hdr_fail_keep;
+static int hdr_fail_reads;
+static void hdr_fail_restore(void *arg, const char *msg)
+{
+	(void)arg;
+	if (hdr_fail_tab && strstr(msg, "read at")) {
+		hdr_fail_reads++;
+		hdr_fail_tab->m = hdr_fail_keep;	/* one read fails */
+		hdr_fail_tab = NULL;
+	}
+}
+
+static void test_hdr_read_fails(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	char msg[4096];
+	unsigned slot;
+	int rc;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosts_arm(&t->fs), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), -ESTALE);
+	famfs_quiet = 0;
+	/* the next read of the table (the header's) fails here */
+	hdr_fail_keep = tab.m;
+	hdr_fail_tab = &tab;
+	hdr_fail_reads = 0;
+	tab.m.bounce = true;
+	tab.m.fd = -1;
+	famfs_err_hook = hdr_fail_restore;
+	th_stderr_grab();
+	rc = famfs_host_register(&t->fs, &tab, &slot, true);
+	th_stderr_take(msg, sizeof(msg));
+	famfs_err_hook = NULL;
+	assert_int_equal(hdr_fail_reads, 1);
+	assert_int_equal(rc, -EIO);
+	assert_null(strstr(msg, "registered without the evicted list"));
+	assert_non_null(strstr(msg, "host table"));
+	assert_non_null(strstr(msg, "not registered"));
+	/* read again: still fenced in this boot */
+	famfs_quiet = 1;
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), -ESTALE);
+	famfs_quiet = 0;
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 /* review r41b, rev41b's arm_after_clone_mount: two hosts with one host uuid
  * (a cloned image) and another host name each.  Slots are keyed by (host
  * uuid, host name): the clone that mounts second claims a slot of its own,
@@ -637,7 +699,7 @@ static void evict_other_same_gen(const char *other_name)
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
 	unsigned slot, slot2, a, b;
-	uint64_t claimed;
+	uint64_t claimed, other_gen;
 
 	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
@@ -648,6 +710,7 @@ static void evict_other_same_gen(const char *other_name)
 	snprintf(g.hostname, sizeof(g.hostname), "%s", other_name);
 	g.replayed = 0;
 	plant(&tab, slot, &g);
+	other_gen = g.generation;
 	famfs_quiet = 1;
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, true), 0);
 	famfs_quiet = 0;
@@ -702,8 +765,46 @@ static void evict_other_same_gen(const char *other_name)
 	assert_int_equal(famfs_reclaim_pass(&t->fs, &p), 0);
 	assert_int_equal(p.reclaimed, 0);
 	assert_true(clone_blocked[b] > 0);
-	/* as claimed: above the other slot's generation */
-	assert_true(claimed > g.generation);
+	/* as claimed: above the other slot's generation (review r42f M3:
+	 * g is a free slot's by now) */
+	assert_true(claimed > other_gen);
+	famfs_hosttab_close(&tab);
+	free(sl);
+	th_free(t);
+}
+
+/* review r42f MED 3: a fence's generation above every slot's (its slot
+ * zeroed by evict --slot twice): a new boot of that uuid registers past
+ * it, or its registration is the fence's and the master ignores it */
+static void test_fence_gen_above_slots(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_host h, *sl = calloc(FAMFS_HOST_SLOTS, sizeof(*sl));
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	/* this uuid's boot before, at generation 7 */
+	memset(h.boot_id, 0x42, 16);
+	h.generation = 7;
+	plant(&tab, slot, &h);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_FREE);
+	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
+	assert_int_equal(ev.n, 1);
+	assert_int_equal(ev.e[0].generation, 7);
+	/* this boot (not the fenced one) registers: past the fence */
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	assert_int_equal(h.generation, 8);
+	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
+	assert_false(famfs_host_evicted(&sl[slot], &ev));
 	famfs_hosttab_close(&tab);
 	free(sl);
 	th_free(t);
@@ -781,6 +882,61 @@ static void test_shared_name_said(void **s)
 	assert_int_equal(sethostname(was, strlen(was)), 0);
 }
 
+/* a registration in a process of its own (the warning is said once per
+ * process, as every famfs command is one): 0 registered and the shared
+ * name not said, 1 registered and said, 2 not registered */
+static int register_says_shared(struct th *t, struct famfs_hosttab *tab,
+				bool fresh)
+{
+	int st = -1;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid) {
+		char msg[4096];
+		unsigned slot;
+		int rc;
+
+		th_stderr_grab();
+		rc = famfs_host_register(&t->fs, tab, &slot, fresh);
+		th_stderr_take(msg, sizeof(msg));
+		_exit(rc ? 2 : strstr(msg, "cannot be told apart") ? 1 : 0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* review r42f LOW 6: a default host name is said when this host claims a
+ * slot or takes one over at a new boot, not at every registration of the
+ * same boot (every famfs rm on a master named "localhost") */
+static void test_shared_name_on_claim_only(void **s)
+{
+	struct th *t;
+	struct famfs_hosttab tab;
+	char was[256] = "";
+	uint8_t boot[16];
+
+	(void)s;
+	gethostname(was, sizeof(was) - 1);
+	if (unshare(CLONE_NEWUTS) || sethostname("localhost", 9)) {
+		skip();
+		return;
+	}
+	t = mk();
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
+	assert_int_equal(register_says_shared(t, &tab, true), 1);	/* claim */
+	assert_int_equal(register_says_shared(t, &tab, false), 0);
+	assert_int_equal(register_says_shared(t, &tab, true), 0);
+	memset(boot, 0x77, 16);
+	th_write_id(t->bootid, boot);
+	assert_int_equal(register_says_shared(t, &tab, true), 1); /* new boot */
+	assert_int_equal(register_says_shared(t, &tab, false), 0);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+	assert_int_equal(sethostname(was, strlen(was)), 0);
+}
+
 /* review r42c L1: a full table's message points to an eviction by slot
  * (by uuid frees no slot) and names the least replayed slots */
 static void test_full_table_said(void **s)
@@ -839,7 +995,12 @@ int main(void)
 		cmocka_unit_test(test_evict_renamed_same_gen),
 		cmocka_unit_test(test_find_slot_past_free),
 		cmocka_unit_test(test_full_table_said),
+		/* before shared_name_said: said once a process, its children
+		 * inherit it */
+		cmocka_unit_test(test_shared_name_on_claim_only),
 		cmocka_unit_test(test_shared_name_said),
+		cmocka_unit_test(test_hdr_read_fails),
+		cmocka_unit_test(test_fence_gen_above_slots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

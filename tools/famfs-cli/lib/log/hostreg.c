@@ -81,8 +81,9 @@ static int my_key(struct famfs_host_key *k, const char **shared)
 	return rc;
 }
 
-/* said once per process: a name clones share is a key they share (each
- * registration of one takes the other's slot as its own reboot's) */
+/* said once per process, when a slot is claimed or taken over at a new
+ * boot: a name clones share is a key they share (each registration of one
+ * takes the other's slot as its own reboot's) */
 static void say_shared(struct famfs_fs *fs, const struct famfs_host_key *k,
 		       const char *why)
 {
@@ -149,8 +150,9 @@ static int find_slot(struct famfs_hosttab *t, const struct famfs_host_key *k,
  * as no fences, *nolist set -- the master's pass reclaims nothing while it
  * does not decode, so a fenced host counting again only keeps more
  * memory; one with a newer build's flag (-EPROTONOSUPPORT) is said once
- * and refused: this build takes no part in that table.  Else (evictions)
- * -errno, printed */
+ * and refused: this build takes no part in that table.  Any other error
+ * (a read that failed on this host: the master may read the header and
+ * reclaim) refuses too.  Else (evictions) -errno, printed */
 static int judge_ev(struct famfs_fs *fs, int rc, const char *why,
 		    struct famfs_hosts_ev *ev, bool lenient, bool *nolist)
 {
@@ -162,7 +164,15 @@ static int judge_ev(struct famfs_fs *fs, int rc, const char *why,
 		said_torn = said_newer = false;	/* a later one said again */
 	if (rc == -ENOMEM)
 		return rc;
-	if (rc && rc != -EPROTONOSUPPORT && lenient) {
+	/* a read that failed here (the master reads it and reclaims): not
+	 * read is not none -- refused, as a slot not read (review r42f M2) */
+	if (rc && rc != -EBADMSG && rc != -EINVAL &&
+	    rc != -EPROTONOSUPPORT && lenient) {
+		famfs_err("%s: host table header: %s: not read, not none: this host is not registered",
+			  fs->name, why);
+		return rc;
+	}
+	if ((rc == -EBADMSG || rc == -EINVAL) && lenient) {
 		if (!said_torn)
 			famfs_warn("%s: host table header: %s: registered without the evicted list (nothing is reclaimed until then: %s)",
 				   fs->name, why, famfs_hosts_hdr_way(rc));
@@ -295,7 +305,6 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	rc = my_key(&k, &shared);
 	if (rc)
 		return rc;
-	say_shared(fs, &k, shared);
 	s = find_slot(t, &k, &cur, &other);
 	if (s < 0 && s != -ENOENT) {
 		famfs_err("%s: the host table's slots cannot be read (%s): not registered",
@@ -323,6 +332,9 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		*slot = (unsigned)s;
 		return famfs_hosttab_write(t, *slot, &h);
 	}
+	/* a new slot, or a slot taken over at a new boot: only here (not at
+	 * every command of this boot: review r42f L6) */
+	say_shared(fs, &k, shared);
 	memset(&h, 0, sizeof(h));
 	h.state = FAMFS_HOST_VALID;
 	memcpy(h.host_uuid, k.uuid, 16);
