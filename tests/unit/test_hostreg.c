@@ -26,6 +26,16 @@ static struct th *mk(void)
 	return t;
 }
 
+/* the table opened in *tab, this host registered fresh in *slot, its
+ * record in *h */
+static void open_registered(struct th *t, struct famfs_hosttab *tab,
+			    unsigned *slot, struct famfs_host *h)
+{
+	assert_int_equal(famfs_hosttab_open(&t->fs, true, tab), 0);
+	assert_int_equal(famfs_host_register(&t->fs, tab, slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(tab, *slot, h), FAMFS_HOST_VALID);
+}
+
 static void test_create_once(void **s)
 {
 	struct th *t = mk();
@@ -82,9 +92,7 @@ static void test_register_generations(void **s)
 	uint64_t next = famfs_log_next(t->fs.log);
 
 	(void)s;
-	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	open_registered(t, &tab, &slot, &h);
 	assert_int_equal(h.generation, 1);
 	assert_int_equal(h.registered_at, next);
 	assert_true(h.flags & FAMFS_HOST_REGISTERED);
@@ -364,9 +372,7 @@ static void test_counters_end(void **s)
 	unsigned slot;
 
 	(void)s;
-	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	open_registered(t, &tab, &slot, &h);
 	h.seq = UINT64_MAX - 1;
 	plant(&tab, slot, &h);
 	famfs_quiet = 1;
@@ -409,9 +415,7 @@ static void test_shared_uuid(void **s)
 	unsigned slot, slot2;
 
 	(void)s;
-	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	open_registered(t, &tab, &slot, &h);
 	assert_int_equal(famfs_hosts_arm(&t->fs), 0);
 	g = h;
 	memset(g.boot_id, 0x42, 16);
@@ -564,9 +568,7 @@ static void test_clones_both_counted(void **s)
 	unsigned slot, slot2;
 
 	(void)s;
-	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	open_registered(t, &tab, &slot, &h);
 	/* the original host "orig-host" (this uuid, its own boot) holds the
 	 * slot; it replayed nothing yet */
 	g = h;
@@ -614,9 +616,7 @@ static void test_renamed_host(void **s)
 	unsigned slot, slot2;
 
 	(void)s;
-	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	open_registered(t, &tab, &slot, &h);
 	/* the same boot, registered under its name before a rename */
 	g = h;
 	snprintf(g.hostname, sizeof(g.hostname), "old-name");
@@ -653,9 +653,7 @@ static void test_moot_two_names(void **s)
 	unsigned slot;
 
 	(void)s;
-	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	open_registered(t, &tab, &slot, &h);
 	/* a full list: the first fence of uuid 0x5a, generation 1 */
 	for (unsigned i = 0; i < FAMFS_HOSTS_MAX_EVICT; i++) {
 		memset(ev.e[i].host_uuid, i ? (int)i : 0x5a, 16);
@@ -701,9 +699,7 @@ static void evict_other_same_gen(const char *other_name)
 	unsigned slot, slot2, a, b;
 	uint64_t claimed, other_gen;
 
-	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	open_registered(t, &tab, &slot, &h);
 	/* the other registration of this uuid, another boot and name */
 	g = h;
 	memset(g.boot_id, 0x42, 16);
@@ -786,9 +782,7 @@ static void test_fence_gen_above_slots(void **s)
 	unsigned slot;
 
 	(void)s;
-	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	open_registered(t, &tab, &slot, &h);
 	/* this uuid's boot before, at generation 7 */
 	memset(h.boot_id, 0x42, 16);
 	h.generation = 7;
@@ -833,9 +827,7 @@ static void test_find_slot_past_free(void **s)
 	unsigned slot, s2, again;
 
 	(void)s;
-	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	open_registered(t, &tab, &slot, &h);
 	s2 = (slot + 2) % FAMFS_HOST_SLOTS;
 	plant(&tab, s2, &h);			/* this boot's, past a free one */
 	g = h;
