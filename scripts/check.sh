@@ -98,9 +98,8 @@ runner sched-selftest tests/qemu/sched-selftest.sh
 #    lines);
 #  - the layers (scripts/layers.conf: no circle, no upward call, in the
 #    objects just built) and the script's own test that it sees both; then
-#    make install into
-#    build/stage (and a DKMS build in a private tree): host checks, and the
-#    stage the guest suite "install" uses;
+#    make install into build/stage (and a DKMS build in a private tree):
+#    host checks, and the stage the guest suite "install" uses;
 #  - the README's commands on a fresh machine: /usr/src hidden until the
 #    set-up step has run (tests/fresh/run.sh), in a mount namespace of its
 #    own (the other streams see the host's).
