@@ -106,7 +106,7 @@ runner sched-selftest tests/qemu/sched-selftest.sh
 unit_pid=
 if [ -f tools/famfs-cli/Makefile ] &&
 	! make -n -C tools/famfs-cli check 2>&1 | grep -q "No rule to make target 'check'"; then
-	runner unit make -s -C tools/famfs-cli check &
+	runner unit make -s -j2 -C tools/famfs-cli check &
 	unit_pid=$!
 else
 	info "no 'check' target in tools/famfs-cli yet: host unit tests skipped"
