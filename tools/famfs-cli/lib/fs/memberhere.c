@@ -24,6 +24,8 @@
 
 #include "fs/fs.h"
 
+unsigned famfs_member_recheck_s = 30;
+
 /* Definite verdicts, for the process: famfs.ko never replaces a member
  * while mounted, so one holds while DEV_GET names the same device number
  * at the index of the file system and the table names the same device (a
