@@ -87,38 +87,43 @@ if [ "${FAMFS_BUILD_ONLY:-0}" != 0 ]; then
 	finish
 fi
 
-# The layers (scripts/layers.conf): no circle, no upward call, in the
-# objects just built; and the script's own test that it sees both.
-runner layers scripts/layers.sh
-runner layers-selftest scripts/layers-selftest.sh
-# run.sh's guest scheduler, with boots that only sleep
+# run.sh's guest scheduler, with boots that only sleep (alone: its order
+# depends on sleeps of 0.2 and 0.6 s)
 runner sched-selftest tests/qemu/sched-selftest.sh
 
-# Host unit tests (make -C tools/famfs-cli check prints PROTOCOL lines),
-# beside the fresh-machine check below: each keeps about one core busy, so
-# side by side they take the longer one's time (2 minutes, not 3.5).
+# Host checks, in three streams side by side (each keeps about one core
+# busy at times and leaves it idle at others; the guest suites after them
+# keep both cores busy):
+#  - the host unit tests (make -C tools/famfs-cli check prints PROTOCOL
+#    lines);
+#  - the layers (scripts/layers.conf: no circle, no upward call, in the
+#    objects just built) and the script's own test that it sees both; then
+#    make install into build/stage (and a DKMS build in a private tree):
+#    host checks, and the stage the guest suite "install" uses;
+#  - the README's commands on a fresh machine: /usr/src hidden until the
+#    set-up step has run (tests/fresh/run.sh), in a mount namespace of its
+#    own (the other streams see the host's).
 unit_pid=
 if [ -f tools/famfs-cli/Makefile ] &&
 	! make -n -C tools/famfs-cli check 2>&1 | grep -q "No rule to make target 'check'"; then
-	runner unit make -s -C tools/famfs-cli check &
+	runner unit make -s -j2 -C tools/famfs-cli check &
 	unit_pid=$!
 else
 	info "no 'check' target in tools/famfs-cli yet: host unit tests skipped"
 fi
-
-# The README's commands on a fresh machine: /usr/src hidden until the
-# set-up step has run (tests/fresh/run.sh), in a mount namespace of its own
-# (the unit tests beside it see the host's).
+(
+	runner layers scripts/layers.sh
+	runner layers-selftest scripts/layers-selftest.sh
+	if [ -x tests/install/run.sh ]; then
+		runner install tests/install/run.sh
+	fi
+) &
+host_pid=$!
 if [ -x tests/fresh/run.sh ]; then
 	runner fresh tests/fresh/run.sh
 fi
+wait $host_pid
 [ -z "$unit_pid" ] || wait "$unit_pid"
-
-# make install into build/stage (and a DKMS build in a private tree): host
-# checks, and the stage the guest suite "install" uses.
-if [ -x tests/install/run.sh ]; then
-	runner install tests/install/run.sh
-fi
 
 # Guest suites on every profile.  run.sh prints its progress on stderr.
 runner qemu tests/qemu/run.sh

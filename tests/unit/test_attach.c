@@ -392,13 +392,15 @@ static void test_member_from_hint_here(void **state)
 /* r42b 1, 2: famfs.ko has a device whose node this process cannot find
  * (attached from a hint by the mount), and the log's device has no node
  * here either: this host cannot tell -- said once with a way out, not
- * refused; the next opening asks again, and once the log's device shows
- * up as another node than famfs.ko's it is refused */
+ * refused; asked again (famfs_member_recheck_s), once the log's device
+ * shows up as another node than famfs.ko's it is refused */
 static void test_member_cannot_tell_then_other(void **state)
 {
 	struct ax *x = *state;
 	struct famfs_fs *fs = &x->t->fs;
+	unsigned saved = famfs_member_recheck_s;
 	char p[400], msg[8192], u1[37];
+	int rc;
 
 	famfs_uuid_str(U1, u1);
 	other_path(x, "famfs-m1", p, sizeof(p));
@@ -416,13 +418,68 @@ static void test_member_cannot_tell_then_other(void **state)
 			 msg);
 	if (strstr(strstr(msg, "cannot tell") + 1, "cannot tell"))
 		fail_msg("said twice: %s", msg);
-	/* the log's device shows up here: another node than famfs.ko's */
+	/* the log's device shows up here: another node than famfs.ko's,
+	 * seen once the cannot-tell is asked again */
 	member_file(x, "pmem3", U1, 1);
 	new_opening(fs);
 	th_stderr_grab();
-	assert_int_equal(famfs_fs_member_here(fs, 1), -ESTALE);
+	famfs_member_recheck_s = 0;
+	rc = famfs_fs_member_here(fs, 1);
+	famfs_member_recheck_s = saved;
 	th_stderr_take(msg, sizeof(msg));
+	assert_int_equal(rc, -ESTALE);
 	assert_non_null(strstr(msg, "mount again"));
+}
+
+/* r42e MED-3: "cannot tell" is kept for famfs_member_recheck_s seconds: a
+ * follower opens the mount every round, and each opening must not read
+ * every candidate node again; past the interval it is asked again (a node
+ * may have come) */
+static void test_member_cannot_tell_kept(void **state)
+{
+	struct ax *x = *state;
+	struct famfs_fs *fs = &x->t->fs;
+	unsigned saved = famfs_member_recheck_s;
+	unsigned long first, more;
+	char p[400], msg[8192];
+	int rc, rcs[4];
+
+	other_path(x, "famfs-m1", p, sizeof(p));
+	member_at(x, p, U2, 1);
+	log_devadd(fs, 1, U1);
+	for (unsigned k = 0; k < 8; k++) {	/* candidates: other devices */
+		char n[32];
+
+		snprintf(n, sizeof(n), "pmem%u", 10 + k);
+		member_file(x, n, U9, 9);
+	}
+	assert_int_equal(famfs_fs_devs_update(fs), 0);
+	attached_elsewhere(p, 1);
+	th_stderr_grab();
+	famfs_dev_head_reads = 0;
+	rc = famfs_fs_member_here(fs, 1);
+	first = famfs_dev_head_reads;
+	for (int r = 0; r < 3; r++) {
+		new_opening(fs);
+		rcs[r] = famfs_fs_member_here(fs, 1);
+	}
+	more = famfs_dev_head_reads - first;
+	famfs_member_recheck_s = 0;	/* the interval over */
+	new_opening(fs);
+	rcs[3] = famfs_fs_member_here(fs, 1);
+	famfs_member_recheck_s = saved;
+	th_stderr_take(msg, sizeof(msg));
+	assert_int_equal(rc, 1);
+	for (int r = 0; r < 4; r++)
+		assert_int_equal(rcs[r], 1);
+	if (first < 8)
+		fail_msg("the first opening read %lu heads (8 candidates)", first);
+	if (more)
+		fail_msg("3 more openings within the interval read %lu more heads (0 wanted)",
+			 more);
+	if (famfs_dev_head_reads - first - more < first)
+		fail_msg("past the interval: %lu head reads, not asked again",
+			 famfs_dev_head_reads - first - more);
 }
 
 /* r42e MED-1: famfs.ko's member size is the DEVADD size user space gave
@@ -882,6 +939,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_follower_wrong_member_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_member_from_hint_here, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_member_cannot_tell_then_other, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_member_cannot_tell_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_member_torn_cannot_tell, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_member_other_size_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_member_check_reads_once, setup, teardown),

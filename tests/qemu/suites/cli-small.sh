@@ -1,8 +1,8 @@
-# profiles: pmem two-hosts
+# profiles: two-hosts
 # timeout: 900
 # timeout-long: 2400
 # Small files (issue 30): files below 2 MiB take 4 KiB pages in 2 MiB units
-# that several files share.  Host a (the master, alone on pmem) copies N
+# that several files share.  Host a (the master) copies N
 # files of 4 KiB (20,000; FAMFS_LONG=1: 100,000 on a 64 MiB log) with one
 # famfs cp -r, each file's 512-byte blocks naming it, and compares every
 # file with its source (diff -r); then a mix of 1 KiB..3 MiB files; a 2 MiB

@@ -21,7 +21,8 @@
 # Last, a memory failure injected while 4 processes fuzz a bare mount.
 # CI: 60000 calls in one process, 4 x 15000 at once, 10000 and 4 x 7500
 # noncoherent, 5000 read-only, 10000 bare, 4 x 15000 through the failure,
-# 10000 as uid 65534 (245000 calls, about 45 s).  FAMFS_FUZZ_LONG=1 tests/qemu/run.sh -p pmem hostile_fuzz:
+# 10000 as uid 65534 (245000 calls, about 45 s) on pmem; half of each on
+# the other profiles (their own fault and mapping paths).  FAMFS_FUZZ_LONG=1 tests/qemu/run.sh -p pmem hostile_fuzz:
 # 1000000 in one process, 4 x 250000, ... (3.4 million calls, about 5.5 min).
 # FAMFS_FUZZ_SEED, FAMFS_FUZZ_ITER (calls of the single process): repeat a run.
 # On nvdimm-1g (a 5 GiB device whose memory is 1 GiB-aligned, issue 31) every
@@ -68,7 +69,8 @@ nrs=$(sed -n 's/.*_IO[RW]*(FAMFSIOC_MAGIC, *\([0-9][0-9]*\).*/\1/p' \
 echo "hostile_fuzz: ioctl numbers in famfs_ioctl.h: $nrs"
 seed=${FAMFS_FUZZ_SEED:-$(date +%s)}
 if [ "${FAMFS_FUZZ_LONG:-0}" != 0 ]; then n=${FAMFS_FUZZ_ITER:-1000000}
-else n=${FAMFS_FUZZ_ITER:-60000}; fi
+elif [ "$FAMFS_PROFILE" = pmem ]; then n=${FAMFS_FUZZ_ITER:-60000}
+else n=${FAMFS_FUZZ_ITER:-30000}; fi	# the device's own paths: half
 echo "hostile_fuzz: seed $seed, $n calls per process (FAMFS_FUZZ_SEED=$seed FAMFS_FUZZ_ITER=$n repeats it)"
 
 # A file system with files whose bytes are known.

@@ -183,10 +183,12 @@ bool famfs_fs_multidev(const struct famfs_fs *fs);
  * on it may be created or placed here; -EIO famfs.ko reports it failed
  * (FAMFS_DEV_FAILED: said once); another -errno: DEV_GET failed (-ENOTTY:
  * a famfs.ko without it), not known.  Remembered by the opening for the
- * table's device uuid of the index (a cannot-tell too: the next opening
- * asks again); a definite answer by the process while DEV_GET names the
- * same device there (famfs.ko keeps a member until the unmount). */
+ * table's device uuid of the index; a definite answer by the process while
+ * DEV_GET names the same device there (famfs.ko keeps a member until the
+ * unmount), a cannot-tell for famfs_member_recheck_s seconds (a node may
+ * come: asked again then, not at every opening of a follower's rounds). */
 int famfs_fs_member_here(struct famfs_fs *fs, unsigned index);
+extern unsigned famfs_member_recheck_s;	/* 30 */
 
 /* Superblock and log header must pass the checks, else -EBADMSG (message
  * printed).  want_rw: open the log writable if this host may write it.

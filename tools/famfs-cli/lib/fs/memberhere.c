@@ -21,22 +21,37 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "fs/fs.h"
 
-/* Definite verdicts, for the process: famfs.ko never replaces a member
- * while mounted, so one holds while DEV_GET names the same device number
- * at the index of the file system and the table names the same device (a
- * follower opens the mount every round; each opening asks DEV_GET only).
- * A small ring: another file system's or index's take turns. */
+unsigned famfs_member_recheck_s = 30;
+
+/* Verdicts, for the process: famfs.ko never replaces a member while
+ * mounted, so a definite one holds while DEV_GET names the same device
+ * number at the index of the file system and the table names the same
+ * device (a follower opens the mount every round; each opening asks
+ * DEV_GET only).  A cannot-tell holds for famfs_member_recheck_s seconds:
+ * a node of the device may come, but a follower's every round must not
+ * read every candidate node of the scan root.  A small ring: another file
+ * system's or index's take turns. */
 #define KEPT 32
 static struct kept {
 	bool used;
 	uint8_t fs_uuid[16], want[16];
 	uint32_t index, major, minor, flags;
+	time_t when;		/* CLOCK_MONOTONIC seconds */
 	struct famfs_member_verdict v;
 } kept[KEPT];
 static unsigned kept_next;
+
+static time_t now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
 
 static struct kept *kept_find(const uint8_t fs_uuid[16], unsigned index,
 			      const struct famfs_ioc_dev_info *i,
@@ -50,7 +65,9 @@ static struct kept *kept_find(const uint8_t fs_uuid[16], unsigned index,
 		    e->flags == (i->flags & FAMFS_DEV_DEVDAX) &&
 		    !memcmp(e->fs_uuid, fs_uuid, 16) &&
 		    !memcmp(e->want, want, 16))
-			return e;
+			return e->v.is != FAMFS_MEMBER_UNSURE ||
+			       now_s() - e->when < (time_t)famfs_member_recheck_s ?
+			       e : NULL;
 	}
 	return NULL;
 }
@@ -59,7 +76,16 @@ static void kept_add(const uint8_t fs_uuid[16], unsigned index,
 		     const struct famfs_ioc_dev_info *i, const uint8_t want[16],
 		     const struct famfs_member_verdict *v)
 {
-	struct kept *e = &kept[kept_next++ % KEPT];
+	struct kept *e = NULL;
+
+	for (unsigned k = 0; k < KEPT && !e; k++)	/* a stale one again */
+		if (kept[k].used && kept[k].index == index &&
+		    kept[k].major == i->major && kept[k].minor == i->minor &&
+		    !memcmp(kept[k].fs_uuid, fs_uuid, 16) &&
+		    !memcmp(kept[k].want, want, 16))
+			e = &kept[k];
+	if (!e)
+		e = &kept[kept_next++ % KEPT];
 
 	e->used = true;
 	memcpy(e->fs_uuid, fs_uuid, 16);
@@ -68,6 +94,7 @@ static void kept_add(const uint8_t fs_uuid[16], unsigned index,
 	e->major = i->major;
 	e->minor = i->minor;
 	e->flags = i->flags & FAMFS_DEV_DEVDAX;
+	e->when = now_s();
 	e->v = *v;
 }
 
@@ -208,12 +235,11 @@ int famfs_fs_member_here(struct famfs_fs *fs, unsigned index)
 					  d->dev_uuid, d->path, &v);
 		if (rc)
 			return rc;
-		if (v.is != FAMFS_MEMBER_UNSURE)
-			kept_add(fs->sb->fs_uuid, index, &i, d->dev_uuid, &v);
+		kept_add(fs->sb->fs_uuid, index, &i, d->dev_uuid, &v);
 	}
 	if (v.is != FAMFS_MEMBER_SAME)
 		say(fs, index, &i, &v, d->dev_uuid);
-	/* cannot tell: used, and asked again by the next opening */
+	/* cannot tell: used (and asked again after famfs_member_recheck_s) */
 	rc = v.is == FAMFS_MEMBER_OTHER ? -ESTALE : 1;
 out:
 	memcpy(fs->member_seen[index].uuid, d->dev_uuid, 16);
