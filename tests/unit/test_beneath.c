@@ -48,7 +48,7 @@ static int setup(void **state)
 	char out[200];
 
 	assert_non_null(t);
-	snprintf(t->dir, sizeof(t->dir), "/tmp/famfs-beneath-XXXXXX");
+	th_tmpl(t->dir, sizeof(t->dir), "famfs-beneath");
 	assert_non_null(mkdtemp(t->dir));
 	snprintf(out, sizeof(out), "%s/outside", t->dir);
 	assert_int_equal(mkdir(out, 0755), 0);

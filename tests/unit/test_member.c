@@ -209,7 +209,7 @@ static struct fake *fake_new(void)
 	struct fake *f = calloc(1, sizeof(*f));
 
 	assert_non_null(f);
-	snprintf(f->root, sizeof(f->root), "/tmp/famfs-ut-member-XXXXXX");
+	th_tmpl(f->root, sizeof(f->root), "famfs-ut-member");
 	assert_non_null(mkdtemp(f->root));
 	snprintf(f->cap, sizeof(f->cap), "%s.err", f->root);
 	famfs_scan_root = f->root;

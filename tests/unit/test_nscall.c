@@ -41,7 +41,7 @@ static int m_ns(int fd, const struct famfs_ioc_ns *a)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/famfs-nscall-XXXXXX");
+	th_tmpl(dir, sizeof(dir), "famfs-nscall");
 	if (!mkdtemp(dir))
 		return -1;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -482,10 +482,11 @@ static void test_owner_minus_one_refused(void **state)
  * size 0 skipped the ioctl) */
 static void test_cache_not_famfs_refused(void **state)
 {
-	char tmpl[] = "/tmp/famfs-ut-notfamfs-XXXXXX";
+	char tmpl[PATH_MAX];
 	int fd;
 
 	(void)state;
+	th_tmpl(tmpl, sizeof(tmpl), "famfs-ut-notfamfs");
 	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 	assert_true(fd >= 0);
 	if (famfs_file_cache(fd, false) == 0)

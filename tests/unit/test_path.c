@@ -124,11 +124,12 @@ static void test_locate_outside(void **state)
  * it is a famfs mount's root (statfs magic, the root of its mount) */
 static void test_locate_plain_dir_refused(void **state)
 {
-	char d[] = "/tmp/famfs-unit-fake-XXXXXX", p[PATH_MAX];
+	char d[256], p[PATH_MAX];
 	char mpt[PATH_MAX], rel[FAMFS_LOG_PATH_MAX];
 	FILE *f;
 
 	(void)state;
+	th_tmpl(d, sizeof(d), "famfs-unit-fake");
 	assert_non_null(mkdtemp(d));
 	snprintf(p, sizeof(p), "%s/.meta", d);
 	assert_int_equal(mkdir(p, 0755), 0);
@@ -147,11 +148,12 @@ static void test_locate_plain_dir_refused(void **state)
 /* ... and a copy of the meta files is not opened as a mount */
 static void test_open_mount_copy_refused(void **state)
 {
-	char d[] = "/tmp/famfs-unit-copy-XXXXXX", p[PATH_MAX], cmd[2 * PATH_MAX];
+	char d[256], p[PATH_MAX], cmd[3 * PATH_MAX];
 	struct famfs_fs fs;
 	struct th *t = th_new(64 * MiB, 2 * MiB);
 
 	(void)state;
+	th_tmpl(d, sizeof(d), "famfs-unit-copy");
 	assert_non_null(mkdtemp(d));
 	snprintf(cmd, sizeof(cmd),
 		 "mkdir '%s/.meta' && dd if='%s' of='%s/.meta/.superblock' bs=2M count=1 2>/dev/null &&"

@@ -417,13 +417,14 @@ static void test_place_attached_only(void **state)
 {
 	struct th *t = with_members();
 	struct famfs_layout lay = { .nstrips = 2, .chunk = 2 * MiB };
-	char root[64] = "/tmp/famfs-ut-place-XXXXXX", p[600];
+	char root[256], p[600];
 	struct famfs_log_entry e;
 	char msg[4096], u[37];
 	uint64_t next;
 	int fd;
 
 	(void)state;
+	th_tmpl(root, sizeof(root), "famfs-ut-place");
 	assert_non_null(mkdtemp(root));
 	famfs_scan_root = root;
 	/* member 1 attached: a plain file with its member superblock, which
@@ -487,10 +488,11 @@ static void test_fsck_members(void **state)
 {
 	struct th *t = with_members();
 	struct famfs_fsck_result r;
-	char root[64] = "/tmp/famfs-ut-place-XXXXXX", p[600];
+	char root[256], p[600];
 	int fd;
 
 	(void)state;
+	th_tmpl(root, sizeof(root), "famfs-ut-place");
 	assert_non_null(mkdtemp(root));
 	famfs_scan_root = root;
 	append_on(t, "a1", 1, 4 * MiB, 4 * MiB);

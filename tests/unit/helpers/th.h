@@ -67,6 +67,11 @@ void th_create_ok(struct famfs_fs *fs, const char *rel, uint64_t size);
 /* the same, its memory not zeroed (famfs_fill nozero) */
 void th_create_nozero(struct famfs_fs *fs, const char *rel, uint64_t size);
 bool th_exists(struct th *t, const char *rel, bool dir);
+/* A mkdtemp/mkstemp template "<dir>/NAME-XXXXXX" into buf (n bytes): dir
+ * is $TMPDIR, else /tmp (tests/unit/run.sh points TMPDIR at a tmpfs: a
+ * disk file system's inode and block work made the unit tests 5 times
+ * slower) */
+void th_tmpl(char *buf, size_t n, const char *name);
 /* The messages of what runs between th_stderr_grab() and th_stderr_take()
  * (famfs_quiet off meanwhile): into buf (n bytes, NUL-ended) */
 void th_stderr_grab(void);

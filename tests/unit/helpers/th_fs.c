@@ -108,7 +108,7 @@ struct th *th_new_fmt(uint64_t size, uint64_t loglen, bool compact)
 	/* the tests written before small files (issue 30) see files in 2 MiB
 	 * units; test_pages_*.c turn them on (th_small_files) */
 	famfs_small_max = th_small_files ? FAMFS_SMALL_MAX : FAMFS_SMALL_NONE;
-	snprintf(t->dir, sizeof(t->dir), "/tmp/famfs-unit-XXXXXX");
+	th_tmpl(t->dir, sizeof(t->dir), "famfs-unit");
 	assert_non_null(mkdtemp(t->dir));
 	snprintf(t->img, sizeof(t->img), "%s/img", t->dir);
 	snprintf(t->mpt, sizeof(t->mpt), "%s/mnt", t->dir);
@@ -293,10 +293,20 @@ bool th_exists(struct th *t, const char *rel, bool dir)
 
 static int grab_saved = -1, grab_fd = -1, grab_quiet;
 
+void th_tmpl(char *buf, size_t n, const char *name)
+{
+	const char *d = getenv("TMPDIR");
+	int len = snprintf(buf, n, "%s/%s-XXXXXX", d && d[0] ? d : "/tmp",
+			   name);
+
+	assert_true(len > 0 && (size_t)len < n);
+}
+
 void th_stderr_grab(void)
 {
-	char tmpl[] = "/tmp/famfs-ut-stderr-XXXXXX";
+	char tmpl[PATH_MAX];
 
+	th_tmpl(tmpl, sizeof(tmpl), "famfs-ut-stderr");
 	fflush(stderr);
 	grab_fd = mkstemp(tmpl);
 	assert_true(grab_fd >= 0);
