@@ -601,6 +601,11 @@ static void test_member_torn_cannot_tell(void **state)
 	th_stderr_take(msg, sizeof(msg));
 	if (!strstr(msg, "CRC") || strstr(msg, "no member superblock"))
 		fail_msg("the failed check not named: %s", msg);
+	/* r42e LOW: the way out fits the cause -- famfs.ko's device has a
+	 * node here (pmem4), so "give this host a node" does not help */
+	if (strstr(msg, "give this host a node") || !strstr(msg, "famfs fsck"))
+		fail_msg("the way out does not fit a member superblock that does not verify: %s",
+			 msg);
 }
 
 /* r42b 5: a member famfs.ko reports failed (FAMFS_DEV_FAILED, its removal

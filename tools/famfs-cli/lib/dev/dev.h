@@ -392,8 +392,16 @@ enum famfs_member_is {
 	FAMFS_MEMBER_SAME,
 	FAMFS_MEMBER_OTHER,
 };
+/* Why a verdict is FAMFS_MEMBER_UNSURE: the way out differs */
+enum famfs_member_unsure {
+	FAMFS_UNSURE_NO_NODE,		/* no node of famfs.ko's device here */
+	FAMFS_UNSURE_UNREAD,		/* its node's member superblock does
+					 * not read or verify */
+	FAMFS_UNSURE_COPIED,		/* two nodes with the log's uuid */
+};
 struct famfs_member_verdict {
 	enum famfs_member_is is;
+	enum famfs_member_unsure cause;	/* FAMFS_MEMBER_UNSURE: why */
 	uint8_t have[16];		/* nil: not read */
 	char path[256], table_path[256];
 	char why[640];

@@ -456,6 +456,7 @@ static void read_theirs(const struct famfs_ioc_dev_info *i,
 			 famfs_sys_root);
 		return;
 	}
+	v->cause = FAMFS_UNSURE_UNREAD;
 	rc = famfs_member_read(v->path, fs_uuid, &m, why);
 	snprintf(v->why, sizeof(v->why), "%s: %s", v->path, why);
 	if (rc && rc != -ESTALE)
@@ -532,6 +533,7 @@ int famfs_member_compare(const struct famfs_ioc_dev_info *i,
 		snprintf(v->why, sizeof(v->why),
 			 "%s and %s both have the log's device uuid (a copied device?)",
 			 v->table_path, v->path);
+		v->cause = FAMFS_UNSURE_COPIED;
 		v->is = FAMFS_MEMBER_UNSURE;
 	} else if (v->table_path[0]) {
 		v->is = FAMFS_MEMBER_OTHER;

@@ -159,9 +159,22 @@ static void say(struct famfs_fs *fs, unsigned index,
 			  index, index);
 		return;
 	}
-	famfs_warn("%s: cannot tell whether famfs.ko's member %u, %s, is the log's member %u, device uuid %s: %s; it is used as it is.  To have it checked, give this host a node of device uuid %s, or of %u:%u, as %s/pmemN or %s/daxX.Y (famfs mount -d NODE covers the mount's own check only)",
-		   fs->mpt, index, node, index, w, v->why, w, i->major,
-		   i->minor, famfs_scan_root, famfs_scan_root);
+	switch (v->cause) {
+	case FAMFS_UNSURE_NO_NODE:
+		famfs_warn("%s: cannot tell whether famfs.ko's member %u, %s, is the log's member %u, device uuid %s: %s; it is used as it is.  To have it checked, give this host a node of device uuid %s, or of %u:%u, as %s/pmemN or %s/daxX.Y (famfs mount -d NODE covers the mount's own check only)",
+			   fs->mpt, index, node, index, w, v->why, w,
+			   i->major, i->minor, famfs_scan_root,
+			   famfs_scan_root);
+		break;
+	case FAMFS_UNSURE_UNREAD:
+		famfs_warn("%s: cannot tell whether famfs.ko's member %u, %s, is the log's member %u, device uuid %s: %s; it is used as it is.  famfs fsck %s names what is wrong with that device; to attach the log's device instead, unmount and mount again",
+			   fs->mpt, index, node, index, w, v->why, fs->mpt);
+		break;
+	case FAMFS_UNSURE_COPIED:
+		famfs_warn("%s: cannot tell whether famfs.ko's member %u, %s, is the log's member %u, device uuid %s: %s; it is used as it is.  Remove the copy from this host, then unmount and mount again",
+			   fs->mpt, index, node, index, w, v->why);
+		break;
+	}
 }
 
 /* FAMFS_DEV_FAILED: the mount has failed (this device the cause?) */
