@@ -640,44 +640,160 @@ static void test_renamed_host(void **s)
 	th_free(t);
 }
 
-/* a fence names no host name: while slots hold its uuid under two names
- * (clones), a later generation in one of them does not make it moot -- a
- * full evicted list then refuses an eviction; once one name is left, it
- * is moot again (that host rebooted) */
+/* g: host uuid fill, boot id boot, generation gen, host name name (its
+ * hash), registered */
+static void named(struct famfs_host *g, uint8_t fill, uint8_t boot,
+		  uint64_t gen, const char *name)
+{
+	memset(g, 0, sizeof(*g));
+	g->state = FAMFS_HOST_VALID;
+	g->flags = FAMFS_HOST_REGISTERED;
+	memset(g->host_uuid, fill, 16);
+	memset(g->boot_id, boot, 16);
+	g->generation = gen;
+	g->seq = 1;
+	g->holds_from = FAMFS_HOLDS_NONE;
+	snprintf(g->hostname, sizeof(g->hostname), "%s", name);
+	g->name_hash = famfs_host_name_hash(name, strlen(name));
+}
+
+/* a fence names its host's name (review r42f MED): a later generation of
+ * its uuid under another name (a clone) never makes it moot -- a full
+ * evicted list then refuses an eviction; the same name at a later boot
+ * (that host rebooted) does */
 static void test_moot_two_names(void **s)
 {
 	struct th *t = mk();
 	struct famfs_hosttab tab;
-	struct famfs_hosts_ev ev = { 0 };
+	struct famfs_hosts_ev ev;
 	struct famfs_host h, g;
-	unsigned slot;
+	char why[FAMFS_REASON_LEN];
+	unsigned slot, a, b;
 
 	(void)s;
 	open_registered(t, &tab, &slot, &h);
-	/* a full list: the first fence of uuid 0x5a, generation 1 */
-	for (unsigned i = 0; i < FAMFS_HOSTS_MAX_EVICT; i++) {
-		memset(ev.e[i].host_uuid, i ? (int)i : 0x5a, 16);
+	a = (slot + 1) % FAMFS_HOST_SLOTS;
+	b = (slot + 2) % FAMFS_HOST_SLOTS;
+	/* uuid 0x5a as clone-a, boot 0x11, generation 1: fenced, zeroed */
+	named(&g, 0x5a, 0x11, 1, "clone-a");
+	plant(&tab, a, &g);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, a), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, a), 0);
+	/* the list filled with fences of hosts that never came back */
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_int_equal(ev.n, 1);
+	for (unsigned i = 1; i < FAMFS_HOSTS_MAX_EVICT; i++) {
+		memset(ev.e[i].host_uuid, (int)i, 16);
 		memset(ev.e[i].boot_id, 0x11, 16);
 		ev.e[i].generation = 1;
 	}
 	ev.n = FAMFS_HOSTS_MAX_EVICT;
 	assert_int_equal(famfs_hosttab_write_hdr(&tab, &ev), 0);
-	/* uuid 0x5a registered again, generation 2, under two names */
-	g = h;
-	memset(g.host_uuid, 0x5a, 16);
-	memset(g.boot_id, 0x22, 16);
-	g.generation = 2;
-	snprintf(g.hostname, sizeof(g.hostname), "clone-a");
-	plant(&tab, (slot + 1) % FAMFS_HOST_SLOTS, &g);
-	snprintf(g.hostname, sizeof(g.hostname), "clone-b");
-	plant(&tab, (slot + 2) % FAMFS_HOST_SLOTS, &g);
+	/* uuid 0x5a under another name, a later generation: a clone, not
+	 * clone-a rebooted */
+	named(&g, 0x5a, 0x22, 2, "clone-b");
+	plant(&tab, b, &g);
 	famfs_quiet = 1;
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), -ENOSPC);
 	famfs_quiet = 0;
-	/* one name left: that host rebooted, its fence moot */
-	assert_int_equal(famfs_hosttab_zero_slot(&tab, (slot + 2) %
-						 FAMFS_HOST_SLOTS), 0);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_int_equal(ev.e[0].host_uuid[0], 0x5a);
+	/* clone-a at a later boot: its fence is moot, and goes */
+	named(&g, 0x5a, 0x33, 3, "clone-a");
+	plant(&tab, a, &g);
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_int_equal(ev.n, FAMFS_HOSTS_MAX_EVICT);
+	for (unsigned i = 0; i < ev.n; i++)
+		assert_int_not_equal(ev.e[i].host_uuid[0], 0x5a);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
+/* review r42f MED (its attack 1): this host fenced by slot, its slot
+ * zeroed (evict --slot twice); a clone of its uuid under another name
+ * registered later (a higher generation); the list full, another host's
+ * eviction must not drop this host's fence as moot: this host, still in
+ * the boot it was fenced in, may not register again (its mappings would
+ * not be counted) */
+static void test_clone_keeps_zeroed_fence(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_hosts_ev ev;
+	struct famfs_host h, g;
+	char why[FAMFS_REASON_LEN];
+	unsigned slot, again, x;
+
+	(void)s;
+	open_registered(t, &tab, &slot, &h);
+	named(&g, 0, 0x42, h.generation + 1, "clone-b");
+	memcpy(g.host_uuid, h.host_uuid, 16);
+	plant(&tab, (slot + 5) % FAMFS_HOST_SLOTS, &g);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &g), FAMFS_HOST_FREE);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_int_equal(ev.n, 1);
+	for (unsigned i = 1; i < FAMFS_HOSTS_MAX_EVICT; i++) {
+		memset(ev.e[i].host_uuid, 0x80 + (int)i, 16);
+		memset(ev.e[i].boot_id, 0x11, 16);
+		ev.e[i].generation = 1;
+	}
+	ev.n = FAMFS_HOSTS_MAX_EVICT;
+	assert_int_equal(famfs_hosttab_write_hdr(&tab, &ev), 0);
+	/* a third host evicted by slot: no fence is moot */
+	named(&g, 0x33, 0x34, 1, "other");
+	x = (slot + 9) % FAMFS_HOST_SLOTS;
+	plant(&tab, x, &g);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, x), -ENOSPC);
+	/* this host, the same boot: still fenced */
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &again, false),
+			 -ESTALE);
+	famfs_quiet = 0;
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
+/* review r42f LOW (its attack 1d): evict --slot N, the host reboots under
+ * its name (slot N again, a new generation), then a second evict --slot N
+ * -- meant to zero the fenced boot's slot -- must not fence the live new
+ * boot: refused, nothing written (famfs hosts evict --generation G names
+ * the new one on purpose) */
+static void test_second_evict_after_reboot(void **s)
+{
+	struct th *t = mk();
+	struct famfs_hosttab tab;
+	struct famfs_hosts_ev ev;
+	struct famfs_host h, g;
+	char why[FAMFS_REASON_LEN], msg[4096];
+	uint8_t boot[16];
+	unsigned slot, s2;
+
+	(void)s;
+	open_registered(t, &tab, &slot, &h);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	memset(boot, 0x66, 16);
+	th_write_id(t->bootid, boot);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &s2, true), 0);
+	assert_int_equal(s2, slot);
+	th_stderr_grab();
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), -ESTALE);
+	th_stderr_take(msg, sizeof(msg));
+	assert_non_null(strstr(msg, "registered again"));
+	assert_non_null(strstr(msg, "--generation"));
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &g), FAMFS_HOST_VALID);
+	assert_true(g.generation > h.generation);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_int_equal(ev.n, 1);
+	assert_false(famfs_host_evicted(&g, &ev));
+	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, 3, NULL, NULL), 0);
+	/* the new boot evicted on purpose, then its slot zeroed */
+	assert_int_equal(famfs_hosts_evict_gen(&t->fs, &tab, g.host_uuid,
+					       g.generation, NULL), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &g), FAMFS_HOST_FREE);
 	famfs_hosttab_close(&tab);
 	th_free(t);
 }
@@ -983,6 +1099,8 @@ int main(void)
 		cmocka_unit_test(test_clones_both_counted),
 		cmocka_unit_test(test_renamed_host),
 		cmocka_unit_test(test_moot_two_names),
+		cmocka_unit_test(test_clone_keeps_zeroed_fence),
+		cmocka_unit_test(test_second_evict_after_reboot),
 		cmocka_unit_test(test_evict_clone_same_gen),
 		cmocka_unit_test(test_evict_renamed_same_gen),
 		cmocka_unit_test(test_find_slot_past_free),
