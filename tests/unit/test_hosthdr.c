@@ -87,12 +87,17 @@ static void test_layout(void **s)
 	assert_ptr_equal(famfs_host_slot_at(tab, 0), tab + 8192);
 	assert_int_equal(FAMFS_HOSTS_MAGIC, 0x34534f48534d4146ULL); /* FAMSHOS4 */
 	assert_int_equal(FAMFS_HOST_MAGIC, 0x35524f48534d4146ULL);  /* FAMSHOR5 */
-	/* a fence names its host's name by hash (review r42f MED): 56
-	 * bytes, 72 of them fill a header copy after its 64 */
-	assert_int_equal(sizeof(struct famfs_hosts_evicted), 56);
-	assert_int_equal(FAMFS_HOSTS_MAX_EVICT, 72);
-	assert_int_equal(64 + FAMFS_HOSTS_MAX_EVICT *
-			 sizeof(struct famfs_hosts_evicted), 4096);
+	/* a fence names its host's name, cut and hashed (review r42f MED),
+	 * and whether evict --slot made it (r42f LOW): 80 bytes, 50 of
+	 * them after the header's 64, then 32 zero */
+	assert_int_equal(sizeof(struct famfs_hosts_evicted), 80);
+	assert_int_equal(offsetof(struct famfs_hosts_evicted, hostname), 32);
+	assert_int_equal(offsetof(struct famfs_hosts_evicted, name_hash), 48);
+	assert_int_equal(FAMFS_HOSTS_MAX_EVICT, 50);
+	assert_int_equal(offsetof(struct famfs_hosts_hdr, tail),
+			 64 + FAMFS_HOSTS_MAX_EVICT *
+			 sizeof(struct famfs_hosts_evicted));
+	assert_int_equal(sizeof(struct famfs_hosts_hdr), 4096);
 	/* the record: 15 bytes of name and the whole name's hash (r42c M2) */
 	assert_int_equal(offsetof(struct famfs_host_rec, hostname), 104);
 	assert_int_equal(offsetof(struct famfs_host_rec, name_hash), 120);
@@ -296,9 +301,10 @@ static void test_taken_without_list(void **s)
 	th_free(t);
 }
 
-/* ev's fences from index first on: hosts 0x20 + n (generation 1) that
- * never registered again, the list full and written; then host x (uuid
- * 0xab..), registered in slot at, cannot be evicted: no room */
+/* ev's fences from index first on: hosts 0x20 + n (generation 1, named
+ * as other() names them) that never registered again, the list full and
+ * written; then host x (uuid 0xab..), registered in slot at, cannot be
+ * evicted: no room */
 static void list_full(struct famfs_fs *fs, struct famfs_hosttab *tab,
 		      struct famfs_hosts_ev *ev, unsigned first, unsigned at,
 		      uint8_t x[16])
@@ -306,6 +312,9 @@ static void list_full(struct famfs_fs *fs, struct famfs_hosttab *tab,
 	for (unsigned n = first; n < FAMFS_HOSTS_MAX_EVICT; n++) {
 		memset(&ev->e[n], 0, sizeof(ev->e[n]));
 		memset(ev->e[n].host_uuid, 0x20 + n, 16);
+		/* named as other() names its slot: a fence names its host */
+		snprintf(ev->e[n].hostname, sizeof(ev->e[n].hostname),
+			 "other%02x", 0x20 + n);
 		ev->e[n].generation = 1;
 		ev->e[n].time = 1;
 	}

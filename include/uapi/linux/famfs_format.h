@@ -685,11 +685,11 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
  * newest verifying copy has a bit the reader does not know is a newer
  * build's rules: the reader takes no part (it does not register, its
  * master reclaims nothing, repair does not write over it); it never falls
- * back to the older copy.  A fence names (host uuid, boot id,
+ * back to the older copy.  A fence names (host uuid, host name, boot id,
  * generation): the host stops, and registers again only at another boot;
- * it is dropped from a full list only once moot (a slot holds that host
- * with a greater generation), else an eviction is refused until the
- * administrator forgets one (famfs hosts evict --forget).  The master
+ * it leaves a full list only once moot (a slot of its uuid and name holds
+ * another boot, a greater generation: never a clone's other name), else an
+ * eviction is refused until one is forgotten (evict --forget).  The master
  * appends a RECLAIM only while the table is armed, because only then is
  * every host that can map the file system known to be registered: a host
  * that mounted before the table existed and never replays again has no

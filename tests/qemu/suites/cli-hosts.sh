@@ -67,6 +67,9 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_eq master-sees-client client "$(field "$B" role)"
 	t_rc list-text 0 famfs hosts $M
 	t_has list-text-client "$B .*client"
+	# the name hash and boot id shown (short; -j in full: review r42f)
+	t_has list-text-namehash "NAMEHASH *BOOT"
+	t_eq json-name-hash 16 "$(printf %s "$(field "$B" name_hash)" | wc -c)"
 	# evict b by uuid, naming a generation b does not have: refused
 	t_rc evict-gen-stale 2 famfs hosts evict --generation 5 "$B" $M
 	t_has evict-gen-stale-says "registered again"

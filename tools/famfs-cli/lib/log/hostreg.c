@@ -492,38 +492,33 @@ int famfs_host_checkin_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return rc;
 }
 
-/* is fence i moot: a slot holds its host with a greater generation (it
- * registered again, so it rebooted: a fenced host cannot register in the
- * boot it was fenced in)?  A fence names no host name: while slots hold
- * its uuid under two names (clones), whose reboot that is cannot be told,
- * and none is */
+/* is fence f moot: a slot of its host -- its uuid and name -- holds
+ * another boot at a greater generation (it registered again, so it
+ * rebooted: a fenced host cannot register in the boot it was fenced in)?
+ * A slot of its uuid under another name (a clone, or this host before or
+ * after a rename) never makes it moot: the host fenced may still run in
+ * its fenced boot, its slot zeroed (review r42f MED) */
 static bool moot(struct famfs_hosttab *t, const struct famfs_host_evict *f)
 {
 	struct famfs_host g;
-	char name[sizeof(g.hostname)];
-	uint64_t hash = 0;
-	bool later = false, named = false;
 
-	for (unsigned s = 0; s < FAMFS_HOST_SLOTS; s++) {
-		if (famfs_hosttab_slot(t, s, &g) != FAMFS_HOST_VALID ||
-		    memcmp(g.host_uuid, f->host_uuid, 16))
-			continue;
-		if (named && (strncmp(name, g.hostname, sizeof(name)) ||
-			      hash != g.name_hash))
-			return false;
-		memcpy(name, g.hostname, sizeof(name));
-		hash = g.name_hash;
-		named = true;
-		later |= g.generation > f->generation;
-	}
-	return later;
+	for (unsigned s = 0; s < FAMFS_HOST_SLOTS; s++)
+		if (famfs_hosttab_slot(t, s, &g) == FAMFS_HOST_VALID &&
+		    !memcmp(g.host_uuid, f->host_uuid, 16) &&
+		    g.name_hash == f->name_hash &&
+		    !strncmp(g.hostname, f->hostname, sizeof(g.hostname)) &&
+		    memcmp(g.boot_id, f->boot_id, 16) &&
+		    g.generation > f->generation)
+			return true;
+	return false;
 }
 
-/* (uuid, boot id, generation) added to ev; a full list first drops fences
- * that are moot -- never one whose slot was zeroed (its host may still
- * run in the boot it was fenced in): -ENOSPC when none is */
+/* (uuid, host name and its hash, boot id, generation; flags) added to ev;
+ * a full list first drops fences that are moot -- never one whose slot was
+ * zeroed while no slot of its uuid and name shows a later boot (its host
+ * may still run in the boot it was fenced in): -ENOSPC when none is */
 static int fence(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
-		 const struct famfs_host *h)
+		 const struct famfs_host *h, uint32_t flags)
 {
 	if (famfs_host_evicted(h, ev))
 		return 0;
@@ -540,10 +535,32 @@ static int fence(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 	memset(&ev->e[ev->n], 0, sizeof(ev->e[0]));
 	memcpy(ev->e[ev->n].host_uuid, h->host_uuid, 16);
 	memcpy(ev->e[ev->n].boot_id, h->boot_id, 16);
+	memcpy(ev->e[ev->n].hostname, h->hostname, sizeof(h->hostname));
+	ev->e[ev->n].hostname[sizeof(h->hostname) - 1] = '\0';
+	ev->e[ev->n].name_hash = h->name_hash;
 	ev->e[ev->n].generation = h->generation;
 	ev->e[ev->n].time = (uint64_t)time(NULL);
+	ev->e[ev->n].flags = flags;
 	ev->n++;
 	return 0;
+}
+
+/* a fence evict --slot made of h's host (its uuid and name) in an earlier
+ * boot: that slot was evicted by slot and its host registered again since
+ * (a reboot under its name) -- NULL when none */
+static const struct famfs_host_evict *fenced_before(
+	const struct famfs_host *h, const struct famfs_hosts_ev *ev)
+{
+	for (unsigned i = 0; i < ev->n; i++)
+		if ((ev->e[i].flags & FAMFS_FENCE_BY_SLOT) &&
+		    !memcmp(ev->e[i].host_uuid, h->host_uuid, 16) &&
+		    ev->e[i].name_hash == h->name_hash &&
+		    !strncmp(ev->e[i].hostname, h->hostname,
+			     sizeof(h->hostname)) &&
+		    memcmp(ev->e[i].boot_id, h->boot_id, 16) &&
+		    ev->e[i].generation < h->generation)
+			return &ev->e[i];
+	return NULL;
 }
 
 static void say_full(struct famfs_fs *fs)
@@ -581,7 +598,7 @@ int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 		}
 		fence_some = true;
 		*fenced = h.generation;
-		rc = fence(t, &ev, &h);
+		rc = fence(t, &ev, &h, 0);
 	}
 	if (!rc && !found)
 		rc = -ENOENT;
@@ -627,11 +644,27 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 	if (rc)
 		return rc;
 	if (famfs_hosttab_slot(t, n, &h) == FAMFS_HOST_VALID) {
+		const struct famfs_host_evict *f;
+
 		rc = read_ev(fs, t, &ev, false, NULL);
 		if (!rc && famfs_host_evicted(&h, &ev)) {
 			rc = famfs_hosttab_zero_slot(t, n);
+		} else if (!rc && (f = fenced_before(&h, &ev))) {
+			/* the second evict --slot meant for the fenced boot
+			 * (to zero a down host's slot) finds its host
+			 * rebooted: it applies to that boot only (review
+			 * r42f LOW) */
+			char u[37];
+
+			famfs_uuid_str(h.host_uuid, u);
+			famfs_err("%s: slot %u: host %s \"%.*s\" was evicted at generation %llu and registered again since (generation %llu, another boot): nothing evicted (a second evict --slot zeroes only the fenced boot's slot); to evict this boot too: famfs hosts evict --generation %llu %s",
+				  fs->name, n, u, (int)sizeof(h.hostname),
+				  h.hostname, (unsigned long long)f->generation,
+				  (unsigned long long)h.generation,
+				  (unsigned long long)h.generation, u);
+			rc = -ESTALE;
 		} else if (!rc) {
-			rc = fence(t, &ev, &h);
+			rc = fence(t, &ev, &h, FAMFS_FENCE_BY_SLOT);
 			if (!rc)
 				rc = famfs_hosttab_write_hdr(t, &ev);
 			if (rc == -ENOSPC)

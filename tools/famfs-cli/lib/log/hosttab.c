@@ -475,6 +475,11 @@ static int write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 	p = (uint8_t *)t->m.addr + (size_t)c * FAMFS_HOSTS_HDR_SIZE;
 	memcpy(p, hdr, sizeof(*hdr));
 	rc = famfs_map_flush(&t->m, p, FAMFS_HOSTS_HDR_SIZE);
+	/* no copy of the earlier layout (FAMSHOS3) left beside this one: a
+	 * build of that layout would read it as the header */
+	if (!rc && famfs_hosts_hdr_old(hdrs + (size_t)(1 - c) *
+				       FAMFS_HOSTS_HDR_SIZE, t->fs_uuid))
+		restart = true;
 	if (!rc && restart) {
 		p = (uint8_t *)t->m.addr + (size_t)(1 - c) * FAMFS_HOSTS_HDR_SIZE;
 		memset(p, 0, FAMFS_HOSTS_HDR_SIZE);
@@ -503,7 +508,7 @@ const char *famfs_hosts_hdr_way(int rc)
 	case -EBADMSG:
 		return "famfs hosts repair on the master writes a new one, with no fences";
 	case -EINVAL:
-		return "it verifies but this famfs does not understand it (no writer makes it): famfs hosts repair --force on the master writes a new one, with no fences";
+		return "it verifies but this famfs does not understand it (no writer of this layout makes it): famfs hosts repair --force on the master writes a new one, with no fences";
 	case -EPROTONOSUPPORT:
 		return "upgrade famfs; it is never repaired over";
 	default:

@@ -17,6 +17,8 @@
 #include "media/media.h"
 
 #define HOST_FLAGS	(FAMFS_HOST_REGISTERED | FAMFS_HOST_MASTER)
+/* the header of the earlier layout (fences without a name: review r42f) */
+#define HOSTS_MAGIC_3	0x33534f48534d4146ULL	/* "FAMSHOS3" */
 #define HOSTS_FLAGS	FAMFS_HOSTS_ARMED	/* the header's */
 
 static uint32_t seeded_crc(const void *p, size_t n, const uint8_t fs_uuid[16])
@@ -209,8 +211,13 @@ void famfs_hosts_hdr_encode(struct famfs_hosts_hdr *h,
 		for (unsigned i = 0; i < n; i++) {
 			memcpy(h->evicted[i].host_uuid, ev->e[i].host_uuid, 16);
 			memcpy(h->evicted[i].boot_id, ev->e[i].boot_id, 16);
+			memcpy(h->evicted[i].hostname, ev->e[i].hostname,
+			       strnlen(ev->e[i].hostname,
+				       sizeof(h->evicted[i].hostname) - 1));
+			h->evicted[i].name_hash = htole64(ev->e[i].name_hash);
 			h->evicted[i].generation = htole64(ev->e[i].generation);
 			h->evicted[i].time = htole64(ev->e[i].time);
+			h->evicted[i].flags = htole32(ev->e[i].flags);
 		}
 	}
 	h->crc = htole32(hdr_crc(h, fs_uuid));
@@ -254,6 +261,7 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 		return -EINVAL;
 	}
 	if (!famfs_all_zero(h->pad, sizeof(h->pad)) ||
+	    !famfs_all_zero(h->tail, sizeof(h->tail)) ||
 	    !famfs_all_zero(&h->evicted[n], (FAMFS_HOSTS_MAX_EVICT - n) *
 			    sizeof(h->evicted[0]))) {
 		snprintf(reason, FAMFS_REASON_LEN,
@@ -266,6 +274,19 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 		return -EINVAL;
 	}
 	for (unsigned i = 0; i < n; i++) {
+		const char *nm = h->evicted[i].hostname;
+		const char *nul = memchr(nm, '\0', sizeof(h->evicted[i].hostname));
+
+		if ((le32toh(h->evicted[i].flags) & ~FAMFS_FENCE_BY_SLOT) ||
+		    !famfs_all_zero(h->evicted[i].pad,
+				    sizeof(h->evicted[i].pad)) ||
+		    !nul || !famfs_all_zero(nul, (size_t)(nm +
+				sizeof(h->evicted[i].hostname) - nul))) {
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "host table header: evicted entry %u has unknown flags, pad or a hostname not NUL-padded",
+				 i);
+			return -EINVAL;
+		}
 		if (!memcmp(h->evicted[i].host_uuid, nil, 16) ||
 		    !h->evicted[i].generation ||
 		    le64toh(h->evicted[i].generation) > FAMFS_HOST_SEQ_MAX) {
@@ -276,8 +297,12 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 		}
 		memcpy(ev->e[i].host_uuid, h->evicted[i].host_uuid, 16);
 		memcpy(ev->e[i].boot_id, h->evicted[i].boot_id, 16);
+		memcpy(ev->e[i].hostname, h->evicted[i].hostname,
+		       sizeof(ev->e[i].hostname));
+		ev->e[i].name_hash = le64toh(h->evicted[i].name_hash);
 		ev->e[i].generation = le64toh(h->evicted[i].generation);
 		ev->e[i].time = le64toh(h->evicted[i].time);
+		ev->e[i].flags = le32toh(h->evicted[i].flags);
 	}
 	ev->n = n;
 	ev->seq = le64toh(h->seq);
@@ -303,6 +328,16 @@ static int newest_hdr(const struct famfs_hosts_hdr *c,
 	return v0 ? 0 : v1 ? 1 : -1;
 }
 
+/* a copy of the earlier layout that verifies as that layout's would (the
+ * same 4096 bytes, CRC seeded the same) */
+bool famfs_hosts_hdr_old(const void *hdr, const uint8_t fs_uuid[16])
+{
+	const struct famfs_hosts_hdr *h = hdr;
+
+	return le64toh(h->magic) == HOSTS_MAGIC_3 &&
+	       le32toh(h->crc) == hdr_crc(h, fs_uuid);
+}
+
 int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],
 			    struct famfs_hosts_ev *ev, char *reason)
 {
@@ -312,6 +347,12 @@ int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],
 	if (n >= 0)
 		return famfs_hosts_hdr_decode(&c[n], fs_uuid, ev, reason);
 	memset(ev, 0, sizeof(*ev));
+	if (n == -1 && (famfs_hosts_hdr_old(&c[0], fs_uuid) ||
+			famfs_hosts_hdr_old(&c[1], fs_uuid))) {
+		snprintf(reason, FAMFS_REASON_LEN,
+			 "host table header of an earlier famfs (FAMSHOS3: fences without a host name), not this one's (FAMSHOS4): the two must not share a file system");
+		return -EINVAL;
+	}
 	if (n == -2) {
 		/* each verifies: not torn, but no writer makes it -- not
 		 * understood, never "no copy verifies" */
@@ -377,12 +418,13 @@ int famfs_host_key_rank(const struct famfs_host *h,
 
 uint64_t famfs_host_name_hash(const char *name, size_t n)
 {
-	static const char seed[] = "famfs host name";
-	uint32_t lo = famfs_crc32(name, n);
-	uint32_t hi = famfs_crc32_update(famfs_crc32(seed, sizeof(seed) - 1),
-					 name, n);
+	uint64_t x = 0xcbf29ce484222325ULL;	/* FNV-1a-64 */
 
-	return (uint64_t)hi << 32 | lo;
+	for (size_t i = 0; i < n; i++) {
+		x ^= (unsigned char)name[i];
+		x *= 0x100000001b3ULL;
+	}
+	return x;
 }
 
 void famfs_host_key_name(struct famfs_host_key *k, const char *full)

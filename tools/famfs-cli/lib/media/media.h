@@ -464,7 +464,9 @@ unsigned famfs_host_slot_next(const void *slot, const uint8_t fs_uuid[16],
 /* The header, decoded: the evicted list in host byte order */
 struct famfs_host_evict {
 	uint8_t host_uuid[16], boot_id[16];
-	uint64_t generation, time;
+	char hostname[16];		/* NUL-terminated, as a slot's */
+	uint64_t name_hash, generation, time;
+	uint32_t flags;			/* FAMFS_FENCE_BY_SLOT */
 };
 struct famfs_hosts_ev {
 	uint64_t seq;
@@ -477,7 +479,8 @@ struct famfs_hosts_ev {
 void famfs_hosts_hdr_encode(struct famfs_hosts_hdr *h,
 			    const struct famfs_hosts_ev *ev,
 			    const uint8_t fs_uuid[16]);
-/* One copy: 0 and ev filled; -EBADMSG (magic, CRC: it does not verify);
+/* One copy: 0 and ev filled; -EBADMSG (magic, CRC: it does not verify;
+ * -EINVAL when it is the earlier layout's, FAMSHOS3, CRC and all);
  * -EPROTONOSUPPORT (it verifies, with a flag this build does not know: a
  * newer build's rules; the reason names the bit); -EINVAL (it verifies but
  * nevicted is out of bounds, a pad byte or an entry past nevicted is not
@@ -485,11 +488,15 @@ void famfs_hosts_hdr_encode(struct famfs_hosts_hdr *h,
 int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 			   const uint8_t fs_uuid[16], struct famfs_hosts_ev *ev,
 			   char *reason);
+/* Is this header copy (FAMFS_HOSTS_HDR_SIZE bytes) the earlier layout's
+ * (FAMSHOS3), verifying as that layout's would? */
+bool famfs_hosts_hdr_old(const void *hdr, const uint8_t fs_uuid[16]);
 /* The header: its two copies (FAMFS_HOSTS_SLOTS_OFF bytes, a private
  * copy): the newest one whose magic and CRC verify, decoded as
  * famfs_hosts_hdr_decode does (never the older one instead); -EBADMSG when
  * no copy verifies (a copy at seq UINT64_MAX does not); -EINVAL when two
- * of one seq verify and differ (no writer makes them: not understood) */
+ * of one seq verify and differ (no writer makes them: not understood), or
+ * none does and one is the earlier layout's (FAMSHOS3, said by name) */
 int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],
 			    struct famfs_hosts_ev *ev, char *reason);
 /* Where the master's next header write goes: the copy (0 or 1) that is not
@@ -501,7 +508,9 @@ unsigned famfs_hosts_hdr_next(const void *hdrs, const uint8_t fs_uuid[16],
 /* Is (host uuid, boot id, generation) of h in the evicted list?  All
  * three: two slots of one uuid (a clone under another name, a host renamed
  * across a reboot) may have one generation, never one boot id (review
- * r42c H1) */
+ * r42c H1).  A boot id is one registration's, whatever name it has: a
+ * fence's name (cut, hashed) says which slot's host it is for moot and a
+ * second evict --slot, not whether it is fenced */
 bool famfs_host_evicted(const struct famfs_host *h,
 			const struct famfs_hosts_ev *ev);
 /* The slot a host uuid probes first: hash(uuid) % nslots */
@@ -513,9 +522,9 @@ struct famfs_host_key {
 	char name[16];			/* NUL-padded, cut, as a record holds it */
 	uint64_t name_hash;		/* of the whole name */
 };
-/* A host name's hash: two zlib CRC-32s of its n bytes (the second seeded),
- * one in each half -- names equal in the bytes a record keeps are told
- * apart (review r42c M2) */
+/* A host name's hash: FNV-1a-64 of its n bytes -- names equal in the
+ * bytes a record keeps are told apart (review r42c M2); not two CRC-32s,
+ * which are affine: names of one length carried 32 bits (r42f) */
 uint64_t famfs_host_name_hash(const char *name, size_t n);
 /* k's name and name_hash from the whole host name full */
 void famfs_host_key_name(struct famfs_host_key *k, const char *full);
