@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "th.h"
 
@@ -340,6 +341,101 @@ static void test_evict_gen_two_slots_one_gen(void **s)
 	th_free(t);
 }
 
+/* MED F8: a fence matches (host uuid, boot id): the fenced host, in the
+ * boot it was fenced in, under another host uuid is not fenced.  Its
+ * /etc/famfs/host-uuid lost (famfs_host_id silently makes a new one when
+ * the file is missing) or removed as the clone advice says ("remove
+ * /etc/famfs/host-uuid"), the next famfs logplay registers it again --
+ * at 0, counted, replaying on with the mappings of memory reclaimed while
+ * it was fenced.  A boot id is one boot's whatever uuid reads it: a fenced
+ * boot must not register under any uuid. */
+static void test_fence_new_uuid_same_boot(void **s)
+{
+	struct famfs_hosttab tab;
+	struct th *t = mk(&tab);
+	unsigned slot, again;
+	int rc;
+
+	(void)s;
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &again, false),
+			 -ESTALE);
+	famfs_quiet = 0;
+	/* the host id file gone: a new uuid, made without a word */
+	assert_int_equal(unlink(t->hostid), 0);
+	famfs_quiet = 1;
+	rc = famfs_host_register(&t->fs, &tab, &again, false);
+	famfs_quiet = 0;
+	assert_int_equal(rc, -ESTALE);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
+/* LOW F5b: the by-slot fence that refuses a second evict --slot after a
+ * reboot is moot once the host registered again -- a full list drops it
+ * at the next eviction, and the second evict --slot N (meant to zero the
+ * fenced boot's slot) then fences the live boot after all. */
+static void test_second_evict_after_moot_drop(void **s)
+{
+	struct famfs_hosttab tab;
+	struct th *t = mk(&tab);
+	struct famfs_hosts_ev ev;
+	struct famfs_host g;
+	char why[FAMFS_REASON_LEN];
+	uint8_t boot[16], boot0[16];
+	unsigned slot, s2, x;
+	int rc;
+
+	(void)s;
+	assert_int_equal(famfs_boot_id(boot0), 0);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	memset(boot, 0x66, 16);
+	th_write_id(t->bootid, boot);
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &s2, true), 0);
+	assert_int_equal(s2, slot);
+	/* refused now, as the change means */
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), -ESTALE);
+	famfs_quiet = 0;
+	/* the list filled with fences of hosts that never came back */
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_int_equal(ev.n, 1);
+	for (unsigned i = 1; i < FAMFS_HOSTS_MAX_EVICT; i++) {
+		memset(&ev.e[i], 0, sizeof(ev.e[i]));
+		memset(ev.e[i].host_uuid, 0x80 + (int)i, 16);
+		memset(ev.e[i].boot_id, 0x11, 16);
+		ev.e[i].generation = 1;
+	}
+	ev.n = FAMFS_HOSTS_MAX_EVICT;
+	assert_int_equal(famfs_hosttab_write_hdr(&tab, &ev), 0);
+	/* another host evicted: this host's by-slot fence is moot, dropped */
+	named(&g, 0x33, 0x34, 1, "other");
+	x = (slot + 9) % FAMFS_HOST_SLOTS;
+	plant(&tab, x, &g);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, x), 0);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	/* this host's first fence (generation 1) went as moot */
+	for (unsigned i = 0; i < ev.n; i++)
+		assert_false(ev.e[i].flags && ev.e[i].generation == 1 &&
+			     !memcmp(ev.e[i].boot_id, boot0, 16));
+	/* that host rebooted too (its fence moot: room again) */
+	named(&g, 0x33, 0x35, 2, "other");
+	plant(&tab, x, &g);
+	/* the same second evict --slot as above: still refused */
+	famfs_quiet = 1;
+	rc = famfs_hosts_evict_slot(&t->fs, &tab, slot);
+	famfs_quiet = 0;
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &g), FAMFS_HOST_VALID);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_false(famfs_host_evicted(&g, &ev));
+	assert_int_equal(rc, -ESTALE);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 /* LOW F7: no file over ~800 lines -- test_hostreg.c was 999 lines on
  * main and the change makes it 1117 (famfs_format.h is at 800 exactly) */
 static void test_file_sizes(void **s)
@@ -382,6 +478,8 @@ int main(void)
 		cmocka_unit_test(test_stale_copy_beside_old_layout),
 		cmocka_unit_test(test_second_evict_slot_after_uuid_evict),
 		cmocka_unit_test(test_evict_gen_two_slots_one_gen),
+		cmocka_unit_test(test_fence_new_uuid_same_boot),
+		cmocka_unit_test(test_second_evict_after_moot_drop),
 		cmocka_unit_test(test_file_sizes),
 	};
 
