@@ -260,6 +260,17 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 			 FAMFS_HOSTS_MAX_EVICT);
 		return -EINVAL;
 	}
+	/* a fence flag this build does not know: a newer build's fence kind,
+	 * its rules -- never "not understood", which a registration takes as
+	 * no fences (review rfence F1) */
+	for (unsigned i = 0; i < n; i++)
+		if (le32toh(h->evicted[i].flags) & ~FAMFS_FENCE_BY_SLOT) {
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "a newer famfs set flag 0x%x on fence %u in the host table: this famfs cannot take part (upgrade it)",
+				 le32toh(h->evicted[i].flags) &
+				 ~FAMFS_FENCE_BY_SLOT, i);
+			return -EPROTONOSUPPORT;
+		}
 	if (!famfs_all_zero(h->pad, sizeof(h->pad)) ||
 	    !famfs_all_zero(h->tail, sizeof(h->tail)) ||
 	    !famfs_all_zero(&h->evicted[n], (FAMFS_HOSTS_MAX_EVICT - n) *
@@ -277,13 +288,12 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 		const char *nm = h->evicted[i].hostname;
 		const char *nul = memchr(nm, '\0', sizeof(h->evicted[i].hostname));
 
-		if ((le32toh(h->evicted[i].flags) & ~FAMFS_FENCE_BY_SLOT) ||
-		    !famfs_all_zero(h->evicted[i].pad,
+		if (!famfs_all_zero(h->evicted[i].pad,
 				    sizeof(h->evicted[i].pad)) ||
 		    !nul || !famfs_all_zero(nul, (size_t)(nm +
 				sizeof(h->evicted[i].hostname) - nul))) {
 			snprintf(reason, FAMFS_REASON_LEN,
-				 "host table header: evicted entry %u has unknown flags, pad or a hostname not NUL-padded",
+				 "host table header: evicted entry %u has pad or a hostname not NUL-padded",
 				 i);
 			return -EINVAL;
 		}

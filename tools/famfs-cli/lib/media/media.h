@@ -481,8 +481,8 @@ void famfs_hosts_hdr_encode(struct famfs_hosts_hdr *h,
 			    const uint8_t fs_uuid[16]);
 /* One copy: 0 and ev filled; -EBADMSG (magic, CRC: it does not verify;
  * -EINVAL when it is the earlier layout's, FAMSHOS3, CRC and all);
- * -EPROTONOSUPPORT (it verifies, with a flag this build does not know: a
- * newer build's rules; the reason names the bit); -EINVAL (it verifies but
+ * -EPROTONOSUPPORT (it verifies, with a header or fence flag this build
+ * does not know: a newer build's rules; the reason names the bit); -EINVAL (it verifies but
  * nevicted is out of bounds, a pad byte or an entry past nevicted is not
  * zero, or the list has a nil uuid or generation 0); reason filled */
 int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
