@@ -204,15 +204,19 @@ static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return judge_ev(fs, rc, why, ev, lenient, nolist);
 }
 
-/* does a fence name this host in this boot? */
-static bool fenced_boot(const struct famfs_hosts_ev *ev, const uint8_t uuid[16],
-			const uint8_t boot[16])
+/* does a fence name this boot, under any host uuid?  A boot id is one
+ * kernel boot's: a fenced boot stays fenced when it presents another uuid
+ * (/etc/famfs/host-uuid lost, made anew; or removed as the clone advice
+ * says: review rfence F8).  Containers on one kernel share its famfs.ko
+ * and its mappings: every registration from that boot is refused.  The
+ * fence, or NULL */
+static const struct famfs_host_evict *fenced_boot(
+	const struct famfs_hosts_ev *ev, const uint8_t boot[16])
 {
 	for (unsigned i = 0; i < ev->n; i++)
-		if (!memcmp(ev->e[i].host_uuid, uuid, 16) &&
-		    !memcmp(ev->e[i].boot_id, boot, 16))
-			return true;
-	return false;
+		if (!memcmp(ev->e[i].boot_id, boot, 16))
+			return &ev->e[i];
+	return NULL;
 }
 
 /* no free slot: the way out is an eviction by slot (one fences, a second
@@ -297,6 +301,7 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		       unsigned *slot, bool fresh,
 		       const struct famfs_hosts_ev *ev)
 {
+	const struct famfs_host_evict *f;
 	struct famfs_host h, cur;
 	struct famfs_host_key k;
 	const char *shared;
@@ -312,10 +317,19 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		return s;
 	}
 	/* fenced in this boot: whatever its slot holds now (zeroed by a
-	 * second eviction, taken by another host) */
-	if (fenced_boot(ev, k.uuid, k.boot)) {
+	 * second eviction, taken by another host), whatever uuid it has now */
+	f = fenced_boot(ev, k.boot);
+	if (f && !memcmp(f->host_uuid, k.uuid, 16)) {
 		famfs_err("%s: this host was evicted from the host table in this boot (famfs hosts evict): it stops, and registers again only at its next boot",
 			  fs->name);
+		return -ESTALE;
+	}
+	if (f) {
+		char u[37];
+
+		famfs_uuid_str(f->host_uuid, u);
+		famfs_err("%s: this boot (its boot id) was evicted from the host table as host %s (famfs hosts evict), and this host now has another host uuid (/etc/famfs/host-uuid made anew?): a boot evicted stays evicted whatever uuid it shows -- it stops, and registers again only at its next boot",
+			  fs->name, u);
 		return -ESTALE;
 	}
 	if (s >= 0 && !memcmp(cur.boot_id, k.boot, 16) &&
@@ -407,7 +421,7 @@ static int taken(struct famfs_hosttab *t, unsigned slot,
 		return 0;
 	if (nolist)
 		return -ESTALE;
-	return !fenced_boot(ev, k->uuid, k->boot);
+	return !fenced_boot(ev, k->boot);
 }
 
 /* the update with the header's evicted list as read (lenient; nolist:
