@@ -179,6 +179,60 @@ static void test_old_layout_header(void **s)
 	th_free(t);
 }
 
+/* review rfence F2: repair --force of a FAMSHOS3 header carries its
+ * fences (48-byte, nameless: never moot) and its ARMED flag into the
+ * FAMSHOS4 header; the host fenced there, in its fenced boot, stays out */
+static void test_old_layout_repair_keeps_fences(void **s)
+{
+	struct famfs_hosttab tab;
+	struct th *t = mk(&tab);
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	uint8_t *p = tab.m.addr, me[16], boot[16];
+	uint64_t magic = htole64(0x33534f48534d4146ULL), one = htole64(1);
+	uint32_t crc, n = htole32(2), armed = htole32(FAMFS_HOSTS_ARMED);
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_host_id(me), 0);
+	assert_int_equal(famfs_boot_id(boot), 0);
+	memset(p, 0, 8192);
+	memcpy(p, &magic, 8);
+	memcpy(p + 12, &n, 4);
+	p[16] = 5;				/* seq */
+	memcpy(p + 24, &armed, 4);
+	memset(p + 64, 0x77, 32);		/* another host, its boot */
+	memcpy(p + 96, &one, 8);
+	memcpy(p + 112, me, 16);		/* this host, this boot */
+	memcpy(p + 128, boot, 16);
+	memcpy(p + 144, &one, 8);
+	crc = htole32(famfs_crc32_update(famfs_crc32(tab.fs_uuid, 16), p, 4096));
+	memcpy(p + 8, &crc, 4);
+	assert_int_equal(famfs_map_flush(&tab.m, p, 8192), 0);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), -EINVAL);
+	assert_int_equal(ev.n, 2);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosts_repair(&t->fs, &tab, false), -EINVAL);
+	famfs_quiet = 0;
+	assert_int_equal(famfs_hosts_repair(&t->fs, &tab, true), 0);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_int_equal(ev.n, 2);
+	assert_int_equal(ev.flags, FAMFS_HOSTS_ARMED);
+	assert_memory_equal(ev.e[1].host_uuid, me, 16);
+	assert_memory_equal(ev.e[1].boot_id, boot, 16);
+	assert_int_equal(ev.e[1].generation, 1);
+	assert_int_equal(ev.e[1].name_hash, 0);
+	assert_int_equal(ev.e[1].hostname[0], 0);
+	for (unsigned c = 0; c < 2; c++)
+		assert_int_not_equal(memcmp(p + c * 4096, &magic, 8), 0);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true),
+			 -ESTALE);
+	famfs_quiet = 0;
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 /* a master write of the header cut short: the other copy is the header
  * (the fence kept), and the next write goes over the torn one */
 static void test_torn_header_keeps_fences(void **s)
@@ -695,6 +749,7 @@ int main(void)
 		cmocka_unit_test(test_hdr_seq_end_repair),
 		cmocka_unit_test(test_name_hash),
 		cmocka_unit_test(test_old_layout_header),
+		cmocka_unit_test(test_old_layout_repair_keeps_fences),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
