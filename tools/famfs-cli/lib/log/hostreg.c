@@ -172,6 +172,17 @@ static int judge_ev(struct famfs_fs *fs, int rc, const char *why,
 			  fs->name, why);
 		return rc;
 	}
+	/* an earlier layout's copy (FAMSHOS3): its fences, and those of a
+	 * FAMSHOS4 copy beside, are honoured (review rfence F2) */
+	if (rc == -EINVAL && lenient && ev->old_layout) {
+		if (!said_torn)
+			famfs_warn("%s: %s: registered with those fences only (nothing is reclaimed until then: %s)",
+				   fs->name, why, famfs_hosts_hdr_way(rc));
+		said_torn = true;
+		if (nolist)
+			*nolist = true;
+		return 0;
+	}
 	if ((rc == -EBADMSG || rc == -EINVAL) && lenient) {
 		if (!said_torn)
 			famfs_warn("%s: host table header: %s: registered without the evicted list (nothing is reclaimed until then: %s)",
@@ -516,6 +527,11 @@ static bool moot(struct famfs_hosttab *t, const struct famfs_host_evict *f)
 {
 	struct famfs_host g;
 
+	/* nameless (a FAMSHOS3 fence carried over by repair --force): no
+	 * slot is known to be its host's, so never moot */
+	if (!f->hostname[0] && !f->name_hash)
+		return false;
+
 	for (unsigned s = 0; s < FAMFS_HOST_SLOTS; s++)
 		if (famfs_hosttab_slot(t, s, &g) == FAMFS_HOST_VALID &&
 		    !memcmp(g.host_uuid, f->host_uuid, 16) &&
@@ -755,8 +771,20 @@ int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t,
 		famfs_err("%s: host table header: %s: not repaired, even with --force (%s)",
 			  fs->name, why, famfs_hosts_hdr_way(rc));
 	} else if (rc == -EINVAL && !force) {
-		famfs_err("%s: host table header: %s: not repaired without --force (it verifies but this famfs does not understand it; --force writes a new one with no fences)",
-			  fs->name, why);
+		famfs_err("%s: host table header: %s: not repaired without --force (it verifies but this famfs does not understand it; --force writes a new one with %s)",
+			  fs->name, why, ev.old_layout ? "those fences" : "no fences");
+	} else if (rc == -EINVAL && ev.old_layout &&
+		   ev.n > FAMFS_HOSTS_MAX_EVICT) {
+		famfs_err("%s: host table header: %s: not repaired: %u fences, a FAMSHOS4 header holds %u (forget some with the build that wrote them)",
+			  fs->name, why, ev.n, FAMFS_HOSTS_MAX_EVICT);
+		rc = -ENOSPC;
+	} else if (rc == -EINVAL && ev.old_layout) {
+		/* the earlier layout's fences (and a FAMSHOS4 copy's beside)
+		 * carried over, nameless ones never moot; its flag (ARMED)
+		 * kept: no FAMSHOS3 copy is left (review rfence F2) */
+		ev.seq = 0;
+		ev.old_layout = false;
+		rc = famfs_hosttab_write_hdr_anew(t, &ev);
 	} else if (!rc) {
 		/* at its end, with --force: again from 1, all else kept */
 		rc = famfs_hosttab_write_hdr_anew(t, &ev);

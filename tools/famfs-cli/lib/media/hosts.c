@@ -12,6 +12,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "media/media.h"
@@ -348,21 +349,110 @@ bool famfs_hosts_hdr_old(const void *hdr, const uint8_t fs_uuid[16])
 	       le32toh(h->crc) == hdr_crc(h, fs_uuid);
 }
 
+/* FAMSHOS3's fence (48 bytes at byte 64 + 48 i, 84 a copy) */
+struct hosts_evicted_3 {
+	uint8_t host_uuid[16];
+	uint8_t boot_id[16];
+	__le64	generation;
+	__le64	time;
+};
+
+/* fence f (flags, name and all) added to ev unless it has (uuid, boot id,
+ * generation) already */
+static void ev_add(struct famfs_hosts_ev *ev, const struct famfs_host_evict *f)
+{
+	for (unsigned i = 0; i < ev->n; i++)
+		if (ev->e[i].generation == f->generation &&
+		    !memcmp(ev->e[i].host_uuid, f->host_uuid, 16) &&
+		    !memcmp(ev->e[i].boot_id, f->boot_id, 16))
+			return;
+	if (ev->n < FAMFS_HOSTS_EV_CAP)
+		ev->e[ev->n++] = *f;
+}
+
+/* a verifying FAMSHOS3 copy's fences (a nil uuid skipped: no fence) and
+ * its flags (ARMED) added to ev */
+static void old_fences(const void *hdr, struct famfs_hosts_ev *ev)
+{
+	const struct famfs_hosts_hdr *h = hdr;
+	const struct hosts_evicted_3 *e3 = (const void *)((const uint8_t *)hdr + 64);
+	static const uint8_t nil[16];
+	unsigned n = le32toh(h->nevicted);
+
+	_Static_assert(sizeof(struct hosts_evicted_3) == 48 &&
+		       64 + FAMFS_HOSTS_MAX_EVICT_3 * 48 == FAMFS_HOSTS_HDR_SIZE,
+		       "FAMSHOS3: 84 fences of 48 bytes from byte 64");
+	if (n > FAMFS_HOSTS_MAX_EVICT_3)
+		n = FAMFS_HOSTS_MAX_EVICT_3;
+	ev->flags |= le32toh(h->flags) & HOSTS_FLAGS;
+	for (unsigned i = 0; i < n; i++) {
+		struct famfs_host_evict f = { 0 };
+		struct hosts_evicted_3 x;
+
+		memcpy(&x, &e3[i], sizeof(x));
+		if (!memcmp(x.host_uuid, nil, 16))
+			continue;
+		memcpy(f.host_uuid, x.host_uuid, 16);
+		memcpy(f.boot_id, x.boot_id, 16);
+		f.generation = le64toh(x.generation);
+		f.time = le64toh(x.time);
+		ev_add(ev, &f);
+	}
+}
+
+/* a FAMSHOS3 copy verifies (o0, o1): the header is not understood
+ * (-EINVAL), but its fences are read and kept with those of a FAMSHOS4
+ * copy that verifies beside it (n; whatever the seqs: this build leaves
+ * no FAMSHOS3 copy when it writes, so one is an older build's later
+ * write, and the FAMSHOS4 copy beside may be stale: review rfence F4) */
+static int old_layout(const struct famfs_hosts_hdr *c, int n, bool o0, bool o1,
+		      const uint8_t fs_uuid[16], struct famfs_hosts_ev *ev,
+		      char *reason)
+{
+	struct famfs_hosts_ev *cur = NULL;
+	int rc = 0;
+
+	memset(ev, 0, sizeof(*ev));
+	if (n >= 0 && (cur = malloc(sizeof(*cur)))) {
+		rc = famfs_hosts_hdr_decode(&c[n], fs_uuid, cur, reason);
+		if (rc == -EPROTONOSUPPORT) {
+			free(cur);
+			return rc;
+		}
+		if (!rc) {
+			ev->flags = cur->flags;
+			for (unsigned i = 0; i < cur->n; i++)
+				ev_add(ev, &cur->e[i]);
+		}
+	} else if (n >= 0) {
+		snprintf(reason, FAMFS_REASON_LEN, "out of memory");
+		return -ENOMEM;
+	}
+	free(cur);
+	if (o0)
+		old_fences(&c[0], ev);
+	if (o1)
+		old_fences(&c[1], ev);
+	ev->old_layout = true;
+	snprintf(reason, FAMFS_REASON_LEN,
+		 "host table header copy of an earlier famfs (FAMSHOS3%s): the two must not share a file system (%u fences kept)",
+		 n >= 0 ? ", beside a FAMSHOS4 one" : ", not FAMSHOS4", ev->n);
+	return -EINVAL;
+}
+
 int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],
 			    struct famfs_hosts_ev *ev, char *reason)
 {
 	const struct famfs_hosts_hdr *c = hdrs;
 	int n = newest_hdr(c, fs_uuid);
+	bool o0 = famfs_hosts_hdr_old(&c[0], fs_uuid);
+	bool o1 = famfs_hosts_hdr_old(&c[1], fs_uuid);
 
+	if (o0 || o1)
+		return old_layout(c, n, o0, o1, fs_uuid, ev, reason);
 	if (n >= 0)
 		return famfs_hosts_hdr_decode(&c[n], fs_uuid, ev, reason);
 	memset(ev, 0, sizeof(*ev));
-	if (n == -1 && (famfs_hosts_hdr_old(&c[0], fs_uuid) ||
-			famfs_hosts_hdr_old(&c[1], fs_uuid))) {
-		snprintf(reason, FAMFS_REASON_LEN,
-			 "host table header of an earlier famfs (FAMSHOS3: fences without a host name), not this one's (FAMSHOS4): the two must not share a file system");
-		return -EINVAL;
-	}
 	if (n == -2) {
 		/* each verifies: not torn, but no writer makes it -- not
 		 * understood, never "no copy verifies" */

@@ -468,11 +468,21 @@ struct famfs_host_evict {
 	uint64_t name_hash, generation, time;
 	uint32_t flags;			/* FAMFS_FENCE_BY_SLOT */
 };
+/* FAMSHOS3, the earlier layout: 84 fences of 48 bytes (uuid, boot id,
+ * generation, time: no name) a copy.  Read (review rfence F2): a list can
+ * hold a FAMSHOS4 copy's fences and a FAMSHOS3 copy's */
+#define FAMFS_HOSTS_MAX_EVICT_3	84
+#define FAMFS_HOSTS_EV_CAP	(FAMFS_HOSTS_MAX_EVICT + FAMFS_HOSTS_MAX_EVICT_3)
 struct famfs_hosts_ev {
 	uint64_t seq;
 	uint32_t flags;			/* FAMFS_HOSTS_ARMED */
 	unsigned n;
-	struct famfs_host_evict e[FAMFS_HOSTS_MAX_EVICT];
+	/* the header is FAMSHOS3's, or a FAMSHOS3 copy lies beside a
+	 * FAMSHOS4 one (-EINVAL): e[] holds every verifying copy's fences
+	 * (a FAMSHOS3 one nameless: never moot), honoured by registrations
+	 * and carried into FAMSHOS4 by repair --force */
+	bool old_layout;
+	struct famfs_host_evict e[FAMFS_HOSTS_EV_CAP];
 };
 /* A header: magic, seq, flags, nevicted, list (ev may be NULL: empty and
  * not armed); CRC set */
@@ -491,12 +501,21 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 /* Is this header copy (FAMFS_HOSTS_HDR_SIZE bytes) the earlier layout's
  * (FAMSHOS3), verifying as that layout's would? */
 bool famfs_hosts_hdr_old(const void *hdr, const uint8_t fs_uuid[16]);
+/* Is this header copy, or a copy of this slot (FAMFS_HOST_SLOT_SIZE
+ * bytes), a later layout's (magic "FAMSHOS5" / "FAMSHOR6" on) that
+ * verifies with this layout's CRC: a newer build's, never torn here */
+bool famfs_hosts_hdr_newer(const void *hdr, const uint8_t fs_uuid[16]);
+bool famfs_host_slot_newer(const void *slot, const uint8_t fs_uuid[16]);
 /* The header: its two copies (FAMFS_HOSTS_SLOTS_OFF bytes, a private
  * copy): the newest one whose magic and CRC verify, decoded as
  * famfs_hosts_hdr_decode does (never the older one instead); -EBADMSG when
  * no copy verifies (a copy at seq UINT64_MAX does not); -EINVAL when two
  * of one seq verify and differ (no writer makes them: not understood), or
- * none does and one is the earlier layout's (FAMSHOS3, said by name) */
+ * a copy is the earlier layout's (FAMSHOS3, said by name: ev->old_layout,
+ * ev->e every verifying copy's fences, whatever the seqs -- this build
+ * leaves no FAMSHOS3 copy, so one is an older build's later write);
+ * -EPROTONOSUPPORT when a copy is a later layout's (FAMSHOS5 on, CRC and
+ * all: a newer build's) */
 int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],
 			    struct famfs_hosts_ev *ev, char *reason);
 /* Where the master's next header write goes: the copy (0 or 1) that is not
