@@ -700,6 +700,13 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 			if (rc == -ENOSPC)
 				say_full(fs);
 		}
+	} else if (famfs_hosttab_slot_newer(t, n)) {
+		/* a newer build's record (a later layout, CRC and all): its
+		 * live registration, torn only to this build -- never zeroed
+		 * here (review rfence F3b) */
+		famfs_err("%s: slot %u holds a host record of a newer famfs (a later layout than FAMSHOR5): not zeroed (famfs hosts evict --slot with that famfs)",
+			  fs->name, n);
+		rc = -EPROTONOSUPPORT;
 	} else {
 		rc = famfs_hosttab_zero_slot(t, n);
 	}

@@ -184,6 +184,15 @@ enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
 	return famfs_host_slot_decode(copy, t->fs_uuid, h);
 }
 
+bool famfs_hosttab_slot_newer(struct famfs_hosttab *t, unsigned i)
+{
+	uint8_t *p = famfs_host_slot_at(t->m.addr, i), copy[FAMFS_HOST_SLOT_SIZE];
+
+	famfs_map_refresh(&t->m, p, FAMFS_HOST_SLOT_SIZE);
+	memcpy(copy, p, sizeof(copy));
+	return famfs_host_slot_newer(copy, t->fs_uuid);
+}
+
 /* the header as memory holds it now (both copies refreshed, copied, the
  * newest that verifies decoded) */
 int famfs_hosttab_read_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,

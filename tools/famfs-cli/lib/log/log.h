@@ -478,6 +478,9 @@ void famfs_hosttab_close(struct famfs_hosttab *t);
 /* Slot i as memory holds it now (refreshed, copied, decoded) */
 enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
 					 struct famfs_host *h);
+/* Does slot i hold a copy of a later record layout (a newer build's,
+ * FAMFS_HOST_TORN to this one): famfs_host_slot_newer */
+bool famfs_hosttab_slot_newer(struct famfs_hosttab *t, unsigned i);
 /* Every slot (slots: FAMFS_HOST_SLOTS of them) and the header's evicted
  * list: 0, or -errno of the header (famfs_hosttab_read_hdr) or of a bounce
  * read of the slots that failed --

@@ -440,6 +440,34 @@ static int old_layout(const struct famfs_hosts_hdr *c, int n, bool o0, bool o1,
 	return -EINVAL;
 }
 
+/* magic m is a later revision of the one of this build's magic mine: its
+ * first seven bytes ("FAMSHOS", "FAMSHOR"), its last (the digit) greater */
+static bool later_magic(uint64_t m, uint64_t mine)
+{
+	const uint64_t low = (1ULL << 56) - 1;
+
+	return (m & low) == (mine & low) && (m >> 56) > (mine >> 56);
+}
+
+bool famfs_hosts_hdr_newer(const void *hdr, const uint8_t fs_uuid[16])
+{
+	const struct famfs_hosts_hdr *h = hdr;
+
+	return later_magic(le64toh(h->magic), FAMFS_HOSTS_MAGIC) &&
+	       le32toh(h->crc) == hdr_crc(h, fs_uuid);
+}
+
+bool famfs_host_slot_newer(const void *slot, const uint8_t fs_uuid[16])
+{
+	const struct famfs_host_rec *c = slot;
+
+	for (unsigned i = 0; i < 2; i++)
+		if (later_magic(le64toh(c[i].magic), FAMFS_HOST_MAGIC) &&
+		    le32toh(c[i].crc) == rec_crc(&c[i], fs_uuid))
+			return true;
+	return false;
+}
+
 int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],
 			    struct famfs_hosts_ev *ev, char *reason)
 {
@@ -448,6 +476,19 @@ int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],
 	bool o0 = famfs_hosts_hdr_old(&c[0], fs_uuid);
 	bool o1 = famfs_hosts_hdr_old(&c[1], fs_uuid);
 
+	/* a later layout's copy (CRC and all): a newer build wrote it, under
+	 * rules this one lacks -- never taken as torn, no fences, nor
+	 * repaired over (review rfence F3a) */
+	for (unsigned i = 0; i < 2; i++)
+		if (famfs_hosts_hdr_newer(&c[i], fs_uuid)) {
+			uint64_t m = le64toh(c[i].magic);
+
+			memset(ev, 0, sizeof(*ev));
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "a newer famfs wrote the host table header (layout FAMSHOS%c, this famfs knows FAMSHOS4): this famfs cannot take part (upgrade it)",
+				 (char)(m >> 56));
+			return -EPROTONOSUPPORT;
+		}
 	if (o0 || o1)
 		return old_layout(c, n, o0, o1, fs_uuid, ev, reason);
 	if (n >= 0)
