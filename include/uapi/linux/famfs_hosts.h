@@ -36,11 +36,12 @@
  * host's name (cut, and its hash) too (review r42f).  A build of an earlier layout
  * ("FAMSHOS1": one header copy, 8176 slots; "FAMSHOS2": 8160 slots keyed
  * by host uuid) refuses its HOSTS entry (nslots); one of "FAMSHOS3"
- * (fences without a name) verifies neither a header nor a record of this
- * one, and this one says a FAMSHOS3 header by name and does not
- * understand it (hosts register without the list, nothing is reclaimed,
- * famfs hosts repair --force writes it anew): tools of an earlier layout
- * must not share a file system with this one.  Record "5": the name cut
+ * (fences without a name) accepts it but verifies neither a header nor a
+ * record of this one; this one reads a FAMSHOS3 copy's fences and honours
+ * them (not understood: nothing is reclaimed; repair --force carries them
+ * over), and refuses a later layout's (FAMSHOS5 on, FAMSHOR6 on) as a
+ * newer build's: tools of an earlier layout must not share a file system
+ * with this one (docs/lifecycle.md).  Record "5": the name cut
  * to 15 bytes and its FNV-1a-64 hash (r42f; "FAMSHOR4" held two CRC-32s,
  * "FAMSHOR3" 23 bytes and no hash): an earlier record is a torn slot here
  */
