@@ -75,14 +75,18 @@ const struct cli_doc cli_doc_hosts = {
 		"generation) goes to the evicted list (it stops if it is still running, and\n"
 		"registers again only at its next boot).  --generation G (as famfs\n"
 		"hosts shows it) refuses when the host has registered again since\n"
-		"(a reboot: look again); without it the current generation is fenced,\n"
-		"and named.  --slot N: a registration there is fenced and its record\n"
+		"(a reboot: look again), and when two slots of the uuid have\n"
+		"generation G (clones that registered at once: both named; --slot N\n"
+		"fences one); without it the current generation is fenced, and\n"
+		"named.  --slot N: a registration there is fenced and its record\n"
 		"kept; a slot whose registration is fenced already (a host that is\n"
 		"down), or that does not verify (torn: two claims at once, a write cut\n"
-		"short; it blocks every reclaim until then), is zeroed.  A slot whose\n"
-		"host was evicted by --slot and registered there again since under its\n"
-		"name (a reboot) is left alone (refused: a second --slot zeroes only\n"
-		"the fenced boot's slot, never fences the live one); evict --generation\n"
+		"short; it blocks every reclaim until then), is zeroed -- not one\n"
+		"holding a record of a later layout (a newer famfs's).  A slot whose\n"
+		"host was evicted (by --slot or by uuid) and registered there again\n"
+		"since (a reboot: its record says so, even once the fence is dropped\n"
+		"as moot) is left alone (refused: a second --slot zeroes only the\n"
+		"fenced boot's slot, never fences the live one); evict --generation\n"
 		"G HOST-UUID fences that boot if meant.  A fenced host does not\n"
 		"register again in the boot it was fenced in, whatever its slot holds\n"
 		"later and whatever host uuid it shows then: a boot id is one kernel\n"
@@ -420,6 +424,24 @@ static int arm(struct famfs_fs *fs)
 	return rc;
 }
 
+/* what famfs_hosts_repair wrote: no fences and not armed, or (a FAMSHOS3
+ * header's, an overflowed seq's) the fences and flag kept */
+static void repaired(struct famfs_fs *fs, struct famfs_hosttab *t)
+{
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+
+	if (famfs_hosttab_read_hdr(t, &ev, why) == 0 &&
+	    (ev.n || (ev.flags & FAMFS_HOSTS_ARMED))) {
+		printf("famfs hosts: %s: host table header written anew: %u fences kept, %s\n",
+		       fs->name, ev.n,
+		       ev.flags & FAMFS_HOSTS_ARMED ? "armed" : "not armed");
+		return;
+	}
+	printf("famfs hosts: %s: host table header written anew, not armed: hosts evicted before count again until evicted again (famfs hosts; famfs hosts arm once it lists every host)\n",
+	       fs->name);
+}
+
 /* what famfs_hosts_evict_slot did to slot n */
 static void evicted_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 			 unsigned n)
@@ -539,8 +561,7 @@ int cmd_hosts(int argc, char **argv)
 		if (!rc && !strcmp(sub, "repair")) {
 			rc = famfs_hosts_repair(&fs, &t, force);
 			if (!rc)
-				printf("famfs hosts: %s: host table header written anew, not armed: hosts evicted before count again until evicted again (famfs hosts; famfs hosts arm once it lists every host)\n",
-				       fs.name);
+				repaired(&fs, &t);
 		} else if (!rc && forget) {
 			rc = famfs_hosts_forget(&fs, &t, u);
 			if (!rc)

@@ -99,7 +99,8 @@ static void say_shared(struct famfs_fs *fs, const struct famfs_host_key *k,
 static void me_fill(struct famfs_fs *fs, struct famfs_host *h,
 		    const struct famfs_host_key *k)
 {
-	h->flags = FAMFS_HOST_REGISTERED | (fs->master ? FAMFS_HOST_MASTER : 0);
+	h->flags = (h->flags & FAMFS_HOST_AFTER_FENCE) | FAMFS_HOST_REGISTERED |
+		   (fs->master ? FAMFS_HOST_MASTER : 0);
 	memcpy(h->hostname, k->name, sizeof(h->hostname));
 	h->name_hash = k->name_hash;
 	h->beat_time = (uint64_t)time(NULL);
@@ -395,6 +396,13 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	h.registered_at = fresh ? famfs_log_refresh_next(fs) : 0;
 	h.replayed = 0;
 	h.holds_from = FAMFS_HOLDS_NONE;
+	/* this boot takes over the slot of its fenced registration (a
+	 * reboot after evict --slot or evict UUID): said in the record, so a
+	 * second evict --slot meant for the fenced boot never fences this
+	 * one, even once the list dropped that fence as moot (review
+	 * rfence F5b) */
+	if (s >= 0 && famfs_host_evicted(&cur, ev))
+		h.flags = FAMFS_HOST_AFTER_FENCE;
 	me_fill(fs, &h, &k);
 	if (s >= 0) {
 		*slot = (unsigned)s;
@@ -575,15 +583,15 @@ static int fence(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 	return 0;
 }
 
-/* a fence evict --slot made of h's host (its uuid and name) in an earlier
- * boot: that slot was evicted by slot and its host registered again since
- * (a reboot under its name) -- NULL when none */
+/* a fence of h's host (its uuid and name) in an earlier boot, by slot or
+ * by uuid: its host registered again since (a reboot under its name), and
+ * a second evict --slot meant for the fenced boot would fence this one
+ * (review r42f LOW, rfence F5) -- NULL when none */
 static const struct famfs_host_evict *fenced_before(
 	const struct famfs_host *h, const struct famfs_hosts_ev *ev)
 {
 	for (unsigned i = 0; i < ev->n; i++)
-		if ((ev->e[i].flags & FAMFS_FENCE_BY_SLOT) &&
-		    !memcmp(ev->e[i].host_uuid, h->host_uuid, 16) &&
+		if (!memcmp(ev->e[i].host_uuid, h->host_uuid, 16) &&
 		    ev->e[i].name_hash == h->name_hash &&
 		    !strncmp(ev->e[i].hostname, h->hostname,
 			     sizeof(h->hostname)) &&
@@ -597,6 +605,33 @@ static void say_full(struct famfs_fs *fs)
 {
 	famfs_err("%s: the evicted list is full (%u fences, none moot: no fenced host has registered again since): famfs hosts evict --forget HOST-UUID drops the fence of a host that is down for good (its slot zeroed first: evict --slot N twice); famfs hosts -j lists the fences",
 		  fs->name, FAMFS_HOSTS_MAX_EVICT);
+}
+
+/* --generation G fences one boot: two slots of the uuid at G (clones
+ * under two names that registered at once) are refused, both named, not
+ * both fenced (review rfence F6).  0, or -EEXIST (said) */
+static int one_slot_of_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
+			   const uint8_t uuid[16], uint64_t gen)
+{
+	struct famfs_host h;
+	int first = -1;
+
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
+		char u[37];
+
+		if (famfs_hosttab_slot(t, i, &h) != FAMFS_HOST_VALID ||
+		    memcmp(h.host_uuid, uuid, 16) || h.generation != gen)
+			continue;
+		if (first < 0) {
+			first = (int)i;
+			continue;
+		}
+		famfs_uuid_str(uuid, u);
+		famfs_err("%s: host %s has generation %llu in slots %d and %u (two hosts with one uuid, another name each): nothing evicted; famfs hosts evict --slot N fences one",
+			  fs->name, u, (unsigned long long)gen, first, i);
+		return -EEXIST;
+	}
+	return 0;
 }
 
 int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
@@ -615,6 +650,8 @@ int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 	if (rc)
 		return rc;
 	rc = read_ev(fs, t, &ev, false, NULL);
+	if (!rc && gen)
+		rc = one_slot_of_gen(fs, t, uuid, gen);
 	for (unsigned i = 0; !rc && i < FAMFS_HOST_SLOTS; i++) {
 		if (famfs_hosttab_slot(t, i, &h) != FAMFS_HOST_VALID ||
 		    memcmp(h.host_uuid, uuid, 16))
@@ -679,17 +716,21 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 		rc = read_ev(fs, t, &ev, false, NULL);
 		if (!rc && famfs_host_evicted(&h, &ev)) {
 			rc = famfs_hosttab_zero_slot(t, n);
-		} else if (!rc && (f = fenced_before(&h, &ev))) {
+		} else if (!rc && ((f = fenced_before(&h, &ev)) ||
+				   (h.flags & FAMFS_HOST_AFTER_FENCE))) {
 			/* the second evict --slot meant for the fenced boot
 			 * (to zero a down host's slot) finds its host
 			 * rebooted: it applies to that boot only (review
-			 * r42f LOW) */
-			char u[37];
+			 * r42f LOW, rfence F5, F5b) */
+			char u[37], was[48] = "";
 
 			famfs_uuid_str(h.host_uuid, u);
-			famfs_err("%s: slot %u: host %s \"%.*s\" was evicted at generation %llu and registered again since (generation %llu, another boot): nothing evicted (a second evict --slot zeroes only the fenced boot's slot); to evict this boot too: famfs hosts evict --generation %llu %s",
+			if (f)
+				snprintf(was, sizeof(was), " at generation %llu",
+					 (unsigned long long)f->generation);
+			famfs_err("%s: slot %u: host %s \"%.*s\" was evicted%s and registered again since (generation %llu, another boot): nothing evicted (a second evict --slot zeroes only the fenced boot's slot); to evict this boot too: famfs hosts evict --generation %llu %s",
 				  fs->name, n, u, (int)sizeof(h.hostname),
-				  h.hostname, (unsigned long long)f->generation,
+				  h.hostname, was,
 				  (unsigned long long)h.generation,
 				  (unsigned long long)h.generation, u);
 			rc = -ESTALE;

@@ -17,7 +17,8 @@
 
 #include "media/media.h"
 
-#define HOST_FLAGS	(FAMFS_HOST_REGISTERED | FAMFS_HOST_MASTER)
+#define HOST_FLAGS	(FAMFS_HOST_REGISTERED | FAMFS_HOST_MASTER | \
+			 FAMFS_HOST_AFTER_FENCE)
 /* the header of the earlier layout (fences without a name: review r42f) */
 #define HOSTS_MAGIC_3	0x33534f48534d4146ULL	/* "FAMSHOS3" */
 #define HOSTS_FLAGS	FAMFS_HOSTS_ARMED	/* the header's */
