@@ -90,10 +90,8 @@ struct famfs_host_rec {
 						 * one there zeroes only its boot */
 #define FAMFS_HOST_REGISTERED	(1U << 0)
 #define FAMFS_HOST_MASTER	(1U << 1)
-#define FAMFS_HOST_AFTER_FENCE	(1U << 2)	/* this boot took over the slot
-						 * of a fenced registration of
-						 * its host: evict --slot refuses
-						 * it (--generation fences it) */
+/* took over its host's fenced slot: evict --slot refuses it */
+#define FAMFS_HOST_AFTER_FENCE	(1U << 2)
 FAMFS_FORMAT_ASSERT(sizeof(struct famfs_hosts_evicted) == 80 &&
 		    __builtin_offsetof(struct famfs_hosts_hdr, tail) == 4064 &&
 		    sizeof(struct famfs_hosts_hdr) == FAMFS_HOSTS_HDR_SIZE &&
