@@ -478,6 +478,9 @@ void famfs_hosttab_close(struct famfs_hosttab *t);
 /* Slot i as memory holds it now (refreshed, copied, decoded) */
 enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
 					 struct famfs_host *h);
+/* Does slot i hold a copy of a later record layout (a newer build's,
+ * FAMFS_HOST_TORN to this one): famfs_host_slot_newer */
+bool famfs_hosttab_slot_newer(struct famfs_hosttab *t, unsigned i);
 /* Every slot (slots: FAMFS_HOST_SLOTS of them) and the header's evicted
  * list: 0, or -errno of the header (famfs_hosttab_read_hdr) or of a bounce
  * read of the slots that failed --
@@ -610,6 +613,13 @@ int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 int famfs_host_checkin_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 			  uint64_t replayed, famfs_holds_fn fn, void *arg,
 			  struct famfs_hosts_ev *ev, int *hdr_rc, char *why);
+/* The header's evicted list (hostreg.c).  lenient (registration, update):
+ * a header with no verifying copy, or not understood, is said once and
+ * taken as no fences (a FAMSHOS3 one: its fences), *nolist set (may be
+ * NULL); one of a newer build, or not read here, refused.  Else (the
+ * master's evictions) any error refused.  -errno printed */
+int famfs_hosts_read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
+			struct famfs_hosts_ev *ev, bool lenient, bool *nolist);
 /* The master (checked, under the log lock taken here): fence every slot of
  * host uuid (its (uuid, boot id, generation) added to the header's evicted list),
  * or slot n (a registration fenced, its record kept; one fenced already,
@@ -622,7 +632,8 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 			   unsigned n);
 /* famfs_hosts_evict_uuid of generation gen only (0: the current one):
  * -ESTALE (printed) when no slot of uuid has generation gen (it registered
- * again: look again); *fenced the generation fenced */
+ * again: look again); -EEXIST (printed) when two slots of it have gen (one
+ * boot is fenced: --slot N); *fenced the generation fenced */
 int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 			  const uint8_t uuid[16], uint64_t gen,
 			  uint64_t *fenced);
