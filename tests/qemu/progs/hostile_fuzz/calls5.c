@@ -221,6 +221,9 @@ int get_v3_vmap(int fd, struct vmap *vm)
 	}
 	vm->h = h;
 	vm->h.ext_list = 0;
+	/* the identity is the file's, not the map's (ffile.ident) */
+	vm->h.flags &= ~FAMFS_IOC_MAP_IDENT;
+	vm->h.reserved[0] = 0;
 	for (uint32_t i = 0; i < h.ext_count; i++) {
 		if (h.extent_type != FAMFS_INTERLEAVED_EXTENT) {
 			const struct famfs_ioc_dext *s = h.ext_list ==
