@@ -30,10 +30,6 @@
  */
 #include "module_test.h"
 
-#ifndef FAMFS_IOC_MAP_IDENT		/* a famfs.ko without identities */
-#define FAMFS_IOC_MAP_IDENT	(1U << 2)
-#endif
-
 static char pbuf[512];
 
 static const char *P(const char *mpt, const char *rel)

@@ -127,10 +127,6 @@ struct vmap {
 #define MAXRANGES	FAMFS_IOC_MAX_EXTENTS_V2	/* = 16 x 16 strips */
 #define NSPOT		8
 
-#ifndef FAMFS_IOC_MAP_IDENT		/* a famfs.ko without identities */
-#define FAMFS_IOC_MAP_IDENT	(1U << 2)
-#endif
-
 struct ffile {
 	int used, fd, mapped, unlinked;
 	int others;		/* another open file or name reaches it */
