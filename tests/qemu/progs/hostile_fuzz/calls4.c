@@ -57,6 +57,16 @@ void ident_learn(struct ffile *f, const struct famfs_ioc_map_v2 *h)
 	f->ident = f->has_ident ? h->reserved[0] : 0;
 }
 
+/* The identity of a file the model did not make (MAP_GET_V3's header). */
+void ident_read(struct ffile *f)
+{
+	struct famfs_ioc_map_v2 h;
+
+	memset(&h, 0, sizeof(h));
+	if (!ioctl(f->fd, FAMFSIOC_MAP_GET_V3, &h))
+		ident_learn(f, &h);
+}
+
 static int attached[FAMFS_MAX_DEVS];
 static struct famfs_ioc_dev_info primary;
 static int primary_fd = -1, null_fd = -1, opath_fd = -1;
@@ -463,19 +473,17 @@ static void do_create_v3(struct ffile *f, int valid_only)
 			    s, dev_e ? t_errname(dev_e) : "none", k, lk,
 			    rc ? t_errname(e) : "0", t_errname(want),
 			    v2_why);
-		if (!f->mapped && !rc) {
+		if (!f->mapped && !rc)
 			learn(f);
-			ident_learn(f, &m.h);
-		} else if (!f->mapped) {
+		else if (!f->mapped)
 			check_unmapped(f);
-		}
 		return;
 	}
 	if (rc == 0) {
 		if (overlap)
 			bad(C_CREATE3, "MAP_CREATE_V3 %s: accepted, but it overlaps a known map or itself",
 			    s);
-		ident_learn(f, &m.h);
+		ident_learn(f, hp);
 		accepted_v2(f, &rd);
 		return;
 	}

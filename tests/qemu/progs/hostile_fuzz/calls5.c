@@ -431,6 +431,7 @@ static void do_create_pages(struct ffile *f, int valid_only)
 	if (!valid_only && chance(55))
 		mutate_pages(&m, d);
 	inval_flag(&m.h);
+	ident_flag(&m.h);
 	n = m.h.ext_count;
 	need = n <= FAMFS_IOC_MAX_PAGE_EXTENTS ? n * sizeof(*d) : 0;
 	list = place_list(lk, need, &lbr, &lbw);
@@ -464,6 +465,10 @@ static void do_create_pages(struct ffile *f, int valid_only)
 			memcpy(d, list, need);
 		h.ext_list = (uintptr_t)d;
 		h.flags &= ~FAMFS_IOC_MAP_INVALIDATE;	/* no part of the map */
+		if (h.flags & FAMFS_IOC_MAP_IDENT) {	/* the file's, not the map's */
+			h.flags &= ~FAMFS_IOC_MAP_IDENT;
+			h.reserved[0] = 0;
+		}
 		want = predict_pages(&h, br, lbr, f->mapped, f->others,
 				     &overlap, &rd);
 	}
@@ -509,6 +514,7 @@ static void do_create_pages(struct ffile *f, int valid_only)
 			bad(C_PAGES, "MAP_CREATE_V3 pages %s: accepted, but it overlaps a known map or itself",
 			    s);
 		nc_accept_pages++;
+		ident_learn(f, hp);
 		accepted_v2(f, &rd);
 		return;
 	}

@@ -271,6 +271,7 @@ extern long nc_inval, nc_accept_inval;
 void inval_flag(struct famfs_ioc_map_v2 *h);
 void ident_flag(struct famfs_ioc_map_v2 *h);
 void ident_learn(struct ffile *f, const struct famfs_ioc_map_v2 *h);
+void ident_read(struct ffile *f);
 void pages_mark(uint64_t off, uint64_t len, int d);
 int predict_pages(const struct famfs_ioc_map_v2 *h, int hdr_bad, int list_bad,
 		  int mapped, int busy, int *overlap, struct vmap *read);
