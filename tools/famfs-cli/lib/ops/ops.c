@@ -481,8 +481,11 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	/* the file stays 0600 and the creator's until its bytes are in: once
 	 * mapped, whoever may open it reads the memory, old contents too */
 	famfs_fmap_from_entry(&e, map);
-	/* its identity: the index its entry gets (the log lock is held;
-	 * checked after the append) */
+	/* its identity: the index its entry gets (the log lock is held; a
+	 * full log grown now, not at the append; checked after it) */
+	rc = famfs_log_grow_for(fs, &e);
+	if (rc)
+		goto unalloc;
 	map->has_ident = true;
 	map->ident = famfs_log_next(fs->log);
 	block_fatal(&oldmask);
