@@ -113,6 +113,8 @@ static bool same_memory(const struct famfs_fmap *a, const struct famfs_fmap *b)
 	struct famfs_fmap x = *a;
 
 	x.file_size = b->file_size;
+	x.has_ident = b->has_ident;	/* the file's, not its memory's */
+	x.ident = b->ident;
 	return !memcmp(&x, b, sizeof(x));
 }
 
