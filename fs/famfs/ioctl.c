@@ -398,17 +398,23 @@ int famfs_map_create(struct file *file, struct famfs_map_req *req,
 		rc = -EIO;
 		goto out_unlock;
 	}
-	/* MAP_CREATE_V3's flags: small files, memory to drop from caches */
+	/*
+	 * MAP_CREATE_V3's flags: small files, memory to drop from caches, an
+	 * identity (in reserved[0])
+	 */
 	if (v2 && ((v2->flags & ~(version == 3 ? FAMFS_MAP_V3_FLAGS : 0)) ||
-		   memchr_inv(v2->reserved, 0, sizeof(v2->reserved)))) {
+		   (v2->reserved[0] && !(v2->flags & FAMFS_IOC_MAP_IDENT)) ||
+		   memchr_inv(&v2->reserved[1], 0,
+			      sizeof(v2->reserved) - sizeof(v2->reserved[0])))) {
 		famfs_mc_err(&mc, "flags %#x or reserved fields are not 0%s",
 			     v2->flags, version == 3 ?
-			     " (FAMFS_IOC_MAP_PAGES and FAMFS_IOC_MAP_INVALIDATE aside)" :
+			     " (the v3 flags, reserved[0] with _IDENT aside)" :
 			     "");
 		rc = -EINVAL;
 		goto out_unlock;
 	}
 	req->flags = v2 ? v2->flags : 0;
+	req->ident = v2 ? v2->reserved[0] : 0;
 	rc = famfs_map_check_header(&mc, req, v2);
 	if (rc)
 		goto out_unlock;
@@ -672,6 +678,10 @@ static int famfs_ioc_map_get_list(struct file *file,
 	hdr.file_size = fmap->file_size;
 	hdr.ext_count = count;
 	hdr.flags = famfs_fmap_pages(fmap) ? FAMFS_IOC_MAP_PAGES : 0;
+	if (v3 && fmap->has_ident) {
+		hdr.flags |= FAMFS_IOC_MAP_IDENT;
+		hdr.reserved[0] = fmap->ident;
+	}
 
 	if (room && room < count) {
 		rc = -E2BIG;

@@ -18,6 +18,15 @@
  *	on a protected mount unlink(2) of "p" is refused, the call removes it.
  *   unlink_map erofs MPT OFF
  *	on a read-only mount: EROFS for "r", which stays.
+ *   unlink_map ident MPT OFF
+ *	a file's identity (FAMFS_IOC_MAP_IDENT): MAP_CREATE_V3 takes it
+ *	(0 too) and refuses reserved[0] without the flag, reserved[1..3]
+ *	with it, the flag on MAP_CREATE_V2; MAP_GET_V3 reports it; then
+ *	UNLINK_MAP: EINVAL for reserved[0] without the flag, ESTALE (the
+ *	file stays) for another identity or none, removed with its own; a
+ *	file made at the same path on the same memory after the first was
+ *	removed is not removed by the first's identity; a file made without
+ *	one is removed by its map, whatever identity is named.
  */
 #include "module_test.h"
 
@@ -310,6 +319,129 @@ static int do_one(const char *mpt, const char *name, int want)
 	return t_failed;
 }
 
+/* a 2 MiB file at @off with identity @id (flag @flags) by MAP_CREATE_V3 */
+static int ident_map(int fd, unsigned long long off, __u32 flags,
+		     __u64 r0, __u64 r1)
+{
+	struct famfs_ioc_dext d;
+	struct famfs_ioc_map_v2 m;
+
+	memset(&d, 0, sizeof(d));
+	d.offset = off;
+	d.len = TWO_MiB;
+	m = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, TWO_MiB, 1, &d);
+	m.flags = flags;
+	m.reserved[0] = r0;
+	m.reserved[1] = r1;
+	return ioctl(fd, FAMFSIOC_MAP_CREATE_V3, &m);
+}
+
+static int ident_file(const char *mpt, const char *name,
+		      unsigned long long off, __u64 id)
+{
+	int fd = mkfile(mpt, name);
+
+	if (ident_map(fd, off, FAMFS_IOC_MAP_IDENT, id, 0))
+		die("MAP_CREATE_V3 with FAMFS_IOC_MAP_IDENT");
+	return fd;
+}
+
+/* the header MAP_GET_V3 writes of fd */
+static void ident_get(const char *name, int fd, __u32 flags, __u64 id)
+{
+	struct famfs_ioc_map_v2 h;
+	char n[64];
+
+	memset(&h, 0, sizeof(h));
+	snprintf(n, sizeof(n), "%s-get", name);
+	t_ok(n, ioctl(fd, FAMFSIOC_MAP_GET_V3, &h));
+	snprintf(n, sizeof(n), "%s-flags", name);
+	t_equ(n, flags, h.flags);
+	snprintf(n, sizeof(n), "%s-ident", name);
+	t_equ(n, id, h.reserved[0]);
+}
+
+static int do_ident(const char *mpt, unsigned long long off)
+{
+	int root = open_dir(mpt), fd, zfd, nfd, xfd;
+	struct famfs_ioc_map_v2 h;
+	struct famfs_ioc_dext d;
+	struct um u;
+
+	/* MAP_CREATE_V3's checks, on a file that stays unmapped */
+	xfd = mkfile(mpt, "x");
+	t_errno("create-r0-no-flag", ident_map(xfd, off, 0, 7, 0), EINVAL);
+	t_errno("create-r1", ident_map(xfd, off, FAMFS_IOC_MAP_IDENT, 7, 1),
+		EINVAL);
+	memset(&d, 0, sizeof(d));
+	d.offset = off;
+	d.len = TWO_MiB;
+	h = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, TWO_MiB, 1, &d);
+	h.flags = FAMFS_IOC_MAP_IDENT;
+	h.reserved[0] = 7;
+	t_errno("create-v2-flag", ioctl(xfd, FAMFSIOC_MAP_CREATE_V2, &h), EINVAL);
+	close(xfd);
+	unlink(P(mpt, "x"));
+
+	fd = ident_file(mpt, "a", off, 7);
+	ident_get("get-a", fd, FAMFS_IOC_MAP_IDENT, 7);
+	zfd = ident_file(mpt, "z", off + TWO_MiB, 0);
+	ident_get("get-zero", zfd, FAMFS_IOC_MAP_IDENT, 0);
+	nfd = simple_file(mpt, "n", off + 2 * TWO_MiB);
+	ident_get("get-none", nfd, 0, 0);
+	memset(&h, 0, sizeof(h));
+	h.flags = FAMFS_IOC_MAP_IDENT;
+	t_errno("get-flag-in", ioctl(fd, FAMFSIOC_MAP_GET_V3, &h), EINVAL);
+
+	/* UNLINK_MAP */
+	um_of(&u, fd, "a");
+	t_equ("um-of-ident", 7, u.a.map.reserved[0]);
+	u.a.map.flags = 0;
+	t_errno("um-r0-no-flag", um(root, &u), EINVAL);
+	um_of(&u, fd, "a");
+	u.a.map.reserved[1] = 7;
+	t_errno("um-r1", um(root, &u), EINVAL);
+	um_of(&u, fd, "a");
+	u.a.map.reserved[0] = 8;
+	t_errno("um-other-ident", um(root, &u), ESTALE);
+	um_of(&u, fd, "a");
+	u.a.map.flags = 0;
+	u.a.map.reserved[0] = 0;
+	t_errno("um-no-ident", um(root, &u), ESTALE);
+	exists("um-estale-kept", P(mpt, "a"), 1);
+	um_of(&u, fd, "a");
+	t_ok("um-own-ident", um(root, &u));
+	exists("um-own-gone", P(mpt, "a"), 0);
+	um_of(&u, zfd, "z");
+	u.a.map.flags = 0;
+	t_errno("um-zero-no-flag", um(root, &u), ESTALE);
+	um_of(&u, zfd, "z");
+	t_ok("um-zero-ident", um(root, &u));
+	exists("um-zero-gone", P(mpt, "z"), 0);
+
+	/* a new a on the old a's memory: the old a's identity leaves it */
+	close(fd);
+	fd = ident_file(mpt, "a", off, 9);
+	um_of(&u, fd, "a");
+	u.a.map.reserved[0] = 7;
+	t_errno("um-reused-old-ident", um(root, &u), ESTALE);
+	exists("um-reused-kept", P(mpt, "a"), 1);
+	um_of(&u, fd, "a");
+	t_ok("um-reused-own-ident", um(root, &u));
+
+	/* made without an identity: removed by its map */
+	um_of(&u, nfd, "n");
+	u.a.map.flags = FAMFS_IOC_MAP_IDENT;
+	u.a.map.reserved[0] = 12345;
+	t_ok("um-none-by-map", um(root, &u));
+	exists("um-none-gone", P(mpt, "n"), 0);
+	close(fd);
+	close(zfd);
+	close(nfd);
+	close(root);
+	return t_failed;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 4 && !strcmp(argv[1], "errors"))
@@ -322,6 +454,8 @@ int main(int argc, char **argv)
 		return t_done(do_one(argv[2], "p", 0));
 	if (argc >= 3 && !strcmp(argv[1], "erofs"))
 		return t_done(do_one(argv[2], "r", EROFS));
-	fprintf(stderr, "usage: unlink_map errors|eperm|prep|protected|erofs MPT [OFF]\n");
+	if (argc >= 4 && !strcmp(argv[1], "ident"))
+		return t_done(do_ident(argv[2], t_num(argv[3])));
+	fprintf(stderr, "usage: unlink_map errors|eperm|prep|protected|erofs|ident MPT [OFF]\n");
 	return 2;
 }

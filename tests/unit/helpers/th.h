@@ -199,5 +199,7 @@ int th_mock_map_get_v3(int fd, struct famfs_ioc_map_v2 *h);
 /* FAMFSIOC_UNLINK_MAP (counted) */
 extern unsigned long th_mock_unlink_maps;
 int th_mock_unlink_map(int dfd, const struct famfs_ioc_unlink_map *a);
+/* the same of a famfs.ko without identities: EINVAL for one */
+int th_mock_unlink_map_old(int dfd, const struct famfs_ioc_unlink_map *a);
 
 #endif

@@ -53,6 +53,16 @@ struct famfs_log_full {
 int famfs_log_put(struct famfs_fs *fs, struct famfs_log_entry *e,
 		  struct famfs_log_full *full);
 void famfs_log_full_err(struct famfs_fs *fs, const struct famfs_log_full *f);
+/* Would famfs_log_put find the log full for e, one the master may grow (a
+ * compact log, under the log lock, FAMFS_LOG_AUTOGROW not 0)?  1 (*full
+ * filled), else 0 (room, or a refusal famfs_log_put says) */
+int famfs_log_full_now(struct famfs_fs *fs, const struct famfs_log_entry *e,
+		       struct famfs_log_full *full);
+/* The master grows a log famfs_log_append would find full for e before
+ * e is appended (famfs_log_append grows it then): the entry's index is
+ * known before, famfs_log_next (a file's identity, given to famfs.ko
+ * before its entry is logged).  0, or -ENOSPC (said) */
+int famfs_log_grow_for(struct famfs_fs *fs, const struct famfs_log_entry *e);
 /* What a full log's message tells the user */
 #define FAMFS_LOG_FULL_HINT \
 	"Grow it with famfs loggrow MPT (it needs free space), or make a new file system with a larger --loglen (up to 1G) and copy the files to it"

@@ -81,7 +81,9 @@ int famfs_lp_is_file_e(struct lp_ctx *c, int fd, uint64_t id,
 	    (!fe && famfs_log_entry_at(c->fs, id, &e)) || famfs_fmap_get(fd, have))
 		goto out;
 	famfs_fmap_from_entry(fe ? fe : &e, want);
-	rc = famfs_fmap_equal(want, have);
+	/* the map, and the identity of a file made with one: a later file
+	 * on the same memory at the same path is another file */
+	rc = famfs_fmap_is_entry(want, have, id);
 out:
 	free(want);
 	free(have);
@@ -347,7 +349,7 @@ static int remove_by_map(struct lp_ctx *c, const struct famfs_ns *ns)
 	if (famfs_log_entry_at(c->fs, ns->object, &e))
 		return -EIO;
 	pfd = famfs_lp_parent_fd_quiet(c, ns->path, strlen(ns->path), &name);
-	return pfd < 0 ? pfd : famfs_entry_unlink(pfd, name, &e);
+	return pfd < 0 ? pfd : famfs_entry_unlink(pfd, name, &e, ns->object);
 }
 
 static int play_delete(struct lp_ctx *c, uint64_t idx, const struct famfs_ns *ns,

@@ -214,6 +214,10 @@ static int play_file(struct lp_ctx *c, const char *p, const char *rel,
 	int fd, rc, t;
 
 	famfs_fmap_from_entry(e, &want);
+	/* the file of entry idx: a DELETE of another file on the same
+	 * memory at the same path leaves it (FAMFS_IOC_MAP_IDENT) */
+	want.has_ident = true;
+	want.ident = idx;
 	why = famfs_fmap_needs_v2(&want);
 	ioc = want.pages ? "MAP_CREATE_V3 (page extents)" :
 	      famfs_fmap_multidev(&want) ? "MAP_CREATE_V3" :
