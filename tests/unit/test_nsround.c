@@ -648,6 +648,54 @@ static void test_r42d_full_kept_old_mode(void **state)
 			 th_mode_of(t, "a"));
 }
 
+/* rident 1: a FILE's replay over a file already at its path takes it by
+ * its map alone (file_there, famfs_lp_check_map), not its identity: the
+ * file of FILE i left at "a" (its RENAME and DELETE could not be played
+ * here: something not in the log at "b") is counted as the file of FILE
+ * k, made at "a" on i's reclaimed memory.  famfs.ko still knows it as
+ * i's, so the DELETE of k never removes it (UNLINK_MAP: ESTALE; here():
+ * "not the logged one"): the log deletes every file, "a" stays forever. */
+static void test_rident_adopted_other_identity(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = follower(t);
+	struct famfs_logplay_result r;
+	struct famfs_fmap m;
+	uint64_t a, k;
+	char p[700], q[700];
+	int fd;
+
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	to_client(t);
+	round_of(t, lp, -1);		/* the follower made a (FILE a) */
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	to_master(t);
+	th_ren(t, a, F, "a", "b");
+	th_del(t, a, F, "b");
+	k = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);	/* reclaimed */
+	/* something not in the log at b here */
+	snprintf(q, sizeof(q), "%s/b", t->mpt);
+	fd = open(q, O_CREAT | O_EXCL | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	to_client(t);
+	round_of(t, lp, -1);		/* RENAME, DELETE: conflicts */
+	assert_int_equal(unlink(q), 0);
+	snprintf(p, sizeof(p), "%s/a", t->mpt);
+	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
+	/* k deleted too: the log has no file left */
+	to_master(t);
+	th_del(t, k, F, "a");
+	to_client(t);
+	r = round_of(t, lp, -1);
+	if (th_exists(t, "a", false))
+		fail_msg("a stays after the log deleted every file: FILE %llu's replay counted the file of FILE %llu (identity %llu, same map) as its own, and the DELETE of %llu cannot remove it (%lu conflicts, %lu removed)",
+			 (unsigned long long)k, (unsigned long long)a,
+			 (unsigned long long)m.ident, (unsigned long long)k,
+			 r.conflicts, r.removed);
+	famfs_logplay_free(lp);
+}
+
 /* Fail closed: an entry that does not verify at a round's start may be
  * the DELETE of a file before it: nothing from it on is played (said and
  * counted once), nor from the first file before it (its memory may be
@@ -737,6 +785,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_r42d_first_same_last_other, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_r42d_kept_old_mode, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_r42d_full_kept_old_mode, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_rident_adopted_other_identity, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_round_stops_at_unverified, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_round_stops_at_foreign_entry, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_refused_delete_file_made, setup, th_teardown),
