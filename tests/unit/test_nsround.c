@@ -696,6 +696,83 @@ static void test_rident_adopted_other_identity(void **state)
 	famfs_logplay_free(lp);
 }
 
+/* rident 2: another replayer here, in the window of a replay from the
+ * first entry (famfs logplay: gone_file) -- the old way's check and its
+ * unlink by name.  The log: FILE i at a, DELETE i, FILE k at a on i's
+ * reclaimed memory; here: i at a.  Because the log's end has a file at a
+ * (reuse_possible), gone_file does not ask famfs.ko (UNLINK_MAP with i's
+ * identity, which could never remove k) but opens a, compares (i: yes,
+ * k: no) and unlinks the name.  Meanwhile the other replayer removed i and
+ * made k: the name unlinked is k's, the live file (held open by a reader,
+ * its st_nlink 0 after), and the round makes k again on a new inode. */
+static const struct famfs_kernel_ops *race_real;
+static struct famfs_kernel_ops race_ops;
+static char race_path[700];
+static ino_t race_ino;
+static int race_lists, race_fd = -1;
+static uint64_t race_k;
+
+static int race_get(int fd, struct famfs_ioc_map_v2 *h)
+{
+	int rc = race_real->map_get_v3(fd, h);
+	struct famfs_fmap m;
+	struct stat st;
+
+	if (rc || !h->ext_list || race_fd >= 0 || fstat(fd, &st) ||
+	    st.st_ino != race_ino)
+		return rc;
+	/* the 2nd full read of i: reused_here's (is it k? no); then the
+	 * other replayer: i removed, k made at a on the same memory */
+	if (++race_lists != 2)
+		return rc;
+	assert_int_equal(th_mock_lookup_fmap(race_path, &m), 0);
+	assert_int_equal(unlink(race_path), 0);
+	race_fd = open(race_path, O_CREAT | O_EXCL | O_RDWR, 0600);
+	assert_true(race_fd >= 0);
+	m.has_ident = true;
+	m.ident = race_k;
+	assert_int_equal(th_mock_add(race_fd, &m), 0);
+	return rc;
+}
+
+static void test_rident_full_unlinks_raced_live(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	struct famfs_log_entry e;
+	uint64_t a, d;
+
+	th_remount(t);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	to_client(t);
+	r = th_replay(t);		/* i made at a here */
+	th_play_clean(&r);
+	to_master(t);
+	d = th_del(t, a, F, "a");
+	assert_int_equal(famfs_entry_build_reclaim(&e, &d, 1), 0);
+	th_app(t, &e);		/* reclaimed; k at a on i's memory */
+	race_k = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	to_client(t);
+	snprintf(race_path, sizeof(race_path), "%s/a", t->mpt);
+	race_ino = ino_of(t, "a");
+	race_real = famfs_kernel;
+	race_ops = *famfs_kernel;
+	race_ops.map_get_v3 = race_get;
+	famfs_kernel = &race_ops;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
+	famfs_quiet = 0;
+	famfs_kernel = race_real;
+	if (race_fd < 0)
+		fail_msg("window not met: %d list reads of i, %lu UNLINK_MAPs, removed %lu created %lu present %lu", race_lists, th_mock_unlink_maps, r.removed, r.created_files, r.present);
+	if (!links_of(race_fd))
+		fail_msg("the other replayer's live a (FILE %llu, made in the window) was unlinked by this replay's old-way removal of FILE %llu's file (removed %lu, created %lu): the check and the unlink are two steps though famfs.ko could compare the identity in one call",
+			 (unsigned long long)race_k, (unsigned long long)a,
+			 r.removed, r.created_files);
+	close(race_fd);
+	race_fd = -1;
+}
+
 /* Fail closed: an entry that does not verify at a round's start may be
  * the DELETE of a file before it: nothing from it on is played (said and
  * counted once), nor from the first file before it (its memory may be
@@ -786,6 +863,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_r42d_kept_old_mode, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_r42d_full_kept_old_mode, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_rident_adopted_other_identity, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_rident_full_unlinks_raced_live, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_round_stops_at_unverified, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_round_stops_at_foreign_entry, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_refused_delete_file_made, setup, th_teardown),
