@@ -442,6 +442,96 @@ static int do_ident(const char *mpt, unsigned long long off)
 	return t_failed;
 }
 
+/*
+ * rident: what the identity does to callers that never asked for it, and
+ * a file with one under FAMFSIOC_NS RENAME, link(2) and a page map.
+ *
+ * identold: MAP_GET_V3 of a file made with an identity, by a caller that
+ * knows only the flags it knew before (the famfs tool before this change:
+ * fmap_get_v3 answered EPROTO for a flag other than FAMFS_IOC_MAP_PAGES,
+ * so its getmap, check, replay and DELETE fallback fail on every file the
+ * new tool made).  Nothing in the header it sends asks for the identity.
+ */
+static int do_identold(const char *mpt, unsigned long long off)
+{
+	struct famfs_ioc_map_v2 h;
+	int fd = ident_file(mpt, "old", off, 5);
+
+	memset(&h, 0, sizeof(h));
+	t_ok("old-get", ioctl(fd, FAMFSIOC_MAP_GET_V3, &h));
+	t_equ("old-reader-unknown-flags", 0, h.flags & ~FAMFS_IOC_MAP_PAGES);
+	t_equ("old-reader-reserved0", 0, h.reserved[0]);
+	close(fd);
+	unlink(P(mpt, "old"));
+	return t_failed;
+}
+
+/* identmore: an identity survives FAMFSIOC_NS RENAME (UNLINK_MAP at the
+ * new name needs it); link(2) of a file with one: UNLINK_MAP removes the
+ * one name; a small file's page map takes an identity too */
+static int do_identmore(const char *mpt, unsigned long long off)
+{
+	int root = open_dir(mpt), fd, pfd;
+	struct famfs_ioc_ns ns;
+	struct famfs_ioc_map_v2 h;
+	struct famfs_ioc_dext d;
+	struct um u;
+	struct stat st;
+
+	fd = ident_file(mpt, "ra", off, 11);
+	memset(&ns, 0, sizeof(ns));
+	ns.op = FAMFS_NS_RENAME;
+	ns.name = (uintptr_t)"ra";
+	ns.name_len = 2;
+	ns.new_name = (uintptr_t)"rb";
+	ns.new_name_len = 2;
+	ns.new_dir_fd = root;
+	t_ok("ns-rename", ioctl(root, FAMFSIOC_NS, &ns));
+	ident_get("renamed", fd, FAMFS_IOC_MAP_IDENT, 11);
+	um_of(&u, fd, "rb");
+	u.a.map.reserved[0] = 12;
+	t_errno("renamed-other-ident", um(root, &u), ESTALE);
+	um_of(&u, fd, "rb");
+	t_ok("renamed-own-ident", um(root, &u));
+	exists("renamed-gone", P(mpt, "rb"), 0);
+	close(fd);
+
+	fd = ident_file(mpt, "la", off, 13);
+	if (link(P(mpt, "la"), P(mpt, "lb")) == 0) {
+		um_of(&u, fd, "la");
+		t_ok("link-um", um(root, &u));
+		exists("link-la-gone", P(mpt, "la"), 0);
+		exists("link-lb-kept", P(mpt, "lb"), 1);
+		t_ok("link-fstat", fstat(fd, &st));
+		t_equ("link-nlink", 1, st.st_nlink);
+		um_of(&u, fd, "lb");
+		t_ok("link-um-lb", um(root, &u));
+	} else {
+		t_pass("link-refused");
+		unlink(P(mpt, "la"));
+	}
+	close(fd);
+
+	/* a page map (one 4 KiB page) with an identity */
+	pfd = mkfile(mpt, "pg");
+	memset(&d, 0, sizeof(d));
+	d.offset = off;
+	d.len = 4096;
+	h = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, 4096, 1, &d);
+	h.flags = FAMFS_IOC_MAP_PAGES | FAMFS_IOC_MAP_IDENT;
+	h.reserved[0] = 17;
+	t_ok("pages-create", ioctl(pfd, FAMFSIOC_MAP_CREATE_V3, &h));
+	ident_get("pages", pfd, FAMFS_IOC_MAP_PAGES | FAMFS_IOC_MAP_IDENT, 17);
+	um_of(&u, pfd, "pg");
+	u.a.map.reserved[0] = 18;
+	t_errno("pages-other-ident", um(root, &u), ESTALE);
+	um_of(&u, pfd, "pg");
+	t_ok("pages-own-ident", um(root, &u));
+	close(pfd);
+	close(root);
+	return t_failed;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 4 && !strcmp(argv[1], "errors"))
@@ -456,6 +546,10 @@ int main(int argc, char **argv)
 		return t_done(do_one(argv[2], "r", EROFS));
 	if (argc >= 4 && !strcmp(argv[1], "ident"))
 		return t_done(do_ident(argv[2], t_num(argv[3])));
-	fprintf(stderr, "usage: unlink_map errors|eperm|prep|protected|erofs|ident MPT [OFF]\n");
+	if (argc >= 4 && !strcmp(argv[1], "identold"))
+		return t_done(do_identold(argv[2], t_num(argv[3])));
+	if (argc >= 4 && !strcmp(argv[1], "identmore"))
+		return t_done(do_identmore(argv[2], t_num(argv[3])));
+	fprintf(stderr, "usage: unlink_map errors|eperm|prep|protected|erofs|ident|identold|identmore MPT [OFF]\n");
 	return 2;
 }
