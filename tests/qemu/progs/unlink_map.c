@@ -21,7 +21,8 @@
  *   unlink_map ident MPT OFF
  *	a file's identity (FAMFS_IOC_MAP_IDENT): MAP_CREATE_V3 takes it
  *	(0 too) and refuses reserved[0] without the flag, reserved[1..3]
- *	with it, the flag on MAP_CREATE_V2; MAP_GET_V3 reports it; then
+ *	with it, the flag on MAP_CREATE_V2; MAP_GET_V3 reports it when
+ *	asked (the flag in), MAP_GET_V2 refuses the flag; then
  *	UNLINK_MAP: EINVAL for reserved[0] without the flag, ESTALE (the
  *	file stays) for another identity or none, removed with its own; a
  *	file made at the same path on the same memory after the first was
@@ -38,7 +39,8 @@ static const char *P(const char *mpt, const char *rel)
 	return pbuf;
 }
 
-/* What the call is given: the name and the map MAP_GET_V3 reports of fd. */
+/* What the call is given: the name and the map MAP_GET_V3 reports of fd,
+ * asked for its identity. */
 struct um {
 	struct famfs_ioc_unlink_map a;
 	union {
@@ -58,6 +60,7 @@ static void um_of(struct um *u, int fd, const char *name)
 	memset(u, 0, sizeof(*u));
 	u->a.map.ext_list = (uintptr_t)&u->l;
 	u->a.map.ext_count = FAMFS_IOC_MAX_IEXTENTS;
+	u->a.map.flags = FAMFS_IOC_MAP_IDENT;
 	if (ioctl(fd, FAMFSIOC_MAP_GET_V3, &u->a.map))
 		die("MAP_GET_V3");
 	um_name(u, name);
@@ -346,13 +349,14 @@ static int ident_file(const char *mpt, const char *name,
 	return fd;
 }
 
-/* the header MAP_GET_V3 writes of fd */
+/* the header MAP_GET_V3 writes of fd, asked for the identity */
 static void ident_get(const char *name, int fd, __u32 flags, __u64 id)
 {
 	struct famfs_ioc_map_v2 h;
 	char n[64];
 
 	memset(&h, 0, sizeof(h));
+	h.flags = FAMFS_IOC_MAP_IDENT;
 	snprintf(n, sizeof(n), "%s-get", name);
 	t_ok(n, ioctl(fd, FAMFSIOC_MAP_GET_V3, &h));
 	snprintf(n, sizeof(n), "%s-flags", name);
@@ -389,9 +393,19 @@ static int do_ident(const char *mpt, unsigned long long off)
 	ident_get("get-zero", zfd, FAMFS_IOC_MAP_IDENT, 0);
 	nfd = simple_file(mpt, "n", off + 2 * TWO_MiB);
 	ident_get("get-none", nfd, 0, 0);
+	/* asked with the flag alone: any other flag, or reserved[] not 0,
+	 * is refused */
+	memset(&h, 0, sizeof(h));
+	h.flags = FAMFS_IOC_MAP_IDENT | FAMFS_IOC_MAP_PAGES;
+	t_errno("get-flag-pages-in", ioctl(fd, FAMFSIOC_MAP_GET_V3, &h),
+		EINVAL);
 	memset(&h, 0, sizeof(h));
 	h.flags = FAMFS_IOC_MAP_IDENT;
-	t_errno("get-flag-in", ioctl(fd, FAMFSIOC_MAP_GET_V3, &h), EINVAL);
+	h.reserved[0] = 7;
+	t_errno("get-r0-in", ioctl(fd, FAMFSIOC_MAP_GET_V3, &h), EINVAL);
+	memset(&h, 0, sizeof(h));
+	h.flags = FAMFS_IOC_MAP_IDENT;
+	t_errno("get-flag-v2", ioctl(fd, FAMFSIOC_MAP_GET_V2, &h), EINVAL);
 
 	/* UNLINK_MAP */
 	um_of(&u, fd, "a");
