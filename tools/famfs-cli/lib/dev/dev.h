@@ -204,7 +204,8 @@ struct famfs_fmap {
 	/* the file's identity (FAMFS_IOC_MAP_IDENT): the log index of the
 	 * FILE entry that made it.  Given to MAP_CREATE_V3 when set (a
 	 * famfs.ko without identities makes the file without one), read by
-	 * MAP_GET_V3; famfs_fmap_equal compares maps only */
+	 * MAP_GET_V3 (famfs_fmap_get asks for it: famfs.ko reports it only
+	 * when asked); famfs_fmap_equal compares maps only */
 	bool has_ident;
 	uint64_t ident;
 	uint64_t file_size;
