@@ -684,8 +684,25 @@ int famfs_map_from_entry(const struct famfs_log_entry *e,
 /* the kernel ops whose module said ENOTTY: not asked again */
 static const struct famfs_kernel_ops *no_unlink_map;
 
+static int entry_unlink(int dfd, const char *name,
+			const struct famfs_log_entry *e, uint64_t id,
+			bool strict);
+
 int famfs_entry_unlink(int dfd, const char *name,
 		       const struct famfs_log_entry *e, uint64_t id)
+{
+	return entry_unlink(dfd, name, e, id, false);
+}
+
+int famfs_entry_unlink_ident(int dfd, const char *name,
+			     const struct famfs_log_entry *e, uint64_t id)
+{
+	return entry_unlink(dfd, name, e, id, true);
+}
+
+static int entry_unlink(int dfd, const char *name,
+			const struct famfs_log_entry *e, uint64_t id,
+			bool strict)
 {
 	union {
 		struct famfs_ioc_dext d[FAMFS_LOG_MAX_SIMPLE_EXT];
@@ -698,6 +715,8 @@ int famfs_entry_unlink(int dfd, const char *name,
 
 	if (!famfs_kernel->unlink_map || no_unlink_map == famfs_kernel)
 		return -ENOTTY;
+	if (strict && no_ident_unlink == famfs_kernel)
+		return -EOPNOTSUPP;
 	if (!n || n > FAMFS_NS_NAME_MAX)
 		return -EINVAL;
 	/* the map famfs_fmap_from_entry gives MAP_CREATE, as MAP_GET_V3
@@ -748,6 +767,10 @@ int famfs_entry_unlink(int dfd, const char *name,
 		a.map.reserved[0] = id;
 	}
 	rc = famfs_kernel->unlink_map(dfd, &a);
+	/* strict: never by the map alone (it would take a later file on the
+	 * same memory made without an identity) */
+	if (strict && rc == -EINVAL && (a.map.flags & FAMFS_IOC_MAP_IDENT))
+		return -EOPNOTSUPP;
 	if (rc == -EINVAL && (a.map.flags & FAMFS_IOC_MAP_IDENT)) {
 		a.map.flags &= ~FAMFS_IOC_MAP_IDENT;
 		a.map.reserved[0] = 0;
