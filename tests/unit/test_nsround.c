@@ -805,6 +805,39 @@ static void test_rident_lagging_delete_conflict(void **state)
 	famfs_logplay_free(lp);
 }
 
+/* rident 3b: the same for a RENAME: FILE i at a, RENAME i to b, DELETE
+ * i, FILE k at a on i's memory, made here by another replayer; the
+ * lagging round's RENAME of i finds k at a (identity k): moved already,
+ * no conflict */
+static void test_rident_lagging_rename_conflict(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r;
+	uint64_t a;
+
+	th_remount(t);
+	th_append_file(t, "z", 20 * MiB, 2 * MiB, 100);
+	to_client(t);
+	th_more(t, lp, &r);		/* the follower's first round */
+	to_master(t);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	th_ren(t, a, F, "a", "b");
+	th_del(t, a, F, "b");
+	to_master(t);		/* a new a on the old a's memory */
+	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	to_client(t);
+	r = th_replay(t);		/* famfs logplay: the new a made */
+	th_play_clean(&r);
+	r = round_of(t, lp, -1);
+	assert_true(th_exists(t, "a", false));
+	assert_false(th_exists(t, "b", false));
+	if (r.conflicts)
+		fail_msg("the lagging round reports %lu conflict(s) for the RENAME of FILE %llu, whose path holds the log's later file (its identity says so); nothing is wrong here",
+			 r.conflicts, (unsigned long long)a);
+	famfs_logplay_free(lp);
+}
+
 /* Fail closed: an entry that does not verify at a round's start may be
  * the DELETE of a file before it: nothing from it on is played (said and
  * counted once), nor from the first file before it (its memory may be
@@ -897,6 +930,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rident_adopted_other_identity, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_rident_full_unlinks_raced_live, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_rident_lagging_delete_conflict, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_rident_lagging_rename_conflict, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_round_stops_at_unverified, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_round_stops_at_foreign_entry, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_refused_delete_file_made, setup, th_teardown),
