@@ -648,6 +648,7 @@ static int famfs_ioc_map_get_list(struct file *file,
 {
 	struct famfs_fmap *fmap = famfs_inode_fmap(file_inode(file));
 	struct famfs_ioc_map_v2 hdr;
+	bool want_ident;
 	u32 room, count;
 	size_t size;
 	void *list;
@@ -657,7 +658,13 @@ static int famfs_ioc_map_get_list(struct file *file,
 		return -ENODATA;
 	if (copy_from_user(&hdr, uarg, sizeof(hdr)))
 		return -EFAULT;
-	if (hdr.flags || memchr_inv(hdr.reserved, 0, sizeof(hdr.reserved)))
+	/*
+	 * v3: the identity only for a caller that asks (one that knows
+	 * only the flags before it would refuse the answer)
+	 */
+	want_ident = v3 && hdr.flags == FAMFS_IOC_MAP_IDENT;
+	if ((hdr.flags && !want_ident) ||
+	    memchr_inv(hdr.reserved, 0, sizeof(hdr.reserved)))
 		return -EINVAL;
 	if (!v3 && !famfs_fmap_single_dev(fmap)) {
 		famfs_err(file_inode(file)->i_sb, "MAP_GET_V2: inode %lu: the v2 ABI cannot express a map on member devices; use MAP_GET_V3",
@@ -678,7 +685,7 @@ static int famfs_ioc_map_get_list(struct file *file,
 	hdr.file_size = fmap->file_size;
 	hdr.ext_count = count;
 	hdr.flags = famfs_fmap_pages(fmap) ? FAMFS_IOC_MAP_PAGES : 0;
-	if (v3 && fmap->has_ident) {
+	if (want_ident && fmap->has_ident) {
 		hdr.flags |= FAMFS_IOC_MAP_IDENT;
 		hdr.reserved[0] = fmap->ident;
 	}

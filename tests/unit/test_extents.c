@@ -258,6 +258,39 @@ static void test_create_identity(void **state)
 	close(fd);
 	assert_true(m.has_ident);
 	assert_int_equal(m.ident, idx);
+	/* asked for (FAMFS_IOC_MAP_IDENT in): a caller that does not ask
+	 * (an older tool) is never shown it */
+	fd = open(p, O_RDONLY);
+	assert_true(fd >= 0);
+	{
+		struct famfs_ioc_map_v2 h;
+
+		memset(&h, 0, sizeof(h));
+		assert_int_equal(th_mock_map_get_v3(fd, &h), 0);
+		assert_int_equal(h.flags, 0);
+		assert_int_equal(h.reserved[0], 0);
+		h.ext_count = 0;
+		h.flags = FAMFS_IOC_MAP_IDENT;
+		assert_int_equal(th_mock_map_get_v3(fd, &h), 0);
+		assert_int_equal(h.flags, FAMFS_IOC_MAP_IDENT);
+		assert_int_equal(h.reserved[0], idx);
+	}
+	/* a famfs.ko that refuses the flag on MAP_GET_V3 (EINVAL): the map
+	 * read without it, the flag asked once per famfs.ko */
+	famfs_kernel = &th_mock_kernel_noinval;
+	th_mock_v3_ident_gets = 0;
+	for (int i = 0; i < 2; i++) {
+		memset(&m, 0, sizeof(m));
+		assert_int_equal(famfs_fmap_get(fd, &m), 0);
+		assert_false(m.has_ident);
+		assert_int_equal(m.file_size, 3 * MiB);
+	}
+	assert_int_equal(th_mock_v3_ident_gets, 1);
+	famfs_kernel = &th_mock_kernel;
+	memset(&m, 0, sizeof(m));
+	assert_int_equal(famfs_fmap_get(fd, &m), 0);
+	assert_true(m.has_ident);
+	close(fd);
 	/* a replay gives the same identity */
 	th_remount(t);
 	th_become_client(t);

@@ -107,6 +107,7 @@ struct famfs_ioc_map_v2 {
 	__u32 flags;			/* 0; MAP_CREATE_V3 also takes
 					 * FAMFS_IOC_MAP_PAGES,
 					 * FAMFS_IOC_MAP_INVALIDATE and
+					 * FAMFS_IOC_MAP_IDENT, MAP_GET_V3
 					 * FAMFS_IOC_MAP_IDENT (below) */
 	__u64 ext_list;			/* user address of ext_count
 					 * struct famfs_extent (simple) or
@@ -398,7 +399,8 @@ struct famfs_ioc_iext_v3 {
  *		strip of a map made without the flag
  *
  * MAP_GET_V3 of a page map sets FAMFS_IOC_MAP_PAGES in the header it
- * writes (its own flags stay 0 on the way in: EINVAL otherwise); MAP_GET,
+ * writes (on the way in the flags are 0 or FAMFS_IOC_MAP_IDENT, below:
+ * EINVAL otherwise); MAP_GET,
  * MAP_GETEXT and MAP_GET_V2 fail with EOVERFLOW on a page map, whose
  * extents their callers would read by the 2 MiB rules.
  */
@@ -437,11 +439,17 @@ struct famfs_ioc_iext_v3 {
  * flags (alone or with the others) gives the file's map the identity
  * reserved[0], any 64-bit value, 0 included; the famfs tool gives the log
  * index of the FILE entry that made the file.  The identity is part of the
- * map and as immutable: MAP_GET_V3 of a file that has one sets
+ * map and as immutable.  MAP_GET_V3 reports it only to a caller that asks:
+ * FAMFS_IOC_MAP_IDENT in the flags of the header it is given (reserved[]
+ * 0; any other flag: EINVAL).  Then, of a file that has one, it sets
  * FAMFS_IOC_MAP_IDENT in the header it writes and the identity in its
- * reserved[0] (on the way in both stay 0: EINVAL otherwise); of a file
- * made without one (MAP_CREATE, MAP_CREATE_V2, MAP_CREATE_V3 without the
- * flag) it writes neither.  MAP_GET, MAP_GETEXT and MAP_GET_V2 never show
+ * reserved[0]; of a file made without one (MAP_CREATE, MAP_CREATE_V2,
+ * MAP_CREATE_V3 without the flag) it writes neither.  A caller that does
+ * not ask (flags 0) is never shown it, whatever the file: a caller that
+ * knows only the flags before it may refuse a header with an unknown bit.
+ * A famfs.ko without identities refuses the flag on MAP_GET_V3 too
+ * (EINVAL): its caller asks again without it (none of its files has one).
+ * MAP_GET, MAP_GETEXT and MAP_GET_V2 never show
  * it.  FAMFSIOC_UNLINK_MAP (below) compares it: two files of the same path
  * and the same map -- a file deleted, its memory reclaimed and given to a
  * new file at the same path -- are told apart by it.
@@ -633,7 +641,8 @@ struct famfs_ioc_held {
  * the comparison and the unlink.  CAP_SYS_ADMIN; on any famfs mount,
  * protected or not, as FAMFSIOC_NS (and serialized with it).  Returns 0.
  *
- * @map is a header as MAP_GET_V3 writes it: extent_type
+ * @map is a header as MAP_GET_V3 writes it when asked for the identity
+ * (FAMFS_IOC_MAP_IDENT in its flags on the way in): extent_type
  * (SIMPLE_DAX_EXTENT or FAMFS_INTERLEAVED_EXTENT), file_type, file_size,
  * ext_count entries at ext_list (struct famfs_ioc_dext, simple; struct
  * famfs_ioc_iext_v3, interleaved), flags FAMFS_IOC_MAP_PAGES for a small

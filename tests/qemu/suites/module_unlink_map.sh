@@ -21,6 +21,8 @@ famfs_raw_mount $M || exit 0
 run_prog unlink_map errors $M 300M
 t_klog errors-logged 'famfs (.*): UNLINK_MAP: '
 run_prog unlink_map ident $M 340M
+run_prog unlink_map identmore $M 360M
+run_prog unlink_map identold $M 380M
 chmod 0755 $M
 runas 65534 unlink_map eperm $M > /tmp/um-eperm.out 2>&1
 PFX=eperm- t_prog unlink_map /tmp/um-eperm.out $?

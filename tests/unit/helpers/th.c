@@ -41,7 +41,7 @@ void th_mock_reset(void)
 	while (nmock)
 		mock_drop(nmock - 1);
 	th_mock_v1_creates = th_mock_v2_creates = th_mock_v2_gets = 0;
-	th_mock_v3_gets = 0;
+	th_mock_v3_gets = th_mock_v3_ident_gets = 0;
 	th_mock_cache_invalidates = 0;
 	th_mock_held_hook = NULL;
 	th_mock_held_calls = 0;
@@ -445,7 +445,7 @@ const struct famfs_kernel_ops th_mock_kernel_noinval = {
 	.dev_add = th_mock_dev_add,
 	.dev_get = th_mock_dev_get,
 	.map_create_v3 = th_mock_map_create_v3_old,
-	.map_get_v3 = th_mock_map_get_v3,
+	.map_get_v3 = th_mock_map_get_v3_old,
 	.held = th_mock_held,
 	.unlink_map = th_mock_unlink_map_old,
 };

@@ -183,7 +183,18 @@ int th_mock_map_create_v3_old(int fd, const struct famfs_ioc_map_v2 *h)
 	return th_mock_map_create_v3(fd, h);
 }
 
-unsigned long th_mock_v3_gets;
+unsigned long th_mock_v3_gets, th_mock_v3_ident_gets;
+
+/* a famfs.ko without identities: MAP_GET_V3 refuses every flag (EINVAL),
+ * FAMFS_IOC_MAP_IDENT (asked, counted) too */
+int th_mock_map_get_v3_old(int fd, struct famfs_ioc_map_v2 *h)
+{
+	if (h->flags & FAMFS_IOC_MAP_IDENT)
+		th_mock_v3_ident_gets++;
+	if (h->flags)
+		return -EINVAL;
+	return th_mock_map_get_v3(fd, h);
+}
 
 int th_mock_map_get_v3(int fd, struct famfs_ioc_map_v2 *h)
 {
@@ -191,10 +202,13 @@ int th_mock_map_get_v3(int fd, struct famfs_ioc_map_v2 *h)
 	struct famfs_ioc_dext *d = (void *)(uintptr_t)h->ext_list;
 	struct famfs_ioc_iext_v3 *x = (void *)(uintptr_t)h->ext_list;
 	uint32_t room = h->ext_count;
+	/* the identity only for a caller that asks, as famfs.ko */
+	bool want_ident = h->flags == FAMFS_IOC_MAP_IDENT;
 	int rc;
 
 	th_mock_v3_gets++;
-	if (h->flags)
+	if ((h->flags && !want_ident) || h->reserved[0] || h->reserved[1] ||
+	    h->reserved[2] || h->reserved[3])
 		return -EINVAL;
 	rc = th_mock_fmap_of(fd, &m);
 	if (rc)
@@ -204,7 +218,7 @@ int th_mock_map_get_v3(int fd, struct famfs_ioc_map_v2 *h)
 	h->file_size = m.file_size;
 	h->ext_count = m.count;
 	h->flags = m.pages ? FAMFS_IOC_MAP_PAGES : 0;
-	if (m.has_ident) {
+	if (want_ident && m.has_ident) {
 		h->flags |= FAMFS_IOC_MAP_IDENT;
 		h->reserved[0] = m.ident;
 	}

@@ -24,8 +24,10 @@
  * now and then), which changes no errno either, and a few have it wrong
  * (reserved[0] without the flag, reserved[1..3] with it: EINVAL where the
  * header's flags are checked).  MAP_GET_V3 shows every map with device 0
- * and reserved 0 -- the identity and its flag for a file made with one --
- * with MAP_GET_V2's rules for room, flags and pointers.
+ * and reserved 0 -- the identity and its flag for a file made with one,
+ * only to a caller that asks (FAMFS_IOC_MAP_IDENT the one flag it is
+ * given; half the calls ask) -- with MAP_GET_V2's rules for room, flags
+ * (any other, or reserved[] not 0: EINVAL) and pointers.
  */
 #include "fuzz.h"
 #include <sys/sysmacros.h>
@@ -57,12 +59,14 @@ void ident_learn(struct ffile *f, const struct famfs_ioc_map_v2 *h)
 	f->ident = f->has_ident ? h->reserved[0] : 0;
 }
 
-/* The identity of a file the model did not make (MAP_GET_V3's header). */
+/* The identity of a file the model did not make (MAP_GET_V3's header,
+ * asked for it). */
 void ident_read(struct ffile *f)
 {
 	struct famfs_ioc_map_v2 h;
 
 	memset(&h, 0, sizeof(h));
+	h.flags = FAMFS_IOC_MAP_IDENT;
 	if (!ioctl(f->fd, FAMFSIOC_MAP_GET_V3, &h))
 		ident_learn(f, &h);
 }
@@ -506,15 +510,18 @@ static void do_get_v3(struct ffile *f)
 	struct famfs_ioc_map_v2 in, got, *hp;
 	uint32_t actual = f->mapped ? f->vm.h.ext_count : 0, room;
 	size_t es = f->mapped ? esize3(f->vm.h.extent_type) : 24, wneed;
-	int br, bw, lbr, lbw, want, e, canary;
+	int br, bw, lbr, lbw, want, e, canary, ask;
 	char *list, s[600];
 	long rc;
 
 	memset(&in, 0, sizeof(in));
-	if (chance(4))
-		in.flags = 1u << below(32);
+	if (chance(50))		/* asks for the identity */
+		in.flags = FAMFS_IOC_MAP_IDENT;
+	if (chance(4))		/* another flag (or it alone) */
+		in.flags |= 1u << below(32);
 	else if (chance(3))
 		in.reserved[below(4)] = 1ULL << below(64);
+	ask = in.flags == FAMFS_IOC_MAP_IDENT;
 	switch (below(6)) {
 	case 0: room = 0; break;
 	case 1: room = actual > 1 ? 1 + (uint32_t)below(actual - 1) : 1; break;
@@ -536,7 +543,7 @@ static void do_get_v3(struct ffile *f)
 		want = ENODATA;
 	else if (br)
 		want = EFAULT;
-	else if (in.flags || in.reserved[0] || in.reserved[1] ||
+	else if ((in.flags && !ask) || in.reserved[0] || in.reserved[1] ||
 		 in.reserved[2] || in.reserved[3])
 		want = EINVAL;
 	else if (bw)
@@ -565,12 +572,13 @@ static void do_get_v3(struct ffile *f)
 	    got.file_type != f->vm.h.file_type ||
 	    got.file_size != f->vm.h.file_size || got.ext_count != actual ||
 	    got.flags != (f->vm.h.flags |
-			  (f->has_ident ? FAMFS_IOC_MAP_IDENT : 0)) ||
-	    got.reserved[0] != f->ident || got.reserved[1] ||
+			  (ask && f->has_ident ? FAMFS_IOC_MAP_IDENT : 0)) ||
+	    got.reserved[0] != (ask ? f->ident : 0) || got.reserved[1] ||
 	    got.reserved[2] || got.reserved[3] ||
 	    got.ext_list != in.ext_list) {
-		bad(C_GET3, "MAP_GET_V3 of %s: header et %u ft %u size %#llx n %u flags %#x identity %#llx (model: %s %#llx)",
-		    s, got.extent_type, got.file_type,
+		bad(C_GET3, "MAP_GET_V3 of %s (identity %s): header et %u ft %u size %#llx n %u flags %#x identity %#llx (model: %s %#llx)",
+		    s, ask ? "asked" : "not asked", got.extent_type,
+		    got.file_type,
 		    (unsigned long long)got.file_size, got.ext_count,
 		    got.flags, (unsigned long long)got.reserved[0],
 		    f->has_ident ? "has" : "none",

@@ -3,7 +3,8 @@
  * hostile_fuzz: FAMFSIOC_UNLINK_MAP, the removal of a file known by its
  * map (a DELETE's replay).
  *
- * The map given is the file's own (MAP_GET_V3 of it), so that a call with
+ * The map given is the file's own (MAP_GET_V3 of it, asked for its
+ * identity), so that a call with
  * nothing broken removes it (the model marks it unlinked: still open, it
  * keeps its memory).  Now and then one thing is broken -- the header's
  * pointer, flags, reserved fields, the map's flags, reserved fields,
@@ -60,6 +61,7 @@ void do_unlink_map(int dirfd)
 	memset(&ul, 0, sizeof(ul));
 	a.map.ext_list = (uintptr_t)&ul;
 	a.map.ext_count = FAMFS_IOC_MAX_EXTENTS_V2;
+	a.map.flags = FAMFS_IOC_MAP_IDENT;	/* its identity too */
 	if (ioctl(f->fd, FAMFSIOC_MAP_GET_V3, &a.map))
 		return;		/* not mapped (yet): nothing to compare */
 	a.name = (uintptr_t)name;

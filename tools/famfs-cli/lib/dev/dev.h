@@ -204,7 +204,8 @@ struct famfs_fmap {
 	/* the file's identity (FAMFS_IOC_MAP_IDENT): the log index of the
 	 * FILE entry that made it.  Given to MAP_CREATE_V3 when set (a
 	 * famfs.ko without identities makes the file without one), read by
-	 * MAP_GET_V3; famfs_fmap_equal compares maps only */
+	 * MAP_GET_V3 (famfs_fmap_get asks for it: famfs.ko reports it only
+	 * when asked); famfs_fmap_equal compares maps only */
 	bool has_ident;
 	uint64_t ident;
 	uint64_t file_size;
@@ -280,6 +281,11 @@ int famfs_map_from_entry(const struct famfs_log_entry *e,
  * -EPERM no CAP_SYS_ADMIN, -EINVAL a name or map it does not take, ... */
 int famfs_entry_unlink(int dfd, const char *name,
 		       const struct famfs_log_entry *e, uint64_t id);
+/* The same, with the identity id or not at all: -EOPNOTSUPP (nothing
+ * removed) from a famfs.ko without identities, which would compare the
+ * map alone -- for a path where a later file on the same memory may be */
+int famfs_entry_unlink_ident(int dfd, const char *name,
+			     const struct famfs_log_entry *e, uint64_t id);
 /* Is the file of map have the file of FILE entry id whose map is want?
  * The maps equal, and have's identity (if it has one) id. */
 bool famfs_fmap_is_entry(const struct famfs_fmap *want,

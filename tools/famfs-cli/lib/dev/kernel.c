@@ -258,6 +258,33 @@ static int fmap_create_v3(int fd, const struct famfs_fmap *m, uint32_t flags)
 	return rc;
 }
 
+/* the module (its ops) that refused FAMFS_IOC_MAP_IDENT on MAP_GET_V3 (a
+ * famfs.ko without identities: EINVAL): not asked again (a process talks
+ * to one famfs.ko; unit tests swap mocks) */
+static const struct famfs_kernel_ops *no_ident_get;
+
+/* MAP_GET_V3 of fd's header into h (ext_list and ext_count as h has them),
+ * asking for the file's identity (FAMFS_IOC_MAP_IDENT in the flags it is
+ * given: famfs.ko reports it only when asked); a famfs.ko that refuses the
+ * flag (EINVAL) is asked again without it, and never again with it */
+static int map_get_v3_ident(int fd, struct famfs_ioc_map_v2 *h)
+{
+	struct famfs_ioc_map_v2 in = *h;
+	int rc;
+
+	if (no_ident_get == famfs_kernel)
+		return famfs_kernel->map_get_v3(fd, h);
+	h->flags = FAMFS_IOC_MAP_IDENT;
+	rc = famfs_kernel->map_get_v3(fd, h);
+	if (rc != -EINVAL)
+		return rc;
+	*h = in;
+	rc = famfs_kernel->map_get_v3(fd, h);
+	if (rc != -EINVAL)	/* the flag was what it refused */
+		no_ident_get = famfs_kernel;
+	return rc;
+}
+
 /* MAP_GET_V3 into m (m's header fields from a v2 answer are replaced) */
 static int fmap_get_v3(int fd, struct famfs_fmap *m)
 {
@@ -270,7 +297,7 @@ static int fmap_get_v3(int fd, struct famfs_fmap *m)
 		return -EOVERFLOW;
 	memset(m, 0, sizeof(*m));
 	memset(&h, 0, sizeof(h));
-	rc = famfs_kernel->map_get_v3(fd, &h);
+	rc = map_get_v3_ident(fd, &h);
 	if (rc)
 		return rc;
 	room = h.extent_type == FAMFS_INTERLEAVED_EXTENT ?
@@ -293,10 +320,12 @@ static int fmap_get_v3(int fd, struct famfs_fmap *m)
 	if (!l)
 		return -ENOMEM;
 	v3_hdr(&h, m, l);
-	rc = famfs_kernel->map_get_v3(fd, &h);
+	rc = map_get_v3_ident(fd, &h);
 	if (!rc && (h.extent_type != m->extent_type || h.ext_count != m->count ||
 		    h.file_size != m->file_size || h.file_type != m->file_type ||
-		    (h.flags & FAMFS_IOC_MAP_PAGES) != (m->pages ? FAMFS_IOC_MAP_PAGES : 0)))
+		    (h.flags & FAMFS_IOC_MAP_PAGES) != (m->pages ? FAMFS_IOC_MAP_PAGES : 0) ||
+		    !(h.flags & FAMFS_IOC_MAP_IDENT) != !m->has_ident ||
+		    (m->has_ident && h.reserved[0] != m->ident)))
 		rc = -EBADE;		/* the two calls disagree */
 	for (uint32_t i = 0; !rc && i < m->count; i++) {
 		if (m->extent_type != FAMFS_INTERLEAVED_EXTENT) {
@@ -655,8 +684,25 @@ int famfs_map_from_entry(const struct famfs_log_entry *e,
 /* the kernel ops whose module said ENOTTY: not asked again */
 static const struct famfs_kernel_ops *no_unlink_map;
 
+static int entry_unlink(int dfd, const char *name,
+			const struct famfs_log_entry *e, uint64_t id,
+			bool strict);
+
 int famfs_entry_unlink(int dfd, const char *name,
 		       const struct famfs_log_entry *e, uint64_t id)
+{
+	return entry_unlink(dfd, name, e, id, false);
+}
+
+int famfs_entry_unlink_ident(int dfd, const char *name,
+			     const struct famfs_log_entry *e, uint64_t id)
+{
+	return entry_unlink(dfd, name, e, id, true);
+}
+
+static int entry_unlink(int dfd, const char *name,
+			const struct famfs_log_entry *e, uint64_t id,
+			bool strict)
 {
 	union {
 		struct famfs_ioc_dext d[FAMFS_LOG_MAX_SIMPLE_EXT];
@@ -669,6 +715,8 @@ int famfs_entry_unlink(int dfd, const char *name,
 
 	if (!famfs_kernel->unlink_map || no_unlink_map == famfs_kernel)
 		return -ENOTTY;
+	if (strict && no_ident_unlink == famfs_kernel)
+		return -EOPNOTSUPP;
 	if (!n || n > FAMFS_NS_NAME_MAX)
 		return -EINVAL;
 	/* the map famfs_fmap_from_entry gives MAP_CREATE, as MAP_GET_V3
@@ -719,6 +767,10 @@ int famfs_entry_unlink(int dfd, const char *name,
 		a.map.reserved[0] = id;
 	}
 	rc = famfs_kernel->unlink_map(dfd, &a);
+	/* strict: never by the map alone (it would take a later file on the
+	 * same memory made without an identity) */
+	if (strict && rc == -EINVAL && (a.map.flags & FAMFS_IOC_MAP_IDENT))
+		return -EOPNOTSUPP;
 	if (rc == -EINVAL && (a.map.flags & FAMFS_IOC_MAP_IDENT)) {
 		a.map.flags &= ~FAMFS_IOC_MAP_IDENT;
 		a.map.reserved[0] = 0;

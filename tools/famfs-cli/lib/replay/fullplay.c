@@ -233,6 +233,23 @@ static int remove_by_map(struct lp_ctx *c, const char *h,
 	return rc;
 }
 
+/* the same with the identity id only: -errno to do it the old way (a
+ * famfs.ko without identities: -EOPNOTSUPP, or without the call) */
+static int remove_by_ident(struct lp_ctx *c, const char *h,
+			   const struct famfs_log_entry *fe, uint64_t id)
+{
+	const char *name;
+	int pfd = famfs_lp_parent_fd_quiet(c, h, strlen(h), &name);
+	int rc;
+
+	if (pfd < 0)
+		return pfd == -ENOENT ? 0 : pfd;
+	rc = famfs_entry_unlink_ident(pfd, name, fe, id);
+	if (rc == 1)
+		famfs_lp_ds_off(c);
+	return rc;
+}
+
 /* 1: a deleted file still here (at any path it had) is removed */
 static int gone_file(void *arg, const char *path, const struct famfs_names_obj *o)
 {
@@ -281,6 +298,18 @@ static int gone_file(void *arg, const char *path, const struct famfs_names_obj *
 			c->r->removed++;
 			break;
 		}
+		/* checked i's, not the later file's: removed by famfs.ko,
+		 * which compares i's identity under the directory's lock (a
+		 * later file made there meanwhile, another replayer's, stays:
+		 * the name is not unlinked after the check); by the name
+		 * only with a famfs.ko without identities (or the call) */
+		rc = remove_by_ident(c, h, &e, o->id);
+		if (rc == 1) {
+			c->r->removed++;
+			break;
+		}
+		if (!rc)
+			continue;
 		rc = remove_here(c, h, false);
 		if (rc) {
 			c->r->errors++;
