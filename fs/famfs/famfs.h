@@ -147,6 +147,12 @@ struct famfs_fmap {
 	u32			file_type;	/* enum famfs_file_type */
 	u32			extent_type;	/* SIMPLE_ or INTERLEAVED_ */
 	bool			pages;		/* FAMFS_IOC_MAP_PAGES: small */
+	/*
+	 * FAMFS_IOC_MAP_IDENT: the file's identity (the log index of the
+	 * FILE entry that made it), compared by FAMFSIOC_UNLINK_MAP.
+	 */
+	bool			has_ident;
+	u64			ident;
 	u64			file_size;
 	u64			alloc_size;	/* file bytes the extents hold */
 	/*
@@ -203,14 +209,18 @@ static inline bool famfs_fmap_pages(const struct famfs_fmap *fmap)
  * of simple extent i is @devs[i], of strip j of interleaved extent i
  * @devs[FAMFS_DEVS_IDX(i, j)] (all 0 but for MAP_CREATE_V3, whose list as
  * read is @v3, for the checks of its device fields; famfs_map_v3_check()).
- * @flags: the v3 header's (FAMFS_MAP_V3_FLAGS), 0 for v1 and v2.
+ * @flags: the v3 header's (FAMFS_MAP_V3_FLAGS), 0 for v1 and v2; with
+ * FAMFS_IOC_MAP_IDENT, @ident is the file's identity (the header's
+ * reserved[0]).
  */
 #define FAMFS_DEVS_IDX(i, j)	((i) * FAMFS_IOC_MAX_STRIPS + (j))
-#define FAMFS_MAP_V3_FLAGS	(FAMFS_IOC_MAP_PAGES | FAMFS_IOC_MAP_INVALIDATE)
+#define FAMFS_MAP_V3_FLAGS	(FAMFS_IOC_MAP_PAGES | FAMFS_IOC_MAP_INVALIDATE | \
+				 FAMFS_IOC_MAP_IDENT)
 struct famfs_map_req {
 	u32				extent_type;
 	u32				file_type;
 	u32				flags;
+	u64				ident;
 	u64				file_size;
 	u64				count;
 	const struct famfs_extent	*ext;

@@ -398,17 +398,23 @@ int famfs_map_create(struct file *file, struct famfs_map_req *req,
 		rc = -EIO;
 		goto out_unlock;
 	}
-	/* MAP_CREATE_V3's flags: small files, memory to drop from caches */
+	/*
+	 * MAP_CREATE_V3's flags: small files, memory to drop from caches, an
+	 * identity (in reserved[0])
+	 */
 	if (v2 && ((v2->flags & ~(version == 3 ? FAMFS_MAP_V3_FLAGS : 0)) ||
-		   memchr_inv(v2->reserved, 0, sizeof(v2->reserved)))) {
+		   (v2->reserved[0] && !(v2->flags & FAMFS_IOC_MAP_IDENT)) ||
+		   memchr_inv(&v2->reserved[1], 0,
+			      sizeof(v2->reserved) - sizeof(v2->reserved[0])))) {
 		famfs_mc_err(&mc, "flags %#x or reserved fields are not 0%s",
 			     v2->flags, version == 3 ?
-			     " (FAMFS_IOC_MAP_PAGES and FAMFS_IOC_MAP_INVALIDATE aside)" :
+			     " (the v3 flags, reserved[0] with _IDENT aside)" :
 			     "");
 		rc = -EINVAL;
 		goto out_unlock;
 	}
 	req->flags = v2 ? v2->flags : 0;
+	req->ident = v2 ? v2->reserved[0] : 0;
 	rc = famfs_map_check_header(&mc, req, v2);
 	if (rc)
 		goto out_unlock;
@@ -642,6 +648,7 @@ static int famfs_ioc_map_get_list(struct file *file,
 {
 	struct famfs_fmap *fmap = famfs_inode_fmap(file_inode(file));
 	struct famfs_ioc_map_v2 hdr;
+	bool want_ident;
 	u32 room, count;
 	size_t size;
 	void *list;
@@ -651,7 +658,13 @@ static int famfs_ioc_map_get_list(struct file *file,
 		return -ENODATA;
 	if (copy_from_user(&hdr, uarg, sizeof(hdr)))
 		return -EFAULT;
-	if (hdr.flags || memchr_inv(hdr.reserved, 0, sizeof(hdr.reserved)))
+	/*
+	 * v3: the identity only for a caller that asks (one that knows
+	 * only the flags before it would refuse the answer)
+	 */
+	want_ident = v3 && hdr.flags == FAMFS_IOC_MAP_IDENT;
+	if ((hdr.flags && !want_ident) ||
+	    memchr_inv(hdr.reserved, 0, sizeof(hdr.reserved)))
 		return -EINVAL;
 	if (!v3 && !famfs_fmap_single_dev(fmap)) {
 		famfs_err(file_inode(file)->i_sb, "MAP_GET_V2: inode %lu: the v2 ABI cannot express a map on member devices; use MAP_GET_V3",
@@ -672,6 +685,10 @@ static int famfs_ioc_map_get_list(struct file *file,
 	hdr.file_size = fmap->file_size;
 	hdr.ext_count = count;
 	hdr.flags = famfs_fmap_pages(fmap) ? FAMFS_IOC_MAP_PAGES : 0;
+	if (want_ident && fmap->has_ident) {
+		hdr.flags |= FAMFS_IOC_MAP_IDENT;
+		hdr.reserved[0] = fmap->ident;
+	}
 
 	if (room && room < count) {
 		rc = -E2BIG;

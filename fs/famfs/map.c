@@ -96,6 +96,8 @@ struct famfs_fmap *famfs_fmap_alloc(const struct famfs_map_req *req)
 	fmap->file_type = req->file_type;
 	fmap->extent_type = req->extent_type;
 	fmap->pages = !il && (req->flags & FAMFS_IOC_MAP_PAGES);
+	fmap->has_ident = !!(req->flags & FAMFS_IOC_MAP_IDENT);
+	fmap->ident = fmap->has_ident ? req->ident : 0;
 	fmap->file_size = req->file_size;
 	fmap->nr_extents = nr;
 

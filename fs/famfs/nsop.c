@@ -453,8 +453,9 @@ static int famfs_um_check(struct super_block *sb,
 	u32 max;
 
 	if (a->flags || a->reserved[0] || a->reserved[1] ||
-	    (m->flags & ~FAMFS_IOC_MAP_PAGES) ||
-	    memchr_inv(m->reserved, 0, sizeof(m->reserved))) {
+	    (m->flags & ~(FAMFS_IOC_MAP_PAGES | FAMFS_IOC_MAP_IDENT)) ||
+	    (m->reserved[0] && !(m->flags & FAMFS_IOC_MAP_IDENT)) ||
+	    m->reserved[1] || m->reserved[2] || m->reserved[3]) {
 		famfs_err(sb, "UNLINK_MAP: flags %#x, map flags %#x or a reserved field not 0",
 			  a->flags, m->flags);
 		return -EINVAL;
@@ -532,7 +533,9 @@ static bool famfs_um_kext_eq(const struct famfs_ioc_dext *d,
 
 /*
  * Is @fmap (the published map of a file, or NULL) what MAP_GET_V3 would
- * report as @m and @list (checked)?
+ * report as @m and @list (checked)?  A file that has an identity must have
+ * @m's (FAMFS_IOC_MAP_IDENT, reserved[0]); one made without is known by
+ * its map alone, whatever @m says of an identity.
  */
 static bool famfs_um_same(const struct famfs_fmap *fmap,
 			  const struct famfs_ioc_map_v2 *m, const void *list)
@@ -542,6 +545,8 @@ static bool famfs_um_same(const struct famfs_fmap *fmap,
 	u32 i, j;
 
 	if (!fmap || fmap->extent_type != m->extent_type ||
+	    (fmap->has_ident && (!(m->flags & FAMFS_IOC_MAP_IDENT) ||
+				 fmap->ident != m->reserved[0])) ||
 	    fmap->file_type != m->file_type ||
 	    fmap->file_size != m->file_size ||
 	    famfs_fmap_pages(fmap) != !!(m->flags & FAMFS_IOC_MAP_PAGES))

@@ -118,6 +118,9 @@ static void test_create_fragmented(void **state)
 	char p[700];
 	int fd;
 
+	/* which ioctl a famfs.ko without identities is given (with them,
+	 * every logged file goes through MAP_CREATE_V3: create_identity) */
+	famfs_kernel = &th_mock_kernel_noinval;
 	fragment(t);
 	/* 4 units fit in the tail run: one extent, v1 */
 	fd = famfs_file_create(&t->fs, "one", 8 * MiB, 0644, 0, 0);
@@ -159,6 +162,7 @@ static void test_create_v2_and_replay(void **state)
 	char p[700], cmd[700];
 	int fd;
 
+	famfs_kernel = &th_mock_kernel_noinval;	/* as create_fragmented */
 	fragment(t);
 	/* holes 3, 5, 7 (1 unit each), 28..31 (4): 7 units need 4 extents */
 	fd = famfs_file_create(&t->fs, "big", 13 * MiB, 0600, 0, 0);
@@ -221,11 +225,103 @@ static void test_old_module(void **state)
 	assert_false(th_exists(t, "big", false));
 }
 
+/* a logged file's identity: the index of its FILE entry, given to
+ * MAP_CREATE_V3 (FAMFS_IOC_MAP_IDENT) by the master's create and by a
+ * replay; a famfs.ko that refuses the flag makes it without one, asked
+ * once (the next file goes the old way at once) */
+static void test_create_identity(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result lr;
+	struct famfs_fmap m;
+	unsigned long v1 = th_mock_v1_creates, v3 = th_mock_v3_creates;
+	uint64_t idx;
+	char p[700];
+	int fd;
+
+	idx = famfs_log_next(t->fs.log);
+	fd = famfs_file_create(&t->fs, "a", 3 * MiB, 0644, 0, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(t->fs.last_append, idx);
+	assert_int_equal(th_mock_v3_creates, v3 + 1);
+	assert_int_equal(th_mock_v1_creates, v1);
+	snprintf(p, sizeof(p), "%s/a", t->mpt);
+	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
+	assert_true(m.has_ident);
+	assert_int_equal(m.ident, idx);
+	/* famfs_fmap_get reads it back (MAP_GET_V3) */
+	fd = open(p, O_RDONLY);
+	assert_true(fd >= 0);
+	memset(&m, 0, sizeof(m));
+	assert_int_equal(famfs_fmap_get(fd, &m), 0);
+	close(fd);
+	assert_true(m.has_ident);
+	assert_int_equal(m.ident, idx);
+	/* asked for (FAMFS_IOC_MAP_IDENT in): a caller that does not ask
+	 * (an older tool) is never shown it */
+	fd = open(p, O_RDONLY);
+	assert_true(fd >= 0);
+	{
+		struct famfs_ioc_map_v2 h;
+
+		memset(&h, 0, sizeof(h));
+		assert_int_equal(th_mock_map_get_v3(fd, &h), 0);
+		assert_int_equal(h.flags, 0);
+		assert_int_equal(h.reserved[0], 0);
+		h.ext_count = 0;
+		h.flags = FAMFS_IOC_MAP_IDENT;
+		assert_int_equal(th_mock_map_get_v3(fd, &h), 0);
+		assert_int_equal(h.flags, FAMFS_IOC_MAP_IDENT);
+		assert_int_equal(h.reserved[0], idx);
+	}
+	/* a famfs.ko that refuses the flag on MAP_GET_V3 (EINVAL): the map
+	 * read without it, the flag asked once per famfs.ko */
+	famfs_kernel = &th_mock_kernel_noinval;
+	th_mock_v3_ident_gets = 0;
+	for (int i = 0; i < 2; i++) {
+		memset(&m, 0, sizeof(m));
+		assert_int_equal(famfs_fmap_get(fd, &m), 0);
+		assert_false(m.has_ident);
+		assert_int_equal(m.file_size, 3 * MiB);
+	}
+	assert_int_equal(th_mock_v3_ident_gets, 1);
+	famfs_kernel = &th_mock_kernel;
+	memset(&m, 0, sizeof(m));
+	assert_int_equal(famfs_fmap_get(fd, &m), 0);
+	assert_true(m.has_ident);
+	close(fd);
+	/* a replay gives the same identity */
+	th_remount(t);
+	th_become_client(t);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_logplay(&t->fs, false, &lr), 0);
+	famfs_quiet = 0;
+	assert_int_equal(lr.created_files, 1);
+	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
+	assert_true(m.has_ident);
+	assert_int_equal(m.ident, idx);
+	/* a famfs.ko without identities: made without, by the old way */
+	th_remount(t);
+	th_mock_reset();
+	v3 = th_mock_v3_creates;
+	famfs_kernel = &th_mock_kernel_noinval;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_logplay(&t->fs, false, &lr), 0);
+	famfs_quiet = 0;
+	assert_int_equal(lr.created_files, 1);
+	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
+	assert_false(m.has_ident);
+	assert_int_equal(th_mock_v1_creates, 1);
+	assert_int_equal(th_mock_v3_creates, v3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_format, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_create_fragmented, th_setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_create_identity, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_create_v2_and_replay, th_setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_old_module, th_setup, th_teardown),
 	};

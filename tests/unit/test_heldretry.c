@@ -65,12 +65,18 @@ static uint64_t dir_mode(struct th *t, const char *rel, uint32_t mode,
 static char said[65536];
 
 /* one round of a follower's replay (lp: famfs_logplay_hold_bad) */
+static void round_on(struct famfs_fs *fs, struct famfs_logplay *lp,
+		     struct famfs_logplay_result *r)
+{
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay_more(lp, fs, false, r, NULL, NULL), 0);
+	th_stderr_take(said, sizeof(said));
+}
+
 static void round_(struct th *t, struct famfs_logplay *lp,
 		   struct famfs_logplay_result *r)
 {
-	th_stderr_grab();
-	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, r, NULL, NULL), 0);
-	th_stderr_take(said, sizeof(said));
+	round_on(&t->fs, lp, r);
 }
 
 /* famfs logplay */
@@ -330,6 +336,177 @@ static void test_follower_lost_segment_then_read(void **state)
 	famfs_logplay_free(lp);
 }
 
+/* the log grown by a 4 MiB segment 1 and directories e0, e1... appended
+ * until n entries are in it: its offset */
+static uint64_t grow_past(struct th *t, uint64_t n)
+{
+	static unsigned k;
+	char p[64];
+
+	assert_int_equal(famfs_fs_lock(&t->fs), 0);
+	assert_int_equal(famfs_log_grow(&t->fs, 4 * MiB), 0);
+	famfs_fs_unlock(&t->fs);
+	while (famfs_log_next(t->fs.log) < FAMFS_CLOG_CAPACITY(2 * MiB) + n) {
+		snprintf(p, sizeof(p), "e%u", k++);
+		th_append_dir(t, p);
+	}
+	return t->fs.seg[1].dev_off;
+}
+
+/* review r41e, MED 1: a (fullplay.c) replay whose walk stops at a lost
+ * segment that holds a's RECLAIM and a new a at the same path on a's
+ * memory (the same map), which another replayer here (the master's own
+ * opening) made: the pass read a and its DELETE only, a pending DELETE --
+ * gone_file must not take the new a for the deleted one and unlink it */
+static void test_lost_segment_keeps_remade(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r = { 0 };
+	struct famfs_fs fs;
+	struct stat before;
+	uint64_t off, a, d;
+	char p[64];
+
+	th_remount(t);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	d = th_del(t, a, F, "a");
+	assert_int_equal(famfs_fs_lock(&t->fs), 0);
+	assert_int_equal(famfs_log_grow(&t->fs, 4 * MiB), 0);
+	famfs_fs_unlock(&t->fs);
+	off = t->fs.seg[1].dev_off;
+	while (famfs_log_next(t->fs.log) < FAMFS_CLOG_CAPACITY(2 * MiB) + 2) {
+		static unsigned k;
+
+		snprintf(p, sizeof(p), "e%u", k++);
+		th_append_dir(t, p);
+	}
+	reclaim(t, d);
+	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	r = play(t);			/* the other replayer: the new a */
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	before = st_of(t, "a");
+	th_fake_meta(t);
+	log1(t, off, 2 * MiB);		/* lost here */
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	th_stderr_grab();
+	assert_int_equal(famfs_logplay(&fs, false, &r), 0);
+	th_stderr_take(said, sizeof(said));
+	famfs_fs_close(&fs);
+	assert_non_null(strstr(said, "a lost segment"));
+	if (!th_exists(t, "a", false) || r.removed ||
+	    st_of(t, "a").st_ino != before.st_ino)
+		fail_msg("a replay stopped at a lost segment removed the live a, made on the deleted a's memory at its path by a later FILE in that segment (%lu removed; a %s)",
+			 r.removed, th_exists(t, "a", false) ? "there" : "gone");
+}
+
+/* The same for a follower's round (nsplay.c): its look-ahead stops at
+ * the lost segment, which holds a's RECLAIM and the new a; the DELETE of
+ * a before it must not be played (it would unlink the live a) until the
+ * segment can be read -- then the round reads the new a and keeps it */
+static void test_round_lost_segment_keeps_remade(void **state)
+{
+	static const uint8_t other[16] = { 0x5e, 0x9a, 0x11, 0x7c };
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r = { 0 };
+	struct famfs_fs fs;
+	struct stat before, hst;
+	uint64_t off, a, d;
+	char pa[700];
+	int hfd;
+
+	th_remount(t);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	round_(t, lp, &r);		/* the follower's first round: a */
+	d = th_del(t, a, F, "a");
+	off = grow_past(t, 2);
+	reclaim(t, d);
+	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	r = play(t);		/* the other replayer: a is the new a */
+	before = st_of(t, "a");
+	th_fake_meta(t);
+	log1(t, off, 2 * MiB);		/* lost for the follower's opening */
+	th_write_id(t->hostid, other);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	assert_false(fs.master);
+	round_on(&fs, lp, &r);
+	famfs_fs_close(&fs);
+	if (!th_exists(t, "a", false) || st_of(t, "a").st_ino != before.st_ino)
+		fail_msg("a round stopped at a lost segment played a's DELETE before it and unlinked the live a, made on a's memory at its path by a later FILE in that segment (a %s)",
+			 th_exists(t, "a", false) ? "made again" : "gone");
+	/* the segment read: the DELETE is played, the new a kept */
+	snprintf(pa, sizeof(pa), "%s/a", t->mpt);
+	hfd = open(pa, O_RDONLY | O_CLOEXEC);
+	assert_true(hfd >= 0);
+	log1(t, off, 4 * MiB);
+	copy_seg(t, off, 4 * MiB);
+	assert_int_equal(famfs_fs_open_mount(t->mpt, true, &fs), 0);
+	round_on(&fs, lp, &r);
+	assert_int_equal(famfs_logplay_next(lp), famfs_log_next(fs.log));
+	famfs_fs_close(&fs);
+	assert_int_equal(st_of(t, "a").st_ino, before.st_ino);
+	assert_int_equal(fstat(hfd, &hst), 0);
+	if (!hst.st_nlink)
+		fail_msg("r42d: the open new a was unlinked and made again (st_ino alone did not tell)");
+	close(hfd);
+	famfs_logplay_free(lp);
+}
+
+
+/* r42d: a deleted file left by gone_file for an entry after its DELETE
+ * that does not verify (hold.why > gone) is never removed by the
+ * follower once that entry verifies, when nothing live was cut
+ * (withheld needs ncut): its rounds go on from the torn entry */
+static void test_r42d_kept_forever(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r = { 0 };
+	uint64_t a, bad;
+
+	th_remount(t);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	play(t);				/* a made here */
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	th_del(t, a, F, "a");
+	bad = dir_mode(t, "x", 0755, 0);
+	flip(t, bad);
+	famfs_logplay_hold_bad(lp);
+	round_(t, lp, &r);
+	flip(t, bad);
+	round_(t, lp, &r);
+	round_(t, lp, &r);
+	assert_int_equal(famfs_logplay_next(lp), famfs_log_next(t->fs.log));
+	if (th_exists(t, "a", false))
+		fail_msg("r42d: deleted a still here after the torn entry verifies and the follower read to the log's end (removed %lu); said: %s",
+			 r.removed, said);
+	famfs_logplay_free(lp);
+}
+
+/* r42d: gone_file leaves a deleted file whose RECLAIM it read (so
+ * famfs.ko's hold protects nothing) and whose memory a later FILE gave
+ * to g at another path, because some entry after it does not verify */
+static void test_r42d_kept_after_reclaim_read(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	uint64_t a, d, bad;
+
+	th_remount(t);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	play(t);				/* a made here (stale later) */
+	d = th_del(t, a, F, "a");
+	reclaim(t, d);
+	th_append_file(t, "g", 24 * MiB, 2 * MiB, 100);
+	bad = dir_mode(t, "x", 0755, 0);
+	flip(t, bad);
+	r = play(t);
+	if (th_exists(t, "a", false))
+		fail_msg("r42d: a (deleted, its RECLAIM read, its memory g's: g %s) left by famfs logplay because entry %llu after it does not verify (removed %lu); said: %s",
+			 th_exists(t, "g", false) ? "made" : "held",
+			 (unsigned long long)bad, r.removed, said);
+}
+
 /* review r41c, LOW 2: a follower on the master whose first round held a
  * file makes it on the retry; the master's famfs rm of it later is no
  * conflict (the trouble mark is stale once it is made) */
@@ -402,9 +579,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_follower_makes_withheld_once_verified, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_follower_torn_delete_honoured, setup_v1, th_teardown),
+		cmocka_unit_test_setup_teardown(test_r42d_kept_forever, setup_v1, th_teardown),
+		cmocka_unit_test_setup_teardown(test_r42d_kept_after_reclaim_read, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_held_dir_0700_until_released, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_held_said_first_then_counted, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_follower_lost_segment_then_read, setup_compact, th_teardown),
+		cmocka_unit_test_setup_teardown(test_lost_segment_keeps_remade, setup_compact, th_teardown),
+		cmocka_unit_test_setup_teardown(test_round_lost_segment_keeps_remade, setup_compact, th_teardown),
 		cmocka_unit_test_setup_teardown(test_master_follower_rm_no_hold_no_conflict, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_master_follower_rm_after_retry_no_conflict, setup_v1, th_teardown),
 	};

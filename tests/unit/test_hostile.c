@@ -473,19 +473,29 @@ static void test_huge_size_refused(void **state)
 static const struct famfs_kernel_ops *real_mock;
 static const char *refuse_name;
 
-static int refusing_map_create(int fd, const struct famfs_ioc_map *map)
+static bool refused_here(int fd)
 {
 	char link[64], p[700];
 	ssize_t n;
 
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, p, sizeof(p) - 1);
-	if (n > 0) {
-		p[n] = '\0';
-		if (!strcmp(strrchr(p, '/') + 1, refuse_name))
-			return -EADDRINUSE;
-	}
-	return real_mock->map_create(fd, map);
+	if (n <= 0)
+		return false;
+	p[n] = '\0';
+	return !strcmp(strrchr(p, '/') + 1, refuse_name);
+}
+
+/* (a file with an identity comes through MAP_CREATE_V3) */
+static int refusing_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h)
+{
+	return refused_here(fd) ? -EADDRINUSE :
+	       real_mock->map_create_v3(fd, h);
+}
+
+static int refusing_map_create(int fd, const struct famfs_ioc_map *map)
+{
+	return refused_here(fd) ? -EADDRINUSE : real_mock->map_create(fd, map);
 }
 
 static void test_logplay_refused_map_leaves_no_file(void **state)
@@ -498,6 +508,7 @@ static void test_logplay_refused_map_leaves_no_file(void **state)
 	th_remount(t);
 	real_mock = &th_mock_kernel;
 	ops.map_create = refusing_map_create;
+	ops.map_create_v3 = refusing_map_create_v3;
 	refuse_name = "c";
 	famfs_kernel = &ops;
 	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);

@@ -2,9 +2,9 @@
 /* The host table on a file system (log/hosttab.c, log/hostreg.c): made by
  * the master (once), mapped, this host registered (its slot claimed, a new
  * generation at a new boot id, the same one kept within a boot), its slot
- * updated after a round, evicted by uuid (it stops; registers again at its
- * next boot) and by slot (fenced; zeroed at the second), a client refused the table's creation, and a
- * torn slot shown torn and left alone by a claim. */
+ * updated after a round, a client refused the table's creation, a torn
+ * slot shown torn and left alone by a claim, clones and renamed hosts.
+ * Evictions and fences: test_hostfence.c. */
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
@@ -144,90 +144,6 @@ static void test_register_not_fresh(void **s)
 	assert_int_equal(h.registered_at, 0);
 	assert_int_equal(h.replayed, 0);
 	famfs_hosttab_close(&tab);
-	th_free(t);
-}
-
-static void test_evict(void **s)
-{
-	struct th *t = mk();
-	struct famfs_hosttab tab;
-	struct famfs_host h, *sl = calloc(FAMFS_HOST_SLOTS, sizeof(*sl));
-	struct famfs_hosts_ev ev;
-	char why[FAMFS_REASON_LEN];
-	uint8_t boot[16], me[16];
-	unsigned slot;
-
-	(void)s;
-	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
-	assert_int_equal(famfs_host_id(me), 0);
-	assert_int_equal(famfs_hosts_evict_uuid(&t->fs, &tab, me), 0);
-	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
-	assert_int_equal(ev.n, 1);
-	assert_int_equal(ev.e[0].generation, 1);
-	assert_true(famfs_host_evicted(&sl[slot], &ev));
-	/* it stops, and does not register again in this boot */
-	famfs_quiet = 1;
-	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, 5, NULL, NULL),
-			 -ESTALE);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), -ESTALE);
-	famfs_quiet = 0;
-	/* its next boot: generation 2, not fenced by generation 1's entry */
-	memset(boot, 0x55, 16);
-	th_write_id(t->bootid, boot);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
-	assert_int_equal(h.generation, 2);
-	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
-	assert_false(famfs_host_evicted(&sl[slot], &ev));
-	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, 5, NULL, NULL), 0);
-	/* by slot: that registration fenced, its record left (r38: so that
-	 * it does not register again in this boot) */
-	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
-	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
-	assert_int_equal(ev.n, 2);
-	assert_true(famfs_host_evicted(&sl[slot], &ev));
-	/* by slot again (a host that is down): zeroed */
-	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_FREE);
-	/* an unknown uuid */
-	memset(me, 0x99, 16);
-	assert_int_equal(famfs_hosts_evict_uuid(&t->fs, &tab, me), -ENOENT);
-	famfs_hosttab_close(&tab);
-	free(sl);
-	th_free(t);
-}
-
-/* evicted by slot ((uuid, 1) fenced, its record left), it registers at
- * its next boot: a generation no fence names, or its mount would replay
- * (map every file) under a registration the decision ignores as evicted */
-static void test_evict_slot_next_boot(void **s)
-{
-	struct th *t = mk();
-	struct famfs_hosttab tab;
-	struct famfs_host h, *sl = calloc(FAMFS_HOST_SLOTS, sizeof(*sl));
-	struct famfs_hosts_ev ev;
-	char why[FAMFS_REASON_LEN];
-	uint8_t boot[16];
-	unsigned slot;
-
-	(void)s;
-	assert_int_equal(famfs_hosttab_open(&t->fs, true, &tab), 0);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
-	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
-	memset(boot, 0x66, 16);
-	th_write_id(t->bootid, boot);
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
-	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
-	assert_int_equal(ev.n, 1);
-	assert_false(famfs_host_evicted(&sl[slot], &ev));
-	assert_true(h.generation > 1);
-	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, 5, NULL, NULL), 0);
-	famfs_hosttab_close(&tab);
-	free(sl);
 	th_free(t);
 }
 
@@ -640,182 +556,6 @@ static void test_renamed_host(void **s)
 	th_free(t);
 }
 
-/* a fence names no host name: while slots hold its uuid under two names
- * (clones), a later generation in one of them does not make it moot -- a
- * full evicted list then refuses an eviction; once one name is left, it
- * is moot again (that host rebooted) */
-static void test_moot_two_names(void **s)
-{
-	struct th *t = mk();
-	struct famfs_hosttab tab;
-	struct famfs_hosts_ev ev = { 0 };
-	struct famfs_host h, g;
-	unsigned slot;
-
-	(void)s;
-	open_registered(t, &tab, &slot, &h);
-	/* a full list: the first fence of uuid 0x5a, generation 1 */
-	for (unsigned i = 0; i < FAMFS_HOSTS_MAX_EVICT; i++) {
-		memset(ev.e[i].host_uuid, i ? (int)i : 0x5a, 16);
-		memset(ev.e[i].boot_id, 0x11, 16);
-		ev.e[i].generation = 1;
-	}
-	ev.n = FAMFS_HOSTS_MAX_EVICT;
-	assert_int_equal(famfs_hosttab_write_hdr(&tab, &ev), 0);
-	/* uuid 0x5a registered again, generation 2, under two names */
-	g = h;
-	memset(g.host_uuid, 0x5a, 16);
-	memset(g.boot_id, 0x22, 16);
-	g.generation = 2;
-	snprintf(g.hostname, sizeof(g.hostname), "clone-a");
-	plant(&tab, (slot + 1) % FAMFS_HOST_SLOTS, &g);
-	snprintf(g.hostname, sizeof(g.hostname), "clone-b");
-	plant(&tab, (slot + 2) % FAMFS_HOST_SLOTS, &g);
-	famfs_quiet = 1;
-	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), -ENOSPC);
-	famfs_quiet = 0;
-	/* one name left: that host rebooted, its fence moot */
-	assert_int_equal(famfs_hosttab_zero_slot(&tab, (slot + 2) %
-						 FAMFS_HOST_SLOTS), 0);
-	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
-	famfs_hosttab_close(&tab);
-	th_free(t);
-}
-
-/* review r42c H1: evicting one of two slots of one host uuid at one
- * generation -- a clone under another name, or this host before a rename
- * across a reboot -- fences that registration only (uuid, boot id,
- * generation): the other slot, a live host's, still updates and still
- * blocks a DELETE it has not replayed past.  A new slot of a uuid starts
- * above every generation of that uuid */
-static void evict_other_same_gen(const char *other_name)
-{
-	struct th *t = mk();
-	struct famfs_hosttab tab;
-	struct famfs_host h, g, *sl = calloc(FAMFS_HOST_SLOTS, sizeof(*sl));
-	struct famfs_reclaim_pass p = { .blocked = clone_block };
-	struct famfs_hosts_ev ev;
-	char why[FAMFS_REASON_LEN];
-	unsigned slot, slot2, a, b;
-	uint64_t claimed, other_gen;
-
-	open_registered(t, &tab, &slot, &h);
-	/* the other registration of this uuid, another boot and name */
-	g = h;
-	memset(g.boot_id, 0x42, 16);
-	snprintf(g.hostname, sizeof(g.hostname), "%s", other_name);
-	g.replayed = 0;
-	plant(&tab, slot, &g);
-	other_gen = g.generation;
-	famfs_quiet = 1;
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, true), 0);
-	famfs_quiet = 0;
-	assert_int_not_equal(slot2, slot);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot2, &h), FAMFS_HOST_VALID);
-	claimed = h.generation;
-	/* the review's case: both at one generation */
-	h.generation = g.generation;
-	plant(&tab, slot2, &h);
-	assert_int_equal(famfs_host_update(&t->fs, &tab, slot2, 1, NULL, NULL),
-			 0);
-	assert_int_equal(famfs_hosts_arm(&t->fs), 0);
-	/* the other one evicted by slot: fenced, then zeroed */
-	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
-	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
-	assert_int_equal(ev.n, 1);
-	assert_true(famfs_host_evicted(&sl[slot], &ev));
-	assert_false(famfs_host_evicted(&sl[slot2], &ev));
-	assert_int_equal(famfs_host_update(&t->fs, &tab, slot2, 1, NULL, NULL),
-			 0);
-	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &g), FAMFS_HOST_FREE);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot2, &h), FAMFS_HOST_VALID);
-	assert_int_equal(famfs_host_update(&t->fs, &tab, slot2, 1, NULL, NULL),
-			 0);
-	/* another host (uuid 0x5a, not the master, whose own slot a pass
-	 * brings up to date) in two slots at one generation: the live one
-	 * has not replayed past the DELETE, the other is evicted (fenced,
-	 * zeroed): the live one blocks it */
-	g = h;
-	g.flags = FAMFS_HOST_REGISTERED;
-	memset(g.host_uuid, 0x5a, 16);
-	memset(g.boot_id, 0x51, 16);
-	g.generation = 3;
-	g.replayed = 1;
-	g.registered_at = 0;
-	snprintf(g.hostname, sizeof(g.hostname), "%s", other_name);
-	a = (slot2 + 10) % FAMFS_HOST_SLOTS;
-	b = (slot2 + 11) % FAMFS_HOST_SLOTS;
-	plant(&tab, a, &g);
-	memset(g.boot_id, 0x52, 16);
-	snprintf(g.hostname, sizeof(g.hostname), "live-host");
-	plant(&tab, b, &g);
-	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, a), 0);
-	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, a), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, a, &g), FAMFS_HOST_FREE);
-	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
-	assert_false(famfs_host_evicted(&sl[b], &ev));
-	th_create_ok(&t->fs, "a", 4 * MiB);
-	assert_int_equal(famfs_remove(&t->fs, "a", false), 0);
-	memset(clone_blocked, 0, sizeof(clone_blocked));
-	assert_int_equal(famfs_reclaim_pass(&t->fs, &p), 0);
-	assert_int_equal(p.reclaimed, 0);
-	assert_true(clone_blocked[b] > 0);
-	/* as claimed: above the other slot's generation (review r42f M3:
-	 * g is a free slot's by now) */
-	assert_true(claimed > other_gen);
-	famfs_hosttab_close(&tab);
-	free(sl);
-	th_free(t);
-}
-
-/* review r42f MED 3: a fence's generation above every slot's (its slot
- * zeroed by evict --slot twice): a new boot of that uuid registers past
- * it, or its registration is the fence's and the master ignores it */
-static void test_fence_gen_above_slots(void **s)
-{
-	struct th *t = mk();
-	struct famfs_hosttab tab;
-	struct famfs_host h, *sl = calloc(FAMFS_HOST_SLOTS, sizeof(*sl));
-	struct famfs_hosts_ev ev;
-	char why[FAMFS_REASON_LEN];
-	unsigned slot;
-
-	(void)s;
-	open_registered(t, &tab, &slot, &h);
-	/* this uuid's boot before, at generation 7 */
-	memset(h.boot_id, 0x42, 16);
-	h.generation = 7;
-	plant(&tab, slot, &h);
-	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
-	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_FREE);
-	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
-	assert_int_equal(ev.n, 1);
-	assert_int_equal(ev.e[0].generation, 7);
-	/* this boot (not the fenced one) registers: past the fence */
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
-	assert_int_equal(h.generation, 8);
-	assert_int_equal(famfs_hosttab_read(&tab, sl, &ev, why), 0);
-	assert_false(famfs_host_evicted(&sl[slot], &ev));
-	famfs_hosttab_close(&tab);
-	free(sl);
-	th_free(t);
-}
-
-static void test_evict_clone_same_gen(void **s)
-{
-	(void)s;
-	evict_other_same_gen("orig-host");	/* a clone */
-}
-
-static void test_evict_renamed_same_gen(void **s)
-{
-	(void)s;
-	evict_other_same_gen("old-name");	/* this host before a rename */
-}
-
 /* review r42c M1: this boot's slot (uuid and boot id) past a free slot,
  * a slot of this uuid and name from another boot before it: the
  * registration finds this boot's, as famfs_hosttab_find_key does */
@@ -975,16 +715,11 @@ int main(void)
 		cmocka_unit_test(test_no_table),
 		cmocka_unit_test(test_register_generations),
 		cmocka_unit_test(test_register_not_fresh),
-		cmocka_unit_test(test_evict),
 		cmocka_unit_test(test_torn_slot),
-		cmocka_unit_test(test_evict_slot_next_boot),
 		cmocka_unit_test(test_shared_uuid),
 		cmocka_unit_test(test_find_key_unread),
 		cmocka_unit_test(test_clones_both_counted),
 		cmocka_unit_test(test_renamed_host),
-		cmocka_unit_test(test_moot_two_names),
-		cmocka_unit_test(test_evict_clone_same_gen),
-		cmocka_unit_test(test_evict_renamed_same_gen),
 		cmocka_unit_test(test_find_slot_past_free),
 		cmocka_unit_test(test_full_table_said),
 		/* before shared_name_said: said once a process, its children
@@ -992,7 +727,6 @@ int main(void)
 		cmocka_unit_test(test_shared_name_on_claim_only),
 		cmocka_unit_test(test_shared_name_said),
 		cmocka_unit_test(test_hdr_read_fails),
-		cmocka_unit_test(test_fence_gen_above_slots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -357,6 +357,29 @@ static void test_autogrow(void **state)
 	assert_int_equal(fsck_problems(t), 0);
 }
 
+/* a file made when the log is full: the log grows before famfs.ko is
+ * given the file's map, whose identity is the index its FILE entry gets
+ * (grown at the append, the EXTEND entry took that index) */
+static void test_autogrow_file_identity(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fmap m;
+	char p[700];
+	int fd;
+
+	fill_to(t, C0 - 1);
+	famfs_quiet = 1;
+	fd = famfs_file_create(&t->fs, "f", 2 * MiB, 0644, 0, 0);
+	famfs_quiet = 0;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(t->fs.nsegs, 2);
+	snprintf(p, sizeof(p), "%s/f", t->mpt);
+	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
+	assert_true(m.has_ident);
+	assert_int_equal(m.ident, t->fs.last_append);
+}
+
 /* no free run of the size asked: refused, nothing written */
 static void test_no_room(void **state)
 {
@@ -536,6 +559,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_torn_growth, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_and_summary, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_autogrow, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_autogrow_file_identity, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_no_room, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_grow_sees_other_opening, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_grow_after_summary, setup, th_teardown),

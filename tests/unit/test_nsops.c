@@ -183,6 +183,35 @@ static void test_rm_refused(void **state)
 	assert_false(incompat(t) & FAMFS_FEATURE_INCOMPAT_DELETE);
 }
 
+/* rident 1 (the master's side): the file at a has the logged map but
+ * another file's identity (a file of another FILE entry on the same
+ * memory): not the logged one, so neither logged nor removed */
+static void test_rm_other_identity(void **state)
+{
+	struct th *t = *state;
+	struct famfs_fmap m;
+	char p[700];
+	uint64_t n;
+	int fd;
+
+	th_create_nozero(&t->fs, "a", 100);
+	snprintf(p, sizeof(p), "%s/a", t->mpt);
+	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
+	assert_true(m.has_ident);
+	assert_int_equal(unlink(p), 0);
+	fd = open(p, O_CREAT | O_EXCL | O_RDWR, 0600);
+	assert_true(fd >= 0);
+	m.ident += 1000;
+	assert_int_equal(th_mock_add(fd, &m), 0);
+	close(fd);
+	n = walk(t).n;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_remove(&t->fs, "a", false), -EEXIST);
+	famfs_quiet = 0;
+	assert_true(th_exists(t, "a", false));
+	assert_int_equal(walk(t).n, n);
+}
+
 static void test_mv_file(void **state)
 {
 	struct th *t = *state;
@@ -645,6 +674,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rm_file_v1, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_rm_dir, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_rm_refused, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_rm_other_identity, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mv_file, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mv_file_v1, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_mv_dir, setup, th_teardown),

@@ -402,6 +402,442 @@ static void test_lagging_master_round_ahead_delete(void **state)
 	famfs_logplay_free(lp);
 }
 
+/* A lagging round whose DELETE names a file it left unmade (skip: its
+ * DELETE was ahead) -- the file's memory reclaimed and given to a new
+ * file at the same path, same size (the same map), which another replayer
+ * here (famfs logplay) made: play_delete tries FAMFSIOC_UNLINK_MAP
+ * (remove_by_map) before it asks skipped(), so famfs.ko compares the old
+ * file's map with the new file's, equal, and unlinks the live file.
+ * Stopped (SIGTERM) after the DELETE, the live file is gone here until
+ * the next round makes it again (a new inode: open ones are orphaned) */
+static void test_lagging_delete_unlinks_reused(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r;
+	uint64_t a;
+	int n;
+
+	th_remount(t);
+	th_append_file(t, "z", 20 * MiB, 2 * MiB, 100);
+	to_client(t);
+	th_more(t, lp, &r);		/* the follower's first round */
+	to_master(t);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	th_del(t, a, F, "a");
+	to_master(t);		/* reclaimed; a new a on the old a's memory */
+	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	to_client(t);
+	r = th_replay(t);		/* famfs logplay: the new a made */
+	th_play_clean(&r);
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	/* the follower, stopped (SIGTERM) after the DELETE */
+	n = 2;
+	memset(&r, 0, sizeof(r));
+	famfs_quiet = 1;
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, th_stop_after, &n), 0);
+	famfs_quiet = 0;
+	if (!th_exists(t, "a", false) || r.removed)
+		fail_msg("the lagging round's DELETE of the old a (never made by it) removed the live a at the same path with the same map (%lu removed; a %s)",
+			 r.removed, th_exists(t, "a", false) ? "there" : "gone");
+	famfs_logplay_free(lp);
+}
+
+
+/* ---- r42d review probes ---- */
+static ino_t ino_of(struct th *t, const char *rel)
+{
+	char p[700];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
+	if (lstat(p, &st))
+		return 0;
+	return st.st_ino;
+}
+
+/* an fd kept open on rel: unlinked later, its st_nlink is 0 */
+static int hold_open(struct th *t, const char *rel)
+{
+	char p[700];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%s", t->mpt, rel);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	return fd;
+}
+
+static nlink_t links_of(int fd)
+{
+	struct stat st;
+
+	assert_int_equal(fstat(fd, &st), 0);
+	return st.st_nlink;
+}
+
+static uint64_t file_mode_at(struct th *t, const char *path, uint64_t off,
+			     uint32_t mode, uint32_t uid)
+{
+	struct famfs_log_simple_ext ext = { htole64(off), htole64(2 * MiB) };
+	struct famfs_log_entry e;
+
+	assert_int_equal(famfs_entry_build(&e, FAMFS_LOG_FILE, path, 100, mode,
+					   uid, uid, &ext, 1), 0);
+	return th_app(t, &e);
+}
+
+/* r42d 1: rm a; reclaim; create tmp (a's memory); mv tmp a.  Another
+ * replayer here made the new a.  A lagging round's DELETE of the old a
+ * sees no FILE at "a" (the new one came by a RENAME) and UNLINK_MAP
+ * unlinks the live a: a new inode after the round. */
+static void test_r42d_rename_into_path(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = follower(t);
+	struct famfs_logplay_result r;
+	uint64_t a, n2;
+	ino_t before;
+	int fd;
+
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	th_del(t, a, F, "a");
+	n2 = th_append_file(t, "tmp", 24 * MiB, 2 * MiB, 100);
+	th_ren(t, n2, F, "tmp", "a");
+	to_client(t);
+	r = th_replay(t);		/* famfs logplay: the new a made */
+	th_play_clean(&r);
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	before = ino_of(t, "a");
+	fd = hold_open(t, "a");
+	r = round_of(t, lp, -1);
+	if (!links_of(fd))
+		fail_msg("r42d 1: the live a (came by RENAME tmp->a) was unlinked by the lagging DELETE of the old a and made again (removed %lu, created %lu, moved %lu)", r.removed, r.created_files, r.moved);
+	if (!th_exists(t, "a", false) || ino_of(t, "a") != before)
+		fail_msg("the lagging DELETE of the old a unlinked the live a that came by a RENAME (a %s, ino %lu -> %lu)",
+			 th_exists(t, "a", false) ? "there" : "gone",
+			 (unsigned long)before, (unsigned long)ino_of(t, "a"));
+	close(fd);
+	famfs_logplay_free(lp);
+}
+
+/* r42d 2: refile keeps the LAST FILE at the path: DELETE A; FILE B at a
+ * (another map); mv a b; FILE C at a on A's memory.  The follower made A
+ * and lags: its DELETE of A compares A with C (same map) and keeps A,
+ * so B cannot be made at a, its RENAME fails, and b is missing. */
+static void test_r42d_last_file_keeps_stale(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = follower(t);
+	struct famfs_logplay_result r;
+	uint64_t a, b;
+
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	to_client(t);
+	round_of(t, lp, -1);		/* the follower made A */
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	to_master(t);
+	th_del(t, a, F, "a");
+	b = th_append_file(t, "a", 40 * MiB, 2 * MiB, 100);
+	th_ren(t, b, F, "a", "b");
+	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);	/* reclaimed */
+	to_client(t);
+	memset(&r, 0, sizeof(r));
+	famfs_quiet = 1;
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	famfs_quiet = 0;
+	if (!th_exists(t, "b", false) || r.conflicts)
+		fail_msg("b missing after the round (%lu conflicts; b at %llu; a at %llu)",
+			 r.conflicts,
+			 (unsigned long long)th_mock_off_or_0(t, "b"),
+			 (unsigned long long)th_mock_off_or_0(t, "a"));
+	famfs_logplay_free(lp);
+}
+
+/* r42d 3: the intermediate FILE has A's map, the last one does not:
+ * DELETE A; FILE B at a on A's memory; (another replayer here makes B);
+ * mv a b; FILE C at a (another map).  The lagging DELETE of A compares
+ * with C only, and UNLINK_MAP unlinks the live B. */
+static void test_r42d_first_same_last_other(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = follower(t);
+	struct famfs_logplay_result r;
+	uint64_t a, b;
+	ino_t before;
+	int fd;
+
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	th_del(t, a, F, "a");
+	b = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	to_client(t);
+	r = th_replay(t);		/* another replayer: B made at a */
+	th_play_clean(&r);
+	before = ino_of(t, "a");
+	fd = hold_open(t, "a");
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	to_master(t);
+	th_ren(t, b, F, "a", "b");
+	th_append_file(t, "a", 40 * MiB, 2 * MiB, 100);
+	to_client(t);
+	memset(&r, 0, sizeof(r));
+	famfs_quiet = 1;
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	famfs_quiet = 0;
+	if (!links_of(fd))
+		fail_msg("r42d 3: the live B (A's map, made here at a) was unlinked by the lagging DELETE of A and made again (removed %lu, created %lu)", r.removed, r.created_files);
+	if (ino_of(t, "b") != before)
+		fail_msg("the lagging DELETE of A unlinked the live B (A's map, made here at a): b ino %lu, was %lu",
+			 (unsigned long)ino_of(t, "b"), (unsigned long)before);
+	close(fd);
+	famfs_logplay_free(lp);
+}
+
+/* r42d 4: the kept old inode keeps the old file's mode and owner: A
+ * 0644 uid 1000; rm; C at a on A's memory 0600 uid 2000.  The lagging
+ * follower's round keeps A as C: "a" readable by all, owned by 1000. */
+static void test_r42d_kept_old_mode(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = follower(t);
+	struct famfs_logplay_result r;
+	uint64_t a;
+	char p[700];
+	struct stat st;
+
+	a = file_mode_at(t, "a", 24 * MiB, 0644, 0);
+	to_client(t);
+	round_of(t, lp, -1);
+	to_master(t);
+	th_del(t, a, F, "a");
+	file_mode_at(t, "a", 24 * MiB, 0600, 0);
+	to_client(t);
+	memset(&r, 0, sizeof(r));
+	famfs_quiet = 1;
+	assert_int_equal(famfs_logplay_more(lp, &t->fs, false, &r, NULL, NULL), 0);
+	famfs_quiet = 0;
+	snprintf(p, sizeof(p), "%s/a", t->mpt);
+	assert_int_equal(lstat(p, &st), 0);
+	if ((st.st_mode & 0077) != 0)
+		fail_msg("a kept with the deleted file's mode %o; the log's new a is 0600 (client: 0400)",
+			 st.st_mode & 07777);
+	famfs_logplay_free(lp);
+}
+
+
+/* r42d 4b: the same in a replay from the first entry (remade_at) */
+static void test_r42d_full_kept_old_mode(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	uint64_t a;
+
+	th_remount(t);
+	a = file_mode_at(t, "a", 24 * MiB, 0644, 0);
+	to_client(t);
+	r = th_replay(t);
+	to_master(t);
+	th_del(t, a, F, "a");
+	file_mode_at(t, "a", 24 * MiB, 0600, 0);
+	to_client(t);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
+	famfs_quiet = 0;
+	if (th_mode_of(t, "a") & 0077)
+		fail_msg("famfs logplay kept the deleted a's inode as the new a with mode %o (the log: 0600, client 0400)",
+			 th_mode_of(t, "a"));
+}
+
+/* rident 1: a FILE's replay over a file already at its path takes it by
+ * its map alone (file_there, famfs_lp_check_map), not its identity: the
+ * file of FILE i left at "a" (its RENAME and DELETE could not be played
+ * here: something not in the log at "b") is counted as the file of FILE
+ * k, made at "a" on i's reclaimed memory.  famfs.ko still knows it as
+ * i's, so the DELETE of k never removes it (UNLINK_MAP: ESTALE; here():
+ * "not the logged one"): the log deletes every file, "a" stays forever. */
+static void test_rident_adopted_other_identity(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = follower(t);
+	struct famfs_logplay_result r;
+	struct famfs_fmap m;
+	uint64_t a, k;
+	char p[700], q[700];
+	int fd;
+
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	to_client(t);
+	round_of(t, lp, -1);		/* the follower made a (FILE a) */
+	assert_int_equal(th_mock_off_or_0(t, "a"), 24 * MiB);
+	to_master(t);
+	th_ren(t, a, F, "a", "b");
+	th_del(t, a, F, "b");
+	k = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);	/* reclaimed */
+	/* something not in the log at b here */
+	snprintf(q, sizeof(q), "%s/b", t->mpt);
+	fd = open(q, O_CREAT | O_EXCL | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	to_client(t);
+	round_of(t, lp, -1);		/* RENAME, DELETE: conflicts */
+	assert_int_equal(unlink(q), 0);
+	snprintf(p, sizeof(p), "%s/a", t->mpt);
+	assert_int_equal(th_mock_lookup_fmap(p, &m), 0);
+	/* k deleted too: the log has no file left */
+	to_master(t);
+	th_del(t, k, F, "a");
+	to_client(t);
+	r = round_of(t, lp, -1);
+	if (th_exists(t, "a", false))
+		fail_msg("a stays after the log deleted every file: FILE %llu's replay counted the file of FILE %llu (identity %llu, same map) as its own, and the DELETE of %llu cannot remove it (%lu conflicts, %lu removed)",
+			 (unsigned long long)k, (unsigned long long)a,
+			 (unsigned long long)m.ident, (unsigned long long)k,
+			 r.conflicts, r.removed);
+	famfs_logplay_free(lp);
+}
+
+/* rident 2: another replayer here, in the window of a replay from the
+ * first entry (famfs logplay: gone_file) -- the old way's check and its
+ * unlink by name.  The log: FILE i at a, DELETE i, FILE k at a on i's
+ * reclaimed memory; here: i at a.  Because the log's end has a file at a
+ * (reuse_possible), gone_file does not ask famfs.ko (UNLINK_MAP with i's
+ * identity, which could never remove k) but opens a, compares (i: yes,
+ * k: no) and unlinks the name.  Meanwhile the other replayer removed i and
+ * made k: the name unlinked is k's, the live file (held open by a reader,
+ * its st_nlink 0 after), and the round makes k again on a new inode. */
+static const struct famfs_kernel_ops *race_real;
+static struct famfs_kernel_ops race_ops;
+static char race_path[700];
+static ino_t race_ino;
+static int race_lists, race_fd = -1;
+static uint64_t race_k;
+
+static int race_get(int fd, struct famfs_ioc_map_v2 *h)
+{
+	int rc = race_real->map_get_v3(fd, h);
+	struct famfs_fmap m;
+	struct stat st;
+
+	if (rc || !h->ext_list || race_fd >= 0 || fstat(fd, &st) ||
+	    st.st_ino != race_ino)
+		return rc;
+	/* the 2nd full read of i: reused_here's (is it k? no); then the
+	 * other replayer: i removed, k made at a on the same memory */
+	if (++race_lists != 2)
+		return rc;
+	assert_int_equal(th_mock_lookup_fmap(race_path, &m), 0);
+	assert_int_equal(unlink(race_path), 0);
+	race_fd = open(race_path, O_CREAT | O_EXCL | O_RDWR, 0600);
+	assert_true(race_fd >= 0);
+	m.has_ident = true;
+	m.ident = race_k;
+	assert_int_equal(th_mock_add(race_fd, &m), 0);
+	return rc;
+}
+
+static void test_rident_full_unlinks_raced_live(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	struct famfs_log_entry e;
+	uint64_t a, d;
+
+	th_remount(t);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	to_client(t);
+	r = th_replay(t);		/* i made at a here */
+	th_play_clean(&r);
+	to_master(t);
+	d = th_del(t, a, F, "a");
+	assert_int_equal(famfs_entry_build_reclaim(&e, &d, 1), 0);
+	th_app(t, &e);		/* reclaimed; k at a on i's memory */
+	race_k = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	to_client(t);
+	snprintf(race_path, sizeof(race_path), "%s/a", t->mpt);
+	race_ino = ino_of(t, "a");
+	race_real = famfs_kernel;
+	race_ops = *famfs_kernel;
+	race_ops.map_get_v3 = race_get;
+	famfs_kernel = &race_ops;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_logplay(&t->fs, false, &r), 0);
+	famfs_quiet = 0;
+	famfs_kernel = race_real;
+	if (race_fd < 0)
+		fail_msg("window not met: %d list reads of i, %lu UNLINK_MAPs, removed %lu created %lu present %lu", race_lists, th_mock_unlink_maps, r.removed, r.created_files, r.present);
+	if (!links_of(race_fd))
+		fail_msg("the other replayer's live a (FILE %llu, made in the window) was unlinked by this replay's old-way removal of FILE %llu's file (removed %lu, created %lu): the check and the unlink are two steps though famfs.ko could compare the identity in one call",
+			 (unsigned long long)race_k, (unsigned long long)a,
+			 r.removed, r.created_files);
+	close(race_fd);
+	race_fd = -1;
+}
+
+/* rident 3: the lagging round of lagging_delete_unlinks_reused, to its
+ * end: the DELETE of the old a (never made by this round) now leaves the
+ * live a -- but says a conflict ("deletes entry i, a file that is not the
+ * logged one"; famfs logplay exits 3) for what is the log's own later
+ * file at that path, identified as such by famfs.ko (ESTALE: identity k) */
+static void test_rident_lagging_delete_conflict(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r;
+	uint64_t a;
+
+	th_remount(t);
+	th_append_file(t, "z", 20 * MiB, 2 * MiB, 100);
+	to_client(t);
+	th_more(t, lp, &r);		/* the follower's first round */
+	to_master(t);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	th_del(t, a, F, "a");
+	to_master(t);		/* a new a on the old a's memory */
+	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	to_client(t);
+	r = th_replay(t);		/* famfs logplay: the new a made */
+	th_play_clean(&r);
+	r = round_of(t, lp, -1);
+	assert_true(th_exists(t, "a", false));
+	if (r.conflicts)
+		fail_msg("the lagging round reports %lu conflict(s) for the DELETE of FILE %llu, whose path holds the log's later file (its identity says so); nothing is wrong here",
+			 r.conflicts, (unsigned long long)a);
+	famfs_logplay_free(lp);
+}
+
+/* rident 3b: the same for a RENAME: FILE i at a, RENAME i to b, DELETE
+ * i, FILE k at a on i's memory, made here by another replayer; the
+ * lagging round's RENAME of i finds k at a (identity k): moved already,
+ * no conflict */
+static void test_rident_lagging_rename_conflict(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay *lp = famfs_logplay_new(8);
+	struct famfs_logplay_result r;
+	uint64_t a;
+
+	th_remount(t);
+	th_append_file(t, "z", 20 * MiB, 2 * MiB, 100);
+	to_client(t);
+	th_more(t, lp, &r);		/* the follower's first round */
+	to_master(t);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	th_ren(t, a, F, "a", "b");
+	th_del(t, a, F, "b");
+	to_master(t);		/* a new a on the old a's memory */
+	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	to_client(t);
+	r = th_replay(t);		/* famfs logplay: the new a made */
+	th_play_clean(&r);
+	r = round_of(t, lp, -1);
+	assert_true(th_exists(t, "a", false));
+	assert_false(th_exists(t, "b", false));
+	if (r.conflicts)
+		fail_msg("the lagging round reports %lu conflict(s) for the RENAME of FILE %llu, whose path holds the log's later file (its identity says so); nothing is wrong here",
+			 r.conflicts, (unsigned long long)a);
+	famfs_logplay_free(lp);
+}
+
 /* Fail closed: an entry that does not verify at a round's start may be
  * the DELETE of a file before it: nothing from it on is played (said and
  * counted once), nor from the first file before it (its memory may be
@@ -485,6 +921,16 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_skipped_delete_not_replayed, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_lagging_round_ahead_delete, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_lagging_master_round_ahead_delete, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_lagging_delete_unlinks_reused, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_r42d_rename_into_path, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_r42d_last_file_keeps_stale, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_r42d_first_same_last_other, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_r42d_kept_old_mode, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_r42d_full_kept_old_mode, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_rident_adopted_other_identity, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_rident_full_unlinks_raced_live, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_rident_lagging_delete_conflict, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_rident_lagging_rename_conflict, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_round_stops_at_unverified, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_round_stops_at_foreign_entry, setup_v1, th_teardown),
 		cmocka_unit_test_setup_teardown(test_refused_delete_file_made, setup, th_teardown),

@@ -263,6 +263,10 @@ static void check_whole(struct th *t, const char *rel, uint64_t size,
 	assert_int_equal(whole_map.file_size, len);
 	assert_true(len > size);
 	whole_map.file_size = real.file_size;
+	/* the identity is the file's (its FILE entry's), not the memory's */
+	assert_false(whole_map.has_ident);
+	whole_map.has_ident = real.has_ident;
+	whole_map.ident = real.ident;
 	assert_memory_equal(&whole_map, &real, sizeof(real));
 	for (off = 0; off < len; off += sizeof(buf)) {
 		assert_int_equal(pread(whole_fd, buf, sizeof(buf), (off_t)off),

@@ -41,9 +41,12 @@ const struct cli_doc cli_doc_hosts = {
 		"rm of a file makes is not, until arm.\n"
 		"\n"
 		"Without a subcommand every slot in use is listed (-j: as JSON): state\n"
-		"registered, evicted (its (uuid, boot id, generation) is in the header's\n"
-		"evicted list), unregistered, or torn (no copy verifies: it blocks\n"
-		"every reclaim until evicted by slot).\n"
+		"registered, evicted (its (uuid, boot id, generation) is in the\n"
+		"header's evicted list), unregistered, or torn (no copy verifies:\n"
+		"it blocks every reclaim until evicted by slot).  NAMEHASH and BOOT\n"
+		"(the first 8 hex digits of the whole name's hash and of the boot id;\n"
+		"-j: name_hash and boot_id in full) tell apart clones whose names are\n"
+		"cut to the same 15 bytes.\n"
 		"\n"
 		"init (master): makes the table, armed -- run it right after mkfs and\n"
 		"the master's mount, before any client mounts.  The superblock gets the\n"
@@ -68,19 +71,32 @@ const struct cli_doc cli_doc_hosts = {
 		"not armed, nothing, and why.  What is freed is zeroed before a new\n"
 		"file gets it.\n"
 		"\n"
-		"evict (master): fences a host that stopped: its (uuid, boot id, generation)\n"
-		"goes to the evicted list (it stops if it is still running, and\n"
+		"evict (master): fences a host that stopped: its (uuid, name, boot id,\n"
+		"generation) goes to the evicted list (it stops if it is still running, and\n"
 		"registers again only at its next boot).  --generation G (as famfs\n"
 		"hosts shows it) refuses when the host has registered again since\n"
-		"(a reboot: look again); without it the current generation is fenced,\n"
-		"and named.  --slot N: a registration there is fenced and its record\n"
+		"(a reboot: look again), and when two slots of the uuid have\n"
+		"generation G (clones that registered at once: both named; --slot N\n"
+		"fences one); without it the current generation is fenced, and\n"
+		"named.  --slot N: a registration there is fenced and its record\n"
 		"kept; a slot whose registration is fenced already (a host that is\n"
 		"down), or that does not verify (torn: two claims at once, a write cut\n"
-		"short; it blocks every reclaim until then), is zeroed.  A fenced host\n"
-		"does not register again in the boot it was fenced in, whatever its\n"
-		"slot holds later.  The evicted list holds FAMFS_HOSTS_MAX_EVICT (84)\n"
-		"fences (famfs hosts -j lists them); a full list drops only fences of\n"
-		"hosts that registered again since (rebooted), else evict is refused.\n"
+		"short; it blocks every reclaim until then), is zeroed -- not one\n"
+		"holding a record of a later layout (a newer famfs's).  A slot whose\n"
+		"host was evicted (by --slot or by uuid) and registered there again\n"
+		"since (a reboot: its record says so, even once the fence is dropped\n"
+		"as moot) is left alone (refused: a second --slot zeroes only the\n"
+		"fenced boot's slot, never fences the live one); evict --generation\n"
+		"G HOST-UUID fences that boot if meant.  A fenced host does not\n"
+		"register again in the boot it was fenced in, whatever its slot holds\n"
+		"later and whatever host uuid it shows then: a boot id is one kernel\n"
+		"boot's, so every registration from a fenced boot is refused (a lost\n"
+		"/etc/famfs/host-uuid made anew, or another container on that kernel,\n"
+		"which shares its famfs.ko and its mappings).  The evicted list\n"
+		"holds FAMFS_HOSTS_MAX_EVICT (50) fences (famfs hosts -j lists\n"
+		"them); a full list drops only fences of hosts that registered again\n"
+		"since under their name (rebooted; a clone of the uuid under another\n"
+		"name never counts), else evict is refused.\n"
 		"--forget HOST-UUID then drops every fence naming a host that is down\n"
 		"for good (refused while a slot still holds its fenced registration:\n"
 		"zero it first with a second evict --slot N); if that host runs again\n"
@@ -101,8 +117,13 @@ const struct cli_doc cli_doc_hosts = {
 		"same boot) keeps its slot.  A reboot under the same name takes the\n"
 		"slot again with a new generation.  Evicting by HOST-UUID fences every\n"
 		"slot of that uuid (clones too): use --slot N for one of them.  Tools\n"
-		"of the table's earlier layout (FAMSHOS2, FAMSHOR3) must not share a\n"
-		"file system with this one.\n"
+		"of the table's earlier layouts (FAMSHOS2, FAMSHOS3) must not share a\n"
+		"file system with this one (FAMSHOS4): a FAMSHOS3 header is named as\n"
+		"such and not understood, but its fences (uuid, boot id, generation,\n"
+		"no name) are read and honoured, and repair --force carries them\n"
+		"over (nameless: never dropped as moot); their slots are torn here.\n"
+		"A FAMSHOS3 build does not refuse this file system (its HOSTS entry\n"
+		"is the same): never mount it with one.\n"
 		"\n"
 		"repair (master): the header has two copies (a master write cut short\n"
 		"leaves the other); one neither of whose copies verifies is written\n"
@@ -121,12 +142,14 @@ const struct cli_doc cli_doc_hosts = {
 		"repair --force, its fences and flags kept.\n"
 		"\n"
 		"A newer famfs: a table armed by a newer famfs with a header flag this\n"
-		"famfs does not know follows rules this one lacks.  This famfs then\n"
+		"famfs does not know, a fence with such a flag, or a header of a later\n"
+		"layout (FAMSHOS5 on) follows rules this one lacks.  This famfs then\n"
 		"takes no part in it: its mount refuses (\"a newer famfs set flag X in\n"
 		"the host table: this famfs cannot take part (upgrade it)\"), famfs\n"
 		"logplay refuses, a follower stops, its master reclaims nothing, and\n"
-		"repair refuses even with --force.  Upgrade famfs on every host that\n"
-		"mounts the file system.\n"
+		"repair refuses even with --force.  A slot holding a record of a\n"
+		"later layout (FAMSHOR6 on) shows torn here and evict --slot does not\n"
+		"zero it.  Upgrade famfs on every host that mounts the file system.\n"
 		"\n"
 		"famfs hosts shows a header it does not understand as \"unknown\"\n"
 		"(-j: a \"header_error\" field with the reason).\n",
@@ -146,7 +169,9 @@ const struct cli_doc cli_doc_hosts = {
 			       "(list, arm, evict), has one already (init), this\n"
 			       "host is not the master (init, arm, reclaim, evict,\n"
 			       "repair), no such host or slot, the host registered\n"
-			       "again (evict --generation), the evicted list is full\n"
+			       "again (evict --generation; evict --slot of a host\n"
+			       "that registered there again since its eviction by\n"
+			       "slot), the evicted list is full\n"
 			       "(evict), no fence names the host or its slot still\n"
 			       "holds its fenced registration (--forget), a header\n"
 			       "copy verifies (repair; a malformed one without\n"
@@ -183,16 +208,27 @@ static struct json_object *evicted_json(const struct famfs_hosts_ev *ev)
 
 	for (unsigned i = 0; i < ev->n; i++) {
 		struct json_object *e = json_object_new_object();
-		char u[37], b[37];
+		char u[37], b[37], x[17], nm[17];
 
 		famfs_uuid_str(ev->e[i].host_uuid, u);
 		famfs_uuid_str(ev->e[i].boot_id, b);
 		json_object_object_add(e, "host_uuid", json_object_new_string(u));
 		json_object_object_add(e, "boot_id", json_object_new_string(b));
+		memcpy(nm, ev->e[i].hostname, sizeof(ev->e[i].hostname));
+		nm[sizeof(ev->e[i].hostname)] = '\0';
+		for (char *p = nm; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+		json_object_object_add(e, "hostname", json_object_new_string(nm));
+		snprintf(x, sizeof(x), "%016llx",
+			 (unsigned long long)ev->e[i].name_hash);
+		json_object_object_add(e, "name_hash", json_object_new_string(x));
 		json_object_object_add(e, "generation",
 				       json_object_new_int64((int64_t)ev->e[i].generation));
 		json_object_object_add(e, "time",
 				       json_object_new_int64((int64_t)ev->e[i].time));
+		json_object_object_add(e, "by_slot", json_object_new_boolean(
+			ev->e[i].flags & FAMFS_FENCE_BY_SLOT));
 		json_object_array_add(a, e);
 	}
 	return a;
@@ -247,13 +283,15 @@ static int list(struct famfs_fs *fs, bool json)
 		       hdr_rc ? "unknown (the header is not understood: see above; nothing is reclaimed)" :
 		       ev.flags & FAMFS_HOSTS_ARMED ? "yes" :
 		       "no (nothing is reclaimed: famfs hosts arm once every host that has the file system mounted is listed)");
-		printf("%-5s %-12s %-36s %-16s %-6s %4s %8s %8s %-10s %10s %s\n",
-		       "SLOT", "STATE", "HOST", "NAME", "ROLE", "GEN", "REG_AT",
-		       "REPLAYED", "HOLDS", "HELD", "BEAT");
+		printf("%-5s %-12s %-36s %-16s %-8s %-8s %-6s %4s %8s %8s %-10s %10s %s\n",
+		       "SLOT", "STATE", "HOST", "NAME", "NAMEHASH", "BOOT",
+		       "ROLE", "GEN", "REG_AT", "REPLAYED", "HOLDS", "HELD",
+		       "BEAT");
 	}
 	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
 		const struct famfs_host *h = &sl[i];
 		char u[37] = "", name[32], holds[24], beat[32] = "-";
+		char hash[17], boot[37];
 		time_t bt;
 		struct tm tm;
 
@@ -262,6 +300,11 @@ static int list(struct famfs_fs *fs, bool json)
 		clean_name(h, name);
 		if (h->state == FAMFS_HOST_VALID)
 			famfs_uuid_str(h->host_uuid, u);
+		/* clones whose names are cut alike told apart: the boot id
+		 * and the whole name's hash (-j: in full) */
+		snprintf(hash, sizeof(hash), "%016llx",
+			 (unsigned long long)h->name_hash);
+		famfs_uuid_str(h->boot_id, boot);
 		bt = (time_t)h->beat_time;
 		if (h->beat_time && gmtime_r(&bt, &tm))
 			strftime(beat, sizeof(beat), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -283,6 +326,7 @@ static int list(struct famfs_fs *fs, bool json)
 				json_object_object_add(s, "host_uuid", json_object_new_string(u));
 				json_object_object_add(s, "boot_id", json_object_new_string(b));
 				json_object_object_add(s, "hostname", json_object_new_string(name));
+				json_object_object_add(s, "name_hash", json_object_new_string(hash));
 				json_object_object_add(s, "role", json_object_new_string(
 					h->flags & FAMFS_HOST_MASTER ? "master" : "client"));
 				json_object_object_add(s, "generation",
@@ -307,8 +351,8 @@ static int list(struct famfs_fs *fs, bool json)
 			       i, "torn", i);
 			continue;
 		}
-		printf("%-5u %-12s %-36s %-16s %-6s %4llu %8llu %8llu %-10s %10llu %s\n",
-		       i, state_of(h, &ev), u, name,
+		printf("%-5u %-12s %-36s %-16s %-8.8s %-8.8s %-6s %4llu %8llu %8llu %-10s %10llu %s\n",
+		       i, state_of(h, &ev), u, name, hash, boot,
 		       h->flags & FAMFS_HOST_MASTER ? "master" : "client",
 		       (unsigned long long)h->generation,
 		       (unsigned long long)h->registered_at,
@@ -378,6 +422,24 @@ static int arm(struct famfs_fs *fs)
 		printf("famfs hosts: %s: host table armed: a deleted file's memory is reclaimed once no host in it can reach it\n",
 		       fs->name);
 	return rc;
+}
+
+/* what famfs_hosts_repair wrote: no fences and not armed, or (a FAMSHOS3
+ * header's, an overflowed seq's) the fences and flag kept */
+static void repaired(struct famfs_fs *fs, struct famfs_hosttab *t)
+{
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+
+	if (famfs_hosttab_read_hdr(t, &ev, why) == 0 &&
+	    (ev.n || (ev.flags & FAMFS_HOSTS_ARMED))) {
+		printf("famfs hosts: %s: host table header written anew: %u fences kept, %s\n",
+		       fs->name, ev.n,
+		       ev.flags & FAMFS_HOSTS_ARMED ? "armed" : "not armed");
+		return;
+	}
+	printf("famfs hosts: %s: host table header written anew, not armed: hosts evicted before count again until evicted again (famfs hosts; famfs hosts arm once it lists every host)\n",
+	       fs->name);
 }
 
 /* what famfs_hosts_evict_slot did to slot n */
@@ -499,8 +561,7 @@ int cmd_hosts(int argc, char **argv)
 		if (!rc && !strcmp(sub, "repair")) {
 			rc = famfs_hosts_repair(&fs, &t, force);
 			if (!rc)
-				printf("famfs hosts: %s: host table header written anew, not armed: hosts evicted before count again until evicted again (famfs hosts; famfs hosts arm once it lists every host)\n",
-				       fs.name);
+				repaired(&fs, &t);
 		} else if (!rc && forget) {
 			rc = famfs_hosts_forget(&fs, &t, u);
 			if (!rc)

@@ -652,12 +652,11 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
  *    owned by the log (R3) like a segment; one per file system.  Every host
  *    maps it writable as .meta/.hosts (MAP_CREATE file type FAMFS_LOG, a
  *    metadata file: famfs.ko has no type of its own for it).  A reader
- *    refuses the entry unless len and nslots are its own FAMFS_HOSTS_LEN
- *    and FAMFS_HOST_SLOTS (hostent.c): a build of an earlier layout (8176
- *    or 8160 slots) refuses this one's, keeps its memory used (R3) and
- *    finds no table -- its master would make a second one at its first
- *    rm, so such builds must not share a file system with this one (the
- *    layout changed before any release; the magics changed with it).
+ *    refuses the entry unless len and nslots are its own (hostent.c): a
+ *    FAMSHOS1/2 build (8176, 8160 slots) refuses this one's; a FAMSHOS3
+ *    build (256 slots too) accepts it and nothing keeps it out (it sees
+ *    every slot torn): no build of an earlier layout may share a file
+ *    system with this one (none was released; docs/lifecycle.md).
  *
  * Reclaim across hosts.  The host table is a header in two copies (struct
  * famfs_hosts_hdr at bytes 0 and 4096, written by the master only: flags
@@ -685,11 +684,11 @@ FAMFS_FORMAT_ASSERT(FAMFS_LOG_TOTAL_MAX % FAMFS_ALLOC_UNIT == 0 &&
  * newest verifying copy has a bit the reader does not know is a newer
  * build's rules: the reader takes no part (it does not register, its
  * master reclaims nothing, repair does not write over it); it never falls
- * back to the older copy.  A fence names (host uuid, boot id,
+ * back to the older copy.  A fence names (host uuid, host name, boot id,
  * generation): the host stops, and registers again only at another boot;
- * it is dropped from a full list only once moot (a slot holds that host
- * with a greater generation), else an eviction is refused until the
- * administrator forgets one (famfs hosts evict --forget).  The master
+ * it leaves a full list only once moot (a slot of its uuid and name holds
+ * another boot, a greater generation: never a clone's other name), else an
+ * eviction is refused until one is forgotten (evict --forget).  The master
  * appends a RECLAIM only while the table is armed, because only then is
  * every host that can map the file system known to be registered: a host
  * that mounted before the table existed and never replays again has no

@@ -28,26 +28,35 @@
 #define FAMFS_HOST_SLOTS	256
 #define FAMFS_HOSTS_SLOTS_END	(FAMFS_HOSTS_SLOTS_OFF + FAMFS_HOST_SLOTS * \
 				 FAMFS_HOST_SLOT_SIZE)		/* 73728 */
-#define FAMFS_HOSTS_MAX_EVICT	84	/* fills a header copy */
+#define FAMFS_HOSTS_MAX_EVICT	50	/* fills a header copy */
 #define FAMFS_HOST_SETTLE	1	/* seconds before a claim is read back */
 #define FAMFS_HOLDS_NONE	(~0ULL)
 /*
- * "3": 256 slots, each keyed by (host uuid, host name).  A build of an
- * earlier layout ("FAMSHOS1": one header copy, 8176 slots; "FAMSHOS2":
- * 8160 slots keyed by host uuid) verifies neither a header nor a record
- * of this one, and refuses its HOSTS entry (nslots): tools of an earlier
- * layout must not share a file system with this one.  Record "4": the
- * name cut to 15 bytes and hashed whole (review r42c M2); a "FAMSHOR3"
- * record (23 bytes of name, no hash) does not verify here: a torn slot
+ * "4": 256 slots, each keyed by (host uuid, host name); a fence names its
+ * host's name (cut, and its hash) too (review r42f).  A build of an earlier layout
+ * ("FAMSHOS1": one header copy, 8176 slots; "FAMSHOS2": 8160 slots keyed
+ * by host uuid) refuses its HOSTS entry (nslots); one of "FAMSHOS3"
+ * (fences without a name) accepts it but verifies neither a header nor a
+ * record of this one; this one reads a FAMSHOS3 copy's fences and honours
+ * them (not understood: nothing is reclaimed; repair --force carries them
+ * over), and refuses a later layout's (FAMSHOS5 on, FAMSHOR6 on) as a
+ * newer build's: tools of an earlier layout must not share a file system
+ * with this one (docs/lifecycle.md).  Record "5": the name cut
+ * to 15 bytes and its FNV-1a-64 hash (r42f; "FAMSHOR4" held two CRC-32s,
+ * "FAMSHOR3" 23 bytes and no hash): an earlier record is a torn slot here
  */
-#define FAMFS_HOSTS_MAGIC	0x33534f48534d4146ULL	/* "FAMSHOS3" */
-#define FAMFS_HOST_MAGIC	0x34524f48534d4146ULL	/* "FAMSHOR4" */
+#define FAMFS_HOSTS_MAGIC	0x34534f48534d4146ULL	/* "FAMSHOS4" */
+#define FAMFS_HOST_MAGIC	0x35524f48534d4146ULL	/* "FAMSHOR5" */
 
-struct famfs_hosts_evicted {
-	__u8	host_uuid[16];
-	__u8	boot_id[16];		/* of the registration fenced */
-	__le64	generation;		/* its registration the fence ends */
-	__le64	time;			/* when, for messages */
+struct famfs_hosts_evicted {		/* its slot's key, and the boot */
+	__u8	host_uuid[16];		/*  0 */
+	__u8	boot_id[16];		/* 16 of the registration fenced */
+	char	hostname[16];		/* 32 its record's, NUL-padded */
+	__le64	name_hash;		/* 48 its record's */
+	__le64	generation;		/* 56 its registration the fence ends */
+	__le64	time;			/* 64 when, for messages */
+	__le32	flags;			/* 72 FAMFS_FENCE_BY_SLOT */
+	__u8	pad[4];			/* 76 zero */
 };
 struct famfs_hosts_hdr {		/* one copy */
 	__le64	magic;			/*   0 FAMFS_HOSTS_MAGIC */
@@ -57,6 +66,7 @@ struct famfs_hosts_hdr {		/* one copy */
 	__le32	flags;			/*  24 FAMFS_HOSTS_ARMED */
 	__u8	pad[36];		/*  28 zero */
 	struct famfs_hosts_evicted evicted[FAMFS_HOSTS_MAX_EVICT]; /* 64 */
+	__u8	tail[32];		/* 4064 zero */
 };
 struct famfs_host_rec {
 	__le64	magic;			/*   0 FAMFS_HOST_MAGIC */
@@ -76,9 +86,14 @@ struct famfs_host_rec {
 					 * and hostname the key */
 };
 #define FAMFS_HOSTS_ARMED	(1U << 0)	/* famfs_hosts_hdr.flags */
+#define FAMFS_FENCE_BY_SLOT	(1U << 0)	/* evict --slot made it: a later
+						 * one there zeroes only its boot */
 #define FAMFS_HOST_REGISTERED	(1U << 0)
 #define FAMFS_HOST_MASTER	(1U << 1)
-FAMFS_FORMAT_ASSERT(sizeof(struct famfs_hosts_evicted) == 48 &&
+/* took over its host's fenced slot: evict --slot refuses it */
+#define FAMFS_HOST_AFTER_FENCE	(1U << 2)
+FAMFS_FORMAT_ASSERT(sizeof(struct famfs_hosts_evicted) == 80 &&
+		    __builtin_offsetof(struct famfs_hosts_hdr, tail) == 4064 &&
 		    sizeof(struct famfs_hosts_hdr) == FAMFS_HOSTS_HDR_SIZE &&
 		    2 * sizeof(struct famfs_host_rec) == FAMFS_HOST_SLOT_SIZE &&
 		    __builtin_offsetof(struct famfs_host_rec, name_hash) == 120 &&

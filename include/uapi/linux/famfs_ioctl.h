@@ -105,12 +105,15 @@ struct famfs_ioc_map_v2 {
 	__u64 file_size;
 	__u32 ext_count;		/* entries at ext_list, see below */
 	__u32 flags;			/* 0; MAP_CREATE_V3 also takes
-					 * FAMFS_IOC_MAP_PAGES and
-					 * FAMFS_IOC_MAP_INVALIDATE (below) */
+					 * FAMFS_IOC_MAP_PAGES,
+					 * FAMFS_IOC_MAP_INVALIDATE and
+					 * FAMFS_IOC_MAP_IDENT, MAP_GET_V3
+					 * FAMFS_IOC_MAP_IDENT (below) */
 	__u64 ext_list;			/* user address of ext_count
 					 * struct famfs_extent (simple) or
 					 * struct famfs_ioc_iext (interleaved) */
-	__u64 reserved[4];		/* 0 */
+	__u64 reserved[4];		/* 0; with FAMFS_IOC_MAP_IDENT
+					 * reserved[0] is the identity */
 };
 
 /*
@@ -148,8 +151,9 @@ struct famfs_ioc_map_v2 {
  *		file like any other.
  *   EIO	the mount had a memory failure
  *   EINVAL	v2: flags or reserved[] of the header are not 0 (v3 takes
- *		the flags FAMFS_IOC_MAP_PAGES, small files, and
- *		FAMFS_IOC_MAP_INVALIDATE, below)
+ *		the flags FAMFS_IOC_MAP_PAGES, small files,
+ *		FAMFS_IOC_MAP_INVALIDATE and FAMFS_IOC_MAP_IDENT, with
+ *		reserved[0] its identity, below)
  *   EOPNOTSUPP	unknown extent_type or file_type (v1 knows only simple
  *		extents); an interleaved file that is not FAMFS_REG
  *   EINVAL	no extents (ext_list_count / ext_count is 0)
@@ -368,8 +372,9 @@ struct famfs_ioc_iext_v3 {
  * EFAULT (header) and EROFS one log line, as without it):
  *
  *   EPERM, EFAULT, EROFS, EEXIST, EBUSY, EIO	as without the flag
- *   EINVAL	flags has another bit (but FAMFS_IOC_MAP_INVALIDATE);
- *		reserved[] is not 0
+ *   EINVAL	flags has another bit (but FAMFS_IOC_MAP_INVALIDATE and
+ *		FAMFS_IOC_MAP_IDENT); reserved[] is not 0 (reserved[0]
+ *		aside with FAMFS_IOC_MAP_IDENT)
  *   EOPNOTSUPP	unknown extent_type or file_type; an interleaved file that
  *		is not FAMFS_REG (as without the flag)
  *   EOPNOTSUPP	the kernel's page size is not FAMFS_IOC_PAGE_SIZE
@@ -394,7 +399,8 @@ struct famfs_ioc_iext_v3 {
  *		strip of a map made without the flag
  *
  * MAP_GET_V3 of a page map sets FAMFS_IOC_MAP_PAGES in the header it
- * writes (its own flags stay 0 on the way in: EINVAL otherwise); MAP_GET,
+ * writes (on the way in the flags are 0 or FAMFS_IOC_MAP_IDENT, below:
+ * EINVAL otherwise); MAP_GET,
  * MAP_GETEXT and MAP_GET_V2 fail with EOVERFLOW on a page map, whose
  * extents their callers would read by the 2 MiB rules.
  */
@@ -427,6 +433,34 @@ struct famfs_ioc_iext_v3 {
  * which leaves a window between the two calls.
  */
 #define FAMFS_IOC_MAP_INVALIDATE	(1U << 1)	/* famfs_ioc_map_v2.flags */
+
+/*
+ * A file's identity: MAP_CREATE_V3 with FAMFS_IOC_MAP_IDENT in the header's
+ * flags (alone or with the others) gives the file's map the identity
+ * reserved[0], any 64-bit value, 0 included; the famfs tool gives the log
+ * index of the FILE entry that made the file.  The identity is part of the
+ * map and as immutable.  MAP_GET_V3 reports it only to a caller that asks:
+ * FAMFS_IOC_MAP_IDENT in the flags of the header it is given (reserved[]
+ * 0; any other flag: EINVAL).  Then, of a file that has one, it sets
+ * FAMFS_IOC_MAP_IDENT in the header it writes and the identity in its
+ * reserved[0]; of a file made without one (MAP_CREATE, MAP_CREATE_V2,
+ * MAP_CREATE_V3 without the flag) it writes neither.  A caller that does
+ * not ask (flags 0) is never shown it, whatever the file: a caller that
+ * knows only the flags before it may refuse a header with an unknown bit.
+ * A famfs.ko without identities refuses the flag on MAP_GET_V3 too
+ * (EINVAL): its caller asks again without it (none of its files has one).
+ * MAP_GET, MAP_GETEXT and MAP_GET_V2 never show
+ * it.  FAMFSIOC_UNLINK_MAP (below) compares it: two files of the same path
+ * and the same map -- a file deleted, its memory reclaimed and given to a
+ * new file at the same path -- are told apart by it.
+ *
+ * MAP_CREATE_V3's errors are those above: EINVAL if reserved[0] is not 0
+ * without the flag, or reserved[1..3] are not 0 with it.  MAP_CREATE and
+ * MAP_CREATE_V2 refuse the flag (EINVAL).  A famfs.ko without the flag
+ * refuses it with EINVAL (flags has an unknown bit, reserved[0] not 0): its
+ * caller makes the map without it, and the file has no identity.
+ */
+#define FAMFS_IOC_MAP_IDENT		(1U << 2)	/* famfs_ioc_map_v2.flags */
 
 /*
  * FAMFSIOC_DEV_GET: what device @index of the mount is.  Set index (the
@@ -607,14 +641,23 @@ struct famfs_ioc_held {
  * the comparison and the unlink.  CAP_SYS_ADMIN; on any famfs mount,
  * protected or not, as FAMFSIOC_NS (and serialized with it).  Returns 0.
  *
- * @map is a header as MAP_GET_V3 writes it: extent_type
+ * @map is a header as MAP_GET_V3 writes it when asked for the identity
+ * (FAMFS_IOC_MAP_IDENT in its flags on the way in): extent_type
  * (SIMPLE_DAX_EXTENT or FAMFS_INTERLEAVED_EXTENT), file_type, file_size,
  * ext_count entries at ext_list (struct famfs_ioc_dext, simple; struct
  * famfs_ioc_iext_v3, interleaved), flags FAMFS_IOC_MAP_PAGES for a small
- * file's page map (else 0), reserved[] 0.  The entries as MAP_GET_V3 writes
- * them: reserved fields 0, strips [nstrips..) of an interleaved extent all
- * 0.  The map matches if each of those fields equals what MAP_GET_V3 would
- * report of the file.
+ * file's page map (else 0) and FAMFS_IOC_MAP_IDENT with the identity in
+ * reserved[0] for the file the caller means (else reserved[0] 0),
+ * reserved[1..3] 0.  The entries as MAP_GET_V3 writes them: reserved fields
+ * 0, strips [nstrips..) of an interleaved extent all 0.  The map matches if
+ * each of those fields equals what MAP_GET_V3 would report of the file,
+ * with one exception: a file made without an identity is compared by its
+ * map alone, whether @map has FAMFS_IOC_MAP_IDENT or not (so the caller
+ * that names an identity still removes a file an older tool or famfs.ko
+ * made).  A file that has an identity matches only a @map with
+ * FAMFS_IOC_MAP_IDENT and that identity: a later file made at the same
+ * path on the same memory (the same map) is not the one a DELETE of the
+ * earlier file means, and stays (ESTALE).
  *
  * Errors, in the order they are checked (each EINVAL and E2BIG is one
  * rate-limited log line; nothing else is logged):
@@ -622,7 +665,8 @@ struct famfs_ioc_held {
  *   EPERM	caller lacks CAP_SYS_ADMIN
  *   EFAULT	the argument cannot be read
  *   EINVAL	flags or reserved[] not 0; map.flags has a bit other than
- *		FAMFS_IOC_MAP_PAGES; map.reserved[] not 0
+ *		FAMFS_IOC_MAP_PAGES and FAMFS_IOC_MAP_IDENT; map.reserved[0]
+ *		not 0 without FAMFS_IOC_MAP_IDENT; map.reserved[1..3] not 0
  *   EINVAL	map.extent_type is neither SIMPLE_DAX_EXTENT nor
  *		FAMFS_INTERLEAVED_EXTENT; map.ext_count is 0
  *   E2BIG	map.ext_count > FAMFS_IOC_MAX_EXTENTS_V2 (simple) or
@@ -644,12 +688,15 @@ struct famfs_ioc_held {
  *   and under the directory's lock:
  *   ENOENT	no such name
  *   EISDIR	it is a directory
- *   ESTALE	it is not a regular file, it has no map, or its map differs
- *		from @map in any of the fields above: nothing is removed
+ *   ESTALE	it is not a regular file, it has no map, its map differs
+ *		from @map in any of the fields above, or it has an identity
+ *		and @map names none or another: nothing is removed
  *   and what unlink(2) would return (EBUSY a mount point, ...).
  *
  * A famfs.ko without the call answers ENOTTY: its caller opens the file,
- * compares its map (MAP_GET_V3) and removes it with FAMFSIOC_NS.
+ * compares its map (MAP_GET_V3) and removes it with FAMFSIOC_NS.  A
+ * famfs.ko without identities refuses FAMFS_IOC_MAP_IDENT with EINVAL;
+ * none of its files has one, and the caller calls again without it.
  */
 struct famfs_ioc_unlink_map {
 	__u64 name;			/* user pointer: the name */

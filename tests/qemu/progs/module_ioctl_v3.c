@@ -254,7 +254,7 @@ static void test_inval(void)
 	       4096, dx(0, INV + TWO_MiB + 4096, 4096), FAMFS_IOC_MAP_PAGES,
 	       b, sizeof(b));
 	/* (refused before their memory is looked at) */
-	inval3("inval-unknown-flag", FAMFS_IOC_MAP_INVALIDATE << 1, EINVAL,
+	inval3("inval-unknown-flag", FAMFS_IOC_MAP_IDENT << 1, EINVAL,
 	       TWO_MiB, dx(0, INV + 4 * MiB, TWO_MiB), 0, c, sizeof(c));
 	unlink_kept(c);
 	/* (the flag checks no extent the less) */

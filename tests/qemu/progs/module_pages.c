@@ -346,9 +346,9 @@ static void test_errno(void)
 	refused("errno-v2-flag", EINVAL, FAMFSIOC_MAP_CREATE_V2,
 		FAMFS_IOC_MAP_PAGES, SIMPLE_DAX_EXTENT, FAMFS_REG, PG, 1,
 		(struct famfs_extent[]){ { u, PG } });
-	/* (FAMFS_IOC_MAP_INVALIDATE is the other flag v3 takes) */
+	/* (FAMFS_IOC_MAP_INVALIDATE and _IDENT are the other flags v3 takes) */
 	refused("errno-other-flag", EINVAL, FAMFSIOC_MAP_CREATE_V3,
-		FAMFS_IOC_MAP_PAGES | (FAMFS_IOC_MAP_INVALIDATE << 1),
+		FAMFS_IOC_MAP_PAGES | (FAMFS_IOC_MAP_IDENT << 1),
 		SIMPLE_DAX_EXTENT, FAMFS_REG, PG, 1, d);
 	refused("errno-unknown-type-first", EOPNOTSUPP, FAMFSIOC_MAP_CREATE_V3,
 		FAMFS_IOC_MAP_PAGES, 99, FAMFS_REG, PG, 1, d);

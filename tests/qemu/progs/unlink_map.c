@@ -18,6 +18,16 @@
  *	on a protected mount unlink(2) of "p" is refused, the call removes it.
  *   unlink_map erofs MPT OFF
  *	on a read-only mount: EROFS for "r", which stays.
+ *   unlink_map ident MPT OFF
+ *	a file's identity (FAMFS_IOC_MAP_IDENT): MAP_CREATE_V3 takes it
+ *	(0 too) and refuses reserved[0] without the flag, reserved[1..3]
+ *	with it, the flag on MAP_CREATE_V2; MAP_GET_V3 reports it when
+ *	asked (the flag in), MAP_GET_V2 refuses the flag; then
+ *	UNLINK_MAP: EINVAL for reserved[0] without the flag, ESTALE (the
+ *	file stays) for another identity or none, removed with its own; a
+ *	file made at the same path on the same memory after the first was
+ *	removed is not removed by the first's identity; a file made without
+ *	one is removed by its map, whatever identity is named.
  */
 #include "module_test.h"
 
@@ -29,7 +39,8 @@ static const char *P(const char *mpt, const char *rel)
 	return pbuf;
 }
 
-/* What the call is given: the name and the map MAP_GET_V3 reports of fd. */
+/* What the call is given: the name and the map MAP_GET_V3 reports of fd,
+ * asked for its identity. */
 struct um {
 	struct famfs_ioc_unlink_map a;
 	union {
@@ -49,6 +60,7 @@ static void um_of(struct um *u, int fd, const char *name)
 	memset(u, 0, sizeof(*u));
 	u->a.map.ext_list = (uintptr_t)&u->l;
 	u->a.map.ext_count = FAMFS_IOC_MAX_IEXTENTS;
+	u->a.map.flags = FAMFS_IOC_MAP_IDENT;
 	if (ioctl(fd, FAMFSIOC_MAP_GET_V3, &u->a.map))
 		die("MAP_GET_V3");
 	um_name(u, name);
@@ -310,6 +322,230 @@ static int do_one(const char *mpt, const char *name, int want)
 	return t_failed;
 }
 
+/* a 2 MiB file at @off with identity @id (flag @flags) by MAP_CREATE_V3 */
+static int ident_map(int fd, unsigned long long off, __u32 flags,
+		     __u64 r0, __u64 r1)
+{
+	struct famfs_ioc_dext d;
+	struct famfs_ioc_map_v2 m;
+
+	memset(&d, 0, sizeof(d));
+	d.offset = off;
+	d.len = TWO_MiB;
+	m = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, TWO_MiB, 1, &d);
+	m.flags = flags;
+	m.reserved[0] = r0;
+	m.reserved[1] = r1;
+	return ioctl(fd, FAMFSIOC_MAP_CREATE_V3, &m);
+}
+
+static int ident_file(const char *mpt, const char *name,
+		      unsigned long long off, __u64 id)
+{
+	int fd = mkfile(mpt, name);
+
+	if (ident_map(fd, off, FAMFS_IOC_MAP_IDENT, id, 0))
+		die("MAP_CREATE_V3 with FAMFS_IOC_MAP_IDENT");
+	return fd;
+}
+
+/* the header MAP_GET_V3 writes of fd, asked for the identity */
+static void ident_get(const char *name, int fd, __u32 flags, __u64 id)
+{
+	struct famfs_ioc_map_v2 h;
+	char n[64];
+
+	memset(&h, 0, sizeof(h));
+	h.flags = FAMFS_IOC_MAP_IDENT;
+	snprintf(n, sizeof(n), "%s-get", name);
+	t_ok(n, ioctl(fd, FAMFSIOC_MAP_GET_V3, &h));
+	snprintf(n, sizeof(n), "%s-flags", name);
+	t_equ(n, flags, h.flags);
+	snprintf(n, sizeof(n), "%s-ident", name);
+	t_equ(n, id, h.reserved[0]);
+}
+
+static int do_ident(const char *mpt, unsigned long long off)
+{
+	int root = open_dir(mpt), fd, zfd, nfd, xfd;
+	struct famfs_ioc_map_v2 h;
+	struct famfs_ioc_dext d;
+	struct um u;
+
+	/* MAP_CREATE_V3's checks, on a file that stays unmapped */
+	xfd = mkfile(mpt, "x");
+	t_errno("create-r0-no-flag", ident_map(xfd, off, 0, 7, 0), EINVAL);
+	t_errno("create-r1", ident_map(xfd, off, FAMFS_IOC_MAP_IDENT, 7, 1),
+		EINVAL);
+	memset(&d, 0, sizeof(d));
+	d.offset = off;
+	d.len = TWO_MiB;
+	h = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, TWO_MiB, 1, &d);
+	h.flags = FAMFS_IOC_MAP_IDENT;
+	h.reserved[0] = 7;
+	t_errno("create-v2-flag", ioctl(xfd, FAMFSIOC_MAP_CREATE_V2, &h), EINVAL);
+	close(xfd);
+	unlink(P(mpt, "x"));
+
+	fd = ident_file(mpt, "a", off, 7);
+	ident_get("get-a", fd, FAMFS_IOC_MAP_IDENT, 7);
+	zfd = ident_file(mpt, "z", off + TWO_MiB, 0);
+	ident_get("get-zero", zfd, FAMFS_IOC_MAP_IDENT, 0);
+	nfd = simple_file(mpt, "n", off + 2 * TWO_MiB);
+	ident_get("get-none", nfd, 0, 0);
+	/* asked with the flag alone: any other flag, or reserved[] not 0,
+	 * is refused */
+	memset(&h, 0, sizeof(h));
+	h.flags = FAMFS_IOC_MAP_IDENT | FAMFS_IOC_MAP_PAGES;
+	t_errno("get-flag-pages-in", ioctl(fd, FAMFSIOC_MAP_GET_V3, &h),
+		EINVAL);
+	memset(&h, 0, sizeof(h));
+	h.flags = FAMFS_IOC_MAP_IDENT;
+	h.reserved[0] = 7;
+	t_errno("get-r0-in", ioctl(fd, FAMFSIOC_MAP_GET_V3, &h), EINVAL);
+	memset(&h, 0, sizeof(h));
+	h.flags = FAMFS_IOC_MAP_IDENT;
+	t_errno("get-flag-v2", ioctl(fd, FAMFSIOC_MAP_GET_V2, &h), EINVAL);
+
+	/* UNLINK_MAP */
+	um_of(&u, fd, "a");
+	t_equ("um-of-ident", 7, u.a.map.reserved[0]);
+	u.a.map.flags = 0;
+	t_errno("um-r0-no-flag", um(root, &u), EINVAL);
+	um_of(&u, fd, "a");
+	u.a.map.reserved[1] = 7;
+	t_errno("um-r1", um(root, &u), EINVAL);
+	um_of(&u, fd, "a");
+	u.a.map.reserved[0] = 8;
+	t_errno("um-other-ident", um(root, &u), ESTALE);
+	um_of(&u, fd, "a");
+	u.a.map.flags = 0;
+	u.a.map.reserved[0] = 0;
+	t_errno("um-no-ident", um(root, &u), ESTALE);
+	exists("um-estale-kept", P(mpt, "a"), 1);
+	um_of(&u, fd, "a");
+	t_ok("um-own-ident", um(root, &u));
+	exists("um-own-gone", P(mpt, "a"), 0);
+	um_of(&u, zfd, "z");
+	u.a.map.flags = 0;
+	t_errno("um-zero-no-flag", um(root, &u), ESTALE);
+	um_of(&u, zfd, "z");
+	t_ok("um-zero-ident", um(root, &u));
+	exists("um-zero-gone", P(mpt, "z"), 0);
+
+	/* a new a on the old a's memory: the old a's identity leaves it */
+	close(fd);
+	fd = ident_file(mpt, "a", off, 9);
+	um_of(&u, fd, "a");
+	u.a.map.reserved[0] = 7;
+	t_errno("um-reused-old-ident", um(root, &u), ESTALE);
+	exists("um-reused-kept", P(mpt, "a"), 1);
+	um_of(&u, fd, "a");
+	t_ok("um-reused-own-ident", um(root, &u));
+
+	/* made without an identity: removed by its map */
+	um_of(&u, nfd, "n");
+	u.a.map.flags = FAMFS_IOC_MAP_IDENT;
+	u.a.map.reserved[0] = 12345;
+	t_ok("um-none-by-map", um(root, &u));
+	exists("um-none-gone", P(mpt, "n"), 0);
+	close(fd);
+	close(zfd);
+	close(nfd);
+	close(root);
+	return t_failed;
+}
+
+/*
+ * rident: what the identity does to callers that never asked for it, and
+ * a file with one under FAMFSIOC_NS RENAME, link(2) and a page map.
+ *
+ * identold: MAP_GET_V3 of a file made with an identity, by a caller that
+ * knows only the flags it knew before (the famfs tool before this change:
+ * fmap_get_v3 answered EPROTO for a flag other than FAMFS_IOC_MAP_PAGES,
+ * so its getmap, check, replay and DELETE fallback fail on every file the
+ * new tool made).  Nothing in the header it sends asks for the identity.
+ */
+static int do_identold(const char *mpt, unsigned long long off)
+{
+	struct famfs_ioc_map_v2 h;
+	int fd = ident_file(mpt, "old", off, 5);
+
+	memset(&h, 0, sizeof(h));
+	t_ok("old-get", ioctl(fd, FAMFSIOC_MAP_GET_V3, &h));
+	t_equ("old-reader-unknown-flags", 0, h.flags & ~FAMFS_IOC_MAP_PAGES);
+	t_equ("old-reader-reserved0", 0, h.reserved[0]);
+	close(fd);
+	unlink(P(mpt, "old"));
+	return t_failed;
+}
+
+/* identmore: an identity survives FAMFSIOC_NS RENAME (UNLINK_MAP at the
+ * new name needs it); link(2) of a file with one: UNLINK_MAP removes the
+ * one name; a small file's page map takes an identity too */
+static int do_identmore(const char *mpt, unsigned long long off)
+{
+	int root = open_dir(mpt), fd, pfd;
+	struct famfs_ioc_ns ns;
+	struct famfs_ioc_map_v2 h;
+	struct famfs_ioc_dext d;
+	struct um u;
+	struct stat st;
+
+	fd = ident_file(mpt, "ra", off, 11);
+	memset(&ns, 0, sizeof(ns));
+	ns.op = FAMFS_NS_RENAME;
+	ns.name = (uintptr_t)"ra";
+	ns.name_len = 2;
+	ns.new_name = (uintptr_t)"rb";
+	ns.new_name_len = 2;
+	ns.new_dir_fd = root;
+	t_ok("ns-rename", ioctl(root, FAMFSIOC_NS, &ns));
+	ident_get("renamed", fd, FAMFS_IOC_MAP_IDENT, 11);
+	um_of(&u, fd, "rb");
+	u.a.map.reserved[0] = 12;
+	t_errno("renamed-other-ident", um(root, &u), ESTALE);
+	um_of(&u, fd, "rb");
+	t_ok("renamed-own-ident", um(root, &u));
+	exists("renamed-gone", P(mpt, "rb"), 0);
+	close(fd);
+
+	fd = ident_file(mpt, "la", off, 13);
+	if (link(P(mpt, "la"), P(mpt, "lb")) == 0) {
+		um_of(&u, fd, "la");
+		t_ok("link-um", um(root, &u));
+		exists("link-la-gone", P(mpt, "la"), 0);
+		exists("link-lb-kept", P(mpt, "lb"), 1);
+		t_ok("link-fstat", fstat(fd, &st));
+		t_equ("link-nlink", 1, st.st_nlink);
+		um_of(&u, fd, "lb");
+		t_ok("link-um-lb", um(root, &u));
+	} else {
+		t_pass("link-refused");
+		unlink(P(mpt, "la"));
+	}
+	close(fd);
+
+	/* a page map (one 4 KiB page) with an identity */
+	pfd = mkfile(mpt, "pg");
+	memset(&d, 0, sizeof(d));
+	d.offset = off;
+	d.len = 4096;
+	h = mapv2_mk(SIMPLE_DAX_EXTENT, FAMFS_REG, 4096, 1, &d);
+	h.flags = FAMFS_IOC_MAP_PAGES | FAMFS_IOC_MAP_IDENT;
+	h.reserved[0] = 17;
+	t_ok("pages-create", ioctl(pfd, FAMFSIOC_MAP_CREATE_V3, &h));
+	ident_get("pages", pfd, FAMFS_IOC_MAP_PAGES | FAMFS_IOC_MAP_IDENT, 17);
+	um_of(&u, pfd, "pg");
+	u.a.map.reserved[0] = 18;
+	t_errno("pages-other-ident", um(root, &u), ESTALE);
+	um_of(&u, pfd, "pg");
+	t_ok("pages-own-ident", um(root, &u));
+	close(pfd);
+	close(root);
+	return t_failed;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 4 && !strcmp(argv[1], "errors"))
@@ -322,6 +558,12 @@ int main(int argc, char **argv)
 		return t_done(do_one(argv[2], "p", 0));
 	if (argc >= 3 && !strcmp(argv[1], "erofs"))
 		return t_done(do_one(argv[2], "r", EROFS));
-	fprintf(stderr, "usage: unlink_map errors|eperm|prep|protected|erofs MPT [OFF]\n");
+	if (argc >= 4 && !strcmp(argv[1], "ident"))
+		return t_done(do_ident(argv[2], t_num(argv[3])));
+	if (argc >= 4 && !strcmp(argv[1], "identold"))
+		return t_done(do_identold(argv[2], t_num(argv[3])));
+	if (argc >= 4 && !strcmp(argv[1], "identmore"))
+		return t_done(do_identmore(argv[2], t_num(argv[3])));
+	fprintf(stderr, "usage: unlink_map errors|eperm|prep|protected|erofs|ident|identold|identmore MPT [OFF]\n");
 	return 2;
 }

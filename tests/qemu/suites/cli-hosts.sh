@@ -67,6 +67,9 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_eq master-sees-client client "$(field "$B" role)"
 	t_rc list-text 0 famfs hosts $M
 	t_has list-text-client "$B .*client"
+	# the name hash and boot id shown (short; -j in full: review r42f)
+	t_has list-text-namehash "NAMEHASH *BOOT"
+	t_eq json-name-hash 16 "$(printf %s "$(field "$B" name_hash)" | wc -c)"
 	# evict b by uuid, naming a generation b does not have: refused
 	t_rc evict-gen-stale 2 famfs hosts evict --generation 5 "$B" $M
 	t_has evict-gen-stale-says "registered again"
@@ -95,9 +98,14 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_has torn-text-says "torn"
 	t_rc evict-torn-slot 0 famfs hosts evict --slot $N $M
 	t_eq torn-gone 2 "$(nslots)"
-	# by slot: b's registration fenced, its record kept (b must not
-	# register again in its boot); the second eviction zeroes it
-	t_rc evict-b-slot 0 famfs hosts evict --slot "$SB" $M
+	# by slot: refused -- b took over its fenced registration's slot at
+	# its reboot, and a second evict --slot is meant for the fenced boot
+	# (review rfence F5); by generation: b's registration fenced, its
+	# record kept (b must not register again in its boot); the eviction
+	# by slot then zeroes it
+	t_rc evict-b-slot-refused 2 famfs hosts evict --slot "$SB" $M
+	t_has evict-b-slot-refused-says "evict --generation 2"
+	t_rc evict-b-slot 0 famfs hosts evict --generation 2 "$B" $M
 	t_has evict-b-slot-says "generation 2 evicted"
 	t_eq b-slot-fenced evicted "$(field "$B" state)"
 	t_eq b-slot-kept 2 "$(nslots)"

@@ -8,7 +8,10 @@
 #   field: the file stays); the exact map removes a simple and an
 #   interleaved file; EPERM for a user without CAP_SYS_ADMIN;
 # - a protected mount: unlink(2) refused, the call removes the file;
-# - a read-only mount: EROFS.
+# - a read-only mount: EROFS;
+# - a file's identity (FAMFS_IOC_MAP_IDENT): made, reported, compared
+#   (the right one removes, another or none is ESTALE, a file made
+#   without one is removed by its map).
 . "$FAMFS_SRC/tests/qemu/lib.sh"
 
 M=/tmp/famfs-um
@@ -17,6 +20,9 @@ klog_mark
 famfs_raw_mount $M || exit 0
 run_prog unlink_map errors $M 300M
 t_klog errors-logged 'famfs (.*): UNLINK_MAP: '
+run_prog unlink_map ident $M 340M
+run_prog unlink_map identmore $M 360M
+run_prog unlink_map identold $M 380M
 chmod 0755 $M
 runas 65534 unlink_map eperm $M > /tmp/um-eperm.out 2>&1
 PFX=eperm- t_prog unlink_map /tmp/um-eperm.out $?

@@ -41,7 +41,7 @@ void th_mock_reset(void)
 	while (nmock)
 		mock_drop(nmock - 1);
 	th_mock_v1_creates = th_mock_v2_creates = th_mock_v2_gets = 0;
-	th_mock_v3_gets = 0;
+	th_mock_v3_gets = th_mock_v3_ident_gets = 0;
 	th_mock_cache_invalidates = 0;
 	th_mock_held_hook = NULL;
 	th_mock_held_calls = 0;
@@ -113,6 +113,8 @@ static bool same_memory(const struct famfs_fmap *a, const struct famfs_fmap *b)
 	struct famfs_fmap x = *a;
 
 	x.file_size = b->file_size;
+	x.has_ident = b->has_ident;	/* the file's, not its memory's */
+	x.ident = b->ident;
 	return !memcmp(&x, b, sizeof(x));
 }
 
@@ -435,17 +437,17 @@ int th_mock_cache(int fd, const struct famfs_ioc_cache *c)
 	return 0;
 }
 
-/* the same without FAMFS_IOC_MAP_INVALIDATE: a famfs.ko of issue 29's
- * first reclaim (with FAMFSIOC_CACHE) */
+/* the same without FAMFS_IOC_MAP_INVALIDATE (nor FAMFS_IOC_MAP_IDENT): a
+ * famfs.ko of issue 29's first reclaim (with FAMFSIOC_CACHE) */
 const struct famfs_kernel_ops th_mock_kernel_noinval = {
 	TH_MOCK_V2,
 	.cache = th_mock_cache,
 	.dev_add = th_mock_dev_add,
 	.dev_get = th_mock_dev_get,
 	.map_create_v3 = th_mock_map_create_v3_old,
-	.map_get_v3 = th_mock_map_get_v3,
+	.map_get_v3 = th_mock_map_get_v3_old,
 	.held = th_mock_held,
-	.unlink_map = th_mock_unlink_map,
+	.unlink_map = th_mock_unlink_map_old,
 };
 
 /* the same without v3: a famfs.ko of issue 11's time */

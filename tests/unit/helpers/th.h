@@ -126,7 +126,7 @@ extern const struct famfs_kernel_ops th_mock_kernel_v1;	/* no v2 ioctls */
  * ext_list_count only (extents through MAP_GETEXT), EINVAL when unmapped */
 extern const struct famfs_kernel_ops th_mock_kernel_2024;
 extern unsigned long th_mock_v1_creates, th_mock_v2_creates, th_mock_v2_gets;
-extern unsigned long th_mock_v3_gets;
+extern unsigned long th_mock_v3_gets, th_mock_v3_ident_gets;
 extern const struct famfs_kernel_ops th_mock_kernel_v2;	/* v2, no v3 ioctls */
 void th_mock_reset(void);
 /* stale: a new map shows 0xa5 bytes (old memory), not zeros */
@@ -194,10 +194,16 @@ void th_fast_settle(void);
 struct famfs_df th_df(struct th *t);
 extern unsigned long th_mock_held_calls;
 int th_mock_held(int fd, struct famfs_ioc_held *h);
-/* any map, with the flag for page extents */
+/* any map, with the flag for page extents; the identity only when asked
+ * (FAMFS_IOC_MAP_IDENT in h->flags on the way in) */
 int th_mock_map_get_v3(int fd, struct famfs_ioc_map_v2 *h);
+/* a famfs.ko without identities: EINVAL for the flag (counted in
+ * th_mock_v3_ident_gets) */
+int th_mock_map_get_v3_old(int fd, struct famfs_ioc_map_v2 *h);
 /* FAMFSIOC_UNLINK_MAP (counted) */
 extern unsigned long th_mock_unlink_maps;
 int th_mock_unlink_map(int dfd, const struct famfs_ioc_unlink_map *a);
+/* the same of a famfs.ko without identities: EINVAL for one */
+int th_mock_unlink_map_old(int dfd, const struct famfs_ioc_unlink_map *a);
 
 #endif

@@ -100,7 +100,12 @@ int th_mock_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h)
 
 	bool pages = h->flags & FAMFS_IOC_MAP_PAGES;
 
-	if (h->flags & ~(FAMFS_IOC_MAP_PAGES | FAMFS_IOC_MAP_INVALIDATE))
+	if (h->flags & ~(FAMFS_IOC_MAP_PAGES | FAMFS_IOC_MAP_INVALIDATE |
+			 FAMFS_IOC_MAP_IDENT))
+		return -EINVAL;
+	/* an identity in reserved[0] with FAMFS_IOC_MAP_IDENT only */
+	if ((h->reserved[0] && !(h->flags & FAMFS_IOC_MAP_IDENT)) ||
+	    h->reserved[1] || h->reserved[2] || h->reserved[3])
 		return -EINVAL;
 	if (pages && (h->extent_type != SIMPLE_DAX_EXTENT ||
 		      h->file_type != FAMFS_REG))
@@ -122,6 +127,8 @@ int th_mock_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h)
 	m = calloc(1, sizeof(*m));
 	assert_non_null(m);
 	m->pages = pages;
+	m->has_ident = h->flags & FAMFS_IOC_MAP_IDENT;
+	m->ident = h->reserved[0];
 	m->extent_type = h->extent_type;
 	m->file_type = h->file_type;
 	m->file_size = h->file_size;
@@ -170,12 +177,24 @@ int th_mock_map_create_v3(int fd, const struct famfs_ioc_map_v2 *h)
 
 int th_mock_map_create_v3_old(int fd, const struct famfs_ioc_map_v2 *h)
 {
-	if (h->flags & FAMFS_IOC_MAP_INVALIDATE)
+	if (h->flags & (FAMFS_IOC_MAP_INVALIDATE | FAMFS_IOC_MAP_IDENT) ||
+	    h->reserved[0])
 		return -EINVAL;
 	return th_mock_map_create_v3(fd, h);
 }
 
-unsigned long th_mock_v3_gets;
+unsigned long th_mock_v3_gets, th_mock_v3_ident_gets;
+
+/* a famfs.ko without identities: MAP_GET_V3 refuses every flag (EINVAL),
+ * FAMFS_IOC_MAP_IDENT (asked, counted) too */
+int th_mock_map_get_v3_old(int fd, struct famfs_ioc_map_v2 *h)
+{
+	if (h->flags & FAMFS_IOC_MAP_IDENT)
+		th_mock_v3_ident_gets++;
+	if (h->flags)
+		return -EINVAL;
+	return th_mock_map_get_v3(fd, h);
+}
 
 int th_mock_map_get_v3(int fd, struct famfs_ioc_map_v2 *h)
 {
@@ -183,10 +202,13 @@ int th_mock_map_get_v3(int fd, struct famfs_ioc_map_v2 *h)
 	struct famfs_ioc_dext *d = (void *)(uintptr_t)h->ext_list;
 	struct famfs_ioc_iext_v3 *x = (void *)(uintptr_t)h->ext_list;
 	uint32_t room = h->ext_count;
+	/* the identity only for a caller that asks, as famfs.ko */
+	bool want_ident = h->flags == FAMFS_IOC_MAP_IDENT;
 	int rc;
 
 	th_mock_v3_gets++;
-	if (h->flags)
+	if ((h->flags && !want_ident) || h->reserved[0] || h->reserved[1] ||
+	    h->reserved[2] || h->reserved[3])
 		return -EINVAL;
 	rc = th_mock_fmap_of(fd, &m);
 	if (rc)
@@ -196,6 +218,10 @@ int th_mock_map_get_v3(int fd, struct famfs_ioc_map_v2 *h)
 	h->file_size = m.file_size;
 	h->ext_count = m.count;
 	h->flags = m.pages ? FAMFS_IOC_MAP_PAGES : 0;
+	if (want_ident && m.has_ident) {
+		h->flags |= FAMFS_IOC_MAP_IDENT;
+		h->reserved[0] = m.ident;
+	}
 	if (!room)
 		return 0;
 	if (room < m.count)
@@ -291,7 +317,10 @@ int th_mock_unlink_map(int dfd, const struct famfs_ioc_unlink_map *a)
 
 	th_mock_unlink_maps++;
 	if (a->flags || !a->name_len || a->name_len > FAMFS_NS_NAME_MAX ||
-	    !a->map.ext_count)
+	    !a->map.ext_count ||
+	    (a->map.flags & ~(FAMFS_IOC_MAP_PAGES | FAMFS_IOC_MAP_IDENT)) ||
+	    (a->map.reserved[0] && !(a->map.flags & FAMFS_IOC_MAP_IDENT)) ||
+	    a->map.reserved[1] || a->map.reserved[2] || a->map.reserved[3])
 		return -EINVAL;
 	memcpy(name, (const void *)(uintptr_t)a->name, a->name_len);
 	name[a->name_len] = '\0';
@@ -306,7 +335,10 @@ int th_mock_unlink_map(int dfd, const struct famfs_ioc_unlink_map *a)
 	close(fd);
 	if (rc)
 		return rc == -ENODATA ? -ESTALE : rc;
-	same = m.extent_type == a->map.extent_type &&
+	/* a file with an identity is the one named only by it */
+	same = (!m.has_ident || ((a->map.flags & FAMFS_IOC_MAP_IDENT) &&
+				 a->map.reserved[0] == m.ident)) &&
+	       m.extent_type == a->map.extent_type &&
 	       m.file_type == a->map.file_type &&
 	       m.file_size == a->map.file_size && m.count == a->map.ext_count &&
 	       m.pages == !!(a->map.flags & FAMFS_IOC_MAP_PAGES);
@@ -329,4 +361,14 @@ int th_mock_unlink_map(int dfd, const struct famfs_ioc_unlink_map *a)
 	if (!same)
 		return -ESTALE;
 	return unlinkat(dfd, name, 0) ? -errno : 0;
+}
+
+/* FAMFSIOC_UNLINK_MAP of a famfs.ko without identities (issue 29's) */
+int th_mock_unlink_map_old(int dfd, const struct famfs_ioc_unlink_map *a)
+{
+	if ((a->map.flags & FAMFS_IOC_MAP_IDENT) || a->map.reserved[0]) {
+		th_mock_unlink_maps++;
+		return -EINVAL;
+	}
+	return th_mock_unlink_map(dfd, a);
 }

@@ -205,6 +205,7 @@ void learn(struct ffile *f)
 		model_map(f, &got, 1);	/* a page map */
 		f->haspat = 0;
 	}
+	ident_read(f);
 }
 
 void do_create_v2(struct ffile *f, int valid_only)

@@ -19,9 +19,15 @@
  * before its own v2 checks; an accepted map is the model's like a v2 one.
  * A quarter of them (of the page maps of calls5.c too) carry
  * FAMFS_IOC_MAP_INVALIDATE, which changes no errno and is no part of the
- * map (the model predicts without it; MAP_GET_V3 never shows it).  MAP_GET_V3 shows
- * every map with device 0 and reserved 0, with MAP_GET_V2's rules for room,
- * flags and pointers.
+ * map (the model predicts without it; MAP_GET_V3 never shows it).  A
+ * quarter carry FAMFS_IOC_MAP_IDENT with an identity in reserved[0] (0
+ * now and then), which changes no errno either, and a few have it wrong
+ * (reserved[0] without the flag, reserved[1..3] with it: EINVAL where the
+ * header's flags are checked).  MAP_GET_V3 shows every map with device 0
+ * and reserved 0 -- the identity and its flag for a file made with one,
+ * only to a caller that asks (FAMFS_IOC_MAP_IDENT the one flag it is
+ * given; half the calls ask) -- with MAP_GET_V2's rules for room, flags
+ * (any other, or reserved[] not 0: EINVAL) and pointers.
  */
 #include "fuzz.h"
 #include <sys/sysmacros.h>
@@ -34,6 +40,37 @@ void inval_flag(struct famfs_ioc_map_v2 *h)
 	if (chance(25))
 		h->flags |= FAMFS_IOC_MAP_INVALIDATE;
 }
+void ident_flag(struct famfs_ioc_map_v2 *h)
+{
+	if (chance(25)) {
+		h->flags |= FAMFS_IOC_MAP_IDENT;
+		h->reserved[0] = chance(20) ? 0 : rnd();
+		if (chance(5))	/* wrong: reserved[1..3] not 0 */
+			h->reserved[1 + below(3)] = 1ULL << below(64);
+	} else if (chance(4)) {	/* wrong: an identity without the flag */
+		h->reserved[0] = rnd() | 1;
+	}
+}
+
+/* An accepted map's identity, as its header gave it. */
+void ident_learn(struct ffile *f, const struct famfs_ioc_map_v2 *h)
+{
+	f->has_ident = !!(h->flags & FAMFS_IOC_MAP_IDENT);
+	f->ident = f->has_ident ? h->reserved[0] : 0;
+}
+
+/* The identity of a file the model did not make (MAP_GET_V3's header,
+ * asked for it). */
+void ident_read(struct ffile *f)
+{
+	struct famfs_ioc_map_v2 h;
+
+	memset(&h, 0, sizeof(h));
+	h.flags = FAMFS_IOC_MAP_IDENT;
+	if (!ioctl(f->fd, FAMFSIOC_MAP_GET_V3, &h))
+		ident_learn(f, &h);
+}
+
 static int attached[FAMFS_MAX_DEVS];
 static struct famfs_ioc_dev_info primary;
 static int primary_fd = -1, null_fd = -1, opath_fd = -1;
@@ -375,6 +412,7 @@ static void do_create_v3(struct ffile *f, int valid_only)
 	if (!valid_only && n && chance(30))
 		break_dev(&l, il, n);
 	inval_flag(&m.h);
+	ident_flag(&m.h);
 	need = n == m.h.ext_count ? n * esize3(m.h.extent_type) : 0;
 	list = place_list(lk, need, &lbr, &lbw);
 	if (lk == L_OK || lk == L_MISALIGNED || lk == L_RDONLY ||
@@ -397,6 +435,12 @@ static void do_create_v3(struct ffile *f, int valid_only)
 	hv2.ext_list = (uintptr_t)&m.u;
 	/* taken by v3 whatever else the header says; not part of the map */
 	hv2.flags &= ~FAMFS_IOC_MAP_INVALIDATE;
+	/* so is a well-formed identity (one without its flag, or with
+	 * reserved[1..3] not 0, stays for v2's reserved check: EINVAL) */
+	if (hv2.flags & FAMFS_IOC_MAP_IDENT) {
+		hv2.flags &= ~FAMFS_IOC_MAP_IDENT;
+		hv2.reserved[0] = 0;
+	}
 	/* v2's checks with each extent's (strip's) device fields checked
 	 * just before its own (famfs_ioctl.h) */
 	v3_cur = &l;
@@ -443,6 +487,7 @@ static void do_create_v3(struct ffile *f, int valid_only)
 		if (overlap)
 			bad(C_CREATE3, "MAP_CREATE_V3 %s: accepted, but it overlaps a known map or itself",
 			    s);
+		ident_learn(f, hp);
 		accepted_v2(f, &rd);
 		return;
 	}
@@ -465,15 +510,18 @@ static void do_get_v3(struct ffile *f)
 	struct famfs_ioc_map_v2 in, got, *hp;
 	uint32_t actual = f->mapped ? f->vm.h.ext_count : 0, room;
 	size_t es = f->mapped ? esize3(f->vm.h.extent_type) : 24, wneed;
-	int br, bw, lbr, lbw, want, e, canary;
+	int br, bw, lbr, lbw, want, e, canary, ask;
 	char *list, s[600];
 	long rc;
 
 	memset(&in, 0, sizeof(in));
-	if (chance(4))
-		in.flags = 1u << below(32);
+	if (chance(50))		/* asks for the identity */
+		in.flags = FAMFS_IOC_MAP_IDENT;
+	if (chance(4))		/* another flag (or it alone) */
+		in.flags |= 1u << below(32);
 	else if (chance(3))
 		in.reserved[below(4)] = 1ULL << below(64);
+	ask = in.flags == FAMFS_IOC_MAP_IDENT;
 	switch (below(6)) {
 	case 0: room = 0; break;
 	case 1: room = actual > 1 ? 1 + (uint32_t)below(actual - 1) : 1; break;
@@ -495,7 +543,7 @@ static void do_get_v3(struct ffile *f)
 		want = ENODATA;
 	else if (br)
 		want = EFAULT;
-	else if (in.flags || in.reserved[0] || in.reserved[1] ||
+	else if ((in.flags && !ask) || in.reserved[0] || in.reserved[1] ||
 		 in.reserved[2] || in.reserved[3])
 		want = EINVAL;
 	else if (bw)
@@ -523,10 +571,18 @@ static void do_get_v3(struct ffile *f)
 	if (got.extent_type != f->vm.h.extent_type ||
 	    got.file_type != f->vm.h.file_type ||
 	    got.file_size != f->vm.h.file_size || got.ext_count != actual ||
-	    got.flags != f->vm.h.flags || got.ext_list != in.ext_list) {
-		bad(C_GET3, "MAP_GET_V3 of %s: header et %u ft %u size %#llx n %u",
-		    s, got.extent_type, got.file_type,
-		    (unsigned long long)got.file_size, got.ext_count);
+	    got.flags != (f->vm.h.flags |
+			  (ask && f->has_ident ? FAMFS_IOC_MAP_IDENT : 0)) ||
+	    got.reserved[0] != (ask ? f->ident : 0) || got.reserved[1] ||
+	    got.reserved[2] || got.reserved[3] ||
+	    got.ext_list != in.ext_list) {
+		bad(C_GET3, "MAP_GET_V3 of %s (identity %s): header et %u ft %u size %#llx n %u flags %#x identity %#llx (model: %s %#llx)",
+		    s, ask ? "asked" : "not asked", got.extent_type,
+		    got.file_type,
+		    (unsigned long long)got.file_size, got.ext_count,
+		    got.flags, (unsigned long long)got.reserved[0],
+		    f->has_ident ? "has" : "none",
+		    (unsigned long long)f->ident);
 		return;
 	}
 	if (!want && room) {

@@ -221,6 +221,9 @@ int get_v3_vmap(int fd, struct vmap *vm)
 	}
 	vm->h = h;
 	vm->h.ext_list = 0;
+	/* the identity is the file's, not the map's (ffile.ident) */
+	vm->h.flags &= ~FAMFS_IOC_MAP_IDENT;
+	vm->h.reserved[0] = 0;
 	for (uint32_t i = 0; i < h.ext_count; i++) {
 		if (h.extent_type != FAMFS_INTERLEAVED_EXTENT) {
 			const struct famfs_ioc_dext *s = h.ext_list ==
@@ -428,6 +431,7 @@ static void do_create_pages(struct ffile *f, int valid_only)
 	if (!valid_only && chance(55))
 		mutate_pages(&m, d);
 	inval_flag(&m.h);
+	ident_flag(&m.h);
 	n = m.h.ext_count;
 	need = n <= FAMFS_IOC_MAX_PAGE_EXTENTS ? n * sizeof(*d) : 0;
 	list = place_list(lk, need, &lbr, &lbw);
@@ -461,6 +465,10 @@ static void do_create_pages(struct ffile *f, int valid_only)
 			memcpy(d, list, need);
 		h.ext_list = (uintptr_t)d;
 		h.flags &= ~FAMFS_IOC_MAP_INVALIDATE;	/* no part of the map */
+		if (h.flags & FAMFS_IOC_MAP_IDENT) {	/* the file's, not the map's */
+			h.flags &= ~FAMFS_IOC_MAP_IDENT;
+			h.reserved[0] = 0;
+		}
 		want = predict_pages(&h, br, lbr, f->mapped, f->others,
 				     &overlap, &rd);
 	}
@@ -506,6 +514,7 @@ static void do_create_pages(struct ffile *f, int valid_only)
 			bad(C_PAGES, "MAP_CREATE_V3 pages %s: accepted, but it overlaps a known map or itself",
 			    s);
 		nc_accept_pages++;
+		ident_learn(f, hp);
 		accepted_v2(f, &rd);
 		return;
 	}

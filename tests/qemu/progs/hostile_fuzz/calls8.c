@@ -3,14 +3,17 @@
  * hostile_fuzz: FAMFSIOC_UNLINK_MAP, the removal of a file known by its
  * map (a DELETE's replay).
  *
- * The map given is the file's own (MAP_GET_V3 of it), so that a call with
+ * The map given is the file's own (MAP_GET_V3 of it, asked for its
+ * identity), so that a call with
  * nothing broken removes it (the model marks it unlinked: still open, it
  * keeps its memory).  Now and then one thing is broken -- the header's
  * pointer, flags, reserved fields, the map's flags, reserved fields,
  * extent type or count, the descriptor (a file, not a directory), the
  * name's length, bytes or pointer, the list's pointer, an entry's reserved
  * field or device, or the map itself (one offset or the size differs:
- * ESTALE, the file stays), or the name (nothing there: ENOENT) -- and the
+ * ESTALE, the file stays), the identity (another one, or none, for a file
+ * made with one: ESTALE; any, for a file made without: removed by its
+ * map), or the name (nothing there: ENOENT) -- and the
  * call must fail with the errno of the first failing check of the contract
  * (EPERM first for uid 65534, EROFS on a read-only mount after the checks
  * of the argument).
@@ -22,7 +25,7 @@ long nc_um, nc_um_ok;
 enum um_break { U_NONE, U_HDRPTR, U_FLAGS, U_RESERVED, U_MFLAGS,
 		U_MRESERVED, U_ETYPE, U_COUNT0, U_COUNTBIG, U_ONFILE,
 		U_NAMELEN, U_NAMEBYTES, U_NAMEPTR, U_LISTPTR, U_ENTRY,
-		U_DIFFER, U_SIZE, U_NOENT, U_NBREAK };
+		U_DIFFER, U_SIZE, U_NOENT, U_IDENT, U_NOIDENT, U_NBREAK };
 
 static union {
 	struct famfs_ioc_dext d[FAMFS_IOC_MAX_EXTENTS_V2];
@@ -58,6 +61,7 @@ void do_unlink_map(int dirfd)
 	memset(&ul, 0, sizeof(ul));
 	a.map.ext_list = (uintptr_t)&ul;
 	a.map.ext_count = FAMFS_IOC_MAX_EXTENTS_V2;
+	a.map.flags = FAMFS_IOC_MAP_IDENT;	/* its identity too */
 	if (ioctl(f->fd, FAMFSIOC_MAP_GET_V3, &a.map))
 		return;		/* not mapped (yet): nothing to compare */
 	a.name = (uintptr_t)name;
@@ -72,10 +76,21 @@ void do_unlink_map(int dirfd)
 		break;
 	case U_MFLAGS:
 		a.map.flags |= chance(50) ? FAMFS_IOC_MAP_INVALIDATE :
-					    boundary32() | 4;
+					    boundary32() | 8;
 		break;
-	case U_MRESERVED:
-		a.map.reserved[below(4)] = 1 + below(1000);
+	case U_MRESERVED:	/* reserved[0] is the identity's with the flag */
+		a.map.reserved[(a.map.flags & FAMFS_IOC_MAP_IDENT ? 1 : 0) +
+			       below(a.map.flags & FAMFS_IOC_MAP_IDENT ? 3 : 4)] =
+			1 + below(1000);
+		break;
+	case U_IDENT:		/* another identity (or one, if none) */
+		a.map.flags |= FAMFS_IOC_MAP_IDENT;
+		a.map.reserved[0] = f->has_ident ? f->ident + 1 + below(1000) :
+						   rnd();
+		break;
+	case U_NOIDENT:
+		a.map.flags &= ~FAMFS_IOC_MAP_IDENT;
+		a.map.reserved[0] = 0;
 		break;
 	case U_ETYPE:
 		a.map.extent_type = chance(50) ? INVALID_EXTENT_TYPE :
@@ -171,7 +186,8 @@ void do_unlink_map(int dirfd)
 		want = EINVAL;
 	else if (ro)
 		want = EROFS;
-	else if (b == U_DIFFER || b == U_SIZE)
+	else if (b == U_DIFFER || b == U_SIZE ||
+		 ((b == U_IDENT || b == U_NOIDENT) && f->has_ident))
 		want = ESTALE;
 	else if (b == U_NOENT)
 		want = ENOENT;
@@ -197,7 +213,7 @@ void do_unlink_map(int dirfd)
 		if (!stat(f->path, &st))
 			bad(C_UNLINK_MAP, "UNLINK_MAP of %s: 0, but it is still there",
 			    f->path);
-	} else if (b == U_DIFFER || b == U_SIZE) {
+	} else if (want == ESTALE) {
 		struct stat st;
 
 		if (stat(f->path, &st))

@@ -135,6 +135,8 @@ struct ffile {
 					 * and ext_list[0] always) */
 	int v1ok;		/* v1 MAP_GET can express the map */
 	int v2;			/* made by MAP_CREATE_V2 */
+	int has_ident;		/* made with FAMFS_IOC_MAP_IDENT ... */
+	uint64_t ident;		/* ... and this identity */
 	struct vmap vm;		/* the map */
 	uint64_t pat;		/* pattern seed of its bytes */
 	int haspat;		/* pattern written (not an adopted file) */
@@ -267,6 +269,9 @@ extern long nc_pages, nc_accept_pages;
 extern long nc_inval, nc_accept_inval;
 /* the flag given on a v3 create's header: never part of the map */
 void inval_flag(struct famfs_ioc_map_v2 *h);
+void ident_flag(struct famfs_ioc_map_v2 *h);
+void ident_learn(struct ffile *f, const struct famfs_ioc_map_v2 *h);
+void ident_read(struct ffile *f);
 void pages_mark(uint64_t off, uint64_t len, int d);
 int predict_pages(const struct famfs_ioc_map_v2 *h, int hdr_bad, int list_bad,
 		  int mapped, int busy, int *overlap, struct vmap *read);

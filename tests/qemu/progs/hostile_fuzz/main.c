@@ -376,8 +376,10 @@ static int adopt_one(const char *p, const struct stat *st, int type,
 		f->used = 1;
 		f->fd = fd;
 		snprintf(f->path, sizeof(f->path), "%s", p);
-		if (!get_any(fd, &m))
+		if (!get_any(fd, &m)) {
 			model_map(f, &m, 1);
+			ident_read(f);
+		}
 		return 0;
 	}
 	close(fd);

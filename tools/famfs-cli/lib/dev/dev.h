@@ -201,6 +201,13 @@ struct famfs_fmap {
 	bool file_type_unknown;		/* read through v1, which said
 					 * file_type 0: FAMFS_REG, or not
 					 * said (the 2024 module never did) */
+	/* the file's identity (FAMFS_IOC_MAP_IDENT): the log index of the
+	 * FILE entry that made it.  Given to MAP_CREATE_V3 when set (a
+	 * famfs.ko without identities makes the file without one), read by
+	 * MAP_GET_V3 (famfs_fmap_get asks for it: famfs.ko reports it only
+	 * when asked); famfs_fmap_equal compares maps only */
+	bool has_ident;
+	uint64_t ident;
 	uint64_t file_size;
 	uint32_t count;
 	union {
@@ -213,8 +220,10 @@ struct famfs_fmap {
 };
 /* true if some extent or strip of m is on a member (MAP_CREATE_V3) */
 bool famfs_fmap_multidev(const struct famfs_fmap *m);
-/* Give the module a file's map: MAP_CREATE_V3 when it uses a member,
- * else MAP_CREATE (v1) for up to FAMFS_MAX_EXTENTS simple extents,
+/* Give the module a file's map: MAP_CREATE_V3 with FAMFS_IOC_MAP_IDENT
+ * when m has an identity (a famfs.ko that refuses the flag, EINVAL, makes
+ * it without: asked once, then not again), MAP_CREATE_V3 when it uses a
+ * member, else MAP_CREATE (v1) for up to FAMFS_MAX_EXTENTS simple extents,
  * MAP_CREATE_V2 otherwise. */
 int famfs_fmap_create(int fd, const struct famfs_fmap *m);
 /* The same for memory that may have been another file's (a RECLAIM freed
@@ -260,15 +269,27 @@ int famfs_file_cache(int fd, bool invalidate);
 int famfs_map_from_entry(const struct famfs_log_entry *e,
 			 struct famfs_ioc_map *map);
 /* Remove name (one path component) of the directory dfd if it is the
- * file the FILE entry e made: a regular famfs file with e's map, looked
- * up, compared and unlinked in one call (FAMFSIOC_UNLINK_MAP).  1 removed;
- * 0 it is not there (ENOENT), not that file (ESTALE: another map, none)
- * or a directory (EISDIR): nothing removed; -errno otherwise, the caller
+ * file the FILE entry e (at log index id) made: a regular famfs file with
+ * e's map and, if it has an identity, id (FAMFS_IOC_MAP_IDENT; a famfs.ko
+ * without identities is asked by the map alone, once probed), looked up,
+ * compared and unlinked in one call (FAMFSIOC_UNLINK_MAP).  1 removed;
+ * 0 it is not there (ENOENT), not that file (ESTALE: another map or
+ * identity, none) or a directory (EISDIR): nothing removed; -errno
+ * otherwise, the caller
  * then does it the old way (open, famfs_fmap_get, compare, unlink):
  * -ENOTTY a famfs.ko without the call (remembered, not asked again),
  * -EPERM no CAP_SYS_ADMIN, -EINVAL a name or map it does not take, ... */
 int famfs_entry_unlink(int dfd, const char *name,
-		       const struct famfs_log_entry *e);
+		       const struct famfs_log_entry *e, uint64_t id);
+/* The same, with the identity id or not at all: -EOPNOTSUPP (nothing
+ * removed) from a famfs.ko without identities, which would compare the
+ * map alone -- for a path where a later file on the same memory may be */
+int famfs_entry_unlink_ident(int dfd, const char *name,
+			     const struct famfs_log_entry *e, uint64_t id);
+/* Is the file of map have the file of FILE entry id whose map is want?
+ * The maps equal, and have's identity (if it has one) id. */
+bool famfs_fmap_is_entry(const struct famfs_fmap *want,
+			 const struct famfs_fmap *have, uint64_t id);
 /* The map of a (valid) FILE entry, simple or interleaved. */
 void famfs_fmap_from_entry(const struct famfs_log_entry *e,
 			   struct famfs_fmap *m);

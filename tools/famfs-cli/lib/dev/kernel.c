@@ -206,7 +206,7 @@ static void v3_hdr(struct famfs_ioc_map_v2 *h, const struct famfs_fmap *m,
 }
 
 /* MAP_CREATE_V3's header for m: FAMFS_IOC_MAP_PAGES for a small file,
- * and flags */
+ * and flags (with FAMFS_IOC_MAP_IDENT, m's identity in reserved[0]) */
 static void v3_create_hdr(struct famfs_ioc_map_v2 *h,
 			  const struct famfs_fmap *m, union v3_list *l,
 			  uint32_t flags)
@@ -215,6 +215,8 @@ static void v3_create_hdr(struct famfs_ioc_map_v2 *h,
 	h->flags = flags;
 	if (m->pages)
 		h->flags |= FAMFS_IOC_MAP_PAGES;
+	if (flags & FAMFS_IOC_MAP_IDENT)
+		h->reserved[0] = m->ident;
 }
 
 static int fmap_create_v3(int fd, const struct famfs_fmap *m, uint32_t flags)
@@ -256,6 +258,33 @@ static int fmap_create_v3(int fd, const struct famfs_fmap *m, uint32_t flags)
 	return rc;
 }
 
+/* the module (its ops) that refused FAMFS_IOC_MAP_IDENT on MAP_GET_V3 (a
+ * famfs.ko without identities: EINVAL): not asked again (a process talks
+ * to one famfs.ko; unit tests swap mocks) */
+static const struct famfs_kernel_ops *no_ident_get;
+
+/* MAP_GET_V3 of fd's header into h (ext_list and ext_count as h has them),
+ * asking for the file's identity (FAMFS_IOC_MAP_IDENT in the flags it is
+ * given: famfs.ko reports it only when asked); a famfs.ko that refuses the
+ * flag (EINVAL) is asked again without it, and never again with it */
+static int map_get_v3_ident(int fd, struct famfs_ioc_map_v2 *h)
+{
+	struct famfs_ioc_map_v2 in = *h;
+	int rc;
+
+	if (no_ident_get == famfs_kernel)
+		return famfs_kernel->map_get_v3(fd, h);
+	h->flags = FAMFS_IOC_MAP_IDENT;
+	rc = famfs_kernel->map_get_v3(fd, h);
+	if (rc != -EINVAL)
+		return rc;
+	*h = in;
+	rc = famfs_kernel->map_get_v3(fd, h);
+	if (rc != -EINVAL)	/* the flag was what it refused */
+		no_ident_get = famfs_kernel;
+	return rc;
+}
+
 /* MAP_GET_V3 into m (m's header fields from a v2 answer are replaced) */
 static int fmap_get_v3(int fd, struct famfs_fmap *m)
 {
@@ -268,7 +297,7 @@ static int fmap_get_v3(int fd, struct famfs_fmap *m)
 		return -EOVERFLOW;
 	memset(m, 0, sizeof(*m));
 	memset(&h, 0, sizeof(h));
-	rc = famfs_kernel->map_get_v3(fd, &h);
+	rc = map_get_v3_ident(fd, &h);
 	if (rc)
 		return rc;
 	room = h.extent_type == FAMFS_INTERLEAVED_EXTENT ?
@@ -278,21 +307,25 @@ static int fmap_get_v3(int fd, struct famfs_fmap *m)
 		return -EPROTO;
 	if (h.ext_count > room)
 		return -E2BIG;
-	if (h.flags & ~FAMFS_IOC_MAP_PAGES)
+	if (h.flags & ~(FAMFS_IOC_MAP_PAGES | FAMFS_IOC_MAP_IDENT))
 		return -EPROTO;
 	m->extent_type = h.extent_type;
 	m->file_type = h.file_type;
 	m->file_size = h.file_size;
 	m->count = h.ext_count;
 	m->pages = h.flags & FAMFS_IOC_MAP_PAGES;
+	m->has_ident = h.flags & FAMFS_IOC_MAP_IDENT;
+	m->ident = m->has_ident ? h.reserved[0] : 0;
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
 	v3_hdr(&h, m, l);
-	rc = famfs_kernel->map_get_v3(fd, &h);
+	rc = map_get_v3_ident(fd, &h);
 	if (!rc && (h.extent_type != m->extent_type || h.ext_count != m->count ||
 		    h.file_size != m->file_size || h.file_type != m->file_type ||
-		    (h.flags & FAMFS_IOC_MAP_PAGES) != (m->pages ? FAMFS_IOC_MAP_PAGES : 0)))
+		    (h.flags & FAMFS_IOC_MAP_PAGES) != (m->pages ? FAMFS_IOC_MAP_PAGES : 0) ||
+		    !(h.flags & FAMFS_IOC_MAP_IDENT) != !m->has_ident ||
+		    (m->has_ident && h.reserved[0] != m->ident)))
 		rc = -EBADE;		/* the two calls disagree */
 	for (uint32_t i = 0; !rc && i < m->count; i++) {
 		if (m->extent_type != FAMFS_INTERLEAVED_EXTENT) {
@@ -324,7 +357,53 @@ bool famfs_fmap_multidev(const struct famfs_fmap *m)
 	return false;
 }
 
+/* the module (its ops) that refused FAMFS_IOC_MAP_IDENT on MAP_CREATE_V3
+ * (or has no v3) and on FAMFSIOC_UNLINK_MAP: not asked again (a process
+ * talks to one famfs.ko; unit tests swap mocks) */
+static const struct famfs_kernel_ops *no_ident, *no_ident_unlink;
+
+/* MAP_CREATE_V3 with flags, and m's identity if it has one: a famfs.ko
+ * that refuses the identity (EINVAL, and the map taken without it) makes
+ * the file without one, and is not asked again */
+static int fmap_create_v3_ident(int fd, const struct famfs_fmap *m,
+				uint32_t flags)
+{
+	int rc;
+
+	if (!m->has_ident || no_ident == famfs_kernel)
+		return fmap_create_v3(fd, m, flags);
+	rc = fmap_create_v3(fd, m, flags | FAMFS_IOC_MAP_IDENT);
+	if (rc == -ENOTTY)
+		no_ident = famfs_kernel;
+	if (rc != -EINVAL)
+		return rc;
+	rc = fmap_create_v3(fd, m, flags);
+	if (!rc)
+		no_ident = famfs_kernel;
+	return rc;
+}
+
+static int fmap_create_noident(int fd, const struct famfs_fmap *m);
+
 int famfs_fmap_create(int fd, const struct famfs_fmap *m)
+{
+	int rc;
+
+	/* an identity: only v3 takes it; a famfs.ko that refuses it (EINVAL
+	 * for the flag, the map taken the old way) is not asked again */
+	if (!m->has_ident || !famfs_kernel->map_create_v3 ||
+	    no_ident == famfs_kernel)
+		return fmap_create_noident(fd, m);
+	rc = fmap_create_v3(fd, m, FAMFS_IOC_MAP_IDENT);
+	if (rc != -EINVAL && rc != -ENOTTY)
+		return rc;
+	rc = fmap_create_noident(fd, m);
+	if (!rc)
+		no_ident = famfs_kernel;
+	return rc;
+}
+
+static int fmap_create_noident(int fd, const struct famfs_fmap *m)
 {
 	struct famfs_ioc_map_v2 v2;
 
@@ -390,7 +469,7 @@ int famfs_fmap_create_fresh(int fd, const struct famfs_fmap *m, int *cache_rc)
 
 	*cache_rc = 0;
 	if (famfs_kernel->map_create_v3 && no_invalidate != famfs_kernel)
-		rc = fmap_create_v3(fd, m, FAMFS_IOC_MAP_INVALIDATE);
+		rc = fmap_create_v3_ident(fd, m, FAMFS_IOC_MAP_INVALIDATE);
 	if (!rc) {
 		famfs_flush_stats.file_invalidates++;
 		return 0;
@@ -558,6 +637,13 @@ int famfs_fmap_get(int fd, struct famfs_fmap *m)
 	return 0;
 }
 
+bool famfs_fmap_is_entry(const struct famfs_fmap *want,
+			 const struct famfs_fmap *have, uint64_t id)
+{
+	return famfs_fmap_equal(want, have) &&
+	       (!have->has_ident || have->ident == id);
+}
+
 bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b)
 {
 	if (a->extent_type != b->extent_type || a->file_type != b->file_type ||
@@ -598,8 +684,25 @@ int famfs_map_from_entry(const struct famfs_log_entry *e,
 /* the kernel ops whose module said ENOTTY: not asked again */
 static const struct famfs_kernel_ops *no_unlink_map;
 
+static int entry_unlink(int dfd, const char *name,
+			const struct famfs_log_entry *e, uint64_t id,
+			bool strict);
+
 int famfs_entry_unlink(int dfd, const char *name,
-		       const struct famfs_log_entry *e)
+		       const struct famfs_log_entry *e, uint64_t id)
+{
+	return entry_unlink(dfd, name, e, id, false);
+}
+
+int famfs_entry_unlink_ident(int dfd, const char *name,
+			     const struct famfs_log_entry *e, uint64_t id)
+{
+	return entry_unlink(dfd, name, e, id, true);
+}
+
+static int entry_unlink(int dfd, const char *name,
+			const struct famfs_log_entry *e, uint64_t id,
+			bool strict)
 {
 	union {
 		struct famfs_ioc_dext d[FAMFS_LOG_MAX_SIMPLE_EXT];
@@ -612,6 +715,8 @@ int famfs_entry_unlink(int dfd, const char *name,
 
 	if (!famfs_kernel->unlink_map || no_unlink_map == famfs_kernel)
 		return -ENOTTY;
+	if (strict && no_ident_unlink == famfs_kernel)
+		return -EOPNOTSUPP;
 	if (!n || n > FAMFS_NS_NAME_MAX)
 		return -EINVAL;
 	/* the map famfs_fmap_from_entry gives MAP_CREATE, as MAP_GET_V3
@@ -655,7 +760,24 @@ int famfs_entry_unlink(int dfd, const char *name,
 			l.d[i].reserved = 0;
 		}
 	}
+	/* the file that entry made: its identity (one made without is
+	 * compared by its map; a famfs.ko without identities has none) */
+	if (no_ident_unlink != famfs_kernel) {
+		a.map.flags |= FAMFS_IOC_MAP_IDENT;
+		a.map.reserved[0] = id;
+	}
 	rc = famfs_kernel->unlink_map(dfd, &a);
+	/* strict: never by the map alone (it would take a later file on the
+	 * same memory made without an identity) */
+	if (strict && rc == -EINVAL && (a.map.flags & FAMFS_IOC_MAP_IDENT))
+		return -EOPNOTSUPP;
+	if (rc == -EINVAL && (a.map.flags & FAMFS_IOC_MAP_IDENT)) {
+		a.map.flags &= ~FAMFS_IOC_MAP_IDENT;
+		a.map.reserved[0] = 0;
+		rc = famfs_kernel->unlink_map(dfd, &a);
+		if (rc != -EINVAL)
+			no_ident_unlink = famfs_kernel;
+	}
 	if (!rc)
 		return 1;
 	if (rc == -ENOENT || rc == -ESTALE || rc == -EISDIR)

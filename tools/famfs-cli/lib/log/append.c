@@ -212,6 +212,15 @@ static int clog_room(struct famfs_fs *fs, const struct famfs_log_entry *e,
 	return -ENOSPC;
 }
 
+int famfs_log_full_now(struct famfs_fs *fs, const struct famfs_log_entry *e,
+		       struct famfs_log_full *full)
+{
+	if (!famfs_fs_compact(fs) || !fs->locked || !famfs_log_autogrow())
+		return 0;
+	return clog_room(fs, e, famfs_log_next(fs->log), full) ==
+	       FAMFS_LOG_FULL;
+}
+
 int famfs_log_put(struct famfs_fs *fs, struct famfs_log_entry *e,
 		  struct famfs_log_full *full)
 {

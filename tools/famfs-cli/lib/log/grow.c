@@ -116,6 +116,27 @@ unalloc:
 	return rc;
 }
 
+/* the master, under the log lock: a full log (f) grows by its size */
+static int grow_full(struct famfs_fs *fs, const struct famfs_log_full *f)
+{
+	famfs_warn("%s: the log is full (%llu of %llu slots used): growing it by %llu bytes into free space (famfs loggrow; FAMFS_LOG_AUTOGROW=0 turns this off)",
+		   fs->name, (unsigned long long)f->idx,
+		   (unsigned long long)f->cap,
+		   (unsigned long long)(FAMFS_LOG_HDR_SIZE + f->cap * FAMFS_CLOG_SLOT));
+	if (famfs_log_grow(fs, 0)) {
+		famfs_log_full_err(fs, f);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+int famfs_log_grow_for(struct famfs_fs *fs, const struct famfs_log_entry *e)
+{
+	struct famfs_log_full f;
+
+	return famfs_log_full_now(fs, e, &f) ? grow_full(fs, &f) : 0;
+}
+
 int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 {
 	struct famfs_log_full f;
@@ -123,14 +144,6 @@ int famfs_log_append(struct famfs_fs *fs, struct famfs_log_entry *e)
 
 	if (rc != FAMFS_LOG_FULL)
 		return rc;
-	/* the master, under the log lock: the log grows by its size */
-	famfs_warn("%s: the log is full (%llu of %llu slots used): growing it by %llu bytes into free space (famfs loggrow; FAMFS_LOG_AUTOGROW=0 turns this off)",
-		   fs->name, (unsigned long long)f.idx,
-		   (unsigned long long)f.cap,
-		   (unsigned long long)(FAMFS_LOG_HDR_SIZE + f.cap * FAMFS_CLOG_SLOT));
-	if (famfs_log_grow(fs, 0)) {
-		famfs_log_full_err(fs, &f);
-		return -ENOSPC;
-	}
-	return famfs_log_put(fs, e, NULL);
+	rc = grow_full(fs, &f);
+	return rc ? rc : famfs_log_put(fs, e, NULL);
 }

@@ -3,7 +3,8 @@
  * This host's slot in the host table (docs/lifecycle.md, "Reclaim across
  * hosts"): found by (host uuid, host name) or claimed, registered (a new
  * generation at a new boot id), kept current after each replay round; and
- * the master's evictions (the header's evicted list, a slot zeroed).
+ * the header's evicted list read for them and for the master's evictions
+ * (hostevict.c).
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -99,7 +100,8 @@ static void say_shared(struct famfs_fs *fs, const struct famfs_host_key *k,
 static void me_fill(struct famfs_fs *fs, struct famfs_host *h,
 		    const struct famfs_host_key *k)
 {
-	h->flags = FAMFS_HOST_REGISTERED | (fs->master ? FAMFS_HOST_MASTER : 0);
+	h->flags = (h->flags & FAMFS_HOST_AFTER_FENCE) | FAMFS_HOST_REGISTERED |
+		   (fs->master ? FAMFS_HOST_MASTER : 0);
 	memcpy(h->hostname, k->name, sizeof(h->hostname));
 	h->name_hash = k->name_hash;
 	h->beat_time = (uint64_t)time(NULL);
@@ -172,6 +174,17 @@ static int judge_ev(struct famfs_fs *fs, int rc, const char *why,
 			  fs->name, why);
 		return rc;
 	}
+	/* an earlier layout's copy (FAMSHOS3): its fences, and those of a
+	 * FAMSHOS4 copy beside, are honoured (review rfence F2) */
+	if (rc == -EINVAL && lenient && ev->old_layout) {
+		if (!said_torn)
+			famfs_warn("%s: %s: registered with those fences only (nothing is reclaimed until then: %s)",
+				   fs->name, why, famfs_hosts_hdr_way(rc));
+		said_torn = true;
+		if (nolist)
+			*nolist = true;
+		return 0;
+	}
 	if ((rc == -EBADMSG || rc == -EINVAL) && lenient) {
 		if (!said_torn)
 			famfs_warn("%s: host table header: %s: registered without the evicted list (nothing is reclaimed until then: %s)",
@@ -195,8 +208,8 @@ static int judge_ev(struct famfs_fs *fs, int rc, const char *why,
 	return rc;
 }
 
-static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
-		   struct famfs_hosts_ev *ev, bool lenient, bool *nolist)
+int famfs_hosts_read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
+			struct famfs_hosts_ev *ev, bool lenient, bool *nolist)
 {
 	char why[FAMFS_REASON_LEN];
 	int rc = famfs_hosttab_read_hdr(t, ev, why);
@@ -204,15 +217,19 @@ static int read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return judge_ev(fs, rc, why, ev, lenient, nolist);
 }
 
-/* does a fence name this host in this boot? */
-static bool fenced_boot(const struct famfs_hosts_ev *ev, const uint8_t uuid[16],
-			const uint8_t boot[16])
+/* does a fence name this boot, under any host uuid?  A boot id is one
+ * kernel boot's: a fenced boot stays fenced when it presents another uuid
+ * (/etc/famfs/host-uuid lost, made anew; or removed as the clone advice
+ * says: review rfence F8).  Containers on one kernel share its famfs.ko
+ * and its mappings: every registration from that boot is refused.  The
+ * fence, or NULL */
+static const struct famfs_host_evict *fenced_boot(
+	const struct famfs_hosts_ev *ev, const uint8_t boot[16])
 {
 	for (unsigned i = 0; i < ev->n; i++)
-		if (!memcmp(ev->e[i].host_uuid, uuid, 16) &&
-		    !memcmp(ev->e[i].boot_id, boot, 16))
-			return true;
-	return false;
+		if (!memcmp(ev->e[i].boot_id, boot, 16))
+			return &ev->e[i];
+	return NULL;
 }
 
 /* no free slot: the way out is an eviction by slot (one fences, a second
@@ -297,6 +314,7 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		       unsigned *slot, bool fresh,
 		       const struct famfs_hosts_ev *ev)
 {
+	const struct famfs_host_evict *f;
 	struct famfs_host h, cur;
 	struct famfs_host_key k;
 	const char *shared;
@@ -312,10 +330,19 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		return s;
 	}
 	/* fenced in this boot: whatever its slot holds now (zeroed by a
-	 * second eviction, taken by another host) */
-	if (fenced_boot(ev, k.uuid, k.boot)) {
+	 * second eviction, taken by another host), whatever uuid it has now */
+	f = fenced_boot(ev, k.boot);
+	if (f && !memcmp(f->host_uuid, k.uuid, 16)) {
 		famfs_err("%s: this host was evicted from the host table in this boot (famfs hosts evict): it stops, and registers again only at its next boot",
 			  fs->name);
+		return -ESTALE;
+	}
+	if (f) {
+		char u[37];
+
+		famfs_uuid_str(f->host_uuid, u);
+		famfs_err("%s: this boot (its boot id) was evicted from the host table as host %s (famfs hosts evict), and this host now has another host uuid (/etc/famfs/host-uuid made anew?): a boot evicted stays evicted whatever uuid it shows -- it stops, and registers again only at its next boot",
+			  fs->name, u);
 		return -ESTALE;
 	}
 	if (s >= 0 && !memcmp(cur.boot_id, k.boot, 16) &&
@@ -370,6 +397,13 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 	h.registered_at = fresh ? famfs_log_refresh_next(fs) : 0;
 	h.replayed = 0;
 	h.holds_from = FAMFS_HOLDS_NONE;
+	/* this boot takes over the slot of its fenced registration (a
+	 * reboot after evict --slot or evict UUID): said in the record, so a
+	 * second evict --slot meant for the fenced boot never fences this
+	 * one, even once the list dropped that fence as moot (review
+	 * rfence F5b) */
+	if (s >= 0 && famfs_host_evicted(&cur, ev))
+		h.flags = FAMFS_HOST_AFTER_FENCE;
 	me_fill(fs, &h, &k);
 	if (s >= 0) {
 		*slot = (unsigned)s;
@@ -385,7 +419,7 @@ int famfs_host_register(struct famfs_fs *fs, struct famfs_hosttab *t,
 			unsigned *slot, bool fresh)
 {
 	struct famfs_hosts_ev ev;
-	int rc = read_ev(fs, t, &ev, true, NULL);
+	int rc = famfs_hosts_read_ev(fs, t, &ev, true, NULL);
 
 	return rc ? rc : register_ev(fs, t, slot, fresh, &ev);
 }
@@ -407,7 +441,7 @@ static int taken(struct famfs_hosttab *t, unsigned slot,
 		return 0;
 	if (nolist)
 		return -ESTALE;
-	return !fenced_boot(ev, k->uuid, k->boot);
+	return !fenced_boot(ev, k->boot);
 }
 
 /* the update with the header's evicted list as read (lenient; nolist:
@@ -468,7 +502,7 @@ int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 {
 	struct famfs_hosts_ev ev;
 	bool nolist;
-	int rc = read_ev(fs, t, &ev, true, &nolist);
+	int rc = famfs_hosts_read_ev(fs, t, &ev, true, &nolist);
 
 	return rc ? rc : update_ev(fs, t, slot, replayed, fn, arg, &ev, nolist);
 }
@@ -489,237 +523,5 @@ int famfs_host_checkin_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		rc = register_ev(fs, t, &slot, false, &lev);
 	if (!rc)
 		rc = update_ev(fs, t, slot, replayed, fn, arg, &lev, nolist);
-	return rc;
-}
-
-/* is fence i moot: a slot holds its host with a greater generation (it
- * registered again, so it rebooted: a fenced host cannot register in the
- * boot it was fenced in)?  A fence names no host name: while slots hold
- * its uuid under two names (clones), whose reboot that is cannot be told,
- * and none is */
-static bool moot(struct famfs_hosttab *t, const struct famfs_host_evict *f)
-{
-	struct famfs_host g;
-	char name[sizeof(g.hostname)];
-	uint64_t hash = 0;
-	bool later = false, named = false;
-
-	for (unsigned s = 0; s < FAMFS_HOST_SLOTS; s++) {
-		if (famfs_hosttab_slot(t, s, &g) != FAMFS_HOST_VALID ||
-		    memcmp(g.host_uuid, f->host_uuid, 16))
-			continue;
-		if (named && (strncmp(name, g.hostname, sizeof(name)) ||
-			      hash != g.name_hash))
-			return false;
-		memcpy(name, g.hostname, sizeof(name));
-		hash = g.name_hash;
-		named = true;
-		later |= g.generation > f->generation;
-	}
-	return later;
-}
-
-/* (uuid, boot id, generation) added to ev; a full list first drops fences
- * that are moot -- never one whose slot was zeroed (its host may still
- * run in the boot it was fenced in): -ENOSPC when none is */
-static int fence(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
-		 const struct famfs_host *h)
-{
-	if (famfs_host_evicted(h, ev))
-		return 0;
-	if (ev->n == FAMFS_HOSTS_MAX_EVICT) {
-		unsigned w = 0;
-
-		for (unsigned i = 0; i < ev->n; i++)
-			if (!moot(t, &ev->e[i]))
-				ev->e[w++] = ev->e[i];
-		ev->n = w;
-		if (w == FAMFS_HOSTS_MAX_EVICT)
-			return -ENOSPC;
-	}
-	memset(&ev->e[ev->n], 0, sizeof(ev->e[0]));
-	memcpy(ev->e[ev->n].host_uuid, h->host_uuid, 16);
-	memcpy(ev->e[ev->n].boot_id, h->boot_id, 16);
-	ev->e[ev->n].generation = h->generation;
-	ev->e[ev->n].time = (uint64_t)time(NULL);
-	ev->n++;
-	return 0;
-}
-
-static void say_full(struct famfs_fs *fs)
-{
-	famfs_err("%s: the evicted list is full (%u fences, none moot: no fenced host has registered again since): famfs hosts evict --forget HOST-UUID drops the fence of a host that is down for good (its slot zeroed first: evict --slot N twice); famfs hosts -j lists the fences",
-		  fs->name, FAMFS_HOSTS_MAX_EVICT);
-}
-
-int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
-			  const uint8_t uuid[16], uint64_t gen,
-			  uint64_t *fenced)
-{
-	struct famfs_hosts_ev ev;
-	struct famfs_host h;
-	bool took, found = false, fence_some = false;
-	uint64_t now = 0, dummy;
-	int rc = famfs_master_lock(fs, true, &took);
-
-	if (!fenced)
-		fenced = &dummy;
-	*fenced = 0;
-	if (rc)
-		return rc;
-	rc = read_ev(fs, t, &ev, false, NULL);
-	for (unsigned i = 0; !rc && i < FAMFS_HOST_SLOTS; i++) {
-		if (famfs_hosttab_slot(t, i, &h) != FAMFS_HOST_VALID ||
-		    memcmp(h.host_uuid, uuid, 16))
-			continue;
-		found = true;
-		/* the generation the administrator saw, or none: it
-		 * registered again since (a reboot) */
-		if (gen && h.generation != gen) {
-			now = h.generation;
-			continue;
-		}
-		fence_some = true;
-		*fenced = h.generation;
-		rc = fence(t, &ev, &h);
-	}
-	if (!rc && !found)
-		rc = -ENOENT;
-	if (!rc && !fence_some) {
-		char u[37];
-
-		famfs_uuid_str(uuid, u);
-		famfs_err("%s: host %s registered again (generation %llu now, not %llu): nothing evicted; look again (famfs hosts)",
-			  fs->name, u, (unsigned long long)now,
-			  (unsigned long long)gen);
-		rc = -ESTALE;
-	}
-	if (!rc)
-		rc = famfs_hosttab_write_hdr(t, &ev);
-	if (rc == -ENOSPC)
-		say_full(fs);
-	famfs_master_unlock(fs, &took);
-	return rc;
-}
-
-int famfs_hosts_evict_uuid(struct famfs_fs *fs, struct famfs_hosttab *t,
-			   const uint8_t uuid[16])
-{
-	return famfs_hosts_evict_gen(fs, t, uuid, 0, NULL);
-}
-
-/* a registration there is fenced and its record left (its host, if it
- * still runs, finds itself fenced and stops: it must not register again
- * in the same boot as if it held nothing); a slot whose registration is
- * fenced already is zeroed (the second eviction: for a host that is
- * down); a slot that does not verify (torn, garbage) is zeroed */
-int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
-			   unsigned n)
-{
-	struct famfs_hosts_ev ev;
-	struct famfs_host h;
-	bool took;
-	int rc;
-
-	if (n >= FAMFS_HOST_SLOTS)
-		return -ENOENT;
-	rc = famfs_master_lock(fs, true, &took);
-	if (rc)
-		return rc;
-	if (famfs_hosttab_slot(t, n, &h) == FAMFS_HOST_VALID) {
-		rc = read_ev(fs, t, &ev, false, NULL);
-		if (!rc && famfs_host_evicted(&h, &ev)) {
-			rc = famfs_hosttab_zero_slot(t, n);
-		} else if (!rc) {
-			rc = fence(t, &ev, &h);
-			if (!rc)
-				rc = famfs_hosttab_write_hdr(t, &ev);
-			if (rc == -ENOSPC)
-				say_full(fs);
-		}
-	} else {
-		rc = famfs_hosttab_zero_slot(t, n);
-	}
-	famfs_master_unlock(fs, &took);
-	return rc;
-}
-
-int famfs_hosts_forget(struct famfs_fs *fs, struct famfs_hosttab *t,
-		       const uint8_t uuid[16])
-{
-	struct famfs_hosts_ev ev;
-	struct famfs_host h;
-	unsigned w = 0;
-	bool took;
-	char u[37];
-	int rc = famfs_master_lock(fs, true, &took);
-
-	if (rc)
-		return rc;
-	famfs_uuid_str(uuid, u);
-	rc = read_ev(fs, t, &ev, false, NULL);
-	/* a slot that still holds a fenced registration of it: that fence
-	 * is what keeps the record from counting */
-	for (unsigned i = 0; !rc && i < FAMFS_HOST_SLOTS; i++)
-		if (famfs_hosttab_slot(t, i, &h) == FAMFS_HOST_VALID &&
-		    !memcmp(h.host_uuid, uuid, 16) && famfs_host_evicted(&h, &ev)) {
-			famfs_err("%s: slot %u still holds host %s's fenced registration (generation %llu): famfs hosts evict --slot %u zeroes it first (only for a host that is down)",
-				  fs->name, i, u, (unsigned long long)h.generation, i);
-			rc = -EBUSY;
-		}
-	for (unsigned i = 0; !rc && i < ev.n; i++)
-		if (memcmp(ev.e[i].host_uuid, uuid, 16))
-			ev.e[w++] = ev.e[i];
-	if (!rc && w == ev.n) {
-		famfs_err("%s: no fence names host %s (famfs hosts -j lists them)",
-			  fs->name, u);
-		rc = -ENOENT;
-	}
-	if (!rc) {
-		ev.n = w;
-		rc = famfs_hosttab_write_hdr(t, &ev);
-	}
-	famfs_master_unlock(fs, &took);
-	return rc;
-}
-
-int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t,
-		       bool force)
-{
-	struct famfs_hosts_ev ev;
-	char why[FAMFS_REASON_LEN];
-	bool took;
-	int rc = famfs_master_lock(fs, true, &took);
-
-	if (rc)
-		return rc;
-	rc = famfs_hosttab_read_hdr(t, &ev, why);
-	if (!rc && ev.seq == FAMFS_HOST_SEQ_MAX && !force) {
-		famfs_err("%s: the host table header's seq is at its end (UINT64_MAX - 1): not repaired without --force (--force starts it again from 1, its fences and flags kept)",
-			  fs->name);
-		rc = -EOVERFLOW;
-	} else if (!rc && ev.seq != FAMFS_HOST_SEQ_MAX) {
-		famfs_err("%s: the host table header verifies: nothing to repair (famfs hosts)",
-			  fs->name);
-		rc = -EEXIST;
-	} else if (rc == -ENOMEM) {
-		famfs_err("%s: out of memory", fs->name);
-	} else if (rc == -EPROTONOSUPPORT) {
-		famfs_err("%s: host table header: %s: not repaired, even with --force (%s)",
-			  fs->name, why, famfs_hosts_hdr_way(rc));
-	} else if (rc == -EINVAL && !force) {
-		famfs_err("%s: host table header: %s: not repaired without --force (it verifies but this famfs does not understand it; --force writes a new one with no fences)",
-			  fs->name, why);
-	} else if (!rc) {
-		/* at its end, with --force: again from 1, all else kept */
-		rc = famfs_hosttab_write_hdr_anew(t, &ev);
-	} else {
-		/* no fences, not armed: every host evicted before counts
-		 * again; the sequence goes on from what is there (at its
-		 * end: again from 1) */
-		memset(&ev, 0, sizeof(ev));
-		rc = famfs_hosttab_write_hdr_anew(t, &ev);
-	}
-	famfs_master_unlock(fs, &took);
 	return rc;
 }

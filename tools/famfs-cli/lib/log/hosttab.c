@@ -184,6 +184,15 @@ enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
 	return famfs_host_slot_decode(copy, t->fs_uuid, h);
 }
 
+bool famfs_hosttab_slot_newer(struct famfs_hosttab *t, unsigned i)
+{
+	uint8_t *p = famfs_host_slot_at(t->m.addr, i), copy[FAMFS_HOST_SLOT_SIZE];
+
+	famfs_map_refresh(&t->m, p, FAMFS_HOST_SLOT_SIZE);
+	memcpy(copy, p, sizeof(copy));
+	return famfs_host_slot_newer(copy, t->fs_uuid);
+}
+
 /* the header as memory holds it now (both copies refreshed, copied, the
  * newest that verifies decoded) */
 int famfs_hosttab_read_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
@@ -475,6 +484,11 @@ static int write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 	p = (uint8_t *)t->m.addr + (size_t)c * FAMFS_HOSTS_HDR_SIZE;
 	memcpy(p, hdr, sizeof(*hdr));
 	rc = famfs_map_flush(&t->m, p, FAMFS_HOSTS_HDR_SIZE);
+	/* no copy of the earlier layout (FAMSHOS3) left beside this one: a
+	 * build of that layout would read it as the header */
+	if (!rc && famfs_hosts_hdr_old(hdrs + (size_t)(1 - c) *
+				       FAMFS_HOSTS_HDR_SIZE, t->fs_uuid))
+		restart = true;
 	if (!rc && restart) {
 		p = (uint8_t *)t->m.addr + (size_t)(1 - c) * FAMFS_HOSTS_HDR_SIZE;
 		memset(p, 0, FAMFS_HOSTS_HDR_SIZE);
@@ -503,7 +517,7 @@ const char *famfs_hosts_hdr_way(int rc)
 	case -EBADMSG:
 		return "famfs hosts repair on the master writes a new one, with no fences";
 	case -EINVAL:
-		return "it verifies but this famfs does not understand it (no writer makes it): famfs hosts repair --force on the master writes a new one, with no fences";
+		return "it verifies but this famfs does not understand it (no writer of this layout makes it): famfs hosts repair --force on the master writes a new one, with no fences";
 	case -EPROTONOSUPPORT:
 		return "upgrade famfs; it is never repaired over";
 	default:

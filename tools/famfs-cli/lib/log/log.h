@@ -53,6 +53,16 @@ struct famfs_log_full {
 int famfs_log_put(struct famfs_fs *fs, struct famfs_log_entry *e,
 		  struct famfs_log_full *full);
 void famfs_log_full_err(struct famfs_fs *fs, const struct famfs_log_full *f);
+/* Would famfs_log_put find the log full for e, one the master may grow (a
+ * compact log, under the log lock, FAMFS_LOG_AUTOGROW not 0)?  1 (*full
+ * filled), else 0 (room, or a refusal famfs_log_put says) */
+int famfs_log_full_now(struct famfs_fs *fs, const struct famfs_log_entry *e,
+		       struct famfs_log_full *full);
+/* The master grows a log famfs_log_append would find full for e before
+ * e is appended (famfs_log_append grows it then): the entry's index is
+ * known before, famfs_log_next (a file's identity, given to famfs.ko
+ * before its entry is logged).  0, or -ENOSPC (said) */
+int famfs_log_grow_for(struct famfs_fs *fs, const struct famfs_log_entry *e);
 /* What a full log's message tells the user */
 #define FAMFS_LOG_FULL_HINT \
 	"Grow it with famfs loggrow MPT (it needs free space), or make a new file system with a larger --loglen (up to 1G) and copy the files to it"
@@ -478,6 +488,9 @@ void famfs_hosttab_close(struct famfs_hosttab *t);
 /* Slot i as memory holds it now (refreshed, copied, decoded) */
 enum famfs_host_state famfs_hosttab_slot(struct famfs_hosttab *t, unsigned i,
 					 struct famfs_host *h);
+/* Does slot i hold a copy of a later record layout (a newer build's,
+ * FAMFS_HOST_TORN to this one): famfs_host_slot_newer */
+bool famfs_hosttab_slot_newer(struct famfs_hosttab *t, unsigned i);
 /* Every slot (slots: FAMFS_HOST_SLOTS of them) and the header's evicted
  * list: 0, or -errno of the header (famfs_hosttab_read_hdr) or of a bounce
  * read of the slots that failed --
@@ -610,6 +623,13 @@ int famfs_host_update(struct famfs_fs *fs, struct famfs_hosttab *t,
 int famfs_host_checkin_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 			  uint64_t replayed, famfs_holds_fn fn, void *arg,
 			  struct famfs_hosts_ev *ev, int *hdr_rc, char *why);
+/* The header's evicted list (hostreg.c).  lenient (registration, update):
+ * a header with no verifying copy, or not understood, is said once and
+ * taken as no fences (a FAMSHOS3 one: its fences), *nolist set (may be
+ * NULL); one of a newer build, or not read here, refused.  Else (the
+ * master's evictions) any error refused.  -errno printed */
+int famfs_hosts_read_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
+			struct famfs_hosts_ev *ev, bool lenient, bool *nolist);
 /* The master (checked, under the log lock taken here): fence every slot of
  * host uuid (its (uuid, boot id, generation) added to the header's evicted list),
  * or slot n (a registration fenced, its record kept; one fenced already,
@@ -622,7 +642,8 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 			   unsigned n);
 /* famfs_hosts_evict_uuid of generation gen only (0: the current one):
  * -ESTALE (printed) when no slot of uuid has generation gen (it registered
- * again: look again); *fenced the generation fenced */
+ * again: look again); -EEXIST (printed) when two slots of it have gen (one
+ * boot is fenced: --slot N); *fenced the generation fenced */
 int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 			  const uint8_t uuid[16], uint64_t gen,
 			  uint64_t *fenced);

@@ -12,11 +12,15 @@
 #include <endian.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "media/media.h"
 
-#define HOST_FLAGS	(FAMFS_HOST_REGISTERED | FAMFS_HOST_MASTER)
+#define HOST_FLAGS	(FAMFS_HOST_REGISTERED | FAMFS_HOST_MASTER | \
+			 FAMFS_HOST_AFTER_FENCE)
+/* the header of the earlier layout (fences without a name: review r42f) */
+#define HOSTS_MAGIC_3	0x33534f48534d4146ULL	/* "FAMSHOS3" */
 #define HOSTS_FLAGS	FAMFS_HOSTS_ARMED	/* the header's */
 
 static uint32_t seeded_crc(const void *p, size_t n, const uint8_t fs_uuid[16])
@@ -209,8 +213,13 @@ void famfs_hosts_hdr_encode(struct famfs_hosts_hdr *h,
 		for (unsigned i = 0; i < n; i++) {
 			memcpy(h->evicted[i].host_uuid, ev->e[i].host_uuid, 16);
 			memcpy(h->evicted[i].boot_id, ev->e[i].boot_id, 16);
+			memcpy(h->evicted[i].hostname, ev->e[i].hostname,
+			       strnlen(ev->e[i].hostname,
+				       sizeof(h->evicted[i].hostname) - 1));
+			h->evicted[i].name_hash = htole64(ev->e[i].name_hash);
 			h->evicted[i].generation = htole64(ev->e[i].generation);
 			h->evicted[i].time = htole64(ev->e[i].time);
+			h->evicted[i].flags = htole32(ev->e[i].flags);
 		}
 	}
 	h->crc = htole32(hdr_crc(h, fs_uuid));
@@ -253,7 +262,19 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 			 FAMFS_HOSTS_MAX_EVICT);
 		return -EINVAL;
 	}
+	/* a fence flag this build does not know: a newer build's fence kind,
+	 * its rules -- never "not understood", which a registration takes as
+	 * no fences (review rfence F1) */
+	for (unsigned i = 0; i < n; i++)
+		if (le32toh(h->evicted[i].flags) & ~FAMFS_FENCE_BY_SLOT) {
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "a newer famfs set flag 0x%x on fence %u in the host table: this famfs cannot take part (upgrade it)",
+				 le32toh(h->evicted[i].flags) &
+				 ~FAMFS_FENCE_BY_SLOT, i);
+			return -EPROTONOSUPPORT;
+		}
 	if (!famfs_all_zero(h->pad, sizeof(h->pad)) ||
+	    !famfs_all_zero(h->tail, sizeof(h->tail)) ||
 	    !famfs_all_zero(&h->evicted[n], (FAMFS_HOSTS_MAX_EVICT - n) *
 			    sizeof(h->evicted[0]))) {
 		snprintf(reason, FAMFS_REASON_LEN,
@@ -266,6 +287,18 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 		return -EINVAL;
 	}
 	for (unsigned i = 0; i < n; i++) {
+		const char *nm = h->evicted[i].hostname;
+		const char *nul = memchr(nm, '\0', sizeof(h->evicted[i].hostname));
+
+		if (!famfs_all_zero(h->evicted[i].pad,
+				    sizeof(h->evicted[i].pad)) ||
+		    !nul || !famfs_all_zero(nul, (size_t)(nm +
+				sizeof(h->evicted[i].hostname) - nul))) {
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "host table header: evicted entry %u has pad or a hostname not NUL-padded",
+				 i);
+			return -EINVAL;
+		}
 		if (!memcmp(h->evicted[i].host_uuid, nil, 16) ||
 		    !h->evicted[i].generation ||
 		    le64toh(h->evicted[i].generation) > FAMFS_HOST_SEQ_MAX) {
@@ -276,8 +309,12 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 		}
 		memcpy(ev->e[i].host_uuid, h->evicted[i].host_uuid, 16);
 		memcpy(ev->e[i].boot_id, h->evicted[i].boot_id, 16);
+		memcpy(ev->e[i].hostname, h->evicted[i].hostname,
+		       sizeof(ev->e[i].hostname));
+		ev->e[i].name_hash = le64toh(h->evicted[i].name_hash);
 		ev->e[i].generation = le64toh(h->evicted[i].generation);
 		ev->e[i].time = le64toh(h->evicted[i].time);
+		ev->e[i].flags = le32toh(h->evicted[i].flags);
 	}
 	ev->n = n;
 	ev->seq = le64toh(h->seq);
@@ -303,12 +340,158 @@ static int newest_hdr(const struct famfs_hosts_hdr *c,
 	return v0 ? 0 : v1 ? 1 : -1;
 }
 
+/* a copy of the earlier layout that verifies as that layout's would (the
+ * same 4096 bytes, CRC seeded the same) */
+bool famfs_hosts_hdr_old(const void *hdr, const uint8_t fs_uuid[16])
+{
+	const struct famfs_hosts_hdr *h = hdr;
+
+	return le64toh(h->magic) == HOSTS_MAGIC_3 &&
+	       le32toh(h->crc) == hdr_crc(h, fs_uuid);
+}
+
+/* FAMSHOS3's fence (48 bytes at byte 64 + 48 i, 84 a copy) */
+struct hosts_evicted_3 {
+	uint8_t host_uuid[16];
+	uint8_t boot_id[16];
+	__le64	generation;
+	__le64	time;
+};
+
+/* fence f (flags, name and all) added to ev unless it has (uuid, boot id,
+ * generation) already */
+static void ev_add(struct famfs_hosts_ev *ev, const struct famfs_host_evict *f)
+{
+	for (unsigned i = 0; i < ev->n; i++)
+		if (ev->e[i].generation == f->generation &&
+		    !memcmp(ev->e[i].host_uuid, f->host_uuid, 16) &&
+		    !memcmp(ev->e[i].boot_id, f->boot_id, 16))
+			return;
+	if (ev->n < FAMFS_HOSTS_EV_CAP)
+		ev->e[ev->n++] = *f;
+}
+
+/* a verifying FAMSHOS3 copy's fences (a nil uuid skipped: no fence) and
+ * its flags (ARMED) added to ev */
+static void old_fences(const void *hdr, struct famfs_hosts_ev *ev)
+{
+	const struct famfs_hosts_hdr *h = hdr;
+	const struct hosts_evicted_3 *e3 = (const void *)((const uint8_t *)hdr + 64);
+	static const uint8_t nil[16];
+	unsigned n = le32toh(h->nevicted);
+
+	_Static_assert(sizeof(struct hosts_evicted_3) == 48 &&
+		       64 + FAMFS_HOSTS_MAX_EVICT_3 * 48 == FAMFS_HOSTS_HDR_SIZE,
+		       "FAMSHOS3: 84 fences of 48 bytes from byte 64");
+	if (n > FAMFS_HOSTS_MAX_EVICT_3)
+		n = FAMFS_HOSTS_MAX_EVICT_3;
+	ev->flags |= le32toh(h->flags) & HOSTS_FLAGS;
+	for (unsigned i = 0; i < n; i++) {
+		struct famfs_host_evict f = { 0 };
+		struct hosts_evicted_3 x;
+
+		memcpy(&x, &e3[i], sizeof(x));
+		if (!memcmp(x.host_uuid, nil, 16))
+			continue;
+		memcpy(f.host_uuid, x.host_uuid, 16);
+		memcpy(f.boot_id, x.boot_id, 16);
+		f.generation = le64toh(x.generation);
+		f.time = le64toh(x.time);
+		ev_add(ev, &f);
+	}
+}
+
+/* a FAMSHOS3 copy verifies (o0, o1): the header is not understood
+ * (-EINVAL), but its fences are read and kept with those of a FAMSHOS4
+ * copy that verifies beside it (n; whatever the seqs: this build leaves
+ * no FAMSHOS3 copy when it writes, so one is an older build's later
+ * write, and the FAMSHOS4 copy beside may be stale: review rfence F4) */
+static int old_layout(const struct famfs_hosts_hdr *c, int n, bool o0, bool o1,
+		      const uint8_t fs_uuid[16], struct famfs_hosts_ev *ev,
+		      char *reason)
+{
+	struct famfs_hosts_ev *cur = NULL;
+	int rc = 0;
+
+	memset(ev, 0, sizeof(*ev));
+	if (n >= 0 && (cur = malloc(sizeof(*cur)))) {
+		rc = famfs_hosts_hdr_decode(&c[n], fs_uuid, cur, reason);
+		if (rc == -EPROTONOSUPPORT) {
+			free(cur);
+			return rc;
+		}
+		if (!rc) {
+			ev->flags = cur->flags;
+			for (unsigned i = 0; i < cur->n; i++)
+				ev_add(ev, &cur->e[i]);
+		}
+	} else if (n >= 0) {
+		snprintf(reason, FAMFS_REASON_LEN, "out of memory");
+		return -ENOMEM;
+	}
+	free(cur);
+	if (o0)
+		old_fences(&c[0], ev);
+	if (o1)
+		old_fences(&c[1], ev);
+	ev->old_layout = true;
+	snprintf(reason, FAMFS_REASON_LEN,
+		 "host table header copy of an earlier famfs (FAMSHOS3%s): the two must not share a file system (%u fences kept)",
+		 n >= 0 ? ", beside a FAMSHOS4 one" : ", not FAMSHOS4", ev->n);
+	return -EINVAL;
+}
+
+/* magic m is a later revision of the one of this build's magic mine: its
+ * first seven bytes ("FAMSHOS", "FAMSHOR"), its last (the digit) greater */
+static bool later_magic(uint64_t m, uint64_t mine)
+{
+	const uint64_t low = (1ULL << 56) - 1;
+
+	return (m & low) == (mine & low) && (m >> 56) > (mine >> 56);
+}
+
+bool famfs_hosts_hdr_newer(const void *hdr, const uint8_t fs_uuid[16])
+{
+	const struct famfs_hosts_hdr *h = hdr;
+
+	return later_magic(le64toh(h->magic), FAMFS_HOSTS_MAGIC) &&
+	       le32toh(h->crc) == hdr_crc(h, fs_uuid);
+}
+
+bool famfs_host_slot_newer(const void *slot, const uint8_t fs_uuid[16])
+{
+	const struct famfs_host_rec *c = slot;
+
+	for (unsigned i = 0; i < 2; i++)
+		if (later_magic(le64toh(c[i].magic), FAMFS_HOST_MAGIC) &&
+		    le32toh(c[i].crc) == rec_crc(&c[i], fs_uuid))
+			return true;
+	return false;
+}
+
 int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],
 			    struct famfs_hosts_ev *ev, char *reason)
 {
 	const struct famfs_hosts_hdr *c = hdrs;
 	int n = newest_hdr(c, fs_uuid);
+	bool o0 = famfs_hosts_hdr_old(&c[0], fs_uuid);
+	bool o1 = famfs_hosts_hdr_old(&c[1], fs_uuid);
 
+	/* a later layout's copy (CRC and all): a newer build wrote it, under
+	 * rules this one lacks -- never taken as torn, no fences, nor
+	 * repaired over (review rfence F3a) */
+	for (unsigned i = 0; i < 2; i++)
+		if (famfs_hosts_hdr_newer(&c[i], fs_uuid)) {
+			uint64_t m = le64toh(c[i].magic);
+
+			memset(ev, 0, sizeof(*ev));
+			snprintf(reason, FAMFS_REASON_LEN,
+				 "a newer famfs wrote the host table header (layout FAMSHOS%c, this famfs knows FAMSHOS4): this famfs cannot take part (upgrade it)",
+				 (char)(m >> 56));
+			return -EPROTONOSUPPORT;
+		}
+	if (o0 || o1)
+		return old_layout(c, n, o0, o1, fs_uuid, ev, reason);
 	if (n >= 0)
 		return famfs_hosts_hdr_decode(&c[n], fs_uuid, ev, reason);
 	memset(ev, 0, sizeof(*ev));
@@ -377,12 +560,13 @@ int famfs_host_key_rank(const struct famfs_host *h,
 
 uint64_t famfs_host_name_hash(const char *name, size_t n)
 {
-	static const char seed[] = "famfs host name";
-	uint32_t lo = famfs_crc32(name, n);
-	uint32_t hi = famfs_crc32_update(famfs_crc32(seed, sizeof(seed) - 1),
-					 name, n);
+	uint64_t x = 0xcbf29ce484222325ULL;	/* FNV-1a-64 */
 
-	return (uint64_t)hi << 32 | lo;
+	for (size_t i = 0; i < n; i++) {
+		x ^= (unsigned char)name[i];
+		x *= 0x100000001b3ULL;
+	}
+	return x;
 }
 
 void famfs_host_key_name(struct famfs_host_key *k, const char *full)

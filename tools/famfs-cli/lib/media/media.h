@@ -464,32 +464,58 @@ unsigned famfs_host_slot_next(const void *slot, const uint8_t fs_uuid[16],
 /* The header, decoded: the evicted list in host byte order */
 struct famfs_host_evict {
 	uint8_t host_uuid[16], boot_id[16];
-	uint64_t generation, time;
+	char hostname[16];		/* NUL-terminated, as a slot's */
+	uint64_t name_hash, generation, time;
+	uint32_t flags;			/* FAMFS_FENCE_BY_SLOT */
 };
+/* FAMSHOS3, the earlier layout: 84 fences of 48 bytes (uuid, boot id,
+ * generation, time: no name) a copy.  Read (review rfence F2): a list can
+ * hold a FAMSHOS4 copy's fences and a FAMSHOS3 copy's */
+#define FAMFS_HOSTS_MAX_EVICT_3	84
+#define FAMFS_HOSTS_EV_CAP	(FAMFS_HOSTS_MAX_EVICT + FAMFS_HOSTS_MAX_EVICT_3)
 struct famfs_hosts_ev {
 	uint64_t seq;
 	uint32_t flags;			/* FAMFS_HOSTS_ARMED */
 	unsigned n;
-	struct famfs_host_evict e[FAMFS_HOSTS_MAX_EVICT];
+	/* the header is FAMSHOS3's, or a FAMSHOS3 copy lies beside a
+	 * FAMSHOS4 one (-EINVAL): e[] holds every verifying copy's fences
+	 * (a FAMSHOS3 one nameless: never moot), honoured by registrations
+	 * and carried into FAMSHOS4 by repair --force */
+	bool old_layout;
+	struct famfs_host_evict e[FAMFS_HOSTS_EV_CAP];
 };
 /* A header: magic, seq, flags, nevicted, list (ev may be NULL: empty and
  * not armed); CRC set */
 void famfs_hosts_hdr_encode(struct famfs_hosts_hdr *h,
 			    const struct famfs_hosts_ev *ev,
 			    const uint8_t fs_uuid[16]);
-/* One copy: 0 and ev filled; -EBADMSG (magic, CRC: it does not verify);
- * -EPROTONOSUPPORT (it verifies, with a flag this build does not know: a
- * newer build's rules; the reason names the bit); -EINVAL (it verifies but
+/* One copy: 0 and ev filled; -EBADMSG (magic, CRC: it does not verify;
+ * -EINVAL when it is the earlier layout's, FAMSHOS3, CRC and all);
+ * -EPROTONOSUPPORT (it verifies, with a header or fence flag this build
+ * does not know: a newer build's rules; the reason names the bit); -EINVAL (it verifies but
  * nevicted is out of bounds, a pad byte or an entry past nevicted is not
  * zero, or the list has a nil uuid or generation 0); reason filled */
 int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 			   const uint8_t fs_uuid[16], struct famfs_hosts_ev *ev,
 			   char *reason);
+/* Is this header copy (FAMFS_HOSTS_HDR_SIZE bytes) the earlier layout's
+ * (FAMSHOS3), verifying as that layout's would? */
+bool famfs_hosts_hdr_old(const void *hdr, const uint8_t fs_uuid[16]);
+/* Is this header copy, or a copy of this slot (FAMFS_HOST_SLOT_SIZE
+ * bytes), a later layout's (magic "FAMSHOS5" / "FAMSHOR6" on) that
+ * verifies with this layout's CRC: a newer build's, never torn here */
+bool famfs_hosts_hdr_newer(const void *hdr, const uint8_t fs_uuid[16]);
+bool famfs_host_slot_newer(const void *slot, const uint8_t fs_uuid[16]);
 /* The header: its two copies (FAMFS_HOSTS_SLOTS_OFF bytes, a private
  * copy): the newest one whose magic and CRC verify, decoded as
  * famfs_hosts_hdr_decode does (never the older one instead); -EBADMSG when
  * no copy verifies (a copy at seq UINT64_MAX does not); -EINVAL when two
- * of one seq verify and differ (no writer makes them: not understood) */
+ * of one seq verify and differ (no writer makes them: not understood), or
+ * a copy is the earlier layout's (FAMSHOS3, said by name: ev->old_layout,
+ * ev->e every verifying copy's fences, whatever the seqs -- this build
+ * leaves no FAMSHOS3 copy, so one is an older build's later write);
+ * -EPROTONOSUPPORT when a copy is a later layout's (FAMSHOS5 on, CRC and
+ * all: a newer build's) */
 int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],
 			    struct famfs_hosts_ev *ev, char *reason);
 /* Where the master's next header write goes: the copy (0 or 1) that is not
@@ -501,7 +527,9 @@ unsigned famfs_hosts_hdr_next(const void *hdrs, const uint8_t fs_uuid[16],
 /* Is (host uuid, boot id, generation) of h in the evicted list?  All
  * three: two slots of one uuid (a clone under another name, a host renamed
  * across a reboot) may have one generation, never one boot id (review
- * r42c H1) */
+ * r42c H1).  A boot id is one registration's, whatever name it has: a
+ * fence's name (cut, hashed) says which slot's host it is for moot and a
+ * second evict --slot, not whether it is fenced */
 bool famfs_host_evicted(const struct famfs_host *h,
 			const struct famfs_hosts_ev *ev);
 /* The slot a host uuid probes first: hash(uuid) % nslots */
@@ -513,9 +541,9 @@ struct famfs_host_key {
 	char name[16];			/* NUL-padded, cut, as a record holds it */
 	uint64_t name_hash;		/* of the whole name */
 };
-/* A host name's hash: two zlib CRC-32s of its n bytes (the second seeded),
- * one in each half -- names equal in the bytes a record keeps are told
- * apart (review r42c M2) */
+/* A host name's hash: FNV-1a-64 of its n bytes -- names equal in the
+ * bytes a record keeps are told apart (review r42c M2); not two CRC-32s,
+ * which are affine: names of one length carried 32 bits (r42f) */
 uint64_t famfs_host_name_hash(const char *name, size_t n);
 /* k's name and name_hash from the whole host name full */
 void famfs_host_key_name(struct famfs_host_key *k, const char *full);

@@ -209,6 +209,7 @@ int famfs_fill_units(struct famfs_fs *fs, const char *p,
 	}
 	whole = *map;
 	whole.file_size = len;
+	whole.has_ident = false;	/* no log entry's file */
 	rc = famfs_fmap_create(fd, &whole);
 	if (rc)
 		famfs_err("%s: MAP_CREATE of %s over its memory: %s%s (not created)",

@@ -141,6 +141,14 @@ static int local_is_at(struct famfs_fs *fs, int pfd, const char *name,
 			famfs_err("%s: the file here is not the one of log entry %llu (its map differs); nothing logged",
 				  p, (unsigned long long)o->id);
 		rc = -EEXIST;
+	} else if (!famfs_fmap_is_entry(want, have, o->id)) {
+		/* the same memory, but another entry's file (its identity;
+		 * one made without is judged by its map) */
+		if (say)
+			famfs_err("%s: the file here is not the one of log entry %llu but of log entry %llu (its identity), on the same memory; nothing logged",
+				  p, (unsigned long long)o->id,
+				  (unsigned long long)have->ident);
+		rc = -EEXIST;
 	}
 out:
 	free(want);

@@ -481,6 +481,13 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	/* the file stays 0600 and the creator's until its bytes are in: once
 	 * mapped, whoever may open it reads the memory, old contents too */
 	famfs_fmap_from_entry(&e, map);
+	/* its identity: the index its entry gets (the log lock is held; a
+	 * full log grown now, not at the append; checked after it) */
+	rc = famfs_log_grow_for(fs, &e);
+	if (rc)
+		goto unalloc;
+	map->has_ident = true;
+	map->ident = famfs_log_next(fs->log);
 	block_fatal(&oldmask);
 	blocked = true;
 	/* written through its own mapping when that reaches all its memory
@@ -514,6 +521,10 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	rc = famfs_log_append(fs, &e);
 	if (rc)
 		goto unalloc;
+	if (fs->last_append != map->ident)
+		famfs_warn("%s: logged as entry %llu, but famfs.ko knows it as entry %llu's file (the log grew or an entry was committed first): a replay here may take it for another file (remount)",
+			   p, (unsigned long long)fs->last_append,
+			   (unsigned long long)map->ident);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	/* the cache knows the allocation; now the entry and its path too */
 	famfs_fs_cache_created(fs, norm);

@@ -208,9 +208,14 @@ uint32_t famfs_lp_file_mode(struct lp_ctx *c, uint32_t mode)
 }
 
 /* fd's map (if it has one) against the logged one: 1 if it has the logged
- * map, 0 if it has none, -1 if another one (reported) */
-int famfs_lp_check_map(struct lp_ctx *c, int fd, const char *p, uint64_t idx,
-		     const struct famfs_fmap *want)
+ * map, 0 if it has none, -1 if another one (reported).  With an identity
+ * in want (the FILE entry's index), a file that has another one is
+ * another entry's file on the same memory (-1; with other, that entry's
+ * index in *other and -2, not reported); one made without (an older tool
+ * or famfs.ko) is judged by its map */
+int famfs_lp_check_map_other(struct lp_ctx *c, int fd, const char *p,
+			     uint64_t idx, const struct famfs_fmap *want,
+			     uint64_t *other)
 {
 	struct famfs_fmap *have = malloc(sizeof(*have));
 	int rc;
@@ -226,11 +231,28 @@ int famfs_lp_check_map(struct lp_ctx *c, int fd, const char *p, uint64_t idx,
 		return 0;
 	}
 	rc = famfs_fmap_equal(want, have) ? 1 : -1;
-	free(have);
 	if (rc < 0)
 		CONFLICT(c, "%s: its map differs from log entry %llu",
 			 p, (unsigned long long)idx);
+	else if (want->has_ident && have->has_ident &&
+		 have->ident != want->ident && other) {
+		rc = -2;
+		*other = have->ident;
+	} else if (want->has_ident && have->has_ident &&
+		   have->ident != want->ident) {
+		rc = -1;
+		CONFLICT(c, "%s: the file here is that of log entry %llu (its identity), not of log entry %llu, though on the same memory",
+			 p, (unsigned long long)have->ident,
+			 (unsigned long long)idx);
+	}
+	free(have);
 	return rc;
+}
+
+int famfs_lp_check_map(struct lp_ctx *c, int fd, const char *p, uint64_t idx,
+		       const struct famfs_fmap *want)
+{
+	return famfs_lp_check_map_other(c, fd, p, idx, want, NULL);
 }
 
 void famfs_lp_ds_off(struct lp_ctx *c)

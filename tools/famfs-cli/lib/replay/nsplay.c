@@ -81,7 +81,9 @@ int famfs_lp_is_file_e(struct lp_ctx *c, int fd, uint64_t id,
 	    (!fe && famfs_log_entry_at(c->fs, id, &e)) || famfs_fmap_get(fd, have))
 		goto out;
 	famfs_fmap_from_entry(fe ? fe : &e, want);
-	rc = famfs_fmap_equal(want, have);
+	/* the map, and the identity of a file made with one: a later file
+	 * on the same memory at the same path is another file */
+	rc = famfs_fmap_is_entry(want, have, id);
 out:
 	free(want);
 	free(have);
@@ -335,6 +337,35 @@ static int here(struct lp_ctx *c, const char *rel, int kind, uint64_t id,
 	return rc == 1 ? 1 : -1;
 }
 
+/* Is the file at rel the log's own later file on the same memory as
+ * FILE entry id's: its identity (famfs.ko's) a later FILE entry, whose
+ * map it has?  Then id's file is not here, and nothing is wrong: a
+ * DELETE or RENAME of id is done (another replayer played it, and made
+ * the later file there on the memory a RECLAIM gave back) */
+static bool later_file_at(struct lp_ctx *c, const char *rel, uint64_t id)
+{
+	int fd = dirset_open_beneath(c->rootfd, rel, strlen(rel),
+				     O_RDONLY | O_CLOEXEC);
+	struct famfs_fmap *want = NULL, *have = NULL;
+	struct famfs_log_entry e;
+	bool rc = false;
+
+	if (fd < 0)
+		return false;
+	want = malloc(sizeof(*want));
+	have = malloc(sizeof(*have));
+	if (want && have && !famfs_fmap_get(fd, have) && have->has_ident &&
+	    have->ident > id && !famfs_log_entry_at(c->fs, have->ident, &e) &&
+	    le16toh(e.type) == FAMFS_LOG_FILE) {
+		famfs_fmap_from_entry(&e, want);
+		rc = famfs_fmap_equal(want, have);
+	}
+	free(want);
+	free(have);
+	close(fd);
+	return rc;
+}
+
 /* the logged file removed in one call (famfs.ko looks it up, compares
  * its map and unlinks it: famfs_entry_unlink): 1 removed; else not (0
  * not here or not it, -errno: the old way tells which) */
@@ -347,7 +378,7 @@ static int remove_by_map(struct lp_ctx *c, const struct famfs_ns *ns)
 	if (famfs_log_entry_at(c->fs, ns->object, &e))
 		return -EIO;
 	pfd = famfs_lp_parent_fd_quiet(c, ns->path, strlen(ns->path), &name);
-	return pfd < 0 ? pfd : famfs_entry_unlink(pfd, name, &e);
+	return pfd < 0 ? pfd : famfs_entry_unlink(pfd, name, &e, ns->object);
 }
 
 static int play_delete(struct lp_ctx *c, uint64_t idx, const struct famfs_ns *ns,
@@ -369,6 +400,12 @@ static int play_delete(struct lp_ctx *c, uint64_t idx, const struct famfs_ns *ns
 	rc = here(c, ns->path, (int)ns->kind, ns->object, &what);
 	if (!rc && skipped(c, ns->object))
 		return 0;	/* never made: this DELETE was ahead */
+	/* the log's later file there (UNLINK_MAP: ESTALE): done already */
+	if (rc < 0 && ns->kind == FAMFS_LOG_FILE &&
+	    later_file_at(c, ns->path, ns->object)) {
+		c->r->present++;
+		return 0;
+	}
 	/* not here on the master: its famfs rm removed it (as a RENAME it
 	 * made is found where it goes) -- unless this replay met trouble
 	 * with it before (never made here, not moved where the log has it) */
@@ -420,6 +457,12 @@ static int play_rename(struct lp_ctx *c, uint64_t idx, const struct famfs_ns *ns
 	rc = here(c, ns->path, (int)ns->kind, ns->object, &what);
 	if (!rc && skipped(c, ns->object))
 		return 0;	/* never made: its DELETE follows */
+	/* the log's later file where it was: moved already */
+	if (rc < 0 && ns->kind == FAMFS_LOG_FILE &&
+	    later_file_at(c, ns->path, ns->object)) {
+		c->r->present++;
+		return 0;
+	}
 	if (rc <= 0) {
 		/* there already (this mount played it: its own master) */
 		if (!rc && here(c, ns->to, (int)ns->kind, ns->object, &what) == 1) {

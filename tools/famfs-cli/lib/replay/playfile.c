@@ -46,21 +46,69 @@ static void fix_attrs(struct lp_ctx *c, int fd, const char *p,
 		c->r->changed++;
 }
 
-/* an existing regular file rel: counted if it has the logged map */
-static void file_there(struct lp_ctx *c, const char *p, const char *rel,
-		       uint64_t idx, const struct famfs_fmap *want,
-		       const struct famfs_log_entry *e)
+/*
+ * The file of FILE entry other (its identity) at name in pfd, with the map
+ * of entry idx (on the same memory): a file the log deleted (its DELETE
+ * could not be played here: not at its logged path then) is removed here
+ * by famfs.ko, which compares its identity under the directory's lock --
+ * never another file made there meanwhile: 1 removed (entry idx's file is
+ * made anew); 0 not (a conflict, said)
+ */
+static int remove_deleted_other(struct lp_ctx *c, const char *p,
+				const char *rel, int *pfd, const char **name,
+				uint64_t idx, uint64_t other)
+{
+	struct famfs_log_entry oe;
+	struct famfs_names_obj o;
+	int rc;
+
+	/* (its directory: kept by lp_ctx, not closed here) */
+	if (*pfd < 0 && !c->dry)
+		*pfd = famfs_lp_parent_fd_quiet(c, rel, strlen(rel), name);
+	if (other >= idx || famfs_names_get(c->names, other, &o, NULL) != 1 ||
+	    o.kind != FAMFS_LOG_FILE || o.live ||
+	    famfs_log_entry_at(c->fs, other, &oe) ||
+	    le16toh(oe.type) != FAMFS_LOG_FILE || (*pfd < 0 && !c->dry)) {
+		CONFLICT(c, "%s: the file here is that of log entry %llu (its identity), not of log entry %llu, though on the same memory",
+			 p, (unsigned long long)other, (unsigned long long)idx);
+		return 0;
+	}
+	if (c->dry) {
+		printf("would remove %s (the file of deleted log entry %llu)\n",
+		       p, (unsigned long long)other);
+		c->r->removed++;
+		return 0;
+	}
+	rc = famfs_entry_unlink(*pfd, *name, &oe, other);
+	if (rc == 1) {
+		famfs_lp_ds_off(c);
+		c->r->removed++;
+		return 1;
+	}
+	CONFLICT(c, "%s: the file here is that of log entry %llu, deleted by the log (entry %llu), but it cannot be removed here: %s",
+		 p, (unsigned long long)other, (unsigned long long)o.gone,
+		 rc ? strerror(-rc) : "replaced meanwhile");
+	return 0;
+}
+
+/* an existing regular file rel: counted if it has the logged map (1: the
+ * file of a deleted entry was there and is removed: made anew) */
+static int file_there(struct lp_ctx *c, const char *p, const char *rel,
+		      int *pfd, const char **name, uint64_t idx,
+		      const struct famfs_fmap *want,
+		      const struct famfs_log_entry *e)
 {
 	int fd = dirset_open_beneath(c->rootfd, rel, strlen(rel),
 				     O_RDONLY | O_CLOEXEC);
+	uint64_t other = 0;
 	int rc;
 
 	if (fd < 0) {
 		c->r->errors++;
 		famfs_err("%s: %s", p, dirset_beneath_why(fd));
-		return;
+		return 0;
 	}
-	rc = famfs_lp_check_map(c, fd, p, idx, want);
+	rc = famfs_lp_check_map_other(c, fd, p, idx, want, &other);
 	/* fullplay.c: a SETATTR changed them since it was made */
 	if (rc > 0 && c->fix_attrs && !c->dry)
 		fix_attrs(c, fd, p, e);
@@ -70,6 +118,9 @@ static void file_there(struct lp_ctx *c, const char *p, const char *rel,
 	else if (rc == 0)
 		CONFLICT(c, "%s: a file without a famfs map is already there (log entry %llu); not given the memory, since whoever made it may hold it open: remove it and run famfs logplay again",
 			 p, (unsigned long long)idx);
+	else if (rc == -2)
+		return remove_deleted_other(c, p, rel, pfd, name, idx, other);
+	return 0;
 }
 
 /*
@@ -208,12 +259,16 @@ static int play_file(struct lp_ctx *c, const char *p, const char *rel,
 	struct famfs_fmap want;
 	uint32_t mode = famfs_lp_file_mode(c, le32toh(e->fm.mode));
 	const char *ioc, *why;
-	bool psgid, own, mod;
+	bool psgid, own, mod, replaced = false;
 	struct stat st;
 	unsigned wrong;
 	int fd, rc, t;
 
 	famfs_fmap_from_entry(e, &want);
+	/* the file of entry idx: a DELETE of another file on the same
+	 * memory at the same path leaves it (FAMFS_IOC_MAP_IDENT) */
+	want.has_ident = true;
+	want.ident = idx;
 	why = famfs_fmap_needs_v2(&want);
 	ioc = want.pages ? "MAP_CREATE_V3 (page extents)" :
 	      famfs_fmap_multidev(&want) ? "MAP_CREATE_V3" :
@@ -227,8 +282,16 @@ again:
 		famfs_err("%s: %s", p, strerror(errno));
 		return 0;
 	}
-	if (t == DT_REG) {
-		file_there(c, p, rel, idx, &want, e);
+	if (t == DT_REG && !replaced) {
+		if (file_there(c, p, rel, &pfd, &name, idx, &want, e) != 1)
+			return 0;
+		replaced = true;	/* a deleted file's, removed: made anew */
+		t = -1;
+		goto again;
+	}
+	if (t == DT_REG) {	/* another file made there meanwhile */
+		CONFLICT(c, "%s: a file was made here meanwhile (log entry %llu); left alone",
+			 p, (unsigned long long)idx);
 		return 0;
 	}
 	if (t > 0) {

@@ -313,6 +313,11 @@ bool famfs_lp_mode_right(struct lp_ctx *c, uint32_t mode, bool psgid);
 uint32_t famfs_lp_file_mode(struct lp_ctx *c, uint32_t mode);
 int famfs_lp_check_map(struct lp_ctx *c, int fd, const char *p, uint64_t idx,
 		       const struct famfs_fmap *want);
+/* the same; a file with want's map but another identity: -2, the entry
+ * whose file it is in *other, not reported */
+int famfs_lp_check_map_other(struct lp_ctx *c, int fd, const char *p,
+			     uint64_t idx, const struct famfs_fmap *want,
+			     uint64_t *other);
 /* the names read are no guide any more (a file removed or moved here) */
 void famfs_lp_ds_off(struct lp_ctx *c);
 /* rel (p: its full path) beneath a directory dir_there did not take:
