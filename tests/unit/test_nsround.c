@@ -773,6 +773,52 @@ static void test_rident_full_unlinks_raced_live(void **state)
 	race_fd = -1;
 }
 
+/* review r43d A1: where the log's end has a file at the deleted file's
+ * path, gone_file removes the deleted file only by famfs.ko's check of its
+ * identity; a failure of that call (EINTR, ENOMEM, ...) is an error, not a
+ * reason to unlink the name after a check of its own (the race above) --
+ * that is for a famfs.ko without identities or the call only */
+static int intr_unlink_map(int dfd, const struct famfs_ioc_unlink_map *a)
+{
+	(void)dfd;
+	(void)a;
+	return -EINTR;
+}
+
+static void test_rident_full_error_no_name_unlink(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	struct famfs_log_entry e;
+	uint64_t a, d;
+	ino_t ino;
+
+	th_remount(t);
+	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	to_client(t);
+	r = th_replay(t);		/* i made at a here */
+	th_play_clean(&r);
+	to_master(t);
+	d = th_del(t, a, F, "a");
+	assert_int_equal(famfs_entry_build_reclaim(&e, &d, 1), 0);
+	th_app(t, &e);		/* reclaimed; k at a on i's memory */
+	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	to_client(t);
+	ino = ino_of(t, "a");
+	race_real = famfs_kernel;
+	race_ops = *famfs_kernel;
+	race_ops.unlink_map = intr_unlink_map;
+	famfs_kernel = &race_ops;
+	famfs_quiet = 1;
+	(void)famfs_logplay(&t->fs, false, &r);
+	famfs_quiet = 0;
+	famfs_kernel = race_real;
+	if (!th_exists(t, "a", false) || ino_of(t, "a") != ino)
+		fail_msg("UNLINK_MAP failed (EINTR) and the deleted file was unlinked by its name all the same (removed %lu, created %lu, errors %lu)",
+			 r.removed, r.created_files, r.errors);
+	assert_true(r.errors >= 1);
+}
+
 /* rident 3: the lagging round of lagging_delete_unlinks_reused, to its
  * end: the DELETE of the old a (never made by this round) now leaves the
  * live a -- but says a conflict ("deletes entry i, a file that is not the
@@ -929,6 +975,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_r42d_full_kept_old_mode, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_rident_adopted_other_identity, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_rident_full_unlinks_raced_live, setup, th_teardown),
+		cmocka_unit_test_setup_teardown(test_rident_full_error_no_name_unlink, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_rident_lagging_delete_conflict, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_rident_lagging_rename_conflict, setup, th_teardown),
 		cmocka_unit_test_setup_teardown(test_round_stops_at_unverified, setup_v1, th_teardown),

@@ -53,7 +53,8 @@ static time_t now_s(void)
 	return ts.tv_sec;
 }
 
-static struct kept *kept_find(const uint8_t fs_uuid[16], unsigned index,
+/* The entry of this file system, index, device and table device */
+static struct kept *kept_slot(const uint8_t fs_uuid[16], unsigned index,
 			      const struct famfs_ioc_dev_info *i,
 			      const uint8_t want[16])
 {
@@ -65,25 +66,30 @@ static struct kept *kept_find(const uint8_t fs_uuid[16], unsigned index,
 		    e->flags == (i->flags & FAMFS_DEV_DEVDAX) &&
 		    !memcmp(e->fs_uuid, fs_uuid, 16) &&
 		    !memcmp(e->want, want, 16))
-			return e->v.is != FAMFS_MEMBER_UNSURE ||
-			       now_s() - e->when < (time_t)famfs_member_recheck_s ?
-			       e : NULL;
+			return e;
 	}
 	return NULL;
+}
+
+/* Its verdict if it still holds */
+static struct kept *kept_find(const uint8_t fs_uuid[16], unsigned index,
+			      const struct famfs_ioc_dev_info *i,
+			      const uint8_t want[16])
+{
+	struct kept *e = kept_slot(fs_uuid, index, i, want);
+
+	if (e && e->v.is == FAMFS_MEMBER_UNSURE &&
+	    now_s() - e->when >= (time_t)famfs_member_recheck_s)
+		return NULL;
+	return e;
 }
 
 static void kept_add(const uint8_t fs_uuid[16], unsigned index,
 		     const struct famfs_ioc_dev_info *i, const uint8_t want[16],
 		     const struct famfs_member_verdict *v)
 {
-	struct kept *e = NULL;
+	struct kept *e = kept_slot(fs_uuid, index, i, want);	/* stale */
 
-	for (unsigned k = 0; k < KEPT && !e; k++)	/* a stale one again */
-		if (kept[k].used && kept[k].index == index &&
-		    kept[k].major == i->major && kept[k].minor == i->minor &&
-		    !memcmp(kept[k].fs_uuid, fs_uuid, 16) &&
-		    !memcmp(kept[k].want, want, 16))
-			e = &kept[k];
 	if (!e)
 		e = &kept[kept_next++ % KEPT];
 

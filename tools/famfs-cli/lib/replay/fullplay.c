@@ -310,6 +310,12 @@ static int gone_file(void *arg, const char *path, const struct famfs_names_obj *
 		}
 		if (!rc)
 			continue;
+		if (rc != -EOPNOTSUPP && rc != -ENOTTY) {
+			c->r->errors++;
+			famfs_err("%s: log entry %llu deleted it: cannot remove it: %s",
+				  p, (unsigned long long)o->gone, strerror(-rc));
+			break;
+		}
 		rc = remove_here(c, h, false);
 		if (rc) {
 			c->r->errors++;
