@@ -735,9 +735,10 @@ static int race_get(int fd, struct famfs_ioc_map_v2 *h)
 	return rc;
 }
 
-static void test_rident_full_unlinks_raced_live(void **state)
+/* the log: FILE i at a (made here), DELETE i, its RECLAIM, FILE k at a
+ * on i's memory; this host, a client, has i at a.  i's index, k's in *k */
+static uint64_t deleted_then_reused(struct th *t, uint64_t *k)
 {
-	struct th *t = *state;
 	struct famfs_logplay_result r;
 	struct famfs_log_entry e;
 	uint64_t a, d;
@@ -751,8 +752,17 @@ static void test_rident_full_unlinks_raced_live(void **state)
 	d = th_del(t, a, F, "a");
 	assert_int_equal(famfs_entry_build_reclaim(&e, &d, 1), 0);
 	th_app(t, &e);		/* reclaimed; k at a on i's memory */
-	race_k = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
+	*k = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 	to_client(t);
+	return a;
+}
+
+static void test_rident_full_unlinks_raced_live(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	uint64_t a = deleted_then_reused(t, &race_k);
+
 	snprintf(race_path, sizeof(race_path), "%s/a", t->mpt);
 	race_ino = ino_of(t, "a");
 	race_real = famfs_kernel;
@@ -789,21 +799,10 @@ static void test_rident_full_error_no_name_unlink(void **state)
 {
 	struct th *t = *state;
 	struct famfs_logplay_result r;
-	struct famfs_log_entry e;
-	uint64_t a, d;
+	uint64_t k;
 	ino_t ino;
 
-	th_remount(t);
-	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	to_client(t);
-	r = th_replay(t);		/* i made at a here */
-	th_play_clean(&r);
-	to_master(t);
-	d = th_del(t, a, F, "a");
-	assert_int_equal(famfs_entry_build_reclaim(&e, &d, 1), 0);
-	th_app(t, &e);		/* reclaimed; k at a on i's memory */
-	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	to_client(t);
+	deleted_then_reused(t, &k);
 	ino = ino_of(t, "a");
 	race_real = famfs_kernel;
 	race_ops = *famfs_kernel;

@@ -217,9 +217,10 @@ static bool reused_here(struct lp_ctx *c, const struct famfs_names_obj *o,
  * (famfs.ko looks it up, compares its map and identity and unlinks it:
  * famfs_entry_unlink): 1 removed, 0 not here (or another file: a later
  * one on the same memory), -errno to do it the old way (an older
- * famfs.ko: -ENOTTY) */
-static int remove_by_map(struct lp_ctx *c, const char *h,
-			 const struct famfs_log_entry *fe, uint64_t id)
+ * famfs.ko: -ENOTTY).  strict: by the identity only, never by the map
+ * alone (-EOPNOTSUPP: a famfs.ko without identities) */
+static int remove_one(struct lp_ctx *c, const char *h,
+		      const struct famfs_log_entry *fe, uint64_t id, bool strict)
 {
 	const char *name;
 	int pfd = famfs_lp_parent_fd_quiet(c, h, strlen(h), &name);
@@ -227,24 +228,8 @@ static int remove_by_map(struct lp_ctx *c, const char *h,
 
 	if (pfd < 0)
 		return pfd == -ENOENT ? 0 : pfd;
-	rc = famfs_entry_unlink(pfd, name, fe, id);
-	if (rc == 1)
-		famfs_lp_ds_off(c);
-	return rc;
-}
-
-/* the same with the identity id only: -errno to do it the old way (a
- * famfs.ko without identities: -EOPNOTSUPP, or without the call) */
-static int remove_by_ident(struct lp_ctx *c, const char *h,
-			   const struct famfs_log_entry *fe, uint64_t id)
-{
-	const char *name;
-	int pfd = famfs_lp_parent_fd_quiet(c, h, strlen(h), &name);
-	int rc;
-
-	if (pfd < 0)
-		return pfd == -ENOENT ? 0 : pfd;
-	rc = famfs_entry_unlink_ident(pfd, name, fe, id);
+	rc = strict ? famfs_entry_unlink_ident(pfd, name, fe, id) :
+		      famfs_entry_unlink(pfd, name, fe, id);
 	if (rc == 1)
 		famfs_lp_ds_off(c);
 	return rc;
@@ -281,7 +266,7 @@ static int gone_file(void *arg, const char *path, const struct famfs_names_obj *
 		 * compared and unlinked), unless a live file of the log may
 		 * have its memory there */
 		if (!c->dry && !reuse_possible(c, o, h, &(uint64_t){ 0 })) {
-			rc = remove_by_map(c, h, &e, o->id);
+			rc = remove_one(c, h, &e, o->id, false);
 			if (rc == 1) {
 				c->r->removed++;
 				break;
@@ -303,7 +288,7 @@ static int gone_file(void *arg, const char *path, const struct famfs_names_obj *
 		 * later file made there meanwhile, another replayer's, stays:
 		 * the name is not unlinked after the check); by the name
 		 * only with a famfs.ko without identities (or the call) */
-		rc = remove_by_ident(c, h, &e, o->id);
+		rc = remove_one(c, h, &e, o->id, true);
 		if (rc == 1) {
 			c->r->removed++;
 			break;
