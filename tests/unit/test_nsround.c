@@ -823,31 +823,44 @@ static void test_rident_full_error_no_name_unlink(void **state)
  * live a -- but says a conflict ("deletes entry i, a file that is not the
  * logged one"; famfs logplay exits 3) for what is the log's own later
  * file at that path, identified as such by famfs.ko (ESTALE: identity k) */
-static void test_rident_lagging_delete_conflict(void **state)
+/* the follower's first round before FILE i at a (RENAME i to b: ren),
+ * DELETE i, FILE k at a on i's memory, made here by another replayer (famfs
+ * logplay); then the lagging round.  i's index, the round's result in *r */
+static uint64_t lagging_over_later(struct th *t, bool ren,
+				   struct famfs_logplay_result *r)
 {
-	struct th *t = *state;
 	struct famfs_logplay *lp = famfs_logplay_new(8);
-	struct famfs_logplay_result r;
 	uint64_t a;
 
 	th_remount(t);
 	th_append_file(t, "z", 20 * MiB, 2 * MiB, 100);
 	to_client(t);
-	th_more(t, lp, &r);		/* the follower's first round */
+	th_more(t, lp, r);		/* the follower's first round */
 	to_master(t);
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	th_del(t, a, F, "a");
+	if (ren)
+		th_ren(t, a, F, "a", "b");
+	th_del(t, a, F, ren ? "b" : "a");
 	to_master(t);		/* a new a on the old a's memory */
 	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
 	to_client(t);
-	r = th_replay(t);		/* famfs logplay: the new a made */
-	th_play_clean(&r);
-	r = round_of(t, lp, -1);
+	*r = th_replay(t);		/* famfs logplay: the new a made */
+	th_play_clean(r);
+	*r = round_of(t, lp, -1);
+	famfs_logplay_free(lp);
+	return a;
+}
+
+static void test_rident_lagging_delete_conflict(void **state)
+{
+	struct th *t = *state;
+	struct famfs_logplay_result r;
+	uint64_t a = lagging_over_later(t, false, &r);
+
 	assert_true(th_exists(t, "a", false));
 	if (r.conflicts)
 		fail_msg("the lagging round reports %lu conflict(s) for the DELETE of FILE %llu, whose path holds the log's later file (its identity says so); nothing is wrong here",
 			 r.conflicts, (unsigned long long)a);
-	famfs_logplay_free(lp);
 }
 
 /* rident 3b: the same for a RENAME: FILE i at a, RENAME i to b, DELETE
@@ -857,30 +870,14 @@ static void test_rident_lagging_delete_conflict(void **state)
 static void test_rident_lagging_rename_conflict(void **state)
 {
 	struct th *t = *state;
-	struct famfs_logplay *lp = famfs_logplay_new(8);
 	struct famfs_logplay_result r;
-	uint64_t a;
+	uint64_t a = lagging_over_later(t, true, &r);
 
-	th_remount(t);
-	th_append_file(t, "z", 20 * MiB, 2 * MiB, 100);
-	to_client(t);
-	th_more(t, lp, &r);		/* the follower's first round */
-	to_master(t);
-	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	th_ren(t, a, F, "a", "b");
-	th_del(t, a, F, "b");
-	to_master(t);		/* a new a on the old a's memory */
-	th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
-	to_client(t);
-	r = th_replay(t);		/* famfs logplay: the new a made */
-	th_play_clean(&r);
-	r = round_of(t, lp, -1);
 	assert_true(th_exists(t, "a", false));
 	assert_false(th_exists(t, "b", false));
 	if (r.conflicts)
 		fail_msg("the lagging round reports %lu conflict(s) for the RENAME of FILE %llu, whose path holds the log's later file (its identity says so); nothing is wrong here",
 			 r.conflicts, (unsigned long long)a);
-	famfs_logplay_free(lp);
 }
 
 /* Fail closed: an entry that does not verify at a round's start may be
