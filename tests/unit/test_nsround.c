@@ -889,6 +889,7 @@ static void test_rev1_lagging_setattr_conflict(void **state)
 	struct th *t = *state;
 	struct famfs_logplay *lp = follower(t);
 	struct famfs_logplay_result r;
+	unsigned mode;
 	uint64_t a;
 
 	a = th_append_file(t, "a", 24 * MiB, 2 * MiB, 100);
@@ -901,9 +902,11 @@ static void test_rev1_lagging_setattr_conflict(void **state)
 	to_client(t);
 	r = th_replay(t);		/* famfs logplay: i removed, k made */
 	th_play_clean(&r);
+	mode = th_mode_of(t, "a");
 	r = round_of(t, lp, -1);
 	famfs_logplay_free(lp);
 	assert_true(th_exists(t, "a", false));
+	assert_int_equal(th_mode_of(t, "a"), mode);	/* not given i's */
 	if (r.conflicts)
 		fail_msg("the lagging round reports %lu conflict(s) for the SETATTR of FILE %llu, whose path holds the log's later file (DELETE and RENAME count that as done)",
 			 r.conflicts, (unsigned long long)a);
