@@ -224,6 +224,12 @@ int famfs_log_full_now(struct famfs_fs *fs, const struct famfs_log_entry *e,
 int famfs_log_put(struct famfs_fs *fs, struct famfs_log_entry *e,
 		  struct famfs_log_full *full)
 {
+	return famfs_log_put_at(fs, e, full, FAMFS_LOG_ANY);
+}
+
+int famfs_log_put_at(struct famfs_fs *fs, struct famfs_log_entry *e,
+		     struct famfs_log_full *full, uint64_t want)
+{
 	struct famfs_log_header *h = fs->log;
 	uint64_t idx, cap;
 	int rc, n = 1;
@@ -254,6 +260,18 @@ int famfs_log_put(struct famfs_fs *fs, struct famfs_log_entry *e,
 			return -EAGAIN;
 		}
 		idx = famfs_log_next(h);
+	}
+	/* the index given away already (a file's identity, in famfs.ko
+	 * since its create): the log moved past it only by another
+	 * instance's appends -- the role away and back, claimed again by
+	 * the check above (which dropped the view the caller allocated
+	 * from), or its entry rolled forward.  Nothing written: the caller
+	 * undoes what it made (review rev1) */
+	if (want != FAMFS_LOG_ANY && idx != want) {
+		famfs_err("%s: %s: its entry was to be log entry %llu (so famfs.ko was told), but another instance appended meanwhile (the log is at %llu now); nothing was written; try again",
+			  fs->name, e->fm.path, (unsigned long long)want,
+			  (unsigned long long)idx);
+		return -EAGAIN;
 	}
 	cap = famfs_log_discover(fs);
 	rc = tail_check(fs, idx, cap);

@@ -52,6 +52,15 @@ struct famfs_log_full {
 #define FAMFS_LOG_FULL	1
 int famfs_log_put(struct famfs_fs *fs, struct famfs_log_entry *e,
 		  struct famfs_log_full *full);
+/* The same, written at index want only (FAMFS_LOG_ANY: wherever
+ * next_index is): the index a new file's identity was given (famfs_log_next
+ * under the log lock, after famfs_log_grow_for).  Another instance's
+ * appends meanwhile (the master role away and back, claimed again by the
+ * append's check): -EAGAIN (said), nothing written -- never the entry at
+ * another index than famfs.ko knows the file by */
+#define FAMFS_LOG_ANY	UINT64_MAX
+int famfs_log_put_at(struct famfs_fs *fs, struct famfs_log_entry *e,
+		     struct famfs_log_full *full, uint64_t want);
 void famfs_log_full_err(struct famfs_fs *fs, const struct famfs_log_full *f);
 /* Would famfs_log_put find the log full for e, one the master may grow (a
  * compact log, under the log lock, FAMFS_LOG_AUTOGROW not 0)?  1 (*full

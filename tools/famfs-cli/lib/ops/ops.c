@@ -482,7 +482,8 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 	 * mapped, whoever may open it reads the memory, old contents too */
 	famfs_fmap_from_entry(&e, map);
 	/* its identity: the index its entry gets (the log lock is held; a
-	 * full log grown now, not at the append; checked after it) */
+	 * full log grown now, not at the append, which writes the entry
+	 * there or nowhere: famfs_log_put_at) */
 	rc = famfs_log_grow_for(fs, &e);
 	if (rc)
 		goto unalloc;
@@ -518,13 +519,14 @@ int famfs_file_create_fill(struct famfs_fs *fs, const char *rel,
 			goto unalloc;
 	}
 	set_owner(fd, p, mode, uid, gid);
-	rc = famfs_log_append(fs, &e);
+	/* at its identity's index only (the log grown for it already):
+	 * else not logged, and undone below (review rev1) */
+	rc = famfs_log_put_at(fs, &e, NULL, map->ident);
+	if (rc == -EAGAIN)
+		famfs_err("%s: not created (nothing of it is left); try again",
+			  p);
 	if (rc)
 		goto unalloc;
-	if (fs->last_append != map->ident)
-		famfs_warn("%s: logged as entry %llu, but famfs.ko knows it as entry %llu's file (the log grew or an entry was committed first): a replay here may take it for another file (remount)",
-			   p, (unsigned long long)fs->last_append,
-			   (unsigned long long)map->ident);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	/* the cache knows the allocation; now the entry and its path too */
 	famfs_fs_cache_created(fs, norm);

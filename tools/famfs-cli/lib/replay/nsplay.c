@@ -340,8 +340,8 @@ static int here(struct lp_ctx *c, const char *rel, int kind, uint64_t id,
 /* Is the file at rel the log's own later file on the same memory as
  * FILE entry id's: its identity (famfs.ko's) a later FILE entry, whose
  * map it has?  Then id's file is not here, and nothing is wrong: a
- * DELETE or RENAME of id is done (another replayer played it, and made
- * the later file there on the memory a RECLAIM gave back) */
+ * DELETE, RENAME or SETATTR of id is done (another replayer played it,
+ * and made the later file there on the memory a RECLAIM gave back) */
 static bool later_file_at(struct lp_ctx *c, const char *rel, uint64_t id)
 {
 	int fd = dirset_open_beneath(c->rootfd, rel, strlen(rel),
@@ -523,6 +523,13 @@ static int play_setattr(struct lp_ctx *c, uint64_t idx,
 		return 0;	/* never made: its DELETE follows */
 	if (fd >= 0 && !dir)
 		rc = famfs_lp_is_file(c, fd, ns->object);
+	/* the log's later file there: the file changed is gone (its DELETE
+	 * played by another replayer); the later file is not changed (rev1) */
+	if (fd >= 0 && rc != 1 && later_file_at(c, ns->path, ns->object)) {
+		close(fd);
+		c->r->present++;
+		return 0;
+	}
 	if (fd < 0 || rc != 1) {
 		CONFLICT(c, "%s: log entry %llu changes entry %llu, %s; not changed",
 			 p, (unsigned long long)idx, (unsigned long long)ns->object,
