@@ -144,7 +144,8 @@ int famfs_mnt_renameat2(int ofd, const char *oname, int nfd, const char *nname,
 int famfs_mnt_fchmod(int fd, mode_t mode);
 int famfs_mnt_fchown(int fd, uid_t uid, gid_t gid);
 
-/* ---- kernel.c: the only place that talks to famfs.ko -------------------- */
+/* ---- kernel.c: the only place that talks to famfs.ko (fmap.c and
+ * entrymap.c call it through famfs_kernel) ------------------------------ */
 struct famfs_kernel_ops {
 	int (*mount)(const char *dev, const char *mpt, unsigned long flags,
 		     const char *opts);
@@ -189,6 +190,25 @@ extern const struct famfs_kernel_ops *famfs_kernel;	/* tests swap it */
  * from a module without the call, the module's errors as they are. */
 int famfs_kernel_held(int fd, struct famfs_ioc_held_range *r, unsigned n);
 
+/* Write back (invalidate false) or write back and invalidate this host's
+ * cache lines of the whole file open at fd (FAMFSIOC_CACHE; a no-op in
+ * the kernel on a coherent mount).  A file that is not on a famfs mount
+ * (statfs type), empty or not: -ENOTTY.  An empty famfs file: 0, nothing
+ * to do.  -errno of fstat(fs) or the ioctl (-ENOTTY: the module has no
+ * FAMFSIOC_CACHE). */
+int famfs_file_cache(int fd, bool invalidate);
+/* 1 if famfs.ko has a device at index in the mount at mpt, 0 if not,
+ * -errno (-ENOTTY: a module without DEV_GET) */
+int famfs_mount_dev_attached(const char *mpt, unsigned index);
+/* FAMFSIOC_DEV_GET of index in the mount at mpt: 0 and *i filled, -ENXIO
+ * (nothing attached there), -errno (-ENOTTY: no DEV_GET) */
+int famfs_mount_dev_get(const char *mpt, unsigned index,
+			struct famfs_ioc_dev_info *i);
+/* FAMFSIOC_DEV_ADD of path as member index of size bytes (printed) */
+int famfs_mount_dev_add(const char *mpt, const char *path, unsigned index,
+			uint64_t size);
+
+/* ---- fmap.c: a file's map given to famfs.ko and read from it ---------- */
 /* A file's map in any shape the module knows: count simple extents
  * (ext[]) or interleaved extents (iext[]). */
 struct famfs_fmap {
@@ -257,13 +277,14 @@ const char *famfs_fmap_needs_v2(const struct famfs_fmap *m);
 #define FAMFS_NO_V2_MSG \
 	"this famfs.ko lacks the v2 ioctls (MAP_CREATE_V2, MAP_GET_V2)"
 bool famfs_fmap_equal(const struct famfs_fmap *a, const struct famfs_fmap *b);
-/* Write back (invalidate false) or write back and invalidate this host's
- * cache lines of the whole file open at fd (FAMFSIOC_CACHE; a no-op in
- * the kernel on a coherent mount).  A file that is not on a famfs mount
- * (statfs type), empty or not: -ENOTTY.  An empty famfs file: 0, nothing
- * to do.  -errno of fstat(fs) or the ioctl (-ENOTTY: the module has no
- * FAMFSIOC_CACHE). */
-int famfs_file_cache(int fd, bool invalidate);
+/* Is the file of map have the file of FILE entry id whose map is want?
+ * The maps equal, and have's identity (if it has one) id. */
+bool famfs_fmap_is_entry(const struct famfs_fmap *want,
+			 const struct famfs_fmap *have, uint64_t id);
+/* The v1 map as an fmap */
+void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1);
+
+/* ---- entrymap.c: a FILE entry's map; FAMFSIOC_UNLINK_MAP ---------------- */
 /* The v1 ioctl map of a FILE entry (REG, simple extents; -EOVERFLOW for
  * an interleaved one, page extents, or a member device). */
 int famfs_map_from_entry(const struct famfs_log_entry *e,
@@ -286,25 +307,9 @@ int famfs_entry_unlink(int dfd, const char *name,
  * map alone -- for a path where a later file on the same memory may be */
 int famfs_entry_unlink_ident(int dfd, const char *name,
 			     const struct famfs_log_entry *e, uint64_t id);
-/* Is the file of map have the file of FILE entry id whose map is want?
- * The maps equal, and have's identity (if it has one) id. */
-bool famfs_fmap_is_entry(const struct famfs_fmap *want,
-			 const struct famfs_fmap *have, uint64_t id);
 /* The map of a (valid) FILE entry, simple or interleaved. */
 void famfs_fmap_from_entry(const struct famfs_log_entry *e,
 			   struct famfs_fmap *m);
-/* The v1 map as an fmap */
-void famfs_fmap_from_v1(struct famfs_fmap *m, const struct famfs_ioc_map *v1);
-/* 1 if famfs.ko has a device at index in the mount at mpt, 0 if not,
- * -errno (-ENOTTY: a module without DEV_GET) */
-int famfs_mount_dev_attached(const char *mpt, unsigned index);
-/* FAMFSIOC_DEV_GET of index in the mount at mpt: 0 and *i filled, -ENXIO
- * (nothing attached there), -errno (-ENOTTY: no DEV_GET) */
-int famfs_mount_dev_get(const char *mpt, unsigned index,
-			struct famfs_ioc_dev_info *i);
-/* FAMFSIOC_DEV_ADD of path as member index of size bytes (printed) */
-int famfs_mount_dev_add(const char *mpt, const char *path, unsigned index,
-			uint64_t size);
 
 /* ---- hostid.c ----------------------------------------------------------- */
 /* This host's persistent id: $FAMFS_HOST_ID_FILE, else /etc/famfs/host-uuid;
