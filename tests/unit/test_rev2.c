@@ -157,11 +157,91 @@ static void test_newer_record_beside_stale(void **s)
 	th_free(t);
 }
 
+/* R3: the second evict --slot N (meant to zero a down host's fenced slot)
+ * reads the slot, then the host -- rebooted -- writes its new
+ * registration there, then the eviction zeroes it: the host's register
+ * returned 0 with its slot free (not counted: the master reclaims what
+ * it maps).  The host reads its takeover back after the settle time, as
+ * a claim does, and claims a slot anew when it was zeroed. */
+static uint8_t *zap_at;
+static int zap_calls;
+
+static void zap_hook(const struct famfs_map *m, const void *addr, size_t len)
+{
+	(void)m;
+	(void)len;
+	if (zap_calls || (const uint8_t *)addr < zap_at ||
+	    (const uint8_t *)addr >= zap_at + FAMFS_HOST_SLOT_SIZE)
+		return;
+	zap_calls++;
+	memset(zap_at, 0, FAMFS_HOST_SLOT_SIZE);	/* the eviction's zero */
+}
+
+static void test_takeover_zeroed_meanwhile(void **s)
+{
+	struct famfs_hosttab tab;
+	struct th *t = mk(&tab);
+	struct famfs_host g;
+	uint8_t boot[16];
+	unsigned slot, s2;
+
+	(void)s;
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
+	memset(boot, 0x66, 16);
+	th_write_id(t->bootid, boot);
+	zap_at = famfs_host_slot_at(tab.m.addr, slot);
+	zap_calls = 0;
+	famfs_flush_hook = zap_hook;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &s2, true), 0);
+	famfs_quiet = 0;
+	famfs_flush_hook = NULL;
+	assert_int_equal(zap_calls, 1);
+	assert_int_equal(famfs_hosttab_slot(&tab, s2, &g), FAMFS_HOST_VALID);
+	assert_memory_equal(g.boot_id, boot, 16);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
+/* R4: a client's slot that copies a live host's (uuid, boot id,
+ * generation) -- a lying or cloned one: evict --slot of it writes a
+ * fence that names the live host too, whose memory then stops counting.
+ * Refused, both slots named, as --generation refuses two slots of one
+ * generation. */
+static void test_evict_slot_duplicate_triple(void **s)
+{
+	struct famfs_hosttab tab;
+	struct th *t = mk(&tab);
+	struct famfs_host h;
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN], msg[4096];
+	unsigned slot;
+
+	(void)s;
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
+	snprintf(h.hostname, sizeof(h.hostname), "liar");
+	h.name_hash = famfs_host_name_hash("liar", 4);
+	plant(&tab, (slot + 9) % FAMFS_HOST_SLOTS, &h);
+	th_stderr_grab();
+	assert_int_not_equal(famfs_hosts_evict_slot(&t->fs, &tab,
+						    (slot + 9) % FAMFS_HOST_SLOTS), 0);
+	th_stderr_take(msg, sizeof(msg));
+	assert_non_null(strstr(msg, "slot"));
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_int_equal(ev.n, 0);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gen0_slot_poisons_header),
 		cmocka_unit_test(test_newer_record_beside_stale),
+		cmocka_unit_test(test_takeover_zeroed_meanwhile),
+		cmocka_unit_test(test_evict_slot_duplicate_triple),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
