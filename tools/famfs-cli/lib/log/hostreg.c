@@ -292,6 +292,25 @@ static int claim(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return -ENOSPC;
 }
 
+/* its slot taken over at a new boot (h): written, and read back after
+ * the settle time as a claim is -- an eviction that zeroed it meanwhile
+ * (the second evict --slot, meant for the boot before, read the slot
+ * just before this write: review rev2 R3) leaves it free, and the host
+ * then claims a slot as a new one.  0 taken, 1 lost, -errno */
+static int take_over(struct famfs_hosttab *t, unsigned slot,
+		     struct famfs_host *h)
+{
+	struct famfs_host g;
+	int rc = famfs_hosttab_write(t, slot, h);
+
+	if (rc)
+		return rc;
+	settle();
+	return famfs_hosttab_slot(t, slot, &g) != FAMFS_HOST_VALID ||
+	       memcmp(g.host_uuid, h->host_uuid, 16) ||
+	       memcmp(g.boot_id, h->boot_id, 16);
+}
+
 /* slot other holds this host's uuid under another host name, registered
  * and not evicted: said once, when this host claims a slot of its own --
  * both count until one is evicted */
@@ -406,8 +425,12 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		h.flags = FAMFS_HOST_AFTER_FENCE;
 	me_fill(fs, &h, &k);
 	if (s >= 0) {
-		*slot = (unsigned)s;
-		return famfs_hosttab_write(t, *slot, &h);
+		rc = take_over(t, (unsigned)s, &h);
+		if (rc <= 0) {
+			*slot = (unsigned)s;
+			return rc;
+		}
+		h.flags &= ~FAMFS_HOST_AFTER_FENCE;	/* a slot of its own */
 	}
 	rc = claim(fs, t, &h, slot);
 	if (!rc)

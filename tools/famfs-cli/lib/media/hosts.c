@@ -160,8 +160,12 @@ enum famfs_host_state famfs_host_slot_decode(const void *slot,
 		return h->state = FAMFS_HOST_FREE;
 	n = newest_copy(slot, fs_uuid);
 	/* the newest copy is not understood (a newer tool's): not judged by
-	 * an older one that happens to verify */
-	if (n < 0 || famfs_host_rec_decode(&c[n], fs_uuid, h, why)) {
+	 * an older one that happens to verify; nor is a slot with a later
+	 * layout's copy, whatever the seqs (they may count otherwise): torn
+	 * to this build -- it blocks reclaim, and is never zeroed here
+	 * (review rev2 R2) */
+	if (n < 0 || famfs_host_slot_newer(slot, fs_uuid) ||
+	    famfs_host_rec_decode(&c[n], fs_uuid, h, why)) {
 		memset(h, 0, sizeof(*h));
 		return h->state = FAMFS_HOST_TORN;
 	}
