@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Hostile review rev2 of the fence/rfence host-table changes. */
+/* Hostile review rev2 (session 44) of the host table's fences (branches
+ * fence, rfence): each test is a way a fence was lost, a live
+ * registration went uncounted or was zeroed, or a live host was fenced
+ * with another.  Each FAILED on main c149938. */
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
