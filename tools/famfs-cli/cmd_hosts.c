@@ -21,7 +21,7 @@ const struct cli_doc cli_doc_hosts = {
 	.synopsis = { "famfs hosts [-j] MPT|DEVICE",
 		      "famfs hosts init|arm|reclaim|repair [--force] MPT",
 		      "famfs hosts evict [--generation G] HOST-UUID MPT",
-		      "famfs hosts evict --slot N | --forget HOST-UUID MPT" },
+		      "famfs hosts evict --slot N [--force] | --forget HOST-UUID MPT" },
 	.description =
 		"The host table (format revision 3, INCOMPAT_HOSTS) has a slot for every\n"
 		"host that mounts the file system: its host uuid, hostname, role,\n"
@@ -148,8 +148,12 @@ const struct cli_doc cli_doc_hosts = {
 		"the host table: this famfs cannot take part (upgrade it)\"), famfs\n"
 		"logplay refuses, a follower stops, its master reclaims nothing, and\n"
 		"repair refuses even with --force.  A slot holding a record of a\n"
-		"later layout (FAMSHOR6 on) shows torn here and evict --slot does not\n"
-		"zero it.  Upgrade famfs on every host that mounts the file system.\n"
+		"later layout (FAMSHOR6 on) shows torn here (it blocks every reclaim)\n"
+		"and evict --slot does not zero it; evict --slot N --force does, on\n"
+		"the administrator's word that its host is down or runs this famfs\n"
+		"now (a host that went back to this famfs writes its own slot again\n"
+		"while a copy of this layout is left in it).  Upgrade famfs on every\n"
+		"host that mounts the file system.\n"
 		"\n"
 		"famfs hosts shows a header it does not understand as \"unknown\"\n"
 		"(-j: a \"header_error\" field with the reason).\n",
@@ -161,7 +165,8 @@ const struct cli_doc cli_doc_hosts = {
 		  "down for good (room in a full evicted list)" },
 		{ 'f', "force", NULL, "repair: also a header that verifies but is\n"
 		  "malformed (written anew with no fences), or one whose\n"
-		  "seq is at its end (started again, fences kept)" },
+		  "seq is at its end (started again, fences kept);\n"
+		  "evict --slot: zero a slot of a newer famfs's record" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
@@ -516,7 +521,8 @@ int cmd_hosts(int argc, char **argv)
 	    (slot >= 0 && (!sub || strcmp(sub, "evict") || who)) ||
 	    (forget && (!sub || strcmp(sub, "evict") || slot >= 0 || gen)) ||
 	    (sub && !strcmp(sub, "evict") && slot < 0 && !who && !forget) ||
-	    (gen && !who) || (force && (!sub || strcmp(sub, "repair"))))
+	    (gen && !who) || (force && (!sub || (strcmp(sub, "repair") &&
+					   slot < 0))))
 		return cli_usage(&cli_doc_hosts, 1);
 	if (forget)
 		who = forget;
@@ -569,6 +575,7 @@ int cmd_hosts(int argc, char **argv)
 				       fs.name, forget);
 		} else if (!rc) {
 			rc = who ? famfs_hosts_evict_gen(&fs, &t, u, gen, &fenced) :
+			     force ? famfs_hosts_zero_newer(&fs, &t, (unsigned)slot) :
 			     famfs_hosts_evict_slot(&fs, &t, (unsigned)slot);
 			if (rc == -ENOENT)
 				famfs_err("%s: no slot of host %s in the host table",

@@ -106,7 +106,7 @@ static void say_full(struct famfs_fs *fs)
 static int one_slot_of_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 			   const uint8_t uuid[16], uint64_t gen)
 {
-	struct famfs_host h;
+	struct famfs_host h, fh;
 	int first = -1;
 
 	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
@@ -117,11 +117,18 @@ static int one_slot_of_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 			continue;
 		if (first < 0) {
 			first = (int)i;
+			fh = h;
 			continue;
 		}
 		famfs_uuid_str(uuid, u);
-		famfs_err("%s: host %s has generation %llu in slots %d and %u (two hosts with one uuid, another name each): nothing evicted; famfs hosts evict --slot N fences one",
-			  fs->name, u, (unsigned long long)gen, first, i);
+		if (!memcmp(fh.boot_id, h.boot_id, 16))	/* one boot too */
+			famfs_err("%s: host %s has generation %llu in slots %d and %u, in one boot (a clone restored from one memory snapshot, or a copy): nothing evicted -- a fence names a boot, so any eviction of it fences both; once one of the two reboots, evict --slot fences the other alone; famfs hosts evict %s fences both now",
+				  fs->name, u, (unsigned long long)gen, first,
+				  i, u);
+		else
+			famfs_err("%s: host %s has generation %llu in slots %d and %u (two hosts with one uuid, another name each): nothing evicted; famfs hosts evict --slot N fences one",
+				  fs->name, u, (unsigned long long)gen, first,
+				  i);
 		return -EEXIST;
 	}
 	return 0;
@@ -145,7 +152,7 @@ static int one_slot_of_boot(struct famfs_fs *fs, struct famfs_hosttab *t,
 		    g.generation != h->generation)
 			continue;
 		famfs_uuid_str(h->host_uuid, u);
-		famfs_err("%s: slots %u and %u both hold host %s at generation %llu in one boot (one of them copied the other's): nothing evicted: a fence names a boot, so it would fence both (famfs hosts evict %s does that on purpose)",
+		famfs_err("%s: slots %u and %u both hold host %s at generation %llu in one boot (a clone restored from one memory snapshot, or a copy): nothing evicted -- a fence names a boot, so any eviction of it fences both; once one of the two reboots (its boot id changes), evict --slot fences the other alone; famfs hosts evict %s fences both now",
 			  fs->name, n, i, u, (unsigned long long)h->generation,
 			  u);
 		return -EEXIST;
@@ -286,9 +293,31 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 		/* a newer build's record (a later layout, CRC and all): its
 		 * live registration, torn only to this build -- never zeroed
 		 * here (review rfence F3b) */
-		famfs_err("%s: slot %u holds a host record of a newer famfs (a later layout than FAMSHOR5): not zeroed (famfs hosts evict --slot with that famfs)",
-			  fs->name, n);
+		famfs_err("%s: slot %u holds a host record of a newer famfs (a later layout than FAMSHOR5): not zeroed (famfs hosts evict --slot with that famfs; or, once its host is down or runs this famfs, evict --slot %u --force)",
+			  fs->name, n, n);
 		rc = -EPROTONOSUPPORT;
+	} else {
+		rc = famfs_hosttab_zero_slot(t, n);
+	}
+	famfs_master_unlock(fs, &took);
+	return rc;
+}
+
+int famfs_hosts_zero_newer(struct famfs_fs *fs, struct famfs_hosttab *t,
+			   unsigned n)
+{
+	bool took;
+	int rc;
+
+	if (n >= FAMFS_HOST_SLOTS)
+		return -ENOENT;
+	rc = famfs_master_lock(fs, true, &took);
+	if (rc)
+		return rc;
+	if (!famfs_hosttab_slot_newer(t, n)) {
+		famfs_err("%s: slot %u holds no record of a newer famfs: --force zeroes only such a slot (evict --slot %u without it)",
+			  fs->name, n, n);
+		rc = -EINVAL;
 	} else {
 		rc = famfs_hosttab_zero_slot(t, n);
 	}

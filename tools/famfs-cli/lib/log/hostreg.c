@@ -107,6 +107,20 @@ static void me_fill(struct famfs_fs *fs, struct famfs_host *h,
 	h->beat_time = (uint64_t)time(NULL);
 }
 
+/* h read from this host's own slot (its key matched): true if it holds a
+ * registration this host may write again -- one a newer famfs also wrote
+ * (a later layout's copy beside this one's: torn to every other reader)
+ * made valid here, so the next write, over that copy, makes it this
+ * build's again (review rev3 B) */
+static bool own(struct famfs_host *h)
+{
+	if (h->state == FAMFS_HOST_TORN && h->newer_beside) {
+		h->state = FAMFS_HOST_VALID;
+		h->newer_beside = false;
+	}
+	return h->state == FAMFS_HOST_VALID;
+}
+
 /* the slot of k in t (famfs_host_key_rank), -ENOENT when none, or -errno
  * (the slots not read).  First where its claim put it: from its home slot
  * up to the first free one -- a slot or two, and every replay round
@@ -348,6 +362,8 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 			  fs->name, strerror(-s));
 		return s;
 	}
+	if (s >= 0)
+		own(&cur);
 	/* fenced in this boot: whatever its slot holds now (zeroed by a
 	 * second eviction, taken by another host), whatever uuid it has now */
 	f = fenced_boot(ev, k.boot);
@@ -430,7 +446,7 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 			*slot = (unsigned)s;
 			return rc;
 		}
-		h.flags &= ~FAMFS_HOST_AFTER_FENCE;	/* a slot of its own */
+		/* (AFTER_FENCE kept: the claim may land in slot s again) */
 	}
 	rc = claim(fs, t, &h, slot);
 	if (!rc)
@@ -495,8 +511,9 @@ static int update_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		famfs_warn("%s: this host's slot %u of the host table holds another host's registration (a claim raced): registered again in slot %u, at 0 (it may map any file)",
 			   fs->name, was, slot);
 	}
-	if (slot >= FAMFS_HOST_SLOTS ||
-	    famfs_hosttab_slot(t, slot, &h) != FAMFS_HOST_VALID ||
+	if (slot < FAMFS_HOST_SLOTS)
+		famfs_hosttab_slot(t, slot, &h);
+	if (slot >= FAMFS_HOST_SLOTS || !own(&h) ||
 	    famfs_host_key_rank(&h, &k) != 2 || famfs_host_evicted(&h, ev)) {
 		/* its uuid and name, another boot: a reboot of this host
 		 * took the slot while this boot runs -- a clone with this

@@ -160,16 +160,20 @@ enum famfs_host_state famfs_host_slot_decode(const void *slot,
 		return h->state = FAMFS_HOST_FREE;
 	n = newest_copy(slot, fs_uuid);
 	/* the newest copy is not understood (a newer tool's): not judged by
-	 * an older one that happens to verify; nor is a slot with a later
-	 * layout's copy, whatever the seqs (they may count otherwise): torn
-	 * to this build -- it blocks reclaim, and is never zeroed here
-	 * (review rev2 R2) */
-	if (n < 0 || famfs_host_slot_newer(slot, fs_uuid) ||
-	    famfs_host_rec_decode(&c[n], fs_uuid, h, why)) {
+	 * an older one that happens to verify */
+	if (n < 0 || famfs_host_rec_decode(&c[n], fs_uuid, h, why)) {
 		memset(h, 0, sizeof(*h));
 		return h->state = FAMFS_HOST_TORN;
 	}
 	h->copy = (unsigned)n;
+	/* nor is a slot with a later layout's copy, whatever the seqs (they
+	 * may count otherwise): torn to this build -- it blocks reclaim, and
+	 * is never zeroed here (review rev2 R2); its owner, back on this
+	 * build, writes it again (review rev3 B) */
+	if (famfs_host_slot_newer(slot, fs_uuid)) {
+		h->newer_beside = true;
+		return h->state = FAMFS_HOST_TORN;
+	}
 	return FAMFS_HOST_VALID;
 }
 
@@ -395,7 +399,13 @@ static void old_fences(const void *hdr, struct famfs_hosts_ev *ev)
 		struct hosts_evicted_3 x;
 
 		memcpy(&x, &e3[i], sizeof(x));
-		if (!memcmp(x.host_uuid, nil, 16))
+		/* no fence: a nil uuid; nor one of generation 0 (a FAMSHOS3
+		 * build fenced records that never registered: they name no
+		 * boot that did) or past the end (no writer's) -- this
+		 * layout's reader refuses them, so repair --force could
+		 * never write the rest (review rev3 A) */
+		if (!memcmp(x.host_uuid, nil, 16) || !le64toh(x.generation) ||
+		    le64toh(x.generation) > FAMFS_HOST_SEQ_MAX)
 			continue;
 		memcpy(f.host_uuid, x.host_uuid, 16);
 		memcpy(f.boot_id, x.boot_id, 16);
@@ -566,7 +576,8 @@ bool famfs_host_evicted(const struct famfs_host *h,
 int famfs_host_key_rank(const struct famfs_host *h,
 			const struct famfs_host_key *k)
 {
-	if (h->state != FAMFS_HOST_VALID || memcmp(h->host_uuid, k->uuid, 16))
+	if ((h->state != FAMFS_HOST_VALID && !h->newer_beside) ||
+	    memcmp(h->host_uuid, k->uuid, 16))
 		return 0;
 	if (!memcmp(h->boot_id, k->boot, 16))
 		return 2;
