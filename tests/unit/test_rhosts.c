@@ -327,13 +327,13 @@ static void to_hor6(struct famfs_hosttab *tab, unsigned i, unsigned c)
 	assert_int_equal(famfs_map_flush(&tab->m, p, 128), 0);
 }
 
-/* B: upgrade then downgrade in one boot.  This host registers (copy 0,
- * FAMSHOR5), a newer build's update writes copy 1 as FAMSHOR6 (seq 2),
- * then this build is back.  Its update says the host was evicted
- * (-ESTALE), its next registration claims a second slot, and the old
- * slot is torn for ever: it blocks every reclaim, evict --slot refuses
- * it, and this build never writes it again. */
-static void test_downgrade_slot_stuck(void **s)
+/* rev3 B: upgrade then downgrade in one boot.  This host registers (copy
+ * 0, FAMSHOR5), a newer build's update writes copy 1 as FAMSHOR6 (seq 2),
+ * then this build is back.  The slot stays torn to it too: it blocks
+ * every reclaim until the famfs that wrote it evicts it (a fix that let
+ * the owner write it again let a clone's live registration be written
+ * over: review rev4 1, test_clone_on_newer_build_overwritten) */
+static void test_downgrade_slot_torn(void **s)
 {
 	struct famfs_hosttab tab;
 	struct th *t = mk(&tab);
@@ -359,9 +359,15 @@ static void test_downgrade_slot_stuck(void **s)
 	printf("# update: %d; register again: %d in slot %u (was %u); old slot state %d blocks %d (TORN=%d); evict --slot old: %d\n",
 	       up, reg, s2, slot, g.state, famfs_host_blocks(&g, &ev, 1, 10),
 	       FAMFS_HB_TORN, ev_rc);
-	assert_int_equal(up, 0);
-	assert_int_equal(reg, 0);
-	assert_int_equal(s2, slot);
+	/* fail safe (review rev4 1: the owner cannot tell its own newer
+	 * copy from a clone's live one): the slot stays torn -- it blocks
+	 * every reclaim -- the host stops, and evict --slot leaves it to the
+	 * famfs that wrote it */
+	assert_int_equal(up, -ESTALE);
+	assert_int_equal(g.state, FAMFS_HOST_TORN);
+	assert_int_equal(famfs_host_blocks(&g, &ev, 1, 10), FAMFS_HB_TORN);
+	assert_int_equal(ev_rc, -EPROTONOSUPPORT);
+	(void)reg;
 	famfs_hosttab_close(&tab);
 	th_free(t);
 }
@@ -425,35 +431,6 @@ static void test_liar_copy_no_way_out(void **s)
 	famfs_quiet = 0;
 	assert_int_equal(d, 0);
 	assert_int_equal(famfs_host_update(&t->fs, &tab, again, 51, NULL, NULL), 0);
-	famfs_hosttab_close(&tab);
-	th_free(t);
-}
-
-/* rev3 B, both copies: after two updates by the newer build no copy of
- * this layout is left, and the owner back on this build cannot tell the
- * slot is its own: evict --slot refuses it (a newer famfs's record), and
- * evict --slot N --force (famfs_hosts_zero_newer) zeroes it -- only such
- * a slot */
-static void test_newer_slot_force(void **s)
-{
-	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
-	struct famfs_host g;
-	unsigned slot;
-
-	(void)s;
-	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
-	to_hor6(&tab, slot, 0);
-	to_hor6(&tab, slot, 1);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &g), FAMFS_HOST_TORN);
-	famfs_quiet = 1;
-	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot),
-			 -EPROTONOSUPPORT);
-	assert_int_equal(famfs_hosts_zero_newer(&t->fs, &tab, (slot + 1) %
-						FAMFS_HOST_SLOTS), -EINVAL);
-	famfs_quiet = 0;
-	assert_int_equal(famfs_hosts_zero_newer(&t->fs, &tab, slot), 0);
-	assert_int_equal(famfs_hosttab_slot(&tab, slot, &g), FAMFS_HOST_FREE);
 	famfs_hosttab_close(&tab);
 	th_free(t);
 }
@@ -541,6 +518,143 @@ static void test_zero_if_same(void **s)
 	th_free(t);
 }
 
+/* Review rev4 (of the rev3 fixes) */
+
+/* copy c of slot i: h encoded, then (hor6) re-signed as FAMSHOR6 */
+static void put_copy(struct famfs_hosttab *tab, unsigned i, unsigned c,
+		     const struct famfs_host *h, bool hor6)
+{
+	uint8_t *p = famfs_host_slot_at(tab->m.addr, i) + 128 * c;
+
+	famfs_host_rec_encode((struct famfs_host_rec *)p, h, tab->fs_uuid);
+	if (hor6) {
+		uint64_t m = htole64(MAGIC_HOR6);
+		uint32_t crc;
+
+		memcpy(p, &m, 8);
+		memset(p + 8, 0, 4);
+		crc = htole32(famfs_crc32_update(famfs_crc32(tab->fs_uuid, 16),
+						 p, 128));
+		memcpy(p + 8, &crc, 4);
+	}
+	assert_int_equal(famfs_map_flush(&tab->m, p, 128), 0);
+}
+
+static int blocks_of(struct famfs_hosttab *tab, unsigned slot, uint64_t d,
+		     uint64_t next)
+{
+	struct famfs_hosts_ev ev;
+	struct famfs_host g;
+	char why[FAMFS_REASON_LEN];
+
+	assert_int_equal(famfs_hosttab_read_hdr(tab, &ev, why), 0);
+	famfs_hosttab_slot(tab, slot, &g);
+	if (g.state == FAMFS_HOST_FREE)
+		return FAMFS_HB_NONE;
+	return famfs_host_blocks(&g, &ev, d, next);
+}
+
+/* 1: host A (this build, boot X) holds slot s.  A clone B -- same host
+ * uuid, same name, another boot, running a NEWER build -- takes the slot
+ * over at its new boot (rank 1, as this build's takeover does) and writes
+ * its live registration (holds from DELETE 5) as a FAMSHOR6 copy beside
+ * A's FAMSHOR5 one.  The master sees TORN (blocks).  A's next update:
+ * own() makes the stale FAMSHOR5 copy (A's boot: rank 2) valid, and A's
+ * write goes to the copy that is "not newest" of this layout -- B's
+ * FAMSHOR6 copy.  B's live registration is gone; DELETE 7 (B holds it) is
+ * reclaimable.  With the same clone on THIS build (a FAMSHOR5 copy), A's
+ * update stops (-ESTALE) and B stays counted. */
+static void run_clone(bool newer, int *up, int *blk_before, int *blk_after,
+		      bool *newer_left)
+{
+	struct famfs_hosttab tab;
+	struct th *t = mk(&tab);
+	struct famfs_host a, b;
+	unsigned slot;
+
+	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
+	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, 3, NULL, NULL), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, slot, &a), FAMFS_HOST_VALID);
+	b = a;
+	memset(b.boot_id, 0x77, 16);	/* the clone's boot */
+	b.generation = a.generation + 1;
+	b.seq = a.seq + 1;
+	b.registered_at = 0;
+	b.replayed = 5;
+	b.holds_from = 5;
+	put_copy(&tab, slot, 1 - a.copy, &b, newer);
+	*blk_before = blocks_of(&tab, slot, 7, 100);
+	famfs_quiet = 1;
+	*up = famfs_host_update(&t->fs, &tab, slot, 60, NULL, NULL);
+	famfs_quiet = 0;
+	*blk_after = blocks_of(&tab, slot, 7, 100);
+	*newer_left = famfs_hosttab_slot_newer(&tab, slot);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
+static void test_clone_on_newer_build_overwritten(void **s)
+{
+	int up5, b5, a5, up6, b6, a6;
+	bool n5, n6;
+
+	(void)s;
+	run_clone(false, &up5, &b5, &a5, &n5);
+	run_clone(true, &up6, &b6, &a6, &n6);
+	printf("# clone B on this build: A's update %d; DELETE 7 blocked before %d after %d\n",
+	       up5, b5, a5);
+	printf("# clone B on a newer build: A's update %d; DELETE 7 blocked before %d (TORN=%d) after %d (NONE=%d); FAMSHOR6 copy left: %d\n",
+	       up6, b6, FAMFS_HB_TORN, a6, FAMFS_HB_NONE, n6);
+	assert_int_equal(up5, -ESTALE);
+	assert_int_not_equal(a5, FAMFS_HB_NONE);
+	/* B's live registration must keep counting */
+	assert_int_not_equal(a6, FAMFS_HB_NONE);
+}
+
+/* 3: a FAMSHOS3 fence of generation 0 naming THIS host's uuid and boot
+ * (an older master's evict --slot of its unregistered record).  old_fences()
+ * keeps it while it is read (fenced_boot matches by boot id): the boot
+ * stays stopped; only repair --force drops it. */
+static void test_old_gen0_fence_boot(void **s)
+{
+	struct famfs_hosttab tab;
+	struct th *t = mk(&tab);
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	uint8_t *h = (uint8_t *)tab.m.addr;
+	uint8_t me[16], boot[16];
+	uint64_t m = htole64(MAGIC_HOS3), sq = htole64(9), g = 0, tm = htole64(1);
+	uint32_t f = htole32(FAMFS_HOSTS_ARMED), nn = htole32(1), crc;
+	unsigned slot;
+	int rc, reg;
+
+	(void)s;
+	assert_int_equal(famfs_host_id(me), 0);
+	assert_int_equal(famfs_boot_id(boot), 0);
+	memset(h, 0, 8192);
+	memcpy(h, &m, 8);
+	memcpy(h + 12, &nn, 4);
+	memcpy(h + 16, &sq, 8);
+	memcpy(h + 24, &f, 4);
+	memcpy(h + 64, me, 16);
+	memcpy(h + 80, boot, 16);
+	memcpy(h + 96, &g, 8);
+	memcpy(h + 104, &tm, 8);
+	crc = htole32(famfs_crc32_update(famfs_crc32(tab.fs_uuid, 16), h, 4096));
+	memcpy(h + 8, &crc, 4);
+	assert_int_equal(famfs_map_flush(&tab.m, h, 8192), 0);
+	rc = famfs_hosttab_read_hdr(&tab, &ev, why);
+	famfs_quiet = 1;
+	reg = famfs_host_register(&t->fs, &tab, &slot, true);
+	famfs_quiet = 0;
+	printf("# FAMSHOS3 gen-0 fence of this boot: read %d, %u fences; register: %d\n",
+	       rc, ev.n, reg);
+	rc = reg;
+	assert_int_equal(rc, -ESTALE);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -549,11 +663,12 @@ int main(void)
 		cmocka_unit_test(test_takeover_zeroed_meanwhile),
 		cmocka_unit_test(test_evict_slot_duplicate_triple),
 		cmocka_unit_test(test_old_gen0_fence_repair_stuck),
-		cmocka_unit_test(test_downgrade_slot_stuck),
+		cmocka_unit_test(test_downgrade_slot_torn),
 		cmocka_unit_test(test_liar_copy_no_way_out),
-		cmocka_unit_test(test_newer_slot_force),
 		cmocka_unit_test(test_header_reads_back),
 		cmocka_unit_test(test_zero_if_same),
+		cmocka_unit_test(test_clone_on_newer_build_overwritten),
+		cmocka_unit_test(test_old_gen0_fence_boot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

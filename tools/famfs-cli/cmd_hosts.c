@@ -19,9 +19,10 @@ const struct cli_doc cli_doc_hosts = {
 	.page = "famfs-hosts", .prog = "famfs hosts",
 	.summary = "list the host table; make it, arm it, evict a host (master only)",
 	.synopsis = { "famfs hosts [-j] MPT|DEVICE",
-		      "famfs hosts init|arm|reclaim|repair [--force] MPT",
+		      "famfs hosts init|arm|reclaim MPT",
+		      "famfs hosts repair [--force] MPT",
 		      "famfs hosts evict [--generation G] HOST-UUID MPT",
-		      "famfs hosts evict --slot N [--force] | --forget HOST-UUID MPT" },
+		      "famfs hosts evict --slot N | --forget HOST-UUID MPT" },
 	.description =
 		"The host table (format revision 3, INCOMPAT_HOSTS) has a slot for every\n"
 		"host that mounts the file system: its host uuid, hostname, role,\n"
@@ -42,8 +43,9 @@ const struct cli_doc cli_doc_hosts = {
 		"\n"
 		"Without a subcommand every slot in use is listed (-j: as JSON): state\n"
 		"registered, evicted (its (uuid, boot id, generation) is in the\n"
-		"header's evicted list), unregistered, or torn (no copy verifies:\n"
-		"it blocks every reclaim until evicted by slot).  NAMEHASH and BOOT\n"
+		"header's evicted list), unregistered, or torn (no copy verifies, or\n"
+		"one is a newer famfs's, -j: newer_layout: it blocks every reclaim\n"
+		"until evicted by slot).  NAMEHASH and BOOT\n"
 		"(the first 8 hex digits of the whole name's hash and of the boot id;\n"
 		"-j: name_hash and boot_id in full) tell apart clones whose names are\n"
 		"cut to the same 15 bytes.\n"
@@ -148,12 +150,11 @@ const struct cli_doc cli_doc_hosts = {
 		"the host table: this famfs cannot take part (upgrade it)\"), famfs\n"
 		"logplay refuses, a follower stops, its master reclaims nothing, and\n"
 		"repair refuses even with --force.  A slot holding a record of a\n"
-		"later layout (FAMSHOR6 on) shows torn here (it blocks every reclaim)\n"
-		"and evict --slot does not zero it; evict --slot N --force does, on\n"
-		"the administrator's word that its host is down or runs this famfs\n"
-		"now (a host that went back to this famfs writes its own slot again\n"
-		"while a copy of this layout is left in it).  Upgrade famfs on every\n"
-		"host that mounts the file system.\n"
+		"later layout (FAMSHOR6 on), even beside one of this layout, shows\n"
+		"torn here (it blocks every reclaim), and evict --slot does not zero\n"
+		"it: the famfs that wrote it does.  Upgrade famfs on every host that\n"
+		"mounts the file system; a host that goes back to this famfs leaves\n"
+		"its slot torn until that famfs evicts it.\n"
 		"\n"
 		"famfs hosts shows a header it does not understand as \"unknown\"\n"
 		"(-j: a \"header_error\" field with the reason).\n",
@@ -165,8 +166,7 @@ const struct cli_doc cli_doc_hosts = {
 		  "down for good (room in a full evicted list)" },
 		{ 'f', "force", NULL, "repair: also a header that verifies but is\n"
 		  "malformed (written anew with no fences), or one whose\n"
-		  "seq is at its end (started again, fences kept);\n"
-		  "evict --slot: zero a slot of a newer famfs's record" },
+		  "seq is at its end (started again, fences kept)" },
 		{ 0 } },
 	.exits = (const struct cli_exit[]){
 		CLI_EXIT_OK, CLI_EXIT_USAGE,
@@ -176,7 +176,10 @@ const struct cli_doc cli_doc_hosts = {
 			       "repair), no such host or slot, the host registered\n"
 			       "again (evict --generation; evict --slot of a host\n"
 			       "that registered there again since its eviction by\n"
-			       "slot), the evicted list is full\n"
+			       "slot), two slots hold one boot of the host (evict\n"
+			       "--slot, --generation), the slot holds a newer famfs's\n"
+			       "record or changed while it was evicted (evict\n"
+			       "--slot), the evicted list is full\n"
 			       "(evict), no fence names the host or its slot still\n"
 			       "holds its fenced registration (--forget), a header\n"
 			       "copy verifies (repair; a malformed one without\n"
@@ -324,6 +327,10 @@ static int list(struct famfs_fs *fs, bool json)
 			json_object_object_add(s, "slot", json_object_new_int((int)i));
 			json_object_object_add(s, "state",
 					       json_object_new_string(state_of(h, &ev)));
+			/* torn to this famfs: a newer famfs's record */
+			if (h->state == FAMFS_HOST_TORN)
+				json_object_object_add(s, "newer_layout",
+					json_object_new_boolean(famfs_hosttab_slot_newer(&t, i)));
 			if (h->state == FAMFS_HOST_VALID) {
 				char b[37];
 
@@ -349,6 +356,11 @@ static int list(struct famfs_fs *fs, bool json)
 						       json_object_new_int64((int64_t)h->beat_time));
 			}
 			json_object_array_add(a, s);
+			continue;
+		}
+		if (h->state == FAMFS_HOST_TORN && famfs_hosttab_slot_newer(&t, i)) {
+			printf("%-5u %-12s (a newer famfs's record, a later layout: blocks every reclaim; famfs hosts evict --slot %u with that famfs)\n",
+			       i, "torn", i);
 			continue;
 		}
 		if (h->state == FAMFS_HOST_TORN) {
@@ -521,8 +533,7 @@ int cmd_hosts(int argc, char **argv)
 	    (slot >= 0 && (!sub || strcmp(sub, "evict") || who)) ||
 	    (forget && (!sub || strcmp(sub, "evict") || slot >= 0 || gen)) ||
 	    (sub && !strcmp(sub, "evict") && slot < 0 && !who && !forget) ||
-	    (gen && !who) || (force && (!sub || (strcmp(sub, "repair") &&
-					   slot < 0))))
+	    (gen && !who) || (force && (!sub || strcmp(sub, "repair"))))
 		return cli_usage(&cli_doc_hosts, 1);
 	if (forget)
 		who = forget;
@@ -575,7 +586,6 @@ int cmd_hosts(int argc, char **argv)
 				       fs.name, forget);
 		} else if (!rc) {
 			rc = who ? famfs_hosts_evict_gen(&fs, &t, u, gen, &fenced) :
-			     force ? famfs_hosts_zero_newer(&fs, &t, (unsigned)slot) :
 			     famfs_hosts_evict_slot(&fs, &t, (unsigned)slot);
 			if (rc == -ENOENT)
 				famfs_err("%s: no slot of host %s in the host table",

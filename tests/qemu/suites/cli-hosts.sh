@@ -96,8 +96,6 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_eq torn-listed torn "$(hj .slots[${X:-99}].state)"
 	t_rc torn-text 0 famfs hosts $M
 	t_has torn-text-says "torn"
-	# --force zeroes only a newer famfs's record (a later layout)
-	t_err evict-force-not-newer 2 "holds no record of a newer famfs" famfs hosts evict --slot $N --force $M
 	t_rc evict-torn-slot 0 famfs hosts evict --slot $N $M
 	t_eq torn-gone 2 "$(nslots)"
 	# by slot: refused -- b took over its fenced registration's slot at

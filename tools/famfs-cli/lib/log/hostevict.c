@@ -293,31 +293,9 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 		/* a newer build's record (a later layout, CRC and all): its
 		 * live registration, torn only to this build -- never zeroed
 		 * here (review rfence F3b) */
-		famfs_err("%s: slot %u holds a host record of a newer famfs (a later layout than FAMSHOR5): not zeroed (famfs hosts evict --slot with that famfs; or, once its host is down or runs this famfs, evict --slot %u --force)",
-			  fs->name, n, n);
+		famfs_err("%s: slot %u holds a host record of a newer famfs (a later layout than FAMSHOR5): not zeroed (famfs hosts evict --slot with that famfs)",
+			  fs->name, n);
 		rc = -EPROTONOSUPPORT;
-	} else {
-		rc = famfs_hosttab_zero_slot(t, n);
-	}
-	famfs_master_unlock(fs, &took);
-	return rc;
-}
-
-int famfs_hosts_zero_newer(struct famfs_fs *fs, struct famfs_hosttab *t,
-			   unsigned n)
-{
-	bool took;
-	int rc;
-
-	if (n >= FAMFS_HOST_SLOTS)
-		return -ENOENT;
-	rc = famfs_master_lock(fs, true, &took);
-	if (rc)
-		return rc;
-	if (!famfs_hosttab_slot_newer(t, n)) {
-		famfs_err("%s: slot %u holds no record of a newer famfs: --force zeroes only such a slot (evict --slot %u without it)",
-			  fs->name, n, n);
-		rc = -EINVAL;
 	} else {
 		rc = famfs_hosttab_zero_slot(t, n);
 	}
@@ -364,6 +342,25 @@ int famfs_hosts_forget(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return rc;
 }
 
+/* a FAMSHOS3 header's fences of generation 0 (that build fenced records
+ * that never registered, naming no boot that did) or past the end (no
+ * writer's): honoured while it is read (their boot ids stop that boot's
+ * registrations), but this layout's reader refuses them, so repair
+ * --force drops them -- said -- or could never write the rest (review
+ * rev3 A) */
+static void drop_unnamed_gen(struct famfs_fs *fs, struct famfs_hosts_ev *ev)
+{
+	unsigned w = 0;
+
+	for (unsigned i = 0; i < ev->n; i++)
+		if (ev->e[i].generation && ev->e[i].generation <= FAMFS_HOST_SEQ_MAX)
+			ev->e[w++] = ev->e[i];
+	if (w != ev->n)
+		famfs_warn("%s: %u fence(s) of the FAMSHOS3 header have generation 0 or past its end (fences of records that never registered): not carried over",
+			   fs->name, ev->n - w);
+	ev->n = w;
+}
+
 int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t,
 		       bool force)
 {
@@ -375,6 +372,8 @@ int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t,
 	if (rc)
 		return rc;
 	rc = famfs_hosttab_read_hdr(t, &ev, why);
+	if (rc == -EINVAL && ev.old_layout && force)
+		drop_unnamed_gen(fs, &ev);
 	if (!rc && ev.seq == FAMFS_HOST_SEQ_MAX && !force) {
 		famfs_err("%s: the host table header's seq is at its end (UINT64_MAX - 1): not repaired without --force (--force starts it again from 1, its fences and flags kept)",
 			  fs->name);

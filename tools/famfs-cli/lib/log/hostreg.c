@@ -107,20 +107,6 @@ static void me_fill(struct famfs_fs *fs, struct famfs_host *h,
 	h->beat_time = (uint64_t)time(NULL);
 }
 
-/* h read from this host's own slot (its key matched): true if it holds a
- * registration this host may write again -- one a newer famfs also wrote
- * (a later layout's copy beside this one's: torn to every other reader)
- * made valid here, so the next write, over that copy, makes it this
- * build's again (review rev3 B) */
-static bool own(struct famfs_host *h)
-{
-	if (h->state == FAMFS_HOST_TORN && h->newer_beside) {
-		h->state = FAMFS_HOST_VALID;
-		h->newer_beside = false;
-	}
-	return h->state == FAMFS_HOST_VALID;
-}
-
 /* the slot of k in t (famfs_host_key_rank), -ENOENT when none, or -errno
  * (the slots not read).  First where its claim put it: from its home slot
  * up to the first free one -- a slot or two, and every replay round
@@ -362,8 +348,6 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 			  fs->name, strerror(-s));
 		return s;
 	}
-	if (s >= 0)
-		own(&cur);
 	/* fenced in this boot: whatever its slot holds now (zeroed by a
 	 * second eviction, taken by another host), whatever uuid it has now */
 	f = fenced_boot(ev, k.boot);
@@ -511,15 +495,18 @@ static int update_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		famfs_warn("%s: this host's slot %u of the host table holds another host's registration (a claim raced): registered again in slot %u, at 0 (it may map any file)",
 			   fs->name, was, slot);
 	}
-	if (slot < FAMFS_HOST_SLOTS)
-		famfs_hosttab_slot(t, slot, &h);
-	if (slot >= FAMFS_HOST_SLOTS || !own(&h) ||
+	if (slot >= FAMFS_HOST_SLOTS ||
+	    famfs_hosttab_slot(t, slot, &h) != FAMFS_HOST_VALID ||
 	    famfs_host_key_rank(&h, &k) != 2 || famfs_host_evicted(&h, ev)) {
 		/* its uuid and name, another boot: a reboot of this host
 		 * took the slot while this boot runs -- a clone with this
 		 * host's name too, which the key cannot tell apart */
-		if (slot < FAMFS_HOST_SLOTS && famfs_host_key_rank(&h, &k) == 1 &&
-		    !famfs_host_evicted(&h, ev))
+		if (slot < FAMFS_HOST_SLOTS && famfs_hosttab_slot_newer(t, slot))
+			famfs_err("%s: this host's slot %u in the host table holds a newer famfs's record (a later layout: this host ran a newer famfs, or a clone of it did): it stops; famfs hosts evict --slot %u with that famfs frees the slot (review rev4)",
+				  fs->name, slot, slot);
+		else if (slot < FAMFS_HOST_SLOTS &&
+			 famfs_host_key_rank(&h, &k) == 1 &&
+			 !famfs_host_evicted(&h, ev))
 			famfs_err("%s: this host's slot %u in the host table holds its uuid and host name registered in another boot, by host \"%.*s\", and no fence names this host: two hosts share one host uuid and one host name (/etc/famfs/host-uuid; a cloned image?): it stops",
 				  fs->name, slot, (int)sizeof(h.hostname),
 				  h.hostname);

@@ -640,12 +640,6 @@ int famfs_hosts_evict_uuid(struct famfs_fs *fs, struct famfs_hosttab *t,
 			   const uint8_t uuid[16]);
 int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 			   unsigned n);
-/* Slot n holds a later layout's record (a newer famfs's; evict --slot
- * refuses it): zeroed, the administrator's word that its host is down or
- * runs this famfs now (evict --slot N --force).  0; -EINVAL it holds
- * none; -errno (printed) */
-int famfs_hosts_zero_newer(struct famfs_fs *fs, struct famfs_hosttab *t,
-			   unsigned n);
 /* famfs_hosts_evict_uuid of generation gen only (0: the current one):
  * -ESTALE (printed) when no slot of uuid has generation gen (it registered
  * again: look again); -EEXIST (printed) when two slots of it have gen (one

@@ -167,11 +167,11 @@ enum famfs_host_state famfs_host_slot_decode(const void *slot,
 	}
 	h->copy = (unsigned)n;
 	/* nor is a slot with a later layout's copy, whatever the seqs (they
-	 * may count otherwise): torn to this build -- it blocks reclaim, and
-	 * is never zeroed here (review rev2 R2); its owner, back on this
-	 * build, writes it again (review rev3 B) */
+	 * may count otherwise): torn to this build, its owner included (it
+	 * cannot tell its own copy from a clone's live one: review rev4 1)
+	 * -- it blocks reclaim, and is never zeroed here (review rev2 R2) */
 	if (famfs_host_slot_newer(slot, fs_uuid)) {
-		h->newer_beside = true;
+		memset(h, 0, sizeof(*h));
 		return h->state = FAMFS_HOST_TORN;
 	}
 	return FAMFS_HOST_VALID;
@@ -399,13 +399,7 @@ static void old_fences(const void *hdr, struct famfs_hosts_ev *ev)
 		struct hosts_evicted_3 x;
 
 		memcpy(&x, &e3[i], sizeof(x));
-		/* no fence: a nil uuid; nor one of generation 0 (a FAMSHOS3
-		 * build fenced records that never registered: they name no
-		 * boot that did) or past the end (no writer's) -- this
-		 * layout's reader refuses them, so repair --force could
-		 * never write the rest (review rev3 A) */
-		if (!memcmp(x.host_uuid, nil, 16) || !le64toh(x.generation) ||
-		    le64toh(x.generation) > FAMFS_HOST_SEQ_MAX)
+		if (!memcmp(x.host_uuid, nil, 16))
 			continue;
 		memcpy(f.host_uuid, x.host_uuid, 16);
 		memcpy(f.boot_id, x.boot_id, 16);
@@ -576,8 +570,7 @@ bool famfs_host_evicted(const struct famfs_host *h,
 int famfs_host_key_rank(const struct famfs_host *h,
 			const struct famfs_host_key *k)
 {
-	if ((h->state != FAMFS_HOST_VALID && !h->newer_beside) ||
-	    memcmp(h->host_uuid, k->uuid, 16))
+	if (h->state != FAMFS_HOST_VALID || memcmp(h->host_uuid, k->uuid, 16))
 		return 0;
 	if (!memcmp(h->boot_id, k->boot, 16))
 		return 2;

@@ -430,11 +430,6 @@ struct famfs_host {
 	uint64_t held_bytes, beat_time;
 	char hostname[16];		/* NUL-terminated (15 bytes at most) */
 	uint64_t name_hash;		/* famfs_host_name_hash of the whole */
-	/* TORN only because a later layout's copy verifies beside a copy of
-	 * this one, which h holds: the slot's owner ran a newer famfs, then
-	 * this one; the master counts it torn, its owner may write it again
-	 * (famfs_host_key_rank) */
-	bool newer_beside;
 };
 /* One record copy of h (magic, CRC over (fs_uuid, 128 bytes)) */
 void famfs_host_rec_encode(struct famfs_host_rec *r, const struct famfs_host *h,
@@ -446,7 +441,7 @@ int famfs_host_rec_decode(const struct famfs_host_rec *r,
 			  const uint8_t fs_uuid[16], struct famfs_host *h,
 			  char *reason);
 /* A slot (FAMFS_HOST_SLOT_SIZE bytes, a private copy): its state, h filled
- * when VALID (zeroed otherwise, but for newer_beside).  Two verifying copies
+ * when VALID (zeroed otherwise).  Two verifying copies
  * of the same seq that differ are TORN (no writer makes them), as is a slot
  * with a later layout's copy that verifies, whatever the seqs. */
 enum famfs_host_state famfs_host_slot_decode(const void *slot,
@@ -558,8 +553,7 @@ void famfs_host_key_name(struct famfs_host_key *k, const char *full);
 /* Why name full is one that clones of an image share (empty, a
  * distribution's default; failed: gethostname failed), or NULL */
 const char *famfs_host_name_shared(const char *full, bool failed);
-/* How slot h matches k (h valid, or torn only by a later layout's copy
- * beside one of this: newer_beside): 2 k's host in this boot (its uuid and
+/* How slot h matches k: 2 k's host in this boot (h valid, its uuid and
  * boot id: the same running host, whatever its name -- renamed while up),
  * 1 k in another boot (uuid, host name cut and its hash: this host
  * rebooted), 0 none
