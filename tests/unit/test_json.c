@@ -85,6 +85,34 @@ static void test_map(void **state)
 	json_object_put(o);
 }
 
+/* a file's identity (FAMFS_IOC_MAP_IDENT: the log index of the FILE entry
+ * that made it) is "identity"; a map without one has no such key */
+static void test_map_identity(void **state)
+{
+	static const char *const k[] = { "path", "type", "size", "extent_type",
+					  "extents", "identity", NULL };
+	static struct famfs_fmap m;
+	struct json_object *o;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.extent_type = SIMPLE_DAX_EXTENT;
+	m.file_type = FAMFS_REG;
+	m.file_size = 2 * MiB;
+	m.count = 1;
+	m.ext[0] = (struct famfs_extent){ 8 * MiB, 2 * MiB };
+	m.has_ident = true;
+	m.ident = 1ULL << 40;
+	o = roundtrip(famfs_json_map("/mnt/f", &m));
+	keys(o, k);
+	assert_true(u64(o, "identity") == 1ULL << 40);
+	json_object_put(o);
+	m.has_ident = false;
+	o = roundtrip(famfs_json_map("/mnt/f", &m));
+	assert_false(json_object_object_get_ex(o, "identity", NULL));
+	json_object_put(o);
+}
+
 /* interleaved: the same keys; each extent has length, nstrips, chunk_size
  * and strips [{offset, length}] */
 static void test_map_interleaved(void **state)
@@ -341,6 +369,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map),
+		cmocka_unit_test(test_map_identity),
 		cmocka_unit_test(test_map_interleaved),
 		cmocka_unit_test(test_non_utf8_name),
 		cmocka_unit_test_setup_teardown(test_fsck, th_setup, th_teardown),

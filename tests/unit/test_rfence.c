@@ -113,7 +113,7 @@ static void test_fence_unknown_flag_is_newer(void **s)
 	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
 	assert_int_equal(ev.n, 1);
 	ev.e[0].flags |= 1U << 1;
-	assert_int_equal(famfs_hosttab_write_hdr(&tab, &ev), 0);
+	th_hdr_plant(&tab, &ev);
 	famfs_quiet = 1;
 	rc = famfs_host_register(&t->fs, &tab, &again, false);
 	famfs_quiet = 0;
@@ -445,6 +445,82 @@ static void test_second_evict_after_moot_drop(void **s)
 
 /* LOW F7: no file over ~800 lines -- test_hostreg.c was 999 lines on
  * main and the change makes it 1117 (famfs_format.h is at 800 exactly) */
+/* review r43d B1 (MED): repair --force over a FAMSHOS3 header wrote its
+ * first copy over the FAMSHOS3 copy that held the fences; a crash in that
+ * write (a torn copy) left only the other copy -- an older FAMSHOS3 one
+ * with fewer fences, or none -- and the fences were lost.  The first
+ * write must go over the copy that holds the fewest: at any tear, the
+ * copies still say every fence. */
+static const uint8_t *tear_fsu;
+static unsigned tear_n, tear_calls;
+static int tear_rc;
+
+/* the first flush of a header copy, as if cut short: what the copies
+ * then say, with the copy being written torn */
+static void tear_hook(const struct famfs_map *m, const void *addr, size_t len)
+{
+	uint8_t *hdrs = malloc(8192);
+	struct famfs_hosts_ev *ev = malloc(sizeof(*ev));
+	char why[FAMFS_REASON_LEN];
+	size_t off = (size_t)((const uint8_t *)addr - (const uint8_t *)m->addr);
+
+	if (tear_calls++ || !hdrs || !ev || off + len > 8192) {
+		free(hdrs);
+		free(ev);
+		return;
+	}
+	memcpy(hdrs, m->addr, 8192);
+	hdrs[off + 100] ^= 0x5a;
+	tear_rc = famfs_hosts_hdrs_decode(hdrs, tear_fsu, ev, why);
+	tear_n = ev->n;
+	free(hdrs);
+	free(ev);
+}
+
+static void repair_torn(unsigned newest, bool older_too)
+{
+	struct famfs_hosttab tab;
+	struct th *t = mk(&tab);
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	uint8_t u[2][16], b[2][16];
+
+	memset(u, 0x61, sizeof(u));
+	memset(b, 0x62, sizeof(b));
+	u[1][0] = 0x63;
+	memset(tab.m.addr, 0, 8192);
+	assert_int_equal(famfs_map_flush(&tab.m, tab.m.addr, 8192), 0);
+	/* the newest FAMSHOS3 copy: two fences; the older: one, or none */
+	raw_hdr(&tab, newest, MAGIC_HOS3, 7, 0, 2, u, b);
+	if (older_too)
+		raw_hdr(&tab, 1 - newest, MAGIC_HOS3, 6, 0, 1, u, b);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), -EINVAL);
+	assert_int_equal(ev.n, 2);
+	tear_fsu = tab.fs_uuid;
+	tear_calls = 0;
+	tear_n = 0;
+	tear_rc = 1;
+	famfs_flush_hook = tear_hook;
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosts_repair(&t->fs, &tab, true), 0);
+	famfs_quiet = 0;
+	famfs_flush_hook = NULL;
+	assert_int_not_equal(tear_rc, 1);
+	assert_int_equal(tear_n, 2);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
+	assert_int_equal(ev.n, 2);
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
+static void test_old_layout_repair_torn(void **s)
+{
+	(void)s;
+	repair_torn(0, false);
+	repair_torn(0, true);
+	repair_torn(1, true);
+}
+
 static void test_file_sizes(void **s)
 {
 	static const char *const f[] = {
@@ -487,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_evict_gen_two_slots_one_gen),
 		cmocka_unit_test(test_fence_new_uuid_same_boot),
 		cmocka_unit_test(test_second_evict_after_moot_drop),
+		cmocka_unit_test(test_old_layout_repair_torn),
 		cmocka_unit_test(test_file_sizes),
 	};
 

@@ -43,11 +43,13 @@ struct cli_section {
 	const char *text;
 	bool man_only;		/* not in --help */
 };
+#define CLI_SYNOPSIS_MAX 6	/* lines of a command's synopsis */
+
 struct cli_doc {
 	const char *page;		/* man page name: "famfs-mkfs" */
 	const char *prog;		/* "famfs mkfs", "mount.famfs" */
 	const char *summary;		/* one line, lower case */
-	const char *synopsis[4];	/* full lines: "famfs mkfs [-f] DEV" */
+	const char *synopsis[CLI_SYNOPSIS_MAX];	/* full lines: "famfs mkfs [-f] DEV" */
 	const char *description;
 	const struct cli_opt *opts;	/* {0}-terminated; -h/--help added */
 	const struct cli_section *sections;	/* {0}-terminated or NULL */

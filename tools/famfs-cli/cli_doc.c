@@ -69,7 +69,7 @@ int cli_usage(const struct cli_doc *d, int misuse)
 	char label[96];
 	int w = 0;
 
-	for (int i = 0; i < 4 && d->synopsis[i]; i++)
+	for (int i = 0; i < CLI_SYNOPSIS_MAX && d->synopsis[i]; i++)
 		fprintf(f, "%s%s\n", i ? "       " : "usage: ", d->synopsis[i]);
 	if (misuse) {
 		fprintf(f, "Try '%s --help'.\n", d->prog);
@@ -207,7 +207,7 @@ void cli_man(FILE *f, const struct cli_doc *d)
 	fputs(" \\- ", f);
 	roff_text(f, d->summary, strlen(d->summary));
 	fputs("\n.SH SYNOPSIS\n", f);
-	for (int i = 0; i < 4 && d->synopsis[i]; i++) {
+	for (int i = 0; i < CLI_SYNOPSIS_MAX && d->synopsis[i]; i++) {
 		if (i)
 			fputs(".br\n", f);
 		roff_synopsis(f, d->synopsis[i]);

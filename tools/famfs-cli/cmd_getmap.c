@@ -18,7 +18,11 @@ const struct cli_doc cli_doc_getmap = {
 		"(offset and length on the device, in bytes).  An interleaved file\n"
 		"(famfs mkfile -N) has interleaved extents: the file bytes each holds,\n"
 		"its strip count and chunk size, and its strips (offset and length on\n"
-		"the device); chunk c of the extent is in strip c % nstrips.\n",
+		"the device); chunk c of the extent is in strip c % nstrips.  A file\n"
+		"the log made has an identity: the index of the log entry that made it\n"
+		"(a path removed and made again is a new file, of a new identity;\n"
+		"every host's famfs.ko holds the same one).  Files made by an older\n"
+		"famfs, and a famfs.ko without MAP_GET_V3, show none.\n",
 	.opts = (const struct cli_opt[]){
 		{ 'q', "quiet", NULL, "print nothing; the exit code tells" },
 		{ 'j', "json", NULL, "print the map as JSON on stdout (see JSON)" },
@@ -31,7 +35,8 @@ const struct cli_doc cli_doc_getmap = {
 		  "pages in shared 2 MiB units), extents: for simple and pages, a list\n"
 		  "of {offset, length}; for interleaved, a list of {length (file\n"
 		  "bytes held), nstrips, chunk_size, strips (a list of {offset,\n"
-		  "length})}.  Always valid UTF-8: a byte of the path that is not\n"
+		  "length})}; identity, the index of the log entry that made the\n"
+		  "file (absent when it has none).  Always valid UTF-8: a byte of the path that is not\n"
 		  "part of a valid UTF-8 sequence is given as the character U+00XX\n"
 		  "(byte 0xff as \\u00ff).  Example:\n"
 		  "  famfs getmap -j /mnt/famfs/f | jq '.extents[0].offset'\n"
@@ -50,11 +55,17 @@ static int print_map(const char *path, const struct famfs_fmap *m)
 	bool md = famfs_fmap_multidev(m);	/* on members: say the device */
 	char dv[32] = "";
 
-	printf("%s\n  type: %s\n  size: %llu\n  extent type: %s\n  extents: %u\n",
+	printf("%s\n  type: %s\n  size: %llu\n",
 	       path, m->file_type_unknown ?
 	       "unknown (a famfs.ko without MAP_GET_V2 does not say)" :
 	       famfs_map_type_name(m->file_type),
-	       (unsigned long long)m->file_size,
+	       (unsigned long long)m->file_size);
+	if (m->has_ident)
+		printf("  identity: log entry %llu\n",
+		       (unsigned long long)m->ident);
+	else
+		printf("  identity: none (not made by a log entry, or famfs.ko does not say)\n");
+	printf("  extent type: %s\n  extents: %u\n",
 	       m->pages ? "pages (a small file: 4 KiB pages in shared 2 MiB units)" :
 	       famfs_extent_type_name(m->extent_type), m->count);
 	for (uint32_t i = 0; !il && i < m->count && i < FAMFS_IOC_MAX_EXTENTS_V2; i++) {

@@ -19,7 +19,8 @@ const struct cli_doc cli_doc_hosts = {
 	.page = "famfs-hosts", .prog = "famfs hosts",
 	.summary = "list the host table; make it, arm it, evict a host (master only)",
 	.synopsis = { "famfs hosts [-j] MPT|DEVICE",
-		      "famfs hosts init|arm|reclaim|repair [--force] MPT",
+		      "famfs hosts init|arm|reclaim MPT",
+		      "famfs hosts repair [--force] MPT",
 		      "famfs hosts evict [--generation G] HOST-UUID MPT",
 		      "famfs hosts evict --slot N | --forget HOST-UUID MPT" },
 	.description =
@@ -42,8 +43,9 @@ const struct cli_doc cli_doc_hosts = {
 		"\n"
 		"Without a subcommand every slot in use is listed (-j: as JSON): state\n"
 		"registered, evicted (its (uuid, boot id, generation) is in the\n"
-		"header's evicted list), unregistered, or torn (no copy verifies:\n"
-		"it blocks every reclaim until evicted by slot).  NAMEHASH and BOOT\n"
+		"header's evicted list), unregistered, or torn (no copy verifies, or\n"
+		"one is a newer famfs's, -j: newer_layout: it blocks every reclaim\n"
+		"until evicted by slot).  NAMEHASH and BOOT\n"
 		"(the first 8 hex digits of the whole name's hash and of the boot id;\n"
 		"-j: name_hash and boot_id in full) tell apart clones whose names are\n"
 		"cut to the same 15 bytes.\n"
@@ -148,8 +150,11 @@ const struct cli_doc cli_doc_hosts = {
 		"the host table: this famfs cannot take part (upgrade it)\"), famfs\n"
 		"logplay refuses, a follower stops, its master reclaims nothing, and\n"
 		"repair refuses even with --force.  A slot holding a record of a\n"
-		"later layout (FAMSHOR6 on) shows torn here and evict --slot does not\n"
-		"zero it.  Upgrade famfs on every host that mounts the file system.\n"
+		"later layout (FAMSHOR6 on), even beside one of this layout, shows\n"
+		"torn here (it blocks every reclaim), and evict --slot does not zero\n"
+		"it: the famfs that wrote it does.  Upgrade famfs on every host that\n"
+		"mounts the file system; a host that goes back to this famfs leaves\n"
+		"its slot torn until that famfs evicts it.\n"
 		"\n"
 		"famfs hosts shows a header it does not understand as \"unknown\"\n"
 		"(-j: a \"header_error\" field with the reason).\n",
@@ -171,7 +176,10 @@ const struct cli_doc cli_doc_hosts = {
 			       "repair), no such host or slot, the host registered\n"
 			       "again (evict --generation; evict --slot of a host\n"
 			       "that registered there again since its eviction by\n"
-			       "slot), the evicted list is full\n"
+			       "slot), two slots hold one boot of the host (evict\n"
+			       "--slot, --generation), the slot holds a newer famfs's\n"
+			       "record or changed while it was evicted (evict\n"
+			       "--slot), the evicted list is full\n"
 			       "(evict), no fence names the host or its slot still\n"
 			       "holds its fenced registration (--forget), a header\n"
 			       "copy verifies (repair; a malformed one without\n"
@@ -319,6 +327,10 @@ static int list(struct famfs_fs *fs, bool json)
 			json_object_object_add(s, "slot", json_object_new_int((int)i));
 			json_object_object_add(s, "state",
 					       json_object_new_string(state_of(h, &ev)));
+			/* torn to this famfs: a newer famfs's record */
+			if (h->state == FAMFS_HOST_TORN)
+				json_object_object_add(s, "newer_layout",
+					json_object_new_boolean(famfs_hosttab_slot_newer(&t, i)));
 			if (h->state == FAMFS_HOST_VALID) {
 				char b[37];
 
@@ -344,6 +356,11 @@ static int list(struct famfs_fs *fs, bool json)
 						       json_object_new_int64((int64_t)h->beat_time));
 			}
 			json_object_array_add(a, s);
+			continue;
+		}
+		if (h->state == FAMFS_HOST_TORN && famfs_hosttab_slot_newer(&t, i)) {
+			printf("%-5u %-12s (a newer famfs's record, a later layout: blocks every reclaim; famfs hosts evict --slot %u with that famfs)\n",
+			       i, "torn", i);
 			continue;
 		}
 		if (h->state == FAMFS_HOST_TORN) {

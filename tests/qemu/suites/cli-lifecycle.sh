@@ -20,6 +20,7 @@ mkdir -p $M
 [ "$FAMFS_DEV_MODE" = devdax ] && famfs bind "$DEV"
 
 off() { famfs getmap -j "$1" | jget .extents[0].offset; }
+ident() { famfs getmap -j "$1" | jget .identity; }
 mode() { stat -c %a "$1"; }
 # gone ID PATH [TIMEOUT_S]: PASS once PATH is not there
 gone() {
@@ -38,6 +39,10 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_rc mkfile-swap1 0 famfs mkfile -s 2m -S 11 $M/s1
 	t_rc mkfile-swap2 0 famfs mkfile -s 2m -S 12 $M/s2
 	gone_off=$(off $M/d/gone)
+	gone_id=$(ident $M/d/gone)
+	t_ok getmap-identity test -n "$gone_id"
+	t_rc getmap-identity-text 0 famfs getmap $M/d/gone
+	t_has getmap-identity-says "identity: log entry $gone_id\$"
 	sync_post lc-a-ready
 	sync_wait lc-b-mounted 120 || exit 0
 
@@ -95,7 +100,9 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_ok rm-r-reclaims-gone test "$(famfs df -j $M | jget .deleted.reclaimed_bytes)" -ge 2097152
 	t_rc mkfile-again 0 famfs mkfile -s 2m -S 7 $M/d/gone
 	new_off=$(off $M/d/gone)
+	new_id=$(ident $M/d/gone)
 	t_ok new-memory test -n "$new_off"
+	t_ok new-identity test "${new_id:-0}" -gt "$gone_id"
 	# the rest by a RECLAIM appended whatever the hosts say (the test
 	# tool): b follows it with no conflict, a remount replays it with
 	# nothing corrupt
@@ -114,6 +121,7 @@ if [ "$FAMFS_HOST" = a ]; then
 	t_rc remount 0 famfs mount $DEV $M
 	t_rc remount-gone 0 famfs verify -S 7 $M/d/gone
 	t_eq remount-gone-memory "$new_off" "$(off $M/d/gone)"
+	t_eq remount-gone-identity "$new_id" "$(ident $M/d/gone)"
 	t_rc remount-renamed 0 famfs verify -S 2 $M/d/renamed2
 	t_ok remount-old-names test ! -e $M/d/moved -a ! -e $M/d/renamed -a ! -e $M/sub2 -a ! -e $M/d/sub
 	t_eq remount-mode 640 "$(mode $M/d/mode)"

@@ -110,7 +110,7 @@ t_eq fsck-used-as-df "$(echo "$df_mpt" | jget .used)" "$(j .used)"
 
 t_rc getmap 0 famfs getmap -j $M/d/f
 t_json getmap-json
-t_keys getmap-keys . path type size extent_type extents
+t_keys getmap-keys . path type size extent_type extents identity
 t_eq getmap-type regular "$(j .type)"
 t_eq getmap-size "$((3 * MiB))" "$(j .size)"
 t_eq getmap-extents 1 "$(j -n .extents)"

@@ -110,6 +110,10 @@ bool th_stop_after(void *arg);
 /* a mount's meta files as plain copies of the superblock region and of
  * log segment 0 (the mock kernel maps nothing: reads go to the files) */
 void th_fake_meta(struct th *t);
+/* ev written as the host table's next header copy the way the master's
+ * write does, but whatever it holds (a newer build's, a corrupt one):
+ * the master's own write refuses a header it cannot read back */
+void th_hdr_plant(struct famfs_hosttab *tab, struct famfs_hosts_ev *ev);
 
 /* th_entry.c: the entry tests' (no file system) superblock: fs uuid
  * th_uuid_a, master th_uuid_b, 1 GiB with an 8 MiB log, its incompat word

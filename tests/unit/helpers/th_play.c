@@ -122,3 +122,18 @@ void th_fake_meta(struct th *t)
 	assert_int_equal(write(fd, t->fs.logm.addr, 2 * MiB), (ssize_t)(2 * MiB));
 	close(fd);
 }
+
+void th_hdr_plant(struct famfs_hosttab *tab, struct famfs_hosts_ev *ev)
+{
+	struct famfs_hosts_hdr *h = calloc(1, sizeof(*h));
+	uint8_t *p;
+	unsigned c;
+
+	assert_non_null(h);
+	c = famfs_hosts_hdr_next(tab->m.addr, tab->fs_uuid, &ev->seq);
+	famfs_hosts_hdr_encode(h, ev, tab->fs_uuid);
+	p = (uint8_t *)tab->m.addr + (size_t)c * FAMFS_HOSTS_HDR_SIZE;
+	memcpy(p, h, sizeof(*h));
+	assert_int_equal(famfs_map_flush(&tab->m, p, FAMFS_HOSTS_HDR_SIZE), 0);
+	free(h);
+}

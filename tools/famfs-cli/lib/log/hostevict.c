@@ -48,7 +48,10 @@ static bool moot(struct famfs_hosttab *t, const struct famfs_host_evict *f)
 static int fence(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 		 const struct famfs_host *h, uint32_t flags)
 {
-	if (famfs_host_evicted(h, ev))
+	/* a record that never registered (generation 0) holds nothing and
+	 * names no boot that did: no fence (one of generation 0 would make
+	 * the header unreadable: review rev2 R1) */
+	if (!h->generation || famfs_host_evicted(h, ev))
 		return 0;
 	if (ev->n == FAMFS_HOSTS_MAX_EVICT) {
 		unsigned w = 0;
@@ -103,7 +106,7 @@ static void say_full(struct famfs_fs *fs)
 static int one_slot_of_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 			   const uint8_t uuid[16], uint64_t gen)
 {
-	struct famfs_host h;
+	struct famfs_host h, fh;
 	int first = -1;
 
 	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
@@ -114,11 +117,44 @@ static int one_slot_of_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 			continue;
 		if (first < 0) {
 			first = (int)i;
+			fh = h;
 			continue;
 		}
 		famfs_uuid_str(uuid, u);
-		famfs_err("%s: host %s has generation %llu in slots %d and %u (two hosts with one uuid, another name each): nothing evicted; famfs hosts evict --slot N fences one",
-			  fs->name, u, (unsigned long long)gen, first, i);
+		if (!memcmp(fh.boot_id, h.boot_id, 16))	/* one boot too */
+			famfs_err("%s: host %s has generation %llu in slots %d and %u, in one boot (a clone restored from one memory snapshot, or a copy): nothing evicted -- a fence names a boot, so any eviction of it fences both; once one of the two reboots, evict --slot fences the other alone; famfs hosts evict %s fences both now",
+				  fs->name, u, (unsigned long long)gen, first,
+				  i, u);
+		else
+			famfs_err("%s: host %s has generation %llu in slots %d and %u (two hosts with one uuid, another name each): nothing evicted; famfs hosts evict --slot N fences one",
+				  fs->name, u, (unsigned long long)gen, first,
+				  i);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+/* evict --slot n fences one registration: another slot with its (uuid,
+ * boot id, generation) -- a lying or cloned client's copy of a live
+ * host's -- would be fenced with it, the live one's memory no longer
+ * counted; refused, both named (review rev2 R4).  0, or -EEXIST (said) */
+static int one_slot_of_boot(struct famfs_fs *fs, struct famfs_hosttab *t,
+			    unsigned n, const struct famfs_host *h)
+{
+	struct famfs_host g;
+
+	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
+		char u[37];
+
+		if (i == n || famfs_hosttab_slot(t, i, &g) != FAMFS_HOST_VALID ||
+		    memcmp(g.host_uuid, h->host_uuid, 16) ||
+		    memcmp(g.boot_id, h->boot_id, 16) ||
+		    g.generation != h->generation)
+			continue;
+		famfs_uuid_str(h->host_uuid, u);
+		famfs_err("%s: slots %u and %u both hold host %s at generation %llu in one boot (a clone restored from one memory snapshot, or a copy): nothing evicted -- a fence names a boot, so any eviction of it fences both; once one of the two reboots (its boot id changes), evict --slot fences the other alone; famfs hosts evict %s fences both now",
+			  fs->name, n, i, u, (unsigned long long)h->generation,
+			  u);
 		return -EEXIST;
 	}
 	return 0;
@@ -182,6 +218,26 @@ int famfs_hosts_evict_uuid(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return famfs_hosts_evict_gen(fs, t, uuid, 0, NULL);
 }
 
+/* slot n zeroed if it still holds h as read (its seq and boot): a host
+ * that took it over since (a reboot, writing its new registration) is
+ * never zeroed by an eviction meant for the record before -- the rest of
+ * the window is the registration's to close (it reads its record back
+ * after the settle time: review rev2 R3) */
+static int zero_if_same(struct famfs_fs *fs, struct famfs_hosttab *t,
+			unsigned n, const struct famfs_host *h)
+{
+	struct famfs_host now;
+
+	if (famfs_hosttab_slot(t, n, &now) != FAMFS_HOST_VALID ||
+	    now.seq != h->seq || memcmp(now.boot_id, h->boot_id, 16) ||
+	    memcmp(now.host_uuid, h->host_uuid, 16)) {
+		famfs_err("%s: slot %u changed while it was evicted (its host wrote it again?): nothing zeroed; look again (famfs hosts)",
+			  fs->name, n);
+		return -EAGAIN;
+	}
+	return famfs_hosttab_zero_slot(t, n);
+}
+
 /* a registration there is fenced and its record left (its host, if it
  * still runs, finds itself fenced and stops: it must not register again
  * in the same boot as if it held nothing); a slot whose registration is
@@ -204,8 +260,10 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 		const struct famfs_host_evict *f;
 
 		rc = famfs_hosts_read_ev(fs, t, &ev, false, NULL);
-		if (!rc && famfs_host_evicted(&h, &ev)) {
-			rc = famfs_hosttab_zero_slot(t, n);
+		if (!rc && (famfs_host_evicted(&h, &ev) || !h.generation)) {
+			/* fenced already (the second eviction), or never
+			 * registered: zeroed, if it is still what was read */
+			rc = zero_if_same(fs, t, n, &h);
 		} else if (!rc && ((f = fenced_before(&h, &ev)) ||
 				   (h.flags & FAMFS_HOST_AFTER_FENCE))) {
 			/* the second evict --slot meant for the fenced boot
@@ -224,7 +282,7 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 				  (unsigned long long)h.generation,
 				  (unsigned long long)h.generation, u);
 			rc = -ESTALE;
-		} else if (!rc) {
+		} else if (!rc && !(rc = one_slot_of_boot(fs, t, n, &h))) {
 			rc = fence(t, &ev, &h, FAMFS_FENCE_BY_SLOT);
 			if (!rc)
 				rc = famfs_hosttab_write_hdr(t, &ev);
@@ -284,6 +342,25 @@ int famfs_hosts_forget(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return rc;
 }
 
+/* a FAMSHOS3 header's fences of generation 0 (that build fenced records
+ * that never registered, naming no boot that did) or past the end (no
+ * writer's): honoured while it is read (their boot ids stop that boot's
+ * registrations), but this layout's reader refuses them, so repair
+ * --force drops them -- said -- or could never write the rest (review
+ * rev3 A) */
+static void drop_unnamed_gen(struct famfs_fs *fs, struct famfs_hosts_ev *ev)
+{
+	unsigned w = 0;
+
+	for (unsigned i = 0; i < ev->n; i++)
+		if (ev->e[i].generation && ev->e[i].generation <= FAMFS_HOST_SEQ_MAX)
+			ev->e[w++] = ev->e[i];
+	if (w != ev->n)
+		famfs_warn("%s: %u fence(s) of the FAMSHOS3 header have generation 0 or past its end (fences of records that never registered): not carried over",
+			   fs->name, ev->n - w);
+	ev->n = w;
+}
+
 int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t,
 		       bool force)
 {
@@ -295,6 +372,8 @@ int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t,
 	if (rc)
 		return rc;
 	rc = famfs_hosttab_read_hdr(t, &ev, why);
+	if (rc == -EINVAL && ev.old_layout && force)
+		drop_unnamed_gen(fs, &ev);
 	if (!rc && ev.seq == FAMFS_HOST_SEQ_MAX && !force) {
 		famfs_err("%s: the host table header's seq is at its end (UINT64_MAX - 1): not repaired without --force (--force starts it again from 1, its fences and flags kept)",
 			  fs->name);

@@ -292,6 +292,25 @@ static int claim(struct famfs_fs *fs, struct famfs_hosttab *t,
 	return -ENOSPC;
 }
 
+/* its slot taken over at a new boot (h): written, and read back after
+ * the settle time as a claim is -- an eviction that zeroed it meanwhile
+ * (the second evict --slot, meant for the boot before, read the slot
+ * just before this write: review rev2 R3) leaves it free, and the host
+ * then claims a slot as a new one.  0 taken, 1 lost, -errno */
+static int take_over(struct famfs_hosttab *t, unsigned slot,
+		     struct famfs_host *h)
+{
+	struct famfs_host g;
+	int rc = famfs_hosttab_write(t, slot, h);
+
+	if (rc)
+		return rc;
+	settle();
+	return famfs_hosttab_slot(t, slot, &g) != FAMFS_HOST_VALID ||
+	       memcmp(g.host_uuid, h->host_uuid, 16) ||
+	       memcmp(g.boot_id, h->boot_id, 16);
+}
+
 /* slot other holds this host's uuid under another host name, registered
  * and not evicted: said once, when this host claims a slot of its own --
  * both count until one is evicted */
@@ -406,8 +425,12 @@ static int register_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		h.flags = FAMFS_HOST_AFTER_FENCE;
 	me_fill(fs, &h, &k);
 	if (s >= 0) {
-		*slot = (unsigned)s;
-		return famfs_hosttab_write(t, *slot, &h);
+		rc = take_over(t, (unsigned)s, &h);
+		if (rc <= 0) {
+			*slot = (unsigned)s;
+			return rc;
+		}
+		/* (AFTER_FENCE kept: the claim may land in slot s again) */
 	}
 	rc = claim(fs, t, &h, slot);
 	if (!rc)
@@ -478,8 +501,12 @@ static int update_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		/* its uuid and name, another boot: a reboot of this host
 		 * took the slot while this boot runs -- a clone with this
 		 * host's name too, which the key cannot tell apart */
-		if (slot < FAMFS_HOST_SLOTS && famfs_host_key_rank(&h, &k) == 1 &&
-		    !famfs_host_evicted(&h, ev))
+		if (slot < FAMFS_HOST_SLOTS && famfs_hosttab_slot_newer(t, slot))
+			famfs_err("%s: this host's slot %u in the host table holds a newer famfs's record (a later layout: this host ran a newer famfs, or a clone of it did): it stops; famfs hosts evict --slot %u with that famfs frees the slot (review rev4)",
+				  fs->name, slot, slot);
+		else if (slot < FAMFS_HOST_SLOTS &&
+			 famfs_host_key_rank(&h, &k) == 1 &&
+			 !famfs_host_evicted(&h, ev))
 			famfs_err("%s: this host's slot %u in the host table holds its uuid and host name registered in another boot, by host \"%.*s\", and no fence names this host: two hosts share one host uuid and one host name (/etc/famfs/host-uuid; a cloned image?): it stops",
 				  fs->name, slot, (int)sizeof(h.hostname),
 				  h.hostname);

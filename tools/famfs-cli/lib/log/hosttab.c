@@ -449,6 +449,28 @@ int famfs_hosttab_claim(struct famfs_hosttab *t, unsigned i,
 	return famfs_map_flush(&t->m, p, sizeof(r));
 }
 
+/* a header is written only if it decodes: one that does not (a fence this
+ * build's reader refuses) would leave every host without the list, and
+ * repair --force without its fences (review rev2 R1).  0 or -EPROTO
+ * (said) */
+static int reads_back(const struct famfs_hosts_hdr *hdr,
+		      const uint8_t fs_uuid[16])
+{
+	struct famfs_hosts_ev *ev = malloc(sizeof(*ev));
+	char why[FAMFS_REASON_LEN];
+	int rc;
+
+	if (!ev)
+		return -ENOMEM;
+	rc = famfs_hosts_hdr_decode(hdr, fs_uuid, ev, why);
+	free(ev);
+	if (!rc)
+		return 0;
+	famfs_err("the host table header to be written does not read back (%s): not written",
+		  why);
+	return -EPROTO;
+}
+
 /* anew (repair): a header at the end of its seq starts again at 1 in the
  * copy that is not the newest, the other copy zeroed after (cut short
  * between: the old one is still the newest, and repair is run again) */
@@ -481,6 +503,9 @@ static int write_hdr(struct famfs_hosttab *t, struct famfs_hosts_ev *ev,
 		ev->seq = 1;
 	}
 	famfs_hosts_hdr_encode(hdr, ev, t->fs_uuid);
+	rc = reads_back(hdr, t->fs_uuid);
+	if (rc)
+		goto out;
 	p = (uint8_t *)t->m.addr + (size_t)c * FAMFS_HOSTS_HDR_SIZE;
 	memcpy(p, hdr, sizeof(*hdr));
 	rc = famfs_map_flush(&t->m, p, FAMFS_HOSTS_HDR_SIZE);

@@ -166,6 +166,14 @@ enum famfs_host_state famfs_host_slot_decode(const void *slot,
 		return h->state = FAMFS_HOST_TORN;
 	}
 	h->copy = (unsigned)n;
+	/* nor is a slot with a later layout's copy, whatever the seqs (they
+	 * may count otherwise): torn to this build, its owner included (it
+	 * cannot tell its own copy from a clone's live one: review rev4 1)
+	 * -- it blocks reclaim, and is never zeroed here (review rev2 R2) */
+	if (famfs_host_slot_newer(slot, fs_uuid)) {
+		memset(h, 0, sizeof(*h));
+		return h->state = FAMFS_HOST_TORN;
+	}
 	return FAMFS_HOST_VALID;
 }
 
@@ -518,10 +526,22 @@ unsigned famfs_hosts_hdr_next(const void *hdrs, const uint8_t fs_uuid[16],
 	const struct famfs_hosts_hdr *c = hdrs;
 	int n = newest_hdr(c, fs_uuid);
 	uint64_t s0 = le64toh(c[0].seq), s1 = le64toh(c[1].seq), top = 0;
+	bool o0 = famfs_hosts_hdr_old(&c[0], fs_uuid);
+	bool o1 = famfs_hosts_hdr_old(&c[1], fs_uuid);
+	unsigned to = n >= 0 ? 1 - (unsigned)n : 0;
 
+	/* a FAMSHOS3 copy (repair --force) is written over last, so a write
+	 * cut short leaves its fences: the other copy first; of two FAMSHOS3
+	 * copies, the older first (review r43d B1).  A FAMSHOS4 copy beside
+	 * one is not spared: both hold fences, a tear loses one copy's own
+	 * either way, and the two layouts must not share a file system */
+	if (o0 != o1)
+		to = o0;
+	else if (o0)
+		to = s0 > s1;
 	if (n >= 0) {
 		*seq = famfs_host_seq_next(le64toh(c[n].seq));
-		return 1 - (unsigned)n;
+		return to;
 	}
 	/* none verifies, or two of one seq (a repair): the sequence goes on
 	 * from what is there (a seq past the end is no writer's) */
@@ -531,7 +551,7 @@ unsigned famfs_hosts_hdr_next(const void *hdrs, const uint8_t fs_uuid[16],
 	    s1 <= FAMFS_HOST_SEQ_MAX && s1 > top)
 		top = s1;
 	*seq = famfs_host_seq_next(top);
-	return 0;
+	return to;
 }
 
 bool famfs_host_evicted(const struct famfs_host *h,

@@ -441,8 +441,9 @@ int famfs_host_rec_decode(const struct famfs_host_rec *r,
 			  const uint8_t fs_uuid[16], struct famfs_host *h,
 			  char *reason);
 /* A slot (FAMFS_HOST_SLOT_SIZE bytes, a private copy): its state, h filled
- * when VALID (zeroed otherwise).  Two verifying copies of the same seq that
- * differ are TORN (no writer makes them). */
+ * when VALID (zeroed otherwise).  Two verifying copies
+ * of the same seq that differ are TORN (no writer makes them), as is a slot
+ * with a later layout's copy that verifies, whatever the seqs. */
 enum famfs_host_state famfs_host_slot_decode(const void *slot,
 					     const uint8_t fs_uuid[16],
 					     struct famfs_host *h);
@@ -521,7 +522,9 @@ int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],
 /* Where the master's next header write goes: the copy (0 or 1) that is not
  * the newest verifying one, and *seq its seq (newest + 1; when none
  * verifies, or two of one seq differ, one more than the highest seq of a
- * copy with the magic); *seq 0 past FAMFS_HOST_SEQ_MAX: not written */
+ * copy with the magic); *seq 0 past FAMFS_HOST_SEQ_MAX: not written.  A
+ * FAMSHOS3 copy is written last: the copy is the other one (of two, the
+ * one of lower seq) */
 unsigned famfs_hosts_hdr_next(const void *hdrs, const uint8_t fs_uuid[16],
 			      uint64_t *seq);
 /* Is (host uuid, boot id, generation) of h in the evicted list?  All

@@ -140,6 +140,8 @@ struct json_object *famfs_json_map(const char *path,
 	add_u64(o, "size", map->file_size);
 	add_str(o, "extent_type", map->pages ? "pages" :
 		famfs_extent_type_name(map->extent_type));
+	if (map->has_ident)
+		add_u64(o, "identity", map->ident);
 	ext = json_object_new_array();
 	for (uint32_t i = 0; !il && i < map->count &&
 	     i < FAMFS_IOC_MAX_EXTENTS_V2; i++) {
