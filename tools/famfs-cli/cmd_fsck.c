@@ -133,7 +133,7 @@ int cli_fsck_run(const char *prog, const char *target, bool json)
 		for (unsigned i = 0; i < n; i++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list),
 				 "%s%u", i ? ", " : "", r.torn_slot[i]);
-		printf("%s: %s: %u host table slots torn (%s%s): each blocks every reclaim -- a first claim cut by a crash, or one being written now (famfs hosts; famfs hosts evict --slot N)\n",
+		printf("%s: %s: %u host table slots torn (%s%s): each blocks every reclaim -- a first claim cut by a crash, one being written now, or a newer famfs's record (famfs hosts says which; famfs hosts evict --slot N, for a newer famfs's record with that famfs)\n",
 		       prog, target, r.torn_slots, list,
 		       r.torn_slots > n ? ", ..." : "");
 	}

@@ -268,7 +268,7 @@ int famfs_log_put_at(struct famfs_fs *fs, struct famfs_log_entry *e,
 	 * from), or its entry rolled forward.  Nothing written: the caller
 	 * undoes what it made (review rev1) */
 	if (want != FAMFS_LOG_ANY && idx != want) {
-		famfs_err("%s: %s: its entry was to be log entry %llu (so famfs.ko was told), but another instance appended meanwhile (the log is at %llu now); nothing was written; try again",
+		famfs_err("%s: %s: its entry was to be log entry %llu (so famfs.ko was told), but another instance appended meanwhile (the log is at %llu now): nothing was written",
 			  fs->name, e->fm.path, (unsigned long long)want,
 			  (unsigned long long)idx);
 		return -EAGAIN;

@@ -166,7 +166,7 @@ int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 {
 	struct famfs_hosts_ev ev;
 	struct famfs_host h;
-	bool took, found = false, fence_some = false;
+	bool took, found = false, fence_some = false, unreg = false;
 	uint64_t now = 0, dummy;
 	int rc = famfs_master_lock(fs, true, &took);
 
@@ -182,6 +182,11 @@ int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 		if (famfs_hosttab_slot(t, i, &h) != FAMFS_HOST_VALID ||
 		    memcmp(h.host_uuid, uuid, 16))
 			continue;
+		/* never registered: no boot to fence (review rev5 3) */
+		if (!h.generation) {
+			unreg = true;
+			continue;
+		}
 		found = true;
 		/* the generation the administrator saw, or none: it
 		 * registered again since (a reboot) */
@@ -193,8 +198,16 @@ int famfs_hosts_evict_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 		*fenced = h.generation;
 		rc = fence(t, &ev, &h, 0);
 	}
-	if (!rc && !found)
+	if (!rc && !found && unreg) {
+		char u[37];
+
+		famfs_uuid_str(uuid, u);
+		famfs_err("%s: host %s never registered (its slots have generation 0): no boot to fence, nothing evicted (famfs hosts evict --slot N zeroes such a slot)",
+			  fs->name, u);
+		rc = -ESTALE;
+	} else if (!rc && !found) {
 		rc = -ENOENT;
+	}
 	if (!rc && !fence_some) {
 		char u[37];
 
@@ -348,12 +361,26 @@ int famfs_hosts_forget(struct famfs_fs *fs, struct famfs_hosttab *t,
  * registrations), but this layout's reader refuses them, so repair
  * --force drops them -- said -- or could never write the rest (review
  * rev3 A) */
+static bool writable(const struct famfs_host_evict *f)
+{
+	return f->generation && f->generation <= FAMFS_HOST_SEQ_MAX;
+}
+
+static unsigned unwritable(const struct famfs_hosts_ev *ev)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < ev->n; i++)
+		n += !writable(&ev->e[i]);
+	return n;
+}
+
 static void drop_unnamed_gen(struct famfs_fs *fs, struct famfs_hosts_ev *ev)
 {
 	unsigned w = 0;
 
 	for (unsigned i = 0; i < ev->n; i++)
-		if (ev->e[i].generation && ev->e[i].generation <= FAMFS_HOST_SEQ_MAX)
+		if (writable(&ev->e[i]))
 			ev->e[w++] = ev->e[i];
 	if (w != ev->n)
 		famfs_warn("%s: %u fence(s) of the FAMSHOS3 header have generation 0 or past its end (fences of records that never registered): not carried over",
@@ -388,8 +415,11 @@ int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t,
 		famfs_err("%s: host table header: %s: not repaired, even with --force (%s)",
 			  fs->name, why, famfs_hosts_hdr_way(rc));
 	} else if (rc == -EINVAL && !force) {
-		famfs_err("%s: host table header: %s: not repaired without --force (it verifies but this famfs does not understand it; --force writes a new one with %s)",
-			  fs->name, why, ev.old_layout ? "those fences" : "no fences");
+		unsigned drop = ev.old_layout ? unwritable(&ev) : 0;
+
+		famfs_err("%s: host table header: %s: not repaired without --force (it verifies but this famfs does not understand it; --force writes a new one with %s%s)",
+			  fs->name, why, ev.old_layout ? "those fences" : "no fences",
+			  drop ? ", but those of generation 0 (of records that never registered: their boots, stopped until then, may register again)" : "");
 	} else if (rc == -EINVAL && ev.old_layout &&
 		   ev.n > FAMFS_HOSTS_MAX_EVICT) {
 		famfs_err("%s: host table header: %s: not repaired: %u fences, a FAMSHOS4 header holds %u (forget some with the build that wrote them)",

@@ -254,7 +254,7 @@ static void say_no_slot(struct famfs_fs *fs, struct famfs_hosttab *t)
 			len += (size_t)snprintf(list + len, sizeof(list) - len,
 						"%s%u", len ? " " : "", i);
 	}
-	famfs_err("%s: the host table has no free slot: famfs hosts lists them; famfs hosts evict --slot N frees one (twice for a host that is down: the first fences it, the second zeroes the slot; famfs hosts evict HOST-UUID frees none).  Least replayed (a host that is down?) or torn: slot %s",
+	famfs_err("%s: the host table has no free slot: famfs hosts lists them; famfs hosts evict --slot N frees one (twice for a host that is down: the first fences it, the second zeroes the slot; famfs hosts evict HOST-UUID frees none; a torn slot of a newer famfs's record, famfs hosts says which, with that famfs).  Least replayed (a host that is down?) or torn: slot %s",
 		  fs->name, len ? list : "none");
 }
 

@@ -470,9 +470,14 @@ bool famfs_host_slot_newer(const void *slot, const uint8_t fs_uuid[16])
 {
 	const struct famfs_host_rec *c = slot;
 
+	/* a later layout's copy, or one of this layout with a flag this
+	 * build does not know (a newer build adds record flags without a
+	 * new magic, as FAMFS_HOST_AFTER_FENCE came: review rev5 1) */
 	for (unsigned i = 0; i < 2; i++)
-		if (later_magic(le64toh(c[i].magic), FAMFS_HOST_MAGIC) &&
-		    le32toh(c[i].crc) == rec_crc(&c[i], fs_uuid))
+		if ((later_magic(le64toh(c[i].magic), FAMFS_HOST_MAGIC) &&
+		     le32toh(c[i].crc) == rec_crc(&c[i], fs_uuid)) ||
+		    (rec_verifies(&c[i], fs_uuid) &&
+		     (le32toh(c[i].flags) & ~HOST_FLAGS)))
 			return true;
 	return false;
 }
