@@ -692,6 +692,17 @@ static void test_unknown_record_flag_not_zeroed(void **s)
 	famfs_quiet = 0;
 	assert_int_equal(famfs_hosttab_slot(&tab, 7, &g), FAMFS_HOST_TORN);
 	assert_true(famfs_hosttab_slot_newer(&tab, 7));
+	/* the flagged copy older than one without it (this layout's seqs
+	 * compare: review rev6 1): the newest copy rules, as always -- the
+	 * slot is valid, evict --slot fences it */
+	named(&g, 0x61, 0x62, 1, "newer");
+	g.seq = 9;
+	famfs_host_rec_encode((struct famfs_host_rec *)(p + 128), &g,
+			      tab.fs_uuid);
+	assert_int_equal(famfs_map_flush(&tab.m, p, FAMFS_HOST_SLOT_SIZE), 0);
+	assert_int_equal(famfs_hosttab_slot(&tab, 7, &g), FAMFS_HOST_VALID);
+	assert_false(famfs_hosttab_slot_newer(&tab, 7));
+	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, 7), 0);
 	famfs_hosttab_close(&tab);
 	th_free(t);
 }

@@ -44,7 +44,7 @@ const struct cli_doc cli_doc_hosts = {
 		"Without a subcommand every slot in use is listed (-j: as JSON): state\n"
 		"registered, evicted (its (uuid, boot id, generation) is in the\n"
 		"header's evicted list), unregistered, or torn (no copy verifies, or\n"
-		"one is a newer famfs's, -j: newer_layout: it blocks every reclaim\n"
+		"one is a newer famfs's, -j: newer_famfs: it blocks every reclaim\n"
 		"until evicted by slot).  NAMEHASH and BOOT\n"
 		"(the first 8 hex digits of the whole name's hash and of the boot id;\n"
 		"-j: name_hash and boot_id in full) tell apart clones whose names are\n"
@@ -329,7 +329,7 @@ static int list(struct famfs_fs *fs, bool json)
 					       json_object_new_string(state_of(h, &ev)));
 			/* torn to this famfs: a newer famfs's record */
 			if (h->state == FAMFS_HOST_TORN)
-				json_object_object_add(s, "newer_layout",
+				json_object_object_add(s, "newer_famfs",
 					json_object_new_boolean(famfs_hosttab_slot_newer(&t, i)));
 			if (h->state == FAMFS_HOST_VALID) {
 				char b[37];
@@ -359,7 +359,7 @@ static int list(struct famfs_fs *fs, bool json)
 			continue;
 		}
 		if (h->state == FAMFS_HOST_TORN && famfs_hosttab_slot_newer(&t, i)) {
-			printf("%-5u %-12s (a newer famfs's record, a later layout: blocks every reclaim; famfs hosts evict --slot %u with that famfs)\n",
+			printf("%-5u %-12s (a newer famfs's record: blocks every reclaim; famfs hosts evict --slot %u with that famfs)\n",
 			       i, "torn", i);
 			continue;
 		}

@@ -306,7 +306,7 @@ int famfs_hosts_evict_slot(struct famfs_fs *fs, struct famfs_hosttab *t,
 		/* a newer build's record (a later layout, CRC and all): its
 		 * live registration, torn only to this build -- never zeroed
 		 * here (review rfence F3b) */
-		famfs_err("%s: slot %u holds a host record of a newer famfs (a later layout than FAMSHOR5): not zeroed (famfs hosts evict --slot with that famfs)",
+		famfs_err("%s: slot %u holds a host record of a newer famfs (a later layout than FAMSHOR5, or a flag this famfs does not know): not zeroed (famfs hosts evict --slot with that famfs)",
 			  fs->name, n);
 		rc = -EPROTONOSUPPORT;
 	} else {
@@ -419,7 +419,7 @@ int famfs_hosts_repair(struct famfs_fs *fs, struct famfs_hosttab *t,
 
 		famfs_err("%s: host table header: %s: not repaired without --force (it verifies but this famfs does not understand it; --force writes a new one with %s%s)",
 			  fs->name, why, ev.old_layout ? "those fences" : "no fences",
-			  drop ? ", but those of generation 0 (of records that never registered: their boots, stopped until then, may register again)" : "");
+			  drop ? ", but those of generation 0 or past its end (of records that never registered: their boots, stopped until then, may register again)" : "");
 	} else if (rc == -EINVAL && ev.old_layout &&
 		   ev.n > FAMFS_HOSTS_MAX_EVICT) {
 		famfs_err("%s: host table header: %s: not repaired: %u fences, a FAMSHOS4 header holds %u (forget some with the build that wrote them)",

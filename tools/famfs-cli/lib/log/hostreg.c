@@ -502,7 +502,7 @@ static int update_ev(struct famfs_fs *fs, struct famfs_hosttab *t,
 		 * took the slot while this boot runs -- a clone with this
 		 * host's name too, which the key cannot tell apart */
 		if (slot < FAMFS_HOST_SLOTS && famfs_hosttab_slot_newer(t, slot))
-			famfs_err("%s: this host's slot %u in the host table holds a newer famfs's record (a later layout: this host ran a newer famfs, or a clone of it did): it stops; famfs hosts evict --slot %u with that famfs frees the slot (review rev4)",
+			famfs_err("%s: this host's slot %u in the host table holds a newer famfs's record (a later layout, or a flag this famfs does not know: this host ran a newer famfs, or a clone of it did): it stops; famfs hosts evict --slot %u with that famfs frees the slot (review rev4)",
 				  fs->name, slot, slot);
 		else if (slot < FAMFS_HOST_SLOTS &&
 			 famfs_host_key_rank(&h, &k) == 1 &&

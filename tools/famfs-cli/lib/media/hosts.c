@@ -469,17 +469,18 @@ bool famfs_hosts_hdr_newer(const void *hdr, const uint8_t fs_uuid[16])
 bool famfs_host_slot_newer(const void *slot, const uint8_t fs_uuid[16])
 {
 	const struct famfs_host_rec *c = slot;
+	int n = newest_copy(slot, fs_uuid);
 
-	/* a later layout's copy, or one of this layout with a flag this
+	/* a later layout's copy, whatever the seqs (its may count
+	 * otherwise); or the newest copy of this layout with a flag this
 	 * build does not know (a newer build adds record flags without a
-	 * new magic, as FAMFS_HOST_AFTER_FENCE came: review rev5 1) */
+	 * new magic, as FAMFS_HOST_AFTER_FENCE came: review rev5 1) -- an
+	 * older one is stale, as any older copy (review rev6 1) */
 	for (unsigned i = 0; i < 2; i++)
-		if ((later_magic(le64toh(c[i].magic), FAMFS_HOST_MAGIC) &&
-		     le32toh(c[i].crc) == rec_crc(&c[i], fs_uuid)) ||
-		    (rec_verifies(&c[i], fs_uuid) &&
-		     (le32toh(c[i].flags) & ~HOST_FLAGS)))
+		if (later_magic(le64toh(c[i].magic), FAMFS_HOST_MAGIC) &&
+		    le32toh(c[i].crc) == rec_crc(&c[i], fs_uuid))
 			return true;
-	return false;
+	return n >= 0 && (le32toh(c[n].flags) & ~HOST_FLAGS);
 }
 
 int famfs_hosts_hdrs_decode(const void *hdrs, const uint8_t fs_uuid[16],

@@ -504,9 +504,9 @@ int famfs_hosts_hdr_decode(const struct famfs_hosts_hdr *h,
 bool famfs_hosts_hdr_old(const void *hdr, const uint8_t fs_uuid[16]);
 /* Is this header copy, or a copy of this slot (FAMFS_HOST_SLOT_SIZE
  * bytes), a later layout's (magic "FAMSHOS5" / "FAMSHOR6" on) that
- * verifies with this layout's CRC -- or, for a slot, a copy of this
- * layout with a flag this build does not know: a newer build's, never
- * zeroed here (torn to this build) */
+ * verifies with this layout's CRC -- or, for a slot, its newest copy of
+ * this layout with a flag this build does not know: a newer build's,
+ * never zeroed here (torn to this build) */
 bool famfs_hosts_hdr_newer(const void *hdr, const uint8_t fs_uuid[16]);
 bool famfs_host_slot_newer(const void *slot, const uint8_t fs_uuid[16]);
 /* The header: its two copies (FAMFS_HOSTS_SLOTS_OFF bytes, a private
