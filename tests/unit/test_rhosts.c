@@ -52,6 +52,40 @@ static void plant(struct famfs_hosttab *tab, unsigned slot,
 	assert_int_equal(famfs_map_flush(&tab->m, p, FAMFS_HOST_SLOT_SIZE), 0);
 }
 
+/* the record copy at p signed again (its CRC) after a field was changed,
+ * and flushed */
+static void resign(struct famfs_hosttab *tab, uint8_t *p)
+{
+	uint32_t crc;
+
+	memset(p + 8, 0, 4);
+	crc = htole32(famfs_crc32_update(famfs_crc32(tab->fs_uuid, 16), p, 128));
+	memcpy(p + 8, &crc, 4);
+	assert_int_equal(famfs_map_flush(&tab->m, p, 128), 0);
+}
+
+/* copy c of slot i re-signed as a FAMSHOR6 record (a newer build's) */
+static void to_hor6(struct famfs_hosttab *tab, unsigned i, unsigned c)
+{
+	uint8_t *p = famfs_host_slot_at(tab->m.addr, i) + 128 * c;
+	uint64_t m = htole64(MAGIC_HOR6);
+
+	memcpy(p, &m, 8);
+	resign(tab, p);
+}
+
+/* copy c of slot i: h encoded, then (hor6) re-signed as FAMSHOR6 */
+static void put_copy(struct famfs_hosttab *tab, unsigned i, unsigned c,
+		     const struct famfs_host *h, bool hor6)
+{
+	uint8_t *p = famfs_host_slot_at(tab->m.addr, i) + 128 * c;
+
+	famfs_host_rec_encode((struct famfs_host_rec *)p, h, tab->fs_uuid);
+	assert_int_equal(famfs_map_flush(&tab->m, p, 128), 0);
+	if (hor6)
+		to_hor6(tab, i, c);
+}
+
 /* R1: a record that decodes (CRC-valid, "unregistered", generation 0 --
  * written by a lying or buggy client into its own slot) is fenced by
  * evict --slot with generation 0; the header written then fails this
@@ -122,8 +156,6 @@ static void test_newer_record_beside_stale(void **s)
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
 	uint8_t *p = famfs_host_slot_at(tab.m.addr, 7);
-	uint64_t m = htole64(MAGIC_HOR6);
-	uint32_t crc;
 	enum famfs_host_state st;
 	int rc;
 
@@ -135,14 +167,7 @@ static void test_newer_record_beside_stale(void **s)
 	/* the host reboots with a newer build: copy 1, FAMSHOR6, seq 2 */
 	named(&h, 0x61, 0x63, 2, "newer");
 	h.seq = 2;
-	famfs_host_rec_encode((struct famfs_host_rec *)(p + 128), &h,
-			      tab.fs_uuid);
-	memcpy(p + 128, &m, 8);
-	memset(p + 128 + 8, 0, 4);
-	crc = htole32(famfs_crc32_update(famfs_crc32(tab.fs_uuid, 16),
-					 p + 128, 128));
-	memcpy(p + 128 + 8, &crc, 4);
-	assert_int_equal(famfs_map_flush(&tab.m, p, FAMFS_HOST_SLOT_SIZE), 0);
+	put_copy(&tab, 7, 1, &h, true);
 	assert_true(famfs_host_slot_newer(p, tab.fs_uuid));
 
 	st = famfs_hosttab_slot(&tab, 7, &g);
@@ -311,20 +336,6 @@ static void test_old_gen0_fence_repair_stuck(void **s)
 	assert_int_equal(ev.n, 2);
 	famfs_hosttab_close(&tab);
 	th_free(t);
-}
-
-/* copy c of slot i re-signed as a FAMSHOR6 record (a newer build's) */
-static void to_hor6(struct famfs_hosttab *tab, unsigned i, unsigned c)
-{
-	uint8_t *p = famfs_host_slot_at(tab->m.addr, i) + 128 * c;
-	uint64_t m = htole64(MAGIC_HOR6);
-	uint32_t crc;
-
-	memcpy(p, &m, 8);
-	memset(p + 8, 0, 4);
-	crc = htole32(famfs_crc32_update(famfs_crc32(tab->fs_uuid, 16), p, 128));
-	memcpy(p + 8, &crc, 4);
-	assert_int_equal(famfs_map_flush(&tab->m, p, 128), 0);
 }
 
 /* rev3 B: upgrade then downgrade in one boot.  This host registers (copy
@@ -525,26 +536,6 @@ static void test_zero_if_same(void **s)
 
 /* Review rev4 (of the rev3 fixes) */
 
-/* copy c of slot i: h encoded, then (hor6) re-signed as FAMSHOR6 */
-static void put_copy(struct famfs_hosttab *tab, unsigned i, unsigned c,
-		     const struct famfs_host *h, bool hor6)
-{
-	uint8_t *p = famfs_host_slot_at(tab->m.addr, i) + 128 * c;
-
-	famfs_host_rec_encode((struct famfs_host_rec *)p, h, tab->fs_uuid);
-	if (hor6) {
-		uint64_t m = htole64(MAGIC_HOR6);
-		uint32_t crc;
-
-		memcpy(p, &m, 8);
-		memset(p + 8, 0, 4);
-		crc = htole32(famfs_crc32_update(famfs_crc32(tab->fs_uuid, 16),
-						 p, 128));
-		memcpy(p + 8, &crc, 4);
-	}
-	assert_int_equal(famfs_map_flush(&tab->m, p, 128), 0);
-}
-
 static int blocks_of(struct famfs_hosttab *tab, unsigned slot, uint64_t d,
 		     uint64_t next)
 {
@@ -672,7 +663,7 @@ static void test_unknown_record_flag_not_zeroed(void **s)
 	struct th *t = mk(&tab);
 	struct famfs_host g;
 	uint8_t *p;
-	uint32_t fl, crc;
+	uint32_t fl;
 
 	(void)s;
 	named(&g, 0x61, 0x62, 1, "newer");
@@ -681,10 +672,7 @@ static void test_unknown_record_flag_not_zeroed(void **s)
 	memcpy(&fl, p + 12, 4);
 	fl = htole32(le32toh(fl) | (1U << 7));
 	memcpy(p + 12, &fl, 4);
-	memset(p + 8, 0, 4);
-	crc = htole32(famfs_crc32_update(famfs_crc32(tab.fs_uuid, 16), p, 128));
-	memcpy(p + 8, &crc, 4);
-	assert_int_equal(famfs_map_flush(&tab.m, p, FAMFS_HOST_SLOT_SIZE), 0);
+	resign(&tab, p);
 	assert_int_equal(famfs_hosttab_slot(&tab, 7, &g), FAMFS_HOST_TORN);
 	famfs_quiet = 1;
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, 7),

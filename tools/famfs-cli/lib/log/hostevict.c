@@ -100,6 +100,18 @@ static void say_full(struct famfs_fs *fs)
 		  fs->name, FAMFS_HOSTS_MAX_EVICT);
 }
 
+/* slots a and b hold h's (uuid, boot id, generation): no eviction of one
+ * alone (review rev2 R4, rev3 C) */
+static void say_one_boot(struct famfs_fs *fs, const struct famfs_host *h,
+			 unsigned a, unsigned b)
+{
+	char u[37];
+
+	famfs_uuid_str(h->host_uuid, u);
+	famfs_err("%s: slots %u and %u both hold host %s at generation %llu in one boot (a clone restored from one memory snapshot, or a copy): nothing evicted -- a fence names a boot, so any eviction of it fences both; once one of the two reboots (its boot id changes), evict --slot fences the other alone; famfs hosts evict %s fences both now",
+		  fs->name, a, b, u, (unsigned long long)h->generation, u);
+}
+
 /* --generation G fences one boot: two slots of the uuid at G (clones
  * under two names that registered at once) are refused, both named, not
  * both fenced (review rfence F6).  0, or -EEXIST (said) */
@@ -122,9 +134,7 @@ static int one_slot_of_gen(struct famfs_fs *fs, struct famfs_hosttab *t,
 		}
 		famfs_uuid_str(uuid, u);
 		if (!memcmp(fh.boot_id, h.boot_id, 16))	/* one boot too */
-			famfs_err("%s: host %s has generation %llu in slots %d and %u, in one boot (a clone restored from one memory snapshot, or a copy): nothing evicted -- a fence names a boot, so any eviction of it fences both; once one of the two reboots, evict --slot fences the other alone; famfs hosts evict %s fences both now",
-				  fs->name, u, (unsigned long long)gen, first,
-				  i, u);
+			say_one_boot(fs, &h, (unsigned)first, i);
 		else
 			famfs_err("%s: host %s has generation %llu in slots %d and %u (two hosts with one uuid, another name each): nothing evicted; famfs hosts evict --slot N fences one",
 				  fs->name, u, (unsigned long long)gen, first,
@@ -144,17 +154,12 @@ static int one_slot_of_boot(struct famfs_fs *fs, struct famfs_hosttab *t,
 	struct famfs_host g;
 
 	for (unsigned i = 0; i < FAMFS_HOST_SLOTS; i++) {
-		char u[37];
-
 		if (i == n || famfs_hosttab_slot(t, i, &g) != FAMFS_HOST_VALID ||
 		    memcmp(g.host_uuid, h->host_uuid, 16) ||
 		    memcmp(g.boot_id, h->boot_id, 16) ||
 		    g.generation != h->generation)
 			continue;
-		famfs_uuid_str(h->host_uuid, u);
-		famfs_err("%s: slots %u and %u both hold host %s at generation %llu in one boot (a clone restored from one memory snapshot, or a copy): nothing evicted -- a fence names a boot, so any eviction of it fences both; once one of the two reboots (its boot id changes), evict --slot fences the other alone; famfs hosts evict %s fences both now",
-			  fs->name, n, i, u, (unsigned long long)h->generation,
-			  u);
+		say_one_boot(fs, h, n, i);
 		return -EEXIST;
 	}
 	return 0;
