@@ -36,17 +36,6 @@ static void open_registered(struct th *t, struct famfs_hosttab *tab,
 	assert_int_equal(famfs_hosttab_slot(tab, *slot, h), FAMFS_HOST_VALID);
 }
 
-/* slot written with h's record (both copies zero first) */
-static void plant(struct famfs_hosttab *tab, unsigned slot,
-		  const struct famfs_host *h)
-{
-	uint8_t *p = famfs_host_slot_at(tab->m.addr, slot);
-
-	memset(p, 0, FAMFS_HOST_SLOT_SIZE);
-	famfs_host_rec_encode((struct famfs_host_rec *)p, h, tab->fs_uuid);
-	assert_int_equal(famfs_map_flush(&tab->m, p, FAMFS_HOST_SLOT_SIZE), 0);
-}
-
 /* the slots that block a reclaim, counted */
 static unsigned clone_blocked[FAMFS_HOST_SLOTS + 1];
 static void clone_block(void *arg, size_t di, unsigned slot,
@@ -149,23 +138,6 @@ static void test_evict_slot_next_boot(void **s)
 	th_free(t);
 }
 
-/* g: host uuid fill, boot id boot, generation gen, host name name (its
- * hash), registered */
-static void named(struct famfs_host *g, uint8_t fill, uint8_t boot,
-		  uint64_t gen, const char *name)
-{
-	memset(g, 0, sizeof(*g));
-	g->state = FAMFS_HOST_VALID;
-	g->flags = FAMFS_HOST_REGISTERED;
-	memset(g->host_uuid, fill, 16);
-	memset(g->boot_id, boot, 16);
-	g->generation = gen;
-	g->seq = 1;
-	g->holds_from = FAMFS_HOLDS_NONE;
-	snprintf(g->hostname, sizeof(g->hostname), "%s", name);
-	g->name_hash = famfs_host_name_hash(name, strlen(name));
-}
-
 /* a fence names its host's name (review r42f MED): a later generation of
  * its uuid under another name (a clone) never makes it moot -- a full
  * evicted list then refuses an eviction; the same name at a later boot
@@ -184,8 +156,8 @@ static void test_moot_two_names(void **s)
 	a = (slot + 1) % FAMFS_HOST_SLOTS;
 	b = (slot + 2) % FAMFS_HOST_SLOTS;
 	/* uuid 0x5a as clone-a, boot 0x11, generation 1: fenced, zeroed */
-	named(&g, 0x5a, 0x11, 1, "clone-a");
-	plant(&tab, a, &g);
+	th_host_named(&g, 0x5a, 0x11, 1, "clone-a");
+	th_host_plant(&tab, a, &g);
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, a), 0);
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, a), 0);
 	/* the list filled with fences of hosts that never came back */
@@ -200,16 +172,16 @@ static void test_moot_two_names(void **s)
 	assert_int_equal(famfs_hosttab_write_hdr(&tab, &ev), 0);
 	/* uuid 0x5a under another name, a later generation: a clone, not
 	 * clone-a rebooted */
-	named(&g, 0x5a, 0x22, 2, "clone-b");
-	plant(&tab, b, &g);
+	th_host_named(&g, 0x5a, 0x22, 2, "clone-b");
+	th_host_plant(&tab, b, &g);
 	famfs_quiet = 1;
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), -ENOSPC);
 	famfs_quiet = 0;
 	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
 	assert_int_equal(ev.e[0].host_uuid[0], 0x5a);
 	/* clone-a at a later boot: its fence is moot, and goes */
-	named(&g, 0x5a, 0x33, 3, "clone-a");
-	plant(&tab, a, &g);
+	th_host_named(&g, 0x5a, 0x33, 3, "clone-a");
+	th_host_plant(&tab, a, &g);
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
 	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
 	assert_int_equal(ev.n, FAMFS_HOSTS_MAX_EVICT);
@@ -236,9 +208,9 @@ static void test_clone_keeps_zeroed_fence(void **s)
 
 	(void)s;
 	open_registered(t, &tab, &slot, &h);
-	named(&g, 0, 0x42, h.generation + 1, "clone-b");
+	th_host_named(&g, 0, 0x42, h.generation + 1, "clone-b");
 	memcpy(g.host_uuid, h.host_uuid, 16);
-	plant(&tab, (slot + 5) % FAMFS_HOST_SLOTS, &g);
+	th_host_plant(&tab, (slot + 5) % FAMFS_HOST_SLOTS, &g);
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
 	assert_int_equal(famfs_hosttab_slot(&tab, slot, &g), FAMFS_HOST_FREE);
@@ -252,9 +224,9 @@ static void test_clone_keeps_zeroed_fence(void **s)
 	ev.n = FAMFS_HOSTS_MAX_EVICT;
 	assert_int_equal(famfs_hosttab_write_hdr(&tab, &ev), 0);
 	/* a third host evicted by slot: no fence is moot */
-	named(&g, 0x33, 0x34, 1, "other");
+	th_host_named(&g, 0x33, 0x34, 1, "other");
 	x = (slot + 9) % FAMFS_HOST_SLOTS;
-	plant(&tab, x, &g);
+	th_host_plant(&tab, x, &g);
 	famfs_quiet = 1;
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, x), -ENOSPC);
 	/* this host, the same boot: still fenced */
@@ -330,7 +302,7 @@ static void evict_other_same_gen(const char *other_name)
 	memset(g.boot_id, 0x42, 16);
 	snprintf(g.hostname, sizeof(g.hostname), "%s", other_name);
 	g.replayed = 0;
-	plant(&tab, slot, &g);
+	th_host_plant(&tab, slot, &g);
 	other_gen = g.generation;
 	famfs_quiet = 1;
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, true), 0);
@@ -340,7 +312,7 @@ static void evict_other_same_gen(const char *other_name)
 	claimed = h.generation;
 	/* the review's case: both at one generation */
 	h.generation = g.generation;
-	plant(&tab, slot2, &h);
+	th_host_plant(&tab, slot2, &h);
 	assert_int_equal(famfs_host_update(&t->fs, &tab, slot2, 1, NULL, NULL),
 			 0);
 	assert_int_equal(famfs_hosts_arm(&t->fs), 0);
@@ -371,10 +343,10 @@ static void evict_other_same_gen(const char *other_name)
 	snprintf(g.hostname, sizeof(g.hostname), "%s", other_name);
 	a = (slot2 + 10) % FAMFS_HOST_SLOTS;
 	b = (slot2 + 11) % FAMFS_HOST_SLOTS;
-	plant(&tab, a, &g);
+	th_host_plant(&tab, a, &g);
 	memset(g.boot_id, 0x52, 16);
 	snprintf(g.hostname, sizeof(g.hostname), "live-host");
-	plant(&tab, b, &g);
+	th_host_plant(&tab, b, &g);
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, a), 0);
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, a), 0);
 	assert_int_equal(famfs_hosttab_slot(&tab, a, &g), FAMFS_HOST_FREE);
@@ -411,7 +383,7 @@ static void test_fence_gen_above_slots(void **s)
 	/* this uuid's boot before, at generation 7 */
 	memset(h.boot_id, 0x42, 16);
 	h.generation = 7;
-	plant(&tab, slot, &h);
+	th_host_plant(&tab, slot, &h);
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, slot), 0);
 	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_FREE);

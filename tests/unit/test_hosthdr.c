@@ -17,16 +17,6 @@
 
 static const uint8_t fsu[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 8, 7, 6, 5, 4, 3, 2 };
 
-static struct th *mk(struct famfs_hosttab *tab)
-{
-	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
-
-	th_fast_settle();
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
-	assert_int_equal(famfs_hosttab_open(&t->fs, true, tab), 0);
-	return t;
-}
-
 /* another host's registration written into slot n */
 static void other(struct famfs_hosttab *tab, unsigned n, uint8_t fill,
 		  uint64_t gen)
@@ -141,7 +131,7 @@ static void test_name_hash(void **s)
 static void test_old_layout_header(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN], msg[4096];
 	uint8_t *p = tab.m.addr;
@@ -185,7 +175,7 @@ static void test_old_layout_header(void **s)
 static void test_old_layout_repair_keeps_fences(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
 	uint8_t *p = tab.m.addr, me[16], boot[16];
@@ -238,7 +228,7 @@ static void test_old_layout_repair_keeps_fences(void **s)
 static void test_torn_header_keeps_fences(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
 	uint8_t me[16];
@@ -277,7 +267,7 @@ static void test_unknown_flag(void **s)
 	struct famfs_hosts_hdr *h = calloc(1, sizeof(*h));
 	struct famfs_reclaim_pass p = { 0 };
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev, d;
 	char why[FAMFS_REASON_LEN], msg[4096];
 	unsigned slot;
@@ -338,7 +328,7 @@ static void test_unknown_flag(void **s)
 static void test_taken_without_list(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	unsigned slot;
 
 	(void)s;
@@ -387,7 +377,7 @@ static void list_full(struct famfs_fs *fs, struct famfs_hosttab *tab,
 static void test_full_list_keeps_live_fences(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
 	uint8_t me[16], x[16];
@@ -434,7 +424,7 @@ static void test_full_list_keeps_live_fences(void **s)
 static void test_forget(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
 	uint8_t me[16], x[16], f[16];
@@ -533,7 +523,7 @@ static void test_malformed_header(void **s)
 {
 	struct famfs_reclaim_pass p = { 0 };
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN], msg[4096], *w;
 	unsigned slot;
@@ -579,7 +569,7 @@ static void test_malformed_header(void **s)
 static void test_equal_seq_differ(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
 	uint8_t *p = tab.m.addr;
@@ -611,7 +601,7 @@ static void test_equal_seq_differ(void **s)
 static void test_hdr_seq_end(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN], msg[4096];
 	uint8_t *p = tab.m.addr;
@@ -684,7 +674,7 @@ static void cut_hook(const struct famfs_map *m, const void *addr, size_t len)
 static void test_hdr_seq_end_repair(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN], msg[4096];
 	uint8_t *p = tab.m.addr;

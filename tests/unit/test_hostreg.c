@@ -269,16 +269,6 @@ static void test_slot_zero(void **s)
  * a registration whose generation, is at UINT64_MAX - 1 is not written
  * again (no wrap to 0 that lets the older copy win): refused, the slot as
  * it was */
-static void plant(struct famfs_hosttab *tab, unsigned slot,
-		  const struct famfs_host *h)
-{
-	uint8_t *p = famfs_host_slot_at(tab->m.addr, slot);
-
-	memset(p, 0, FAMFS_HOST_SLOT_SIZE);
-	famfs_host_rec_encode((struct famfs_host_rec *)p, h, tab->fs_uuid);
-	assert_int_equal(famfs_map_flush(&tab->m, p, FAMFS_HOST_SLOT_SIZE), 0);
-}
-
 static void test_counters_end(void **s)
 {
 	struct th *t = mk();
@@ -290,7 +280,7 @@ static void test_counters_end(void **s)
 	(void)s;
 	open_registered(t, &tab, &slot, &h);
 	h.seq = UINT64_MAX - 1;
-	plant(&tab, slot, &h);
+	th_host_plant(&tab, slot, &h);
 	famfs_quiet = 1;
 	assert_int_equal(famfs_host_update(&t->fs, &tab, slot, 5, NULL, NULL),
 			 -EOVERFLOW);
@@ -301,7 +291,7 @@ static void test_counters_end(void **s)
 	/* a new boot at the last generation: not registered */
 	h.seq = 3;
 	h.generation = UINT64_MAX - 1;
-	plant(&tab, slot, &h);
+	th_host_plant(&tab, slot, &h);
 	memset(boot, 0x77, 16);
 	th_write_id(t->bootid, boot);
 	famfs_quiet = 1;
@@ -337,7 +327,7 @@ static void test_shared_uuid(void **s)
 	memset(g.boot_id, 0x42, 16);
 	snprintf(g.hostname, sizeof(g.hostname), "clone-of-this");
 	g.generation = h.generation + 1;
-	plant(&tab, slot, &g);
+	th_host_plant(&tab, slot, &g);
 	famfs_quiet = 1;
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, true), 0);
 	famfs_quiet = 0;
@@ -349,7 +339,7 @@ static void test_shared_uuid(void **s)
 	g = h;
 	memset(g.boot_id, 0x43, 16);
 	g.generation = h.generation + 1;
-	plant(&tab, slot2, &g);
+	th_host_plant(&tab, slot2, &g);
 	th_stderr_grab();
 	assert_int_equal(famfs_host_update(&t->fs, &tab, slot2, 3, NULL, NULL),
 			 -ESTALE);
@@ -491,7 +481,7 @@ static void test_clones_both_counted(void **s)
 	memset(g.boot_id, 0x42, 16);
 	snprintf(g.hostname, sizeof(g.hostname), "orig-host");
 	g.replayed = 0;
-	plant(&tab, slot, &g);
+	th_host_plant(&tab, slot, &g);
 	/* this host, a clone of it, mounts: cmd_mount's first check-in
 	 * (fresh), its replay, then famfs_hosts_mount_checkin */
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, true), 0);
@@ -536,14 +526,14 @@ static void test_renamed_host(void **s)
 	/* the same boot, registered under its name before a rename */
 	g = h;
 	snprintf(g.hostname, sizeof(g.hostname), "old-name");
-	plant(&tab, slot, &g);
+	th_host_plant(&tab, slot, &g);
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, false), 0);
 	assert_int_equal(slot2, slot);
 	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
 	assert_string_not_equal(h.hostname, "old-name");
 	/* another boot under the old name: a slot of its own, said */
 	memset(g.boot_id, 0x42, 16);
-	plant(&tab, slot, &g);
+	th_host_plant(&tab, slot, &g);
 	th_stderr_grab();
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot2, false), 0);
 	th_stderr_take(msg, sizeof(msg));
@@ -569,10 +559,10 @@ static void test_find_slot_past_free(void **s)
 	(void)s;
 	open_registered(t, &tab, &slot, &h);
 	s2 = (slot + 2) % FAMFS_HOST_SLOTS;
-	plant(&tab, s2, &h);			/* this boot's, past a free one */
+	th_host_plant(&tab, s2, &h);			/* this boot's, past a free one */
 	g = h;
 	memset(g.boot_id, 0x42, 16);		/* this name, another boot */
-	plant(&tab, slot, &g);
+	th_host_plant(&tab, slot, &g);
 	assert_int_equal(famfs_hosttab_slot(&tab, (slot + 1) % FAMFS_HOST_SLOTS,
 					    &g), FAMFS_HOST_FREE);
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &again, false), 0);
@@ -694,7 +684,7 @@ static void test_full_table_said(void **s)
 		g.boot_id[0] = (uint8_t)i;
 		g.replayed = i == 7 ? 2 : 9;
 		snprintf(g.hostname, sizeof(g.hostname), "h%u", i);
-		plant(&tab, i, &g);
+		th_host_plant(&tab, i, &g);
 	}
 	th_stderr_grab();
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), -ENOSPC);

@@ -17,42 +17,6 @@
 #define MAGIC_HOS5	0x35534f48534d4146ULL	/* "FAMSHOS5": a newer layout */
 #define MAGIC_HOR6	0x36524f48534d4146ULL	/* "FAMSHOR6": a newer record */
 
-static struct th *mk(struct famfs_hosttab *tab)
-{
-	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
-
-	th_fast_settle();
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
-	assert_int_equal(famfs_hosttab_open(&t->fs, true, tab), 0);
-	return t;
-}
-
-static void plant(struct famfs_hosttab *tab, unsigned slot,
-		  const struct famfs_host *h)
-{
-	uint8_t *p = famfs_host_slot_at(tab->m.addr, slot);
-
-	memset(p, 0, FAMFS_HOST_SLOT_SIZE);
-	famfs_host_rec_encode((struct famfs_host_rec *)p, h, tab->fs_uuid);
-	assert_int_equal(famfs_map_flush(&tab->m, p, FAMFS_HOST_SLOT_SIZE), 0);
-}
-
-/* g: host uuid fill, boot id boot, generation gen, name, registered */
-static void named(struct famfs_host *g, uint8_t fill, uint8_t boot,
-		  uint64_t gen, const char *name)
-{
-	memset(g, 0, sizeof(*g));
-	g->state = FAMFS_HOST_VALID;
-	g->flags = FAMFS_HOST_REGISTERED;
-	memset(g->host_uuid, fill, 16);
-	memset(g->boot_id, boot, 16);
-	g->generation = gen;
-	g->seq = 1;
-	g->holds_from = FAMFS_HOLDS_NONE;
-	snprintf(g->hostname, sizeof(g->hostname), "%s", name);
-	g->name_hash = famfs_host_name_hash(name, strlen(name));
-}
-
 /* header copy c written with magic, seq, flags and (FAMSHOS3's layout:
  * 48-byte fences of uuid, boot id, generation, time at byte 64) n fences
  * of uuid u[i], boot b[i], generation 1; CRC seeded with the fs uuid over
@@ -95,7 +59,7 @@ static void raw_hdr(struct famfs_hosttab *tab, unsigned c, uint64_t magic,
 static void test_fence_unknown_flag_is_newer(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	struct famfs_host h;
 	char why[FAMFS_REASON_LEN];
@@ -136,7 +100,7 @@ static void test_fence_unknown_flag_is_newer(void **s)
 static void test_old_layout_fence_kept(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	uint8_t u[1][16], b[1][16];
 	unsigned slot;
 	int rc;
@@ -164,7 +128,7 @@ static void test_old_layout_fence_kept(void **s)
 static void test_newer_layout_header_not_repaired(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	uint64_t magic;
 	int rc;
 
@@ -190,7 +154,7 @@ static void test_newer_layout_header_not_repaired(void **s)
 static void test_newer_record_not_zeroed(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_host g;
 	uint8_t *p = famfs_host_slot_at(tab.m.addr, 7);
 	uint64_t m = htole64(MAGIC_HOR6);
@@ -198,8 +162,8 @@ static void test_newer_record_not_zeroed(void **s)
 	int rc;
 
 	(void)s;
-	named(&g, 0x61, 0x62, 1, "newer");
-	plant(&tab, 7, &g);
+	th_host_named(&g, 0x61, 0x62, 1, "newer");
+	th_host_plant(&tab, 7, &g);
 	memcpy(p, &m, 8);
 	memset(p + 8, 0, 4);
 	crc = htole32(famfs_crc32_update(famfs_crc32(tab.fs_uuid, 16), p, 128));
@@ -254,7 +218,7 @@ static void test_hosts_entry_refused_by_old_build(void **s)
 static void test_stale_copy_beside_old_layout(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	struct famfs_host g;
 	char why[FAMFS_REASON_LEN];
@@ -262,8 +226,8 @@ static void test_stale_copy_beside_old_layout(void **s)
 
 	(void)s;
 	/* copy 0 seq 1 (create); another host fenced: copy 1 seq 2 */
-	named(&g, 0x41, 0x42, 1, "gone");
-	plant(&tab, 9, &g);
+	th_host_named(&g, 0x41, 0x42, 1, "gone");
+	th_host_plant(&tab, 9, &g);
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, 9), 0);
 	/* this host fenced: copy 0 seq 3 */
 	assert_int_equal(famfs_host_register(&t->fs, &tab, &slot, true), 0);
@@ -286,7 +250,7 @@ static void test_stale_copy_beside_old_layout(void **s)
 static void test_second_evict_slot_after_uuid_evict(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	struct famfs_host g;
 	char why[FAMFS_REASON_LEN];
@@ -326,17 +290,17 @@ static void test_second_evict_slot_after_uuid_evict(void **s)
 static void test_evict_gen_two_slots_one_gen(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	struct famfs_host a, b;
 	char why[FAMFS_REASON_LEN];
 	uint64_t fenced;
 
 	(void)s;
-	named(&a, 0x5a, 0x11, 7, "clone-a");	/* down */
-	plant(&tab, 20, &a);
-	named(&b, 0x5a, 0x22, 7, "clone-b");	/* live */
-	plant(&tab, 21, &b);
+	th_host_named(&a, 0x5a, 0x11, 7, "clone-a");	/* down */
+	th_host_plant(&tab, 20, &a);
+	th_host_named(&b, 0x5a, 0x22, 7, "clone-b");	/* live */
+	th_host_plant(&tab, 21, &b);
 	famfs_quiet = 1;
 	(void)famfs_hosts_evict_gen(&t->fs, &tab, a.host_uuid, 7, &fenced);
 	famfs_quiet = 0;
@@ -359,7 +323,7 @@ static void test_evict_gen_two_slots_one_gen(void **s)
 static void test_fence_new_uuid_same_boot(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	unsigned slot, again;
 	int rc;
 
@@ -387,7 +351,7 @@ static void test_fence_new_uuid_same_boot(void **s)
 static void test_second_evict_after_moot_drop(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	struct famfs_host g;
 	char why[FAMFS_REASON_LEN];
@@ -419,9 +383,9 @@ static void test_second_evict_after_moot_drop(void **s)
 	ev.n = FAMFS_HOSTS_MAX_EVICT;
 	assert_int_equal(famfs_hosttab_write_hdr(&tab, &ev), 0);
 	/* another host evicted: this host's by-slot fence is moot, dropped */
-	named(&g, 0x33, 0x34, 1, "other");
+	th_host_named(&g, 0x33, 0x34, 1, "other");
 	x = (slot + 9) % FAMFS_HOST_SLOTS;
-	plant(&tab, x, &g);
+	th_host_plant(&tab, x, &g);
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, x), 0);
 	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), 0);
 	/* this host's first fence (generation 1) went as moot */
@@ -429,8 +393,8 @@ static void test_second_evict_after_moot_drop(void **s)
 		assert_false(ev.e[i].flags && ev.e[i].generation == 1 &&
 			     !memcmp(ev.e[i].boot_id, boot0, 16));
 	/* that host rebooted too (its fence moot: room again) */
-	named(&g, 0x33, 0x35, 2, "other");
-	plant(&tab, x, &g);
+	th_host_named(&g, 0x33, 0x35, 2, "other");
+	th_host_plant(&tab, x, &g);
 	/* the same second evict --slot as above: still refused */
 	famfs_quiet = 1;
 	rc = famfs_hosts_evict_slot(&t->fs, &tab, slot);
@@ -480,7 +444,7 @@ static void tear_hook(const struct famfs_map *m, const void *addr, size_t len)
 static void repair_torn(unsigned newest, bool older_too)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
 	uint8_t u[2][16], b[2][16];

@@ -17,41 +17,6 @@
 #define MAGIC_HOS3	0x33534f48534d4146ULL	/* "FAMSHOS3" */
 #define MAGIC_HOR6	0x36524f48534d4146ULL	/* "FAMSHOR6": a newer record */
 
-static struct th *mk(struct famfs_hosttab *tab)
-{
-	struct th *t = th_new_fmt(64 * MiB, 2 * MiB, true);
-
-	th_fast_settle();
-	assert_int_equal(famfs_hosts_create(&t->fs), 0);
-	assert_int_equal(famfs_hosttab_open(&t->fs, true, tab), 0);
-	return t;
-}
-
-static void named(struct famfs_host *g, uint8_t fill, uint8_t boot,
-		  uint64_t gen, const char *name)
-{
-	memset(g, 0, sizeof(*g));
-	g->state = FAMFS_HOST_VALID;
-	g->flags = FAMFS_HOST_REGISTERED;
-	memset(g->host_uuid, fill, 16);
-	memset(g->boot_id, boot, 16);
-	g->generation = gen;
-	g->seq = 1;
-	g->holds_from = FAMFS_HOLDS_NONE;
-	snprintf(g->hostname, sizeof(g->hostname), "%s", name);
-	g->name_hash = famfs_host_name_hash(name, strlen(name));
-}
-
-static void plant(struct famfs_hosttab *tab, unsigned slot,
-		  const struct famfs_host *h)
-{
-	uint8_t *p = famfs_host_slot_at(tab->m.addr, slot);
-
-	memset(p, 0, FAMFS_HOST_SLOT_SIZE);
-	famfs_host_rec_encode((struct famfs_host_rec *)p, h, tab->fs_uuid);
-	assert_int_equal(famfs_map_flush(&tab->m, p, FAMFS_HOST_SLOT_SIZE), 0);
-}
-
 /* the record copy at p signed again (its CRC) after a field was changed,
  * and flushed */
 static void resign(struct famfs_hosttab *tab, uint8_t *p)
@@ -96,7 +61,7 @@ static void put_copy(struct famfs_hosttab *tab, unsigned i, unsigned c,
 static void test_gen0_slot_poisons_header(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_host g, me_h;
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
@@ -115,9 +80,9 @@ static void test_gen0_slot_poisons_header(void **s)
 			 -ESTALE);
 	famfs_quiet = 0;
 	/* a client's slot: unregistered, generation 0 (decodes as VALID) */
-	named(&g, 0x71, 0x72, 0, "liar");
+	th_host_named(&g, 0x71, 0x72, 0, "liar");
 	g.flags = 0;
-	plant(&tab, 9, &g);
+	th_host_plant(&tab, 9, &g);
 	assert_int_equal(famfs_hosttab_slot(&tab, 9, &g), FAMFS_HOST_VALID);
 	famfs_quiet = 1;
 	rc = famfs_hosts_evict_slot(&t->fs, &tab, 9);
@@ -151,7 +116,7 @@ static void test_gen0_slot_poisons_header(void **s)
 static void test_newer_record_beside_stale(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_host g, h;
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
@@ -160,12 +125,12 @@ static void test_newer_record_beside_stale(void **s)
 	int rc;
 
 	(void)s;
-	named(&g, 0x61, 0x62, 1, "newer");
-	plant(&tab, 7, &g);		/* copy 0: FAMSHOR5, seq 1, boot 0x62 */
+	th_host_named(&g, 0x61, 0x62, 1, "newer");
+	th_host_plant(&tab, 7, &g);		/* copy 0: FAMSHOR5, seq 1, boot 0x62 */
 	/* the registration fenced (evict --slot 7: record kept) */
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, 7), 0);
 	/* the host reboots with a newer build: copy 1, FAMSHOR6, seq 2 */
-	named(&h, 0x61, 0x63, 2, "newer");
+	th_host_named(&h, 0x61, 0x63, 2, "newer");
 	h.seq = 2;
 	put_copy(&tab, 7, 1, &h, true);
 	assert_true(famfs_host_slot_newer(p, tab.fs_uuid));
@@ -209,7 +174,7 @@ static void zap_hook(const struct famfs_map *m, const void *addr, size_t len)
 static void test_takeover_zeroed_meanwhile(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_host g;
 	uint8_t boot[16];
 	unsigned slot, s2;
@@ -241,7 +206,7 @@ static void test_takeover_zeroed_meanwhile(void **s)
 static void test_evict_slot_duplicate_triple(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_host h;
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN], msg[4096];
@@ -252,7 +217,7 @@ static void test_evict_slot_duplicate_triple(void **s)
 	assert_int_equal(famfs_hosttab_slot(&tab, slot, &h), FAMFS_HOST_VALID);
 	snprintf(h.hostname, sizeof(h.hostname), "liar");
 	h.name_hash = famfs_host_name_hash("liar", 4);
-	plant(&tab, (slot + 9) % FAMFS_HOST_SLOTS, &h);
+	th_host_plant(&tab, (slot + 9) % FAMFS_HOST_SLOTS, &h);
 	th_stderr_grab();
 	assert_int_not_equal(famfs_hosts_evict_slot(&t->fs, &tab,
 						    (slot + 9) % FAMFS_HOST_SLOTS), 0);
@@ -303,7 +268,7 @@ static void raw3(struct famfs_hosttab *tab, unsigned c, uint64_t seq,
 static void test_old_gen0_fence_repair_stuck(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
 	const uint64_t gen[4] = { 3, 0, 5, 7 };
@@ -347,7 +312,7 @@ static void test_old_gen0_fence_repair_stuck(void **s)
 static void test_downgrade_slot_torn(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	struct famfs_host g;
 	char why[FAMFS_REASON_LEN];
@@ -392,7 +357,7 @@ static void test_downgrade_slot_torn(void **s)
 static void test_liar_copy_no_way_out(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_host h, l;
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN], msg[4096];
@@ -453,7 +418,7 @@ static void test_liar_copy_no_way_out(void **s)
 static void test_header_reads_back(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	struct famfs_host g;
 	char why[FAMFS_REASON_LEN];
@@ -468,9 +433,9 @@ static void test_header_reads_back(void **s)
 	assert_int_equal(famfs_hosttab_write_hdr(&tab, &ev), -EPROTO);
 	famfs_quiet = 0;
 	assert_memory_equal(tab.m.addr, before, sizeof(before));
-	named(&g, 0x71, 0x72, 0, "never");
+	th_host_named(&g, 0x71, 0x72, 0, "never");
 	g.flags = 0;
-	plant(&tab, 9, &g);
+	th_host_plant(&tab, 9, &g);
 	/* nothing to fence: said, not "generation 0 evicted" (rev5 3) */
 	th_stderr_grab();
 	assert_int_equal(famfs_hosts_evict_uuid(&t->fs, &tab, g.host_uuid),
@@ -506,16 +471,16 @@ static void rb_hook(struct famfs_map *m, void *addr, size_t len)
 static void test_zero_if_same(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_host g;
 	unsigned slot;
 	int rc;
 
 	(void)s;
-	named(&g, 0x61, 0x62, 1, "down");
-	plant(&tab, 7, &g);
+	th_host_named(&g, 0x61, 0x62, 1, "down");
+	th_host_plant(&tab, 7, &g);
 	assert_int_equal(famfs_hosts_evict_slot(&t->fs, &tab, 7), 0);
-	named(&rb_new, 0x61, 0x63, 2, "down");
+	th_host_named(&rb_new, 0x61, 0x63, 2, "down");
 	rb_new.seq = 2;
 	rb_at = famfs_host_slot_at(tab.m.addr, 7);
 	rb_tab = &tab;
@@ -564,7 +529,7 @@ static void run_clone(bool newer, int *up, int *blk_before, int *blk_after,
 		      bool *newer_left)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_host a, b;
 	unsigned slot;
 
@@ -614,7 +579,7 @@ static void test_clone_on_newer_build_overwritten(void **s)
 static void test_old_gen0_fence_boot(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_hosts_ev ev;
 	char why[FAMFS_REASON_LEN];
 	uint8_t *h = (uint8_t *)tab.m.addr;
@@ -660,14 +625,14 @@ static void test_old_gen0_fence_boot(void **s)
 static void test_unknown_record_flag_not_zeroed(void **s)
 {
 	struct famfs_hosttab tab;
-	struct th *t = mk(&tab);
+	struct th *t = th_hosts_new(&tab);
 	struct famfs_host g;
 	uint8_t *p;
 	uint32_t fl;
 
 	(void)s;
-	named(&g, 0x61, 0x62, 1, "newer");
-	plant(&tab, 7, &g);
+	th_host_named(&g, 0x61, 0x62, 1, "newer");
+	th_host_plant(&tab, 7, &g);
 	p = famfs_host_slot_at(tab.m.addr, 7);
 	memcpy(&fl, p + 12, 4);
 	fl = htole32(le32toh(fl) | (1U << 7));
@@ -683,7 +648,7 @@ static void test_unknown_record_flag_not_zeroed(void **s)
 	/* the flagged copy older than one without it (this layout's seqs
 	 * compare: review rev6 1): the newest copy rules, as always -- the
 	 * slot is valid, evict --slot fences it */
-	named(&g, 0x61, 0x62, 1, "newer");
+	th_host_named(&g, 0x61, 0x62, 1, "newer");
 	g.seq = 9;
 	famfs_host_rec_encode((struct famfs_host_rec *)(p + 128), &g,
 			      tab.fs_uuid);

@@ -115,6 +115,16 @@ void th_fake_meta(struct th *t);
  * the master's own write refuses a header it cannot read back */
 void th_hdr_plant(struct famfs_hosttab *tab, struct famfs_hosts_ev *ev);
 
+/* th_hosts.c: a file system (64 MiB, its log 2 MiB) with a host table,
+ * opened read-write into tab (settle time short); g made up as a
+ * registered host of uuid fill, boot id boot, generation gen, name name
+ * (seq 1, holding nothing); h encoded into slot (its other copy zero) */
+struct th *th_hosts_new(struct famfs_hosttab *tab);
+void th_host_named(struct famfs_host *g, uint8_t fill, uint8_t boot,
+		   uint64_t gen, const char *name);
+void th_host_plant(struct famfs_hosttab *tab, unsigned slot,
+		   const struct famfs_host *h);
+
 /* th_entry.c: the entry tests' (no file system) superblock: fs uuid
  * th_uuid_a, master th_uuid_b, 1 GiB with an 8 MiB log, its incompat word
  * incompat, CRCed; an entry sealed as the append does it (seq idx, fs uuid
