@@ -1,4 +1,4 @@
-# profiles: pmem nvdimm
+# profiles: pmem nvdimm mixed cxl2
 # timeout: 120
 # FAMFSIOC_UNLINK_MAP (progs/unlink_map.c): a file removed only if its map
 # is the one given, in one call on its directory (a DELETE's replay):
