@@ -660,6 +660,36 @@ static void test_unknown_record_flag_not_zeroed(void **s)
 	th_free(t);
 }
 
+/* review rev7 3: two FAMSHOS3 copies whose lists differ (an earlier
+ * build's full-list drops), 84 fences each: the list read holds both --
+ * it held 134 at most, and the rest were dropped without a word (a fenced
+ * boot then registered again); repair refuses what a FAMSHOS4 header
+ * cannot hold (-ENOSPC), said */
+static void test_old_copies_all_fences_read(void **s)
+{
+	struct famfs_hosttab tab;
+	struct th *t = th_hosts_new(&tab);
+	struct famfs_hosts_ev ev;
+	char why[FAMFS_REASON_LEN];
+	uint64_t g1[84], g2[84];
+
+	(void)s;
+	for (unsigned i = 0; i < 84; i++) {
+		g1[i] = 1;
+		g2[i] = 2;
+	}
+	memset(tab.m.addr, 0, 8192);
+	raw3(&tab, 0, 5, 84, g1);
+	raw3(&tab, 1, 6, 84, g2);
+	assert_int_equal(famfs_hosttab_read_hdr(&tab, &ev, why), -EINVAL);
+	assert_int_equal(ev.n, 168);
+	famfs_quiet = 1;
+	assert_int_equal(famfs_hosts_repair(&t->fs, &tab, true), -ENOSPC);
+	famfs_quiet = 0;
+	famfs_hosttab_close(&tab);
+	th_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -675,6 +705,7 @@ int main(void)
 		cmocka_unit_test(test_clone_on_newer_build_overwritten),
 		cmocka_unit_test(test_old_gen0_fence_boot),
 		cmocka_unit_test(test_unknown_record_flag_not_zeroed),
+		cmocka_unit_test(test_old_copies_all_fences_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
