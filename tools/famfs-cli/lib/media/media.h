@@ -471,9 +471,12 @@ struct famfs_host_evict {
 };
 /* FAMSHOS3, the earlier layout: 84 fences of 48 bytes (uuid, boot id,
  * generation, time: no name) a copy.  Read (review rfence F2): a list can
- * hold a FAMSHOS4 copy's fences and a FAMSHOS3 copy's */
+ * hold a FAMSHOS4 copy's fences and a FAMSHOS3 copy's, or two FAMSHOS3
+ * copies' that differ (review rev7 3: never one dropped) */
 #define FAMFS_HOSTS_MAX_EVICT_3	84
-#define FAMFS_HOSTS_EV_CAP	(FAMFS_HOSTS_MAX_EVICT + FAMFS_HOSTS_MAX_EVICT_3)
+#define FAMFS_HOSTS_EV_CAP	(2 * FAMFS_HOSTS_MAX_EVICT_3)
+_Static_assert(FAMFS_HOSTS_EV_CAP >= FAMFS_HOSTS_MAX_EVICT +
+	       FAMFS_HOSTS_MAX_EVICT_3, "a FAMSHOS4 copy and a FAMSHOS3 one");
 struct famfs_hosts_ev {
 	uint64_t seq;
 	uint32_t flags;			/* FAMFS_HOSTS_ARMED */
